@@ -1,0 +1,82 @@
+import { Hono, type Context } from "hono";
+import type { Services } from "./services.ts";
+import { createPipeline } from "./pipeline/pipeline.ts";
+import { ApiError, notFound, badRequest, internalError } from "./pipeline/errors.ts";
+import { errorResponse, jsonResponse, successBody } from "./pipeline/envelope.ts";
+import type { RouteSpec } from "./pipeline/route.ts";
+import { ok } from "./pipeline/route.ts";
+import type { ControlHost, ControlSpec } from "./control/route.ts";
+import { catalogRoutes } from "./areas/catalog/routes.ts";
+import { coreControlRoutes } from "./control/core-routes.ts";
+
+// Composes the pipeline, every area and the control plane into one fetch
+// handler. Route match happens here: an unknown path under /api/v1 is 404
+// not_found before any key check, and never charged.
+
+export const healthRoute: RouteSpec = {
+  method: "GET",
+  path: "/health",
+  access: "public",
+  envelope: "partner",
+  handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }),
+};
+
+export const apiRoutes: RouteSpec[] = [healthRoute, ...catalogRoutes];
+export const controlRoutes: ControlSpec[] = [...coreControlRoutes];
+
+interface NodeBindings {
+  incoming?: { socket?: { remoteAddress?: string } };
+}
+
+function ipOf(c: Context): string {
+  return (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress ?? "in-process";
+}
+
+export function createApp(services: Services, host: ControlHost): Hono {
+  const app = new Hono({ strict: true });
+  const run = createPipeline(services);
+
+  for (const spec of apiRoutes)
+    app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c) }));
+
+  for (const spec of controlRoutes)
+    app.on(spec.method, `/_emulator${spec.path}`, async (c) => {
+      const headers = new Headers();
+      try {
+        const body = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(c.req.raw);
+        const reply = await spec.handle({ services, params: c.req.param(), query: new URL(c.req.url).searchParams, body, host });
+        return jsonResponse(reply.status ?? 200, successBody(reply), headers);
+      } catch (err) {
+        if (err instanceof ApiError) return errorResponse(err, "partner", headers);
+        console.error(`[emulator] control ${spec.method} ${spec.path} failed:`, err);
+        return errorResponse(internalError(), "partner", headers);
+      }
+    });
+
+  app.get("/_emulator", () => jsonResponse(200, successBody(ok({ routes: controlRoutes.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) })), new Headers()));
+
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const where = path.startsWith("/_emulator") ? "control-plane route" : "endpoint";
+    return errorResponse(notFound(`No ${where} ${c.req.method} ${path}`), "partner", new Headers());
+  });
+  app.onError((err) => {
+    console.error("[emulator] unhandled:", err);
+    return errorResponse(internalError(), "partner", new Headers());
+  });
+  return app;
+}
+
+async function readBody(req: Request): Promise<Record<string, unknown>> {
+  const text = await req.text();
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badRequest("invalid_json", "The request body is not valid JSON");
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw badRequest("invalid_json", "The request body must be a JSON object");
+  return parsed as Record<string, unknown>;
+}

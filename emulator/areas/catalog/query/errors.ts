@@ -1,0 +1,44 @@
+// Errors raised by the catalog query layer (service-facts §3.6). All map to HTTP 400.
+
+export type QueryErrorCode =
+  | "parse_error"
+  | "unknown_field"
+  | "invalid_value"
+  | "query_too_complex"
+  | "invalid_select"
+  | "invalid_include"
+  | "invalid_language"
+  | "invalid_distinct";
+
+/** Codes that always carry `details.position` (0-based offset into the offending parameter). */
+export const POSITIONED_CODES: ReadonlySet<QueryErrorCode> = new Set(["parse_error", "unknown_field", "invalid_value"]);
+
+export interface QueryErrorDetails {
+  position: number;
+}
+
+export class QueryError extends Error {
+  readonly code: QueryErrorCode;
+  readonly details?: QueryErrorDetails;
+  /** Every catalog query error is a 400. */
+  readonly status = 400 as const;
+
+  constructor(code: QueryErrorCode, message: string, details?: QueryErrorDetails) {
+    super(message);
+    this.name = "QueryError";
+    this.code = code;
+    if (details !== undefined) this.details = details;
+  }
+}
+
+export function parseError(message: string, position: number): QueryError {
+  return new QueryError("parse_error", message, { position });
+}
+
+export function invalidValue(message: string, position: number): QueryError {
+  return new QueryError("invalid_value", message, { position });
+}
+
+export function tooComplex(message: string): QueryError {
+  return new QueryError("query_too_complex", message);
+}

@@ -1,0 +1,189 @@
+// Small text helpers shared by the query compiler and the sorter.
+
+/** Levenshtein edit distance (insert/delete/substitute, each cost 1). */
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let prev = new Array<number>(b.length + 1);
+  let cur = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+    }
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length];
+}
+
+/** Closest candidate within `maxDistance` edits (first in candidate order on ties), or undefined. */
+export function closest(word: string, candidates: Iterable<string>, maxDistance = 2): string | undefined {
+  const w = word.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = maxDistance + 1;
+  for (const c of candidates) {
+    const d = levenshtein(w, c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+export function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0xfeff;
+}
+
+// ---------------------------------------------------------------------------
+// Dates. The catalog stores `YYYY/MM/DD`; queries accept `YYYY/MM/DD` or
+// `YYYY-MM-DD`, and also a partial `YYYY` / `YYYY/MM` (`-` or `/`) meaning the
+// whole year / month. Dates are compared as integers yyyymmdd.
+// ---------------------------------------------------------------------------
+
+function digits(s: string, from: number, count: number): number {
+  let n = 0;
+  for (let i = from; i < from + count; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** Full date `YYYY/MM/DD` or `YYYY-MM-DD` → yyyymmdd, else undefined. Used on stored values. */
+export function dateNumber(s: string | undefined): number | undefined {
+  if (s === undefined || s.length !== 10) return undefined;
+  const sep = s.charCodeAt(4);
+  if ((sep !== 47 && sep !== 45) || s.charCodeAt(7) !== sep) return undefined;
+  const y = digits(s, 0, 4);
+  const m = digits(s, 5, 2);
+  const d = digits(s, 8, 2);
+  if (y < 0 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return undefined;
+  return y * 10000 + m * 100 + d;
+}
+
+/** A query date, full or partial, as the inclusive span [start, end] of yyyymmdd, else undefined. */
+export function dateSpan(s: string): { start: number; end: number } | undefined {
+  if (s.length === 4) {
+    const y = digits(s, 0, 4);
+    return y < 0 ? undefined : { start: y * 10000 + 101, end: y * 10000 + 1231 };
+  }
+  if (s.length === 7) {
+    const sep = s.charCodeAt(4);
+    if (sep !== 47 && sep !== 45) return undefined;
+    const y = digits(s, 0, 4);
+    const m = digits(s, 5, 2);
+    if (y < 0 || m < 1 || m > 12) return undefined;
+    return { start: y * 10000 + m * 100 + 1, end: y * 10000 + m * 100 + daysInMonth(y, m) };
+  }
+  const n = dateNumber(s);
+  return n === undefined ? undefined : { start: n, end: n };
+}
+
+/** Strict decimal number (optional sign, optional fraction), else undefined. */
+export function parseNumber(s: string): number | undefined {
+  let i = 0;
+  const n = s.length;
+  if (i < n && (s.charCodeAt(i) === 45 || s.charCodeAt(i) === 43)) i++;
+  let intDigits = 0;
+  while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) {
+    i++;
+    intDigits++;
+  }
+  let fracDigits = 0;
+  if (i < n && s.charCodeAt(i) === 46) {
+    i++;
+    while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) {
+      i++;
+      fracDigits++;
+    }
+    if (fracDigits === 0) return undefined;
+  }
+  if (i !== n || intDigits === 0) return undefined;
+  return Number(s);
+}
+
+// ---------------------------------------------------------------------------
+// Natural order (card numbers: "2" < "10" < "TG01" …).
+// ---------------------------------------------------------------------------
+
+export type NaturalKey = readonly (string | number)[];
+
+/** Splits into digit runs (numbers) and lower-cased non-digit runs. */
+export function naturalKey(s: string): NaturalKey {
+  const out: (string | number)[] = [];
+  let i = 0;
+  const lower = s.toLowerCase();
+  while (i < lower.length) {
+    const start = i;
+    const isDigit = lower.charCodeAt(i) >= 48 && lower.charCodeAt(i) <= 57;
+    while (i < lower.length && (lower.charCodeAt(i) >= 48 && lower.charCodeAt(i) <= 57) === isDigit) i++;
+    const chunk = lower.slice(start, i);
+    out.push(isDigit ? Number(chunk) : chunk);
+  }
+  return out;
+}
+
+/** Numbers before text within a chunk position; shorter key first when one is a prefix of the other. */
+export function compareNatural(a: NaturalKey, b: NaturalKey): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x === "number") {
+      if (typeof y === "number") return x - y;
+      return -1;
+    }
+    if (typeof y === "number") return 1;
+    return x < y ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+// ---------------------------------------------------------------------------
+// Lower-casing cache: catalog records are long-lived, so each searchable
+// string is lower-cased once per record and reused across requests. The
+// cached entry is validated against the source value's identity, so a
+// replaced value is recomputed.
+// ---------------------------------------------------------------------------
+
+interface CacheEntry<S, L> {
+  src: S;
+  lower: L;
+}
+
+export class LowerCache<R extends object> {
+  private readonly strings = new WeakMap<R, CacheEntry<string, string>>();
+  private readonly lists = new WeakMap<R, CacheEntry<unknown, readonly string[]>>();
+
+  string(rec: R, value: string): string {
+    const hit = this.strings.get(rec);
+    if (hit !== undefined && hit.src === value) return hit.lower;
+    const lower = value.toLowerCase();
+    this.strings.set(rec, { src: value, lower });
+    return lower;
+  }
+
+  /** `src` is the object the list is derived from (its identity validates the entry). */
+  list(rec: R, src: unknown, compute: () => readonly string[] | undefined): readonly string[] | undefined {
+    if (src === undefined || src === null) return undefined;
+    const hit = this.lists.get(rec);
+    if (hit !== undefined && hit.src === src) return hit.lower;
+    const values = compute();
+    if (values === undefined) return undefined;
+    const lower = values.map((v) => v.toLowerCase());
+    this.lists.set(rec, { src, lower });
+    return lower;
+  }
+}

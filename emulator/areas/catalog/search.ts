@@ -1,0 +1,82 @@
+import { badRequest, ApiError } from "../../pipeline/errors.ts";
+import { parseCatalogPage, type CatalogPage } from "../../pipeline/pagination.ts";
+import type { Reply } from "../../pipeline/route.ts";
+import {
+  QueryError,
+  compileQuery,
+  compileOrderBy,
+  parseLanguage,
+  parseDistinct,
+  type Resource,
+} from "./query/index.ts";
+import type { Game } from "./model.ts";
+
+// One search path for cards, expansions and sealed: language scope → distinct
+// → q filter → order → page. Returns the Card Data envelope fields beside
+// `data` (live `page`/`page_size`/`total_count`/`language`) and the interface's
+// `pagination`, so both kinds of client page correctly.
+
+export interface SearchSpec<R> {
+  resource: Resource;
+  game: Game;
+  query: URLSearchParams;
+  records: readonly R[];
+  languageOf(rec: R): string;
+  /** Apply the default `en` scope when `language` is absent (not on expansion cards / printings). */
+  defaultLanguage: boolean;
+  codeOf?(rec: R): string;
+  isBase?(rec: R): boolean;
+  toWire(rec: R): unknown;
+}
+
+export function search<R>(spec: SearchSpec<R>): Reply {
+  const { query } = spec;
+  const page = parseCatalogPage(query);
+  try {
+    const compiled = compileQuery(query.get("q") ?? "", spec.resource, spec.game);
+    const languages = parseLanguage(query.get("language") ?? undefined);
+    const scope = languages ?? (spec.defaultLanguage && !compiled.pinsLanguage ? new Set(["en"]) : null);
+    const distinct = spec.resource === "cards" ? parseDistinct(query.get("distinct") ?? undefined) : checkNoDistinct(query);
+    const order = compileOrderBy(query.get("orderBy") ?? undefined, spec.resource, spec.game);
+
+    let rows: R[] = scope ? spec.records.filter((r) => scope.has(spec.languageOf(r))) : [...spec.records];
+    if (distinct === "code" && spec.codeOf && spec.isBase) rows = basePerCode(rows, spec.codeOf, spec.isBase);
+    rows = rows.filter(compiled.match as (r: R) => boolean);
+    rows.sort(order as (a: R, b: R) => number);
+    return pageReply(rows, page, spec.toWire, scope ? [...scope].join(",") : "all");
+  } catch (err) {
+    throw toApiError(err);
+  }
+}
+
+export function pageReply<R>(rows: readonly R[], page: CatalogPage, toWire: (r: R) => unknown, language: string): Reply {
+  const items = rows.slice(page.offset, page.offset + page.limit).map(toWire);
+  return {
+    status: 200,
+    data: items,
+    pagination: { limit: page.limit, offset: page.offset, has_more: page.offset + items.length < rows.length },
+    top: { page: page.page, page_size: page.page_size, total_count: rows.length, language },
+  };
+}
+
+/** `distinct=code`: one row per card, the base printing chosen before the q filter. */
+function basePerCode<R>(rows: R[], codeOf: (r: R) => string, isBase: (r: R) => boolean): R[] {
+  const chosen = new Map<string, R>();
+  for (const r of rows) {
+    const code = codeOf(r);
+    const current = chosen.get(code);
+    if (!current || (!isBase(current) && isBase(r))) chosen.set(code, r);
+  }
+  return [...chosen.values()];
+}
+
+function checkNoDistinct(query: URLSearchParams): null {
+  if (query.has("distinct")) throw badRequest("invalid_distinct", "distinct is only supported on card searches");
+  return null;
+}
+
+export function toApiError(err: unknown): unknown {
+  if (err instanceof QueryError)
+    return new ApiError(400, err.code, err.message, err.details ? { details: { ...err.details } } : {});
+  return err;
+}

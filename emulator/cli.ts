@@ -1,0 +1,109 @@
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { createEmulator, type StateExport } from "./index.ts";
+import { parseArgs, last, has, intFlag, UsageError, type ParsedArgs } from "./cli/args.ts";
+import { banner } from "./cli/banner.ts";
+import { Store } from "./state/store.ts";
+
+const HELP = `Usage:
+  npx emulator [options]                 start the emulator
+  npx emulator conformance [options]     run the conformance suite (npx emulator conformance --help)
+
+Options:
+  --port N               API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)
+  --seed N               fixture seed (default 1): same seed, same keys and data
+  --json                 print exactly one JSON line {url, rpcUrl, keys} when ready
+  --state FILE           import state from FILE on start (when it exists), export to it on exit
+  --clock MODE           realtime (default) or manual (time moves only via /_emulator/clock/advance)
+  --catalog SIZE         default, or large (~40k cards, for benchmarks)
+  --strict-webhook-urls  accept only public https webhook URLs, as the live service does
+  --no-chain             run the API without the local chain
+  --help                 this text
+`;
+
+const BOOLEANS = new Set(["json", "help", "list", "no-chain", "strict-webhook-urls", "certify"]);
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, BOOLEANS);
+  const [command] = args.positionals;
+  if (command === "conformance") {
+    const { runConformanceCli } = await import("../conformance/cli.ts");
+    return runConformanceCli(args);
+  }
+  if (has(args, "help")) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (command) throw new UsageError(`unknown command "${command}"`);
+  return start(args);
+}
+
+function readState(file: string | undefined): StateExport | undefined {
+  if (!file || !existsSync(file)) return undefined;
+  try {
+    return Store.parseExport(JSON.parse(readFileSync(file, "utf8")));
+  } catch (err) {
+    throw new UsageError(`--state ${file}: ${(err as Error).message}. Delete the file or point --state elsewhere.`);
+  }
+}
+
+async function start(args: ParsedArgs): Promise<number> {
+  const started = performance.now();
+  const json = has(args, "json");
+  const envPort = process.env.EMULATOR_PORT ? Number(process.env.EMULATOR_PORT) : 4010;
+  const port = intFlag(args, "port", envPort) ?? 4010;
+  const seed = intFlag(args, "seed", 1) ?? 1;
+  const clock = last(args, "clock") ?? "realtime";
+  if (clock !== "realtime" && clock !== "manual") throw new UsageError("--clock must be realtime or manual");
+  const catalog = last(args, "catalog") ?? "default";
+  if (catalog !== "default" && catalog !== "large") throw new UsageError("--catalog must be default or large");
+  const stateFile = last(args, "state");
+  const state = readState(stateFile);
+
+  let emu: Awaited<ReturnType<typeof createEmulator>>;
+  try {
+    emu = await createEmulator({ port, seed, clock, catalog, state, strictWebhookUrls: has(args, "strict-webhook-urls") });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EADDRINUSE")
+      throw new UsageError(`port ${port} is in use: stop the other process or pass --port N (0 picks a free port)`);
+    throw err;
+  }
+  const readyMs = Math.round(performance.now() - started);
+  const keys = emu.keys;
+  if (json) {
+    const line = { url: emu.url, rpcUrl: null, keys: keys.map(({ key, kind, scopes, label }) => ({ key, kind, scopes, label })) };
+    process.stdout.write(JSON.stringify(line) + "\n");
+  } else {
+    const chainNote = has(args, "no-chain") ? "disabled (--no-chain)" : "not started (the local chain is not in this build yet)";
+    process.stdout.write(banner({ url: emu.url, rpcUrl: null, chainNote, seed, clock, keys, readyMs }, process.stdout.isTTY === true));
+  }
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = async () => {
+      if (stopping) return;
+      stopping = true;
+      if (stateFile) {
+        writeFileSync(stateFile, JSON.stringify(emu.exportState()));
+        if (!json) process.stderr.write(`state exported to ${stateFile}\n`);
+      }
+      await emu.close();
+      if (!json) process.stderr.write("emulator stopped\n");
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`emulator: ${err.message}\nRun "npx emulator --help" for usage.\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`emulator: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

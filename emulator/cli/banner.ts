@@ -1,0 +1,37 @@
+import type { EmulatorKey } from "../index.ts";
+
+// The start-up banner: what a developer needs to start calling the API.
+
+const bold = (s: string, color: boolean) => (color ? `\x1b[1m${s}\x1b[0m` : s);
+const dim = (s: string, color: boolean) => (color ? `\x1b[2m${s}\x1b[0m` : s);
+
+export interface BannerInfo {
+  url: string;
+  rpcUrl: string | null;
+  chainNote: string;
+  seed: number;
+  clock: string;
+  keys: EmulatorKey[];
+  readyMs: number;
+}
+
+export function banner(info: BannerInfo, color: boolean): string {
+  const lines = [
+    "",
+    bold("  CardOS emulator", color) + dim(`  ready in ${info.readyMs} ms`, color),
+    "",
+    `  API            ${info.url}/api/v1`,
+    `  Control plane  ${info.url}/_emulator`,
+    `  Chain          ${info.rpcUrl ?? info.chainNote}`,
+    `  Seed / clock   ${info.seed} / ${info.clock}`,
+    "",
+    bold("  Fixture keys (send as X-API-Key)", color),
+  ];
+  for (const k of info.keys) {
+    lines.push(`    ${k.kind.padEnd(8)} ${k.key}`);
+    lines.push(dim(`             ${k.label} · ${k.scopes.join(" ")}`, color));
+  }
+  lines.push("", dim(`  Try: curl -H "X-API-Key: ${info.keys[0]?.key}" ${info.url}/api/v1/pokemon/cards/base1-4`, color));
+  lines.push(dim("  Ctrl-C to stop.", color), "");
+  return lines.join("\n");
+}

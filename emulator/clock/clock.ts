@@ -1,0 +1,180 @@
+// One virtual clock drives everything that waits (DESIGN "Time").
+// realtime: virtual time = wall time + offset; timers fire as wall time passes.
+// manual: time moves only through advance()/set(); advancing runs every due
+// timer in time order, awaiting each, so long schedules finish instantly.
+
+export type ClockMode = "realtime" | "manual";
+
+export interface TimerInfo {
+  id: number;
+  at: number;
+  label: string;
+}
+
+interface Timer extends TimerInfo {
+  fn: () => unknown | Promise<unknown>;
+}
+
+export type ClockListener = (now: number) => void | Promise<void>;
+
+export class VirtualClock {
+  private _mode: ClockMode;
+  /** manual: the frozen time; realtime: virtual - wall offset base. */
+  private frozenAt: number;
+  private offset: number;
+  private timers = new Map<number, Timer>();
+  private nextId = 1;
+  private wallTimer: ReturnType<typeof setTimeout> | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private listeners = new Set<ClockListener>();
+  private readonly wallNow: () => number;
+
+  constructor(opts: { mode: ClockMode; start?: number; wallNow?: () => number }) {
+    this.wallNow = opts.wallNow ?? Date.now;
+    this._mode = opts.mode;
+    const start = opts.start ?? this.wallNow();
+    this.frozenAt = start;
+    this.offset = start - this.wallNow();
+  }
+
+  get mode(): ClockMode {
+    return this._mode;
+  }
+
+  now(): number {
+    return this._mode === "manual" ? this.frozenAt : this.wallNow() + this.offset;
+  }
+
+  nowIso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  /** Called after every time jump (chain block time follows the clock). */
+  onChange(listener: ClockListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  setMode(mode: ClockMode): void {
+    if (mode === this._mode) return;
+    const now = this.now();
+    this._mode = mode;
+    this.frozenAt = now;
+    this.offset = now - this.wallNow();
+    this.armWallTimer();
+  }
+
+  /** Schedules fn at virtual time `at` (ms). Returns the timer id. */
+  schedule(at: number, fn: () => unknown | Promise<unknown>, label = "timer"): number {
+    const id = this.nextId++;
+    this.timers.set(id, { id, at, fn, label });
+    this.armWallTimer();
+    return id;
+  }
+
+  after(ms: number, fn: () => unknown | Promise<unknown>, label?: string): number {
+    return this.schedule(this.now() + Math.max(0, ms), fn, label);
+  }
+
+  cancel(id: number): void {
+    this.timers.delete(id);
+    this.armWallTimer();
+  }
+
+  /** Resolves when virtual time reaches now+ms (in manual mode: when advanced past it). */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.after(ms, resolve, "sleep"));
+  }
+
+  pending(): TimerInfo[] {
+    return [...this.timers.values()]
+      .sort((a, b) => a.at - b.at || a.id - b.id)
+      .map(({ id, at, label }) => ({ id, at, label }));
+  }
+
+  /** Moves time forward by ms, running every timer that falls due, in order. */
+  advance(ms: number): Promise<number> {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError("advance needs a non-negative number of ms");
+    return this.setTime(this.now() + ms);
+  }
+
+  /** Jumps to an absolute time (never backwards), running due timers in order. */
+  setTime(target: number): Promise<number> {
+    const run = this.running.then(async () => {
+      const end = Math.max(target, this.now());
+      for (;;) {
+        const next = this.nextDue(end);
+        if (!next) break;
+        this.moveTo(next.at);
+        this.timers.delete(next.id);
+        await this.fire(next);
+      }
+      this.moveTo(end);
+      await this.notify();
+      this.armWallTimer();
+      return this.now();
+    });
+    this.running = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Runs timers already due (realtime: called from the wall timer). */
+  runDue(): Promise<number> {
+    return this.setTime(this.now());
+  }
+
+  dispose(): void {
+    if (this.wallTimer) clearTimeout(this.wallTimer);
+    this.wallTimer = null;
+    this.timers.clear();
+  }
+
+  private nextDue(end: number): Timer | undefined {
+    let best: Timer | undefined;
+    for (const t of this.timers.values()) {
+      if (t.at <= end && (!best || t.at < best.at || (t.at === best.at && t.id < best.id))) best = t;
+    }
+    return best;
+  }
+
+  private moveTo(t: number): void {
+    if (this._mode === "manual") this.frozenAt = Math.max(this.frozenAt, t);
+    else if (t > this.now()) this.offset = t - this.wallNow();
+  }
+
+  private async fire(t: Timer): Promise<void> {
+    try {
+      await t.fn();
+    } catch (err) {
+      // A failing job must not stop the clock; it reports and the schedule goes on.
+      console.error(`[emulator] scheduled job "${t.label}" failed:`, err);
+    }
+  }
+
+  private async notify(): Promise<void> {
+    for (const l of this.listeners) {
+      try {
+        await l(this.now());
+      } catch (err) {
+        console.error("[emulator] clock listener failed:", err);
+      }
+    }
+  }
+
+  private armWallTimer(): void {
+    if (this.wallTimer) clearTimeout(this.wallTimer);
+    this.wallTimer = null;
+    if (this._mode !== "realtime" || this.timers.size === 0) return;
+    let soonest = Infinity;
+    for (const t of this.timers.values()) soonest = Math.min(soonest, t.at);
+    const delay = Math.max(0, Math.min(soonest - this.now(), 2 ** 31 - 1));
+    this.wallTimer = setTimeout(() => {
+      this.wallTimer = null;
+      void this.runDue();
+    }, delay);
+    this.wallTimer.unref?.();
+  }
+}

@@ -1,0 +1,228 @@
+import { serve, type ServerType } from "@hono/node-server";
+import type { HttpHandler } from "msw";
+import { VirtualClock, type ClockMode } from "./clock/clock.ts";
+import { Store, type StateExport } from "./state/store.ts";
+import type { KeyKind, State } from "./state/schema.ts";
+import { EventBus } from "./bus.ts";
+import { RateLimiter } from "./pipeline/rate-limit.ts";
+import { Gates, DEFAULT_GATES } from "./pipeline/concurrency.ts";
+import { Faults } from "./pipeline/faults.ts";
+import { newAccount } from "./pipeline/metering.ts";
+import { createApp } from "./app.ts";
+import { createHandlers } from "./msw.ts";
+import type { ResolvedOptions, Services } from "./services.ts";
+import type { ControlHost } from "./control/route.ts";
+import { CatalogIndex } from "./areas/catalog/catalog-index.ts";
+import { buildCatalog } from "../fixtures/catalog/index.ts";
+import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
+import { badRequest } from "./pipeline/errors.ts";
+
+export type { ClockMode } from "./clock/clock.ts";
+export type { StateExport } from "./state/store.ts";
+export { VirtualClock } from "./clock/clock.ts";
+export { isLoopback } from "./msw.ts";
+
+/** Origin the msw handlers answer when the emulator is used in-process without a port. */
+export const IN_PROCESS_ORIGIN = "http://emulator.local";
+
+/** Manual clocks start here unless told otherwise, so runs are reproducible. */
+export const DEFAULT_MANUAL_START = Date.parse("2026-01-15T12:00:00.000Z");
+
+export interface EmulatorOptions {
+  /** Fixture seed (default 1): same seed, same keys and data. */
+  seed?: number;
+  /** `realtime` (default) or `manual` (time moves only when advanced). */
+  clock?: ClockMode;
+  /** Initial virtual time (default: wall time for realtime, 2026-01-15T12:00Z for manual). */
+  startTime?: number | string | Date;
+  /** `large` builds a catalog the size of the live one (~40k cards). */
+  catalog?: "default" | "large";
+  /** Listen on 127.0.0.1:<port> (0 = any free port). Omit for in-process use (msw handlers, `fetch`). */
+  port?: number;
+  /** Per-IP budget per minute (default 3000). */
+  ipRateLimitPerMin?: number;
+  /** Concurrency gate sizes, merged over the defaults (warehouse_read 20, catalog 24, …). */
+  gates?: Record<string, number>;
+  /** Reject http, loopback and private webhook URLs, as the live service does. */
+  strictWebhookUrls?: boolean;
+  /** Start from an exported state instead of the fixtures. */
+  state?: StateExport;
+}
+
+export interface EmulatorKey {
+  name: string;
+  key: string;
+  kind: KeyKind;
+  scopes: string[];
+  label: string;
+}
+
+export interface Emulator {
+  /** Base URL: the HTTP server when `port` was given, else the in-process origin the msw handlers match. */
+  url: string;
+  /** Calls the emulator in-process; relative paths resolve against `url`. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** msw handlers for `setupServer(...emu.handlers)`. */
+  handlers: HttpHandler[];
+  clock: VirtualClock;
+  /** The local chain, once started (null with no chain). */
+  chain: null;
+  /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy). */
+  keys: EmulatorKey[];
+  key(name: string): string;
+  reset(): Promise<void>;
+  snapshot(): Promise<string>;
+  restore(id: string): Promise<void>;
+  exportState(): StateExport;
+  close(): Promise<void>;
+  /** Internals for tests and tools. */
+  services: Services;
+}
+
+function resolveOptions(o: EmulatorOptions): ResolvedOptions {
+  return {
+    seed: o.seed ?? 1,
+    catalog: o.catalog ?? "default",
+    ipRateLimitPerMin: o.ipRateLimitPerMin ?? 3000,
+    gates: { ...DEFAULT_GATES, ...o.gates },
+    strictWebhookUrls: o.strictWebhookUrls ?? false,
+  };
+}
+
+function startTimeOf(o: EmulatorOptions): number {
+  if (o.startTime !== undefined) {
+    const t = o.startTime instanceof Date ? o.startTime.getTime() : typeof o.startTime === "string" ? Date.parse(o.startTime) : o.startTime;
+    if (!Number.isFinite(t)) throw new Error(`startTime is not a valid time: ${String(o.startTime)}`);
+    return t;
+  }
+  if (o.state) return o.state.now;
+  return (o.clock ?? "realtime") === "manual" ? DEFAULT_MANUAL_START : Date.now();
+}
+
+export function initialState(seed: number, catalog: "default" | "large", now: number): State {
+  const createdAt = new Date(now).toISOString();
+  const state: State = { seed, catalog_size: catalog, keys: {}, credits: {}, counters: {}, areas: {} };
+  for (const spec of FIXTURE_KEYS) {
+    const rec = fixtureKeyRecord(seed, spec, createdAt);
+    state.keys[rec.key] = rec;
+    if (rec.kind !== "legacy") state.credits[rec.key] = newAccount(now);
+  }
+  return state;
+}
+
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const opts = resolveOptions(options);
+  if (options.state) {
+    opts.seed = options.state.state.seed;
+    opts.catalog = options.state.state.catalog_size;
+  }
+  const clock = new VirtualClock({ mode: options.clock ?? "realtime", start: startTimeOf(options) });
+  const createdAt = clock.now();
+  const store = new Store(() => initialState(opts.seed, opts.catalog, createdAt));
+  if (options.state) store.import(options.state);
+
+  const services: Services = {
+    options: opts,
+    store,
+    clock,
+    bus: new EventBus(),
+    limiter: new RateLimiter(),
+    gates: new Gates(opts.gates),
+    faults: new Faults(opts.seed),
+    catalog: new CatalogIndex(buildCatalog({ seed: opts.seed, size: opts.catalog })),
+  };
+
+  const host: ControlHost = {
+    async reset() {
+      store.reset();
+      services.limiter.clear();
+      services.faults.clear();
+      services.bus.emit("state.replaced", { reason: "reset" });
+    },
+    async snapshot() {
+      return store.snapshot();
+    },
+    async restore(id) {
+      store.restore(id);
+      services.bus.emit("state.replaced", { reason: "restore" });
+    },
+    async importState(doc) {
+      let parsed: StateExport;
+      try {
+        parsed = Store.parseExport(doc);
+      } catch (err) {
+        throw badRequest("invalid_state", (err as Error).message);
+      }
+      if (parsed.state.seed !== opts.seed || parsed.state.catalog_size !== opts.catalog)
+        throw badRequest(
+          "invalid_state",
+          `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start the emulator with the same --seed and --catalog to import it`,
+        );
+      store.import(parsed);
+      if (parsed.now > clock.now()) await clock.setTime(parsed.now);
+      services.bus.emit("state.replaced", { reason: "import" });
+    },
+    info() {
+      return {
+        seed: opts.seed,
+        catalog: opts.catalog,
+        clock: { mode: clock.mode, now: clock.nowIso() },
+        chain: null,
+      };
+    },
+  };
+
+  const app = createApp(services, host);
+  let server: ServerType | null = null;
+  let url = IN_PROCESS_ORIGIN;
+  if (options.port !== undefined) {
+    const { server: s, port } = await listen(app.fetch, options.port);
+    server = s;
+    url = `http://127.0.0.1:${port}`;
+  }
+
+  const handle = (req: Request) => Promise.resolve(app.fetch(req));
+  const origins = url === IN_PROCESS_ORIGIN ? [IN_PROCESS_ORIGIN] : [url, IN_PROCESS_ORIGIN];
+  const handlers = origins.flatMap((o) => createHandlers(o, handle));
+
+  const keys = (): EmulatorKey[] =>
+    FIXTURE_KEYS.map((spec) => {
+      const key = makeKey(opts.seed, spec.name);
+      return { name: spec.name, key, kind: spec.kind, scopes: store.state.keys[key]?.scopes ?? [...spec.scopes], label: spec.label };
+    });
+
+  return {
+    url,
+    fetch(input, init) {
+      const req = input instanceof Request ? input : new Request(new URL(String(input), url), init);
+      return handle(req);
+    },
+    handlers,
+    clock,
+    chain: null,
+    get keys() {
+      return keys();
+    },
+    key(name) {
+      const found = keys().find((k) => k.name === name);
+      if (!found) throw new Error(`no fixture key "${name}" (have: ${FIXTURE_KEYS.map((k) => k.name).join(", ")})`);
+      return found.key;
+    },
+    reset: () => host.reset(),
+    snapshot: () => host.snapshot(),
+    restore: (id) => host.restore(id),
+    exportState: () => store.export(clock.now()),
+    async close() {
+      clock.dispose();
+      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+    },
+    services,
+  };
+}
+
+function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, port: number): Promise<{ server: ServerType; port: number }> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname: "127.0.0.1" }, (info) => resolve({ server, port: info.port }));
+    server.once("error", reject);
+  });
+}

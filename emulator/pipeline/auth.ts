@@ -1,0 +1,37 @@
+import type { KeyKind, KeyRecord, BillingModel } from "../state/schema.ts";
+import { ApiError, forbidden } from "./errors.ts";
+
+/** Who may call a route. `kinds` is checked before scopes; both give 403, never charged. */
+export interface AccessRule {
+  kinds: readonly KeyKind[];
+  /** Every listed scope is required. */
+  scopes?: readonly string[];
+  /** Partner billing models allowed (`not_tier_partner` / `not_pool_partner` otherwise). */
+  models?: readonly BillingModel[];
+}
+
+export function authenticate(headers: Headers, keys: Record<string, KeyRecord>): KeyRecord {
+  const raw = headers.get("x-api-key");
+  if (!raw) throw new ApiError(401, "API key required", "Missing API key: send it in the X-API-Key header");
+  const key = keys[raw.trim()];
+  if (!key || !key.active) throw new ApiError(401, "API key not found or inactive", "Invalid API key");
+  return key;
+}
+
+export function authorize(key: KeyRecord, rule: AccessRule): void {
+  if (!rule.kinds.includes(key.kind)) throw forbidden(kindMessage(rule.kinds));
+  for (const scope of rule.scopes ?? []) {
+    if (!key.scopes.includes(scope)) throw forbidden(`Insufficient permissions: this key lacks the ${scope} scope`);
+  }
+  if (rule.models && key.billing_model && !rule.models.includes(key.billing_model)) {
+    if (rule.models.includes("TIER")) throw forbidden("This endpoint is for TIER-model partners", "not_tier_partner");
+    throw forbidden("Not available on your plan (POOL-model partners only)", "not_pool_partner");
+  }
+}
+
+function kindMessage(kinds: readonly KeyKind[]): string {
+  if (kinds.length === 1 && kinds[0] === "tenant") return "Insufficient permissions: a warehouse tenant key is required";
+  if (kinds.includes("partner") && !kinds.includes("tenant"))
+    return "Insufficient permissions: not a partner-scoped key";
+  return "Insufficient permissions";
+}

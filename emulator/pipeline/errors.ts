@@ -1,0 +1,57 @@
+// One module builds both error envelopes (interface "Errors").
+// Partner/catalog: { success:false, message, error:<machine_code>, details?, retryable? }
+// Warehouse:       { success:false, message, error:<human text>, code:<machine_code>, data? }
+// 429/503 come from shared infrastructure, so even on warehouse routes `error`
+// holds the fixed machine label ("roles swapped"); `code` repeats it.
+
+export type EnvelopeKind = "partner" | "warehouse";
+
+export interface ApiErrorInit {
+  details?: Record<string, unknown>;
+  retryable?: boolean;
+  headers?: Record<string, string>;
+  /** Warehouse 409s: the conflicting resource's current state. */
+  data?: unknown;
+  /** Warehouse human-readable `error` text (defaults to the message). */
+  human?: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly init: ApiErrorInit;
+  constructor(status: number, code: string, message: string, init: ApiErrorInit = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.init = init;
+  }
+}
+
+const INFRA_CODES = new Set(["rate_limited", "overloaded", "timeout"]);
+
+export function errorBody(err: ApiError, kind: EnvelopeKind): Record<string, unknown> {
+  const body: Record<string, unknown> = { success: false, message: err.message };
+  if (kind === "warehouse" && !INFRA_CODES.has(err.code)) {
+    body.error = err.init.human ?? err.message;
+    body.code = err.code;
+    if (err.init.data !== undefined) body.data = err.init.data;
+  } else {
+    body.error = err.code;
+    if (kind === "warehouse") body.code = err.code;
+  }
+  if (err.init.details) body.details = err.init.details;
+  if (err.init.retryable !== undefined) body.retryable = err.init.retryable;
+  return body;
+}
+
+// Shorthands for the codes used across areas.
+export const badRequest = (code: string, message: string, init?: ApiErrorInit) =>
+  new ApiError(400, code, message, init);
+export const notFound = (message = "Not found", code = "not_found", init?: ApiErrorInit) =>
+  new ApiError(404, code, message, init);
+export const conflict = (code: string, message: string, init?: ApiErrorInit) => new ApiError(409, code, message, init);
+export const forbidden = (message = "Insufficient permissions", code = "Insufficient permissions") =>
+  new ApiError(403, code, message);
+export const internalError = () =>
+  new ApiError(500, "internal_error", "An unexpected error occurred. It has been logged; retry later.");

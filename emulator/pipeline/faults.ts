@@ -1,0 +1,82 @@
+// Injected faults (POST /_emulator/faults): replace a matching response with an
+// error, optionally after a latency on the virtual clock. Applied at the handler
+// stage, so metered calls are refunded like any real error.
+
+export interface FaultSpec {
+  match: { method?: string; path: string };
+  status: number;
+  error: string;
+  message?: string;
+  probability?: number;
+  times?: number;
+  latency_ms?: number;
+}
+
+export interface Fault extends FaultSpec {
+  id: string;
+  hits: number;
+}
+
+export class Faults {
+  private list: Fault[] = [];
+  private seq = 0;
+  /** Seeded PRNG so `probability` is deterministic for a seed. */
+  private rand: () => number;
+
+  constructor(seed: number) {
+    this.rand = mulberry32(seed ^ 0x5eed);
+  }
+
+  add(spec: FaultSpec): Fault {
+    const fault: Fault = { ...spec, id: `fault_${++this.seq}`, hits: 0 };
+    this.list.push(fault);
+    return fault;
+  }
+
+  all(): Fault[] {
+    return this.list.map((f) => ({ ...f }));
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+
+  /** The fault that applies to this request, if any (counts it). */
+  take(method: string, path: string): Fault | null {
+    for (const f of this.list) {
+      if (f.match.method && f.match.method.toUpperCase() !== method.toUpperCase()) continue;
+      if (!pathMatches(f.match.path, path)) continue;
+      if (f.times !== undefined && f.hits >= f.times) continue;
+      if (f.probability !== undefined && this.rand() >= f.probability) continue;
+      f.hits++;
+      return f;
+    }
+    return null;
+  }
+}
+
+/** Exact path, or a pattern with `*` (one segment) and a trailing `**` / `*` for any rest. */
+export function pathMatches(pattern: string, path: string): boolean {
+  if (pattern === path) return true;
+  const re = new RegExp(
+    "^" +
+      pattern
+        .split("**")
+        .map((part) => part.split("*").map(escapeRe).join("[^/]*"))
+        .join(".*") +
+      "$",
+  );
+  return re.test(path);
+}
+
+const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+
+export function mulberry32(a: number): () => number {
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

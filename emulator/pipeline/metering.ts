@@ -1,0 +1,64 @@
+import type { CreditAccount, KeyRecord } from "../state/schema.ts";
+import { FREE_CREDITS_PER_MONTH } from "../../fixtures/keys.ts";
+
+// Credits: charged up front, refunded on any 4xx/5xx. Two pools kept apart:
+// free credits (reset to 500 at each UTC month start, never stacking) are spent
+// first; purchased credits never expire.
+
+export interface Charge {
+  free: number;
+  purchased: number;
+}
+
+export function monthOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+export function newAccount(now: number, balance?: number): CreditAccount {
+  const total = balance ?? FREE_CREDITS_PER_MONTH;
+  const free = Math.min(total, FREE_CREDITS_PER_MONTH);
+  return { free, purchased: total - free, free_period: monthOf(now), usage: {}, requests: {} };
+}
+
+/** Applies the monthly reset lazily: exact for any jump of the clock. */
+export function settle(acct: CreditAccount, now: number): CreditAccount {
+  const month = monthOf(now);
+  if (acct.free_period < month) {
+    acct.free = FREE_CREDITS_PER_MONTH;
+    acct.free_period = month;
+  }
+  return acct;
+}
+
+export const balanceOf = (acct: CreditAccount): number => acct.free + acct.purchased;
+
+/** Takes `cost` (free first); null when the balance cannot cover it (nothing taken). */
+export function take(acct: CreditAccount, cost: number): Charge | null {
+  if (balanceOf(acct) < cost) return null;
+  const free = Math.min(acct.free, cost);
+  const purchased = cost - free;
+  acct.free -= free;
+  acct.purchased -= purchased;
+  return { free, purchased };
+}
+
+export function refund(acct: CreditAccount, charge: Charge): void {
+  acct.free += charge.free;
+  acct.purchased += charge.purchased;
+}
+
+export function recordUsage(acct: CreditAccount, cost: number, now: number): void {
+  const month = monthOf(now);
+  acct.usage[month] = (acct.usage[month] ?? 0) + cost;
+  acct.requests[month] = (acct.requests[month] ?? 0) + 1;
+}
+
+export function isMetered(key: KeyRecord): boolean {
+  return key.kind !== "legacy";
+}
+
+/** First instant of the next UTC month: when free credits reset. */
+export function nextResetAt(now: number): string {
+  const d = new Date(now);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString();
+}

@@ -1,0 +1,79 @@
+import { badRequest } from "./errors.ts";
+
+// Offset pagination (interface "Limits"): `limit`/`offset` are read like a
+// leading-integer parse and clamped; a value with no integer at all is 400
+// invalid_pagination. Card Data's live `page`/`page_size` are strict instead
+// (out of range is 400, never clamped) and are accepted beside them.
+
+export const MAX_PAGE_SIZE = 100;
+export const MAX_OFFSET = 10_000;
+export const MAX_ID_ARRAY = 500;
+
+export interface OffsetPage {
+  limit: number;
+  offset: number;
+}
+
+/** `"20abc"` → 20, `" 7"` → 7, `"-3"` → -3, `"abc"` → null. */
+export function leadingInt(raw: string): number | null {
+  const m = /^\s*([+-]?\d+)/.exec(raw);
+  return m ? Number.parseInt(m[1], 10) : null;
+}
+
+const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
+
+function readLoose(query: URLSearchParams, name: string): number | undefined {
+  const raw = query.get(name);
+  if (raw === null) return undefined;
+  const n = leadingInt(raw);
+  if (n === null) throw badRequest("invalid_pagination", `${name} must be an integer (got "${raw.slice(0, 40)}")`);
+  return n;
+}
+
+export function parseOffsetPage(query: URLSearchParams, defaults: { limit: number } = { limit: 50 }): OffsetPage {
+  const limit = readLoose(query, "limit");
+  const offset = readLoose(query, "offset");
+  return {
+    limit: clamp(limit ?? defaults.limit, 1, MAX_PAGE_SIZE),
+    offset: clamp(offset ?? 0, 0, MAX_OFFSET),
+  };
+}
+
+function readStrict(query: URLSearchParams, name: string, lo: number, hi: number): number | undefined {
+  const raw = query.get(name);
+  if (raw === null) return undefined;
+  if (!/^\s*\d+\s*$/.test(raw)) throw badRequest("invalid_pagination", `${name} must be an integer`);
+  const n = Number.parseInt(raw, 10);
+  if (n < lo || n > hi) throw badRequest("invalid_pagination", `${name} must be between ${lo} and ${hi}`);
+  return n;
+}
+
+export interface CatalogPage extends OffsetPage {
+  page: number;
+  page_size: number;
+}
+
+/** Card Data paging: interface `limit`/`offset`/`page_size` and live `page`/`page_size`. */
+export function parseCatalogPage(query: URLSearchParams): CatalogPage {
+  const pageSize = readStrict(query, "page_size", 1, MAX_PAGE_SIZE);
+  const page = readStrict(query, "page", 1, MAX_OFFSET);
+  const loose = parseOffsetPage(query, { limit: pageSize ?? MAX_PAGE_SIZE });
+  const size = query.has("limit") ? loose.limit : (pageSize ?? MAX_PAGE_SIZE);
+  if (page !== undefined && !query.has("offset")) {
+    if (page * size > MAX_OFFSET)
+      throw badRequest("invalid_pagination", `page × page_size must not exceed ${MAX_OFFSET}`);
+    return { limit: size, offset: (page - 1) * size, page, page_size: size };
+  }
+  return { limit: size, offset: loose.offset, page: Math.floor(loose.offset / size) + 1, page_size: size };
+}
+
+export function paginate<T>(rows: readonly T[], p: OffsetPage): { items: T[]; pagination: { limit: number; offset: number; has_more: boolean } } {
+  const items = rows.slice(p.offset, p.offset + p.limit);
+  return { items, pagination: { limit: p.limit, offset: p.offset, has_more: p.offset + items.length < rows.length } };
+}
+
+/** Id arrays over 500 entries are 400 invalid_pagination (interface "Codes"). */
+export function checkIdArray(ids: readonly unknown[], name = "ids"): void {
+  if (ids.length > MAX_ID_ARRAY)
+    throw badRequest("invalid_pagination", `${name} has ${ids.length} entries; at most ${MAX_ID_ARRAY} are allowed`);
+}

@@ -1,0 +1,175 @@
+import type { Services } from "../services.ts";
+import type { KeyRecord } from "../state/schema.ts";
+import { authenticate, authorize } from "./auth.ts";
+import { ApiError, badRequest, internalError } from "./errors.ts";
+import { errorResponse, jsonResponse, successBody } from "./envelope.ts";
+import { rateLimitHeaders } from "./rate-limit.ts";
+import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
+import { checkIdentifier } from "./identifiers.ts";
+import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
+
+// The request pipeline, in the order DESIGN.md fixes (route match happens in
+// app.ts before this runs): public routes → per-IP budget → authentication →
+// per-key budget → kind and scope → concurrency gate → metering → handler
+// (faults, identifier checks) → refund on 4xx/5xx.
+
+export interface PipelineInput {
+  spec: RouteSpec;
+  req: Request;
+  params: Record<string, string>;
+  ip: string;
+}
+
+export function createPipeline(services: Services) {
+  let requestSeq = 0;
+
+  return async function run({ spec, req, params, ip }: PipelineInput): Promise<Response> {
+    const { store, clock, limiter, gates, options } = services;
+    const headers = new Headers({ "X-Request-Id": `req_${(++requestSeq).toString(36).padStart(8, "0")}` });
+    const url = new URL(req.url);
+    let release: (() => void) | null = null;
+    let charge: Charge | null = null;
+    let key: KeyRecord | null = null;
+
+    try {
+      if (spec.access === "public") {
+        const reply = await spec.handle(context(services, spec, req, url, params, null));
+        return jsonResponse(reply.status ?? 200, successBody(reply), withReplyHeaders(headers, reply));
+      }
+
+      const ipDecision = limiter.hit(`ip:${ip}`, options.ipRateLimitPerMin, clock.now());
+      if (!ipDecision.allowed) throw rateLimited(rateLimitHeaders(ipDecision), "this IP address");
+
+      key = authenticate(req.headers, store.state.keys);
+
+      const keyDecision = limiter.hit(`key:${key.key}`, key.rate_limit_per_min, clock.now());
+      for (const [k, v] of Object.entries(rateLimitHeaders(keyDecision))) headers.set(k, v);
+      if (!keyDecision.allowed) throw rateLimited({}, "this API key");
+
+      authorize(key, spec.access);
+
+      if (spec.gate) {
+        release = gates.tryEnter(spec.gate);
+        if (!release)
+          throw new ApiError(503, "overloaded", "The endpoint is at its concurrency limit; retry in a second", {
+            retryable: true,
+            headers: { "Retry-After": "1" },
+          });
+      }
+
+      if (spec.cost !== undefined) {
+        if (!isMetered(key)) {
+          headers.set("X-Credits-Metering", "unmetered");
+        } else {
+          const acct = settle((store.state.credits[key.key] ??= newAccount(clock.now())), clock.now());
+          charge = take(acct, spec.cost);
+          if (!charge) {
+            headers.set("X-Credits-Cost", "0");
+            headers.set("X-Credits-Remaining", String(balanceOf(acct)));
+            throw new ApiError(
+              402,
+              "insufficient_credits",
+              `This call costs ${spec.cost} credits and the balance is ${balanceOf(acct)}. Top up with POST /api/v1/credits/topup?usd=<5..1000>.`,
+              { details: { cost: spec.cost, balance: balanceOf(acct) } },
+            );
+          }
+        }
+      }
+
+      const reply = await handle(services, spec, req, url, params, key);
+      const status = reply.status ?? 200;
+      settleCharge(status);
+      return jsonResponse(status, successBody(reply), withReplyHeaders(headers, reply));
+    } catch (thrown) {
+      const err = thrown instanceof ApiError ? thrown : unexpected(thrown, spec, url, key, services);
+      settleCharge(err.status);
+      return errorResponse(err, spec.envelope, headers);
+    } finally {
+      release?.();
+    }
+
+    /** Bills 2xx/304, refunds everything else; sets the credit headers. */
+    function settleCharge(status: number): void {
+      if (!charge || !key) return;
+      const acct = store.state.credits[key.key];
+      const billed = (status >= 200 && status < 300) || status === 304;
+      if (billed) recordUsage(acct, charge.free + charge.purchased, clock.now());
+      else refund(acct, charge);
+      headers.set("X-Credits-Cost", String(billed ? charge.free + charge.purchased : 0));
+      headers.set("X-Credits-Remaining", String(balanceOf(acct)));
+      charge = null;
+    }
+  };
+}
+
+async function handle(
+  services: Services,
+  spec: RouteSpec,
+  req: Request,
+  url: URL,
+  params: Record<string, string>,
+  key: KeyRecord,
+): Promise<Reply> {
+  const fault = services.faults.take(req.method, url.pathname);
+  if (fault?.latency_ms) await services.clock.sleep(fault.latency_ms);
+  if (fault && fault.status >= 400)
+    throw new ApiError(fault.status, fault.error, fault.message ?? `Injected fault (${fault.id})`, {
+      ...(fault.status === 503 || fault.status === 429 ? { retryable: true, headers: { "Retry-After": "1" } } : {}),
+    });
+  for (const [name, value] of Object.entries(params)) checkIdentifier(value, name);
+  return spec.handle(context(services, spec, req, url, params, key));
+}
+
+function context(
+  services: Services,
+  _spec: RouteSpec,
+  req: Request,
+  url: URL,
+  params: Record<string, string>,
+  key: KeyRecord | null,
+): HandlerContext {
+  let body: Promise<unknown> | null = null;
+  return {
+    req,
+    url,
+    params,
+    query: url.searchParams,
+    key,
+    services,
+    json<T>() {
+      body ??= req.text().then((text) => {
+        if (text.trim() === "") return {};
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          throw badRequest("invalid_json", "The request body is not valid JSON");
+        }
+      });
+      return body as Promise<T>;
+    },
+  };
+}
+
+function withReplyHeaders(headers: Headers, reply: Reply): Headers {
+  for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, v);
+  return headers;
+}
+
+function rateLimited(extraHeaders: Record<string, string>, who: string): ApiError {
+  return new ApiError(429, "rate_limited", `Rate limit exceeded for ${who}; wait for Retry-After seconds`, {
+    retryable: true,
+    headers: extraHeaders,
+  });
+}
+
+function unexpected(thrown: unknown, spec: RouteSpec, url: URL, key: KeyRecord | null, services: Services): ApiError {
+  console.error(`[emulator] ${spec.method} ${url.pathname} failed:`, thrown);
+  if (spec.envelope === "warehouse" && key)
+    services.bus.emit("warehouse.internal_error", {
+      account_id: key.account_id,
+      method: spec.method,
+      path: url.pathname,
+      at: services.clock.nowIso(),
+    });
+  return internalError();
+}

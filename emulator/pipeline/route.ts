@@ -1,0 +1,53 @@
+import type { KeyRecord } from "../state/schema.ts";
+import type { Services } from "../services.ts";
+import type { AccessRule } from "./auth.ts";
+import type { EnvelopeKind } from "./errors.ts";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface Pagination {
+  limit: number;
+  offset: number;
+  has_more: boolean;
+  next_offset?: number;
+}
+
+/** What a handler returns; the pipeline turns it into the envelope. */
+export interface Reply {
+  status?: number;
+  data?: unknown;
+  pagination?: Pagination;
+  /** Extra top-level fields beside `data` (Card Data's page, page_size, total_count, language). */
+  top?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+export interface HandlerContext {
+  req: Request;
+  url: URL;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The authenticated key (null only on public routes). */
+  key: KeyRecord | null;
+  services: Services;
+  /** Parsed JSON body; 400 invalid_json when it is not JSON. */
+  json<T = unknown>(): Promise<T>;
+}
+
+export interface RouteSpec {
+  method: Method;
+  /** Hono path under /api/v1, e.g. `/:game{pokemon|onepiece|azuki}/cards`. */
+  path: string;
+  /** `public`: no key, not rate limited (only GET /health). */
+  access: AccessRule | "public";
+  envelope: EnvelopeKind;
+  /** Credits per call; metered routes carry the credit headers. */
+  cost?: number;
+  /** Concurrency gate name (see concurrency.ts). */
+  gate?: string;
+  handle(ctx: HandlerContext): Reply | Promise<Reply>;
+}
+
+export const ok = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 200, data, ...rest });
+export const created = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 201, data, ...rest });
+export const accepted = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 202, data, ...rest });

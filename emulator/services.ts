@@ -1,0 +1,28 @@
+import type { VirtualClock } from "./clock/clock.ts";
+import type { Store } from "./state/store.ts";
+import type { EventBus } from "./bus.ts";
+import type { RateLimiter } from "./pipeline/rate-limit.ts";
+import type { Gates } from "./pipeline/concurrency.ts";
+import type { Faults } from "./pipeline/faults.ts";
+import type { CatalogIndex } from "./areas/catalog/catalog-index.ts";
+
+export interface ResolvedOptions {
+  seed: number;
+  catalog: "default" | "large";
+  /** Per-IP budget per minute (not shown in the interface; our choice). */
+  ipRateLimitPerMin: number;
+  gates: Record<string, number>;
+  strictWebhookUrls: boolean;
+}
+
+/** Everything a handler may use. Built once per emulator in index.ts. */
+export interface Services {
+  options: ResolvedOptions;
+  store: Store;
+  clock: VirtualClock;
+  bus: EventBus;
+  limiter: RateLimiter;
+  gates: Gates;
+  faults: Faults;
+  catalog: CatalogIndex;
+}

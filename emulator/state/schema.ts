@@ -1,0 +1,45 @@
+// The mutable state of one emulator: plain JSON (no Maps, no classes) so that
+// snapshot = structuredClone and export/import = JSON. The catalog is derived
+// from the seed and read-only, so it lives outside (see catalog/index.ts).
+
+export type KeyKind = "partner" | "tenant" | "legacy";
+export type BillingModel = "POOL" | "TIER";
+
+export interface KeyRecord {
+  key: string;
+  kind: KeyKind;
+  label: string;
+  scopes: string[];
+  /** Partner keys only. */
+  billing_model?: BillingModel;
+  /** Partner or tenant account the key belongs to. */
+  account_id: string;
+  /** Per-key ceiling; the plan default is 300/min. */
+  rate_limit_per_min: number;
+  active: boolean;
+  created_at: string;
+}
+
+export interface CreditAccount {
+  /** Included free credits; reset to 500 at each month start, never stacking. */
+  free: number;
+  /** Bought credits; never expire. */
+  purchased: number;
+  /** `YYYY-MM` (UTC) of the free pool's last reset. */
+  free_period: string;
+  /** Billed credits per `YYYY-MM`. */
+  usage: Record<string, number>;
+  /** Billed requests per `YYYY-MM`. */
+  requests: Record<string, number>;
+}
+
+export interface State {
+  seed: number;
+  catalog_size: "default" | "large";
+  keys: Record<string, KeyRecord>;
+  credits: Record<string, CreditAccount>;
+  /** Monotonic counters for ids (per name). */
+  counters: Record<string, number>;
+  /** Area slices, owned by their areas (each area reads/writes only its own). */
+  areas: Record<string, unknown>;
+}

@@ -1,0 +1,103 @@
+import { describe, it, expect } from "vitest";
+import { VirtualClock } from "../../emulator/clock/clock.ts";
+
+const T0 = Date.parse("2026-01-15T12:00:00Z");
+
+describe("VirtualClock (manual)", () => {
+  it("does not move on its own", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(clock.now()).toBe(T0);
+  });
+
+  it("runs due timers in time order, at their own time, when advanced", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    const seen: [string, number][] = [];
+    clock.after(300, () => seen.push(["c", clock.now()]));
+    clock.after(100, () => seen.push(["a", clock.now()]));
+    clock.after(200, () => seen.push(["b", clock.now()]));
+    clock.after(5000, () => seen.push(["late", clock.now()]));
+    await clock.advance(1000);
+    expect(seen).toEqual([
+      ["a", T0 + 100],
+      ["b", T0 + 200],
+      ["c", T0 + 300],
+    ]);
+    expect(clock.now()).toBe(T0 + 1000);
+    expect(clock.pending().map((t) => t.at)).toEqual([T0 + 5000]);
+  });
+
+  it("runs timers scheduled by timers within the same advance (retry chains)", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    const attempts: number[] = [];
+    const attempt = () => {
+      attempts.push(clock.now() - T0);
+      if (attempts.length < 6) clock.after(2 ** attempts.length * 1000, attempt);
+    };
+    clock.after(0, attempt);
+    await clock.advance(24 * 3600_000);
+    expect(attempts).toEqual([0, 2000, 6000, 14000, 30000, 62000]);
+  });
+
+  it("cancels timers and resolves sleeps when advanced past them", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    let fired = false;
+    const id = clock.after(10, () => (fired = true));
+    clock.cancel(id);
+    let woke = false;
+    const sleeping = clock.sleep(50).then(() => (woke = true));
+    await clock.advance(20);
+    expect(fired).toBe(false);
+    expect(woke).toBe(false);
+    await clock.advance(30);
+    await sleeping;
+    expect(woke).toBe(true);
+  });
+
+  it("keeps going when a job throws", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    let after = false;
+    const err = console.error;
+    console.error = () => {};
+    clock.after(1, () => {
+      throw new Error("boom");
+    });
+    clock.after(2, () => (after = true));
+    await clock.advance(5);
+    console.error = err;
+    expect(after).toBe(true);
+  });
+
+  it("rejects negative advances and never goes backwards", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    expect(() => clock.advance(-1)).toThrow(RangeError);
+    await clock.setTime(T0 - 1000);
+    expect(clock.now()).toBe(T0);
+  });
+
+  it("notifies listeners after a jump", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    const seen: number[] = [];
+    clock.onChange((now) => void seen.push(now));
+    await clock.advance(42);
+    expect(seen).toEqual([T0 + 42]);
+  });
+});
+
+describe("VirtualClock (realtime)", () => {
+  it("follows wall time with an offset and keeps virtual time across mode switches", async () => {
+    let wall = 1_000;
+    const clock = new VirtualClock({ mode: "realtime", start: T0, wallNow: () => wall });
+    wall += 500;
+    expect(clock.now()).toBe(T0 + 500);
+    clock.setMode("manual");
+    wall += 10_000;
+    expect(clock.now()).toBe(T0 + 500);
+    clock.setMode("realtime");
+    wall += 100;
+    expect(clock.now()).toBe(T0 + 600);
+    await clock.advance(1000);
+    expect(clock.now()).toBe(T0 + 1600);
+    clock.dispose();
+  });
+});

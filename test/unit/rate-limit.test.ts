@@ -1,0 +1,40 @@
+import { describe, it, expect } from "vitest";
+import { RateLimiter, rateLimitHeaders } from "../../emulator/pipeline/rate-limit.ts";
+
+const T0 = 1_000_000;
+
+describe("RateLimiter (rolling 60 s window)", () => {
+  it("allows up to the limit, then refuses with Retry-After until the oldest hit leaves", () => {
+    const rl = new RateLimiter();
+    for (let i = 0; i < 3; i++) expect(rl.hit("k", 3, T0 + i * 1000).allowed).toBe(true);
+    const refused = rl.hit("k", 3, T0 + 10_000);
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, limit: 3, retryAfter: 50 });
+    expect(rl.hit("k", 3, T0 + 59_999).allowed).toBe(false);
+    // the first hit leaves the window at T0+60s exactly
+    expect(rl.hit("k", 3, T0 + 60_000).allowed).toBe(true);
+  });
+
+  it("is rolling, not fixed: hits leave one by one", () => {
+    const rl = new RateLimiter();
+    rl.hit("k", 2, T0);
+    rl.hit("k", 2, T0 + 30_000);
+    expect(rl.hit("k", 2, T0 + 60_000).allowed).toBe(true);
+    expect(rl.hit("k", 2, T0 + 60_001).allowed).toBe(false);
+    expect(rl.hit("k", 2, T0 + 90_000).allowed).toBe(true);
+  });
+
+  it("keeps buckets apart and reports remaining and reset", () => {
+    const rl = new RateLimiter();
+    const d = rl.hit("a", 300, T0);
+    expect(d).toMatchObject({ allowed: true, remaining: 299, resetAt: Math.ceil((T0 + 60_000) / 1000) });
+    expect(rl.hit("b", 300, T0).remaining).toBe(299);
+    expect(rateLimitHeaders(d)).toEqual({
+      "X-RateLimit-Limit": "300",
+      "X-RateLimit-Remaining": "299",
+      "X-RateLimit-Reset": String(Math.ceil((T0 + 60_000) / 1000)),
+    });
+    const full = new RateLimiter();
+    full.hit("x", 1, T0);
+    expect(rateLimitHeaders(full.hit("x", 1, T0 + 1))["Retry-After"]).toBe("60");
+  });
+});
