@@ -1,0 +1,739 @@
+/**
+ * The emulator's chain: an in-process Hardhat network (or an attached node) with the emulator's
+ * contracts deployed, served as JSON-RPC on 127.0.0.1. See docs/chain.md.
+ *
+ * Start-up never compiles: contracts come from chain/generated/contracts.ts (`npm run compile`).
+ */
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  createClient,
+  createPublicClient,
+  custom,
+  defineChain,
+  encodeAbiParameters,
+  getAddress,
+  http,
+  keccak256,
+  maxUint256,
+  parseEventLogs,
+  toHex,
+  type Account,
+  type Chain as ViemChain,
+  type Hex,
+  type Log,
+  type PublicClient,
+  type TransactionReceipt,
+  type Transport,
+  type WalletClient,
+  walletActions,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { sendTransaction as viemSendTransaction } from "viem/actions";
+import {
+  buybackMarketplaceAbi,
+  buybackMarketplaceBytecode,
+  cardNftAbi,
+  cardNftBytecode,
+  multicall3DeployedBytecode,
+  mysteryPoolAbi,
+  mysteryPoolBytecode,
+  usdStablecoinAbi,
+  usdStablecoinBytecode,
+  vrfCoordinatorMockAbi,
+  vrfCoordinatorMockBytecode,
+} from "./generated/contracts.ts";
+import {
+  END_USERS,
+  FIXTURE_ACCOUNTS,
+  OPERATOR,
+  POOL_SIGNER,
+  RELAYER,
+  SPARE_ACCOUNTS,
+  TREASURY,
+  VRF_NODE,
+  type FixtureAccount,
+} from "./accounts.ts";
+import { DEFAULT_GROUPS, DEFAULT_TIERS, ItemType, tierExpectedValue, type GroupConfig, type TierConfig } from "./tiers.ts";
+
+export * from "./generated/contracts.ts";
+export * from "./accounts.ts";
+export * from "./tiers.ts";
+
+// ------------------------------------------------------------------------------------------------
+// Public API
+// ------------------------------------------------------------------------------------------------
+
+export interface ChainOptions {
+  /** Determinism: VRF words are keccak256(abi.encode(seed, requestId, index)). */
+  seed: number;
+  /** Serve JSON-RPC on 127.0.0.1:<port> (0 = ephemeral, the default); false = no HTTP server. Ignored with rpcUrl. */
+  rpcPort?: number | false;
+  /** Attach to an existing node (e.g. `npx hardhat node --hostname 127.0.0.1`) and deploy there. */
+  rpcUrl?: string;
+  /** Unix ms: initial block time (the emulator's virtual clock). */
+  startTime: number;
+  /** Progress callback: "starting network", "deploying USDStablecoin", ..., "ready". */
+  onProgress?: (step: string) => void;
+  /**
+   * Optional emulator clock (unix ms). When given, every transaction sent through this chain's provider
+   * (in-process clients and the served JSON-RPC) is mined at exactly floor(now()/1000) (clamped to the
+   * latest block), so block time never drifts from the clock. Without it, see setTime.
+   */
+  now?: () => number;
+}
+
+export type { FixtureAccount } from "./accounts.ts";
+
+export interface ChainAddresses {
+  stablecoin: `0x${string}`;
+  cardNft: `0x${string}`;
+  mysteryPool: `0x${string}`;
+  vrfCoordinator: `0x${string}`;
+  marketplace: `0x${string}`;
+  multicall3: `0x${string}`;
+}
+
+export interface Chain {
+  /** http://127.0.0.1:<port> of the served JSON-RPC (or the attached rpcUrl); null when rpcPort is false. */
+  rpcUrl: string | null;
+  chainId: number;
+  /** viem chain definition (id, name "Emulator", native ETH, rpcUrl). */
+  viemChain: ViemChain;
+  addresses: ChainAddresses;
+  /** VRF subscription id of the pool and key hash it requests with. */
+  vrf: { subscriptionId: bigint; keyHash: Hex };
+  /** Block number right after deployment finished. */
+  deployBlock: bigint;
+  /** Deployed pool configuration (on-chain groups/tiers). */
+  groups: readonly GroupConfig[];
+  tiers: readonly TierConfig[];
+  /** Owner of every contract, stablecoin minter, CardNFT operator (finalize/cancel burn, setCardId). */
+  operator: FixtureAccount;
+  /** MysteryPool relayer (purchaseFor). Holds USDC with an unlimited allowance to the pool. */
+  relayer: FixtureAccount;
+  /** Buyback offer requester. Holds USDC with an unlimited allowance to the marketplace. */
+  poolSigner: FixtureAccount;
+  /** x402 payTo and marketplace fee recipient. */
+  treasury: FixtureAccount;
+  /** Sends VRF fulfilments. */
+  vrfNode: FixtureAccount;
+  /** >= 5 funded accounts (10,000 ETH + 10,000 USDC each). */
+  endUsers: FixtureAccount[];
+  /** Accounts with ETH but no USDC. */
+  spareAccounts: FixtureAccount[];
+  /** viem public client on the chain's own transport (in-process EIP-1193, not HTTP). */
+  publicClient: PublicClient<Transport, ViemChain>;
+  /** Wallet client signing locally with the account's key; nonces are managed per chain (reset on revert). */
+  walletClientFor(account: FixtureAccount): WalletClient<Transport, ViemChain, Account>;
+  /** Raw EIP-1193 request. */
+  request(method: string, params?: unknown[]): Promise<unknown>;
+  /**
+   * Make the chain's block time follow the emulator clock: mines an empty block at floor(unixMs/1000)
+   * (skipped when the latest block is already there). Never errors on backwards moves: the time is
+   * clamped to the latest block's timestamp. Between calls block time advances with wall time unless
+   * ChainOptions.now is given.
+   */
+  setTime(unixMs: number): Promise<void>;
+  /** evm_snapshot. Ids stay valid after revert (re-snapshotted); reverting invalidates later snapshots. */
+  snapshot(): Promise<string>;
+  revert(id: string): Promise<void>;
+  /** Mint USDC (operator) and/or send ETH (operator transfer). */
+  faucet(address: `0x${string}`, amounts: { usdc?: bigint; eth?: bigint }): Promise<{ usdcTx?: `0x${string}`; ethTx?: string }>;
+  /** VRF requests not fulfilled yet, ascending. */
+  pendingVrfRequests(): Promise<bigint[]>;
+  /** Fulfil a request (default: oldest pending) with the given words or words derived from the seed. */
+  fulfillVrf(requestId?: bigint, words?: bigint[]): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }>;
+  /** The words fulfillVrf would use by default for a request. */
+  vrfWordsFor(requestId: bigint, numWords: number): bigint[];
+  /** Called once per RandomWordsRequested mined after subscribing. Returns an unsubscribe function. */
+  onVrfRequested(listener: (requestId: bigint) => void): () => void;
+  close(): Promise<void>;
+}
+
+export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;
+export const VRF_KEY_HASH = keccak256(toHex("cardos-emulator/vrf/key-hash")) as Hex;
+export const VRF_CALLBACK_GAS_LIMIT = 2_500_000;
+export const MARKETPLACE_FEE_BPS = 250;
+export const BUYBACK_WINDOW_SECONDS = 30 * 24 * 3600;
+export const BUYBACK_DISCOUNT_PERMILLE = 850;
+export const FUNDING = {
+  endUserUsdc: 10_000n * 10n ** 6n,
+  poolLiquidityUsdc: 1_000_000n * 10n ** 6n,
+  relayerUsdc: 1_000_000n * 10n ** 6n,
+  poolSignerUsdc: 1_000_000n * 10n ** 6n,
+  vrfSubscriptionLink: 1_000_000n * 10n ** 18n,
+} as const;
+
+/**
+ * Every custom error of the emulator's contracts (incl. OpenZeppelin errors bubbled through nested
+ * calls, e.g. ERC20InsufficientAllowance inside MysteryPool.purchase). Use with viem's decodeErrorResult.
+ */
+export const chainErrorsAbi = (() => {
+  const seen = new Map<string, unknown>();
+  for (const abi of [usdStablecoinAbi, cardNftAbi, mysteryPoolAbi, vrfCoordinatorMockAbi, buybackMarketplaceAbi]) {
+    for (const item of abi) {
+      if (item.type !== "error") continue;
+      const key = `${item.name}(${item.inputs.map((i) => i.type).join(",")})`;
+      if (!seen.has(key)) seen.set(key, item);
+    }
+  }
+  return [...seen.values()] as Array<Extract<(typeof usdStablecoinAbi | typeof cardNftAbi | typeof mysteryPoolAbi | typeof vrfCoordinatorMockAbi | typeof buybackMarketplaceAbi)[number], { type: "error" }>>;
+})();
+
+/** Decode the VRF request id(s) of a purchase receipt (pool PurchaseRequested, else coordinator RandomWordsRequested). */
+export function vrfRequestIdsFromLogs(logs: readonly Log[]): bigint[] {
+  const fromPool = parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: logs as Log[] });
+  if (fromPool.length > 0) return fromPool.map((l) => l.args.requestId);
+  return parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsRequested", logs: logs as Log[] }).map(
+    (l) => l.args.requestId,
+  );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Implementation
+// ------------------------------------------------------------------------------------------------
+
+type RawRequest = (method: string, params?: unknown[]) => Promise<unknown>;
+
+interface Eip1193Like {
+  request(args: { method: string; params?: unknown[] | object }): Promise<unknown>;
+  addListener?(event: string, listener: (...args: any[]) => void): unknown;
+  removeListener?(event: string, listener: (...args: any[]) => void): unknown;
+}
+
+const CHAIN_DIR = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(CHAIN_DIR, "..");
+const MINING_METHODS = new Set([
+  "eth_sendRawTransaction",
+  "eth_sendTransaction",
+  "evm_mine",
+  "hardhat_mine",
+  "evm_setAutomine",
+  "evm_revert",
+]);
+
+let hardhatModules:
+  | { resolveConfig: (p: string, c: unknown) => any; createProvider: (c: unknown, n: string) => Promise<Eip1193Like>; JsonRpcServer: any; network: any }
+  | undefined;
+
+function loadHardhat() {
+  if (!hardhatModules) {
+    process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = "true";
+    const require = createRequire(path.join(ROOT, "package.json"));
+    hardhatModules = {
+      resolveConfig: require("hardhat/internal/core/config/config-resolution.js").resolveConfig,
+      createProvider: require("hardhat/internal/core/providers/construction.js").createProvider,
+      JsonRpcServer: require("hardhat/internal/hardhat-network/jsonrpc/server.js").JsonRpcServer,
+      network: require(path.join(CHAIN_DIR, "network.cjs")),
+    };
+  }
+  return hardhatModules!;
+}
+
+async function createInProcessProvider(startTime: number): Promise<Eip1193Like> {
+  const hh = loadHardhat();
+  const config = hh.resolveConfig(path.join(CHAIN_DIR, "hardhat.config.cjs"), {
+    solidity: hh.network.solidity,
+    networks: {
+      hardhat: {
+        ...hh.network.hardhatNetwork,
+        initialDate: new Date(Math.floor(startTime / 1000) * 1000).toISOString(),
+        // Explicit keys (same as the default mnemonic) avoid HD derivation at start-up.
+        accounts: FIXTURE_ACCOUNTS.map((a) => ({ privateKey: a.privateKey, balance: (10_000n * 10n ** 18n).toString() })),
+      },
+    },
+  });
+  return hh.createProvider(config, "hardhat");
+}
+
+/**
+ * In-process Hardhat reverts are SolidityError objects with hex `data` but no JSON-RPC `code`; give them
+ * the shape a real node returns ({ code: 3, message: "execution reverted", data }) so viem decodes custom errors.
+ */
+function normalizeRpcError(err: unknown): unknown {
+  const e = err as { code?: unknown; data?: unknown; message?: string } | null;
+  if (e && typeof e === "object" && e.code === undefined && typeof e.data === "string" && e.data.startsWith("0x")) {
+    const out = new Error(e.message ?? "execution reverted") as Error & { code: number; data: string };
+    out.code = 3;
+    out.data = e.data;
+    return out;
+  }
+  return err;
+}
+
+export class TxFailedError extends Error {
+  constructor(
+    message: string,
+    readonly receipt?: TransactionReceipt,
+  ) {
+    super(message);
+    this.name = "TxFailedError";
+  }
+}
+
+class EmulatorChain implements Chain {
+  rpcUrl: string | null = null;
+  chainId = 0;
+  viemChain!: ViemChain;
+  addresses!: ChainAddresses;
+  vrf!: { subscriptionId: bigint; keyHash: Hex };
+  deployBlock = 0n;
+  groups = DEFAULT_GROUPS;
+  tiers = DEFAULT_TIERS;
+  operator = OPERATOR;
+  relayer = RELAYER;
+  poolSigner = POOL_SIGNER;
+  treasury = TREASURY;
+  vrfNode = VRF_NODE;
+  endUsers = [...END_USERS];
+  spareAccounts = [...SPARE_ACCOUNTS];
+  publicClient!: PublicClient<Transport, ViemChain>;
+
+  private readonly seed: bigint;
+  private readonly raw: RawRequest; // bypasses the VRF scan hook
+  private readonly eip1193: Eip1193Like; // hooked provider used by the JSON-RPC server
+  private readonly clientProvider: Eip1193Like; // hooked + errors normalised, used by viem clients and request()
+  private readonly inProcess: boolean;
+  private server: { listen(): Promise<{ address: string; port: number }>; close(): Promise<void> } | null = null;
+  private readonly sendLocks = new Map<string, Promise<unknown>>();
+  private readonly accounts = new Map<string, Account>();
+  private readonly wallets = new Map<string, WalletClient<Transport, ViemChain, Account>>();
+  private readonly snapshots = new Map<string, string>();
+  private snapshotOrder: string[] = [];
+  private snapshotCounter = 0;
+  private readonly vrfListeners = new Set<(requestId: bigint) => void>();
+  private scanCursor: bigint | null = null;
+  private scanChain: Promise<void> = Promise.resolve();
+  private pollTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(options: ChainOptions, inner: Eip1193Like, inProcess: boolean) {
+    this.seed = BigInt.asUintN(256, BigInt(Math.trunc(options.seed)));
+    this.inProcess = inProcess;
+    this.raw = (method, params) => inner.request({ method, params: params ?? [] });
+    const self = this;
+    const now = options.now;
+    this.eip1193 = {
+      async request(args) {
+        if (now && (args.method === "eth_sendRawTransaction" || args.method === "eth_sendTransaction")) {
+          await self.pinNextBlockTime(Math.floor(now() / 1000));
+        }
+        const result = await inner.request(args);
+        if (MINING_METHODS.has(args.method)) await self.scanVrf();
+        return result;
+      },
+      addListener: inner.addListener?.bind(inner),
+      removeListener: inner.removeListener?.bind(inner),
+    };
+    this.clientProvider = {
+      async request(args) {
+        try {
+          return await self.eip1193.request(args);
+        } catch (err) {
+          throw normalizeRpcError(err);
+        }
+      },
+    };
+  }
+
+  // ---------------------------------------------------------------- setup
+
+  async init(options: ChainOptions): Promise<void> {
+    this.chainId = Number(await this.raw("eth_chainId"));
+    this.viemChain = defineChain({
+      id: this.chainId,
+      name: "Emulator",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [this.rpcUrl ?? "http://127.0.0.1:8545"] } },
+      contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+    });
+    this.publicClient = createPublicClient({
+      chain: this.viemChain,
+      transport: custom(this.clientProvider as any, { retryCount: 0 }),
+      pollingInterval: 50,
+      cacheTime: 0,
+    }) as PublicClient<Transport, ViemChain>;
+    if (!this.inProcess) await this.setTime(options.startTime);
+  }
+
+  async serve(port: number): Promise<void> {
+    const hh = loadHardhat();
+    this.server = new hh.JsonRpcServer({ hostname: "127.0.0.1", port, provider: this.eip1193 });
+    const { port: actual } = await this.server!.listen();
+    this.rpcUrl = `http://127.0.0.1:${actual}`;
+  }
+
+  // ---------------------------------------------------------------- accounts / sending
+
+  private accountFor(a: FixtureAccount): Account {
+    let acct = this.accounts.get(a.address);
+    if (!acct) {
+      acct = privateKeyToAccount(a.privateKey);
+      this.accounts.set(a.address, acct);
+    }
+    return acct;
+  }
+
+  /** Run `fn` after every earlier send from `address` finished (nonce fetch → sign → broadcast is atomic). */
+  private withSendLock<T>(address: string, fn: () => Promise<T>): Promise<T> {
+    const key = address.toLowerCase();
+    const prev = this.sendLocks.get(key) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    this.sendLocks.set(key, tail);
+    void tail.then(() => {
+      if (this.sendLocks.get(key) === tail) this.sendLocks.delete(key);
+    });
+    return run;
+  }
+
+  walletClientFor(account: FixtureAccount): WalletClient<Transport, ViemChain, Account> {
+    let w = this.wallets.get(account.address);
+    if (!w) {
+      const base = createClient({
+        account: this.accountFor(account),
+        chain: this.viemChain,
+        transport: custom(this.clientProvider as any, { retryCount: 0 }),
+        pollingInterval: 50,
+        cacheTime: 0,
+        key: "wallet",
+        name: "Wallet Client",
+        type: "walletClient",
+      });
+      // Automining Hardhat rejects nonce gaps, so concurrent sends from one account are serialised
+      // (nonce fetch → sign → broadcast). The locked sendTransaction is installed below walletActions
+      // (their writeContract/deployContract resolve it through viem's getAction) and above them.
+      const locked = (client: any) => ({
+        sendTransaction: (args: any) => this.withSendLock(account.address, () => viemSendTransaction(client, args)),
+      });
+      w = base.extend(locked).extend(walletActions).extend(locked) as unknown as WalletClient<Transport, ViemChain, Account>;
+      this.wallets.set(account.address, w);
+    }
+    return w;
+  }
+
+  request(method: string, params?: unknown[]): Promise<unknown> {
+    return this.clientProvider.request({ method, params: params ?? [] });
+  }
+
+  async receipt(hash: Hex, label: string): Promise<TransactionReceipt> {
+    let receipt: TransactionReceipt | null = null;
+    try {
+      receipt = await this.publicClient.getTransactionReceipt({ hash });
+    } catch {
+      receipt = await this.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50, timeout: 60_000 });
+    }
+    if (receipt.status !== "success") throw new TxFailedError(`chain: transaction reverted: ${label} (${hash})`, receipt);
+    return receipt;
+  }
+
+  async send(
+    from: FixtureAccount,
+    label: string,
+    tx: { to: `0x${string}`; data?: Hex; value?: bigint; gas?: bigint },
+  ): Promise<TransactionReceipt> {
+    const hash = await this.walletClientFor(from).sendTransaction({ ...tx, account: this.accountFor(from), chain: this.viemChain });
+    return this.receipt(hash, label);
+  }
+
+  async deploy(label: string, abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]): Promise<`0x${string}`> {
+    const hash = await this.walletClientFor(OPERATOR).deployContract({ abi: abi as any, bytecode, args: args as any });
+    const receipt = await this.receipt(hash, `deploy ${label}`);
+    if (!receipt.contractAddress) throw new Error(`chain: no contract address for ${label}`);
+    return getAddress(receipt.contractAddress);
+  }
+
+  async write(from: FixtureAccount, label: string, to: `0x${string}`, abi: readonly unknown[], functionName: string, args: readonly unknown[]) {
+    const hash = await this.walletClientFor(from).writeContract({ address: to, abi: abi as any, functionName, args: args as any });
+    return this.receipt(hash, label);
+  }
+
+  // ---------------------------------------------------------------- deployment
+
+  async deployAll(progress: (step: string) => void): Promise<void> {
+    progress("deploying USDStablecoin");
+    const stablecoin = await this.deploy("USDStablecoin", usdStablecoinAbi, usdStablecoinBytecode, [OPERATOR.address]);
+    progress("deploying CardNFT");
+    const cardNft = await this.deploy("CardNFT", cardNftAbi, cardNftBytecode, [OPERATOR.address]);
+    progress("deploying VRFCoordinatorV2_5Mock");
+    const vrfCoordinator = await this.deploy("VRFCoordinatorV2_5Mock", vrfCoordinatorMockAbi, vrfCoordinatorMockBytecode, [
+      10n ** 17n, // base fee: 0.1 LINK
+      10n ** 9n, // gas price: 1 gwei
+      4n * 10n ** 15n, // wei per unit LINK
+    ]);
+    progress("creating VRF subscription");
+    const subReceipt = await this.write(OPERATOR, "createSubscription", vrfCoordinator, vrfCoordinatorMockAbi, "createSubscription", []);
+    const created = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "SubscriptionCreated", logs: subReceipt.logs });
+    const subscriptionId = created[0]!.args.subId;
+    await this.write(OPERATOR, "fundSubscription", vrfCoordinator, vrfCoordinatorMockAbi, "fundSubscription", [
+      subscriptionId,
+      FUNDING.vrfSubscriptionLink,
+    ]);
+    progress("deploying MysteryPool");
+    const mysteryPool = await this.deploy("MysteryPool", mysteryPoolAbi, mysteryPoolBytecode, [
+      OPERATOR.address,
+      stablecoin,
+      cardNft,
+      vrfCoordinator,
+      VRF_KEY_HASH,
+      subscriptionId,
+    ]);
+    progress("configuring MysteryPool");
+    await this.write(OPERATOR, "addConsumer", vrfCoordinator, vrfCoordinatorMockAbi, "addConsumer", [subscriptionId, mysteryPool]);
+    const minterRole = keccak256(toHex("MINTER_ROLE"));
+    await this.write(OPERATOR, "grant MINTER_ROLE", cardNft, cardNftAbi, "grantRole", [minterRole, mysteryPool]);
+    await this.write(OPERATOR, "setRelayer", mysteryPool, mysteryPoolAbi, "setRelayer", [RELAYER.address, true]);
+    await this.write(OPERATOR, "setGroups", mysteryPool, mysteryPoolAbi, "setGroups", [
+      this.groups.map((g) => ({ groupId: g.groupId, name: g.name, itemType: ItemType[g.itemType], minValue: g.minValue, maxValue: g.maxValue })),
+    ]);
+    for (const t of this.tiers) {
+      await this.write(OPERATOR, `configureTier ${t.tierId}`, mysteryPool, mysteryPoolAbi, "configureTier", [
+        t.tierId,
+        t.name,
+        t.price,
+        tierExpectedValue(t, this.groups),
+        t.active,
+        t.slots.map((s) => ({
+          slotType: ItemType[s.slotType],
+          groupIds: s.groups.map((g) => g.groupId),
+          weights: s.groups.map((g) => g.weight),
+        })),
+      ]);
+    }
+    progress("deploying BuybackMarketplace");
+    const marketplace = await this.deploy("BuybackMarketplace", buybackMarketplaceAbi, buybackMarketplaceBytecode, [
+      OPERATOR.address,
+      TREASURY.address,
+      MARKETPLACE_FEE_BPS,
+    ]);
+    progress("deploying Multicall3");
+    const existing = await this.raw("eth_getCode", [MULTICALL3_ADDRESS, "latest"]);
+    if (!existing || existing === "0x") {
+      try {
+        await this.raw("hardhat_setCode", [MULTICALL3_ADDRESS, multicall3DeployedBytecode]);
+      } catch {
+        await this.raw("anvil_setCode", [MULTICALL3_ADDRESS, multicall3DeployedBytecode]);
+      }
+    }
+    progress("funding accounts");
+    const recipients = [mysteryPool, RELAYER.address, POOL_SIGNER.address, ...END_USERS.map((u) => u.address)];
+    const amounts = [FUNDING.poolLiquidityUsdc, FUNDING.relayerUsdc, FUNDING.poolSignerUsdc, ...END_USERS.map(() => FUNDING.endUserUsdc)];
+    await this.write(OPERATOR, "mintBatch", stablecoin, usdStablecoinAbi, "mintBatch", [recipients, amounts]);
+    await this.write(POOL_SIGNER, "approve marketplace", stablecoin, usdStablecoinAbi, "approve", [marketplace, maxUint256]);
+    await this.write(RELAYER, "approve pool", stablecoin, usdStablecoinAbi, "approve", [mysteryPool, maxUint256]);
+
+    this.addresses = { stablecoin, cardNft, mysteryPool, vrfCoordinator, marketplace, multicall3: MULTICALL3_ADDRESS };
+    this.vrf = { subscriptionId, keyHash: VRF_KEY_HASH };
+    this.deployBlock = BigInt((await this.raw("eth_blockNumber")) as string);
+  }
+
+  // ---------------------------------------------------------------- time
+
+  private async latestTimestamp(): Promise<number> {
+    const latest = (await this.raw("eth_getBlockByNumber", ["latest", false])) as { timestamp: string };
+    return Number(BigInt(latest.timestamp));
+  }
+
+  /** Next block at max(ts, latest block time). */
+  private async pinNextBlockTime(ts: number): Promise<void> {
+    const latest = await this.latestTimestamp();
+    await this.raw("evm_setNextBlockTimestamp", [Math.max(ts, latest)]);
+  }
+
+  async setTime(unixMs: number): Promise<void> {
+    const target = Math.floor(unixMs / 1000);
+    const latest = await this.latestTimestamp();
+    // Already there, or behind the chain (clamped: block time never goes backwards).
+    if (target <= latest) return;
+    // An empty block at exactly `target`: block.timestamp reads (eth_call on latest) see the new time
+    // at once, and later blocks continue from it at wall-clock pace.
+    await this.request("evm_mine", [target]);
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  async snapshot(): Promise<string> {
+    const internal = (await this.raw("evm_snapshot")) as string;
+    const id = toHex(++this.snapshotCounter);
+    this.snapshots.set(id, internal);
+    this.snapshotOrder.push(id);
+    return id;
+  }
+
+  async revert(id: string): Promise<void> {
+    const internal = this.snapshots.get(id);
+    if (internal === undefined) throw new Error(`chain: unknown or invalidated snapshot ${id}`);
+    const ok = await this.raw("evm_revert", [internal]);
+    if (ok !== true) throw new Error(`chain: evm_revert(${internal}) failed`);
+    const idx = this.snapshotOrder.indexOf(id);
+    for (const later of this.snapshotOrder.slice(idx + 1)) this.snapshots.delete(later);
+    this.snapshotOrder = this.snapshotOrder.slice(0, idx + 1);
+    this.snapshots.set(id, (await this.raw("evm_snapshot")) as string);
+    // The VRF log cursor moves back with the state (nonces are always read fresh).
+    const head = BigInt((await this.raw("eth_blockNumber")) as string);
+    this.scanChain = this.scanChain.then(() => {
+      if (this.scanCursor !== null && this.scanCursor > head) this.scanCursor = head;
+    });
+    await this.scanChain;
+  }
+
+  // ---------------------------------------------------------------- faucet
+
+  async faucet(address: `0x${string}`, amounts: { usdc?: bigint; eth?: bigint }) {
+    const out: { usdcTx?: `0x${string}`; ethTx?: string } = {};
+    if (amounts.usdc && amounts.usdc > 0n) {
+      const r = await this.write(OPERATOR, "faucet mint", this.addresses.stablecoin, usdStablecoinAbi, "mint", [address, amounts.usdc]);
+      out.usdcTx = r.transactionHash;
+    }
+    if (amounts.eth && amounts.eth > 0n) {
+      if (this.inProcess) {
+        const bal = BigInt((await this.raw("eth_getBalance", [OPERATOR.address, "latest"])) as string);
+        if (bal < amounts.eth + 10n ** 18n) {
+          await this.raw("hardhat_setBalance", [OPERATOR.address, toHex(bal + amounts.eth + 10_000n * 10n ** 18n)]);
+        }
+      }
+      const r = await this.send(OPERATOR, "faucet eth", { to: address, value: amounts.eth });
+      out.ethTx = r.transactionHash;
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- VRF
+
+  async pendingVrfRequests(): Promise<bigint[]> {
+    const ids = await this.publicClient.readContract({
+      address: this.addresses.vrfCoordinator,
+      abi: vrfCoordinatorMockAbi,
+      functionName: "pendingRequestIds",
+    });
+    return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  vrfWordsFor(requestId: bigint, numWords: number): bigint[] {
+    const words: bigint[] = [];
+    for (let i = 0; i < numWords; i++) {
+      words.push(
+        BigInt(
+          keccak256(
+            encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }, { type: "uint256" }], [this.seed, requestId, BigInt(i)]),
+          ),
+        ),
+      );
+    }
+    return words;
+  }
+
+  async fulfillVrf(requestId?: bigint, words?: bigint[]) {
+    let id = requestId;
+    if (id === undefined) {
+      const pending = await this.pendingVrfRequests();
+      if (pending.length === 0) throw new Error("chain: no pending VRF requests");
+      id = pending[0]!;
+    }
+    const [subId, , numWords, , sender] = await this.publicClient.readContract({
+      address: this.addresses.vrfCoordinator,
+      abi: vrfCoordinatorMockAbi,
+      functionName: "getRequest",
+      args: [id],
+    });
+    if (subId === 0n) throw new Error(`chain: VRF request ${id} is unknown or already fulfilled`);
+    const receipt = await this.write(VRF_NODE, `fulfillRandomWords ${id}`, this.addresses.vrfCoordinator, vrfCoordinatorMockAbi, "fulfillRandomWordsWithOverride", [
+      id,
+      sender,
+      words ?? this.vrfWordsFor(id, numWords),
+    ]);
+    const [fulfilled] = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsFulfilled", logs: receipt.logs });
+    return { requestId: id, success: fulfilled?.args.success ?? false, txHash: receipt.transactionHash };
+  }
+
+  onVrfRequested(listener: (requestId: bigint) => void): () => void {
+    if (this.vrfListeners.size === 0) {
+      // Only requests mined from now on are reported.
+      this.scanChain = this.scanChain.then(async () => {
+        this.scanCursor = BigInt((await this.raw("eth_blockNumber")) as string);
+      });
+      if (!this.inProcess && !this.pollTimer) {
+        this.pollTimer = setInterval(() => void this.scanVrf(), 250);
+        this.pollTimer.unref();
+      }
+    }
+    this.vrfListeners.add(listener);
+    return () => {
+      this.vrfListeners.delete(listener);
+      if (this.vrfListeners.size === 0) {
+        this.scanCursor = null;
+        if (this.pollTimer) clearInterval(this.pollTimer);
+        this.pollTimer = null;
+      }
+    };
+  }
+
+  private scanVrf(): Promise<void> {
+    if (this.vrfListeners.size === 0 || !this.addresses || this.closed) return this.scanChain;
+    this.scanChain = this.scanChain.then(async () => {
+      if (this.scanCursor === null || this.vrfListeners.size === 0) return;
+      try {
+        const head = BigInt((await this.raw("eth_blockNumber")) as string);
+        if (head <= this.scanCursor) return;
+        const logs = (await this.raw("eth_getLogs", [
+          { fromBlock: toHex(this.scanCursor + 1n), toBlock: toHex(head), address: this.addresses.vrfCoordinator },
+        ])) as Log[];
+        this.scanCursor = head;
+        const requested = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsRequested", logs });
+        for (const log of requested) {
+          for (const l of [...this.vrfListeners]) {
+            try {
+              l(log.args.requestId);
+            } catch (err) {
+              console.error("chain: onVrfRequested listener threw", err);
+            }
+          }
+        }
+      } catch (err) {
+        if (!this.closed) console.error("chain: VRF log scan failed", err);
+      }
+    });
+    return this.scanChain;
+  }
+
+  // ---------------------------------------------------------------- shutdown
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.vrfListeners.clear();
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+    await this.scanChain.catch(() => undefined);
+    if (this.server) await this.server.close();
+    this.server = null;
+  }
+}
+
+export async function startChain(options: ChainOptions): Promise<Chain> {
+  const progress = (step: string) => options.onProgress?.(step);
+  progress("starting network");
+  let chain: EmulatorChain;
+  if (options.rpcUrl) {
+    const transport = http(options.rpcUrl, { retryCount: 0, timeout: 30_000 })({});
+    const inner: Eip1193Like = { request: (args) => transport.request(args as any) };
+    chain = new EmulatorChain(options, inner, false);
+    chain.rpcUrl = options.rpcUrl;
+  } else {
+    const inner = await createInProcessProvider(options.startTime);
+    chain = new EmulatorChain(options, inner, true);
+    const port = options.rpcPort === undefined ? 0 : options.rpcPort;
+    if (port !== false) await chain.serve(port);
+  }
+  try {
+    await chain.init(options);
+    await chain.deployAll(progress);
+  } catch (err) {
+    await chain.close().catch(() => undefined);
+    throw err;
+  }
+  progress("ready");
+  return chain;
+}
