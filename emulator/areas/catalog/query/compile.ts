@@ -129,7 +129,8 @@ function compileTerm<R extends object>(term: TermNode, ctx: Ctx<R>): Matcher<R> 
 // --- text ---------------------------------------------------------------------
 
 const caches = new WeakMap<FieldDef<never>, LowerCache<object>>();
-function cacheFor<R>(def: FieldDef<R>): LowerCache<object> {
+/** The shared per-field lower-case cache (also used by the sorter). */
+export function cacheFor<R>(def: FieldDef<R>): LowerCache<object> {
   const key = def as FieldDef<never>;
   let c = caches.get(key);
   if (c === undefined) {

@@ -21,6 +21,7 @@ export { compileQuery, pinsLanguage, type CompiledQuery, type Matcher } from "./
 export { DEFAULT_ORDER_BY, MAX_ORDER_KEYS, compileOrderBy, parseOrderBy, type SortSpec, type Sorter } from "./order.ts";
 export {
   SELECTABLE_FIELDS,
+  parseSelect,
   applySelect,
   effectiveLanguages,
   languageAllowed,

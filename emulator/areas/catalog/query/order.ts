@@ -6,9 +6,9 @@
 // ("2" < "10" < "TG01"); dates sort chronologically.
 import type { Game } from "../model.ts";
 import { parseError, invalidValue, tooComplex } from "./errors.ts";
-import { unknownFieldError } from "./compile.ts";
+import { cacheFor, unknownFieldError } from "./compile.ts";
 import { SORT_ALIASES, fieldsFor, lookupField, type FieldDef, type FieldSchema, type RecordOf, type Resource } from "./fields.ts";
-import { LowerCache, compareNatural, dateNumber, naturalKey, type NaturalKey } from "./text.ts";
+import { LowerCache, dateNumber, naturalSortKey } from "./text.ts";
 
 export const MAX_ORDER_KEYS = 3;
 
@@ -33,8 +33,14 @@ export interface SortSpec {
 }
 
 export type Sorter<R> = ((a: R, b: R) => number) & {
-  /** Sorted copy (keys extracted once per record; faster than Array#sort with the comparator). */
+  /** Sorted copy (keys extracted once per record; faster than Array#sort with the comparator, which memoises keys per record in a WeakMap). */
   sort(records: readonly R[]): R[];
+  /**
+   * Exactly `sort(records).slice(offset, offset + limit)`, but for shallow
+   * pages keeps only the best `offset + limit` records in a heap instead of
+   * sorting everything.
+   */
+  page(records: readonly R[], offset: number, limit: number): R[];
   specs: readonly SortSpec[];
 };
 
@@ -75,40 +81,40 @@ function sortableNames<R>(schema: FieldSchema<R>, aliases: Readonly<Record<strin
   return names;
 }
 
-type SortValue = string | number | NaturalKey | undefined;
+/** One column of a sort: strings compare by code units, numbers numerically. */
+type SortValue = string | number | undefined;
 
-interface KeyFn<R> {
-  extract: (r: R) => SortValue;
-  compare: (a: SortValue, b: SortValue) => number;
-  direction: 1 | -1;
+const naturalCaches = new WeakMap<FieldDef<never>, LowerCache<object>>();
+
+function naturalCache(def: FieldDef<never>): LowerCache<object> {
+  let cache = naturalCaches.get(def);
+  if (cache === undefined) {
+    cache = new LowerCache<object>(naturalSortKey);
+    naturalCaches.set(def, cache);
+  }
+  return cache;
 }
 
-const textCaches = new WeakMap<FieldDef<never>, LowerCache<object>>();
-
-function keyFn<R extends object>(def: FieldDef<R>, descending: boolean): KeyFn<R> {
-  const direction = descending ? -1 : 1;
+function extractor<R extends object>(def: FieldDef<R>): (r: R) => SortValue {
   switch (def.type) {
     case "string": {
       const get = def.get;
-      if (def.order === "natural") {
-        return { extract: (r) => { const s = get(r); return s === undefined ? undefined : naturalKey(s); }, compare: (a, b) => compareNatural(a as NaturalKey, b as NaturalKey), direction };
-      }
-      const key = def as FieldDef<never>;
-      let cache = textCaches.get(key);
-      if (cache === undefined) {
-        cache = new LowerCache<object>();
-        textCaches.set(key, cache);
-      }
-      const c = cache;
-      return { extract: (r) => { const s = get(r); return s === undefined ? undefined : c.string(r, s); }, compare: (a, b) => ((a as string) < (b as string) ? -1 : (a as string) > (b as string) ? 1 : 0), direction };
+      const cache = def.order === "natural" ? naturalCache(def as FieldDef<never>) : cacheFor(def);
+      return (r) => {
+        const s = get(r);
+        return s === undefined ? undefined : cache.string(r, s);
+      };
     }
     case "number": {
       const get = def.get;
-      return { extract: (r) => { const n = get(r); return n === undefined || Number.isNaN(n) ? undefined : n; }, compare: (a, b) => (a as number) - (b as number), direction };
+      return (r) => {
+        const n = get(r);
+        return n === undefined || Number.isNaN(n) ? undefined : n;
+      };
     }
     case "date": {
       const get = def.get;
-      return { extract: (r) => dateNumber(get(r)), compare: (a, b) => (a as number) - (b as number), direction };
+      return (r) => dateNumber(get(r));
     }
     case "boolean":
     case "string[]":
@@ -126,30 +132,90 @@ export function compileOrderBy<K extends Resource>(orderBy: string | undefined, 
   type R = RecordOf[K];
   const specs = parseOrderBy(orderBy, resource, game);
   const schema: FieldSchema<R> = fieldsFor(resource, game);
-  const keys: KeyFn<R>[] = specs.map((s) => keyFn(schema[s.field], s.descending));
+  const extract = specs.map((s) => extractor(schema[s.field]));
+  const direction = specs.map((s) => (s.descending ? -1 : 1));
+  const n = extract.length;
   const idOf = (schema.id as { get: (r: R) => string | undefined }).get;
 
+  // Each column holds one type (all strings or all numbers) plus undefined.
   const compareKeys = (ka: SortValue[], kb: SortValue[], idA: string, idB: string): number => {
-    for (let i = 0; i < keys.length; i++) {
+    for (let i = 0; i < n; i++) {
       const a = ka[i];
       const b = kb[i];
-      if (a === undefined) {
-        if (b !== undefined) return 1;
-        continue;
-      }
+      if (a === b) continue;
+      if (a === undefined) return 1; // missing last, whatever the direction
       if (b === undefined) return -1;
-      const c = keys[i].compare(a, b);
-      if (c !== 0) return c * keys[i].direction;
+      return a < b ? -direction[i] : direction[i];
     }
     return idA < idB ? -1 : idA > idB ? 1 : 0;
   };
-  const extractAll = (r: R): SortValue[] => keys.map((k) => k.extract(r));
+  const extractAll = (r: R): SortValue[] => extract.map((f) => f(r));
 
-  const comparator = (a: R, b: R): number => compareKeys(extractAll(a), extractAll(b), idOf(a) ?? "", idOf(b) ?? "");
+  interface Decorated {
+    r: R;
+    k: SortValue[];
+    id: string;
+  }
+  const decorate = (r: R): Decorated => ({ r, k: extractAll(r), id: idOf(r) ?? "" });
+  const cmp = (x: Decorated, y: Decorated): number => compareKeys(x.k, y.k, x.id, y.id);
+
+  // Plain comparator use (Array#sort(sorter)): keys are extracted once per record per sorter.
+  const memo = new WeakMap<R, Decorated>();
+  const decorated = (r: R): Decorated => {
+    let d = memo.get(r);
+    if (d === undefined) {
+      d = decorate(r);
+      memo.set(r, d);
+    }
+    return d;
+  };
+  const comparator = (a: R, b: R): number => cmp(decorated(a), decorated(b));
   const sort = (records: readonly R[]): R[] => {
-    const decorated = records.map((r) => ({ r, k: extractAll(r), id: idOf(r) ?? "" }));
-    decorated.sort((x, y) => compareKeys(x.k, y.k, x.id, y.id));
+    const decorated = records.map(decorate);
+    decorated.sort(cmp);
     return decorated.map((d) => d.r);
   };
-  return Object.assign(comparator, { sort, specs });
+  const page = (records: readonly R[], offset: number, limit: number): R[] => {
+    const from = Math.max(0, Math.floor(offset));
+    const k = from + Math.max(0, Math.floor(limit));
+    if (k <= from || from >= records.length) return [];
+    if (k * 8 >= records.length) return sort(records).slice(from, k);
+    // Max-heap (by cmp) of the k smallest records seen so far.
+    const heap: Decorated[] = [];
+    const siftDown = (i: number): void => {
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let top = i;
+        if (l < heap.length && cmp(heap[l], heap[top]) > 0) top = l;
+        if (r < heap.length && cmp(heap[r], heap[top]) > 0) top = r;
+        if (top === i) return;
+        [heap[i], heap[top]] = [heap[top], heap[i]];
+        i = top;
+      }
+    };
+    const scratch: SortValue[] = new Array<SortValue>(n);
+    for (const rec of records) {
+      if (heap.length < k) {
+        heap.push(decorate(rec));
+        for (let i = heap.length - 1; i > 0; ) {
+          const parent = (i - 1) >> 1;
+          if (cmp(heap[i], heap[parent]) <= 0) break;
+          [heap[i], heap[parent]] = [heap[parent], heap[i]];
+          i = parent;
+        }
+      } else {
+        // Compare against the current worst without allocating; most records lose.
+        for (let i = 0; i < n; i++) scratch[i] = extract[i](rec);
+        const id = idOf(rec) ?? "";
+        if (compareKeys(scratch, heap[0].k, id, heap[0].id) < 0) {
+          heap[0] = { r: rec, k: scratch.slice(), id };
+          siftDown(0);
+        }
+      }
+    }
+    heap.sort(cmp);
+    return heap.slice(from).map((d) => d.r);
+  };
+  return Object.assign(comparator, { sort, page, specs });
 }

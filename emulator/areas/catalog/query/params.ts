@@ -109,8 +109,8 @@ export function parseInclude(value: string | undefined, resource: Resource): Inc
 
 // --- distinct -----------------------------------------------------------------
 
-/** `distinct`: only `code`, cards only; blank = none. Anything else → invalid_distinct. */
-export function parseDistinct(value: string | undefined, resource: Resource): "code" | null {
+/** `distinct`: only `code`, cards only (resource defaults to cards); blank = none. Anything else → invalid_distinct. */
+export function parseDistinct(value: string | undefined, resource: Resource = "cards"): "code" | null {
   if (value === undefined || value.trim() === "") return null;
   if (resource !== "cards") throw new QueryError("invalid_distinct", `${resource} do not support distinct`);
   if (value.trim() !== "code") throw new QueryError("invalid_distinct", `unknown distinct "${value.trim()}"; the only value is "code"`);

@@ -114,41 +114,31 @@ export function parseNumber(s: string): number | undefined {
 }
 
 // ---------------------------------------------------------------------------
-// Natural order (card numbers: "2" < "10" < "TG01" …).
+// Natural order (card numbers: "2" < "10" < "TG01" …) as a plain string key:
+// lower-cased, and every digit run replaced by a length marker plus the digits
+// without leading zeros, so code-unit comparison orders numbers numerically
+// and digits before letters ("SV001" and "SV1" compare equal).
 // ---------------------------------------------------------------------------
 
-export type NaturalKey = readonly (string | number)[];
-
-/** Splits into digit runs (numbers) and lower-cased non-digit runs. */
-export function naturalKey(s: string): NaturalKey {
-  const out: (string | number)[] = [];
-  let i = 0;
+export function naturalSortKey(s: string): string {
   const lower = s.toLowerCase();
+  let out = "";
+  let i = 0;
   while (i < lower.length) {
+    const c = lower.charCodeAt(i);
+    if (c < 48 || c > 57) {
+      out += lower[i];
+      i++;
+      continue;
+    }
     const start = i;
-    const isDigit = lower.charCodeAt(i) >= 48 && lower.charCodeAt(i) <= 57;
-    while (i < lower.length && (lower.charCodeAt(i) >= 48 && lower.charCodeAt(i) <= 57) === isDigit) i++;
-    const chunk = lower.slice(start, i);
-    out.push(isDigit ? Number(chunk) : chunk);
+    while (i < lower.length && lower.charCodeAt(i) >= 48 && lower.charCodeAt(i) <= 57) i++;
+    let z = start;
+    while (z < i - 1 && lower.charCodeAt(z) === 48) z++;
+    const run = lower.charCodeAt(z) === 48 ? "" : lower.slice(z, i);
+    out += String.fromCharCode(48 + Math.min(run.length, 40)) + run;
   }
   return out;
-}
-
-/** Numbers before text within a chunk position; shorter key first when one is a prefix of the other. */
-export function compareNatural(a: NaturalKey, b: NaturalKey): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    if (typeof x === "number") {
-      if (typeof y === "number") return x - y;
-      return -1;
-    }
-    if (typeof y === "number") return 1;
-    return x < y ? -1 : 1;
-  }
-  return a.length - b.length;
 }
 
 // ---------------------------------------------------------------------------
@@ -163,14 +153,19 @@ interface CacheEntry<S, L> {
   lower: L;
 }
 
+const toLower = (s: string): string => s.toLowerCase();
+
 export class LowerCache<R extends object> {
   private readonly strings = new WeakMap<R, CacheEntry<string, string>>();
   private readonly lists = new WeakMap<R, CacheEntry<unknown, readonly string[]>>();
 
+  /** `transform` defaults to lower-casing (the sorter also caches natural sort keys). */
+  constructor(private readonly transform: (s: string) => string = toLower) {}
+
   string(rec: R, value: string): string {
     const hit = this.strings.get(rec);
     if (hit !== undefined && hit.src === value) return hit.lower;
-    const lower = value.toLowerCase();
+    const lower = this.transform(value);
     this.strings.set(rec, { src: value, lower });
     return lower;
   }
@@ -182,7 +177,7 @@ export class LowerCache<R extends object> {
     if (hit !== undefined && hit.src === src) return hit.lower;
     const values = compute();
     if (values === undefined) return undefined;
-    const lower = values.map((v) => v.toLowerCase());
+    const lower = values.map(this.transform);
     this.lists.set(rec, { src, lower });
     return lower;
   }
