@@ -8,6 +8,9 @@ import { ok } from "./pipeline/route.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
 import { catalogRoutes } from "./areas/catalog/routes.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
+import { deviationRoutes } from "./control/deviation-routes.ts";
+import { chainControlRoutes } from "./control/chain-routes.ts";
+import { applyDeviations } from "./deviations/deviations.ts";
 
 // Composes the pipeline, every area and the control plane into one fetch
 // handler. Route match happens here: an unknown path under /api/v1 is 404
@@ -22,7 +25,7 @@ export const healthRoute: RouteSpec = {
 };
 
 export const apiRoutes: RouteSpec[] = [healthRoute, ...catalogRoutes];
-export const controlRoutes: ControlSpec[] = [...coreControlRoutes];
+export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...deviationRoutes];
 
 interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string } };
@@ -30,6 +33,17 @@ interface NodeBindings {
 
 function ipOf(c: Context): string {
   return (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress ?? "in-process";
+}
+
+export type FetchHandler = (req: Request, env?: unknown) => Promise<Response>;
+
+/** The one fetch handler: the app, with harness deviations (if any are active) applied last. */
+export function createFetch(services: Services, host: ControlHost): FetchHandler {
+  const app = createApp(services, host);
+  return async (req, env) => {
+    const res = await app.fetch(req, env);
+    return services.deviations.size ? applyDeviations(services.deviations, req, res, services) : res;
+  };
 }
 
 export function createApp(services: Services, host: ControlHost): Hono {

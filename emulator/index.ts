@@ -8,7 +8,7 @@ import { RateLimiter } from "./pipeline/rate-limit.ts";
 import { Gates, DEFAULT_GATES } from "./pipeline/concurrency.ts";
 import { Faults } from "./pipeline/faults.ts";
 import { newAccount } from "./pipeline/metering.ts";
-import { createApp } from "./app.ts";
+import { createFetch } from "./app.ts";
 import { createHandlers } from "./msw.ts";
 import type { ResolvedOptions, Services } from "./services.ts";
 import type { ControlHost } from "./control/route.ts";
@@ -16,6 +16,8 @@ import { CatalogIndex } from "./areas/catalog/catalog-index.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
 import { badRequest } from "./pipeline/errors.ts";
+import { ChainHost, type ChainHostOptions } from "./chain-host.ts";
+import type { Chain } from "../chain/index.ts";
 
 export type { ClockMode } from "./clock/clock.ts";
 export type { StateExport } from "./state/store.ts";
@@ -47,6 +49,11 @@ export interface EmulatorOptions {
   strictWebhookUrls?: boolean;
   /** Start from an exported state instead of the fixtures. */
   state?: StateExport;
+  /**
+   * The local chain: `true` (JSON-RPC on an ephemeral loopback port), options, or false/omitted for none.
+   * `npx emulator` starts it on 8545 by default.
+   */
+  chain?: boolean | ChainHostOptions;
 }
 
 export interface EmulatorKey {
@@ -65,8 +72,10 @@ export interface Emulator {
   /** msw handlers for `setupServer(...emu.handlers)`. */
   handlers: HttpHandler[];
   clock: VirtualClock;
-  /** The local chain, once started (null with no chain). */
-  chain: null;
+  /** The local chain (null when started without one). */
+  chain: Chain | null;
+  /** JSON-RPC URL of the local chain (null without one, or when it is in-process only). */
+  rpcUrl: string | null;
   /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy). */
   keys: EmulatorKey[];
   key(name: string): string;
@@ -130,20 +139,31 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     gates: new Gates(opts.gates),
     faults: new Faults(opts.seed),
     catalog: new CatalogIndex(buildCatalog({ seed: opts.seed, size: opts.catalog })),
+    deviations: new Set(),
+    chain: null,
   };
+  if (options.chain) {
+    const chainOpts = options.chain === true ? {} : options.chain;
+    services.chain = await ChainHost.start(clock, opts.seed, chainOpts);
+  }
+  const chainHost = services.chain;
 
   const host: ControlHost = {
     async reset() {
       store.reset();
       services.limiter.clear();
       services.faults.clear();
+      services.deviations.clear();
+      await chainHost?.reset();
       services.bus.emit("state.replaced", { reason: "reset" });
     },
     async snapshot() {
-      return store.snapshot();
+      // HTTP state and chain state roll back together.
+      return store.snapshot(chainHost ? await chainHost.snapshot() : undefined);
     },
     async restore(id) {
-      store.restore(id);
+      const chainSnapshot = store.restore(id);
+      if (chainHost && typeof chainSnapshot === "string") await chainHost.revert(chainSnapshot);
       services.bus.emit("state.replaced", { reason: "restore" });
     },
     async importState(doc) {
@@ -167,21 +187,28 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
         seed: opts.seed,
         catalog: opts.catalog,
         clock: { mode: clock.mode, now: clock.nowIso() },
-        chain: null,
+        chain: chainHost ? { rpcUrl: chainHost.chain.rpcUrl, chainId: chainHost.chain.chainId, vrf: chainHost.vrfMode } : null,
       };
     },
   };
 
-  const app = createApp(services, host);
+  const appFetch = createFetch(services, host);
   let server: ServerType | null = null;
   let url = IN_PROCESS_ORIGIN;
   if (options.port !== undefined) {
-    const { server: s, port } = await listen(app.fetch, options.port);
+    let listening;
+    try {
+      listening = await listen(appFetch, options.port);
+    } catch (err) {
+      await chainHost?.close();
+      throw err;
+    }
+    const { server: s, port } = listening;
     server = s;
     url = `http://127.0.0.1:${port}`;
   }
 
-  const handle = (req: Request) => Promise.resolve(app.fetch(req));
+  const handle = (req: Request) => appFetch(req);
   const origins = url === IN_PROCESS_ORIGIN ? [IN_PROCESS_ORIGIN] : [url, IN_PROCESS_ORIGIN];
   const handlers = origins.flatMap((o) => createHandlers(o, handle));
 
@@ -199,7 +226,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     },
     handlers,
     clock,
-    chain: null,
+    chain: chainHost?.chain ?? null,
+    rpcUrl: chainHost?.chain.rpcUrl ?? null,
     get keys() {
       return keys();
     },
@@ -215,6 +243,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     async close() {
       clock.dispose();
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+      await chainHost?.close();
     },
     services,
   };

@@ -5,6 +5,7 @@ import type { RateLimiter } from "./pipeline/rate-limit.ts";
 import type { Gates } from "./pipeline/concurrency.ts";
 import type { Faults } from "./pipeline/faults.ts";
 import type { CatalogIndex } from "./areas/catalog/catalog-index.ts";
+import type { ChainHost } from "./chain-host.ts";
 
 export interface ResolvedOptions {
   seed: number;
@@ -25,4 +26,8 @@ export interface Services {
   gates: Gates;
   faults: Faults;
   catalog: CatalogIndex;
+  /** Active harness deviations (POST /_emulator/deviations); empty in normal use. */
+  deviations: Set<string>;
+  /** The local chain, or null when started without one (--no-chain). */
+  chain: ChainHost | null;
 }

@@ -3,11 +3,10 @@ import { checkIdArray } from "../../pipeline/pagination.ts";
 import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import type { AccessRule } from "../../pipeline/auth.ts";
-import { parseInclude, parseSelect, applySelect, parseLanguage } from "./query/index.ts";
-import { search, pageReply, toApiError } from "./search.ts";
+import { parseInclude, parseSelect, applySelect, parseLanguage, parseProductTypes } from "./query/index.ts";
+import { search, toApiError } from "./search.ts";
 import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "./format.ts";
-import type { CardRecord, Game } from "./model.ts";
-import { parseCatalogPage } from "../../pipeline/pagination.ts";
+import type { CardRecord, Game, SealedRecord } from "./model.ts";
 
 // The twelve Card Data paths of the interface document (+ the announced,
 // not-live price history). Every read costs 1 credit, `include=prices` is free.
@@ -71,7 +70,8 @@ export const catalogRoutes: RouteSpec[] = [
   route(`/${G}/cards/:id/printings`, (c) => {
     const anchor = findCard(c);
     const toWire = cardWireFor(c, "cards");
-    const languages = guarded(() => parseLanguage(c.query.get("language") ?? undefined));
+    // language is honoured here but not defaulted
+    const languages = guarded(() => parseLanguage(c.query.get("language") ?? undefined)) ?? null;
     const family = c.services.catalog
       .printings(anchor)
       .filter((r) => !languages || languages.has(r.card.language_code));
@@ -126,14 +126,15 @@ export const catalogRoutes: RouteSpec[] = [
 
   route(`/${G}/sealed`, (c) => {
     const game = gameOf(c);
-    const query = withProductTypeShorthand(c.query);
+    const types = guarded(() => parseProductTypes(c.query.get("product_type") ?? undefined));
     return search({
       resource: "sealed",
       game,
-      query,
+      query: c.query,
       records: c.services.catalog.sealed(game),
       languageOf: (r) => r.product.language_code,
       defaultLanguage: true,
+      filter: types ? (r: SealedRecord) => r.product.product_type !== undefined && types.has(r.product.product_type) : undefined,
       toWire: sealedWireFor(c),
     });
   }),
@@ -182,18 +183,6 @@ function checkNoInclude(query: URLSearchParams): URLSearchParams {
   return query;
 }
 
-/** `product_type=a,b` is shorthand for `q=(product_type:a OR product_type:b)` (closed vocabulary). */
-function withProductTypeShorthand(query: URLSearchParams): URLSearchParams {
-  const raw = query.get("product_type");
-  if (!raw) return query;
-  const types = raw.split(",").map((s) => s.trim()).filter(Boolean);
-  const clause = `(${types.map((t) => `!product_type:${t}`).join(" OR ")})`;
-  const q = query.get("q");
-  const next = new URLSearchParams(query);
-  next.set("q", q ? `(${q}) ${clause}` : clause);
-  return next;
-}
-
 interface CertRef {
   provider: string;
   cert_number: string;
@@ -237,4 +226,3 @@ function certBatch(c: HandlerContext, refs: CertRef[]) {
   return ok({ results, found, not_found: results.length - found });
 }
 
-export { pageReply, parseCatalogPage };

@@ -5,23 +5,26 @@ import {
   QueryError,
   compileQuery,
   compileOrderBy,
-  parseLanguage,
+  effectiveLanguages,
   parseDistinct,
+  type RecordOf,
   type Resource,
 } from "./query/index.ts";
-import type { Game } from "./model.ts";
+import type { Game, LanguageCode } from "./model.ts";
 
 // One search path for cards, expansions and sealed: language scope → distinct
 // → q filter → order → page. Returns the Card Data envelope fields beside
 // `data` (live `page`/`page_size`/`total_count`/`language`) and the interface's
 // `pagination`, so both kinds of client page correctly.
 
-export interface SearchSpec<R> {
-  resource: Resource;
+export interface SearchSpec<K extends Resource, R extends RecordOf[K] = RecordOf[K]> {
+  resource: K;
   game: Game;
   query: URLSearchParams;
   records: readonly R[];
-  languageOf(rec: R): string;
+  languageOf(rec: R): LanguageCode;
+  /** Extra filter from parameters outside q (sealed `product_type`). */
+  filter?: (rec: R) => boolean;
   /** Apply the default `en` scope when `language` is absent (not on expansion cards / printings). */
   defaultLanguage: boolean;
   codeOf?(rec: R): string;
@@ -29,28 +32,34 @@ export interface SearchSpec<R> {
   toWire(rec: R): unknown;
 }
 
-export function search<R>(spec: SearchSpec<R>): Reply {
+export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
+  type R = RecordOf[K];
   const { query } = spec;
   const page = parseCatalogPage(query);
   try {
-    const compiled = compileQuery(query.get("q") ?? "", spec.resource, spec.game);
-    const languages = parseLanguage(query.get("language") ?? undefined);
-    const scope = languages ?? (spec.defaultLanguage && !compiled.pinsLanguage ? new Set(["en"]) : null);
+    const compiled = compileQuery(query.get("q") ?? undefined, spec.resource, spec.game);
+    const scope = effectiveLanguages(query.get("language") ?? undefined, {
+      pinned: compiled.pinsLanguage,
+      defaultLanguage: spec.defaultLanguage ? "en" : null,
+    });
     const distinct = spec.resource === "cards" ? parseDistinct(query.get("distinct") ?? undefined) : checkNoDistinct(query);
     const order = compileOrderBy(query.get("orderBy") ?? undefined, spec.resource, spec.game);
 
     let rows: R[] = scope ? spec.records.filter((r) => scope.has(spec.languageOf(r))) : [...spec.records];
     if (distinct === "code" && spec.codeOf && spec.isBase) rows = basePerCode(rows, spec.codeOf, spec.isBase);
-    rows = rows.filter(compiled.match as (r: R) => boolean);
-    rows.sort(order as (a: R, b: R) => number);
-    return pageReply(rows, page, spec.toWire, scope ? [...scope].join(",") : "all");
+    const filter = spec.filter;
+    rows = rows.filter((r) => compiled.match(r) && (!filter || filter(r)));
+    const items = order.page(rows, page.offset, page.limit);
+    return pageReply(items, rows.length, page, spec.toWire, scope ? [...scope].join(",") : "all");
   } catch (err) {
     throw toApiError(err);
   }
 }
 
-export function pageReply<R>(rows: readonly R[], page: CatalogPage, toWire: (r: R) => unknown, language: string): Reply {
-  const items = rows.slice(page.offset, page.offset + page.limit).map(toWire);
+/** The envelope fields for one page of `total` rows. */
+export function pageReply<R>(pageRows: readonly R[], total: number, page: CatalogPage, toWire: (r: R) => unknown, language: string): Reply {
+  const items = pageRows.map(toWire);
+  const rows = { length: total };
   return {
     status: 200,
     data: items,

@@ -1,0 +1,45 @@
+import { CheckFailure } from "./types.ts";
+import type { HttpResult } from "./http.ts";
+
+// Assertions that explain what the target did, so a failing report is actionable.
+
+export function ensure(cond: unknown, message: string): asserts cond {
+  if (!cond) throw new CheckFailure(message);
+}
+
+const show = (r: HttpResult) => `${r.status} ${r.text.slice(0, 160)}`;
+
+export function expectStatus(r: HttpResult, status: number, what: string): void {
+  ensure(r.status === status, `${what}: expected HTTP ${status}, got ${show(r)}`);
+}
+
+type Env = { success?: unknown; data?: unknown; message?: unknown; error?: unknown; details?: unknown; retryable?: unknown; code?: unknown };
+export const env = (r: HttpResult): Env => (r.body && typeof r.body === "object" ? (r.body as Env) : {});
+
+/** Partner/catalog error envelope with the given status and machine code. */
+export function expectError(r: HttpResult, status: number, code: string, what: string): Env {
+  expectStatus(r, status, what);
+  const b = env(r);
+  ensure(b.success === false, `${what}: error body must have success:false, got ${r.text.slice(0, 160)}`);
+  ensure(typeof b.message === "string", `${what}: error body must carry a human message`);
+  ensure(b.error === code, `${what}: expected error "${code}", got "${String(b.error)}"`);
+  return b;
+}
+
+export function expectSuccess(r: HttpResult, what: string, status = 200): Env {
+  expectStatus(r, status, what);
+  const b = env(r);
+  ensure(b.success === true && "data" in b, `${what}: success body must be {success:true, data}, got ${r.text.slice(0, 160)}`);
+  return b;
+}
+
+export function intHeader(r: HttpResult, name: string, what: string): number {
+  const raw = r.headers[name.toLowerCase()];
+  ensure(raw !== undefined, `${what}: missing ${name} header`);
+  ensure(/^-?\d+$/.test(raw), `${what}: ${name} must be an integer, got "${raw}"`);
+  return Number(raw);
+}
+
+export function expectNoHeader(r: HttpResult, name: string, what: string): void {
+  ensure(r.headers[name.toLowerCase()] === undefined, `${what}: ${name} must be absent, got "${r.headers[name.toLowerCase()]}"`);
+}

@@ -1,0 +1,202 @@
+import type { Check } from "../types.ts";
+import { ensure, expectError, expectSuccess, intHeader } from "../assert.ts";
+import { PROBE } from "./pipeline.ts";
+
+// Checks of the Card Data catalog contract: list envelopes, include=prices,
+// the q grammar's error codes, caps, not-live endpoints and game scoping.
+
+type Obj = Record<string, unknown>;
+const asList = (d: unknown): Obj[] => (Array.isArray(d) ? (d as Obj[]) : []);
+
+export const catalogChecks: Check[] = [
+  {
+    id: "catalog.search-page",
+    profile: "catalog",
+    title: "Card search returns a page with its paging fields",
+    rule: "List endpoints return data with pagination; Card Data pages carry page, page_size, total_count beside data.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "catalog_no_total_count",
+    async run({ http, partnerKey }) {
+      const b = expectSuccess(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { page_size: 5 } }), "search");
+      const rows = asList(b.data);
+      ensure(Array.isArray(b.data) && rows.length > 0 && rows.length <= 5, `page_size=5 must return 1..5 rows, got ${rows.length}`);
+      const top = b as Obj;
+      ensure(typeof top.total_count === "number" && (top.total_count as number) >= rows.length, "total_count must be a number >= the rows returned");
+      ensure(top.page_size === 5 || (top.pagination as Obj | undefined)?.limit === 5, "the page size in force must be reported");
+      for (const r of rows) ensure(typeof r.id === "string" && typeof r.name === "string", "each card has a string id and name");
+    },
+  },
+  {
+    id: "catalog.include-prices",
+    profile: "catalog",
+    title: "include=prices embeds pricing with market_updated_at, at no extra cost",
+    rule: "include=prices embeds current prices in a catalog read; surcharge 0. Catalog cards carry market_updated_at.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "include_prices_ignored",
+    async run({ http, partnerKey }) {
+      const r = await http.get(PROBE, { key: partnerKey, query: { include: "prices" } });
+      const b = expectSuccess(r, "GET card with include=prices");
+      const pricing = (b.data as Obj).pricing as Obj | undefined;
+      ensure(pricing && typeof pricing === "object", "data.pricing must be present with include=prices");
+      ensure("market" in pricing, "pricing.market must be present (number or null)");
+      ensure(pricing.market === null || typeof pricing.market === "number", "Card Data money is a JSON number");
+      if (pricing.market !== null) ensure(typeof pricing.market_updated_at === "string", "a priced card carries market_updated_at");
+      ensure(intHeader(r, "X-Credits-Cost", "include=prices") === 1, "include=prices costs the same 1 credit");
+    },
+  },
+  {
+    id: "catalog.card-not-found",
+    profile: "catalog",
+    title: "A missing card, or a card of another game, is 404 not_found",
+    rule: "404 not_found for a card missing; a Pokémon id asked on /onepiece is not found.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "not_found_wrong_code",
+    async run({ http, partnerKey }) {
+      expectError(await http.get("/api/v1/pokemon/cards/zz-conformance-404", { key: partnerKey }), 404, "not_found", "missing card");
+      expectError(await http.get("/api/v1/onepiece/cards/base1-4", { key: partnerKey }), 404, "not_found", "Pokémon id on /onepiece");
+    },
+  },
+  {
+    id: "catalog.q-errors",
+    profile: "catalog",
+    title: "q errors: parse_error / unknown_field / invalid_value carry details.position",
+    rule: "parse_error, unknown_field, invalid_value carry details.position (0-based offset).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "no_error_position",
+    async run({ http, partnerKey }) {
+      const cases: [string, string, number][] = [
+        ["name:(charizard", "parse_error", -1],
+        ["name:pikachu flavour:fire", "unknown_field", 13],
+        ["hp:[abc TO 100]", "invalid_value", -1],
+      ];
+      for (const [q, code, position] of cases) {
+        const b = expectError(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { q } }), 400, code, `q=${q}`);
+        const pos = (b.details as Obj | undefined)?.position;
+        ensure(typeof pos === "number" && pos >= 0 && pos <= q.length, `q=${q}: details.position must be an offset into q, got ${String(pos)}`);
+        if (position >= 0) ensure(pos === position, `q=${q}: details.position must be ${position}, got ${pos}`);
+      }
+    },
+  },
+  {
+    id: "catalog.q-too-complex",
+    profile: "catalog",
+    title: "More than 20 terms → 400 query_too_complex",
+    rule: "Caps: 512 characters, 20 terms, nesting depth 5, 3 orderBy keys → query_too_complex.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "no_query_caps",
+    async run({ http, partnerKey }) {
+      const q = Array.from({ length: 21 }, (_, i) => `name:a${i}`).join(" ");
+      expectError(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { q } }), 400, "query_too_complex", "21 terms");
+      expectError(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { q: "x".repeat(513) } }), 400, "query_too_complex", "513 characters");
+    },
+  },
+  {
+    id: "catalog.page-size-cap",
+    profile: "catalog",
+    title: "page_size over 100 → 400 invalid_pagination",
+    rule: "page_size up to 100 (out of range is 400 invalid_pagination on the live Card Data API).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "page_size_uncapped",
+    async run({ http, partnerKey }) {
+      expectError(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { page_size: 101 } }), 400, "invalid_pagination", "page_size=101");
+    },
+  },
+  {
+    id: "catalog.expansions",
+    profile: "catalog",
+    title: "Expansions: search, get and their cards",
+    rule: "/{game}/expansions, /{game}/expansions/{id}, /{game}/expansions/{id}/cards.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 3,
+    deviation: "expansion_cards_empty",
+    async run({ http, partnerKey }) {
+      const list = asList(expectSuccess(await http.get("/api/v1/pokemon/expansions", { key: partnerKey, query: { page_size: 1 } }), "expansions").data);
+      ensure(list.length === 1 && typeof list[0].id === "string", "an expansion with an id");
+      const id = String(list[0].id);
+      const one = expectSuccess(await http.get(`/api/v1/pokemon/expansions/${encodeURIComponent(id)}`, { key: partnerKey }), "get expansion");
+      ensure((one.data as Obj).id === id, "get expansion returns the same id");
+      const cards = asList(expectSuccess(await http.get(`/api/v1/pokemon/expansions/${encodeURIComponent(id)}/cards`, { key: partnerKey, query: { page_size: 5 } }), "expansion cards").data);
+      ensure(cards.length > 0, `expansion ${id} lists its cards`);
+      for (const c of cards) ensure(((c.expansion as Obj | undefined)?.id as string | undefined)?.toLowerCase() === id.toLowerCase(), "each card belongs to the expansion");
+    },
+  },
+  {
+    id: "catalog.sealed",
+    profile: "catalog",
+    title: "Sealed products: search, get and prices",
+    rule: "/{game}/sealed, /{game}/sealed/{id}, /{game}/sealed/{id}/prices.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 3,
+    deviation: "sealed_prices_missing",
+    async run({ http, partnerKey }) {
+      const list = asList(expectSuccess(await http.get("/api/v1/pokemon/sealed", { key: partnerKey, query: { page_size: 1 } }), "sealed").data);
+      ensure(list.length === 1, "at least one sealed product");
+      const id = encodeURIComponent(String(list[0].id));
+      expectSuccess(await http.get(`/api/v1/pokemon/sealed/${id}`, { key: partnerKey }), "get sealed");
+      const p = expectSuccess(await http.get(`/api/v1/pokemon/sealed/${id}/prices`, { key: partnerKey }), "sealed prices");
+      const pricing = (p.data as Obj).pricing as Obj | undefined;
+      ensure(pricing && "market" in pricing, "sealed prices carry pricing.market (number or null)");
+    },
+  },
+  {
+    id: "catalog.printings",
+    profile: "catalog",
+    title: "Printings: one terminal page of at most 50",
+    rule: "/cards/{id}/printings: single page capped at 50 rows; total_count is the family size.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "printings_uncapped",
+    async run({ http, partnerKey }) {
+      const b = expectSuccess(await http.get(`${PROBE}/printings`, { key: partnerKey }), "printings");
+      const rows = asList(b.data);
+      ensure(rows.length >= 1 && rows.length <= 50, `1..50 printings expected, got ${rows.length}`);
+      const total = (b as Obj).total_count;
+      ensure(total === undefined || (typeof total === "number" && total >= rows.length), "total_count >= rows");
+    },
+  },
+  {
+    id: "catalog.price-history-not-live",
+    profile: "catalog",
+    title: "Price history is not live: 404 and free",
+    rule: "Endpoints marked not live return 404 and cost nothing.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "price_history_charged",
+    async run({ http, partnerKey }) {
+      const r = await http.get(`${PROBE}/price-history`, { key: partnerKey });
+      expectError(r, 404, "not_found", "price history");
+      const cost = r.headers["x-credits-cost"];
+      ensure(cost === undefined || cost === "0", `price history must cost nothing, X-Credits-Cost is ${cost}`);
+    },
+  },
+  {
+    id: "catalog.grading-batch-cap",
+    profile: "catalog",
+    title: "A graded-certificate batch over 500 entries → 400 invalid_pagination",
+    rule: "invalid_pagination when an id array exceeds 500 entries.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "id_array_uncapped",
+    async run({ http, partnerKey }) {
+      const certs = Array.from({ length: 501 }, (_, i) => ({ provider: "PSA", cert_number: String(10_000_000 + i) }));
+      expectError(await http.post("/api/v1/grading/certs/batch", { key: partnerKey, body: { certs } }), 400, "invalid_pagination", "501 certificates");
+    },
+  },
+];

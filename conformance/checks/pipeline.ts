@@ -1,0 +1,297 @@
+import type { Check } from "../types.ts";
+import { ensure, env, expectError, expectNoHeader, expectStatus, expectSuccess, intHeader } from "../assert.ts";
+
+// Checks of the request pipeline: envelopes, auth, rate-limit and credit
+// headers, metering arithmetic and refunds. A well-known card (base1-4 exists
+// in the live catalog and in the emulator's fixtures) is the probe.
+
+export const PROBE = "/api/v1/pokemon/cards/base1-4";
+const MISSING = "/api/v1/pokemon/cards/conformance-missing-0";
+const UNKNOWN_PATH = "/api/v1/conformance/unknown-path";
+
+export const pipelineChecks: Check[] = [
+  {
+    id: "pipeline.health-public",
+    profile: "pipeline",
+    title: "GET /api/v1/health needs no key",
+    rule: "Every request except GET /health carries X-API-Key; health is the only call that needs no key.",
+    mode: "read-only",
+    needs: [],
+    credits: 0,
+    deviation: "health_requires_key",
+    async run({ http }) {
+      const r = await http.get("/api/v1/health");
+      expectSuccess(r, "GET /api/v1/health without a key");
+    },
+  },
+  {
+    id: "pipeline.unknown-path-404",
+    profile: "pipeline",
+    title: "Unknown paths under /api/v1 are 404 not_found",
+    rule: "404 not_found also for any path not existing under /api/v1.",
+    mode: "read-only",
+    needs: [],
+    credits: 0,
+    deviation: "unknown_path_wrong_code",
+    async run({ http, partnerKey }) {
+      expectError(await http.get(UNKNOWN_PATH), 404, "not_found", "unknown path without a key");
+      expectError(await http.get(UNKNOWN_PATH, { key: partnerKey }), 404, "not_found", "unknown path with a key");
+    },
+  },
+  {
+    id: "pipeline.auth-401",
+    profile: "pipeline",
+    title: "Missing or unknown key → 401, not charged",
+    rule: "A failed authentication returns 401 and is never charged.",
+    mode: "read-only",
+    needs: [],
+    credits: 0,
+    deviation: "status_401_as_403",
+    async run({ http }) {
+      for (const [what, key] of [
+        ["no key", null],
+        ["unknown key", "rip_v1_conformanceconformanceconformanceconfor"],
+      ] as const) {
+        const r = await http.get(PROBE, { key });
+        expectStatus(r, 401, what);
+        ensure(env(r).success === false, `${what}: body must have success:false`);
+        expectNoHeader(r, "X-Credits-Cost", what);
+      }
+    },
+  },
+  {
+    id: "pipeline.tenant-key-403",
+    profile: "pipeline",
+    title: "A tenant key on a catalog route → 403, not charged",
+    rule: "Missing scope or wrong key kind returns 403 (Insufficient permissions) and is never charged.",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "tenant_reads_catalog",
+    async run({ http, tenantKey }) {
+      const r = await http.get(PROBE, { key: tenantKey });
+      expectError(r, 403, "Insufficient permissions", "tenant key on the catalog");
+      expectNoHeader(r, "X-Credits-Cost", "403");
+    },
+  },
+  {
+    id: "pipeline.envelopes",
+    profile: "pipeline",
+    title: "Success and error bodies use the envelope",
+    rule: "Success: {success:true, data}; error: {success:false, message, error}.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "bare_success_body",
+    async run({ http, partnerKey }) {
+      const ok = expectSuccess(await http.get(PROBE, { key: partnerKey }), "GET a card");
+      ensure(ok.data && typeof ok.data === "object", "data must be an object for a single card");
+      expectError(await http.get(MISSING, { key: partnerKey }), 404, "not_found", "GET a missing card");
+    },
+  },
+  {
+    id: "pipeline.ratelimit-headers",
+    profile: "pipeline",
+    title: "X-RateLimit-* on every response, counting down",
+    rule: "X-RateLimit-* headers on every response; X-RateLimit-Limit shows the ceiling in force.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "no_ratelimit_headers",
+    async run({ http, partnerKey, note }) {
+      const a = await http.get(PROBE, { key: partnerKey });
+      const b = await http.get(MISSING, { key: partnerKey });
+      for (const [what, r] of [["200", a], ["404", b]] as const) {
+        const limit = intHeader(r, "X-RateLimit-Limit", what);
+        const remaining = intHeader(r, "X-RateLimit-Remaining", what);
+        intHeader(r, "X-RateLimit-Reset", what);
+        ensure(remaining >= 0 && remaining <= limit, `${what}: remaining ${remaining} outside 0..${limit}`);
+      }
+      const ra = Number(a.headers["x-ratelimit-remaining"]);
+      const rb = Number(b.headers["x-ratelimit-remaining"]);
+      ensure(rb < ra || ra === 0, `X-RateLimit-Remaining must count down (got ${ra} then ${rb})`);
+      note(`limit ${a.headers["x-ratelimit-limit"]}/min`);
+    },
+  },
+  {
+    id: "pipeline.credit-headers",
+    profile: "pipeline",
+    title: "Metered responses carry X-Credits-Cost and X-Credits-Remaining",
+    rule: "Every metered response carries the credit headers; a catalog read costs 1 credit.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "no_credit_headers",
+    async run({ http, partnerKey }) {
+      const r = await http.get(PROBE, { key: partnerKey });
+      expectSuccess(r, "GET a card");
+      ensure(intHeader(r, "X-Credits-Cost", "200") === 1, `X-Credits-Cost must be 1, got ${r.headers["x-credits-cost"]}`);
+      ensure(intHeader(r, "X-Credits-Remaining", "200") >= 0, "X-Credits-Remaining must be >= 0");
+    },
+  },
+  {
+    id: "pipeline.metering-arithmetic",
+    profile: "pipeline",
+    title: "Each billed read lowers X-Credits-Remaining by exactly its cost",
+    rule: "1 credit per catalog read regardless of result count; X-Credits-Remaining is the balance after the call.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 2,
+    deviation: "double_charge",
+    async run({ http, partnerKey }) {
+      const a = await http.get(PROBE, { key: partnerKey });
+      const b = await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { page_size: 3 } });
+      expectSuccess(a, "first read");
+      expectSuccess(b, "second read");
+      const ra = intHeader(a, "X-Credits-Remaining", "first read");
+      const rb = intHeader(b, "X-Credits-Remaining", "second read");
+      const cost = intHeader(b, "X-Credits-Cost", "second read");
+      ensure(ra - rb === cost && cost === 1, `balance went ${ra} → ${rb} for a call whose cost is ${cost}`);
+    },
+  },
+  {
+    id: "pipeline.refund-404",
+    profile: "pipeline",
+    title: "A 404 is refunded",
+    rule: "The charge is taken up front and refunded when the response is any 4xx or 5xx.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "no_refund_on_404",
+    async run({ http, partnerKey }) {
+      const before = intHeader(expectBilled(await http.get(PROBE, { key: partnerKey })), "X-Credits-Remaining", "read");
+      const miss = await http.get(MISSING, { key: partnerKey });
+      expectError(miss, 404, "not_found", "missing card");
+      const after = intHeader(miss, "X-Credits-Remaining", "404");
+      ensure(after === before, `a 404 must leave the balance at ${before}, X-Credits-Remaining says ${after}`);
+      ensure(intHeader(miss, "X-Credits-Cost", "404") === 0, "a refunded call reports X-Credits-Cost: 0");
+    },
+  },
+  {
+    id: "pipeline.refund-400",
+    profile: "pipeline",
+    title: "A 400 is refunded",
+    rule: "Any 4xx or 5xx is refunded if a credit was charged up front.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "no_refund_on_400",
+    async run({ http, partnerKey }) {
+      const before = intHeader(expectBilled(await http.get(PROBE, { key: partnerKey })), "X-Credits-Remaining", "read");
+      const bad = await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { limit: "abc" } });
+      expectError(bad, 400, "invalid_pagination", "limit=abc");
+      ensure(intHeader(bad, "X-Credits-Remaining", "400") === before, `a 400 must leave the balance at ${before}`);
+    },
+  },
+  {
+    id: "pipeline.invalid-pagination",
+    profile: "pipeline",
+    title: "limit/offset with no integer → 400 invalid_pagination",
+    rule: "invalid_pagination when limit or offset has no integer at all.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "lenient_pagination",
+    async run({ http, partnerKey }) {
+      const queries: Record<string, string>[] = [{ limit: "abc" }, { offset: "x1" }];
+      for (const query of queries)
+        expectError(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query }), 400, "invalid_pagination", `?${new URLSearchParams(query)}`);
+    },
+  },
+  {
+    id: "pipeline.limit-clamp",
+    profile: "pipeline",
+    title: "limit is read as a leading integer and clamped to 100",
+    rule: "A value with a leading integer is read like a leading-integer parse and clamped; page size up to 100.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 2,
+    deviation: "no_limit_clamp",
+    async run({ http, partnerKey }) {
+      const big = expectSuccess(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { limit: 500 } }), "limit=500");
+      ensure(Array.isArray(big.data) && big.data.length <= 100, `limit=500 must return at most 100 rows`);
+      const pag = (big as { pagination?: { limit?: number } }).pagination;
+      ensure(!pag || pag.limit === 100, `pagination.limit must be clamped to 100, got ${pag?.limit}`);
+      const lead = expectSuccess(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { limit: "3abc" } }), "limit=3abc");
+      ensure(Array.isArray(lead.data) && lead.data.length <= 3, `limit=3abc must read as 3, got ${(lead.data as unknown[]).length} rows`);
+    },
+  },
+  {
+    id: "pipeline.identifier-too-long",
+    profile: "pipeline",
+    title: "Identifiers over 255 characters → 400 identifier_too_long",
+    rule: "identifier_too_long: identifier over 255 characters.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "no_identifier_limit",
+    async run({ http, partnerKey }) {
+      const r = await http.get(`/api/v1/pokemon/cards/${"x".repeat(256)}`, { key: partnerKey });
+      expectError(r, 400, "identifier_too_long", "256-character card id");
+    },
+  },
+  {
+    id: "pipeline.rate-limited-429",
+    profile: "pipeline",
+    title: "Past the per-key ceiling → 429 rate_limited with Retry-After, not charged",
+    rule: "429 rate_limited: read Retry-After and X-RateLimit-Reset; not charged.",
+    mode: "emulator",
+    needs: [],
+    credits: 2,
+    deviation: "no_retry_after",
+    async run({ http, control }) {
+      const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], rate_limit_per_min: 2 });
+      await http.get(PROBE, { key });
+      const second = await http.get(PROBE, { key });
+      const r = await http.get(PROBE, { key });
+      expectError(r, 429, "rate_limited", "third call at 2/min");
+      ensure(intHeader(r, "Retry-After", "429") > 0, "Retry-After must be a positive number of seconds");
+      intHeader(r, "X-RateLimit-Reset", "429");
+      expectNoHeader(r, "X-Credits-Cost", "429");
+      await control!.advance(60_000);
+      const after = await http.get(PROBE, { key });
+      expectSuccess(after, "after the window");
+      ensure(
+        intHeader(after, "X-Credits-Remaining", "after") === intHeader(second, "X-Credits-Remaining", "second") - 1,
+        "the 429 must not have been charged",
+      );
+    },
+  },
+  {
+    id: "pipeline.insufficient-credits-402",
+    profile: "pipeline",
+    title: "An empty balance → 402 insufficient_credits, nothing charged",
+    rule: "Zero balance: requests return 402 insufficient_credits until topped up.",
+    mode: "emulator",
+    needs: [],
+    credits: 0,
+    deviation: "wrong_402_code",
+    async run({ http, control }) {
+      const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], balance: 0 });
+      const r = await http.get(PROBE, { key });
+      expectError(r, 402, "insufficient_credits", "read with a zero balance");
+      ensure(intHeader(r, "X-Credits-Remaining", "402") === 0, "X-Credits-Remaining must stay 0");
+    },
+  },
+  {
+    id: "pipeline.legacy-unmetered",
+    profile: "pipeline",
+    title: "Legacy keys answer X-Credits-Metering: unmetered",
+    rule: "Unmetered legacy keys exist; their responses carry X-Credits-Metering: unmetered.",
+    mode: "emulator",
+    needs: [],
+    credits: 0,
+    deviation: "legacy_metered",
+    async run({ http, control }) {
+      const key = await control!.newKey({ kind: "legacy" });
+      const r = await http.get(PROBE, { key });
+      expectSuccess(r, "legacy read");
+      ensure(r.headers["x-credits-metering"] === "unmetered", `X-Credits-Metering must be "unmetered", got ${r.headers["x-credits-metering"]}`);
+    },
+  },
+];
+
+function expectBilled(r: import("../http.ts").HttpResult) {
+  expectSuccess(r, "GET a card");
+  return r;
+}

@@ -1,0 +1,90 @@
+import { writeFileSync, readFileSync } from "node:fs";
+import { all, has, last, UsageError, type ParsedArgs } from "../emulator/cli/args.ts";
+import { ALL_CHECKS } from "./registry.ts";
+import { runSuite, passed, type SuiteResult } from "./runner.ts";
+import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
+import { progressLine, summaryTable } from "./reporters/console.ts";
+import { junit, json, markdown } from "./reporters/files.ts";
+
+const HELP = `Usage: npx emulator conformance [options]
+
+Runs the conformance suite against a base URL, or against an in-process emulator when --base-url is omitted.
+
+  --base-url URL        target (e.g. the sandbox); omit to start an emulator in-process
+  --partner-key K       a mystery-partner key with read:catalog
+  --tenant-key K        a warehouse tenant key
+  --profile P           repeatable: ${PROFILES.join(", ")} (default: all)
+  --mode M              read-only | sandbox | emulator (default: emulator for the in-process emulator
+                        or a target answering /_emulator, else read-only)
+  --max-credits N       read-only mode: credit budget (default 50)
+  --report KIND=FILE    repeatable: junit=FILE, json=FILE, md=FILE
+  --expected-failures FILE   check ids (one per line) whose failure is not scored
+`;
+
+const REPORTERS: Record<string, (s: SuiteResult) => string> = { junit, json, md: markdown };
+
+export async function runConformanceCli(args: ParsedArgs): Promise<number> {
+  if (has(args, "help")) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const profiles = (all(args, "profile").length ? all(args, "profile") : [...PROFILES]) as Profile[];
+  for (const p of profiles) if (!PROFILES.includes(p)) throw new UsageError(`unknown profile "${p}" (have ${PROFILES.join(", ")})`);
+  const reports = all(args, "report").map((spec) => {
+    const [kind, file] = spec.split("=");
+    if (!REPORTERS[kind] || !file) throw new UsageError(`--report must be junit=FILE, json=FILE or md=FILE (got "${spec}")`);
+    return { kind, file };
+  });
+  const modeArg = last(args, "mode");
+  if (modeArg && !MODES.includes(modeArg as Mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}`);
+  const maxCredits = Number(last(args, "max-credits") ?? 50);
+  if (!Number.isFinite(maxCredits) || maxCredits < 0) throw new UsageError("--max-credits must be a non-negative number");
+  const expectedFile = last(args, "expected-failures");
+  const expected = expectedFile ? readExpected(expectedFile) : undefined;
+
+  let baseUrl = last(args, "base-url");
+  let partnerKey = last(args, "partner-key");
+  let tenantKey = last(args, "tenant-key");
+  let stop: (() => Promise<void>) | null = null;
+  let mode = modeArg as Mode | undefined;
+  if (!baseUrl) {
+    process.stderr.write("starting an in-process emulator…\n");
+    const { createEmulator } = await import("../emulator/index.ts");
+    const emu = await createEmulator({ seed: 1, clock: "manual", port: 0 });
+    baseUrl = emu.url;
+    partnerKey ??= emu.key("demo");
+    tenantKey ??= emu.key("tenant");
+    stop = () => emu.close();
+    mode ??= "emulator";
+  }
+  if (!mode) {
+    const { HttpClient, ControlClient } = await import("./http.ts");
+    mode = (await ControlClient.detect(new HttpClient(baseUrl))) ? "emulator" : "read-only";
+  }
+
+  const suite = await runSuite(ALL_CHECKS, {
+    baseUrl,
+    partnerKey,
+    tenantKey,
+    profiles,
+    mode,
+    maxCredits,
+    expectedFailures: expected,
+    onResult: (r, i, n) => process.stderr.write(progressLine(r, i, n) + "\n"),
+  });
+  await stop?.();
+  process.stdout.write(summaryTable(suite));
+  for (const { kind, file } of reports) {
+    writeFileSync(file, REPORTERS[kind](suite));
+    process.stderr.write(`wrote ${kind} report to ${file}\n`);
+  }
+  return passed(suite) ? 0 : 1;
+}
+
+function readExpected(file: string): Set<string> {
+  try {
+    return new Set(readFileSync(file, "utf8").split(/\r?\n/).map((l) => l.replace(/#.*/, "").trim()).filter(Boolean));
+  } catch (err) {
+    throw new UsageError(`--expected-failures ${file}: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,36 @@
+import type { CheckResult } from "../types.ts";
+import type { SuiteResult } from "../runner.ts";
+
+// Progress while the suite runs, then a summary table.
+
+const MARK: Record<CheckResult["outcome"], string> = {
+  pass: "✓",
+  fail: "✗",
+  error: "!",
+  not_applicable: "–",
+  expected_failure: "≈",
+};
+
+export function progressLine(r: CheckResult, index: number, total: number): string {
+  const head = `[${String(index + 1).padStart(String(total).length)}/${total}] ${MARK[r.outcome]} ${r.id}`;
+  const tail = r.outcome === "pass" ? ` (${r.duration_ms} ms)` : ` — ${r.message}`;
+  return head + tail;
+}
+
+export function summaryTable(suite: SuiteResult): string {
+  const byProfile = new Map<string, Record<CheckResult["outcome"], number>>();
+  for (const r of suite.results) {
+    const row = byProfile.get(r.profile) ?? { pass: 0, fail: 0, error: 0, not_applicable: 0, expected_failure: 0 };
+    row[r.outcome]++;
+    byProfile.set(r.profile, row);
+  }
+  const lines = ["", `Conformance against ${suite.target} (${suite.mode} mode)`, "", "profile     pass  fail  error  n/a  expected-fail"];
+  for (const [profile, c] of byProfile)
+    lines.push(`${profile.padEnd(11)} ${String(c.pass).padStart(4)}  ${String(c.fail).padStart(4)}  ${String(c.error).padStart(5)}  ${String(c.not_applicable).padStart(3)}  ${String(c.expected_failure).padStart(13)}`);
+  const failed = suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error");
+  if (failed.length) {
+    lines.push("", "Failures:");
+    for (const r of failed) lines.push(`  ${r.id}: ${r.message}`, `    rule: ${r.rule}`);
+  }
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,77 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { createEmulator, type Emulator } from "../emulator/index.ts";
+import { ALL_CHECKS } from "./registry.ts";
+import { runSuite, passed } from "./runner.ts";
+import { PROFILES } from "./types.ts";
+import { DEVIATION_NAMES } from "../emulator/deviations/deviations.ts";
+
+// The suite's own trust tests: every check passes against the emulator, and
+// every check fails against an emulator with the one deviation that breaks its rule.
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await createEmulator({ seed: 1, clock: "manual" });
+});
+afterAll(() => emu.close());
+
+const fetchVia = (e: Emulator) => ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
+const options = () => ({
+  baseUrl: emu.url,
+  partnerKey: emu.key("demo"),
+  tenantKey: emu.key("tenant"),
+  profiles: [...PROFILES],
+  mode: "emulator" as const,
+  fetch: fetchVia(emu),
+});
+
+describe("conformance suite against the emulator", () => {
+  it("passes every check", async () => {
+    await emu.reset();
+    const suite = await runSuite(ALL_CHECKS, options());
+    const bad = suite.results.filter((r) => r.outcome !== "pass");
+    expect(bad).toEqual([]);
+    expect(passed(suite)).toBe(true);
+  });
+
+  it("every check names a real deviation, and ids are unique", () => {
+    const ids = ALL_CHECKS.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const c of ALL_CHECKS) expect(DEVIATION_NAMES.has(c.deviation), `${c.id} → ${c.deviation}`).toBe(true);
+  });
+
+  it("kills every check with its deviation (kill rate 100%)", async () => {
+    const survivors: string[] = [];
+    for (const check of ALL_CHECKS) {
+      await emu.reset();
+      const res = await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: check.deviation }), headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(201);
+      const suite = await runSuite([check], options());
+      if (suite.results[0].outcome !== "fail") survivors.push(`${check.id} (${suite.results[0].outcome}) survived ${check.deviation}`);
+    }
+    await emu.reset();
+    const rate = (ALL_CHECKS.length - survivors.length) / ALL_CHECKS.length;
+    console.log(`conformance kill rate: ${(rate * 100).toFixed(1)}% (${ALL_CHECKS.length - survivors.length}/${ALL_CHECKS.length})`);
+    expect(survivors).toEqual([]);
+  });
+
+  it("read-only mode reports control-plane checks as not applicable, with the reason, and keeps to --max-credits", async () => {
+    await emu.reset();
+    const suite = await runSuite(ALL_CHECKS, { ...options(), mode: "read-only", maxCredits: 3 });
+    const na = suite.results.filter((r) => r.outcome === "not_applicable");
+    expect(na.find((r) => r.id === "pipeline.rate-limited-429")?.message).toContain("emulator");
+    expect(na.some((r) => r.message.includes("--max-credits"))).toBe(true);
+    expect(suite.results.filter((r) => r.outcome === "fail")).toEqual([]);
+  });
+
+  it("expected failures are not scored", async () => {
+    await emu.reset();
+    await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: "no_ratelimit_headers" }), headers: { "content-type": "application/json" } });
+    const only = ALL_CHECKS.filter((c) => c.id === "pipeline.ratelimit-headers");
+    const strict = await runSuite(only, options());
+    expect(passed(strict)).toBe(false);
+    const lenient = await runSuite(only, { ...options(), expectedFailures: new Set(["pipeline.ratelimit-headers"]) });
+    expect(lenient.results[0].outcome).toBe("expected_failure");
+    expect(passed(lenient)).toBe(true);
+    await emu.reset();
+  });
+});

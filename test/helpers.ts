@@ -1,0 +1,24 @@
+import request from "supertest";
+import { createEmulator, type Emulator, type EmulatorOptions } from "../emulator/index.ts";
+
+/** A listening emulator on an ephemeral port, manual clock, plus a supertest agent. */
+export async function startEmulator(options: EmulatorOptions = {}) {
+  const emu = await createEmulator({ seed: 1, clock: "manual", port: 0, ...options });
+  const api = request(emu.url);
+  return { emu, api, close: () => emu.close() };
+}
+
+export type Api = ReturnType<typeof request>;
+
+/** Creates a key through the control plane. */
+export async function newKey(api: Api, body: Record<string, unknown>): Promise<string> {
+  const res = await api.post("/_emulator/keys").send(body).expect(201);
+  return res.body.data.key as string;
+}
+
+export async function balance(api: Api, key: string): Promise<number> {
+  const res = await api.get(`/_emulator/credits/${key}`).expect(200);
+  return res.body.data.balance as number;
+}
+
+export type { Emulator };
