@@ -1,6 +1,19 @@
 import type { Check } from "./types.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
 import { catalogChecks } from "./checks/catalog.ts";
+import { creditsChecks } from "./checks/credits.ts";
+import { visionChecks } from "./checks/vision.ts";
+import { webhooksChecks } from "./checks/webhooks.ts";
+import { mysteryChecks } from "./checks/mystery.ts";
+import { warehouseChecks } from "./checks/warehouse.ts";
 
-/** Every check of the suite, in run order. Area checks are added as areas land. */
-export const ALL_CHECKS: readonly Check[] = [...pipelineChecks, ...catalogChecks];
+/** Every check of the suite, in run order. */
+export const ALL_CHECKS: readonly Check[] = [
+  ...pipelineChecks,
+  ...catalogChecks,
+  ...creditsChecks,
+  ...visionChecks,
+  ...webhooksChecks,
+  ...mysteryChecks,
+  ...warehouseChecks,
+];

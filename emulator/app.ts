@@ -6,7 +6,7 @@ import { errorResponse, jsonResponse, successBody } from "./pipeline/envelope.ts
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok } from "./pipeline/route.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
-import { catalogRoutes } from "./areas/catalog/routes.ts";
+import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
 import { deviationRoutes } from "./control/deviation-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
@@ -24,8 +24,8 @@ export const healthRoute: RouteSpec = {
   handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }),
 };
 
-export const apiRoutes: RouteSpec[] = [healthRoute, ...catalogRoutes];
-export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...deviationRoutes];
+export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.routes)];
+export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...AREAS.flatMap((a) => a.control), ...deviationRoutes];
 
 interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string } };

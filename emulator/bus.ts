@@ -3,7 +3,7 @@
 
 export interface BusEvents {
   /** A webhook-deliverable event for one account (partner or tenant). */
-  "webhook.event": { account_id: string; type: string; data: Record<string, unknown>; key?: string };
+  "webhook.event": { account_id: string; type: string; key: string; data: Record<string, unknown> };
   /** An unexpected 500 on a warehouse route (opens an integration issue). */
   "warehouse.internal_error": { account_id: string; method: string; path: string; at: string };
   /** State was reset or restored: areas drop caches. */

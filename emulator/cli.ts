@@ -7,6 +7,7 @@ import { Store } from "./state/store.ts";
 const HELP = `Usage:
   npx emulator [options]                 start the emulator
   npx emulator conformance [options]     run the conformance suite (npx emulator conformance --help)
+  npx emulator scenario NAME | --list    run a scripted lifecycle against a fresh emulator
 
 Options:
   --port N               API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)
@@ -28,6 +29,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === "conformance") {
     const { runConformanceCli } = await import("../conformance/cli.ts");
     return runConformanceCli(args);
+  }
+  if (command === "scenario") {
+    const { runScenarioCli } = await import("../scenarios/cli.ts");
+    return runScenarioCli(args);
   }
   if (has(args, "help")) {
     process.stdout.write(HELP);

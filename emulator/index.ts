@@ -9,6 +9,7 @@ import { Gates, DEFAULT_GATES } from "./pipeline/concurrency.ts";
 import { Faults } from "./pipeline/faults.ts";
 import { newAccount } from "./pipeline/metering.ts";
 import { createFetch } from "./app.ts";
+import { AREAS } from "./areas/index.ts";
 import { createHandlers } from "./msw.ts";
 import type { ResolvedOptions, Services } from "./services.ts";
 import type { ControlHost } from "./control/route.ts";
@@ -147,6 +148,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     services.chain = await ChainHost.start(clock, opts.seed, chainOpts);
   }
   const chainHost = services.chain;
+  const stops = AREAS.map((a) => a.start?.(services)).filter((s): s is () => void => typeof s === "function");
 
   const host: ControlHost = {
     async reset() {
@@ -241,6 +243,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     restore: (id) => host.restore(id),
     exportState: () => store.export(clock.now()),
     async close() {
+      for (const stop of stops) stop();
       clock.dispose();
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
       await chainHost?.close();

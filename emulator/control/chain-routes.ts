@@ -1,19 +1,9 @@
 import { parseUnits, isAddress, getAddress } from "viem";
 import { ok } from "../pipeline/route.ts";
 import { ApiError, badRequest } from "../pipeline/errors.ts";
-import type { ChainHost } from "../chain-host.ts";
-import type { Services } from "../services.ts";
+import { requireChain } from "../chain-host.ts";
 import type { ControlSpec } from "./route.ts";
 import { optString, reqString } from "./body.ts";
-
-/** 503 chain_unavailable: the emulator was started without a chain. */
-export function requireChain(services: Services): ChainHost {
-  if (!services.chain)
-    throw new ApiError(503, "chain_unavailable", "The local chain is not running (the emulator was started with --no-chain); restart without it", {
-      retryable: false,
-    });
-  return services.chain;
-}
 
 function amount(body: Record<string, unknown>, name: string, decimals: number): bigint | undefined {
   const v = body[name];

@@ -1,0 +1,11 @@
+import type { Scenario } from "./types.ts";
+import { creditsScenarios } from "./credits.ts";
+import { webhooksScenarios } from "./webhooks.ts";
+import { mysteryScenarios } from "./mystery.ts";
+import { warehouseScenarios } from "./warehouse.ts";
+
+export const SCENARIOS: readonly Scenario[] = [...creditsScenarios, ...webhooksScenarios, ...mysteryScenarios, ...warehouseScenarios];
+
+export function findScenario(name: string): Scenario | undefined {
+  return SCENARIOS.find((s) => s.name === name);
+}

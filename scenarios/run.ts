@@ -1,0 +1,40 @@
+import { HttpClient, ControlClient, type HttpResult } from "../conformance/http.ts";
+import { createEmulator, type Emulator } from "../emulator/index.ts";
+import type { Scenario, ScenarioContext } from "./types.ts";
+import { ScenarioFailure } from "./types.ts";
+
+export interface ScenarioTarget {
+  baseUrl: string;
+  keys: Record<string, string>;
+  chain: Emulator["chain"];
+  rpcUrl: string | null;
+  fetch?: typeof fetch;
+}
+
+/** Runs one scenario against a target emulator; resolves, or rejects with ScenarioFailure. */
+export async function runScenario(s: Scenario, target: ScenarioTarget, log: (line: string) => void = () => {}): Promise<void> {
+  const http = new HttpClient(target.baseUrl, target.fetch);
+  const ctx: ScenarioContext = {
+    http,
+    control: new ControlClient(http),
+    keys: target.keys,
+    chain: target.chain,
+    rpcUrl: target.rpcUrl,
+    step: (text) => log(`  ${text}`),
+    expect(cond, message): asserts cond {
+      if (!cond) throw new ScenarioFailure(message);
+    },
+    data<T>(res: HttpResult, status: number, what: string): T {
+      if (res.status !== status) throw new ScenarioFailure(`${what}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
+      return (res.body as { data: T }).data;
+    },
+  };
+  await s.run(ctx);
+}
+
+/** Starts an in-process emulator suited to the scenario (manual clock; chain when needed). */
+export async function emulatorFor(s: Scenario, seed = 1): Promise<{ emu: Emulator; target: ScenarioTarget }> {
+  const emu = await createEmulator({ seed, clock: "manual", port: 0, chain: s.chain ? { rpcPort: 0, vrf: "auto" } : false });
+  const keys = Object.fromEntries(emu.keys.map((k) => [k.name, k.key]));
+  return { emu, target: { baseUrl: emu.url, keys, chain: emu.chain, rpcUrl: emu.rpcUrl } };
+}
