@@ -47,8 +47,10 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
       result = { ...base, outcome: "not_applicable", message: why, duration_ms: 0 };
     } else {
       try {
-        const partnerKey = control ? await control.newKey({ kind: "partner", scopes: ["read:catalog"] }) : (opts.partnerKey ?? "");
-        await check.run({ http, partnerKey, tenantKey: opts.tenantKey ?? "", control, note: (t) => notes.push(t) });
+        // In emulator mode each check gets fresh keys, so credit arithmetic and limits are isolated.
+        const partnerKey = control ? await control.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
+        const tenantKey = control ? await control.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
+        await check.run({ http, partnerKey, tenantKey, control, note: (t) => notes.push(t) });
         result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
       } catch (err) {
         const failed = err instanceof CheckFailure;
@@ -71,7 +73,7 @@ function notApplicable(check: Check, opts: SuiteOptions, hasControl: boolean, bu
   if (check.mode === "emulator" && !hasControl) return "needs the emulator's /_emulator control plane, which the target does not answer";
   const inEmulator = opts.mode === "emulator" && hasControl;
   if (check.needs.includes("partnerKey") && !opts.partnerKey && !inEmulator) return "needs --partner-key";
-  if (check.needs.includes("tenantKey") && !opts.tenantKey) return "needs --tenant-key";
+  if (check.needs.includes("tenantKey") && !opts.tenantKey && !inEmulator) return "needs --tenant-key";
   if (opts.mode === "read-only" && check.credits > budget) return `would spend ${check.credits} credits; --max-credits leaves ${budget}`;
   return null;
 }
