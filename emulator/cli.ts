@@ -18,6 +18,9 @@ Options:
   --catalog SIZE         default, or large (~40k cards, for benchmarks)
   --strict-webhook-urls  accept only public https webhook URLs, as the live service does
   --no-chain             run the API without the local chain
+  --rpc-port N           JSON-RPC port of the local chain on 127.0.0.1 (default 8545; 0 = any free port)
+  --rpc-url URL          attach to an existing node (e.g. npx hardhat node --hostname 127.0.0.1) and deploy there
+  --vrf MODE             auto (default: reveal 5 s after a purchase, on the clock) or manual (POST /_emulator/vrf/fulfill)
   --help                 this text
 `;
 
@@ -63,23 +66,41 @@ async function start(args: ParsedArgs): Promise<number> {
   if (catalog !== "default" && catalog !== "large") throw new UsageError("--catalog must be default or large");
   const stateFile = last(args, "state");
   const state = readState(stateFile);
+  const vrf = last(args, "vrf") ?? "auto";
+  if (vrf !== "auto" && vrf !== "manual") throw new UsageError("--vrf must be auto or manual");
+  const noChain = has(args, "no-chain");
+  const rpcUrl = last(args, "rpc-url");
+  if (rpcUrl && noChain) throw new UsageError("--rpc-url and --no-chain contradict each other");
+  const rpcPort = intFlag(args, "rpc-port", 8545) ?? 8545;
+  const progress = json ? () => {} : (step: string) => process.stderr.write(step === "ready" ? "  chain: ready\n" : `  chain: ${step}…\n`);
 
   let emu: Awaited<ReturnType<typeof createEmulator>>;
   try {
-    emu = await createEmulator({ port, seed, clock, catalog, state, strictWebhookUrls: has(args, "strict-webhook-urls") });
+    emu = await createEmulator({
+      port,
+      seed,
+      clock,
+      catalog,
+      state,
+      strictWebhookUrls: has(args, "strict-webhook-urls"),
+      chain: noChain ? false : { rpcPort: rpcUrl ? undefined : rpcPort, rpcUrl, vrf, onProgress: progress },
+    });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EADDRINUSE")
-      throw new UsageError(`port ${port} is in use: stop the other process or pass --port N (0 picks a free port)`);
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "EADDRINUSE")
+      throw new UsageError(`a port is in use (API ${port}, chain ${rpcPort}): stop the other process or pass --port / --rpc-port (0 picks a free port)`);
+    if (rpcUrl) throw new UsageError(`could not attach to ${rpcUrl}: ${e.message}. Is the node running (npx hardhat node --hostname 127.0.0.1)?`);
     throw err;
   }
   const readyMs = Math.round(performance.now() - started);
   const keys = emu.keys;
   if (json) {
-    const line = { url: emu.url, rpcUrl: null, keys: keys.map(({ key, kind, scopes, label }) => ({ key, kind, scopes, label })) };
+    const line = { url: emu.url, rpcUrl: emu.rpcUrl, keys: keys.map(({ key, kind, scopes, label }) => ({ key, kind, scopes, label })) };
     process.stdout.write(JSON.stringify(line) + "\n");
   } else {
-    const chainNote = has(args, "no-chain") ? "disabled (--no-chain)" : "not started (the local chain is not in this build yet)";
-    process.stdout.write(banner({ url: emu.url, rpcUrl: null, chainNote, seed, clock, keys, readyMs }, process.stdout.isTTY === true));
+    const chainNote = noChain ? "disabled (--no-chain)" : "in-process only";
+    const chainInfo = emu.chain ? { chainId: emu.chain.chainId, vrf, accounts: emu.chain.endUsers.length } : null;
+    process.stdout.write(banner({ url: emu.url, rpcUrl: emu.rpcUrl, chainNote, chain: chainInfo, seed, clock, keys, readyMs }, process.stdout.isTTY === true));
   }
 
   await new Promise<void>((resolve) => {

@@ -52,7 +52,7 @@ describe("npx emulator", () => {
   }, 30_000);
 
   it("prints a readable banner with the URL and the fixture keys", async () => {
-    const run = launch(["--port", "0"]);
+    const run = launch(["--port", "0", "--rpc-port", "0"]);
     let out = "";
     run.child.stdout!.on("data", (d) => (out += d));
     await run.first;
@@ -60,6 +60,19 @@ describe("npx emulator", () => {
     expect(out).toContain("/api/v1");
     expect(out).toContain("rip_v1_");
     expect(out).toContain("tenant");
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+  }, 30_000);
+
+  it("starts the local chain and reports its JSON-RPC URL", async () => {
+    const run = launch(["--json", "--port", "0", "--rpc-port", "0"]);
+    const line = JSON.parse(await run.first);
+    expect(line.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const rpc = await fetch(line.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+    expect((await rpc.json()).result).toBe("0x7a69");
+    const chain = await (await fetch(`${line.url}/_emulator/chain`)).json();
+    expect(chain.data.rpcUrl).toBe(line.rpcUrl);
+    expect(chain.data.accounts[0].private_key).toMatch(/^0x[0-9a-f]{64}$/);
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
   }, 30_000);

@@ -9,6 +9,7 @@ export interface BannerInfo {
   url: string;
   rpcUrl: string | null;
   chainNote: string;
+  chain: { chainId: number; vrf: string; accounts: number } | null;
   seed: number;
   clock: string;
   keys: EmulatorKey[];
@@ -22,7 +23,8 @@ export function banner(info: BannerInfo, color: boolean): string {
     "",
     `  API            ${info.url}/api/v1`,
     `  Control plane  ${info.url}/_emulator`,
-    `  Chain          ${info.rpcUrl ?? info.chainNote}`,
+    `  Chain          ${info.rpcUrl ?? info.chainNote}` +
+      (info.chain ? dim(`  (chain id ${info.chain.chainId}, VRF ${info.chain.vrf}, ${info.chain.accounts} funded end-user wallets: GET /_emulator/chain)`, color) : ""),
     `  Seed / clock   ${info.seed} / ${info.clock}`,
     "",
     bold("  Fixture keys (send as X-API-Key)", color),
