@@ -17,6 +17,7 @@ Options:
   --clock MODE           realtime (default) or manual (time moves only via /_emulator/clock/advance)
   --catalog SIZE         default, or large (~40k cards, for benchmarks)
   --strict-webhook-urls  accept only public https webhook URLs, as the live service does
+  --ip-rate-limit N      per-IP budget, requests per minute (default 3000)
   --no-chain             run the API without the local chain
   --rpc-port N           JSON-RPC port of the local chain on 127.0.0.1 (default 8545; 0 = any free port)
   --rpc-url URL          attach to an existing node (e.g. npx hardhat node --hostname 127.0.0.1) and deploy there
@@ -83,6 +84,7 @@ async function start(args: ParsedArgs): Promise<number> {
       catalog,
       state,
       strictWebhookUrls: has(args, "strict-webhook-urls"),
+      ipRateLimitPerMin: intFlag(args, "ip-rate-limit"),
       chain: noChain ? false : { rpcPort: rpcUrl ? undefined : rpcPort, rpcUrl, vrf, onProgress: progress },
     });
   } catch (err) {

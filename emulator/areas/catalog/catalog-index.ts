@@ -13,6 +13,7 @@ export class CatalogIndex {
   private cardById = new Map<string, CardRecord>();
   private byCode = new Map<string, CardRecord[]>();
   private expansionsByGame = new Map<Game, ExpansionRecord[]>();
+  private listedByGame = new Map<Game, ExpansionRecord[]>();
   private expansionById = new Map<string, ExpansionRecord>();
   private cardsByExpansion = new Map<string, CardRecord[]>();
   private sealedByGame = new Map<Game, SealedRecord[]>();
@@ -35,6 +36,7 @@ export class CatalogIndex {
       push(this.sealedByGame, rec.game, rec);
       this.sealedById.set(`${rec.game}:${lc(rec.product.id)}`, rec);
     }
+    for (const [game, list] of this.expansionsByGame) this.listedByGame.set(game, list.filter((e) => e.listed));
     for (const cert of catalog.certs) this.certByKey.set(certKey(cert.provider, cert.cert_number), cert);
   }
 
@@ -70,8 +72,8 @@ export class CatalogIndex {
   }
 
   /** Listed expansions only (promo/tin/UPC sets are inline on cards but 404 here). */
-  expansions(game: Game): ExpansionRecord[] {
-    return (this.expansionsByGame.get(game) ?? []).filter((e) => e.listed);
+  expansions(game: Game): readonly ExpansionRecord[] {
+    return this.listedByGame.get(game) ?? [];
   }
 
   expansion(game: Game, id: string): ExpansionRecord | undefined {

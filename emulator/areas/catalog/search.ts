@@ -11,6 +11,9 @@ import {
   type Resource,
 } from "./query/index.ts";
 import type { Game, LanguageCode } from "./model.ts";
+import { ResultCache } from "./result-cache.ts";
+
+const results = new ResultCache<readonly unknown[]>();
 
 // One search path for cards, expansions and sealed: language scope → distinct
 // → q filter → order → page. Returns the Card Data envelope fields beside
@@ -22,6 +25,8 @@ export interface SearchSpec<K extends Resource, R extends RecordOf[K] = RecordOf
   game: Game;
   query: URLSearchParams;
   records: readonly R[];
+  /** Identifies `records` and `filter` for the result cache (e.g. "cards:pokemon"). */
+  source: string;
   languageOf(rec: R): LanguageCode;
   /** Extra filter from parameters outside q (sealed `product_type`). */
   filter?: (rec: R) => boolean;
@@ -45,15 +50,28 @@ export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
     const distinct = spec.resource === "cards" ? parseDistinct(query.get("distinct") ?? undefined) : checkNoDistinct(query);
     const order = compileOrderBy(query.get("orderBy") ?? undefined, spec.resource, spec.game);
 
-    let rows: R[] = scope ? spec.records.filter((r) => scope.has(spec.languageOf(r))) : [...spec.records];
-    if (distinct === "code" && spec.codeOf && spec.isBase) rows = basePerCode(rows, spec.codeOf, spec.isBase);
-    const filter = spec.filter;
-    rows = rows.filter((r) => compiled.match(r) && (!filter || filter(r)));
-    const items = order.page(rows, page.offset, page.limit);
+    const cacheKey = JSON.stringify([spec.source, catalogId(spec.records), scope && [...scope].sort(), distinct, query.get("q"), query.get("orderBy")]);
+    const rows = results.get(cacheKey, () => {
+      let rows: R[] = scope ? spec.records.filter((r) => scope.has(spec.languageOf(r))) : [...spec.records];
+      if (distinct === "code" && spec.codeOf && spec.isBase) rows = basePerCode(rows, spec.codeOf, spec.isBase);
+      const filter = spec.filter;
+      rows = rows.filter((r) => compiled.match(r) && (!filter || filter(r)));
+      return order.sort(rows);
+    }) as readonly R[];
+    const items = rows.slice(page.offset, page.offset + page.limit);
     return pageReply(items, rows.length, page, spec.toWire, scope ? [...scope].join(",") : "all");
   } catch (err) {
     throw toApiError(err);
   }
+}
+
+/** Distinguishes catalogs (seed, size) sharing the module-level cache: the records array itself. */
+const ids = new WeakMap<object, number>();
+let nextCatalogId = 1;
+function catalogId(records: object): number {
+  let id = ids.get(records);
+  if (id === undefined) ids.set(records, (id = nextCatalogId++));
+  return id;
 }
 
 /** The envelope fields for one page of `total` rows. */
