@@ -5,6 +5,7 @@ import { runSuite, passed, type SuiteResult } from "./runner.ts";
 import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
 import { progressLine, summaryTable } from "./reporters/console.ts";
 import { junit, json, markdown } from "./reporters/files.ts";
+import { certificationBundle } from "./certify.ts";
 
 const HELP = `Usage: npx emulator conformance [options]
 
@@ -19,6 +20,9 @@ Runs the conformance suite against a base URL, or against an in-process emulator
   --max-credits N       read-only mode: credit budget (default 50)
   --report KIND=FILE    repeatable: junit=FILE, json=FILE, md=FILE
   --expected-failures FILE   check ids (one per line) whose failure is not scored
+  --certify             certification run: no check may be skipped (not applicable) in the chosen
+                        profiles, no expected failures; writes a certification bundle
+  --bundle FILE         where --certify writes its bundle (default certification.json)
 `;
 
 const REPORTERS: Record<string, (s: SuiteResult) => string> = { junit, json, md: markdown };
@@ -39,7 +43,9 @@ export async function runConformanceCli(args: ParsedArgs): Promise<number> {
   if (modeArg && !MODES.includes(modeArg as Mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}`);
   const maxCredits = Number(last(args, "max-credits") ?? 50);
   if (!Number.isFinite(maxCredits) || maxCredits < 0) throw new UsageError("--max-credits must be a non-negative number");
+  const certify = has(args, "certify");
   const expectedFile = last(args, "expected-failures");
+  if (certify && expectedFile) throw new UsageError("--certify does not allow --expected-failures");
   const expected = expectedFile ? readExpected(expectedFile) : undefined;
 
   let baseUrl = last(args, "base-url");
@@ -78,7 +84,16 @@ export async function runConformanceCli(args: ParsedArgs): Promise<number> {
     writeFileSync(file, REPORTERS[kind](suite));
     process.stderr.write(`wrote ${kind} report to ${file}\n`);
   }
-  return passed(suite) ? 0 : 1;
+  if (!certify) return passed(suite) ? 0 : 1;
+  const skipped = suite.results.filter((r) => r.outcome === "not_applicable");
+  const ok = passed(suite) && skipped.length === 0;
+  if (skipped.length)
+    process.stderr.write(`certification needs every check of the chosen profiles to run; ${skipped.length} did not:\n${skipped.map((r) => `  ${r.id}: ${r.message}`).join("\n")}\n`);
+  const kinds = [partnerKey ? "partner" : null, tenantKey ? "tenant" : null].filter((k): k is string => k !== null);
+  const bundleFile = last(args, "bundle") ?? "certification.json";
+  writeFileSync(bundleFile, JSON.stringify(certificationBundle(suite, kinds, ok), null, 2) + "\n");
+  process.stderr.write(`wrote certification bundle to ${bundleFile} (${ok ? "PASSED" : "NOT PASSED"})\n`);
+  return ok ? 0 : 1;
 }
 
 function readExpected(file: string): Set<string> {
