@@ -1,4 +1,211 @@
-import type { Check } from "../types.ts";
+import type { Check, CheckContext } from "../types.ts";
+import type { HttpClient } from "../http.ts";
+import { ensure, env, expectError, expectSuccess } from "../assert.ts";
+import { signatureValid, startCheckReceiver } from "./webhooks-receiver.ts";
 
-/** Conformance checks of the webhooks area. */
-export const webhooksChecks: Check[] = [];
+// Checks of the webhooks area: the registry's rules (secret shown once, event
+// type validation, the 20-per-key limit, per-key visibility), the delivery
+// log's shape, and real signed deliveries to a receiver started by the check.
+// Every webhook a check registers is deleted before it ends.
+
+const PUBLIC_URL = "https://example.com/cardos-conformance";
+const HEX64 = /^[0-9a-f]{64}$/;
+const DELIVERY_FIELDS = ["id", "webhook_id", "event_type", "event_id", "status", "attempts", "last_status_code", "last_error", "next_retry_at", "delivered_at", "created_at"];
+/** Our documented schedule's last attempt is 7 h 12 min 30 s after the first; advance a little past it. */
+const WHOLE_SCHEDULE_MS = 8 * 3_600_000;
+
+type Registration = { id: number; signing_secret?: unknown };
+
+async function registerHook(http: HttpClient, key: string, body: Record<string, unknown>, what: string): Promise<Registration> {
+  const b = expectSuccess(await http.post("/api/v1/webhooks", { key, body }), what, 201);
+  const data = b.data as Registration;
+  ensure(typeof data?.id === "number", `${what}: data.id must be a number, got ${JSON.stringify(data?.id)}`);
+  return data;
+}
+
+async function deleteHooks(http: HttpClient, key: string, ids: readonly number[]): Promise<void> {
+  for (const id of ids) await http.call("DELETE", `/api/v1/webhooks/${id}`, { key });
+}
+
+/** Registers a receiver, triggers one event for the key's account, lets the first attempt run. */
+async function deliverOnce(ctx: CheckContext, status: number) {
+  const { http, partnerKey, control } = ctx;
+  const rx = await startCheckReceiver(status);
+  const hook = await registerHook(http, partnerKey, { url: rx.url, event_types: ["purchase.fulfilled"] }, "register a local receiver");
+  const event = await control!.request<{ event: { id: string } }>("POST", "/events", { type: "purchase.fulfilled", key: partnerKey });
+  await control!.advance(0);
+  return { rx, hook, eventId: event.event.id };
+}
+
+export const webhooksChecks: Check[] = [
+  {
+    id: "webhooks.secret-shown-once",
+    profile: "webhooks",
+    title: "Registration returns a 64-hex signing secret; GET and list never show it",
+    rule: "The signing secret is returned once, at registration, and never again, including by the get-webhook endpoint.",
+    mode: "sandbox",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "webhook_secret_leaks",
+    async run({ http, partnerKey }) {
+      const hook = await registerHook(http, partnerKey, { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] }, "POST /api/v1/webhooks");
+      try {
+        const secret = hook.signing_secret;
+        ensure(typeof secret === "string" && HEX64.test(secret), `signing_secret must be 64 hex characters, got ${JSON.stringify(secret)}`);
+        const got = await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey });
+        const webhook = (expectSuccess(got, "GET /api/v1/webhooks/:id").data as { webhook?: Record<string, unknown> }).webhook;
+        ensure(webhook && webhook.id === hook.id, "GET must return data.webhook with the same id");
+        for (const f of ["url", "is_active", "event_types", "created_at"]) ensure(f in webhook, `data.webhook must carry ${f}`);
+        ensure(!("signing_secret" in webhook) && !got.text.includes(secret), "GET /api/v1/webhooks/:id must not show the signing secret");
+        const list = await http.get("/api/v1/webhooks", { key: partnerKey });
+        expectSuccess(list, "GET /api/v1/webhooks");
+        ensure(!list.text.includes(secret), "GET /api/v1/webhooks must not show the signing secret");
+      } finally {
+        await deleteHooks(http, partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
+    id: "webhooks.invalid-event-types",
+    profile: "webhooks",
+    title: "Unknown or not-live event types → 400 invalid_event_types",
+    rule: "Any unknown event type name rejects the whole registration with 400 invalid_event_types; catalog events are documented but not live.",
+    mode: "sandbox",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "lenient_event_types",
+    async run({ http, partnerKey }) {
+      for (const types of [["purchase.fulfilled", "conformance.not_an_event"], ["card.price_updated"]]) {
+        const r = await http.post("/api/v1/webhooks", { key: partnerKey, body: { url: PUBLIC_URL, event_types: types } });
+        if (r.status === 201) await deleteHooks(http, partnerKey, [(env(r).data as Registration).id]);
+        expectError(r, 400, "invalid_event_types", `event_types ${JSON.stringify(types)}`);
+      }
+    },
+  },
+  {
+    id: "webhooks.limit-20",
+    profile: "webhooks",
+    title: "The 21st webhook of a key → 409 webhook_limit",
+    rule: "A key may have at most 20 webhooks (webhook_limit, 409).",
+    mode: "sandbox",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "no_webhook_limit",
+    async run({ http, partnerKey, note }) {
+      const listed = expectSuccess(await http.get("/api/v1/webhooks", { key: partnerKey }), "GET /api/v1/webhooks");
+      const existing = ((listed.data as { webhooks?: unknown[] }).webhooks ?? []).length;
+      const created: number[] = [];
+      try {
+        for (let i = existing; i < 20; i++) created.push((await registerHook(http, partnerKey, { url: `${PUBLIC_URL}/${i}` }, `webhook #${i + 1}`)).id);
+        const over = await http.post("/api/v1/webhooks", { key: partnerKey, body: { url: `${PUBLIC_URL}/21` } });
+        if (over.status === 201) created.push((env(over).data as Registration).id);
+        expectError(over, 409, "webhook_limit", "the 21st webhook");
+        note(`${existing} existed, created ${created.length}`);
+      } finally {
+        await deleteHooks(http, partnerKey, created);
+      }
+    },
+  },
+  {
+    id: "webhooks.other-key-404",
+    profile: "webhooks",
+    title: "Another key's webhook and a missing id → 404 not_found",
+    rule: "GET /api/v1/webhooks/:id is 404 not_found when no webhook with that id exists on the key.",
+    mode: "sandbox",
+    needs: ["partnerKey", "tenantKey"],
+    credits: 0,
+    deviation: "webhook_visible_to_other_keys",
+    async run({ http, partnerKey, tenantKey, control }) {
+      const other = control ? await control.newKey({ kind: "partner" }) : tenantKey;
+      const hook = await registerHook(http, partnerKey, { url: PUBLIC_URL }, "register with the first key");
+      try {
+        expectError(await http.get(`/api/v1/webhooks/${hook.id}`, { key: other }), 404, "not_found", "GET another key's webhook");
+        expectError(await http.get("/api/v1/webhooks/987654321", { key: partnerKey }), 404, "not_found", "GET a webhook id that does not exist");
+      } finally {
+        await deleteHooks(http, partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
+    id: "webhooks.deliveries-shape",
+    profile: "webhooks",
+    title: "The delivery log is data.deliveries with pagination {limit, offset, has_more}",
+    rule: "GET /api/v1/webhooks/deliveries takes limit and offset and returns data.deliveries and pagination; empty when there are no attempts.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "deliveries_without_pagination",
+    async run({ http, partnerKey }) {
+      const r = await http.get("/api/v1/webhooks/deliveries", { key: partnerKey, query: { limit: 1, offset: 0 } });
+      const b = expectSuccess(r, "GET /api/v1/webhooks/deliveries?limit=1");
+      const rows = (b.data as { deliveries?: unknown }).deliveries;
+      ensure(Array.isArray(rows), "data.deliveries must be an array");
+      const p = (r.body as { pagination?: { limit?: unknown; offset?: unknown; has_more?: unknown } }).pagination;
+      ensure(p && p.limit === 1 && p.offset === 0 && typeof p.has_more === "boolean", `pagination must be {limit:1, offset:0, has_more:boolean}, got ${JSON.stringify(p)}`);
+      ensure(rows.length <= 1, `limit=1 returned ${rows.length} rows`);
+      for (const row of rows as Record<string, unknown>[]) {
+        for (const f of DELIVERY_FIELDS) ensure(f in row, `a delivery row must carry ${f}`);
+        ensure(["PENDING", "DELIVERED", "FAILED"].includes(String(row.status)), `delivery status must be PENDING|DELIVERED|FAILED, got ${String(row.status)}`);
+      }
+    },
+  },
+  {
+    id: "webhooks.signed-delivery",
+    profile: "webhooks",
+    title: "A delivery reaches a local receiver with {event,id,data} and a valid X-Mystery-Signature",
+    rule: "Deliveries POST {event, id, data} with X-Mystery-Event, X-Mystery-Delivery (the event id), X-Mystery-Timestamp (unix ms) and X-Mystery-Signature t=<ms>,sha256=HMAC-SHA256(secret, \"t.raw_body\").",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "webhook_secret_mismatch",
+    async run(ctx) {
+      const { rx, hook, eventId } = await deliverOnce(ctx, 200);
+      try {
+        ensure(rx.deliveries.length === 1, `the receiver must get exactly one delivery, got ${rx.deliveries.length}`);
+        const [d] = rx.deliveries;
+        let body: { event?: unknown; id?: unknown; data?: unknown };
+        try {
+          body = JSON.parse(d.body);
+        } catch {
+          throw new Error(`delivery body is not JSON: ${d.body.slice(0, 120)}`);
+        }
+        ensure(body.event === "purchase.fulfilled" && body.id === eventId && typeof body.data === "object", `body must be {event, id, data}, got ${d.body.slice(0, 160)}`);
+        ensure(d.headers["x-mystery-event"] === "purchase.fulfilled", "X-Mystery-Event must name the event");
+        ensure(d.headers["x-mystery-delivery"] === eventId, `X-Mystery-Delivery must be the event id ${eventId}`);
+        const v = await signatureValid(String(hook.signing_secret), d.headers["x-mystery-signature"] ?? "", d.body);
+        ensure(v.ok, `X-Mystery-Signature does not verify with the secret returned at registration (${d.headers["x-mystery-signature"]})`);
+        ensure(v.t === d.headers["x-mystery-timestamp"] && /^\d{13}$/.test(v.t ?? ""), "the signature's t must equal X-Mystery-Timestamp, in milliseconds");
+      } finally {
+        await rx.close();
+        await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
+    id: "webhooks.failing-receiver",
+    profile: "webhooks",
+    title: "A receiver answering 500 gets 6 attempts of the same delivery; the log shows it FAILED",
+    rule: "Only 2xx is success; delivery retries up to 6 times with exponential backoff on any non-2xx answer.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "failed_delivery_reported_delivered",
+    async run(ctx) {
+      const { rx, hook, eventId } = await deliverOnce(ctx, 500);
+      try {
+        await ctx.control!.advance(WHOLE_SCHEDULE_MS);
+        ensure(rx.deliveries.length === 6, `expected 6 attempts, the receiver saw ${rx.deliveries.length}`);
+        ensure(rx.deliveries.every((d) => d.headers["x-mystery-delivery"] === eventId), "X-Mystery-Delivery must stay the same across retries");
+        const stamps = rx.deliveries.map((d) => Number(d.headers["x-mystery-timestamp"]));
+        ensure(stamps.every((t, i) => i === 0 || t - stamps[i - 1] > (stamps[i - 1] - (stamps[i - 2] ?? stamps[i - 1]))), `retry gaps must grow (timestamps ${stamps.join(", ")})`);
+        const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }), "GET /api/v1/webhooks/deliveries");
+        const row = ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find((d) => d.event_id === eventId);
+        ensure(row, `the log must list the delivery of ${eventId}`);
+        ensure(row.status === "FAILED" && row.attempts === 6 && row.last_status_code === 500, `the delivery must end FAILED after 6 attempts with last_status_code 500, got ${JSON.stringify(row)}`);
+      } finally {
+        await rx.close();
+        await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
+      }
+    },
+  },
+];

@@ -1,4 +1,47 @@
-import type { Deviation } from "./deviation.ts";
+import { createHash } from "node:crypto";
+import { errorIs, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
+import { webhooksSlice } from "../areas/webhooks/model.ts";
 
-/** Deviations that break the webhooks area's rules (one per conformance check). */
-export const webhooksDeviations: readonly Deviation[] = [];
+// Deviations that break the webhooks area's rules, one per conformance check.
+
+const WEBHOOK_BY_ID = /^\/api\/v1\/webhooks\/(\d+)$/;
+const isPath = (x: Exchange, method: string, path: string) => x.req.method === method && x.url.pathname === path;
+
+export const webhooksDeviations: readonly Deviation[] = [
+  { name: "webhook_secret_leaks", breaks: "the signing secret is shown once, never by GET", apply: (x) => {
+      const m = WEBHOOK_BY_ID.exec(x.url.pathname);
+      const data = x.body?.data as { webhook?: Record<string, unknown> } | undefined;
+      if (!m || x.req.method !== "GET" || x.status !== 200 || !data?.webhook) return;
+      const rec = webhooksSlice(x.services.store).webhooks[Number(m[1])];
+      if (rec) data.webhook.signing_secret = rec.secret;
+    } },
+  { name: "lenient_event_types", breaks: "unknown event types are 400 invalid_event_types", apply: (x) => {
+      if (!errorIs(x, 400, "invalid_event_types")) return;
+      x.status = 201;
+      x.body = { success: true, data: { id: 0, url: "", event_types: [], is_active: true, signing_secret: "0".repeat(64) } };
+    } },
+  { name: "no_webhook_limit", breaks: "a key has at most 20 webhooks (409 webhook_limit)", apply: (x) => {
+      if (!errorIs(x, 409, "webhook_limit")) return;
+      x.status = 201;
+      x.body = { success: true, data: { id: 0, url: "", event_types: [], is_active: true, signing_secret: "0".repeat(64) } };
+    } },
+  { name: "webhook_visible_to_other_keys", breaks: "another key's webhook is 404 not_found", apply: (x) => {
+      const m = WEBHOOK_BY_ID.exec(x.url.pathname);
+      if (!m || x.req.method !== "GET" || !errorIs(x, 404, "not_found")) return;
+      const rec = webhooksSlice(x.services.store).webhooks[Number(m[1])];
+      if (rec) toSuccess(x, { webhook: { id: rec.id, url: rec.url, event_types: rec.event_types, is_active: rec.is_active, created_at: rec.created_at, updated_at: rec.updated_at } });
+    } },
+  { name: "deliveries_without_pagination", breaks: "the delivery log is offset-paged with pagination", apply: (x) => {
+      if (isPath(x, "GET", "/api/v1/webhooks/deliveries") && x.body) delete x.body.pagination;
+    } },
+  { name: "webhook_secret_mismatch", breaks: "deliveries are signed with the secret returned at registration", apply: (x) => {
+      const data = x.body?.data as { signing_secret?: string } | undefined;
+      if (isPath(x, "POST", "/api/v1/webhooks") && x.status === 201 && typeof data?.signing_secret === "string")
+        data.signing_secret = createHash("sha256").update(`not-${data.signing_secret}`).digest("hex");
+    } },
+  { name: "failed_delivery_reported_delivered", breaks: "only a 2xx answer is success (a failing receiver ends FAILED)", apply: (x) => {
+      const data = x.body?.data as { deliveries?: Body[] } | undefined;
+      if (!isPath(x, "GET", "/api/v1/webhooks/deliveries") || !Array.isArray(data?.deliveries)) return;
+      for (const d of data.deliveries) if (d.status === "FAILED") Object.assign(d, { status: "DELIVERED", last_error: null, last_status_code: 200 });
+    } },
+];

@@ -14,6 +14,8 @@ export interface ApiErrorInit {
   data?: unknown;
   /** Warehouse human-readable `error` text (defaults to the message). */
   human?: string;
+  /** Extra top-level body fields, never overriding the envelope's (x402 v1 clients read `x402Version`/`accepts` from a 402 body). */
+  extra?: Record<string, unknown>;
 }
 
 export class ApiError extends Error {
@@ -28,7 +30,8 @@ export class ApiError extends Error {
   }
 }
 
-const INFRA_CODES = new Set(["rate_limited", "overloaded", "timeout"]);
+// 500s too: the interface says unexpected failures answer `error` = `internal_error` on every endpoint.
+const INFRA_CODES = new Set(["rate_limited", "overloaded", "timeout", "internal_error"]);
 
 export function errorBody(err: ApiError, kind: EnvelopeKind): Record<string, unknown> {
   const body: Record<string, unknown> = { success: false, message: err.message };
@@ -42,6 +45,7 @@ export function errorBody(err: ApiError, kind: EnvelopeKind): Record<string, unk
   }
   if (err.init.details) body.details = err.init.details;
   if (err.init.retryable !== undefined) body.retryable = err.init.retryable;
+  for (const [k, v] of Object.entries(err.init.extra ?? {})) if (!(k in body)) body[k] = v;
   return body;
 }
 

@@ -1,4 +1,13 @@
 import type { Area } from "../area.ts";
+import { webhookRoutes } from "./routes.ts";
+import { webhookControl } from "./control.ts";
+import { dispatcherFor } from "./dispatcher.ts";
 
-// Placeholder until the webhooks area lands (see its issue); it registers no routes yet.
-export const webhooksArea: Area = { name: "webhooks", routes: [], control: [] };
+// Webhooks: the registry (routes.ts, registry.ts), signed delivery with retries
+// on the virtual clock (dispatcher.ts), and the operator actions (control.ts).
+export const webhooksArea: Area = {
+  name: "webhooks",
+  routes: webhookRoutes,
+  control: webhookControl,
+  start: (services) => dispatcherFor(services).start(),
+};

@@ -1,0 +1,59 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+// A throw-away HTTP receiver on 127.0.0.1 for the delivery checks (emulator
+// mode: the target must be able to reach this machine's loopback, which holds
+// for an in-process or locally started emulator).
+
+export interface Delivery {
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface CheckReceiver {
+  url: string;
+  deliveries: Delivery[];
+  close(): Promise<void>;
+}
+
+/** `status`: a fixed answer, or one per request (n = 1, 2, …). */
+export async function startCheckReceiver(status: number | ((n: number) => number)): Promise<CheckReceiver> {
+  const deliveries: Delivery[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
+      deliveries.push({ headers, body: Buffer.concat(chunks).toString("utf8") });
+      res.writeHead(typeof status === "number" ? status : status(deliveries.length)).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/conformance-webhook`,
+    deliveries,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Receiver-side verification with Web Crypto (independent of the emulator's node:crypto signer). */
+export async function signatureValid(secret: string, header: string, rawBody: string): Promise<{ ok: boolean; t: string | null }> {
+  const parts = new Map(header.split(",").map((p) => [p.slice(0, p.indexOf("=")).trim(), p.slice(p.indexOf("=") + 1).trim()] as const));
+  const t = parts.get("t") ?? null;
+  const sig = parts.get("sha256") ?? "";
+  if (!t || !/^\d+$/.test(t) || !/^[0-9a-f]{64}$/i.test(sig)) return { ok: false, t };
+  const enc = new TextEncoder();
+  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`${t}.${rawBody}`)));
+  const hex = [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return { ok: hex === sig.toLowerCase(), t };
+}

@@ -1,0 +1,248 @@
+import type { Services } from "../../services.ts";
+import type { BusEvents } from "../../bus.ts";
+import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
+import { nextDelay } from "./schedule.ts";
+import { signatureHeader } from "./signing.ts";
+import { postJson } from "./transport.ts";
+
+// Delivers events to webhooks: one delivery per (webhook, event id), each
+// attempt a real signed HTTP POST, retries on the virtual clock. The state of
+// every delivery lives in the store; timers are only a cache of it, re-armed
+// from `next_retry_at` whenever the state is replaced (reset, restore, import).
+
+export const USER_AGENT = "CardOS-Webhooks/1.0 (cardos-emulator)";
+/** Kept so the outbox and the delivery log do not grow without bound in long realtime sessions. */
+const MAX_OUTBOX = 1000;
+const MAX_FINISHED_DELIVERIES = 5000;
+
+type WebhookEvent = BusEvents["webhook.event"];
+
+export class Dispatcher {
+  /** delivery id → clock timer id */
+  private timers = new Map<number, number>();
+  private inFlight = new Set<number>();
+  /** Attempts under way, so callers can wait for them (`idle`). */
+  private running = new Set<Promise<void>>();
+  /** Bumped when the state is replaced, so an answer from the old world is not written into the new one. */
+  private epoch = 0;
+  private kickQueued = false;
+
+  constructor(private readonly services: Services) {}
+
+  start(): () => void {
+    const { bus } = this.services;
+    const offEvent = bus.on("webhook.event", (e) => void this.publish(e));
+    const offReplaced = bus.on("state.replaced", () => this.rearm());
+    this.rearm();
+    return () => {
+      offEvent();
+      offReplaced();
+      this.cancelAll();
+    };
+  }
+
+  /** Creates a delivery for every matching active webhook of the event's account; the first attempts run at once. */
+  publish(e: WebhookEvent): DeliveryRecord[] {
+    const { store, clock } = this.services;
+    const slice = webhooksSlice(store);
+    const eventId = `${e.type}:${e.key}`;
+    const body = JSON.stringify({ event: e.type, id: eventId, data: e.data });
+    const now = clock.nowIso();
+    const existing = new Set(Object.values(slice.deliveries).filter((d) => d.event_id === eventId).map((d) => d.webhook_id));
+    const created: DeliveryRecord[] = [];
+    for (const w of matching(slice.webhooks, e)) {
+      // The same occurrence (same event id) is never delivered twice to one webhook.
+      if (existing.has(w.id)) continue;
+      const d: DeliveryRecord = {
+        id: store.nextId("webhook_delivery"),
+        webhook_id: w.id,
+        owner_key: w.owner_key,
+        event_type: e.type,
+        event_id: eventId,
+        body,
+        status: "PENDING",
+        attempts: 0,
+        last_status_code: null,
+        last_error: null,
+        next_retry_at: now,
+        delivered_at: null,
+        created_at: now,
+      };
+      slice.deliveries[d.id] = d;
+      created.push(d);
+      this.arm(d);
+    }
+    if (created.length) {
+      prune(slice);
+      this.kick();
+    }
+    return created;
+  }
+
+  /** Runs what is due (first attempts included) and resolves when no attempt is under way. */
+  async idle(): Promise<void> {
+    await this.services.clock.runDue();
+    while (this.running.size) await Promise.all([...this.running]);
+  }
+
+  /**
+   * The timer's job. The clock waits for the attempt (at most the timeout), so
+   * one advance runs a whole retry schedule in order, in either clock mode.
+   */
+  private fire(id: number): Promise<void> {
+    const p = this.attempt(id).catch((err: unknown) => console.error(`[emulator] webhook delivery ${id} failed:`, err));
+    this.running.add(p);
+    void p.then(() => this.running.delete(p));
+    return p;
+  }
+
+  /** Runs the given pending deliveries now (out of their backoff), one after another. */
+  async retryNow(ids: readonly number[]): Promise<void> {
+    for (const id of ids) {
+      this.disarm(id);
+      await this.fire(id);
+    }
+  }
+
+  /** Drops the timers of deliveries removed from the state (webhook deleted). */
+  forget(ids: readonly number[]): void {
+    for (const id of ids) this.disarm(id);
+  }
+
+  /** The first attempt must not wait for a clock advance: run due timers as soon as the caller's turn ends. */
+  private kick(): void {
+    if (this.kickQueued) return;
+    this.kickQueued = true;
+    queueMicrotask(() => {
+      this.kickQueued = false;
+      void this.services.clock.runDue();
+    });
+  }
+
+  private arm(d: DeliveryRecord): void {
+    if (d.status !== "PENDING" || !d.next_retry_at) return;
+    this.disarm(d.id);
+    const at = Date.parse(d.next_retry_at);
+    const timer = this.services.clock.schedule(at, () => this.fire(d.id), `webhook delivery ${d.id} (${d.event_id}) attempt ${d.attempts + 1}`);
+    this.timers.set(d.id, timer);
+  }
+
+  private disarm(id: number): void {
+    const timer = this.timers.get(id);
+    if (timer !== undefined) this.services.clock.cancel(timer);
+    this.timers.delete(id);
+  }
+
+  private cancelAll(): void {
+    for (const timer of this.timers.values()) this.services.clock.cancel(timer);
+    this.timers.clear();
+  }
+
+  private rearm(): void {
+    this.epoch++;
+    this.cancelAll();
+    this.inFlight.clear();
+    for (const d of Object.values(webhooksSlice(this.services.store).deliveries)) this.arm(d);
+  }
+
+  /** One attempt: sign, POST, record the outcome, schedule the next attempt or finish. */
+  private async attempt(id: number): Promise<void> {
+    this.timers.delete(id);
+    if (this.inFlight.has(id)) return;
+    const { store, clock } = this.services;
+    const slice = webhooksSlice(store);
+    const d = slice.deliveries[id];
+    if (!d || d.status !== "PENDING") return;
+    const webhook = slice.webhooks[d.webhook_id];
+    if (!webhook) {
+      delete slice.deliveries[id];
+      return;
+    }
+    if (!webhook.is_active) {
+      // Deactivating a webhook stops its retries too (our choice; docs/webhooks.md).
+      Object.assign(d, { status: "FAILED", last_error: "webhook is inactive", next_retry_at: null });
+      return;
+    }
+
+    const epoch = this.epoch;
+    const t = clock.now();
+    const headers = deliveryHeaders(webhook, d, t);
+    this.inFlight.add(id);
+    let result;
+    try {
+      result = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
+    } finally {
+      if (epoch === this.epoch) this.inFlight.delete(id);
+    }
+    if (epoch !== this.epoch) return;
+
+    const now = webhooksSlice(store);
+    const current = now.deliveries[id];
+    if (!current || current.status !== "PENDING") return; // deleted while the request was in flight
+    current.attempts += 1;
+    current.last_status_code = result.status;
+    current.last_error = result.error;
+    if (result.error === null) {
+      Object.assign(current, { status: "DELIVERED", delivered_at: clock.nowIso(), next_retry_at: null });
+    } else {
+      const delay = nextDelay(current.attempts);
+      if (delay === null) Object.assign(current, { status: "FAILED", next_retry_at: null });
+      else {
+        current.next_retry_at = new Date(clock.now() + delay).toISOString();
+        this.arm(current);
+      }
+    }
+    record(now, {
+      id: store.nextId("webhook_attempt"),
+      delivery_id: id,
+      webhook_id: current.webhook_id,
+      event_type: current.event_type,
+      event_id: current.event_id,
+      attempt: current.attempts,
+      url: webhook.url,
+      request: { method: "POST", headers, body: current.body },
+      response: result.status === null ? null : { status: result.status, body: result.body ?? "" },
+      error: result.error,
+      outcome: result.error === null ? "delivered" : "failed",
+      at: new Date(t).toISOString(),
+      duration_ms: result.duration_ms,
+    });
+  }
+}
+
+export function deliveryHeaders(webhook: WebhookRecord, d: DeliveryRecord, t: number): Record<string, string> {
+  return {
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
+    "X-Mystery-Event": d.event_type,
+    "X-Mystery-Delivery": d.event_id,
+    "X-Mystery-Timestamp": String(t),
+    "X-Mystery-Signature": signatureHeader(webhook.secret, t, d.body),
+  };
+}
+
+/** Active webhooks of the event's account subscribed to its type (empty event_types = every event). */
+function matching(webhooks: Record<string, WebhookRecord>, e: WebhookEvent): WebhookRecord[] {
+  return Object.values(webhooks).filter(
+    (w) => w.account_id === e.account_id && w.is_active && (w.event_types.length === 0 || w.event_types.includes(e.type)),
+  );
+}
+
+function record(slice: ReturnType<typeof webhooksSlice>, attempt: AttemptRecord): void {
+  slice.outbox.push(attempt);
+  if (slice.outbox.length > MAX_OUTBOX) slice.outbox.splice(0, slice.outbox.length - MAX_OUTBOX);
+}
+
+function prune(slice: ReturnType<typeof webhooksSlice>): void {
+  const finished = Object.values(slice.deliveries).filter((d) => d.status !== "PENDING");
+  for (const d of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_DELIVERIES))) delete slice.deliveries[d.id];
+}
+
+/** One dispatcher per emulator (Area objects are shared module constants). */
+const dispatchers = new WeakMap<Services, Dispatcher>();
+
+export function dispatcherFor(services: Services): Dispatcher {
+  let d = dispatchers.get(services);
+  if (!d) dispatchers.set(services, (d = new Dispatcher(services)));
+  return d;
+}

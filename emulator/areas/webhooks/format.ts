@@ -1,0 +1,52 @@
+import type { DeliveryRecord, WebhookRecord } from "./model.ts";
+
+// Wire shapes (interface "Webhook", service-facts §6.1). The secret appears
+// only in `registrationWire`, the answer to POST /api/v1/webhooks.
+
+export interface WebhookWire {
+  id: number;
+  url: string;
+  event_types: string[];
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export const webhookWire = (w: WebhookRecord): WebhookWire => ({
+  id: w.id,
+  url: w.url,
+  event_types: [...w.event_types],
+  is_active: w.is_active,
+  created_at: w.created_at,
+  updated_at: w.updated_at,
+});
+
+export const registrationWire = (w: WebhookRecord): WebhookWire & { signing_secret: string } => ({ ...webhookWire(w), signing_secret: w.secret });
+
+export interface DeliveryWire {
+  id: number;
+  webhook_id: number;
+  event_type: string;
+  event_id: string;
+  status: DeliveryRecord["status"];
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_retry_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+export const deliveryWire = (d: DeliveryRecord): DeliveryWire => ({
+  id: d.id,
+  webhook_id: d.webhook_id,
+  event_type: d.event_type,
+  event_id: d.event_id,
+  status: d.status,
+  attempts: d.attempts,
+  last_status_code: d.last_status_code,
+  last_error: d.last_error,
+  next_retry_at: d.next_retry_at,
+  delivered_at: d.delivered_at,
+  created_at: d.created_at,
+});

@@ -1,0 +1,82 @@
+import type { Store } from "../../state/store.ts";
+
+// The webhooks area's slice of the store: plain JSON, so snapshot, restore,
+// export and import carry registrations, delivery state and the outbox
+// together (a restored PENDING delivery is re-armed from `next_retry_at`).
+
+export type DeliveryStatus = "PENDING" | "DELIVERED" | "FAILED";
+
+export interface WebhookRecord {
+  id: number;
+  /** The API key that registered it: only that key may read, change or delete it. */
+  owner_key: string;
+  /** The owner key's account: events for this account are delivered here. */
+  account_id: string;
+  url: string;
+  /** Empty means every event. */
+  event_types: string[];
+  is_active: boolean;
+  /** 64 hex characters; returned once, by registration. */
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryRecord {
+  id: number;
+  webhook_id: number;
+  owner_key: string;
+  event_type: string;
+  /** `"<type>:<key>"`, also `X-Mystery-Delivery`, stable across retries. */
+  event_id: string;
+  /** The exact raw body, built once, so every attempt signs and sends the same bytes. */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_retry_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+/** One HTTP attempt, as the control plane's outbox shows it. */
+export interface AttemptRecord {
+  id: number;
+  delivery_id: number;
+  webhook_id: number;
+  event_type: string;
+  event_id: string;
+  /** 1-based attempt number of its delivery. */
+  attempt: number;
+  url: string;
+  request: { method: "POST"; headers: Record<string, string>; body: string };
+  response: { status: number; body: string } | null;
+  /** Why the attempt failed (non-2xx, connection error, timeout); null when delivered. */
+  error: string | null;
+  outcome: "delivered" | "failed";
+  /** Virtual time of the attempt. */
+  at: string;
+  /** Wall-clock time the HTTP exchange took. */
+  duration_ms: number;
+}
+
+export interface WebhooksSlice {
+  /** By id (integer-like keys iterate in ascending id order). */
+  webhooks: Record<string, WebhookRecord>;
+  deliveries: Record<string, DeliveryRecord>;
+  outbox: AttemptRecord[];
+  settings: { attempt_timeout_ms: number };
+}
+
+/** Per-attempt timeout on the wall clock (the live value is not published; our choice). */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
+
+export function webhooksSlice(store: Store): WebhooksSlice {
+  return store.area<WebhooksSlice>("webhooks", () => ({
+    webhooks: {},
+    deliveries: {},
+    outbox: [],
+    settings: { attempt_timeout_ms: DEFAULT_ATTEMPT_TIMEOUT_MS },
+  }));
+}
