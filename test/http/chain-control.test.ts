@@ -29,7 +29,7 @@ async function purchaseTier1(): Promise<bigint> {
   const { info, pub, wal } = await wallet();
   const price = 25_000_000n;
   await pub.waitForTransactionReceipt({ hash: await wal.writeContract({ address: info.contracts.stablecoin, abi: usdStablecoinAbi, functionName: "approve", args: [info.contracts.mysteryPool, price] }) });
-  const hash = await wal.writeContract({ address: info.contracts.mysteryPool, abi: mysteryPoolAbi, functionName: "purchase", args: [1n] });
+  const hash = await wal.writeContract({ address: info.contracts.mysteryPool, abi: mysteryPoolAbi, functionName: "purchase", args: [1] });
   const receipt = await pub.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
   const [id] = vrfRequestIdsFromLogs(receipt.logs);
