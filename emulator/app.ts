@@ -59,6 +59,7 @@ export function createApp(services: Services, host: ControlHost): Hono {
       try {
         const body = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(c.req.raw);
         const reply = await spec.handle({ services, params: c.req.param(), query: new URL(c.req.url).searchParams, body, host });
+        if (reply.raw) return reply.raw;
         return jsonResponse(reply.status ?? 200, successBody(reply), headers);
       } catch (err) {
         if (err instanceof ApiError) return errorResponse(err, "partner", headers);

@@ -1,4 +1,224 @@
-import type { Check } from "../types.ts";
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { x402Client } from "@x402/core/client";
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
+import { toClientEvmSigner } from "@x402/evm";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { CheckFailure, type Check, type CheckContext } from "../types.ts";
+import type { HttpResult } from "../http.ts";
+import { ensure, env, expectError, expectStatus, expectSuccess, intHeader } from "../assert.ts";
+import { PROBE } from "./pipeline.ts";
 
-/** Conformance checks of the credits area. */
-export const creditsChecks: Check[] = [];
+// Checks of credits: account usage (read-only, free), the x402 top-up
+// challenge (read-only: a 402 is never charged) and, against the emulator,
+// real payments signed with a funded fixture wallet by the official client.
+
+const TOPUP = "/api/v1/credits/topup";
+const USAGE = "/api/v1/account/usage";
+
+/** Decodes PAYMENT-REQUIRED of a 402 (base64 JSON x402 v2 PaymentRequired). */
+export function challengeOf(r: HttpResult, what: string): PaymentRequired {
+  expectStatus(r, 402, what);
+  const raw = r.headers["payment-required"];
+  ensure(raw, `${what}: the 402 must carry a PAYMENT-REQUIRED header`);
+  let pr: PaymentRequired;
+  try {
+    pr = decodePaymentRequiredHeader(raw);
+  } catch {
+    throw new CheckFailure(`${what}: PAYMENT-REQUIRED is not base64 JSON`);
+  }
+  ensure(pr.x402Version === 2 && Array.isArray(pr.accepts) && pr.accepts.length > 0, `${what}: PAYMENT-REQUIRED must be an x402 v2 PaymentRequired with accepts[]`);
+  return pr;
+}
+
+/** Signs a challenge with the official x402 client, the way a partner's code does. */
+export async function signPayment(pr: PaymentRequired, privateKey: Hex): Promise<string> {
+  const req = pr.accepts[0]!;
+  const client = new x402Client()
+    .register(req.network, new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(privateKey))))
+    .setSpendControls({ allowedAssets: [{ network: req.network, asset: req.asset }] });
+  const payload: PaymentPayload = await client.createPaymentPayload(pr);
+  return encodePaymentSignatureHeader(payload);
+}
+
+/** A funded fixture wallet of the emulator's chain (emulator mode only). */
+async function fixtureWallet(ctx: CheckContext, index = 0): Promise<Hex> {
+  const info = await ctx.control!.request<{ accounts: Array<{ private_key: string }> }>("GET", "/chain");
+  const acct = info.accounts[index];
+  ensure(acct, "the emulator's chain has no funded fixture account");
+  return acct.private_key as Hex;
+}
+
+async function balanceNow(ctx: CheckContext, key: string): Promise<number> {
+  const r = await ctx.http.get(USAGE, { key });
+  const d = expectSuccess(r, "GET /account/usage").data as { balance?: unknown };
+  ensure(typeof d.balance === "number", "account usage must carry an integer balance");
+  return d.balance;
+}
+
+async function pay(ctx: CheckContext, key: string, usd: number, wallet: Hex) {
+  const pr = challengeOf(await ctx.http.post(TOPUP, { key, query: { usd } }), `top-up ${usd} USD without payment`);
+  const payment = await signPayment(pr, wallet);
+  const r = await ctx.http.post(TOPUP, { key, query: { usd }, headers: { "PAYMENT-SIGNATURE": payment } });
+  return { pr, payment, r };
+}
+
+export const creditsChecks: Check[] = [
+  {
+    id: "credits.usage-shape",
+    profile: "credits",
+    title: "Account usage shows balance, plan and month-to-date usage",
+    rule: "GET /api/v1/account/usage: balance (integer credits), plan (Pay as you go), month-to-date usage.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "usage_missing_plan",
+    async run({ http, partnerKey, note }) {
+      const d = expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as Record<string, unknown>;
+      ensure(Number.isInteger(d.balance), `balance must be an integer, got ${JSON.stringify(d.balance)}`);
+      ensure(d.plan === "Pay as you go", `plan must be "Pay as you go" (the only available plan), got ${JSON.stringify(d.plan)}`);
+      ensure(typeof d.month_to_date_usage === "number", `month_to_date_usage must be a number, got ${JSON.stringify(d.month_to_date_usage)}`);
+      note(`balance ${d.balance}, month-to-date ${d.month_to_date_usage}`);
+    },
+  },
+  {
+    id: "credits.usage-consistent",
+    profile: "credits",
+    title: "Account usage agrees with X-Credits-Remaining",
+    rule: "X-Credits-Remaining is the balance after the call; the account usage balance is the same balance.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 1,
+    deviation: "usage_balance_mismatch",
+    async run({ http, partnerKey }) {
+      const read = await http.get(PROBE, { key: partnerKey });
+      expectSuccess(read, "GET a card");
+      const remaining = intHeader(read, "X-Credits-Remaining", "catalog read");
+      const u = await http.get(USAGE, { key: partnerKey });
+      const d = expectSuccess(u, "GET /account/usage").data as { balance?: unknown };
+      ensure(d.balance === remaining, `usage balance ${JSON.stringify(d.balance)} must equal the X-Credits-Remaining just seen (${remaining})`);
+      const own = u.headers["x-credits-remaining"];
+      ensure(own === undefined || Number(own) === d.balance, `usage balance ${d.balance} disagrees with its own X-Credits-Remaining ${own}`);
+    },
+  },
+  {
+    id: "credits.topup-invalid-amount",
+    profile: "credits",
+    title: "Top-up amounts outside 5..1000 USD → 400 invalid_amount",
+    rule: "POST /api/v1/credits/topup?usd=<amount>: usd from 5 to 1000; a bad amount is 400 invalid_amount.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "topup_amount_unchecked",
+    async run({ http, partnerKey }) {
+      for (const usd of ["4", "1001", "abc"]) expectError(await http.post(TOPUP, { key: partnerKey, query: { usd } }), 400, "invalid_amount", `usd=${usd}`);
+    },
+  },
+  {
+    id: "x402.challenge",
+    profile: "x402",
+    title: "A top-up without payment → 402 with a decodable PAYMENT-REQUIRED",
+    rule: "First call returns 402 with header PAYMENT-REQUIRED (base64 payment requirements for the amount).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "x402_no_payment_required_header",
+    async run({ http, partnerKey, note }) {
+      const r = await http.post(TOPUP, { key: partnerKey, query: { usd: 5 } });
+      const pr = challengeOf(r, "top-up 5 USD without payment");
+      ensure(env(r).success === false, "the 402 body must use the error envelope");
+      const req = pr.accepts[0]!;
+      ensure(req.scheme === "exact", `scheme must be "exact", got ${req.scheme}`);
+      ensure(/^eip155:\d+$/.test(req.network), `network must be eip155:<chainId>, got ${req.network}`);
+      ensure(/^0x[0-9a-fA-F]{40}$/.test(req.asset) && /^0x[0-9a-fA-F]{40}$/.test(req.payTo), "asset and payTo must be addresses");
+      ensure(req.maxTimeoutSeconds > 0, "maxTimeoutSeconds must be positive");
+      ensure(typeof req.extra?.name === "string" && typeof req.extra?.version === "string", "extra must name the token's EIP-712 domain {name, version}");
+      note(`${req.network} asset ${req.asset} payTo ${req.payTo}`);
+    },
+  },
+  {
+    id: "x402.challenge-amount",
+    profile: "x402",
+    title: "The challenge asks for the amount in stablecoin atomic units",
+    rule: "PAYMENT-REQUIRED carries the payment requirements for the amount (USD stablecoin, 6 decimals).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "x402_wrong_amount",
+    async run({ http, partnerKey }) {
+      for (const [usd, atomic] of [["5", "5000000"], ["12.5", "12500000"], ["1000", "1000000000"]] as const) {
+        const pr = challengeOf(await http.post(TOPUP, { key: partnerKey, query: { usd } }), `top-up ${usd} USD`);
+        ensure(pr.accepts[0]!.amount === atomic, `usd=${usd} must ask for ${atomic} atomic units, got ${pr.accepts[0]!.amount}`);
+      }
+    },
+  },
+  {
+    id: "x402.pay-grants-credits",
+    profile: "x402",
+    title: "Paying the challenge grants 500 credits per USD",
+    rule: "After the client signs a gasless transfer and retries, 200 with {credits_granted, balance_credits, usd, tx_hash}; 500 credits per 1 USD.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "topup_short_grant",
+    async run(ctx) {
+      const key = ctx.partnerKey;
+      const before = await balanceNow(ctx, key);
+      const { r } = await pay(ctx, key, 6, await fixtureWallet(ctx));
+      const d = expectSuccess(r, "top-up 6 USD with payment").data as Record<string, unknown>;
+      ensure(d.credits_granted === 3000, `6 USD must grant 3000 credits, got ${JSON.stringify(d.credits_granted)}`);
+      ensure(d.usd === 6, `usd must be 6, got ${JSON.stringify(d.usd)}`);
+      ensure(typeof d.tx_hash === "string" && /^0x[0-9a-f]{64}$/i.test(d.tx_hash), "tx_hash must be a transaction hash");
+      ensure(r.headers["payment-response"], "a settled top-up carries PAYMENT-RESPONSE");
+      const after = await balanceNow(ctx, key);
+      ensure(after === before + 3000 && d.balance_credits === after, `balance must go ${before} → ${before + 3000}; got ${after} (balance_credits ${d.balance_credits})`);
+      ctx.note(`settled in ${d.tx_hash}`);
+    },
+  },
+  {
+    id: "x402.replay-idempotent",
+    profile: "x402",
+    title: "Replaying a settled payment grants nothing twice",
+    rule: "The top-up is idempotent on the transaction hash: a replay returns the original result.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "topup_replay_grants_again",
+    async run(ctx) {
+      const key = ctx.partnerKey;
+      const { payment, r } = await pay(ctx, key, 5, await fixtureWallet(ctx));
+      const first = expectSuccess(r, "top-up 5 USD").data as Record<string, unknown>;
+      const balance = await balanceNow(ctx, key);
+      const again = await ctx.http.post(TOPUP, { key, query: { usd: 5 }, headers: { "PAYMENT-SIGNATURE": payment } });
+      const second = expectSuccess(again, "replayed payment").data as Record<string, unknown>;
+      ensure(second.tx_hash === first.tx_hash, "a replay must return the original tx_hash");
+      ensure((await balanceNow(ctx, key)) === balance, "a replay must not grant credits again");
+    },
+  },
+  {
+    id: "x402.bad-payment-402",
+    profile: "x402",
+    title: "A payment signed by the wrong wallet → 402 naming the reason, no credits",
+    rule: "Every bad payment (bad signature, wrong amount, wrong payTo, …) gets a 402 naming the x402 reason, and no credits.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "bad_payment_accepted",
+    async run(ctx) {
+      const key = ctx.partnerKey;
+      const before = await balanceNow(ctx, key);
+      const pr = challengeOf(await ctx.http.post(TOPUP, { key, query: { usd: 5 } }), "top-up 5 USD");
+      // Signed for a lower amount than asked: the authorization's value does not match.
+      const cheap = { ...pr, accepts: [{ ...pr.accepts[0]!, amount: "1000000" }] };
+      const payload = JSON.parse(Buffer.from(await signPayment(cheap, await fixtureWallet(ctx)), "base64").toString("utf8")) as PaymentPayload;
+      payload.accepted = pr.accepts[0]!;
+      const r = await ctx.http.post(TOPUP, { key, query: { usd: 5 }, headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) } });
+      expectStatus(r, 402, "under-signed payment");
+      const reason = (env(r).details as { reason?: unknown } | undefined)?.reason;
+      ensure(typeof reason === "string" && reason.length > 0, "the 402 must name the x402 reason in details.reason");
+      ensure((await balanceNow(ctx, key)) === before, "a refused payment must grant nothing");
+      ctx.note(`reason: ${reason}`);
+    },
+  },
+];

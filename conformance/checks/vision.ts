@@ -1,4 +1,143 @@
 import type { Check } from "../types.ts";
+import { ensure, expectError, expectSuccess, intHeader } from "../assert.ts";
 
-/** Conformance checks of the vision area. */
-export const visionChecks: Check[] = [];
+// Checks of vision identify. Read-only ones only provoke refunded 400/404s
+// (safe against production); emulator ones identify the emulator's fixture
+// card images (https://images.emulator.test, resolved without network).
+
+const IDENTIFY = "/api/v1/vision/identify";
+const FIXTURE = "https://images.emulator.test";
+const USAGE = "/api/v1/account/usage";
+
+export const visionChecks: Check[] = [
+  {
+    id: "vision.errors-refunded",
+    profile: "vision",
+    title: "A vision error is refunded",
+    rule: "Vision identify costs 5 credits; errors are refunded (any 4xx is refunded if a credit was charged up front).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "vision_error_charged",
+    async run({ http, partnerKey }) {
+      const before = (expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as { balance: number }).balance;
+      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: "http://images.example.com/card.png" } });
+      expectError(r, 400, "image_url_not_allowed", "identify with an http URL");
+      ensure(intHeader(r, "X-Credits-Cost", "refunded identify") === 0, "a refunded identify reports X-Credits-Cost: 0");
+      ensure(intHeader(r, "X-Credits-Remaining", "refunded identify") === before, `the balance must stay ${before}`);
+    },
+  },
+  {
+    id: "vision.image-required",
+    profile: "vision",
+    title: "Identify without an image → 400 image_required",
+    rule: "image_required: no image (neither image_url nor an upload).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "vision_image_required_wrong_code",
+    async run({ http, partnerKey }) {
+      expectError(await http.post(IDENTIFY, { key: partnerKey, body: {} }), 400, "image_required", "identify with an empty body");
+    },
+  },
+  {
+    id: "vision.url-not-allowed",
+    profile: "vision",
+    title: "Non-public or non-https image_url → 400 image_url_not_allowed",
+    rule: "image_url must be a public https URL: http, loopback, private and link-local hosts are image_url_not_allowed.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "vision_allows_http",
+    async run({ http, partnerKey }) {
+      for (const url of ["http://images.example.com/card.png", "https://127.0.0.1/card.png", "https://169.254.169.254/latest", "https://192.168.0.10/card.png"])
+        expectError(await http.post(IDENTIFY, { key: partnerKey, body: { image_url: url } }), 400, "image_url_not_allowed", url);
+    },
+  },
+  {
+    id: "vision.invalid-options",
+    profile: "vision",
+    title: "Bad identify options → their own 400 codes",
+    rule: "Options game, limit, include, expansion_ids are validated: invalid_game, invalid_limit, invalid_include, invalid_expansion_ids.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "vision_lenient_options",
+    async run({ http, partnerKey }) {
+      const url = "https://images.example.com/card.png";
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ game: "not-a-game" }, "invalid_game"],
+        [{ limit: "many" }, "invalid_limit"],
+        [{ include: "everything" }, "invalid_include"],
+        [{ expansion_ids: 42 }, "invalid_expansion_ids"],
+      ];
+      for (const [opts, code] of cases) expectError(await http.post(IDENTIFY, { key: partnerKey, body: { image_url: url, ...opts } }), 400, code, JSON.stringify(opts));
+    },
+  },
+  {
+    id: "vision.confirm-unknown",
+    profile: "vision",
+    title: "Confirming an unknown feedback_id → 404 feedback_not_found",
+    rule: "404 feedback_not_found: vision confirm with unknown feedback_id.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "vision_confirm_wrong_code",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${IDENTIFY}/conformance-unknown-feedback/confirm`, { key: partnerKey, body: {} });
+      expectError(r, 404, "feedback_not_found", "confirm an unknown feedback_id");
+    },
+  },
+  {
+    id: "vision.identify-feedback",
+    profile: "vision",
+    title: "A fixture card image is identified, with a feedback_id that confirms for free",
+    rule: "Identify costs 5 credits and returns a result carrying a feedback_id; confirming a match costs 0.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 5,
+    deviation: "vision_no_feedback_id",
+    async run({ http, partnerKey, note }) {
+      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/pokemon/base1-4/large.png` } });
+      const d = expectSuccess(r, "identify a fixture card").data as { feedback_id?: unknown; matched?: unknown; match?: { card_id?: unknown; confidence?: unknown } };
+      ensure(intHeader(r, "X-Credits-Cost", "identify") === 5, "identify costs 5 credits");
+      ensure(typeof d.feedback_id === "string" && d.feedback_id.length > 0, "the result must carry a feedback_id");
+      ensure(d.matched === true && d.match?.card_id === "base1-4", `the fixture image of base1-4 must identify base1-4, got ${JSON.stringify(d.match?.card_id)}`);
+      const c = await http.post(`${IDENTIFY}/${d.feedback_id}/confirm`, { key: partnerKey, body: {} });
+      expectSuccess(c, "confirm the match");
+      ensure(intHeader(c, "X-Credits-Cost", "confirm") === 0, "confirming costs 0");
+      note(`confidence ${d.match?.confidence}`);
+    },
+  },
+  {
+    id: "vision.no-match-billed",
+    profile: "vision",
+    title: "A no-match still costs one identification",
+    rule: "A no-match still costs one identification (5 credits).",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 5,
+    deviation: "vision_no_match_free",
+    async run({ http, partnerKey }) {
+      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/pokemon/sets/base1/logo.png` } });
+      const d = expectSuccess(r, "identify a set logo").data as { matched?: unknown };
+      ensure(d.matched === false, "a set logo is not a card: no match");
+      ensure(intHeader(r, "X-Credits-Cost", "no-match") === 5, `a no-match costs 5, X-Credits-Cost says ${r.headers["x-credits-cost"]}`);
+    },
+  },
+  {
+    id: "vision.image-too-large",
+    profile: "vision",
+    title: "An image over 10 MB → 413 image_too_large",
+    rule: "413 image_too_large: vision image over 10 MB, however sent.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "vision_no_size_limit",
+    async run({ http, partnerKey }) {
+      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/_fixtures/oversized.png` } });
+      expectError(r, 413, "image_too_large", "identify an 11 MB image by URL");
+      ensure(intHeader(r, "X-Credits-Cost", "413") === 0, "a 413 is refunded");
+    },
+  },
+];

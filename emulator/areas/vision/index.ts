@@ -1,4 +1,7 @@
 import type { Area } from "../area.ts";
+import { visionRoutes } from "./routes.ts";
+import { visionControl } from "./control.ts";
 
-// Placeholder until the vision area lands (see its issue); it registers no routes yet.
-export const visionArea: Area = { name: "vision", routes: [], control: [] };
+// Vision: deterministic image identification against the fixture catalog,
+// with the fixture image host resolved offline (see fixture-host.ts).
+export const visionArea: Area = { name: "vision", routes: visionRoutes, control: visionControl };

@@ -1,0 +1,34 @@
+import type { Store } from "../../state/store.ts";
+
+// The credits area's slice of the store: settled top-ups, keyed by the
+// settlement transaction hash (a transaction can never credit twice), and an
+// index from the signed authorization (payer + EIP-3009 nonce) to that hash so
+// a retried payment finds its original result before touching the chain.
+
+export interface TopupRecord {
+  tx_hash: string;
+  /** The API key credited. */
+  key: string;
+  usd: number;
+  credits_granted: number;
+  /** Balance right after the grant (the original result replays return). */
+  balance_credits: number;
+  payer: string;
+  network: string;
+  /** Stablecoin atomic units transferred. */
+  amount: string;
+  settled_at: string;
+  /** The x402 SettleResponse sent in PAYMENT-RESPONSE. */
+  payment_response: Record<string, unknown>;
+}
+
+export interface CreditsSlice {
+  topups: Record<string, TopupRecord>;
+  /** `${payer lower-case}:${nonce}` → tx hash. */
+  by_authorization: Record<string, string>;
+}
+
+export const creditsSlice = (store: Store): CreditsSlice =>
+  store.area<CreditsSlice>("credits", () => ({ topups: {}, by_authorization: {} }));
+
+export const authorizationKey = (from: string, nonce: string) => `${from.toLowerCase()}:${nonce.toLowerCase()}`;

@@ -1,0 +1,23 @@
+import type { Store } from "../../state/store.ts";
+
+// The vision area's slice: one feedback record per identify call, so a match
+// (or a correction) can be confirmed later.
+
+export interface FeedbackRecord {
+  feedback_id: string;
+  /** Any key of the account may confirm; other accounts get feedback_not_found. */
+  account_id: string;
+  key: string;
+  created_at: string;
+  matched_card_id: string | null;
+  game: string | null;
+  candidate_ids: string[];
+  confirmed_card_id: string | null;
+  confirmed_at: string | null;
+}
+
+export interface VisionSlice {
+  feedback: Record<string, FeedbackRecord>;
+}
+
+export const visionSlice = (store: Store): VisionSlice => store.area<VisionSlice>("vision", () => ({ feedback: {} }));

@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { renderPng } from "../../emulator/areas/vision/png.ts";
+
+let emu: Emulator;
+let api: Api;
+let close: () => Promise<void>;
+let key: string;
+beforeAll(async () => {
+  ({ emu, api, close } = await startEmulator());
+});
+beforeEach(async () => {
+  await emu.reset();
+  key = await newKey(api, { kind: "partner", scopes: ["read:catalog"], balance: 500 });
+});
+afterAll(() => close());
+
+const HOST = "https://images.emulator.test";
+const identify = () => api.post("/api/v1/vision/identify").set("X-API-Key", key);
+const image = async (path: string) => (await api.get(`/_emulator/images/${path}`).buffer(true).parse((res, cb) => {
+  const chunks: Buffer[] = [];
+  res.on("data", (c: Buffer) => chunks.push(c));
+  res.on("end", () => cb(null, Buffer.concat(chunks)));
+}).expect(200)).body as Buffer;
+
+describe("POST /api/v1/vision/identify: matches", () => {
+  it("identifies a fixture card from its image_url, with candidates, confidence and a feedback_id; costs 5", async () => {
+    const res = await identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png` }).expect(200);
+    expect(res.headers["x-credits-cost"]).toBe("5");
+    expect(res.headers["x-credits-remaining"]).toBe("495");
+    const d = res.body.data;
+    expect(d.matched).toBe(true);
+    expect(d.feedback_id).toMatch(/^vfb_[0-9a-f]{24}$/);
+    expect(d.match).toMatchObject({ card_id: "base1-4", game: "pokemon", confidence: 0.98, card: { id: "base1-4" } });
+    expect(d.candidates[0]).toEqual(d.match);
+    expect(d.candidates.length).toBe(5);
+    for (let i = 1; i < d.candidates.length; i++) expect(d.candidates[i].confidence).toBeLessThan(d.candidates[i - 1].confidence);
+    expect(d.image).toMatchObject({ source: "url", format: "png", width: 126, height: 176 });
+  });
+
+  it("is deterministic: the same image gives the same candidates", async () => {
+    const a = await identify().send({ image_url: `${HOST}/onepiece/OP01-016/small.png`, limit: 3 }).expect(200);
+    const b = await identify().send({ image_url: `${HOST}/onepiece/OP01-016/small.png`, limit: 3 }).expect(200);
+    expect(b.body.data.candidates).toEqual(a.body.data.candidates);
+    expect(a.body.data.match.confidence).toBe(0.94);
+    expect(a.body.data.candidates).toHaveLength(3);
+    expect(b.body.data.feedback_id).not.toBe(a.body.data.feedback_id);
+  });
+
+  it("identifies an uploaded image downloaded from /_emulator/images (multipart field `image`)", async () => {
+    const png = await image("pokemon/base1-4/small.png");
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    const res = await identify().attach("image", png, { filename: "photo.bin", contentType: "application/octet-stream" }).field("include", "prices").expect(200);
+    expect(res.body.data.match.card_id).toBe("base1-4");
+    expect(res.body.data.image).toMatchObject({ source: "upload", format: "png" });
+    expect(res.body.data.match.card).toHaveProperty("pricing");
+  });
+
+  it("accepts a raw image body (Content-Type image/png) and query options", async () => {
+    const png = await image("pokemon/base1-4/large.png");
+    const res = await api.post("/api/v1/vision/identify?limit=1").set("X-API-Key", key).set("Content-Type", "image/png").send(png).expect(200);
+    expect(res.body.data.candidates).toHaveLength(1);
+  });
+
+  it("game and expansion_ids filter: a card outside them is a no-match", async () => {
+    const url = `${HOST}/pokemon/base1-4/large.png`;
+    const other = await identify().send({ image_url: url, game: "onepiece" }).expect(200);
+    expect(other.body.data.matched).toBe(false);
+    const within = await identify().send({ image_url: url, expansion_ids: ["base1"] }).expect(200);
+    expect(within.body.data.candidates.every((c: { card: { expansion: { id: string } } }) => c.card.expansion.id === "base1")).toBe(true);
+    const outside = await identify().send({ image_url: url, expansion_ids: "sv3pt5" }).expect(200);
+    expect(outside.body.data.matched).toBe(false);
+  });
+
+  it("a valid image that is not a card is a no-match that still costs 5", async () => {
+    const blank = renderPng({ width: 10, height: 10, path: "someone/else" });
+    const res = await identify().attach("image", blank, "blank.png").expect(200);
+    expect(res.body.data).toMatchObject({ matched: false, match: null, candidates: [] });
+    expect(res.body.data.feedback_id).toBeTruthy();
+    expect(res.headers["x-credits-cost"]).toBe("5");
+    const sealed = await identify().send({ image_url: `${HOST}/pokemon/sealed/sv3pt5-elite-trainer-box/large.png` }).expect(200);
+    expect(sealed.body.data.matched).toBe(false);
+    expect(sealed.headers["x-credits-remaining"]).toBe("490");
+  });
+
+  it("accepts JPEG and WebP by content", async () => {
+    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("JFIF cardos-emulator:pokemon/base1-4/large\0"), Buffer.from([0xff, 0xd9])]);
+    const j = await identify().attach("image", jpeg, "a.jpg").expect(200);
+    expect(j.body.data).toMatchObject({ matched: true, image: { format: "jpeg" } });
+    const vp8 = Buffer.from("VP8 ....");
+    const webp = Buffer.concat([Buffer.from("RIFF"), Buffer.from([vp8.length + 4, 0, 0, 0]), Buffer.from("WEBP"), vp8]);
+    const w = await identify().attach("image", webp, "a.webp").expect(200);
+    expect(w.body.data).toMatchObject({ matched: false, image: { format: "webp" } });
+  });
+});
+
+describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
+  async function expectError(req: Promise<import("supertest").Response> | import("supertest").Test, status: number, code: string) {
+    const res = await req;
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.body.error).toBe(code);
+    expect(res.headers["x-credits-cost"]).toBe("0");
+    expect(res.headers["x-credits-remaining"]).toBe("500");
+    return res;
+  }
+
+  it("no image → image_required", async () => {
+    await expectError(identify(), 400, "image_required");
+    await expectError(identify().send({ game: "pokemon" }), 400, "image_required");
+    await expectError(identify().field("game", "pokemon"), 400, "image_required");
+  });
+
+  it("a file in the wrong multipart field, or an image in JSON → invalid_upload", async () => {
+    await expectError(identify().attach("file", Buffer.from("x"), "a.png"), 400, "invalid_upload");
+    await expectError(identify().field("image", "not a file"), 400, "invalid_upload");
+    await expectError(identify().send({ image: "iVBORw0KGgo=" }), 400, "invalid_upload");
+  });
+
+  it("undecodable bytes → invalid_image (unknown format, or truncated)", async () => {
+    await expectError(identify().attach("image", Buffer.from("GIF89a......"), "a.gif"), 400, "invalid_image");
+    const png = await image("pokemon/base1-4/large.png");
+    await expectError(identify().attach("image", png.subarray(0, 60), "a.png"), 400, "invalid_image");
+    await expectError(identify().attach("image", Buffer.from([0xff, 0xd8, 0xff, 0, 0]), "a.jpg"), 400, "invalid_image");
+    await expectError(identify().send({ image_url: `${HOST}/_fixtures/not-an-image.png` }), 400, "invalid_image");
+    await expectError(identify().send({ image_url: `${HOST}/_fixtures/truncated.png` }), 400, "invalid_image");
+  });
+
+  it("over 10 MB → 413 image_too_large, however sent", async () => {
+    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 1);
+    await expectError(identify().attach("image", big, "big.png"), 413, "image_too_large");
+    await expectError(api.post("/api/v1/vision/identify").set("X-API-Key", key).set("Content-Type", "image/png").send(big), 413, "image_too_large");
+    await expectError(identify().send({ image_url: `${HOST}/_fixtures/oversized.png` }), 413, "image_too_large");
+    const declared = await emu.fetch("/api/v1/vision/identify", {
+      method: "POST",
+      headers: { "X-API-Key": key, "Content-Type": "application/json", "Content-Length": String(50 * 1024 * 1024) },
+      body: "{}",
+    });
+    expect(declared.status).toBe(413);
+  });
+
+  it.each([
+    "http://images.emulator.test/pokemon/base1-4/large.png",
+    "https://localhost/a.png",
+    "https://127.0.0.1/a.png",
+    "https://2130706433/a.png",
+    "https://[::1]/a.png",
+    "https://10.0.0.8/a.png",
+    "https://172.20.1.1/a.png",
+    "https://192.168.1.10/a.png",
+    "https://169.254.169.254/latest/meta-data",
+    "https://[fe80::1]/a.png",
+    "https://[fd00::1]/a.png",
+    "ftp://example.com/a.png",
+    "not a url",
+  ])("image_url %s → image_url_not_allowed", async (url) => {
+    await expectError(identify().send({ image_url: url }), 400, "image_url_not_allowed");
+  });
+
+  it("unfetchable image_url → image_fetch_failed (unknown fixture image; any other host: no outbound requests)", async () => {
+    await expectError(identify().send({ image_url: `${HOST}/pokemon/nope-999/large.png` }), 400, "image_fetch_failed");
+    await expectError(identify().send({ image_url: "https://example.com/card.png" }), 400, "image_fetch_failed");
+  });
+
+  it("options are validated with their codes", async () => {
+    const url = `${HOST}/pokemon/base1-4/large.png`;
+    await expectError(identify().send({ image_url: url, game: "magic" }), 400, "invalid_game");
+    for (const limit of [0, 21, "abc", 2.5, -1]) await expectError(identify().send({ image_url: url, limit }), 400, "invalid_limit");
+    await expectError(identify().send({ image_url: url, include: "prices,history" }), 400, "invalid_include");
+    await expectError(identify().send({ image_url: url, include: 7 }), 400, "invalid_include");
+    await expectError(identify().send({ image_url: url, expansion_ids: [] }), 400, "invalid_expansion_ids");
+    await expectError(identify().send({ image_url: url, expansion_ids: [1] }), 400, "invalid_expansion_ids");
+    await expectError(identify().send({ image_url: url, expansion_ids: ["no-such-set"] }), 400, "invalid_expansion_ids");
+    await expectError(identify().send({ image_url: url, game: "onepiece", expansion_ids: ["base1"] }), 400, "invalid_expansion_ids");
+    await expectError(identify().field("limit", "50").attach("image", Buffer.from("x"), "a.png"), 400, "invalid_limit");
+  });
+
+  it("an empty balance → 402 insufficient_credits before anything else", async () => {
+    const poor = await newKey(api, { kind: "partner", scopes: ["read:catalog"], balance: 4 });
+    const res = await api.post("/api/v1/vision/identify").set("X-API-Key", poor).send({ image_url: `${HOST}/pokemon/base1-4/large.png` }).expect(402);
+    expect(res.body.error).toBe("insufficient_credits");
+  });
+
+  it("needs read:catalog (tenant keys 403); legacy keys are unmetered", async () => {
+    await api.post("/api/v1/vision/identify").set("X-API-Key", emu.key("tenant")).send({}).expect(403);
+    const res = await api.post("/api/v1/vision/identify").set("X-API-Key", emu.key("legacy")).send({ image_url: `${HOST}/azuki/azk1-001/large.png` }).expect(200);
+    expect(res.headers["x-credits-metering"]).toBe("unmetered");
+  });
+});
+
+describe("POST /api/v1/vision/identify/{feedback_id}/confirm", () => {
+  it("confirms the match for free; a correction names another card", async () => {
+    const { body } = await identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png` }).expect(200);
+    const id = body.data.feedback_id;
+    const res = await api.post(`/api/v1/vision/identify/${id}/confirm`).set("X-API-Key", key).expect(200);
+    expect(res.headers["x-credits-cost"]).toBe("0");
+    expect(res.body.data).toMatchObject({ feedback_id: id, status: "confirmed", card_id: "base1-4", corrected: false });
+    const fix = await api.post(`/api/v1/vision/identify/${id}/confirm`).set("X-API-Key", key).send({ card_id: "base1-2" }).expect(200);
+    expect(fix.body.data).toMatchObject({ card_id: "base1-2", corrected: true });
+    await api.post(`/api/v1/vision/identify/${id}/confirm`).set("X-API-Key", key).send({ card_id: "nope" }).expect(400);
+  });
+
+  it("a no-match needs a card_id", async () => {
+    const { body } = await identify().attach("image", renderPng({ width: 4, height: 4, path: "x" }), "x.png").expect(200);
+    const r = await api.post(`/api/v1/vision/identify/${body.data.feedback_id}/confirm`).set("X-API-Key", key).expect(400);
+    expect(r.body.error).toBe("invalid_card_id");
+    await api.post(`/api/v1/vision/identify/${body.data.feedback_id}/confirm`).set("X-API-Key", key).send({ card_id: "base1-4" }).expect(200);
+  });
+
+  it("an unknown feedback_id, or another account's → 404 feedback_not_found", async () => {
+    const r = await api.post("/api/v1/vision/identify/vfb_000000000000000000000000/confirm").set("X-API-Key", key).expect(404);
+    expect(r.body.error).toBe("feedback_not_found");
+    const { body } = await identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png` }).expect(200);
+    const other = await api.post(`/api/v1/vision/identify/${body.data.feedback_id}/confirm`).set("X-API-Key", emu.key("tier")).expect(404);
+    expect(other.body.error).toBe("feedback_not_found");
+  });
+});
+
+describe("the fixture image host over HTTP", () => {
+  it("serves card, sealed and set images as PNG; unknown paths 404", async () => {
+    const res = await api.get("/_emulator/images/pokemon/base1-4/large.png").expect(200);
+    expect(res.headers["content-type"]).toBe("image/png");
+    await api.get("/_emulator/images/pokemon/sets/base1/logo.png").expect(200);
+    await api.get("/_emulator/images/pokemon/nope/large.png").expect(404);
+    const a = await image("pokemon/base1-4/large.png");
+    const b = await image("pokemon/base1-4/large.png");
+    expect(a.equals(b)).toBe(true);
+  });
+});
