@@ -1,4 +1,213 @@
-import type { Scenario } from "./types.ts";
+import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { vrfRequestIdsFromLogs } from "../chain/index.ts";
+import type { Scenario, ScenarioContext } from "./types.ts";
 
-/** Scenarios of the mystery area. */
-export const mysteryScenarios: Scenario[] = [];
+// Mystery-pack lifecycles, driven the way a partner integrates: the partner's
+// backend calls the API with its key, and the end user's wallet signs the
+// returned calldata over the emulator's JSON-RPC (a viem client on rpcUrl,
+// exactly as against Base). The operator side (VRF, KYC, warehouse, time) is
+// the /_emulator control plane.
+
+const M = "/api/v1/mystery";
+const MIN = 60_000;
+const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
+
+type Call = { to: `0x${string}`; data: Hex; kind?: string };
+type Purchase = { id: number; status: string; onchain_request_id: string | null; items?: Array<{ token_id: string; item_type: string }> };
+
+/** An end user's wallet: a viem wallet client over the emulator's JSON-RPC, with a fixture key from GET /_emulator/chain. */
+async function endUserWallet(ctx: ScenarioContext, index: number) {
+  const info = await ctx.control.request<{ rpcUrl: string; chainId: number; accounts: Array<{ address: `0x${string}`; private_key: Hex }> }>("GET", "/chain");
+  ctx.expect(info.rpcUrl, "the chain must be served over JSON-RPC (rpcUrl)");
+  const chain = defineChain({ id: info.chainId, name: "Emulator", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [info.rpcUrl] } } });
+  const account = privateKeyToAccount(info.accounts[index]!.private_key);
+  const wallet = createWalletClient({ account, chain, transport: viemHttp(info.rpcUrl) });
+  const reader = createPublicClient({ chain, transport: viemHttp(info.rpcUrl) });
+  return {
+    address: account.address,
+    /** Signs and sends each call in order; returns the last receipt. */
+    async send(calls: Call[]) {
+      let receipt;
+      for (const call of calls) {
+        const hash = await wallet.sendTransaction({ to: call.to, data: call.data });
+        receipt = await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        ctx.expect(receipt.status === "success", `${call.kind ?? "call"} to ${call.to} reverted`);
+      }
+      return receipt!;
+    },
+  };
+}
+
+type Wallet = Awaited<ReturnType<typeof endUserWallet>>;
+
+async function events(ctx: ScenarioContext, type?: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
+  return (await ctx.control.request<{ events: Array<{ type: string; data: Record<string, unknown> }> }>("GET", `/mystery/events${type ? `?type=${type}` : ""}`)).events;
+}
+
+/** Non-custodial purchase: prepare → the wallet signs approve + purchase → submit with the VRF request id → reveal. */
+async function buyAndReveal(ctx: ScenarioContext, key: string, wallet: Wallet, tierId: number): Promise<Purchase> {
+  const prep = ctx.data<{ calls: Call[] }>(await ctx.http.post(`${M}/purchase/prepare`, { key, body: { wallet_address: wallet.address, tier_id: tierId } }), 200, "prepare");
+  const receipt = await wallet.send(prep.calls);
+  const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
+  const sub = ctx.data<Purchase>(
+    await ctx.http.post(`${M}/purchase/submit`, { key, body: { wallet_address: wallet.address, tier_id: tierId, transaction_hash: receipt.transactionHash, request_id: String(requestId) } }),
+    202,
+    "submit",
+  );
+  await ctx.control.advance(6_000); // VRF auto mode reveals 5 s after the request
+  const got = ctx.data<Purchase>(await ctx.http.get(`${M}/purchase/${sub.id}`, { key }), 200, "get purchase");
+  ctx.expect(got.status === "FULFILLED" && got.items?.length, `purchase ${sub.id} should be FULFILLED with items, is ${got.status}`);
+  return got;
+}
+
+/** A revealed card worth $40 (buyback-eligible), with an offer the holder accepts on chain. */
+async function soldCard(ctx: ScenarioContext, key: string, wallet: Wallet) {
+  const p = await buyAndReveal(ctx, key, wallet, 1);
+  const card = p.items!.find((i) => i.item_type === "CARD")!;
+  ctx.step("the operator pins the card's oracle value at $40 (eligible range $10–$100)");
+  await ctx.control.request("POST", "/mystery/oracle", { token_id: card.token_id, usdc: "40" });
+  ctx.step("the partner asks for a buyback offer: 85% of $40 = $34, the holder receives $34 − 2.5% fee");
+  const offer = ctx.data<{ offer_id: number; price_usdc: string; seller_receives_usdc: string; calls: Call[] }>(await ctx.http.post(`${M}/buyback/${p.id}`, { key, body: {} }), 201, "buyback offer");
+  ctx.expect(offer.price_usdc === "34.000000" && offer.seller_receives_usdc === "33.150000", `offer ${offer.price_usdc}/${offer.seller_receives_usdc}`);
+  ctx.step("the holder approves the marketplace and accepts the offer on chain");
+  await wallet.send(offer.calls);
+  await ctx.control.advance(1);
+  ctx.expect((await events(ctx, "buyback.confirmed")).length === 1, "buyback.confirmed after the holder accepts");
+  return { p, card, offer };
+}
+
+export const mysteryScenarios: Scenario[] = [
+  {
+    name: "mystery-purchase-wallet",
+    title: "Non-custodial purchase signed by the user's wallet, revealed by VRF",
+    description: "prepare returns approve + purchase calldata; a viem wallet signs it over JSON-RPC; submit links the mined tx and VRF request id; the reveal makes the purchase FULFILLED.",
+    chain: true,
+    async run(ctx: ScenarioContext) {
+      const key = ctx.keys.demo!;
+      const wallet = await endUserWallet(ctx, 0);
+      ctx.step("1. prepare → calls[0] erc20-approve, calls[1] purchase (no rows yet)");
+      ctx.step("2. the wallet signs both, 3. submit with the hash and the decoded VRF request id, 4. VRF reveals after 5 s");
+      const p = await buyAndReveal(ctx, key, wallet, 2);
+      ctx.expect(p.items!.length === 3, "a Premium pack reveals three items");
+      const fulfilled = await events(ctx, "purchase.fulfilled");
+      ctx.expect(fulfilled.length === 1 && fulfilled[0]!.data.purchase_id === p.id, "purchase.fulfilled for the purchase");
+    },
+  },
+  {
+    name: "mystery-custodial-retry",
+    title: "Custodial purchase with an idempotent retry",
+    description: "The partner funds an end user's custodial balance, buys with an Idempotency-Key, retries after a (simulated) timeout and gets the same purchase, charged once.",
+    chain: true,
+    async run(ctx: ScenarioContext) {
+      const key = ctx.keys.demo!;
+      ctx.step("1. the operator credits 100 USDC to a new end user");
+      await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: "scenario-user", usdc: "100" });
+      const body = { tier_id: 1, external_user_id: "scenario-user" };
+      const headers = { "Idempotency-Key": "scenario-order-1" };
+      ctx.step("2. POST /mystery/purchase with Idempotency-Key: the relayer buys on chain");
+      const first = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body, headers }), 202, "custodial purchase");
+      ctx.step("3. the same call again (a retry): the original purchase, no second charge");
+      const retry = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body, headers }), 202, "retry");
+      ctx.expect(retry.id === first.id, "the retry returns the original purchase");
+      const bal = ctx.data<{ wallet: { balance_usdc: string } }>(await ctx.http.get("/api/v1/wallet/balance", { key, query: { external_user_id: "scenario-user" } }), 200, "balance");
+      ctx.expect(bal.wallet.balance_usdc === "75.000000", `charged once: balance ${bal.wallet.balance_usdc}`);
+      ctx.step("4. the same key for another tier is refused");
+      const other = await ctx.http.post(`${M}/purchase`, { key, body: { ...body, tier_id: 2 }, headers });
+      ctx.expect(other.status === 409, `idempotency_mismatch expected, got ${other.status}`);
+      await ctx.control.advance(6_000);
+      ctx.expect(ctx.data<Purchase>(await ctx.http.get(`${M}/purchase/${first.id}`, { key }), 200, "get").status === "FULFILLED", "revealed");
+    },
+  },
+  {
+    name: "mystery-redemption-kyc",
+    title: "Physical redemption with KYC, burn on dispatch",
+    description: "quote → prepare returns a KYC link → the operator approves → prepare (same key) returns initiateBurn calldata → the holder signs → submit → the warehouse fulfils and dispatches; the NFT burns at dispatch.",
+    chain: true,
+    async run(ctx: ScenarioContext) {
+      const key = ctx.keys.demo!; // acme requires KYC
+      const wallet = await endUserWallet(ctx, 0);
+      const p = await buyAndReveal(ctx, key, wallet, 1);
+      ctx.step("1. quote the shipping (cheapest live rate; creates nothing)");
+      const quote = ctx.data<{ shipping_quote: { amount_usdc: string } }>(await ctx.http.post(`${M}/redemption/quote`, { key, body: { purchase_id: p.id, shipping_address: US } }), 200, "quote");
+      ctx.expect(quote.shipping_quote.amount_usdc, "a shipping amount");
+      ctx.step("2. prepare: KYC first");
+      const body = { purchase_id: p.id, shipping_address: US, idempotency_key: "scenario-redeem-1" };
+      const kyc = ctx.data<{ redemption_id: number; status: string; kyc: { kyc_url: string | null } }>(await ctx.http.post(`${M}/redemption/prepare`, { key, body }), 201, "prepare");
+      ctx.expect(kyc.status === "AWAITING_KYC" && kyc.kyc.kyc_url, "kyc_url first");
+      ctx.step("3. the end user passes KYC (operator approves)");
+      await ctx.control.request("POST", `/mystery/redemptions/${kyc.redemption_id}/kyc`, { decision: "approve" });
+      ctx.step("4. prepare again with the same key: unsigned.calls (initiateBurn)");
+      const ready = ctx.data<{ status: string; unsigned: { calls: Call[] } }>(await ctx.http.post(`${M}/redemption/prepare`, { key, body }), 201, "prepare again");
+      ctx.expect(ready.status === "PREPARED", "PREPARED after approval");
+      const burn = await wallet.send(ready.unsigned.calls);
+      ctx.step("5. submit the burn transaction → BURN_SUBMITTED");
+      const sub = ctx.data<{ status: string }>(await ctx.http.post(`${M}/redemption/submit`, { key, body: { redemption_id: kyc.redemption_id, tx_hash: burn.transactionHash } }), 202, "submit");
+      ctx.expect(sub.status === "BURN_SUBMITTED", "BURN_SUBMITTED");
+      ctx.step("6. the warehouse begins fulfilment (1 h later on the clock), then the operator dispatches");
+      await ctx.control.advance(60 * MIN);
+      await ctx.control.request("POST", `/mystery/redemptions/${kyc.redemption_id}/dispatch`);
+      const tracked = ctx.data<{ redemptions: Array<{ status: string; burn: { is_burned: boolean } }> }>(await ctx.http.get(`${M}/redemption/${p.id}`, { key }), 200, "tracking");
+      ctx.expect(tracked.redemptions[0]!.status === "COMPLETED" && tracked.redemptions[0]!.burn.is_burned, "COMPLETED, burned at dispatch");
+      const updates = (await events(ctx, "redemption.updated")).map((e) => e.data.status);
+      ctx.expect(updates.join() === "PREPARED,BURN_SUBMITTED,IN_FULFILLMENT,COMPLETED", `redemption.updated each step: ${updates.join()}`);
+    },
+  },
+  {
+    name: "mystery-buyback-forwarded",
+    title: "Buyback: held without a pool wallet, forwarded once it is set",
+    description: "The holder accepts a buyback offer; with no pool wallet the transfer is held (one event) and retried every 15 minutes; setting the pool wallet forwards the card.",
+    chain: true,
+    async run(ctx: ScenarioContext) {
+      const key = ctx.keys.demo!;
+      const wallet = await endUserWallet(ctx, 1);
+      const { card } = await soldCard(ctx, key, wallet);
+      ctx.step("the forwarding worker finds no pool wallet: one buyback.transfer_held, retries every 15 min");
+      await ctx.control.advance(30 * MIN);
+      ctx.expect((await events(ctx, "buyback.transfer_held")).length === 1, "exactly one transfer_held");
+      ctx.step("the partner sets its pool wallet; the next retry forwards the card");
+      const pool = (await endUserWallet(ctx, 9)).address;
+      ctx.data(await ctx.http.call("PUT", `${M}/pool-wallet`, { key, body: { wallet_address: pool } }), 200, "set pool wallet");
+      await ctx.control.advance(15 * MIN);
+      const moved = await events(ctx, "buyback.card_transferred");
+      ctx.expect(moved.length === 1 && moved[0]!.data.to_address === pool && moved[0]!.data.token_id === card.token_id, "buyback.card_transferred to the pool wallet");
+    },
+  },
+  {
+    name: "mystery-buyback-transfer-failed",
+    title: "Buyback: no pool wallet ever set → terminal transfer failure",
+    description: "After the held event, nine more attempts 15 minutes apart fail; the tenth failure sends buyback.transfer_failed.",
+    chain: true,
+    async run(ctx: ScenarioContext) {
+      const key = ctx.keys.demo!;
+      const wallet = await endUserWallet(ctx, 1);
+      await soldCard(ctx, key, wallet);
+      ctx.step("no pool wallet: retry every 15 minutes, 10 attempts");
+      await ctx.control.advance(3 * 60 * MIN);
+      const types = (await events(ctx)).map((e) => e.type).filter((t) => t.startsWith("buyback."));
+      ctx.expect(types.join() === "buyback.confirmed,buyback.transfer_held,buyback.transfer_failed", `events: ${types.join()}`);
+    },
+  },
+  {
+    name: "mystery-sellback",
+    title: "Sell-back (TIER partner): quote → prepare → sign → submit",
+    description: "The original recipient sells revealed cards back to the pool inside the buyback window; the payout is read from CardSellExecuted.",
+    chain: true,
+    async run(ctx: ScenarioContext) {
+      const key = ctx.keys.tier!;
+      const wallet = await endUserWallet(ctx, 2);
+      const p = await buyAndReveal(ctx, key, wallet, 1);
+      const tokenIds = p.items!.map((i) => i.token_id);
+      ctx.step("1. quote: every token eligible, payout = oracle value × 85%");
+      const q = ctx.data<{ eligible_token_ids: string[]; total_payout_usdc: string }>(await ctx.http.post(`${M}/sellback/quote`, { key, body: { wallet_address: wallet.address, token_ids: tokenIds } }), 200, "quote");
+      ctx.expect(q.eligible_token_ids.length === tokenIds.length, "all eligible");
+      ctx.step("2. prepare: setApprovalForAll (first time) + acceptCardBuyback");
+      const prep = ctx.data<{ calls: Call[] }>(await ctx.http.post(`${M}/sellback/prepare`, { key, body: { wallet_address: wallet.address, token_ids: tokenIds } }), 200, "prepare");
+      const receipt = await wallet.send(prep.calls);
+      ctx.step("3. submit: the record comes from the on-chain CardSellExecuted log");
+      const rec = ctx.data<{ total_usdc: string; token_ids: string[] }>(await ctx.http.post(`${M}/sellback/submit`, { key, body: { transaction_hash: receipt.transactionHash } }), 200, "submit");
+      ctx.expect(rec.total_usdc === q.total_payout_usdc, `paid ${rec.total_usdc}, quoted ${q.total_payout_usdc}`);
+      ctx.expect((await events(ctx, "sellback.confirmed")).length === 1, "sellback.confirmed");
+    },
+  },
+];

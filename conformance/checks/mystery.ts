@@ -1,4 +1,223 @@
 import type { Check } from "../types.ts";
+import { ensure, env, expectError, expectSuccess } from "../assert.ts";
 
-/** Conformance checks of the mystery area. */
-export const mysteryChecks: Check[] = [];
+// Checks of mystery commerce that need no chain: access, input rules and the
+// error codes of the interface document, prices, catalog and wallets. A
+// well-known card (base1-4) is the price probe.
+
+const M = "/api/v1/mystery";
+const WALLET = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+const FR = { name: "Conformance", street1: "1 Rue de Rivoli", city: "Paris", zip: "75001", country: "FR" };
+
+const micros = (usdc: unknown): bigint => {
+  ensure(typeof usdc === "string" && /^\d+(\.\d{1,6})?$/.test(usdc), `expected a decimal USDC string, got ${JSON.stringify(usdc)}`);
+  const [i, f = ""] = usdc.split(".");
+  return BigInt(i!) * 1_000_000n + BigInt(f.padEnd(6, "0"));
+};
+
+const base = { profile: "mystery" as const, credits: 0 };
+
+export const mysteryChecks: Check[] = [
+  {
+    ...base,
+    id: "mystery.tenant-key-403",
+    title: "A tenant key on a mystery endpoint → 403",
+    rule: "A non-partner key on partner endpoints returns 403 (Insufficient permissions).",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    deviation: "mystery_tenant_allowed",
+    async run({ http, tenantKey }) {
+      expectError(await http.get(`${M}/stats`, { key: tenantKey }), 403, "Insufficient permissions", "tenant key on GET /mystery/stats");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.custodial-idempotency-key",
+    title: "Custodial purchase without Idempotency-Key → 400 missing_idempotency_key",
+    rule: "POST /mystery/purchase: header Idempotency-Key required (400 missing_idempotency_key).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_idempotency_key_optional",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${M}/purchase`, { key: partnerKey, body: { tier_id: 1, external_user_id: "conformance-user" } });
+      expectError(r, 400, "missing_idempotency_key", "POST /mystery/purchase without Idempotency-Key");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.invalid-tier",
+    title: "Unknown tier → 400 invalid_tier",
+    rule: "400 invalid_tier for an unknown tier.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_unknown_tier_accepted",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${M}/purchase/prepare`, { key: partnerKey, body: { wallet_address: WALLET, tier_id: 987654 } });
+      expectError(r, 400, "invalid_tier", "prepare with tier 987654");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.price-query",
+    title: "GET /mystery/price needs exactly one of card_id / token_id",
+    rule: "400 invalid_price_query without exactly one of card_id / token_id.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_price_query_lenient",
+    async run({ http, partnerKey }) {
+      expectError(await http.get(`${M}/price`, { key: partnerKey }), 400, "invalid_price_query", "price with neither");
+      expectError(await http.get(`${M}/price`, { key: partnerKey, query: { card_id: "base1-4", token_id: "1" } }), 400, "invalid_price_query", "price with both");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.price-85",
+    title: "Would-be buyback price is 85% of the card's value",
+    rule: "Default buyback offer: 85% of card value (GET /mystery/price).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_price_full_value",
+    async run({ http, partnerKey, note }) {
+      const r = await http.get(`${M}/price`, { key: partnerKey, query: { card_id: "base1-4" } });
+      const d = expectSuccess(r, "price of base1-4").data as Record<string, unknown>;
+      const value = micros(d.market_value_usdc);
+      const offer = micros(d.buyback_price_usdc);
+      note(`market ${String(d.market_value_usdc)}, buyback ${String(d.buyback_price_usdc)}`);
+      ensure(value > 0n, "market_value_usdc must be positive");
+      const expected = (value * 85n) / 100n;
+      ensure(offer >= expected - 10_000n && offer <= expected + 10_000n, `buyback_price_usdc ${String(d.buyback_price_usdc)} is not 85% of ${String(d.market_value_usdc)}`);
+    },
+  },
+  {
+    ...base,
+    id: "mystery.catalog-tiers",
+    title: "GET /mystery/catalog lists tiers under data.tiers",
+    rule: "List endpoints put collections under named keys in data (mystery catalog: data.tiers, data.games).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_catalog_bare_array",
+    async run({ http, partnerKey }) {
+      const d = expectSuccess(await http.get(`${M}/catalog`, { key: partnerKey }), "GET /mystery/catalog").data as { tiers?: unknown; games?: unknown } | null;
+      ensure(d && !Array.isArray(d) && Array.isArray(d.tiers), "data.tiers must be an array");
+      ensure(Array.isArray(d.games), "data.games must be an array");
+      for (const t of d.tiers as Array<Record<string, unknown>>) {
+        ensure(typeof t.tier_id === "number", "tier_id must be a number");
+        ensure(typeof t.price_usdc === "string" || t.price_usdc === null, "price_usdc must be a string (partner money)");
+      }
+    },
+  },
+  {
+    ...base,
+    id: "mystery.pool-wallet-invalid-address",
+    title: "PUT /mystery/pool-wallet with a bad body → 400 invalid_address",
+    rule: "invalid_address also for a bad pool-wallet body.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_pool_wallet_lenient",
+    async run({ http, partnerKey }) {
+      const r = await http.call("PUT", `${M}/pool-wallet`, { key: partnerKey, body: { wallet_address: "0x1234" } });
+      expectError(r, 400, "invalid_address", "PUT /mystery/pool-wallet 0x1234");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.pool-wallet-not-set",
+    title: "Pool wallet read before it is set → 404 pool_wallet_not_set; set then read back",
+    rule: "GET /mystery/pool-wallet: 404 pool_wallet_not_set until PUT sets the active pool wallet.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    deviation: "mystery_pool_wallet_not_set_code",
+    async run({ http, partnerKey }) {
+      expectError(await http.get(`${M}/pool-wallet`, { key: partnerKey }), 404, "pool_wallet_not_set", "GET /mystery/pool-wallet on a fresh key");
+      expectSuccess(await http.call("PUT", `${M}/pool-wallet`, { key: partnerKey, body: { wallet_address: WALLET } }), "PUT /mystery/pool-wallet");
+      const d = expectSuccess(await http.get(`${M}/pool-wallet`, { key: partnerKey }), "GET after PUT").data as Record<string, unknown>;
+      ensure(String(d.address).toLowerCase() === WALLET.toLowerCase(), `pool wallet should read back ${WALLET}, got ${String(d.address)}`);
+    },
+  },
+  {
+    ...base,
+    id: "mystery.payout-wallet",
+    title: "Payout wallet: 404 payout_wallet_not_set before set, bad body → 400 invalid_address",
+    rule: "PUT /payout-wallet sets the payout wallet; bad body gives invalid_address; payout_wallet_not_set when read before set.",
+    mode: "emulator",
+    needs: [],
+    deviation: "mystery_payout_wallet_lenient",
+    async run({ http, control }) {
+      const key = await control!.newKey({ kind: "partner", billing_model: "TIER", scopes: ["packs:read", "payout:manage"] });
+      expectError(await http.get(`${M}/payout-wallet`, { key }), 404, "payout_wallet_not_set", "GET /mystery/payout-wallet before set");
+      expectError(await http.call("PUT", "/api/v1/payout-wallet", { key, body: { address: "not-an-address" } }), 400, "invalid_address", "PUT /payout-wallet bad body");
+      expectSuccess(await http.call("PUT", "/api/v1/payout-wallet", { key, body: { address: WALLET } }), "PUT /payout-wallet");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.sellback-not-tier-partner",
+    title: "Sell-back with a POOL-model key → 403 not_tier_partner",
+    rule: "Some mystery endpoints reject the wrong partner model with not_tier_partner (sell-back is TIER-only).",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    deviation: "mystery_sellback_any_model",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${M}/sellback/quote`, { key: partnerKey, body: { wallet_address: WALLET, token_ids: ["1"] } });
+      expectError(r, 403, "not_tier_partner", "POOL key on POST /mystery/sellback/quote");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.sellback-batch-limit",
+    title: "Sell-back of more than 50 tokens → 400 too_many_tokens",
+    rule: "A sell-back request takes token ids, up to 50 per batch (too_many_tokens).",
+    mode: "emulator",
+    needs: [],
+    deviation: "mystery_sellback_batch_unbounded",
+    async run({ http, control }) {
+      const key = await control!.newKey({ kind: "partner", billing_model: "TIER" });
+      const ids = Array.from({ length: 51 }, (_, i) => String(i + 1));
+      expectError(await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: ids } }), 400, "too_many_tokens", "51 tokens");
+      expectError(await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: [] } }), 400, "invalid_token_ids", "no tokens");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.redemption-phone-required",
+    title: "Redemption quote to a non-US address without a phone → 400 phone_required",
+    rule: "Non-US destination needs a phone number (phone_required).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_phone_optional",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${M}/redemption/quote`, { key: partnerKey, body: { purchase_id: 1, shipping_address: FR } });
+      expectError(r, 400, "phone_required", "quote to FR without phone");
+      const missing = await http.post(`${M}/redemption/quote`, { key: partnerKey, body: { purchase_id: 1 } });
+      expectError(missing, 400, "missing_shipping_address", "quote without an address");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.redemptions-status-filter",
+    title: "GET /mystery/redemptions?status=<bad> → 400 invalid_status",
+    rule: "invalid_status also for a bad ?status= filter.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_status_filter_ignored",
+    async run({ http, partnerKey }) {
+      expectError(await http.get(`${M}/redemptions`, { key: partnerKey, query: { status: "NOT_A_STATUS" } }), 400, "invalid_status", "?status=NOT_A_STATUS");
+      const ok = expectSuccess(await http.get(`${M}/redemptions`, { key: partnerKey }), "GET /mystery/redemptions");
+      ensure(Array.isArray((ok.data as { redemptions?: unknown }).redemptions), "data.redemptions must be an array");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.purchase-not-found",
+    title: "Unknown purchase → 404 not_found",
+    rule: "404 not_found for a purchase that does not exist or is not the caller's.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_missing_purchase_200",
+    async run({ http, partnerKey }) {
+      const r = await http.get(`${M}/purchase/999999999`, { key: partnerKey });
+      expectError(r, 404, "not_found", "GET /mystery/purchase/999999999");
+      ensure(env(r).success === false, "error envelope");
+    },
+  },
+];

@@ -1,4 +1,57 @@
-import type { Deviation } from "./deviation.ts";
+import type { Deviation, Exchange } from "./deviation.ts";
+import { errorIs, toSuccess } from "./deviation.ts";
 
-/** Deviations that break the mystery area's rules (one per conformance check). */
-export const mysteryDeviations: readonly Deviation[] = [];
+// Deviations that break the mystery area's rules (one per conformance check).
+
+const on = (x: Exchange, path: string) => x.url.pathname.startsWith(`/api/v1${path}`);
+const keyKind = (x: Exchange) => x.services.store.state.keys[x.req.headers.get("x-api-key") ?? ""]?.kind;
+
+export const mysteryDeviations: readonly Deviation[] = [
+  { name: "mystery_tenant_allowed", breaks: "a tenant key on partner endpoints is 403", apply: (x) => {
+      if (on(x, "/mystery/") && x.status === 403 && keyKind(x) === "tenant") toSuccess(x, {});
+    } },
+  { name: "mystery_idempotency_key_optional", breaks: "custodial purchase requires Idempotency-Key", apply: (x) => {
+      if (errorIs(x, 400, "missing_idempotency_key")) {
+        toSuccess(x, { id: 1, status: "RESERVED", custody: "CUSTODIAL" });
+        x.status = 202;
+      }
+    } },
+  { name: "mystery_unknown_tier_accepted", breaks: "unknown tier is 400 invalid_tier", apply: (x) => {
+      if (errorIs(x, 400, "invalid_tier")) toSuccess(x, { calls: [] });
+    } },
+  { name: "mystery_price_query_lenient", breaks: "price needs exactly one of card_id/token_id", apply: (x) => {
+      if (errorIs(x, 400, "invalid_price_query")) toSuccess(x, { card_id: null, token_id: null });
+    } },
+  { name: "mystery_price_full_value", breaks: "default buyback price is 85% of value", apply: (x) => {
+      const d = x.body?.data as Record<string, unknown> | undefined;
+      if (on(x, "/mystery/price") && x.status === 200 && d) d.buyback_price_usdc = d.market_value_usdc;
+    } },
+  { name: "mystery_catalog_bare_array", breaks: "catalog tiers are under data.tiers", apply: (x) => {
+      const d = x.body?.data as { tiers?: unknown } | undefined;
+      if (x.url.pathname === "/api/v1/mystery/catalog" && x.status === 200 && d) x.body!.data = d.tiers;
+    } },
+  { name: "mystery_pool_wallet_lenient", breaks: "bad pool-wallet body is 400 invalid_address", apply: (x) => {
+      if (on(x, "/mystery/pool-wallet") && errorIs(x, 400, "invalid_address")) toSuccess(x, { address: null });
+    } },
+  { name: "mystery_pool_wallet_not_set_code", breaks: "reading an unset pool wallet is 404 pool_wallet_not_set", apply: (x) => {
+      if (errorIs(x, 404, "pool_wallet_not_set")) x.body!.error = "not_found";
+    } },
+  { name: "mystery_payout_wallet_lenient", breaks: "bad payout-wallet body is 400 invalid_address", apply: (x) => {
+      if ((on(x, "/payout-wallet") || on(x, "/mystery/payout-wallet")) && errorIs(x, 400, "invalid_address")) toSuccess(x, { address: null });
+    } },
+  { name: "mystery_sellback_any_model", breaks: "sell-back is TIER-only (not_tier_partner)", apply: (x) => {
+      if (errorIs(x, 403, "not_tier_partner")) toSuccess(x, { items: [] });
+    } },
+  { name: "mystery_sellback_batch_unbounded", breaks: "sell-back takes at most 50 tokens", apply: (x) => {
+      if (errorIs(x, 400, "too_many_tokens")) toSuccess(x, { items: [] });
+    } },
+  { name: "mystery_phone_optional", breaks: "non-US redemption quote needs a phone", apply: (x) => {
+      if (errorIs(x, 400, "phone_required")) toSuccess(x, { shipping_quote: {} });
+    } },
+  { name: "mystery_status_filter_ignored", breaks: "bad ?status= is 400 invalid_status", apply: (x) => {
+      if (on(x, "/mystery/redemptions") && errorIs(x, 400, "invalid_status")) toSuccess(x, { redemptions: [] });
+    } },
+  { name: "mystery_missing_purchase_200", breaks: "unknown purchase is 404 not_found", apply: (x) => {
+      if (on(x, "/mystery/purchase/") && errorIs(x, 404, "not_found")) toSuccess(x, { id: 0, status: "FULFILLED" });
+    } },
+];

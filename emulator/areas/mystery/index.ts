@@ -1,4 +1,19 @@
 import type { Area } from "../area.ts";
+import { buybackRoutes } from "./buyback-routes.ts";
+import { catalogRoutes } from "./catalog-routes.ts";
+import { mysteryControl } from "./control.ts";
+import { purchaseRoutes } from "./purchase-routes.ts";
+import { redemptionRoutes } from "./redemption-routes.ts";
+import { sellbackRoutes } from "./sellback.ts";
+import { walletRoutes } from "./wallet-routes.ts";
+import { startWorker } from "./worker.ts";
 
-// Placeholder until the mystery area lands (see its issue); it registers no routes yet.
-export const mysteryArea: Area = { name: "mystery", routes: [], control: [] };
+// Mystery-pack commerce on the local chain (interface "Mystery commerce";
+// service-facts §4): purchases, redemption with burn on dispatch, buyback and
+// pool forwarding, sell-back, prices, wallets and stats. See docs/mystery.md.
+export const mysteryArea: Area = {
+  name: "mystery",
+  routes: [...purchaseRoutes, ...catalogRoutes, ...redemptionRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes],
+  control: mysteryControl,
+  start: startWorker,
+};

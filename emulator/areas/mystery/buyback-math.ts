@@ -1,0 +1,14 @@
+import { MARKETPLACE_FEE_BPS } from "../../../chain/index.ts";
+
+// Buyback pricing (interface: "default 85% of card value"; marketplace fee
+// from the BuybackMarketplace deployment, 250 bps).
+
+export const BUYBACK_PERMILLE = 850n;
+/** Only cards valued $10–$100 are eligible for a buyback offer (api-docs generation). */
+export const ELIGIBLE_MIN = 10_000_000n;
+export const ELIGIBLE_MAX = 100_000_000n;
+
+export const buybackPrice = (valueMicros: bigint) => (valueMicros * BUYBACK_PERMILLE) / 1000n;
+export const marketplaceFee = (price: bigint) => (price * BigInt(MARKETPLACE_FEE_BPS)) / 10_000n;
+/** Card Data money is a number of USD; partner money is micros. */
+export const usdToMicros = (usd: number) => BigInt(Math.round(usd * 1_000_000));

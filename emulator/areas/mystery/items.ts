@@ -1,0 +1,73 @@
+import { createHash } from "node:crypto";
+import { DEFAULT_GROUPS, ITEM_TYPES, type GroupConfig } from "../../../chain/tiers.ts";
+import type { CatalogIndex } from "../catalog/catalog-index.ts";
+import type { CardRecord, SealedRecord } from "../catalog/model.ts";
+import type { ItemRow, ItemTypeName } from "./state.ts";
+import { usd2 } from "./util.ts";
+
+// Hydrates a revealed token into the purchase item shape (service-facts §4.2):
+// the chain knows the item's group, type and value; the emulator picks a
+// catalog card (or sealed product) for the group, deterministically from the
+// token id, so the same seed and purchase sequence always show the same cards.
+
+interface Pools {
+  cards: Map<number, CardRecord[]>;
+  anyCard: CardRecord[];
+  packets: SealedRecord[];
+  sealed: SealedRecord[];
+}
+
+const cache = new WeakMap<CatalogIndex, Pools>();
+
+function pools(catalog: CatalogIndex): Pools {
+  let p = cache.get(catalog);
+  if (p) return p;
+  const priced = catalog.catalog.cards.filter((r) => r.game !== "azuki" && !r.is_variant && r.pricing?.market != null);
+  const cards = new Map<number, CardRecord[]>();
+  for (const g of DEFAULT_GROUPS) {
+    const lo = Number(g.minValue) / 1e6;
+    const hi = Number(g.maxValue) / 1e6;
+    cards.set(g.groupId, priced.filter((r) => r.pricing!.market! >= lo && r.pricing!.market! <= hi));
+  }
+  const sealedAll = catalog.catalog.sealed;
+  const packets = sealedAll.filter((s) => s.product.product_type === "booster_pack" || s.product.product_type === "sleeved_pack");
+  const sealed = sealedAll.filter((s) => !packets.includes(s));
+  p = { cards, anyCard: priced, packets: packets.length ? packets : sealedAll, sealed: sealed.length ? sealed : sealedAll };
+  cache.set(catalog, p);
+  return p;
+}
+
+function pick<T>(rows: readonly T[], tokenId: string, groupId: number): T | undefined {
+  if (rows.length === 0) return undefined;
+  const h = createHash("sha256").update(`mystery-item:${tokenId}:${groupId}`).digest();
+  return rows[h.readUInt32BE(0) % rows.length];
+}
+
+export const itemTypeName = (n: number): ItemTypeName => ITEM_TYPES[n] ?? "CARD";
+
+export function groupOf(groupId: number): GroupConfig | undefined {
+  return DEFAULT_GROUPS.find((g) => g.groupId === groupId);
+}
+
+export function hydrate(catalog: CatalogIndex, token: { tokenId: string; groupId: number; itemType: ItemTypeName; valueMicros: bigint }): ItemRow {
+  const p = pools(catalog);
+  const base = { token_id: token.tokenId, item_type: token.itemType, value_usd: usd2(token.valueMicros), group_id: token.groupId };
+  if (token.itemType === "CARD" || token.itemType === "GRADED_CARD") {
+    const rec = pick(p.cards.get(token.groupId)?.length ? p.cards.get(token.groupId)! : p.anyCard, token.tokenId, token.groupId);
+    if (!rec) return { ...base, category: "unknown", name: groupOf(token.groupId)?.name ?? "Card", image_url: null };
+    const c = rec.card;
+    return {
+      ...base,
+      category: "card",
+      card_id: c.id,
+      name: token.itemType === "GRADED_CARD" ? `${c.name} (graded)` : c.name,
+      image_url: c.images[0]?.large ?? null,
+      ...(c.rarity ? { rarity: c.rarity } : {}),
+      card_number: c.number,
+      set_id: c.expansion.id,
+    };
+  }
+  const rec = pick(token.itemType === "PACKET" ? p.packets : p.sealed, token.tokenId, token.groupId);
+  if (!rec) return { ...base, category: "unknown", name: groupOf(token.groupId)?.name ?? "Product", image_url: null };
+  return { ...base, category: "product", name: rec.product.name, image_url: rec.product.images[0]?.large ?? null, set_id: rec.product.expansion.id };
+}

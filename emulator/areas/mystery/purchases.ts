@@ -1,0 +1,163 @@
+import { encodeFunctionData, getAddress, keccak256, parseEventLogs, toHex, type TransactionReceipt } from "viem";
+import { cardNftAbi, mysteryPoolAbi } from "../../../chain/index.ts";
+import type { Services } from "../../services.ts";
+import { partnerFixture } from "../../../fixtures/mystery/index.ts";
+import { mystery, type EndUserRow, type PurchaseRow } from "./state.ts";
+import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
+import { hydrate, groupOf } from "./items.ts";
+import { emit, usdc } from "./util.ts";
+
+// Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTED
+// (transaction mined, VRF requested) → FULFILLED (VRF revealed the items), or
+// FAILED / REFUNDED. The reveal is read from the chain, never assumed.
+
+export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
+  const slug = partnerFixture(p.account_id).slug;
+  return {
+    id: p.id,
+    purchase_id: p.id,
+    memo: `${slug}-${p.id}`,
+    status: p.status,
+    custody: p.custody,
+    tier_id: p.tier_id,
+    quantity: 1,
+    price: p.price_micros,
+    price_usdc: usdc(p.price_micros),
+    volume_usdc: p.status === "SUBMITTED" || p.status === "FULFILLED" ? usdc(p.price_micros) : "0.000000",
+    onchain_request_id: p.onchain_request_id,
+    request_id: p.onchain_request_id,
+    transaction_hash: p.transaction_hash,
+    purchaser_address: p.purchaser_address,
+    external_user_id: p.external_user_id,
+    failure_reason: p.failure_reason,
+    reserved_at: p.reserved_at,
+    submitted_at: p.submitted_at,
+    fulfilled_at: p.fulfilled_at,
+    created_at: p.created_at,
+    ...(p.items ? { items: p.items.map(({ group_id: _g, ...item }) => item) } : {}),
+  };
+}
+
+export function newPurchase(s: Services, init: Omit<PurchaseRow, "id" | "created_at" | "items" | "failure_reason" | "fulfilled_at">): PurchaseRow {
+  const row: PurchaseRow = { ...init, id: s.store.nextId("mystery-purchase", 5001), created_at: s.clock.nowIso(), items: null, failure_reason: null, fulfilled_at: null };
+  mystery(s).purchases[row.id] = row;
+  return row;
+}
+
+/** The PurchaseRequested log of the pool in a receipt. */
+export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
+  const pool = chainOf(s).addresses.mysteryPool.toLowerCase();
+  const logs = receipt.logs.filter((l) => l.address.toLowerCase() === pool);
+  return parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs })[0]?.args;
+}
+
+// ---------------------------------------------------------------- custodial end users
+
+/** Deterministic custody address for an auto-provisioned end user. */
+const custodyAddress = (accountId: string, userId: string) => getAddress(`0x${keccak256(toHex(`custody:${accountId}:${userId}`)).slice(-40)}`);
+
+export function endUser(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): EndUserRow {
+  const users = (mystery(s).end_users[accountId] ??= {});
+  if (who.external_user_id && users[who.external_user_id]) return users[who.external_user_id]!;
+  if (!who.external_user_id && who.wallet_address) {
+    const found = Object.values(users).find((u) => u.wallet_address.toLowerCase() === who.wallet_address!.toLowerCase());
+    if (found) return found;
+  }
+  const id = who.external_user_id ?? `wallet:${who.wallet_address!.toLowerCase()}`;
+  const row: EndUserRow = { external_user_id: id, wallet_address: who.wallet_address ?? custodyAddress(accountId, id), balance_micros: "0", reserved_micros: "0" };
+  users[id] = row;
+  return row;
+}
+
+export function walletView(u: EndUserRow) {
+  const balance = BigInt(u.balance_micros);
+  const reserved = BigInt(u.reserved_micros);
+  return {
+    end_user: { id: u.external_user_id, external_user_id: u.external_user_id.startsWith("wallet:") ? null : u.external_user_id, wallet_address: u.wallet_address },
+    wallet: {
+      currency: "USDC",
+      available: String(balance - reserved),
+      reserved: String(reserved),
+      balance: String(balance),
+      available_usdc: usdc(balance - reserved),
+      reserved_usdc: usdc(reserved),
+      balance_usdc: usdc(balance),
+    },
+  };
+}
+
+/** The relayer signs purchaseFor on chain; the hold is settled or released. Returns the row (re-read). */
+export async function relayCustodial(s: Services, purchaseId: number, maxPrice: bigint): Promise<PurchaseRow> {
+  const chain = chainOf(s);
+  const first = mystery(s).purchases[purchaseId]!;
+  const data = encodeFunctionData({
+    abi: mysteryPoolAbi,
+    functionName: "purchaseFor",
+    args: [first.purchaser_address as `0x${string}`, first.tier_id, maxPrice],
+  });
+  let receipt: TransactionReceipt | null = null;
+  let error: string | null = null;
+  try {
+    receipt = await sendAs(chain, chain.relayer, chain.addresses.mysteryPool, data);
+    if (receipt.status !== "success") error = "relayer transaction reverted";
+  } catch (err) {
+    error = `relayer could not broadcast: ${(err as Error).message.split("\n")[0]}`;
+  }
+  const row = mystery(s).purchases[purchaseId]!;
+  const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
+  const price = BigInt(row.price_micros);
+  user.reserved_micros = String(BigInt(user.reserved_micros) - price);
+  const requested = receipt && !error ? purchaseRequestedIn(s, receipt) : undefined;
+  if (!requested) {
+    row.status = "FAILED";
+    row.failure_reason = error ?? "no PurchaseRequested log in the relayer transaction";
+    emit(s, row.account_id, "purchase.failed", String(row.id), { purchase_id: row.id, status: "FAILED", reason: row.failure_reason });
+    return row;
+  }
+  user.balance_micros = String(BigInt(user.balance_micros) - price);
+  row.status = "SUBMITTED";
+  row.submitted_at = s.clock.nowIso();
+  row.transaction_hash = receipt!.transactionHash;
+  row.onchain_request_id = requested.requestId.toString();
+  emit(s, row.account_id, "purchase.submitted", String(row.id), { purchase_id: row.id, status: "SUBMITTED", transaction_hash: row.transaction_hash, onchain_request_id: row.onchain_request_id });
+  return row;
+}
+
+// ---------------------------------------------------------------- reveal
+
+/** Reads the pool for a submitted purchase and moves it to FULFILLED / REFUNDED when the chain says so. */
+export async function settleFromChain(s: Services, purchaseId: number): Promise<void> {
+  const before = mystery(s).purchases[purchaseId];
+  if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chain) return;
+  const chain = s.chain.chain;
+  const onChain = await poolPurchase(chain, BigInt(before.onchain_request_id));
+  if (onChain.status === POOL_STATUS.REVEALED) {
+    const items = [];
+    for (const tokenId of onChain.tokenIds) {
+      const rec = await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "getTokenRecord", args: [tokenId] });
+      const item = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "getItem", args: [tokenId] });
+      const type = groupOf(rec.groupId)?.itemType ?? (["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"] as const)[item.itemType] ?? "CARD";
+      items.push(hydrate(s.catalog, { tokenId: tokenId.toString(), groupId: rec.groupId, itemType: type, valueMicros: item.value }));
+    }
+    const row = mystery(s).purchases[purchaseId];
+    if (!row || row.status !== "SUBMITTED") return;
+    row.status = "FULFILLED";
+    row.items = items;
+    row.fulfilled_at = s.clock.nowIso();
+    const { items: wireItems } = formatPurchase(row) as { items: unknown[] };
+    emit(s, row.account_id, "purchase.fulfilled", String(row.id), { purchase_id: row.id, status: "FULFILLED", onchain_request_id: row.onchain_request_id, items: wireItems });
+  } else if (onChain.status === POOL_STATUS.REFUNDED) {
+    const row = mystery(s).purchases[purchaseId];
+    if (!row || row.status !== "SUBMITTED") return;
+    row.status = "REFUNDED";
+    row.failure_reason = "refunded on chain";
+    emit(s, row.account_id, "purchase.refunded", String(row.id), { purchase_id: row.id, status: "REFUNDED", onchain_request_id: row.onchain_request_id });
+  }
+}
+
+export async function settleAllFromChain(s: Services): Promise<void> {
+  const ids = Object.values(mystery(s).purchases)
+    .filter((p) => p.status === "SUBMITTED")
+    .map((p) => p.id);
+  for (const id of ids) await settleFromChain(s, id);
+}

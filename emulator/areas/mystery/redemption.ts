@@ -1,0 +1,218 @@
+import { encodeFunctionData, parseEventLogs } from "viem";
+import { BURN_TYPES, BURN_TYPE_LABELS, cardNftAbi } from "../../../chain/index.ts";
+import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
+import type { HandlerContext } from "../../pipeline/route.ts";
+import type { Services } from "../../services.ts";
+import { burnState, chainOf, ownerOf, receiptOf, sendAs } from "./chain-io.ts";
+import { settleFromChain } from "./purchases.ts";
+import { LIVE_REDEMPTION, mystery, type ItemRow, type PurchaseRow, type RedemptionRow } from "./state.ts";
+import { emit, intId, isoAt, tokenIdOf, type Body } from "./util.ts";
+
+// Physical redemption, "burn on dispatch" (interface; service-facts §4.7
+// generation A with KYC): AWAITING_KYC → PREPARED → BURN_SUBMITTED →
+// IN_FULFILLMENT → COMPLETED. The burn is initiated by the holder and
+// finalised by the operator when the warehouse dispatches the item.
+
+export const FULFILLMENT_DELAY_MS = 60 * 60 * 1000; // BURN_SUBMITTED → IN_FULFILLMENT (auto mode)
+export const DISPATCH_DELAY_MS = 24 * 60 * 60 * 1000; // IN_FULFILLMENT → COMPLETED (auto mode)
+export const PREPARE_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface Target {
+  purchase: PurchaseRow;
+  item: ItemRow;
+}
+
+const isLive = (r: RedemptionRow) => LIVE_REDEMPTION.includes(r.status);
+
+export function liveRedemptionFor(s: Services, accountId: string, tokenId: string): RedemptionRow | undefined {
+  return Object.values(mystery(s).redemptions).find((r) => r.account_id === accountId && r.token_id === tokenId && isLive(r));
+}
+
+/** purchase_id (+ token_id when several items qualify) or token_id alone → the item to redeem. */
+export async function resolveTarget(c: HandlerContext, b: Body): Promise<Target> {
+  const acct = c.key!.account_id;
+  const purchaseId = b.purchase_id === undefined || b.purchase_id === null ? null : intId(b.purchase_id);
+  const rawToken = b.token_id;
+  const hasToken = rawToken !== undefined && rawToken !== null && rawToken !== "";
+  if (b.purchase_id !== undefined && b.purchase_id !== null && purchaseId === null) throw notFound(`No purchase ${String(b.purchase_id)} on this account`);
+  if (purchaseId === null && !hasToken) throw badRequest("purchase_or_token_required", "Send purchase_id (and token_id when the purchase has several items) or token_id");
+  const tokenId = hasToken ? tokenIdOf(rawToken) : null;
+  let purchase: PurchaseRow | undefined;
+  if (purchaseId !== null) {
+    purchase = mystery(c.services).purchases[purchaseId];
+    if (!purchase || purchase.account_id !== acct) throw notFound(`No purchase ${purchaseId} on this account`);
+  } else {
+    if (tokenId === null) throw conflict("invalid_token_id", `token_id ${String(rawToken)} is not a token id`);
+    purchase = Object.values(mystery(c.services).purchases).find((p) => p.account_id === acct && p.items?.some((i) => i.token_id === tokenId));
+    if (!purchase) throw notFound(`No token ${tokenId} from this account's purchases`, "token_not_found");
+  }
+  await settleFromChain(c.services, purchase.id);
+  purchase = mystery(c.services).purchases[purchase.id]!;
+  if (purchase.status !== "FULFILLED" || !purchase.items) throw conflict("not_fulfilled", `Purchase ${purchase.id} is ${purchase.status}; it can be redeemed once FULFILLED`);
+  let item: ItemRow | undefined;
+  if (hasToken) {
+    if (tokenId === null) throw conflict("invalid_token_id", `token_id ${String(rawToken)} is not a token id`);
+    item = purchase.items.find((i) => i.token_id === tokenId);
+    if (!item) throw conflict("invalid_token_id", `Token ${tokenId} is not an item of purchase ${purchase.id}`, { details: { token_ids: purchase.items.map((i) => i.token_id) } });
+  } else {
+    const open = purchase.items.filter((i) => i.item_type !== "PACKET" && !Object.values(mystery(c.services).redemptions).some((r) => r.token_id === i.token_id && (isLive(r) || r.status === "COMPLETED")));
+    if (open.length === 0) throw conflict("no_items", `Purchase ${purchase.id} has no items left to redeem`);
+    if (open.length > 1) throw badRequest("token_required", `Purchase ${purchase.id} has ${open.length} redeemable items; send token_id`, { details: { token_ids: open.map((i) => i.token_id) } });
+    item = open[0]!;
+  }
+  if (item.item_type === "PACKET") throw badRequest("unsupported_item", "PACKET items are opened on chain, not shipped; redeem cards, graded cards or sealed products");
+  return { purchase, item };
+}
+
+/** The holder must still hold the token (not burned, not moved, not frozen by another burn). */
+export async function checkHolder(s: Services, t: Target, forPrepare: boolean): Promise<`0x${string}`> {
+  const chain = chainOf(s);
+  const id = BigInt(t.item.token_id);
+  const owner = await ownerOf(chain, id);
+  if (!owner) throw conflict("no_holder", `Token ${t.item.token_id} has no holder (burned or never minted)`);
+  if (!forPrepare) return owner;
+  const burn = await burnState(chain, id);
+  if (burn.pending) throw conflict("not_burnable", `Token ${t.item.token_id} already has a pending ${BURN_TYPE_LABELS[burn.burnType]} burn`);
+  if (owner.toLowerCase() !== t.purchase.purchaser_address.toLowerCase())
+    throw conflict("not_owner", `Token ${t.item.token_id} moved: it is held by ${owner}, not the purchaser ${t.purchase.purchaser_address}`);
+  return owner;
+}
+
+export const burnTypeOf = (item: ItemRow) => (item.item_type === "SEALED_PRODUCT" ? BURN_TYPES.REDEEM_PRODUCT : BURN_TYPES.REDEEM_CARD);
+
+export function formatRedemption(s: Services, r: RedemptionRow, withCalls = false): Record<string, unknown> {
+  const burning = r.status === "BURN_SUBMITTED" || r.status === "IN_FULFILLMENT";
+  const out: Record<string, unknown> = {
+    redemption_id: r.redemption_id,
+    purchase_id: r.purchase_id,
+    token_id: r.token_id,
+    item_type: r.item_type,
+    status: r.status,
+    failure_reason: r.failure_reason,
+    kyc: { status: r.kyc_status, kyc_url: r.kyc_status === "PENDING" ? kycUrl(r) : null },
+    burn: {
+      db_status: r.is_burned ? "REDEEMED" : burning ? "PENDING_REDEEM" : "NONE",
+      is_burned: r.is_burned,
+      burn_type: r.burn_type,
+      burn_type_label: BURN_TYPE_LABELS[r.burn_type],
+      label: BURN_TYPE_LABELS[r.burn_type],
+    },
+    queue: { status: r.status === "IN_FULFILLMENT" ? "PICKING" : r.status === "COMPLETED" ? "SHIPPED" : burning ? "QUEUED" : "NONE" },
+    order: { status: r.status === "COMPLETED" ? "SHIPPED" : r.status === "IN_FULFILLMENT" ? "PROCESSING" : "PENDING", tracking_number: r.tracking_number },
+    burn_tx_hash: r.burn_tx_hash,
+    shipping_quote: r.shipping_quote,
+    shipping_address: r.shipping_address,
+    expires_at: r.expires_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+  if (withCalls) out.unsigned = r.status === "PREPARED" ? unsignedCalls(s, r) : null;
+  return out;
+}
+
+const kycUrl = (r: RedemptionRow) => `https://kyc.emulator.test/verify/${r.account_id}/${r.redemption_id}`;
+
+function unsignedCalls(s: Services, r: RedemptionRow) {
+  const chain = chainOf(s);
+  return {
+    chain_id: chain.chainId,
+    calls: [
+      {
+        kind: "burn",
+        to: chain.addresses.cardNft,
+        data: encodeFunctionData({ abi: cardNftAbi, functionName: "initiateBurn", args: [BigInt(r.token_id), r.burn_type] }),
+        value: "0",
+        description: `Flag token ${r.token_id} for redemption (${BURN_TYPE_LABELS[r.burn_type]}); it burns when the item ships`,
+      },
+    ],
+  };
+}
+
+function touch(s: Services, r: RedemptionRow, status: RedemptionRow["status"]): void {
+  r.status = status;
+  r.updated_at = s.clock.nowIso();
+  emit(s, r.account_id, "redemption.updated", `${r.redemption_id}:${status}`, {
+    redemption_id: r.redemption_id,
+    purchase_id: r.purchase_id,
+    token_id: r.token_id,
+    item_type: r.item_type,
+    status,
+    burn_tx_hash: r.burn_tx_hash,
+    failure_reason: r.failure_reason,
+  });
+}
+
+/** KYC decision (control action): approved moves an AWAITING_KYC redemption to PREPARED. */
+export function decideKyc(s: Services, id: number, approve: boolean): RedemptionRow {
+  const r = mystery(s).redemptions[id];
+  if (!r) throw notFound(`No redemption ${id}`);
+  if (r.status !== "AWAITING_KYC") throw conflict("invalid_status", `Redemption ${id} is ${r.status}, not AWAITING_KYC`);
+  mystery(s).kyc[`${r.account_id}:${r.holder.toLowerCase()}`] = approve ? "APPROVED" : "DECLINED";
+  r.kyc_status = approve ? "APPROVED" : "DECLINED";
+  if (approve) touch(s, r, "PREPARED");
+  else {
+    r.failure_reason = "kyc_declined";
+    touch(s, r, "FAILED");
+  }
+  return r;
+}
+
+/** Verifies the holder's initiateBurn transaction and moves PREPARED → BURN_SUBMITTED. */
+export async function submitBurn(s: Services, r: RedemptionRow, hash: `0x${string}`): Promise<void> {
+  const chain = chainOf(s);
+  const receipt = await receiptOf(chain, hash);
+  const invalid = (why: string) => badRequest("invalid_tx_hash", `tx_hash ${why}`, { details: { tx_hash: hash } });
+  if (!receipt) throw invalid("is not on the chain (submit after the burn transaction is mined)");
+  if (receipt.status !== "success") throw invalid("reverted on chain");
+  const nft = chain.addresses.cardNft.toLowerCase();
+  const burns = parseEventLogs({ abi: cardNftAbi, eventName: "BurnInitiated", logs: receipt.logs.filter((l) => l.address.toLowerCase() === nft) });
+  if (!burns.some((e) => e.args.tokenId.toString() === r.token_id)) throw invalid(`has no BurnInitiated for token ${r.token_id}`);
+  const row = mystery(s).redemptions[r.redemption_id]!;
+  row.burn_tx_hash = receipt.transactionHash;
+  row.next_step_at = s.clock.now() + FULFILLMENT_DELAY_MS;
+  touch(s, row, "BURN_SUBMITTED");
+}
+
+/** Warehouse: begin fulfilment (BURN_SUBMITTED → IN_FULFILLMENT). */
+export function startFulfillment(s: Services, id: number): RedemptionRow {
+  const r = mystery(s).redemptions[id];
+  if (!r) throw notFound(`No redemption ${id}`);
+  if (r.status !== "BURN_SUBMITTED") throw conflict("invalid_status", `Redemption ${id} is ${r.status}; fulfilment starts from BURN_SUBMITTED`);
+  r.next_step_at = s.clock.now() + DISPATCH_DELAY_MS;
+  touch(s, r, "IN_FULFILLMENT");
+  return r;
+}
+
+/** Warehouse: dispatch (IN_FULFILLMENT → COMPLETED); the operator finalises the burn on chain. */
+export async function dispatch(s: Services, id: number): Promise<RedemptionRow> {
+  const first = mystery(s).redemptions[id];
+  if (!first) throw notFound(`No redemption ${id}`);
+  if (first.status !== "IN_FULFILLMENT") throw conflict("invalid_status", `Redemption ${id} is ${first.status}; dispatch needs IN_FULFILLMENT`);
+  const chain = chainOf(s);
+  const receipt = await sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: "finalizeBurn", args: [BigInt(first.token_id)] }));
+  const r = mystery(s).redemptions[id]!;
+  if (receipt.status !== "success") {
+    r.failure_reason = "finalizeBurn reverted (no pending burn on chain)";
+    r.next_step_at = null;
+    touch(s, r, "FAILED");
+    return r;
+  }
+  r.is_burned = true;
+  r.next_step_at = null;
+  r.tracking_number = `9400${String(r.redemption_id).padStart(18, "0")}`;
+  touch(s, r, "COMPLETED");
+  return r;
+}
+
+/** Auto mode: takes every warehouse step that is due. */
+export async function runDueRedemptions(s: Services): Promise<void> {
+  const now = s.clock.now();
+  for (const r of Object.values(mystery(s).redemptions)) {
+    if (r.next_step_at === null || r.next_step_at > now) continue;
+    if (r.status === "BURN_SUBMITTED") startFulfillment(s, r.redemption_id);
+    else if (r.status === "IN_FULFILLMENT") await dispatch(s, r.redemption_id);
+    else mystery(s).redemptions[r.redemption_id]!.next_step_at = null;
+  }
+}
+
+export const newExpiry = (s: Services) => isoAt(s.clock.now() + PREPARE_TTL_MS);

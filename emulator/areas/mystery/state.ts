@@ -1,0 +1,200 @@
+import type { Services } from "../../services.ts";
+import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
+
+// The mystery area's slice of the store: plain JSON, re-read on every use
+// (restore/reset/import replace the whole object).
+
+export type PurchaseStatus = "RESERVED" | "SUBMITTED" | "FULFILLED" | "REFUNDED" | "FAILED";
+export const PURCHASE_STATUSES: readonly PurchaseStatus[] = ["RESERVED", "SUBMITTED", "FULFILLED", "REFUNDED", "FAILED"];
+
+export type ItemTypeName = "CARD" | "GRADED_CARD" | "PACKET" | "SEALED_PRODUCT";
+
+export interface ItemRow {
+  token_id: string;
+  item_type: ItemTypeName;
+  category: "card" | "product" | "unknown";
+  card_id?: string;
+  name: string;
+  image_url: string | null;
+  value_usd: string;
+  rarity?: string;
+  card_number?: string;
+  set_id?: string;
+  group_id: number;
+}
+
+export interface PurchaseRow {
+  id: number;
+  account_id: string;
+  custody: "CUSTODIAL" | "NON_CUSTODIAL";
+  status: PurchaseStatus;
+  tier_id: number;
+  price_micros: string;
+  onchain_request_id: string | null;
+  transaction_hash: string | null;
+  purchaser_address: string;
+  external_user_id: string | null;
+  failure_reason: string | null;
+  reserved_at: string | null;
+  submitted_at: string | null;
+  fulfilled_at: string | null;
+  created_at: string;
+  items: ItemRow[] | null;
+}
+
+export interface EndUserRow {
+  external_user_id: string;
+  wallet_address: string;
+  balance_micros: string;
+  reserved_micros: string;
+}
+
+export type RedemptionStatus = "AWAITING_KYC" | "PREPARED" | "BURN_SUBMITTED" | "IN_FULFILLMENT" | "COMPLETED" | "FAILED" | "CANCELLED" | "EXPIRED";
+export const REDEMPTION_STATUSES: readonly RedemptionStatus[] = ["AWAITING_KYC", "PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED", "FAILED", "CANCELLED", "EXPIRED"];
+export const LIVE_REDEMPTION: readonly RedemptionStatus[] = ["AWAITING_KYC", "PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"];
+
+export interface ShippingAddress {
+  name: string;
+  street1: string;
+  street2?: string;
+  city: string;
+  state?: string;
+  zip: string;
+  country: string;
+  phone?: string;
+  email?: string;
+}
+
+export interface ShippingQuote {
+  amount_usdc: string;
+  currency: "USD";
+  carrier: string;
+  service: string;
+  service_token: string;
+  estimated_days: number;
+  rate_id: string;
+  quoted_at: string;
+}
+
+export interface RedemptionRow {
+  redemption_id: number;
+  account_id: string;
+  idempotency_key: string;
+  purchase_id: number;
+  token_id: string;
+  item_type: ItemTypeName;
+  holder: string;
+  status: RedemptionStatus;
+  kyc_status: "NOT_REQUIRED" | "PENDING" | "APPROVED" | "DECLINED";
+  shipping_address: ShippingAddress;
+  shipping_quote: ShippingQuote;
+  burn_type: number;
+  burn_tx_hash: string | null;
+  is_burned: boolean;
+  tracking_number: string | null;
+  failure_reason: string | null;
+  /** Auto mode: when the warehouse takes the next step (ms). */
+  next_step_at: number | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OfferRow {
+  offer_id: number;
+  account_id: string;
+  purchase_id: number | null;
+  token_id: string;
+  item_type: ItemTypeName;
+  offer_hash: string;
+  offer_signature: string;
+  target: string;
+  price_micros: string;
+  fee_micros: string;
+  value_micros: string;
+  deadline: number;
+  status: "active" | "accepted" | "cancelled" | "expired";
+  accepted_at: string | null;
+  accept_tx_hash: string | null;
+  created_at: string;
+}
+
+export interface TransferRow {
+  offer_id: number;
+  account_id: string;
+  token_id: string;
+  status: "pending" | "held" | "transferred" | "failed";
+  attempts: number;
+  next_attempt_at: number;
+  to_address: string | null;
+  tx_hash: string | null;
+  last_error: string | null;
+}
+
+export interface WalletRow {
+  chain: string;
+  address: string;
+  is_active: boolean;
+  created_at: string;
+}
+
+export interface SellbackRow {
+  sellback_id: number;
+  account_id: string;
+  seller: string;
+  token_ids: string[];
+  total_micros: string;
+  transaction_hash: string;
+  sold_at: string;
+}
+
+export interface EventRow {
+  account_id: string;
+  type: string;
+  key: string;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+export interface MysterySlice {
+  purchases: Record<string, PurchaseRow>;
+  /** account → external_user_id → custodial end user. */
+  end_users: Record<string, Record<string, EndUserRow>>;
+  redemptions: Record<string, RedemptionRow>;
+  /** `${account}\u0000${key}` → redemption id. */
+  redemption_keys: Record<string, number>;
+  /** `${account}:${wallet lower}` → KYC decision. */
+  kyc: Record<string, "APPROVED" | "DECLINED">;
+  offers: Record<string, OfferRow>;
+  transfers: Record<string, TransferRow>;
+  pool_wallets: Record<string, WalletRow[]>;
+  payout_wallets: Record<string, WalletRow[]>;
+  sellbacks: Record<string, SellbackRow>;
+  events: EventRow[];
+  warehouse_mode: "auto" | "manual";
+}
+
+function initial(): MysterySlice {
+  const end_users: MysterySlice["end_users"] = {};
+  for (const p of PARTNER_FIXTURES) {
+    end_users[p.account_id] = {};
+    for (const u of p.end_users)
+      end_users[p.account_id]![u.external_user_id] = { external_user_id: u.external_user_id, wallet_address: u.wallet_address, balance_micros: u.balance_micros, reserved_micros: "0" };
+  }
+  return {
+    purchases: {},
+    end_users,
+    redemptions: {},
+    redemption_keys: {},
+    kyc: {},
+    offers: {},
+    transfers: {},
+    pool_wallets: {},
+    payout_wallets: {},
+    sellbacks: {},
+    events: [],
+    warehouse_mode: "auto",
+  };
+}
+
+export const mystery = (s: Services): MysterySlice => s.store.area<MysterySlice>("mystery", initial);

@@ -1,0 +1,14 @@
+import { DEFAULT_TIERS, type TierConfig } from "../../../chain/tiers.ts";
+import { badRequest } from "../../pipeline/errors.ts";
+import type { Services } from "../../services.ts";
+
+// Tiers come from the chain's deployed configuration (the same table without a chain,
+// so catalog reads and input validation work under --no-chain).
+
+export const tiersOf = (s: Services): readonly TierConfig[] => s.chain?.chain.tiers ?? DEFAULT_TIERS;
+
+export function tierOf(s: Services, tierId: number): TierConfig {
+  const t = tiersOf(s).find((x) => x.tierId === tierId);
+  if (!t) throw badRequest("invalid_tier", `No tier ${tierId}; see GET /mystery/catalog for the tiers on sale`);
+  return t;
+}

@@ -1,0 +1,76 @@
+import type { Services } from "../../services.ts";
+import { runDueTransfers, watchOffers } from "./buyback.ts";
+import { settleAllFromChain } from "./purchases.ts";
+import { runDueRedemptions } from "./redemption.ts";
+import { mystery } from "./state.ts";
+
+// The area's worker. Work that waits is stored in state with its due time
+// (transfer retries, warehouse steps); one clock timer is armed for the
+// earliest of them and re-armed after every run and on state.replaced. The
+// chain is watched (VRF reveals, accepted offers) after every clock change,
+// on reads, and in realtime mode once a second of wall time.
+
+const timers = new WeakMap<Services, number>();
+const queues = new WeakMap<Services, Promise<void>>();
+
+/** Runs fn after every earlier worker run of this emulator (no two runs send transactions at once). */
+export function serial(s: Services, fn: () => Promise<void>): Promise<void> {
+  const next = (queues.get(s) ?? Promise.resolve()).then(fn, fn);
+  queues.set(s, next.catch(() => undefined));
+  return next;
+}
+
+function nextDue(s: Services): number | null {
+  const slice = mystery(s);
+  let due: number | null = null;
+  const take = (t: number | null) => {
+    if (t !== null && (due === null || t < due)) due = t;
+  };
+  for (const t of Object.values(slice.transfers)) if (t.status === "pending" || t.status === "held") take(t.next_attempt_at);
+  if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.next_step_at);
+  return due;
+}
+
+export function armWorker(s: Services): void {
+  const prev = timers.get(s);
+  if (prev !== undefined) s.clock.cancel(prev);
+  timers.delete(s);
+  const due = nextDue(s);
+  if (due === null) return;
+  timers.set(s, s.clock.schedule(Math.max(due, s.clock.now()), () => runWorker(s), "mystery worker"));
+}
+
+/** Watches the chain, then takes every due step; safe to call any time. */
+export function runWorker(s: Services): Promise<void> {
+  return serial(s, async () => {
+    if (s.chain) {
+      await settleAllFromChain(s);
+      await watchOffers(s);
+      await runDueTransfers(s);
+    }
+    if (mystery(s).warehouse_mode === "auto") await runDueRedemptions(s);
+    armWorker(s);
+  });
+}
+
+/** Something on chain may still change our rows (unrevealed purchases, open offers). */
+export function watching(s: Services): boolean {
+  const slice = mystery(s);
+  return Object.values(slice.purchases).some((p) => p.status === "SUBMITTED") || Object.values(slice.offers).some((o) => o.status === "active");
+}
+
+export function startWorker(s: Services): () => void {
+  const offClock = s.clock.onChange(() => runWorker(s));
+  const offBus = s.bus.on("state.replaced", () => armWorker(s));
+  const wall = setInterval(() => {
+    if (s.clock.mode === "realtime" && s.chain && watching(s)) void runWorker(s);
+  }, 1000);
+  wall.unref();
+  return () => {
+    offClock();
+    offBus();
+    clearInterval(wall);
+    const t = timers.get(s);
+    if (t !== undefined) s.clock.cancel(t);
+  };
+}

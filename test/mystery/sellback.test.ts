@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { encodeFunctionData } from "viem";
+import { cardNftAbi, mysteryPoolAbi } from "../../chain/index.ts";
+import { buyRevealed, sendCalls, startMystery, types, user, type Ctx } from "./helpers.ts";
+
+let ctx: Ctx;
+let base: string;
+beforeAll(async () => {
+  ctx = await startMystery("manual");
+  base = await ctx.emu.snapshot();
+}, 30_000);
+afterAll(() => ctx.close());
+beforeEach(async () => {
+  await ctx.emu.restore(base);
+  ctx.events.length = 0;
+});
+
+const S = "/api/v1/mystery/sellback";
+const post = (path: string, body: Record<string, unknown>, key = ctx.tier) => ctx.api.post(`${S}/${path}`).set("X-API-Key", key).send(body);
+const ids = (p: Record<string, unknown>) => (p.items as Array<{ token_id: string }>).map((i) => i.token_id);
+
+describe("sell-back (TIER)", () => {
+  it("quote → prepare → holder signs → submit decodes CardSellExecuted; sellback.confirmed; list", async () => {
+    const u = user(ctx, 2);
+    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const q = await post("quote", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
+    expect(q.body.data.items.every((i: { eligible: boolean }) => i.eligible)).toBe(true);
+    expect(q.body.data).toMatchObject({ approval_needed: true, sufficient_liquidity: true, seller: u.address.toLowerCase() });
+    const prep = await post("prepare", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
+    expect(prep.body.data.calls.map((c: { kind: string }) => c.kind)).toEqual(["set-approval-for-all", "sellback"]);
+    const receipt = await sendCalls(ctx, u, prep.body.data.calls);
+    const sub = await post("submit", { transaction_hash: receipt.transactionHash }).expect(200);
+    expect(sub.body.data).toMatchObject({ seller: u.address.toLowerCase(), token_ids: ids(p), total_micros: q.body.data.total_payout_micros, transaction_hash: receipt.transactionHash });
+    await post("submit", { transaction_hash: receipt.transactionHash }).expect(200); // re-submit is safe
+    expect(types(ctx).filter((t) => t === "sellback.confirmed")).toHaveLength(1);
+    const list = await ctx.api.get("/api/v1/mystery/sellbacks").set("X-API-Key", ctx.tier).expect(200);
+    expect(list.body.data.sellbacks).toHaveLength(1);
+    // sold tokens are no longer eligible
+    const after = await post("quote", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
+    expect(after.body.data.items[0]).toMatchObject({ eligible: false, reason: "no_window" });
+  });
+
+  it("batch validation: invalid_token_ids, too_many_tokens; POOL partners get not_tier_partner", async () => {
+    const u = user(ctx, 2);
+    expect((await post("quote", { wallet_address: u.address, token_ids: [] })).body.error).toBe("invalid_token_ids");
+    expect((await post("quote", { wallet_address: u.address, token_ids: ["abc"] })).body.error).toBe("invalid_token_ids");
+    expect((await post("quote", { wallet_address: u.address, token_ids: Array.from({ length: 51 }, (_, i) => String(i + 1)) })).body.error).toBe("too_many_tokens");
+    const pool = await post("quote", { wallet_address: u.address, token_ids: ["1"] }, ctx.demo).expect(403);
+    expect(pool.body.error).toBe("not_tier_partner");
+  });
+
+  it("pre-flight: wrong_holder, window_expired, not_eligible (all-or-nothing, details name the token)", async () => {
+    const u = user(ctx, 2);
+    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const [a, b] = ids(p) as [string, string];
+    expect((await post("prepare", { wallet_address: user(ctx, 3).address, token_ids: [a] })).body.error).toBe("wrong_holder");
+    await sendCalls(ctx, u, [{ to: ctx.emu.chain!.addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: "transferFrom", args: [u.address, user(ctx, 3).address, BigInt(b)] }) }]);
+    const mixed = await post("prepare", { wallet_address: u.address, token_ids: [a, b] }).expect(409);
+    expect(mixed.body).toMatchObject({ error: "not_eligible", details: { token_id: b, reason: "wrong_holder" } });
+    await ctx.emu.clock.advance(31 * 24 * 3600 * 1000);
+    expect((await post("prepare", { wallet_address: u.address, token_ids: [a] })).body.error).toBe("window_expired");
+  });
+
+  it("submit: missing_tx_hash, tx_unverified, tx_reverted, seller_mismatch", async () => {
+    expect((await post("submit", {})).body.error).toBe("missing_tx_hash");
+    expect((await post("submit", { transaction_hash: `0x${"ab".repeat(32)}` })).body.error).toBe("tx_unverified");
+    // user 4 bought through the POOL partner, never through nova
+    const stranger = user(ctx, 4);
+    const p = await buyRevealed(ctx, ctx.demo, stranger, 1);
+    const chain = ctx.emu.chain!;
+    const wallet = chain.walletClientFor(stranger);
+    const sell = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "acceptCardBuyback", args: [ids(p).map(BigInt), 0n] });
+    const revertedHash = await wallet.sendTransaction({ to: chain.addresses.mysteryPool, data: sell, account: wallet.account, chain: chain.viemChain, gas: 800_000n });
+    expect((await chain.publicClient.waitForTransactionReceipt({ hash: revertedHash })).status).toBe("reverted");
+    expect((await post("submit", { transaction_hash: revertedHash })).body.error).toBe("tx_reverted");
+    const ok = await sendCalls(ctx, stranger, [
+      { to: chain.addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: "setApprovalForAll", args: [chain.addresses.mysteryPool, true] }) },
+      { to: chain.addresses.mysteryPool, data: sell },
+    ]);
+    const mismatch = await post("submit", { transaction_hash: ok.transactionHash }).expect(403);
+    expect(mismatch.body.error).toBe("seller_mismatch");
+  });
+});
