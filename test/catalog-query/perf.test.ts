@@ -27,7 +27,8 @@ function bigCatalog(n: number): CardRecord[] {
   );
 }
 
-describe("performance over 40,000 records", () => {
+// Behaviour at the live catalog's size; the timings themselves live in bench/query.ts.
+describe("over 40,000 records", () => {
   const records = bigCatalog(40_000);
   const queries = [
     "pikachu",
@@ -37,39 +38,27 @@ describe("performance over 40,000 records", () => {
     "expansion.release_date:[2005/01/01 TO 2015-12-31] raw_price:{10 TO *]",
   ];
 
-  it("a compiled search takes a few milliseconds once strings are cached", () => {
-    for (const q of queries) records.filter(compileQuery(q, "cards", "pokemon").match); // warm caches / JIT
-    const timings: number[] = [];
+  it("every query finds rows, and gives the same rows once the string caches are warm", () => {
     for (const q of queries) {
-      const start = performance.now();
-      const hits = records.filter(compileQuery(q, "cards", "pokemon").match);
-      timings.push(performance.now() - start);
-      expect(hits.length).toBeGreaterThan(0);
+      const cold = records.filter(compileQuery(q, "cards", "pokemon").match);
+      const warm = records.filter(compileQuery(q, "cards", "pokemon").match);
+      expect(cold.length).toBeGreaterThan(0);
+      expect(warm).toEqual(cold);
     }
-    // Generous bound so CI noise does not flake; typical is ~1–5 ms per query.
-    expect(Math.max(...timings)).toBeLessThan(50);
   });
 
-  it("sorting 40,000 records is fast", () => {
+  it("sorts 40,000 records with missing values last", () => {
     const sorter = compileOrderBy("-raw_price,name", "cards", "pokemon");
-    sorter.sort(records);
-    const start = performance.now();
     const sorted = sorter.sort(records);
-    const elapsed = performance.now() - start;
     expect(sorted).toHaveLength(40_000);
     const firstMissing = sorted.findIndex((r) => r.pricing?.market == null);
     expect(sorted.slice(firstMissing).every((r) => r.pricing?.market == null)).toBe(true);
-    expect(elapsed).toBeLessThan(400);
   });
 
-  it("a first page does not need a full sort", () => {
+  it("a page without a full sort equals the same slice of the full sort", () => {
     const sorter = compileOrderBy(undefined, "cards", "pokemon");
     const full = sorter.sort(records);
-    sorter.page(records, 0, 20);
-    const start = performance.now();
-    const page = sorter.page(records, 20, 20);
-    const elapsed = performance.now() - start;
-    expect(page).toEqual(full.slice(20, 40));
-    expect(elapsed).toBeLessThan(200);
+    expect(sorter.page(records, 0, 20)).toEqual(full.slice(0, 20));
+    expect(sorter.page(records, 20, 20)).toEqual(full.slice(20, 40));
   });
 });
