@@ -1,4 +1,397 @@
-import type { Check } from "../types.ts";
+import type { Check, CheckContext } from "../types.ts";
+import type { HttpResult } from "../http.ts";
+import { ensure, env, expectStatus, expectSuccess } from "../assert.ts";
 
-/** Conformance checks of the warehouse area. */
-export const warehouseChecks: Check[] = [];
+// Checks of the warehouse (tenant) API. The read-only ones only GET, so they
+// are safe against production with a tenant key; sandbox ones write (quotes,
+// announcements) and clean up after themselves; emulator ones drive the clock
+// and operator actions through /_emulator.
+
+const US = { name: "Conformance Check", street1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701", country: "US" };
+const DE = { name: "Conformance Check", street1: "Unter den Linden 1", city: "Berlin", zip: "10117", country: "DE" };
+const MISSING_CARD = "CARD-CONFORMANCE0";
+
+type Card = { unique_id?: unknown; identity?: { status?: unknown }; pricing?: { status?: unknown; market_price?: unknown }; insured_price?: unknown; declared_value?: unknown; location?: unknown; status?: unknown };
+type Data = Record<string, unknown>;
+
+/** Warehouse error envelope: {success:false, message, error:<human>, code}. */
+function expectWhError(r: HttpResult, status: number, code: string, what: string): Data {
+  expectStatus(r, status, what);
+  const b = env(r);
+  ensure(b.success === false, `${what}: error body must have success:false`);
+  ensure(typeof b.message === "string" && typeof b.error === "string", `${what}: warehouse errors carry a message and a human-readable error`);
+  ensure(b.code === code, `${what}: expected code "${code}", got code "${String(b.code)}" (error "${String(b.error)}")`);
+  return b as Data;
+}
+
+const data = (r: HttpResult, what: string, status = 200) => expectSuccess(r, what, status).data as Data;
+
+async function firstCards(ctx: CheckContext, query: Record<string, string | number> = {}): Promise<Card[]> {
+  const d = data(await ctx.http.get("/api/v1/cards", { key: ctx.tenantKey, query: { since: 0, limit: 100, ...query } }), "GET /cards");
+  ensure(Array.isArray(d.cards), "GET /cards: data.cards must be an array");
+  return d.cards as Card[];
+}
+
+/** A card that can be quoted (published, in the vault, available), from the offset inventory listing. */
+async function shippableCard(ctx: CheckContext): Promise<string> {
+  const d = data(await ctx.http.get("/api/v1/inventory", { key: ctx.tenantKey, query: { limit: 100, status: "AVAILABLE", type: "all" } }), "GET /inventory");
+  const card = (d.cards as Card[]).find((c) => c.identity?.status === "confirmed" && c.location === "OFFCHAIN");
+  ensure(card, "the tenant has no shippable card (confirmed identity, OFFCHAIN, AVAILABLE) to run this check with");
+  return card.unique_id as string;
+}
+
+async function quote(ctx: CheckContext, id: string) {
+  const d = data(await ctx.http.post("/api/v1/shipping-quote", { key: ctx.tenantKey, body: { unique_ids: [id], address: US } }), "POST /shipping-quote");
+  const rates = d.rates as { rate_id: string }[];
+  ensure(typeof d.order_id === "number" && Array.isArray(rates) && rates.length > 0, "a quote must carry an integer order_id and rates with rate_id");
+  return { order_id: d.order_id, rate_id: rates[0].rate_id };
+}
+
+async function placeOrder(ctx: CheckContext, id: string) {
+  const q = await quote(ctx, id);
+  data(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: q }), "POST /orders", 202);
+  await ctx.control!.advance(5_000);
+  return q.order_id;
+}
+
+const getOrder = async (ctx: CheckContext, id: number) => data(await ctx.http.get(`/api/v1/orders/${id}`, { key: ctx.tenantKey }), `GET /orders/${id}`);
+
+export const warehouseChecks: Check[] = [
+  {
+    id: "warehouse.partner-key-403",
+    profile: "warehouse",
+    title: "A partner key on a warehouse endpoint → 403",
+    rule: "A non-tenant key on warehouse endpoints returns 403 (Insufficient permissions), never charged.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "warehouse_accepts_partner_key",
+    async run({ http, partnerKey }) {
+      for (const path of ["/api/v1/cards", "/api/v1/orders"]) {
+        const r = await http.get(path, { key: partnerKey });
+        expectWhError(r, 403, "Insufficient permissions", `partner key on GET ${path}`);
+      }
+    },
+  },
+  {
+    id: "warehouse.info-verifies-key",
+    profile: "warehouse",
+    title: "GET /info verifies the key",
+    rule: "GET /info verifies the key: 200 with the key's details for a valid tenant key, 401 without one.",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "info_without_key",
+    async run({ http, tenantKey }) {
+      const d = data(await http.get("/api/v1/info", { key: tenantKey }), "GET /info with the tenant key");
+      ensure(d && typeof d === "object", "GET /info: data must be an object");
+      expectStatus(await http.get("/api/v1/info"), 401, "GET /info without a key");
+    },
+  },
+  {
+    id: "warehouse.cards-keyset",
+    profile: "warehouse",
+    title: "GET /cards pages with an opaque r: keyset cursor",
+    rule: "The card list uses a keyset cursor (opaque string with prefix r:); since=0 starts a full sweep; pages do not repeat cards.",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "cursor_without_prefix",
+    async run({ http, tenantKey, note }) {
+      const first = data(await http.get("/api/v1/cards", { key: tenantKey, query: { since: 0, limit: 2 } }), "GET /cards?since=0&limit=2");
+      const cards = first.cards as Card[];
+      ensure(Array.isArray(cards) && cards.length <= 2, "data.cards must be an array of at most `limit` cards");
+      const next = first.next_cursor;
+      if (next === null || next === undefined) {
+        note("the tenant has at most 2 raw cards: no second page to follow");
+        return;
+      }
+      ensure(typeof next === "string" && next.startsWith("r:"), `next_cursor must be an opaque string starting with r:, got ${JSON.stringify(next)}`);
+      const second = data(await http.get("/api/v1/cards", { key: tenantKey, query: { since: next, limit: 2 } }), "GET /cards?since=<next_cursor>");
+      const seen = new Set(cards.map((c) => c.unique_id));
+      ensure((second.cards as Card[]).every((c) => !seen.has(c.unique_id)), "the second page repeats a card of the first");
+    },
+  },
+  {
+    id: "warehouse.card-combinations",
+    profile: "warehouse",
+    title: "Raw cards follow the identity/pricing combinations",
+    rule: "unique_id starts with CARD- (≤ 22 chars); unconfirmed → unverified with null prices; priced → decimal-string prices; declared_value is integer USD cents with a source.",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "prices_as_numbers",
+    async run(ctx) {
+      const cards = await firstCards(ctx, { type: "all" });
+      for (const c of cards) {
+        const id = String(c.unique_id);
+        ensure(typeof c.unique_id === "string" && id.startsWith("CARD-") && id.length <= 22, `unique_id ${JSON.stringify(c.unique_id)} must start with CARD- and be at most 22 characters`);
+        if (c.identity?.status === "unconfirmed" && c.pricing)
+          ensure(c.pricing.status === "unverified" && c.pricing.market_price === null, `${id}: a pending identity must be unverified with a null market price`);
+        if (c.pricing?.status === "unpriced" || c.pricing?.status === "unverified")
+          ensure(c.pricing.market_price === null && (c.insured_price ?? null) === null, `${id}: ${c.pricing.status} cards have null market and insured prices`);
+        if (c.pricing?.status === "priced") {
+          ensure(typeof c.pricing.market_price === "string" && /^\d+(\.\d+)?$/.test(c.pricing.market_price), `${id}: a priced card's market_price must be a USD decimal string, got ${JSON.stringify(c.pricing.market_price)}`);
+          ensure(c.insured_price === undefined || typeof c.insured_price === "string", `${id}: insured_price must be a decimal string`);
+        }
+        const dv = c.declared_value as { amount?: unknown; source?: unknown } | null | undefined;
+        if (dv) ensure(Number.isInteger(dv.amount) && typeof dv.source === "string", `${id}: declared_value must be {amount: integer USD cents, source}`);
+      }
+    },
+  },
+  {
+    id: "warehouse.card-get",
+    profile: "warehouse",
+    title: "GET /cards/{id} returns the card directly under data",
+    rule: "get card returns the same card object directly under data; 404 not_found for an unknown id.",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "card_wrapped",
+    async run(ctx) {
+      const [card] = await firstCards(ctx, { type: "all" });
+      ensure(card, "the tenant has no card to get");
+      const d = data(await ctx.http.get(`/api/v1/cards/${card.unique_id}`, { key: ctx.tenantKey }), "GET /cards/{id}");
+      ensure(d.unique_id === card.unique_id, `data.unique_id must be ${String(card.unique_id)}, got ${JSON.stringify(d.unique_id)} (keys: ${Object.keys(d).join(", ")})`);
+    },
+  },
+  {
+    id: "warehouse.error-envelope",
+    profile: "warehouse",
+    title: "Warehouse errors: message, human error, machine code",
+    rule: "Warehouse errors are {success:false, message, error:<human-readable>, code}; branch on the status and code.",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "warehouse_partner_envelope",
+    async run({ http, tenantKey }) {
+      const b = expectWhError(await http.get(`/api/v1/cards/${MISSING_CARD}`, { key: tenantKey }), 404, "not_found", "GET a missing card");
+      ensure(b.error !== b.code, "error must be the human-readable text, not the machine code");
+    },
+  },
+  {
+    id: "warehouse.inventory-listing",
+    profile: "warehouse",
+    title: "The inventory listing adds status, total and pending_identity",
+    rule: "Inventory puts cards under data.cards with offset/total pagination, adds status per card, and counts pending_identity separately.",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "inventory_without_status",
+    async run({ http, tenantKey }) {
+      const r = await http.get("/api/v1/inventory", { key: tenantKey, query: { limit: 5 } });
+      const d = data(r, "GET /inventory?limit=5");
+      const cards = d.cards as Card[];
+      ensure(Array.isArray(cards), "data.cards must be an array");
+      ensure(Number.isInteger(d.total) && (d.total as number) >= cards.length, "data.total must be an integer ≥ the listed rows");
+      ensure(Number.isInteger(d.pending_identity), "data.pending_identity must be an integer count");
+      ensure(cards.every((c) => typeof c.status === "string"), "every inventory card must carry a status");
+      const pag = (r.body as { pagination?: { limit?: unknown; offset?: unknown } }).pagination;
+      ensure(pag && pag.limit === 5 && pag.offset === 0, "the listing must carry pagination {limit, offset, has_more}");
+    },
+  },
+  {
+    id: "warehouse.integration-status",
+    profile: "warehouse",
+    title: "GET /integration-status lists open integration issues",
+    rule: "GET /integration-status returns the open integration issues (a list, empty when there are none).",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "integration_status_bare",
+    async run({ http, tenantKey }) {
+      const d = data(await http.get("/api/v1/integration-status", { key: tenantKey }), "GET /integration-status");
+      ensure(d && typeof d === "object" && Array.isArray(d.issues), `data.issues must be an array, got ${JSON.stringify(d).slice(0, 120)}`);
+    },
+  },
+  {
+    id: "warehouse.quote-phone-required",
+    profile: "warehouse",
+    title: "A non-US quote without a phone → 400 phone_required",
+    rule: "Shipping quote to a non-US destination without a phone number is 400 phone_required.",
+    mode: "sandbox",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "phone_not_required",
+    async run({ http, tenantKey }) {
+      const r = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [MISSING_CARD], address: DE } });
+      expectWhError(r, 400, "phone_required", "quote to DE without a phone");
+    },
+  },
+  {
+    id: "warehouse.quote-unknown-carrier",
+    profile: "warehouse",
+    title: "A quote naming an unavailable carrier → 400 unknown_carrier",
+    rule: "Quote carriers must be among usps, ups, dhl_express, lso; otherwise 400 unknown_carrier.",
+    mode: "sandbox",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "unknown_carrier_ignored",
+    async run({ http, tenantKey }) {
+      const r = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [MISSING_CARD], address: US, carriers: ["fedex"] } });
+      expectWhError(r, 400, "unknown_carrier", "quote with carriers [fedex]");
+    },
+  },
+  {
+    id: "warehouse.quote-id-array",
+    profile: "warehouse",
+    title: "unique_ids is always an array of at most 500",
+    rule: "unique_ids is always an array; an id array over 500 entries is 400 invalid_pagination.",
+    mode: "sandbox",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "id_array_unbounded",
+    async run({ http, tenantKey }) {
+      const single = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: MISSING_CARD, address: US } });
+      expectStatus(single, 400, "unique_ids as a bare string");
+      const ids = Array.from({ length: 501 }, (_, i) => `CARD-CONF${i}`);
+      expectWhError(await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: ids, address: US } }), 400, "invalid_pagination", "501 unique_ids");
+    },
+  },
+  {
+    id: "warehouse.requote-supersedes",
+    profile: "warehouse",
+    title: "Re-quoting supersedes the caller's uncommitted quote",
+    rule: "Re-quoting supersedes the caller's uncommitted quote: committing the superseded quote's rate is refused.",
+    mode: "sandbox",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "requote_keeps_old_quote",
+    async run(ctx) {
+      const id = await shippableCard(ctx);
+      const first = await quote(ctx, id);
+      const second = await quote(ctx, id);
+      const stale = await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: first });
+      ensure(stale.status === 409 || stale.status === 404, `committing a superseded quote must be refused (404/409), got ${stale.status} ${stale.text.slice(0, 120)}`);
+      await ctx.http.post(`/api/v1/orders/${second.order_id}/cancel`, { key: ctx.tenantKey, body: {} });
+    },
+  },
+  {
+    id: "warehouse.inbound-replay",
+    profile: "warehouse",
+    title: "An inbound-shipment replay answers 200 with created:false",
+    rule: "Inbound shipments are idempotent on submission_key: a replay returns 200 with created:false and the same shipment.",
+    mode: "sandbox",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "inbound_replay_201",
+    async run({ http, tenantKey }) {
+      const body = { submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`, expected_card_count: 1, notes: "conformance check; cancelled right away" };
+      const a = data(await http.post("/api/v1/inbound-shipments", { key: tenantKey, body }), "announce", 201);
+      const b = data(await http.post("/api/v1/inbound-shipments", { key: tenantKey, body }), "replay of the announcement", 200);
+      ensure(b.created === false, `a replay must carry created:false, got ${JSON.stringify(b.created)}`);
+      ensure(b.inbound_shipment_id === a.inbound_shipment_id, "a replay must return the original shipment");
+      await http.post(`/api/v1/inbound-shipments/${a.inbound_shipment_id}/cancel`, { key: tenantKey, body: {} });
+    },
+  },
+  {
+    id: "warehouse.declared-value-cents",
+    profile: "warehouse",
+    title: "Declared values are integer USD cents",
+    rule: "declared_value is an amount in USD cents (integer); a fractional amount is rejected with 400.",
+    mode: "sandbox",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "declared_value_accepts_decimals",
+    async run(ctx) {
+      const [card] = await firstCards(ctx);
+      ensure(card, "the tenant has no card");
+      const r = await ctx.http.post("/api/v1/declared-values", { key: ctx.tenantKey, body: { unique_id: card.unique_id, amount: 12.5 } });
+      expectWhError(r, 400, "invalid_amount", "declared value of 12.5");
+    },
+  },
+  {
+    id: "warehouse.write-scope-403",
+    profile: "warehouse",
+    title: "Writes need their scope (write:order for a quote)",
+    rule: "A tenant key without write:order gets 403 on shipping-quote; read:inventory alone does not allow writes.",
+    mode: "emulator",
+    needs: [],
+    credits: 0,
+    deviation: "warehouse_ignores_write_scope",
+    async run({ http, control }) {
+      const key = await control!.newKey({ kind: "tenant", scopes: ["read:inventory"] });
+      expectWhError(await http.post("/api/v1/shipping-quote", { key, body: { unique_ids: [MISSING_CARD], address: US } }), 403, "Insufficient permissions", "quote without write:order");
+      expectWhError(await http.post("/api/v1/withdrawals", { key, body: { unique_ids: [MISSING_CARD] } }), 403, "Insufficient permissions", "withdrawal without write:withdrawal");
+    },
+  },
+  {
+    id: "warehouse.order-label-utc",
+    profile: "warehouse",
+    title: "Committing a rate buys the label; deadlines are UTC",
+    rule: "POST /orders {order_id, rate_id} buys the label (a few seconds); ship_by_at and sla_due_at are computed in US Central business days and returned in UTC.",
+    mode: "emulator",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "deadlines_local_time",
+    async run(ctx) {
+      const id = await placeOrder(ctx, await shippableCard(ctx));
+      const o = await getOrder(ctx, id);
+      ensure(o.status === "LABEL_PURCHASED", `the order must be LABEL_PURCHASED a few seconds after commit, is ${String(o.status)}`);
+      for (const f of ["ship_by_at", "sla_due_at"])
+        ensure(typeof o[f] === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(o[f] as string), `${f} must be a UTC timestamp (…Z), got ${JSON.stringify(o[f])}`);
+    },
+  },
+  {
+    id: "warehouse.order-failure-retry",
+    profile: "warehouse",
+    title: "A failed label purchase leaves PENDING_PAYMENT; the retry succeeds",
+    rule: "Order commit with a rate fails → PENDING_PAYMENT, nothing applied; retry is safe.",
+    mode: "emulator",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "failed_commit_marks_failed",
+    async run(ctx) {
+      const info = data(await ctx.http.get("/api/v1/info", { key: ctx.tenantKey }), "GET /info");
+      const account = (info.tenant as { account_id: string }).account_id;
+      const q = await quote(ctx, await shippableCard(ctx));
+      await ctx.control!.request("POST", "/warehouse/labels/fail-next", { account_id: account, times: 1 });
+      data(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: q }), "commit", 202);
+      await ctx.control!.advance(5_000);
+      const failed = await getOrder(ctx, q.order_id);
+      ensure(failed.status === "PENDING_PAYMENT", `after a failed label purchase the order must be PENDING_PAYMENT, is ${String(failed.status)}`);
+      data(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: q }), "retry of the commit", 202);
+      await ctx.control!.advance(5_000);
+      const done = await getOrder(ctx, q.order_id);
+      ensure(done.status === "LABEL_PURCHASED", `the retry must buy the label, order is ${String(done.status)}`);
+    },
+  },
+  {
+    id: "warehouse.return-scan-back",
+    profile: "warehouse",
+    title: "Returned and scanned-back cards are OFFCHAIN and orderable again",
+    rule: "Carrier return → RETURNED; each card scanned back → OFFCHAIN, card.returned, and can be ordered again.",
+    mode: "emulator",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "scan_back_not_offchain",
+    async run(ctx) {
+      const id = await shippableCard(ctx);
+      const orderId = await placeOrder(ctx, id);
+      await ctx.control!.request("POST", `/warehouse/orders/${orderId}/ship`);
+      await ctx.control!.request("POST", `/warehouse/orders/${orderId}/return`);
+      ensure((await getOrder(ctx, orderId)).status === "RETURNED", "the order must be RETURNED after the carrier returns it");
+      await ctx.control!.request("POST", `/warehouse/orders/${orderId}/scan-back`, {});
+      const card = data(await ctx.http.get(`/api/v1/cards/${id}`, { key: ctx.tenantKey }), "GET the scanned-back card");
+      ensure(card.location === "OFFCHAIN", `a scanned-back card must be OFFCHAIN, is ${JSON.stringify(card.location)}`);
+      const again = await quote(ctx, id);
+      await ctx.http.post(`/api/v1/orders/${again.order_id}/cancel`, { key: ctx.tenantKey, body: {} });
+    },
+  },
+  {
+    id: "warehouse.idempotent-create",
+    profile: "warehouse",
+    title: "Write replays return the original record with the same 201",
+    rule: "Writes accept idempotency_key: a replay returns the original record with the same 201.",
+    mode: "emulator",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "idempotent_replay_200",
+    async run(ctx) {
+      const body = { unique_ids: [await shippableCard(ctx)], idempotency_key: `conformance-${Math.random().toString(36).slice(2)}` };
+      const a = data(await ctx.http.post("/api/v1/withdrawals", { key: ctx.tenantKey, body }), "request a withdrawal", 201);
+      const b = data(await ctx.http.post("/api/v1/withdrawals", { key: ctx.tenantKey, body }), "replay the request", 201);
+      ensure(a.withdrawal_id === b.withdrawal_id, "the replay must return the original withdrawal");
+    },
+  },
+];

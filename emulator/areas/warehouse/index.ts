@@ -1,4 +1,44 @@
 import type { Area } from "../area.ts";
+import { infoRoute } from "./info.ts";
+import { inventoryRoutes } from "./inventory.ts";
+import { orderRoutes } from "./order-routes.ts";
+import { custodyRoutes } from "./custody.ts";
+import { inboundRoutes } from "./inbound.ts";
+import { billingRoutes } from "./billing.ts";
+import { warehouseControl } from "./control.ts";
+import { tenantOf } from "./state.ts";
+import { rearm } from "./timers.ts";
 
-// Placeholder until the warehouse area lands (see its issue); it registers no routes yet.
-export const warehouseArea: Area = { name: "warehouse", routes: [], control: [] };
+// The warehouse for tenants (interface "Warehouse"): inventory sweeps, quotes
+// and orders, returns, custody, inbound shipments, billing and SLA. Paths the
+// interface does not show are listed in docs/warehouse.md.
+
+export const warehouseArea: Area = {
+  name: "warehouse",
+  routes: [infoRoute, ...inventoryRoutes, ...orderRoutes, ...custodyRoutes, ...inboundRoutes, ...billingRoutes],
+  control: warehouseControl,
+  start(services) {
+    const offError = services.bus.on("warehouse.internal_error", (e) => {
+      // Every warehouse 500 opens an integration issue the tenant can see.
+      try {
+        const t = tenantOf(services, e.account_id);
+        t.issues.push({
+          issue_id: services.store.nextId("warehouse.issue", 1),
+          kind: "internal_error",
+          status: "OPEN",
+          method: e.method,
+          path: e.path,
+          message: `An unexpected error answered ${e.method} ${e.path} with 500; the warehouse team has been notified`,
+          opened_at: e.at,
+        });
+      } catch (err) {
+        console.error("[emulator] could not open a warehouse integration issue:", err);
+      }
+    });
+    const offReplaced = services.bus.on("state.replaced", () => rearm(services));
+    return () => {
+      offError();
+      offReplaced();
+    };
+  },
+};

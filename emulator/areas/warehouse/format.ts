@@ -1,0 +1,34 @@
+import type { CardRow, Order, TenantState } from "./model.ts";
+
+// Wire shapes. Cards: the interface's raw-card table (unique_id, identity,
+// pricing, insured_price, declared_value) plus location and, for slabs, the
+// grading; `status` only where the inventory listing adds it.
+
+export function cardWire(c: CardRow, opts: { withStatus?: boolean } = {}): Record<string, unknown> {
+  return {
+    unique_id: c.unique_id,
+    type: c.type,
+    identity: { ...c.identity },
+    pricing: { ...c.pricing },
+    insured_price: c.insured_price,
+    declared_value: c.declared_value ? { ...c.declared_value } : null,
+    ...(c.grading ? { grading: { ...c.grading } } : {}),
+    location: c.location,
+    site_id: c.site_id,
+    ...(opts.withStatus ? { status: c.status, held_by: c.held_by } : {}),
+    received_at: c.received_at,
+    updated_at: c.updated_at,
+  };
+}
+
+export function orderWire(o: Order): Record<string, unknown> {
+  const { quoted_by: _by, label_due_at: _due, awaiting_scan, ...rest } = o;
+  return { ...structuredClone(rest), awaiting_scan_unique_ids: [...awaiting_scan] };
+}
+
+/** Cards in the vault: listed by /cards and /inventory (shipped, returning, withdrawn and transferred ones are not; GET /cards/{id} still answers for them). */
+export const IN_CUSTODY = new Set(["AVAILABLE", "RESERVED"]);
+
+export function custodyCards(t: TenantState): CardRow[] {
+  return Object.values(t.cards).filter((c) => IN_CUSTODY.has(c.status));
+}

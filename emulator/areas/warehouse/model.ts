@@ -1,0 +1,270 @@
+// The warehouse area's records, as plain JSON (they live in the store, so
+// snapshot/restore/export come for free). Field names are the wire names.
+
+/** Where a card physically is. `OFFCHAIN`: in the vault, not tokenized (the interface's named location). */
+export const CARD_LOCATIONS = ["OFFCHAIN", "ONCHAIN", "IN_TRANSIT", "EXTERNAL"] as const;
+export type CardLocation = (typeof CARD_LOCATIONS)[number];
+
+/** Inventory status (the `status` the inventory listing adds). */
+export const CARD_STATUSES = ["AVAILABLE", "RESERVED", "SHIPPED", "RETURNING", "WITHDRAWN", "TRANSFERRED"] as const;
+export type CardStatus = (typeof CARD_STATUSES)[number];
+
+export interface DeclaredValue {
+  /** USD cents. */
+  amount: number;
+  source: "tenant" | "service";
+}
+
+export interface CardRow {
+  unique_id: string;
+  type: "raw" | "graded";
+  identity: { status: "unconfirmed" | "confirmed"; card_id: string | null; name: string | null; game: string | null };
+  pricing: { status: "unverified" | "unpriced" | "priced"; market_price: string | null };
+  insured_price: string | null;
+  declared_value: DeclaredValue | null;
+  grading: { company: string; grade: string; cert_number: string } | null;
+  location: CardLocation;
+  status: CardStatus;
+  site_id: string;
+  /** Order or withdrawal currently holding the card. */
+  held_by: string | null;
+  received_at: string;
+  updated_at: string;
+  /** Keyset position: bumped on every change, so `since` sweeps see updates. */
+  rev: number;
+}
+
+export interface Address {
+  name: string;
+  street1: string;
+  street2?: string;
+  city: string;
+  state?: string;
+  zip: string;
+  country: string;
+  phone?: string;
+  email?: string;
+}
+
+export interface Rate {
+  rate_id: string;
+  carrier: string;
+  service: string;
+  service_token: string;
+  amount: string;
+  currency: "USD";
+  estimated_days: number;
+}
+
+export const ORDER_STATUSES = [
+  "PENDING_PAYMENT",
+  "LABEL_PURCHASING",
+  "LABEL_PURCHASED",
+  "SHIPPED",
+  "DELIVERED",
+  "RETURNED",
+  "CANCELLED",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export interface Order {
+  order_id: number;
+  status: OrderStatus;
+  unique_ids: string[];
+  address: Address;
+  rates: Rate[];
+  quoted_at: string;
+  quote_expires_at: string;
+  /** Key that quoted it: re-quoting supersedes this caller's uncommitted quote. */
+  quoted_by: string;
+  superseded_by: number | null;
+  cancel_reason: string | null;
+  rate_id: string | null;
+  carrier: string | null;
+  service: string | null;
+  amount: string | null;
+  tracking_number: string | null;
+  tracking_status: string | null;
+  label_url: string | null;
+  ship_by_at: string | null;
+  sla_due_at: string | null;
+  committed_at: string | null;
+  label_purchased_at: string | null;
+  shipped_at: string | null;
+  delivered_at: string | null;
+  returned_at: string | null;
+  cancelled_at: string | null;
+  /** Cards of a RETURNED order not yet scanned back into inventory. */
+  awaiting_scan: string[];
+  attempts: number;
+  last_error: { code: string; message: string; at: string } | null;
+  /** Label purchase in flight: due time and attempt number (the timer re-checks both). */
+  label_due_at: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Withdrawal {
+  withdrawal_id: number;
+  status: "REQUESTED" | "COMPLETED";
+  unique_ids: string[];
+  method: "pickup" | "ship";
+  address: Address | null;
+  notes: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface CardTransfer {
+  transfer_id: number;
+  unique_id: string;
+  from_account: string;
+  to_account: string;
+  status: "COMPLETED";
+  note: string | null;
+  created_at: string;
+}
+
+export interface Attachment {
+  attachment_id: number;
+  filename: string;
+  content_type: string;
+  size_bytes: number | null;
+  created_at: string;
+}
+
+export const INBOUND_STATUSES = ["ANNOUNCED", "RECEIVED", "CANCELLED"] as const;
+export type InboundStatus = (typeof INBOUND_STATUSES)[number];
+
+export interface InboundShipment {
+  inbound_shipment_id: number;
+  submission_key: string | null;
+  status: InboundStatus;
+  site_id: string;
+  carrier: string | null;
+  tracking_number: string | null;
+  expected_card_count: number;
+  /** Tenant-declared value per card (USD cents), applied to received cards pending identity. */
+  declared_value_per_card: number | null;
+  notes: string | null;
+  attachments: Attachment[];
+  received_unique_ids: string[];
+  created_at: string;
+  updated_at: string;
+  received_at: string | null;
+  cancelled_at: string | null;
+}
+
+export interface DeclaredValueRecord {
+  declared_value_id: number;
+  unique_id: string;
+  amount: number;
+  currency: "USD";
+  source: "tenant";
+  created_at: string;
+}
+
+export interface InvoiceLine {
+  kind: "storage" | "label" | "inbound" | "withdrawal";
+  description: string;
+  quantity: number;
+  unit_amount: string;
+  amount: string;
+}
+
+export interface Invoice {
+  invoice_id: string;
+  month: string;
+  period: { from: string; to: string };
+  status: "ISSUED" | "PAID";
+  currency: "USD";
+  lines: InvoiceLine[];
+  total: string;
+  issued_at: string;
+  due_at: string;
+}
+
+export interface Report {
+  report_id: number;
+  kind: "monthly_statement" | "inventory_snapshot";
+  month: string;
+  status: "READY";
+  card_count: number;
+  created_at: string;
+}
+
+export const EXCEPTION_KINDS = ["damaged", "missing", "identity_mismatch", "address_issue", "other"] as const;
+export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
+
+export interface WarehouseException {
+  exception_id: number;
+  kind: ExceptionKind;
+  status: "OPEN" | "RESOLVED";
+  message: string;
+  unique_id: string | null;
+  order_id: number | null;
+  inbound_shipment_id: number | null;
+  created_at: string;
+  resolved_at: string | null;
+}
+
+export interface ServiceCredit {
+  service_credit_id: number;
+  status: "APPROVED" | "UNDER_REVIEW";
+  reason: string;
+  order_id: number | null;
+  /** USD cents requested. */
+  amount: number | null;
+  decision: string;
+  created_at: string;
+}
+
+export interface Activity {
+  activity_id: number;
+  at: string;
+  kind: string;
+  actor: string;
+  summary: string;
+  refs: Record<string, string | number>;
+}
+
+export interface IntegrationIssue {
+  issue_id: number;
+  kind: "internal_error";
+  status: "OPEN";
+  method: string;
+  path: string;
+  message: string;
+  opened_at: string;
+}
+
+/** One tenant account's warehouse. */
+export interface TenantState {
+  account_id: string;
+  name: string;
+  prefix: string;
+  created_at: string;
+  rev: number;
+  cards: Record<string, CardRow>;
+  orders: Record<string, Order>;
+  /** Per-key uncommitted quote (order id). */
+  open_quotes: Record<string, number>;
+  withdrawals: Record<string, Withdrawal>;
+  transfers: Record<string, CardTransfer>;
+  inbound: Record<string, InboundShipment>;
+  declared_values: DeclaredValueRecord[];
+  invoices: Record<string, Invoice>;
+  reports: Record<string, Report>;
+  exceptions: Record<string, WarehouseException>;
+  service_credits: Record<string, ServiceCredit>;
+  activity: Activity[];
+  issues: IntegrationIssue[];
+  /** Control-plane armed label failures: the next N label purchases fail. */
+  fail_next_labels: number;
+  /** Billed label and inbound counts per `YYYY-MM`, for month close. */
+  usage: Record<string, { labels: number; label_amount_cents: number; inbound: number; withdrawals: number }>;
+}
+
+export interface WarehouseState {
+  tenants: Record<string, TenantState>;
+}

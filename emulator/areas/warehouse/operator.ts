@@ -1,0 +1,128 @@
+import type { Services } from "../../services.ts";
+import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
+import { hashString } from "../../../fixtures/catalog/rng.ts";
+import { tenantPrefix, usd } from "../../../fixtures/warehouse/index.ts";
+import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, WarehouseException } from "./model.ts";
+import { custodyCards } from "./format.ts";
+import { logActivity, touch, usageOf } from "./state.ts";
+
+// Operator work on the warehouse side (driven by the control plane): identity
+// and pricing of cards, exceptions, and closing a billing month.
+
+/** Publishes a pending card's identity: confirmed / unpriced, null prices, null declared value. */
+export function confirmIdentity(services: Services, t: TenantState, card: CardRow, cardId?: string): CardRow {
+  if (card.identity.status === "confirmed") throw conflict("invalid_status", `Card ${card.unique_id} already has a confirmed identity`, { data: { ...card.identity } });
+  let rec = cardId ? services.catalog.cardAnyGame(cardId) : undefined;
+  if (cardId && !rec) throw notFound(`No catalog card ${cardId}`);
+  if (!rec) {
+    // No card named: a deterministic English base printing, from the unique_id.
+    const pool = services.catalog.cards("pokemon").filter((r) => !r.is_variant && r.card.language_code === "en");
+    rec = pool[hashString(card.unique_id, services.store.state.seed) % pool.length];
+  }
+  card.identity = { status: "confirmed", card_id: rec.card.id, name: rec.card.name, game: rec.game };
+  card.pricing = { status: "unpriced", market_price: null };
+  card.insured_price = null;
+  card.declared_value = null;
+  touch(t, card, services.clock.nowIso());
+  logActivity(services, t, "operator", "card.identity_confirmed", `Identity of ${card.unique_id} confirmed as ${rec.card.id}`, { unique_id: card.unique_id });
+  return card;
+}
+
+/** Prices a published card (decimal strings, service declared value), or clears its price with null. */
+export function setPrice(services: Services, t: TenantState, card: CardRow, market: number | null): CardRow {
+  if (card.identity.status !== "confirmed") throw conflict("invalid_status", `Card ${card.unique_id} is pending identity; confirm it before pricing`, { data: { ...card.identity } });
+  if (market === null) {
+    card.pricing = { status: "unpriced", market_price: null };
+    card.insured_price = null;
+    card.declared_value = null;
+  } else {
+    card.pricing = { status: "priced", market_price: usd(market) };
+    card.insured_price = usd(market * 1.1);
+    card.declared_value = { amount: Math.round(market * 100), source: "service" };
+  }
+  touch(t, card, services.clock.nowIso());
+  logActivity(services, t, "operator", "card.priced", `Price of ${card.unique_id} set to ${card.pricing.market_price ?? "none"}`, { unique_id: card.unique_id });
+  return card;
+}
+
+export function raiseException(
+  services: Services,
+  t: TenantState,
+  input: { kind: ExceptionKind; message: string; unique_id?: string; order_id?: number; inbound_shipment_id?: number },
+): WarehouseException {
+  if (input.unique_id !== undefined && !t.cards[input.unique_id]) throw notFound(`No card ${input.unique_id} for tenant ${t.account_id}`);
+  if (input.order_id !== undefined && !t.orders[String(input.order_id)]) throw notFound(`No order ${input.order_id} for tenant ${t.account_id}`);
+  if (input.inbound_shipment_id !== undefined && !t.inbound[String(input.inbound_shipment_id)])
+    throw notFound(`No inbound shipment ${input.inbound_shipment_id} for tenant ${t.account_id}`);
+  const e: WarehouseException = {
+    exception_id: services.store.nextId("warehouse.exception", 9001),
+    kind: input.kind,
+    status: "OPEN",
+    message: input.message,
+    unique_id: input.unique_id ?? null,
+    order_id: input.order_id ?? null,
+    inbound_shipment_id: input.inbound_shipment_id ?? null,
+    created_at: services.clock.nowIso(),
+    resolved_at: null,
+  };
+  t.exceptions[String(e.exception_id)] = e;
+  logActivity(services, t, "operator", "exception.opened", `Exception ${e.exception_id} (${e.kind}): ${e.message}`, { exception_id: e.exception_id });
+  return e;
+}
+
+export function resolveException(services: Services, t: TenantState, id: number): WarehouseException {
+  const e = t.exceptions[String(id)];
+  if (!e) throw notFound(`No exception ${id}`);
+  if (e.status === "RESOLVED") throw conflict("invalid_status", `Exception ${id} is already resolved`, { data: structuredClone(e) });
+  e.status = "RESOLVED";
+  e.resolved_at = services.clock.nowIso();
+  return e;
+}
+
+/** Unit prices of the warehouse's fees (USD). */
+export const FEES = { storage_per_card: 0.1, inbound_per_shipment: 2.5, withdrawal: 5 } as const;
+
+/** Closes a billing month: issues its invoice (storage, labels, inbound, withdrawals) and the month's reports. */
+export function closeMonth(services: Services, t: TenantState, month: string): Invoice {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw badRequest("invalid_value", "month must be YYYY-MM");
+  const invoiceId = `INV-${tenantPrefix(t.account_id)}-${month.replace("-", "")}`;
+  if (t.invoices[invoiceId]) throw conflict("month_closed", `Billing month ${month} is already closed`, { data: structuredClone(t.invoices[invoiceId]) });
+  const [y, m] = month.split("-").map(Number);
+  const from = Date.UTC(y, m - 1, 1);
+  const to = Date.UTC(y, m, 1);
+  const usage = usageOf(t, month);
+  const cards = custodyCards(t).length;
+  const line = (kind: InvoiceLine["kind"], description: string, quantity: number, unit: number, amount = quantity * unit): InvoiceLine => ({
+    kind,
+    description,
+    quantity,
+    unit_amount: usd(unit),
+    amount: usd(amount),
+  });
+  const lines = [
+    line("storage", "Vault storage (card-months)", cards, FEES.storage_per_card),
+    line("label", "Shipping labels", usage.labels, usage.labels ? usage.label_amount_cents / 100 / usage.labels : 0, usage.label_amount_cents / 100),
+    line("inbound", "Inbound shipments received", usage.inbound, FEES.inbound_per_shipment),
+    line("withdrawal", "Withdrawals", usage.withdrawals, FEES.withdrawal),
+  ].filter((l) => l.kind === "storage" || l.quantity > 0);
+  const total = lines.reduce((sum, l) => sum + Math.round(Number(l.amount) * 100), 0) / 100;
+  const iso = services.clock.nowIso();
+  const invoice: Invoice = {
+    invoice_id: invoiceId,
+    month,
+    period: { from: new Date(from).toISOString(), to: new Date(to).toISOString() },
+    status: "ISSUED",
+    currency: "USD",
+    lines,
+    total: usd(total),
+    issued_at: iso,
+    due_at: new Date(Date.parse(iso) + 30 * 86_400_000).toISOString(),
+  };
+  t.invoices[invoiceId] = invoice;
+  for (const kind of ["monthly_statement", "inventory_snapshot"] as const) {
+    const id = services.store.nextId("warehouse.report", 1);
+    t.reports[String(id)] = { report_id: id, kind, month, status: "READY", card_count: cards, created_at: iso };
+  }
+  logActivity(services, t, "operator", "billing.month_closed", `Closed ${month}: invoice ${invoiceId} for ${invoice.total} USD`, { invoice_id: invoiceId });
+  return invoice;
+}

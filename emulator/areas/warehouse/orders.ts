@@ -1,0 +1,315 @@
+import type { Services } from "../../services.ts";
+import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
+import { publishEvent } from "../../events/publish.ts";
+import type { CardRow, Order, TenantState } from "./model.ts";
+import { orderWire } from "./format.ts";
+import { orderDeadlines } from "./business-days.ts";
+import { rateTable, requireShippable, type QuoteInput } from "./shipping.ts";
+import { logActivity, monthOf, tenantOf, touch, usageOf } from "./state.ts";
+import { armLabel, setLabelJob } from "./timers.ts";
+
+// The order lifecycle. A quote creates an order in PENDING_PAYMENT with its
+// rates; committing a rate reserves the cards and buys the label a few
+// seconds later on the clock (LABEL_PURCHASING → LABEL_PURCHASED). Any failure
+// puts the order back in PENDING_PAYMENT with the cards released, so a retry
+// is safe. Operator actions then ship, deliver or return it; returned cards
+// are scanned back one by one (OFFCHAIN, card.returned, orderable again).
+
+/** How long a label purchase takes on the clock. */
+export const LABEL_PURCHASE_MS = 3_000;
+/** Quotes (and their rate_ids) stay valid this long. */
+export const QUOTE_TTL_MS = 24 * 3_600_000;
+
+const holder = (o: Order) => `order:${o.order_id}`;
+
+export function findOrder(t: TenantState, orderId: number): Order {
+  const o = t.orders[String(orderId)];
+  if (!o) throw notFound(`No order ${orderId} for this tenant`);
+  return o;
+}
+
+const invalidStatus = (o: Order, action: string) =>
+  conflict("invalid_status", `Order ${o.order_id} is ${o.status}; cannot ${action}`, { data: orderWire(o), human: `The order cannot ${action} in status ${o.status}` });
+
+export function quote(services: Services, t: TenantState, keyId: string, input: QuoteInput): Order {
+  requireShippable(t, input.unique_ids);
+  // Check there is a rate before taking an order id: a rejected quote leaves no trace.
+  if (rateTable(0, 0, input).length === 0)
+    throw new ApiError(422, "no_rates", `No rate from ${input.carriers.join(", ")} serves ${input.address.country === "US" ? "US" : "international"} destinations`, {
+      details: { carriers: input.carriers, country: input.address.country },
+    });
+  const orderId = services.store.nextId("warehouse.order", 100_001);
+  const rates = rateTable(orderId, services.store.state.seed, input);
+  const now = services.clock.now();
+  const iso = new Date(now).toISOString();
+
+  // Re-quoting supersedes this caller's uncommitted quote.
+  const previous = t.open_quotes[keyId] !== undefined ? t.orders[String(t.open_quotes[keyId])] : undefined;
+  if (previous && previous.status === "PENDING_PAYMENT") {
+    previous.status = "CANCELLED";
+    previous.cancel_reason = "superseded";
+    previous.superseded_by = orderId;
+    previous.cancelled_at = iso;
+    previous.updated_at = iso;
+  }
+
+  const order: Order = {
+    order_id: orderId,
+    status: "PENDING_PAYMENT",
+    unique_ids: [...input.unique_ids],
+    address: input.address,
+    rates,
+    quoted_at: iso,
+    quote_expires_at: new Date(now + QUOTE_TTL_MS).toISOString(),
+    quoted_by: keyId,
+    superseded_by: null,
+    cancel_reason: null,
+    rate_id: null,
+    carrier: null,
+    service: null,
+    amount: null,
+    tracking_number: null,
+    tracking_status: null,
+    label_url: null,
+    ship_by_at: null,
+    sla_due_at: null,
+    committed_at: null,
+    label_purchased_at: null,
+    shipped_at: null,
+    delivered_at: null,
+    returned_at: null,
+    cancelled_at: null,
+    awaiting_scan: [],
+    attempts: 0,
+    last_error: null,
+    label_due_at: null,
+    created_at: iso,
+    updated_at: iso,
+  };
+  t.orders[String(orderId)] = order;
+  t.open_quotes[keyId] = orderId;
+  logActivity(services, t, keyId, "order.quoted", `Quoted ${rates.length} rates for ${order.unique_ids.length} card(s)`, { order_id: orderId });
+  return order;
+}
+
+/** POST /orders: validates, reserves the cards, and starts the label purchase. Returns the order and whether it was already committed. */
+export function commit(services: Services, t: TenantState, actor: string, orderId: number, rateId: string): { order: Order; replay: boolean } {
+  const o = findOrder(t, orderId);
+  if (o.status === "CANCELLED" && o.cancel_reason === "superseded")
+    throw conflict("quote_superseded", `Order ${orderId}'s quote was superseded by a newer quote (order ${o.superseded_by}); commit that one`, {
+      data: orderWire(o),
+      human: "This quote was superseded by a newer quote",
+    });
+  if (o.status !== "PENDING_PAYMENT") {
+    // A retry of a commit that went through is answered with the order as it is now.
+    if (o.rate_id === rateId && o.status !== "CANCELLED") return { order: o, replay: true };
+    throw invalidStatus(o, "be committed");
+  }
+  const rate = o.rates.find((r) => r.rate_id === rateId);
+  if (!rate)
+    throw new ApiError(404, "rate_not_found", `rate_id ${rateId} is not one of order ${orderId}'s rates (${o.rates.map((r) => r.rate_id).join(", ")})`, {
+      human: "Unknown rate for this order; quote again",
+    });
+  const now = services.clock.now();
+  if (now > Date.parse(o.quote_expires_at))
+    throw conflict("quote_expired", `Order ${orderId}'s quote expired at ${o.quote_expires_at}; quote again`, { data: orderWire(o), human: "The quote has expired" });
+  const cards = requireShippable(t, o.unique_ids);
+
+  const iso = new Date(now).toISOString();
+  for (const card of cards) reserve(card, holder(o));
+  Object.assign(o, {
+    status: "LABEL_PURCHASING",
+    rate_id: rate.rate_id,
+    carrier: rate.carrier,
+    service: rate.service,
+    amount: rate.amount,
+    committed_at: iso,
+    attempts: o.attempts + 1,
+    label_due_at: now + LABEL_PURCHASE_MS,
+    updated_at: iso,
+  } satisfies Partial<Order>);
+  if (t.open_quotes[o.quoted_by] === o.order_id) delete t.open_quotes[o.quoted_by];
+  armLabel(services, t.account_id, o.order_id, o.label_due_at as number);
+  logActivity(services, t, actor, "order.committed", `Committed order ${o.order_id} with ${rate.service}`, { order_id: o.order_id, rate_id: rate.rate_id });
+  return { order: o, replay: false };
+}
+
+// Reserving is not a change a sweep needs to see (status is not on /cards), so no new keyset position.
+function reserve(card: CardRow, by: string): void {
+  card.status = "RESERVED";
+  card.held_by = by;
+}
+function release(card: CardRow): void {
+  card.status = "AVAILABLE";
+  card.held_by = null;
+}
+
+/** The label purchase finishing on the clock (see timers.ts). */
+async function finishLabel(services: Services, accountId: string, orderId: number, due: number): Promise<void> {
+  const t = tenantOf(services, accountId);
+  const o = t.orders[String(orderId)];
+  if (!o || o.status !== "LABEL_PURCHASING" || o.label_due_at !== due) return;
+  const iso = services.clock.nowIso();
+  const failure = labelFailure(services, t, o);
+  if (failure) {
+    for (const id of o.unique_ids) if (t.cards[id]?.held_by === holder(o)) release(t.cards[id]);
+    Object.assign(o, {
+      status: "PENDING_PAYMENT",
+      rate_id: null,
+      carrier: null,
+      service: null,
+      amount: null,
+      committed_at: null,
+      label_due_at: null,
+      last_error: { ...failure, at: iso },
+      updated_at: iso,
+    } satisfies Partial<Order>);
+    t.open_quotes[o.quoted_by] ??= o.order_id;
+    logActivity(services, t, "carrier", "order.label_failed", `Label purchase for order ${o.order_id} failed: ${failure.message}`, { order_id: o.order_id });
+    return;
+  }
+  const committed = Date.parse(o.committed_at as string);
+  Object.assign(o, {
+    status: "LABEL_PURCHASED",
+    label_due_at: null,
+    label_purchased_at: iso,
+    tracking_number: trackingNumber(o),
+    tracking_status: "label_created",
+    label_url: `https://labels.emulator.invalid/${o.carrier}/${o.order_id}.pdf`,
+    ...orderDeadlines(committed),
+    last_error: null,
+    updated_at: iso,
+  } satisfies Partial<Order>);
+  const usage = usageOf(t, monthOf(iso));
+  usage.labels++;
+  usage.label_amount_cents += Math.round(Number(o.amount) * 100);
+  logActivity(services, t, "carrier", "order.label_purchased", `Label bought for order ${o.order_id} (${o.tracking_number})`, { order_id: o.order_id });
+  publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingPayload(o, null));
+}
+setLabelJob(finishLabel);
+
+/** A carrier failure: armed by the operator (fail-next-label), or a fault on `POST /carrier/{carrier}/labels`. */
+function labelFailure(services: Services, t: TenantState, o: Order): { code: string; message: string } | null {
+  if (t.fail_next_labels > 0) {
+    t.fail_next_labels--;
+    return { code: "label_purchase_failed", message: "The carrier refused the label purchase (operator-injected failure)" };
+  }
+  const fault = services.faults.take("POST", `/carrier/${o.carrier}/labels`);
+  if (fault && fault.status >= 400) return { code: fault.error, message: fault.message ?? `The carrier answered ${fault.status}` };
+  return null;
+}
+
+const trackingNumber = (o: Order) => {
+  const n = String(o.order_id).padStart(10, "0");
+  switch (o.carrier) {
+    case "usps":
+      return `9400111${n}${o.attempts}`;
+    case "ups":
+      return `1Z999AA1${n}`;
+    case "dhl_express":
+      return `JD01${n}`;
+    default:
+      return `LSO${n}`;
+  }
+};
+
+function trackingPayload(o: Order, previous: string | null): Record<string, unknown> {
+  return {
+    order_id: o.order_id,
+    status: o.status,
+    carrier: o.carrier,
+    tracking_number: o.tracking_number,
+    tracking_status: o.tracking_status,
+    ...(previous !== null ? { previous_tracking_status: previous } : {}),
+    unique_ids: [...o.unique_ids],
+    updated_at: o.updated_at,
+  };
+}
+
+function setTracking(services: Services, t: TenantState, o: Order, status: string): void {
+  const previous = o.tracking_status;
+  o.tracking_status = status;
+  publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:${status}`, trackingPayload(o, previous));
+  if (previous !== status) publishEvent(services, t.account_id, "order.tracking_status_changed", `${o.order_id}:${status}`, trackingPayload(o, previous));
+}
+
+export function cancel(services: Services, t: TenantState, actor: string, orderId: number): Order {
+  const o = findOrder(t, orderId);
+  if (o.status !== "PENDING_PAYMENT" && o.status !== "LABEL_PURCHASED") throw invalidStatus(o, "be cancelled");
+  const iso = services.clock.nowIso();
+  for (const id of o.unique_ids) if (t.cards[id]?.held_by === holder(o)) release(t.cards[id]);
+  const voided = o.status === "LABEL_PURCHASED";
+  Object.assign(o, { status: "CANCELLED", cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso, updated_at: iso } satisfies Partial<Order>);
+  if (t.open_quotes[o.quoted_by] === o.order_id) delete t.open_quotes[o.quoted_by];
+  logActivity(services, t, actor, "order.cancelled", `Cancelled order ${o.order_id}${voided ? " (label voided)" : ""}`, { order_id: o.order_id });
+  return o;
+}
+
+// ---- operator actions (control plane) ----
+
+export function ship(services: Services, t: TenantState, orderId: number): Order {
+  const o = findOrder(t, orderId);
+  if (o.status !== "LABEL_PURCHASED") throw invalidStatus(o, "ship");
+  const iso = services.clock.nowIso();
+  for (const id of o.unique_ids) {
+    const card = t.cards[id];
+    card.status = "SHIPPED";
+    card.location = "IN_TRANSIT";
+    touch(t, card, iso);
+  }
+  Object.assign(o, { status: "SHIPPED", shipped_at: iso, updated_at: iso } satisfies Partial<Order>);
+  setTracking(services, t, o, "in_transit");
+  logActivity(services, t, "operator", "order.shipped", `Order ${o.order_id} handed to ${o.carrier}`, { order_id: o.order_id });
+  return o;
+}
+
+export function deliver(services: Services, t: TenantState, orderId: number): Order {
+  const o = findOrder(t, orderId);
+  if (o.status !== "SHIPPED") throw invalidStatus(o, "be delivered");
+  const iso = services.clock.nowIso();
+  for (const id of o.unique_ids) {
+    t.cards[id].location = "EXTERNAL";
+    touch(t, t.cards[id], iso);
+  }
+  Object.assign(o, { status: "DELIVERED", delivered_at: iso, updated_at: iso } satisfies Partial<Order>);
+  setTracking(services, t, o, "delivered");
+  logActivity(services, t, "carrier", "order.delivered", `Order ${o.order_id} delivered`, { order_id: o.order_id });
+  return o;
+}
+
+/** The carrier sends the package back: RETURNED and order.returned; the cards await scan-back. */
+export function returnToSender(services: Services, t: TenantState, orderId: number): Order {
+  const o = findOrder(t, orderId);
+  if (o.status !== "SHIPPED") throw invalidStatus(o, "be returned by the carrier");
+  const iso = services.clock.nowIso();
+  for (const id of o.unique_ids) {
+    t.cards[id].status = "RETURNING";
+    touch(t, t.cards[id], iso);
+  }
+  Object.assign(o, { status: "RETURNED", returned_at: iso, awaiting_scan: [...o.unique_ids], updated_at: iso } satisfies Partial<Order>);
+  setTracking(services, t, o, "returned_to_sender");
+  publishEvent(services, t.account_id, "order.returned", String(o.order_id), { order_id: o.order_id, status: o.status, unique_ids: [...o.unique_ids], returned_at: iso });
+  logActivity(services, t, "carrier", "order.returned", `Order ${o.order_id} returned to the warehouse`, { order_id: o.order_id });
+  return o;
+}
+
+/** Scans returned cards back into inventory: each becomes OFFCHAIN and AVAILABLE (card.returned per card). */
+export function scanBack(services: Services, t: TenantState, orderId: number, ids?: string[]): { order: Order; scanned: string[] } {
+  const o = findOrder(t, orderId);
+  if (o.status !== "RETURNED") throw invalidStatus(o, "have cards scanned back");
+  const wanted = ids ?? [...o.awaiting_scan];
+  const stray = wanted.filter((id) => !o.awaiting_scan.includes(id));
+  if (stray.length) throw badRequest("invalid_value", `not awaiting scan-back on order ${o.order_id}: ${stray.join(", ")}`);
+  const iso = services.clock.nowIso();
+  for (const id of wanted) {
+    const card = t.cards[id];
+    card.location = "OFFCHAIN";
+    release(card);
+    touch(t, card, iso);
+    publishEvent(services, t.account_id, "card.returned", `${id}:${o.order_id}`, { unique_id: id, order_id: o.order_id, location: card.location, scanned_at: iso });
+    logActivity(services, t, "operator", "card.returned", `Card ${id} scanned back into inventory`, { unique_id: id, order_id: o.order_id });
+  }
+  o.awaiting_scan = o.awaiting_scan.filter((id) => !wanted.includes(id));
+  o.updated_at = iso;
+  return { order: o, scanned: wanted };
+}

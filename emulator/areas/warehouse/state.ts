@@ -1,0 +1,103 @@
+import type { Services } from "../../services.ts";
+import type { KeyRecord } from "../../state/schema.ts";
+import { buildTenantFixture, makeUniqueId, type CatalogCandidate } from "../../../fixtures/warehouse/index.ts";
+import type { Activity, CardRow, TenantState, WarehouseState } from "./model.ts";
+
+// The warehouse slice of the store. A tenant's warehouse is built from the
+// fixtures (seed + account id) the first time that account is touched, so any
+// tenant key, including ones made through the control plane, has inventory.
+// Always re-read through these helpers: reset/restore replace the whole state.
+
+export const SLICE = "warehouse";
+
+export function warehouse(services: Services): WarehouseState {
+  return services.store.area<WarehouseState>(SLICE, () => ({ tenants: {} }));
+}
+
+export function tenantOf(services: Services, accountId: string): TenantState {
+  const wh = warehouse(services);
+  return (wh.tenants[accountId] ??= newTenant(services, accountId));
+}
+
+export const tenantForKey = (services: Services, key: KeyRecord) => tenantOf(services, key.account_id);
+
+/** Tenant accounts that exist (fixture or control-plane tenant keys), for custody transfers. */
+export function knownTenantAccounts(services: Services): Set<string> {
+  const out = new Set(Object.keys(warehouse(services).tenants));
+  for (const k of Object.values(services.store.state.keys)) if (k.kind === "tenant") out.add(k.account_id);
+  return out;
+}
+
+const candidateCache = new WeakMap<Services["catalog"], { priced: CatalogCandidate[]; unpriced: CatalogCandidate[] }>();
+
+function candidates(services: Services) {
+  let found = candidateCache.get(services.catalog);
+  if (!found) {
+    const priced: CatalogCandidate[] = [];
+    const unpriced: CatalogCandidate[] = [];
+    for (const game of ["pokemon", "onepiece"] as const)
+      for (const r of services.catalog.cards(game)) {
+        if (r.is_variant || r.card.language_code !== "en") continue;
+        const c = { card_id: r.card.id, name: r.card.name, game, market: r.pricing?.market ?? null };
+        (c.market !== null && c.market >= 1 ? priced : unpriced).push(c);
+      }
+    found = { priced, unpriced };
+    candidateCache.set(services.catalog, found);
+  }
+  return found;
+}
+
+function newTenant(services: Services, accountId: string): TenantState {
+  const now = services.clock.now();
+  const fx = buildTenantFixture({ seed: services.store.state.seed, accountId, ...candidates(services), now });
+  return {
+    account_id: accountId,
+    name: fx.name,
+    prefix: fx.prefix,
+    created_at: new Date(now).toISOString(),
+    rev: fx.cards.length,
+    cards: Object.fromEntries(fx.cards.map((c) => [c.unique_id, c])),
+    orders: {},
+    open_quotes: {},
+    withdrawals: {},
+    transfers: {},
+    inbound: {},
+    declared_values: [],
+    invoices: Object.fromEntries(fx.invoices.map((i) => [i.invoice_id, i])),
+    reports: {},
+    exceptions: {},
+    service_credits: {},
+    activity: [],
+    issues: [],
+    fail_next_labels: 0,
+    usage: {},
+  };
+}
+
+/** Marks a card changed: new keyset position and updated_at. */
+export function touch(t: TenantState, card: CardRow, nowIso: string): void {
+  card.rev = ++t.rev;
+  card.updated_at = nowIso;
+}
+
+/** A new unique_id in the tenant's namespace (raw cards and slabs share it). */
+export function newUniqueId(services: Services, t: TenantState): string {
+  const n = services.store.nextId(`warehouse.card.${t.account_id}`, 1000);
+  return makeUniqueId(services.store.state.seed, t.prefix, n, (id) => id in t.cards || cardOwner(services, id) !== null);
+}
+
+/** The account holding a unique_id anywhere (ids are canonical across the API; a transfer moves the row). */
+export function cardOwner(services: Services, uniqueId: string): string | null {
+  for (const t of Object.values(warehouse(services).tenants)) if (uniqueId in t.cards) return t.account_id;
+  return null;
+}
+
+export function logActivity(services: Services, t: TenantState, actor: string, kind: string, summary: string, refs: Activity["refs"] = {}): void {
+  t.activity.push({ activity_id: services.store.nextId("warehouse.activity"), at: services.clock.nowIso(), kind, actor, summary, refs });
+}
+
+export const monthOf = (iso: string) => iso.slice(0, 7);
+
+export function usageOf(t: TenantState, month: string) {
+  return (t.usage[month] ??= { labels: 0, label_amount_cents: 0, inbound: 0, withdrawals: 0 });
+}

@@ -1,0 +1,144 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { expectWarehouseError, placeOrder, shippable, sweep } from "./helpers.ts";
+
+let emu: Emulator;
+let api: Api;
+let close: () => Promise<void>;
+let tenant: string;
+beforeAll(async () => {
+  ({ emu, api, close } = await startEmulator());
+  tenant = emu.key("tenant");
+});
+afterAll(() => close());
+
+const post = (path: string, body: unknown, key = tenant) => api.post(path).set("X-API-Key", key).send(body as object);
+const get = (path: string, key = tenant) => api.get(path).set("X-API-Key", key);
+
+describe("declared values", () => {
+  it("submit (USD cents, tenant source) updates the card; list filters by unique_id", async () => {
+    const [id] = await shippable(api, tenant);
+    const res = await post("/api/v1/declared-values", { unique_id: id, amount: 12345 }).expect(201);
+    expect(res.body.data).toMatchObject({ unique_id: id, amount: 12345, currency: "USD", source: "tenant" });
+    expect((await get(`/api/v1/cards/${id}`)).body.data.declared_value).toEqual({ amount: 12345, source: "tenant" });
+    const listed = await get(`/api/v1/declared-values?unique_id=${id}`).expect(200);
+    expect(listed.body.data.declared_values).toHaveLength(1);
+    const replay = await post("/api/v1/declared-values", { unique_id: id, amount: 999, idempotency_key: "dv-1" }).expect(201);
+    expect((await post("/api/v1/declared-values", { unique_id: id, amount: 999, idempotency_key: "dv-1" }).expect(201)).body.data).toEqual(replay.body.data);
+    expect((await get(`/api/v1/declared-values?unique_id=${id}`)).body.data.declared_values).toHaveLength(2);
+  });
+
+  it("rejects amounts that are not positive integer cents, unknown cards, and missing scopes", async () => {
+    const [id] = await shippable(api, tenant);
+    for (const amount of [12.5, "1000", 0, -5, null]) expectWarehouseError((await post("/api/v1/declared-values", { unique_id: id, amount }).expect(400)).body, "invalid_amount");
+    expectWarehouseError((await post("/api/v1/declared-values", { unique_id: id, amount: 100, currency: "EUR" }).expect(400)).body, "invalid_amount");
+    expectWarehouseError((await post("/api/v1/declared-values", { amount: 100 }).expect(400)).body, "invalid_unique_ids");
+    expectWarehouseError((await post("/api/v1/declared-values", { unique_id: "CARD-NOPE", amount: 100 }).expect(404)).body, "not_found");
+    await post("/api/v1/declared-values", { unique_id: id, amount: 100 }, emu.key("tenant-readonly")).expect(403);
+    await get("/api/v1/declared-values", emu.key("tenant-readonly")).expect(200);
+  });
+});
+
+describe("invoices, account, reports: closing a billing month", () => {
+  it("fixture invoices exist for past months; closing the month issues an invoice with label and storage lines, and reports", async () => {
+    const before = await get("/api/v1/invoices").expect(200);
+    expect(before.body.data.invoices.map((i: { month: string }) => i.month)).toEqual(["2025-12", "2025-11"]);
+    const [id] = await shippable(api, tenant);
+    await placeOrder(emu, api, tenant, [id]);
+    const closed = await api.post("/_emulator/warehouse/billing/close").send({}).expect(201);
+    expect(closed.body.data).toMatchObject({ invoice_id: "INV-NOR-202601", month: "2026-01", status: "ISSUED", currency: "USD" });
+    const kinds = closed.body.data.lines.map((l: { kind: string }) => l.kind);
+    expect(kinds).toEqual(["storage", "label"]);
+    const total = closed.body.data.lines.reduce((s: number, l: { amount: string }) => s + Number(l.amount), 0);
+    expect(closed.body.data.total).toBe(total.toFixed(2));
+    const again = await api.post("/_emulator/warehouse/billing/close").send({}).expect(409);
+    expect(again.body.error).toBe("month_closed");
+    await api.post("/_emulator/warehouse/billing/close").send({ month: "2026-13" }).expect(400);
+    expect((await get("/api/v1/invoices/INV-NOR-202601").expect(200)).body.data.total).toBe(closed.body.data.total);
+    await get("/api/v1/invoices/INV-NOPE").expect(404);
+    const reports = await get("/api/v1/reports").expect(200);
+    expect(reports.body.data.reports.map((r: { kind: string }) => r.kind).sort()).toEqual(["inventory_snapshot", "monthly_statement"]);
+    await get(`/api/v1/reports/${reports.body.data.reports[0].report_id}`).expect(200);
+    await get("/api/v1/reports/777").expect(404);
+  });
+
+  it("account summarises the tenant and its inventory", async () => {
+    const res = await get("/api/v1/account").expect(200);
+    const all = await sweep(api, tenant, "all");
+    expect(res.body.data).toMatchObject({ account_id: "northwind", unique_id_prefix: "CARD-NOR", inventory: { cards: all.length } });
+    const noRead = await newKey(api, { kind: "tenant", scopes: ["write:order"] });
+    await get("/api/v1/account", noRead).expect(403);
+  });
+});
+
+describe("exceptions, SLA and service credits", () => {
+  it("the operator raises an exception; the tenant lists and gets it", async () => {
+    const [id] = await shippable(api, tenant);
+    const e = await api.post("/_emulator/warehouse/exceptions").send({ kind: "damaged", unique_id: id, message: "corner crease" }).expect(201);
+    const list = await get("/api/v1/exceptions?status=OPEN").expect(200);
+    expect(list.body.data.exceptions[0]).toMatchObject({ exception_id: e.body.data.exception_id, kind: "damaged", unique_id: id, status: "OPEN" });
+    await api.post(`/_emulator/warehouse/exceptions/${e.body.data.exception_id}/resolve`).expect(200);
+    expect((await get(`/api/v1/exceptions/${e.body.data.exception_id}`).expect(200)).body.data.status).toBe("RESOLVED");
+    await api.post("/_emulator/warehouse/exceptions").send({ kind: "alien" }).expect(400);
+    await api.post("/_emulator/warehouse/exceptions").send({ kind: "missing", unique_id: "CARD-NOPE" }).expect(404);
+    expectWarehouseError((await get("/api/v1/exceptions?status=MAYBE").expect(400)).body, "invalid_status");
+  });
+
+  it("SLA metrics count on-time and late orders; a late order's service credit is approved, a second is 409 with data", async () => {
+    const [a, b] = await shippable(api, tenant, 2);
+    const onTime = await placeOrder(emu, api, tenant, [a]);
+    await api.post(`/_emulator/warehouse/orders/${onTime.order_id}/ship`).expect(200);
+    const late = await placeOrder(emu, api, tenant, [b]);
+    await emu.clock.advance(4 * 24 * 3600_000);
+    const sla = await get("/api/v1/sla?month=2026-01").expect(200);
+    // (the order placed by the billing test above is late too: it never shipped)
+    expect(sla.body.data).toMatchObject({ month: "2026-01", orders_shipped: 1, shipped_on_time: 1, target_on_time_rate: "0.9900" });
+    expect(sla.body.data.late_order_ids).toContain(late.order_id);
+    expect(sla.body.data.late_order_ids).not.toContain(onTime.order_id);
+    expectWarehouseError((await get("/api/v1/sla?month=jan").expect(400)).body, "invalid_month");
+
+    const sc = await post("/api/v1/service-credits", { order_id: late.order_id, reason: "missed SLA" }).expect(201);
+    expect(sc.body.data).toMatchObject({ status: "APPROVED", order_id: late.order_id, amount: expect.any(Number) });
+    const dup = await post("/api/v1/service-credits", { order_id: late.order_id, reason: "again" }).expect(409);
+    expectWarehouseError(dup.body, "service_credit_exists");
+    expect(dup.body.data.service_credit_id).toBe(sc.body.data.service_credit_id);
+    const review = await post("/api/v1/service-credits", { order_id: onTime.order_id, reason: "slow" }).expect(201);
+    expect(review.body.data.status).toBe("UNDER_REVIEW");
+    expectWarehouseError((await post("/api/v1/service-credits", { reason: "" }).expect(400)).body, "invalid_reason");
+    expectWarehouseError((await post("/api/v1/service-credits", { reason: "x", order_id: "1" }).expect(400)).body, "invalid_order_id");
+    expectWarehouseError((await post("/api/v1/service-credits", { reason: "x", amount: 1.5 }).expect(400)).body, "invalid_amount");
+    await post("/api/v1/service-credits", { reason: "x", order_id: 1 }).expect(404);
+    await post("/api/v1/service-credits", { reason: "x" }, emu.key("tenant-readonly")).expect(403);
+    expect((await get("/api/v1/service-credits").expect(200)).body.data.service_credits).toHaveLength(2);
+  });
+});
+
+describe("activity log and integration status", () => {
+  it("the activity log records the tenant's and the operator's actions, newest first", async () => {
+    const res = await get("/api/v1/activity?limit=100").expect(200);
+    const kinds = res.body.data.activity.map((a: { kind: string }) => a.kind);
+    expect(kinds).toEqual(expect.arrayContaining(["order.quoted", "order.committed", "order.label_purchased", "billing.month_closed", "exception.opened"]));
+    const ids = res.body.data.activity.map((a: { activity_id: number }) => a.activity_id);
+    expect(ids).toEqual([...ids].sort((x: number, y: number) => y - x));
+    expect((await get("/api/v1/activity?kind=order.shipped")).body.data.activity.every((a: { kind: string }) => a.kind === "order.shipped")).toBe(true);
+  });
+
+  it("every warehouse 500 opens an integration issue, without internals in the body", async () => {
+    expect((await get("/api/v1/integration-status").expect(200)).body.data).toMatchObject({ status: "ok", open_issues: 0, issues: [] });
+    const state = emu.services.store.state.areas.warehouse as { tenants: Record<string, { orders: unknown }> };
+    const saved = state.tenants.northwind.orders;
+    state.tenants.northwind.orders = null as unknown as object;
+    const quiet = console.error;
+    console.error = () => {};
+    try {
+      const res = await get("/api/v1/orders").expect(500);
+      expect(res.body).toEqual({ success: false, message: expect.any(String), error: "internal_error", code: "internal_error" });
+    } finally {
+      console.error = quiet;
+      state.tenants.northwind.orders = saved;
+    }
+    const status = (await get("/api/v1/integration-status").expect(200)).body.data;
+    expect(status).toMatchObject({ status: "degraded", open_issues: 1, issues: [{ kind: "internal_error", method: "GET", path: "/api/v1/orders", status: "OPEN" }] });
+    await get("/api/v1/integration-status", emu.key("demo")).expect(403);
+  });
+});
