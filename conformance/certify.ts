@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { SuiteResult } from "./runner.ts";
 
 // A certification bundle: what ran, against what, with which kind of key (never
@@ -21,8 +21,11 @@ export interface CertificationBundle {
   sha256: string;
 }
 
+/** The package version (found by walking up: this module also runs from dist/). */
 export function suiteVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as { version: string };
+  let dir = import.meta.dirname;
+  while (!existsSync(join(dir, "package.json")) && dirname(dir) !== dir) dir = dirname(dir);
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string };
   return pkg.version;
 }
 

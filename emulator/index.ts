@@ -212,7 +212,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
 
   const handle = (req: Request) => appFetch(req);
   const origins = url === IN_PROCESS_ORIGIN ? [IN_PROCESS_ORIGIN] : [url, IN_PROCESS_ORIGIN];
-  const handlers = origins.flatMap((o) => createHandlers(o, handle));
+  let handlers: HttpHandler[] | null = null;
 
   const keys = (): EmulatorKey[] =>
     FIXTURE_KEYS.map((spec) => {
@@ -226,7 +226,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       const req = input instanceof Request ? input : new Request(new URL(String(input), url), init);
       return handle(req);
     },
-    handlers,
+    get handlers() {
+      return (handlers ??= origins.flatMap((o) => createHandlers(o, handle)));
+    },
     clock,
     chain: chainHost?.chain ?? null,
     rpcUrl: chainHost?.chain.rpcUrl ?? null,

@@ -1,10 +1,16 @@
-import { http, type HttpHandler } from "msw";
+import { createRequire } from "node:module";
+import type { HttpHandler } from "msw";
+
+// msw is loaded on first use (`emu.handlers`): the CLI never needs it, and it
+// costs a few hundred milliseconds of start-up.
+const require = createRequire(import.meta.url);
 
 /**
  * In-process mode: msw handlers that route every request for the emulator's
  * origin to the same fetch handler the HTTP server uses. No port involved.
  */
 export function createHandlers(origin: string, handle: (req: Request) => Promise<Response>): HttpHandler[] {
+  const { http } = require("msw") as typeof import("msw");
   return [http.all(`${origin}/*`, ({ request }) => handle(request))];
 }
 
