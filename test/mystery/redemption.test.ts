@@ -36,7 +36,7 @@ describe("redemption quote", () => {
     expect(ok.body.data.shipping_quote).toMatchObject({ carrier: "USPS", amount_usdc: "5.40", currency: "USD" });
     expect(ok.body.data.shipping_quote.rate_id).toMatch(/^rate_/);
     const dhl = await q({ shipping_address: { ...abroad, phone: "+33 1 23 45 67 89" }, carriers: ["dhl_express", "ups"] }).expect(200);
-    expect(dhl.body.data.shipping_quote).toMatchObject({ carrier: "DHL Express", amount_usdc: "36.00" });
+    expect(dhl.body.data.shipping_quote).toMatchObject({ carrier: "DHL Express", amount_usdc: "58.00" });
     await ctx.api.get(`${R}/${p.id}`).set("X-API-Key", ctx.demo).expect(404);
   });
 });

@@ -53,17 +53,8 @@ export type RedemptionStatus = "AWAITING_KYC" | "PREPARED" | "BURN_SUBMITTED" | 
 export const REDEMPTION_STATUSES: readonly RedemptionStatus[] = ["AWAITING_KYC", "PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED", "FAILED", "CANCELLED", "EXPIRED"];
 export const LIVE_REDEMPTION: readonly RedemptionStatus[] = ["AWAITING_KYC", "PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"];
 
-export interface ShippingAddress {
-  name: string;
-  street1: string;
-  street2?: string;
-  city: string;
-  state?: string;
-  zip: string;
-  country: string;
-  phone?: string;
-  email?: string;
-}
+export type { ShippingAddress } from "../../shipping/address.ts";
+import type { ShippingAddress } from "../../shipping/address.ts";
 
 export interface ShippingQuote {
   amount_usdc: string;

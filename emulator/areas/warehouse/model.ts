@@ -34,17 +34,8 @@ export interface CardRow {
   rev: number;
 }
 
-export interface Address {
-  name: string;
-  street1: string;
-  street2?: string;
-  city: string;
-  state?: string;
-  zip: string;
-  country: string;
-  phone?: string;
-  email?: string;
-}
+export type { ShippingAddress as Address } from "../../shipping/address.ts";
+import type { ShippingAddress as Address } from "../../shipping/address.ts";
 
 export interface Rate {
   rate_id: string;
