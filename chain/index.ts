@@ -361,7 +361,13 @@ class EmulatorChain implements Chain {
   async serve(port: number): Promise<void> {
     const hh = loadHardhat();
     this.server = new hh.JsonRpcServer({ hostname: "127.0.0.1", port, provider: this.eip1193 });
-    const { port: actual } = await this.server!.listen();
+    // Hardhat's listen() never rejects: a busy port would surface as an uncaught 'error' event.
+    const inner = this.server as { _httpServer?: import("node:events").EventEmitter; _wsServer?: import("node:events").EventEmitter };
+    const failed = new Promise<never>((_, reject) => {
+      inner._httpServer?.once("error", reject);
+      inner._wsServer?.once("error", reject); // ws re-emits the http server's errors
+    });
+    const { port: actual } = await Promise.race([this.server!.listen(), failed]);
     this.rpcUrl = `http://127.0.0.1:${actual}`;
   }
 

@@ -77,6 +77,21 @@ describe("npx emulator", () => {
     expect(await run.exited).toBe(0);
   }, 30_000);
 
+  it("a busy chain port is a clear usage error, not a crash", async () => {
+    const { createServer } = await import("node:net");
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const run = launch(["--port", "0", "--rpc-port", String(port)]);
+      expect(await run.exited).toBe(2);
+      expect(run.stderr()).toContain("in use");
+      expect(run.stderr()).not.toContain("Unhandled");
+    } finally {
+      blocker.close();
+    }
+  }, 30_000);
+
   it("rejects a bad flag with a usage message and exit code 2", async () => {
     const run = launch(["--clock", "sideways"]);
     expect(await run.exited).toBe(2);
