@@ -220,4 +220,31 @@ export const mysteryChecks: Check[] = [
       ensure(env(r).success === false, "error envelope");
     },
   },
+  {
+    ...base,
+    id: "mystery.buyback-accept-prepare-no-offer",
+    title: "Relayed accept prepare for a token without an active offer → 404 no_active_offer",
+    rule: "POST /mystery/buyback/{token}/accept/prepare: 404 no_active_offer when the partner has no active offer for the token.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_accept_prepare_without_offer",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${M}/buyback/424242424242/accept/prepare`, { key: partnerKey, body: {} });
+      expectError(r, 404, "no_active_offer", "accept/prepare for token 424242424242");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.buyback-accept-signature",
+    title: "Relayed accept without a usable receiver_signature → 400 invalid_receiver_signature",
+    rule: "POST /mystery/buyback/{token}/accept: body receiver_signature (required); 400 invalid_receiver_signature.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_receiver_signature_unchecked",
+    async run({ http, partnerKey }) {
+      const path = `${M}/buyback/424242424242/accept`;
+      expectError(await http.post(path, { key: partnerKey, body: {} }), 400, "invalid_receiver_signature", "accept without receiver_signature");
+      expectError(await http.post(path, { key: partnerKey, body: { receiver_signature: "0x1234" } }), 400, "invalid_receiver_signature", "accept with a 2-byte signature");
+    },
+  },
 ];

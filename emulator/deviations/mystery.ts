@@ -54,4 +54,14 @@ export const mysteryDeviations: readonly Deviation[] = [
   { name: "mystery_missing_purchase_200", breaks: "unknown purchase is 404 not_found", apply: (x) => {
       if (on(x, "/mystery/purchase/") && errorIs(x, 404, "not_found")) toSuccess(x, { id: 0, status: "FULFILLED" });
     } },
+  { name: "mystery_accept_prepare_without_offer", breaks: "accept/prepare without an active offer is 404 no_active_offer", apply: (x) => {
+      if (errorIs(x, 404, "no_active_offer") && x.url.pathname.endsWith("/accept/prepare")) toSuccess(x, { offer_id: null, typed_data: null });
+    } },
+  { name: "mystery_receiver_signature_unchecked", breaks: "relayed accept needs a receiver_signature (400 invalid_receiver_signature)", apply: (x) => {
+      // As if the signature were not validated: the request falls through to the offer lookup.
+      if (errorIs(x, 400, "invalid_receiver_signature")) {
+        x.status = 404;
+        x.body = { success: false, error: "no_active_offer", message: "No active buyback offer" };
+      }
+    } },
 ];

@@ -7,6 +7,7 @@ import { ok } from "../../pipeline/route.ts";
 import { chainOf, sendAs, usdcBalance } from "./chain-io.ts";
 import { endUser, walletView } from "./purchases.ts";
 import { decideKyc, dispatch, formatRedemption, startFulfillment } from "./redemption.ts";
+import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
 import { checksummed, intId, parseUsdc, tokenIdOf, usdc } from "./util.ts";
 import { armWorker, runWorker, serial } from "./worker.ts";
@@ -166,4 +167,5 @@ export const mysteryControl: ControlSpec[] = [
       return ok({ events });
     },
   },
+  ...faultControl,
 ];

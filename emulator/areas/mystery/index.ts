@@ -1,4 +1,5 @@
 import type { Area } from "../area.ts";
+import { acceptRoutes } from "./buyback-accept.ts";
 import { buybackRoutes } from "./buyback-routes.ts";
 import { catalogRoutes } from "./catalog-routes.ts";
 import { mysteryControl } from "./control.ts";
@@ -13,7 +14,7 @@ import { startWorker } from "./worker.ts";
 // pool forwarding, sell-back, prices, wallets and stats. See docs/mystery.md.
 export const mysteryArea: Area = {
   name: "mystery",
-  routes: [...purchaseRoutes, ...catalogRoutes, ...redemptionRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes],
+  routes: [...purchaseRoutes, ...catalogRoutes, ...redemptionRoutes, ...acceptRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes],
   control: mysteryControl,
   start: startWorker,
 };

@@ -86,6 +86,8 @@ export function walletView(u: EndUserRow) {
   };
 }
 
+export const relayerOn = (s: Services) => mystery(s).relayer !== "off";
+
 /** The relayer signs purchaseFor on chain; the hold is settled or released. Returns the row (re-read). */
 export async function relayCustodial(s: Services, purchaseId: number, maxPrice: bigint): Promise<PurchaseRow> {
   const chain = chainOf(s);
@@ -97,12 +99,14 @@ export async function relayCustodial(s: Services, purchaseId: number, maxPrice: 
   });
   let receipt: TransactionReceipt | null = null;
   let error: string | null = null;
-  try {
-    receipt = await sendAs(chain, chain.relayer, chain.addresses.mysteryPool, data);
-    if (receipt.status !== "success") error = "relayer transaction reverted";
-  } catch (err) {
-    error = `relayer could not broadcast: ${(err as Error).message.split("\n")[0]}`;
-  }
+  if (!relayerOn(s)) error = "relayer_disabled: the relayer is not broadcasting; nothing was sent on chain";
+  else
+    try {
+      receipt = await sendAs(chain, chain.relayer, chain.addresses.mysteryPool, data);
+      if (receipt.status !== "success") error = "relayer transaction reverted";
+    } catch (err) {
+      error = `relayer could not broadcast: ${(err as Error).message.split("\n")[0]}`;
+    }
   const row = mystery(s).purchases[purchaseId]!;
   const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
   const price = BigInt(row.price_micros);
@@ -150,9 +154,37 @@ export async function settleFromChain(s: Services, purchaseId: number): Promise<
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED") return;
     row.status = "REFUNDED";
-    row.failure_reason = "refunded on chain";
+    row.failure_reason ??= "refunded on chain";
+    // The pool paid the price back to the payer: the end user's wallet, or the
+    // relayer for a custodial purchase, whose end user gets the balance back.
+    if (row.custody === "CUSTODIAL") {
+      const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
+      user.balance_micros = String(BigInt(user.balance_micros) + BigInt(row.price_micros));
+    }
     emit(s, row.account_id, "purchase.refunded", String(row.id), { purchase_id: row.id, status: "REFUNDED", onchain_request_id: row.onchain_request_id });
+  } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(BigInt(before.onchain_request_id))) {
+    // The coordinator answered but the pool's callback reverted (RandomWordsFulfilled
+    // success=false): the reveal can never happen, so the operator refunds it.
+    await refundOnChain(s, purchaseId, "reveal_failed: the VRF callback reverted; the price was refunded");
   }
+}
+
+/**
+ * The operator refunds a purchase whose reveal has not happened (MysteryPool.refundPurchase),
+ * then the row follows the chain to REFUNDED. False when the chain no longer has it pending.
+ */
+export async function refundOnChain(s: Services, purchaseId: number, reason: string): Promise<boolean> {
+  const chain = chainOf(s);
+  const p = mystery(s).purchases[purchaseId];
+  if (!p || p.status !== "SUBMITTED" || !p.onchain_request_id) return false;
+  const requestId = BigInt(p.onchain_request_id);
+  if ((await poolPurchase(chain, requestId)).status !== POOL_STATUS.REQUESTED) return false;
+  const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, encodeFunctionData({ abi: mysteryPoolAbi, functionName: "refundPurchase", args: [requestId] }));
+  if (receipt.status !== "success") return false;
+  const row = mystery(s).purchases[purchaseId];
+  if (row && row.status === "SUBMITTED") row.failure_reason = reason;
+  await settleFromChain(s, purchaseId);
+  return true;
 }
 
 export async function settleAllFromChain(s: Services): Promise<void> {

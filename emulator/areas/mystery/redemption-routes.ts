@@ -4,15 +4,22 @@ import { checkIdempotencyKey } from "../../pipeline/idempotency.ts";
 import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
 import { accepted, created, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import { partner, route } from "./access.ts";
-import { burnTypeOf, checkHolder, formatRedemption, liveRedemptionFor, newExpiry, resolveTarget, submitBurn } from "./redemption.ts";
+import { burnTypeOf, checkHolder, expiryDue, formatRedemption, liveRedemptionFor, newExpiry, resolveTarget, submitBurn } from "./redemption.ts";
 import { parseAddress, parseCarriers, rates } from "./shipping.ts";
 import { mystery, REDEMPTION_STATUSES, type RedemptionRow, type RedemptionStatus } from "./state.ts";
 import { body, emit, intId, isTxHash } from "./util.ts";
-import { armWorker } from "./worker.ts";
+import { armWorker, runWorker } from "./worker.ts";
 
 // Redemption endpoints (interface "Mystery commerce"; service-facts §4.7 generation A).
 
 const account = (c: HandlerContext) => c.key!.account_id;
+
+/** Past expires_at but the timer has not run yet (realtime lag): expire it now, so the answer is exact. */
+async function expireIfDue(c: HandlerContext, id: number): Promise<void> {
+  const r = mystery(c.services).redemptions[id];
+  const at = r ? expiryDue(r) : null;
+  if (at !== null && at <= c.services.clock.now()) await runWorker(c.services);
+}
 
 export const redemptionRoutes: RouteSpec[] = [
   route("POST", "/mystery/redemption/quote", partner("cards:redeem"), "partner_write", async (c) => {
@@ -37,10 +44,16 @@ export const redemptionRoutes: RouteSpec[] = [
     const slice = mystery(c.services);
     const knownId = slice.redemption_keys[`${acct}\u0000${key}`];
     if (knownId !== undefined) {
-      const r = slice.redemptions[knownId]!;
+      await expireIfDue(c, knownId);
+      const r = mystery(c.services).redemptions[knownId]!;
       const sameTarget =
         (b.purchase_id === undefined || intId(b.purchase_id) === r.purchase_id) && (b.token_id === undefined || b.token_id === null || String(b.token_id) === r.token_id);
       if (!sameTarget) throw conflict("idempotency_mismatch", `idempotency_key "${key}" was already used for redemption ${r.redemption_id} of token ${r.token_id}`);
+      // The SDK README: "Expired redemption → retry with a new key".
+      if (r.status === "EXPIRED")
+        throw conflict("redemption_expired", `Redemption ${r.redemption_id} (idempotency_key "${key}") expired at ${r.expires_at}; retry with a new idempotency_key`, {
+          details: { redemption_id: r.redemption_id, expires_at: r.expires_at },
+        });
       // Same key after KYC approval returns the calldata (the approval already moved it to PREPARED).
       return created(formatRedemption(c.services, r, true));
     }
@@ -84,6 +97,7 @@ export const redemptionRoutes: RouteSpec[] = [
       item_type: r.item_type,
       status: r.status,
     });
+    armWorker(c.services); // the expiry timer
     return created(formatRedemption(c.services, r, true));
   }),
 
@@ -92,8 +106,10 @@ export const redemptionRoutes: RouteSpec[] = [
     const id = intId(b.redemption_id);
     const hash = b.tx_hash ?? b.transaction_hash;
     if (!isTxHash(hash)) throw badRequest("invalid_tx_hash", "tx_hash must be 0x followed by 64 hex characters");
-    const r = id === null ? undefined : mystery(c.services).redemptions[id];
-    if (!r || r.account_id !== account(c)) throw notFound(`No redemption ${String(b.redemption_id ?? "")} on this account`);
+    const found = id === null ? undefined : mystery(c.services).redemptions[id];
+    if (!found || found.account_id !== account(c)) throw notFound(`No redemption ${String(b.redemption_id ?? "")} on this account`);
+    await expireIfDue(c, found.redemption_id);
+    const r = mystery(c.services).redemptions[found.redemption_id]!;
     if (r.burn_tx_hash && r.burn_tx_hash.toLowerCase() === hash.toLowerCase()) return accepted(formatRedemption(c.services, r));
     if (r.status === "AWAITING_KYC") throw conflict("kyc_required", `Redemption ${r.redemption_id} is waiting for KYC; send the end user to kyc.kyc_url first`);
     if (r.status !== "PREPARED") throw conflict("invalid_status", `Redemption ${r.redemption_id} is ${r.status}; only PREPARED redemptions take a burn transaction`);

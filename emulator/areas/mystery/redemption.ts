@@ -216,3 +216,41 @@ export async function runDueRedemptions(s: Services): Promise<void> {
 }
 
 export const newExpiry = (s: Services) => isoAt(s.clock.now() + PREPARE_TTL_MS);
+
+/** When a redemption expires (ms), or null once the burn is submitted or it ended. */
+export function expiryDue(r: RedemptionRow): number | null {
+  return r.status === "AWAITING_KYC" || r.status === "PREPARED" ? Date.parse(r.expires_at) : null;
+}
+
+/**
+ * Expires every pre-burn redemption past `expires_at` (service-facts §4.7: 24 h).
+ * A burn the holder flagged on chain but never submitted is cancelled by the
+ * operator, so the card is not left frozen; the end user retries with a new key.
+ */
+export async function expireDueRedemptions(s: Services): Promise<void> {
+  const now = s.clock.now();
+  const due = Object.values(mystery(s).redemptions)
+    .filter((r) => {
+      const at = expiryDue(r);
+      return at !== null && at <= now;
+    })
+    .map((r) => r.redemption_id);
+  for (const id of due) {
+    const before = mystery(s).redemptions[id]!;
+    let cancelled = false;
+    if (s.chain) {
+      const chain = s.chain.chain;
+      const tokenId = BigInt(before.token_id);
+      const [burn, owner] = [await burnState(chain, tokenId), await ownerOf(chain, tokenId)];
+      if (burn.pending && burn.burnType === before.burn_type && owner?.toLowerCase() === before.holder.toLowerCase()) {
+        const data = encodeFunctionData({ abi: cardNftAbi, functionName: "cancelBurn", args: [tokenId] });
+        cancelled = (await sendAs(chain, chain.operator, chain.addresses.cardNft, data)).status === "success";
+      }
+    }
+    const r = mystery(s).redemptions[id];
+    if (!r || expiryDue(r) === null) continue;
+    r.failure_reason = cancelled ? "expired (the burn flagged on chain was cancelled)" : "expired";
+    r.next_step_at = null;
+    touch(s, r, "EXPIRED");
+  }
+}

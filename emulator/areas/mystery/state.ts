@@ -163,6 +163,8 @@ export interface MysterySlice {
   sellbacks: Record<string, SellbackRow>;
   events: EventRow[];
   warehouse_mode: "auto" | "manual";
+  /** Control plane: "off" makes the relayer refuse to broadcast (custodial FAILED, relayed accept 503). */
+  relayer: "on" | "off";
 }
 
 function initial(): MysterySlice {
@@ -185,6 +187,7 @@ function initial(): MysterySlice {
     sellbacks: {},
     events: [],
     warehouse_mode: "auto",
+    relayer: "on",
   };
 }
 

@@ -1,11 +1,11 @@
 import type { Services } from "../../services.ts";
 import { runDueTransfers, watchOffers } from "./buyback.ts";
 import { settleAllFromChain } from "./purchases.ts";
-import { runDueRedemptions } from "./redemption.ts";
+import { expireDueRedemptions, expiryDue, runDueRedemptions } from "./redemption.ts";
 import { mystery } from "./state.ts";
 
 // The area's worker. Work that waits is stored in state with its due time
-// (transfer retries, warehouse steps); one clock timer is armed for the
+// (transfer retries, warehouse steps, redemption expiry); one clock timer is armed for the
 // earliest of them and re-armed after every run and on state.replaced. The
 // chain is watched (VRF reveals, accepted offers) after every clock change,
 // on reads, and in realtime mode once a second of wall time.
@@ -28,6 +28,8 @@ function nextDue(s: Services): number | null {
   };
   for (const t of Object.values(slice.transfers)) if (t.status === "pending" || t.status === "held") take(t.next_attempt_at);
   if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.next_step_at);
+  // Expiry is the service's own clock, not the warehouse's: it runs in manual mode too.
+  for (const r of Object.values(slice.redemptions)) take(expiryDue(r));
   return due;
 }
 
@@ -48,6 +50,7 @@ export function runWorker(s: Services): Promise<void> {
       await watchOffers(s);
       await runDueTransfers(s);
     }
+    await expireDueRedemptions(s);
     if (mystery(s).warehouse_mode === "auto") await runDueRedemptions(s);
     armWorker(s);
   });

@@ -1,0 +1,177 @@
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, recoverTypedDataAddress, type Hex } from "viem";
+import { BURN_TYPE_LABELS, buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../chain/index.ts";
+import { ApiError, badRequest, conflict } from "../../pipeline/errors.ts";
+import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
+import { partner, route } from "./access.ts";
+import { formatOffer, offerMessage, watchOffers } from "./buyback.ts";
+import { burnState, chainOf, ownerOf, sendAs } from "./chain-io.ts";
+import { relayerOn } from "./purchases.ts";
+import { mystery, type OfferRow } from "./state.ts";
+import { body, tokenIdOf, usdc } from "./util.ts";
+
+// Relayed buyback accept (service-facts §4.6, SDK 0.1.2): the holder signs an
+// EIP-712 ReceiverAcceptance(offerHash, receiver) and the service's relayer
+// calls BuybackMarketplace.acceptOfferFor, paying the gas. buyback.confirmed
+// follows from the chain exactly as for a self-submitted acceptOffer.
+
+const POOL = ["POOL"] as const;
+
+export const RECEIVER_TYPES = {
+  ReceiverAcceptance: [
+    { name: "offerHash", type: "bytes32" },
+    { name: "receiver", type: "address" },
+  ],
+} as const;
+
+const domainOf = (chain: Chain) => ({ name: "BuybackMarketplace", version: "1", chainId: chain.chainId, verifyingContract: chain.addresses.marketplace }) as const;
+
+/** The caller's active offer for the token in the path (acceptances on chain are read first). */
+async function activeOffer(c: HandlerContext): Promise<OfferRow> {
+  const raw = c.params.token_id!;
+  const tokenId = tokenIdOf(raw);
+  const none = () => new ApiError(404, "no_active_offer", `No active buyback offer for token ${raw}; create one with POST /mystery/buyback`);
+  if (tokenId === null) throw none();
+  await watchOffers(c.services);
+  const nowS = Math.floor(c.services.clock.now() / 1000);
+  const offer = Object.values(mystery(c.services).offers).find((o) => o.account_id === c.key!.account_id && o.token_id === tokenId && o.status === "active" && o.deadline >= nowS);
+  if (!offer) throw none();
+  return offer;
+}
+
+async function approvalOf(chain: Chain, receiver: `0x${string}` | null, tokenId: bigint) {
+  const market = chain.addresses.marketplace;
+  const holderOwns = receiver !== null && receiver.toLowerCase() !== chain.poolSigner.address.toLowerCase();
+  let approved = false;
+  if (receiver) {
+    const all = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "isApprovedForAll", args: [receiver, market] });
+    const one = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "getApproved", args: [tokenId] });
+    approved = all || one.toLowerCase() === market.toLowerCase();
+  }
+  return {
+    approved,
+    holder_owns_token: holderOwns,
+    // setApprovalForAll cannot be relayed: the holder sends it once.
+    call: approved
+      ? null
+      : {
+          kind: "set-approval-for-all",
+          to: chain.addresses.cardNft,
+          data: encodeFunctionData({ abi: cardNftAbi, functionName: "setApprovalForAll", args: [market, true] }),
+          value: "0",
+          description: "One-time, sent by the holder: let the marketplace move the holder's cards",
+        },
+  };
+}
+
+function receiverTypedData(chain: Chain, o: OfferRow, receiver: `0x${string}`) {
+  return { domain: domainOf(chain), types: RECEIVER_TYPES, primaryType: "ReceiverAcceptance" as const, message: { offerHash: o.offer_hash as Hex, receiver } };
+}
+
+/** The revert's error name (OfferExpired, TokenFrozen, …) or the node's short message. */
+function revertReason(err: unknown): string {
+  if (err instanceof BaseError) {
+    const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError);
+    if (reverted instanceof ContractFunctionRevertedError) {
+      if (reverted.data?.errorName) return reverted.data.errorName;
+      // Errors raised inside the NFT (TokenFrozen, …) are not in the marketplace's ABI.
+      if (reverted.raw)
+        try {
+          return decodeErrorResult({ abi: cardNftAbi, data: reverted.raw }).errorName;
+        } catch {
+          /* not a CardNFT error either */
+        }
+      return reverted.signature ?? reverted.shortMessage;
+    }
+    return err.shortMessage;
+  }
+  return String(err);
+}
+
+const isSignature = (v: unknown): v is Hex => typeof v === "string" && /^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/.test(v);
+
+export const acceptRoutes: RouteSpec[] = [
+  route("POST", "/mystery/buyback/:token_id/accept/prepare", partner("packs:read", POOL), "partner_read", async (c) => {
+    // The body (item_type?) may be {} or absent: the token in the path decides.
+    const o = await activeOffer(c);
+    const chain = chainOf(c.services);
+    const tokenId = BigInt(o.token_id);
+    const receiver = await ownerOf(chain, tokenId);
+    const burn = await burnState(chain, tokenId);
+    const offer = formatOffer(c.services, o);
+    const msg = offerMessage(chain, o);
+    return ok({
+      offer_id: o.offer_id,
+      token_id: o.token_id,
+      item_type: o.item_type,
+      receiver,
+      requester: chain.poolSigner.address,
+      deadline: o.deadline,
+      price_usdc: offer.price_usdc,
+      seller_receives_usdc: offer.seller_receives_usdc,
+      marketplace_fee_usdc: offer.marketplace_fee_usdc,
+      nft_approval: await approvalOf(chain, receiver, tokenId),
+      // Only the operator can lift a pending burn on this chain (the redemption or grading ends it).
+      transfer_frozen: { frozen: burn.pending, burn_type: burn.pending ? burn.burnType : null, burn_type_label: burn.pending ? BURN_TYPE_LABELS[burn.burnType] : null, cancel_call: null },
+      self_submit: {
+        call: {
+          kind: "accept-offer",
+          to: chain.addresses.marketplace,
+          data: encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOffer", args: [msg, o.offer_signature as Hex] }),
+          value: "0",
+          description: "The holder accepts directly (pays gas) instead of the relayed accept",
+        },
+      },
+      // What the receiver signs for the relayed accept (EIP-712 ReceiverAcceptance);
+      // the offer's own OfferRequest stays under offer_typed_data.
+      typed_data: receiver ? receiverTypedData(chain, o, receiver) : null,
+      offer_typed_data: offer.typed_data,
+      note: "Relayed accept: the holder approves the marketplace once (nft_approval.call), signs typed_data, and POSTs the signature as receiver_signature to /mystery/buyback/{token}/accept; or sends self_submit.call itself.",
+    });
+  }),
+
+  route("POST", "/mystery/buyback/:token_id/accept", partner("packs:buyback", POOL), "partner_write", async (c) => {
+    const b = await body(c);
+    const sig = b.receiver_signature;
+    if (!isSignature(sig)) throw badRequest("invalid_receiver_signature", "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex");
+    const o = await activeOffer(c);
+    const chain = chainOf(c.services);
+    const tokenId = BigInt(o.token_id);
+    const receiver = await ownerOf(chain, tokenId);
+    if (!receiver) throw conflict("accept_simulation_failed", `Token ${o.token_id} has no holder (burned)`, { details: { reason: "no_holder" } });
+    let signer: `0x${string}`;
+    try {
+      signer = await recoverTypedDataAddress({ ...receiverTypedData(chain, o, receiver), signature: sig });
+    } catch {
+      throw badRequest("invalid_receiver_signature", "receiver_signature is not a valid ECDSA signature");
+    }
+    if (signer.toLowerCase() !== receiver.toLowerCase())
+      throw conflict("receiver_signature_mismatch", `receiver_signature was signed by ${signer}, not by the token's holder ${receiver} (sign the ReceiverAcceptance typed_data of accept/prepare)`, {
+        details: { receiver, recovered: signer },
+      });
+    const approval = await approvalOf(chain, receiver, tokenId);
+    if (!approval.approved)
+      throw conflict("nft_approval_missing", "The holder has not approved the marketplace for this card; send nft_approval.call first (it cannot be relayed)", { details: { nft_approval: approval } });
+    if (!relayerOn(c.services)) throw new ApiError(503, "relayer_disabled", "The relayer is disabled; the holder can accept directly with self_submit.call from accept/prepare");
+    const args = [offerMessage(chain, o), o.offer_signature as Hex, receiver, sig] as const;
+    try {
+      await chain.publicClient.simulateContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });
+    } catch (err) {
+      const reason = revertReason(err);
+      throw conflict("accept_simulation_failed", `acceptOfferFor would revert: ${reason}`, { details: { reason } });
+    }
+    const receipt = await sendAs(chain, chain.relayer, chain.addresses.marketplace, encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args }));
+    if (receipt.status !== "success") throw conflict("accept_simulation_failed", "acceptOfferFor reverted when mined", { details: { reason: "reverted", transaction_hash: receipt.transactionHash } });
+    const price = BigInt(o.price_micros);
+    return ok({
+      offer_id: o.offer_id,
+      token_id: o.token_id,
+      transaction_hash: receipt.transactionHash,
+      receiver,
+      requester: chain.poolSigner.address,
+      price_usdc: usdc(price),
+      seller_receives_usdc: usdc(price - BigInt(o.fee_micros)),
+      status: "submitted",
+      note: "The relayer submitted acceptOfferFor; buyback.confirmed follows once the acceptance is read from the chain, then the card is forwarded to the pool wallet.",
+    });
+  }),
+];

@@ -1,0 +1,84 @@
+import { encodeFunctionData, keccak256, toHex } from "viem";
+import { cardNftAbi } from "../../../chain/index.ts";
+import type { ControlContext, ControlSpec } from "../../control/route.ts";
+import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
+import { ok } from "../../pipeline/route.ts";
+import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
+import { formatPurchase, refundOnChain, settleFromChain } from "./purchases.ts";
+import { mystery } from "./state.ts";
+import { intId } from "./util.ts";
+import { runWorker, serial } from "./worker.ts";
+
+// Operator actions that make purchases go wrong the way they do on the real
+// service: a reveal whose VRF callback reverts (→ refunded by the worker), an
+// operator refund of a purchase still waiting for its reveal, and a relayer
+// that stops broadcasting (custodial purchases FAILED, relayed accepts 503).
+
+const MINTER_ROLE = keccak256(toHex("MINTER_ROLE"));
+
+/** The caller's purchase, read from the chain first; 409 unless it still waits for its reveal. */
+async function waitingPurchase(c: ControlContext): Promise<{ id: number; requestId: bigint }> {
+  const id = intId(c.params.id);
+  const row = id === null ? undefined : mystery(c.services).purchases[id];
+  if (id === null || !row) throw notFound(`No purchase ${c.params.id}`);
+  await settleFromChain(c.services, id);
+  const now = mystery(c.services).purchases[id]!;
+  if (now.status !== "SUBMITTED" || !now.onchain_request_id)
+    throw conflict("invalid_status", `Purchase ${id} is ${now.status}; only a SUBMITTED purchase waiting for its reveal can fail or be refunded`);
+  const requestId = BigInt(now.onchain_request_id);
+  if ((await poolPurchase(chainOf(c.services), requestId)).status !== POOL_STATUS.REQUESTED)
+    throw conflict("invalid_status", `Purchase ${id} is no longer waiting for its reveal on chain`);
+  return { id, requestId };
+}
+
+export const faultControl: ControlSpec[] = [
+  {
+    method: "POST",
+    path: "/mystery/purchases/:id/fail-reveal",
+    describe: "Fulfil the purchase's VRF request so the pool's callback reverts (success=false); the worker then refunds it → REFUNDED",
+    handle: async (c) => {
+      const { id, requestId } = await waitingPurchase(c);
+      const chain = chainOf(c.services);
+      const pending = await chain.pendingVrfRequests();
+      if (!pending.includes(requestId)) throw conflict("invalid_status", `VRF request ${requestId} of purchase ${id} is not pending`);
+      let result: { success: boolean; txHash: string } = { success: true, txHash: "" };
+      await serial(c.services, async () => {
+        // The pool cannot mint for the length of this one fulfilment, so its callback reverts.
+        const role = (fn: "revokeRole" | "grantRole") =>
+          sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: fn, args: [MINTER_ROLE, chain.addresses.mysteryPool] }));
+        await role("revokeRole");
+        try {
+          result = await chain.fulfillVrf(requestId);
+        } finally {
+          await role("grantRole");
+        }
+      });
+      await runWorker(c.services); // sees the failed reveal and refunds
+      return ok({ vrf: { request_id: String(requestId), success: result.success, tx_hash: result.txHash }, purchase: formatPurchase(mystery(c.services).purchases[id]!) });
+    },
+  },
+  {
+    method: "POST",
+    path: "/mystery/purchases/:id/refund",
+    describe: "Operator refund (MysteryPool.refundPurchase) of a purchase still waiting for its reveal → REFUNDED; custodial balances are credited back",
+    handle: async (c) => {
+      const { id } = await waitingPurchase(c);
+      let done = false;
+      await serial(c.services, async () => {
+        done = await refundOnChain(c.services, id, "refunded by the operator before the reveal");
+      });
+      if (!done) throw conflict("invalid_status", `Purchase ${id} could not be refunded (revealed or refunded meanwhile)`);
+      return ok(formatPurchase(mystery(c.services).purchases[id]!));
+    },
+  },
+  {
+    method: "POST",
+    path: "/mystery/relayer",
+    describe: "Relayer switch {enabled: boolean}: off → custodial purchases FAILED (purchase.failed, hold released), relayed buyback accepts 503 relayer_disabled",
+    handle: (c) => {
+      if (typeof c.body.enabled !== "boolean") throw badRequest("invalid_value", "enabled must be true or false");
+      mystery(c.services).relayer = c.body.enabled ? "on" : "off";
+      return ok({ enabled: c.body.enabled });
+    },
+  },
+];
