@@ -56,7 +56,7 @@ export async function runConformanceCli(args: ParsedArgs): Promise<number> {
   if (!baseUrl) {
     process.stderr.write("starting an in-process emulator…\n");
     const { createEmulator } = await import("../emulator/index.ts");
-    const emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: false } });
+    const emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: 0 } });
     baseUrl = emu.url;
     partnerKey ??= emu.key("demo");
     tenantKey ??= emu.key("tenant");

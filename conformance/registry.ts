@@ -6,6 +6,7 @@ import { visionChecks } from "./checks/vision.ts";
 import { webhooksChecks } from "./checks/webhooks.ts";
 import { mysteryChecks } from "./checks/mystery.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
+import { lifecycleChecks } from "./checks/lifecycle.ts";
 
 /** Every check of the suite, in run order. */
 export const ALL_CHECKS: readonly Check[] = [
@@ -16,4 +17,5 @@ export const ALL_CHECKS: readonly Check[] = [
   ...webhooksChecks,
   ...mysteryChecks,
   ...warehouseChecks,
+  ...lifecycleChecks,
 ];

@@ -42,9 +42,20 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     const t0 = performance.now();
     const base = { id: check.id, profile: check.profile, title: check.title, rule: check.rule, notes };
     let result: CheckResult;
-    const why = notApplicable(check, opts, control !== null, budget);
+    let why = notApplicable(check, opts, control !== null, budget);
+    let probeCrash: string | null = null;
+    if (!why && check.applicable) {
+      // The target itself decides some applicability (e.g. an emulator started without a chain).
+      try {
+        why = await check.applicable({ http, control });
+      } catch (err) {
+        probeCrash = `applicability probe crashed: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
     if (why) {
       result = { ...base, outcome: "not_applicable", message: why, duration_ms: 0 };
+    } else if (probeCrash) {
+      result = { ...base, outcome: "error", message: probeCrash, duration_ms: 0 };
     } else {
       try {
         // In emulator mode each check gets fresh keys, so credit arithmetic and limits are isolated.

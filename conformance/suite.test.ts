@@ -10,7 +10,7 @@ import { DEVIATION_NAMES } from "../emulator/deviations/deviations.ts";
 
 let emu: Emulator;
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: false } });
+  emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 } });
 });
 afterAll(() => emu.close());
 

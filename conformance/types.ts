@@ -27,7 +27,18 @@ export interface Check {
   credits: number;
   /** Name of the emulator deviation that breaks exactly this rule (harness self-test). */
   deviation: string;
+  /**
+   * Optional probe of the target, asked only when mode and needs allow the check: the reason the
+   * check cannot run there (reported as not applicable), or null to run it.
+   */
+  applicable?(ctx: ApplicabilityContext): Promise<string | null>;
   run(ctx: CheckContext): Promise<void>;
+}
+
+/** What `applicable` may look at: the target, and the control plane in emulator mode. */
+export interface ApplicabilityContext {
+  http: HttpClient;
+  control: ControlClient | null;
 }
 
 export interface CheckContext {

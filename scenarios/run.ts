@@ -9,11 +9,13 @@ export interface ScenarioTarget {
   chain: Emulator["chain"];
   rpcUrl: string | null;
   fetch?: typeof fetch;
+  /** An existing client for the target (e.g. a conformance check's), used instead of baseUrl/fetch. */
+  http?: HttpClient;
 }
 
 /** Runs one scenario against a target emulator; resolves, or rejects with ScenarioFailure. */
 export async function runScenario(s: Scenario, target: ScenarioTarget, log: (line: string) => void = () => {}): Promise<void> {
-  const http = new HttpClient(target.baseUrl, target.fetch);
+  const http = target.http ?? new HttpClient(target.baseUrl, target.fetch);
   const ctx: ScenarioContext = {
     http,
     control: new ControlClient(http),

@@ -1,14 +1,16 @@
 import { ok, created } from "../pipeline/route.ts";
 import { badRequest, notFound } from "../pipeline/errors.ts";
 import { balanceOf, newAccount, settle, nextResetAt } from "../pipeline/metering.ts";
-import { ALL_SCOPES, DEFAULT_RATE_LIMIT_PER_MIN, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES, makeKey } from "../../fixtures/keys.ts";
+import { ALL_SCOPES, DEFAULT_RATE_LIMIT_PER_MIN, FIXTURE_KEYS, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES, makeKey } from "../../fixtures/keys.ts";
 import type { KeyKind, KeyRecord } from "../state/schema.ts";
 import type { ControlSpec } from "./route.ts";
 import { optNumber, optString, optStringArray, reqString } from "./body.ts";
 import type { FaultSpec } from "../pipeline/faults.ts";
 
-export function keyView(k: KeyRecord, balance?: { free: number; purchased: number }) {
+/** `name` is given for fixture keys (demo, tier, tenant, …), so tools can find them by name. */
+export function keyView(k: KeyRecord, balance?: { free: number; purchased: number }, name?: string) {
   return {
+    ...(name ? { name } : {}),
     key: k.key,
     kind: k.kind,
     label: k.label,
@@ -40,9 +42,10 @@ export const coreControlRoutes: ControlSpec[] = [
     describe: "Every key with its kind, scopes and credit balance",
     handle: (c) => {
       const { store, clock } = c.services;
+      const fixtureNames = new Map(FIXTURE_KEYS.map((spec) => [makeKey(store.state.seed, spec.name), spec.name]));
       const keys = Object.values(store.state.keys).map((k) => {
         const acct = k.kind === "legacy" ? undefined : store.state.credits[k.key];
-        return keyView(k, acct ? settle(acct, clock.now()) : undefined);
+        return keyView(k, acct ? settle(acct, clock.now()) : undefined, fixtureNames.get(k.key));
       });
       return ok({ keys });
     },

@@ -6,6 +6,7 @@ import { visionDeviations } from "./vision.ts";
 import { webhooksDeviations } from "./webhooks.ts";
 import { mysteryDeviations } from "./mystery.ts";
 import { warehouseDeviations } from "./warehouse.ts";
+import { lifecycleDeviations } from "./lifecycle.ts";
 
 export type { Deviation } from "./deviation.ts";
 
@@ -16,6 +17,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   ...webhooksDeviations,
   ...mysteryDeviations,
   ...warehouseDeviations,
+  ...lifecycleDeviations,
 ];
 
 export const DEVIATION_NAMES = new Set(DEVIATIONS.map((d) => d.name));

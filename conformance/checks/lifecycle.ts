@@ -1,0 +1,153 @@
+import type { ApplicabilityContext, Check, CheckContext, Profile } from "../types.ts";
+import { CheckFailure } from "../types.ts";
+import type { ControlClient } from "../http.ts";
+import { SCENARIOS } from "../../scenarios/registry.ts";
+import { runScenario } from "../../scenarios/run.ts";
+import { ScenarioFailure, type Scenario } from "../../scenarios/types.ts";
+
+// Lifecycle checks: each scenario (scenarios/*.ts) run against the target as a
+// check. A scenario is a whole flow (purchase → reveal, order → delivery, …)
+// driven through the public API and the /_emulator control plane, so these run
+// in emulator mode only. Scenarios use the fixture keys by name and change
+// state, so each runs between a snapshot and its restore: the checks stay
+// independent of each other and of the rest of the suite. They are timed for a
+// manual clock, so a realtime target is switched to manual while one runs.
+
+interface LifecycleSpec {
+  profile: Profile;
+  /** The rule the end of the lifecycle shows (what its deviation breaks). */
+  rule: string;
+  deviation: string;
+}
+
+/** One entry per scenario; lifecycle.test.ts requires every scenario to have one. */
+export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
+  "topup-x402": {
+    profile: "x402",
+    rule: "A paid x402 top-up grants 500 credits per USD once (a replay returns the original result); purchased credits never expire.",
+    deviation: "lifecycle_purchased_credits_expire",
+  },
+  "webhook-retries": {
+    profile: "webhooks",
+    rule: "A failing receiver is retried on the documented schedule (+30 s, +2 min) until it answers 2xx; the delivery log then shows DELIVERED.",
+    deviation: "lifecycle_delivery_never_delivered",
+  },
+  "mystery-purchase-wallet": {
+    profile: "mystery",
+    rule: "A non-custodial purchase (prepare → wallet signs → submit) is FULFILLED with its items once VRF reveals it.",
+    deviation: "lifecycle_purchase_never_fulfilled",
+  },
+  "mystery-custodial-retry": {
+    profile: "mystery",
+    rule: "A custodial purchase retried with the same Idempotency-Key returns the original purchase and charges once.",
+    deviation: "lifecycle_custodial_retry_new_purchase",
+  },
+  "mystery-redemption-kyc": {
+    profile: "mystery",
+    rule: "A KYC-approved redemption goes PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, burned at dispatch.",
+    deviation: "lifecycle_redemption_never_completed",
+  },
+  "mystery-buyback-forwarded": {
+    profile: "mystery",
+    rule: "A buyback card held for want of a pool wallet is forwarded to the pool wallet once it is set.",
+    deviation: "lifecycle_pool_wallet_not_used",
+  },
+  "mystery-buyback-transfer-failed": {
+    profile: "mystery",
+    rule: "Without a pool wallet a buyback transfer is held (one event), retried every 15 minutes, and fails terminally after 10 attempts.",
+    deviation: "lifecycle_buyback_default_pool_wallet",
+  },
+  "mystery-sellback": {
+    profile: "mystery",
+    rule: "A TIER partner's sell-back (quote → prepare → sign → submit) records the payout that was quoted.",
+    deviation: "lifecycle_sellback_pays_less",
+  },
+  "warehouse-inbound": {
+    profile: "warehouse",
+    rule: "Inbound shipment → received cards → identity → price; an incremental sweep from resume_cursor sees every change.",
+    deviation: "lifecycle_sweep_misses_changes",
+  },
+  "warehouse-order": {
+    profile: "warehouse",
+    rule: "Quote → commit → label bought (UTC deadlines) → shipped → DELIVERED.",
+    deviation: "lifecycle_order_never_delivered",
+  },
+  "warehouse-order-retry": {
+    profile: "warehouse",
+    rule: "A failed label purchase returns the order to PENDING_PAYMENT with nothing applied; committing again succeeds.",
+    deviation: "lifecycle_failed_label_holds_cards",
+  },
+  "warehouse-return": {
+    profile: "warehouse",
+    rule: "A returned package makes the order RETURNED; scanned-back cards are OFFCHAIN and can be ordered again.",
+    deviation: "lifecycle_return_not_recorded",
+  },
+  "warehouse-withdrawal": {
+    profile: "warehouse",
+    rule: "A withdrawal (idempotent on idempotency_key) holds the cards; once completed they leave the vault.",
+    deviation: "lifecycle_withdrawn_cards_stay",
+  },
+};
+
+/** Fixture keys by name (demo, tier, tenant, …) as the control plane lists them. */
+async function fixtureKeys(control: ControlClient): Promise<Record<string, string>> {
+  const { keys } = await control.request<{ keys: Array<{ name?: string; key: string }> }>("GET", "/keys");
+  return Object.fromEntries(keys.filter((k) => k.name).map((k) => [k.name!, k.key]));
+}
+
+type ChainInfo = { rpcUrl: string | null };
+
+/** Chain scenarios sign with fixture wallets over JSON-RPC: they need the chain, served at an rpcUrl. */
+async function chainMissing({ http }: ApplicabilityContext): Promise<string | null> {
+  const res = await http.get("/_emulator/chain");
+  if (res.status === 503) return "the scenario needs the local chain, and the emulator runs without one (GET /_emulator/chain → 503 chain_unavailable)";
+  const info = (res.body as { data?: ChainInfo } | null)?.data;
+  if (res.status !== 200 || !info) throw new Error(`GET /_emulator/chain → ${res.status}: ${res.text.slice(0, 200)}`);
+  if (!info.rpcUrl) return "the scenario signs transactions over JSON-RPC, and the emulator's chain has no rpcUrl (started in-process only)";
+  return null;
+}
+
+async function runAsCheck(scenario: Scenario, ctx: CheckContext): Promise<void> {
+  const control = ctx.control;
+  if (!control) throw new Error("lifecycle checks need the control plane (emulator mode)");
+  const keys = await fixtureKeys(control);
+  const rpcUrl = scenario.chain ? (await control.request<ChainInfo>("GET", "/chain")).rpcUrl : null;
+  let lastStep = "";
+  // Scenarios time their steps on a manual clock (exact retry times); a realtime target is paused meanwhile.
+  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
+  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
+  const { id } = await control.request<{ id: string }>("POST", "/snapshot");
+  let failure: unknown = null;
+  try {
+    await runScenario(scenario, { baseUrl: ctx.http.baseUrl, http: ctx.http, keys, chain: null, rpcUrl }, (line) => (lastStep = line.trim()));
+  } catch (err) {
+    failure = err instanceof ScenarioFailure ? new CheckFailure(`${err.message}${lastStep ? ` (after step "${lastStep}")` : ""}`) : err;
+  }
+  // The scenario's own failure says more than a failed clean-up after it.
+  for (const cleanUp of [() => control.request("POST", "/restore", { id }), () => (mode !== "manual" ? control.request("POST", "/clock", { mode }) : null)]) {
+    try {
+      await cleanUp();
+    } catch (err) {
+      failure ??= err;
+    }
+  }
+  if (failure) throw failure;
+  ctx.note(`scenario ${scenario.name} ran to the end; state restored`);
+}
+
+function lifecycleCheck(scenario: Scenario, spec: LifecycleSpec): Check {
+  return {
+    id: `lifecycle.${scenario.name}`,
+    profile: spec.profile,
+    title: `Lifecycle: ${scenario.title}`,
+    rule: spec.rule,
+    mode: "emulator",
+    needs: [],
+    credits: 0,
+    deviation: spec.deviation,
+    ...(scenario.chain ? { applicable: chainMissing } : {}),
+    run: (ctx) => runAsCheck(scenario, ctx),
+  };
+}
+
+export const lifecycleChecks: Check[] = SCENARIOS.filter((s) => LIFECYCLE_SPECS[s.name]).map((s) => lifecycleCheck(s, LIFECYCLE_SPECS[s.name]!));
