@@ -114,7 +114,9 @@ async function start(args: ParsedArgs): Promise<number> {
         writeFileSync(stateFile, JSON.stringify(emu.exportState()));
         if (!json) process.stderr.write(`state exported to ${stateFile}\n`);
       }
-      await emu.close();
+      // Never hang on shutdown: whatever is still open after 5 s is cut off by the exit.
+      const slow = new Promise<"slow">((r) => setTimeout(() => r("slow"), 5000).unref());
+      if ((await Promise.race([emu.close(), slow])) === "slow") process.stderr.write("emulator: some connections did not close in 5 s; exiting anyway\n");
       if (!json) process.stderr.write("emulator stopped\n");
       resolve();
     };

@@ -247,7 +247,12 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     async close() {
       for (const stop of stops) stop();
       clock.dispose();
-      if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
+      if (server) {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        // Keep-alive clients (browsers, SDK agents) would otherwise hold the server open.
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        await closed;
+      }
       await chainHost?.close();
     },
     services,

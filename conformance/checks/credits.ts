@@ -1,4 +1,5 @@
 import type { Hex } from "viem";
+import { chainMissing } from "./target.ts";
 import { privateKeyToAccount } from "viem/accounts";
 import { x402Client } from "@x402/core/client";
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
@@ -117,6 +118,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.challenge",
+    applicable: chainMissing,
     profile: "x402",
     title: "A top-up without payment → 402 with a decodable PAYMENT-REQUIRED",
     rule: "First call returns 402 with header PAYMENT-REQUIRED (base64 payment requirements for the amount).",
@@ -139,6 +141,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.challenge-amount",
+    applicable: chainMissing,
     profile: "x402",
     title: "The challenge asks for the amount in stablecoin atomic units",
     rule: "PAYMENT-REQUIRED carries the payment requirements for the amount (USD stablecoin, 6 decimals).",
@@ -155,6 +158,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.pay-grants-credits",
+    applicable: chainMissing,
     profile: "x402",
     title: "Paying the challenge grants 500 credits per USD",
     rule: "After the client signs a gasless transfer and retries, 200 with {credits_granted, balance_credits, usd, tx_hash}; 500 credits per 1 USD.",
@@ -178,6 +182,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.replay-idempotent",
+    applicable: chainMissing,
     profile: "x402",
     title: "Replaying a settled payment grants nothing twice",
     rule: "The top-up is idempotent on the transaction hash: a replay returns the original result.",
@@ -198,6 +203,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.bad-payment-402",
+    applicable: chainMissing,
     profile: "x402",
     title: "A payment signed by the wrong wallet → 402 naming the reason, no credits",
     rule: "Every bad payment (bad signature, wrong amount, wrong payTo, …) gets a 402 naming the x402 reason, and no credits.",

@@ -1,4 +1,5 @@
 import type { ApplicabilityContext, Check, CheckContext, Profile } from "../types.ts";
+import { rpcMissing } from "./target.ts";
 import { CheckFailure } from "../types.ts";
 import type { ControlClient } from "../http.ts";
 import { SCENARIOS } from "../../scenarios/registry.ts";
@@ -98,15 +99,6 @@ async function fixtureKeys(control: ControlClient): Promise<Record<string, strin
 type ChainInfo = { rpcUrl: string | null };
 
 /** Chain scenarios sign with fixture wallets over JSON-RPC: they need the chain, served at an rpcUrl. */
-async function chainMissing({ http }: ApplicabilityContext): Promise<string | null> {
-  const res = await http.get("/_emulator/chain");
-  if (res.status === 503) return "the scenario needs the local chain, and the emulator runs without one (GET /_emulator/chain → 503 chain_unavailable)";
-  const info = (res.body as { data?: ChainInfo } | null)?.data;
-  if (res.status !== 200 || !info) throw new Error(`GET /_emulator/chain → ${res.status}: ${res.text.slice(0, 200)}`);
-  if (!info.rpcUrl) return "the scenario signs transactions over JSON-RPC, and the emulator's chain has no rpcUrl (started in-process only)";
-  return null;
-}
-
 async function runAsCheck(scenario: Scenario, ctx: CheckContext): Promise<void> {
   const control = ctx.control;
   if (!control) throw new Error("lifecycle checks need the control plane (emulator mode)");
@@ -145,7 +137,7 @@ function lifecycleCheck(scenario: Scenario, spec: LifecycleSpec): Check {
     needs: [],
     credits: 0,
     deviation: spec.deviation,
-    ...(scenario.chain ? { applicable: chainMissing } : {}),
+    ...(scenario.chain ? { applicable: rpcMissing } : {}),
     run: (ctx) => runAsCheck(scenario, ctx),
   };
 }
