@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeFunctionData, type TypedDataDefinition } from "viem";
 import { BURN_TYPES, cardNftAbi, usdStablecoinAbi, type FixtureAccount } from "../../chain/index.ts";
-import { buyRevealed, sendCalls, startMystery, user, type Ctx } from "./helpers.ts";
+import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
 
 // Relayed buyback accept (service-facts §4.6, SDK 0.1.2): accept/prepare, the
 // holder's EIP-712 ReceiverAcceptance signature, the relayer's acceptOfferFor.
 
 let ctx: Ctx;
-let base: string;
-beforeAll(async () => {
-  ctx = await startMystery("manual");
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
+useMystery("manual", (c) => (ctx = c));
 
 const B = "/api/v1/mystery/buyback";
 const chain = () => ctx.emu.chain!;

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cardNftAbi } from "../../chain/index.ts";
-import { buy, buyRevealed, sendCalls, startMystery, types, user, type Ctx } from "./helpers.ts";
+import { buy, buyRevealed, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
 
 let ctx: Ctx;
-let base: string;
-beforeAll(async () => {
-  ctx = await startMystery("manual");
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
+useMystery("manual", (c) => (ctx = c));
 
 const B = "/api/v1/mystery/buyback";
 const MIN = 60_000;

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startMystery, types, type Ctx } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { types, type Ctx, useMystery } from "./helpers.ts";
 
 let ctx: Ctx;
-let base: string;
-beforeAll(async () => {
-  ctx = await startMystery("manual");
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
+useMystery("manual", (c) => (ctx = c));
 
 const buy = (key: string, idem: string | null, body: Record<string, unknown>) => {
   const r = ctx.api.post("/api/v1/mystery/purchase").set("X-API-Key", key);

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cardNftAbi } from "../../chain/index.ts";
-import { buyRevealed, sendCalls, startMystery, user, type Ctx } from "./helpers.ts";
+import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
 
 // Redemption expiry (service-facts §4.7: expires_at, 24 h by default; "Expired
 // redemption → retry with a new key") and the KYC decline path.
 
 let ctx: Ctx;
-let base: string;
-beforeAll(async () => {
-  ctx = await startMystery("manual");
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
+useMystery("manual", (c) => (ctx = c));
 
 const R = "/api/v1/mystery/redemption";
 const HOUR = 60 * 60 * 1000;

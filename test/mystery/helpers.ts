@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import type { FixtureAccount } from "../../chain/index.ts";
 import type { BusEvents } from "../../emulator/bus.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
@@ -62,3 +62,22 @@ export async function buyRevealed(ctx: Ctx, key: string, from: FixtureAccount, t
 }
 
 export const types = (ctx: Ctx) => ctx.events.map((e) => e.type);
+
+/**
+ * One emulator with the chain for a test file, back at its post-start snapshot
+ * (state, chain and recorded events) before every test.
+ */
+export function useMystery(vrf: "auto" | "manual", set: (ctx: Ctx) => void): void {
+  let ctx: Ctx;
+  let base: string;
+  beforeAll(async () => {
+    ctx = await startMystery(vrf);
+    base = await ctx.emu.snapshot();
+    set(ctx);
+  }, 30_000);
+  afterAll(() => ctx.close());
+  beforeEach(async () => {
+    await ctx.emu.restore(base);
+    ctx.events.length = 0;
+  });
+}

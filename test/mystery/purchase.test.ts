@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeFunctionData, encodeFunctionData } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../chain/index.ts";
-import { buy, sendCalls, startMystery, types, user, type Ctx } from "./helpers.ts";
+import { buy, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
 
 let ctx: Ctx;
-let base: string;
-beforeAll(async () => {
-  ctx = await startMystery("manual");
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
+useMystery("manual", (c) => (ctx = c));
 
 const P = "/api/v1/mystery";
 

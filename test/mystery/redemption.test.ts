@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
 import { BURN_TYPES, cardNftAbi } from "../../chain/index.ts";
-import { buy, buyRevealed, sendCalls, startMystery, user, type Ctx } from "./helpers.ts";
+import { buy, buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
 
 let ctx: Ctx;
-let base: string;
-beforeAll(async () => {
-  ctx = await startMystery("manual");
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
+useMystery("manual", (c) => (ctx = c));
 
 const R = "/api/v1/mystery/redemption";
 const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi } from "../../chain/index.ts";
-import { buy, buyRevealed, startMystery, types, user, type Ctx } from "./helpers.ts";
+import { buy, buyRevealed, types, user, type Ctx, useMystery } from "./helpers.ts";
 
 // Purchases that go wrong: a reveal whose VRF callback reverts (refunded by the
 // worker), an operator refund before the reveal, and a relayer that does not
 // broadcast (custodial FAILED). Statuses per service-facts §4.2.
 
 let ctx: Ctx;
-let base: string;
-beforeAll(async () => {
-  ctx = await startMystery("manual");
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
+useMystery("manual", (c) => (ctx = c));
 
 const P = "/api/v1/mystery/purchase";
 const C = "/_emulator/mystery/purchases";

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
 import { cardNftAbi, mysteryPoolAbi } from "../../chain/index.ts";
-import { buyRevealed, sendCalls, startMystery, types, user, type Ctx } from "./helpers.ts";
+import { buyRevealed, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
 
 let ctx: Ctx;
-let base: string;
-beforeAll(async () => {
-  ctx = await startMystery("manual");
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
+useMystery("manual", (c) => (ctx = c));
 
 const S = "/api/v1/mystery/sellback";
 const post = (path: string, body: Record<string, unknown>, key = ctx.tier) => ctx.api.post(`${S}/${path}`).set("X-API-Key", key).send(body);
