@@ -23,19 +23,8 @@ export const webhookWire = (w: WebhookRecord): WebhookWire => ({
 
 export const registrationWire = (w: WebhookRecord): WebhookWire & { signing_secret: string } => ({ ...webhookWire(w), signing_secret: w.secret });
 
-export interface DeliveryWire {
-  id: number;
-  webhook_id: number;
-  event_type: string;
-  event_id: string;
-  status: DeliveryRecord["status"];
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_retry_at: string | null;
-  delivered_at: string | null;
-  created_at: string;
-}
+/** A delivery as `GET /webhooks/deliveries` shows it: the record without its owner and raw body. */
+export type DeliveryWire = Omit<DeliveryRecord, "owner_key" | "body">;
 
 export const deliveryWire = (d: DeliveryRecord): DeliveryWire => ({
   id: d.id,
