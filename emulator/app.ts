@@ -37,12 +37,18 @@ function ipOf(c: Context): string {
 
 export type FetchHandler = (req: Request, env?: unknown) => Promise<Response>;
 
-/** The one fetch handler: the app, with harness deviations (if any are active) applied last. */
+/**
+ * The one fetch handler: the app, an `X-Request-Id` on every response (the SDK
+ * reads it into errors), and harness deviations (if any are active) applied last.
+ */
 export function createFetch(services: Services, host: ControlHost): FetchHandler {
   const app = createApp(services, host);
+  let requestSeq = 0;
   return async (req, env) => {
-    const res = await app.fetch(req, env);
-    return services.deviations.size ? applyDeviations(services.deviations, req, res, services) : res;
+    let res = await app.fetch(req, env);
+    if (services.deviations.size) res = await applyDeviations(services.deviations, req, res, services);
+    res.headers.set("X-Request-Id", `req_${(++requestSeq).toString(36).padStart(8, "0")}`);
+    return res;
   };
 }
 

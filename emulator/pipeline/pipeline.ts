@@ -21,11 +21,9 @@ export interface PipelineInput {
 }
 
 export function createPipeline(services: Services) {
-  let requestSeq = 0;
-
   return async function run({ spec, req, params, ip }: PipelineInput): Promise<Response> {
     const { store, clock, limiter, gates, options } = services;
-    const headers = new Headers({ "X-Request-Id": `req_${(++requestSeq).toString(36).padStart(8, "0")}` });
+    const headers = new Headers();
     const url = new URL(req.url);
     let release: (() => void) | null = null;
     let charge: Charge | null = null;

@@ -26,9 +26,14 @@ describe("route match and envelopes", () => {
     expect(await balance(api, key)).toBe(before);
   });
 
-  it("every response carries X-Request-Id", async () => {
-    const res = await api.get("/api/v1/health");
-    expect(res.headers["x-request-id"]).toMatch(/^req_/);
+  it("every response carries a distinct X-Request-Id, errors and the control plane included", async () => {
+    const ids = [];
+    for (const path of ["/api/v1/health", "/api/v1/nope", "/api/v1/pokemon/cards/base1-4", "/_emulator/clock"]) {
+      const res = await api.get(path);
+      expect(res.headers["x-request-id"], path).toMatch(/^req_/);
+      ids.push(res.headers["x-request-id"]);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 
