@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import { apiRoutes } from "../../emulator/app.ts";
+import { apiRoutes, controlRoutes } from "../../emulator/app.ts";
 import type { RouteSpec } from "../../emulator/pipeline/route.ts";
 
 // Bad input gets a clear 4xx, never a 500: every API route, with a key that
@@ -60,6 +60,26 @@ describe("every API route answers junk with a 4xx envelope, never a 500", () => 
         if (!body || body.success !== false || typeof body.message !== "string") problems.push(`bad error envelope ${res.status} ${c.path}: ${text.slice(0, 120)}`);
       }
     }
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
+
+describe("every control-plane route answers junk with a 4xx envelope, never a 500", () => {
+  // reset/restore/state replace everything; keep them for the dedicated tests.
+  const skip = new Set(["/reset", "/state", "/restore"]);
+  it.each(controlRoutes.filter((r) => !skip.has(r.path)).map((r) => [`${r.method} ${r.path}`, r] as const))("%s", async (_name, spec) => {
+    const problems: string[] = [];
+    const cases: { path: string; body?: string }[] = [];
+    for (const p of JUNK_PARAMS) cases.push({ path: `/_emulator${fill(spec.path, p)}?limit=abc&key=zz&account_id=%00` });
+    if (spec.method !== "GET" && spec.method !== "DELETE") for (const b of JUNK_BODIES) cases.push({ path: `/_emulator${fill(spec.path, "1")}`, body: b });
+    for (const c of cases) {
+      const res = await emu.fetch(c.path, { method: spec.method, headers: { "content-type": "application/json" }, body: c.body });
+      const text = await res.text();
+      if (res.status >= 500 && res.status !== 503) problems.push(`${res.status} ${c.path} ${c.body ?? ""} → ${text.slice(0, 160)}`);
+    }
+    await emu.fetch("/_emulator/deviations", { method: "DELETE" });
+    await emu.fetch("/_emulator/faults", { method: "DELETE" });
+    await emu.fetch("/_emulator/clock", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode: "manual" }) });
     expect(problems).toEqual([]);
   }, 60_000);
 });
