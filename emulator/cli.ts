@@ -75,6 +75,7 @@ async function start(args: ParsedArgs): Promise<number> {
   const rpcPort = intFlag(args, "rpc-port", 8545) ?? 8545;
   const progress = json ? () => {} : (step: string) => process.stderr.write(step === "ready" ? "  chain: ready\n" : `  chain: ${step}…\n`);
 
+  if (catalog === "large" && !json) process.stderr.write("  catalog: building the large catalog (~45,000 cards)…\n");
   let emu: Awaited<ReturnType<typeof createEmulator>>;
   try {
     emu = await createEmulator({
