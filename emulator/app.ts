@@ -3,6 +3,7 @@ import type { Services } from "./services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, badRequest, internalError } from "./pipeline/errors.ts";
 import { errorResponse, jsonResponse, successBody } from "./pipeline/envelope.ts";
+import { rateLimitHeaders } from "./pipeline/rate-limit.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok } from "./pipeline/route.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
@@ -79,7 +80,11 @@ export function createApp(services: Services, host: ControlHost): Hono {
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
     const where = path.startsWith("/_emulator") ? "control-plane route" : "endpoint";
-    return errorResponse(notFound(`No ${where} ${c.req.method} ${path}`), "partner", new Headers());
+    // Route match comes before rate limiting, so an unknown path is not counted; a known key
+    // still sees where its window stands ("X-RateLimit-* on every response").
+    const key = services.store.state.keys[c.req.header("x-api-key") ?? ""];
+    const headers = new Headers(key ? rateLimitHeaders(services.limiter.peek(`key:${key.key}`, key.rate_limit_per_min, services.clock.now())) : {});
+    return errorResponse(notFound(`No ${where} ${c.req.method} ${path}`), "partner", headers);
   });
   app.onError((err) => {
     console.error("[emulator] unhandled:", err);

@@ -22,8 +22,12 @@ describe("route match and envelopes", () => {
     const key = emu.key("demo");
     const before = await balance(api, key);
     await api.get("/api/v1/yugioh/cards").set("X-API-Key", key).expect(404);
-    await api.post("/api/v1/pokemon/cards").set("X-API-Key", key).expect(404);
+    const post = await api.post("/api/v1/pokemon/cards").set("X-API-Key", key).expect(404);
     expect(await balance(api, key)).toBe(before);
+    // not counted against the key, but its window is reported
+    expect(post.headers["x-ratelimit-limit"]).toBe("300");
+    const again = await api.post("/api/v1/pokemon/cards").set("X-API-Key", key).expect(404);
+    expect(again.headers["x-ratelimit-remaining"]).toBe(post.headers["x-ratelimit-remaining"]);
   });
 
   it("every response carries a distinct X-Request-Id, errors and the control plane included", async () => {
