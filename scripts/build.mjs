@@ -3,32 +3,12 @@
 // It never fails an install: without dist/ (or with a stale one) the CLI runs the
 // sources through tsx instead. Type errors are reported by `npm run typecheck`.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, writeFileSync, rmSync, existsSync, symlinkSync, lstatSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, writeFileSync, rmSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-
-// `npx emulator` in this checkout: a package's own bin is not linked into its own
-// node_modules/.bin, so npx would first install the checkout into its cache (~20 s
-// the first time). Link it, for a local install only (not as someone's dependency).
-function linkOwnBin() {
-  if (process.env.INIT_CWD && process.env.INIT_CWD !== root) return;
-  const binDir = join(root, "node_modules", ".bin");
-  const link = join(binDir, "emulator");
-  try {
-    if (!existsSync(binDir)) return;
-    try {
-      lstatSync(link);
-      return; // already there
-    } catch {}
-    symlinkSync(join("..", "..", "bin", "emulator.js"), link);
-  } catch (err) {
-    console.warn(`build: could not link node_modules/.bin/emulator (${err.message}); npx will still work, more slowly the first time`);
-  }
-}
-linkOwnBin();
 const require = createRequire(import.meta.url);
 let tsc;
 try {
