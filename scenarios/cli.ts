@@ -1,20 +1,60 @@
 import { has, last, UsageError, type ParsedArgs } from "../emulator/cli/args.ts";
+import { HttpClient, ControlClient } from "../conformance/http.ts";
 import { SCENARIOS, findScenario } from "./registry.ts";
-import { emulatorFor, runScenario } from "./run.ts";
+import { emulatorFor, remoteTarget, runScenario, type ScenarioTarget } from "./run.ts";
+import type { Scenario } from "./types.ts";
+
+const USAGE = `usage: npx emulator scenario NAME [--seed N] [--base-url URL] | --list
+
+  without --base-url   runs against a fresh in-process emulator (manual clock; the chain when needed)
+  --base-url URL       runs against an emulator you started (npx emulator); it changes that emulator's
+                       state, and its clock is switched to manual while the scenario runs
+`;
 
 export async function runScenarioCli(args: ParsedArgs): Promise<number> {
   const name = args.positionals[1];
+  if (has(args, "help")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   if (has(args, "list") || !name) {
-    if (!name && !has(args, "list")) process.stderr.write("usage: npx emulator scenario NAME | --list\n\n");
-    for (const s of SCENARIOS) process.stdout.write(`${s.name.padEnd(28)} ${s.title}${s.chain ? "  [chain]" : ""}\n`);
-    if (SCENARIOS.length === 0) process.stdout.write("(no scenarios yet)\n");
+    if (!name && !has(args, "list")) process.stderr.write(USAGE + "\n");
+    for (const s of SCENARIOS) process.stdout.write(`${s.name.padEnd(32)} ${s.title}${s.chain ? "  [chain]" : ""}\n`);
     return has(args, "list") ? 0 : 2;
   }
   const scenario = findScenario(name);
   if (!scenario) throw new UsageError(`unknown scenario "${name}" (npx emulator scenario --list)`);
-  const seed = Number(last(args, "seed") ?? 1);
   process.stdout.write(`${scenario.title}\n${scenario.description}\n\n`);
+  const baseUrl = last(args, "base-url");
+  return baseUrl ? runAgainst(scenario, baseUrl) : runFresh(scenario, Number(last(args, "seed") ?? 1));
+}
+
+async function runFresh(scenario: Scenario, seed: number): Promise<number> {
   const { emu, target } = await emulatorFor(scenario, seed);
+  try {
+    return await report(scenario, target);
+  } finally {
+    await emu.close();
+  }
+}
+
+async function runAgainst(scenario: Scenario, baseUrl: string): Promise<number> {
+  const http = new HttpClient(baseUrl);
+  if (!(await ControlClient.detect(http))) throw new UsageError(`${baseUrl} does not answer /_emulator/health: scenarios need an emulator's control plane`);
+  const control = new ControlClient(http);
+  if (scenario.chain && (await http.get("/_emulator/chain")).status !== 200)
+    throw new UsageError(`${scenario.name} needs the local chain; ${baseUrl} runs without one (--no-chain)`);
+  // Scenarios time their steps on a manual clock (exact retry times).
+  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
+  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
+  try {
+    return await report(scenario, await remoteTarget(http, scenario.chain));
+  } finally {
+    if (mode !== "manual") await control.request("POST", "/clock", { mode });
+  }
+}
+
+async function report(scenario: Scenario, target: ScenarioTarget): Promise<number> {
   try {
     await runScenario(scenario, target, (line) => process.stdout.write(line + "\n"));
     process.stdout.write(`\n✓ ${scenario.name} passed\n`);
@@ -22,7 +62,5 @@ export async function runScenarioCli(args: ParsedArgs): Promise<number> {
   } catch (err) {
     process.stdout.write(`\n✗ ${scenario.name} failed: ${(err as Error).message}\n`);
     return 1;
-  } finally {
-    await emu.close();
   }
 }

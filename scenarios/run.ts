@@ -40,3 +40,17 @@ export async function emulatorFor(s: Scenario, seed = 1): Promise<{ emu: Emulato
   const keys = Object.fromEntries(emu.keys.map((k) => [k.name, k.key]));
   return { emu, target: { baseUrl: emu.url, keys, chain: emu.chain, rpcUrl: emu.rpcUrl } };
 }
+
+/** A running emulator as a target: fixture keys by name and the chain's rpcUrl, from its control plane. */
+export async function remoteTarget(http: HttpClient, needsChain: boolean): Promise<ScenarioTarget> {
+  const control = new ControlClient(http);
+  const { keys } = await control.request<{ keys: Array<{ name?: string; key: string }> }>("GET", "/keys");
+  const rpcUrl = needsChain ? (await control.request<{ rpcUrl: string | null }>("GET", "/chain")).rpcUrl : null;
+  return {
+    baseUrl: http.baseUrl,
+    http,
+    keys: Object.fromEntries(keys.filter((k) => k.name).map((k) => [k.name!, k.key])),
+    chain: null,
+    rpcUrl,
+  };
+}

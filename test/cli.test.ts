@@ -92,6 +92,30 @@ describe("npx emulator", () => {
     }
   }, 30_000);
 
+  it("scenario --list, and a scenario run against an emulator that is already running", async () => {
+    const list = launch(["scenario", "--list"]);
+    let out = "";
+    list.child.stdout!.on("data", (d) => (out += d));
+    expect(await list.exited).toBe(0);
+    expect(out).toContain("warehouse-order");
+    const target = launch(["--json", "--port", "0", "--no-chain"]);
+    const line = JSON.parse(await target.first);
+    try {
+      const run = launch(["scenario", "warehouse-order", "--base-url", line.url]);
+      let text = "";
+      run.child.stdout!.on("data", (d) => (text += d));
+      expect(await run.exited).toBe(0);
+      expect(text).toContain("✓ warehouse-order passed");
+      const clock = await (await fetch(`${line.url}/_emulator/clock`)).json();
+      expect(clock.data.mode).toBe("realtime");
+      const chainRun = launch(["scenario", "mystery-purchase-wallet", "--base-url", line.url]);
+      expect(await chainRun.exited).toBe(2);
+      expect(chainRun.stderr()).toContain("--no-chain");
+    } finally {
+      target.child.kill("SIGINT");
+    }
+  }, 60_000);
+
   it("rejects a bad flag with a usage message and exit code 2", async () => {
     const run = launch(["--clock", "sideways"]);
     expect(await run.exited).toBe(2);

@@ -1,9 +1,8 @@
 import type { ApplicabilityContext, Check, CheckContext, Profile } from "../types.ts";
 import { rpcMissing } from "./target.ts";
 import { CheckFailure } from "../types.ts";
-import type { ControlClient } from "../http.ts";
 import { SCENARIOS } from "../../scenarios/registry.ts";
-import { runScenario } from "../../scenarios/run.ts";
+import { remoteTarget, runScenario } from "../../scenarios/run.ts";
 import { ScenarioFailure, type Scenario } from "../../scenarios/types.ts";
 
 // Lifecycle checks: each scenario (scenarios/*.ts) run against the target as a
@@ -91,19 +90,11 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
 };
 
 /** Fixture keys by name (demo, tier, tenant, …) as the control plane lists them. */
-async function fixtureKeys(control: ControlClient): Promise<Record<string, string>> {
-  const { keys } = await control.request<{ keys: Array<{ name?: string; key: string }> }>("GET", "/keys");
-  return Object.fromEntries(keys.filter((k) => k.name).map((k) => [k.name!, k.key]));
-}
-
-type ChainInfo = { rpcUrl: string | null };
-
 /** Chain scenarios sign with fixture wallets over JSON-RPC: they need the chain, served at an rpcUrl. */
 async function runAsCheck(scenario: Scenario, ctx: CheckContext): Promise<void> {
   const control = ctx.control;
   if (!control) throw new Error("lifecycle checks need the control plane (emulator mode)");
-  const keys = await fixtureKeys(control);
-  const rpcUrl = scenario.chain ? (await control.request<ChainInfo>("GET", "/chain")).rpcUrl : null;
+  const target = await remoteTarget(ctx.http, scenario.chain);
   let lastStep = "";
   // Scenarios time their steps on a manual clock (exact retry times); a realtime target is paused meanwhile.
   const { mode } = await control.request<{ mode: string }>("GET", "/clock");
@@ -111,7 +102,7 @@ async function runAsCheck(scenario: Scenario, ctx: CheckContext): Promise<void> 
   const { id } = await control.request<{ id: string }>("POST", "/snapshot");
   let failure: unknown = null;
   try {
-    await runScenario(scenario, { baseUrl: ctx.http.baseUrl, http: ctx.http, keys, chain: null, rpcUrl }, (line) => (lastStep = line.trim()));
+    await runScenario(scenario, target, (line) => (lastStep = line.trim()));
   } catch (err) {
     failure = err instanceof ScenarioFailure ? new CheckFailure(`${err.message}${lastStep ? ` (after step "${lastStep}")` : ""}`) : err;
   }
