@@ -56,7 +56,8 @@ describe("npx emulator", () => {
     let out = "";
     run.child.stdout!.on("data", (d) => (out += d));
     await run.first;
-    await new Promise((r) => setTimeout(r, 200));
+    const { waitFor } = await import("./helpers.ts");
+    await waitFor(() => out.includes("Ctrl-C"), "the whole banner", 10_000);
     expect(out).toContain("/api/v1");
     expect(out).toContain("rip_v1_");
     expect(out).toContain("tenant");

@@ -22,3 +22,12 @@ export async function balance(api: Api, key: string): Promise<number> {
 }
 
 export type { Emulator };
+
+/** Waits (event-loop turns, not a fixed sleep) until `cond` holds; fails after `timeoutMs` of wall time. */
+export async function waitFor(cond: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}

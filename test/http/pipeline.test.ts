@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, newKey, balance, type Api, type Emulator } from "../helpers.ts";
+import { startEmulator, newKey, balance, waitFor, type Api, type Emulator } from "../helpers.ts";
 
 const CARD = "/api/v1/pokemon/cards/base1-4";
 
@@ -194,7 +194,7 @@ describe("concurrency gate", () => {
       await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/pokemon/cards/base1-2" }, status: 200, error: "x" }).expect(400);
       await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/pokemon/cards/base1-2" }, status: 500, error: "slow_then_fail", latency_ms: 1000, times: 1 }).expect(201);
       const held = a2.get("/api/v1/pokemon/cards/base1-2").set("X-API-Key", key).then((r) => r);
-      await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => e2.services.gates.inUse("catalog") === 1, "the held request to enter the gate");
       const shed = await a2.get(CARD).set("X-API-Key", key).expect(503);
       expect(shed.body).toMatchObject({ success: false, error: "overloaded", retryable: true });
       expect(shed.headers["retry-after"]).toBe("1");

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { startEmulator, newKey, type Api, type Emulator, waitFor } from "../helpers.ts";
 import { createEmulator } from "../../emulator/index.ts";
 import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";
 import { FIXTURE_COUNTS } from "../../fixtures/warehouse/index.ts";
@@ -186,7 +186,7 @@ describe("warehouse read pool", () => {
       const key = e2.key("tenant");
       await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/cards" }, status: 500, error: "slow", latency_ms: 1000, times: 1 }).expect(201);
       const held = a2.get("/api/v1/cards").set("X-API-Key", key).then((r) => r);
-      await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => e2.services.gates.inUse("warehouse_read") === 1, "the held request to enter the pool");
       const shed = await a2.get("/api/v1/inventory").set("X-API-Key", key).expect(503);
       expect(shed.body).toMatchObject({ success: false, error: "overloaded", code: "overloaded", retryable: true });
       expect(shed.headers["retry-after"]).toBe("1");
