@@ -8,6 +8,18 @@ export function successBody(reply: Reply): Record<string, unknown> {
   return body;
 }
 
+/** The success envelope as text; splices `reply.dataJson` (pre-serialised data) when present. */
+export function successText(reply: Reply): string {
+  if (reply.dataJson === undefined) return JSON.stringify(successBody(reply));
+  const rest = JSON.stringify({ ...(reply.pagination ? { pagination: reply.pagination } : {}), ...reply.top });
+  return `{"success":true,"data":${reply.dataJson}${rest === "{}" ? "" : `,${rest.slice(1, -1)}`}}`;
+}
+
+export function textResponse(status: number, text: string, headers: Headers): Response {
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(text, { status, headers });
+}
+
 export function jsonResponse(status: number, body: unknown, headers: Headers): Response {
   headers.set("Content-Type", "application/json; charset=utf-8");
   return new Response(JSON.stringify(body), { status, headers });

@@ -2,7 +2,7 @@ import type { Services } from "../services.ts";
 import type { KeyRecord } from "../state/schema.ts";
 import { authenticate, authorize } from "./auth.ts";
 import { ApiError, badRequest, internalError } from "./errors.ts";
-import { errorResponse, jsonResponse, successBody } from "./envelope.ts";
+import { errorResponse, jsonResponse, successBody, successText, textResponse } from "./envelope.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
@@ -77,7 +77,7 @@ export function createPipeline(services: Services) {
       const reply = await handle(services, spec, req, url, params, key);
       const status = reply.status ?? 200;
       settleCharge(status);
-      return jsonResponse(status, successBody(reply), withReplyHeaders(headers, reply));
+      return textResponse(status, successText(reply), withReplyHeaders(headers, reply));
     } catch (thrown) {
       const err = thrown instanceof ApiError ? thrown : unexpected(thrown, spec, url, key, services);
       settleCharge(err.status);

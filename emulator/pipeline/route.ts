@@ -20,6 +20,8 @@ export interface Reply {
   /** Extra top-level fields beside `data` (Card Data's page, page_size, total_count, language). */
   top?: Record<string, unknown>;
   headers?: Record<string, string>;
+  /** `data` already serialised (must equal JSON.stringify(data)); lets hot paths reuse cached JSON. */
+  dataJson?: string;
   /** Control plane only: a ready-made response sent as is (binary bodies such as fixture images). */
   raw?: Response;
 }

@@ -74,15 +74,27 @@ function catalogId(records: object): number {
   return id;
 }
 
+/**
+ * Catalog wire objects are immutable and shared (the card itself when no select/include
+ * applies), so their JSON is cached by identity: a page is spliced from cached strings.
+ */
+const jsonCache = new WeakMap<object, string>();
+function jsonOf(item: unknown): string {
+  if (!item || typeof item !== "object") return JSON.stringify(item);
+  let text = jsonCache.get(item);
+  if (text === undefined) jsonCache.set(item, (text = JSON.stringify(item)));
+  return text;
+}
+
 /** The envelope fields for one page of `total` rows. */
 export function pageReply<R>(pageRows: readonly R[], total: number, page: CatalogPage, toWire: (r: R) => unknown, language: string): Reply {
   const items = pageRows.map(toWire);
-  const rows = { length: total };
   return {
     status: 200,
     data: items,
-    pagination: { limit: page.limit, offset: page.offset, has_more: page.offset + items.length < rows.length },
-    top: { page: page.page, page_size: page.page_size, total_count: rows.length, language },
+    dataJson: `[${items.map(jsonOf).join(",")}]`,
+    pagination: { limit: page.limit, offset: page.offset, has_more: page.offset + items.length < total },
+    top: { page: page.page, page_size: page.page_size, total_count: total, language },
   };
 }
 
