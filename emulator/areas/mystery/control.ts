@@ -11,6 +11,7 @@ import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
 import { checksummed, intId, parseUsdc, tokenIdOf, usdc } from "./util.ts";
 import { armWorker, runWorker, serial } from "./worker.ts";
+import { creditDeposit } from "./wallet-ledger.ts";
 
 // Operator actions under /_emulator/mystery: fund custodial balances, decide
 // KYC, move the warehouse side of redemptions, set oracle values and the
@@ -68,7 +69,7 @@ export const mysteryControl: ControlSpec[] = [
       if (!external_user_id && !wallet_address) throw badRequest("invalid_value", "external_user_id or wallet_address is required");
       const add = amount(c.body.usdc, "usdc");
       const user = endUser(c.services, acct, { external_user_id, wallet_address });
-      user.balance_micros = String(BigInt(user.balance_micros) + add);
+      creditDeposit(c.services, acct, user, add);
       return ok({ account_id: acct, credited_usdc: usdc(add), ...walletView(user) });
     },
   },

@@ -2,10 +2,15 @@ import type { Area } from "../area.ts";
 import { acceptRoutes } from "./buyback-accept.ts";
 import { buybackRoutes } from "./buyback-routes.ts";
 import { catalogRoutes } from "./catalog-routes.ts";
+import { collectionRoutes } from "./collection-routes.ts";
+import { feedRoutes } from "./feed-routes.ts";
 import { mysteryControl } from "./control.ts";
 import { purchaseRoutes } from "./purchase-routes.ts";
 import { redemptionRoutes } from "./redemption-routes.ts";
+import { revenueControl } from "./revenue-control.ts";
+import { revenueRoutes } from "./revenue-routes.ts";
 import { sellbackRoutes } from "./sellback.ts";
+import { walletLedgerRoutes } from "./wallet-ledger-routes.ts";
 import { walletRoutes } from "./wallet-routes.ts";
 import { startWorker } from "./worker.ts";
 
@@ -14,7 +19,7 @@ import { startWorker } from "./worker.ts";
 // pool forwarding, sell-back, prices, wallets and stats. See docs/mystery.md.
 export const mysteryArea: Area = {
   name: "mystery",
-  routes: [...purchaseRoutes, ...catalogRoutes, ...redemptionRoutes, ...acceptRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes],
-  control: mysteryControl,
+  routes: [...purchaseRoutes, ...catalogRoutes, ...redemptionRoutes, ...acceptRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
+  control: [...mysteryControl, ...revenueControl],
   start: startWorker,
 };

@@ -9,6 +9,7 @@ import { chainOf, receiptOf } from "./chain-io.ts";
 import { endUser, formatPurchase, newPurchase, purchaseRequestedIn, relayCustodial, settleFromChain, walletView } from "./purchases.ts";
 import { mystery, PURCHASE_STATUSES, type PurchaseRow, type PurchaseStatus } from "./state.ts";
 import { tierOf } from "./tiers.ts";
+import { ledgerHold } from "./wallet-ledger.ts";
 import { body, emit, isTxHash, optIdentifier, parseUsdc, tierParam, usdc, walletParam, type Body } from "./util.ts";
 
 // Purchases: non-custodial prepare/submit, custodial purchase, reads.
@@ -175,6 +176,7 @@ export const purchaseRoutes: RouteSpec[] = [
           reserved_at: now,
           submitted_at: null,
         });
+        ledgerHold(c.services, acct, user, row.id, tier.price);
         emit(c.services, acct, "purchase.reserved", String(row.id), { purchase_id: row.id, status: "RESERVED" });
         const done = await relayCustodial(c.services, row.id, maxPrice);
         return accepted(formatPurchase(done));

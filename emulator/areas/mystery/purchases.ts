@@ -6,6 +6,7 @@ import { mystery, type EndUserRow, type PurchaseRow } from "./state.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
 import { hydrate, groupOf } from "./items.ts";
 import { emit, usdc } from "./util.ts";
+import { ledgerRefund, ledgerRelease, ledgerSettle } from "./wallet-ledger.ts";
 
 // Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTED
 // (transaction mined, VRF requested) → FULFILLED (VRF revealed the items), or
@@ -115,10 +116,12 @@ export async function relayCustodial(s: Services, purchaseId: number, maxPrice: 
   if (!requested) {
     row.status = "FAILED";
     row.failure_reason = error ?? "no PurchaseRequested log in the relayer transaction";
+    ledgerRelease(s, row.account_id, user, row.id, price);
     emit(s, row.account_id, "purchase.failed", String(row.id), { purchase_id: row.id, status: "FAILED", reason: row.failure_reason });
     return row;
   }
   user.balance_micros = String(BigInt(user.balance_micros) - price);
+  ledgerSettle(s, row.account_id, user, row.id, price);
   row.status = "SUBMITTED";
   row.submitted_at = s.clock.nowIso();
   row.transaction_hash = receipt!.transactionHash;
@@ -160,6 +163,7 @@ export async function settleFromChain(s: Services, purchaseId: number): Promise<
     if (row.custody === "CUSTODIAL") {
       const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
       user.balance_micros = String(BigInt(user.balance_micros) + BigInt(row.price_micros));
+      ledgerRefund(s, row.account_id, user, row.id, BigInt(row.price_micros));
     }
     emit(s, row.account_id, "purchase.refunded", String(row.id), { purchase_id: row.id, status: "REFUNDED", onchain_request_id: row.onchain_request_id });
   } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(BigInt(before.onchain_request_id))) {

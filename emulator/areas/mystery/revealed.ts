@@ -1,0 +1,57 @@
+import { GAMES, type Game } from "../catalog/model.ts";
+import type { Services } from "../../services.ts";
+import { settleAllFromChain } from "./purchases.ts";
+import { mystery, type ItemRow, type PurchaseRow } from "./state.ts";
+import { parseUsdc, usdc } from "./util.ts";
+
+// Every revealed item of every partner's purchases, for the feeds and the
+// collection: one row per token, with the purchase it came from.
+
+export interface Revealed {
+  purchase: PurchaseRow;
+  item: ItemRow;
+  revealed_at: string;
+  game: Game;
+  value_micros: bigint;
+}
+
+function gameOf(s: Services, item: ItemRow): Game {
+  if (item.card_id) {
+    const rec = s.catalog.cardAnyGame(item.card_id);
+    if (rec) return rec.game;
+  }
+  if (item.set_id) for (const g of GAMES) if (s.catalog.expansion(g, item.set_id)) return g;
+  // The mystery tiers are Pokémon tiers (see the catalog route's games).
+  return "pokemon";
+}
+
+/** Reads pending reveals from the chain first when it is up, so a feed never lags a GET of the purchase. */
+export async function revealedItems(s: Services): Promise<Revealed[]> {
+  if (s.chain) await settleAllFromChain(s);
+  const out: Revealed[] = [];
+  for (const p of Object.values(mystery(s).purchases)) {
+    if (!p.items || !p.fulfilled_at) continue;
+    for (const item of p.items)
+      out.push({ purchase: p, item, revealed_at: p.fulfilled_at, game: gameOf(s, item), value_micros: parseUsdc(item.value_usd) ?? 0n });
+  }
+  return out;
+}
+
+const cmpToken = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+
+/** Newest reveal first; ties by token id, highest first. */
+export const byRecent = (a: Revealed, b: Revealed) => b.revealed_at.localeCompare(a.revealed_at) || cmpToken(b.item.token_id, a.item.token_id);
+
+/** Highest value first; ties by the newest reveal. */
+export const byValue = (a: Revealed, b: Revealed) => (a.value_micros === b.value_micros ? byRecent(a, b) : a.value_micros > b.value_micros ? -1 : 1);
+
+export const feedRow = (r: Revealed) => ({
+  token_id: r.item.token_id,
+  item_type: r.item.item_type,
+  card_name: r.item.name,
+  card_image_url: r.item.image_url,
+  card_price_usdc: usdc(r.value_micros),
+  tier_id: r.purchase.tier_id,
+  revealed_at: r.revealed_at,
+  game: r.game,
+});

@@ -1,0 +1,106 @@
+import { badRequest } from "../../pipeline/errors.ts";
+import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
+import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
+import { partner, route } from "./access.ts";
+import { accrual, byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, quarterEnd, statementsOf, TIER_SHARE_BPS } from "./revenue.ts";
+import { usdc } from "./util.ts";
+import { activeWallet } from "./wallet-routes.ts";
+
+// Revenue terms, period summaries and payouts (service-facts §4.8, SDK
+// cardos.revenue; packs:read). A POOL key sees billing_model POOL, a 0 % share,
+// no statements and `accruing: null`.
+
+const modelOf = (c: HandlerContext) => c.key!.billing_model ?? "TIER";
+
+function isoParam(c: HandlerContext, name: string): number | null {
+  const raw = c.query.get(name);
+  if (raw === null || raw === "") return null;
+  const t = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : NaN;
+  if (Number.isNaN(t)) throw badRequest("invalid_value", `${name} must be an ISO-8601 date or timestamp (e.g. 2026-01-01 or 2026-01-01T00:00:00Z)`);
+  return t;
+}
+
+const both = (micros: bigint, name: string) => ({ [`${name}_micros`]: String(micros), [`${name}_usdc`]: usdc(micros) });
+
+export const revenueRoutes: RouteSpec[] = [
+  route("GET", "/mystery/terms", partner("packs:read"), "partner_read", (c) => {
+    const tier = modelOf(c) === "TIER";
+    const acct = c.key!.account_id;
+    const wallet = activeWallet(c, "payout_wallets", acct);
+    const from = openPeriodStart(c.services, acct);
+    const closes = new Date(quarterEnd(c.services.clock.now())).toISOString();
+    return ok({
+      billing_model: modelOf(c),
+      plan: "STANDARD",
+      revenue_share_bps: tier ? TIER_SHARE_BPS : 0,
+      revenue_share_pct: pct(tier ? TIER_SHARE_BPS : 0),
+      instant_revenue_share_bps: tier ? INSTANT_SHARE_BPS : 0,
+      instant_revenue_share_pct: pct(tier ? INSTANT_SHARE_BPS : 0),
+      payout_schedule: "QUARTERLY",
+      payout_currency: "USDC",
+      payout_wallet: wallet ? { chain: wallet.chain, address: wallet.address } : null,
+      current_period: { kind: "QUARTERLY", from: new Date(from).toISOString(), to: closes, closes_at: closes },
+      note: tier
+        ? "TIER model: 5% of net combo-pack revenue (gross − sell-backs − fees, floored at 0) and 1% of instant gross, paid quarterly in USDC on Base"
+        : "POOL model: you hold the inventory and are invoiced for fronted buybacks; no revenue share accrues",
+    });
+  }),
+
+  route("GET", "/mystery/revenue", partner("packs:read"), "partner_read", (c) => {
+    const from = isoParam(c, "from");
+    const to = isoParam(c, "to");
+    if (from !== null && to !== null && from >= to) throw badRequest("invalid_value", "from must be before to (to is exclusive)");
+    const bps = modelOf(c) === "TIER" ? TIER_SHARE_BPS : 0;
+    const f = figures(c.services, c.key!.account_id, from, to, bps);
+    const kind = from === null && to === null ? "ALL_TIME" : "CUSTOM";
+    return ok({
+      billing_model: modelOf(c),
+      currency: "USDC",
+      revenue_share_bps: bps,
+      revenue_share_pct: pct(bps),
+      instant_revenue_share_bps: bps === 0 ? 0 : INSTANT_SHARE_BPS,
+      instant_revenue_share_pct: pct(bps === 0 ? 0 : INSTANT_SHARE_BPS),
+      period: { kind, from: from === null ? null : new Date(from).toISOString(), to: to === null ? null : new Date(to).toISOString() },
+      by_product: byProduct(f),
+      qualifying_packs: f.packs,
+      instant_packs: 0,
+      ...both(f.gross, "gross"),
+      sellback_count: f.sellbackCount,
+      ...both(f.sellback, "sellback"),
+      ...both(f.net, "net"),
+      ...both(f.share, "revenue_share"),
+      ...both(f.share, "payout"),
+      ...both(f.net - f.share, "rip_retained"),
+      ...both(f.fees, "fees"),
+      components: {
+        tier_gross_micros: String(f.gross),
+        tier_sellback_micros: String(f.sellback),
+        tier_net_micros: String(f.net),
+        tier_share_micros: String(f.share),
+        instant_gross_micros: "0",
+        instant_net_micros: "0",
+        instant_share_micros: "0",
+      },
+      note: "Gross counts SUBMITTED, FULFILLED and PARTIALLY_FULFILLED packs by submission time; to is exclusive; a negative net earns 0",
+    });
+  }),
+
+  route("GET", "/mystery/payouts", partner("packs:read"), "partner_read", (c) => {
+    const page = parseOffsetPage(c.query);
+    const acct = c.key!.account_id;
+    const tier = modelOf(c) === "TIER";
+    const rows = tier ? statementsOf(c.services, acct) : [];
+    const outstanding = rows.filter((r) => r.status === "PENDING").reduce((n, r) => n + BigInt(r.payout_micros), 0n);
+    const accruing = tier ? accrual(c.services, acct) : null;
+    const { items, pagination } = paginate(rows, page);
+    return ok(
+      {
+        payouts: items,
+        outstanding_usdc: usdc(outstanding),
+        accruing,
+        total_owed_usdc: usdc(outstanding + BigInt(accruing?.payout_micros ?? "0")),
+      },
+      { pagination },
+    );
+  }),
+];

@@ -1,0 +1,150 @@
+import type { BillingModel } from "../../state/schema.ts";
+import type { Services } from "../../services.ts";
+import { mystery } from "./state.ts";
+import { usdc } from "./util.ts";
+
+// Revenue share (TIER model, service-facts §4.8): gross = what end users paid
+// for SUBMITTED / FULFILLED / PARTIALLY_FULFILLED packs, net = gross − sell-backs
+// − fees (no fees here), share = 5 % of net floored at 0 (no clawback), instant
+// 1 % of gross (no instant packs in this emulator: always 0). Periods are
+// calendar quarters; the operator closes one into a frozen PENDING statement
+// (POST /_emulator/mystery/payouts/close) and pays it (…/payouts/:id/pay).
+
+export const TIER_SHARE_BPS = 500;
+export const INSTANT_SHARE_BPS = 100;
+const QUALIFYING = new Set(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
+
+export interface Figures {
+  packs: number;
+  gross: bigint;
+  sellbackCount: number;
+  sellback: bigint;
+  fees: bigint;
+  net: bigint;
+  share: bigint;
+  shareBps: number;
+}
+
+export type PayoutStatus = "PENDING" | "PAID" | "FAILED" | "VOID";
+
+/** A closed period, frozen at close (figures and rates never change afterwards). */
+export interface PayoutStatement {
+  payout_id: number;
+  period: { kind: string; from: string; to: string };
+  qualifying_packs: number;
+  gross_usdc: string;
+  sellback_count: number;
+  sellback_usdc: string;
+  net_usdc: string;
+  revenue_share_bps: number;
+  revenue_share_pct: string;
+  revenue_share_usdc: string;
+  fees_usdc: string;
+  rip_retained_usdc: string;
+  by_product: Record<string, unknown>;
+  payout_usdc: string;
+  payout_micros: string;
+  status: PayoutStatus;
+  payout_address: string | null;
+  chain: string;
+  tx_hash: string | null;
+  paid_at: string | null;
+  created_at: string;
+}
+
+export interface RevenueSlice {
+  statements: Record<string, { account_id: string; statement: PayoutStatement }>;
+  /** account → start (ISO) of its open period, set when a period is closed. */
+  period_start: Record<string, string>;
+}
+
+export const revenueState = (s: Services): RevenueSlice =>
+  s.store.area<RevenueSlice>("mystery-revenue", () => ({ statements: {}, period_start: {} }));
+
+export const pct = (bps: number) => (bps / 100).toFixed(2);
+
+/** The account's billing model: its keys' (a TIER key makes it TIER); null when no key has it. */
+export function accountModel(s: Services, accountId: string): BillingModel | null {
+  const keys = Object.values(s.store.state.keys).filter((k) => k.kind === "partner" && k.account_id === accountId);
+  if (keys.length === 0) return null;
+  return keys.some((k) => (k.billing_model ?? "TIER") === "TIER") ? "TIER" : "POOL";
+}
+
+export const quarterStart = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), Math.floor(d.getUTCMonth() / 3) * 3, 1);
+};
+export const quarterEnd = (ms: number) => {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), Math.floor(d.getUTCMonth() / 3) * 3 + 3, 1);
+};
+
+const purchaseTime = (p: { submitted_at: string | null; created_at: string }) => Date.parse(p.submitted_at ?? p.created_at);
+
+/** Start of the account's open period: the last close, else the quarter of its first activity (or of now). */
+export function openPeriodStart(s: Services, accountId: string): number {
+  const closed = revenueState(s).period_start[accountId];
+  if (closed) return Date.parse(closed);
+  const slice = mystery(s);
+  const times = [
+    ...Object.values(slice.purchases).filter((p) => p.account_id === accountId).map(purchaseTime),
+    ...Object.values(slice.sellbacks).filter((r) => r.account_id === accountId).map((r) => Date.parse(r.sold_at)),
+    s.clock.now(),
+  ];
+  return quarterStart(Math.min(...times));
+}
+
+/** Figures of [from, to) (null = open end). */
+export function figures(s: Services, accountId: string, from: number | null, to: number | null, shareBps: number): Figures {
+  const inRange = (t: number) => (from === null || t >= from) && (to === null || t < to);
+  const slice = mystery(s);
+  const packs = Object.values(slice.purchases).filter((p) => p.account_id === accountId && QUALIFYING.has(p.status) && inRange(purchaseTime(p)));
+  const sells = Object.values(slice.sellbacks).filter((r) => r.account_id === accountId && inRange(Date.parse(r.sold_at)));
+  const gross = packs.reduce((n, p) => n + BigInt(p.price_micros), 0n);
+  const sellback = sells.reduce((n, r) => n + BigInt(r.total_micros), 0n);
+  const fees = 0n;
+  const net = gross - sellback - fees;
+  const share = net > 0n ? (net * BigInt(shareBps)) / 10_000n : 0n;
+  return { packs: packs.length, gross, sellbackCount: sells.length, sellback, fees, net, share, shareBps };
+}
+
+export function byProduct(f: Figures) {
+  return {
+    tier: {
+      packs: f.packs,
+      gross_usdc: usdc(f.gross),
+      sellback_count: f.sellbackCount,
+      sellback_usdc: usdc(f.sellback),
+      net_usdc: usdc(f.net),
+      share_bps: f.shareBps,
+      share_usdc: usdc(f.share),
+    },
+    instant: { packs: 0, gross_usdc: usdc(0n), sellback_usdc: usdc(0n), net_usdc: usdc(0n), share_bps: f.shareBps === 0 ? 0 : INSTANT_SHARE_BPS, share_usdc: usdc(0n) },
+  };
+}
+
+/** The accrual of the open period (null on POOL). */
+export function accrual(s: Services, accountId: string) {
+  const since = openPeriodStart(s, accountId);
+  const f = figures(s, accountId, since, null, TIER_SHARE_BPS);
+  return {
+    since: new Date(since).toISOString(),
+    as_of: s.clock.nowIso(),
+    qualifying_packs: f.packs,
+    instant_packs: 0,
+    sellback_count: f.sellbackCount,
+    gross_usdc: usdc(f.gross),
+    sellback_usdc: usdc(f.sellback),
+    net_usdc: usdc(f.net),
+    payout_usdc: usdc(f.share),
+    payout_micros: String(f.share),
+    period_closes_at: new Date(quarterEnd(s.clock.now())).toISOString(),
+  };
+}
+
+export function statementsOf(s: Services, accountId: string): PayoutStatement[] {
+  return Object.values(revenueState(s).statements)
+    .filter((r) => r.account_id === accountId)
+    .map((r) => r.statement)
+    .sort((a, b) => b.payout_id - a.payout_id);
+}

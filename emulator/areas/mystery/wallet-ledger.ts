@@ -1,0 +1,194 @@
+import { getAddress, keccak256, toHex } from "viem";
+import type { Services } from "../../services.ts";
+import type { EndUserRow } from "./state.ts";
+import { emit, usdc } from "./util.ts";
+
+// The custodial wallet's books (service-facts §4.3): a ledger entry for every
+// change of an end user's balance or reservation, the deposits that credited
+// it, and per-user deposit addresses. Kept in a store slice of its own
+// ("mystery-wallet") so the area's main slice keeps its shape; plain JSON,
+// re-read on every use like every slice.
+
+export type LedgerEntryType = "DEPOSIT_CREDIT" | "HOLD" | "HOLD_RELEASE" | "HOLD_SETTLE" | "BUYBACK_CREDIT" | "REFUND_CREDIT" | "ADJUSTMENT";
+
+export interface LedgerRow {
+  id: number;
+  account_id: string;
+  /** EndUserRow.external_user_id (a `wallet:0x…` id for wallet-only users). */
+  user_id: string;
+  entry_type: LedgerEntryType;
+  /** Signed micros: the change of the user's available balance (HOLD_SETTLE: of the balance). */
+  amount: string;
+  balance_after: string;
+  reserved_after: string;
+  source: string;
+  source_id: string | null;
+  description: string;
+  created_at: string;
+}
+
+export type DepositStatus = "PENDING" | "SEEN" | "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+
+export interface DepositRow {
+  id: number;
+  account_id: string;
+  user_id: string;
+  chain_in: string;
+  token_in: string;
+  amount_micros: string;
+  tx_hash: string;
+  status: DepositStatus;
+  created_at: string;
+  confirmed_at: string | null;
+}
+
+export interface WalletBooks {
+  entries: LedgerRow[];
+  deposits: DepositRow[];
+  /** `${account}\u0000${user_id}` → dedicated deposit address. */
+  addresses: Record<string, { address: string; created_at: string }>;
+  /** `${account}\u0000${user_id}` → wallet id (assigned on first reference). */
+  wallet_ids: Record<string, number>;
+}
+
+export const books = (s: Services): WalletBooks =>
+  s.store.area<WalletBooks>("mystery-wallet", () => ({ entries: [], deposits: [], addresses: {}, wallet_ids: {} }));
+
+const userKey = (accountId: string, userId: string) => `${accountId}\u0000${userId}`;
+
+export interface LedgerChange {
+  type: LedgerEntryType;
+  /** Signed micros (see LedgerRow.amount). */
+  amount: bigint;
+  /** How much the balance itself moved (HOLD / HOLD_RELEASE move only the reservation). */
+  balanceDelta: bigint;
+  /** How much the reservation moved. */
+  reservedDelta: bigint;
+  source: string;
+  sourceId: string | number | null;
+  description: string;
+}
+
+/**
+ * Records a change already applied to `user`. The first entry of a user whose
+ * balance did not start at zero (fixture balances) is preceded by an opening
+ * ADJUSTMENT, so balance_after always adds up from the entries.
+ */
+export function recordLedger(s: Services, accountId: string, user: EndUserRow, change: LedgerChange): LedgerRow {
+  const b = books(s);
+  const now = s.clock.nowIso();
+  const hasAny = b.entries.some((e) => e.account_id === accountId && e.user_id === user.external_user_id);
+  if (!hasAny) {
+    const balanceBefore = BigInt(user.balance_micros) - change.balanceDelta;
+    if (balanceBefore !== 0n) {
+      const reservedBefore = BigInt(user.reserved_micros) - change.reservedDelta;
+      b.entries.push({
+        id: s.store.nextId("mystery-ledger", 1),
+        account_id: accountId,
+        user_id: user.external_user_id,
+        entry_type: "ADJUSTMENT",
+        amount: String(balanceBefore),
+        balance_after: String(balanceBefore),
+        reserved_after: String(reservedBefore),
+        source: "opening_balance",
+        source_id: null,
+        description: "Opening balance (seeded end user)",
+        created_at: now,
+      });
+    }
+  }
+  const row: LedgerRow = {
+    id: s.store.nextId("mystery-ledger", 1),
+    account_id: accountId,
+    user_id: user.external_user_id,
+    entry_type: change.type,
+    amount: String(change.amount),
+    balance_after: user.balance_micros,
+    reserved_after: user.reserved_micros,
+    source: change.source,
+    source_id: change.sourceId === null ? null : String(change.sourceId),
+    description: change.description,
+    created_at: now,
+  };
+  b.entries.push(row);
+  return row;
+}
+
+/** Custodial purchase hooks (purchase-routes.ts, purchases.ts): one line at each balance change. */
+export const ledgerHold = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
+  recordLedger(s, acct, user, { type: "HOLD", amount: -price, balanceDelta: 0n, reservedDelta: price, source: "purchase", sourceId: purchaseId, description: `Hold for purchase ${purchaseId}` });
+export const ledgerRelease = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
+  recordLedger(s, acct, user, { type: "HOLD_RELEASE", amount: price, balanceDelta: 0n, reservedDelta: -price, source: "purchase", sourceId: purchaseId, description: `Hold released: purchase ${purchaseId} failed` });
+export const ledgerSettle = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
+  recordLedger(s, acct, user, { type: "HOLD_SETTLE", amount: -price, balanceDelta: -price, reservedDelta: -price, source: "purchase", sourceId: purchaseId, description: `Hold settled: purchase ${purchaseId} sent on chain` });
+export const ledgerRefund = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
+  recordLedger(s, acct, user, { type: "REFUND_CREDIT", amount: price, balanceDelta: price, reservedDelta: 0n, source: "purchase", sourceId: purchaseId, description: `Refund of purchase ${purchaseId}` });
+
+/** Deterministic dedicated deposit address of an end user (created on first request). */
+export function depositAddress(s: Services, accountId: string, userId: string): { address: string; created_at: string } {
+  const b = books(s);
+  const k = userKey(accountId, userId);
+  return (b.addresses[k] ??= { address: getAddress(`0x${keccak256(toHex(`deposit:${accountId}:${userId}`)).slice(-40)}`), created_at: s.clock.nowIso() });
+}
+
+export function walletId(s: Services, accountId: string, userId: string): number {
+  const b = books(s);
+  return (b.wallet_ids[userKey(accountId, userId)] ??= s.store.nextId("mystery-wallet-id", 9001));
+}
+
+/**
+ * A confirmed USDC deposit on Base (the custodial fund control action): applies
+ * the credit to `user`, records the DEPOSIT_CREDIT entry and the CONFIRMED
+ * deposit row, and publishes deposit.credited.
+ */
+export function creditDeposit(s: Services, accountId: string, user: EndUserRow, amount: bigint, txHash?: string): DepositRow {
+  const id = s.store.nextId("mystery-deposit", 7001);
+  const now = s.clock.nowIso();
+  const row: DepositRow = {
+    id,
+    account_id: accountId,
+    user_id: user.external_user_id,
+    chain_in: "base",
+    token_in: "USDC",
+    amount_micros: String(amount),
+    tx_hash: txHash ?? keccak256(toHex(`deposit-tx:${accountId}:${id}`)),
+    status: "CONFIRMED",
+    created_at: now,
+    confirmed_at: now,
+  };
+  user.balance_micros = String(BigInt(user.balance_micros) + amount);
+  books(s).deposits.push(row);
+  depositAddress(s, accountId, user.external_user_id);
+  recordLedger(s, accountId, user, { type: "DEPOSIT_CREDIT", amount, balanceDelta: amount, reservedDelta: 0n, source: "deposit", sourceId: id, description: `USDC deposit ${id} on base` });
+  emit(s, accountId, "deposit.credited", String(id), { deposit_id: id, amount: String(amount), amount_usdc: usdc(amount), chain_in: "base", token_in: "USDC", tx_hash: row.tx_hash });
+  return row;
+}
+
+export function formatLedger(e: LedgerRow) {
+  return {
+    id: e.id,
+    entry_type: e.entry_type,
+    amount: e.amount,
+    amount_usdc: usdc(e.amount),
+    balance_after: e.balance_after,
+    reserved_after: e.reserved_after,
+    source: e.source,
+    source_id: e.source_id,
+    description: e.description,
+    created_at: e.created_at,
+  };
+}
+
+export function formatDeposit(d: DepositRow) {
+  return {
+    id: d.id,
+    chain_in: d.chain_in,
+    token_in: d.token_in,
+    amount: usdc(d.amount_micros),
+    tx_hash: d.tx_hash,
+    status: d.status,
+    expected_output: usdc(d.amount_micros),
+    created_at: d.created_at,
+    confirmed_at: d.confirmed_at,
+  };
+}
