@@ -2,7 +2,7 @@ import type { Services } from "../services.ts";
 import type { KeyRecord } from "../state/schema.ts";
 import { authenticate, authorize } from "./auth.ts";
 import { ApiError, badRequest, internalError } from "./errors.ts";
-import { errorResponse, jsonResponse, successBody, successText, textResponse } from "./envelope.ts";
+import { errorResponse, successText, textResponse } from "./envelope.ts";
 import { rateLimitHeaders } from "./rate-limit.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
@@ -31,8 +31,8 @@ export function createPipeline(services: Services) {
 
     try {
       if (spec.access === "public") {
-        const reply = await spec.handle(context(services, spec, req, url, params, null));
-        return jsonResponse(reply.status ?? 200, successBody(reply), withReplyHeaders(headers, reply));
+        const reply = await spec.handle(context(services, req, url, params, null));
+        return textResponse(reply.status ?? 200, successText(reply), withReplyHeaders(headers, reply));
       }
 
       const ipDecision = limiter.hit(`ip:${ip}`, options.ipRateLimitPerMin, clock.now());
@@ -115,12 +115,11 @@ async function handle(
       ...(fault.status === 503 || fault.status === 429 ? { retryable: true, headers: { "Retry-After": "1" } } : {}),
     });
   for (const [name, value] of Object.entries(params)) checkIdentifier(value, name);
-  return spec.handle(context(services, spec, req, url, params, key));
+  return spec.handle(context(services, req, url, params, key));
 }
 
 function context(
   services: Services,
-  _spec: RouteSpec,
   req: Request,
   url: URL,
   params: Record<string, string>,
