@@ -105,7 +105,9 @@ function startTimeOf(o: EmulatorOptions): number {
     if (!Number.isFinite(t)) throw new Error(`startTime is not a valid time: ${String(o.startTime)}`);
     return t;
   }
-  if (o.state) return o.state.now;
+  // A state file resumes where it stopped; in realtime mode never behind wall time (the time in
+  // between passed for everyone), in manual mode exactly there.
+  if (o.state) return (o.clock ?? "realtime") === "manual" ? o.state.now : Math.max(Date.now(), o.state.now);
   return (o.clock ?? "realtime") === "manual" ? DEFAULT_MANUAL_START : Date.now();
 }
 
