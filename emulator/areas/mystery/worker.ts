@@ -65,6 +65,7 @@ export function watching(s: Services): boolean {
 export function startWorker(s: Services): () => void {
   const offClock = s.clock.onChange(() => runWorker(s));
   const offBus = s.bus.on("state.replaced", () => armWorker(s));
+  armWorker(s); // an emulator started from a state file may have due work (expiries, retries)
   const wall = setInterval(() => {
     if (s.clock.mode === "realtime" && s.chain && watching(s)) void runWorker(s);
   }, 1000);

@@ -36,6 +36,7 @@ export const warehouseArea: Area = {
       }
     });
     const offReplaced = services.bus.on("state.replaced", () => rearm(services));
+    rearm(services); // an emulator started from a state file may have label purchases in flight
     return () => {
       offError();
       offReplaced();
