@@ -210,4 +210,60 @@ export const mysteryScenarios: Scenario[] = [
       ctx.expect((await events(ctx, "sellback.confirmed")).length === 1, "sellback.confirmed");
     },
   },
+  {
+    name: "mystery-revenue-payout",
+    title: "Revenue share (TIER partner): packs sold → 5% accrues → statement closed → paid",
+    description: "A TIER partner's end user buys packs from a custodial balance; the revenue summary shows the gross and the 5% share; the operator closes the period into a PENDING statement and pays it to the partner's payout wallet (PAID with a tx hash).",
+    chain: true,
+    async run(ctx: ScenarioContext) {
+      const key = ctx.keys.tier!;
+      const account = "nova"; // the tier fixture key's account (docs/mystery.md, "Partners")
+      const user = "scenario-collector";
+      const { now: start } = await ctx.control.request<{ now: string }>("GET", "/clock");
+      ctx.step("1. the operator credits 100 USDC to an end user of the TIER partner");
+      await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: user, usdc: "100" });
+      const tiers = ctx.data<{ tiers: Array<{ tier_id: number; price_micros: string }> }>(await ctx.http.get(`${M}/catalog`, { key }), 200, "catalog").tiers;
+      const price = BigInt(tiers.find((t) => t.tier_id === 1)!.price_micros);
+      ctx.step("2. the end user buys two tier-1 packs (custodial purchase, one Idempotency-Key per order)");
+      for (const order of ["scenario-rev-1", "scenario-rev-2"]) {
+        const p = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": order } }), 202, `purchase ${order}`);
+        ctx.expect(p.status === "SUBMITTED", `purchase ${p.id} should be SUBMITTED, is ${p.status}`);
+      }
+      ctx.step("3. GET /mystery/revenue?from=<before the sales>: gross = both packs, share = 5% of net (no sell-backs)");
+      const gross = 2n * price;
+      const share = (gross * 500n) / 10_000n;
+      const rev = ctx.data<Record<string, unknown>>(await ctx.http.get(`${M}/revenue`, { key, query: { from: start } }), 200, "revenue");
+      ctx.expect(rev.billing_model === "TIER" && rev.revenue_share_bps === 500 && rev.qualifying_packs === 2, `TIER, 500 bps, 2 packs: ${JSON.stringify(rev).slice(0, 160)}`);
+      ctx.expect(rev.gross_micros === String(gross) && rev.revenue_share_micros === String(share), `gross ${String(rev.gross_micros)} (want ${gross}), share ${String(rev.revenue_share_micros)} (want ${share})`);
+
+      type Statement = { payout_id: number; status: string; payout_usdc: string; payout_address: string | null; tx_hash: string | null; qualifying_packs: number };
+      type Payouts = { payouts: Statement[]; outstanding_usdc: string; accruing: { payout_usdc: string; payout_micros: string } | null; total_owed_usdc: string };
+      const payouts = async () => ctx.data<Payouts>(await ctx.http.get(`${M}/payouts`, { key }), 200, "payouts");
+      ctx.step("4. GET /mystery/payouts: the open period accrues the share (accruing), nothing closed yet is owed");
+      const accruing = (await payouts()).accruing;
+      ctx.expect(accruing && BigInt(accruing.payout_micros) >= share, `accruing should hold at least the share, got ${JSON.stringify(accruing)}`);
+
+      ctx.step("5. the partner sets its payout wallet (PUT /mystery/payout-wallet, payout:manage)");
+      const payTo = (await endUserWallet(ctx, 5)).address;
+      ctx.data(await ctx.http.call("PUT", `${M}/payout-wallet`, { key, body: { address: payTo } }), 200, "set payout wallet");
+
+      ctx.step("6. a minute later the operator closes the period: a frozen PENDING statement (payout.statement_ready)");
+      await ctx.control.advance(MIN);
+      const [closed] = (await ctx.control.request<{ payouts: Statement[] }>("POST", "/mystery/payouts/close", { account_id: account })).payouts;
+      ctx.expect(closed, "close returns the statement");
+      ctx.expect(closed.payout_usdc === accruing.payout_usdc && closed.qualifying_packs >= 2, `the statement pays what accrued (${accruing.payout_usdc}), got ${closed.payout_usdc}`);
+      let listed = await payouts();
+      let st = listed.payouts.find((p) => p.payout_id === closed.payout_id);
+      ctx.expect(st?.status === "PENDING" && st.payout_address === payTo, `GET /mystery/payouts lists it PENDING to ${payTo}: ${JSON.stringify(st)}`);
+      ctx.expect(listed.outstanding_usdc === st.payout_usdc, `outstanding_usdc ${listed.outstanding_usdc} = the PENDING statement`);
+
+      ctx.step("7. the operator pays it: USDC to the payout wallet on chain → PAID with the transaction hash (payout.paid)");
+      await ctx.control.request("POST", `/mystery/payouts/${closed.payout_id}/pay`, {});
+      listed = await payouts();
+      st = listed.payouts.find((p) => p.payout_id === closed.payout_id);
+      ctx.expect(st?.status === "PAID" && /^0x[0-9a-f]{64}$/.test(st.tx_hash ?? ""), `the statement should read PAID with a tx hash: ${JSON.stringify(st)}`);
+      ctx.expect(listed.outstanding_usdc === "0.000000", `nothing outstanding after payment, got ${listed.outstanding_usdc}`);
+      ctx.expect((await events(ctx, "payout.paid")).some((e) => e.data.payout_id === closed.payout_id), "payout.paid published");
+    },
+  },
 ];

@@ -62,6 +62,11 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
     rule: "A TIER partner's sell-back (quote → prepare → sign → submit) records the payout that was quoted.",
     deviation: "lifecycle_sellback_pays_less",
   },
+  "mystery-revenue-payout": {
+    profile: "mystery",
+    rule: "A TIER partner's closed revenue period is a PENDING payout statement that reads PAID, with a tx hash, once the operator pays it.",
+    deviation: "lifecycle_payout_never_paid",
+  },
   "warehouse-inbound": {
     profile: "warehouse",
     rule: "Inbound shipment → received cards → identity → price; an incremental sweep from resume_cursor sees every change.",

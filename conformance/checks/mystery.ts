@@ -247,4 +247,92 @@ export const mysteryChecks: Check[] = [
       expectError(await http.post(path, { key: partnerKey, body: { receiver_signature: "0x1234" } }), 400, "invalid_receiver_signature", "accept with a 2-byte signature");
     },
   },
+  {
+    ...base,
+    id: "mystery.feed-paging",
+    title: "Reveal feeds list under data.items with pagination beside data; limit clamps to 100",
+    rule: "GET /mystery/feed/recent and /feed/winners (SDK gacha.feed): rows under data.items, offset pagination beside data, limit 1–100 (clamped).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_feed_pagination_in_data",
+    async run({ http, partnerKey }) {
+      for (const path of [`${M}/feed/recent`, `${M}/feed/winners`]) {
+        const b = expectSuccess(await http.get(path, { key: partnerKey, query: { limit: "500" } }), `GET ${path}?limit=500`) as { data: unknown; pagination?: unknown };
+        const d = b.data as { items?: unknown } | null;
+        ensure(d && !Array.isArray(d) && Array.isArray(d.items), `${path}: data.items must be an array`);
+        ensure(d.items.length <= 100, `${path}: limit=500 must clamp to at most 100 rows, got ${d.items.length}`);
+        const p = b.pagination as Record<string, unknown> | undefined;
+        ensure(p && typeof p === "object", `${path}: pagination must sit beside data in the envelope`);
+        ensure(p.limit === 100 && p.offset === 0 && typeof p.has_more === "boolean", `${path}: pagination should be {limit: 100, offset: 0, has_more}, got ${JSON.stringify(p)}`);
+      }
+    },
+  },
+  {
+    ...base,
+    id: "mystery.collection-identity",
+    title: "GET /mystery/collection without an end-user identity → 400 missing_user_identifier",
+    rule: "GET /mystery/collection takes external_user_id and/or wallet_address (400 missing_user_identifier without either).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_collection_anonymous",
+    async run({ http, partnerKey }) {
+      expectError(await http.get(`${M}/collection`, { key: partnerKey }), 400, "missing_user_identifier", "GET /mystery/collection without identity");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.wallet-ledger-identity",
+    title: "GET /wallet/ledger without an end-user identity → 400 missing_user_identifier",
+    rule: "GET /wallet/ledger takes external_user_id and/or wallet_address (400 missing_user_identifier without either).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_ledger_anonymous",
+    async run({ http, partnerKey }) {
+      expectError(await http.get("/api/v1/wallet/ledger", { key: partnerKey }), 400, "missing_user_identifier", "GET /wallet/ledger without identity");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.terms-shape",
+    title: "GET /mystery/terms: TIER 5% (500 bps, \"5.00\") paid quarterly, with the current period",
+    rule: "GET /mystery/terms (SDK cardos.revenue.terms): TIER partners earn 500 bps (\"5.00\"), QUARTERLY, current_period{kind, from, to, closes_at}; a POOL key sees 0 bps.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_terms_share_bps",
+    async run({ http, partnerKey, control, note }) {
+      // In emulator mode a TIER key shows the share; read-only uses the given key, whatever its model.
+      const key = control ? await control.newKey({ kind: "partner", billing_model: "TIER" }) : partnerKey;
+      const d = expectSuccess(await http.get(`${M}/terms`, { key }), "GET /mystery/terms").data as Record<string, unknown>;
+      note(`billing_model ${String(d.billing_model)}, revenue_share_bps ${String(d.revenue_share_bps)}`);
+      ensure(d.billing_model === "TIER" || d.billing_model === "POOL", `billing_model must be TIER or POOL, got ${String(d.billing_model)}`);
+      if (control) ensure(d.billing_model === "TIER", "a TIER key must read billing_model TIER");
+      const [bps, pct] = d.billing_model === "TIER" ? [500, "5.00"] : [0, "0.00"];
+      ensure(d.revenue_share_bps === bps && d.revenue_share_pct === pct, `${String(d.billing_model)}: expected ${bps} bps ("${pct}"), got ${String(d.revenue_share_bps)} ("${String(d.revenue_share_pct)}")`);
+      ensure(d.payout_schedule === "QUARTERLY", `payout_schedule should be QUARTERLY, got ${String(d.payout_schedule)}`);
+      const p = d.current_period as Record<string, unknown> | null | undefined;
+      ensure(p && typeof p === "object", "current_period must be an object");
+      for (const f of ["from", "to", "closes_at"]) ensure(typeof p[f] === "string" && !Number.isNaN(Date.parse(p[f] as string)), `current_period.${f} must be an ISO time`);
+      ensure(typeof p.kind === "string", "current_period.kind must be a string");
+    },
+  },
+  {
+    ...base,
+    id: "mystery.payouts-outstanding",
+    title: "GET /mystery/payouts: statements under data.payouts beside outstanding_usdc, accruing, total_owed_usdc",
+    rule: "GET /mystery/payouts: data{payouts[], outstanding_usdc, accruing, total_owed_usdc} + pagination (the SDK's outstanding() reads the totals beside the list).",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_payouts_without_totals",
+    async run({ http, partnerKey, control }) {
+      const key = control ? await control.newKey({ kind: "partner", billing_model: "TIER" }) : partnerKey;
+      const b = expectSuccess(await http.get(`${M}/payouts`, { key }), "GET /mystery/payouts") as { data: unknown; pagination?: unknown };
+      const d = b.data as Record<string, unknown> | null;
+      ensure(d && !Array.isArray(d) && Array.isArray(d.payouts), "data.payouts must be an array");
+      micros(d.outstanding_usdc);
+      micros(d.total_owed_usdc);
+      ensure("accruing" in d && (d.accruing === null || typeof d.accruing === "object"), "data.accruing must be present (the open period, or null on POOL)");
+      if (control) ensure(d.accruing !== null, "a TIER key has an accruing open period");
+      ensure(b.pagination && typeof b.pagination === "object", "pagination must sit beside data");
+    },
+  },
 ];

@@ -83,6 +83,11 @@ export const lifecycleDeviations: readonly Deviation[] = [
       const less = scaleUsdc(d.total_usdc, 975n, 1000n);
       if (less) d.total_usdc = less;
     } },
+  { name: "lifecycle_payout_never_paid", breaks: "a paid payout statement reads PAID in GET /mystery/payouts", apply: (x) => {
+      const rows = dataOf(x)?.payouts;
+      if (!is(x, "GET", /^\/api\/v1\/mystery\/payouts$/) || !Array.isArray(rows)) return;
+      for (const r of rows as Data[]) if (r.status === "PAID") r.status = "PENDING";
+    } },
   { name: "lifecycle_sweep_misses_changes", breaks: "an incremental sweep from resume_cursor returns every card changed since", apply: (x) => {
       const d = dataOf(x);
       const since = x.url.searchParams.get("since");

@@ -64,4 +64,34 @@ export const mysteryDeviations: readonly Deviation[] = [
         x.body = { success: false, error: "no_active_offer", message: "No active buyback offer" };
       }
     } },
+  { name: "mystery_feed_pagination_in_data", breaks: "feeds page under data.items with pagination beside data", apply: (x) => {
+      // A server that nests the page info inside data, where the SDK does not look.
+      const d = x.body?.data as Record<string, unknown> | undefined;
+      if (on(x, "/mystery/feed/") && x.status === 200 && d && x.body!.pagination) {
+        d.pagination = x.body!.pagination;
+        delete x.body!.pagination;
+      }
+    } },
+  { name: "mystery_collection_anonymous", breaks: "collection without identity is 400 missing_user_identifier", apply: (x) => {
+      if (on(x, "/mystery/collection") && errorIs(x, 400, "missing_user_identifier")) toSuccess(x, { user: { external_user_id: null, wallet_address: null }, items: [] });
+    } },
+  { name: "mystery_ledger_anonymous", breaks: "wallet ledger without identity is 400 missing_user_identifier", apply: (x) => {
+      if (on(x, "/wallet/ledger") && errorIs(x, 400, "missing_user_identifier")) toSuccess(x, { entries: [] });
+    } },
+  { name: "mystery_terms_share_bps", breaks: "TIER terms are 500 bps (5.00%)", apply: (x) => {
+      // Percent read as basis points: 5 bps ("0.05").
+      const d = x.body?.data as Record<string, unknown> | undefined;
+      if (on(x, "/mystery/terms") && x.status === 200 && d?.billing_model === "TIER") {
+        d.revenue_share_bps = 5;
+        d.revenue_share_pct = "0.05";
+      }
+    } },
+  { name: "mystery_payouts_without_totals", breaks: "payouts carry outstanding_usdc, accruing and total_owed_usdc beside the list", apply: (x) => {
+      const d = x.body?.data as Record<string, unknown> | undefined;
+      if (on(x, "/mystery/payouts") && x.status === 200 && d) {
+        delete d.outstanding_usdc;
+        delete d.accruing;
+        delete d.total_owed_usdc;
+      }
+    } },
 ];
