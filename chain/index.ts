@@ -152,6 +152,18 @@ export interface Chain {
   close(): Promise<void>;
 }
 
+/** EIP-712 types of the stablecoin's EIP-3009 `transferWithAuthorization` (domain "USD Coin", version "2"). */
+export const transferWithAuthorizationTypes = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;
+
 export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;
 export const VRF_KEY_HASH = keccak256(toHex("cardos-emulator/vrf/key-hash")) as Hex;
 export const VRF_CALLBACK_GAS_LIMIT = 2_500_000;

@@ -3,7 +3,7 @@ import { hashDomain, maxUint256, parseEventLogs, parseSignature, publicActions, 
 import { ExactEvmScheme as ExactEvmClient } from "@x402/evm/exact/client";
 import { ExactEvmScheme as ExactEvmFacilitator } from "@x402/evm/exact/facilitator";
 import { toClientEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
-import { usdStablecoinAbi, type Chain, type FixtureAccount } from "../../chain/index.ts";
+import { transferWithAuthorizationTypes, usdStablecoinAbi, type Chain, type FixtureAccount } from "../../chain/index.ts";
 import { blockTime, expectRevert, hex32, start, usdcBalance, write } from "./helpers.ts";
 
 let chain: Chain;
@@ -11,16 +11,7 @@ let base: string;
 let alice: FixtureAccount;
 let bob: FixtureAccount;
 
-const transferTypes = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
+const transferTypes = transferWithAuthorizationTypes;
 
 function domain() {
   return { name: "USD Coin", version: "2", chainId: chain.chainId, verifyingContract: chain.addresses.stablecoin } as const;

@@ -9,16 +9,9 @@ import { ExactEvmScheme } from "@x402/evm/exact/client";
 // Test helpers: sign x402 payments the way a partner's code does (official client),
 // and forge the bad ones the emulator must refuse.
 
-export const transferTypes = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
+import { transferWithAuthorizationTypes as transferTypes } from "../../chain/index.ts";
+
+export { transferTypes };
 
 export function requirementsOf(header: string): { required: ReturnType<typeof decodePaymentRequiredHeader>; req: PaymentRequirements } {
   const required = decodePaymentRequiredHeader(header);
