@@ -7,7 +7,12 @@ import { badRequest, conflict } from "./errors.ts";
 // fingerprint of what it was first used for. A replay returns the original
 // reply (same status, same data); the same key with another fingerprint is
 // 409 idempotency_mismatch. Only successes are remembered, so a failed call
-// can be retried with the same key.
+// can be retried with the same key. Fingerprints are canonical JSON (object
+// keys sorted), so a re-serialised body is the same request.
+//
+// The key is claimed before the handler runs: a call that arrives while
+// another with the same key is in flight (the handler awaits the chain) waits
+// for it and replays its answer, so parallel replays never run twice.
 
 export const MAX_IDEMPOTENCY_KEY = 128;
 
@@ -39,22 +44,58 @@ export function checkIdempotencyKey(key: string, field = "Idempotency-Key"): voi
     throw badRequest("invalid_idempotency_key", `${field} is ${key.length} characters; at most ${MAX_IDEMPOTENCY_KEY} are allowed`);
 }
 
+interface InFlight {
+  fingerprint: string;
+  done: Promise<unknown>;
+}
+
+/** Calls under way per store (not state: a promise is not JSON, and a restart has none). */
+const inFlight = new WeakMap<Store, Map<string, InFlight>>();
+
 export async function idempotent(store: Store, opts: IdempotentOptions, run: () => Reply | Promise<Reply>): Promise<Reply> {
   checkIdempotencyKey(opts.key, opts.field);
-  const slice = store.area<Slice>("idempotency", () => ({ records: {} }));
   const id = `${opts.scope}\u0000${opts.key}`;
-  const fingerprint = JSON.stringify(opts.fingerprint);
-  const seen = slice.records[id];
-  if (seen) {
-    if (seen.fingerprint !== fingerprint)
-      throw conflict("idempotency_mismatch", `${opts.field ?? "Idempotency-Key"} "${opts.key}" was already used for a different request`);
-    const original: Reply = { status: seen.status, data: structuredClone(seen.data) };
-    return opts.replay ? opts.replay(original) : original;
+  const fingerprint = canonicalJson(opts.fingerprint);
+  let running = inFlight.get(store);
+  if (!running) inFlight.set(store, (running = new Map()));
+  for (;;) {
+    // Re-read the slice each time: the state may have been replaced while we awaited.
+    const records = store.area<Slice>("idempotency", () => ({ records: {} })).records;
+    const seen = Object.hasOwn(records, id) ? records[id] : undefined;
+    if (seen) {
+      if (seen.fingerprint !== fingerprint) throw mismatch(opts);
+      const original: Reply = { status: seen.status, data: structuredClone(seen.data) };
+      return opts.replay ? opts.replay(original) : original;
+    }
+    const busy = running.get(id);
+    if (!busy) break;
+    if (busy.fingerprint !== fingerprint) throw mismatch(opts);
+    // Same request in flight: wait for it, then replay it (or, if it failed, run again).
+    await busy.done.catch(() => undefined);
   }
-  const reply = await run();
-  const status = reply.status ?? 200;
-  // Re-read the slice: the state may have been replaced while the handler awaited.
-  if (status >= 200 && status < 300)
-    store.area<Slice>("idempotency", () => ({ records: {} })).records[id] = { fingerprint, status, data: structuredClone(reply.data), at: opts.now };
-  return reply;
+  const done = (async () => run())();
+  running.set(id, { fingerprint, done });
+  try {
+    const reply = await done;
+    const status = reply.status ?? 200;
+    if (status >= 200 && status < 300)
+      store.area<Slice>("idempotency", () => ({ records: {} })).records[id] = { fingerprint, status, data: structuredClone(reply.data), at: opts.now };
+    return reply;
+  } finally {
+    running.delete(id);
+  }
+}
+
+function mismatch(opts: IdempotentOptions) {
+  return conflict("idempotency_mismatch", `${opts.field ?? "Idempotency-Key"} "${opts.key}" was already used for a different request`);
+}
+
+/** JSON with object keys sorted at every depth: the same value always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (!v || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = Object.create(null);
+    for (const k of Object.keys(v).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    return sorted;
+  });
 }
