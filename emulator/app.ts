@@ -3,7 +3,7 @@ import type { Services } from "./services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, badRequest, internalError } from "./pipeline/errors.ts";
 import { errorResponse, jsonResponse, successBody } from "./pipeline/envelope.ts";
-import { rateLimitHeaders } from "./pipeline/rate-limit.ts";
+import { inForce, rateLimitHeaders } from "./pipeline/rate-limit.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok } from "./pipeline/route.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
@@ -80,10 +80,15 @@ export function createApp(services: Services, host: ControlHost): Hono {
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
     const where = path.startsWith("/_emulator") ? "control-plane route" : "endpoint";
-    // Route match comes before rate limiting, so an unknown path is not counted; a known key
+    // Route match comes before rate limiting, so an unknown path is not counted; the caller
     // still sees where its window stands ("X-RateLimit-* on every response").
-    const key = services.store.state.keys[c.req.header("x-api-key") ?? ""];
-    const headers = new Headers(key ? rateLimitHeaders(services.limiter.peek(`key:${key.key}`, key.rate_limit_per_min, services.clock.now())) : {});
+    const { keys } = services.store.state;
+    const id = c.req.header("x-api-key")?.trim() ?? "";
+    const key = Object.hasOwn(keys, id) ? keys[id] : undefined;
+    const now = services.clock.now();
+    const ipWindow = services.limiter.peek(`ip:${ipOf(c)}`, services.options.ipRateLimitPerMin, now);
+    const window = key ? inForce(ipWindow, services.limiter.peek(`key:${key.key}`, key.rate_limit_per_min, now)) : ipWindow;
+    const headers = new Headers(path.startsWith("/api/") ? rateLimitHeaders(window) : {});
     return errorResponse(notFound(`No ${where} ${c.req.method} ${path}`), "partner", headers);
   });
   app.onError((err) => {

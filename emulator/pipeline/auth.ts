@@ -13,7 +13,8 @@ export interface AccessRule {
 export function authenticate(headers: Headers, keys: Record<string, KeyRecord>): KeyRecord {
   const raw = headers.get("x-api-key");
   if (!raw) throw new ApiError(401, "API key required", "Missing API key: send it in the X-API-Key header");
-  const key = keys[raw.trim()];
+  const id = raw.trim();
+  const key = Object.hasOwn(keys, id) ? keys[id] : undefined;
   if (!key || !key.active) throw new ApiError(401, "API key not found or inactive", "Invalid API key");
   return key;
 }

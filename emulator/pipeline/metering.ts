@@ -8,6 +8,8 @@ import { FREE_CREDITS_PER_MONTH } from "../../fixtures/keys.ts";
 export interface Charge {
   free: number;
   purchased: number;
+  /** The free pool's month the free part came from. */
+  period: string;
 }
 
 export function monthOf(ms: number): string {
@@ -39,11 +41,17 @@ export function take(acct: CreditAccount, cost: number): Charge | null {
   const purchased = cost - free;
   acct.free -= free;
   acct.purchased -= purchased;
-  return { free, purchased };
+  return { free, purchased, period: acct.free_period };
 }
 
-export function refund(acct: CreditAccount, charge: Charge): void {
-  acct.free += charge.free;
+/**
+ * Gives a charge back. Free credits return to the pool they came from only
+ * while that pool's month lasts: after a reset the month's 500 is fresh, and
+ * adding January's credit to it would stack free credits above 500.
+ */
+export function refund(acct: CreditAccount, charge: Charge, now: number): void {
+  settle(acct, now);
+  if (acct.free_period === charge.period) acct.free += charge.free;
   acct.purchased += charge.purchased;
 }
 

@@ -1,9 +1,9 @@
 import type { Services } from "../services.ts";
 import type { KeyRecord } from "../state/schema.ts";
 import { authenticate, authorize } from "./auth.ts";
-import { ApiError, badRequest, internalError } from "./errors.ts";
+import { ApiError, badRequest, documentedError, internalError } from "./errors.ts";
 import { errorResponse, successText, textResponse } from "./envelope.ts";
-import { rateLimitHeaders } from "./rate-limit.ts";
+import { inForce, rateLimitHeaders } from "./rate-limit.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
 import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
@@ -35,14 +35,19 @@ export function createPipeline(services: Services) {
         return textResponse(reply.status ?? 200, successText(reply), withReplyHeaders(headers, reply));
       }
 
+      // X-RateLimit-* on every response: the IP's window until a key is known
+      // (so a 401 carries it), then whichever window's ceiling is in force.
       const ipDecision = limiter.hit(`ip:${ip}`, options.ipRateLimitPerMin, clock.now());
-      if (!ipDecision.allowed) throw rateLimited(rateLimitHeaders(ipDecision), "this IP address");
+      setAll(headers, rateLimitHeaders(ipDecision));
+      if (!ipDecision.allowed) throw rateLimited("this IP address");
 
       key = authenticate(req.headers, store.state.keys);
+      // Legacy keys say so on every answer of a metered route, refusals included.
+      if (spec.cost !== undefined && !isMetered(key)) headers.set("X-Credits-Metering", "unmetered");
 
       const keyDecision = limiter.hit(`key:${key.key}`, key.rate_limit_per_min, clock.now());
-      for (const [k, v] of Object.entries(rateLimitHeaders(keyDecision))) headers.set(k, v);
-      if (!keyDecision.allowed) throw rateLimited({}, "this API key");
+      setAll(headers, rateLimitHeaders(inForce(ipDecision, keyDecision)));
+      if (!keyDecision.allowed) throw rateLimited("this API key");
 
       authorize(key, spec.access);
 
@@ -56,9 +61,7 @@ export function createPipeline(services: Services) {
       }
 
       if (spec.cost !== undefined) {
-        if (!isMetered(key)) {
-          headers.set("X-Credits-Metering", "unmetered");
-        } else {
+        if (isMetered(key)) {
           const acct = settle((store.state.credits[key.key] ??= newAccount(clock.now())), clock.now());
           charge = take(acct, spec.cost);
           if (!charge) {
@@ -79,7 +82,10 @@ export function createPipeline(services: Services) {
       settleCharge(status);
       return textResponse(status, successText(reply), withReplyHeaders(headers, reply));
     } catch (thrown) {
-      const err = thrown instanceof ApiError ? thrown : unexpected(thrown, spec, url, key, services);
+      const err = thrown instanceof ApiError ? thrown : unexpected(thrown, spec, url);
+      // The interface: "an integration issue is opened automatically for warehouse 500s", whatever caused them.
+      if (err.status === 500 && spec.envelope === "warehouse" && key)
+        services.bus.emit("warehouse.internal_error", { account_id: key.account_id, method: spec.method, path: url.pathname, at: clock.nowIso() });
       settleCharge(err.status);
       return errorResponse(err, spec.envelope, headers);
     } finally {
@@ -92,7 +98,7 @@ export function createPipeline(services: Services) {
       const acct = store.state.credits[key.key];
       const billed = (status >= 200 && status < 300) || status === 304;
       if (billed) recordUsage(acct, charge.free + charge.purchased, clock.now());
-      else refund(acct, charge);
+      else refund(acct, charge, clock.now());
       headers.set("X-Credits-Cost", String(billed ? charge.free + charge.purchased : 0));
       headers.set("X-Credits-Remaining", String(balanceOf(acct)));
       charge = null;
@@ -110,10 +116,7 @@ async function handle(
 ): Promise<Reply> {
   const fault = services.faults.take(req.method, url.pathname);
   if (fault?.latency_ms) await services.clock.sleep(fault.latency_ms);
-  if (fault && fault.status >= 400)
-    throw new ApiError(fault.status, fault.error, fault.message ?? `Injected fault (${fault.id})`, {
-      ...(fault.status === 503 || fault.status === 429 ? { retryable: true, headers: { "Retry-After": "1" } } : {}),
-    });
+  if (fault && fault.status >= 400) throw documentedError(fault.status, fault.error, fault.message ?? `Injected fault (${fault.id})`);
   for (const [name, value] of Object.entries(params)) checkIdentifier(value, name);
   return spec.handle(context(services, req, url, params, key));
 }
@@ -152,21 +155,17 @@ function withReplyHeaders(headers: Headers, reply: Reply): Headers {
   return headers;
 }
 
-function rateLimited(extraHeaders: Record<string, string>, who: string): ApiError {
-  return new ApiError(429, "rate_limited", `Rate limit exceeded for ${who}; wait for Retry-After seconds`, {
-    retryable: true,
-    headers: extraHeaders,
-  });
+function setAll(headers: Headers, values: Record<string, string>): void {
+  headers.delete("Retry-After");
+  for (const [k, v] of Object.entries(values)) headers.set(k, v);
 }
 
-function unexpected(thrown: unknown, spec: RouteSpec, url: URL, key: KeyRecord | null, services: Services): ApiError {
+/** The window's headers (Retry-After included) are already on the response. */
+function rateLimited(who: string): ApiError {
+  return new ApiError(429, "rate_limited", `Rate limit exceeded for ${who}; wait for Retry-After seconds`, { retryable: true });
+}
+
+function unexpected(thrown: unknown, spec: RouteSpec, url: URL): ApiError {
   console.error(`[emulator] ${spec.method} ${url.pathname} failed:`, thrown);
-  if (spec.envelope === "warehouse" && key)
-    services.bus.emit("warehouse.internal_error", {
-      account_id: key.account_id,
-      method: spec.method,
-      path: url.pathname,
-      at: services.clock.nowIso(),
-    });
   return internalError();
 }

@@ -31,12 +31,12 @@ export class RateLimiter {
     };
   }
 
-  /** The state of a window without counting a request. */
+  /** The state of a window without counting a request (never a refusal: nothing was asked). */
   peek(bucket: string, limit: number, now: number): RateDecision {
     const hits = this.live(bucket, now);
     const oldest = hits[0] ?? now;
     return {
-      allowed: hits.length < limit,
+      allowed: true,
       limit,
       remaining: Math.max(0, limit - hits.length),
       resetAt: Math.ceil((oldest + WINDOW_MS) / 1000),
@@ -61,12 +61,24 @@ export class RateLimiter {
   }
 }
 
+/**
+ * The window whose ceiling is in force: a refused one, else the one with fewer
+ * requests left (the interface: `X-RateLimit-Limit` shows the ceiling in force).
+ */
+export function inForce(ip: RateDecision, key: RateDecision): RateDecision {
+  if (!ip.allowed) return ip;
+  if (!key.allowed) return key;
+  if (ip.remaining !== key.remaining) return ip.remaining < key.remaining ? ip : key;
+  return ip.limit < key.limit ? ip : key;
+}
+
+/** The `X-RateLimit-*` headers; `Retry-After` only on a refusal (a 429). */
 export function rateLimitHeaders(d: RateDecision): Record<string, string> {
   const h: Record<string, string> = {
     "X-RateLimit-Limit": String(d.limit),
     "X-RateLimit-Remaining": String(d.remaining),
     "X-RateLimit-Reset": String(d.resetAt),
   };
-  if (!d.allowed) h["Retry-After"] = String(d.retryAfter);
+  if (!d.allowed && d.retryAfter > 0) h["Retry-After"] = String(d.retryAfter);
   return h;
 }

@@ -9,7 +9,7 @@ describe("credit pools", () => {
     const a = newAccount(JAN);
     expect(a).toMatchObject({ free: 500, purchased: 0 });
     a.purchased = 1000;
-    expect(take(a, 600)).toEqual({ free: 500, purchased: 100 });
+    expect(take(a, 600)).toEqual({ free: 500, purchased: 100, period: "2026-01" });
     expect(a).toMatchObject({ free: 0, purchased: 900 });
   });
 
@@ -22,8 +22,24 @@ describe("credit pools", () => {
   it("refunds exactly the split it took", () => {
     const a = newAccount(JAN, 502);
     const c = take(a, 5)!;
-    refund(a, c);
+    refund(a, c, JAN);
     expect(a).toMatchObject({ free: 500, purchased: 2 });
+  });
+
+  it("a charge taken in January and refunded after the February reset does not stack free credits", () => {
+    const a = newAccount(JAN, 502);
+    const c = take(a, 5)!; // 5 free credits of January's pool
+    expect(c).toEqual({ free: 5, purchased: 0, period: "2026-01" });
+    refund(a, c, FEB + 1);
+    expect(a).toMatchObject({ free: 500, purchased: 2, free_period: "2026-02" });
+    // Purchased credits always come back.
+    const b = newAccount(JAN, 500);
+    b.free = 2;
+    b.purchased = 10;
+    const d = take(b, 5)!;
+    expect(d).toEqual({ free: 2, purchased: 3, period: "2026-01" });
+    refund(b, d, FEB);
+    expect(b).toMatchObject({ free: 500, purchased: 10 });
   });
 
   it("resets free credits to 500 at the month start without stacking; purchased never expire", () => {
