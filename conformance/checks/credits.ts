@@ -20,7 +20,8 @@ const USAGE = "/api/v1/account/usage";
 
 /** Decodes PAYMENT-REQUIRED of a 402 (base64 JSON x402 v2 PaymentRequired). */
 export function challengeOf(r: HttpResult, what: string): PaymentRequired {
-  expectStatus(r, 402, what);
+  // interface.md codes table: 402 insufficient_credits is "also the x402 top-up challenge".
+  expectError(r, 402, "insufficient_credits", what);
   const raw = r.headers["payment-required"];
   ensure(raw, `${what}: the 402 must carry a PAYMENT-REQUIRED header`);
   let pr: PaymentRequired;
@@ -220,7 +221,7 @@ export const creditsChecks: Check[] = [
       const payload = JSON.parse(Buffer.from(await signPayment(cheap, await fixtureWallet(ctx)), "base64").toString("utf8")) as PaymentPayload;
       payload.accepted = pr.accepts[0]!;
       const r = await ctx.http.post(TOPUP, { key, query: { usd: 5 }, headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) } });
-      expectStatus(r, 402, "under-signed payment");
+      expectError(r, 402, "insufficient_credits", "under-signed payment");
       const reason = (env(r).details as { reason?: unknown } | undefined)?.reason;
       ensure(typeof reason === "string" && reason.length > 0, "the 402 must name the x402 reason in details.reason");
       ensure((await balanceNow(ctx, key)) === before, "a refused payment must grant nothing");

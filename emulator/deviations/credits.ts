@@ -48,7 +48,8 @@ export const creditsDeviations: readonly Deviation[] = [
       if (isTopup(x) && x.status === 200 && d && acct && x.headers.get("Idempotent-Replayed")) acct.purchased += Number(d.credits_granted);
     } },
   { name: "bad_payment_accepted", breaks: "a bad payment is 402 naming the x402 reason, no credits", apply: (x) => {
-      if (isTopup(x) && errorIs(x, 402, "payment_invalid")) {
+      const details = x.body?.details as { x402_error?: string } | undefined;
+      if (isTopup(x) && errorIs(x, 402, "insufficient_credits") && details?.x402_error === "payment_invalid") {
         x.status = 200;
         x.body = { success: true, data: { credits_granted: 0, balance_credits: 0, usd: 0, tx_hash: null } };
       }

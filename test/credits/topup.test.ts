@@ -49,7 +49,7 @@ describe("POST /api/v1/credits/topup: the 402 challenge", () => {
       maxTimeoutSeconds: 300,
       extra: { name: "USD Coin", version: "2" },
     });
-    expect(res.body).toMatchObject({ success: false, error: "payment_required", x402Version: 1 });
+    expect(res.body).toMatchObject({ success: false, error: "insufficient_credits", details: { x402_error: "payment_required" }, x402Version: 1 });
     expect(res.body.accepts[0]).toMatchObject({ scheme: "exact", maxAmountRequired: "12500000", payTo: req.payTo, asset: req.asset });
     expect(res.body.details.payment_required.accepts[0]).toEqual(req);
   });
@@ -151,7 +151,8 @@ describe("bad payments → 402 naming the x402 reason, no credits", () => {
     const treasury = await treasuryUsdc();
     const payment = Buffer.from(JSON.stringify(await make(header, emu))).toString("base64");
     const res = await topup(key, 5, payment).expect(402);
-    expect(res.body.error).toBe("payment_invalid");
+    expect(res.body.error).toBe("insufficient_credits");
+    expect(res.body.details.x402_error).toBe("payment_invalid");
     expect(res.body.details.reason).toBe(reason);
     expect(requirementsOf(res.headers["payment-required"]).required.error).toBe(reason);
     expect(await treasuryUsdc()).toBe(treasury);

@@ -155,7 +155,10 @@ async function confirmTransfer(kit: X402Kit, tx: Hex, from: string, req: Payment
   const ok =
     receipt.status === "success" &&
     transfers.some((l) => isAddressEqual(l.args.from, from as Hex) && isAddressEqual(l.args.to, req.payTo as Hex) && l.args.value === BigInt(req.amount));
-  if (!ok) throw new ApiError(402, "payment_invalid", `Settlement ${tx} shows no matching Transfer; no credits granted`, { details: { reason: "invalid_exact_evm_transfer_event_mismatch", tx_hash: tx } });
+  if (!ok)
+    throw new ApiError(402, "insufficient_credits", `Settlement ${tx} shows no matching Transfer; no credits granted`, {
+      details: { x402_error: "payment_invalid", reason: "invalid_exact_evm_transfer_event_mismatch", tx_hash: tx },
+    });
 }
 
 async function challengeError(kit: X402Kit, req: PaymentRequirements, resource: string, description: string, reason?: string, detail?: string): Promise<ApiError> {
@@ -163,8 +166,10 @@ async function challengeError(kit: X402Kit, req: PaymentRequirements, resource: 
   const message = reason
     ? `Payment rejected (${reason})${detail ? `: ${detail}` : ""}. No credits were granted; sign a new authorization and retry.`
     : `${description}: pay ${req.amount} atomic units of ${req.asset} on ${req.network} to ${req.payTo} over x402, then retry with the PAYMENT-SIGNATURE header.`;
-  return new ApiError(402, reason ? "payment_invalid" : "payment_required", message, {
-    details: { ...(reason ? { reason } : {}), payment_required: pr },
+  // The interface's codes table: 402 insufficient_credits is "also the x402 top-up challenge";
+  // what x402 itself says (payment required, or why a payment was refused) goes in details.
+  return new ApiError(402, "insufficient_credits", message, {
+    details: { x402_error: reason ? "payment_invalid" : "payment_required", ...(reason ? { reason } : {}), payment_required: pr },
     headers: { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(pr) },
     // For x402 v1 clients, which read the requirements from the body.
     extra: { x402Version: 1, accepts: [toV1(req, resource, description)] },
