@@ -6,6 +6,7 @@ import type { KeyKind, KeyRecord } from "../state/schema.ts";
 import type { ControlSpec } from "./route.ts";
 import { optNumber, optString, optStringArray, reqString } from "./body.ts";
 import type { FaultSpec } from "../pipeline/faults.ts";
+import { own } from "../state/own.ts";
 
 /** `name` is given for fixture keys (demo, tier, tenant, …), so tools can find them by name. */
 export function keyView(k: KeyRecord, balance?: { free: number; purchased: number }, name?: string) {
@@ -185,7 +186,7 @@ export const coreControlRoutes: ControlSpec[] = [
     describe: "A key's credit pools (free, purchased) and next free reset",
     handle: (c) => {
       const { store, clock } = c.services;
-      const acct = store.state.credits[c.params.key];
+      const acct = own(store.state.credits, c.params.key);
       if (!acct) throw notFound("No metered key with that value");
       settle(acct, clock.now());
       return ok({ balance: balanceOf(acct), free_credits: acct.free, purchased_credits: acct.purchased, free_credits_reset_at: nextResetAt(clock.now()) });

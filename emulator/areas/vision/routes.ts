@@ -6,6 +6,7 @@ import { identify } from "./identify.ts";
 import { readRequest } from "./input.ts";
 import { GAMES, parseOptions } from "./options.ts";
 import { visionSlice } from "./state.ts";
+import { own } from "../../state/own.ts";
 
 // Vision is part of Card Data: the catalog's keys and scope (read:catalog),
 // metered at 5 credits (refunded on any error by the pipeline); confirm is free.
@@ -43,7 +44,7 @@ export const visionRoutes: RouteSpec[] = [
     cost: 0,
     async handle(c) {
       const id = c.params.feedback_id;
-      const record = visionSlice(c.services.store).feedback[id];
+      const record = own(visionSlice(c.services.store).feedback, id);
       if (!record || record.account_id !== c.key!.account_id) throw notFound(`No identification with feedback_id "${id}"`, "feedback_not_found");
       const body = await c.json<unknown>();
       const obj = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};

@@ -9,6 +9,7 @@ import { webhooksSlice, type AttemptRecord } from "./model.ts";
 import { deliveryWire, webhookWire } from "./format.ts";
 import { dispatcherFor } from "./dispatcher.ts";
 import type { Services } from "../../services.ts";
+import { own } from "../../state/own.ts";
 
 // Operator actions under /_emulator: trigger any event, look at every HTTP
 // attempt, and pull retries forward. Triggering goes through the same bus and
@@ -19,7 +20,7 @@ function accountsFor(services: Services, body: Record<string, unknown>): string[
   const account = optString(body, "account_id");
   if (key && account) throw badRequest("invalid_value", "pass key or account_id, not both");
   if (key) {
-    const rec = services.store.state.keys[key];
+    const rec = own(services.store.state.keys, key);
     if (!rec) throw notFound("No API key with that value", "not_found");
     return [rec.account_id];
   }
