@@ -12,20 +12,50 @@ export interface RateDecision {
 
 export const WINDOW_MS = 60_000;
 
+/**
+ * One bucket's hits in time order, as a queue over an array: expired hits
+ * leave by moving `head` (no splice), and the array is compacted only when
+ * the dead prefix outweighs the live part, so each request costs amortised
+ * O(1) whatever the ceiling.
+ */
+class Window {
+  times: number[] = [];
+  head = 0;
+
+  expire(now: number): void {
+    const { times } = this;
+    while (this.head < times.length && times[this.head]! <= now - WINDOW_MS) this.head++;
+    if (this.head === times.length) {
+      this.times = [];
+      this.head = 0;
+    } else if (this.head > 64 && this.head * 2 > times.length) {
+      this.times = times.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  get count(): number {
+    return this.times.length - this.head;
+  }
+
+  get oldest(): number | undefined {
+    return this.count > 0 ? this.times[this.head] : undefined;
+  }
+}
+
 export class RateLimiter {
-  private windows = new Map<string, number[]>();
+  private windows = new Map<string, Window>();
 
   /** Counts a request in `bucket` if the window has room. */
   hit(bucket: string, limit: number, now: number): RateDecision {
-    const hits = this.live(bucket, now);
-    const allowed = hits.length < limit;
-    if (allowed) hits.push(now);
-    const oldest = hits[0] ?? now;
-    const freesAt = oldest + WINDOW_MS;
+    const w = this.live(bucket, now);
+    const allowed = w.count < limit;
+    if (allowed) w.times.push(now);
+    const freesAt = (w.oldest ?? now) + WINDOW_MS;
     return {
       allowed,
       limit,
-      remaining: Math.max(0, limit - hits.length),
+      remaining: Math.max(0, limit - w.count),
       resetAt: Math.ceil(freesAt / 1000),
       retryAfter: allowed ? 0 : Math.max(1, Math.ceil((freesAt - now) / 1000)),
     };
@@ -33,13 +63,12 @@ export class RateLimiter {
 
   /** The state of a window without counting a request (never a refusal: nothing was asked). */
   peek(bucket: string, limit: number, now: number): RateDecision {
-    const hits = this.live(bucket, now);
-    const oldest = hits[0] ?? now;
+    const w = this.live(bucket, now);
     return {
       allowed: true,
       limit,
-      remaining: Math.max(0, limit - hits.length),
-      resetAt: Math.ceil((oldest + WINDOW_MS) / 1000),
+      remaining: Math.max(0, limit - w.count),
+      resetAt: Math.ceil(((w.oldest ?? now) + WINDOW_MS) / 1000),
       retryAfter: 0,
     };
   }
@@ -48,16 +77,14 @@ export class RateLimiter {
     this.windows.clear();
   }
 
-  private live(bucket: string, now: number): number[] {
-    let hits = this.windows.get(bucket);
-    if (!hits) {
-      hits = [];
-      this.windows.set(bucket, hits);
+  private live(bucket: string, now: number): Window {
+    let w = this.windows.get(bucket);
+    if (!w) {
+      w = new Window();
+      this.windows.set(bucket, w);
     }
-    let drop = 0;
-    while (drop < hits.length && hits[drop] <= now - WINDOW_MS) drop++;
-    if (drop) hits.splice(0, drop);
-    return hits;
+    w.expire(now);
+    return w;
   }
 }
 

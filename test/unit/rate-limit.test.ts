@@ -38,3 +38,19 @@ describe("RateLimiter (rolling 60 s window)", () => {
     expect(rateLimitHeaders(full.hit("x", 1, T0 + 1))["Retry-After"]).toBe("60");
   });
 });
+
+describe("RateLimiter cost", () => {
+  it("stays exact over long runs with a large ceiling (the queue compacts without losing hits)", () => {
+    const rl = new RateLimiter();
+    // 10 hits per second for 5 minutes against a 1,000/min ceiling: 600 live hits at any time.
+    for (let i = 0; i < 3000; i++) {
+      const d = rl.hit("k", 1000, T0 + i * 100);
+      expect(d.allowed).toBe(true);
+      expect(d.remaining).toBe(1000 - Math.min(i + 1, 600));
+    }
+    // Fill the ceiling within one window, then one more is refused.
+    const t = T0 + 400_000;
+    for (let i = 0; i < 1000; i++) expect(rl.hit("k", 1000, t).allowed).toBe(i < 1000);
+    expect(rl.hit("k", 1000, t)).toMatchObject({ allowed: false, remaining: 0, retryAfter: 60 });
+  });
+});
