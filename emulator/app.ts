@@ -1,7 +1,8 @@
 import { Hono, type Context } from "hono";
 import type { Services } from "./services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
-import { ApiError, notFound, badRequest, internalError } from "./pipeline/errors.ts";
+import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
+import { asObject, MAX_CONTROL_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
 import { errorResponse, jsonResponse, successBody } from "./pipeline/envelope.ts";
 import { inForce, rateLimitHeaders } from "./pipeline/rate-limit.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
@@ -99,15 +100,5 @@ export function createApp(services: Services, host: ControlHost): Hono {
 }
 
 async function readBody(req: Request): Promise<Record<string, unknown>> {
-  const text = await req.text();
-  if (text.trim() === "") return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw badRequest("invalid_json", "The request body is not valid JSON");
-  }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    throw badRequest("invalid_json", "The request body must be a JSON object");
-  return parsed as Record<string, unknown>;
+  return asObject(parseJson(await readText(req, MAX_CONTROL_BODY_BYTES)));
 }

@@ -1,7 +1,8 @@
 import type { Services } from "../services.ts";
 import type { KeyRecord } from "../state/schema.ts";
 import { authenticate, authorize } from "./auth.ts";
-import { ApiError, badRequest, documentedError, internalError } from "./errors.ts";
+import { ApiError, documentedError, internalError } from "./errors.ts";
+import { MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
 import { errorResponse, successText, textResponse } from "./envelope.ts";
 import { inForce, rateLimitHeaders } from "./rate-limit.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
@@ -137,14 +138,7 @@ function context(
     key,
     services,
     json<T>() {
-      body ??= req.text().then((text) => {
-        if (text.trim() === "") return {};
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          throw badRequest("invalid_json", "The request body is not valid JSON");
-        }
-      });
+      body ??= readText(req, MAX_JSON_BODY_BYTES).then(parseJson);
       return body as Promise<T>;
     },
   };
