@@ -31,6 +31,7 @@ export function card(over: Partial<Card> & { id: string }, extra: Partial<Omit<C
     tcgplayer_id: null,
     variants: [{ name: "normal", images: [] }],
     ...rest,
+    market_updated_at: rest.market_updated_at ?? "2026-01-15T00:00:00.000Z",
   };
   return {
     game: extra.game ?? "pokemon",

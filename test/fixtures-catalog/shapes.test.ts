@@ -182,7 +182,17 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
     expect(catalog.expansions.filter((e) => !e.listed).length).toBeGreaterThanOrEqual(3);
   });
 
-  it("card pricing shapes", () => {
+  it("every card carries market_updated_at, equal to its pricing's when that has one", () => {
+    const p = problems();
+    for (const { card, pricing } of catalog.cards) {
+      const at = card.market_updated_at;
+      p.check(typeof at === "string" && ISO.test(at) && Date.parse(at) <= REF, () => `${card.id}: market_updated_at ${at}`);
+      if (pricing?.market_updated_at !== undefined) p.check(at === pricing.market_updated_at, () => `${card.id}: differs from pricing`);
+    }
+    expect(p.list).toEqual([]);
+  });
+
+    it("card pricing shapes", () => {
     const p = problems();
     const ladder = "NM,LP,MP,HP,DMG";
     for (const { card, pricing } of catalog.cards) {

@@ -142,6 +142,12 @@ export interface Card {
   block?: string;
   counter?: number;
   life?: number;
+  /**
+   * ISO-8601 UTC: when the service last refreshed this card's market data (interface
+   * "Catalog records"). Always present; equal to `pricing.market_updated_at` when the
+   * pricing has one.
+   */
+  market_updated_at: string;
 }
 
 /** Internal card row: the wire card plus search-only flags. */

@@ -29,7 +29,7 @@ const CARD_KEYS = {
   language: true, language_code: true, tcgplayer_id: true, variants: true, rarity: true, artist: true,
   supertype: true, subtypes: true, types: true, hp: true, abilities: true, attacks: true, weaknesses: true,
   resistances: true, type: true, cost: true, power: true, attribute: true, colors: true, rules: true,
-  block: true, counter: true, life: true,
+  block: true, counter: true, life: true, market_updated_at: true,
 } as const satisfies Record<keyof Card, true>;
 
 const EXPANSION_KEYS = {
