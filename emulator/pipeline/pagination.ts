@@ -53,12 +53,18 @@ export interface CatalogPage extends OffsetPage {
   page_size: number;
 }
 
-/** Card Data paging: interface `limit`/`offset`/`page_size` and live `page`/`page_size`. */
-export function parseCatalogPage(query: URLSearchParams): CatalogPage {
+/**
+ * Card Data paging: interface `limit`/`offset`/`page_size` and live `page`/`page_size`.
+ * A route with a smaller server cap (`maxSize`, e.g. printings' 50) serves at most that
+ * many rows per page and reports the size in force, so page arithmetic stays consistent.
+ */
+export function parseCatalogPage(query: URLSearchParams, opts: { defaultSize?: number; maxSize?: number } = {}): CatalogPage {
+  const maxSize = opts.maxSize ?? MAX_PAGE_SIZE;
+  const defaultSize = opts.defaultSize ?? maxSize;
   const pageSize = readStrict(query, "page_size", 1, MAX_PAGE_SIZE);
   const page = readStrict(query, "page", 1, MAX_OFFSET);
-  const loose = parseOffsetPage(query, { limit: pageSize ?? MAX_PAGE_SIZE });
-  const size = query.has("limit") ? loose.limit : (pageSize ?? MAX_PAGE_SIZE);
+  const loose = parseOffsetPage(query, { limit: pageSize ?? defaultSize });
+  const size = Math.min(maxSize, query.has("limit") ? loose.limit : (pageSize ?? defaultSize));
   if (page !== undefined && !query.has("offset")) {
     if (page * size > MAX_OFFSET)
       throw badRequest("invalid_pagination", `page × page_size must not exceed ${MAX_OFFSET}`);

@@ -110,8 +110,7 @@ describe("invalid_value with position", () => {
     ["hp:[1 TO x]", 9],
     ["hp:[x TO 1]", 4],
     ["raw_price:{abc TO *}", 11],
-    ["name:[a TO b]", 5],
-    ["[a TO b]", 0],
+    ["types:[a TO b]", 6],
     ["subtypes:{a TO b}", 9],
     ["is_holo:yes", 8],
     ["is_holo:[true TO false]", 8],
@@ -137,7 +136,7 @@ describe("invalid_value with position", () => {
     expect(expectQueryError(compile("name:*chu"), "invalid_value", 5).message).toMatch(/cannot start/);
     expect(expectQueryError(compile("name:a*b*c*d*e"), "invalid_value", 5).message).toMatch(/at most 3/);
     expect(expectQueryError(compile("name:p*"), "invalid_value", 5).message).toMatch(/at least 2/);
-    expect(expectQueryError(compile("name:[a TO b]"), "invalid_value", 5).message).toMatch(/range/);
+    expect(expectQueryError(compile("types:[a TO b]"), "invalid_value", 6).message).toMatch(/range/);
     expect(expectQueryError(compile("product_type:starter_deck", "sealed"), "invalid_value", 13).message).toContain("booster_box");
   });
 });

@@ -204,3 +204,195 @@ describe("determinism", () => {
     await other.close();
   });
 });
+
+type Row = { id: string; code: string; number: string; language_code: string; market_updated_at: string; pricing?: { market_updated_at?: string } };
+/** Every row of a catalog search, page by page. */
+async function allRows(path: string, query: Record<string, string | number>): Promise<{ rows: Row[]; total: number }> {
+  const rows: Row[] = [];
+  let total = 0;
+  for (let page = 1; ; page++) {
+    const res = await get(path, { ...query, page, page_size: 100 }).expect(200);
+    rows.push(...res.body.data);
+    total = res.body.total_count;
+    if (res.body.data.length < 100) break;
+  }
+  expect(rows).toHaveLength(total);
+  return { rows, total };
+}
+
+describe("distinct=code is applied after the filter", () => {
+  it("a language pinned in q gives the same cards as the language parameter", async () => {
+    const viaParam = await allRows("/api/v1/pokemon/cards", { language: "zh", distinct: "code" });
+    const viaQ = await allRows("/api/v1/pokemon/cards", { q: "language:zh", distinct: "code" });
+    expect(viaParam.total).toBeGreaterThan(0);
+    expect(viaQ.total).toBe(viaParam.total);
+    expect(viaQ.rows.map((r) => r.id)).toEqual(viaParam.rows.map((r) => r.id));
+    for (const r of viaQ.rows) expect(r.language_code).toBe("zh");
+  });
+
+  it("a pinned Chinese expansion keeps its cards, one per code", async () => {
+    const plain = await allRows("/api/v1/pokemon/cards", { q: "expansion.id:cs151c" });
+    const distinct = await allRows("/api/v1/pokemon/cards", { q: "expansion.id:cs151c", distinct: "code" });
+    expect(distinct.total).toBe(new Set(plain.rows.map((r) => r.code)).size);
+    expect(distinct.total).toBeGreaterThan(0);
+    for (const r of distinct.rows) expect(r.id.startsWith("cs151c-")).toBe(true);
+  });
+
+  it.each<Record<string, string>>([
+    { q: "language:ja" },
+    { q: "language:ja", language: "all" },
+    { q: "is_variant:true", language: "all" },
+    { q: "expansion.id:PMCG1" },
+    { q: "name:charizard", language: "all" },
+  ])("%o: total_count counts the distinct codes of the filtered rows", async (query) => {
+    const plain = await allRows("/api/v1/pokemon/cards", query);
+    const distinct = await allRows("/api/v1/pokemon/cards", { ...query, distinct: "code" });
+    expect(plain.total).toBeGreaterThan(0);
+    expect(distinct.total).toBe(new Set(plain.rows.map((r) => r.code)).size);
+    const matching = new Set(plain.rows.map((r) => r.id));
+    for (const r of distinct.rows) expect(matching.has(r.id)).toBe(true);
+  });
+
+  it("the family's own printing is chosen when it matches", async () => {
+    const res = await get("/api/v1/pokemon/cards", { q: "!code:sv3pt5-6", distinct: "code", language: "all" }).expect(200);
+    expect(res.body.data.map((c: Row) => c.id)).toEqual(["sv3pt5-6"]);
+  });
+
+  it("on expansion cards too", async () => {
+    const res = await get("/api/v1/pokemon/expansions/cs151c/cards", { q: "language:zh", distinct: "code", page_size: 1 }).expect(200);
+    expect(res.body.total_count).toBeGreaterThan(0);
+  });
+});
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+function checkStamp(c: Row) {
+  expect(c.market_updated_at, c.id).toMatch(ISO);
+  if (c.pricing?.market_updated_at !== undefined) expect(c.market_updated_at, c.id).toBe(c.pricing.market_updated_at);
+}
+
+describe("market_updated_at on every catalog card", () => {
+  it("list (every page, with and without prices), get, printings, expansion cards, certs", async () => {
+    for (const query of [{ language: "all" }, { language: "all", include: "prices" }] as Record<string, string>[]) {
+      const { rows } = await allRows("/api/v1/pokemon/cards", query);
+      for (const c of rows) checkStamp(c);
+    }
+    for (const game of ["onepiece", "azuki"]) for (const c of (await allRows(`/api/v1/${game}/cards`, { language: "all" })).rows) checkStamp(c);
+    const one = await get("/api/v1/pokemon/cards/base1-4", { include: "prices" }).expect(200);
+    checkStamp(one.body.data);
+    expect(one.body.data.market_updated_at).toBe(one.body.data.pricing.market_updated_at);
+    for (const c of (await get("/api/v1/pokemon/cards/base1-4/printings").expect(200)).body.data) checkStamp(c);
+    for (const c of (await get("/api/v1/pokemon/expansions/base1/cards", { page_size: 5 }).expect(200)).body.data) checkStamp(c);
+    checkStamp((await get("/api/v1/grading/certs/psa/68734521").expect(200)).body.data.card);
+  });
+
+  it("cards without a priced timestamp still carry one (stale ones keep their old stamp)", async () => {
+    const { noPriceData, nullMarket, stale } = CATALOG_EDGE_CASES.pricing;
+    for (const id of [noPriceData.cardId, nullMarket.cardId, "azk1-001"]) {
+      const game = id.startsWith("azk") ? "azuki" : "pokemon";
+      const res = await get(`/api/v1/${game}/cards/${id}`).expect(200);
+      expect(res.body.data.market_updated_at).toMatch(ISO);
+    }
+    const s = await get(`/api/v1/pokemon/cards/${stale.cardId}`, { include: "prices" }).expect(200);
+    expect(s.body.data.market_updated_at).toBe(s.body.data.pricing.market_updated_at);
+    expect(Date.parse("2026-01-15T12:00:00Z") - Date.parse(s.body.data.market_updated_at)).toBeGreaterThan(30 * 86_400_000);
+  });
+
+  it("is selectable, and the same for the same seed", async () => {
+    const sel = await get("/api/v1/pokemon/cards/base1-2", { select: "market_updated_at" }).expect(200);
+    expect(Object.keys(sel.body.data).sort()).toEqual(["id", "market_updated_at"]);
+    const other = await startEmulator({ seed: 1 });
+    const b = await other.emu.fetch("/api/v1/pokemon/cards/svp-100", { headers: { "X-API-Key": other.emu.key("demo") } });
+    const a = await get("/api/v1/pokemon/cards/svp-100").expect(200);
+    expect((await b.json()).data.market_updated_at).toBe(a.body.data.market_updated_at);
+    await other.close();
+  });
+});
+
+describe("printings are paged like every catalog list", () => {
+  const path = "/api/v1/pokemon/cards/base1-4/printings";
+  it("pagination beside page/page_size/total_count, default and largest page 50", async () => {
+    const res = await get(path).expect(200);
+    expect(res.body).toMatchObject({ page: 1, page_size: 50, total_count: 3, language: "all", pagination: { limit: 50, offset: 0, has_more: false } });
+    const capped = await get(path, { page_size: 100 }).expect(200);
+    expect(capped.body).toMatchObject({ page_size: 50, pagination: { limit: 50 } });
+  });
+
+  it("page/page_size and limit/offset page the same rows", async () => {
+    const all = (await get(path).expect(200)).body.data.map((c: Row) => c.id);
+    const p2 = await get(path, { page: 2, page_size: 1 }).expect(200);
+    expect(p2.body).toMatchObject({ page: 2, page_size: 1, total_count: 3, pagination: { limit: 1, offset: 1, has_more: true } });
+    expect(p2.body.data.map((c: Row) => c.id)).toEqual([all[1]]);
+    const lo = await get(path, { limit: 2, offset: 1 }).expect(200);
+    expect(lo.body.data.map((c: Row) => c.id)).toEqual(all.slice(1, 3));
+    expect(lo.body.pagination).toEqual({ limit: 2, offset: 1, has_more: false });
+    const past = await get(path, { page: 9, page_size: 1 }).expect(200);
+    expect(past.body).toMatchObject({ data: [], total_count: 3, pagination: { has_more: false } });
+  });
+
+  it("bad paging is 400 invalid_pagination", async () => {
+    await err(path, { page_size: 101 }, 400, "invalid_pagination");
+    await err(path, { page: 0 }, 400, "invalid_pagination");
+    await err(path, { limit: "abc" }, 400, "invalid_pagination");
+  });
+});
+
+describe("ranges on every comparable field over HTTP", () => {
+  it("number, raw_price, hp, release date", async () => {
+    const nums = await allRows("/api/v1/pokemon/cards", { q: "expansion.id:base1 number:[1 TO 10]" });
+    expect(new Set(nums.rows.map((c) => Number(c.number)))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    const excl = await allRows("/api/v1/pokemon/cards", { q: "expansion.id:base1 number:{1 TO 10}" });
+    expect(new Set(excl.rows.map((c) => Number(c.number)))).toEqual(new Set([2, 3, 4, 5, 6, 7, 8, 9]));
+    const priced = await get("/api/v1/pokemon/cards", { q: "raw_price:[300 TO 400]", include: "prices" }).expect(200);
+    expect(priced.body.data.map((c: Row) => c.id)).toContain("base1-4");
+    for (const c of priced.body.data) expect(c.pricing.market).toBeGreaterThanOrEqual(300);
+    await get("/api/v1/pokemon/cards", { q: "hp:[* TO 50} expansion.release_date:[1999 TO 2000]" }).expect(200);
+    const names = await get("/api/v1/pokemon/cards", { q: "expansion.id:base1 name:[charizard TO charizard]" }).expect(200);
+    expect(names.body.data.map((c: Row) => c.id)).toContain("base1-4");
+    await err("/api/v1/pokemon/cards", { q: "types:[a TO b]" }, 400, "invalid_value");
+  });
+});
+
+describe("hostile ids and names (Object.prototype keys)", () => {
+  const HOSTILE = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"];
+  const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+
+  it.each(HOSTILE)("%s as an id is 404 not_found on every catalog route", async (h) => {
+    for (const game of ["pokemon", "onepiece", "azuki"]) {
+      for (const p of [`cards/${h}`, `cards/${h}/prices`, `cards/${h}/printings`, `expansions/${h}`, `expansions/${h}/cards`, `sealed/${h}`, `sealed/${h}/prices`]) {
+        await err(`/api/v1/${game}/${p}`, {}, 404, "not_found");
+      }
+    }
+    await err(`/api/v1/grading/certs/${h}/68734521`, {}, 404, "not_found");
+    await err(`/api/v1/grading/certs/PSA/${h}`, {}, 404, "not_found");
+    await err(`/api/v1/grading/certs/${h}/${h}`, {}, 404, "not_found");
+    const res = await api.get(`/api/v1/${h}/cards`).set("X-API-Key", key).expect(404);
+    expect(res.body.error).toBe("not_found");
+    const batch = await get("/api/v1/grading/certs/batch", { certs: `${h}:${h},PSA:${h}` }).expect(200);
+    expect(batch.body.data).toMatchObject({ found: 0, not_found: 2 });
+    const post = await api.post("/api/v1/grading/certs/batch").set("X-API-Key", key).send({ certs: [{ provider: h, cert_number: h }] }).expect(200);
+    expect(post.body.data.results[0]).toEqual({ provider: h.toUpperCase(), cert_number: h, found: false });
+  });
+
+  it.each(HOSTILE)("%s as a query field, key or value gets the documented 400 code (or no rows)", async (h) => {
+    for (const path of ["/api/v1/pokemon/cards", "/api/v1/pokemon/expansions", "/api/v1/pokemon/sealed", "/api/v1/pokemon/expansions/base1/cards"]) {
+      await err(path, { q: `${h}:x` }, 400, "unknown_field");
+      await err(path, { q: `-${h}:1` }, 400, "unknown_field");
+      await err(path, { orderBy: h }, 400, "unknown_field");
+      await err(path, { orderBy: `-${h}` }, 400, "unknown_field");
+      await err(path, { language: h }, 400, "invalid_language");
+      await err(path, { select: h }, 400, "invalid_select");
+      await err(path, { include: h }, 400, "invalid_include");
+      await err(path, { distinct: h }, 400, "invalid_distinct");
+      for (const field of ["id", "name", "language"]) {
+        const res = await get(path, { q: `${field}:${h}` }).expect(200);
+        expect(res.body).toMatchObject({ data: [], total_count: 0 });
+      }
+    }
+    await err("/api/v1/pokemon/sealed", { product_type: h }, 400, "invalid_value");
+    await err("/api/v1/pokemon/sealed", { q: `product_type:${h}` }, 400, "invalid_value");
+    await err("/api/v1/pokemon/cards/base1-4", { select: h }, 400, "invalid_select");
+    await err("/api/v1/pokemon/cards/base1-4/printings", { language: h }, 400, "invalid_language");
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoBefore);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});

@@ -37,7 +37,16 @@ describe("offset pagination", () => {
     expect(parseCatalogPage(q(""))).toEqual({ limit: 100, offset: 0, page: 1, page_size: 100 });
   });
 
-  it("id arrays over 500 entries are invalid_pagination", () => {
+  it("a route's smaller cap is the default and the largest page (printings: 50)", () => {
+    const cap = { maxSize: 50 };
+    expect(parseCatalogPage(q(""), cap)).toEqual({ limit: 50, offset: 0, page: 1, page_size: 50 });
+    expect(parseCatalogPage(q("page=2&page_size=100"), cap)).toEqual({ limit: 50, offset: 50, page: 2, page_size: 50 });
+    expect(parseCatalogPage(q("limit=80&offset=10"), cap)).toEqual({ limit: 50, offset: 10, page: 1, page_size: 50 });
+    expect(parseCatalogPage(q("page_size=7&page=3"), cap)).toEqual({ limit: 7, offset: 14, page: 3, page_size: 7 });
+    expect(code(() => parseCatalogPage(q("page_size=101"), cap))).toBe("invalid_pagination");
+  });
+
+    it("id arrays over 500 entries are invalid_pagination", () => {
     expect(code(() => checkIdArray(new Array(500).fill(1)))).toBe("no error");
     expect(code(() => checkIdArray(new Array(501).fill(1)))).toBe("invalid_pagination");
   });

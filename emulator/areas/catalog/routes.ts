@@ -1,10 +1,10 @@
 import { badRequest, notFound } from "../../pipeline/errors.ts";
-import { checkIdArray } from "../../pipeline/pagination.ts";
+import { checkIdArray, parseCatalogPage } from "../../pipeline/pagination.ts";
 import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import type { AccessRule } from "../../pipeline/auth.ts";
 import { parseInclude, parseSelect, applySelect, parseLanguage, parseProductTypes } from "./query/index.ts";
-import { search, toApiError } from "./search.ts";
+import { pageReply, search, toApiError } from "./search.ts";
 import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "./format.ts";
 import type { CardRecord, Game, SealedRecord } from "./model.ts";
 
@@ -53,7 +53,7 @@ export const catalogRoutes: RouteSpec[] = [
       languageOf: (r) => r.card.language_code,
       defaultLanguage: true,
       codeOf: (r) => r.card.code,
-      isBase: (r) => !r.is_variant,
+      baseRank,
       toWire: cardWireFor(c, "cards"),
     }),
   ),
@@ -71,16 +71,16 @@ export const catalogRoutes: RouteSpec[] = [
   route(`/${G}/cards/:id/printings`, (c) => {
     const anchor = findCard(c);
     const toWire = cardWireFor(c, "cards");
+    // Paged like every catalog list (page/page_size and limit/offset); the live
+    // server's 50-row cap is the default and the largest page; total_count is the
+    // true family size.
+    const page = parseCatalogPage(c.query, { maxSize: PRINTINGS_CAP });
     // language is honoured here but not defaulted
     const languages = guarded(() => parseLanguage(c.query.get("language") ?? undefined)) ?? null;
     const family = c.services.catalog
       .printings(anchor)
       .filter((r) => !languages || languages.has(r.card.language_code));
-    // A single terminal page capped at 50 rows; total_count is the true family size.
-    const rows = family.slice(0, PRINTINGS_CAP).map(toWire);
-    return ok(rows, {
-      top: { page: 1, page_size: PRINTINGS_CAP, total_count: family.length, language: languages ? [...languages].join(",") : "all" },
-    });
+    return pageReply(family.slice(page.offset, page.offset + page.limit), family.length, page, toWire, languages ? [...languages].join(",") : "all");
   }),
 
   {
@@ -122,7 +122,7 @@ export const catalogRoutes: RouteSpec[] = [
       languageOf: (r) => r.card.language_code,
       defaultLanguage: false,
       codeOf: (r) => r.card.code,
-      isBase: (r) => !r.is_variant,
+      baseRank,
       toWire: cardWireFor(c, "cards"),
     });
   }),
@@ -164,6 +164,11 @@ export const catalogRoutes: RouteSpec[] = [
     return ok(certWire(cert, c.services.catalog.card(cert.game, cert.card_id)));
   }),
 ];
+
+/** The family's own printing (id = code) first, then other base printings, then variants. */
+function baseRank(r: CardRecord): number {
+  return r.card.id === r.card.code ? 0 : r.is_variant ? 2 : 1;
+}
 
 function cardWireFor(c: HandlerContext, resource: "cards") {
   const include = guarded(() => parseInclude(c.query.get("include") ?? undefined, resource));

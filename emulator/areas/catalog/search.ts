@@ -15,8 +15,8 @@ import { ResultCache } from "./result-cache.ts";
 
 const results = new ResultCache<readonly unknown[]>();
 
-// One search path for cards, expansions and sealed: language scope → distinct
-// → q filter → order → page. Returns the Card Data envelope fields beside
+// One search path for cards, expansions and sealed: language scope → q filter
+// → distinct → order → page. Returns the Card Data envelope fields beside
 // `data` (live `page`/`page_size`/`total_count`/`language`) and the interface's
 // `pagination`, so both kinds of client page correctly.
 
@@ -33,7 +33,8 @@ export interface SearchSpec<K extends Resource, R extends RecordOf[K] = RecordOf
   /** Apply the default `en` scope when `language` is absent (not on expansion cards / printings). */
   defaultLanguage: boolean;
   codeOf?(rec: R): string;
-  isBase?(rec: R): boolean;
+  /** `distinct=code` keeps the matching printing with the lowest rank (0 = the family's own printing). */
+  baseRank?(rec: R): number;
   toWire(rec: R): unknown;
 }
 
@@ -52,10 +53,12 @@ export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
 
     const cacheKey = JSON.stringify([spec.source, catalogId(spec.records), scope && [...scope].sort(), distinct, query.get("q"), query.get("orderBy")]);
     const rows = results.get(cacheKey, () => {
-      let rows: R[] = scope ? spec.records.filter((r) => scope.has(spec.languageOf(r))) : [...spec.records];
-      if (distinct === "code" && spec.codeOf && spec.isBase) rows = basePerCode(rows, spec.codeOf, spec.isBase);
       const filter = spec.filter;
-      rows = rows.filter((r) => compiled.match(r) && (!filter || filter(r)));
+      let rows: R[] = spec.records.filter(
+        (r) => (!scope || scope.has(spec.languageOf(r))) && compiled.match(r) && (!filter || filter(r)),
+      );
+      // Distinct after the filter: a filter that matches some printing of a card keeps the card.
+      if (distinct === "code" && spec.codeOf && spec.baseRank) rows = basePerCode(rows, spec.codeOf, spec.baseRank);
       return order.sort(rows);
     }) as readonly R[];
     const items = rows.slice(page.offset, page.offset + page.limit);
@@ -98,15 +101,20 @@ export function pageReply<R>(pageRows: readonly R[], total: number, page: Catalo
   };
 }
 
-/** `distinct=code`: one row per card, the base printing chosen before the q filter. */
-function basePerCode<R>(rows: R[], codeOf: (r: R) => string, isBase: (r: R) => boolean): R[] {
-  const chosen = new Map<string, R>();
+/**
+ * `distinct=code`: one row per card, chosen among the printings that passed the
+ * language scope and every filter (so a pinned `language:zh` keeps the Chinese
+ * printing): the lowest `baseRank`, then the first in catalog order.
+ */
+function basePerCode<R>(rows: readonly R[], codeOf: (r: R) => string, baseRank: (r: R) => number): R[] {
+  const chosen = new Map<string, { r: R; rank: number }>();
   for (const r of rows) {
     const code = codeOf(r);
+    const rank = baseRank(r);
     const current = chosen.get(code);
-    if (!current || (!isBase(current) && isBase(r))) chosen.set(code, r);
+    if (!current || rank < current.rank) chosen.set(code, { r, rank });
   }
-  return [...chosen.values()];
+  return Array.from(chosen.values(), (c) => c.r);
 }
 
 function checkNoDistinct(query: URLSearchParams): null {

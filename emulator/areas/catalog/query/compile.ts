@@ -18,7 +18,7 @@ import {
   type StringField,
 } from "./fields.ts";
 import { forEachTerm, parseQuery, type QueryNode, type RangeValue, type TermNode, type TextValue } from "./parse.ts";
-import { LowerCache, closest, dateNumber, dateSpan, parseNumber } from "./text.ts";
+import { LowerCache, closest, dateNumber, dateSpan, naturalSortKey, parseNumber } from "./text.ts";
 
 export const MAX_WILDCARDS = 3;
 export const MIN_WILDCARD_LITERALS = 2;
@@ -140,8 +140,25 @@ export function cacheFor<R>(def: FieldDef<R>): LowerCache<object> {
   return c;
 }
 
-function noRange(name: string, v: TextValue | RangeValue): TextValue {
-  if (v.kind === "range") throw invalidValue(`field "${name}" does not support ranges`, v.position);
+const naturalCaches = new WeakMap<FieldDef<never>, LowerCache<object>>();
+/**
+ * The per-field cache of the key a string field is ordered by, shared by ranges
+ * and the sorter: natural sort keys for `order: "natural"` (card numbers), else
+ * the lower-cased text.
+ */
+export function orderKeyCache<R>(def: StringField<R>): LowerCache<object> {
+  if (def.order !== "natural") return cacheFor(def);
+  const key = def as FieldDef<never>;
+  let c = naturalCaches.get(key);
+  if (c === undefined) {
+    c = new LowerCache<object>(naturalSortKey);
+    naturalCaches.set(key, c);
+  }
+  return c;
+}
+
+function noRange(name: string, v: TextValue | RangeValue, kind: string): TextValue {
+  if (v.kind === "range") throw invalidValue(`${kind} field "${name}" does not support ranges (ranges work on number, date and text fields)`, v.position);
   return v;
 }
 
@@ -185,8 +202,32 @@ function textTest(v: TextValue, exact: boolean, name: string): (s: string) => bo
   };
 }
 
+/**
+ * A range over a text field compares in the field's sort order: lower-cased
+ * UTF-16 code units, or natural order for `number` ("2" < "10" < "10a" < "TG01").
+ * Bounds are literal (no wildcards); `*` is an open end.
+ */
+function compileStringRange<R extends object>(def: StringField<R>, v: RangeValue): Matcher<R> {
+  const keyOf = def.order === "natural" ? naturalSortKey : (s: string) => s.toLowerCase();
+  const lo = v.lower.open ? undefined : keyOf(v.lower.text);
+  const hi = v.upper.open ? undefined : keyOf(v.upper.text);
+  const loInc = v.lowerInclusive;
+  const hiInc = v.upperInclusive;
+  const cache = orderKeyCache(def);
+  const get = def.get;
+  return (r) => {
+    const s = get(r);
+    if (s === undefined) return false;
+    const k = cache.string(r, s);
+    if (lo !== undefined && (loInc ? k < lo : k <= lo)) return false;
+    if (hi !== undefined && (hiInc ? k > hi : k >= hi)) return false;
+    return true;
+  };
+}
+
 function compileString<R extends object>(def: StringField<R>, name: string, term: TermNode, value: TextValue | RangeValue): Matcher<R> {
-  const v = noRange(name, value);
+  if (value.kind === "range") return compileStringRange(def, value);
+  const v = value;
   const cache = cacheFor(def);
   const get = def.get;
   let test: (s: string) => boolean;
@@ -206,7 +247,7 @@ function compileString<R extends object>(def: StringField<R>, name: string, term
 }
 
 function compileList<R extends object>(def: ListField<R>, name: string, term: TermNode, value: TextValue | RangeValue): Matcher<R> {
-  const v = noRange(name, value);
+  const v = noRange(name, value, "list");
   const cache = cacheFor(def);
   const test = textTest(v, term.exact, name);
   const { source, get } = def;
@@ -250,7 +291,7 @@ function compileNumber<R>(def: NumberField<R>, name: string, v: TextValue | Rang
 }
 
 function compileBoolean<R>(def: BooleanField<R>, name: string, value: TextValue | RangeValue): Matcher<R> {
-  const v = noRange(name, value);
+  const v = noRange(name, value, "boolean");
   const t = v.text.trim().toLowerCase();
   if (t !== "true" && t !== "false") throw invalidValue(`field "${name}" expects true or false`, v.position);
   const want = t === "true";

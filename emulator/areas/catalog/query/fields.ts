@@ -1,6 +1,7 @@
 // Searchable / sortable field schemas per resource (service-facts §3.3–3.4).
 import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../model.ts";
 import { SEALED_PRODUCT_TYPES } from "../model.ts";
+import { own } from "../../../state/own.ts";
 
 export type Resource = "cards" | "expansions" | "sealed";
 
@@ -232,11 +233,12 @@ export function fieldsFor(resource: Resource, game: Game): FieldSchema<CardRecor
   }
 }
 
+/** Own entries only: a q or orderBy name like `constructor` is an unknown field, not Object's. */
 export function lookupField<R>(schema: FieldSchema<R>, name: string): FieldDef<R> | undefined {
-  return Object.hasOwn(schema, name) ? schema[name] : undefined;
+  return own(schema, name);
 }
 
 /** Games (other than `game`) whose card schema has `name` — for a helpful unknown_field message. */
 export function cardFieldGames(name: string): Game[] {
-  return (Object.keys(CARD_FIELDS_BY_GAME) as Game[]).filter((g) => Object.hasOwn(CARD_FIELDS_BY_GAME[g], name));
+  return (Object.keys(CARD_FIELDS_BY_GAME) as Game[]).filter((g) => own(CARD_FIELDS_BY_GAME[g], name) !== undefined);
 }

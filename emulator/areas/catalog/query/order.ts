@@ -6,9 +6,10 @@
 // ("2" < "10" < "TG01"); dates sort chronologically.
 import type { Game } from "../model.ts";
 import { parseError, invalidValue, tooComplex } from "./errors.ts";
-import { cacheFor, unknownFieldError } from "./compile.ts";
+import { orderKeyCache, unknownFieldError } from "./compile.ts";
 import { SORT_ALIASES, fieldsFor, lookupField, type FieldDef, type FieldSchema, type RecordOf, type Resource } from "./fields.ts";
-import { LowerCache, dateNumber, naturalSortKey } from "./text.ts";
+import { dateNumber } from "./text.ts";
+import { own } from "../../../state/own.ts";
 
 export const MAX_ORDER_KEYS = 3;
 
@@ -64,7 +65,7 @@ export function parseOrderBy(orderBy: string | undefined, resource: Resource, ga
     const namePos = descending ? position + 1 : position;
     if (raw === "") throw parseError("empty orderBy key after \"-\"", position);
     const key = raw.toLowerCase();
-    const field = Object.hasOwn(aliases, key) ? aliases[key] : key;
+    const field = own(aliases, key) ?? key;
     const def = lookupField(schema, field);
     const sortable = sortableNames(schema, aliases);
     if (def === undefined) {
@@ -84,22 +85,12 @@ function sortableNames<R>(schema: FieldSchema<R>, aliases: Readonly<Record<strin
 /** One column of a sort: strings compare by code units, numbers numerically. */
 type SortValue = string | number | undefined;
 
-const naturalCaches = new WeakMap<FieldDef<never>, LowerCache<object>>();
-
-function naturalCache(def: FieldDef<never>): LowerCache<object> {
-  let cache = naturalCaches.get(def);
-  if (cache === undefined) {
-    cache = new LowerCache<object>(naturalSortKey);
-    naturalCaches.set(def, cache);
-  }
-  return cache;
-}
 
 function extractor<R extends object>(def: FieldDef<R>): (r: R) => SortValue {
   switch (def.type) {
     case "string": {
       const get = def.get;
-      const cache = def.order === "natural" ? naturalCache(def as FieldDef<never>) : cacheFor(def);
+      const cache = orderKeyCache(def);
       return (r) => {
         const s = get(r);
         return s === undefined ? undefined : cache.string(r, s);
