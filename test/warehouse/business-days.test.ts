@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { centralToUtc, holidays, orderDeadlines } from "../../emulator/areas/warehouse/business-days.ts";
+import { centralToUtc, holidays, isBusinessDay, orderDeadlines } from "../../emulator/areas/warehouse/business-days.ts";
 
 const at = (iso: string) => orderDeadlines(Date.parse(iso));
 
@@ -36,5 +36,22 @@ describe("US Central business-day math, returned in UTC", () => {
     expect(at("2026-07-02T20:00:00Z")).toEqual({ ship_by_at: "2026-07-06T22:00:00.000Z", sla_due_at: "2026-07-07T22:00:00.000Z" });
     // Wednesday before Thanksgiving, before the cutoff: SLA skips Thursday
     expect(at("2026-11-25T15:00:00Z")).toEqual({ ship_by_at: "2026-11-25T23:00:00.000Z", sla_due_at: "2026-11-27T23:00:00.000Z" });
+  });
+
+  it("closes for New Year's Day, observed on Friday 31 December when 1 January is a Saturday", () => {
+    // 2027-01-01 is a Friday: Thursday 2026-12-31 after the cutoff → Monday 2027-01-04
+    expect(holidays(2027).has("2027-01-01")).toBe(true);
+    expect(at("2026-12-31T21:00:00Z")).toEqual({ ship_by_at: "2027-01-04T23:00:00.000Z", sla_due_at: "2027-01-05T23:00:00.000Z" });
+    // 2028-01-01 is a Saturday: observed Friday 2027-12-31, which belongs to 2027's calendar
+    expect(holidays(2027).has("2027-12-31")).toBe(true);
+    expect(holidays(2028).has("2027-12-31")).toBe(false);
+    expect(isBusinessDay({ year: 2027, month: 12, day: 31 })).toBe(false);
+    // Thursday 2027-12-30 before the cutoff: ships that day, SLA skips the observed holiday to Monday 2028-01-03
+    expect(at("2027-12-30T15:00:00Z")).toEqual({ ship_by_at: "2027-12-30T23:00:00.000Z", sla_due_at: "2028-01-03T23:00:00.000Z" });
+    // ... and after the cutoff the clock starts on Monday
+    expect(at("2027-12-30T21:00:00Z")).toEqual({ ship_by_at: "2028-01-03T23:00:00.000Z", sla_due_at: "2028-01-04T23:00:00.000Z" });
+    // 2023-01-01 is a Sunday: observed Monday 2023-01-02
+    expect(holidays(2023).has("2023-01-02")).toBe(true);
+    expect(isBusinessDay({ year: 2022, month: 12, day: 30 })).toBe(true);
   });
 });

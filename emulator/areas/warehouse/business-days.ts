@@ -61,22 +61,28 @@ const lastWeekday = (year: number, month: number, weekday: number): number => {
   return days - ((last - weekday + 7) % 7);
 };
 
-/** Observed federal holidays the warehouse closes for (fixed-date ones move off weekends). */
+/**
+ * Observed federal holidays the warehouse closes for that fall in `year`
+ * (fixed-date ones move off weekends: Saturday → Friday, Sunday → Monday).
+ * When New Year's Day is a Saturday it is observed on Friday 31 December of
+ * the year before, so each year also takes the next year's New Year.
+ */
 export function holidays(year: number): Set<string> {
   const out = new Set<string>();
-  const fixed = (m: number, d: number) => {
-    const dow = new Date(Date.UTC(year, m - 1, d)).getUTCDay();
-    const shifted = new Date(Date.UTC(year, m - 1, d + (dow === 6 ? -1 : dow === 0 ? 1 : 0)));
+  const fixed = (y: number, m: number, d: number) => {
+    const dow = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+    const shifted = new Date(Date.UTC(y, m - 1, d + (dow === 6 ? -1 : dow === 0 ? 1 : 0)));
     out.add(shifted.toISOString().slice(0, 10));
   };
   const floating = (m: number, d: number) => out.add(`${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`);
-  fixed(1, 1); // New Year's Day
+  fixed(year, 1, 1); // New Year's Day
   floating(5, lastWeekday(year, 5, 1)); // Memorial Day
-  fixed(7, 4); // Independence Day
+  fixed(year, 7, 4); // Independence Day
   floating(9, nthWeekday(year, 9, 1, 1)); // Labor Day
   floating(11, nthWeekday(year, 11, 4, 4)); // Thanksgiving
-  fixed(12, 25); // Christmas
-  return out;
+  fixed(year, 12, 25); // Christmas
+  fixed(year + 1, 1, 1); // next New Year's Day, observed on 31 December when it is a Saturday
+  return new Set([...out].filter((day) => day.startsWith(`${year}-`)));
 }
 
 const iso = (d: Ymd) => `${d.year}-${String(d.month).padStart(2, "0")}-${String(d.day).padStart(2, "0")}`;
