@@ -1,5 +1,5 @@
 import { writeFileSync, readFileSync } from "node:fs";
-import { all, has, last, UsageError, type ParsedArgs } from "../emulator/cli/args.ts";
+import { all, has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../emulator/cli/args.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed, type SuiteResult } from "./runner.ts";
 import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
@@ -7,29 +7,30 @@ import { progressLine, summaryTable } from "./reporters/console.ts";
 import { junit, json, markdown } from "./reporters/files.ts";
 import { certificationBundle } from "./certify.ts";
 
-const HELP = `Usage: npx emulator conformance [options]
-
-Runs the conformance suite against a base URL, or against an in-process emulator when --base-url is omitted.
-
-  --base-url URL        target (e.g. the sandbox); omit to start an emulator in-process
-  --partner-key K       a mystery-partner key with read:catalog
-  --tenant-key K        a warehouse tenant key
-  --profile P           repeatable: ${PROFILES.join(", ")} (default: all)
-  --mode M              read-only | sandbox | emulator (default: emulator for the in-process emulator
-                        or a target answering /_emulator, else read-only)
-  --max-credits N       read-only mode: credit budget (default 50)
-  --report KIND=FILE    repeatable: junit=FILE, json=FILE, md=FILE
-  --expected-failures FILE   check ids (one per line) whose failure is not scored
-  --certify             certification run: no check may be skipped (not applicable) in the chosen
-                        profiles, no expected failures; writes a certification bundle
-  --bundle FILE         where --certify writes its bundle (default certification.json)
-`;
+export const CONFORMANCE_COMMAND: CommandSpec = {
+  usage: "  npx emulator conformance [options]",
+  about: "Runs the conformance suite against a base URL, or against an in-process emulator when --base-url is omitted.",
+  options: [
+    { name: "base-url", type: "string", value: "URL", describe: "target (e.g. the sandbox); omit to start an emulator in-process" },
+    { name: "partner-key", type: "string", value: "K", describe: "a mystery-partner key with read:catalog" },
+    { name: "tenant-key", type: "string", value: "K", describe: "a warehouse tenant key" },
+    { name: "profile", type: "string", multiple: true, value: "P", describe: `${PROFILES.join(", ")} (default: all)` },
+    { name: "mode", type: "string", value: "M", describe: "read-only | sandbox | emulator (default: emulator for the in-process emulator\nor a target answering /_emulator, else read-only)" },
+    { name: "max-credits", type: "string", value: "N", describe: "read-only mode: credit budget (default 50)" },
+    { name: "report", type: "string", multiple: true, value: "KIND=FILE", describe: "junit=FILE, json=FILE, md=FILE" },
+    { name: "expected-failures", type: "string", value: "FILE", describe: "check ids (one per line) whose failure is not scored" },
+    { name: "certify", type: "boolean", describe: "certification run: no check may be skipped (not applicable) in the chosen\nprofiles, no expected failures; writes a certification bundle" },
+    { name: "bundle", type: "string", value: "FILE", describe: "where --certify writes its bundle (default certification.json)" },
+  ],
+};
 
 const REPORTERS: Record<string, (s: SuiteResult) => string> = { junit, json, md: markdown };
 
-export async function runConformanceCli(args: ParsedArgs): Promise<number> {
+export async function runConformanceCli(argv: readonly string[]): Promise<number> {
+  const args = parseCommand(CONFORMANCE_COMMAND, argv);
+  if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   if (has(args, "help")) {
-    process.stdout.write(HELP);
+    process.stdout.write(helpText(CONFORMANCE_COMMAND));
     return 0;
   }
   const profiles = (all(args, "profile").length ? all(args, "profile") : [...PROFILES]) as Profile[];

@@ -1,48 +1,48 @@
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { createEmulator, type StateExport } from "./index.ts";
-import { parseArgs, last, has, intFlag, UsageError, type ParsedArgs } from "./cli/args.ts";
+import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "./cli/args.ts";
 import { banner } from "./cli/banner.ts";
 import { Store } from "./state/store.ts";
 
-const HELP = `Usage:
-  npx emulator [options]                 start the emulator
+const START: CommandSpec = {
+  usage: `  npx emulator [options]                 start the emulator
   npx emulator conformance [options]     run the conformance suite (npx emulator conformance --help)
-  npx emulator scenario NAME | --list    run a scripted lifecycle against a fresh emulator
-
-Options:
-  --port N               API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)
-  --seed N               fixture seed (default 1): same seed, same keys and data
-  --json                 print exactly one JSON line {url, rpcUrl, keys} when ready
-  --state FILE           import state from FILE on start (when it exists), export to it on exit
-  --clock MODE           realtime (default) or manual (time moves only via /_emulator/clock/advance)
-  --catalog SIZE         default, or large (~40k cards, for benchmarks)
-  --strict-webhook-urls  accept only public https webhook URLs, as the live service does
-  --ip-rate-limit N      per-IP budget, requests per minute (default 3000)
-  --no-chain             run the API without the local chain
-  --rpc-port N           JSON-RPC port of the local chain on 127.0.0.1 (default 8545; 0 = any free port)
-  --rpc-url URL          attach to an existing node (e.g. npx hardhat node --hostname 127.0.0.1) and deploy there
-  --vrf MODE             auto (default: reveal 5 s after a purchase, on the clock) or manual (POST /_emulator/vrf/fulfill)
-  --help                 this text
-`;
-
-const BOOLEANS = new Set(["json", "help", "list", "no-chain", "strict-webhook-urls", "certify"]);
+  npx emulator scenario NAME | --list    run a scripted lifecycle (npx emulator scenario --help)`,
+  options: [
+    { name: "port", type: "string", value: "N", describe: "API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)" },
+    { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
+    { name: "json", type: "boolean", describe: "print exactly one JSON line {url, rpcUrl, keys} when ready" },
+    { name: "state", type: "string", value: "FILE", describe: "import state from FILE on start (when it exists), export to it on exit" },
+    { name: "clock", type: "string", value: "MODE", describe: "realtime (default) or manual (time moves only via /_emulator/clock/advance)" },
+    { name: "catalog", type: "string", value: "SIZE", describe: "default, or large (~40k cards, for benchmarks)" },
+    { name: "strict-webhook-urls", type: "boolean", describe: "accept only public https webhook URLs, as the live service does" },
+    { name: "ip-rate-limit", type: "string", value: "N", describe: "per-IP budget, requests per minute (default 3000)" },
+    { name: "no-chain", type: "boolean", describe: "run the API without the local chain" },
+    { name: "rpc-port", type: "string", value: "N", describe: "JSON-RPC port of the local chain on 127.0.0.1 (default 8545; 0 = any free port)" },
+    { name: "rpc-url", type: "string", value: "URL", describe: "attach to an existing node (e.g. npx hardhat node --hostname 127.0.0.1) and deploy there" },
+    { name: "vrf", type: "string", value: "MODE", describe: "auto (default: reveal 5 s after a purchase, on the clock) or manual (POST /_emulator/vrf/fulfill)" },
+  ],
+};
 
 async function main(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, BOOLEANS);
-  const [command] = args.positionals;
+  const [command, ...rest] = argv;
   if (command === "conformance") {
     const { runConformanceCli } = await import("../conformance/cli.ts");
-    return runConformanceCli(args);
+    return runConformanceCli(rest);
   }
   if (command === "scenario") {
     const { runScenarioCli } = await import("../scenarios/cli.ts");
-    return runScenarioCli(args);
+    return runScenarioCli(rest);
   }
+  const args = parseCommand(START, argv);
   if (has(args, "help")) {
-    process.stdout.write(HELP);
+    process.stdout.write(helpText(START));
     return 0;
   }
-  if (command) throw new UsageError(`unknown command "${command}"`);
+  if (args.positionals.length) {
+    const guess = closest(args.positionals[0]!, ["conformance", "scenario"]);
+    throw new UsageError(`unknown command "${args.positionals[0]}"${guess ? `; did you mean "${guess}"?` : ""}`);
+  }
   return start(args);
 }
 

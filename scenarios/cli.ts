@@ -1,32 +1,39 @@
-import { has, last, UsageError, type ParsedArgs } from "../emulator/cli/args.ts";
+import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../emulator/cli/args.ts";
 import { HttpClient, ControlClient } from "../conformance/http.ts";
 import { SCENARIOS, findScenario } from "./registry.ts";
 import { emulatorFor, remoteTarget, runScenario, type ScenarioTarget } from "./run.ts";
 import type { Scenario } from "./types.ts";
 
-const USAGE = `usage: npx emulator scenario NAME [--seed N] [--base-url URL] | --list
+export const SCENARIO_COMMAND: CommandSpec = {
+  usage: "  npx emulator scenario NAME [--seed N] [--base-url URL]\n  npx emulator scenario --list",
+  about: "Runs a scripted lifecycle: without --base-url against a fresh in-process emulator (manual clock;\nthe chain when needed).",
+  options: [
+    { name: "list", type: "boolean", describe: "list the scenarios" },
+    { name: "seed", type: "string", value: "N", describe: "fixture seed of the fresh emulator (default 1)" },
+    { name: "base-url", type: "string", value: "URL", describe: "run against an emulator you started (npx emulator); it changes that emulator's\nstate, and its clock is switched to manual while the scenario runs" },
+  ],
+};
 
-  without --base-url   runs against a fresh in-process emulator (manual clock; the chain when needed)
-  --base-url URL       runs against an emulator you started (npx emulator); it changes that emulator's
-                       state, and its clock is switched to manual while the scenario runs
-`;
-
-export async function runScenarioCli(args: ParsedArgs): Promise<number> {
-  const name = args.positionals[1];
+export async function runScenarioCli(argv: readonly string[]): Promise<number> {
+  const args = parseCommand(SCENARIO_COMMAND, argv);
+  const name = args.positionals[0];
   if (has(args, "help")) {
-    process.stdout.write(USAGE);
+    process.stdout.write(helpText(SCENARIO_COMMAND));
     return 0;
   }
   if (has(args, "list") || !name) {
-    if (!name && !has(args, "list")) process.stderr.write(USAGE + "\n");
+    if (!name && !has(args, "list")) process.stderr.write(helpText(SCENARIO_COMMAND) + "\n");
     for (const s of SCENARIOS) process.stdout.write(`${s.name.padEnd(32)} ${s.title}${s.chain ? "  [chain]" : ""}\n`);
     return has(args, "list") ? 0 : 2;
   }
   const scenario = findScenario(name);
-  if (!scenario) throw new UsageError(`unknown scenario "${name}" (npx emulator scenario --list)`);
+  if (!scenario) {
+    const guess = closest(name, SCENARIOS.map((x) => x.name));
+    throw new UsageError(`unknown scenario "${name}"${guess ? `; did you mean "${guess}"?` : ""} (npx emulator scenario --list)`);
+  }
   process.stdout.write(`${scenario.title}\n${scenario.description}\n\n`);
   const baseUrl = last(args, "base-url");
-  return baseUrl ? runAgainst(scenario, baseUrl) : runFresh(scenario, Number(last(args, "seed") ?? 1));
+  return baseUrl ? runAgainst(scenario, baseUrl) : runFresh(scenario, intFlag(args, "seed", 1) ?? 1);
 }
 
 async function runFresh(scenario: Scenario, seed: number): Promise<number> {

@@ -1,35 +1,102 @@
-// A tiny argv parser: --flag, --flag=value, --flag value, --no-flag, repeats.
+import { parseArgs as nodeParseArgs } from "node:util";
+
+// Command-line parsing on Node's own util.parseArgs (strict): each command
+// declares its options once, and that declaration also writes its --help and
+// the "did you mean" hint for a mistyped flag.
+
+export interface OptionSpec {
+  name: string;
+  type: "string" | "boolean";
+  /** Repeatable (`--profile a --profile b`). */
+  multiple?: boolean;
+  /** Placeholder shown in help (`N`, `FILE`, `URL`). */
+  value?: string;
+  describe: string;
+}
+
+export interface CommandSpec {
+  /** The usage lines, e.g. `npx emulator scenario NAME [options]`. */
+  usage: string;
+  /** A paragraph under the usage lines. */
+  about?: string;
+  options: readonly OptionSpec[];
+}
 
 export interface ParsedArgs {
   positionals: string[];
   flags: Map<string, string[]>;
 }
 
-export function parseArgs(argv: string[], booleans: ReadonlySet<string>): ParsedArgs {
-  const flags = new Map<string, string[]>();
-  const positionals: string[] = [];
-  const add = (k: string, v: string) => flags.set(k, [...(flags.get(k) ?? []), v]);
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith("--")) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (eq !== -1) add(name, arg.slice(eq + 1));
-    else if (booleans.has(name) || name.startsWith("no-")) add(name, "true");
-    else {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith("--")) throw new UsageError(`--${name} needs a value`);
-      add(name, next);
-      i++;
-    }
+export class UsageError extends Error {}
+
+const HELP_OPTION: OptionSpec = { name: "help", type: "boolean", describe: "this text" };
+
+export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
+  const specs = withHelp(spec);
+  const options = Object.fromEntries(specs.map((o) => [o.name, { type: o.type, multiple: o.multiple ?? false }]));
+  let parsed: ReturnType<typeof nodeParseArgs>;
+  try {
+    parsed = nodeParseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (err) {
+    throw new UsageError(explain(err as Error & { code?: string }, specs));
   }
-  return { positionals, flags };
+  const flags = new Map<string, string[]>();
+  for (const [name, v] of Object.entries(parsed.values)) {
+    const list = (Array.isArray(v) ? v : [v]).map((x) => String(x));
+    flags.set(name, list);
+  }
+  return { positionals: parsed.positionals, flags };
 }
 
-export class UsageError extends Error {}
+export function helpText(spec: CommandSpec): string {
+  const rows = withHelp(spec).map((o) => [`--${o.name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`, o.describe + (o.multiple ? " (repeatable)" : "")] as const);
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
+  const lines = rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text.split("\n").join(`\n  ${" ".repeat(width)}`)}`);
+  return `Usage:\n${spec.usage}\n${spec.about ? `\n${spec.about}\n` : ""}\nOptions:\n${lines.join("\n")}\n`;
+}
+
+function withHelp(spec: CommandSpec): OptionSpec[] {
+  return spec.options.some((o) => o.name === "help") ? [...spec.options] : [...spec.options, HELP_OPTION];
+}
+
+function explain(err: Error & { code?: string }, specs: readonly OptionSpec[]): string {
+  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const raw = /'([^']+)'/.exec(err.message)?.[1] ?? "";
+    const name = raw.replace(/^-+/, "").split("=")[0]!;
+    const guess = closest(name, specs.map((o) => o.name));
+    return `unknown option ${raw}${guess ? `; did you mean --${guess}?` : ""}`;
+  }
+  if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const name = /--([\w-]+)/.exec(err.message)?.[1];
+    const spec = specs.find((o) => o.name === name);
+    if (spec?.type === "boolean") return `--${name} takes no value`;
+    return `--${name ?? "option"} needs a value${spec?.value ? ` (${spec.value})` : ""}`;
+  }
+  return err.message;
+}
+
+/** The known name nearest to `name` (edit distance at most a third of its length), if any. */
+export function closest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = Math.max(1, Math.floor(name.length / 3)) + 1;
+  for (const k of known) {
+    const d = k.startsWith(name) && name.length >= 3 ? 1 : distance(name, k);
+    if (d < bestD) [best, bestD] = [k, d];
+  }
+  return best;
+}
+
+/** Edit distance where swapping two neighbours counts once (`prot` → `port`). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  return d[a.length]![b.length]!;
+}
 
 export const last = (a: ParsedArgs, name: string): string | undefined => a.flags.get(name)?.at(-1);
 export const all = (a: ParsedArgs, name: string): string[] => a.flags.get(name) ?? [];

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { closest, helpText, parseCommand, UsageError, type CommandSpec } from "../../emulator/cli/args.ts";
+
+const SPEC: CommandSpec = {
+  usage: "  tool [options]",
+  options: [
+    { name: "port", type: "string", value: "N", describe: "the port" },
+    { name: "rpc-url", type: "string", value: "URL", describe: "a node" },
+    { name: "profile", type: "string", multiple: true, value: "P", describe: "a profile" },
+    { name: "no-chain", type: "boolean", describe: "no chain" },
+  ],
+};
+
+describe("parseCommand", () => {
+  it("reads values, repeats, booleans and positionals", () => {
+    const a = parseCommand(SPEC, ["--port", "5", "--profile=a", "--profile", "b", "--no-chain", "x"]);
+    expect(a.flags.get("port")).toEqual(["5"]);
+    expect(a.flags.get("profile")).toEqual(["a", "b"]);
+    expect(a.flags.get("no-chain")).toEqual(["true"]);
+    expect(a.positionals).toEqual(["x"]);
+  });
+
+  it.each([
+    [["--prot", "5"], "unknown option --prot; did you mean --port?"],
+    [["--rpcurl", "x"], "unknown option --rpcurl; did you mean --rpc-url?"],
+    [["--zzzzzz"], "unknown option --zzzzzz"],
+    [["--port"], "--port needs a value (N)"],
+    [["--no-chain=yes"], "--no-chain takes no value"],
+  ])("%j → %s", (argv, message) => {
+    expect(() => parseCommand(SPEC, argv)).toThrow(UsageError);
+    expect(() => parseCommand(SPEC, argv)).toThrow(message);
+  });
+
+  it("help lists every option with its placeholder, and --help itself", () => {
+    const text = helpText(SPEC);
+    for (const flag of ["--port N", "--rpc-url URL", "--profile P", "--no-chain", "--help"]) expect(text).toContain(flag);
+    expect(text).toContain("(repeatable)");
+  });
+
+  it("closest: near names only", () => {
+    expect(closest("scenraio", ["scenario", "conformance"])).toBe("scenario");
+    expect(closest("xyz", ["scenario", "conformance"])).toBeUndefined();
+  });
+});
