@@ -152,6 +152,26 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
     "https://[fd00::1]/a.png",
     "ftp://example.com/a.png",
     "not a url",
+    // Reported: IPv4-mapped IPv6 and a fully qualified localhost were once image_fetch_failed.
+    "https://[::ffff:127.0.0.1]/a.png",
+    "https://[::ffff:10.0.0.1]/a.png",
+    "https://localhost./",
+    // The same class: other spellings of inward hosts (one classifier: pipeline/address-policy.ts).
+    "https://LOCALHOST./a.png",
+    "https://api.localhost./a.png",
+    "https://0x7f000001/a.png",
+    "https://0177.0.0.1/a.png",
+    "https://127.1/a.png",
+    "https://[::ffff:7f00:1]/a.png",
+    "https://[::ffff:a9fe:a9fe]/latest/meta-data",
+    "https://[::127.0.0.1]/a.png",
+    "https://[64:ff9b::10.0.0.1]/a.png",
+    "https://[2002:7f00:1::]/a.png",
+    "https://[::]/a.png",
+    "https://0.0.0.0/a.png",
+    "https://224.0.0.1/a.png",
+    "https://intranet/a.png",
+    "https://printer.local./a.png",
   ])("image_url %s → image_url_not_allowed", async (url) => {
     await expectError(identify().send({ image_url: url }), 400, "image_url_not_allowed");
   });
@@ -159,6 +179,18 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
   it("unfetchable image_url → image_fetch_failed (unknown fixture image; any other host: no outbound requests)", async () => {
     await expectError(identify().send({ image_url: `${HOST}/pokemon/nope-999/large.png` }), 400, "image_fetch_failed");
     await expectError(identify().send({ image_url: "https://example.com/card.png" }), 400, "image_fetch_failed");
+    await expectError(identify().send({ image_url: "https://[::ffff:8.8.8.8]/card.png" }), 400, "image_fetch_failed");
+    // A malformed %-escape in the path is a 404 on the image host, not a 500.
+    const bad = await expectError(identify().send({ image_url: `${HOST}/pokemon/%E0%A4%A/large.png` }), 400, "image_fetch_failed");
+    expect(bad.body.details).toMatchObject({ upstream_status: 404 });
+    await expectError(identify().send({ image_url: "https://images.emulator.test:8443/pokemon/base1-4/large.png" }), 400, "image_fetch_failed");
+  });
+
+  it("the fixture host written fully qualified (trailing dot) or in upper case is the same host", async () => {
+    for (const host of ["https://images.emulator.test.", "https://IMAGES.Emulator.TEST"]) {
+      const res = await identify().send({ image_url: `${host}/pokemon/base1-4/large.png` }).expect(200);
+      expect(res.body.data.match.card_id).toBe("base1-4");
+    }
   });
 
   it("options are validated with their codes", async () => {
@@ -221,6 +253,8 @@ describe("the fixture image host over HTTP", () => {
     expect(res.headers["content-type"]).toBe("image/png");
     await api.get("/_emulator/images/pokemon/sets/base1/logo.png").expect(200);
     await api.get("/_emulator/images/pokemon/nope/large.png").expect(404);
+    const malformed = await api.get("/_emulator/images/pokemon/%E0%A4%A/large.png").expect(404);
+    expect(malformed.body.error).toBe("not_found");
     const a = await image("pokemon/base1-4/large.png");
     const b = await image("pokemon/base1-4/large.png");
     expect(a.equals(b)).toBe(true);

@@ -109,7 +109,7 @@ describe("validation (nothing is written on a 400)", () => {
 
   it("by default http and loopback URLs are accepted (local receivers)", async () => {
     const key = await partner();
-    for (const url of ["http://127.0.0.1:9999/hook", "http://localhost:3000/webhooks", "https://[::1]:8443/x", "http://192.168.1.20/hook"])
+    for (const url of ["http://127.0.0.1:9999/hook", "http://localhost:3000/webhooks", "https://[::1]:8443/x", "http://192.168.1.20/hook", "http://localhost.:3000/x", "https://[::ffff:127.0.0.1]/x"])
       await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url }).expect(201);
   });
 });
@@ -191,12 +191,25 @@ describe("strict webhook URLs (the live SSRF guard)", () => {
         "https://[fe80::1]/x",
         "https://[fd00::5]/x",
         "https://[::ffff:127.0.0.1]/x",
+        // Reported against vision; the same classifier decides here.
+        "https://[::ffff:10.0.0.1]/x",
+        "https://localhost./x",
+        "https://LOCALHOST./x",
+        "https://0x7f000001/x",
+        "https://0177.0.0.1/x",
+        "https://127.1/x",
+        "https://[::127.0.0.1]/x",
+        "https://[64:ff9b::a9fe:a9fe]/x",
+        "https://[2002:c0a8:1::]/x",
+        "https://[::]/x",
+        "https://224.0.0.1/x",
+        "https://intranet/x",
       ];
       for (const url of refused) {
         const r = await strict.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url });
         expect([url, r.status, r.body.error]).toEqual([url, 400, "invalid_url"]);
       }
-      for (const url of ["https://hooks.example.com/x", "https://8.8.8.8/x", "https://[2606:4700::1111]/x"])
+      for (const url of ["https://hooks.example.com/x", "https://hooks.example.com./x", "https://8.8.8.8/x", "https://[2606:4700::1111]/x", "https://[::ffff:8.8.8.8]/x"])
         await strict.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url }).expect(201);
     } finally {
       await strict.close();

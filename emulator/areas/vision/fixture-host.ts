@@ -33,7 +33,12 @@ const SPECIAL: Record<string, () => FixtureImage> = {
 
 /** Resolves a path on the fixture host (no leading slash) to an image, or null (a 404 there). */
 export function resolveFixture(catalog: CatalogIndex, rawPath: string): FixtureImage | null {
-  const path = decodeURIComponent(rawPath.replace(/^\/+/, ""));
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath.replace(/^\/+/, ""));
+  } catch {
+    return null; // a malformed %-escape names no image: a 404 there, never a 500 here
+  }
   if (SPECIAL[path]) return SPECIAL[path]!();
   const parts = path.split("/");
   const game = parts[0] as Game;

@@ -104,8 +104,9 @@ function imageRequired(): never {
 
 /** Only the fixture host is served; the emulator never fetches the internet. */
 function fetchUrl(raw: unknown, catalog: CatalogIndex): ImageInput {
-  const url = checkImageUrl(raw);
-  if (url.host !== FIXTURE_HOST)
+  const { url, host } = checkImageUrl(raw);
+  // Compared as classified, so "images.emulator.test." (fully qualified) is the same host.
+  if (host.host !== FIXTURE_HOST || url.port !== "")
     throw badRequest("image_fetch_failed", `Could not fetch ${url.href}: the emulator makes no outbound requests; use an image of the fixture host https://${FIXTURE_HOST}/… or upload the file`, {
       details: { url: url.href },
     });
