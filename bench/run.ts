@@ -1,65 +1,134 @@
 /**
- * Catalog benchmarks (issue 2): GET throughput and p50/p99 latency against a
- * bare @hono/node-server hello-world on the same machine, printed as a ratio,
- * for the default and the large catalog; and the time from `npx emulator` to ready.
+ * Catalog throughput and latency against reference servers, driven by
+ * autocannon (keep-alive, N connections) from this process. Each case runs
+ * its baseline (a same-payload Hono app serving the emulator's own bytes) and
+ * the emulator in alternation, several rounds, and prints the median ratio.
+ * The load generator's own ceiling (a constant answer from plain node:http)
+ * is printed first, so it is plain whether the generator or a server is the
+ * bottleneck.
  *
- *   npm run bench [-- --duration 5000 --concurrency 50]
+ *   npm run bench [-- --duration 5 --connections 50 --rounds 3 --large]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { load, type LoadResult } from "./load.ts";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const DURATION = arg("duration", 5000);
-const CONCURRENCY = arg("concurrency", 50);
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "5" },
+    connections: { type: "string", default: "50" },
+    rounds: { type: "string", default: "3" },
+    large: { type: "boolean", default: false },
+  },
+});
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const ROUNDS = Number(values.rounds);
 const root = join(import.meta.dirname, "..");
 
-async function start(cmd: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; line: Record<string, unknown>; ms: number }> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, cmd, { cwd: root, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`${cmd.join(" ")} exited ${code}`)));
-  });
-  return { child, line: JSON.parse(line), ms: performance.now() - t0 };
+interface Server {
+  child: ChildProcess;
+  url: string;
+  line: Record<string, unknown>;
+  ms: number;
 }
 
-const fmt = (r: LoadResult) => `${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${r.requests} requests, ${r.errors} errors)`;
+async function start(args: string[]): Promise<Server> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}`)));
+  });
+  const parsed = JSON.parse(line) as Record<string, unknown>;
+  return { child, url: String(parsed.url), line: parsed, ms: performance.now() - t0 };
+}
+
+const reference = (kind: string, ...rest: string[]) => start(["--import", "tsx", "bench/servers.ts", kind, ...rest]);
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function measure(url: string, paths: string[], headers: Record<string, string>): Promise<Measure> {
+  const r = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers,
+    requests: paths.map((path) => ({ method: "GET", path })),
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+const fmt = (m: Measure) =>
+  `${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50.toFixed(0).padStart(3)} ms  p99 ${m.p99.toFixed(0).padStart(3)} ms${m.errors || m.non2xx ? `  (${m.errors} errors, ${m.non2xx} non-2xx)` : ""}`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
-  console.log(`concurrency ${CONCURRENCY}, ${DURATION} ms per run\n`);
-  const hello = await start(["--import", "tsx", "bench/hello.ts"]);
-  const base = await load(String(hello.line.url), ["/"], {}, CONCURRENCY, DURATION);
-  console.log(`baseline hono hello-world      ${fmt(base)}`);
+  console.log(`autocannon: ${CONNECTIONS} connections, keep-alive, ${DURATION} s per run, ${ROUNDS} interleaved rounds per case\n`);
+
+  const ceiling = await reference("ceiling");
+  console.log(`load generator ceiling (plain node:http constant)   ${fmt(await measure(ceiling.url, ["/"], {}))}`);
+  ceiling.child.kill();
+  const hello = await reference("hello");
+  const helloM = await measure(hello.url, ["/"], {});
+  console.log(`hono hello-world                                    ${fmt(helloM)}`);
   hello.child.kill();
 
-  for (const catalog of ["default", "large"]) {
+  for (const catalog of values.large ? ["default", "large"] : ["default"]) {
     const emu = await start(["bin/emulator.js", "--json", "--port", "0", "--no-chain", "--catalog", catalog, "--ip-rate-limit", "100000000"]);
     console.log(`\nemulator --catalog ${catalog}: ready in ${emu.ms.toFixed(0)} ms (process start to the --json line)`);
-    const url = String(emu.line.url);
-    const created = await fetch(`${url}/_emulator/keys`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "legacy", rate_limit_per_min: 100_000_000 }) });
-    const key = (await created.json()).data.key as string;
+    const created = await fetch(`${emu.url}/_emulator/keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "partner", scopes: ["read:catalog"], balance: 1_000_000_000, rate_limit_per_min: 100_000_000 }),
+    });
+    const key = ((await created.json()) as { data: { key: string } }).data.key;
     const headers = { "x-api-key": key };
     const cases: [string, string[]][] = [
       ["GET /pokemon/cards/{id}", ["/api/v1/pokemon/cards/base1-4", "/api/v1/pokemon/cards/sv3pt5-6", "/api/v1/pokemon/cards/swsh7-215?include=prices"]],
       ["GET /pokemon/cards?page_size=20", ["/api/v1/pokemon/cards?page_size=20", "/api/v1/pokemon/cards?page_size=20&page=3"]],
       ["GET /pokemon/cards?q=name:char*", ["/api/v1/pokemon/cards?q=name:char*&page_size=20"]],
     ];
+    // The same bytes the emulator answers, for the same-payload baseline.
+    const payload: Record<string, string> = {};
+    for (const [, paths] of cases) for (const p of paths) payload[p] = await (await fetch(emu.url + p, { headers })).text();
+    const file = join(mkdtempSync(join(tmpdir(), "bench-")), "payload.json");
+    writeFileSync(file, JSON.stringify(payload));
+    const same = await reference("same-payload", file);
+
     for (const [name, paths] of cases) {
-      const r = await load(url, paths, headers, CONCURRENCY, DURATION);
-      console.log(`  ${name.padEnd(32)} ${fmt(r)}  ratio ${(r.rps / base.rps).toFixed(2)}`);
+      const base: Measure[] = [];
+      const subj: Measure[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        base.push(await measure(same.url, paths, headers));
+        subj.push(await measure(emu.url, paths, headers));
+      }
+      const ratio = median(subj.map((s, i) => s.rps / base[i]!.rps));
+      const b = base[base.length - 1]!;
+      const s = subj[subj.length - 1]!;
+      console.log(`  ${name}`);
+      console.log(`    same-payload hono  ${fmt(b)}`);
+      console.log(`    emulator           ${fmt(s)}`);
+      console.log(`    throughput ratio (median of ${ROUNDS}) ${ratio.toFixed(2)}; p99 ${s.p99.toFixed(0)} vs ${b.p99.toFixed(0)} ms; vs hello-world ${(s.rps / helloM.rps).toFixed(2)}`);
     }
+    same.child.kill();
     emu.child.kill("SIGINT");
   }
 }
 
 main().then(
   () => process.exit(0),
-  (err) => {
+  (err: unknown) => {
     console.error(err);
     process.exit(1);
   },
