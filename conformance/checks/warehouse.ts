@@ -67,7 +67,7 @@ export const warehouseChecks: Check[] = [
     credits: 0,
     deviation: "warehouse_accepts_partner_key",
     async run({ http, partnerKey }) {
-      for (const path of ["/api/v1/cards", "/api/v1/orders"]) {
+      for (const path of ["/api/v1/cards", "/api/v1/orders", "/api/v1/info"]) {
         const r = await http.get(path, { key: partnerKey });
         expectWhError(r, 403, "Insufficient permissions", `partner key on GET ${path}`);
       }
@@ -116,7 +116,7 @@ export const warehouseChecks: Check[] = [
     id: "warehouse.card-combinations",
     profile: "warehouse",
     title: "Raw cards follow the identity/pricing combinations",
-    rule: "unique_id starts with CARD- (≤ 22 chars); unconfirmed → unverified with null prices; priced → decimal-string prices; declared_value is integer USD cents with a source.",
+    rule: "unique_id starts with CARD- (≤ 22 chars); unconfirmed → unverified with null prices and a (tenant) declared value; unpriced → null prices and null declared value; priced → decimal-string prices and a (service) declared value; declared_value is integer USD cents with a source.",
     mode: "read-only",
     needs: ["tenantKey"],
     credits: 0,
@@ -136,6 +136,12 @@ export const warehouseChecks: Check[] = [
         }
         const dv = c.declared_value as { amount?: unknown; source?: unknown } | null | undefined;
         if (dv) ensure(Number.isInteger(dv.amount) && typeof dv.source === "string", `${id}: declared_value must be {amount: integer USD cents, source}`);
+        // The source's spelling is not shown ("for example tenant-supplied or service-supplied"): check presence per row.
+        if (dv !== undefined) {
+          if (c.identity?.status === "unconfirmed") ensure(dv !== null, `${id}: a pending identity carries the tenant's declared value, got null`);
+          else if (c.pricing?.status === "unpriced") ensure(dv === null, `${id}: a published, unpriced card has a null declared value, got ${JSON.stringify(dv)}`);
+          else if (c.pricing?.status === "priced") ensure(dv !== null, `${id}: a priced card carries the service's declared value, got null`);
+        }
       }
     },
   },
@@ -276,7 +282,7 @@ export const warehouseChecks: Check[] = [
     credits: 0,
     deviation: "inbound_replay_201",
     async run({ http, tenantKey }) {
-      const body = { submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`, expected_card_count: 1, notes: "conformance check; cancelled right away" };
+      const body = { submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`, expected_card_count: 1, declared_value_per_card: 100, notes: "conformance check; cancelled right away" };
       const a = data(await http.post("/api/v1/inbound-shipments", { key: tenantKey, body }), "announce", 201);
       const b = data(await http.post("/api/v1/inbound-shipments", { key: tenantKey, body }), "replay of the announcement", 200);
       ensure(b.created === false, `a replay must carry created:false, got ${JSON.stringify(b.created)}`);

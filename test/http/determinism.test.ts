@@ -18,7 +18,7 @@ async function script(emu: Emulator): Promise<unknown[]> {
   out.push(cards);
   const shippable = cards.body.data.cards.filter((c) => c.identity?.status === "confirmed").slice(0, 2).map((c) => c.unique_id);
   out.push(await call("POST", "/api/v1/shipping-quote", tenant, { unique_ids: shippable, address: { name: "A", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" } }));
-  out.push(await call("POST", "/api/v1/inbound-shipments", tenant, { submission_key: "det-1", carrier: "ups", tracking_number: "1Z999", expected_card_count: 3 }));
+  out.push(await call("POST", "/api/v1/inbound-shipments", tenant, { submission_key: "det-1", carrier: "ups", tracking_number: "1Z999", expected_card_count: 3, declared_value_per_card: 2500 }));
   out.push(await call("POST", "/api/v1/vision/identify", demo, { image_url: "https://images.emulator.test/pokemon/base1-4/large.png" }));
   await emu.clock.advance(3_600_000);
   out.push(await call("GET", "/api/v1/account/usage", demo));

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
 import { expectWarehouseError, placeOrder, shippable, sweep } from "./helpers.ts";
+import { labelLines } from "../../emulator/areas/warehouse/operator.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -16,8 +17,8 @@ const post = (path: string, body: unknown, key = tenant) => api.post(path).set("
 const get = (path: string, key = tenant) => api.get(path).set("X-API-Key", key);
 
 describe("declared values", () => {
-  it("submit (USD cents, tenant source) updates the card; list filters by unique_id", async () => {
-    const [id] = await shippable(api, tenant);
+  it("submit (USD cents, tenant source) updates a pending card; list filters by unique_id", async () => {
+    const id = (await sweep(api, tenant, "all")).find((c) => c.identity.status === "unconfirmed")!.unique_id;
     const res = await post("/api/v1/declared-values", { unique_id: id, amount: 12345 }).expect(201);
     expect(res.body.data).toMatchObject({ unique_id: id, amount: 12345, currency: "USD", source: "tenant" });
     expect((await get(`/api/v1/cards/${id}`)).body.data.declared_value).toEqual({ amount: 12345, source: "tenant" });
@@ -68,6 +69,52 @@ describe("invoices, account, reports: closing a billing month", () => {
     expect(res.body.data).toMatchObject({ account_id: "northwind", unique_id_prefix: "CARD-NOR", inventory: { cards: all.length } });
     const noRead = await newKey(api, { kind: "tenant", scopes: ["write:order"] });
     await get("/api/v1/account", noRead).expect(403);
+  });
+});
+
+describe("invoice lines add up (quantity × unit_amount = amount, exactly)", () => {
+  const cents = (usd: string) => Math.round(Number(usd) * 100);
+  type Line = { kind: string; quantity: number; unit_amount: string; amount: string };
+  const expectExact = (lines: Line[]) => {
+    for (const l of lines) expect(l.quantity * cents(l.unit_amount), `${l.kind} ${l.quantity} × ${l.unit_amount}`).toBe(cents(l.amount));
+  };
+
+  it("labels whose total does not divide by their count are billed one line per price, never an averaged unit price", async () => {
+    const key = await newKey(api, { kind: "tenant", account_id: "invoicer" });
+    const ids = await shippable(api, key, 5);
+    const orders = [await placeOrder(emu, api, key, [ids[0]]), await placeOrder(emu, api, key, [ids[1], ids[2]]), await placeOrder(emu, api, key, [ids[3], ids[4]])];
+    const amounts = orders.map((o) => cents(o.amount as string));
+    const labelCents = amounts.reduce((x, y) => x + y, 0);
+    expect(labelCents % 3).not.toBe(0); // (5.40 + 5.75 + 5.75: an average would not multiply back)
+    await post("/api/v1/withdrawals", { unique_ids: [(await shippable(api, key))[0]] }, key).expect(201);
+    const closed = (await api.post("/_emulator/warehouse/billing/close").send({ account_id: "invoicer" }).expect(201)).body.data as { lines: Line[]; total: string; invoice_id: string };
+    expectExact(closed.lines);
+    const labels = closed.lines.filter((l) => l.kind === "label");
+    expect(labels.map((l) => [l.quantity, l.unit_amount])).toEqual([
+      [1, "5.40"],
+      [2, "5.75"],
+    ]);
+    expect(labels.reduce((x, l) => x + cents(l.amount), 0)).toBe(labelCents);
+    expect(closed.lines.reduce((x, l) => x + cents(l.amount), 0)).toBe(cents(closed.total));
+    expect(closed.lines.find((l) => l.kind === "withdrawal")).toMatchObject({ quantity: 1, unit_amount: "5.00", amount: "5.00" });
+    // the fixture invoices add up too
+    for (const inv of (await get("/api/v1/invoices", key).expect(200)).body.data.invoices as { lines: Line[]; total: string }[]) {
+      expectExact(inv.lines);
+      expect(inv.lines.reduce((x, l) => x + cents(l.amount), 0)).toBe(cents(inv.total));
+    }
+  });
+
+  it("labels recorded without a per-price breakdown split into at most two exact lines", () => {
+    const split = labelLines({ labels: 3, label_amount_cents: 1655, inbound: 0, withdrawals: 0 });
+    expect(split.map((l) => [l.quantity, l.unit_amount, l.amount])).toEqual([
+      [1, "5.51", "5.51"],
+      [2, "5.52", "11.04"],
+    ]);
+    const mixed = labelLines({ labels: 4, label_amount_cents: 2207, label_amounts: { "552": 1 }, inbound: 0, withdrawals: 0 });
+    expectExact(mixed);
+    expect(mixed.reduce((x, l) => x + l.quantity, 0)).toBe(4);
+    expect(mixed.reduce((x, l) => x + cents(l.amount), 0)).toBe(2207);
+    expect(labelLines({ labels: 2, label_amount_cents: 1100, inbound: 0, withdrawals: 0 }).map((l) => [l.quantity, l.unit_amount])).toEqual([[2, "5.50"]]);
   });
 });
 

@@ -93,6 +93,79 @@ describe("card transfers", () => {
   });
 });
 
+describe("card transfers: idempotency_key", () => {
+  it("the same key and body replays the original transfer; the same key on another card or body is 409 idempotency_mismatch", async () => {
+    await newKey(api, { kind: "tenant", account_id: "globex" });
+    const [a, b] = await shippable(api, tenant, 2);
+    const first = await post(`/api/v1/cards/${a}/transfer`, { to_account_id: "globex", idempotency_key: "tr-1" }).expect(201);
+    const replay = await post(`/api/v1/cards/${a}/transfer`, { to_account_id: "globex", idempotency_key: "tr-1" }).expect(201);
+    expect(replay.body.data).toEqual(first.body.data);
+    const other = await post(`/api/v1/cards/${b}/transfer`, { to_account_id: "globex", idempotency_key: "tr-1" }).expect(409);
+    expectWarehouseError(other.body, "idempotency_mismatch");
+    expectWarehouseError((await post(`/api/v1/cards/${a}/transfer`, { to_account_id: "globex", note: "changed", idempotency_key: "tr-1" }).expect(409)).body, "idempotency_mismatch");
+    // the header key behaves the same
+    const h = await api.post(`/api/v1/cards/${b}/transfer`).set("X-API-Key", tenant).set("Idempotency-Key", "tr-h").send({ to_account_id: "globex" }).expect(201);
+    expect(h.body.data.unique_id).toBe(b);
+    const [c] = await shippable(api, tenant);
+    expectWarehouseError((await api.post(`/api/v1/cards/${c}/transfer`).set("X-API-Key", tenant).set("Idempotency-Key", "tr-h").send({ to_account_id: "globex" }).expect(409)).body, "idempotency_mismatch");
+    // one transfer per key: card c never moved
+    const mine = (await api.get("/api/v1/card-transfers?limit=100").set("X-API-Key", tenant).expect(200)).body.data.transfers as { unique_id: string }[];
+    expect(mine.filter((t) => t.unique_id === a)).toHaveLength(1);
+    expect(mine.some((t) => t.unique_id === c)).toBe(false);
+    expect((await api.get(`/api/v1/cards/${c}`).set("X-API-Key", tenant).expect(200)).body.data.unique_id).toBe(c);
+  });
+
+  it("an attachment key reused on another shipment is 409 idempotency_mismatch, not a second attachment", async () => {
+    const announce = async () => (await post("/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 100 }).expect(201)).body.data.inbound_shipment_id as number;
+    const [s1, s2] = [await announce(), await announce()];
+    const att = { filename: "list.pdf", content_type: "application/pdf", idempotency_key: "att-x" };
+    await post(`/api/v1/inbound-shipments/${s1}/attachments`, att).expect(201);
+    expectWarehouseError((await post(`/api/v1/inbound-shipments/${s2}/attachments`, att).expect(409)).body, "idempotency_mismatch");
+    expect((await api.get(`/api/v1/inbound-shipments/${s2}/attachments`).set("X-API-Key", tenant).expect(200)).body.data.attachments).toEqual([]);
+  });
+});
+
+describe("unique_ids across tenants whose account ids share a prefix", () => {
+  it("tenant-a and tenant-b share the CARD-TEN prefix but no id; a transfer between them never replaces a card", async () => {
+    const ka = await newKey(api, { kind: "tenant", account_id: "tenant-a" });
+    const kb = await newKey(api, { kind: "tenant", account_id: "tenant-b" });
+    const ida = (await sweep(api, ka, "all")).map((c) => c.unique_id);
+    const idb = (await sweep(api, kb, "all")).map((c) => c.unique_id);
+    expect(ida).toHaveLength(54);
+    expect(idb).toHaveLength(54);
+    expect(ida.every((id) => id.startsWith("CARD-TEN")) && idb.every((id) => id.startsWith("CARD-TEN"))).toBe(true);
+    expect(ida.filter((id) => idb.includes(id))).toEqual([]);
+
+    // cards received later are unique across tenants too
+    const received: string[] = [];
+    for (const key of [ka, kb]) {
+      const s = (await post("/api/v1/inbound-shipments", { expected_card_count: 5, declared_value_per_card: 100 }, key).expect(201)).body.data.inbound_shipment_id;
+      received.push(...(await api.post(`/_emulator/warehouse/inbound-shipments/${s}/receive`).send({}).expect(200)).body.data.inbound_shipment.received_unique_ids);
+    }
+    expect(new Set([...ida, ...idb, ...received]).size).toBe(54 * 2 + 10);
+
+    const [moving] = await shippable(api, ka);
+    await post(`/api/v1/cards/${moving}/transfer`, { to_account_id: "tenant-b" }, ka).expect(201);
+    const after = (await sweep(api, kb, "all")).map((c) => c.unique_id);
+    expect(after).toHaveLength(54 + 5 + 1);
+    expect(idb.every((id) => after.includes(id))).toBe(true);
+  });
+
+  it("a transfer onto an id the recipient already holds is refused (409), never an overwrite", async () => {
+    const kc = await newKey(api, { kind: "tenant", account_id: "tenant-c" });
+    await api.get("/api/v1/info").set("X-API-Key", kc).expect(200); // builds tenant-c's warehouse
+    const [id] = await shippable(api, tenant);
+    // Only a hand-edited state can hold one id twice; plant a copy in tenant-c's inventory.
+    const wh = emu.services.store.state.areas.warehouse as { tenants: Record<string, { cards: Record<string, { unique_id: string; declared_value: unknown }> }> };
+    const planted = { ...structuredClone(wh.tenants.northwind.cards[id]), declared_value: { amount: 1, source: "tenant" } };
+    wh.tenants["tenant-c"].cards[id] = planted;
+    const res = await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "tenant-c" }).expect(409);
+    expectWarehouseError(res.body, "not_eligible");
+    expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", kc).expect(200)).body.data.declared_value).toEqual({ amount: 1, source: "tenant" });
+    expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(200)).body.data.unique_id).toBe(id);
+  });
+});
+
 describe("sites", () => {
   it("lists and gets the warehouse sites (read:inventory)", async () => {
     const res = await api.get("/api/v1/sites").set("X-API-Key", tenant).expect(200);

@@ -21,16 +21,16 @@ describe("idempotency fingerprints are canonical JSON", () => {
   it("inbound shipment: the same body with keys reordered (nested too) replays with created:false", async () => {
     const a = await postRaw(
       "/api/v1/inbound-shipments",
-      '{"submission_key":"canon-1","expected_card_count":3,"carrier":"ups","tracking_number":"1ZC","metadata":{"a":1,"b":2}}',
+      '{"submission_key":"canon-1","expected_card_count":3,"declared_value_per_card":2500,"carrier":"ups","tracking_number":"1ZC","metadata":{"a":1,"b":2}}',
     );
     expect(a.status, JSON.stringify(a.body)).toBe(201);
     const b = await postRaw(
       "/api/v1/inbound-shipments",
-      '{"metadata":{"b":2,"a":1},"tracking_number":"1ZC","carrier":"ups","expected_card_count":3,"submission_key":"canon-1"}',
+      '{"metadata":{"b":2,"a":1},"tracking_number":"1ZC","carrier":"ups","declared_value_per_card":2500,"expected_card_count":3,"submission_key":"canon-1"}',
     );
     expect(b.status, JSON.stringify(b.body)).toBe(200);
     expect(b.body.data).toMatchObject({ inbound_shipment_id: a.body.data.inbound_shipment_id, created: false });
-    const c = await postRaw("/api/v1/inbound-shipments", '{"submission_key":"canon-1","expected_card_count":4,"carrier":"ups","tracking_number":"1ZC"}');
+    const c = await postRaw("/api/v1/inbound-shipments", '{"submission_key":"canon-1","expected_card_count":4,"declared_value_per_card":2500,"carrier":"ups","tracking_number":"1ZC"}');
     expect(c.status).toBe(409);
     expect(c.body.code).toBe("idempotency_mismatch");
   });

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => close());
 
 const post = (path: string, body: unknown, key = tenant) => api.post(path).set("X-API-Key", key).send(body as object);
-const announce = (body: Record<string, unknown> = {}) => post("/api/v1/inbound-shipments", { expected_card_count: 3, carrier: "ups", tracking_number: "1ZIN", ...body });
+const announce = (body: Record<string, unknown> = {}) => post("/api/v1/inbound-shipments", { expected_card_count: 3, carrier: "ups", tracking_number: "1ZIN", declared_value_per_card: 2500, ...body });
 
 describe("announce (idempotent on submission_key)", () => {
   it("201 with created:true, then a replay is 200 with created:false and the same shipment", async () => {
@@ -33,6 +33,9 @@ describe("announce (idempotent on submission_key)", () => {
     expectWarehouseError((await announce({ expected_card_count: 0 }).expect(400)).body, "invalid_card_count");
     expectWarehouseError((await announce({ site_id: "NYC9" }).expect(400)).body, "invalid_site");
     expectWarehouseError((await announce({ declared_value_per_card: 12.5 }).expect(400)).body, "invalid_amount");
+    // pending cards carry the tenant's declared value, so announcing needs one
+    expectWarehouseError((await announce({ declared_value_per_card: undefined }).expect(400)).body, "invalid_amount");
+    expectWarehouseError((await announce({ declared_value_per_card: null }).expect(400)).body, "invalid_amount");
     expectWarehouseError((await announce({ submission_key: 7 }).expect(400)).body, "invalid_idempotency_key");
     expectWarehouseError((await api.post("/api/v1/inbound-shipments").set("X-API-Key", tenant).send([1]).expect(400)).body, "invalid_json");
   });
@@ -55,6 +58,7 @@ describe("update, cancel, attachments", () => {
     const up = await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ tracking_number: "1ZNEW", expected_card_count: 5 }).expect(200);
     expect(up.body.data).toMatchObject({ tracking_number: "1ZNEW", expected_card_count: 5 });
     expectWarehouseError((await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({}).expect(400)).body, "invalid_update");
+    expectWarehouseError((await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ declared_value_per_card: null }).expect(400)).body, "invalid_amount");
     const cancelled = await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(200);
     expect(cancelled.body.data.status).toBe("CANCELLED");
     const again = await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(409);

@@ -28,11 +28,29 @@ describe("GET /info", () => {
     expect(res.headers["x-ratelimit-limit"]).toBe("300");
   });
 
-  it("reports a partner's slug and billing model (TIER vs POOL)", async () => {
-    const pool = await api.get("/api/v1/info").set("X-API-Key", emu.key("demo")).expect(200);
-    expect(pool.body.data).toMatchObject({ key: { kind: "partner" }, partner: { slug: "acme", billing_model: "POOL" }, billing_model: "POOL" });
-    const tier = await api.get("/api/v1/info").set("X-API-Key", emu.key("tier")).expect(200);
-    expect(tier.body.data.billing_model).toBe("TIER");
+  it("is a warehouse endpoint: partner and legacy keys get 403 Insufficient permissions, never a body", async () => {
+    for (const name of ["demo", "tier", "legacy"]) {
+      const res = await api.get("/api/v1/info").set("X-API-Key", emu.key(name)).expect(403);
+      expectWarehouseError(res.body, "Insufficient permissions");
+      expect(res.body.data).toBeUndefined();
+    }
+  });
+
+  it("goes through the warehouse read pool (503 overloaded when it is full)", async () => {
+    const { emu: e2, api: a2, close: c2 } = await startEmulator({ gates: { warehouse_read: 1 } });
+    try {
+      const key = e2.key("tenant");
+      await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/cards" }, status: 500, error: "slow", latency_ms: 1000, times: 1 }).expect(201);
+      const held = a2.get("/api/v1/cards").set("X-API-Key", key).then((r) => r);
+      await waitFor(() => e2.services.gates.inUse("warehouse_read") === 1, "the held request to enter the pool");
+      const shed = await a2.get("/api/v1/info").set("X-API-Key", key).expect(503);
+      expect(shed.body).toMatchObject({ success: false, error: "overloaded", code: "overloaded", retryable: true });
+      await e2.clock.advance(1000);
+      await held;
+      await a2.get("/api/v1/info").set("X-API-Key", key).expect(200);
+    } finally {
+      await c2();
+    }
   });
 
   it("401 in the warehouse envelope without a valid key", async () => {

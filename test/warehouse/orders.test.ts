@@ -99,6 +99,50 @@ describe("POST /shipping-quote", () => {
   });
 });
 
+describe("re-quoting after a label failure", () => {
+  it("supersedes every uncommitted quote of the caller, including the order a failure put back in PENDING_PAYMENT", async () => {
+    const key = await newKey(api, { kind: "tenant", account_id: "requoter" });
+    const [x, y] = await shippable(api, key, 2);
+    const a = await quote(api, key, [x]);
+    await api.post("/_emulator/warehouse/labels/fail-next").send({ account_id: "requoter", times: 1 }).expect(200);
+    await post("/api/v1/orders", { order_id: a.order_id, rate_id: a.rates[0].rate_id }, key).expect(202);
+    // while A buys its label, the caller quotes other cards (B); then A's label fails
+    const b = await quote(api, key, [y]);
+    await emu.clock.advance(3_000);
+    expect((await api.get(`/api/v1/orders/${a.order_id}`).set("X-API-Key", key)).body.data.status).toBe("PENDING_PAYMENT");
+
+    const c = await post("/api/v1/shipping-quote", { unique_ids: [x], address: US_ADDRESS }, key).expect(200);
+    expect(c.body.data.superseded_order_ids).toEqual([a.order_id, b.order_id]);
+    expect(c.body.data.superseded_order_id).toBe(b.order_id);
+    for (const old of [a, b]) {
+      const res = await post("/api/v1/orders", { order_id: old.order_id, rate_id: old.rates[0].rate_id }, key).expect(409);
+      expectWarehouseError(res.body, "quote_superseded");
+      expect(res.body.data).toMatchObject({ order_id: old.order_id, status: "CANCELLED", cancel_reason: "superseded", superseded_by: c.body.data.order_id });
+    }
+    const open = (await api.get("/api/v1/orders?status=PENDING_PAYMENT&limit=100").set("X-API-Key", key)).body.data.orders as { order_id: number; unique_ids: string[] }[];
+    expect(open.filter((o) => o.unique_ids.includes(x)).map((o) => o.order_id)).toEqual([c.body.data.order_id]);
+    await post("/api/v1/orders", { order_id: c.body.data.order_id, rate_id: c.body.data.rates[0].rate_id }, key).expect(202);
+    await emu.clock.advance(3_000);
+    expect((await api.get(`/api/v1/orders/${c.body.data.order_id}`).set("X-API-Key", key)).body.data.status).toBe("LABEL_PURCHASED");
+  });
+
+  it("a re-quote after a failure supersedes the failed order; with nothing open it supersedes nothing", async () => {
+    const key = await newKey(api, { kind: "tenant", account_id: "requoter" });
+    const [x] = await shippable(api, key);
+    const a = await quote(api, key, [x]);
+    await api.post("/_emulator/warehouse/labels/fail-next").send({ account_id: "requoter", times: 1 }).expect(200);
+    await post("/api/v1/orders", { order_id: a.order_id, rate_id: a.rates[0].rate_id }, key).expect(202);
+    await emu.clock.advance(3_000);
+    const first = await post("/api/v1/shipping-quote", { unique_ids: [x], address: US_ADDRESS }, key).expect(200);
+    expect(first.body.data.superseded_order_ids).toEqual([a.order_id]);
+    // a quote with nothing to supersede says so
+    await post(`/api/v1/orders/${first.body.data.order_id}/cancel`, {}, key).expect(200);
+    const fresh = await post("/api/v1/shipping-quote", { unique_ids: [x], address: US_ADDRESS }, key).expect(200);
+    expect(fresh.body.data).toMatchObject({ superseded_order_id: null, superseded_order_ids: [] });
+    await post(`/api/v1/orders/${fresh.body.data.order_id}/cancel`, {}, key).expect(200);
+  });
+});
+
 describe("POST /orders (commit)", () => {
   it("buys the label a few seconds later on the clock, with ship_by_at and sla_due_at in UTC", async () => {
     const rec = recordEvents(emu);

@@ -1,9 +1,10 @@
 import { ApiError, badRequest, notFound } from "../../pipeline/errors.ts";
 import { created, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import { SITES } from "../../../fixtures/warehouse/index.ts";
+import { own } from "../../state/own.ts";
 import type { DeclaredValueRecord, Order, ServiceCredit, TenantState } from "./model.ts";
 import { custodyCards } from "./format.ts";
-import { body, cents, idempotentCreate, intParam, keyOf, list, read, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
+import { body, cents, idempotentCreate, intParam, keyOf, list, queryId, read, reqId, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
 import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
 import { logActivity, touch } from "./state.ts";
@@ -48,14 +49,14 @@ function slaMetrics(t: TenantState, month: string, now: number) {
 
 export const billingRoutes: RouteSpec[] = [
   read("/declared-values", READ, (c) => {
-    const uid = c.query.get("unique_id");
+    const uid = queryId(c, "unique_id");
     const rows = tenant(c).declared_values.filter((d) => !uid || d.unique_id === uid);
     return list(c, "declared_values", [...rows].reverse());
   }),
   write("POST", "/declared-values", scoped("write:declared_value"), async (c) => {
     const b = await body(c);
     return idempotentCreate(c, "declared-value", b, () => {
-      const uid = reqStr(b, "unique_id", "invalid_unique_ids", 255);
+      const uid = reqId(b, "unique_id", "invalid_unique_ids");
       const amount = cents(b, "amount", true) as number;
       if (b.currency !== undefined && b.currency !== "USD") throw badRequest("invalid_amount", "amount is in USD cents; currency, when sent, must be USD");
       const t = tenant(c);
@@ -64,6 +65,13 @@ export const billingRoutes: RouteSpec[] = [
         throw new ApiError(409, "not_eligible", `Card ${uid} is ${card.status}; declared values apply to cards in the vault`, {
           data: { unique_id: uid, status: card.status, location: card.location },
           human: "The card is not in the vault",
+        });
+      // The interface's combinations: only a pending identity shows the tenant's value; a published card shows null
+      // (unpriced) or the service's value (priced), so a tenant value there would never be shown, or would break the rule.
+      if (card.identity.status !== "unconfirmed")
+        throw new ApiError(409, "not_eligible", `Card ${uid} has a published identity (pricing ${card.pricing.status}); declared values apply to cards pending identity, and published cards carry the service's value`, {
+          data: { unique_id: uid, identity: { ...card.identity }, pricing: { ...card.pricing }, declared_value: card.declared_value ? { ...card.declared_value } : null },
+          human: "Declared values apply to cards pending identity",
         });
       const iso = c.services.clock.nowIso();
       const rec: DeclaredValueRecord = { declared_value_id: c.services.store.nextId("warehouse.declared_value", 1), unique_id: uid, amount, currency: "USD", source: "tenant", created_at: iso };
@@ -77,7 +85,7 @@ export const billingRoutes: RouteSpec[] = [
 
   read("/invoices", READ, (c) => list(c, "invoices", Object.values(tenant(c).invoices).sort((a, b) => b.month.localeCompare(a.month)))),
   read("/invoices/:invoice_id", READ, (c) => {
-    const inv = tenant(c).invoices[c.params.invoice_id];
+    const inv = own(tenant(c).invoices, c.params.invoice_id);
     if (!inv) throw notFound(`No invoice ${c.params.invoice_id}`);
     return ok(inv);
   }),
@@ -105,7 +113,7 @@ export const billingRoutes: RouteSpec[] = [
 
   read("/reports", READ, (c) => list(c, "reports", Object.values(tenant(c).reports).sort((a, b) => b.report_id - a.report_id))),
   read("/reports/:report_id", READ, (c) => {
-    const r = tenant(c).reports[String(intParam(c, "report_id", "report"))];
+    const r = own(tenant(c).reports, String(intParam(c, "report_id", "report")));
     if (!r) throw notFound(`No report ${c.params.report_id}`);
     return ok(r);
   }),
@@ -115,7 +123,7 @@ export const billingRoutes: RouteSpec[] = [
     return list(c, "exceptions", Object.values(tenant(c).exceptions).filter((e) => !status || e.status === status).sort((a, b) => b.exception_id - a.exception_id));
   }),
   read("/exceptions/:exception_id", READ, (c) => {
-    const e = tenant(c).exceptions[String(intParam(c, "exception_id", "exception"))];
+    const e = own(tenant(c).exceptions, String(intParam(c, "exception_id", "exception")));
     if (!e) throw notFound(`No exception ${c.params.exception_id}`);
     return ok(e);
   }),

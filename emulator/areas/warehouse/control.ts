@@ -1,5 +1,7 @@
 import type { Services } from "../../services.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
+import { checkIdentifier } from "../../pipeline/identifiers.ts";
+import { own } from "../../state/own.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import type { ControlContext, ControlSpec } from "../../control/route.ts";
 import { optNumber, optString, optStringArray, reqString } from "../../control/body.ts";
@@ -18,19 +20,28 @@ import { closeMonth, confirmIdentity, raiseException, resolveException, setPrice
 
 const DEFAULT_TENANT = "northwind";
 
-const tenantOfBody = (c: ControlContext) => tenantOf(c.services, optString(c.body, "account_id") ?? DEFAULT_TENANT);
+/** An id from a control body: a non-empty string of at most 255 characters, like the API's identifiers. */
+function idField(body: Record<string, unknown>, name: string): string | undefined {
+  const v = optString(body, name);
+  if (v !== undefined) checkIdentifier(v, name);
+  return v;
+}
+
+const tenantOfBody = (c: ControlContext) => tenantOf(c.services, idField(c.body, "account_id") ?? DEFAULT_TENANT);
 
 function owning(services: Services, kind: "orders" | "inbound" | "withdrawals" | "exceptions", id: string): TenantState {
   if (!/^\d+$/.test(id)) throw notFound(`No ${kind} record ${id}`);
-  for (const t of Object.values(warehouse(services).tenants)) if (id in t[kind]) return t;
+  for (const t of Object.values(warehouse(services).tenants)) if (Object.hasOwn(t[kind], id)) return t;
   throw notFound(`No ${kind} record ${id}`);
 }
 
 function cardTenant(c: ControlContext) {
+  checkIdentifier(c.params.unique_id, "unique_id");
   const owner = cardOwner(c.services, c.params.unique_id);
-  if (!owner) throw notFound(`No card ${c.params.unique_id}`);
-  const t = tenantOf(c.services, owner);
-  return { t, card: t.cards[c.params.unique_id] };
+  const t = owner === null ? undefined : tenantOf(c.services, owner);
+  const card = t && own(t.cards, c.params.unique_id);
+  if (!t || !card) throw notFound(`No card ${c.params.unique_id}`);
+  return { t, card };
 }
 
 const orderAction = (path: string, describe: string, fn: (s: Services, t: TenantState, id: number) => Parameters<typeof orderWire>[0]): ControlSpec => ({
@@ -60,7 +71,7 @@ export const warehouseControl: ControlSpec[] = [
     describe: "Warehouse: publish a pending card's identity {card_id?} (confirmed / unpriced)",
     handle: (c) => {
       const { t, card } = cardTenant(c);
-      return ok(cardWire(confirmIdentity(c.services, t, card, optString(c.body, "card_id")), { withStatus: true }));
+      return ok(cardWire(confirmIdentity(c.services, t, card, idField(c.body, "card_id")), { withStatus: true }));
     },
   },
   {
@@ -86,7 +97,7 @@ export const warehouseControl: ControlSpec[] = [
       const e = raiseException(c.services, tenantOfBody(c), {
         kind,
         message: optString(c.body, "message") ?? `Operator raised a ${kind} exception`,
-        unique_id: optString(c.body, "unique_id"),
+        unique_id: idField(c.body, "unique_id"),
         order_id: optNumber(c.body, "order_id", { integer: true }),
         inbound_shipment_id: optNumber(c.body, "inbound_shipment_id", { integer: true }),
       });
@@ -124,7 +135,9 @@ export const warehouseControl: ControlSpec[] = [
     describe: "Warehouse: scan a RETURNED order's cards back into inventory {unique_ids?} (OFFCHAIN; card.returned per card)",
     handle: (c) => {
       const t = owning(c.services, "orders", c.params.order_id);
-      const { order, scanned } = scanBack(c.services, t, Number(c.params.order_id), optStringArray(c.body, "unique_ids"));
+      const ids = optStringArray(c.body, "unique_ids");
+      ids?.forEach((id, i) => checkIdentifier(id, `unique_ids[${i}]`));
+      const { order, scanned } = scanBack(c.services, t, Number(c.params.order_id), ids);
       return ok({ order: orderWire(order), scanned_unique_ids: scanned });
     },
   },

@@ -2,8 +2,9 @@ import type { Services } from "../../services.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { SITES } from "../../../fixtures/warehouse/index.ts";
+import { own } from "../../state/own.ts";
 import type { TenantState, Withdrawal } from "./model.ts";
-import { body, idempotentCreate, intParam, keyOf, list, optStr, read, scoped, statusFilter, tenant, write } from "./http.ts";
+import { body, idempotentCreate, intParam, keyOf, list, optStr, read, reqId, scoped, statusFilter, tenant, write } from "./http.ts";
 import { parseAddress, parseUniqueIds } from "./shipping.ts";
 import { knownTenantAccounts, logActivity, monthOf, tenantOf, touch, usageOf } from "./state.ts";
 import { findCard } from "./inventory.ts";
@@ -27,7 +28,7 @@ function requireFree(t: TenantState, ids: readonly string[]) {
 }
 
 function findWithdrawal(t: TenantState, id: number): Withdrawal {
-  const w = t.withdrawals[String(id)];
+  const w = own(t.withdrawals, String(id));
   if (!w) throw notFound(`No withdrawal ${id} for this tenant`);
   return w;
 }
@@ -90,21 +91,29 @@ export const custodyRoutes: RouteSpec[] = [
 
   read("/card-transfers", READ, (c) => list(c, "transfers", Object.values(tenant(c).transfers).sort((a, b) => b.transfer_id - a.transfer_id))),
   read("/card-transfers/:transfer_id", READ, (c) => {
-    const tr = tenant(c).transfers[String(intParam(c, "transfer_id", "card transfer"))];
+    const tr = own(tenant(c).transfers, String(intParam(c, "transfer_id", "card transfer")));
     if (!tr) throw notFound(`No card transfer ${c.params.transfer_id} for this tenant`);
     return ok(tr);
   }),
   write("POST", "/cards/:unique_id/transfer", scoped("write:transfer"), async (c) => {
     const b = await body(c);
-    return idempotentCreate(c, `transfer:${c.params.unique_id}`, b, () => {
-      const to = b.to_account_id ?? b.to_tenant;
-      if (typeof to !== "string" || to === "") throw badRequest("invalid_recipient", "to_account_id is required: the tenant account receiving custody");
+    // One key space for every card: the card is part of the request, so a key reused on another card is 409 idempotency_mismatch.
+    return idempotentCreate(c, "transfer", b, () => {
+      const field = b.to_account_id === undefined && b.to_tenant !== undefined ? "to_tenant" : "to_account_id";
+      if (b[field] === undefined || b[field] === null) throw badRequest("invalid_recipient", "to_account_id is required: the tenant account receiving custody");
+      const to = reqId(b, field, "invalid_recipient");
       const from = tenant(c);
       if (to === from.account_id) throw badRequest("invalid_recipient", "A card cannot be transferred to its own tenant");
       if (!knownTenantAccounts(c.services).has(to)) throw notFound(`No tenant account ${to}`, "recipient_not_found");
       const [card] = requireFree(from, [c.params.unique_id]);
       const note = optStr(b, "note", "invalid_note", 2000) ?? null;
       const dest = tenantOf(c.services, to);
+      // unique_ids are unique across tenants, so this never happens; if a state says otherwise, refuse rather than overwrite.
+      if (Object.hasOwn(dest.cards, card.unique_id))
+        throw conflict("not_eligible", `${to} already holds a card with unique_id ${card.unique_id}; the transfer would overwrite it`, {
+          data: { unique_id: card.unique_id, to_account_id: to },
+          human: "The recipient already holds a card with this unique_id",
+        });
       delete from.cards[card.unique_id];
       const iso = c.services.clock.nowIso();
       dest.cards[card.unique_id] = card;
@@ -124,7 +133,7 @@ export const custodyRoutes: RouteSpec[] = [
       logActivity(c.services, from, keyOf(c).key, "card.transferred_out", `Transferred ${card.unique_id} to ${to}`, { unique_id: card.unique_id, transfer_id: tr.transfer_id });
       logActivity(c.services, dest, "operator", "card.transferred_in", `Received ${card.unique_id} from ${from.account_id}`, { unique_id: card.unique_id, transfer_id: tr.transfer_id });
       return created(structuredClone(tr));
-    });
+    }, { unique_id: c.params.unique_id });
   }),
 
   read("/sites", READ, (c) => list(c, "sites", SITES.map((s) => ({ ...s, services: [...s.services] })))),

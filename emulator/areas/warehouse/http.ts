@@ -1,6 +1,7 @@
 import type { AccessRule } from "../../pipeline/auth.ts";
 import { ApiError, badRequest } from "../../pipeline/errors.ts";
 import { idempotent } from "../../pipeline/idempotency.ts";
+import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type Method, type Reply, type RouteSpec } from "../../pipeline/route.ts";
 import type { KeyRecord } from "../../state/schema.ts";
@@ -70,6 +71,30 @@ export function reqStr(b: Record<string, unknown>, name: string, code: string, m
   return v;
 }
 
+/**
+ * An identifier from a body (unique_id, account id, site id …): a non-empty
+ * string (400 `code`), at most 255 characters like a path identifier
+ * (400 identifier_too_long), before anything looks it up.
+ */
+export function optId(b: Record<string, unknown>, name: string, code: string): string | undefined {
+  const v = optStr(b, name, code, Number.MAX_SAFE_INTEGER);
+  if (v !== undefined) checkIdentifier(v, name);
+  return v;
+}
+
+export function reqId(b: Record<string, unknown>, name: string, code: string): string {
+  const v = optId(b, name, code);
+  if (v === undefined) throw badRequest(code, `${name} is required`);
+  return v;
+}
+
+/** An identifier from the query string (null when absent; 400 identifier_too_long over 255 characters). */
+export function queryId(c: HandlerContext, name: string): string | null {
+  const v = c.query.get(name);
+  if (v !== null) checkIdentifier(v, name);
+  return v;
+}
+
 /** USD cents: a positive integer. */
 export function cents(b: Record<string, unknown>, name: string, required: boolean): number | undefined {
   const v = b[name];
@@ -94,16 +119,25 @@ export function statusFilter(c: HandlerContext, allowed: readonly string[]): str
 /**
  * Creates idempotently on `idempotency_key` (body) or the Idempotency-Key
  * header: a replay returns the original record with the same 201; the same key
- * on a different body is 409 idempotency_mismatch.
+ * on a different request is 409 idempotency_mismatch. `target` names what the
+ * path adds to the request (the card of a transfer, the shipment of an
+ * attachment): it is part of the fingerprint, never of the key space, so one
+ * key used on two targets is a mismatch, not two creations.
  */
-export function idempotentCreate(c: HandlerContext, kind: string, b: Record<string, unknown>, run: () => Reply): Promise<Reply> | Reply {
+export function idempotentCreate(
+  c: HandlerContext,
+  kind: string,
+  b: Record<string, unknown>,
+  run: () => Reply,
+  target: Record<string, string> = {},
+): Promise<Reply> | Reply {
   const raw = b.idempotency_key ?? c.req.headers.get("idempotency-key") ?? undefined;
   if (raw === undefined) return run();
   if (typeof raw !== "string") throw badRequest("invalid_idempotency_key", "idempotency_key must be a string");
-  const { idempotency_key: _k, ...fingerprint } = b;
+  const { idempotency_key: _k, ...rest } = b;
   return idempotent(
     c.services.store,
-    { scope: `warehouse:${keyOf(c).account_id}:${kind}`, key: raw, fingerprint, now: now(c), field: "idempotency_key" },
+    { scope: `warehouse:${keyOf(c).account_id}:${kind}`, key: raw, fingerprint: Object.keys(target).length ? { target, body: rest } : rest, now: now(c), field: "idempotency_key" },
     run,
   );
 }

@@ -3,8 +3,9 @@ import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { idempotent } from "../../pipeline/idempotency.ts";
 import { created, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import { DEFAULT_SITE, SITES } from "../../../fixtures/warehouse/index.ts";
+import { own } from "../../state/own.ts";
 import { INBOUND_STATUSES, type Attachment, type CardRow, type InboundShipment, type TenantState } from "./model.ts";
-import { body, cents, idempotentCreate, intParam, keyOf, list, optStr, read, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
+import { body, cents, idempotentCreate, intParam, keyOf, list, optId, optStr, read, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
 import { logActivity, monthOf, newUniqueId, usageOf } from "./state.ts";
 
 // Inbound shipments: the tenant announces a package of cards; the operator
@@ -18,7 +19,7 @@ const MAX_CARDS = 5_000;
 const ATTACHMENT_TYPES = ["application/pdf", "image/jpeg", "image/png", "image/webp", "text/csv"];
 
 export function findShipment(t: TenantState, id: number): InboundShipment {
-  const s = t.inbound[String(id)];
+  const s = own(t.inbound, String(id));
   if (!s) throw notFound(`No inbound shipment ${id} for this tenant`);
   return s;
 }
@@ -36,7 +37,7 @@ function requireStatus(s: InboundShipment, allowed: readonly string[], action: s
 }
 
 function siteOf(b: Record<string, unknown>): string | undefined {
-  const site = optStr(b, "site_id", "invalid_site");
+  const site = optId(b, "site_id", "invalid_site");
   if (site !== undefined && !SITES.some((s) => s.site_id === site && s.services.includes("inbound")))
     throw badRequest("invalid_site", `site_id must be a site that takes inbound shipments: ${SITES.filter((s) => s.services.includes("inbound")).map((s) => s.site_id).join(", ")}`);
   return site;
@@ -57,6 +58,13 @@ function cardCount(b: Record<string, unknown>, required: boolean): number | unde
 export function receive(services: Services, t: TenantState, id: number, count?: number): { shipment: InboundShipment; cards: CardRow[] } {
   const s = findShipment(t, id);
   requireStatus(s, ["ANNOUNCED"], "be received");
+  // Pending cards carry the tenant's declared value (interface combinations); only a state saved before announcing required one lacks it.
+  const declared = s.declared_value_per_card;
+  if (declared === null)
+    throw conflict("invalid_status", `Inbound shipment ${id} has no declared_value_per_card; the tenant must PATCH one before it is received`, {
+      data: wire(s),
+      human: "The inbound shipment has no declared value per card",
+    });
   const iso = services.clock.nowIso();
   const cards: CardRow[] = [];
   for (let i = 0; i < (count ?? s.expected_card_count); i++) {
@@ -66,7 +74,7 @@ export function receive(services: Services, t: TenantState, id: number, count?: 
       identity: { status: "unconfirmed", card_id: null, name: null, game: null },
       pricing: { status: "unverified", market_price: null },
       insured_price: null,
-      declared_value: s.declared_value_per_card !== null ? { amount: s.declared_value_per_card, source: "tenant" } : null,
+      declared_value: { amount: declared, source: "tenant" },
       grading: null,
       location: "OFFCHAIN",
       status: "AVAILABLE",
@@ -105,7 +113,8 @@ export const inboundRoutes: RouteSpec[] = [
         carrier: optStr(b, "carrier", "invalid_carrier", 64) ?? null,
         tracking_number: optStr(b, "tracking_number", "invalid_tracking_number", 128) ?? null,
         expected_card_count: cardCount(b, true) as number,
-        declared_value_per_card: cents(b, "declared_value_per_card", false) ?? null,
+        // Required: the received cards are pending identity, and pending cards carry the tenant's declared value.
+        declared_value_per_card: cents(b, "declared_value_per_card", true) as number,
         notes: optStr(b, "notes", "invalid_notes", 2000) ?? null,
       };
       const count = fields.expected_card_count;
@@ -141,7 +150,7 @@ export const inboundRoutes: RouteSpec[] = [
         // A replay answers 200 with created:false and the shipment as it is now.
         replay: (original) => {
           const id = (original.data as { inbound_shipment_id: number }).inbound_shipment_id;
-          const current = tenant(c).inbound[String(id)];
+          const current = own(tenant(c).inbound, String(id));
           return { status: 200, data: { ...(current ? wire(current) : (original.data as object)), created: false } };
         },
       },
@@ -158,7 +167,7 @@ export const inboundRoutes: RouteSpec[] = [
     if ("tracking_number" in b) changes.tracking_number = optStr(b, "tracking_number", "invalid_tracking_number", 128) ?? null;
     if ("notes" in b) changes.notes = optStr(b, "notes", "invalid_notes", 2000) ?? null;
     if ("expected_card_count" in b) changes.expected_card_count = cardCount(b, true);
-    if ("declared_value_per_card" in b) changes.declared_value_per_card = cents(b, "declared_value_per_card", false) ?? null;
+    if ("declared_value_per_card" in b) changes.declared_value_per_card = cents(b, "declared_value_per_card", true);
     if ("site_id" in b) changes.site_id = siteOf(b) ?? DEFAULT_SITE;
     if (Object.keys(changes).length === 0)
       throw badRequest("invalid_update", "Nothing to update: send carrier, tracking_number, expected_card_count, declared_value_per_card, site_id or notes");
@@ -178,7 +187,7 @@ export const inboundRoutes: RouteSpec[] = [
 
   write("POST", "/inbound-shipments/:inbound_shipment_id/attachments", WRITE, async (c) => {
     const b = await body(c);
-    return idempotentCreate(c, `inbound-attachment:${c.params.inbound_shipment_id}`, b, () => {
+    return idempotentCreate(c, "inbound-attachment", b, () => {
       const s = shipmentOf(c);
       requireStatus(s, ["ANNOUNCED", "RECEIVED"], "take attachments");
       const filename = reqStr(b, "filename", "invalid_attachment", 255);
@@ -197,7 +206,7 @@ export const inboundRoutes: RouteSpec[] = [
       s.attachments.push(a);
       s.updated_at = a.created_at;
       return created({ inbound_shipment_id: s.inbound_shipment_id, ...a });
-    });
+    }, { inbound_shipment_id: c.params.inbound_shipment_id });
   }),
 
   write("DELETE", "/inbound-shipments/:inbound_shipment_id/attachments/:attachment_id", WRITE, (c) => {

@@ -1,6 +1,7 @@
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { leadingInt, MAX_PAGE_SIZE, paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
+import { own } from "../../state/own.ts";
 import type { CardRow, TenantState } from "./model.ts";
 import { cardWire, custodyCards } from "./format.ts";
 import { read, TENANT, tenant, statusFilter } from "./http.ts";
@@ -32,7 +33,7 @@ function typeFilter(c: HandlerContext): (card: CardRow) => boolean {
 }
 
 export function findCard(t: TenantState, uniqueId: string): CardRow {
-  const card = t.cards[uniqueId];
+  const card = own(t.cards, uniqueId);
   if (!card) throw notFound(`No card ${uniqueId} in this tenant's inventory`);
   return card;
 }

@@ -66,7 +66,7 @@ export interface Order {
   rates: Rate[];
   quoted_at: string;
   quote_expires_at: string;
-  /** Key that quoted it: re-quoting supersedes this caller's uncommitted quote. */
+  /** Key that quoted it: re-quoting supersedes every uncommitted quote of this caller. */
   quoted_by: string;
   superseded_by: number | null;
   cancel_reason: string | null;
@@ -135,7 +135,11 @@ export interface InboundShipment {
   carrier: string | null;
   tracking_number: string | null;
   expected_card_count: number;
-  /** Tenant-declared value per card (USD cents), applied to received cards pending identity. */
+  /**
+   * Tenant-declared value per card (USD cents), carried by the received cards
+   * while their identity is pending. Required when announcing; null only in
+   * states saved before it was.
+   */
   declared_value_per_card: number | null;
   notes: string | null;
   attachments: Attachment[];
@@ -229,6 +233,15 @@ export interface IntegrationIssue {
   opened_at: string;
 }
 
+export interface Usage {
+  labels: number;
+  label_amount_cents: number;
+  /** Labels bought per price (USD cents → count); absent in states saved before it existed. */
+  label_amounts?: Record<string, number>;
+  inbound: number;
+  withdrawals: number;
+}
+
 /** One tenant account's warehouse. */
 export interface TenantState {
   account_id: string;
@@ -238,8 +251,6 @@ export interface TenantState {
   rev: number;
   cards: Record<string, CardRow>;
   orders: Record<string, Order>;
-  /** Per-key uncommitted quote (order id). */
-  open_quotes: Record<string, number>;
   withdrawals: Record<string, Withdrawal>;
   transfers: Record<string, CardTransfer>;
   inbound: Record<string, InboundShipment>;
@@ -253,7 +264,7 @@ export interface TenantState {
   /** Control-plane armed label failures: the next N label purchases fail. */
   fail_next_labels: number;
   /** Billed label and inbound counts per `YYYY-MM`, for month close. */
-  usage: Record<string, { labels: number; label_amount_cents: number; inbound: number; withdrawals: number }>;
+  usage: Record<string, Usage>;
 }
 
 export interface WarehouseState {

@@ -1,15 +1,21 @@
 import type { Services } from "../../services.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { hashString } from "../../../fixtures/catalog/rng.ts";
-import { tenantPrefix, usd } from "../../../fixtures/warehouse/index.ts";
-import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, WarehouseException } from "./model.ts";
+import { tenantPrefix, usd, usdCents } from "../../../fixtures/warehouse/index.ts";
+import { own } from "../../state/own.ts";
+import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, Usage, WarehouseException } from "./model.ts";
 import { custodyCards } from "./format.ts";
 import { logActivity, touch, usageOf } from "./state.ts";
 
 // Operator work on the warehouse side (driven by the control plane): identity
 // and pricing of cards, exceptions, and closing a billing month.
 
-/** Publishes a pending card's identity: confirmed / unpriced, null prices, null declared value. */
+/**
+ * Publishes a pending card's identity: confirmed / unpriced, null prices, null
+ * declared value (the interface's combination). The tenant's declared value
+ * stops showing on the card; its submissions stay listed under /declared-values,
+ * and the activity log says it was dropped.
+ */
 export function confirmIdentity(services: Services, t: TenantState, card: CardRow, cardId?: string): CardRow {
   if (card.identity.status === "confirmed") throw conflict("invalid_status", `Card ${card.unique_id} already has a confirmed identity`, { data: { ...card.identity } });
   let rec = cardId ? services.catalog.cardAnyGame(cardId) : undefined;
@@ -19,12 +25,14 @@ export function confirmIdentity(services: Services, t: TenantState, card: CardRo
     const pool = services.catalog.cards("pokemon").filter((r) => !r.is_variant && r.card.language_code === "en");
     rec = pool[hashString(card.unique_id, services.store.state.seed) % pool.length];
   }
+  const dropped = card.declared_value;
   card.identity = { status: "confirmed", card_id: rec.card.id, name: rec.card.name, game: rec.game };
   card.pricing = { status: "unpriced", market_price: null };
   card.insured_price = null;
   card.declared_value = null;
   touch(t, card, services.clock.nowIso());
-  logActivity(services, t, "operator", "card.identity_confirmed", `Identity of ${card.unique_id} confirmed as ${rec.card.id}`, { unique_id: card.unique_id });
+  const note = dropped ? `; the ${dropped.source} declared value of ${dropped.amount} cents no longer shows (published cards carry the service's value once priced)` : "";
+  logActivity(services, t, "operator", "card.identity_confirmed", `Identity of ${card.unique_id} confirmed as ${rec.card.id}${note}`, { unique_id: card.unique_id });
   return card;
 }
 
@@ -50,9 +58,9 @@ export function raiseException(
   t: TenantState,
   input: { kind: ExceptionKind; message: string; unique_id?: string; order_id?: number; inbound_shipment_id?: number },
 ): WarehouseException {
-  if (input.unique_id !== undefined && !t.cards[input.unique_id]) throw notFound(`No card ${input.unique_id} for tenant ${t.account_id}`);
-  if (input.order_id !== undefined && !t.orders[String(input.order_id)]) throw notFound(`No order ${input.order_id} for tenant ${t.account_id}`);
-  if (input.inbound_shipment_id !== undefined && !t.inbound[String(input.inbound_shipment_id)])
+  if (input.unique_id !== undefined && !own(t.cards, input.unique_id)) throw notFound(`No card ${input.unique_id} for tenant ${t.account_id}`);
+  if (input.order_id !== undefined && !own(t.orders, String(input.order_id))) throw notFound(`No order ${input.order_id} for tenant ${t.account_id}`);
+  if (input.inbound_shipment_id !== undefined && !own(t.inbound, String(input.inbound_shipment_id)))
     throw notFound(`No inbound shipment ${input.inbound_shipment_id} for tenant ${t.account_id}`);
   const e: WarehouseException = {
     exception_id: services.store.nextId("warehouse.exception", 9001),
@@ -71,7 +79,7 @@ export function raiseException(
 }
 
 export function resolveException(services: Services, t: TenantState, id: number): WarehouseException {
-  const e = t.exceptions[String(id)];
+  const e = own(t.exceptions, String(id));
   if (!e) throw notFound(`No exception ${id}`);
   if (e.status === "RESOLVED") throw conflict("invalid_status", `Exception ${id} is already resolved`, { data: structuredClone(e) });
   e.status = "RESOLVED";
@@ -79,33 +87,63 @@ export function resolveException(services: Services, t: TenantState, id: number)
   return e;
 }
 
-/** Unit prices of the warehouse's fees (USD). */
-export const FEES = { storage_per_card: 0.1, inbound_per_shipment: 2.5, withdrawal: 5 } as const;
+/** Unit prices of the warehouse's fees, in USD cents: invoice arithmetic never touches floats. */
+export const FEES_CENTS = { storage_per_card: 10, inbound_per_shipment: 250, withdrawal: 500 } as const;
+
+const line = (kind: InvoiceLine["kind"], description: string, quantity: number, unitCents: number): InvoiceLine => ({
+  kind,
+  description,
+  quantity,
+  unit_amount: usdCents(unitCents),
+  amount: usdCents(quantity * unitCents),
+});
+
+/**
+ * Label lines that add up: one line per label price (quantity × unit_amount =
+ * amount exactly), never an averaged unit price. Labels recorded without the
+ * per-price breakdown (states saved before it) are split into at most two
+ * lines whose unit prices differ by a cent and still multiply exactly.
+ */
+export function labelLines(usage: Usage): InvoiceLine[] {
+  const out: InvoiceLine[] = [];
+  let count = 0;
+  let cents = 0;
+  const byPrice = Object.entries(usage.label_amounts ?? {}).map(([amount, n]) => [Number(amount), n] as const);
+  for (const [amount, n] of byPrice.sort((a, b) => a[0] - b[0])) {
+    if (n <= 0) continue;
+    out.push(line("label", `Shipping labels at ${usdCents(amount)} USD`, n, amount));
+    count += n;
+    cents += n * amount;
+  }
+  const restCount = usage.labels - count;
+  const restCents = usage.label_amount_cents - cents;
+  if (restCount > 0 && restCents >= 0) {
+    const unit = Math.floor(restCents / restCount);
+    const extra = restCents - unit * restCount;
+    if (restCount > extra) out.push(line("label", "Shipping labels", restCount - extra, unit));
+    if (extra > 0) out.push(line("label", "Shipping labels", extra, unit + 1));
+  }
+  return out;
+}
 
 /** Closes a billing month: issues its invoice (storage, labels, inbound, withdrawals) and the month's reports. */
 export function closeMonth(services: Services, t: TenantState, month: string): Invoice {
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw badRequest("invalid_value", "month must be YYYY-MM");
   const invoiceId = `INV-${tenantPrefix(t.account_id)}-${month.replace("-", "")}`;
-  if (t.invoices[invoiceId]) throw conflict("month_closed", `Billing month ${month} is already closed`, { data: structuredClone(t.invoices[invoiceId]) });
+  const existing = own(t.invoices, invoiceId);
+  if (existing) throw conflict("month_closed", `Billing month ${month} is already closed`, { data: structuredClone(existing) });
   const [y, m] = month.split("-").map(Number);
   const from = Date.UTC(y, m - 1, 1);
   const to = Date.UTC(y, m, 1);
   const usage = usageOf(t, month);
   const cards = custodyCards(t).length;
-  const line = (kind: InvoiceLine["kind"], description: string, quantity: number, unit: number, amount = quantity * unit): InvoiceLine => ({
-    kind,
-    description,
-    quantity,
-    unit_amount: usd(unit),
-    amount: usd(amount),
-  });
   const lines = [
-    line("storage", "Vault storage (card-months)", cards, FEES.storage_per_card),
-    line("label", "Shipping labels", usage.labels, usage.labels ? usage.label_amount_cents / 100 / usage.labels : 0, usage.label_amount_cents / 100),
-    line("inbound", "Inbound shipments received", usage.inbound, FEES.inbound_per_shipment),
-    line("withdrawal", "Withdrawals", usage.withdrawals, FEES.withdrawal),
+    line("storage", "Vault storage (card-months)", cards, FEES_CENTS.storage_per_card),
+    ...labelLines(usage),
+    line("inbound", "Inbound shipments received", usage.inbound, FEES_CENTS.inbound_per_shipment),
+    line("withdrawal", "Withdrawals", usage.withdrawals, FEES_CENTS.withdrawal),
   ].filter((l) => l.kind === "storage" || l.quantity > 0);
-  const total = lines.reduce((sum, l) => sum + Math.round(Number(l.amount) * 100), 0) / 100;
+  const totalCents = lines.reduce((sum, l) => sum + Math.round(Number(l.amount) * 100), 0);
   const iso = services.clock.nowIso();
   const invoice: Invoice = {
     invoice_id: invoiceId,
@@ -114,7 +152,7 @@ export function closeMonth(services: Services, t: TenantState, month: string): I
     status: "ISSUED",
     currency: "USD",
     lines,
-    total: usd(total),
+    total: usdCents(totalCents),
     issued_at: iso,
     due_at: new Date(Date.parse(iso) + 30 * 86_400_000).toISOString(),
   };

@@ -1,4 +1,5 @@
 import { badRequest } from "../../pipeline/errors.ts";
+import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { accepted, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { ORDER_STATUSES } from "./model.ts";
 import { orderWire } from "./format.ts";
@@ -15,9 +16,7 @@ export const orderRoutes: RouteSpec[] = [
   write("POST", "/shipping-quote", WRITE_ORDER, async (c) => {
     const b = await body(c);
     const input = { unique_ids: parseUniqueIds(b.unique_ids), address: parseAddress(b.address ?? b.shipping_address), carriers: parseCarriers(b.carriers) };
-    const t = tenant(c);
-    const previous = t.open_quotes[keyOf(c).key];
-    const o = quote(c.services, t, keyOf(c).key, input);
+    const { order: o, superseded } = quote(c.services, tenant(c), keyOf(c).key, input);
     return ok({
       order_id: o.order_id,
       status: o.status,
@@ -26,7 +25,9 @@ export const orderRoutes: RouteSpec[] = [
       rates: o.rates,
       quoted_at: o.quoted_at,
       expires_at: o.quote_expires_at,
-      superseded_order_id: previous !== undefined && t.orders[String(previous)]?.superseded_by === o.order_id ? previous : null,
+      // Every uncommitted quote of this key that the new one superseded (the newest also as superseded_order_id).
+      superseded_order_id: superseded.length ? superseded[superseded.length - 1] : null,
+      superseded_order_ids: superseded,
     });
   }),
 
@@ -35,6 +36,7 @@ export const orderRoutes: RouteSpec[] = [
     if (typeof b.order_id !== "number" || !Number.isSafeInteger(b.order_id))
       throw badRequest("invalid_order_id", "order_id must be an integer (the order_id returned by POST /shipping-quote)");
     if (typeof b.rate_id !== "string" || b.rate_id === "") throw badRequest("invalid_rate_id", "rate_id must be a non-empty string (one of the quote's rates)");
+    checkIdentifier(b.rate_id, "rate_id");
     const { order } = commit(c.services, tenant(c), keyOf(c).key, b.order_id, b.rate_id);
     return accepted(orderWire(order));
   }),

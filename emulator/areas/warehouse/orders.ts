@@ -1,6 +1,7 @@
 import type { Services } from "../../services.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { publishEvent } from "../../events/publish.ts";
+import { own } from "../../state/own.ts";
 import type { CardRow, Order, TenantState } from "./model.ts";
 import { orderWire } from "./format.ts";
 import { orderDeadlines } from "./business-days.ts";
@@ -23,7 +24,7 @@ export const QUOTE_TTL_MS = 24 * 3_600_000;
 const holder = (o: Order) => `order:${o.order_id}`;
 
 export function findOrder(t: TenantState, orderId: number): Order {
-  const o = t.orders[String(orderId)];
+  const o = own(t.orders, String(orderId));
   if (!o) throw notFound(`No order ${orderId} for this tenant`);
   return o;
 }
@@ -31,7 +32,13 @@ export function findOrder(t: TenantState, orderId: number): Order {
 const invalidStatus = (o: Order, action: string) =>
   conflict("invalid_status", `Order ${o.order_id} is ${o.status}; cannot ${action}`, { data: orderWire(o), human: `The order cannot ${action} in status ${o.status}` });
 
-export function quote(services: Services, t: TenantState, keyId: string, input: QuoteInput): Order {
+/**
+ * A new quote: an order in PENDING_PAYMENT with its rates. It supersedes every
+ * uncommitted quote of the caller (the key), not only the newest: an order a
+ * label failure put back in PENDING_PAYMENT is uncommitted again, so a caller
+ * never holds two committable quotes after re-quoting.
+ */
+export function quote(services: Services, t: TenantState, keyId: string, input: QuoteInput): { order: Order; superseded: number[] } {
   requireShippable(t, input.unique_ids);
   // Check there is a rate before taking an order id: a rejected quote leaves no trace.
   if (rateTable(0, 0, input).length === 0)
@@ -43,14 +50,11 @@ export function quote(services: Services, t: TenantState, keyId: string, input: 
   const now = services.clock.now();
   const iso = new Date(now).toISOString();
 
-  // Re-quoting supersedes this caller's uncommitted quote.
-  const previous = t.open_quotes[keyId] !== undefined ? t.orders[String(t.open_quotes[keyId])] : undefined;
-  if (previous && previous.status === "PENDING_PAYMENT") {
-    previous.status = "CANCELLED";
-    previous.cancel_reason = "superseded";
-    previous.superseded_by = orderId;
-    previous.cancelled_at = iso;
-    previous.updated_at = iso;
+  const superseded: number[] = [];
+  for (const previous of Object.values(t.orders)) {
+    if (previous.quoted_by !== keyId || previous.status !== "PENDING_PAYMENT") continue;
+    Object.assign(previous, { status: "CANCELLED", cancel_reason: "superseded", superseded_by: orderId, cancelled_at: iso, updated_at: iso } satisfies Partial<Order>);
+    superseded.push(previous.order_id);
   }
 
   const order: Order = {
@@ -87,9 +91,8 @@ export function quote(services: Services, t: TenantState, keyId: string, input: 
     updated_at: iso,
   };
   t.orders[String(orderId)] = order;
-  t.open_quotes[keyId] = orderId;
   logActivity(services, t, keyId, "order.quoted", `Quoted ${rates.length} rates for ${order.unique_ids.length} card(s)`, { order_id: orderId });
-  return order;
+  return { order, superseded: superseded.sort((a, b) => a - b) };
 }
 
 /** POST /orders: validates, reserves the cards, and starts the label purchase. Returns the order and whether it was already committed. */
@@ -128,7 +131,6 @@ export function commit(services: Services, t: TenantState, actor: string, orderI
     label_due_at: now + LABEL_PURCHASE_MS,
     updated_at: iso,
   } satisfies Partial<Order>);
-  if (t.open_quotes[o.quoted_by] === o.order_id) delete t.open_quotes[o.quoted_by];
   armLabel(services, t.account_id, o.order_id, o.label_due_at as number);
   logActivity(services, t, actor, "order.committed", `Committed order ${o.order_id} with ${rate.service}`, { order_id: o.order_id, rate_id: rate.rate_id });
   return { order: o, replay: false };
@@ -143,16 +145,23 @@ function release(card: CardRow): void {
   card.status = "AVAILABLE";
   card.held_by = null;
 }
+/** Releases the order's cards that it still holds. */
+function releaseHeld(t: TenantState, o: Order): void {
+  for (const id of o.unique_ids) {
+    const card = own(t.cards, id);
+    if (card?.held_by === holder(o)) release(card);
+  }
+}
 
 /** The label purchase finishing on the clock (see timers.ts). */
 async function finishLabel(services: Services, accountId: string, orderId: number, due: number): Promise<void> {
   const t = tenantOf(services, accountId);
-  const o = t.orders[String(orderId)];
+  const o = own(t.orders, String(orderId));
   if (!o || o.status !== "LABEL_PURCHASING" || o.label_due_at !== due) return;
   const iso = services.clock.nowIso();
   const failure = labelFailure(services, t, o);
   if (failure) {
-    for (const id of o.unique_ids) if (t.cards[id]?.held_by === holder(o)) release(t.cards[id]);
+    releaseHeld(t, o);
     Object.assign(o, {
       status: "PENDING_PAYMENT",
       rate_id: null,
@@ -164,7 +173,6 @@ async function finishLabel(services: Services, accountId: string, orderId: numbe
       last_error: { ...failure, at: iso },
       updated_at: iso,
     } satisfies Partial<Order>);
-    t.open_quotes[o.quoted_by] ??= o.order_id;
     logActivity(services, t, "carrier", "order.label_failed", `Label purchase for order ${o.order_id} failed: ${failure.message}`, { order_id: o.order_id });
     return;
   }
@@ -181,8 +189,12 @@ async function finishLabel(services: Services, accountId: string, orderId: numbe
     updated_at: iso,
   } satisfies Partial<Order>);
   const usage = usageOf(t, monthOf(iso));
+  const amountCents = Math.round(Number(o.amount) * 100);
   usage.labels++;
-  usage.label_amount_cents += Math.round(Number(o.amount) * 100);
+  usage.label_amount_cents += amountCents;
+  // Per price, so the invoice can bill whole lines (quantity × unit = amount).
+  const byAmount = (usage.label_amounts ??= {});
+  byAmount[String(amountCents)] = (own(byAmount, String(amountCents)) ?? 0) + 1;
   logActivity(services, t, "carrier", "order.label_purchased", `Label bought for order ${o.order_id} (${o.tracking_number})`, { order_id: o.order_id });
   publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingPayload(o, null));
 }
@@ -237,10 +249,9 @@ export function cancel(services: Services, t: TenantState, actor: string, orderI
   const o = findOrder(t, orderId);
   if (o.status !== "PENDING_PAYMENT" && o.status !== "LABEL_PURCHASED") throw invalidStatus(o, "be cancelled");
   const iso = services.clock.nowIso();
-  for (const id of o.unique_ids) if (t.cards[id]?.held_by === holder(o)) release(t.cards[id]);
+  releaseHeld(t, o);
   const voided = o.status === "LABEL_PURCHASED";
   Object.assign(o, { status: "CANCELLED", cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso, updated_at: iso } satisfies Partial<Order>);
-  if (t.open_quotes[o.quoted_by] === o.order_id) delete t.open_quotes[o.quoted_by];
   logActivity(services, t, actor, "order.cancelled", `Cancelled order ${o.order_id}${voided ? " (label voided)" : ""}`, { order_id: o.order_id });
   return o;
 }

@@ -1,5 +1,7 @@
 import { ApiError, badRequest } from "../../pipeline/errors.ts";
 import { checkIdArray } from "../../pipeline/pagination.ts";
+import { checkIdentifier } from "../../pipeline/identifiers.ts";
+import { own } from "../../state/own.ts";
 import { hashString } from "../../../fixtures/catalog/rng.ts";
 import type { Address, CardRow, Rate, TenantState } from "./model.ts";
 import { parseShippingAddress } from "../../shipping/address.ts";
@@ -24,6 +26,7 @@ export function parseUniqueIds(raw: unknown): string[] {
   if (raw.length === 0) throw badRequest("invalid_unique_ids", "unique_ids must name at least one card");
   if (raw.some((x) => typeof x !== "string" || x === "")) throw badRequest("invalid_unique_ids", "every unique_ids entry must be a non-empty string");
   const ids = raw as string[];
+  ids.forEach((id, i) => checkIdentifier(id, `unique_ids[${i}]`));
   if (new Set(ids).size !== ids.length) throw badRequest("invalid_unique_ids", "unique_ids must not repeat a card");
   return ids;
 }
@@ -41,13 +44,12 @@ export function ineligibility(card: CardRow): string | null {
 }
 
 /** 404 for ids that are not the tenant's; 409 not_eligible (data: each blocked card) otherwise. */
-export function requireShippable(t: TenantState, ids: readonly string[], ignoreHolder?: string): CardRow[] {
-  const missing = ids.filter((id) => !t.cards[id]);
+export function requireShippable(t: TenantState, ids: readonly string[]): CardRow[] {
+  const found = ids.map((id) => own(t.cards, id));
+  const missing = ids.filter((_, i) => found[i] === undefined);
   if (missing.length) throw new ApiError(404, "not_found", `No card ${missing[0]} in this tenant's inventory${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ""}`, { data: { unique_ids: missing } });
-  const cards = ids.map((id) => t.cards[id]);
-  const blocked = cards
-    .map((card) => ({ card, reason: card.held_by !== null && card.held_by === ignoreHolder ? null : ineligibility(card) }))
-    .filter((x) => x.reason !== null);
+  const cards = found as CardRow[];
+  const blocked = cards.map((card) => ({ card, reason: ineligibility(card) })).filter((x) => x.reason !== null);
   if (blocked.length)
     throw new ApiError(409, "not_eligible", `${blocked.length} card(s) cannot be shipped now`, {
       data: { cards: blocked.map(({ card, reason }) => ({ unique_id: card.unique_id, status: card.status, location: card.location, identity: { ...card.identity }, reason })) },

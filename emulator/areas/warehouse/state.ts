@@ -1,7 +1,8 @@
 import type { Services } from "../../services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
+import { own, setOwn } from "../../state/own.ts";
 import { buildTenantFixture, makeUniqueId, type CatalogCandidate } from "../../../fixtures/warehouse/index.ts";
-import type { Activity, CardRow, TenantState, WarehouseState } from "./model.ts";
+import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./model.ts";
 
 // The warehouse slice of the store. A tenant's warehouse is built from the
 // fixtures (seed + account id) the first time that account is touched, so any
@@ -16,7 +17,8 @@ export function warehouse(services: Services): WarehouseState {
 
 export function tenantOf(services: Services, accountId: string): TenantState {
   const wh = warehouse(services);
-  return (wh.tenants[accountId] ??= newTenant(services, accountId));
+  // Own entries only: an account named `constructor` or `__proto__` gets its own warehouse.
+  return own(wh.tenants, accountId) ?? setOwn(wh.tenants, accountId, newTenant(services, accountId));
 }
 
 export const tenantForKey = (services: Services, key: KeyRecord) => tenantOf(services, key.account_id);
@@ -49,7 +51,8 @@ function candidates(services: Services) {
 
 function newTenant(services: Services, accountId: string): TenantState {
   const now = services.clock.now();
-  const fx = buildTenantFixture({ seed: services.store.state.seed, accountId, ...candidates(services), now });
+  // Ids are canonical across the API: never one another tenant already holds.
+  const fx = buildTenantFixture({ seed: services.store.state.seed, accountId, ...candidates(services), now, taken: (id) => cardOwner(services, id) !== null });
   return {
     account_id: accountId,
     name: fx.name,
@@ -58,7 +61,6 @@ function newTenant(services: Services, accountId: string): TenantState {
     rev: fx.cards.length,
     cards: Object.fromEntries(fx.cards.map((c) => [c.unique_id, c])),
     orders: {},
-    open_quotes: {},
     withdrawals: {},
     transfers: {},
     inbound: {},
@@ -80,15 +82,15 @@ export function touch(t: TenantState, card: CardRow, nowIso: string): void {
   card.updated_at = nowIso;
 }
 
-/** A new unique_id in the tenant's namespace (raw cards and slabs share it). */
+/** A new unique_id, unique across every tenant (raw cards and slabs share the namespace). */
 export function newUniqueId(services: Services, t: TenantState): string {
   const n = services.store.nextId(`warehouse.card.${t.account_id}`, 1000);
-  return makeUniqueId(services.store.state.seed, t.prefix, n, (id) => id in t.cards || cardOwner(services, id) !== null);
+  return makeUniqueId(services.store.state.seed, t.account_id, t.prefix, n, (id) => cardOwner(services, id) !== null);
 }
 
 /** The account holding a unique_id anywhere (ids are canonical across the API; a transfer moves the row). */
 export function cardOwner(services: Services, uniqueId: string): string | null {
-  for (const t of Object.values(warehouse(services).tenants)) if (uniqueId in t.cards) return t.account_id;
+  for (const t of Object.values(warehouse(services).tenants)) if (Object.hasOwn(t.cards, uniqueId)) return t.account_id;
   return null;
 }
 
@@ -98,6 +100,6 @@ export function logActivity(services: Services, t: TenantState, actor: string, k
 
 export const monthOf = (iso: string) => iso.slice(0, 7);
 
-export function usageOf(t: TenantState, month: string) {
-  return (t.usage[month] ??= { labels: 0, label_amount_cents: 0, inbound: 0, withdrawals: 0 });
+export function usageOf(t: TenantState, month: string): Usage {
+  return own(t.usage, month) ?? setOwn(t.usage, month, { labels: 0, label_amount_cents: 0, label_amounts: {}, inbound: 0, withdrawals: 0 });
 }
