@@ -1,8 +1,7 @@
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
-import { createEmulator, type StateExport } from "./index.ts";
+import { createEmulator } from "./index.ts";
 import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "./cli/args.ts";
 import { banner } from "./cli/banner.ts";
-import { Store } from "./state/store.ts";
+import { readStateFile } from "./state/state-file.ts";
 
 const START: CommandSpec = {
   usage: `  npx emulator [options]                 start the emulator
@@ -12,7 +11,7 @@ const START: CommandSpec = {
     { name: "port", type: "string", value: "N", describe: "API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)" },
     { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
     { name: "json", type: "boolean", describe: "print exactly one JSON line {url, rpcUrl, keys} when ready" },
-    { name: "state", type: "string", value: "FILE", describe: "import state from FILE on start (when it exists), export to it on exit" },
+    { name: "state", type: "string", value: "FILE", describe: "keep the state in FILE: imported on start when it exists, every change written\nthrough to it (atomically) within a second" },
     { name: "clock", type: "string", value: "MODE", describe: "realtime (default) or manual (time moves only via /_emulator/clock/advance)" },
     { name: "catalog", type: "string", value: "SIZE", describe: "default, or large (~40k cards, for benchmarks)" },
     { name: "strict-webhook-urls", type: "boolean", describe: "accept only public https webhook URLs, as the live service does" },
@@ -46,10 +45,10 @@ async function main(argv: string[]): Promise<number> {
   return start(args);
 }
 
-function readState(file: string | undefined): StateExport | undefined {
-  if (!file || !existsSync(file)) return undefined;
+function checkStateFile(file: string | undefined): void {
+  if (!file) return;
   try {
-    return Store.parseExport(JSON.parse(readFileSync(file, "utf8")));
+    readStateFile(file);
   } catch (err) {
     throw new UsageError(`--state ${file}: ${(err as Error).message}. Delete the file or point --state elsewhere.`);
   }
@@ -66,7 +65,7 @@ async function start(args: ParsedArgs): Promise<number> {
   const catalog = last(args, "catalog") ?? "default";
   if (catalog !== "default" && catalog !== "large") throw new UsageError("--catalog must be default or large");
   const stateFile = last(args, "state");
-  const state = readState(stateFile);
+  checkStateFile(stateFile);
   const vrf = last(args, "vrf") ?? "auto";
   if (vrf !== "auto" && vrf !== "manual") throw new UsageError("--vrf must be auto or manual");
   const noChain = has(args, "no-chain");
@@ -83,7 +82,7 @@ async function start(args: ParsedArgs): Promise<number> {
       seed,
       clock,
       catalog,
-      state,
+      stateFile,
       strictWebhookUrls: has(args, "strict-webhook-urls"),
       ipRateLimitPerMin: intFlag(args, "ip-rate-limit"),
       chain: noChain ? false : { rpcPort: rpcUrl ? undefined : rpcPort, rpcUrl, vrf, onProgress: progress },
@@ -111,14 +110,10 @@ async function start(args: ParsedArgs): Promise<number> {
     const stop = async () => {
       if (stopping) return;
       stopping = true;
-      if (stateFile) {
-        writeFileSync(stateFile, JSON.stringify(emu.exportState()));
-        if (!json) process.stderr.write(`state exported to ${stateFile}\n`);
-      }
       // Never hang on shutdown: whatever is still open after 5 s is cut off by the exit.
       const slow = new Promise<"slow">((r) => setTimeout(() => r("slow"), 5000).unref());
       if ((await Promise.race([emu.close(), slow])) === "slow") process.stderr.write("emulator: some connections did not close in 5 s; exiting anyway\n");
-      if (!json) process.stderr.write("emulator stopped\n");
+      if (!json) process.stderr.write(stateFile ? `emulator stopped; state saved in ${stateFile}\n` : "emulator stopped\n");
       resolve();
     };
     process.once("SIGINT", stop);

@@ -2,6 +2,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { HttpHandler } from "msw";
 import { VirtualClock, type ClockMode } from "./clock/clock.ts";
 import { Store, type StateExport } from "./state/store.ts";
+import { readStateFile, writeThrough } from "./state/state-file.ts";
 import type { KeyKind, State } from "./state/schema.ts";
 import { EventBus } from "./bus.ts";
 import { RateLimiter } from "./pipeline/rate-limit.ts";
@@ -50,6 +51,11 @@ export interface EmulatorOptions {
   strictWebhookUrls?: boolean;
   /** Start from an exported state instead of the fixtures. */
   state?: StateExport;
+  /**
+   * Keep the state in this file: imported on start when it exists (unless `state` is given),
+   * and every change written through to it, atomically, within a second (`--state FILE`).
+   */
+  stateFile?: string;
   /**
    * The local chain: `true` (JSON-RPC on an ephemeral loopback port), options, or false/omitted for none.
    * `npx emulator` starts it on 8545 by default.
@@ -122,7 +128,8 @@ export function initialState(seed: number, catalog: "default" | "large", now: nu
   return state;
 }
 
-export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+export async function createEmulator(input: EmulatorOptions = {}): Promise<Emulator> {
+  const options = input.stateFile && !input.state ? { ...input, state: readStateFile(input.stateFile) } : input;
   const opts = resolveOptions(options);
   if (options.state) {
     opts.seed = options.state.state.seed;
@@ -213,6 +220,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   }
 
   const handle = (req: Request) => appFetch(req);
+  const persisted = options.stateFile ? writeThrough(options.stateFile, () => store.export(clock.now())) : null;
+  persisted?.flush();
   const origins = url === IN_PROCESS_ORIGIN ? [IN_PROCESS_ORIGIN] : [url, IN_PROCESS_ORIGIN];
   let handlers: HttpHandler[] | null = null;
 
@@ -247,6 +256,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     restore: (id) => host.restore(id),
     exportState: () => store.export(clock.now()),
     async close() {
+      // The last state reaches the file before anything stops.
+      persisted?.flush();
+      persisted?.stop();
       for (const stop of stops) stop();
       clock.dispose();
       if (server) {

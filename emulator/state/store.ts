@@ -59,8 +59,10 @@ export class Store {
   /** Validates the outer shape; throws a message suitable for a 400. */
   static parseExport(input: unknown): StateExport {
     const doc = input as Partial<StateExport> | null;
-    if (!doc || typeof doc !== "object" || doc.format !== "cardos-emulator-state" || doc.version !== 1)
+    if (!doc || typeof doc !== "object" || doc.format !== "cardos-emulator-state")
       throw new Error('not an emulator state export (expected {"format":"cardos-emulator-state","version":1,...})');
+    if (doc.version !== 1)
+      throw new Error(`a state export of format version ${JSON.stringify(doc.version)}; this emulator reads version 1 only`);
     const s = doc.state as Partial<State> | undefined;
     if (!s || typeof s !== "object" || typeof s.seed !== "number" || !s.keys || !s.credits || !s.counters || !s.areas)
       throw new Error("state export is missing seed, keys, credits, counters or areas");

@@ -1,0 +1,105 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { readStateFile, STATE_FILE_INTERVAL_MS } from "../../emulator/state/state-file.ts";
+import { waitFor } from "../helpers.ts";
+
+// --state FILE survives a crash: the emulator is killed with SIGKILL (no
+// chance to save on exit) at seeded random points while it writes, and the
+// file must always parse and hold every change older than one second.
+
+const BIN = join(__dirname, "..", "..", "bin", "emulator.js");
+
+async function launch(stateFile: string) {
+  const child = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--clock", "manual", "--state", stateFile], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  const info = JSON.parse(line) as { url: string; keys: { key: string; kind: string }[] };
+  return { child, url: info.url, keys: info.keys, exited, stderr: () => stderr };
+}
+
+const labelsIn = (file: string): string[] => {
+  const doc = readStateFile(file)!;
+  return Object.values(doc.state.keys).map((k) => k.label);
+};
+
+const newKey = (url: string, label: string) =>
+  fetch(`${url}/_emulator/keys`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "partner", label }) });
+
+describe("--state FILE writes through", () => {
+  it("a webhook registered just before a SIGKILL is in the file within a second, and back after a restart", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
+    const a = await launch(file);
+    const partner = a.keys.find((k) => k.kind === "partner")!.key;
+    const t0 = Date.now();
+    const reg = await fetch(`${a.url}/api/v1/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": partner },
+      body: JSON.stringify({ url: "https://hooks.example.com/kill-test", event_types: ["purchase.fulfilled"] }),
+    });
+    expect(reg.status).toBe(201);
+    await waitFor(() => existsSync(file) && readFileSync(file, "utf8").includes("hooks.example.com/kill-test"), "the webhook in the state file", 3000);
+    expect(Date.now() - t0).toBeLessThan(1000 + STATE_FILE_INTERVAL_MS);
+    a.child.kill("SIGKILL");
+    await a.exited;
+
+    const b = await launch(file);
+    try {
+      const list = await fetch(`${b.url}/api/v1/webhooks`, { headers: { "x-api-key": partner } });
+      const body = (await list.json()) as { data: { webhooks: { url: string }[] } };
+      expect(body.data.webhooks.map((w) => w.url)).toContain("https://hooks.example.com/kill-test");
+    } finally {
+      b.child.kill("SIGKILL");
+      await b.exited;
+    }
+  });
+
+  it("SIGKILL at random points while writing: the file always parses and holds every change older than a second", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
+    let seed = 42;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const settled: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const run = await launch(file);
+      // Older changes: made, then seen on disk (the wait is on a condition, bounded by the 1 s promise).
+      const older = Array.from({ length: 5 }, (_, i) => `r${round}-old-${i}`);
+      for (const label of older) expect((await newKey(run.url, label)).status).toBe(201);
+      const t0 = Date.now();
+      await waitFor(() => older.every((l) => labelsIn(file).includes(l)), "older changes on disk", 3000);
+      expect(Date.now() - t0).toBeLessThan(1000 + STATE_FILE_INTERVAL_MS);
+      settled.push(...older);
+      // A stream of writes, killed after a random number of them (mid-write for some rounds).
+      const killAfter = 1 + Math.floor(rand() * 40);
+      for (let i = 0; i < killAfter; i++) await newKey(run.url, `r${round}-stream-${i}`);
+      run.child.kill("SIGKILL");
+      await run.exited;
+      const labels = labelsIn(file); // throws if torn
+      for (const l of settled) expect(labels, `round ${round}`).toContain(l);
+    }
+  }, 60_000);
+
+  it("a file that is not a state export is refused with one line saying what to do", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
+    writeFileSync(file, JSON.stringify({ format: "cardos-emulator-state", version: 0, now: 0, state: {} }));
+    const child = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--state", file], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--state .*state\.json: .*Delete the file or point --state elsewhere/);
+    writeFileSync(file, "{torn");
+    const again = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--state", file], { stdio: ["ignore", "pipe", "pipe"] });
+    let err2 = "";
+    again.stderr!.on("data", (d) => (err2 += d));
+    expect(await new Promise<number | null>((resolve) => again.once("exit", resolve))).toBe(2);
+    expect(err2).toContain("not JSON");
+  }, 30_000);
+});
