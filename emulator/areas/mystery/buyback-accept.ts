@@ -1,13 +1,14 @@
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, recoverTypedDataAddress, type Hex } from "viem";
 import { BURN_TYPE_LABELS, buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../chain/index.ts";
 import { ApiError, badRequest, conflict } from "../../pipeline/errors.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import { partner, route } from "./access.ts";
 import { formatOffer, offerMessage, watchOffers } from "./buyback.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "./chain-io.ts";
 import { relayerOn } from "./purchases.ts";
 import { mystery, type OfferRow } from "./state.ts";
-import { body, tokenIdOf, usdc } from "./util.ts";
+import { body, tokenIdOf, tokenLockKey, usdc } from "./util.ts";
 
 // Relayed buyback accept (service-facts §4.6, SDK 0.1.2): the holder signs an
 // EIP-712 ReceiverAcceptance(offerHash, receiver) and the service's relayer
@@ -133,45 +134,50 @@ export const acceptRoutes: RouteSpec[] = [
     const b = await body(c);
     const sig = b.receiver_signature;
     if (!isSignature(sig)) throw badRequest("invalid_receiver_signature", "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex");
-    const o = await activeOffer(c);
-    const chain = chainOf(c.services);
-    const tokenId = BigInt(o.token_id);
-    const receiver = await ownerOf(chain, tokenId);
-    if (!receiver) throw conflict("accept_simulation_failed", `Token ${o.token_id} has no holder (burned)`, { details: { reason: "no_holder" } });
-    let signer: `0x${string}`;
-    try {
-      signer = await recoverTypedDataAddress({ ...receiverTypedData(chain, o, receiver), signature: sig });
-    } catch {
-      throw badRequest("invalid_receiver_signature", "receiver_signature is not a valid ECDSA signature");
-    }
-    if (signer.toLowerCase() !== receiver.toLowerCase())
-      throw conflict("receiver_signature_mismatch", `receiver_signature was signed by ${signer}, not by the token's holder ${receiver} (sign the ReceiverAcceptance typed_data of accept/prepare)`, {
-        details: { receiver, recovered: signer },
+    // One relayed acceptance at a time per (partner, token): a parallel second call
+    // then finds the offer used on chain (404 no_active_offer) instead of sending again.
+    const token = tokenIdOf(c.params.token_id);
+    return withKeyLock(c.services.store, tokenLockKey("offer", c.key!.account_id, token ?? String(c.params.token_id)), async () => {
+      const o = await activeOffer(c);
+      const chain = chainOf(c.services);
+      const tokenId = BigInt(o.token_id);
+      const receiver = await ownerOf(chain, tokenId);
+      if (!receiver) throw conflict("accept_simulation_failed", `Token ${o.token_id} has no holder (burned)`, { details: { reason: "no_holder" } });
+      let signer: `0x${string}`;
+      try {
+        signer = await recoverTypedDataAddress({ ...receiverTypedData(chain, o, receiver), signature: sig });
+      } catch {
+        throw badRequest("invalid_receiver_signature", "receiver_signature is not a valid ECDSA signature");
+      }
+      if (signer.toLowerCase() !== receiver.toLowerCase())
+        throw conflict("receiver_signature_mismatch", `receiver_signature was signed by ${signer}, not by the token's holder ${receiver} (sign the ReceiverAcceptance typed_data of accept/prepare)`, {
+          details: { receiver, recovered: signer },
+        });
+      const approval = await approvalOf(chain, receiver, tokenId);
+      if (!approval.approved)
+        throw conflict("nft_approval_missing", "The holder has not approved the marketplace for this card; send nft_approval.call first (it cannot be relayed)", { details: { nft_approval: approval } });
+      if (!relayerOn(c.services)) throw new ApiError(503, "relayer_disabled", "The relayer is disabled; the holder can accept directly with self_submit.call from accept/prepare");
+      const args = [offerMessage(chain, o), o.offer_signature as Hex, receiver, sig] as const;
+      try {
+        await chain.publicClient.simulateContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });
+      } catch (err) {
+        const reason = revertReason(err);
+        throw conflict("accept_simulation_failed", `acceptOfferFor would revert: ${reason}`, { details: { reason } });
+      }
+      const receipt = await sendAs(chain, chain.relayer, chain.addresses.marketplace, encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args }));
+      if (receipt.status !== "success") throw conflict("accept_simulation_failed", "acceptOfferFor reverted when mined", { details: { reason: "reverted", transaction_hash: receipt.transactionHash } });
+      const price = BigInt(o.price_micros);
+      return ok({
+        offer_id: o.offer_id,
+        token_id: o.token_id,
+        transaction_hash: receipt.transactionHash,
+        receiver,
+        requester: chain.poolSigner.address,
+        price_usdc: usdc(price),
+        seller_receives_usdc: usdc(price - BigInt(o.fee_micros)),
+        status: "submitted",
+        note: "The relayer submitted acceptOfferFor; buyback.confirmed follows once the acceptance is read from the chain, then the card is forwarded to the pool wallet.",
       });
-    const approval = await approvalOf(chain, receiver, tokenId);
-    if (!approval.approved)
-      throw conflict("nft_approval_missing", "The holder has not approved the marketplace for this card; send nft_approval.call first (it cannot be relayed)", { details: { nft_approval: approval } });
-    if (!relayerOn(c.services)) throw new ApiError(503, "relayer_disabled", "The relayer is disabled; the holder can accept directly with self_submit.call from accept/prepare");
-    const args = [offerMessage(chain, o), o.offer_signature as Hex, receiver, sig] as const;
-    try {
-      await chain.publicClient.simulateContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });
-    } catch (err) {
-      const reason = revertReason(err);
-      throw conflict("accept_simulation_failed", `acceptOfferFor would revert: ${reason}`, { details: { reason } });
-    }
-    const receipt = await sendAs(chain, chain.relayer, chain.addresses.marketplace, encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args }));
-    if (receipt.status !== "success") throw conflict("accept_simulation_failed", "acceptOfferFor reverted when mined", { details: { reason: "reverted", transaction_hash: receipt.transactionHash } });
-    const price = BigInt(o.price_micros);
-    return ok({
-      offer_id: o.offer_id,
-      token_id: o.token_id,
-      transaction_hash: receipt.transactionHash,
-      receiver,
-      requester: chain.poolSigner.address,
-      price_usdc: usdc(price),
-      seller_receives_usdc: usdc(price - BigInt(o.fee_micros)),
-      status: "submitted",
-      note: "The relayer submitted acceptOfferFor; buyback.confirmed follows once the acceptance is read from the chain, then the card is forwarded to the pool wallet.",
     });
   }),
 ];

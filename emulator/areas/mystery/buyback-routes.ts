@@ -3,15 +3,17 @@ import { created, ok, type HandlerContext, type RouteSpec } from "../../pipeline
 import { partner, route } from "./access.ts";
 import { createOffer, formatOffer, purchaseToken, watchOffers } from "./buyback.ts";
 import { mystery } from "./state.ts";
-import { body, tokenIdOf } from "./util.ts";
+import { body, checkIdLength, intId, tokenIdOf, tokenIdParam } from "./util.ts";
 
-// Buyback offers (POOL model; a TIER key gets 403 not_pool_partner).
+// Buyback offers (POOL model; a TIER key gets 403 not_pool_partner). Offers are
+// made on the caller's own tokens only; another partner's token is 404
+// token_not_found, like a token that does not exist.
 
 const POOL = ["POOL"] as const;
 
 function ownPurchaseId(c: HandlerContext, raw: string): number | null {
-  if (!/^\d{1,15}$/.test(raw)) return null;
-  const p = mystery(c.services).purchases[Number(raw)];
+  const id = intId(raw, "purchase_id");
+  const p = id === null ? undefined : mystery(c.services).purchases[id];
   return p && p.account_id === c.key!.account_id ? p.id : null;
 }
 
@@ -27,17 +29,19 @@ export const buybackRoutes: RouteSpec[] = [
   route("POST", "/mystery/buyback", partner("packs:buyback", POOL), "partner_write", async (c) => {
     const b = await body(c);
     if (b.token_id === undefined || b.token_id === null || b.token_id === "") throw badRequest("token_required", "token_id is required");
-    const tokenId = tokenIdOf(b.token_id);
+    const tokenId = tokenIdParam(b.token_id);
     if (tokenId === null) throw notFound(`No token ${String(b.token_id)}`, "token_not_found");
-    const purchase = Object.values(mystery(c.services).purchases).find((p) => p.account_id === c.key!.account_id && p.items?.some((i) => i.token_id === tokenId));
-    const { offer, idempotent } = await createOffer(c, tokenId, purchase?.id ?? null, b.offer_price_usdc);
+    const { offer, idempotent } = await createOffer(c, tokenId, b.offer_price_usdc);
     return created(formatOffer(c.services, offer, { idempotent }));
   }),
 
   route("GET", "/mystery/buyback", partner("packs:read", POOL), "partner_read", async (c) => {
     const raw = c.query.get("token_id");
     if (!raw) throw badRequest("token_required", "token_id is required");
-    return ok({ offers: await offersFor(c, (o) => o.token_id === (tokenIdOf(raw) ?? raw)) });
+    checkIdLength(raw, "token_id");
+    // A filter: a string that is no token id matches no offer.
+    const tokenId = tokenIdOf(raw);
+    return ok({ offers: tokenId === null ? [] : await offersFor(c, (o) => o.token_id === tokenId) });
   }),
 
   route("POST", "/mystery/buyback/:purchase_id", partner("packs:buyback", POOL), "partner_write", async (c) => {
@@ -52,14 +56,15 @@ export const buybackRoutes: RouteSpec[] = [
       if (t === null) throw notFound(`No purchase or token ${raw}`);
       tokenId = t;
     }
-    const { offer, idempotent } = await createOffer(c, tokenId, purchaseId, b.offer_price_usdc);
+    const { offer, idempotent } = await createOffer(c, tokenId, b.offer_price_usdc);
     return created(formatOffer(c.services, offer, { idempotent }));
   }),
 
   route("GET", "/mystery/buyback/:purchase_id", partner("packs:read", POOL), "partner_read", async (c) => {
     const raw = c.params.purchase_id!;
     const purchaseId = ownPurchaseId(c, raw);
-    const offers = await offersFor(c, (o) => (purchaseId !== null ? o.purchase_id === purchaseId : o.token_id === raw));
+    const tokenId = tokenIdOf(raw);
+    const offers = await offersFor(c, (o) => (purchaseId !== null ? o.purchase_id === purchaseId : o.token_id === tokenId));
     if (offers.length === 0) throw notFound(`No buyback offers for ${raw}`);
     return ok({ offers });
   }),

@@ -1,13 +1,15 @@
 import { encodeFunctionData, hashTypedData, type Hex } from "viem";
 import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../chain/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
 import type { HandlerContext } from "../../pipeline/route.ts";
 import type { Services } from "../../services.ts";
 import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./buyback-math.ts";
 import { burnState, chainOf, ownerOf, sendAs, tokenRecord, usdcBalance } from "./chain-io.ts";
 import { groupOf } from "./items.ts";
-import { mystery, type OfferRow, type TransferRow } from "./state.ts";
-import { emit, parseUsdc, usdc } from "./util.ts";
+import { settleFromChain } from "./purchases.ts";
+import { mystery, type OfferRow, type PurchaseRow, type TransferRow } from "./state.ts";
+import { emit, JOB_RETRY_MS, parseUsdc, tokenIdParam, tokenLockKey, usdc, type JobErrorHandler } from "./util.ts";
 import { activeWallet } from "./wallet-routes.ts";
 
 // POOL-model buyback: the service signs a BuybackMarketplace offer (EIP-712
@@ -100,12 +102,41 @@ export function formatOffer(s: Services, o: OfferRow, extra: Record<string, unkn
   };
 }
 
-/** Creates (or returns the active) offer for a token; every pre-flight error is a 4xx. */
-export async function createOffer(c: HandlerContext, tokenId: string, purchaseId: number | null, overrideRaw: unknown): Promise<{ offer: OfferRow; idempotent: boolean }> {
+/**
+ * The caller's purchase the token was revealed from (reveals not yet read are
+ * read from the chain first), or null. Offers are only made on a partner's own
+ * tokens: a token of another partner's purchase is answered like a token that
+ * does not exist (404 token_not_found), so its existence does not leak.
+ */
+export async function ownTokenPurchase(c: HandlerContext, tokenId: string): Promise<PurchaseRow | null> {
+  const acct = c.key!.account_id;
+  const find = () => Object.values(mystery(c.services).purchases).find((p) => p.account_id === acct && p.items?.some((i) => i.token_id === tokenId)) ?? null;
+  const found = find();
+  if (found || !c.services.chain) return found;
+  const waiting = Object.values(mystery(c.services).purchases).filter((p) => p.account_id === acct && p.status === "SUBMITTED").map((p) => p.id);
+  for (const id of waiting) await settleFromChain(c.services, id);
+  return find();
+}
+
+/**
+ * Creates (or returns the active) offer for one of the caller's tokens; every
+ * pre-flight error is a 4xx. Idempotent per (partner, token): parallel calls
+ * take turns on that key, so there is never more than one active offer.
+ */
+export async function createOffer(c: HandlerContext, tokenId: string, overrideRaw: unknown): Promise<{ offer: OfferRow; idempotent: boolean }> {
+  const acct = c.key!.account_id;
+  return withKeyLock(c.services.store, tokenLockKey("offer", acct, tokenId), async () => {
+    const existing = Object.values(mystery(c.services).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active");
+    if (existing) return { offer: existing, idempotent: true };
+    const purchase = await ownTokenPurchase(c, tokenId);
+    if (!purchase) throw notFound(`No token ${tokenId} from this account's purchases`, "token_not_found");
+    return signOffer(c, tokenId, purchase.id, overrideRaw);
+  });
+}
+
+async function signOffer(c: HandlerContext, tokenId: string, purchaseId: number, overrideRaw: unknown): Promise<{ offer: OfferRow; idempotent: boolean }> {
   const s = c.services;
   const acct = c.key!.account_id;
-  const existing = Object.values(mystery(s).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active");
-  if (existing) return { offer: existing, idempotent: true };
   const chain = chainOf(s);
   const id = BigInt(tokenId);
   const holder = await ownerOf(chain, id);
@@ -160,57 +191,63 @@ export async function createOffer(c: HandlerContext, tokenId: string, purchaseId
 // ---------------------------------------------------------------- acceptance and forwarding
 
 /** Reads the marketplace for active offers: accepted → buyback.confirmed + a pending transfer; past deadline → expired. */
-export async function watchOffers(s: Services): Promise<void> {
+export async function watchOffers(s: Services, onError?: JobErrorHandler): Promise<void> {
   if (!s.chain) return;
   const chain = s.chain.chain;
   const active = Object.values(mystery(s).offers).filter((o) => o.status === "active");
-  for (const o of active) {
-    const used = await chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "offerUsed", args: [o.offer_hash as Hex] });
-    const row = mystery(s).offers[o.offer_id];
-    if (!row || row.status !== "active") continue;
-    if (!used) {
-      if (Math.floor(s.clock.now() / 1000) > row.deadline) row.status = "expired";
-      continue;
-    }
-    const logs = await chain.publicClient.getContractEvents({
-      address: chain.addresses.marketplace,
-      abi: buybackMarketplaceAbi,
-      eventName: "OfferAccepted",
-      args: { offerHash: o.offer_hash as Hex },
-      fromBlock: chain.deployBlock,
-    });
-    const now = mystery(s).offers[o.offer_id];
-    if (!now || now.status !== "active") continue;
-    const accepted = logs[0];
-    if (!accepted) {
-      now.status = "cancelled";
-      continue;
-    }
-    now.status = "accepted";
-    now.accepted_at = s.clock.nowIso();
-    now.accept_tx_hash = accepted.transactionHash;
-    emit(s, now.account_id, "buyback.confirmed", String(now.offer_id), {
-      purchase_id: now.purchase_id,
-      offer_id: now.offer_id,
-      token_id: now.token_id,
-      status: "accepted",
-      seller: accepted.args.seller,
-      seller_receives_usdc: usdc(accepted.args.sellerAmount ?? 0n),
-      marketplace_fee_usdc: usdc(accepted.args.fee ?? 0n),
-      transaction_hash: accepted.transactionHash,
-    });
-    mystery(s).transfers[now.offer_id] = {
-      offer_id: now.offer_id,
-      account_id: now.account_id,
-      token_id: now.token_id,
-      status: "pending",
-      attempts: 0,
-      next_attempt_at: s.clock.now(),
-      to_address: null,
-      tx_hash: null,
-      last_error: null,
-    };
+  for (const o of active)
+    if (!onError) await watchOffer(s, chain, o);
+    else await watchOffer(s, chain, o).catch((err: unknown) => onError(`offer ${o.offer_id} watch`, err));
+}
+
+async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void> {
+  const used = await chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "offerUsed", args: [o.offer_hash as Hex] });
+  const row = mystery(s).offers[o.offer_id];
+  if (!row || row.status !== "active") return;
+  if (!used) {
+    if (Math.floor(s.clock.now() / 1000) > row.deadline) row.status = "expired";
+    return;
   }
+  const logs = await chain.publicClient.getContractEvents({
+    address: chain.addresses.marketplace,
+    abi: buybackMarketplaceAbi,
+    eventName: "OfferAccepted",
+    args: { offerHash: o.offer_hash as Hex },
+    fromBlock: chain.deployBlock,
+  });
+  const now = mystery(s).offers[o.offer_id];
+  if (!now || now.status !== "active") return;
+  const accepted = logs[0];
+  // One acceptance confirms one offer: a row sharing the hash of an offer already confirmed is void.
+  const taken = Object.values(mystery(s).offers).some((x) => x.offer_id !== now.offer_id && x.offer_hash === now.offer_hash && x.status === "accepted");
+  if (!accepted || taken) {
+    now.status = "cancelled";
+    return;
+  }
+  now.status = "accepted";
+  now.accepted_at = s.clock.nowIso();
+  now.accept_tx_hash = accepted.transactionHash;
+  emit(s, now.account_id, "buyback.confirmed", String(now.offer_id), {
+    purchase_id: now.purchase_id,
+    offer_id: now.offer_id,
+    token_id: now.token_id,
+    status: "accepted",
+    seller: accepted.args.seller,
+    seller_receives_usdc: usdc(accepted.args.sellerAmount ?? 0n),
+    marketplace_fee_usdc: usdc(accepted.args.fee ?? 0n),
+    transaction_hash: accepted.transactionHash,
+  });
+  mystery(s).transfers[now.offer_id] = {
+    offer_id: now.offer_id,
+    account_id: now.account_id,
+    token_id: now.token_id,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: s.clock.now(),
+    to_address: null,
+    tx_hash: null,
+    last_error: null,
+  };
 }
 
 function transferEventBase(s: Services, t: TransferRow) {
@@ -266,10 +303,18 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
   row.next_attempt_at = s.clock.now() + TRANSFER_RETRY_MS;
 }
 
-export async function runDueTransfers(s: Services): Promise<void> {
+/** Every due forwarding attempt; one that throws is reported and tried again later, the rest go on. */
+export async function runDueTransfers(s: Services, onError: JobErrorHandler): Promise<void> {
   const now = s.clock.now();
   const due = Object.values(mystery(s).transfers).filter((t) => (t.status === "pending" || t.status === "held") && t.next_attempt_at <= now);
-  for (const t of due) await attemptTransfer(s, t.offer_id);
+  for (const t of due)
+    try {
+      await attemptTransfer(s, t.offer_id);
+    } catch (err) {
+      onError(`buyback transfer ${t.offer_id}`, err);
+      const row = mystery(s).transfers[t.offer_id];
+      if (row && (row.status === "pending" || row.status === "held") && row.next_attempt_at <= s.clock.now()) row.next_attempt_at = s.clock.now() + JOB_RETRY_MS;
+    }
 }
 
 /** Purchase-path resolution for POST /mystery/buyback/:purchase_id. */
@@ -282,7 +327,8 @@ export function purchaseToken(c: HandlerContext, purchaseId: number, tokenRaw: u
     if (cards.length === 0) throw conflict("not_eligible", `Purchase ${purchaseId} has no cards to buy back`, { details: { reason: "no_cards" } });
     throw badRequest("token_required", `Purchase ${purchaseId} has ${cards.length} cards; send token_id`, { details: { token_ids: cards.map((i) => i.token_id) } });
   }
-  const item = p.items.find((i) => i.token_id === String(tokenRaw));
+  const tokenId = tokenIdParam(tokenRaw, "token_id");
+  const item = tokenId === null ? undefined : p.items.find((i) => i.token_id === tokenId);
   if (!item) throw new ApiError(404, "token_not_found", `Token ${String(tokenRaw)} is not an item of purchase ${purchaseId}`);
   return item.token_id;
 }

@@ -8,7 +8,7 @@ import { chainOf, tokenRecord } from "./chain-io.ts";
 import { groupOf, hydrate } from "./items.ts";
 import { mystery } from "./state.ts";
 import { tierOf, tiersOf } from "./tiers.ts";
-import { tierParam, tokenIdOf, usdc } from "./util.ts";
+import { checkIdLength, tierParam, tokenIdParam, usdc } from "./util.ts";
 
 // Tier catalog, odds, the would-be buyback price and partner stats.
 
@@ -21,8 +21,9 @@ function countedPurchases(c: HandlerContext, tierId?: number) {
 }
 
 async function priceByToken(c: HandlerContext, raw: string) {
-  const id = tokenIdOf(raw);
-  if (id === null) throw notFound(`No token ${raw}`);
+  // Checked before the chain is asked: viem throws on values past uint256.
+  const id = tokenIdParam(raw, "token_id");
+  if (id === null) throw badRequest("invalid_price_query", `token_id must be a token id: a uint256 in plain decimal (got "${raw.slice(0, 80)}")`);
   const rec = await tokenRecord(chainOf(c.services), BigInt(id));
   if (rec.originalRecipient === "0x0000000000000000000000000000000000000000") throw notFound(`Token ${id} was not minted by the mystery pool`);
   const group = groupOf(rec.groupId);
@@ -124,6 +125,7 @@ export const catalogRoutes: RouteSpec[] = [
     if ((cardId === null || cardId === "") === (tokenId === null || tokenId === ""))
       throw badRequest("invalid_price_query", "Send exactly one of card_id or token_id");
     if (tokenId) return ok(await priceByToken(c, tokenId));
+    checkIdLength(cardId, "card_id");
     const rec = c.services.catalog.cardAnyGame(cardId!);
     if (!rec) throw notFound(`No card ${cardId}`);
     const market = rec.pricing?.market;

@@ -5,6 +5,7 @@ import { ownerOf } from "./chain-io.ts";
 import { queryIdentity } from "./identity.ts";
 import { byRecent, revealedItems, type Revealed } from "./revealed.ts";
 import { mystery } from "./state.ts";
+import { own } from "../../state/own.ts";
 
 // An end user's collection (service-facts §4.2, SDK gacha.collection): the
 // items revealed from this partner's purchases made by that user (by
@@ -23,7 +24,7 @@ export const collectionRoutes: RouteSpec[] = [
     const who = queryIdentity(c);
     const page = parseOffsetPage(c.query);
     const acct = c.key!.account_id;
-    const users = Object.values(mystery(c.services).end_users[acct] ?? {});
+    const users = Object.values(own(mystery(c.services).end_users, acct) ?? {});
     const known = who.external_user_id
       ? users.find((u) => u.external_user_id === who.external_user_id)
       : users.find((u) => u.wallet_address.toLowerCase() === who.wallet_address!.toLowerCase());

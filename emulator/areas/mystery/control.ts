@@ -3,7 +3,9 @@ import { mysteryPoolAbi, usdStablecoinAbi } from "../../../chain/index.ts";
 import { optString, reqString } from "../../control/body.ts";
 import type { ControlContext, ControlSpec } from "../../control/route.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
+import { own } from "../../state/own.ts";
 import { chainOf, sendAs, usdcBalance } from "./chain-io.ts";
 import { endUser, walletView } from "./purchases.ts";
 import { decideKyc, dispatch, formatRedemption, startFulfillment } from "./redemption.ts";
@@ -20,7 +22,7 @@ import { creditDeposit } from "./wallet-ledger.ts";
 function accountOf(c: ControlContext): string {
   const key = optString(c.body, "key");
   if (key) {
-    const rec = c.services.store.state.keys[key];
+    const rec = own(c.services.store.state.keys, key);
     if (!rec) throw notFound("No such key");
     return rec.account_id;
   }
@@ -40,7 +42,12 @@ function redemptionId(c: ControlContext): number {
 }
 
 /** Moves `who`'s USDC to exactly `target` (mint up, send the excess to the treasury). */
-async function setBalance(c: ControlContext, who: "pool" | "poolSigner", target: bigint): Promise<void> {
+function setBalance(c: ControlContext, who: "pool" | "poolSigner", target: bigint): Promise<void> {
+  // Read balance → mint/withdraw is exclusive per account: two parallel calls would both mint the gap.
+  return withKeyLock(c.services.store, `mystery:liquidity:${who}`, () => moveBalance(c, who, target));
+}
+
+async function moveBalance(c: ControlContext, who: "pool" | "poolSigner", target: bigint): Promise<void> {
   const chain = chainOf(c.services);
   const addr = who === "pool" ? chain.addresses.mysteryPool : chain.poolSigner.address;
   const have = await usdcBalance(chain, addr);

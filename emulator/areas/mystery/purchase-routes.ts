@@ -4,13 +4,15 @@ import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.
 import { idempotent } from "../../pipeline/idempotency.ts";
 import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
 import { accepted, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
+import { own } from "../../state/own.ts";
 import { partner, route } from "./access.ts";
 import { chainOf, receiptOf } from "./chain-io.ts";
 import { endUser, formatPurchase, newPurchase, purchaseRequestedIn, relayCustodial, settleFromChain, walletView } from "./purchases.ts";
 import { mystery, PURCHASE_STATUSES, type PurchaseRow, type PurchaseStatus } from "./state.ts";
 import { tierOf } from "./tiers.ts";
 import { ledgerHold } from "./wallet-ledger.ts";
-import { body, emit, isTxHash, optIdentifier, parseUsdc, tierParam, usdc, walletParam, type Body } from "./util.ts";
+import { body, checkIdLength, emit, intId, isTxHash, optIdentifier, parseUsdc, tierParam, txLockKey, usdc, walletParam, type Body } from "./util.ts";
 
 // Purchases: non-custodial prepare/submit, custodial purchase, reads.
 
@@ -18,17 +20,17 @@ const account = (c: HandlerContext) => c.key!.account_id;
 
 /** A purchase of the caller's account (others' are 404), settled from the chain first. */
 export async function ownPurchase(c: HandlerContext, rawId: string | undefined): Promise<PurchaseRow> {
-  const id = rawId && /^\d{1,15}$/.test(rawId) ? Number(rawId) : NaN;
-  const row = mystery(c.services).purchases[id];
+  const id = intId(rawId, "purchase_id");
+  const row = id === null ? undefined : own(mystery(c.services).purchases, String(id));
   if (!row || row.account_id !== account(c)) throw notFound(`No purchase ${rawId ?? ""} on this account`);
   if (row.status === "SUBMITTED") await settleFromChain(c.services, row.id);
-  return mystery(c.services).purchases[id]!;
+  return mystery(c.services).purchases[row.id] ?? row;
 }
 
 function maxPriceOf(b: Body, price: bigint): bigint {
   if (b.max_price_usdc === undefined || b.max_price_usdc === null) return price;
   const m = parseUsdc(b.max_price_usdc);
-  if (m === null) throw badRequest("invalid_amount", "max_price_usdc must be a decimal USDC amount such as \"25.00\"");
+  if (m === null) throw badRequest("invalid_amount", "max_price_usdc must be a non-negative decimal USDC amount with at most 6 places, such as \"25.00\"");
   if (m < price) throw conflict("max_price_exceeded", `The tier costs ${usdc(price)} USDC, above max_price_usdc ${usdc(m)}`);
   return m;
 }
@@ -84,48 +86,52 @@ export const purchaseRoutes: RouteSpec[] = [
     if (!isTxHash(hash)) throw badRequest("invalid_tx_hash", "transaction_hash must be 0x followed by 64 hex characters");
     const wallet = walletParam(b.wallet_address);
     const external_user_id = optIdentifier(b, "external_user_id");
-    // Idempotent on the hash.
-    const existing = Object.values(mystery(c.services).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
-    if (existing) {
-      if (existing.account_id !== account(c)) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
-      await settleFromChain(c.services, existing.id);
-      return accepted(formatPurchase(mystery(c.services).purchases[existing.id]!));
-    }
-    const chain = chainOf(c.services);
-    const receipt = await receiptOf(chain, hash);
-    if (!receipt) throw badRequest("tx_unverified", "The transaction is not on the chain (submit after it is mined)");
-    if (receipt.status !== "success") throw badRequest("tx_reverted", "The purchase transaction reverted on chain");
-    const req = purchaseRequestedIn(c.services, receipt);
-    if (!req) throw badRequest("tx_unverified", "The transaction has no MysteryPool PurchaseRequested log");
-    if (req.buyer.toLowerCase() !== wallet.toLowerCase())
-      throw badRequest("purchaser_mismatch", `The purchase was made by ${req.buyer}, not wallet_address ${wallet}`);
-    if (Number(req.tierId) !== tier.tierId) throw badRequest("invalid_tier", `The transaction bought tier ${req.tierId}, not tier ${tier.tierId}`);
-    if (b.request_id !== undefined && b.request_id !== null && String(b.request_id) !== req.requestId.toString())
-      throw badRequest("tx_unverified", `request_id ${String(b.request_id)} does not match the VRF request ${req.requestId} in the receipt`, {
-        details: { request_id: req.requestId.toString() },
+    checkIdLength(b.request_id, "request_id");
+    // Idempotent on the hash: parallel submits of one hash take turns, so the
+    // first records the purchase and the others answer that same record.
+    return withKeyLock(c.services.store, txLockKey(hash), async () => {
+      const existing = Object.values(mystery(c.services).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
+      if (existing) {
+        if (existing.account_id !== account(c)) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
+        await settleFromChain(c.services, existing.id);
+        return accepted(formatPurchase(mystery(c.services).purchases[existing.id] ?? existing));
+      }
+      const chain = chainOf(c.services);
+      const receipt = await receiptOf(chain, hash);
+      if (!receipt) throw badRequest("tx_unverified", "The transaction is not on the chain (submit after it is mined)");
+      if (receipt.status !== "success") throw badRequest("tx_reverted", "The purchase transaction reverted on chain");
+      const req = purchaseRequestedIn(c.services, receipt);
+      if (!req) throw badRequest("tx_unverified", "The transaction has no MysteryPool PurchaseRequested log");
+      if (req.buyer.toLowerCase() !== wallet.toLowerCase())
+        throw badRequest("purchaser_mismatch", `The purchase was made by ${req.buyer}, not wallet_address ${wallet}`);
+      if (Number(req.tierId) !== tier.tierId) throw badRequest("invalid_tier", `The transaction bought tier ${req.tierId}, not tier ${tier.tierId}`);
+      if (b.request_id !== undefined && b.request_id !== null && String(b.request_id) !== req.requestId.toString())
+        throw badRequest("tx_unverified", `request_id ${String(b.request_id)} does not match the VRF request ${req.requestId} in the receipt`, {
+          details: { request_id: req.requestId.toString() },
+        });
+      const now = c.services.clock.nowIso();
+      const row = newPurchase(c.services, {
+        account_id: account(c),
+        custody: "NON_CUSTODIAL",
+        status: "SUBMITTED",
+        tier_id: tier.tierId,
+        price_micros: req.price.toString(),
+        onchain_request_id: req.requestId.toString(),
+        transaction_hash: receipt.transactionHash,
+        purchaser_address: req.buyer,
+        external_user_id,
+        reserved_at: null,
+        submitted_at: now,
       });
-    const now = c.services.clock.nowIso();
-    const row = newPurchase(c.services, {
-      account_id: account(c),
-      custody: "NON_CUSTODIAL",
-      status: "SUBMITTED",
-      tier_id: tier.tierId,
-      price_micros: req.price.toString(),
-      onchain_request_id: req.requestId.toString(),
-      transaction_hash: receipt.transactionHash,
-      purchaser_address: req.buyer,
-      external_user_id,
-      reserved_at: null,
-      submitted_at: now,
+      emit(c.services, row.account_id, "purchase.submitted", String(row.id), {
+        purchase_id: row.id,
+        status: "SUBMITTED",
+        transaction_hash: row.transaction_hash,
+        custody: "NON_CUSTODIAL",
+      });
+      await settleFromChain(c.services, row.id);
+      return accepted(formatPurchase(mystery(c.services).purchases[row.id] ?? row));
     });
-    emit(c.services, row.account_id, "purchase.submitted", String(row.id), {
-      purchase_id: row.id,
-      status: "SUBMITTED",
-      transaction_hash: row.transaction_hash,
-      custody: "NON_CUSTODIAL",
-    });
-    await settleFromChain(c.services, row.id);
-    return accepted(formatPurchase(mystery(c.services).purchases[row.id]!));
   }),
 
   route("POST", "/mystery/purchase", partner("packs:purchase"), "purchase", async (c) => {
@@ -148,7 +154,7 @@ export const purchaseRoutes: RouteSpec[] = [
         // A replay answers the original 202 with the purchase as it is now.
         replay: (orig) => {
           const id = (orig.data as { id: number }).id;
-          const row = mystery(c.services).purchases[id];
+          const row = own(mystery(c.services).purchases, String(id));
           return accepted(row ? formatPurchase(row) : orig.data);
         },
       },
@@ -192,6 +198,7 @@ export const purchaseRoutes: RouteSpec[] = [
       throw badRequest("invalid_status", `status must be one of ${PURCHASE_STATUSES.join(", ")}`);
     const page = parseOffsetPage(c.query);
     const user = c.query.get("external_user_id");
+    checkIdLength(user, "external_user_id");
     const wallet = c.query.get("wallet_address")?.toLowerCase();
     const acct = account(c);
     for (const p of Object.values(mystery(c.services).purchases)) if (p.account_id === acct && p.status === "SUBMITTED") await settleFromChain(c.services, p.id);

@@ -2,10 +2,11 @@ import { encodeFunctionData, getAddress, keccak256, parseEventLogs, toHex, type 
 import { cardNftAbi, mysteryPoolAbi } from "../../../chain/index.ts";
 import type { Services } from "../../services.ts";
 import { partnerFixture } from "../../../fixtures/mystery/index.ts";
+import { own, setOwn } from "../../state/own.ts";
 import { mystery, type EndUserRow, type PurchaseRow } from "./state.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
 import { hydrate, groupOf } from "./items.ts";
-import { emit, usdc } from "./util.ts";
+import { emit, usdc, type JobErrorHandler } from "./util.ts";
 import { ledgerRefund, ledgerRelease, ledgerSettle } from "./wallet-ledger.ts";
 
 // Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTED
@@ -58,16 +59,18 @@ export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
 const custodyAddress = (accountId: string, userId: string) => getAddress(`0x${keccak256(toHex(`custody:${accountId}:${userId}`)).slice(-40)}`);
 
 export function endUser(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): EndUserRow {
-  const users = (mystery(s).end_users[accountId] ??= {});
-  if (who.external_user_id && users[who.external_user_id]) return users[who.external_user_id]!;
+  const slice = mystery(s);
+  // The ids are the partner's own (`constructor`, `__proto__` are ids like any other): own entries only.
+  const users = own(slice.end_users, accountId) ?? setOwn(slice.end_users, accountId, {});
+  const known = who.external_user_id ? own(users, who.external_user_id) : undefined;
+  if (known) return known;
   if (!who.external_user_id && who.wallet_address) {
     const found = Object.values(users).find((u) => u.wallet_address.toLowerCase() === who.wallet_address!.toLowerCase());
     if (found) return found;
   }
   const id = who.external_user_id ?? `wallet:${who.wallet_address!.toLowerCase()}`;
   const row: EndUserRow = { external_user_id: id, wallet_address: who.wallet_address ?? custodyAddress(accountId, id), balance_micros: "0", reserved_micros: "0" };
-  users[id] = row;
-  return row;
+  return setOwn(users, id, row);
 }
 
 export function walletView(u: EndUserRow) {
@@ -191,9 +194,12 @@ export async function refundOnChain(s: Services, purchaseId: number, reason: str
   return true;
 }
 
-export async function settleAllFromChain(s: Services): Promise<void> {
+/** Settles every SUBMITTED purchase; with `onError` (the worker) one failing purchase is reported and the rest go on. */
+export async function settleAllFromChain(s: Services, onError?: JobErrorHandler): Promise<void> {
   const ids = Object.values(mystery(s).purchases)
     .filter((p) => p.status === "SUBMITTED")
     .map((p) => p.id);
-  for (const id of ids) await settleFromChain(s, id);
+  for (const id of ids)
+    if (!onError) await settleFromChain(s, id);
+    else await settleFromChain(s, id).catch((err: unknown) => onError(`purchase ${id} reveal`, err));
 }

@@ -6,7 +6,7 @@ import type { Services } from "../../services.ts";
 import { burnState, chainOf, ownerOf, receiptOf, sendAs } from "./chain-io.ts";
 import { settleFromChain } from "./purchases.ts";
 import { LIVE_REDEMPTION, mystery, type ItemRow, type PurchaseRow, type RedemptionRow } from "./state.ts";
-import { emit, intId, isoAt, tokenIdOf, type Body } from "./util.ts";
+import { emit, intId, isoAt, JOB_RETRY_MS, tokenIdParam, type Body, type JobErrorHandler } from "./util.ts";
 
 // Physical redemption, "burn on dispatch" (interface; service-facts §4.7
 // generation A with KYC): AWAITING_KYC → PREPARED → BURN_SUBMITTED →
@@ -31,12 +31,12 @@ export function liveRedemptionFor(s: Services, accountId: string, tokenId: strin
 /** purchase_id (+ token_id when several items qualify) or token_id alone → the item to redeem. */
 export async function resolveTarget(c: HandlerContext, b: Body): Promise<Target> {
   const acct = c.key!.account_id;
-  const purchaseId = b.purchase_id === undefined || b.purchase_id === null ? null : intId(b.purchase_id);
+  const purchaseId = b.purchase_id === undefined || b.purchase_id === null ? null : intId(b.purchase_id, "purchase_id");
   const rawToken = b.token_id;
   const hasToken = rawToken !== undefined && rawToken !== null && rawToken !== "";
+  const tokenId = hasToken ? tokenIdParam(rawToken, "token_id") : null;
   if (b.purchase_id !== undefined && b.purchase_id !== null && purchaseId === null) throw notFound(`No purchase ${String(b.purchase_id)} on this account`);
   if (purchaseId === null && !hasToken) throw badRequest("purchase_or_token_required", "Send purchase_id (and token_id when the purchase has several items) or token_id");
-  const tokenId = hasToken ? tokenIdOf(rawToken) : null;
   let purchase: PurchaseRow | undefined;
   if (purchaseId !== null) {
     purchase = mystery(c.services).purchases[purchaseId];
@@ -157,17 +157,45 @@ export function decideKyc(s: Services, id: number, approve: boolean): Redemption
   return r;
 }
 
-/** Verifies the holder's initiateBurn transaction and moves PREPARED → BURN_SUBMITTED. */
+/**
+ * Verifies the holder's initiateBurn transaction and moves PREPARED →
+ * BURN_SUBMITTED. The receipt alone is not enough: a burn flagged for an
+ * earlier (expired) redemption may have been cancelled since, leaving the
+ * token free to move. So the token's current on-chain state must be exactly
+ * this burn: pending, of the redemption's burn type, held by the holder, and
+ * no later BurnInitiated for the token (a cancel + re-flag would be newer).
+ */
 export async function submitBurn(s: Services, r: RedemptionRow, hash: `0x${string}`): Promise<void> {
   const chain = chainOf(s);
   const receipt = await receiptOf(chain, hash);
-  const invalid = (why: string) => badRequest("invalid_tx_hash", `tx_hash ${why}`, { details: { tx_hash: hash } });
-  if (!receipt) throw invalid("is not on the chain (submit after the burn transaction is mined)");
-  if (receipt.status !== "success") throw invalid("reverted on chain");
+  const invalid = (why: string, reason: string) => badRequest("invalid_tx_hash", `tx_hash ${why}`, { details: { tx_hash: hash, reason } });
+  if (!receipt) throw invalid("is not on the chain (submit after the burn transaction is mined)", "not_found");
+  if (receipt.status !== "success") throw invalid("reverted on chain", "reverted");
   const nft = chain.addresses.cardNft.toLowerCase();
   const burns = parseEventLogs({ abi: cardNftAbi, eventName: "BurnInitiated", logs: receipt.logs.filter((l) => l.address.toLowerCase() === nft) });
-  if (!burns.some((e) => e.args.tokenId.toString() === r.token_id)) throw invalid(`has no BurnInitiated for token ${r.token_id}`);
-  const row = mystery(s).redemptions[r.redemption_id]!;
+  const mine = burns.find((e) => e.args.tokenId.toString() === r.token_id);
+  if (!mine) throw invalid(`has no BurnInitiated for token ${r.token_id}`, "no_burn");
+  if (mine.args.burnType !== r.burn_type)
+    throw invalid(`flags token ${r.token_id} for ${BURN_TYPE_LABELS[mine.args.burnType] ?? mine.args.burnType}, not ${BURN_TYPE_LABELS[r.burn_type]}`, "wrong_burn_type");
+  if (mine.args.holder.toLowerCase() !== r.holder.toLowerCase()) throw invalid(`was sent by ${mine.args.holder}, not the holder ${r.holder}`, "wrong_holder");
+  const tokenId = BigInt(r.token_id);
+  const burn = await burnState(chain, tokenId);
+  const owner = await ownerOf(chain, tokenId);
+  const later = await chain.publicClient.getContractEvents({
+    address: chain.addresses.cardNft,
+    abi: cardNftAbi,
+    eventName: "BurnInitiated",
+    args: { tokenId },
+    fromBlock: receipt.blockNumber,
+  });
+  const latest = later.at(-1);
+  if (!burn.pending || burn.burnType !== r.burn_type || owner?.toLowerCase() !== r.holder.toLowerCase() || latest?.transactionHash?.toLowerCase() !== hash.toLowerCase())
+    throw invalid(`is not the pending burn of token ${r.token_id} (cancelled, finalised or superseded on chain); flag the token again with unsigned.calls`, "burn_not_pending");
+  // Re-read after the awaits: the worker may have expired the redemption meanwhile
+  // (it only expires rows past expires_at, so a row still before it is safe to move).
+  const row = mystery(s).redemptions[r.redemption_id];
+  if (!row || row.status !== "PREPARED" || Date.parse(row.expires_at) <= s.clock.now())
+    throw conflict("invalid_status", `Redemption ${r.redemption_id} is ${row?.status ?? "gone"}${row && row.status === "PREPARED" ? " but expired" : ""}; only PREPARED redemptions take a burn transaction`);
   row.burn_tx_hash = receipt.transactionHash;
   row.next_step_at = s.clock.now() + FULFILLMENT_DELAY_MS;
   touch(s, row, "BURN_SUBMITTED");
@@ -183,35 +211,61 @@ export function startFulfillment(s: Services, id: number): RedemptionRow {
   return r;
 }
 
-/** Warehouse: dispatch (IN_FULFILLMENT → COMPLETED); the operator finalises the burn on chain. */
+/**
+ * Warehouse: dispatch (IN_FULFILLMENT → COMPLETED); the operator finalises the
+ * burn on chain. When the chain has no pending burn to finalise (cancelled
+ * meanwhile), or the transaction cannot be sent, the redemption ends FAILED:
+ * it never stays IN_FULFILLMENT behind an exception.
+ */
 export async function dispatch(s: Services, id: number): Promise<RedemptionRow> {
   const first = mystery(s).redemptions[id];
   if (!first) throw notFound(`No redemption ${id}`);
   if (first.status !== "IN_FULFILLMENT") throw conflict("invalid_status", `Redemption ${id} is ${first.status}; dispatch needs IN_FULFILLMENT`);
   const chain = chainOf(s);
-  const receipt = await sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: "finalizeBurn", args: [BigInt(first.token_id)] }));
-  const r = mystery(s).redemptions[id]!;
-  if (receipt.status !== "success") {
-    r.failure_reason = "finalizeBurn reverted (no pending burn on chain)";
-    r.next_step_at = null;
+  const tokenId = BigInt(first.token_id);
+  let failure: string | null = null;
+  const burn = await burnState(chain, tokenId);
+  if (!burn.pending) failure = `the burn of token ${first.token_id} is no longer pending on chain (cancelled or already finalised)`;
+  else
+    try {
+      const receipt = await sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: "finalizeBurn", args: [tokenId] }));
+      if (receipt.status !== "success") failure = "finalizeBurn reverted (no pending burn on chain)";
+    } catch (err) {
+      failure = `finalizeBurn could not be sent: ${(err as Error).message.split("\n")[0]}`;
+    }
+  const r = mystery(s).redemptions[id];
+  if (!r || r.status !== "IN_FULFILLMENT") return r ?? first;
+  r.next_step_at = null;
+  if (failure) {
+    r.failure_reason = failure;
     touch(s, r, "FAILED");
     return r;
   }
   r.is_burned = true;
-  r.next_step_at = null;
   r.tracking_number = `9400${String(r.redemption_id).padStart(18, "0")}`;
   touch(s, r, "COMPLETED");
   return r;
 }
 
-/** Auto mode: takes every warehouse step that is due. */
-export async function runDueRedemptions(s: Services): Promise<void> {
+/** Auto mode: takes every warehouse step that is due; one failing step is logged and retried later, never stopping the rest. */
+export async function runDueRedemptions(s: Services, onError: JobErrorHandler): Promise<void> {
   const now = s.clock.now();
-  for (const r of Object.values(mystery(s).redemptions)) {
-    if (r.next_step_at === null || r.next_step_at > now) continue;
-    if (r.status === "BURN_SUBMITTED") startFulfillment(s, r.redemption_id);
-    else if (r.status === "IN_FULFILLMENT") await dispatch(s, r.redemption_id);
-    else mystery(s).redemptions[r.redemption_id]!.next_step_at = null;
+  const due = Object.values(mystery(s).redemptions)
+    .filter((r) => r.next_step_at !== null && r.next_step_at <= now)
+    .map((r) => r.redemption_id);
+  for (const id of due) {
+    try {
+      const r = mystery(s).redemptions[id];
+      if (!r || r.next_step_at === null || r.next_step_at > now) continue;
+      if (r.status === "BURN_SUBMITTED") startFulfillment(s, id);
+      else if (r.status === "IN_FULFILLMENT") await dispatch(s, id);
+      else r.next_step_at = null;
+    } catch (err) {
+      onError(`redemption ${id} warehouse step`, err);
+      // Not due again at once: a step that keeps failing must not spin the clock.
+      const r = mystery(s).redemptions[id];
+      if (r && r.next_step_at !== null && r.next_step_at <= s.clock.now()) r.next_step_at = s.clock.now() + JOB_RETRY_MS;
+    }
   }
 }
 
@@ -227,7 +281,7 @@ export function expiryDue(r: RedemptionRow): number | null {
  * A burn the holder flagged on chain but never submitted is cancelled by the
  * operator, so the card is not left frozen; the end user retries with a new key.
  */
-export async function expireDueRedemptions(s: Services): Promise<void> {
+export async function expireDueRedemptions(s: Services, onError: JobErrorHandler): Promise<void> {
   const now = s.clock.now();
   const due = Object.values(mystery(s).redemptions)
     .filter((r) => {
@@ -238,15 +292,19 @@ export async function expireDueRedemptions(s: Services): Promise<void> {
   for (const id of due) {
     const before = mystery(s).redemptions[id]!;
     let cancelled = false;
-    if (s.chain) {
-      const chain = s.chain.chain;
-      const tokenId = BigInt(before.token_id);
-      const [burn, owner] = [await burnState(chain, tokenId), await ownerOf(chain, tokenId)];
-      if (burn.pending && burn.burnType === before.burn_type && owner?.toLowerCase() === before.holder.toLowerCase()) {
-        const data = encodeFunctionData({ abi: cardNftAbi, functionName: "cancelBurn", args: [tokenId] });
-        cancelled = (await sendAs(chain, chain.operator, chain.addresses.cardNft, data)).status === "success";
+    if (s.chain)
+      try {
+        const chain = s.chain.chain;
+        const tokenId = BigInt(before.token_id);
+        const [burn, owner] = [await burnState(chain, tokenId), await ownerOf(chain, tokenId)];
+        if (burn.pending && burn.burnType === before.burn_type && owner?.toLowerCase() === before.holder.toLowerCase()) {
+          const data = encodeFunctionData({ abi: cardNftAbi, functionName: "cancelBurn", args: [tokenId] });
+          cancelled = (await sendAs(chain, chain.operator, chain.addresses.cardNft, data)).status === "success";
+        }
+      } catch (err) {
+        // The redemption expires all the same; only the clean-up on chain is lost.
+        onError(`redemption ${id} expiry (cancelBurn)`, err);
       }
-    }
     const r = mystery(s).redemptions[id];
     if (!r || expiryDue(r) === null) continue;
     r.failure_reason = cancelled ? "expired (the burn flagged on chain was cancelled)" : "expired";

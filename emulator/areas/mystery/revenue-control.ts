@@ -1,12 +1,14 @@
 import { keccak256, toHex } from "viem";
 import { optString } from "../../control/body.ts";
-import type { ControlSpec } from "../../control/route.ts";
+import type { ControlContext, ControlSpec } from "../../control/route.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
 import type { Services } from "../../services.ts";
 import { accountModel, byProduct, figures, openPeriodStart, pct, revenueState, TIER_SHARE_BPS, type PayoutStatement } from "./revenue.ts";
 import { mystery } from "./state.ts";
 import { emit, intId, isTxHash, usdc } from "./util.ts";
+import { own, setOwn } from "../../state/own.ts";
 
 // Operator actions for revenue share: close the open period of a TIER account
 // into a frozen PENDING statement (payout.statement_ready), and pay a statement
@@ -14,7 +16,7 @@ import { emit, intId, isTxHash, usdc } from "./util.ts";
 // to the payout wallet so the hash is a real transaction.
 
 function payoutWallet(s: Services, accountId: string) {
-  return mystery(s).payout_wallets[accountId]?.find((w) => w.is_active) ?? null;
+  return own(mystery(s).payout_wallets, accountId)?.find((w) => w.is_active) ?? null;
 }
 
 function close(s: Services, accountId: string): PayoutStatement {
@@ -48,7 +50,7 @@ function close(s: Services, accountId: string): PayoutStatement {
   };
   const rev = revenueState(s);
   rev.statements[statement.payout_id] = { account_id: accountId, statement };
-  rev.period_start[accountId] = statement.period.to;
+  setOwn(rev.period_start, accountId, statement.period.to);
   emit(s, accountId, "payout.statement_ready", String(statement.payout_id), structuredClone(statement) as unknown as Record<string, unknown>);
   return statement;
 }
@@ -77,26 +79,30 @@ export const revenueControl: ControlSpec[] = [
     method: "POST",
     path: "/mystery/payouts/:id/pay",
     describe: "Pay a PENDING payout statement {tx_hash?} → PAID (payout.paid); needs a payout wallet (at close or now)",
-    handle: async (c) => {
-      const id = intId(c.params.id);
-      const row = id === null ? undefined : revenueState(c.services).statements[id];
-      if (!row) throw notFound(`No payout ${c.params.id}`);
-      if (row.statement.status !== "PENDING") throw conflict("invalid_status", `Payout ${id} is ${row.statement.status}; only PENDING can be paid`);
-      const given = optString(c.body, "tx_hash");
-      if (given !== undefined && !isTxHash(given)) throw badRequest("invalid_tx_hash", "tx_hash must be 0x followed by 64 hex characters");
-      const wallet = payoutWallet(c.services, row.account_id);
-      const address = row.statement.payout_address ?? wallet?.address ?? null;
-      if (!address) throw conflict("payout_wallet_not_set", `Account ${row.account_id} has no payout wallet (PUT /api/v1/mystery/payout-wallet)`);
-      let hash = given ?? null;
-      const amount = BigInt(row.statement.payout_micros);
-      if (!hash && c.services.chain && amount > 0n) hash = (await c.services.chain.chain.faucet(address as `0x${string}`, { usdc: amount })).usdcTx ?? null;
-      hash ??= keccak256(toHex(`payout:${row.account_id}:${id}`));
-      // Re-read after the await: restore/reset may have replaced the state.
-      const now = revenueState(c.services).statements[id!];
-      if (!now || now.statement.status !== "PENDING") throw conflict("invalid_status", `Payout ${id} changed while it was being paid`);
-      Object.assign(now.statement, { status: "PAID", payout_address: address, chain: now.statement.chain ?? "base", tx_hash: hash, paid_at: c.services.clock.nowIso() });
-      emit(c.services, now.account_id, "payout.paid", String(id), structuredClone(now.statement) as unknown as Record<string, unknown>);
-      return ok(now.statement);
-    },
+    // Check PENDING → pay on chain → mark PAID is exclusive per payout: a parallel second call waits and answers 409.
+    handle: (c) => withKeyLock(c.services.store, `mystery:payout:${String(intId(c.params.id) ?? c.params.id)}`, () => pay(c)),
   },
 ];
+
+/** Pays a PENDING statement: with the chain up, mints the USDC to the payout wallet so the hash is a real transaction. */
+async function pay(c: ControlContext) {
+  const id = intId(c.params.id);
+  const row = id === null ? undefined : revenueState(c.services).statements[id];
+  if (!row) throw notFound(`No payout ${c.params.id}`);
+  if (row.statement.status !== "PENDING") throw conflict("invalid_status", `Payout ${id} is ${row.statement.status}; only PENDING can be paid`);
+  const given = optString(c.body, "tx_hash");
+  if (given !== undefined && !isTxHash(given)) throw badRequest("invalid_tx_hash", "tx_hash must be 0x followed by 64 hex characters");
+  const wallet = payoutWallet(c.services, row.account_id);
+  const address = row.statement.payout_address ?? wallet?.address ?? null;
+  if (!address) throw conflict("payout_wallet_not_set", `Account ${row.account_id} has no payout wallet (PUT /api/v1/mystery/payout-wallet)`);
+  let hash = given ?? null;
+  const amount = BigInt(row.statement.payout_micros);
+  if (!hash && c.services.chain && amount > 0n) hash = (await c.services.chain.chain.faucet(address as `0x${string}`, { usdc: amount })).usdcTx ?? null;
+  hash ??= keccak256(toHex(`payout:${row.account_id}:${id}`));
+  // Re-read after the await: restore/reset may have replaced the state.
+  const now = revenueState(c.services).statements[id!];
+  if (!now || now.statement.status !== "PENDING") throw conflict("invalid_status", `Payout ${id} changed while it was being paid`);
+  Object.assign(now.statement, { status: "PAID", payout_address: address, chain: now.statement.chain ?? "base", tx_hash: hash, paid_at: c.services.clock.nowIso() });
+  emit(c.services, now.account_id, "payout.paid", String(id), structuredClone(now.statement) as unknown as Record<string, unknown>);
+  return ok(now.statement);
+}

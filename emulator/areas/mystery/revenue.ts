@@ -1,5 +1,6 @@
 import type { BillingModel } from "../../state/schema.ts";
 import type { Services } from "../../services.ts";
+import { own } from "../../state/own.ts";
 import { mystery } from "./state.ts";
 import { usdc } from "./util.ts";
 
@@ -83,7 +84,7 @@ const purchaseTime = (p: { submitted_at: string | null; created_at: string }) =>
 
 /** Start of the account's open period: the last close, else the quarter of its first activity (or of now). */
 export function openPeriodStart(s: Services, accountId: string): number {
-  const closed = revenueState(s).period_start[accountId];
+  const closed = own(revenueState(s).period_start, accountId);
   if (closed) return Date.parse(closed);
   const slice = mystery(s);
   const times = [

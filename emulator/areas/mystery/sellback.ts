@@ -3,11 +3,13 @@ import { BUYBACK_DISCOUNT_PERMILLE, cardNftAbi, mysteryPoolAbi } from "../../../
 import { ApiError, badRequest, conflict } from "../../pipeline/errors.ts";
 import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
+import { own } from "../../state/own.ts";
 import { partnerFixture } from "../../../fixtures/mystery/index.ts";
 import { partner, route } from "./access.ts";
 import { chainOf, ownerOf, receiptOf, tokenRecord } from "./chain-io.ts";
 import { mystery, type SellbackRow } from "./state.ts";
-import { body, emit, isoAt, isTxHash, optIdentifier, parseUsdc, tokenIdOf, usdc, walletParam, type Body } from "./util.ts";
+import { body, emit, intIn, isoAt, isTxHash, optIdentifier, parseUsdc, tokenIdParam, txLockKey, usdc, walletParam, type Body } from "./util.ts";
 
 // Native sell-back (TIER model, service-facts §4.5): the original recipient
 // sells pool-minted cards back inside their buyback window with
@@ -23,8 +25,9 @@ function tokenIds(b: Body): string[] {
   const v = b.token_ids;
   if (!Array.isArray(v) || v.length === 0) throw badRequest("invalid_token_ids", "token_ids must be a non-empty array of token ids");
   if (v.length > MAX_BATCH) throw badRequest("too_many_tokens", `At most ${MAX_BATCH} tokens per sell-back batch (got ${v.length})`);
-  const ids = v.map(tokenIdOf);
-  if (ids.some((x) => x === null)) throw badRequest("invalid_token_ids", "Every token id must be a decimal integer (string or number)");
+  const ids = v.map((x) => tokenIdParam(x, "token_ids[]"));
+  if (ids.some((x) => x === null))
+    throw badRequest("invalid_token_ids", "Every token id must be a uint256 in plain decimal (string or number; no sign, fraction, exponent, hex or leading zeros)");
   return [...new Set(ids as string[])];
 }
 
@@ -68,7 +71,7 @@ function partnerWallets(c: HandlerContext): Set<string> {
   const slice = mystery(c.services);
   const out = new Set<string>();
   for (const p of Object.values(slice.purchases)) if (p.account_id === acct) out.add(p.purchaser_address.toLowerCase());
-  for (const u of Object.values(slice.end_users[acct] ?? {})) out.add(u.wallet_address.toLowerCase());
+  for (const u of Object.values(own(slice.end_users, acct) ?? {})) out.add(u.wallet_address.toLowerCase());
   for (const u of partnerFixture(acct).end_users) out.add(u.wallet_address.toLowerCase());
   return out;
 }
@@ -123,11 +126,11 @@ export const sellbackRoutes: RouteSpec[] = [
     let minTotal: bigint;
     if (b.min_total_usdc !== undefined && b.min_total_usdc !== null) {
       const m = parseUsdc(b.min_total_usdc);
-      if (m === null) throw badRequest("invalid_amount", "min_total_usdc must be a decimal USDC amount");
+      if (m === null) throw badRequest("invalid_amount", "min_total_usdc must be a non-negative decimal USDC amount with at most 6 places");
       minTotal = m;
     } else {
-      const bps = b.slippage_bps === undefined ? 100 : Number(b.slippage_bps);
-      if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw badRequest("invalid_amount", "slippage_bps must be an integer between 0 and 10000");
+      const bps = b.slippage_bps === undefined || b.slippage_bps === null ? 100 : intIn(b.slippage_bps, 0, 10_000);
+      if (bps === null) throw badRequest("invalid_amount", "slippage_bps must be an integer between 0 and 10000");
       minTotal = (q.total * BigInt(10_000 - bps)) / 10_000n;
     }
     const chain = chainOf(c.services);
@@ -168,39 +171,42 @@ export const sellbackRoutes: RouteSpec[] = [
     optIdentifier(b, "external_user_id");
     const claimed = b.wallet_address === undefined || b.wallet_address === null ? null : walletParam(b.wallet_address);
     const acct = c.key!.account_id;
-    const known = Object.values(mystery(c.services).sellbacks).find((r) => r.transaction_hash.toLowerCase() === hash.toLowerCase());
-    if (known) {
-      if (known.account_id !== acct) throw conflict("tx_already_recorded", "This sell-back is recorded for another partner");
-      return ok(formatSellback(known));
-    }
-    const chain = chainOf(c.services);
-    const receipt = await receiptOf(chain, hash);
-    if (!receipt) throw badRequest("tx_unverified", "The transaction is not on the chain");
-    if (receipt.status !== "success") throw badRequest("tx_reverted", "The sell-back transaction reverted on chain");
-    const pool = chain.addresses.mysteryPool.toLowerCase();
-    const sold = parseEventLogs({ abi: mysteryPoolAbi, eventName: "CardSellExecuted", logs: receipt.logs.filter((l) => l.address.toLowerCase() === pool) })[0];
-    if (!sold) throw badRequest("tx_unverified", "The transaction has no MysteryPool CardSellExecuted log");
-    const seller = sold.args.seller;
-    if ((claimed && claimed.toLowerCase() !== seller.toLowerCase()) || !partnerWallets(c).has(seller.toLowerCase()))
-      throw new ApiError(403, "seller_mismatch", `The on-chain seller ${seller} is not one of this partner's end users`, { details: { seller } });
-    const row: SellbackRow = {
-      sellback_id: c.services.store.nextId("mystery-sellback", 3001),
-      account_id: acct,
-      seller: seller.toLowerCase(),
-      token_ids: sold.args.tokenIds.map(String),
-      total_micros: sold.args.total.toString(),
-      transaction_hash: receipt.transactionHash,
-      sold_at: c.services.clock.nowIso(),
-    };
-    mystery(c.services).sellbacks[row.sellback_id] = row;
-    emit(c.services, acct, "sellback.confirmed", String(row.sellback_id), {
-      sellback_id: row.sellback_id,
-      seller: row.seller,
-      token_ids: row.token_ids,
-      total_usdc: usdc(row.total_micros),
-      transaction_hash: row.transaction_hash,
+    // Idempotent on the hash: parallel submits take turns; the first records, the rest answer that record.
+    return withKeyLock(c.services.store, txLockKey(hash), async () => {
+      const known = Object.values(mystery(c.services).sellbacks).find((r) => r.transaction_hash.toLowerCase() === hash.toLowerCase());
+      if (known) {
+        if (known.account_id !== acct) throw conflict("tx_already_recorded", "This sell-back is recorded for another partner");
+        return ok(formatSellback(known));
+      }
+      const chain = chainOf(c.services);
+      const receipt = await receiptOf(chain, hash);
+      if (!receipt) throw badRequest("tx_unverified", "The transaction is not on the chain");
+      if (receipt.status !== "success") throw badRequest("tx_reverted", "The sell-back transaction reverted on chain");
+      const pool = chain.addresses.mysteryPool.toLowerCase();
+      const sold = parseEventLogs({ abi: mysteryPoolAbi, eventName: "CardSellExecuted", logs: receipt.logs.filter((l) => l.address.toLowerCase() === pool) })[0];
+      if (!sold) throw badRequest("tx_unverified", "The transaction has no MysteryPool CardSellExecuted log");
+      const seller = sold.args.seller;
+      if ((claimed && claimed.toLowerCase() !== seller.toLowerCase()) || !partnerWallets(c).has(seller.toLowerCase()))
+        throw new ApiError(403, "seller_mismatch", `The on-chain seller ${seller} is not one of this partner's end users`, { details: { seller } });
+      const row: SellbackRow = {
+        sellback_id: c.services.store.nextId("mystery-sellback", 3001),
+        account_id: acct,
+        seller: seller.toLowerCase(),
+        token_ids: sold.args.tokenIds.map(String),
+        total_micros: sold.args.total.toString(),
+        transaction_hash: receipt.transactionHash,
+        sold_at: c.services.clock.nowIso(),
+      };
+      mystery(c.services).sellbacks[row.sellback_id] = row;
+      emit(c.services, acct, "sellback.confirmed", String(row.sellback_id), {
+        sellback_id: row.sellback_id,
+        seller: row.seller,
+        token_ids: row.token_ids,
+        total_usdc: usdc(row.total_micros),
+        transaction_hash: row.transaction_hash,
+      });
+      return ok(formatSellback(row));
     });
-    return ok(formatSellback(row));
   }),
 
   route("GET", "/mystery/sellbacks", partner("packs:read", TIER), "partner_read", (c) => {

@@ -21,13 +21,41 @@ export function usdc(micros: bigint | string | number): string {
 /** Integer micros → USD with cents ("12.50"). */
 export const usd2 = (micros: bigint | string): string => (Number(BigInt(micros)) / 1_000_000).toFixed(2);
 
-/** "12.5" | 12.5 → micros, or null when not a non-negative decimal with ≤ 6 places. */
+/** The largest USDC amount any mystery route takes: 10^12 USDC (far above any price, far below uint256). */
+export const MAX_USDC_MICROS = 10n ** 18n;
+export const MAX_UINT256 = 2n ** 256n - 1n;
+
+/**
+ * "12.5" | 12.5 → micros, or null unless a plain non-negative decimal with at
+ * most 6 places and at most MAX_USDC_MICROS: no sign, exponent, hex, leading
+ * zeros ("007"), blanks, bare dot or empty string.
+ */
 export function parseUsdc(v: unknown): bigint | null {
-  if (typeof v !== "string" && typeof v !== "number") return null;
-  const s = String(v).trim();
-  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(s);
+  let s: string;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v) || v < 0) return null;
+    s = String(v); // 1e21 → "1e+21", 1e-7 → "1e-7": both refused below
+  } else if (typeof v === "string") s = v;
+  else return null;
+  const m = /^(0|[1-9]\d{0,17})(?:\.(\d{1,6}))?$/.exec(s);
   if (!m) return null;
-  return BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0") || "0");
+  const micros = BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0"));
+  return micros <= MAX_USDC_MICROS ? micros : null;
+}
+
+/** An integer in [min, max] given as a JSON number or canonical decimal string, else null. */
+export function intIn(v: unknown, min: number, max: number): number | null {
+  let n: number;
+  if (typeof v === "number") n = v;
+  else if (typeof v === "string" && /^(0|[1-9]\d{0,15})$/.test(v)) n = Number(v);
+  else return null;
+  return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
+}
+
+/** A string or number id from a body or query over 255 characters is identifier_too_long (before any other check). */
+export function checkIdLength(v: unknown, name: string): void {
+  if (typeof v === "string") checkIdentifier(v, name);
+  else if (typeof v === "number") checkIdentifier(String(v), name);
 }
 
 export type Body = Record<string, unknown>;
@@ -53,9 +81,10 @@ export function walletParam(v: unknown, code = "invalid_wallet_address"): `0x${s
 }
 
 /** Tier ids are numbers (a numeric string is accepted); anything else is invalid_tier. */
-export function tierParam(v: unknown): number {
-  const n = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
-  if (!Number.isInteger(n) || n <= 0) throw badRequest("invalid_tier", "tier_id must be the numeric id of a tier (see GET /mystery/catalog)");
+export function tierParam(v: unknown, name = "tier_id"): number {
+  checkIdLength(v, name);
+  const n = intIn(v, 1, Number.MAX_SAFE_INTEGER);
+  if (n === null) throw badRequest("invalid_tier", `${name} must be the numeric id of a tier (see GET /mystery/catalog)`);
   return n;
 }
 
@@ -68,19 +97,44 @@ export function optIdentifier(b: Body, name: string): string | null {
   return s;
 }
 
-/** Positive integer ids (purchase_id, redemption_id) given as a number or digit string. */
-export function intId(v: unknown): number | null {
-  if (typeof v === "number" && Number.isInteger(v) && v > 0) return v;
-  if (typeof v === "string" && /^\d{1,15}$/.test(v.trim()) && Number(v) > 0) return Number(v.trim());
-  return null;
+/**
+ * Positive integer row ids (purchase_id, redemption_id, payout id) given as a
+ * number or canonical digit string; null otherwise (the caller answers its
+ * not-found). An id over 255 characters is identifier_too_long.
+ */
+export function intId(v: unknown, name = "id"): number | null {
+  checkIdLength(v, name);
+  return intIn(v, 1, Number.MAX_SAFE_INTEGER);
 }
 
-/** Token ids are decimal strings (uint256). */
+/**
+ * Token ids are uint256 in canonical decimal (a string, or a JSON number that is
+ * a safe integer): no sign, fraction, exponent, hex, leading zeros, blanks or
+ * values past 2^256 − 1 (viem would throw on those before the chain is asked).
+ */
 export function tokenIdOf(v: unknown): string | null {
-  if (typeof v === "number" && Number.isInteger(v) && v >= 0) return String(v);
-  if (typeof v === "string" && /^\d{1,78}$/.test(v.trim())) return BigInt(v.trim()).toString();
-  return null;
+  if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? String(v) : null;
+  if (typeof v !== "string" || !/^(0|[1-9]\d{0,77})$/.test(v)) return null;
+  return BigInt(v) <= MAX_UINT256 ? v : null;
 }
+
+/** tokenIdOf for request input: over 255 characters is identifier_too_long first. */
+export function tokenIdParam(v: unknown, name = "token_id"): string | null {
+  checkIdLength(v, name);
+  return tokenIdOf(v);
+}
+
+/**
+ * Keys for pipeline/key-lock.ts: what the area's check-await-write handlers
+ * are exclusive on. A transaction hash is one key whichever route submits it.
+ */
+export const txLockKey = (hash: string) => `mystery:tx:${hash.toLowerCase()}`;
+export const tokenLockKey = (what: "redemption" | "offer", accountId: string, tokenId: string) => `mystery:${what}-token:${accountId}\u0000${tokenId}`;
+
+/** How a worker job reports a failure (logged; the worker goes on and re-arms). */
+export type JobErrorHandler = (job: string, err: unknown) => void;
+/** A job that failed is not due again for this long (the worker must not spin on it). */
+export const JOB_RETRY_MS = 60 * 1000;
 
 const EVENT_LOG_CAP = 1000;
 

@@ -3,6 +3,7 @@ import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts
 import { partner, route } from "./access.ts";
 import { mystery, type WalletRow } from "./state.ts";
 import { body, checksummed } from "./util.ts";
+import { own, setOwn } from "../../state/own.ts";
 
 // The buyback pool wallet (pool:manage) and the revenue payout wallet
 // (payout:manage): setting one deactivates the previous (kept as audit trail).
@@ -16,7 +17,7 @@ function chainParam(v: unknown): string {
 }
 
 export function activeWallet(c: { services: HandlerContext["services"] }, kind: Kind, accountId: string): WalletRow | undefined {
-  return mystery(c.services)[kind][accountId]?.find((w) => w.is_active);
+  return own(mystery(c.services)[kind], accountId)?.find((w) => w.is_active);
 }
 
 async function put(c: HandlerContext, kind: Kind) {
@@ -24,7 +25,8 @@ async function put(c: HandlerContext, kind: Kind) {
   const address = checksummed(b.wallet_address ?? b.address);
   if (!address) throw badRequest("invalid_address", "Send wallet_address (or address): a 0x-prefixed 20-byte EVM address, EIP-55 checksummed when mixed-case");
   const chain = chainParam(b.chain);
-  const list = (mystery(c.services)[kind][c.key!.account_id] ??= []);
+  const wallets = mystery(c.services)[kind];
+  const list = own(wallets, c.key!.account_id) ?? setOwn(wallets, c.key!.account_id, []);
   for (const w of list) w.is_active = false;
   const row: WalletRow = { chain, address, is_active: true, created_at: c.services.clock.nowIso() };
   list.push(row);

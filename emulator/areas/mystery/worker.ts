@@ -2,6 +2,7 @@ import type { Services } from "../../services.ts";
 import { runDueTransfers, watchOffers } from "./buyback.ts";
 import { settleAllFromChain } from "./purchases.ts";
 import { expireDueRedemptions, expiryDue, runDueRedemptions } from "./redemption.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "./util.ts";
 import { mystery } from "./state.ts";
 
 // The area's worker. Work that waits is stored in state with its due time
@@ -24,7 +25,7 @@ function nextDue(s: Services): number | null {
   const slice = mystery(s);
   let due: number | null = null;
   const take = (t: number | null) => {
-    if (t !== null && (due === null || t < due)) due = t;
+    if (t !== null && Number.isFinite(t) && (due === null || t < due)) due = t;
   };
   for (const t of Object.values(slice.transfers)) if (t.status === "pending" || t.status === "held") take(t.next_attempt_at);
   if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.next_step_at);
@@ -33,26 +34,47 @@ function nextDue(s: Services): number | null {
   return due;
 }
 
-export function armWorker(s: Services): void {
+/** Arms the one timer for the earliest due work, never before `notBefore` (a run that had failures backs off). */
+export function armWorker(s: Services, notBefore = s.clock.now()): void {
   const prev = timers.get(s);
   if (prev !== undefined) s.clock.cancel(prev);
   timers.delete(s);
   const due = nextDue(s);
   if (due === null) return;
-  timers.set(s, s.clock.schedule(Math.max(due, s.clock.now()), () => runWorker(s), "mystery worker"));
+  timers.set(s, s.clock.schedule(Math.max(due, notBefore, s.clock.now()), () => runWorker(s), "mystery worker"));
 }
 
-/** Watches the chain, then takes every due step; safe to call any time. */
+/**
+ * Watches the chain, then takes every due step; safe to call any time. A job
+ * that throws is logged and the others still run; the timer is always re-armed
+ * (after a failure, not sooner than JOB_RETRY_MS, so a job that keeps failing
+ * cannot spin the clock), so later work (buyback retries, expiries) still runs.
+ */
 export function runWorker(s: Services): Promise<void> {
   return serial(s, async () => {
-    if (s.chain) {
-      await settleAllFromChain(s);
-      await watchOffers(s);
-      await runDueTransfers(s);
+    let failed = false;
+    const onError: JobErrorHandler = (job, err) => {
+      failed = true;
+      console.error(`[emulator] mystery worker: ${job} failed:`, err);
+    };
+    const step = async (job: string, fn: () => Promise<void>) => {
+      try {
+        await fn();
+      } catch (err) {
+        onError(job, err);
+      }
+    };
+    try {
+      if (s.chain) {
+        await step("reveals", () => settleAllFromChain(s, onError));
+        await step("offers", () => watchOffers(s, onError));
+        await step("buyback transfers", () => runDueTransfers(s, onError));
+      }
+      await step("redemption expiry", () => expireDueRedemptions(s, onError));
+      if (mystery(s).warehouse_mode === "auto") await step("warehouse steps", () => runDueRedemptions(s, onError));
+    } finally {
+      armWorker(s, failed ? s.clock.now() + JOB_RETRY_MS : undefined);
     }
-    await expireDueRedemptions(s);
-    if (mystery(s).warehouse_mode === "auto") await runDueRedemptions(s);
-    armWorker(s);
   });
 }
 
