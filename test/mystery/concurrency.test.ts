@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { encodeFunctionData } from "viem";
+import { encodeFunctionData, keccak256, toHex } from "viem";
 import { cardNftAbi, usdStablecoinAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, sendCalls, user } from "./helpers.ts";
 import { burst, outbox, requested, slowReceipts, sold, startRace, type RaceCtx } from "./race-helpers.ts";
@@ -206,6 +206,38 @@ describe("operator actions in parallel", () => {
     for (const a of answers.filter((x) => x.status !== 200)) expect([a.status, a.body.error]).toEqual([409, "invalid_status"]);
     expect(await usdcOf(user(ctx, 7).address)).toBe(before + BigInt(payout.payout_micros));
     expect((await outbox(ctx)).get("payout.paid")).toHaveLength(1);
+  });
+
+  it("fail-reveal twice at once: one 200, the other 409 invalid_status; one refund on chain and one purchase.refunded", async () => {
+    const u = user(ctx, 0);
+    const before = await usdcOf(u.address);
+    const { purchase } = await buy(ctx, ctx.demo, u, 1);
+    const answers = await burst(4, () => ctx.api.post(`/_emulator/mystery/purchases/${purchase.id}/fail-reveal`).send({}));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
+    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.error).toBe("invalid_status");
+    expect(await usdcOf(u.address)).toBe(before);
+    expect((await outbox(ctx)).get("purchase.refunded")).toHaveLength(1);
+  });
+
+  it("reads racing the worker to refund a failed reveal: no 500, one refund, one purchase.refunded", async () => {
+    const u = user(ctx, 0);
+    const before = await usdcOf(u.address);
+    const { purchase } = await buy(ctx, ctx.demo, u, 1);
+    // The VRF callback reverts (the pool may not mint for this one fulfilment); nothing has read it yet.
+    const chain = ctx.emu.chain!;
+    const op = chain.walletClientFor(chain.operator);
+    const role = (fn: "revokeRole" | "grantRole") =>
+      op.sendTransaction({ to: chain.addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: fn, args: [keccak256(toHex("MINTER_ROLE")), chain.addresses.mysteryPool] }), account: op.account, chain: chain.viemChain });
+    await role("revokeRole");
+    expect((await chain.fulfillVrf(BigInt(purchase.onchain_request_id))).success).toBe(false);
+    await role("grantRole");
+    const answers = await burst(N, (i) =>
+      i === 0 ? ctx.api.post("/_emulator/mystery/worker/run").send({}) : ctx.api.get(`${M}/purchase/${purchase.id}`).set("X-API-Key", ctx.demo),
+    );
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect((await ctx.api.get(`${M}/purchase/${purchase.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.status).toBe("REFUNDED");
+    expect(await usdcOf(u.address)).toBe(before);
+    expect((await outbox(ctx)).get("purchase.refunded")).toHaveLength(1);
   });
 
   it("setting the buyback float twice at once lands on the target, not twice the gap", async () => {

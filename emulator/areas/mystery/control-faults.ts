@@ -39,10 +39,10 @@ export const faultControl: ControlSpec[] = [
     handle: async (c) => {
       const { id, requestId } = await waitingPurchase(c);
       const chain = chainOf(c.services);
-      const pending = await chain.pendingVrfRequests();
-      if (!pending.includes(requestId)) throw conflict("invalid_status", `VRF request ${requestId} of purchase ${id} is not pending`);
       let result: { success: boolean; txHash: string } = { success: true, txHash: "" };
       await serial(c.services, async () => {
+        // Checked inside the worker's queue: a parallel fail-reveal (or a reveal) may have answered it meanwhile.
+        if (!(await chain.pendingVrfRequests()).includes(requestId)) throw conflict("invalid_status", `VRF request ${requestId} of purchase ${id} is not pending`);
         // The pool cannot mint for the length of this one fulfilment, so its callback reverts.
         const role = (fn: "revokeRole" | "grantRole") =>
           sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: fn, args: [MINTER_ROLE, chain.addresses.mysteryPool] }));

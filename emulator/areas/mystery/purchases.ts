@@ -2,6 +2,7 @@ import { encodeFunctionData, getAddress, keccak256, parseEventLogs, toHex, type 
 import { cardNftAbi, mysteryPoolAbi } from "../../../chain/index.ts";
 import type { Services } from "../../services.ts";
 import { partnerFixture } from "../../../fixtures/mystery/index.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { own, setOwn } from "../../state/own.ts";
 import { mystery, type EndUserRow, type PurchaseRow } from "./state.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
@@ -181,17 +182,23 @@ export async function settleFromChain(s: Services, purchaseId: number): Promise<
  * then the row follows the chain to REFUNDED. False when the chain no longer has it pending.
  */
 export async function refundOnChain(s: Services, purchaseId: number, reason: string): Promise<boolean> {
-  const chain = chainOf(s);
-  const p = mystery(s).purchases[purchaseId];
-  if (!p || p.status !== "SUBMITTED" || !p.onchain_request_id) return false;
-  const requestId = BigInt(p.onchain_request_id);
-  if ((await poolPurchase(chain, requestId)).status !== POOL_STATUS.REQUESTED) return false;
-  const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, encodeFunctionData({ abi: mysteryPoolAbi, functionName: "refundPurchase", args: [requestId] }));
-  if (receipt.status !== "success") return false;
-  const row = mystery(s).purchases[purchaseId];
-  if (row && row.status === "SUBMITTED") row.failure_reason = reason;
-  await settleFromChain(s, purchaseId);
-  return true;
+  // Exclusive per purchase: a read of the purchase and the worker may both find the failed
+  // reveal; the second one waits, sees it refunded on chain and sends nothing.
+  const sent = await withKeyLock(s.store, `mystery:refund:${purchaseId}`, async () => {
+    const chain = chainOf(s);
+    const p = mystery(s).purchases[purchaseId];
+    if (!p || p.status !== "SUBMITTED" || !p.onchain_request_id) return false;
+    const requestId = BigInt(p.onchain_request_id);
+    if ((await poolPurchase(chain, requestId)).status !== POOL_STATUS.REQUESTED) return false;
+    const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "refundPurchase", args: [requestId] });
+    const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data).catch(() => null);
+    if (!receipt || receipt.status !== "success") return false;
+    const row = mystery(s).purchases[purchaseId];
+    if (row && row.status === "SUBMITTED") row.failure_reason = reason;
+    return true;
+  });
+  if (sent) await settleFromChain(s, purchaseId);
+  return sent;
 }
 
 /** Settles every SUBMITTED purchase; with `onError` (the worker) one failing purchase is reported and the rest go on. */
