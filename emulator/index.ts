@@ -14,7 +14,7 @@ import { AREAS } from "./areas/index.ts";
 import { createHandlers } from "./msw.ts";
 import type { ResolvedOptions, Services } from "./services.ts";
 import type { ControlHost } from "./control/route.ts";
-import { CatalogIndex } from "./areas/catalog/catalog-index.ts";
+import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
 import { badRequest } from "./pipeline/errors.ts";

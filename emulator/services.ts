@@ -4,7 +4,7 @@ import type { EventBus } from "./bus.ts";
 import type { RateLimiter } from "./pipeline/rate-limit.ts";
 import type { Gates } from "./pipeline/concurrency.ts";
 import type { Faults } from "./pipeline/faults.ts";
-import type { CatalogIndex } from "./areas/catalog/catalog-index.ts";
+import type { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import type { ChainHost } from "./chain-host.ts";
 
 export interface ResolvedOptions {

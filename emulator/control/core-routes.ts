@@ -1,7 +1,8 @@
 import { ok, created } from "../pipeline/route.ts";
 import { badRequest, notFound } from "../pipeline/errors.ts";
 import { balanceOf, newAccount, settle, nextResetAt } from "../pipeline/metering.ts";
-import { ALL_SCOPES, DEFAULT_RATE_LIMIT_PER_MIN, FIXTURE_KEYS, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES, makeKey } from "../../fixtures/keys.ts";
+import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
+import { ALL_SCOPES, DEFAULT_RATE_LIMIT_PER_MIN, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES } from "../state/plans.ts";
 import type { KeyKind, KeyRecord } from "../state/schema.ts";
 import type { ControlSpec } from "./route.ts";
 import { optNumber, optString, optStringArray, reqString } from "./body.ts";

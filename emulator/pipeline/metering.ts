@@ -1,5 +1,5 @@
 import type { CreditAccount, KeyRecord } from "../state/schema.ts";
-import { FREE_CREDITS_PER_MONTH } from "../../fixtures/keys.ts";
+import { FREE_CREDITS_PER_MONTH } from "../state/plans.ts";
 
 // Credits: charged up front, refunded on any 4xx/5xx. Two pools kept apart:
 // free credits (reset to 500 at each UTC month start, never stacking) are spent

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Game } from "../../emulator/areas/catalog/model.ts";
+import type { Game } from "../../emulator/catalog-data/model.ts";
 import { compileQuery, MAX_QUERY_LENGTH, QueryError, type Resource } from "../../emulator/areas/catalog/query/index.ts";
 import { expectQueryError } from "./helpers.ts";
 

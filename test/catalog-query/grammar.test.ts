@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../../emulator/areas/catalog/model.ts";
+import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../../emulator/catalog-data/model.ts";
 import { compileOrderBy, compileQuery, pinsLanguage, parseQuery } from "../../emulator/areas/catalog/query/index.ts";
 import { card, expansion, expansionRecord, priced, sealed } from "./records.ts";
 

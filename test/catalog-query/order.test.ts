@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CardRecord, ExpansionRecord, SealedRecord } from "../../emulator/areas/catalog/model.ts";
+import type { CardRecord, ExpansionRecord, SealedRecord } from "../../emulator/catalog-data/model.ts";
 import { compileOrderBy, parseOrderBy, DEFAULT_ORDER_BY } from "../../emulator/areas/catalog/query/index.ts";
 import { naturalSortKey } from "../../emulator/areas/catalog/query/text.ts";
 import { expectQueryError } from "./helpers.ts";

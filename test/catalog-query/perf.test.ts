@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CardRecord } from "../../emulator/areas/catalog/model.ts";
+import type { CardRecord } from "../../emulator/catalog-data/model.ts";
 import { compileOrderBy, compileQuery } from "../../emulator/areas/catalog/query/index.ts";
 import { card, expansion, priced } from "./records.ts";
 

@@ -1,7 +1,7 @@
 // Ranges work on every field with an order: numbers, dates and text (text in
 // its sort order; card numbers naturally). Lists and booleans refuse them.
 import { describe, expect, it } from "vitest";
-import type { CardRecord } from "../../emulator/areas/catalog/model.ts";
+import type { CardRecord } from "../../emulator/catalog-data/model.ts";
 import { compileOrderBy, compileQuery } from "../../emulator/areas/catalog/query/index.ts";
 import { expectQueryError } from "./helpers.ts";
 import { card, priced, sealed } from "./records.ts";

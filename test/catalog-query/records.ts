@@ -1,6 +1,6 @@
 // Small hand-built catalog records for the query-layer tests.
-import type { Card, CardRecord, Expansion, ExpansionRecord, Game, LanguageCode, SealedProduct, SealedRecord } from "../../emulator/areas/catalog/model.ts";
-import { LANGUAGE_NAMES } from "../../emulator/areas/catalog/model.ts";
+import type { Card, CardRecord, Expansion, ExpansionRecord, Game, LanguageCode, SealedProduct, SealedRecord } from "../../emulator/catalog-data/model.ts";
+import { LANGUAGE_NAMES } from "../../emulator/catalog-data/model.ts";
 
 export function expansion(over: Partial<Expansion> = {}): Expansion {
   const language_code = over.language_code ?? "en";

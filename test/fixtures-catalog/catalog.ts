@@ -1,6 +1,6 @@
 // Shared, memoized catalog builds for the fixture tests (one per worker).
 
-import type { Catalog, CardRecord } from "../../emulator/areas/catalog/model.ts";
+import type { Catalog, CardRecord } from "../../emulator/catalog-data/model.ts";
 import { buildCatalog } from "../../fixtures/catalog/index.ts";
 
 const cache = new Map<string, { catalog: Catalog; ms: number }>();

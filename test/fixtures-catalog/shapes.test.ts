@@ -2,7 +2,7 @@
 // list is empty once (per-row expect() calls are too slow for 45k rows).
 
 import { describe, expect, it } from "vitest";
-import { GAME_LANGUAGES, LANGUAGE_NAMES, SEALED_PRODUCT_TYPES } from "../../emulator/areas/catalog/model.ts";
+import { GAME_LANGUAGES, LANGUAGE_NAMES, SEALED_PRODUCT_TYPES } from "../../emulator/catalog-data/model.ts";
 import { IMAGE_HOST, REFERENCE_DATE } from "../../fixtures/catalog/index.ts";
 import { compareNumbers } from "../../fixtures/catalog/util.ts";
 import { catalogFor, nonJsonPaths } from "./catalog.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
 import { IMAGE_HOST } from "../../fixtures/catalog/index.ts";
-import type { Game } from "../../emulator/areas/catalog/model.ts";
+import type { Game } from "../../emulator/catalog-data/model.ts";
 import { fixtureBytes, resolveFixture } from "../../emulator/areas/vision/fixture-host.ts";
 import { identify } from "../../emulator/areas/vision/identify.ts";
 import { parseOptions } from "../../emulator/areas/vision/options.ts";

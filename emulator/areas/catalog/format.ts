@@ -1,4 +1,4 @@
-import type { CardPricing, CardRecord, Card, GradedCert, SealedPricing, SealedProduct, SealedRecord } from "./model.ts";
+import type { CardPricing, CardRecord, Card, GradedCert, SealedPricing, SealedProduct, SealedRecord } from "../../catalog-data/model.ts";
 
 // Wire formatters. `include=prices` embeds the current pricing (always present,
 // `market:null` and empty arrays when there is no data); the prices routes

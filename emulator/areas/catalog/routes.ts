@@ -6,7 +6,7 @@ import type { AccessRule } from "../../pipeline/auth.ts";
 import { parseInclude, parseSelect, applySelect, parseLanguage, parseProductTypes } from "./query/index.ts";
 import { pageReply, search, toApiError } from "./search.ts";
 import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "./format.ts";
-import type { CardRecord, Game, SealedRecord } from "./model.ts";
+import type { CardRecord, Game, SealedRecord } from "../../catalog-data/model.ts";
 
 // The twelve Card Data paths of the interface document (+ the announced,
 // not-live price history). Every read costs 1 credit, `include=prices` is free.

@@ -10,7 +10,7 @@ import {
   type RecordOf,
   type Resource,
 } from "./query/index.ts";
-import type { Game, LanguageCode } from "./model.ts";
+import type { Game, LanguageCode } from "../../catalog-data/model.ts";
 import { ResultCache } from "./result-cache.ts";
 
 const results = new ResultCache<readonly unknown[]>();

@@ -1,4 +1,4 @@
-import { FREE_CREDITS_PER_MONTH } from "../../../fixtures/keys.ts";
+import { FREE_CREDITS_PER_MONTH } from "../../state/plans.ts";
 import { balanceOf, monthOf, nextResetAt } from "../../pipeline/metering.ts";
 import type { CreditAccount, KeyRecord } from "../../state/schema.ts";
 

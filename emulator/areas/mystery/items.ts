@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { DEFAULT_GROUPS, ITEM_TYPES, type GroupConfig } from "../../../chain/tiers.ts";
-import type { CatalogIndex } from "../catalog/catalog-index.ts";
-import type { CardRecord, SealedRecord } from "../catalog/model.ts";
+import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
+import type { CardRecord, SealedRecord } from "../../catalog-data/model.ts";
 import type { ItemRow, ItemTypeName } from "./state.ts";
 import { usd2 } from "./util.ts";
 

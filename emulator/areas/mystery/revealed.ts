@@ -1,4 +1,4 @@
-import { GAMES, type Game } from "../catalog/model.ts";
+import { GAMES, type Game } from "../../catalog-data/model.ts";
 import type { Services } from "../../services.ts";
 import { settleAllFromChain } from "./purchases.ts";
 import { mystery, type ItemRow, type PurchaseRow } from "./state.ts";

@@ -1,5 +1,5 @@
-import type { CatalogIndex } from "../catalog/catalog-index.ts";
-import type { Game } from "../catalog/model.ts";
+import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
+import type { Game } from "../../catalog-data/model.ts";
 import { IMAGE_HOST } from "../../../fixtures/catalog/index.ts";
 import { renderPng } from "./png.ts";
 

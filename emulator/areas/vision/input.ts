@@ -1,5 +1,5 @@
 import { ApiError, badRequest } from "../../pipeline/errors.ts";
-import type { CatalogIndex } from "../catalog/catalog-index.ts";
+import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
 import { FIXTURE_HOST, MAX_IMAGE_BYTES, fixtureBytes, resolveFixture } from "./fixture-host.ts";
 import type { RawOptions } from "./options.ts";
 import { checkImageUrl } from "./url.ts";

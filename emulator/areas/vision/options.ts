@@ -1,6 +1,6 @@
 import { badRequest } from "../../pipeline/errors.ts";
-import type { CatalogIndex } from "../catalog/catalog-index.ts";
-import type { Game } from "../catalog/model.ts";
+import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
+import type { Game } from "../../catalog-data/model.ts";
 
 // Identify options, validated with their own codes before any image work.
 

@@ -1,7 +1,7 @@
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import type { AccessRule } from "../../pipeline/auth.ts";
 import { ok, type RouteSpec } from "../../pipeline/route.ts";
-import type { Game } from "../catalog/model.ts";
+import type { Game } from "../../catalog-data/model.ts";
 import { identify } from "./identify.ts";
 import { readRequest } from "./input.ts";
 import { GAMES, parseOptions } from "./options.ts";

@@ -1,6 +1,6 @@
 // Compiles a parsed `q` into a record predicate (service-facts §3.4). Compile
 // once per request; the returned closures do no parsing or regex work.
-import type { Game } from "../model.ts";
+import type { Game } from "../../../catalog-data/model.ts";
 import { QueryError, invalidValue } from "./errors.ts";
 import {
   LANGUAGE_PINNING_FIELDS,

@@ -1,6 +1,6 @@
 // Searchable / sortable field schemas per resource (service-facts §3.3–3.4).
-import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../model.ts";
-import { SEALED_PRODUCT_TYPES } from "../model.ts";
+import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../../../catalog-data/model.ts";
+import { SEALED_PRODUCT_TYPES } from "../../../catalog-data/model.ts";
 import { own } from "../../../state/own.ts";
 
 export type Resource = "cards" | "expansions" | "sealed";

@@ -4,7 +4,7 @@
 // values sort LAST in both directions; ties are broken by `id` ascending.
 // Text sorts case-insensitively by UTF-16 code units; `number` sorts naturally
 // ("2" < "10" < "TG01"); dates sort chronologically.
-import type { Game } from "../model.ts";
+import type { Game } from "../../../catalog-data/model.ts";
 import { parseError, invalidValue, tooComplex } from "./errors.ts";
 import { orderKeyCache, unknownFieldError } from "./compile.ts";
 import { SORT_ALIASES, fieldsFor, lookupField, type FieldDef, type FieldSchema, type RecordOf, type Resource } from "./fields.ts";

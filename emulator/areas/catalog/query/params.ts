@@ -1,6 +1,6 @@
 // Parsers for the non-`q` Card Data query parameters (service-facts §3.3, §3.6).
-import type { Card, Expansion, LanguageCode, SealedProduct, SealedProductType } from "../model.ts";
-import { LANGUAGES, SEALED_PRODUCT_TYPES } from "../model.ts";
+import type { Card, Expansion, LanguageCode, SealedProduct, SealedProductType } from "../../../catalog-data/model.ts";
+import { LANGUAGES, SEALED_PRODUCT_TYPES } from "../../../catalog-data/model.ts";
 import { QueryError, invalidValue } from "./errors.ts";
 import type { Resource } from "./fields.ts";
 import { closest } from "./text.ts";

@@ -1,0 +1,88 @@
+// The dependency rule, checked over the import graph (npm test runs it via
+// test/architecture.test.ts; `node scripts/layers.mjs` prints violations).
+//
+// Every source file belongs to one layer; a file may import its own layer or
+// a lower one, never a higher one. Inside `emulator/areas/`, an area may use
+// another area only through that area's `index.ts`. The order, top to bottom,
+// is written out in docs/architecture.md.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Top to bottom. The first pattern a path matches decides its layer. */
+export const LAYERS = [
+  { name: "entry", paths: ["bin/", "emulator/cli.ts", "emulator/cli/"] },
+  { name: "conformance", paths: ["conformance/"] },
+  { name: "scenarios", paths: ["scenarios/"] },
+  { name: "harness", paths: ["harness/"] },
+  { name: "public", paths: ["emulator/index.ts", "emulator/msw.ts"] },
+  { name: "app", paths: ["emulator/app.ts"] },
+  { name: "area-registry", paths: ["emulator/areas/index.ts"] },
+  { name: "areas", paths: ["emulator/areas/"] },
+  { name: "area-kit", paths: ["emulator/control/", "emulator/events/", "emulator/shipping/"] },
+  { name: "pipeline", paths: ["emulator/pipeline/"] },
+  { name: "host", paths: ["emulator/chain-host.ts", "emulator/bus.ts"] },
+  { name: "fixtures", paths: ["fixtures/"] },
+  { name: "model", paths: ["emulator/catalog-data/", "emulator/state/", "emulator/clock/"] },
+  { name: "chain", paths: ["chain/"] },
+];
+
+const SOURCE_ROOTS = ["bin", "emulator", "conformance", "scenarios", "harness", "fixtures", "chain"];
+
+export function layerOf(path) {
+  const i = LAYERS.findIndex((l) => l.paths.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p)));
+  return i === -1 ? null : i;
+}
+
+function sources(root) {
+  const out = [];
+  const walk = (dir) => {
+    for (const f of readdirSync(dir)) {
+      const p = join(dir, f);
+      if (f === "node_modules" || f === "generated" || f.startsWith(".")) continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.(ts|js|mjs)$/.test(f) && !f.endsWith(".d.ts") && !/\.test\.ts$/.test(f)) out.push(p);
+    }
+  };
+  for (const r of SOURCE_ROOTS) {
+    try {
+      walk(join(root, r));
+    } catch {
+      /* a root may not exist */
+    }
+  }
+  return out;
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g;
+
+/** The area a path is inside (`emulator/areas/<name>/…`), if any. */
+const areaOf = (p) => /^emulator\/areas\/([^/]+)\//.exec(p)?.[1] ?? null;
+
+export function violations(root) {
+  const found = [];
+  for (const file of sources(root)) {
+    const from = relative(root, file);
+    const fromLayer = layerOf(from);
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(IMPORT)) {
+      const to = relative(root, resolve(dirname(file), m[1] ?? m[2]));
+      const toLayer = layerOf(to);
+      if (fromLayer === null) found.push(`${from}: not in any layer (add it to LAYERS)`);
+      else if (toLayer !== null && toLayer < fromLayer)
+        found.push(`${from} (${LAYERS[fromLayer].name}) imports ${to} (${LAYERS[toLayer].name}), a higher layer`);
+      const a = areaOf(from);
+      const b = areaOf(to);
+      if (a && b && a !== b && to !== `emulator/areas/${b}/index.ts`) found.push(`${from} reaches into area "${b}" (${to}); use emulator/areas/${b}/index.ts`);
+    }
+  }
+  return [...new Set(found)];
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const v = violations(root);
+  for (const line of v) console.log(line);
+  console.log(`${v.length} violation(s)`);
+  process.exit(v.length ? 1 : 0);
+}
