@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import type { Services } from "./services.ts";
+import type { Services } from "./pipeline/services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
 import { asObject, MAX_CONTROL_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";

@@ -1,16 +1,5 @@
 import type { Chain } from "../chain/index.ts";
 import type { VirtualClock } from "./clock/clock.ts";
-import type { Services } from "./services.ts";
-import { ApiError } from "./pipeline/errors.ts";
-
-/** The chain, or 503 chain_unavailable when the emulator runs without one (--no-chain). */
-export function requireChain(services: Services): ChainHost {
-  if (!services.chain)
-    throw new ApiError(503, "chain_unavailable", "The local chain is not running (the emulator was started with --no-chain); restart without it", {
-      retryable: false,
-    });
-  return services.chain;
-}
 
 // Runs the local chain for one emulator: block time follows the virtual clock,
 // VRF requests are fulfilled automatically after a delay on that clock (or by

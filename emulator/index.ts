@@ -12,7 +12,7 @@ import { newAccount } from "./pipeline/metering.ts";
 import { createFetch } from "./app.ts";
 import { AREAS } from "./areas/index.ts";
 import { createHandlers } from "./msw.ts";
-import type { ResolvedOptions, Services } from "./services.ts";
+import type { ResolvedOptions, Services } from "./pipeline/services.ts";
 import type { ControlHost } from "./control/route.ts";
 import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";

@@ -61,12 +61,16 @@ const areaOf = (p) => /^emulator\/areas\/([^/]+)\//.exec(p)?.[1] ?? null;
 
 export function violations(root) {
   const found = [];
+  const graph = new Map();
   for (const file of sources(root)) {
     const from = relative(root, file);
     const fromLayer = layerOf(from);
     const text = readFileSync(file, "utf8");
+    const edges = [];
+    graph.set(from, edges);
     for (const m of text.matchAll(IMPORT)) {
       const to = relative(root, resolve(dirname(file), m[1] ?? m[2]));
+      edges.push(to);
       const toLayer = layerOf(to);
       if (fromLayer === null) found.push(`${from}: not in any layer (add it to LAYERS)`);
       else if (toLayer !== null && toLayer < fromLayer)
@@ -76,7 +80,40 @@ export function violations(root) {
       if (a && b && a !== b && to !== `emulator/areas/${b}/index.ts`) found.push(`${from} reaches into area "${b}" (${to}); use emulator/areas/${b}/index.ts`);
     }
   }
+  for (const cycle of cycles(graph)) found.push(`import cycle: ${cycle.join(" → ")}`);
   return [...new Set(found)];
+}
+
+/** Every strongly connected group of files larger than one (Tarjan), each as a path through it. */
+function cycles(graph) {
+  let index = 0;
+  const stack = [];
+  const meta = new Map();
+  const out = [];
+  const visit = (v) => {
+    meta.set(v, { index, low: index, on: true });
+    index++;
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!meta.has(w)) {
+        visit(w);
+        meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).low);
+      } else if (meta.get(w).on) meta.get(v).low = Math.min(meta.get(v).low, meta.get(w).index);
+    }
+    if (meta.get(v).low === meta.get(v).index) {
+      const group = [];
+      let w;
+      do {
+        w = stack.pop();
+        meta.get(w).on = false;
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1) out.push([...group.sort(), group.sort()[0]]);
+    }
+  };
+  for (const v of graph.keys()) if (!meta.has(v)) visit(v);
+  return out;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,6 +1,6 @@
 import type { RouteSpec } from "../pipeline/route.ts";
 import type { ControlSpec } from "../control/route.ts";
-import type { Services } from "../services.ts";
+import type { Services } from "../pipeline/services.ts";
 
 /**
  * One area of the API (catalog, credits, vision, webhooks, mystery, warehouse).

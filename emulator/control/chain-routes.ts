@@ -1,7 +1,7 @@
 import { parseUnits, isAddress, getAddress } from "viem";
 import { ok } from "../pipeline/route.ts";
 import { ApiError, badRequest } from "../pipeline/errors.ts";
-import { requireChain } from "../chain-host.ts";
+import { requireChain } from "../pipeline/chain.ts";
 import type { ControlSpec } from "./route.ts";
 import { optString, reqString } from "./body.ts";
 

@@ -1,5 +1,5 @@
 import type { Method, Reply } from "../pipeline/route.ts";
-import type { Services } from "../services.ts";
+import type { Services } from "../pipeline/services.ts";
 
 /** A control-plane route under /_emulator: no key, same envelope. */
 export interface ControlSpec {

@@ -1,4 +1,4 @@
-import type { Services } from "../services.ts";
+import type { Services } from "../pipeline/services.ts";
 
 // Harness testing aid (POST /_emulator/deviations {name}): each deviation makes
 // the emulator break exactly one rule of the contract, so the conformance

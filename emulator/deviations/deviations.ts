@@ -1,4 +1,4 @@
-import type { Services } from "../services.ts";
+import type { Services } from "../pipeline/services.ts";
 import type { Body, Deviation, Exchange } from "./deviation.ts";
 import { coreDeviations } from "./core.ts";
 import { creditsDeviations } from "./credits.ts";

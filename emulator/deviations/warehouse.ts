@@ -1,4 +1,4 @@
-import type { Services } from "../services.ts";
+import type { Services } from "../pipeline/services.ts";
 import { errorIs, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
 
 // Deviations that break the warehouse area's rules (one per conformance check

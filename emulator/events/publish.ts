@@ -1,4 +1,4 @@
-import type { Services } from "../services.ts";
+import type { Services } from "../pipeline/services.ts";
 import type { EventType } from "./types.ts";
 
 /**

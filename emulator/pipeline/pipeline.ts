@@ -1,4 +1,4 @@
-import type { Services } from "../services.ts";
+import type { Services } from "./services.ts";
 import type { KeyRecord } from "../state/schema.ts";
 import { authenticate, authorize } from "./auth.ts";
 import { ApiError, documentedError, internalError } from "./errors.ts";

@@ -1,5 +1,5 @@
 import type { KeyRecord } from "../state/schema.ts";
-import type { Services } from "../services.ts";
+import type { Services } from "./services.ts";
 import type { AccessRule } from "./auth.ts";
 import type { EnvelopeKind } from "./errors.ts";
 

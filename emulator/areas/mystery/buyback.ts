@@ -3,7 +3,7 @@ import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../chain/in
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import type { HandlerContext } from "../../pipeline/route.ts";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./buyback-math.ts";
 import { burnState, chainOf, ownerOf, sendAs, tokenRecord, usdcBalance } from "./chain-io.ts";
 import { groupOf } from "./items.ts";

@@ -1,7 +1,7 @@
 import type { Hex, TransactionReceipt } from "viem";
 import { cardNftAbi, mysteryPoolAbi, usdStablecoinAbi, type Chain, type FixtureAccount } from "../../../chain/index.ts";
-import { requireChain } from "../../chain-host.ts";
-import type { Services } from "../../services.ts";
+import { requireChain } from "../../pipeline/chain.ts";
+import type { Services } from "../../pipeline/services.ts";
 
 // Thin typed wrappers over the chain reads and writes the mystery area needs.
 

@@ -1,6 +1,6 @@
 import { encodeFunctionData, getAddress, keccak256, parseEventLogs, toHex, type TransactionReceipt } from "viem";
 import { cardNftAbi, mysteryPoolAbi } from "../../../chain/index.ts";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { partnerFixture } from "../../../fixtures/mystery/index.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { own, setOwn } from "../../state/own.ts";

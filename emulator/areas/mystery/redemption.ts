@@ -2,7 +2,7 @@ import { encodeFunctionData, parseEventLogs } from "viem";
 import { BURN_TYPES, BURN_TYPE_LABELS, cardNftAbi } from "../../../chain/index.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import type { HandlerContext } from "../../pipeline/route.ts";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { burnState, chainOf, ownerOf, receiptOf, sendAs } from "./chain-io.ts";
 import { settleFromChain } from "./purchases.ts";
 import { LIVE_REDEMPTION, mystery, type ItemRow, type PurchaseRow, type RedemptionRow } from "./state.ts";

@@ -1,5 +1,5 @@
 import { GAMES, type Game } from "../../catalog-data/model.ts";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { settleAllFromChain } from "./purchases.ts";
 import { mystery, type ItemRow, type PurchaseRow } from "./state.ts";
 import { parseUsdc, usdc } from "./util.ts";

@@ -4,7 +4,7 @@ import type { ControlContext, ControlSpec } from "../../control/route.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { accountModel, byProduct, figures, openPeriodStart, pct, revenueState, TIER_SHARE_BPS, type PayoutStatement } from "./revenue.ts";
 import { mystery } from "./state.ts";
 import { emit, intId, isTxHash, usdc } from "./util.ts";

@@ -1,5 +1,5 @@
 import type { BillingModel } from "../../state/schema.ts";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { own } from "../../state/own.ts";
 import { mystery } from "./state.ts";
 import { usdc } from "./util.ts";

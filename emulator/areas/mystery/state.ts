@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
 
 // The mystery area's slice of the store: plain JSON, re-read on every use

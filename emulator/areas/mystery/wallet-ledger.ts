@@ -1,5 +1,5 @@
 import { getAddress, keccak256, toHex } from "viem";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import type { EndUserRow } from "./state.ts";
 import { emit, usdc } from "./util.ts";
 

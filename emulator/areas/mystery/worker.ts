@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { runDueTransfers, watchOffers } from "./buyback.ts";
 import { settleAllFromChain } from "./purchases.ts";
 import { expireDueRedemptions, expiryDue, runDueRedemptions } from "./redemption.ts";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { badRequest } from "../../pipeline/errors.ts";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { cardWire } from "../catalog/index.ts";
 import type { CardRecord } from "../../catalog-data/model.ts";

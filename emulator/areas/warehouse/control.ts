@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { own } from "../../state/own.ts";

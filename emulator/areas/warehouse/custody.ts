@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { SITES } from "../../../fixtures/warehouse/index.ts";

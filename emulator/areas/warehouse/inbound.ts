@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { idempotent } from "../../pipeline/idempotency.ts";
 import { created, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";

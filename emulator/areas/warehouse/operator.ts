@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { hashString } from "../../../fixtures/catalog/rng.ts";
 import { tenantPrefix, usd, usdCents } from "../../../fixtures/warehouse/index.ts";

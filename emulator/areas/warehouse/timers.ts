@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { warehouse } from "./state.ts";
 
 // Work that waits (label purchases) is stored in state with its due time; the

@@ -8,7 +8,7 @@ import { NOT_LIVE_EVENT_TYPES, EVENT_TYPES } from "../../events/types.ts";
 import { webhooksSlice, type AttemptRecord } from "./model.ts";
 import { deliveryWire, webhookWire } from "./format.ts";
 import { dispatcherFor } from "./dispatcher.ts";
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { own } from "../../state/own.ts";
 
 // Operator actions under /_emulator: trigger any event, look at every HTTP

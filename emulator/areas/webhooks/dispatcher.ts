@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import type { BusEvents } from "../../bus.ts";
 import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
 import { nextDelay } from "./schedule.ts";

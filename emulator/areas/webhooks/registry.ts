@@ -1,4 +1,4 @@
-import type { Services } from "../../services.ts";
+import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../events/types.ts";

@@ -1,11 +1,11 @@
-import type { VirtualClock } from "./clock/clock.ts";
-import type { Store } from "./state/store.ts";
-import type { EventBus } from "./bus.ts";
-import type { RateLimiter } from "./pipeline/rate-limit.ts";
-import type { Gates } from "./pipeline/concurrency.ts";
-import type { Faults } from "./pipeline/faults.ts";
-import type { CatalogIndex } from "./catalog-data/catalog-index.ts";
-import type { ChainHost } from "./chain-host.ts";
+import type { VirtualClock } from "../clock/clock.ts";
+import type { Store } from "../state/store.ts";
+import type { EventBus } from "../bus.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+import type { Gates } from "./concurrency.ts";
+import type { Faults } from "./faults.ts";
+import type { CatalogIndex } from "../catalog-data/catalog-index.ts";
+import type { ChainHost } from "../chain-host.ts";
 
 export interface ResolvedOptions {
   seed: number;
