@@ -8,7 +8,7 @@ import { chainOf, tokenRecord } from "./chain-io.ts";
 import { groupOf, hydrate } from "./items.ts";
 import { mystery } from "./state.ts";
 import { tierOf, tiersOf } from "./tiers.ts";
-import { checkIdLength, tierParam, tokenIdParam, usdc } from "./util.ts";
+import { checkIdLength, tierParam, tokenIdParam, usd2, usdc } from "./util.ts";
 
 // Tier catalog, odds, the would-be buyback price and partner stats.
 
@@ -59,7 +59,7 @@ export const catalogRoutes: RouteSpec[] = [
           variant: "card",
           game: GAMES[0],
           price_usdc: usdc(t.price),
-          price_display: `$${(Number(t.price) / 1e6).toFixed(2)}`,
+          price_display: `$${usd2(t.price)}`,
           price_micros: t.price.toString(),
           target_ev_usdc: usdc(tierExpectedValue(t)),
           slot_count: t.slots.length,
