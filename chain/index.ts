@@ -4,6 +4,7 @@
  *
  * Start-up never compiles: contracts come from chain/generated/contracts.ts (`npm run compile`).
  */
+import { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,10 +57,14 @@ import {
   type FixtureAccount,
 } from "./accounts.ts";
 import { DEFAULT_GROUPS, DEFAULT_TIERS, ItemType, tierExpectedValue, type GroupConfig, type TierConfig } from "./tiers.ts";
+import { ChainJournal, JournalError, replayJournal, type Eip1193Like } from "./journal.ts";
+import { parseChainExport, type ChainAddresses, type ChainStateExport } from "./state.ts";
 
 export * from "./generated/contracts.ts";
 export * from "./accounts.ts";
 export * from "./tiers.ts";
+export { JournalError, type ChainHead, type JournalEntry } from "./journal.ts";
+export { parseChainExport, type ChainStateExport } from "./state.ts";
 
 // ------------------------------------------------------------------------------------------------
 // Public API
@@ -82,18 +87,16 @@ export interface ChainOptions {
    * latest block), so block time never drifts from the clock. Without it, see setTime.
    */
   now?: () => number;
+  /**
+   * Rebuild this chain instead of deploying: a fresh network at the export's genesis replays its
+   * journal (same contracts at the same addresses, same blocks). In-process networks only.
+   */
+  restore?: ChainStateExport;
 }
 
 export type { FixtureAccount } from "./accounts.ts";
 
-export interface ChainAddresses {
-  stablecoin: `0x${string}`;
-  cardNft: `0x${string}`;
-  mysteryPool: `0x${string}`;
-  vrfCoordinator: `0x${string}`;
-  marketplace: `0x${string}`;
-  multicall3: `0x${string}`;
-}
+export type { ChainAddresses } from "./state.ts";
 
 export interface Chain {
   /** http://127.0.0.1:<port> of the served JSON-RPC (or the attached rpcUrl); null when rpcPort is false. */
@@ -149,6 +152,17 @@ export interface Chain {
   vrfWordsFor(requestId: bigint, numWords: number): bigint[];
   /** Called once per RandomWordsRequested mined after subscribing. Returns an unsubscribe function. */
   onVrfRequested(listener: (requestId: bigint) => void): () => void;
+  /** Snapshot id of the chain right after deployment (what a reset reverts to); changes when the chain is imported. */
+  readonly deploySnapshot: string;
+  /**
+   * The chain as data (genesis, deployment, journal of state-changing calls): null for an attached
+   * node (--rpc-url), whose state lives in that node.
+   */
+  exportState(): ChainStateExport | null;
+  /** Replaces the chain with an exported one (replayed on a fresh network; snapshots taken before are gone). */
+  importState(doc: ChainStateExport): Promise<void>;
+  /** Changes whenever the chain's state changes (in-process networks; always 0 when attached). */
+  readonly revision: number;
   close(): Promise<void>;
 }
 
@@ -208,12 +222,6 @@ export function vrfRequestIdsFromLogs(logs: readonly Log[]): bigint[] {
 // ------------------------------------------------------------------------------------------------
 
 type RawRequest = (method: string, params?: unknown[]) => Promise<unknown>;
-
-interface Eip1193Like {
-  request(args: { method: string; params?: unknown[] | object }): Promise<unknown>;
-  addListener?(event: string, listener: (...args: any[]) => void): unknown;
-  removeListener?(event: string, listener: (...args: any[]) => void): unknown;
-}
 
 const CHAIN_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(CHAIN_DIR, "..");
@@ -303,8 +311,18 @@ class EmulatorChain implements Chain {
   spareAccounts = [...SPARE_ACCOUNTS];
   publicClient!: PublicClient<Transport, ViemChain>;
 
+  deploySnapshot = "";
+
   private readonly seed: bigint;
   private readonly raw: RawRequest; // bypasses the VRF scan hook
+  /** The network (in-process: wrapped in its journal); replaced by importState. */
+  private provider: Eip1193Like;
+  private journal: ChainJournal | null;
+  private genesisTime = 0;
+  private deployJournalLength = 0;
+  /** Subscriptions of the served JSON-RPC (WebSocket) listen here, so they outlive an import's new network. */
+  private readonly notifications = new EventEmitter();
+  private readonly forward = (message: unknown) => this.notifications.emit("notification", message);
   private readonly eip1193: Eip1193Like; // hooked provider used by the JSON-RPC server
   private readonly clientProvider: Eip1193Like; // hooked + errors normalised, used by viem clients and request()
   private readonly inProcess: boolean;
@@ -324,7 +342,10 @@ class EmulatorChain implements Chain {
   constructor(options: ChainOptions, inner: Eip1193Like, inProcess: boolean) {
     this.seed = BigInt.asUintN(256, BigInt(Math.trunc(options.seed)));
     this.inProcess = inProcess;
-    this.raw = (method, params) => inner.request({ method, params: params ?? [] });
+    this.provider = inner;
+    this.journal = inner instanceof ChainJournal ? inner : null;
+    inner.addListener?.("notification", this.forward);
+    this.raw = (method, params) => this.provider.request({ method, params: params ?? [] });
     const self = this;
     const now = options.now;
     this.eip1193 = {
@@ -332,12 +353,12 @@ class EmulatorChain implements Chain {
         if (now && (args.method === "eth_sendRawTransaction" || args.method === "eth_sendTransaction")) {
           await self.pinNextBlockTime(Math.floor(now() / 1000));
         }
-        const result = await inner.request(args);
+        const result = await self.provider.request(args);
         if (MINING_METHODS.has(args.method)) await self.scanVrf();
         return result;
       },
-      addListener: inner.addListener?.bind(inner),
-      removeListener: inner.removeListener?.bind(inner),
+      addListener: (event, listener) => this.notifications.addListener(event, listener),
+      removeListener: (event, listener) => this.notifications.removeListener(event, listener),
     };
     this.clientProvider = {
       async request(args) {
@@ -545,6 +566,74 @@ class EmulatorChain implements Chain {
     this.addresses = { stablecoin, cardNft, mysteryPool, vrfCoordinator, marketplace, multicall3: MULTICALL3_ADDRESS };
     this.vrf = { subscriptionId, keyHash: VRF_KEY_HASH };
     this.deployBlock = BigInt((await this.raw("eth_blockNumber")) as string);
+    this.deployJournalLength = this.journal?.length ?? 0;
+    this.deploySnapshot = await this.snapshot();
+  }
+
+  // ---------------------------------------------------------------- state (journal)
+
+  get revision(): number {
+    return this.journal?.revision ?? 0;
+  }
+
+  exportState(): ChainStateExport | null {
+    if (!this.journal) return null;
+    return {
+      chain_id: this.chainId,
+      genesis_time: this.genesisTime,
+      deployment: {
+        addresses: { ...this.addresses },
+        vrf_subscription_id: this.vrf.subscriptionId.toString(),
+        vrf_key_hash: this.vrf.keyHash,
+        block: Number(this.deployBlock),
+        journal_length: this.deployJournalLength,
+      },
+      head: { ...this.journal.head },
+      journal: this.journal.snapshotEntries(),
+    };
+  }
+
+  startedAt(startTime: number): void {
+    this.genesisTime = Math.floor(startTime / 1000);
+  }
+
+  /** The network given to the constructor was rebuilt from `doc`. */
+  restored(doc: ChainStateExport, built: RebuiltNetwork): void {
+    this.adopt(doc, built);
+  }
+
+  /** Takes over a network rebuilt from an export (at start or by importState). */
+  private adopt(doc: ChainStateExport, built: RebuiltNetwork): void {
+    this.provider.removeListener?.("notification", this.forward);
+    this.provider = built.journal;
+    this.journal = built.journal;
+    built.journal.addListener("notification", this.forward);
+    this.genesisTime = doc.genesis_time;
+    this.addresses = { ...doc.deployment.addresses };
+    this.vrf = { subscriptionId: BigInt(doc.deployment.vrf_subscription_id), keyHash: doc.deployment.vrf_key_hash };
+    this.deployBlock = BigInt(doc.deployment.block);
+    this.deployJournalLength = doc.deployment.journal_length;
+    // Snapshot ids of the old network mean nothing on the new one.
+    this.snapshots.clear();
+    this.snapshotOrder = [];
+    const id = toHex(++this.snapshotCounter);
+    this.snapshots.set(id, built.deploySnapshot);
+    this.snapshotOrder.push(id);
+    this.deploySnapshot = id;
+  }
+
+  async importState(input: ChainStateExport): Promise<void> {
+    if (!this.inProcess) throw new JournalError("an attached chain (--rpc-url) cannot load a chain from a state export; start the emulator without --rpc-url");
+    const doc = parseChainExport(input);
+    if (doc.chain_id !== this.chainId) throw new JournalError(`the state's chain has chain id ${doc.chain_id}, this chain ${this.chainId}`);
+    const built = await rebuildNetwork(doc);
+    // Everything queued on the old network finishes first; the VRF cursor continues from the new head.
+    await this.scanChain;
+    this.adopt(doc, built);
+    this.scanChain = this.scanChain.then(() => {
+      if (this.scanCursor !== null) this.scanCursor = BigInt(doc.head.number);
+    });
+    await this.scanChain;
   }
 
   // ---------------------------------------------------------------- time
@@ -730,18 +819,62 @@ class EmulatorChain implements Chain {
   }
 }
 
+interface RebuiltNetwork {
+  journal: ChainJournal;
+  /** evm_snapshot id (on the new network) at the end of deployment. */
+  deploySnapshot: string;
+}
+
+/** A fresh in-process network at the export's genesis, with its journal replayed; checks it ends on the recorded block. */
+async function rebuildNetwork(doc: ChainStateExport, progress?: (step: string) => void): Promise<RebuiltNetwork> {
+  const network = await createInProcessProvider(doc.genesis_time * 1000);
+  let deploySnapshot = "";
+  const every = Math.max(1, Math.ceil(doc.journal.length / 10));
+  await replayJournal(network, doc.journal, async (i) => {
+    if (i === doc.deployment.journal_length) deploySnapshot = (await network.request({ method: "evm_snapshot", params: [] })) as string;
+    if (progress && i > 0 && i < doc.journal.length && i % every === 0) progress(`replaying the chain journal (${i}/${doc.journal.length})`);
+  });
+  const journal = await ChainJournal.over(network, [...doc.journal]);
+  const head = journal.head;
+  if (head.number !== doc.head.number || head.hash !== doc.head.hash)
+    throw new JournalError(
+      `the chain replayed from the state ends on block ${head.number} (${head.hash}), the state recorded block ${doc.head.number} (${doc.head.hash}); was the file edited, or made by another emulator version?`,
+    );
+  journal.adoptSnapshot(deploySnapshot, doc.deployment.journal_length);
+  return { journal, deploySnapshot };
+}
+
 export async function startChain(options: ChainOptions): Promise<Chain> {
   const progress = (step: string) => options.onProgress?.(step);
   progress("starting network");
   let chain: EmulatorChain;
   if (options.rpcUrl) {
+    if (options.restore) throw new JournalError("an attached chain (--rpc-url) cannot load a chain from a state export; start the emulator without --rpc-url");
     const transport = http(options.rpcUrl, { retryCount: 0, timeout: 30_000 })({});
     const inner: Eip1193Like = { request: (args) => transport.request(args as any) };
     chain = new EmulatorChain(options, inner, false);
     chain.rpcUrl = options.rpcUrl;
+  } else if (options.restore) {
+    const doc = parseChainExport(options.restore);
+    const built = await rebuildNetwork(doc, progress);
+    chain = new EmulatorChain(options, built.journal, true);
+    try {
+      await chain.init(options);
+      if (doc.chain_id !== chain.chainId) throw new JournalError(`the state's chain has chain id ${doc.chain_id}, this chain ${chain.chainId}`);
+      chain.restored(doc, built);
+      // Served only once rebuilt: a wallet never sees the chain half replayed.
+      const port = options.rpcPort === undefined ? 0 : options.rpcPort;
+      if (port !== false) await chain.serve(port);
+    } catch (err) {
+      await chain.close().catch(() => undefined);
+      throw err;
+    }
+    progress("ready");
+    return chain;
   } else {
-    const inner = await createInProcessProvider(options.startTime);
-    chain = new EmulatorChain(options, inner, true);
+    const journal = await ChainJournal.over(await createInProcessProvider(options.startTime));
+    chain = new EmulatorChain(options, journal, true);
+    chain.startedAt(options.startTime);
     const port = options.rpcPort === undefined ? 0 : options.rpcPort;
     if (port !== false) await chain.serve(port);
   }

@@ -1,9 +1,10 @@
-import type { Chain } from "../chain/index.ts";
+import type { Chain, ChainStateExport } from "../chain/index.ts";
 import type { VirtualClock } from "./clock/clock.ts";
 
 // Runs the local chain for one emulator: block time follows the virtual clock,
 // VRF requests are fulfilled automatically after a delay on that clock (or by
-// hand in manual mode), and chain snapshots travel with store snapshots.
+// hand in manual mode), chain snapshots travel with store snapshots, and the
+// chain is exported and imported with the state (its journal, chain/journal.ts).
 
 export type VrfMode = "auto" | "manual";
 
@@ -19,14 +20,20 @@ export interface ChainHostOptions {
   onProgress?: (step: string) => void;
 }
 
+/** A chain snapshot: the network's own (fast to revert to) and the chain as data (rebuilt from when the former is gone). */
+interface SavedSnapshot {
+  id: string;
+  state: ChainStateExport | null;
+}
+
 export class ChainHost {
   vrfMode: VrfMode;
   readonly vrfDelayMs: number;
-  /** Snapshot taken right after deploy: what `reset` returns to. */
-  private baseline = "";
   private unsubscribe: (() => void) | null = null;
   private offClock: (() => void) | null = null;
   private scheduled = new Map<bigint, number>();
+  private saved = new Map<string, SavedSnapshot>();
+  private savedSeq = 0;
 
   private constructor(
     readonly chain: Chain,
@@ -37,7 +44,8 @@ export class ChainHost {
     this.vrfDelayMs = opts.vrfDelayMs ?? 5_000;
   }
 
-  static async start(clock: VirtualClock, seed: number, opts: ChainHostOptions): Promise<ChainHost> {
+  /** `restore`: rebuild the chain of a state export instead of deploying a fresh one. */
+  static async start(clock: VirtualClock, seed: number, opts: ChainHostOptions, restore?: ChainStateExport): Promise<ChainHost> {
     const { startChain } = await import("../chain/index.ts");
     const chain = await startChain({
       seed,
@@ -46,13 +54,22 @@ export class ChainHost {
       rpcPort: opts.rpcUrl ? undefined : (opts.rpcPort ?? 0),
       rpcUrl: opts.rpcUrl,
       onProgress: opts.onProgress,
+      restore,
     });
     const host = new ChainHost(chain, clock, opts);
     host.unsubscribe = chain.onVrfRequested((id) => host.onRequested(id));
     // Mined blocks already use the clock's time; an empty block marks each jump for readers of `latest`.
     host.offClock = clock.onChange((now) => chain.setTime(now));
-    host.baseline = await chain.snapshot();
+    if (restore) await host.resume();
     return host;
+  }
+
+  /** After the chain was rebuilt: block time catches up with the clock, pending VRF requests are scheduled again. */
+  private async resume(): Promise<void> {
+    for (const timer of this.scheduled.values()) this.clock.cancel(timer);
+    this.scheduled.clear();
+    await this.chain.setTime(this.clock.now());
+    if (this.vrfMode === "auto") for (const req of await this.chain.pendingVrfRequests()) this.onRequested(req);
   }
 
   private onRequested(requestId: bigint): void {
@@ -80,19 +97,43 @@ export class ChainHost {
   }
 
   async snapshot(): Promise<string> {
-    return this.chain.snapshot();
+    const id = `chain_${++this.savedSeq}`;
+    this.saved.set(id, { id: await this.chain.snapshot(), state: this.chain.exportState() });
+    return id;
   }
 
+  /**
+   * Back to a snapshot of this host. The network's own snapshot is gone after an import or after
+   * reverting to an earlier one; the chain is then rebuilt from the journal saved with it.
+   */
   async revert(id: string): Promise<void> {
-    for (const timer of this.scheduled.values()) this.clock.cancel(timer);
-    this.scheduled.clear();
-    await this.chain.revert(id);
-    await this.chain.setTime(this.clock.now());
-    if (this.vrfMode === "auto") for (const req of await this.chain.pendingVrfRequests()) this.onRequested(req);
+    const saved = this.saved.get(id);
+    if (!saved) throw new Error(`chain: unknown snapshot ${id}`);
+    try {
+      await this.chain.revert(saved.id);
+    } catch (err) {
+      if (!saved.state) throw err;
+      await this.chain.importState(saved.state);
+      saved.id = await this.chain.snapshot();
+    }
+    await this.resume();
   }
 
   async reset(): Promise<void> {
-    await this.revert(this.baseline);
+    await this.chain.revert(this.chain.deploySnapshot);
+    await this.resume();
+  }
+
+  /** The chain as data for a state export (null when attached with --rpc-url: that node keeps it). */
+  exportState(): ChainStateExport | null {
+    return this.chain.exportState();
+  }
+
+  /** Replaces the chain with an exported one; `null` (an export without a chain) goes back to the fresh deployment. */
+  async importState(doc: ChainStateExport | null): Promise<void> {
+    if (doc) await this.chain.importState(doc);
+    else if (this.chain.exportState()) await this.chain.revert(this.chain.deploySnapshot);
+    await this.resume();
   }
 
   info() {

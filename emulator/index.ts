@@ -9,7 +9,7 @@ import { RateLimiter } from "./pipeline/rate-limit.ts";
 import { Gates, DEFAULT_GATES } from "./pipeline/concurrency.ts";
 import { Faults } from "./pipeline/faults.ts";
 import { newAccount } from "./pipeline/metering.ts";
-import { createFetch } from "./app.ts";
+import { createFetch, DEVIATIONS } from "./app.ts";
 import { AREAS } from "./areas/index.ts";
 import { createHandlers } from "./msw.ts";
 import type { ResolvedOptions, Services } from "./pipeline/services.ts";
@@ -19,7 +19,7 @@ import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
 import { badRequest } from "./pipeline/errors.ts";
 import { ChainHost, type ChainHostOptions } from "./chain-host.ts";
-import type { Chain } from "../chain/index.ts";
+import type { Chain, ChainStateExport } from "../chain/index.ts";
 
 export type { ClockMode } from "./clock/clock.ts";
 export type { StateExport } from "./state/store.ts";
@@ -49,11 +49,12 @@ export interface EmulatorOptions {
   gates?: Record<string, number>;
   /** Reject http, loopback and private webhook URLs, as the live service does. */
   strictWebhookUrls?: boolean;
-  /** Start from an exported state instead of the fixtures. */
+  /** Start from an exported state (the chain included) instead of the fixtures. */
   state?: StateExport;
   /**
    * Keep the state in this file: imported on start when it exists (unless `state` is given),
    * and every change written through to it, atomically, within a second (`--state FILE`).
+   * The in-process chain is part of it; a chain attached with `rpcUrl` is not (that node keeps its own state).
    */
   stateFile?: string;
   /**
@@ -128,8 +129,24 @@ export function initialState(seed: number, catalog: "default" | "large", now: nu
   return state;
 }
 
+/** The state file's export, or a one-line error naming the file and what to do. */
+function readState(file: string): StateExport | undefined {
+  try {
+    return readStateFile(file);
+  } catch (err) {
+    throw new Error(`state file ${file}: ${(err as Error).message}. Delete the file or start without it (--state).`);
+  }
+}
+
 export async function createEmulator(input: EmulatorOptions = {}): Promise<Emulator> {
-  const options = input.stateFile && !input.state ? { ...input, state: readStateFile(input.stateFile) } : input;
+  const options = input.stateFile && !input.state ? { ...input, state: readState(input.stateFile) } : input;
+  if (input.state) {
+    try {
+      Store.parseExport(input.state);
+    } catch (err) {
+      throw new Error(`state option: ${(err as Error).message}`);
+    }
+  }
   const opts = resolveOptions(options);
   if (options.state) {
     opts.seed = options.state.state.seed;
@@ -152,11 +169,16 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
     deviations: new Set(),
     chain: null,
   };
+  // Without a running chain, a state's chain is kept as it was, for a later start with one.
+  let carriedChain: ChainStateExport | null = options.state?.chain ?? null;
   if (options.chain) {
     const chainOpts = options.chain === true ? {} : options.chain;
-    services.chain = await ChainHost.start(clock, opts.seed, chainOpts);
+    if (chainOpts.rpcUrl && options.stateFile)
+      console.error(`[emulator] --state ${options.stateFile}: the chain attached with --rpc-url is not part of the state file (that node keeps its own state)`);
+    services.chain = await ChainHost.start(clock, opts.seed, chainOpts, options.state?.chain ?? undefined);
   }
   const chainHost = services.chain;
+  store.exportChain = () => (chainHost ? chainHost.exportState() : carriedChain);
   const stops = AREAS.map((a) => a.start?.(services)).filter((s): s is () => void => typeof s === "function");
 
   const host: ControlHost = {
@@ -189,10 +211,19 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
           "invalid_state",
           `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start the emulator with the same --seed and --catalog to import it`,
         );
+      // The chain first: it is what can fail (a replay that does not end on the recorded block), and then nothing changed.
+      if (chainHost) {
+        try {
+          await chainHost.importState(parsed.chain);
+        } catch (err) {
+          throw badRequest("invalid_state", (err as Error).message);
+        }
+      } else carriedChain = parsed.chain;
       store.import(parsed);
       if (parsed.now > clock.now()) await clock.setTime(parsed.now);
       services.bus.emit("state.replaced", { reason: "import" });
     },
+    deviations: DEVIATIONS,
     info() {
       return {
         seed: opts.seed,

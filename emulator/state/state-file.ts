@@ -51,21 +51,34 @@ export interface StateFileWriter {
   stop(): void;
 }
 
+/** What identifies the chain's content without serialising it (chain/journal.ts: entries are immutable, only appended or cut). */
+function chainKey(chain: StateExport["chain"]): unknown[] {
+  return chain ? [chain.genesis_time, chain.journal.length, chain.journal.at(-1), chain.head.hash] : [null];
+}
+
 /**
  * Watches the state and writes it through to `file`: compared every
  * STATE_FILE_INTERVAL_MS (cheap next to a write), written only when it changed.
  * Comparing the serialised state, rather than tracking writers, catches every
  * change whatever made it: a request, a timer, a webhook attempt finishing.
+ * The chain (a journal that can reach megabytes) is compared by its length and
+ * last entry, and serialised only when it changed.
  */
 export function writeThrough(file: string, exportState: () => StateExport): StateFileWriter {
   let last = "";
+  let lastChain: unknown[] = [];
+  let chainText = "null";
   const flush = () => {
-    const { state, ...head } = exportState();
+    const { state, chain, ...head } = exportState();
     const body = JSON.stringify(state);
-    if (body === last) return;
+    const key = chainKey(chain);
+    const chainSame = key.length === lastChain.length && key.every((v, i) => v === lastChain[i]);
+    if (body === last && chainSame) return;
+    if (!chainSame) chainText = JSON.stringify(chain);
     // The state is serialised once, for the comparison and for the file.
-    writeFileAtomic(file, `${JSON.stringify(head).slice(0, -1)},"state":${body}}`);
+    writeFileAtomic(file, `${JSON.stringify(head).slice(0, -1)},"state":${body},"chain":${chainText}}`);
     last = body;
+    lastChain = key;
   };
   const timer = setInterval(() => {
     try {

@@ -1,11 +1,17 @@
 import type { State } from "./schema.ts";
+import { parseChainExport, type ChainStateExport } from "../../chain/state.ts";
+
+/** Version 2 carries the chain; version 1 files (API state only) cannot restore the records that point at it. */
+export const STATE_FORMAT_VERSION = 2;
 
 export interface StateExport {
   format: "cardos-emulator-state";
-  version: 1;
+  version: typeof STATE_FORMAT_VERSION;
   /** Virtual time when exported (unix ms). */
   now: number;
   state: State;
+  /** The local chain (chain/journal.ts); null without one, or when attached with --rpc-url (that node keeps it). */
+  chain: ChainStateExport | null;
 }
 
 /** Holds the state, its snapshots and the function that rebuilds it from fixtures. */
@@ -13,6 +19,8 @@ export class Store {
   state: State;
   private snapshots = new Map<string, { state: State; extra: unknown }>();
   private snapshotSeq = 0;
+  /** The chain part of an export (set by the emulator that owns the chain). */
+  exportChain: () => ChainStateExport | null = () => null;
 
   constructor(private readonly initial: () => State) {
     this.state = initial();
@@ -53,20 +61,27 @@ export class Store {
   }
 
   export(now: number): StateExport {
-    return { format: "cardos-emulator-state", version: 1, now, state: structuredClone(this.state) };
+    return { format: "cardos-emulator-state", version: STATE_FORMAT_VERSION, now, state: structuredClone(this.state), chain: this.exportChain() };
   }
 
-  /** Validates the outer shape; throws a message suitable for a 400. */
+  /** Validates the shape (the chain's too); throws a one-line message suitable for a 400. */
   static parseExport(input: unknown): StateExport {
     const doc = input as Partial<StateExport> | null;
     if (!doc || typeof doc !== "object" || doc.format !== "cardos-emulator-state")
-      throw new Error('not an emulator state export (expected {"format":"cardos-emulator-state","version":1,...})');
-    if (doc.version !== 1)
-      throw new Error(`a state export of format version ${JSON.stringify(doc.version)}; this emulator reads version 1 only`);
+      throw new Error(`not an emulator state export (expected {"format":"cardos-emulator-state","version":${STATE_FORMAT_VERSION},...})`);
+    const version: unknown = doc.version;
+    if (typeof version === "number" && Number.isInteger(version) && version >= 1 && version < STATE_FORMAT_VERSION)
+      throw new Error(`made by an older emulator (state format version ${version}, without the chain; this emulator reads version ${STATE_FORMAT_VERSION})`);
+    if (typeof version === "number" && Number.isInteger(version) && version > STATE_FORMAT_VERSION)
+      throw new Error(`made by a newer emulator (state format version ${version}; this emulator reads version ${STATE_FORMAT_VERSION})`);
+    if (version !== STATE_FORMAT_VERSION)
+      throw new Error(`a state export of unknown format version ${JSON.stringify(version)}; this emulator reads version ${STATE_FORMAT_VERSION}`);
     const s = doc.state as Partial<State> | undefined;
     if (!s || typeof s !== "object" || typeof s.seed !== "number" || !s.keys || !s.credits || !s.counters || !s.areas)
       throw new Error("state export is missing seed, keys, credits, counters or areas");
     if (typeof doc.now !== "number") throw new Error("state export is missing `now`");
+    if (!("chain" in doc)) throw new Error("state export is missing `chain` (null when it has none)");
+    if (doc.chain !== null) parseChainExport(doc.chain);
     return doc as StateExport;
   }
 
