@@ -4,7 +4,9 @@ import { lifecycleChecks, LIFECYCLE_SPECS } from "./checks/lifecycle.ts";
 import { runSuite } from "./runner.ts";
 import { PROFILES, type Check } from "./types.ts";
 import { SCENARIOS } from "../scenarios/registry.ts";
-import { lifecycleDeviations } from "../emulator/deviations/lifecycle.ts";
+import { DEVIATIONS } from "../emulator/app.ts";
+
+const lifecycleDeviations = DEVIATIONS.filter((d) => d.name.startsWith("lifecycle_"));
 
 // Lifecycle checks run the scenarios as conformance checks. The kill test in
 // suite.test.ts runs each under its deviation; these tests cover what is

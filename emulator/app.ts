@@ -12,7 +12,8 @@ import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
 import { deviationRoutes } from "./control/deviation-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
-import { applyDeviations } from "./deviations/deviations.ts";
+import { applyDeviations, type Deviation } from "./pipeline/deviation.ts";
+import { pipelineDeviations } from "./pipeline/deviations.ts";
 
 // Composes the pipeline, every area and the control plane into one fetch
 // handler. Route match happens here: an unknown path under /api/v1 is 404
@@ -27,6 +28,9 @@ export const healthRoute: RouteSpec = {
 };
 
 export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.routes)];
+/** Harness aid: every deviation, the pipeline's and each area's (one per conformance check). */
+export const DEVIATIONS: readonly Deviation[] = [...pipelineDeviations, ...AREAS.flatMap((a) => a.deviations ?? [])];
+
 export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...AREAS.flatMap((a) => a.control), ...deviationRoutes];
 
 interface NodeBindings {
@@ -48,7 +52,7 @@ export function createFetch(services: Services, host: ControlHost): FetchHandler
   let requestSeq = 0;
   return async (req, env) => {
     let res = await app.fetch(req, env);
-    if (services.deviations.size) res = await applyDeviations(services.deviations, req, res, services);
+    if (services.deviations.size) res = await applyDeviations(DEVIATIONS, services.deviations, req, res, services);
     res.headers.set("X-Request-Id", `req_${(++requestSeq).toString(36).padStart(8, "0")}`);
     return res;
   };

@@ -1,6 +1,5 @@
 import { ok, created } from "../pipeline/route.ts";
 import { badRequest } from "../pipeline/errors.ts";
-import { DEVIATIONS, DEVIATION_NAMES } from "../deviations/deviations.ts";
 import type { ControlSpec } from "./route.ts";
 import { reqString } from "./body.ts";
 
@@ -14,7 +13,7 @@ export const deviationRoutes: ControlSpec[] = [
     handle: (c) =>
       ok({
         active: [...c.services.deviations],
-        available: DEVIATIONS.map((d) => ({ name: d.name, breaks: d.breaks })),
+        available: c.host.deviations.map((d) => ({ name: d.name, breaks: d.breaks })),
       }),
   },
   {
@@ -23,7 +22,7 @@ export const deviationRoutes: ControlSpec[] = [
     describe: "Harness testing aid: activate a deviation {name} that breaks one rule",
     handle: (c) => {
       const name = reqString(c.body, "name");
-      if (!DEVIATION_NAMES.has(name)) throw badRequest("invalid_value", `unknown deviation "${name}"; GET /_emulator/deviations lists them`);
+      if (!c.host.deviations.some((d) => d.name === name)) throw badRequest("invalid_value", `unknown deviation "${name}"; GET /_emulator/deviations lists them`);
       c.services.deviations.add(name);
       return created({ active: [...c.services.deviations] });
     },

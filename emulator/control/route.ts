@@ -1,5 +1,6 @@
 import type { Method, Reply } from "../pipeline/route.ts";
 import type { Services } from "../pipeline/services.ts";
+import type { Deviation } from "../pipeline/deviation.ts";
 
 /** A control-plane route under /_emulator: no key, same envelope. */
 export interface ControlSpec {
@@ -24,4 +25,6 @@ export interface ControlHost {
   restore(id: string): Promise<void>;
   importState(doc: unknown): Promise<void>;
   info(): Record<string, unknown>;
+  /** Harness aid: the deviations this emulator can switch on. */
+  deviations: readonly Deviation[];
 }

@@ -13,6 +13,7 @@ import { sellbackRoutes } from "./sellback.ts";
 import { walletLedgerRoutes } from "./wallet-ledger-routes.ts";
 import { walletRoutes } from "./wallet-routes.ts";
 import { startWorker } from "./worker.ts";
+import { mysteryDeviations } from "./deviations.ts";
 
 // Mystery-pack commerce on the local chain (interface "Mystery commerce";
 // service-facts §4): purchases, redemption with burn on dispatch, buyback and
@@ -21,5 +22,6 @@ export const mysteryArea: Area = {
   name: "mystery",
   routes: [...purchaseRoutes, ...catalogRoutes, ...redemptionRoutes, ...acceptRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
   control: [...mysteryControl, ...revenueControl],
+  deviations: mysteryDeviations,
   start: startWorker,
 };

@@ -8,6 +8,7 @@ import { billingRoutes } from "./billing.ts";
 import { warehouseControl } from "./control.ts";
 import { tenantOf } from "./state.ts";
 import { rearm } from "./timers.ts";
+import { warehouseDeviations } from "./deviations.ts";
 
 // The warehouse for tenants (interface "Warehouse"): inventory sweeps, quotes
 // and orders, returns, custody, inbound shipments, billing and SLA. Paths the
@@ -17,6 +18,7 @@ export const warehouseArea: Area = {
   name: "warehouse",
   routes: [infoRoute, ...inventoryRoutes, ...orderRoutes, ...custodyRoutes, ...inboundRoutes, ...billingRoutes],
   control: warehouseControl,
+  deviations: warehouseDeviations,
   start(services) {
     const offError = services.bus.on("warehouse.internal_error", (e) => {
       // Every warehouse 500 opens an integration issue the tenant can see.

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { errorIs, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
-import { webhooksSlice } from "../areas/webhooks/model.ts";
+import { dataOf, errorIs, is, toSuccess, type Body, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
+import { webhooksSlice } from "./model.ts";
 
 // Deviations that break the webhooks area's rules, one per conformance check.
 
@@ -43,5 +43,15 @@ export const webhooksDeviations: readonly Deviation[] = [
       const data = x.body?.data as { deliveries?: Body[] } | undefined;
       if (!isPath(x, "GET", "/api/v1/webhooks/deliveries") || !Array.isArray(data?.deliveries)) return;
       for (const d of data.deliveries) if (d.status === "FAILED") Object.assign(d, { status: "DELIVERED", last_error: null, last_status_code: 200 });
+    } },
+
+  // Lifecycle deviations (conformance/checks/lifecycle.ts, one per scenario) break the rule a
+  // lifecycle shows at its end, observed through the public API the scenario reads; where
+  // that rule lives in later state rather than in one response, they change the state the
+  // way a broken server would.
+  { name: "lifecycle_delivery_never_delivered", breaks: "a retried webhook delivery ends DELIVERED in the delivery log", apply: (x) => {
+      const rows = dataOf(x)?.deliveries;
+      if (!is(x, "GET", /^\/api\/v1\/webhooks\/deliveries$/) || !Array.isArray(rows)) return;
+      for (const r of rows as Record<string, unknown>[]) if (r.status === "DELIVERED") r.status = "PENDING";
     } },
 ];

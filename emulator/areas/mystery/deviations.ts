@@ -1,10 +1,12 @@
-import type { Deviation, Exchange } from "./deviation.ts";
-import { errorIs, toSuccess } from "./deviation.ts";
+import { dataOf, errorIs, is, keyOf, toSuccess, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
+import { mystery } from "./state.ts";
+import { activeWallet } from "./wallet-routes.ts";
+import { parseUsdc, usdc } from "./util.ts";
 
 // Deviations that break the mystery area's rules (one per conformance check).
 
 const on = (x: Exchange, path: string) => x.url.pathname.startsWith(`/api/v1${path}`);
-const keyKind = (x: Exchange) => x.services.store.state.keys[x.req.headers.get("x-api-key") ?? ""]?.kind;
+const keyKind = (x: Exchange) => keyOf(x)?.kind;
 
 export const mysteryDeviations: readonly Deviation[] = [
   { name: "mystery_tenant_allowed", breaks: "a tenant key on partner endpoints is 403", apply: (x) => {
@@ -93,5 +95,52 @@ export const mysteryDeviations: readonly Deviation[] = [
         delete d.accruing;
         delete d.total_owed_usdc;
       }
+    } },
+
+  // Lifecycle deviations (conformance/checks/lifecycle.ts, one per scenario) break the rule a
+  // lifecycle shows at its end, observed through the public API the scenario reads; where
+  // that rule lives in later state rather than in one response, they change the state the
+  // way a broken server would.
+  { name: "lifecycle_purchase_never_fulfilled", breaks: "a revealed purchase reads FULFILLED with its items", apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "GET", /^\/api\/v1\/mystery\/purchase\/\d+$/) || d?.status !== "FULFILLED") return;
+      d.status = "SUBMITTED";
+      delete d.items;
+    } },
+  { name: "lifecycle_custodial_retry_new_purchase", breaks: "a custodial retry with the same Idempotency-Key returns the original purchase", apply: (x) => {
+      // Every call looks like a new purchase: the id the caller sees changes on each answer.
+      const d = dataOf(x);
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/purchase$/) || x.status !== 202 || typeof d?.id !== "number") return;
+      d.id = d.id + x.services.store.nextId("lifecycle-deviation", 1000);
+    } },
+  { name: "lifecycle_redemption_never_completed", breaks: "a dispatched redemption is COMPLETED (burned at dispatch)", apply: (x) => {
+      const rows = dataOf(x)?.redemptions;
+      if (!is(x, "GET", /^\/api\/v1\/mystery\/redemption\/[^/]+$/) || !Array.isArray(rows)) return;
+      for (const r of rows as Record<string, unknown>[]) if (r.status === "COMPLETED") r.status = "IN_FULFILLMENT";
+    } },
+  { name: "lifecycle_pool_wallet_not_used", breaks: "setting the pool wallet forwards held buyback transfers to it", apply: (x) => {
+      // The PUT answers 200, but the wallet is stored inactive: forwarding never finds it.
+      const key = keyOf(x);
+      if (!key || !is(x, "PUT", /^\/api\/v1\/mystery\/pool-wallet$/) || x.status !== 200) return;
+      for (const w of mystery(x.services).pool_wallets[key.account_id] ?? []) w.is_active = false;
+    } },
+  { name: "lifecycle_buyback_default_pool_wallet", breaks: "without a pool wallet a buyback transfer is held, then fails after 10 attempts", apply: (x) => {
+      // A server that silently forwards to a wallet of its own when the partner set none.
+      const key = keyOf(x);
+      const chain = x.services.chain?.chain;
+      if (!key || !chain || !is(x, "POST", /^\/api\/v1\/mystery\/buyback\/\d+$/) || x.status !== 201) return;
+      if (activeWallet({ services: x.services }, "pool_wallets", key.account_id)) return;
+      (mystery(x.services).pool_wallets[key.account_id] ??= []).push({ chain: "base", address: chain.treasury.address, is_active: true, created_at: x.services.clock.nowIso() });
+    } },
+  { name: "lifecycle_sellback_pays_less", breaks: "the sell-back record pays what the quote said (from CardSellExecuted)", apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/sellback\/submit$/) || x.status !== 200 || !d) return;
+      const total = parseUsdc(d.total_usdc);
+      if (total !== null) d.total_usdc = usdc((total * 975n) / 1000n);
+    } },
+  { name: "lifecycle_payout_never_paid", breaks: "a paid payout statement reads PAID in GET /mystery/payouts", apply: (x) => {
+      const rows = dataOf(x)?.payouts;
+      if (!is(x, "GET", /^\/api\/v1\/mystery\/payouts$/) || !Array.isArray(rows)) return;
+      for (const r of rows as Record<string, unknown>[]) if (r.status === "PAID") r.status = "PENDING";
     } },
 ];

@@ -1,5 +1,6 @@
-import type { Services } from "../pipeline/services.ts";
-import { errorIs, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
+import type { Services } from "../../pipeline/services.ts";
+import { errorIs, is, keyOf, toSuccess, type Body, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
+import { warehouse } from "./state.ts";
 
 // Deviations that break the warehouse area's rules (one per conformance check
 // in conformance/checks/warehouse.ts).
@@ -100,8 +101,7 @@ export const warehouseDeviations: readonly Deviation[] = [
   { name: "scan_back_not_offchain", breaks: "a scanned-back card is OFFCHAIN again", apply: (x) => {
       const d = dataOf(x);
       if (!CARD_GET.test(x.url.pathname) || !d) return;
-      const wh = x.services.store.state.areas.warehouse as { tenants: Record<string, { orders: Record<string, { status: string; unique_ids: string[] }> }> } | undefined;
-      const returned = Object.values(wh?.tenants ?? {}).some((t) => Object.values(t.orders).some((o) => o.status === "RETURNED" && o.unique_ids.includes(d.unique_id as string)));
+      const returned = Object.values(warehouse(x.services).tenants).some((t) => Object.values(t.orders).some((o) => o.status === "RETURNED" && o.unique_ids.includes(d.unique_id as string)));
       if (returned) d.location = "IN_TRANSIT";
     } },
   { name: "idempotent_replay_200", breaks: "a write replay returns the original record with the same 201", apply: (x) => {
@@ -113,5 +113,35 @@ export const warehouseDeviations: readonly Deviation[] = [
         x.status = 200;
         (x.body as Body).data = { ...d, replayed: true };
       } else seen.add(d.withdrawal_id);
+    } },
+
+  // Lifecycle deviations (conformance/checks/lifecycle.ts, one per scenario) break the rule a
+  // lifecycle shows at its end, observed through the public API the scenario reads; where
+  // that rule lives in later state rather than in one response, they change the state the
+  // way a broken server would.
+  { name: "lifecycle_sweep_misses_changes", breaks: "an incremental sweep from resume_cursor returns every card changed since", apply: (x) => {
+      const d = dataOf(x);
+      const since = x.url.searchParams.get("since");
+      if (is(x, "GET", /^\/api\/v1\/cards$/) && since !== null && since !== "0" && d && Array.isArray(d.cards)) d.cards = [];
+    } },
+  { name: "lifecycle_order_never_delivered", breaks: "a delivered order reads DELIVERED", apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "GET", /^\/api\/v1\/orders\/\d+$/) && d?.status === "DELIVERED") d.status = "SHIPPED";
+    } },
+  { name: "lifecycle_failed_label_holds_cards", breaks: "a failed label purchase applies nothing: the cards are AVAILABLE again", apply: (x) => {
+      const key = keyOf(x);
+      const d = dataOf(x);
+      if (!key || !d || !Array.isArray(d.cards) || !is(x, "GET", /^\/api\/v1\/inventory$/)) return;
+      const orders = Object.values(warehouse(x.services).tenants[key.account_id]?.orders ?? {});
+      const held = new Set(orders.filter((o) => o.status === "PENDING_PAYMENT" && o.last_error).flatMap((o) => o.unique_ids));
+      d.cards = (d.cards as Record<string, unknown>[]).filter((c) => !held.has(String(c.unique_id)));
+    } },
+  { name: "lifecycle_return_not_recorded", breaks: "a package the carrier returns makes the order RETURNED", apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "GET", /^\/api\/v1\/orders\/\d+$/) && d?.status === "RETURNED") d.status = "SHIPPED";
+    } },
+  { name: "lifecycle_withdrawn_cards_stay", breaks: "a completed withdrawal takes the cards out of the vault (EXTERNAL)", apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "GET", /^\/api\/v1\/cards\/[^/]+$/) && d?.location === "EXTERNAL") d.location = "OFFCHAIN";
     } },
 ];

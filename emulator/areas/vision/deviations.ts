@@ -1,9 +1,10 @@
-import { errorIs, type Deviation, type Exchange } from "./deviation.ts";
+import { errorIs, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
+import { own } from "../../state/own.ts";
 
 // Deviations that break the vision area's rules (one per conformance check).
 
 const isIdentify = (x: Exchange) => x.url.pathname === "/api/v1/vision/identify";
-const accountOf = (x: Exchange) => x.services.store.state.credits[x.req.headers.get("x-api-key") ?? ""];
+const accountOf = (x: Exchange) => own(x.services.store.state.credits, x.req.headers.get("x-api-key") ?? "");
 
 export const visionDeviations: readonly Deviation[] = [
   { name: "vision_error_charged", breaks: "vision errors are refunded", apply: (x) => {

@@ -1,12 +1,13 @@
-import { balanceOf } from "../pipeline/metering.ts";
-import { errorIs, type Deviation, type Exchange } from "./deviation.ts";
+import { balanceOf, monthOf } from "../../pipeline/metering.ts";
+import { own } from "../../state/own.ts";
+import { creditsSlice } from "./state.ts";
+import { dataOf, errorIs, is, keyOf, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
 
 // Deviations that break the credits area's rules (one per conformance check).
 
 const isTopup = (x: Exchange) => x.url.pathname === "/api/v1/credits/topup";
 const isUsage = (x: Exchange) => x.url.pathname === "/api/v1/account/usage";
-const dataOf = (x: Exchange) => (x.body?.data ?? null) as Record<string, unknown> | null;
-const accountOf = (x: Exchange) => x.services.store.state.credits[x.req.headers.get("x-api-key") ?? ""];
+const accountOf = (x: Exchange) => own(x.services.store.state.credits, x.req.headers.get("x-api-key") ?? "");
 
 export const creditsDeviations: readonly Deviation[] = [
   { name: "usage_missing_plan", breaks: "account usage shows balance, plan and month-to-date usage", apply: (x) => {
@@ -53,5 +54,24 @@ export const creditsDeviations: readonly Deviation[] = [
         x.status = 200;
         x.body = { success: true, data: { credits_granted: 0, balance_credits: 0, usd: 0, tx_hash: null } };
       }
+    } },
+
+  // Lifecycle deviations (conformance/checks/lifecycle.ts, one per scenario) break the rule a
+  // lifecycle shows at its end, observed through the public API the scenario reads; where
+  // that rule lives in later state rather than in one response, they change the state the
+  // way a broken server would.
+  { name: "lifecycle_purchased_credits_expire", breaks: "purchased credits never expire (only the free part resets monthly)", apply: (x) => {
+      // Once a month boundary has passed since a top-up, the purchased pool is dropped with the free reset.
+      const key = keyOf(x);
+      const acct = key ? own(x.services.store.state.credits, key.key) : undefined;
+      if (!key || !acct || !is(x, "GET", /^\/api\/v1\/account\/usage$/) || x.status !== 200) return;
+      const month = monthOf(x.services.clock.now());
+      const old = Object.values(creditsSlice(x.services.store).topups).some((t) => t.key === key.key && t.settled_at.slice(0, 7) < month);
+      const d = dataOf(x);
+      if (!old || !d || acct.purchased === 0) return;
+      acct.purchased = 0;
+      d.purchased_credits = 0;
+      d.balance = balanceOf(acct);
+      x.headers.set("X-Credits-Remaining", String(balanceOf(acct)));
     } },
 ];
