@@ -1,5 +1,5 @@
 import { CheckFailure } from "./types.ts";
-import type { HttpResult } from "./http.ts";
+import type { HttpResult } from "../harness/http.ts";
 
 // Assertions that explain what the target did, so a failing report is actionable.
 

@@ -1,5 +1,5 @@
 import { writeFileSync, readFileSync } from "node:fs";
-import { all, has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../emulator/cli/args.ts";
+import { all, has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed, type SuiteResult } from "./runner.ts";
 import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
@@ -65,7 +65,7 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
     mode ??= "emulator";
   }
   if (!mode) {
-    const { HttpClient, ControlClient } = await import("./http.ts");
+    const { HttpClient, ControlClient } = await import("../harness/http.ts");
     mode = (await ControlClient.detect(new HttpClient(baseUrl))) ? "emulator" : "read-only";
   }
 

@@ -1,5 +1,5 @@
 import { MODES, CheckFailure, type Check, type CheckResult, type Mode, type Profile } from "./types.ts";
-import { HttpClient, ControlClient } from "./http.ts";
+import { HttpClient, ControlClient } from "../harness/http.ts";
 
 export interface SuiteOptions {
   baseUrl: string;

@@ -1,4 +1,4 @@
-import type { HttpClient, ControlClient } from "./http.ts";
+import type { HttpClient, ControlClient } from "../harness/http.ts";
 
 /** Areas of the contract; `--profile` selects them. */
 export const PROFILES = ["pipeline", "catalog", "credits", "x402", "vision", "webhooks", "mystery", "warehouse"] as const;

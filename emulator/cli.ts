@@ -1,5 +1,5 @@
 import { createEmulator } from "./index.ts";
-import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "./cli/args.ts";
+import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
 import { readStateFile } from "./state/state-file.ts";
 

@@ -1,5 +1,5 @@
-import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../emulator/cli/args.ts";
-import { HttpClient, ControlClient } from "../conformance/http.ts";
+import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { HttpClient, ControlClient } from "../harness/http.ts";
 import { SCENARIOS, findScenario } from "./registry.ts";
 import { emulatorFor, remoteTarget, runScenario, type ScenarioTarget } from "./run.ts";
 import type { Scenario } from "./types.ts";

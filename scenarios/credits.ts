@@ -1,6 +1,6 @@
 import type { Hex } from "viem";
 import { decodePaymentResponseHeader } from "@x402/core/http";
-import { challengeOf, signPayment } from "../conformance/checks/credits.ts";
+import { paymentRequiredOf, signPayment } from "../harness/x402.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
 
 /** Scenarios of the credits area. */
@@ -22,7 +22,8 @@ export const creditsScenarios: Scenario[] = [
 
       step("2. POST /api/v1/credits/topup?usd=10 without payment → 402 with PAYMENT-REQUIRED");
       const challenge = await http.post("/api/v1/credits/topup", { key, query: { usd: 10 } });
-      const required = challengeOf(challenge, "top-up challenge");
+      ctx.expect(challenge.status === 402, `the top-up without payment should answer 402, got ${challenge.status}`);
+      const required = paymentRequiredOf(challenge);
       const req = required.accepts[0]!;
       step(`   pay ${req.amount} atomic units of ${req.asset} on ${req.network} to ${req.payTo}`);
 

@@ -1,6 +1,7 @@
-import { HttpClient, ControlClient, type HttpResult } from "../conformance/http.ts";
+import { HttpClient, ControlClient, type HttpResult } from "../harness/http.ts";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
+import { lookupEmulator } from "../harness/target.ts";
 import { ScenarioFailure } from "./types.ts";
 
 export interface ScenarioTarget {
@@ -43,14 +44,6 @@ export async function emulatorFor(s: Scenario, seed = 1): Promise<{ emu: Emulato
 
 /** A running emulator as a target: fixture keys by name and the chain's rpcUrl, from its control plane. */
 export async function remoteTarget(http: HttpClient, needsChain: boolean): Promise<ScenarioTarget> {
-  const control = new ControlClient(http);
-  const { keys } = await control.request<{ keys: Array<{ name?: string; key: string }> }>("GET", "/keys");
-  const rpcUrl = needsChain ? (await control.request<{ rpcUrl: string | null }>("GET", "/chain")).rpcUrl : null;
-  return {
-    baseUrl: http.baseUrl,
-    http,
-    keys: Object.fromEntries(keys.filter((k) => k.name).map((k) => [k.name!, k.key])),
-    chain: null,
-    rpcUrl,
-  };
+  const { keys, rpcUrl } = await lookupEmulator(http, needsChain);
+  return { baseUrl: http.baseUrl, http, keys, chain: null, rpcUrl };
 }

@@ -1,4 +1,4 @@
-import type { HttpClient, ControlClient, HttpResult } from "../conformance/http.ts";
+import type { HttpClient, ControlClient, HttpResult } from "../harness/http.ts";
 import type { Chain } from "../chain/index.ts";
 
 /**

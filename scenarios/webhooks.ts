@@ -1,5 +1,5 @@
 import type { Scenario, ScenarioContext } from "./types.ts";
-import { signatureValid, startCheckReceiver } from "../conformance/checks/webhooks-receiver.ts";
+import { signatureValid, startCheckReceiver } from "../harness/webhook-receiver.ts";
 
 // Webhook retries, told step by step: a partner's receiver is down twice, the
 // emulator retries on its documented schedule (virtual clock), the third

@@ -1,13 +1,10 @@
 import type { Hex } from "viem";
 import { chainMissing } from "./target.ts";
-import { privateKeyToAccount } from "viem/accounts";
-import { x402Client } from "@x402/core/client";
-import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http";
+import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
-import { toClientEvmSigner } from "@x402/evm";
-import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { CheckFailure, type Check, type CheckContext } from "../types.ts";
-import type { HttpResult } from "../http.ts";
+import type { HttpResult } from "../../harness/http.ts";
+import { paymentRequiredOf, signPayment } from "../../harness/x402.ts";
 import { ensure, env, expectError, expectStatus, expectSuccess, intHeader } from "../assert.ts";
 import { PROBE } from "./pipeline.ts";
 
@@ -22,26 +19,11 @@ const USAGE = "/api/v1/account/usage";
 export function challengeOf(r: HttpResult, what: string): PaymentRequired {
   // interface.md codes table: 402 insufficient_credits is "also the x402 top-up challenge".
   expectError(r, 402, "insufficient_credits", what);
-  const raw = r.headers["payment-required"];
-  ensure(raw, `${what}: the 402 must carry a PAYMENT-REQUIRED header`);
-  let pr: PaymentRequired;
   try {
-    pr = decodePaymentRequiredHeader(raw);
-  } catch {
-    throw new CheckFailure(`${what}: PAYMENT-REQUIRED is not base64 JSON`);
+    return paymentRequiredOf(r);
+  } catch (err) {
+    throw new CheckFailure(`${what}: ${(err as Error).message}`);
   }
-  ensure(pr.x402Version === 2 && Array.isArray(pr.accepts) && pr.accepts.length > 0, `${what}: PAYMENT-REQUIRED must be an x402 v2 PaymentRequired with accepts[]`);
-  return pr;
-}
-
-/** Signs a challenge with the official x402 client, the way a partner's code does. */
-export async function signPayment(pr: PaymentRequired, privateKey: Hex): Promise<string> {
-  const req = pr.accepts[0]!;
-  const client = new x402Client()
-    .register(req.network, new ExactEvmScheme(toClientEvmSigner(privateKeyToAccount(privateKey))))
-    .setSpendControls({ allowedAssets: [{ network: req.network, asset: req.asset }] });
-  const payload: PaymentPayload = await client.createPaymentPayload(pr);
-  return encodePaymentSignatureHeader(payload);
 }
 
 /** A funded fixture wallet of the emulator's chain (emulator mode only). */

@@ -291,7 +291,7 @@ export const pipelineChecks: Check[] = [
   },
 ];
 
-function expectBilled(r: import("../http.ts").HttpResult) {
+function expectBilled(r: import("../../harness/http.ts").HttpResult) {
   expectSuccess(r, "GET a card");
   return r;
 }

@@ -1,5 +1,5 @@
 import type { Check, CheckContext } from "../types.ts";
-import type { HttpResult } from "../http.ts";
+import type { HttpResult } from "../../harness/http.ts";
 import { ensure, env, expectStatus, expectSuccess } from "../assert.ts";
 
 // Checks of the warehouse (tenant) API. The read-only ones only GET, so they

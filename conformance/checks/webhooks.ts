@@ -1,7 +1,7 @@
 import type { Check, CheckContext } from "../types.ts";
-import type { HttpClient } from "../http.ts";
+import type { HttpClient } from "../../harness/http.ts";
 import { ensure, env, expectError, expectSuccess } from "../assert.ts";
-import { signatureValid, startCheckReceiver } from "./webhooks-receiver.ts";
+import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
 
 // Checks of the webhooks area: the registry's rules (secret shown once, event
 // type validation, the 20-per-key limit, per-key visibility), the delivery

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closest, helpText, parseCommand, UsageError, type CommandSpec } from "../../emulator/cli/args.ts";
+import { closest, helpText, parseCommand, UsageError, type CommandSpec } from "../../harness/cli-args.ts";
 
 const SPEC: CommandSpec = {
   usage: "  tool [options]",
