@@ -1,0 +1,37 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error plain ESM script without types
+import { violations } from "../scripts/layers.mjs";
+
+// The dependency rule of docs/architecture.md: every import points to the
+// same layer or a lower one, areas meet only through each other's index.ts,
+// and no files import each other in a circle.
+
+const check = violations as (root: string) => string[];
+
+describe("architecture", () => {
+  it("the project's import graph has no upward arrow, no reach into another area, no cycle", () => {
+    expect(check(join(__dirname, ".."))).toEqual([]);
+  });
+
+  it("the check catches each kind of violation (a synthetic tree)", () => {
+    const root = mkdtempSync(join(tmpdir(), "layers-"));
+    const file = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    file("emulator/state/store.ts", 'import { x } from "../pipeline/errors.ts";\n'); // model → pipeline: upward
+    file("emulator/pipeline/errors.ts", 'export const x = 1;\n');
+    file("emulator/areas/a/rules.ts", 'import { y } from "../b/internal.ts";\n'); // into another area
+    file("emulator/areas/b/internal.ts", 'import { z } from "./other.ts";\nexport const y = 1;\n');
+    file("emulator/areas/b/other.ts", 'import { y } from "./internal.ts";\nexport const z = y;\n'); // a cycle
+    file("emulator/areas/b/index.ts", 'export { y } from "./internal.ts";\n');
+    const found = check(root);
+    expect(found.some((v) => v.startsWith("emulator/state/store.ts (model) imports emulator/pipeline/errors.ts (pipeline)"))).toBe(true);
+    expect(found.some((v) => v.includes('reaches into area "b"'))).toBe(true);
+    expect(found.some((v) => v.startsWith("import cycle: emulator/areas/b/internal.ts → emulator/areas/b/other.ts"))).toBe(true);
+    expect(found).toHaveLength(3);
+  });
+});
