@@ -1,36 +1,20 @@
 #!/usr/bin/env node
-// Starts the CLI from dist/ (compiled at `npm install`) when it is up to date
-// with the sources, else runs the TypeScript sources through tsx. Both come
-// from npm; nothing is downloaded at run time.
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+// `npx emulator`. An installed package ships only the compiled dist/ (no sources, no scripts/) and
+// runs it. In a checkout dist/ runs only while it is up to date with the sources (npm install
+// builds it); after an edit the sources run through tsx until the next build, so an edited file
+// is never shadowed by an old build. Nothing is downloaded at run time.
+import { existsSync } from "node:fs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCES = ["emulator", "chain", "fixtures", "conformance", "scenarios"];
-
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name === "artifacts" || entry.name === "cache" || entry.name === "contracts") continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (/\.(ts|cjs)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function distIsFresh() {
-  const stamp = join(root, "dist", ".build-stamp");
-  if (process.env.EMULATOR_FROM_SOURCE || !existsSync(stamp)) return false;
-  const built = statSync(stamp).mtimeMs;
-  return SOURCES.every((d) => newestSource(join(root, d)) <= built);
-}
-
-if (distIsFresh()) {
+const checkout = existsSync(new URL("../scripts/dist-state.mjs", import.meta.url));
+if (!checkout) {
   await import("../dist/emulator/cli.js");
 } else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import("../emulator/cli.ts");
+  const { distIsFresh } = await import("../scripts/dist-state.mjs");
+  if (!process.env.EMULATOR_FROM_SOURCE && distIsFresh()) {
+    await import("../dist/emulator/cli.js");
+  } else {
+    const { register } = await import("tsx/esm/api");
+    register();
+    await import("../emulator/cli.ts");
+  }
 }

@@ -1,32 +1,133 @@
-// Compiles the TypeScript sources to dist/ (plain ESM JavaScript) so `npx emulator`
-// starts without a TypeScript loader. Run by `npm install` (prepare) and `npm run build`.
-// It never fails an install: without dist/ (or with a stale one) the CLI runs the
-// sources through tsx instead. Type errors are reported by `npm run typecheck`.
+// Compiles the TypeScript sources to dist/: ESM JavaScript plus .d.ts types, what the published
+// package ships (package.json `exports`/`files`) and what `npx emulator` runs in a checkout.
+//
+//   node scripts/build.mjs            npm install (prepare): builds when dist/ is stale; never fails an
+//                                     install (without a fresh dist/ the CLI runs the sources through tsx)
+//   node scripts/build.mjs --force    npm run build: always builds
+//   node scripts/build.mjs --release  npm pack / publish (prepack): always builds, fails on any error
+//
+// Plain tsc, no bundler: the output mirrors the sources file for file. TypeScript rewrites the
+// sources' `.ts` import specifiers to `.js` in the JavaScript (rewriteRelativeImportExtensions) but
+// keeps them in the declarations, so a last step rewrites those too (see fixDeclarations).
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, writeFileSync, rmSync, existsSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { ROOT, distIsFresh } from "./dist-state.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const release = process.argv.includes("--release");
+const force = release || process.argv.includes("--force");
 const require = createRequire(import.meta.url);
+
+function fail(message) {
+  if (!release) {
+    console.warn(`build: ${message}; the CLI will run the sources through tsx`);
+    process.exit(0);
+  }
+  console.error(`build: ${message}`);
+  process.exit(1);
+}
+
 let tsc;
 try {
   tsc = require.resolve("typescript/bin/tsc");
 } catch {
-  console.warn("build: typescript is not installed; the CLI will run the sources through tsx");
+  fail("typescript is not installed");
+}
+// npm pack and publish run prepack (the release build) and then prepare: one build, the strict one.
+if (!force && (process.env.npm_command === "pack" || process.env.npm_command === "publish")) {
+  console.log("build: built by prepack");
   process.exit(0);
 }
-rmSync(join(root, "dist"), { recursive: true, force: true });
-const res = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
-if (!existsSync(join(root, "dist", "emulator", "cli.js"))) {
-  console.warn(`build: tsc emitted nothing (${(res.stdout + res.stderr).trim().split("\n")[0] ?? ""}); the CLI will use tsx`);
-  rmSync(join(root, "dist"), { recursive: true, force: true });
+if (!force && distIsFresh()) {
+  console.log("build: dist/ is up to date");
   process.exit(0);
 }
-if (res.status !== 0) console.warn("build: tsc reported type errors (run npm run typecheck); JavaScript was emitted anyway");
-// Runtime files that are not TypeScript.
-mkdirSync(join(root, "dist", "chain"), { recursive: true });
-for (const f of readdirSync(join(root, "chain")).filter((f) => f.endsWith(".cjs"))) cpSync(join(root, "chain", f), join(root, "dist", "chain", f));
-writeFileSync(join(root, "dist", ".build-stamp"), new Date().toISOString() + "\n");
-console.log("build: dist/ is ready");
+
+// Build beside dist/ and swap it in at the end, so a CLI or test using dist/ meanwhile never sees
+// half a build. Inputs are dated from the start: a source edited during the build makes it stale.
+const started = new Date();
+const out = join(ROOT, `dist.tmp-${process.pid}`);
+// What a killed build left behind (a running one's folder is its own).
+for (const leftover of readdirSync(ROOT)) {
+  const pid = /^dist\.(?:tmp|old)-(\d+)$/.exec(leftover)?.[1];
+  if (pid && !isRunning(Number(pid))) rmSync(join(ROOT, leftover), { recursive: true, force: true });
+}
+// --listFiles: every file of the program, i.e. whatever the include reaches through imports.
+const res = spawnSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out, "--listFiles"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 << 20 });
+const listed = res.stdout.split("\n").filter((l) => isAbsolute(l.trim()));
+const inputs = listed.map((l) => relative(ROOT, l.trim())).filter((rel) => !rel.startsWith("..") && !rel.split(sep).includes("node_modules"));
+const tscOutput = [...res.stdout.split("\n").filter((l) => !isAbsolute(l.trim())), res.stderr].join("\n").trim();
+if (!existsSync(join(out, "emulator", "cli.js"))) {
+  rmSync(out, { recursive: true, force: true });
+  fail(`tsc emitted nothing (${tscOutput.split("\n")[0] ?? ""})`);
+}
+if (res.status !== 0) {
+  if (release) {
+    rmSync(out, { recursive: true, force: true });
+    console.error(tscOutput);
+    fail("tsc reported type errors; a package is never built from code that does not type-check");
+  }
+  console.warn("build: tsc reported type errors (run npm run typecheck); JavaScript was emitted anyway");
+}
+
+fixDeclarations(out);
+const copied = copyRuntimeFiles(out, inputs);
+writeFileSync(join(out, ".build-stamp"), JSON.stringify({ built_at: started.toISOString(), inputs: [...inputs, ...copied].map((f) => f.split(sep).join("/")).sort() }, null, 1) + "\n");
+utimesSync(join(out, ".build-stamp"), started, started);
+
+const old = join(ROOT, `dist.old-${process.pid}`);
+if (existsSync(join(ROOT, "dist"))) renameSync(join(ROOT, "dist"), old);
+renameSync(out, join(ROOT, "dist"));
+rmSync(old, { recursive: true, force: true });
+console.log(`build: dist/ is ready (${((Date.now() - started.getTime()) / 1000).toFixed(1)} s)`);
+
+/**
+ * Relative `.ts` specifiers in the emitted .d.ts files become `.js`, as in the JavaScript beside them.
+ * TypeScript 5 accepts `.ts` in declaration files, but older TypeScript, API extractors and type
+ * bundlers do not, and `.js` is what every consumer's resolver expects next to a .d.ts.
+ */
+function fixDeclarations(dir) {
+  // import … from "./x.ts", export … from "../y.ts", import("./z.ts"), declare module "./w.ts"
+  const specifier = /((?:from|import|module)\s*\(?\s*["'])(\.{1,2}\/[^"'\n]*?)\.([cm]?)ts(["'])/g;
+  for (const file of walkAll(dir, (f) => f.endsWith(".d.ts"))) {
+    const text = readFileSync(file, "utf8");
+    const fixed = text.replace(specifier, (m, head, path, cm, quote) => (path.endsWith(".d") ? m : `${head}${path}.${cm}js${quote}`));
+    if (fixed !== text) writeFileSync(file, fixed);
+  }
+}
+
+/**
+ * Files the compiled code loads at run time that tsc does not emit: the .cjs/.mjs/.js/.json files
+ * beside the compiled sources (e.g. chain/network.cjs, required by path). Returns them, relative.
+ */
+function copyRuntimeFiles(dir, compiled) {
+  const copied = [];
+  for (const folder of new Set(compiled.map((f) => dirname(f)))) {
+    for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
+      if (!entry.isFile() || !/\.(cjs|mjs|js|json)$/.test(entry.name)) continue;
+      const rel = join(folder, entry.name);
+      mkdirSync(join(dir, folder), { recursive: true });
+      cpSync(join(ROOT, rel), join(dir, rel));
+      copied.push(rel);
+    }
+  }
+  return copied;
+}
+
+function* walkAll(dir, wanted) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walkAll(path, wanted);
+    else if (wanted(path)) yield path;
+  }
+}
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}

@@ -1,0 +1,215 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// The package as a user gets it: `npm pack` here, `npm install` of the tarball into a scratch
+// project outside the repo, and there a strict NodeNext type-check, plain Node, vitest running the
+// README's msw snippet, and `npx emulator`. One install from the shared npm cache.
+
+const ROOT = join(import.meta.dirname, "..");
+const require = createRequire(import.meta.url);
+const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+
+// npm and vitest pass their own settings down through the environment; the consumer gets none of them.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^(npm_|VITEST|NODE_OPTIONS$|TEST$|NODE_ENV$)/i.test(k)),
+) as NodeJS.ProcessEnv;
+
+function run(cmd: string, args: string[], cwd: string, timeout = 120_000): SpawnSyncReturns<string> {
+  const res = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout });
+  if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} (in ${cwd}) exited ${res.status ?? res.signal}:\n${res.stdout}\n${res.stderr}`);
+  return res;
+}
+
+/** A dev tool's CLI script from the repo's node_modules (not every package exports its package.json). */
+const binOf = (pkg: string, bin: string) => {
+  const dir = join(ROOT, "node_modules", pkg);
+  const bins = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
+  return join(dir, bins[bin]!);
+};
+
+interface PackResult {
+  filename: string;
+  size: number;
+  files: { path: string }[];
+}
+
+let scratch: string;
+let consumer: string;
+let packed: PackResult;
+let tarball: string;
+
+beforeAll(() => {
+  // dist/ from the current sources (a no-op when npm install or an earlier run already built it).
+  run(process.execPath, [join(ROOT, "scripts", "build.mjs")], ROOT, 180_000);
+  scratch = mkdtempSync(join(tmpdir(), "cardos-package-"));
+  consumer = join(scratch, "consumer");
+  mkdirSync(consumer);
+  // prepack's release build was just replaced by the build above; packing itself is what is tested.
+  const pack = run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], ROOT);
+  packed = (JSON.parse(pack.stdout) as PackResult[])[0]!;
+  tarball = join(scratch, packed.filename);
+
+  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
+  // The dev tools at the repo's own versions, so everything comes from the npm cache.
+  const tools = ["vitest", "typescript", "msw", "@types/node"].map((p) => `${p}@${version(p)}`);
+  run("npm", ["install", tarball, ...tools, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], consumer, 240_000);
+}, 300_000);
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("the packed package", () => {
+  it("ships the compiled code, its types, the docs and nothing else", () => {
+    const paths = packed.files.map((f) => f.path);
+    const stray = paths.filter((p) => !/^(dist\/|docs\/|bin\/emulator\.js$|README\.md$|LICENSE$|package\.json$)/.test(p));
+    expect(stray).toEqual([]);
+    expect(paths.filter((p) => /\.(ts|mts|cts)$/.test(p) && !/\.d\.ts$/.test(p))).toEqual([]);
+    for (const entry of ["emulator/index", "chain/index", "conformance/index"])
+      expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
+    // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
+    expect(paths).toEqual(expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/emulator/cli.js"]));
+  });
+
+  it("passes publint and are-the-types-wrong (ESM-only)", () => {
+    const lint = run(process.execPath, [binOf("publint", "publint"), "run", tarball, "--strict"], scratch);
+    expect(lint.stdout).toContain("All good");
+    run(process.execPath, [binOf("@arethetypeswrong/cli", "attw"), tarball, "--profile", "esm-only", "--format", "table-flipped"], scratch);
+  });
+
+  it("type-checks a strict NodeNext project that uses all three entry points", () => {
+    writeFileSync(
+      join(consumer, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          verbatimModuleSyntax: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: ["node"],
+        },
+        include: ["typed.ts"],
+      }),
+    );
+    writeFileSync(
+      join(consumer, "typed.ts"),
+      `import { setupServer } from "msw/node";
+import type { HttpHandler } from "msw";
+import { createEmulator, isLoopback, type Emulator, type EmulatorOptions, type StateExport } from "cardos-emulator";
+import { usdStablecoinAbi, type Chain } from "cardos-emulator/chain";
+import { ALL_CHECKS, MODES, PROFILES, passed, runSuite, junitReport, type Check, type Mode, type Profile, type SuiteResult } from "cardos-emulator/conformance";
+
+const options: EmulatorOptions = { seed: 1, clock: "manual" };
+const emu: Emulator = await createEmulator(options);
+const handlers: HttpHandler[] = emu.handlers;
+const server = setupServer(...handlers);
+server.listen({ onUnhandledRequest: (req, print) => { if (!isLoopback(req.url)) print.error(); } });
+const res: Response = await fetch(\`\${emu.url}/api/v1/pokemon/cards/base1-4\`, { headers: { "X-API-Key": emu.key("demo") } });
+await emu.clock.advance(60_000);
+const state: StateExport = emu.exportState();
+const chain: Chain | null = emu.chain;
+const transfer = usdStablecoinAbi.find((item) => item.type === "function" && item.name === "transfer");
+
+const profiles: Profile[] = PROFILES.filter((p) => p === "pipeline");
+const mode: Mode = MODES[2];
+const checks: readonly Check[] = ALL_CHECKS;
+const suite: SuiteResult = await runSuite(checks, { baseUrl: emu.url, fetch: emu.fetch, profiles, mode });
+const ok: boolean = passed(suite);
+const xml: string = junitReport(suite);
+server.close();
+await emu.close();
+console.log(res.status, state.now, chain, transfer?.name, ok, xml.length);
+`,
+    );
+    const tsc = spawnSync(process.execPath, [join(consumer, "node_modules", "typescript", "bin", "tsc"), "-p", consumer], { cwd: consumer, env, encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+
+  it("imports from plain Node and runs the conformance suite in-process", () => {
+    writeFileSync(
+      join(consumer, "plain.mjs"),
+      `const { createEmulator } = await import("cardos-emulator");
+const { startChain, usdStablecoinAbi } = await import("cardos-emulator/chain");
+const { runSuite, passed, ALL_CHECKS } = await import("cardos-emulator/conformance");
+const emu = await createEmulator({ seed: 1, clock: "manual" });
+const res = await emu.fetch("/api/v1/pokemon/cards/base1-4", { headers: { "X-API-Key": emu.key("demo") } });
+const card = (await res.json()).data;
+const suite = await runSuite(ALL_CHECKS, { baseUrl: emu.url, fetch: emu.fetch, profiles: ["pipeline"], mode: "emulator" });
+await emu.close();
+console.log(JSON.stringify({ status: res.status, id: card.id, startChain: typeof startChain, abi: usdStablecoinAbi.length > 0, checks: suite.results.length, passed: passed(suite) }));
+`,
+    );
+    const out = run(process.execPath, ["plain.mjs"], consumer);
+    expect(JSON.parse(out.stdout.trim().split("\n").at(-1)!)).toEqual({
+      status: 200,
+      id: "base1-4",
+      startChain: "function",
+      abi: true,
+      checks: expect.any(Number),
+      passed: true,
+    });
+  });
+
+  it("runs the README's msw snippet under vitest", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const snippet = /```ts\n(import \{ setupServer \} from "msw\/node";[\s\S]*?)```/.exec(readme)?.[1];
+    if (!snippet) throw new Error("the README has no msw snippet");
+    writeFileSync(
+      join(consumer, "readme.test.ts"),
+      `import { afterAll, expect, test } from "vitest";
+${snippet}
+afterAll(async () => {
+  server.close();
+  await emu.close();
+});
+
+test("the README's snippet answers from the emulator through msw", async () => {
+  expect(res.status).toBe(200);
+  expect((await res.json()).data.id).toBe("base1-4");
+  expect(emu.clock.now()).toBe(Date.parse("2026-01-15T12:01:00.000Z"));
+});
+`,
+    );
+    const out = run(process.execPath, [join(consumer, "node_modules", "vitest", "vitest.mjs"), "run", "readme.test.ts"], consumer);
+    expect(out.stdout).toMatch(/1 passed/);
+  });
+
+  it("starts with npx emulator --json and serves a card", async () => {
+    const child = spawn("npx", ["emulator", "--json", "--port", "0", "--rpc-port", "0"], { cwd: consumer, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.stdout.on("data", (d) => {
+          out += d;
+          if (out.includes("\n")) resolve(out.split("\n")[0]!);
+        });
+        child.once("exit", (code) => reject(new Error(`npx emulator exited ${code}: ${stderr}`)));
+      });
+      const ready = JSON.parse(line) as { url: string; rpcUrl: string | null; keys: { key: string; kind: string }[] };
+      expect(ready.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const key = ready.keys.find((k) => k.kind === "partner")!.key;
+      const res = await fetch(`${ready.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { id: string } }).data.id).toBe("base1-4");
+      const rpc = await fetch(ready.rpcUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+      expect(((await rpc.json()) as { result: string }).result).toBe("0x7a69");
+    } finally {
+      // npx and the emulator it started: the process group this test created.
+      if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM");
+      await exited;
+    }
+  });
+});
