@@ -2,7 +2,7 @@ import type { Services } from "./services.ts";
 import type { KeyRecord } from "../state/schema.ts";
 import { authenticate, authorize } from "./auth.ts";
 import { ApiError, documentedError, internalError } from "./errors.ts";
-import { MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
+import { asObject, MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
 import { errorResponse, successText, textResponse } from "./envelope.ts";
 import { inForce, rateLimitHeaders } from "./rate-limit.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
@@ -140,6 +140,9 @@ function context(
     json<T>() {
       body ??= readText(req, MAX_JSON_BODY_BYTES).then(parseJson);
       return body as Promise<T>;
+    },
+    async object() {
+      return asObject(await this.json());
     },
   };
 }

@@ -36,6 +36,8 @@ export interface HandlerContext {
   services: Services;
   /** Parsed JSON body; 400 invalid_json when it is not JSON. */
   json<T = unknown>(): Promise<T>;
+  /** The JSON body as an object (`{}` when empty); 400 invalid_json for anything else. */
+  object(): Promise<Record<string, unknown>>;
 }
 
 export interface RouteSpec {

@@ -8,7 +8,7 @@ import { formatOffer, offerMessage, watchOffers } from "./buyback.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "./chain-io.ts";
 import { relayerOn } from "./purchases.ts";
 import { mystery, type OfferRow } from "./state.ts";
-import { body, tokenIdOf, tokenLockKey, usdc } from "./util.ts";
+import { tokenIdOf, tokenLockKey, usdc } from "./util.ts";
 
 // Relayed buyback accept (service-facts §4.6, SDK 0.1.2): the holder signs an
 // EIP-712 ReceiverAcceptance(offerHash, receiver) and the service's relayer
@@ -131,7 +131,7 @@ export const acceptRoutes: RouteSpec[] = [
   }),
 
   route("POST", "/mystery/buyback/:token_id/accept", partner("packs:buyback", POOL), "partner_write", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const sig = b.receiver_signature;
     if (!isSignature(sig)) throw badRequest("invalid_receiver_signature", "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex");
     // One relayed acceptance at a time per (partner, token): a parallel second call

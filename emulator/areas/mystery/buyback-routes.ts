@@ -3,7 +3,7 @@ import { created, ok, type HandlerContext, type RouteSpec } from "../../pipeline
 import { partner, route } from "./access.ts";
 import { createOffer, formatOffer, purchaseToken, watchOffers } from "./buyback.ts";
 import { mystery } from "./state.ts";
-import { body, checkIdLength, intId, tokenIdOf, tokenIdParam } from "./util.ts";
+import { checkIdLength, intId, tokenIdOf, tokenIdParam } from "./util.ts";
 
 // Buyback offers (POOL model; a TIER key gets 403 not_pool_partner). Offers are
 // made on the caller's own tokens only; another partner's token is 404
@@ -27,7 +27,7 @@ async function offersFor(c: HandlerContext, match: (o: { token_id: string; purch
 
 export const buybackRoutes: RouteSpec[] = [
   route("POST", "/mystery/buyback", partner("packs:buyback", POOL), "partner_write", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     if (b.token_id === undefined || b.token_id === null || b.token_id === "") throw badRequest("token_required", "token_id is required");
     const tokenId = tokenIdParam(b.token_id);
     if (tokenId === null) throw notFound(`No token ${String(b.token_id)}`, "token_not_found");
@@ -45,7 +45,7 @@ export const buybackRoutes: RouteSpec[] = [
   }),
 
   route("POST", "/mystery/buyback/:purchase_id", partner("packs:buyback", POOL), "partner_write", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const raw = c.params.purchase_id!;
     // A purchase id of this account wins; otherwise the segment is an on-chain token id.
     const purchaseId = ownPurchaseId(c, raw);

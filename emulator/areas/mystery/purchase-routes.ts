@@ -12,7 +12,7 @@ import { endUser, formatPurchase, newPurchase, purchaseRequestedIn, relayCustodi
 import { mystery, PURCHASE_STATUSES, type PurchaseRow, type PurchaseStatus } from "./state.ts";
 import { tierOf } from "./tiers.ts";
 import { ledgerHold } from "./wallet-ledger.ts";
-import { body, checkIdLength, emit, intId, isTxHash, optIdentifier, parseUsdc, tierParam, txLockKey, usdc, walletParam, type Body } from "./util.ts";
+import { checkIdLength, emit, intId, isTxHash, optIdentifier, parseUsdc, tierParam, txLockKey, usdc, walletParam, type Body } from "./util.ts";
 
 // Purchases: non-custodial prepare/submit, custodial purchase, reads.
 
@@ -44,7 +44,7 @@ function identity(b: Body) {
 
 export const purchaseRoutes: RouteSpec[] = [
   route("POST", "/mystery/purchase/prepare", partner("packs:purchase"), "purchase", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const tier = tierOf(c.services, tierParam(b.tier_id));
     const wallet = walletParam(b.wallet_address);
     const maxPrice = maxPriceOf(b, tier.price);
@@ -79,7 +79,7 @@ export const purchaseRoutes: RouteSpec[] = [
   }),
 
   route("POST", "/mystery/purchase/submit", partner("packs:purchase"), "purchase", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const tier = tierOf(c.services, tierParam(b.tier_id));
     const hash = b.transaction_hash ?? b.tx_hash;
     if (hash === undefined || hash === null || hash === "") throw badRequest("missing_tx_hash", "transaction_hash is required (submit after the purchase transaction is mined)");
@@ -137,7 +137,7 @@ export const purchaseRoutes: RouteSpec[] = [
   route("POST", "/mystery/purchase", partner("packs:purchase"), "purchase", async (c) => {
     const key = c.req.headers.get("idempotency-key");
     if (key === null || key.trim() === "") throw badRequest("missing_idempotency_key", "POST /mystery/purchase requires an Idempotency-Key header");
-    const b = await body(c);
+    const b = await c.object();
     const tier = tierOf(c.services, tierParam(b.tier_id));
     if (b.quantity !== undefined && b.quantity !== 1) throw badRequest("unsupported_quantity", "quantity is fixed at 1 (one pack per call)");
     const who = identity(b);

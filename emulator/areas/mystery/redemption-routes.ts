@@ -9,7 +9,7 @@ import { partner, route } from "./access.ts";
 import { burnTypeOf, checkHolder, expiryDue, formatRedemption, liveRedemptionFor, newExpiry, resolveTarget, submitBurn } from "./redemption.ts";
 import { parseAddress, parseCarriers, rates } from "./shipping.ts";
 import { mystery, REDEMPTION_STATUSES, type RedemptionRow, type RedemptionStatus } from "./state.ts";
-import { body, emit, intId, isTxHash, tokenIdOf, tokenLockKey, txLockKey } from "./util.ts";
+import { emit, intId, isTxHash, tokenIdOf, tokenLockKey, txLockKey } from "./util.ts";
 import { armWorker, runWorker } from "./worker.ts";
 
 // Redemption endpoints (interface "Mystery commerce"; service-facts §4.7 generation A).
@@ -25,7 +25,7 @@ async function expireIfDue(c: HandlerContext, id: number): Promise<void> {
 
 export const redemptionRoutes: RouteSpec[] = [
   route("POST", "/mystery/redemption/quote", partner("cards:redeem"), "partner_write", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const address = parseAddress(b);
     const carriers = parseCarriers(b);
     const target = await resolveTarget(c, b);
@@ -36,7 +36,7 @@ export const redemptionRoutes: RouteSpec[] = [
   }),
 
   route("POST", "/mystery/redemption/prepare", partner("cards:redeem"), "partner_write", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const key = typeof b.idempotency_key === "string" && b.idempotency_key !== "" ? b.idempotency_key : c.req.headers.get("idempotency-key");
     if (!key) throw badRequest("missing_idempotency_key", "Send idempotency_key in the body or the Idempotency-Key header");
     checkIdempotencyKey(key, "idempotency_key");
@@ -116,7 +116,7 @@ export const redemptionRoutes: RouteSpec[] = [
   }),
 
   route("POST", "/mystery/redemption/submit", partner("cards:redeem"), "partner_write", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const id = intId(b.redemption_id, "redemption_id");
     const hash = b.tx_hash ?? b.transaction_hash;
     if (!isTxHash(hash)) throw badRequest("invalid_tx_hash", "tx_hash must be 0x followed by 64 hex characters");

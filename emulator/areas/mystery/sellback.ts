@@ -9,7 +9,7 @@ import { partnerFixture } from "../../../fixtures/mystery/index.ts";
 import { partner, route } from "./access.ts";
 import { chainOf, ownerOf, receiptOf, tokenRecord } from "./chain-io.ts";
 import { mystery, type SellbackRow } from "./state.ts";
-import { body, emit, intIn, isoAt, isTxHash, optIdentifier, parseUsdc, tokenIdParam, txLockKey, usdc, walletParam, type Body } from "./util.ts";
+import { emit, intIn, isoAt, isTxHash, optIdentifier, parseUsdc, tokenIdParam, txLockKey, usdc, walletParam, type Body } from "./util.ts";
 
 // Native sell-back (TIER model, service-facts §4.5): the original recipient
 // sells pool-minted cards back inside their buyback window with
@@ -92,7 +92,7 @@ function formatSellback(r: SellbackRow) {
 
 export const sellbackRoutes: RouteSpec[] = [
   route("POST", "/mystery/sellback/quote", partner("packs:read", TIER), "partner_read", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const ids = tokenIds(b);
     const wallet = walletParam(b.wallet_address);
     const q = await quoteItems(c, wallet, ids);
@@ -109,7 +109,7 @@ export const sellbackRoutes: RouteSpec[] = [
   }),
 
   route("POST", "/mystery/sellback/prepare", partner("packs:buyback", TIER), "partner_write", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const ids = tokenIds(b);
     const wallet = walletParam(b.wallet_address);
     const q = await quoteItems(c, wallet, ids);
@@ -164,7 +164,7 @@ export const sellbackRoutes: RouteSpec[] = [
   }),
 
   route("POST", "/mystery/sellback/submit", partner("packs:buyback", TIER), "partner_write", async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const hash = b.transaction_hash ?? b.tx_hash;
     if (hash === undefined || hash === null || hash === "") throw badRequest("missing_tx_hash", "transaction_hash is required");
     if (!isTxHash(hash)) throw badRequest("tx_unverified", "transaction_hash must be 0x followed by 64 hex characters");

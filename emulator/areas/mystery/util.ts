@@ -60,11 +60,6 @@ export function checkIdLength(v: unknown, name: string): void {
 
 export type Body = Record<string, unknown>;
 
-export async function body(c: HandlerContext): Promise<Body> {
-  const b = await c.json<unknown>();
-  if (!b || typeof b !== "object" || Array.isArray(b)) throw badRequest("invalid_json", "The request body must be a JSON object");
-  return b as Body;
-}
 
 export const isTxHash = (v: unknown): v is `0x${string}` => typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v);
 

@@ -3,7 +3,7 @@ import { ok, type RouteSpec } from "../../pipeline/route.ts";
 import { partner, route } from "./access.ts";
 import { identityOf, queryIdentity } from "./identity.ts";
 import { endUser } from "./purchases.ts";
-import { body } from "./util.ts";
+import {} from "./util.ts";
 import { books, depositAddress, formatDeposit, formatLedger, walletId } from "./wallet-ledger.ts";
 
 // Custodial wallet reads and the deposit address (service-facts §4.3, SDK
@@ -39,7 +39,7 @@ export const walletLedgerRoutes: RouteSpec[] = [
   }),
 
   route("POST", "/wallet/deposit-address", partner("wallet:deposit"), "partner_write", async (c) => {
-    const who = identityOf(await body(c));
+    const who = identityOf(await c.object());
     const acct = c.key!.account_id;
     const user = endUser(c.services, acct, who);
     const { address } = depositAddress(c.services, acct, user.external_user_id);

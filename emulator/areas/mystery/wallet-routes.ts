@@ -2,7 +2,7 @@ import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import { partner, route } from "./access.ts";
 import { mystery, type WalletRow } from "./state.ts";
-import { body, checksummed } from "./util.ts";
+import { checksummed } from "./util.ts";
 import { own, setOwn } from "../../state/own.ts";
 
 // The buyback pool wallet (pool:manage) and the revenue payout wallet
@@ -21,7 +21,7 @@ export function activeWallet(c: { services: HandlerContext["services"] }, kind: 
 }
 
 async function put(c: HandlerContext, kind: Kind) {
-  const b = await body(c);
+  const b = await c.object();
   const address = checksummed(b.wallet_address ?? b.address);
   if (!address) throw badRequest("invalid_address", "Send wallet_address (or address): a 0x-prefixed 20-byte EVM address, EIP-55 checksummed when mixed-case");
   const chain = chainParam(b.chain);

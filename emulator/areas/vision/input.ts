@@ -3,6 +3,7 @@ import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
 import { FIXTURE_HOST, MAX_IMAGE_BYTES, fixtureBytes, resolveFixture } from "./fixture-host.ts";
 import type { RawOptions } from "./options.ts";
 import { checkImageUrl } from "./url.ts";
+import { readBytes, readText } from "../../pipeline/body.ts";
 
 // Reads the identify request into image bytes plus raw options. Accepted:
 // JSON {image_url, ...options}; multipart/form-data with the file in field
@@ -34,12 +35,10 @@ export async function readRequest(req: Request, catalog: CatalogIndex): Promise<
 
   if (type.startsWith("multipart/form-data")) return readMultipart(req, catalog);
   if (type.startsWith("image/") || type === "application/octet-stream") {
-    const bytes = new Uint8Array(await req.arrayBuffer());
-    if (bytes.length > MAX_IMAGE_BYTES) throw tooLarge(bytes.length);
+    const bytes = await readBytes(req, MAX_IMAGE_BYTES, tooLarge);
     return { options: {}, image: async () => (bytes.length ? { source: "upload", bytes, url: null } : imageRequired()) };
   }
-  const text = await req.text();
-  if (text.length > MAX_IMAGE_BYTES + BODY_SLACK) throw tooLarge(`about ${text.length}`);
+  const text = await readText(req, MAX_IMAGE_BYTES + BODY_SLACK, tooLarge);
   let body: unknown = {};
   if (text.trim() !== "") {
     try {

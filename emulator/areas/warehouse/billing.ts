@@ -4,7 +4,7 @@ import { SITES } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import type { DeclaredValueRecord, Order, ServiceCredit, TenantState } from "./model.ts";
 import { custodyCards } from "./format.ts";
-import { body, cents, idempotentCreate, intParam, keyOf, list, queryId, read, reqId, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
+import { cents, idempotentCreate, intParam, keyOf, list, queryId, read, reqId, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
 import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
 import { logActivity, touch } from "./state.ts";
@@ -54,7 +54,7 @@ export const billingRoutes: RouteSpec[] = [
     return list(c, "declared_values", [...rows].reverse());
   }),
   write("POST", "/declared-values", scoped("write:declared_value"), async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     return idempotentCreate(c, "declared-value", b, () => {
       const uid = reqId(b, "unique_id", "invalid_unique_ids");
       const amount = cents(b, "amount", true) as number;
@@ -132,7 +132,7 @@ export const billingRoutes: RouteSpec[] = [
 
   read("/service-credits", READ, (c) => list(c, "service_credits", Object.values(tenant(c).service_credits).sort((a, b) => b.service_credit_id - a.service_credit_id))),
   write("POST", "/service-credits", scoped("write:service_credit"), async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     return idempotentCreate(c, "service-credit", b, () => {
       const reason = reqStr(b, "reason", "invalid_reason", 2000);
       const amount = cents(b, "amount", false) ?? null;

@@ -4,7 +4,7 @@ import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { SITES } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import type { TenantState, Withdrawal } from "./model.ts";
-import { body, idempotentCreate, intParam, keyOf, list, optStr, read, reqId, scoped, statusFilter, tenant, write } from "./http.ts";
+import { idempotentCreate, intParam, keyOf, list, optStr, read, reqId, scoped, statusFilter, tenant, write } from "./http.ts";
 import { parseAddress, parseUniqueIds } from "./shipping.ts";
 import { knownTenantAccounts, logActivity, monthOf, tenantOf, touch, usageOf } from "./state.ts";
 import { findCard } from "./inventory.ts";
@@ -58,7 +58,7 @@ export const custodyRoutes: RouteSpec[] = [
   }),
   read("/withdrawals/:withdrawal_id", READ, (c) => ok(findWithdrawal(tenant(c), intParam(c, "withdrawal_id", "withdrawal")))),
   write("POST", "/withdrawals", scoped("write:withdrawal"), async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     return idempotentCreate(c, "withdrawal", b, () => {
       const ids = parseUniqueIds(b.unique_ids);
       const method = b.method ?? "pickup";
@@ -96,7 +96,7 @@ export const custodyRoutes: RouteSpec[] = [
     return ok(tr);
   }),
   write("POST", "/cards/:unique_id/transfer", scoped("write:transfer"), async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     // One key space for every card: the card is part of the request, so a key reused on another card is 409 idempotency_mismatch.
     return idempotentCreate(c, "transfer", b, () => {
       const field = b.to_account_id === undefined && b.to_tenant !== undefined ? "to_tenant" : "to_account_id";

@@ -37,12 +37,6 @@ export const keyOf = (c: HandlerContext): KeyRecord => c.key as KeyRecord;
 export const tenant = (c: HandlerContext): TenantState => tenantForKey(c.services, keyOf(c));
 export const now = (c: HandlerContext) => c.services.clock.nowIso();
 
-/** The JSON body as an object (400 invalid_json otherwise). */
-export async function body(c: HandlerContext): Promise<Record<string, unknown>> {
-  const b = await c.json<unknown>();
-  if (!b || typeof b !== "object" || Array.isArray(b)) throw badRequest("invalid_json", "The request body must be a JSON object");
-  return b as Record<string, unknown>;
-}
 
 /** An offset-paged list under `data.<name>` with `pagination`. */
 export function list<T>(c: HandlerContext, name: string, rows: readonly T[], extra: Record<string, unknown> = {}): Reply {

@@ -5,7 +5,7 @@ import { created, ok, type HandlerContext, type RouteSpec } from "../../pipeline
 import { DEFAULT_SITE, SITES } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import { INBOUND_STATUSES, type Attachment, type CardRow, type InboundShipment, type TenantState } from "./model.ts";
-import { body, cents, idempotentCreate, intParam, keyOf, list, optId, optStr, read, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
+import { cents, idempotentCreate, intParam, keyOf, list, optId, optStr, read, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
 import { logActivity, monthOf, newUniqueId, usageOf } from "./state.ts";
 
 // Inbound shipments: the tenant announces a package of cards; the operator
@@ -105,7 +105,7 @@ export const inboundRoutes: RouteSpec[] = [
   }),
 
   write("POST", "/inbound-shipments", WRITE, async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const announce = () => {
       // Validate everything before taking an id: a rejected call leaves no trace.
       const fields = {
@@ -159,7 +159,7 @@ export const inboundRoutes: RouteSpec[] = [
   }),
 
   write("PATCH", "/inbound-shipments/:inbound_shipment_id", WRITE, async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const s = shipmentOf(c);
     requireStatus(s, ["ANNOUNCED"], "be updated");
     const changes: Partial<InboundShipment> = {};
@@ -186,7 +186,7 @@ export const inboundRoutes: RouteSpec[] = [
   }),
 
   write("POST", "/inbound-shipments/:inbound_shipment_id/attachments", WRITE, async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     return idempotentCreate(c, "inbound-attachment", b, () => {
       const s = shipmentOf(c);
       requireStatus(s, ["ANNOUNCED", "RECEIVED"], "take attachments");

@@ -3,7 +3,7 @@ import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { accepted, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { ORDER_STATUSES } from "./model.ts";
 import { orderWire } from "./format.ts";
-import { body, intParam, keyOf, list, read, scoped, statusFilter, tenant, TENANT, write } from "./http.ts";
+import { intParam, keyOf, list, read, scoped, statusFilter, tenant, TENANT, write } from "./http.ts";
 import { cancel, commit, findOrder, quote } from "./orders.ts";
 import { parseAddress, parseCarriers, parseUniqueIds } from "./shipping.ts";
 
@@ -14,7 +14,7 @@ const WRITE_ORDER = scoped("write:order");
 
 export const orderRoutes: RouteSpec[] = [
   write("POST", "/shipping-quote", WRITE_ORDER, async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     const input = { unique_ids: parseUniqueIds(b.unique_ids), address: parseAddress(b.address ?? b.shipping_address), carriers: parseCarriers(b.carriers) };
     const { order: o, superseded } = quote(c.services, tenant(c), keyOf(c).key, input);
     return ok({
@@ -32,7 +32,7 @@ export const orderRoutes: RouteSpec[] = [
   }),
 
   write("POST", "/orders", WRITE_ORDER, async (c) => {
-    const b = await body(c);
+    const b = await c.object();
     if (typeof b.order_id !== "number" || !Number.isSafeInteger(b.order_id))
       throw badRequest("invalid_order_id", "order_id must be an integer (the order_id returned by POST /shipping-quote)");
     if (typeof b.rate_id !== "string" || b.rate_id === "") throw badRequest("invalid_rate_id", "rate_id must be a non-empty string (one of the quote's rates)");

@@ -5,6 +5,7 @@ import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../events/types.ts";
 import { webhooksSlice, type WebhookRecord } from "./model.ts";
 import { makeSecret } from "./signing.ts";
 import { urlProblem } from "./url-policy.ts";
+import { asObject } from "../../pipeline/body.ts";
 
 // Registrations: the rules of POST/GET/PATCH/DELETE /api/v1/webhooks. The
 // routes and the control plane both call these; every check happens before
@@ -45,10 +46,6 @@ function checkBoolean(value: unknown, name: string): boolean {
   return value;
 }
 
-function asObject(body: unknown): Record<string, unknown> {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw badRequest("invalid_json", "The request body must be a JSON object");
-  return body as Record<string, unknown>;
-}
 
 export function ownedBy(services: Services, key: KeyRecord): WebhookRecord[] {
   return Object.values(webhooksSlice(services.store).webhooks).filter((w) => w.owner_key === key.key);
