@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import request from "supertest";
 import { createEmulator, type Emulator, type EmulatorOptions } from "../emulator/index.ts";
 
@@ -30,4 +31,18 @@ export async function waitFor(cond: () => boolean, what: string, timeoutMs = 500
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setImmediate(r));
   }
+}
+
+/**
+ * One listening emulator (manual clock) for a test file: started before its
+ * tests, closed after them; `set` receives it (and the supertest agent).
+ */
+export function useEmulator(set: (ctx: { emu: Emulator; api: Api }) => void, options: EmulatorOptions = {}): void {
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const started = await startEmulator(options);
+    close = started.close;
+    set({ emu: started.emu, api: started.api });
+  }, 60_000);
+  afterAll(() => close?.());
 }

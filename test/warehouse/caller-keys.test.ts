@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect, afterAll } from "vitest";
+import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { US_ADDRESS, expectWarehouseError, placeOrder, shippable } from "./helpers.ts";
 
 // Caller-supplied keys and ids, everywhere in the warehouse: names of
@@ -9,13 +9,8 @@ import { US_ADDRESS, expectWarehouseError, placeOrder, shippable } from "./helpe
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let tenant: string;
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator());
-  tenant = emu.key("tenant");
-});
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const BUILTINS = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"];
 const post = (path: string, body: unknown, key = tenant) => api.post(path).set("X-API-Key", key).send(body as object);

@@ -1,16 +1,11 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect, afterAll } from "vitest";
+import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { US_ADDRESS, expectWarehouseError, shippable, sweep } from "./helpers.ts";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let tenant: string;
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator());
-  tenant = emu.key("tenant");
-});
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const post = (path: string, body: unknown, key = tenant) => api.post(path).set("X-API-Key", key).send(body as object);
 

@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect, afterAll } from "vitest";
+import { type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";
 
 // The interface's identity/pricing combinations, one row each:
@@ -10,13 +10,8 @@ import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let tenant: string;
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator());
-  tenant = emu.key("tenant");
-});
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const post = (path: string, body: unknown) => api.post(path).set("X-API-Key", tenant).send(body as object);
 const card = async (id: string) => (await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(200)).body.data as WireCard;

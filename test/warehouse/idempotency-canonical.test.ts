@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type Api, type Emulator } from "../helpers.ts";
+import { describe, expect, it } from "vitest";
+import { type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { shippable } from "./helpers.ts";
 
 // A replay is the same request whatever order the client's JSON encoder
@@ -7,13 +7,8 @@ import { shippable } from "./helpers.ts";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let tenant: string;
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator());
-  tenant = emu.key("tenant");
-});
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const postRaw = (path: string, text: string) => api.post(path).set("X-API-Key", tenant).set("Content-Type", "application/json").send(text);
 

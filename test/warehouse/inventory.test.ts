@@ -1,18 +1,13 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator, waitFor } from "../helpers.ts";
+import { describe, it, expect, afterAll } from "vitest";
+import { startEmulator, newKey, type Api, type Emulator, waitFor, useEmulator } from "../helpers.ts";
 import { createEmulator } from "../../emulator/index.ts";
 import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";
 import { FIXTURE_COUNTS } from "../../fixtures/warehouse/index.ts";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let tenant: string;
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator());
-  tenant = emu.key("tenant");
-});
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const TOTAL = FIXTURE_COUNTS.pending + FIXTURE_COUNTS.unpriced + FIXTURE_COUNTS.priced + FIXTURE_COUNTS.onchain + FIXTURE_COUNTS.graded;
 
@@ -37,20 +32,12 @@ describe("GET /info", () => {
   });
 
   it("goes through the warehouse read pool (503 overloaded when it is full)", async () => {
-    const { emu: e2, api: a2, close: c2 } = await startEmulator({ gates: { warehouse_read: 1 } });
-    try {
-      const key = e2.key("tenant");
-      await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/cards" }, status: 500, error: "slow", latency_ms: 1000, times: 1 }).expect(201);
-      const held = a2.get("/api/v1/cards").set("X-API-Key", key).then((r) => r);
-      await waitFor(() => e2.services.gates.inUse("warehouse_read") === 1, "the held request to enter the pool");
+    await withFullReadPool(async ({ api: a2, key, release }) => {
       const shed = await a2.get("/api/v1/info").set("X-API-Key", key).expect(503);
       expect(shed.body).toMatchObject({ success: false, error: "overloaded", code: "overloaded", retryable: true });
-      await e2.clock.advance(1000);
-      await held;
+      await release();
       await a2.get("/api/v1/info").set("X-API-Key", key).expect(200);
-    } finally {
-      await c2();
-    }
+    });
   });
 
   it("401 in the warehouse envelope without a valid key", async () => {
@@ -199,22 +186,28 @@ describe("GET /inventory (offset listing)", () => {
 
 describe("warehouse read pool", () => {
   it("sheds reads beyond the pool with 503 overloaded (error and code both the label), Retry-After: 1", async () => {
-    const { emu: e2, api: a2, close: c2 } = await startEmulator({ gates: { warehouse_read: 1 } });
-    try {
-      const key = e2.key("tenant");
-      await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/cards" }, status: 500, error: "slow", latency_ms: 1000, times: 1 }).expect(201);
-      const held = a2.get("/api/v1/cards").set("X-API-Key", key).then((r) => r);
-      await waitFor(() => e2.services.gates.inUse("warehouse_read") === 1, "the held request to enter the pool");
+    await withFullReadPool(async ({ api: a2, key, release }) => {
       const shed = await a2.get("/api/v1/inventory").set("X-API-Key", key).expect(503);
       expect(shed.body).toMatchObject({ success: false, error: "overloaded", code: "overloaded", retryable: true });
       expect(shed.headers["retry-after"]).toBe("1");
       // writes are not in the read pool
       await a2.post("/api/v1/declared-values").set("X-API-Key", key).send({}).expect(400);
-      await e2.clock.advance(1000);
-      expect((await held).status).toBe(500);
+      expect((await release()).status).toBe(500);
       await a2.get("/api/v1/inventory").set("X-API-Key", key).expect(200);
-    } finally {
-      await c2();
-    }
+    });
   });
 });
+
+/** An emulator whose warehouse read pool (size 1) is held by one slow read; `release` lets it finish. */
+async function withFullReadPool(run: (ctx: { api: Api; key: string; release: () => Promise<{ status: number }> }) => Promise<void>) {
+  const { emu: e2, api: a2, close: c2 } = await startEmulator({ gates: { warehouse_read: 1 } });
+  try {
+    const key = e2.key("tenant");
+    await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/cards" }, status: 500, error: "slow", latency_ms: 1000, times: 1 }).expect(201);
+    const held = a2.get("/api/v1/cards").set("X-API-Key", key).then((r) => r);
+    await waitFor(() => e2.services.gates.inUse("warehouse_read") === 1, "the held request to enter the pool");
+    await run({ api: a2, key, release: async () => (await e2.clock.advance(1000), held) });
+  } finally {
+    await c2();
+  }
+}

@@ -1,16 +1,11 @@
-import { describe, it, expect, beforeAll, afterAll, beforeEach } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect, beforeEach } from "vitest";
+import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { DE_ADDRESS, US_ADDRESS, expectWarehouseError, placeOrder, quote, recordEvents, shippable, sweep } from "./helpers.ts";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let tenant: string;
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator());
-  tenant = emu.key("tenant");
-});
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 beforeEach(async () => {
   await api.delete("/_emulator/faults");
 });
