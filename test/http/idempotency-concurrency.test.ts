@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator } from "../helpers.ts";
+import { describe, expect, it } from "vitest";
+import { types, useMystery, type Ctx } from "../mystery/helpers.ts";
 import { canonicalJson } from "../../emulator/pipeline/idempotency.ts";
 
 // Parallel replays of one Idempotency-Key, with the chain in the loop: the
@@ -7,21 +7,8 @@ import { canonicalJson } from "../../emulator/pipeline/idempotency.ts";
 // while the first call is still in flight.
 
 // The purchase gate (5) is widened so that all 8 calls are in flight at once.
-let ctx: Awaited<ReturnType<typeof startEmulator>> & { demo: string; events: string[] };
-let base: string;
-beforeAll(async () => {
-  const started = await startEmulator({ chain: { rpcPort: false, vrf: "manual" }, gates: { purchase: 16 } });
-  const events: string[] = [];
-  started.emu.services.bus.on("webhook.event", (e) => events.push(e.type));
-  ctx = { ...started, demo: started.emu.key("demo"), events };
-  base = await ctx.emu.snapshot();
-}, 30_000);
-afterAll(() => ctx.close());
-beforeEach(async () => {
-  await ctx.emu.restore(base);
-  ctx.events.length = 0;
-});
-const types = (c: typeof ctx) => c.events;
+let ctx: Ctx;
+useMystery("manual", (c) => (ctx = c), { gates: { purchase: 16 } });
 
 const buy = (idem: string, body: Record<string, unknown>) =>
   ctx.api.post("/api/v1/mystery/purchase").set("X-API-Key", ctx.demo).set("Idempotency-Key", idem).send(body);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import type { FixtureAccount } from "../../chain/index.ts";
 import type { BusEvents } from "../../emulator/bus.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
+import type { EmulatorOptions } from "../../emulator/index.ts";
 
 // Shared set-up for the mystery tests: an emulator with the in-process chain
 // (manual clock, manual VRF unless asked), the fixture partner keys, and a
@@ -18,8 +19,8 @@ export interface Ctx {
   events: BusEvents["webhook.event"][];
 }
 
-export async function startMystery(vrf: "auto" | "manual" = "manual"): Promise<Ctx> {
-  const { emu, api, close } = await startEmulator({ chain: { rpcPort: false, vrf } });
+export async function startMystery(vrf: "auto" | "manual" = "manual", options: EmulatorOptions = {}): Promise<Ctx> {
+  const { emu, api, close } = await startEmulator({ chain: { rpcPort: false, vrf }, ...options });
   const events: Ctx["events"] = [];
   emu.services.bus.on("webhook.event", (e) => events.push(e));
   return { emu, api, close, demo: emu.key("demo"), tier: emu.key("tier"), tenant: emu.key("tenant"), events };
@@ -67,11 +68,11 @@ export const types = (ctx: Ctx) => ctx.events.map((e) => e.type);
  * One emulator with the chain for a test file, back at its post-start snapshot
  * (state, chain and recorded events) before every test.
  */
-export function useMystery(vrf: "auto" | "manual", set: (ctx: Ctx) => void): void {
+export function useMystery(vrf: "auto" | "manual", set: (ctx: Ctx) => void, options: EmulatorOptions = {}): void {
   let ctx: Ctx;
   let base: string;
   beforeAll(async () => {
-    ctx = await startMystery(vrf);
+    ctx = await startMystery(vrf, options);
     base = await ctx.emu.snapshot();
     set(ctx);
   }, 30_000);
