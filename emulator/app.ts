@@ -3,7 +3,7 @@ import type { Services } from "./pipeline/services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
 import { asObject, MAX_CONTROL_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
-import { errorResponse, jsonResponse, successBody } from "./pipeline/envelope.ts";
+import { errorResponse, jsonResponse, successBody, type HeaderBag } from "./pipeline/envelope.ts";
 import { inForce, rateLimitHeaders } from "./pipeline/rate-limit.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok } from "./pipeline/route.ts";
@@ -51,27 +51,37 @@ export function createFetch(services: Services, host: ControlHost): FetchHandler
   const app = createApp(services, host);
   let requestSeq = 0;
   return async (req, env) => {
-    let res = await app.fetch(req, env);
-    if (services.deviations.size) res = await applyDeviations(DEVIATIONS, services.deviations, req, res, services);
-    res.headers.set("X-Request-Id", `req_${(++requestSeq).toString(36).padStart(8, "0")}`);
-    return res;
+    // The id rides in the env, so every answer is built with it (no header added afterwards).
+    const bindings: Bindings = { ...(env as NodeBindings | undefined), requestId: `req_${(++requestSeq).toString(36).padStart(8, "0")}` };
+    const res = await app.fetch(req, bindings);
+    return services.deviations.size ? applyDeviations(DEVIATIONS, services.deviations, req, res, services) : res;
   };
 }
+
+interface Bindings extends NodeBindings {
+  requestId: string;
+}
+
+/** The answer's header bag, starting with its `X-Request-Id`. */
+const idHeaders = (c: Context): HeaderBag => ({ "X-Request-Id": (c.env as Bindings).requestId });
 
 export function createApp(services: Services, host: ControlHost): Hono {
   const app = new Hono({ strict: true });
   const run = createPipeline(services);
 
   for (const spec of apiRoutes)
-    app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c) }));
+    app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c), requestId: (c.env as Bindings).requestId }));
 
   for (const spec of controlRoutes)
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {
-      const headers = new Headers();
+      const headers = idHeaders(c);
       try {
         const body = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(c.req.raw);
         const reply = await spec.handle({ services, params: c.req.param(), query: new URL(c.req.url).searchParams, body, host });
-        if (reply.raw) return reply.raw;
+        if (reply.raw) {
+          reply.raw.headers.set("X-Request-Id", headers["X-Request-Id"]!);
+          return reply.raw;
+        }
         return jsonResponse(reply.status ?? 200, successBody(reply), headers);
       } catch (err) {
         if (err instanceof ApiError) return errorResponse(err, "partner", headers);
@@ -80,7 +90,7 @@ export function createApp(services: Services, host: ControlHost): Hono {
       }
     });
 
-  app.get("/_emulator", () => jsonResponse(200, successBody(ok({ routes: controlRoutes.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) })), new Headers()));
+  app.get("/_emulator", (c) => jsonResponse(200, successBody(ok({ routes: controlRoutes.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) })), idHeaders(c)));
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
@@ -93,12 +103,13 @@ export function createApp(services: Services, host: ControlHost): Hono {
     const now = services.clock.now();
     const ipWindow = services.limiter.peek(`ip:${ipOf(c)}`, services.options.ipRateLimitPerMin, now);
     const window = key ? inForce(ipWindow, services.limiter.peek(`key:${key.key}`, key.rate_limit_per_min, now)) : ipWindow;
-    const headers = new Headers(path.startsWith("/api/") ? rateLimitHeaders(window) : {});
+    const headers = idHeaders(c);
+    if (path.startsWith("/api/")) Object.assign(headers, rateLimitHeaders(window));
     return errorResponse(notFound(`No ${where} ${c.req.method} ${path}`), "partner", headers);
   });
-  app.onError((err) => {
+  app.onError((err, c) => {
     console.error("[emulator] unhandled:", err);
-    return errorResponse(internalError(), "partner", new Headers());
+    return errorResponse(internalError(), "partner", idHeaders(c));
   });
   return app;
 }

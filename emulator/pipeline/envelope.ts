@@ -15,17 +15,23 @@ export function successText(reply: Reply): string {
   return `{"success":true,"data":${reply.dataJson}${rest === "{}" ? "" : `,${rest.slice(1, -1)}`}}`;
 }
 
-export function textResponse(status: number, text: string, headers: Headers): Response {
-  headers.set("Content-Type", "application/json; charset=utf-8");
+/**
+ * Response headers as a plain object with canonical names: the node server
+ * writes such an object as is, where a `Headers` instance costs a copy and a
+ * validation of every name on each response.
+ */
+export type HeaderBag = Record<string, string>;
+
+export function textResponse(status: number, text: string, headers: HeaderBag): Response {
+  headers["Content-Type"] = "application/json; charset=utf-8";
   return new Response(text, { status, headers });
 }
 
-export function jsonResponse(status: number, body: unknown, headers: Headers): Response {
-  headers.set("Content-Type", "application/json; charset=utf-8");
-  return new Response(JSON.stringify(body), { status, headers });
+export function jsonResponse(status: number, body: unknown, headers: HeaderBag): Response {
+  return textResponse(status, JSON.stringify(body), headers);
 }
 
-export function errorResponse(err: ApiError, kind: EnvelopeKind, headers: Headers): Response {
-  for (const [k, v] of Object.entries(err.init.headers ?? {})) headers.set(k, v);
+export function errorResponse(err: ApiError, kind: EnvelopeKind, headers: HeaderBag): Response {
+  if (err.init.headers) Object.assign(headers, err.init.headers);
   return jsonResponse(err.status, errorBody(err, kind), headers);
 }

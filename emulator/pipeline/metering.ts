@@ -12,8 +12,17 @@ export interface Charge {
   period: string;
 }
 
+// The month of the last call and its bounds: most calls fall in the same month,
+// so the hot path compares two numbers instead of formatting a date.
+let cached = { from: 0, to: -1, month: "" };
+
 export function monthOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
+  if (ms >= cached.from && ms < cached.to) return cached.month;
+  const d = new Date(ms);
+  const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const to = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  cached = { from, to, month: d.toISOString().slice(0, 7) };
+  return cached.month;
 }
 
 export function newAccount(now: number, balance?: number): CreditAccount {

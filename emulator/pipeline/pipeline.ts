@@ -3,7 +3,7 @@ import type { KeyRecord } from "../state/schema.ts";
 import { authenticate, authorize } from "./auth.ts";
 import { ApiError, documentedError, internalError } from "./errors.ts";
 import { asObject, MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
-import { errorResponse, successText, textResponse } from "./envelope.ts";
+import { errorResponse, successText, textResponse, type HeaderBag } from "./envelope.ts";
 import { inForce, rateLimitHeaders } from "./rate-limit.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
@@ -19,12 +19,14 @@ export interface PipelineInput {
   req: Request;
   params: Record<string, string>;
   ip: string;
+  /** `X-Request-Id` of this answer. */
+  requestId: string;
 }
 
 export function createPipeline(services: Services) {
-  return async function run({ spec, req, params, ip }: PipelineInput): Promise<Response> {
+  return async function run({ spec, req, params, ip, requestId }: PipelineInput): Promise<Response> {
     const { store, clock, limiter, gates, options } = services;
-    const headers = new Headers();
+    const headers: HeaderBag = { "X-Request-Id": requestId };
     const url = new URL(req.url);
     let release: (() => void) | null = null;
     let charge: Charge | null = null;
@@ -44,7 +46,7 @@ export function createPipeline(services: Services) {
 
       key = authenticate(req.headers, store.state.keys);
       // Legacy keys say so on every answer of a metered route, refusals included.
-      if (spec.cost !== undefined && !isMetered(key)) headers.set("X-Credits-Metering", "unmetered");
+      if (spec.cost !== undefined && !isMetered(key)) headers["X-Credits-Metering"] = "unmetered";
 
       const keyDecision = limiter.hit(`key:${key.key}`, key.rate_limit_per_min, clock.now());
       setAll(headers, rateLimitHeaders(inForce(ipDecision, keyDecision)));
@@ -66,8 +68,8 @@ export function createPipeline(services: Services) {
           const acct = settle((store.state.credits[key.key] ??= newAccount(clock.now())), clock.now());
           charge = take(acct, spec.cost);
           if (!charge) {
-            headers.set("X-Credits-Cost", "0");
-            headers.set("X-Credits-Remaining", String(balanceOf(acct)));
+            headers["X-Credits-Cost"] = "0";
+            headers["X-Credits-Remaining"] = String(balanceOf(acct));
             throw new ApiError(
               402,
               "insufficient_credits",
@@ -100,8 +102,8 @@ export function createPipeline(services: Services) {
       const billed = (status >= 200 && status < 300) || status === 304;
       if (billed) recordUsage(acct, charge.free + charge.purchased, clock.now());
       else refund(acct, charge, clock.now());
-      headers.set("X-Credits-Cost", String(billed ? charge.free + charge.purchased : 0));
-      headers.set("X-Credits-Remaining", String(balanceOf(acct)));
+      headers["X-Credits-Cost"] = String(billed ? charge.free + charge.purchased : 0);
+      headers["X-Credits-Remaining"] = String(balanceOf(acct));
       charge = null;
     }
   };
@@ -147,14 +149,14 @@ function context(
   };
 }
 
-function withReplyHeaders(headers: Headers, reply: Reply): Headers {
-  for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, v);
+function withReplyHeaders(headers: HeaderBag, reply: Reply): HeaderBag {
+  if (reply.headers) Object.assign(headers, reply.headers);
   return headers;
 }
 
-function setAll(headers: Headers, values: Record<string, string>): void {
-  headers.delete("Retry-After");
-  for (const [k, v] of Object.entries(values)) headers.set(k, v);
+function setAll(headers: HeaderBag, values: HeaderBag): void {
+  delete headers["Retry-After"];
+  Object.assign(headers, values);
 }
 
 /** The window's headers (Retry-After included) are already on the response. */

@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { newAccount, settle, take, refund, balanceOf, nextResetAt, recordUsage } from "../../emulator/pipeline/metering.ts";
+import { newAccount, settle, take, refund, balanceOf, nextResetAt, recordUsage, monthOf } from "../../emulator/pipeline/metering.ts";
 
 const JAN = Date.parse("2026-01-15T12:00:00Z");
 const FEB = Date.parse("2026-02-01T00:00:00Z");
@@ -62,5 +62,16 @@ describe("credit pools", () => {
     expect(a.usage).toEqual({ "2026-01": 6, "2026-02": 1 });
     expect(nextResetAt(JAN)).toBe("2026-02-01T00:00:00.000Z");
     expect(nextResetAt(Date.parse("2026-12-31T23:59:59Z"))).toBe("2027-01-01T00:00:00.000Z");
+  });
+});
+
+describe("monthOf", () => {
+  it("names the UTC month at its edges, across years, and back and forth", () => {
+    expect(monthOf(Date.parse("2026-01-31T23:59:59.999Z"))).toBe("2026-01");
+    expect(monthOf(Date.parse("2026-02-01T00:00:00.000Z"))).toBe("2026-02");
+    expect(monthOf(Date.parse("2026-01-01T00:00:00.000Z"))).toBe("2026-01");
+    expect(monthOf(Date.parse("2025-12-31T23:59:59.999Z"))).toBe("2025-12");
+    expect(monthOf(Date.parse("2026-02-15T00:00:00.000Z"))).toBe("2026-02");
+    expect(monthOf(Date.parse("1999-07-04T12:00:00.000Z"))).toBe("1999-07");
   });
 });
