@@ -161,8 +161,6 @@ export interface Chain {
   exportState(): ChainStateExport | null;
   /** Replaces the chain with an exported one (replayed on a fresh network; snapshots taken before are gone). */
   importState(doc: ChainStateExport): Promise<void>;
-  /** Changes whenever the chain's state changes (in-process networks; always 0 when attached). */
-  readonly revision: number;
   close(): Promise<void>;
 }
 
@@ -571,10 +569,6 @@ class EmulatorChain implements Chain {
   }
 
   // ---------------------------------------------------------------- state (journal)
-
-  get revision(): number {
-    return this.journal?.revision ?? 0;
-  }
 
   exportState(): ChainStateExport | null {
     if (!this.journal) return null;

@@ -81,7 +81,6 @@ export class ChainJournal implements Eip1193Like {
   private snapshotLengths = new Map<string, number>();
   private tail: Promise<unknown> = Promise.resolve();
   private _head: ChainHead;
-  private _revision = 0;
 
   private constructor(
     private readonly inner: Eip1193Like,
@@ -100,11 +99,6 @@ export class ChainJournal implements Eip1193Like {
 
   get length(): number {
     return this.entries.length;
-  }
-
-  /** Changes on every append and every cut: a cheap "did the chain change" for the state file. */
-  get revision(): number {
-    return this._revision;
   }
 
   get head(): ChainHead {
@@ -151,10 +145,14 @@ export class ChainJournal implements Eip1193Like {
         const length = this.snapshotLengths.get(id);
         if (result === true && length !== undefined) {
           this.entries = this.entries.slice(0, length);
-          // Hardhat consumes the snapshot and every later one.
-          for (const [other] of this.snapshotLengths) if (BigInt(other) >= BigInt(id)) this.snapshotLengths.delete(other);
+          // Hardhat consumes the snapshot and every later one (ids count up: 0x1, 0x2, …).
+          const order = (v: string) => (/^0x[0-9a-f]+$/i.test(v) ? BigInt(v) : null);
+          const from = order(id);
+          for (const [other] of this.snapshotLengths) {
+            const at = order(other);
+            if (other === id || (from !== null && at !== null && at >= from)) this.snapshotLengths.delete(other);
+          }
           this._head = await this.latest();
-          this._revision++;
         }
         return result;
       }
@@ -175,7 +173,6 @@ export class ChainJournal implements Eip1193Like {
     // Entry and head change together, so an export never sees one without the other.
     this.entries.push(entry);
     this._head = after;
-    this._revision++;
     return result;
   }
 

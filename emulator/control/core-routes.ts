@@ -113,13 +113,13 @@ export const coreControlRoutes: ControlSpec[] = [
   {
     method: "GET",
     path: "/state",
-    describe: "Export the whole state as JSON",
+    describe: "Export the whole state as JSON, the local chain included (format version 2)",
     handle: (c) => ok(c.services.store.export(c.services.clock.now())),
   },
   {
     method: "PUT",
     path: "/state",
-    describe: "Import a state export",
+    describe: "Import a state export (the chain is rebuilt from its journal)",
     handle: async (c) => {
       await c.host.importState(c.body);
       return ok({ imported: true });
