@@ -4,7 +4,7 @@ import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import type { AccessRule } from "../../pipeline/auth.ts";
 import { parseInclude, parseSelect, applySelect, parseLanguage, parseProductTypes } from "./query/index.ts";
-import { pageReply, search, toApiError } from "./search.ts";
+import { okCached, pageReply, search, toApiError } from "./search.ts";
 import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "./format.ts";
 import type { CardRecord, Game, SealedRecord } from "../../catalog-data/model.ts";
 
@@ -60,7 +60,7 @@ export const catalogRoutes: RouteSpec[] = [
 
   route(`/${G}/cards/:id`, (c) => {
     const toWire = cardWireFor(c, "cards");
-    return ok(toWire(findCard(c)));
+    return okCached(toWire(findCard(c)));
   }),
 
   route(`/${G}/cards/:id/prices`, (c) => {

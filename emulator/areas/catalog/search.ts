@@ -89,6 +89,11 @@ function jsonOf(item: unknown): string {
   return text;
 }
 
+/** One catalog object as a 200 answer, its JSON from the cache when the object is a shared one. */
+export function okCached(item: unknown): Reply {
+  return { status: 200, data: item, dataJson: jsonOf(item) };
+}
+
 /** The envelope fields for one page of `total` rows. */
 export function pageReply<R>(pageRows: readonly R[], total: number, page: CatalogPage, toWire: (r: R) => unknown, language: string): Reply {
   const items = pageRows.map(toWire);
