@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/restart.ts [purchases=1000]
  */
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
@@ -62,7 +62,8 @@ t0 = performance.now();
 const text = JSON.stringify(doc);
 const serialiseTime = performance.now() - t0;
 const chainBytes = JSON.stringify(doc.chain).length;
-const file = join(mkdtempSync(join(tmpdir(), "emu-restart-")), "state.json");
+const dir = mkdtempSync(join(tmpdir(), "emu-restart-"));
+const file = join(dir, "state.json");
 t0 = performance.now();
 writeFileAtomic(file, text);
 const writeTime = performance.now() - t0;
@@ -83,6 +84,7 @@ const block = await again.chain!.publicClient.getBlock();
 if (block.hash !== head.hash) throw new Error("the restarted chain is not the exported one");
 const lastPurchase = await api(again, "GET", `/api/v1/mystery/purchase/${last.id}`, last.key);
 await again.close();
+rmSync(dir, { recursive: true, force: true });
 
 console.log(`state with ${N} purchases (built in ${(buildTime / 1000).toFixed(1)} s)`);
 console.log(`  chain: ${doc.chain!.journal.length} journal entries, head block ${head.number}`);

@@ -98,6 +98,21 @@ describe("the chain in the state", () => {
     expect(done.body.data).toMatchObject({ token_ids: tokens(tier), total_micros: q.body.data.total_payout_micros });
   }, 30_000);
 
+  it("auto VRF: a purchase still waiting for its reveal when the emulator stopped is revealed on the restored chain's clock", async () => {
+    const file = tmpFile();
+    const a = await start({ stateFile: file, chain: { rpcPort: false, vrf: "auto" } });
+    const { purchase } = await buy(a, a.demo, a.emu.chain!.endUsers[0]!, 1);
+    await a.close();
+    open.length = 0;
+
+    const b = await start({ stateFile: file, chain: { rpcPort: false, vrf: "auto" } });
+    expect(await b.emu.chain!.pendingVrfRequests()).toEqual([BigInt(purchase.onchain_request_id)]);
+    await b.emu.clock.advance(5_000);
+    expect(await b.emu.chain!.pendingVrfRequests()).toEqual([]);
+    const got = await b.api.get(`/api/v1/mystery/purchase/${purchase.id}`).set("X-API-Key", b.demo).expect(200);
+    expect(got.body.data.status).toBe("FULFILLED");
+  }, 30_000);
+
   it("a buyback offer signed before the restart is accepted after it (allowances and offer state survive)", async () => {
     const file = tmpFile();
     const a = await start({ stateFile: file });
