@@ -75,6 +75,8 @@ export function violations(root) {
       if (fromLayer === null) found.push(`${from}: not in any layer (add it to LAYERS)`);
       else if (toLayer !== null && toLayer < fromLayer)
         found.push(`${from} (${LAYERS[fromLayer].name}) imports ${to} (${LAYERS[toLayer].name}), a higher layer`);
+      if (LAYERS[fromLayer]?.name === "entry" && /^(conformance|scenarios)\//.test(to) && !/^(conformance|scenarios)\/(cli|index)\.ts$/.test(to))
+        found.push(`${from} reaches into ${to}; the CLI uses conformance/ and scenarios/ only through their cli.ts or index.ts`);
       const a = areaOf(from);
       const b = areaOf(to);
       if (a && b && a !== b && to !== `emulator/areas/${b}/index.ts`) found.push(`${from} reaches into area "${b}" (${to}); use emulator/areas/${b}/index.ts`);
