@@ -1,6 +1,6 @@
 import type { Services } from "../../pipeline/services.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
-import { checkIdentifier } from "../../pipeline/identifiers.ts";
+import { checkIdentifier, intId } from "../../pipeline/identifiers.ts";
 import { own } from "../../state/own.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import type { ControlContext, ControlSpec } from "../../control/route.ts";
@@ -29,10 +29,11 @@ function idField(body: Record<string, unknown>, name: string): string | undefine
 
 const tenantOfBody = (c: ControlContext) => tenantOf(c.services, idField(c.body, "account_id") ?? DEFAULT_TENANT);
 
-function owning(services: Services, kind: "orders" | "inbound" | "withdrawals" | "exceptions", id: string): TenantState {
-  if (!/^\d+$/.test(id)) throw notFound(`No ${kind} record ${id}`);
-  for (const t of Object.values(warehouse(services).tenants)) if (Object.hasOwn(t[kind], id)) return t;
-  throw notFound(`No ${kind} record ${id}`);
+/** The tenant holding record `raw` of `kind`, and its id (404 unless `raw` is a canonical integer id some tenant holds). */
+function owning(services: Services, kind: "orders" | "inbound" | "withdrawals" | "exceptions", raw: string): { t: TenantState; id: number } {
+  const id = intId(raw);
+  if (id !== null) for (const t of Object.values(warehouse(services).tenants)) if (Object.hasOwn(t[kind], String(id))) return { t, id };
+  throw notFound(`No ${kind} record ${raw}`);
 }
 
 function cardTenant(c: ControlContext) {
@@ -49,8 +50,8 @@ const orderAction = (path: string, describe: string, fn: (s: Services, t: Tenant
   path: `/warehouse/orders/:order_id/${path}`,
   describe,
   handle: (c) => {
-    const t = owning(c.services, "orders", c.params.order_id);
-    return ok(orderWire(fn(c.services, t, Number(c.params.order_id))));
+    const { t, id } = owning(c.services, "orders", c.params.order_id);
+    return ok(orderWire(fn(c.services, t, id)));
   },
 });
 
@@ -60,8 +61,8 @@ export const warehouseControl: ControlSpec[] = [
     path: "/warehouse/inbound-shipments/:id/receive",
     describe: "Warehouse: receive an announced inbound shipment {count?}; its cards appear pending identity",
     handle: (c) => {
-      const t = owning(c.services, "inbound", c.params.id);
-      const { shipment, cards } = receive(c.services, t, Number(c.params.id), optNumber(c.body, "count", { min: 1, max: 5000, integer: true }));
+      const { t, id } = owning(c.services, "inbound", c.params.id);
+      const { shipment, cards } = receive(c.services, t, id, optNumber(c.body, "count", { min: 1, max: 5000, integer: true }));
       return ok({ inbound_shipment: structuredClone(shipment), cards: cards.map((x) => cardWire(x, { withStatus: true })) });
     },
   },
@@ -108,7 +109,10 @@ export const warehouseControl: ControlSpec[] = [
     method: "POST",
     path: "/warehouse/exceptions/:id/resolve",
     describe: "Warehouse: resolve an open exception",
-    handle: (c) => ok(resolveException(c.services, owning(c.services, "exceptions", c.params.id), Number(c.params.id))),
+    handle: (c) => {
+      const { t, id } = owning(c.services, "exceptions", c.params.id);
+      return ok(resolveException(c.services, t, id));
+    },
   },
   {
     method: "POST",
@@ -134,10 +138,10 @@ export const warehouseControl: ControlSpec[] = [
     path: "/warehouse/orders/:order_id/scan-back",
     describe: "Warehouse: scan a RETURNED order's cards back into inventory {unique_ids?} (OFFCHAIN; card.returned per card)",
     handle: (c) => {
-      const t = owning(c.services, "orders", c.params.order_id);
+      const { t, id } = owning(c.services, "orders", c.params.order_id);
       const ids = optStringArray(c.body, "unique_ids");
-      ids?.forEach((id, i) => checkIdentifier(id, `unique_ids[${i}]`));
-      const { order, scanned } = scanBack(c.services, t, Number(c.params.order_id), ids);
+      ids?.forEach((uid, i) => checkIdentifier(uid, `unique_ids[${i}]`));
+      const { order, scanned } = scanBack(c.services, t, id, ids);
       return ok({ order: orderWire(order), scanned_unique_ids: scanned });
     },
   },
@@ -145,6 +149,9 @@ export const warehouseControl: ControlSpec[] = [
     method: "POST",
     path: "/warehouse/withdrawals/:id/complete",
     describe: "Warehouse: complete a requested withdrawal (the cards leave the vault)",
-    handle: (c) => ok(completeWithdrawal(c.services, owning(c.services, "withdrawals", c.params.id), Number(c.params.id))),
+    handle: (c) => {
+      const { t, id } = owning(c.services, "withdrawals", c.params.id);
+      return ok(completeWithdrawal(c.services, t, id));
+    },
   },
 ];

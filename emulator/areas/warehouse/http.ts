@@ -1,7 +1,7 @@
 import type { AccessRule } from "../../pipeline/auth.ts";
 import { ApiError, badRequest } from "../../pipeline/errors.ts";
 import { idempotent } from "../../pipeline/idempotency.ts";
-import { checkIdentifier } from "../../pipeline/identifiers.ts";
+import { checkIdentifier, intId } from "../../pipeline/identifiers.ts";
 import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type Method, type Reply, type RouteSpec } from "../../pipeline/route.ts";
 import type { KeyRecord } from "../../state/schema.ts";
@@ -44,11 +44,12 @@ export function list<T>(c: HandlerContext, name: string, rows: readonly T[], ext
   return ok({ [name]: items, total: rows.length, ...extra }, { pagination });
 }
 
-/** Integer path parameter (404 when it cannot name a record). */
+/** Integer path parameter, in the canonical form the API hands ids out in (404 when it cannot name a record). */
 export function intParam(c: HandlerContext, name: string, what: string): number {
   const raw = c.params[name];
-  if (!/^\d{1,15}$/.test(raw)) throw new ApiError(404, "not_found", `No ${what} ${raw}`);
-  return Number(raw);
+  const id = intId(raw, name);
+  if (id === null) throw new ApiError(404, "not_found", `No ${what} ${raw}`);
+  return id;
 }
 
 export function optStr(b: Record<string, unknown>, name: string, code: string, max = 500): string | undefined {
