@@ -4,9 +4,9 @@ import type { ControlContext, ControlSpec } from "../../control/route.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { ok } from "../../pipeline/route.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
-import { formatPurchase, refundOnChain, settleFromChain } from "./purchases.ts";
+import { formatPurchase, refundOnChain, settleFromChain } from "./purchases/purchases.ts";
 import { mystery } from "./state.ts";
-import { intId } from "./util.ts";
+import { intId } from "../../pipeline/identifiers.ts";
 import { runWorker, serial } from "./worker.ts";
 
 // Operator actions that make purchases go wrong the way they do on the real

@@ -7,13 +7,14 @@ import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
 import { own } from "../../state/own.ts";
 import { chainOf, sendAs, usdcBalance } from "./chain-io.ts";
-import { endUser, walletView } from "./purchases.ts";
-import { decideKyc, dispatch, formatRedemption, startFulfillment } from "./redemption.ts";
+import { endUser, walletView } from "./purchases/purchases.ts";
+import { decideKyc, dispatch, formatRedemption, startFulfillment } from "./redemption/redemption.ts";
 import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
-import { checksummed, intId, parseUsdc, tokenIdOf, usdc } from "./util.ts";
+import { intId } from "../../pipeline/identifiers.ts";
+import { checksummed, parseUsdc, tokenIdOf, usdc } from "./util.ts";
 import { armWorker, runWorker, serial } from "./worker.ts";
-import { creditDeposit } from "./wallet-ledger.ts";
+import { creditDeposit } from "./wallet/ledger.ts";
 
 // Operator actions under /_emulator/mystery: fund custodial balances, decide
 // KYC, move the warehouse side of redemptions, set oracle values and the

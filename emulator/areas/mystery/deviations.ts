@@ -1,6 +1,6 @@
 import { dataOf, errorIs, is, keyOf, toSuccess, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
 import { mystery } from "./state.ts";
-import { activeWallet } from "./wallet-routes.ts";
+import { activeWallet } from "./wallet/routes.ts";
 import { parseUsdc, usdc } from "./util.ts";
 
 // Deviations that break the mystery area's rules (one per conformance check).

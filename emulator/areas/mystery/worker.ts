@@ -1,7 +1,7 @@
 import type { Services } from "../../pipeline/services.ts";
-import { runDueTransfers, watchOffers } from "./buyback.ts";
-import { settleAllFromChain } from "./purchases.ts";
-import { expireDueRedemptions, expiryDue, runDueRedemptions } from "./redemption.ts";
+import { runDueTransfers, watchOffers } from "./buyback/offers.ts";
+import { settleAllFromChain } from "./purchases/purchases.ts";
+import { expireDueRedemptions, expiryDue, runDueRedemptions } from "./redemption/redemption.ts";
 import { JOB_RETRY_MS, type JobErrorHandler } from "./util.ts";
 import { mystery } from "./state.ts";
 

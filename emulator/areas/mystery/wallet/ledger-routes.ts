@@ -1,10 +1,10 @@
-import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
-import { ok, type RouteSpec } from "../../pipeline/route.ts";
-import { partner, route } from "./access.ts";
-import { identityOf, queryIdentity } from "./identity.ts";
-import { endUser } from "./purchases.ts";
-import {} from "./util.ts";
-import { books, depositAddress, formatDeposit, formatLedger, walletId } from "./wallet-ledger.ts";
+import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
+import { ok, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, route } from "../access.ts";
+import { identityOf, queryIdentity } from "../identity.ts";
+import { endUser } from "../purchases/purchases.ts";
+import {} from "../util.ts";
+import { books, depositAddress, formatDeposit, formatLedger, walletId } from "./ledger.ts";
 
 // Custodial wallet reads and the deposit address (service-facts §4.3, SDK
 // cardos.wallet): the ledger (newest first, key `entries`), deposits (key

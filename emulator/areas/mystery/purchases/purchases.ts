@@ -1,14 +1,14 @@
 import { encodeFunctionData, getAddress, keccak256, parseEventLogs, toHex, type TransactionReceipt } from "viem";
-import { cardNftAbi, mysteryPoolAbi } from "../../../chain/index.ts";
-import type { Services } from "../../pipeline/services.ts";
-import { partnerFixture } from "../../../fixtures/mystery/index.ts";
-import { withKeyLock } from "../../pipeline/key-lock.ts";
-import { own, setOwn } from "../../state/own.ts";
-import { mystery, type EndUserRow, type PurchaseRow } from "./state.ts";
-import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
-import { hydrate, groupOf } from "./items.ts";
-import { emit, usdc, type JobErrorHandler } from "./util.ts";
-import { ledgerRefund, ledgerRelease, ledgerSettle } from "./wallet-ledger.ts";
+import { cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import { own, setOwn } from "../../../state/own.ts";
+import { mystery, type EndUserRow, type PurchaseRow } from "../state.ts";
+import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "../chain-io.ts";
+import { hydrate, groupOf } from "../catalog/items.ts";
+import { emit, usdc, type JobErrorHandler } from "../util.ts";
+import { ledgerRefund, ledgerRelease, ledgerSettle } from "../wallet/ledger.ts";
 
 // Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTED
 // (transaction mined, VRF requested) → FULFILLED (VRF revealed the items), or

@@ -1,7 +1,7 @@
 import { getAddress, keccak256, toHex } from "viem";
-import type { Services } from "../../pipeline/services.ts";
-import type { EndUserRow } from "./state.ts";
-import { emit, usdc } from "./util.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import type { EndUserRow } from "../state.ts";
+import { emit, usdc } from "../util.ts";
 
 // The custodial wallet's books (service-facts §4.3): a ledger entry for every
 // change of an end user's balance or reservation, the deposits that credited

@@ -1,18 +1,19 @@
 import { encodeFunctionData } from "viem";
-import { mysteryPoolAbi, usdStablecoinAbi } from "../../../chain/index.ts";
-import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
-import { idempotent } from "../../pipeline/idempotency.ts";
-import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
-import { accepted, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { withKeyLock } from "../../pipeline/key-lock.ts";
-import { own } from "../../state/own.ts";
-import { partner, route } from "./access.ts";
-import { chainOf, receiptOf } from "./chain-io.ts";
+import { mysteryPoolAbi, usdStablecoinAbi } from "../../../../chain/index.ts";
+import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
+import { idempotent } from "../../../pipeline/idempotency.ts";
+import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
+import { accepted, ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import { own } from "../../../state/own.ts";
+import { partner, route } from "../access.ts";
+import { chainOf, receiptOf } from "../chain-io.ts";
 import { endUser, formatPurchase, newPurchase, purchaseRequestedIn, relayCustodial, settleFromChain, walletView } from "./purchases.ts";
-import { mystery, PURCHASE_STATUSES, type PurchaseRow, type PurchaseStatus } from "./state.ts";
-import { tierOf } from "./tiers.ts";
-import { ledgerHold } from "./wallet-ledger.ts";
-import { checkIdLength, emit, intId, isTxHash, optIdentifier, parseUsdc, tierParam, txLockKey, usdc, walletParam, type Body } from "./util.ts";
+import { mystery, PURCHASE_STATUSES, type PurchaseRow, type PurchaseStatus } from "../state.ts";
+import { tierOf } from "../catalog/tiers.ts";
+import { ledgerHold } from "../wallet/ledger.ts";
+import { checkIdLength, intId } from "../../../pipeline/identifiers.ts";
+import { emit, isTxHash, optIdentifier, parseUsdc, tierParam, txLockKey, usdc, walletParam, type Body } from "../util.ts";
 
 // Purchases: non-custodial prepare/submit, custodial purchase, reads.
 

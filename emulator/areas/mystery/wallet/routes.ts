@@ -1,9 +1,9 @@
-import { badRequest, notFound } from "../../pipeline/errors.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { partner, route } from "./access.ts";
-import { mystery, type WalletRow } from "./state.ts";
-import { checksummed } from "./util.ts";
-import { own, setOwn } from "../../state/own.ts";
+import { badRequest, notFound } from "../../../pipeline/errors.ts";
+import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, route } from "../access.ts";
+import { mystery, type WalletRow } from "../state.ts";
+import { checksummed } from "../util.ts";
+import { own, setOwn } from "../../../state/own.ts";
 
 // The buyback pool wallet (pool:manage) and the revenue payout wallet
 // (payout:manage): setting one deactivates the previous (kept as audit trail).

@@ -1,16 +1,17 @@
-import { partnerFixture } from "../../../fixtures/mystery/index.ts";
-import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
-import { checkIdempotencyKey } from "../../pipeline/idempotency.ts";
-import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
-import { withKeyLock } from "../../pipeline/key-lock.ts";
-import { accepted, created, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { own, setOwn } from "../../state/own.ts";
-import { partner, route } from "./access.ts";
+import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import { badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
+import { checkIdempotencyKey } from "../../../pipeline/idempotency.ts";
+import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import { accepted, created, ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { own, setOwn } from "../../../state/own.ts";
+import { partner, route } from "../access.ts";
 import { burnTypeOf, checkHolder, expiryDue, formatRedemption, liveRedemptionFor, newExpiry, resolveTarget, submitBurn } from "./redemption.ts";
 import { parseAddress, parseCarriers, rates } from "./shipping.ts";
-import { mystery, REDEMPTION_STATUSES, type RedemptionRow, type RedemptionStatus } from "./state.ts";
-import { emit, intId, isTxHash, tokenIdOf, tokenLockKey, txLockKey } from "./util.ts";
-import { armWorker, runWorker } from "./worker.ts";
+import { mystery, REDEMPTION_STATUSES, type RedemptionRow, type RedemptionStatus } from "../state.ts";
+import { intId } from "../../../pipeline/identifiers.ts";
+import { emit, isTxHash, tokenIdOf, tokenLockKey, txLockKey } from "../util.ts";
+import { armWorker, runWorker } from "../worker.ts";
 
 // Redemption endpoints (interface "Mystery commerce"; service-facts §4.7 generation A).
 

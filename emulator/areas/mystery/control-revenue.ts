@@ -5,9 +5,10 @@ import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
 import type { Services } from "../../pipeline/services.ts";
-import { accountModel, byProduct, figures, openPeriodStart, pct, revenueState, TIER_SHARE_BPS, type PayoutStatement } from "./revenue.ts";
+import { accountModel, byProduct, figures, openPeriodStart, pct, revenueState, TIER_SHARE_BPS, type PayoutStatement } from "./revenue/revenue.ts";
 import { mystery } from "./state.ts";
-import { emit, intId, isTxHash, usdc } from "./util.ts";
+import { intId } from "../../pipeline/identifiers.ts";
+import { emit, isTxHash, usdc } from "./util.ts";
 import { own, setOwn } from "../../state/own.ts";
 
 // Operator actions for revenue share: close the open period of a TIER account

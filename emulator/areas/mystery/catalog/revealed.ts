@@ -1,8 +1,8 @@
-import { GAMES, type Game } from "../../catalog-data/model.ts";
-import type { Services } from "../../pipeline/services.ts";
-import { settleAllFromChain } from "./purchases.ts";
-import { mystery, type ItemRow, type PurchaseRow } from "./state.ts";
-import { parseUsdc, usdc } from "./util.ts";
+import { GAMES, type Game } from "../../../catalog-data/model.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { settleAllFromChain } from "../purchases/purchases.ts";
+import { mystery, type ItemRow, type PurchaseRow } from "../state.ts";
+import { parseUsdc, usdc } from "../util.ts";
 
 // Every revealed item of every partner's purchases, for the feeds and the
 // collection: one row per token, with the purchase it came from.

@@ -1,7 +1,7 @@
-import { badRequest } from "../../pipeline/errors.ts";
-import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { partner, route } from "./access.ts";
+import { badRequest } from "../../../pipeline/errors.ts";
+import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
+import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, route } from "../access.ts";
 import { byRecent, byValue, feedRow, revealedItems, type Revealed } from "./revealed.ts";
 
 // Reveal feeds (service-facts §4.1, SDK gacha.feed): every partner's reveals

@@ -1,8 +1,8 @@
-import type { BillingModel } from "../../state/schema.ts";
-import type { Services } from "../../pipeline/services.ts";
-import { own } from "../../state/own.ts";
-import { mystery } from "./state.ts";
-import { usdc } from "./util.ts";
+import type { BillingModel } from "../../../state/schema.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { own } from "../../../state/own.ts";
+import { mystery } from "../state.ts";
+import { usdc } from "../util.ts";
 
 // Revenue share (TIER model, service-facts §4.8): gross = what end users paid
 // for SUBMITTED / FULFILLED / PARTIALLY_FULFILLED packs, net = gross − sell-backs

@@ -1,6 +1,6 @@
-import { DEFAULT_TIERS, type TierConfig } from "../../../chain/tiers.ts";
-import { badRequest } from "../../pipeline/errors.ts";
-import type { Services } from "../../pipeline/services.ts";
+import { DEFAULT_TIERS, type TierConfig } from "../../../../chain/tiers.ts";
+import { badRequest } from "../../../pipeline/errors.ts";
+import type { Services } from "../../../pipeline/services.ts";
 
 // Tiers come from the chain's deployed configuration (the same table without a chain,
 // so catalog reads and input validation work under --no-chain).

@@ -1,16 +1,16 @@
 import { encodeFunctionData, hashTypedData, type Hex } from "viem";
-import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../chain/index.ts";
-import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
-import { withKeyLock } from "../../pipeline/key-lock.ts";
-import type { HandlerContext } from "../../pipeline/route.ts";
-import type { Services } from "../../pipeline/services.ts";
-import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./buyback-math.ts";
-import { burnState, chainOf, ownerOf, sendAs, tokenRecord, usdcBalance } from "./chain-io.ts";
-import { groupOf } from "./items.ts";
-import { settleFromChain } from "./purchases.ts";
-import { mystery, type OfferRow, type PurchaseRow, type TransferRow } from "./state.ts";
-import { emit, JOB_RETRY_MS, parseUsdc, tokenIdParam, tokenLockKey, usdc, type JobErrorHandler } from "./util.ts";
-import { activeWallet } from "./wallet-routes.ts";
+import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
+import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import type { HandlerContext } from "../../../pipeline/route.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./pricing.ts";
+import { burnState, chainOf, ownerOf, sendAs, tokenRecord, usdcBalance } from "../chain-io.ts";
+import { groupOf } from "../catalog/items.ts";
+import { settleFromChain } from "../purchases/purchases.ts";
+import { mystery, type OfferRow, type PurchaseRow, type TransferRow } from "../state.ts";
+import { emit, JOB_RETRY_MS, parseUsdc, tokenIdParam, tokenLockKey, usdc, type JobErrorHandler } from "../util.ts";
+import { activeWallet } from "../wallet/routes.ts";
 
 // POOL-model buyback: the service signs a BuybackMarketplace offer (EIP-712
 // OfferRequest, requester = the pool signer) at 85% of the card's value; the

@@ -1,10 +1,10 @@
-import { badRequest } from "../../pipeline/errors.ts";
-import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { partner, route } from "./access.ts";
+import { badRequest } from "../../../pipeline/errors.ts";
+import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
+import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, route } from "../access.ts";
 import { accrual, byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, quarterEnd, statementsOf, TIER_SHARE_BPS } from "./revenue.ts";
-import { usdc } from "./util.ts";
-import { activeWallet } from "./wallet-routes.ts";
+import { usdc } from "../util.ts";
+import { activeWallet } from "../wallet/routes.ts";
 
 // Revenue terms, period summaries and payouts (service-facts §4.8, SDK
 // cardos.revenue; packs:read). A POOL key sees billing_model POOL, a 0 % share,

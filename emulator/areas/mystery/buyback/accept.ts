@@ -1,14 +1,14 @@
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, recoverTypedDataAddress, type Hex } from "viem";
-import { BURN_TYPE_LABELS, buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../chain/index.ts";
-import { ApiError, badRequest, conflict } from "../../pipeline/errors.ts";
-import { withKeyLock } from "../../pipeline/key-lock.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { partner, route } from "./access.ts";
-import { formatOffer, offerMessage, watchOffers } from "./buyback.ts";
-import { burnState, chainOf, ownerOf, sendAs } from "./chain-io.ts";
-import { relayerOn } from "./purchases.ts";
-import { mystery, type OfferRow } from "./state.ts";
-import { tokenIdOf, tokenLockKey, usdc } from "./util.ts";
+import { BURN_TYPE_LABELS, buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
+import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, route } from "../access.ts";
+import { formatOffer, offerMessage, watchOffers } from "./offers.ts";
+import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
+import { relayerOn } from "../purchases/purchases.ts";
+import { mystery, type OfferRow } from "../state.ts";
+import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
 
 // Relayed buyback accept (service-facts §4.6, SDK 0.1.2): the holder signs an
 // EIP-712 ReceiverAcceptance(offerHash, receiver) and the service's relayer

@@ -1,9 +1,10 @@
-import { badRequest, notFound } from "../../pipeline/errors.ts";
-import { created, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { partner, route } from "./access.ts";
-import { createOffer, formatOffer, purchaseToken, watchOffers } from "./buyback.ts";
-import { mystery } from "./state.ts";
-import { checkIdLength, intId, tokenIdOf, tokenIdParam } from "./util.ts";
+import { badRequest, notFound } from "../../../pipeline/errors.ts";
+import { created, ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, route } from "../access.ts";
+import { createOffer, formatOffer, purchaseToken, watchOffers } from "./offers.ts";
+import { mystery } from "../state.ts";
+import { checkIdLength, intId } from "../../../pipeline/identifiers.ts";
+import { tokenIdOf, tokenIdParam } from "../util.ts";
 
 // Buyback offers (POOL model; a TIER key gets 403 not_pool_partner). Offers are
 // made on the caller's own tokens only; another partner's token is 404

@@ -1,14 +1,14 @@
 import { createHash } from "node:crypto";
-import { badRequest } from "../../pipeline/errors.ts";
-import { parseShippingAddress } from "../../shipping/address.ts";
-import { CARRIER_LABELS, parseCarriers as parseCarrierList, servicesFor, type Carrier } from "../../shipping/carriers.ts";
-import type { ShippingAddress, ShippingQuote } from "./state.ts";
-import type { Body } from "./util.ts";
+import { badRequest } from "../../../pipeline/errors.ts";
+import { parseShippingAddress } from "../../../shipping/address.ts";
+import { CARRIER_LABELS, parseCarriers as parseCarrierList, servicesFor, type Carrier } from "../../../shipping/carriers.ts";
+import type { ShippingAddress, ShippingQuote } from "../state.ts";
+import type { Body } from "../util.ts";
 
 // Redemption quotes on the shared carrier table (emulator/shipping): the
 // address as `shipping_address` (or `address`), cheapest rate first.
 
-export { CARRIERS } from "../../shipping/carriers.ts";
+export { CARRIERS } from "../../../shipping/carriers.ts";
 
 export function parseAddress(b: Body): ShippingAddress {
   return parseShippingAddress(b.shipping_address ?? b.address, "shipping_address");

@@ -1,15 +1,16 @@
 import { encodeFunctionData, parseEventLogs } from "viem";
-import { BUYBACK_DISCOUNT_PERMILLE, cardNftAbi, mysteryPoolAbi } from "../../../chain/index.ts";
-import { ApiError, badRequest, conflict } from "../../pipeline/errors.ts";
-import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { withKeyLock } from "../../pipeline/key-lock.ts";
-import { own } from "../../state/own.ts";
-import { partnerFixture } from "../../../fixtures/mystery/index.ts";
-import { partner, route } from "./access.ts";
-import { chainOf, ownerOf, receiptOf, tokenRecord } from "./chain-io.ts";
-import { mystery, type SellbackRow } from "./state.ts";
-import { emit, intIn, isoAt, isTxHash, optIdentifier, parseUsdc, tokenIdParam, txLockKey, usdc, walletParam, type Body } from "./util.ts";
+import { BUYBACK_DISCOUNT_PERMILLE, cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
+import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
+import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
+import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import { own } from "../../../state/own.ts";
+import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import { partner, route } from "../access.ts";
+import { chainOf, ownerOf, receiptOf, tokenRecord } from "../chain-io.ts";
+import { mystery, type SellbackRow } from "../state.ts";
+import { intIn } from "../../../pipeline/identifiers.ts";
+import { emit, isoAt, isTxHash, optIdentifier, parseUsdc, tokenIdParam, txLockKey, usdc, walletParam, type Body } from "../util.ts";
 
 // Native sell-back (TIER model, service-facts §4.5): the original recipient
 // sells pool-minted cards back inside their buyback window with

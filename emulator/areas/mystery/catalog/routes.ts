@@ -1,14 +1,15 @@
-import { partnerFixture } from "../../../fixtures/mystery/index.ts";
-import { tierExpectedValue, DEFAULT_GROUPS } from "../../../chain/tiers.ts";
-import { badRequest, notFound } from "../../pipeline/errors.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { partner, route } from "./access.ts";
-import { buybackPrice, usdToMicros } from "./buyback-math.ts";
-import { chainOf, tokenRecord } from "./chain-io.ts";
+import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import { tierExpectedValue, DEFAULT_GROUPS } from "../../../../chain/tiers.ts";
+import { badRequest, notFound } from "../../../pipeline/errors.ts";
+import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, route } from "../access.ts";
+import { buybackPrice, usdToMicros } from "../buyback/pricing.ts";
+import { chainOf, tokenRecord } from "../chain-io.ts";
 import { groupOf, hydrate } from "./items.ts";
-import { mystery } from "./state.ts";
+import { mystery } from "../state.ts";
 import { tierOf, tiersOf } from "./tiers.ts";
-import { checkIdLength, tierParam, tokenIdParam, usd2, usdc } from "./util.ts";
+import { checkIdLength } from "../../../pipeline/identifiers.ts";
+import { tierParam, tokenIdParam, usd2, usdc } from "../util.ts";
 
 // Tier catalog, odds, the would-be buyback price and partner stats.
 

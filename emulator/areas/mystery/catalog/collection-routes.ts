@@ -1,11 +1,11 @@
-import { paginate, parseOffsetPage } from "../../pipeline/pagination.ts";
-import { ok, type RouteSpec } from "../../pipeline/route.ts";
-import { partner, route } from "./access.ts";
-import { ownerOf } from "./chain-io.ts";
-import { queryIdentity } from "./identity.ts";
+import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
+import { ok, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, route } from "../access.ts";
+import { ownerOf } from "../chain-io.ts";
+import { queryIdentity } from "../identity.ts";
 import { byRecent, revealedItems, type Revealed } from "./revealed.ts";
-import { mystery } from "./state.ts";
-import { own } from "../../state/own.ts";
+import { mystery } from "../state.ts";
+import { own } from "../../../state/own.ts";
 
 // An end user's collection (service-facts §4.2, SDK gacha.collection): the
 // items revealed from this partner's purchases made by that user (by

@@ -1,12 +1,13 @@
 import { encodeFunctionData, parseEventLogs } from "viem";
-import { BURN_TYPES, BURN_TYPE_LABELS, cardNftAbi } from "../../../chain/index.ts";
-import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
-import type { HandlerContext } from "../../pipeline/route.ts";
-import type { Services } from "../../pipeline/services.ts";
-import { burnState, chainOf, ownerOf, receiptOf, sendAs } from "./chain-io.ts";
-import { settleFromChain } from "./purchases.ts";
-import { LIVE_REDEMPTION, mystery, type ItemRow, type PurchaseRow, type RedemptionRow } from "./state.ts";
-import { emit, intId, isoAt, JOB_RETRY_MS, tokenIdParam, type Body, type JobErrorHandler } from "./util.ts";
+import { BURN_TYPES, BURN_TYPE_LABELS, cardNftAbi } from "../../../../chain/index.ts";
+import { badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
+import type { HandlerContext } from "../../../pipeline/route.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { burnState, chainOf, ownerOf, receiptOf, sendAs } from "../chain-io.ts";
+import { settleFromChain } from "../purchases/purchases.ts";
+import { LIVE_REDEMPTION, mystery, type ItemRow, type PurchaseRow, type RedemptionRow } from "../state.ts";
+import { intId } from "../../../pipeline/identifiers.ts";
+import { emit, isoAt, JOB_RETRY_MS, tokenIdParam, type Body, type JobErrorHandler } from "../util.ts";
 
 // Physical redemption, "burn on dispatch" (interface; service-facts §4.7
 // generation A with KYC): AWAITING_KYC → PREPARED → BURN_SUBMITTED →

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { DEFAULT_GROUPS, ITEM_TYPES, type GroupConfig } from "../../../chain/tiers.ts";
-import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
-import type { CardRecord, SealedRecord } from "../../catalog-data/model.ts";
-import type { ItemRow, ItemTypeName } from "./state.ts";
-import { usd2 } from "./util.ts";
+import { DEFAULT_GROUPS, ITEM_TYPES, type GroupConfig } from "../../../../chain/tiers.ts";
+import type { CatalogIndex } from "../../../catalog-data/catalog-index.ts";
+import type { CardRecord, SealedRecord } from "../../../catalog-data/model.ts";
+import type { ItemRow, ItemTypeName } from "../state.ts";
+import { usd2 } from "../util.ts";
 
 // Hydrates a revealed token into the purchase item shape (service-facts §4.2):
 // the chain knows the item's group, type and value; the emulator picks a

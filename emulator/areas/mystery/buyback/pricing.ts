@@ -1,4 +1,4 @@
-import { MARKETPLACE_FEE_BPS } from "../../../chain/index.ts";
+import { MARKETPLACE_FEE_BPS } from "../../../../chain/index.ts";
 
 // Buyback pricing (interface: "default 85% of card value"; marketplace fee
 // from the BuybackMarketplace deployment, 250 bps).
