@@ -3,7 +3,9 @@ import type { Services } from "./pipeline/services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
 import { asObject, MAX_CONTROL_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
-import { errorResponse, jsonResponse, successBody, type HeaderBag } from "./pipeline/envelope.ts";
+import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag } from "./pipeline/envelope.ts";
+import { stringify as stringifyYaml } from "yaml";
+import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
 import { inForce, rateLimitHeaders } from "./pipeline/rate-limit.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok } from "./pipeline/route.ts";
@@ -28,6 +30,9 @@ export const healthRoute: RouteSpec = {
 };
 
 export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.routes)];
+
+/** The routes by area, for the OpenAPI document (health under "service"). */
+export const apiAreas = (): AreaRoutes[] => [{ name: "service", routes: [healthRoute] }, ...AREAS.map((a) => ({ name: a.name, routes: a.routes }))];
 /** Harness aid: every deviation, the pipeline's and each area's (one per conformance check). */
 export const DEVIATIONS: readonly Deviation[] = [...pipelineDeviations, ...AREAS.flatMap((a) => a.deviations ?? [])];
 
@@ -89,6 +94,19 @@ export function createApp(services: Services, host: ControlHost): Hono {
         return errorResponse(internalError(), "partner", headers);
       }
     });
+
+  // The OpenAPI documents, generated from the route table (JSON, or the same document as YAML).
+  for (const [name, build] of [
+    ["openapi", (server: string) => apiDocument(apiAreas(), server)],
+    ["openapi-control", (server: string) => controlDocument(controlRoutes, server)],
+  ] as const) {
+    app.get(`/_emulator/${name}.json`, (c) => textResponse(200, JSON.stringify(build(new URL(c.req.url).origin)), idHeaders(c)));
+    app.get(`/_emulator/${name}.yaml`, (c) => {
+      const headers = idHeaders(c);
+      headers["Content-Type"] = "application/yaml; charset=utf-8";
+      return new Response(stringifyYaml(build(new URL(c.req.url).origin)), { status: 200, headers });
+    });
+  }
 
   app.get("/_emulator", (c) => jsonResponse(200, successBody(ok({ routes: controlRoutes.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) })), idHeaders(c)));
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { createEmulator } from "./index.ts";
 import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
@@ -6,7 +7,8 @@ import { readStateFile } from "./state/state-file.ts";
 const START: CommandSpec = {
   usage: `  npx emulator [options]                 start the emulator
   npx emulator conformance [options]     run the conformance suite (npx emulator conformance --help)
-  npx emulator scenario NAME | --list    run a scripted lifecycle (npx emulator scenario --help)`,
+  npx emulator scenario NAME | --list    run a scripted lifecycle (npx emulator scenario --help)
+  npx emulator openapi [--out FILE]      write the OpenAPI document (npx emulator openapi --help)`,
   options: [
     { name: "port", type: "string", value: "N", describe: "API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)" },
     { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
@@ -29,6 +31,7 @@ async function main(argv: string[]): Promise<number> {
     const { runConformanceCli } = await import("../conformance/cli.ts");
     return runConformanceCli(rest);
   }
+  if (command === "openapi") return openapiCommand(rest);
   if (command === "scenario") {
     const { runScenarioCli } = await import("../scenarios/cli.ts");
     return runScenarioCli(rest);
@@ -39,10 +42,41 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.positionals.length) {
-    const guess = closest(args.positionals[0]!, ["conformance", "scenario"]);
+    const guess = closest(args.positionals[0]!, ["conformance", "scenario", "openapi"]);
     throw new UsageError(`unknown command "${args.positionals[0]}"${guess ? `; did you mean "${guess}"?` : ""}`);
   }
   return start(args);
+}
+
+const OPENAPI: CommandSpec = {
+  usage: "  npx emulator openapi [--out FILE] [--control] [--yaml] [--server URL]",
+  about: "Writes the OpenAPI 3.1 document generated from the emulator's route table (stdout without --out).",
+  options: [
+    { name: "out", type: "string", value: "FILE", describe: "write to FILE (.yaml or .yml writes YAML)" },
+    { name: "control", type: "boolean", describe: "the control plane's document instead of the API's" },
+    { name: "yaml", type: "boolean", describe: "YAML instead of JSON" },
+    { name: "server", type: "string", value: "URL", describe: "the server URL in the document (default http://127.0.0.1:4010)" },
+  ],
+};
+
+async function openapiCommand(argv: readonly string[]): Promise<number> {
+  const args = parseCommand(OPENAPI, argv);
+  if (has(args, "help")) {
+    process.stdout.write(helpText(OPENAPI));
+    return 0;
+  }
+  const { apiDocument, controlDocument } = await import("./openapi/document.ts");
+  const { apiAreas, controlRoutes } = await import("./app.ts");
+  const server = last(args, "server") ?? "http://127.0.0.1:4010";
+  const doc = has(args, "control") ? controlDocument(controlRoutes, server) : apiDocument(apiAreas(), server);
+  const out = last(args, "out");
+  const yaml = has(args, "yaml") || /\.ya?ml$/.test(out ?? "");
+  const text = yaml ? (await import("yaml")).stringify(doc) : JSON.stringify(doc, null, 2) + "\n";
+  if (out) {
+    writeFileSync(out, text);
+    process.stderr.write(`wrote ${out}\n`);
+  } else process.stdout.write(text);
+  return 0;
 }
 
 function checkStateFile(file: string | undefined): void {

@@ -1,0 +1,210 @@
+import type { RouteSpec } from "../pipeline/route.ts";
+import type { ControlSpec } from "../control/route.ts";
+
+// OpenAPI 3.1 documents generated from the route registry: the API under
+// /api/v1 (security, credit cost, scopes, key kinds, concurrency gate, the
+// pipeline's own answers and headers) and the control plane under /_emulator.
+// The route table is the single source, so a route cannot be served without
+// being documented, nor documented without being served.
+
+type Json = Record<string, unknown>;
+
+export interface AreaRoutes {
+  name: string;
+  routes: readonly RouteSpec[];
+}
+
+const HEADER = (description: string, schema: Json = { type: "string" }) => ({ description, schema });
+
+const COMPONENTS = {
+  securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A partner, tenant or legacy key (`rip_v1_…`)." } },
+  headers: {
+    "X-Request-Id": HEADER("Identifies this answer; quote it when reporting a problem."),
+    "X-RateLimit-Limit": HEADER("The ceiling in force (requests per minute): the IP's until a key is known, then the lower of the IP's and the key's.", { type: "integer" }),
+    "X-RateLimit-Remaining": HEADER("Requests left in the window whose ceiling is in force.", { type: "integer" }),
+    "X-RateLimit-Reset": HEADER("Unix seconds when the oldest counted request leaves the window.", { type: "integer" }),
+    "Retry-After": HEADER("Seconds to wait before retrying (429, 503).", { type: "integer" }),
+    "X-Credits-Cost": HEADER("Credits this call cost (0 when refunded: any 4xx or 5xx).", { type: "integer" }),
+    "X-Credits-Remaining": HEADER("Credit balance after this call.", { type: "integer" }),
+    "X-Credits-Metering": HEADER("`unmetered` on legacy keys.", { type: "string", enum: ["unmetered"] }),
+  },
+  schemas: {
+    Success: {
+      type: "object",
+      required: ["success", "data"],
+      properties: {
+        success: { const: true },
+        data: { description: "The payload." },
+        pagination: { $ref: "#/components/schemas/Pagination" },
+      },
+    },
+    Pagination: {
+      type: "object",
+      required: ["limit", "offset", "has_more"],
+      properties: { limit: { type: "integer" }, offset: { type: "integer" }, has_more: { type: "boolean" }, next_offset: { type: "integer" } },
+    },
+    PartnerError: {
+      type: "object",
+      description: "Partner and Card Data errors: `error` is the machine code.",
+      required: ["success", "message", "error"],
+      properties: {
+        success: { const: false },
+        message: { type: "string" },
+        error: { type: "string" },
+        details: { type: "object" },
+        retryable: { type: "boolean" },
+      },
+    },
+    WarehouseError: {
+      type: "object",
+      description: "Warehouse errors: `code` is the machine code, `error` a human text (429/503/500: the machine label in both).",
+      required: ["success", "message", "error", "code"],
+      properties: {
+        success: { const: false },
+        message: { type: "string" },
+        error: { type: "string" },
+        code: { type: "string" },
+        data: { description: "A 409's conflicting resource, as it is now." },
+        retryable: { type: "boolean" },
+      },
+    },
+  },
+};
+
+/** `/:game{pokemon|onepiece|azuki}/cards/:id` → `/{game}/cards/{id}` and its parameters. */
+export function openApiPath(honoPath: string): { path: string; params: Json[] } {
+  const params: Json[] = [];
+  const path = honoPath.replace(/:(\w+)(\{([^}]*)\})?/g, (_m, name: string, _g: string, pattern?: string) => {
+    const schema: Json = { type: "string" };
+    if (pattern && /^[\w-]+(\|[\w-]+)+$/.test(pattern)) schema.enum = pattern.split("|");
+    else if (!pattern) schema.maxLength = 255;
+    params.push({ name, in: "path", required: true, schema });
+    return `{${name}}`;
+  });
+  return { path, params };
+}
+
+function refHeaders(names: string[]): Json {
+  return Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+}
+
+function errorResponse(description: string, envelope: RouteSpec["envelope"], headers: string[]): Json {
+  const schema = { $ref: `#/components/schemas/${envelope === "warehouse" ? "WarehouseError" : "PartnerError"}` };
+  return { description, headers: refHeaders(headers), content: { "application/json": { schema } } };
+}
+
+function operationId(method: string, path: string): string {
+  const words = path
+    .replace(/[{}]/g, "")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+  return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+}
+
+function apiOperation(spec: RouteSpec, area: string, params: Json[], path: string): Json {
+  const isPublic = spec.access === "public";
+  const metered = spec.cost !== undefined;
+  const rate = isPublic ? [] : ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+  const credit = metered ? ["X-Credits-Cost", "X-Credits-Remaining", "X-Credits-Metering"] : [];
+  const ok = ["X-Request-Id", ...rate, ...credit];
+  const responses: Json = {
+    "2XX": { description: "Success (the envelope's `data`).", headers: refHeaders(ok), content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } } },
+    "400": errorResponse("Bad input: the code names the rule (`identifier_too_long`, `invalid_json`, `payload_too_large` is 413 …).", spec.envelope, ok),
+    "404": errorResponse("`not_found` (or the resource's own not-found code).", spec.envelope, ok),
+  };
+  if (!isPublic) {
+    responses["401"] = errorResponse("Missing or unknown `X-API-Key`; never charged.", spec.envelope, ["X-Request-Id", ...rate]);
+    responses["403"] = errorResponse("`Insufficient permissions` (key kind or scope), `not_tier_partner`, `not_pool_partner`; never charged.", spec.envelope, ok);
+    responses["429"] = errorResponse("`rate_limited`; never charged.", spec.envelope, [...ok, "Retry-After"]);
+  }
+  if (metered) responses["402"] = errorResponse("`insufficient_credits`: the balance cannot cover the call; nothing charged.", spec.envelope, ok);
+  if (spec.gate) responses["503"] = errorResponse("`overloaded` (concurrency gate full) or `timeout`; `retryable: true`; never charged.", spec.envelope, [...ok, "Retry-After"]);
+  responses["500"] = errorResponse("`internal_error`; refunded" + (spec.envelope === "warehouse" ? "; opens an integration issue" : "") + ".", spec.envelope, ok);
+  const op: Json = {
+    operationId: operationId(spec.method, path),
+    tags: [area],
+    summary: `${spec.method} ${path}`,
+    security: isPublic ? [] : [{ ApiKey: [] }],
+    responses,
+  };
+  if (params.length) op.parameters = params;
+  if (spec.method !== "GET" && spec.method !== "DELETE")
+    op.requestBody = { required: false, content: { "application/json": { schema: { type: "object" } } } };
+  if (metered) op["x-credits-cost"] = spec.cost;
+  if (spec.access !== "public") {
+    const { kinds, scopes, models } = spec.access;
+    op["x-key-kinds"] = [...kinds];
+    if (scopes?.length) op["x-scopes"] = [...scopes];
+    if (models?.length) op["x-billing-models"] = [...models];
+  }
+  if (spec.gate) op["x-concurrency-gate"] = spec.gate;
+  op["x-envelope"] = spec.envelope;
+  return op;
+}
+
+const AREA_DESCRIPTIONS: Record<string, string> = {
+  service: "Liveness: no key, not rate limited.",
+  catalog: "Card Data: cards, expansions, sealed products, prices, graded certificates (1 credit per request).",
+  credits: "Credits: balance and usage, x402 top-up.",
+  vision: "Identify a card from an image (5 credits; confirming is free).",
+  webhooks: "Webhook registrations and the delivery log.",
+  mystery: "Mystery-pack commerce on the chain: catalog, purchases, redemption, buyback, sell-back, wallets, revenue.",
+  warehouse: "Warehouse for tenants: inventory, quotes and orders, custody, inbound shipments, billing.",
+};
+
+export function apiDocument(areas: readonly AreaRoutes[], serverUrl: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const area of areas)
+    for (const spec of area.routes) {
+      const { path, params } = openApiPath(`/api/v1${spec.path}`);
+      (paths[path] ??= {})[spec.method.toLowerCase()] = apiOperation(spec, area.name, params, path);
+    }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Card data, commerce and warehouse service (local emulator)",
+      version: "1.0.0",
+      description:
+        "Generated from the emulator's route table. Every answer is an envelope (`success`, `data` or the error fields); " +
+        "metered routes carry the credit headers and `x-credits-cost`; `x-scopes` and `x-key-kinds` say who may call a route.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: serverUrl }],
+    tags: areas.map((a) => ({ name: a.name, description: AREA_DESCRIPTIONS[a.name] ?? a.name })),
+    paths,
+    components: COMPONENTS,
+  };
+}
+
+export function controlDocument(routes: readonly ControlSpec[], serverUrl: string): Json {
+  const paths: Record<string, Json> = {};
+  for (const spec of routes) {
+    const { path, params } = openApiPath(`/_emulator${spec.path}`);
+    const op: Json = {
+      operationId: operationId(spec.method, path),
+      tags: ["control"],
+      summary: spec.describe,
+      security: [],
+      responses: {
+        "2XX": { description: "Success", content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } } },
+        "4XX": { description: "Bad input", content: { "application/json": { schema: { $ref: "#/components/schemas/PartnerError" } } } },
+      },
+    };
+    if (params.length) op.parameters = params;
+    if (spec.method !== "GET" && spec.method !== "DELETE") op.requestBody = { required: false, content: { "application/json": { schema: { type: "object" } } } };
+    (paths[path] ??= {})[spec.method.toLowerCase()] = op;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Emulator control plane",
+      version: "1.0.0",
+      description: "Operator actions and harness aids under /_emulator: no key, the partner envelope.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: serverUrl }],
+    tags: [{ name: "control", description: "The emulator's control plane." }],
+    paths,
+    components: { schemas: { Success: COMPONENTS.schemas.Success, Pagination: COMPONENTS.schemas.Pagination, PartnerError: COMPONENTS.schemas.PartnerError } },
+  };
+}

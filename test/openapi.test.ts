@@ -1,0 +1,83 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createConfig, lintFromString } from "@redocly/openapi-core";
+import { parse as parseYaml } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoutes, controlRoutes } from "../emulator/app.ts";
+import { openApiPath } from "../emulator/openapi/document.ts";
+import { createEmulator, type Emulator } from "../emulator/index.ts";
+
+// The OpenAPI documents come from the route table: every route the emulator
+// serves is in them with the same method and path, they lint clean with
+// Redocly's recommended rules, and the YAML and CLI forms say the same.
+
+type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
+
+let emu: Emulator;
+beforeAll(async () => (emu = await createEmulator({ seed: 1, clock: "manual" })));
+afterAll(() => emu.close());
+
+const get = async (path: string) => (await emu.fetch(path)).text();
+const operations = (doc: Doc) => Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+
+async function lint(text: string, name: string) {
+  const config = await createConfig({ extends: ["recommended"] });
+  return lintFromString({ source: text, absoluteRef: `/${name}`, config });
+}
+
+describe("GET /_emulator/openapi.json", () => {
+  it("is OpenAPI 3.1 listing exactly the routes the emulator serves", async () => {
+    const doc = JSON.parse(await get("/_emulator/openapi.json")) as Doc;
+    expect(doc.openapi).toBe("3.1.0");
+    const served = apiRoutes.map((r) => `${r.method} ${openApiPath(`/api/v1${r.path}`).path}`).sort();
+    expect(operations(doc)).toEqual(served);
+    expect(served.length).toBeGreaterThan(100);
+  });
+
+  it("each operation carries its security, cost, scopes and the pipeline's answers", async () => {
+    const doc = JSON.parse(await get("/_emulator/openapi.json")) as Doc;
+    const card = doc.paths["/api/v1/{game}/cards/{id}"]!.get!;
+    expect(card.security).toEqual([{ ApiKey: [] }]);
+    expect(card["x-credits-cost"]).toBe(1);
+    expect(card["x-scopes"]).toEqual(["read:catalog"]);
+    expect(Object.keys(card.responses as object).sort()).toEqual(["2XX", "400", "401", "402", "403", "404", "429", "500", "503"]);
+    expect((card.parameters as { name: string; schema: { enum?: string[] } }[])[0]).toMatchObject({ name: "game", schema: { enum: ["pokemon", "onepiece", "azuki"] } });
+    const health = doc.paths["/api/v1/health"]!.get!;
+    expect(health.security).toEqual([]);
+    expect(health["x-credits-cost"]).toBeUndefined();
+    const orders = doc.paths["/api/v1/orders"]!.get!;
+    expect(orders["x-key-kinds"]).toEqual(["tenant"]);
+    expect(orders["x-envelope"]).toBe("warehouse");
+    expect(doc.components).toHaveProperty("securitySchemes.ApiKey.name", "X-API-Key");
+  });
+
+  it("lints with 0 errors (Redocly recommended rules), the control plane's document too", async () => {
+    for (const name of ["openapi.json", "openapi-control.json"]) {
+      const problems = await lint(await get(`/_emulator/${name}`), name);
+      expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    }
+  });
+
+  it("the control plane's document lists every control route", async () => {
+    const doc = JSON.parse(await get("/_emulator/openapi-control.json")) as Doc;
+    expect(operations(doc)).toEqual(controlRoutes.map((r) => `${r.method} ${openApiPath(`/_emulator${r.path}`).path}`).sort());
+  });
+
+  it(".yaml says the same as .json", async () => {
+    const res = await emu.fetch("/_emulator/openapi.yaml");
+    expect(res.headers.get("content-type")).toMatch(/^application\/yaml/);
+    expect(parseYaml(await res.text())).toEqual(JSON.parse(await get("/_emulator/openapi.json")));
+  });
+
+  it("npx emulator openapi --out FILE writes the same document", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "openapi-")), "api.json");
+    const run = spawnSync(process.execPath, [join(__dirname, "..", "bin", "emulator.js"), "openapi", "--out", out, "--server", "http://in-process.emulator"], { encoding: "utf8" });
+    expect(run.status, run.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(out, "utf8")) as Doc;
+    const served = JSON.parse(await get("/_emulator/openapi.json")) as Doc & { servers: unknown };
+    expect(doc.paths).toEqual(served.paths);
+    expect((doc as Doc & { servers: unknown }).servers).toEqual([{ url: "http://in-process.emulator" }]);
+  }, 60_000);
+});
