@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { createEmulator } from "./index.ts";
+import { JournalError } from "../chain/journal.ts";
 import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
 import { readStateFile } from "./state/state-file.ts";
@@ -13,7 +14,7 @@ const START: CommandSpec = {
     { name: "port", type: "string", value: "N", describe: "API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)" },
     { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
     { name: "json", type: "boolean", describe: "print exactly one JSON line {url, rpcUrl, keys} when ready" },
-    { name: "state", type: "string", value: "FILE", describe: "keep the state in FILE: imported on start when it exists, every change written\nthrough to it (atomically) within a second" },
+    { name: "state", type: "string", value: "FILE", describe: "keep the state in FILE, the local chain included: imported on start when it\nexists, every change written through to it (atomically) within a second" },
     { name: "clock", type: "string", value: "MODE", describe: "realtime (default) or manual (time moves only via /_emulator/clock/advance)" },
     { name: "catalog", type: "string", value: "SIZE", describe: "default, or large (~40k cards, for benchmarks)" },
     { name: "strict-webhook-urls", type: "boolean", describe: "accept only public https webhook URLs, as the live service does" },
@@ -125,6 +126,8 @@ async function start(args: ParsedArgs): Promise<number> {
     const e = err as NodeJS.ErrnoException;
     if (e.code === "EADDRINUSE")
       throw new UsageError(`a port is in use (API ${port}, chain ${rpcPort}): stop the other process or pass --port / --rpc-port (0 picks a free port)`);
+    // A state file that cannot be loaded says why in one line (e.g. it holds an in-process chain and --rpc-url attaches).
+    if (err instanceof JournalError) throw new UsageError(`--state ${stateFile}: ${e.message}`);
     if (rpcUrl) throw new UsageError(`could not attach to ${rpcUrl}: ${e.message}. Is the node running (npx hardhat node --hostname 127.0.0.1)?`);
     throw err;
   }

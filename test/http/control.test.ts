@@ -57,7 +57,7 @@ describe("/_emulator control plane", () => {
   it("GET state exports and PUT state imports (rejecting junk and other seeds)", async () => {
     const key = await newKey(api, { kind: "partner", scopes: ["read:catalog"], balance: 42 });
     const exported = (await api.get("/_emulator/state").expect(200)).body.data;
-    expect(exported).toMatchObject({ format: "cardos-emulator-state", version: 1 });
+    expect(exported).toMatchObject({ format: "cardos-emulator-state", version: 2 });
     await api.post("/_emulator/reset").expect(200);
     await api.get(CARD).set("X-API-Key", key).expect(401);
     await api.put("/_emulator/state").send(exported).expect(200);
