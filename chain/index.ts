@@ -152,6 +152,12 @@ export interface Chain {
   vrfWordsFor(requestId: bigint, numWords: number): bigint[];
   /** Called once per RandomWordsRequested mined after subscribing. Returns an unsubscribe function. */
   onVrfRequested(listener: (requestId: bigint) => void): () => void;
+  /** Called after blocks were mined through this chain (by the emulator or a wallet over its JSON-RPC), or found by poll(). */
+  onBlocks(listener: () => void): () => void;
+  /** Attached node only: looks for blocks mined by others (a no-op in-process, where every block passes through). */
+  poll(): Promise<void>;
+  /** True when attached to an external node (--rpc-url). */
+  readonly attached: boolean;
   /** Snapshot id of the chain right after deployment (what a reset reverts to); changes when the chain is imported. */
   readonly deploySnapshot: string;
   /**
@@ -324,6 +330,10 @@ class EmulatorChain implements Chain {
   private readonly eip1193: Eip1193Like; // hooked provider used by the JSON-RPC server
   private readonly clientProvider: Eip1193Like; // hooked + errors normalised, used by viem clients and request()
   private readonly inProcess: boolean;
+
+  get attached(): boolean {
+    return !this.inProcess;
+  }
   private server: { listen(): Promise<{ address: string; port: number }>; close(): Promise<void> } | null = null;
   private readonly sendLocks = new Map<string, Promise<unknown>>();
   private readonly accounts = new Map<string, Account>();
@@ -334,7 +344,8 @@ class EmulatorChain implements Chain {
   private readonly vrfListeners = new Set<(requestId: bigint) => void>();
   private scanCursor: bigint | null = null;
   private scanChain: Promise<void> = Promise.resolve();
-  private pollTimer: NodeJS.Timeout | null = null;
+  private blockListeners = new Set<() => void>();
+  private polledHead = -1n;
   private closed = false;
 
   constructor(options: ChainOptions, inner: Eip1193Like, inProcess: boolean) {
@@ -352,7 +363,10 @@ class EmulatorChain implements Chain {
           await self.pinNextBlockTime(Math.floor(now() / 1000));
         }
         const result = await self.provider.request(args);
-        if (MINING_METHODS.has(args.method)) await self.scanVrf();
+        if (MINING_METHODS.has(args.method)) {
+          await self.scanVrf();
+          self.notifyBlocks();
+        }
         return result;
       },
       addListener: (event, listener) => this.notifications.addListener(event, listener),
@@ -755,20 +769,40 @@ class EmulatorChain implements Chain {
       this.scanChain = this.scanChain.then(async () => {
         this.scanCursor = BigInt((await this.raw("eth_blockNumber")) as string);
       });
-      if (!this.inProcess && !this.pollTimer) {
-        this.pollTimer = setInterval(() => void this.scanVrf(), 250);
-        this.pollTimer.unref();
-      }
     }
     this.vrfListeners.add(listener);
     return () => {
       this.vrfListeners.delete(listener);
-      if (this.vrfListeners.size === 0) {
-        this.scanCursor = null;
-        if (this.pollTimer) clearInterval(this.pollTimer);
-        this.pollTimer = null;
-      }
+      if (this.vrfListeners.size === 0) this.scanCursor = null;
     };
+  }
+
+  onBlocks(listener: () => void): () => void {
+    this.blockListeners.add(listener);
+    return () => this.blockListeners.delete(listener);
+  }
+
+  /**
+   * An attached node (--rpc-url) also mines transactions sent to it directly, which this process
+   * never sees: the host calls this on the virtual clock to pick them up (no wall-time interval).
+   */
+  async poll(): Promise<void> {
+    if (this.inProcess || this.closed) return;
+    const head = BigInt((await this.raw("eth_blockNumber")) as string);
+    if (head === this.polledHead) return;
+    this.polledHead = head;
+    await this.scanVrf();
+    this.notifyBlocks();
+  }
+
+  private notifyBlocks(): void {
+    for (const l of [...this.blockListeners]) {
+      try {
+        l();
+      } catch (err) {
+        console.error("chain: onBlocks listener threw", err);
+      }
+    }
   }
 
   private scanVrf(): Promise<void> {
@@ -805,8 +839,7 @@ class EmulatorChain implements Chain {
     if (this.closed) return;
     this.closed = true;
     this.vrfListeners.clear();
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = null;
+    this.blockListeners.clear();
     await this.scanChain.catch(() => undefined);
     if (this.server) await this.server.close();
     this.server = null;

@@ -8,6 +8,8 @@ import type { VirtualClock } from "./clock/clock.ts";
 
 export type VrfMode = "auto" | "manual";
 
+const POLL_MS = 1_000;
+
 export interface ChainHostOptions {
   /** Serve JSON-RPC on 127.0.0.1:<port> (0 = any free port; false = in-process only). */
   rpcPort?: number | false;
@@ -31,6 +33,8 @@ export class ChainHost {
   readonly vrfDelayMs: number;
   private unsubscribe: (() => void) | null = null;
   private offClock: (() => void) | null = null;
+  private pollTimer: number | null = null;
+  private closed = false;
   private scheduled = new Map<bigint, number>();
   private saved = new Map<string, SavedSnapshot>();
   private savedSeq = 0;
@@ -60,8 +64,29 @@ export class ChainHost {
     host.unsubscribe = chain.onVrfRequested((id) => host.onRequested(id));
     // Mined blocks already use the clock's time; an empty block marks each jump for readers of `latest`.
     host.offClock = clock.onChange((now) => chain.setTime(now));
+    if (chain.attached) host.armPoll();
     if (restore) await host.resume();
     return host;
+  }
+
+  /** Blocks mined through the chain (or, attached, found by the poll): areas that watch the chain re-check then. */
+  onBlocks(listener: () => void): () => void {
+    return this.chain.onBlocks(listener);
+  }
+
+  /** Attached node: a look for blocks mined by others each second of virtual time (stops with a manual clock). */
+  private armPoll(): void {
+    this.pollTimer = this.clock.after(
+      POLL_MS,
+      async () => {
+        try {
+          await this.chain.poll();
+        } finally {
+          if (!this.closed) this.armPoll();
+        }
+      },
+      "chain: poll the attached node",
+    );
   }
 
   /** After the chain was rebuilt: block time catches up with the clock, pending VRF requests are scheduled again. */
@@ -151,6 +176,8 @@ export class ChainHost {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.pollTimer !== null) this.clock.cancel(this.pollTimer);
     this.unsubscribe?.();
     this.offClock?.();
     await this.chain.close();
