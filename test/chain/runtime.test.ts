@@ -197,6 +197,32 @@ describe("attach (rpcUrl)", () => {
     }
   });
 
+  it("blocks mined on the node by others are found by poll(), never by a wall-time timer", async () => {
+    const attached = await startChain({ seed: 10, startTime: START, rpcUrl: chain.rpcUrl! });
+    try {
+      expect(attached.attached).toBe(true);
+      let blocks = 0;
+      const off = attached.onBlocks(() => blocks++);
+      await attached.poll(); // learns the current head
+      blocks = 0;
+      // Another client mines on the same node: this process sees nothing until it polls.
+      await chain.faucet("0x000000000000000000000000000000000000dEaD", { usdc: 1n });
+      await new Promise((r) => setImmediate(r));
+      expect(blocks).toBe(0);
+      await attached.poll();
+      expect(blocks).toBe(1);
+      await attached.poll(); // nothing new
+      expect(blocks).toBe(1);
+      // Blocks mined through this chain itself are reported at once.
+      await attached.faucet("0x000000000000000000000000000000000000dEaD", { usdc: 1n });
+      expect(blocks).toBe(2);
+      off();
+      expect(chain.attached).toBe(false);
+    } finally {
+      await attached.close();
+    }
+  });
+
   it("attaches to a separately started `hardhat node --hostname 127.0.0.1`", async () => {
     const require = createRequire(import.meta.url);
     const root = path.resolve(path.dirname(require.resolve("../../package.json")));
