@@ -7,7 +7,7 @@ import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
 import { own } from "../../state/own.ts";
 import { chainOf, sendAs, usdcBalance } from "./chain-io.ts";
-import { endUser, walletView } from "./purchases/purchases.ts";
+import { endUser, walletView } from "./wallet/end-users.ts";
 import { decideKyc, dispatch, formatRedemption, startFulfillment } from "./redemption/redemption.ts";
 import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";

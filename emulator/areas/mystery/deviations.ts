@@ -1,6 +1,6 @@
 import { dataOf, errorIs, is, keyOf, toSuccess, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
 import { mystery } from "./state.ts";
-import { activeWallet } from "./wallet/routes.ts";
+import { activeWallet } from "./wallet/wallets.ts";
 import { parseUsdc, usdc } from "./util.ts";
 
 // Deviations that break the mystery area's rules (one per conformance check).
@@ -129,7 +129,7 @@ export const mysteryDeviations: readonly Deviation[] = [
       const key = keyOf(x);
       const chain = x.services.chain?.chain;
       if (!key || !chain || !is(x, "POST", /^\/api\/v1\/mystery\/buyback\/\d+$/) || x.status !== 201) return;
-      if (activeWallet({ services: x.services }, "pool_wallets", key.account_id)) return;
+      if (activeWallet(x.services, "pool_wallets", key.account_id)) return;
       (mystery(x.services).pool_wallets[key.account_id] ??= []).push({ chain: "base", address: chain.treasury.address, is_active: true, created_at: x.services.clock.nowIso() });
     } },
   { name: "lifecycle_sellback_pays_less", breaks: "the sell-back record pays what the quote said (from CardSellExecuted)", apply: (x) => {

@@ -2,22 +2,25 @@ import { badRequest } from "../../pipeline/errors.ts";
 import type { HandlerContext } from "../../pipeline/route.ts";
 import { optIdentifier, walletParam, type Body } from "./util.ts";
 
-// End-user identity of the wallet and collection routes: external_user_id
-// and/or wallet_address, at least one (400 missing_user_identifier); a bad
-// wallet is 400 invalid_wallet_address, an id over 255 chars identifier_too_long.
+// End-user identity of the purchase, wallet and collection routes:
+// external_user_id and/or wallet_address, at least one (400
+// missing_user_identifier, with the route's own message); a bad wallet is 400
+// invalid_wallet_address, an id over 255 chars identifier_too_long.
 
 export interface Identity {
   external_user_id: string | null;
   wallet_address: `0x${string}` | null;
 }
 
-export function identityOf(b: Body): Identity {
+const WHICH_USER = "Send external_user_id and/or wallet_address to say which end user";
+
+export function identityOf(b: Body, missing = WHICH_USER): Identity {
   const external_user_id = optIdentifier(b, "external_user_id");
   const raw = b.wallet_address;
   const wallet_address = raw === undefined || raw === null || raw === "" ? null : walletParam(raw);
-  if (!external_user_id && !wallet_address) throw badRequest("missing_user_identifier", "Send external_user_id and/or wallet_address to say which end user");
+  if (!external_user_id && !wallet_address) throw badRequest("missing_user_identifier", missing);
   return { external_user_id, wallet_address };
 }
 
-export const queryIdentity = (c: HandlerContext): Identity =>
-  identityOf({ external_user_id: c.query.get("external_user_id"), wallet_address: c.query.get("wallet_address") });
+export const queryIdentity = (c: HandlerContext, missing = WHICH_USER): Identity =>
+  identityOf({ external_user_id: c.query.get("external_user_id"), wallet_address: c.query.get("wallet_address") }, missing);

@@ -10,8 +10,7 @@ import { redemptionRoutes } from "./redemption/routes.ts";
 import { revenueControl } from "./control-revenue.ts";
 import { revenueRoutes } from "./revenue/routes.ts";
 import { sellbackRoutes } from "./sellback/sellback.ts";
-import { walletLedgerRoutes } from "./wallet/ledger-routes.ts";
-import { walletRoutes } from "./wallet/routes.ts";
+import { balanceRoutes, walletLedgerRoutes, walletRoutes } from "./wallet/routes.ts";
 import { startWorker } from "./worker.ts";
 import { mysteryDeviations } from "./deviations.ts";
 
@@ -20,7 +19,7 @@ import { mysteryDeviations } from "./deviations.ts";
 // pool forwarding, sell-back, prices, wallets and stats. See docs/mystery.md.
 export const mysteryArea: Area = {
   name: "mystery",
-  routes: [...purchaseRoutes, ...catalogRoutes, ...redemptionRoutes, ...acceptRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
+  routes: [...purchaseRoutes, ...balanceRoutes, ...catalogRoutes, ...redemptionRoutes, ...acceptRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
   control: [...mysteryControl, ...revenueControl],
   deviations: mysteryDeviations,
   start: startWorker,

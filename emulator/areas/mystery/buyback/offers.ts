@@ -10,7 +10,7 @@ import { groupOf } from "../catalog/items.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
 import { mystery, type OfferRow, type PurchaseRow, type TransferRow } from "../state.ts";
 import { emit, JOB_RETRY_MS, parseUsdc, tokenIdParam, tokenLockKey, usdc, type JobErrorHandler } from "../util.ts";
-import { activeWallet } from "../wallet/routes.ts";
+import { activeWallet } from "../wallet/wallets.ts";
 
 // POOL-model buyback: the service signs a BuybackMarketplace offer (EIP-712
 // OfferRequest, requester = the pool signer) at 85% of the card's value; the
@@ -259,7 +259,7 @@ function transferEventBase(s: Services, t: TransferRow) {
 export async function attemptTransfer(s: Services, offerId: number): Promise<void> {
   const t = mystery(s).transfers[offerId];
   if (!t || (t.status !== "pending" && t.status !== "held")) return;
-  const wallet = activeWallet({ services: s }, "pool_wallets", t.account_id);
+  const wallet = activeWallet(s, "pool_wallets", t.account_id);
   let error = "pool_wallet_not_set";
   let message = "No pool wallet is set; the transfer retries every 15 minutes until one is set (PUT /mystery/pool-wallet)";
   if (wallet && s.chain) {

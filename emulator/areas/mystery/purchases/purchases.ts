@@ -1,13 +1,13 @@
-import { encodeFunctionData, getAddress, keccak256, parseEventLogs, toHex, type TransactionReceipt } from "viem";
+import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "viem";
 import { cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
-import { own, setOwn } from "../../../state/own.ts";
-import { mystery, type EndUserRow, type PurchaseRow } from "../state.ts";
+import { mystery, type PurchaseRow } from "../state.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
 import { emit, usdc, type JobErrorHandler } from "../util.ts";
+import { endUser } from "../wallet/end-users.ts";
 import { ledgerRefund, ledgerRelease, ledgerSettle } from "../wallet/ledger.ts";
 
 // Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTED
@@ -52,43 +52,6 @@ export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
   const pool = chainOf(s).addresses.mysteryPool.toLowerCase();
   const logs = receipt.logs.filter((l) => l.address.toLowerCase() === pool);
   return parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs })[0]?.args;
-}
-
-// ---------------------------------------------------------------- custodial end users
-
-/** Deterministic custody address for an auto-provisioned end user. */
-const custodyAddress = (accountId: string, userId: string) => getAddress(`0x${keccak256(toHex(`custody:${accountId}:${userId}`)).slice(-40)}`);
-
-export function endUser(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): EndUserRow {
-  const slice = mystery(s);
-  // The ids are the partner's own (`constructor`, `__proto__` are ids like any other): own entries only.
-  const users = own(slice.end_users, accountId) ?? setOwn(slice.end_users, accountId, {});
-  const known = who.external_user_id ? own(users, who.external_user_id) : undefined;
-  if (known) return known;
-  if (!who.external_user_id && who.wallet_address) {
-    const found = Object.values(users).find((u) => u.wallet_address.toLowerCase() === who.wallet_address!.toLowerCase());
-    if (found) return found;
-  }
-  const id = who.external_user_id ?? `wallet:${who.wallet_address!.toLowerCase()}`;
-  const row: EndUserRow = { external_user_id: id, wallet_address: who.wallet_address ?? custodyAddress(accountId, id), balance_micros: "0", reserved_micros: "0" };
-  return setOwn(users, id, row);
-}
-
-export function walletView(u: EndUserRow) {
-  const balance = BigInt(u.balance_micros);
-  const reserved = BigInt(u.reserved_micros);
-  return {
-    end_user: { id: u.external_user_id, external_user_id: u.external_user_id.startsWith("wallet:") ? null : u.external_user_id, wallet_address: u.wallet_address },
-    wallet: {
-      currency: "USDC",
-      available: String(balance - reserved),
-      reserved: String(reserved),
-      balance: String(balance),
-      available_usdc: usdc(balance - reserved),
-      reserved_usdc: usdc(reserved),
-      balance_usdc: usdc(balance),
-    },
-  };
 }
 
 export const relayerOn = (s: Services) => mystery(s).relayer !== "off";

@@ -8,7 +8,9 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { own } from "../../../state/own.ts";
 import { partner, route } from "../access.ts";
 import { chainOf, receiptOf } from "../chain-io.ts";
-import { endUser, formatPurchase, newPurchase, purchaseRequestedIn, relayCustodial, settleFromChain, walletView } from "./purchases.ts";
+import { formatPurchase, newPurchase, purchaseRequestedIn, relayCustodial, settleFromChain } from "./purchases.ts";
+import { endUser } from "../wallet/end-users.ts";
+import { identityOf } from "../identity.ts";
 import { mystery, PURCHASE_STATUSES, type PurchaseRow, type PurchaseStatus } from "../state.ts";
 import { tierOf } from "../catalog/tiers.ts";
 import { ledgerHold } from "../wallet/ledger.ts";
@@ -34,13 +36,6 @@ function maxPriceOf(b: Body, price: bigint): bigint {
   if (m === null) throw badRequest("invalid_amount", "max_price_usdc must be a non-negative decimal USDC amount with at most 6 places, such as \"25.00\"");
   if (m < price) throw conflict("max_price_exceeded", `The tier costs ${usdc(price)} USDC, above max_price_usdc ${usdc(m)}`);
   return m;
-}
-
-function identity(b: Body) {
-  const external_user_id = optIdentifier(b, "external_user_id");
-  const rawWallet = b.wallet_address;
-  const wallet_address = rawWallet === undefined || rawWallet === null || rawWallet === "" ? null : walletParam(rawWallet);
-  return { external_user_id, wallet_address };
 }
 
 export const purchaseRoutes: RouteSpec[] = [
@@ -141,9 +136,7 @@ export const purchaseRoutes: RouteSpec[] = [
     const b = await c.object();
     const tier = tierOf(c.services, tierParam(b.tier_id));
     if (b.quantity !== undefined && b.quantity !== 1) throw badRequest("unsupported_quantity", "quantity is fixed at 1 (one pack per call)");
-    const who = identity(b);
-    if (!who.external_user_id && !who.wallet_address)
-      throw badRequest("missing_user_identifier", "Send external_user_id and/or wallet_address to say which end user buys");
+    const who = identityOf(b, "Send external_user_id and/or wallet_address to say which end user buys");
     const acct = account(c);
     return idempotent(
       c.services.store,
@@ -211,13 +204,6 @@ export const purchaseRoutes: RouteSpec[] = [
       .sort((a, b) => b.id - a.id);
     const { items, pagination } = paginate(rows, page);
     return ok({ purchases: items.map(formatPurchase) }, { pagination });
-  }),
-
-  route("GET", "/wallet/balance", partner("wallet:read"), "wallet_read", (c) => {
-    const b: Body = { external_user_id: c.query.get("external_user_id"), wallet_address: c.query.get("wallet_address") };
-    const who = identity(b);
-    if (!who.external_user_id && !who.wallet_address) throw badRequest("missing_user_identifier", "Send external_user_id and/or wallet_address");
-    return ok(walletView(endUser(c.services, account(c), who)));
   }),
 ];
 

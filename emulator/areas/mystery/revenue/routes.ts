@@ -4,7 +4,7 @@ import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route
 import { partner, route } from "../access.ts";
 import { accrual, byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, quarterEnd, statementsOf, TIER_SHARE_BPS } from "./revenue.ts";
 import { usdc } from "../util.ts";
-import { activeWallet } from "../wallet/routes.ts";
+import { activeWallet } from "../wallet/wallets.ts";
 
 // Revenue terms, period summaries and payouts (service-facts §4.8, SDK
 // cardos.revenue; packs:read). A POOL key sees billing_model POOL, a 0 % share,
@@ -26,7 +26,7 @@ export const revenueRoutes: RouteSpec[] = [
   route("GET", "/mystery/terms", partner("packs:read"), "partner_read", (c) => {
     const tier = modelOf(c) === "TIER";
     const acct = c.key!.account_id;
-    const wallet = activeWallet(c, "payout_wallets", acct);
+    const wallet = activeWallet(c.services, "payout_wallets", acct);
     const from = openPeriodStart(c.services, acct);
     const closes = new Date(quarterEnd(c.services.clock.now())).toISOString();
     return ok({

@@ -114,7 +114,7 @@ export function recordLedger(s: Services, accountId: string, user: EndUserRow, c
   return row;
 }
 
-/** Custodial purchase hooks (purchase-routes.ts, purchases.ts): one line at each balance change. */
+/** Custodial purchase hooks (purchases/): one line at each balance change. */
 export const ledgerHold = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
   recordLedger(s, acct, user, { type: "HOLD", amount: -price, balanceDelta: 0n, reservedDelta: price, source: "purchase", sourceId: purchaseId, description: `Hold for purchase ${purchaseId}` });
 export const ledgerRelease = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
@@ -123,6 +123,21 @@ export const ledgerSettle = (s: Services, acct: string, user: EndUserRow, purcha
   recordLedger(s, acct, user, { type: "HOLD_SETTLE", amount: -price, balanceDelta: -price, reservedDelta: -price, source: "purchase", sourceId: purchaseId, description: `Hold settled: purchase ${purchaseId} sent on chain` });
 export const ledgerRefund = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
   recordLedger(s, acct, user, { type: "REFUND_CREDIT", amount: price, balanceDelta: price, reservedDelta: 0n, source: "purchase", sourceId: purchaseId, description: `Refund of purchase ${purchaseId}` });
+
+/** An end user's ledger, newest first. */
+export function userLedger(s: Services, accountId: string, userId: string): LedgerRow[] {
+  return books(s)
+    .entries.filter((e) => e.account_id === accountId && e.user_id === userId)
+    .sort((a, b) => b.id - a.id);
+}
+
+/** An end user's deposits, newest first, and whether the user is linked to a deposit identity yet. */
+export function userDeposits(s: Services, accountId: string, userId: string): { deposits: DepositRow[]; linked: boolean } {
+  const b = books(s);
+  const deposits = b.deposits.filter((d) => d.account_id === accountId && d.user_id === userId).sort((x, y) => y.id - x.id);
+  // Linked once the user has a deposit identity: a dedicated address or a credited deposit.
+  return { deposits, linked: deposits.length > 0 || userKey(accountId, userId) in b.addresses };
+}
 
 /** Deterministic dedicated deposit address of an end user (created on first request). */
 export function depositAddress(s: Services, accountId: string, userId: string): { address: string; created_at: string } {
