@@ -9,7 +9,7 @@ import { purchaseRoutes } from "./purchases/routes.ts";
 import { redemptionRoutes } from "./redemption/routes.ts";
 import { revenueControl } from "./control-revenue.ts";
 import { revenueRoutes } from "./revenue/routes.ts";
-import { sellbackRoutes } from "./sellback/sellback.ts";
+import { sellbackRoutes } from "./sellback/routes.ts";
 import { balanceRoutes, walletLedgerRoutes, walletRoutes } from "./wallet/routes.ts";
 import { startWorker } from "./worker.ts";
 import { mysteryDeviations } from "./deviations.ts";

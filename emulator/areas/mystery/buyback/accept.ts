@@ -6,7 +6,7 @@ import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route
 import { partner, route } from "../access.ts";
 import { formatOffer, offerMessage, watchOffers } from "./offers.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
-import { relayerOn } from "../purchases/purchases.ts";
+import { relayerOn } from "../purchases/custodial.ts";
 import { mystery, type OfferRow } from "../state.ts";
 import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
 

@@ -1,14 +1,16 @@
 import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "viem";
 import { cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
+import { notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
-import { mystery, type PurchaseRow } from "../state.ts";
+import { own } from "../../../state/own.ts";
+import { mystery, type PurchaseRow, type PurchaseStatus } from "../state.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
 import { emit, usdc, type JobErrorHandler } from "../util.ts";
 import { endUser } from "../wallet/end-users.ts";
-import { ledgerRefund, ledgerRelease, ledgerSettle } from "../wallet/ledger.ts";
+import { ledgerRefund } from "../wallet/ledger.ts";
 
 // Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTED
 // (transaction mined, VRF requested) → FULFILLED (VRF revealed the items), or
@@ -52,49 +54,6 @@ export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
   const pool = chainOf(s).addresses.mysteryPool.toLowerCase();
   const logs = receipt.logs.filter((l) => l.address.toLowerCase() === pool);
   return parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs })[0]?.args;
-}
-
-export const relayerOn = (s: Services) => mystery(s).relayer !== "off";
-
-/** The relayer signs purchaseFor on chain; the hold is settled or released. Returns the row (re-read). */
-export async function relayCustodial(s: Services, purchaseId: number, maxPrice: bigint): Promise<PurchaseRow> {
-  const chain = chainOf(s);
-  const first = mystery(s).purchases[purchaseId]!;
-  const data = encodeFunctionData({
-    abi: mysteryPoolAbi,
-    functionName: "purchaseFor",
-    args: [first.purchaser_address as `0x${string}`, first.tier_id, maxPrice],
-  });
-  let receipt: TransactionReceipt | null = null;
-  let error: string | null = null;
-  if (!relayerOn(s)) error = "relayer_disabled: the relayer is not broadcasting; nothing was sent on chain";
-  else
-    try {
-      receipt = await sendAs(chain, chain.relayer, chain.addresses.mysteryPool, data);
-      if (receipt.status !== "success") error = "relayer transaction reverted";
-    } catch (err) {
-      error = `relayer could not broadcast: ${(err as Error).message.split("\n")[0]}`;
-    }
-  const row = mystery(s).purchases[purchaseId]!;
-  const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
-  const price = BigInt(row.price_micros);
-  user.reserved_micros = String(BigInt(user.reserved_micros) - price);
-  const requested = receipt && !error ? purchaseRequestedIn(s, receipt) : undefined;
-  if (!requested) {
-    row.status = "FAILED";
-    row.failure_reason = error ?? "no PurchaseRequested log in the relayer transaction";
-    ledgerRelease(s, row.account_id, user, row.id, price);
-    emit(s, row.account_id, "purchase.failed", String(row.id), { purchase_id: row.id, status: "FAILED", reason: row.failure_reason });
-    return row;
-  }
-  user.balance_micros = String(BigInt(user.balance_micros) - price);
-  ledgerSettle(s, row.account_id, user, row.id, price);
-  row.status = "SUBMITTED";
-  row.submitted_at = s.clock.nowIso();
-  row.transaction_hash = receipt!.transactionHash;
-  row.onchain_request_id = requested.requestId.toString();
-  emit(s, row.account_id, "purchase.submitted", String(row.id), { purchase_id: row.id, status: "SUBMITTED", transaction_hash: row.transaction_hash, onchain_request_id: row.onchain_request_id });
-  return row;
 }
 
 // ---------------------------------------------------------------- reveal
@@ -172,4 +131,32 @@ export async function settleAllFromChain(s: Services, onError?: JobErrorHandler)
   for (const id of ids)
     if (!onError) await settleFromChain(s, id);
     else await settleFromChain(s, id).catch((err: unknown) => onError(`purchase ${id} reveal`, err));
+}
+
+// ---------------------------------------------------------------- reads
+
+/** A purchase of the account (others' are 404, labelled as asked), settled from the chain first. */
+export async function readPurchase(s: Services, accountId: string, id: number | null, label: string): Promise<PurchaseRow> {
+  const row = id === null ? undefined : own(mystery(s).purchases, String(id));
+  if (!row || row.account_id !== accountId) throw notFound(`No purchase ${label} on this account`);
+  if (row.status === "SUBMITTED") await settleFromChain(s, row.id);
+  return mystery(s).purchases[row.id] ?? row;
+}
+
+export interface PurchaseFilter {
+  status: PurchaseStatus | null;
+  external_user_id: string | null;
+  /** Lower-case purchaser address. */
+  wallet: string | null;
+}
+
+/** The account's purchases, newest first, each settled from the chain first. */
+export async function listPurchases(s: Services, accountId: string, f: PurchaseFilter): Promise<PurchaseRow[]> {
+  for (const p of Object.values(mystery(s).purchases)) if (p.account_id === accountId && p.status === "SUBMITTED") await settleFromChain(s, p.id);
+  return Object.values(mystery(s).purchases)
+    .filter((p) => p.account_id === accountId)
+    .filter((p) => !f.status || p.status === f.status)
+    .filter((p) => !f.external_user_id || p.external_user_id === f.external_user_id)
+    .filter((p) => !f.wallet || p.purchaser_address.toLowerCase() === f.wallet)
+    .sort((a, b) => b.id - a.id);
 }

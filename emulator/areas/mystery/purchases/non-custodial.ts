@@ -1,0 +1,104 @@
+import { encodeFunctionData } from "viem";
+import { mysteryPoolAbi, usdStablecoinAbi, type TierConfig } from "../../../../chain/index.ts";
+import { badRequest, conflict } from "../../../pipeline/errors.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { chainOf, receiptOf } from "../chain-io.ts";
+import { mystery, type PurchaseRow } from "../state.ts";
+import { emit, txLockKey, usdc } from "../util.ts";
+import { newPurchase, purchaseRequestedIn, settleFromChain } from "./purchases.ts";
+
+// Non-custodial purchases: the end user's wallet buys on chain with the
+// calldata of prepare (which creates no rows), then the partner submits the
+// mined transaction, verified against its PurchaseRequested log.
+
+/** The approve + purchase calls for one pack of `tier` (interface: "creates no rows"). */
+export function preparePurchase(s: Services, tier: TierConfig, wallet: `0x${string}`, maxPrice: bigint) {
+  const chain = chainOf(s);
+  const { mysteryPool, stablecoin } = chain.addresses;
+  return {
+    chain_id: chain.chainId,
+    contract: mysteryPool,
+    payment_token: stablecoin,
+    wallet_address: wallet,
+    tier_id: tier.tierId,
+    max_price: String(maxPrice),
+    max_price_usdc: usdc(maxPrice),
+    calls: [
+      {
+        kind: "erc20-approve",
+        to: stablecoin,
+        data: encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: [mysteryPool, maxPrice] }),
+        value: "0",
+        description: `Approve the mystery pool to take up to ${usdc(maxPrice)} USDC (skip when the allowance already covers it)`,
+      },
+      {
+        kind: "purchase",
+        to: mysteryPool,
+        data: encodeFunctionData({ abi: mysteryPoolAbi, functionName: "purchase", args: [tier.tierId, maxPrice] }),
+        value: "0",
+        description: `Buy one ${tier.name} pack (tier ${tier.tierId}); the receipt carries the VRF request id`,
+      },
+    ],
+  };
+}
+
+export interface SubmittedPurchase {
+  tier: TierConfig;
+  hash: `0x${string}`;
+  wallet: `0x${string}`;
+  external_user_id: string | null;
+  /** The VRF request id the caller expects (as sent), or null. */
+  request_id: string | null;
+}
+
+/**
+ * Records a mined purchase transaction (SUBMITTED), settled from the chain at
+ * once. Idempotent on the hash: parallel submits of one hash take turns, so
+ * the first records the purchase and the others answer that same record.
+ */
+export function submitPurchase(s: Services, accountId: string, input: SubmittedPurchase): Promise<PurchaseRow> {
+  const { tier, hash, wallet } = input;
+  return withKeyLock(s.store, txLockKey(hash), async () => {
+    const existing = Object.values(mystery(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
+    if (existing) {
+      if (existing.account_id !== accountId) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
+      await settleFromChain(s, existing.id);
+      return mystery(s).purchases[existing.id] ?? existing;
+    }
+    const chain = chainOf(s);
+    const receipt = await receiptOf(chain, hash);
+    if (!receipt) throw badRequest("tx_unverified", "The transaction is not on the chain (submit after it is mined)");
+    if (receipt.status !== "success") throw badRequest("tx_reverted", "The purchase transaction reverted on chain");
+    const req = purchaseRequestedIn(s, receipt);
+    if (!req) throw badRequest("tx_unverified", "The transaction has no MysteryPool PurchaseRequested log");
+    if (req.buyer.toLowerCase() !== wallet.toLowerCase()) throw badRequest("purchaser_mismatch", `The purchase was made by ${req.buyer}, not wallet_address ${wallet}`);
+    if (Number(req.tierId) !== tier.tierId) throw badRequest("invalid_tier", `The transaction bought tier ${req.tierId}, not tier ${tier.tierId}`);
+    if (input.request_id !== null && input.request_id !== req.requestId.toString())
+      throw badRequest("tx_unverified", `request_id ${input.request_id} does not match the VRF request ${req.requestId} in the receipt`, {
+        details: { request_id: req.requestId.toString() },
+      });
+    const now = s.clock.nowIso();
+    const row = newPurchase(s, {
+      account_id: accountId,
+      custody: "NON_CUSTODIAL",
+      status: "SUBMITTED",
+      tier_id: tier.tierId,
+      price_micros: req.price.toString(),
+      onchain_request_id: req.requestId.toString(),
+      transaction_hash: receipt.transactionHash,
+      purchaser_address: req.buyer,
+      external_user_id: input.external_user_id,
+      reserved_at: null,
+      submitted_at: now,
+    });
+    emit(s, row.account_id, "purchase.submitted", String(row.id), {
+      purchase_id: row.id,
+      status: "SUBMITTED",
+      transaction_hash: row.transaction_hash,
+      custody: "NON_CUSTODIAL",
+    });
+    await settleFromChain(s, row.id);
+    return mystery(s).purchases[row.id] ?? row;
+  });
+}
