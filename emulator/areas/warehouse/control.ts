@@ -6,9 +6,9 @@ import { created, ok } from "../../pipeline/route.ts";
 import type { ControlContext, ControlSpec } from "../../control/route.ts";
 import { optNumber, optString, optStringArray, reqString } from "../../control/body.ts";
 import { EXCEPTION_KINDS, type ExceptionKind, type TenantState } from "./model.ts";
-import { cardWire, orderWire } from "./format.ts";
+import { cardWire, inboundWire, orderWire } from "./format.ts";
 import { cardOwner, tenantOf, warehouse } from "./state.ts";
-import { deliver, returnToSender, scanBack, ship } from "./orders.ts";
+import { deliver, failNextLabels, returnToSender, scanBack, ship } from "./orders.ts";
 import { receive } from "./inbound.ts";
 import { completeWithdrawal } from "./custody.ts";
 import { closeMonth, confirmIdentity, raiseException, resolveException, setPrice } from "./operator.ts";
@@ -63,7 +63,7 @@ export const warehouseControl: ControlSpec[] = [
     handle: (c) => {
       const { t, id } = owning(c.services, "inbound", c.params.id);
       const { shipment, cards } = receive(c.services, t, id, optNumber(c.body, "count", { min: 1, max: 5000, integer: true }));
-      return ok({ inbound_shipment: structuredClone(shipment), cards: cards.map((x) => cardWire(x, { withStatus: true })) });
+      return ok({ inbound_shipment: inboundWire(shipment), cards: cards.map((x) => cardWire(x, { withStatus: true })) });
     },
   },
   {
@@ -126,8 +126,8 @@ export const warehouseControl: ControlSpec[] = [
     describe: "Warehouse: make the next label purchases fail {account_id?, times?: 1} (orders go back to PENDING_PAYMENT)",
     handle: (c) => {
       const t = tenantOfBody(c);
-      t.fail_next_labels += optNumber(c.body, "times", { min: 1, max: 1000, integer: true }) ?? 1;
-      return ok({ account_id: t.account_id, fail_next_labels: t.fail_next_labels });
+      const armed = failNextLabels(t, optNumber(c.body, "times", { min: 1, max: 1000, integer: true }) ?? 1);
+      return ok({ account_id: t.account_id, fail_next_labels: armed });
     },
   },
   orderAction("ship", "Warehouse: hand a LABEL_PURCHASED order to the carrier (SHIPPED; tracking events)", ship),

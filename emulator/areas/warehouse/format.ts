@@ -1,4 +1,4 @@
-import type { CardRow, Order, TenantState } from "./model.ts";
+import type { CardRow, InboundShipment, Order, TenantState } from "./model.ts";
 
 // Wire shapes. Cards: the interface's raw-card table (unique_id, identity,
 // pricing, insured_price, declared_value) plus location and, for slabs, the
@@ -32,3 +32,6 @@ export const IN_CUSTODY = new Set(["AVAILABLE", "RESERVED"]);
 export function custodyCards(t: TenantState): CardRow[] {
   return Object.values(t.cards).filter((c) => IN_CUSTODY.has(c.status));
 }
+
+/** An inbound shipment as the API shows it (a copy: the stored record stays the store's). */
+export const inboundWire = (s: InboundShipment): InboundShipment => structuredClone(s);

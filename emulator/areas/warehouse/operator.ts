@@ -1,11 +1,12 @@
 import type { Services } from "../../pipeline/services.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { hashString } from "../../../fixtures/catalog/rng.ts";
-import { tenantPrefix, usd, usdCents } from "../../../fixtures/warehouse/index.ts";
+import { tenantPrefix } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, Usage, WarehouseException } from "./model.ts";
 import { custodyCards } from "./format.ts";
-import { logActivity, touch, usageOf } from "./state.ts";
+import { toCents, usd, usdCents } from "./money.ts";
+import { isMonth, logActivity, touch, usageOf } from "./state.ts";
 
 // Operator work on the warehouse side (driven by the control plane): identity
 // and pricing of cards, exceptions, and closing a billing month.
@@ -46,7 +47,7 @@ export function setPrice(services: Services, t: TenantState, card: CardRow, mark
   } else {
     card.pricing = { status: "priced", market_price: usd(market) };
     card.insured_price = usd(market * 1.1);
-    card.declared_value = { amount: Math.round(market * 100), source: "service" };
+    card.declared_value = { amount: toCents(market), source: "service" };
   }
   touch(t, card, services.clock.nowIso());
   logActivity(services, t, "operator", "card.priced", `Price of ${card.unique_id} set to ${card.pricing.market_price ?? "none"}`, { unique_id: card.unique_id });
@@ -78,9 +79,14 @@ export function raiseException(
   return e;
 }
 
-export function resolveException(services: Services, t: TenantState, id: number): WarehouseException {
+export function findException(t: TenantState, id: number): WarehouseException {
   const e = own(t.exceptions, String(id));
   if (!e) throw notFound(`No exception ${id}`);
+  return e;
+}
+
+export function resolveException(services: Services, t: TenantState, id: number): WarehouseException {
+  const e = findException(t, id);
   if (e.status === "RESOLVED") throw conflict("invalid_status", `Exception ${id} is already resolved`, { data: structuredClone(e) });
   e.status = "RESOLVED";
   e.resolved_at = services.clock.nowIso();
@@ -128,7 +134,7 @@ export function labelLines(usage: Usage): InvoiceLine[] {
 
 /** Closes a billing month: issues its invoice (storage, labels, inbound, withdrawals) and the month's reports. */
 export function closeMonth(services: Services, t: TenantState, month: string): Invoice {
-  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw badRequest("invalid_value", "month must be YYYY-MM");
+  if (!isMonth(month)) throw badRequest("invalid_value", "month must be YYYY-MM");
   const invoiceId = `INV-${tenantPrefix(t.account_id)}-${month.replace("-", "")}`;
   const existing = own(t.invoices, invoiceId);
   if (existing) throw conflict("month_closed", `Billing month ${month} is already closed`, { data: structuredClone(existing) });
@@ -143,7 +149,7 @@ export function closeMonth(services: Services, t: TenantState, month: string): I
     line("inbound", "Inbound shipments received", usage.inbound, FEES_CENTS.inbound_per_shipment),
     line("withdrawal", "Withdrawals", usage.withdrawals, FEES_CENTS.withdrawal),
   ].filter((l) => l.kind === "storage" || l.quantity > 0);
-  const totalCents = lines.reduce((sum, l) => sum + Math.round(Number(l.amount) * 100), 0);
+  const totalCents = lines.reduce((sum, l) => sum + toCents(l.amount), 0);
   const iso = services.clock.nowIso();
   const invoice: Invoice = {
     invoice_id: invoiceId,

@@ -6,7 +6,8 @@ import type { CardRow, Order, TenantState } from "./model.ts";
 import { orderWire } from "./format.ts";
 import { orderDeadlines } from "./business-days.ts";
 import { rateTable, requireShippable, type QuoteInput } from "./shipping.ts";
-import { logActivity, monthOf, tenantOf, touch, usageOf } from "./state.ts";
+import { toCents } from "./money.ts";
+import { logActivity, monthOf, tenantOf, touch, updateCards, usageOf } from "./state.ts";
 import { armLabel, setLabelJob } from "./timers.ts";
 
 // The order lifecycle. A quote creates an order in PENDING_PAYMENT with its
@@ -189,16 +190,22 @@ async function finishLabel(services: Services, accountId: string, orderId: numbe
     updated_at: iso,
   } satisfies Partial<Order>);
   const usage = usageOf(t, monthOf(iso));
-  const amountCents = Math.round(Number(o.amount) * 100);
+  const amountCents = toCents(o.amount ?? 0);
   usage.labels++;
   usage.label_amount_cents += amountCents;
   // Per price, so the invoice can bill whole lines (quantity × unit = amount).
   const byAmount = (usage.label_amounts ??= {});
   byAmount[String(amountCents)] = (own(byAmount, String(amountCents)) ?? 0) + 1;
   logActivity(services, t, "carrier", "order.label_purchased", `Label bought for order ${o.order_id} (${o.tracking_number})`, { order_id: o.order_id });
-  publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingPayload(o, null));
+  publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingData(o, null));
 }
 setLabelJob(finishLabel);
+
+/** Operator action: the next `times` label purchases fail (the orders go back to PENDING_PAYMENT). Returns how many are armed. */
+export function failNextLabels(t: TenantState, times: number): number {
+  t.fail_next_labels += times;
+  return t.fail_next_labels;
+}
 
 /** A carrier failure: armed by the operator (fail-next-label), or a fault on `POST /carrier/{carrier}/labels`. */
 function labelFailure(services: Services, t: TenantState, o: Order): { code: string; message: string } | null {
@@ -225,7 +232,10 @@ const trackingNumber = (o: Order) => {
   }
 };
 
-function trackingPayload(o: Order, previous: string | null): Record<string, unknown> {
+// Event payloads: each event type's `data` is built by one function here
+// (order.tracking_updated and order.tracking_status_changed share one).
+
+function trackingData(o: Order, previous: string | null): Record<string, unknown> {
   return {
     order_id: o.order_id,
     status: o.status,
@@ -241,9 +251,18 @@ function trackingPayload(o: Order, previous: string | null): Record<string, unkn
 function setTracking(services: Services, t: TenantState, o: Order, status: string): void {
   const previous = o.tracking_status;
   o.tracking_status = status;
-  publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:${status}`, trackingPayload(o, previous));
-  if (previous !== status) publishEvent(services, t.account_id, "order.tracking_status_changed", `${o.order_id}:${status}`, trackingPayload(o, previous));
+  publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:${status}`, trackingData(o, previous));
+  if (previous !== status) publishEvent(services, t.account_id, "order.tracking_status_changed", `${o.order_id}:${status}`, trackingData(o, previous));
 }
+
+const orderReturnedData = (o: Order): Record<string, unknown> => ({ order_id: o.order_id, status: o.status, unique_ids: [...o.unique_ids], returned_at: o.returned_at });
+
+const cardReturnedData = (card: CardRow, o: Order, scannedAt: string): Record<string, unknown> => ({
+  unique_id: card.unique_id,
+  order_id: o.order_id,
+  location: card.location,
+  scanned_at: scannedAt,
+});
 
 export function cancel(services: Services, t: TenantState, actor: string, orderId: number): Order {
   const o = findOrder(t, orderId);
@@ -262,12 +281,7 @@ export function ship(services: Services, t: TenantState, orderId: number): Order
   const o = findOrder(t, orderId);
   if (o.status !== "LABEL_PURCHASED") throw invalidStatus(o, "ship");
   const iso = services.clock.nowIso();
-  for (const id of o.unique_ids) {
-    const card = t.cards[id];
-    card.status = "SHIPPED";
-    card.location = "IN_TRANSIT";
-    touch(t, card, iso);
-  }
+  updateCards(t, o.unique_ids, { status: "SHIPPED", location: "IN_TRANSIT" }, iso);
   Object.assign(o, { status: "SHIPPED", shipped_at: iso, updated_at: iso } satisfies Partial<Order>);
   setTracking(services, t, o, "in_transit");
   logActivity(services, t, "operator", "order.shipped", `Order ${o.order_id} handed to ${o.carrier}`, { order_id: o.order_id });
@@ -278,10 +292,7 @@ export function deliver(services: Services, t: TenantState, orderId: number): Or
   const o = findOrder(t, orderId);
   if (o.status !== "SHIPPED") throw invalidStatus(o, "be delivered");
   const iso = services.clock.nowIso();
-  for (const id of o.unique_ids) {
-    t.cards[id].location = "EXTERNAL";
-    touch(t, t.cards[id], iso);
-  }
+  updateCards(t, o.unique_ids, { location: "EXTERNAL" }, iso);
   Object.assign(o, { status: "DELIVERED", delivered_at: iso, updated_at: iso } satisfies Partial<Order>);
   setTracking(services, t, o, "delivered");
   logActivity(services, t, "carrier", "order.delivered", `Order ${o.order_id} delivered`, { order_id: o.order_id });
@@ -293,13 +304,10 @@ export function returnToSender(services: Services, t: TenantState, orderId: numb
   const o = findOrder(t, orderId);
   if (o.status !== "SHIPPED") throw invalidStatus(o, "be returned by the carrier");
   const iso = services.clock.nowIso();
-  for (const id of o.unique_ids) {
-    t.cards[id].status = "RETURNING";
-    touch(t, t.cards[id], iso);
-  }
+  updateCards(t, o.unique_ids, { status: "RETURNING" }, iso);
   Object.assign(o, { status: "RETURNED", returned_at: iso, awaiting_scan: [...o.unique_ids], updated_at: iso } satisfies Partial<Order>);
   setTracking(services, t, o, "returned_to_sender");
-  publishEvent(services, t.account_id, "order.returned", String(o.order_id), { order_id: o.order_id, status: o.status, unique_ids: [...o.unique_ids], returned_at: iso });
+  publishEvent(services, t.account_id, "order.returned", String(o.order_id), orderReturnedData(o));
   logActivity(services, t, "carrier", "order.returned", `Order ${o.order_id} returned to the warehouse`, { order_id: o.order_id });
   return o;
 }
@@ -317,7 +325,7 @@ export function scanBack(services: Services, t: TenantState, orderId: number, id
     card.location = "OFFCHAIN";
     release(card);
     touch(t, card, iso);
-    publishEvent(services, t.account_id, "card.returned", `${id}:${o.order_id}`, { unique_id: id, order_id: o.order_id, location: card.location, scanned_at: iso });
+    publishEvent(services, t.account_id, "card.returned", `${id}:${o.order_id}`, cardReturnedData(card, o, iso));
     logActivity(services, t, "operator", "card.returned", `Card ${id} scanned back into inventory`, { unique_id: id, order_id: o.order_id });
   }
   o.awaiting_scan = o.awaiting_scan.filter((id) => !wanted.includes(id));

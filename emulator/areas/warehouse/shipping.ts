@@ -6,6 +6,7 @@ import { hashString } from "../../../fixtures/catalog/rng.ts";
 import type { Address, CardRow, Rate, TenantState } from "./model.ts";
 import { parseShippingAddress } from "../../shipping/address.ts";
 import { servicesFor, type Carrier } from "../../shipping/carriers.ts";
+import { usd } from "./money.ts";
 
 // Shipping quotes: input checks in a fixed order (ids shape, address, carriers,
 // then the cards themselves), and the rate table. Rates are deterministic: a
@@ -65,7 +66,7 @@ export function rateTable(orderId: number, seed: number, input: QuoteInput): Rat
     carrier: s.carrier,
     service: s.service,
     service_token: s.service_token,
-    amount: (s.base + 0.35 * (n - 1)).toFixed(2),
+    amount: usd(s.base + 0.35 * (n - 1)),
     currency: "USD",
     estimated_days: s.days,
   }));

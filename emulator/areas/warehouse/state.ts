@@ -82,6 +82,15 @@ export function touch(t: TenantState, card: CardRow, nowIso: string): void {
   card.updated_at = nowIso;
 }
 
+/** Moves the cards (status and/or location), each marked changed. */
+export function updateCards(t: TenantState, ids: readonly string[], change: Partial<Pick<CardRow, "status" | "location">>, nowIso: string): void {
+  for (const id of ids) {
+    const card = t.cards[id];
+    Object.assign(card, change);
+    touch(t, card, nowIso);
+  }
+}
+
 /** A new unique_id, unique across every tenant (raw cards and slabs share the namespace). */
 export function newUniqueId(services: Services, t: TenantState): string {
   const n = services.store.nextId(`warehouse.card.${t.account_id}`, 1000);
@@ -99,6 +108,9 @@ export function logActivity(services: Services, t: TenantState, actor: string, k
 }
 
 export const monthOf = (iso: string) => iso.slice(0, 7);
+
+/** A billing month, YYYY-MM. */
+export const isMonth = (s: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(s);
 
 export function usageOf(t: TenantState, month: string): Usage {
   return own(t.usage, month) ?? setOwn(t.usage, month, { labels: 0, label_amount_cents: 0, label_amounts: {}, inbound: 0, withdrawals: 0 });
