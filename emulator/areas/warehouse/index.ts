@@ -1,6 +1,6 @@
 import type { Area } from "../area.ts";
 import { infoRoute } from "./info.ts";
-import { inventoryRoutes } from "./inventory.ts";
+import { inventoryRoutes } from "./inventory-routes.ts";
 import { orderRoutes } from "./order-routes.ts";
 import { custodyRoutes } from "./custody.ts";
 import { inboundRoutes } from "./inbound.ts";
