@@ -2,7 +2,7 @@ import type { Area } from "../area.ts";
 import { infoRoute } from "./info.ts";
 import { inventoryRoutes } from "./inventory-routes.ts";
 import { orderRoutes } from "./order-routes.ts";
-import { custodyRoutes } from "./custody.ts";
+import { custodyRoutes } from "./custody-routes.ts";
 import { inboundRoutes } from "./inbound.ts";
 import { billingRoutes } from "./billing.ts";
 import { warehouseControl } from "./control.ts";
