@@ -3,7 +3,7 @@ import { infoRoute } from "./info.ts";
 import { inventoryRoutes } from "./inventory-routes.ts";
 import { orderRoutes } from "./order-routes.ts";
 import { custodyRoutes } from "./custody-routes.ts";
-import { inboundRoutes } from "./inbound.ts";
+import { inboundRoutes } from "./inbound-routes.ts";
 import { billingRoutes } from "./billing.ts";
 import { warehouseControl } from "./control.ts";
 import { tenantOf } from "./state.ts";
