@@ -4,7 +4,7 @@ import { inventoryRoutes } from "./inventory-routes.ts";
 import { orderRoutes } from "./order-routes.ts";
 import { custodyRoutes } from "./custody-routes.ts";
 import { inboundRoutes } from "./inbound-routes.ts";
-import { billingRoutes } from "./billing.ts";
+import { billingRoutes } from "./billing-routes.ts";
 import { warehouseControl } from "./control.ts";
 import { tenantOf } from "./state.ts";
 import { rearm } from "./timers.ts";
