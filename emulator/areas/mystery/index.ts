@@ -1,5 +1,4 @@
 import type { Area } from "../area.ts";
-import { acceptRoutes } from "./buyback/accept.ts";
 import { buybackRoutes } from "./buyback/routes.ts";
 import { catalogRoutes } from "./catalog/routes.ts";
 import { collectionRoutes } from "./catalog/collection-routes.ts";
@@ -19,7 +18,7 @@ import { mysteryDeviations } from "./deviations.ts";
 // pool forwarding, sell-back, prices, wallets and stats. See docs/mystery.md.
 export const mysteryArea: Area = {
   name: "mystery",
-  routes: [...purchaseRoutes, ...balanceRoutes, ...catalogRoutes, ...redemptionRoutes, ...acceptRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
+  routes: [...purchaseRoutes, ...balanceRoutes, ...catalogRoutes, ...redemptionRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
   control: [...mysteryControl, ...revenueControl],
   deviations: mysteryDeviations,
   start: startWorker,

@@ -1,7 +1,7 @@
 import type { Services } from "../../pipeline/services.ts";
-import { runDueTransfers, watchOffers } from "./buyback/offers.ts";
+import { runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
 import { settleAllFromChain } from "./purchases/purchases.ts";
-import { expireDueRedemptions, expiryDue, runDueRedemptions } from "./redemption/redemption.ts";
+import { expireDueRedemptions, expiryDue, runDueRedemptions } from "./redemption/jobs.ts";
 import { JOB_RETRY_MS, type JobErrorHandler } from "./util.ts";
 import { mystery } from "./state.ts";
 

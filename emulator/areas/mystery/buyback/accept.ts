@@ -2,9 +2,9 @@ import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunc
 import { BURN_TYPE_LABELS, buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
-import { partner, route } from "../access.ts";
-import { formatOffer, offerMessage, watchOffers } from "./offers.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { domainOf, formatOffer, offerMessage } from "./offers.ts";
+import { watchOffers } from "./forwarding.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
 import { relayerOn } from "../purchases/custodial.ts";
 import { mystery, type OfferRow } from "../state.ts";
@@ -15,8 +15,6 @@ import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
 // calls BuybackMarketplace.acceptOfferFor, paying the gas. buyback.confirmed
 // follows from the chain exactly as for a self-submitted acceptOffer.
 
-const POOL = ["POOL"] as const;
-
 export const RECEIVER_TYPES = {
   ReceiverAcceptance: [
     { name: "offerHash", type: "bytes32" },
@@ -24,17 +22,14 @@ export const RECEIVER_TYPES = {
   ],
 } as const;
 
-const domainOf = (chain: Chain) => ({ name: "BuybackMarketplace", version: "1", chainId: chain.chainId, verifyingContract: chain.addresses.marketplace }) as const;
-
 /** The caller's active offer for the token in the path (acceptances on chain are read first). */
-async function activeOffer(c: HandlerContext): Promise<OfferRow> {
-  const raw = c.params.token_id!;
+async function activeOffer(s: Services, acct: string, raw: string): Promise<OfferRow> {
   const tokenId = tokenIdOf(raw);
   const none = () => new ApiError(404, "no_active_offer", `No active buyback offer for token ${raw}; create one with POST /mystery/buyback`);
   if (tokenId === null) throw none();
-  await watchOffers(c.services);
-  const nowS = Math.floor(c.services.clock.now() / 1000);
-  const offer = Object.values(mystery(c.services).offers).find((o) => o.account_id === c.key!.account_id && o.token_id === tokenId && o.status === "active" && o.deadline >= nowS);
+  await watchOffers(s);
+  const nowS = Math.floor(s.clock.now() / 1000);
+  const offer = Object.values(mystery(s).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active" && o.deadline >= nowS);
   if (!offer) throw none();
   return offer;
 }
@@ -88,96 +83,92 @@ function revertReason(err: unknown): string {
   return String(err);
 }
 
-const isSignature = (v: unknown): v is Hex => typeof v === "string" && /^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/.test(v);
+/** What the holder needs to accept the account's active offer for the token: the relayed way and the self-submitted one. */
+export async function prepareAccept(s: Services, acct: string, rawToken: string) {
+  const o = await activeOffer(s, acct, rawToken);
+  const chain = chainOf(s);
+  const tokenId = BigInt(o.token_id);
+  const receiver = await ownerOf(chain, tokenId);
+  const burn = await burnState(chain, tokenId);
+  const offer = formatOffer(s, o);
+  const msg = offerMessage(chain, o);
+  return {
+    offer_id: o.offer_id,
+    token_id: o.token_id,
+    item_type: o.item_type,
+    receiver,
+    requester: chain.poolSigner.address,
+    deadline: o.deadline,
+    price_usdc: offer.price_usdc,
+    seller_receives_usdc: offer.seller_receives_usdc,
+    marketplace_fee_usdc: offer.marketplace_fee_usdc,
+    nft_approval: await approvalOf(chain, receiver, tokenId),
+    // Only the operator can lift a pending burn on this chain (the redemption or grading ends it).
+    transfer_frozen: { frozen: burn.pending, burn_type: burn.pending ? burn.burnType : null, burn_type_label: burn.pending ? BURN_TYPE_LABELS[burn.burnType] : null, cancel_call: null },
+    self_submit: {
+      call: {
+        kind: "accept-offer",
+        to: chain.addresses.marketplace,
+        data: encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOffer", args: [msg, o.offer_signature as Hex] }),
+        value: "0",
+        description: "The holder accepts directly (pays gas) instead of the relayed accept",
+      },
+    },
+    // What the receiver signs for the relayed accept (EIP-712 ReceiverAcceptance);
+    // the offer's own OfferRequest stays under offer_typed_data.
+    typed_data: receiver ? receiverTypedData(chain, o, receiver) : null,
+    offer_typed_data: offer.typed_data,
+    note: "Relayed accept: the holder approves the marketplace once (nft_approval.call), signs typed_data, and POSTs the signature as receiver_signature to /mystery/buyback/{token}/accept; or sends self_submit.call itself.",
+  };
+}
 
-export const acceptRoutes: RouteSpec[] = [
-  route("POST", "/mystery/buyback/:token_id/accept/prepare", partner("packs:read", POOL), "partner_read", async (c) => {
-    // The body (item_type?) may be {} or absent: the token in the path decides.
-    const o = await activeOffer(c);
-    const chain = chainOf(c.services);
+/**
+ * The relayer sends acceptOfferFor with the holder's ReceiverAcceptance signature. One relayed
+ * acceptance at a time per (partner, token): a parallel second call then finds the offer used
+ * on chain (404 no_active_offer) instead of sending again.
+ */
+export function relayAccept(s: Services, acct: string, rawToken: string, sig: Hex) {
+  const token = tokenIdOf(rawToken);
+  return withKeyLock(s.store, tokenLockKey("offer", acct, token ?? String(rawToken)), async () => {
+    const o = await activeOffer(s, acct, rawToken);
+    const chain = chainOf(s);
     const tokenId = BigInt(o.token_id);
     const receiver = await ownerOf(chain, tokenId);
-    const burn = await burnState(chain, tokenId);
-    const offer = formatOffer(c.services, o);
-    const msg = offerMessage(chain, o);
-    return ok({
+    if (!receiver) throw conflict("accept_simulation_failed", `Token ${o.token_id} has no holder (burned)`, { details: { reason: "no_holder" } });
+    let signer: `0x${string}`;
+    try {
+      signer = await recoverTypedDataAddress({ ...receiverTypedData(chain, o, receiver), signature: sig });
+    } catch {
+      throw badRequest("invalid_receiver_signature", "receiver_signature is not a valid ECDSA signature");
+    }
+    if (signer.toLowerCase() !== receiver.toLowerCase())
+      throw conflict("receiver_signature_mismatch", `receiver_signature was signed by ${signer}, not by the token's holder ${receiver} (sign the ReceiverAcceptance typed_data of accept/prepare)`, {
+        details: { receiver, recovered: signer },
+      });
+    const approval = await approvalOf(chain, receiver, tokenId);
+    if (!approval.approved)
+      throw conflict("nft_approval_missing", "The holder has not approved the marketplace for this card; send nft_approval.call first (it cannot be relayed)", { details: { nft_approval: approval } });
+    if (!relayerOn(s)) throw new ApiError(503, "relayer_disabled", "The relayer is disabled; the holder can accept directly with self_submit.call from accept/prepare");
+    const args = [offerMessage(chain, o), o.offer_signature as Hex, receiver, sig] as const;
+    try {
+      await chain.publicClient.simulateContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });
+    } catch (err) {
+      const reason = revertReason(err);
+      throw conflict("accept_simulation_failed", `acceptOfferFor would revert: ${reason}`, { details: { reason } });
+    }
+    const receipt = await sendAs(chain, chain.relayer, chain.addresses.marketplace, encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args }));
+    if (receipt.status !== "success") throw conflict("accept_simulation_failed", "acceptOfferFor reverted when mined", { details: { reason: "reverted", transaction_hash: receipt.transactionHash } });
+    const price = BigInt(o.price_micros);
+    return {
       offer_id: o.offer_id,
       token_id: o.token_id,
-      item_type: o.item_type,
+      transaction_hash: receipt.transactionHash,
       receiver,
       requester: chain.poolSigner.address,
-      deadline: o.deadline,
-      price_usdc: offer.price_usdc,
-      seller_receives_usdc: offer.seller_receives_usdc,
-      marketplace_fee_usdc: offer.marketplace_fee_usdc,
-      nft_approval: await approvalOf(chain, receiver, tokenId),
-      // Only the operator can lift a pending burn on this chain (the redemption or grading ends it).
-      transfer_frozen: { frozen: burn.pending, burn_type: burn.pending ? burn.burnType : null, burn_type_label: burn.pending ? BURN_TYPE_LABELS[burn.burnType] : null, cancel_call: null },
-      self_submit: {
-        call: {
-          kind: "accept-offer",
-          to: chain.addresses.marketplace,
-          data: encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOffer", args: [msg, o.offer_signature as Hex] }),
-          value: "0",
-          description: "The holder accepts directly (pays gas) instead of the relayed accept",
-        },
-      },
-      // What the receiver signs for the relayed accept (EIP-712 ReceiverAcceptance);
-      // the offer's own OfferRequest stays under offer_typed_data.
-      typed_data: receiver ? receiverTypedData(chain, o, receiver) : null,
-      offer_typed_data: offer.typed_data,
-      note: "Relayed accept: the holder approves the marketplace once (nft_approval.call), signs typed_data, and POSTs the signature as receiver_signature to /mystery/buyback/{token}/accept; or sends self_submit.call itself.",
-    });
-  }),
-
-  route("POST", "/mystery/buyback/:token_id/accept", partner("packs:buyback", POOL), "partner_write", async (c) => {
-    const b = await c.object();
-    const sig = b.receiver_signature;
-    if (!isSignature(sig)) throw badRequest("invalid_receiver_signature", "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex");
-    // One relayed acceptance at a time per (partner, token): a parallel second call
-    // then finds the offer used on chain (404 no_active_offer) instead of sending again.
-    const token = tokenIdOf(c.params.token_id);
-    return withKeyLock(c.services.store, tokenLockKey("offer", c.key!.account_id, token ?? String(c.params.token_id)), async () => {
-      const o = await activeOffer(c);
-      const chain = chainOf(c.services);
-      const tokenId = BigInt(o.token_id);
-      const receiver = await ownerOf(chain, tokenId);
-      if (!receiver) throw conflict("accept_simulation_failed", `Token ${o.token_id} has no holder (burned)`, { details: { reason: "no_holder" } });
-      let signer: `0x${string}`;
-      try {
-        signer = await recoverTypedDataAddress({ ...receiverTypedData(chain, o, receiver), signature: sig });
-      } catch {
-        throw badRequest("invalid_receiver_signature", "receiver_signature is not a valid ECDSA signature");
-      }
-      if (signer.toLowerCase() !== receiver.toLowerCase())
-        throw conflict("receiver_signature_mismatch", `receiver_signature was signed by ${signer}, not by the token's holder ${receiver} (sign the ReceiverAcceptance typed_data of accept/prepare)`, {
-          details: { receiver, recovered: signer },
-        });
-      const approval = await approvalOf(chain, receiver, tokenId);
-      if (!approval.approved)
-        throw conflict("nft_approval_missing", "The holder has not approved the marketplace for this card; send nft_approval.call first (it cannot be relayed)", { details: { nft_approval: approval } });
-      if (!relayerOn(c.services)) throw new ApiError(503, "relayer_disabled", "The relayer is disabled; the holder can accept directly with self_submit.call from accept/prepare");
-      const args = [offerMessage(chain, o), o.offer_signature as Hex, receiver, sig] as const;
-      try {
-        await chain.publicClient.simulateContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });
-      } catch (err) {
-        const reason = revertReason(err);
-        throw conflict("accept_simulation_failed", `acceptOfferFor would revert: ${reason}`, { details: { reason } });
-      }
-      const receipt = await sendAs(chain, chain.relayer, chain.addresses.marketplace, encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args }));
-      if (receipt.status !== "success") throw conflict("accept_simulation_failed", "acceptOfferFor reverted when mined", { details: { reason: "reverted", transaction_hash: receipt.transactionHash } });
-      const price = BigInt(o.price_micros);
-      return ok({
-        offer_id: o.offer_id,
-        token_id: o.token_id,
-        transaction_hash: receipt.transactionHash,
-        receiver,
-        requester: chain.poolSigner.address,
-        price_usdc: usdc(price),
-        seller_receives_usdc: usdc(price - BigInt(o.fee_micros)),
-        status: "submitted",
-        note: "The relayer submitted acceptOfferFor; buyback.confirmed follows once the acceptance is read from the chain, then the card is forwarded to the pool wallet.",
-      });
-    });
-  }),
-];
+      price_usdc: usdc(price),
+      seller_receives_usdc: usdc(price - BigInt(o.fee_micros)),
+      status: "submitted",
+      note: "The relayer submitted acceptOfferFor; buyback.confirmed follows once the acceptance is read from the chain, then the card is forwarded to the pool wallet.",
+    };
+  });
+}

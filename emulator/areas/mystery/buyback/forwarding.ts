@@ -1,0 +1,141 @@
+import { encodeFunctionData, type Hex } from "viem";
+import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { sendAs } from "../chain-io.ts";
+import { mystery, type OfferRow, type TransferRow } from "../state.ts";
+import { emit, JOB_RETRY_MS, usdc, type JobErrorHandler } from "../util.ts";
+import { activeWallet } from "../wallet/wallets.ts";
+
+// Acceptance and forwarding: an offer accepted on chain (by the holder, or
+// relayed) is confirmed from the marketplace's OfferAccepted log, and the card,
+// now at the pool signer, is forwarded to the partner's active pool wallet.
+
+export const TRANSFER_RETRY_MS = 15 * 60 * 1000;
+export const TRANSFER_MAX_ATTEMPTS = 10;
+
+/** Reads the marketplace for active offers: accepted → buyback.confirmed + a pending transfer; past deadline → expired. */
+export async function watchOffers(s: Services, onError?: JobErrorHandler): Promise<void> {
+  if (!s.chain) return;
+  const chain = s.chain.chain;
+  const active = Object.values(mystery(s).offers).filter((o) => o.status === "active");
+  for (const o of active)
+    if (!onError) await watchOffer(s, chain, o);
+    else await watchOffer(s, chain, o).catch((err: unknown) => onError(`offer ${o.offer_id} watch`, err));
+}
+
+async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void> {
+  const used = await chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "offerUsed", args: [o.offer_hash as Hex] });
+  const row = mystery(s).offers[o.offer_id];
+  if (!row || row.status !== "active") return;
+  if (!used) {
+    if (Math.floor(s.clock.now() / 1000) > row.deadline) row.status = "expired";
+    return;
+  }
+  const logs = await chain.publicClient.getContractEvents({
+    address: chain.addresses.marketplace,
+    abi: buybackMarketplaceAbi,
+    eventName: "OfferAccepted",
+    args: { offerHash: o.offer_hash as Hex },
+    fromBlock: chain.deployBlock,
+  });
+  const now = mystery(s).offers[o.offer_id];
+  if (!now || now.status !== "active") return;
+  const accepted = logs[0];
+  // One acceptance confirms one offer: a row sharing the hash of an offer already confirmed is void.
+  const taken = Object.values(mystery(s).offers).some((x) => x.offer_id !== now.offer_id && x.offer_hash === now.offer_hash && x.status === "accepted");
+  if (!accepted || taken) {
+    now.status = "cancelled";
+    return;
+  }
+  now.status = "accepted";
+  now.accepted_at = s.clock.nowIso();
+  now.accept_tx_hash = accepted.transactionHash;
+  emit(s, now.account_id, "buyback.confirmed", String(now.offer_id), {
+    purchase_id: now.purchase_id,
+    offer_id: now.offer_id,
+    token_id: now.token_id,
+    status: "accepted",
+    seller: accepted.args.seller,
+    seller_receives_usdc: usdc(accepted.args.sellerAmount ?? 0n),
+    marketplace_fee_usdc: usdc(accepted.args.fee ?? 0n),
+    transaction_hash: accepted.transactionHash,
+  });
+  mystery(s).transfers[now.offer_id] = {
+    offer_id: now.offer_id,
+    account_id: now.account_id,
+    token_id: now.token_id,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: s.clock.now(),
+    to_address: null,
+    tx_hash: null,
+    last_error: null,
+  };
+}
+
+function transferEventBase(s: Services, t: TransferRow) {
+  const o = mystery(s).offers[t.offer_id]!;
+  return { purchase_id: o.purchase_id, offer_id: o.offer_id, offer_signature: o.offer_signature, token_id: t.token_id };
+}
+
+/** One forwarding attempt: to the active pool wallet, else held (one event) and retried every 15 minutes; 10 failures are terminal. */
+export async function attemptTransfer(s: Services, offerId: number): Promise<void> {
+  const t = mystery(s).transfers[offerId];
+  if (!t || (t.status !== "pending" && t.status !== "held")) return;
+  const wallet = activeWallet(s, "pool_wallets", t.account_id);
+  let error = "pool_wallet_not_set";
+  let message = "No pool wallet is set; the transfer retries every 15 minutes until one is set (PUT /mystery/pool-wallet)";
+  if (wallet && s.chain) {
+    const chain = s.chain.chain;
+    const data = encodeFunctionData({ abi: cardNftAbi, functionName: "safeTransferFrom", args: [chain.poolSigner.address, wallet.address as `0x${string}`, BigInt(t.token_id)] });
+    try {
+      const receipt = await sendAs(chain, chain.poolSigner, chain.addresses.cardNft, data);
+      if (receipt.status === "success") {
+        const row = mystery(s).transfers[offerId]!;
+        row.status = "transferred";
+        row.attempts += 1;
+        row.to_address = wallet.address;
+        row.tx_hash = receipt.transactionHash;
+        emit(s, row.account_id, "buyback.card_transferred", String(offerId), {
+          ...transferEventBase(s, row),
+          contract_address: chain.addresses.cardNft,
+          to_address: wallet.address,
+          tx_hash: receipt.transactionHash,
+        });
+        return;
+      }
+      error = "transfer_reverted";
+      message = `safeTransferFrom to ${wallet.address} reverted`;
+    } catch (err) {
+      error = "transfer_error";
+      message = (err as Error).message.split("\n")[0]!;
+    }
+  }
+  const row = mystery(s).transfers[offerId]!;
+  row.attempts += 1;
+  row.last_error = message;
+  if (row.attempts >= TRANSFER_MAX_ATTEMPTS) {
+    row.status = "failed";
+    emit(s, row.account_id, "buyback.transfer_failed", String(offerId), { ...transferEventBase(s, row), error: message, attempts: row.attempts });
+    return;
+  }
+  if (row.status === "pending") {
+    row.status = "held";
+    emit(s, row.account_id, "buyback.transfer_held", String(offerId), { ...transferEventBase(s, row), reason: error, message });
+  }
+  row.next_attempt_at = s.clock.now() + TRANSFER_RETRY_MS;
+}
+
+/** Every due forwarding attempt; one that throws is reported and tried again later, the rest go on. */
+export async function runDueTransfers(s: Services, onError: JobErrorHandler): Promise<void> {
+  const now = s.clock.now();
+  const due = Object.values(mystery(s).transfers).filter((t) => (t.status === "pending" || t.status === "held") && t.next_attempt_at <= now);
+  for (const t of due)
+    try {
+      await attemptTransfer(s, t.offer_id);
+    } catch (err) {
+      onError(`buyback transfer ${t.offer_id}`, err);
+      const row = mystery(s).transfers[t.offer_id];
+      if (row && (row.status === "pending" || row.status === "held") && row.next_attempt_at <= s.clock.now()) row.next_attempt_at = s.clock.now() + JOB_RETRY_MS;
+    }
+}

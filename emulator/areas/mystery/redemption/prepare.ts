@@ -1,0 +1,184 @@
+import { BURN_TYPE_LABELS, BURN_TYPES } from "../../../../chain/index.ts";
+import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import { badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
+import { checkIdLength } from "../../../pipeline/identifiers.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { own, setOwn } from "../../../state/own.ts";
+import type { Carrier } from "../../../shipping/carriers.ts";
+import { burnState, chainOf, ownerOf } from "../chain-io.ts";
+import { settleFromChain } from "../purchases/purchases.ts";
+import { mystery, type ItemRow, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
+import { emit, tokenLockKey } from "../util.ts";
+import { armWorker, runWorker } from "../worker.ts";
+import { expiryDue, newExpiry } from "./jobs.ts";
+import { isLive, liveRedemptionFor } from "./redemption.ts";
+import { rates } from "./shipping.ts";
+
+// The partner's redemption quote and prepare: which item, whether its holder
+// still holds it, the shipping rates; prepare opens the redemption
+// (AWAITING_KYC or PREPARED) with the burn calldata, idempotent on the key.
+
+/** What the caller named: purchase_id and/or token_id, as sent and as parsed. */
+export interface TargetInput {
+  /** Absent (undefined or null): null. `id` is null when the value names no purchase. */
+  purchase: { raw: unknown; id: number | null } | null;
+  /**
+   * Absent (undefined, null or ""): null. `id` is null when the value is no token id. Its
+   * length is checked when the target is resolved (a replayed prepare compares it as sent).
+   */
+  token: { raw: unknown; id: string | null } | null;
+}
+
+export interface Target {
+  purchase: PurchaseRow;
+  item: ItemRow;
+}
+
+/** purchase_id (+ token_id when several items qualify) or token_id alone → the item to redeem. */
+export async function resolveTarget(s: Services, accountId: string, t: TargetInput): Promise<Target> {
+  if (t.token) checkIdLength(t.token.raw, "token_id");
+  if (t.purchase && t.purchase.id === null) throw notFound(`No purchase ${String(t.purchase.raw)} on this account`);
+  if (!t.purchase && !t.token) throw badRequest("purchase_or_token_required", "Send purchase_id (and token_id when the purchase has several items) or token_id");
+  let purchase: PurchaseRow | undefined;
+  if (t.purchase) {
+    const purchaseId = t.purchase.id!;
+    purchase = mystery(s).purchases[purchaseId];
+    if (!purchase || purchase.account_id !== accountId) throw notFound(`No purchase ${purchaseId} on this account`);
+  } else {
+    const tokenId = t.token!.id;
+    if (tokenId === null) throw conflict("invalid_token_id", `token_id ${String(t.token!.raw)} is not a token id`);
+    purchase = Object.values(mystery(s).purchases).find((p) => p.account_id === accountId && p.items?.some((i) => i.token_id === tokenId));
+    if (!purchase) throw notFound(`No token ${tokenId} from this account's purchases`, "token_not_found");
+  }
+  await settleFromChain(s, purchase.id);
+  purchase = mystery(s).purchases[purchase.id]!;
+  if (purchase.status !== "FULFILLED" || !purchase.items) throw conflict("not_fulfilled", `Purchase ${purchase.id} is ${purchase.status}; it can be redeemed once FULFILLED`);
+  let item: ItemRow | undefined;
+  if (t.token) {
+    const tokenId = t.token.id;
+    if (tokenId === null) throw conflict("invalid_token_id", `token_id ${String(t.token.raw)} is not a token id`);
+    item = purchase.items.find((i) => i.token_id === tokenId);
+    if (!item) throw conflict("invalid_token_id", `Token ${tokenId} is not an item of purchase ${purchase.id}`, { details: { token_ids: purchase.items.map((i) => i.token_id) } });
+  } else {
+    const open = purchase.items.filter((i) => i.item_type !== "PACKET" && !Object.values(mystery(s).redemptions).some((r) => r.token_id === i.token_id && (isLive(r) || r.status === "COMPLETED")));
+    if (open.length === 0) throw conflict("no_items", `Purchase ${purchase.id} has no items left to redeem`);
+    if (open.length > 1) throw badRequest("token_required", `Purchase ${purchase.id} has ${open.length} redeemable items; send token_id`, { details: { token_ids: open.map((i) => i.token_id) } });
+    item = open[0]!;
+  }
+  if (item.item_type === "PACKET") throw badRequest("unsupported_item", "PACKET items are opened on chain, not shipped; redeem cards, graded cards or sealed products");
+  return { purchase, item };
+}
+
+/** The holder must still hold the token (not burned, not moved, not frozen by another burn). */
+export async function checkHolder(s: Services, t: Target, forPrepare: boolean): Promise<`0x${string}`> {
+  const chain = chainOf(s);
+  const id = BigInt(t.item.token_id);
+  const owner = await ownerOf(chain, id);
+  if (!owner) throw conflict("no_holder", `Token ${t.item.token_id} has no holder (burned or never minted)`);
+  if (!forPrepare) return owner;
+  const burn = await burnState(chain, id);
+  if (burn.pending) throw conflict("not_burnable", `Token ${t.item.token_id} already has a pending ${BURN_TYPE_LABELS[burn.burnType]} burn`);
+  if (owner.toLowerCase() !== t.purchase.purchaser_address.toLowerCase())
+    throw conflict("not_owner", `Token ${t.item.token_id} moved: it is held by ${owner}, not the purchaser ${t.purchase.purchaser_address}`);
+  return owner;
+}
+
+export const burnTypeOf = (item: ItemRow) => (item.item_type === "SEALED_PRODUCT" ? BURN_TYPES.REDEEM_PRODUCT : BURN_TYPES.REDEEM_CARD);
+
+/** The shipping rates for redeeming the named item (creates no rows). */
+export async function quoteRedemption(s: Services, accountId: string, address: ShippingAddress, carriers: readonly Carrier[], t: TargetInput) {
+  const target = await resolveTarget(s, accountId, t);
+  await checkHolder(s, target, false);
+  const all = rates(address, carriers, s.clock.nowIso());
+  return { purchase_id: target.purchase.id, token_id: target.item.token_id, item_type: target.item.item_type, shipping_quote: all[0], rates: all };
+}
+
+/** Past expires_at but the timer has not run yet (realtime lag): expire it now, so the answer is exact. */
+export async function expireIfDue(s: Services, id: number): Promise<void> {
+  const r = mystery(s).redemptions[id];
+  const at = r ? expiryDue(r) : null;
+  if (at !== null && at <= s.clock.now()) await runWorker(s);
+}
+
+export interface PrepareInput {
+  key: string;
+  address: ShippingAddress;
+  carriers: readonly Carrier[];
+  target: TargetInput;
+}
+
+/**
+ * Opens a redemption of the named item, or answers the one opened with the same key.
+ * Idempotent on (partner, key): parallel calls with one key take turns, and the later
+ * ones answer the redemption the first one created.
+ */
+export function prepareRedemption(s: Services, accountId: string, input: PrepareInput): Promise<RedemptionRow> {
+  const { key, address, carriers, target: t } = input;
+  const keyId = `${accountId}\u0000${key}`;
+  return withKeyLock(s.store, `mystery:redemption-key:${keyId}`, async () => {
+    const knownId = own(mystery(s).redemption_keys, keyId);
+    if (knownId !== undefined) {
+      await expireIfDue(s, knownId);
+      const r = mystery(s).redemptions[knownId]!;
+      const sameTarget = (!t.purchase || t.purchase.id === r.purchase_id) && (!t.token || t.token.id === r.token_id);
+      if (!sameTarget) throw conflict("idempotency_mismatch", `idempotency_key "${key}" was already used for redemption ${r.redemption_id} of token ${r.token_id}`);
+      // The SDK README: "Expired redemption → retry with a new key".
+      if (r.status === "EXPIRED")
+        throw conflict("redemption_expired", `Redemption ${r.redemption_id} (idempotency_key "${key}") expired at ${r.expires_at}; retry with a new idempotency_key`, {
+          details: { redemption_id: r.redemption_id, expires_at: r.expires_at },
+        });
+      // Same key after KYC approval returns the calldata (the approval already moved it to PREPARED).
+      return r;
+    }
+    const target = await resolveTarget(s, accountId, t);
+    // At most one live redemption per (partner, token): prepares of one token take turns,
+    // so a second key finds the first one's row (409 redemption_exists).
+    return withKeyLock(s.store, tokenLockKey("redemption", accountId, target.item.token_id), async () => {
+      const live = liveRedemptionFor(s, accountId, target.item.token_id);
+      if (live)
+        throw conflict("redemption_exists", `Token ${target.item.token_id} is already in redemption ${live.redemption_id} (${live.status})`, {
+          details: { redemption_id: live.redemption_id, status: live.status },
+        });
+      const holder = await checkHolder(s, target, true);
+      const quote = rates(address, carriers, s.clock.nowIso())[0]!;
+      const kycDone = own(mystery(s).kyc, `${accountId}:${holder.toLowerCase()}`) === "APPROVED";
+      const needsKyc = partnerFixture(accountId).kyc_required && !kycDone;
+      const now = s.clock.nowIso();
+      const r: RedemptionRow = {
+        redemption_id: s.store.nextId("mystery-redemption", 9001),
+        account_id: accountId,
+        idempotency_key: key,
+        purchase_id: target.purchase.id,
+        token_id: target.item.token_id,
+        item_type: target.item.item_type,
+        holder,
+        status: needsKyc ? "AWAITING_KYC" : "PREPARED",
+        kyc_status: needsKyc ? "PENDING" : kycDone ? "APPROVED" : "NOT_REQUIRED",
+        shipping_address: address,
+        shipping_quote: quote,
+        burn_type: burnTypeOf(target.item),
+        burn_tx_hash: null,
+        is_burned: false,
+        tracking_number: null,
+        failure_reason: null,
+        next_step_at: null,
+        expires_at: newExpiry(s),
+        created_at: now,
+        updated_at: now,
+      };
+      const fresh = mystery(s);
+      fresh.redemptions[r.redemption_id] = r;
+      setOwn(fresh.redemption_keys, keyId, r.redemption_id);
+      emit(s, accountId, "redemption.prepared", String(r.redemption_id), {
+        redemption_id: r.redemption_id,
+        purchase_id: r.purchase_id,
+        token_id: r.token_id,
+        item_type: r.item_type,
+        status: r.status,
+      });
+      armWorker(s); // the expiry timer
+      return r;
+    });
+  });
+}

@@ -1,0 +1,81 @@
+import { parseEventLogs } from "viem";
+import { BURN_TYPE_LABELS, cardNftAbi } from "../../../../chain/index.ts";
+import { badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
+import { withKeyLock } from "../../../pipeline/key-lock.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { burnState, chainOf, ownerOf, receiptOf } from "../chain-io.ts";
+import { mystery, type RedemptionRow } from "../state.ts";
+import { txLockKey } from "../util.ts";
+import { armWorker } from "../worker.ts";
+import { expireIfDue } from "./prepare.ts";
+import { FULFILLMENT_DELAY_MS, touch } from "./redemption.ts";
+
+// The partner submits the holder's burn transaction: PREPARED → BURN_SUBMITTED
+// once the chain shows exactly this burn pending.
+
+/**
+ * Verifies the holder's initiateBurn transaction and moves PREPARED →
+ * BURN_SUBMITTED. The receipt alone is not enough: a burn flagged for an
+ * earlier (expired) redemption may have been cancelled since, leaving the
+ * token free to move. So the token's current on-chain state must be exactly
+ * this burn: pending, of the redemption's burn type, held by the holder, and
+ * no later BurnInitiated for the token (a cancel + re-flag would be newer).
+ */
+async function submitBurn(s: Services, r: RedemptionRow, hash: `0x${string}`): Promise<void> {
+  const chain = chainOf(s);
+  const receipt = await receiptOf(chain, hash);
+  const invalid = (why: string, reason: string) => badRequest("invalid_tx_hash", `tx_hash ${why}`, { details: { tx_hash: hash, reason } });
+  if (!receipt) throw invalid("is not on the chain (submit after the burn transaction is mined)", "not_found");
+  if (receipt.status !== "success") throw invalid("reverted on chain", "reverted");
+  const nft = chain.addresses.cardNft.toLowerCase();
+  const burns = parseEventLogs({ abi: cardNftAbi, eventName: "BurnInitiated", logs: receipt.logs.filter((l) => l.address.toLowerCase() === nft) });
+  const mine = burns.find((e) => e.args.tokenId.toString() === r.token_id);
+  if (!mine) throw invalid(`has no BurnInitiated for token ${r.token_id}`, "no_burn");
+  if (mine.args.burnType !== r.burn_type)
+    throw invalid(`flags token ${r.token_id} for ${BURN_TYPE_LABELS[mine.args.burnType] ?? mine.args.burnType}, not ${BURN_TYPE_LABELS[r.burn_type]}`, "wrong_burn_type");
+  if (mine.args.holder.toLowerCase() !== r.holder.toLowerCase()) throw invalid(`was sent by ${mine.args.holder}, not the holder ${r.holder}`, "wrong_holder");
+  const tokenId = BigInt(r.token_id);
+  const burn = await burnState(chain, tokenId);
+  const owner = await ownerOf(chain, tokenId);
+  const later = await chain.publicClient.getContractEvents({
+    address: chain.addresses.cardNft,
+    abi: cardNftAbi,
+    eventName: "BurnInitiated",
+    args: { tokenId },
+    fromBlock: receipt.blockNumber,
+  });
+  const latest = later.at(-1);
+  if (!burn.pending || burn.burnType !== r.burn_type || owner?.toLowerCase() !== r.holder.toLowerCase() || latest?.transactionHash?.toLowerCase() !== hash.toLowerCase())
+    throw invalid(`is not the pending burn of token ${r.token_id} (cancelled, finalised or superseded on chain); flag the token again with unsigned.calls`, "burn_not_pending");
+  // Re-read after the awaits: the worker may have expired the redemption meanwhile
+  // (it only expires rows past expires_at, so a row still before it is safe to move).
+  const row = mystery(s).redemptions[r.redemption_id];
+  if (!row || row.status !== "PREPARED" || Date.parse(row.expires_at) <= s.clock.now())
+    throw conflict("invalid_status", `Redemption ${r.redemption_id} is ${row?.status ?? "gone"}${row && row.status === "PREPARED" ? " but expired" : ""}; only PREPARED redemptions take a burn transaction`);
+  row.burn_tx_hash = receipt.transactionHash;
+  row.next_step_at = s.clock.now() + FULFILLMENT_DELAY_MS;
+  touch(s, row, "BURN_SUBMITTED");
+}
+
+/**
+ * Takes the burn transaction of a redemption of the account (404 otherwise). Exclusive per
+ * redemption and per burn hash: one hash satisfies one redemption only; the same hash again
+ * answers the redemption as it is.
+ */
+export async function submitRedemption(s: Services, accountId: string, id: number | null, label: string, hash: `0x${string}`): Promise<RedemptionRow> {
+  const found = id === null ? undefined : mystery(s).redemptions[id];
+  if (!found || found.account_id !== accountId) throw notFound(`No redemption ${label} on this account`);
+  return withKeyLock(s.store, [`mystery:redemption:${found.redemption_id}`, txLockKey(hash)], async () => {
+    await expireIfDue(s, found.redemption_id);
+    const r = mystery(s).redemptions[found.redemption_id]!;
+    if (r.burn_tx_hash && r.burn_tx_hash.toLowerCase() === hash.toLowerCase()) return r;
+    const other = Object.values(mystery(s).redemptions).find((x) => x.redemption_id !== r.redemption_id && x.burn_tx_hash?.toLowerCase() === hash.toLowerCase());
+    if (other)
+      throw conflict("tx_already_recorded", `tx_hash is already the burn of redemption ${other.account_id === r.account_id ? other.redemption_id : "of another partner"}; one burn transaction satisfies one redemption`);
+    if (r.status === "AWAITING_KYC") throw conflict("kyc_required", `Redemption ${r.redemption_id} is waiting for KYC; send the end user to kyc.kyc_url first`);
+    if (r.status !== "PREPARED") throw conflict("invalid_status", `Redemption ${r.redemption_id} is ${r.status}; only PREPARED redemptions take a burn transaction`);
+    await submitBurn(s, r, hash);
+    armWorker(s);
+    return mystery(s).redemptions[r.redemption_id] ?? r;
+  });
+}
