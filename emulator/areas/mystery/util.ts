@@ -1,6 +1,6 @@
 import { getAddress, isAddress } from "viem";
 import { badRequest } from "../../pipeline/errors.ts";
-import { checkIdentifier } from "../../pipeline/identifiers.ts";
+import { checkIdentifier, checkIdLength, intIn } from "../../pipeline/identifiers.ts";
 import type { HandlerContext } from "../../pipeline/route.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { publishEvent } from "../../events/publish.ts";
@@ -43,21 +43,6 @@ export function parseUsdc(v: unknown): bigint | null {
   return micros <= MAX_USDC_MICROS ? micros : null;
 }
 
-/** An integer in [min, max] given as a JSON number or canonical decimal string, else null. */
-export function intIn(v: unknown, min: number, max: number): number | null {
-  let n: number;
-  if (typeof v === "number") n = v;
-  else if (typeof v === "string" && /^(0|[1-9]\d{0,15})$/.test(v)) n = Number(v);
-  else return null;
-  return Number.isSafeInteger(n) && n >= min && n <= max ? n : null;
-}
-
-/** A string or number id from a body or query over 255 characters is identifier_too_long (before any other check). */
-export function checkIdLength(v: unknown, name: string): void {
-  if (typeof v === "string") checkIdentifier(v, name);
-  else if (typeof v === "number") checkIdentifier(String(v), name);
-}
-
 export type Body = Record<string, unknown>;
 
 
@@ -90,16 +75,6 @@ export function optIdentifier(b: Body, name: string): string | null {
   const s = String(v);
   checkIdentifier(s, name);
   return s;
-}
-
-/**
- * Positive integer row ids (purchase_id, redemption_id, payout id) given as a
- * number or canonical digit string; null otherwise (the caller answers its
- * not-found). An id over 255 characters is identifier_too_long.
- */
-export function intId(v: unknown, name = "id"): number | null {
-  checkIdLength(v, name);
-  return intIn(v, 1, Number.MAX_SAFE_INTEGER);
 }
 
 /**
