@@ -1,8 +1,6 @@
 import type { Area } from "../area.ts";
 import { buybackRoutes } from "./buyback/routes.ts";
-import { catalogRoutes } from "./catalog/routes.ts";
-import { collectionRoutes } from "./catalog/collection-routes.ts";
-import { feedRoutes } from "./catalog/feed-routes.ts";
+import { catalogRoutes, collectionRoutes, feedRoutes } from "./catalog/routes.ts";
 import { mysteryControl } from "./control.ts";
 import { purchaseRoutes } from "./purchases/routes.ts";
 import { redemptionRoutes } from "./redemption/routes.ts";

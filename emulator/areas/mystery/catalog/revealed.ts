@@ -55,3 +55,12 @@ export const feedRow = (r: Revealed) => ({
   revealed_at: r.revealed_at,
   game: r.game,
 });
+
+/** A reveal feed: every partner's reveals, or one account's (`accountId`), of one game when given, in `order`. */
+export async function feedRows(s: Services, order: (a: Revealed, b: Revealed) => number, accountId: string | null, game: string | null): Promise<Revealed[]> {
+  return (await revealedItems(s))
+    .filter((r) => accountId === null || r.purchase.account_id === accountId)
+    // Like the catalog's ?game=: an unknown game is simply an empty feed.
+    .filter((r) => !game || r.game === game)
+    .sort(order);
+}

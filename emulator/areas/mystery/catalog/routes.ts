@@ -1,174 +1,69 @@
-import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
-import { tierExpectedValue, DEFAULT_GROUPS } from "../../../../chain/tiers.ts";
-import { badRequest, notFound } from "../../../pipeline/errors.ts";
+import { badRequest } from "../../../pipeline/errors.ts";
+import { checkIdLength } from "../../../pipeline/identifiers.ts";
+import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { partner, route } from "../access.ts";
-import { buybackPrice, usdToMicros } from "../buyback/pricing.ts";
-import { chainOf, tokenRecord } from "../chain-io.ts";
-import { groupOf, hydrate } from "./items.ts";
-import { mystery } from "../state.ts";
-import { tierOf, tiersOf } from "./tiers.ts";
-import { checkIdLength } from "../../../pipeline/identifiers.ts";
-import { tierParam, tokenIdParam, usd2, usdc } from "../util.ts";
+import { queryIdentity } from "../identity.ts";
+import { tierParam, tokenIdParam } from "../util.ts";
+import { cardPrice, partnerStats, tierCatalog, tierOdds, tokenPrice } from "./catalog.ts";
+import { collectionItems, collectionOf } from "./collection.ts";
+import { byRecent, byValue, feedRow, feedRows, type Revealed } from "./revealed.ts";
+import { tierOf } from "./tiers.ts";
 
-// Tier catalog, odds, the would-be buyback price and partner stats.
-
-const GAMES = [{ id: "pokemon", label: "Pokémon" }];
-
-function countedPurchases(c: HandlerContext, tierId?: number) {
-  return Object.values(mystery(c.services).purchases).filter(
-    (p) => (p.status === "SUBMITTED" || p.status === "FULFILLED") && (tierId === undefined || p.tier_id === tierId),
-  );
-}
-
-async function priceByToken(c: HandlerContext, raw: string) {
-  // Checked before the chain is asked: viem throws on values past uint256.
-  const id = tokenIdParam(raw, "token_id");
-  if (id === null) throw badRequest("invalid_price_query", `token_id must be a token id: a uint256 in plain decimal (got "${raw.slice(0, 80)}")`);
-  const rec = await tokenRecord(chainOf(c.services), BigInt(id));
-  if (rec.originalRecipient === "0x0000000000000000000000000000000000000000") throw notFound(`Token ${id} was not minted by the mystery pool`);
-  const group = groupOf(rec.groupId);
-  const type = group?.itemType ?? "CARD";
-  const item = hydrate(c.services.catalog, { tokenId: id, groupId: rec.groupId, itemType: type, valueMicros: rec.oracleValue });
-  if (rec.oracleValue === 0n) throw notFound(`Token ${id} has no oracle value`, "value_unknown");
-  return {
-    card_id: item.card_id ?? null,
-    token_id: id,
-    item_type: type,
-    market_value_usdc: usdc(rec.oracleValue),
-    buyback_price_usdc: usdc(buybackPrice(rec.oracleValue)),
-    value_source: type === "GRADED_CARD" ? "graded_market_price" : "buyback_oracle",
-    updated_at: c.services.clock.nowIso(),
-  };
-}
+// Catalog endpoints: tiers, odds, the would-be buyback price, partner stats;
+// the reveal feeds (service-facts §4.1, SDK gacha.feed: every partner's
+// reveals, or ?scope=mine, newest first or winners by value, paged
+// limit/offset under `items`, `game` filter, `fresh` accepted: nothing is
+// cached here); an end user's collection.
 
 export const catalogRoutes: RouteSpec[] = [
-  route("GET", "/mystery/catalog", partner("read:catalog"), "partner_read", (c) => {
-    const active = c.query.get("active");
-    const game = c.query.get("game");
-    const tiers = tiersOf(c.services)
-      .filter((t) => active === null || String(t.active) === active)
-      .filter((t) => !game || game === "pokemon")
-      .map((t) => {
-        const purchases = countedPurchases(c, t.tierId);
-        const last = purchases.map((p) => p.submitted_at ?? p.created_at).sort().at(-1) ?? null;
-        return {
-          tier_id: t.tierId,
-          name: t.name,
-          slug: t.slug,
-          description: `${t.slots.length} items per pack: ${t.slots.map((s) => s.slotType).join(", ")}`,
-          variant: "card",
-          game: GAMES[0],
-          price_usdc: usdc(t.price),
-          price_display: `$${usd2(t.price)}`,
-          price_micros: t.price.toString(),
-          target_ev_usdc: usdc(tierExpectedValue(t)),
-          slot_count: t.slots.length,
-          active: t.active,
-          total_purchases: purchases.length,
-          last_active_at: last,
-        };
-      });
-    return ok({ tiers, games: GAMES });
-  }),
+  route("GET", "/mystery/catalog", partner("read:catalog"), "partner_read", (c) => ok(tierCatalog(c.services, c.query.get("active"), c.query.get("game")))),
 
-  route("GET", "/mystery/catalog/:tier_id/odds", partner("read:catalog"), "partner_read", (c) => {
-    const t = tierOf(c.services, tierParam(c.params.tier_id));
-    const slots = t.slots.map((s, i) => {
-      const total = s.groups.reduce((n, g) => n + g.weight, 0);
-      const groups = s.groups.map((g) => ({ group_id: g.groupId, weight: String(g.weight), probability: g.weight / total }));
-      const cfg = s.groups.map((g) => groupOf(g.groupId)!);
-      return {
-        slot_index: i,
-        slot_type: s.slotType,
-        min_value_usdc: usdc(cfg.reduce((m, g) => (g.minValue < m ? g.minValue : m), cfg[0]!.minValue)),
-        max_value_usdc: usdc(cfg.reduce((m, g) => (g.maxValue > m ? g.maxValue : m), 0n)),
-        groups,
-      };
-    });
-    const groupIds = [...new Set(t.slots.flatMap((s) => s.groups.map((g) => g.groupId)))];
-    const rarity_groups = groupIds.map((id) => {
-      const g = DEFAULT_GROUPS.find((x) => x.groupId === id)!;
-      const weight = t.slots.reduce((n, s) => n + (s.groups.find((x) => x.groupId === id)?.weight ?? 0), 0);
-      const probability = t.slots.reduce((p, s) => {
-        const total = s.groups.reduce((n, x) => n + x.weight, 0);
-        return p + (s.groups.find((x) => x.groupId === id)?.weight ?? 0) / total / t.slots.length;
-      }, 0);
-      return {
-        group_id: id,
-        name: g.name,
-        tier_label: g.itemType,
-        color: null,
-        min_price: usdc(g.minValue),
-        max_price: usdc(g.maxValue),
-        avg_price: usdc((g.minValue + g.maxValue) / 2n),
-        weight: String(weight),
-        probability,
-        available_count: null,
-      };
-    });
-    return ok({
-      scope: "onchain",
-      tier_id: t.tierId,
-      currency: "USDC",
-      tier_price_usdc: usdc(t.price),
-      target_ev_usdc: usdc(tierExpectedValue(t)),
-      slot_count: t.slots.length,
-      active: t.active,
-      rarity_groups,
-      slots,
-    });
-  }),
+  route("GET", "/mystery/catalog/:tier_id/odds", partner("read:catalog"), "partner_read", (c) => ok(tierOdds(tierOf(c.services, tierParam(c.params.tier_id))))),
 
   route("GET", "/mystery/price", partner("read:catalog"), "partner_read", async (c) => {
     const cardId = c.query.get("card_id");
     const tokenId = c.query.get("token_id");
     if ((cardId === null || cardId === "") === (tokenId === null || tokenId === ""))
       throw badRequest("invalid_price_query", "Send exactly one of card_id or token_id");
-    if (tokenId) return ok(await priceByToken(c, tokenId));
+    if (tokenId) {
+      // Checked before the chain is asked: viem throws on values past uint256.
+      const id = tokenIdParam(tokenId, "token_id");
+      if (id === null) throw badRequest("invalid_price_query", `token_id must be a token id: a uint256 in plain decimal (got "${tokenId.slice(0, 80)}")`);
+      return ok(await tokenPrice(c.services, id));
+    }
     checkIdLength(cardId, "card_id");
-    const rec = c.services.catalog.cardAnyGame(cardId!);
-    if (!rec) throw notFound(`No card ${cardId}`);
-    const market = rec.pricing?.market;
-    if (market === null || market === undefined) throw notFound(`Card ${rec.card.id} has no market price`, "value_unknown");
-    const value = usdToMicros(market);
-    return ok({
-      card_id: rec.card.id,
-      token_id: null,
-      item_type: "CARD",
-      market_value_usdc: usdc(value),
-      buyback_price_usdc: usdc(buybackPrice(value)),
-      value_source: "card_raw_price",
-      updated_at: rec.pricing?.market_updated_at ?? null,
-    });
+    return ok(cardPrice(c.services, cardId!));
   }),
 
-  route("GET", "/mystery/stats", partner("packs:read"), "partner_read", (c) => {
-    const acct = c.key!.account_id;
-    const mine = Object.values(mystery(c.services).purchases).filter((p) => p.account_id === acct);
-    const counted = mine.filter((p) => p.status === "SUBMITTED" || p.status === "FULFILLED");
-    const volume = counted.reduce((n, p) => n + BigInt(p.price_micros), 0n);
-    const byTier = tiersOf(c.services)
-      .map((t) => {
-        const rows = counted.filter((p) => p.tier_id === t.tierId);
-        const v = rows.reduce((n, p) => n + BigInt(p.price_micros), 0n);
-        return { tier_id: t.tierId, pulls: rows.length, volume: v.toString(), volume_usdc: usdc(v) };
-      })
-      .filter((t) => t.pulls > 0);
-    const offers = Object.values(mystery(c.services).offers).filter((o) => o.account_id === acct);
-    const accepted = offers.filter((o) => o.status === "accepted");
-    const sum = (rows: typeof offers) => rows.reduce((n, o) => n + BigInt(o.price_micros), 0n);
-    return ok({
-      partner_slug: partnerFixture(acct).slug,
-      currency: "USDC",
-      total_purchases: mine.length,
-      fulfilled: mine.filter((p) => p.status === "FULFILLED").length,
-      refunded: mine.filter((p) => p.status === "REFUNDED").length,
-      failed: mine.filter((p) => p.status === "FAILED").length,
-      total_volume: volume.toString(),
-      total_volume_usdc: usdc(volume),
-      by_tier: byTier,
-      buyback: { offers: offers.length, accepted: accepted.length, offered_volume_usdc: usdc(sum(offers)), accepted_volume_usdc: usdc(sum(accepted)) },
-    });
+  route("GET", "/mystery/stats", partner("packs:read"), "partner_read", (c) => ok(partnerStats(c.services, c.key!.account_id))),
+];
+
+function scopeOf(c: HandlerContext): "all" | "mine" {
+  const v = c.query.get("scope");
+  if (v === null || v === "" || v === "all") return "all";
+  if (v === "mine") return "mine";
+  throw badRequest("invalid_value", 'scope must be "mine" (or omitted for every partner\'s reveals)');
+}
+
+async function feed(c: HandlerContext, order: (a: Revealed, b: Revealed) => number, scope: "all" | "mine") {
+  const page = parseOffsetPage(c.query);
+  const rows = await feedRows(c.services, order, scope === "all" ? null : c.key!.account_id, c.query.get("game"));
+  const { items, pagination } = paginate(rows, page);
+  return ok({ items: items.map(feedRow) }, { pagination });
+}
+
+export const feedRoutes: RouteSpec[] = [
+  route("GET", "/mystery/feed/recent", partner("read:catalog"), "partner_read", (c) => feed(c, byRecent, scopeOf(c))),
+  route("GET", "/mystery/feed/winners", partner("read:catalog"), "partner_read", (c) => feed(c, byValue, scopeOf(c))),
+];
+
+export const collectionRoutes: RouteSpec[] = [
+  route("GET", "/mystery/collection", partner("packs:read"), "partner_read", async (c) => {
+    const who = queryIdentity(c);
+    const page = parseOffsetPage(c.query);
+    const { user, rows } = await collectionOf(c.services, c.key!.account_id, who);
+    const { items, pagination } = paginate(rows, page);
+    return ok({ user, items: await collectionItems(c.services, items) }, { pagination });
   }),
 ];
