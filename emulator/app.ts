@@ -8,7 +8,8 @@ import { stringify as stringifyYaml } from "yaml";
 import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
 import { inForce, rateLimitHeaders } from "./pipeline/rate-limit.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
-import { ok } from "./pipeline/route.ts";
+import { defineRoute, ok } from "./pipeline/route.ts";
+import { z } from "./pipeline/schema.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
 import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
@@ -21,13 +22,14 @@ import { pipelineDeviations } from "./pipeline/deviations.ts";
 // handler. Route match happens here: an unknown path under /api/v1 is 404
 // not_found before any key check, and never charged.
 
-export const healthRoute: RouteSpec = {
+export const healthRoute: RouteSpec = defineRoute({
   method: "GET",
   path: "/health",
   access: "public",
   envelope: "partner",
+  schema: { responses: { 200: { description: "Up", data: z.object({ status: z.literal("ok"), time: z.string() }) } } },
   handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }),
-};
+});
 
 export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.routes)];
 
@@ -39,7 +41,20 @@ export const DEVIATIONS: readonly Deviation[] = [...pipelineDeviations, ...AREAS
 export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...AREAS.flatMap((a) => a.control), ...deviationRoutes];
 
 interface NodeBindings {
-  incoming?: { socket?: { remoteAddress?: string } };
+  incoming?: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
+}
+
+/**
+ * The X-API-Key header: from node's parsed headers when served over HTTP (a Headers
+ * object is then never built for a GET), else from the Request (in-process, msw).
+ */
+function apiKeyOf(c: Context): string | null {
+  const node = (c.env as NodeBindings | undefined)?.incoming?.headers;
+  if (node) {
+    const v = node["x-api-key"];
+    return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+  }
+  return c.req.raw.headers.get("x-api-key");
 }
 
 function ipOf(c: Context): string {
@@ -56,8 +71,9 @@ export function createFetch(services: Services, host: ControlHost): FetchHandler
   const app = createApp(services, host);
   let requestSeq = 0;
   return async (req, env) => {
-    // The id rides in the env, so every answer is built with it (no header added afterwards).
-    const bindings: Bindings = { ...(env as NodeBindings | undefined), requestId: `req_${(++requestSeq).toString(36).padStart(8, "0")}` };
+    // The id rides in the env (node's bindings object is per request), so every answer is built with it.
+    const requestId = `req_${(++requestSeq).toString(36).padStart(8, "0")}`;
+    const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
     const res = await app.fetch(req, bindings);
     return services.deviations.size ? applyDeviations(DEVIATIONS, services.deviations, req, res, services) : res;
   };
@@ -75,7 +91,7 @@ export function createApp(services: Services, host: ControlHost): Hono {
   const run = createPipeline(services);
 
   for (const spec of apiRoutes)
-    app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c), requestId: (c.env as Bindings).requestId }));
+    app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c), requestId: (c.env as Bindings).requestId, apiKey: apiKeyOf(c) }));
 
   for (const spec of controlRoutes)
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {

@@ -49,6 +49,8 @@ export interface EmulatorOptions {
   gates?: Record<string, number>;
   /** Reject http, loopback and private webhook URLs, as the live service does. */
   strictWebhookUrls?: boolean;
+  /** Check every answer against its route's schema (a mismatch is a 500 naming the field); the project's tests turn it on. */
+  validateResponses?: boolean;
   /** Start from an exported state (the chain included) instead of the fixtures. */
   state?: StateExport;
   /**
@@ -103,6 +105,7 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     ipRateLimitPerMin: o.ipRateLimitPerMin ?? 3000,
     gates: { ...DEFAULT_GATES, ...o.gates },
     strictWebhookUrls: o.strictWebhookUrls ?? false,
+    validateResponses: o.validateResponses ?? false,
   };
 }
 

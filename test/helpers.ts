@@ -4,7 +4,7 @@ import { createEmulator, type Emulator, type EmulatorOptions } from "../emulator
 
 /** A listening emulator on an ephemeral port, manual clock, plus a supertest agent. */
 export async function startEmulator(options: EmulatorOptions = {}) {
-  const emu = await createEmulator({ seed: 1, clock: "manual", port: 0, ...options });
+  const emu = await createEmulator({ seed: 1, clock: "manual", port: 0, validateResponses: true, ...options });
   const api = request(emu.url);
   return { emu, api, close: () => emu.close() };
 }

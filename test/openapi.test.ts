@@ -53,6 +53,27 @@ describe("GET /_emulator/openapi.json", () => {
     expect(doc.components).toHaveProperty("securitySchemes.ApiKey.name", "X-API-Key");
   });
 
+  it("a route with a schema documents its parameters, body, answers and codes from it", async () => {
+    const doc = JSON.parse(await get("/_emulator/openapi.json")) as Doc;
+    const register = doc.paths["/api/v1/webhooks"]!.post! as { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }; responses: Record<string, { content: Record<string, { schema: { allOf?: { properties?: { data?: { properties?: Record<string, unknown> }; error?: { enum: string[] } } }[] } }> }> };
+    const body = register.requestBody.content["application/json"]!.schema;
+    expect(Object.keys(body.properties).sort()).toEqual(["event_types", "is_active", "url"]);
+    expect(body.required).toEqual(["url"]);
+    const created = register.responses["201"]!.content["application/json"]!.schema.allOf![1]!.properties!.data!;
+    expect(Object.keys(created.properties!)).toContain("signing_secret");
+    expect(register.responses["409"]!.content["application/json"]!.schema.allOf![1]!.properties!.error!.enum).toEqual(["webhook_limit"]);
+    expect(register.responses["400"]!.content["application/json"]!.schema.allOf![1]!.properties!.error!.enum).toContain("invalid_event_types");
+    const deliveries = doc.paths["/api/v1/webhooks/deliveries"]!.get! as { parameters: { name: string; in: string }[] };
+    expect(deliveries.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:offset"]);
+  });
+
+  it("every route of the areas converted so far declares its schema (a new route without one fails here)", () => {
+    const converted = new Set(["/health", "/webhooks"]);
+    const missing = apiRoutes.filter((r) => [...converted].some((p) => r.path === p || r.path.startsWith(`${p}/`)) && !r.schema).map((r) => `${r.method} ${r.path}`);
+    expect(missing).toEqual([]);
+    expect(apiRoutes.filter((r) => r.schema).length).toBeGreaterThanOrEqual(8);
+  });
+
   it("lints with 0 errors (Redocly recommended rules), the control plane's document too", async () => {
     for (const name of ["openapi.json", "openapi-control.json"]) {
       const problems = await lint(await get(`/_emulator/${name}`), name);

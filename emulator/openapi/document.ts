@@ -1,4 +1,5 @@
 import type { RouteSpec } from "../pipeline/route.ts";
+import { z, type RouteSchema } from "../pipeline/schema.ts";
 import type { ControlSpec } from "../control/route.ts";
 
 // OpenAPI 3.1 documents generated from the route registry: the API under
@@ -101,6 +102,46 @@ function operationId(method: string, path: string): string {
   return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
 }
 
+/** JSON Schema of a zod schema (requests as input, answers as output), without the `$schema` line. */
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
+  return rest;
+}
+
+/** Parameters (path and query) of a route schema, each with its JSON Schema. */
+function schemaParams(schema: RouteSchema, pathParams: Json[]): Json[] {
+  const out: Json[] = [];
+  const shape = (o: z.ZodObject | undefined) => (o ? (o.shape as Record<string, z.ZodType>) : {});
+  for (const p of pathParams) {
+    const field = shape(schema.params)[p.name as string];
+    out.push(field ? { ...p, schema: jsonSchema(field, "input") } : p);
+  }
+  if (schema.query) {
+    const required = new Set((jsonSchema(schema.query, "input").required as string[] | undefined) ?? []);
+    for (const [name, field] of Object.entries(shape(schema.query))) out.push({ name, in: "query", required: required.has(name), schema: jsonSchema(field, "input") });
+  }
+  return out;
+}
+
+function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"], ok: string[]): Json {
+  const out: Json = {};
+  for (const [status, r] of Object.entries(schema.responses)) {
+    const code = Number(status);
+    if (code < 400) {
+      const body = r.data
+        ? { allOf: [{ $ref: "#/components/schemas/Success" }, { type: "object", properties: { data: jsonSchema(r.data, "output") } }] }
+        : { $ref: "#/components/schemas/Success" };
+      out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": { schema: body } } };
+    } else {
+      const field = envelope === "warehouse" ? "code" : "error";
+      const base = { $ref: `#/components/schemas/${envelope === "warehouse" ? "WarehouseError" : "PartnerError"}` };
+      const body = r.codes?.length ? { allOf: [base, { type: "object", properties: { [field]: { enum: [...r.codes] } } }] } : base;
+      out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": { schema: body } } };
+    }
+  }
+  return out;
+}
+
 function apiOperation(spec: RouteSpec, area: string, params: Json[], path: string): Json {
   const isPublic = spec.access === "public";
   const metered = spec.cost !== undefined;
@@ -127,9 +168,21 @@ function apiOperation(spec: RouteSpec, area: string, params: Json[], path: strin
     security: isPublic ? [] : [{ ApiKey: [] }],
     responses,
   };
-  if (params.length) op.parameters = params;
-  if (spec.method !== "GET" && spec.method !== "DELETE")
-    op.requestBody = { required: false, content: { "application/json": { schema: { type: "object" } } } };
+  const schema = spec.schema;
+  if (schema) {
+    // The route's own answers replace the generic 2XX/400/404.
+    delete responses["2XX"];
+    delete responses["400"];
+    delete responses["404"];
+    Object.assign(responses, declaredResponses(schema, spec.envelope, ok));
+    const all = schemaParams(schema, params);
+    if (all.length) op.parameters = all;
+    if (schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(schema.body, "input") } } };
+  } else {
+    if (params.length) op.parameters = params;
+    if (spec.method !== "GET" && spec.method !== "DELETE")
+      op.requestBody = { required: false, content: { "application/json": { schema: { type: "object" } } } };
+  }
   if (metered) op["x-credits-cost"] = spec.cost;
   if (spec.access !== "public") {
     const { kinds, scopes, models } = spec.access;

@@ -10,8 +10,8 @@ export interface AccessRule {
   models?: readonly BillingModel[];
 }
 
-export function authenticate(headers: Headers, keys: Record<string, KeyRecord>): KeyRecord {
-  const raw = headers.get("x-api-key");
+/** `raw`: the X-API-Key header's value (null when absent). */
+export function authenticate(raw: string | null, keys: Record<string, KeyRecord>): KeyRecord {
   if (!raw) throw new ApiError(401, "API key required", "Missing API key: send it in the X-API-Key header");
   const id = raw.trim();
   const key = Object.hasOwn(keys, id) ? keys[id] : undefined;

@@ -1,3 +1,4 @@
+import { withCode, z } from "./schema.ts";
 import { badRequest } from "./errors.ts";
 
 // Offset pagination (interface "Limits"): `limit`/`offset` are read like a
@@ -83,3 +84,24 @@ export function checkIdArray(ids: readonly unknown[], name = "ids"): void {
   if (ids.length > MAX_ID_ARRAY)
     throw badRequest("invalid_pagination", `${name} has ${ids.length} entries; at most ${MAX_ID_ARRAY} are allowed`);
 }
+
+/** One loose integer of offset paging, for a route schema: leading-integer parse, clamped; 400 invalid_pagination without one. */
+function looseInt(fallback: number, lo: number, hi: number) {
+  return withCode(
+    z
+      .string()
+      .refine((raw) => leadingInt(raw) !== null, "must be an integer")
+      .optional()
+      .transform((raw) => clamp(raw === undefined ? fallback : leadingInt(raw)!, lo, hi)),
+    "invalid_pagination",
+  );
+}
+
+/** The `limit`/`offset` query fields of an offset-paged list, parsed to numbers (the interface's rules). */
+export const offsetPageQuery = (defaultLimit = 50) => ({
+  limit: looseInt(defaultLimit, 1, MAX_PAGE_SIZE),
+  offset: looseInt(0, 0, MAX_OFFSET),
+});
+
+/** `pagination` of a list answer. */
+export const paginationSchema = z.object({ limit: z.number().int(), offset: z.number().int(), has_more: z.boolean(), next_offset: z.number().int().optional() });

@@ -7,6 +7,7 @@ import { errorResponse, successText, textResponse, type HeaderBag } from "./enve
 import { inForce, rateLimitHeaders } from "./rate-limit.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
+import { parsePart, queryObject, responseProblem } from "./schema.ts";
 import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
 
 // The request pipeline, in the order DESIGN.md fixes (route match happens in
@@ -21,10 +22,12 @@ export interface PipelineInput {
   ip: string;
   /** `X-Request-Id` of this answer. */
   requestId: string;
+  /** The request's X-API-Key (read from the transport without building a Headers object). */
+  apiKey: string | null;
 }
 
 export function createPipeline(services: Services) {
-  return async function run({ spec, req, params, ip, requestId }: PipelineInput): Promise<Response> {
+  return async function run({ spec, req, params, ip, requestId, apiKey }: PipelineInput): Promise<Response> {
     const { store, clock, limiter, gates, options } = services;
     const headers: HeaderBag = { "X-Request-Id": requestId };
     const url = new URL(req.url);
@@ -44,7 +47,7 @@ export function createPipeline(services: Services) {
       setAll(headers, rateLimitHeaders(ipDecision));
       if (!ipDecision.allowed) throw rateLimited("this IP address");
 
-      key = authenticate(req.headers, store.state.keys);
+      key = authenticate(apiKey, store.state.keys);
       // Legacy keys say so on every answer of a metered route, refusals included.
       if (spec.cost !== undefined && !isMetered(key)) headers["X-Credits-Metering"] = "unmetered";
 
@@ -121,7 +124,21 @@ async function handle(
   if (fault?.latency_ms) await services.clock.sleep(fault.latency_ms);
   if (fault && fault.status >= 400) throw documentedError(fault.status, fault.error, fault.message ?? `Injected fault (${fault.id})`);
   for (const [name, value] of Object.entries(params)) checkIdentifier(value, name);
-  return spec.handle(context(services, req, url, params, key));
+  const c = context(services, req, url, params, key);
+  const schema = spec.schema;
+  if (schema) {
+    c.input = {
+      params: schema.params ? parsePart("params", schema.params, params) : params,
+      query: schema.query ? parsePart("query", schema.query, queryObject(url.searchParams)) : queryObject(url.searchParams),
+      body: schema.body ? parsePart("body", schema.body, await c.object()) : undefined,
+    };
+  }
+  const reply = await spec.handle(c);
+  if (schema && services.options.validateResponses) {
+    const problem = responseProblem(schema, reply.status ?? 200, reply.data);
+    if (problem) throw new Error(`${spec.method} ${spec.path} answered outside its schema: ${problem}`);
+  }
+  return reply;
 }
 
 function context(
@@ -136,6 +153,7 @@ function context(
     req,
     url,
     params,
+    input: { params, query: {}, body: undefined },
     query: url.searchParams,
     key,
     services,

@@ -2,6 +2,7 @@ import type { KeyRecord } from "../state/schema.ts";
 import type { Services } from "./services.ts";
 import type { AccessRule } from "./auth.ts";
 import type { EnvelopeKind } from "./errors.ts";
+import type { ParsedInput, RouteSchema, z } from "./schema.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -38,6 +39,8 @@ export interface HandlerContext {
   json<T = unknown>(): Promise<T>;
   /** The JSON body as an object (`{}` when empty); 400 invalid_json for anything else. */
   object(): Promise<Record<string, unknown>>;
+  /** The request parsed by the route's schema (without one: the raw params and query, no body). */
+  input: ParsedInput;
 }
 
 export interface RouteSpec {
@@ -51,7 +54,21 @@ export interface RouteSpec {
   cost?: number;
   /** Concurrency gate name (see concurrency.ts). */
   gate?: string;
+  /** What the route takes and answers: validated by the pipeline, written into the OpenAPI document. */
+  schema?: RouteSchema;
   handle(ctx: HandlerContext): Reply | Promise<Reply>;
+}
+
+type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
+
+/** The handler's context with its input typed by the route's schema. */
+export interface TypedContext<S extends RouteSchema> extends HandlerContext {
+  input: { params: Out<S["params"]>; query: Out<S["query"]>; body: S["body"] extends z.ZodType ? z.output<S["body"]> : undefined };
+}
+
+/** A route whose handler receives the input its schema parsed, typed. */
+export function defineRoute<S extends RouteSchema>(spec: Omit<RouteSpec, "schema" | "handle"> & { schema: S; handle(c: TypedContext<S>): Reply | Promise<Reply> }): RouteSpec {
+  return spec as unknown as RouteSpec;
 }
 
 export const ok = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 200, data, ...rest });

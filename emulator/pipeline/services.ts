@@ -14,6 +14,8 @@ export interface ResolvedOptions {
   ipRateLimitPerMin: number;
   gates: Record<string, number>;
   strictWebhookUrls: boolean;
+  /** Check every answer of a route with a schema against it (tests): a mismatch becomes a 500 and a log line. */
+  validateResponses: boolean;
 }
 
 /** Everything a handler may use. Built once per emulator in index.ts. */

@@ -3,14 +3,7 @@ import type { DeliveryRecord, WebhookRecord } from "./model.ts";
 // Wire shapes (interface "Webhook", service-facts §6.1). The secret appears
 // only in `registrationWire`, the answer to POST /api/v1/webhooks.
 
-export interface WebhookWire {
-  id: number;
-  url: string;
-  event_types: string[];
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-}
+import type { DeliveryWire, WebhookWire } from "./schemas.ts";
 
 export const webhookWire = (w: WebhookRecord): WebhookWire => ({
   id: w.id,
@@ -24,8 +17,6 @@ export const webhookWire = (w: WebhookRecord): WebhookWire => ({
 export const registrationWire = (w: WebhookRecord): WebhookWire & { signing_secret: string } => ({ ...webhookWire(w), signing_secret: w.secret });
 
 /** A delivery as `GET /webhooks/deliveries` shows it: the record without its owner and raw body. */
-export type DeliveryWire = Omit<DeliveryRecord, "owner_key" | "body">;
-
 export const deliveryWire = (d: DeliveryRecord): DeliveryWire => ({
   id: d.id,
   webhook_id: d.webhook_id,

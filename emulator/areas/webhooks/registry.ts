@@ -5,7 +5,9 @@ import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../events/types.ts";
 import { webhooksSlice, type WebhookRecord } from "./model.ts";
 import { makeSecret } from "./signing.ts";
 import { urlProblem } from "./url-policy.ts";
-import { asObject } from "../../pipeline/body.ts";
+import type { RegisterInput, UpdateInput } from "./schemas.ts";
+import { intId } from "../../pipeline/identifiers.ts";
+import { own } from "../../state/own.ts";
 
 // Registrations: the rules of POST/GET/PATCH/DELETE /api/v1/webhooks. The
 // routes and the control plane both call these; every check happens before
@@ -16,20 +18,17 @@ export const MAX_WEBHOOKS_PER_KEY = 20;
 const LIVE = new Set<string>(EVENT_TYPES);
 const NOT_LIVE = new Set<string>(NOT_LIVE_EVENT_TYPES);
 
-export function checkUrl(services: Services, value: unknown): string {
-  if (typeof value !== "string" || value.trim() === "") throw badRequest("invalid_url", "url is required: the https URL deliveries are POSTed to");
-  const url = value.trim();
+/** The URL policy (the schema already checked it is a non-empty string). */
+export function checkUrl(services: Services, url: string): string {
   const problem = urlProblem(url, services.options.strictWebhookUrls);
   if (problem) throw badRequest("invalid_url", problem);
   return url;
 }
 
 /** `undefined`/`null` → [] (every event). Any unknown or not-live name rejects the whole request. */
-export function checkEventTypes(value: unknown): string[] {
+export function checkEventTypes(value: readonly string[] | null | undefined): string[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.some((t) => typeof t !== "string"))
-    throw badRequest("invalid_event_types", "event_types must be an array of event type names", { details: { allowed: [...EVENT_TYPES] } });
-  const names = [...new Set(value as string[])];
+  const names = [...new Set(value)];
   const notLive = names.filter((t) => NOT_LIVE.has(t));
   const unknown = names.filter((t) => !LIVE.has(t) && !NOT_LIVE.has(t));
   if (unknown.length || notLive.length) {
@@ -41,21 +40,14 @@ export function checkEventTypes(value: unknown): string[] {
   return names;
 }
 
-function checkBoolean(value: unknown, name: string): boolean {
-  if (typeof value !== "boolean") throw badRequest("invalid_value", `${name} must be true or false`);
-  return value;
-}
-
-
 export function ownedBy(services: Services, key: KeyRecord): WebhookRecord[] {
   return Object.values(webhooksSlice(services.store).webhooks).filter((w) => w.owner_key === key.key);
 }
 
-export function register(services: Services, key: KeyRecord, rawBody: unknown): WebhookRecord {
-  const body = asObject(rawBody);
+export function register(services: Services, key: KeyRecord, body: RegisterInput): WebhookRecord {
   const url = checkUrl(services, body.url);
   const eventTypes = checkEventTypes(body.event_types);
-  const isActive = body.is_active === undefined ? true : checkBoolean(body.is_active, "is_active");
+  const isActive = body.is_active ?? true;
   if (ownedBy(services, key).length >= MAX_WEBHOOKS_PER_KEY)
     throw conflict("webhook_limit", `A key may have at most ${MAX_WEBHOOKS_PER_KEY} webhooks; delete one first`, {
       details: { limit: MAX_WEBHOOKS_PER_KEY },
@@ -80,18 +72,18 @@ export function register(services: Services, key: KeyRecord, rawBody: unknown): 
 
 /** The key's webhook, or 404 not_found (also for another key's webhook or a non-numeric id). */
 export function find(services: Services, key: KeyRecord, rawId: string): WebhookRecord {
-  const rec = /^\d{1,15}$/.test(rawId) ? webhooksSlice(services.store).webhooks[Number(rawId)] : undefined;
+  const id = intId(rawId);
+  const rec = id === null ? undefined : own(webhooksSlice(services.store).webhooks, String(id));
   if (!rec || rec.owner_key !== key.key) throw notFound(`No webhook with id ${JSON.stringify(rawId)} on this key`);
   return rec;
 }
 
-export function update(services: Services, key: KeyRecord, rawId: string, rawBody: unknown): WebhookRecord {
+export function update(services: Services, key: KeyRecord, rawId: string, body: UpdateInput): WebhookRecord {
   const rec = find(services, key, rawId);
-  const body = asObject(rawBody);
   const next: Partial<WebhookRecord> = {};
-  if ("url" in body) next.url = checkUrl(services, body.url);
-  if ("event_types" in body) next.event_types = checkEventTypes(body.event_types);
-  if ("is_active" in body) next.is_active = checkBoolean(body.is_active, "is_active");
+  if (body.url !== undefined) next.url = checkUrl(services, body.url);
+  if (body.event_types !== undefined) next.event_types = checkEventTypes(body.event_types);
+  if (body.is_active !== undefined) next.is_active = body.is_active;
   if (Object.keys(next).length === 0)
     throw badRequest("invalid_value", "Nothing to change: send url, event_types and/or is_active");
   Object.assign(rec, next, { updated_at: services.clock.nowIso() });

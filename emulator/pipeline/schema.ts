@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { badRequest } from "./errors.ts";
+
+// Route schemas: one declaration per route of what it takes (path params,
+// query, body) and what it answers (each status, its body, its error codes).
+// The pipeline validates requests from them, handlers receive the parsed
+// input, tests check answers against them, and the OpenAPI document is
+// written from them. zod 4 (chosen by measurement: see docs/decisions.md).
+
+export { z };
+
+export interface ResponseSpec {
+  description: string;
+  /** The `data` of a success, or nothing for errors (their envelope is fixed). */
+  data?: z.ZodType;
+  /** Error codes this status can carry on this route. */
+  codes?: readonly string[];
+}
+
+export interface RouteSchema {
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Every answer the route itself gives, by status (the pipeline adds 401/402/403/429/503). */
+  responses: Readonly<Record<number, ResponseSpec>>;
+}
+
+export interface ParsedInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** The 400 code a field answers when it is invalid (default: the schema's, else `invalid_value`). */
+const CODES = new WeakMap<z.ZodType, string>();
+
+export function withCode<T extends z.ZodType>(schema: T, code: string): T {
+  CODES.set(schema, code);
+  return schema;
+}
+
+/** Query parameters as strings (a repeated one keeps its last value, as the routes read them). */
+export function queryObject(query: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [k, v] of query) out[k] = v;
+  return out;
+}
+
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+}
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+/** Through optional, nullable, default and pipe-less wrappers to the schema they wrap. */
+const inner = (schema: z.ZodType): z.ZodType | undefined => defOf(schema).innerType;
+
+/** The code for an issue at `path` under `root`: the nearest schema on the path that carries one. */
+function codeAt(root: z.ZodType, path: readonly PropertyKey[], fallback: string): string {
+  let found = fallback;
+  // The nearest code wins: a wrapper (optional, nullable) or the schema it wraps, at each step.
+  const visit = (n: z.ZodType | undefined): z.ZodType | undefined => {
+    let cur = n;
+    while (cur) {
+      const code = CODES.get(cur);
+      if (code) found = code;
+      const next = inner(cur);
+      if (!next) break;
+      cur = next;
+    }
+    return cur;
+  };
+  let node = visit(root);
+  for (const key of path) {
+    if (!node) break;
+    const def: Def = defOf(node);
+    if (def.type === "object" && typeof key === "string") node = visit(def.shape?.[key]);
+    else if (def.type === "array") node = visit(def.element);
+    else break;
+  }
+  return found;
+}
+
+const where = (part: string, path: readonly PropertyKey[]) => (path.length ? path.map(String).join(".") : part);
+
+/** Parses one part of a request; a failure is the field's documented 400, naming the field. */
+export function parsePart<T>(part: "params" | "query" | "body", schema: z.ZodType<T>, value: unknown, fallback = "invalid_value"): T {
+  const res = schema.safeParse(value);
+  if (res.success) return res.data;
+  const issue = res.error.issues[0]!;
+  const field = where(part, issue.path);
+  throw badRequest(codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, { details: { field, part } });
+}
+
+/** Checks an answer's `data` against the route's declaration; returns what is wrong, or null. */
+export function responseProblem(schema: RouteSchema, status: number, data: unknown): string | null {
+  const spec = schema.responses[status];
+  if (!spec) return `status ${status} is not declared (declared: ${Object.keys(schema.responses).join(", ")})`;
+  if (!spec.data || status >= 400) return null;
+  const res = spec.data.safeParse(data);
+  if (res.success) return null;
+  const issue = res.error.issues[0]!;
+  return `data.${issue.path.map(String).join(".")}: ${issue.message}`;
+}
