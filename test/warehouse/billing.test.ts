@@ -1,6 +1,7 @@
 import { describe, it, expect, afterAll } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectWarehouseError, placeOrder, shippable, sweep } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 import { labelLines } from "../../emulator/areas/warehouse/operator.ts";
 
 let emu: Emulator;
@@ -30,7 +31,7 @@ describe("declared values", () => {
     expectWarehouseError((await post("/api/v1/declared-values", { unique_id: id, amount: 100, currency: "EUR" }).expect(400)).body, "invalid_amount");
     expectWarehouseError((await post("/api/v1/declared-values", { amount: 100 }).expect(400)).body, "invalid_unique_ids");
     expectWarehouseError((await post("/api/v1/declared-values", { unique_id: "CARD-NOPE", amount: 100 }).expect(404)).body, "not_found");
-    await post("/api/v1/declared-values", { unique_id: id, amount: 100 }, emu.key("tenant-readonly")).expect(403);
+    expectWarehouseError((await post("/api/v1/declared-values", { unique_id: id, amount: 100 }, emu.key("tenant-readonly")).expect(403)).body, "Insufficient permissions");
     await get("/api/v1/declared-values", emu.key("tenant-readonly")).expect(200);
   });
 });
@@ -49,13 +50,13 @@ describe("invoices, account, reports: closing a billing month", () => {
     expect(closed.body.data.total).toBe(total.toFixed(2));
     const again = await api.post("/_emulator/warehouse/billing/close").send({}).expect(409);
     expect(again.body.error).toBe("month_closed");
-    await api.post("/_emulator/warehouse/billing/close").send({ month: "2026-13" }).expect(400);
+    expectError(await api.post("/_emulator/warehouse/billing/close").send({ month: "2026-13" }), 400, "invalid_value");
     expect((await get("/api/v1/invoices/INV-NOR-202601").expect(200)).body.data.total).toBe(closed.body.data.total);
-    await get("/api/v1/invoices/INV-NOPE").expect(404);
+    expectWarehouseError((await get("/api/v1/invoices/INV-NOPE").expect(404)).body, "not_found");
     const reports = await get("/api/v1/reports").expect(200);
     expect(reports.body.data.reports.map((r: { kind: string }) => r.kind).sort()).toEqual(["inventory_snapshot", "monthly_statement"]);
     await get(`/api/v1/reports/${reports.body.data.reports[0].report_id}`).expect(200);
-    await get("/api/v1/reports/777").expect(404);
+    expectWarehouseError((await get("/api/v1/reports/777").expect(404)).body, "not_found");
   });
 
   it("account summarises the tenant and its inventory", async () => {
@@ -63,7 +64,7 @@ describe("invoices, account, reports: closing a billing month", () => {
     const all = await sweep(api, tenant, "all");
     expect(res.body.data).toMatchObject({ account_id: "northwind", unique_id_prefix: "CARD-NOR", inventory: { cards: all.length } });
     const noRead = await newKey(api, { kind: "tenant", scopes: ["write:order"] });
-    await get("/api/v1/account", noRead).expect(403);
+    expectWarehouseError((await get("/api/v1/account", noRead).expect(403)).body, "Insufficient permissions");
   });
 });
 
@@ -121,8 +122,8 @@ describe("exceptions, SLA and service credits", () => {
     expect(list.body.data.exceptions[0]).toMatchObject({ exception_id: e.body.data.exception_id, kind: "damaged", unique_id: id, status: "OPEN" });
     await api.post(`/_emulator/warehouse/exceptions/${e.body.data.exception_id}/resolve`).expect(200);
     expect((await get(`/api/v1/exceptions/${e.body.data.exception_id}`).expect(200)).body.data.status).toBe("RESOLVED");
-    await api.post("/_emulator/warehouse/exceptions").send({ kind: "alien" }).expect(400);
-    await api.post("/_emulator/warehouse/exceptions").send({ kind: "missing", unique_id: "CARD-NOPE" }).expect(404);
+    expectError(await api.post("/_emulator/warehouse/exceptions").send({ kind: "alien" }), 400, "invalid_value");
+    expectError(await api.post("/_emulator/warehouse/exceptions").send({ kind: "missing", unique_id: "CARD-NOPE" }), 404, "not_found");
     expectWarehouseError((await get("/api/v1/exceptions?status=MAYBE").expect(400)).body, "invalid_status");
   });
 
@@ -149,8 +150,8 @@ describe("exceptions, SLA and service credits", () => {
     expectWarehouseError((await post("/api/v1/service-credits", { reason: "" }).expect(400)).body, "invalid_reason");
     expectWarehouseError((await post("/api/v1/service-credits", { reason: "x", order_id: "1" }).expect(400)).body, "invalid_order_id");
     expectWarehouseError((await post("/api/v1/service-credits", { reason: "x", amount: 1.5 }).expect(400)).body, "invalid_amount");
-    await post("/api/v1/service-credits", { reason: "x", order_id: 1 }).expect(404);
-    await post("/api/v1/service-credits", { reason: "x" }, emu.key("tenant-readonly")).expect(403);
+    expectWarehouseError((await post("/api/v1/service-credits", { reason: "x", order_id: 1 }).expect(404)).body, "not_found");
+    expectWarehouseError((await post("/api/v1/service-credits", { reason: "x" }, emu.key("tenant-readonly")).expect(403)).body, "Insufficient permissions");
     expect((await get("/api/v1/service-credits").expect(200)).body.data.service_credits).toHaveLength(2);
   });
 });
@@ -181,6 +182,6 @@ describe("activity log and integration status", () => {
     }
     const status = (await get("/api/v1/integration-status").expect(200)).body.data;
     expect(status).toMatchObject({ status: "degraded", open_issues: 1, issues: [{ kind: "internal_error", method: "GET", path: "/api/v1/orders", status: "OPEN" }] });
-    await get("/api/v1/integration-status", emu.key("demo")).expect(403);
+    expectWarehouseError((await get("/api/v1/integration-status", emu.key("demo")).expect(403)).body, "Insufficient permissions");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it, expect, afterAll } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { US_ADDRESS, expectWarehouseError, placeOrder, shippable } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 // Caller-supplied keys and ids, everywhere in the warehouse: names of
 // JavaScript built-ins are ordinary ids that name nothing (never an inherited
@@ -52,10 +53,10 @@ describe("JavaScript built-in names are ordinary ids", () => {
 
       // operator actions
       for (const action of ["confirm-identity", "price"])
-        expect((await api.post(`/_emulator/warehouse/cards/${p}/${action}`).send({ market_price: "1.00" })).status, `${action} ${n}`).toBe(404);
+        expectError(await api.post(`/_emulator/warehouse/cards/${p}/${action}`).send({ market_price: "1.00" }), 404, "not_found", `${action} ${n}`);
       for (const path of [`orders/${p}/ship`, `orders/${p}/scan-back`, `inbound-shipments/${p}/receive`, `withdrawals/${p}/complete`, `exceptions/${p}/resolve`])
-        expect((await api.post(`/_emulator/warehouse/${path}`).send({})).status, path).toBe(404);
-      expect((await api.post("/_emulator/warehouse/exceptions").send({ kind: "other", unique_id: n })).status).toBe(404);
+        expectError(await api.post(`/_emulator/warehouse/${path}`).send({}), 404, "not_found", path);
+      expectError(await api.post("/_emulator/warehouse/exceptions").send({ kind: "other", unique_id: n }), 404, "not_found", `exception for ${n}`);
     }
     // the card named in the transfers above never moved
     expect((await get(`/api/v1/cards/${mine}`).expect(200)).body.data.unique_id).toBe(mine);

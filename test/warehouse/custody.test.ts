@@ -1,6 +1,7 @@
 import { describe, it, expect, afterAll } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { US_ADDRESS, expectWarehouseError, shippable, sweep } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -28,8 +29,8 @@ describe("withdrawals", () => {
     expect(done.body.data.status).toBe("COMPLETED");
     expect((await sweep(api, tenant, "all")).some((c) => ids.includes(c.unique_id))).toBe(false);
     expect((await api.get(`/api/v1/cards/${ids[0]}`).set("X-API-Key", tenant)).body.data.location).toBe("EXTERNAL");
-    await api.post(`/_emulator/warehouse/withdrawals/${id}/complete`).expect(409);
-    await api.get("/api/v1/withdrawals/424242").set("X-API-Key", tenant).expect(404);
+    expectError(await api.post(`/_emulator/warehouse/withdrawals/${id}/complete`), 409, "invalid_status");
+    expectWarehouseError((await api.get("/api/v1/withdrawals/424242").set("X-API-Key", tenant).expect(404)).body, "not_found");
   });
 
   it("replays an idempotency_key with the original record and the same 201; another body is 409 idempotency_mismatch", async () => {
@@ -53,11 +54,11 @@ describe("withdrawals", () => {
     expectWarehouseError((await post("/api/v1/withdrawals", { unique_ids: "x" }).expect(400)).body, "invalid_unique_ids");
     expectWarehouseError((await post("/api/v1/withdrawals", { unique_ids: ["CARD-NOPE"] }).expect(404)).body, "not_found");
     const ro = emu.key("tenant-readonly");
-    await post("/api/v1/withdrawals", { unique_ids: [id] }, ro).expect(403);
+    expectWarehouseError((await post("/api/v1/withdrawals", { unique_ids: [id] }, ro).expect(403)).body, "Insufficient permissions");
     await api.get("/api/v1/withdrawals").set("X-API-Key", ro).expect(200);
     const noRead = await newKey(api, { kind: "tenant", scopes: ["write:withdrawal"] });
     expectWarehouseError((await api.get("/api/v1/withdrawals").set("X-API-Key", noRead).expect(403)).body, "Insufficient permissions");
-    await api.get("/api/v1/withdrawals").set("X-API-Key", emu.key("demo")).expect(403);
+    expectWarehouseError((await api.get("/api/v1/withdrawals").set("X-API-Key", emu.key("demo")).expect(403)).body, "Insufficient permissions");
   });
 });
 
@@ -68,12 +69,12 @@ describe("card transfers", () => {
     const [id] = await shippable(api, tenant);
     const res = await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "globex", note: "sold" }).expect(201);
     expect(res.body.data).toMatchObject({ unique_id: id, from_account: "northwind", to_account: "globex", status: "COMPLETED" });
-    await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(404);
+    expectWarehouseError((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(404)).body, "not_found");
     expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", receiver).expect(200)).body.data.unique_id).toBe(id);
     const mine = await api.get("/api/v1/card-transfers").set("X-API-Key", tenant).expect(200);
     expect(mine.body.data.transfers[0].transfer_id).toBe(res.body.data.transfer_id);
     await api.get(`/api/v1/card-transfers/${res.body.data.transfer_id}`).set("X-API-Key", receiver).expect(200);
-    await api.get("/api/v1/card-transfers/99").set("X-API-Key", tenant).expect(404);
+    expectWarehouseError((await api.get("/api/v1/card-transfers/99").set("X-API-Key", tenant).expect(404)).body, "not_found");
   });
 
   it("rejects unknown recipients, self-transfers, busy cards and keys without write:transfer", async () => {
@@ -82,7 +83,7 @@ describe("card transfers", () => {
     expectWarehouseError((await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "northwind" }).expect(400)).body, "invalid_recipient");
     expectWarehouseError((await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "nobody" }).expect(404)).body, "recipient_not_found");
     expectWarehouseError((await post("/api/v1/cards/CARD-NOPE/transfer", { to_account_id: "globex" }).expect(404)).body, "not_found");
-    await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "globex" }, emu.key("tenant-readonly")).expect(403);
+    expectWarehouseError((await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "globex" }, emu.key("tenant-readonly")).expect(403)).body, "Insufficient permissions");
     await post("/api/v1/withdrawals", { unique_ids: [id] }).expect(201);
     expectWarehouseError((await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "globex" }).expect(409)).body, "not_eligible");
   });
@@ -166,8 +167,8 @@ describe("sites", () => {
     const res = await api.get("/api/v1/sites").set("X-API-Key", tenant).expect(200);
     expect(res.body.data.sites.map((s: { site_id: string }) => s.site_id)).toEqual(["DAL1", "CHI1"]);
     expect((await api.get("/api/v1/sites/DAL1").set("X-API-Key", tenant).expect(200)).body.data.timezone).toBe("America/Chicago");
-    await api.get("/api/v1/sites/NYC9").set("X-API-Key", tenant).expect(404);
+    expectWarehouseError((await api.get("/api/v1/sites/NYC9").set("X-API-Key", tenant).expect(404)).body, "not_found");
     const noRead = await newKey(api, { kind: "tenant", scopes: ["write:order"] });
-    await api.get("/api/v1/sites").set("X-API-Key", noRead).expect(403);
+    expectWarehouseError((await api.get("/api/v1/sites").set("X-API-Key", noRead).expect(403)).body, "Insufficient permissions");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it, expect, afterAll } from "vitest";
 import { type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 // The interface's identity/pricing combinations, one row each:
 //   pending identity     unconfirmed / unverified, null prices, a tenant declared value
@@ -93,7 +94,7 @@ describe("published, priced: a service declared value", () => {
     expect((await card(id)).declared_value).toEqual({ amount: 1200, source: "service" });
     // pricing a pending card is refused: it would skip the published row
     const [pending] = await receive(1, 3000);
-    await op(pending, "price", { market_price: "12.00" }).expect(409);
+    expectError(await op(pending, "price", { market_price: "12.00" }), 409, "invalid_status");
     expect((await card(pending)).declared_value).toEqual({ amount: 3000, source: "tenant" });
   });
 });

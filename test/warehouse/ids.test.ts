@@ -1,6 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { type Api, useEmulator } from "../helpers.ts";
 import { expectWarehouseError, shippable } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 // Integer ids in paths are read by one parser (pipeline/identifiers.ts intId),
 // the one the mystery area uses: the canonical digits the API hands out, so
@@ -19,7 +20,7 @@ describe("integer path ids", () => {
       const res = await api.get(`/api/v1/withdrawals/${raw}`).set("X-API-Key", tenant).expect(404);
       expectWarehouseError(res.body, "not_found");
     }
-    await api.post(`/_emulator/warehouse/withdrawals/0${w.withdrawal_id}/complete`).expect(404);
+    expectError(await api.post(`/_emulator/warehouse/withdrawals/0${w.withdrawal_id}/complete`), 404, "not_found");
     expect((await api.post(`/_emulator/warehouse/withdrawals/${w.withdrawal_id}/complete`).expect(200)).body.data.status).toBe("COMPLETED");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it, expect, afterAll } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectWarehouseError, sweep } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -37,12 +38,12 @@ describe("announce (idempotent on submission_key)", () => {
 
   it("scopes: write:inbound_shipment to change, read:inventory to read", async () => {
     const ro = emu.key("tenant-readonly");
-    await announce().set("X-API-Key", ro).expect(403);
+    expectWarehouseError((await announce().set("X-API-Key", ro).expect(403)).body, "Insufficient permissions");
     await api.get("/api/v1/inbound-shipments").set("X-API-Key", ro).expect(200);
     const writeOnly = await newKey(api, { kind: "tenant", scopes: ["write:inbound_shipment"] });
     const s = await announce().set("X-API-Key", writeOnly).expect(201);
-    await api.get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}`).set("X-API-Key", writeOnly).expect(403);
-    await api.get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}/attachments`).set("X-API-Key", writeOnly).expect(403);
+    expectWarehouseError((await api.get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}`).set("X-API-Key", writeOnly).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError((await api.get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}/attachments`).set("X-API-Key", writeOnly).expect(403)).body, "Insufficient permissions");
   });
 });
 
@@ -60,7 +61,7 @@ describe("update, cancel, attachments", () => {
     expectWarehouseError(again.body, "invalid_status");
     expect(again.body.data).toMatchObject({ inbound_shipment_id: id, status: "CANCELLED" });
     expectWarehouseError((await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ notes: "x" }).expect(409)).body, "invalid_status");
-    await api.get("/api/v1/inbound-shipments/999999").set("X-API-Key", tenant).expect(404);
+    expectWarehouseError((await api.get("/api/v1/inbound-shipments/999999").set("X-API-Key", tenant).expect(404)).body, "not_found");
     expect((await api.get("/api/v1/inbound-shipments?status=CANCELLED").set("X-API-Key", tenant).expect(200)).body.data.inbound_shipments[0].inbound_shipment_id).toBe(id);
   });
 
@@ -75,9 +76,9 @@ describe("update, cancel, attachments", () => {
     const listed = await api.get(path).set("X-API-Key", tenant).expect(200);
     expect(listed.body.data.attachments).toHaveLength(1);
     await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant).expect(200);
-    await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant).expect(404);
+    expectWarehouseError((await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant).expect(404)).body, "not_found");
     expect((await api.get(path).set("X-API-Key", tenant)).body.data.attachments).toEqual([]);
-    await api.delete(`${path}/1`).set("X-API-Key", emu.key("tenant-readonly")).expect(403);
+    expectWarehouseError((await api.delete(`${path}/1`).set("X-API-Key", emu.key("tenant-readonly")).expect(403)).body, "Insufficient permissions");
   });
 });
 
@@ -98,16 +99,16 @@ describe("receive → identity → price (operator)", () => {
     });
     expect((await api.get("/api/v1/inventory?type=all").set("X-API-Key", tenant)).body.data.pending_identity).toBe(before + 2);
     expectWarehouseError((await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(409)).body, "invalid_status");
-    await api.post(`/_emulator/warehouse/inbound-shipments/${id}/receive`).send({}).expect(409);
+    expectError(await api.post(`/_emulator/warehouse/inbound-shipments/${id}/receive`).send({}), 409, "invalid_status");
 
-    await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "10.00" }).expect(409);
+    expectError(await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "10.00" }), 409, "invalid_status");
     const confirmed = await api.post(`/_emulator/warehouse/cards/${uid}/confirm-identity`).send({ card_id: "base1-4" }).expect(200);
     expect(confirmed.body.data).toMatchObject({ identity: { status: "confirmed", card_id: "base1-4" }, pricing: { status: "unpriced", market_price: null }, declared_value: null });
     const priced = await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "412.50" }).expect(200);
     expect(priced.body.data).toMatchObject({ pricing: { status: "priced", market_price: "412.50" }, insured_price: "453.75", declared_value: { amount: 41250, source: "service" } });
-    await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "abc" }).expect(400);
-    await api.post(`/_emulator/warehouse/cards/${uid}/confirm-identity`).send({}).expect(409);
-    await api.post("/_emulator/warehouse/cards/CARD-NOPE/confirm-identity").send({}).expect(404);
+    expectError(await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "abc" }), 400, "invalid_value");
+    expectError(await api.post(`/_emulator/warehouse/cards/${uid}/confirm-identity`).send({}), 409, "invalid_status");
+    expectError(await api.post("/_emulator/warehouse/cards/CARD-NOPE/confirm-identity").send({}), 404, "not_found");
     expect((await sweep(api, tenant)).some((c) => c.unique_id === uid)).toBe(true);
   });
 });

@@ -43,7 +43,7 @@ describe("GET /info", () => {
   it("401 in the warehouse envelope without a valid key", async () => {
     const res = await api.get("/api/v1/info").expect(401);
     expect(res.body).toMatchObject({ success: false, message: expect.any(String), code: "API key required" });
-    await api.get("/api/v1/info").set("X-API-Key", "rip_v1_nope").expect(401);
+    expectWarehouseError((await api.get("/api/v1/info").set("X-API-Key", "rip_v1_nope").expect(401)).body, "API key not found or inactive");
   });
 
   it("health stays public", async () => {
@@ -55,7 +55,7 @@ describe("GET /cards (keyset sweep)", () => {
   it("a partner key gets 403 in the warehouse envelope; no key 401", async () => {
     const res = await api.get("/api/v1/cards").set("X-API-Key", emu.key("demo")).expect(403);
     expectWarehouseError(res.body, "Insufficient permissions");
-    await api.get("/api/v1/cards").expect(401);
+    expectWarehouseError((await api.get("/api/v1/cards").expect(401)).body, "API key required");
   });
 
   it("since=0 sweeps everything with r: cursors and next_cursor null at the end; default is raw only", async () => {
@@ -165,7 +165,7 @@ describe("GET /cards/{unique_id}", () => {
     expect(res.body.data.status).toBeUndefined();
     expectWarehouseError((await api.get("/api/v1/cards/CARD-NOPE0000").set("X-API-Key", tenant).expect(404)).body, "not_found");
     const other = await newKey(api, { kind: "tenant", account_id: "initech" });
-    await api.get(`/api/v1/cards/${card.unique_id}`).set("X-API-Key", other).expect(404);
+    expectWarehouseError((await api.get(`/api/v1/cards/${card.unique_id}`).set("X-API-Key", other).expect(404)).body, "not_found");
     expectWarehouseError((await api.get(`/api/v1/cards/${"x".repeat(256)}`).set("X-API-Key", tenant).expect(400)).body, "identifier_too_long");
   });
 });
@@ -191,15 +191,18 @@ describe("warehouse read pool", () => {
       expect(shed.body).toMatchObject({ success: false, error: "overloaded", code: "overloaded", retryable: true });
       expect(shed.headers["retry-after"]).toBe("1");
       // writes are not in the read pool
-      await a2.post("/api/v1/declared-values").set("X-API-Key", key).send({}).expect(400);
-      expect((await release()).status).toBe(500);
+      expectWarehouseError((await a2.post("/api/v1/declared-values").set("X-API-Key", key).send({}).expect(400)).body, "invalid_unique_ids");
+      // the held read ends with its injected fault (status 500, code "slow")
+      const held = await release();
+      expect(held.status).toBe(500);
+      expectWarehouseError(held.body as Record<string, unknown>, "slow");
       await a2.get("/api/v1/inventory").set("X-API-Key", key).expect(200);
     });
   });
 });
 
 /** An emulator whose warehouse read pool (size 1) is held by one slow read; `release` lets it finish. */
-async function withFullReadPool(run: (ctx: { api: Api; key: string; release: () => Promise<{ status: number }> }) => Promise<void>) {
+async function withFullReadPool(run: (ctx: { api: Api; key: string; release: () => Promise<{ status: number; body: unknown }> }) => Promise<void>) {
   const { emu: e2, api: a2, close: c2 } = await startEmulator({ gates: { warehouse_read: 1 } });
   try {
     const key = e2.key("tenant");

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeEach } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { DE_ADDRESS, US_ADDRESS, expectWarehouseError, placeOrder, quote, recordEvents, shippable, sweep } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -48,7 +49,7 @@ describe("POST /shipping-quote", () => {
     }
     const bad = await post("/api/v1/shipping-quote", { unique_ids: [id], address: US_ADDRESS, carriers: ["usps", "fedex"] });
     expect(bad.body.details).toMatchObject({ unknown: ["fedex"], available: ["usps", "ups", "dhl_express", "lso"] });
-    await api.post("/api/v1/shipping-quote").set("X-API-Key", tenant).set("Content-Type", "application/json").send("{oops").expect(400);
+    expectWarehouseError((await api.post("/api/v1/shipping-quote").set("X-API-Key", tenant).set("Content-Type", "application/json").send("{oops").expect(400)).body, "invalid_json");
   });
 
   it("409 not_eligible carries data naming each blocked card and why (pending identity, ONCHAIN)", async () => {
@@ -66,12 +67,12 @@ describe("POST /shipping-quote", () => {
   it("needs write:order (403 for a read-only tenant key) and a tenant key (403 for partners)", async () => {
     const ro = emu.key("tenant-readonly");
     expectWarehouseError((await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, ro).expect(403)).body, "Insufficient permissions");
-    await post("/api/v1/orders", { order_id: 1, rate_id: "x" }, ro).expect(403);
-    await post("/api/v1/orders/1/cancel", {}, ro).expect(403);
-    await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, emu.key("demo")).expect(403);
+    expectWarehouseError((await post("/api/v1/orders", { order_id: 1, rate_id: "x" }, ro).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError((await post("/api/v1/orders/1/cancel", {}, ro).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError((await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, emu.key("demo")).expect(403)).body, "Insufficient permissions");
     // orders list/get need only a tenant key
     await api.get("/api/v1/orders").set("X-API-Key", ro).expect(200);
-    await api.get("/api/v1/orders").set("X-API-Key", emu.key("demo")).expect(403);
+    expectWarehouseError((await api.get("/api/v1/orders").set("X-API-Key", emu.key("demo")).expect(403)).body, "Insufficient permissions");
   });
 
   it("re-quoting supersedes the caller's uncommitted quote (409 quote_superseded with data; old rate on the new order is 404)", async () => {
@@ -172,9 +173,9 @@ describe("POST /orders (commit)", () => {
     const other = await newKey(api, { kind: "tenant", account_id: "globex" });
     const [id] = await shippable(api, tenant);
     const q = await quote(api, tenant, [id]);
-    await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }, other).expect(404);
-    await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", other).expect(404);
-    await api.get("/api/v1/orders/abc").set("X-API-Key", tenant).expect(404);
+    expectWarehouseError((await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }, other).expect(404)).body, "not_found");
+    expectWarehouseError((await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", other).expect(404)).body, "not_found");
+    expectWarehouseError((await api.get("/api/v1/orders/abc").set("X-API-Key", tenant).expect(404)).body, "not_found");
   });
 
   it("an expired quote is 409 quote_expired with the order", async () => {
@@ -253,7 +254,7 @@ describe("orders list, get, cancel", () => {
     const shipped = await placeOrder(emu, api, tenant, [c]);
     await api.post(`/_emulator/warehouse/orders/${shipped.order_id}/ship`).expect(200);
     expectWarehouseError((await post(`/api/v1/orders/${shipped.order_id}/cancel`, {}).expect(409)).body, "invalid_status");
-    await post("/api/v1/orders/123456789/cancel", {}).expect(404);
+    expectWarehouseError((await post("/api/v1/orders/123456789/cancel", {}).expect(404)).body, "not_found");
   });
 });
 
@@ -274,7 +275,7 @@ describe("tracking, carrier return and scan-back", () => {
     expect(rec.of("order.tracking_updated").filter((e) => e.data.order_id === o.order_id)).toHaveLength(3);
     // wrong-state operator actions are clear 409s
     expect((await api.post(`/_emulator/warehouse/orders/${o.order_id}/return`).expect(409)).body.error).toBe("invalid_status");
-    await api.post("/_emulator/warehouse/orders/42/ship").expect(404);
+    expectError(await api.post("/_emulator/warehouse/orders/42/ship"), 404, "not_found");
     rec.off();
   });
 
@@ -295,7 +296,7 @@ describe("tracking, carrier return and scan-back", () => {
     const rest = await api.post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`).send({}).expect(200);
     expect(rest.body.data.scanned_unique_ids).toEqual([ids[1]]);
     expect(rec.of("card.returned")).toHaveLength(2);
-    await api.post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`).send({ unique_ids: [ids[0]] }).expect(400);
+    expectError(await api.post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`).send({ unique_ids: [ids[0]] }), 400, "invalid_value");
 
     const again = await placeOrder(emu, api, tenant, [ids[0]]);
     expect(again.status).toBe("LABEL_PURCHASED");
