@@ -5,6 +5,7 @@ import { wrapFetchWithPayment, x402Client, decodePaymentResponseHeader } from "@
 import { toClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
+import { expectError } from "../errors.ts";
 import { requirementsOf } from "./x402.ts";
 
 // A partner's point of view: the official @x402/fetch client and a fixture wallet pay the
@@ -50,6 +51,7 @@ describe("paying with the official @x402/fetch client", () => {
     const key = emu.key("demo");
     await emu.clock.advance(31 * 24 * 3600_000);
     const challenge = await api.post("/api/v1/credits/topup?usd=5").set("X-API-Key", key).expect(402);
+    expectError(challenge, 402, "insufficient_credits");
     const { req } = requirementsOf(challenge.headers["payment-required"]);
     // Stretched by the skew (rounded up to an hour) so a wall-clock signature holds at block time.
     expect(req.maxTimeoutSeconds).toBeGreaterThanOrEqual(300 + 31 * 24 * 3600);
@@ -68,10 +70,12 @@ describe("paying with the official @x402/fetch client", () => {
     const key = emu.key("demo");
     const { forgedPayment, encode } = await import("./x402.ts");
     const challenge = await api.post("/api/v1/credits/topup?usd=5").set("X-API-Key", key).expect(402);
+    expectError(challenge, 402, "insufficient_credits");
     const payment = await forgedPayment(challenge.headers["payment-required"], emu.chain!.endUsers[0]!.privateKey as Hex, {
       validBefore: BigInt(Math.floor(Date.now() / 1000) + 300),
     });
     const res = await api.post("/api/v1/credits/topup?usd=5").set("X-API-Key", key).set("PAYMENT-SIGNATURE", encode(payment)).expect(402);
+    expectError(res, 402, "insufficient_credits");
     expect(res.body.details.reason).toBe("invalid_exact_evm_payload_authorization_valid_before");
   });
 });

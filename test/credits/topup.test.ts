@@ -3,6 +3,7 @@ import type { Hex } from "viem";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { expectError } from "../errors.ts";
 import { encode, forgedPayment, officialPayment, requirementsOf } from "./x402.ts";
 
 let emu: Emulator;
@@ -30,6 +31,7 @@ const treasuryUsdc = () =>
 
 async function challenge(key: string, usd: string | number = 5) {
   const res = await topup(key, usd).expect(402);
+  expectError(res, 402, "insufficient_credits");
   return res.headers["payment-required"] as string;
 }
 
@@ -60,14 +62,14 @@ describe("POST /api/v1/credits/topup: the 402 challenge", () => {
   });
 
   it("accepts the bounds 5 and 1000", async () => {
-    await topup(emu.key("demo"), 5).expect(402);
-    await topup(emu.key("demo"), 1000).expect(402);
+    expectError(await topup(emu.key("demo"), 5), 402, "insufficient_credits");
+    expectError(await topup(emu.key("demo"), 1000), 402, "insufficient_credits");
   });
 
   it("is for metered partner keys: tenant and legacy keys get 403", async () => {
-    await topup(emu.key("tenant"), 5).expect(403);
-    await topup(emu.key("legacy"), 5).expect(403);
-    await topup(emu.key("catalog-only"), 5).expect(402);
+    expectError(await topup(emu.key("tenant"), 5), 403, "Insufficient permissions");
+    expectError(await topup(emu.key("legacy"), 5), 403, "Insufficient permissions");
+    expectError(await topup(emu.key("catalog-only"), 5), 402, "insufficient_credits");
   });
 });
 
@@ -163,12 +165,14 @@ describe("bad payments → 402 naming the x402 reason, no credits", () => {
     const payment = encode(await officialPayment(await challenge(emu.key("demo")), alice));
     await topup(emu.key("demo"), 5, payment).expect(200);
     const res = await topup(emu.key("tier"), 5, payment).expect(402);
+    expectError(res, 402, "insufficient_credits");
     expect(res.body.details.reason).toBe("invalid_exact_evm_nonce_already_used");
     expect((await api.get(`/_emulator/credits/${emu.key("tier")}`)).body.data.balance).toBe(500);
   });
 
   it("an undecodable header → invalid_payload", async () => {
     const res = await topup(emu.key("demo"), 5, "not base64 json!").expect(402);
+    expectError(res, 402, "insufficient_credits");
     expect(res.body.details.reason).toBe("invalid_payload");
   });
 });
@@ -177,7 +181,7 @@ describe("without the chain", () => {
   it("answers 503 chain_unavailable (amount still validated first)", async () => {
     const { api: plain, close: stop, emu: e } = await startEmulator();
     try {
-      await plain.post("/api/v1/credits/topup?usd=1").set("X-API-Key", e.key("demo")).expect(400);
+      expectError(await plain.post("/api/v1/credits/topup?usd=1").set("X-API-Key", e.key("demo")), 400, "invalid_amount");
       const res = await plain.post("/api/v1/credits/topup?usd=5").set("X-API-Key", e.key("demo")).expect(503);
       expect(res.body.error).toBe("chain_unavailable");
     } finally {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { expectError } from "../errors.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -43,6 +44,7 @@ describe("GET /api/v1/account/usage", () => {
     const key = emu.key("demo");
     const a = await read(key).expect(200);
     const miss = await read(key, "/api/v1/pokemon/cards/nope-0").expect(404);
+    expectError(miss, 404, "not_found");
     expect(miss.headers["x-credits-remaining"]).toBe(a.headers["x-credits-remaining"]);
     const res = await usage(key).expect(200);
     expect(res.headers["x-credits-cost"]).toBe("0");
@@ -83,8 +85,8 @@ describe("GET /api/v1/account/usage", () => {
   });
 
   it("is for metered partner keys: tenant and legacy keys get 403, a missing key 401", async () => {
-    await usage(emu.key("tenant")).expect(403);
-    await usage(emu.key("legacy")).expect(403);
-    await api.get("/api/v1/account/usage").expect(401);
+    expectError(await usage(emu.key("tenant")), 403, "Insufficient permissions");
+    expectError(await usage(emu.key("legacy")), 403, "Insufficient permissions");
+    expectError(await api.get("/api/v1/account/usage"), 401, "API key required");
   });
 });
