@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { expectError } from "../errors.ts";
 import { startReceiver, HANG, type Receiver } from "./receiver.ts";
 import { verifySignature } from "./verify.ts";
 import { publishEvent } from "../../emulator/events/publish.ts";
@@ -166,7 +167,7 @@ describe("retries on the virtual clock", () => {
     expect(d).toMatchObject({ status: "PENDING", attempts: 1, last_status_code: null, last_error: "timeout: no answer within 50 ms" });
     await emu.clock.advance(30 * SECOND);
     expect((await deliveries(key)).data.deliveries[0]).toMatchObject({ status: "DELIVERED", attempts: 2 });
-    await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 0 }).expect(400);
+    expectError(await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 0 }), 400, "invalid_value");
   });
 
   it("POST /_emulator/webhooks/retry runs due deliveries, or every pending one with {all:true}", async () => {
@@ -181,7 +182,7 @@ describe("retries on the virtual clock", () => {
     expect(rx.received).toHaveLength(2);
     await emu.clock.advance(HOUR);
     expect(rx.received).toHaveLength(2); // the cancelled timer does not fire
-    await api.post("/_emulator/webhooks/retry").send({ delivery_id: 999999 }).expect(404);
+    expectError(await api.post("/_emulator/webhooks/retry").send({ delivery_id: 999999 }), 404, "not_found");
   });
 });
 
@@ -310,11 +311,15 @@ describe("the outbox (control plane)", () => {
   });
 
   it("POST /_emulator/events validates its input", async () => {
-    for (const body of [{}, { type: "nope.nope" }, { type: "card.added" }, { type: "payout.paid", data: [1] }, { type: "payout.paid", key: "k", account_id: "a" }]) {
-      const r = await api.post("/_emulator/events").send(body);
-      expect(r.status, JSON.stringify(body)).toBe(400);
-    }
-    await api.post("/_emulator/events").send({ type: "payout.paid", key: "rip_v1_unknown" }).expect(404);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{}, "invalid_value"],
+      [{ type: "nope.nope" }, "invalid_event_types"],
+      [{ type: "card.added" }, "invalid_event_types"],
+      [{ type: "payout.paid", data: [1] }, "invalid_value"],
+      [{ type: "payout.paid", key: "k", account_id: "a" }, "invalid_value"],
+    ];
+    for (const [body, code] of cases) expectError(await api.post("/_emulator/events").send(body), 400, code, JSON.stringify(body));
+    expectError(await api.post("/_emulator/events").send({ type: "payout.paid", key: "rip_v1_unknown" }), 404, "not_found");
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { expectError } from "../errors.ts";
 import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../emulator/events/types.ts";
 
 // The registry: register (secret once), list, get, change, delete, the event
@@ -67,9 +68,9 @@ describe("register and read back", () => {
     const noScope = await newKey(api, { kind: "partner", scopes: ["packs:read"] });
     const r = await api.get("/api/v1/webhooks").set("X-API-Key", noScope).expect(403);
     expect(r.body.error).toBe("Insufficient permissions");
-    await api.post("/api/v1/webhooks").set("X-API-Key", emu.key("legacy")).send({ url: HOOK }).expect(403);
-    await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", emu.key("tenant-readonly")).expect(403);
-    await api.get("/api/v1/webhooks").expect(401);
+    expectError(await api.post("/api/v1/webhooks").set("X-API-Key", emu.key("legacy")).send({ url: HOOK }), 403, "Insufficient permissions");
+    expectError(await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", emu.key("tenant-readonly")), 403, "Insufficient permissions");
+    expectError(await api.get("/api/v1/webhooks"), 401, "API key required");
   });
 
   it("is not metered", async () => {
@@ -137,8 +138,8 @@ describe("get, change, delete", () => {
       const r = await api.get(path).set("X-API-Key", other).expect(404);
       expect(r.body).toMatchObject({ success: false, error: "not_found" });
     }
-    await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", other).send({ is_active: false }).expect(404);
-    await api.delete(`/api/v1/webhooks/${id}`).set("X-API-Key", other).expect(404);
+    expectError(await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", other).send({ is_active: false }), 404, "not_found");
+    expectError(await api.delete(`/api/v1/webhooks/${id}`).set("X-API-Key", other), 404, "not_found");
     await api.get(`/api/v1/webhooks/${id}`).set("X-API-Key", owner).expect(200);
   });
 
@@ -155,9 +156,9 @@ describe("get, change, delete", () => {
     const bad = await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ url: "nope", is_active: true }).expect(400);
     expect(bad.body.error).toBe("invalid_url");
     expect((await api.get(`/api/v1/webhooks/${id}`).set("X-API-Key", key)).body.data.webhook.is_active).toBe(false);
-    await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ event_types: ["card.added"] }).expect(400);
-    await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ is_active: "yes" }).expect(400);
-    await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({}).expect(400);
+    expectError(await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ event_types: ["card.added"] }), 400, "invalid_event_types");
+    expectError(await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ is_active: "yes" }), 400, "invalid_value");
+    expectError(await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({}), 400, "invalid_value");
   });
 
   it("DELETE answers {id, deleted:true}; afterwards the webhook is 404", async () => {
@@ -165,8 +166,8 @@ describe("get, change, delete", () => {
     const id = (await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK }).expect(201)).body.data.id;
     const del = await api.delete(`/api/v1/webhooks/${id}`).set("X-API-Key", key).expect(200);
     expect(del.body).toEqual({ success: true, data: { id, deleted: true } });
-    await api.get(`/api/v1/webhooks/${id}`).set("X-API-Key", key).expect(404);
-    await api.delete(`/api/v1/webhooks/${id}`).set("X-API-Key", key).expect(404);
+    expectError(await api.get(`/api/v1/webhooks/${id}`).set("X-API-Key", key), 404, "not_found");
+    expectError(await api.delete(`/api/v1/webhooks/${id}`).set("X-API-Key", key), 404, "not_found");
   });
 });
 
