@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { expectError as expectErrorEnvelope } from "../errors.ts";
 import { renderPng } from "../../emulator/areas/vision/png.ts";
 
 let emu: Emulator;
@@ -135,7 +136,7 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
       headers: { "X-API-Key": key, "Content-Type": "application/json", "Content-Length": String(50 * 1024 * 1024) },
       body: "{}",
     });
-    expect(declared.status).toBe(413);
+    expectErrorEnvelope({ status: declared.status, body: await declared.json() }, 413, "image_too_large");
   });
 
   it.each([
@@ -213,7 +214,7 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
   });
 
   it("needs read:catalog (tenant keys 403); legacy keys are unmetered", async () => {
-    await api.post("/api/v1/vision/identify").set("X-API-Key", emu.key("tenant")).send({}).expect(403);
+    expectErrorEnvelope(await api.post("/api/v1/vision/identify").set("X-API-Key", emu.key("tenant")).send({}), 403, "Insufficient permissions");
     const res = await api.post("/api/v1/vision/identify").set("X-API-Key", emu.key("legacy")).send({ image_url: `${HOST}/azuki/azk1-001/large.png` }).expect(200);
     expect(res.headers["x-credits-metering"]).toBe("unmetered");
   });
@@ -228,7 +229,7 @@ describe("POST /api/v1/vision/identify/{feedback_id}/confirm", () => {
     expect(res.body.data).toMatchObject({ feedback_id: id, status: "confirmed", card_id: "base1-4", corrected: false });
     const fix = await api.post(`/api/v1/vision/identify/${id}/confirm`).set("X-API-Key", key).send({ card_id: "base1-2" }).expect(200);
     expect(fix.body.data).toMatchObject({ card_id: "base1-2", corrected: true });
-    await api.post(`/api/v1/vision/identify/${id}/confirm`).set("X-API-Key", key).send({ card_id: "nope" }).expect(400);
+    expectErrorEnvelope(await api.post(`/api/v1/vision/identify/${id}/confirm`).set("X-API-Key", key).send({ card_id: "nope" }), 400, "invalid_card_id");
   });
 
   it("a no-match needs a card_id", async () => {
@@ -252,7 +253,7 @@ describe("the fixture image host over HTTP", () => {
     const res = await api.get("/_emulator/images/pokemon/base1-4/large.png").expect(200);
     expect(res.headers["content-type"]).toBe("image/png");
     await api.get("/_emulator/images/pokemon/sets/base1/logo.png").expect(200);
-    await api.get("/_emulator/images/pokemon/nope/large.png").expect(404);
+    expectErrorEnvelope(await api.get("/_emulator/images/pokemon/nope/large.png"), 404, "not_found");
     const malformed = await api.get("/_emulator/images/pokemon/%E0%A4%A/large.png").expect(404);
     expect(malformed.body.error).toBe("not_found");
     const a = await image("pokemon/base1-4/large.png");
