@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startEmulator, newKey, balance, type Api, type Emulator } from "../helpers.ts";
+import { expectError } from "../errors.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -29,9 +30,9 @@ describe("/_emulator control plane", () => {
 
   it("POST keys validates its body", async () => {
     expect((await api.post("/_emulator/keys").send({ kind: "robot" }).expect(400)).body.error).toBe("invalid_value");
-    expect((await api.post("/_emulator/keys").send({ kind: "partner", scopes: ["root"] }).expect(400)).body.message).toContain("root");
+    expect(expectError(await api.post("/_emulator/keys").send({ kind: "partner", scopes: ["root"] }), 400, "invalid_value").message).toContain("root");
     expect((await api.post("/_emulator/keys").send({ kind: "tenant", billing_model: "POOL" }).expect(400)).body.error).toBe("invalid_value");
-    await api.post("/_emulator/keys").set("Content-Type", "application/json").send("{nope").expect(400);
+    expectError(await api.post("/_emulator/keys").set("Content-Type", "application/json").send("{nope"), 400, "invalid_json");
     const res = await api.post("/_emulator/keys").send({ kind: "partner", balance: 12, billing_model: "POOL", label: "mine" }).expect(201);
     expect(res.body.data).toMatchObject({ kind: "partner", billing_model: "POOL", label: "mine", balance: 12 });
   });
@@ -50,7 +51,7 @@ describe("/_emulator control plane", () => {
     expect(await balance(api, key)).toBe(499);
     expect((await api.post("/_emulator/restore").send({ id: "snap_999" }).expect(404)).body.error).toBe("not_found");
     await api.post("/_emulator/reset").expect(200);
-    await api.get(CARD).set("X-API-Key", key).expect(401);
+    expectError(await api.get(CARD).set("X-API-Key", key), 401, "API key not found or inactive");
     expect(await balance(api, emu.key("demo"))).toBe(500);
   });
 
@@ -59,12 +60,12 @@ describe("/_emulator control plane", () => {
     const exported = (await api.get("/_emulator/state").expect(200)).body.data;
     expect(exported).toMatchObject({ format: "cardos-emulator-state", version: 2 });
     await api.post("/_emulator/reset").expect(200);
-    await api.get(CARD).set("X-API-Key", key).expect(401);
+    expectError(await api.get(CARD).set("X-API-Key", key), 401, "API key not found or inactive");
     await api.put("/_emulator/state").send(exported).expect(200);
     expect(await balance(api, key)).toBe(42);
     expect((await api.put("/_emulator/state").send({ hello: 1 }).expect(400)).body.error).toBe("invalid_state");
     const otherSeed = { ...exported, state: { ...exported.state, seed: 99 } };
-    expect((await api.put("/_emulator/state").send(otherSeed).expect(400)).body.message).toContain("--seed");
+    expect(expectError(await api.put("/_emulator/state").send(otherSeed), 400, "invalid_state").message).toContain("--seed");
   });
 
   it("clock: read, advance by ms or to a time, switch mode; bad input is 400", async () => {
@@ -74,10 +75,10 @@ describe("/_emulator control plane", () => {
     expect(c1.now_ms - c0.now_ms).toBe(90_000);
     const target = new Date(c1.now_ms + 3600_000).toISOString();
     expect((await api.post("/_emulator/clock/advance").send({ to: target }).expect(200)).body.data.now).toBe(target);
-    await api.post("/_emulator/clock/advance").send({ ms: -5 }).expect(400);
-    await api.post("/_emulator/clock/advance").send({ to: "2001-01-01T00:00:00Z" }).expect(400);
-    await api.post("/_emulator/clock/advance").send({}).expect(400);
-    await api.post("/_emulator/clock").send({ mode: "sideways" }).expect(400);
+    expectError(await api.post("/_emulator/clock/advance").send({ ms: -5 }), 400, "invalid_value");
+    expectError(await api.post("/_emulator/clock/advance").send({ to: "2001-01-01T00:00:00Z" }), 400, "invalid_value");
+    expectError(await api.post("/_emulator/clock/advance").send({}), 400, "invalid_value");
+    expectError(await api.post("/_emulator/clock").send({ mode: "sideways" }), 400, "invalid_value");
     expect((await api.post("/_emulator/clock").send({ mode: "realtime" }).expect(200)).body.data.mode).toBe("realtime");
     await api.post("/_emulator/clock").send({ mode: "manual" }).expect(200);
   });
@@ -90,12 +91,12 @@ describe("/_emulator control plane", () => {
     expect(f.headers["x-credits-cost"]).toBe("0");
     await api.get(CARD).set("X-API-Key", key).expect(200);
     await api.post("/_emulator/faults").send({ match: { path: "/api/v1/**" }, status: 500, error: "internal_error" }).expect(201);
-    await api.get(CARD).set("X-API-Key", key).expect(500);
+    expectError(await api.get(CARD).set("X-API-Key", key), 500, "internal_error");
     expect((await api.get("/_emulator/faults").expect(200)).body.data.faults).toHaveLength(2);
     await api.delete("/_emulator/faults").expect(200);
     await api.get(CARD).set("X-API-Key", key).expect(200);
-    await api.post("/_emulator/faults").send({ match: {} , status: 500 }).expect(400);
-    await api.post("/_emulator/faults").send({ match: { path: "/x" }, status: 500, probability: 2 }).expect(400);
+    expectError(await api.post("/_emulator/faults").send({ match: {} , status: 500 }), 400, "invalid_value");
+    expectError(await api.post("/_emulator/faults").send({ match: { path: "/x" }, status: 500, probability: 2 }), 400, "invalid_value");
   });
 
   it("unknown control routes are 404 in the same envelope", async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { apiRoutes } from "../../emulator/app.ts";
 import type { RouteSpec } from "../../emulator/pipeline/route.ts";
+import { expectError } from "../errors.ts";
 
 // JavaScript's built-in member names used as identifiers: a lookup that reads
 // `record[id]` finds `constructor` or `toString` on every object, and a write
@@ -94,9 +95,9 @@ describe("JavaScript built-in names as identifiers", () => {
       expect(res.status).toBe(401);
       expect(((await res.json()) as { error: string }).error).toBe("API key not found or inactive");
       const credits = await emu.fetch(`/_emulator/credits/${encodeURIComponent(name)}`);
-      expect(credits.status).toBe(404);
+      expectError({ status: credits.status, body: await credits.json() }, 404, "not_found", name);
       const ev = await emu.fetch("/_emulator/events", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "purchase.fulfilled", key: name }) });
-      expect(ev.status, name).toBe(404);
+      expectError({ status: ev.status, body: await ev.json() }, 404, "not_found", name);
     }
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balance, newKey, startEmulator, waitFor, type Api, type Emulator } from "../helpers.ts";
+import { expectError, expectWarehouseErrorAnswer } from "../errors.ts";
 
 // Rules of the pipeline found broken by an adversarial run (issue 18, items
 // 14, 15, 17, 19, 22): headers in force on every answer, credits that never
@@ -23,8 +24,10 @@ describe("X-RateLimit-* show the ceiling in force", () => {
   it("a 401 carries the IP window's headers (no key is known)", async () => {
     await emu.reset();
     const missing = await api.get(CARD).expect(401);
+    expectError(missing, 401, "API key required");
     expect(rate(missing)).toEqual({ limit: "40", remaining: "39", retryAfter: undefined });
     const bad = await api.get(CARD).set("X-API-Key", "nope").expect(401);
+    expectError(bad, 401, "API key not found or inactive");
     expect(rate(bad)).toEqual({ limit: "40", remaining: "38", retryAfter: undefined });
     expect(Number(bad.headers["x-ratelimit-reset"])).toBe(Math.ceil((emu.clock.now() + 60_000) / 1000));
   });
@@ -76,7 +79,7 @@ describe("free credits never stack", () => {
     await waitFor(() => emu.clock.pending().some((t) => t.at === feb + 60_000), "the held request to sleep on the clock");
     await emu.clock.advance(120_000);
     const res = await held;
-    expect(res.status).toBe(500);
+    expectError(res, 500, "internal_error");
     expect(res.headers["x-credits-cost"]).toBe("0");
     expect(res.headers["x-credits-remaining"]).toBe("500");
     expect(await balance(api, key)).toBe(500);
@@ -105,9 +108,11 @@ describe("legacy keys: X-Credits-Metering: unmetered on every answer of a metere
     expect(ok.headers["x-credits-metering"]).toBe("unmetered");
     const noScope = await newKey(api, { kind: "legacy", scopes: ["packs:read"] });
     const denied = await api.get(CARD).set("X-API-Key", noScope).expect(403);
+    expectError(denied, 403, "Insufficient permissions");
     expect(denied.headers["x-credits-metering"]).toBe("unmetered");
     await api.post("/_emulator/faults").send({ match: { path: CARD }, status: 503, error: "overloaded", times: 1 }).expect(201);
     const shed = await api.get(CARD).set("X-API-Key", legacy).expect(503);
+    expectError(shed, 503, "overloaded");
     expect(shed.headers["x-credits-metering"]).toBe("unmetered");
     const slow = await newKey(api, { kind: "legacy", scopes: ["read:catalog"], rate_limit_per_min: 1 });
     await api.get(CARD).set("X-API-Key", slow).expect(200);
@@ -132,7 +137,7 @@ describe("warehouse 500s open an integration issue, injected ones included", () 
     expect(status.issues[0]).toMatchObject({ kind: "internal_error", method: "GET", path: "/api/v1/inventory", status: "OPEN" });
     // A 503 fault is not a 500: no issue.
     await api.post("/_emulator/faults").send({ match: { method: "GET", path: "/api/v1/inventory" }, status: 503, error: "timeout", times: 1 }).expect(201);
-    await api.get("/api/v1/inventory").set("X-API-Key", tenant).expect(503);
+    expectWarehouseErrorAnswer(await api.get("/api/v1/inventory").set("X-API-Key", tenant), 503, "timeout");
     expect((await api.get("/api/v1/integration-status").set("X-API-Key", tenant).expect(200)).body.data.open_issues).toBe(1);
   });
 });

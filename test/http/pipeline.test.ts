@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startEmulator, newKey, balance, waitFor, type Api, type Emulator } from "../helpers.ts";
+import { expectError } from "../errors.ts";
 
 const CARD = "/api/v1/pokemon/cards/base1-4";
 
@@ -21,12 +22,14 @@ describe("route match and envelopes", () => {
     expect(res.body).toEqual({ success: false, message: expect.any(String), error: "not_found" });
     const key = emu.key("demo");
     const before = await balance(api, key);
-    await api.get("/api/v1/yugioh/cards").set("X-API-Key", key).expect(404);
+    expectError(await api.get("/api/v1/yugioh/cards").set("X-API-Key", key), 404, "not_found");
     const post = await api.post("/api/v1/pokemon/cards").set("X-API-Key", key).expect(404);
+    expectError(post, 404, "not_found");
     expect(await balance(api, key)).toBe(before);
     // not counted against the key, but its window is reported
     expect(post.headers["x-ratelimit-limit"]).toBe("300");
     const again = await api.post("/api/v1/pokemon/cards").set("X-API-Key", key).expect(404);
+    expectError(again, 404, "not_found");
     expect(again.headers["x-ratelimit-remaining"]).toBe(post.headers["x-ratelimit-remaining"]);
   });
 
@@ -44,6 +47,7 @@ describe("route match and envelopes", () => {
 describe("authentication and authorization (never charged)", () => {
   it("401 without a key or with an unknown key", async () => {
     const missing = await api.get(CARD).expect(401);
+    expectError(missing, 401, "API key required");
     expect(missing.body.success).toBe(false);
     const bad = await api.get(CARD).set("X-API-Key", "rip_v1_" + "x".repeat(43)).expect(401);
     expect(bad.body).toMatchObject({ success: false, message: "Invalid API key", error: "API key not found or inactive" });
@@ -162,6 +166,7 @@ describe("rate limits", () => {
       // errors count against the limit too, and are also decorated
       await e2.clock.advance(60_000);
       const again = await a2.get("/api/v1/pokemon/cards/none-0").set("X-API-Key", key).expect(404);
+      expectError(again, 404, "not_found");
       expect(again.headers["x-ratelimit-remaining"]).toBe("2");
     } finally {
       await c2();
@@ -173,7 +178,7 @@ describe("rate limits", () => {
     try {
       await a2.get(CARD).set("X-API-Key", e2.key("demo")).expect(200);
       await a2.get(CARD).set("X-API-Key", e2.key("tier")).expect(200);
-      await a2.get(CARD).expect(401);
+      expectError(await a2.get(CARD), 401, "API key required");
       const res = await a2.get(CARD).set("X-API-Key", e2.key("legacy")).expect(429);
       expect(res.body.error).toBe("rate_limited");
       expect(res.headers["retry-after"]).toBeDefined();
@@ -191,7 +196,7 @@ describe("concurrency gate", () => {
     try {
       const key = e2.key("demo");
       // hold one request inside the gate with an injected latency on the virtual clock
-      await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/pokemon/cards/base1-2" }, status: 200, error: "x" }).expect(400);
+      expectError(await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/pokemon/cards/base1-2" }, status: 200, error: "x" }), 400, "invalid_value");
       await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/pokemon/cards/base1-2" }, status: 500, error: "slow_then_fail", latency_ms: 1000, times: 1 }).expect(201);
       const held = a2.get("/api/v1/pokemon/cards/base1-2").set("X-API-Key", key).then((r) => r);
       await waitFor(() => e2.services.gates.inUse("catalog") === 1, "the held request to enter the gate");
@@ -218,6 +223,6 @@ describe("identifiers", () => {
     const res = await api.get(`/api/v1/pokemon/cards/${"a".repeat(256)}`).set("X-API-Key", key).expect(400);
     expect(res.body.error).toBe("identifier_too_long");
     expect(res.headers["x-credits-remaining"]).toBe("500");
-    await api.get(`/api/v1/pokemon/cards/${"a".repeat(255)}`).set("X-API-Key", key).expect(404);
+    expectError(await api.get(`/api/v1/pokemon/cards/${"a".repeat(255)}`).set("X-API-Key", key), 404, "not_found");
   });
 });
