@@ -7,6 +7,7 @@ import { cardNftAbi, usdStablecoinAbi, type Chain } from "../../chain/index.ts";
 import { createEmulator, type EmulatorOptions, type StateExport } from "../../emulator/index.ts";
 import { readStateFile } from "../../emulator/state/state-file.ts";
 import { buy, buyRevealed, sendCalls, type Ctx } from "../mystery/helpers.ts";
+import { expectError } from "../errors.ts";
 
 // The chain is part of the state: an emulator started from a state file (or
 // given an export) rebuilds the chain exactly as it was, so every
@@ -150,7 +151,7 @@ describe("the chain in the state", () => {
     expect(bad.body.error).toBe("invalid_state");
     expect(bad.body.message).toMatch(/replayed from the state ends on block/);
     expect((await chainFacts(b.emu.chain!, [])).hash).toBe(fresh.hash);
-    expect((await b.api.get(`/api/v1/mystery/purchase/${p.id}`).set("X-API-Key", b.demo)).status).toBe(404);
+    expectError(await b.api.get(`/api/v1/mystery/purchase/${p.id}`).set("X-API-Key", b.demo), 404, "not_found");
 
     await b.api.put("/_emulator/state").send(exported).expect(200);
     expect(await chainFacts(b.emu.chain!, tokens(p))).toEqual(before);
@@ -202,6 +203,7 @@ describe("the chain in the state", () => {
     expect(old.body.message).toMatch(/made by an older emulator/);
     const badChain = { ...a.emu.exportState(), chain: { chain_id: 31337 } };
     const malformed = await a.api.put("/_emulator/state").send(badChain).expect(400);
+    expect(malformed.body.error).toBe("invalid_state");
     expect(malformed.body.message).toMatch(/chain section is malformed/);
 
     // --no-chain keeps a state's chain as it was, so a later start with the chain restores it.
