@@ -3,6 +3,7 @@ import { encodeFunctionData } from "viem";
 import { cardNftAbi } from "../../chain/index.ts";
 import { mystery, type RedemptionRow } from "../../emulator/areas/mystery/state.ts";
 import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 // A burn hash is checked against the token's current state on chain, not only
 // its receipt; the worker survives a job that throws.
@@ -39,7 +40,7 @@ describe("burn verification on submit", () => {
 
     // Flagged again: the old hash is still not this burn (a newer BurnInitiated supersedes it); the new one is.
     const newBurn = await sendCalls(ctx, u, second.body.data.unsigned.calls);
-    expect((await post("submit", { redemption_id: id, tx_hash: oldBurn.transactionHash }).expect(400)).body.details.reason).toBe("burn_not_pending");
+    expect(expectError(await post("submit", { redemption_id: id, tx_hash: oldBurn.transactionHash }), 400, "invalid_tx_hash").details).toMatchObject({ reason: "burn_not_pending" });
     expect((await post("submit", { redemption_id: id, tx_hash: newBurn.transactionHash }).expect(202)).body.data.status).toBe("BURN_SUBMITTED");
     expect(await frozen(token)).toBe(true);
     await ctx.emu.clock.advance(HOUR + 24 * HOUR);

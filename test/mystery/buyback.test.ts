@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cardNftAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
@@ -97,7 +98,7 @@ describe("buyback offers", () => {
     expect((await ctx.api.post(`${B}/${p2.id}`).set("X-API-Key", ctx.demo).send({})).body.error).toBe("token_required");
     const { purchase } = await buy(ctx, ctx.demo, user(ctx, 1), 1);
     expect((await ctx.api.post(`${B}/${purchase.id}`).set("X-API-Key", ctx.demo).send({})).body.error).toBe("not_fulfilled");
-    await ctx.api.get(`${B}/55555555`).set("X-API-Key", ctx.demo).expect(404);
+    expectError(await ctx.api.get(`${B}/55555555`).set("X-API-Key", ctx.demo), 404, "not_found");
     expect((await ctx.api.get(B).set("X-API-Key", ctx.demo).expect(400)).body.error).toBe("token_required");
   });
 

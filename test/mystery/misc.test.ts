@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newKey } from "../helpers.ts";
 import { buyRevealed, startMystery, user, type Ctx } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 let ctx: Ctx;
 beforeAll(async () => {
@@ -48,11 +49,11 @@ describe("wallets and stats", () => {
     expect((await ctx.api.get(`${M}/pool-wallet`).set("X-API-Key", key).expect(200)).body.data.address).toBe(a);
     // pool:manage is exclusive
     const noScope = await newKey(ctx.api, { kind: "partner", billing_model: "POOL", scopes: ["packs:read"] });
-    await ctx.api.get(`${M}/pool-wallet`).set("X-API-Key", noScope).expect(403);
+    expectError(await ctx.api.get(`${M}/pool-wallet`).set("X-API-Key", noScope), 403, "Insufficient permissions");
   });
 
   it("payout wallet: payout:manage only; payout_wallet_not_set before set; PUT /payout-wallet and /mystery/payout-wallet", async () => {
-    await ctx.api.get(`${M}/payout-wallet`).set("X-API-Key", ctx.demo).expect(403); // demo lacks payout:manage
+    expectError(await ctx.api.get(`${M}/payout-wallet`).set("X-API-Key", ctx.demo), 403, "Insufficient permissions"); // demo lacks payout:manage
     expect((await ctx.api.get(`${M}/payout-wallet`).set("X-API-Key", ctx.tier).expect(404)).body.error).toBe("payout_wallet_not_set");
     expect((await ctx.api.put("/api/v1/payout-wallet").set("X-API-Key", ctx.tier).send({ address: "42" }).expect(400)).body.error).toBe("invalid_address");
     await ctx.api.put("/api/v1/payout-wallet").set("X-API-Key", ctx.tier).send({ address: user(ctx, 7).address }).expect(200);
@@ -66,7 +67,7 @@ describe("wallets and stats", () => {
     await buyRevealed(ctx, key, user(ctx, 9), 1);
     const r = await ctx.api.get(`${M}/stats`).set("X-API-Key", key).expect(200);
     expect(r.body.data).toMatchObject({ total_purchases: 1, fulfilled: 1, total_volume: "25000000", total_volume_usdc: "25.000000", by_tier: [{ tier_id: 1, pulls: 1, volume: "25000000" }], buyback: { offers: 0 } });
-    await ctx.api.get(`${M}/stats`).set("X-API-Key", ctx.tenant).expect(403);
+    expectError(await ctx.api.get(`${M}/stats`).set("X-API-Key", ctx.tenant), 403, "Insufficient permissions");
   });
 
   it("control plane lists the area's events", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decodeFunctionData, encodeFunctionData } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../chain/index.ts";
 import { buy, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
@@ -95,7 +96,7 @@ describe("non-custodial purchase", () => {
     expect(rev.body.error).toBe("tx_reverted");
     const { receipt } = await buy(ctx, ctx.demo, u, 1);
     const wrongTier = await ctx.api.post(`${P}/purchase/submit`).set("X-API-Key", ctx.tier).send({ wallet_address: u.address, tier_id: 2, transaction_hash: receipt.transactionHash });
-    expect(wrongTier.status).toBe(409); // recorded for acme already
+    expectError(wrongTier, 409, "tx_already_recorded"); // recorded for acme already
     const { receipt: r2 } = await (async () => {
       const p2 = await ctx.api.post(`${P}/purchase/prepare`).set("X-API-Key", ctx.tier).send({ wallet_address: user(ctx, 2).address, tier_id: 1 }).expect(200);
       return { receipt: await sendCalls(ctx, user(ctx, 2), p2.body.data.calls) };
@@ -109,8 +110,8 @@ describe("non-custodial purchase", () => {
 
   it("other partners' purchases are 404; tenant keys are 403; lists filter and page", async () => {
     const { purchase } = await buy(ctx, ctx.demo, user(ctx, 0), 1);
-    await ctx.api.get(`${P}/purchase/${purchase.id}`).set("X-API-Key", ctx.tier).expect(404);
-    await ctx.api.get(`${P}/purchase/abc`).set("X-API-Key", ctx.demo).expect(404);
+    expectError(await ctx.api.get(`${P}/purchase/${purchase.id}`).set("X-API-Key", ctx.tier), 404, "not_found");
+    expectError(await ctx.api.get(`${P}/purchase/abc`).set("X-API-Key", ctx.demo), 404, "not_found");
     const t = await ctx.api.get(`${P}/purchase/${purchase.id}`).set("X-API-Key", ctx.tenant).expect(403);
     expect(t.body.error).toBe("Insufficient permissions");
     await buy(ctx, ctx.demo, user(ctx, 1), 1);

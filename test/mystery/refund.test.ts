@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, types, user, type Ctx, useMystery } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 // Purchases that go wrong: a reveal whose VRF callback reverts (refunded by the
 // worker), an operator refund before the reveal, and a relayer that does not
@@ -67,14 +68,14 @@ describe("operator refund", () => {
     const p = await buyRevealed(ctx, ctx.demo, user(ctx, 1), 1);
     expect((await ctx.api.post(`${C}/${p.id}/refund`).expect(409)).body.error).toBe("invalid_status");
     expect((await ctx.api.post(`${C}/${p.id}/fail-reveal`).expect(409)).body.error).toBe("invalid_status");
-    await ctx.api.post(`${C}/999999/refund`).expect(404);
-    await ctx.api.post(`${C}/abc/fail-reveal`).expect(404);
+    expectError(await ctx.api.post(`${C}/999999/refund`), 404, "not_found");
+    expectError(await ctx.api.post(`${C}/abc/fail-reveal`), 404, "not_found");
   });
 });
 
 describe("relayer switch", () => {
   it("off: custodial purchase FAILED before broadcast, purchase.failed, hold released; on again: a new key buys", async () => {
-    await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: "no" }).expect(400);
+    expectError(await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: "no" }), 400, "invalid_value");
     await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: false }).expect(200);
     const res = await custodial("f-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202);
     expect(res.body.data).toMatchObject({ status: "FAILED", onchain_request_id: null, transaction_hash: null });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buy, buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
+import { expectError } from "../errors.ts";
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
@@ -106,7 +107,7 @@ describe("revenue share (SDK cardos.revenue)", () => {
     // the period is frozen: a later purchase accrues in the next one
     await buy(ctx, ctx.tier, user(ctx, 3), 1);
     expect((await get("/payouts").expect(200)).body.data.payouts[0].qualifying_packs).toBe(1);
-    expect((await control("/payouts/close", { account_id: "nova" })).status).toBe(409); // nothing elapsed
+    expectError(await control("/payouts/close", { account_id: "nova" }), 409, "period_empty"); // nothing elapsed
 
     const paid = await control(`/payouts/${st.payout_id}/pay`).expect(200);
     expect(paid.body.data).toMatchObject({ status: "PAID", payout_address: user(ctx, 5).address });
@@ -116,12 +117,12 @@ describe("revenue share (SDK cardos.revenue)", () => {
     expect(ctx.events.some((e) => e.type === "payout.paid" && e.data.status === "PAID")).toBe(true);
     expect((await get("/payouts").expect(200)).body.data.outstanding_usdc).toBe("0.000000");
     expect((await control(`/payouts/${st.payout_id}/pay`)).body.error).toBe("invalid_status");
-    expect((await control("/payouts/999/pay")).status).toBe(404);
+    expectError(await control("/payouts/999/pay"), 404, "not_found");
   });
 
   it("close: POOL account 409 not_tier_partner, unknown 404; pay without a payout wallet 409", async () => {
     expect((await control("/payouts/close", { account_id: "acme" }).expect(409)).body.error).toBe("not_tier_partner");
-    expect((await control("/payouts/close", { account_id: "nobody" })).status).toBe(404);
+    expectError(await control("/payouts/close", { account_id: "nobody" }), 404, "not_found");
     await ctx.emu.clock.advance(1000);
     const st = (await control("/payouts/close", { account_id: "nova" }).expect(200)).body.data.payouts[0];
     expect(st.payout_address).toBeNull();
@@ -136,8 +137,8 @@ describe("revenue share (SDK cardos.revenue)", () => {
     const pool = await get("/payouts", ctx.demo).expect(200);
     expect(pool.body.data).toEqual({ payouts: [], outstanding_usdc: "0.000000", accruing: null, total_owed_usdc: "0.000000" });
     expect((await get("/revenue", ctx.demo).expect(200)).body.data).toMatchObject({ billing_model: "POOL", revenue_share_micros: "0" });
-    for (const p of ["/terms", "/revenue", "/payouts"]) expect((await get(p, ctx.tenant)).status).toBe(403);
+    for (const p of ["/terms", "/revenue", "/payouts"]) expectError(await get(p, ctx.tenant), 403, "Insufficient permissions", p);
     const k = await ctx.api.post("/_emulator/keys").send({ kind: "partner", scopes: ["read:catalog"] }).expect(201);
-    expect((await get("/payouts", k.body.data.key)).status).toBe(403);
+    expectError(await get("/payouts", k.body.data.key), 403, "Insufficient permissions");
   });
 });
