@@ -135,7 +135,10 @@ function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"],
     } else {
       const field = envelope === "warehouse" ? "code" : "error";
       const base = { $ref: `#/components/schemas/${envelope === "warehouse" ? "WarehouseError" : "PartnerError"}` };
-      const body = r.codes?.length ? { allOf: [base, { type: "object", properties: { [field]: { enum: [...r.codes] } } }] } : base;
+      const properties: Json = {};
+      if (r.codes?.length) properties[field] = { enum: [...r.codes] };
+      if (r.details) properties.details = jsonSchema(r.details, "output");
+      const body = Object.keys(properties).length ? { allOf: [base, { type: "object", properties }] } : base;
       out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": { schema: body } } };
     }
   }
@@ -178,6 +181,8 @@ function apiOperation(spec: RouteSpec, area: string, params: Json[], path: strin
     const all = schemaParams(schema, params);
     if (all.length) op.parameters = all;
     if (schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(schema.body, "input") } } };
+    else if (schema.ownBody)
+      op.requestBody = { required: true, content: Object.fromEntries(Object.entries(schema.ownBody).map(([media, s]) => [media, { schema: jsonSchema(s, "input") }])) };
   } else {
     if (params.length) op.parameters = params;
     if (spec.method !== "GET" && spec.method !== "DELETE")

@@ -15,12 +15,19 @@ export interface ResponseSpec {
   data?: z.ZodType;
   /** Error codes this status can carry on this route. */
   codes?: readonly string[];
+  /** The `details` of an error with this status, where the route gives them (documented, not checked). */
+  details?: z.ZodType;
 }
 
 export interface RouteSchema {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /**
+   * A body the handler reads itself (uploads, raw bytes), by media type: documented, never parsed by
+   * the pipeline (it would read it as JSON). Instead of `body`.
+   */
+  ownBody?: Readonly<Record<string, z.ZodType>>;
   /** Every answer the route itself gives, by status (the pipeline adds 401/402/403/429/503). */
   responses: Readonly<Record<number, ResponseSpec>>;
 }
