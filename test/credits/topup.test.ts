@@ -5,6 +5,7 @@ import { usdStablecoinAbi } from "../../chain/index.ts";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
 import { expectError } from "../errors.ts";
 import { encode, forgedPayment, officialPayment, requirementsOf } from "./x402.ts";
+import { x402DetailsSchema } from "../../emulator/areas/credits/schemas.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -54,11 +55,26 @@ describe("POST /api/v1/credits/topup: the 402 challenge", () => {
     expect(res.body).toMatchObject({ success: false, error: "insufficient_credits", details: { x402_error: "payment_required" }, x402Version: 1 });
     expect(res.body.accepts[0]).toMatchObject({ scheme: "exact", maxAmountRequired: "12500000", payTo: req.payTo, asset: req.asset });
     expect(res.body.details.payment_required.accepts[0]).toEqual(req);
+    // The route schema declares this 402's details (thrown errors are not checked by the pipeline).
+    expect(x402DetailsSchema.safeParse(res.body.details).error?.issues ?? []).toEqual([]);
   });
 
-  it.each(["", "4.99", "1000.01", "abc", "5.001", "-5", "1e3"])("usd=%j → 400 invalid_amount", async (usd) => {
+  it.each(["", "4.99", "1000.01", "abc", "5.001", "-5", "1e3", " "])("usd=%j → 400 invalid_amount naming the query field", async (usd) => {
     const res = await topup(emu.key("demo"), usd).expect(400);
-    expect(res.body.error).toBe("invalid_amount");
+    expectError(res, 400, "invalid_amount");
+    expect(res.body.details).toEqual({ field: "usd", part: "query" });
+    expect(res.body.message).toMatch(/^usd: must be a number of dollars from 5 to 1000 with at most 2 decimals, got /);
+  });
+
+  it("no usd at all → 400 invalid_amount (required)", async () => {
+    const res = await api.post("/api/v1/credits/topup").set("X-API-Key", emu.key("demo"));
+    expectError(res, 400, "invalid_amount");
+    expect(res.body.message).toBe("usd: is required: a number of dollars from 5 to 1000 with at most 2 decimals");
+  });
+
+  it("surrounding spaces and 2 decimals are accepted; the challenge asks for the exact atomic amount", async () => {
+    const res = await topup(emu.key("demo"), "%2012.34%20").expect(402);
+    expect(requirementsOf(res.headers["payment-required"]).req.amount).toBe("12340000");
   });
 
   it("accepts the bounds 5 and 1000", async () => {
@@ -156,6 +172,7 @@ describe("bad payments → 402 naming the x402 reason, no credits", () => {
     expect(res.body.error).toBe("insufficient_credits");
     expect(res.body.details.x402_error).toBe("payment_invalid");
     expect(res.body.details.reason).toBe(reason);
+    expect(x402DetailsSchema.safeParse(res.body.details).error?.issues ?? []).toEqual([]);
     expect(requirementsOf(res.headers["payment-required"]).required.error).toBe(reason);
     expect(await treasuryUsdc()).toBe(treasury);
     expect((await api.get(`/_emulator/credits/${key}`)).body.data.balance).toBe(500);

@@ -3,44 +3,21 @@ import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymen
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { usdStablecoinAbi } from "../../../chain/index.ts";
 import { requireChain } from "../../pipeline/chain.ts";
-import { ApiError, badRequest } from "../../pipeline/errors.ts";
+import { ApiError } from "../../pipeline/errors.ts";
 import { balanceOf, newAccount, settle } from "../../pipeline/metering.ts";
 import type { Reply } from "../../pipeline/route.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { authorizationKey, creditsSlice, type TopupRecord } from "./state.ts";
+import type { Amount, TopupResultWire, X402Details } from "./schemas.ts";
 import { authorizationOf, buildRequirements, paymentRequired, timeoutFor, toV1, x402Kit, type X402Kit } from "./x402.ts";
 
 // POST /api/v1/credits/topup?usd=<5..1000>: the x402 exchange.
 // No payment header → 402 challenge. A payment header → decode, replay check
 // (idempotent on the settlement), match the rebuilt requirements, verify and
 // settle with the official facilitator, confirm the Transfer in the receipt,
-// then grant 500 credits per USD to the PURCHASED pool.
-
-export const CREDITS_PER_USD = 500;
-export const MIN_USD = 5;
-export const MAX_USD = 1000;
-const ATOMIC_PER_CENT = 10_000n; // the stablecoin has 6 decimals
-
-export interface Amount {
-  usd: number;
-  cents: number;
-  credits: number;
-  atomic: bigint;
-}
-
-/** `usd` is a decimal with at most 2 places (so credits stay whole), from 5 to 1000. */
-export function parseUsd(raw: string | null): Amount {
-  const text = raw?.trim() ?? "";
-  const invalid = () =>
-    badRequest("invalid_amount", `usd must be a number of dollars from ${MIN_USD} to ${MAX_USD} (at most 2 decimals), got ${raw === null ? "nothing" : JSON.stringify(raw)}`, {
-      details: { min_usd: MIN_USD, max_usd: MAX_USD },
-    });
-  if (!/^\d+(\.\d{1,2})?$/.test(text)) throw invalid();
-  const cents = Math.round(Number(text) * 100);
-  if (cents < MIN_USD * 100 || cents > MAX_USD * 100) throw invalid();
-  return { usd: cents / 100, cents, credits: (cents * CREDITS_PER_USD) / 100, atomic: BigInt(cents) * ATOMIC_PER_CENT };
-}
+// then grant 500 credits per USD to the PURCHASED pool. The amount arrives
+// checked by the route's query schema (schemas.ts).
 
 interface TopupInput {
   services: Services;
@@ -155,10 +132,10 @@ async function confirmTransfer(kit: X402Kit, tx: Hex, from: string, req: Payment
   const ok =
     receipt.status === "success" &&
     transfers.some((l) => isAddressEqual(l.args.from, from as Hex) && isAddressEqual(l.args.to, req.payTo as Hex) && l.args.value === BigInt(req.amount));
-  if (!ok)
-    throw new ApiError(402, "insufficient_credits", `Settlement ${tx} shows no matching Transfer; no credits granted`, {
-      details: { x402_error: "payment_invalid", reason: "invalid_exact_evm_transfer_event_mismatch", tx_hash: tx },
-    });
+  if (!ok) {
+    const details: X402Details = { x402_error: "payment_invalid", reason: "invalid_exact_evm_transfer_event_mismatch", tx_hash: tx };
+    throw new ApiError(402, "insufficient_credits", `Settlement ${tx} shows no matching Transfer; no credits granted`, { details });
+  }
 }
 
 async function challengeError(kit: X402Kit, req: PaymentRequirements, resource: string, description: string, reason?: string, detail?: string): Promise<ApiError> {
@@ -168,8 +145,9 @@ async function challengeError(kit: X402Kit, req: PaymentRequirements, resource: 
     : `${description}: pay ${req.amount} atomic units of ${req.asset} on ${req.network} to ${req.payTo} over x402, then retry with the PAYMENT-SIGNATURE header.`;
   // The interface's codes table: 402 insufficient_credits is "also the x402 top-up challenge";
   // what x402 itself says (payment required, or why a payment was refused) goes in details.
+  const details: X402Details = reason ? { x402_error: "payment_invalid", reason, payment_required: pr } : { x402_error: "payment_required", payment_required: pr };
   return new ApiError(402, "insufficient_credits", message, {
-    details: { x402_error: reason ? "payment_invalid" : "payment_required", ...(reason ? { reason } : {}), payment_required: pr },
+    details,
     headers: { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(pr) },
     // For x402 v1 clients, which read the requirements from the body.
     extra: { x402Version: 1, accepts: [toV1(req, resource, description)] },
@@ -178,9 +156,10 @@ async function challengeError(kit: X402Kit, req: PaymentRequirements, resource: 
 
 function success(rec: TopupRecord, replayed: boolean): Reply {
   const response = encodePaymentResponseHeader(rec.payment_response as unknown as SettleResponse);
+  const data: TopupResultWire = { credits_granted: rec.credits_granted, balance_credits: rec.balance_credits, usd: rec.usd, tx_hash: rec.tx_hash };
   return {
     status: 200,
-    data: { credits_granted: rec.credits_granted, balance_credits: rec.balance_credits, usd: rec.usd, tx_hash: rec.tx_hash },
+    data,
     headers: {
       "PAYMENT-RESPONSE": response,
       "X-PAYMENT-RESPONSE": response,

@@ -1,0 +1,114 @@
+import { withCode, z, type RouteSchema } from "../../pipeline/schema.ts";
+
+// What /api/v1/credits/topup and /api/v1/account/usage take and answer
+// (interface "Credit account", "Top-up result"; docs/credits.md). The x402
+// exchange itself (challenge, verify, settle) is a rule of topup.ts: the
+// schemas check the amount and describe the answers.
+
+export const CREDITS_PER_USD = 500;
+export const MIN_USD = 5;
+export const MAX_USD = 1000;
+const ATOMIC_PER_CENT = 10_000n; // the stablecoin has 6 decimals
+
+const USD_RULE = `a number of dollars from ${MIN_USD} to ${MAX_USD} with at most 2 decimals`;
+const got = (input: unknown) => `must be ${USD_RULE}, got ${JSON.stringify(input)}`;
+
+/** `usd` is a decimal with at most 2 places (so credits stay whole), from 5 to 1000. */
+const usd = withCode(
+  z
+    .string({ error: `is required: ${USD_RULE}` })
+    .trim()
+    .regex(/^\d+(\.\d{1,2})?$/, { error: (iss) => got(iss.input) })
+    .transform((text) => Math.round(Number(text) * 100))
+    .refine((cents) => cents >= MIN_USD * 100 && cents <= MAX_USD * 100, { error: (iss) => got((iss.input as number) / 100) })
+    .transform((cents) => ({ usd: cents / 100, cents, credits: (cents * CREDITS_PER_USD) / 100, atomic: BigInt(cents) * ATOMIC_PER_CENT }))
+    .describe(`Dollars to top up: ${USD_RULE} (500 credits per USD).`),
+  "invalid_amount",
+);
+
+export const topupQuery = z.object({ usd });
+/** A checked top-up amount: dollars, cents, credits granted and stablecoin atomic units. */
+export type Amount = z.output<typeof usd>;
+
+const int = z.number().int();
+const count = int.nonnegative();
+const instant = z.iso.datetime();
+
+export const topupResultSchema = z.object({
+  credits_granted: count,
+  balance_credits: count,
+  usd: z.number(),
+  tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+});
+export type TopupResultWire = z.output<typeof topupResultSchema>;
+
+// x402 v2 PaymentRequired, as @x402/core builds it (its own zod 3 schemas cannot be mixed in).
+const paymentRequirements = z.object({
+  scheme: z.string(),
+  network: z.string(),
+  amount: z.string().describe("Stablecoin atomic units (6 decimals)"),
+  asset: z.string(),
+  payTo: z.string(),
+  maxTimeoutSeconds: z.number(),
+  extra: z.record(z.string(), z.unknown()).optional(),
+});
+const paymentRequired = z.object({
+  x402Version: z.number().int().describe("The x402 protocol version: 2"),
+  error: z.string().optional(),
+  resource: z.object({ url: z.string(), description: z.string().optional(), mimeType: z.string().optional() }),
+  accepts: z.array(paymentRequirements).min(1),
+  extensions: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** `details` of the top-up's 402: what x402 says (payment required, or why a payment was refused). */
+export const x402DetailsSchema = z.union([
+  z.object({ x402_error: z.literal("payment_required"), payment_required: paymentRequired }),
+  z.object({ x402_error: z.literal("payment_invalid"), reason: z.string().describe("The x402 reason"), payment_required: paymentRequired }),
+  z.object({ x402_error: z.literal("payment_invalid"), reason: z.literal("invalid_exact_evm_transfer_event_mismatch"), tx_hash: z.string() }),
+]);
+export type X402Details = z.output<typeof x402DetailsSchema>;
+
+const planSchema = z.object({
+  name: z.string(),
+  included_credits_per_month: count,
+  rate_limit_per_min: count,
+  status: z.enum(["available", "coming_soon"]),
+  available: z.boolean(),
+});
+
+export const usageSchema = z.object({
+  balance: count,
+  free_credits: count,
+  purchased_credits: count,
+  plan: z.string(),
+  plans: z.array(planSchema),
+  month_to_date_usage: count,
+  month_to_date_requests: count,
+  period: z.object({ month: z.string().regex(/^\d{4}-\d{2}$/), start: instant, end: instant }),
+  free_credits_monthly: count,
+  free_credits_reset_at: instant,
+  rate_limit: z.object({ limit_per_min: int.positive(), window_seconds: int.positive() }),
+  metering: z.literal("metered"),
+});
+export type UsageWire = z.output<typeof usageSchema>;
+export type PlanWire = z.output<typeof planSchema>;
+
+export const SCHEMAS = {
+  topup: {
+    query: topupQuery,
+    responses: {
+      200: { description: "Settled (or a replay of a settled payment: Idempotent-Replayed); PAYMENT-RESPONSE carries the x402 SettleResponse", data: topupResultSchema },
+      400: { description: "usd missing, outside 5..1000 or with more than 2 decimals", codes: ["invalid_amount"] },
+      402: {
+        description:
+          "The x402 challenge (no payment header) or a refused payment: PAYMENT-REQUIRED carries the base64 PaymentRequired; the body also has the x402 v1 form (x402Version 1, accepts[])",
+        codes: ["insufficient_credits"],
+        details: x402DetailsSchema,
+      },
+      503: { description: "The emulator runs without its chain", codes: ["chain_unavailable"] },
+    },
+  },
+  usage: {
+    responses: { 200: { description: "Balance (free and purchased), plan, month-to-date usage, reset date and rate limit", data: usageSchema } },
+  },
+} satisfies Record<string, RouteSchema>;
