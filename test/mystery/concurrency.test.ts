@@ -147,13 +147,17 @@ describe("redemption prepare in parallel", () => {
 });
 
 describe("buyback offers in parallel", () => {
-  const oracle = (token_id: string, usdc: string) => ctx.api.post("/_emulator/mystery/oracle").send({ token_id, usdc }).expect(200);
-
-  it("one (partner, token): one active offer, every caller gets it; one acceptance → one buyback.confirmed", async () => {
+  /** A revealed purchase of the demo partner by user 0, and its card valued at $40 (eligible for an offer). */
+  async function cardAt40() {
     const u = user(ctx, 0);
     const p = await buyRevealed(ctx, ctx.demo, u, 1);
     const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD");
-    await oracle(card.token_id, "40");
+    await ctx.api.post("/_emulator/mystery/oracle").send({ token_id: card.token_id, usdc: "40" }).expect(200);
+    return { u, p, card };
+  }
+
+  it("one (partner, token): one active offer, every caller gets it; one acceptance → one buyback.confirmed", async () => {
+    const { u, p, card } = await cardAt40();
     const answers = await burst(N, (i) =>
       i % 2 === 0 ? ctx.api.post(`${M}/buyback`).set("X-API-Key", ctx.demo).send({ token_id: card.token_id }) : ctx.api.post(`${M}/buyback/${p.id}`).set("X-API-Key", ctx.demo).send({}),
     );
@@ -172,10 +176,7 @@ describe("buyback offers in parallel", () => {
   });
 
   it("another POOL partner cannot make an offer on acme's token (404 token_not_found) and gets no buyback events", async () => {
-    const u = user(ctx, 0);
-    const p = await buyRevealed(ctx, ctx.demo, u, 1);
-    const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD");
-    await oracle(card.token_id, "40");
+    const { u, p, card } = await cardAt40();
     const tries = await burst(N, (i) =>
       i % 2 === 0
         ? ctx.api.post(`${M}/buyback`).set("X-API-Key", ctx.rival).send({ token_id: card.token_id })

@@ -1,7 +1,6 @@
 import { getAddress, isAddress } from "viem";
 import { badRequest } from "../../pipeline/errors.ts";
 import { checkIdentifier, checkIdLength, intIn } from "../../pipeline/identifiers.ts";
-import type { HandlerContext } from "../../pipeline/route.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { publishEvent } from "../../events/publish.ts";
 import type { EventType } from "../../events/types.ts";

@@ -23,20 +23,8 @@ export async function buyCustodial(s: Services, accountId: string, tier: TierCon
       details: { available_usdc: usdc(available), price_usdc: usdc(tier.price) },
     });
   user.reserved_micros = String(BigInt(user.reserved_micros) + tier.price);
-  const now = s.clock.nowIso();
-  const row = newPurchase(s, {
-    account_id: accountId,
-    custody: "CUSTODIAL",
-    status: "RESERVED",
-    tier_id: tier.tierId,
-    price_micros: tier.price.toString(),
-    onchain_request_id: null,
-    transaction_hash: null,
-    purchaser_address: user.wallet_address,
-    external_user_id: user.external_user_id.startsWith("wallet:") ? null : user.external_user_id,
-    reserved_at: now,
-    submitted_at: null,
-  });
+  const external_user_id = user.external_user_id.startsWith("wallet:") ? null : user.external_user_id;
+  const row = newPurchase(s, { account_id: accountId, custody: "CUSTODIAL", tier_id: tier.tierId, price_micros: tier.price.toString(), purchaser_address: user.wallet_address, external_user_id });
   ledgerHold(s, accountId, user, row.id, tier.price);
   emit(s, accountId, "purchase.reserved", String(row.id), { purchase_id: row.id, status: "RESERVED" });
   return relayCustodial(s, row.id, maxPrice);

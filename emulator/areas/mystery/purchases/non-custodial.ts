@@ -78,19 +78,15 @@ export function submitPurchase(s: Services, accountId: string, input: SubmittedP
       throw badRequest("tx_unverified", `request_id ${input.request_id} does not match the VRF request ${req.requestId} in the receipt`, {
         details: { request_id: req.requestId.toString() },
       });
-    const now = s.clock.nowIso();
     const row = newPurchase(s, {
       account_id: accountId,
       custody: "NON_CUSTODIAL",
-      status: "SUBMITTED",
       tier_id: tier.tierId,
       price_micros: req.price.toString(),
       onchain_request_id: req.requestId.toString(),
       transaction_hash: receipt.transactionHash,
       purchaser_address: req.buyer,
       external_user_id: input.external_user_id,
-      reserved_at: null,
-      submitted_at: now,
     });
     emit(s, row.account_id, "purchase.submitted", String(row.id), {
       purchase_id: row.id,

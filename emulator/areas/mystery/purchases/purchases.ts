@@ -43,8 +43,31 @@ export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
   };
 }
 
-export function newPurchase(s: Services, init: Omit<PurchaseRow, "id" | "created_at" | "items" | "failure_reason" | "fulfilled_at">): PurchaseRow {
-  const row: PurchaseRow = { ...init, id: s.store.nextId("mystery-purchase", 5001), created_at: s.clock.nowIso(), items: null, failure_reason: null, fulfilled_at: null };
+export type NewPurchase = Pick<PurchaseRow, "account_id" | "custody" | "tier_id" | "price_micros" | "purchaser_address" | "external_user_id"> &
+  Partial<Pick<PurchaseRow, "onchain_request_id" | "transaction_hash">>;
+
+/** A new row: a custodial purchase starts RESERVED (the hold is taken), a non-custodial one SUBMITTED (its transaction is mined). */
+export function newPurchase(s: Services, init: NewPurchase): PurchaseRow {
+  const now = s.clock.nowIso();
+  const custodial = init.custody === "CUSTODIAL";
+  const row: PurchaseRow = {
+    account_id: init.account_id,
+    custody: init.custody,
+    status: custodial ? "RESERVED" : "SUBMITTED",
+    tier_id: init.tier_id,
+    price_micros: init.price_micros,
+    onchain_request_id: init.onchain_request_id ?? null,
+    transaction_hash: init.transaction_hash ?? null,
+    purchaser_address: init.purchaser_address,
+    external_user_id: init.external_user_id,
+    reserved_at: custodial ? now : null,
+    submitted_at: custodial ? null : now,
+    id: s.store.nextId("mystery-purchase", 5001),
+    created_at: s.clock.nowIso(),
+    items: null,
+    failure_reason: null,
+    fulfilled_at: null,
+  };
   mystery(s).purchases[row.id] = row;
   return row;
 }

@@ -149,3 +149,11 @@ export function statementsOf(s: Services, accountId: string): PayoutStatement[] 
     .map((r) => r.statement)
     .sort((a, b) => b.payout_id - a.payout_id);
 }
+
+/** The account's statements (newest first) and what it is owed: PENDING statements plus the open period's accrual; none on POOL. */
+export function payoutsOf(s: Services, accountId: string, tier: boolean) {
+  const statements = tier ? statementsOf(s, accountId) : [];
+  const outstanding = statements.filter((r) => r.status === "PENDING").reduce((n, r) => n + BigInt(r.payout_micros), 0n);
+  const accruing = tier ? accrual(s, accountId) : null;
+  return { statements, outstanding, accruing, owed: outstanding + BigInt(accruing?.payout_micros ?? "0") };
+}

@@ -2,7 +2,7 @@ import { badRequest } from "../../../pipeline/errors.ts";
 import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { partner, route } from "../access.ts";
-import { accrual, byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, quarterEnd, statementsOf, TIER_SHARE_BPS } from "./revenue.ts";
+import { byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, payoutsOf, quarterEnd, TIER_SHARE_BPS } from "./revenue.ts";
 import { usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 
@@ -87,20 +87,8 @@ export const revenueRoutes: RouteSpec[] = [
 
   route("GET", "/mystery/payouts", partner("packs:read"), "partner_read", (c) => {
     const page = parseOffsetPage(c.query);
-    const acct = c.key!.account_id;
-    const tier = modelOf(c) === "TIER";
-    const rows = tier ? statementsOf(c.services, acct) : [];
-    const outstanding = rows.filter((r) => r.status === "PENDING").reduce((n, r) => n + BigInt(r.payout_micros), 0n);
-    const accruing = tier ? accrual(c.services, acct) : null;
-    const { items, pagination } = paginate(rows, page);
-    return ok(
-      {
-        payouts: items,
-        outstanding_usdc: usdc(outstanding),
-        accruing,
-        total_owed_usdc: usdc(outstanding + BigInt(accruing?.payout_micros ?? "0")),
-      },
-      { pagination },
-    );
+    const { statements, outstanding, accruing, owed } = payoutsOf(c.services, c.key!.account_id, modelOf(c) === "TIER");
+    const { items, pagination } = paginate(statements, page);
+    return ok({ payouts: items, outstanding_usdc: usdc(outstanding), accruing, total_owed_usdc: usdc(owed) }, { pagination });
   }),
 ];
