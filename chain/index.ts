@@ -182,6 +182,24 @@ export const transferWithAuthorizationTypes = {
   ],
 } as const;
 
+/** EIP-712 types of the BuybackMarketplace's signed offer (service-facts: `OfferRequest`). */
+export const offerRequestTypes = {
+  OfferRequest: [
+    { name: "tokenContractAddress", type: "address" },
+    { name: "tokenId", type: "uint256" },
+    { name: "price", type: "uint256" },
+    { name: "acceptedCurrency", type: "address" },
+    { name: "deadline", type: "uint256" },
+    { name: "requester", type: "address" },
+    { name: "chainId", type: "uint256" },
+    { name: "minSellerAmount", type: "uint256" },
+  ],
+} as const;
+
+/** The BuybackMarketplace's EIP-712 domain on a chain. */
+export const marketplaceDomain = (chain: { chainId: number; addresses: { marketplace: `0x${string}` } }) =>
+  ({ name: "BuybackMarketplace", version: "1", chainId: chain.chainId, verifyingContract: chain.addresses.marketplace }) as const;
+
 export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;
 export const VRF_KEY_HASH = keccak256(toHex("cardos-emulator/vrf/key-hash")) as Hex;
 export const VRF_CALLBACK_GAS_LIMIT = 2_500_000;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { hashTypedData, keccak256, parseEventLogs, toHex, type Hex } from "viem";
-import { BURN_TYPES, buybackMarketplaceAbi, cardNftAbi, ItemType, type Chain, type FixtureAccount } from "../../chain/index.ts";
+import { BURN_TYPES, buybackMarketplaceAbi, cardNftAbi, ItemType, type Chain, type FixtureAccount, marketplaceDomain, offerRequestTypes } from "../../chain/index.ts";
 import { blockTime, expectRevert, ownerOf, start, usdcBalance, write } from "./helpers.ts";
 
 let chain: Chain;
@@ -9,21 +9,10 @@ let alice: FixtureAccount;
 let bob: FixtureAccount;
 let tokenId: bigint;
 
-const offerTypes = {
-  OfferRequest: [
-    { name: "tokenContractAddress", type: "address" },
-    { name: "tokenId", type: "uint256" },
-    { name: "price", type: "uint256" },
-    { name: "acceptedCurrency", type: "address" },
-    { name: "deadline", type: "uint256" },
-    { name: "requester", type: "address" },
-    { name: "chainId", type: "uint256" },
-    { name: "minSellerAmount", type: "uint256" },
-  ],
-} as const;
+const offerTypes = offerRequestTypes;
 type Offer = { tokenContractAddress: `0x${string}`; tokenId: bigint; price: bigint; acceptedCurrency: `0x${string}`; deadline: bigint; requester: `0x${string}`; chainId: bigint; minSellerAmount: bigint };
 
-const domain = () => ({ name: "BuybackMarketplace", version: "1", chainId: chain.chainId, verifyingContract: chain.addresses.marketplace }) as const;
+const domain = () => marketplaceDomain(chain);
 const market = (from: FixtureAccount, fn: string, args: readonly unknown[]) => write(chain, from, chain.addresses.marketplace, buybackMarketplaceAbi, fn, args);
 
 async function offer(overrides: Partial<Offer> = {}): Promise<Offer> {

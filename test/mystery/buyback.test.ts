@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cardNftAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../errors.ts";
+import { waitFor } from "../helpers.ts";
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
@@ -21,6 +22,16 @@ async function cardWorth40(i = 0) {
 }
 
 describe("buyback offers", () => {
+  it("an acceptance sent from the holder's wallet is noticed from the chain's blocks, with the clock standing still", async () => {
+    const { p, card } = await cardWorth40();
+    const o = (await ctx.api.post(`${B}/${p.id}`).set("X-API-Key", ctx.demo).send({}).expect(201)).body.data;
+    const before = ctx.emu.clock.now();
+    await sendCalls(ctx, user(ctx, 0), o.calls);
+    await waitFor(() => ctx.events.some((e) => e.type === "buyback.confirmed"), "buyback.confirmed after the acceptance block");
+    expect(ctx.emu.clock.now()).toBe(before);
+    expect(ctx.events.filter((e) => e.type === "buyback.confirmed")).toHaveLength(1);
+  });
+
   it("signs an offer at 85% of value; holder accepts on chain → buyback.confirmed net of the fee", async () => {
     const { p, card } = await cardWorth40();
     const res = await ctx.api.post(`${B}/${p.id}`).set("X-API-Key", ctx.demo).send({}).expect(201);

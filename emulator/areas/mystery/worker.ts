@@ -88,14 +88,22 @@ export function startWorker(s: Services): () => void {
   const offClock = s.clock.onChange(() => runWorker(s));
   const offBus = s.bus.on("state.replaced", () => armWorker(s));
   armWorker(s); // an emulator started from a state file may have due work (expiries, retries)
-  const wall = setInterval(() => {
-    if (s.clock.mode === "realtime" && s.chain && watching(s)) void runWorker(s);
-  }, 1000);
-  wall.unref();
+  // Blocks mined on the chain (a reveal, an offer accepted from a wallet over JSON-RPC) may change our
+  // rows: the worker looks then, never on a wall-time interval. Runs coalesce: one pending at a time.
+  let queued = false;
+  const offBlocks =
+    s.chain?.onBlocks(() => {
+      if (queued || !watching(s)) return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        void runWorker(s);
+      });
+    }) ?? (() => {});
   return () => {
     offClock();
     offBus();
-    clearInterval(wall);
+    offBlocks();
     const t = timers.get(s);
     if (t !== undefined) s.clock.cancel(t);
   };

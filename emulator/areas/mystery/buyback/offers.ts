@@ -1,5 +1,5 @@
 import { hashTypedData, encodeFunctionData, type Hex } from "viem";
-import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
+import { buybackMarketplaceAbi, cardNftAbi, marketplaceDomain, offerRequestTypes, type Chain } from "../../../../chain/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
 import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
@@ -19,21 +19,10 @@ import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./pric
 
 export const OFFER_TTL_S = 24 * 60 * 60;
 
-const OFFER_TYPES = {
-  OfferRequest: [
-    { name: "tokenContractAddress", type: "address" },
-    { name: "tokenId", type: "uint256" },
-    { name: "price", type: "uint256" },
-    { name: "acceptedCurrency", type: "address" },
-    { name: "deadline", type: "uint256" },
-    { name: "requester", type: "address" },
-    { name: "chainId", type: "uint256" },
-    { name: "minSellerAmount", type: "uint256" },
-  ],
-} as const;
+const OFFER_TYPES = offerRequestTypes;
 
 /** The marketplace's EIP-712 domain (offers and relayed acceptances). */
-export const domainOf = (chain: Chain) => ({ name: "BuybackMarketplace", version: "1", chainId: chain.chainId, verifyingContract: chain.addresses.marketplace }) as const;
+export const domainOf = (chain: Chain) => marketplaceDomain(chain);
 
 export function offerMessage(chain: Chain, o: OfferRow) {
   const price = BigInt(o.price_micros);
