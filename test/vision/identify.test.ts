@@ -207,6 +207,33 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
     await expectError(identify().field("limit", "50").attach("image", Buffer.from("x"), "a.png"), 400, "invalid_limit");
   });
 
+  it("query options are checked by the same schema as body options (named, with their codes); body options win", async () => {
+    const url = `${HOST}/pokemon/base1-4/large.png`;
+    const q = (query: string) => api.post(`/api/v1/vision/identify?${query}`).set("X-API-Key", key);
+    const limit = await expectError(q("limit=abc").send({ image_url: url }), 400, "invalid_limit");
+    expect(limit.body.details).toEqual({ field: "limit", part: "query" });
+    await expectError(q("game=magic").send({ image_url: url }), 400, "invalid_game");
+    await expectError(q("include=history").send({ image_url: url }), 400, "invalid_include");
+    await expectError(q("expansion_ids=").send({ image_url: url }), 400, "invalid_expansion_ids");
+    await expectError(q("expansion_ids=no-such-set").send({ image_url: url }), 400, "invalid_expansion_ids");
+    const won = await q("limit=1&include=prices").send({ image_url: url, limit: 3 }).expect(200);
+    expect(won.body.data.candidates).toHaveLength(3);
+    expect(won.body.data.options).toEqual({ game: null, limit: 3, include: ["prices"], expansion_ids: null });
+    expect(won.body.data.match.card).toHaveProperty("pricing");
+    const cased = await q("game=%20Pokemon%20&limit=").send({ image_url: url }).expect(200);
+    expect(cased.body.data.options).toMatchObject({ game: "pokemon", limit: 5 });
+  });
+
+  it("body option errors name the field, in JSON and multipart alike", async () => {
+    const json = await expectError(identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png`, expansion_ids: ["base1", 7] }), 400, "invalid_expansion_ids");
+    expect(json.body.details).toEqual({ field: "expansion_ids", part: "body" });
+    expect(json.body.message).toBe("expansion_ids: must be an array of expansion ids or a comma-separated string");
+    const form = await expectError(identify().field("include", "prices,").attach("image", Buffer.from("x"), "a.png"), 400, "invalid_include");
+    expect(form.body.details).toEqual({ field: "include.1", part: "body" });
+    const nulls = await identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png`, game: null, limit: null, include: null, expansion_ids: null }).expect(200);
+    expect(nulls.body.data.options).toEqual({ game: null, limit: 5, include: [], expansion_ids: null });
+  });
+
   it("an empty balance → 402 insufficient_credits before anything else", async () => {
     const poor = await newKey(api, { kind: "partner", scopes: ["read:catalog"], balance: 4 });
     const res = await api.post("/api/v1/vision/identify").set("X-API-Key", poor).send({ image_url: `${HOST}/pokemon/base1-4/large.png` }).expect(402);
@@ -239,12 +266,44 @@ describe("POST /api/v1/vision/identify/{feedback_id}/confirm", () => {
     await api.post(`/api/v1/vision/identify/${body.data.feedback_id}/confirm`).set("X-API-Key", key).send({ card_id: "base1-4" }).expect(200);
   });
 
+  it("the body is checked by its schema: card_id a non-blank string (null = the match), the body an object", async () => {
+    const { body } = await identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png` }).expect(200);
+    const confirm = () => api.post(`/api/v1/vision/identify/${body.data.feedback_id}/confirm`).set("X-API-Key", key);
+    for (const card_id of [7, "", "   ", ["base1-4"]]) {
+      const r = await confirm().send({ card_id });
+      expectErrorEnvelope(r, 400, "invalid_card_id", JSON.stringify(card_id));
+      expect(r.body.details).toEqual({ field: "card_id", part: "body" });
+    }
+    expectErrorEnvelope(await confirm().set("Content-Type", "application/json").send("[1]"), 400, "invalid_json");
+    const ok = await confirm().send({ card_id: null }).expect(200);
+    expect(ok.body.data).toMatchObject({ card_id: "base1-4", game: "pokemon", corrected: false });
+  });
+
   it("an unknown feedback_id, or another account's → 404 feedback_not_found", async () => {
     const r = await api.post("/api/v1/vision/identify/vfb_000000000000000000000000/confirm").set("X-API-Key", key).expect(404);
     expect(r.body.error).toBe("feedback_not_found");
     const { body } = await identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png` }).expect(200);
     const other = await api.post(`/api/v1/vision/identify/${body.data.feedback_id}/confirm`).set("X-API-Key", emu.key("tier")).expect(404);
     expect(other.body.error).toBe("feedback_not_found");
+  });
+});
+
+describe("the OpenAPI document (from the route schemas)", () => {
+  it("documents identify's query options, its three body forms and codes, and confirm's body", async () => {
+    const doc = (await api.get("/_emulator/openapi.json").expect(200)).body;
+    const op = doc.paths["/api/v1/vision/identify"].post;
+    expect(op.parameters.map((p: { in: string; name: string }) => `${p.in}:${p.name}`)).toEqual(["query:game", "query:limit", "query:include", "query:expansion_ids"]);
+    expect(Object.keys(op.requestBody.content)).toEqual(["application/json", "multipart/form-data", "image/*", "application/octet-stream"]);
+    expect(op.requestBody.content["application/json"].schema.required).toEqual(["image_url"]);
+    expect(op.requestBody.content["multipart/form-data"].schema.properties.image).toMatchObject({ type: "string", format: "binary" });
+    expect(op.responses["400"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual(
+      expect.arrayContaining(["image_required", "invalid_upload", "invalid_game", "invalid_limit", "invalid_include", "invalid_expansion_ids"]),
+    );
+    expect(op.responses["413"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual(["image_too_large"]);
+    expect(Object.keys(op.responses["200"].content["application/json"].schema.allOf[1].properties.data.properties)).toEqual(["feedback_id", "matched", "match", "candidates", "image", "options"]);
+    const confirm = doc.paths["/api/v1/vision/identify/{feedback_id}/confirm"].post;
+    expect(Object.keys(confirm.requestBody.content["application/json"].schema.properties)).toEqual(["card_id"]);
+    expect(confirm.responses["404"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual(["feedback_not_found"]);
   });
 });
 

@@ -1,14 +1,18 @@
 import { ApiError, badRequest } from "../../pipeline/errors.ts";
 import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
 import { FIXTURE_HOST, MAX_IMAGE_BYTES, fixtureBytes, resolveFixture } from "./fixture-host.ts";
-import type { RawOptions } from "./options.ts";
+import { parseBodyOptions } from "./options.ts";
+import type { OptionsInput } from "./schemas.ts";
 import { checkImageUrl } from "./url.ts";
 import { readBytes, readText } from "../../pipeline/body.ts";
 
-// Reads the identify request into image bytes plus raw options. Accepted:
+// Reads the identify request into image bytes plus its options. Accepted:
 // JSON {image_url, ...options}; multipart/form-data with the file in field
 // `image` (options as text fields); or a raw image body (Content-Type image/*).
-// 413 image_too_large applies however the image arrives.
+// The pipeline cannot read multipart or raw bodies as the route's JSON body,
+// so the reading is here; the options are checked by their schema
+// (schemas.ts) whichever form carried them. 413 image_too_large applies
+// however the image arrives.
 
 /** Multipart framing and text fields on top of a 10 MB file. */
 const BODY_SLACK = 1024 * 1024;
@@ -20,7 +24,8 @@ export interface ImageInput {
 }
 
 export interface ParsedRequest {
-  options: RawOptions;
+  /** The body's options, checked (each undefined when the body does not give it). */
+  options: OptionsInput;
   /** Resolves the image; called after the options are validated. */
   image(): Promise<ImageInput>;
 }
@@ -48,9 +53,8 @@ export async function readRequest(req: Request, catalog: CatalogIndex): Promise<
     }
   }
   const obj = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const options: RawOptions = { game: obj.game, limit: obj.limit, include: obj.include, expansion_ids: obj.expansion_ids };
   return {
-    options,
+    options: parseBodyOptions(obj),
     async image() {
       if (obj.image_url === undefined || obj.image_url === null || obj.image_url === "") {
         if ("image" in obj || "file" in obj) throw badRequest("invalid_upload", "Upload images as multipart/form-data in the field `image`, or send {\"image_url\": \"https://…\"}");
@@ -73,12 +77,12 @@ async function readMultipart(req: Request, catalog: CatalogIndex): Promise<Parse
     return typeof v === "string" ? v : v === null ? undefined : v;
   };
   const expansion = form.getAll("expansion_ids").filter((v): v is string => typeof v === "string");
-  const options: RawOptions = {
+  const options = parseBodyOptions({
     game: text("game"),
     limit: text("limit"),
     include: text("include"),
     expansion_ids: expansion.length > 1 ? expansion : expansion[0],
-  };
+  });
   const file = form.get("image");
   const files = [...form.entries()].filter(([, v]) => typeof v !== "string");
   return {
