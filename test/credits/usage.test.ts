@@ -90,3 +90,19 @@ describe("GET /api/v1/account/usage", () => {
     expectError(await api.get("/api/v1/account/usage"), 401, "API key required");
   });
 });
+
+describe("the OpenAPI document (from the route schemas)", () => {
+  it("documents the top-up's usd query, its result and its 402 details, and the usage view", async () => {
+    const doc = (await api.get("/_emulator/openapi.json").expect(200)).body;
+    const topup = doc.paths["/api/v1/credits/topup"].post;
+    expect(topup.parameters).toEqual([expect.objectContaining({ name: "usd", in: "query", required: true, schema: expect.objectContaining({ type: "string", pattern: "^\\d+(\\.\\d{1,2})?$" }) })]);
+    const r402 = topup.responses["402"].content["application/json"].schema.allOf[1].properties;
+    expect(r402.error.enum).toEqual(["insufficient_credits"]);
+    expect(r402.details.anyOf.map((d: { properties: { x402_error: { const: string } } }) => d.properties.x402_error.const)).toEqual(["payment_required", "payment_invalid", "payment_invalid"]);
+    expect(topup.responses["400"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual(["invalid_amount"]);
+    expect(topup.responses["503"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual(["chain_unavailable"]);
+    expect(Object.keys(topup.responses["200"].content["application/json"].schema.allOf[1].properties.data.properties)).toEqual(["credits_granted", "balance_credits", "usd", "tx_hash"]);
+    const usageOp = doc.paths["/api/v1/account/usage"].get;
+    expect(usageOp.responses["200"].content["application/json"].schema.allOf[1].properties.data.required).toEqual(expect.arrayContaining(["balance", "plan", "month_to_date_usage"]));
+  });
+});
