@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { cardNftAbi, END_USERS } from "../../chain/index.ts";
 import { readStateFile, STATE_FILE_INTERVAL_MS } from "../../emulator/state/state-file.ts";
 import { waitFor } from "../helpers.ts";
+import { launchEmulator } from "./launch.ts";
 
 // A real `npx emulator --state FILE` with its chain, killed with SIGKILL at
 // seeded random points while purchases are being made: the file always parses,
@@ -16,7 +17,6 @@ import { waitFor } from "../helpers.ts";
 // restarted emulator's chain is that chain: a card bought before the kill is
 // redeemed and another sold back after it.
 
-const BIN = join(__dirname, "..", "..", "bin", "emulator.js");
 
 interface Run {
   url: string;
@@ -29,20 +29,11 @@ interface Run {
 }
 
 async function launch(stateFile: string): Promise<Run> {
-  const args = [BIN, "--json", "--port", "0", "--rpc-port", "0", "--clock", "manual", "--vrf", "manual", "--state", stateFile];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  const info = JSON.parse(line) as { url: string; rpcUrl: string; keys: { key: string; label: string; kind: string }[] };
+  const { child, info, exited } = await launchEmulator(["--rpc-port", "0", "--clock", "manual", "--vrf", "manual", "--state", stateFile]);
   const partner = (re: RegExp) => info.keys.find((k) => k.kind === "partner" && re.test(k.label))!.key;
   const run: Run = {
     url: info.url,
-    rpcUrl: info.rpcUrl,
+    rpcUrl: info.rpcUrl!,
     demo: partner(/POOL model/),
     tier: partner(/^TIER-model/),
     dead: false,

@@ -6,24 +6,16 @@ import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { readStateFile, STATE_FILE_INTERVAL_MS } from "../../emulator/state/state-file.ts";
 import { waitFor } from "../helpers.ts";
+import { BIN, launchEmulator } from "./launch.ts";
 
 // --state FILE survives a crash: the emulator is killed with SIGKILL (no
 // chance to save on exit) at seeded random points while it writes, and the
 // file must always parse and hold every change older than one second.
 
-const BIN = join(__dirname, "..", "..", "bin", "emulator.js");
 
 async function launch(stateFile: string) {
-  const child = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--clock", "manual", "--state", stateFile], { stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
-  const info = JSON.parse(line) as { url: string; keys: { key: string; kind: string }[] };
-  return { child, url: info.url, keys: info.keys, exited, stderr: () => stderr };
+  const { child, info, exited, stderr } = await launchEmulator(["--no-chain", "--clock", "manual", "--state", stateFile]);
+  return { child, url: info.url, keys: info.keys, exited, stderr };
 }
 
 const labelsIn = (file: string): string[] => {
