@@ -68,7 +68,7 @@ describe("GET /_emulator/openapi.json", () => {
   });
 
   it("every route of the areas converted so far declares its schema (a new route without one fails here)", () => {
-    const converted = new Set(["/health", "/webhooks", "/credits", "/account", "/vision"]);
+    const converted = new Set(["/health", "/webhooks", "/credits", "/account/usage", "/vision"]);
     const missing = apiRoutes.filter((r) => [...converted].some((p) => r.path === p || r.path.startsWith(`${p}/`)) && !r.schema).map((r) => `${r.method} ${r.path}`);
     expect(missing).toEqual([]);
     expect(apiRoutes.filter((r) => r.schema).length).toBeGreaterThanOrEqual(8);
