@@ -41,7 +41,15 @@ const matchAll = (): boolean => true;
  * query_too_complex).
  */
 export function compileQuery<K extends Resource>(q: string | undefined, resource: K, game: Game): CompiledQuery<RecordOf[K]> {
-  const ast = q === undefined ? null : parseQuery(q);
+  return compileParsed(q === undefined ? null : parseQuery(q), resource, game);
+}
+
+/**
+ * Compiles an already parsed q (parseQuery's AST) for a resource/game: the
+ * fields and values are checked here, since they depend on the game. Throws
+ * QueryError (unknown_field, invalid_value).
+ */
+export function compileParsed<K extends Resource>(ast: QueryNode | null, resource: K, game: Game): CompiledQuery<RecordOf[K]> {
   const schema: FieldSchema<RecordOf[K]> = fieldsFor(resource, game);
   const match = ast === null ? matchAll : compileNode(ast, { schema, resource, game });
   return { match, pinsLanguage: pinsLanguage(ast), ast };

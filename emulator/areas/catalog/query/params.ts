@@ -156,7 +156,14 @@ export function effectiveLanguages(
   value: string | undefined,
   opts: { pinned: boolean; defaultLanguage: LanguageCode | null },
 ): ReadonlySet<LanguageCode> | null {
-  const parsed = parseLanguage(value);
+  return languageScope(parseLanguage(value), opts);
+}
+
+/** effectiveLanguages for an already parsed `language` (parseLanguage's result). */
+export function languageScope(
+  parsed: ReadonlySet<LanguageCode> | null | undefined,
+  opts: { pinned: boolean; defaultLanguage: LanguageCode | null },
+): ReadonlySet<LanguageCode> | null {
   if (parsed !== undefined) return parsed;
   if (opts.pinned || opts.defaultLanguage === null) return null;
   return new Set([opts.defaultLanguage]);
