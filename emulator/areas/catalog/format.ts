@@ -1,12 +1,14 @@
-import type { CardPricing, CardRecord, Card, GradedCert, SealedPricing, SealedProduct, SealedRecord } from "../../catalog-data/model.ts";
+import type { CardPricing, CardRecord, GradedCert, SealedPricing, SealedRecord } from "../../catalog-data/model.ts";
+import type { CardWire, CertWire, EmbeddedCardPricing, EmbeddedSealedPricing, FullCardPricing, FullSealedPricing, SealedWire } from "./schemas.ts";
 
 // Wire formatters. `include=prices` embeds the current pricing (always present,
 // `market:null` and empty arrays when there is no data); the prices routes
 // return strictly more (graded `band`/`last_sold_at`, sealed `conditions`/`history`).
+// Their return types are the route schemas' (schemas.ts), so the two cannot drift.
 
-const EMPTY_CARD_PRICING: CardPricing = { currency: "USD", market: null, is_stale: false, conditions: [], graded: [] };
+const EMPTY_CARD_PRICING = { currency: "USD", market: null, is_stale: false } as const;
 
-export function embeddedCardPricing(p: CardPricing | undefined): CardPricing {
+export function embeddedCardPricing(p: CardPricing | undefined): EmbeddedCardPricing {
   if (!p) return { ...EMPTY_CARD_PRICING, conditions: [], graded: [] };
   return {
     ...p,
@@ -15,32 +17,32 @@ export function embeddedCardPricing(p: CardPricing | undefined): CardPricing {
   };
 }
 
-export function fullCardPricing(p: CardPricing | undefined): CardPricing {
+export function fullCardPricing(p: CardPricing | undefined): FullCardPricing {
   if (!p) return { ...EMPTY_CARD_PRICING, conditions: [], graded: [] };
   return { ...p, conditions: p.conditions ?? [] };
 }
 
-export function cardWire(rec: CardRecord, withPrices: boolean): Card & { pricing?: CardPricing } {
+export function cardWire(rec: CardRecord, withPrices: boolean): CardWire {
   return withPrices ? { ...rec.card, pricing: embeddedCardPricing(rec.pricing) } : rec.card;
 }
 
-const emptySealed = (): SealedPricing => ({ currency: "USD", market: null, is_on_sale: false });
+const emptySealed = (): FullSealedPricing => ({ currency: "USD", market: null, is_on_sale: false });
 
-export function embeddedSealedPricing(p: SealedPricing | undefined): SealedPricing {
+export function embeddedSealedPricing(p: SealedPricing | undefined): EmbeddedSealedPricing {
   if (!p) return emptySealed();
   const { conditions: _c, history: _h, ...rest } = p;
   return rest;
 }
 
-export function fullSealedPricing(p: SealedPricing | undefined): SealedPricing {
+export function fullSealedPricing(p: SealedPricing | undefined): FullSealedPricing {
   return p ? { ...p } : emptySealed();
 }
 
-export function sealedWire(rec: SealedRecord, withPrices: boolean): SealedProduct & { pricing?: SealedPricing } {
+export function sealedWire(rec: SealedRecord, withPrices: boolean): SealedWire {
   return withPrices ? { ...rec.product, pricing: embeddedSealedPricing(rec.pricing) } : rec.product;
 }
 
-export function certWire(cert: GradedCert, card: CardRecord | undefined) {
+export function certWire(cert: GradedCert, card: CardRecord | undefined): CertWire {
   return {
     provider: cert.provider,
     cert_number: cert.cert_number,

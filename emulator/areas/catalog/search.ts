@@ -1,17 +1,9 @@
-import { badRequest, ApiError } from "../../pipeline/errors.ts";
-import { parseCatalogPage, type CatalogPage } from "../../pipeline/pagination.ts";
 import type { Reply } from "../../pipeline/route.ts";
-import {
-  QueryError,
-  compileQuery,
-  compileOrderBy,
-  effectiveLanguages,
-  parseDistinct,
-  type RecordOf,
-  type Resource,
-} from "./query/index.ts";
+import { compileParsed, compileOrderBy, languageScope, type RecordOf, type Resource } from "./query/index.ts";
 import type { Game, LanguageCode } from "../../catalog-data/model.ts";
 import { ResultCache } from "./result-cache.ts";
+import { catalogPage, type CatalogPage, type PageFields } from "./paging.ts";
+import { guarded, type ParsedQ } from "./schemas.ts";
 
 const results = new ResultCache<readonly unknown[]>();
 
@@ -20,10 +12,18 @@ const results = new ResultCache<readonly unknown[]>();
 // `data` (live `page`/`page_size`/`total_count`/`language`) and the interface's
 // `pagination`, so both kinds of client page correctly.
 
+/** The query fields a search reads, as the route schema parsed them. */
+export interface SearchInput extends PageFields {
+  q: ParsedQ;
+  language: ReadonlySet<LanguageCode> | null | undefined;
+  distinct: "code" | null;
+  orderBy?: string;
+}
+
 export interface SearchSpec<K extends Resource, R extends RecordOf[K] = RecordOf[K]> {
   resource: K;
   game: Game;
-  query: URLSearchParams;
+  query: SearchInput;
   records: readonly R[];
   /** Identifies `records` and `filter` for the result cache (e.g. "cards:pokemon"). */
   source: string;
@@ -41,31 +41,23 @@ export interface SearchSpec<K extends Resource, R extends RecordOf[K] = RecordOf
 export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
   type R = RecordOf[K];
   const { query } = spec;
-  const page = parseCatalogPage(query);
-  try {
-    const compiled = compileQuery(query.get("q") ?? undefined, spec.resource, spec.game);
-    const scope = effectiveLanguages(query.get("language") ?? undefined, {
-      pinned: compiled.pinsLanguage,
-      defaultLanguage: spec.defaultLanguage ? "en" : null,
-    });
-    const distinct = spec.resource === "cards" ? parseDistinct(query.get("distinct") ?? undefined) : checkNoDistinct(query);
-    const order = compileOrderBy(query.get("orderBy") ?? undefined, spec.resource, spec.game);
+  // The schema checked each field; what needs the game (q's fields, orderBy) or several fields is checked here.
+  const page = catalogPage(query);
+  const compiled = guarded(() => compileParsed(query.q.ast, spec.resource, spec.game));
+  const scope = languageScope(query.language, { pinned: compiled.pinsLanguage, defaultLanguage: spec.defaultLanguage ? "en" : null });
+  const distinct = query.distinct;
+  const order = guarded(() => compileOrderBy(query.orderBy, spec.resource, spec.game));
 
-    const cacheKey = JSON.stringify([spec.source, catalogId(spec.records), scope && [...scope].sort(), distinct, query.get("q"), query.get("orderBy")]);
-    const rows = results.get(cacheKey, () => {
-      const filter = spec.filter;
-      let rows: R[] = spec.records.filter(
-        (r) => (!scope || scope.has(spec.languageOf(r))) && compiled.match(r) && (!filter || filter(r)),
-      );
-      // Distinct after the filter: a filter that matches some printing of a card keeps the card.
-      if (distinct === "code" && spec.codeOf && spec.baseRank) rows = basePerCode(rows, spec.codeOf, spec.baseRank);
-      return order.sort(rows);
-    }) as readonly R[];
-    const items = rows.slice(page.offset, page.offset + page.limit);
-    return pageReply(items, rows.length, page, spec.toWire, scope ? [...scope].join(",") : "all");
-  } catch (err) {
-    throw toApiError(err);
-  }
+  const cacheKey = JSON.stringify([spec.source, catalogId(spec.records), scope && [...scope].sort(), distinct, query.q.text, query.orderBy]);
+  const rows = results.get(cacheKey, () => {
+    const filter = spec.filter;
+    let rows: R[] = spec.records.filter((r) => (!scope || scope.has(spec.languageOf(r))) && compiled.match(r) && (!filter || filter(r)));
+    // Distinct after the filter: a filter that matches some printing of a card keeps the card.
+    if (distinct === "code" && spec.codeOf && spec.baseRank) rows = basePerCode(rows, spec.codeOf, spec.baseRank);
+    return order.sort(rows);
+  }) as readonly R[];
+  const items = rows.slice(page.offset, page.offset + page.limit);
+  return pageReply(items, rows.length, page, spec.toWire, scope ? [...scope].join(",") : "all");
 }
 
 /** Distinguishes catalogs (seed, size) sharing the module-level cache: the records array itself. */
@@ -120,15 +112,4 @@ function basePerCode<R>(rows: readonly R[], codeOf: (r: R) => string, baseRank: 
     if (!current || rank < current.rank) chosen.set(code, { r, rank });
   }
   return Array.from(chosen.values(), (c) => c.r);
-}
-
-function checkNoDistinct(query: URLSearchParams): null {
-  if (query.has("distinct")) throw badRequest("invalid_distinct", "distinct is only supported on card searches");
-  return null;
-}
-
-export function toApiError(err: unknown): unknown {
-  if (err instanceof QueryError)
-    return new ApiError(400, err.code, err.message, err.details ? { details: { ...err.details } } : {});
-  return err;
 }

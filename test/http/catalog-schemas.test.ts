@@ -1,0 +1,176 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import fc from "fast-check";
+import { startEmulator, type Api } from "../helpers.ts";
+import { expectError } from "../errors.ts";
+import { buildCatalog } from "../../fixtures/catalog/index.ts";
+import { ApiError } from "../../emulator/pipeline/errors.ts";
+import { parseCatalogPage } from "../../emulator/pipeline/pagination.ts";
+import { parsePart, z } from "../../emulator/pipeline/schema.ts";
+import { catalogRoutes } from "../../emulator/areas/catalog/routes.ts";
+import { catalogPage } from "../../emulator/areas/catalog/paging.ts";
+import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "../../emulator/areas/catalog/format.ts";
+import {
+  SCHEMAS,
+  cardSchema,
+  cardWireSchema,
+  certSchema,
+  expansionSchema,
+  fullCardPricingSchema,
+  fullSealedPricingSchema,
+  sealedWireSchema,
+} from "../../emulator/areas/catalog/schemas.ts";
+
+// The Card Data route schemas: they describe every record the catalog serves
+// (all three games), each query field answers its own code in the order the
+// routes always checked them, and q's errors keep their position.
+
+let api: Api;
+let close: () => Promise<void>;
+let key: string;
+beforeAll(async () => {
+  ({ api, close } = await startEmulator({ ipRateLimitPerMin: 100_000 }));
+  key = (await api.post("/_emulator/keys").send({ kind: "partner", scopes: ["read:catalog"], balance: 100_000, rate_limit_per_min: 100_000 }).expect(201)).body.data.key;
+});
+afterAll(() => close());
+
+const get = (path: string, query: Record<string, string | number> = {}) => api.get(path).query(query).set("X-API-Key", key);
+
+/** The first problem of `value` under `schema`, or null. */
+const problem = (schema: z.ZodType, value: unknown) => {
+  const res = schema.safeParse(value);
+  return res.success ? null : `${res.error.issues[0]!.path.join(".")}: ${res.error.issues[0]!.message}`;
+};
+
+describe("the wire schemas describe the real records", () => {
+  const catalog = buildCatalog({ seed: 1, size: "default" });
+
+  it("every card of every game, plain, with include=prices and its full pricing", () => {
+    const games = new Set<string>();
+    for (const rec of catalog.cards) {
+      games.add(rec.game);
+      expect(problem(cardSchema, rec.card), rec.card.id).toBeNull();
+      expect(problem(cardWireSchema, cardWire(rec, true)), rec.card.id).toBeNull();
+      expect(problem(fullCardPricingSchema, fullCardPricing(rec.pricing)), rec.card.id).toBeNull();
+    }
+    expect(games).toEqual(new Set(["pokemon", "onepiece", "azuki"]));
+  });
+
+  it("every expansion, sealed product (with prices) and certificate", () => {
+    for (const rec of catalog.expansions) expect(problem(expansionSchema, rec.expansion), rec.expansion.id).toBeNull();
+    for (const rec of catalog.sealed) {
+      expect(problem(sealedWireSchema, sealedWire(rec, true)), rec.product.id).toBeNull();
+      expect(problem(fullSealedPricingSchema, fullSealedPricing(rec.pricing)), rec.product.id).toBeNull();
+    }
+    const cards = new Map(catalog.cards.map((r) => [r.card.id, r]));
+    for (const cert of catalog.certs) expect(problem(certSchema, certWire(cert, cards.get(cert.card_id))), cert.cert_number).toBeNull();
+  });
+
+  it("is strict: an unknown field, a wrong type or a prices-route-only field inside include=prices is refused", () => {
+    const pokemon = catalog.cards.find((r) => r.game === "pokemon" && r.card.hp !== undefined && r.pricing?.graded.some((g) => g.band))!;
+    expect(problem(cardSchema, { ...pokemon.card, flavour: "fire" })).toMatch(/flavour/);
+    expect(problem(cardSchema, { ...pokemon.card, hp: Number(pokemon.card.hp) })).toMatch(/^hp: /);
+    expect(problem(cardSchema, { ...pokemon.card, expansion: { ...pokemon.card.expansion, logo: 7 } })).toMatch(/^expansion\.logo: /);
+    const leaked = { ...pokemon.card, pricing: fullCardPricing(pokemon.pricing) };
+    expect(problem(cardWireSchema, leaked)).toMatch(/^pricing\.graded\.\d+: .*band/s);
+  });
+});
+
+describe("query fields answer their own code, first wrong field first", () => {
+  it("a q syntax error thrown inside the schema keeps its code and details.position", () => {
+    try {
+      parsePart("query", SCHEMAS.cards.query, { q: "name:(charizard" });
+      throw new Error("expected a failure");
+    } catch (err) {
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).code).toBe("parse_error");
+      expect((err as ApiError).init.details).toEqual({ position: 5 });
+    }
+  });
+
+  it("product_type's invalid_value carries its position over HTTP", async () => {
+    const body = expectError(await get("/api/v1/pokemon/sealed", { product_type: "booster_pack, starter_deck" }), 400, "invalid_value");
+    expect(body.details).toEqual({ position: 14 });
+  });
+
+  it.each<[string, Record<string, string>, number, string]>([
+    ["include before q", { include: "history", q: "name:(" }, 400, "invalid_include"],
+    ["select before paging", { select: "nope", page_size: "0" }, 400, "invalid_select"],
+    ["paging before q", { page_size: "abc", q: "name:(" }, 400, "invalid_pagination"],
+    ["limit before q", { limit: "x", q: "(((" }, 400, "invalid_pagination"],
+    ["q syntax before language", { q: "name:(", language: "klingon" }, 400, "parse_error"],
+    ["language before distinct", { language: "klingon", distinct: "name" }, 400, "invalid_language"],
+    ["q's caps before distinct", { q: "x".repeat(513), distinct: "name" }, 400, "query_too_complex"],
+    // q's field names depend on the game, so they are checked after the schema's fields (documented).
+    ["language before q's field names", { q: "flavour:fire", language: "klingon" }, 400, "invalid_language"],
+    ["page × page_size after the fields", { page: "200", page_size: "100" }, 400, "invalid_pagination"],
+    ["q's field names before orderBy", { q: "flavour:fire", orderBy: "flavour" }, 400, "unknown_field"],
+  ])("%s", async (_what, query, status, code) => {
+    const body = expectError(await get("/api/v1/pokemon/cards", query), status, code);
+    if (code === "unknown_field") expect(body.details).toEqual({ position: 0 });
+  });
+
+  it("a wrong parameter answers before a missing record (schemas run before the handler)", async () => {
+    expectError(await get("/api/v1/pokemon/cards/nope-1", { select: "nope" }), 400, "invalid_select");
+    expectError(await get("/api/v1/pokemon/expansions/nope", { select: "nope" }), 400, "invalid_select");
+    expectError(await get("/api/v1/pokemon/expansions/nope/cards", { page_size: "0" }), 400, "invalid_pagination");
+    expectError(await get("/api/v1/pokemon/cards/nope-1/printings", { language: "klingon" }), 400, "invalid_language");
+    expectError(await get("/api/v1/pokemon/sealed/nope", { include: "history" }), 400, "invalid_include");
+    expectError(await get("/api/v1/pokemon/cards/nope-1/prices", { select: "anything" }), 404, "not_found");
+  });
+});
+
+describe("graded certificate batches", () => {
+  it("GET names the field and keeps the order: missing, malformed, over 500, empty, too long", async () => {
+    expect(expectError(await get("/api/v1/grading/certs/batch"), 400, "invalid_value").message).toMatch(/^certs: /);
+    expect(expectError(await get("/api/v1/grading/certs/batch", { certs: "PSA:1,BGS" }), 400, "invalid_value").message).toMatch(/"BGS" is not PROVIDER:CERT_NUMBER/);
+    const many = Array.from({ length: 501 }, (_, i) => `PSA:${i}`).join(",");
+    expectError(await get("/api/v1/grading/certs/batch", { certs: `${many},BGS` }), 400, "invalid_value");
+    expectError(await get("/api/v1/grading/certs/batch", { certs: many }), 400, "invalid_pagination");
+    expectError(await get("/api/v1/grading/certs/batch", { certs: " , " }), 400, "invalid_value");
+    expectError(await get("/api/v1/grading/certs/batch", { certs: `PSA:${"9".repeat(256)}` }), 400, "identifier_too_long");
+  });
+
+  it("POST checks each entry by the schema; a body that is not an object is invalid_json", async () => {
+    const post = (body: unknown) => api.post("/api/v1/grading/certs/batch").set("X-API-Key", key).send(body as object);
+    expect(expectError(await post({ certs: [{ provider: "PSA" }] }), 400, "invalid_value").message).toMatch(/^certs\.0\.cert_number: /);
+    expectError(await post({}), 400, "invalid_value");
+    expectError(await post({ certs: [] }), 400, "invalid_value");
+    expectError(await post([{ provider: "PSA", cert_number: "1" }]), 400, "invalid_json");
+    const ok = await post({ certs: [{ provider: "psa", cert_number: "68734521", extra: true }] }).expect(200);
+    expect(ok.body.data).toMatchObject({ found: 1, not_found: 0, results: [{ provider: "PSA", found: true }] });
+  });
+});
+
+describe("paging", () => {
+  const field = fc.oneof(fc.constant(undefined), fc.constantFrom("", "0", "1", "7", "50", "100", "101", "10000", "-3", " 20 ", "20abc", "abc", "3.5"), fc.nat(20_000).map(String));
+  const page = SCHEMAS.printings.query.pick({ page_size: true, page: true, limit: true, offset: true });
+  const outcome = (f: () => unknown) => {
+    try {
+      return f();
+    } catch (err) {
+      return (err as ApiError).code;
+    }
+  };
+
+  it("the schema's fields and catalogPage page exactly like the pipeline's parseCatalogPage", () => {
+    fc.assert(
+      fc.property(fc.record({ page_size: field, page: field, limit: field, offset: field }), fc.constantFrom(100, 50), (raw, cap) => {
+        const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Record<string, string>;
+        const viaSchema = outcome(() => catalogPage(parsePart("query", page, given), cap));
+        const viaPipeline = outcome(() => parseCatalogPage(new URLSearchParams(given), { maxSize: cap }));
+        expect(viaSchema).toEqual(viaPipeline);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("every catalog route declares its schema", () => {
+  it("with a 200 (or, for the announced price history, its 404) and its codes", () => {
+    for (const r of catalogRoutes) {
+      expect(r.schema, `${r.method} ${r.path}`).toBeDefined();
+      const statuses = Object.keys(r.schema!.responses);
+      expect(statuses.includes("200") || r.path.endsWith("/price-history"), `${r.method} ${r.path}`).toBe(true);
+    }
+  });
+});
