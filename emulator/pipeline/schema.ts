@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { badRequest } from "./errors.ts";
+import { MAX_IDENTIFIER } from "./identifiers.ts";
 
 // Route schemas: one declaration per route of what it takes (path params,
 // query, body) and what it answers (each status, its body, its error codes).
@@ -89,6 +90,42 @@ function codeAt(root: z.ZodType, path: readonly PropertyKey[], fallback: string)
   return found;
 }
 
+/** What a refinement's issue may carry: its own 400 code, answered instead of the field's. */
+export interface IssueParams {
+  code?: string;
+}
+
+/**
+ * An identifier a request names (a record's id): over 255 characters it is 400
+ * identifier_too_long whatever the field's own code (interface "Limits").
+ */
+export const identifier = (schema: z.ZodString = z.string()) =>
+  schema
+    .refine((s) => s.length <= MAX_IDENTIFIER, {
+      error: (iss) => `is ${String(iss.input).length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+      params: { code: "identifier_too_long" } satisfies IssueParams,
+    })
+    .meta({ maxLength: MAX_IDENTIFIER });
+
+/** The JSON Schema a request part is documented with. */
+function documented(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _s, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return json;
+}
+
+/**
+ * A request field (or a whole body) documented as `schema` but accepted as sent: the handler
+ * checks it with `checkLater` once a rule whose error must come first (a record's 404 or 409)
+ * has run. Always optional to the pipeline; `schema` decides what absence means.
+ */
+export const later = (schema: z.ZodType) => z.unknown().optional().meta(documented(schema));
+
+/** Checks a `later` body field (`name`) or a whole `later` body now: its 400 as if the pipeline had parsed it. */
+export function checkLater<T>(schema: z.ZodType<T>, value: unknown, name?: string): T {
+  if (name === undefined) return parsePart("body", schema, value);
+  return parsePart("body", z.object({ [name]: schema }), { [name]: value })[name] as T;
+}
+
 const where = (part: string, path: readonly PropertyKey[]) => (path.length ? path.map(String).join(".") : part);
 
 /** Parses one part of a request; a failure is the field's documented 400, naming the field. */
@@ -97,7 +134,8 @@ export function parsePart<T>(part: "params" | "query" | "body", schema: z.ZodTyp
   if (res.success) return res.data;
   const issue = res.error.issues[0]!;
   const field = where(part, issue.path);
-  throw badRequest(codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, { details: { field, part } });
+  const own = issue.code === "custom" ? (issue.params as IssueParams | undefined)?.code : undefined;
+  throw badRequest(own ?? codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, { details: { field, part } });
 }
 
 /** Checks an answer's `data` against the route's declaration; returns what is wrong, or null. */
