@@ -1,9 +1,9 @@
-import { badRequest } from "../../pipeline/errors.ts";
-import { created, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
-import { cents, idempotentCreate, intParam, keyOf, list, queryId, read, reqId, reqStr, scoped, statusFilter, tenant, write } from "./http.ts";
+import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
+import { idempotentCreate, intParam, keyOf, list, read, scoped, tenant, write } from "./http.ts";
 import { accountSummary, findInvoice, findReport, integrationStatus, requestServiceCredit, slaMetrics, submitDeclaredValue } from "./billing.ts";
 import { findException } from "./operator.ts";
-import { isMonth } from "./state.ts";
+import type { Activity, DeclaredValueRecord, Invoice, Report, ServiceCredit, WarehouseException } from "./model.ts";
+import { SCHEMAS, type ActivityWire, type DeclaredValueWire, type ExceptionWire, type InvoiceWire, type ReportWire, type ServiceCreditWire } from "./schemas.ts";
 
 // Routes for declared values, invoices, the account, reports, exceptions, SLA
 // metrics, service credits, the activity log and the integration status
@@ -11,61 +11,54 @@ import { isMonth } from "./state.ts";
 
 const READ = scoped("read:inventory");
 
-function monthParam(c: HandlerContext): string {
-  const m = c.query.get("month") ?? c.services.clock.nowIso().slice(0, 7);
-  if (!isMonth(m)) throw badRequest("invalid_month", "month must be YYYY-MM");
-  return m;
-}
+// Records as the API shows them (copies: the stored records stay the store's).
+const declaredValueWire = (r: DeclaredValueRecord): DeclaredValueWire => structuredClone(r);
+const invoiceWire = (r: Invoice): InvoiceWire => structuredClone(r);
+const reportWire = (r: Report): ReportWire => structuredClone(r);
+const exceptionWire = (r: WarehouseException): ExceptionWire => structuredClone(r);
+const serviceCreditWire = (r: ServiceCredit): ServiceCreditWire => structuredClone(r);
+const activityWire = (r: Activity): ActivityWire => structuredClone(r);
 
 export const billingRoutes: RouteSpec[] = [
-  read("/declared-values", READ, (c) => {
-    const uid = queryId(c, "unique_id");
+  read("/declared-values", READ, SCHEMAS.declaredValues, (c) => {
+    const { unique_id: uid, ...page } = c.input.query;
     const rows = tenant(c).declared_values.filter((d) => !uid || d.unique_id === uid);
-    return list(c, "declared_values", [...rows].reverse());
+    return list("declared_values", [...rows].reverse(), page, declaredValueWire);
   }),
-  write("POST", "/declared-values", scoped("write:declared_value"), async (c) => {
-    const b = await c.object();
-    return idempotentCreate(c, "declared-value", b, () => {
-      const uid = reqId(b, "unique_id", "invalid_unique_ids");
-      const amount = cents(b, "amount", true) as number;
-      if (b.currency !== undefined && b.currency !== "USD") throw badRequest("invalid_amount", "amount is in USD cents; currency, when sent, must be USD");
-      return created({ ...submitDeclaredValue(c.services, tenant(c), keyOf(c).key, { unique_id: uid, amount }) });
-    });
+  write("POST", "/declared-values", scoped("write:declared_value"), SCHEMAS.declareValue, (c) => {
+    const { idempotency_key, unique_id, amount } = c.input.body;
+    return idempotentCreate(c, "declared-value", idempotency_key, () => created(declaredValueWire(submitDeclaredValue(c.services, tenant(c), keyOf(c).key, { unique_id, amount }))));
   }),
 
-  read("/invoices", READ, (c) => list(c, "invoices", Object.values(tenant(c).invoices).sort((a, b) => b.month.localeCompare(a.month)))),
-  read("/invoices/:invoice_id", READ, (c) => ok(findInvoice(tenant(c), c.params.invoice_id))),
+  read("/invoices", READ, SCHEMAS.invoices, (c) => list("invoices", Object.values(tenant(c).invoices).sort((a, b) => b.month.localeCompare(a.month)), c.input.query, invoiceWire)),
+  read("/invoices/:invoice_id", READ, SCHEMAS.invoice, (c) => ok(invoiceWire(findInvoice(tenant(c), c.input.params.invoice_id)))),
 
-  read("/account", READ, (c) => ok(accountSummary(tenant(c)))),
+  read("/account", READ, SCHEMAS.account, (c) => ok(accountSummary(tenant(c)))),
 
-  read("/reports", READ, (c) => list(c, "reports", Object.values(tenant(c).reports).sort((a, b) => b.report_id - a.report_id))),
-  read("/reports/:report_id", READ, (c) => ok(findReport(tenant(c), intParam(c, "report_id", "report")))),
+  read("/reports", READ, SCHEMAS.reports, (c) => list("reports", Object.values(tenant(c).reports).sort((a, b) => b.report_id - a.report_id), c.input.query, reportWire)),
+  read("/reports/:report_id", READ, SCHEMAS.report, (c) => ok(reportWire(findReport(tenant(c), intParam(c.input.params.report_id, "report_id", "report"))))),
 
-  read("/exceptions", READ, (c) => {
-    const status = statusFilter(c, ["OPEN", "RESOLVED"]);
-    return list(c, "exceptions", Object.values(tenant(c).exceptions).filter((e) => !status || e.status === status).sort((a, b) => b.exception_id - a.exception_id));
+  read("/exceptions", READ, SCHEMAS.exceptions, (c) => {
+    const { status, ...page } = c.input.query;
+    const rows = Object.values(tenant(c).exceptions).filter((e) => !status || e.status === status).sort((a, b) => b.exception_id - a.exception_id);
+    return list("exceptions", rows, page, exceptionWire);
   }),
-  read("/exceptions/:exception_id", READ, (c) => ok(findException(tenant(c), intParam(c, "exception_id", "exception")))),
+  read("/exceptions/:exception_id", READ, SCHEMAS.exception, (c) => ok(exceptionWire(findException(tenant(c), intParam(c.input.params.exception_id, "exception_id", "exception"))))),
 
-  read("/sla", READ, (c) => ok(slaMetrics(tenant(c), monthParam(c), c.services.clock.now()))),
+  read("/sla", READ, SCHEMAS.sla, (c) => ok(slaMetrics(tenant(c), c.input.query.month ?? c.services.clock.nowIso().slice(0, 7), c.services.clock.now()))),
 
-  read("/service-credits", READ, (c) => list(c, "service_credits", Object.values(tenant(c).service_credits).sort((a, b) => b.service_credit_id - a.service_credit_id))),
-  write("POST", "/service-credits", scoped("write:service_credit"), async (c) => {
-    const b = await c.object();
-    return idempotentCreate(c, "service-credit", b, () => {
-      const reason = reqStr(b, "reason", "invalid_reason", 2000);
-      const amount = cents(b, "amount", false) ?? null;
-      if (b.order_id !== undefined && b.order_id !== null && (typeof b.order_id !== "number" || !Number.isSafeInteger(b.order_id)))
-        throw badRequest("invalid_order_id", "order_id must be an integer");
-      const orderId = typeof b.order_id === "number" ? b.order_id : null;
-      return created({ ...requestServiceCredit(c.services, tenant(c), keyOf(c).key, { reason, amount, order_id: orderId }) });
-    });
+  read("/service-credits", READ, SCHEMAS.serviceCredits, (c) => list("service_credits", Object.values(tenant(c).service_credits).sort((a, b) => b.service_credit_id - a.service_credit_id), c.input.query, serviceCreditWire)),
+  write("POST", "/service-credits", scoped("write:service_credit"), SCHEMAS.requestServiceCredit, (c) => {
+    const { idempotency_key, reason, amount, order_id } = c.input.body;
+    return idempotentCreate(c, "service-credit", idempotency_key, () =>
+      created(serviceCreditWire(requestServiceCredit(c.services, tenant(c), keyOf(c).key, { reason, amount: amount ?? null, order_id: order_id ?? null }))),
+    );
   }),
 
-  read("/activity", READ, (c) => {
-    const kind = c.query.get("kind");
-    return list(c, "activity", tenant(c).activity.filter((a) => !kind || a.kind === kind).reverse());
+  read("/activity", READ, SCHEMAS.activity, (c) => {
+    const { kind, ...page } = c.input.query;
+    return list("activity", tenant(c).activity.filter((a) => !kind || a.kind === kind).reverse(), page, activityWire);
   }),
 
-  read("/integration-status", READ, (c) => ok(integrationStatus(tenant(c)))),
+  read("/integration-status", READ, SCHEMAS.integrationStatus, (c) => ok(integrationStatus(tenant(c)))),
 ];

@@ -8,6 +8,7 @@ import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
 import { toCents } from "./money.ts";
 import { logActivity, touch } from "./state.ts";
+import type { AccountWire, IntegrationStatusWire, SlaWire } from "./schemas.ts";
 
 // Billing rules: declared values, invoices and reports, the account summary,
 // SLA metrics, service credits and the integration status. Closing a month
@@ -34,7 +35,7 @@ export function missedSla(o: Order, now: number): boolean {
   return o.status === "LABEL_PURCHASED" && now > due;
 }
 
-export function slaMetrics(t: TenantState, month: string, now: number) {
+export function slaMetrics(t: TenantState, month: string, now: number): SlaWire {
   const orders = Object.values(t.orders).filter((o) => o.sla_due_at && o.committed_at?.startsWith(month));
   const shipped = orders.filter((o) => o.shipped_at);
   const late = orders.filter((o) => missedSla(o, now));
@@ -117,7 +118,7 @@ export function findReport(t: TenantState, id: number): Report {
 }
 
 /** The tenant's account: what it holds in the vault and its open exceptions. */
-export function accountSummary(t: TenantState) {
+export function accountSummary(t: TenantState): AccountWire {
   const cards = custodyCards(t);
   return {
     account_id: t.account_id,
@@ -138,7 +139,7 @@ export function accountSummary(t: TenantState) {
 }
 
 /** Degraded while an integration issue (a warehouse 500) is open. */
-export function integrationStatus(t: TenantState) {
+export function integrationStatus(t: TenantState): IntegrationStatusWire {
   const issues = t.issues.filter((i) => i.status === "OPEN");
   return { status: issues.length ? "degraded" : "ok", open_issues: issues.length, issues: structuredClone(issues) };
 }

@@ -1,10 +1,13 @@
 import type { CardRow, InboundShipment, Order, TenantState } from "./model.ts";
+import type { CardWire, InboundWire, InventoryCardWire, OrderWire } from "./schemas.ts";
 
-// Wire shapes. Cards: the interface's raw-card table (unique_id, identity,
-// pricing, insured_price, declared_value) plus location and, for slabs, the
-// grading; `status` only where the inventory listing adds it.
+// Wire shapes (declared in schemas.ts). Cards: the interface's raw-card table
+// (unique_id, identity, pricing, insured_price, declared_value) plus location
+// and, for slabs, the grading; `status` only where the inventory listing adds it.
 
-export function cardWire(c: CardRow, opts: { withStatus?: boolean } = {}): Record<string, unknown> {
+export function cardWire(c: CardRow): CardWire;
+export function cardWire(c: CardRow, opts: { withStatus: true }): InventoryCardWire;
+export function cardWire(c: CardRow, opts: { withStatus?: boolean } = {}): CardWire | InventoryCardWire {
   return {
     unique_id: c.unique_id,
     type: c.type,
@@ -21,7 +24,7 @@ export function cardWire(c: CardRow, opts: { withStatus?: boolean } = {}): Recor
   };
 }
 
-export function orderWire(o: Order): Record<string, unknown> {
+export function orderWire(o: Order): OrderWire {
   const { quoted_by: _by, label_due_at: _due, awaiting_scan, ...rest } = o;
   return { ...structuredClone(rest), awaiting_scan_unique_ids: [...awaiting_scan] };
 }
@@ -34,4 +37,4 @@ export function custodyCards(t: TenantState): CardRow[] {
 }
 
 /** An inbound shipment as the API shows it (a copy: the stored record stays the store's). */
-export const inboundWire = (s: InboundShipment): InboundShipment => structuredClone(s);
+export const inboundWire = (s: InboundShipment): InboundWire => structuredClone(s);

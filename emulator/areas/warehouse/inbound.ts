@@ -1,6 +1,5 @@
 import type { Services } from "../../pipeline/services.ts";
 import { conflict, notFound } from "../../pipeline/errors.ts";
-import { SITES } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import type { Attachment, CardRow, InboundShipment, TenantState } from "./model.ts";
 import { inboundWire } from "./format.ts";
@@ -9,13 +8,7 @@ import { logActivity, monthOf, newUniqueId, usageOf } from "./state.ts";
 // Inbound shipment rules: the tenant announces a package of cards and may
 // update, cancel or attach documents to it while it is ANNOUNCED; the operator
 // receives it (control plane), and each card appears pending identity.
-// Routes: inbound-routes.ts.
-
-export const MAX_CARDS = 5_000;
-export const ATTACHMENT_TYPES = ["application/pdf", "image/jpeg", "image/png", "image/webp", "text/csv"];
-export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
-/** Sites that take inbound shipments. */
-export const INBOUND_SITES = SITES.filter((s) => s.services.includes("inbound")).map((s) => s.site_id);
+// Routes: inbound-routes.ts; what they take (counts, sites, attachment types): schemas.ts.
 
 /** What a tenant announces (and may change while ANNOUNCED). */
 export interface ShipmentFields {

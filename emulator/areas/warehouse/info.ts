@@ -1,5 +1,6 @@
 import { ok, type RouteSpec } from "../../pipeline/route.ts";
 import { keyOf, read, TENANT } from "./http.ts";
+import { SCHEMAS } from "./schemas.ts";
 import { tenantForKey } from "./state.ts";
 
 // GET /api/v1/info verifies a key. The interface lists it among the warehouse
@@ -10,7 +11,7 @@ import { tenantForKey } from "./state.ts";
 
 const PLAN = "Pay as you go";
 
-export const infoRoute: RouteSpec = read("/info", TENANT, (c) => {
+export const infoRoute: RouteSpec = read("/info", TENANT, SCHEMAS.info, (c) => {
   const key = keyOf(c);
   const t = tenantForKey(c.services, key);
   return ok({

@@ -1,14 +1,11 @@
 import { notFound } from "../../pipeline/errors.ts";
 import { own } from "../../state/own.ts";
-import type { CardRow, TenantState } from "./model.ts";
+import type { CardRow, CardTypeFilter, TenantState } from "./model.ts";
 import { custodyCards } from "./format.ts";
 
 // Inventory rules: finding a tenant's card, the keyset sweep behind GET /cards
 // (cards changed since a keyset position) and the status listing behind
 // GET /inventory. Routes: inventory-routes.ts.
-
-export const CARD_TYPES = ["raw", "graded", "all"] as const;
-export type CardTypeFilter = (typeof CARD_TYPES)[number];
 
 const ofType = (type: CardTypeFilter) => (card: CardRow) => type === "all" || card.type === type;
 

@@ -6,16 +6,21 @@ import type { CardRow, Invoice } from "../../state/warehouse-records.ts";
 
 export type { ShippingAddress as Address } from "../../shipping/address.ts";
 import type { ShippingAddress as Address } from "../../shipping/address.ts";
+import type { Carrier } from "../../shipping/carriers.ts";
 
 export interface Rate {
   rate_id: string;
-  carrier: string;
+  carrier: Carrier;
   service: string;
   service_token: string;
   amount: string;
   currency: "USD";
   estimated_days: number;
 }
+
+/** The `type` filter of card listings: raw (the default), graded slabs, or all. */
+export const CARD_TYPES = ["raw", "graded", "all"] as const;
+export type CardTypeFilter = (typeof CARD_TYPES)[number];
 
 export const ORDER_STATUSES = [
   "PENDING_PAYMENT",
@@ -39,7 +44,7 @@ export interface Order {
   /** Key that quoted it: re-quoting supersedes every uncommitted quote of this caller. */
   quoted_by: string;
   superseded_by: number | null;
-  cancel_reason: string | null;
+  cancel_reason: "superseded" | "cancelled" | "cancelled_label_voided" | null;
   rate_id: string | null;
   carrier: string | null;
   service: string | null;

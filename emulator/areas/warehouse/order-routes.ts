@@ -1,22 +1,20 @@
-import { badRequest } from "../../pipeline/errors.ts";
-import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { accepted, ok, type RouteSpec } from "../../pipeline/route.ts";
-import { ORDER_STATUSES } from "./model.ts";
 import { orderWire } from "./format.ts";
-import { intParam, keyOf, list, read, scoped, statusFilter, tenant, TENANT, write } from "./http.ts";
+import { intParam, keyOf, list, read, scoped, tenant, TENANT, write } from "./http.ts";
 import { cancel, commit, findOrder, quote } from "./orders.ts";
-import { parseAddress, parseCarriers, parseUniqueIds } from "./shipping.ts";
+import { quoteInput } from "./shipping.ts";
+import { SCHEMAS } from "./schemas.ts";
 
 // Quotes and orders. Scopes as the interface's table: orders list/get need a
 // tenant key only; shipping-quote and orders create/cancel need write:order.
 
 const WRITE_ORDER = scoped("write:order");
 
+const orderId = (raw: string) => intParam(raw, "order_id", "order");
+
 export const orderRoutes: RouteSpec[] = [
-  write("POST", "/shipping-quote", WRITE_ORDER, async (c) => {
-    const b = await c.object();
-    const input = { unique_ids: parseUniqueIds(b.unique_ids), address: parseAddress(b.address ?? b.shipping_address), carriers: parseCarriers(b.carriers) };
-    const { order: o, superseded } = quote(c.services, tenant(c), keyOf(c).key, input);
+  write("POST", "/shipping-quote", WRITE_ORDER, SCHEMAS.quote, (c) => {
+    const { order: o, superseded } = quote(c.services, tenant(c), keyOf(c).key, quoteInput(c.input.body));
     return ok({
       order_id: o.order_id,
       status: o.status,
@@ -31,26 +29,20 @@ export const orderRoutes: RouteSpec[] = [
     });
   }),
 
-  write("POST", "/orders", WRITE_ORDER, async (c) => {
-    const b = await c.object();
-    if (typeof b.order_id !== "number" || !Number.isSafeInteger(b.order_id))
-      throw badRequest("invalid_order_id", "order_id must be an integer (the order_id returned by POST /shipping-quote)");
-    if (typeof b.rate_id !== "string" || b.rate_id === "") throw badRequest("invalid_rate_id", "rate_id must be a non-empty string (one of the quote's rates)");
-    checkIdentifier(b.rate_id, "rate_id");
-    const { order } = commit(c.services, tenant(c), keyOf(c).key, b.order_id, b.rate_id);
-    return accepted(orderWire(order));
+  write("POST", "/orders", WRITE_ORDER, SCHEMAS.commit, (c) => {
+    const { order_id, rate_id } = c.input.body;
+    return accepted(orderWire(commit(c.services, tenant(c), keyOf(c).key, order_id, rate_id).order));
   }),
 
-  read("/orders", TENANT, (c) => {
-    const status = statusFilter(c, ORDER_STATUSES);
+  read("/orders", TENANT, SCHEMAS.orders, (c) => {
+    const { status, ...page } = c.input.query;
     const rows = Object.values(tenant(c).orders)
       .filter((o) => !status || o.status === status)
-      .sort((a, b) => b.order_id - a.order_id)
-      .map(orderWire);
-    return list(c, "orders", rows);
+      .sort((a, b) => b.order_id - a.order_id);
+    return list("orders", rows, page, orderWire);
   }),
 
-  read("/orders/:order_id", TENANT, (c) => ok(orderWire(findOrder(tenant(c), intParam(c, "order_id", "order"))))),
+  read("/orders/:order_id", TENANT, SCHEMAS.order, (c) => ok(orderWire(findOrder(tenant(c), orderId(c.input.params.order_id))))),
 
-  write("POST", "/orders/:order_id/cancel", WRITE_ORDER, (c) => ok(orderWire(cancel(c.services, tenant(c), keyOf(c).key, intParam(c, "order_id", "order"))))),
+  write("POST", "/orders/:order_id/cancel", WRITE_ORDER, SCHEMAS.cancelOrder, (c) => ok(orderWire(cancel(c.services, tenant(c), keyOf(c).key, orderId(c.input.params.order_id))))),
 ];

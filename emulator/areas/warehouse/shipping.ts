@@ -1,18 +1,16 @@
-import { ApiError, badRequest } from "../../pipeline/errors.ts";
-import { checkIdArray } from "../../pipeline/pagination.ts";
-import { checkIdentifier } from "../../pipeline/identifiers.ts";
+import { ApiError } from "../../pipeline/errors.ts";
 import { own } from "../../state/own.ts";
 import { hashString } from "../../../fixtures/catalog/rng.ts";
 import type { Address, CardRow, Rate, TenantState } from "./model.ts";
 import { parseShippingAddress } from "../../shipping/address.ts";
-import { servicesFor, type Carrier } from "../../shipping/carriers.ts";
+import { parseCarriers, servicesFor, type Carrier } from "../../shipping/carriers.ts";
 import { usd } from "./money.ts";
+import type { QuoteBody } from "./schemas.ts";
 
-// Shipping quotes: input checks in a fixed order (ids shape, address, carriers,
-// then the cards themselves), and the rate table. Rates are deterministic: a
-// base price per carrier service plus a per-card handling increment.
-
-export { CARRIERS, parseCarriers, type Carrier } from "../../shipping/carriers.ts";
+// Shipping quotes: input checks in a fixed order (the ids' shape in the
+// route's schema, then address, carriers, then the cards themselves), and the
+// rate table. Rates are deterministic: a base price per carrier service plus a
+// per-card handling increment.
 
 export interface QuoteInput {
   unique_ids: string[];
@@ -20,16 +18,9 @@ export interface QuoteInput {
   carriers: Carrier[];
 }
 
-export function parseUniqueIds(raw: unknown): string[] {
-  if (raw === undefined || raw === null) throw badRequest("invalid_unique_ids", "unique_ids is required: an array of unique_id strings (always an array, even for one card)");
-  if (!Array.isArray(raw)) throw badRequest("invalid_unique_ids", "unique_ids must be an array (always an array, even for one card)");
-  checkIdArray(raw, "unique_ids");
-  if (raw.length === 0) throw badRequest("invalid_unique_ids", "unique_ids must name at least one card");
-  if (raw.some((x) => typeof x !== "string" || x === "")) throw badRequest("invalid_unique_ids", "every unique_ids entry must be a non-empty string");
-  const ids = raw as string[];
-  ids.forEach((id, i) => checkIdentifier(id, `unique_ids[${i}]`));
-  if (new Set(ids).size !== ids.length) throw badRequest("invalid_unique_ids", "unique_ids must not repeat a card");
-  return ids;
+/** A quote's input: the ids as the schema checked them, then the shared rules for the address and the carriers, in that order. */
+export function quoteInput(body: QuoteBody): QuoteInput {
+  return { unique_ids: body.unique_ids, address: parseAddress(body.address ?? body.shipping_address), carriers: parseCarriers(body.carriers) };
 }
 
 export function parseAddress(raw: unknown): Address {
