@@ -25,31 +25,30 @@ export interface CatalogPage {
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
-function strictInt(name: string, lo: number, hi: number, description: string) {
+/** An optional paging integer read from its query string by `parse` (which throws the coded 400). */
+function pagingInt(description: string, parse: (raw: string) => number) {
   return z
     .string()
     .describe(description)
     .optional()
-    .transform((raw) => {
-      if (raw === undefined) return undefined;
-      if (!/^\s*\d+\s*$/.test(raw)) throw badRequest("invalid_pagination", `${name} must be an integer`);
-      const n = Number.parseInt(raw, 10);
-      if (n < lo || n > hi) throw badRequest("invalid_pagination", `${name} must be between ${lo} and ${hi}`);
-      return n;
-    });
+    .transform((raw) => (raw === undefined ? undefined : parse(raw)));
+}
+
+function strictInt(name: string, lo: number, hi: number, description: string) {
+  return pagingInt(description, (raw) => {
+    if (!/^\s*\d+\s*$/.test(raw)) throw badRequest("invalid_pagination", `${name} must be an integer`);
+    const n = Number.parseInt(raw, 10);
+    if (n < lo || n > hi) throw badRequest("invalid_pagination", `${name} must be between ${lo} and ${hi}`);
+    return n;
+  });
 }
 
 function looseInt(name: string, lo: number, hi: number, description: string) {
-  return z
-    .string()
-    .describe(description)
-    .optional()
-    .transform((raw) => {
-      if (raw === undefined) return undefined;
-      const n = leadingInt(raw);
-      if (n === null) throw badRequest("invalid_pagination", `${name} must be an integer (got "${raw.slice(0, 40)}")`);
-      return clamp(n, lo, hi);
-    });
+  return pagingInt(description, (raw) => {
+    const n = leadingInt(raw);
+    if (n === null) throw badRequest("invalid_pagination", `${name} must be an integer (got "${raw.slice(0, 40)}")`);
+    return clamp(n, lo, hi);
+  });
 }
 
 /** The four paging fields of a Card Data list, in the order they are checked. */
