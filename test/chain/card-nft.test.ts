@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { keccak256, parseEventLogs, toHex } from "viem";
 import { BURN_TYPES, cardNftAbi, ItemType, type Chain, type FixtureAccount } from "../../chain/index.ts";
-import { expectRevert, ownerOf, start, write } from "./helpers.ts";
+import { expectRevert, ownerOf, start, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
-let base: string;
 let alice: FixtureAccount;
 let bob: FixtureAccount;
 let tokenId: bigint;
@@ -13,19 +12,12 @@ const read = (functionName: string, args: readonly unknown[]) =>
   chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: functionName as any, args: args as any }) as Promise<any>;
 const nft = (from: FixtureAccount, fn: string, args: readonly unknown[]) => write(chain, from, chain.addresses.cardNft, cardNftAbi, fn, args);
 
-beforeAll(async () => {
-  chain = await start();
+useChain(async (c) => {
+  chain = c;
   [alice, bob] = chain.endUsers as [FixtureAccount, FixtureAccount];
   await nft(chain.operator, "grantRole", [keccak256(toHex("MINTER_ROLE")), chain.operator.address]);
   const receipt = await nft(chain.operator, "mint", [alice.address, ItemType.GRADED_CARD, "base1-4", 125_000_000n]);
   tokenId = parseEventLogs({ abi: cardNftAbi, eventName: "ItemMinted", logs: receipt.logs })[0]!.args.tokenId;
-  base = await chain.snapshot();
-});
-beforeEach(async () => {
-  await chain.revert(base);
-});
-afterAll(async () => {
-  await chain?.close();
 });
 
 describe("CardNFT", () => {

@@ -1,5 +1,5 @@
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 import { cardNftAbi, chainErrorsAbi, mysteryPoolAbi, startChain, usdStablecoinAbi, type Chain, type ChainOptions, type FixtureAccount } from "../../chain/index.ts";
 
 /** 2025-01-01T00:00:00Z */
@@ -87,3 +87,23 @@ export async function ownerOf(chain: Chain, tokenId: bigint): Promise<`0x${strin
 }
 
 export const hex32 = (n: number): Hex => `0x${n.toString(16).padStart(64, "0")}`;
+
+/**
+ * One chain for a test file: started (and set up by `set`) before its tests, back at the
+ * snapshot taken after `set` before every test, closed after them.
+ */
+export function useChain(set: (chain: Chain) => void | Promise<void>, opts: Partial<ChainOptions> = {}): void {
+  let chain: Chain | undefined;
+  let base = "";
+  beforeAll(async () => {
+    chain = await start(opts);
+    await set(chain);
+    base = await chain.snapshot();
+  }, 60_000);
+  beforeEach(async () => {
+    await chain!.revert(base);
+  });
+  afterAll(async () => {
+    await chain?.close();
+  });
+}

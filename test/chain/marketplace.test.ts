@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hashTypedData, keccak256, parseEventLogs, toHex, type Hex } from "viem";
 import { BURN_TYPES, buybackMarketplaceAbi, cardNftAbi, ItemType, type Chain, type FixtureAccount, marketplaceDomain, offerRequestTypes } from "../../chain/index.ts";
-import { blockTime, expectRevert, ownerOf, start, usdcBalance, write } from "./helpers.ts";
+import { blockTime, expectRevert, ownerOf, start, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
-let base: string;
 let alice: FixtureAccount;
 let bob: FixtureAccount;
 let tokenId: bigint;
@@ -31,20 +30,13 @@ async function offer(overrides: Partial<Offer> = {}): Promise<Offer> {
 const sign = (o: Offer, signer: FixtureAccount = chain.poolSigner): Promise<Hex> =>
   chain.walletClientFor(signer).signTypedData({ domain: domain(), types: offerTypes, primaryType: "OfferRequest", message: o });
 
-beforeAll(async () => {
-  chain = await start();
+useChain(async (c) => {
+  chain = c;
   [alice, bob] = chain.endUsers as [FixtureAccount, FixtureAccount];
   await write(chain, chain.operator, chain.addresses.cardNft, cardNftAbi, "grantRole", [keccak256(toHex("MINTER_ROLE")), chain.operator.address]);
   const r = await write(chain, chain.operator, chain.addresses.cardNft, cardNftAbi, "mint", [alice.address, ItemType.CARD, "base1-4", 120_000_000n]);
   tokenId = parseEventLogs({ abi: cardNftAbi, eventName: "ItemMinted", logs: r.logs })[0]!.args.tokenId;
   await write(chain, alice, chain.addresses.cardNft, cardNftAbi, "setApprovalForAll", [chain.addresses.marketplace, true]);
-  base = await chain.snapshot();
-});
-beforeEach(async () => {
-  await chain.revert(base);
-});
-afterAll(async () => {
-  await chain?.close();
 });
 
 describe("BuybackMarketplace", () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPublicClient, createWalletClient, encodeFunctionData, http, parseEventLogs } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import {
@@ -13,10 +13,9 @@ import {
   type Chain,
   type FixtureAccount,
 } from "../../chain/index.ts";
-import { blockTime, buyAndReveal, expectRevert, ownerOf, start, usdcBalance, write } from "./helpers.ts";
+import { blockTime, buyAndReveal, expectRevert, ownerOf, start, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
-let base: string;
 let alice: FixtureAccount;
 let bob: FixtureAccount;
 
@@ -24,17 +23,10 @@ const pool = (from: FixtureAccount, fn: string, args: readonly unknown[]) => wri
 const readPool = (functionName: string, args: readonly unknown[] = []) =>
   chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: functionName as any, args: args as any }) as Promise<any>;
 
-beforeAll(async () => {
-  chain = await start({ rpcPort: 0 });
+useChain(async (c) => {
+  chain = c;
   [alice, bob] = chain.endUsers as [FixtureAccount, FixtureAccount];
-  base = await chain.snapshot();
-});
-beforeEach(async () => {
-  await chain.revert(base);
-});
-afterAll(async () => {
-  await chain?.close();
-});
+}, { rpcPort: 0 });
 
 describe("MysteryPool purchase → VRF → reveal", () => {
   it("integration: a fixture wallet approves and purchases over JSON-RPC with raw calldata; VRF fulfil mints the items to it", async () => {

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hashDomain, maxUint256, parseEventLogs, parseSignature, publicActions, type Hex } from "viem";
 import { ExactEvmScheme as ExactEvmClient } from "@x402/evm/exact/client";
 import { ExactEvmScheme as ExactEvmFacilitator } from "@x402/evm/exact/facilitator";
 import { toClientEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
 import { transferWithAuthorizationTypes, usdStablecoinAbi, type Chain, type FixtureAccount } from "../../chain/index.ts";
-import { blockTime, expectRevert, hex32, start, usdcBalance, write } from "./helpers.ts";
+import { blockTime, expectRevert, hex32, start, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
-let base: string;
 let alice: FixtureAccount;
 let bob: FixtureAccount;
 
@@ -21,16 +20,9 @@ async function signTransfer(signer: FixtureAccount, msg: { from: `0x${string}`; 
   return chain.walletClientFor(signer).signTypedData({ domain: domain(), types: transferTypes, primaryType: "TransferWithAuthorization", message: msg });
 }
 
-beforeAll(async () => {
-  chain = await start();
+useChain(async (c) => {
+  chain = c;
   [alice, bob] = chain.endUsers as [FixtureAccount, FixtureAccount];
-  base = await chain.snapshot();
-});
-beforeEach(async () => {
-  await chain.revert(base);
-});
-afterAll(async () => {
-  await chain?.close();
 });
 
 describe("USDStablecoin", () => {

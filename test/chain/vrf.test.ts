@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeAbiParameters, keccak256, parseEventLogs, toEventSelector, type Hex } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi, vrfCoordinatorMockAbi, type Chain, type FixtureAccount } from "../../chain/index.ts";
-import { expectRevert, start, usdcBalance, write } from "./helpers.ts";
+import { expectRevert, start, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
-let base: string;
 let alice: FixtureAccount;
 
 const coord = (from: FixtureAccount, fn: string, args: readonly unknown[]) => write(chain, from, chain.addresses.vrfCoordinator, vrfCoordinatorMockAbi, fn, args);
@@ -19,16 +18,9 @@ async function purchase(user: FixtureAccount, tierId = 1): Promise<bigint> {
 
 const request = (subId: bigint, numWords = 2) => [{ keyHash: chain.vrf.keyHash, subId, requestConfirmations: 3, callbackGasLimit: 100_000, numWords, extraArgs: "0x" as Hex }];
 
-beforeAll(async () => {
-  chain = await start();
+useChain(async (c) => {
+  chain = c;
   alice = chain.endUsers[0]!;
-  base = await chain.snapshot();
-});
-beforeEach(async () => {
-  await chain.revert(base);
-});
-afterAll(async () => {
-  await chain?.close();
 });
 
 describe("VRFCoordinatorV2_5Mock", () => {
@@ -94,6 +86,7 @@ describe("VRFCoordinatorV2_5Mock", () => {
   });
 
   it("fulfillRandomWords without override uses keccak256(abi.encode(requestId, i)) like Chainlink's mock", async () => {
+    const start = await chain.snapshot();
     const requestId = await purchase(alice, 2);
     const receipt = await coord(chain.vrfNode, "fulfillRandomWords", [requestId, chain.addresses.mysteryPool]);
     const [revealed] = parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRevealed", logs: receipt.logs });
@@ -101,7 +94,7 @@ describe("VRFCoordinatorV2_5Mock", () => {
     // same result as an explicit override with those words
     const words = [0n, 1n, 2n].map((i) => BigInt(keccak256(encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [requestId, i]))));
     const items = parseEventLogs({ abi: mysteryPoolAbi, eventName: "ItemRevealed", logs: receipt.logs }).map((l) => [l.args.groupId, l.args.value]);
-    await chain.revert(base);
+    await chain.revert(start);
     const again = await purchase(alice, 2);
     const r2 = await chain.fulfillVrf(again, words);
     const logs2 = (await chain.publicClient.getTransactionReceipt({ hash: r2.txHash })).logs;
