@@ -1,14 +1,12 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, newKey, balance, waitFor, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect, afterAll } from "vitest";
+import { startEmulator, newKey, balance, waitFor, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectError } from "../errors.ts";
 
 const CARD = "/api/v1/pokemon/cards/base1-4";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
-beforeAll(async () => ({ emu, api, close } = await startEmulator()));
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api } = ctx));
 
 describe("route match and envelopes", () => {
   it("GET /api/v1/health needs no key", async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { describe, expect, it } from "vitest";
+import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { IMAGE_HOST } from "../../fixtures/catalog/index.ts";
 import type { Game } from "../../emulator/catalog-data/model.ts";
 import { fixtureBytes, resolveFixture } from "../../emulator/areas/vision/fixture-host.ts";
@@ -13,9 +13,7 @@ import { parseOptions } from "../../emulator/areas/vision/options.ts";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
-beforeAll(async () => ({ emu, api, close } = await startEmulator()));
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api } = ctx));
 
 const GAMES: Game[] = ["pokemon", "onepiece", "azuki"];
 

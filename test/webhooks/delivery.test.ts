@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect, beforeEach, afterEach } from "vitest";
+import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectError } from "../errors.ts";
 import { startReceiver, HANG, type Receiver } from "./receiver.ts";
 import { verifySignature } from "./verify.ts";
@@ -11,10 +11,8 @@ import { publishEvent } from "../../emulator/events/publish.ts";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let rx: Receiver;
-beforeAll(async () => ({ emu, api, close } = await startEmulator()));
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api } = ctx));
 beforeEach(async () => {
   await emu.reset(); // also proves reset drops every pending delivery timer
   rx = await startReceiver();

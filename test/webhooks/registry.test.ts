@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect, afterAll } from "vitest";
+import { startEmulator, newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectError } from "../errors.ts";
 import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../emulator/events/types.ts";
 
@@ -8,9 +8,7 @@ import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../emulator/events/types.t
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
-beforeAll(async () => ({ emu, api, close } = await startEmulator()));
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api } = ctx));
 
 const HOOK = "https://hooks.example.com/cardos";
 const partner = () => newKey(api, { kind: "partner" });

@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll, beforeEach, afterEach } from "vitest";
-import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect, beforeEach, afterEach } from "vitest";
+import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { createEmulator } from "../../emulator/index.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 import { publishEvent } from "../../emulator/events/publish.ts";
@@ -10,10 +10,8 @@ import { dispatcherFor } from "../../emulator/areas/webhooks/dispatcher.ts";
 
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let rx: Receiver;
-beforeAll(async () => ({ emu, api, close } = await startEmulator()));
-afterAll(() => close());
+useEmulator((ctx) => ({ emu, api } = ctx));
 beforeEach(async () => {
   await emu.reset();
   rx = await startReceiver(500);
