@@ -1,5 +1,6 @@
 import type { AccessRule } from "../../pipeline/auth.ts";
-import type { RouteSpec } from "../../pipeline/route.ts";
+import { defineRoute, type Method, type Reply, type RouteSpec, type TypedContext } from "../../pipeline/route.ts";
+import type { RouteSchema } from "../../pipeline/schema.ts";
 
 // Scopes per service-facts §2.2. Partner keys only; a tenant key gets 403.
 export const partner = (scope: string, models?: AccessRule["models"]): AccessRule => ({ kinds: ["partner"], scopes: [scope], ...(models ? { models } : {}) });
@@ -7,3 +8,13 @@ export const partner = (scope: string, models?: AccessRule["models"]): AccessRul
 export function route(method: RouteSpec["method"], path: string, access: AccessRule, gate: string, handle: RouteSpec["handle"]): RouteSpec {
   return { method, path, access, envelope: "partner", gate, handle };
 }
+
+/** `route` with a schema: the handler gets `c.input` parsed and typed (pipeline/schema.ts). */
+export const schemaRoute = <S extends RouteSchema>(
+  method: Method,
+  path: string,
+  access: AccessRule,
+  gate: string,
+  schema: S,
+  handle: (c: TypedContext<S>) => Reply | Promise<Reply>,
+): RouteSpec => defineRoute({ method, path, access, envelope: "partner", gate, schema, handle });
