@@ -2,6 +2,7 @@ import { getAddress, keccak256, toHex } from "viem";
 import type { Services } from "../../../pipeline/services.ts";
 import type { EndUserRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
+import type { DepositWire, LedgerEntryWire } from "./schemas.ts";
 
 // The custodial wallet's books (service-facts §4.3): a ledger entry for every
 // change of an end user's balance or reservation, the deposits that credited
@@ -179,7 +180,7 @@ export function creditDeposit(s: Services, accountId: string, user: EndUserRow, 
   return row;
 }
 
-export function formatLedger(e: LedgerRow) {
+export function formatLedger(e: LedgerRow): LedgerEntryWire {
   return {
     id: e.id,
     entry_type: e.entry_type,
@@ -194,7 +195,7 @@ export function formatLedger(e: LedgerRow) {
   };
 }
 
-export function formatDeposit(d: DepositRow) {
+export function formatDeposit(d: DepositRow): DepositWire {
   return {
     id: d.id,
     chain_in: d.chain_in,

@@ -1,11 +1,11 @@
-import { badRequest, notFound } from "../../../pipeline/errors.ts";
-import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
-import { partner, route } from "../access.ts";
-import { identityOf, queryIdentity } from "../identity.ts";
-import { checksummed } from "../util.ts";
+import { notFound } from "../../../pipeline/errors.ts";
+import { paginate } from "../../../pipeline/pagination.ts";
+import { ok, type RouteSpec } from "../../../pipeline/route.ts";
+import { partner, schemaRoute as typed } from "../access.ts";
+import { identityOf } from "../identity.ts";
 import { endUser, walletView } from "./end-users.ts";
 import { depositAddress, formatDeposit, formatLedger, userDeposits, userLedger, walletId } from "./ledger.ts";
+import { balanceRoute, depositAddressRoute, depositsRoute, getWalletRoute, ledgerRoute, putWalletRoute, userPageInput } from "./schemas.ts";
 import { activeWallet, setWallet, type WalletKind } from "./wallets.ts";
 
 // Wallet endpoints. The custodial wallet (service-facts §4.3, SDK
@@ -15,56 +15,46 @@ import { activeWallet, setWallet, type WalletKind } from "./wallets.ts";
 // reference. The partner's buyback pool wallet (pool:manage) and revenue
 // payout wallet (payout:manage).
 
-function chainParam(v: unknown): string {
-  if (v === undefined || v === null || v === "") return "base";
-  if (v !== "base") throw badRequest("invalid_chain", 'chain must be "base"');
-  return "base";
-}
+const putWallet = (path: string, scope: string, kind: WalletKind): RouteSpec =>
+  typed("PUT", path, partner(scope), "partner_write", putWalletRoute, (c) => {
+    const { address, chain } = c.input.body;
+    return ok({ ...setWallet(c.services, kind, c.key!.account_id, chain, address) });
+  });
 
-async function put(c: HandlerContext, kind: WalletKind) {
-  const b = await c.object();
-  const address = checksummed(b.wallet_address ?? b.address);
-  if (!address) throw badRequest("invalid_address", "Send wallet_address (or address): a 0x-prefixed 20-byte EVM address, EIP-55 checksummed when mixed-case");
-  const chain = chainParam(b.chain);
-  return ok({ ...setWallet(c.services, kind, c.key!.account_id, chain, address) });
-}
-
-function get(c: HandlerContext, kind: WalletKind, code: string, what: string) {
-  chainParam(c.query.get("chain"));
-  const row = activeWallet(c.services, kind, c.key!.account_id);
-  if (!row) throw notFound(`No ${what} is set for this account`, code);
-  return ok({ ...row });
-}
+const getWallet = (path: string, scope: string, kind: WalletKind, code: string, what: string): RouteSpec =>
+  typed("GET", path, partner(scope), "partner_read", getWalletRoute(code), (c) => {
+    const row = activeWallet(c.services, kind, c.key!.account_id);
+    if (!row) throw notFound(`No ${what} is set for this account`, code);
+    return ok({ ...row });
+  });
 
 export const balanceRoutes: RouteSpec[] = [
-  route("GET", "/wallet/balance", partner("wallet:read"), "wallet_read", (c) => {
-    const who = queryIdentity(c, "Send external_user_id and/or wallet_address");
+  typed("GET", "/wallet/balance", partner("wallet:read"), "wallet_read", balanceRoute, (c) => {
+    const who = identityOf(c.input.query, "Send external_user_id and/or wallet_address");
     return ok(walletView(endUser(c.services, c.key!.account_id, who)));
   }),
 ];
 
 export const walletRoutes: RouteSpec[] = [
-  route("PUT", "/mystery/pool-wallet", partner("pool:manage"), "partner_write", (c) => put(c, "pool_wallets")),
-  route("GET", "/mystery/pool-wallet", partner("pool:manage"), "partner_read", (c) => get(c, "pool_wallets", "pool_wallet_not_set", "pool wallet")),
-  route("PUT", "/mystery/payout-wallet", partner("payout:manage"), "partner_write", (c) => put(c, "payout_wallets")),
-  route("PUT", "/payout-wallet", partner("payout:manage"), "partner_write", (c) => put(c, "payout_wallets")),
-  route("GET", "/mystery/payout-wallet", partner("payout:manage"), "partner_read", (c) => get(c, "payout_wallets", "payout_wallet_not_set", "payout wallet")),
-  route("GET", "/payout-wallet", partner("payout:manage"), "partner_read", (c) => get(c, "payout_wallets", "payout_wallet_not_set", "payout wallet")),
+  putWallet("/mystery/pool-wallet", "pool:manage", "pool_wallets"),
+  getWallet("/mystery/pool-wallet", "pool:manage", "pool_wallets", "pool_wallet_not_set", "pool wallet"),
+  putWallet("/mystery/payout-wallet", "payout:manage", "payout_wallets"),
+  putWallet("/payout-wallet", "payout:manage", "payout_wallets"),
+  getWallet("/mystery/payout-wallet", "payout:manage", "payout_wallets", "payout_wallet_not_set", "payout wallet"),
+  getWallet("/payout-wallet", "payout:manage", "payout_wallets", "payout_wallet_not_set", "payout wallet"),
 ];
 
 export const walletLedgerRoutes: RouteSpec[] = [
-  route("GET", "/wallet/ledger", partner("wallet:read"), "wallet_read", (c) => {
-    const who = queryIdentity(c);
-    const page = parseOffsetPage(c.query);
+  typed("GET", "/wallet/ledger", partner("wallet:read"), "wallet_read", ledgerRoute, (c) => {
+    const { who, page } = userPageInput(c.input.query);
     const acct = c.key!.account_id;
     const user = endUser(c.services, acct, who);
     const { items, pagination } = paginate(userLedger(c.services, acct, user.external_user_id), page);
     return ok({ entries: items.map(formatLedger) }, { pagination });
   }),
 
-  route("GET", "/wallet/deposits", partner("wallet:read"), "wallet_read", (c) => {
-    const who = queryIdentity(c);
-    const page = parseOffsetPage(c.query);
+  typed("GET", "/wallet/deposits", partner("wallet:read"), "wallet_read", depositsRoute, (c) => {
+    const { who, page } = userPageInput(c.input.query);
     const acct = c.key!.account_id;
     const user = endUser(c.services, acct, who);
     const { deposits, linked } = userDeposits(c.services, acct, user.external_user_id);
@@ -72,8 +62,8 @@ export const walletLedgerRoutes: RouteSpec[] = [
     return ok({ wallet_id: walletId(c.services, acct, user.external_user_id), linked_internal_user: linked, deposits: items.map(formatDeposit) }, { pagination });
   }),
 
-  route("POST", "/wallet/deposit-address", partner("wallet:deposit"), "partner_write", async (c) => {
-    const who = identityOf(await c.object());
+  typed("POST", "/wallet/deposit-address", partner("wallet:deposit"), "partner_write", depositAddressRoute, (c) => {
+    const who = c.input.body;
     const acct = c.key!.account_id;
     const user = endUser(c.services, acct, who);
     const { address } = depositAddress(c.services, acct, user.external_user_id);
