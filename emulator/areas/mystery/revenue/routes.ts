@@ -1,10 +1,11 @@
 import { badRequest } from "../../../pipeline/errors.ts";
-import { paginate, parseOffsetPage } from "../../../pipeline/pagination.ts";
+import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
-import { partner, route } from "../access.ts";
+import { partner, schemaRoute as typed } from "../access.ts";
 import { byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, payoutsOf, quarterEnd, TIER_SHARE_BPS } from "./revenue.ts";
 import { usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
+import { payoutsRoute, revenueRoute, termsRoute } from "./schemas.ts";
 
 // Revenue terms, period summaries and payouts (service-facts §4.8, SDK
 // cardos.revenue; packs:read). A POOL key sees billing_model POOL, a 0 % share,
@@ -12,18 +13,10 @@ import { activeWallet } from "../wallet/wallets.ts";
 
 const modelOf = (c: HandlerContext) => c.key!.billing_model ?? "TIER";
 
-function isoParam(c: HandlerContext, name: string): number | null {
-  const raw = c.query.get(name);
-  if (raw === null || raw === "") return null;
-  const t = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : NaN;
-  if (Number.isNaN(t)) throw badRequest("invalid_value", `${name} must be an ISO-8601 date or timestamp (e.g. 2026-01-01 or 2026-01-01T00:00:00Z)`);
-  return t;
-}
-
 const both = (micros: bigint, name: string) => ({ [`${name}_micros`]: String(micros), [`${name}_usdc`]: usdc(micros) });
 
 export const revenueRoutes: RouteSpec[] = [
-  route("GET", "/mystery/terms", partner("packs:read"), "partner_read", (c) => {
+  typed("GET", "/mystery/terms", partner("packs:read"), "partner_read", termsRoute, (c) => {
     const tier = modelOf(c) === "TIER";
     const acct = c.key!.account_id;
     const wallet = activeWallet(c.services, "payout_wallets", acct);
@@ -46,9 +39,8 @@ export const revenueRoutes: RouteSpec[] = [
     });
   }),
 
-  route("GET", "/mystery/revenue", partner("packs:read"), "partner_read", (c) => {
-    const from = isoParam(c, "from");
-    const to = isoParam(c, "to");
+  typed("GET", "/mystery/revenue", partner("packs:read"), "partner_read", revenueRoute, (c) => {
+    const { from, to } = c.input.query;
     if (from !== null && to !== null && from >= to) throw badRequest("invalid_value", "from must be before to (to is exclusive)");
     const bps = modelOf(c) === "TIER" ? TIER_SHARE_BPS : 0;
     const f = figures(c.services, c.key!.account_id, from, to, bps);
@@ -85,8 +77,8 @@ export const revenueRoutes: RouteSpec[] = [
     });
   }),
 
-  route("GET", "/mystery/payouts", partner("packs:read"), "partner_read", (c) => {
-    const page = parseOffsetPage(c.query);
+  typed("GET", "/mystery/payouts", partner("packs:read"), "partner_read", payoutsRoute, (c) => {
+    const page = c.input.query;
     const { statements, outstanding, accruing, owed } = payoutsOf(c.services, c.key!.account_id, modelOf(c) === "TIER");
     const { items, pagination } = paginate(statements, page);
     return ok({ payouts: items, outstanding_usdc: usdc(outstanding), accruing, total_owed_usdc: usdc(owed) }, { pagination });
