@@ -15,7 +15,7 @@ import { isTxHash, optIdentifier, parseUsdc, tokenIdParam, walletParam } from ".
 const MAX_BATCH = 50;
 
 /** A body field read by `parse` (which throws the field's coded 400), documented as `doc`. */
-const read = <T>(doc: Record<string, unknown>, parse: (v: unknown) => T) => z.unknown().transform(parse).meta(doc);
+const read = <T>(doc: Record<string, unknown>, parse: (v: unknown) => T) => z.unknown().optional().transform(parse).meta(doc);
 
 const tokenIds = read({ type: "array", items: { type: ["string", "integer"] }, minItems: 1, maxItems: MAX_BATCH, description: "uint256 token ids in plain decimal" }, (v): string[] => {
   if (!Array.isArray(v) || v.length === 0) throw badRequest("invalid_token_ids", "token_ids must be a non-empty array of token ids");
