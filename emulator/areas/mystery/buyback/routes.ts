@@ -1,21 +1,17 @@
-import type { Hex } from "viem";
-import { badRequest, notFound } from "../../../pipeline/errors.ts";
-import { checkIdLength, intId } from "../../../pipeline/identifiers.ts";
+import { notFound } from "../../../pipeline/errors.ts";
+import { intId } from "../../../pipeline/identifiers.ts";
 import { created, ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
-import { partner, route } from "../access.ts";
-import { parseUsdc, tokenIdOf, tokenIdParam, type Body } from "../util.ts";
+import { partner, schemaRoute as typed } from "../access.ts";
+import { tokenIdOf } from "../util.ts";
 import { prepareAccept, relayAccept } from "./accept.ts";
-import { accountPurchaseId, createOffer, formatOffer, offersOf, purchaseToken, type OfferPrice } from "./offers.ts";
+import { accountPurchaseId, createOffer, formatOffer, offersOf, purchaseToken } from "./offers.ts";
+import { acceptPrepareRoute, acceptRoute, createForPurchaseRoute, createRoute, listByTokenRoute, listForPurchaseRoute } from "./schemas.ts";
 
 // Buyback offers and their relayed accept (POOL model; a TIER key gets 403
 // not_pool_partner). Offers are made on the caller's own tokens only; another
 // partner's token is 404 token_not_found, like a token that does not exist.
 
 const POOL = ["POOL"] as const;
-
-const isSignature = (v: unknown): v is Hex => typeof v === "string" && /^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/.test(v);
-
-const offerPriceOf = (b: Body): OfferPrice | null => (b.offer_price_usdc === undefined || b.offer_price_usdc === null ? null : { micros: parseUsdc(b.offer_price_usdc) });
 
 const ownPurchaseId = (c: HandlerContext, raw: string) => accountPurchaseId(c.services, c.key!.account_id, intId(raw, "purchase_id"));
 
@@ -24,39 +20,29 @@ async function offersFor(c: HandlerContext, match: (o: { token_id: string; purch
 }
 
 export const buybackRoutes: RouteSpec[] = [
-  route("POST", "/mystery/buyback/:token_id/accept/prepare", partner("packs:read", POOL), "partner_read", async (c) =>
+  typed("POST", "/mystery/buyback/:token_id/accept/prepare", partner("packs:read", POOL), "partner_read", acceptPrepareRoute, async (c) =>
     // The body (item_type?) may be {} or absent: the token in the path decides.
-    ok(await prepareAccept(c.services, c.key!.account_id, c.params.token_id!)),
+    ok(await prepareAccept(c.services, c.key!.account_id, c.input.params.token_id)),
   ),
 
-  route("POST", "/mystery/buyback/:token_id/accept", partner("packs:buyback", POOL), "partner_write", async (c) => {
-    const b = await c.object();
-    const sig = b.receiver_signature;
-    if (!isSignature(sig)) throw badRequest("invalid_receiver_signature", "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex");
-    return ok(await relayAccept(c.services, c.key!.account_id, c.params.token_id!, sig));
-  }),
+  typed("POST", "/mystery/buyback/:token_id/accept", partner("packs:buyback", POOL), "partner_write", acceptRoute, async (c) =>
+    ok(await relayAccept(c.services, c.key!.account_id, c.input.params.token_id, c.input.body.receiver_signature)),
+  ),
 
-  route("POST", "/mystery/buyback", partner("packs:buyback", POOL), "partner_write", async (c) => {
-    const b = await c.object();
-    if (b.token_id === undefined || b.token_id === null || b.token_id === "") throw badRequest("token_required", "token_id is required");
-    const tokenId = tokenIdParam(b.token_id);
-    if (tokenId === null) throw notFound(`No token ${String(b.token_id)}`, "token_not_found");
-    const { offer, idempotent } = await createOffer(c.services, c.key!.account_id, tokenId, offerPriceOf(b));
+  typed("POST", "/mystery/buyback", partner("packs:buyback", POOL), "partner_write", createRoute, async (c) => {
+    const b = c.input.body;
+    const { offer, idempotent } = await createOffer(c.services, c.key!.account_id, b.token_id, b.offer_price_usdc);
     return created(formatOffer(c.services, offer, { idempotent }));
   }),
 
-  route("GET", "/mystery/buyback", partner("packs:read", POOL), "partner_read", async (c) => {
-    const raw = c.query.get("token_id");
-    if (!raw) throw badRequest("token_required", "token_id is required");
-    checkIdLength(raw, "token_id");
-    // A filter: a string that is no token id matches no offer.
-    const tokenId = tokenIdOf(raw);
+  typed("GET", "/mystery/buyback", partner("packs:read", POOL), "partner_read", listByTokenRoute, async (c) => {
+    const tokenId = c.input.query.token_id;
     return ok({ offers: tokenId === null ? [] : await offersFor(c, (o) => o.token_id === tokenId) });
   }),
 
-  route("POST", "/mystery/buyback/:purchase_id", partner("packs:buyback", POOL), "partner_write", async (c) => {
-    const b = await c.object();
-    const raw = c.params.purchase_id!;
+  typed("POST", "/mystery/buyback/:purchase_id", partner("packs:buyback", POOL), "partner_write", createForPurchaseRoute, async (c) => {
+    const b = c.input.body;
+    const raw = c.input.params.purchase_id;
     // A purchase id of this account wins; otherwise the segment is an on-chain token id.
     const purchaseId = ownPurchaseId(c, raw);
     let tokenId: string;
@@ -68,12 +54,12 @@ export const buybackRoutes: RouteSpec[] = [
       if (t === null) throw notFound(`No purchase or token ${raw}`);
       tokenId = t;
     }
-    const { offer, idempotent } = await createOffer(c.services, c.key!.account_id, tokenId, offerPriceOf(b));
+    const { offer, idempotent } = await createOffer(c.services, c.key!.account_id, tokenId, b.offer_price_usdc);
     return created(formatOffer(c.services, offer, { idempotent }));
   }),
 
-  route("GET", "/mystery/buyback/:purchase_id", partner("packs:read", POOL), "partner_read", async (c) => {
-    const raw = c.params.purchase_id!;
+  typed("GET", "/mystery/buyback/:purchase_id", partner("packs:read", POOL), "partner_read", listForPurchaseRoute, async (c) => {
+    const raw = c.input.params.purchase_id;
     const purchaseId = ownPurchaseId(c, raw);
     const tokenId = tokenIdOf(raw);
     const offers = await offersFor(c, (o) => (purchaseId !== null ? o.purchase_id === purchaseId : o.token_id === tokenId));
