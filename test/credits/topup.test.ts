@@ -74,6 +74,7 @@ describe("POST /api/v1/credits/topup: the 402 challenge", () => {
 
   it("surrounding spaces and 2 decimals are accepted; the challenge asks for the exact atomic amount", async () => {
     const res = await topup(emu.key("demo"), "%2012.34%20").expect(402);
+    expect(res.body.error).toBe("insufficient_credits");
     expect(requirementsOf(res.headers["payment-required"]).req.amount).toBe("12340000");
   });
 
