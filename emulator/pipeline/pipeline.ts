@@ -4,7 +4,7 @@ import { authenticate, authorize } from "./auth.ts";
 import { ApiError, documentedError, internalError } from "./errors.ts";
 import { asObject, MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
 import { errorResponse, successText, textResponse, type HeaderBag } from "./envelope.ts";
-import { inForce, type RateDecision } from "./rate-limit.ts";
+import { inForce, writeRateLimitHeaders } from "./rate-limit.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
 import { parsePart, queryObject, responseProblem } from "./schema.ts";
@@ -44,7 +44,7 @@ export function createPipeline(services: Services) {
       // X-RateLimit-* on every response: the IP's window until a key is known
       // (so a 401 carries it), then whichever window's ceiling is in force.
       const ipDecision = limiter.hit(`ip:${ip}`, options.ipRateLimitPerMin, clock.now());
-      setRateHeaders(headers, ipDecision);
+      writeRateLimitHeaders(headers, ipDecision);
       if (!ipDecision.allowed) throw rateLimited("this IP address");
 
       key = authenticate(apiKey, store.state.keys);
@@ -52,7 +52,7 @@ export function createPipeline(services: Services) {
       if (spec.cost !== undefined && !isMetered(key)) headers["X-Credits-Metering"] = "unmetered";
 
       const keyDecision = limiter.hit(`key:${key.key}`, key.rate_limit_per_min, clock.now());
-      setRateHeaders(headers, inForce(ipDecision, keyDecision));
+      writeRateLimitHeaders(headers, inForce(ipDecision, keyDecision));
       if (!keyDecision.allowed) throw rateLimited("this API key");
 
       authorize(key, spec.access);
@@ -172,14 +172,6 @@ function withReplyHeaders(headers: HeaderBag, reply: Reply): HeaderBag {
   return headers;
 }
 
-/** The window's headers, written in place (no intermediate object, no `delete`: the bag stays a fast object). */
-function setRateHeaders(headers: HeaderBag, d: RateDecision): void {
-  headers["X-RateLimit-Limit"] = String(d.limit);
-  headers["X-RateLimit-Remaining"] = String(d.remaining);
-  headers["X-RateLimit-Reset"] = String(d.resetAt);
-  // Only a refusal carries Retry-After, and a refusal ends the request: it is never set twice.
-  if (!d.allowed && d.retryAfter > 0) headers["Retry-After"] = String(d.retryAfter);
-}
 
 /** The window's headers (Retry-After included) are already on the response. */
 function rateLimited(who: string): ApiError {

@@ -99,13 +99,17 @@ export function inForce(ip: RateDecision, key: RateDecision): RateDecision {
   return ip.limit < key.limit ? ip : key;
 }
 
-/** The `X-RateLimit-*` headers; `Retry-After` only on a refusal (a 429). */
-export function rateLimitHeaders(d: RateDecision): Record<string, string> {
-  const h: Record<string, string> = {
-    "X-RateLimit-Limit": String(d.limit),
-    "X-RateLimit-Remaining": String(d.remaining),
-    "X-RateLimit-Reset": String(d.resetAt),
-  };
+/**
+ * Writes the `X-RateLimit-*` headers into `h` in place (the hot path adds no object); `Retry-After`
+ * only on a refusal, which ends the request, so it is never written twice.
+ */
+export function writeRateLimitHeaders(h: Record<string, string>, d: RateDecision): Record<string, string> {
+  h["X-RateLimit-Limit"] = String(d.limit);
+  h["X-RateLimit-Remaining"] = String(d.remaining);
+  h["X-RateLimit-Reset"] = String(d.resetAt);
   if (!d.allowed && d.retryAfter > 0) h["Retry-After"] = String(d.retryAfter);
   return h;
 }
+
+/** The `X-RateLimit-*` headers as a new object. */
+export const rateLimitHeaders = (d: RateDecision): Record<string, string> => writeRateLimitHeaders({}, d);
