@@ -61,9 +61,16 @@ export interface RouteSpec {
 
 type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
 
+/** The input a route's schema parses, typed (API and control-plane routes alike). */
+export interface InputOf<S extends RouteSchema> {
+  params: Out<S["params"]>;
+  query: Out<S["query"]>;
+  body: S["body"] extends z.ZodType ? z.output<S["body"]> : undefined;
+}
+
 /** The handler's context with its input typed by the route's schema. */
 export interface TypedContext<S extends RouteSchema> extends HandlerContext {
-  input: { params: Out<S["params"]>; query: Out<S["query"]>; body: S["body"] extends z.ZodType ? z.output<S["body"]> : undefined };
+  input: InputOf<S>;
 }
 
 /** A route whose handler receives the input its schema parsed, typed. */
