@@ -15,6 +15,7 @@ import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
 import { deviationRoutes } from "./control/deviation-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
+import { runControl } from "./control/dispatch.ts";
 import { applyDeviations, type Deviation } from "./pipeline/deviation.ts";
 import { pipelineDeviations } from "./pipeline/deviations.ts";
 
@@ -97,8 +98,7 @@ export function createApp(services: Services, host: ControlHost): Hono {
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {
       const headers = idHeaders(c);
       try {
-        const body = spec.method === "GET" || spec.method === "DELETE" ? {} : await readBody(c.req.raw);
-        const reply = await spec.handle({ services, params: c.req.param(), query: new URL(c.req.url).searchParams, body, host });
+        const reply = await runControl(spec, services, host, c.req.param(), new URL(c.req.url), () => readBody(c.req.raw));
         if (reply.raw) {
           reply.raw.headers.set("X-Request-Id", headers["X-Request-Id"]!);
           return reply.raw;

@@ -1,12 +1,15 @@
-import type { Method, Reply } from "../pipeline/route.ts";
+import type { InputOf, Method, Reply } from "../pipeline/route.ts";
 import type { Services } from "../pipeline/services.ts";
 import type { Deviation } from "../pipeline/deviation.ts";
+import type { ParsedInput, RouteSchema } from "../pipeline/schema.ts";
 
 /** A control-plane route under /_emulator: no key, same envelope. */
 export interface ControlSpec {
   method: Method;
   path: string;
   describe: string;
+  /** What the route takes and answers: validated before the handler, written into the control plane's OpenAPI document. */
+  schema?: RouteSchema;
   handle(c: ControlContext): Reply | Promise<Reply>;
 }
 
@@ -14,9 +17,24 @@ export interface ControlContext {
   services: Services;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The JSON body as sent (`{}` on GET and DELETE); routes with a schema read `input.body` instead. */
   body: Record<string, unknown>;
+  /** The request parsed by the route's schema (without one: raw params and query, the body as sent). */
+  input: ParsedInput;
   /** Emulator-level operations that span more than the store (chain snapshots, reset hooks). */
   host: ControlHost;
+}
+
+/** The control context with its input typed by the route's schema. */
+export interface TypedControlContext<S extends RouteSchema> extends ControlContext {
+  input: InputOf<S>;
+}
+
+/** A control route whose handler receives the input its schema parsed, typed. */
+export function defineControl<S extends RouteSchema>(
+  spec: Omit<ControlSpec, "schema" | "handle"> & { schema: S; handle(c: TypedControlContext<S>): Reply | Promise<Reply> },
+): ControlSpec {
+  return spec as unknown as ControlSpec;
 }
 
 export interface ControlHost {

@@ -248,8 +248,15 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
         "4XX": { description: "Bad input", content: { "application/json": { schema: { $ref: "#/components/schemas/PartnerError" } } } },
       },
     };
-    if (params.length) op.parameters = params;
-    if (spec.method !== "GET" && spec.method !== "DELETE") op.requestBody = { required: false, content: { "application/json": { schema: { type: "object" } } } };
+    if (spec.schema) {
+      op.responses = declaredResponses(spec.schema, "partner", ["X-Request-Id"]);
+      const all = schemaParams(spec.schema, params);
+      if (all.length) op.parameters = all;
+      if (spec.schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(spec.schema.body, "input") } } };
+    } else {
+      if (params.length) op.parameters = params;
+      if (spec.method !== "GET" && spec.method !== "DELETE") op.requestBody = { required: false, content: { "application/json": { schema: { type: "object" } } } };
+    }
     (paths[path] ??= {})[spec.method.toLowerCase()] = op;
   }
   return {
@@ -263,6 +270,9 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
     servers: [{ url: serverUrl }],
     tags: [{ name: "control", description: "The emulator's control plane." }],
     paths,
-    components: { schemas: { Success: COMPONENTS.schemas.Success, Pagination: COMPONENTS.schemas.Pagination, PartnerError: COMPONENTS.schemas.PartnerError } },
+    components: {
+      headers: { "X-Request-Id": COMPONENTS.headers["X-Request-Id"] },
+      schemas: { Success: COMPONENTS.schemas.Success, Pagination: COMPONENTS.schemas.Pagination, PartnerError: COMPONENTS.schemas.PartnerError },
+    },
   };
 }

@@ -138,6 +138,18 @@ export function parsePart<T>(part: "params" | "query" | "body", schema: z.ZodTyp
   throw badRequest(own ?? codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, { details: { field, part } });
 }
 
+/**
+ * A request's parts parsed by its route's schema (API and control routes share this):
+ * each failing part is its field's documented 400. `body` is read only when declared.
+ */
+export async function parseInput(schema: RouteSchema, params: Record<string, string>, query: URLSearchParams, body: () => Promise<Record<string, unknown>>): Promise<ParsedInput> {
+  return {
+    params: schema.params ? parsePart("params", schema.params, params) : params,
+    query: schema.query ? parsePart("query", schema.query, queryObject(query)) : queryObject(query),
+    body: schema.body ? parsePart("body", schema.body, await body()) : undefined,
+  };
+}
+
 /** Checks an answer's `data` against the route's declaration; returns what is wrong, or null. */
 export function responseProblem(schema: RouteSchema, status: number, data: unknown): string | null {
   const spec = schema.responses[status];
