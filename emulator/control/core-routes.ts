@@ -4,8 +4,9 @@ import { balanceOf, newAccount, settle, nextResetAt } from "../pipeline/metering
 import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
 import { ALL_SCOPES, DEFAULT_RATE_LIMIT_PER_MIN, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES } from "../state/plans.ts";
 import type { KeyKind, KeyRecord } from "../state/schema.ts";
-import type { ControlSpec } from "./route.ts";
-import { optNumber, optString, optStringArray, reqString } from "./body.ts";
+import { defineControl, type ControlSpec } from "./route.ts";
+import { later, z } from "../pipeline/schema.ts";
+import { badInput, flag, missing, oneOf, opt, text } from "./schemas.ts";
 import type { FaultSpec } from "../pipeline/faults.ts";
 import { own } from "../state/own.ts";
 
@@ -31,17 +32,73 @@ const DEFAULT_SCOPES: Record<KeyKind, readonly string[]> = {
   legacy: LEGACY_SCOPES,
 };
 
+const keyWire = z.object({
+  name: z.string().optional(),
+  key: z.string(),
+  kind: z.enum(["partner", "tenant", "legacy"]),
+  label: z.string(),
+  scopes: z.array(z.string()),
+  billing_model: z.enum(["POOL", "TIER"]).optional(),
+  account_id: z.string(),
+  rate_limit_per_min: z.number().int(),
+  active: z.boolean(),
+  balance: z.number().int().optional(),
+  free_credits: z.number().int().optional(),
+  purchased_credits: z.number().int().optional(),
+});
+
+const clockWire = z.object({
+  now: z.iso.datetime(),
+  now_ms: z.number(),
+  mode: z.enum(["realtime", "manual"]),
+  pending: z.array(z.object({ id: z.number(), at: z.iso.datetime(), label: z.string() })),
+});
+
+const faultWire = z.object({
+  id: z.string(),
+  hits: z.number().int(),
+  match: z.object({ method: z.string().optional(), path: z.string() }),
+  status: z.number().int(),
+  error: z.string(),
+  message: z.string().optional(),
+  probability: z.number().optional(),
+  times: z.number().int().optional(),
+  latency_ms: z.number().optional(),
+});
+
+const keyBody = z.object({
+  kind: oneOf(["partner", "tenant", "legacy"]),
+  scopes: opt(z.array(z.string())),
+  balance: opt(z.number().int().min(0)),
+  rate_limit_per_min: opt(z.number().int().min(1)),
+  billing_model: opt(oneOf(["POOL", "TIER"])),
+  account_id: opt(text()),
+  label: opt(text()),
+});
+
+const faultBody = z.object({
+  match: z.object({ path: text(), method: opt(text()) }, { error: "match {method?, path} is required" }),
+  status: z.number({ error: "status (400-599) is required" }).int().min(400).max(599),
+  error: opt(text()),
+  message: opt(text()),
+  probability: opt(z.number().min(0).max(1)),
+  times: opt(z.number().int().min(1)),
+  latency_ms: opt(z.number().min(0)),
+});
+
 export const coreControlRoutes: ControlSpec[] = [
-  {
+  defineControl({
     method: "GET",
     path: "/health",
     describe: "Liveness and a summary (seed, clock, chain)",
+    schema: { responses: { 200: { description: "Alive", data: z.object({ status: z.literal("ok") }) } } },
     handle: (c) => ok({ status: "ok", ...c.host.info() }),
-  },
-  {
+  }),
+  defineControl({
     method: "GET",
     path: "/keys",
     describe: "Every key with its kind, scopes and credit balance",
+    schema: { responses: { 200: { description: "Every key", data: z.object({ keys: z.array(keyWire) }) } } },
     handle: (c) => {
       const { store, clock } = c.services;
       const fixtureNames = new Map(FIXTURE_KEYS.map((spec) => [makeKey(store.state.seed, spec.name), spec.name]));
@@ -51,168 +108,192 @@ export const coreControlRoutes: ControlSpec[] = [
       });
       return ok({ keys });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/keys",
     describe: "Create a key {kind, scopes?, balance?, rate_limit_per_min?, billing_model?, label?}",
+    schema: { body: keyBody, responses: { 201: { description: "The new key", data: keyWire }, 400: badInput } },
     handle: (c) => {
       const { store, clock } = c.services;
-      const kind = reqString(c.body, "kind", ["partner", "tenant", "legacy"]) as KeyKind;
-      const scopes = optStringArray(c.body, "scopes") ?? [...DEFAULT_SCOPES[kind]];
+      const b = c.input.body;
+      const kind: KeyKind = b.kind;
+      const scopes = b.scopes ?? [...DEFAULT_SCOPES[kind]];
       const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
       if (unknown.length) throw badRequest("invalid_value", `unknown scopes: ${unknown.join(", ")}`);
-      const balance = optNumber(c.body, "balance", { min: 0, integer: true });
-      const limit = optNumber(c.body, "rate_limit_per_min", { min: 1, integer: true });
-      const model = optString(c.body, "billing_model", ["POOL", "TIER"]);
+      const model = b.billing_model;
       if (model && kind !== "partner") throw badRequest("invalid_value", "billing_model applies to partner keys only");
-      const account = optString(c.body, "account_id");
       const n = store.nextId("control-key");
       const record: KeyRecord = {
         key: makeKey(store.state.seed, `control-${n}`),
         kind,
-        label: optString(c.body, "label") ?? `${kind} key #${n}`,
+        label: b.label ?? `${kind} key #${n}`,
         scopes,
-        ...(kind === "partner" ? { billing_model: (model ?? "TIER") as "POOL" | "TIER" } : {}),
-        account_id: account ?? (kind === "tenant" ? "northwind" : kind === "legacy" ? "legacy" : `partner-${n}`),
-        rate_limit_per_min: limit ?? DEFAULT_RATE_LIMIT_PER_MIN,
+        ...(kind === "partner" ? { billing_model: model ?? "TIER" } : {}),
+        account_id: b.account_id ?? (kind === "tenant" ? "northwind" : kind === "legacy" ? "legacy" : `partner-${n}`),
+        rate_limit_per_min: b.rate_limit_per_min ?? DEFAULT_RATE_LIMIT_PER_MIN,
         active: true,
         created_at: clock.nowIso(),
       };
       store.state.keys[record.key] = record;
-      if (kind !== "legacy") store.state.credits[record.key] = newAccount(clock.now(), balance);
+      if (kind !== "legacy") store.state.credits[record.key] = newAccount(clock.now(), b.balance);
       return created(keyView(record, store.state.credits[record.key]));
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/reset",
     describe: "Back to the seeded fixtures (and the chain to its post-deploy snapshot)",
+    schema: { responses: { 200: { description: "Reset", data: flag("reset") } } },
     handle: async (c) => {
       await c.host.reset();
       return ok({ reset: true });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/snapshot",
     describe: "Snapshot state (and chain) → {id}",
+    schema: { responses: { 201: { description: "The snapshot's id", data: z.object({ id: z.string() }) } } },
     handle: async (c) => created({ id: await c.host.snapshot() }),
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/restore",
     describe: "Restore a snapshot {id}",
+    schema: {
+      body: z.object({ id: text() }),
+      responses: { 200: { description: "Restored", data: z.object({ restored: z.string() }) }, 400: badInput, 404: missing("snapshot") },
+    },
     handle: async (c) => {
-      const id = reqString(c.body, "id");
+      const id = c.input.body.id;
       if (!c.services.store.hasSnapshot(id)) throw notFound(`No snapshot "${id}"`);
       await c.host.restore(id);
       return ok({ restored: id });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "GET",
     path: "/state",
     describe: "Export the whole state as JSON, the local chain included (format version 2)",
+    schema: { responses: { 200: { description: "The state export", data: z.object({ format: z.literal("cardos-emulator-state"), version: z.number().int(), now: z.number(), state: z.object({}) }) } } },
     handle: (c) => ok(c.services.store.export(c.services.clock.now())),
-  },
-  {
+  }),
+  defineControl({
     method: "PUT",
     path: "/state",
     describe: "Import a state export (the chain is rebuilt from its journal)",
+    // The import checks the document itself (format, version, slices) and names what to do.
+    schema: {
+      body: later(z.object({ format: z.literal("cardos-emulator-state"), version: z.number().int(), now: z.number(), state: z.object({}), chain: z.object({}).nullable() })),
+      responses: { 200: { description: "Imported", data: flag("imported") }, 400: { description: "Not a state export of this format", codes: ["invalid_value", "invalid_json", "invalid_state"] } },
+    },
     handle: async (c) => {
-      await c.host.importState(c.body);
+      await c.host.importState(c.input.body);
       return ok({ imported: true });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "GET",
     path: "/clock",
     describe: "Virtual time, mode and pending timers",
+    schema: { responses: { 200: { description: "The clock", data: clockWire } } },
     handle: (c) => ok(clockView(c.services.clock)),
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/clock",
     describe: "Set the clock mode {mode: realtime|manual}",
+    schema: { body: z.object({ mode: oneOf(["realtime", "manual"]) }), responses: { 200: { description: "The clock", data: clockWire }, 400: badInput } },
     handle: (c) => {
-      c.services.clock.setMode(reqString(c.body, "mode", ["realtime", "manual"]) as "realtime" | "manual");
+      c.services.clock.setMode(c.input.body.mode);
       return ok(clockView(c.services.clock));
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/clock/advance",
     describe: "Advance the clock {ms} (or {to: ISO time}), running every due timer",
+    schema: {
+      body: z.object({ ms: opt(z.number().min(0)), to: opt(text()) }),
+      responses: { 200: { description: "The clock after every due timer ran", data: clockWire }, 400: badInput },
+    },
     handle: async (c) => {
       const { clock } = c.services;
-      const to = optString(c.body, "to");
+      const { to, ms } = c.input.body;
       if (to !== undefined) {
         const t = Date.parse(to);
         if (Number.isNaN(t)) throw badRequest("invalid_value", "to must be an ISO-8601 time");
         if (t < clock.now()) throw badRequest("invalid_value", "the clock never goes backwards");
         await clock.setTime(t);
       } else {
-        const ms = optNumber(c.body, "ms", { min: 0 });
         if (ms === undefined) throw badRequest("invalid_value", "pass {ms} or {to}");
         await clock.advance(ms);
       }
       return ok(clockView(clock));
     },
-  },
-  {
+  }),
+  defineControl({
     method: "GET",
     path: "/faults",
     describe: "Injected faults",
+    schema: { responses: { 200: { description: "Every injected fault", data: z.object({ faults: z.array(faultWire) }) } } },
     handle: (c) => ok({ faults: c.services.faults.all() }),
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/faults",
     describe: "Inject a fault {match:{method?, path}, status, error, message?, probability?, times?, latency_ms?}",
-    handle: (c) => created(c.services.faults.add(parseFault(c.body))),
-  },
-  {
+    schema: { body: faultBody, responses: { 201: { description: "The fault", data: faultWire }, 400: badInput } },
+    handle: (c) => created(c.services.faults.add(faultSpec(c.input.body))),
+  }),
+  defineControl({
     method: "DELETE",
     path: "/faults",
     describe: "Remove every injected fault",
+    schema: { responses: { 200: { description: "Cleared", data: flag("cleared") } } },
     handle: (c) => {
       c.services.faults.clear();
       return ok({ cleared: true });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "GET",
     path: "/credits/:key",
     describe: "A key's credit pools (free, purchased) and next free reset",
+    schema: {
+      params: z.object({ key: z.string() }),
+      responses: {
+        200: {
+          description: "The key's credit pools",
+          data: z.object({ balance: z.number().int(), free_credits: z.number().int(), purchased_credits: z.number().int(), free_credits_reset_at: z.iso.datetime() }),
+        },
+        404: missing("metered key"),
+      },
+    },
     handle: (c) => {
       const { store, clock } = c.services;
-      const acct = own(store.state.credits, c.params.key);
+      const acct = own(store.state.credits, c.input.params.key);
       if (!acct) throw notFound("No metered key with that value");
       settle(acct, clock.now());
       return ok({ balance: balanceOf(acct), free_credits: acct.free, purchased_credits: acct.purchased, free_credits_reset_at: nextResetAt(clock.now()) });
     },
-  },
+  }),
 ];
 
 function clockView(clock: import("../clock/clock.ts").VirtualClock) {
   return { now: clock.nowIso(), now_ms: clock.now(), mode: clock.mode, pending: clock.pending().map((t) => ({ ...t, at: new Date(t.at).toISOString() })) };
 }
 
-function parseFault(body: Record<string, unknown>): FaultSpec {
-  const match = body.match as Record<string, unknown> | undefined;
-  if (!match || typeof match !== "object") throw badRequest("invalid_value", "match {method?, path} is required");
-  const path = reqString(match, "path");
-  const method = optString(match, "method");
-  const status = optNumber(body, "status", { min: 400, max: 599, integer: true });
-  if (status === undefined) throw badRequest("invalid_value", "status (400-599) is required");
+function faultSpec(b: z.output<typeof faultBody>): FaultSpec {
+  const { match, status } = b;
   return {
-    match: { path, ...(method ? { method } : {}) },
+    match: { path: match.path, ...(match.method ? { method: match.method } : {}) },
     status,
-    error: optString(body, "error") ?? (status >= 500 ? "internal_error" : "fault"),
-    ...(optString(body, "message") ? { message: optString(body, "message") } : {}),
-    ...(optNumber(body, "probability", { min: 0, max: 1 }) !== undefined ? { probability: optNumber(body, "probability") } : {}),
-    ...(optNumber(body, "times", { min: 1, integer: true }) !== undefined ? { times: optNumber(body, "times") } : {}),
-    ...(optNumber(body, "latency_ms", { min: 0 }) !== undefined ? { latency_ms: optNumber(body, "latency_ms") } : {}),
+    error: b.error ?? (status >= 500 ? "internal_error" : "fault"),
+    ...(b.message !== undefined ? { message: b.message } : {}),
+    ...(b.probability !== undefined ? { probability: b.probability } : {}),
+    ...(b.times !== undefined ? { times: b.times } : {}),
+    ...(b.latency_ms !== undefined ? { latency_ms: b.latency_ms } : {}),
   };
 }

@@ -1,0 +1,29 @@
+import { z } from "../pipeline/schema.ts";
+
+// Field shapes shared by the control plane's schemas. Control bodies treat a
+// null field as absent (operators script them from shells and JSON files),
+// and every bad field answers 400 `invalid_value` naming it.
+
+/** An optional field: absent or null is `undefined`. */
+export const opt = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v): z.output<T> | undefined => (v ?? undefined) as z.output<T> | undefined);
+
+/** A non-empty string. */
+export const text = () => z.string().min(1, "must be a non-empty string");
+
+/** One of a fixed set of strings. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
+
+/** A decimal integer as a string (ids of VRF requests, token ids, raw amounts); a JSON number is taken as its digits. */
+export const decimalString = () =>
+  z.union([z.string(), z.number().int().nonnegative()]).transform((v) => String(v)).pipe(z.string().regex(/^\d+$/, "must be a decimal integer string"));
+
+/** A non-negative decimal amount in whole units ("250", 0.5). */
+export const wholeUnits = () =>
+  z.union([z.string(), z.number().nonnegative()]).transform((v) => String(v)).pipe(z.string().regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal amount in whole units (e.g. "250" or "0.5")'));
+
+/** The answer of a route that only confirms what it did. */
+export const flag = <K extends string>(name: K) => z.object({ [name]: z.literal(true) } as { [P in K]: z.ZodLiteral<true> });
+
+/** The usual error statuses of a control route, with their codes. */
+export const badInput = { description: "A field is missing or invalid (the message names it).", codes: ["invalid_value", "invalid_json"] } as const;
+export const missing = (what: string) => ({ description: `No such ${what}.`, codes: ["not_found"] }) as const;
