@@ -40,6 +40,8 @@ import {
   multicall3DeployedBytecode,
   mysteryPoolAbi,
   mysteryPoolBytecode,
+  shippingPaymentProcessorAbi,
+  shippingPaymentProcessorBytecode,
   usdStablecoinAbi,
   usdStablecoinBytecode,
   vrfCoordinatorMockAbi,
@@ -199,6 +201,22 @@ export const offerRequestTypes = {
 /** The BuybackMarketplace's EIP-712 domain on a chain. */
 export const marketplaceDomain = (chain: { chainId: number; addresses: { marketplace: `0x${string}` } }) =>
   ({ name: "BuybackMarketplace", version: "1", chainId: chain.chainId, verifyingContract: chain.addresses.marketplace }) as const;
+
+/** EIP-712 types of the ShippingPaymentProcessor's `ShippingQuote` (signed by the shipping signer). */
+export const shippingQuoteTypes = {
+  ShippingQuote: [
+    { name: "orderId", type: "string" },
+    { name: "payer", type: "address" },
+    { name: "tokenId", type: "uint256" },
+    { name: "burnType", type: "uint8" },
+    { name: "amount", type: "uint256" },
+    { name: "expirationTime", type: "uint256" },
+  ],
+} as const;
+
+/** The ShippingPaymentProcessor's EIP-712 domain on a chain. */
+export const shippingProcessorDomain = (chain: { chainId: number; addresses: { shippingProcessor: `0x${string}` } }) =>
+  ({ name: "ShippingPaymentProcessor", version: "1", chainId: chain.chainId, verifyingContract: chain.addresses.shippingProcessor }) as const;
 
 export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;
 export const VRF_KEY_HASH = keccak256(toHex("cardos-emulator/vrf/key-hash")) as Hex;
@@ -577,6 +595,15 @@ class EmulatorChain implements Chain {
       TREASURY.address,
       MARKETPLACE_FEE_BPS,
     ]);
+    progress("deploying ShippingPaymentProcessor");
+    // Shipping quotes are signed by the operator key (the service's shipping signer); payments go to the treasury.
+    const shippingProcessor = await this.deploy("ShippingPaymentProcessor", shippingPaymentProcessorAbi, shippingPaymentProcessorBytecode, [
+      OPERATOR.address,
+      stablecoin,
+      cardNft,
+      OPERATOR.address,
+      TREASURY.address,
+    ]);
     progress("deploying Multicall3");
     const existing = await this.raw("eth_getCode", [MULTICALL3_ADDRESS, "latest"]);
     if (!existing || existing === "0x") {
@@ -593,7 +620,7 @@ class EmulatorChain implements Chain {
     await this.write(POOL_SIGNER, "approve marketplace", stablecoin, usdStablecoinAbi, "approve", [marketplace, maxUint256]);
     await this.write(RELAYER, "approve pool", stablecoin, usdStablecoinAbi, "approve", [mysteryPool, maxUint256]);
 
-    this.addresses = { stablecoin, cardNft, mysteryPool, vrfCoordinator, marketplace, multicall3: MULTICALL3_ADDRESS };
+    this.addresses = { stablecoin, cardNft, mysteryPool, vrfCoordinator, marketplace, multicall3: MULTICALL3_ADDRESS, shippingProcessor };
     this.vrf = { subscriptionId, keyHash: VRF_KEY_HASH };
     this.deployBlock = BigInt((await this.raw("eth_blockNumber")) as string);
     this.deployJournalLength = this.journal?.length ?? 0;
