@@ -107,7 +107,7 @@ export const revenueRoute = {
 
 // --- GET /mystery/payouts -------------------------------------------------------------------
 
-const statementSchema = z.strictObject({
+export const statementSchema = z.strictObject({
   payout_id: z.number().int(),
   period: z.strictObject({ kind: z.string(), from: isoTime, to: isoTime }),
   qualifying_packs: z.number().int(),
