@@ -1,5 +1,7 @@
-import type { ControlSpec } from "../../control/route.ts";
-import { optNumber, optString, reqString } from "../../control/body.ts";
+import { defineControl, type ControlSpec } from "../../control/route.ts";
+import { badInput, flag, missing, opt, text } from "../../control/schemas.ts";
+import { z } from "../../pipeline/schema.ts";
+import { deliverySchema, webhookSchema } from "./schemas.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { publishEvent } from "../../events/publish.ts";
@@ -15,9 +17,7 @@ import { own } from "../../state/own.ts";
 // attempt, and pull retries forward. Triggering goes through the same bus and
 // dispatcher as the events other areas publish.
 
-function accountsFor(services: Services, body: Record<string, unknown>): string[] {
-  const key = optString(body, "key");
-  const account = optString(body, "account_id");
+function accountsFor(services: Services, key: string | undefined, account: string | undefined): string[] {
   if (key && account) throw badRequest("invalid_value", "pass key or account_id, not both");
   if (key) {
     const rec = own(services.store.state.keys, key);
@@ -29,42 +29,69 @@ function accountsFor(services: Services, body: Record<string, unknown>): string[
   return [...new Set(Object.values(webhooksSlice(services.store).webhooks).map((w) => w.account_id))];
 }
 
-function optObject(body: Record<string, unknown>, name: string): Record<string, unknown> | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "object" || Array.isArray(v)) throw badRequest("invalid_value", `${name} must be an object`);
-  return v as Record<string, unknown>;
-}
-
-function optBoolean(body: Record<string, unknown>, name: string): boolean | undefined {
-  const v = body[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "boolean") throw badRequest("invalid_value", `${name} must be true or false`);
-  return v;
-}
+const settingsSchema = z.object({ attempt_timeout_ms: z.number().int() });
+const attemptSchema = z.object({
+  id: z.number().int(),
+  delivery_id: z.number().int(),
+  webhook_id: z.number().int(),
+  event_type: z.string(),
+  event_id: z.string(),
+  attempt: z.number().int(),
+  url: z.string(),
+  request: z.object({ method: z.literal("POST"), headers: z.record(z.string(), z.string()), body: z.string() }),
+  response: z.object({ status: z.number().int(), body: z.string() }).nullable(),
+  error: z.string().nullable(),
+  outcome: z.enum(["delivered", "failed"]),
+  at: z.string(),
+  duration_ms: z.number(),
+});
 
 const outboxFilters = ["webhook_id", "delivery_id", "event_id", "event_type"] as const;
+const outboxQuery = z.object(Object.fromEntries(outboxFilters.map((f) => [f, opt(z.string())])) as Record<(typeof outboxFilters)[number], ReturnType<typeof opt<z.ZodString>>>);
 
 export const webhookControl: ControlSpec[] = [
-  {
+  defineControl({
     method: "POST",
     path: "/events",
     describe: "Trigger a webhook event {type, data?, key? | account_id?, event_key?, wait?} with a fixture payload; returns the event and its deliveries",
+    schema: {
+      body: z.object({
+        type: text(),
+        data: opt(z.record(z.string(), z.unknown())),
+        key: opt(text()),
+        account_id: opt(text()),
+        event_key: opt(text()),
+        wait: opt(z.boolean()),
+      }),
+      responses: {
+        201: {
+          description: "The event and its deliveries",
+          data: z.object({
+            event: z.object({ event: z.string(), id: z.string(), data: z.record(z.string(), z.unknown()) }),
+            account_ids: z.array(z.string()),
+            deliveries: z.array(deliverySchema.extend({ url: z.string().nullable() })),
+          }),
+        },
+        400: { description: "Unknown event type or a bad field", codes: ["invalid_value", "invalid_event_types", "invalid_json"] },
+        404: missing("API key"),
+      },
+    },
     handle: async (c) => {
       const { services } = c;
-      const type = reqString(c.body, "type");
+      const body = c.input.body;
+      const type = body.type;
       if (!isEventType(type)) {
         const notLive = (NOT_LIVE_EVENT_TYPES as readonly string[]).includes(type);
         throw badRequest("invalid_event_types", `${type} is ${notLive ? "documented but not live" : "not an event type"}`, { details: { allowed: [...EVENT_TYPES] } });
       }
-      const overrides = optObject(c.body, "data") ?? {};
-      const accounts = accountsFor(services, c.body);
+      const overrides = body.data ?? {};
+      const accounts = accountsFor(services, body.key, body.account_id);
       const n = services.store.nextId("emulator_event");
-      const eventKey = optString(c.body, "event_key") ?? `emu_${n}`;
+      const eventKey = body.event_key ?? `emu_${n}`;
       const data = buildEventPayload(type, { n, now: services.clock.nowIso() }, overrides);
       for (const account of accounts) publishEvent(services, account, type, eventKey, data);
       // The first attempts start at once; by default answer after they finished.
-      if (optBoolean(c.body, "wait") !== false) await dispatcherFor(services).idle();
+      if (body.wait !== false) await dispatcherFor(services).idle();
       const id = `${type}:${eventKey}`;
       const slice = webhooksSlice(services.store);
       const deliveries = Object.values(slice.deliveries)
@@ -72,11 +99,22 @@ export const webhookControl: ControlSpec[] = [
         .map((d) => ({ ...deliveryWire(d), url: slice.webhooks[d.webhook_id]?.url ?? null }));
       return created({ event: { event: type, id, data }, account_ids: accounts, deliveries });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "GET",
     path: "/webhooks",
     describe: "Every registered webhook of every key, with its owner and signing secret (operator view)",
+    schema: {
+      responses: {
+        200: {
+          description: "Every webhook and the delivery settings",
+          data: z.object({
+            webhooks: z.array(webhookSchema.extend({ owner_key: z.string(), account_id: z.string(), signing_secret: z.string(), pending_deliveries: z.number().int() })),
+            settings: settingsSchema,
+          }),
+        },
+      },
+    },
     handle: (c) => {
       const slice = webhooksSlice(c.services.store);
       const webhooks = Object.values(slice.webhooks).map((w) => ({
@@ -88,37 +126,47 @@ export const webhookControl: ControlSpec[] = [
       }));
       return ok({ webhooks, settings: slice.settings });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "GET",
     path: "/webhooks/outbox",
     describe: "Every delivery attempt (oldest first) with url, headers, body and the receiver's answer; filters webhook_id, delivery_id, event_id, event_type",
+    schema: { query: outboxQuery, responses: { 200: { description: "The attempts, oldest first", data: z.object({ attempts: z.array(attemptSchema) }) } } },
     handle: (c) => {
       let attempts: AttemptRecord[] = webhooksSlice(c.services.store).outbox;
       for (const name of outboxFilters) {
-        const want = c.query.get(name);
-        if (want !== null) attempts = attempts.filter((a) => String(a[name]) === want);
+        const want = c.input.query[name];
+        if (want !== undefined) attempts = attempts.filter((a) => String(a[name]) === want);
       }
       return ok({ attempts });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "DELETE",
     path: "/webhooks/outbox",
     describe: "Forget the recorded attempts (deliveries and their state are kept)",
+    schema: { responses: { 200: { description: "Cleared", data: flag("cleared") } } },
     handle: (c) => {
       webhooksSlice(c.services.store).outbox = [];
       return ok({ cleared: true });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/webhooks/retry",
     describe: "Retry pending deliveries now: those due (default), {all:true} for every pending one, or {delivery_id}",
+    schema: {
+      body: z.object({ delivery_id: opt(z.number().int().min(1)), all: opt(z.boolean()) }),
+      responses: {
+        200: { description: "The deliveries retried", data: z.object({ retried: z.number().int(), deliveries: z.array(deliverySchema) }) },
+        400: { description: "A bad field, or the delivery is not PENDING", codes: ["invalid_value", "invalid_status", "invalid_json"] },
+        404: missing("delivery"),
+      },
+    },
     handle: async (c) => {
       const { services } = c;
-      const deliveryId = optNumber(c.body, "delivery_id", { min: 1, integer: true });
-      const all = optBoolean(c.body, "all") ?? false;
+      const deliveryId = c.input.body.delivery_id;
+      const all = c.input.body.all ?? false;
       const slice = webhooksSlice(services.store);
       const now = services.clock.now();
       let pending = Object.values(slice.deliveries).filter((d) => d.status === "PENDING");
@@ -133,17 +181,19 @@ export const webhookControl: ControlSpec[] = [
       const after = webhooksSlice(services.store);
       return ok({ retried: ids.length, deliveries: ids.map((id) => after.deliveries[id]).filter(Boolean).map(deliveryWire) });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "PUT",
     path: "/webhooks/settings",
     describe: "Delivery settings {attempt_timeout_ms} (wall-clock timeout of each attempt, default 10000)",
+    schema: {
+      body: z.object({ attempt_timeout_ms: z.number({ error: "attempt_timeout_ms is required" }).int().min(1).max(120_000) }),
+      responses: { 200: { description: "The settings", data: z.object({ settings: settingsSchema }) }, 400: badInput },
+    },
     handle: (c) => {
       const slice = webhooksSlice(c.services.store);
-      const timeout = optNumber(c.body, "attempt_timeout_ms", { min: 1, max: 120_000, integer: true });
-      if (timeout === undefined) throw badRequest("invalid_value", "attempt_timeout_ms is required");
-      slice.settings.attempt_timeout_ms = timeout;
+      slice.settings.attempt_timeout_ms = c.input.body.attempt_timeout_ms;
       return ok({ settings: slice.settings });
     },
-  },
+  }),
 ];
