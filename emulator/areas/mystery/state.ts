@@ -87,8 +87,26 @@ export interface RedemptionRow {
   /** Auto mode: when the warehouse takes the next step (ms). */
   next_step_at: number | null;
   expires_at: string;
+  /** The holder pays shipping on chain (redemption/payment.ts); absent on rows of older state files. */
+  shipping?: RedemptionShipping;
   created_at: string;
   updated_at: string;
+}
+
+/** The shipping payment of a redemption: the signed quote the holder pays with payShipping. */
+export interface RedemptionShipping {
+  payer: string;
+  processor: string;
+  total_micros: string;
+  /** Unix seconds (= expires_at). */
+  expiration_time: number;
+  provider_order_id: string;
+  /** The shipping signer's EIP-712 signature of the quote. */
+  signature: string;
+  /** The ShippingPaid transaction once seen on chain. */
+  paid_tx_hash: string | null;
+  /** Paid back to the payer when the redemption ended without shipping. */
+  refund_tx_hash: string | null;
 }
 
 export interface OfferRow {
@@ -165,6 +183,10 @@ export interface MysterySlice {
   warehouse_mode: "auto" | "manual";
   /** Control plane: "off" makes the relayer refuse to broadcast (custodial FAILED, relayed accept 503). */
   relayer: "on" | "off";
+  /** Control plane: per-partner KYC switch (absent: the partner fixture's default). */
+  kyc_required?: Record<string, boolean>;
+  /** Control plane: "off" makes redemption prepare answer 503 shipping_signer_unavailable. */
+  shipping_signer?: "on" | "off";
 }
 
 function initial(): MysterySlice {
@@ -188,6 +210,8 @@ function initial(): MysterySlice {
     events: [],
     warehouse_mode: "auto",
     relayer: "on",
+    kyc_required: {},
+    shipping_signer: "on",
   };
 }
 
