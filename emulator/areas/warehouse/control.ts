@@ -1,11 +1,13 @@
 import type { Services } from "../../pipeline/services.ts";
-import { badRequest, notFound } from "../../pipeline/errors.ts";
-import { checkIdentifier, intId } from "../../pipeline/identifiers.ts";
+import { notFound } from "../../pipeline/errors.ts";
+import { intId } from "../../pipeline/identifiers.ts";
 import { own } from "../../state/own.ts";
 import { created, ok } from "../../pipeline/route.ts";
-import type { ControlContext, ControlSpec } from "../../control/route.ts";
-import { optNumber, optString, optStringArray, reqString } from "../../control/body.ts";
-import { EXCEPTION_KINDS, type ExceptionKind, type TenantState } from "./model.ts";
+import { defineControl, type ControlSpec } from "../../control/route.ts";
+import { badInput, missing, oneOf, opt, text } from "../../control/schemas.ts";
+import { identifier, z } from "../../pipeline/schema.ts";
+import { EXCEPTION_KINDS, type TenantState } from "./model.ts";
+import { exceptionSchema, inboundSchema, inventoryCardSchema, invoiceSchema, orderSchema, withdrawalSchema } from "./schemas.ts";
 import { cardWire, inboundWire, orderWire } from "./format.ts";
 import { cardOwner, tenantOf, warehouse } from "./state.ts";
 import { deliver, failNextLabels, returnToSender, scanBack, ship } from "./orders.ts";
@@ -20,14 +22,9 @@ import { closeMonth, confirmIdentity, raiseException, resolveException, setPrice
 
 const DEFAULT_TENANT = "northwind";
 
-/** An id from a control body: a non-empty string of at most 255 characters, like the API's identifiers. */
-function idField(body: Record<string, unknown>, name: string): string | undefined {
-  const v = optString(body, name);
-  if (v !== undefined) checkIdentifier(v, name);
-  return v;
-}
-
-const tenantOfBody = (c: ControlContext) => tenantOf(c.services, idField(c.body, "account_id") ?? DEFAULT_TENANT);
+/** An id in a control body or path: a non-empty string of at most 255 characters, like the API's identifiers. */
+const idField = () => identifier(text());
+const tenantField = { account_id: opt(idField()) };
 
 /** The tenant holding record `raw` of `kind`, and its id (404 unless `raw` is a canonical integer id some tenant holds). */
 function owning(services: Services, kind: "orders" | "inbound" | "withdrawals" | "exceptions", raw: string): { t: TenantState; id: number } {
@@ -36,122 +33,177 @@ function owning(services: Services, kind: "orders" | "inbound" | "withdrawals" |
   throw notFound(`No ${kind} record ${raw}`);
 }
 
-function cardTenant(c: ControlContext) {
-  checkIdentifier(c.params.unique_id, "unique_id");
-  const owner = cardOwner(c.services, c.params.unique_id);
-  const t = owner === null ? undefined : tenantOf(c.services, owner);
-  const card = t && own(t.cards, c.params.unique_id);
-  if (!t || !card) throw notFound(`No card ${c.params.unique_id}`);
+function cardTenant(services: Services, uniqueId: string) {
+  const owner = cardOwner(services, uniqueId);
+  const t = owner === null ? undefined : tenantOf(services, owner);
+  const card = t && own(t.cards, uniqueId);
+  if (!t || !card) throw notFound(`No card ${uniqueId}`);
   return { t, card };
 }
 
-const orderAction = (path: string, describe: string, fn: (s: Services, t: TenantState, id: number) => Parameters<typeof orderWire>[0]): ControlSpec => ({
-  method: "POST",
-  path: `/warehouse/orders/:order_id/${path}`,
-  describe,
-  handle: (c) => {
-    const { t, id } = owning(c.services, "orders", c.params.order_id);
-    return ok(orderWire(fn(c.services, t, id)));
-  },
-});
+const param = (name: string) => z.object({ [name]: identifier() });
+const conflictOn = (what: string) => ({ description: `The ${what} is not in a state that allows this`, codes: ["invalid_status"] }) as const;
+const cardAnswer = { description: "The card, with its status", data: inventoryCardSchema };
+
+const orderAction = (path: string, describe: string, fn: (s: Services, t: TenantState, id: number) => Parameters<typeof orderWire>[0]): ControlSpec =>
+  defineControl({
+    method: "POST",
+    path: `/warehouse/orders/:order_id/${path}`,
+    describe,
+    schema: { params: param("order_id"), responses: { 200: { description: "The order", data: orderSchema }, 404: missing("order"), 409: conflictOn("order") } },
+    handle: (c) => {
+      const { t, id } = owning(c.services, "orders", c.input.params.order_id!);
+      return ok(orderWire(fn(c.services, t, id)));
+    },
+  });
 
 export const warehouseControl: ControlSpec[] = [
-  {
+  defineControl({
     method: "POST",
     path: "/warehouse/inbound-shipments/:id/receive",
     describe: "Warehouse: receive an announced inbound shipment {count?}; its cards appear pending identity",
+    schema: {
+      params: param("id"),
+      body: z.object({ count: opt(z.number().int().min(1).max(5000)) }),
+      responses: {
+        200: { description: "The shipment and its cards", data: z.object({ inbound_shipment: inboundSchema, cards: z.array(inventoryCardSchema) }) },
+        400: badInput,
+        404: missing("inbound shipment"),
+        409: conflictOn("shipment"),
+      },
+    },
     handle: (c) => {
-      const { t, id } = owning(c.services, "inbound", c.params.id);
-      const { shipment, cards } = receive(c.services, t, id, optNumber(c.body, "count", { min: 1, max: 5000, integer: true }));
+      const { t, id } = owning(c.services, "inbound", c.input.params.id!);
+      const { shipment, cards } = receive(c.services, t, id, c.input.body.count);
       return ok({ inbound_shipment: inboundWire(shipment), cards: cards.map((x) => cardWire(x, { withStatus: true })) });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/warehouse/cards/:unique_id/confirm-identity",
     describe: "Warehouse: publish a pending card's identity {card_id?} (confirmed / unpriced)",
-    handle: (c) => {
-      const { t, card } = cardTenant(c);
-      return ok(cardWire(confirmIdentity(c.services, t, card, idField(c.body, "card_id")), { withStatus: true }));
+    schema: {
+      params: param("unique_id"),
+      body: z.object({ card_id: opt(idField()) }),
+      responses: { 200: cardAnswer, 400: badInput, 404: missing("card"), 409: conflictOn("card") },
     },
-  },
-  {
+    handle: (c) => {
+      const { t, card } = cardTenant(c.services, c.input.params.unique_id!);
+      return ok(cardWire(confirmIdentity(c.services, t, card, c.input.body.card_id), { withStatus: true }));
+    },
+  }),
+  defineControl({
     method: "POST",
     path: "/warehouse/cards/:unique_id/price",
     describe: 'Warehouse: set a published card\'s market price {market_price: "12.34" | null} (priced, service declared value)',
-    handle: (c) => {
-      const raw = c.body.market_price;
-      let market: number | null;
-      if (raw === null) market = null;
-      else if ((typeof raw === "string" && /^\d+(\.\d{1,2})?$/.test(raw)) || (typeof raw === "number" && Number.isFinite(raw) && raw >= 0)) market = Number(raw);
-      else throw badRequest("invalid_value", 'market_price must be a USD decimal string such as "12.34" (or null to clear it)');
-      const { t, card } = cardTenant(c);
-      return ok(cardWire(setPrice(c.services, t, card, market), { withStatus: true }));
+    schema: {
+      params: param("unique_id"),
+      body: z.object({
+        market_price: z.union(
+          [z.string().regex(/^\d+(\.\d{1,2})?$/).transform(Number), z.number().nonnegative(), z.null()],
+          { error: 'must be a USD decimal string such as "12.34" (or null to clear it)' },
+        ),
+      }),
+      responses: { 200: cardAnswer, 400: badInput, 404: missing("card"), 409: conflictOn("card") },
     },
-  },
-  {
+    handle: (c) => {
+      const { t, card } = cardTenant(c.services, c.input.params.unique_id!);
+      return ok(cardWire(setPrice(c.services, t, card, c.input.body.market_price), { withStatus: true }));
+    },
+  }),
+  defineControl({
     method: "POST",
     path: "/warehouse/exceptions",
     describe: `Warehouse: raise an exception {account_id?, kind: ${EXCEPTION_KINDS.join("|")}, message?, unique_id?, order_id?, inbound_shipment_id?}`,
+    schema: {
+      body: z.object({
+        ...tenantField,
+        kind: oneOf(EXCEPTION_KINDS),
+        message: opt(text()),
+        unique_id: opt(idField()),
+        order_id: opt(z.number().int()),
+        inbound_shipment_id: opt(z.number().int()),
+      }),
+      responses: { 201: { description: "The exception", data: exceptionSchema }, 400: badInput, 404: missing("tenant or record") },
+    },
     handle: (c) => {
-      const kind = reqString(c.body, "kind", EXCEPTION_KINDS) as ExceptionKind;
-      const e = raiseException(c.services, tenantOfBody(c), {
-        kind,
-        message: optString(c.body, "message") ?? `Operator raised a ${kind} exception`,
-        unique_id: idField(c.body, "unique_id"),
-        order_id: optNumber(c.body, "order_id", { integer: true }),
-        inbound_shipment_id: optNumber(c.body, "inbound_shipment_id", { integer: true }),
+      const b = c.input.body;
+      const e = raiseException(c.services, tenantOf(c.services, b.account_id ?? DEFAULT_TENANT), {
+        kind: b.kind,
+        message: b.message ?? `Operator raised a ${b.kind} exception`,
+        unique_id: b.unique_id,
+        order_id: b.order_id,
+        inbound_shipment_id: b.inbound_shipment_id,
       });
       return created(e);
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/warehouse/exceptions/:id/resolve",
     describe: "Warehouse: resolve an open exception",
+    schema: { params: param("id"), responses: { 200: { description: "The exception, resolved", data: exceptionSchema }, 404: missing("exception"), 409: conflictOn("exception") } },
     handle: (c) => {
-      const { t, id } = owning(c.services, "exceptions", c.params.id);
+      const { t, id } = owning(c.services, "exceptions", c.input.params.id!);
       return ok(resolveException(c.services, t, id));
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/warehouse/billing/close",
     describe: "Warehouse: close a billing month {account_id?, month?: YYYY-MM (default: the current month)} → invoice and reports",
-    handle: (c) => created(closeMonth(c.services, tenantOfBody(c), optString(c.body, "month") ?? c.services.clock.nowIso().slice(0, 7))),
-  },
-  {
+    schema: {
+      body: z.object({ ...tenantField, month: opt(text()) }),
+      responses: { 201: { description: "The month's invoice", data: invoiceSchema }, 400: badInput, 404: missing("tenant") },
+    },
+    handle: (c) =>
+      created(closeMonth(c.services, tenantOf(c.services, c.input.body.account_id ?? DEFAULT_TENANT), c.input.body.month ?? c.services.clock.nowIso().slice(0, 7))),
+  }),
+  defineControl({
     method: "POST",
     path: "/warehouse/labels/fail-next",
     describe: "Warehouse: make the next label purchases fail {account_id?, times?: 1} (orders go back to PENDING_PAYMENT)",
+    schema: {
+      body: z.object({ ...tenantField, times: opt(z.number().int().min(1).max(1000)) }),
+      responses: { 200: { description: "Armed", data: z.object({ account_id: z.string(), fail_next_labels: z.number().int() }) }, 400: badInput, 404: missing("tenant") },
+    },
     handle: (c) => {
-      const t = tenantOfBody(c);
-      const armed = failNextLabels(t, optNumber(c.body, "times", { min: 1, max: 1000, integer: true }) ?? 1);
+      const t = tenantOf(c.services, c.input.body.account_id ?? DEFAULT_TENANT);
+      const armed = failNextLabels(t, c.input.body.times ?? 1);
       return ok({ account_id: t.account_id, fail_next_labels: armed });
     },
-  },
+  }),
   orderAction("ship", "Warehouse: hand a LABEL_PURCHASED order to the carrier (SHIPPED; tracking events)", ship),
   orderAction("deliver", "Warehouse: the carrier delivers a SHIPPED order (DELIVERED; tracking events)", deliver),
   orderAction("return", "Warehouse: the carrier returns a SHIPPED order (RETURNED; order.returned)", returnToSender),
-  {
+  defineControl({
     method: "POST",
     path: "/warehouse/orders/:order_id/scan-back",
     describe: "Warehouse: scan a RETURNED order's cards back into inventory {unique_ids?} (OFFCHAIN; card.returned per card)",
+    schema: {
+      params: param("order_id"),
+      body: z.object({ unique_ids: opt(z.array(idField())) }),
+      responses: {
+        200: { description: "The order and the cards scanned back", data: z.object({ order: orderSchema, scanned_unique_ids: z.array(z.string()) }) },
+        400: badInput,
+        404: missing("order"),
+        409: conflictOn("order"),
+      },
+    },
     handle: (c) => {
-      const { t, id } = owning(c.services, "orders", c.params.order_id);
-      const ids = optStringArray(c.body, "unique_ids");
-      ids?.forEach((uid, i) => checkIdentifier(uid, `unique_ids[${i}]`));
-      const { order, scanned } = scanBack(c.services, t, id, ids);
+      const { t, id } = owning(c.services, "orders", c.input.params.order_id!);
+      const { order, scanned } = scanBack(c.services, t, id, c.input.body.unique_ids);
       return ok({ order: orderWire(order), scanned_unique_ids: scanned });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/warehouse/withdrawals/:id/complete",
     describe: "Warehouse: complete a requested withdrawal (the cards leave the vault)",
+    schema: { params: param("id"), responses: { 200: { description: "The withdrawal, completed", data: withdrawalSchema }, 404: missing("withdrawal"), 409: conflictOn("withdrawal") } },
     handle: (c) => {
-      const { t, id } = owning(c.services, "withdrawals", c.params.id);
+      const { t, id } = owning(c.services, "withdrawals", c.input.params.id!);
       return ok(completeWithdrawal(c.services, t, id));
     },
-  },
+  }),
 ];
