@@ -23,55 +23,9 @@ export function leadingInt(raw: string): number | null {
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
-function readLoose(query: URLSearchParams, name: string): number | undefined {
-  const raw = query.get(name);
-  if (raw === null) return undefined;
-  const n = leadingInt(raw);
-  if (n === null) throw badRequest("invalid_pagination", `${name} must be an integer (got "${raw.slice(0, 40)}")`);
-  return n;
-}
-
-export function parseOffsetPage(query: URLSearchParams, defaults: { limit: number } = { limit: 50 }): OffsetPage {
-  const limit = readLoose(query, "limit");
-  const offset = readLoose(query, "offset");
-  return {
-    limit: clamp(limit ?? defaults.limit, 1, MAX_PAGE_SIZE),
-    offset: clamp(offset ?? 0, 0, MAX_OFFSET),
-  };
-}
-
-function readStrict(query: URLSearchParams, name: string, lo: number, hi: number): number | undefined {
-  const raw = query.get(name);
-  if (raw === null) return undefined;
-  if (!/^\s*\d+\s*$/.test(raw)) throw badRequest("invalid_pagination", `${name} must be an integer`);
-  const n = Number.parseInt(raw, 10);
-  if (n < lo || n > hi) throw badRequest("invalid_pagination", `${name} must be between ${lo} and ${hi}`);
-  return n;
-}
-
 export interface CatalogPage extends OffsetPage {
   page: number;
   page_size: number;
-}
-
-/**
- * Card Data paging: interface `limit`/`offset`/`page_size` and live `page`/`page_size`.
- * A route with a smaller server cap (`maxSize`, e.g. printings' 50) serves at most that
- * many rows per page and reports the size in force, so page arithmetic stays consistent.
- */
-export function parseCatalogPage(query: URLSearchParams, opts: { defaultSize?: number; maxSize?: number } = {}): CatalogPage {
-  const maxSize = opts.maxSize ?? MAX_PAGE_SIZE;
-  const defaultSize = opts.defaultSize ?? maxSize;
-  const pageSize = readStrict(query, "page_size", 1, MAX_PAGE_SIZE);
-  const page = readStrict(query, "page", 1, MAX_OFFSET);
-  const loose = parseOffsetPage(query, { limit: pageSize ?? defaultSize });
-  const size = Math.min(maxSize, query.has("limit") ? loose.limit : (pageSize ?? defaultSize));
-  if (page !== undefined && !query.has("offset")) {
-    if (page * size > MAX_OFFSET)
-      throw badRequest("invalid_pagination", `page × page_size must not exceed ${MAX_OFFSET}`);
-    return { limit: size, offset: (page - 1) * size, page, page_size: size };
-  }
-  return { limit: size, offset: loose.offset, page: Math.floor(loose.offset / size) + 1, page_size: size };
 }
 
 export function paginate<T>(rows: readonly T[], p: OffsetPage): { items: T[]; pagination: { limit: number; offset: number; has_more: boolean } } {

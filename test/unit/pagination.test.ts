@@ -1,8 +1,15 @@
 import { describe, it, expect } from "vitest";
-import { leadingInt, parseOffsetPage, parseCatalogPage, checkIdArray, paginate } from "../../emulator/pipeline/pagination.ts";
+import { leadingInt, offsetPageQuery, checkIdArray, paginate } from "../../emulator/pipeline/pagination.ts";
+import { catalogPage, catalogPageQuery } from "../../emulator/areas/catalog/paging.ts";
 import { ApiError } from "../../emulator/pipeline/errors.ts";
+import { parsePart, queryObject, z } from "../../emulator/pipeline/schema.ts";
 
-const q = (s: string) => new URLSearchParams(s);
+// The paging rules as the routes' schemas apply them (the pipeline parses the query with these).
+const q = (s: string) => queryObject(new URLSearchParams(s));
+const offsetSchema = z.object(offsetPageQuery());
+const parseOffsetPage = (query: Record<string, string>) => parsePart("query", offsetSchema, query);
+const catalogSchema = z.object(catalogPageQuery());
+const parseCatalogPage = (query: Record<string, string>, cap?: { maxSize: number }) => catalogPage(parsePart("query", catalogSchema, query), cap?.maxSize);
 const code = (fn: () => unknown) => {
   try {
     fn();
