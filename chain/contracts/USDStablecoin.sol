@@ -97,10 +97,7 @@ contract USDStablecoin is ERC20, EIP712, Nonces, ERC3009, Ownable, IERC20Permit 
         bytes32 nonce,
         bytes memory signature
     ) public virtual {
-        bytes32 hash = _hashTypedDataV4(
-            keccak256(abi.encode(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce))
-        );
-        if (!SignatureChecker.isValidSignatureNow(from, hash, signature)) revert ERC3009InvalidSignature();
+        _requireSigned(TRANSFER_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
         _transferWithAuthorization(from, to, value, validAfter, validBefore, nonce);
     }
 
@@ -113,12 +110,24 @@ contract USDStablecoin is ERC20, EIP712, Nonces, ERC3009, Ownable, IERC20Permit 
         bytes32 nonce,
         bytes memory signature
     ) public virtual {
-        bytes32 hash = _hashTypedDataV4(
-            keccak256(abi.encode(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce))
-        );
-        if (!SignatureChecker.isValidSignatureNow(from, hash, signature)) revert ERC3009InvalidSignature();
+        _requireSigned(RECEIVE_WITH_AUTHORIZATION_TYPEHASH, from, to, value, validAfter, validBefore, nonce, signature);
         if (to != _msgSender()) revert ERC20InvalidReceiver(to);
         _transferWithAuthorization(from, to, value, validAfter, validBefore, nonce);
+    }
+
+    /// @dev One check for both authorizations: `from` signed this typed message (EOA or ERC-1271 wallet).
+    function _requireSigned(
+        bytes32 typehash,
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        bytes memory signature
+    ) private view {
+        bytes32 hash = _hashTypedDataV4(keccak256(abi.encode(typehash, from, to, value, validAfter, validBefore, nonce)));
+        if (!SignatureChecker.isValidSignatureNow(from, hash, signature)) revert ERC3009InvalidSignature();
     }
 
     function cancelAuthorization(address authorizer, bytes32 nonce, bytes memory signature) public virtual {
