@@ -1,5 +1,7 @@
-import { MODES, CheckFailure, type Check, type CheckResult, type Mode, type Profile } from "./types.ts";
-import { HttpClient, ControlClient } from "../harness/http.ts";
+import { MODES, CheckFailure, type Check, type CheckResult, type Mode, type Profile, type RequestRecord } from "./types.ts";
+import { HttpClient, ControlClient, type Exchange } from "../harness/http.ts";
+import { WireSession } from "./wire.ts";
+import { transcriptEntry } from "./redact.ts";
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -40,14 +42,26 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     opts.onStart?.(check, i, selected.length);
     const notes: string[] = [];
     const t0 = performance.now();
-    const base = { id: check.id, profile: check.profile, title: check.title, rule: check.rule, notes };
+    // Every answer the check receives is validated on arrival (wire.ts) and recorded for the bundle.
+    const wire = new WireSession();
+    const exchanges: Exchange[] = [];
+    const requests: RequestRecord[] = [];
+    const checkHttp = http.observed((x) => {
+      exchanges.push(x);
+      requests.push({ method: x.method, path: x.url.pathname + x.url.search, status: x.result.status, duration_ms: Math.round(x.ms), request_id: x.result.headers["x-request-id"] ?? null });
+      const failures = wire.observe(x);
+      if (failures.length) throw new CheckFailure(failures.map((f) => f.text).join("; "));
+    });
+    const checkControl = control ? new ControlClient(checkHttp) : null;
+    const warnings: string[] = [];
+    const base = { id: check.id, profile: check.profile, title: check.title, rule: check.rule, ...(check.guards ? { guards: check.guards } : {}), notes, warnings, requests };
     let result: CheckResult;
     let why = notApplicable(check, opts, control !== null, budget);
     let probeCrash: string | null = null;
     if (!why && check.applicable) {
       // The target itself decides some applicability (e.g. an emulator started without a chain).
       try {
-        why = await check.applicable({ http, control });
+        why = await check.applicable({ http: checkHttp, control: checkControl });
       } catch (err) {
         probeCrash = `applicability probe crashed: ${err instanceof Error ? err.message : String(err)}`;
       }
@@ -59,9 +73,9 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     } else {
       try {
         // In emulator mode each check gets fresh keys, so credit arithmetic and limits are isolated.
-        const partnerKey = control ? await control.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
-        const tenantKey = control ? await control.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
-        await check.run({ http, partnerKey, tenantKey, control, note: (t) => notes.push(t) });
+        const partnerKey = checkControl ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
+        const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
+        await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, note: (t) => notes.push(t) });
         result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
       } catch (err) {
         const failed = err instanceof CheckFailure;
@@ -72,6 +86,11 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     }
     if ((result.outcome === "fail" || result.outcome === "error") && opts.expectedFailures?.has(check.id))
       result = { ...result, outcome: "expected_failure" };
+    warnings.push(...wire.findings.filter((f) => f.level === "warning").map((f) => f.text));
+    if (result.outcome !== "pass" && result.outcome !== "not_applicable") {
+      const secrets = [opts.partnerKey, opts.tenantKey, ...exchanges.map((x) => x.requestHeaders["x-api-key"])].filter((s): s is string => !!s);
+      result.transcript = exchanges.map((x) => transcriptEntry(x, secrets));
+    }
     result.duration_ms = Math.round(performance.now() - t0);
     results.push(result);
     opts.onResult?.(result, i, selected.length);

@@ -6,6 +6,8 @@ import { PROFILES } from "./types.ts";
 import { DEVIATIONS } from "../emulator/app.ts";
 
 const DEVIATION_NAMES = new Set(DEVIATIONS.map((d) => d.name));
+/** Deviations no check names: each breaks one family of response schema, for body validation to catch. */
+const SCHEMA_DEVIATIONS = DEVIATIONS.filter((d) => d.name.startsWith("schema_"));
 
 // The suite's own trust tests: every check passes against the emulator, and
 // every check fails against an emulator with the one deviation that breaks its rule.
@@ -53,6 +55,26 @@ describe("conformance suite against the emulator", () => {
     await emu.reset();
     const rate = (ALL_CHECKS.length - survivors.length) / ALL_CHECKS.length;
     console.log(`conformance kill rate: ${(rate * 100).toFixed(1)}% (${ALL_CHECKS.length - survivors.length}/${ALL_CHECKS.length})`);
+    expect(survivors).toEqual([]);
+  });
+
+  it("kills each response-schema deviation (renamed, missing, retyped field) by body validation, naming the pointer", async () => {
+    expect(SCHEMA_DEVIATIONS.map((d) => d.name).sort()).toEqual(["schema_field_renamed", "schema_required_missing", "schema_wrong_type"]);
+    const expected: Record<string, RegExp> = {
+      schema_field_renamed: /\/data\/name: expected string, received nothing/,
+      schema_required_missing: /\/data\/code: expected string, received nothing/,
+      schema_wrong_type: /\/data\/number: expected string, received 4 \(number\)/,
+    };
+    const probe = ALL_CHECKS.filter((c) => c.profile === "pipeline" || c.profile === "catalog");
+    const survivors: string[] = [];
+    for (const d of SCHEMA_DEVIATIONS) {
+      await emu.reset();
+      await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: d.name }), headers: { "content-type": "application/json" } });
+      const failed = (await runSuite(probe, options())).results.filter((r) => r.outcome === "fail");
+      if (!failed.some((r) => expected[d.name]!.test(r.message))) survivors.push(`${d.name}: ${failed.map((r) => r.message).join(" | ") || "no check failed"}`);
+    }
+    await emu.reset();
+    console.log(`schema deviation kill rate: ${(((SCHEMA_DEVIATIONS.length - survivors.length) / SCHEMA_DEVIATIONS.length) * 100).toFixed(1)}% (${SCHEMA_DEVIATIONS.length - survivors.length}/${SCHEMA_DEVIATIONS.length})`);
     expect(survivors).toEqual([]);
   });
 

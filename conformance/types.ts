@@ -20,6 +20,11 @@ export interface Check {
   title: string;
   /** The rule of the interface document the check enforces (quoted or paraphrased). */
   rule: string;
+  /**
+   * Where that rule is written: `<reference> <section>: <rule>` (e.g. `interface.md “Limits”: page_size up
+   * to 100`), so a reader can check the check against its source. Optional for new checks.
+   */
+  guards?: string;
   /** The weakest target mode the check can run in. */
   mode: Mode;
   needs: readonly Need[];
@@ -54,14 +59,42 @@ export interface CheckContext {
 
 export type Outcome = "pass" | "fail" | "not_applicable" | "expected_failure" | "error";
 
+/** One request a check made, as the target's logs would show it. */
+export interface RequestRecord {
+  method: string;
+  /** Path and query. */
+  path: string;
+  status: number;
+  duration_ms: number;
+  /** The target's X-Request-Id for the answer (null when it sent none). */
+  request_id: string | null;
+}
+
+/** A request and its answer with keys, signatures and secrets removed (kept for failed checks). */
+export interface TranscriptEntry {
+  method: string;
+  path: string;
+  request_headers: Record<string, string>;
+  request_body: string | null;
+  status: number;
+  response_headers: Record<string, string>;
+  response_body: string;
+}
+
 export interface CheckResult {
   id: string;
   profile: Profile;
   title: string;
   rule: string;
+  guards?: string;
   outcome: Outcome;
   message: string;
   notes: string[];
+  /** Not failures: e.g. fields the target sends that the route's schema does not know. */
+  warnings: string[];
+  requests: RequestRecord[];
+  /** Failed and crashed checks only. */
+  transcript?: TranscriptEntry[];
   duration_ms: number;
 }
 

@@ -9,6 +9,22 @@ export interface HttpResult {
   text: string;
 }
 
+/** One request and its answer, as a client observer sees it (for validation and records). */
+export interface Exchange {
+  method: string;
+  /** The URL called (path and query). */
+  url: URL;
+  requestHeaders: Record<string, string>;
+  /** The body sent, as text (undefined when none). */
+  requestBody: string | undefined;
+  result: HttpResult;
+  /** Wall time of the call in ms. */
+  ms: number;
+}
+
+/** Sees every answer a client receives; may throw to fail the call (conformance checks do). */
+export type Observer = (x: Exchange) => void;
+
 export interface CallOptions {
   key?: string | null;
   query?: Record<string, string | number>;
@@ -20,7 +36,13 @@ export class HttpClient {
   constructor(
     readonly baseUrl: string,
     private readonly fetchImpl: typeof fetch = fetch,
+    private readonly observer?: Observer,
   ) {}
+
+  /** The same target, with every answer shown to `observer` (e.g. one per conformance check). */
+  observed(observer: Observer): HttpClient {
+    return new HttpClient(this.baseUrl, this.fetchImpl, observer);
+  }
 
   async call(method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
     const url = new URL(path, this.baseUrl);
@@ -32,6 +54,7 @@ export class HttpClient {
       body = JSON.stringify(opts.body);
       headers["content-type"] = "application/json";
     }
+    const t0 = performance.now();
     const res = await this.fetchImpl(url, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = null;
@@ -42,7 +65,9 @@ export class HttpClient {
     }
     const h: Record<string, string> = {};
     res.headers.forEach((v, k) => (h[k.toLowerCase()] = v));
-    return { status: res.status, headers: h, body: parsed, text };
+    const result: HttpResult = { status: res.status, headers: h, body: parsed, text };
+    this.observer?.({ method, url, requestHeaders: headers, requestBody: body, result, ms: performance.now() - t0 });
+    return result;
   }
 
   get(path: string, opts?: CallOptions) {

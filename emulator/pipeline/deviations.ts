@@ -1,6 +1,6 @@
 import { balanceOf } from "./metering.ts";
 import { own } from "../state/own.ts";
-import { isApi, errorIs, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
+import { isApi, errorIs, toSuccess, dataOf, is, type Body, type Deviation, type Exchange } from "./deviation.ts";
 
 // Deviations that break the pipeline's rules (auth, rate limits, metering, envelopes, paging).
 
@@ -16,7 +16,34 @@ function overcharge(x: Exchange, n: number): void {
   x.headers.set("X-Credits-Remaining", String(balanceOf(acct)));
 }
 
+/** A single catalog card's answer (GET /api/v1/{game}/cards/{id}), the one answer the schema deviations reshape. */
+const cardAnswer = (x: Exchange) => (x.status === 200 && is(x, "GET", /^\/api\/v1\/[a-z]+\/cards\/[^/]+$/) ? dataOf(x) : null);
+
+/**
+ * One deviation per family of response-schema defect, each on one catalog answer and no
+ * check of its own: the conformance suite's body validation (conformance/wire.ts) must
+ * kill them (suite.test.ts). Named `schema_*`.
+ */
+export const schemaDeviations: readonly Deviation[] = [
+  { name: "schema_field_renamed", breaks: "a card's fields are spelled as the schema says (name)", apply: (x) => {
+      const d = cardAnswer(x);
+      if (d && "name" in d) {
+        d.card_name = d.name;
+        delete d.name;
+      }
+    } },
+  { name: "schema_required_missing", breaks: "a card carries every required field (code)", apply: (x) => {
+      const d = cardAnswer(x);
+      if (d) delete d.code;
+    } },
+  { name: "schema_wrong_type", breaks: "a card's fields have the schema's types (number is a string)", apply: (x) => {
+      const d = cardAnswer(x);
+      if (d && typeof d.number === "string") d.number = Number.parseInt(d.number, 10) || 0;
+    } },
+];
+
 export const pipelineDeviations: readonly Deviation[] = [
+  ...schemaDeviations,
   { name: "health_requires_key", breaks: "GET /health needs no key", apply: (x) => {
       if (x.url.pathname === "/api/v1/health") {
         x.status = 401;

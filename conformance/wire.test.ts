@@ -1,0 +1,117 @@
+import { describe, it, expect } from "vitest";
+import { routeFor, schemaFindings, forRequest, WireSession, pointer } from "./wire.ts";
+import { z } from "../emulator/pipeline/schema.ts";
+import type { Exchange } from "../harness/http.ts";
+
+// The per-answer rules of wire.ts on hand-made answers (no emulator): what a
+// conforming answer looks like, and the message each kind of defect gets.
+
+const card = { id: "base1-4", name: "Charizard", number: "4" };
+const HEADERS = { "content-type": "application/json; charset=utf-8", "x-ratelimit-limit": "300", "x-ratelimit-remaining": "299", "x-ratelimit-reset": "1800000060" };
+let seq = 0;
+
+function exchange(method: string, path: string, status: number, body: unknown, headers: Record<string, string> = {}, key = "rip_v1_k1"): Exchange {
+  const text = JSON.stringify(body);
+  return {
+    method,
+    url: new URL(path, "http://target.test"),
+    requestHeaders: key ? { "x-api-key": key } : {},
+    requestBody: undefined,
+    result: { status, headers: { ...HEADERS, "x-request-id": `req_${++seq}`, ...headers }, body, text },
+    ms: 1,
+  };
+}
+
+const texts = (s: WireSession, x: Exchange) => s.observe(x).map((f) => f.text);
+
+describe("route matching (from the registry, as the app matches)", () => {
+  it("finds the route of a method and path, game patterns included; unknown paths have none", () => {
+    expect(routeFor("GET", "/api/v1/pokemon/cards/base1-4")?.path).toBe("/:game{pokemon|onepiece|azuki}/cards/:id");
+    expect(routeFor("GET", "/api/v1/pokemon/cards/base1-4/prices")?.path).toBe("/:game{pokemon|onepiece|azuki}/cards/:id/prices");
+    expect(routeFor("GET", "/api/v1/magic/cards/x")).toBeNull();
+    expect(routeFor("DELETE", "/api/v1/pokemon/cards/base1-4")).toBeNull();
+    expect(routeFor("GET", "/api/v1/health")?.access).toBe("public");
+  });
+});
+
+describe("schema findings", () => {
+  const schema = z.object({ id: z.string(), name: z.string(), number: z.string(), nested: z.strictObject({ a: z.number() }).optional() });
+  it("a renamed, a missing and a retyped field fail with the JSON pointer, expected and received", () => {
+    const { failures, unknown } = schemaFindings(schema, { id: "x", card_name: "C", number: 4 });
+    expect(failures).toEqual(["/data/name: expected string, received nothing (missing)", "/data/number: expected string, received 4 (number)"]);
+    expect(unknown).toEqual([]);
+  });
+  it("unknown fields are warnings, not failures, on plain and strict objects alike", () => {
+    const r = schemaFindings(schema, { ...card, extra: 1, nested: { a: 1, b: 2 } });
+    expect(r.failures).toEqual([]);
+    expect(r.unknown.sort()).toEqual(["/data/extra", "/data/nested/b"]);
+  });
+  it("a union reports the option the value comes nearest to", () => {
+    const u = z.union([z.object({ kind: z.literal("a"), n: z.number() }), z.object({ kind: z.literal("b"), s: z.string() })]);
+    expect(schemaFindings(u, { kind: "b", s: 5 }).failures).toEqual(["/data/s: expected string, received 5 (number)"]);
+  });
+  it("without select, the select-only option of a catalog union does not excuse a missing field", () => {
+    const full = z.strictObject({ id: z.string(), name: z.string() });
+    const answer = z.array(z.union([full, full.partial().required({ id: true }).describe("With select: only the selected fields (id always)")]));
+    expect(schemaFindings(answer, [{ id: "x" }]).failures).toEqual([]);
+    expect(schemaFindings(forRequest(answer, new URLSearchParams()), [{ id: "x" }]).failures).toEqual(["/data/0/name: expected string, received nothing (missing)"]);
+    expect(schemaFindings(forRequest(answer, new URLSearchParams("select=id")), [{ id: "x" }]).failures).toEqual([]);
+  });
+  it("pointers escape ~ and /", () => expect(pointer(["data", "a/b", "c~d", 0])).toBe("/data/a~1b/c~0d/0"));
+});
+
+describe("every answer", () => {
+  it("a conforming card answer passes; a second key's window is its own", () => {
+    const s = new WireSession();
+    expect(texts(s, exchange("GET", "/api/v1/health", 200, { success: true, data: { status: "ok", time: "2026-01-01T00:00:00.000Z" } }))).toEqual([]);
+    expect(s.findings).toEqual([]);
+  });
+
+  it("media type, X-Request-Id (present, never reused) and the envelope are checked", () => {
+    const s = new WireSession();
+    const ok = { success: true, data: { status: "ok", time: "t" } };
+    expect(texts(s, exchange("GET", "/api/v1/health", 200, ok, { "content-type": "text/html" }))[0]).toContain("Content-Type must be application/json");
+    const a = exchange("GET", "/api/v1/health", 200, ok);
+    s.observe(a);
+    expect(texts(s, { ...a, result: { ...a.result } })[0]).toContain("was already given");
+    expect(texts(s, exchange("GET", "/api/v1/conformance/nothing", 404, { success: false, message: "m", error: 7 }))[0]).toContain("/error: expected string, received 7");
+    expect(texts(s, exchange("GET", "/api/v1/health", 200, { ok: true, data: {} }))[0]).toContain("/success: expected true");
+  });
+
+  it("rate-limit headers: integers, 0 ≤ Remaining ≤ Limit, and falling by at least one per counted request", () => {
+    const s = new WireSession();
+    const miss = { success: false, message: "m", error: "not_found" };
+    const at = (remaining: string, reset = "1800000060") => exchange("GET", "/api/v1/pokemon/cards/zz", 404, miss, { "x-ratelimit-remaining": remaining, "x-ratelimit-reset": reset });
+    expect(texts(s, at("10"))).toEqual([]);
+    expect(texts(s, at("9"))).toEqual([]);
+    expect(texts(s, at("9"))[0]).toContain("must fall by at least one per request");
+    expect(texts(s, at("12", "1800000070"))).toEqual([]); // the window slid: older requests left it
+    expect(texts(s, at("301"))[0]).toContain("must lie in 0..300");
+    expect(texts(s, at("abc"))[0]).toContain("x-ratelimit-remaining must be an integer");
+  });
+
+  it("credit headers: the route's cost on a 2xx, 0 on a refund, and the balance falls by exactly the cost", () => {
+    const s = new WireSession();
+    const miss = { success: false, message: "m", error: "not_found" };
+    const credit = (status: number, cost: string, remaining: string, remainingRate: string) =>
+      exchange("GET", "/api/v1/pokemon/cards/zz", status, miss, { "x-credits-cost": cost, "x-credits-remaining": remaining, "x-ratelimit-remaining": remainingRate });
+    expect(texts(s, credit(404, "0", "100", "200"))).toEqual([]);
+    expect(texts(s, credit(404, "1", "99", "199"))[0]).toContain("a 404 is refunded: X-Credits-Cost must be 0");
+    const s2 = new WireSession();
+    expect(texts(s2, credit(404, "0", "100", "200"))).toEqual([]);
+    expect(texts(s2, credit(404, "0", "98", "199"))[0]).toContain("100 − X-Credits-Cost 0 = 100, received 98");
+  });
+
+  it("paging: offset pages agree with their rows and the request; Card Data pages with total_count", () => {
+    const s = new WireSession();
+    const deliveries = (rows: number, pagination: Record<string, unknown>, q = "?limit=2&offset=0") =>
+      exchange("GET", `/api/v1/webhooks/deliveries${q}`, 200, { success: true, data: { deliveries: Array.from({ length: rows }, () => ({})) }, pagination });
+    const one = texts(s, deliveries(1, { limit: 2, offset: 0, has_more: true }));
+    expect(one.some((t) => t.includes("has_more: true with 1 rows on a page of limit 2"))).toBe(true);
+    expect(texts(s, deliveries(2, { limit: 5, offset: 0, has_more: false })).some((t) => t.includes("/pagination/limit: expected 2"))).toBe(true);
+    const page = (rows: number, top: Record<string, unknown>, q = "?page=1&page_size=2") =>
+      exchange("GET", `/api/v1/pokemon/cards${q}`, 200, { success: true, data: Array.from({ length: rows }, () => card), language: "en", ...top });
+    expect(texts(s, page(1, { page: 1, page_size: 2, total_count: 5 })).some((t) => t.includes("must hold page_size 2 rows, received 1"))).toBe(true);
+    expect(texts(s, page(2, { page: 1, page_size: 2, total_count: 1 })).some((t) => t.includes("/total_count: 1 is less than the rows"))).toBe(true);
+  });
+});
