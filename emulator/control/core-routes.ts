@@ -2,7 +2,7 @@ import { ok, created } from "../pipeline/route.ts";
 import { badRequest, notFound } from "../pipeline/errors.ts";
 import { balanceOf, newAccount, settle, nextResetAt } from "../pipeline/metering.ts";
 import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
-import { ALL_SCOPES, DEFAULT_RATE_LIMIT_PER_MIN, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES } from "../state/plans.ts";
+import { ALL_SCOPES, DEFAULT_PARTNER_RATE_LIMIT_PER_MIN, DEFAULT_RATE_LIMIT_PER_MIN, FRESH_CALLS_PER_MIN, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES } from "../state/plans.ts";
 import type { KeyKind, KeyRecord } from "../state/schema.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { later, z } from "../pipeline/schema.ts";
@@ -21,6 +21,9 @@ export function keyView(k: KeyRecord, balance?: { free: number; purchased: numbe
     ...(k.billing_model ? { billing_model: k.billing_model } : {}),
     account_id: k.account_id,
     rate_limit_per_min: k.rate_limit_per_min,
+    // The ceilings in force where the record leaves them to the defaults (older state files).
+    partner_rate_limit_per_min: k.partner_rate_limit_per_min ?? DEFAULT_PARTNER_RATE_LIMIT_PER_MIN,
+    fresh_per_min: k.fresh_per_min ?? FRESH_CALLS_PER_MIN,
     active: k.active,
     ...(balance ? { balance: balance.free + balance.purchased, free_credits: balance.free, purchased_credits: balance.purchased } : {}),
   };
@@ -40,7 +43,9 @@ const keyWire = z.object({
   scopes: z.array(z.string()),
   billing_model: z.enum(["POOL", "TIER"]).optional(),
   account_id: z.string(),
-  rate_limit_per_min: z.number().int(),
+  rate_limit_per_min: z.number().int().describe("Card Data / warehouse ceiling per minute"),
+  partner_rate_limit_per_min: z.number().int().describe("Partner commerce (mystery, instant, wallet, webhooks) ceiling per minute"),
+  fresh_per_min: z.number().int().describe("fresh=true calls per minute on the cached reads"),
   active: z.boolean(),
   balance: z.number().int().optional(),
   free_credits: z.number().int().optional(),
@@ -71,6 +76,8 @@ const keyBody = z.object({
   scopes: opt(z.array(z.string())),
   balance: opt(z.number().int().min(0)),
   rate_limit_per_min: opt(z.number().int().min(1)),
+  partner_rate_limit_per_min: opt(z.number().int().min(1)),
+  fresh_per_min: opt(z.number().int().min(1)),
   billing_model: opt(oneOf(["POOL", "TIER"])),
   account_id: opt(text()),
   label: opt(text()),
@@ -112,7 +119,7 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/keys",
-    describe: "Create a key {kind, scopes?, balance?, rate_limit_per_min?, billing_model?, label?}",
+    describe: "Create a key {kind, scopes?, balance?, rate_limit_per_min? (Card Data/warehouse, 300), partner_rate_limit_per_min? (partner commerce, 240), fresh_per_min? (10), billing_model?, label?}",
     schema: { body: keyBody, responses: { 201: { description: "The new key", data: keyWire }, 400: badInput } },
     handle: (c) => {
       const { store, clock } = c.services;
@@ -132,6 +139,8 @@ export const coreControlRoutes: ControlSpec[] = [
         ...(kind === "partner" ? { billing_model: model ?? "TIER" } : {}),
         account_id: b.account_id ?? (kind === "tenant" ? "northwind" : kind === "legacy" ? "legacy" : `partner-${n}`),
         rate_limit_per_min: b.rate_limit_per_min ?? DEFAULT_RATE_LIMIT_PER_MIN,
+        ...(b.partner_rate_limit_per_min !== undefined ? { partner_rate_limit_per_min: b.partner_rate_limit_per_min } : {}),
+        ...(b.fresh_per_min !== undefined ? { fresh_per_min: b.fresh_per_min } : {}),
         active: true,
         created_at: clock.nowIso(),
       };

@@ -4,7 +4,8 @@ import { authenticate, authorize } from "./auth.ts";
 import { ApiError, documentedError, internalError } from "./errors.ts";
 import { asObject, MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
 import { errorResponse, successText, textResponse, type HeaderBag } from "./envelope.ts";
-import { inForce, writeRateLimitHeaders } from "./rate-limit.ts";
+import { freshWindow, inForce, surfaceOf, surfaceWindow, writeRateLimitHeaders } from "./rate-limit.ts";
+import { isFresh, ResponseCache } from "./response-cache.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
 import { parsePart, queryObject, responseProblem } from "./schema.ts";
@@ -12,8 +13,9 @@ import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
 
 // The request pipeline, in the order DESIGN.md fixes (route match happens in
 // app.ts before this runs): public routes → per-IP budget → authentication →
-// per-key budget → kind and scope → concurrency gate → metering → handler
-// (faults, identifier checks) → refund on 4xx/5xx.
+// per-key budget of the route's surface → kind and scope → the fresh=true budget
+// (cached reads) → concurrency gate → metering → handler (faults, identifier
+// checks, input, the response cache) → refund on 4xx/5xx.
 
 export interface PipelineInput {
   spec: RouteSpec;
@@ -27,6 +29,9 @@ export interface PipelineInput {
 }
 
 export function createPipeline(services: Services) {
+  const cache = new ResponseCache();
+  // A reset, restore or import replaces what the cached answers were computed from.
+  services.bus.on("state.replaced", () => cache.clear());
   return async function run({ spec, req, params, ip, requestId, apiKey }: PipelineInput): Promise<Response> {
     const { store, clock, limiter, gates, options } = services;
     const headers: HeaderBag = { "X-Request-Id": requestId };
@@ -51,11 +56,22 @@ export function createPipeline(services: Services) {
       // Legacy keys say so on every answer of a metered route, refusals included.
       if (spec.cost !== undefined && !isMetered(key)) headers["X-Credits-Metering"] = "unmetered";
 
-      const keyDecision = limiter.hit(`key:${key.key}`, key.rate_limit_per_min, clock.now());
+      // Each surface has its own window and ceiling (service-facts §2.7); the headers show the one in force.
+      const surface = surfaceWindow(key, spec.surface ?? surfaceOf(spec.path));
+      const keyDecision = limiter.hit(surface.bucket, surface.limit, clock.now());
       writeRateLimitHeaders(headers, inForce(ipDecision, keyDecision));
       if (!keyDecision.allowed) throw rateLimited("this API key");
 
       authorize(key, spec.access);
+
+      // fresh=true recomputes a cached read, on its own budget (10/min/key, then 429 rate_limited).
+      const fresh = spec.cache !== undefined && isFresh(url);
+      if (fresh) {
+        const budget = freshWindow(key);
+        const freshDecision = limiter.hit(budget.bucket, budget.limit, clock.now());
+        writeRateLimitHeaders(headers, inForce(ipDecision, keyDecision, freshDecision));
+        if (!freshDecision.allowed) throw rateLimited("fresh=true on this API key (10 per minute)");
+      }
 
       if (spec.gate) {
         release = gates.tryEnter(spec.gate);
@@ -83,7 +99,7 @@ export function createPipeline(services: Services) {
         }
       }
 
-      const reply = await handle(services, spec, req, url, params, key);
+      const reply = await handle(services, spec, req, url, params, key, spec.cache ? { cache, fresh, ttlMs: spec.cache.ttl_ms } : null);
       const status = reply.status ?? 200;
       settleCharge(status);
       return textResponse(status, successText(reply), withReplyHeaders(headers, reply));
@@ -119,6 +135,7 @@ async function handle(
   url: URL,
   params: Record<string, string>,
   key: KeyRecord,
+  cached: { cache: ResponseCache; fresh: boolean; ttlMs: number } | null,
 ): Promise<Reply> {
   const fault = services.faults.take(req.method, url.pathname);
   if (fault?.latency_ms) await services.clock.sleep(fault.latency_ms);
@@ -133,12 +150,18 @@ async function handle(
       body: schema.body ? parsePart("body", schema.body, await c.object()) : undefined,
     };
   }
+  // After the input checks (a bad query never reaches a cached answer), before the handler.
+  const entry = cached ? ResponseCache.keyOf(key.account_id, spec.method, url) : null;
+  if (cached && entry && !cached.fresh) {
+    const hit = cached.cache.get(entry, services.clock.now());
+    if (hit) return hit;
+  }
   const reply = await spec.handle(c);
   if (schema && services.options.validateResponses) {
     const problem = responseProblem(schema, reply.status ?? 200, reply.data);
     if (problem) throw new Error(`${spec.method} ${spec.path} answered outside its schema: ${problem}`);
   }
-  return reply;
+  return cached && entry ? cached.cache.put(entry, reply, cached.ttlMs, services.clock.now()) : reply;
 }
 
 function context(

@@ -1,4 +1,8 @@
-// Rolling 60 s windows on the virtual clock, one per bucket (a key or an IP).
+import type { KeyRecord } from "../state/schema.ts";
+import { DEFAULT_PARTNER_RATE_LIMIT_PER_MIN, FRESH_CALLS_PER_MIN } from "../state/plans.ts";
+
+// Rolling 60 s windows on the virtual clock, one per bucket (an IP, a key's
+// surface, a key's fresh=true budget).
 
 export interface RateDecision {
   allowed: boolean;
@@ -90,13 +94,50 @@ export class RateLimiter {
 
 /**
  * The window whose ceiling is in force: a refused one, else the one with fewer
- * requests left (the interface: `X-RateLimit-Limit` shows the ceiling in force).
+ * requests left, else the lower ceiling (the interface: `X-RateLimit-Limit` shows
+ * the ceiling in force). Earlier windows win ties.
  */
-export function inForce(ip: RateDecision, key: RateDecision): RateDecision {
-  if (!ip.allowed) return ip;
-  if (!key.allowed) return key;
-  if (ip.remaining !== key.remaining) return ip.remaining < key.remaining ? ip : key;
-  return ip.limit < key.limit ? ip : key;
+export function inForce(first: RateDecision, ...rest: RateDecision[]): RateDecision {
+  let best = first;
+  for (const d of rest) {
+    if (!best.allowed) return best;
+    if (!d.allowed || d.remaining < best.remaining || (d.remaining === best.remaining && d.limit < best.limit)) best = d;
+  }
+  return best;
+}
+
+/**
+ * The surfaces a key's requests are counted on, each with its own rolling window
+ * (service-facts §2.7): partner commerce (Gacha, Instant, wallet, webhooks: 240/min
+ * per key, SDK README) and the plan's surface (Card Data for partner and legacy keys,
+ * the warehouse API for tenant keys: 300/min per key, interface.md "Plans").
+ */
+export type Surface = "partner" | "card_data" | "warehouse";
+
+const PARTNER_PREFIXES = ["/mystery", "/instant", "/wallet", "/payout-wallet", "/webhooks"];
+const CARD_DATA_PREFIXES = ["/pokemon", "/onepiece", "/azuki", "/grading", "/vision", "/credits", "/account/usage", "/health"];
+
+/** The surface of a path under /api/v1 (a route's is worked out once, when the app registers it). */
+export function surfaceOf(path: string): Surface {
+  const hit = (p: string) => path === p || path.startsWith(`${p}/`);
+  if (PARTNER_PREFIXES.some(hit)) return "partner";
+  if (CARD_DATA_PREFIXES.some(hit) || path.startsWith("/:game")) return "card_data";
+  return "warehouse";
+}
+
+/**
+ * The key's window on a surface: its bucket name and ceiling. The partner-commerce ceiling is a
+ * partner key's; a tenant key on a shared path (webhooks) counts in its plan's window.
+ */
+export function surfaceWindow(key: KeyRecord, surface: Surface): { bucket: string; limit: number } {
+  return surface === "partner" && key.kind === "partner"
+    ? { bucket: `key:${key.key}:partner`, limit: key.partner_rate_limit_per_min ?? DEFAULT_PARTNER_RATE_LIMIT_PER_MIN }
+    : { bucket: `key:${key.key}`, limit: key.rate_limit_per_min };
+}
+
+/** The key's `fresh=true` budget (service-facts §2.7: 10 calls per minute per key, 429 beyond). */
+export function freshWindow(key: KeyRecord): { bucket: string; limit: number } {
+  return { bucket: `fresh:${key.key}`, limit: key.fresh_per_min ?? FRESH_CALLS_PER_MIN };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Services } from "./services.ts";
 import type { AccessRule } from "./auth.ts";
 import type { EnvelopeKind } from "./errors.ts";
 import type { ParsedInput, RouteSchema, z } from "./schema.ts";
+import type { Surface } from "./rate-limit.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -54,6 +55,10 @@ export interface RouteSpec {
   cost?: number;
   /** Concurrency gate name (see concurrency.ts). */
   gate?: string;
+  /** Whose rate-limit window counts the route; absent: worked out from the path once (rate-limit.ts `surfaceOf`). */
+  surface?: Surface;
+  /** A cached read: a 200 is served again for `ttl_ms` until `fresh=true` recomputes it (response-cache.ts). */
+  cache?: { ttl_ms: number };
   /** What the route takes and answers: validated by the pipeline, written into the OpenAPI document. */
   schema?: RouteSchema;
   handle(ctx: HandlerContext): Reply | Promise<Reply>;

@@ -30,5 +30,10 @@ export const LEGACY_SCOPES = ["read:catalog"] as const;
 
 export const ALL_SCOPES: readonly string[] = [...new Set<string>([...PARTNER_SCOPES, ...TENANT_SCOPES])];
 
+/** The plan's per-key ceiling (Card Data; the warehouse API): interface.md "Plans". */
 export const DEFAULT_RATE_LIMIT_PER_MIN = 300;
+/** Partner commerce (Gacha, Instant, wallet, webhooks) per key: service-facts §2.7, SDK README 0.1.2. */
+export const DEFAULT_PARTNER_RATE_LIMIT_PER_MIN = 240;
+/** `fresh=true` calls per key per minute on the cached reads: service-facts §2.7. */
+export const FRESH_CALLS_PER_MIN = 10;
 export const FREE_CREDITS_PER_MONTH = 500;

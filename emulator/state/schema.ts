@@ -14,8 +14,12 @@ export interface KeyRecord {
   billing_model?: BillingModel;
   /** Partner or tenant account the key belongs to. */
   account_id: string;
-  /** Per-key ceiling; the plan default is 300/min. */
+  /** Per-key ceiling on Card Data and the warehouse API; the plan default is 300/min. */
   rate_limit_per_min: number;
+  /** Per-key ceiling on partner commerce (mystery, instant, wallet, webhooks); absent = 240/min. */
+  partner_rate_limit_per_min?: number;
+  /** `fresh=true` calls per minute on the cached reads; absent = 10. */
+  fresh_per_min?: number;
   active: boolean;
   created_at: string;
 }

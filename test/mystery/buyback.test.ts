@@ -125,7 +125,9 @@ describe("price", () => {
     const r = await ctx.api.get(`/api/v1/mystery/price?token_id=${card.token_id}`).set("X-API-Key", ctx.demo).expect(200);
     expect(r.body.data).toMatchObject({ token_id: card.token_id, card_id: card.card_id, market_value_usdc: "40.000000", buyback_price_usdc: "34.000000" });
     await oracle(card.token_id, "0");
-    expect((await ctx.api.get(`/api/v1/mystery/price?token_id=${card.token_id}`).set("X-API-Key", ctx.demo).expect(404)).body.error).toBe("value_unknown");
+    // The price is cached ~60 s: the new oracle value shows with fresh=true.
+    expect((await ctx.api.get(`/api/v1/mystery/price?token_id=${card.token_id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.market_value_usdc).toBe("40.000000");
+    expect((await ctx.api.get(`/api/v1/mystery/price?token_id=${card.token_id}&fresh=true`).set("X-API-Key", ctx.demo).expect(404)).body.error).toBe("value_unknown");
     expect((await ctx.api.get(`/api/v1/mystery/price?token_id=999999`).set("X-API-Key", ctx.demo).expect(404)).body.error).toBe("not_found");
   });
 });

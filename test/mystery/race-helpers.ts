@@ -23,7 +23,7 @@ export async function startRace(): Promise<RaceCtx> {
     gates: { purchase: 64, partner_write: 64, partner_read: 64, wallet_read: 64 },
     ipRateLimitPerMin: 1e9,
   });
-  const key = (body: Record<string, unknown>) => newKey(api, { kind: "partner", rate_limit_per_min: 1e6, ...body });
+  const key = (body: Record<string, unknown>) => newKey(api, { kind: "partner", rate_limit_per_min: 1e6, partner_rate_limit_per_min: 1e6, ...body });
   const demo = await key({ billing_model: "POOL", account_id: "acme", scopes: [...PARTNER, "pool:manage"] });
   const tier = await key({ billing_model: "TIER", account_id: "nova", scopes: [...PARTNER, "payout:manage"] });
   const rival = await key({ billing_model: "POOL", account_id: "orbit", scopes: [...PARTNER, "pool:manage"] });

@@ -1,5 +1,6 @@
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { PRICE_CACHE_MS, READ_CACHE_MS } from "../../../pipeline/response-cache.ts";
 import { partner, schemaRoute } from "../access.ts";
 import { cardPrice, partnerStats, tierCatalog, tierOdds, tokenPrice } from "./catalog.ts";
 import { collectionItems, collectionOf } from "./collection.ts";
@@ -10,18 +11,24 @@ import { tierOf } from "./tiers.ts";
 // Catalog endpoints: tiers, odds, the would-be buyback price, partner stats;
 // the reveal feeds (service-facts §4.1, SDK gacha.feed: every partner's
 // reveals, or ?scope=mine, newest first or winners by value, paged
-// limit/offset under `items`, `game` filter, `fresh` accepted: nothing is
-// cached here); an end user's collection.
+// limit/offset under `items`, `game` filter); an end user's collection.
+// Catalog, odds, price and the feeds are the live service's cached reads: a
+// short response cache that `fresh=true` bypasses (pipeline/response-cache.ts).
+
+const cached = (ttl_ms: number) => (spec: RouteSpec): RouteSpec => ({ ...spec, cache: { ttl_ms } });
+const shortCache = cached(READ_CACHE_MS);
 
 export const catalogRoutes: RouteSpec[] = [
-  schemaRoute("GET", "/mystery/catalog", partner("read:catalog"), "partner_read", catalogRoute, (c) => ok(tierCatalog(c.services, c.input.query.active, c.input.query.game))),
+  shortCache(schemaRoute("GET", "/mystery/catalog", partner("read:catalog"), "partner_read", catalogRoute, (c) => ok(tierCatalog(c.services, c.input.query.active, c.input.query.game)))),
 
-  schemaRoute("GET", "/mystery/catalog/:tier_id/odds", partner("read:catalog"), "partner_read", oddsRoute, (c) => ok(tierOdds(tierOf(c.services, c.input.params.tier_id)))),
+  shortCache(schemaRoute("GET", "/mystery/catalog/:tier_id/odds", partner("read:catalog"), "partner_read", oddsRoute, (c) => ok(tierOdds(tierOf(c.services, c.input.params.tier_id))))),
 
-  schemaRoute("GET", "/mystery/price", partner("read:catalog"), "partner_read", priceRoute, async (c) => {
-    const target = priceTarget(c.input.query);
-    return ok("token_id" in target ? await tokenPrice(c.services, target.token_id) : cardPrice(c.services, target.card_id));
-  }),
+  cached(PRICE_CACHE_MS)(
+    schemaRoute("GET", "/mystery/price", partner("read:catalog"), "partner_read", priceRoute, async (c) => {
+      const target = priceTarget(c.input.query);
+      return ok("token_id" in target ? await tokenPrice(c.services, target.token_id) : cardPrice(c.services, target.card_id));
+    }),
+  ),
 
   schemaRoute("GET", "/mystery/stats", partner("packs:read"), "partner_read", statsRoute, (c) => ok(partnerStats(c.services, c.key!.account_id))),
 ];
@@ -33,8 +40,8 @@ async function feed(c: HandlerContext, order: (a: Revealed, b: Revealed) => numb
 }
 
 export const feedRoutes: RouteSpec[] = [
-  schemaRoute("GET", "/mystery/feed/recent", partner("read:catalog"), "partner_read", feedRoute, (c) => feed(c, byRecent, c.input.query)),
-  schemaRoute("GET", "/mystery/feed/winners", partner("read:catalog"), "partner_read", feedRoute, (c) => feed(c, byValue, c.input.query)),
+  shortCache(schemaRoute("GET", "/mystery/feed/recent", partner("read:catalog"), "partner_read", feedRoute, (c) => feed(c, byRecent, c.input.query))),
+  shortCache(schemaRoute("GET", "/mystery/feed/winners", partner("read:catalog"), "partner_read", feedRoute, (c) => feed(c, byValue, c.input.query))),
 ];
 
 export const collectionRoutes: RouteSpec[] = [

@@ -3,6 +3,7 @@ import { badRequest } from "../../../pipeline/errors.ts";
 import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { offsetPageQuery } from "../../../pipeline/pagination.ts";
 import { parsePart, z, type RouteSchema } from "../../../pipeline/schema.ts";
+import { freshParam } from "../../../pipeline/response-cache.ts";
 import { identityOf } from "../identity.ts";
 import { tierParam, tokenIdParam } from "../util.ts";
 
@@ -42,8 +43,12 @@ export const catalogRoute = {
   query: z.object({
     active: z.string().optional().transform((v) => v ?? null).describe('"true" or "false": only tiers that are (not) on sale'),
     game: z.string().optional().transform((v) => v ?? null).describe("Only this game's tiers (an unknown game is an empty list)"),
+    fresh: freshParam,
   }),
-  responses: { 200: { description: "The tiers on offer", data: z.strictObject({ tiers: z.array(tierSchema), games: z.array(catalogGame) }) } },
+  responses: {
+    200: { description: "The tiers on offer", data: z.strictObject({ tiers: z.array(tierSchema), games: z.array(catalogGame) }) },
+    400: { description: "fresh is not true or false", codes: ["invalid_value"] },
+  },
 } satisfies RouteSchema;
 
 // --- GET /mystery/catalog/:tier_id/odds -----------------------------------------------
@@ -83,9 +88,10 @@ const oddsSchema = z.strictObject({
 
 export const oddsRoute = {
   params: z.object({ tier_id: z.string().transform((v) => tierParam(v)).meta({ description: "The tier's numeric id" }) }),
+  query: z.object({ fresh: freshParam }),
   responses: {
     200: { description: "The tier's odds, per slot and per rarity group", data: oddsSchema },
-    400: { description: "Not a tier id, or no such tier", codes: ["invalid_tier", "identifier_too_long"] },
+    400: { description: "Not a tier id, or no such tier; fresh not true or false", codes: ["invalid_tier", "identifier_too_long", "invalid_value"] },
   },
 } satisfies RouteSchema;
 
@@ -120,10 +126,11 @@ export const priceRoute = {
   query: z.object({
     card_id: z.string().optional().describe("A catalog card id (exactly one of card_id and token_id)"),
     token_id: z.string().optional().describe("A token id: uint256 in plain decimal"),
+    fresh: freshParam,
   }),
   responses: {
-    200: { description: "The market value and would-be buyback price", data: priceSchema },
-    400: { description: "Not exactly one valid card_id or token_id", codes: ["invalid_price_query", "identifier_too_long"] },
+    200: { description: "The market value and would-be buyback price (cached ~60 s)", data: priceSchema },
+    400: { description: "Not exactly one valid card_id or token_id; fresh not true or false", codes: ["invalid_price_query", "identifier_too_long", "invalid_value"] },
     404: { description: "No such card or token, or no value for it", codes: ["not_found", "value_unknown"] },
   },
 } satisfies RouteSchema;
@@ -172,7 +179,7 @@ export const feedRoute = {
       .meta({ description: '"mine": only this account\'s reveals (default: every partner\'s)' }),
     ...offsetPageQuery(),
     game: z.string().optional().transform((v) => v ?? null).describe("Only this game's reveals"),
-    fresh: z.string().optional().describe("Accepted; nothing is cached here"),
+    fresh: freshParam,
   }),
   responses: {
     200: { description: "Revealed items", data: z.strictObject({ items: z.array(feedRowSchema) }) },

@@ -1,0 +1,108 @@
+import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { Check, CheckContext } from "../types.ts";
+import { ensure, env, expectError, expectSuccess, intHeader } from "../assert.ts";
+import { rpcMissing } from "./target.ts";
+import { PROBE } from "./pipeline.ts";
+
+// Partner limits as the live service documents them (service-facts §2.7, SDK
+// README 0.1.2): a rate-limit window per surface, the fresh=true budget, and the
+// short response cache on the cached reads that fresh=true bypasses.
+
+const M = "/api/v1/mystery";
+const GUARDS = "service-facts.md §2.7 (Rate limits, concurrency, caching)";
+
+/** A revealed token of a fresh purchase: prepare → a fixture wallet signs over JSON-RPC → submit → VRF. */
+async function revealedToken({ http, control, partnerKey }: CheckContext): Promise<string> {
+  const info = (await control!.request<{ rpcUrl: string; chainId: number; accounts: Array<{ private_key: Hex }> }>("GET", "/chain"));
+  const chain = defineChain({ id: info.chainId, name: "Emulator", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [info.rpcUrl] } } });
+  const account = privateKeyToAccount(info.accounts[1]!.private_key);
+  const wallet = createWalletClient({ account, chain, transport: viemHttp(info.rpcUrl) });
+  const reader = createPublicClient({ chain, transport: viemHttp(info.rpcUrl) });
+  const prep = env(await http.post(`${M}/purchase/prepare`, { key: partnerKey, body: { wallet_address: account.address, tier_id: 1 } })).data as { calls: Array<{ to: `0x${string}`; data: Hex }> };
+  ensure(prep?.calls?.length, "purchase prepare must return calls");
+  let tx: Hex = "0x";
+  for (const call of prep.calls) {
+    tx = await wallet.sendTransaction({ to: call.to, data: call.data });
+    await reader.waitForTransactionReceipt({ hash: tx, pollingInterval: 20 });
+  }
+  const sub = expectSuccess(await http.post(`${M}/purchase/submit`, { key: partnerKey, body: { wallet_address: account.address, tier_id: 1, transaction_hash: tx } }), "purchase submit", 202).data as { id: number; onchain_request_id: string };
+  await control!.request("POST", "/vrf/fulfill", { request_id: sub.onchain_request_id });
+  const got = expectSuccess(await http.get(`${M}/purchase/${sub.id}`, { key: partnerKey }), "the purchase").data as { items?: Array<{ token_id: string; item_type: string }> };
+  const token = got.items?.find((i) => i.item_type === "CARD")?.token_id ?? got.items?.[0]?.token_id;
+  ensure(token, "the revealed purchase must carry items");
+  return token;
+}
+
+export const limitsChecks: Check[] = [
+  {
+    id: "limits.window-per-surface",
+    guards: GUARDS,
+    profile: "pipeline",
+    title: "Partner commerce and Card Data count on their own per-key windows (240/min and 300/min)",
+    rule: "Partner API 240 req/min per key (Gacha + Instant); Card Data 300 req/min per key; X-RateLimit-Limit shows the ceiling in force.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 2,
+    deviation: "one_rate_limit",
+    async run({ http, partnerKey }) {
+      const card = await http.get(PROBE, { key: partnerKey });
+      expectSuccess(card, "a Card Data read");
+      const partner = await http.get(`${M}/catalog`, { key: partnerKey });
+      expectSuccess(partner, "GET /mystery/catalog");
+      ensure(intHeader(card, "X-RateLimit-Limit", "Card Data") === 300, `Card Data X-RateLimit-Limit must be 300, is ${card.headers["x-ratelimit-limit"]}`);
+      ensure(intHeader(partner, "X-RateLimit-Limit", "partner") === 240, `partner commerce X-RateLimit-Limit must be 240, is ${partner.headers["x-ratelimit-limit"]}`);
+      ensure(intHeader(partner, "X-RateLimit-Remaining", "partner") === 239, "the partner window counts its own first request (239 left)");
+      const again = await http.get(PROBE, { key: partnerKey });
+      ensure(intHeader(again, "X-RateLimit-Remaining", "Card Data") === 298, "the Card Data window is not charged for partner calls (298 left after two reads)");
+    },
+  },
+  {
+    id: "limits.fresh-budget",
+    guards: GUARDS,
+    profile: "mystery",
+    title: "fresh=true: 10 calls per minute per key, then 429 rate_limited with Retry-After",
+    rule: "Catalog, odds, price and the feeds accept fresh=true to recompute, with its own budget of 10 calls/min/key (429 beyond).",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "no_fresh_budget",
+    async run({ http, partnerKey, control }) {
+      for (let i = 0; i < 10; i++) expectSuccess(await http.get(`${M}/catalog?fresh=true`, { key: partnerKey }), `fresh call ${i + 1} of 10`);
+      const r = await http.get(`${M}/catalog?fresh=true`, { key: partnerKey });
+      expectError(r, 429, "rate_limited", "the 11th fresh=true call in a minute");
+      ensure(intHeader(r, "Retry-After", "429") === 60, `Retry-After must be 60 (no clock moved), is ${r.headers["retry-after"]}`);
+      ensure(intHeader(r, "X-RateLimit-Remaining", "429") === 0, "X-RateLimit-Remaining 0 on the refusal");
+      expectSuccess(await http.get(`${M}/catalog`, { key: partnerKey }), "the same read without fresh=true");
+      await control!.advance(60_000);
+      expectSuccess(await http.get(`${M}/catalog?fresh=true`, { key: partnerKey }), "a fresh call once the minute has passed");
+    },
+  },
+  {
+    id: "limits.response-cache",
+    guards: GUARDS,
+    profile: "mystery",
+    title: "GET /mystery/price is cached ~60 s; fresh=true recomputes it",
+    rule: "/mystery/price is cached ~60 s; fresh=true recomputes.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    credits: 0,
+    deviation: "no_response_cache",
+    applicable: rpcMissing,
+    async run(ctx) {
+      const { http, partnerKey, control } = ctx;
+      const token = await revealedToken(ctx);
+      const path = `${M}/price?token_id=${token}`;
+      const stamp = async (p: string, what: string) => (expectSuccess(await http.get(p, { key: partnerKey }), what).data as { updated_at: string }).updated_at;
+      const first = await stamp(path, "price");
+      await control!.advance(20_000);
+      const cached = await stamp(path, "price 20 s later");
+      ensure(cached === first, `a read within 60 s must be the cached answer (updated_at ${first}), got ${cached}`);
+      const fresh = await stamp(`${path}&fresh=true`, "price with fresh=true");
+      ensure(fresh !== first, `fresh=true must recompute (updated_at after ${first}), got ${fresh}`);
+      await control!.advance(61_000);
+      const expired = await stamp(path, "price after the cache time");
+      ensure(expired > fresh, `after ~60 s the entry expires (updated_at after ${fresh}), got ${expired}`);
+    },
+  },
+];
