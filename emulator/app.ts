@@ -6,7 +6,7 @@ import { asObject, MAX_CONTROL_BODY_BYTES, parseJson, readText } from "./pipelin
 import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag } from "./pipeline/envelope.ts";
 import { stringify as stringifyYaml } from "yaml";
 import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
-import { inForce, rateLimitHeaders } from "./pipeline/rate-limit.ts";
+import { inForce, rateLimitHeaders, surfaceOf, surfaceWindow } from "./pipeline/rate-limit.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { defineRoute, ok } from "./pipeline/route.ts";
 import { z } from "./pipeline/schema.ts";
@@ -18,6 +18,7 @@ import { chainControlRoutes } from "./control/chain-routes.ts";
 import { runControl } from "./control/dispatch.ts";
 import { applyDeviations, type Deviation } from "./pipeline/deviation.ts";
 import { pipelineDeviations } from "./pipeline/deviations.ts";
+import { limitDeviations } from "./pipeline/limit-deviations.ts";
 
 // Composes the pipeline, every area and the control plane into one fetch
 // handler. Route match happens here: an unknown path under /api/v1 is 404
@@ -37,7 +38,7 @@ export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.ro
 /** The routes by area, for the OpenAPI document (health under "service"). */
 export const apiAreas = (): AreaRoutes[] => [{ name: "service", routes: [healthRoute] }, ...AREAS.map((a) => ({ name: a.name, routes: a.routes }))];
 /** Harness aid: every deviation, the pipeline's and each area's (one per conformance check). */
-export const DEVIATIONS: readonly Deviation[] = [...pipelineDeviations, ...AREAS.flatMap((a) => a.deviations ?? [])];
+export const DEVIATIONS: readonly Deviation[] = [...pipelineDeviations, ...limitDeviations, ...AREAS.flatMap((a) => a.deviations ?? [])];
 
 export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...AREAS.flatMap((a) => a.control), ...deviationRoutes];
 
@@ -91,8 +92,11 @@ export function createApp(services: Services, host: ControlHost): Hono {
   const app = new Hono({ strict: true });
   const run = createPipeline(services);
 
-  for (const spec of apiRoutes)
+  for (const declared of apiRoutes) {
+    // The route's rate-limit surface, from its path once (a route may name its own).
+    const spec: RouteSpec = { ...declared, surface: declared.surface ?? surfaceOf(declared.path) };
     app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c), requestId: (c.env as Bindings).requestId, apiKey: apiKeyOf(c) }));
+  }
 
   for (const spec of controlRoutes)
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {
@@ -136,7 +140,8 @@ export function createApp(services: Services, host: ControlHost): Hono {
     const key = Object.hasOwn(keys, id) ? keys[id] : undefined;
     const now = services.clock.now();
     const ipWindow = services.limiter.peek(`ip:${ipOf(c)}`, services.options.ipRateLimitPerMin, now);
-    const window = key ? inForce(ipWindow, services.limiter.peek(`key:${key.key}`, key.rate_limit_per_min, now)) : ipWindow;
+    const surface = key ? surfaceWindow(key, surfaceOf(path.slice("/api/v1".length))) : null;
+    const window = key && surface ? inForce(ipWindow, services.limiter.peek(surface.bucket, surface.limit, now)) : ipWindow;
     const headers = idHeaders(c);
     if (path.startsWith("/api/")) Object.assign(headers, rateLimitHeaders(window));
     return errorResponse(notFound(`No ${where} ${c.req.method} ${path}`), "partner", headers);
