@@ -7,6 +7,7 @@ import { webhooksChecks } from "./checks/webhooks.ts";
 import { mysteryChecks } from "./checks/mystery.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
+import { limitsChecks } from "./checks/limits.ts";
 
 /** Every check of the suite, in run order. */
 export const ALL_CHECKS: readonly Check[] = [
@@ -16,6 +17,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...visionChecks,
   ...webhooksChecks,
   ...mysteryChecks,
+  ...limitsChecks,
   ...warehouseChecks,
   ...lifecycleChecks,
 ];
