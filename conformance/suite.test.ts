@@ -4,6 +4,14 @@ import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed } from "./runner.ts";
 import { PROFILES } from "./types.ts";
 import { DEVIATIONS } from "../emulator/app.ts";
+import { pipelineChecks } from "./checks/pipeline.ts";
+import { catalogChecks } from "./checks/catalog.ts";
+import { creditsChecks } from "./checks/credits.ts";
+import { visionChecks } from "./checks/vision.ts";
+import { webhooksChecks } from "./checks/webhooks.ts";
+import { mysteryChecks } from "./checks/mystery.ts";
+import { warehouseChecks } from "./checks/warehouse.ts";
+import { lifecycleChecks } from "./checks/lifecycle.ts";
 
 const DEVIATION_NAMES = new Set(DEVIATIONS.map((d) => d.name));
 /** Deviations no check names: each breaks one family of response schema, for body validation to catch. */
@@ -41,6 +49,14 @@ describe("conformance suite against the emulator", () => {
     const ids = ALL_CHECKS.map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const c of ALL_CHECKS) expect(DEVIATION_NAMES.has(c.deviation), `${c.id} → ${c.deviation}`).toBe(true);
+  });
+
+  it("each check of the core files names the reference and section it guards (new area files may add theirs later)", () => {
+    const core = [pipelineChecks, catalogChecks, creditsChecks, visionChecks, webhooksChecks, mysteryChecks, warehouseChecks, lifecycleChecks].flat();
+    const REFERENCE = /(interface|service-facts|sdk-contract|sdk-wire-shapes)\.md (“[^”]+”|§\d)/;
+    expect(core.filter((c) => !REFERENCE.test(c.guards ?? "")).map((c) => c.id)).toEqual([]);
+    const withGuards = ALL_CHECKS.filter((c) => c.guards).length;
+    console.log(`checks with a guarded reference: ${withGuards}/${ALL_CHECKS.length}`);
   });
 
   it("kills every check with its deviation (kill rate 100%)", async () => {

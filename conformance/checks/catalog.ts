@@ -1,6 +1,7 @@
 import type { Check } from "../types.ts";
 import { ensure, expectError, expectSuccess, intHeader } from "../assert.ts";
 import { PROBE } from "./pipeline.ts";
+import { walkCardData } from "../paging.ts";
 
 // Checks of the Card Data catalog contract: list envelopes, include=prices,
 // the q grammar's error codes, caps, not-live endpoints and game scoping.
@@ -11,6 +12,7 @@ const asList = (d: unknown): Obj[] => (Array.isArray(d) ? (d as Obj[]) : []);
 export const catalogChecks: Check[] = [
   {
     id: "catalog.search-page",
+    guards: "service-facts.md §2.3 and §2.5 (Card Data page, page_size, total_count)",
     profile: "catalog",
     title: "Card search returns a page with its paging fields",
     rule: "List endpoints return data with pagination; Card Data pages carry page, page_size, total_count beside data.",
@@ -29,7 +31,35 @@ export const catalogChecks: Check[] = [
     },
   },
   {
+    id: "catalog.paging-walk",
+    guards: "service-facts.md §2.5 (Card Data paging: page ≥ 1, page_size, total_count); interface.md “Limits › Other limits” (page_size up to 100)",
+    profile: "catalog",
+    title: "A Card Data collection walked page by page: no gap, no repeat, the last page included",
+    rule: "Numbered pages of page_size rows cover the collection exactly once; total_count is the same on every page; the last page holds the remainder and the page after it is empty.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    credits: 8,
+    deviation: "catalog_last_page_dropped",
+    async run({ http, partnerKey, note }) {
+      // A collection that fits one page of 100 gives the reference; it is then walked in three or four pages.
+      const sets = expectSuccess(await http.get("/api/v1/pokemon/expansions", { key: partnerKey, query: { page_size: 100 } }), "expansions") as Obj;
+      let path = "/api/v1/pokemon/expansions";
+      let whole = asList(sets.data);
+      if (typeof sets.total_count !== "number" || sets.total_count > 100 || sets.total_count < 3) {
+        const small = whole.find((e) => typeof e.total === "number" && e.total >= 3 && e.total <= 100);
+        ensure(small, "no expansion of 3..100 cards to walk");
+        path = `/api/v1/pokemon/expansions/${encodeURIComponent(String(small.id))}/cards`;
+        whole = asList((expectSuccess(await http.get(path, { key: partnerKey, query: { page_size: 100 } }), "expansion cards") as Obj).data);
+      }
+      ensure(whole.length >= 3, `${path} must have at least 3 rows to walk, has ${whole.length}`);
+      const size = Math.ceil(whole.length / 3);
+      const walk = await walkCardData(http, partnerKey, path, size, whole.map((r) => r.id));
+      note(`${path}: ${walk.rows} rows in ${walk.pages} pages of ${size}`);
+    },
+  },
+  {
     id: "catalog.include-prices",
+    guards: "interface.md “Limits › Credits” (include=prices surcharge 0) and “Resources › Catalog records”",
     profile: "catalog",
     title: "include=prices embeds pricing with market_updated_at, at no extra cost",
     rule: "include=prices embeds current prices in a catalog read; surcharge 0. Catalog cards carry market_updated_at.",
@@ -50,6 +80,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.card-not-found",
+    guards: "interface.md “Errors › Codes” (404 not_found)",
     profile: "catalog",
     title: "A missing card, or a card of another game, is 404 not_found",
     rule: "404 not_found for a card missing; a Pokémon id asked on /onepiece is not found.",
@@ -64,6 +95,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.q-errors",
+    guards: "service-facts.md §3.4 and §3.6 (q grammar errors carry details.position)",
     profile: "catalog",
     title: "q errors: parse_error / unknown_field / invalid_value carry details.position",
     rule: "parse_error, unknown_field, invalid_value carry details.position (0-based offset).",
@@ -87,6 +119,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.q-too-complex",
+    guards: "service-facts.md §3.4 (query caps → query_too_complex)",
     profile: "catalog",
     title: "More than 20 terms → 400 query_too_complex",
     rule: "Caps: 512 characters, 20 terms, nesting depth 5, 3 orderBy keys → query_too_complex.",
@@ -102,6 +135,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.page-size-cap",
+    guards: "interface.md “Limits › Other limits” (page_size up to 100); service-facts.md §2.5 (out of range is 400, never clamped)",
     profile: "catalog",
     title: "page_size over 100 → 400 invalid_pagination",
     rule: "page_size up to 100 (out of range is 400 invalid_pagination on the live Card Data API).",
@@ -115,6 +149,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.expansions",
+    guards: "interface.md “Endpoints › Catalog”; service-facts.md §3.3",
     profile: "catalog",
     title: "Expansions: search, get and their cards",
     rule: "/{game}/expansions, /{game}/expansions/{id}, /{game}/expansions/{id}/cards.",
@@ -135,6 +170,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.sealed",
+    guards: "interface.md “Endpoints › Catalog”; service-facts.md §3.3",
     profile: "catalog",
     title: "Sealed products: search, get and prices",
     rule: "/{game}/sealed, /{game}/sealed/{id}, /{game}/sealed/{id}/prices.",
@@ -154,6 +190,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.printings",
+    guards: "service-facts.md §2.5 (/cards/{id}/printings: single terminal page, capped at 50)",
     profile: "catalog",
     title: "Printings: one terminal page of at most 50",
     rule: "/cards/{id}/printings: single page capped at 50 rows; total_count is the family size.",
@@ -171,6 +208,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.price-history-not-live",
+    guards: "interface.md “Versioning” (3: not-live endpoints return 404) and “Limits › Credits”",
     profile: "catalog",
     title: "Price history is not live: 404 and free",
     rule: "Endpoints marked not live return 404 and cost nothing.",
@@ -187,6 +225,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.grading-batch-cap",
+    guards: "interface.md “Limits › Other limits” (id array 500 entries)",
     profile: "catalog",
     title: "A graded-certificate batch over 500 entries → 400 invalid_pagination",
     rule: "invalid_pagination when an id array exceeds 500 entries.",

@@ -51,6 +51,7 @@ async function pay(ctx: CheckContext, key: string, usd: number, wallet: Hex) {
 export const creditsChecks: Check[] = [
   {
     id: "credits.usage-shape",
+    guards: "interface.md “Resources › Credit account”",
     profile: "credits",
     title: "Account usage shows balance, plan and month-to-date usage",
     rule: "GET /api/v1/account/usage: balance (integer credits), plan (Pay as you go), month-to-date usage.",
@@ -68,6 +69,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "credits.usage-consistent",
+    guards: "interface.md “Resources › Credit account” and “Limits › Credits” (X-Credits-Remaining)",
     profile: "credits",
     title: "Account usage agrees with X-Credits-Remaining",
     rule: "X-Credits-Remaining is the balance after the call; the account usage balance is the same balance.",
@@ -88,6 +90,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "credits.topup-invalid-amount",
+    guards: "interface.md “Endpoints › Credits” and “Limits › Credits” (5 to 1,000 USD per payment)",
     profile: "credits",
     title: "Top-up amounts outside 5..1000 USD → 400 invalid_amount",
     rule: "POST /api/v1/credits/topup?usd=<amount>: usd from 5 to 1000; a bad amount is 400 invalid_amount.",
@@ -101,6 +104,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.challenge",
+    guards: "interface.md “Endpoints › Credits” (x402 top-up) and “Errors › Codes” (402 is also the challenge)",
     applicable: chainMissing,
     profile: "x402",
     title: "A top-up without payment → 402 with a decodable PAYMENT-REQUIRED",
@@ -124,6 +128,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.challenge-amount",
+    guards: "interface.md “Endpoints › Credits” (payment requirements for the amount)",
     applicable: chainMissing,
     profile: "x402",
     title: "The challenge asks for the amount in stablecoin atomic units",
@@ -141,6 +146,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.pay-grants-credits",
+    guards: "interface.md “Resources › Top-up result” and “Limits › Credits” (500 credits per 1 USD)",
     applicable: chainMissing,
     profile: "x402",
     title: "Paying the challenge grants 500 credits per USD",
@@ -165,6 +171,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.replay-idempotent",
+    guards: "interface.md “Endpoints › Credits” (idempotent on the transaction hash)",
     applicable: chainMissing,
     profile: "x402",
     title: "Replaying a settled payment grants nothing twice",
@@ -186,6 +193,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.bad-payment-402",
+    guards: "interface.md “Endpoints › Credits” (a bad payment is a 402 naming the reason)",
     applicable: chainMissing,
     profile: "x402",
     title: "A payment signed by the wrong wallet → 402 naming the reason, no credits",

@@ -17,6 +17,8 @@ interface LifecycleSpec {
   profile: Profile;
   /** The rule the end of the lifecycle shows (what its deviation breaks). */
   rule: string;
+  /** Where the rule is written (see Check.guards). */
+  guards?: string;
   deviation: string;
 }
 
@@ -25,71 +27,85 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
   "topup-x402": {
     profile: "x402",
     rule: "A paid x402 top-up grants 500 credits per USD once (a replay returns the original result); purchased credits never expire.",
+    guards: "interface.md “Endpoints › Credits” and “Limits › Credits” (500 credits per USD; purchased credits never expire)",
     deviation: "lifecycle_purchased_credits_expire",
   },
   "webhook-retries": {
     profile: "webhooks",
     rule: "A failing receiver is retried on the documented schedule (+30 s, +2 min) until it answers 2xx; the delivery log then shows DELIVERED.",
+    guards: "interface.md “Events”; service-facts.md §6.2 (retry schedule)",
     deviation: "lifecycle_delivery_never_delivered",
   },
   "mystery-purchase-wallet": {
     profile: "mystery",
     rule: "A non-custodial purchase (prepare → wallet signs → submit) is FULFILLED with its items once VRF reveals it.",
+    guards: "interface.md “States and transitions” (purchase); service-facts.md §4.2 and §8",
     deviation: "lifecycle_purchase_never_fulfilled",
   },
   "mystery-custodial-retry": {
     profile: "mystery",
     rule: "A custodial purchase retried with the same Idempotency-Key returns the original purchase and charges once.",
+    guards: "service-facts.md §4.2 and §2.6 (Idempotency-Key)",
     deviation: "lifecycle_custodial_retry_new_purchase",
   },
   "mystery-redemption-kyc": {
     profile: "mystery",
     rule: "A KYC-approved redemption goes PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, burned at dispatch.",
+    guards: "service-facts.md §4.7 (redemption, burn on dispatch)",
     deviation: "lifecycle_redemption_never_completed",
   },
   "mystery-buyback-forwarded": {
     profile: "mystery",
     rule: "A buyback card held for want of a pool wallet is forwarded to the pool wallet once it is set.",
+    guards: "service-facts.md §4.6 (forwarding to the pool wallet)",
     deviation: "lifecycle_pool_wallet_not_used",
   },
   "mystery-buyback-transfer-failed": {
     profile: "mystery",
     rule: "Without a pool wallet a buyback transfer is held (one event), retried every 15 minutes, and fails terminally after 10 attempts.",
+    guards: "interface.md “Limits › Other limits” (buyback transfer retry every 15 minutes, 10 attempts)",
     deviation: "lifecycle_buyback_default_pool_wallet",
   },
   "mystery-sellback": {
     profile: "mystery",
     rule: "A TIER partner's sell-back (quote → prepare → sign → submit) records the payout that was quoted.",
+    guards: "service-facts.md §4.5 (sell-back)",
     deviation: "lifecycle_sellback_pays_less",
   },
   "mystery-revenue-payout": {
     profile: "mystery",
     rule: "A TIER partner's closed revenue period is a PENDING payout statement that reads PAID, with a tx hash, once the operator pays it.",
+    guards: "service-facts.md §4.8 (revenue share)",
     deviation: "lifecycle_payout_never_paid",
   },
   "warehouse-inbound": {
     profile: "warehouse",
     rule: "Inbound shipment → received cards → identity → price; an incremental sweep from resume_cursor sees every change.",
+    guards: "interface.md “States and transitions” and “Resources › Raw card”",
     deviation: "lifecycle_sweep_misses_changes",
   },
   "warehouse-order": {
     profile: "warehouse",
     rule: "Quote → commit → label bought (UTC deadlines) → shipped → DELIVERED.",
+    guards: "interface.md “States and transitions” (order) and “Limits › Other limits” (UTC deadlines)",
     deviation: "lifecycle_order_never_delivered",
   },
   "warehouse-order-retry": {
     profile: "warehouse",
     rule: "A failed label purchase returns the order to PENDING_PAYMENT with nothing applied; committing again succeeds.",
+    guards: "interface.md “Limits › Other limits” (order commits safe to retry)",
     deviation: "lifecycle_failed_label_holds_cards",
   },
   "warehouse-return": {
     profile: "warehouse",
     rule: "A returned package makes the order RETURNED; scanned-back cards are OFFCHAIN and can be ordered again.",
+    guards: "interface.md “States and transitions” (return)",
     deviation: "lifecycle_return_not_recorded",
   },
   "warehouse-withdrawal": {
     profile: "warehouse",
     rule: "A withdrawal (idempotent on idempotency_key) holds the cards; once completed they leave the vault.",
+    guards: "interface.md “Limits › Other limits” (idempotency_key) and “States and transitions”",
     deviation: "lifecycle_withdrawn_cards_stay",
   },
 };
@@ -129,6 +145,7 @@ function lifecycleCheck(scenario: Scenario, spec: LifecycleSpec): Check {
     profile: spec.profile,
     title: `Lifecycle: ${scenario.title}`,
     rule: spec.rule,
+    ...(spec.guards ? { guards: spec.guards } : {}),
     mode: "emulator",
     needs: [],
     credits: 0,

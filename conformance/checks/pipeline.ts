@@ -12,6 +12,7 @@ const UNKNOWN_PATH = "/api/v1/conformance/unknown-path";
 export const pipelineChecks: Check[] = [
   {
     id: "pipeline.health-public",
+    guards: "interface.md “Authentication”",
     profile: "pipeline",
     title: "GET /api/v1/health needs no key",
     rule: "Every request except GET /health carries X-API-Key; health is the only call that needs no key.",
@@ -26,6 +27,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.unknown-path-404",
+    guards: "interface.md “Errors › Codes” (404 not_found for any path not under /api/v1)",
     profile: "pipeline",
     title: "Unknown paths under /api/v1 are 404 not_found",
     rule: "404 not_found also for any path not existing under /api/v1.",
@@ -40,6 +42,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.auth-401",
+    guards: "interface.md “Errors › Codes” (401) and “Limits › Credits” (billing rules)",
     profile: "pipeline",
     title: "Missing or unknown key → 401, not charged",
     rule: "A failed authentication returns 401 and is never charged.",
@@ -61,6 +64,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.tenant-key-403",
+    guards: "interface.md “Errors › Codes” (403 Insufficient permissions) and “Limits › Credits” (billing rules)",
     profile: "pipeline",
     title: "A tenant key on a catalog route → 403, not charged",
     rule: "Missing scope or wrong key kind returns 403 (Insufficient permissions) and is never charged.",
@@ -76,6 +80,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.envelopes",
+    guards: "interface.md “Resources › Response envelope” and “Errors › Envelope”",
     profile: "pipeline",
     title: "Success and error bodies use the envelope",
     rule: "Success: {success:true, data}; error: {success:false, message, error}.",
@@ -91,6 +96,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.ratelimit-headers",
+    guards: "interface.md “Limits › Other limits” (Rate limit); service-facts.md §2.7",
     profile: "pipeline",
     title: "X-RateLimit-* on every response, counting down",
     rule: "X-RateLimit-* headers on every response; X-RateLimit-Limit shows the ceiling in force.",
@@ -98,7 +104,7 @@ export const pipelineChecks: Check[] = [
     needs: ["partnerKey"],
     credits: 1,
     deviation: "no_ratelimit_headers",
-    async run({ http, partnerKey, note }) {
+    async run({ http, partnerKey, control, note }) {
       const a = await http.get(PROBE, { key: partnerKey });
       const b = await http.get(MISSING, { key: partnerKey });
       for (const [what, r] of [["200", a], ["404", b]] as const) {
@@ -107,14 +113,61 @@ export const pipelineChecks: Check[] = [
         intHeader(r, "X-RateLimit-Reset", what);
         ensure(remaining >= 0 && remaining <= limit, `${what}: remaining ${remaining} outside 0..${limit}`);
       }
+      const [la, lb] = [Number(a.headers["x-ratelimit-limit"]), Number(b.headers["x-ratelimit-limit"])];
+      ensure(la === lb, `X-RateLimit-Limit must stay the ceiling in force for the key, got ${la} then ${lb}`);
       const ra = Number(a.headers["x-ratelimit-remaining"]);
       const rb = Number(b.headers["x-ratelimit-remaining"]);
       ensure(rb < ra || ra === 0, `X-RateLimit-Remaining must count down (got ${ra} then ${rb})`);
+      if (control) {
+        // A fresh key: its own ceiling is in force (the IP's is far higher), and nothing else used it.
+        const { keys } = await control.request<{ keys: Array<{ key: string; rate_limit_per_min: number }> }>("GET", "/keys");
+        const ceiling = keys.find((k) => k.key === partnerKey)?.rate_limit_per_min;
+        ensure(la === ceiling, `X-RateLimit-Limit must be the key's ceiling ${ceiling}, got ${la}`);
+        ensure(ra === la - 1 && rb === la - 2, `a fresh key's first two requests must leave ${la - 1} then ${la - 2}, got ${ra} then ${rb}`);
+      }
       note(`limit ${a.headers["x-ratelimit-limit"]}/min`);
     },
   },
   {
+    id: "pipeline.ratelimit-ceiling",
+    guards: "interface.md “Limits › Other limits” (Rate limit: X-RateLimit-Limit shows the ceiling in force); service-facts.md §2.7 (rolling 60 s)",
+    profile: "pipeline",
+    title: "X-RateLimit-* count a key's window exactly, down to the 429 and back after it slides",
+    rule: "X-RateLimit-Limit is the key's ceiling; each request leaves one fewer in X-RateLimit-Remaining; the refusal shows 0 and a Retry-After that reaches X-RateLimit-Reset; the window rolls over 60 s.",
+    mode: "emulator",
+    needs: [],
+    credits: 4,
+    deviation: "ratelimit_remaining_stale",
+    async run({ http, control }) {
+      const ceiling = 4;
+      const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], rate_limit_per_min: ceiling });
+      let reset = 0;
+      for (let i = 1; i <= ceiling; i++) {
+        const r = await http.get(PROBE, { key });
+        expectSuccess(r, `request ${i} of ${ceiling}`);
+        ensure(intHeader(r, "X-RateLimit-Limit", `request ${i}`) === ceiling, `X-RateLimit-Limit must be the key's ceiling ${ceiling}, got ${r.headers["x-ratelimit-limit"]}`);
+        const remaining = intHeader(r, "X-RateLimit-Remaining", `request ${i}`);
+        ensure(remaining === ceiling - i, `request ${i} of ${ceiling} must leave ${ceiling - i}, X-RateLimit-Remaining says ${remaining}`);
+        const at = intHeader(r, "X-RateLimit-Reset", `request ${i}`);
+        // The virtual clock stands still: the oldest request, hence the reset, is the same for all.
+        if (i > 1) ensure(at === reset, `X-RateLimit-Reset must stay ${reset} while the window's oldest request is unchanged, got ${at}`);
+        reset = at;
+      }
+      const refused = await http.get(PROBE, { key });
+      expectError(refused, 429, "rate_limited", `request ${ceiling + 1} of ${ceiling}`);
+      ensure(intHeader(refused, "X-RateLimit-Reset", "429") === reset, `the 429's X-RateLimit-Reset must be ${reset}`);
+      const wait = intHeader(refused, "Retry-After", "429");
+      ensure(wait >= 1 && wait <= 60, `Retry-After must be within the 60 s window, got ${wait}`);
+      await control!.advance(wait * 1000);
+      const again = await http.get(PROBE, { key });
+      expectSuccess(again, `a request ${wait} s later (Retry-After)`);
+      ensure(intHeader(again, "X-RateLimit-Remaining", "after the window slid") === ceiling - 1, `after the window slid one request is counted: expected ${ceiling - 1} left, got ${again.headers["x-ratelimit-remaining"]}`);
+      ensure(intHeader(again, "X-RateLimit-Reset", "after the window slid") > reset, "X-RateLimit-Reset must move on once the window slid");
+    },
+  },
+  {
     id: "pipeline.credit-headers",
+    guards: "interface.md “Limits › Credits” (response headers on metered calls; 1 credit per catalog read)",
     profile: "pipeline",
     title: "Metered responses carry X-Credits-Cost and X-Credits-Remaining",
     rule: "Every metered response carries the credit headers; a catalog read costs 1 credit.",
@@ -131,6 +184,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.metering-arithmetic",
+    guards: "interface.md “Limits › Credits” (X-Credits-Remaining: balance after this call)",
     profile: "pipeline",
     title: "Each billed read lowers X-Credits-Remaining by exactly its cost",
     rule: "1 credit per catalog read regardless of result count; X-Credits-Remaining is the balance after the call.",
@@ -151,6 +205,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.refund-404",
+    guards: "interface.md “Limits › Credits” (billing rules: refunded on any 4xx or 5xx)",
     profile: "pipeline",
     title: "A 404 is refunded",
     rule: "The charge is taken up front and refunded when the response is any 4xx or 5xx.",
@@ -169,6 +224,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.refund-400",
+    guards: "interface.md “Limits › Credits” (billing rules: refunded on any 4xx or 5xx)",
     profile: "pipeline",
     title: "A 400 is refunded",
     rule: "Any 4xx or 5xx is refunded if a credit was charged up front.",
@@ -185,6 +241,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.invalid-pagination",
+    guards: "interface.md “Errors › Codes” (invalid_pagination); service-facts.md §2.5",
     profile: "pipeline",
     title: "limit/offset with no integer → 400 invalid_pagination",
     rule: "invalid_pagination when limit or offset has no integer at all.",
@@ -200,6 +257,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.limit-clamp",
+    guards: "interface.md “Limits › Other limits” (page_size up to 100); service-facts.md §2.5",
     profile: "pipeline",
     title: "limit is read as a leading integer and clamped to 100",
     rule: "A value with a leading integer is read like a leading-integer parse and clamped; page size up to 100.",
@@ -218,6 +276,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.identifier-too-long",
+    guards: "interface.md “Limits › Other limits” (identifier length 255) and “Errors › Codes” (identifier_too_long)",
     profile: "pipeline",
     title: "Identifiers over 255 characters → 400 identifier_too_long",
     rule: "identifier_too_long: identifier over 255 characters.",
@@ -232,6 +291,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.rate-limited-429",
+    guards: "interface.md “Errors › Codes” (429 rate_limited)",
     profile: "pipeline",
     title: "Past the per-key ceiling → 429 rate_limited with Retry-After, not charged",
     rule: "429 rate_limited: read Retry-After and X-RateLimit-Reset; not charged.",
@@ -259,6 +319,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.insufficient-credits-402",
+    guards: "interface.md “Limits › Credits” (zero balance) and “Errors › Codes” (402)",
     profile: "pipeline",
     title: "An empty balance → 402 insufficient_credits, nothing charged",
     rule: "Zero balance: requests return 402 insufficient_credits until topped up.",
@@ -275,6 +336,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.legacy-unmetered",
+    guards: "interface.md “Limits › Credits” (X-Credits-Metering: unmetered)",
     profile: "pipeline",
     title: "Legacy keys answer X-Credits-Metering: unmetered",
     rule: "Unmetered legacy keys exist; their responses carry X-Credits-Metering: unmetered.",

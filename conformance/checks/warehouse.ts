@@ -1,6 +1,7 @@
 import type { Check, CheckContext } from "../types.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { ensure, env, expectStatus, expectSuccess } from "../assert.ts";
+import { walkOffset } from "../paging.ts";
 
 // Checks of the warehouse (tenant) API. The read-only ones only GET, so they
 // are safe against production with a tenant key; sandbox ones write (quotes,
@@ -59,6 +60,7 @@ const getOrder = async (ctx: CheckContext, id: number) => data(await ctx.http.ge
 export const warehouseChecks: Check[] = [
   {
     id: "warehouse.partner-key-403",
+    guards: "interface.md “Errors › Codes” (403) and “Authentication”",
     profile: "warehouse",
     title: "A partner key on a warehouse endpoint → 403",
     rule: "A non-tenant key on warehouse endpoints returns 403 (Insufficient permissions), never charged.",
@@ -75,6 +77,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.info-verifies-key",
+    guards: "interface.md “Endpoints › Warehouse” (GET /info)",
     profile: "warehouse",
     title: "GET /info verifies the key",
     rule: "GET /info verifies the key: 200 with the key's details for a valid tenant key, 401 without one.",
@@ -90,6 +93,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.cards-keyset",
+    guards: "interface.md “Resources › Raw card” and “Limits › Other limits” (keyset since unbounded)",
     profile: "warehouse",
     title: "GET /cards pages with an opaque r: keyset cursor",
     rule: "The card list uses a keyset cursor (opaque string with prefix r:); since=0 starts a full sweep; pages do not repeat cards.",
@@ -97,23 +101,39 @@ export const warehouseChecks: Check[] = [
     needs: ["tenantKey"],
     credits: 0,
     deviation: "cursor_without_prefix",
-    async run({ http, tenantKey, note }) {
-      const first = data(await http.get("/api/v1/cards", { key: tenantKey, query: { since: 0, limit: 2 } }), "GET /cards?since=0&limit=2");
-      const cards = first.cards as Card[];
-      ensure(Array.isArray(cards) && cards.length <= 2, "data.cards must be an array of at most `limit` cards");
-      const next = first.next_cursor;
-      if (next === null || next === undefined) {
-        note("the tenant has at most 2 raw cards: no second page to follow");
-        return;
+    async run(ctx) {
+      const { http, tenantKey, note } = ctx;
+      // The whole sweep in pages of `limit`, followed to the page whose next_cursor is null.
+      const whole = await firstCards(ctx);
+      const limit = Math.max(1, Math.ceil(whole.length / 3));
+      const seen = new Set<unknown>();
+      let since: string | number = 0;
+      let pages = 0;
+      for (;;) {
+        ensure(++pages <= 60, "the sweep did not end within 60 pages");
+        const page = data(await http.get("/api/v1/cards", { key: tenantKey, query: { since, limit } }), `GET /cards?since=${since}&limit=${limit}`);
+        const cards = page.cards as Card[];
+        ensure(Array.isArray(cards) && cards.length <= limit, `data.cards must be an array of at most ${limit} (limit) cards`);
+        for (const c of cards) {
+          ensure(!seen.has(c.unique_id), `page ${pages} repeats card ${String(c.unique_id)}`);
+          seen.add(c.unique_id);
+        }
+        const next = page.next_cursor;
+        if (next === null || next === undefined) break;
+        ensure(typeof next === "string" && next.startsWith("r:"), `next_cursor must be an opaque string starting with r:, got ${JSON.stringify(next)}`);
+        ensure(cards.length > 0, "a page with a next_cursor must not be empty");
+        since = next;
       }
-      ensure(typeof next === "string" && next.startsWith("r:"), `next_cursor must be an opaque string starting with r:, got ${JSON.stringify(next)}`);
-      const second = data(await http.get("/api/v1/cards", { key: tenantKey, query: { since: next, limit: 2 } }), "GET /cards?since=<next_cursor>");
-      const seen = new Set(cards.map((c) => c.unique_id));
-      ensure((second.cards as Card[]).every((c) => !seen.has(c.unique_id)), "the second page repeats a card of the first");
+      if (whole.length < 100) {
+        const missing = whole.filter((c) => !seen.has(c.unique_id));
+        ensure(missing.length === 0 && seen.size === whole.length, `the sweep saw ${seen.size} cards; one page of 100 lists ${whole.length} (missing ${missing.map((c) => String(c.unique_id)).slice(0, 3).join(", ")})`);
+      }
+      note(`${seen.size} cards in ${pages} pages of ${limit}`);
     },
   },
   {
     id: "warehouse.card-combinations",
+    guards: "interface.md “Resources › Raw card” (identity/pricing combinations, declared_value)",
     profile: "warehouse",
     title: "Raw cards follow the identity/pricing combinations",
     rule: "unique_id starts with CARD- (≤ 22 chars); unconfirmed → unverified with null prices and a (tenant) declared value; unpriced → null prices and null declared value; priced → decimal-string prices and a (service) declared value; declared_value is integer USD cents with a source.",
@@ -147,6 +167,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.card-get",
+    guards: "interface.md “Endpoints › Warehouse” (get card)",
     profile: "warehouse",
     title: "GET /cards/{id} returns the card directly under data",
     rule: "get card returns the same card object directly under data; 404 not_found for an unknown id.",
@@ -163,6 +184,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.error-envelope",
+    guards: "interface.md “Errors › Envelope” (warehouse: message, error, code)",
     profile: "warehouse",
     title: "Warehouse errors: message, human error, machine code",
     rule: "Warehouse errors are {success:false, message, error:<human-readable>, code}; branch on the status and code.",
@@ -177,6 +199,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.inventory-listing",
+    guards: "interface.md “Endpoints › Warehouse” (inventory) and “Response envelope” (pagination)",
     profile: "warehouse",
     title: "The inventory listing adds status, total and pending_identity",
     rule: "Inventory puts cards under data.cards with offset/total pagination, adds status per card, and counts pending_identity separately.",
@@ -197,7 +220,28 @@ export const warehouseChecks: Check[] = [
     },
   },
   {
+    id: "warehouse.inventory-walk",
+    guards: "interface.md “Response envelope” (pagination {limit, offset, has_more}) and “Limits › Other limits” (offset pagination)",
+    profile: "warehouse",
+    title: "The inventory walked by offset: no gap, no repeat, has_more false only on the last page",
+    rule: "Offset pages of the inventory cover it exactly once; data.total is the same on every page and equals the rows walked; has_more is true until the last page.",
+    mode: "read-only",
+    needs: ["tenantKey"],
+    credits: 0,
+    deviation: "inventory_page_overlap",
+    async run({ http, tenantKey, note }) {
+      const one = data(await http.get("/api/v1/inventory", { key: tenantKey, query: { limit: 100, type: "all" } }), "GET /inventory?limit=100");
+      const whole = (one.cards as Card[]).map((c) => c.unique_id);
+      ensure(whole.length >= 2, `the tenant needs at least 2 cards in its inventory to walk, has ${whole.length}`);
+      const limit = Math.max(1, Math.ceil(whole.length / 3));
+      const full = (one.total as number) <= 100;
+      const walk = await walkOffset(http, tenantKey, "/api/v1/inventory", { rowsKey: "cards", idKey: "unique_id", limit, whole: full ? whole : undefined, total: "total", query: { type: "all" } });
+      note(`${walk.rows} cards in ${walk.pages} pages of ${limit}`);
+    },
+  },
+  {
     id: "warehouse.integration-status",
+    guards: "interface.md “Endpoints › Warehouse” (integration status)",
     profile: "warehouse",
     title: "GET /integration-status lists open integration issues",
     rule: "GET /integration-status returns the open integration issues (a list, empty when there are none).",
@@ -212,6 +256,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.quote-phone-required",
+    guards: "interface.md “Endpoints › Warehouse” (shipping quote: phone_required)",
     profile: "warehouse",
     title: "A non-US quote without a phone → 400 phone_required",
     rule: "Shipping quote to a non-US destination without a phone number is 400 phone_required.",
@@ -226,6 +271,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.quote-unknown-carrier",
+    guards: "interface.md “Endpoints › Warehouse” (carriers)",
     profile: "warehouse",
     title: "A quote naming an unavailable carrier → 400 unknown_carrier",
     rule: "Quote carriers must be among usps, ups, dhl_express, lso; otherwise 400 unknown_carrier.",
@@ -240,6 +286,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.quote-id-array",
+    guards: "interface.md “Limits › Other limits” (id array 500 entries)",
     profile: "warehouse",
     title: "unique_ids is always an array of at most 500",
     rule: "unique_ids is always an array; an id array over 500 entries is 400 invalid_pagination.",
@@ -256,6 +303,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.requote-supersedes",
+    guards: "interface.md “States and transitions” (re-quote supersedes)",
     profile: "warehouse",
     title: "Re-quoting supersedes the caller's uncommitted quote",
     rule: "Re-quoting supersedes the caller's uncommitted quote: committing the superseded quote's rate is refused.",
@@ -274,6 +322,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.inbound-replay",
+    guards: "interface.md “Limits › Other limits” (idempotency: inbound replay 200 created:false)",
     profile: "warehouse",
     title: "An inbound-shipment replay answers 200 with created:false",
     rule: "Inbound shipments are idempotent on submission_key: a replay returns 200 with created:false and the same shipment.",
@@ -292,6 +341,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.declared-value-cents",
+    guards: "interface.md “Resources › Raw card” (declared_value in USD cents)",
     profile: "warehouse",
     title: "Declared values are integer USD cents",
     rule: "declared_value is an amount in USD cents (integer); a fractional amount is rejected with 400.",
@@ -308,6 +358,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.write-scope-403",
+    guards: "interface.md “Authentication” (scopes) and “Errors › Codes” (403)",
     profile: "warehouse",
     title: "Writes need their scope (write:order for a quote)",
     rule: "A tenant key without write:order gets 403 on shipping-quote; read:inventory alone does not allow writes.",
@@ -323,6 +374,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.order-label-utc",
+    guards: "interface.md “Limits › Other limits” (business-day math in US Central; timestamps UTC)",
     profile: "warehouse",
     title: "Committing a rate buys the label; deadlines are UTC",
     rule: "POST /orders {order_id, rate_id} buys the label (a few seconds); ship_by_at and sla_due_at are computed in US Central business days and returned in UTC.",
@@ -340,6 +392,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.order-failure-retry",
+    guards: "interface.md “Limits › Other limits” (order commits safe to retry: PENDING_PAYMENT)",
     profile: "warehouse",
     title: "A failed label purchase leaves PENDING_PAYMENT; the retry succeeds",
     rule: "Order commit with a rate fails → PENDING_PAYMENT, nothing applied; retry is safe.",
@@ -364,6 +417,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.return-scan-back",
+    guards: "interface.md “States and transitions” (return, scan back)",
     profile: "warehouse",
     title: "Returned and scanned-back cards are OFFCHAIN and orderable again",
     rule: "Carrier return → RETURNED; each card scanned back → OFFCHAIN, card.returned, and can be ordered again.",
@@ -386,6 +440,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.idempotent-create",
+    guards: "interface.md “Limits › Other limits” (a replay returns the original record with the same 201)",
     profile: "warehouse",
     title: "Write replays return the original record with the same 201",
     rule: "Writes accept idempotency_key: a replay returns the original record with the same 201.",

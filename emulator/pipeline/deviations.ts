@@ -107,4 +107,10 @@ export const pipelineDeviations: readonly Deviation[] = [
   { name: "legacy_metered", breaks: "legacy keys answer X-Credits-Metering: unmetered", apply: (x) => {
       x.headers.delete("X-Credits-Metering");
     } },
+  { name: "ratelimit_remaining_stale", breaks: "X-RateLimit-Remaining counts the request it answers", apply: (x) => {
+      // The count before this request: one more than is left, up to the ceiling.
+      const limit = Number(x.headers.get("X-RateLimit-Limit"));
+      const remaining = Number(x.headers.get("X-RateLimit-Remaining"));
+      if (x.headers.has("X-RateLimit-Remaining") && x.status !== 429) x.headers.set("X-RateLimit-Remaining", String(Math.min(limit, remaining + 1)));
+    } },
 ];

@@ -47,5 +47,10 @@ export const catalogDeviations: readonly Deviation[] = [
   { name: "id_array_uncapped", breaks: "id arrays over 500 entries are invalid_pagination", apply: (x) => {
       if (x.url.pathname.endsWith("/grading/certs/batch") && errorIs(x, 400, "invalid_pagination")) toSuccess(x, { results: [] });
     } },
+  { name: "catalog_last_page_dropped", breaks: "paging reaches the last rows of a collection", apply: (x) => {
+      // The last, partial page of a multi-page walk comes back empty; every other page is intact.
+      const b = x.body as { data?: unknown; page?: unknown; page_size?: unknown; total_count?: unknown } | null;
+      if (!b || !Array.isArray(b.data) || typeof b.page !== "number" || typeof b.page_size !== "number" || typeof b.total_count !== "number") return;
+      if (b.page > 1 && (b.page - 1) * b.page_size < b.total_count && b.page * b.page_size >= b.total_count) b.data = [];
+    } },
 ];
-

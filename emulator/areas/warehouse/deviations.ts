@@ -144,4 +144,13 @@ export const warehouseDeviations: readonly Deviation[] = [
       const d = dataOf(x);
       if (is(x, "GET", /^\/api\/v1\/cards\/[^/]+$/) && d?.location === "EXTERNAL") d.location = "OFFCHAIN";
     } },
+  { name: "inventory_page_overlap", breaks: "offset pages neither repeat nor skip rows", apply: (x) => {
+      // Each page after the first shows its first card twice and loses its last: a repeat and a gap.
+      const d = dataOf(x);
+      const p = x.body?.pagination as { offset?: number } | undefined;
+      if (is(x, "GET", /^\/api\/v1\/inventory$/) && d && Array.isArray(d.cards) && d.cards.length > 1 && (p?.offset ?? 0) > 0) {
+        const cards = d.cards as unknown[];
+        d.cards = [cards[0], ...cards.slice(0, -1)];
+      }
+    } },
 ];
