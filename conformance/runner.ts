@@ -12,6 +12,8 @@ export interface SuiteOptions {
   /** read-only mode: skip checks whose billed credits would exceed what is left. */
   maxCredits?: number;
   expectedFailures?: ReadonlySet<string>;
+  /** Stop at the first failed or crashed check (the checks after it are not run or reported). */
+  bail?: boolean;
   fetch?: typeof fetch;
   onResult?: (result: CheckResult, index: number, total: number) => void;
   onStart?: (check: Check, index: number, total: number) => void;
@@ -94,6 +96,7 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     result.duration_ms = Math.round(performance.now() - t0);
     results.push(result);
     opts.onResult?.(result, i, selected.length);
+    if (opts.bail && (result.outcome === "fail" || result.outcome === "error")) break;
   }
   return { target: opts.baseUrl, mode: opts.mode, profiles: [...opts.profiles], started_at: started, finished_at: new Date().toISOString(), results };
 }

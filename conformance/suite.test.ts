@@ -12,6 +12,7 @@ import { webhooksChecks } from "./checks/webhooks.ts";
 import { mysteryChecks } from "./checks/mystery.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
+import { CORRUPTIONS, startRewritingProxy } from "./adversaries.ts";
 
 const DEVIATION_NAMES = new Set(DEVIATIONS.map((d) => d.name));
 /** Deviations no check names: each breaks one family of response schema, for body validation to catch. */
@@ -24,7 +25,13 @@ let emu: Emulator;
 beforeAll(async () => {
   emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 } });
 });
-afterAll(() => emu.close());
+/** Kill rates measured by this file, printed side by side at the end. */
+const rates: Record<string, string> = {};
+const rate = (killed: number, total: number) => `${((killed / total) * 100).toFixed(1)}% (${killed}/${total})`;
+afterAll(async () => {
+  if (Object.keys(rates).length) console.log(`kill rates — ${Object.entries(rates).map(([k, v]) => `${k}: ${v}`).join(" · ")}`);
+  await emu.close();
+});
 
 const fetchVia = (e: Emulator) => ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
 const options = () => ({
@@ -71,6 +78,7 @@ describe("conformance suite against the emulator", () => {
     await emu.reset();
     const rate = (ALL_CHECKS.length - survivors.length) / ALL_CHECKS.length;
     console.log(`conformance kill rate: ${(rate * 100).toFixed(1)}% (${ALL_CHECKS.length - survivors.length}/${ALL_CHECKS.length})`);
+    rates.deviations = `${(rate * 100).toFixed(1)}% (${ALL_CHECKS.length - survivors.length}/${ALL_CHECKS.length})`;
     expect(survivors).toEqual([]);
   });
 
@@ -90,9 +98,39 @@ describe("conformance suite against the emulator", () => {
       if (!failed.some((r) => expected[d.name]!.test(r.message))) survivors.push(`${d.name}: ${failed.map((r) => r.message).join(" | ") || "no check failed"}`);
     }
     await emu.reset();
-    console.log(`schema deviation kill rate: ${(((SCHEMA_DEVIATIONS.length - survivors.length) / SCHEMA_DEVIATIONS.length) * 100).toFixed(1)}% (${SCHEMA_DEVIATIONS.length - survivors.length}/${SCHEMA_DEVIATIONS.length})`);
+    rates["schema deviations"] = rate(SCHEMA_DEVIATIONS.length - survivors.length, SCHEMA_DEVIATIONS.length);
     expect(survivors).toEqual([]);
   });
+
+  it("fails under each generic corruption of a rewriting proxy in front of the emulator, over real HTTP (adversary kill rate 100%)", async () => {
+    const proxy = await startRewritingProxy((url, init) => emu.fetch(url, init), emu.url);
+    try {
+      const through = { ...options(), baseUrl: proxy.url, fetch: undefined };
+      // Only checks that pass through an honest proxy can show a kill (another area's work in progress may fail).
+      await emu.reset();
+      proxy.use(null);
+      const honest = (await runSuite(ALL_CHECKS, through)).results;
+      const passing = ALL_CHECKS.filter((c) => honest.find((r) => r.id === c.id)?.outcome === "pass");
+      expect(passing.length).toBeGreaterThan(ALL_CHECKS.length * 0.8);
+      const survivors: string[] = [];
+      const killedBy: string[] = [];
+      for (const c of CORRUPTIONS) {
+        await emu.reset();
+        proxy.use(c.name);
+        const suite = await runSuite(passing, { ...through, bail: true });
+        expect(proxy.touched(), `${c.name} changed no answer`).toBeGreaterThan(0);
+        if (passed(suite)) survivors.push(`${c.name} (${c.breaks})`);
+        else killedBy.push(`${c.name} ← ${suite.results.at(-1)!.id}: ${suite.results.at(-1)!.message.slice(0, 140)}`);
+      }
+      proxy.use(null);
+      await emu.reset();
+      rates.adversaries = rate(CORRUPTIONS.length - survivors.length, CORRUPTIONS.length);
+      if (process.env.CONFORMANCE_VERBOSE) console.log(killedBy.join("\n"));
+      expect(survivors).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 
   it("read-only mode reports control-plane checks as not applicable, with the reason, and keeps to --max-credits", async () => {
     await emu.reset();

@@ -336,7 +336,7 @@ export class WireSession {
         const cur = { limit: Number(h["x-ratelimit-limit"]), remaining: Number(h["x-ratelimit-remaining"]), reset: Number(h["x-ratelimit-reset"]) };
         if (cur.limit < 1) fail("rateHeaders", `X-RateLimit-Limit must be a positive ceiling, received ${cur.limit}`);
         if (cur.remaining < 0 || cur.remaining > cur.limit) fail("rateHeaders", `X-RateLimit-Remaining must lie in 0..${cur.limit} (the Limit), received ${cur.remaining}`);
-        if (cur.reset < 1_000_000_000) fail("rateHeaders", `X-RateLimit-Reset must be unix seconds, received ${cur.reset}`);
+        if (cur.reset < 1_000_000_000 || cur.reset >= 100_000_000_000) fail("rateHeaders", `X-RateLimit-Reset must be unix seconds (10 digits), received ${cur.reset}`);
         if (status === 429 && cur.remaining !== 0) fail("retryAfter", `a 429 must show X-RateLimit-Remaining 0, received ${cur.remaining}`);
         // Counted requests of a known key (a matched route, past authentication) share one window.
         if (route && status !== 401 && key) {
