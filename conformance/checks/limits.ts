@@ -90,19 +90,29 @@ export const limitsChecks: Check[] = [
     deviation: "no_response_cache",
     applicable: rpcMissing,
     async run(ctx) {
-      const { http, partnerKey, control } = ctx;
-      const token = await revealedToken(ctx);
-      const path = `${M}/price?token_id=${token}`;
-      const stamp = async (p: string, what: string) => (expectSuccess(await http.get(p, { key: partnerKey }), what).data as { updated_at: string }).updated_at;
-      const first = await stamp(path, "price");
-      await control!.advance(20_000);
-      const cached = await stamp(path, "price 20 s later");
-      ensure(cached === first, `a read within 60 s must be the cached answer (updated_at ${first}), got ${cached}`);
-      const fresh = await stamp(`${path}&fresh=true`, "price with fresh=true");
-      ensure(fresh !== first, `fresh=true must recompute (updated_at after ${first}), got ${fresh}`);
-      await control!.advance(61_000);
-      const expired = await stamp(path, "price after the cache time");
-      ensure(expired > fresh, `after ~60 s the entry expires (updated_at after ${fresh}), got ${expired}`);
+      // The purchase it makes is undone afterwards (state and chain), so later checks see no trace of it.
+      const { id } = await ctx.control!.request<{ id: string }>("POST", "/snapshot");
+      try {
+        await priceIsCached(ctx);
+      } finally {
+        await ctx.control!.request("POST", "/restore", { id });
+      }
     },
   },
 ];
+
+async function priceIsCached(ctx: CheckContext): Promise<void> {
+  const { http, partnerKey, control } = ctx;
+  const token = await revealedToken(ctx);
+  const path = `${M}/price?token_id=${token}`;
+  const stamp = async (p: string, what: string) => (expectSuccess(await http.get(p, { key: partnerKey }), what).data as { updated_at: string }).updated_at;
+  const first = await stamp(path, "price");
+  await control!.advance(20_000);
+  const cached = await stamp(path, "price 20 s later");
+  ensure(cached === first, `a read within 60 s must be the cached answer (updated_at ${first}), got ${cached}`);
+  const fresh = await stamp(`${path}&fresh=true`, "price with fresh=true");
+  ensure(fresh !== first, `fresh=true must recompute (updated_at after ${first}), got ${fresh}`);
+  await control!.advance(61_000);
+  const expired = await stamp(path, "price after the cache time");
+  ensure(expired > fresh, `after ~60 s the entry expires (updated_at after ${fresh}), got ${expired}`);
+}
