@@ -1,13 +1,11 @@
-import { encodeFunctionData } from "viem";
-import { cardNftAbi } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { burnState, ownerOf, sendAs } from "../chain-io.ts";
 import { mystery, type RedemptionRow } from "../state.ts";
 import { isoAt, JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
-import { dispatch, PREPARE_TTL_MS, startFulfillment, touch } from "./redemption.ts";
+import { isPaid } from "./payment.ts";
+import { dispatch, endUnshipped, notePayment, PREPARE_TTL_MS, startFulfillment } from "./redemption.ts";
 
-// The worker's redemption jobs: the warehouse steps of auto mode and the
-// expiry of redemptions whose burn never came.
+// The worker's redemption jobs: the warehouse steps of auto mode, the watch for
+// shipping payments, and the end of redemptions whose burn or payment never came.
 
 /** Auto mode: takes every warehouse step that is due; one failing step is logged and retried later, never stopping the rest. */
 export async function runDueRedemptions(s: Services, onError: JobErrorHandler): Promise<void> {
@@ -33,17 +31,34 @@ export async function runDueRedemptions(s: Services, onError: JobErrorHandler): 
 
 export const newExpiry = (s: Services) => isoAt(s.clock.now() + PREPARE_TTL_MS);
 
-/** When a redemption expires (ms), or null once the burn is submitted or it ended. */
-export function expiryDue(r: RedemptionRow): number | null {
-  return r.status === "AWAITING_KYC" || r.status === "PREPARED" ? Date.parse(r.expires_at) : null;
-}
+const unpaidBurn = (r: RedemptionRow) => r.status === "BURN_SUBMITTED" && !isPaid(r);
 
 /**
- * Expires every pre-burn redemption past `expires_at` (service-facts §4.7: 24 h).
- * A burn the holder flagged on chain but never submitted is cancelled by the
- * operator, so the card is not left frozen; the end user retries with a new key.
+ * When a redemption ends unshipped (ms), or null: a pre-burn redemption expires at
+ * `expires_at`; a burn whose shipping payment never landed is cancelled then (the quote the
+ * holder pays with is valid until the same time).
+ */
+export function expiryDue(r: RedemptionRow): number | null {
+  return r.status === "AWAITING_KYC" || r.status === "PREPARED" || unpaidBurn(r) ? Date.parse(r.expires_at) : null;
+}
+
+/** Something on chain may still move a redemption: a burn waiting for its shipping payment. */
+export const watchingRedemptions = (s: Services) => Object.values(mystery(s).redemptions).some(unpaidBurn);
+
+/**
+ * Watches the chain for shipping payments of submitted burns, then ends every redemption past
+ * `expires_at` (service-facts §4.7: 24 h): a pre-burn one EXPIRED, a burn whose shipping was
+ * never paid CANCELLED (a burn without payment does not ship). The burn flagged on chain is
+ * cancelled by the operator so the card is not left frozen; the end user retries with a new key.
  */
 export async function expireDueRedemptions(s: Services, onError: JobErrorHandler): Promise<void> {
+  if (s.chain)
+    for (const id of Object.values(mystery(s).redemptions).filter(unpaidBurn).map((r) => r.redemption_id))
+      try {
+        await notePayment(s, id);
+      } catch (err) {
+        onError(`redemption ${id} shipping payment`, err);
+      }
   const now = s.clock.now();
   const due = Object.values(mystery(s).redemptions)
     .filter((r) => {
@@ -52,25 +67,9 @@ export async function expireDueRedemptions(s: Services, onError: JobErrorHandler
     })
     .map((r) => r.redemption_id);
   for (const id of due) {
-    const before = mystery(s).redemptions[id]!;
-    let cancelled = false;
-    if (s.chain)
-      try {
-        const chain = s.chain.chain;
-        const tokenId = BigInt(before.token_id);
-        const [burn, owner] = [await burnState(chain, tokenId), await ownerOf(chain, tokenId)];
-        if (burn.pending && burn.burnType === before.burn_type && owner?.toLowerCase() === before.holder.toLowerCase()) {
-          const data = encodeFunctionData({ abi: cardNftAbi, functionName: "cancelBurn", args: [tokenId] });
-          cancelled = (await sendAs(chain, chain.operator, chain.addresses.cardNft, data)).status === "success";
-        }
-      } catch (err) {
-        // The redemption expires all the same; only the clean-up on chain is lost.
-        onError(`redemption ${id} expiry (cancelBurn)`, err);
-      }
     const r = mystery(s).redemptions[id];
     if (!r || expiryDue(r) === null) continue;
-    r.failure_reason = cancelled ? "expired (the burn flagged on chain was cancelled)" : "expired";
-    r.next_step_at = null;
-    touch(s, r, "EXPIRED");
+    if (r.status === "BURN_SUBMITTED") await endUnshipped(s, id, "CANCELLED", `shipping payment for ${r.shipping?.provider_order_id} not received by ${r.expires_at}`, onError);
+    else await endUnshipped(s, id, "EXPIRED", "expired", onError);
   }
 }

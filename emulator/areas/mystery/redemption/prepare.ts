@@ -1,5 +1,4 @@
 import { BURN_TYPE_LABELS, BURN_TYPES } from "../../../../chain/index.ts";
-import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
 import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
@@ -8,16 +7,19 @@ import { own, setOwn } from "../../../state/own.ts";
 import type { Carrier } from "../../../shipping/carriers.ts";
 import { burnState, chainOf, ownerOf } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
-import { mystery, type ItemRow, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
+import { mystery, type ItemRow, type ItemTypeName, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
 import { emit, tokenLockKey } from "../util.ts";
 import { armWorker, runWorker } from "../worker.ts";
 import { expiryDue, newExpiry } from "./jobs.ts";
+import { kycRequired } from "./kyc.ts";
+import { signShipping } from "./payment.ts";
 import { isLive, liveRedemptionFor } from "./redemption.ts";
 import { rates } from "./shipping.ts";
 
 // The partner's redemption quote and prepare: which item, whether its holder
 // still holds it, the shipping rates; prepare opens the redemption
-// (AWAITING_KYC or PREPARED) with the burn calldata, idempotent on the key.
+// (AWAITING_KYC when the partner requires KYC, else PREPARED) with the signed
+// shipping quote and the holder's three calls, idempotent on the key.
 
 /** What the caller named: purchase_id and/or token_id, as sent and as parsed. */
 export interface TargetInput {
@@ -28,6 +30,8 @@ export interface TargetInput {
    * length is checked when the target is resolved (a replayed prepare compares it as sent).
    */
   token: { raw: unknown; id: string | null } | null;
+  /** Only to disambiguate a token number (SDK RedemptionTarget.item_type); null when absent. */
+  itemType: ItemTypeName | null;
 }
 
 export interface Target {
@@ -48,8 +52,7 @@ export async function resolveTarget(s: Services, accountId: string, t: TargetInp
   } else {
     const tokenId = t.token!.id;
     if (tokenId === null) throw conflict("invalid_token_id", `token_id ${String(t.token!.raw)} is not a token id`);
-    purchase = Object.values(mystery(s).purchases).find((p) => p.account_id === accountId && p.items?.some((i) => i.token_id === tokenId));
-    if (!purchase) throw notFound(`No token ${tokenId} from this account's purchases`, "token_not_found");
+    purchase = tokenFirst(s, accountId, tokenId, t.itemType);
   }
   await settleFromChain(s, purchase.id);
   purchase = mystery(s).purchases[purchase.id]!;
@@ -58,16 +61,48 @@ export async function resolveTarget(s: Services, accountId: string, t: TargetInp
   if (t.token) {
     const tokenId = t.token.id;
     if (tokenId === null) throw conflict("invalid_token_id", `token_id ${String(t.token.raw)} is not a token id`);
-    item = purchase.items.find((i) => i.token_id === tokenId);
+    item = purchase.items.find((i) => i.token_id === tokenId && (!t.itemType || i.item_type === t.itemType)) ?? purchase.items.find((i) => i.token_id === tokenId);
     if (!item) throw conflict("invalid_token_id", `Token ${tokenId} is not an item of purchase ${purchase.id}`, { details: { token_ids: purchase.items.map((i) => i.token_id) } });
+    mustMatch(item, t.itemType);
   } else {
-    const open = purchase.items.filter((i) => i.item_type !== "PACKET" && !Object.values(mystery(s).redemptions).some((r) => r.token_id === i.token_id && (isLive(r) || r.status === "COMPLETED")));
+    const typed = t.itemType ? purchase.items.filter((i) => i.item_type === t.itemType) : purchase.items;
+    if (typed.length === 0) throw mismatch(`Purchase ${purchase.id} has no ${t.itemType} item`, purchase.items);
+    const open = typed.filter((i) => i.item_type !== "PACKET" && !Object.values(mystery(s).redemptions).some((r) => r.token_id === i.token_id && (isLive(r) || r.status === "COMPLETED")));
     if (open.length === 0) throw conflict("no_items", `Purchase ${purchase.id} has no items left to redeem`);
     if (open.length > 1) throw badRequest("token_required", `Purchase ${purchase.id} has ${open.length} redeemable items; send token_id`, { details: { token_ids: open.map((i) => i.token_id) } });
     item = open[0]!;
   }
   if (item.item_type === "PACKET") throw badRequest("unsupported_item", "PACKET items are opened on chain, not shipped; redeem cards, graded cards or sealed products");
   return { purchase, item };
+}
+
+const mismatch = (message: string, items: ItemRow[]) =>
+  conflict("item_type_mismatch", message, { details: { items: items.map((i) => ({ token_id: i.token_id, item_type: i.item_type })) } });
+
+function mustMatch(item: ItemRow, itemType: ItemTypeName | null): void {
+  if (itemType && item.item_type !== itemType) throw mismatch(`Token ${item.token_id} is a ${item.item_type}, not a ${itemType}`, [item]);
+}
+
+/**
+ * Token-first (SDK: token alone = token-first redemption): the account's purchase holding the
+ * token number. Where the number names items of several types (several item contracts on the
+ * live service), item_type decides: without it 409 ambiguous_token; a type none of them has is
+ * 409 item_type_mismatch.
+ */
+function tokenFirst(s: Services, accountId: string, tokenId: string, itemType: ItemTypeName | null): PurchaseRow {
+  const found = Object.values(mystery(s).purchases)
+    .filter((p) => p.account_id === accountId)
+    .flatMap((p) => (p.items ?? []).filter((i) => i.token_id === tokenId).map((item) => ({ purchase: p, item })));
+  if (found.length === 0) throw notFound(`No token ${tokenId} from this account's purchases`, "token_not_found");
+  const types = [...new Set(found.map((f) => f.item.item_type))];
+  if (itemType) {
+    const hit = found.find((f) => f.item.item_type === itemType);
+    if (!hit) throw mismatch(`Token ${tokenId} is a ${types.join(" / ")}, not a ${itemType}`, found.map((f) => f.item));
+    return hit.purchase;
+  }
+  if (types.length > 1)
+    throw conflict("ambiguous_token", `Token number ${tokenId} names items of several types (${types.join(", ")}); send item_type`, { details: { item_types: types } });
+  return found[0]!.purchase;
 }
 
 /** The holder must still hold the token (not burned, not moved, not frozen by another burn). */
@@ -121,7 +156,7 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
     if (knownId !== undefined) {
       await expireIfDue(s, knownId);
       const r = mystery(s).redemptions[knownId]!;
-      const sameTarget = (!t.purchase || t.purchase.id === r.purchase_id) && (!t.token || t.token.id === r.token_id);
+      const sameTarget = (!t.purchase || t.purchase.id === r.purchase_id) && (!t.token || t.token.id === r.token_id) && (!t.itemType || t.itemType === r.item_type);
       if (!sameTarget) throw conflict("idempotency_mismatch", `idempotency_key "${key}" was already used for redemption ${r.redemption_id} of token ${r.token_id}`);
       // The SDK README: "Expired redemption → retry with a new key".
       if (r.status === "EXPIRED")
@@ -143,7 +178,7 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
       const holder = await checkHolder(s, target, true);
       const quote = rates(address, carriers, s.clock.nowIso())[0]!;
       const kycDone = own(mystery(s).kyc, `${accountId}:${holder.toLowerCase()}`) === "APPROVED";
-      const needsKyc = partnerFixture(accountId).kyc_required && !kycDone;
+      const needsKyc = kycRequired(s, accountId) && !kycDone;
       const now = s.clock.nowIso();
       const r: RedemptionRow = {
         redemption_id: s.store.nextId("mystery-redemption", 9001),
@@ -167,6 +202,8 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
         created_at: now,
         updated_at: now,
       };
+      // Signed last: a 503 from the signer leaves nothing behind (a retry with the key starts afresh).
+      r.shipping = await signShipping(s, chainOf(s), r);
       const fresh = mystery(s);
       fresh.redemptions[r.redemption_id] = r;
       setOwn(fresh.redemption_keys, keyId, r.redemption_id);

@@ -2,16 +2,19 @@ import { encodeFunctionData } from "viem";
 import { BURN_TYPE_LABELS, cardNftAbi } from "../../../../chain/index.ts";
 import { conflict, notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { burnState, chainOf, sendAs } from "../chain-io.ts";
+import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
 import { LIVE_REDEMPTION, mystery, type RedemptionRow, type RedemptionStatus } from "../state.ts";
 import { emit } from "../util.ts";
+import { isPaid, paymentCalls, paymentTx, paymentView, refundShipping } from "./payment.ts";
 
-// Physical redemption, "burn on dispatch" (interface; service-facts §4.7
-// generation A with KYC): AWAITING_KYC → PREPARED → BURN_SUBMITTED →
-// IN_FULFILLMENT → COMPLETED. The burn is initiated by the holder and
-// finalised by the operator when the warehouse dispatches the item. This file:
-// the rows, their format, the status moves (KYC, warehouse) and the reads;
-// prepare.ts and submit.ts take the partner's requests, jobs.ts the worker's.
+// Physical redemption, "burn on dispatch" (interface; service-facts §4.7):
+// [AWAITING_KYC →] PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, or
+// FAILED / CANCELLED / EXPIRED. The holder flags the token (burn) and pays the
+// shipping on chain (payment.ts); the warehouse starts only once the payment
+// has landed, and the operator finalises the burn when the item ships. KYC
+// runs only for partners that require it (kyc.ts). This file: the rows, their
+// format, the status moves (KYC, warehouse, cancel) and the reads; prepare.ts
+// and submit.ts take the partner's requests, jobs.ts the worker's.
 
 export const FULFILLMENT_DELAY_MS = 60 * 60 * 1000; // BURN_SUBMITTED → IN_FULFILLMENT (auto mode)
 export const DISPATCH_DELAY_MS = 24 * 60 * 60 * 1000; // IN_FULFILLMENT → COMPLETED (auto mode)
@@ -49,24 +52,29 @@ export function formatRedemption(s: Services, r: RedemptionRow, withCalls = fals
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
-  if (withCalls) out.unsigned = r.status === "PREPARED" ? unsignedCalls(s, r) : null;
+  if (withCalls) {
+    out.shipping_payer = "end_user";
+    out.shipping_payment = paymentView(r);
+    out.unsigned = r.status === "PREPARED" ? unsignedCalls(s, r) : null;
+  }
   return out;
 }
 
 const kycUrl = (r: RedemptionRow) => `https://kyc.emulator.test/verify/${r.account_id}/${r.redemption_id}`;
 
+/** The holder's calls, in order: burn flag, USDC approve, payShipping (SDK 0.1.2 RedemptionCallKind). */
 function unsignedCalls(s: Services, r: RedemptionRow) {
   const chain = chainOf(s);
   return {
     chain_id: chain.chainId,
     calls: [
       {
-        kind: "burn",
+        kind: "burn" as const,
         to: chain.addresses.cardNft,
         data: encodeFunctionData({ abi: cardNftAbi, functionName: "initiateBurn", args: [BigInt(r.token_id), r.burn_type] }),
-        value: "0",
         description: `Flag token ${r.token_id} for redemption (${BURN_TYPE_LABELS[r.burn_type]}); it burns when the item ships`,
       },
+      ...paymentCalls(chain, r),
     ],
   };
 }
@@ -100,13 +108,73 @@ export function decideKyc(s: Services, id: number, approve: boolean): Redemption
   return r;
 }
 
-/** Warehouse: begin fulfilment (BURN_SUBMITTED → IN_FULFILLMENT). */
+/**
+ * Reads the chain for the redemption's shipping payment and records it: a BURN_SUBMITTED row
+ * whose payment just landed is due for fulfilment FULFILLMENT_DELAY_MS later (auto mode).
+ */
+export async function notePayment(s: Services, id: number): Promise<void> {
+  const first = mystery(s).redemptions[id];
+  if (!first?.shipping || first.shipping.paid_tx_hash) return;
+  const tx = await paymentTx(chainOf(s), first);
+  const r = mystery(s).redemptions[id];
+  if (!tx || !r?.shipping || r.shipping.paid_tx_hash) return;
+  r.shipping.paid_tx_hash = tx;
+  if (r.status === "BURN_SUBMITTED" && r.next_step_at === null) r.next_step_at = s.clock.now() + FULFILLMENT_DELAY_MS;
+}
+
+/** Warehouse: begin fulfilment (BURN_SUBMITTED → IN_FULFILLMENT), only once the shipping is paid on chain. */
 export function startFulfillment(s: Services, id: number): RedemptionRow {
   const r = mystery(s).redemptions[id];
   if (!r) throw notFound(`No redemption ${id}`);
   if (r.status !== "BURN_SUBMITTED") throw conflict("invalid_status", `Redemption ${id} is ${r.status}; fulfilment starts from BURN_SUBMITTED`);
+  if (!isPaid(r))
+    throw conflict("shipping_unpaid", `Redemption ${id}: the shipping payment for ${r.shipping!.provider_order_id} has not landed on chain; the item ships once it has`);
   r.next_step_at = s.clock.now() + DISPATCH_DELAY_MS;
   touch(s, r, "IN_FULFILLMENT");
+  return r;
+}
+
+/** Statuses a redemption can be cancelled from: anything not shipped or ended. */
+const CANCELLABLE: readonly RedemptionStatus[] = ["AWAITING_KYC", "PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"];
+
+/**
+ * Ends a redemption that will not ship (an unpaid burn past its quote's expiry, or an operator
+ * cancel) with `status`: the burn flagged for it is cancelled on chain, so the token is free
+ * again, and a landed shipping payment is paid back. The chain steps are best effort (`onError`);
+ * the status moves all the same.
+ */
+export async function endUnshipped(s: Services, id: number, status: "CANCELLED" | "EXPIRED", reason: string, onError: (what: string, err: unknown) => void): Promise<RedemptionRow> {
+  const first = mystery(s).redemptions[id];
+  if (!first) throw notFound(`No redemption ${id}`);
+  if (!CANCELLABLE.includes(first.status)) throw conflict("invalid_status", `Redemption ${id} is ${first.status}; only a redemption not yet shipped can end`);
+  let burnCancelled = false;
+  let refund: string | null = null;
+  if (s.chain) {
+    const chain = s.chain.chain;
+    const tokenId = BigInt(first.token_id);
+    try {
+      const [burn, owner] = [await burnState(chain, tokenId), await ownerOf(chain, tokenId)];
+      if (burn.pending && burn.burnType === first.burn_type && owner?.toLowerCase() === first.holder.toLowerCase()) {
+        const data = encodeFunctionData({ abi: cardNftAbi, functionName: "cancelBurn", args: [tokenId] });
+        burnCancelled = (await sendAs(chain, chain.operator, chain.addresses.cardNft, data)).status === "success";
+      }
+    } catch (err) {
+      onError(`redemption ${id} cancelBurn`, err);
+    }
+    try {
+      await notePayment(s, id);
+      const now = mystery(s).redemptions[id];
+      if (now) refund = await refundShipping(chain, now);
+    } catch (err) {
+      onError(`redemption ${id} shipping refund`, err);
+    }
+  }
+  const r = mystery(s).redemptions[id];
+  if (!r || !CANCELLABLE.includes(r.status)) return r ?? first;
+  if (refund && r.shipping) r.shipping.refund_tx_hash = refund;
+  r.failure_reason = `${reason}${burnCancelled ? " (the burn flagged on chain was cancelled)" : ""}${refund ? " (the shipping payment was paid back)" : ""}`;
+  r.next_step_at = null;
+  touch(s, r, status);
   return r;
 }
 

@@ -6,8 +6,8 @@ import { checkLater } from "../../../pipeline/schema.ts";
 import { partner, schemaRoute as typed } from "../access.ts";
 import { prepareRedemption, quoteRedemption } from "./prepare.ts";
 import { formatRedemption, listRedemptions, redemptionsFor } from "./redemption.ts";
-import { byPurchaseRoute, listRoute, prepareRoute, quoteRoute, shippingRequest, submitRoute } from "./schemas.ts";
-import { submitRedemption } from "./submit.ts";
+import { byPurchaseRoute, checkShippingPayer, listRoute, prepareRoute, quoteRoute, shippingRequest, submitRoute } from "./schemas.ts";
+import { submitRedemption, verifyRedemptions } from "./submit.ts";
 
 // Redemption endpoints (interface "Mystery commerce"; service-facts §4.7 generation A).
 
@@ -26,6 +26,7 @@ export const redemptionRoutes: RouteSpec[] = [
     if (!key) throw badRequest("missing_idempotency_key", "Send idempotency_key in the body or the Idempotency-Key header");
     checkIdempotencyKey(key, "idempotency_key");
     // The key is checked first, so the rest of the body only now.
+    checkShippingPayer(b.shipping_payer);
     const { address, carriers, target } = checkLater(shippingRequest, b);
     const r = await prepareRedemption(c.services, account(c), { key, address, carriers, target });
     return created(formatRedemption(c.services, r, true));
@@ -36,9 +37,13 @@ export const redemptionRoutes: RouteSpec[] = [
     return accepted(formatRedemption(c.services, await submitRedemption(c.services, account(c), id, label, hash)));
   }),
 
-  typed("GET", "/mystery/redemption/:purchase_id", partner("packs:read"), "partner_read", byPurchaseRoute, (c) => {
+  typed("GET", "/mystery/redemption/:purchase_id", partner("packs:read"), "partner_read", byPurchaseRoute, async (c) => {
     const { raw, id } = c.input.params.purchase_id;
-    const rows = redemptionsFor(c.services, account(c), id, raw);
+    let rows = redemptionsFor(c.services, account(c), id, raw);
+    if (c.input.query.verify) {
+      await verifyRedemptions(c.services, rows.map((r) => r.redemption_id));
+      rows = redemptionsFor(c.services, account(c), id, raw);
+    }
     return ok({ redemptions: rows.map((r) => formatRedemption(c.services, r)) });
   }),
 

@@ -1,7 +1,7 @@
 import { badRequest } from "../../../pipeline/errors.ts";
 import { intId } from "../../../pipeline/identifiers.ts";
 import { offsetPageQuery } from "../../../pipeline/pagination.ts";
-import { later, z, type RouteSchema } from "../../../pipeline/schema.ts";
+import { later, withCode, z, type RouteSchema } from "../../../pipeline/schema.ts";
 import { shippingAddressSchema } from "../../../shipping/address.ts";
 import { REDEMPTION_STATUSES, type RedemptionStatus } from "../state.ts";
 import { isTxHash, tokenIdOf } from "../util.ts";
@@ -19,8 +19,8 @@ import { parseAddress, parseCarriers } from "./shipping.ts";
 const isoTime = z.iso.datetime();
 const itemType = z.enum(["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"]);
 const ADDRESS_CODES = ["missing_shipping_address", "invalid_address", "phone_required", "unknown_carrier"] as const;
-const TARGET_400 = ["identifier_too_long", "purchase_or_token_required", "token_required", "unsupported_item"] as const;
-const TARGET_409 = ["invalid_token_id", "not_fulfilled", "no_items", "no_holder"] as const;
+const TARGET_400 = ["identifier_too_long", "purchase_or_token_required", "token_required", "unsupported_item", "invalid_item_type"] as const;
+const TARGET_409 = ["invalid_token_id", "not_fulfilled", "no_items", "no_holder", "ambiguous_token", "item_type_mismatch"] as const;
 
 const fieldsDoc = {
   shipping_address: shippingAddressSchema.describe("Where to ship the item"),
@@ -28,13 +28,22 @@ const fieldsDoc = {
   carriers: z.array(z.string()).optional().describe("Carrier tokens to quote (default: all)"),
   purchase_id: z.number().int().optional().describe("The purchase (with token_id when it has several redeemable items)"),
   token_id: z.string().optional().describe("The token: uint256 in plain decimal"),
+  item_type: itemType.optional().describe("Only to disambiguate a token number (409 ambiguous_token without it, item_type_mismatch when wrong)"),
 };
 
 /** purchase_id and/or token_id as sent (the rules answer a missing or unknown one). */
-function targetOf(b: { purchase_id?: unknown; token_id?: unknown }): TargetInput {
+function targetOf(b: { purchase_id?: unknown; token_id?: unknown; item_type?: unknown }): TargetInput {
   const purchase = b.purchase_id === undefined || b.purchase_id === null ? null : { raw: b.purchase_id, id: intId(b.purchase_id, "purchase_id") };
   const token = b.token_id === undefined || b.token_id === null || b.token_id === "" ? null : { raw: b.token_id, id: tokenIdOf(b.token_id) };
-  return { purchase, token };
+  const t = b.item_type;
+  if (t !== undefined && t !== null && !itemType.safeParse(t).success)
+    throw badRequest("invalid_item_type", `item_type must be one of ${itemType.options.join(", ")}`);
+  return { purchase, token, itemType: (t ?? null) as TargetInput["itemType"] };
+}
+
+/** shipping_payer: only "end_user" (SDK 0.1.2; the holder pays shipping on chain). */
+export function checkShippingPayer(v: unknown): void {
+  if (v !== undefined && v !== null && v !== "end_user") throw badRequest("invalid_shipping_payer", 'shipping_payer must be "end_user": the holder pays shipping on chain');
 }
 
 /** The shipping request of a quote or prepare: address, carriers, target (checked in that order). */
@@ -95,9 +104,21 @@ const redemptionSchema = z.strictObject({
   updated_at: isoTime,
 });
 
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const unsignedSchema = z.strictObject({
   chain_id: z.number().int(),
-  calls: z.array(z.strictObject({ kind: z.literal("burn"), to: z.string(), data: z.string().regex(/^0x[0-9a-fA-F]*$/), value: z.string(), description: z.string() })),
+  calls: z
+    .array(z.strictObject({ kind: z.enum(["burn", "erc20-approve", "shipping-payment"]), to: address, data: z.string().regex(/^0x[0-9a-fA-F]*$/), description: z.string() }))
+    .describe("In order: burn (flag the token), erc20-approve (USDC to the shipping processor), shipping-payment (payShipping; must follow the burn)"),
+});
+
+const shippingPaymentSchema = z.strictObject({
+  payer: address.describe("The holder wallet that pays shipping"),
+  processor: address.describe("The shipping payment processor contract"),
+  total_usdc: z.string(),
+  total_micros: z.string().regex(/^\d+$/),
+  expiration_time: z.number().int().describe("Unix seconds; matches expires_at"),
+  provider_order_id: z.string().describe("The fulfilment order this payment settles"),
 });
 
 // --- POST /mystery/redemption/prepare -------------------------------------------------------------
@@ -105,19 +126,29 @@ const unsignedSchema = z.strictObject({
 export const prepareRoute = {
   body: z.object({
     idempotency_key: z.unknown().optional().meta({ type: "string", description: "Idempotency key (else the Idempotency-Key header)" }),
+    shipping_payer: later(z.literal("end_user").optional().describe('Who pays shipping: only "end_user" (400 invalid_shipping_payer)')),
     ...Object.fromEntries(Object.entries(fieldsDoc).map(([k, v]) => [k, later(v)])),
   }),
   responses: {
     201: {
-      description: "The redemption opened (or the one opened with this key): AWAITING_KYC or PREPARED with the burn calldata",
-      data: redemptionSchema.extend({ unsigned: unsignedSchema.nullable() }),
+      description:
+        "The redemption opened (or the one opened with this key): AWAITING_KYC (partners that require KYC) or PREPARED with the holder's calls and the shipping payment",
+      data: redemptionSchema.extend({
+        shipping_payer: z.literal("end_user"),
+        shipping_payment: shippingPaymentSchema.nullable().describe("The signed shipping quote the holder pays; null once paid or ended"),
+        unsigned: unsignedSchema.nullable(),
+      }),
     },
-    400: { description: "Missing or invalid idempotency key, address, carriers or target", codes: ["missing_idempotency_key", "invalid_idempotency_key", ...ADDRESS_CODES, ...TARGET_400] },
+    400: {
+      description: "Missing or invalid idempotency key, shipping payer, address, carriers or target",
+      codes: ["missing_idempotency_key", "invalid_idempotency_key", "invalid_shipping_payer", ...ADDRESS_CODES, ...TARGET_400],
+    },
     404: { description: "No such purchase or token on this account", codes: ["not_found", "token_not_found"] },
     409: {
       description: "The key was used for another item, the redemption expired, or the item cannot be redeemed",
       codes: ["idempotency_mismatch", "redemption_expired", "redemption_exists", "not_burnable", "not_owner", ...TARGET_409],
     },
+    503: { description: "The shipping quote signer is unavailable (retryable; retry with the same key)", codes: ["shipping_signer_unavailable"] },
   },
 } satisfies RouteSchema;
 
@@ -156,9 +187,18 @@ export const byPurchaseRoute = {
       .transform((raw) => ({ raw, id: intId(raw, "purchase_id") }))
       .meta({ description: "A purchase id of this account, or else a token id" }),
   }),
+  query: z.object({
+    verify: withCode(
+      z
+        .enum(["true", "false", "1", "0"])
+        .optional()
+        .transform((v) => v === "true" || v === "1"),
+      "invalid_value",
+    ).meta({ description: "true: reconcile each row with the chain first (burn state, shipping payment, a burn flagged but not submitted)" }),
+  }),
   responses: {
     200: { description: "The redemptions of the purchase (or token), newest first", data: listData },
-    400: { description: "Id too long", codes: ["identifier_too_long"] },
+    400: { description: "Id too long, or verify not a boolean", codes: ["identifier_too_long", "invalid_value"] },
     404: { description: "No redemption for it", codes: ["not_found"] },
   },
 } satisfies RouteSchema;

@@ -1,0 +1,16 @@
+import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import { own, setOwn } from "../../../state/own.ts";
+import { mystery } from "../state.ts";
+
+// KYC "if required" (interface): a per-partner setting. The live service runs no
+// KYC (SDK 0.1.2), so it is off by default; the `vesta` fixture partner (key
+// "kyc") has it on; POST /_emulator/mystery/kyc switches any partner.
+
+export function kycRequired(s: Services, accountId: string): boolean {
+  return own(mystery(s).kyc_required ?? {}, accountId) ?? partnerFixture(accountId).kyc_required;
+}
+
+export function setKycRequired(s: Services, accountId: string, required: boolean): void {
+  setOwn((mystery(s).kyc_required ??= {}), accountId, required);
+}
