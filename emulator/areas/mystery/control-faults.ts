@@ -1,6 +1,8 @@
 import { encodeFunctionData, keccak256, toHex } from "viem";
 import { cardNftAbi } from "../../../chain/index.ts";
-import type { ControlContext, ControlSpec } from "../../control/route.ts";
+import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
+import { badInput } from "../../control/schemas.ts";
+import { z } from "../../pipeline/schema.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { ok } from "../../pipeline/route.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
@@ -11,8 +13,9 @@ import { runWorker, serial } from "./worker.ts";
 
 // Operator actions that make purchases go wrong the way they do on the real
 // service: a reveal whose VRF callback reverts (→ refunded by the worker), an
-// operator refund of a purchase still waiting for its reveal, and a relayer
-// that stops broadcasting (custodial purchases FAILED, relayed accepts 503).
+// operator refund of a purchase still waiting for its reveal, a relayer
+// that stops broadcasting (custodial purchases FAILED, relayed accepts 503),
+// and a shipping quote signer that is down (redemption prepare 503).
 
 const MINTER_ROLE = keccak256(toHex("MINTER_ROLE"));
 
@@ -81,4 +84,17 @@ export const faultControl: ControlSpec[] = [
       return ok({ enabled: c.body.enabled });
     },
   },
+  defineControl({
+    method: "POST",
+    path: "/mystery/shipping-signer",
+    describe: "Shipping quote signer switch {enabled: boolean}: off → redemption prepare answers 503 shipping_signer_unavailable (retryable; a replay of an opened redemption still answers)",
+    schema: {
+      body: z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) }),
+      responses: { 200: { description: "The switch now", data: z.object({ enabled: z.boolean() }) }, 400: badInput },
+    },
+    handle: (c) => {
+      mystery(c.services).shipping_signer = c.input.body.enabled ? "on" : "off";
+      return ok({ enabled: c.input.body.enabled });
+    },
+  }),
 ];
