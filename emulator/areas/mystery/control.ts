@@ -8,7 +8,7 @@ import { ok } from "../../pipeline/route.ts";
 import { own } from "../../state/own.ts";
 import { chainOf, sendAs, usdcBalance } from "./chain-io.ts";
 import { endUser, walletView } from "./wallet/end-users.ts";
-import { decideKyc, dispatch, formatRedemption, startFulfillment } from "./redemption/redemption.ts";
+import { decideKyc, dispatch, formatRedemption, notePayment, startFulfillment } from "./redemption/redemption.ts";
 import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
 import { intId } from "../../pipeline/identifiers.ts";
@@ -93,11 +93,12 @@ export const mysteryControl: ControlSpec[] = [
   {
     method: "POST",
     path: "/mystery/redemptions/:id/start-fulfillment",
-    describe: "Warehouse begins fulfilment: BURN_SUBMITTED → IN_FULFILLMENT (redemption.updated)",
+    describe: "Warehouse begins fulfilment: BURN_SUBMITTED → IN_FULFILLMENT (redemption.updated); 409 shipping_unpaid until the shipping payment is on chain",
     handle: async (c) => {
       const id = redemptionId(c);
       let out: Record<string, unknown> = {};
       await serial(c.services, async () => {
+        if (c.services.chain) await notePayment(c.services, id);
         out = formatRedemption(c.services, startFulfillment(c.services, id));
       });
       armWorker(c.services);
