@@ -3,6 +3,7 @@ import { buybackRoutes } from "./buyback/routes.ts";
 import { catalogRoutes, collectionRoutes, feedRoutes } from "./catalog/routes.ts";
 import { mysteryControl } from "./control.ts";
 import { purchaseRoutes } from "./purchases/routes.ts";
+import { redemptionControl } from "./redemption/control.ts";
 import { redemptionRoutes } from "./redemption/routes.ts";
 import { revenueControl } from "./control-revenue.ts";
 import { revenueRoutes } from "./revenue/routes.ts";
@@ -17,7 +18,7 @@ import { mysteryDeviations } from "./deviations.ts";
 export const mysteryArea: Area = {
   name: "mystery",
   routes: [...purchaseRoutes, ...balanceRoutes, ...catalogRoutes, ...redemptionRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
-  control: [...mysteryControl, ...revenueControl],
+  control: [...mysteryControl, ...revenueControl, ...redemptionControl],
   deviations: mysteryDeviations,
   start: startWorker,
 };
