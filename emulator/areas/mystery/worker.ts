@@ -1,7 +1,7 @@
 import type { Services } from "../../pipeline/services.ts";
 import { runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
 import { settleAllFromChain } from "./purchases/purchases.ts";
-import { expireDueRedemptions, expiryDue, runDueRedemptions } from "./redemption/jobs.ts";
+import { expireDueRedemptions, expiryDue, runDueRedemptions, watchingRedemptions } from "./redemption/jobs.ts";
 import { JOB_RETRY_MS, type JobErrorHandler } from "./util.ts";
 import { mystery } from "./state.ts";
 
@@ -78,10 +78,10 @@ export function runWorker(s: Services): Promise<void> {
   });
 }
 
-/** Something on chain may still change our rows (unrevealed purchases, open offers). */
+/** Something on chain may still change our rows (unrevealed purchases, open offers, unpaid redemption shipping). */
 export function watching(s: Services): boolean {
   const slice = mystery(s);
-  return Object.values(slice.purchases).some((p) => p.status === "SUBMITTED") || Object.values(slice.offers).some((o) => o.status === "active");
+  return Object.values(slice.purchases).some((p) => p.status === "SUBMITTED") || Object.values(slice.offers).some((o) => o.status === "active") || watchingRedemptions(s);
 }
 
 export function startWorker(s: Services): () => void {
