@@ -10,6 +10,11 @@ export const CARRIER_LABELS: Record<Carrier, string> = { usps: "USPS", ups: "UPS
 
 export interface CarrierService {
   carrier: Carrier;
+  /**
+   * The service level's own name, as Shippo's servicelevel.name gives it: without the carrier,
+   * which travels in its own field (a client showing "carrier service" reads "USPS Ground
+   * Advantage", never "USPS USPS Ground Advantage").
+   */
   service: string;
   /** Shippo-style service level token (what a warehouse exact-matches when buying the label). */
   service_token: string;
@@ -20,14 +25,14 @@ export interface CarrierService {
 }
 
 export const SERVICES: readonly CarrierService[] = [
-  { carrier: "usps", service: "USPS Ground Advantage", service_token: "usps_ground_advantage", base: 5.4, days: 5, scope: "domestic" },
-  { carrier: "usps", service: "USPS Priority Mail", service_token: "usps_priority", base: 9.85, days: 3, scope: "domestic" },
-  { carrier: "usps", service: "USPS Priority Mail International", service_token: "usps_priority_mail_international", base: 38.5, days: 8, scope: "international" },
-  { carrier: "ups", service: "UPS Ground", service_token: "ups_ground", base: 11.2, days: 4, scope: "domestic" },
-  { carrier: "ups", service: "UPS 2nd Day Air", service_token: "ups_second_day_air", base: 24.6, days: 2, scope: "domestic" },
-  { carrier: "ups", service: "UPS Worldwide Saver", service_token: "ups_saver", base: 72, days: 4, scope: "international" },
-  { carrier: "dhl_express", service: "DHL Express Worldwide", service_token: "dhl_express_worldwide", base: 58, days: 3, scope: "international" },
-  { carrier: "lso", service: "LSO Ground", service_token: "lso_ground", base: 8.9, days: 2, scope: "domestic" },
+  { carrier: "usps", service: "Ground Advantage", service_token: "usps_ground_advantage", base: 5.4, days: 5, scope: "domestic" },
+  { carrier: "usps", service: "Priority Mail", service_token: "usps_priority", base: 9.85, days: 3, scope: "domestic" },
+  { carrier: "usps", service: "Priority Mail International", service_token: "usps_priority_mail_international", base: 38.5, days: 8, scope: "international" },
+  { carrier: "ups", service: "Ground", service_token: "ups_ground", base: 11.2, days: 4, scope: "domestic" },
+  { carrier: "ups", service: "2nd Day Air", service_token: "ups_second_day_air", base: 24.6, days: 2, scope: "domestic" },
+  { carrier: "ups", service: "Worldwide Saver", service_token: "ups_saver", base: 72, days: 4, scope: "international" },
+  { carrier: "dhl_express", service: "Express Worldwide", service_token: "dhl_express_worldwide", base: 58, days: 3, scope: "international" },
+  { carrier: "lso", service: "Ground", service_token: "lso_ground", base: 8.9, days: 2, scope: "domestic" },
 ];
 
 /** The `carriers` filter: absent means every carrier; unknown tokens are 400 unknown_carrier. */
