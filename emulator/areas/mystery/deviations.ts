@@ -5,6 +5,58 @@ import { parseUsdc, usdc } from "./util.ts";
 
 // Deviations that break the mystery area's rules (one per conformance check).
 
+const REDEEM = "/api/v1/mystery/redemption";
+const redemptionRows = (x: Exchange) => (is(x, "GET", /^\/api\/v1\/mystery\/redemption\/[^/]+$/) ? (dataOf(x)?.redemptions as Record<string, unknown>[] | undefined) : undefined);
+
+/** Redemption rules (conformance/checks/redemption.ts). */
+const redemptionDeviations: readonly Deviation[] = [
+  { name: "redemption_shipping_payer_any", breaks: 'shipping_payer other than "end_user" is 400 invalid_shipping_payer', apply: (x) => {
+      if (errorIs(x, 400, "invalid_shipping_payer")) toSuccess(x, { redemption_id: 0, status: "PREPARED" });
+    } },
+  { name: "redemption_burn_only_calls", breaks: "prepare returns shipping_payment and the calls burn, erc20-approve, shipping-payment", apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/redemption\/prepare$/) || x.status !== 201 || !d) return;
+      d.shipping_payment = null;
+      const u = d.unsigned as { calls?: Array<{ kind: string }> } | null;
+      if (u?.calls) u.calls = u.calls.filter((c) => c.kind === "burn");
+    } },
+  { name: "redemption_ships_unpaid", breaks: "the item ships only once the shipping payment landed on chain", apply: (x) => {
+      // A server that takes the burn as enough: the submitted redemption counts as paid.
+      const id = dataOf(x)?.redemption_id;
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/redemption\/submit$/) || x.status !== 202 || typeof id !== "number") return;
+      const r = mystery(x.services).redemptions[id];
+      if (!r?.shipping || r.shipping.paid_tx_hash || r.status !== "BURN_SUBMITTED") return;
+      r.shipping.paid_tx_hash = r.burn_tx_hash;
+      r.next_step_at = x.services.clock.now() + 60 * 60 * 1000;
+    } },
+  { name: "redemption_verify_ignored", breaks: "?verify=true reconciles the redemption with the chain", apply: (x) => {
+      // Answers the rows as stored before the chain was read.
+      if (x.url.searchParams.get("verify") !== "true") return;
+      for (const r of redemptionRows(x) ?? []) if (r.status === "BURN_SUBMITTED") Object.assign(r, { status: "PREPARED", burn_tx_hash: null });
+    } },
+  { name: "redemption_item_type_ignored", breaks: "an item_type that is not the token's is 409 item_type_mismatch", apply: (x) => {
+      if (x.url.pathname.startsWith(REDEEM) && errorIs(x, 409, "item_type_mismatch")) toSuccess(x, { shipping_quote: {} });
+    } },
+  { name: "redemption_signer_outage_500", breaks: "a shipping signer outage is 503 shipping_signer_unavailable (retryable)", apply: (x) => {
+      if (!errorIs(x, 503, "shipping_signer_unavailable")) return;
+      x.status = 500;
+      x.body = { success: false, error: "internal_error", message: "Internal error" };
+    } },
+  { name: "redemption_kyc_always", breaks: "KYC runs only for partners that require it (off by default)", apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/redemption\/prepare$/) || x.status !== 201 || !d || d.status !== "PREPARED") return;
+      Object.assign(d, { status: "AWAITING_KYC", kyc: { status: "PENDING", kyc_url: "https://kyc.emulator.test/verify" }, unsigned: null });
+    } },
+  { name: "redemption_service_repeats_carrier", breaks: "a shipping quote's service does not repeat its carrier", apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/redemption\/quote$/) || x.status !== 200 || !d) return;
+      for (const q of [d.shipping_quote, ...((d.rates as unknown[]) ?? [])] as Array<{ carrier: string; service: string }>) q.service = `${q.carrier} ${q.service}`;
+    } },
+  { name: "lifecycle_redemption_stuck_unshipped", breaks: "a paid redemption moves on to IN_FULFILLMENT and COMPLETED", apply: (x) => {
+      for (const r of redemptionRows(x) ?? []) if (r.status === "IN_FULFILLMENT" || r.status === "COMPLETED") r.status = "BURN_SUBMITTED";
+    } },
+];
+
 const on = (x: Exchange, path: string) => x.url.pathname.startsWith(`/api/v1${path}`);
 const keyKind = (x: Exchange) => keyOf(x)?.kind;
 
@@ -143,4 +195,5 @@ export const mysteryDeviations: readonly Deviation[] = [
       if (!is(x, "GET", /^\/api\/v1\/mystery\/payouts$/) || !Array.isArray(rows)) return;
       for (const r of rows as Record<string, unknown>[]) if (r.status === "PAID") r.status = "PENDING";
     } },
+  ...redemptionDeviations,
 ];
