@@ -2,9 +2,10 @@ import type { Scenario } from "./types.ts";
 import { creditsScenarios } from "./credits.ts";
 import { webhooksScenarios } from "./webhooks.ts";
 import { mysteryScenarios } from "./mystery.ts";
+import { redemptionScenarios } from "./redemption.ts";
 import { warehouseScenarios } from "./warehouse.ts";
 
-export const SCENARIOS: readonly Scenario[] = [...creditsScenarios, ...webhooksScenarios, ...mysteryScenarios, ...warehouseScenarios];
+export const SCENARIOS: readonly Scenario[] = [...creditsScenarios, ...webhooksScenarios, ...mysteryScenarios, ...redemptionScenarios, ...warehouseScenarios];
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.name === name);
