@@ -5,6 +5,7 @@ import { creditsChecks } from "./checks/credits.ts";
 import { visionChecks } from "./checks/vision.ts";
 import { webhooksChecks } from "./checks/webhooks.ts";
 import { mysteryChecks } from "./checks/mystery.ts";
+import { redemptionChecks } from "./checks/redemption.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { limitsChecks } from "./checks/limits.ts";
@@ -17,6 +18,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...visionChecks,
   ...webhooksChecks,
   ...mysteryChecks,
+  ...redemptionChecks,
   ...limitsChecks,
   ...warehouseChecks,
   ...lifecycleChecks,

@@ -1,5 +1,6 @@
 import type { ApplicabilityContext, Check, CheckContext, Profile } from "../types.ts";
 import { rpcMissing } from "./target.ts";
+import { REDEMPTION_LIFECYCLES } from "./redemption.ts";
 import { CheckFailure } from "../types.ts";
 import { SCENARIOS } from "../../scenarios/registry.ts";
 import { remoteTarget, runScenario } from "../../scenarios/run.ts";
@@ -48,12 +49,7 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
     guards: "service-facts.md §4.2 and §2.6 (Idempotency-Key)",
     deviation: "lifecycle_custodial_retry_new_purchase",
   },
-  "mystery-redemption-kyc": {
-    profile: "mystery",
-    rule: "A KYC-approved redemption goes PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, burned at dispatch.",
-    guards: "service-facts.md §4.7 (redemption, burn on dispatch)",
-    deviation: "lifecycle_redemption_never_completed",
-  },
+  ...REDEMPTION_LIFECYCLES,
   "mystery-buyback-forwarded": {
     profile: "mystery",
     rule: "A buyback card held for want of a pool wallet is forwarded to the pool wallet once it is set.",

@@ -1,0 +1,267 @@
+import type { Check, CheckContext } from "../types.ts";
+import { CheckFailure } from "../types.ts";
+import { ensure, expectError, expectSuccess } from "../assert.ts";
+import { rpcMissing } from "./target.ts";
+import { buyAndReveal, endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
+import type { ScenarioContext } from "../../scenarios/types.ts";
+import type { HttpResult } from "../../harness/http.ts";
+
+// Checks of physical redemption as the live service runs it (SDK 0.1.2,
+// service-facts §4.7 generation B; interface.md where it speaks): the holder
+// pays shipping on chain, the item ships only once that payment landed, KYC
+// only "if required". Those that need a redeemable item buy one with a fixture
+// wallet over the emulator's JSON-RPC, between a snapshot and its restore.
+
+const M = "/api/v1/mystery";
+const HOUR = 60 * 60 * 1000;
+const US = { name: "Conformance", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
+
+interface Prepared {
+  redemption_id: number;
+  status: string;
+  token_id: string;
+  expires_at: string;
+  kyc?: { status: string; kyc_url?: string | null };
+  shipping_payment: { payer: string; processor: string; total_micros: string; total_usdc: string; expiration_time: number; provider_order_id: string } | null;
+  unsigned: { chain_id: number; calls: Call[] } | null;
+}
+interface Row {
+  redemption_id: number;
+  status: string;
+  burn_tx_hash: string | null;
+}
+
+/** The scenario helpers (wallet over JSON-RPC, buy and reveal) on a check's clients. */
+function asScenario(ctx: CheckContext): ScenarioContext {
+  return {
+    http: ctx.http,
+    control: ctx.control!,
+    keys: {},
+    chain: null,
+    rpcUrl: null,
+    step: () => {},
+    expect(cond, message): asserts cond {
+      if (!cond) throw new CheckFailure(message);
+    },
+    data<T>(res: HttpResult, status: number, what: string): T {
+      ensure(res.status === status, `${what}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 200)}`);
+      return (res.body as { data: T }).data;
+    },
+  };
+}
+
+interface Bench {
+  sc: ScenarioContext;
+  wallet: Wallet;
+  /** A revealed Starter pack of the check's key: its CARD token. */
+  card: string;
+  purchaseId: number;
+}
+
+/** Runs `body` with a revealed card of the check's key, on a manual clock, and restores the state after. */
+async function withCard(ctx: CheckContext, body: (b: Bench) => Promise<void>): Promise<void> {
+  const control = ctx.control;
+  ensure(control, "needs the control plane (emulator mode)");
+  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
+  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
+  const { id } = await control.request<{ id: string }>("POST", "/snapshot");
+  try {
+    const sc = asScenario(ctx);
+    const wallet = await endUserWallet(sc, 3);
+    const p = await buyAndReveal(sc, ctx.partnerKey, wallet, 1);
+    const card = p.items!.find((i) => i.item_type === "CARD")!;
+    await body({ sc, wallet, card: card.token_id, purchaseId: p.id });
+  } finally {
+    await control.request("POST", "/restore", { id });
+    if (mode !== "manual") await control.request("POST", "/clock", { mode });
+  }
+}
+
+const prepare = async (ctx: CheckContext, b: Bench, idemKey: string, extra: Record<string, unknown> = {}): Promise<HttpResult> =>
+  ctx.http.post(`${M}/redemption/prepare`, { key: ctx.partnerKey, body: { token_id: b.card, shipping_address: US, ...extra }, headers: { "Idempotency-Key": idemKey } });
+
+const prepared = (r: HttpResult, what: string) => expectSuccess(r, what, 201).data as Prepared;
+
+async function rowOf(ctx: CheckContext, b: Bench, id: number, verify = false): Promise<Row> {
+  const r = await ctx.http.get(`${M}/redemption/${b.card}`, { key: ctx.partnerKey, ...(verify ? { query: { verify: "true" } } : {}) });
+  const rows = (expectSuccess(r, `GET /mystery/redemption/${b.card}`).data as { redemptions: Row[] }).redemptions;
+  const row = rows.find((x) => x.redemption_id === id);
+  ensure(row, `redemption ${id} missing from the get by token`);
+  return row;
+}
+
+const base = { profile: "mystery" as const, credits: 0 };
+const chained = { ...base, mode: "emulator" as const, needs: ["partnerKey"] as const, applicable: rpcMissing };
+
+export const redemptionChecks: Check[] = [
+  {
+    ...base,
+    id: "redemption.shipping-payer",
+    guards: "sdk-wire-shapes.md §2 RedemptionShippingPayer; service-facts.md §4.7 generation B",
+    title: 'Redemption prepare takes shipping_payer "end_user" only → else 400 invalid_shipping_payer',
+    rule: 'shipping_payer is only "end_user" (the holder pays shipping); anything else in the prepare body is 400 invalid_shipping_payer.',
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "redemption_shipping_payer_any",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${M}/redemption/prepare`, {
+        key: partnerKey,
+        body: { token_id: "1", shipping_address: US, shipping_payer: "partner" },
+        headers: { "Idempotency-Key": "conformance-shipping-payer" },
+      });
+      expectError(r, 400, "invalid_shipping_payer", 'prepare with shipping_payer "partner"');
+    },
+  },
+  {
+    ...chained,
+    id: "redemption.prepare-shipping-payment",
+    guards: "sdk-wire-shapes.md §2 RedemptionPrepareResult, RedemptionShippingPayment, RedemptionCallKind",
+    title: "Redemption prepare returns shipping_payment and the calls burn, erc20-approve, shipping-payment",
+    rule: "prepare answers shipping_payer end_user, shipping_payment {payer = holder, processor, total_usdc/micros = the snapshotted quote, expiration_time = expires_at, provider_order_id} and unsigned.calls in the order burn, erc20-approve, shipping-payment.",
+    deviation: "redemption_burn_only_calls",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        const p = prepared(await prepare(ctx, b, "conformance-calls"), "prepare");
+        ensure(p.status === "PREPARED" && p.unsigned, `PREPARED with unsigned calls expected, got ${p.status}`);
+        const kinds = p.unsigned.calls.map((c) => c.kind);
+        ensure(kinds.join() === "burn,erc20-approve,shipping-payment", `calls must be burn, erc20-approve, shipping-payment; got ${kinds.join()}`);
+        const pay = p.shipping_payment;
+        ensure(pay, "shipping_payment must be present until the holder paid");
+        ensure(pay.payer.toLowerCase() === b.wallet.address.toLowerCase(), `shipping_payment.payer must be the holder ${b.wallet.address}, got ${pay.payer}`);
+        ensure(p.unsigned.calls[2]!.to.toLowerCase() === pay.processor.toLowerCase(), "the shipping-payment call goes to shipping_payment.processor");
+        ensure(/^\d+$/.test(pay.total_micros) && BigInt(pay.total_micros) > 0n, `total_micros must be positive integer micros, got ${pay.total_micros}`);
+        ensure(pay.expiration_time === Math.floor(Date.parse(p.expires_at) / 1000), `expiration_time ${pay.expiration_time} must match expires_at ${p.expires_at}`);
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "redemption.unpaid-burn-not-shipped",
+    guards: "service-facts.md §4.7 generation B (“Item ships once the shipping payment lands on-chain”)",
+    title: "A burn without the shipping payment does not ship; it is CANCELLED when the quote expires",
+    rule: "The item ships only once the shipping payment has landed on chain: a submitted burn without it stays BURN_SUBMITTED and is CANCELLED at expires_at (the burn cancelled on chain).",
+    deviation: "redemption_ships_unpaid",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        const p = prepared(await prepare(ctx, b, "conformance-unpaid"), "prepare");
+        ensure(p.unsigned, "prepare must return unsigned calls");
+        const burn = await b.wallet.send(p.unsigned.calls.slice(0, 1)); // the burn flag only
+        const sub = await ctx.http.post(`${M}/redemption/submit`, { key: ctx.partnerKey, body: { redemption_id: p.redemption_id, tx_hash: burn.transactionHash } });
+        expectSuccess(sub, "submit the burn", 202);
+        await ctx.control!.advance(2 * HOUR); // past the warehouse's first step
+        const waiting = await rowOf(ctx, b, p.redemption_id);
+        ensure(waiting.status === "BURN_SUBMITTED", `an unpaid burn must not move to fulfilment; got ${waiting.status}`);
+        await ctx.control!.advance(23 * HOUR);
+        const ended = await rowOf(ctx, b, p.redemption_id);
+        ensure(ended.status === "CANCELLED", `an unpaid burn must end CANCELLED at expires_at; got ${ended.status}`);
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "redemption.verify",
+    guards: "sdk-wire-shapes.md §2 (get: query verify); service-facts.md §4.7 (?verify=true forces the on-chain read)",
+    title: "GET /mystery/redemption/{token}?verify=true reconciles the record with the chain",
+    rule: "?verify=true reads the chain first: a burn and shipping payment the holder sent but never submitted show as BURN_SUBMITTED with its burn_tx_hash.",
+    deviation: "redemption_verify_ignored",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        const p = prepared(await prepare(ctx, b, "conformance-verify"), "prepare");
+        ensure(p.unsigned, "prepare must return unsigned calls");
+        const burn = await b.wallet.send(p.unsigned.calls.slice(0, 1));
+        await b.wallet.send(p.unsigned.calls.slice(1));
+        const row = await rowOf(ctx, b, p.redemption_id, true);
+        ensure(row.status === "BURN_SUBMITTED", `verify=true must see the burn on chain: BURN_SUBMITTED expected, got ${row.status}`);
+        ensure(row.burn_tx_hash?.toLowerCase() === burn.transactionHash.toLowerCase(), `burn_tx_hash must be the burn on chain ${burn.transactionHash}, got ${row.burn_tx_hash}`);
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "redemption.item-type-mismatch",
+    guards: "sdk-contract.md §5.6 (409 item_type_mismatch); sdk-wire-shapes.md §2 RedemptionTarget.item_type",
+    title: "A target whose item_type is not the token's → 409 item_type_mismatch",
+    rule: "item_type only disambiguates a token number; one that is not the item's type is 409 item_type_mismatch (quote and prepare).",
+    deviation: "redemption_item_type_ignored",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        const body = { token_id: b.card, item_type: "SEALED_PRODUCT", shipping_address: US };
+        expectError(await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body }), 409, "item_type_mismatch", "quote a CARD token as SEALED_PRODUCT");
+        expectError(await prepare(ctx, b, "conformance-item-type", { item_type: "SEALED_PRODUCT" }), 409, "item_type_mismatch", "prepare a CARD token as SEALED_PRODUCT");
+        expectSuccess(await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body: { ...body, item_type: "CARD" } }), "quote with the right item_type");
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "redemption.shipping-signer-unavailable",
+    guards: "sdk-contract.md §5.6 (503 shipping_signer_unavailable)",
+    title: "Shipping signer down → prepare 503 shipping_signer_unavailable (retryable); the same key works once it is back",
+    rule: "While the shipping quote signer is unavailable, prepare answers 503 shipping_signer_unavailable with retryable true; a retry with the same Idempotency-Key then opens the redemption.",
+    deviation: "redemption_signer_outage_500",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        await ctx.control!.request("POST", "/mystery/shipping-signer", { enabled: false });
+        try {
+          const e = expectError(await prepare(ctx, b, "conformance-signer"), 503, "shipping_signer_unavailable", "prepare with the signer off");
+          ensure(e.retryable === true, "shipping_signer_unavailable must be retryable");
+        } finally {
+          await ctx.control!.request("POST", "/mystery/shipping-signer", { enabled: true });
+        }
+        ensure(prepared(await prepare(ctx, b, "conformance-signer"), "the retry").status === "PREPARED", "the retry with the same key opens the redemption");
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "redemption.kyc-if-required",
+    guards: "interface.md “Endpoints › Mystery commerce” (prepare “returns kyc.kyc_url if required”); service-facts.md §4.7 generation B (no KYC)",
+    title: "KYC only if required: off by default (PREPARED at once); a partner switched to KYC gets AWAITING_KYC with kyc_url",
+    rule: "Redemption KYC is a per-partner requirement, off by default as on the live service: prepare answers PREPARED (kyc NOT_REQUIRED) unless the partner requires KYC, then AWAITING_KYC with kyc.kyc_url and no calls.",
+    deviation: "redemption_kyc_always",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        const free = prepared(await prepare(ctx, b, "conformance-kyc-off"), "prepare (KYC off)");
+        ensure(free.status === "PREPARED" && free.kyc?.status === "NOT_REQUIRED", `KYC off by default: PREPARED / NOT_REQUIRED expected, got ${free.status} / ${free.kyc?.status}`);
+        await ctx.control!.request("POST", `/mystery/redemptions/${free.redemption_id}/cancel`, {});
+        await ctx.control!.request("POST", "/mystery/kyc", { key: ctx.partnerKey, required: true });
+        const gated = prepared(await prepare(ctx, b, "conformance-kyc-on"), "prepare (KYC on)");
+        ensure(gated.status === "AWAITING_KYC" && gated.unsigned === null, `KYC on: AWAITING_KYC without calls expected, got ${gated.status}`);
+        ensure(typeof gated.kyc?.kyc_url === "string", "KYC on: kyc.kyc_url to send the end user to");
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "redemption.carrier-names",
+    guards: "sdk-wire-shapes.md §2 RedemptionShippingQuote (carrier, service, service_token)",
+    title: "Shipping quote: carrier and service each as themselves (no “USPS USPS …”)",
+    rule: "shipping_quote.carrier names the carrier, shipping_quote.service the service level without repeating the carrier, service_token the Shippo token.",
+    deviation: "redemption_service_repeats_carrier",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        const q = (expectSuccess(await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body: { token_id: b.card, shipping_address: US } }), "quote").data as {
+          shipping_quote: { carrier: string; service: string; service_token: string };
+        }).shipping_quote;
+        ensure(q.carrier && q.service && q.service_token, "carrier, service and service_token are set");
+        ensure(!q.service.toLowerCase().startsWith(q.carrier.toLowerCase()), `service "${q.service}" repeats the carrier "${q.carrier}"`);
+      });
+    },
+  },
+];
+
+/** The redemption scenarios as lifecycle checks (conformance/checks/lifecycle.ts runs them). */
+export const REDEMPTION_LIFECYCLES = {
+  "mystery-redemption": {
+    profile: "mystery" as const,
+    rule: "A redemption whose holder sent burn, approve and the shipping payment goes BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED (polled by token id), burned at dispatch.",
+    guards: "sdk-contract.md §5.6 and §3 (waitForCompletion); service-facts.md §4.7 generation B",
+    deviation: "lifecycle_redemption_stuck_unshipped",
+  },
+  "mystery-redemption-kyc": {
+    profile: "mystery" as const,
+    rule: "A KYC-approved redemption goes PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, burned at dispatch.",
+    guards: "interface.md “Endpoints › Mystery commerce” (KYC if required); service-facts.md §4.7 (redemption, burn on dispatch)",
+    deviation: "lifecycle_redemption_never_completed",
+  },
+};
