@@ -64,21 +64,22 @@ describe("redemption expiry", () => {
 
   it("AWAITING_KYC expires too, in manual warehouse mode, with the timer re-armed from state after a restore", async () => {
     await ctx.api.post("/_emulator/mystery/warehouse").send({ mode: "manual" }).expect(200);
-    const p = await buyRevealed(ctx, ctx.demo, user(ctx, 0), 1); // acme: KYC
-    const prep = await post("prepare", ctx.demo, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" }).expect(201);
+    const kyc = ctx.emu.key("kyc"); // vesta requires KYC (acme, the demo partner, runs none)
+    const p = await buyRevealed(ctx, kyc, user(ctx, 0), 1);
+    const prep = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" }).expect(201);
     const id = prep.body.data.redemption_id;
     expect(prep.body.data.status).toBe("AWAITING_KYC");
     const snap = await ctx.emu.snapshot();
     await ctx.emu.clock.advance(HOUR);
     await ctx.emu.restore(snap); // replaces the state; the worker re-arms from expires_at
     await ctx.emu.clock.advance(23 * HOUR - 1000);
-    expect((await rowOf(ctx.demo, p.id, id)).status).toBe("AWAITING_KYC");
+    expect((await rowOf(kyc, p.id, id)).status).toBe("AWAITING_KYC");
     await ctx.emu.clock.advance(1000);
-    expect((await rowOf(ctx.demo, p.id, id)).status).toBe("EXPIRED");
+    expect((await rowOf(kyc, p.id, id)).status).toBe("EXPIRED");
     expect(updates(id)).toEqual(["EXPIRED"]);
-    const kyc = await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "approve" }).expect(409);
-    expect(kyc.body.error).toBe("invalid_status");
-    expect((await post("prepare", ctx.demo, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" })).body.error).toBe("redemption_expired");
+    const decision = await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "approve" }).expect(409);
+    expect(decision.body.error).toBe("invalid_status");
+    expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" })).body.error).toBe("redemption_expired");
   });
 
   it("a restore to before the prepare drops its timer: nothing expires", async () => {
@@ -94,22 +95,23 @@ describe("redemption expiry", () => {
 
 describe("KYC decline", () => {
   it("ends the redemption FAILED (kyc_declined), kyc.status DECLINED, redemption.updated; it takes no burn and never expires", async () => {
-    const p = await buyRevealed(ctx, ctx.demo, user(ctx, 0), 1);
-    const prep = await post("prepare", ctx.demo, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(201);
+    const kyc = ctx.emu.key("kyc"); // vesta requires KYC
+    const p = await buyRevealed(ctx, kyc, user(ctx, 0), 1);
+    const prep = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(201);
     const id = prep.body.data.redemption_id;
     const dec = await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "decline" }).expect(200);
     expect(dec.body.data).toMatchObject({ status: "FAILED", failure_reason: "kyc_declined", kyc: { status: "DECLINED", kyc_url: null }, unsigned: null });
-    expect(await rowOf(ctx.demo, p.id, id)).toMatchObject({ status: "FAILED", failure_reason: "kyc_declined", kyc: { status: "DECLINED" } });
+    expect(await rowOf(kyc, p.id, id)).toMatchObject({ status: "FAILED", failure_reason: "kyc_declined", kyc: { status: "DECLINED" } });
     const ev = ctx.events.filter((e) => e.type === "redemption.updated");
     expect(ev).toHaveLength(1);
     expect(ev[0]!.data).toMatchObject({ redemption_id: id, status: "FAILED", failure_reason: "kyc_declined", token_id: prep.body.data.token_id });
 
-    expect((await post("submit", ctx.demo, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409)).body.error).toBe("invalid_status");
+    expect((await post("submit", kyc, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409)).body.error).toBe("invalid_status");
     expect((await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "approve" }).expect(409)).body.error).toBe("invalid_status");
     // the same key answers the failed redemption as it is
-    expect((await post("prepare", ctx.demo, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(201)).body.data.status).toBe("FAILED");
+    expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(201)).body.data.status).toBe("FAILED");
     // the token is free again: a new key starts a new KYC
-    const retry = await post("prepare", ctx.demo, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-2" }).expect(201);
+    const retry = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-2" }).expect(201);
     expect(retry.body.data).toMatchObject({ status: "AWAITING_KYC", kyc: { status: "PENDING" } });
     expect((await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "maybe" }).expect(400)).body.error).toBe("invalid_value");
 

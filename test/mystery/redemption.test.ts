@@ -34,38 +34,42 @@ describe("redemption quote", () => {
 });
 
 describe("redemption with KYC to dispatch (burn on dispatch)", () => {
-  it("KYC link first, calldata after approval, BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED with the burn finalised", async () => {
+  it("KYC link first (vesta requires KYC), calldata after approval, BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED with the burn finalised", async () => {
+    // demo (acme) runs no KYC, as on the live service; the "kyc" fixture key's partner (vesta) does.
+    const kyc = ctx.emu.key("kyc");
     const u = user(ctx, 0);
-    const p = await buyRevealed(ctx, ctx.demo, u, 1);
+    const p = await buyRevealed(ctx, kyc, u, 1);
     const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD");
-    const first = await post("prepare", ctx.demo, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-1" }).expect(201);
+    const first = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-1" }).expect(201);
     expect(first.body.data).toMatchObject({ status: "AWAITING_KYC", token_id: card.token_id, unsigned: null, kyc: { status: "PENDING" } });
     expect(first.body.data.kyc.kyc_url).toMatch(/^https:\/\//);
     const id = first.body.data.redemption_id;
-    const early = await post("submit", ctx.demo, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409);
+    const early = await post("submit", kyc, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409);
     expect(early.body.error).toBe("kyc_required");
     // same key before approval: still the KYC link
-    expect((await post("prepare", ctx.demo, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-1" }).expect(201)).body.data.status).toBe("AWAITING_KYC");
+    expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-1" }).expect(201)).body.data.status).toBe("AWAITING_KYC");
     await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "approve" }).expect(200);
-    const again = await ctx.api.post(`${R}/prepare`).set("X-API-Key", ctx.demo).set("Idempotency-Key", "r-1").send({ purchase_id: p.id, shipping_address: US }).expect(201);
+    const again = await ctx.api.post(`${R}/prepare`).set("X-API-Key", kyc).set("Idempotency-Key", "r-1").send({ purchase_id: p.id, shipping_address: US }).expect(201);
     expect(again.body.data).toMatchObject({ redemption_id: id, status: "PREPARED", kyc: { status: "APPROVED", kyc_url: null } });
+    expect(again.body.data.unsigned.calls.map((c: { kind: string }) => c.kind)).toEqual(["burn", "erc20-approve", "shipping-payment"]);
     expect(again.body.data.unsigned.calls[0]).toMatchObject({ kind: "burn", to: nft() });
+    expect(again.body.data).toMatchObject({ shipping_payer: "end_user", shipping_payment: { payer: u.address, total_usdc: "5.400000", total_micros: "5400000" } });
     expect(again.body.data.unsigned.calls[0].data).toBe(encodeFunctionData({ abi: cardNftAbi, functionName: "initiateBurn", args: [BigInt(card.token_id), BURN_TYPES.REDEEM_CARD] }));
 
     const burn = await sendCalls(ctx, u, again.body.data.unsigned.calls);
-    expect((await post("submit", ctx.demo, { redemption_id: id, tx_hash: "0x12" })).body.error).toBe("invalid_tx_hash");
-    const sub = await post("submit", ctx.demo, { redemption_id: id, tx_hash: burn.transactionHash }).expect(202);
+    expect((await post("submit", kyc, { redemption_id: id, tx_hash: "0x12" })).body.error).toBe("invalid_tx_hash");
+    const sub = await post("submit", kyc, { redemption_id: id, tx_hash: burn.transactionHash }).expect(202);
     expect(sub.body.data.status).toBe("BURN_SUBMITTED");
-    await post("submit", ctx.demo, { redemption_id: id, tx_hash: burn.transactionHash }).expect(202); // same hash: idempotent
-    const other = await post("submit", ctx.demo, { redemption_id: id, tx_hash: `0x${"22".repeat(32)}` }).expect(409);
+    await post("submit", kyc, { redemption_id: id, tx_hash: burn.transactionHash }).expect(202); // same hash: idempotent
+    const other = await post("submit", kyc, { redemption_id: id, tx_hash: `0x${"22".repeat(32)}` }).expect(409);
     expect(other.body.error).toBe("invalid_status");
     expect(await read<boolean>("isTransferFrozen", [BigInt(card.token_id)])).toBe(true);
 
     await ctx.emu.clock.advance(60 * 60 * 1000);
-    let got = await ctx.api.get(`${R}/${p.id}`).set("X-API-Key", ctx.demo).expect(200);
+    let got = await ctx.api.get(`${R}/${p.id}`).set("X-API-Key", kyc).expect(200);
     expect(got.body.data.redemptions[0]).toMatchObject({ status: "IN_FULFILLMENT", burn: { is_burned: false, db_status: "PENDING_REDEEM" } });
     await ctx.emu.clock.advance(24 * 60 * 60 * 1000);
-    got = await ctx.api.get(`${R}/${card.token_id}`).set("X-API-Key", ctx.demo).expect(200);
+    got = await ctx.api.get(`${R}/${card.token_id}`).set("X-API-Key", kyc).expect(200);
     expect(got.body.data.redemptions[0]).toMatchObject({ status: "COMPLETED", burn: { is_burned: true, burn_type: 1, burn_type_label: "REDEEM_CARD" } });
     expect(got.body.data.redemptions[0].order.tracking_number).toBeTruthy();
     expect(await read<boolean>("isBurned", [BigInt(card.token_id)])).toBe(true);
@@ -75,9 +79,9 @@ describe("redemption with KYC to dispatch (burn on dispatch)", () => {
     expect(ctx.events.filter((e) => e.type === "redemption.prepared")).toHaveLength(1);
 
     // after dispatch: nothing left on this purchase; the burned token has no holder
-    expect((await post("prepare", ctx.demo, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-2" })).body.error).toBe("no_items");
-    expect((await post("prepare", ctx.demo, { purchase_id: p.id, token_id: card.token_id, shipping_address: US, idempotency_key: "r-3" })).body.error).toBe("no_holder");
-    const list = await ctx.api.get("/api/v1/mystery/redemptions?status=COMPLETED").set("X-API-Key", ctx.demo).expect(200);
+    expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-2" })).body.error).toBe("no_items");
+    expect((await post("prepare", kyc, { purchase_id: p.id, token_id: card.token_id, shipping_address: US, idempotency_key: "r-3" })).body.error).toBe("no_holder");
+    const list = await ctx.api.get("/api/v1/mystery/redemptions?status=COMPLETED").set("X-API-Key", kyc).expect(200);
     expect(list.body.data.redemptions).toHaveLength(1);
   });
 

@@ -76,14 +76,12 @@ describe("the chain in the state", () => {
     const revealed = await b.api.get(`/api/v1/mystery/purchase/${pending.id}`).set("X-API-Key", b.demo).expect(200);
     expect(revealed.body.data.status).toBe("FULFILLED");
 
-    // Redemption of a card bought before the restart: KYC, burn calldata, signed burn, submit.
+    // Redemption of a card bought before the restart: the holder's calls (burn, approve, shipping payment), submit.
     const card = pool.items.find((i: { item_type: string }) => i.item_type === "CARD");
     const R = "/api/v1/mystery/redemption";
     const first = await b.api.post(`${R}/prepare`).set("X-API-Key", b.demo).send({ purchase_id: pool.id, shipping_address: US, idempotency_key: "r-1" }).expect(201);
-    expect(first.body.data).toMatchObject({ status: "AWAITING_KYC", token_id: card.token_id });
-    await b.api.post(`/_emulator/mystery/redemptions/${first.body.data.redemption_id}/kyc`).send({ decision: "approve" }).expect(200);
-    const prep = await b.api.post(`${R}/prepare`).set("X-API-Key", b.demo).send({ purchase_id: pool.id, shipping_address: US, idempotency_key: "r-1" }).expect(201);
-    expect(prep.body.data.status).toBe("PREPARED");
+    expect(first.body.data).toMatchObject({ status: "PREPARED", token_id: card.token_id });
+    const prep = first;
     const burn = await sendCalls(b, b.emu.chain!.endUsers[0]!, prep.body.data.unsigned.calls);
     const sub = await b.api.post(`${R}/submit`).set("X-API-Key", b.demo).send({ redemption_id: first.body.data.redemption_id, tx_hash: burn.transactionHash }).expect(202);
     expect(sub.body.data.status).toBe("BURN_SUBMITTED");
