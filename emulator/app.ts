@@ -7,6 +7,7 @@ import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag 
 import { stringify as stringifyYaml } from "yaml";
 import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
 import { inForce, rateLimitHeaders, surfaceOf, surfaceWindow } from "./pipeline/rate-limit.ts";
+import { RouteTable, segmentsUnder } from "./pipeline/route-table.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { defineRoute, ok } from "./pipeline/route.ts";
 import { z } from "./pipeline/schema.ts";
@@ -50,18 +51,26 @@ interface NodeBindings {
  * The X-API-Key header: from node's parsed headers when served over HTTP (a Headers
  * object is then never built for a GET), else from the Request (in-process, msw).
  */
-function apiKeyOf(c: Context): string | null {
-  const node = (c.env as NodeBindings | undefined)?.incoming?.headers;
+function apiKeyOf(env: unknown, req: Request): string | null {
+  const node = (env as NodeBindings | undefined)?.incoming?.headers;
   if (node) {
     const v = node["x-api-key"];
     return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
   }
-  return c.req.raw.headers.get("x-api-key");
+  return req.headers.get("x-api-key");
 }
 
-function ipOf(c: Context): string {
-  return (c.env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress ?? "in-process";
+function ipOf(env: unknown): string {
+  return (env as NodeBindings | undefined)?.incoming?.socket?.remoteAddress ?? "in-process";
 }
+
+/** The API routes as served: each with its rate-limit surface, worked out from its path once (a route may name its own). */
+const servedRoutes: RouteSpec[] = apiRoutes.map((r) => ({ ...r, surface: r.surface ?? surfaceOf(r.path) }));
+
+/** The pre-match in front of Hono (pipeline/route-table.ts); none if a route uses a pattern it does not take on. */
+const routeTable: RouteTable<RouteSpec> | null = servedRoutes.every((r) => RouteTable.supports(r.path))
+  ? servedRoutes.reduce((t, r) => (t.add(r.method, r.path, r), t), new RouteTable<RouteSpec>())
+  : null;
 
 export type FetchHandler = (req: Request, env?: unknown) => Promise<Response>;
 
@@ -70,13 +79,28 @@ export type FetchHandler = (req: Request, env?: unknown) => Promise<Response>;
  * reads it into errors), and harness deviations (if any are active) applied last.
  */
 export function createFetch(services: Services, host: ControlHost): FetchHandler {
-  const app = createApp(services, host);
+  const run = createPipeline(services);
+  const app = createApp(services, host, run);
   let requestSeq = 0;
   return async (req, env) => {
-    // The id rides in the env (node's bindings object is per request), so every answer is built with it.
     const requestId = `req_${(++requestSeq).toString(36).padStart(8, "0")}`;
-    const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
-    const res = await app.fetch(req, bindings);
+    // An API route the table knows runs the pipeline directly; anything else goes through Hono.
+    const parts = routeTable ? segmentsUnder(req.url, "/api/v1/") : null;
+    const hit = parts && routeTable!.match(req.method, parts);
+    let res: Response;
+    if (hit) {
+      try {
+        res = await run({ spec: hit.value, req, params: hit.params, ip: ipOf(env), requestId, apiKey: apiKeyOf(env, req) });
+      } catch (err) {
+        // What app.onError does for the routes Hono dispatches.
+        console.error("[emulator] unhandled:", err);
+        res = errorResponse(internalError(), "partner", { "X-Request-Id": requestId });
+      }
+    } else {
+      // The id rides in the env (node's bindings object is per request), so every answer is built with it.
+      const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
+      res = await app.fetch(req, bindings);
+    }
     return services.deviations.size ? applyDeviations(DEVIATIONS, services.deviations, req, res, services) : res;
   };
 }
@@ -88,15 +112,11 @@ interface Bindings extends NodeBindings {
 /** The answer's header bag, starting with its `X-Request-Id`. */
 const idHeaders = (c: Context): HeaderBag => ({ "X-Request-Id": (c.env as Bindings).requestId });
 
-export function createApp(services: Services, host: ControlHost): Hono {
+export function createApp(services: Services, host: ControlHost, run = createPipeline(services)): Hono {
   const app = new Hono({ strict: true });
-  const run = createPipeline(services);
 
-  for (const declared of apiRoutes) {
-    // The route's rate-limit surface, from its path once (a route may name its own).
-    const spec: RouteSpec = { ...declared, surface: declared.surface ?? surfaceOf(declared.path) };
-    app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c), requestId: (c.env as Bindings).requestId, apiKey: apiKeyOf(c) }));
-  }
+  for (const spec of servedRoutes)
+    app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c.env), requestId: (c.env as Bindings).requestId, apiKey: apiKeyOf(c.env, c.req.raw) }));
 
   for (const spec of controlRoutes)
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {
@@ -139,7 +159,7 @@ export function createApp(services: Services, host: ControlHost): Hono {
     const id = c.req.header("x-api-key")?.trim() ?? "";
     const key = Object.hasOwn(keys, id) ? keys[id] : undefined;
     const now = services.clock.now();
-    const ipWindow = services.limiter.peek(`ip:${ipOf(c)}`, services.options.ipRateLimitPerMin, now);
+    const ipWindow = services.limiter.peek(`ip:${ipOf(c.env)}`, services.options.ipRateLimitPerMin, now);
     const surface = key ? surfaceWindow(key, surfaceOf(path.slice("/api/v1".length))) : null;
     const window = key && surface ? inForce(ipWindow, services.limiter.peek(surface.bucket, surface.limit, now)) : ipWindow;
     const headers = idHeaders(c);
