@@ -5,7 +5,8 @@ import { runSuite, passed, type SuiteResult } from "./runner.ts";
 import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
 import { progressLine, summaryTable } from "./reporters/console.ts";
 import { junit, json, markdown } from "./reporters/files.ts";
-import { certificationBundle } from "./certify.ts";
+import { certificationBundle, checksDigest, suiteVersion, verifyBundle, type CertificationBundle, type LoggedRequest } from "./certify.ts";
+import { html } from "./reporters/html.ts";
 
 export const CONFORMANCE_COMMAND: CommandSpec = {
   usage: "  npx emulator conformance [options]",
@@ -17,14 +18,17 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
     { name: "profile", type: "string", multiple: true, value: "P", describe: `${PROFILES.join(", ")} (default: all)` },
     { name: "mode", type: "string", value: "M", describe: "read-only | sandbox | emulator (default: emulator for the in-process emulator\nor a target answering /_emulator, else read-only)" },
     { name: "max-credits", type: "string", value: "N", describe: "read-only mode: credit budget (default 50)" },
-    { name: "report", type: "string", multiple: true, value: "KIND=FILE", describe: "junit=FILE, json=FILE, md=FILE" },
+    { name: "report", type: "string", multiple: true, value: "KIND=FILE", describe: "junit=FILE, json=FILE, md=FILE, html=FILE" },
     { name: "expected-failures", type: "string", value: "FILE", describe: "check ids (one per line) whose failure is not scored" },
     { name: "certify", type: "boolean", describe: "certification run: no check may be skipped (not applicable) in the chosen\nprofiles, no expected failures; writes a certification bundle" },
     { name: "bundle", type: "string", value: "FILE", describe: "where --certify writes its bundle (default certification.json)" },
+    { name: "checks-digest", type: "boolean", describe: "print the suite version and the digest of its checks' source, and exit" },
+    { name: "verify", type: "string", value: "FILE", describe: "verify a certification bundle against this suite (digest, verdict, checks digest)\nand exit 0 when it holds" },
+    { name: "request-log", type: "string", value: "FILE", describe: "with --verify: the service's request log, one JSON object per line\n{request_id, method, path, status}; every request of the bundle must be in it" },
   ],
 };
 
-const REPORTERS: Record<string, (s: SuiteResult) => string> = { junit, json, md: markdown };
+const REPORTERS: Record<string, (s: SuiteResult) => string> = { junit, json, md: markdown, html };
 
 export async function runConformanceCli(argv: readonly string[]): Promise<number> {
   const args = parseCommand(CONFORMANCE_COMMAND, argv);
@@ -33,11 +37,17 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
     process.stdout.write(helpText(CONFORMANCE_COMMAND));
     return 0;
   }
+  if (has(args, "checks-digest")) {
+    process.stdout.write(`${suiteVersion()} ${checksDigest().sha256}\n`);
+    return 0;
+  }
+  const verifyFile = last(args, "verify");
+  if (verifyFile) return verifyCli(verifyFile, last(args, "request-log"));
   const profiles = (all(args, "profile").length ? all(args, "profile") : [...PROFILES]) as Profile[];
   for (const p of profiles) if (!PROFILES.includes(p)) throw new UsageError(`unknown profile "${p}" (have ${PROFILES.join(", ")})`);
   const reports = all(args, "report").map((spec) => {
     const [kind, file] = spec.split("=");
-    if (!REPORTERS[kind] || !file) throw new UsageError(`--report must be junit=FILE, json=FILE or md=FILE (got "${spec}")`);
+    if (!REPORTERS[kind] || !file) throw new UsageError(`--report must be junit=FILE, json=FILE, md=FILE or html=FILE (got "${spec}")`);
     return { kind, file };
   });
   const modeArg = last(args, "mode");
@@ -103,4 +113,29 @@ function readExpected(file: string): Set<string> {
   } catch (err) {
     throw new UsageError(`--expected-failures ${file}: ${(err as Error).message}`);
   }
+}
+
+/** `--verify FILE [--request-log FILE]`: what a service runs on a bundle a partner sends. */
+async function verifyCli(file: string, logFile: string | undefined): Promise<number> {
+  const read = (f: string, what: string) => {
+    try {
+      return readFileSync(f, "utf8");
+    } catch (err) {
+      throw new UsageError(`${what} ${f}: ${(err as Error).message}`);
+    }
+  };
+  const bundle = JSON.parse(read(file, "--verify")) as CertificationBundle;
+  let log: Map<string, LoggedRequest> | null = null;
+  if (logFile) {
+    log = new Map();
+    for (const line of read(logFile, "--request-log").split(/\r?\n/).filter((l) => l.trim())) {
+      const e = JSON.parse(line) as LoggedRequest & { request_id: string };
+      log.set(e.request_id, e);
+    }
+  }
+  const v = await verifyBundle(bundle, { checksDigest: checksDigest().sha256, suiteVersion: suiteVersion(), ...(log ? { lookup: (id: string) => log.get(id) } : {}) });
+  const requests = bundle.results?.reduce((n, r) => n + (r.requests?.length ?? 0), 0) ?? 0;
+  if (v.ok) process.stdout.write(`bundle verified: ${bundle.target_url}, ${bundle.results.length} checks, ${requests} requests${log ? " (all in the request log)" : ""}, passed=${bundle.passed}\n`);
+  else process.stdout.write(`bundle NOT verified:\n${v.problems.map((p) => `  ${p}`).join("\n")}\n`);
+  return v.ok ? 0 : 1;
 }

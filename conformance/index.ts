@@ -18,6 +18,19 @@ export {
   type CheckContext,
   type ApplicabilityContext,
   type CheckResult,
+  type RequestRecord,
+  type TranscriptEntry,
   type Outcome,
 } from "./types.ts";
 export { junit as junitReport, json as jsonReport, markdown as markdownReport } from "./reporters/files.ts";
+export { html as htmlReport } from "./reporters/html.ts";
+export {
+  certificationBundle,
+  verifyBundle,
+  checksDigest,
+  suiteVersion,
+  type CertificationBundle,
+  type BundleVerification,
+  type VerifyOptions,
+  type LoggedRequest,
+} from "./certify.ts";

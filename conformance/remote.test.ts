@@ -33,7 +33,7 @@ describe("conformance over real HTTP", () => {
       const res = await run([
         "conformance", "--base-url", line.url, "--partner-key", partner, "--tenant-key", tenant,
         "--profile", "pipeline", "--profile", "catalog", "--certify", "--bundle", join(dir, "bundle.json"),
-        "--report", `junit=${join(dir, "r.xml")}`, "--report", `json=${join(dir, "r.json")}`, "--report", `md=${join(dir, "r.md")}`,
+        "--report", `junit=${join(dir, "r.xml")}`, "--report", `json=${join(dir, "r.json")}`, "--report", `md=${join(dir, "r.md")}`, "--report", `html=${join(dir, "r.html")}`,
       ]);
       expect(res.code, res.stdout + res.stderr).toBe(0);
       expect(res.stdout).toContain("profile");
@@ -41,11 +41,16 @@ describe("conformance over real HTTP", () => {
       const bundle = JSON.parse(readFileSync(join(dir, "bundle.json"), "utf8")) as CertificationBundle;
       expect(bundle).toMatchObject({ passed: true, target_url: line.url, key_kinds: ["partner", "tenant"], mode: "emulator" });
       expect(JSON.stringify(bundle)).not.toContain(partner);
-      expect(verifyBundle(bundle)).toBe(true);
-      expect(verifyBundle({ ...bundle, passed: false })).toBe(false);
+      expect(await verifyBundle(bundle)).toEqual({ ok: true, problems: [] });
+      expect((await verifyBundle({ ...bundle, passed: false })).ok).toBe(false);
       expect(readFileSync(join(dir, "r.xml"), "utf8")).toContain("<testsuites");
       expect(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")).results.length).toBe(bundle.results.length);
       expect(readFileSync(join(dir, "r.md"), "utf8")).toContain("| Check |");
+      expect(readFileSync(join(dir, "r.html"), "utf8")).toContain("<h2 id=\"profile-catalog\">catalog</h2>");
+      // The service's side: the CLI verifies the bundle against this suite's checks digest.
+      const verified = await run(["conformance", "--verify", join(dir, "bundle.json")]);
+      expect(verified.code, verified.stdout).toBe(0);
+      expect(verified.stdout).toContain("bundle verified");
     } finally {
       target.kill("SIGINT");
     }
