@@ -65,7 +65,8 @@ export async function signShipping(s: Services, chain: Chain, r: RedemptionRow):
 /** `shipping_payment` of the prepare answer: null once paid (or for rows without a payment). */
 export function paymentView(r: RedemptionRow) {
   const p = r.shipping;
-  if (!p || p.paid_tx_hash || !(r.status === "PREPARED" || r.status === "BURN_SUBMITTED" || r.status === "AWAITING_KYC")) return null;
+  // Nothing to pay before KYC approval (no calls either), after the payment, or once the redemption ended.
+  if (!p || p.paid_tx_hash || !(r.status === "PREPARED" || r.status === "BURN_SUBMITTED")) return null;
   return {
     payer: p.payer,
     processor: p.processor,
