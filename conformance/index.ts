@@ -2,10 +2,22 @@
  * The conformance suite as a library (`import … from "cardos-emulator/conformance"`): run the checks
  * against any base URL from your own code or test runner, the same way `npx emulator conformance` does.
  *
+ *   // one test case per check, in vitest (jest: `test(c.name, () => c.run())`)
+ *   for (const c of conformanceChecks({ target: { baseUrl, partnerKey }, mode: "sandbox" })) it(c.name, (t) => c.run(t));
+ *
+ *   // or the whole suite at once
  *   const suite = await runSuite(ALL_CHECKS, { baseUrl, partnerKey, profiles: PROFILES, mode: "read-only" });
  *   if (!passed(suite)) console.log(markdownReport(suite));
  */
-export { runSuite, passed, type SuiteOptions, type SuiteResult } from "./runner.ts";
+export {
+  conformanceChecks,
+  ConformanceFailure,
+  type ConformanceOptions,
+  type ConformanceTarget,
+  type ConformanceCase,
+  type CaseContext,
+} from "./library.ts";
+export { runSuite, runCheck, openSession, passed, type SuiteOptions, type SuiteResult, type TargetSession } from "./runner.ts";
 export { ALL_CHECKS } from "./registry.ts";
 export {
   PROFILES,

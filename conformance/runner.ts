@@ -30,70 +30,86 @@ export interface SuiteResult {
 
 const rank = (m: Mode) => MODES.indexOf(m);
 
-/** Runs the selected checks one after another against a target. */
-export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Promise<SuiteResult> {
+/** What running checks against one target shares: the client, the control plane if any, the read-only budget. */
+export interface TargetSession {
+  http: HttpClient;
+  control: ControlClient | null;
+  opts: SuiteOptions;
+  budget: { left: number };
+}
+
+/** Connects to the target: the control plane is used only in emulator mode, when the target answers it. */
+export async function openSession(opts: SuiteOptions): Promise<TargetSession> {
   const http = new HttpClient(opts.baseUrl, opts.fetch);
   const hasControl = opts.mode === "emulator" && (await ControlClient.detect(http));
-  const control = hasControl ? new ControlClient(http) : null;
+  return { http, control: hasControl ? new ControlClient(http) : null, opts, budget: { left: opts.maxCredits ?? Infinity } };
+}
+
+/** Runs one check: its answers validated on arrival (wire.ts), its requests recorded, failures transcribed. */
+export async function runCheck(check: Check, session: TargetSession): Promise<CheckResult> {
+  const { http, control, opts, budget } = session;
+  const notes: string[] = [];
+  const t0 = performance.now();
+  const wire = new WireSession();
+  const exchanges: Exchange[] = [];
+  const requests: RequestRecord[] = [];
+  const checkHttp = http.observed((x) => {
+    exchanges.push(x);
+    requests.push({ method: x.method, path: x.url.pathname + x.url.search, status: x.result.status, duration_ms: Math.round(x.ms), request_id: x.result.headers["x-request-id"] ?? null });
+    const failures = wire.observe(x);
+    if (failures.length) throw new CheckFailure(failures.map((f) => f.text).join("; "));
+  });
+  const checkControl = control ? new ControlClient(checkHttp) : null;
+  const warnings: string[] = [];
+  const base = { id: check.id, profile: check.profile, title: check.title, rule: check.rule, ...(check.guards ? { guards: check.guards } : {}), notes, warnings, requests };
+  let result: CheckResult;
+  let why = notApplicable(check, opts, control !== null, budget.left);
+  let probeCrash: string | null = null;
+  if (!why && check.applicable) {
+    // The target itself decides some applicability (e.g. an emulator started without a chain).
+    try {
+      why = await check.applicable({ http: checkHttp, control: checkControl });
+    } catch (err) {
+      probeCrash = `applicability probe crashed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  if (why) {
+    result = { ...base, outcome: "not_applicable", message: why, duration_ms: 0 };
+  } else if (probeCrash) {
+    result = { ...base, outcome: "error", message: probeCrash, duration_ms: 0 };
+  } else {
+    try {
+      // In emulator mode each check gets fresh keys, so credit arithmetic and limits are isolated.
+      const partnerKey = checkControl ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
+      const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
+      await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, note: (t) => notes.push(t) });
+      result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
+    } catch (err) {
+      const failed = err instanceof CheckFailure;
+      const message = failed ? err.message : `check crashed: ${err instanceof Error ? err.message : String(err)}`;
+      result = { ...base, outcome: failed ? "fail" : "error", message, duration_ms: 0 };
+    }
+    if (opts.mode === "read-only") budget.left -= check.credits;
+  }
+  if ((result.outcome === "fail" || result.outcome === "error") && opts.expectedFailures?.has(check.id)) result = { ...result, outcome: "expected_failure" };
+  warnings.push(...wire.findings.filter((f) => f.level === "warning").map((f) => f.text));
+  if (result.outcome !== "pass" && result.outcome !== "not_applicable") {
+    const secrets = [opts.partnerKey, opts.tenantKey, ...exchanges.map((x) => x.requestHeaders["x-api-key"])].filter((s): s is string => !!s);
+    result.transcript = exchanges.map((x) => transcriptEntry(x, secrets));
+  }
+  result.duration_ms = Math.round(performance.now() - t0);
+  return result;
+}
+
+/** Runs the selected checks one after another against a target. */
+export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Promise<SuiteResult> {
+  const session = await openSession(opts);
   const selected = checks.filter((c) => opts.profiles.includes(c.profile));
   const results: CheckResult[] = [];
-  let budget = opts.maxCredits ?? Infinity;
   const started = new Date().toISOString();
-
   for (const [i, check] of selected.entries()) {
     opts.onStart?.(check, i, selected.length);
-    const notes: string[] = [];
-    const t0 = performance.now();
-    // Every answer the check receives is validated on arrival (wire.ts) and recorded for the bundle.
-    const wire = new WireSession();
-    const exchanges: Exchange[] = [];
-    const requests: RequestRecord[] = [];
-    const checkHttp = http.observed((x) => {
-      exchanges.push(x);
-      requests.push({ method: x.method, path: x.url.pathname + x.url.search, status: x.result.status, duration_ms: Math.round(x.ms), request_id: x.result.headers["x-request-id"] ?? null });
-      const failures = wire.observe(x);
-      if (failures.length) throw new CheckFailure(failures.map((f) => f.text).join("; "));
-    });
-    const checkControl = control ? new ControlClient(checkHttp) : null;
-    const warnings: string[] = [];
-    const base = { id: check.id, profile: check.profile, title: check.title, rule: check.rule, ...(check.guards ? { guards: check.guards } : {}), notes, warnings, requests };
-    let result: CheckResult;
-    let why = notApplicable(check, opts, control !== null, budget);
-    let probeCrash: string | null = null;
-    if (!why && check.applicable) {
-      // The target itself decides some applicability (e.g. an emulator started without a chain).
-      try {
-        why = await check.applicable({ http: checkHttp, control: checkControl });
-      } catch (err) {
-        probeCrash = `applicability probe crashed: ${err instanceof Error ? err.message : String(err)}`;
-      }
-    }
-    if (why) {
-      result = { ...base, outcome: "not_applicable", message: why, duration_ms: 0 };
-    } else if (probeCrash) {
-      result = { ...base, outcome: "error", message: probeCrash, duration_ms: 0 };
-    } else {
-      try {
-        // In emulator mode each check gets fresh keys, so credit arithmetic and limits are isolated.
-        const partnerKey = checkControl ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
-        const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
-        await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, note: (t) => notes.push(t) });
-        result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
-      } catch (err) {
-        const failed = err instanceof CheckFailure;
-        const message = failed ? err.message : `check crashed: ${err instanceof Error ? err.message : String(err)}`;
-        result = { ...base, outcome: failed ? "fail" : "error", message, duration_ms: 0 };
-      }
-      if (opts.mode === "read-only") budget -= check.credits;
-    }
-    if ((result.outcome === "fail" || result.outcome === "error") && opts.expectedFailures?.has(check.id))
-      result = { ...result, outcome: "expected_failure" };
-    warnings.push(...wire.findings.filter((f) => f.level === "warning").map((f) => f.text));
-    if (result.outcome !== "pass" && result.outcome !== "not_applicable") {
-      const secrets = [opts.partnerKey, opts.tenantKey, ...exchanges.map((x) => x.requestHeaders["x-api-key"])].filter((s): s is string => !!s);
-      result.transcript = exchanges.map((x) => transcriptEntry(x, secrets));
-    }
-    result.duration_ms = Math.round(performance.now() - t0);
+    const result = await runCheck(check, session);
     results.push(result);
     opts.onResult?.(result, i, selected.length);
     if (opts.bail && (result.outcome === "fail" || result.outcome === "error")) break;
@@ -102,7 +118,7 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
 }
 
 function notApplicable(check: Check, opts: SuiteOptions, hasControl: boolean, budget: number): string | null {
-  if (rank(check.mode) > rank(opts.mode)) return `needs a ${check.mode} target (running in ${opts.mode} mode)`;
+  if (rank(check.mode) > rank(opts.mode)) return `needs ${check.mode === "emulator" ? "an" : "a"} ${check.mode} target (running in ${opts.mode} mode)`;
   if (check.mode === "emulator" && !hasControl) return "needs the emulator's /_emulator control plane, which the target does not answer";
   const inEmulator = opts.mode === "emulator" && hasControl;
   if (check.needs.includes("partnerKey") && !opts.partnerKey && !inEmulator) return "needs --partner-key";
