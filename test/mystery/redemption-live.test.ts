@@ -302,7 +302,7 @@ describe("verify, item_type, shipping payer, signer outage, cancel", () => {
     expect(await usdcOf(u.address)).toBe(before);
     expect(await frozen(token)).toBe(false);
     expect(updates(prep.redemption_id)).toEqual(["BURN_SUBMITTED", "CANCELLED"]);
-    expect((await sdk.redemption.waitForCompletion(prep).catch((e: TerminalStateError) => e)).state).toBe("CANCELLED");
+    expect(((await sdk.redemption.waitForCompletion(prep).catch((e: unknown) => e)) as TerminalStateError).state).toBe("CANCELLED");
     expectError(await ctx.api.post(`/_emulator/mystery/redemptions/${prep.redemption_id}/cancel`).send({}), 409, "invalid_status");
     expectError(await ctx.api.post("/_emulator/mystery/redemptions/999999/cancel").send({}), 404, "not_found");
   });
