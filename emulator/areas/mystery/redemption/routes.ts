@@ -9,7 +9,7 @@ import { formatRedemption, listRedemptions, redemptionsFor } from "./redemption.
 import { byPurchaseRoute, checkShippingPayer, listRoute, prepareRoute, quoteRoute, shippingRequest, submitRoute } from "./schemas.ts";
 import { submitRedemption, verifyRedemptions } from "./submit.ts";
 
-// Redemption endpoints (interface "Mystery commerce"; service-facts §4.7 generation A).
+// Redemption endpoints (interface "Mystery commerce"; service-facts §4.7: the live flow of SDK 0.1.2, KYC only if the partner requires it).
 
 const account = (c: HandlerContext) => c.key!.account_id;
 

@@ -9,7 +9,7 @@ import type { TargetInput } from "./prepare.ts";
 import { parseAddress, parseCarriers } from "./shipping.ts";
 
 // What the redemption routes take and answer (interface "Mystery commerce";
-// service-facts §4.7 generation A). The body is read by the area's own parsers
+// service-facts §4.7; the SDK 0.1.2 shapes of sdk-wire-shapes §2). The body is read by the area's own parsers
 // inside transforms, which throw their coded 400s in the order the routes
 // always checked them (address, carriers, then purchase_id's length). The
 // token id is kept as sent: the rules answer it (a replayed prepare compares
@@ -159,7 +159,7 @@ export const submitRoute = {
   body: z
     .object({
       redemption_id: z.unknown().optional().meta({ type: "integer", description: "The redemption" }),
-      tx_hash: z.unknown().optional().meta({ type: "string", description: "The holder's initiateBurn transaction: 0x + 64 hex" }),
+      tx_hash: z.unknown().optional().meta({ type: "string", description: "The holder's burn (initiateBurn) or shipping payment (payShipping) transaction: 0x + 64 hex" }),
       transaction_hash: z.unknown().optional().meta({ type: "string", description: "Alias of tx_hash" }),
     })
     .transform((b) => {
@@ -169,7 +169,7 @@ export const submitRoute = {
       return { id, label: String(b.redemption_id ?? ""), hash };
     }),
   responses: {
-    202: { description: "The burn is recorded: BURN_SUBMITTED", data: redemptionSchema },
+    202: { description: "The burn is recorded: BURN_SUBMITTED (the item ships once the shipping payment is on chain)", data: redemptionSchema },
     400: { description: "Invalid id or transaction hash, or the transaction is not this burn", codes: ["identifier_too_long", "invalid_tx_hash"] },
     404: { description: "No such redemption on this account", codes: ["not_found"] },
     409: { description: "Not PREPARED, KYC pending, or the hash is another redemption's", codes: ["invalid_status", "kyc_required", "tx_already_recorded"] },
