@@ -12,7 +12,8 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 /// @title BuybackMarketplace — POOL-model buyback offers.
 /// @notice The requester (the service's pool signer) signs an EIP-712 `OfferRequest` for one token.
 /// The token holder accepts it ({acceptOffer}), or a relayer submits it on the holder's behalf with the
-/// holder's EIP-712 `ReceiverAcceptance` signature ({acceptOfferFor}). The NFT moves to the requester
+/// holder's own EIP-712 signature of the same `OfferRequest` ({acceptOfferFor}), as the live service's
+/// accept/prepare hands the holder that typed data to sign. The NFT moves to the requester
 /// (the marketplace must be approved by the holder); the requester's stablecoin allowance to the
 /// marketplace pays `price - fee` to the holder and `fee` (= price × feeBps / 10 000) to the fee recipient.
 contract BuybackMarketplace is EIP712, Ownable, ReentrancyGuard {
@@ -33,8 +34,6 @@ contract BuybackMarketplace is EIP712, Ownable, ReentrancyGuard {
         keccak256(
             "OfferRequest(address tokenContractAddress,uint256 tokenId,uint256 price,address acceptedCurrency,uint256 deadline,address requester,uint256 chainId,uint256 minSellerAmount)"
         );
-    bytes32 public constant RECEIVER_ACCEPTANCE_TYPEHASH =
-        keccak256("ReceiverAcceptance(bytes32 offerHash,address receiver)");
     uint16 public constant MAX_FEE_BPS = 1000;
 
     uint16 public feeBps;
@@ -102,10 +101,6 @@ contract BuybackMarketplace is EIP712, Ownable, ReentrancyGuard {
             );
     }
 
-    function hashReceiverAcceptance(bytes32 offerHash, address receiver) public view returns (bytes32) {
-        return _hashTypedDataV4(keccak256(abi.encode(RECEIVER_ACCEPTANCE_TYPEHASH, offerHash, receiver)));
-    }
-
     function domainSeparator() external view returns (bytes32) {
         return _domainSeparatorV4();
     }
@@ -120,7 +115,8 @@ contract BuybackMarketplace is EIP712, Ownable, ReentrancyGuard {
         return _accept(offer, signature, msg.sender);
     }
 
-    /// @notice Relayed accept: `receiver` (the current holder) signed ReceiverAcceptance(offerHash, receiver).
+    /// @notice Relayed accept: `receiver` (the current holder) signed the same OfferRequest typed data
+    /// (digest = hashOffer(offer)); a signature by anyone else reverts InvalidReceiverSignature.
     function acceptOfferFor(
         OfferRequest calldata offer,
         bytes calldata signature,
@@ -128,7 +124,7 @@ contract BuybackMarketplace is EIP712, Ownable, ReentrancyGuard {
         bytes calldata receiverSignature
     ) external nonReentrant returns (bytes32) {
         bytes32 offerHash = hashOffer(offer);
-        if (!SignatureChecker.isValidSignatureNow(receiver, hashReceiverAcceptance(offerHash, receiver), receiverSignature)) {
+        if (!SignatureChecker.isValidSignatureNow(receiver, offerHash, receiverSignature)) {
             revert InvalidReceiverSignature();
         }
         return _accept(offer, signature, receiver);

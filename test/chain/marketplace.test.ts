@@ -104,14 +104,15 @@ describe("BuybackMarketplace", () => {
     await expectRevert(market(alice, "acceptOffer", [o, sig]), "OfferAlreadyUsed");
   });
 
-  it("acceptOfferFor: a relayer submits with the holder's ReceiverAcceptance signature", async () => {
+  it("acceptOfferFor: a relayer submits with the holder's own signature of the OfferRequest", async () => {
     const o = await offer();
     const sig = await sign(o);
-    const offerHash = hashTypedData({ domain: domain(), types: offerTypes, primaryType: "OfferRequest", message: o });
-    const receiverTypes = { ReceiverAcceptance: [{ name: "offerHash", type: "bytes32" }, { name: "receiver", type: "address" }] } as const;
-    const badReceiverSig = await chain.walletClientFor(bob).signTypedData({ domain: domain(), types: receiverTypes, primaryType: "ReceiverAcceptance", message: { offerHash, receiver: alice.address } });
+    // The holder signs the same OfferRequest typed data as the requester (service-facts §4.6).
+    const badReceiverSig = await sign(o, bob);
     await expectRevert(market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, badReceiverSig]), "InvalidReceiverSignature");
-    const receiverSig = await chain.walletClientFor(alice).signTypedData({ domain: domain(), types: receiverTypes, primaryType: "ReceiverAcceptance", message: { offerHash, receiver: alice.address } });
+    // The requester's signature is no acceptance by the holder either.
+    await expectRevert(market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, sig]), "InvalidReceiverSignature");
+    const receiverSig = await sign(o, alice);
     const before = await usdcBalance(chain, alice.address);
     await market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, receiverSig]);
     expect(await ownerOf(chain, tokenId)).toBe(chain.poolSigner.address);

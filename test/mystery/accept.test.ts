@@ -5,7 +5,7 @@ import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts
 import { expectError } from "../errors.ts";
 
 // Relayed buyback accept (service-facts §4.6, SDK 0.1.2): accept/prepare, the
-// holder's EIP-712 ReceiverAcceptance signature, the relayer's acceptOfferFor.
+// holder's EIP-712 signature of the OfferRequest typed_data, the relayer's acceptOfferFor.
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
@@ -30,7 +30,7 @@ async function offered(i = 0) {
 }
 
 describe("relayed buyback accept", () => {
-  it("prepare → approve once → holder signs ReceiverAcceptance → relayer accepts (holder pays no gas) → buyback.confirmed", async () => {
+  it("prepare → approve once → holder signs the OfferRequest typed_data (viem signTypedData) → relayer accepts (holder pays no gas) → buyback.confirmed", async () => {
     const u = user(ctx, 0);
     const { card, offer } = await offered(0);
     const prep = await prepare(card.token_id).expect(200);
@@ -46,9 +46,32 @@ describe("relayed buyback accept", () => {
       nft_approval: { approved: false, holder_owns_token: true, call: { kind: "set-approval-for-all", to: chain().addresses.cardNft } },
       transfer_frozen: { frozen: false, burn_type: null },
       self_submit: { call: { kind: "accept-offer", to: chain().addresses.marketplace } },
-      typed_data: { primaryType: "ReceiverAcceptance", message: { offerHash: offer.offer_hash, receiver: u.address } },
-      offer_typed_data: { primaryType: "OfferRequest" },
+      typed_data: {
+        primaryType: "OfferRequest",
+        // sdk-wire-shapes §7 BuybackTypedData: uint256 fields as decimal strings
+        message: {
+          tokenContractAddress: chain().addresses.cardNft,
+          tokenId: card.token_id,
+          price: "34000000",
+          acceptedCurrency: chain().addresses.stablecoin,
+          deadline: String(offer.deadline),
+          requester: chain().poolSigner.address,
+          chainId: String(chain().chainId),
+          minSellerAmount: "33150000",
+        },
+      },
     });
+    expect(d.typed_data.types.OfferRequest.map((f: { name: string; type: string }) => `${f.type} ${f.name}`)).toEqual([
+      "address tokenContractAddress",
+      "uint256 tokenId",
+      "uint256 price",
+      "address acceptedCurrency",
+      "uint256 deadline",
+      "address requester",
+      "uint256 chainId",
+      "uint256 minSellerAmount",
+    ]);
+    expect(d.typed_data.types.EIP712Domain).toBeUndefined();
     expect(d.typed_data.domain).toMatchObject({ name: "BuybackMarketplace", version: "1", chainId: chain().chainId, verifyingContract: chain().addresses.marketplace });
     expect(typeof d.note).toBe("string");
     await ctx.api.post(`${B}/${card.token_id}/accept/prepare`).set("X-API-Key", ctx.demo).expect(200); // no body at all
@@ -60,8 +83,9 @@ describe("relayed buyback accept", () => {
     expect(unapproved.body).toMatchObject({ error: "nft_approval_missing", details: { nft_approval: { approved: false, call: { data: d.nft_approval.call.data } } } });
     const stranger = await accept(card.token_id, { receiver_signature: await sign(user(ctx, 1), d.typed_data) }).expect(409);
     expect(stranger.body).toMatchObject({ error: "receiver_signature_mismatch", details: { receiver: u.address, recovered: user(ctx, 1).address } });
-    // a signature over the offer's OfferRequest is not an acceptance either
-    expect((await accept(card.token_id, { receiver_signature: await sign(u, d.offer_typed_data) }).expect(409)).body.error).toBe("receiver_signature_mismatch");
+    // the requester's own offer signature is not the holder's acceptance
+    const requester = await accept(card.token_id, { receiver_signature: offer.offer_signature }).expect(409);
+    expect(requester.body).toMatchObject({ error: "receiver_signature_mismatch", details: { recovered: chain().poolSigner.address } });
 
     await sendCalls(ctx, u, [d.nft_approval.call]);
     expect((await prepare(card.token_id).expect(200)).body.data.nft_approval).toEqual({ approved: true, holder_owns_token: true, call: null });

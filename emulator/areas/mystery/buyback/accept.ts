@@ -1,5 +1,5 @@
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, recoverTypedDataAddress, type Hex } from "viem";
-import { BURN_TYPE_LABELS, buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
+import { BURN_TYPE_LABELS, buybackMarketplaceAbi, cardNftAbi, offerRequestTypes, type Chain } from "../../../../chain/index.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
@@ -10,17 +10,14 @@ import { relayerOn } from "../purchases/custodial.ts";
 import { mystery, type OfferRow } from "../state.ts";
 import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
 
-// Relayed buyback accept (service-facts §4.6, SDK 0.1.2): the holder signs an
-// EIP-712 ReceiverAcceptance(offerHash, receiver) and the service's relayer
-// calls BuybackMarketplace.acceptOfferFor, paying the gas. buyback.confirmed
-// follows from the chain exactly as for a self-submitted acceptOffer.
-
-export const RECEIVER_TYPES = {
-  ReceiverAcceptance: [
-    { name: "offerHash", type: "bytes32" },
-    { name: "receiver", type: "address" },
-  ],
-} as const;
+// Relayed buyback accept (service-facts §4.6, SDK 0.1.2): accept/prepare hands
+// the holder the offer's EIP-712 OfferRequest typed data (the marketplace's
+// domain; primaryType OfferRequest; message tokenContractAddress, tokenId,
+// price, acceptedCurrency, deadline, requester, chainId, minSellerAmount), the
+// holder signs it with eth_signTypedData_v4, and the service's relayer calls
+// BuybackMarketplace.acceptOfferFor, paying the gas; the contract checks the
+// holder's signature over the same digest. buyback.confirmed follows from the
+// chain exactly as for a self-submitted acceptOffer.
 
 /** The caller's active offer for the token in the path (acceptances on chain are read first). */
 async function activeOffer(s: Services, acct: string, raw: string): Promise<OfferRow> {
@@ -59,8 +56,9 @@ async function approvalOf(chain: Chain, receiver: `0x${string}` | null, tokenId:
   };
 }
 
-function receiverTypedData(chain: Chain, o: OfferRow, receiver: `0x${string}`) {
-  return { domain: domainOf(chain), types: RECEIVER_TYPES, primaryType: "ReceiverAcceptance" as const, message: { offerHash: o.offer_hash as Hex, receiver } };
+/** The OfferRequest the holder signs for a relayed accept (the same digest the requester signed). */
+function offerTypedData(chain: Chain, o: OfferRow) {
+  return { domain: domainOf(chain), types: offerRequestTypes, primaryType: "OfferRequest" as const, message: offerMessage(chain, o) };
 }
 
 /** The revert's error name (OfferExpired, TokenFrozen, …) or the node's short message. */
@@ -114,16 +112,15 @@ export async function prepareAccept(s: Services, acct: string, rawToken: string)
         description: "The holder accepts directly (pays gas) instead of the relayed accept",
       },
     },
-    // What the receiver signs for the relayed accept (EIP-712 ReceiverAcceptance);
-    // the offer's own OfferRequest stays under offer_typed_data.
-    typed_data: receiver ? receiverTypedData(chain, o, receiver) : null,
-    offer_typed_data: offer.typed_data,
+    // What the holder signs for the relayed accept: the offer's OfferRequest, wire-encoded
+    // (uint256 fields as decimal strings, as eth_signTypedData_v4 takes them).
+    typed_data: offer.typed_data,
     note: "Relayed accept: the holder approves the marketplace once (nft_approval.call), signs typed_data, and POSTs the signature as receiver_signature to /mystery/buyback/{token}/accept; or sends self_submit.call itself.",
   };
 }
 
 /**
- * The relayer sends acceptOfferFor with the holder's ReceiverAcceptance signature. One relayed
+ * The relayer sends acceptOfferFor with the holder's OfferRequest signature. One relayed
  * acceptance at a time per (partner, token): a parallel second call then finds the offer used
  * on chain (404 no_active_offer) instead of sending again.
  */
@@ -137,12 +134,12 @@ export function relayAccept(s: Services, acct: string, rawToken: string, sig: He
     if (!receiver) throw conflict("accept_simulation_failed", `Token ${o.token_id} has no holder (burned)`, { details: { reason: "no_holder" } });
     let signer: `0x${string}`;
     try {
-      signer = await recoverTypedDataAddress({ ...receiverTypedData(chain, o, receiver), signature: sig });
+      signer = await recoverTypedDataAddress({ ...offerTypedData(chain, o), signature: sig });
     } catch {
       throw badRequest("invalid_receiver_signature", "receiver_signature is not a valid ECDSA signature");
     }
     if (signer.toLowerCase() !== receiver.toLowerCase())
-      throw conflict("receiver_signature_mismatch", `receiver_signature was signed by ${signer}, not by the token's holder ${receiver} (sign the ReceiverAcceptance typed_data of accept/prepare)`, {
+      throw conflict("receiver_signature_mismatch", `receiver_signature was signed by ${signer}, not by the token's holder ${receiver} (sign the OfferRequest typed_data of accept/prepare with the holder's wallet)`, {
         details: { receiver, recovered: signer },
       });
     const approval = await approvalOf(chain, receiver, tokenId);

@@ -22,6 +22,19 @@ const typedField = z.strictObject({ name: z.string(), type: z.string() });
 const domainSchema = z.strictObject({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: address });
 const typedData = <M extends z.ZodType>(message: M) => z.strictObject({ domain: domainSchema, types: z.record(z.string(), z.array(typedField)), primaryType: z.string(), message });
 
+/** BuybackTypedData.message (sdk-wire-shapes §7): uint256 fields as decimal strings, addresses as hex. */
+const decimal = z.string().regex(/^\d+$/);
+const offerRequestMessage = z.strictObject({
+  tokenContractAddress: address,
+  tokenId: decimal,
+  price: decimal.describe("USDC micros"),
+  acceptedCurrency: address,
+  deadline: decimal.describe("Unix seconds"),
+  requester: address,
+  chainId: decimal,
+  minSellerAmount: decimal.describe("USDC micros"),
+});
+
 const callSchema = z.strictObject({ kind: z.string(), to: address, data: hex, value: z.string().optional(), description: z.string() });
 
 const offerSchema = z.strictObject({
@@ -46,7 +59,7 @@ const offerSchema = z.strictObject({
   value_source: z.literal("buyback_oracle"),
   accepted_at: isoTime.nullable(),
   created_at: isoTime,
-  typed_data: typedData(z.record(z.string(), z.union([z.string(), z.number()]))),
+  typed_data: typedData(offerRequestMessage).extend({ primaryType: z.literal("OfferRequest") }),
   calls: z.array(callSchema),
   note: z.string(),
   idempotent: z.boolean().optional().describe("true when an active offer for the token already existed and is answered again"),
@@ -85,8 +98,7 @@ export const acceptPrepareRoute = {
         nft_approval: z.strictObject({ approved: z.boolean(), holder_owns_token: z.boolean(), call: callSchema.nullable() }),
         transfer_frozen: z.strictObject({ frozen: z.boolean(), burn_type: z.number().int().nullable(), burn_type_label: z.string().nullable(), cancel_call: z.null() }),
         self_submit: z.strictObject({ call: callSchema }),
-        typed_data: typedData(z.strictObject({ offerHash: hex, receiver: address })).nullable(),
-        offer_typed_data: offerSchema.shape.typed_data,
+        typed_data: typedData(offerRequestMessage).extend({ primaryType: z.literal("OfferRequest") }),
         note: z.string(),
       }),
     },
@@ -108,7 +120,7 @@ export const acceptRoute = {
         if (!isSignature(v)) throw badRequest("invalid_receiver_signature", "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex");
         return v;
       })
-      .meta({ type: "string", description: "The holder's EIP-712 ReceiverAcceptance signature (65 or 64 bytes, 0x hex)" }),
+      .meta({ type: "string", description: "The holder's EIP-712 signature of accept/prepare's OfferRequest typed_data (65 or 64 bytes, 0x hex)" }),
   }),
   responses: {
     200: {
