@@ -10,6 +10,7 @@ export function successBody(reply: Reply): Record<string, unknown> {
 
 /** The success envelope as text; splices `reply.dataJson` (pre-serialised data) when present. */
 export function successText(reply: Reply): string {
+  if (reply.text !== undefined) return reply.text;
   if (reply.dataJson === undefined) return JSON.stringify(successBody(reply));
   const rest = JSON.stringify({ ...(reply.pagination ? { pagination: reply.pagination } : {}), ...reply.top });
   return `{"success":true,"data":${reply.dataJson}${rest === "{}" ? "" : `,${rest.slice(1, -1)}`}}`;

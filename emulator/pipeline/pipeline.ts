@@ -35,20 +35,22 @@ export function createPipeline(services: Services) {
   return async function run({ spec, req, params, ip, requestId, apiKey }: PipelineInput): Promise<Response> {
     const { store, clock, limiter, gates, options } = services;
     const headers: HeaderBag = { "X-Request-Id": requestId };
-    const url = new URL(req.url);
+    const target = new Target(req.url);
+    // One reading of the clock for the checks before the handler (the handler may wait on it).
+    const now = clock.now();
     let release: (() => void) | null = null;
     let charge: Charge | null = null;
     let key: KeyRecord | null = null;
 
     try {
       if (spec.access === "public") {
-        const reply = await spec.handle(context(services, req, url, params, null));
+        const reply = await spec.handle(context(services, req, target, params, null));
         return textResponse(reply.status ?? 200, successText(reply), withReplyHeaders(headers, reply));
       }
 
       // X-RateLimit-* on every response: the IP's window until a key is known
       // (so a 401 carries it), then whichever window's ceiling is in force.
-      const ipDecision = limiter.hit(`ip:${ip}`, options.ipRateLimitPerMin, clock.now());
+      const ipDecision = limiter.hit(`ip:${ip}`, options.ipRateLimitPerMin, now);
       writeRateLimitHeaders(headers, ipDecision);
       if (!ipDecision.allowed) throw rateLimited("this IP address");
 
@@ -58,17 +60,17 @@ export function createPipeline(services: Services) {
 
       // Each surface has its own window and ceiling (service-facts §2.7); the headers show the one in force.
       const surface = surfaceWindow(key, spec.surface ?? surfaceOf(spec.path));
-      const keyDecision = limiter.hit(surface.bucket, surface.limit, clock.now());
+      const keyDecision = limiter.hit(surface.bucket, surface.limit, now);
       writeRateLimitHeaders(headers, inForce(ipDecision, keyDecision));
       if (!keyDecision.allowed) throw rateLimited("this API key");
 
       authorize(key, spec.access);
 
       // fresh=true recomputes a cached read, on its own budget (10/min/key, then 429 rate_limited).
-      const fresh = spec.cache !== undefined && isFresh(url);
+      const fresh = spec.cache !== undefined && target.hasQuery && isFresh(target.url);
       if (fresh) {
         const budget = freshWindow(key);
-        const freshDecision = limiter.hit(budget.bucket, budget.limit, clock.now());
+        const freshDecision = limiter.hit(budget.bucket, budget.limit, now);
         writeRateLimitHeaders(headers, inForce(ipDecision, keyDecision, freshDecision));
         if (!freshDecision.allowed) throw rateLimited("fresh=true on this API key (10 per minute)");
       }
@@ -84,7 +86,7 @@ export function createPipeline(services: Services) {
 
       if (spec.cost !== undefined) {
         if (isMetered(key)) {
-          const acct = settle((store.state.credits[key.key] ??= newAccount(clock.now())), clock.now());
+          const acct = settle((store.state.credits[key.key] ??= newAccount(now)), now);
           charge = take(acct, spec.cost);
           if (!charge) {
             headers["X-Credits-Cost"] = "0";
@@ -99,15 +101,15 @@ export function createPipeline(services: Services) {
         }
       }
 
-      const reply = await handle(services, spec, req, url, params, key, spec.cache ? { cache, fresh, ttlMs: spec.cache.ttl_ms } : null);
+      const reply = await handle(services, spec, req, target, params, key, spec.cache ? { cache, fresh, ttlMs: spec.cache.ttl_ms } : null);
       const status = reply.status ?? 200;
       settleCharge(status);
       return textResponse(status, successText(reply), withReplyHeaders(headers, reply));
     } catch (thrown) {
-      const err = thrown instanceof ApiError ? thrown : unexpected(thrown, spec, url);
+      const err = thrown instanceof ApiError ? thrown : unexpected(thrown, spec, target.pathname);
       // The interface: "an integration issue is opened automatically for warehouse 500s", whatever caused them.
       if (err.status === 500 && spec.envelope === "warehouse" && key)
-        services.bus.emit("warehouse.internal_error", { account_id: key.account_id, method: spec.method, path: url.pathname, at: clock.nowIso() });
+        services.bus.emit("warehouse.internal_error", { account_id: key.account_id, method: spec.method, path: target.pathname, at: clock.nowIso() });
       settleCharge(err.status);
       return errorResponse(err, spec.envelope, headers);
     } finally {
@@ -132,26 +134,28 @@ async function handle(
   services: Services,
   spec: RouteSpec,
   req: Request,
-  url: URL,
+  target: Target,
   params: Record<string, string>,
   key: KeyRecord,
   cached: { cache: ResponseCache; fresh: boolean; ttlMs: number } | null,
 ): Promise<Reply> {
-  const fault = services.faults.take(req.method, url.pathname);
+  const fault = services.faults.take(req.method, target.pathname);
   if (fault?.latency_ms) await services.clock.sleep(fault.latency_ms);
   if (fault && fault.status >= 400) throw documentedError(fault.status, fault.error, fault.message ?? `Injected fault (${fault.id})`);
-  for (const [name, value] of Object.entries(params)) checkIdentifier(value, name);
-  const c = context(services, req, url, params, key);
+  for (const name in params) checkIdentifier(params[name]!, name);
+  const c = context(services, req, target, params, key);
   const schema = spec.schema;
   if (schema) {
+    // Most reads carry no query: no URLSearchParams to build for them.
+    const query = target.hasQuery ? queryObject(target.url.searchParams) : (Object.create(null) as Record<string, string>);
     c.input = {
       params: schema.params ? parsePart("params", schema.params, params) : params,
-      query: schema.query ? parsePart("query", schema.query, queryObject(url.searchParams)) : queryObject(url.searchParams),
+      query: schema.query ? parsePart("query", schema.query, query) : query,
       body: schema.body ? parsePart("body", schema.body, await c.object()) : undefined,
     };
   }
   // After the input checks (a bad query never reaches a cached answer), before the handler.
-  const entry = cached ? ResponseCache.keyOf(key.account_id, spec.method, url) : null;
+  const entry = cached ? ResponseCache.keyOf(key.account_id, spec.method, target.url) : null;
   if (cached && entry && !cached.fresh) {
     const hit = cached.cache.get(entry, services.clock.now());
     if (hit) return hit;
@@ -167,17 +171,21 @@ async function handle(
 function context(
   services: Services,
   req: Request,
-  url: URL,
+  target: Target,
   params: Record<string, string>,
   key: KeyRecord | null,
 ): HandlerContext {
   let body: Promise<unknown> | null = null;
   return {
     req,
-    url,
+    get url() {
+      return target.url;
+    },
     params,
     input: { params, query: {}, body: undefined },
-    query: url.searchParams,
+    get query() {
+      return target.url.searchParams;
+    },
     key,
     services,
     json<T>() {
@@ -196,12 +204,33 @@ function withReplyHeaders(headers: HeaderBag, reply: Reply): HeaderBag {
 }
 
 
+/**
+ * The request's URL, parsed only when something reads more than its path: an href (the
+ * node server and undici both hand one over normalised), so the path is a slice of it.
+ */
+class Target {
+  private parsed: URL | null = null;
+  readonly pathname: string;
+  readonly hasQuery: boolean;
+  constructor(readonly href: string) {
+    const start = href.indexOf("/", href.indexOf(":") + 3);
+    const q = href.indexOf("?", start);
+    const h = href.indexOf("#", start);
+    const end = q === -1 ? (h === -1 ? href.length : h) : h === -1 ? q : Math.min(q, h);
+    this.pathname = start === -1 ? "/" : href.slice(start, end);
+    this.hasQuery = q !== -1 && (h === -1 || q < h) && q + 1 < (h === -1 ? href.length : h);
+  }
+  get url(): URL {
+    return (this.parsed ??= new URL(this.href));
+  }
+}
+
 /** The window's headers (Retry-After included) are already on the response. */
 function rateLimited(who: string): ApiError {
   return new ApiError(429, "rate_limited", `Rate limit exceeded for ${who}; wait for Retry-After seconds`, { retryable: true });
 }
 
-function unexpected(thrown: unknown, spec: RouteSpec, url: URL): ApiError {
-  console.error(`[emulator] ${spec.method} ${url.pathname} failed:`, thrown);
+function unexpected(thrown: unknown, spec: RouteSpec, pathname: string): ApiError {
+  console.error(`[emulator] ${spec.method} ${pathname} failed:`, thrown);
   return internalError();
 }

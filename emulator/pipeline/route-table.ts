@@ -13,6 +13,8 @@ interface Segment {
   /** Static text, or null for a parameter. */
   text: string | null;
   name?: string;
+  /** `:name{a|b|c}` of plain words: the words (a Set lookup instead of a regular expression). */
+  words?: ReadonlySet<string>;
   pattern?: RegExp;
 }
 
@@ -35,12 +37,18 @@ function compile(path: string): Segment[] {
       if (!part.startsWith(":")) return { text: part };
       const brace = part.indexOf("{");
       if (brace === -1) return { text: null, name: part.slice(1) };
-      return { text: null, name: part.slice(1, brace), pattern: new RegExp(`^(?:${part.slice(brace + 1, -1)})$`) };
+      const source = part.slice(brace + 1, -1);
+      const name = part.slice(1, brace);
+      if (/^[\w-]+(\|[\w-]+)*$/.test(source)) return { text: null, name, words: new Set(source.split("|")) };
+      return { text: null, name, pattern: new RegExp(`^(?:${source})$`) };
     });
 }
 
+/** Routes by method, then segment count, then first segment (`:` for a parameter). */
+type Buckets<T> = Map<string, Map<string, Entry<T>[]>[]>;
+
 export class RouteTable<T> {
-  private buckets = new Map<string, Entry<T>[]>();
+  private buckets: Buckets<T> = new Map();
   private count = 0;
 
   /** Only plain patterns: static segments, `:name` and `:name{regex}` (no wildcards, no optional parts). */
@@ -50,34 +58,35 @@ export class RouteTable<T> {
 
   add(method: string, path: string, value: T): void {
     const segments = compile(path);
-    const first = segments[0]!;
-    const bucket = `${method} ${segments.length} ${first.text ?? ":"}`;
-    let list = this.buckets.get(bucket);
-    if (!list) this.buckets.set(bucket, (list = []));
+    let byCount = this.buckets.get(method);
+    if (!byCount) this.buckets.set(method, (byCount = []));
+    const byFirst = (byCount[segments.length] ??= new Map());
+    const first = segments[0]!.text ?? ":";
+    let list = byFirst.get(first);
+    if (!list) byFirst.set(first, (list = []));
     list.push({ order: this.count++, segments, value });
   }
 
   /** The first registered route matching `segments` (non-empty, undecoded), or null. */
   match(method: string, segments: readonly string[]): Matched<T> | null {
-    const n = segments.length;
-    const exact = this.buckets.get(`${method} ${n} ${segments[0]}`);
-    const param = this.buckets.get(`${method} ${n} :`);
-    let best: Matched<T> | null = null;
-    let bestOrder = Infinity;
-    for (const list of [exact, param]) {
-      if (!list) continue;
-      for (const e of list) {
-        if (e.order >= bestOrder) break; // each list is in registration order
-        const params = matchSegments(e.segments, segments);
-        if (params) {
-          best = { value: e.value, params };
-          bestOrder = e.order;
-          break;
-        }
-      }
-    }
-    return best;
+    const byFirst = this.buckets.get(method)?.[segments.length];
+    if (!byFirst) return null;
+    // The static first segment's routes, then the parameter-first ones: the earlier registered match wins.
+    const best = firstMatch(byFirst.get(segments[0]!), segments, Infinity);
+    const other = firstMatch(byFirst.get(":"), segments, best ? best.order : Infinity);
+    const won = other ?? best;
+    return won ? { value: won.entry.value, params: won.params } : null;
   }
+}
+
+function firstMatch<T>(list: Entry<T>[] | undefined, parts: readonly string[], before: number): { entry: Entry<T>; order: number; params: Record<string, string> } | null {
+  if (!list) return null;
+  for (const entry of list) {
+    if (entry.order >= before) return null; // each list is in registration order
+    const params = matchSegments(entry.segments, parts);
+    if (params) return { entry, order: entry.order, params };
+  }
+  return null;
 }
 
 function matchSegments(pattern: readonly Segment[], parts: readonly string[]): Record<string, string> | null {
@@ -88,7 +97,7 @@ function matchSegments(pattern: readonly Segment[], parts: readonly string[]): R
     if (seg.text !== null) {
       if (seg.text !== part) return null;
     } else {
-      if (seg.pattern && !seg.pattern.test(part)) return null;
+      if (seg.words ? !seg.words.has(part) : seg.pattern && !seg.pattern.test(part)) return null;
       (params ??= {})[seg.name!] = part;
     }
   }

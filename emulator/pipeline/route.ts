@@ -24,6 +24,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** `data` already serialised (must equal JSON.stringify(data)); lets hot paths reuse cached JSON. */
   dataJson?: string;
+  /** The whole success body already serialised (must equal what `successText` writes for this reply): a cached answer sent as is. */
+  text?: string;
   /** Control plane only: a ready-made response sent as is (binary bodies such as fixture images). */
   raw?: Response;
 }

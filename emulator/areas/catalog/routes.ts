@@ -1,7 +1,8 @@
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { checkIdArray } from "../../pipeline/pagination.ts";
 import { checkIdentifier } from "../../pipeline/identifiers.ts";
-import { defineRoute, ok, type RouteSpec } from "../../pipeline/route.ts";
+import { defineRoute, ok, type Reply, type RouteSpec } from "../../pipeline/route.ts";
+import { successText } from "../../pipeline/envelope.ts";
 import type { AccessRule } from "../../pipeline/auth.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { applySelect, type IncludeOptions } from "./query/index.ts";
@@ -61,6 +62,25 @@ const cardWireFor = ({ include, select }: Shape) => (rec: CardRecord) => applySe
 const sealedWireFor = ({ include, select }: Shape) => (rec: SealedRecord) => applySelect(sealedWire(rec, include.prices), select);
 const expansionWireFor = ({ select }: { select: readonly string[] | null }) => (rec: ExpansionRecord) => applySelect(rec.expansion, select);
 
+/**
+ * A single card's 200, serialised once per card and format (include, select): the catalog never
+ * changes after start, so the same answer (data, its JSON, the whole envelope) serves every request.
+ */
+const cardReplies = new WeakMap<CardRecord, Map<string, Reply>>();
+function cardReply(rec: CardRecord, shape: Shape): Reply {
+  const format = `${shape.include.prices ? "p" : ""}|${shape.select?.join(",") ?? ""}`;
+  let byFormat = cardReplies.get(rec);
+  if (!byFormat) cardReplies.set(rec, (byFormat = new Map()));
+  let reply = byFormat.get(format);
+  if (!reply) {
+    const r = okCached(cardWireFor(shape)(rec));
+    reply = { ...r, text: successText(r) };
+    // A select list is the caller's text: keep a bounded number of them per card.
+    if (byFormat.size < 16) byFormat.set(format, reply);
+  }
+  return reply;
+}
+
 /** The family's own printing (id = code) first, then other base printings, then variants. */
 function baseRank(r: CardRecord): number {
   return r.card.id === r.card.code ? 0 : r.is_variant ? 2 : 1;
@@ -87,11 +107,11 @@ export const catalogRoutes: RouteSpec[] = [
     },
   }),
 
-  // The hot path: the schema reads include and select (as the handler did), the card's JSON is cached.
+  // The hot path: the schema reads include and select (as the handler did); the answer is cached per card and format.
   defineRoute({
     ...base(`/${G}/cards/:id`),
     schema: SCHEMAS.card,
-    handle: (c) => okCached(cardWireFor(c.input.query)(findCard(c.services, c.input.params))),
+    handle: (c) => cardReply(findCard(c.services, c.input.params), c.input.query),
   }),
 
   defineRoute({
