@@ -343,6 +343,20 @@ describe("KYC if required: a per-partner setting", () => {
   });
 });
 
+describe("get by purchase id or token id", () => {
+  it("a number naming both a purchase of the account and a redeemed token answers the redemptions of both (waitForCompletion finds its row)", async () => {
+    const sdk = client(ctx.demo);
+    const a = await card(user(ctx, 0));
+    const b = await card(user(ctx, 1));
+    const ra = await sdk.redemption.prepare({ token_id: a.token, shipping_address: US });
+    const rb = await sdk.redemption.prepare({ token_id: b.token, shipping_address: US });
+    // Token numbers and purchase ids meet once a session has minted past 5000 tokens: B's token takes A's purchase id.
+    mystery(ctx.emu.services).redemptions[rb.redemption_id]!.token_id = String(a.purchase.id);
+    const rows = (await sdk.redemption.get(a.purchase.id)).redemptions.map((r) => r.redemption_id);
+    expect(rows).toEqual([rb.redemption_id, ra.redemption_id]);
+  });
+});
+
 describe("carrier and service names", () => {
   it("each as itself: carrier USPS / UPS / DHL Express / LSO, service without the carrier, the Shippo token", async () => {
     const { token } = await card(user(ctx, 0));

@@ -216,12 +216,16 @@ export async function dispatch(s: Services, id: number): Promise<RedemptionRow> 
 
 // ---------------------------------------------------------------- reads
 
-/** The account's redemptions of a purchase (a purchase id of the account) or else of a token, newest first; 404 when none. */
+/**
+ * The account's redemptions of a purchase (a purchase id of the account) and of a token (the SDK
+ * polls by token id), newest first; 404 when none. A number that names both gives both: the SDK's
+ * waitForCompletion picks its own row by redemption_id.
+ */
 export function redemptionsFor(s: Services, accountId: string, purchaseId: number | null, raw: string): RedemptionRow[] {
   const slice = mystery(s);
   const purchase = purchaseId === null ? undefined : slice.purchases[purchaseId];
-  const mine = Object.values(slice.redemptions).filter((r) => r.account_id === accountId);
-  const rows = purchase && purchase.account_id === accountId ? mine.filter((r) => r.purchase_id === purchase.id) : mine.filter((r) => r.token_id === raw);
+  const ofPurchase = purchase && purchase.account_id === accountId ? purchase.id : null;
+  const rows = Object.values(slice.redemptions).filter((r) => r.account_id === accountId && (r.purchase_id === ofPurchase || r.token_id === raw));
   if (rows.length === 0) throw notFound(`No redemption for purchase or token ${raw}`);
   return rows.sort((a, b) => b.redemption_id - a.redemption_id);
 }
