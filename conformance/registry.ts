@@ -9,6 +9,7 @@ import { redemptionChecks } from "./checks/redemption.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { limitsChecks } from "./checks/limits.ts";
+import { commerceChecks } from "./checks/commerce.ts";
 
 /** Every check of the suite, in run order. */
 export const ALL_CHECKS: readonly Check[] = [
@@ -21,5 +22,6 @@ export const ALL_CHECKS: readonly Check[] = [
   ...redemptionChecks,
   ...limitsChecks,
   ...warehouseChecks,
+  ...commerceChecks,
   ...lifecycleChecks,
 ];
