@@ -20,6 +20,9 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
     { name: "max-credits", type: "string", value: "N", describe: "read-only mode: credit budget (default 50)" },
     { name: "report", type: "string", multiple: true, value: "KIND=FILE", describe: "junit=FILE, json=FILE, md=FILE, html=FILE" },
     { name: "expected-failures", type: "string", value: "FILE", describe: "check ids (one per line) whose failure is not scored" },
+    { name: "wallet-key", type: "string", value: "HEX", describe: "a funded test wallet's private key on the target's chain: commerce checks\n(purchase → reveal, its webhook, redemption quote) buy with it; needs --rpc-url\nand --max-spend-usdc" },
+    { name: "rpc-url", type: "string", value: "URL", describe: "JSON-RPC of the target's chain (the sandbox's), for --wallet-key" },
+    { name: "max-spend-usdc", type: "string", value: "N", describe: "the most test USDC the commerce checks may spend in all (required with --wallet-key)" },
     { name: "certify", type: "boolean", describe: "certification run: no check may be skipped (not applicable) in the chosen\nprofiles, no expected failures; writes a certification bundle" },
     { name: "bundle", type: "string", value: "FILE", describe: "where --certify writes its bundle (default certification.json)" },
     { name: "checks-digest", type: "boolean", describe: "print the suite version and the digest of its checks' source, and exit" },
@@ -59,6 +62,16 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
   if (certify && expectedFile) throw new UsageError("--certify does not allow --expected-failures");
   const expected = expectedFile ? readExpected(expectedFile) : undefined;
 
+  const walletKey = last(args, "wallet-key");
+  const rpcUrl = last(args, "rpc-url");
+  const maxSpendRaw = last(args, "max-spend-usdc");
+  if (walletKey && (!rpcUrl || maxSpendRaw === undefined)) throw new UsageError("--wallet-key spends real test funds: it needs --rpc-url and --max-spend-usdc");
+  if (!walletKey && (rpcUrl || maxSpendRaw !== undefined)) throw new UsageError("--rpc-url and --max-spend-usdc go with --wallet-key");
+  if (walletKey && !/^0x[0-9a-fA-F]{64}$/.test(walletKey)) throw new UsageError("--wallet-key must be a 32-byte hex private key (0x…)");
+  const maxSpend = maxSpendRaw === undefined ? undefined : Number(maxSpendRaw);
+  if (maxSpend !== undefined && (!Number.isFinite(maxSpend) || maxSpend < 0)) throw new UsageError("--max-spend-usdc must be a non-negative number");
+  const wallet = walletKey && rpcUrl && maxSpend !== undefined ? { privateKey: walletKey as `0x${string}`, rpcUrl, maxSpendUsdc: maxSpend } : undefined;
+
   let baseUrl = last(args, "base-url");
   let partnerKey = last(args, "partner-key");
   let tenantKey = last(args, "tenant-key");
@@ -79,7 +92,18 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
     mode = (await ControlClient.detect(new HttpClient(baseUrl))) ? "emulator" : "read-only";
   }
 
+  if (wallet) {
+    // Real test funds: say up front what may be spent, before anything is.
+    const { privateKeyToAccount } = await import("viem/accounts");
+    const spenders = ALL_CHECKS.filter((c) => profiles.includes(c.profile) && c.needs.includes("wallet"));
+    const upTo = spenders.reduce((n, c) => n + (c.spendUsdc ?? 0), 0);
+    process.stderr.write(
+      `commerce budget: ${spenders.length} checks may spend up to ${upTo} test USDC from ${privateKeyToAccount(wallet.privateKey).address} on ${wallet.rpcUrl}; ` +
+        `--max-spend-usdc ${wallet.maxSpendUsdc} (checks beyond it are not applicable)\n`,
+    );
+  }
   const suite = await runSuite(ALL_CHECKS, {
+    wallet,
     baseUrl,
     partnerKey,
     tenantKey,

@@ -1,5 +1,7 @@
 import { MODES, CheckFailure, type Check, type CheckResult, type Mode, type Profile, type RequestRecord } from "./types.ts";
 import { HttpClient, ControlClient, type Exchange } from "../harness/http.ts";
+import { openWallet, type TestWallet } from "../harness/wallet.ts";
+import type { Hex } from "viem";
 import { WireSession } from "./wire.ts";
 import { transcriptEntry } from "./redact.ts";
 
@@ -14,6 +16,12 @@ export interface SuiteOptions {
   expectedFailures?: ReadonlySet<string>;
   /** Stop at the first failed or crashed check (the checks after it are not run or reported). */
   bail?: boolean;
+  /**
+   * A funded test wallet on the target's chain, for commerce checks (they spend real test funds,
+   * at most `maxSpendUsdc` in all). In emulator mode without one, a fixture account of the local chain.
+   */
+  wallet?: WalletOptions;
+
   fetch?: typeof fetch;
   onResult?: (result: CheckResult, index: number, total: number) => void;
   onStart?: (check: Check, index: number, total: number) => void;
@@ -30,19 +38,48 @@ export interface SuiteResult {
 
 const rank = (m: Mode) => MODES.indexOf(m);
 
-/** What running checks against one target shares: the client, the control plane if any, the read-only budget. */
+export interface WalletOptions {
+  privateKey: Hex;
+  rpcUrl: string;
+  maxSpendUsdc: number;
+}
+
+/** What running checks against one target shares: the client, the control plane if any, the budgets, the wallet. */
 export interface TargetSession {
   http: HttpClient;
   control: ControlClient | null;
   opts: SuiteOptions;
   budget: { left: number };
+  /** Test USDC the commerce checks may still spend. */
+  spend: { left: number };
+  /** The test wallet, opened on first use, or why there is none. */
+  wallet(): Promise<TestWallet | string>;
 }
 
 /** Connects to the target: the control plane is used only in emulator mode, when the target answers it. */
 export async function openSession(opts: SuiteOptions): Promise<TargetSession> {
   const http = new HttpClient(opts.baseUrl, opts.fetch);
   const hasControl = opts.mode === "emulator" && (await ControlClient.detect(http));
-  return { http, control: hasControl ? new ControlClient(http) : null, opts, budget: { left: opts.maxCredits ?? Infinity } };
+  const control = hasControl ? new ControlClient(http) : null;
+  let wallet: Promise<TestWallet | string> | null = null;
+  const open = async (): Promise<TestWallet | string> => {
+    if (opts.wallet) return openWallet(opts.wallet.privateKey, opts.wallet.rpcUrl);
+    if (!control) return "needs a funded test wallet: --wallet-key, --rpc-url and --max-spend-usdc";
+    // The emulator's own chain: its last funded fixture account, which no scenario uses.
+    const res = await http.get("/_emulator/chain");
+    if (res.status !== 200) return "needs the local chain, and the emulator runs without one (GET /_emulator/chain → 503 chain_unavailable)";
+    const info = (res.body as { data: { rpcUrl: string | null; accounts: Array<{ private_key: string }> } }).data;
+    if (!info.rpcUrl) return "signs transactions over JSON-RPC, and the emulator's chain has no rpcUrl (started in-process only)";
+    return openWallet(info.accounts.at(-1)!.private_key as Hex, info.rpcUrl);
+  };
+  return {
+    http,
+    control,
+    opts,
+    budget: { left: opts.maxCredits ?? Infinity },
+    spend: { left: opts.wallet?.maxSpendUsdc ?? (control ? Infinity : 0) },
+    wallet: () => (wallet ??= open()),
+  };
 }
 
 /** Runs one check: its answers validated on arrival (wire.ts), its requests recorded, failures transcribed. */
@@ -64,6 +101,14 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   const base = { id: check.id, profile: check.profile, title: check.title, rule: check.rule, ...(check.guards ? { guards: check.guards } : {}), notes, warnings, requests };
   let result: CheckResult;
   let why = notApplicable(check, opts, control !== null, budget.left);
+  let wallet: TestWallet | null = null;
+  if (!why && check.needs.includes("wallet")) {
+    const w = await session.wallet();
+    if (typeof w === "string") why = w;
+    else wallet = w;
+    const spend = check.spendUsdc ?? 0;
+    if (!why && spend > session.spend.left) why = `would spend up to ${spend} USDC; --max-spend-usdc leaves ${session.spend.left}`;
+  }
   let probeCrash: string | null = null;
   if (!why && check.applicable) {
     // The target itself decides some applicability (e.g. an emulator started without a chain).
@@ -82,7 +127,8 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
       // In emulator mode each check gets fresh keys, so credit arithmetic and limits are isolated.
       const partnerKey = checkControl ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
       const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
-      await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, note: (t) => notes.push(t) });
+      if (check.needs.includes("wallet")) session.spend.left -= check.spendUsdc ?? 0;
+      await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, wallet, loopbackReceiver: checkControl !== null, note: (t) => notes.push(t) });
       result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
     } catch (err) {
       const failed = err instanceof CheckFailure;

@@ -1,4 +1,5 @@
 import type { HttpClient, ControlClient } from "../harness/http.ts";
+import type { TestWallet } from "../harness/wallet.ts";
 
 /** Areas of the contract; `--profile` selects them. */
 export const PROFILES = ["pipeline", "catalog", "credits", "x402", "vision", "webhooks", "mystery", "warehouse"] as const;
@@ -12,7 +13,8 @@ export type Profile = (typeof PROFILES)[number];
 export const MODES = ["read-only", "sandbox", "emulator"] as const;
 export type Mode = (typeof MODES)[number];
 
-export type Need = "partnerKey" | "tenantKey";
+/** `wallet`: a funded test wallet on the target's chain (sandbox: --wallet-key/--rpc-url; emulator: a fixture account). */
+export type Need = "partnerKey" | "tenantKey" | "wallet";
 
 export interface Check {
   id: string;
@@ -30,6 +32,8 @@ export interface Check {
   needs: readonly Need[];
   /** Upper bound of credits the check may spend (billed, not refunded). */
   credits: number;
+  /** Upper bound of test USDC the check spends from the wallet (commerce checks; against --max-spend-usdc). */
+  spendUsdc?: number;
   /** Name of the emulator deviation that breaks exactly this rule (harness self-test). */
   deviation: string;
   /**
@@ -53,6 +57,10 @@ export interface CheckContext {
   tenantKey: string;
   /** Present in emulator mode only. */
   control: ControlClient | null;
+  /** The funded test wallet, for checks that need one (`needs: ["wallet"]`). */
+  wallet?: TestWallet | null;
+  /** True when the target can reach a receiver the suite starts on loopback (emulator mode); else checks read the delivery log. */
+  loopbackReceiver?: boolean;
   /** Records a note shown in reports (e.g. what was measured). */
   note(text: string): void;
 }

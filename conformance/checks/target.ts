@@ -7,8 +7,12 @@ interface ChainInfo {
   rpcUrl: string | null;
 }
 
-/** An emulator started with --no-chain answers GET /_emulator/chain with 503; the live service has no /_emulator. */
-export async function chainMissing({ http }: ApplicabilityContext): Promise<string | null> {
+/**
+ * An emulator started with --no-chain answers GET /_emulator/chain with 503. Asked only with the
+ * control plane (emulator mode): in read-only and sandbox mode the suite never calls /_emulator.
+ */
+export async function chainMissing({ http, control }: ApplicabilityContext): Promise<string | null> {
+  if (!control) return null;
   const res = await http.get("/_emulator/chain");
   if (res.status === 503) return "needs the local chain, and the emulator runs without one (GET /_emulator/chain → 503 chain_unavailable)";
   return null;

@@ -1,0 +1,181 @@
+import type { Check, CheckContext } from "../types.ts";
+import type { Call, TestWallet } from "../../harness/wallet.ts";
+import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
+import { ensure, expectSuccess } from "../assert.ts";
+import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
+
+// Commerce a partner ships, run with a funded test wallet and no control plane:
+// against the sandbox with --wallet-key/--rpc-url/--max-spend-usdc (real test
+// funds; the suite never calls /_emulator in that mode), and in emulator mode
+// against the local chain with a fixture account (then the clock is advanced
+// instead of waited for). Each purchase spends the cheapest active tier.
+//
+// Not yet here: instant purchase → delivery (the instant area is being built).
+
+const M = "/api/v1/mystery";
+const US = { name: "Conformance Check", street1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701", country: "US", phone: "+15125550100" };
+/** The documented Starter price: the most a purchase check spends. */
+const PACK_USDC = 25;
+/** How long a sandbox reveal may take (VRF on a public chain). */
+const REVEAL_WAIT_MS = 180_000;
+
+type Tier = { tier_id: number; price_usdc: string; active?: boolean; slot_count?: number };
+type Purchase = { id: number; status: string; items?: Array<{ token_id: string; item_type: string }> };
+
+const usdc = (s: string) => Number(s);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls `probe` until it gives a value or `ms` pass: 100 ms at first, backing off to 2 s. */
+async function poll<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T | undefined> {
+  const until = Date.now() + ms;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+    const v = await probe();
+    if (v !== undefined || Date.now() > until) return v;
+    await sleep(wait);
+  }
+}
+
+/** The cheapest active tier within the check's spend. */
+async function cheapestTier(ctx: CheckContext): Promise<Tier> {
+  const d = expectSuccess(await ctx.http.get(`${M}/catalog`, { key: ctx.partnerKey }), "GET /mystery/catalog").data as { tiers: Tier[] };
+  const tiers = d.tiers.filter((t) => t.active !== false && t.price_usdc !== null).sort((a, b) => usdc(a.price_usdc) - usdc(b.price_usdc));
+  ensure(tiers.length > 0, "the catalog has no active tier to buy");
+  ensure(usdc(tiers[0]!.price_usdc) <= PACK_USDC, `the cheapest tier costs ${tiers[0]!.price_usdc} USDC, more than the check's declared spend of ${PACK_USDC}`);
+  return tiers[0]!;
+}
+
+/** Waits for the reveal: the emulator's clock is advanced (VRF answers 5 s after the request); the sandbox is polled. */
+async function revealed(ctx: CheckContext, id: number): Promise<Purchase> {
+  const get = async () => expectSuccess(await ctx.http.get(`${M}/purchase/${id}`, { key: ctx.partnerKey }), `GET /mystery/purchase/${id}`).data as Purchase;
+  if (ctx.control) {
+    await ctx.control.advance(6_000);
+    return get();
+  }
+  const done = await poll(REVEAL_WAIT_MS, async () => {
+    const p = await get();
+    return p.status === "FULFILLED" || p.status === "FAILED" ? p : undefined;
+  });
+  return done ?? get();
+}
+
+/** Non-custodial purchase: prepare → the wallet signs approve + purchase → submit with the VRF request id → reveal. */
+export async function buyAndReveal(ctx: CheckContext, wallet: TestWallet): Promise<{ tier: Tier; purchase: Purchase }> {
+  const tier = await cheapestTier(ctx);
+  const prep = expectSuccess(await ctx.http.post(`${M}/purchase/prepare`, { key: ctx.partnerKey, body: { wallet_address: wallet.address, tier_id: tier.tier_id } }), "POST /mystery/purchase/prepare").data as { calls: Call[] };
+  ensure(Array.isArray(prep.calls) && prep.calls.length > 0, "prepare must return the calls the wallet signs");
+  const receipt = await wallet.send(prep.calls);
+  const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
+  ensure(requestId !== undefined, `the purchase transaction ${receipt.transactionHash} emitted no VRF request`);
+  const body = { wallet_address: wallet.address, tier_id: tier.tier_id, transaction_hash: receipt.transactionHash, request_id: String(requestId) };
+  const sub = expectSuccess(await ctx.http.post(`${M}/purchase/submit`, { key: ctx.partnerKey, body }), "POST /mystery/purchase/submit", 202).data as Purchase;
+  ensure(Number.isInteger(sub.id), `submit must return the purchase with its id, got ${JSON.stringify(sub.id)}`);
+  return { tier, purchase: await revealed(ctx, sub.id) };
+}
+
+/**
+ * In emulator mode a commerce check leaves no trace (its purchases and events would change what
+ * later checks see): it runs between a snapshot and its restore. The sandbox keeps what was bought.
+ */
+function isolated(run: (ctx: CheckContext) => Promise<void>): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    if (!ctx.control) return run(ctx);
+    const { id } = await ctx.control.request<{ id: string }>("POST", "/snapshot");
+    try {
+      await run(ctx);
+    } finally {
+      await ctx.control.request("POST", "/restore", { id });
+    }
+  };
+}
+
+const wallet = (ctx: CheckContext) => {
+  ensure(ctx.wallet, "no test wallet");
+  return ctx.wallet;
+};
+
+export const commerceChecks: Check[] = [
+  {
+    id: "commerce.purchase-reveal",
+    guards: "interface.md “States and transitions” (purchase) and “Endpoints › Mystery commerce”; service-facts.md §4.2 and §8",
+    profile: "mystery",
+    title: "A non-custodial purchase signed by the wallet is revealed: FULFILLED with one item per slot",
+    rule: "prepare returns the calls the end user's wallet signs; submit links the mined transaction and its VRF request; the reveal makes the purchase FULFILLED with the tier's items, each a token.",
+    mode: "sandbox",
+    needs: ["partnerKey", "wallet"],
+    credits: 0,
+    spendUsdc: PACK_USDC,
+    deviation: "lifecycle_purchase_never_fulfilled",
+    run: isolated(async (ctx) => {
+      const { tier, purchase } = await buyAndReveal(ctx, wallet(ctx));
+      ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED after the reveal, is ${purchase.status}`);
+      const items = purchase.items ?? [];
+      ensure(items.length > 0 && (tier.slot_count === undefined || items.length === tier.slot_count), `tier ${tier.tier_id} reveals ${tier.slot_count} items, purchase ${purchase.id} has ${items.length}`);
+      for (const i of items) ensure(/^\d+$/.test(String(i.token_id)), `each item carries its token id as a decimal string, got ${JSON.stringify(i.token_id)}`);
+      ctx.note(`purchase ${purchase.id}: tier ${tier.tier_id} (${tier.price_usdc} USDC), ${items.length} items`);
+    }),
+  },
+  {
+    id: "commerce.purchase-webhook",
+    guards: "interface.md “Events”; service-facts.md §6.2 (signature) and §6.4 (purchase.fulfilled payload)",
+    profile: "webhooks",
+    title: "A real purchase's purchase.fulfilled reaches the partner's receiver, signed (or, without one, the delivery log)",
+    rule: "When a purchase is revealed, every webhook of the account subscribed to purchase.fulfilled gets {event, id, data{purchase_id, …}} signed with its secret; the delivery log lists the attempt.",
+    mode: "sandbox",
+    needs: ["partnerKey", "wallet"],
+    credits: 0,
+    spendUsdc: PACK_USDC,
+    deviation: "webhook_secret_mismatch",
+    run: isolated(async (ctx) => {
+      const rx = ctx.loopbackReceiver ? await startCheckReceiver(200) : null;
+      const url = rx?.url ?? "https://example.com/cardos-conformance-delivery";
+      const reg = expectSuccess(await ctx.http.post("/api/v1/webhooks", { key: ctx.partnerKey, body: { url, event_types: ["purchase.fulfilled"] } }), "register a webhook", 201).data as { id: number; signing_secret: string };
+      try {
+        const { purchase } = await buyAndReveal(ctx, wallet(ctx));
+        ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
+        if (rx) {
+          await ctx.control?.advance(0);
+          for (let i = 0; i < 100 && !rx.deliveries.some((d) => d.headers["x-mystery-event"] === "purchase.fulfilled"); i++) await sleep(20);
+          const d = rx.deliveries.find((x) => x.headers["x-mystery-event"] === "purchase.fulfilled");
+          ensure(d, `the receiver got no purchase.fulfilled delivery (it saw ${rx.deliveries.length} deliveries)`);
+          const body = JSON.parse(d.body) as { event?: string; id?: string; data?: { purchase_id?: unknown } };
+          ensure(body.event === "purchase.fulfilled" && body.data?.purchase_id === purchase.id, `the delivery must be purchase.fulfilled for purchase ${purchase.id}, got ${d.body.slice(0, 160)}`);
+          const v = await signatureValid(reg.signing_secret, d.headers["x-mystery-signature"] ?? "", d.body);
+          ensure(v.ok, "X-Mystery-Signature must verify with the secret returned at registration");
+          ctx.note(`delivered ${body.id} to the suite's receiver, signature verified`);
+        } else {
+          // The partner exposes no receiver: the delivery log must show the attempt for this webhook.
+          const row = await poll(60_000, async () => {
+            const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey, query: { limit: 100 } }), "GET /webhooks/deliveries").data as { deliveries: Array<Record<string, unknown>> };
+            return log.deliveries.find((r) => r.webhook_id === reg.id && r.event_type === "purchase.fulfilled");
+          });
+          ensure(row, `the delivery log lists no purchase.fulfilled attempt for webhook ${reg.id}`);
+          ctx.note(`delivery ${String(row.id)} logged (${String(row.status)})`);
+        }
+      } finally {
+        await rx?.close();
+        await ctx.http.call("DELETE", `/api/v1/webhooks/${reg.id}`, { key: ctx.partnerKey });
+      }
+    }),
+  },
+  {
+    id: "commerce.redemption-quote",
+    guards: "service-facts.md §4.7 (physical redemption: quote → prepare; burn on dispatch)",
+    profile: "mystery",
+    title: "A revealed card gets a redemption quote; a non-US address without a phone is refused",
+    rule: "POST /mystery/redemption/quote prices shipping for a revealed purchase to an address; a non-US destination needs a phone (400 phone_required). Nothing is burned or paid by a quote.",
+    mode: "sandbox",
+    needs: ["partnerKey", "wallet"],
+    credits: 0,
+    spendUsdc: PACK_USDC,
+    deviation: "mystery_phone_optional",
+    run: isolated(async (ctx) => {
+      const w = wallet(ctx);
+      const { purchase } = await buyAndReveal(ctx, w);
+      ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
+      const noPhone = await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body: { purchase_id: purchase.id, shipping_address: { ...US, country: "FR", state: undefined, zip: "75001", city: "Paris", phone: undefined } } });
+      ensure(noPhone.status === 400 && (noPhone.body as { error?: unknown }).error === "phone_required", `a quote to FR without a phone must be 400 phone_required, got ${noPhone.status} ${noPhone.text.slice(0, 120)}`);
+      const q = await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body: { purchase_id: purchase.id, shipping_address: US } });
+      const quote = expectSuccess(q, "POST /mystery/redemption/quote", q.status === 201 ? 201 : 200).data as Record<string, unknown>;
+      ctx.note(`quote for purchase ${purchase.id}: ${JSON.stringify(quote).slice(0, 160)}`);
+    }),
+  },
+];

@@ -1,0 +1,65 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import type { Hex } from "viem";
+import { createEmulator, type Emulator } from "../emulator/index.ts";
+import { ALL_CHECKS } from "./registry.ts";
+import { runSuite, type SuiteResult } from "./runner.ts";
+import { PROFILES } from "./types.ts";
+import { END_USERS } from "../chain/accounts.ts";
+import { commerceChecks } from "./checks/commerce.ts";
+
+// Sandbox mode with a wallet key, as a partner certifies: the target is an
+// emulator on a realtime clock (VRF answers after 50 ms) reached over real
+// HTTP, the suite has no control plane and must never call /_emulator, and the
+// commerce checks buy with a funded wallet on the target's chain.
+
+let emu: Emulator;
+let suite: SuiteResult;
+const paths: string[] = [];
+
+beforeAll(async () => {
+  emu = await createEmulator({ seed: 1, clock: "realtime", port: 0, chain: { rpcPort: 0, vrfDelayMs: 50 } });
+  const recording = ((input: string | URL | Request, init?: RequestInit) => {
+    paths.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
+    return fetch(input, init);
+  }) as typeof fetch;
+  suite = await runSuite(ALL_CHECKS, {
+    baseUrl: emu.url,
+    partnerKey: emu.key("demo"),
+    tenantKey: emu.key("tenant"),
+    profiles: [...PROFILES],
+    mode: "sandbox",
+    fetch: recording,
+    wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 60 },
+  });
+}, 60_000);
+afterAll(() => emu?.close());
+
+describe("sandbox mode with a wallet key", () => {
+  it("never calls the control plane", () => {
+    expect(paths.length).toBeGreaterThan(100);
+    expect(paths.filter((p) => p.startsWith("/_emulator"))).toEqual([]);
+  });
+
+  it("runs the commerce checks it can afford; the one beyond --max-spend-usdc is not applicable, with the reason", () => {
+    const commerce = suite.results.filter((r) => commerceChecks.some((c) => c.id === r.id));
+    expect(commerce.map((r) => [r.id, r.outcome])).toEqual([
+      ["commerce.purchase-reveal", "pass"],
+      ["commerce.purchase-webhook", "pass"],
+      ["commerce.redemption-quote", "not_applicable"],
+    ]);
+    expect(commerce[2]!.message).toBe("would spend up to 25 USDC; --max-spend-usdc leaves 10");
+    expect(commerce[1]!.notes[0]).toMatch(/^delivery \d+ logged/);
+  });
+
+  it("mystery and warehouse report as not applicable only the control-plane checks, each with its reason; nothing fails", () => {
+    const na = suite.results.filter((r) => r.outcome === "not_applicable" && r.id !== "commerce.redemption-quote");
+    for (const r of na) {
+      expect(ALL_CHECKS.find((c) => c.id === r.id)!.mode, r.id).toBe("emulator");
+      expect(r.message).toBe("needs an emulator target (running in sandbox mode)");
+    }
+    const byProfile = (p: string) => suite.results.filter((r) => r.profile === p && r.outcome === "not_applicable" && r.id !== "commerce.redemption-quote").length;
+    const controlOnly = (p: string) => ALL_CHECKS.filter((c) => c.profile === p && c.mode === "emulator").length;
+    for (const p of ["mystery", "warehouse"]) expect(byProfile(p), p).toBe(controlOnly(p));
+    expect(suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+  });
+});
