@@ -4,7 +4,7 @@ import { authenticate, authorize } from "./auth.ts";
 import { ApiError, documentedError, internalError } from "./errors.ts";
 import { asObject, MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
 import { errorResponse, successText, textResponse, type HeaderBag } from "./envelope.ts";
-import { freshWindow, inForce, surfaceOf, surfaceWindow, writeRateLimitHeaders } from "./rate-limit.ts";
+import { freshWindow, inForce, ipBucket, surfaceBucket, surfaceLimit, surfaceOf, writeRateLimitHeaders, type RateDecision } from "./rate-limit.ts";
 import { isFresh, ResponseCache } from "./response-cache.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
@@ -41,6 +41,8 @@ export function createPipeline(services: Services) {
     let release: (() => void) | null = null;
     let charge: Charge | null = null;
     let key: KeyRecord | null = null;
+    // The window in force so far: written into the headers once, on the answer (X-RateLimit-* on every response).
+    let window: RateDecision | null = null;
 
     try {
       if (spec.access === "public") {
@@ -50,8 +52,7 @@ export function createPipeline(services: Services) {
 
       // X-RateLimit-* on every response: the IP's window until a key is known
       // (so a 401 carries it), then whichever window's ceiling is in force.
-      const ipDecision = limiter.hit(`ip:${ip}`, options.ipRateLimitPerMin, now);
-      writeRateLimitHeaders(headers, ipDecision);
+      const ipDecision = (window = limiter.hit(ipBucket(ip), options.ipRateLimitPerMin, now));
       if (!ipDecision.allowed) throw rateLimited("this IP address");
 
       key = authenticate(apiKey, store.state.keys);
@@ -59,9 +60,9 @@ export function createPipeline(services: Services) {
       if (spec.cost !== undefined && !isMetered(key)) headers["X-Credits-Metering"] = "unmetered";
 
       // Each surface has its own window and ceiling (service-facts §2.7); the headers show the one in force.
-      const surface = surfaceWindow(key, spec.surface ?? surfaceOf(spec.path));
-      const keyDecision = limiter.hit(surface.bucket, surface.limit, now);
-      writeRateLimitHeaders(headers, inForce(ipDecision, keyDecision));
+      const surface = spec.surface ?? surfaceOf(spec.path);
+      const keyDecision = limiter.hit(surfaceBucket(key, surface), surfaceLimit(key, surface), now);
+      window = inForce(ipDecision, keyDecision);
       if (!keyDecision.allowed) throw rateLimited("this API key");
 
       authorize(key, spec.access);
@@ -71,7 +72,7 @@ export function createPipeline(services: Services) {
       if (fresh) {
         const budget = freshWindow(key);
         const freshDecision = limiter.hit(budget.bucket, budget.limit, now);
-        writeRateLimitHeaders(headers, inForce(ipDecision, keyDecision, freshDecision));
+        window = inForce(ipDecision, keyDecision, freshDecision);
         if (!freshDecision.allowed) throw rateLimited("fresh=true on this API key (10 per minute)");
       }
 
@@ -104,6 +105,7 @@ export function createPipeline(services: Services) {
       const reply = await handle(services, spec, req, target, params, key, spec.cache ? { cache, fresh, ttlMs: spec.cache.ttl_ms } : null);
       const status = reply.status ?? 200;
       settleCharge(status);
+      writeRateLimitHeaders(headers, window);
       return textResponse(status, successText(reply), withReplyHeaders(headers, reply));
     } catch (thrown) {
       const err = thrown instanceof ApiError ? thrown : unexpected(thrown, spec, target.pathname);
@@ -111,6 +113,7 @@ export function createPipeline(services: Services) {
       if (err.status === 500 && spec.envelope === "warehouse" && key)
         services.bus.emit("warehouse.internal_error", { account_id: key.account_id, method: spec.method, path: target.pathname, at: clock.nowIso() });
       settleCharge(err.status);
+      if (window) writeRateLimitHeaders(headers, window);
       return errorResponse(err, spec.envelope, headers);
     } finally {
       release?.();
@@ -175,27 +178,35 @@ function context(
   params: Record<string, string>,
   key: KeyRecord | null,
 ): HandlerContext {
-  let body: Promise<unknown> | null = null;
-  return {
-    req,
-    get url() {
-      return target.url;
-    },
-    params,
-    input: { params, query: {}, body: undefined },
-    get query() {
-      return target.url.searchParams;
-    },
-    key,
-    services,
-    json<T>() {
-      body ??= readText(req, MAX_JSON_BODY_BYTES).then(parseJson);
-      return body as Promise<T>;
-    },
-    async object() {
-      return asObject(await this.json());
-    },
-  };
+  return new Context(services, req, target, params, key);
+}
+
+/** A handler's context: a class, so a request allocates one object (no closures, no accessor literals). */
+class Context implements HandlerContext {
+  input: HandlerContext["input"];
+  private body: Promise<unknown> | null = null;
+  constructor(
+    readonly services: Services,
+    readonly req: Request,
+    private readonly target: Target,
+    readonly params: Record<string, string>,
+    readonly key: KeyRecord | null,
+  ) {
+    this.input = { params, query: {}, body: undefined };
+  }
+  get url(): URL {
+    return this.target.url;
+  }
+  get query(): URLSearchParams {
+    return this.target.url.searchParams;
+  }
+  json<T = unknown>(): Promise<T> {
+    this.body ??= readText(this.req, MAX_JSON_BODY_BYTES).then(parseJson);
+    return this.body as Promise<T>;
+  }
+  async object(): Promise<Record<string, unknown>> {
+    return asObject(await this.json());
+  }
 }
 
 function withReplyHeaders(headers: HeaderBag, reply: Reply): HeaderBag {

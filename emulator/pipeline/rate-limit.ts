@@ -125,19 +125,52 @@ export function surfaceOf(path: string): Surface {
   return "warehouse";
 }
 
-/**
- * The key's window on a surface: its bucket name and ceiling. The partner-commerce ceiling is a
- * partner key's; a tenant key on a shared path (webhooks) counts in its plan's window.
- */
+// Bucket names are built once per key record and IP: the same string each request, so the
+// window map hashes it once (a new `key:…` string per request is hashed every time).
+interface KeyBuckets {
+  plan: string;
+  partner: string;
+  fresh: string;
+}
+const keyBuckets = new WeakMap<KeyRecord, KeyBuckets>();
+const bucketsOf = (key: KeyRecord): KeyBuckets => {
+  let b = keyBuckets.get(key);
+  if (!b) keyBuckets.set(key, (b = { plan: `key:${key.key}`, partner: `key:${key.key}:partner`, fresh: `fresh:${key.key}` }));
+  return b;
+};
+const ipBuckets = new Map<string, string>();
+
+/** The per-IP window's bucket. */
+export function ipBucket(ip: string): string {
+  let b = ipBuckets.get(ip);
+  if (b === undefined) {
+    if (ipBuckets.size >= 10_000) ipBuckets.clear();
+    ipBuckets.set(ip, (b = `ip:${ip}`));
+  }
+  return b;
+}
+
+/** Whether the key counts on its partner-commerce window there: a partner key's; a tenant key on a shared path (webhooks) counts in its plan's. */
+const onPartnerWindow = (key: KeyRecord, surface: Surface) => surface === "partner" && key.kind === "partner";
+
+/** The key's window on a surface: its bucket name. */
+export function surfaceBucket(key: KeyRecord, surface: Surface): string {
+  return onPartnerWindow(key, surface) ? bucketsOf(key).partner : bucketsOf(key).plan;
+}
+
+/** The key's ceiling on a surface. */
+export function surfaceLimit(key: KeyRecord, surface: Surface): number {
+  return onPartnerWindow(key, surface) ? (key.partner_rate_limit_per_min ?? DEFAULT_PARTNER_RATE_LIMIT_PER_MIN) : key.rate_limit_per_min;
+}
+
+/** The key's window on a surface: its bucket name and ceiling. */
 export function surfaceWindow(key: KeyRecord, surface: Surface): { bucket: string; limit: number } {
-  return surface === "partner" && key.kind === "partner"
-    ? { bucket: `key:${key.key}:partner`, limit: key.partner_rate_limit_per_min ?? DEFAULT_PARTNER_RATE_LIMIT_PER_MIN }
-    : { bucket: `key:${key.key}`, limit: key.rate_limit_per_min };
+  return { bucket: surfaceBucket(key, surface), limit: surfaceLimit(key, surface) };
 }
 
 /** The key's `fresh=true` budget (service-facts §2.7: 10 calls per minute per key, 429 beyond). */
 export function freshWindow(key: KeyRecord): { bucket: string; limit: number } {
-  return { bucket: `fresh:${key.key}`, limit: key.fresh_per_min ?? FRESH_CALLS_PER_MIN };
+  return { bucket: bucketsOf(key).fresh, limit: key.fresh_per_min ?? FRESH_CALLS_PER_MIN };
 }
 
 /**
