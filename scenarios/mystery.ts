@@ -11,7 +11,6 @@ import type { Scenario, ScenarioContext } from "./types.ts";
 
 const M = "/api/v1/mystery";
 const MIN = 60_000;
-const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
 
 export type Call = { to: `0x${string}`; data: Hex; kind?: string };
 type Purchase = { id: number; status: string; onchain_request_id: string | null; items?: Array<{ token_id: string; item_type: string }> };
