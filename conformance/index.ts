@@ -23,6 +23,7 @@ export {
   PROFILES,
   MODES,
   CheckFailure,
+  NotApplicable,
   type Profile,
   type Mode,
   type Need,

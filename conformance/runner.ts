@@ -1,4 +1,4 @@
-import { MODES, CheckFailure, type Check, type CheckResult, type Mode, type Profile, type RequestRecord } from "./types.ts";
+import { MODES, CheckFailure, NotApplicable, type Check, type CheckResult, type Mode, type Profile, type RequestRecord } from "./types.ts";
 import { HttpClient, ControlClient, type Exchange } from "../harness/http.ts";
 import { openWallet, type TestWallet } from "../harness/wallet.ts";
 import type { Hex } from "viem";
@@ -131,20 +131,28 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
       await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, wallet, loopbackReceiver: checkControl !== null, note: (t) => notes.push(t) });
       result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
     } catch (err) {
+      // The check found out before spending (it throws before buying): give its spend back.
+      if (err instanceof NotApplicable && check.needs.includes("wallet")) session.spend.left += check.spendUsdc ?? 0;
+      if (err instanceof NotApplicable) return finish({ ...base, outcome: "not_applicable", message: err.message, duration_ms: 0 });
       const failed = err instanceof CheckFailure;
       const message = failed ? err.message : `check crashed: ${err instanceof Error ? err.message : String(err)}`;
       result = { ...base, outcome: failed ? "fail" : "error", message, duration_ms: 0 };
     }
     if (opts.mode === "read-only") budget.left -= check.credits;
   }
-  if ((result.outcome === "fail" || result.outcome === "error") && opts.expectedFailures?.has(check.id)) result = { ...result, outcome: "expected_failure" };
-  warnings.push(...wire.findings.filter((f) => f.level === "warning").map((f) => f.text));
-  if (result.outcome !== "pass" && result.outcome !== "not_applicable") {
-    const secrets = [opts.partnerKey, opts.tenantKey, ...exchanges.map((x) => x.requestHeaders["x-api-key"])].filter((s): s is string => !!s);
-    result.transcript = exchanges.map((x) => transcriptEntry(x, secrets));
+  return finish(result);
+
+  function finish(r: CheckResult): CheckResult {
+    let result = r;
+    if ((result.outcome === "fail" || result.outcome === "error") && opts.expectedFailures?.has(check.id)) result = { ...result, outcome: "expected_failure" };
+    warnings.push(...wire.findings.filter((f) => f.level === "warning").map((f) => f.text));
+    if (result.outcome !== "pass" && result.outcome !== "not_applicable") {
+      const secrets = [opts.partnerKey, opts.tenantKey, ...exchanges.map((x) => x.requestHeaders["x-api-key"])].filter((s): s is string => !!s);
+      result.transcript = exchanges.map((x) => transcriptEntry(x, secrets));
+    }
+    result.duration_ms = Math.round(performance.now() - t0);
+    return result;
   }
-  result.duration_ms = Math.round(performance.now() - t0);
-  return result;
 }
 
 /** Runs the selected checks one after another against a target. */

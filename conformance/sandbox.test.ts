@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import type { Hex } from "viem";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
-import { runSuite, type SuiteResult } from "./runner.ts";
+import { runSuite, type SuiteOptions, type SuiteResult } from "./runner.ts";
 import { PROFILES } from "./types.ts";
 import { END_USERS } from "../chain/accounts.ts";
 import { commerceChecks } from "./checks/commerce.ts";
@@ -15,6 +15,7 @@ import { commerceChecks } from "./checks/commerce.ts";
 let emu: Emulator;
 let suite: SuiteResult;
 const paths: string[] = [];
+let options: () => SuiteOptions;
 
 beforeAll(async () => {
   emu = await createEmulator({ seed: 1, clock: "realtime", port: 0, chain: { rpcPort: 0, vrfDelayMs: 50 } });
@@ -22,15 +23,16 @@ beforeAll(async () => {
     paths.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
     return fetch(input, init);
   }) as typeof fetch;
-  suite = await runSuite(ALL_CHECKS, {
+  options = () => ({
     baseUrl: emu.url,
     partnerKey: emu.key("demo"),
     tenantKey: emu.key("tenant"),
     profiles: [...PROFILES],
-    mode: "sandbox",
+    mode: "sandbox" as const,
     fetch: recording,
-    wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 60 },
+    wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 80 },
   });
+  suite = await runSuite(ALL_CHECKS, options());
 }, 60_000);
 afterAll(() => emu?.close());
 
@@ -40,24 +42,33 @@ describe("sandbox mode with a wallet key", () => {
     expect(paths.filter((p) => p.startsWith("/_emulator"))).toEqual([]);
   });
 
-  it("runs the commerce checks it can afford; the one beyond --max-spend-usdc is not applicable, with the reason", () => {
+  it("runs the commerce checks; sell-back with a POOL key is not applicable, with the reason, and its budget is given back", () => {
     const commerce = suite.results.filter((r) => commerceChecks.some((c) => c.id === r.id));
     expect(commerce.map((r) => [r.id, r.outcome])).toEqual([
       ["commerce.purchase-reveal", "pass"],
       ["commerce.purchase-webhook", "pass"],
-      ["commerce.redemption-quote", "not_applicable"],
+      ["commerce.sellback-prepare", "not_applicable"],
+      ["commerce.redemption-prepare", "pass"],
     ]);
-    expect(commerce[2]!.message).toBe("would spend up to 25 USDC; --max-spend-usdc leaves 10");
+    expect(commerce[2]!.message).toBe("sell-back is for TIER partners; the partner key's billing model is POOL");
     expect(commerce[1]!.notes[0]).toMatch(/^delivery \d+ logged/);
+    expect(commerce[3]!.notes[0]).toMatch(/redemption \d+ PREPARED, not sent$/);
+  });
+
+  it("a commerce check beyond --max-spend-usdc is not applicable, with the reason, and spends nothing", async () => {
+    const before = paths.length;
+    const small = await runSuite(commerceChecks, { ...options(), wallet: { ...options().wallet!, maxSpendUsdc: 10 } });
+    expect(small.results.map((r) => r.message)).toEqual(commerceChecks.map(() => "would spend up to 25 USDC; --max-spend-usdc leaves 10"));
+    expect(paths.slice(before).filter((p) => p.includes("/purchase"))).toEqual([]);
   });
 
   it("mystery and warehouse report as not applicable only the control-plane checks, each with its reason; nothing fails", () => {
-    const na = suite.results.filter((r) => r.outcome === "not_applicable" && r.id !== "commerce.redemption-quote");
+    const na = suite.results.filter((r) => r.outcome === "not_applicable" && r.id !== "commerce.sellback-prepare");
     for (const r of na) {
       expect(ALL_CHECKS.find((c) => c.id === r.id)!.mode, r.id).toBe("emulator");
       expect(r.message).toBe("needs an emulator target (running in sandbox mode)");
     }
-    const byProfile = (p: string) => suite.results.filter((r) => r.profile === p && r.outcome === "not_applicable" && r.id !== "commerce.redemption-quote").length;
+    const byProfile = (p: string) => suite.results.filter((r) => r.profile === p && r.outcome === "not_applicable" && r.id !== "commerce.sellback-prepare").length;
     const controlOnly = (p: string) => ALL_CHECKS.filter((c) => c.profile === p && c.mode === "emulator").length;
     for (const p of ["mystery", "warehouse"]) expect(byProfile(p), p).toBe(controlOnly(p));
     expect(suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").map((r) => `${r.id}: ${r.message}`)).toEqual([]);

@@ -108,3 +108,9 @@ export interface CheckResult {
 
 /** Thrown by assertions: the target broke the rule. */
 export class CheckFailure extends Error {}
+
+/**
+ * Thrown by a check that finds, while running, that the target does not offer what it needs (e.g. a
+ * partner key of the other billing model): reported as not applicable, with this message as the reason.
+ */
+export class NotApplicable extends Error {}

@@ -1,4 +1,4 @@
-import type { Check, CheckContext } from "../types.ts";
+import { NotApplicable, type Check, type CheckContext } from "../types.ts";
 import type { Call, TestWallet } from "../../harness/wallet.ts";
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import { ensure, expectSuccess } from "../assert.ts";
@@ -10,7 +10,8 @@ import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiv
 // against the local chain with a fixture account (then the clock is advanced
 // instead of waited for). Each purchase spends the cheapest active tier.
 //
-// Not yet here: instant purchase → delivery (the instant area is being built).
+// Not yet here: instant purchase → delivery (the instant area is being built),
+// and sell-back/redemption beyond prepare (they would spend the wallet's cards).
 
 const M = "/api/v1/mystery";
 const US = { name: "Conformance Check", street1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701", country: "US", phone: "+15125550100" };
@@ -157,25 +158,96 @@ export const commerceChecks: Check[] = [
     }),
   },
   {
-    id: "commerce.redemption-quote",
-    guards: "service-facts.md §4.7 (physical redemption: quote → prepare; burn on dispatch)",
+    id: "commerce.sellback-prepare",
+    guards: "service-facts.md §4.5 (sell-back, TIER model: quote → prepare → sign → submit); interface.md “Limits › Other limits” (default buyback offer 85% of card value)",
     profile: "mystery",
-    title: "A revealed card gets a redemption quote; a non-US address without a phone is refused",
-    rule: "POST /mystery/redemption/quote prices shipping for a revealed purchase to an address; a non-US destination needs a phone (400 phone_required). Nothing is burned or paid by a quote.",
+    title: "Sell-back of freshly revealed cards: the quote adds up and prepare carries exactly what was quoted (not sent)",
+    rule: "POST /mystery/sellback/quote: each eligible item pays its oracle value less 15%; total_payout = the sum of the eligible items; prepare returns the quoted payout, the eligible token ids, a min_total not above it, and the calls ending with the sell-back.",
     mode: "sandbox",
     needs: ["partnerKey", "wallet"],
     credits: 0,
     spendUsdc: PACK_USDC,
-    deviation: "mystery_phone_optional",
+    deviation: "sellback_quote_total_off",
+    run: isolated(async (ctx) => {
+      // Sell-back is for TIER partners: the emulator makes one; a sandbox key of the other model cannot run this.
+      const key = ctx.control ? await ctx.control.newKey({ kind: "partner", billing_model: "TIER" }) : ctx.partnerKey;
+      if (!ctx.control) {
+        const terms = expectSuccess(await ctx.http.get(`${M}/terms`, { key }), "GET /mystery/terms").data as { billing_model?: string };
+        if (terms.billing_model !== "TIER") throw new NotApplicable(`sell-back is for TIER partners; the partner key's billing model is ${String(terms.billing_model)}`);
+      }
+      const c = { ...ctx, partnerKey: key };
+      const w = wallet(ctx);
+      const { purchase } = await buyAndReveal(c, w);
+      ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
+      const tokenIds = (purchase.items ?? []).map((i) => i.token_id);
+      type Item = { token_id: string; eligible: boolean; oracle_value_usdc: string; payout_micros: string };
+      const q = expectSuccess(await ctx.http.post(`${M}/sellback/quote`, { key, body: { wallet_address: w.address, token_ids: tokenIds } }), "POST /mystery/sellback/quote").data as {
+        items: Item[];
+        eligible_token_ids: string[];
+        total_payout_micros: string;
+        total_payout_usdc: string;
+      };
+      const eligible = q.items.filter((i) => i.eligible);
+      ensure(eligible.length > 0, `none of the revealed tokens ${tokenIds.join(", ")} is eligible for sell-back right after the reveal`);
+      ensure(JSON.stringify(q.eligible_token_ids) === JSON.stringify(eligible.map((i) => i.token_id)), `eligible_token_ids ${JSON.stringify(q.eligible_token_ids)} must list the eligible items ${JSON.stringify(eligible.map((i) => i.token_id))}`);
+      const sum = eligible.reduce((n, i) => n + BigInt(i.payout_micros), 0n);
+      ensure(BigInt(q.total_payout_micros) === sum, `total_payout_micros ${q.total_payout_micros} must be the sum of the eligible payouts (${sum})`);
+      ensure(Number(q.total_payout_usdc) * 1e6 === Number(sum), `total_payout_usdc ${q.total_payout_usdc} must equal total_payout_micros ${q.total_payout_micros}`);
+      for (const i of eligible) {
+        const value = BigInt(Math.round(Number(i.oracle_value_usdc) * 1e6));
+        const expected = (value * 85n) / 100n;
+        ensure(BigInt(i.payout_micros) <= expected + 1n && BigInt(i.payout_micros) >= expected - 10_000n, `token ${i.token_id}: payout ${i.payout_micros} micros is not 85% of its value ${i.oracle_value_usdc}`);
+      }
+      const p = expectSuccess(await ctx.http.post(`${M}/sellback/prepare`, { key, body: { wallet_address: w.address, token_ids: q.eligible_token_ids } }), "POST /mystery/sellback/prepare").data as {
+        quoted_payout_usdc: string;
+        token_ids: string[];
+        min_total: string;
+        calls: Call[];
+      };
+      ensure(p.quoted_payout_usdc === q.total_payout_usdc, `prepare must carry the quoted payout ${q.total_payout_usdc}, got ${p.quoted_payout_usdc}`);
+      ensure(JSON.stringify(p.token_ids) === JSON.stringify(q.eligible_token_ids), "prepare must sell exactly the quoted eligible tokens");
+      ensure(BigInt(p.min_total) <= BigInt(q.total_payout_micros), `min_total ${p.min_total} must not exceed the quote ${q.total_payout_micros}`);
+      ensure(p.calls.length > 0 && p.calls.at(-1)!.kind === "sellback", `the calls must end with the sell-back, got ${p.calls.map((x) => x.kind).join(", ")}`);
+      ctx.note(`quoted ${q.total_payout_usdc} USDC for ${eligible.length} token(s); prepared, not sent`);
+    }),
+  },
+  {
+    id: "commerce.redemption-prepare",
+    guards: "service-facts.md §4.7 (physical redemption: quote → prepare; burn on dispatch); sdk-wire-shapes.md (redemption prepare)",
+    profile: "mystery",
+    title: "A revealed card is quoted and prepared for redemption (calls not sent: nothing burned or paid)",
+    rule: "POST /mystery/redemption/quote prices shipping (a non-US destination needs a phone: 400 phone_required); prepare with an Idempotency-Key returns PREPARED with the shipping payment and the calls burn, erc20-approve, shipping-payment (or AWAITING_KYC with a kyc_url); a retry answers the same redemption.",
+    mode: "sandbox",
+    needs: ["partnerKey", "wallet"],
+    credits: 0,
+    spendUsdc: PACK_USDC,
+    deviation: "redemption_burn_only_calls",
     run: isolated(async (ctx) => {
       const w = wallet(ctx);
       const { purchase } = await buyAndReveal(ctx, w);
       ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
       const noPhone = await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body: { purchase_id: purchase.id, shipping_address: { ...US, country: "FR", state: undefined, zip: "75001", city: "Paris", phone: undefined } } });
       ensure(noPhone.status === 400 && (noPhone.body as { error?: unknown }).error === "phone_required", `a quote to FR without a phone must be 400 phone_required, got ${noPhone.status} ${noPhone.text.slice(0, 120)}`);
-      const q = await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body: { purchase_id: purchase.id, shipping_address: US } });
-      const quote = expectSuccess(q, "POST /mystery/redemption/quote", q.status === 201 ? 201 : 200).data as Record<string, unknown>;
-      ctx.note(`quote for purchase ${purchase.id}: ${JSON.stringify(quote).slice(0, 160)}`);
+      const quote = expectSuccess(await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body: { purchase_id: purchase.id, shipping_address: US } }), "POST /mystery/redemption/quote").data as {
+        shipping_quote: { amount_usdc: string };
+      };
+      ensure(Number(quote.shipping_quote?.amount_usdc) > 0, `the quote must price the shipping, got ${JSON.stringify(quote.shipping_quote)}`);
+      // Prepare (with an Idempotency-Key) creates the redemption; its calls are not sent, so nothing is burned or paid.
+      type Prepared = { redemption_id: number; status: string; kyc: { status: string; kyc_url: string | null }; shipping_payment: { total_usdc: string } | null; unsigned: { calls: Call[] } | null };
+      const headers = { "Idempotency-Key": `conformance-redeem-${purchase.id}` };
+      const body = { purchase_id: purchase.id, shipping_address: US, shipping_payer: "end_user" };
+      const prep = expectSuccess(await ctx.http.post(`${M}/redemption/prepare`, { key: ctx.partnerKey, body, headers }), "POST /mystery/redemption/prepare", 201).data as Prepared;
+      if (prep.status === "AWAITING_KYC") {
+        ensure(typeof prep.kyc.kyc_url === "string" && prep.unsigned === null, "a redemption awaiting KYC carries the kyc_url and no calls yet");
+      } else {
+        ensure(prep.status === "PREPARED", `prepare must leave the redemption PREPARED (or AWAITING_KYC), it is ${prep.status}`);
+        const kinds = (prep.unsigned?.calls ?? []).map((x) => x.kind);
+        ensure(JSON.stringify(kinds) === JSON.stringify(["burn", "erc20-approve", "shipping-payment"]), `the holder signs burn, erc20-approve, shipping-payment; got ${kinds.join(", ")}`);
+        ensure(prep.shipping_payment && Number(prep.shipping_payment.total_usdc) >= Number(quote.shipping_quote.amount_usdc), `the shipping payment must cover the quoted ${quote.shipping_quote.amount_usdc}, got ${JSON.stringify(prep.shipping_payment)}`);
+      }
+      const again = expectSuccess(await ctx.http.post(`${M}/redemption/prepare`, { key: ctx.partnerKey, body, headers }), "prepare retried", 201).data as Prepared;
+      ensure(again.redemption_id === prep.redemption_id, `a retried prepare (same Idempotency-Key) must answer redemption ${prep.redemption_id}, got ${again.redemption_id}`);
+      ctx.note(`purchase ${purchase.id}: shipping ${quote.shipping_quote.amount_usdc} USDC; redemption ${prep.redemption_id} ${prep.status}, not sent`);
     }),
   },
 ];

@@ -195,5 +195,13 @@ export const mysteryDeviations: readonly Deviation[] = [
       if (!is(x, "GET", /^\/api\/v1\/mystery\/payouts$/) || !Array.isArray(rows)) return;
       for (const r of rows as Record<string, unknown>[]) if (r.status === "PAID") r.status = "PENDING";
     } },
+  { name: "sellback_quote_total_off", breaks: "a sell-back quote's total is the sum of its eligible items' payouts", apply: (x) => {
+      // One USDC more than the items add up to (conformance/checks/commerce.ts).
+      const d = dataOf(x);
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/sellback\/quote$/) || x.status !== 200 || !d || typeof d.total_payout_micros !== "string") return;
+      const micros = BigInt(d.total_payout_micros) + 1_000_000n;
+      d.total_payout_micros = micros.toString();
+      d.total_payout_usdc = usdc(micros);
+    } },
   ...redemptionDeviations,
 ];
