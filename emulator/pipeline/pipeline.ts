@@ -9,6 +9,7 @@ import { isFresh, ResponseCache } from "./response-cache.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
 import { parsePart, queryObject, responseProblem } from "./schema.ts";
+import { ParseMemo, paramsKey } from "./parse-memo.ts";
 import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
 
 // The request pipeline, in the order DESIGN.md fixes (route match happens in
@@ -133,6 +134,9 @@ export function createPipeline(services: Services) {
   };
 }
 
+/** Parsed GET input, shared by every emulator in the process (the schemas are module-level, the input is plain data). */
+const memo = new ParseMemo();
+
 async function handle(
   services: Services,
   spec: RouteSpec,
@@ -150,12 +154,22 @@ async function handle(
   const schema = spec.schema;
   if (schema) {
     // Most reads carry no query: no URLSearchParams to build for them.
-    const query = target.hasQuery ? queryObject(target.url.searchParams) : (Object.create(null) as Record<string, string>);
-    c.input = {
-      params: schema.params ? parsePart("params", schema.params, params) : params,
-      query: schema.query ? parsePart("query", schema.query, query) : query,
-      body: schema.body ? parsePart("body", schema.body, await c.object()) : undefined,
-    };
+    const query = () => (target.hasQuery ? queryObject(target.url.searchParams) : (Object.create(null) as Record<string, string>));
+    if (spec.method === "GET") {
+      // A read asked again with the same text reuses its parsed input (parse-memo.ts).
+      const p = schema.params;
+      const q = schema.query;
+      c.input = {
+        params: p ? memo.get(p, paramsKey(params), () => parsePart("params", p, params)) : params,
+        query: q ? memo.get(q, target.search, () => parsePart("query", q, query())) : query(),
+        body: undefined,
+      };
+    } else
+      c.input = {
+        params: schema.params ? parsePart("params", schema.params, params) : params,
+        query: schema.query ? parsePart("query", schema.query, query()) : query(),
+        body: schema.body ? parsePart("body", schema.body, await c.object()) : undefined,
+      };
   }
   // After the input checks (a bad query never reaches a cached answer), before the handler.
   const entry = cached ? ResponseCache.keyOf(key.account_id, spec.method, target.url) : null;
@@ -230,6 +244,13 @@ class Target {
     const end = q === -1 ? (h === -1 ? href.length : h) : h === -1 ? q : Math.min(q, h);
     this.pathname = start === -1 ? "/" : href.slice(start, end);
     this.hasQuery = q !== -1 && (h === -1 || q < h) && q + 1 < (h === -1 ? href.length : h);
+  }
+  /** The query as sent (without `?`), "" when none. */
+  get search(): string {
+    if (!this.hasQuery) return "";
+    const q = this.href.indexOf("?", this.href.indexOf("/", this.href.indexOf(":") + 3));
+    const h = this.href.indexOf("#", q);
+    return this.href.slice(q + 1, h === -1 ? undefined : h);
   }
   get url(): URL {
     return (this.parsed ??= new URL(this.href));
