@@ -4,8 +4,9 @@ import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
 // The mystery area's slice of the store: plain JSON, re-read on every use
 // (restore/reset/import replace the whole object).
 
-export type PurchaseStatus = "RESERVED" | "SUBMITTED" | "FULFILLED" | "REFUNDED" | "FAILED";
-export const PURCHASE_STATUSES: readonly PurchaseStatus[] = ["RESERVED", "SUBMITTED", "FULFILLED", "REFUNDED", "FAILED"];
+/** Every status the SDK types (sdk-wire-shapes §3 PurchaseStatus); purchases/custodial.ts says how each is reached. */
+export type PurchaseStatus = "PENDING" | "RESERVED" | "SUBMITTING" | "SUBMITTED" | "FULFILLED" | "PARTIALLY_FULFILLED" | "REFUNDED" | "FAILED";
+export const PURCHASE_STATUSES: readonly PurchaseStatus[] = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"];
 
 export type ItemTypeName = "CARD" | "GRADED_CARD" | "PACKET" | "SEALED_PRODUCT";
 
@@ -40,6 +41,14 @@ export interface PurchaseRow {
   fulfilled_at: string | null;
   created_at: string;
   items: ItemRow[] | null;
+  /** Custodial lifecycle: when the worker takes the next step (ms on the virtual clock); null when none waits. */
+  next_step_at?: number | null;
+  /** Custodial: the price cap the relayer sends with purchaseFor (micros). */
+  max_price_micros?: string;
+  /** Operator shortfall: how many of the pack's items the reveal cannot deliver (→ PARTIALLY_FULFILLED). */
+  shortfall?: number;
+  /** PARTIALLY_FULFILLED: the price share paid back for the undelivered items (micros). */
+  refunded_micros?: string;
 }
 
 export interface EndUserRow {
