@@ -13,9 +13,9 @@ import { runWorker, serial } from "./worker.ts";
 
 // Operator actions that make purchases go wrong the way they do on the real
 // service: a reveal whose VRF callback reverts (→ refunded by the worker), an
-// operator refund of a purchase still waiting for its reveal, a relayer
-// that stops broadcasting (custodial purchases FAILED, relayed accepts 503),
-// and a shipping quote signer that is down (redemption prepare 503).
+// operator refund of a purchase still waiting for its reveal, and a shipping
+// quote signer that is down (redemption prepare 503). The relayer switch is in
+// control-relayer.ts.
 
 const MINTER_ROLE = keccak256(toHex("MINTER_ROLE"));
 
@@ -72,16 +72,6 @@ export const faultControl: ControlSpec[] = [
       });
       if (!done) throw conflict("invalid_status", `Purchase ${id} could not be refunded (revealed or refunded meanwhile)`);
       return ok(formatPurchase(mystery(c.services).purchases[id]!));
-    },
-  },
-  {
-    method: "POST",
-    path: "/mystery/relayer",
-    describe: "Relayer switch {enabled: boolean}: off → custodial purchases FAILED (purchase.failed, hold released), relayed buyback accepts 503 relayer_disabled",
-    handle: (c) => {
-      if (typeof c.body.enabled !== "boolean") throw badRequest("invalid_value", "enabled must be true or false");
-      mystery(c.services).relayer = c.body.enabled ? "on" : "off";
-      return ok({ enabled: c.body.enabled });
     },
   },
   defineControl({
