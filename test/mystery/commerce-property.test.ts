@@ -86,6 +86,7 @@ type Answer = { op: Op; status: number; body: { error?: string; data?: Record<st
 const sameValue = (xs: unknown[]) => new Set(xs).size <= 1;
 
 async function check(answers: Answer[]) {
+  await ctx.emu.clock.advance(4_000); // custodial purchases are relayed on the clock: RESERVED → SUBMITTED
   const by = <K extends Op["kind"]>(k: K) => answers.filter((a): a is Answer & { op: Extract<Op, { kind: K }> } => a.op.kind === k);
   const list = async (key: string, path: string, field: string) => (await ctx.api.get(`${M}/${path}?limit=100`).set("X-API-Key", key).expect(200)).body.data[field] as Array<Record<string, unknown>>;
   const purchases = [...(await list(ctx.demo, "purchases", "purchases")), ...(await list(ctx.rival, "purchases", "purchases"))].filter((p) => !setUp.has(p.id as number));

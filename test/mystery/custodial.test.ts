@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { types, type Ctx, useMystery } from "./helpers.ts";
+import { relay, types, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
 let ctx: Ctx;
@@ -13,15 +13,17 @@ const buy = (key: string, idem: string | null, body: Record<string, unknown>) =>
 const balance = (user: string) => ctx.api.get(`/api/v1/wallet/balance?external_user_id=${user}`).set("X-API-Key", ctx.demo).expect(200);
 
 describe("custodial purchase", () => {
-  it("debits the end user's balance, the relayer buys on chain for the user's wallet, VRF reveals", async () => {
+  it("holds the price (202 RESERVED), the relayer buys on chain for the user's wallet on the clock, VRF reveals", async () => {
     const before = await balance("acme-user-1");
     expect(before.body.data.wallet).toMatchObject({ balance: "500000000", available_usdc: "500.000000" });
     const res = await buy(ctx.demo, "k-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202);
-    expect(res.body.data).toMatchObject({ custody: "CUSTODIAL", status: "SUBMITTED", price: "25000000", price_usdc: "25.000000", external_user_id: "acme-user-1" });
-    expect(res.body.data.onchain_request_id).toMatch(/^\d+$/);
+    expect(res.body.data).toMatchObject({ custody: "CUSTODIAL", status: "RESERVED", price: "25000000", price_usdc: "25.000000", external_user_id: "acme-user-1", onchain_request_id: null, transaction_hash: null });
+    expect((await balance("acme-user-1")).body.data.wallet).toMatchObject({ balance: "500000000", reserved: "25000000" });
+    await relay(ctx);
     const after = await balance("acme-user-1");
     expect(after.body.data.wallet).toMatchObject({ balance: "475000000", reserved: "0" });
     expect(types(ctx)).toEqual(["purchase.reserved", "purchase.submitted"]);
+    expect(ctx.events[1]!.data.onchain_request_id).toMatch(/^\d+$/);
     await ctx.api.post("/_emulator/vrf/fulfill").send({}).expect(200);
     const got = await ctx.api.get(`/api/v1/mystery/purchase/${res.body.data.id}`).set("X-API-Key", ctx.demo).expect(200);
     expect(got.body.data.status).toBe("FULFILLED");
@@ -40,6 +42,7 @@ describe("custodial purchase", () => {
     const first = await buy(ctx.demo, "k-2", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202);
     const replay = await buy(ctx.demo, "k-2", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202);
     expect(replay.body.data.id).toBe(first.body.data.id);
+    await relay(ctx);
     expect((await balance("acme-user-1")).body.data.wallet.balance).toBe("475000000");
     const mismatch = await buy(ctx.demo, "k-2", { tier_id: 2, external_user_id: "acme-user-1" }).expect(409);
     expect(mismatch.body.error).toBe("idempotency_mismatch");
@@ -56,6 +59,8 @@ describe("custodial purchase", () => {
     // the failed key can be retried
     await buy(ctx.demo, "k-3", { tier_id: 2, external_user_id: "acme-user-2" }).expect(202);
     await buy(ctx.demo, "k-4", { tier_id: 1, external_user_id: "new-user" }).expect(202);
+    expect((await balance("new-user")).body.data.wallet).toMatchObject({ balance: "25000000", reserved: "25000000", available: "0" });
+    await relay(ctx);
     expect((await balance("new-user")).body.data.wallet.balance).toBe("0");
   });
 

@@ -82,3 +82,9 @@ export function useMystery(vrf: "auto" | "manual", set: (ctx: Ctx) => void, opti
     ctx.events.length = 0;
   });
 }
+
+/** A custodial purchase is relayed on the virtual clock: RESERVED → SUBMITTING (+2 s) → SUBMITTED (+2 s). */
+export const RELAY_MS = 4_000;
+
+/** Advances the clock until every RESERVED custodial purchase is SUBMITTED (the relayer picked it up and it was mined). */
+export const relay = (ctx: Ctx) => ctx.emu.clock.advance(RELAY_MS);

@@ -48,8 +48,10 @@ describe("non-custodial purchase", () => {
       expect(typeof item.name).toBe("string");
     }
     expect(got.body.data.items[0].card_id).toBeTruthy();
-    expect(types(ctx)).toEqual(["purchase.submitted", "purchase.fulfilled"]);
+    // demo is a POOL partner: each item drawn from its pool is a pool.item_pulled
+    expect(types(ctx)).toEqual(["purchase.submitted", "purchase.fulfilled", "pool.item_pulled", "pool.item_pulled", "pool.item_pulled"]);
     expect(ctx.events[1]!.data.items).toHaveLength(3);
+    expect(ctx.events.slice(2).map((e) => e.data.token_id)).toEqual(got.body.data.items.map((i: { token_id: string }) => i.token_id));
   });
 
   it("auto VRF: the clock reveals the purchase and purchase.fulfilled fires without a read", async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi } from "../../chain/index.ts";
-import { buy, buyRevealed, types, user, type Ctx, useMystery } from "./helpers.ts";
+import { buy, buyRevealed, types, user, type Ctx, useMystery, relay } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
 // Purchases that go wrong: a reveal whose VRF callback reverts (refunded by the
-// worker), an operator refund before the reveal, and a relayer that does not
-// broadcast (custodial FAILED). Statuses per service-facts §4.2.
+// worker), an operator refund before the reveal, and a relayer that is off
+// (503 relayer_disabled; held purchases PENDING). Statuses per service-facts §4.2.
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
@@ -50,14 +50,17 @@ describe("operator refund", () => {
   it("custodial: refunded before the reveal → REFUNDED and the end user's balance comes back; a late VRF answer changes nothing", async () => {
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000" });
     const res = await custodial("r-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202);
+    expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000", reserved: "25000000" });
+    await relay(ctx);
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "475000000", reserved: "0" });
+    const submitted = (await ctx.api.get(`${P}/${res.body.data.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data;
     const refunded = await ctx.api.post(`${C}/${res.body.data.id}/refund`).expect(200);
     expect(refunded.body.data).toMatchObject({ status: "REFUNDED", custody: "CUSTODIAL" });
     expect(refunded.body.data.failure_reason).toMatch(/operator/);
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000", available: "500000000", reserved: "0" });
     expect(types(ctx)).toEqual(["purchase.reserved", "purchase.submitted", "purchase.refunded"]);
 
-    const late = await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: res.body.data.onchain_request_id }).expect(200);
+    const late = await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: submitted.onchain_request_id }).expect(200);
     expect(late.body.data.success).toBe(false); // the pool's callback: RequestNotPending
     expect((await ctx.api.get(`${P}/${res.body.data.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.status).toBe("REFUNDED");
     // the replay of the key answers the purchase as it is now
@@ -74,19 +77,19 @@ describe("operator refund", () => {
 });
 
 describe("relayer switch", () => {
-  it("off: custodial purchase FAILED before broadcast, purchase.failed, hold released; on again: a new key buys", async () => {
+  it("off: a custodial purchase is 503 relayer_disabled (retryable, Retry-After) and holds nothing; on again: the same key buys", async () => {
     expectError(await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: "no" }), 400, "invalid_value");
     await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: false }).expect(200);
-    const res = await custodial("f-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202);
-    expect(res.body.data).toMatchObject({ status: "FAILED", onchain_request_id: null, transaction_hash: null });
-    expect(res.body.data.failure_reason).toMatch(/^relayer_disabled/);
+    const res = await custodial("f-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(503);
+    expect(res.body).toMatchObject({ success: false, error: "relayer_disabled", retryable: true });
+    expect(res.headers["retry-after"]).toBe("1");
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000", reserved: "0" });
-    expect(types(ctx)).toEqual(["purchase.reserved", "purchase.failed"]);
-    expect(ctx.events[1]!.data).toMatchObject({ purchase_id: res.body.data.id, status: "FAILED" });
-    expect((await ctx.api.get(`${P}/${res.body.data.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.status).toBe("FAILED");
+    expect(types(ctx)).toEqual([]);
 
     await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: true }).expect(200);
-    expect((await custodial("f-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.status).toBe("FAILED");
-    expect((await custodial("f-2", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.status).toBe("SUBMITTED");
+    // the SDK retries with the same Idempotency-Key: the 503 did not use the key up
+    expect((await custodial("f-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.status).toBe("RESERVED");
+    await relay(ctx);
+    expect(types(ctx)).toEqual(["purchase.reserved", "purchase.submitted"]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
 import { cardNftAbi } from "../../chain/index.ts";
-import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
+import { buyRevealed, sendCalls, user, type Ctx, useMystery, relay } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
 let ctx: Ctx;
@@ -84,7 +84,9 @@ describe("collection (SDK gacha.collection)", () => {
 
   it("custodial purchases are found by external_user_id", async () => {
     const r = await ctx.api.post("/api/v1/mystery/purchase").set("X-API-Key", ctx.tier).set("Idempotency-Key", "c-1").send({ tier_id: 1, external_user_id: "nova-user-1" }).expect(202);
-    await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: r.body.data.onchain_request_id }).expect(200);
+    await relay(ctx);
+    const submitted = (await ctx.api.get(`/api/v1/mystery/purchase/${r.body.data.id}`).set("X-API-Key", ctx.tier).expect(200)).body.data;
+    await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: submitted.onchain_request_id }).expect(200);
     const res = await get("/collection?external_user_id=nova-user-1&limit=1").expect(200);
     expect(res.body.data.user.external_user_id).toBe("nova-user-1");
     expect(res.body.data.items).toHaveLength(1);

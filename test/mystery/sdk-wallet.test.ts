@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Ctx, useMystery } from "./helpers.ts";
+import { type Ctx, useMystery, relay } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
 let ctx: Ctx;
@@ -17,6 +17,7 @@ describe("custodial wallet ledger, deposits and deposit address (SDK cardos.wall
     expect(dep).toMatchObject({ account_id: "acme", data: { amount: "40000000", amount_usdc: "40.000000", chain_in: "base", token_in: "USDC" } });
     expect(dep.data.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     const r = await buy("w-1", { tier_id: 1, external_user_id: "w-user" }).expect(202);
+    await relay(ctx); // RESERVED (HOLD) → SUBMITTED (HOLD_SETTLE) on the virtual clock
     const res = await ledger("external_user_id=w-user").expect(200);
     const entries = res.body.data.entries as Array<Record<string, unknown>>;
     expect(entries.map((e) => e.entry_type)).toEqual(["HOLD_SETTLE", "HOLD", "DEPOSIT_CREDIT"]);
@@ -36,11 +37,15 @@ describe("custodial wallet ledger, deposits and deposit address (SDK cardos.wall
   });
 
   it("seeded balances open with an ADJUSTMENT; a failed relay is HOLD_RELEASE; a refund is REFUND_CREDIT", async () => {
-    await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: false }).expect(200);
     const failed = await buy("w-2", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202);
-    expect(failed.body.data.status).toBe("FAILED");
+    expect(failed.body.data.status).toBe("RESERVED");
+    // the relayer goes off before it picks the purchase up: PENDING, then FAILED after an hour
+    await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: false }).expect(200);
+    await ctx.emu.clock.advance(60 * 60 * 1000 + 1000);
+    expect((await ctx.api.get(`/api/v1/mystery/purchase/${failed.body.data.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.status).toBe("FAILED");
     await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: true }).expect(200);
     const okBuy = await buy("w-3", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202);
+    await relay(ctx);
     await ctx.api.post(`/_emulator/mystery/purchases/${okBuy.body.data.id}/refund`).expect(200);
     const entries = (await ledger("external_user_id=acme-user-1").expect(200)).body.data.entries as Array<Record<string, string>>;
     expect(entries.map((e) => e.entry_type)).toEqual(["REFUND_CREDIT", "HOLD_SETTLE", "HOLD", "HOLD_RELEASE", "HOLD", "ADJUSTMENT"]);

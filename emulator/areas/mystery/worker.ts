@@ -1,12 +1,13 @@
 import type { Services } from "../../pipeline/services.ts";
 import { runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
 import { settleAllFromChain } from "./purchases/purchases.ts";
+import { custodialDue, runDueCustodial } from "./purchases/relay.ts";
 import { expireDueRedemptions, expiryDue, runDueRedemptions, watchingRedemptions } from "./redemption/jobs.ts";
 import { JOB_RETRY_MS, type JobErrorHandler } from "./util.ts";
 import { mystery } from "./state.ts";
 
 // The area's worker. Work that waits is stored in state with its due time
-// (transfer retries, warehouse steps, redemption expiry); one clock timer is armed for the
+// (custodial relay steps, transfer retries, warehouse steps, redemption expiry); one clock timer is armed for the
 // earliest of them and re-armed after every run and on state.replaced. The
 // chain is watched (VRF reveals, accepted offers) after every clock change,
 // on reads, and in realtime mode once a second of wall time.
@@ -28,6 +29,7 @@ function nextDue(s: Services): number | null {
     if (t !== null && Number.isFinite(t) && (due === null || t < due)) due = t;
   };
   for (const t of Object.values(slice.transfers)) if (t.status === "pending" || t.status === "held") take(t.next_attempt_at);
+  if (s.chain) for (const p of Object.values(slice.purchases)) take(custodialDue(p));
   if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.next_step_at);
   // Expiry is the service's own clock, not the warehouse's: it runs in manual mode too.
   for (const r of Object.values(slice.redemptions)) take(expiryDue(r));
@@ -66,6 +68,7 @@ export function runWorker(s: Services): Promise<void> {
     };
     try {
       if (s.chain) {
+        await step("custodial relay", () => runDueCustodial(s, onError));
         await step("reveals", () => settleAllFromChain(s, onError));
         await step("offers", () => watchOffers(s, onError));
         await step("buyback transfers", () => runDueTransfers(s, onError));

@@ -6,7 +6,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { domainOf, formatOffer, offerMessage } from "./offers.ts";
 import { watchOffers } from "./forwarding.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
-import { relayerOn } from "../purchases/custodial.ts";
+import { relayerDisabled, relayerOn } from "../purchases/relay.ts";
 import { mystery, type OfferRow } from "../state.ts";
 import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
 
@@ -145,7 +145,7 @@ export function relayAccept(s: Services, acct: string, rawToken: string, sig: He
     const approval = await approvalOf(chain, receiver, tokenId);
     if (!approval.approved)
       throw conflict("nft_approval_missing", "The holder has not approved the marketplace for this card; send nft_approval.call first (it cannot be relayed)", { details: { nft_approval: approval } });
-    if (!relayerOn(s)) throw new ApiError(503, "relayer_disabled", "The relayer is disabled; the holder can accept directly with self_submit.call from accept/prepare");
+    if (!relayerOn(s)) throw relayerDisabled("the holder can accept directly with self_submit.call from accept/prepare, or retry later");
     const args = [offerMessage(chain, o), o.offer_signature as Hex, receiver, sig] as const;
     try {
       await chain.publicClient.simulateContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });

@@ -140,6 +140,7 @@ export const acceptRoute = {
     400: { description: "Not a signature", codes: ["invalid_receiver_signature"] },
     404: { description: "No active offer for the token", codes: ["no_active_offer"] },
     409: { description: "Signed by someone else, approval missing, or the accept would revert", codes: ["receiver_signature_mismatch", "nft_approval_missing", "accept_simulation_failed"] },
+    503: { description: "An operator has the relayer off (retryable; Retry-After); self_submit still works", codes: ["relayer_disabled"] },
   },
 } satisfies RouteSchema;
 

@@ -5,7 +5,8 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { chainOf, receiptOf } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
-import { emit, txLockKey, usdc } from "../util.ts";
+import { txLockKey, usdc } from "../util.ts";
+import { emitPurchase } from "./events.ts";
 import { newPurchase, purchaseRequestedIn, settleFromChain } from "./purchases.ts";
 
 // Non-custodial purchases: the end user's wallet buys on chain with the
@@ -88,12 +89,7 @@ export function submitPurchase(s: Services, accountId: string, input: SubmittedP
       purchaser_address: req.buyer,
       external_user_id: input.external_user_id,
     });
-    emit(s, row.account_id, "purchase.submitted", String(row.id), {
-      purchase_id: row.id,
-      status: "SUBMITTED",
-      transaction_hash: row.transaction_hash,
-      custody: "NON_CUSTODIAL",
-    });
+    emitPurchase(s, row, "purchase.submitted");
     await settleFromChain(s, row.id);
     return mystery(s).purchases[row.id] ?? row;
   });

@@ -8,13 +8,16 @@ import { own } from "../../../state/own.ts";
 import { mystery, type PurchaseRow, type PurchaseStatus } from "../state.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
-import { emit, usdc, type JobErrorHandler } from "../util.ts";
+import { usdc, type JobErrorHandler } from "../util.ts";
+import { emitItemsPulled, emitPurchase } from "./events.ts";
 import { endUser } from "../wallet/end-users.ts";
 import { ledgerRefund } from "../wallet/ledger.ts";
 
-// Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTED
-// (transaction mined, VRF requested) → FULFILLED (VRF revealed the items), or
-// FAILED / REFUNDED. The reveal is read from the chain, never assumed.
+// Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTING →
+// SUBMITTED (transaction mined, VRF requested; relay.ts takes the custodial
+// steps) → FULFILLED (VRF revealed the items) or PARTIALLY_FULFILLED (an
+// operator shortfall), or PENDING / FAILED / REFUNDED. The reveal is read from
+// the chain, never assumed.
 
 export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
   const slug = partnerFixture(p.account_id).slug;
@@ -28,7 +31,8 @@ export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
     quantity: 1,
     price: p.price_micros,
     price_usdc: usdc(p.price_micros),
-    volume_usdc: p.status === "SUBMITTED" || p.status === "FULFILLED" ? usdc(p.price_micros) : "0.000000",
+    // Volume counts SUBMITTED, FULFILLED and PARTIALLY_FULFILLED (service-facts §4.2 stats).
+    volume_usdc: p.status === "SUBMITTED" || p.status === "FULFILLED" || p.status === "PARTIALLY_FULFILLED" ? usdc(p.price_micros) : "0.000000",
     onchain_request_id: p.onchain_request_id,
     request_id: p.onchain_request_id,
     transaction_hash: p.transaction_hash,
@@ -95,13 +99,36 @@ export async function settleFromChain(s: Services, purchaseId: number): Promise<
       const type = groupOf(rec.groupId)?.itemType ?? (["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"] as const)[item.itemType] ?? "CARD";
       items.push(hydrate(s.catalog, { tokenId: tokenId.toString(), groupId: rec.groupId, itemType: type, valueMicros: item.value }));
     }
+    const revealLog = await chain.publicClient
+      .getContractEvents({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, eventName: "PurchaseRevealed", args: { requestId: BigInt(before.onchain_request_id) }, fromBlock: 0n })
+      .catch(() => []);
+    // An operator shortfall (purchases/control.ts): the last `short` items are not delivered and
+    // their share of the price is paid back (custodial: to the balance; non-custodial: on chain).
+    const short = Math.min(Math.max(before.shortfall ?? 0, 0), items.length - 1);
+    const share = short > 0 ? (BigInt(before.price_micros) * BigInt(short)) / BigInt(items.length) : 0n;
+    if (share > 0n && before.custody === "NON_CUSTODIAL") {
+      const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "withdraw", args: [before.purchaser_address as `0x${string}`, share] });
+      await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data);
+    }
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED") return;
-    row.status = "FULFILLED";
-    row.items = items;
     row.fulfilled_at = s.clock.nowIso();
-    const { items: wireItems } = formatPurchase(row) as { items: unknown[] };
-    emit(s, row.account_id, "purchase.fulfilled", String(row.id), { purchase_id: row.id, status: "FULFILLED", onchain_request_id: row.onchain_request_id, items: wireItems });
+    if (short > 0) {
+      row.status = "PARTIALLY_FULFILLED";
+      row.items = items.slice(0, items.length - short);
+      row.refunded_micros = share.toString();
+      row.failure_reason = `partially_fulfilled: ${short} of ${items.length} items could not be delivered; ${usdc(share)} USDC was refunded`;
+      if (row.custody === "CUSTODIAL" && share > 0n) {
+        const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
+        user.balance_micros = String(BigInt(user.balance_micros) + share);
+        ledgerRefund(s, row.account_id, user, row.id, share);
+      }
+    } else {
+      row.status = "FULFILLED";
+      row.items = items;
+    }
+    emitPurchase(s, row, "purchase.fulfilled");
+    emitItemsPulled(s, row, { cardContract: chain.addresses.cardNft, revealTx: revealLog[0]?.transactionHash ?? null });
   } else if (onChain.status === POOL_STATUS.REFUNDED) {
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED") return;
@@ -114,7 +141,7 @@ export async function settleFromChain(s: Services, purchaseId: number): Promise<
       user.balance_micros = String(BigInt(user.balance_micros) + BigInt(row.price_micros));
       ledgerRefund(s, row.account_id, user, row.id, BigInt(row.price_micros));
     }
-    emit(s, row.account_id, "purchase.refunded", String(row.id), { purchase_id: row.id, status: "REFUNDED", onchain_request_id: row.onchain_request_id });
+    emitPurchase(s, row, "purchase.refunded");
   } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(BigInt(before.onchain_request_id))) {
     // The coordinator answered but the pool's callback reverted (RandomWordsFulfilled
     // success=false): the reveal can never happen, so the operator refunds it.

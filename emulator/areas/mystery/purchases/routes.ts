@@ -68,7 +68,8 @@ export const purchaseRoutes: RouteSpec[] = [
       async () => {
         chainOf(c.services); // 503 chain_unavailable before anything is held
         const maxPrice = maxPriceOf(b.max_price_usdc, tier.price);
-        return accepted(formatPurchase(await buyCustodial(c.services, acct, tier, who, maxPrice)));
+        // 202 RESERVED: credits held, on-chain fields null; the relayer takes it from here (relay.ts).
+        return accepted(formatPurchase(buyCustodial(c.services, acct, tier, who, maxPrice)));
       },
     );
   }),

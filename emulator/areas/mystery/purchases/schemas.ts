@@ -143,10 +143,11 @@ export const purchaseRoute = {
     max_price_usdc: later(usdcDoc.describe("Default: the tier's price")),
   }),
   responses: {
-    202: { description: "The custodial purchase (RESERVED, then settled by the worker)", data: purchaseSchema },
+    202: { description: "The custodial purchase: RESERVED with the price held and on-chain fields null (then SUBMITTING → SUBMITTED → FULFILLED on the clock)", data: purchaseSchema },
     400: { description: "Invalid input", codes: ["invalid_json", "missing_idempotency_key", "invalid_tier", "unsupported_quantity", "missing_user_identifier", "invalid_wallet_address", "invalid_value", "invalid_amount", "identifier_too_long"] },
     402: { description: "The end user's balance does not cover the price", codes: ["insufficient_funds"] },
     409: { description: "Price above max_price_usdc, or an Idempotency-Key reused with another body", codes: ["max_price_exceeded", "idempotency_mismatch"] },
+    503: { description: "An operator has the relayer off (retryable; Retry-After); nothing is held", codes: ["relayer_disabled"] },
   },
 } satisfies RouteSchema;
 
