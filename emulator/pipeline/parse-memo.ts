@@ -5,16 +5,27 @@
 
 const CAP = 1024;
 
-function frozenPlain(value: unknown, depth = 0): boolean {
+/** Plain data only: primitives, arrays and plain objects (no Sets, Maps, RegExps, class instances, functions). */
+function isPlain(value: unknown, depth = 0): boolean {
   if (value === null || typeof value !== "object") return typeof value !== "function";
   if (depth > 8) return false;
+  if (Array.isArray(value)) return value.every((v) => isPlain(v, depth + 1));
   const proto = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) {
-    if (!value.every((v) => frozenPlain(v, depth + 1))) return false;
-  } else if (proto === Object.prototype || proto === null) {
-    for (const k in value) if (!frozenPlain((value as Record<string, unknown>)[k], depth + 1)) return false;
-  } else return false; // Sets, Maps, class instances: not kept
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const k in value) if (!isPlain((value as Record<string, unknown>)[k], depth + 1)) return false;
+  return true;
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== "object" || Object.isFrozen(value)) return;
   Object.freeze(value);
+  for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
+}
+
+/** Checked whole before anything is frozen: a value that is not kept is handed over untouched. */
+function frozenPlain(value: unknown): boolean {
+  if (!isPlain(value)) return false;
+  deepFreeze(value);
   return true;
 }
 

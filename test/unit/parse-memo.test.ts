@@ -17,10 +17,12 @@ describe("parse memo (GET input reused for the same raw text)", () => {
     memo.get(schema, "include=prices&x=1", plain);
     expect(parses).toBe(2);
 
-    const withSet = () => (parses++, { language: new Set(["en"]) });
-    memo.get(schema, "language=en", withSet);
+    const withSet = () => (parses++, { page: { size: 20 }, language: new Set(["en"]) });
+    const handed = memo.get(schema, "language=en", withSet);
     memo.get(schema, "language=en", withSet);
     expect(parses).toBe(4);
+    // Not kept, so left as the parser made it (nothing frozen half-way).
+    expect(Object.isFrozen(handed) || Object.isFrozen(handed.page)).toBe(false);
 
     const failing = () => {
       parses++;
