@@ -37,6 +37,8 @@ import {
   buybackMarketplaceBytecode,
   cardNftAbi,
   cardNftBytecode,
+  instantPackAbi,
+  instantPackBytecode,
   multicall3DeployedBytecode,
   mysteryPoolAbi,
   mysteryPoolBytecode,
@@ -59,12 +61,14 @@ import {
   type FixtureAccount,
 } from "./accounts.ts";
 import { DEFAULT_GROUPS, DEFAULT_TIERS, ItemType, tierExpectedValue, type GroupConfig, type TierConfig } from "./tiers.ts";
+import { DEFAULT_PACKET_TYPES, type PacketTypeConfig } from "./instant.ts";
 import { ChainJournal, JournalError, replayJournal, type Eip1193Like } from "./journal.ts";
 import { parseChainExport, type ChainAddresses, type ChainStateExport } from "./state.ts";
 
 export * from "./generated/contracts.ts";
 export * from "./accounts.ts";
 export * from "./tiers.ts";
+export * from "./instant.ts";
 export { JournalError, type ChainHead, type JournalEntry } from "./journal.ts";
 export { parseChainExport, type ChainStateExport } from "./state.ts";
 
@@ -114,6 +118,8 @@ export interface Chain {
   /** Deployed pool configuration (on-chain groups/tiers). */
   groups: readonly GroupConfig[];
   tiers: readonly TierConfig[];
+  /** Deployed instant-pack store configuration (InstantPack packet types). */
+  packetTypes: readonly PacketTypeConfig[];
   /** Owner of every contract, stablecoin minter, CardNFT operator (finalize/cancel burn, setCardId). */
   operator: FixtureAccount;
   /** MysteryPool relayer (purchaseFor). Holds USDC with an unlimited allowance to the pool. */
@@ -238,14 +244,14 @@ export const FUNDING = {
  */
 export const chainErrorsAbi = (() => {
   const seen = new Map<string, unknown>();
-  for (const abi of [usdStablecoinAbi, cardNftAbi, mysteryPoolAbi, vrfCoordinatorMockAbi, buybackMarketplaceAbi]) {
+  for (const abi of [usdStablecoinAbi, cardNftAbi, mysteryPoolAbi, vrfCoordinatorMockAbi, buybackMarketplaceAbi, instantPackAbi]) {
     for (const item of abi) {
       if (item.type !== "error") continue;
       const key = `${item.name}(${item.inputs.map((i) => i.type).join(",")})`;
       if (!seen.has(key)) seen.set(key, item);
     }
   }
-  return [...seen.values()] as Array<Extract<(typeof usdStablecoinAbi | typeof cardNftAbi | typeof mysteryPoolAbi | typeof vrfCoordinatorMockAbi | typeof buybackMarketplaceAbi)[number], { type: "error" }>>;
+  return [...seen.values()] as Array<Extract<(typeof usdStablecoinAbi | typeof cardNftAbi | typeof mysteryPoolAbi | typeof vrfCoordinatorMockAbi | typeof buybackMarketplaceAbi | typeof instantPackAbi)[number], { type: "error" }>>;
 })();
 
 /** Decode the VRF request id(s) of a purchase receipt (pool PurchaseRequested, else coordinator RandomWordsRequested). */
@@ -342,6 +348,7 @@ class EmulatorChain implements Chain {
   deployBlock = 0n;
   groups = DEFAULT_GROUPS;
   tiers = DEFAULT_TIERS;
+  packetTypes = DEFAULT_PACKET_TYPES;
   operator = OPERATOR;
   relayer = RELAYER;
   poolSigner = POOL_SIGNER;
@@ -620,7 +627,23 @@ class EmulatorChain implements Chain {
     await this.write(POOL_SIGNER, "approve marketplace", stablecoin, usdStablecoinAbi, "approve", [marketplace, maxUint256]);
     await this.write(RELAYER, "approve pool", stablecoin, usdStablecoinAbi, "approve", [mysteryPool, maxUint256]);
 
-    this.addresses = { stablecoin, cardNft, mysteryPool, vrfCoordinator, marketplace, multicall3: MULTICALL3_ADDRESS, shippingProcessor };
+    // Last, so the addresses of everything deployed before it do not move.
+    progress("deploying InstantPack");
+    const instantPack = await this.deploy("InstantPack", instantPackAbi, instantPackBytecode, [
+      OPERATOR.address,
+      stablecoin,
+      cardNft,
+      vrfCoordinator,
+      VRF_KEY_HASH,
+      subscriptionId,
+    ]);
+    await this.write(OPERATOR, "addConsumer instant", vrfCoordinator, vrfCoordinatorMockAbi, "addConsumer", [subscriptionId, instantPack]);
+    await this.write(OPERATOR, "grant MINTER_ROLE instant", cardNft, cardNftAbi, "grantRole", [minterRole, instantPack]);
+    for (const t of this.packetTypes) {
+      await this.write(OPERATOR, `configurePacketType ${t.packetTypeId}`, instantPack, instantPackAbi, "configurePacketType", [t.packetTypeId, t.price, t.stock, t.cardsPerPack]);
+    }
+
+    this.addresses = { stablecoin, cardNft, mysteryPool, vrfCoordinator, marketplace, multicall3: MULTICALL3_ADDRESS, shippingProcessor, instantPack };
     this.vrf = { subscriptionId, keyHash: VRF_KEY_HASH };
     this.deployBlock = BigInt((await this.raw("eth_blockNumber")) as string);
     this.deployJournalLength = this.journal?.length ?? 0;

@@ -13,6 +13,8 @@ export interface ChainAddresses {
   multicall3: `0x${string}`;
   /** Redemption shipping payments (payShipping with the shipping signer's EIP-712 quote). */
   shippingProcessor: `0x${string}`;
+  /** The instant-pack store (purchaseInstantOpenFor). */
+  instantPack: `0x${string}`;
 }
 
 /** The chain inside a state export: enough to rebuild it exactly (same addresses, blocks, balances, pending VRF requests). */
@@ -45,7 +47,7 @@ export function parseChainExport(input: unknown): ChainStateExport {
   if (!isCount(doc.genesis_time)) throw bad("genesis_time");
   const d = doc.deployment;
   if (!d || typeof d !== "object") throw bad("deployment");
-  const names: Array<keyof ChainAddresses> = ["stablecoin", "cardNft", "mysteryPool", "vrfCoordinator", "marketplace", "multicall3", "shippingProcessor"];
+  const names: Array<keyof ChainAddresses> = ["stablecoin", "cardNft", "mysteryPool", "vrfCoordinator", "marketplace", "multicall3", "shippingProcessor", "instantPack"];
   if (!d.addresses || typeof d.addresses !== "object" || !names.every((n) => isHex(d.addresses[n]) && d.addresses[n].length === 42)) throw bad("deployment.addresses");
   if (typeof d.vrf_subscription_id !== "string" || !/^[0-9]+$/.test(d.vrf_subscription_id)) throw bad("deployment.vrf_subscription_id");
   if (!isHex(d.vrf_key_hash)) throw bad("deployment.vrf_key_hash");
