@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { describe, it, expect, beforeAll, afterAll, vi } from "vitest";
 import type { Hex } from "viem";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
@@ -72,5 +72,30 @@ describe("sandbox mode with a wallet key", () => {
     const controlOnly = (p: string) => ALL_CHECKS.filter((c) => c.profile === p && c.mode === "emulator").length;
     for (const p of ["mystery", "warehouse"]) expect(byProfile(p), p).toBe(controlOnly(p));
     expect(suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+  });
+});
+
+describe("the CLI's wallet flags", () => {
+  it("refuse a wallet key without --rpc-url and --max-spend-usdc, and show the budget up front", async () => {
+    const { runConformanceCli } = await import("./cli.ts");
+    const key = END_USERS.at(-1)!.privateKey;
+    await expect(runConformanceCli(["--base-url", emu.url, "--wallet-key", key])).rejects.toThrow("needs --rpc-url and --max-spend-usdc");
+    await expect(runConformanceCli(["--base-url", emu.url, "--max-spend-usdc", "5"])).rejects.toThrow("go with --wallet-key");
+    const err: string[] = [];
+    const out: string[] = [];
+    const spyErr = vi.spyOn(process.stderr, "write").mockImplementation((s) => (err.push(String(s)), true));
+    const spyOut = vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));
+    try {
+      const code = await runConformanceCli([
+        "--base-url", emu.url, "--partner-key", emu.key("demo"), "--mode", "sandbox", "--profile", "webhooks",
+        "--wallet-key", key, "--rpc-url", emu.rpcUrl!, "--max-spend-usdc", "0",
+      ]);
+      expect(code).toBe(0);
+    } finally {
+      spyErr.mockRestore();
+      spyOut.mockRestore();
+    }
+    expect(err[0]).toBe(`commerce budget: 1 checks may spend up to 25 test USDC from ${END_USERS.at(-1)!.address} on ${emu.rpcUrl}; --max-spend-usdc 0 (checks beyond it are not applicable)\n`);
+    expect(err.join("")).toContain("commerce.purchase-webhook — would spend up to 25 USDC; --max-spend-usdc leaves 0");
   });
 });

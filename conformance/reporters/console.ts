@@ -27,6 +27,13 @@ export function summaryTable(suite: SuiteResult): string {
   const lines = ["", `Conformance against ${suite.target} (${suite.mode} mode)`, "", "profile     pass  fail  error  n/a  expected-fail"];
   for (const [profile, c] of byProfile)
     lines.push(`${profile.padEnd(11)} ${String(c.pass).padStart(4)}  ${String(c.fail).padStart(4)}  ${String(c.error).padStart(5)}  ${String(c.not_applicable).padStart(3)}  ${String(c.expected_failure).padStart(13)}`);
+  // Warnings (fields a route's schema does not know, undeclared codes) do not fail a check: listed once each.
+  const warnings = [...new Set(suite.results.flatMap((r) => r.warnings ?? []))];
+  if (warnings.length) {
+    lines.push("", `Warnings (${warnings.length}; not failures: the target may be newer than the suite):`);
+    for (const w of warnings.slice(0, 20)) lines.push(`  ${w}`);
+    if (warnings.length > 20) lines.push(`  … and ${warnings.length - 20} more (see the JSON or HTML report)`);
+  }
   const failed = suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error");
   if (failed.length) {
     lines.push("", "Failures:");

@@ -19,6 +19,7 @@ export function junit(suite: SuiteResult): string {
       if (r.outcome === "error") out.push(`      <error message="${xml(r.message)}"/>`);
       if (r.outcome === "not_applicable") out.push(`      <skipped message="${xml(r.message)}"/>`);
       if (r.outcome === "expected_failure") out.push(`      <skipped message="expected failure: ${xml(r.message)}"/>`);
+      if (r.warnings?.length) out.push(`      <system-out>${xml(r.warnings.map((w) => `warning: ${w}`).join("\n"))}</system-out>`);
       out.push("    </testcase>");
     }
     out.push("  </testsuite>");
@@ -40,6 +41,9 @@ export function markdown(suite: SuiteResult): string {
     "| Check | Outcome | Details |",
     "|---|---|---|",
   ];
-  for (const r of suite.results) lines.push(`| \`${r.id}\` ${r.title} | ${r.outcome} | ${(r.message || r.notes.join("; ")).replace(/\|/g, "\\|")} |`);
+  for (const r of suite.results) {
+    const warn = r.warnings?.length ? ` (${r.warnings.length} warning${r.warnings.length > 1 ? "s" : ""})` : "";
+    lines.push(`| \`${r.id}\` ${r.title} | ${r.outcome}${warn} | ${(r.message || r.notes.join("; ")).replace(/\|/g, "\\|")} |`);
+  }
   return lines.join("\n") + "\n";
 }
