@@ -104,11 +104,13 @@ export const mysteryScenarios: Scenario[] = [
       await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: "scenario-user", usdc: "100" });
       const body = { tier_id: 1, external_user_id: "scenario-user" };
       const headers = { "Idempotency-Key": "scenario-order-1" };
-      ctx.step("2. POST /mystery/purchase with Idempotency-Key: the relayer buys on chain");
+      ctx.step("2. POST /mystery/purchase with Idempotency-Key: 202 RESERVED (the price is held); the relayer buys on chain seconds later");
       const first = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body, headers }), 202, "custodial purchase");
+      ctx.expect(first.status === "RESERVED", `the live service answers RESERVED, got ${first.status}`);
       ctx.step("3. the same call again (a retry): the original purchase, no second charge");
       const retry = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body, headers }), 202, "retry");
       ctx.expect(retry.id === first.id, "the retry returns the original purchase");
+      await ctx.control.advance(4_000); // the relayer picks it up (SUBMITTING) and it is mined (SUBMITTED): the hold is settled
       const bal = ctx.data<{ wallet: { balance_usdc: string } }>(await ctx.http.get("/api/v1/wallet/balance", { key, query: { external_user_id: "scenario-user" } }), 200, "balance");
       ctx.expect(bal.wallet.balance_usdc === "75.000000", `charged once: balance ${bal.wallet.balance_usdc}`);
       ctx.step("4. the same key for another tier is refused");
@@ -192,8 +194,9 @@ export const mysteryScenarios: Scenario[] = [
       ctx.step("2. the end user buys two tier-1 packs (custodial purchase, one Idempotency-Key per order)");
       for (const order of ["scenario-rev-1", "scenario-rev-2"]) {
         const p = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": order } }), 202, `purchase ${order}`);
-        ctx.expect(p.status === "SUBMITTED", `purchase ${p.id} should be SUBMITTED, is ${p.status}`);
+        ctx.expect(p.status === "RESERVED", `purchase ${p.id} should be RESERVED, is ${p.status}`);
       }
+      await ctx.control.advance(4_000); // the relayer sends both on chain: SUBMITTED
       ctx.step("3. GET /mystery/revenue?from=<before the sales>: gross = both packs, share = 5% of net (no sell-backs)");
       const gross = 2n * price;
       const share = (gross * 500n) / 10_000n;
