@@ -22,6 +22,7 @@ describe("idempotency under concurrency", () => {
     for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(202);
     const ids = new Set(answers.map((a) => a.body.data.id));
     expect(ids.size).toBe(1);
+    await ctx.emu.clock.advance(4_000); // RESERVED → SUBMITTED: the relayer settles the hold
     const after = await wallet("acme-user-1");
     expect(BigInt(after.balance)).toBe(before - 25_000_000n);
     expect(after.reserved).toBe("0");
