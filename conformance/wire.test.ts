@@ -19,6 +19,7 @@ function exchange(method: string, path: string, status: number, body: unknown, h
     requestBody: undefined,
     result: { status, headers: { ...HEADERS, "x-request-id": `req_${++seq}`, ...headers }, body, text },
     ms: 1,
+    startedAt: seq * 10,
   };
 }
 
@@ -88,6 +89,16 @@ describe("every answer", () => {
     expect(texts(s, at("12", "1800000070"))).toEqual([]); // the window slid: older requests left it
     expect(texts(s, at("301"))[0]).toContain("must lie in 0..300");
     expect(texts(s, at("abc"))[0]).toContain("x-ratelimit-remaining must be an integer");
+  });
+
+  it("overlapping calls of one key are not compared (their answers have no order)", () => {
+    const s = new WireSession();
+    const miss = { success: false, message: "m", error: "not_found" };
+    const a = exchange("GET", "/api/v1/pokemon/cards/zz", 404, miss, { "x-ratelimit-remaining": "9" });
+    const b = exchange("GET", "/api/v1/pokemon/cards/zz", 404, miss, { "x-ratelimit-remaining": "10" });
+    expect(texts(s, { ...a, startedAt: 0, ms: 50 })).toEqual([]);
+    expect(texts(s, { ...b, startedAt: 10, ms: 50 })).toEqual([]); // sent before the first answer arrived
+    expect(texts(s, { ...exchange("GET", "/api/v1/pokemon/cards/zz", 404, miss, { "x-ratelimit-remaining": "10" }), startedAt: 100, ms: 1 })[0]).toContain("must fall by at least one");
   });
 
   it("credit headers: the route's cost on a 2xx, 0 on a refund, and the balance falls by exactly the cost", () => {

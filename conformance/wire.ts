@@ -253,6 +253,8 @@ export class WireSession {
   private readonly rate = new Map<string, RateSeen>();
   private readonly balance = new Map<string, number>();
   private readonly warned = new Set<string>();
+  /** Per key, when its last answer arrived: a call sent before that overlapped it, and overlapping calls have no order. */
+  private readonly lastEnd = new Map<string, number>();
 
   /** Validates one exchange; returns the failures it found (warnings are kept in `findings`). */
   observe(x: Exchange): Finding[] {
@@ -273,12 +275,16 @@ export class WireSession {
       this.warned.add(id);
       found.push({ level: "warning", rule, text: `${x.method} ${path} → ${x.result.status}: ${text}` });
     };
-    this.check(x, route, fail, warn);
+    const key = x.requestHeaders["x-api-key"] ?? "";
+    const end = x.startedAt + x.ms;
+    const sequential = !key || x.startedAt >= (this.lastEnd.get(key) ?? -Infinity);
+    if (key) this.lastEnd.set(key, Math.max(end, this.lastEnd.get(key) ?? -Infinity));
+    this.check(x, route, fail, warn, sequential);
     this.findings.push(...found);
     return found.filter((f) => f.level === "failure");
   }
 
-  private check(x: Exchange, route: RouteSpec | null, fail: (r: WireRule, t: string) => void, warn: (r: WireRule, t: string) => void): void {
+  private check(x: Exchange, route: RouteSpec | null, fail: (r: WireRule, t: string) => void, warn: (r: WireRule, t: string) => void, sequential: boolean): void {
     const { status, headers: h, body } = x.result;
     const ctype = h["content-type"] ?? "";
     if (!/^application\/json\s*(;|$)/i.test(ctype)) fail("media", `Content-Type must be application/json, received ${shown(h["content-type"])}`);
@@ -321,11 +327,12 @@ export class WireSession {
         warn("status", `code ${JSON.stringify(code)} is not among the codes the route declares for ${status} (${declared.codes.join(", ")})`);
     }
 
-    this.headers(x, route, fail);
+    this.headers(x, route, fail, sequential);
     if (status < 400) this.paging(x, route, body, fail);
   }
 
-  private headers(x: Exchange, route: RouteSpec | null, fail: (r: WireRule, t: string) => void): void {
+  /** `sequential`: the call did not overlap the key's previous one, so the two can be compared. */
+  private headers(x: Exchange, route: RouteSpec | null, fail: (r: WireRule, t: string) => void, sequential: boolean): void {
     const { status, headers: h } = x.result;
     const key = x.requestHeaders["x-api-key"] ?? "";
     if (route?.access !== "public") {
@@ -341,7 +348,7 @@ export class WireSession {
         // Counted requests of a known key (a matched route, past authentication) share one window.
         if (route && status !== 401 && key) {
           const prev = this.rate.get(key);
-          if (prev && prev.limit === cur.limit && cur.reset <= prev.reset) {
+          if (sequential && prev && prev.limit === cur.limit && cur.reset <= prev.reset) {
             if (cur.reset < prev.reset) fail("rateSequence", `X-RateLimit-Reset went back from ${prev.reset} to ${cur.reset} within one window`);
             else if (cur.remaining > Math.max(prev.remaining - 1, 0))
               fail("rateSequence", `X-RateLimit-Remaining must fall by at least one per request (Reset unchanged at ${cur.reset}): expected ≤ ${Math.max(prev.remaining - 1, 0)}, received ${cur.remaining} after ${prev.remaining}`);
@@ -375,7 +382,7 @@ export class WireSession {
     const cost = isInt(costRaw) ? Number(costRaw) : 0;
     const prev = this.balance.get(key);
     // Only metered routes are held to the arithmetic; others that show the balance (a top-up) set it.
-    if (route.cost !== undefined && prev !== undefined && remaining !== prev - cost)
+    if (sequential && route.cost !== undefined && prev !== undefined && remaining !== prev - cost)
       fail("creditSequence", `X-Credits-Remaining must be the balance after this call: ${prev} − X-Credits-Cost ${cost} = ${prev - cost}, received ${remaining}`);
     this.balance.set(key, remaining);
   }

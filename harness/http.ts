@@ -20,6 +20,8 @@ export interface Exchange {
   result: HttpResult;
   /** Wall time of the call in ms. */
   ms: number;
+  /** performance.now() when the call was sent (calls that overlap have no order). */
+  startedAt: number;
 }
 
 /** Sees every answer a client receives; may throw to fail the call (conformance checks do). */
@@ -66,7 +68,7 @@ export class HttpClient {
     const h: Record<string, string> = {};
     res.headers.forEach((v, k) => (h[k.toLowerCase()] = v));
     const result: HttpResult = { status: res.status, headers: h, body: parsed, text };
-    this.observer?.({ method, url, requestHeaders: headers, requestBody: body, result, ms: performance.now() - t0 });
+    this.observer?.({ method, url, requestHeaders: headers, requestBody: body, result, ms: performance.now() - t0, startedAt: t0 });
     return result;
   }
 
