@@ -18,7 +18,7 @@ const M = "/api/v1/mystery";
 const MIN = 60_000;
 
 /** gacha.purchase as the SDK sends it: Idempotency-Key header (a UUID v4 when the caller gives none), no key in the body. */
-const purchase = (body: Record<string, unknown>, key = randomUUID(), apiKey = ctx.demo) =>
+const purchase = (body: Record<string, unknown>, key: string = randomUUID(), apiKey = ctx.demo) =>
   ctx.api.post(`${M}/purchase`).set("X-API-Key", apiKey).set("Idempotency-Key", key).set("Content-Type", "application/json").send(body);
 const get = (id: number, apiKey = ctx.demo) => ctx.api.get(`${M}/purchase/${id}`).set("X-API-Key", apiKey);
 const wallet = async (u: string) => (await ctx.api.get(`/api/v1/wallet/balance?external_user_id=${u}`).set("X-API-Key", ctx.demo).expect(200)).body.data.wallet;
