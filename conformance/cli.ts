@@ -1,5 +1,5 @@
 import { writeFileSync, readFileSync } from "node:fs";
-import { all, has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { all, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed, type SuiteResult } from "./runner.ts";
 import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
@@ -23,6 +23,8 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
     { name: "wallet-key", type: "string", value: "HEX", describe: "a funded test wallet's private key on the target's chain: commerce checks\n(purchase → reveal, its webhook, redemption quote) buy with it; needs --rpc-url\nand --max-spend-usdc" },
     { name: "rpc-url", type: "string", value: "URL", describe: "JSON-RPC of the target's chain (the sandbox's), for --wallet-key" },
     { name: "max-spend-usdc", type: "string", value: "N", describe: "the most test USDC the commerce checks may spend in all (required with --wallet-key)" },
+    { name: "webhook-url", type: "string", value: "URL", describe: "a public URL (your tunnel) that forwards to --webhook-port on this machine: delivery\nchecks register it and verify what arrives; without it they read the delivery log" },
+    { name: "webhook-port", type: "string", value: "N", describe: "the local port the suite's webhook receiver listens on (with --webhook-url)" },
     { name: "certify", type: "boolean", describe: "certification run: no check may be skipped (not applicable) in the chosen\nprofiles, no expected failures; writes a certification bundle" },
     { name: "bundle", type: "string", value: "FILE", describe: "where --certify writes its bundle (default certification.json)" },
     { name: "checks-digest", type: "boolean", describe: "print the suite version and the digest of its checks' source, and exit" },
@@ -72,6 +74,11 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
   if (maxSpend !== undefined && (!Number.isFinite(maxSpend) || maxSpend < 0)) throw new UsageError("--max-spend-usdc must be a non-negative number");
   const wallet = walletKey && rpcUrl && maxSpend !== undefined ? { privateKey: walletKey as `0x${string}`, rpcUrl, maxSpendUsdc: maxSpend } : undefined;
 
+  const webhookUrl = last(args, "webhook-url");
+  const webhookPort = intFlag(args, "webhook-port");
+  if ((webhookUrl === undefined) !== (webhookPort === undefined)) throw new UsageError("--webhook-url and --webhook-port go together (the URL must forward to the port)");
+  const receiver = webhookUrl !== undefined && webhookPort !== undefined ? { host: "0.0.0.0", port: webhookPort, publicUrl: webhookUrl } : undefined;
+
   let baseUrl = last(args, "base-url");
   let partnerKey = last(args, "partner-key");
   let tenantKey = last(args, "tenant-key");
@@ -104,6 +111,7 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
   }
   const suite = await runSuite(ALL_CHECKS, {
     wallet,
+    receiver,
     baseUrl,
     partnerKey,
     tenantKey,

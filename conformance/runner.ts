@@ -1,6 +1,7 @@
 import { MODES, CheckFailure, NotApplicable, type Check, type CheckResult, type Mode, type Profile, type RequestRecord } from "./types.ts";
 import { HttpClient, ControlClient, type Exchange } from "../harness/http.ts";
 import { openWallet, type TestWallet } from "../harness/wallet.ts";
+import type { ReceiverOptions } from "../harness/webhook-receiver.ts";
 import type { Hex } from "viem";
 import { WireSession } from "./wire.ts";
 import { transcriptEntry } from "./redact.ts";
@@ -21,6 +22,8 @@ export interface SuiteOptions {
    * at most `maxSpendUsdc` in all). In emulator mode without one, a fixture account of the local chain.
    */
   wallet?: WalletOptions;
+  /** A receiver the suite exposes for delivery checks (sandbox: the partner's tunnel to this port); emulator mode uses loopback. */
+  receiver?: ReceiverOptions;
 
   fetch?: typeof fetch;
   onResult?: (result: CheckResult, index: number, total: number) => void;
@@ -128,7 +131,7 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
       const partnerKey = checkControl ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
       const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
       if (check.needs.includes("wallet")) session.spend.left -= check.spendUsdc ?? 0;
-      await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, wallet, loopbackReceiver: checkControl !== null, note: (t) => notes.push(t) });
+      await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, wallet, receiver: opts.receiver ?? (checkControl ? {} : null), note: (t) => notes.push(t) });
       result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
     } catch (err) {
       // The check found out before spending (it throws before buying): give its spend back.

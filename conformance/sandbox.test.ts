@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from "vitest";
 import type { Hex } from "viem";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, type SuiteOptions, type SuiteResult } from "./runner.ts";
@@ -72,6 +74,23 @@ describe("sandbox mode with a wallet key", () => {
     const controlOnly = (p: string) => ALL_CHECKS.filter((c) => c.profile === p && c.mode === "emulator").length;
     for (const p of ["mystery", "warehouse"]) expect(byProfile(p), p).toBe(controlOnly(p));
     expect(suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+  });
+});
+
+describe("a receiver the suite exposes in sandbox mode (--webhook-url/--webhook-port)", () => {
+  it("the purchase's delivery reaches it through the public URL and its signature verifies", async () => {
+    const port = await new Promise<number>((resolve) => {
+      const srv = createServer().listen(0, "127.0.0.1", () => {
+        const p = (srv.address() as AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    // Here the "public URL" is loopback itself: the target is on this machine.
+    const receiver = { host: "127.0.0.1", port, publicUrl: `http://127.0.0.1:${port}/hook` };
+    const only = commerceChecks.filter((c) => c.id === "commerce.purchase-webhook");
+    const [r] = (await runSuite(only, { ...options(), receiver })).results;
+    expect([r!.outcome, r!.message]).toEqual(["pass", ""]);
+    expect(r!.notes[0]).toMatch(/^delivered purchase\.fulfilled:\d+ to the suite's receiver, signature verified$/);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { HttpClient, ControlClient } from "../harness/http.ts";
 import type { TestWallet } from "../harness/wallet.ts";
+import type { ReceiverOptions } from "../harness/webhook-receiver.ts";
 
 /** Areas of the contract; `--profile` selects them. */
 export const PROFILES = ["pipeline", "catalog", "credits", "x402", "vision", "webhooks", "mystery", "warehouse"] as const;
@@ -59,8 +60,11 @@ export interface CheckContext {
   control: ControlClient | null;
   /** The funded test wallet, for checks that need one (`needs: ["wallet"]`). */
   wallet?: TestWallet | null;
-  /** True when the target can reach a receiver the suite starts on loopback (emulator mode); else checks read the delivery log. */
-  loopbackReceiver?: boolean;
+  /**
+   * How a delivery check starts a receiver the target can reach: loopback in emulator mode, the
+   * partner's --webhook-url/--webhook-port in sandbox mode; null: checks read the delivery log instead.
+   */
+  receiver?: ReceiverOptions | null;
   /** Records a note shown in reports (e.g. what was measured). */
   note(text: string): void;
 }

@@ -16,8 +16,16 @@ export interface CheckReceiver {
   close(): Promise<void>;
 }
 
+/** Where a receiver listens, and the URL the target posts to (default: its own loopback address). */
+export interface ReceiverOptions {
+  host?: string;
+  port?: number;
+  /** A public URL forwarding to host:port (a tunnel), for a target that cannot reach this machine directly. */
+  publicUrl?: string;
+}
+
 /** `status`: a fixed answer, or one per request (n = 1, 2, …). */
-export async function startCheckReceiver(status: number | ((n: number) => number)): Promise<CheckReceiver> {
+export async function startCheckReceiver(status: number | ((n: number) => number), opts: ReceiverOptions = {}): Promise<CheckReceiver> {
   const deliveries: Delivery[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -31,11 +39,11 @@ export async function startCheckReceiver(status: number | ((n: number) => number
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
+    server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve);
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/conformance-webhook`,
+    url: opts.publicUrl ?? `http://127.0.0.1:${port}/conformance-webhook`,
     deliveries,
     close: () =>
       new Promise<void>((resolve) => {
