@@ -3,9 +3,10 @@ import { creditsScenarios } from "./credits.ts";
 import { webhooksScenarios } from "./webhooks.ts";
 import { mysteryScenarios } from "./mystery.ts";
 import { redemptionScenarios } from "./redemption.ts";
+import { purchaseLifecycleScenarios } from "./purchase-lifecycle.ts";
 import { warehouseScenarios } from "./warehouse.ts";
 
-export const SCENARIOS: readonly Scenario[] = [...creditsScenarios, ...webhooksScenarios, ...mysteryScenarios, ...redemptionScenarios, ...warehouseScenarios];
+export const SCENARIOS: readonly Scenario[] = [...creditsScenarios, ...webhooksScenarios, ...mysteryScenarios, ...purchaseLifecycleScenarios, ...redemptionScenarios, ...warehouseScenarios];
 
 export function findScenario(name: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.name === name);
