@@ -44,7 +44,7 @@ export const purchaseLifecycleScenarios: Scenario[] = [
     description:
       "The partner buys a pack from an end user's custodial balance with an Idempotency-Key: 202 RESERVED with the price held and every on-chain field null; the relayer sends it on chain (SUBMITTING, then SUBMITTED with the VRF request) and the reveal fulfils it, each step on the virtual clock with its webhook.",
     chain: true,
-    async run(ctx) {
+    async run(ctx: ScenarioContext) {
       const key = ctx.keys.demo!;
       const user = "lifecycle-user";
       ctx.step("1. the operator credits 100 USDC to an end user's custodial balance");
@@ -74,7 +74,7 @@ export const purchaseLifecycleScenarios: Scenario[] = [
     description:
       "A purchase is held; the operator switches the relayer off: the held purchase waits PENDING (its hold kept) and new custodial purchases answer 503 relayer_disabled (retryable). Switched on again, the PENDING purchase is relayed and fulfilled, and the refused call succeeds on retry with its key.",
     chain: true,
-    async run(ctx) {
+    async run(ctx: ScenarioContext) {
       const key = ctx.keys.demo!;
       const user = "paused-user";
       await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: user, usdc: "100" });
@@ -105,7 +105,7 @@ export const purchaseLifecycleScenarios: Scenario[] = [
     description:
       "A revealed card gets a buyback offer; accept/prepare hands the holder the EIP-712 OfferRequest typed data; the holder approves the marketplace once, signs the typed data in the wallet (eth_signTypedData_v4) and the partner posts the signature: the relayer submits acceptOfferFor and buyback.confirmed follows.",
     chain: true,
-    async run(ctx) {
+    async run(ctx: ScenarioContext) {
       const key = ctx.keys.demo!;
       const wallet = await endUserWallet(ctx, 6);
       const p = await buyAndReveal(ctx, key, wallet, 1);
