@@ -9,38 +9,12 @@ import { mystery } from "./state.ts";
 // Small helpers shared by the mystery routes: partner money strings, body
 // readers with clear 400s, and event publishing (also kept for /_emulator).
 
-/** Integer micros → "12.500000". */
-export function usdc(micros: bigint | string | number): string {
-  const m = BigInt(micros);
-  const neg = m < 0n;
-  const abs = neg ? -m : m;
-  return `${neg ? "-" : ""}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, "0")}`;
-}
+export { MAX_USDC_MICROS, parseUsdc, usdc } from "../../pipeline/money.ts";
 
 /** Integer micros → USD with cents ("12.50"). */
 export const usd2 = (micros: bigint | string): string => (Number(BigInt(micros)) / 1_000_000).toFixed(2);
 
-/** The largest USDC amount any mystery route takes: 10^12 USDC (far above any price, far below uint256). */
-export const MAX_USDC_MICROS = 10n ** 18n;
 export const MAX_UINT256 = 2n ** 256n - 1n;
-
-/**
- * "12.5" | 12.5 → micros, or null unless a plain non-negative decimal with at
- * most 6 places and at most MAX_USDC_MICROS: no sign, exponent, hex, leading
- * zeros ("007"), blanks, bare dot or empty string.
- */
-export function parseUsdc(v: unknown): bigint | null {
-  let s: string;
-  if (typeof v === "number") {
-    if (!Number.isFinite(v) || v < 0) return null;
-    s = String(v); // 1e21 → "1e+21", 1e-7 → "1e-7": both refused below
-  } else if (typeof v === "string") s = v;
-  else return null;
-  const m = /^(0|[1-9]\d{0,17})(?:\.(\d{1,6}))?$/.exec(s);
-  if (!m) return null;
-  const micros = BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0"));
-  return micros <= MAX_USDC_MICROS ? micros : null;
-}
 
 export type Body = Record<string, unknown>;
 

@@ -1,0 +1,32 @@
+// Partner money (interface: "Partner money is a string"): integer micros on the
+// wire as `*_micros`/`price`, decimal USDC with 6 places as `*_usdc`. Shared by
+// every partner-commerce area (mystery, instant).
+
+/** Integer micros → "12.500000". */
+export function usdc(micros: bigint | string | number): string {
+  const m = BigInt(micros);
+  const neg = m < 0n;
+  const abs = neg ? -m : m;
+  return `${neg ? "-" : ""}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, "0")}`;
+}
+
+/** The largest USDC amount a partner route takes: 10^12 USDC (far above any price, far below uint256). */
+export const MAX_USDC_MICROS = 10n ** 18n;
+
+/**
+ * "12.5" | 12.5 → micros, or null unless a plain non-negative decimal with at
+ * most 6 places and at most MAX_USDC_MICROS: no sign, exponent, hex, leading
+ * zeros ("007"), blanks, bare dot or empty string.
+ */
+export function parseUsdc(v: unknown): bigint | null {
+  let s: string;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v) || v < 0) return null;
+    s = String(v); // 1e21 → "1e+21", 1e-7 → "1e-7": both refused below
+  } else if (typeof v === "string") s = v;
+  else return null;
+  const m = /^(0|[1-9]\d{0,17})(?:\.(\d{1,6}))?$/.exec(s);
+  if (!m) return null;
+  const micros = BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0"));
+  return micros <= MAX_USDC_MICROS ? micros : null;
+}
