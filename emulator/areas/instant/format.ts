@@ -1,0 +1,32 @@
+import { partnerFixture } from "../../../fixtures/mystery/index.ts";
+import { usdc } from "../../pipeline/money.ts";
+import type { InstantPurchaseRow } from "./state.ts";
+
+// The wire shape of an instant purchase (sdk-wire-shapes §1 InstantPurchase):
+// `pack` and `cards` only once FULFILLED; memo `<partner-slug>-instant-<id>`.
+
+export function formatPurchase(p: InstantPurchaseRow) {
+  const fulfilled = p.status === "FULFILLED";
+  return {
+    id: p.id,
+    memo: `${partnerFixture(p.account_id).slug}-instant-${p.id}`,
+    status: p.status,
+    custody: p.custody,
+    packet_type_id: p.packet_type_id,
+    set_id: p.set_id,
+    product_id: p.product_id,
+    quantity: 1,
+    price: p.price_micros,
+    price_usdc: usdc(p.price_micros),
+    onchain_request_id: p.onchain_request_id,
+    transaction_hash: p.transaction_hash,
+    purchaser_address: p.purchaser_address,
+    recipient_address: p.recipient_address,
+    failure_reason: p.failure_reason,
+    reserved_at: p.reserved_at,
+    submitted_at: p.submitted_at,
+    fulfilled_at: p.fulfilled_at,
+    created_at: p.created_at,
+    ...(fulfilled ? { pack: p.pack, cards: p.cards ?? [] } : {}),
+  };
+}

@@ -1,0 +1,19 @@
+import type { Area } from "../area.ts";
+import { instantControl } from "./control.ts";
+import { instantDeviations } from "./deviations.ts";
+import { instantRoutes } from "./routes.ts";
+import { startInstantWorker } from "./worker.ts";
+
+// Instant packs (sdk-contract §5.2, service-facts §4.4): a booster pack bought
+// and opened in one transaction on the local chain's InstantPack store, the
+// bundle drawn by VRF. See docs/instant.md.
+export const instantArea: Area = {
+  name: "instant",
+  routes: instantRoutes,
+  control: instantControl,
+  deviations: instantDeviations,
+  start: startInstantWorker,
+};
+
+/** Instant sales for the revenue routes of the mystery area (only through this face). */
+export { instantSales } from "./purchases.ts";

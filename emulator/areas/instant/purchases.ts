@@ -1,0 +1,249 @@
+import { getAddress } from "viem";
+import { bundleCards, instantProduct } from "../../../fixtures/instant/index.ts";
+import { badRequest, conflict, documentedError, notFound } from "../../pipeline/errors.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
+import { usdc } from "../../pipeline/money.ts";
+import type { Services } from "../../pipeline/services.ts";
+import { own } from "../../state/own.ts";
+import { chainOf, OPENING, opening, openCalls, packetType, refundOnChain, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
+import { emitInstant } from "./events.ts";
+import { instant, type InstantCardRow, type InstantPurchaseRow, type InstantStatus } from "./state.ts";
+
+// Instant purchases (service-facts §4.4): prepare answers the approve +
+// purchaseInstantOpenFor calls and creates nothing; the user's wallet buys and
+// opens on chain; submit records the mined transaction (SUBMITTED), verified
+// against the store's InstantPurchaseRequested log; the VRF draw opens a
+// bundle on chain and the purchase becomes FULFILLED with its pack and cards.
+
+/** An unopened purchase fails (vrf_timeout, paid back on chain) this long after submit. */
+export const OPEN_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** 503 instant_disabled while an operator has instant packs off (retryable, Retry-After). */
+export function assertEnabled(s: Services): void {
+  if (!instant(s).enabled) throw documentedError(503, "instant_disabled", "Instant packs are disabled by the operator; retry later");
+}
+
+/** The packet type on chain, or 400 invalid_packet_type. */
+export async function knownPacketType(s: Services, id: number): Promise<PacketTypeOnChain> {
+  const t = await packetType(chainOf(s), id);
+  if (!t) throw badRequest("invalid_packet_type", `packet_type_id ${id} is not an instant pack (see GET /instant/catalog)`);
+  return t;
+}
+
+/** prepare: 409 sold_out / max_price_exceeded, else the two calls (interface: creates nothing). */
+export function preparePurchase(s: Services, t: PacketTypeOnChain, wallet: `0x${string}`, maxPrice: bigint | null) {
+  if (t.stock === 0) throw conflict("sold_out", `Packet type ${t.packetTypeId} is sold out`);
+  if (maxPrice !== null && maxPrice < t.price) throw conflict("max_price_exceeded", `The pack costs ${usdc(t.price)} USDC, above max_price_usdc ${usdc(maxPrice)}`);
+  const chain = chainOf(s);
+  const cap = maxPrice ?? t.price;
+  const [approve, open] = openCalls(chain, t.packetTypeId, wallet, cap);
+  return {
+    chain_id: chain.chainId,
+    payment_token: chain.addresses.stablecoin,
+    contract: chain.addresses.instantPack,
+    packet_type_id: t.packetTypeId,
+    price: String(t.price),
+    price_usdc: usdc(t.price),
+    calls: [
+      { ...approve!, description: `Approve the instant-pack store to take up to ${usdc(cap)} USDC (skip when the allowance already covers it)` },
+      { ...open!, description: `Buy and open one pack of packet type ${t.packetTypeId} for ${wallet}; the receipt carries the VRF request id` },
+    ],
+  };
+}
+
+export interface Submitted {
+  packet_type_id: number;
+  hash: `0x${string}`;
+  wallet: `0x${string}` | null;
+  external_user_id: string | null;
+}
+
+const txLock = (hash: string) => `instant-tx:${hash.toLowerCase()}`;
+const byHash = (s: Services, hash: string) => Object.values(instant(s).purchases).find((p) => p.transaction_hash.toLowerCase() === hash.toLowerCase());
+
+/**
+ * Records a mined buy-and-open transaction (202 SUBMITTED). The receipt decides
+ * price, request id, purchaser and recipient; the body only names what the
+ * caller expects. Idempotent on the hash: parallel submits take turns on the
+ * hash's lock, so the first records and the others answer that record.
+ */
+export function submitPurchase(s: Services, accountId: string, input: Submitted): Promise<InstantPurchaseRow> {
+  return withKeyLock(s.store, txLock(input.hash), async () => {
+    const existing = byHash(s, input.hash);
+    if (existing) {
+      if (existing.account_id !== accountId) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
+      await settle(s, existing.id);
+      return instant(s).purchases[existing.id] ?? existing;
+    }
+    const chain = chainOf(s);
+    let receipt;
+    try {
+      receipt = await chain.publicClient.getTransactionReceipt({ hash: input.hash });
+    } catch {
+      throw badRequest("tx_unverified", "The transaction is not on the chain (submit after it is mined)");
+    }
+    if (receipt.status !== "success") throw badRequest("tx_reverted", "The buy-and-open transaction reverted on chain");
+    const req = requestedIn(chain, receipt);
+    if (!req) throw badRequest("tx_unverified", "The transaction has no InstantPurchaseRequested log of the instant-pack store");
+    if (req.packetTypeId !== input.packet_type_id)
+      throw badRequest("packet_type_mismatch", `The transaction bought packet type ${req.packetTypeId}, not packet_type_id ${input.packet_type_id}`);
+    if (input.wallet !== null && req.purchaser.toLowerCase() !== input.wallet.toLowerCase())
+      throw badRequest("purchaser_mismatch", `The pack was bought by ${req.purchaser}, not wallet_address ${input.wallet}`);
+    const product = instantProduct(s.catalog, s.options.seed, req.packetTypeId);
+    const now = s.clock.nowIso();
+    const id = s.store.nextId("instant-purchase");
+    const row: InstantPurchaseRow = {
+      id,
+      account_id: accountId,
+      status: "SUBMITTED",
+      custody: "NON_CUSTODIAL",
+      packet_type_id: req.packetTypeId,
+      set_id: product?.set_id ?? null,
+      product_id: product?.product_id ?? null,
+      price_micros: String(req.price),
+      onchain_request_id: req.requestId.toString(),
+      transaction_hash: receipt.transactionHash,
+      purchaser_address: getAddress(req.purchaser),
+      recipient_address: getAddress(req.recipient),
+      external_user_id: input.external_user_id,
+      failure_reason: null,
+      reserved_at: null,
+      submitted_at: now,
+      fulfilled_at: null,
+      created_at: now,
+      fail_at: s.clock.now() + OPEN_TIMEOUT_MS,
+      pack: null,
+      cards: null,
+    };
+    instant(s).purchases[id] = row;
+    emitInstant(s, row, "instant_purchase.submitted");
+    await settle(s, id);
+    return instant(s).purchases[id] ?? row;
+  });
+}
+
+/** The pack's cards: token i of the opening holds card i of the drawn bundle (fixtures/instant). */
+function cardsOf(s: Services, p: InstantPurchaseRow, bundleId: number, tokenIds: readonly bigint[]): InstantCardRow[] {
+  const cards = bundleCards(s.catalog, s.options.seed, p.packet_type_id, bundleId, tokenIds.length);
+  return tokenIds.map((t, i) => {
+    const c = cards[i];
+    const unique_id = `IC-${p.packet_type_id}-${bundleId}-${i + 1}`;
+    if (!c) return { token_id: t.toString(), unique_id, card_id: null, name: null, card_number: null, rarity: null, is_chase: null, small_image_url: null, large_image_url: null, front_image_url: null, value_usd: null, set_id: null };
+    return {
+      token_id: t.toString(),
+      unique_id,
+      card_id: c.card_id,
+      name: c.name,
+      card_number: c.card_number,
+      rarity: c.rarity,
+      is_chase: c.is_chase,
+      small_image_url: c.small_image_url,
+      large_image_url: c.large_image_url,
+      front_image_url: c.front_image_url,
+      value_usd: c.market_usd === null ? null : usdc(BigInt(Math.round(c.market_usd * 1_000_000))),
+      set_id: c.set_id,
+    };
+  });
+}
+
+/**
+ * Brings one SUBMITTED purchase up to date with the chain: opened → FULFILLED
+ * (pack and cards); paid back on chain → REFUNDED/FAILED; unopened past its
+ * timeout → paid back on chain and FAILED (vrf_timeout). Each change publishes its event once.
+ */
+export function settle(s: Services, id: number): Promise<void> {
+  // One settle per purchase at a time: two must not both pay a timed-out purchase back.
+  return withKeyLock(s.store, `instant-settle:${id}`, () => settleNow(s, id));
+}
+
+async function settleNow(s: Services, id: number): Promise<void> {
+  const p0 = instant(s).purchases[id];
+  if (!p0 || p0.status !== "SUBMITTED" || p0.onchain_request_id === null) return;
+  const chain = chainOf(s);
+  const requestId = BigInt(p0.onchain_request_id);
+  let o = await opening(chain, requestId);
+  if (o.status === OPENING.REQUESTED && s.clock.now() >= p0.fail_at) {
+    await refundOnChain(chain, requestId, true);
+    o = await opening(chain, requestId);
+  }
+  // Re-read after the awaits: a restore or another settle may have replaced or moved the row.
+  const p = instant(s).purchases[id];
+  if (!p || p.status !== "SUBMITTED") return;
+  if (o.status === OPENING.OPENED) {
+    const product = instantProduct(s.catalog, s.options.seed, p.packet_type_id);
+    const now = s.clock.nowIso();
+    p.pack = {
+      unique_id: `IP-${p.packet_type_id}-${o.bundleId}`,
+      set_id: product?.set_id ?? "",
+      name: product?.name ?? `Instant pack ${p.packet_type_id}`,
+      image_url: product?.image_url ?? null,
+      opened_at: now,
+    };
+    p.cards = cardsOf(s, p, o.bundleId, o.tokenIds);
+    p.status = "FULFILLED";
+    p.fulfilled_at = now;
+    emitInstant(s, p, "instant_purchase.fulfilled");
+  } else if (o.status === OPENING.REFUNDED) {
+    p.status = "REFUNDED";
+    emitInstant(s, p, "instant_purchase.refunded");
+  } else if (o.status === OPENING.FAILED) {
+    p.status = "FAILED";
+    p.failure_reason = p.failure_reason ?? "vrf_timeout";
+    emitInstant(s, p, "instant_purchase.failed");
+  }
+}
+
+/** Settles every SUBMITTED purchase (the worker, and reads before they answer). */
+export async function settleAll(s: Services): Promise<void> {
+  for (const p of Object.values(instant(s).purchases)) if (p.status === "SUBMITTED") await settle(s, p.id);
+}
+
+/** One purchase of the account (404 not_found otherwise, also for another partner's). */
+export async function readPurchase(s: Services, accountId: string, id: number | null, label: string): Promise<InstantPurchaseRow> {
+  const found = id === null ? undefined : own(instant(s).purchases, String(id));
+  if (!found || found.account_id !== accountId) throw notFound(`No instant purchase ${label} for this partner`);
+  if (s.chain) await settle(s, found.id);
+  return instant(s).purchases[found.id] ?? found;
+}
+
+export interface ListFilter {
+  status: InstantStatus | null;
+  external_user_id: string | null;
+  wallet: string | null;
+}
+
+/** The account's purchases, newest first; `wallet` matches the purchaser or the recipient. */
+export async function listPurchases(s: Services, accountId: string, f: ListFilter): Promise<InstantPurchaseRow[]> {
+  if (s.chain) await settleAll(s);
+  return Object.values(instant(s).purchases)
+    .filter((p) => p.account_id === accountId)
+    .filter((p) => f.status === null || p.status === f.status)
+    .filter((p) => f.external_user_id === null || p.external_user_id === f.external_user_id)
+    .filter((p) => f.wallet === null || p.purchaser_address.toLowerCase() === f.wallet || p.recipient_address.toLowerCase() === f.wallet)
+    .sort((a, b) => b.id - a.id);
+}
+
+/** Operator: pays an unopened purchase back on chain (REFUNDED), or fails it with `reason` (FAILED). */
+export async function operatorRefund(s: Services, id: number, failReason: string | null): Promise<InstantPurchaseRow> {
+  const p = own(instant(s).purchases, String(id));
+  if (!p) throw notFound(`No instant purchase ${id}`);
+  if (p.status !== "SUBMITTED" || p.onchain_request_id === null) throw conflict("invalid_status", `Instant purchase ${id} is ${p.status}; only an unopened SUBMITTED purchase can be paid back`);
+  if (failReason !== null) p.failure_reason = failReason;
+  await refundOnChain(chainOf(s), BigInt(p.onchain_request_id), failReason !== null);
+  await settle(s, id);
+  return instant(s).purchases[id] ?? p;
+}
+
+/** Instant sales of an account in [from, to) by submit time, counted as revenue (SUBMITTED or FULFILLED). */
+export function instantSales(s: Services, accountId: string, fromMs: number | null, toMs: number | null): { packs: number; gross_micros: bigint } {
+  let packs = 0;
+  let gross = 0n;
+  for (const p of Object.values(instant(s).purchases)) {
+    if (p.account_id !== accountId || (p.status !== "SUBMITTED" && p.status !== "FULFILLED")) continue;
+    const at = Date.parse(p.submitted_at ?? p.created_at);
+    if ((fromMs !== null && at < fromMs) || (toMs !== null && at >= toMs)) continue;
+    packs += 1;
+    gross += BigInt(p.price_micros);
+  }
+  return { packs, gross_micros: gross };
+}

@@ -1,0 +1,78 @@
+import type { Services } from "../../pipeline/services.ts";
+
+// The instant area's slice of the store: plain JSON, re-read on every use
+// (restore/reset/import replace the whole object), exported with the rest.
+
+/** sdk-wire-shapes §1 InstantPurchaseStatus (no PARTIALLY_FULFILLED for instant packs). */
+export const INSTANT_STATUSES = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "REFUNDED", "FAILED"] as const;
+export type InstantStatus = (typeof INSTANT_STATUSES)[number];
+
+export interface InstantCardRow {
+  token_id: string;
+  unique_id: string;
+  card_id: string | null;
+  name: string | null;
+  card_number: string | null;
+  rarity: string | null;
+  is_chase: boolean | null;
+  small_image_url: string | null;
+  large_image_url: string | null;
+  front_image_url: string | null;
+  value_usd: string | null;
+  set_id: string | null;
+}
+
+export interface InstantPackRow {
+  unique_id: string;
+  set_id: string;
+  name: string;
+  image_url: string | null;
+  opened_at: string | null;
+}
+
+export interface InstantPurchaseRow {
+  id: number;
+  account_id: string;
+  status: InstantStatus;
+  custody: "CUSTODIAL" | "NON_CUSTODIAL";
+  packet_type_id: number;
+  set_id: string | null;
+  product_id: string | null;
+  price_micros: string;
+  /** The VRF request id of the purchase transaction (decimal). */
+  onchain_request_id: string | null;
+  transaction_hash: string;
+  purchaser_address: string;
+  recipient_address: string;
+  /** Attribution sent with submit (list filter; not on the wire shape). */
+  external_user_id: string | null;
+  failure_reason: string | null;
+  reserved_at: string | null;
+  submitted_at: string | null;
+  fulfilled_at: string | null;
+  created_at: string;
+  /** Virtual-clock ms after which an unopened purchase fails (vrf_timeout) and is paid back. */
+  fail_at: number;
+  pack: InstantPackRow | null;
+  cards: InstantCardRow[] | null;
+}
+
+/** A published event as recorded for the control plane (GET /_emulator/instant/events). */
+export interface InstantEventRow {
+  type: string;
+  account_id: string;
+  key: string;
+  data: Record<string, unknown>;
+  at: string;
+}
+
+export interface InstantSlice {
+  /** Operator switch: off → prepare and submit answer 503 instant_disabled. */
+  enabled: boolean;
+  purchases: Record<string, InstantPurchaseRow>;
+  events: InstantEventRow[];
+}
+
+const initial = (): InstantSlice => ({ enabled: true, purchases: {}, events: [] });
+
+export const instant = (s: Services): InstantSlice => s.store.area<InstantSlice>("instant", initial);

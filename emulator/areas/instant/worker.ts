@@ -1,0 +1,62 @@
+import type { Services } from "../../pipeline/services.ts";
+import { settleAll } from "./purchases.ts";
+import { instant } from "./state.ts";
+
+// The area's worker: SUBMITTED purchases are brought up to date with the chain
+// (opened → FULFILLED; past OPEN_TIMEOUT_MS unopened → paid back, FAILED) after
+// blocks are mined, on every clock change, and at each purchase's timeout (one
+// clock timer armed for the earliest, re-armed on state.replaced).
+
+const timers = new WeakMap<Services, number>();
+const queues = new WeakMap<Services, Promise<void>>();
+
+const watching = (s: Services) => Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED");
+
+export function armInstantWorker(s: Services): void {
+  const prev = timers.get(s);
+  if (prev !== undefined) s.clock.cancel(prev);
+  timers.delete(s);
+  let due: number | null = null;
+  for (const p of Object.values(instant(s).purchases)) if (p.status === "SUBMITTED" && (due === null || p.fail_at < due)) due = p.fail_at;
+  if (due === null) return;
+  timers.set(s, s.clock.schedule(Math.max(due, s.clock.now()), () => runInstantWorker(s), "instant worker"));
+}
+
+/** Settles every SUBMITTED purchase, one run at a time; always re-arms the timer. */
+export function runInstantWorker(s: Services): Promise<void> {
+  const run = async () => {
+    try {
+      if (s.chain && watching(s)) await settleAll(s);
+    } catch (err) {
+      console.error("[emulator] instant worker failed:", err);
+    } finally {
+      armInstantWorker(s);
+    }
+  };
+  const next = (queues.get(s) ?? Promise.resolve()).then(run, run);
+  queues.set(s, next);
+  return next;
+}
+
+export function startInstantWorker(s: Services): () => void {
+  const offClock = s.clock.onChange(() => runInstantWorker(s));
+  const offBus = s.bus.on("state.replaced", () => armInstantWorker(s));
+  armInstantWorker(s);
+  let queued = false;
+  const offBlocks =
+    s.chain?.onBlocks(() => {
+      if (queued || !watching(s)) return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        void runInstantWorker(s);
+      });
+    }) ?? (() => {});
+  return () => {
+    offClock();
+    offBus();
+    offBlocks();
+    const t = timers.get(s);
+    if (t !== undefined) s.clock.cancel(t);
+  };
+}
