@@ -57,6 +57,53 @@ const redemptionDeviations: readonly Deviation[] = [
     } },
 ];
 
+/** Purchase lifecycle rules (conformance/checks/purchases.ts and PURCHASE_LIFECYCLES). */
+const purchaseDeviations: readonly Deviation[] = [
+  { name: "purchases_custodial_answers_submitted", breaks: "a custodial purchase is answered 202 RESERVED with on-chain fields null", apply: (x) => {
+      // The old emulator: the relayer's transaction already in the 202.
+      const d = dataOf(x);
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/purchase$/) || x.status !== 202 || d?.status !== "RESERVED") return;
+      Object.assign(d, { status: "SUBMITTED", transaction_hash: `0x${"ab".repeat(32)}`, onchain_request_id: "1", submitted_at: x.services.clock.nowIso() });
+    } },
+  { name: "purchases_status_filter_narrow", breaks: "every purchase status is a ?status= filter", apply: (x) => {
+      const status = x.url.searchParams.get("status")?.toUpperCase();
+      if (!is(x, "GET", /^\/api\/v1\/mystery\/purchases$/) || !status || !["PENDING", "SUBMITTING", "PARTIALLY_FULFILLED"].includes(status)) return;
+      x.status = 400;
+      x.body = { success: false, error: "invalid_status", message: "status must be one of RESERVED, SUBMITTED, FULFILLED, REFUNDED, FAILED" };
+    } },
+  { name: "purchases_relayer_off_accepted", breaks: "a paused relayer is 503 relayer_disabled (retryable), nothing held", apply: (x) => {
+      // The old emulator: a 202 whose purchase failed before the broadcast.
+      if (!errorIs(x, 503, "relayer_disabled")) return;
+      x.status = 202;
+      x.headers.delete("retry-after");
+      x.body = { success: true, data: { status: "FAILED", failure_reason: "relayer_disabled" } };
+    } },
+  { name: "lifecycle_custodial_stuck_reserved", breaks: "a custodial purchase moves on from RESERVED to SUBMITTING, SUBMITTED and FULFILLED", apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "GET", /^\/api\/v1\/mystery\/purchase\/\d+$/) && d?.custody === "CUSTODIAL" && d.status !== "PENDING") Object.assign(d, { status: "RESERVED", items: undefined });
+    } },
+  { name: "lifecycle_pending_dropped", breaks: "a purchase held while the relayer is paused is relayed once it is back", apply: (x) => {
+      // A server that gives up on a held purchase as soon as the relayer is seen paused.
+      const d = dataOf(x);
+      if (!is(x, "GET", /^\/api\/v1\/mystery\/purchase\/\d+$/) || d?.status !== "PENDING" || typeof d.id !== "number") return;
+      const row = mystery(x.services).purchases[d.id];
+      if (row) Object.assign(row, { status: "FAILED", next_step_at: null, failure_reason: "relayer_disabled" });
+      Object.assign(d, { status: "FAILED", failure_reason: "relayer_disabled" });
+    } },
+  { name: "lifecycle_accept_receiver_acceptance", breaks: "accept/prepare hands the holder the offer's OfferRequest typed data", apply: (x) => {
+      // The old emulator: a ReceiverAcceptance(offerHash, receiver) of its own.
+      const d = dataOf(x);
+      const typed = d?.typed_data as { domain?: unknown } | undefined;
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/buyback\/[^/]+\/accept\/prepare$/) || x.status !== 200 || !typed) return;
+      d!.typed_data = {
+        domain: typed.domain,
+        types: { ReceiverAcceptance: [{ name: "offerHash", type: "bytes32" }, { name: "receiver", type: "address" }] },
+        primaryType: "ReceiverAcceptance",
+        message: { offerHash: `0x${"00".repeat(32)}`, receiver: d!.receiver },
+      };
+    } },
+];
+
 const on = (x: Exchange, path: string) => x.url.pathname.startsWith(`/api/v1${path}`);
 const keyKind = (x: Exchange) => keyOf(x)?.kind;
 
@@ -204,4 +251,5 @@ export const mysteryDeviations: readonly Deviation[] = [
       d.total_payout_usdc = usdc(micros);
     } },
   ...redemptionDeviations,
+  ...purchaseDeviations,
 ];
