@@ -1,0 +1,122 @@
+import type { Check, CheckContext } from "../types.ts";
+import { ensure, expectError, expectSuccess } from "../assert.ts";
+import { chainMissing } from "./target.ts";
+
+// Checks of the custodial purchase lifecycle as the live service runs it (SDK
+// 0.1.2 gacha.purchase / listPurchases; service-facts §4.2, §2.8): the 202 is
+// RESERVED with the price held and on-chain fields null, every status the SDK
+// types is a ?status= filter, and a paused relayer is 503 relayer_disabled
+// (retryable) with nothing held. The lifecycles themselves are scenarios
+// (scenarios/purchase-lifecycle.ts), run as lifecycle checks (PURCHASE_LIFECYCLES).
+
+const M = "/api/v1/mystery";
+const STATUSES = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"] as const;
+
+const base = { profile: "mystery" as const, credits: 0 };
+
+/** Runs `body` with a funded end user of the check's key, on a manual clock, and restores the state (and the relayer) after. */
+async function withFundedUser(ctx: CheckContext, body: (user: string) => Promise<void>): Promise<void> {
+  const control = ctx.control;
+  ensure(control, "needs the control plane (emulator mode)");
+  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
+  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
+  const { id } = await control.request<{ id: string }>("POST", "/snapshot");
+  try {
+    const user = "conformance-custodial-user";
+    await control.request("POST", "/mystery/custodial/fund", { key: ctx.partnerKey, external_user_id: user, usdc: "100" });
+    await body(user);
+  } finally {
+    await control.request("POST", "/restore", { id });
+    if (mode !== "manual") await control.request("POST", "/clock", { mode });
+  }
+}
+
+const wallet = async (ctx: CheckContext, user: string) =>
+  (expectSuccess(await ctx.http.get("/api/v1/wallet/balance", { key: ctx.partnerKey, query: { external_user_id: user } }), "wallet balance").data as { wallet: { balance: string; reserved: string } }).wallet;
+
+export const purchaseChecks: Check[] = [
+  {
+    ...base,
+    id: "purchases.custodial-reserved",
+    guards: "sdk-contract.md §5.1 (gacha.purchase → 202 Purchase, status RESERVED); service-facts.md §4.2 (202 RESERVED with credits held)",
+    title: "Custodial purchase → 202 RESERVED, price held, on-chain fields null",
+    rule: "POST /mystery/purchase answers 202 with status RESERVED and custody CUSTODIAL; the price is held on the end user's balance (reserved, not yet debited) and onchain_request_id, transaction_hash and submitted_at are null until the relayer sends it.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    deviation: "purchases_custodial_answers_submitted",
+    applicable: chainMissing,
+    async run(ctx) {
+      await withFundedUser(ctx, async (user) => {
+        const r = await ctx.http.post(`${M}/purchase`, { key: ctx.partnerKey, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": "conformance-reserved-1" } });
+        const p = expectSuccess(r, "custodial purchase", 202).data as Record<string, unknown>;
+        ensure(p.status === "RESERVED" && p.custody === "CUSTODIAL", `202 must be RESERVED / CUSTODIAL, got ${String(p.status)} / ${String(p.custody)}`);
+        ensure(p.onchain_request_id === null && p.transaction_hash === null && p.submitted_at === null, `on-chain fields must be null on the 202: ${r.text.slice(0, 240)}`);
+        const w = await wallet(ctx, user);
+        ensure(w.balance === "100000000" && BigInt(w.reserved) === BigInt(p.price as string), `the price is held, not debited: ${JSON.stringify(w)}`);
+      });
+    },
+  },
+  {
+    ...base,
+    id: "purchases.status-filters",
+    guards: "sdk-wire-shapes.md §3 PurchaseStatus (8 values); sdk-contract.md §5.1 (listPurchases, 400 invalid_status)",
+    title: "Every purchase status is a ?status= filter; an unknown one is 400 invalid_status",
+    rule: "GET /mystery/purchases?status= takes PENDING, RESERVED, SUBMITTING, SUBMITTED, FULFILLED, PARTIALLY_FULFILLED, REFUNDED and FAILED (each lists only purchases in that status); anything else is 400 invalid_status.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "purchases_status_filter_narrow",
+    async run(ctx) {
+      for (const status of STATUSES) {
+        const r = await ctx.http.get(`${M}/purchases`, { key: ctx.partnerKey, query: { status, limit: "100" } });
+        const rows = (expectSuccess(r, `GET /mystery/purchases?status=${status}`).data as { purchases: Array<{ status: string }> }).purchases;
+        ensure(Array.isArray(rows), `status=${status}: data.purchases must be an array`);
+        for (const row of rows) ensure(row.status === status, `status=${status} listed a ${row.status} purchase`);
+      }
+      expectError(await ctx.http.get(`${M}/purchases`, { key: ctx.partnerKey, query: { status: "DONE" } }), 400, "invalid_status", "GET /mystery/purchases?status=DONE");
+    },
+  },
+  {
+    ...base,
+    id: "purchases.relayer-disabled",
+    guards: "service-facts.md §2.8 and §4.2 (503 relayer_disabled); sdk-contract.md §1.4–1.6 (503 retryable, Retry-After)",
+    title: "Relayer paused → custodial purchase 503 relayer_disabled (retryable), nothing held",
+    rule: "While the relayer is paused, POST /mystery/purchase is 503 relayer_disabled with retryable: true and a Retry-After header, and holds nothing on the end user's balance.",
+    mode: "emulator",
+    needs: ["partnerKey"],
+    deviation: "purchases_relayer_off_accepted",
+    applicable: chainMissing,
+    async run(ctx) {
+      await withFundedUser(ctx, async (user) => {
+        await ctx.control!.request("POST", "/mystery/relayer", { enabled: false });
+        const r = await ctx.http.post(`${M}/purchase`, { key: ctx.partnerKey, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": "conformance-relayer-1" } });
+        const b = expectError(r, 503, "relayer_disabled", "custodial purchase with the relayer paused") as { retryable?: unknown };
+        ensure(b.retryable === true, `relayer_disabled must say retryable: true, got ${r.text.slice(0, 200)}`);
+        ensure(Number(r.headers["retry-after"]) > 0, `relayer_disabled must carry Retry-After, got ${JSON.stringify(r.headers["retry-after"] ?? null)}`);
+        const w = await wallet(ctx, user);
+        ensure(w.reserved === "0" && w.balance === "100000000", `nothing may be held: ${JSON.stringify(w)}`);
+      });
+    },
+  },
+];
+
+/** The purchase lifecycles (scenarios/purchase-lifecycle.ts) as lifecycle checks (conformance/checks/lifecycle.ts). */
+export const PURCHASE_LIFECYCLES = {
+  "mystery-custodial-lifecycle": {
+    profile: "mystery" as const,
+    rule: "A custodial purchase answered RESERVED goes SUBMITTING → SUBMITTED → FULFILLED on the clock (polled as the SDK's waitForReveal does), one webhook per step, the hold settled once.",
+    guards: "sdk-contract.md §3 (polling) and §5.1; service-facts.md §4.2 (202 RESERVED → relayer → SUBMITTED → FULFILLED)",
+    deviation: "lifecycle_custodial_stuck_reserved",
+  },
+  "mystery-relayer-paused": {
+    profile: "mystery" as const,
+    rule: "A purchase held while the relayer is paused waits PENDING and is relayed to FULFILLED once the relayer is back.",
+    guards: "sdk-wire-shapes.md §3 PurchaseStatus (PENDING); service-facts.md §2.8 (relayer_disabled)",
+    deviation: "lifecycle_pending_dropped",
+  },
+  "mystery-relayed-accept": {
+    profile: "mystery" as const,
+    rule: "accept/prepare hands the holder the offer's EIP-712 OfferRequest; the holder's signature of it is accepted and relayed.",
+    guards: "service-facts.md §4.6 (typed_data: primaryType OfferRequest, message fields); sdk-wire-shapes.md §7 BuybackTypedData",
+    deviation: "lifecycle_accept_receiver_acceptance",
+  },
+};
