@@ -6,6 +6,7 @@ import { visionChecks } from "./checks/vision.ts";
 import { webhooksChecks } from "./checks/webhooks.ts";
 import { mysteryChecks } from "./checks/mystery.ts";
 import { redemptionChecks } from "./checks/redemption.ts";
+import { purchaseChecks } from "./checks/purchases.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { limitsChecks } from "./checks/limits.ts";
@@ -19,6 +20,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...visionChecks,
   ...webhooksChecks,
   ...mysteryChecks,
+  ...purchaseChecks,
   ...redemptionChecks,
   ...limitsChecks,
   ...warehouseChecks,
