@@ -1,6 +1,7 @@
 import type { ApplicabilityContext, Check, CheckContext, Profile } from "../types.ts";
 import { rpcMissing } from "./target.ts";
 import { REDEMPTION_LIFECYCLES } from "./redemption.ts";
+import { PURCHASE_LIFECYCLES } from "./purchases.ts";
 import { CheckFailure } from "../types.ts";
 import { SCENARIOS } from "../../scenarios/registry.ts";
 import { remoteTarget, runScenario } from "../../scenarios/run.ts";
@@ -50,6 +51,7 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
     deviation: "lifecycle_custodial_retry_new_purchase",
   },
   ...REDEMPTION_LIFECYCLES,
+  ...PURCHASE_LIFECYCLES,
   "mystery-buyback-forwarded": {
     profile: "mystery",
     rule: "A buyback card held for want of a pool wallet is forwarded to the pool wallet once it is set.",
