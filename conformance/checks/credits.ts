@@ -34,6 +34,11 @@ async function fixtureWallet(ctx: CheckContext, index = 0): Promise<Hex> {
   return acct.private_key as Hex;
 }
 
+function expectSuccessful(r: HttpResult): HttpResult {
+  expectSuccess(r, "GET a card");
+  return r;
+}
+
 async function balanceNow(ctx: CheckContext, key: string): Promise<number> {
   const r = await ctx.http.get(USAGE, { key });
   const d = expectSuccess(r, "GET /account/usage").data as { balance?: unknown };
@@ -57,13 +62,19 @@ export const creditsChecks: Check[] = [
     rule: "GET /api/v1/account/usage: balance (integer credits), plan (Pay as you go), month-to-date usage.",
     mode: "read-only",
     needs: ["partnerKey"],
-    credits: 0,
+    credits: 1,
     deviation: "usage_missing_plan",
     async run({ http, partnerKey, note }) {
       const d = expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as Record<string, unknown>;
       ensure(Number.isInteger(d.balance), `balance must be an integer, got ${JSON.stringify(d.balance)}`);
       ensure(d.plan === "Pay as you go", `plan must be "Pay as you go" (the only available plan), got ${JSON.stringify(d.plan)}`);
       ensure(typeof d.month_to_date_usage === "number", `month_to_date_usage must be a number, got ${JSON.stringify(d.month_to_date_usage)}`);
+      // Values, not presence: one billed read moves both the balance and the month's usage by its cost.
+      const read = await http.get(PROBE, { key: partnerKey });
+      const cost = intHeader(expectSuccessful(read), "X-Credits-Cost", "catalog read");
+      const after = expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage after a read").data as Record<string, unknown>;
+      ensure(after.balance === (d.balance as number) - cost, `balance must fall by the read's cost ${cost}: ${String(d.balance)} → ${String(after.balance)}`);
+      ensure(after.month_to_date_usage === (d.month_to_date_usage as number) + cost, `month_to_date_usage must grow by the read's cost ${cost}: ${String(d.month_to_date_usage)} → ${String(after.month_to_date_usage)}`);
       note(`balance ${d.balance}, month-to-date ${d.month_to_date_usage}`);
     },
   },

@@ -109,6 +109,10 @@ export const mysteryChecks: Check[] = [
       for (const t of d.tiers as Array<Record<string, unknown>>) {
         ensure(typeof t.tier_id === "number", "tier_id must be a number");
         ensure(typeof t.price_usdc === "string" || t.price_usdc === null, "price_usdc must be a string (partner money)");
+        if (typeof t.price_usdc !== "string") continue;
+        // Two spellings of one price agree: decimal USDC and integer micros (the display text's format is not specified).
+        const m = micros(t.price_usdc);
+        if (t.price_micros !== undefined) ensure(t.price_micros === m.toString(), `tier ${String(t.tier_id)}: price_micros ${JSON.stringify(t.price_micros)} must be ${m} (price_usdc ${t.price_usdc})`);
       }
     },
   },
