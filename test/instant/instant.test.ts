@@ -314,3 +314,33 @@ describe("instant durability", () => {
     }
   });
 });
+
+describe("instant sales in revenue, terms and payouts", () => {
+  it("a TIER partner's instant packs count in /mystery/revenue (1% of gross), in the accrual and in the closed statement; a POOL partner earns no share", async () => {
+    const tier = emu.key("tier");
+    const get = async (path: string) => (await api.get(`/api/v1/mystery/${path}`).set("X-API-Key", tier).expect(200)).body.data;
+    const before = await get("revenue");
+    expect([before.instant_packs, before.by_product.instant.gross_usdc, before.gross_usdc]).toEqual([0, "0.000000", "0.000000"]);
+    const { purchase } = await buy(1, user(2), tier);
+    await sdk(tier).waitForDelivery(purchase.id);
+    await buy(2, user(3), tier);
+    const rev = await get("revenue");
+    // 4.99 + 5.49 = 10.48 USDC; 1% = 0.1048.
+    expect(rev.instant_packs).toBe(2);
+    expect(rev.by_product.instant).toEqual({ packs: 2, gross_usdc: "10.480000", sellback_usdc: "0.000000", net_usdc: "10.480000", share_bps: 100, share_usdc: "0.104800" });
+    expect(rev.components).toMatchObject({ instant_gross_micros: "10480000", instant_net_micros: "10480000", instant_share_micros: "104800" });
+    // The fixture TIER partner has no mystery sales here: the totals are the instant ones.
+    expect([rev.gross_usdc, rev.net_usdc, rev.revenue_share_usdc, rev.payout_usdc, rev.rip_retained_usdc]).toEqual(["10.480000", "10.480000", "0.104800", "0.104800", "10.375200"]);
+    const payouts = await get("payouts");
+    expect(payouts.accruing).toMatchObject({ instant_packs: 2, payout_usdc: rev.payout_usdc });
+    await emu.clock.advance(60_000);
+    const closed = (await api.post("/_emulator/mystery/payouts/close").send({ account_id: "nova" }).expect(200)).body.data;
+    const statement = closed.payouts[0];
+    expect(statement.by_product.instant).toMatchObject({ packs: 2, share_usdc: "0.104800" });
+    expect(statement.payout_usdc).toBe(rev.payout_usdc);
+    // POOL partner (demo): instant packs are counted, no share.
+    await buy(1, user(0));
+    const pool = (await api.get("/api/v1/mystery/revenue").set("X-API-Key", emu.key("demo")).expect(200)).body.data;
+    expect(pool.by_product.instant).toMatchObject({ packs: 1, gross_usdc: "4.990000", share_bps: 0, share_usdc: "0.000000" });
+  });
+});

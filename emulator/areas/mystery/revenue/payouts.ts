@@ -4,7 +4,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { setOwn } from "../../../state/own.ts";
 import { emit, usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
-import { accountModel, byProduct, figures, openPeriodStart, pct, revenueState, TIER_SHARE_BPS, type PayoutStatement } from "./revenue.ts";
+import { accountModel, byProduct, figures, openPeriodStart, pct, revenueState, TIER_SHARE_BPS, totals, type PayoutStatement } from "./revenue.ts";
 
 // Payout statements (the operator's side of revenue share): the open period of
 // a TIER account closes into a frozen PENDING statement (payout.statement_ready),
@@ -16,23 +16,24 @@ function close(s: Services, accountId: string): PayoutStatement {
   const to = s.clock.now();
   if (from >= to) throw conflict("period_empty", `The open period of ${accountId} started at ${new Date(from).toISOString()}; advance the clock before closing it`);
   const f = figures(s, accountId, from, to, TIER_SHARE_BPS);
+  const t = totals(f);
   const wallet = activeWallet(s, "payout_wallets", accountId);
   const statement: PayoutStatement = {
     payout_id: s.store.nextId("mystery-payout", 4001),
     period: { kind: "QUARTERLY", from: new Date(from).toISOString(), to: new Date(to).toISOString() },
     qualifying_packs: f.packs,
-    gross_usdc: usdc(f.gross),
+    gross_usdc: usdc(t.gross),
     sellback_count: f.sellbackCount,
     sellback_usdc: usdc(f.sellback),
-    net_usdc: usdc(f.net),
+    net_usdc: usdc(t.net),
     revenue_share_bps: TIER_SHARE_BPS,
     revenue_share_pct: pct(TIER_SHARE_BPS),
-    revenue_share_usdc: usdc(f.share),
+    revenue_share_usdc: usdc(t.share),
     fees_usdc: usdc(f.fees),
-    rip_retained_usdc: usdc(f.net - f.share),
+    rip_retained_usdc: usdc(t.retained),
     by_product: byProduct(f),
-    payout_usdc: usdc(f.share),
-    payout_micros: String(f.share),
+    payout_usdc: usdc(t.share),
+    payout_micros: String(t.share),
     status: "PENDING",
     payout_address: wallet?.address ?? null,
     chain: wallet?.chain ?? "base",

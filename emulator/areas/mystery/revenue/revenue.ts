@@ -1,13 +1,15 @@
 import type { BillingModel } from "../../../state/schema.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
+import { instantSales } from "../../instant/index.ts";
 import { mystery } from "../state.ts";
 import { usdc } from "../util.ts";
 
 // Revenue share (TIER model, service-facts §4.8): gross = what end users paid
 // for SUBMITTED / FULFILLED / PARTIALLY_FULFILLED packs, net = gross − sell-backs
 // − fees (no fees here), share = 5 % of net floored at 0 (no clawback), instant
-// 1 % of gross (no instant packs in this emulator: always 0). Periods are
+// 1 % of gross (instant packs SUBMITTED or FULFILLED, by submit time; they have
+// no sell-backs, so their net is their gross). Totals add both products. Periods are
 // calendar quarters; the operator closes one into a frozen PENDING statement
 // (POST /_emulator/mystery/payouts/close) and pays it (…/payouts/:id/pay).
 
@@ -24,7 +26,20 @@ export interface Figures {
   net: bigint;
   share: bigint;
   shareBps: number;
+  /** Instant packs (SUBMITTED/FULFILLED) of the period, their gross and the instant share. */
+  instantPacks: number;
+  instantGross: bigint;
+  instantShareBps: number;
+  instantShare: bigint;
 }
+
+/** Both products together: what the summary's, the statement's and the accrual's totals report. */
+export const totals = (f: Figures) => {
+  const gross = f.gross + f.instantGross;
+  const net = f.net + f.instantGross;
+  const share = f.share + f.instantShare;
+  return { gross, net, share, retained: net - share };
+};
 
 export type PayoutStatus = "PENDING" | "PAID" | "FAILED" | "VOID";
 
@@ -106,7 +121,10 @@ export function figures(s: Services, accountId: string, from: number | null, to:
   const fees = 0n;
   const net = gross - sellback - fees;
   const share = net > 0n ? (net * BigInt(shareBps)) / 10_000n : 0n;
-  return { packs: packs.length, gross, sellbackCount: sells.length, sellback, fees, net, share, shareBps };
+  const instant = instantSales(s, accountId, from, to);
+  const instantShareBps = shareBps === 0 ? 0 : INSTANT_SHARE_BPS;
+  const instantShare = (instant.gross_micros * BigInt(instantShareBps)) / 10_000n;
+  return { packs: packs.length, gross, sellbackCount: sells.length, sellback, fees, net, share, shareBps, instantPacks: instant.packs, instantGross: instant.gross_micros, instantShareBps, instantShare };
 }
 
 export function byProduct(f: Figures) {
@@ -120,7 +138,14 @@ export function byProduct(f: Figures) {
       share_bps: f.shareBps,
       share_usdc: usdc(f.share),
     },
-    instant: { packs: 0, gross_usdc: usdc(0n), sellback_usdc: usdc(0n), net_usdc: usdc(0n), share_bps: f.shareBps === 0 ? 0 : INSTANT_SHARE_BPS, share_usdc: usdc(0n) },
+    instant: {
+      packs: f.instantPacks,
+      gross_usdc: usdc(f.instantGross),
+      sellback_usdc: usdc(0n),
+      net_usdc: usdc(f.instantGross),
+      share_bps: f.instantShareBps,
+      share_usdc: usdc(f.instantShare),
+    },
   };
 }
 
@@ -128,17 +153,18 @@ export function byProduct(f: Figures) {
 export function accrual(s: Services, accountId: string) {
   const since = openPeriodStart(s, accountId);
   const f = figures(s, accountId, since, null, TIER_SHARE_BPS);
+  const t = totals(f);
   return {
     since: new Date(since).toISOString(),
     as_of: s.clock.nowIso(),
     qualifying_packs: f.packs,
-    instant_packs: 0,
+    instant_packs: f.instantPacks,
     sellback_count: f.sellbackCount,
-    gross_usdc: usdc(f.gross),
+    gross_usdc: usdc(t.gross),
     sellback_usdc: usdc(f.sellback),
-    net_usdc: usdc(f.net),
-    payout_usdc: usdc(f.share),
-    payout_micros: String(f.share),
+    net_usdc: usdc(t.net),
+    payout_usdc: usdc(t.share),
+    payout_micros: String(t.share),
     period_closes_at: new Date(quarterEnd(s.clock.now())).toISOString(),
   };
 }

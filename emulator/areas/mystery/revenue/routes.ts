@@ -2,7 +2,7 @@ import { badRequest } from "../../../pipeline/errors.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { partner, schemaRoute as typed } from "../access.ts";
-import { byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, payoutsOf, quarterEnd, TIER_SHARE_BPS } from "./revenue.ts";
+import { byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, payoutsOf, quarterEnd, TIER_SHARE_BPS, totals } from "./revenue.ts";
 import { usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 import { payoutsRoute, revenueRoute, termsRoute } from "./schemas.ts";
@@ -44,6 +44,7 @@ export const revenueRoutes: RouteSpec[] = [
     if (from !== null && to !== null && from >= to) throw badRequest("invalid_value", "from must be before to (to is exclusive)");
     const bps = modelOf(c) === "TIER" ? TIER_SHARE_BPS : 0;
     const f = figures(c.services, c.key!.account_id, from, to, bps);
+    const t = totals(f);
     const kind = from === null && to === null ? "ALL_TIME" : "CUSTOM";
     return ok({
       billing_model: modelOf(c),
@@ -55,25 +56,25 @@ export const revenueRoutes: RouteSpec[] = [
       period: { kind, from: from === null ? null : new Date(from).toISOString(), to: to === null ? null : new Date(to).toISOString() },
       by_product: byProduct(f),
       qualifying_packs: f.packs,
-      instant_packs: 0,
-      ...both(f.gross, "gross"),
+      instant_packs: f.instantPacks,
+      ...both(t.gross, "gross"),
       sellback_count: f.sellbackCount,
       ...both(f.sellback, "sellback"),
-      ...both(f.net, "net"),
-      ...both(f.share, "revenue_share"),
-      ...both(f.share, "payout"),
-      ...both(f.net - f.share, "rip_retained"),
+      ...both(t.net, "net"),
+      ...both(t.share, "revenue_share"),
+      ...both(t.share, "payout"),
+      ...both(t.retained, "rip_retained"),
       ...both(f.fees, "fees"),
       components: {
         tier_gross_micros: String(f.gross),
         tier_sellback_micros: String(f.sellback),
         tier_net_micros: String(f.net),
         tier_share_micros: String(f.share),
-        instant_gross_micros: "0",
-        instant_net_micros: "0",
-        instant_share_micros: "0",
+        instant_gross_micros: String(f.instantGross),
+        instant_net_micros: String(f.instantGross),
+        instant_share_micros: String(f.instantShare),
       },
-      note: "Gross counts SUBMITTED, FULFILLED and PARTIALLY_FULFILLED packs by submission time; to is exclusive; a negative net earns 0",
+      note: "Gross counts SUBMITTED, FULFILLED and PARTIALLY_FULFILLED mystery packs and SUBMITTED and FULFILLED instant packs by submission time; totals add both products; to is exclusive; a negative tier net earns 0",
     });
   }),
 
