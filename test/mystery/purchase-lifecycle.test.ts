@@ -139,6 +139,10 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     expect(ev).toMatchObject({ status: "PARTIALLY_FULFILLED" });
     expect(ev.items).toEqual(done.items);
     expectError(await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 }), 409, "invalid_status");
+    // a partial delivery is still a sale: it counts as volume (service-facts §4.2 stats), in the purchase and in the stats
+    expect(done.volume_usdc).toBe("25.000000");
+    const stats = (await ctx.api.get(`${M}/stats`).set("X-API-Key", ctx.demo).expect(200)).body.data;
+    expect([stats.total_volume, stats.by_tier]).toEqual(["25000000", [{ tier_id: 1, pulls: 1, volume: "25000000", volume_usdc: "25.000000" }]]);
   });
 
   it("every status is a ?status= filter (case-insensitive) that lists exactly the purchases in it; anything else is 400 invalid_status", async () => {

@@ -8,13 +8,14 @@ import { mystery } from "../state.ts";
 import { usd2, usdc } from "../util.ts";
 import { groupOf, hydrate } from "./items.ts";
 import { tiersOf } from "./tiers.ts";
+import { VOLUME_STATUSES } from "../purchases/purchases.ts";
 
 // Tier catalog, odds, the would-be buyback price and partner stats.
 
 const GAMES = [{ id: "pokemon", label: "Pokémon" }];
 
 function countedPurchases(s: Services, tierId?: number) {
-  return Object.values(mystery(s).purchases).filter((p) => (p.status === "SUBMITTED" || p.status === "FULFILLED") && (tierId === undefined || p.tier_id === tierId));
+  return Object.values(mystery(s).purchases).filter((p) => VOLUME_STATUSES.has(p.status) && (tierId === undefined || p.tier_id === tierId));
 }
 
 /** The tiers on sale (`active` compares as "true"/"false"; any `game` but pokemon lists none), with their purchase counts. */
@@ -133,7 +134,7 @@ export function cardPrice(s: Services, cardId: string) {
 /** The account's purchase and buyback figures. */
 export function partnerStats(s: Services, acct: string) {
   const mine = Object.values(mystery(s).purchases).filter((p) => p.account_id === acct);
-  const counted = mine.filter((p) => p.status === "SUBMITTED" || p.status === "FULFILLED");
+  const counted = mine.filter((p) => VOLUME_STATUSES.has(p.status));
   const volume = counted.reduce((n, p) => n + BigInt(p.price_micros), 0n);
   const byTier = tiersOf(s)
     .map((t) => {

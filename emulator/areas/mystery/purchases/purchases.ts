@@ -19,6 +19,9 @@ import { ledgerRefund } from "../wallet/ledger.ts";
 // operator shortfall), or PENDING / FAILED / REFUNDED. The reveal is read from
 // the chain, never assumed.
 
+/** The statuses whose price counts as volume (service-facts §4.2 stats): the pack was bought on chain. */
+export const VOLUME_STATUSES: ReadonlySet<PurchaseStatus> = new Set<PurchaseStatus>(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
+
 export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
   const slug = partnerFixture(p.account_id).slug;
   return {
@@ -31,8 +34,7 @@ export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
     quantity: 1,
     price: p.price_micros,
     price_usdc: usdc(p.price_micros),
-    // Volume counts SUBMITTED, FULFILLED and PARTIALLY_FULFILLED (service-facts §4.2 stats).
-    volume_usdc: p.status === "SUBMITTED" || p.status === "FULFILLED" || p.status === "PARTIALLY_FULFILLED" ? usdc(p.price_micros) : "0.000000",
+    volume_usdc: VOLUME_STATUSES.has(p.status) ? usdc(p.price_micros) : "0.000000",
     onchain_request_id: p.onchain_request_id,
     request_id: p.onchain_request_id,
     transaction_hash: p.transaction_hash,
