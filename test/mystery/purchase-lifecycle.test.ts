@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { relay, type Ctx, useMystery } from "./helpers.ts";
+import { usdStablecoinAbi } from "../../chain/index.ts";
+import { buy as buyOnChain, relay, user, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
 // The custodial purchase lifecycle the SDK polls (sdk-contract §3, §5.1;
@@ -143,6 +144,18 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     expect(done.volume_usdc).toBe("25.000000");
     const stats = (await ctx.api.get(`${M}/stats`).set("X-API-Key", ctx.demo).expect(200)).body.data;
     expect([stats.total_volume, stats.by_tier]).toEqual(["25000000", [{ tier_id: 1, pulls: 1, volume: "25000000", volume_usdc: "25.000000" }]]);
+  });
+
+  it("a non-custodial shortfall pays the undelivered share back on chain to the buyer's wallet", async () => {
+    const u = user(ctx, 5);
+    const usdcOf = () => ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [u.address] });
+    const { purchase: p } = await buyOnChain(ctx, ctx.demo, u, 1);
+    await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 }).expect(200);
+    const before = await usdcOf();
+    const done = await waitForReveal(p.id);
+    expect(done).toMatchObject({ status: "PARTIALLY_FULFILLED", custody: "NON_CUSTODIAL" });
+    expect(done.items).toHaveLength(1);
+    expect((await usdcOf()) - before).toBe(12_500_000n);
   });
 
   it("every status is a ?status= filter (case-insensitive) that lists exactly the purchases in it; anything else is 400 invalid_status", async () => {
