@@ -115,11 +115,12 @@ const BUILDERS: Record<EventType, Builder> = {
     return { deposit_id: f.id(7000), amount: m.micros, amount_usdc: m.usdc, chain_in: "base", token_in: "USDC", tx_hash: f.txHash() };
   },
   "purchase.reserved": (f) => ({ purchase_id: f.id(1000), status: "RESERVED" }),
+  // As a non-custodial submit emits it (purchases/events.ts): custody, no VRF request id (the
+  // custodial relayer's event carries onchain_request_id instead of custody).
   "purchase.submitted": (f) => ({
     purchase_id: f.id(1000),
     status: "SUBMITTED",
     transaction_hash: f.txHash(),
-    onchain_request_id: f.digits("vrf", 40),
     custody: "NON_CUSTODIAL",
   }),
   "purchase.fulfilled": (f) => ({ purchase_id: f.id(1000), status: "FULFILLED", onchain_request_id: f.digits("vrf", 40), items: [purchaseItem(f)] }),
