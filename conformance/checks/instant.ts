@@ -1,0 +1,262 @@
+import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
+import type { HttpResult } from "../../harness/http.ts";
+import { endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
+import type { ScenarioContext } from "../../scenarios/types.ts";
+import { ensure, expectError, expectSuccess } from "../assert.ts";
+import { CheckFailure, NotApplicable, type Check, type CheckContext } from "../types.ts";
+import { chainMissing, rpcMissing } from "./target.ts";
+
+// Checks of instant packs (sdk-contract §5.2, sdk-wire-shapes §1, service-facts
+// §4.4). Read-only ones call the catalog, prepare (creates nothing) and submit
+// with a transaction no server can record. Those that need a mined purchase buy
+// one with a fixture wallet over the emulator's JSON-RPC, between a snapshot and
+// its restore. Each check names the deviation (emulator/areas/instant/deviations.ts) that breaks it.
+
+const I = "/api/v1/instant";
+/** A wallet no one signs with: prepare only encodes calldata for it. */
+const NOBODY = "0x000000000000000000000000000000000000dEaD";
+
+interface Pack {
+  packet_type_id: number;
+  price: string;
+  price_usdc: string;
+  available_packs: number;
+}
+interface Prepared {
+  payment_token: string;
+  contract: string;
+  packet_type_id: number;
+  price: string;
+  calls: Array<Call & { description?: string }>;
+}
+
+async function catalog(ctx: CheckContext, includeUnavailable: boolean): Promise<Pack[]> {
+  const r = await ctx.http.get(`${I}/catalog`, { key: ctx.partnerKey, ...(includeUnavailable ? { query: { include_unavailable: "1" } } : {}) });
+  return (expectSuccess(r, `GET /instant/catalog${includeUnavailable ? "?include_unavailable=1" : ""}`).data as { packs: Pack[] }).packs;
+}
+
+async function packInStock(ctx: CheckContext): Promise<Pack> {
+  const pack = (await catalog(ctx, false)).find((p) => p.available_packs > 0);
+  if (!pack) throw new NotApplicable("no instant pack is in stock on the target");
+  return pack;
+}
+
+/** The scenario helpers (wallet over JSON-RPC) on a check's clients. */
+function asScenario(ctx: CheckContext): ScenarioContext {
+  return {
+    http: ctx.http,
+    control: ctx.control!,
+    keys: {},
+    chain: null,
+    rpcUrl: null,
+    step: () => {},
+    expect(cond, message): asserts cond {
+      if (!cond) throw new CheckFailure(message);
+    },
+    data<T>(res: HttpResult, status: number, what: string): T {
+      ensure(res.status === status, `${what}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 200)}`);
+      return (res.body as { data: T }).data;
+    },
+  };
+}
+
+interface Mined {
+  wallet: Wallet;
+  packetTypeId: number;
+  hash: string;
+  requestId: string;
+}
+
+/** Runs `body` with a mined (not yet submitted) instant purchase of a fixture wallet, on a manual clock; restores the state after. */
+async function withMinedPurchase(ctx: CheckContext, body: (m: Mined) => Promise<void>): Promise<void> {
+  const control = ctx.control;
+  ensure(control, "needs the control plane (emulator mode)");
+  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
+  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
+  const { id } = await control.request<{ id: string }>("POST", "/snapshot");
+  try {
+    const wallet = await endUserWallet(asScenario(ctx), 6);
+    const pack = await packInStock(ctx);
+    const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: wallet.address } });
+    const prep = expectSuccess(r, "prepare").data as Prepared;
+    const receipt = await wallet.send(prep.calls);
+    const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
+    await body({ wallet, packetTypeId: pack.packet_type_id, hash: receipt.transactionHash, requestId: String(requestId) });
+  } finally {
+    await control.request("POST", "/restore", { id });
+    if (mode !== "manual") await control.request("POST", "/clock", { mode });
+  }
+}
+
+const submit = (ctx: CheckContext, body: Record<string, unknown>) => ctx.http.post(`${I}/purchase/submit`, { key: ctx.partnerKey, body });
+
+const base = { profile: "mystery" as const, credits: 0, needs: ["partnerKey"] as const };
+const readOnly = { ...base, mode: "read-only" as const, applicable: chainMissing };
+const chained = { ...base, mode: "emulator" as const, applicable: rpcMissing };
+
+/** The instant scenario as a lifecycle check (conformance/checks/lifecycle.ts). */
+export const INSTANT_LIFECYCLES = {
+  instant: {
+    profile: "mystery" as const,
+    rule: "An instant pack bought and opened on chain (prepare → wallet signs → submit) reads FULFILLED with its pack and cards once VRF drew its bundle; a pack whose stock runs down is 409 sold_out and leaves the catalog.",
+    guards: "sdk-contract.md §5.2 and §3 (waitForDelivery: FULFILLED); service-facts.md §4.4",
+    deviation: "lifecycle_instant_never_fulfilled",
+  },
+};
+
+export const instantChecks: Check[] = [
+  {
+    ...readOnly,
+    id: "instant.catalog-availability",
+    guards: "service-facts.md §4.4 (catalog: default only available_packs > 0; include_unavailable); sdk-wire-shapes.md §1 InstantCatalogItem",
+    title: "Instant catalog lists packs in stock; include_unavailable=1 adds the sold-out ones",
+    rule: "GET /instant/catalog lists only packs with available_packs > 0; with include_unavailable=1 it lists those and any sold-out packs too; price is integer micros matching price_usdc.",
+    deviation: "instant_catalog_lists_sold_out",
+    async run(ctx) {
+      const def = await catalog(ctx, false);
+      const all = await catalog(ctx, true);
+      for (const p of def) {
+        ensure(p.available_packs > 0, `packet type ${p.packet_type_id} is listed with available_packs ${p.available_packs} without include_unavailable`);
+        ensure(/^\d+$/.test(p.price) && (Number(p.price) / 1e6).toFixed(6) === p.price_usdc, `price ${p.price} and price_usdc ${p.price_usdc} must agree`);
+      }
+      const ids = new Set(all.map((p) => p.packet_type_id));
+      ensure(def.every((p) => ids.has(p.packet_type_id)), "include_unavailable=1 must list every pack of the default listing");
+      ensure(all.filter((p) => p.available_packs > 0).length === def.length, "the packs in stock must be the same with and without include_unavailable");
+    },
+  },
+  {
+    ...readOnly,
+    id: "instant.prepare-calls",
+    guards: "sdk-wire-shapes.md §1 InstantUnsignedCall, InstantPrepareResult; service-facts.md §4.4",
+    title: "Instant prepare answers approve then purchaseInstantOpenFor, without kind",
+    rule: "prepare answers the pack's price (micros and usdc) and exactly two calls without `kind`: calls[0] to payment_token (the approve), calls[1] to contract (buy and open).",
+    deviation: "instant_prepare_calls_kinded",
+    async run(ctx) {
+      const pack = await packInStock(ctx);
+      const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY } });
+      const p = expectSuccess(r, "prepare").data as Prepared;
+      ensure(p.packet_type_id === pack.packet_type_id && p.price === pack.price, `prepare answers packet type ${p.packet_type_id} at ${p.price}, the catalog ${pack.packet_type_id} at ${pack.price}`);
+      ensure(p.calls.length === 2, `two calls expected, got ${p.calls.length}`);
+      ensure(p.calls.every((c) => !("kind" in c)), "instant calls carry no kind (position decides)");
+      ensure(p.calls[0]!.to.toLowerCase() === p.payment_token.toLowerCase(), "calls[0] is the approve to payment_token");
+      ensure(p.calls[1]!.to.toLowerCase() === p.contract.toLowerCase(), "calls[1] is the buy-and-open on contract");
+    },
+  },
+  {
+    ...readOnly,
+    id: "instant.max-price",
+    guards: "sdk-contract.md §5.2 (409 max_price_exceeded); sdk-wire-shapes.md §1 InstantPrepareParams",
+    title: "Instant prepare with max_price_usdc below the price → 409 max_price_exceeded",
+    rule: "prepare with a max_price_usdc under the pack's price is 409 max_price_exceeded.",
+    deviation: "instant_max_price_ignored",
+    async run(ctx) {
+      const pack = await packInStock(ctx);
+      const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY, max_price_usdc: "0.000001" } });
+      expectError(r, 409, "max_price_exceeded", "prepare with max_price_usdc 0.000001");
+    },
+  },
+  {
+    ...readOnly,
+    id: "instant.sold-out",
+    guards: "sdk-wire-shapes.md §1 InstantCatalogItem (available_packs 0 → 409 sold_out)",
+    title: "Instant prepare of a sold-out pack → 409 sold_out",
+    rule: "prepare of a pack with available_packs 0 is 409 sold_out.",
+    deviation: "instant_sold_out_sold",
+    async run(ctx) {
+      const gone = (await catalog(ctx, true)).find((p) => p.available_packs === 0);
+      if (!gone) throw new NotApplicable("no sold-out instant pack on the target");
+      const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: gone.packet_type_id, wallet_address: NOBODY } });
+      expectError(r, 409, "sold_out", `prepare of sold-out packet type ${gone.packet_type_id}`);
+    },
+  },
+  {
+    ...base,
+    mode: "emulator",
+    applicable: chainMissing,
+    id: "instant.disabled",
+    guards: "sdk-contract.md §5.2 (503 instant_disabled); service-facts.md §2.8 (503 codes)",
+    title: "Instant packs switched off → prepare 503 instant_disabled (retryable)",
+    rule: "While an operator has instant packs off, prepare answers 503 instant_disabled with retryable true and Retry-After.",
+    deviation: "instant_disabled_500",
+    async run(ctx) {
+      const control = ctx.control!;
+      const pack = await packInStock(ctx);
+      await control.request("POST", "/instant/enabled", { enabled: false });
+      try {
+        const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY } });
+        const body = expectError(r, 503, "instant_disabled", "prepare while instant packs are off");
+        ensure(body.retryable === true, "instant_disabled must be retryable");
+        ensure(r.headers["retry-after"] !== undefined, "instant_disabled must carry Retry-After");
+      } finally {
+        await control.request("POST", "/instant/enabled", { enabled: true });
+      }
+    },
+  },
+  {
+    ...readOnly,
+    id: "instant.submit-missing-hash",
+    guards: "sdk-contract.md §5.2 (400 missing_tx_hash)",
+    title: "Instant submit without transaction_hash → 400 missing_tx_hash",
+    rule: "submit without a transaction_hash is 400 missing_tx_hash.",
+    deviation: "instant_missing_hash_generic",
+    async run(ctx) {
+      expectError(await submit(ctx, { packet_type_id: 1 }), 400, "missing_tx_hash", "submit without transaction_hash");
+    },
+  },
+  {
+    ...readOnly,
+    id: "instant.submit-unknown-tx",
+    guards: "sdk-contract.md §5.2 (400 tx_unverified); service-facts.md §4.4 (read from the receipt)",
+    title: "Instant submit of a transaction the chain does not know → 400 tx_unverified",
+    rule: "submit is verified against the mined receipt: a hash with no transaction on chain is 400 tx_unverified, and nothing is recorded.",
+    deviation: "instant_unknown_tx_accepted",
+    async run(ctx) {
+      const hash = `0x${"c0ffee".repeat(10)}abcd`;
+      expectError(await submit(ctx, { packet_type_id: 1, transaction_hash: hash }), 400, "tx_unverified", "submit of an unknown hash");
+    },
+  },
+  {
+    ...chained,
+    id: "instant.submit-packet-type-mismatch",
+    guards: "sdk-wire-shapes.md §1 InstantSubmitParams (packet_type_id checked against the receipt)",
+    title: "Instant submit naming another packet type than the receipt → 400 packet_type_mismatch",
+    rule: "submit's packet_type_id is checked against the mined receipt: another one is 400 packet_type_mismatch.",
+    deviation: "instant_packet_type_unchecked",
+    async run(ctx) {
+      await withMinedPurchase(ctx, async (m) => {
+        expectError(await submit(ctx, { packet_type_id: m.packetTypeId + 1000, transaction_hash: m.hash }), 400, "packet_type_mismatch", "submit with another packet type");
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "instant.submit-purchaser-mismatch",
+    guards: "sdk-contract.md §5.2 (400 purchaser_mismatch)",
+    title: "Instant submit naming another wallet than the receipt's purchaser → 400 purchaser_mismatch",
+    rule: "submit's wallet_address, when sent, must be the purchaser of the mined transaction; another one is 400 purchaser_mismatch.",
+    deviation: "instant_purchaser_unchecked",
+    async run(ctx) {
+      await withMinedPurchase(ctx, async (m) => {
+        expectError(await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash, wallet_address: NOBODY }), 400, "purchaser_mismatch", "submit with another wallet");
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "instant.submit-idempotent",
+    guards: "service-facts.md §4.4 (submit idempotent on the hash) and §2.6",
+    title: "Instant submit of the same transaction twice answers one purchase",
+    rule: "submit is 202 SUBMITTED (or later) with the receipt's request id; submitting the same hash again answers the same purchase.",
+    deviation: "instant_submit_duplicates",
+    async run(ctx) {
+      await withMinedPurchase(ctx, async (m) => {
+        const body = { packet_type_id: m.packetTypeId, transaction_hash: m.hash, request_id: m.requestId, wallet_address: m.wallet.address };
+        const first = expectSuccess(await submit(ctx, body), "submit", 202).data as { id: number; status: string; onchain_request_id: string };
+        ensure(first.status === "SUBMITTED" || first.status === "FULFILLED", `submit answers ${first.status}`);
+        ensure(first.onchain_request_id === m.requestId, `onchain_request_id ${first.onchain_request_id} must be the receipt's VRF request ${m.requestId}`);
+        const again = expectSuccess(await submit(ctx, body), "submit again", 202).data as { id: number };
+        ensure(again.id === first.id, `the same hash answered purchases ${first.id} and ${again.id}`);
+      });
+    },
+  },
+];
