@@ -6,6 +6,7 @@ import { visionChecks } from "./checks/vision.ts";
 import { webhooksChecks } from "./checks/webhooks.ts";
 import { mysteryChecks } from "./checks/mystery.ts";
 import { redemptionChecks } from "./checks/redemption.ts";
+import { instantChecks } from "./checks/instant.ts";
 import { purchaseChecks } from "./checks/purchases.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
@@ -22,6 +23,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...mysteryChecks,
   ...purchaseChecks,
   ...redemptionChecks,
+  ...instantChecks,
   ...limitsChecks,
   ...warehouseChecks,
   ...commerceChecks,
