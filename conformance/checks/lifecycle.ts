@@ -1,6 +1,7 @@
 import type { ApplicabilityContext, Check, CheckContext, Profile } from "../types.ts";
 import { rpcMissing } from "./target.ts";
 import { REDEMPTION_LIFECYCLES } from "./redemption.ts";
+import { INSTANT_LIFECYCLES } from "./instant.ts";
 import { PURCHASE_LIFECYCLES } from "./purchases.ts";
 import { CheckFailure } from "../types.ts";
 import { SCENARIOS } from "../../scenarios/registry.ts";
@@ -51,6 +52,7 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
     deviation: "lifecycle_custodial_retry_new_purchase",
   },
   ...REDEMPTION_LIFECYCLES,
+  ...INSTANT_LIFECYCLES,
   ...PURCHASE_LIFECYCLES,
   "mystery-buyback-forwarded": {
     profile: "mystery",
