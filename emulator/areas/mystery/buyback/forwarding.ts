@@ -3,7 +3,8 @@ import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain
 import type { Services } from "../../../pipeline/services.ts";
 import { sendAs } from "../chain-io.ts";
 import { mystery, type OfferRow, type TransferRow } from "../state.ts";
-import { emit, JOB_RETRY_MS, usdc, type JobErrorHandler } from "../util.ts";
+import { emit, JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
+import { buybackConfirmedData, cardTransferredData, transferFailedData, transferHeldData } from "./events.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 
 // Acceptance and forwarding: an offer accepted on chain (by the holder, or
@@ -50,16 +51,7 @@ async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void>
   now.status = "accepted";
   now.accepted_at = s.clock.nowIso();
   now.accept_tx_hash = accepted.transactionHash;
-  emit(s, now.account_id, "buyback.confirmed", String(now.offer_id), {
-    purchase_id: now.purchase_id,
-    offer_id: now.offer_id,
-    token_id: now.token_id,
-    status: "accepted",
-    seller: accepted.args.seller,
-    seller_receives_usdc: usdc(accepted.args.sellerAmount ?? 0n),
-    marketplace_fee_usdc: usdc(accepted.args.fee ?? 0n),
-    transaction_hash: accepted.transactionHash,
-  });
+  emit(s, now.account_id, "buyback.confirmed", String(now.offer_id), buybackConfirmedData(now, { ...accepted.args, transactionHash: accepted.transactionHash }));
   mystery(s).transfers[now.offer_id] = {
     offer_id: now.offer_id,
     account_id: now.account_id,
@@ -71,11 +63,6 @@ async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void>
     tx_hash: null,
     last_error: null,
   };
-}
-
-function transferEventBase(s: Services, t: TransferRow) {
-  const o = mystery(s).offers[t.offer_id]!;
-  return { purchase_id: o.purchase_id, offer_id: o.offer_id, offer_signature: o.offer_signature, token_id: t.token_id };
 }
 
 /** One forwarding attempt: to the active pool wallet, else held (one event) and retried every 15 minutes; 10 failures are terminal. */
@@ -96,12 +83,7 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
         row.attempts += 1;
         row.to_address = wallet.address;
         row.tx_hash = receipt.transactionHash;
-        emit(s, row.account_id, "buyback.card_transferred", String(offerId), {
-          ...transferEventBase(s, row),
-          contract_address: chain.addresses.cardNft,
-          to_address: wallet.address,
-          tx_hash: receipt.transactionHash,
-        });
+        emit(s, row.account_id, "buyback.card_transferred", String(offerId), cardTransferredData(s, row, chain.addresses.cardNft));
         return;
       }
       error = "transfer_reverted";
@@ -116,12 +98,12 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
   row.last_error = message;
   if (row.attempts >= TRANSFER_MAX_ATTEMPTS) {
     row.status = "failed";
-    emit(s, row.account_id, "buyback.transfer_failed", String(offerId), { ...transferEventBase(s, row), error: message, attempts: row.attempts });
+    emit(s, row.account_id, "buyback.transfer_failed", String(offerId), transferFailedData(s, row, message));
     return;
   }
   if (row.status === "pending") {
     row.status = "held";
-    emit(s, row.account_id, "buyback.transfer_held", String(offerId), { ...transferEventBase(s, row), reason: error, message });
+    emit(s, row.account_id, "buyback.transfer_held", String(offerId), transferHeldData(s, row, error, message));
   }
   row.next_attempt_at = s.clock.now() + TRANSFER_RETRY_MS;
 }
