@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { usdStablecoinAbi } from "../../chain/index.ts";
+import { encodeFunctionData } from "viem";
+import { mysteryPoolAbi, usdStablecoinAbi } from "../../chain/index.ts";
 import { buy as buyOnChain, relay, user, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
@@ -144,6 +145,32 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     expect(done.volume_usdc).toBe("25.000000");
     const stats = (await ctx.api.get(`${M}/stats`).set("X-API-Key", ctx.demo).expect(200)).body.data;
     expect([stats.total_volume, stats.by_tier]).toEqual(["25000000", [{ tier_id: 1, pulls: 1, volume: "25000000", volume_usdc: "25.000000" }]]);
+  });
+
+  it("max_price_usdc is the hold; the end user is debited what the pool charged and the rest returns to available", async () => {
+    const p = (await purchase({ tier_id: 1, external_user_id: "acme-user-1", max_price_usdc: "30" }).expect(202)).body.data as Purchase;
+    expect(p).toMatchObject({ status: "RESERVED", price: "25000000" });
+    expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000", reserved: "30000000" });
+    // the operator lowers the tier's price on chain before the relayer sends the purchase
+    const chain = ctx.emu.chain!;
+    const hash = await chain.walletClientFor(chain.operator).sendTransaction({
+      account: chain.operator.address,
+      chain: chain.viemChain,
+      to: chain.addresses.mysteryPool,
+      data: encodeFunctionData({ abi: mysteryPoolAbi, functionName: "setTierPrice", args: [1, 20_000_000n] }),
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+    await relay(ctx);
+    expect((await get(p.id).expect(200)).body.data).toMatchObject({ status: "SUBMITTED", price: "20000000", price_usdc: "20.000000" });
+    expect(await wallet("acme-user-1")).toMatchObject({ balance: "480000000", reserved: "0" });
+    const entries = (await ctx.api.get("/api/v1/wallet/ledger?external_user_id=acme-user-1").set("X-API-Key", ctx.demo).expect(200)).body.data.entries;
+    expect(entries.slice(0, 3).map((e: { entry_type: string; amount: string }) => [e.entry_type, e.amount])).toEqual([
+      ["HOLD_RELEASE", "10000000"],
+      ["HOLD_SETTLE", "-20000000"],
+      ["HOLD", "-30000000"],
+    ]);
+    // a hold above the available balance is 402, nothing held
+    expectError(await purchase({ tier_id: 1, external_user_id: "acme-user-2", max_price_usdc: "31" }), 402, "insufficient_funds");
   });
 
   it("a non-custodial shortfall pays the undelivered share back on chain to the buyer's wallet", async () => {

@@ -17,21 +17,25 @@ import { RELAY_PICKUP_MS, relayerDisabled, relayerOn } from "./relay.ts";
 // relayer then buys on chain on the virtual clock (relay.ts), and the SDK
 // polls GET /mystery/purchase/{id} until FULFILLED.
 
-/** Holds the tier's price on the end user's balance (402 insufficient_funds) and answers RESERVED; the worker relays it. */
+/**
+ * Holds the price cap (max_price_usdc, default the tier's price) on the end user's balance (402
+ * insufficient_funds) and answers RESERVED; the worker relays it, and the end user is debited what the
+ * pool actually charged, the rest of the hold returning to available (service-facts §4.2).
+ */
 export function buyCustodial(s: Services, accountId: string, tier: TierConfig, who: Identity, maxPrice: bigint): PurchaseRow {
   if (!relayerOn(s)) throw relayerDisabled("custodial purchases are paused; retry with the same Idempotency-Key");
   const user = endUser(s, accountId, who);
   const available = BigInt(user.balance_micros) - BigInt(user.reserved_micros);
-  if (available < tier.price)
-    throw new ApiError(402, "insufficient_funds", `The end user's available balance is ${usdc(available)} USDC; the tier costs ${usdc(tier.price)}`, {
-      details: { available_usdc: usdc(available), price_usdc: usdc(tier.price) },
+  if (available < maxPrice)
+    throw new ApiError(402, "insufficient_funds", `The end user's available balance is ${usdc(available)} USDC; the purchase holds ${usdc(maxPrice)} (the tier costs ${usdc(tier.price)})`, {
+      details: { available_usdc: usdc(available), price_usdc: usdc(tier.price), hold_usdc: usdc(maxPrice) },
     });
-  user.reserved_micros = String(BigInt(user.reserved_micros) + tier.price);
+  user.reserved_micros = String(BigInt(user.reserved_micros) + maxPrice);
   const external_user_id = user.external_user_id.startsWith("wallet:") ? null : user.external_user_id;
   const row = newPurchase(s, { account_id: accountId, custody: "CUSTODIAL", tier_id: tier.tierId, price_micros: tier.price.toString(), purchaser_address: user.wallet_address, external_user_id });
   row.max_price_micros = maxPrice.toString();
   row.next_step_at = s.clock.now() + RELAY_PICKUP_MS;
-  ledgerHold(s, accountId, user, row.id, tier.price);
+  ledgerHold(s, accountId, user, row.id, maxPrice);
   emitPurchase(s, row, "purchase.reserved");
   armWorker(s);
   return row;

@@ -42,25 +42,39 @@ export function relayerDisabled(what: string): ApiError {
 
 const userOf = (s: Services, p: PurchaseRow) => endUser(s, p.account_id, { external_user_id: p.external_user_id, wallet_address: p.purchaser_address });
 
+/** What the purchase holds on the balance: its price cap (max_price_usdc, default the tier's price). */
+export const holdOf = (p: PurchaseRow): bigint => BigInt(p.max_price_micros ?? p.price_micros);
+
 /** FAILED: the hold goes back to the end user's available balance (HOLD_RELEASE), purchase.failed. */
 function fail(s: Services, p: PurchaseRow, reason: string): void {
   const user = userOf(s, p);
-  const price = BigInt(p.price_micros);
-  user.reserved_micros = String(BigInt(user.reserved_micros) - price);
-  ledgerRelease(s, p.account_id, user, p.id, price);
+  const hold = holdOf(p);
+  user.reserved_micros = String(BigInt(user.reserved_micros) - hold);
+  ledgerRelease(s, p.account_id, user, p.id, hold);
   p.status = "FAILED";
   p.failure_reason = reason;
   p.next_step_at = null;
   emitPurchase(s, p, "purchase.failed");
 }
 
-/** SUBMITTED: the relayer's transaction is mined; the hold is settled (HOLD_SETTLE), purchase.submitted. */
-function settle(s: Services, p: PurchaseRow, requestId: bigint): void {
+/**
+ * SUBMITTED: the relayer's transaction is mined; the end user is debited what the pool actually
+ * charged (HOLD_SETTLE) and any remainder of the hold returns to available (HOLD_RELEASE), as
+ * service-facts §4.2 says of max_price_usdc; purchase.submitted.
+ */
+function settle(s: Services, p: PurchaseRow, requestId: bigint, charged: bigint): void {
   const user = userOf(s, p);
-  const price = BigInt(p.price_micros);
+  const held = holdOf(p);
+  // The pool never charges above the cap the relayer sent (PriceAboveMax), so this is the charge.
+  const price = charged < held ? charged : held;
   user.reserved_micros = String(BigInt(user.reserved_micros) - price);
   user.balance_micros = String(BigInt(user.balance_micros) - price);
   ledgerSettle(s, p.account_id, user, p.id, price);
+  if (held > price) {
+    user.reserved_micros = String(BigInt(user.reserved_micros) - (held - price));
+    ledgerRelease(s, p.account_id, user, p.id, held - price);
+  }
+  p.price_micros = price.toString();
   p.status = "SUBMITTED";
   p.submitted_at = s.clock.nowIso();
   p.onchain_request_id = requestId.toString();
@@ -105,7 +119,7 @@ async function confirm(s: Services, id: number): Promise<void> {
   const row = mystery(s).purchases[id];
   if (!row || row.status !== "SUBMITTING") return;
   if (!requested) return fail(s, row, "the relayer transaction is not on the chain");
-  settle(s, row, requested.requestId);
+  settle(s, row, requested.requestId, requested.price);
 }
 
 /** Takes one due step of a custodial purchase. */
