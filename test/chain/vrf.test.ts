@@ -34,11 +34,11 @@ describe("VRFCoordinatorV2_5Mock", () => {
     );
   });
 
-  it("deploy funded the subscription and added the pool as consumer", async () => {
+  it("deploy funded the subscription and added the pool and the instant-pack store as consumers", async () => {
     const [balance, , , owner, consumers] = await readCoord("getSubscription", [chain.vrf.subscriptionId]);
     expect(balance).toBeGreaterThan(0n);
     expect(owner).toBe(chain.operator.address);
-    expect(consumers).toEqual([chain.addresses.mysteryPool]);
+    expect(consumers).toEqual([chain.addresses.mysteryPool, chain.addresses.instantPack]);
   });
 
   it("a failing consumer callback does not revert the fulfilment: success=false, request consumed, purchase refundable", async () => {
