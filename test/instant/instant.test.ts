@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseEventLogs, type Hex } from "viem";
 import { cardNftAbi, instantPackAbi, usdStablecoinAbi, vrfRequestIdsFromLogs, type FixtureAccount } from "../../chain/index.ts";
 import type { BusEvents } from "../../emulator/bus.ts";
+import { EVENT_PAYLOADS } from "../../emulator/events/payloads.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import { failure, instantClient, type InstantCall } from "./client.ts";
 
@@ -51,6 +52,14 @@ async function buy(packet = 1, from = user(0), key = emu.key("demo"), extra: { e
   const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
   const purchase = await sdk(key).submit({ packet_type_id: packet, transaction_hash: receipt.transactionHash, request_id: String(requestId), wallet_address: from.address, ...extra });
   return { prep, receipt, purchase };
+}
+
+/** Every event published so far has the data shape of sdk-wire-shapes §4 (emulator/events/payloads.ts). */
+function expectWireShapes() {
+  for (const e of events) {
+    const r = EVENT_PAYLOADS[e.type].safeParse(e.data);
+    expect(r.success, `${e.type}: ${r.success ? "" : r.error.message}`).toBe(true);
+  }
 }
 
 const usdcOf = (who: `0x${string}`) => chain().publicClient.readContract({ address: chain().addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
@@ -152,6 +161,7 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
     expect(events.map((e) => e.type)).toEqual(["instant_purchase.submitted", "instant_purchase.fulfilled"]);
     expect(events[0]!.data).toEqual({ purchase_id: sub.id, status: "SUBMITTED", transaction_hash: receipt.transactionHash, store_request_id: String(requestId), pool_request_id: null, custody: "NON_CUSTODIAL" });
     expect(events[1]!.data).toMatchObject({ id: sub.id, purchase_id: sub.id, status: "FULFILLED", cards: purchase.cards, pack: purchase.pack });
+    expectWireShapes();
 
     // Filters.
     expect((await client.listPurchases({ status: "fulfilled" })).items.map((p) => p.id)).toEqual([sub.id]);
@@ -288,6 +298,7 @@ describe("instant failure ends", () => {
       expect(events.map((x) => x.type)).toEqual(["instant_purchase.submitted", "instant_purchase.failed", "instant_purchase.submitted", "instant_purchase.refunded"]);
       expect(events[1]!.data).toEqual({ purchase_id: purchase.id, status: "FAILED", reason: "vrf_timeout" });
       expect(events[3]!.data).toEqual({ purchase_id: second.id, status: "REFUNDED" });
+      expectWireShapes();
       // Refunded and failed packs went back to stock.
       expect((await sdk().catalog()).items[0]!.available_packs).toBe(24);
     } finally {
@@ -336,7 +347,7 @@ describe("instant sales in revenue, terms and payouts", () => {
     await emu.clock.advance(60_000);
     const closed = (await api.post("/_emulator/mystery/payouts/close").send({ account_id: "nova" }).expect(200)).body.data;
     const statement = closed.payouts[0];
-    expect(statement.by_product.instant).toMatchObject({ packs: 2, share_usdc: "0.104800" });
+    expect(statement.by_product.instant).toEqual({ packs: 2, gross_usdc: "10.480000", net_usdc: "10.480000", share_bps: 100, share_usdc: "0.104800" });
     expect(statement.payout_usdc).toBe(rev.payout_usdc);
     // POOL partner (demo): instant packs are counted, no share.
     await buy(1, user(0));

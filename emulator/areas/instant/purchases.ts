@@ -235,15 +235,17 @@ export async function operatorRefund(s: Services, id: number, failReason: string
 }
 
 /** Instant sales of an account in [from, to) by submit time, counted as revenue (SUBMITTED or FULFILLED). */
-export function instantSales(s: Services, accountId: string, fromMs: number | null, toMs: number | null): { packs: number; gross_micros: bigint } {
+export function instantSales(s: Services, accountId: string, fromMs: number | null, toMs: number | null): { packs: number; gross_micros: bigint; first_at: number | null } {
   let packs = 0;
   let gross = 0n;
+  let first: number | null = null;
   for (const p of Object.values(instant(s).purchases)) {
     if (p.account_id !== accountId || (p.status !== "SUBMITTED" && p.status !== "FULFILLED")) continue;
     const at = Date.parse(p.submitted_at ?? p.created_at);
     if ((fromMs !== null && at < fromMs) || (toMs !== null && at >= toMs)) continue;
     packs += 1;
     gross += BigInt(p.price_micros);
+    if (first === null || at < first) first = at;
   }
-  return { packs, gross_micros: gross };
+  return { packs, gross_micros: gross, first_at: first };
 }

@@ -31,7 +31,7 @@ function close(s: Services, accountId: string): PayoutStatement {
     revenue_share_usdc: usdc(t.share),
     fees_usdc: usdc(f.fees),
     rip_retained_usdc: usdc(t.retained),
-    by_product: byProduct(f),
+    by_product: byProduct(f, true),
     payout_usdc: usdc(t.share),
     payout_micros: String(t.share),
     status: "PENDING",

@@ -102,8 +102,10 @@ export function openPeriodStart(s: Services, accountId: string): number {
   const closed = own(revenueState(s).period_start, accountId);
   if (closed) return Date.parse(closed);
   const slice = mystery(s);
+  const firstInstant = instantSales(s, accountId, null, null).first_at;
   const times = [
     ...Object.values(slice.purchases).filter((p) => p.account_id === accountId).map(purchaseTime),
+    ...(firstInstant === null ? [] : [firstInstant]),
     ...Object.values(slice.sellbacks).filter((r) => r.account_id === accountId).map((r) => Date.parse(r.sold_at)),
     s.clock.now(),
   ];
@@ -127,7 +129,8 @@ export function figures(s: Services, accountId: string, from: number | null, to:
   return { packs: packs.length, gross, sellbackCount: sells.length, sellback, fees, net, share, shareBps, instantPacks: instant.packs, instantGross: instant.gross_micros, instantShareBps, instantShare };
 }
 
-export function byProduct(f: Figures) {
+/** by_product of a summary; `statement`: as a closed statement carries it (the instant block without sellback_usdc). */
+export function byProduct(f: Figures, statement = false) {
   return {
     tier: {
       packs: f.packs,
@@ -141,7 +144,7 @@ export function byProduct(f: Figures) {
     instant: {
       packs: f.instantPacks,
       gross_usdc: usdc(f.instantGross),
-      sellback_usdc: usdc(0n),
+      ...(statement ? {} : { sellback_usdc: usdc(0n) }),
       net_usdc: usdc(f.instantGross),
       share_bps: f.instantShareBps,
       share_usdc: usdc(f.instantShare),

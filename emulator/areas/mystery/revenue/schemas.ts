@@ -59,6 +59,8 @@ const byProductSchema = z.strictObject({
   }),
   instant: z.strictObject({ packs: z.number().int(), gross_usdc: usdcString, sellback_usdc: usdcString, net_usdc: usdcString, share_bps: z.number().int(), share_usdc: usdcString }),
 });
+/** On a statement the instant block has no sellback_usdc (sdk-wire-shapes: "missing on statements"). */
+const statementByProductSchema = byProductSchema.extend({ instant: byProductSchema.shape.instant.omit({ sellback_usdc: true }) });
 
 const pair = <N extends string>(name: N) => ({ [`${name}_micros`]: micros, [`${name}_usdc`]: usdcString }) as Record<`${N}_micros` | `${N}_usdc`, z.ZodString>;
 
@@ -120,7 +122,7 @@ export const statementSchema = z.strictObject({
   revenue_share_usdc: usdcString,
   fees_usdc: usdcString,
   rip_retained_usdc: usdcString,
-  by_product: byProductSchema,
+  by_product: statementByProductSchema,
   payout_usdc: usdcString,
   payout_micros: micros,
   status: z.enum(["PENDING", "PAID", "FAILED", "VOID"]),
