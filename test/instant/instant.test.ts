@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseEventLogs, type Hex } from "viem";
 import { cardNftAbi, instantPackAbi, usdStablecoinAbi, vrfRequestIdsFromLogs, type FixtureAccount } from "../../chain/index.ts";
 import type { BusEvents } from "../../emulator/bus.ts";
-import { EVENT_PAYLOADS } from "../../emulator/events/payloads.ts";
+import { EVENT_PAYLOADS, type PartnerEventType } from "../../emulator/events/payloads.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import { failure, instantClient, type InstantCall } from "./client.ts";
 
@@ -57,7 +57,7 @@ async function buy(packet = 1, from = user(0), key = emu.key("demo"), extra: { e
 /** Every event published so far has the data shape of sdk-wire-shapes §4 (emulator/events/payloads.ts). */
 function expectWireShapes() {
   for (const e of events) {
-    const r = EVENT_PAYLOADS[e.type].safeParse(e.data);
+    const r = EVENT_PAYLOADS[e.type as PartnerEventType].safeParse(e.data);
     expect(r.success, `${e.type}: ${r.success ? "" : r.error.message}`).toBe(true);
   }
 }
