@@ -185,8 +185,12 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
   });
 
   it("sells out: once the stock runs down prepare is 409 sold_out, the catalog hides the pack, a buy sent anyway reverts (tx_reverted)", async () => {
-    for (let i = 0; i < 3; i++) await buy(3, user(i));
+    const bought = [];
+    for (let i = 0; i < 3; i++) bought.push((await buy(3, user(i))).purchase.id);
     expect((await sdk().catalog()).items.map((p) => p.packet_type_id)).toEqual([1, 2]);
+    // The three draws opened the three bundles, each once (the store never draws a bundle twice).
+    const opened = await Promise.all(bought.map(async (id) => (await sdk().waitForDelivery(id)).purchase.pack!.unique_id));
+    expect(opened.sort()).toEqual(["IP-3-0", "IP-3-1", "IP-3-2"]);
     expect((await sdk().catalog({ include_unavailable: true })).items.find((p) => p.packet_type_id === 3)!.available_packs).toBe(0);
     const err = await failure(sdk().prepare({ packet_type_id: 3, wallet_address: user(3).address }));
     expect([err.status, err.code]).toEqual([409, "sold_out"]);
