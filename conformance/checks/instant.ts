@@ -259,4 +259,67 @@ export const instantChecks: Check[] = [
       });
     },
   },
+  {
+    ...readOnly,
+    id: "instant.list-invalid-status",
+    guards: "sdk-contract.md §5.2 (400 invalid_status); sdk-wire-shapes.md §1 InstantPurchaseStatus",
+    title: "Instant purchases filtered by an unknown status → 400 invalid_status",
+    rule: "GET /instant/purchases?status= takes the seven instant statuses (case-insensitive); anything else (PARTIALLY_FULFILLED included: mystery only) is 400 invalid_status.",
+    deviation: "instant_status_filter_unchecked",
+    async run(ctx) {
+      expectError(await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { status: "PARTIALLY_FULFILLED" } }), 400, "invalid_status", "status=PARTIALLY_FULFILLED");
+      expectSuccess(await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { status: "fulfilled" } }), "status=fulfilled");
+    },
+  },
+  {
+    ...readOnly,
+    id: "instant.get-not-found",
+    guards: "sdk-contract.md §5.2 (getPurchase: 404 not_found)",
+    title: "Instant purchase that is not the partner's → 404 not_found",
+    rule: "GET /instant/purchase/{id} of an id the partner has no purchase under is 404 not_found.",
+    deviation: "instant_get_unknown_500",
+    async run(ctx) {
+      expectError(await ctx.http.get(`${I}/purchase/987654321`, { key: ctx.partnerKey }), 404, "not_found", "GET /instant/purchase/987654321");
+    },
+  },
+  {
+    ...chained,
+    id: "instant.tx-already-recorded",
+    guards: "sdk-contract.md §5.2 (409 tx_already_recorded)",
+    title: "Instant submit of a transaction another partner recorded → 409 tx_already_recorded",
+    rule: "A mined instant purchase is recorded for one partner: the same hash submitted with another partner's key is 409 tx_already_recorded.",
+    deviation: "instant_tx_recorded_twice",
+    async run(ctx) {
+      await withMinedPurchase(ctx, async (m) => {
+        expectSuccess(await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash }), "submit", 202);
+        const other = await ctx.control!.newKey({ kind: "partner", billing_model: "POOL" });
+        const r = await ctx.http.post(`${I}/purchase/submit`, { key: other, body: { packet_type_id: m.packetTypeId, transaction_hash: m.hash } });
+        expectError(r, 409, "tx_already_recorded", "the same hash with another partner's key");
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "instant.revenue-counted",
+    guards: "service-facts.md §4.8 (revenue: by_product.instant, instant_packs; 1 % of instant gross on TIER)",
+    title: "A submitted instant pack counts in the partner's revenue summary",
+    rule: "Once an instant purchase is SUBMITTED, GET /mystery/revenue counts it: instant_packs and by_product.instant.packs + 1, by_product.instant.gross_usdc + its price, instant share = 1 % of gross on TIER (0 on POOL).",
+    deviation: "instant_revenue_uncounted",
+    async run(ctx) {
+      type Rev = { billing_model: string; instant_packs: number; by_product: { instant: { packs: number; gross_usdc: string; share_bps: number; share_usdc: string } } };
+      const revenue = async () => expectSuccess(await ctx.http.get("/api/v1/mystery/revenue", { key: ctx.partnerKey }), "GET /mystery/revenue").data as Rev;
+      await withMinedPurchase(ctx, async (m) => {
+        const before = await revenue();
+        const p = expectSuccess(await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash }), "submit", 202).data as { price: string };
+        const after = await revenue();
+        const micros = (v: string) => BigInt(v.replace(".", ""));
+        ensure(after.instant_packs === before.instant_packs + 1 && after.by_product.instant.packs === before.by_product.instant.packs + 1, `instant_packs ${before.instant_packs} → ${after.instant_packs} after one instant sale`);
+        const gross = micros(after.by_product.instant.gross_usdc) - micros(before.by_product.instant.gross_usdc);
+        ensure(gross === BigInt(p.price), `by_product.instant.gross grew by ${gross} micros, the pack cost ${p.price}`);
+        const bps = after.billing_model === "TIER" ? 100 : 0;
+        ensure(after.by_product.instant.share_bps === bps, `instant share_bps ${after.by_product.instant.share_bps}, expected ${bps} on ${after.billing_model}`);
+        ensure(micros(after.by_product.instant.share_usdc) === (micros(after.by_product.instant.gross_usdc) * BigInt(bps)) / 10_000n, `instant share ${after.by_product.instant.share_usdc} is not ${bps} bps of ${after.by_product.instant.gross_usdc}`);
+      });
+    },
+  },
 ];

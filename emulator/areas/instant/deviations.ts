@@ -57,6 +57,28 @@ export const instantDeviations: readonly Deviation[] = [
       if (!is(x, "POST", /^\/api\/v1\/instant\/purchase\/submit$/) || x.status !== 202 || typeof d?.id !== "number") return;
       d.id = d.id + 1_000_000 + Math.floor(Math.random() * 1_000_000);
     } },
+  { name: "instant_status_filter_unchecked", breaks: "an unknown status filter on /instant/purchases is 400 invalid_status", apply: (x) => {
+      if (on(x) && errorIs(x, 400, "invalid_status")) toSuccess(x, { purchases: [] });
+    } },
+  { name: "instant_get_unknown_500", breaks: "an instant purchase that is not the partner's is 404 not_found", apply: (x) => {
+      if (!is(x, "GET", /^\/api\/v1\/instant\/purchase\/[^/]+$/) || !errorIs(x, 404, "not_found")) return;
+      x.status = 500;
+      x.body = { success: false, error: "internal_error", message: "Internal error" };
+    } },
+  { name: "instant_tx_recorded_twice", breaks: "a hash recorded for one partner is 409 tx_already_recorded for another", apply: (x) => {
+      if (on(x) && errorIs(x, 409, "tx_already_recorded")) {
+        x.status = 202;
+        x.body = { success: true, data: { id: 0, status: "SUBMITTED" } };
+      }
+    } },
+  { name: "instant_revenue_uncounted", breaks: "instant sales count in /mystery/revenue (instant_packs, by_product.instant)", apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "GET", /^\/api\/v1\/mystery\/revenue$/) || x.status !== 200 || !d) return;
+      // A server that never counts instant packs (the emulator before instant packs existed).
+      d.instant_packs = 0;
+      const byProduct = d.by_product as { instant?: Row } | undefined;
+      if (byProduct?.instant) Object.assign(byProduct.instant, { packs: 0, gross_usdc: "0.000000", net_usdc: "0.000000", share_usdc: "0.000000" });
+    } },
   { name: "lifecycle_instant_never_fulfilled", breaks: "an opened instant pack reads FULFILLED with its pack and cards", apply: (x) => {
       const d = dataOf(x);
       if (!is(x, "GET", /^\/api\/v1\/instant\/purchase\/[^/]+$/) || x.status !== 200 || !d || d.status !== "FULFILLED") return;
