@@ -27,3 +27,17 @@ export const flag = <K extends string>(name: K) => z.object({ [name]: z.literal(
 /** The usual error statuses of a control route, with their codes. */
 export const badInput = { description: "A field is missing or invalid (the message names it).", codes: ["invalid_value", "invalid_json"] } as const;
 export const missing = (what: string) => ({ description: `No such ${what}.`, codes: ["not_found"] }) as const;
+
+/** A value a parser of the rules turns into its typed form, or null when it is not one: a 400 naming the field. */
+export const parsed = <T>(parse: (v: unknown) => T | null, message: string, doc: Record<string, unknown> = {}) =>
+  z
+    .unknown()
+    .transform((v, ctx): T => {
+      const out = v === undefined ? null : parse(v);
+      if (out === null) {
+        ctx.addIssue({ code: "custom", message, input: v });
+        return z.NEVER;
+      }
+      return out;
+    })
+    .meta(doc);

@@ -1,7 +1,8 @@
 import { encodeFunctionData, keccak256, toHex } from "viem";
 import { cardNftAbi } from "../../../chain/index.ts";
 import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
-import { badInput } from "../../control/schemas.ts";
+import { badInput, missing } from "../../control/schemas.ts";
+import { purchaseSchema } from "./purchases/schemas.ts";
 import { z } from "../../pipeline/schema.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { ok } from "../../pipeline/route.ts";
@@ -20,10 +21,10 @@ import { runWorker, serial } from "./worker.ts";
 const MINTER_ROLE = keccak256(toHex("MINTER_ROLE"));
 
 /** The caller's purchase, read from the chain first; 409 unless it still waits for its reveal. */
-async function waitingPurchase(c: ControlContext): Promise<{ id: number; requestId: bigint }> {
-  const id = intId(c.params.id);
+async function waitingPurchase(c: ControlContext, raw: string): Promise<{ id: number; requestId: bigint }> {
+  const id = intId(raw);
   const row = id === null ? undefined : mystery(c.services).purchases[id];
-  if (id === null || !row) throw notFound(`No purchase ${c.params.id}`);
+  if (id === null || !row) throw notFound(`No purchase ${raw}`);
   await settleFromChain(c.services, id);
   const now = mystery(c.services).purchases[id]!;
   if (now.status !== "SUBMITTED" || !now.onchain_request_id)
@@ -34,13 +35,23 @@ async function waitingPurchase(c: ControlContext): Promise<{ id: number; request
   return { id, requestId };
 }
 
+const purchaseAction = (answer: z.ZodType) => ({
+  params: z.object({ id: z.string() }),
+  responses: {
+    200: { description: "The purchase, refunded", data: answer },
+    404: missing("purchase"),
+    409: { description: "The purchase is not waiting for its reveal", codes: ["invalid_status"] },
+  },
+});
+
 export const faultControl: ControlSpec[] = [
-  {
+  defineControl({
     method: "POST",
     path: "/mystery/purchases/:id/fail-reveal",
     describe: "Fulfil the purchase's VRF request so the pool's callback reverts (success=false); the worker then refunds it → REFUNDED",
+    schema: purchaseAction(z.object({ vrf: z.object({ request_id: z.string(), success: z.boolean(), tx_hash: z.string() }), purchase: purchaseSchema })),
     handle: async (c) => {
-      const { id, requestId } = await waitingPurchase(c);
+      const { id, requestId } = await waitingPurchase(c, c.input.params.id);
       const chain = chainOf(c.services);
       let result: { success: boolean; txHash: string } = { success: true, txHash: "" };
       await serial(c.services, async () => {
@@ -59,13 +70,14 @@ export const faultControl: ControlSpec[] = [
       await runWorker(c.services); // sees the failed reveal and refunds
       return ok({ vrf: { request_id: String(requestId), success: result.success, tx_hash: result.txHash }, purchase: formatPurchase(mystery(c.services).purchases[id]!) });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/mystery/purchases/:id/refund",
     describe: "Operator refund (MysteryPool.refundPurchase) of a purchase still waiting for its reveal → REFUNDED; custodial balances are credited back",
+    schema: purchaseAction(purchaseSchema),
     handle: async (c) => {
-      const { id } = await waitingPurchase(c);
+      const { id } = await waitingPurchase(c, c.input.params.id);
       let done = false;
       await serial(c.services, async () => {
         done = await refundOnChain(c.services, id, "refunded by the operator before the reveal");
@@ -73,7 +85,7 @@ export const faultControl: ControlSpec[] = [
       if (!done) throw conflict("invalid_status", `Purchase ${id} could not be refunded (revealed or refunded meanwhile)`);
       return ok(formatPurchase(mystery(c.services).purchases[id]!));
     },
-  },
+  }),
   defineControl({
     method: "POST",
     path: "/mystery/shipping-signer",

@@ -1,7 +1,10 @@
 import { encodeFunctionData } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../../chain/index.ts";
-import { optString, reqString } from "../../control/body.ts";
-import type { ControlContext, ControlSpec } from "../../control/route.ts";
+import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
+import { badInput, missing, oneOf, opt, parsed, text } from "../../control/schemas.ts";
+import { z } from "../../pipeline/schema.ts";
+import { parseUsdc } from "../../pipeline/money.ts";
+import { preparedRedemptionSchema, redemptionSchema } from "./redemption/schemas.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
@@ -12,7 +15,7 @@ import { decideKyc, dispatch, formatRedemption, notePayment, startFulfillment } 
 import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
 import { intId } from "../../pipeline/identifiers.ts";
-import { checksummed, parseUsdc, tokenIdOf, usdc } from "./util.ts";
+import { checksummed, tokenIdOf, usdc } from "./util.ts";
 import { armWorker, runWorker, serial } from "./worker.ts";
 import { creditDeposit } from "./wallet/ledger.ts";
 
@@ -20,27 +23,47 @@ import { creditDeposit } from "./wallet/ledger.ts";
 // KYC, move the warehouse side of redemptions, set oracle values and the
 // buyback float, run the worker now, read the area's published events.
 
-function accountOf(c: ControlContext): string {
-  const key = optString(c.body, "key");
-  if (key) {
-    const rec = own(c.services.store.state.keys, key);
+/** `key` (its account) or `account_id`: the partner account an operator action is for. */
+function accountOf(c: ControlContext, given: { key?: string; account_id?: string }): string {
+  if (given.key) {
+    const rec = own(c.services.store.state.keys, given.key);
     if (!rec) throw notFound("No such key");
     return rec.account_id;
   }
-  return reqString(c.body, "account_id");
+  if (!given.account_id) throw badRequest("invalid_value", "account_id (or key) is required");
+  return given.account_id;
 }
 
-function amount(v: unknown, name: string): bigint {
-  const m = parseUsdc(v);
-  if (m === null) throw badRequest("invalid_value", `${name} must be a non-negative decimal USDC amount (e.g. "100" or "12.5")`);
-  return m;
-}
+const usdcAmount = (name: string) =>
+  parsed(parseUsdc, `${name} must be a non-negative decimal USDC amount (e.g. "100" or "12.5")`, { type: "string", description: "Whole USDC (e.g. \"100\" or \"12.5\")" });
 
-function redemptionId(c: ControlContext): number {
-  const id = intId(c.params.id);
-  if (id === null) throw notFound(`No redemption ${c.params.id}`);
+const redemptionParams = z.object({ id: z.string() });
+
+function redemptionId(raw: string): number {
+  const id = intId(raw);
+  if (id === null) throw notFound(`No redemption ${raw}`);
   return id;
 }
+
+/** A redemption step the warehouse takes, in the worker's queue; the worker is re-armed after it. */
+async function warehouseStep(c: ControlContext, raw: string, step: (id: number) => Parameters<typeof formatRedemption>[1] | Promise<Parameters<typeof formatRedemption>[1]>) {
+  const id = redemptionId(raw);
+  let out: Record<string, unknown> = {};
+  await serial(c.services, async () => {
+    out = formatRedemption(c.services, await step(id));
+  });
+  armWorker(c.services);
+  return ok(out);
+}
+
+const warehouseStepSchema = (what: string) => ({
+  params: redemptionParams,
+  responses: {
+    200: { description: `The redemption, ${what}`, data: redemptionSchema },
+    404: missing("redemption"),
+    409: { description: "The redemption is not at this step (or its shipping payment has not landed)", codes: ["invalid_status", "shipping_unpaid"] },
+  },
+});
 
 /** Moves `who`'s USDC to exactly `target` (mint up, send the excess to the treasury). */
 function setBalance(c: ControlContext, who: "pool" | "poolSigner", target: bigint): Promise<void> {
@@ -63,119 +86,146 @@ async function moveBalance(c: ControlContext, who: "pool" | "poolSigner", target
   }
 }
 
+const walletAnswer = z.object({ account_id: z.string(), credited_usdc: z.string(), end_user: z.object({}).loose(), wallet: z.object({}).loose() });
+
 export const mysteryControl: ControlSpec[] = [
-  {
+  defineControl({
     method: "POST",
     path: "/mystery/custodial/fund",
     describe: "Credit an end user's custodial USDC balance {account_id | key, external_user_id | wallet_address, usdc}",
-    handle: (c) => {
-      const acct = accountOf(c);
-      const external_user_id = optString(c.body, "external_user_id") ?? null;
-      const rawWallet = optString(c.body, "wallet_address");
-      const wallet_address = rawWallet ? checksummed(rawWallet) : null;
-      if (rawWallet && !wallet_address) throw badRequest("invalid_value", "wallet_address is not an EVM address");
-      if (!external_user_id && !wallet_address) throw badRequest("invalid_value", "external_user_id or wallet_address is required");
-      const add = amount(c.body.usdc, "usdc");
-      const user = endUser(c.services, acct, { external_user_id, wallet_address });
-      creditDeposit(c.services, acct, user, add);
-      return ok({ account_id: acct, credited_usdc: usdc(add), ...walletView(user) });
+    schema: {
+      body: z.object({
+        key: opt(text()),
+        account_id: opt(text()),
+        external_user_id: opt(text()),
+        wallet_address: opt(parsed(checksummed, "wallet_address is not an EVM address", { type: "string" })),
+        usdc: usdcAmount("usdc"),
+      }),
+      responses: { 200: { description: "The end user's wallet after the credit", data: walletAnswer }, 400: badInput, 404: missing("key") },
     },
-  },
-  {
+    handle: (c) => {
+      const b = c.input.body;
+      const acct = accountOf(c, b);
+      const external_user_id = b.external_user_id ?? null;
+      const wallet_address = b.wallet_address ?? null;
+      if (!external_user_id && !wallet_address) throw badRequest("invalid_value", "external_user_id or wallet_address is required");
+      const user = endUser(c.services, acct, { external_user_id, wallet_address });
+      creditDeposit(c.services, acct, user, b.usdc);
+      return ok({ account_id: acct, credited_usdc: usdc(b.usdc), ...walletView(user) });
+    },
+  }),
+  defineControl({
     method: "POST",
     path: "/mystery/redemptions/:id/kyc",
     describe: "Decide a redemption's KYC {decision: approve|decline} (approve → PREPARED; prepare with the same key returns the calldata)",
-    handle: (c) => {
-      const decision = optString(c.body, "decision", ["approve", "decline"]) ?? "approve";
-      return ok(formatRedemption(c.services, decideKyc(c.services, redemptionId(c), decision === "approve"), true));
+    schema: {
+      params: redemptionParams,
+      body: z.object({ decision: opt(oneOf(["approve", "decline"])) }),
+      responses: {
+        200: { description: "The redemption, PREPARED (with its calls) or KYC_DECLINED", data: preparedRedemptionSchema },
+        400: badInput,
+        404: missing("redemption"),
+        409: { description: "The redemption is not waiting for KYC", codes: ["invalid_status"] },
+      },
     },
-  },
-  {
+    handle: (c) => {
+      const approve = (c.input.body.decision ?? "approve") === "approve";
+      return ok(formatRedemption(c.services, decideKyc(c.services, redemptionId(c.input.params.id), approve), true));
+    },
+  }),
+  defineControl({
     method: "POST",
     path: "/mystery/redemptions/:id/start-fulfillment",
     describe: "Warehouse begins fulfilment: BURN_SUBMITTED → IN_FULFILLMENT (redemption.updated); 409 shipping_unpaid until the shipping payment is on chain",
-    handle: async (c) => {
-      const id = redemptionId(c);
-      let out: Record<string, unknown> = {};
-      await serial(c.services, async () => {
+    schema: warehouseStepSchema("IN_FULFILLMENT"),
+    handle: (c) =>
+      warehouseStep(c, c.input.params.id, async (id) => {
+        // The shipping payment may have landed since the worker last looked.
         if (c.services.chain) await notePayment(c.services, id);
-        out = formatRedemption(c.services, startFulfillment(c.services, id));
-      });
-      armWorker(c.services);
-      return ok(out);
-    },
-  },
-  {
+        return startFulfillment(c.services, id);
+      }),
+  }),
+  defineControl({
     method: "POST",
     path: "/mystery/redemptions/:id/dispatch",
     describe: "Warehouse dispatches: IN_FULFILLMENT → COMPLETED; the burn is finalised on chain (redemption.updated)",
-    handle: async (c) => {
-      const id = redemptionId(c);
-      let out: Record<string, unknown> = {};
-      await serial(c.services, async () => {
-        out = formatRedemption(c.services, await dispatch(c.services, id));
-      });
-      armWorker(c.services);
-      return ok(out);
-    },
-  },
-  {
+    schema: warehouseStepSchema("COMPLETED"),
+    handle: (c) => warehouseStep(c, c.input.params.id, (id) => dispatch(c.services, id)),
+  }),
+  defineControl({
     method: "POST",
     path: "/mystery/warehouse",
     describe: "Warehouse progression mode {mode: auto|manual} (auto: IN_FULFILLMENT 1 h after the burn, COMPLETED 24 h later)",
+    schema: { body: z.object({ mode: oneOf(["auto", "manual"]) }), responses: { 200: { description: "The mode", data: z.object({ mode: z.enum(["auto", "manual"]) }) }, 400: badInput } },
     handle: (c) => {
-      const mode = reqString(c.body, "mode", ["auto", "manual"]) as "auto" | "manual";
+      const mode = c.input.body.mode;
       mystery(c.services).warehouse_mode = mode;
       armWorker(c.services);
       return ok({ mode });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/mystery/oracle",
     describe: "Set a token's on-chain oracle value {token_id, usdc} (\"0\" makes it value_unknown)",
+    schema: {
+      body: z.object({ token_id: parsed(tokenIdOf, "token_id must be a decimal token id", { type: "string" }), usdc: usdcAmount("usdc") }),
+      responses: { 200: { description: "The value set", data: z.object({ token_id: z.string(), value_usdc: z.string(), tx_hash: z.string() }) }, 400: badInput },
+    },
     handle: async (c) => {
-      const tokenId = tokenIdOf(c.body.token_id);
-      if (tokenId === null) throw badRequest("invalid_value", "token_id must be a decimal token id");
-      const value = amount(c.body.usdc, "usdc");
+      const { token_id: tokenId, usdc: value } = c.input.body;
       const chain = chainOf(c.services);
       const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, encodeFunctionData({ abi: mysteryPoolAbi, functionName: "setOracleValue", args: [BigInt(tokenId), value] }));
       return ok({ token_id: tokenId, value_usdc: usdc(value), tx_hash: receipt.transactionHash });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/mystery/liquidity",
     describe: "Set the buyback float {buyback_usdc?} (pool signer balance) and/or the sell-back pool {pool_usdc?}",
+    schema: {
+      body: z.object({ buyback_usdc: usdcAmount("buyback_usdc").optional(), pool_usdc: usdcAmount("pool_usdc").optional() }),
+      responses: { 200: { description: "Both balances now", data: z.object({ buyback_usdc: z.string(), pool_usdc: z.string() }) }, 400: badInput },
+    },
     handle: async (c) => {
-      if (c.body.buyback_usdc !== undefined) await setBalance(c, "poolSigner", amount(c.body.buyback_usdc, "buyback_usdc"));
-      if (c.body.pool_usdc !== undefined) await setBalance(c, "pool", amount(c.body.pool_usdc, "pool_usdc"));
+      const { buyback_usdc, pool_usdc } = c.input.body;
+      if (buyback_usdc !== undefined) await setBalance(c, "poolSigner", buyback_usdc);
+      if (pool_usdc !== undefined) await setBalance(c, "pool", pool_usdc);
       const chain = chainOf(c.services);
       return ok({
         buyback_usdc: usdc(await usdcBalance(chain, chain.poolSigner.address)),
         pool_usdc: usdc(await usdcBalance(chain, chain.addresses.mysteryPool)),
       });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "POST",
     path: "/mystery/worker/run",
     describe: "Run the mystery worker now: read reveals and accepted offers from the chain, take due steps",
+    schema: { responses: { 200: { description: "When it ran (virtual time)", data: z.object({ ran_at: z.string() }) } } },
     handle: async (c) => {
       await runWorker(c.services);
       return ok({ ran_at: c.services.clock.nowIso() });
     },
-  },
-  {
+  }),
+  defineControl({
     method: "GET",
     path: "/mystery/events",
     describe: "Events the mystery area published (?account_id=&type=), oldest first",
+    schema: {
+      query: z.object({ account_id: opt(z.string()), type: opt(z.string()) }),
+      responses: {
+        200: {
+          description: "Published events, oldest first",
+          data: z.object({ events: z.array(z.object({ account_id: z.string(), type: z.string(), key: z.string(), data: z.record(z.string(), z.unknown()), at: z.string() })) }),
+        },
+      },
+    },
     handle: (c) => {
-      const acct = c.query.get("account_id");
-      const type = c.query.get("type");
+      const { account_id: acct, type } = c.input.query;
       const events = mystery(c.services).events.filter((e) => (!acct || e.account_id === acct) && (!type || e.type === type));
       return ok({ events });
     },
-  },
+  }),
   ...faultControl,
 ];

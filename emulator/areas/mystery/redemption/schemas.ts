@@ -79,7 +79,7 @@ export const quoteRoute = {
 
 // --- the redemption view ----------------------------------------------------------------------
 
-const redemptionSchema = z.strictObject({
+export const redemptionSchema = z.strictObject({
   redemption_id: z.number().int(),
   purchase_id: z.number().int(),
   token_id: z.string(),
@@ -123,6 +123,13 @@ const shippingPaymentSchema = z.strictObject({
 
 // --- POST /mystery/redemption/prepare -------------------------------------------------------------
 
+/** A redemption as prepare answers it: with the shipping payment and the holder's calls. */
+export const preparedRedemptionSchema = redemptionSchema.extend({
+  shipping_payer: z.literal("end_user"),
+  shipping_payment: shippingPaymentSchema.nullable().describe("The signed shipping quote the holder pays; null once paid or ended"),
+  unsigned: unsignedSchema.nullable(),
+});
+
 export const prepareRoute = {
   body: z.object({
     idempotency_key: z.unknown().optional().meta({ type: "string", description: "Idempotency key (else the Idempotency-Key header)" }),
@@ -133,11 +140,7 @@ export const prepareRoute = {
     201: {
       description:
         "The redemption opened (or the one opened with this key): AWAITING_KYC (partners that require KYC) or PREPARED with the holder's calls and the shipping payment",
-      data: redemptionSchema.extend({
-        shipping_payer: z.literal("end_user"),
-        shipping_payment: shippingPaymentSchema.nullable().describe("The signed shipping quote the holder pays; null once paid or ended"),
-        unsigned: unsignedSchema.nullable(),
-      }),
+      data: preparedRedemptionSchema,
     },
     400: {
       description: "Missing or invalid idempotency key, shipping payer, address, carriers or target",
