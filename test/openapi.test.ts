@@ -83,6 +83,18 @@ describe("GET /_emulator/openapi.json", () => {
     expect(operations(doc)).toEqual(controlRoutes.map((r) => `${r.method} ${openApiPath(`/_emulator${r.path}`).path}`).sort());
   });
 
+  it("each control route documents its answers and its body from its schema", async () => {
+    const doc = JSON.parse(await get("/_emulator/openapi-control.json")) as Doc;
+    type Op = { responses: Record<string, unknown>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } };
+    for (const r of controlRoutes) {
+      const op = (doc.paths[openApiPath(`/_emulator${r.path}`).path] as Record<string, Op>)[r.method.toLowerCase()]!;
+      expect(Object.keys(op.responses).sort(), `${r.method} ${r.path}`).toEqual(Object.keys(r.schema.responses).sort());
+      expect(Object.keys(op.responses).some((s) => /^2\d\d$/.test(s)), `${r.method} ${r.path} answers a success`).toBe(true);
+    }
+    const faucet = (doc.paths["/_emulator/chain/faucet"] as Record<string, Op>).post!;
+    expect(Object.keys(faucet.requestBody!.content["application/json"]!.schema.properties!)).toEqual(["address", "usdc", "eth"]);
+  });
+
   it(".yaml says the same as .json", async () => {
     const res = await emu.fetch("/_emulator/openapi.yaml");
     expect(res.headers.get("content-type")).toMatch(/^application\/yaml/);

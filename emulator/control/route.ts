@@ -9,7 +9,7 @@ export interface ControlSpec {
   path: string;
   describe: string;
   /** What the route takes and answers: validated before the handler, written into the control plane's OpenAPI document. */
-  schema?: RouteSchema;
+  schema: RouteSchema;
   handle(c: ControlContext): Reply | Promise<Reply>;
 }
 
@@ -17,9 +17,7 @@ export interface ControlContext {
   services: Services;
   params: Record<string, string>;
   query: URLSearchParams;
-  /** The JSON body as sent (`{}` on GET and DELETE); routes with a schema read `input.body` instead. */
-  body: Record<string, unknown>;
-  /** The request parsed by the route's schema (without one: raw params and query, the body as sent). */
+  /** The request parsed by the route's schema. */
   input: ParsedInput;
   /** Emulator-level operations that span more than the store (chain snapshots, reset hooks). */
   host: ControlHost;

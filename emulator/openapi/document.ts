@@ -243,20 +243,11 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
       tags: ["control"],
       summary: spec.describe,
       security: [],
-      responses: {
-        "2XX": { description: "Success", content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } } },
-        "4XX": { description: "Bad input", content: { "application/json": { schema: { $ref: "#/components/schemas/PartnerError" } } } },
-      },
+      responses: declaredResponses(spec.schema, "partner", ["X-Request-Id"]),
     };
-    if (spec.schema) {
-      op.responses = declaredResponses(spec.schema, "partner", ["X-Request-Id"]);
-      const all = schemaParams(spec.schema, params);
-      if (all.length) op.parameters = all;
-      if (spec.schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(spec.schema.body, "input") } } };
-    } else {
-      if (params.length) op.parameters = params;
-      if (spec.method !== "GET" && spec.method !== "DELETE") op.requestBody = { required: false, content: { "application/json": { schema: { type: "object" } } } };
-    }
+    const all = schemaParams(spec.schema, params);
+    if (all.length) op.parameters = all;
+    if (spec.schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(spec.schema.body, "input") } } };
     (paths[path] ??= {})[spec.method.toLowerCase()] = op;
   }
   return {
