@@ -79,6 +79,15 @@ describe("every answer", () => {
     expect(texts(s, exchange("GET", "/api/v1/health", 200, { ok: true, data: {} }))[0]).toContain("/success: expected true");
   });
 
+  it("429 and retryable 503 carry Retry-After; a 503 that says it is not retryable need not", () => {
+    const s = new WireSession();
+    const err = (code: string, retryable: boolean) => ({ success: false, message: "m", error: code, retryable });
+    const noRetry = (x: Exchange) => texts(s, x).filter((t) => t.includes("Retry-After"));
+    expect(noRetry(exchange("GET", "/api/v1/mystery/tiers", 503, err("overloaded", true), {}, "rip_v1_a"))[0]).toContain("Retry-After must be whole seconds > 0");
+    expect(noRetry(exchange("GET", "/api/v1/mystery/tiers", 503, err("overloaded", true), { "retry-after": "1" }, "rip_v1_b"))).toEqual([]);
+    expect(noRetry(exchange("GET", "/api/v1/mystery/tiers", 503, err("chain_unavailable", false), {}, "rip_v1_c"))).toEqual([]);
+  });
+
   it("rate-limit headers: integers, 0 ≤ Remaining ≤ Limit, and falling by at least one per counted request", () => {
     const s = new WireSession();
     const miss = { success: false, message: "m", error: "not_found" };

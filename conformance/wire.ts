@@ -31,7 +31,7 @@ export const WIRE_RULES = {
   status: "the route's declared answers (OpenAPI document): a success status the route does not declare is wrong",
   rateHeaders: "interface.md “Other limits”: X-RateLimit-* on every response except GET /health; Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
   rateSequence: "interface.md “Other limits” (rolling 60 s window): each counted request lowers X-RateLimit-Remaining by at least one until the window slides",
-  retryAfter: "interface.md “Errors”: 429 and 503 carry Retry-After (whole seconds > 0); 429 has X-RateLimit-Remaining 0",
+  retryAfter: "interface.md “Errors”: 429 and retryable 503 carry Retry-After (whole seconds > 0); 429 has X-RateLimit-Remaining 0",
   creditHeaders: "interface.md “Credits”: metered 2xx carry X-Credits-Cost (the route's cost) and X-Credits-Remaining; a 4xx/5xx is refunded (cost 0); 401/403/429 come before metering",
   creditSequence: "interface.md “Credits”: X-Credits-Remaining is the balance after the call, so it falls by exactly X-Credits-Cost from one call to the next",
   paging: "interface.md “Response envelope” / service-facts.md §2.5: pagination {limit, offset, has_more} and Card Data page/page_size/total_count agree with the rows of every page",
@@ -357,7 +357,9 @@ export class WireSession {
         }
       }
     }
-    if (status === 429 || status === 503) {
+    // A 503 that says it is not retryable (chain_unavailable: restart without --no-chain) has nothing to wait for.
+    const notRetryable = status === 503 && isObj(x.result.body) && x.result.body.retryable === false;
+    if ((status === 429 || status === 503) && !notRetryable) {
       const ra = h["retry-after"];
       if (!isInt(ra) || Number(ra) < 1) fail("retryAfter", `Retry-After must be whole seconds > 0, received ${shown(ra)}`);
     }
