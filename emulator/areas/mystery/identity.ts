@@ -1,5 +1,4 @@
 import { badRequest } from "../../pipeline/errors.ts";
-import type { HandlerContext } from "../../pipeline/route.ts";
 import { optIdentifier, walletParam, type Body } from "./util.ts";
 
 // End-user identity of the purchase, wallet and collection routes:
@@ -21,6 +20,3 @@ export function identityOf(b: Body, missing = WHICH_USER): Identity {
   if (!external_user_id && !wallet_address) throw badRequest("missing_user_identifier", missing);
   return { external_user_id, wallet_address };
 }
-
-export const queryIdentity = (c: HandlerContext, missing = WHICH_USER): Identity =>
-  identityOf({ external_user_id: c.query.get("external_user_id"), wallet_address: c.query.get("wallet_address") }, missing);
