@@ -9,6 +9,7 @@ import { mystery } from "../state.ts";
 import { armWorker, serial } from "../worker.ts";
 import { kycRequired, setKycRequired } from "./kyc.ts";
 import { endUnshipped, formatRedemption } from "./redemption.ts";
+import { redemptionSchema } from "./schemas.ts";
 
 // Operator actions of redemption under /_emulator/mystery: the per-partner KYC
 // switch and a cancel of a redemption that has not shipped.
@@ -51,17 +52,19 @@ export const redemptionControl: ControlSpec[] = [
     path: "/mystery/redemptions/:id/cancel",
     describe: "Cancel a redemption that has not shipped → CANCELLED (redemption.updated): its burn is cancelled on chain and a landed shipping payment paid back {reason?}",
     schema: {
+      params: z.object({ id: z.string() }),
       body: z.object({ reason: opt(text()) }),
       responses: {
-        200: { description: "The redemption, CANCELLED", data: z.record(z.string(), z.unknown()) },
+        200: { description: "The redemption, CANCELLED", data: redemptionSchema },
         400: badInput,
         404: missing("redemption"),
         409: { description: "Already shipped or ended", codes: ["invalid_status"] },
       },
     },
     handle: async (c) => {
-      const id = intId(c.params.id);
-      if (id === null || !mystery(c.services).redemptions[id]) throw notFound(`No redemption ${c.params.id}`);
+      const raw = c.input.params.id;
+      const id = intId(raw);
+      if (id === null || !mystery(c.services).redemptions[id]) throw notFound(`No redemption ${raw}`);
       let out: Record<string, unknown> = {};
       await serial(c.services, async () => {
         const r = await endUnshipped(c.services, id, "CANCELLED", c.input.body.reason ?? "cancelled by the operator", (what, err) => console.error(`[emulator] ${what} failed:`, err));
