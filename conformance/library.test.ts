@@ -9,7 +9,8 @@ import { createEmulator, type Emulator } from "../emulator/index.ts";
 
 let emu: Emulator;
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", port: 0 });
+  // With the chain, so the commerce checks of these profiles run too (no case is skipped).
+  emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: true });
 });
 afterAll(() => emu?.close());
 
