@@ -1,4 +1,5 @@
 import type { Services } from "../../pipeline/services.ts";
+import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
 import { settleAll } from "./purchases.ts";
 import { instant } from "./state.ts";
 
@@ -39,24 +40,13 @@ export function runInstantWorker(s: Services): Promise<void> {
 }
 
 export function startInstantWorker(s: Services): () => void {
-  const offClock = s.clock.onChange(() => runInstantWorker(s));
-  const offBus = s.bus.on("state.replaced", () => armInstantWorker(s));
-  armInstantWorker(s);
-  let queued = false;
-  const offBlocks =
-    s.chain?.onBlocks(() => {
-      if (queued || !watching(s)) return;
-      queued = true;
-      queueMicrotask(() => {
-        queued = false;
-        void runInstantWorker(s);
-      });
-    }) ?? (() => {});
-  return () => {
-    offClock();
-    offBus();
-    offBlocks();
-    const t = timers.get(s);
-    if (t !== undefined) s.clock.cancel(t);
-  };
+  return startWorkerHooks(s, {
+    run: () => runInstantWorker(s),
+    arm: () => armInstantWorker(s),
+    watching: () => watching(s),
+    cancel: () => {
+      const t = timers.get(s);
+      if (t !== undefined) s.clock.cancel(t);
+    },
+  });
 }

@@ -1,4 +1,5 @@
 import type { Services } from "../../pipeline/services.ts";
+import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
 import { runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
 import { settleAllFromChain } from "./purchases/purchases.ts";
 import { custodialDue, runDueCustodial } from "./purchases/relay.ts";
@@ -88,26 +89,13 @@ export function watching(s: Services): boolean {
 }
 
 export function startWorker(s: Services): () => void {
-  const offClock = s.clock.onChange(() => runWorker(s));
-  const offBus = s.bus.on("state.replaced", () => armWorker(s));
-  armWorker(s); // an emulator started from a state file may have due work (expiries, retries)
-  // Blocks mined on the chain (a reveal, an offer accepted from a wallet over JSON-RPC) may change our
-  // rows: the worker looks then, never on a wall-time interval. Runs coalesce: one pending at a time.
-  let queued = false;
-  const offBlocks =
-    s.chain?.onBlocks(() => {
-      if (queued || !watching(s)) return;
-      queued = true;
-      queueMicrotask(() => {
-        queued = false;
-        void runWorker(s);
-      });
-    }) ?? (() => {});
-  return () => {
-    offClock();
-    offBus();
-    offBlocks();
-    const t = timers.get(s);
-    if (t !== undefined) s.clock.cancel(t);
-  };
+  return startWorkerHooks(s, {
+    run: () => runWorker(s),
+    arm: () => armWorker(s),
+    watching: () => watching(s),
+    cancel: () => {
+      const t = timers.get(s);
+      if (t !== undefined) s.clock.cancel(t);
+    },
+  });
 }

@@ -1,0 +1,39 @@
+import type { Services } from "./services.ts";
+
+/** What an area's worker gives the hooks: take due work, arm its one timer, and whether the chain can change its rows. */
+export interface AreaWorker {
+  run(): Promise<void>;
+  arm(): void;
+  watching(): boolean;
+  /** Cancels the armed timer (on stop). */
+  cancel(): void;
+}
+
+/**
+ * Hooks an area's worker to what can make its work due: every clock change, a
+ * state import (re-arm), and blocks mined on the chain while it is watching (a
+ * reveal, a payment sent from a wallet over JSON-RPC) — never a wall-time
+ * interval. Block-driven runs coalesce: one pending at a time. Returns stop.
+ */
+export function startWorkerHooks(s: Services, w: AreaWorker): () => void {
+  // The clock waits for the run it starts (an advance returns once the due work is done).
+  const offClock = s.clock.onChange(() => w.run());
+  const offBus = s.bus.on("state.replaced", () => w.arm());
+  w.arm(); // an emulator started from a state file may have due work
+  let queued = false;
+  const offBlocks =
+    s.chain?.onBlocks(() => {
+      if (queued || !w.watching()) return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        void w.run();
+      });
+    }) ?? (() => {});
+  return () => {
+    offClock();
+    offBus();
+    offBlocks();
+    w.cancel();
+  };
+}
