@@ -3,6 +3,7 @@ import type { Call, TestWallet } from "../../harness/wallet.ts";
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import { ensure, expectSuccess } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
+import { inSnapshot } from "../isolate.ts";
 
 // Commerce a partner ships, run with a funded test wallet and no control plane:
 // against the sandbox with --wallet-key/--rpc-url/--max-spend-usdc (real test
@@ -79,12 +80,7 @@ export async function buyAndReveal(ctx: CheckContext, wallet: TestWallet): Promi
 function isolated(run: (ctx: CheckContext) => Promise<void>): (ctx: CheckContext) => Promise<void> {
   return async (ctx) => {
     if (!ctx.control) return run(ctx);
-    const { id } = await ctx.control.request<{ id: string }>("POST", "/snapshot");
-    try {
-      await run(ctx);
-    } finally {
-      await ctx.control.request("POST", "/restore", { id });
-    }
+    await inSnapshot(ctx.control, () => run(ctx), { manualClock: false });
   };
 }
 

@@ -1,10 +1,10 @@
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
-import type { ScenarioContext } from "../../scenarios/types.ts";
 import { ensure, expectError, expectSuccess } from "../assert.ts";
-import { CheckFailure, NotApplicable, type Check, type CheckContext } from "../types.ts";
+import { NotApplicable, type Check, type CheckContext } from "../types.ts";
 import { chainMissing, rpcMissing } from "./target.ts";
+import { isolatedCheck, scenarioContext } from "../isolate.ts";
 
 // Checks of instant packs (sdk-contract §5.2, sdk-wire-shapes §1, service-facts
 // §4.4). Read-only ones call the catalog, prepare (creates nothing) and submit
@@ -47,25 +47,6 @@ async function packInStock(ctx: CheckContext): Promise<Pack> {
   return pack;
 }
 
-/** The scenario helpers (wallet over JSON-RPC) on a check's clients. */
-function asScenario(ctx: CheckContext): ScenarioContext {
-  return {
-    http: ctx.http,
-    control: ctx.control!,
-    keys: {},
-    chain: null,
-    rpcUrl: null,
-    step: () => {},
-    expect(cond, message): asserts cond {
-      if (!cond) throw new CheckFailure(message);
-    },
-    data<T>(res: HttpResult, status: number, what: string): T {
-      ensure(res.status === status, `${what}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 200)}`);
-      return (res.body as { data: T }).data;
-    },
-  };
-}
-
 interface Mined {
   wallet: Wallet;
   packetTypeId: number;
@@ -75,23 +56,15 @@ interface Mined {
 
 /** Runs `body` with a mined (not yet submitted) instant purchase of a fixture wallet, on a manual clock; restores the state after. */
 async function withMinedPurchase(ctx: CheckContext, body: (m: Mined) => Promise<void>): Promise<void> {
-  const control = ctx.control;
-  ensure(control, "needs the control plane (emulator mode)");
-  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
-  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
-  const { id } = await control.request<{ id: string }>("POST", "/snapshot");
-  try {
-    const wallet = await endUserWallet(asScenario(ctx), 6);
+  await isolatedCheck(ctx, async () => {
+    const wallet = await endUserWallet(scenarioContext(ctx), 6);
     const pack = await packInStock(ctx);
     const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: wallet.address } });
     const prep = expectSuccess(r, "prepare").data as Prepared;
     const receipt = await wallet.send(prep.calls);
     const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
     await body({ wallet, packetTypeId: pack.packet_type_id, hash: receipt.transactionHash, requestId: String(requestId) });
-  } finally {
-    await control.request("POST", "/restore", { id });
-    if (mode !== "manual") await control.request("POST", "/clock", { mode });
-  }
+  });
 }
 
 const submit = (ctx: CheckContext, body: Record<string, unknown>) => ctx.http.post(`${I}/purchase/submit`, { key: ctx.partnerKey, body });

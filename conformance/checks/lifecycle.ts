@@ -1,4 +1,4 @@
-import type { ApplicabilityContext, Check, CheckContext, Profile } from "../types.ts";
+import type { Check, CheckContext, Profile } from "../types.ts";
 import { rpcMissing } from "./target.ts";
 import { REDEMPTION_LIFECYCLES } from "./redemption.ts";
 import { INSTANT_LIFECYCLES } from "./instant.ts";
@@ -7,6 +7,7 @@ import { CheckFailure } from "../types.ts";
 import { SCENARIOS } from "../../scenarios/registry.ts";
 import { remoteTarget, runScenario } from "../../scenarios/run.ts";
 import { ScenarioFailure, type Scenario } from "../../scenarios/types.ts";
+import { inSnapshot } from "../isolate.ts";
 
 // Lifecycle checks: each scenario (scenarios/*.ts) run against the target as a
 // check. A scenario is a whole flow (purchase → reveal, order → delivery, …)
@@ -118,24 +119,13 @@ async function runAsCheck(scenario: Scenario, ctx: CheckContext): Promise<void> 
   const target = await remoteTarget(ctx.http, scenario.chain);
   let lastStep = "";
   // Scenarios time their steps on a manual clock (exact retry times); a realtime target is paused meanwhile.
-  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
-  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
-  const { id } = await control.request<{ id: string }>("POST", "/snapshot");
-  let failure: unknown = null;
-  try {
-    await runScenario(scenario, target, (line) => (lastStep = line.trim()));
-  } catch (err) {
-    failure = err instanceof ScenarioFailure ? new CheckFailure(`${err.message}${lastStep ? ` (after step "${lastStep}")` : ""}`) : err;
-  }
-  // The scenario's own failure says more than a failed clean-up after it.
-  for (const cleanUp of [() => control.request("POST", "/restore", { id }), () => (mode !== "manual" ? control.request("POST", "/clock", { mode }) : null)]) {
+  await inSnapshot(control, async () => {
     try {
-      await cleanUp();
+      await runScenario(scenario, target, (line) => (lastStep = line.trim()));
     } catch (err) {
-      failure ??= err;
+      throw err instanceof ScenarioFailure ? new CheckFailure(`${err.message}${lastStep ? ` (after step "${lastStep}")` : ""}`) : err;
     }
-  }
-  if (failure) throw failure;
+  });
   ctx.note(`scenario ${scenario.name} ran to the end; state restored`);
 }
 

@@ -4,6 +4,7 @@ import type { Check, CheckContext } from "../types.ts";
 import { ensure, env, expectError, expectSuccess, intHeader } from "../assert.ts";
 import { rpcMissing } from "./target.ts";
 import { PROBE } from "./pipeline.ts";
+import { inSnapshot } from "../isolate.ts";
 
 // Partner limits as the live service documents them (service-facts §2.7, SDK
 // README 0.1.2): a rate-limit window per surface, the fresh=true budget, and the
@@ -91,12 +92,7 @@ export const limitsChecks: Check[] = [
     applicable: rpcMissing,
     async run(ctx) {
       // The purchase it makes is undone afterwards (state and chain), so later checks see no trace of it.
-      const { id } = await ctx.control!.request<{ id: string }>("POST", "/snapshot");
-      try {
-        await priceIsCached(ctx);
-      } finally {
-        await ctx.control!.request("POST", "/restore", { id });
-      }
+      await inSnapshot(ctx.control!, () => priceIsCached(ctx), { manualClock: false });
     },
   },
 ];

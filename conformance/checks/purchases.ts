@@ -1,6 +1,7 @@
 import type { Check, CheckContext } from "../types.ts";
 import { ensure, expectError, expectSuccess } from "../assert.ts";
 import { chainMissing } from "./target.ts";
+import { isolatedCheck } from "../isolate.ts";
 
 // Checks of the custodial purchase lifecycle as the live service runs it (SDK
 // 0.1.2 gacha.purchase / listPurchases; service-facts §4.2, §2.8): the 202 is
@@ -16,19 +17,11 @@ const base = { profile: "mystery" as const, credits: 0 };
 
 /** Runs `body` with a funded end user of the check's key, on a manual clock, and restores the state (and the relayer) after. */
 async function withFundedUser(ctx: CheckContext, body: (user: string) => Promise<void>): Promise<void> {
-  const control = ctx.control;
-  ensure(control, "needs the control plane (emulator mode)");
-  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
-  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
-  const { id } = await control.request<{ id: string }>("POST", "/snapshot");
-  try {
+  await isolatedCheck(ctx, async () => {
     const user = "conformance-custodial-user";
-    await control.request("POST", "/mystery/custodial/fund", { key: ctx.partnerKey, external_user_id: user, usdc: "100" });
+    await ctx.control!.request("POST", "/mystery/custodial/fund", { key: ctx.partnerKey, external_user_id: user, usdc: "100" });
     await body(user);
-  } finally {
-    await control.request("POST", "/restore", { id });
-    if (mode !== "manual") await control.request("POST", "/clock", { mode });
-  }
+  });
 }
 
 const wallet = async (ctx: CheckContext, user: string) =>

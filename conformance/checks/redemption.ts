@@ -1,10 +1,10 @@
 import type { Check, CheckContext } from "../types.ts";
-import { CheckFailure } from "../types.ts";
 import { ensure, expectError, expectSuccess } from "../assert.ts";
 import { rpcMissing } from "./target.ts";
 import { buyAndReveal, endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
 import type { ScenarioContext } from "../../scenarios/types.ts";
 import type { HttpResult } from "../../harness/http.ts";
+import { isolatedCheck, scenarioContext } from "../isolate.ts";
 
 // Checks of physical redemption as the live service runs it (SDK 0.1.2,
 // service-facts §4.7 generation B; interface.md where it speaks): the holder
@@ -31,25 +31,6 @@ interface Row {
   burn_tx_hash: string | null;
 }
 
-/** The scenario helpers (wallet over JSON-RPC, buy and reveal) on a check's clients. */
-function asScenario(ctx: CheckContext): ScenarioContext {
-  return {
-    http: ctx.http,
-    control: ctx.control!,
-    keys: {},
-    chain: null,
-    rpcUrl: null,
-    step: () => {},
-    expect(cond, message): asserts cond {
-      if (!cond) throw new CheckFailure(message);
-    },
-    data<T>(res: HttpResult, status: number, what: string): T {
-      ensure(res.status === status, `${what}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 200)}`);
-      return (res.body as { data: T }).data;
-    },
-  };
-}
-
 interface Bench {
   sc: ScenarioContext;
   wallet: Wallet;
@@ -60,21 +41,13 @@ interface Bench {
 
 /** Runs `body` with a revealed card of the check's key, on a manual clock, and restores the state after. */
 async function withCard(ctx: CheckContext, body: (b: Bench) => Promise<void>): Promise<void> {
-  const control = ctx.control;
-  ensure(control, "needs the control plane (emulator mode)");
-  const { mode } = await control.request<{ mode: string }>("GET", "/clock");
-  if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
-  const { id } = await control.request<{ id: string }>("POST", "/snapshot");
-  try {
-    const sc = asScenario(ctx);
+  await isolatedCheck(ctx, async () => {
+    const sc = scenarioContext(ctx);
     const wallet = await endUserWallet(sc, 3);
     const p = await buyAndReveal(sc, ctx.partnerKey, wallet, 1);
     const card = p.items!.find((i) => i.item_type === "CARD")!;
     await body({ sc, wallet, card: card.token_id, purchaseId: p.id });
-  } finally {
-    await control.request("POST", "/restore", { id });
-    if (mode !== "manual") await control.request("POST", "/clock", { mode });
-  }
+  });
 }
 
 const prepare = async (ctx: CheckContext, b: Bench, idemKey: string, extra: Record<string, unknown> = {}): Promise<HttpResult> =>
