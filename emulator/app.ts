@@ -17,6 +17,8 @@ import { coreControlRoutes } from "./control/core-routes.ts";
 import { deviationRoutes } from "./control/deviation-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
 import { runControl } from "./control/dispatch.ts";
+import { journalOf, record } from "./ui/journal.ts";
+import { uiControlRoutes } from "./ui/routes.ts";
 import { applyDeviations, type Deviation } from "./pipeline/deviation.ts";
 import { pipelineDeviations } from "./pipeline/deviations.ts";
 import { limitDeviations } from "./pipeline/limit-deviations.ts";
@@ -41,7 +43,7 @@ export const apiAreas = (): AreaRoutes[] => [{ name: "service", routes: [healthR
 /** Harness aid: every deviation, the pipeline's and each area's (one per conformance check). */
 export const DEVIATIONS: readonly Deviation[] = [...pipelineDeviations, ...limitDeviations, ...AREAS.flatMap((a) => a.deviations ?? [])];
 
-export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...AREAS.flatMap((a) => a.control), ...deviationRoutes];
+export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...AREAS.flatMap((a) => a.control), ...deviationRoutes, ...uiControlRoutes];
 
 interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
@@ -84,6 +86,10 @@ export function createFetch(services: Services, host: ControlHost): FetchHandler
   let requestSeq = 0;
   return async (req, env) => {
     const requestId = `req_${(++requestSeq).toString(36).padStart(8, "0")}`;
+    // The dashboard's journal sees every API answer (bodies only while someone watches: ui/journal.ts).
+    const journal = req.url.includes("/api/v1/") ? journalOf(services) : null;
+    const t0 = journal ? performance.now() : 0;
+    const reqBody = journal?.watching && req.method !== "GET" ? await req.clone().text().catch(() => null) : null;
     // An API route the table knows runs the pipeline directly; anything else goes through Hono.
     const parts = routeTable ? segmentsUnder(req.url, "/api/v1/") : null;
     const hit = parts && routeTable!.match(req.method, parts);
@@ -101,7 +107,9 @@ export function createFetch(services: Services, host: ControlHost): FetchHandler
       const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
       res = await app.fetch(req, bindings);
     }
-    return services.deviations.size ? applyDeviations(DEVIATIONS, services.deviations, req, res, services) : res;
+    if (services.deviations.size) res = await applyDeviations(DEVIATIONS, services.deviations, req, res, services);
+    if (journal) record(services, req, reqBody, res, requestId, apiKeyOf(env, req), performance.now() - t0);
+    return res;
   };
 }
 

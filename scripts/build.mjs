@@ -99,12 +99,23 @@ function fixDeclarations(dir) {
 
 /**
  * Files the compiled code loads at run time that tsc does not emit: the .cjs/.mjs/.js/.json files
- * beside the compiled sources (e.g. chain/network.cjs, required by path). Returns them, relative.
+ * beside the compiled sources (e.g. chain/network.cjs, required by path) and their `static/` folders.
+ * Returns them, relative.
  */
 function copyRuntimeFiles(dir, compiled) {
   const copied = [];
   for (const folder of new Set(compiled.map((f) => dirname(f)))) {
     for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
+      // A `static/` folder beside compiled sources is served as is (the dashboard's page, script and styles).
+      if (entry.isDirectory() && entry.name === "static") {
+        for (const file of readdirSync(join(ROOT, folder, "static"))) {
+          const rel = join(folder, "static", file);
+          mkdirSync(join(dir, folder, "static"), { recursive: true });
+          cpSync(join(ROOT, rel), join(dir, rel));
+          copied.push(rel);
+        }
+        continue;
+      }
       if (!entry.isFile() || !/\.(cjs|mjs|js|json)$/.test(entry.name)) continue;
       const rel = join(folder, entry.name);
       mkdirSync(join(dir, folder), { recursive: true });

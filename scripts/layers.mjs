@@ -19,7 +19,7 @@ export const LAYERS = [
   { name: "app", paths: ["emulator/app.ts"] },
   { name: "area-registry", paths: ["emulator/areas/index.ts"] },
   { name: "areas", paths: ["emulator/areas/"] },
-  { name: "area-kit", paths: ["emulator/control/", "emulator/events/", "emulator/shipping/", "emulator/openapi/"] },
+  { name: "area-kit", paths: ["emulator/control/", "emulator/events/", "emulator/shipping/", "emulator/openapi/", "emulator/ui/"] },
   { name: "pipeline", paths: ["emulator/pipeline/"] },
   { name: "host", paths: ["emulator/chain-host.ts", "emulator/bus.ts"] },
   { name: "fixtures", paths: ["fixtures/"] },

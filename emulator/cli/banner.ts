@@ -23,6 +23,7 @@ export function banner(info: BannerInfo, color: boolean): string {
     "",
     `  API            ${info.url}/api/v1`,
     `  Control plane  ${info.url}/_emulator`,
+    `  Dashboard      ${info.url}/_emulator/ui`,
     `  Chain          ${info.rpcUrl ?? info.chainNote}` +
       (info.chain ? dim(`  (chain id ${info.chain.chainId}, VRF ${info.chain.vrf}, ${info.chain.accounts} funded end-user wallets: GET /_emulator/chain)`, color) : ""),
     `  Seed / clock   ${info.seed} / ${info.clock}`,

@@ -1,0 +1,102 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineControl, type ControlSpec } from "../control/route.ts";
+import { missing, opt, text } from "../control/schemas.ts";
+import { notFound } from "../pipeline/errors.ts";
+import { ok } from "../pipeline/route.ts";
+import { z } from "../pipeline/schema.ts";
+import { JOURNAL_SIZE, journalOf, type JournalEntry } from "./journal.ts";
+
+// The dashboard at /_emulator/ui: static files (no build step), the request
+// journal as JSON, and a server-sent-events stream of new journal entries and
+// clock moves. Every action the page takes is an existing control route.
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Beside this module, from source (emulator/ui/static) and in the package (dist/emulator/ui/static, copied by the build). */
+const STATIC = join(here, "static");
+const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8" };
+const FILES = new Set(["index.html", "app.js", "style.css"]);
+
+function file(name: string): Response {
+  if (!FILES.has(name)) throw notFound(`No dashboard file ${name}`);
+  const body = readFileSync(join(STATIC, name));
+  return new Response(body, { status: 200, headers: { "Content-Type": TYPES[name.split(".").pop()!]!, "Cache-Control": "no-cache" } });
+}
+
+const entrySchema = z.object({
+  id: z.number().int(),
+  request_id: z.string(),
+  at: z.string(),
+  method: z.string(),
+  path: z.string(),
+  key: z.string().nullable(),
+  key_label: z.string().nullable(),
+  status: z.number().int(),
+  error: z.string().nullable(),
+  credits_cost: z.number().int().nullable(),
+  credits_remaining: z.number().int().nullable(),
+  rate_limit_remaining: z.number().int().nullable(),
+  latency_ms: z.number(),
+  request: z.object({ headers: z.record(z.string(), z.string()), body: z.string().nullable() }),
+  response: z.object({ headers: z.record(z.string(), z.string()), body: z.string().nullable() }),
+}) satisfies z.ZodType<JournalEntry>;
+
+export const uiControlRoutes: ControlSpec[] = [
+  defineControl({
+    method: "GET",
+    path: "/requests",
+    describe: `The request journal: the last ${JOURNAL_SIZE} API calls, newest first (?key= label or masked key, ?status=404|4xx, ?path= substring, ?limit=)`,
+    schema: {
+      query: z.object({ key: opt(text()), status: opt(text()), path: opt(text()), limit: opt(z.coerce.number().int().min(1).max(JOURNAL_SIZE)) }),
+      responses: { 200: { description: "Journal entries, newest first", data: z.object({ size: z.number().int(), requests: z.array(entrySchema) }) }, 400: { description: "A bad filter", codes: ["invalid_value"] } },
+    },
+    handle: (c) => ok({ size: JOURNAL_SIZE, requests: journalOf(c.services).list(c.input.query) }),
+  }),
+  defineControl({
+    method: "GET",
+    path: "/ui/stream",
+    describe: "Dashboard live updates (text/event-stream): `request` events with each new journal entry, `clock` when virtual time moves",
+    schema: { responses: { 200: { description: "A server-sent-events stream" } } },
+    handle: (c) => {
+      const enc = new TextEncoder();
+      let stop = () => {};
+      const stream = new ReadableStream<Uint8Array>({
+        start(ctrl) {
+          const send = (event: string, data: unknown) => {
+            try {
+              ctrl.enqueue(enc.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+            } catch {
+              stop();
+            }
+          };
+          const offJournal = journalOf(c.services).subscribe((e) => send("request", e));
+          const offClock = c.services.clock.onChange(() => send("clock", { now: c.services.clock.nowIso(), mode: c.services.clock.mode }));
+          stop = () => {
+            offJournal();
+            offClock();
+          };
+          send("hello", { now: c.services.clock.nowIso() });
+        },
+        cancel() {
+          stop();
+        },
+      });
+      return { raw: new Response(stream, { status: 200, headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" } }) };
+    },
+  }),
+  defineControl({
+    method: "GET",
+    path: "/ui",
+    describe: "The dashboard (requests, webhooks, clock, keys, commerce, chain) in the browser",
+    schema: { responses: { 200: { description: "The dashboard's page (text/html)" } } },
+    handle: () => ({ raw: file("index.html") }),
+  }),
+  defineControl({
+    method: "GET",
+    path: "/ui/:file",
+    describe: "The dashboard's static files (app.js, style.css)",
+    schema: { params: z.object({ file: z.string() }), responses: { 200: { description: "The file" }, 404: missing("dashboard file") } },
+    handle: (c) => ({ raw: file(c.input.params.file) }),
+  }),
+];
