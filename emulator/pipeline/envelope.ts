@@ -23,9 +23,22 @@ export function successText(reply: Reply): string {
  */
 export type HeaderBag = Record<string, string>;
 
+/** Each answer's header bag, so readers after the fact (the request journal) need not build a Headers object. */
+const BAGS = new WeakMap<Response, HeaderBag>();
+
 export function textResponse(status: number, text: string, headers: HeaderBag): Response {
   headers["Content-Type"] = "application/json; charset=utf-8";
-  return new Response(text, { status, headers });
+  const res = new Response(text, { status, headers });
+  BAGS.set(res, headers);
+  return res;
+}
+
+/** One header of an answer: from its bag when the envelope built it, else from its Headers. */
+export function headerOf(res: Response, name: string): string | null {
+  const bag = BAGS.get(res);
+  if (!bag) return res.headers.get(name);
+  const v = bag[name];
+  return v === undefined ? null : String(v);
 }
 
 export function jsonResponse(status: number, body: unknown, headers: HeaderBag): Response {

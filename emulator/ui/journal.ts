@@ -1,4 +1,5 @@
 import type { Services } from "../pipeline/services.ts";
+import { headerOf } from "../pipeline/envelope.ts";
 
 // The request journal: the last JOURNAL_SIZE API calls, in memory, newest
 // last, for the dashboard and GET /_emulator/requests. Recording is cheap on
@@ -49,9 +50,45 @@ export function maskBody(text: string): string {
 
 const intOr = (v: string | null): number | null => (v === null || !/^\d+$/.test(v) ? null : Number(v));
 
+/** What the hot path stores for a call whose headers and bodies are not kept: scalars only, formatted when read. */
+interface Raw {
+  id: number;
+  requestId: string;
+  atMs: number;
+  method: string;
+  url: string;
+  apiKey: string | null;
+  keyLabel: string | null;
+  status: number;
+  cost: string | null;
+  remaining: string | null;
+  rateLeft: string | null;
+  ms: number;
+}
+
+function entryOf(r: Raw): JournalEntry {
+  return {
+    id: r.id,
+    request_id: r.requestId,
+    at: new Date(r.atMs).toISOString(),
+    method: r.method,
+    path: pathOf(r.url),
+    key: r.apiKey ? maskKey(r.apiKey) : null,
+    key_label: r.keyLabel,
+    status: r.status,
+    error: null,
+    credits_cost: intOr(r.cost),
+    credits_remaining: intOr(r.remaining),
+    rate_limit_remaining: intOr(r.rateLeft),
+    latency_ms: Math.round(r.ms * 100) / 100,
+    request: { headers: {}, body: null },
+    response: { headers: {}, body: null },
+  };
+}
+
 export class Journal {
   /** A circular buffer: `next` is where the next entry goes; O(1) per entry whatever the size. */
-  private ring: (JournalEntry | undefined)[] = new Array(JOURNAL_SIZE);
+  private ring: (Raw | JournalEntry | undefined)[] = new Array(JOURNAL_SIZE);
   private next = 0;
   private seq = 0;
   private listeners = new Set<(e: JournalEntry) => void>();
@@ -66,11 +103,23 @@ export class Journal {
     return () => this.listeners.delete(fn);
   }
 
-  add(e: Omit<JournalEntry, "id">): JournalEntry {
-    const entry = { id: ++this.seq, ...e };
-    this.ring[this.next] = entry;
+  /** Stores a formatted entry (tests, imports) or the raw references of a call. */
+  add(e: Omit<JournalEntry, "id"> | Omit<Raw, "id">): void {
+    const slot = this.next;
+    this.ring[slot] = { id: ++this.seq, ...e } as Raw | JournalEntry;
     this.next = (this.next + 1) % JOURNAL_SIZE;
-    for (const fn of this.listeners) fn(entry);
+    if (this.listeners.size) {
+      const entry = this.at(slot)!;
+      for (const fn of this.listeners) fn(entry);
+    }
+  }
+
+  /** The entry in a slot, formatted once (the references are dropped then). */
+  private at(slot: number): JournalEntry | undefined {
+    const v = this.ring[slot];
+    if (!v || !("atMs" in v)) return v;
+    const entry = entryOf(v);
+    this.ring[slot] = entry;
     return entry;
   }
 
@@ -80,7 +129,7 @@ export class Journal {
     const out: JournalEntry[] = [];
     const limit = f.limit ?? JOURNAL_SIZE;
     for (let i = 1; i <= JOURNAL_SIZE && out.length < limit; i++) {
-      const e = this.ring[(this.next - i + JOURNAL_SIZE) % JOURNAL_SIZE];
+      const e = this.at((this.next - i + JOURNAL_SIZE) % JOURNAL_SIZE);
       if (!e) break;
       if ((!f.key || e.key_label === f.key || e.key === f.key) && statusOk(e.status) && (!f.path || e.path.includes(f.path))) out.push(e);
     }
@@ -96,39 +145,42 @@ export function journalOf(s: Services): Journal {
   return j;
 }
 
-/** Records one API call (called once per answer under /api/v1); reads the answer's body only when it is kept. */
+/**
+ * Records one API call (called once per answer under /api/v1). The hot path keeps a few scalars (the
+ * credit and rate-limit headers from the answer's header bag); headers and bodies (the answer's read
+ * from a clone) only while someone watches, and for error answers.
+ */
 export function record(s: Services, req: Request, reqBody: string | null, res: Response, requestId: string, apiKey: string | null, ms: number): void {
   const j = journalOf(s);
-  const keep = j.watching || res.status >= 400;
-  const h = res.headers;
   const rec = apiKey && Object.hasOwn(s.store.state.keys, apiKey) ? s.store.state.keys[apiKey] : undefined;
-  const at = s.clock.nowIso();
-  const base = (body: string | null, error: string | null): Omit<JournalEntry, "id"> => ({
-    request_id: requestId,
-    at,
+  const raw: Omit<Raw, "id"> = {
+    requestId,
+    atMs: s.clock.now(),
     method: req.method,
-    path: pathOf(req.url),
-    key: apiKey ? maskKey(apiKey) : null,
-    key_label: rec ? rec.label : null,
+    url: req.url,
+    apiKey,
+    keyLabel: rec ? rec.label : null,
     status: res.status,
-    error,
-    credits_cost: intOr(h.get("x-credits-cost")),
-    credits_remaining: intOr(h.get("x-credits-remaining")),
-    rate_limit_remaining: intOr(h.get("x-ratelimit-remaining")),
-    latency_ms: Math.round(ms * 100) / 100,
-    // Headers and bodies only when kept: reading a request's headers builds a Headers object on node.
-    request: { headers: keep ? maskHeaders(req.headers) : {}, body: reqBody === null ? null : maskBody(reqBody) },
-    response: { headers: keep ? maskHeaders(h) : {}, body: body === null ? null : maskBody(body) },
-  });
-  if (!keep) {
-    j.add(base(null, null));
-    return;
-  }
+    cost: headerOf(res, "X-Credits-Cost"),
+    remaining: headerOf(res, "X-Credits-Remaining"),
+    rateLeft: headerOf(res, "X-RateLimit-Remaining"),
+    ms,
+  };
+  if (!j.watching && res.status < 400) return j.add(raw);
+  const full = (body: string | null): Omit<JournalEntry, "id"> => {
+    const { id: _id, ...e } = entryOf({ id: 0, ...raw });
+    return {
+      ...e,
+      error: body === null ? null : errorCodeOf(body),
+      request: { headers: maskHeaders(req.headers), body: reqBody === null ? null : maskBody(reqBody) },
+      response: { headers: maskHeaders(res.headers), body: body === null ? null : maskBody(body) },
+    };
+  };
   void res
     .clone()
     .text()
-    .then((body) => j.add(base(body, errorCodeOf(body))))
-    .catch(() => j.add(base(null, null)));
+    .then((body) => j.add(full(body)))
+    .catch(() => j.add(full(null)));
 }
 
 /** The path and query of a URL, without building a URL object. */
