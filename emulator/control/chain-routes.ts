@@ -1,10 +1,11 @@
-import { parseUnits, isAddress, getAddress } from "viem";
+import { formatUnits, parseUnits, isAddress, getAddress } from "viem";
+import { usdStablecoinAbi } from "../../chain/index.ts";
 import { ok } from "../pipeline/route.ts";
 import { ApiError, badRequest } from "../pipeline/errors.ts";
 import { requireChain } from "../pipeline/chain.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { z } from "../pipeline/schema.ts";
-import { badInput, decimalString, missing, oneOf, opt, wholeUnits } from "./schemas.ts";
+import { badInput, decimalString, listLimit, missing, oneOf, opt, wholeUnits } from "./schemas.ts";
 
 const amount = () => opt(wholeUnits());
 /** Whole units → base units; more decimals than the token has is a 400 naming the field. */
@@ -64,6 +65,72 @@ export const chainControlRoutes: ControlSpec[] = [
       const to = getAddress(b.address);
       const tx = await host.chain.faucet(to, asked);
       return ok({ address: to, usdc: String(asked.usdc ?? 0n), eth: String(asked.eth ?? 0n), usdc_tx: tx.usdcTx ?? null, eth_tx: tx.ethTx ?? null });
+    },
+  }),
+  defineControl({
+    method: "GET",
+    path: "/chain/balances",
+    describe: "ETH and USDC balances (whole units) of the roles, the funded fixture accounts and the contracts",
+    schema: {
+      responses: {
+        200: {
+          description: "Balances, read from the chain now",
+          data: z.object({ accounts: z.array(z.object({ label: z.string(), kind: z.enum(["role", "account", "contract"]), address: z.string(), eth: z.string(), usdc: z.string() })) }),
+        },
+        503: { description: "Started with --no-chain", codes: ["chain_unavailable"] },
+      },
+    },
+    handle: async (c) => {
+      const { chain } = requireChain(c.services);
+      const who: { label: string; kind: "role" | "account" | "contract"; address: `0x${string}` }[] = [
+        ...(["operator", "relayer", "poolSigner", "treasury", "vrfNode"] as const).map((r) => ({ label: r, kind: "role" as const, address: chain[r].address })),
+        ...chain.endUsers.map((a) => ({ label: a.label, kind: "account" as const, address: a.address })),
+        ...Object.entries(chain.addresses).map(([label, address]) => ({ label, kind: "contract" as const, address })),
+      ];
+      const accounts = await Promise.all(
+        who.map(async (w) => {
+          const [eth, usdc] = await Promise.all([
+            chain.publicClient.getBalance({ address: w.address }),
+            chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [w.address] }),
+          ]);
+          return { ...w, eth: formatUnits(eth, 18), usdc: formatUnits(usdc, 6) };
+        }),
+      );
+      return ok({ accounts });
+    },
+  }),
+  defineControl({
+    method: "GET",
+    path: "/chain/blocks",
+    describe: "The latest blocks, newest first (?limit=, default 10): number, hash, time, transaction hashes, gas used",
+    schema: {
+      query: z.object({ limit: listLimit(10, 100) }),
+      responses: {
+        200: {
+          description: "Blocks, newest first",
+          data: z.object({
+            blocks: z.array(z.object({ number: z.string(), hash: z.string(), timestamp: z.iso.datetime(), transactions: z.array(z.string()), gas_used: z.string() })),
+          }),
+        },
+        400: { description: "limit is not an integer from 1 to 100", codes: ["invalid_value"] },
+        503: { description: "Started with --no-chain", codes: ["chain_unavailable"] },
+      },
+    },
+    handle: async (c) => {
+      const { chain } = requireChain(c.services);
+      const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+      const numbers: bigint[] = [];
+      for (let n = head; n >= 0n && numbers.length < c.input.query.limit; n--) numbers.push(n);
+      const blocks = await Promise.all(numbers.map((blockNumber) => chain.publicClient.getBlock({ blockNumber })));
+      return ok({
+        blocks: blocks.map((b) => ({
+          number: String(b.number),
+          hash: b.hash,
+          timestamp: new Date(Number(b.timestamp) * 1000).toISOString(),
+          transactions: b.transactions as string[],
+          gas_used: String(b.gasUsed),
+        })),
+      });
     },
   }),
   defineControl({

@@ -1,9 +1,9 @@
 import { ok, created } from "../pipeline/route.ts";
 import { badRequest, notFound } from "../pipeline/errors.ts";
-import { balanceOf, newAccount, settle, nextResetAt } from "../pipeline/metering.ts";
+import { balanceOf, monthOf, newAccount, settle, nextResetAt } from "../pipeline/metering.ts";
 import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
 import { ALL_SCOPES, DEFAULT_PARTNER_RATE_LIMIT_PER_MIN, DEFAULT_RATE_LIMIT_PER_MIN, FRESH_CALLS_PER_MIN, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES } from "../state/plans.ts";
-import type { KeyKind, KeyRecord } from "../state/schema.ts";
+import type { CreditAccount, KeyKind, KeyRecord } from "../state/schema.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { later, z } from "../pipeline/schema.ts";
 import { badInput, flag, missing, oneOf, opt, text } from "./schemas.ts";
@@ -11,7 +11,7 @@ import type { FaultSpec } from "../pipeline/faults.ts";
 import { own } from "../state/own.ts";
 
 /** `name` is given for fixture keys (demo, tier, tenant, …), so tools can find them by name. */
-export function keyView(k: KeyRecord, balance?: { free: number; purchased: number }, name?: string) {
+export function keyView(k: KeyRecord, balance?: CreditAccount, name?: string, month?: string) {
   return {
     ...(name ? { name } : {}),
     key: k.key,
@@ -26,6 +26,7 @@ export function keyView(k: KeyRecord, balance?: { free: number; purchased: numbe
     fresh_per_min: k.fresh_per_min ?? FRESH_CALLS_PER_MIN,
     active: k.active,
     ...(balance ? { balance: balance.free + balance.purchased, free_credits: balance.free, purchased_credits: balance.purchased } : {}),
+    ...(balance && month ? { credits_used_this_month: balance.usage[month] ?? 0, requests_this_month: balance.requests[month] ?? 0 } : {}),
   };
 }
 
@@ -50,6 +51,8 @@ const keyWire = z.object({
   balance: z.number().int().optional(),
   free_credits: z.number().int().optional(),
   purchased_credits: z.number().int().optional(),
+  credits_used_this_month: z.number().int().optional().describe("Billed credits in the current UTC month (GET /keys)"),
+  requests_this_month: z.number().int().optional().describe("Billed requests in the current UTC month (GET /keys)"),
 });
 
 const clockWire = z.object({
@@ -93,6 +96,8 @@ const faultBody = z.object({
   latency_ms: opt(z.number().min(0)),
 });
 
+const poolsSchema = z.object({ balance: z.number().int(), free_credits: z.number().int(), purchased_credits: z.number().int(), free_credits_reset_at: z.iso.datetime() });
+
 export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
@@ -104,14 +109,14 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/keys",
-    describe: "Every key with its kind, scopes and credit balance",
+    describe: "Every key with its kind, scopes, credit balance and this month's usage",
     schema: { responses: { 200: { description: "Every key", data: z.object({ keys: z.array(keyWire) }) } } },
     handle: (c) => {
       const { store, clock } = c.services;
       const fixtureNames = new Map(FIXTURE_KEYS.map((spec) => [makeKey(store.state.seed, spec.name), spec.name]));
       const keys = Object.values(store.state.keys).map((k) => {
         const acct = k.kind === "legacy" ? undefined : store.state.credits[k.key];
-        return keyView(k, acct ? settle(acct, clock.now()) : undefined, fixtureNames.get(k.key));
+        return keyView(k, acct ? settle(acct, clock.now()) : undefined, fixtureNames.get(k.key), monthOf(clock.now()));
       });
       return ok({ keys });
     },
@@ -275,7 +280,7 @@ export const coreControlRoutes: ControlSpec[] = [
       responses: {
         200: {
           description: "The key's credit pools",
-          data: z.object({ balance: z.number().int(), free_credits: z.number().int(), purchased_credits: z.number().int(), free_credits_reset_at: z.iso.datetime() }),
+          data: poolsSchema,
         },
         404: missing("metered key"),
       },
@@ -285,10 +290,31 @@ export const coreControlRoutes: ControlSpec[] = [
       const acct = own(store.state.credits, c.input.params.key);
       if (!acct) throw notFound("No metered key with that value");
       settle(acct, clock.now());
-      return ok({ balance: balanceOf(acct), free_credits: acct.free, purchased_credits: acct.purchased, free_credits_reset_at: nextResetAt(clock.now()) });
+      return ok(poolsOf(acct, clock.now()));
+    },
+  }),
+  defineControl({
+    method: "POST",
+    path: "/credits/:key",
+    describe: "Grant credits {credits: 1–1,000,000,000} to a key's purchased pool (never expires, like a top-up); answers the pools after",
+    schema: {
+      params: z.object({ key: z.string() }),
+      body: z.object({ credits: z.number({ error: "credits must be an integer from 1 to 1000000000" }).int().min(1).max(1_000_000_000) }),
+      responses: { 200: { description: "The key's credit pools after the grant", data: poolsSchema }, 400: badInput, 404: missing("metered key") },
+    },
+    handle: (c) => {
+      const { store, clock } = c.services;
+      const acct = own(store.state.credits, c.input.params.key);
+      if (!acct) throw notFound("No metered key with that value");
+      settle(acct, clock.now()).purchased += c.input.body.credits;
+      return ok(poolsOf(acct, clock.now()));
     },
   }),
 ];
+
+function poolsOf(acct: CreditAccount, now: number) {
+  return { balance: balanceOf(acct), free_credits: acct.free, purchased_credits: acct.purchased, free_credits_reset_at: nextResetAt(now) };
+}
 
 function clockView(clock: import("../clock/clock.ts").VirtualClock) {
   return { now: clock.nowIso(), now_ms: clock.now(), mode: clock.mode, pending: clock.pending().map((t) => ({ ...t, at: new Date(t.at).toISOString() })) };

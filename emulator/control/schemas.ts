@@ -41,3 +41,13 @@ export const parsed = <T>(parse: (v: unknown) => T | null, message: string, doc:
       return out;
     })
     .meta(doc);
+
+/** `?limit=` of an operator listing: an integer from 1 to `max`, `fallback` when absent. */
+export const listLimit = (fallback = 50, max = 1000) =>
+  z.coerce.number({ error: `limit must be an integer from 1 to ${max}` }).int(`limit must be an integer from 1 to ${max}`).min(1, `limit must be an integer from 1 to ${max}`).max(max, `limit must be an integer from 1 to ${max}`).default(fallback);
+
+/** Newest first by numeric id, at most `limit` (operator listings of a slice's records). */
+export const newestFirst = <T>(rows: Record<string, T>, id: (r: T) => number, limit: number): T[] =>
+  Object.values(rows)
+    .sort((a, b) => id(b) - id(a))
+    .slice(0, limit);

@@ -3,7 +3,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import request from "supertest";
 import { startCheckReceiver, type CheckReceiver } from "../../harness/webhook-receiver.ts";
+import { placeOrder, shippable } from "../warehouse/helpers.ts";
+import { EVENT_TYPES } from "../../emulator/events/types.ts";
 
 // The dashboard in a real headless Chromium (Debian's package, driven by
 // playwright-core; .ci/run installs it when missing): every view is read from
@@ -80,6 +83,23 @@ describe("the dashboard at /_emulator/ui", () => {
     await page.locator('[data-testid="attempt"][data-outcome="delivered"]').first().waitFor();
     expect(rx.deliveries.length).toBe(2);
     expect(await page.locator('[data-testid="next-retry"]').count()).toBe(0);
+
+    // Resend the delivered delivery from its row: one more attempt, same event id, a fresh signature.
+    const deliveryId = await page.locator('[data-testid="attempt"][data-outcome="delivered"]').first().getAttribute("data-delivery");
+    await page.click(`[data-testid="resend-${deliveryId}"]`);
+    await expect.poll(() => page.locator(`[data-testid="attempt"][data-delivery="${deliveryId}"]`).count()).toBe(3);
+    expect(rx.deliveries.length).toBe(3);
+    const [, second, third] = rx.deliveries;
+    expect(third!.headers["x-mystery-delivery"]).toBe(second!.headers["x-mystery-delivery"]);
+    expect(third!.body).toBe(second!.body);
+  });
+
+  it("offers every event type the control plane triggers", async () => {
+    await tab("webhooks");
+    const offered = await page.locator('[data-testid="event-type"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const { event_types } = await control<{ event_types: string[] }>("GET", "/webhooks");
+    expect(offered).toEqual(event_types);
+    expect(offered).toEqual([...EVENT_TYPES]);
   });
 
   it("fulfils a pending VRF request from the page and the purchase is revealed", async () => {
@@ -96,7 +116,46 @@ describe("the dashboard at /_emulator/ui", () => {
     const after = ((await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as { data: { status: string; items: unknown[] } }).data;
     expect(after.status).toBe("FULFILLED");
     expect(after.items.length).toBeGreaterThan(0);
+    // the purchase's row: its state and transaction hash, refreshed live
+    const row = page.locator(`[data-testid="purchase-row"][data-id="${purchase.id}"]`);
+    await page.locator(`[data-testid="purchase-row"][data-id="${purchase.id}"][data-status="FULFILLED"]`).waitFor();
+    const tx = ((await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as { data: { transaction_hash: string } }).data.transaction_hash;
+    expect(tx).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await row.locator(`td[title="${tx}"]`).count()).toBe(1);
     await page.screenshot({ path: join(SHOTS, "commerce.png") });
+  });
+
+  it("flips an operator switch from the page (the relayer) and shows its state", async () => {
+    await tab("commerce");
+    const before = await control<{ relayer: string }>("GET", "/mystery");
+    expect(before.relayer).toBe("on");
+    await page.click('[data-testid="toggle-relayer"]');
+    await expect.poll(async () => (await control<{ relayer: string }>("GET", "/mystery")).relayer).toBe("off");
+    await expect.poll(() => page.locator('[data-testid="toggle-relayer"]').textContent()).toContain("Relayer: off");
+    await page.click('[data-testid="toggle-relayer"]');
+    await expect.poll(async () => (await control<{ relayer: string }>("GET", "/mystery")).relayer).toBe("on");
+  });
+
+  it("grants credits to a key from the page", async () => {
+    await tab("keys");
+    const before = (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`)).purchased_credits;
+    await page.fill('[data-testid="grant-amount-demo"]', "2500");
+    await page.click('[data-testid="grant-demo"]');
+    await expect.poll(async () => (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`)).purchased_credits).toBe(before + 2500);
+    await expect.poll(() => page.locator('[data-testid="key-row"][data-name="demo"] [data-testid="purchased"]').textContent()).toBe(String(before + 2500));
+  });
+
+  it("lists a tenant's orders and ships one from its row", async () => {
+    const st = request(emu.url);
+    const key = emu.key("tenant");
+    const order = await placeOrder(emu, st, key, await shippable(st, key, 1));
+    expect(order.status).toBe("LABEL_PURCHASED");
+    await tab("warehouse");
+    await page.click(`[data-testid="order-ship-${order.order_id}"]`);
+    await page.locator(`[data-testid="order-row"][data-id="${order.order_id}"][data-status="SHIPPED"]`).waitFor();
+    const after = await st.get(`/api/v1/orders/${order.order_id}`).set("X-API-Key", key).expect(200);
+    expect(after.body.data.status).toBe("SHIPPED");
+    await page.screenshot({ path: join(SHOTS, "warehouse.png") });
   });
 
   it("lists keys and the chain", async () => {
@@ -104,7 +163,16 @@ describe("the dashboard at /_emulator/ui", () => {
     await page.locator("table tbody tr", { hasText: "demo" }).first().waitFor();
     await page.screenshot({ path: join(SHOTS, "keys.png") });
     await tab("chain");
-    await page.locator("table tbody tr", { hasText: "mysteryPool" }).first().waitFor();
+    await page.locator('[data-testid="balance-row"][data-label="mysteryPool"]').waitFor();
+    // balances are read from the chain: the pool contract's USDC as the stablecoin says
+    const { accounts } = await control<{ accounts: Array<{ label: string; address: string; usdc: string }> }>("GET", "/chain/balances");
+    const pool = accounts.find((a) => a.label === "mysteryPool")!;
+    expect(await page.locator('[data-testid="balance-row"][data-label="mysteryPool"] [data-testid="usdc"]').textContent()).toBe(pool.usdc);
+    // the latest blocks, newest first, the purchase's transactions among them
+    const { blocks } = await control<{ blocks: Array<{ number: string; transactions: string[] }> }>("GET", "/chain/blocks?limit=10");
+    expect(blocks.length).toBeGreaterThan(1);
+    expect(BigInt(blocks[0]!.number)).toBeGreaterThan(BigInt(blocks[1]!.number));
+    expect(await page.locator('[data-testid="block-row"]').count()).toBe(blocks.length);
     await page.screenshot({ path: join(SHOTS, "chain.png") });
   });
 });

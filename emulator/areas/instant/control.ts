@@ -1,5 +1,5 @@
 import { defineControl, type ControlSpec } from "../../control/route.ts";
-import { badInput, missing, opt, wholeUnits } from "../../control/schemas.ts";
+import { badInput, listLimit, missing, newestFirst, opt, wholeUnits } from "../../control/schemas.ts";
 import { badRequest } from "../../pipeline/errors.ts";
 import { parseUsdc, usdc } from "../../pipeline/money.ts";
 import { ok } from "../../pipeline/route.ts";
@@ -36,6 +36,19 @@ export const instantControl: ControlSpec[] = [
       const types = c.services.chain ? await packetTypes(chainOf(c.services)) : [];
       return ok({ enabled: instant(c.services).enabled, packet_types: types.map((t) => ({ packet_type_id: t.packetTypeId, price_usdc: usdc(t.price), available_packs: t.stock })) });
     },
+  }),
+  defineControl({
+    method: "GET",
+    path: "/instant/purchases",
+    describe: "Every partner's instant purchases, newest first, in the wire shape with the owning account (?limit=, default 50)",
+    schema: {
+      query: z.object({ limit: listLimit() }),
+      responses: {
+        200: { description: "Purchases, newest first", data: z.object({ purchases: z.array(purchaseSchema.extend({ account_id: z.string() })) }) },
+        400: { description: "limit is not an integer from 1 to 1000", codes: ["invalid_value"] },
+      },
+    },
+    handle: (c) => ok({ purchases: newestFirst(instant(c.services).purchases, (p) => p.id, c.input.query.limit).map((p) => ({ ...formatPurchase(p), account_id: p.account_id })) }),
   }),
   defineControl({
     method: "POST",

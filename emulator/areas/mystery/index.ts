@@ -2,6 +2,7 @@ import type { Area } from "../area.ts";
 import { buybackRoutes } from "./buyback/routes.ts";
 import { catalogRoutes, collectionRoutes, feedRoutes } from "./catalog/routes.ts";
 import { mysteryControl } from "./control.ts";
+import { overviewControl } from "./control-overview.ts";
 import { relayerControl } from "./control-relayer.ts";
 import { purchaseControl } from "./purchases/control.ts";
 import { purchaseRoutes } from "./purchases/routes.ts";
@@ -20,7 +21,7 @@ import { mysteryDeviations } from "./deviations.ts";
 export const mysteryArea: Area = {
   name: "mystery",
   routes: [...purchaseRoutes, ...balanceRoutes, ...catalogRoutes, ...redemptionRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
-  control: [...mysteryControl, ...revenueControl, ...redemptionControl, ...relayerControl, ...purchaseControl],
+  control: [...overviewControl, ...mysteryControl, ...revenueControl, ...redemptionControl, ...relayerControl, ...purchaseControl],
   deviations: mysteryDeviations,
   start: startWorker,
 };

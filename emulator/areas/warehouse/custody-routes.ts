@@ -4,15 +4,15 @@ import { SITES } from "../../../fixtures/warehouse/index.ts";
 import { idempotentCreate, intParam, keyOf, list, read, scoped, tenant, write } from "./http.ts";
 import { parseAddress } from "./shipping.ts";
 import { checkTransfer, findSite, findTransfer, findWithdrawal, requestWithdrawal, transferCard, type Site } from "./custody.ts";
-import { SCHEMAS, transferNote, type SiteWire, type TransferWire, type WithdrawalWire } from "./schemas.ts";
-import type { CardTransfer, Withdrawal } from "./model.ts";
+import { SCHEMAS, transferNote, type SiteWire, type TransferWire } from "./schemas.ts";
+import type { CardTransfer } from "./model.ts";
+import { withdrawalWire } from "./format.ts";
 
 // Custody routes: withdrawals, card transfers and the warehouse sites (rules in custody.ts).
 
 const READ = scoped("read:inventory");
 
 const siteWire = (s: Site): SiteWire => ({ ...s, services: [...s.services] });
-const withdrawalWire = (w: Withdrawal): WithdrawalWire => structuredClone(w);
 const transferWire = (tr: CardTransfer): TransferWire => structuredClone(tr);
 
 export const custodyRoutes: RouteSpec[] = [

@@ -1,5 +1,5 @@
-import type { CardRow, InboundShipment, Order, TenantState } from "./model.ts";
-import type { CardWire, InboundWire, InventoryCardWire, OrderWire } from "./schemas.ts";
+import type { CardRow, InboundShipment, Order, TenantState, Withdrawal } from "./model.ts";
+import type { CardWire, InboundWire, InventoryCardWire, OrderWire, WithdrawalWire } from "./schemas.ts";
 
 // Wire shapes (declared in schemas.ts). Cards: the interface's raw-card table
 // (unique_id, identity, pricing, insured_price, declared_value) plus location
@@ -38,3 +38,6 @@ export function custodyCards(t: TenantState): CardRow[] {
 
 /** An inbound shipment as the API shows it (a copy: the stored record stays the store's). */
 export const inboundWire = (s: InboundShipment): InboundWire => structuredClone(s);
+
+/** A withdrawal is stored in its wire shape; a copy keeps callers off the state. */
+export const withdrawalWire = (w: Withdrawal): WithdrawalWire => structuredClone(w);

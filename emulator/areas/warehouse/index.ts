@@ -6,6 +6,7 @@ import { custodyRoutes } from "./custody-routes.ts";
 import { inboundRoutes } from "./inbound-routes.ts";
 import { billingRoutes } from "./billing-routes.ts";
 import { warehouseControl } from "./control.ts";
+import { overviewControl } from "./control-overview.ts";
 import { tenantOf } from "./state.ts";
 import { rearm } from "./timers.ts";
 import { warehouseDeviations } from "./deviations.ts";
@@ -17,7 +18,7 @@ import { warehouseDeviations } from "./deviations.ts";
 export const warehouseArea: Area = {
   name: "warehouse",
   routes: [infoRoute, ...inventoryRoutes, ...orderRoutes, ...custodyRoutes, ...inboundRoutes, ...billingRoutes],
-  control: warehouseControl,
+  control: [...overviewControl, ...warehouseControl],
   deviations: warehouseDeviations,
   start(services) {
     const offError = services.bus.on("warehouse.internal_error", (e) => {

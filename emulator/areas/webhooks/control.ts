@@ -3,7 +3,7 @@ import { badInput, flag, missing, opt, text } from "../../control/schemas.ts";
 import { z } from "../../pipeline/schema.ts";
 import { deliverySchema, webhookSchema } from "./schemas.ts";
 import { created, ok } from "../../pipeline/route.ts";
-import { badRequest, notFound } from "../../pipeline/errors.ts";
+import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { publishEvent } from "../../events/publish.ts";
 import { buildEventPayload, isEventType } from "../../events/catalogue.ts";
 import { NOT_LIVE_EVENT_TYPES, EVENT_TYPES } from "../../events/types.ts";
@@ -103,7 +103,7 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/webhooks",
-    describe: "Every registered webhook of every key, with its owner and signing secret (operator view)",
+    describe: "Every registered webhook of every key, with its owner and signing secret (operator view), and the event types POST /_emulator/events triggers",
     schema: {
       responses: {
         200: {
@@ -111,6 +111,7 @@ export const webhookControl: ControlSpec[] = [
           data: z.object({
             webhooks: z.array(webhookSchema.extend({ owner_key: z.string(), account_id: z.string(), signing_secret: z.string(), pending_deliveries: z.number().int() })),
             settings: settingsSchema,
+            event_types: z.array(z.string()),
           }),
         },
       },
@@ -124,7 +125,7 @@ export const webhookControl: ControlSpec[] = [
         signing_secret: w.secret,
         pending_deliveries: Object.values(slice.deliveries).filter((d) => d.webhook_id === w.id && d.status === "PENDING").length,
       }));
-      return ok({ webhooks, settings: slice.settings });
+      return ok({ webhooks, settings: slice.settings, event_types: [...EVENT_TYPES] });
     },
   }),
   defineControl({
@@ -180,6 +181,33 @@ export const webhookControl: ControlSpec[] = [
       await dispatcherFor(services).retryNow(ids);
       const after = webhooksSlice(services.store);
       return ok({ retried: ids.length, deliveries: ids.map((id) => after.deliveries[id]).filter(Boolean).map(deliveryWire) });
+    },
+  }),
+  defineControl({
+    method: "POST",
+    path: "/webhooks/resend",
+    describe: "Resend a delivery {delivery_id} whatever its state (delivered or failed too): one attempt now, same event id and body, a fresh timestamp and signature; a failure goes on with the retry schedule",
+    schema: {
+      body: z.object({ delivery_id: z.number({ error: "delivery_id is required" }).int().min(1) }),
+      responses: {
+        200: { description: "The delivery after the attempt", data: z.object({ delivery: deliverySchema }) },
+        400: badInput,
+        404: missing("delivery"),
+        409: { description: "The delivery's webhook is inactive or gone", codes: ["invalid_status"] },
+      },
+    },
+    handle: async (c) => {
+      const { services } = c;
+      const id = c.input.body.delivery_id;
+      const slice = webhooksSlice(services.store);
+      const d = own(slice.deliveries, String(id));
+      if (!d) throw notFound(`No delivery ${id}`);
+      const webhook = own(slice.webhooks, String(d.webhook_id));
+      if (!webhook?.is_active) throw conflict("invalid_status", `Delivery ${id}'s webhook ${d.webhook_id} is ${webhook ? "inactive" : "deleted"}; activate it first`);
+      // Reopened: the attempt counter goes on, so a failed resend backs off from where the delivery was.
+      Object.assign(d, { status: "PENDING", next_retry_at: null, delivered_at: null });
+      await dispatcherFor(services).retryNow([id]);
+      return ok({ delivery: deliveryWire(webhooksSlice(services.store).deliveries[id]!) });
     },
   }),
   defineControl({

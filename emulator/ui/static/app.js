@@ -95,9 +95,12 @@ function showRequest(r) {
 }
 
 async function webhooksView() {
-  const [{ webhooks }, { attempts }, clock] = await Promise.all([control("GET", "/webhooks"), control("GET", "/webhooks/outbox"), control("GET", "/clock")]);
+  const [{ webhooks, event_types }, { attempts }, clock] = await Promise.all([control("GET", "/webhooks"), control("GET", "/webhooks/outbox"), control("GET", "/clock")]);
   const retries = clock.pending.filter((t) => t.label.startsWith("webhook delivery"));
-  const select = h("select", { "data-testid": "event-type" }, ["purchase.fulfilled", "purchase.reserved", "redemption.updated", "buyback.confirmed", "deposit.credited", "order.shipped"].map((t) => h("option", { value: t }, t)));
+  const select = h("select", { "data-testid": "event-type" }, event_types.map((t) => h("option", { value: t }, t)));
+  // The newest attempt of each delivery carries its Resend button.
+  const newestOf = new Map();
+  for (const a of attempts) newestOf.set(a.delivery_id, a.id);
   return [
     h("h2", {}, "Registered endpoints"),
     table(["id", "owner", "url", "events", "active", "pending"], webhooks.map((w) => h("tr", {}, h("td", {}, w.id), h("td", {}, w.account_id), h("td", {}, w.url), h("td", {}, (w.event_types ?? ["*"]).join(", ")), h("td", {}, w.is_active), h("td", {}, w.pending_deliveries)))),
@@ -106,9 +109,21 @@ async function webhooksView() {
     table(["at", "what"], retries.map((t) => h("tr", { "data-testid": "next-retry" }, h("td", {}, t.at), h("td", {}, t.label))), { "data-testid": "retries" }),
     h("h2", {}, "Attempts"),
     table(
-      ["at", "event", "delivery", "attempt", "url", "outcome", "status", "signature"],
+      ["at", "event", "delivery", "attempt", "url", "outcome", "status", "signature", ""],
       attempts.slice().reverse().map((a) =>
-        h("tr", { "data-testid": "attempt", "data-outcome": a.outcome }, h("td", {}, a.at), h("td", {}, a.event_type), h("td", {}, a.delivery_id), h("td", {}, a.attempt), h("td", {}, a.url), h("td", {}, a.outcome), h("td", {}, a.response?.status ?? a.error ?? ""), h("td", { class: "muted" }, (a.request.headers["X-Mystery-Signature"] ?? a.request.headers["x-mystery-signature"] ?? "").slice(0, 24))),
+        h(
+          "tr",
+          { "data-testid": "attempt", "data-outcome": a.outcome, "data-delivery": a.delivery_id },
+          h("td", {}, a.at),
+          h("td", {}, a.event_type),
+          h("td", {}, a.delivery_id),
+          h("td", {}, a.attempt),
+          h("td", {}, a.url),
+          h("td", {}, a.outcome),
+          h("td", {}, a.response?.status ?? a.error ?? ""),
+          h("td", { class: "muted" }, (a.request.headers["X-Mystery-Signature"] ?? a.request.headers["x-mystery-signature"] ?? "").slice(0, 24)),
+          h("td", {}, newestOf.get(a.delivery_id) === a.id ? act("Resend", () => control("POST", "/webhooks/resend", { delivery_id: a.delivery_id }), `resend-${a.delivery_id}`) : ""),
+        ),
       ),
       { "data-testid": "attempts" },
     ),
@@ -131,41 +146,181 @@ async function clockView() {
 async function keysView() {
   const { keys } = await control("GET", "/keys");
   const kind = h("select", {}, ["partner", "tenant", "legacy"].map((k) => h("option", { value: k }, k)));
+  const grant = (k) => {
+    const amount = h("input", { type: "number", min: "1", value: "1000", class: "narrow", "data-testid": `grant-amount-${k.name ?? k.label}` });
+    return [amount, act("Grant", () => control("POST", `/credits/${encodeURIComponent(k.key)}`, { credits: Number(amount.value) }), `grant-${k.name ?? k.label}`)];
+  };
   return [
     h("div", { class: "actions" }, kind, act("Create key", () => control("POST", "/keys", { kind: kind.value }), "create-key")),
-    table(["name", "kind", "label", "account", "scopes", "balance", "free", "purchased"], keys.map((k) => h("tr", {}, h("td", {}, k.name ?? ""), h("td", {}, k.kind), h("td", {}, k.label), h("td", {}, k.account_id), h("td", { class: "muted" }, k.scopes.join(" ")), h("td", {}, k.balance ?? "—"), h("td", {}, k.free_credits ?? "—"), h("td", {}, k.purchased_credits ?? "—")))),
+    table(
+      ["name", "kind", "label", "account", "scopes", "balance", "free", "purchased", "used this month", "calls this month", "grant credits"],
+      keys.map((k) =>
+        h(
+          "tr",
+          { "data-testid": "key-row", "data-name": k.name ?? k.label },
+          h("td", {}, k.name ?? ""),
+          h("td", {}, k.kind),
+          h("td", {}, k.label),
+          h("td", {}, k.account_id),
+          h("td", { class: "muted" }, k.scopes.join(" ")),
+          h("td", { "data-testid": "balance" }, k.balance ?? "—"),
+          h("td", {}, k.free_credits ?? "—"),
+          h("td", { "data-testid": "purchased" }, k.purchased_credits ?? "—"),
+          h("td", {}, k.credits_used_this_month ?? "—"),
+          h("td", {}, k.requests_this_month ?? "—"),
+          h("td", {}, k.balance === undefined ? "" : grant(k)),
+        ),
+      ),
+    ),
   ];
 }
 
+const short = (hash) => (hash ? `${hash.slice(0, 10)}…` : "—");
+const hashCell = (hash) => h("td", { class: "muted", title: hash ?? "" }, short(hash));
+const toggle = (label, on, path, testid) => act(`${label}: ${on ? "on" : "off"} → turn ${on ? "off" : "on"}`, () => control("POST", path, { enabled: !on }), testid);
+
 async function commerceView() {
-  const vrf = await control("GET", "/vrf").catch(() => null);
-  const { events } = await control("GET", "/mystery/events").catch(() => ({ events: [] }));
+  const [vrf, m, inst, { events }] = await Promise.all([
+    control("GET", "/vrf").catch(() => null),
+    control("GET", "/mystery"),
+    control("GET", "/instant/purchases").catch(() => ({ purchases: [] })),
+    control("GET", "/mystery/events").catch(() => ({ events: [] })),
+  ]);
+  const instant = await control("GET", "/instant").catch(() => null);
   return [
     h("h2", {}, "Pending VRF requests"),
-    vrf ? table(["request id", ""], vrf.pending.map((id) => h("tr", { "data-testid": "vrf-pending" }, h("td", {}, id), h("td", {}, act("Fulfil now", () => control("POST", "/vrf/fulfill", { request_id: id }), `fulfil-${id}`))))) : h("p", {}, "No chain."),
-    h("div", { class: "actions" }, act("Relayer off", () => control("POST", "/mystery/relayer", { enabled: false }), "relayer-off"), act("Relayer on", () => control("POST", "/mystery/relayer", { enabled: true }), "relayer-on"), act("Run worker now", () => control("POST", "/mystery/worker/run", {}), "run-worker")),
-    h("h2", {}, "Commerce events (purchases, redemptions, buybacks, sell-backs)"),
+    vrf
+      ? [
+          h("div", { class: "actions" }, act(`VRF: ${vrf.mode} → ${vrf.mode === "auto" ? "manual" : "auto"}`, () => control("POST", "/vrf", { mode: vrf.mode === "auto" ? "manual" : "auto" }), "vrf-mode")),
+          table(["request id", ""], vrf.pending.map((id) => h("tr", { "data-testid": "vrf-pending" }, h("td", {}, id), h("td", {}, act("Fulfil now", () => control("POST", "/vrf/fulfill", { request_id: id }), `fulfil-${id}`))))),
+        ]
+      : h("p", {}, "No chain."),
+    h("h2", {}, "Operator switches"),
+    h(
+      "div",
+      { class: "actions", "data-testid": "switches" },
+      toggle("Relayer", m.relayer === "on", "/mystery/relayer", "toggle-relayer"),
+      toggle("Shipping signer", m.shipping_signer === "on", "/mystery/shipping-signer", "toggle-shipping-signer"),
+      instant ? toggle("Instant packs", instant.enabled, "/instant/enabled", "toggle-instant") : "",
+      act(`Warehouse progression: ${m.warehouse_mode} → ${m.warehouse_mode === "auto" ? "manual" : "auto"}`, () => control("POST", "/mystery/warehouse", { mode: m.warehouse_mode === "auto" ? "manual" : "auto" }), "warehouse-mode"),
+      act("Run worker now", () => control("POST", "/mystery/worker/run", {}), "run-worker"),
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      Object.entries(m.kyc_required).map(([account, required]) => act(`KYC ${account}: ${required ? "required" : "off"}`, () => control("POST", "/mystery/kyc", { account_id: account, required: !required }), `kyc-${account}`)),
+    ),
+    h("h2", {}, "Mystery purchases"),
+    table(
+      ["id", "account", "custody", "status", "tier", "price", "user", "tx", "VRF request", "items", "created", ""],
+      m.purchases.map((p) =>
+        h(
+          "tr",
+          { "data-testid": "purchase-row", "data-id": p.id, "data-status": p.status },
+          h("td", {}, p.id),
+          h("td", {}, p.account_id),
+          h("td", {}, p.custody),
+          h("td", {}, p.status),
+          h("td", {}, p.tier_id),
+          h("td", {}, p.price_usdc),
+          h("td", {}, p.external_user_id ?? ""),
+          hashCell(p.transaction_hash),
+          h("td", { class: "muted" }, short(p.onchain_request_id)),
+          h("td", {}, p.items),
+          h("td", {}, p.created_at),
+          h("td", {}, p.status === "SUBMITTED" ? act("Refund", () => control("POST", `/mystery/purchases/${p.id}/refund`, {}), `refund-${p.id}`) : ""),
+        ),
+      ),
+      { "data-testid": "purchases" },
+    ),
+    h("h2", {}, "Instant purchases"),
+    table(
+      ["id", "account", "status", "packet type", "price", "tx", "cards", "created"],
+      inst.purchases.map((p) => h("tr", { "data-testid": "instant-row", "data-status": p.status }, h("td", {}, p.id), h("td", {}, p.account_id), h("td", {}, p.status), h("td", {}, p.packet_type_id), h("td", {}, p.price_usdc), hashCell(p.transaction_hash), h("td", {}, p.cards?.length ?? 0), h("td", {}, p.created_at))),
+    ),
+    h("h2", {}, "Redemptions"),
+    table(
+      ["id", "account", "status", "token", "burn tx", "shipping paid tx", "tracking", "updated", ""],
+      m.redemptions.map((r) =>
+        h(
+          "tr",
+          { "data-testid": "redemption-row", "data-status": r.status },
+          h("td", {}, r.redemption_id),
+          h("td", {}, r.account_id),
+          h("td", {}, r.status),
+          h("td", { class: "muted" }, short(r.token_id)),
+          hashCell(r.burn_tx_hash),
+          hashCell(r.shipping_paid_tx_hash),
+          h("td", {}, r.tracking_number ?? ""),
+          h("td", {}, r.updated_at),
+          h(
+            "td",
+            {},
+            r.status === "AWAITING_KYC" ? act("Approve KYC", () => control("POST", `/mystery/redemptions/${r.redemption_id}/kyc`, { decision: "approve" }), `kyc-approve-${r.redemption_id}`) : "",
+            r.status === "BURN_SUBMITTED" ? act("Start fulfilment", () => control("POST", `/mystery/redemptions/${r.redemption_id}/start-fulfillment`, {}), `start-${r.redemption_id}`) : "",
+            r.status === "IN_FULFILLMENT" ? act("Dispatch", () => control("POST", `/mystery/redemptions/${r.redemption_id}/dispatch`, {}), `dispatch-${r.redemption_id}`) : "",
+          ),
+        ),
+      ),
+    ),
+    h("h2", {}, "Buybacks"),
+    table(["offer", "account", "token", "status", "price", "accept tx", "created"], m.buybacks.map((o) => h("tr", { "data-testid": "buyback-row" }, h("td", {}, o.offer_id), h("td", {}, o.account_id), h("td", { class: "muted" }, short(o.token_id)), h("td", {}, o.status), h("td", {}, o.price_usdc), hashCell(o.accept_tx_hash), h("td", {}, o.created_at)))),
+    h("h2", {}, "Sell-backs"),
+    table(["id", "account", "seller", "tokens", "total", "tx", "sold"], m.sell_backs.map((b) => h("tr", { "data-testid": "sellback-row" }, h("td", {}, b.sellback_id), h("td", {}, b.account_id), hashCell(b.seller), h("td", {}, b.token_ids.length), h("td", {}, b.total_usdc), hashCell(b.transaction_hash), h("td", {}, b.sold_at)))),
+    h("h2", {}, "Commerce events"),
     table(["at", "account", "type", "data"], events.slice().reverse().map((e) => h("tr", { "data-testid": "commerce-event", "data-type": e.type }, h("td", {}, e.at), h("td", {}, e.account_id), h("td", {}, e.type), h("td", { class: "muted" }, JSON.stringify(e.data).slice(0, 160))))),
   ];
 }
 
+/** The operator actions an order's state allows (the control routes of docs/warehouse.md). */
+const ORDER_ACTIONS = { LABEL_PURCHASED: ["ship"], SHIPPED: ["deliver", "return"], RETURNED: ["scan-back"] };
+
 async function warehouseView() {
-  const exceptionKind = h("input", { placeholder: "order id" });
-  return [
-    h("p", { class: "muted" }, "Operator actions on warehouse orders (ship, deliver, return) by id:"),
-    h("div", { class: "actions" }, exceptionKind, ...["ship", "deliver", "return"].map((a) => act(a, () => control("POST", `/warehouse/orders/${exceptionKind.value}/${a}`, {}), `order-${a}`))),
-  ];
+  const { tenants } = await control("GET", "/warehouse");
+  const out = [];
+  for (const t of tenants) {
+    out.push(
+      h("h2", {}, `Tenant ${t.account_id}`),
+      h("p", { class: "muted" }, "Cards: ", Object.entries(t.cards).map(([s, n]) => `${s} ${n}`).join(" · ") || "none"),
+      h("div", { class: "actions" }, act("Fail next label", () => control("POST", "/warehouse/labels/fail-next", { account_id: t.account_id }), `fail-label-${t.account_id}`), act("Close billing month", () => control("POST", "/warehouse/billing/close", { account_id: t.account_id }), `close-month-${t.account_id}`)),
+      h("h3", {}, "Orders"),
+      table(
+        ["order", "status", "cards", "carrier", "tracking", "updated", ""],
+        t.orders.map((o) =>
+          h(
+            "tr",
+            { "data-testid": "order-row", "data-id": o.order_id, "data-status": o.status },
+            h("td", {}, o.order_id),
+            h("td", {}, o.status),
+            h("td", {}, o.unique_ids.length),
+            h("td", {}, o.carrier ?? ""),
+            h("td", {}, o.tracking_number ?? ""),
+            h("td", {}, o.updated_at),
+            h("td", {}, (ORDER_ACTIONS[o.status] ?? []).map((a) => act(a, () => control("POST", `/warehouse/orders/${o.order_id}/${a}`, {}), `order-${a}-${o.order_id}`))),
+          ),
+        ),
+      ),
+      h("h3", {}, "Inbound shipments"),
+      table(["id", "status", "expected", "received", "carrier", "tracking", ""], t.inbound_shipments.map((s) => h("tr", { "data-testid": "inbound-row" }, h("td", {}, s.inbound_shipment_id), h("td", {}, s.status), h("td", {}, s.expected_card_count), h("td", {}, s.received_unique_ids?.length ?? 0), h("td", {}, s.carrier ?? ""), h("td", {}, s.tracking_number ?? ""), h("td", {}, s.status === "ANNOUNCED" ? act("Receive", () => control("POST", `/warehouse/inbound-shipments/${s.inbound_shipment_id}/receive`, {}), `receive-${s.inbound_shipment_id}`) : "")))),
+      h("h3", {}, "Withdrawals"),
+      table(["id", "status", "method", "cards", "created", ""], t.withdrawals.map((w) => h("tr", { "data-testid": "withdrawal-row" }, h("td", {}, w.withdrawal_id), h("td", {}, w.status), h("td", {}, w.method), h("td", {}, w.unique_ids.length), h("td", {}, w.created_at), h("td", {}, w.status === "REQUESTED" ? act("Complete", () => control("POST", `/warehouse/withdrawals/${w.withdrawal_id}/complete`, {}), `complete-${w.withdrawal_id}`) : "")))),
+      h("h3", {}, "Exceptions"),
+      table(["id", "kind", "status", "message", "created", ""], t.exceptions.map((e) => h("tr", { "data-testid": "exception-row" }, h("td", {}, e.exception_id), h("td", {}, e.kind), h("td", {}, e.status), h("td", {}, e.message), h("td", {}, e.created_at), h("td", {}, e.status === "OPEN" ? act("Resolve", () => control("POST", `/warehouse/exceptions/${e.exception_id}/resolve`, {}), `resolve-${e.exception_id}`) : "")))),
+    );
+  }
+  return out.length ? out : [h("p", {}, "No tenant has used the warehouse yet.")];
 }
 
 async function chainView() {
   const chain = await control("GET", "/chain").catch(() => null);
   if (!chain) return [h("p", {}, "The emulator runs without its chain (--no-chain).")];
+  const [{ accounts }, { blocks }] = await Promise.all([control("GET", "/chain/balances"), control("GET", "/chain/blocks")]);
   return [
     h("p", {}, `JSON-RPC ${chain.rpcUrl ?? "(in-process)"} · chain id ${chain.chainId}`),
-    h("h2", {}, "Contracts"),
-    table(["name", "address"], Object.entries(chain.contracts).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {}, v)))),
-    h("h2", {}, "Funded accounts"),
-    table(["label", "address"], chain.accounts.map((a) => h("tr", {}, h("td", {}, a.label), h("td", {}, a.address)))),
+    h("h2", {}, "Balances"),
+    table(["label", "kind", "address", "ETH", "USDC"], accounts.map((a) => h("tr", { "data-testid": "balance-row", "data-label": a.label }, h("td", {}, a.label), h("td", {}, a.kind), h("td", { class: "muted" }, a.address), h("td", {}, a.eth), h("td", { "data-testid": "usdc" }, a.usdc)))),
+    h("h2", {}, "Latest blocks"),
+    table(["number", "time", "transactions", "gas used", "hash"], blocks.map((b) => h("tr", { "data-testid": "block-row" }, h("td", {}, b.number), h("td", {}, b.timestamp), h("td", { title: b.transactions.join("\n") }, b.transactions.length), h("td", {}, b.gas_used), hashCell(b.hash)))),
   ];
 }
 
@@ -173,7 +328,7 @@ const VIEWS = { requests: requestsView, webhooks: webhooksView, clock: clockView
 
 async function render() {
   const content = await VIEWS[view]();
-  main.replaceChildren(...content);
+  main.replaceChildren(...content.flat(Infinity));
   main.dataset.view = view;
 }
 
@@ -184,20 +339,36 @@ for (const b of document.querySelectorAll("#tabs button"))
     run(async () => {});
   });
 
-// Live updates: a new API call re-renders the requests view; a clock move updates the header and the time-based views.
+// Live updates: a new API call re-renders the views that show what calls change
+// (journal, keys, commerce, warehouse); a clock move updates the header and the
+// time-based views. Re-renders coalesce, and wait while the user is typing.
+const LIVE_ON_REQUEST = new Set(["requests", "keys", "commerce", "warehouse"]);
+const LIVE_ON_CLOCK = new Set(["clock", "webhooks", "commerce", "warehouse"]);
+let refreshQueued = false;
+function refresh(views) {
+  if (!views.has(view) || refreshQueued) return;
+  const typing = ["INPUT", "SELECT"].includes(document.activeElement?.tagName);
+  refreshQueued = true;
+  setTimeout(() => {
+    refreshQueued = false;
+    if (typing && ["INPUT", "SELECT"].includes(document.activeElement?.tagName)) return;
+    run(async () => {});
+  }, 150);
+}
 const events = new EventSource("/_emulator/ui/stream");
 const clockEl = document.getElementById("clock");
 events.addEventListener("hello", (e) => {
   clockEl.textContent = JSON.parse(e.data).now;
   document.body.dataset.live = "1";
   // Calls made before the stream opened are in the journal: show them.
-  if (view === "requests") run(async () => {});
+  run(async () => {});
 });
-events.addEventListener("request", () => view === "requests" && run(async () => {}));
+events.addEventListener("request", () => refresh(LIVE_ON_REQUEST));
 events.addEventListener("clock", (e) => {
   const c = JSON.parse(e.data);
   clockEl.textContent = `${c.now} (${c.mode})`;
-  if (view === "clock" || view === "webhooks") run(async () => {});
+  refresh(LIVE_ON_CLOCK);
 });
 
 run(async () => {});
+
