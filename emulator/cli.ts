@@ -3,6 +3,8 @@ import { createEmulator } from "./index.ts";
 import { JournalError } from "../chain/journal.ts";
 import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
+import { requestLine } from "./cli/request-line.ts";
+import { journalOf } from "./ui/journal.ts";
 import { readStateFile } from "./state/state-file.ts";
 
 const START: CommandSpec = {
@@ -14,6 +16,7 @@ const START: CommandSpec = {
     { name: "port", type: "string", value: "N", describe: "API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)" },
     { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
     { name: "json", type: "boolean", describe: "print exactly one JSON line {url, rpcUrl, keys} when ready" },
+    { name: "quiet", type: "boolean", describe: "no line per API call in the terminal (printed while stdout is a TTY)" },
     { name: "state", type: "string", value: "FILE", describe: "keep the state in FILE, the local chain included: imported on start when it\nexists, every change written through to it (atomically) within a second" },
     { name: "clock", type: "string", value: "MODE", describe: "realtime (default) or manual (time moves only via /_emulator/clock/advance)" },
     { name: "catalog", type: "string", value: "SIZE", describe: "default, or large (~40k cards, for benchmarks)" },
@@ -139,7 +142,11 @@ async function start(args: ParsedArgs): Promise<number> {
   } else {
     const chainNote = noChain ? "disabled (--no-chain)" : "in-process only";
     const chainInfo = emu.chain ? { chainId: emu.chain.chainId, vrf, accounts: emu.chain.endUsers.length } : null;
-    process.stdout.write(banner({ url: emu.url, rpcUrl: emu.rpcUrl, chainNote, chain: chainInfo, seed, clock, keys, readyMs }, process.stdout.isTTY === true));
+    const tty = process.stdout.isTTY === true;
+    process.stdout.write(banner({ url: emu.url, rpcUrl: emu.rpcUrl, chainNote, chain: chainInfo, seed, clock, keys, readyMs }, tty));
+    // One line per API call, from the dashboard's journal; EMULATOR_REQUEST_LOG=1 asks for it without a TTY (tests, `| tee`).
+    if ((tty || process.env.EMULATOR_REQUEST_LOG === "1") && !has(args, "quiet"))
+      journalOf(emu.services).subscribe((e) => process.stdout.write(requestLine(e, tty)), { bodies: false });
   }
 
   await new Promise<void>((resolve) => {

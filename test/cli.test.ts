@@ -7,8 +7,8 @@ import { createInterface } from "node:readline";
 
 const BIN = join(__dirname, "..", "bin", "emulator.js");
 
-function launch(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+function launch(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   const lines = createInterface({ input: child.stdout! });
   const first = new Promise<string>((resolve, reject) => {
     lines.once("line", resolve);
@@ -50,6 +50,42 @@ describe("npx emulator", () => {
     again.child.kill("SIGTERM");
     expect(await again.exited).toBe(0);
   }, 30_000);
+
+  it("prints one line per API call (the journal), not with --quiet, never with --json", async () => {
+    const { waitFor } = await import("./helpers.ts");
+    const LOG = { EMULATOR_REQUEST_LOG: "1" }; // stdout is a pipe here: ask for the TTY's line explicitly
+    const run = launch(["--port", "0", "--no-chain"], LOG);
+    let out = "";
+    run.child.stdout!.on("data", (d) => (out += d));
+    await waitFor(() => out.includes("Ctrl-C"), "the banner", 10_000);
+    const url = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!;
+    const key = /partner\s+(rip_v1_\S+)/.exec(out)![1]!;
+    expect((await fetch(`${url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
+    expect((await fetch(`${url}/api/v1/pokemon/cards/nope-0`, { headers: { "X-API-Key": key } })).status).toBe(404);
+    await waitFor(() => out.includes("nope-0"), "the second call's line", 10_000);
+    const lines = out.split("\n").filter((l) => /^ {2}\d\d:\d\d:/.test(l)); // the banner's "Try: curl …" line is not one
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^ {2}\d\d:\d\d:\d\d\.\d{3} {2}GET {4}\/api\/v1\/pokemon\/cards\/base1-4 {2}200 {2}Demo partner {2}1 cr {2}\d+(\.\d)? ms$/);
+    expect(lines[1]).toMatch(/GET {4}\/api\/v1\/pokemon\/cards\/nope-0 {2}404 not_found {2}/);
+    expect(lines.join("\n")).not.toContain(key);
+    run.child.kill("SIGINT");
+    expect(await run.exited).toBe(0);
+
+    for (const flags of [["--quiet"], ["--json"]]) {
+      const other = launch(["--port", "0", "--no-chain", ...flags], LOG);
+      let text = "";
+      other.child.stdout!.on("data", (d) => (text += d));
+      if (flags[0] === "--json") await other.first;
+      else await waitFor(() => text.includes("Ctrl-C"), "the banner", 10_000);
+      const u = flags[0] === "--json" ? JSON.parse(text.split("\n")[0]!).url : /API\s+(http:\/\/\S+?)\/api\/v1/.exec(text)![1]!;
+      expect((await fetch(`${u}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
+      await (await fetch(`${u}/_emulator/health`)).text(); // a round trip after the call: its line would be out by now
+      other.child.kill("SIGINT");
+      expect(await other.exited).toBe(0);
+      expect(text, flags[0]).not.toContain("/api/v1/pokemon/cards/base1-4  200");
+      if (flags[0] === "--json") expect(text.trim().split("\n")).toHaveLength(1);
+    }
+  }, 60_000);
 
   it("prints a readable banner with the URL and the fixture keys", async () => {
     const run = launch(["--port", "0", "--rpc-port", "0"]);

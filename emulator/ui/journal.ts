@@ -92,15 +92,25 @@ export class Journal {
   private next = 0;
   private seq = 0;
   private listeners = new Set<(e: JournalEntry) => void>();
+  private bodyWatchers = 0;
 
-  /** Whether bodies are kept: while someone watches the stream. */
+  /** Whether bodies are kept: while someone who shows them (a dashboard) watches. */
   get watching(): boolean {
-    return this.listeners.size > 0;
+    return this.bodyWatchers > 0;
   }
 
-  subscribe(fn: (e: JournalEntry) => void): () => void {
+  /** New entries as they come; `bodies: false` (the terminal's one line per call) keeps the hot path lean. */
+  subscribe(fn: (e: JournalEntry) => void, opts: { bodies?: boolean } = {}): () => void {
+    const bodies = opts.bodies ?? true;
     this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    if (bodies) this.bodyWatchers++;
+    let live = true;
+    return () => {
+      if (!live) return;
+      live = false;
+      this.listeners.delete(fn);
+      if (bodies) this.bodyWatchers--;
+    };
   }
 
   /** Stores a formatted entry (tests, imports) or the raw references of a call. */

@@ -43,4 +43,21 @@ describe("the request journal", () => {
     expect(body).toContain('"signing_secret":"whse…"');
     expect(body).toContain('"url":"https://x"');
   });
+
+  it("keeps bodies only while a body-showing subscriber (a dashboard) watches; the terminal's line subscriber does not count", () => {
+    const j = new Journal();
+    const seen: string[] = [];
+    const offLine = j.subscribe((e) => seen.push(e.request_id), { bodies: false });
+    expect(j.watching).toBe(false);
+    const offDash = j.subscribe(() => {});
+    expect(j.watching).toBe(true);
+    offDash();
+    offDash(); // a second call changes nothing
+    expect(j.watching).toBe(false);
+    j.add(entry(1));
+    expect(seen).toEqual(["req_1"]);
+    offLine();
+    j.add(entry(2));
+    expect(seen).toEqual(["req_1"]);
+  });
 });
