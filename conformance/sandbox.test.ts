@@ -32,7 +32,7 @@ beforeAll(async () => {
     profiles: [...PROFILES],
     mode: "sandbox" as const,
     fetch: recording,
-    wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 80 },
+    wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 100 },
   });
   suite = await runSuite(ALL_CHECKS, options());
 }, 60_000);
@@ -49,18 +49,20 @@ describe("sandbox mode with a wallet key", () => {
     expect(commerce.map((r) => [r.id, r.outcome])).toEqual([
       ["commerce.purchase-reveal", "pass"],
       ["commerce.purchase-webhook", "pass"],
+      ["commerce.instant-delivery", "pass"],
       ["commerce.sellback-prepare", "not_applicable"],
       ["commerce.redemption-prepare", "pass"],
     ]);
-    expect(commerce[2]!.message).toBe("sell-back is for TIER partners; the partner key's billing model is POOL");
+    expect(commerce[3]!.message).toBe("sell-back is for TIER partners; the partner key's billing model is POOL");
     expect(commerce[1]!.notes[0]).toMatch(/^delivery \d+ logged/);
-    expect(commerce[3]!.notes[0]).toMatch(/redemption \d+ PREPARED, not sent$/);
+    expect(commerce[2]!.notes[0]).toMatch(/^instant purchase \d+: packet type 1 \(4\.990000 USDC\), 5 cards$/);
+    expect(commerce[4]!.notes[0]).toMatch(/redemption \d+ PREPARED, not sent$/);
   });
 
   it("a commerce check beyond --max-spend-usdc is not applicable, with the reason, and spends nothing", async () => {
     const before = paths.length;
-    const small = await runSuite(commerceChecks, { ...options(), wallet: { ...options().wallet!, maxSpendUsdc: 10 } });
-    expect(small.results.map((r) => r.message)).toEqual(commerceChecks.map(() => "would spend up to 25 USDC; --max-spend-usdc leaves 10"));
+    const small = await runSuite(commerceChecks, { ...options(), wallet: { ...options().wallet!, maxSpendUsdc: 5 } });
+    expect(small.results.map((r) => r.message)).toEqual(commerceChecks.map((c) => `would spend up to ${c.spendUsdc} USDC; --max-spend-usdc leaves 5`));
     expect(paths.slice(before).filter((p) => p.includes("/purchase"))).toEqual([]);
   });
 

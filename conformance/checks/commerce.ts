@@ -11,13 +11,15 @@ import { inSnapshot } from "../isolate.ts";
 // against the local chain with a fixture account (then the clock is advanced
 // instead of waited for). Each purchase spends the cheapest active tier.
 //
-// Not yet here: instant purchase → delivery (the instant area is being built),
-// and sell-back/redemption beyond prepare (they would spend the wallet's cards).
+// Not here: sell-back and redemption beyond prepare (they would spend the
+// wallet's cards).
 
 const M = "/api/v1/mystery";
 const US = { name: "Conformance Check", street1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701", country: "US", phone: "+15125550100" };
 /** The documented Starter price: the most a purchase check spends. */
 const PACK_USDC = 25;
+/** The most the instant check spends: the cheapest instant pack in stock (4.99 on the emulator). */
+const INSTANT_USDC = 10;
 /** How long a sandbox reveal may take (VRF on a public chain). */
 const REVEAL_WAIT_MS = 180_000;
 
@@ -71,6 +73,52 @@ export async function buyAndReveal(ctx: CheckContext, wallet: TestWallet): Promi
   const sub = expectSuccess(await ctx.http.post(`${M}/purchase/submit`, { key: ctx.partnerKey, body }), "POST /mystery/purchase/submit", 202).data as Purchase;
   ensure(Number.isInteger(sub.id), `submit must return the purchase with its id, got ${JSON.stringify(sub.id)}`);
   return { tier, purchase: await revealed(ctx, sub.id) };
+}
+
+type InstantPack = { packet_type_id: number; price: string; price_usdc: string; available_packs: number };
+type InstantPurchase = {
+  id: number;
+  status: string;
+  price: string;
+  transaction_hash: string | null;
+  purchaser_address: string | null;
+  onchain_request_id: string | null;
+  pack?: { unique_id: string; opened_at: string | null } | null;
+  cards?: Array<{ token_id: string }>;
+};
+const TERMINAL_INSTANT = new Set(["FULFILLED", "FAILED", "REFUNDED"]);
+
+/** Instant pack: the cheapest in stock → prepare (price capped) → the wallet signs → submit → poll until delivered. */
+async function buyInstant(ctx: CheckContext, wallet: TestWallet): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
+  const I = "/api/v1/instant";
+  const packs = (expectSuccess(await ctx.http.get(`${I}/catalog`, { key: ctx.partnerKey }), "GET /instant/catalog").data as { packs: InstantPack[] }).packs;
+  const pack = packs.filter((p) => p.available_packs > 0).sort((a, b) => Number(a.price) - Number(b.price))[0];
+  if (!pack) throw new NotApplicable("no instant pack is in stock on the target");
+  if (usdc(pack.price_usdc) > INSTANT_USDC) throw new NotApplicable(`the cheapest instant pack costs ${pack.price_usdc} USDC, more than the check's declared spend of ${INSTANT_USDC}`);
+  const body = { packet_type_id: pack.packet_type_id, wallet_address: wallet.address, max_price_usdc: pack.price_usdc };
+  const prep = expectSuccess(await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body }), "POST /instant/purchase/prepare").data as { price: string; calls: Call[] };
+  ensure(prep.price === pack.price, `prepare must charge the catalog's price ${pack.price}, asks ${prep.price}`);
+  ensure(Array.isArray(prep.calls) && prep.calls.length === 2, `prepare returns the two calls the wallet signs (approve, buy-and-open), got ${JSON.stringify(prep.calls?.length)}`);
+  const receipt = await wallet.send(prep.calls);
+  const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
+  ensure(requestId !== undefined, `the instant purchase transaction ${receipt.transactionHash} emitted no VRF request`);
+  const sub = expectSuccess(
+    await ctx.http.post(`${I}/purchase/submit`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, transaction_hash: receipt.transactionHash, request_id: String(requestId), wallet_address: wallet.address } }),
+    "POST /instant/purchase/submit",
+    202,
+  ).data as InstantPurchase;
+  ensure(Number.isInteger(sub.id), `submit must return the purchase with its id, got ${JSON.stringify(sub.id)}`);
+  ensure(sub.onchain_request_id === String(requestId), `submit must link the receipt's VRF request ${requestId}, got ${sub.onchain_request_id}`);
+  const get = async () => expectSuccess(await ctx.http.get(`${I}/purchase/${sub.id}`, { key: ctx.partnerKey }), `GET /instant/purchase/${sub.id}`).data as InstantPurchase;
+  if (ctx.control) {
+    await ctx.control.advance(6_000);
+    return { pack, purchase: await get(), hash: receipt.transactionHash };
+  }
+  const done = await poll(REVEAL_WAIT_MS, async () => {
+    const p = await get();
+    return TERMINAL_INSTANT.has(p.status) ? p : undefined;
+  });
+  return { pack, purchase: done ?? (await get()), hash: receipt.transactionHash };
 }
 
 /**
@@ -150,6 +198,33 @@ export const commerceChecks: Check[] = [
         await rx?.close();
         await ctx.http.call("DELETE", `/api/v1/webhooks/${reg.id}`, { key: ctx.partnerKey });
       }
+    }),
+  },
+  {
+    id: "commerce.instant-delivery",
+    guards: "sdk-contract.md §5.2 and §3 (instant prepare → submit → waitForDelivery: FULFILLED); sdk-wire-shapes.md §1 InstantPurchase; service-facts.md §4.4",
+    profile: "mystery",
+    title: "An instant pack bought and opened by the wallet is delivered: FULFILLED with its pack and cards, listed for the wallet",
+    rule: "prepare charges the catalog's price and returns approve + buy-and-open; submit links the mined transaction and its VRF request (202); once drawn the purchase reads FULFILLED with the price, hash and purchaser of the transaction, its opened pack and its cards, each a token; the wallet's purchase list holds it.",
+    mode: "sandbox",
+    needs: ["partnerKey", "wallet"],
+    credits: 0,
+    spendUsdc: INSTANT_USDC,
+    deviation: "lifecycle_instant_never_fulfilled",
+    run: isolated(async (ctx) => {
+      const w = wallet(ctx);
+      const { pack, purchase, hash } = await buyInstant(ctx, w);
+      ensure(purchase.status === "FULFILLED", `instant purchase ${purchase.id} must be FULFILLED once its bundle is drawn, is ${purchase.status}`);
+      ensure(purchase.price === pack.price, `the purchase must record the price paid ${pack.price}, has ${purchase.price}`);
+      ensure(purchase.transaction_hash?.toLowerCase() === hash.toLowerCase(), `transaction_hash ${purchase.transaction_hash} must be the submitted ${hash}`);
+      ensure(purchase.purchaser_address?.toLowerCase() === w.address.toLowerCase(), `purchaser_address ${purchase.purchaser_address} must be the wallet ${w.address}`);
+      ensure(purchase.pack && typeof purchase.pack.opened_at === "string", `a delivered purchase carries its opened pack, got ${JSON.stringify(purchase.pack)}`);
+      const cards = purchase.cards ?? [];
+      ensure(cards.length > 0, `a delivered purchase carries its cards, got ${cards.length}`);
+      for (const c of cards) ensure(/^\d+$/.test(String(c.token_id)), `each card carries its token id as a decimal string, got ${JSON.stringify(c.token_id)}`);
+      const list = expectSuccess(await ctx.http.get("/api/v1/instant/purchases", { key: ctx.partnerKey, query: { wallet_address: w.address, limit: 100 } }), "GET /instant/purchases?wallet_address=").data as { purchases: InstantPurchase[] };
+      ensure(list.purchases.some((p) => p.id === purchase.id), `the wallet's purchase list must hold purchase ${purchase.id}`);
+      ctx.note(`instant purchase ${purchase.id}: packet type ${pack.packet_type_id} (${pack.price_usdc} USDC), ${cards.length} cards`);
     }),
   },
   {
