@@ -5,6 +5,7 @@ import type { BusEvents } from "../../emulator/bus.ts";
 import { EVENT_PAYLOADS, type PartnerEventType } from "../../emulator/events/payloads.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import { failure, instantClient, type InstantCall } from "./client.ts";
+import { expectError } from "../errors.ts";
 
 // Instant packs over HTTP the way the SDK drives them (sdk-contract §5.2):
 // catalog → prepare → the user's fixture wallet signs approve +
@@ -100,9 +101,10 @@ describe("instant catalog", () => {
     const catalogOnly = emu.key("catalog-only");
     expect((await api.get("/api/v1/instant/catalog").set("X-API-Key", catalogOnly)).status).toBe(200);
     const res = await api.post("/api/v1/instant/purchase/prepare").set("X-API-Key", catalogOnly).send({ packet_type_id: 1, wallet_address: user(0).address });
-    expect(res.status).toBe(403);
-    expect((await api.get("/api/v1/instant/purchases").set("X-API-Key", catalogOnly)).status).toBe(403);
-    expect((await api.get("/api/v1/instant/catalog").set("X-API-Key", emu.key("tenant"))).status).toBe(403);
+    expectError(res, 403, "Insufficient permissions");
+    expect(res.body.message).toContain("packs:purchase");
+    expectError(await api.get("/api/v1/instant/purchases").set("X-API-Key", catalogOnly), 403, "Insufficient permissions");
+    expectError(await api.get("/api/v1/instant/catalog").set("X-API-Key", emu.key("tenant")), 403, "Insufficient permissions");
   });
 });
 
