@@ -137,6 +137,9 @@ const wallet = (ctx: CheckContext) => {
   return ctx.wallet;
 };
 
+/** Every commerce check: sandbox writes, a partner key and the funded wallet, no credits. */
+const withWallet = { mode: "sandbox" as const, needs: ["partnerKey", "wallet"] as Check["needs"], credits: 0 };
+
 export const commerceChecks: Check[] = [
   {
     id: "commerce.purchase-reveal",
@@ -144,9 +147,7 @@ export const commerceChecks: Check[] = [
     profile: "mystery",
     title: "A non-custodial purchase signed by the wallet is revealed: FULFILLED with one item per slot",
     rule: "prepare returns the calls the end user's wallet signs; submit links the mined transaction and its VRF request; the reveal makes the purchase FULFILLED with the tier's items, each a token.",
-    mode: "sandbox",
-    needs: ["partnerKey", "wallet"],
-    credits: 0,
+    ...withWallet,
     spendUsdc: PACK_USDC,
     deviation: "lifecycle_purchase_never_fulfilled",
     run: isolated(async (ctx) => {
@@ -164,9 +165,7 @@ export const commerceChecks: Check[] = [
     profile: "webhooks",
     title: "A real purchase's purchase.fulfilled reaches the partner's receiver, signed (or, without one, the delivery log)",
     rule: "When a purchase is revealed, every webhook of the account subscribed to purchase.fulfilled gets {event, id, data{purchase_id, …}} signed with its secret; the delivery log lists the attempt.",
-    mode: "sandbox",
-    needs: ["partnerKey", "wallet"],
-    credits: 0,
+    ...withWallet,
     spendUsdc: PACK_USDC,
     deviation: "webhook_secret_mismatch",
     run: isolated(async (ctx) => {
@@ -206,9 +205,7 @@ export const commerceChecks: Check[] = [
     profile: "mystery",
     title: "An instant pack bought and opened by the wallet is delivered: FULFILLED with its pack and cards, listed for the wallet",
     rule: "prepare charges the catalog's price and returns approve + buy-and-open; submit links the mined transaction and its VRF request (202); once drawn the purchase reads FULFILLED with the price, hash and purchaser of the transaction, its opened pack and its cards, each a token; the wallet's purchase list holds it.",
-    mode: "sandbox",
-    needs: ["partnerKey", "wallet"],
-    credits: 0,
+    ...withWallet,
     spendUsdc: INSTANT_USDC,
     deviation: "lifecycle_instant_never_fulfilled",
     run: isolated(async (ctx) => {
@@ -233,9 +230,7 @@ export const commerceChecks: Check[] = [
     profile: "mystery",
     title: "Sell-back of freshly revealed cards: the quote adds up and prepare carries exactly what was quoted (not sent)",
     rule: "POST /mystery/sellback/quote: each eligible item pays its oracle value less 15%; total_payout = the sum of the eligible items; prepare returns the quoted payout, the eligible token ids, a min_total not above it, and the calls ending with the sell-back.",
-    mode: "sandbox",
-    needs: ["partnerKey", "wallet"],
-    credits: 0,
+    ...withWallet,
     spendUsdc: PACK_USDC,
     deviation: "sellback_quote_total_off",
     run: isolated(async (ctx) => {
@@ -287,9 +282,7 @@ export const commerceChecks: Check[] = [
     profile: "mystery",
     title: "A revealed card is quoted and prepared for redemption (calls not sent: nothing burned or paid)",
     rule: "POST /mystery/redemption/quote prices shipping (a non-US destination needs a phone: 400 phone_required); prepare with an Idempotency-Key returns PREPARED with the shipping payment and the calls burn, erc20-approve, shipping-payment (or AWAITING_KYC with a kyc_url); a retry answers the same redemption.",
-    mode: "sandbox",
-    needs: ["partnerKey", "wallet"],
-    credits: 0,
+    ...withWallet,
     spendUsdc: PACK_USDC,
     deviation: "redemption_burn_only_calls",
     run: isolated(async (ctx) => {

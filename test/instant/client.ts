@@ -1,29 +1,13 @@
 import type { Emulator } from "../helpers.ts";
+import { ApiFailure, TerminalStateError } from "../sdk-errors.ts";
+
+export { ApiFailure, failure } from "../sdk-errors.ts";
 
 // A client of /api/v1/instant written from the SDK contract (sdk-contract §1, §2,
 // §3, §5.2): the SDK's headers, the envelope read the SDK's way (error code from
 // `error`, pagination beside data), include_unavailable sent as the literal "1"
 // only when true, and waitForDelivery polling with the SDK's defaults (1.5 s,
 // ×1.5, at most 5 s, 180 s) — the sleeps move the emulator's virtual clock.
-
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly body: Record<string, unknown>,
-    readonly headers: Headers,
-  ) {
-    super(`${String(body.message)} (${code})`);
-  }
-}
-export class TerminalStateError extends Error {
-  constructor(
-    readonly state: string,
-    readonly value: InstantPurchase,
-  ) {
-    super(`terminal state ${state}`);
-  }
-}
 
 export interface InstantCatalogItem {
   packet_type_id: number;
@@ -130,15 +114,4 @@ export function instantClient(emu: Emulator, apiKey: string) {
     },
   };
   return instant;
-}
-
-/** The ApiFailure a call rejects with (fails the test when it resolves). */
-export async function failure(p: Promise<unknown>): Promise<ApiFailure> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiFailure) return err;
-    throw err;
-  }
-  throw new Error("expected an API error");
 }

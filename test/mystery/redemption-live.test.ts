@@ -5,6 +5,7 @@ import { cardNftAbi, shippingPaymentProcessorAbi, usdStablecoinAbi, type Fixture
 import { mystery } from "../../emulator/areas/mystery/state.ts";
 import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../errors.ts";
+import { ApiFailure, TerminalStateError, failure } from "../sdk-errors.ts";
 
 // Redemption as the live service runs it (SDK 0.1.2; service-facts §4.7
 // generation B), driven by a client written from the SDK contract: headers,
@@ -38,24 +39,6 @@ interface Redemption {
   burn: { is_burned: boolean; burn_type: number; db_status: string };
   order: { status: string; tracking_number: string | null };
   failure_reason: string | null;
-}
-
-class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly body: Record<string, unknown>,
-  ) {
-    super(`${status} ${code}`);
-  }
-}
-class TerminalStateError extends Error {
-  constructor(
-    readonly state: string,
-    readonly value: Redemption,
-  ) {
-    super(`terminal state ${state}`);
-  }
 }
 
 /** The SDK's redemption resource over real HTTP; `sleep` moves the emulator's virtual clock. */
@@ -101,15 +84,6 @@ function client(apiKey: string) {
   return { redemption };
 }
 
-const failure = async (p: Promise<unknown>): Promise<ApiFailure> => {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ApiFailure) return err;
-    throw err;
-  }
-  throw new Error("expected an API error");
-};
 
 const usdcOf = (who: `0x${string}`) =>
   ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
@@ -212,8 +186,8 @@ describe("the item ships only once the shipping payment has landed", () => {
     await ctx.emu.clock.advance(24 * HOUR);
     const err = await sdk.redemption.waitForCompletion(prep).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TerminalStateError);
-    expect((err as TerminalStateError).state).toBe("CANCELLED");
-    expect((err as TerminalStateError).value.failure_reason).toMatch(/shipping payment .* not received .*burn flagged on chain was cancelled/);
+    expect((err as TerminalStateError<Redemption>).state).toBe("CANCELLED");
+    expect((err as TerminalStateError<Redemption>).value.failure_reason).toMatch(/shipping payment .* not received .*burn flagged on chain was cancelled/);
     expect(await frozen(token)).toBe(false);
     expect(updates(prep.redemption_id)).toEqual(["BURN_SUBMITTED", "CANCELLED"]);
     // The token is free again: a new redemption can start.
@@ -303,7 +277,7 @@ describe("verify, item_type, shipping payer, signer outage, cancel", () => {
     expect(await usdcOf(u.address)).toBe(before);
     expect(await frozen(token)).toBe(false);
     expect(updates(prep.redemption_id)).toEqual(["BURN_SUBMITTED", "CANCELLED"]);
-    expect(((await sdk.redemption.waitForCompletion(prep).catch((e: unknown) => e)) as TerminalStateError).state).toBe("CANCELLED");
+    expect(((await sdk.redemption.waitForCompletion(prep).catch((e: unknown) => e)) as TerminalStateError<Redemption>).state).toBe("CANCELLED");
     expectError(await ctx.api.post(`/_emulator/mystery/redemptions/${prep.redemption_id}/cancel`).send({}), 409, "invalid_status");
     expectError(await ctx.api.post("/_emulator/mystery/redemptions/999999/cancel").send({}), 404, "not_found");
   });

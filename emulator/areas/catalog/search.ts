@@ -1,4 +1,5 @@
 import type { Reply } from "../../pipeline/route.ts";
+import { successText } from "../../pipeline/envelope.ts";
 import { compileParsed, compileOrderBy, languageScope, type RecordOf, type Resource } from "./query/index.ts";
 import type { Game, LanguageCode } from "../../catalog-data/model.ts";
 import { ResultCache } from "./result-cache.ts";
@@ -38,7 +39,28 @@ export interface SearchSpec<K extends Resource, R extends RecordOf[K] = RecordOf
   toWire(rec: R): unknown;
 }
 
+/**
+ * Whole answers of a search, by the parsed query object: the pipeline hands the same frozen query
+ * object to every GET of the same query text (parse-memo.ts), and the catalog never changes after
+ * start, so the serialised page is reused as is. A few slots per query (the records it ran over:
+ * the game, an expansion); an evicted query's entry goes with its object.
+ */
+const answers = new WeakMap<object, Map<string, Reply>>();
+const SLOTS_PER_QUERY = 8;
+
 export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
+  const slot = `${spec.source}:${catalogId(spec.records)}`;
+  let byRecords = answers.get(spec.query);
+  const hit = byRecords?.get(slot);
+  if (hit) return hit;
+  const reply = answer(spec);
+  const cached = { ...reply, text: successText(reply) };
+  if (!byRecords) answers.set(spec.query, (byRecords = new Map()));
+  if (byRecords.size < SLOTS_PER_QUERY) byRecords.set(slot, cached);
+  return cached;
+}
+
+function answer<K extends Resource>(spec: SearchSpec<K>): Reply {
   type R = RecordOf[K];
   const { query } = spec;
   // The schema checked each field; what needs the game (q's fields, orderBy) or several fields is checked here.
