@@ -118,3 +118,6 @@ export class CheckFailure extends Error {}
  * partner key of the other billing model): reported as not applicable, with this message as the reason.
  */
 export class NotApplicable extends Error {}
+
+/** A check's footprint on the target: its mode, the keys it needs and the credits it may spend. */
+export const runs = (mode: Mode, needs: readonly Need[] = [], credits = 0): Pick<Check, "mode" | "needs" | "credits"> => ({ mode, needs, credits });

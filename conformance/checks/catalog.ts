@@ -1,4 +1,5 @@
 import type { Check } from "../types.ts";
+import { runs } from "../types.ts";
 import { ensure, expectError, expectSuccess, intHeader } from "../assert.ts";
 import { PROBE } from "./pipeline.ts";
 import { walkCardData } from "../paging.ts";
@@ -16,9 +17,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "Card search returns a page with its paging fields",
     rule: "List endpoints return data with pagination; Card Data pages carry page, page_size, total_count beside data.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "catalog_no_total_count",
     async run({ http, partnerKey }) {
       const b = expectSuccess(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { page_size: 5 } }), "search");
@@ -36,9 +35,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "A Card Data collection walked page by page: no gap, no repeat, the last page included",
     rule: "Numbered pages of page_size rows cover the collection exactly once; total_count is the same on every page; the last page holds the remainder and the page after it is empty.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 8,
+    ...runs("read-only", ["partnerKey"], 8),
     deviation: "catalog_last_page_dropped",
     async run({ http, partnerKey, note }) {
       // A collection that fits one page of 100 gives the reference; it is then walked in three or four pages.
@@ -63,9 +60,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "include=prices embeds pricing with market_updated_at, at no extra cost",
     rule: "include=prices embeds current prices in a catalog read; surcharge 0. Catalog cards carry market_updated_at.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "include_prices_ignored",
     async run({ http, partnerKey }) {
       const r = await http.get(PROBE, { key: partnerKey, query: { include: "prices" } });
@@ -84,9 +79,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "A missing card, or a card of another game, is 404 not_found",
     rule: "404 not_found for a card missing; a Pokémon id asked on /onepiece is not found.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "not_found_wrong_code",
     async run({ http, partnerKey }) {
       expectError(await http.get("/api/v1/pokemon/cards/zz-conformance-404", { key: partnerKey }), 404, "not_found", "missing card");
@@ -99,9 +92,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "q errors: parse_error / unknown_field / invalid_value carry details.position",
     rule: "parse_error, unknown_field, invalid_value carry details.position (0-based offset).",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "no_error_position",
     async run({ http, partnerKey }) {
       const cases: [string, string, number][] = [
@@ -123,9 +114,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "More than 20 terms → 400 query_too_complex",
     rule: "Caps: 512 characters, 20 terms, nesting depth 5, 3 orderBy keys → query_too_complex.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "no_query_caps",
     async run({ http, partnerKey }) {
       const q = Array.from({ length: 21 }, (_, i) => `name:a${i}`).join(" ");
@@ -139,9 +128,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "page_size over 100 → 400 invalid_pagination",
     rule: "page_size up to 100 (out of range is 400 invalid_pagination on the live Card Data API).",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "page_size_uncapped",
     async run({ http, partnerKey }) {
       expectError(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { page_size: 101 } }), 400, "invalid_pagination", "page_size=101");
@@ -153,9 +140,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "Expansions: search, get and their cards",
     rule: "/{game}/expansions, /{game}/expansions/{id}, /{game}/expansions/{id}/cards.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 3,
+    ...runs("read-only", ["partnerKey"], 3),
     deviation: "expansion_cards_empty",
     async run({ http, partnerKey }) {
       const list = asList(expectSuccess(await http.get("/api/v1/pokemon/expansions", { key: partnerKey, query: { page_size: 1 } }), "expansions").data);
@@ -174,9 +159,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "Sealed products: search, get and prices",
     rule: "/{game}/sealed, /{game}/sealed/{id}, /{game}/sealed/{id}/prices.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 3,
+    ...runs("read-only", ["partnerKey"], 3),
     deviation: "sealed_prices_missing",
     async run({ http, partnerKey }) {
       const list = asList(expectSuccess(await http.get("/api/v1/pokemon/sealed", { key: partnerKey, query: { page_size: 1 } }), "sealed").data);
@@ -194,9 +177,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "Printings: one terminal page of at most 50",
     rule: "/cards/{id}/printings: single page capped at 50 rows; total_count is the family size.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "printings_uncapped",
     async run({ http, partnerKey }) {
       const b = expectSuccess(await http.get(`${PROBE}/printings`, { key: partnerKey }), "printings");
@@ -212,9 +193,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "Price history is not live: 404 and free",
     rule: "Endpoints marked not live return 404 and cost nothing.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "price_history_charged",
     async run({ http, partnerKey }) {
       const r = await http.get(`${PROBE}/price-history`, { key: partnerKey });
@@ -229,9 +208,7 @@ export const catalogChecks: Check[] = [
     profile: "catalog",
     title: "A graded-certificate batch over 500 entries → 400 invalid_pagination",
     rule: "invalid_pagination when an id array exceeds 500 entries.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "id_array_uncapped",
     async run({ http, partnerKey }) {
       const certs = Array.from({ length: 501 }, (_, i) => ({ provider: "PSA", cert_number: String(10_000_000 + i) }));

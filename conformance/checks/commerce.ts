@@ -1,4 +1,4 @@
-import { NotApplicable, type Check, type CheckContext } from "../types.ts";
+import { NotApplicable, runs, type Check, type CheckContext } from "../types.ts";
 import type { Call, TestWallet } from "../../harness/wallet.ts";
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import { ensure, expectSuccess } from "../assert.ts";
@@ -138,7 +138,7 @@ const wallet = (ctx: CheckContext) => {
 };
 
 /** Every commerce check: sandbox writes, a partner key and the funded wallet, no credits. */
-const withWallet = { mode: "sandbox" as const, needs: ["partnerKey", "wallet"] as Check["needs"], credits: 0 };
+const withWallet = runs("sandbox", ["partnerKey", "wallet"]);
 
 export const commerceChecks: Check[] = [
   {

@@ -2,7 +2,7 @@ import type { Hex } from "viem";
 import { chainMissing } from "./target.ts";
 import { encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
-import { CheckFailure, type Check, type CheckContext } from "../types.ts";
+import { runs, CheckFailure, type Check, type CheckContext } from "../types.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { paymentRequiredOf, signPayment } from "../../harness/x402.ts";
 import { ensure, env, expectError, expectStatus, expectSuccess, intHeader } from "../assert.ts";
@@ -60,9 +60,7 @@ export const creditsChecks: Check[] = [
     profile: "credits",
     title: "Account usage shows balance, plan and month-to-date usage",
     rule: "GET /api/v1/account/usage: balance (integer credits), plan (Pay as you go), month-to-date usage.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "usage_missing_plan",
     async run({ http, partnerKey, note }) {
       const d = expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as Record<string, unknown>;
@@ -84,9 +82,7 @@ export const creditsChecks: Check[] = [
     profile: "credits",
     title: "Account usage agrees with X-Credits-Remaining",
     rule: "X-Credits-Remaining is the balance after the call; the account usage balance is the same balance.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "usage_balance_mismatch",
     async run({ http, partnerKey }) {
       const read = await http.get(PROBE, { key: partnerKey });
@@ -105,9 +101,7 @@ export const creditsChecks: Check[] = [
     profile: "credits",
     title: "Top-up amounts outside 5..1000 USD → 400 invalid_amount",
     rule: "POST /api/v1/credits/topup?usd=<amount>: usd from 5 to 1000; a bad amount is 400 invalid_amount.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "topup_amount_unchecked",
     async run({ http, partnerKey }) {
       for (const usd of ["4", "1001", "abc"]) expectError(await http.post(TOPUP, { key: partnerKey, query: { usd } }), 400, "invalid_amount", `usd=${usd}`);
@@ -120,9 +114,7 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "A top-up without payment → 402 with a decodable PAYMENT-REQUIRED",
     rule: "First call returns 402 with header PAYMENT-REQUIRED (base64 payment requirements for the amount).",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "x402_no_payment_required_header",
     async run({ http, partnerKey, note }) {
       const r = await http.post(TOPUP, { key: partnerKey, query: { usd: 5 } });
@@ -144,9 +136,7 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "The challenge asks for the amount in stablecoin atomic units",
     rule: "PAYMENT-REQUIRED carries the payment requirements for the amount (USD stablecoin, 6 decimals).",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "x402_wrong_amount",
     async run({ http, partnerKey }) {
       for (const [usd, atomic] of [["5", "5000000"], ["12.5", "12500000"], ["1000", "1000000000"]] as const) {
@@ -162,9 +152,7 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "Paying the challenge grants 500 credits per USD",
     rule: "After the client signs a gasless transfer and retries, 200 with {credits_granted, balance_credits, usd, tx_hash}; 500 credits per 1 USD.",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("emulator", ["partnerKey"]),
     deviation: "topup_short_grant",
     async run(ctx) {
       const key = ctx.partnerKey;
@@ -187,9 +175,7 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "Replaying a settled payment grants nothing twice",
     rule: "The top-up is idempotent on the transaction hash: a replay returns the original result.",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("emulator", ["partnerKey"]),
     deviation: "topup_replay_grants_again",
     async run(ctx) {
       const key = ctx.partnerKey;
@@ -209,9 +195,7 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "A payment signed by the wrong wallet → 402 naming the reason, no credits",
     rule: "Every bad payment (bad signature, wrong amount, wrong payTo, …) gets a 402 naming the x402 reason, and no credits.",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("emulator", ["partnerKey"]),
     deviation: "bad_payment_accepted",
     async run(ctx) {
       const key = ctx.partnerKey;

@@ -1,4 +1,5 @@
 import type { Check, CheckContext, Profile } from "../types.ts";
+import { runs } from "../types.ts";
 import { rpcMissing } from "./target.ts";
 import { REDEMPTION_LIFECYCLES } from "./redemption.ts";
 import { INSTANT_LIFECYCLES } from "./instant.ts";
@@ -136,9 +137,7 @@ function lifecycleCheck(scenario: Scenario, spec: LifecycleSpec): Check {
     title: `Lifecycle: ${scenario.title}`,
     rule: spec.rule,
     ...(spec.guards ? { guards: spec.guards } : {}),
-    mode: "emulator",
-    needs: [],
-    credits: 0,
+    ...runs("emulator"),
     deviation: spec.deviation,
     ...(scenario.chain ? { applicable: rpcMissing } : {}),
     run: (ctx) => runAsCheck(scenario, ctx),

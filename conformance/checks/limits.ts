@@ -1,6 +1,7 @@
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { Check, CheckContext } from "../types.ts";
+import { runs } from "../types.ts";
 import { ensure, env, expectError, expectSuccess, intHeader } from "../assert.ts";
 import { rpcMissing } from "./target.ts";
 import { PROBE } from "./pipeline.ts";
@@ -42,9 +43,7 @@ export const limitsChecks: Check[] = [
     profile: "pipeline",
     title: "Partner commerce and Card Data count on their own per-key windows (240/min and 300/min)",
     rule: "Partner API 240 req/min per key (Gacha + Instant); Card Data 300 req/min per key; X-RateLimit-Limit shows the ceiling in force.",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 2,
+    ...runs("emulator", ["partnerKey"], 2),
     deviation: "one_rate_limit",
     async run({ http, partnerKey }) {
       const card = await http.get(PROBE, { key: partnerKey });
@@ -64,9 +63,7 @@ export const limitsChecks: Check[] = [
     profile: "mystery",
     title: "fresh=true: 10 calls per minute per key, then 429 rate_limited with Retry-After",
     rule: "Catalog, odds, price and the feeds accept fresh=true to recompute, with its own budget of 10 calls/min/key (429 beyond).",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("emulator", ["partnerKey"]),
     deviation: "no_fresh_budget",
     async run({ http, partnerKey, control }) {
       for (let i = 0; i < 10; i++) expectSuccess(await http.get(`${M}/catalog?fresh=true`, { key: partnerKey }), `fresh call ${i + 1} of 10`);
@@ -85,9 +82,7 @@ export const limitsChecks: Check[] = [
     profile: "mystery",
     title: "GET /mystery/price is cached ~60 s; fresh=true recomputes it",
     rule: "/mystery/price is cached ~60 s; fresh=true recomputes.",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("emulator", ["partnerKey"]),
     deviation: "no_response_cache",
     applicable: rpcMissing,
     async run(ctx) {

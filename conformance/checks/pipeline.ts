@@ -1,4 +1,5 @@
 import type { Check } from "../types.ts";
+import { runs } from "../types.ts";
 import { ensure, env, expectError, expectNoHeader, expectStatus, expectSuccess, intHeader } from "../assert.ts";
 
 // Checks of the request pipeline: envelopes, auth, rate-limit and credit
@@ -16,9 +17,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "GET /api/v1/health needs no key",
     rule: "Every request except GET /health carries X-API-Key; health is the only call that needs no key.",
-    mode: "read-only",
-    needs: [],
-    credits: 0,
+    ...runs("read-only"),
     deviation: "health_requires_key",
     async run({ http }) {
       const r = await http.get("/api/v1/health");
@@ -31,9 +30,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Unknown paths under /api/v1 are 404 not_found",
     rule: "404 not_found also for any path not existing under /api/v1.",
-    mode: "read-only",
-    needs: [],
-    credits: 0,
+    ...runs("read-only"),
     deviation: "unknown_path_wrong_code",
     async run({ http, partnerKey }) {
       expectError(await http.get(UNKNOWN_PATH), 404, "not_found", "unknown path without a key");
@@ -46,9 +43,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Missing or unknown key → 401, not charged",
     rule: "A failed authentication returns 401 and is never charged.",
-    mode: "read-only",
-    needs: [],
-    credits: 0,
+    ...runs("read-only"),
     deviation: "status_401_as_403",
     async run({ http }) {
       for (const [what, key] of [
@@ -68,9 +63,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "A tenant key on a catalog route → 403, not charged",
     rule: "Missing scope or wrong key kind returns 403 (Insufficient permissions) and is never charged.",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "tenant_reads_catalog",
     async run({ http, tenantKey }) {
       const r = await http.get(PROBE, { key: tenantKey });
@@ -84,9 +77,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Success and error bodies use the envelope",
     rule: "Success: {success:true, data}; error: {success:false, message, error}.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "bare_success_body",
     async run({ http, partnerKey }) {
       const ok = expectSuccess(await http.get(PROBE, { key: partnerKey }), "GET a card");
@@ -100,9 +91,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "X-RateLimit-* on every response, counting down",
     rule: "X-RateLimit-* headers on every response; X-RateLimit-Limit shows the ceiling in force.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "no_ratelimit_headers",
     async run({ http, partnerKey, control, note }) {
       const a = await http.get(PROBE, { key: partnerKey });
@@ -134,9 +123,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "X-RateLimit-* count a key's window exactly, down to the 429 and back after it slides",
     rule: "X-RateLimit-Limit is the key's ceiling; each request leaves one fewer in X-RateLimit-Remaining; the refusal shows 0 and a Retry-After that reaches X-RateLimit-Reset; the window rolls over 60 s.",
-    mode: "emulator",
-    needs: [],
-    credits: 4,
+    ...runs("emulator", [], 4),
     deviation: "ratelimit_remaining_stale",
     async run({ http, control }) {
       const ceiling = 4;
@@ -171,9 +158,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Metered responses carry X-Credits-Cost and X-Credits-Remaining",
     rule: "Every metered response carries the credit headers; a catalog read costs 1 credit.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "no_credit_headers",
     async run({ http, partnerKey }) {
       const r = await http.get(PROBE, { key: partnerKey });
@@ -188,9 +173,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Each billed read lowers X-Credits-Remaining by exactly its cost",
     rule: "1 credit per catalog read regardless of result count; X-Credits-Remaining is the balance after the call.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 2,
+    ...runs("read-only", ["partnerKey"], 2),
     deviation: "double_charge",
     async run({ http, partnerKey }) {
       const a = await http.get(PROBE, { key: partnerKey });
@@ -209,9 +192,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "A 404 is refunded",
     rule: "The charge is taken up front and refunded when the response is any 4xx or 5xx.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "no_refund_on_404",
     async run({ http, partnerKey }) {
       const before = intHeader(expectBilled(await http.get(PROBE, { key: partnerKey })), "X-Credits-Remaining", "read");
@@ -228,9 +209,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "A 400 is refunded",
     rule: "Any 4xx or 5xx is refunded if a credit was charged up front.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 1,
+    ...runs("read-only", ["partnerKey"], 1),
     deviation: "no_refund_on_400",
     async run({ http, partnerKey }) {
       const before = intHeader(expectBilled(await http.get(PROBE, { key: partnerKey })), "X-Credits-Remaining", "read");
@@ -245,9 +224,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "limit/offset with no integer → 400 invalid_pagination",
     rule: "invalid_pagination when limit or offset has no integer at all.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "lenient_pagination",
     async run({ http, partnerKey }) {
       const queries: Record<string, string>[] = [{ limit: "abc" }, { offset: "x1" }];
@@ -261,9 +238,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "limit is read as a leading integer and clamped to 100",
     rule: "A value with a leading integer is read like a leading-integer parse and clamped; page size up to 100.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 2,
+    ...runs("read-only", ["partnerKey"], 2),
     deviation: "no_limit_clamp",
     async run({ http, partnerKey }) {
       const big = expectSuccess(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { limit: 500 } }), "limit=500");
@@ -280,9 +255,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Identifiers over 255 characters → 400 identifier_too_long",
     rule: "identifier_too_long: identifier over 255 characters.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "no_identifier_limit",
     async run({ http, partnerKey }) {
       const r = await http.get(`/api/v1/pokemon/cards/${"x".repeat(256)}`, { key: partnerKey });
@@ -295,9 +268,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Past the per-key ceiling → 429 rate_limited with Retry-After, not charged",
     rule: "429 rate_limited: read Retry-After and X-RateLimit-Reset; not charged.",
-    mode: "emulator",
-    needs: [],
-    credits: 2,
+    ...runs("emulator", [], 2),
     deviation: "no_retry_after",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], rate_limit_per_min: 2 });
@@ -323,9 +294,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "An empty balance → 402 insufficient_credits, nothing charged",
     rule: "Zero balance: requests return 402 insufficient_credits until topped up.",
-    mode: "emulator",
-    needs: [],
-    credits: 0,
+    ...runs("emulator"),
     deviation: "wrong_402_code",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], balance: 0 });
@@ -340,9 +309,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Legacy keys answer X-Credits-Metering: unmetered",
     rule: "Unmetered legacy keys exist; their responses carry X-Credits-Metering: unmetered.",
-    mode: "emulator",
-    needs: [],
-    credits: 0,
+    ...runs("emulator"),
     deviation: "legacy_metered",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "legacy" });

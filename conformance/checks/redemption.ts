@@ -55,6 +55,13 @@ const prepare = async (ctx: CheckContext, b: Bench, idemKey: string, extra: Reco
 
 const prepared = (r: HttpResult, what: string) => expectSuccess(r, what, 201).data as Prepared;
 
+/** A PREPARED redemption of the bench's card and the calls the holder signs (burn, approve, shipping payment). */
+async function preparedWithCalls(ctx: CheckContext, b: Bench, idemKey: string): Promise<Prepared & { calls: Call[] }> {
+  const p = prepared(await prepare(ctx, b, idemKey), "prepare");
+  ensure(p.unsigned, "prepare must return unsigned calls");
+  return { ...p, calls: p.unsigned.calls };
+}
+
 async function rowOf(ctx: CheckContext, b: Bench, id: number, verify = false): Promise<Row> {
   const r = await ctx.http.get(`${M}/redemption/${b.card}`, { key: ctx.partnerKey, ...(verify ? { query: { verify: "true" } } : {}) });
   const rows = (expectSuccess(r, `GET /mystery/redemption/${b.card}`).data as { redemptions: Row[] }).redemptions;
@@ -116,9 +123,8 @@ export const redemptionChecks: Check[] = [
     deviation: "redemption_ships_unpaid",
     async run(ctx) {
       await withCard(ctx, async (b) => {
-        const p = prepared(await prepare(ctx, b, "conformance-unpaid"), "prepare");
-        ensure(p.unsigned, "prepare must return unsigned calls");
-        const burn = await b.wallet.send(p.unsigned.calls.slice(0, 1)); // the burn flag only
+        const p = await preparedWithCalls(ctx, b, "conformance-unpaid");
+        const burn = await b.wallet.send(p.calls.slice(0, 1)); // the burn flag only
         const sub = await ctx.http.post(`${M}/redemption/submit`, { key: ctx.partnerKey, body: { redemption_id: p.redemption_id, tx_hash: burn.transactionHash } });
         expectSuccess(sub, "submit the burn", 202);
         await ctx.control!.advance(2 * HOUR); // past the warehouse's first step
@@ -139,10 +145,9 @@ export const redemptionChecks: Check[] = [
     deviation: "redemption_verify_ignored",
     async run(ctx) {
       await withCard(ctx, async (b) => {
-        const p = prepared(await prepare(ctx, b, "conformance-verify"), "prepare");
-        ensure(p.unsigned, "prepare must return unsigned calls");
-        const burn = await b.wallet.send(p.unsigned.calls.slice(0, 1));
-        await b.wallet.send(p.unsigned.calls.slice(1));
+        const p = await preparedWithCalls(ctx, b, "conformance-verify");
+        const burn = await b.wallet.send(p.calls.slice(0, 1));
+        await b.wallet.send(p.calls.slice(1));
         const row = await rowOf(ctx, b, p.redemption_id, true);
         ensure(row.status === "BURN_SUBMITTED", `verify=true must see the burn on chain: BURN_SUBMITTED expected, got ${row.status}`);
         ensure(row.burn_tx_hash?.toLowerCase() === burn.transactionHash.toLowerCase(), `burn_tx_hash must be the burn on chain ${burn.transactionHash}, got ${row.burn_tx_hash}`);

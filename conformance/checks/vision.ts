@@ -1,4 +1,5 @@
 import type { Check } from "../types.ts";
+import { runs } from "../types.ts";
 import { ensure, expectError, expectSuccess, intHeader } from "../assert.ts";
 
 // Checks of vision identify. Read-only ones only provoke refunded 400/404s
@@ -16,9 +17,7 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "A vision error is refunded",
     rule: "Vision identify costs 5 credits; errors are refunded (any 4xx is refunded if a credit was charged up front).",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "vision_error_charged",
     async run({ http, partnerKey }) {
       const before = (expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as { balance: number }).balance;
@@ -34,9 +33,7 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "Identify without an image → 400 image_required",
     rule: "image_required: no image (neither image_url nor an upload).",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "vision_image_required_wrong_code",
     async run({ http, partnerKey }) {
       expectError(await http.post(IDENTIFY, { key: partnerKey, body: {} }), 400, "image_required", "identify with an empty body");
@@ -48,9 +45,7 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "Non-public or non-https image_url → 400 image_url_not_allowed",
     rule: "image_url must be a public https URL: http, loopback, private and link-local hosts are image_url_not_allowed.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "vision_allows_http",
     async run({ http, partnerKey }) {
       for (const url of ["http://images.example.com/card.png", "https://127.0.0.1/card.png", "https://169.254.169.254/latest", "https://192.168.0.10/card.png"])
@@ -63,9 +58,7 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "Bad identify options → their own 400 codes",
     rule: "Options game, limit, include, expansion_ids are validated: invalid_game, invalid_limit, invalid_include, invalid_expansion_ids.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "vision_lenient_options",
     async run({ http, partnerKey }) {
       const url = "https://images.example.com/card.png";
@@ -84,9 +77,7 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "Confirming an unknown feedback_id → 404 feedback_not_found",
     rule: "404 feedback_not_found: vision confirm with unknown feedback_id.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "vision_confirm_wrong_code",
     async run({ http, partnerKey }) {
       const r = await http.post(`${IDENTIFY}/conformance-unknown-feedback/confirm`, { key: partnerKey, body: {} });
@@ -99,9 +90,7 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "A fixture card image is identified, with a feedback_id that confirms for free",
     rule: "Identify costs 5 credits and returns a result carrying a feedback_id; confirming a match costs 0.",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 5,
+    ...runs("emulator", ["partnerKey"], 5),
     deviation: "vision_no_feedback_id",
     async run({ http, partnerKey, note }) {
       const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/pokemon/base1-4/large.png` } });
@@ -121,9 +110,7 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "A no-match still costs one identification",
     rule: "A no-match still costs one identification (5 credits).",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 5,
+    ...runs("emulator", ["partnerKey"], 5),
     deviation: "vision_no_match_free",
     async run({ http, partnerKey }) {
       const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/pokemon/sets/base1/logo.png` } });
@@ -138,9 +125,7 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "An image over 10 MB → 413 image_too_large",
     rule: "413 image_too_large: vision image over 10 MB, however sent.",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("emulator", ["partnerKey"]),
     deviation: "vision_no_size_limit",
     async run({ http, partnerKey }) {
       const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/_fixtures/oversized.png` } });

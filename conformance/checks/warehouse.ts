@@ -1,4 +1,5 @@
 import type { Check, CheckContext } from "../types.ts";
+import { runs } from "../types.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { ensure, env, expectStatus, expectSuccess } from "../assert.ts";
 import { walkOffset } from "../paging.ts";
@@ -64,9 +65,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "A partner key on a warehouse endpoint → 403",
     rule: "A non-tenant key on warehouse endpoints returns 403 (Insufficient permissions), never charged.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "warehouse_accepts_partner_key",
     async run({ http, partnerKey }) {
       for (const path of ["/api/v1/cards", "/api/v1/orders", "/api/v1/info"]) {
@@ -81,9 +80,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "GET /info verifies the key",
     rule: "GET /info verifies the key: 200 with the key's details for a valid tenant key, 401 without one.",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "info_without_key",
     async run({ http, tenantKey }) {
       const d = data(await http.get("/api/v1/info", { key: tenantKey }), "GET /info with the tenant key");
@@ -97,9 +94,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "GET /cards pages with an opaque r: keyset cursor",
     rule: "The card list uses a keyset cursor (opaque string with prefix r:); since=0 starts a full sweep; pages do not repeat cards.",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "cursor_without_prefix",
     async run(ctx) {
       const { http, tenantKey, note } = ctx;
@@ -137,9 +132,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Raw cards follow the identity/pricing combinations",
     rule: "unique_id starts with CARD- (≤ 22 chars); unconfirmed → unverified with null prices and a (tenant) declared value; unpriced → null prices and null declared value; priced → decimal-string prices and a (service) declared value; declared_value is integer USD cents with a source.",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "prices_as_numbers",
     async run(ctx) {
       const cards = await firstCards(ctx, { type: "all" });
@@ -171,9 +164,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "GET /cards/{id} returns the card directly under data",
     rule: "get card returns the same card object directly under data; 404 not_found for an unknown id.",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "card_wrapped",
     async run(ctx) {
       const [card] = await firstCards(ctx, { type: "all" });
@@ -188,9 +179,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Warehouse errors: message, human error, machine code",
     rule: "Warehouse errors are {success:false, message, error:<human-readable>, code}; branch on the status and code.",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "warehouse_partner_envelope",
     async run({ http, tenantKey }) {
       const b = expectWhError(await http.get(`/api/v1/cards/${MISSING_CARD}`, { key: tenantKey }), 404, "not_found", "GET a missing card");
@@ -203,9 +192,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "The inventory listing adds status, total and pending_identity",
     rule: "Inventory puts cards under data.cards with offset/total pagination, adds status per card, and counts pending_identity separately.",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "inventory_without_status",
     async run({ http, tenantKey }) {
       const r = await http.get("/api/v1/inventory", { key: tenantKey, query: { limit: 5 } });
@@ -225,9 +212,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "The inventory walked by offset: no gap, no repeat, has_more false only on the last page",
     rule: "Offset pages of the inventory cover it exactly once; data.total is the same on every page and equals the rows walked; has_more is true until the last page.",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "inventory_page_overlap",
     async run({ http, tenantKey, note }) {
       const one = data(await http.get("/api/v1/inventory", { key: tenantKey, query: { limit: 100, type: "all" } }), "GET /inventory?limit=100");
@@ -245,9 +230,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "GET /integration-status lists open integration issues",
     rule: "GET /integration-status returns the open integration issues (a list, empty when there are none).",
-    mode: "read-only",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("read-only", ["tenantKey"]),
     deviation: "integration_status_bare",
     async run({ http, tenantKey }) {
       const d = data(await http.get("/api/v1/integration-status", { key: tenantKey }), "GET /integration-status");
@@ -260,9 +243,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "A non-US quote without a phone → 400 phone_required",
     rule: "Shipping quote to a non-US destination without a phone number is 400 phone_required.",
-    mode: "sandbox",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "phone_not_required",
     async run({ http, tenantKey }) {
       const r = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [MISSING_CARD], address: DE } });
@@ -275,9 +256,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "A quote naming an unavailable carrier → 400 unknown_carrier",
     rule: "Quote carriers must be among usps, ups, dhl_express, lso; otherwise 400 unknown_carrier.",
-    mode: "sandbox",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "unknown_carrier_ignored",
     async run({ http, tenantKey }) {
       const r = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [MISSING_CARD], address: US, carriers: ["fedex"] } });
@@ -290,9 +269,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "unique_ids is always an array of at most 500",
     rule: "unique_ids is always an array; an id array over 500 entries is 400 invalid_pagination.",
-    mode: "sandbox",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "id_array_unbounded",
     async run({ http, tenantKey }) {
       const single = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: MISSING_CARD, address: US } });
@@ -307,9 +284,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Re-quoting supersedes the caller's uncommitted quote",
     rule: "Re-quoting supersedes the caller's uncommitted quote: committing the superseded quote's rate is refused.",
-    mode: "sandbox",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "requote_keeps_old_quote",
     async run(ctx) {
       const id = await shippableCard(ctx);
@@ -326,9 +301,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "An inbound-shipment replay answers 200 with created:false",
     rule: "Inbound shipments are idempotent on submission_key: a replay returns 200 with created:false and the same shipment.",
-    mode: "sandbox",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "inbound_replay_201",
     async run({ http, tenantKey }) {
       const body = { submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`, expected_card_count: 1, declared_value_per_card: 100, notes: "conformance check; cancelled right away" };
@@ -345,9 +318,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Declared values are integer USD cents",
     rule: "declared_value is an amount in USD cents (integer); a fractional amount is rejected with 400.",
-    mode: "sandbox",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "declared_value_accepts_decimals",
     async run(ctx) {
       const [card] = await firstCards(ctx);
@@ -362,9 +333,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Writes need their scope (write:order for a quote)",
     rule: "A tenant key without write:order gets 403 on shipping-quote; read:inventory alone does not allow writes.",
-    mode: "emulator",
-    needs: [],
-    credits: 0,
+    ...runs("emulator"),
     deviation: "warehouse_ignores_write_scope",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "tenant", scopes: ["read:inventory"] });
@@ -378,9 +347,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Committing a rate buys the label; deadlines are UTC",
     rule: "POST /orders {order_id, rate_id} buys the label (a few seconds); ship_by_at and sla_due_at are computed in US Central business days and returned in UTC.",
-    mode: "emulator",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("emulator", ["tenantKey"]),
     deviation: "deadlines_local_time",
     async run(ctx) {
       const id = await placeOrder(ctx, await shippableCard(ctx));
@@ -396,9 +363,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "A failed label purchase leaves PENDING_PAYMENT; the retry succeeds",
     rule: "Order commit with a rate fails → PENDING_PAYMENT, nothing applied; retry is safe.",
-    mode: "emulator",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("emulator", ["tenantKey"]),
     deviation: "failed_commit_marks_failed",
     async run(ctx) {
       const info = data(await ctx.http.get("/api/v1/info", { key: ctx.tenantKey }), "GET /info");
@@ -421,9 +386,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Returned and scanned-back cards are OFFCHAIN and orderable again",
     rule: "Carrier return → RETURNED; each card scanned back → OFFCHAIN, card.returned, and can be ordered again.",
-    mode: "emulator",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("emulator", ["tenantKey"]),
     deviation: "scan_back_not_offchain",
     async run(ctx) {
       const id = await shippableCard(ctx);
@@ -444,9 +407,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Write replays return the original record with the same 201",
     rule: "Writes accept idempotency_key: a replay returns the original record with the same 201.",
-    mode: "emulator",
-    needs: ["tenantKey"],
-    credits: 0,
+    ...runs("emulator", ["tenantKey"]),
     deviation: "idempotent_replay_200",
     async run(ctx) {
       const body = { unique_ids: [await shippableCard(ctx)], idempotency_key: `conformance-${Math.random().toString(36).slice(2)}` };

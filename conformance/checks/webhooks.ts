@@ -1,4 +1,5 @@
 import type { Check, CheckContext } from "../types.ts";
+import { runs } from "../types.ts";
 import type { HttpClient } from "../../harness/http.ts";
 import { ensure, env, expectError, expectSuccess } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
@@ -44,9 +45,7 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "Registration returns a 64-hex signing secret; GET and list never show it",
     rule: "The signing secret is returned once, at registration, and never again, including by the get-webhook endpoint.",
-    mode: "sandbox",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("sandbox", ["partnerKey"]),
     deviation: "webhook_secret_leaks",
     async run({ http, partnerKey }) {
       const hook = await registerHook(http, partnerKey, { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] }, "POST /api/v1/webhooks");
@@ -72,9 +71,7 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "Unknown or not-live event types → 400 invalid_event_types",
     rule: "Any unknown event type name rejects the whole registration with 400 invalid_event_types; catalog events are documented but not live.",
-    mode: "sandbox",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("sandbox", ["partnerKey"]),
     deviation: "lenient_event_types",
     async run({ http, partnerKey }) {
       for (const types of [["purchase.fulfilled", "conformance.not_an_event"], ["card.price_updated"]]) {
@@ -90,9 +87,7 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "The 21st webhook of a key → 409 webhook_limit",
     rule: "A key may have at most 20 webhooks (webhook_limit, 409).",
-    mode: "sandbox",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("sandbox", ["partnerKey"]),
     deviation: "no_webhook_limit",
     async run({ http, partnerKey, note }) {
       const listed = expectSuccess(await http.get("/api/v1/webhooks", { key: partnerKey }), "GET /api/v1/webhooks");
@@ -115,9 +110,7 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "Another key's webhook and a missing id → 404 not_found",
     rule: "GET /api/v1/webhooks/:id is 404 not_found when no webhook with that id exists on the key.",
-    mode: "sandbox",
-    needs: ["partnerKey", "tenantKey"],
-    credits: 0,
+    ...runs("sandbox", ["partnerKey", "tenantKey"]),
     deviation: "webhook_visible_to_other_keys",
     async run({ http, partnerKey, tenantKey, control }) {
       const other = control ? await control.newKey({ kind: "partner" }) : tenantKey;
@@ -136,9 +129,7 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "The delivery log is data.deliveries with pagination {limit, offset, has_more}",
     rule: "GET /api/v1/webhooks/deliveries takes limit and offset and returns data.deliveries and pagination; empty when there are no attempts.",
-    mode: "read-only",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("read-only", ["partnerKey"]),
     deviation: "deliveries_without_pagination",
     async run({ http, partnerKey }) {
       const r = await http.get("/api/v1/webhooks/deliveries", { key: partnerKey, query: { limit: 1, offset: 0 } });
@@ -160,9 +151,7 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "A delivery reaches a local receiver with {event,id,data} and a valid X-Mystery-Signature",
     rule: "Deliveries POST {event, id, data} with X-Mystery-Event, X-Mystery-Delivery (the event id), X-Mystery-Timestamp (unix ms) and X-Mystery-Signature t=<ms>,sha256=HMAC-SHA256(secret, \"t.raw_body\").",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("emulator", ["partnerKey"]),
     deviation: "webhook_secret_mismatch",
     async run(ctx) {
       const { rx, hook, eventId } = await deliverOnce(ctx, 200);
@@ -193,9 +182,7 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "A receiver answering 500 gets 6 attempts of the same delivery; the log shows it FAILED",
     rule: "Only 2xx is success; delivery retries up to 6 times with exponential backoff on any non-2xx answer.",
-    mode: "emulator",
-    needs: ["partnerKey"],
-    credits: 0,
+    ...runs("emulator", ["partnerKey"]),
     deviation: "failed_delivery_reported_delivered",
     async run(ctx) {
       const { rx, hook, eventId } = await deliverOnce(ctx, 500);
