@@ -17,6 +17,8 @@ interface Pack {
 interface Purchase {
   id: number;
   status: string;
+  custody?: string;
+  transaction_hash?: string | null;
   cards?: Array<{ token_id: string; name: string | null; is_chase: boolean | null }>;
   pack?: { name: string } | null;
 }
@@ -69,6 +71,30 @@ export const instantScenarios: Scenario[] = [
       ctx.expect(!after.some((p) => p.packet_type_id === last.packet_type_id), "a sold-out pack leaves the default catalog");
       const all = ctx.data<{ packs: Pack[] }>(await ctx.http.get(`${I}/catalog`, { key, query: { include_unavailable: "1" } }), 200, "catalog").packs;
       ctx.expect(all.find((p) => p.packet_type_id === last.packet_type_id)?.available_packs === 0, "include_unavailable=1 shows it with available_packs 0");
+    },
+  },
+  {
+    name: "instant-custodial",
+    title: "Custodial instant pack: RESERVED → the relayer buys and opens it for the end user → SUBMITTED → FULFILLED",
+    description:
+      "No SDK route makes a custodial instant purchase; the operator makes one (POST /_emulator/instant/custodial), as the service's own app would: it answers RESERVED with every on-chain field null and instant_purchase.reserved; 2 s later the relayer buys and opens the pack on chain for the end user's custodial wallet (SUBMITTED, instant_purchase.submitted); the VRF draw makes it FULFILLED with its cards, owned by that wallet.",
+    chain: true,
+    async run(ctx: ScenarioContext) {
+      const key = ctx.keys.demo!;
+      ctx.step("1. the operator makes a custodial instant purchase of packet type 1 for end user acme-user-1: RESERVED");
+      const made = await ctx.control.request<Purchase>("POST", "/instant/custodial", { key, packet_type_id: 1, external_user_id: "acme-user-1" });
+      ctx.expect(made.status === "RESERVED" && made.custody === "CUSTODIAL" && made.transaction_hash === null, `RESERVED, CUSTODIAL, no hash yet: ${JSON.stringify(made).slice(0, 200)}`);
+      ctx.expect((await events(ctx, "instant_purchase.reserved")).some((e) => e.data.purchase_id === made.id), "instant_purchase.reserved for the purchase");
+      ctx.step("2. 2 s later the relayer buys and opens it on chain for the end user's custodial wallet: SUBMITTED with its hash");
+      await ctx.control.advance(2_000);
+      const sub = ctx.data<Purchase>(await ctx.http.get(`${I}/purchase/${made.id}`, { key }), 200, "get purchase");
+      ctx.expect(sub.status === "SUBMITTED" && /^0x[0-9a-f]{64}$/.test(sub.transaction_hash ?? ""), `SUBMITTED with the relayer's transaction, got ${sub.status} ${sub.transaction_hash}`);
+      ctx.step("3. the VRF draw 5 s later: FULFILLED with the pack and its cards");
+      await ctx.control.advance(6_000);
+      const got = ctx.data<Purchase>(await ctx.http.get(`${I}/purchase/${made.id}`, { key }), 200, "get purchase");
+      ctx.expect(got.status === "FULFILLED" && (got.cards?.length ?? 0) > 0, `FULFILLED with cards, got ${got.status}`);
+      const types = (await ctx.control.request<{ events: Array<{ type: string; data: Record<string, unknown> }> }>("GET", "/instant/events")).events.filter((e) => e.data.purchase_id === made.id).map((e) => e.type);
+      ctx.expect(types.join(",") === "instant_purchase.reserved,instant_purchase.submitted,instant_purchase.fulfilled", `one event per step, got ${types.join(", ")}`);
     },
   },
 ];

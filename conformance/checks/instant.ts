@@ -81,6 +81,12 @@ export const INSTANT_LIFECYCLES = {
     guards: "sdk-contract.md §5.2 and §3 (waitForDelivery: FULFILLED); service-facts.md §4.4",
     deviation: "lifecycle_instant_never_fulfilled",
   },
+  "instant-custodial": {
+    profile: "mystery" as const,
+    rule: "A custodial instant purchase is RESERVED with no on-chain fields, relayed on chain for the end user's custodial wallet (SUBMITTED with its hash) and FULFILLED with its cards once drawn; each step publishes its instant_purchase.* event.",
+    guards: "sdk-wire-shapes.md §1 (CUSTODIAL custody, RESERVED status) and §4 (instant_purchase.reserved / submitted / fulfilled); service-facts.md §6 (21 live event types)",
+    deviation: "lifecycle_instant_custodial_never_relayed",
+  },
 };
 
 export const instantChecks: Check[] = [

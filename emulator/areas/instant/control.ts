@@ -1,15 +1,17 @@
 import { defineControl, type ControlSpec } from "../../control/route.ts";
-import { badInput, listLimit, missing, newestFirst, opt, wholeUnits } from "../../control/schemas.ts";
+import { badInput, listLimit, missing, newestFirst, opt, text, wholeUnits } from "../../control/schemas.ts";
+import { accountOf } from "../../control/account.ts";
 import { badRequest } from "../../pipeline/errors.ts";
 import { parseUsdc, usdc } from "../../pipeline/money.ts";
-import { ok } from "../../pipeline/route.ts";
-import { z } from "../../pipeline/schema.ts";
+import { created, ok } from "../../pipeline/route.ts";
+import { identifier, z } from "../../pipeline/schema.ts";
 import { chainOf, ownerWrite, packetType, packetTypes } from "./chain-io.ts";
 import { formatPurchase } from "./format.ts";
 import { operatorRefund } from "./purchases.ts";
 import { purchaseSchema } from "./schemas.ts";
 import { instant } from "./state.ts";
 import { armInstantWorker } from "./worker.ts";
+import { reserveCustodial } from "./custodial.ts";
 
 // Operator actions of the instant area under /_emulator/instant: the
 // instant_disabled switch, refunds and failures of unopened purchases (paid
@@ -121,6 +123,28 @@ export const instantControl: ControlSpec[] = [
       await ownerWrite(chainOf(c.services), { functionName: "setPrice", args: [packet_type_id, price] });
       const t = await knownType(c, packet_type_id);
       return ok({ packet_type_id, price_usdc: usdc(t.price), available_packs: t.stock });
+    },
+  }),
+  defineControl({
+    method: "POST",
+    path: "/instant/custodial",
+    describe: "A custodial instant purchase made outside the partner API {key | account_id, packet_type_id, external_user_id}: RESERVED (instant_purchase.reserved), the relayer buys and opens it on chain for the end user's custodial wallet 2 s later (SUBMITTED), then the draw (FULFILLED)",
+    schema: {
+      body: z.object({ key: opt(text()), account_id: opt(text()), packet_type_id: z.number().int().min(1), external_user_id: identifier(text()) }),
+      responses: {
+        201: { description: "The purchase, RESERVED", data: purchaseSchema },
+        400: badInput,
+        404: missing("key"),
+        409: { description: "The pack is sold out", codes: ["sold_out"] },
+        503: { description: "Instant packs are off, or the emulator runs without its chain", codes: ["instant_disabled", "chain_unavailable"] },
+      },
+    },
+    handle: async (c) => {
+      const b = c.input.body;
+      const account = accountOf(c.services, b);
+      const row = reserveCustodial(c.services, account, await knownType(c, b.packet_type_id), b.external_user_id);
+      armInstantWorker(c.services);
+      return created(formatPurchase(row));
     },
   }),
   defineControl({

@@ -86,4 +86,9 @@ export const instantDeviations: readonly Deviation[] = [
       delete d.pack;
       delete d.cards;
     } },
+  { name: "lifecycle_instant_custodial_never_relayed", breaks: "a custodial instant purchase is relayed on chain (RESERVED → SUBMITTED with its hash)", apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "GET", /^\/api\/v1\/instant\/purchase\/[^/]+$/) || x.status !== 200 || !d || d.custody !== "CUSTODIAL" || d.status !== "SUBMITTED") return;
+      Object.assign(d, { status: "RESERVED", transaction_hash: null, onchain_request_id: null, submitted_at: null });
+    } },
 ];

@@ -16,7 +16,8 @@ const BUILDERS = {
     transaction_hash: p.transaction_hash,
     store_request_id: p.onchain_request_id,
     pool_request_id: null,
-    custody: "NON_CUSTODIAL" as const,
+    // The shapes type custody as "NON_CUSTODIAL" only (optional): a custodial purchase's event leaves it out.
+    ...(p.custody === "NON_CUSTODIAL" ? { custody: "NON_CUSTODIAL" as const } : {}),
   }),
   "instant_purchase.fulfilled": (p: InstantPurchaseRow) => ({ ...formatPurchase(p), purchase_id: p.id }),
   "instant_purchase.refunded": (p: InstantPurchaseRow) => ({ purchase_id: p.id, status: "REFUNDED" as const }),

@@ -59,7 +59,7 @@ export interface Submitted {
 }
 
 const txLock = (hash: string) => `instant-tx:${hash.toLowerCase()}`;
-const byHash = (s: Services, hash: string) => Object.values(instant(s).purchases).find((p) => p.transaction_hash.toLowerCase() === hash.toLowerCase());
+const byHash = (s: Services, hash: string) => Object.values(instant(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
 
 /**
  * Records a mined buy-and-open transaction (202 SUBMITTED). The receipt decides

@@ -41,7 +41,8 @@ export interface InstantPurchaseRow {
   price_micros: string;
   /** The VRF request id of the purchase transaction (decimal). */
   onchain_request_id: string | null;
-  transaction_hash: string;
+  /** Null while a custodial purchase waits RESERVED for the relayer. */
+  transaction_hash: string | null;
   purchaser_address: string;
   recipient_address: string;
   /** Attribution sent with submit (list filter; not on the wire shape). */
@@ -51,6 +52,8 @@ export interface InstantPurchaseRow {
   submitted_at: string | null;
   fulfilled_at: string | null;
   created_at: string;
+  /** Custodial (custodial.ts): when the relayer buys a RESERVED purchase (virtual-clock ms); null once done. */
+  relay_at?: number | null;
   /** Virtual-clock ms after which an unopened purchase fails (vrf_timeout) and is paid back. */
   fail_at: number;
   pack: InstantPackRow | null;

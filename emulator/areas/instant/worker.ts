@@ -1,24 +1,29 @@
 import type { Services } from "../../pipeline/services.ts";
 import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
+import { relayDue } from "./custodial.ts";
 import { settleAll } from "./purchases.ts";
 import { instant } from "./state.ts";
 
-// The area's worker: SUBMITTED purchases are brought up to date with the chain
+// The area's worker: custodial RESERVED purchases are relayed when due
+// (custodial.ts); SUBMITTED purchases are brought up to date with the chain
 // (opened → FULFILLED; past OPEN_TIMEOUT_MS unopened → paid back, FAILED) after
-// blocks are mined, on every clock change, and at each purchase's timeout (one
-// clock timer armed for the earliest, re-armed on state.replaced).
+// blocks are mined, on every clock change, and at each purchase's relay time or
+// timeout (one clock timer armed for the earliest, re-armed on state.replaced).
 
 const timers = new WeakMap<Services, number>();
 const queues = new WeakMap<Services, Promise<void>>();
 
-const watching = (s: Services) => Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED");
+const watching = (s: Services) => Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED" || p.status === "RESERVED");
 
 export function armInstantWorker(s: Services): void {
   const prev = timers.get(s);
   if (prev !== undefined) s.clock.cancel(prev);
   timers.delete(s);
   let due: number | null = null;
-  for (const p of Object.values(instant(s).purchases)) if (p.status === "SUBMITTED" && (due === null || p.fail_at < due)) due = p.fail_at;
+  for (const p of Object.values(instant(s).purchases)) {
+    const at = p.status === "SUBMITTED" ? p.fail_at : p.status === "RESERVED" ? (p.relay_at ?? null) : null;
+    if (at !== null && (due === null || at < due)) due = at;
+  }
   if (due === null) return;
   timers.set(s, s.clock.schedule(Math.max(due, s.clock.now()), () => runInstantWorker(s), "instant worker"));
 }
@@ -27,7 +32,10 @@ export function armInstantWorker(s: Services): void {
 export function runInstantWorker(s: Services): Promise<void> {
   const run = async () => {
     try {
-      if (s.chain && watching(s)) await settleAll(s);
+      if (s.chain && watching(s)) {
+        await relayDue(s);
+        await settleAll(s);
+      }
     } catch (err) {
       console.error("[emulator] instant worker failed:", err);
     } finally {

@@ -1,6 +1,7 @@
 import { encodeFunctionData } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../../chain/index.ts";
 import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
+import { accountOf as accountOfTarget } from "../../control/account.ts";
 import { badInput, missing, oneOf, opt, parsed, text } from "../../control/schemas.ts";
 import { z } from "../../pipeline/schema.ts";
 import { parseUsdc } from "../../pipeline/money.ts";
@@ -8,7 +9,6 @@ import { preparedRedemptionSchema, redemptionSchema } from "./redemption/schemas
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
-import { own } from "../../state/own.ts";
 import { chainOf, sendAs, usdcBalance } from "./chain-io.ts";
 import { endUser, walletView } from "./wallet/end-users.ts";
 import { decideKyc, dispatch, formatRedemption, notePayment, startFulfillment } from "./redemption/redemption.ts";
@@ -24,15 +24,7 @@ import { creditDeposit } from "./wallet/ledger.ts";
 // buyback float, run the worker now, read the area's published events.
 
 /** `key` (its account) or `account_id`: the partner account an operator action is for. */
-function accountOf(c: ControlContext, given: { key?: string; account_id?: string }): string {
-  if (given.key) {
-    const rec = own(c.services.store.state.keys, given.key);
-    if (!rec) throw notFound("No such key");
-    return rec.account_id;
-  }
-  if (!given.account_id) throw badRequest("invalid_value", "account_id (or key) is required");
-  return given.account_id;
-}
+const accountOf = (c: ControlContext, given: { key?: string; account_id?: string }): string => accountOfTarget(c.services, given);
 
 const usdcAmount = (name: string) =>
   parsed(parseUsdc, `${name} must be a non-negative decimal USDC amount (e.g. "100" or "12.5")`, { type: "string", description: "Whole USDC (e.g. \"100\" or \"12.5\")" });

@@ -1,4 +1,4 @@
-import { getAddress, keccak256, toHex } from "viem";
+import { custodyAddress } from "../../../../fixtures/mystery/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own, setOwn } from "../../../state/own.ts";
 import { mystery, type EndUserRow } from "../state.ts";
@@ -7,9 +7,6 @@ import { usdc } from "../util.ts";
 // Custodial end users and their USDC balance: auto-provisioned on first
 // reference (by external_user_id, or by wallet), shown as the wallet view of
 // GET /wallet/balance and the custodial fund control action.
-
-/** Deterministic custody address for an auto-provisioned end user. */
-const custodyAddress = (accountId: string, userId: string) => getAddress(`0x${keccak256(toHex(`custody:${accountId}:${userId}`)).slice(-40)}`);
 
 export function endUser(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): EndUserRow {
   const slice = mystery(s);
