@@ -172,6 +172,34 @@ export const redemptionChecks: Check[] = [
   },
   {
     ...chained,
+    id: "redemption.ambiguous-token",
+    guards: "sdk-contract.md §5.6 (409 ambiguous_token); sdk-wire-shapes.md §2 RedemptionTarget.item_type",
+    title: "A token number naming items of several types, without item_type → 409 ambiguous_token listing them",
+    rule: "Token-first redemption: where the token number names items of several types (each type has its own item contract on the live service), quote and prepare without item_type answer 409 ambiguous_token with details.item_types; with item_type they proceed.",
+    deviation: "redemption_ambiguous_token_guessed",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        // The emulator has one item contract: the same number as a sealed product of a second contract is
+        // written into the state (GET, then PUT /_emulator/state), as another of the partner's purchases.
+        type Doc = { state: { areas: { mystery: { purchases: Record<string, { id: number; items: Array<{ token_id: string; item_type: string; category: string }> }> } } } };
+        const doc = await ctx.control!.request<Doc>("GET", "/state");
+        const purchases = doc.state.areas.mystery.purchases;
+        const own = purchases[String(b.purchaseId)]!;
+        const item = own.items.find((i) => i.token_id === b.card)!;
+        const twin = b.purchaseId + 900_000;
+        purchases[String(twin)] = { ...own, id: twin, items: [{ ...item, item_type: "SEALED_PRODUCT", category: "product" }] };
+        await ctx.control!.request("PUT", "/state", doc);
+        const body = { token_id: b.card, shipping_address: US };
+        const e = expectError(await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body }), 409, "ambiguous_token", "quote a token number of two types without item_type");
+        const types = (e.details as { item_types?: unknown } | undefined)?.item_types;
+        ensure(JSON.stringify(types) === JSON.stringify(["CARD", "SEALED_PRODUCT"]), `details.item_types must list the types the number names, got ${JSON.stringify(types)}`);
+        expectError(await prepare(ctx, b, "conformance-ambiguous"), 409, "ambiguous_token", "prepare it without item_type");
+        expectSuccess(await ctx.http.post(`${M}/redemption/quote`, { key: ctx.partnerKey, body: { ...body, item_type: "CARD" } }), "quote it with item_type CARD");
+      });
+    },
+  },
+  {
+    ...chained,
     id: "redemption.shipping-signer-unavailable",
     guards: "sdk-contract.md §5.6 (503 shipping_signer_unavailable)",
     title: "Shipping signer down → prepare 503 shipping_signer_unavailable (retryable); the same key works once it is back",

@@ -37,6 +37,9 @@ const redemptionDeviations: readonly Deviation[] = [
   { name: "redemption_item_type_ignored", breaks: "an item_type that is not the token's is 409 item_type_mismatch", apply: (x) => {
       if (x.url.pathname.startsWith(REDEEM) && errorIs(x, 409, "item_type_mismatch")) toSuccess(x, { shipping_quote: {} });
     } },
+  { name: "redemption_ambiguous_token_guessed", breaks: "a token number naming items of several types needs item_type: 409 ambiguous_token", apply: (x) => {
+      if (x.url.pathname.startsWith(REDEEM) && errorIs(x, 409, "ambiguous_token")) toSuccess(x, { shipping_quote: {} });
+    } },
   { name: "redemption_signer_outage_500", breaks: "a shipping signer outage is 503 shipping_signer_unavailable (retryable)", apply: (x) => {
       if (!errorIs(x, 503, "shipping_signer_unavailable")) return;
       x.status = 500;
