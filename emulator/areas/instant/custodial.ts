@@ -1,11 +1,10 @@
 import { getAddress } from "viem";
 import { custodialWalletOf } from "../../../fixtures/mystery/index.ts";
-import { instantProduct } from "../../../fixtures/instant/index.ts";
 import { conflict } from "../../pipeline/errors.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { chainOf, openCalls, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
 import { emitInstant } from "./events.ts";
-import { assertEnabled, OPEN_TIMEOUT_MS } from "./purchases.ts";
+import { assertEnabled, newPurchase, OPEN_TIMEOUT_MS } from "./purchases.ts";
 import { instant, type InstantPurchaseRow } from "./state.ts";
 
 // Custodial instant purchases. The SDK has no route that creates one
@@ -26,34 +25,20 @@ export function reserveCustodial(s: Services, accountId: string, t: PacketTypeOn
   assertEnabled(s);
   if (t.stock === 0) throw conflict("sold_out", `Packet type ${t.packetTypeId} is sold out`);
   const chain = chainOf(s);
-  const product = instantProduct(s.catalog, s.options.seed, t.packetTypeId);
-  const now = s.clock.nowIso();
-  const id = s.store.nextId("instant-purchase");
-  const row: InstantPurchaseRow = {
-    id,
+  const row = newPurchase(s, {
     account_id: accountId,
     status: "RESERVED",
     custody: "CUSTODIAL",
     packet_type_id: t.packetTypeId,
-    set_id: product?.set_id ?? null,
-    product_id: product?.product_id ?? null,
     price_micros: String(t.price),
     onchain_request_id: null,
     transaction_hash: null,
     purchaser_address: getAddress(chain.relayer.address),
     recipient_address: custodialWalletOf(accountId, externalUserId),
     external_user_id: externalUserId,
-    failure_reason: null,
-    reserved_at: now,
-    submitted_at: null,
-    fulfilled_at: null,
-    created_at: now,
     relay_at: s.clock.now() + RELAY_MS,
     fail_at: s.clock.now() + RELAY_MS + OPEN_TIMEOUT_MS,
-    pack: null,
-    cards: null,
-  };
-  instant(s).purchases[id] = row;
+  });
   emitInstant(s, row, "instant_purchase.reserved");
   return row;
 }

@@ -89,37 +89,51 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
       throw badRequest("packet_type_mismatch", `The transaction bought packet type ${req.packetTypeId}, not packet_type_id ${input.packet_type_id}`);
     if (input.wallet !== null && req.purchaser.toLowerCase() !== input.wallet.toLowerCase())
       throw badRequest("purchaser_mismatch", `The pack was bought by ${req.purchaser}, not wallet_address ${input.wallet}`);
-    const product = instantProduct(s.catalog, s.options.seed, req.packetTypeId);
-    const now = s.clock.nowIso();
-    const id = s.store.nextId("instant-purchase");
-    const row: InstantPurchaseRow = {
-      id,
+    const row = newPurchase(s, {
       account_id: accountId,
       status: "SUBMITTED",
       custody: "NON_CUSTODIAL",
       packet_type_id: req.packetTypeId,
-      set_id: product?.set_id ?? null,
-      product_id: product?.product_id ?? null,
       price_micros: String(req.price),
       onchain_request_id: req.requestId.toString(),
       transaction_hash: receipt.transactionHash,
       purchaser_address: getAddress(req.purchaser),
       recipient_address: getAddress(req.recipient),
       external_user_id: input.external_user_id,
-      failure_reason: null,
-      reserved_at: null,
-      submitted_at: now,
-      fulfilled_at: null,
-      created_at: now,
       fail_at: s.clock.now() + OPEN_TIMEOUT_MS,
-      pack: null,
-      cards: null,
-    };
-    instant(s).purchases[id] = row;
+    });
+    const id = row.id;
     emitInstant(s, row, "instant_purchase.submitted");
     await settle(s, id);
     return instant(s).purchases[id] ?? row;
   });
+}
+
+/** What decides a new purchase; the rest (ids, product, times) is filled in the same way for every kind. */
+type NewPurchase = Pick<
+  InstantPurchaseRow,
+  "account_id" | "status" | "custody" | "packet_type_id" | "price_micros" | "onchain_request_id" | "transaction_hash" | "purchaser_address" | "recipient_address" | "external_user_id" | "fail_at"
+> & { relay_at?: number };
+
+/** Stores a new purchase row: SUBMITTED from a mined transaction (submit), or RESERVED for the relayer (custodial.ts). */
+export function newPurchase(s: Services, f: NewPurchase): InstantPurchaseRow {
+  const product = instantProduct(s.catalog, s.options.seed, f.packet_type_id);
+  const now = s.clock.nowIso();
+  const row: InstantPurchaseRow = {
+    ...f,
+    id: s.store.nextId("instant-purchase"),
+    set_id: product?.set_id ?? null,
+    product_id: product?.product_id ?? null,
+    failure_reason: null,
+    reserved_at: f.status === "RESERVED" ? now : null,
+    submitted_at: f.status === "SUBMITTED" ? now : null,
+    fulfilled_at: null,
+    created_at: now,
+    pack: null,
+    cards: null,
+  };
+  instant(s).purchases[row.id] = row;
+  return row;
 }
 
 /** The pack's cards: token i of the opening holds card i of the drawn bundle (fixtures/instant). */
