@@ -17,29 +17,42 @@ export interface RateDecision {
 export const WINDOW_MS = 60_000;
 
 /**
- * One bucket's hits in time order, as a queue over an array: expired hits
- * leave by moving `head` (no splice), and the array is compacted only when
- * the dead prefix outweighs the live part, so each request costs amortised
- * O(1) whatever the ceiling.
+ * One bucket's hits in time order, as a queue over two arrays: the distinct
+ * times and how many hits each holds (at thousands of requests a second many
+ * share a millisecond, so the queue holds one entry per millisecond, not per
+ * hit). Expired entries leave by moving `head` (no splice), and the arrays are
+ * compacted only when the dead prefix outweighs the live part, so each request
+ * costs amortised O(1) whatever the ceiling. Exact: a hit leaves the window
+ * 60 s after its own time.
  */
 class Window {
   times: number[] = [];
+  counts: number[] = [];
   head = 0;
+  count = 0;
 
   expire(now: number): void {
-    const { times } = this;
-    while (this.head < times.length && times[this.head]! <= now - WINDOW_MS) this.head++;
+    const { times, counts } = this;
+    while (this.head < times.length && times[this.head]! <= now - WINDOW_MS) this.count -= counts[this.head++]!;
     if (this.head === times.length) {
       this.times = [];
+      this.counts = [];
       this.head = 0;
     } else if (this.head > 64 && this.head * 2 > times.length) {
       this.times = times.slice(this.head);
+      this.counts = counts.slice(this.head);
       this.head = 0;
     }
   }
 
-  get count(): number {
-    return this.times.length - this.head;
+  add(now: number): void {
+    const last = this.times.length - 1;
+    if (last >= this.head && this.times[last] === now) this.counts[last]!++;
+    else {
+      this.times.push(now);
+      this.counts.push(1);
+    }
+    this.count++;
   }
 
   get oldest(): number | undefined {
@@ -54,7 +67,7 @@ export class RateLimiter {
   hit(bucket: string, limit: number, now: number): RateDecision {
     const w = this.live(bucket, now);
     const allowed = w.count < limit;
-    if (allowed) w.times.push(now);
+    if (allowed) w.add(now);
     const freesAt = (w.oldest ?? now) + WINDOW_MS;
     return {
       allowed,
