@@ -7,7 +7,7 @@
  * is printed first, so it is plain whether the generator or a server is the
  * bottleneck.
  *
- *   npm run bench [-- --duration 5 --connections 50 --rounds 3 --large]
+ *   npm run bench [-- --duration 5 --connections 50 --rounds 3 --warmup 2 --large]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -22,12 +22,14 @@ const { values } = parseArgs({
     duration: { type: "string", default: "5" },
     connections: { type: "string", default: "50" },
     rounds: { type: "string", default: "3" },
+    warmup: { type: "string", default: "2" },
     large: { type: "boolean", default: false },
   },
 });
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const ROUNDS = Number(values.rounds);
+const WARMUP = Number(values.warmup);
 const root = join(import.meta.dirname, "..");
 
 interface Server {
@@ -58,11 +60,11 @@ interface Measure {
   non2xx: number;
 }
 
-async function measure(url: string, paths: string[], headers: Record<string, string>): Promise<Measure> {
+async function measure(url: string, paths: string[], headers: Record<string, string>, duration = DURATION): Promise<Measure> {
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: DURATION,
+    duration,
     headers,
     requests: paths.map((path) => ({ method: "GET", path })),
   });
@@ -74,7 +76,7 @@ const fmt = (m: Measure) =>
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
-  console.log(`autocannon: ${CONNECTIONS} connections, keep-alive, ${DURATION} s per run, ${ROUNDS} interleaved rounds per case\n`);
+  console.log(`autocannon: ${CONNECTIONS} connections, keep-alive, ${DURATION} s per run, ${ROUNDS} interleaved rounds per case after a ${WARMUP} s warm-up of each server\n`);
 
   const ceiling = await reference("ceiling");
   console.log(`load generator ceiling (plain node:http constant)   ${fmt(await measure(ceiling.url, ["/"], {}))}`);
@@ -109,6 +111,8 @@ async function main() {
     for (const [name, paths] of cases) {
       const base: Measure[] = [];
       const subj: Measure[] = [];
+      // Both servers warm up on the case first (JIT, caches), unmeasured, so round one is not a cold start.
+      if (WARMUP > 0) for (const url of [same.url, emu.url]) await measure(url, paths, headers, WARMUP);
       for (let round = 0; round < ROUNDS; round++) {
         base.push(await measure(same.url, paths, headers));
         subj.push(await measure(emu.url, paths, headers));
