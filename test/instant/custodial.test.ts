@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cardNftAbi } from "../../chain/index.ts";
-import type { BusEvents } from "../../emulator/bus.ts";
 import { EVENT_PAYLOADS, type PartnerEventType } from "../../emulator/events/payloads.ts";
-import { startEmulator, type Api, type Emulator } from "../helpers.ts";
+import { useMystery, type Ctx } from "../mystery/helpers.ts";
 import { instantClient } from "./client.ts";
 import { expectError } from "../errors.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
@@ -14,62 +13,47 @@ import { startReceiver } from "../webhooks/receiver.ts";
 // publishes its instant_purchase.* event, and the partner reads the same
 // purchase through the SDK's routes.
 
-let emu: Emulator;
-let api: Api;
-let close: () => Promise<void>;
-let base: string;
-const events: BusEvents["webhook.event"][] = [];
-
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator({ chain: { rpcPort: false, vrf: "auto" } }));
-  emu.services.bus.on("webhook.event", (e) => events.push(e));
-  base = await emu.snapshot();
-}, 30_000);
-afterAll(() => close());
-beforeEach(async () => {
-  await emu.restore(base);
-  events.length = 0;
-});
-
-const custodial = (body: Record<string, unknown>) => api.post("/_emulator/instant/custodial").send(body);
+let ctx: Ctx;
+useMystery("auto", (c) => (ctx = c));
+const custodial = (body: Record<string, unknown>) => ctx.api.post("/_emulator/instant/custodial").send(body);
 
 describe("a custodial instant purchase", () => {
   it("goes RESERVED → SUBMITTED → FULFILLED on the clock, the pack opened for the end user's custodial wallet, one event per step", async () => {
-    const key = emu.key("demo");
+    const key = ctx.emu.key("demo");
     const rx = await startReceiver(200);
     try {
-      await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url, event_types: ["instant_purchase.reserved", "instant_purchase.submitted", "instant_purchase.fulfilled"] }).expect(201);
+      await ctx.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url, event_types: ["instant_purchase.reserved", "instant_purchase.submitted", "instant_purchase.fulfilled"] }).expect(201);
       const made = (await custodial({ key, packet_type_id: 1, external_user_id: "acme-user-1" }).expect(201)).body.data;
       expect(made).toMatchObject({ status: "RESERVED", custody: "CUSTODIAL", transaction_hash: null, onchain_request_id: null, submitted_at: null, price_usdc: "4.990000" });
-      expect(made.reserved_at).toBe(emu.clock.nowIso());
-      const sdk = instantClient(emu, key);
+      expect(made.reserved_at).toBe(ctx.emu.clock.nowIso());
+      const sdk = instantClient(ctx.emu, key);
       expect(await sdk.getPurchase(made.id)).toMatchObject({ status: "RESERVED", custody: "CUSTODIAL" });
 
       // the end user's custodial wallet, as GET /wallet/balance shows it
-      const wallet = (await api.get("/api/v1/wallet/balance").set("X-API-Key", key).query({ external_user_id: "acme-user-1" }).expect(200)).body.data.end_user.wallet_address;
+      const wallet = (await ctx.api.get("/api/v1/wallet/balance").set("X-API-Key", key).query({ external_user_id: "acme-user-1" }).expect(200)).body.data.end_user.wallet_address;
       expect(made.recipient_address).toBe(wallet);
-      expect(made.purchaser_address).toBe(emu.chain!.relayer.address);
+      expect(made.purchaser_address).toBe(ctx.emu.chain!.relayer.address);
 
-      await emu.clock.advance(2_000); // the relayer buys and opens it
+      await ctx.emu.clock.advance(2_000); // the relayer buys and opens it
       const submitted = await sdk.getPurchase(made.id);
       expect(submitted).toMatchObject({ status: "SUBMITTED", custody: "CUSTODIAL", recipient_address: wallet });
       expect(submitted.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(submitted.onchain_request_id).toMatch(/^\d+$/);
-      const receipt = await emu.chain!.publicClient.getTransactionReceipt({ hash: submitted.transaction_hash as `0x${string}` });
-      expect(receipt.from.toLowerCase()).toBe(emu.chain!.relayer.address.toLowerCase());
+      const receipt = await ctx.emu.chain!.publicClient.getTransactionReceipt({ hash: submitted.transaction_hash as `0x${string}` });
+      expect(receipt.from.toLowerCase()).toBe(ctx.emu.chain!.relayer.address.toLowerCase());
 
       const { purchase, seen } = await sdk.waitForDelivery(made.id);
       expect(seen.at(-1)).toBe("FULFILLED");
       expect(purchase.cards!.length).toBe(5);
       for (const c of purchase.cards!)
-        expect((await emu.chain!.publicClient.readContract({ address: emu.chain!.addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [BigInt(c.token_id)] })).toLowerCase()).toBe(wallet.toLowerCase());
+        expect((await ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [BigInt(c.token_id)] })).toLowerCase()).toBe(wallet.toLowerCase());
 
-      const mine = events.filter((e) => e.type.startsWith("instant_purchase.") && e.data.purchase_id === made.id);
+      const mine = ctx.events.filter((e) => e.type.startsWith("instant_purchase.") && e.data.purchase_id === made.id);
       expect(mine.map((e) => e.type)).toEqual(["instant_purchase.reserved", "instant_purchase.submitted", "instant_purchase.fulfilled"]);
       for (const e of mine) expect(EVENT_PAYLOADS[e.type as PartnerEventType].safeParse(e.data).success, e.type).toBe(true);
       expect(mine[1]!.data).toMatchObject({ transaction_hash: submitted.transaction_hash, store_request_id: submitted.onchain_request_id });
       expect(mine[1]!.data).not.toHaveProperty("custody");
-      await emu.clock.advance(0);
+      await ctx.emu.clock.advance(0);
       expect(rx.received.map((r) => r.headers["x-mystery-event"])).toEqual(mine.map((e) => e.type));
       // listed for the partner, filterable by status and end user
       const listed = await sdk.listPurchases({ status: "FULFILLED", external_user_id: "acme-user-1" });
@@ -80,33 +64,33 @@ describe("a custodial instant purchase", () => {
   });
 
   it("counts the stock down on chain; a sold-out pack, a switched-off store, bad input and an unknown key are refused", async () => {
-    const key = emu.key("demo");
+    const key = ctx.emu.key("demo");
     expectError(await custodial({ key, packet_type_id: 4, external_user_id: "u1" }), 409, "sold_out");
     expectError(await custodial({ key, packet_type_id: 999, external_user_id: "u1" }), 400, "invalid_value");
     expectError(await custodial({ key, packet_type_id: 1 }), 400, "invalid_value");
     expectError(await custodial({ packet_type_id: 1, external_user_id: "u1" }), 400, "invalid_value");
     expectError(await custodial({ key: "rip_v1_nope", packet_type_id: 1, external_user_id: "u1" }), 404, "not_found");
-    await api.post("/_emulator/instant/enabled").send({ enabled: false }).expect(200);
+    await ctx.api.post("/_emulator/instant/enabled").send({ enabled: false }).expect(200);
     expectError(await custodial({ key, packet_type_id: 1, external_user_id: "u1" }), 503, "instant_disabled");
-    await api.post("/_emulator/instant/enabled").send({ enabled: true }).expect(200);
-    const before = (await api.get("/_emulator/instant").expect(200)).body.data.packet_types.find((t: { packet_type_id: number }) => t.packet_type_id === 3).available_packs;
+    await ctx.api.post("/_emulator/instant/enabled").send({ enabled: true }).expect(200);
+    const before = (await ctx.api.get("/_emulator/instant").expect(200)).body.data.packet_types.find((t: { packet_type_id: number }) => t.packet_type_id === 3).available_packs;
     await custodial({ key, packet_type_id: 3, external_user_id: "u1" }).expect(201);
-    await emu.clock.advance(2_000);
-    const after = (await api.get("/_emulator/instant").expect(200)).body.data.packet_types.find((t: { packet_type_id: number }) => t.packet_type_id === 3).available_packs;
+    await ctx.emu.clock.advance(2_000);
+    const after = (await ctx.api.get("/_emulator/instant").expect(200)).body.data.packet_types.find((t: { packet_type_id: number }) => t.packet_type_id === 3).available_packs;
     expect(after).toBe(before - 1);
-    expect(events.filter((e) => e.type === "instant_purchase.reserved")).toHaveLength(1);
+    expect(ctx.events.filter((e) => e.type === "instant_purchase.reserved")).toHaveLength(1);
   });
 
   it("fails with its reason when the chain refuses the relayer (the pack sold out in between), and publishes instant_purchase.failed", async () => {
-    const key = emu.key("demo");
+    const key = ctx.emu.key("demo");
     const ids: number[] = [];
     // packet type 3 has 3 bundles: four reservations, the fourth finds it sold out on chain
     for (let i = 0; i < 4; i++) ids.push((await custodial({ key, packet_type_id: 3, external_user_id: `u${i}` }).expect(201)).body.data.id);
-    await emu.clock.advance(2_000);
-    const sdk = instantClient(emu, key);
+    await ctx.emu.clock.advance(2_000);
+    const sdk = instantClient(ctx.emu, key);
     const last = await sdk.getPurchase(ids[3]!);
     expect(last.status).toBe("FAILED");
     expect(last.failure_reason).toMatch(/^relay_failed: /);
-    expect(events.filter((e) => e.type === "instant_purchase.failed").map((e) => e.data.purchase_id)).toEqual([ids[3]]);
+    expect(ctx.events.filter((e) => e.type === "instant_purchase.failed").map((e) => e.data.purchase_id)).toEqual([ids[3]]);
   });
 });
