@@ -1,6 +1,7 @@
 import { getAddress } from "viem";
-import { custodialWalletOf } from "../../../fixtures/mystery/index.ts";
-import { conflict } from "../../pipeline/errors.ts";
+import { ApiError, conflict } from "../../pipeline/errors.ts";
+import { custodyOf } from "../../pipeline/custody-port.ts";
+import { usdc } from "../../pipeline/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { chainOf, openCalls, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
 import { emitInstant } from "./events.ts";
@@ -15,15 +16,29 @@ import { instant, type InstantPurchaseRow } from "./state.ts";
 // clock: RESERVED (instant_purchase.reserved) → the relayer buys and opens the
 // pack on chain for the end user's custodial wallet → SUBMITTED with its hash and
 // VRF request (instant_purchase.submitted) → the draw → FULFILLED with its pack
-// and cards (instant_purchase.fulfilled), like any instant purchase.
+// and cards (instant_purchase.fulfilled), like any instant purchase. The price is
+// held on the end user's custodial balance (the mystery area's wallet, through
+// pipeline/custody-port.ts) and spent when the relayer's purchase is mined.
 
 /** The relayer picks a reserved purchase up this long after it was made (as for custodial mystery purchases). */
 export const RELAY_MS = 2_000;
 
-/** RESERVED: a custodial purchase of `t` for the end user, relayed RELAY_MS later by the worker. */
+const refOf = (p: InstantPurchaseRow) => ({ source: "instant_purchase", id: p.id, label: `instant purchase ${p.id}` });
+
+/**
+ * RESERVED: a custodial purchase of `t` for the end user, its price held on the end user's custodial
+ * balance (402 insufficient_funds, nothing written, when it does not cover it); relayed RELAY_MS later
+ * by the worker, which settles the hold once the pack is bought on chain or releases it when the chain refuses.
+ */
 export function reserveCustodial(s: Services, accountId: string, t: PacketTypeOnChain, externalUserId: string): InstantPurchaseRow {
   assertEnabled(s);
   if (t.stock === 0) throw conflict("sold_out", `Packet type ${t.packetTypeId} is sold out`);
+  const custody = custodyOf(s);
+  const available = custody.available(accountId, externalUserId);
+  if (available < t.price)
+    throw new ApiError(402, "insufficient_funds", `The end user's available balance is ${usdc(available)} USDC; the pack costs ${usdc(t.price)}`, {
+      details: { available_usdc: usdc(available), price_usdc: usdc(t.price) },
+    });
   const chain = chainOf(s);
   const row = newPurchase(s, {
     account_id: accountId,
@@ -34,11 +49,12 @@ export function reserveCustodial(s: Services, accountId: string, t: PacketTypeOn
     onchain_request_id: null,
     transaction_hash: null,
     purchaser_address: getAddress(chain.relayer.address),
-    recipient_address: custodialWalletOf(accountId, externalUserId),
+    recipient_address: custody.wallet(accountId, externalUserId),
     external_user_id: externalUserId,
     relay_at: s.clock.now() + RELAY_MS,
     fail_at: s.clock.now() + RELAY_MS + OPEN_TIMEOUT_MS,
   });
+  custody.hold(accountId, externalUserId, t.price, refOf(row));
   emitInstant(s, row, "instant_purchase.reserved");
   return row;
 }
@@ -72,12 +88,19 @@ async function relay(s: Services, id: number): Promise<void> {
   const p = instant(s).purchases[id];
   if (!p || p.status !== "RESERVED") return;
   p.relay_at = null;
+  const custody = custodyOf(s);
+  const held = BigInt(p.price_micros);
   if ("error" in outcome || !outcome.requested) {
+    custody.release(p.account_id, p.external_user_id!, held, refOf(p));
     p.status = "FAILED";
     p.failure_reason = `relay_failed: ${"error" in outcome ? outcome.error : "no InstantPurchaseRequested log"}`;
     emitInstant(s, p, "instant_purchase.failed");
     return;
   }
+  // The store charged its price (never above the cap sent, the price held): that is spent, the rest returns.
+  const charged = outcome.requested.price < held ? outcome.requested.price : held;
+  custody.settle(p.account_id, p.external_user_id!, charged, refOf(p));
+  if (held > charged) custody.release(p.account_id, p.external_user_id!, held - charged, refOf(p));
   p.status = "SUBMITTED";
   p.transaction_hash = outcome.hash;
   p.onchain_request_id = outcome.requested.requestId.toString();

@@ -13,6 +13,8 @@ import { revenueRoutes } from "./revenue/routes.ts";
 import { sellbackRoutes } from "./sellback/routes.ts";
 import { balanceRoutes, walletLedgerRoutes, walletRoutes } from "./wallet/routes.ts";
 import { startWorker } from "./worker.ts";
+import { custodyPort } from "./wallet/custody.ts";
+import { provideCustody } from "../../pipeline/custody-port.ts";
 import { mysteryDeviations } from "./deviations.ts";
 
 // Mystery-pack commerce on the local chain (interface "Mystery commerce";
@@ -23,5 +25,9 @@ export const mysteryArea: Area = {
   routes: [...purchaseRoutes, ...balanceRoutes, ...catalogRoutes, ...redemptionRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
   control: [...overviewControl, ...mysteryControl, ...revenueControl, ...redemptionControl, ...relayerControl, ...purchaseControl],
   deviations: mysteryDeviations,
-  start: startWorker,
+  start: (s) => {
+    // Other areas charge the custodial wallet through this port (the instant area's custodial purchases).
+    provideCustody(s, custodyPort(s));
+    return startWorker(s);
+  },
 };

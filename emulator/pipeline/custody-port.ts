@@ -1,0 +1,39 @@
+import type { Services } from "./services.ts";
+
+// The end users' custodial USDC wallet as other areas may charge it. The mystery
+// area keeps the wallet (its `/wallet` resource, ledger and deposits) and
+// provides this port when it starts; the instant area charges custodial instant
+// purchases through it. A port rather than an import: the mystery area already
+// reads the instant area's sales, and areas must not import each other in a circle.
+
+/** What a hold is for, as the wallet's ledger names it (`source`, `source_id`). */
+export interface CustodyRef {
+  source: string;
+  id: number;
+  label: string;
+}
+
+export interface CustodyPort {
+  /** The end user's custodial wallet address (provisioned on first use). */
+  wallet(accountId: string, externalUserId: string): `0x${string}`;
+  /** The end user's available balance (balance less what is held), micros. */
+  available(accountId: string, externalUserId: string): bigint;
+  /** Holds `micros` of the end user's available balance (throws 402 insufficient_funds when it does not cover them). */
+  hold(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
+  /** The hold is spent: balance and reservation go down by `micros`. */
+  settle(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
+  /** The hold returns to the available balance. */
+  release(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
+}
+
+const ports = new WeakMap<Services, CustodyPort>();
+
+export function provideCustody(s: Services, port: CustodyPort): void {
+  ports.set(s, port);
+}
+
+export function custodyOf(s: Services): CustodyPort {
+  const port = ports.get(s);
+  if (!port) throw new Error("custody: no custodial wallet provider (the mystery area) is running");
+  return port;
+}
