@@ -188,7 +188,7 @@ export const webhookControl: ControlSpec[] = [
     path: "/webhooks/resend",
     describe: "Resend a delivery {delivery_id} whatever its state (delivered or failed too): one attempt now, same event id and body, a fresh timestamp and signature; a failure goes on with the retry schedule",
     schema: {
-      body: z.object({ delivery_id: z.number({ error: "delivery_id is required" }).int().min(1) }),
+      body: z.object({ delivery_id: z.number({ error: (iss) => (iss.input === undefined ? "delivery_id is required" : "delivery_id must be a delivery's id (a positive integer)") }).int().min(1).max(Number.MAX_SAFE_INTEGER) }),
       responses: {
         200: { description: "The delivery after the attempt", data: z.object({ delivery: deliverySchema }) },
         400: badInput,
