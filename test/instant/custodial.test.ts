@@ -81,6 +81,8 @@ describe("a custodial instant purchase", () => {
     expectError(await custodial({ key, packet_type_id: 4, external_user_id: "u1" }), 409, "sold_out");
     expectError(await custodial({ key, packet_type_id: 999, external_user_id: "u1" }), 400, "invalid_value");
     expectError(await custodial({ key, packet_type_id: 1 }), 400, "invalid_value");
+    expectError(await custodial({ key, packet_type_id: 1, external_user_id: "x".repeat(256) }), 400, "identifier_too_long");
+    expectError(await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key, external_user_id: "x".repeat(256), usdc: "1" }), 400, "identifier_too_long");
     expectError(await custodial({ packet_type_id: 1, external_user_id: "u1" }), 400, "invalid_value");
     expectError(await custodial({ key: "rip_v1_nope", packet_type_id: 1, external_user_id: "u1" }), 404, "not_found");
     await ctx.api.post("/_emulator/instant/enabled").send({ enabled: false }).expect(200);

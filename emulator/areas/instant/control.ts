@@ -133,7 +133,8 @@ export const instantControl: ControlSpec[] = [
       body: z.object({ key: opt(text()), account_id: opt(text()), packet_type_id: z.number().int().min(1), external_user_id: identifier(text()) }),
       responses: {
         201: { description: "The purchase, RESERVED", data: purchaseSchema },
-        400: badInput,
+        400: { description: "A field is missing or invalid", codes: ["invalid_value", "invalid_json", "identifier_too_long"] },
+        402: { description: "The end user's custodial balance does not cover the price", codes: ["insufficient_funds"] },
         404: missing("key"),
         409: { description: "The pack is sold out", codes: ["sold_out"] },
         503: { description: "Instant packs are off, or the emulator runs without its chain", codes: ["instant_disabled", "chain_unavailable"] },

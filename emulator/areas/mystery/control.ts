@@ -3,7 +3,7 @@ import { mysteryPoolAbi, usdStablecoinAbi } from "../../../chain/index.ts";
 import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
 import { accountOf as accountOfTarget } from "../../control/account.ts";
 import { badInput, missing, oneOf, opt, parsed, text } from "../../control/schemas.ts";
-import { z } from "../../pipeline/schema.ts";
+import { identifier, z } from "../../pipeline/schema.ts";
 import { parseUsdc } from "../../pipeline/money.ts";
 import { preparedRedemptionSchema, redemptionSchema } from "./redemption/schemas.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
@@ -89,11 +89,12 @@ export const mysteryControl: ControlSpec[] = [
       body: z.object({
         key: opt(text()),
         account_id: opt(text()),
-        external_user_id: opt(text()),
+        // As the API takes identifiers: at most 255 characters (400 identifier_too_long), so the user can be reached there.
+        external_user_id: opt(identifier(text())),
         wallet_address: opt(parsed(checksummed, "wallet_address is not an EVM address", { type: "string" })),
         usdc: usdcAmount("usdc"),
       }),
-      responses: { 200: { description: "The end user's wallet after the credit", data: walletAnswer }, 400: badInput, 404: missing("key") },
+      responses: { 200: { description: "The end user's wallet after the credit", data: walletAnswer }, 400: { description: "A field is missing or invalid", codes: ["invalid_value", "invalid_json", "identifier_too_long"] }, 404: missing("key") },
     },
     handle: (c) => {
       const b = c.input.body;
