@@ -45,8 +45,15 @@ export interface SearchSpec<K extends Resource, R extends RecordOf[K] = RecordOf
  * start, so the serialised page is reused as is. A few slots per query (the records it ran over:
  * the game, an expansion); an evicted query's entry goes with its object.
  */
-const answers = new WeakMap<object, Map<string, Reply>>();
+let answers = new WeakMap<object, Map<string, Reply>>();
 const SLOTS_PER_QUERY = 8;
+/**
+ * What the kept answers may hold in all (a walk through the large catalog in pages of 100 would
+ * otherwise keep every page): past it everything is dropped and the cache fills again. Counted on
+ * insertion only, so answers whose query went away still count until the next drop.
+ */
+const ANSWER_BYTES = 32 * 1024 * 1024;
+let answerBytes = 0;
 
 export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
   const slot = `${spec.source}:${catalogId(spec.records)}`;
@@ -55,6 +62,12 @@ export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
   if (hit) return hit;
   const reply = answer(spec);
   const cached = { ...reply, text: successText(reply) };
+  answerBytes += cached.text.length;
+  if (answerBytes > ANSWER_BYTES) {
+    answers = new WeakMap();
+    answerBytes = cached.text.length;
+    byRecords = undefined;
+  }
   if (!byRecords) answers.set(spec.query, (byRecords = new Map()));
   if (byRecords.size < SLOTS_PER_QUERY) byRecords.set(slot, cached);
   return cached;
