@@ -60,12 +60,13 @@ export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
   let byRecords = answers.get(spec.query);
   const hit = byRecords?.get(slot);
   if (hit) return hit;
-  const reply = answer(spec);
-  const cached = { ...reply, text: successText(reply) };
-  answerBytes += cached.text.length;
+  // The whole envelope as text; the separate data JSON is not kept (it would hold the page twice).
+  const { dataJson: _spliced, ...reply } = answer(spec);
+  const cached: Reply = { ...reply, text: successText({ ...reply, dataJson: _spliced }) };
+  answerBytes += cached.text!.length;
   if (answerBytes > ANSWER_BYTES) {
     answers = new WeakMap();
-    answerBytes = cached.text.length;
+    answerBytes = cached.text!.length;
     byRecords = undefined;
   }
   if (!byRecords) answers.set(spec.query, (byRecords = new Map()));
