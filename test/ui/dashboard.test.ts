@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
@@ -11,10 +12,17 @@ import { EVENT_TYPES } from "../../emulator/events/types.ts";
 // The dashboard in a real headless Chromium (Debian's package, driven by
 // playwright-core; .ci/run installs it when missing): every view is read from
 // the control plane and every button is a control route. Screenshots of the
-// main views go to docs/screenshots/ (the README shows them).
+// main views go to docs/screenshots/ (the README shows them) when UPDATE_SCREENSHOTS=1.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SHOTS = join(import.meta.dirname, "..", "..", "docs", "screenshots");
+// The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1), so a test run leaves the
+// tree clean; otherwise they go to a temporary folder. Either way each one must be a real PNG of the view.
+const SHOTS = process.env.UPDATE_SCREENSHOTS ? join(import.meta.dirname, "..", "..", "docs", "screenshots") : mkdtempSync(join(tmpdir(), "cardos-dashboard-"));
+async function shot(name: string): Promise<void> {
+  const png = await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  expect(png.subarray(0, 8).toString("hex"), `${name}.png is a PNG`).toBe("89504e470d0a1a0a");
+  expect(png.length, `${name}.png has content`).toBeGreaterThan(10_000);
+}
 
 let emu: Emulator;
 let browser: Browser;
@@ -61,7 +69,7 @@ describe("the dashboard at /_emulator/ui", () => {
     const { requests } = await control<{ requests: Array<{ path: string; key: string; credits_cost: number }> }>("GET", "/requests?path=base1-4");
     expect(requests[0]).toMatchObject({ path: "/api/v1/pokemon/cards/base1-4", credits_cost: 1 });
     expect(requests[0]!.key).not.toBe(emu.key("demo"));
-    await page.screenshot({ path: join(SHOTS, "requests.png") });
+    await shot("requests");
   });
 
   it("shows a failing webhook's attempts and next retry; advancing the clock from the page delivers it", async () => {
@@ -72,12 +80,12 @@ describe("the dashboard at /_emulator/ui", () => {
     await page.locator('[data-testid="attempt"][data-outcome="failed"]').first().waitFor();
     expect(await page.locator('[data-testid="next-retry"]').count()).toBe(1);
     expect(await page.locator('[data-testid="next-retry"]').textContent()).toContain("attempt 2");
-    await page.screenshot({ path: join(SHOTS, "webhooks.png") });
+    await shot("webhooks");
 
     receiverAnswers = 200;
     await tab("clock");
     await page.locator('[data-testid="timers"]').waitFor();
-    await page.screenshot({ path: join(SHOTS, "clock.png") });
+    await shot("clock");
     await page.click('[data-testid="advance-30s"]');
     await tab("webhooks");
     await page.locator('[data-testid="attempt"][data-outcome="delivered"]').first().waitFor();
@@ -122,7 +130,7 @@ describe("the dashboard at /_emulator/ui", () => {
     const tx = ((await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as { data: { transaction_hash: string } }).data.transaction_hash;
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await row.locator(`td[title="${tx}"]`).count()).toBe(1);
-    await page.screenshot({ path: join(SHOTS, "commerce.png") });
+    await shot("commerce");
   });
 
   it("flips an operator switch from the page (the relayer) and shows its state", async () => {
@@ -155,13 +163,13 @@ describe("the dashboard at /_emulator/ui", () => {
     await page.locator(`[data-testid="order-row"][data-id="${order.order_id}"][data-status="SHIPPED"]`).waitFor();
     const after = await st.get(`/api/v1/orders/${order.order_id}`).set("X-API-Key", key).expect(200);
     expect(after.body.data.status).toBe("SHIPPED");
-    await page.screenshot({ path: join(SHOTS, "warehouse.png") });
+    await shot("warehouse");
   });
 
   it("lists keys and the chain", async () => {
     await tab("keys");
     await page.locator("table tbody tr", { hasText: "demo" }).first().waitFor();
-    await page.screenshot({ path: join(SHOTS, "keys.png") });
+    await shot("keys");
     await tab("chain");
     await page.locator('[data-testid="balance-row"][data-label="mysteryPool"]').waitFor();
     // balances are read from the chain: the pool contract's USDC as the stablecoin says
@@ -173,6 +181,6 @@ describe("the dashboard at /_emulator/ui", () => {
     expect(blocks.length).toBeGreaterThan(1);
     expect(BigInt(blocks[0]!.number)).toBeGreaterThan(BigInt(blocks[1]!.number));
     expect(await page.locator('[data-testid="block-row"]').count()).toBe(blocks.length);
-    await page.screenshot({ path: join(SHOTS, "chain.png") });
+    await shot("chain");
   });
 });
