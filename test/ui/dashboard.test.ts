@@ -144,6 +144,25 @@ describe("the dashboard at /_emulator/ui", () => {
     await expect.poll(async () => (await control<{ relayer: string }>("GET", "/mystery")).relayer).toBe("on");
   });
 
+  it("funds an end user and makes a custodial instant purchase from the page; the relayer moves it on the clock", async () => {
+    await tab("commerce");
+    await page.selectOption('[data-testid="custodial-account"]', "acme");
+    await page.fill('[data-testid="custodial-user"]', "ui-custodial");
+    await page.fill('[data-testid="custodial-usdc"]', "20");
+    await page.click('[data-testid="custodial-fund"]');
+    const wallet = async () =>
+      ((await (await api("GET", "/api/v1/wallet/balance?external_user_id=ui-custodial")).json()) as { data: { wallet: { balance_usdc: string; reserved_usdc: string } } }).data.wallet;
+    await expect.poll(async () => (await wallet()).balance_usdc).toBe("20.000000");
+    expect(await page.inputValue('[data-testid="custodial-user"]')).toBe("ui-custodial"); // kept across the live re-renders
+    await page.selectOption('[data-testid="custodial-packet"]', "1");
+    await page.click('[data-testid="custodial-instant"]');
+    await page.locator('[data-testid="instant-row"][data-status="RESERVED"]').first().waitFor();
+    expect((await wallet()).reserved_usdc).toBe("4.990000");
+    await control("POST", "/clock/advance", { ms: 2_000 }); // the relayer buys it on chain
+    await page.locator('[data-testid="instant-row"][data-status="SUBMITTED"]').first().waitFor();
+    expect(await wallet()).toMatchObject({ balance_usdc: "15.010000", reserved_usdc: "0.000000" });
+  });
+
   it("grants credits to a key from the page", async () => {
     await tab("keys");
     const before = (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`)).purchased_credits;

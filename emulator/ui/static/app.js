@@ -27,6 +27,16 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** A form field whose value lives in `state[key]`, so a live re-render keeps what the user typed or picked. */
+function bound(state, key, el) {
+  if (state[key]) el.value = state[key];
+  else state[key] = el.value;
+  const keep = () => (state[key] = el.value);
+  el.addEventListener("input", keep);
+  el.addEventListener("change", keep);
+  return el;
+}
+
 const table = (head, rows, attrs = {}) => h("table", attrs, h("thead", {}, h("tr", {}, head.map((t) => h("th", {}, t)))), h("tbody", {}, rows));
 const act = (label, fn, testid) => h("button", { class: "act", "data-testid": testid, onclick: () => run(fn) }, label);
 
@@ -143,11 +153,15 @@ async function clockView() {
   ];
 }
 
+/** Grant amounts per key, kept across live re-renders. */
+const grants = {};
+
 async function keysView() {
   const { keys } = await control("GET", "/keys");
   const kind = h("select", {}, ["partner", "tenant", "legacy"].map((k) => h("option", { value: k }, k)));
   const grant = (k) => {
-    const amount = h("input", { type: "number", min: "1", value: "1000", class: "narrow", "data-testid": `grant-amount-${k.name ?? k.label}` });
+    grants[k.key] ??= "1000";
+    const amount = bound(grants, k.key, h("input", { type: "number", min: "1", class: "narrow", "data-testid": `grant-amount-${k.name ?? k.label}` }));
     return [amount, act("Grant", () => control("POST", `/credits/${encodeURIComponent(k.key)}`, { credits: Number(amount.value) }), `grant-${k.name ?? k.label}`)];
   };
   return [
@@ -233,6 +247,8 @@ async function commerceView() {
       ),
       { "data-testid": "purchases" },
     ),
+    h("h2", {}, "Custodial end users"),
+    custodialForm(m.kyc_required, instant),
     h("h2", {}, "Instant purchases"),
     table(
       ["id", "account", "status", "packet type", "price", "tx", "cards", "created"],
@@ -270,6 +286,25 @@ async function commerceView() {
     h("h2", {}, "Commerce events"),
     table(["at", "account", "type", "data"], events.slice().reverse().map((e) => h("tr", { "data-testid": "commerce-event", "data-type": e.type }, h("td", {}, e.at), h("td", {}, e.account_id), h("td", {}, e.type), h("td", { class: "muted" }, JSON.stringify(e.data).slice(0, 160))))),
   ];
+}
+
+/** Fund an end user's custodial balance, or make a custodial instant purchase for them (POST /_emulator/mystery/custodial/fund, /instant/custodial). */
+const custodial = { account: "", user: "", usdc: "50", packet: "" };
+function custodialForm(partners, instant) {
+  const account = bound(custodial, "account", h("select", { "data-testid": "custodial-account" }, Object.keys(partners).map((a) => h("option", { value: a }, a))));
+  const user = bound(custodial, "user", h("input", { placeholder: "external_user_id", "data-testid": "custodial-user" }));
+  const usdc = bound(custodial, "usdc", h("input", { placeholder: "USDC", class: "narrow", "data-testid": "custodial-usdc" }));
+  const types = instant ? instant.packet_types.filter((t) => t.available_packs > 0) : [];
+  const packet = bound(custodial, "packet", h("select", { "data-testid": "custodial-packet" }, types.map((t) => h("option", { value: t.packet_type_id }, `pack ${t.packet_type_id} (${t.price_usdc} USDC)`))));
+  return h(
+    "div",
+    { class: "actions" },
+    account,
+    user,
+    usdc,
+    act("Fund", () => control("POST", "/mystery/custodial/fund", { account_id: account.value, external_user_id: user.value, usdc: usdc.value }), "custodial-fund"),
+    instant ? [packet, act("Custodial instant purchase", () => control("POST", "/instant/custodial", { account_id: account.value, external_user_id: user.value, packet_type_id: Number(packet.value) }), "custodial-instant")] : "",
+  );
 }
 
 /** The operator actions an order's state allows (the control routes of docs/warehouse.md). */
@@ -327,9 +362,13 @@ async function chainView() {
 const VIEWS = { requests: requestsView, webhooks: webhooksView, clock: clockView, keys: keysView, commerce: commerceView, warehouse: warehouseView, chain: chainView };
 
 async function render() {
-  const content = await VIEWS[view]();
-  main.replaceChildren(...content.flat(Infinity));
-  main.dataset.view = view;
+  const shown = view;
+  const next = document.createElement("main");
+  next.replaceChildren(...(await VIEWS[shown]()).flat(Infinity));
+  // Nothing changed: keep the page as it is (no flicker, no button swapped away under a click).
+  if (main.dataset.view === shown && next.innerHTML === main.innerHTML) return;
+  main.replaceChildren(...next.childNodes);
+  main.dataset.view = shown;
 }
 
 for (const b of document.querySelectorAll("#tabs button"))
