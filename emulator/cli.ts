@@ -135,6 +135,22 @@ async function start(args: ParsedArgs): Promise<number> {
     throw err;
   }
   const readyMs = Math.round(performance.now() - started);
+  // Ctrl-C is handled from before the first line is printed: a script that reads the ready line and
+  // stops the emulator at once must get a clean exit, never the default signal death.
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = async () => {
+      if (stopping) return;
+      stopping = true;
+      // Never hang on shutdown: whatever is still open after 5 s is cut off by the exit.
+      const slow = new Promise<"slow">((r) => setTimeout(() => r("slow"), 5000).unref());
+      if ((await Promise.race([emu.close(), slow])) === "slow") process.stderr.write("emulator: some connections did not close in 5 s; exiting anyway\n");
+      if (!json) process.stderr.write(stateFile ? `emulator stopped; state saved in ${stateFile}\n` : "emulator stopped\n");
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
   const keys = emu.keys;
   if (json) {
     const line = { url: emu.url, rpcUrl: emu.rpcUrl, keys: keys.map(({ key, kind, scopes, label }) => ({ key, kind, scopes, label })) };
@@ -149,20 +165,7 @@ async function start(args: ParsedArgs): Promise<number> {
       journalOf(emu.services).subscribe((e) => process.stdout.write(requestLine(e, tty)), { bodies: false });
   }
 
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = async () => {
-      if (stopping) return;
-      stopping = true;
-      // Never hang on shutdown: whatever is still open after 5 s is cut off by the exit.
-      const slow = new Promise<"slow">((r) => setTimeout(() => r("slow"), 5000).unref());
-      if ((await Promise.race([emu.close(), slow])) === "slow") process.stderr.write("emulator: some connections did not close in 5 s; exiting anyway\n");
-      if (!json) process.stderr.write(stateFile ? `emulator stopped; state saved in ${stateFile}\n` : "emulator stopped\n");
-      resolve();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await stopped;
   return 0;
 }
 
