@@ -29,7 +29,9 @@ describe("a rate-limit window per surface", () => {
     expect(rate(await api.get("/api/v1/mystery/stats").set("X-API-Key", key).expect(200))).toEqual({ limit: "240", remaining: "238", retryAfter: undefined });
     expect(rate(await api.get(CARD).set("X-API-Key", key).expect(200))).toEqual({ limit: "300", remaining: "298", retryAfter: undefined });
     // An unknown path under a surface reports that surface's window (not counted).
-    expect(rate(await api.get("/api/v1/mystery/nowhere").set("X-API-Key", key).expect(404))).toEqual({ limit: "240", remaining: "238", retryAfter: undefined });
+    const unknown = await api.get("/api/v1/mystery/nowhere").set("X-API-Key", key).expect(404);
+    expect(unknown.body.error).toBe("not_found");
+    expect(rate(unknown)).toEqual({ limit: "240", remaining: "238", retryAfter: undefined });
   });
 
   it("the partner ceiling refuses partner commerce only: 429 rate_limited, Retry-After, Card Data still answers", async () => {

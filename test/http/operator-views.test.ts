@@ -154,7 +154,7 @@ describe("GET /_emulator/keys usage", () => {
     const row = async () => (await control("get", "/keys").expect(200)).body.data.keys.find((k: { name?: string }) => k.name === "demo");
     const before = await row();
     await ctx.api.get("/api/v1/pokemon/cards/base1-4").set("X-API-Key", ctx.demo).expect(200);
-    await ctx.api.get("/api/v1/pokemon/cards/nope-0").set("X-API-Key", ctx.demo).expect(404); // refunded: not billed
+    expectError(await ctx.api.get("/api/v1/pokemon/cards/nope-0").set("X-API-Key", ctx.demo), 404, "not_found"); // refunded: not billed
     const after = await row();
     expect(after.credits_used_this_month - before.credits_used_this_month).toBe(1);
     expect(after.requests_this_month - before.requests_this_month).toBe(1);
