@@ -8,6 +8,9 @@ import type { VirtualClock } from "./clock/clock.ts";
 
 export type VrfMode = "auto" | "manual";
 
+/** The chain's fixed role accounts, as `info()` and the control plane's balances list them. */
+export const CHAIN_ROLES = ["operator", "relayer", "poolSigner", "treasury", "vrfNode"] as const;
+
 const POLL_MS = 1_000;
 
 export interface ChainHostOptions {
@@ -169,7 +172,7 @@ export class ChainHost {
       vrf: { mode: this.vrfMode, delay_ms: this.vrfDelayMs },
       contracts: { ...c.addresses },
       roles: Object.fromEntries(
-        (["operator", "relayer", "poolSigner", "treasury", "vrfNode"] as const).map((r) => [r, c[r].address]),
+        CHAIN_ROLES.map((r) => [r, c[r].address]),
       ),
       accounts: c.endUsers.map((a) => ({ label: a.label, address: a.address, private_key: a.privateKey })),
     };

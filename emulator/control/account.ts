@@ -7,7 +7,7 @@ import { own } from "../state/own.ts";
 export function accountOf(services: Services, given: { key?: string; account_id?: string }): string {
   if (given.key) {
     const rec = own(services.store.state.keys, given.key);
-    if (!rec) throw notFound("No such key");
+    if (!rec) throw notFound("No API key with that value");
     return rec.account_id;
   }
   if (!given.account_id) throw badRequest("invalid_value", "account_id (or key) is required");

@@ -3,6 +3,7 @@ import { usdStablecoinAbi } from "../../chain/index.ts";
 import { ok } from "../pipeline/route.ts";
 import { ApiError, badRequest } from "../pipeline/errors.ts";
 import { requireChain } from "../pipeline/chain.ts";
+import { CHAIN_ROLES } from "../chain-host.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { z } from "../pipeline/schema.ts";
 import { badInput, decimalString, listLimit, missing, oneOf, opt, wholeUnits } from "./schemas.ts";
@@ -83,7 +84,7 @@ export const chainControlRoutes: ControlSpec[] = [
     handle: async (c) => {
       const { chain } = requireChain(c.services);
       const who: { label: string; kind: "role" | "account" | "contract"; address: `0x${string}` }[] = [
-        ...(["operator", "relayer", "poolSigner", "treasury", "vrfNode"] as const).map((r) => ({ label: r, kind: "role" as const, address: chain[r].address })),
+        ...CHAIN_ROLES.map((r) => ({ label: r, kind: "role" as const, address: chain[r].address })),
         ...chain.endUsers.map((a) => ({ label: a.label, kind: "account" as const, address: a.address })),
         ...Object.entries(chain.addresses).map(([label, address]) => ({ label, kind: "contract" as const, address })),
       ];

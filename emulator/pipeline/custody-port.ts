@@ -18,7 +18,7 @@ export interface CustodyPort {
   wallet(accountId: string, externalUserId: string): `0x${string}`;
   /** The end user's available balance (balance less what is held), micros. */
   available(accountId: string, externalUserId: string): bigint;
-  /** Holds `micros` of the end user's available balance (throws 402 insufficient_funds when it does not cover them). */
+  /** Holds `micros` of the end user's available balance; the caller checks `available` first (and answers its 402). */
   hold(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
   /** The hold is spent: balance and reservation go down by `micros`. */
   settle(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;

@@ -11,6 +11,7 @@ import { webhooksSlice, type AttemptRecord } from "./model.ts";
 import { deliveryWire, webhookWire } from "./format.ts";
 import { dispatcherFor } from "./dispatcher.ts";
 import type { Services } from "../../pipeline/services.ts";
+import { accountOf } from "../../control/account.ts";
 import { own } from "../../state/own.ts";
 
 // Operator actions under /_emulator: trigger any event, look at every HTTP
@@ -19,12 +20,7 @@ import { own } from "../../state/own.ts";
 
 function accountsFor(services: Services, key: string | undefined, account: string | undefined): string[] {
   if (key && account) throw badRequest("invalid_value", "pass key or account_id, not both");
-  if (key) {
-    const rec = own(services.store.state.keys, key);
-    if (!rec) throw notFound("No API key with that value", "not_found");
-    return [rec.account_id];
-  }
-  if (account) return [account];
+  if (key || account) return [accountOf(services, { key, account_id: account })];
   // Neither: every account that has a webhook (each gets its own delivery).
   return [...new Set(Object.values(webhooksSlice(services.store).webhooks).map((w) => w.account_id))];
 }

@@ -194,13 +194,13 @@ const hashCell = (hash) => h("td", { class: "muted", title: hash ?? "" }, short(
 const toggle = (label, on, path, testid) => act(`${label}: ${on ? "on" : "off"} → turn ${on ? "off" : "on"}`, () => control("POST", path, { enabled: !on }), testid);
 
 async function commerceView() {
-  const [vrf, m, inst, { events }] = await Promise.all([
+  const [vrf, m, inst, { events }, instant] = await Promise.all([
     control("GET", "/vrf").catch(() => null),
     control("GET", "/mystery"),
     control("GET", "/instant/purchases").catch(() => ({ purchases: [] })),
     control("GET", "/mystery/events").catch(() => ({ events: [] })),
+    control("GET", "/instant").catch(() => null),
   ]);
-  const instant = await control("GET", "/instant").catch(() => null);
   return [
     h("h2", {}, "Pending VRF requests"),
     vrf

@@ -1,10 +1,10 @@
 import { badInput, missing, opt, text } from "../../../control/schemas.ts";
 import { defineControl, type ControlSpec } from "../../../control/route.ts";
+import { accountOf } from "../../../control/account.ts";
 import { notFound } from "../../../pipeline/errors.ts";
 import { intId } from "../../../pipeline/identifiers.ts";
 import { ok } from "../../../pipeline/route.ts";
 import { z } from "../../../pipeline/schema.ts";
-import { own } from "../../../state/own.ts";
 import { mystery } from "../state.ts";
 import { armWorker, serial } from "../worker.ts";
 import { kycRequired, setKycRequired } from "./kyc.ts";
@@ -37,14 +37,9 @@ export const redemptionControl: ControlSpec[] = [
     },
     handle: (c) => {
       const b = c.input.body;
-      let account = b.account_id;
-      if (b.key !== undefined) {
-        const rec = own(c.services.store.state.keys, b.key);
-        if (!rec) throw notFound("No such key");
-        account = rec.account_id;
-      }
-      setKycRequired(c.services, account!, b.required);
-      return ok({ account_id: account!, kyc_required: kycRequired(c.services, account!) });
+      const account = accountOf(c.services, b);
+      setKycRequired(c.services, account, b.required);
+      return ok({ account_id: account, kyc_required: kycRequired(c.services, account) });
     },
   }),
   defineControl({

@@ -1,5 +1,6 @@
 import { getAddress, keccak256, toHex } from "viem";
 import type { Services } from "../../../pipeline/services.ts";
+import type { CustodyRef } from "../../../pipeline/custody-port.ts";
 import type { EndUserRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
 import type { DepositWire, LedgerEntryWire } from "./schemas.ts";
@@ -115,15 +116,27 @@ export function recordLedger(s: Services, accountId: string, user: EndUserRow, c
   return row;
 }
 
+/** What each kind of hold movement does, per micro moved: to the available amount, the balance, the reservation. */
+export const MOVES = {
+  HOLD: { amount: -1n, balance: 0n, reserved: 1n, text: (what: string) => `Hold for ${what}` },
+  HOLD_RELEASE: { amount: 1n, balance: 0n, reserved: -1n, text: (what: string) => `Hold released: ${what} failed` },
+  HOLD_SETTLE: { amount: -1n, balance: -1n, reserved: -1n, text: (what: string) => `Hold settled: ${what} sent on chain` },
+  REFUND_CREDIT: { amount: 1n, balance: 1n, reserved: 0n, text: (what: string) => `Refund of ${what}` },
+} as const;
+export type Move = keyof typeof MOVES;
+
+/** Records a hold movement of `micros` already applied to `user`, for `ref` (a purchase of this area or another's). */
+export function ledgerMove(s: Services, acct: string, user: EndUserRow, type: Move, micros: bigint, ref: CustodyRef): LedgerRow {
+  const m = MOVES[type];
+  return recordLedger(s, acct, user, { type, amount: m.amount * micros, balanceDelta: m.balance * micros, reservedDelta: m.reserved * micros, source: ref.source, sourceId: ref.id, description: m.text(ref.label) });
+}
+
 /** Custodial purchase hooks (purchases/): one line at each balance change. */
-export const ledgerHold = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
-  recordLedger(s, acct, user, { type: "HOLD", amount: -price, balanceDelta: 0n, reservedDelta: price, source: "purchase", sourceId: purchaseId, description: `Hold for purchase ${purchaseId}` });
-export const ledgerRelease = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
-  recordLedger(s, acct, user, { type: "HOLD_RELEASE", amount: price, balanceDelta: 0n, reservedDelta: -price, source: "purchase", sourceId: purchaseId, description: `Hold released: purchase ${purchaseId} failed` });
-export const ledgerSettle = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
-  recordLedger(s, acct, user, { type: "HOLD_SETTLE", amount: -price, balanceDelta: -price, reservedDelta: -price, source: "purchase", sourceId: purchaseId, description: `Hold settled: purchase ${purchaseId} sent on chain` });
-export const ledgerRefund = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) =>
-  recordLedger(s, acct, user, { type: "REFUND_CREDIT", amount: price, balanceDelta: price, reservedDelta: 0n, source: "purchase", sourceId: purchaseId, description: `Refund of purchase ${purchaseId}` });
+const purchaseRef = (id: number): CustodyRef => ({ source: "purchase", id, label: `purchase ${id}` });
+export const ledgerHold = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) => ledgerMove(s, acct, user, "HOLD", price, purchaseRef(purchaseId));
+export const ledgerRelease = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) => ledgerMove(s, acct, user, "HOLD_RELEASE", price, purchaseRef(purchaseId));
+export const ledgerSettle = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) => ledgerMove(s, acct, user, "HOLD_SETTLE", price, purchaseRef(purchaseId));
+export const ledgerRefund = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) => ledgerMove(s, acct, user, "REFUND_CREDIT", price, purchaseRef(purchaseId));
 
 /** An end user's ledger, newest first. */
 export function userLedger(s: Services, accountId: string, userId: string): LedgerRow[] {
