@@ -1,0 +1,14 @@
+import type { Operation } from "./operation.ts";
+import { WEBHOOKS } from "./webhooks.ts";
+
+// The contract: every operation of the API, what it takes and every answer it
+// gives (docs/contract.md). The emulator serves these, the OpenAPI document is
+// written from them, and the conformance suite judges any target by them.
+
+export * from "./operation.ts";
+export * from "./zod.ts";
+export * from "./paging.ts";
+export * from "./webhooks.ts";
+
+/** Every operation the contract declares. */
+export const OPERATIONS: readonly Operation[] = [...Object.values(WEBHOOKS)];
