@@ -5,7 +5,7 @@ import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
-import { chainOf, ownerOf, receiptOf, tokenRecord } from "../chain-io.ts";
+import { burnState, chainOf, ownerOf, receiptOf, tokenRecord } from "../chain-io.ts";
 import { mystery, type SellbackRow } from "../state.ts";
 import { emit, isoAt, txLockKey, usdc } from "../util.ts";
 
@@ -42,12 +42,16 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
   for (const id of ids) {
     const rec = await tokenRecord(chain, BigInt(id));
     const owner = await ownerOf(chain, BigInt(id));
+    const burn = await burnState(chain, BigInt(id));
     const expires = rec.originalRecipient === ZERO ? 0n : rec.mintedAt + 30n * 24n * 3600n;
     let reason: Reason | null = null;
-    if (rec.originalRecipient === ZERO || rec.soldBack) reason = "no_window";
+    // In the contract's order. A burned token, or one frozen by a pending burn (the pool's
+    // transferFrom reverts TokenFrozen), has no window: the SDK's reasons have no other fit.
+    if (rec.originalRecipient === ZERO || rec.soldBack || burn.burned) reason = "no_window";
     else if (!owner || owner.toLowerCase() !== wallet.toLowerCase() || rec.originalRecipient.toLowerCase() !== wallet.toLowerCase()) reason = "wrong_holder";
     else if (now > expires) reason = "window_expired";
     else if (rec.oracleValue === 0n) reason = "value_unknown";
+    else if (burn.pending) reason = "no_window";
     const payout = (rec.oracleValue * BigInt(BUYBACK_DISCOUNT_PERMILLE)) / 1000n;
     items.push({
       token_id: id,
