@@ -7,7 +7,7 @@ import { own, setOwn } from "../../../state/own.ts";
 import type { Carrier } from "../../../shipping/carriers.ts";
 import { burnState, chainOf, ownerOf } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
-import { mystery, type ItemRow, type ItemTypeName, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
+import { isRevealed, mystery, type ItemRow, type ItemTypeName, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
 import { emit, tokenLockKey } from "../util.ts";
 import { armWorker, runWorker } from "../worker.ts";
 import { expiryDue, newExpiry } from "./jobs.ts";
@@ -56,7 +56,7 @@ export async function resolveTarget(s: Services, accountId: string, t: TargetInp
   }
   await settleFromChain(s, purchase.id);
   purchase = mystery(s).purchases[purchase.id]!;
-  if (purchase.status !== "FULFILLED" || !purchase.items) throw conflict("not_fulfilled", `Purchase ${purchase.id} is ${purchase.status}; it can be redeemed once FULFILLED`);
+  if (!isRevealed(purchase.status) || !purchase.items) throw conflict("not_fulfilled", `Purchase ${purchase.id} is ${purchase.status}; it can be redeemed once revealed (FULFILLED or PARTIALLY_FULFILLED)`);
   let item: ItemRow | undefined;
   if (t.token) {
     const tokenId = t.token.id;
