@@ -128,6 +128,9 @@ function partnerWallets(s: Services, accountId: string): Set<string> {
   return out;
 }
 
+const sellerMismatch = (seller: string) =>
+  new ApiError(403, "seller_mismatch", `The on-chain seller ${seller} is not one of this partner's end users (or not the wallet_address sent)`, { details: { seller } });
+
 /**
  * Records a mined sell-back (sellback.confirmed) from its CardSellExecuted log; the seller must
  * be one of the partner's end users (and `claimed`, when sent). Idempotent on the hash:
@@ -138,6 +141,8 @@ export function submitSellback(s: Services, accountId: string, hash: `0x${string
     const known = Object.values(mystery(s).sellbacks).find((r) => r.transaction_hash.toLowerCase() === hash.toLowerCase());
     if (known) {
       if (known.account_id !== accountId) throw conflict("tx_already_recorded", "This sell-back is recorded for another partner");
+      // A replay is checked like the first submit: the claimed seller must be the recorded one.
+      if (claimed && claimed.toLowerCase() !== known.seller) throw sellerMismatch(known.seller);
       return known;
     }
     const chain = chainOf(s);
@@ -149,7 +154,7 @@ export function submitSellback(s: Services, accountId: string, hash: `0x${string
     if (!sold) throw badRequest("tx_unverified", "The transaction has no MysteryPool CardSellExecuted log");
     const seller = sold.args.seller;
     if ((claimed && claimed.toLowerCase() !== seller.toLowerCase()) || !partnerWallets(s, accountId).has(seller.toLowerCase()))
-      throw new ApiError(403, "seller_mismatch", `The on-chain seller ${seller} is not one of this partner's end users`, { details: { seller } });
+      throw sellerMismatch(seller);
     const row: SellbackRow = {
       sellback_id: s.store.nextId("mystery-sellback", 3001),
       account_id: accountId,
