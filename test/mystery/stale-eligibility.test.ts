@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { encodeFunctionData } from "viem";
 import { cardNftAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../errors.ts";
@@ -140,5 +141,30 @@ describe("buyback offers on frozen and burned tokens", () => {
     expect((await burnState(card.token_id))[1]).toBe(false);
     const again = await ctx.api.post(B).set("X-API-Key", ctx.demo).send({ token_id: card.token_id }).expect(201);
     expect(again.body.data).toMatchObject({ offer_id: o.offer_id, status: "active", idempotent: true });
+  });
+});
+
+describe("redemption prepare replayed with its key", () => {
+  it("answers the calls only while the holder still holds the token: moved away → 409 not_owner, as a first prepare", async () => {
+    const u = user(ctx, 4);
+    const p = await buyRevealed(ctx, ctx.demo, u, 1);
+    const card = cardOf(p);
+    const prepare = () => ctx.api.post("/api/v1/mystery/redemption/prepare").set("X-API-Key", ctx.demo).send({ purchase_id: p.id, token_id: card.token_id, shipping_address: US, idempotency_key: "mv-1" });
+    const first = (await prepare().expect(201)).body.data;
+    expect((await prepare().expect(201)).body.data).toMatchObject({ redemption_id: first.redemption_id, status: "PREPARED" });
+    const chain = ctx.emu.chain!;
+    await sendCalls(ctx, u, [{ to: chain.addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: "transferFrom", args: [u.address, user(ctx, 5).address, BigInt(card.token_id)] }) }]);
+    expect(expectError(await prepare(), 409, "not_owner").details).toMatchObject({ redemption_id: first.redemption_id });
+    // A first prepare with a new key says the same.
+    const fresh = await ctx.api.post("/api/v1/mystery/redemption/prepare").set("X-API-Key", ctx.demo).send({ purchase_id: p.id, token_id: card.token_id, shipping_address: US, idempotency_key: "mv-2" });
+    expect([fresh.status, fresh.body.error]).toEqual([409, "redemption_exists"]);
+  });
+
+  it("the holder's own burn flag for it does not block the replay", async () => {
+    const p = await buyRevealed(ctx, ctx.demo, user(ctx, 6), 1);
+    const card = cardOf(p);
+    const { id } = await freeze(ctx.demo, p, card.token_id, "u-6");
+    const again = await ctx.api.post("/api/v1/mystery/redemption/prepare").set("X-API-Key", ctx.demo).send({ purchase_id: p.id, token_id: card.token_id, shipping_address: US, idempotency_key: "u-6" }).expect(201);
+    expect(again.body.data).toMatchObject({ redemption_id: id, status: "PREPARED" });
   });
 });
