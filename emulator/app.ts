@@ -9,8 +9,8 @@ import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/documen
 import { inForce, rateLimitHeaders, surfaceOf, surfaceWindow } from "./pipeline/rate-limit.ts";
 import { RouteTable, segmentsUnder } from "./pipeline/route-table.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
-import { defineRoute, ok } from "./pipeline/route.ts";
-import { z } from "./pipeline/schema.ts";
+import { ok, serve } from "./pipeline/route.ts";
+import { SERVICE } from "../contract/index.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
 import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
@@ -27,14 +27,7 @@ import { limitDeviations } from "./pipeline/limit-deviations.ts";
 // handler. Route match happens here: an unknown path under /api/v1 is 404
 // not_found before any key check, and never charged.
 
-export const healthRoute: RouteSpec = defineRoute({
-  method: "GET",
-  path: "/health",
-  access: "public",
-  envelope: "partner",
-  schema: { responses: { 200: { description: "Up", data: z.object({ status: z.literal("ok"), time: z.string() }) } } },
-  handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }),
-});
+export const healthRoute: RouteSpec = serve(SERVICE.health, { handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }) });
 
 export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.routes)];
 

@@ -25,9 +25,11 @@ export const LAYERS = [
   { name: "fixtures", paths: ["fixtures/"] },
   { name: "model", paths: ["emulator/catalog-data/", "emulator/state/", "emulator/clock/"] },
   { name: "chain", paths: ["chain/"] },
+  // The wire every part answers to; imports nothing of the project.
+  { name: "contract", paths: ["contract/"] },
 ];
 
-const SOURCE_ROOTS = ["bin", "emulator", "conformance", "scenarios", "harness", "fixtures", "chain"];
+const SOURCE_ROOTS = ["bin", "emulator", "conformance", "scenarios", "harness", "fixtures", "chain", "contract"];
 
 export function layerOf(path) {
   const i = LAYERS.findIndex((l) => l.paths.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p)));

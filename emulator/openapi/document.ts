@@ -128,8 +128,14 @@ function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"],
   for (const [status, r] of Object.entries(schema.responses)) {
     const code = Number(status);
     if (code < 400) {
-      const body = r.data
-        ? { allOf: [{ $ref: "#/components/schemas/Success" }, { type: "object", properties: { data: jsonSchema(r.data, "output") } }] }
+      const own: Json = {};
+      if (r.data) own.data = jsonSchema(r.data, "output");
+      // Fields beside `data` (Card Data lists' page, page_size, total_count, language) are part of the answer too.
+      const top = schema.top ? jsonSchema(schema.top, "output") : null;
+      if (top) Object.assign(own, top.properties as Json);
+      const required = [...(r.data ? ["data"] : []), ...((top?.required as string[] | undefined) ?? [])];
+      const body = Object.keys(own).length
+        ? { allOf: [{ $ref: "#/components/schemas/Success" }, { type: "object", required, properties: own }] }
         : { $ref: "#/components/schemas/Success" };
       out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": { schema: body } } };
     } else {
@@ -165,13 +171,14 @@ function apiOperation(spec: RouteSpec, area: string, params: Json[], path: strin
   if (spec.gate) responses["503"] = errorResponse("`overloaded` (concurrency gate full) or `timeout`; `retryable: true`; never charged.", spec.envelope, [...ok, "Retry-After"]);
   responses["500"] = errorResponse("`internal_error`; refunded" + (spec.envelope === "warehouse" ? "; opens an integration issue" : "") + ".", spec.envelope, ok);
   const op: Json = {
-    operationId: operationId(spec.method, path),
+    operationId: spec.operation?.id ?? operationId(spec.method, path),
     tags: [area],
-    summary: `${spec.method} ${path}`,
+    summary: spec.operation?.summary ?? `${spec.method} ${path}`,
     security: isPublic ? [] : [{ ApiKey: [] }],
     responses,
   };
-  const schema = spec.schema;
+  // What the contract declares is documented, not how the emulator parses it.
+  const schema = spec.operation?.schema ?? spec.schema;
   if (schema) {
     // The route's own answers replace the generic 2XX/400/404.
     delete responses["2XX"];
@@ -179,6 +186,15 @@ function apiOperation(spec: RouteSpec, area: string, params: Json[], path: strin
     delete responses["404"];
     Object.assign(responses, declaredResponses(schema, spec.envelope, ok));
     const all = schemaParams(schema, params);
+    const idem = spec.operation?.idempotencyKey;
+    if (idem)
+      all.push({
+        name: "Idempotency-Key",
+        in: "header",
+        required: idem === "required",
+        description: "Makes the write safe to retry: a replay with the same key and body answers the first result; another body is 409 idempotency_mismatch.",
+        schema: { type: "string", minLength: 1, maxLength: 128 },
+      });
     if (all.length) op.parameters = all;
     if (schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(schema.body, "input") } } };
     else if (schema.ownBody)

@@ -2,13 +2,8 @@ import type { KeyKind, KeyRecord, BillingModel } from "../state/schema.ts";
 import { ApiError, forbidden } from "./errors.ts";
 
 /** Who may call a route. `kinds` is checked before scopes; both give 403, never charged. */
-export interface AccessRule {
-  kinds: readonly KeyKind[];
-  /** Every listed scope is required. */
-  scopes?: readonly string[];
-  /** Partner billing models allowed (`not_tier_partner` / `not_pool_partner` otherwise). */
-  models?: readonly BillingModel[];
-}
+export type { AccessRule } from "../../contract/index.ts";
+import type { AccessRule } from "../../contract/index.ts";
 
 /** `raw`: the X-API-Key header's value (null when absent). */
 export function authenticate(raw: string | null, keys: Record<string, KeyRecord>): KeyRecord {

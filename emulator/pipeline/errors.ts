@@ -4,7 +4,8 @@
 // 429/503 come from shared infrastructure, so even on warehouse routes `error`
 // holds the fixed machine label ("roles swapped"); `code` repeats it.
 
-export type EnvelopeKind = "partner" | "warehouse";
+export type { EnvelopeKind } from "../../contract/index.ts";
+import type { EnvelopeKind } from "../../contract/index.ts";
 
 export interface ApiErrorInit {
   details?: Record<string, unknown>;

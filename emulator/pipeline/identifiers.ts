@@ -1,6 +1,7 @@
 import { badRequest } from "./errors.ts";
 
-export const MAX_IDENTIFIER = 255;
+export { MAX_IDENTIFIER } from "../../contract/index.ts";
+import { MAX_IDENTIFIER } from "../../contract/index.ts";
 
 /** Identifiers over 255 characters are 400 identifier_too_long. */
 export function checkIdentifier(value: string, name: string): void {

@@ -1,4 +1,3 @@
-import { withCode, z } from "./schema.ts";
 import { badRequest } from "./errors.ts";
 
 // Offset pagination (interface "Limits"): `limit`/`offset` are read like a
@@ -6,22 +5,13 @@ import { badRequest } from "./errors.ts";
 // invalid_pagination. Card Data's live `page`/`page_size` are strict instead
 // (out of range is 400, never clamped) and are accepted beside them.
 
-export const MAX_PAGE_SIZE = 100;
-export const MAX_OFFSET = 10_000;
-export const MAX_ID_ARRAY = 500;
+export { MAX_ID_ARRAY, MAX_OFFSET, MAX_PAGE_SIZE, leadingInt, offsetPageQuery, paginationSchema } from "../../contract/index.ts";
+import { MAX_ID_ARRAY } from "../../contract/index.ts";
 
 export interface OffsetPage {
   limit: number;
   offset: number;
 }
-
-/** `"20abc"` → 20, `" 7"` → 7, `"-3"` → -3, `"abc"` → null. */
-export function leadingInt(raw: string): number | null {
-  const m = /^\s*([+-]?\d+)/.exec(raw);
-  return m ? Number.parseInt(m[1], 10) : null;
-}
-
-const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
 export interface CatalogPage extends OffsetPage {
   page: number;
@@ -39,23 +29,3 @@ export function checkIdArray(ids: readonly unknown[], name = "ids"): void {
     throw badRequest("invalid_pagination", `${name} has ${ids.length} entries; at most ${MAX_ID_ARRAY} are allowed`);
 }
 
-/** One loose integer of offset paging, for a route schema: leading-integer parse, clamped; 400 invalid_pagination without one. */
-function looseInt(fallback: number, lo: number, hi: number) {
-  return withCode(
-    z
-      .string()
-      .refine((raw) => leadingInt(raw) !== null, "must be an integer")
-      .optional()
-      .transform((raw) => clamp(raw === undefined ? fallback : leadingInt(raw)!, lo, hi)),
-    "invalid_pagination",
-  );
-}
-
-/** The `limit`/`offset` query fields of an offset-paged list, parsed to numbers (the interface's rules). */
-export const offsetPageQuery = (defaultLimit = 50) => ({
-  limit: looseInt(defaultLimit, 1, MAX_PAGE_SIZE),
-  offset: looseInt(0, 0, MAX_OFFSET),
-});
-
-/** `pagination` of a list answer. */
-export const paginationSchema = z.object({ limit: z.number().int(), offset: z.number().int(), has_more: z.boolean(), next_offset: z.number().int().optional() });

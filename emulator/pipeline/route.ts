@@ -3,6 +3,7 @@ import type { Services } from "./services.ts";
 import type { AccessRule } from "./auth.ts";
 import type { EnvelopeKind } from "./errors.ts";
 import type { ParsedInput, RouteSchema, z } from "./schema.ts";
+import type { Operation } from "../../contract/index.ts";
 import type { Surface } from "./rate-limit.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -47,6 +48,8 @@ export interface HandlerContext {
 }
 
 export interface RouteSpec {
+  /** The contract operation this route serves (its id names it in the OpenAPI document). */
+  operation?: Operation;
   method: Method;
   /** Hono path under /api/v1, e.g. `/:game{pokemon|onepiece|azuki}/cards`. */
   path: string;
@@ -88,3 +91,25 @@ export function defineRoute<S extends RouteSchema>(spec: Omit<RouteSpec, "schema
 export const ok = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 200, data, ...rest });
 export const created = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 201, data, ...rest });
 export const accepted = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 202, data, ...rest });
+
+/** What the emulator adds to a contract operation to serve it. */
+export interface Serving<S extends RouteSchema> {
+  gate?: string;
+  surface?: Surface;
+  cache?: { ttl_ms: number };
+  /**
+   * Request parts the emulator parses with its own schema (into its own types, or with checks that need
+   * its state) instead of the contract's; the contract's stay what is documented and judged.
+   */
+  parse?: Partial<Pick<RouteSchema, "params" | "query" | "body">>;
+  handle(c: TypedContext<S>): Reply | Promise<Reply>;
+}
+
+/** A route serving a contract operation: method, path, access, envelope, cost and answers come from the contract. */
+export function serve<S extends RouteSchema>(op: Operation<S>, run: Serving<S>): RouteSpec {
+  const { parse, ...rest } = run;
+  const schema: RouteSchema = parse ? { ...op.schema, ...parse } : op.schema;
+  const spec: RouteSpec = { operation: op, method: op.method, path: op.path, access: op.access, envelope: op.envelope, schema, ...rest, handle: run.handle as RouteSpec["handle"] };
+  if (op.cost !== undefined) spec.cost = op.cost;
+  return spec;
+}

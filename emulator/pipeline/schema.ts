@@ -1,6 +1,5 @@
-import { z } from "zod";
+import { codeOf, z, type IssueParams, type RouteSchema } from "../../contract/index.ts";
 import { badRequest } from "./errors.ts";
-import { MAX_IDENTIFIER } from "./identifiers.ts";
 
 // Route schemas: one declaration per route of what it takes (path params,
 // query, body) and what it answers (each status, its body, its error codes).
@@ -8,43 +7,12 @@ import { MAX_IDENTIFIER } from "./identifiers.ts";
 // input, tests check answers against them, and the OpenAPI document is
 // written from them. zod 4 (chosen by measurement: see docs/decisions.md).
 
-export { z };
-
-export interface ResponseSpec {
-  description: string;
-  /** The `data` of a success, or nothing for errors (their envelope is fixed). */
-  data?: z.ZodType;
-  /** Error codes this status can carry on this route. */
-  codes?: readonly string[];
-  /** The `details` of an error with this status, where the route gives them (documented, not checked). */
-  details?: z.ZodType;
-}
-
-export interface RouteSchema {
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
-  /**
-   * A body the handler reads itself (uploads, raw bytes), by media type: documented, never parsed by
-   * the pipeline (it would read it as JSON). Instead of `body`.
-   */
-  ownBody?: Readonly<Record<string, z.ZodType>>;
-  /** Every answer the route itself gives, by status (the pipeline adds 401/402/403/429/503). */
-  responses: Readonly<Record<number, ResponseSpec>>;
-}
+export { z, withCode, identifier, type IssueParams, type ResponseSpec, type RouteSchema } from "../../contract/index.ts";
 
 export interface ParsedInput {
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: unknown;
-}
-
-/** The 400 code a field answers when it is invalid (default: the schema's, else `invalid_value`). */
-const CODES = new WeakMap<z.ZodType, string>();
-
-export function withCode<T extends z.ZodType>(schema: T, code: string): T {
-  CODES.set(schema, code);
-  return schema;
 }
 
 /** Query parameters as strings (a repeated one keeps its last value, as the routes read them). */
@@ -71,7 +39,7 @@ function codeAt(root: z.ZodType, path: readonly PropertyKey[], fallback: string)
   const visit = (n: z.ZodType | undefined): z.ZodType | undefined => {
     let cur = n;
     while (cur) {
-      const code = CODES.get(cur);
+      const code = codeOf(cur);
       if (code) found = code;
       const next = inner(cur);
       if (!next) break;
@@ -89,23 +57,6 @@ function codeAt(root: z.ZodType, path: readonly PropertyKey[], fallback: string)
   }
   return found;
 }
-
-/** What a refinement's issue may carry: its own 400 code, answered instead of the field's. */
-export interface IssueParams {
-  code?: string;
-}
-
-/**
- * An identifier a request names (a record's id): over 255 characters it is 400
- * identifier_too_long whatever the field's own code (interface "Limits").
- */
-export const identifier = (schema: z.ZodString = z.string()) =>
-  schema
-    .refine((s) => s.length <= MAX_IDENTIFIER, {
-      error: (iss) => `is ${String(iss.input).length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
-      params: { code: "identifier_too_long" } satisfies IssueParams,
-    })
-    .meta({ maxLength: MAX_IDENTIFIER });
 
 /** The JSON Schema a request part is documented with. */
 function documented(schema: z.ZodType): Record<string, unknown> {

@@ -2,8 +2,8 @@
 // snapshot = structuredClone and export/import = JSON. The catalog is derived
 // from the seed and read-only, so it lives outside (see catalog/index.ts).
 
-export type KeyKind = "partner" | "tenant" | "legacy";
-export type BillingModel = "POOL" | "TIER";
+export type { BillingModel, KeyKind } from "../../contract/index.ts";
+import type { BillingModel, KeyKind } from "../../contract/index.ts";
 
 export interface KeyRecord {
   key: string;

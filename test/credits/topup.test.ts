@@ -5,7 +5,7 @@ import { usdStablecoinAbi } from "../../chain/index.ts";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
 import { expectError } from "../errors.ts";
 import { encode, forgedPayment, officialPayment, requirementsOf } from "./x402.ts";
-import { x402DetailsSchema } from "../../emulator/areas/credits/schemas.ts";
+import { x402DetailsSchema } from "../../contract/index.ts";
 
 let emu: Emulator;
 let api: Api;

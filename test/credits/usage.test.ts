@@ -95,7 +95,7 @@ describe("the OpenAPI document (from the route schemas)", () => {
   it("documents the top-up's usd query, its result and its 402 details, and the usage view", async () => {
     const doc = (await api.get("/_emulator/openapi.json").expect(200)).body;
     const topup = doc.paths["/api/v1/credits/topup"].post;
-    expect(topup.parameters).toEqual([expect.objectContaining({ name: "usd", in: "query", required: true, schema: expect.objectContaining({ type: "string", pattern: "^\\d+(\\.\\d{1,2})?$" }) })]);
+    expect(topup.parameters).toEqual([expect.objectContaining({ name: "usd", in: "query", required: true, schema: expect.objectContaining({ type: "string", pattern: "^\\d{1,7}(\\.\\d{1,2})?$" }) })]);
     const r402 = topup.responses["402"].content["application/json"].schema.allOf[1].properties;
     expect(r402.error.enum).toEqual(["insufficient_credits"]);
     expect(r402.details.anyOf.map((d: { properties: { x402_error: { const: string } } }) => d.properties.x402_error.const)).toEqual(["payment_required", "payment_invalid", "payment_invalid"]);

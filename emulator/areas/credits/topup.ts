@@ -9,7 +9,7 @@ import type { Reply } from "../../pipeline/route.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { authorizationKey, creditsSlice, type TopupRecord } from "./state.ts";
-import type { Amount, TopupResultWire, X402Details } from "./schemas.ts";
+import type { Amount, TopupResultWire, X402Details } from "../../../contract/index.ts";
 import { authorizationOf, buildRequirements, paymentRequired, timeoutFor, toV1, x402Kit, type X402Kit } from "./x402.ts";
 
 // POST /api/v1/credits/topup?usd=<5..1000>: the x402 exchange.

@@ -1,7 +1,7 @@
 import { FREE_CREDITS_PER_MONTH } from "../../state/plans.ts";
 import { balanceOf, monthOf, nextResetAt } from "../../pipeline/metering.ts";
 import type { CreditAccount, KeyRecord } from "../../state/schema.ts";
-import type { PlanWire, UsageWire } from "./schemas.ts";
+import type { PlanWire, UsageWire } from "../../../contract/index.ts";
 
 // GET /api/v1/account/usage: the interface names balance, plan and
 // month-to-date usage; the rest (split of the balance, reset date, rate limit,

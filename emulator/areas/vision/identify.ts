@@ -7,7 +7,7 @@ import type { CardRecord } from "../../catalog-data/model.ts";
 import { cardOfMarker } from "./fixture-host.ts";
 import type { ImageInput } from "./input.ts";
 import type { IdentifyOptions } from "./options.ts";
-import type { IdentifyResultWire } from "./schemas.ts";
+import type { IdentifyResultWire } from "../../../contract/index.ts";
 import { decode, markerOf } from "./png.ts";
 import { visionSlice, type FeedbackRecord } from "./state.ts";
 
@@ -18,7 +18,7 @@ import { visionSlice, type FeedbackRecord } from "./state.ts";
 
 const TOP_CONFIDENCE = { large: 0.98, small: 0.94 } as const;
 
-export function identify(services: Services, key: KeyRecord, image: ImageInput, opts: IdentifyOptions): IdentifyResultWire {
+export function identify(services: Services, key: KeyRecord, image: ImageInput, opts: IdentifyOptions): IdentifyResultWire<ReturnType<typeof cardWire>> {
   const decoded = decode(image.bytes);
   if (!decoded)
     throw badRequest("invalid_image", "The image could not be decoded; send a JPEG, PNG or WebP file (detected by content, not by name or Content-Type)", {

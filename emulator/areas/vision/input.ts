@@ -2,7 +2,7 @@ import { ApiError, badRequest } from "../../pipeline/errors.ts";
 import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
 import { FIXTURE_HOST, MAX_IMAGE_BYTES, fixtureBytes, resolveFixture } from "./fixture-host.ts";
 import { parseBodyOptions } from "./options.ts";
-import type { OptionsInput } from "./schemas.ts";
+import type { OptionsInput } from "../../../contract/index.ts";
 import { checkImageUrl } from "./url.ts";
 import { readBytes, readText } from "../../pipeline/body.ts";
 

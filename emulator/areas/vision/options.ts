@@ -2,7 +2,7 @@ import { badRequest } from "../../pipeline/errors.ts";
 import { parsePart } from "../../pipeline/schema.ts";
 import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
 import type { Game } from "../../catalog-data/model.ts";
-import { DEFAULT_LIMIT, GAMES, identifyOptionsSchema, type OptionsInput } from "./schemas.ts";
+import { DEFAULT_LIMIT, GAMES, identifyOptionsSchema, type OptionsInput } from "../../../contract/index.ts";
 
 // Identify options: their shapes and codes are declared once (schemas.ts);
 // here the body's options win over the query's, the defaults apply, and the

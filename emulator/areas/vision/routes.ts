@@ -1,28 +1,19 @@
 import { badRequest, notFound } from "../../pipeline/errors.ts";
-import type { AccessRule } from "../../pipeline/auth.ts";
-import { defineRoute, ok, type RouteSpec } from "../../pipeline/route.ts";
+import { GAMES, VISION, type ConfirmResultWire } from "../../../contract/index.ts";
+import { ok, serve, type RouteSpec } from "../../pipeline/route.ts";
 import type { Game } from "../../catalog-data/model.ts";
 import { identify } from "./identify.ts";
 import { readRequest } from "./input.ts";
 import { resolveOptions } from "./options.ts";
-import { GAMES, SCHEMAS, type ConfirmResultWire } from "./schemas.ts";
 import { visionSlice } from "./state.ts";
 import { own } from "../../state/own.ts";
 
-// Vision is part of Card Data: the catalog's keys and scope (read:catalog),
-// metered at 5 credits (refunded on any error by the pipeline); confirm is free.
-
-const VISION: AccessRule = { kinds: ["partner", "legacy"], scopes: ["read:catalog"] };
+// Vision (contract/vision.ts) is part of Card Data: the catalog's keys and
+// scope, metered at 5 credits (refunded on any error by the pipeline).
 
 export const visionRoutes: RouteSpec[] = [
-  defineRoute({
-    method: "POST",
-    path: "/vision/identify",
-    access: VISION,
-    envelope: "partner",
-    cost: 5,
+  serve(VISION.identify, {
     gate: "catalog",
-    schema: SCHEMAS.identify,
     async handle(c) {
       // The body (JSON, multipart or raw bytes) is read here; its options win over the query's.
       const parsed = await readRequest(c.req, c.services.catalog);
@@ -31,13 +22,7 @@ export const visionRoutes: RouteSpec[] = [
       return ok(identify(c.services, c.key!, image, options));
     },
   }),
-  defineRoute({
-    method: "POST",
-    path: "/vision/identify/:feedback_id/confirm",
-    access: VISION,
-    envelope: "partner",
-    cost: 0,
-    schema: SCHEMAS.confirm,
+  serve(VISION.confirm, {
     handle(c) {
       const id = c.input.params.feedback_id;
       const record = own(visionSlice(c.services.store).feedback, id);

@@ -1,7 +1,7 @@
 import { defineControl, type ControlSpec } from "../../control/route.ts";
 import { badInput, flag, missing, opt, text } from "../../control/schemas.ts";
 import { z } from "../../pipeline/schema.ts";
-import { deliverySchema, webhookSchema } from "./schemas.ts";
+import { Webhook as webhookSchema, WebhookDelivery as deliverySchema } from "../../../contract/index.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { publishEvent } from "../../events/publish.ts";

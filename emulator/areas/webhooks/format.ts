@@ -3,9 +3,9 @@ import type { DeliveryRecord, WebhookRecord } from "./model.ts";
 // Wire shapes (interface "Webhook", service-facts §6.1). The secret appears
 // only in `registrationWire`, the answer to POST /api/v1/webhooks.
 
-import type { DeliveryWire, WebhookWire } from "./schemas.ts";
+import type { Webhook, WebhookDelivery, WebhookRegistration } from "../../../contract/index.ts";
 
-export const webhookWire = (w: WebhookRecord): WebhookWire => ({
+export const webhookWire = (w: WebhookRecord): Webhook => ({
   id: w.id,
   url: w.url,
   event_types: [...w.event_types],
@@ -14,10 +14,10 @@ export const webhookWire = (w: WebhookRecord): WebhookWire => ({
   updated_at: w.updated_at,
 });
 
-export const registrationWire = (w: WebhookRecord): WebhookWire & { signing_secret: string } => ({ ...webhookWire(w), signing_secret: w.secret });
+export const registrationWire = (w: WebhookRecord): WebhookRegistration => ({ ...webhookWire(w), signing_secret: w.secret });
 
 /** A delivery as `GET /webhooks/deliveries` shows it: the record without its owner and raw body. */
-export const deliveryWire = (d: DeliveryRecord): DeliveryWire => ({
+export const deliveryWire = (d: DeliveryRecord): WebhookDelivery => ({
   id: d.id,
   webhook_id: d.webhook_id,
   event_type: d.event_type,

@@ -5,7 +5,7 @@ import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../events/types.ts";
 import { webhooksSlice, type WebhookRecord } from "./model.ts";
 import { makeSecret } from "./signing.ts";
 import { urlProblem } from "./url-policy.ts";
-import type { RegisterInput, UpdateInput } from "./schemas.ts";
+import type { WebhookRegisterInput as RegisterInput, WebhookUpdateInput as UpdateInput } from "../../../contract/index.ts";
 import { intId } from "../../pipeline/identifiers.ts";
 import { own } from "../../state/own.ts";
 

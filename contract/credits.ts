@@ -1,7 +1,8 @@
-import { withCode, z, type RouteSchema } from "../../pipeline/schema.ts";
+import { operation } from "./operation.ts";
+import { withCode, z } from "./zod.ts";
 
 // What /api/v1/credits/topup and /api/v1/account/usage take and answer
-// (interface "Credit account", "Top-up result"; docs/credits.md). The x402
+// (docs/credits.md: the credit account and the x402 top-up). The x402
 // exchange itself (challenge, verify, settle) is a rule of topup.ts: the
 // schemas check the amount and describe the answers.
 
@@ -13,13 +14,19 @@ const ATOMIC_PER_CENT = 10_000n; // the stablecoin has 6 decimals
 const USD_RULE = `a number of dollars from ${MIN_USD} to ${MAX_USD} with at most 2 decimals`;
 const got = (input: unknown) => `must be ${USD_RULE}, got ${JSON.stringify(input)}`;
 
+/** Whole cents of a checked decimal text ("19.9" → 1990), exactly: no float on the way. */
+const centsOf = (text: string): number => {
+  const [whole, frac = ""] = text.split(".");
+  return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+};
+
 /** `usd` is a decimal with at most 2 places (so credits stay whole), from 5 to 1000. */
 const usd = withCode(
   z
     .string({ error: `is required: ${USD_RULE}` })
     .trim()
-    .regex(/^\d+(\.\d{1,2})?$/, { error: (iss) => got(iss.input) })
-    .transform((text) => Math.round(Number(text) * 100))
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: (iss) => got(iss.input) })
+    .transform(centsOf)
     .refine((cents) => cents >= MIN_USD * 100 && cents <= MAX_USD * 100, { error: (iss) => got((iss.input as number) / 100) })
     .transform((cents) => ({ usd: cents / 100, cents, credits: (cents * CREDITS_PER_USD) / 100, atomic: BigInt(cents) * ATOMIC_PER_CENT }))
     .describe(`Dollars to top up: ${USD_RULE} (500 credits per USD).`),
@@ -93,22 +100,43 @@ export const usageSchema = z.object({
 export type UsageWire = z.output<typeof usageSchema>;
 export type PlanWire = z.output<typeof planSchema>;
 
-export const SCHEMAS = {
-  topup: {
-    query: topupQuery,
-    responses: {
-      200: { description: "Settled (or a replay of a settled payment: Idempotent-Replayed); PAYMENT-RESPONSE carries the x402 SettleResponse", data: topupResultSchema },
-      400: { description: "usd missing, outside 5..1000 or with more than 2 decimals", codes: ["invalid_amount"] },
-      402: {
-        description:
-          "The x402 challenge (no payment header) or a refused payment: PAYMENT-REQUIRED carries the base64 PaymentRequired; the body also has the x402 v1 form (x402Version 1, accepts[])",
-        codes: ["insufficient_credits"],
-        details: x402DetailsSchema,
+/** Partner keys, whatever their scopes: the credit balance belongs to the key. Tenant keys never spend credits; legacy keys are unmetered. */
+const METERED = { kinds: ["partner"] } as const;
+
+export const CREDITS = {
+  topup: operation({
+    id: "credits.topup",
+    method: "POST",
+    path: "/credits/topup",
+    summary: "Buy credits with the stablecoin over x402 (500 credits per USD)",
+    access: METERED,
+    envelope: "partner",
+    schema: {
+      query: topupQuery,
+      responses: {
+        200: { description: "Settled (or a replay of a settled payment: Idempotent-Replayed); PAYMENT-RESPONSE carries the x402 SettleResponse", data: topupResultSchema },
+        400: { description: "usd missing, outside 5..1000 or with more than 2 decimals", codes: ["invalid_amount"] },
+        402: {
+          description:
+            "The x402 challenge (no payment header) or a refused payment: PAYMENT-REQUIRED carries the base64 PaymentRequired; the body also has the x402 v1 form (x402Version 1, accepts[])",
+          codes: ["insufficient_credits"],
+          details: x402DetailsSchema,
+        },
+        503: { description: "The emulator runs without its chain", codes: ["chain_unavailable"] },
       },
-      503: { description: "The emulator runs without its chain", codes: ["chain_unavailable"] },
     },
-  },
-  usage: {
-    responses: { 200: { description: "Balance (free and purchased), plan, month-to-date usage, reset date and rate limit", data: usageSchema } },
-  },
-} satisfies Record<string, RouteSchema>;
+  }),
+  usage: operation({
+    id: "account.usage",
+    method: "GET",
+    path: "/account/usage",
+    summary: "The key's credit balance, plan, month-to-date usage, reset date and rate limit",
+    access: METERED,
+    envelope: "partner",
+    // Metered at 0 so it carries X-Credits-Cost: 0 and the same X-Credits-Remaining as `balance`.
+    cost: 0,
+    schema: {
+      responses: { 200: { description: "Balance (free and purchased), plan, month-to-date usage, reset date and rate limit", data: usageSchema } },
+    },
+  }),
+};

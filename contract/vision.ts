@@ -1,16 +1,14 @@
-import { withCode, z, type RouteSchema } from "../../pipeline/schema.ts";
-import type { Game } from "../../catalog-data/model.ts";
-import type { cardWire } from "../catalog/index.ts";
+import { operation } from "./operation.ts";
+import { GAMES } from "./games.ts";
+import { withCode, z } from "./zod.ts";
 
-// What /api/v1/vision/identify and its confirm take and answer (interface
-// "Vision", docs/vision.md). Identify reads its own body (JSON, multipart or
+// What /api/v1/vision/identify and its confirm take and answer (docs/vision.md). Identify reads its own body (JSON, multipart or
 // raw image bytes: input.ts), so its options are one schema used three ways:
 // the route's query, the JSON body's fields and the multipart text fields
 // (input.ts parses those with it). Checks that need the catalog (an expansion
 // id must exist, in the chosen game) and the image rules (URL policy, fetch,
 // size, decoding) stay rules.
 
-export const GAMES = ["pokemon", "onepiece", "azuki"] as const satisfies readonly Game[];
 export const DEFAULT_LIMIT = 5;
 export const MAX_LIMIT = 20;
 export const INCLUDES = ["prices"] as const;
@@ -127,10 +125,9 @@ export const identifyResultSchema = z.object({
     expansion_ids: z.array(z.string()).nullable(),
   }),
 });
-/** The card is the catalog's (its schema above names only the fields vision relies on), so typed as the catalog writes it. */
-type CardWire = ReturnType<typeof cardWire>;
-export type CandidateWire = Omit<z.output<typeof candidateSchema>, "card"> & { card: CardWire };
-export type IdentifyResultWire = Omit<z.output<typeof identifyResultSchema>, "match" | "candidates"> & { match: CandidateWire | null; candidates: CandidateWire[] };
+/** A candidate whose card is typed `C` (the server writes the catalog's full card; the schema names only what vision relies on). */
+export type CandidateWire<C> = Omit<z.output<typeof candidateSchema>, "card"> & { card: C };
+export type IdentifyResultWire<C> = Omit<z.output<typeof identifyResultSchema>, "match" | "candidates"> & { match: CandidateWire<C> | null; candidates: CandidateWire<C>[] };
 
 export const confirmResultSchema = z.object({
   feedback_id: z.string(),
@@ -152,32 +149,53 @@ export const confirmBody = z.object({
 
 const OPTION_CODES = ["invalid_game", "invalid_limit", "invalid_include", "invalid_expansion_ids"] as const;
 
-export const SCHEMAS = {
-  identify: {
-    query: identifyOptionsSchema,
-    ownBody: {
-      "application/json": identifyOptionsSchema.extend({ image_url: imageUrl }),
-      "multipart/form-data": identifyOptionsSchema.extend({ image: imageFile, image_url: imageUrl.optional() }),
-      "image/*": imageFile,
-      "application/octet-stream": imageFile,
-    },
-    responses: {
-      200: { description: "Identified, or a no-match (matched false, still billed); feedback_id confirms it later", data: identifyResultSchema },
-      400: {
-        description: "No image, an image that is not JPEG/PNG/WebP, the wrong multipart field, a URL that is not public https or cannot be fetched, or a bad option (refunded)",
-        codes: ["invalid_json", "image_required", "invalid_image", "invalid_upload", "image_url_not_allowed", "image_fetch_failed", ...OPTION_CODES],
+/** Vision is part of Card Data: the catalog's keys and scope, metered at 5 credits; confirming is free. */
+const access = { kinds: ["partner", "legacy"], scopes: ["read:catalog"] } as const;
+
+export const VISION = {
+  identify: operation({
+    id: "vision.identify",
+    method: "POST",
+    path: "/vision/identify",
+    summary: "Identify a card from an image (upload, raw bytes or a public https URL)",
+    access,
+    envelope: "partner",
+    cost: 5,
+    schema: {
+      query: identifyOptionsSchema,
+      ownBody: {
+        "application/json": identifyOptionsSchema.extend({ image_url: imageUrl }),
+        "multipart/form-data": identifyOptionsSchema.extend({ image: imageFile, image_url: imageUrl.optional() }),
+        "image/*": imageFile,
+        "application/octet-stream": imageFile,
       },
-      413: { description: "The image is over 10 MB, however sent (refunded)", codes: ["image_too_large"] },
+      responses: {
+        200: { description: "Identified, or a no-match (matched false, still billed); feedback_id confirms it later", data: identifyResultSchema },
+        400: {
+          description: "No image, an image that is not JPEG/PNG/WebP, the wrong multipart field, a URL that is not public https or cannot be fetched, or a bad option (refunded)",
+          codes: ["invalid_json", "image_required", "invalid_image", "invalid_upload", "image_url_not_allowed", "image_fetch_failed", ...OPTION_CODES],
+        },
+        413: { description: "The image is over 10 MB, however sent (refunded)", codes: ["image_too_large"] },
+      },
     },
-  },
-  confirm: {
-    params: z.object({ feedback_id: z.string() }),
-    body: confirmBody,
-    responses: {
-      200: { description: "Confirmed; `corrected` when card_id named another card than the match", data: confirmResultSchema },
-      400: { description: "card_id is not a card (of the identification's game), or missing after a no-match", codes: ["invalid_json", "invalid_card_id"] },
-      404: { description: "No identification with that feedback_id on this account", codes: ["feedback_not_found"] },
-      413: { description: "The body is over 1 MB", codes: ["payload_too_large"] },
+  }),
+  confirm: operation({
+    id: "vision.confirm",
+    method: "POST",
+    path: "/vision/identify/:feedback_id/confirm",
+    summary: "Confirm or correct an identification (free)",
+    access,
+    envelope: "partner",
+    cost: 0,
+    schema: {
+      params: z.object({ feedback_id: z.string() }),
+      body: confirmBody,
+      responses: {
+        200: { description: "Confirmed; `corrected` when card_id named another card than the match", data: confirmResultSchema },
+        400: { description: "card_id is not a card (of the identification's game), or missing after a no-match", codes: ["invalid_json", "invalid_card_id"] },
+        404: { description: "No identification with that feedback_id on this account", codes: ["feedback_not_found"] },
+        413: { description: "The body is over 1 MB", codes: ["payload_too_large"] },
+      },
     },
-  },
-} satisfies Record<string, RouteSchema>;
+  }),
+};

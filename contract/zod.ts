@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+// The contract's one schema library (zod 4; docs/decisions.md says why) and the
+// one annotation the wire adds to it: the 400 code a field answers when it is
+// invalid. Leaf module: imports nothing of the project.
+
+export { z };
+
+/** The code each annotated schema answers with; static metadata of declarations, never changed after load. */
+const CODES = new WeakMap<z.ZodType, string>();
+
+/** Names the 400 code `schema` answers when the value is invalid (default `invalid_value`). */
+export function withCode<T extends z.ZodType>(schema: T, code: string): T {
+  CODES.set(schema, code);
+  return schema;
+}
+
+/** The code `withCode` gave `schema`, if any. */
+export const codeOf = (schema: z.ZodType): string | undefined => CODES.get(schema);
+
+/** What a refinement's issue may carry: its own 400 code, answered instead of the field's. */
+export interface IssueParams {
+  code?: string;
+}
+
+/** Identifiers (a record's id in a path, query or body) are at most 255 characters (docs/reference: "Limits"). */
+export const MAX_IDENTIFIER = 255;
+
+/** An identifier a request names: over 255 characters it is 400 identifier_too_long whatever the field's own code. */
+export const identifier = (schema: z.ZodString = z.string()) =>
+  schema
+    .refine((s) => s.length <= MAX_IDENTIFIER, {
+      error: (iss) => `is ${String(iss.input).length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+      params: { code: "identifier_too_long" } satisfies IssueParams,
+    })
+    .meta({ maxLength: MAX_IDENTIFIER });
