@@ -254,6 +254,10 @@ describe("instant errors, by code", () => {
     expect(await code(demo.submit({ packet_type_id: "x" as never, transaction_hash: r2.transactionHash }))).toEqual([400, "invalid_packet_type"]);
     // Another partner cannot record a transaction this partner recorded.
     expect(await code(sdk(emu.key("tier")).submit({ packet_type_id: 1, transaction_hash: receipt.transactionHash }))).toEqual([409, "tx_already_recorded"]);
+    // A replay is checked like the first submit: the recorded purchase answers only what matches it.
+    expect(await code(demo.submit({ packet_type_id: 2, transaction_hash: receipt.transactionHash }))).toEqual([400, "packet_type_mismatch"]);
+    expect(await code(demo.submit({ packet_type_id: 1, transaction_hash: receipt.transactionHash, wallet_address: user(1).address }))).toEqual([400, "purchaser_mismatch"]);
+    expect((await demo.submit({ packet_type_id: 1, transaction_hash: receipt.transactionHash, wallet_address: user(0).address })).transaction_hash).toBe(receipt.transactionHash);
   });
 
   it("get and list: 404 not_found for another partner's or an unknown purchase; 400 invalid_status", async () => {

@@ -108,6 +108,12 @@ describe("non-custodial purchase", () => {
     expect((await sub({ wallet_address: user(ctx, 2).address, tier_id: 2 })).body.error).toBe("invalid_tier");
     expect((await sub({ wallet_address: user(ctx, 2).address, tier_id: 1, request_id: "12345" })).body.error).toBe("tx_unverified");
     await sub({ wallet_address: user(ctx, 2).address, tier_id: 1 }).expect(202);
+    // A replay is checked like the first submit: the recorded purchase answers only what matches it.
+    expectError(await sub({ wallet_address: user(ctx, 3).address, tier_id: 1 }), 400, "purchaser_mismatch");
+    expectError(await sub({ wallet_address: user(ctx, 2).address, tier_id: 2 }), 400, "invalid_tier");
+    expectError(await sub({ wallet_address: user(ctx, 2).address, tier_id: 1, request_id: "12345" }), 400, "tx_unverified");
+    const replay = await sub({ wallet_address: user(ctx, 2).address, tier_id: 1 }).expect(202);
+    expect(replay.body.data.transaction_hash).toBe(r2.transactionHash);
   });
 
   it("other partners' purchases are 404; tenant keys are 403; lists filter and page", async () => {

@@ -23,6 +23,10 @@ describe("sell-back (TIER)", () => {
     const sub = await post("submit", { transaction_hash: receipt.transactionHash }).expect(200);
     expect(sub.body.data).toMatchObject({ seller: u.address.toLowerCase(), token_ids: ids(p), total_micros: q.body.data.total_payout_micros, transaction_hash: receipt.transactionHash });
     await post("submit", { transaction_hash: receipt.transactionHash }).expect(200); // re-submit is safe
+    // ... and checked like the first: another claimed seller is 403 seller_mismatch.
+    const claimed = await post("submit", { transaction_hash: receipt.transactionHash, wallet_address: user(ctx, 3).address });
+    expect([claimed.status, claimed.body.error]).toEqual([403, "seller_mismatch"]);
+    await post("submit", { transaction_hash: receipt.transactionHash, wallet_address: u.address }).expect(200);
     expect(types(ctx).filter((t) => t === "sellback.confirmed")).toHaveLength(1);
     const list = await ctx.api.get("/api/v1/mystery/sellbacks").set("X-API-Key", ctx.tier).expect(200);
     expect(list.body.data.sellbacks).toHaveLength(1);

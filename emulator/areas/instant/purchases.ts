@@ -61,6 +61,14 @@ export interface Submitted {
 const txLock = (hash: string) => `instant-tx:${hash.toLowerCase()}`;
 const byHash = (s: Services, hash: string) => Object.values(instant(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
 
+/** What the body claims (packet type, wallet) must be what the receipt says. */
+function checkClaims(input: Submitted, recorded: { packetTypeId: number; purchaser: string }): void {
+  if (recorded.packetTypeId !== input.packet_type_id)
+    throw badRequest("packet_type_mismatch", `The transaction bought packet type ${recorded.packetTypeId}, not packet_type_id ${input.packet_type_id}`);
+  if (input.wallet !== null && recorded.purchaser.toLowerCase() !== input.wallet.toLowerCase())
+    throw badRequest("purchaser_mismatch", `The pack was bought by ${recorded.purchaser}, not wallet_address ${input.wallet}`);
+}
+
 /**
  * Records a mined buy-and-open transaction (202 SUBMITTED). The receipt decides
  * price, request id, purchaser and recipient; the body only names what the
@@ -72,6 +80,8 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
     const existing = byHash(s, input.hash);
     if (existing) {
       if (existing.account_id !== accountId) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
+      // A replay is checked like the first submit, against what the receipt recorded.
+      checkClaims(input, { packetTypeId: existing.packet_type_id, purchaser: existing.purchaser_address });
       await settle(s, existing.id);
       return instant(s).purchases[existing.id] ?? existing;
     }
@@ -85,10 +95,7 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
     if (receipt.status !== "success") throw badRequest("tx_reverted", "The buy-and-open transaction reverted on chain");
     const req = requestedIn(chain, receipt);
     if (!req) throw badRequest("tx_unverified", "The transaction has no InstantPurchaseRequested log of the instant-pack store");
-    if (req.packetTypeId !== input.packet_type_id)
-      throw badRequest("packet_type_mismatch", `The transaction bought packet type ${req.packetTypeId}, not packet_type_id ${input.packet_type_id}`);
-    if (input.wallet !== null && req.purchaser.toLowerCase() !== input.wallet.toLowerCase())
-      throw badRequest("purchaser_mismatch", `The pack was bought by ${req.purchaser}, not wallet_address ${input.wallet}`);
+    checkClaims(input, { packetTypeId: req.packetTypeId, purchaser: req.purchaser });
     const row = newPurchase(s, {
       account_id: accountId,
       status: "SUBMITTED",

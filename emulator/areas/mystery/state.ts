@@ -8,6 +8,9 @@ import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
 export type PurchaseStatus = "PENDING" | "RESERVED" | "SUBMITTING" | "SUBMITTED" | "FULFILLED" | "PARTIALLY_FULFILLED" | "REFUNDED" | "FAILED";
 export const PURCHASE_STATUSES: readonly PurchaseStatus[] = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"];
 
+/** The terminal successes: the reveal landed and `items` are the items delivered (all, or all but a shortfall). */
+export const isRevealed = (status: PurchaseStatus): boolean => status === "FULFILLED" || status === "PARTIALLY_FULFILLED";
+
 export type ItemTypeName = "CARD" | "GRADED_CARD" | "PACKET" | "SEALED_PRODUCT";
 
 export interface ItemRow {

@@ -1,7 +1,7 @@
 import { encodeFunctionData, type Hex } from "viem";
 import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { sendAs } from "../chain-io.ts";
+import { burnState, sendAs } from "../chain-io.ts";
 import { mystery, type OfferRow, type TransferRow } from "../state.ts";
 import { emit, JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
 import { buybackConfirmedData, cardTransferredData, transferFailedData, transferHeldData } from "./events.ts";
@@ -14,7 +14,7 @@ import { activeWallet } from "../wallet/wallets.ts";
 export const TRANSFER_RETRY_MS = 15 * 60 * 1000;
 export const TRANSFER_MAX_ATTEMPTS = 10;
 
-/** Reads the marketplace for active offers: accepted → buyback.confirmed + a pending transfer; past deadline → expired. */
+/** Reads the marketplace for active offers: accepted → buyback.confirmed + a pending transfer; past deadline → expired; token burned → cancelled. */
 export async function watchOffers(s: Services, onError?: JobErrorHandler): Promise<void> {
   if (!s.chain) return;
   const chain = s.chain.chain;
@@ -24,12 +24,24 @@ export async function watchOffers(s: Services, onError?: JobErrorHandler): Promi
     else await watchOffer(s, chain, o).catch((err: unknown) => onError(`offer ${o.offer_id} watch`, err));
 }
 
+/** Brings one active offer up to date with the chain (a replay answers only an offer still active). */
+export async function refreshOffer(s: Services, offerId: number): Promise<void> {
+  const o = mystery(s).offers[offerId];
+  if (s.chain && o?.status === "active") await watchOffer(s, s.chain.chain, o);
+}
+
 async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void> {
   const used = await chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "offerUsed", args: [o.offer_hash as Hex] });
   const row = mystery(s).offers[o.offer_id];
   if (!row || row.status !== "active") return;
   if (!used) {
     if (Math.floor(s.clock.now() / 1000) > row.deadline) row.status = "expired";
+    // A burned token can never be sold with it. (A frozen one stays active: accept/prepare shows
+    // transfer_frozen, and the offer is acceptable again once the burn is lifted.)
+    else if ((await burnState(chain, BigInt(row.token_id))).burned) {
+      const now = mystery(s).offers[o.offer_id];
+      if (now?.status === "active") now.status = "cancelled";
+    }
     return;
   }
   const logs = await chain.publicClient.getContractEvents({

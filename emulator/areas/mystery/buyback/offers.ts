@@ -7,9 +7,9 @@ import type { Services } from "../../../pipeline/services.ts";
 import { groupOf } from "../catalog/items.ts";
 import { burnState, chainOf, ownerOf, tokenRecord, usdcBalance } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
-import { mystery, type OfferRow, type PurchaseRow } from "../state.ts";
+import { isRevealed, mystery, type OfferRow, type PurchaseRow } from "../state.ts";
 import { tokenLockKey, usdc } from "../util.ts";
-import { watchOffers } from "./forwarding.ts";
+import { refreshOffer, watchOffers } from "./forwarding.ts";
 import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./pricing.ts";
 
 // POOL-model buyback: the service signs a BuybackMarketplace offer (EIP-712
@@ -124,29 +124,46 @@ async function ownTokenPurchase(s: Services, acct: string, tokenId: string): Pro
 export async function createOffer(s: Services, acct: string, tokenId: string, offerPrice: OfferPrice | null): Promise<{ offer: OfferRow; idempotent: boolean }> {
   return withKeyLock(s.store, tokenLockKey("offer", acct, tokenId), async () => {
     const existing = Object.values(mystery(s).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active");
-    if (existing) return { offer: existing, idempotent: true };
+    if (existing) {
+      // A replay answers what the chain says now: an offer accepted, expired or on a burned token is
+      // no longer active (creation's checks then run), and a frozen token is refused as at creation.
+      await refreshOffer(s, existing.offer_id);
+      const now = mystery(s).offers[existing.offer_id];
+      if (now?.status === "active") {
+        refuseFrozen(await burnState(chainOf(s), BigInt(tokenId)), tokenId);
+        return { offer: now, idempotent: true };
+      }
+    }
     const purchase = await ownTokenPurchase(s, acct, tokenId);
     if (!purchase) throw notFound(`No token ${tokenId} from this account's purchases`, "token_not_found");
     return signOffer(s, acct, tokenId, purchase.id, offerPrice);
   });
 }
 
+const notEligible = (tokenId: string, reason: string, message: string) => conflict("not_eligible", message, { details: { token_id: tokenId, reason } });
+
+/** A pending burn (redemption or grading) freezes transfers: no offer is made or replayed then. */
+function refuseFrozen(burn: { pending: boolean }, tokenId: string): void {
+  if (burn.pending) throw notEligible(tokenId, "frozen", `Token ${tokenId} has a pending burn (redemption or grading)`);
+}
+
 async function signOffer(s: Services, acct: string, tokenId: string, purchaseId: number, offerPrice: OfferPrice | null): Promise<{ offer: OfferRow; idempotent: boolean }> {
   const chain = chainOf(s);
   const id = BigInt(tokenId);
   const holder = await ownerOf(chain, id);
+  const burn = await burnState(chain, id);
+  if (!holder && burn.burned) throw notEligible(tokenId, "burned", `Token ${tokenId} was burned (redeemed)`);
   if (!holder) throw notFound(`No token ${tokenId} on chain`, "token_not_found");
   const rec = await tokenRecord(chain, id);
   const type = groupOf(rec.groupId)?.itemType;
-  const notEligible = (reason: string, message: string) => conflict("not_eligible", message, { details: { token_id: tokenId, reason } });
-  if (!type) throw notEligible("not_whitelisted", `Token ${tokenId} was not minted by the mystery pool`);
-  if (type !== "CARD" && type !== "GRADED_CARD") throw notEligible("item_type", `Only cards are bought back; token ${tokenId} is a ${type}`);
-  if ((await burnState(chain, id)).pending) throw notEligible("frozen", `Token ${tokenId} has a pending burn (redemption or grading)`);
-  if (holder.toLowerCase() === chain.poolSigner.address.toLowerCase()) throw notEligible("already_bought_back", `Token ${tokenId} was already bought back`);
+  if (!type) throw notEligible(tokenId, "not_whitelisted", `Token ${tokenId} was not minted by the mystery pool`);
+  if (type !== "CARD" && type !== "GRADED_CARD") throw notEligible(tokenId, "item_type", `Only cards are bought back; token ${tokenId} is a ${type}`);
+  refuseFrozen(burn, tokenId);
+  if (holder.toLowerCase() === chain.poolSigner.address.toLowerCase()) throw notEligible(tokenId, "already_bought_back", `Token ${tokenId} was already bought back`);
   const value = rec.oracleValue;
   if (value === 0n) throw conflict("value_unknown", `Token ${tokenId}'s group has no oracle price`);
   if (value < ELIGIBLE_MIN || value > ELIGIBLE_MAX)
-    throw notEligible("value_out_of_range", `Only cards valued $10–$100 are bought back; token ${tokenId} is worth ${usdc(value)} USDC`);
+    throw notEligible(tokenId, "value_out_of_range", `Only cards valued $10–$100 are bought back; token ${tokenId} is worth ${usdc(value)} USDC`);
   let price = buybackPrice(value);
   if (offerPrice) {
     const o = offerPrice.micros;
@@ -192,7 +209,7 @@ export function accountPurchaseId(s: Services, acct: string, id: number | null):
 /** Purchase-path resolution for POST /mystery/buyback/:purchase_id: the named card, or the purchase's only card. */
 export function purchaseToken(s: Services, purchaseId: number, token: TokenInput | null): string {
   const p = mystery(s).purchases[purchaseId]!;
-  if (p.status !== "FULFILLED" || !p.items) throw conflict("not_fulfilled", `Purchase ${purchaseId} is ${p.status}; offers need a revealed purchase`);
+  if (!isRevealed(p.status) || !p.items) throw conflict("not_fulfilled", `Purchase ${purchaseId} is ${p.status}; offers need a revealed purchase`);
   const cards = p.items.filter((i) => i.item_type === "CARD" || i.item_type === "GRADED_CARD");
   if (!token) {
     if (cards.length === 1) return cards[0]!.token_id;

@@ -53,6 +53,17 @@ export interface SubmittedPurchase {
   request_id: string | null;
 }
 
+/** What the body claims (wallet, tier, request id) must be what the receipt says. */
+function checkClaims(input: SubmittedPurchase, recorded: { buyer: string; tierId: number; requestId: string | null }): void {
+  const { wallet, tier } = input;
+  if (recorded.buyer.toLowerCase() !== wallet.toLowerCase()) throw badRequest("purchaser_mismatch", `The purchase was made by ${recorded.buyer}, not wallet_address ${wallet}`);
+  if (recorded.tierId !== tier.tierId) throw badRequest("invalid_tier", `The transaction bought tier ${recorded.tierId}, not tier ${tier.tierId}`);
+  if (input.request_id !== null && input.request_id !== recorded.requestId)
+    throw badRequest("tx_unverified", `request_id ${input.request_id} does not match the VRF request ${recorded.requestId} in the receipt`, {
+      details: { request_id: recorded.requestId },
+    });
+}
+
 /**
  * Records a mined purchase transaction (SUBMITTED), settled from the chain at
  * once. Idempotent on the hash: parallel submits of one hash take turns, so
@@ -64,6 +75,8 @@ export function submitPurchase(s: Services, accountId: string, input: SubmittedP
     const existing = Object.values(mystery(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
     if (existing) {
       if (existing.account_id !== accountId) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
+      // A replay is checked like the first submit, against what the receipt recorded.
+      checkClaims(input, { buyer: existing.purchaser_address, tierId: existing.tier_id, requestId: existing.onchain_request_id });
       await settleFromChain(s, existing.id);
       return mystery(s).purchases[existing.id] ?? existing;
     }
@@ -73,12 +86,7 @@ export function submitPurchase(s: Services, accountId: string, input: SubmittedP
     if (receipt.status !== "success") throw badRequest("tx_reverted", "The purchase transaction reverted on chain");
     const req = purchaseRequestedIn(s, receipt);
     if (!req) throw badRequest("tx_unverified", "The transaction has no MysteryPool PurchaseRequested log");
-    if (req.buyer.toLowerCase() !== wallet.toLowerCase()) throw badRequest("purchaser_mismatch", `The purchase was made by ${req.buyer}, not wallet_address ${wallet}`);
-    if (Number(req.tierId) !== tier.tierId) throw badRequest("invalid_tier", `The transaction bought tier ${req.tierId}, not tier ${tier.tierId}`);
-    if (input.request_id !== null && input.request_id !== req.requestId.toString())
-      throw badRequest("tx_unverified", `request_id ${input.request_id} does not match the VRF request ${req.requestId} in the receipt`, {
-        details: { request_id: req.requestId.toString() },
-      });
+    checkClaims(input, { buyer: req.buyer, tierId: Number(req.tierId), requestId: req.requestId.toString() });
     const row = newPurchase(s, {
       account_id: accountId,
       custody: "NON_CUSTODIAL",

@@ -7,7 +7,7 @@ import { own, setOwn } from "../../../state/own.ts";
 import type { Carrier } from "../../../shipping/carriers.ts";
 import { burnState, chainOf, ownerOf } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
-import { mystery, type ItemRow, type ItemTypeName, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
+import { isRevealed, mystery, type ItemRow, type ItemTypeName, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
 import { emit, tokenLockKey } from "../util.ts";
 import { armWorker, runWorker } from "../worker.ts";
 import { expiryDue, newExpiry } from "./jobs.ts";
@@ -56,7 +56,7 @@ export async function resolveTarget(s: Services, accountId: string, t: TargetInp
   }
   await settleFromChain(s, purchase.id);
   purchase = mystery(s).purchases[purchase.id]!;
-  if (purchase.status !== "FULFILLED" || !purchase.items) throw conflict("not_fulfilled", `Purchase ${purchase.id} is ${purchase.status}; it can be redeemed once FULFILLED`);
+  if (!isRevealed(purchase.status) || !purchase.items) throw conflict("not_fulfilled", `Purchase ${purchase.id} is ${purchase.status}; it can be redeemed once revealed (FULFILLED or PARTIALLY_FULFILLED)`);
   let item: ItemRow | undefined;
   if (t.token) {
     const tokenId = t.token.id;
@@ -119,6 +119,23 @@ export async function checkHolder(s: Services, t: Target, forPrepare: boolean): 
   return owner;
 }
 
+/**
+ * A redemption not yet burned (AWAITING_KYC, PREPARED) answers its calls only while its holder
+ * still holds the token and no other burn froze it; the holder's own flag for it is expected.
+ */
+async function checkStillHeld(s: Services, r: RedemptionRow): Promise<void> {
+  if (r.status !== "AWAITING_KYC" && r.status !== "PREPARED") return;
+  const chain = chainOf(s);
+  const id = BigInt(r.token_id);
+  const details = { details: { redemption_id: r.redemption_id, token_id: r.token_id } };
+  const owner = await ownerOf(chain, id);
+  if (!owner) throw conflict("no_holder", `Token ${r.token_id} of redemption ${r.redemption_id} has no holder (burned)`, details);
+  const burn = await burnState(chain, id);
+  if (burn.pending && burn.burnType !== r.burn_type) throw conflict("not_burnable", `Token ${r.token_id} has a pending ${BURN_TYPE_LABELS[burn.burnType]} burn`, details);
+  if (owner.toLowerCase() !== r.holder.toLowerCase())
+    throw conflict("not_owner", `Token ${r.token_id} moved: it is held by ${owner}, not ${r.holder}, the holder redemption ${r.redemption_id} was prepared for`, details);
+}
+
 export const burnTypeOf = (item: ItemRow) => (item.item_type === "SEALED_PRODUCT" ? BURN_TYPES.REDEEM_PRODUCT : BURN_TYPES.REDEEM_CARD);
 
 /** The shipping rates for redeeming the named item (creates no rows). */
@@ -163,7 +180,9 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
         throw conflict("redemption_expired", `Redemption ${r.redemption_id} (idempotency_key "${key}") expired at ${r.expires_at}; retry with a new idempotency_key`, {
           details: { redemption_id: r.redemption_id, expires_at: r.expires_at },
         });
-      // Same key after KYC approval returns the calldata (the approval already moved it to PREPARED).
+      // Same key after KYC approval returns the calldata (the approval already moved it to PREPARED),
+      // while they can still work: the holder must hold the token as a first prepare requires.
+      await checkStillHeld(s, r);
       return r;
     }
     const target = await resolveTarget(s, accountId, t);

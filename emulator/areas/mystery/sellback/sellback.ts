@@ -5,7 +5,7 @@ import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
-import { chainOf, ownerOf, receiptOf, tokenRecord } from "../chain-io.ts";
+import { burnState, chainOf, ownerOf, receiptOf, tokenRecord } from "../chain-io.ts";
 import { mystery, type SellbackRow } from "../state.ts";
 import { emit, isoAt, txLockKey, usdc } from "../util.ts";
 
@@ -42,12 +42,16 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
   for (const id of ids) {
     const rec = await tokenRecord(chain, BigInt(id));
     const owner = await ownerOf(chain, BigInt(id));
+    const burn = await burnState(chain, BigInt(id));
     const expires = rec.originalRecipient === ZERO ? 0n : rec.mintedAt + 30n * 24n * 3600n;
     let reason: Reason | null = null;
-    if (rec.originalRecipient === ZERO || rec.soldBack) reason = "no_window";
+    // In the contract's order. A burned token, or one frozen by a pending burn (the pool's
+    // transferFrom reverts TokenFrozen), has no window: the SDK's reasons have no other fit.
+    if (rec.originalRecipient === ZERO || rec.soldBack || burn.burned) reason = "no_window";
     else if (!owner || owner.toLowerCase() !== wallet.toLowerCase() || rec.originalRecipient.toLowerCase() !== wallet.toLowerCase()) reason = "wrong_holder";
     else if (now > expires) reason = "window_expired";
     else if (rec.oracleValue === 0n) reason = "value_unknown";
+    else if (burn.pending) reason = "no_window";
     const payout = (rec.oracleValue * BigInt(BUYBACK_DISCOUNT_PERMILLE)) / 1000n;
     items.push({
       token_id: id,
@@ -124,6 +128,9 @@ function partnerWallets(s: Services, accountId: string): Set<string> {
   return out;
 }
 
+const sellerMismatch = (seller: string) =>
+  new ApiError(403, "seller_mismatch", `The on-chain seller ${seller} is not one of this partner's end users (or not the wallet_address sent)`, { details: { seller } });
+
 /**
  * Records a mined sell-back (sellback.confirmed) from its CardSellExecuted log; the seller must
  * be one of the partner's end users (and `claimed`, when sent). Idempotent on the hash:
@@ -134,6 +141,8 @@ export function submitSellback(s: Services, accountId: string, hash: `0x${string
     const known = Object.values(mystery(s).sellbacks).find((r) => r.transaction_hash.toLowerCase() === hash.toLowerCase());
     if (known) {
       if (known.account_id !== accountId) throw conflict("tx_already_recorded", "This sell-back is recorded for another partner");
+      // A replay is checked like the first submit: the claimed seller must be the recorded one.
+      if (claimed && claimed.toLowerCase() !== known.seller) throw sellerMismatch(known.seller);
       return known;
     }
     const chain = chainOf(s);
@@ -145,7 +154,7 @@ export function submitSellback(s: Services, accountId: string, hash: `0x${string
     if (!sold) throw badRequest("tx_unverified", "The transaction has no MysteryPool CardSellExecuted log");
     const seller = sold.args.seller;
     if ((claimed && claimed.toLowerCase() !== seller.toLowerCase()) || !partnerWallets(s, accountId).has(seller.toLowerCase()))
-      throw new ApiError(403, "seller_mismatch", `The on-chain seller ${seller} is not one of this partner's end users`, { details: { seller } });
+      throw sellerMismatch(seller);
     const row: SellbackRow = {
       sellback_id: s.store.nextId("mystery-sellback", 3001),
       account_id: accountId,
