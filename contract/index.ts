@@ -12,6 +12,7 @@ export * from "./operation.ts";
 export * from "./zod.ts";
 export * from "./paging.ts";
 export * from "./games.ts";
+export * from "./match.ts";
 export * from "./service.ts";
 export * from "./webhooks.ts";
 export * from "./vision.ts";
