@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { usdStablecoinAbi } from "../../chain/index.ts";
+import { sendCalls, user, useMystery, type Ctx } from "../mystery/helpers.ts";
+import { expectError } from "../errors.ts";
+
+// Chain operator actions called in parallel (the chain in the loop, manual VRF):
+// each checks the chain, then writes to it; a parallel call must see what the
+// first one wrote (a 4xx in the envelope), never race into a revert (500).
+
+let ctx: Ctx;
+useMystery("manual", (c) => (ctx = c));
+
+/** A mystery tier-1 purchase from fixture wallet `i`, mined: its pending VRF request id. */
+async function pendingRequest(i: number): Promise<string> {
+  const prep = await ctx.api.post("/api/v1/mystery/purchase/prepare").set("X-API-Key", ctx.demo).send({ wallet_address: user(ctx, i).address, tier_id: 1 }).expect(200);
+  await sendCalls(ctx, user(ctx, i), prep.body.data.calls);
+  const pending: string[] = (await ctx.api.get("/_emulator/vrf").expect(200)).body.data.pending;
+  return pending.at(-1)!;
+}
+
+const statuses = (all: Array<{ status: number }>) => all.map((r) => r.status).sort();
+
+describe("parallel chain operator actions", () => {
+  it("16 fulfils of one VRF request: one 200, fifteen 404 not_found (no longer pending)", async () => {
+    const id = await pendingRequest(0);
+    const all = await Promise.all(Array.from({ length: 16 }, () => ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: id })));
+    expect(statuses(all)).toEqual([200, ...Array<number>(15).fill(404)]);
+    for (const r of all.filter((x) => x.status !== 200)) expectError(r, 404, "not_found");
+    expect((await ctx.api.get("/_emulator/vrf").expect(200)).body.data.pending).toEqual([]);
+  });
+
+  it("16 fulfils of the oldest pending request with two pending: each fulfils one, the rest 409 nothing_pending", async () => {
+    const ids = [await pendingRequest(1), await pendingRequest(2)];
+    const all = await Promise.all(Array.from({ length: 16 }, () => ctx.api.post("/_emulator/vrf/fulfill").send({})));
+    expect(statuses(all)).toEqual([200, 200, ...Array<number>(14).fill(409)]);
+    for (const r of all.filter((x) => x.status !== 200)) expectError(r, 409, "nothing_pending");
+    expect(all.filter((r) => r.status === 200).map((r) => r.body.data.request_id).sort()).toEqual([...ids].sort());
+  });
+
+  it("16 faucet calls to one address all land: the balance rises by exactly 16 × the amount", async () => {
+    const to = "0x000000000000000000000000000000000000bEEF";
+    const chain = ctx.emu.chain!;
+    const balance = () => chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [to] });
+    const before = await balance();
+    const all = await Promise.all(Array.from({ length: 16 }, () => ctx.api.post("/_emulator/chain/faucet").send({ address: to, usdc: "3" })));
+    expect(statuses(all)).toEqual(Array<number>(16).fill(200));
+    expect(await balance()).toBe(before + 48_000_000n);
+  });
+});
