@@ -2,8 +2,7 @@ import { formatUnits, parseUnits, isAddress, getAddress } from "viem";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { ok } from "../pipeline/route.ts";
 import { ApiError, badRequest } from "../pipeline/errors.ts";
-import { requireChain } from "../pipeline/chain.ts";
-import { withKeyLock } from "../pipeline/key-lock.ts";
+import { requireChain, withVrfTurn } from "../pipeline/chain.ts";
 import { CHAIN_ROLES } from "../chain-host.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { z } from "../pipeline/schema.ts";
@@ -189,7 +188,7 @@ export const chainControlRoutes: ControlSpec[] = [
         return BigInt(raw);
       };
       // Check pending → fulfil is exclusive: a parallel call sees the request fulfilled (404 / the next one), not a revert.
-      return withKeyLock(c.services.store, "vrf:fulfill", async () => {
+      return withVrfTurn(c.services, async () => {
         const id = await pick();
         let res;
         try {

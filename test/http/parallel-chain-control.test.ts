@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi } from "../../chain/index.ts";
-import { sendCalls, user, useMystery, type Ctx } from "../mystery/helpers.ts";
+import { buy, sendCalls, user, useMystery, type Ctx } from "../mystery/helpers.ts";
 import { expectError } from "../errors.ts";
 
 // Chain operator actions called in parallel (the chain in the loop, manual VRF):
@@ -35,6 +35,18 @@ describe("parallel chain operator actions", () => {
     expect(statuses(all)).toEqual([200, 200, ...Array<number>(14).fill(409)]);
     for (const r of all.filter((x) => x.status !== 200)) expectError(r, 409, "nothing_pending");
     expect(all.filter((r) => r.status === 200).map((r) => r.body.data.request_id).sort()).toEqual([...ids].sort());
+  });
+
+  it("8 fail-reveals and 8 fulfils of one purchase's VRF request: one 200, the rest 409 invalid_status / 404 not_found", async () => {
+    const { purchase } = await buy(ctx, ctx.demo, user(ctx, 3));
+    const id = purchase.onchain_request_id;
+    const all = await Promise.all(
+      Array.from({ length: 16 }, async (_, i) =>
+        i % 2 ? { failReveal: true, r: await ctx.api.post(`/_emulator/mystery/purchases/${purchase.id}/fail-reveal`).send({}) } : { failReveal: false, r: await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: id }) },
+      ),
+    );
+    expect(all.filter(({ r }) => r.status === 200)).toHaveLength(1);
+    for (const { failReveal, r } of all.filter((x) => x.r.status !== 200)) expectError(r, failReveal ? 409 : 404, failReveal ? "invalid_status" : "not_found");
   });
 
   it("16 faucet calls to one address all land: the balance rises by exactly 16 × the amount", async () => {
