@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi } from "../../chain/index.ts";
-import { buy, sendCalls, user, useMystery, type Ctx } from "../mystery/helpers.ts";
+import { buy, relay, sendCalls, user, useMystery, type Ctx } from "../mystery/helpers.ts";
 import { expectError } from "../errors.ts";
 
 // Chain operator actions called in parallel (the chain in the loop, manual VRF):
@@ -47,6 +47,19 @@ describe("parallel chain operator actions", () => {
     );
     expect(all.filter(({ r }) => r.status === 200)).toHaveLength(1);
     for (const { failReveal, r } of all.filter((x) => x.r.status !== 200)) expectError(r, failReveal ? 409 : 404, failReveal ? "invalid_status" : "not_found");
+  });
+
+  it("16 refunds of one custodial mystery purchase: one 200, fifteen 409 invalid_status; the end user credited once", async () => {
+    await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key: ctx.demo, external_user_id: "par-m", usdc: "40" }).expect(200);
+    const made = await ctx.api.post("/api/v1/mystery/purchase").set("X-API-Key", ctx.demo).set("Idempotency-Key", "par-m-1").send({ tier_id: 1, external_user_id: "par-m" }).expect(202);
+    await relay(ctx);
+    const all = await Promise.all(Array.from({ length: 16 }, () => ctx.api.post(`/_emulator/mystery/purchases/${made.body.data.id}/refund`).send({})));
+    expect(statuses(all)).toEqual([200, ...Array<number>(15).fill(409)]);
+    for (const r of all.filter((x) => x.status !== 200)) expectError(r, 409, "invalid_status");
+    const w = (await ctx.api.get("/api/v1/wallet/balance").set("X-API-Key", ctx.demo).query({ external_user_id: "par-m" }).expect(200)).body.data.wallet;
+    expect(w).toMatchObject({ balance_usdc: "40.000000", reserved_usdc: "0.000000" });
+    const entries = (await ctx.api.get("/api/v1/wallet/ledger").set("X-API-Key", ctx.demo).query({ external_user_id: "par-m" }).expect(200)).body.data.entries;
+    expect(entries.map((e: { entry_type: string }) => e.entry_type)).toEqual(["REFUND_CREDIT", "HOLD_SETTLE", "HOLD", "DEPOSIT_CREDIT"]);
   });
 
   it("16 faucet calls to one address all land: the balance rises by exactly 16 × the amount", async () => {
