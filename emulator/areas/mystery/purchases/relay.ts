@@ -1,6 +1,5 @@
 import { encodeFunctionData, type TransactionReceipt } from "viem";
 import { mysteryPoolAbi } from "../../../../chain/index.ts";
-import { documentedError, type ApiError } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { sendAs } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
@@ -32,13 +31,8 @@ export const PENDING_TIMEOUT_MS = 60 * 60 * 1000;
 
 export const relayerOn = (s: Services) => mystery(s).relayer !== "off";
 
-/**
- * 503 relayer_disabled while an operator has the relayer off: `retryable: true` and the
- * Retry-After every retryable 503 carries (pipeline/errors.ts), so the SDK retries it.
- */
-export function relayerDisabled(what: string): ApiError {
-  return documentedError(503, "relayer_disabled", `The relayer is disabled; ${what}`);
-}
+/** 503 relayer_disabled (retryable), shared with the other areas the relayer serves. */
+export { relayerDisabled } from "../../../pipeline/relayer-port.ts";
 
 const userOf = (s: Services, p: PurchaseRow) => endUser(s, p.account_id, { external_user_id: p.external_user_id, wallet_address: p.purchaser_address });
 
