@@ -8,6 +8,7 @@ import { endUser } from "../wallet/end-users.ts";
 import { ledgerRelease, ledgerSettle } from "../wallet/ledger.ts";
 import { emitPurchase } from "./events.ts";
 import { purchaseRequestedIn } from "./purchases.ts";
+import { pushShortfall } from "./shortfall.ts";
 
 // The relayer's side of a custodial purchase, taken by the area's worker on the
 // virtual clock (each step is a due time stored on the row, so it survives
@@ -102,6 +103,7 @@ async function broadcast(s: Services, id: number): Promise<void> {
   if (error || !receipt || !purchaseRequestedIn(s, receipt)) return fail(s, row, error ?? "no PurchaseRequested log in the relayer transaction");
   row.transaction_hash = receipt.transactionHash;
   row.next_step_at = s.clock.now() + RELAY_CONFIRM_MS;
+  await pushShortfall(s, id, purchaseRequestedIn(s, receipt)!.requestId);
 }
 
 /** The broadcast transaction confirmed: SUBMITTED with its VRF request id. */
