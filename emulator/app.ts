@@ -17,6 +17,7 @@ import { coreControlRoutes } from "./control/core-routes.ts";
 import { deviationRoutes } from "./control/deviation-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
 import { runControl } from "./control/dispatch.ts";
+import { checkControlWrite } from "./control/write-guard.ts";
 import { journalOf, record } from "./ui/journal.ts";
 import { uiControlRoutes } from "./ui/routes.ts";
 import { applyDeviations, type Deviation } from "./pipeline/deviation.ts";
@@ -123,6 +124,7 @@ export function createApp(services: Services, host: ControlHost, run = createPip
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {
       const headers = idHeaders(c);
       try {
+        checkControlWrite(c.req.raw);
         const reply = await runControl(spec, services, host, c.req.param(), new URL(c.req.url), () => readBody(c.req.raw));
         if (reply.raw) {
           reply.raw.headers.set("X-Request-Id", headers["X-Request-Id"]!);

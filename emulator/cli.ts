@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { createEmulator } from "./index.ts";
+import { classifyHost } from "./pipeline/address-policy.ts";
 import { JournalError } from "../chain/journal.ts";
 import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
@@ -14,6 +15,8 @@ const START: CommandSpec = {
   npx emulator openapi [--out FILE]      write the OpenAPI document (npx emulator openapi --help)`,
   options: [
     { name: "port", type: "string", value: "N", describe: "API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)" },
+    { name: "host", type: "string", value: "ADDRESS", describe: "listen on ADDRESS instead of 127.0.0.1 (or EMULATOR_HOST); a non-loopback address\nmakes the control plane reachable from the network" },
+    { name: "allowed-host", type: "string", value: "NAME", multiple: true, describe: "also answer a Host header of NAME (.NAME: and its subdomains); loopback names and\nIP addresses always are, others get 403 host_not_allowed (DNS-rebinding guard)" },
     { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
     { name: "json", type: "boolean", describe: "print exactly one JSON line {url, rpcUrl, keys} when ready" },
     { name: "quiet", type: "boolean", describe: "no line per API call in the terminal (printed while stdout is a TTY)" },
@@ -98,6 +101,8 @@ async function start(args: ParsedArgs): Promise<number> {
   const envPort = process.env.EMULATOR_PORT ? Number(process.env.EMULATOR_PORT) : 4010;
   const port = intFlag(args, "port", envPort) ?? 4010;
   const seed = intFlag(args, "seed", 1) ?? 1;
+  const host = last(args, "host") ?? (process.env.EMULATOR_HOST || undefined);
+  const allowedHosts = args.flags.get("allowed-host") ?? [];
   const clock = last(args, "clock") ?? "realtime";
   if (clock !== "realtime" && clock !== "manual") throw new UsageError("--clock must be realtime or manual");
   const catalog = last(args, "catalog") ?? "default";
@@ -117,6 +122,8 @@ async function start(args: ParsedArgs): Promise<number> {
   try {
     emu = await createEmulator({
       port,
+      host,
+      allowedHosts,
       seed,
       clock,
       catalog,
@@ -127,6 +134,8 @@ async function start(args: ParsedArgs): Promise<number> {
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
+    if (host && (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"))
+      throw new UsageError(`--host ${host}: not an address of this machine (${e.code}); try 127.0.0.1 or 0.0.0.0`);
     if (e.code === "EADDRINUSE")
       throw new UsageError(`a port is in use (API ${port}, chain ${rpcPort}): stop the other process or pass --port / --rpc-port (0 picks a free port)`);
     // A state file that cannot be loaded says why in one line (e.g. it holds an in-process chain and --rpc-url attaches).
@@ -135,6 +144,8 @@ async function start(args: ParsedArgs): Promise<number> {
     throw err;
   }
   const readyMs = Math.round(performance.now() - started);
+  if (host && classifyHost(host).class !== "loopback")
+    process.stderr.write(`emulator: listening on ${host}: the control plane (keys, state, reset) is reachable from the network\n`);
   // Ctrl-C is handled from before the first line is printed: a script that reads the ready line and
   // stops the emulator at once must get a clean exit, never the default signal death.
   const stopped = new Promise<void>((resolve) => {

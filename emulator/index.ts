@@ -18,6 +18,8 @@ import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
 import { badRequest } from "./pipeline/errors.ts";
+import { errorResponse } from "./pipeline/envelope.ts";
+import { hostCheck, type HostCheck } from "./pipeline/host-check.ts";
 import { ChainHost, type ChainHostOptions } from "./chain-host.ts";
 import type { Chain, ChainStateExport } from "../chain/index.ts";
 
@@ -43,6 +45,17 @@ export interface EmulatorOptions {
   catalog?: "default" | "large";
   /** Listen on 127.0.0.1:<port> (0 = any free port). Omit for in-process use (msw handlers, `fetch`). */
   port?: number;
+  /**
+   * The address to listen on instead of 127.0.0.1 (`--host`). It is also an allowed Host. A
+   * non-loopback address makes the control plane reachable from the network.
+   */
+  host?: string;
+  /**
+   * Host names the listening server answers besides loopback names and IP addresses (DNS-rebinding
+   * guard, as Vite's `server.allowedHosts`): exact names, or `.example.test` for a domain and its
+   * subdomains. Other Hosts get 403 `host_not_allowed`. In-process calls are never checked.
+   */
+  allowedHosts?: string[];
   /** Per-IP budget per minute (default 3000). */
   ipRateLimitPerMin?: number;
   /** Concurrency gate sizes, merged over the defaults (warehouse_read 20, catalog 24, …). */
@@ -243,14 +256,15 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
   if (options.port !== undefined) {
     let listening;
     try {
-      listening = await listen(appFetch, options.port);
+      const bind = options.host ?? "127.0.0.1";
+      listening = await listen(appFetch, options.port, bind, hostCheck([...(options.allowedHosts ?? []), ...(options.host ? [options.host] : [])]));
     } catch (err) {
       await chainHost?.close();
       throw err;
     }
     const { server: s, port } = listening;
     server = s;
-    url = `http://127.0.0.1:${port}`;
+    url = `http://${urlHost(options.host)}:${port}`;
   }
 
   const handle = (req: Request) => appFetch(req);
@@ -307,9 +321,25 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
   };
 }
 
-function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, port: number): Promise<{ server: ServerType; port: number }> {
+/** The host of `url`: the bound address, 127.0.0.1 for an any-address bind, IPv6 in brackets. */
+function urlHost(host: string | undefined): string {
+  if (!host || host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+interface NodeEnv {
+  incoming?: { headers?: { host?: string } };
+}
+
+function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string, check: HostCheck): Promise<{ server: ServerType; port: number }> {
+  // The Host check guards what the network reaches (every route: a rebound page could
+  // also drive the API with the well-known fixture keys); in-process calls skip it.
+  const guarded = (req: Request, env?: unknown) => {
+    const refused = check((env as NodeEnv | undefined)?.incoming?.headers?.host);
+    return refused ? errorResponse(refused, "partner", {}) : fetch(req, env);
+  };
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, hostname: "127.0.0.1" }, (info) => resolve({ server, port: info.port }));
+    const server = serve({ fetch: guarded, port, hostname }, (info) => resolve({ server, port: info.port }));
     server.once("error", reject);
   });
 }

@@ -88,9 +88,13 @@ describe("GET /_emulator/openapi.json", () => {
     type Op = { responses: Record<string, unknown>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } };
     for (const r of controlRoutes) {
       const op = (doc.paths[openApiPath(`/_emulator${r.path}`).path] as Record<string, Op>)[r.method.toLowerCase()]!;
-      expect(Object.keys(op.responses).sort(), `${r.method} ${r.path}`).toEqual(Object.keys(r.schema.responses).sort());
+      // Writes also answer the CSRF guard's refusals (control/write-guard.ts).
+      const guards = r.method === "GET" ? [] : ["403", "415"];
+      expect(Object.keys(op.responses).sort(), `${r.method} ${r.path}`).toEqual([...new Set([...Object.keys(r.schema.responses), ...guards])].sort());
       expect(Object.keys(op.responses).some((s) => /^2\d\d$/.test(s)), `${r.method} ${r.path} answers a success`).toBe(true);
     }
+    const reset = (doc.paths["/_emulator/reset"] as Record<string, { responses: Record<string, { content: { "application/json": { schema: { allOf: { properties?: { error?: { enum: string[] } } }[] } } } }> }>).post!;
+    expect(reset.responses["415"]!.content["application/json"].schema.allOf[1]!.properties!.error!.enum).toEqual(["unsupported_media_type"]);
     const faucet = (doc.paths["/_emulator/chain/faucet"] as Record<string, Op>).post!;
     expect(Object.keys(faucet.requestBody!.content["application/json"]!.schema.properties!)).toEqual(["address", "usdc", "eth"]);
   });

@@ -16,6 +16,8 @@ import {IVRFCoordinatorV2Plus, IVRFConsumerV2Plus} from "./vrf/IVRFCoordinatorV2
 /// to the buyer (PurchaseRevealed). Payments stay in the pool as the sell-back float.
 /// Sell-back: the original recipient of a pool-minted item may sell it back within the buyback
 /// window at oracle value × discount ({acceptCardBuyback}); batches are all-or-nothing.
+/// Shortfall: the owner may mark a pending purchase short by n items ({setShortfall}); its reveal then
+/// mints only the first slots − n items and pays price × n / slots back to the payer in the same call.
 contract MysteryPool is Ownable, ReentrancyGuard, IVRFConsumerV2Plus {
     using SafeERC20 for IERC20;
 
@@ -92,6 +94,10 @@ contract MysteryPool is Ownable, ReentrancyGuard, IVRFConsumerV2Plus {
     uint256[] internal _tierIds;
     mapping(uint256 requestId => Purchase) internal _purchases;
     mapping(uint256 tokenId => TokenRecord) internal _tokens;
+    /// Items a pending purchase's reveal will not deliver ({setShortfall}).
+    mapping(uint256 requestId => uint32) public shortfallOf;
+    /// What the reveal paid back for them (0 until it lands).
+    mapping(uint256 requestId => uint256) public shortfallRefundOf;
 
     event PurchaseRequested(uint256 indexed requestId, address indexed buyer, uint256 indexed tierId, uint256 price);
     event RelayedPurchase(uint256 indexed requestId, address indexed relayer, address indexed buyer);
@@ -105,6 +111,8 @@ contract MysteryPool is Ownable, ReentrancyGuard, IVRFConsumerV2Plus {
     );
     event PurchaseRevealed(uint256 indexed requestId, address indexed buyer, uint256[] tokenIds);
     event PurchaseRefunded(uint256 indexed requestId, address indexed payer, uint256 amount);
+    event ShortfallSet(uint256 indexed requestId, uint32 items);
+    event PurchaseShortfallRefunded(uint256 indexed requestId, address indexed payer, uint32 items, uint256 amount);
     event CardSellExecuted(address indexed seller, uint256[] tokenIds, uint256 total);
     event TierConfigured(uint256 indexed tierId, string name, uint256 price, bool active);
     event GroupConfigured(uint256 indexed groupId, string name, CardNFT.ItemType itemType, uint256 minValue, uint256 maxValue);
@@ -282,6 +290,16 @@ contract MysteryPool is Ownable, ReentrancyGuard, IVRFConsumerV2Plus {
         emit PurchaseRefunded(requestId, p.payer, p.price);
     }
 
+    /// @notice The reveal of a pending purchase will deliver all but its last `items` slots and pay
+    /// their share of the price back to the payer. Setting it again replaces the count.
+    function setShortfall(uint256 requestId, uint32 items) external onlyOwner {
+        Purchase storage p = _purchases[requestId];
+        if (p.status != PurchaseStatus.REQUESTED) revert RequestNotPending(requestId);
+        if (items >= _tiers[p.tierId].slots.length) revert InvalidTierConfig("shortfall");
+        shortfallOf[requestId] = items;
+        emit ShortfallSet(requestId, items);
+    }
+
     function withdraw(address to, uint256 amount) external onlyOwner {
         stablecoin.safeTransfer(to, amount);
     }
@@ -357,7 +375,7 @@ contract MysteryPool is Ownable, ReentrancyGuard, IVRFConsumerV2Plus {
         if (p.status == PurchaseStatus.NONE) revert UnknownRequest(requestId);
         if (p.status != PurchaseStatus.REQUESTED) revert RequestNotPending(requestId);
         Tier storage t = _tiers[p.tierId];
-        uint256 n = t.slots.length;
+        uint256 n = t.slots.length - shortfallOf[requestId];
         uint256[] memory tokenIds = new uint256[](n);
         for (uint256 i = 0; i < n; i++) {
             uint256 word = randomWords.length > 0 ? randomWords[i % randomWords.length] : 0;
@@ -380,6 +398,17 @@ contract MysteryPool is Ownable, ReentrancyGuard, IVRFConsumerV2Plus {
         p.status = PurchaseStatus.REVEALED;
         p.tokenIds = tokenIds;
         emit PurchaseRevealed(requestId, p.buyer, tokenIds);
+        _payShortfall(requestId, p, t.slots.length);
+    }
+
+    /// The undelivered slots' share of the price goes back to the payer with the reveal.
+    function _payShortfall(uint256 requestId, Purchase storage p, uint256 slots) internal {
+        uint32 short = shortfallOf[requestId];
+        if (short == 0) return;
+        uint256 refund = (p.price * short) / slots;
+        shortfallRefundOf[requestId] = refund;
+        stablecoin.safeTransfer(p.payer, refund);
+        emit PurchaseShortfallRefunded(requestId, p.payer, short, refund);
     }
 
     function _pickGroup(Slot storage s, uint256 rnd) internal view returns (uint32, Group storage) {

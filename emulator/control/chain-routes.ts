@@ -2,7 +2,7 @@ import { formatUnits, parseUnits, isAddress, getAddress } from "viem";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { ok } from "../pipeline/route.ts";
 import { ApiError, badRequest } from "../pipeline/errors.ts";
-import { requireChain } from "../pipeline/chain.ts";
+import { requireChain, withVrfTurn } from "../pipeline/chain.ts";
 import { CHAIN_ROLES } from "../chain-host.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { z } from "../pipeline/schema.ts";
@@ -173,18 +173,34 @@ export const chainControlRoutes: ControlSpec[] = [
         409: { description: "No VRF request is pending", codes: ["nothing_pending"] },
       },
     },
-    handle: async (c) => {
+    handle: (c) => {
       const host = requireChain(c.services);
-      const pending = await host.chain.pendingVrfRequests();
       const raw = c.input.body.request_id;
-      let id: bigint | undefined;
-      if (raw !== undefined) {
-        id = BigInt(raw);
-        if (!pending.includes(id)) throw new ApiError(404, "not_found", `VRF request ${raw} is not pending (pending: ${pending.join(", ") || "none"})`);
-      } else if (pending.length === 0) throw new ApiError(409, "nothing_pending", "No VRF request is pending");
       const words = c.input.body.words?.map((w) => BigInt(w));
-      const res = await host.chain.fulfillVrf(id, words);
-      return ok({ request_id: String(res.requestId), success: res.success, tx_hash: res.txHash });
+      /** The request to fulfil (the oldest pending by default), or the 404 / 409 saying it is not pending. */
+      const pick = async (): Promise<bigint> => {
+        const pending = await host.chain.pendingVrfRequests();
+        if (raw === undefined) {
+          if (pending.length === 0) throw new ApiError(409, "nothing_pending", "No VRF request is pending");
+          return pending[0]!;
+        }
+        if (!pending.includes(BigInt(raw))) throw new ApiError(404, "not_found", `VRF request ${raw} is not pending (pending: ${pending.join(", ") || "none"})`);
+        return BigInt(raw);
+      };
+      // Check pending → fulfil is exclusive: a parallel call sees the request fulfilled (404 / the next one), not a revert.
+      return withVrfTurn(c.services, async () => {
+        const id = await pick();
+        let res;
+        try {
+          res = await host.chain.fulfillVrf(id, words);
+        } catch (err) {
+          // Fulfilled meanwhile by auto mode's timer (it does not take this lock): answered like a later call.
+          if ((await host.chain.pendingVrfRequests()).includes(id)) throw err;
+          if (raw !== undefined) throw new ApiError(404, "not_found", `VRF request ${raw} is not pending (fulfilled meanwhile)`);
+          throw new ApiError(409, "nothing_pending", `VRF request ${id} was fulfilled meanwhile; retry for the next one`);
+        }
+        return ok({ request_id: String(res.requestId), success: res.success, tx_hash: res.txHash });
+      });
     },
   }),
 ];

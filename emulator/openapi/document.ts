@@ -250,6 +250,17 @@ export function apiDocument(areas: readonly AreaRoutes[], serverUrl: string): Js
   };
 }
 
+/** What every control-plane write may answer before its handler (control/write-guard.ts). */
+const WRITE_GUARDS: Json = Object.fromEntries(
+  [
+    ["403", "cross_origin_request", "`cross_origin_request`: sent from another origin than the emulator's own (a web page); scripts send no Origin."],
+    ["415", "unsupported_media_type", "`unsupported_media_type`: a body declared as anything but JSON."],
+  ].map(([status, code, description]) => [
+    status,
+    { description, headers: refHeaders(["X-Request-Id"]), content: { "application/json": { schema: { allOf: [{ $ref: "#/components/schemas/PartnerError" }, { type: "object", properties: { error: { enum: [code] } } }] } } } },
+  ]),
+);
+
 export function controlDocument(routes: readonly ControlSpec[], serverUrl: string): Json {
   const paths: Record<string, Json> = {};
   for (const spec of routes) {
@@ -263,6 +274,7 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
     };
     const all = schemaParams(spec.schema, params);
     if (all.length) op.parameters = all;
+    if (spec.method !== "GET") Object.assign(op.responses as Json, { ...WRITE_GUARDS, ...(op.responses as Json) });
     if (spec.schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(spec.schema.body, "input") } } };
     (paths[path] ??= {})[spec.method.toLowerCase()] = op;
   }
@@ -271,7 +283,8 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
     info: {
       title: "Emulator control plane",
       version: "1.0.0",
-      description: "Operator actions and harness aids under /_emulator: no key, the partner envelope.",
+      description:
+        "Operator actions and harness aids under /_emulator: no key, the partner envelope. Over HTTP every route answers only a loopback Host, an IP address or an allowed name (else 403 `host_not_allowed`).",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: serverUrl }],

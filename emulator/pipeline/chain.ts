@@ -1,5 +1,6 @@
 import type { ChainHost } from "../chain-host.ts";
 import { ApiError } from "./errors.ts";
+import { withKeyLock } from "./key-lock.ts";
 
 /** The chain, or 503 chain_unavailable when the emulator runs without one (--no-chain). */
 export function requireChain(services: { chain: ChainHost | null }): ChainHost {
@@ -8,4 +9,12 @@ export function requireChain(services: { chain: ChainHost | null }): ChainHost {
       retryable: false,
     });
   return services.chain;
+}
+
+/**
+ * One VRF fulfilment at a time (operator actions that check a request is pending, then fulfil it):
+ * a parallel caller sees the request fulfilled instead of racing into the coordinator's revert.
+ */
+export function withVrfTurn<T>(services: { store: object }, fn: () => T | Promise<T>): Promise<T> {
+  return withKeyLock(services.store, "vrf:fulfill", fn);
 }

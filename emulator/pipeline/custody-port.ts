@@ -24,6 +24,8 @@ export interface CustodyPort {
   settle(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
   /** The hold returns to the available balance. */
   release(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
+  /** A settled purchase was paid back on chain to the relayer that bought it: the end user's balance is credited `micros`. */
+  refund(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
 }
 
 const ports = new WeakMap<Services, CustodyPort>();

@@ -7,6 +7,7 @@ import { notFound } from "../pipeline/errors.ts";
 import { ok } from "../pipeline/route.ts";
 import { z } from "../pipeline/schema.ts";
 import { JOURNAL_SIZE, journalOf, type JournalEntry } from "./journal.ts";
+import { eventStream } from "./event-stream.ts";
 
 // The dashboard at /_emulator/ui: static files (no build step), the request
 // journal as JSON, and a server-sent-events stream of new journal entries and
@@ -18,10 +19,13 @@ const STATIC = join(here, "static");
 const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8" };
 const FILES = new Set(["index.html", "app.js", "style.css"]);
 
+/** The page has buttons that change state: no other site may frame it (clickjacking); the legacy header for old browsers. */
+const NO_FRAMING = { "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" };
+
 function file(name: string): Response {
   if (!FILES.has(name)) throw notFound(`No dashboard file ${name}`);
   const body = readFileSync(join(STATIC, name));
-  return new Response(body, { status: 200, headers: { "Content-Type": TYPES[name.split(".").pop()!]!, "Cache-Control": "no-cache" } });
+  return new Response(body, { status: 200, headers: { "Content-Type": TYPES[name.split(".").pop()!]!, "Cache-Control": "no-cache", ...NO_FRAMING } });
 }
 
 const entrySchema = z.object({
@@ -59,28 +63,15 @@ export const uiControlRoutes: ControlSpec[] = [
     describe: "Dashboard live updates (text/event-stream): `request` events with each new journal entry, `clock` when virtual time moves",
     schema: { responses: { 200: { description: "A server-sent-events stream" } } },
     handle: (c) => {
-      const enc = new TextEncoder();
-      let stop = () => {};
-      const stream = new ReadableStream<Uint8Array>({
-        start(ctrl) {
-          const send = (event: string, data: unknown) => {
-            try {
-              ctrl.enqueue(enc.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
-            } catch {
-              stop();
-            }
-          };
-          const offJournal = journalOf(c.services).subscribe((e) => send("request", e));
-          const offClock = c.services.clock.onChange(() => send("clock", { now: c.services.clock.nowIso(), mode: c.services.clock.mode }));
-          stop = () => {
-            offJournal();
-            offClock();
-          };
-          send("hello", { now: c.services.clock.nowIso() });
-        },
-        cancel() {
-          stop();
-        },
+      const { services } = c;
+      const stream = eventStream(services, (send) => {
+        const offJournal = journalOf(services).subscribe((e) => send("request", e));
+        const offClock = services.clock.onChange(() => send("clock", { now: services.clock.nowIso(), mode: services.clock.mode }));
+        send("hello", { now: services.clock.nowIso() });
+        return () => {
+          offJournal();
+          offClock();
+        };
       });
       return { raw: new Response(stream, { status: 200, headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" } }) };
     },

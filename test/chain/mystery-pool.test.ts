@@ -159,6 +159,29 @@ describe("MysteryPool purchase → VRF → reveal", () => {
     expect(purchase.payer).toBe(chain.relayer.address);
     for (const id of purchase.tokenIds) expect(await ownerOf(chain, id)).toBe(bob.address);
   });
+
+  it("setShortfall: the reveal mints only the delivered slots and pays their share back to the payer, once; owner only, pending only, at least one item", async () => {
+    const tier = DEFAULT_TIERS[1]!; // 3 slots
+    const nfts = () => chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "balanceOf", args: [bob.address] });
+    const receipt = await pool(chain.relayer, "purchaseFor", [bob.address, tier.tierId]);
+    const requestId = parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: receipt.logs })[0]!.args.requestId;
+    await expectRevert(pool(alice, "setShortfall", [requestId, 1]), "OwnableUnauthorizedAccount");
+    await expectRevert(pool(chain.operator, "setShortfall", [requestId, tier.slots.length]), "InvalidTierConfig");
+    await pool(chain.operator, "setShortfall", [requestId, 1]);
+    await pool(chain.operator, "setShortfall", [requestId, 2]); // a second mark replaces the count
+    const [relayerBefore, poolBefore, nftsBefore] = [await usdcBalance(chain, chain.relayer.address), await usdcBalance(chain, chain.addresses.mysteryPool), await nfts()];
+    const f = await chain.fulfillVrf(requestId);
+    expect(f.success).toBe(true);
+    const refund = (tier.price * 2n) / BigInt(tier.slots.length);
+    const purchase = await readPool("getPurchase", [requestId]);
+    expect(purchase.tokenIds).toHaveLength(tier.slots.length - 2);
+    for (const id of purchase.tokenIds) expect(await ownerOf(chain, id)).toBe(bob.address);
+    expect(await nfts()).toBe(nftsBefore + BigInt(tier.slots.length - 2));
+    expect(await usdcBalance(chain, chain.relayer.address)).toBe(relayerBefore + refund);
+    expect(await usdcBalance(chain, chain.addresses.mysteryPool)).toBe(poolBefore - refund);
+    expect([await readPool("shortfallOf", [requestId]), await readPool("shortfallRefundOf", [requestId])]).toEqual([2, refund]);
+    await expectRevert(pool(chain.operator, "setShortfall", [requestId, 1]), "RequestNotPending");
+  });
 });
 
 describe("MysteryPool sell-back (acceptCardBuyback)", () => {

@@ -128,7 +128,7 @@ export const instantControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/instant/custodial",
-    describe: "A custodial instant purchase made outside the partner API {key | account_id, packet_type_id, external_user_id}: RESERVED (instant_purchase.reserved), the relayer buys and opens it on chain for the end user's custodial wallet 2 s later (SUBMITTED), then the draw (FULFILLED)",
+    describe: "A custodial instant purchase made outside the partner API {key | account_id, packet_type_id, external_user_id}: RESERVED (instant_purchase.reserved), the relayer buys and opens it on chain for the end user's custodial wallet 2 s later (SUBMITTED), then the draw (FULFILLED); paid back on chain → the end user's balance is credited. Relayer off (POST /_emulator/mystery/relayer) → 503 relayer_disabled, and a reserved one waits PENDING",
     schema: {
       body: z.object({ key: opt(text()), account_id: opt(text()), packet_type_id: z.number().int().min(1), external_user_id: identifier(text()) }),
       responses: {
@@ -137,7 +137,7 @@ export const instantControl: ControlSpec[] = [
         402: { description: "The end user's custodial balance does not cover the price", codes: ["insufficient_funds"] },
         404: missing("key"),
         409: { description: "The pack is sold out", codes: ["sold_out"] },
-        503: { description: "Instant packs are off, or the emulator runs without its chain", codes: ["instant_disabled", "chain_unavailable"] },
+        503: { description: "Instant packs are off, the relayer is off (nothing held), or the emulator runs without its chain", codes: ["instant_disabled", "relayer_disabled", "chain_unavailable"] },
       },
     },
     handle: async (c) => {

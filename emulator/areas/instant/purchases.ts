@@ -1,5 +1,6 @@
 import { getAddress } from "viem";
 import { bundleCards, instantProduct } from "../../../fixtures/instant/index.ts";
+import { custodyOf, type CustodyRef } from "../../pipeline/custody-port.ts";
 import { badRequest, conflict, documentedError, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { usdc } from "../../pipeline/money.ts";
@@ -174,7 +175,22 @@ function cardsOf(s: Services, p: InstantPurchaseRow, bundleId: number, tokenIds:
  */
 export function settle(s: Services, id: number): Promise<void> {
   // One settle per purchase at a time: two must not both pay a timed-out purchase back.
-  return withKeyLock(s.store, `instant-settle:${id}`, () => settleNow(s, id));
+  return withKeyLock(s.store, settleLock(id), () => settleNow(s, id));
+}
+
+/** The lock of everything that pays one purchase back on chain (settle, operator refunds). */
+const settleLock = (id: number) => `instant-settle:${id}`;
+
+/** How the end user's custodial ledger names a custodial instant purchase. */
+export const custodyRef = (p: InstantPurchaseRow): CustodyRef => ({ source: "instant_purchase", id: p.id, label: `instant purchase ${p.id}` });
+
+/**
+ * Paid back on chain: the store pays the purchaser, which for a custodial purchase is the
+ * relayer, so the end user's custodial balance is credited the price (REFUND_CREDIT), as
+ * custodial mystery refunds are. Called once, on the move to REFUNDED / FAILED.
+ */
+function creditEndUser(s: Services, p: InstantPurchaseRow): void {
+  if (p.custody === "CUSTODIAL" && p.external_user_id !== null) custodyOf(s).refund(p.account_id, p.external_user_id, BigInt(p.price_micros), custodyRef(p));
 }
 
 async function settleNow(s: Services, id: number): Promise<void> {
@@ -206,10 +222,12 @@ async function settleNow(s: Services, id: number): Promise<void> {
     emitInstant(s, p, "instant_purchase.fulfilled");
   } else if (o.status === OPENING.REFUNDED) {
     p.status = "REFUNDED";
+    creditEndUser(s, p);
     emitInstant(s, p, "instant_purchase.refunded");
   } else if (o.status === OPENING.FAILED) {
     p.status = "FAILED";
     p.failure_reason = p.failure_reason ?? "vrf_timeout";
+    creditEndUser(s, p);
     emitInstant(s, p, "instant_purchase.failed");
   }
 }
@@ -244,15 +262,32 @@ export async function listPurchases(s: Services, accountId: string, f: ListFilte
     .sort((a, b) => b.id - a.id);
 }
 
-/** Operator: pays an unopened purchase back on chain (REFUNDED), or fails it with `reason` (FAILED). */
-export async function operatorRefund(s: Services, id: number, failReason: string | null): Promise<InstantPurchaseRow> {
-  const p = own(instant(s).purchases, String(id));
-  if (!p) throw notFound(`No instant purchase ${id}`);
-  if (p.status !== "SUBMITTED" || p.onchain_request_id === null) throw conflict("invalid_status", `Instant purchase ${id} is ${p.status}; only an unopened SUBMITTED purchase can be paid back`);
-  if (failReason !== null) p.failure_reason = failReason;
-  await refundOnChain(chainOf(s), BigInt(p.onchain_request_id), failReason !== null);
-  await settle(s, id);
-  return instant(s).purchases[id] ?? p;
+/**
+ * Operator: pays an unopened purchase back on chain (REFUNDED), or fails it with `reason` (FAILED).
+ * Check, refund and settle hold the purchase's settle lock, so of parallel calls one pays it back
+ * and the others find it REFUNDED/FAILED (409 invalid_status) instead of a reverted refund.
+ */
+export function operatorRefund(s: Services, id: number, failReason: string | null): Promise<InstantPurchaseRow> {
+  if (!own(instant(s).purchases, String(id))) throw notFound(`No instant purchase ${id}`);
+  return withKeyLock(s.store, settleLock(id), async () => {
+    await settleNow(s, id); // opened or timed out meanwhile: the row says so before the check
+    const p = instant(s).purchases[id];
+    if (!p) throw notFound(`No instant purchase ${id}`);
+    const invalid = () => conflict("invalid_status", `Instant purchase ${id} is ${instant(s).purchases[id]?.status ?? p.status}; only an unopened SUBMITTED purchase can be paid back`);
+    if (p.status !== "SUBMITTED" || p.onchain_request_id === null) throw invalid();
+    let refused: unknown = null;
+    await refundOnChain(chainOf(s), BigInt(p.onchain_request_id), failReason !== null).catch((err: unknown) => (refused = err ?? "refused"));
+    // Re-read after the awaits; the reason is written only once the chain paid it back.
+    const now = instant(s).purchases[id];
+    if (refused === null && now?.status === "SUBMITTED" && failReason !== null) now.failure_reason = failReason;
+    await settleNow(s, id);
+    if (refused !== null) {
+      // Refused because the draw opened it meanwhile: the row followed the chain, 409. Anything else is unexpected.
+      if (instant(s).purchases[id]?.status === "SUBMITTED") throw refused;
+      throw invalid();
+    }
+    return instant(s).purchases[id] ?? p;
+  });
 }
 
 /** Instant sales of an account in [from, to) by submit time, counted as revenue (SUBMITTED or FULFILLED). */

@@ -1,11 +1,12 @@
 import type { Services } from "../../pipeline/services.ts";
+import { onRelayerResumed } from "../../pipeline/relayer-port.ts";
 import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
-import { relayDue } from "./custodial.ts";
+import { relayDue, resumePending } from "./custodial.ts";
 import { settleAll } from "./purchases.ts";
 import { instant } from "./state.ts";
 
-// The area's worker: custodial RESERVED purchases are relayed when due
-// (custodial.ts); SUBMITTED purchases are brought up to date with the chain
+// The area's worker: custodial RESERVED purchases are relayed when due, and
+// PENDING ones when the relayer is back (custodial.ts); SUBMITTED purchases are brought up to date with the chain
 // (opened → FULFILLED; past OPEN_TIMEOUT_MS unopened → paid back, FAILED) after
 // blocks are mined, on every clock change, and at each purchase's relay time or
 // timeout (one clock timer armed for the earliest, re-armed on state.replaced).
@@ -13,7 +14,7 @@ import { instant } from "./state.ts";
 const timers = new WeakMap<Services, number>();
 const queues = new WeakMap<Services, Promise<void>>();
 
-const watching = (s: Services) => Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED" || p.status === "RESERVED");
+const watching = (s: Services) => Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED" || p.status === "RESERVED" || p.status === "PENDING");
 
 export function armInstantWorker(s: Services): void {
   const prev = timers.get(s);
@@ -21,7 +22,7 @@ export function armInstantWorker(s: Services): void {
   timers.delete(s);
   let due: number | null = null;
   for (const p of Object.values(instant(s).purchases)) {
-    const at = p.status === "SUBMITTED" ? p.fail_at : p.status === "RESERVED" ? (p.relay_at ?? null) : null;
+    const at = p.status === "SUBMITTED" ? p.fail_at : p.status === "RESERVED" || p.status === "PENDING" ? (p.relay_at ?? null) : null;
     if (at !== null && (due === null || at < due)) due = at;
   }
   if (due === null) return;
@@ -48,7 +49,13 @@ export function runInstantWorker(s: Services): Promise<void> {
 }
 
 export function startInstantWorker(s: Services): () => void {
-  return startWorkerHooks(s, {
+  // The relayer switched back on: PENDING purchases are relayed before the switch answers.
+  const offResume = onRelayerResumed(s, async () => {
+    const n = resumePending(s);
+    if (n > 0) await runInstantWorker(s);
+    return n;
+  });
+  const offHooks = startWorkerHooks(s, {
     run: () => runInstantWorker(s),
     arm: () => armInstantWorker(s),
     watching: () => watching(s),
@@ -57,4 +64,8 @@ export function startInstantWorker(s: Services): () => void {
       if (t !== undefined) s.clock.cancel(t);
     },
   });
+  return () => {
+    offResume();
+    offHooks();
+  };
 }

@@ -39,6 +39,14 @@ export function poolPurchase(chain: Chain, requestId: bigint) {
   return chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "getPurchase", args: [requestId] });
 }
 
+/** A purchase's shortfall on chain: items its reveal withholds, and what the reveal paid back for them (0 before it lands). */
+export async function shortfallOnChain(chain: Chain, requestId: bigint): Promise<{ short: number; refund: bigint }> {
+  const read = (functionName: "shortfallOf" | "shortfallRefundOf") => chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName, args: [requestId] });
+  // A chain rebuilt from an older state export runs a pool without shortfalls: none applies.
+  const [short, refund] = await Promise.all([read("shortfallOf"), read("shortfallRefundOf")]).catch(() => [0, 0n] as const);
+  return { short: Number(short), refund: BigInt(refund) };
+}
+
 export async function burnState(chain: Chain, tokenId: bigint): Promise<{ burnType: number; pending: boolean; burned: boolean }> {
   const [burnType, pending, burned] = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "burnState", args: [tokenId] });
   return { burnType: Number(burnType), pending, burned };

@@ -6,6 +6,7 @@ import { purchaseSchema } from "./purchases/schemas.ts";
 import { z } from "../../pipeline/schema.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { ok } from "../../pipeline/route.ts";
+import { withVrfTurn } from "../../pipeline/chain.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
 import { formatPurchase, refundOnChain, settleFromChain } from "./purchases/purchases.ts";
 import { mystery } from "./state.ts";
@@ -54,19 +55,21 @@ export const faultControl: ControlSpec[] = [
       const { id, requestId } = await waitingPurchase(c, c.input.params.id);
       const chain = chainOf(c.services);
       let result: { success: boolean; txHash: string } = { success: true, txHash: "" };
-      await serial(c.services, async () => {
-        // Checked inside the worker's queue: a parallel fail-reveal (or a reveal) may have answered it meanwhile.
-        if (!(await chain.pendingVrfRequests()).includes(requestId)) throw conflict("invalid_status", `VRF request ${requestId} of purchase ${id} is not pending`);
-        // The pool cannot mint for the length of this one fulfilment, so its callback reverts.
-        const role = (fn: "revokeRole" | "grantRole") =>
-          sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: fn, args: [MINTER_ROLE, chain.addresses.mysteryPool] }));
-        await role("revokeRole");
-        try {
-          result = await chain.fulfillVrf(requestId);
-        } finally {
-          await role("grantRole");
-        }
-      });
+      await serial(c.services, () =>
+        withVrfTurn(c.services, async () => {
+          // Checked inside the worker's queue and the VRF turn: a parallel fail-reveal or fulfil may have answered it meanwhile.
+          if (!(await chain.pendingVrfRequests()).includes(requestId)) throw conflict("invalid_status", `VRF request ${requestId} of purchase ${id} is not pending`);
+          // The pool cannot mint for the length of this one fulfilment, so its callback reverts.
+          const role = (fn: "revokeRole" | "grantRole") =>
+            sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: fn, args: [MINTER_ROLE, chain.addresses.mysteryPool] }));
+          await role("revokeRole");
+          try {
+            result = await chain.fulfillVrf(requestId);
+          } finally {
+            await role("grantRole");
+          }
+        }),
+      );
       await runWorker(c.services); // sees the failed reveal and refunds
       return ok({ vrf: { request_id: String(requestId), success: result.success, tx_hash: result.txHash }, purchase: formatPurchase(mystery(c.services).purchases[id]!) });
     },

@@ -1,5 +1,6 @@
 import { defineControl, type ControlSpec } from "../../control/route.ts";
 import { badInput } from "../../control/schemas.ts";
+import { resumeRelayed } from "../../pipeline/relayer-port.ts";
 import { ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";
 import { resumePending } from "./purchases/relay.ts";
@@ -10,14 +11,15 @@ import { armWorker, runWorker } from "./worker.ts";
 // purchasing / buyback relay paused"). Off: new custodial purchases and relayed
 // buyback accepts answer 503 relayer_disabled (retryable) and nothing is held;
 // purchases already RESERVED wait as PENDING with their hold. On: every PENDING
-// purchase is picked up at once (→ SUBMITTING → SUBMITTED on the clock).
+// purchase is picked up at once (→ SUBMITTING → SUBMITTED on the clock). Custodial
+// instant purchases follow the same switch (pipeline/relayer-port.ts).
 
 export const relayerControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/relayer",
     describe:
-      "Relayer switch {enabled: boolean}: off → custodial purchases and relayed buyback accepts 503 relayer_disabled (retryable), held purchases wait as PENDING (FAILED, hold released, after 1 h); on → PENDING purchases are relayed",
+      "Relayer switch {enabled: boolean}: off → custodial (mystery and instant) purchases and relayed buyback accepts 503 relayer_disabled (retryable), held purchases wait as PENDING (FAILED, hold released, after 1 h); on → PENDING purchases are relayed",
     schema: {
       body: z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) }),
       responses: {
@@ -31,7 +33,8 @@ export const relayerControl: ControlSpec[] = [
       const resumed = enabled ? resumePending(c.services) : 0;
       if (resumed > 0) await runWorker(c.services);
       else armWorker(c.services);
-      return ok({ enabled, resumed });
+      // Other areas' relayed purchases (custodial instant packs) wait and resume the same way.
+      return ok({ enabled, resumed: resumed + (enabled ? await resumeRelayed(c.services) : 0) });
     },
   }),
 ];

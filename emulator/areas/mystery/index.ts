@@ -15,6 +15,8 @@ import { balanceRoutes, walletLedgerRoutes, walletRoutes } from "./wallet/routes
 import { startWorker } from "./worker.ts";
 import { custodyPort } from "./wallet/custody.ts";
 import { provideCustody } from "../../pipeline/custody-port.ts";
+import { provideRelayerSwitch } from "../../pipeline/relayer-port.ts";
+import { relayerOn } from "./purchases/relay.ts";
 import { mysteryDeviations } from "./deviations.ts";
 
 // Mystery-pack commerce on the local chain (interface "Mystery commerce";
@@ -28,6 +30,8 @@ export const mysteryArea: Area = {
   start: (s) => {
     // Other areas charge the custodial wallet through this port (the instant area's custodial purchases).
     provideCustody(s, custodyPort(s));
+    // ... and read the relayer switch through this one (custodial instant purchases are relayed too).
+    provideRelayerSwitch(s, () => relayerOn(s));
     return startWorker(s);
   },
 };

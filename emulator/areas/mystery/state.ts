@@ -48,7 +48,7 @@ export interface PurchaseRow {
   next_step_at?: number | null;
   /** Custodial: the price cap the relayer sends with purchaseFor (micros). */
   max_price_micros?: string;
-  /** Operator shortfall: how many of the pack's items the reveal cannot deliver (→ PARTIALLY_FULFILLED). */
+  /** The operator's shortfall mark (purchases/shortfall.ts); what applies is read from the chain at the reveal. */
   shortfall?: number;
   /** PARTIALLY_FULFILLED: the price share paid back for the undelivered items (micros). */
   refunded_micros?: string;

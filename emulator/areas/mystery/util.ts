@@ -72,6 +72,8 @@ export function tokenIdParam(v: unknown, name = "token_id"): string | null {
  * are exclusive on. A transaction hash is one key whichever route submits it.
  */
 export const txLockKey = (hash: string) => `mystery:tx:${hash.toLowerCase()}`;
+/** One purchase's chain-side steps (settle, refund, shortfall): whoever triggers them, they run one at a time. */
+export const purchaseLockKey = (id: number) => `mystery:purchase:${id}`;
 export const tokenLockKey = (what: "redemption" | "offer", accountId: string, tokenId: string) => `mystery:${what}-token:${accountId}\u0000${tokenId}`;
 
 /** How a worker job reports a failure (logged; the worker goes on and re-arms). */

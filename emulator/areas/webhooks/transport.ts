@@ -18,18 +18,36 @@ export async function postJson(url: string, headers: Record<string, string>, bod
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const res = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal });
-    let text = "";
-    try {
-      text = await res.text();
-    } catch {
-      // A receiver that answers and then drops the body still answered.
-    }
+    const text = await head(res, MAX_KEPT_BODY);
     const ok = res.status >= 200 && res.status < 300;
-    return { status: res.status, body: text.slice(0, MAX_KEPT_BODY), error: ok ? null : `HTTP ${res.status}`, duration_ms: elapsed() };
+    return { status: res.status, body: text, error: ok ? null : `HTTP ${res.status}`, duration_ms: elapsed() };
   } catch (err) {
     if (signal.aborted) return { status: null, body: null, error: `timeout: no answer within ${timeoutMs} ms`, duration_ms: elapsed() };
     return { status: null, body: null, error: `connection failed: ${describe(err)}`, duration_ms: elapsed() };
   }
+}
+
+/**
+ * The first `max` characters of the answer; the rest is never read (a receiver streaming a huge
+ * or endless body must not grow our memory, nor hold the attempt until its timeout).
+ */
+async function head(res: Response, max: number): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (text.length < max) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // A receiver that answers and then drops the body still answered.
+    return text.slice(0, max);
+  }
+  void reader.cancel().catch(() => {});
+  return text.slice(0, max);
 }
 
 function describe(err: unknown): string {

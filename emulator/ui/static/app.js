@@ -10,7 +10,8 @@ let requests = [];
 
 /** A control-plane call: the envelope's data, or an Error with the envelope's message. */
 async function control(method, path, body) {
-  const res = await fetch(`/_emulator${path}`, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined });
+  // Every write declares JSON, body or not: the control plane refuses anything else (CSRF guard).
+  const res = await fetch(`/_emulator${path}`, { method, headers: method === "GET" ? {} : { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
   const json = await res.json();
   if (!json.success) throw new Error(`${json.error}: ${json.message}`);
   return json.data;

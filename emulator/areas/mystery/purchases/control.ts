@@ -1,23 +1,22 @@
 import { defineControl, type ControlSpec } from "../../../control/route.ts";
 import { badInput, missing } from "../../../control/schemas.ts";
-import { conflict, notFound } from "../../../pipeline/errors.ts";
+import { notFound } from "../../../pipeline/errors.ts";
 import { intId } from "../../../pipeline/identifiers.ts";
 import { ok } from "../../../pipeline/route.ts";
 import { z } from "../../../pipeline/schema.ts";
 import { mystery } from "../state.ts";
 import { formatPurchase } from "./purchases.ts";
 import { purchaseSchema } from "./schemas.ts";
+import { markShortfall } from "./shortfall.ts";
 
 // Operator actions on purchases that have not revealed yet.
-
-const WAITING = ["RESERVED", "PENDING", "SUBMITTING", "SUBMITTED"];
 
 export const purchaseControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/purchases/:id/shortfall",
     describe:
-      "Pool shortfall {items: n ≥ 1}: when the purchase's reveal lands, its last n items cannot be delivered → PARTIALLY_FULFILLED with the delivered items; the undelivered share of the price is refunded (custodial: to the balance; non-custodial: on chain)",
+      "Pool shortfall {items: n ≥ 1}: when the purchase's reveal lands, its last n items cannot be delivered → PARTIALLY_FULFILLED with the delivered items; the undelivered items are never minted and their share of the price is paid back on chain by the reveal (custodial: to the relayer, credited to the balance); 409 once revealed on chain",
     schema: {
       params: z.object({ id: z.string() }),
       body: z.object({ items: z.number({ error: "items must be a whole number ≥ 1" }).int("items must be a whole number ≥ 1").min(1, "items must be a whole number ≥ 1") }),
@@ -28,13 +27,11 @@ export const purchaseControl: ControlSpec[] = [
         409: { description: "The purchase has revealed or ended already", codes: ["invalid_status"] },
       },
     },
-    handle: (c) => {
+    handle: async (c) => {
       const id = intId(c.input.params.id);
       const row = id === null ? undefined : mystery(c.services).purchases[id];
       if (!row) throw notFound(`No purchase ${c.input.params.id}`);
-      if (!WAITING.includes(row.status)) throw conflict("invalid_status", `Purchase ${row.id} is ${row.status}; a shortfall applies only before the reveal`);
-      row.shortfall = c.input.body.items;
-      return ok(formatPurchase(row));
+      return ok(formatPurchase(await markShortfall(c.services, row.id, c.input.body.items)));
     },
   }),
 ];

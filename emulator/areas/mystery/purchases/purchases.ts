@@ -6,9 +6,9 @@ import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { own } from "../../../state/own.ts";
 import { mystery, type PurchaseRow, type PurchaseStatus } from "../state.ts";
-import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "../chain-io.ts";
+import { chainOf, poolPurchase, POOL_STATUS, sendAs, shortfallOnChain } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
-import { usdc, type JobErrorHandler } from "../util.ts";
+import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
 import { emitItemsPulled, emitPurchase } from "./events.ts";
 import { endUser } from "../wallet/end-users.ts";
 import { ledgerRefund } from "../wallet/ledger.ts";
@@ -87,12 +87,22 @@ export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
 
 // ---------------------------------------------------------------- reveal
 
-/** Reads the pool for a submitted purchase and moves it to FULFILLED / REFUNDED when the chain says so. */
-export async function settleFromChain(s: Services, purchaseId: number): Promise<void> {
+/**
+ * Reads the pool for a submitted purchase and moves it to FULFILLED / PARTIALLY_FULFILLED /
+ * REFUNDED when the chain says so. Exclusive per purchase (a read, the worker and operator
+ * actions may all trigger it): the second caller waits and finds the row settled.
+ */
+export function settleFromChain(s: Services, purchaseId: number): Promise<void> {
+  return withKeyLock(s.store, purchaseLockKey(purchaseId), () => settleLocked(s, purchaseId));
+}
+
+/** settleFromChain with the purchase's lock held. Sends no transaction except the refund of a failed reveal. */
+async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   const before = mystery(s).purchases[purchaseId];
   if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chain) return;
   const chain = s.chain.chain;
-  const onChain = await poolPurchase(chain, BigInt(before.onchain_request_id));
+  const requestId = BigInt(before.onchain_request_id);
+  const onChain = await poolPurchase(chain, requestId);
   if (onChain.status === POOL_STATUS.REVEALED) {
     const items = [];
     for (const tokenId of onChain.tokenIds) {
@@ -102,33 +112,26 @@ export async function settleFromChain(s: Services, purchaseId: number): Promise<
       items.push(hydrate(s.catalog, { tokenId: tokenId.toString(), groupId: rec.groupId, itemType: type, valueMicros: item.value }));
     }
     const revealLog = await chain.publicClient
-      .getContractEvents({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, eventName: "PurchaseRevealed", args: { requestId: BigInt(before.onchain_request_id) }, fromBlock: 0n })
+      .getContractEvents({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, eventName: "PurchaseRevealed", args: { requestId }, fromBlock: 0n })
       .catch(() => []);
-    // An operator shortfall (purchases/control.ts): the last `short` items are not delivered and
-    // their share of the price is paid back (custodial: to the balance; non-custodial: on chain).
-    const short = Math.min(Math.max(before.shortfall ?? 0, 0), items.length - 1);
-    const share = short > 0 ? (BigInt(before.price_micros) * BigInt(short)) / BigInt(items.length) : 0n;
-    if (share > 0n && before.custody === "NON_CUSTODIAL") {
-      const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "withdraw", args: [before.purchaser_address as `0x${string}`, share] });
-      await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data);
-    }
+    // An operator shortfall (purchases/shortfall.ts) is on chain: the reveal minted only the
+    // delivered items and paid the undelivered share back to the payer in the same call.
+    const { short, refund } = await shortfallOnChain(chain, requestId);
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED") return;
     row.fulfilled_at = s.clock.nowIso();
+    row.items = items;
     if (short > 0) {
       row.status = "PARTIALLY_FULFILLED";
-      row.items = items.slice(0, items.length - short);
-      row.refunded_micros = share.toString();
-      row.failure_reason = `partially_fulfilled: ${short} of ${items.length} items could not be delivered; ${usdc(share)} USDC was refunded`;
-      if (row.custody === "CUSTODIAL" && share > 0n) {
+      row.refunded_micros = refund.toString();
+      row.failure_reason = `partially_fulfilled: ${short} of ${items.length + short} items could not be delivered; ${usdc(refund)} USDC was refunded`;
+      // Custodial: the pool paid the relayer back; the end user gets it on the balance.
+      if (row.custody === "CUSTODIAL" && refund > 0n) {
         const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
-        user.balance_micros = String(BigInt(user.balance_micros) + share);
-        ledgerRefund(s, row.account_id, user, row.id, share);
+        user.balance_micros = String(BigInt(user.balance_micros) + refund);
+        ledgerRefund(s, row.account_id, user, row.id, refund);
       }
-    } else {
-      row.status = "FULFILLED";
-      row.items = items;
-    }
+    } else row.status = "FULFILLED";
     emitPurchase(s, row, "purchase.fulfilled");
     emitItemsPulled(s, row, { cardContract: chain.addresses.cardNft, revealTx: revealLog[0]?.transactionHash ?? null });
   } else if (onChain.status === POOL_STATUS.REFUNDED) {
@@ -144,10 +147,10 @@ export async function settleFromChain(s: Services, purchaseId: number): Promise<
       ledgerRefund(s, row.account_id, user, row.id, BigInt(row.price_micros));
     }
     emitPurchase(s, row, "purchase.refunded");
-  } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(BigInt(before.onchain_request_id))) {
+  } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(requestId)) {
     // The coordinator answered but the pool's callback reverted (RandomWordsFulfilled
     // success=false): the reveal can never happen, so the operator refunds it.
-    await refundOnChain(s, purchaseId, "reveal_failed: the VRF callback reverted; the price was refunded");
+    if (await refundLocked(s, purchaseId, "reveal_failed: the VRF callback reverted; the price was refunded")) await settleLocked(s, purchaseId);
   }
 }
 
@@ -155,24 +158,28 @@ export async function settleFromChain(s: Services, purchaseId: number): Promise<
  * The operator refunds a purchase whose reveal has not happened (MysteryPool.refundPurchase),
  * then the row follows the chain to REFUNDED. False when the chain no longer has it pending.
  */
-export async function refundOnChain(s: Services, purchaseId: number, reason: string): Promise<boolean> {
+export function refundOnChain(s: Services, purchaseId: number, reason: string): Promise<boolean> {
   // Exclusive per purchase: a read of the purchase and the worker may both find the failed
   // reveal; the second one waits, sees it refunded on chain and sends nothing.
-  const sent = await withKeyLock(s.store, `mystery:refund:${purchaseId}`, async () => {
-    const chain = chainOf(s);
-    const p = mystery(s).purchases[purchaseId];
-    if (!p || p.status !== "SUBMITTED" || !p.onchain_request_id) return false;
-    const requestId = BigInt(p.onchain_request_id);
-    if ((await poolPurchase(chain, requestId)).status !== POOL_STATUS.REQUESTED) return false;
-    const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "refundPurchase", args: [requestId] });
-    const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data).catch(() => null);
-    if (!receipt || receipt.status !== "success") return false;
-    const row = mystery(s).purchases[purchaseId];
-    if (row && row.status === "SUBMITTED") row.failure_reason = reason;
-    return true;
+  return withKeyLock(s.store, purchaseLockKey(purchaseId), async () => {
+    const sent = await refundLocked(s, purchaseId, reason);
+    if (sent) await settleLocked(s, purchaseId);
+    return sent;
   });
-  if (sent) await settleFromChain(s, purchaseId);
-  return sent;
+}
+
+async function refundLocked(s: Services, purchaseId: number, reason: string): Promise<boolean> {
+  const chain = chainOf(s);
+  const p = mystery(s).purchases[purchaseId];
+  if (!p || p.status !== "SUBMITTED" || !p.onchain_request_id) return false;
+  const requestId = BigInt(p.onchain_request_id);
+  if ((await poolPurchase(chain, requestId)).status !== POOL_STATUS.REQUESTED) return false;
+  const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "refundPurchase", args: [requestId] });
+  const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data).catch(() => null);
+  if (!receipt || receipt.status !== "success") return false;
+  const row = mystery(s).purchases[purchaseId];
+  if (row && row.status === "SUBMITTED") row.failure_reason = reason;
+  return true;
 }
 
 /** Settles every SUBMITTED purchase; with `onError` (the worker) one failing purchase is reported and the rest go on. */

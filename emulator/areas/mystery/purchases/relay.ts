@@ -1,6 +1,5 @@
 import { encodeFunctionData, type TransactionReceipt } from "viem";
 import { mysteryPoolAbi } from "../../../../chain/index.ts";
-import { documentedError, type ApiError } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { sendAs } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
@@ -9,6 +8,7 @@ import { endUser } from "../wallet/end-users.ts";
 import { ledgerRelease, ledgerSettle } from "../wallet/ledger.ts";
 import { emitPurchase } from "./events.ts";
 import { purchaseRequestedIn } from "./purchases.ts";
+import { pushShortfall } from "./shortfall.ts";
 
 // The relayer's side of a custodial purchase, taken by the area's worker on the
 // virtual clock (each step is a due time stored on the row, so it survives
@@ -32,13 +32,8 @@ export const PENDING_TIMEOUT_MS = 60 * 60 * 1000;
 
 export const relayerOn = (s: Services) => mystery(s).relayer !== "off";
 
-/**
- * 503 relayer_disabled while an operator has the relayer off: `retryable: true` and the
- * Retry-After every retryable 503 carries (pipeline/errors.ts), so the SDK retries it.
- */
-export function relayerDisabled(what: string): ApiError {
-  return documentedError(503, "relayer_disabled", `The relayer is disabled; ${what}`);
-}
+/** 503 relayer_disabled (retryable), shared with the other areas the relayer serves. */
+export { relayerDisabled } from "../../../pipeline/relayer-port.ts";
 
 const userOf = (s: Services, p: PurchaseRow) => endUser(s, p.account_id, { external_user_id: p.external_user_id, wallet_address: p.purchaser_address });
 
@@ -108,6 +103,7 @@ async function broadcast(s: Services, id: number): Promise<void> {
   if (error || !receipt || !purchaseRequestedIn(s, receipt)) return fail(s, row, error ?? "no PurchaseRequested log in the relayer transaction");
   row.transaction_hash = receipt.transactionHash;
   row.next_step_at = s.clock.now() + RELAY_CONFIRM_MS;
+  await pushShortfall(s, id, purchaseRequestedIn(s, receipt)!.requestId);
 }
 
 /** The broadcast transaction confirmed: SUBMITTED with its VRF request id. */

@@ -1,7 +1,7 @@
 import type { CustodyPort, CustodyRef } from "../../../pipeline/custody-port.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { endUser } from "./end-users.ts";
-import { ledgerMove, MOVES } from "./ledger.ts";
+import { ledgerMove, MOVES, type Move } from "./ledger.ts";
 
 // The custodial wallet as other areas charge it (pipeline/custody-port.ts): the
 // same balances, reservations and ledger as the area's own custodial purchases,
@@ -9,8 +9,8 @@ import { ledgerMove, MOVES } from "./ledger.ts";
 
 export function custodyPort(s: Services): CustodyPort {
   const user = (accountId: string, externalUserId: string) => endUser(s, accountId, { external_user_id: externalUserId, wallet_address: null });
-  /** Applies a hold movement to the user's balance and reservation, then records it. */
-  const move = (accountId: string, externalUserId: string, type: "HOLD" | "HOLD_SETTLE" | "HOLD_RELEASE", micros: bigint, ref: CustodyRef) => {
+  /** Applies a hold movement (or a refund credit) to the user's balance and reservation, then records it. */
+  const move = (accountId: string, externalUserId: string, type: Move, micros: bigint, ref: CustodyRef) => {
     const u = user(accountId, externalUserId);
     u.balance_micros = String(BigInt(u.balance_micros) + MOVES[type].balance * micros);
     u.reserved_micros = String(BigInt(u.reserved_micros) + MOVES[type].reserved * micros);
@@ -29,5 +29,6 @@ export function custodyPort(s: Services): CustodyPort {
     },
     settle: (accountId, externalUserId, micros, ref) => move(accountId, externalUserId, "HOLD_SETTLE", micros, ref),
     release: (accountId, externalUserId, micros, ref) => move(accountId, externalUserId, "HOLD_RELEASE", micros, ref),
+    refund: (accountId, externalUserId, micros, ref) => move(accountId, externalUserId, "REFUND_CREDIT", micros, ref),
   };
 }
