@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from "viem";
+import { createPublicClient, createWalletClient, defineChain, http as viemHttp, parseUnits, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { vrfRequestIdsFromLogs } from "../chain/index.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
@@ -205,11 +205,11 @@ export const mysteryScenarios: Scenario[] = [
       ctx.expect(rev.gross_micros === String(gross) && rev.revenue_share_micros === String(share), `gross ${String(rev.gross_micros)} (want ${gross}), share ${String(rev.revenue_share_micros)} (want ${share})`);
 
       type Statement = { payout_id: number; status: string; payout_usdc: string; payout_address: string | null; tx_hash: string | null; qualifying_packs: number };
-      type Payouts = { payouts: Statement[]; outstanding_usdc: string; accruing: { payout_usdc: string; payout_micros: string } | null; total_owed_usdc: string };
+      type Payouts = { payouts: Statement[]; outstanding_usdc: string; accruing: { payout_usdc: string } | null; total_owed_usdc: string };
       const payouts = async () => ctx.data<Payouts>(await ctx.http.get(`${M}/payouts`, { key }), 200, "payouts");
       ctx.step("4. GET /mystery/payouts: the open period accrues the share (accruing), nothing closed yet is owed");
       const accruing = (await payouts()).accruing;
-      ctx.expect(accruing && BigInt(accruing.payout_micros) >= share, `accruing should hold at least the share, got ${JSON.stringify(accruing)}`);
+      ctx.expect(accruing && parseUnits(accruing.payout_usdc, 6) >= share, `accruing should hold at least the share, got ${JSON.stringify(accruing)}`);
 
       ctx.step("5. the partner sets its payout wallet (PUT /mystery/payout-wallet, payout:manage)");
       const payTo = (await endUserWallet(ctx, 5)).address;

@@ -319,7 +319,7 @@ export const mysteryChecks: Check[] = [
     id: "mystery.terms-shape",
     guards: "service-facts.md §4.8 (revenue terms); sdk-wire-shapes.md (revenue.terms)",
     title: "GET /mystery/terms: TIER 5% (500 bps, \"5.00\") paid quarterly, with the current period",
-    rule: "GET /mystery/terms (SDK cardos.revenue.terms): TIER partners earn 500 bps (\"5.00\"), QUARTERLY, current_period{kind, from, to, closes_at}; a POOL key sees 0 bps.",
+    rule: "GET /mystery/terms (SDK cardos.revenue.terms): TIER partners earn 500 bps (\"5.00\"), QUARTERLY, current_period{kind, from, to, closes_at}; a POOL key sees 0 bps and no current period (null).",
     mode: "read-only",
     needs: ["partnerKey"],
     deviation: "mystery_terms_share_bps",
@@ -334,9 +334,10 @@ export const mysteryChecks: Check[] = [
       ensure(d.revenue_share_bps === bps && d.revenue_share_pct === pct, `${String(d.billing_model)}: expected ${bps} bps ("${pct}"), got ${String(d.revenue_share_bps)} ("${String(d.revenue_share_pct)}")`);
       ensure(d.payout_schedule === "QUARTERLY", `payout_schedule should be QUARTERLY, got ${String(d.payout_schedule)}`);
       const p = d.current_period as Record<string, unknown> | null | undefined;
+      if (d.billing_model === "POOL" && p === null) return; // no revenue-share period accrues on POOL
       ensure(p && typeof p === "object", "current_period must be an object");
       for (const f of ["from", "to", "closes_at"]) ensure(typeof p[f] === "string" && !Number.isNaN(Date.parse(p[f] as string)), `current_period.${f} must be an ISO time`);
-      ensure(typeof p.kind === "string", "current_period.kind must be a string");
+      ensure(["QUARTERLY", "MONTHLY", "CUSTOM"].includes(p.kind as string), `current_period.kind must be QUARTERLY, MONTHLY or CUSTOM, got ${String(p.kind)}`);
     },
   },
   {

@@ -21,7 +21,7 @@ describe("reveal feeds (SDK gacha.feed)", () => {
     expect(Object.keys(rows[0]!).sort()).toEqual(FEED_FIELDS);
     // newest reveal (the TIER partner's) first
     expect(rows.slice(0, b.items.length).map((r) => r.token_id).sort()).toEqual(b.items.map((i: { token_id: string }) => i.token_id).sort());
-    expect(rows[0]).toMatchObject({ tier_id: 1, revealed_at: b.fulfilled_at, game: "pokemon" });
+    expect(rows[0]).toMatchObject({ tier_id: 1, revealed_at: b.fulfilled_at, game: { id: "pokemon", label: "Pokémon" } });
     expect(rows[0]!.card_price_usdc).toMatch(/^\d+\.\d{6}$/);
     expect(all.body.pagination).toMatchObject({ limit: 50, offset: 0, has_more: false });
 
@@ -31,7 +31,9 @@ describe("reveal feeds (SDK gacha.feed)", () => {
     const page = await get("/feed/recent?limit=1&offset=1").expect(200);
     expect(page.body.data.items).toEqual([rows[1]]);
     expect(page.body.pagination).toMatchObject({ limit: 1, offset: 1, has_more: true });
-    expect((await get("/feed/recent?game=onepiece").expect(200)).body.data.items.every((r: { game: string }) => r.game === "onepiece")).toBe(true);
+    // ?game= filters on the tier's game: every tier is a Pokémon tier
+    expect((await get("/feed/recent?game=pokemon").expect(200)).body.data.items).toEqual(rows);
+    expect((await get("/feed/recent?game=onepiece").expect(200)).body.data.items).toEqual([]);
     expect((await get("/feed/recent?scope=everyone").expect(400)).body.error).toBe("invalid_value");
   });
 

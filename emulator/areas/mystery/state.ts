@@ -55,6 +55,8 @@ export interface PurchaseRow {
 }
 
 export interface EndUserRow {
+  /** The service's own numeric id of the end user (wallet.balance end_user.id); assigned on first reference. */
+  id?: number;
   external_user_id: string;
   wallet_address: string;
   balance_micros: string;

@@ -6,23 +6,23 @@ import { buybackPrice, usdToMicros } from "../buyback/pricing.ts";
 import { chainOf, tokenRecord } from "../chain-io.ts";
 import { mystery } from "../state.ts";
 import { usd2, usdc } from "../util.ts";
-import { groupOf, hydrate } from "./items.ts";
-import { tiersOf } from "./tiers.ts";
+import { groupInventory, groupOf, hydrate } from "./items.ts";
+import { TIER_GAMES, tiersOf } from "./tiers.ts";
 import { VOLUME_STATUSES } from "../purchases/purchases.ts";
 
 // Tier catalog, odds, the would-be buyback price and partner stats.
 
-const GAMES = [{ id: "pokemon", label: "Pokémon" }];
 
 function countedPurchases(s: Services, tierId?: number) {
   return Object.values(mystery(s).purchases).filter((p) => VOLUME_STATUSES.has(p.status) && (tierId === undefined || p.tier_id === tierId));
 }
 
-/** The tiers on sale (`active` compares as "true"/"false"; any `game` but pokemon lists none), with their purchase counts. */
-export function tierCatalog(s: Services, active: string | null, game: string | null) {
+/** The tiers on sale (`active` compares as "true"/"false"; any `game` but pokemon, any `variant` but card lists none), with their purchase counts. */
+export function tierCatalog(s: Services, q: { active: string | null; game: string | null; variant: string | null }) {
   const tiers = tiersOf(s)
-    .filter((t) => active === null || String(t.active) === active)
-    .filter((t) => !game || game === "pokemon")
+    .filter((t) => q.active === null || String(t.active) === q.active)
+    .filter((t) => !q.game || q.game === "pokemon")
+    .filter((t) => !q.variant || q.variant === "card")
     .map((t) => {
       const purchases = countedPurchases(s, t.tierId);
       const last = purchases.map((p) => p.submitted_at ?? p.created_at).sort().at(-1) ?? null;
@@ -32,7 +32,7 @@ export function tierCatalog(s: Services, active: string | null, game: string | n
         slug: t.slug,
         description: `${t.slots.length} items per pack: ${t.slots.map((x) => x.slotType).join(", ")}`,
         variant: "card",
-        game: GAMES[0],
+        game: TIER_GAMES[0],
         price_usdc: usdc(t.price),
         price_display: `$${usd2(t.price)}`,
         price_micros: t.price.toString(),
@@ -43,11 +43,17 @@ export function tierCatalog(s: Services, active: string | null, game: string | n
         last_active_at: last,
       };
     });
-  return { tiers, games: GAMES };
+  return { tiers, games: TIER_GAMES };
 }
 
-/** A tier's odds: per slot and per rarity group. */
-export function tierOdds(t: TierConfig) {
+/** A tier's odds: from the pool's weights (per slot and per rarity group), or from the inventory without a chain. */
+export function tierOdds(s: Services, t: TierConfig) {
+  return s.chain ? onchainOdds(s, t) : inventoryOdds(s, t);
+}
+
+const groupIdsOf = (t: TierConfig) => [...new Set(t.slots.flatMap((slot) => slot.groups.map((g) => g.groupId)))];
+
+function onchainOdds(s: Services, t: TierConfig) {
   const slots = t.slots.map((slot, i) => {
     const total = slot.groups.reduce((n, g) => n + g.weight, 0);
     const groups = slot.groups.map((g) => ({ group_id: g.groupId, weight: String(g.weight), probability: g.weight / total }));
@@ -60,8 +66,7 @@ export function tierOdds(t: TierConfig) {
       groups,
     };
   });
-  const groupIds = [...new Set(t.slots.flatMap((slot) => slot.groups.map((g) => g.groupId)))];
-  const rarity_groups = groupIds.map((id) => {
+  const rarity_groups = groupIdsOf(t).map((id) => {
     const g = DEFAULT_GROUPS.find((x) => x.groupId === id)!;
     const weight = t.slots.reduce((n, slot) => n + (slot.groups.find((x) => x.groupId === id)?.weight ?? 0), 0);
     const probability = t.slots.reduce((p, slot) => {
@@ -78,11 +83,11 @@ export function tierOdds(t: TierConfig) {
       avg_price: usdc((g.minValue + g.maxValue) / 2n),
       weight: String(weight),
       probability,
-      available_count: null,
+      available_count: groupInventory(s.catalog, id),
     };
   });
   return {
-    scope: "onchain",
+    scope: "onchain" as const,
     tier_id: t.tierId,
     currency: "USDC",
     tier_price_usdc: usdc(t.price),
@@ -94,16 +99,51 @@ export function tierOdds(t: TierConfig) {
   };
 }
 
-/** A minted token's oracle value and would-be buyback price. */
-export async function tokenPrice(s: Services, id: string) {
+/** The availability-derived shape (the chain unreachable): each group's share of the inventory, no per-slot weights. */
+function inventoryOdds(s: Services, t: TierConfig) {
+  const groups = groupIdsOf(t).map((id) => ({ g: groupOf(id)!, available: groupInventory(s.catalog, id) }));
+  const total = groups.reduce((n, x) => n + x.available, 0);
+  // The average item value weighs each group's mid value by its availability.
+  const valueSum = groups.reduce((n, x) => n + ((x.g.minValue + x.g.maxValue) / 2n) * BigInt(x.available), 0n);
+  return {
+    scope: "inventory_fallback" as const,
+    tier_id: t.tierId,
+    currency: "USDC",
+    total_available: total,
+    average_item_value: usdc(total === 0 ? 0n : valueSum / BigInt(total)),
+    rarity_groups: groups.map(({ g, available }) => ({
+      group_id: g.groupId,
+      name: g.name,
+      tier_label: g.itemType,
+      color: GROUP_COLOR,
+      min_price: usdc(g.minValue),
+      max_price: usdc(g.maxValue),
+      avg_price: usdc((g.minValue + g.maxValue) / 2n),
+      available_count: available,
+      probability: total === 0 ? 0 : available / total,
+    })),
+  };
+}
+
+/** The groups have no colour of their own; the fallback shape's color is always a string. */
+const GROUP_COLOR = "#808080";
+
+type PricedType = "CARD" | "GRADED_CARD";
+
+/** A minted card token's oracle value and would-be buyback price (`asType`: only a token of that kind). */
+export async function tokenPrice(s: Services, id: string, asType: PricedType | null) {
   const rec = await tokenRecord(chainOf(s), BigInt(id));
   if (rec.originalRecipient === "0x0000000000000000000000000000000000000000") throw notFound(`Token ${id} was not minted by the mystery pool`);
   const group = groupOf(rec.groupId);
   const type = group?.itemType ?? "CARD";
+  // Only cards and slabs have a card price; a packet or sealed product is not priced here.
+  if (type !== "CARD" && type !== "GRADED_CARD") throw notFound(`Token ${id} is a ${type}, not a card: only CARD and GRADED_CARD tokens are priced`);
+  if (asType !== null && asType !== type) throw notFound(`Token ${id} is a ${type}, not a ${asType}`);
   const item = hydrate(s.catalog, { tokenId: id, groupId: rec.groupId, itemType: type, valueMicros: rec.oracleValue });
+  if (!item.card_id) throw notFound(`Token ${id} has no catalog card`);
   if (rec.oracleValue === 0n) throw notFound(`Token ${id} has no oracle value`, "value_unknown");
   return {
-    card_id: item.card_id ?? null,
+    card_id: item.card_id,
     token_id: id,
     item_type: type,
     market_value_usdc: usdc(rec.oracleValue),
@@ -113,10 +153,11 @@ export async function tokenPrice(s: Services, id: string) {
   };
 }
 
-/** A catalog card's market price and would-be buyback price. */
-export function cardPrice(s: Services, cardId: string) {
+/** A catalog card's market price and would-be buyback price (the raw card: a slab's value needs its token). */
+export function cardPrice(s: Services, cardId: string, asType: PricedType | null) {
   const rec = s.catalog.cardAnyGame(cardId);
   if (!rec) throw notFound(`No card ${cardId}`);
+  if (asType === "GRADED_CARD") throw notFound(`No graded value for card ${rec.card.id} without a slab: price the GRADED_CARD by token_id`, "value_unknown");
   const market = rec.pricing?.market;
   if (market === null || market === undefined) throw notFound(`Card ${rec.card.id} has no market price`, "value_unknown");
   const value = usdToMicros(market);

@@ -45,6 +45,15 @@ function pick<T>(rows: readonly T[], tokenId: string, groupId: number): T | unde
 
 export const itemTypeName = (n: number): ItemTypeName => ITEM_TYPES[n] ?? "CARD";
 
+/** A group's inventory: the catalog cards (or sealed products) a reveal of that group draws from. */
+export function groupInventory(catalog: CatalogIndex, groupId: number): number {
+  const g = groupOf(groupId);
+  if (!g) return 0;
+  const p = pools(catalog);
+  if (g.itemType === "CARD" || g.itemType === "GRADED_CARD") return p.cards.get(groupId)?.length || p.anyCard.length;
+  return (g.itemType === "PACKET" ? p.packets : p.sealed).length;
+}
+
 export function groupOf(groupId: number): GroupConfig | undefined {
   return DEFAULT_GROUPS.find((g) => g.groupId === groupId);
 }

@@ -1,8 +1,8 @@
-import { GAMES, type Game } from "../../../catalog-data/model.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { settleAllFromChain } from "../purchases/purchases.ts";
 import { mystery, type ItemRow, type PurchaseRow } from "../state.ts";
 import { parseUsdc, usdc } from "../util.ts";
+import { tierGame, type TierGame } from "./tiers.ts";
 
 // Every revealed item of every partner's purchases, for the feeds and the
 // collection: one row per token, with the purchase it came from.
@@ -11,18 +11,9 @@ export interface Revealed {
   purchase: PurchaseRow;
   item: ItemRow;
   revealed_at: string;
-  game: Game;
+  /** The tier's game (not the card's): what the feed rows name and ?game= filters on. */
+  game: TierGame | null;
   value_micros: bigint;
-}
-
-function gameOf(s: Services, item: ItemRow): Game {
-  if (item.card_id) {
-    const rec = s.catalog.cardAnyGame(item.card_id);
-    if (rec) return rec.game;
-  }
-  if (item.set_id) for (const g of GAMES) if (s.catalog.expansion(g, item.set_id)) return g;
-  // The mystery tiers are Pokémon tiers (see the catalog route's games).
-  return "pokemon";
 }
 
 /** Reads pending reveals from the chain first when it is up, so a feed never lags a GET of the purchase. */
@@ -32,7 +23,7 @@ export async function revealedItems(s: Services): Promise<Revealed[]> {
   for (const p of Object.values(mystery(s).purchases)) {
     if (!p.items || !p.fulfilled_at) continue;
     for (const item of p.items)
-      out.push({ purchase: p, item, revealed_at: p.fulfilled_at, game: gameOf(s, item), value_micros: parseUsdc(item.value_usd) ?? 0n });
+      out.push({ purchase: p, item, revealed_at: p.fulfilled_at, game: tierGame(s, p.tier_id), value_micros: parseUsdc(item.value_usd) ?? 0n });
   }
   return out;
 }
@@ -60,7 +51,7 @@ export const feedRow = (r: Revealed) => ({
 export async function feedRows(s: Services, order: (a: Revealed, b: Revealed) => number, accountId: string | null, game: string | null): Promise<Revealed[]> {
   return (await revealedItems(s))
     .filter((r) => accountId === null || r.purchase.account_id === accountId)
-    // Like the catalog's ?game=: an unknown game is simply an empty feed.
-    .filter((r) => !game || r.game === game)
+    // Like the catalog's ?game=: an unknown game is simply an empty feed; tiers without a game drop out.
+    .filter((r) => !game || r.game?.id === game)
     .sort(order);
 }

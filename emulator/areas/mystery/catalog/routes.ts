@@ -19,14 +19,15 @@ const cached = (ttl_ms: number) => (spec: RouteSpec): RouteSpec => ({ ...spec, c
 const shortCache = cached(READ_CACHE_MS);
 
 export const catalogRoutes: RouteSpec[] = [
-  shortCache(schemaRoute("GET", "/mystery/catalog", partner("read:catalog"), "partner_read", catalogRoute, (c) => ok(tierCatalog(c.services, c.input.query.active, c.input.query.game)))),
+  shortCache(schemaRoute("GET", "/mystery/catalog", partner("read:catalog"), "partner_read", catalogRoute, (c) => ok(tierCatalog(c.services, c.input.query)))),
 
-  shortCache(schemaRoute("GET", "/mystery/catalog/:tier_id/odds", partner("read:catalog"), "partner_read", oddsRoute, (c) => ok(tierOdds(tierOf(c.services, c.input.params.tier_id))))),
+  shortCache(schemaRoute("GET", "/mystery/catalog/:tier_id/odds", partner("read:catalog"), "partner_read", oddsRoute, (c) => ok(tierOdds(c.services, tierOf(c.services, c.input.params.tier_id))))),
 
   cached(PRICE_CACHE_MS)(
     schemaRoute("GET", "/mystery/price", partner("read:catalog"), "partner_read", priceRoute, async (c) => {
       const target = priceTarget(c.input.query);
-      return ok("token_id" in target ? await tokenPrice(c.services, target.token_id) : cardPrice(c.services, target.card_id));
+      const as = c.input.query.item_type;
+      return ok("token_id" in target ? await tokenPrice(c.services, target.token_id, as) : cardPrice(c.services, target.card_id, as));
     }),
   ),
 

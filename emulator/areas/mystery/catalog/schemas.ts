@@ -19,22 +19,24 @@ const game = z.enum(GAMES);
 
 // --- GET /mystery/catalog ----------------------------------------------------------
 
-/** The mystery tiers' games (Pokémon only today), as the catalog names them. */
+/** The mystery tiers' games (Pokémon only today), as the catalog names them; also the feed rows' game. */
 const catalogGame = z.strictObject({ id: game, label: z.string() });
 
+// Display metadata is null until a tier has a metadata row, the live reads
+// (price, EV, slots, active) null while the pool read is unavailable (SDK Tier).
 const tierSchema = z.strictObject({
   tier_id: z.number().int(),
-  name: z.string(),
-  slug: z.string(),
-  description: z.string(),
-  variant: z.literal("card"),
-  game: catalogGame,
-  price_usdc: usdcString,
-  price_display: z.string(),
-  price_micros: micros,
-  target_ev_usdc: usdcString,
-  slot_count: z.number().int(),
-  active: z.boolean(),
+  name: z.string().nullable(),
+  slug: z.string().nullable(),
+  description: z.string().nullable(),
+  variant: z.literal("card").nullable(),
+  game: catalogGame.nullable(),
+  price_usdc: usdcString.nullable(),
+  price_display: z.string().nullable(),
+  price_micros: micros.nullable(),
+  target_ev_usdc: usdcString.nullable(),
+  slot_count: z.number().int().nullable(),
+  active: z.boolean().nullable(),
   total_purchases: z.number().int(),
   last_active_at: isoTime.nullable(),
 });
@@ -43,6 +45,7 @@ export const catalogRoute = {
   query: z.object({
     active: z.string().optional().transform((v) => v ?? null).describe('"true" or "false": only tiers that are (not) on sale'),
     game: z.string().optional().transform((v) => v ?? null).describe("Only this game's tiers (an unknown game is an empty list)"),
+    variant: z.string().optional().transform((v) => v ?? null).describe('Only tiers that yield this (every tier yields "card" today)'),
     fresh: freshParam,
   }),
   responses: {
@@ -53,7 +56,7 @@ export const catalogRoute = {
 
 // --- GET /mystery/catalog/:tier_id/odds -----------------------------------------------
 
-const oddsSchema = z.strictObject({
+const onchainOdds = z.strictObject({
   scope: z.literal("onchain"),
   tier_id: z.number().int(),
   currency: z.literal("USDC"),
@@ -65,14 +68,14 @@ const oddsSchema = z.strictObject({
     z.strictObject({
       group_id: z.number().int(),
       name: z.string(),
-      tier_label: z.string(),
-      color: z.null(),
-      min_price: usdcString,
-      max_price: usdcString,
-      avg_price: usdcString,
+      tier_label: z.string().nullable(),
+      color: z.string().nullable(),
+      min_price: usdcString.nullable(),
+      max_price: usdcString.nullable(),
+      avg_price: usdcString.nullable(),
       weight: z.string(),
       probability: z.number(),
-      available_count: z.null(),
+      available_count: z.number().int(),
     }),
   ),
   slots: z.array(
@@ -86,6 +89,30 @@ const oddsSchema = z.strictObject({
   ),
 });
 
+/** Without the pool's weights (the chain unreachable): availability-derived, no slots. */
+const inventoryOdds = z.strictObject({
+  scope: z.literal("inventory_fallback"),
+  tier_id: z.number().int(),
+  currency: z.literal("USDC"),
+  total_available: z.number().int(),
+  average_item_value: usdcString,
+  rarity_groups: z.array(
+    z.strictObject({
+      group_id: z.number().int(),
+      name: z.string(),
+      tier_label: z.string(),
+      color: z.string(),
+      min_price: usdcString,
+      max_price: usdcString,
+      avg_price: usdcString,
+      available_count: z.number().int(),
+      probability: z.number(),
+    }),
+  ),
+});
+
+const oddsSchema = z.discriminatedUnion("scope", [onchainOdds, inventoryOdds]);
+
 export const oddsRoute = {
   params: z.object({ tier_id: z.string().transform((v) => tierParam(v)).meta({ description: "The tier's numeric id" }) }),
   query: z.object({ fresh: freshParam }),
@@ -97,10 +124,12 @@ export const oddsRoute = {
 
 // --- GET /mystery/price -----------------------------------------------------------------
 
+const pricedItemType = z.enum(["CARD", "GRADED_CARD"]);
+
 const priceSchema = z.strictObject({
-  card_id: z.string().nullable(),
+  card_id: z.string(),
   token_id: z.string().nullable(),
-  item_type: z.string(),
+  item_type: pricedItemType,
   market_value_usdc: usdcString,
   buyback_price_usdc: usdcString,
   value_source: z.enum(["graded_market_price", "buyback_oracle", "card_raw_price"]),
@@ -126,6 +155,15 @@ export const priceRoute = {
   query: z.object({
     card_id: z.string().optional().describe("A catalog card id (exactly one of card_id and token_id)"),
     token_id: z.string().optional().describe("A token id: uint256 in plain decimal"),
+    item_type: z
+      .string()
+      .optional()
+      .transform((v): "CARD" | "GRADED_CARD" | null => {
+        if (v === undefined || v === "") return null;
+        if (v === "CARD" || v === "GRADED_CARD") return v;
+        throw badRequest("invalid_price_query", `item_type must be CARD or GRADED_CARD (got "${v.slice(0, 80)}")`);
+      })
+      .meta({ type: "string", enum: ["CARD", "GRADED_CARD"], description: "Price the item as this kind (a token that is not of this kind is 404)" }),
     fresh: freshParam,
   }),
   responses: {
@@ -138,7 +176,7 @@ export const priceRoute = {
 // --- GET /mystery/stats -------------------------------------------------------------------
 
 const statsSchema = z.strictObject({
-  partner_slug: z.string(),
+  partner_slug: z.string().nullable(),
   currency: z.literal("USDC"),
   total_purchases: z.number().int(),
   fulfilled: z.number().int(),
@@ -157,12 +195,13 @@ export const statsRoute = { responses: { 200: { description: "The account's purc
 const feedRowSchema = z.strictObject({
   token_id: z.string(),
   item_type: z.string(),
-  card_name: z.string(),
+  card_name: z.string().nullable(),
   card_image_url: z.string().nullable(),
-  card_price_usdc: usdcString,
+  card_price_usdc: usdcString.nullable(),
   tier_id: z.number().int(),
   revealed_at: isoTime,
-  game,
+  /** The tier's game; null for a tier without metadata. */
+  game: catalogGame.nullable(),
 });
 
 export const feedRoute = {
@@ -194,9 +233,9 @@ const collectionItemSchema = z.strictObject({
   item_type: z.string(),
   category: z.enum(["card", "product", "unknown"]),
   card_id: z.string().nullable(),
-  name: z.string(),
+  name: z.string().nullable(),
   image_url: z.string().nullable(),
-  value_usd: z.string(),
+  value_usd: z.string().nullable(),
   rarity: z.string().nullable(),
   card_number: z.string().nullable(),
   set_id: z.string().nullable(),

@@ -12,3 +12,10 @@ export function tierOf(s: Services, tierId: number): TierConfig {
   if (!t) throw badRequest("invalid_tier", `No tier ${tierId}; see GET /mystery/catalog for the tiers on sale`);
   return t;
 }
+
+/** The tiers' games as the catalog names them (every tier is a Pokémon tier today). */
+export const TIER_GAMES = [{ id: "pokemon", label: "Pokémon" }] as const;
+export type TierGame = (typeof TIER_GAMES)[number];
+
+/** A tier's game, as the catalog and the feed rows name it; null for a tier without metadata (none is configured). */
+export const tierGame = (s: Services, tierId: number): TierGame | null => (tiersOf(s).some((t) => t.tierId === tierId) ? TIER_GAMES[0] : null);

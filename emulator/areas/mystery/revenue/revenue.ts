@@ -46,7 +46,7 @@ export type PayoutStatus = "PENDING" | "PAID" | "FAILED" | "VOID";
 /** A closed period, frozen at close (figures and rates never change afterwards). */
 export interface PayoutStatement {
   payout_id: number;
-  period: { kind: string; from: string; to: string };
+  period: { kind: "QUARTERLY" | "MONTHLY" | "CUSTOM"; from: string; to: string };
   qualifying_packs: number;
   gross_usdc: string;
   sellback_count: number;
@@ -62,7 +62,7 @@ export interface PayoutStatement {
   payout_micros: string;
   status: PayoutStatus;
   payout_address: string | null;
-  chain: string;
+  chain: string | null;
   tx_hash: string | null;
   paid_at: string | null;
   created_at: string;
@@ -152,13 +152,14 @@ export function byProduct(f: Figures, statement = false) {
   };
 }
 
-/** The accrual of the open period (null on POOL). */
+/** The accrual of the open period (null on POOL) as the wire shows it, and its share in micros. */
 export function accrual(s: Services, accountId: string) {
   const since = openPeriodStart(s, accountId);
   const f = figures(s, accountId, since, null, TIER_SHARE_BPS);
   const t = totals(f);
-  return {
-    since: new Date(since).toISOString(),
+  const wire = {
+    // The newest statement's end; null before the first (the accrual then covers all activity).
+    since: own(revenueState(s).period_start, accountId) ?? null,
     as_of: s.clock.nowIso(),
     qualifying_packs: f.packs,
     instant_packs: f.instantPacks,
@@ -167,9 +168,9 @@ export function accrual(s: Services, accountId: string) {
     sellback_usdc: usdc(f.sellback),
     net_usdc: usdc(t.net),
     payout_usdc: usdc(t.share),
-    payout_micros: String(t.share),
     period_closes_at: new Date(quarterEnd(s.clock.now())).toISOString(),
   };
+  return { wire, share: t.share };
 }
 
 export function statementsOf(s: Services, accountId: string): PayoutStatement[] {
@@ -183,6 +184,6 @@ export function statementsOf(s: Services, accountId: string): PayoutStatement[] 
 export function payoutsOf(s: Services, accountId: string, tier: boolean) {
   const statements = tier ? statementsOf(s, accountId) : [];
   const outstanding = statements.filter((r) => r.status === "PENDING").reduce((n, r) => n + BigInt(r.payout_micros), 0n);
-  const accruing = tier ? accrual(s, accountId) : null;
-  return { statements, outstanding, accruing, owed: outstanding + BigInt(accruing?.payout_micros ?? "0") };
+  const open = tier ? accrual(s, accountId) : null;
+  return { statements, outstanding, accruing: open?.wire ?? null, owed: outstanding + (open?.share ?? 0n) };
 }

@@ -9,7 +9,7 @@ import { payoutsRoute, revenueRoute, termsRoute } from "./schemas.ts";
 
 // Revenue terms, period summaries and payouts (service-facts §4.8, SDK
 // cardos.revenue; packs:read). A POOL key sees billing_model POOL, a 0 % share,
-// no statements and `accruing: null`.
+// no current period, no statements and `accruing: null`.
 
 const modelOf = (c: HandlerContext) => c.key!.billing_model ?? "TIER";
 
@@ -32,7 +32,8 @@ export const revenueRoutes: RouteSpec[] = [
       payout_schedule: "QUARTERLY",
       payout_currency: "USDC",
       payout_wallet: wallet ? { chain: wallet.chain, address: wallet.address } : null,
-      current_period: { kind: "QUARTERLY", from: new Date(from).toISOString(), to: closes, closes_at: closes },
+      // POOL: no revenue-share period accrues (as its payouts' accruing is null).
+      current_period: tier ? { kind: "QUARTERLY" as const, from: new Date(from).toISOString(), to: closes, closes_at: closes } : null,
       note: tier
         ? "TIER model: 5% of net combo-pack revenue (gross − sell-backs − fees, floored at 0) and 1% of instant gross, paid quarterly in USDC on Base"
         : "POOL model: you hold the inventory and are invoiced for fronted buybacks; no revenue share accrues",

@@ -9,6 +9,8 @@ const micros = z.string().regex(/^-?\d+$/).describe("USDC micros");
 const pctString = z.string().regex(/^\d+\.\d{2}$/);
 const isoTime = z.iso.datetime();
 const model = z.enum(["TIER", "POOL"]);
+/** Every schedule the service names; the emulator's periods are calendar quarters. */
+const schedule = z.enum(["QUARTERLY", "MONTHLY", "CUSTOM"]);
 
 // --- GET /mystery/terms -----------------------------------------------------------------
 
@@ -17,16 +19,17 @@ export const termsRoute = {
     200: {
       description: "The account's revenue-share terms and open period",
       data: z.strictObject({
-        billing_model: model,
-        plan: z.literal("STANDARD"),
-        revenue_share_bps: z.number().int(),
-        revenue_share_pct: pctString,
-        instant_revenue_share_bps: z.number().int(),
-        instant_revenue_share_pct: pctString,
-        payout_schedule: z.literal("QUARTERLY"),
+        billing_model: model.nullable(),
+        plan: z.enum(["STANDARD", "ENTERPRISE"]).nullable(),
+        revenue_share_bps: z.number().int().nullable(),
+        revenue_share_pct: pctString.nullable(),
+        instant_revenue_share_bps: z.number().int().nullable(),
+        instant_revenue_share_pct: pctString.nullable(),
+        payout_schedule: schedule.nullable(),
         payout_currency: z.literal("USDC"),
         payout_wallet: z.strictObject({ chain: z.string(), address: z.string() }).nullable(),
-        current_period: z.strictObject({ kind: z.literal("QUARTERLY"), from: isoTime, to: isoTime, closes_at: isoTime }),
+        // null on POOL: no revenue-share period accrues.
+        current_period: z.strictObject({ kind: schedule, from: isoTime, to: isoTime, closes_at: isoTime }).nullable(),
         note: z.string(),
       }),
     },
@@ -59,8 +62,8 @@ const byProductSchema = z.strictObject({
   }),
   instant: z.strictObject({ packs: z.number().int(), gross_usdc: usdcString, sellback_usdc: usdcString, net_usdc: usdcString, share_bps: z.number().int(), share_usdc: usdcString }),
 });
-/** On a statement the instant block has no sellback_usdc (sdk-wire-shapes: "missing on statements"). */
-const statementByProductSchema = byProductSchema.extend({ instant: byProductSchema.shape.instant.omit({ sellback_usdc: true }) });
+/** On a statement the instant block has no sellback_usdc (the emulator never sends it there; the SDK types it optional). */
+const statementByProductSchema = byProductSchema.extend({ instant: byProductSchema.shape.instant.extend({ sellback_usdc: usdcString.optional() }) });
 
 const pair = <N extends string>(name: N) => ({ [`${name}_micros`]: micros, [`${name}_usdc`]: usdcString }) as Record<`${N}_micros` | `${N}_usdc`, z.ZodString>;
 
@@ -73,11 +76,11 @@ export const revenueRoute = {
     200: {
       description: "Revenue figures for the period (all time without from/to)",
       data: z.strictObject({
-        billing_model: model,
+        billing_model: model.nullable(),
         currency: z.literal("USDC"),
-        revenue_share_bps: z.number().int(),
+        revenue_share_bps: z.number().int().nullable(),
         revenue_share_pct: pctString,
-        instant_revenue_share_bps: z.number().int(),
+        instant_revenue_share_bps: z.number().int().nullable(),
         instant_revenue_share_pct: pctString,
         period: z.strictObject({ kind: z.enum(["ALL_TIME", "CUSTOM"]), from: isoTime.nullable(), to: isoTime.nullable() }),
         by_product: byProductSchema,
@@ -111,7 +114,7 @@ export const revenueRoute = {
 
 export const statementSchema = z.strictObject({
   payout_id: z.number().int(),
-  period: z.strictObject({ kind: z.string(), from: isoTime, to: isoTime }),
+  period: z.strictObject({ kind: schedule, from: isoTime, to: isoTime }),
   qualifying_packs: z.number().int(),
   gross_usdc: usdcString,
   sellback_count: z.number().int(),
@@ -127,14 +130,15 @@ export const statementSchema = z.strictObject({
   payout_micros: micros,
   status: z.enum(["PENDING", "PAID", "FAILED", "VOID"]),
   payout_address: z.string().nullable(),
-  chain: z.string(),
+  chain: z.string().nullable(),
   tx_hash: z.string().nullable(),
   paid_at: isoTime.nullable(),
   created_at: isoTime,
 });
 
 const accruingSchema = z.strictObject({
-  since: isoTime,
+  /** End of the newest closed statement; null before the first. */
+  since: isoTime.nullable(),
   as_of: isoTime,
   qualifying_packs: z.number().int(),
   instant_packs: z.number().int(),
@@ -143,8 +147,7 @@ const accruingSchema = z.strictObject({
   sellback_usdc: usdcString,
   net_usdc: usdcString,
   payout_usdc: usdcString,
-  payout_micros: micros,
-  period_closes_at: isoTime,
+  period_closes_at: isoTime.nullable(),
 });
 
 export const payoutsRoute = {

@@ -8,7 +8,17 @@ import { usdc } from "../util.ts";
 // reference (by external_user_id, or by wallet), shown as the wallet view of
 // GET /wallet/balance and the custodial fund control action.
 
-export function endUser(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): EndUserRow {
+/** An end user as endUser returns it: with the service's numeric id. */
+export type KnownEndUser = EndUserRow & { id: number };
+
+export function endUser(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): KnownEndUser {
+  const row = findOrProvision(s, accountId, who);
+  // Numbered on first reference (seeded users and rows of older state files have none yet).
+  row.id ??= s.store.nextId("mystery-end-user", 1);
+  return row as KnownEndUser;
+}
+
+function findOrProvision(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): EndUserRow {
   const slice = mystery(s);
   // The ids are the partner's own (`constructor`, `__proto__` are ids like any other): own entries only.
   const users = own(slice.end_users, accountId) ?? setOwn(slice.end_users, accountId, {});
@@ -23,11 +33,11 @@ export function endUser(s: Services, accountId: string, who: { external_user_id:
   return setOwn(users, id, row);
 }
 
-export function walletView(u: EndUserRow) {
+export function walletView(u: KnownEndUser) {
   const balance = BigInt(u.balance_micros);
   const reserved = BigInt(u.reserved_micros);
   return {
-    end_user: { id: u.external_user_id, external_user_id: u.external_user_id.startsWith("wallet:") ? null : u.external_user_id, wallet_address: u.wallet_address },
+    end_user: { id: u.id, external_user_id: u.external_user_id.startsWith("wallet:") ? null : u.external_user_id, wallet_address: u.wallet_address },
     wallet: {
       currency: "USDC",
       available: String(balance - reserved),

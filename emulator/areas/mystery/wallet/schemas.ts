@@ -34,7 +34,8 @@ export function userPageInput(q: { external_user_id?: string; wallet_address?: s
 // --- GET /wallet/balance --------------------------------------------------------------
 
 const walletViewSchema = z.strictObject({
-  end_user: z.strictObject({ id: z.string(), external_user_id: z.string().nullable(), wallet_address: address }),
+  // id: the service's numeric id; the caller's own id is external_user_id (null for a wallet-only user).
+  end_user: z.strictObject({ id: z.number().int(), external_user_id: z.string().nullable(), wallet_address: address.nullable() }),
   wallet: z.strictObject({
     currency: z.literal("USDC"),
     available: signedMicros,
@@ -61,11 +62,11 @@ const ledgerEntrySchema = z.strictObject({
   entry_type: z.enum(["DEPOSIT_CREDIT", "HOLD", "HOLD_RELEASE", "HOLD_SETTLE", "BUYBACK_CREDIT", "REFUND_CREDIT", "ADJUSTMENT"]),
   amount: signedMicros,
   amount_usdc: usdcString,
-  balance_after: signedMicros,
-  reserved_after: signedMicros,
-  source: z.string(),
+  balance_after: signedMicros.nullable(),
+  reserved_after: signedMicros.nullable(),
+  source: z.string().nullable(),
   source_id: z.string().nullable(),
-  description: z.string(),
+  description: z.string().nullable(),
   created_at: isoTime,
 });
 export type LedgerEntryWire = z.output<typeof ledgerEntrySchema>;
@@ -85,9 +86,9 @@ const depositSchema = z.strictObject({
   chain_in: z.string(),
   token_in: z.string(),
   amount: usdcString,
-  tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/).nullable(),
   status: z.enum(["PENDING", "SEEN", "PROCESSING", "CONFIRMED", "FAILED", "CANCELLED"]),
-  expected_output: usdcString,
+  expected_output: usdcString.nullable(),
   created_at: isoTime,
   confirmed_at: isoTime.nullable(),
 });
