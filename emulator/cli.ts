@@ -1,8 +1,8 @@
-import { writeFileSync } from "node:fs";
 import { createEmulator, StateFileError } from "./index.ts";
 import { JournalError } from "../chain/journal.ts";
 import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
+import { checkWritable, writeOutput } from "../harness/output-file.ts";
 import { requestLine } from "./cli/request-line.ts";
 import { journalOf } from "./ui/journal.ts";
 
@@ -71,12 +71,13 @@ async function openapiCommand(argv: readonly string[]): Promise<number> {
   const { apiDocument, controlDocument } = await import("./openapi/document.ts");
   const { apiAreas, controlRoutes } = await import("./app.ts");
   const server = last(args, "server") ?? "http://127.0.0.1:4010";
-  const doc = has(args, "control") ? controlDocument(controlRoutes, server) : apiDocument(apiAreas(), server);
   const out = last(args, "out");
+  if (out) checkWritable("--out", out);
+  const doc = has(args, "control") ? controlDocument(controlRoutes, server) : apiDocument(apiAreas(), server);
   const yaml = has(args, "yaml") || /\.ya?ml$/.test(out ?? "");
   const text = yaml ? (await import("yaml")).stringify(doc) : JSON.stringify(doc, null, 2) + "\n";
   if (out) {
-    writeFileSync(out, text);
+    writeOutput("--out", out, text);
     process.stderr.write(`wrote ${out}\n`);
   } else process.stdout.write(text);
   return 0;
