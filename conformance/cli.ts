@@ -159,14 +159,28 @@ async function verifyCli(file: string, logFile: string | undefined): Promise<num
       throw new UsageError(`${what} ${f}: ${(err as Error).message}`);
     }
   };
-  const bundle = JSON.parse(read(file, "--verify")) as CertificationBundle;
+  // A torn or foreign file is one line saying so, never a parser's stack trace.
+  const json = (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  };
+  const parsed = json(read(file, "--verify"));
+  if (parsed === undefined) throw new UsageError(`--verify ${file}: not JSON (is it a certification bundle?)`);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError(`--verify ${file}: not a certification bundle (expected a JSON object)`);
+  const bundle = parsed as CertificationBundle;
   let log: Map<string, LoggedRequest> | null = null;
   if (logFile) {
     log = new Map();
-    for (const line of read(logFile, "--request-log").split(/\r?\n/).filter((l) => l.trim())) {
-      const e = JSON.parse(line) as LoggedRequest & { request_id: string };
-      log.set(e.request_id, e);
-    }
+    const lines = read(logFile, "--request-log").split(/\r?\n/);
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      const e = json(line) as (LoggedRequest & { request_id: string }) | null | undefined;
+      if (!e || typeof e !== "object" || Array.isArray(e)) throw new UsageError(`--request-log ${logFile}: line ${i + 1} is not a JSON object`);
+      log!.set(e.request_id, e);
+    });
   }
   const v = await verifyBundle(bundle, { checksDigest: checksDigest().sha256, suiteVersion: suiteVersion(), ...(log ? { lookup: (id: string) => log.get(id) } : {}) });
   const requests = bundle.results?.reduce((n, r) => n + (r.requests?.length ?? 0), 0) ?? 0;

@@ -52,4 +52,24 @@ describe("output files the CLI writes", () => {
     expect(b.stderr).toMatch(/^emulator: --bundle .*missing\/c\.json: cannot write it \(its folder does not exist\)/);
     expect(Date.now() - started).toBeLessThan(30_000);
   }, 60_000);
+
+  it("conformance --verify with a torn or foreign bundle, or a bad request log line: one line, exit 2", async () => {
+    const d = mkdtempSync(join(tmpdir(), "emu-out-"));
+    const cases: Array<[string, string, RegExp]> = [
+      ["torn.json", "{torn", /^emulator: --verify .*torn\.json: not JSON \(is it a certification bundle\?\)\n/],
+      ["null.json", "null", /^emulator: --verify .*null\.json: not a certification bundle \(expected a JSON object\)\n/],
+    ];
+    for (const [name, text, message] of cases) {
+      writeFileSync(join(d, name), text);
+      const r = await run(["conformance", "--verify", join(d, name)]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    writeFileSync(join(d, "b.json"), "{}");
+    writeFileSync(join(d, "log.jsonl"), '{"request_id":"a"}\n{oops\n');
+    const r = await run(["conformance", "--verify", join(d, "b.json"), "--request-log", join(d, "log.jsonl")]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^emulator: --request-log .*log\.jsonl: line 2 is not a JSON object\n/);
+  }, 60_000);
 });
