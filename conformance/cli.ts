@@ -1,5 +1,6 @@
-import { writeFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { all, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { checkWritable, writeOutput } from "../harness/output-file.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed, type SuiteResult } from "./runner.ts";
 import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
@@ -53,6 +54,7 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
   const reports = all(args, "report").map((spec) => {
     const [kind, file] = spec.split("=");
     if (!REPORTERS[kind] || !file) throw new UsageError(`--report must be junit=FILE, json=FILE, md=FILE or html=FILE (got "${spec}")`);
+    checkWritable("--report", file);
     return { kind, file };
   });
   const modeArg = last(args, "mode");
@@ -60,6 +62,8 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
   const maxCredits = Number(last(args, "max-credits") ?? 50);
   if (!Number.isFinite(maxCredits) || maxCredits < 0) throw new UsageError("--max-credits must be a non-negative number");
   const certify = has(args, "certify");
+  const bundleFile = last(args, "bundle") ?? "certification.json";
+  if (certify) checkWritable("--bundle", bundleFile);
   const expectedFile = last(args, "expected-failures");
   if (certify && expectedFile) throw new UsageError("--certify does not allow --expected-failures");
   const expected = expectedFile ? readExpected(expectedFile) : undefined;
@@ -124,7 +128,7 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
   await stop?.();
   process.stdout.write(summaryTable(suite));
   for (const { kind, file } of reports) {
-    writeFileSync(file, REPORTERS[kind](suite));
+    writeOutput("--report", file, REPORTERS[kind](suite));
     process.stderr.write(`wrote ${kind} report to ${file}\n`);
   }
   if (!certify) return passed(suite) ? 0 : 1;
@@ -133,8 +137,7 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
   if (skipped.length)
     process.stderr.write(`certification needs every check of the chosen profiles to run; ${skipped.length} did not:\n${skipped.map((r) => `  ${r.id}: ${r.message}`).join("\n")}\n`);
   const kinds = [partnerKey ? "partner" : null, tenantKey ? "tenant" : null].filter((k): k is string => k !== null);
-  const bundleFile = last(args, "bundle") ?? "certification.json";
-  writeFileSync(bundleFile, JSON.stringify(certificationBundle(suite, kinds, ok), null, 2) + "\n");
+  writeOutput("--bundle", bundleFile, JSON.stringify(certificationBundle(suite, kinds, ok), null, 2) + "\n");
   process.stderr.write(`wrote certification bundle to ${bundleFile} (${ok ? "PASSED" : "NOT PASSED"})\n`);
   return ok ? 0 : 1;
 }
@@ -156,14 +159,28 @@ async function verifyCli(file: string, logFile: string | undefined): Promise<num
       throw new UsageError(`${what} ${f}: ${(err as Error).message}`);
     }
   };
-  const bundle = JSON.parse(read(file, "--verify")) as CertificationBundle;
+  // A torn or foreign file is one line saying so, never a parser's stack trace.
+  const json = (text: string): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  };
+  const parsed = json(read(file, "--verify"));
+  if (parsed === undefined) throw new UsageError(`--verify ${file}: not JSON (is it a certification bundle?)`);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError(`--verify ${file}: not a certification bundle (expected a JSON object)`);
+  const bundle = parsed as CertificationBundle;
   let log: Map<string, LoggedRequest> | null = null;
   if (logFile) {
     log = new Map();
-    for (const line of read(logFile, "--request-log").split(/\r?\n/).filter((l) => l.trim())) {
-      const e = JSON.parse(line) as LoggedRequest & { request_id: string };
-      log.set(e.request_id, e);
-    }
+    const lines = read(logFile, "--request-log").split(/\r?\n/);
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      const e = json(line) as (LoggedRequest & { request_id: string }) | null | undefined;
+      if (!e || typeof e !== "object" || Array.isArray(e)) throw new UsageError(`--request-log ${logFile}: line ${i + 1} is not a JSON object`);
+      log!.set(e.request_id, e);
+    });
   }
   const v = await verifyBundle(bundle, { checksDigest: checksDigest().sha256, suiteVersion: suiteVersion(), ...(log ? { lookup: (id: string) => log.get(id) } : {}) });
   const requests = bundle.results?.reduce((n, r) => n + (r.requests?.length ?? 0), 0) ?? 0;

@@ -1,12 +1,12 @@
 import { writeFileSync } from "node:fs";
-import { createEmulator } from "./index.ts";
+import { createEmulator, StateFileError } from "./index.ts";
 import { classifyHost } from "./pipeline/address-policy.ts";
 import { JournalError } from "../chain/journal.ts";
 import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
+import { checkWritable, writeOutput } from "../harness/output-file.ts";
 import { requestLine } from "./cli/request-line.ts";
 import { journalOf } from "./ui/journal.ts";
-import { readStateFile } from "./state/state-file.ts";
 
 const START: CommandSpec = {
   usage: `  npx emulator [options]                 start the emulator
@@ -75,24 +75,16 @@ async function openapiCommand(argv: readonly string[]): Promise<number> {
   const { apiDocument, controlDocument } = await import("./openapi/document.ts");
   const { apiAreas, controlRoutes } = await import("./app.ts");
   const server = last(args, "server") ?? "http://127.0.0.1:4010";
-  const doc = has(args, "control") ? controlDocument(controlRoutes, server) : apiDocument(apiAreas(), server);
   const out = last(args, "out");
+  if (out) checkWritable("--out", out);
+  const doc = has(args, "control") ? controlDocument(controlRoutes, server) : apiDocument(apiAreas(), server);
   const yaml = has(args, "yaml") || /\.ya?ml$/.test(out ?? "");
   const text = yaml ? (await import("yaml")).stringify(doc) : JSON.stringify(doc, null, 2) + "\n";
   if (out) {
-    writeFileSync(out, text);
+    writeOutput("--out", out, text);
     process.stderr.write(`wrote ${out}\n`);
   } else process.stdout.write(text);
   return 0;
-}
-
-function checkStateFile(file: string | undefined): void {
-  if (!file) return;
-  try {
-    readStateFile(file);
-  } catch (err) {
-    throw new UsageError(`--state ${file}: ${(err as Error).message}. Delete the file or point --state elsewhere.`);
-  }
 }
 
 async function start(args: ParsedArgs): Promise<number> {
@@ -108,7 +100,6 @@ async function start(args: ParsedArgs): Promise<number> {
   const catalog = last(args, "catalog") ?? "default";
   if (catalog !== "default" && catalog !== "large") throw new UsageError("--catalog must be default or large");
   const stateFile = last(args, "state");
-  checkStateFile(stateFile);
   const vrf = last(args, "vrf") ?? "auto";
   if (vrf !== "auto" && vrf !== "manual") throw new UsageError("--vrf must be auto or manual");
   const noChain = has(args, "no-chain");
@@ -124,9 +115,10 @@ async function start(args: ParsedArgs): Promise<number> {
       port,
       host,
       allowedHosts,
-      seed,
+      // Only an explicit --seed / --catalog is passed with --state: the file's own rule, and a different one is refused.
+      seed: stateFile && !has(args, "seed") ? undefined : seed,
       clock,
-      catalog,
+      catalog: stateFile && !has(args, "catalog") ? undefined : catalog,
       stateFile,
       strictWebhookUrls: has(args, "strict-webhook-urls"),
       ipRateLimitPerMin: intFlag(args, "ip-rate-limit"),
@@ -136,6 +128,7 @@ async function start(args: ParsedArgs): Promise<number> {
     const e = err as NodeJS.ErrnoException;
     if (host && (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"))
       throw new UsageError(`--host ${host}: not an address of this machine (${e.code}); try 127.0.0.1 or 0.0.0.0`);
+    if (err instanceof StateFileError) throw new UsageError(`--state ${err.file}: ${err.reason}. ${err.remedy}`);
     if (e.code === "EADDRINUSE")
       throw new UsageError(`a port is in use (API ${port}, chain ${rpcPort}): stop the other process or pass --port / --rpc-port (0 picks a free port)`);
     // A state file that cannot be loaded says why in one line (e.g. it holds an in-process chain and --rpc-url attaches).
@@ -170,7 +163,7 @@ async function start(args: ParsedArgs): Promise<number> {
     const chainNote = noChain ? "disabled (--no-chain)" : "in-process only";
     const chainInfo = emu.chain ? { chainId: emu.chain.chainId, vrf, accounts: emu.chain.endUsers.length } : null;
     const tty = process.stdout.isTTY === true;
-    process.stdout.write(banner({ url: emu.url, rpcUrl: emu.rpcUrl, chainNote, chain: chainInfo, seed, clock, keys, readyMs }, tty));
+    process.stdout.write(banner({ url: emu.url, rpcUrl: emu.rpcUrl, chainNote, chain: chainInfo, seed: emu.services.options.seed, clock, keys, readyMs }, tty));
     // One line per API call, from the dashboard's journal; EMULATOR_REQUEST_LOG=1 asks for it without a TTY (tests, `| tee`).
     if ((tty || process.env.EMULATOR_REQUEST_LOG === "1") && !has(args, "quiet"))
       journalOf(emu.services).subscribe((e) => process.stdout.write(requestLine(e, tty)), { bodies: false });

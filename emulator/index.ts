@@ -2,7 +2,8 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { HttpHandler } from "msw";
 import { VirtualClock, type ClockMode } from "./clock/clock.ts";
 import { Store, type StateExport } from "./state/store.ts";
-import { readStateFile, writeThrough } from "./state/state-file.ts";
+import { readStateFile, StateFileError, writeThrough, type StateFileWriter } from "./state/state-file.ts";
+import { claimStateFile, resolveStateTarget } from "./state/state-claim.ts";
 import type { KeyKind, State } from "./state/schema.ts";
 import { EventBus } from "./bus.ts";
 import { RateLimiter } from "./pipeline/rate-limit.ts";
@@ -25,6 +26,7 @@ import type { Chain, ChainStateExport } from "../chain/index.ts";
 
 export type { ClockMode } from "./clock/clock.ts";
 export type { StateExport } from "./state/store.ts";
+export { StateFileError } from "./state/state-file.ts";
 export { VirtualClock } from "./clock/clock.ts";
 export { isLoopback } from "./msw.ts";
 
@@ -145,17 +147,8 @@ export function initialState(seed: number, catalog: "default" | "large", now: nu
   return state;
 }
 
-/** The state file's export, or a one-line error naming the file and what to do. */
-function readState(file: string): StateExport | undefined {
-  try {
-    return readStateFile(file);
-  } catch (err) {
-    throw new Error(`state file ${file}: ${(err as Error).message}. Delete the file or start without it (--state).`);
-  }
-}
-
-export async function createEmulator(input: EmulatorOptions = {}): Promise<Emulator> {
-  const options = input.stateFile && !input.state ? { ...input, state: readState(input.stateFile) } : input;
+/** The state to start from: the `state` option, else the state file's; checked against an explicit seed / catalog. */
+function startingState(input: EmulatorOptions, target: string | null): StateExport | undefined {
   if (input.state) {
     try {
       Store.parseExport(input.state);
@@ -163,6 +156,42 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
       throw new Error(`state option: ${(err as Error).message}`);
     }
   }
+  let doc = input.state;
+  if (!doc && target) {
+    try {
+      doc = readStateFile(target);
+    } catch (err) {
+      throw new StateFileError(input.stateFile!, (err as Error).message, "Delete the file or point --state elsewhere.");
+    }
+  }
+  if (!doc) return undefined;
+  // The state's seed and catalog rule (its keys and records come from them): one asked for explicitly must agree.
+  const clash =
+    input.seed !== undefined && input.seed !== doc.state.seed
+      ? `it holds seed ${doc.state.seed}, but seed ${input.seed} was asked for`
+      : input.catalog !== undefined && input.catalog !== doc.state.catalog_size
+        ? `it holds the ${doc.state.catalog_size} catalog, but the ${input.catalog} catalog was asked for`
+        : null;
+  if (clash && input.state) throw new Error(`state option: ${clash}; drop the seed / catalog option (the state's own is used)`);
+  if (clash) throw new StateFileError(input.stateFile!, clash, "Drop --seed / --catalog (the file's own is used) or point --state at another file.");
+  return doc;
+}
+
+export async function createEmulator(input: EmulatorOptions = {}): Promise<Emulator> {
+  // A state file is resolved (through symlinks) and claimed before anything starts, so a file that
+  // cannot be used stops the start with one line and nothing to clean up.
+  const target = input.stateFile ? resolveStateTarget(input.stateFile) : null;
+  const state = startingState(input, target);
+  const release = target ? claimStateFile(input.stateFile!, target) : null;
+  try {
+    return await start({ ...input, state }, target, release);
+  } catch (err) {
+    release?.();
+    throw err;
+  }
+}
+
+async function start(options: EmulatorOptions, target: string | null, release: (() => void) | null): Promise<Emulator> {
   const opts = resolveOptions(options);
   if (options.state) {
     opts.seed = options.state.state.seed;
@@ -197,6 +226,7 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
   store.exportChain = () => (chainHost ? chainHost.exportState() : carriedChain);
   const stops = AREAS.map((a) => a.start?.(services)).filter((s): s is () => void => typeof s === "function");
 
+  let persisted: StateFileWriter | null = null;
   const host: ControlHost = {
     async reset() {
       store.reset();
@@ -246,6 +276,7 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
         catalog: opts.catalog,
         clock: { mode: clock.mode, now: clock.nowIso() },
         chain: chainHost ? { rpcUrl: chainHost.chain.rpcUrl, chainId: chainHost.chain.chainId, vrf: chainHost.vrfMode } : null,
+        state_file: persisted?.status() ?? null,
       };
     },
   };
@@ -268,7 +299,7 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
   }
 
   const handle = (req: Request) => appFetch(req);
-  const persisted = options.stateFile ? writeThrough(options.stateFile, () => store.export(clock.now())) : null;
+  persisted = target ? writeThrough(target, () => store.export(clock.now())) : null;
   persisted?.flush();
   const origins = url === IN_PROCESS_ORIGIN ? [IN_PROCESS_ORIGIN] : [url, IN_PROCESS_ORIGIN];
   let handlers: HttpHandler[] | null = null;
@@ -307,6 +338,7 @@ export async function createEmulator(input: EmulatorOptions = {}): Promise<Emula
       // The last state reaches the file before anything stops.
       persisted?.flush();
       persisted?.stop();
+      release?.();
       for (const stop of stops) stop();
       clock.dispose();
       if (server) {

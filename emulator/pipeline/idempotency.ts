@@ -1,3 +1,4 @@
+import { defineSlice } from "../state/slices.ts";
 import type { Store } from "../state/store.ts";
 import type { Reply } from "./route.ts";
 import { badRequest, conflict } from "./errors.ts";
@@ -24,6 +25,7 @@ interface Remembered {
 }
 
 type Slice = { records: Record<string, Remembered> };
+const IDEMPOTENCY_SLICE = defineSlice<Slice>({ name: "idempotency", init: () => ({ records: {} }) });
 
 export interface IdempotentOptions {
   /** Separates key spaces (e.g. `${account}:custodial-purchase`). */
@@ -60,7 +62,7 @@ export async function idempotent(store: Store, opts: IdempotentOptions, run: () 
   if (!running) inFlight.set(store, (running = new Map()));
   for (;;) {
     // Re-read the slice each time: the state may have been replaced while we awaited.
-    const records = store.area<Slice>("idempotency", () => ({ records: {} })).records;
+    const records = store.slice(IDEMPOTENCY_SLICE).records;
     const seen = Object.hasOwn(records, id) ? records[id] : undefined;
     if (seen) {
       if (seen.fingerprint !== fingerprint) throw mismatch(opts);
@@ -79,7 +81,7 @@ export async function idempotent(store: Store, opts: IdempotentOptions, run: () 
     const reply = await done;
     const status = reply.status ?? 200;
     if (status >= 200 && status < 300)
-      store.area<Slice>("idempotency", () => ({ records: {} })).records[id] = { fingerprint, status, data: structuredClone(reply.data), at: opts.now };
+      store.slice(IDEMPOTENCY_SLICE).records[id] = { fingerprint, status, data: structuredClone(reply.data), at: opts.now };
     return reply;
   } finally {
     running.delete(id);

@@ -1,4 +1,6 @@
 import type { State } from "./schema.ts";
+import { declaredSlices, type SliceSpec } from "./slices.ts";
+import { validateState } from "./validate-state.ts";
 import { parseChainExport, type ChainStateExport } from "../../chain/state.ts";
 
 /** Version 2 carries the chain; version 1 files (API state only) cannot restore the records that point at it. */
@@ -42,6 +44,11 @@ export class Store {
     return this.state.areas[name] as T;
   }
 
+  /** A declared slice (state/slices.ts), created on first use. */
+  slice<T>(spec: SliceSpec<T>): T {
+    return this.area(spec.name, spec.init);
+  }
+
   snapshot(extra?: unknown): string {
     const id = `snap_${++this.snapshotSeq}`;
     this.snapshots.set(id, { state: structuredClone(this.state), extra });
@@ -81,6 +88,8 @@ export class Store {
       throw new Error("state export is missing seed, keys, credits, counters or areas");
     if (typeof doc.now !== "number") throw new Error("state export is missing `now`");
     if (!("chain" in doc)) throw new Error("state export is missing `chain` (null when it has none)");
+    // The whole document is checked before anything is replaced: an import applies all of it or none.
+    validateState(doc.now, doc.state, declaredSlices());
     if (doc.chain !== null) parseChainExport(doc.chain);
     return doc as StateExport;
   }

@@ -1,3 +1,4 @@
+import { defineSlice } from "../../state/slices.ts";
 import type { Store } from "../../state/store.ts";
 
 // The credits area's slice of the store: settled top-ups, keyed by the
@@ -28,7 +29,8 @@ export interface CreditsSlice {
   by_authorization: Record<string, string>;
 }
 
-export const creditsSlice = (store: Store): CreditsSlice =>
-  store.area<CreditsSlice>("credits", () => ({ topups: {}, by_authorization: {} }));
+const CREDITS_SLICE = defineSlice<CreditsSlice>({ name: "credits", init: () => ({ topups: {}, by_authorization: {} }) });
+
+export const creditsSlice = (store: Store): CreditsSlice => store.slice(CREDITS_SLICE);
 
 export const authorizationKey = (from: string, nonce: string) => `${from.toLowerCase()}:${nonce.toLowerCase()}`;

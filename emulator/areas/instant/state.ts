@@ -1,3 +1,4 @@
+import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
 
 // The instant area's slice of the store: plain JSON, re-read on every use
@@ -78,4 +79,6 @@ export interface InstantSlice {
 
 const initial = (): InstantSlice => ({ enabled: true, purchases: {}, events: [] });
 
-export const instant = (s: Services): InstantSlice => s.store.area<InstantSlice>("instant", initial);
+const INSTANT_SLICE = defineSlice<InstantSlice>({ name: "instant", init: initial });
+
+export const instant = (s: Services): InstantSlice => s.store.slice(INSTANT_SLICE);

@@ -1,3 +1,4 @@
+import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
 
@@ -229,4 +230,6 @@ function initial(): MysterySlice {
   };
 }
 
-export const mystery = (s: Services): MysterySlice => s.store.area<MysterySlice>("mystery", initial);
+const MYSTERY_SLICE = defineSlice<MysterySlice>({ name: "mystery", init: initial, optional: ["kyc_required", "shipping_signer"] });
+
+export const mystery = (s: Services): MysterySlice => s.store.slice(MYSTERY_SLICE);

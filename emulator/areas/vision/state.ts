@@ -1,3 +1,4 @@
+import { defineSlice } from "../../state/slices.ts";
 import type { Store } from "../../state/store.ts";
 
 // The vision area's slice: one feedback record per identify call, so a match
@@ -20,4 +21,6 @@ export interface VisionSlice {
   feedback: Record<string, FeedbackRecord>;
 }
 
-export const visionSlice = (store: Store): VisionSlice => store.area<VisionSlice>("vision", () => ({ feedback: {} }));
+const VISION_SLICE = defineSlice<VisionSlice>({ name: "vision", init: () => ({ feedback: {} }) });
+
+export const visionSlice = (store: Store): VisionSlice => store.slice(VISION_SLICE);

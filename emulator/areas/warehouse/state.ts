@@ -1,3 +1,4 @@
+import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { own, setOwn } from "../../state/own.ts";
@@ -11,8 +12,10 @@ import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./mo
 
 export const SLICE = "warehouse";
 
+const WAREHOUSE_SLICE = defineSlice<WarehouseState>({ name: SLICE, init: () => ({ tenants: {} }) });
+
 export function warehouse(services: Services): WarehouseState {
-  return services.store.area<WarehouseState>(SLICE, () => ({ tenants: {} }));
+  return services.store.slice(WAREHOUSE_SLICE);
 }
 
 export function tenantOf(services: Services, accountId: string): TenantState {

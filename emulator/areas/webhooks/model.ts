@@ -1,3 +1,4 @@
+import { defineSlice } from "../../state/slices.ts";
 import type { Store } from "../../state/store.ts";
 
 // The webhooks area's slice of the store: plain JSON, so snapshot, restore,
@@ -72,11 +73,11 @@ export interface WebhooksSlice {
 /** Per-attempt timeout on the wall clock (the live value is not published; our choice). */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
+const WEBHOOKS_SLICE = defineSlice<WebhooksSlice>({
+  name: "webhooks",
+  init: () => ({ webhooks: {}, deliveries: {}, outbox: [], settings: { attempt_timeout_ms: DEFAULT_ATTEMPT_TIMEOUT_MS } }),
+});
+
 export function webhooksSlice(store: Store): WebhooksSlice {
-  return store.area<WebhooksSlice>("webhooks", () => ({
-    webhooks: {},
-    deliveries: {},
-    outbox: [],
-    settings: { attempt_timeout_ms: DEFAULT_ATTEMPT_TIMEOUT_MS },
-  }));
+  return store.slice(WEBHOOKS_SLICE);
 }

@@ -4,6 +4,7 @@
 
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
+const stateWarning = document.getElementById("state-warning");
 let view = "requests";
 const requestFilter = { key: "", status: "", path: "" };
 let requests = [];
@@ -362,7 +363,15 @@ async function chainView() {
 
 const VIEWS = { requests: requestsView, webhooks: webhooksView, clock: clockView, keys: keysView, commerce: commerceView, warehouse: warehouseView, chain: chainView };
 
+/** A failing --state file write, in the header (GET /_emulator/health `state_file`): unsaved changes must not go unnoticed. */
+async function showStateFile() {
+  const { state_file: f } = await control("GET", "/health");
+  const text = f && !f.ok ? `State file not saved: ${f.error}` : "";
+  if (stateWarning.textContent !== text) stateWarning.textContent = text;
+}
+
 async function render() {
+  await showStateFile();
   const shown = view;
   const next = document.createElement("main");
   next.replaceChildren(...(await VIEWS[shown]()).flat(Infinity));

@@ -1,3 +1,4 @@
+import { defineSlice } from "../../../state/slices.ts";
 import type { BillingModel } from "../../../state/schema.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
@@ -74,8 +75,9 @@ export interface RevenueSlice {
   period_start: Record<string, string>;
 }
 
-export const revenueState = (s: Services): RevenueSlice =>
-  s.store.area<RevenueSlice>("mystery-revenue", () => ({ statements: {}, period_start: {} }));
+const REVENUE_SLICE = defineSlice<RevenueSlice>({ name: "mystery-revenue", init: () => ({ statements: {}, period_start: {} }) });
+
+export const revenueState = (s: Services): RevenueSlice => s.store.slice(REVENUE_SLICE);
 
 export const pct = (bps: number) => (bps / 100).toFixed(2);
 

@@ -1,3 +1,4 @@
+import { defineSlice } from "../../../state/slices.ts";
 import { getAddress, keccak256, toHex } from "viem";
 import type { Services } from "../../../pipeline/services.ts";
 import type { CustodyRef } from "../../../pipeline/custody-port.ts";
@@ -53,8 +54,9 @@ export interface WalletBooks {
   wallet_ids: Record<string, number>;
 }
 
-export const books = (s: Services): WalletBooks =>
-  s.store.area<WalletBooks>("mystery-wallet", () => ({ entries: [], deposits: [], addresses: {}, wallet_ids: {} }));
+const BOOKS_SLICE = defineSlice<WalletBooks>({ name: "mystery-wallet", init: () => ({ entries: [], deposits: [], addresses: {}, wallet_ids: {} }) });
+
+export const books = (s: Services): WalletBooks => s.store.slice(BOOKS_SLICE);
 
 const userKey = (accountId: string, userId: string) => `${accountId}\u0000${userId}`;
 
