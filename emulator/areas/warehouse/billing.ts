@@ -7,7 +7,7 @@ import { custodyCards } from "./format.ts";
 import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
 import { toCents } from "./money.ts";
-import { logActivity, touch } from "./state.ts";
+import { type Actor, logActivity, touch } from "./state.ts";
 import type { AccountWire, IntegrationStatusWire, SlaWire } from "./schemas.ts";
 
 // Billing rules: declared values, invoices and reports, the account summary,
@@ -55,7 +55,7 @@ export function slaMetrics(t: TenantState, month: string, now: number): SlaWire 
 }
 
 /** The tenant declares a value for a card pending identity (published cards carry the service's value). */
-export function submitDeclaredValue(services: Services, t: TenantState, actor: string, input: DeclaredValueInput): DeclaredValueRecord {
+export function submitDeclaredValue(services: Services, t: TenantState, actor: Actor, input: DeclaredValueInput): DeclaredValueRecord {
   const { unique_id: uid, amount } = input;
   const card = findCard(t, uid);
   if (card.status !== "AVAILABLE" && card.status !== "RESERVED")
@@ -80,7 +80,7 @@ export function submitDeclaredValue(services: Services, t: TenantState, actor: s
 }
 
 /** A service credit request: approved at once for an order that missed its SLA, otherwise under review. One per order. */
-export function requestServiceCredit(services: Services, t: TenantState, actor: string, input: ServiceCreditInput): ServiceCredit {
+export function requestServiceCredit(services: Services, t: TenantState, actor: Actor, input: ServiceCreditInput): ServiceCredit {
   const order = input.order_id !== null ? findOrder(t, input.order_id) : null;
   if (order) {
     const existing = Object.values(t.service_credits).find((s) => s.order_id === order.order_id);

@@ -173,7 +173,10 @@ export interface Activity {
   activity_id: number;
   at: string;
   kind: string;
+  /** `operator`, `carrier`, or the calling key masked (`rip_v1_abcd…`): never a key in full. */
   actor: string;
+  /** The calling key's label (null for operator and carrier; absent in states saved before it). */
+  actor_label?: string | null;
   summary: string;
   refs: Record<string, string | number>;
 }

@@ -357,7 +357,8 @@ export const activitySchema = z.object({
   activity_id: int,
   at: instant,
   kind: z.string(),
-  actor: z.string(),
+  actor: z.string().describe("`operator`, `carrier`, or the calling key masked (`rip_v1_abcd…`)"),
+  actor_label: z.string().nullable().describe("The calling key's label; null for operator and carrier"),
   summary: z.string(),
   refs: z.record(z.string(), z.union([z.string(), z.number()])),
 });

@@ -1,6 +1,7 @@
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { own, setOwn } from "../../state/own.ts";
+import { maskKey } from "../../ui/journal.ts";
 import { buildTenantFixture, makeUniqueId, type CatalogCandidate } from "../../../fixtures/warehouse/index.ts";
 import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./model.ts";
 
@@ -103,8 +104,19 @@ export function cardOwner(services: Services, uniqueId: string): string | null {
   return null;
 }
 
-export function logActivity(services: Services, t: TenantState, actor: string, kind: string, summary: string, refs: Activity["refs"] = {}): void {
-  t.activity.push({ activity_id: services.store.nextId("warehouse.activity"), at: services.clock.nowIso(), kind, actor, summary, refs });
+/** Who acted: the key that called (never stored or shown in full) or the warehouse's own people. */
+export type Actor = KeyRecord | "operator" | "carrier";
+
+/** How the activity log names an actor: a key by its masked prefix (`rip_v1_abcd…`) and label; keys are credentials. */
+export function actorOf(actor: Actor): Pick<Activity, "actor" | "actor_label"> {
+  return typeof actor === "string" ? { actor, actor_label: null } : { actor: maskKey(actor.key), actor_label: actor.label };
+}
+
+/** A stored actor as shown: states saved before keys were masked may hold a key in full. */
+export const shownActor = (actor: string): string => (actor === "operator" || actor === "carrier" || actor.endsWith("…") ? actor : maskKey(actor));
+
+export function logActivity(services: Services, t: TenantState, actor: Actor, kind: string, summary: string, refs: Activity["refs"] = {}): void {
+  t.activity.push({ activity_id: services.store.nextId("warehouse.activity"), at: services.clock.nowIso(), kind, ...actorOf(actor), summary, refs });
 }
 
 export const monthOf = (iso: string) => iso.slice(0, 7);
