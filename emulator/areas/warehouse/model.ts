@@ -196,6 +196,8 @@ export interface Usage {
   label_amount_cents: number;
   /** Labels bought per price (USD cents → count); absent in states saved before it existed. */
   label_amounts?: Record<string, number>;
+  /** Voided labels whose month was already invoiced, per price (USD cents → count): credited on this month's invoice. */
+  label_voids?: Record<string, number>;
   inbound: number;
   withdrawals: number;
 }
@@ -205,6 +207,8 @@ export interface TenantState {
   account_id: string;
   name: string;
   prefix: string;
+  /** Names its invoices, unique across tenants (absent in states saved before it: made on first use). */
+  invoice_code?: string;
   created_at: string;
   rev: number;
   cards: Record<string, CardRow>;

@@ -7,8 +7,8 @@ import type { CardRow, Order, TenantState } from "./model.ts";
 import { orderWire } from "./format.ts";
 import { orderDeadlines } from "./business-days.ts";
 import { rateTable, requireShippable, type QuoteInput } from "./shipping.ts";
-import { toCents } from "./money.ts";
-import { type Actor, logActivity, monthOf, tenantOf, touch, updateCards, usageOf } from "./state.ts";
+import { billLabel, voidLabel } from "./label-billing.ts";
+import { type Actor, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 import { armLabel, setLabelJob } from "./timers.ts";
 
 // The order lifecycle. A quote creates an order in PENDING_PAYMENT with its
@@ -190,13 +190,7 @@ async function finishLabel(services: Services, accountId: string, orderId: numbe
     last_error: null,
     updated_at: iso,
   } satisfies Partial<Order>);
-  const usage = usageOf(t, monthOf(iso));
-  const amountCents = toCents(o.amount ?? 0);
-  usage.labels++;
-  usage.label_amount_cents += amountCents;
-  // Per price, so the invoice can bill whole lines (quantity × unit = amount).
-  const byAmount = (usage.label_amounts ??= {});
-  byAmount[String(amountCents)] = (own(byAmount, String(amountCents)) ?? 0) + 1;
+  billLabel(t, o, iso);
   logActivity(services, t, "carrier", "order.label_purchased", `Label bought for order ${o.order_id} (${o.tracking_number})`, { order_id: o.order_id });
   publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingData(o, null));
 }
@@ -271,6 +265,7 @@ export function cancel(services: Services, t: TenantState, actor: Actor, orderId
   const iso = services.clock.nowIso();
   releaseHeld(t, o);
   const voided = o.status === "LABEL_PURCHASED";
+  if (voided) voidLabel(t, o, iso);
   Object.assign(o, { status: "CANCELLED", cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso, updated_at: iso } satisfies Partial<Order>);
   logActivity(services, t, actor, "order.cancelled", `Cancelled order ${o.order_id}${voided ? " (label voided)" : ""}`, { order_id: o.order_id });
   return o;

@@ -2,7 +2,7 @@ import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { own, setOwn } from "../../state/own.ts";
 import { maskKey } from "../../ui/journal.ts";
-import { buildTenantFixture, makeUniqueId, type CatalogCandidate } from "../../../fixtures/warehouse/index.ts";
+import { buildTenantFixture, invoiceId, makeInvoiceCode, makeUniqueId, type CatalogCandidate } from "../../../fixtures/warehouse/index.ts";
 import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./model.ts";
 
 // The warehouse slice of the store. A tenant's warehouse is built from the
@@ -53,11 +53,12 @@ function candidates(services: Services) {
 function newTenant(services: Services, accountId: string): TenantState {
   const now = services.clock.now();
   // Ids are canonical across the API: never one another tenant already holds.
-  const fx = buildTenantFixture({ seed: services.store.state.seed, accountId, ...candidates(services), now, taken: (id) => cardOwner(services, id) !== null });
+  const fx = buildTenantFixture({ seed: services.store.state.seed, accountId, ...candidates(services), now, taken: (id) => cardOwner(services, id) !== null, invoiceCodeTaken: (code) => invoiceCodeHeld(services, code) });
   return {
     account_id: accountId,
     name: fx.name,
     prefix: fx.prefix,
+    invoice_code: fx.invoice_code,
     created_at: new Date(now).toISOString(),
     rev: fx.cards.length,
     cards: Object.fromEntries(fx.cards.map((c) => [c.unique_id, c])),
@@ -75,6 +76,14 @@ function newTenant(services: Services, accountId: string): TenantState {
     fail_next_labels: 0,
     usage: {},
   };
+}
+
+const invoiceCodeHeld = (services: Services, code: string) => Object.values(warehouse(services).tenants).some((t) => t.invoice_code === code);
+
+/** The id of the tenant's invoice for `month`, unique across tenants. */
+export function invoiceIdOf(services: Services, t: TenantState, month: string): string {
+  t.invoice_code ??= makeInvoiceCode(services.store.state.seed, t.account_id, t.prefix, (code) => invoiceCodeHeld(services, code));
+  return invoiceId(t.invoice_code, month);
 }
 
 /** Marks a card changed: new keyset position and updated_at. */
