@@ -120,3 +120,19 @@ describe("a missed SLA stays missed", () => {
     expect(notLate.body.data.status).toBe("UNDER_REVIEW");
   });
 });
+
+describe("warehouse money is integer cents", () => {
+  it("pricing a card computes the insured price (110%) in cents, rounding half up; a price with three decimals is refused", async () => {
+    const key = await tenantKey("pricer");
+    const cards = (await api.get("/api/v1/inventory?limit=100").set("X-API-Key", key).expect(200)).body.data.cards as { unique_id: string; identity: { status: string } }[];
+    const id = cards.find((c) => c.identity.status === "unconfirmed")!.unique_id;
+    await api.post(`/_emulator/warehouse/cards/${id}/confirm-identity`).send({}).expect(200);
+    // 0.95 × 1.1 = 1.045 → 1.05 (a float product rounds it to 1.04)
+    const priced = await api.post(`/_emulator/warehouse/cards/${id}/price`).send({ market_price: "0.95" }).expect(200);
+    expect(priced.body.data).toMatchObject({ pricing: { status: "priced", market_price: "0.95" }, insured_price: "1.05", declared_value: { amount: 95, source: "service" } });
+    expect((await api.post(`/_emulator/warehouse/cards/${id}/price`).send({ market_price: 2.05 }).expect(200)).body.data).toMatchObject({ insured_price: "2.26", declared_value: { amount: 205 } });
+    const bad = await api.post(`/_emulator/warehouse/cards/${id}/price`).send({ market_price: 1.005 }).expect(400);
+    expect(bad.body.error).toBe("invalid_value");
+    expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", key).expect(200)).body.data.declared_value).toEqual({ amount: 205, source: "service" });
+  });
+});
