@@ -50,6 +50,30 @@ describe("voided labels are not billed", () => {
   });
 });
 
+describe("nothing done after a month closes goes unbilled", () => {
+  it("a label, a withdrawal and an inbound shipment after the current month was closed are billed on the next invoice; voiding that label then unbills it", async () => {
+    const key = await tenantKey("after-close");
+    const month = emu.clock.nowIso().slice(0, 7);
+    const closed = await close("after-close", month);
+    expect(labels(closed)).toEqual([]);
+    const [a, b, c] = await shippable(api, key, 3);
+    await placeOrder(emu, api, key, [a]);
+    const voided = await placeOrder(emu, api, key, [b]);
+    await api.post("/api/v1/withdrawals").set("X-API-Key", key).send({ unique_ids: [c], method: "pickup" }).expect(201);
+    const s = await api.post("/api/v1/inbound-shipments").set("X-API-Key", key).send({ expected_card_count: 1, declared_value_per_card: 500 }).expect(201);
+    await api.post(`/_emulator/warehouse/inbound-shipments/${s.body.data.inbound_shipment_id}/receive`).send({ account_id: "after-close" }).expect(200);
+    await api.post(`/api/v1/orders/${voided.order_id}/cancel`).set("X-API-Key", key).expect(200);
+    expect(emu.clock.nowIso().slice(0, 7)).toBe(month);
+    await emu.clock.advance(32 * 86_400_000);
+    const next = await close("after-close");
+    expect(labels(next)).toEqual([[1, "5.40", "5.40"]]);
+    expect(next.lines.filter((l) => l.kind !== "storage" && l.kind !== "label").map((l) => [l.kind, l.quantity, l.amount])).toEqual([
+      ["inbound", 1, "2.50"],
+      ["withdrawal", 1, "5.00"],
+    ]);
+  });
+});
+
 describe("invoice ids are unique across tenants", () => {
   it("accounts sharing a prefix, one-letter and non-ASCII accounts never share an invoice id", async () => {
     const accounts = ["tenant-a", "tenant-b", "x", "y", "日本", "東京"];

@@ -4,7 +4,7 @@ import { SITES } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import type { Address, CardRow, CardTransfer, TenantState, Withdrawal } from "./model.ts";
 import { findCard } from "./inventory.ts";
-import { type Actor, knownTenantAccounts, logActivity, monthOf, tenantOf, touch, updateCards, usageOf } from "./state.ts";
+import { type Actor, knownTenantAccounts, billableUsage, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 
 // Custody rules: withdrawals (the tenant takes cards out), card transfers
 // (custody moves to another tenant; the unique_id is canonical and stays the
@@ -60,7 +60,7 @@ export function requestWithdrawal(services: Services, t: TenantState, actor: Act
     card.held_by = `withdrawal:${w.withdrawal_id}`;
   }
   t.withdrawals[String(w.withdrawal_id)] = w;
-  usageOf(t, monthOf(iso)).withdrawals++;
+  billableUsage(t, iso).usage.withdrawals++;
   logActivity(services, t, actor, "withdrawal.requested", `Requested withdrawal of ${input.unique_ids.length} card(s)`, { withdrawal_id: w.withdrawal_id });
   return w;
 }

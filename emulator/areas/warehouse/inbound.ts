@@ -3,7 +3,7 @@ import { conflict, notFound } from "../../pipeline/errors.ts";
 import { own } from "../../state/own.ts";
 import type { Attachment, CardRow, InboundShipment, TenantState } from "./model.ts";
 import { inboundWire } from "./format.ts";
-import { type Actor, logActivity, monthOf, newUniqueId, usageOf } from "./state.ts";
+import { type Actor, billableUsage, logActivity, newUniqueId } from "./state.ts";
 
 // Inbound shipment rules: the tenant announces a package of cards and may
 // update, cancel or attach documents to it while it is ANNOUNCED; the operator
@@ -134,7 +134,7 @@ export function receive(services: Services, t: TenantState, id: number, count?: 
     cards.push(card);
   }
   Object.assign(s, { status: "RECEIVED", received_at: iso, updated_at: iso, received_unique_ids: cards.map((c) => c.unique_id) } satisfies Partial<InboundShipment>);
-  usageOf(t, monthOf(iso)).inbound++;
+  billableUsage(t, iso).usage.inbound++;
   logActivity(services, t, "operator", "inbound.received", `Inbound shipment ${id} received: ${cards.length} card(s) pending identity`, { inbound_shipment_id: id });
   return { shipment: s, cards };
 }

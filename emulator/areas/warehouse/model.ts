@@ -64,6 +64,8 @@ export interface Order {
   awaiting_scan: string[];
   attempts: number;
   last_error: { code: string; message: string; at: string } | null;
+  /** The billing month its label was billed in (internal; absent in states saved before it). */
+  label_billed_month?: string;
   /** Label purchase in flight: due time and attempt number (the timer re-checks both). */
   label_due_at: number | null;
   created_at: string;

@@ -133,6 +133,25 @@ export const monthOf = (iso: string) => iso.slice(0, 7);
 /** A billing month, YYYY-MM. */
 export const isMonth = (s: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(s);
 
+/** A month is closed once its invoice is issued. */
+export const monthClosed = (t: TenantState, month: string) => Object.values(t.invoices).some((i) => i.month === month);
+
+const nextMonth = (month: string) => {
+  const [y, m] = month.split("-").map(Number);
+  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+};
+
+/**
+ * The usage that bills something happening at `iso`: its month's, or, when
+ * that month is already invoiced (closing defaults to the current month), the
+ * first month still open, so nothing done after a close goes unbilled.
+ */
+export function billableUsage(t: TenantState, iso: string): { month: string; usage: Usage } {
+  let month = monthOf(iso);
+  while (monthClosed(t, month)) month = nextMonth(month);
+  return { month, usage: usageOf(t, month) };
+}
+
 export function usageOf(t: TenantState, month: string): Usage {
   return own(t.usage, month) ?? setOwn(t.usage, month, { labels: 0, label_amount_cents: 0, label_amounts: {}, inbound: 0, withdrawals: 0 });
 }
