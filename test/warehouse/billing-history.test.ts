@@ -71,6 +71,10 @@ describe("nothing done after a month closes goes unbilled", () => {
       ["inbound", 1, "2.50"],
       ["withdrawal", 1, "5.00"],
     ]);
+    // A month not yet begun cannot be closed (its usage would move to the month after).
+    const future = await api.post("/_emulator/warehouse/billing/close").send({ account_id: "after-close", month: "2099-01" }).expect(400);
+    expect(future.body.error).toBe("invalid_value");
+    expect((await api.get("/api/v1/invoices").set("X-API-Key", key).expect(200)).body.data.invoices.map((i: Invoice) => i.month)).not.toContain("2099-01");
   });
 });
 

@@ -144,6 +144,8 @@ export function closeMonth(services: Services, t: TenantState, month: string): I
   const [y, m] = month.split("-").map(Number);
   const from = Date.UTC(y, m - 1, 1);
   const to = Date.UTC(y, m, 1);
+  // A month not yet begun has nothing to bill; closing it would send its usage to the month after.
+  if (from > services.clock.now()) throw badRequest("invalid_value", `Billing month ${month} has not begun; close the current month or an earlier one`);
   const invoiceId = invoiceIdOf(services, t, month);
   const usage = usageOf(t, month);
   const cards = custodyCards(t).length;
