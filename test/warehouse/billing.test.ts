@@ -43,7 +43,7 @@ describe("invoices, account, reports: closing a billing month", () => {
     const [id] = await shippable(api, tenant);
     await placeOrder(emu, api, tenant, [id]);
     const closed = await api.post("/_emulator/warehouse/billing/close").send({}).expect(201);
-    expect(closed.body.data).toMatchObject({ invoice_id: "INV-NOR-202601", month: "2026-01", status: "ISSUED", currency: "USD" });
+    expect(closed.body.data).toMatchObject({ invoice_id: "INV-NOR9MVN-202601", month: "2026-01", status: "ISSUED", currency: "USD" });
     const kinds = closed.body.data.lines.map((l: { kind: string }) => l.kind);
     expect(kinds).toEqual(["storage", "label"]);
     const total = closed.body.data.lines.reduce((s: number, l: { amount: string }) => s + Number(l.amount), 0);
@@ -51,7 +51,7 @@ describe("invoices, account, reports: closing a billing month", () => {
     const again = await api.post("/_emulator/warehouse/billing/close").send({}).expect(409);
     expect(again.body.error).toBe("month_closed");
     expectError(await api.post("/_emulator/warehouse/billing/close").send({ month: "2026-13" }), 400, "invalid_value");
-    expect((await get("/api/v1/invoices/INV-NOR-202601").expect(200)).body.data.total).toBe(closed.body.data.total);
+    expect((await get("/api/v1/invoices/INV-NOR9MVN-202601").expect(200)).body.data.total).toBe(closed.body.data.total);
     expectWarehouseError((await get("/api/v1/invoices/INV-NOPE").expect(404)).body, "not_found");
     const reports = await get("/api/v1/reports").expect(200);
     expect(reports.body.data.reports.map((r: { kind: string }) => r.kind).sort()).toEqual(["inventory_snapshot", "monthly_statement"]);

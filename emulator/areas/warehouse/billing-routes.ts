@@ -2,6 +2,7 @@ import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { idempotentCreate, intParam, keyOf, list, read, scoped, tenant, write } from "./http.ts";
 import { accountSummary, findInvoice, findReport, integrationStatus, requestServiceCredit, slaMetrics, submitDeclaredValue } from "./billing.ts";
 import { findException } from "./operator.ts";
+import { shownActor } from "./state.ts";
 import type { Activity, DeclaredValueRecord, Invoice, Report, ServiceCredit, WarehouseException } from "./model.ts";
 import { SCHEMAS, type ActivityWire, type DeclaredValueWire, type ExceptionWire, type InvoiceWire, type ReportWire, type ServiceCreditWire } from "./schemas.ts";
 
@@ -17,7 +18,8 @@ const invoiceWire = (r: Invoice): InvoiceWire => structuredClone(r);
 const reportWire = (r: Report): ReportWire => structuredClone(r);
 const exceptionWire = (r: WarehouseException): ExceptionWire => structuredClone(r);
 const serviceCreditWire = (r: ServiceCredit): ServiceCreditWire => structuredClone(r);
-const activityWire = (r: Activity): ActivityWire => structuredClone(r);
+// Masked again on the way out: a state saved before keys were masked may hold one in full.
+const activityWire = (r: Activity): ActivityWire => ({ ...structuredClone(r), actor: shownActor(r.actor), actor_label: r.actor_label ?? null });
 
 export const billingRoutes: RouteSpec[] = [
   read("/declared-values", READ, SCHEMAS.declaredValues, (c) => {
@@ -27,7 +29,7 @@ export const billingRoutes: RouteSpec[] = [
   }),
   write("POST", "/declared-values", scoped("write:declared_value"), SCHEMAS.declareValue, (c) => {
     const { idempotency_key, unique_id, amount } = c.input.body;
-    return idempotentCreate(c, "declared-value", idempotency_key, () => created(declaredValueWire(submitDeclaredValue(c.services, tenant(c), keyOf(c).key, { unique_id, amount }))));
+    return idempotentCreate(c, "declared-value", idempotency_key, () => created(declaredValueWire(submitDeclaredValue(c.services, tenant(c), keyOf(c), { unique_id, amount }))));
   }),
 
   read("/invoices", READ, SCHEMAS.invoices, (c) => list("invoices", Object.values(tenant(c).invoices).sort((a, b) => b.month.localeCompare(a.month)), c.input.query, invoiceWire)),
@@ -51,7 +53,7 @@ export const billingRoutes: RouteSpec[] = [
   write("POST", "/service-credits", scoped("write:service_credit"), SCHEMAS.requestServiceCredit, (c) => {
     const { idempotency_key, reason, amount, order_id } = c.input.body;
     return idempotentCreate(c, "service-credit", idempotency_key, () =>
-      created(serviceCreditWire(requestServiceCredit(c.services, tenant(c), keyOf(c).key, { reason, amount: amount ?? null, order_id: order_id ?? null }))),
+      created(serviceCreditWire(requestServiceCredit(c.services, tenant(c), keyOf(c), { reason, amount: amount ?? null, order_id: order_id ?? null }))),
     );
   }),
 

@@ -7,7 +7,7 @@ import { custodyCards } from "./format.ts";
 import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
 import { toCents } from "./money.ts";
-import { logActivity, touch } from "./state.ts";
+import { type Actor, logActivity, touch } from "./state.ts";
 import type { AccountWire, IntegrationStatusWire, SlaWire } from "./schemas.ts";
 
 // Billing rules: declared values, invoices and reports, the account summary,
@@ -27,12 +27,16 @@ export interface ServiceCreditInput {
   order_id: number | null;
 }
 
-/** An order missed its SLA: shipped after sla_due_at, or still unshipped past it. */
+/**
+ * An order missed its SLA: shipped after sla_due_at, or still unshipped past
+ * it. A later transition never erases a miss: an order cancelled after its
+ * deadline had missed it already (cancelled before it, it never missed).
+ */
 export function missedSla(o: Order, now: number): boolean {
   if (!o.sla_due_at) return false;
   const due = Date.parse(o.sla_due_at);
-  if (o.shipped_at) return Date.parse(o.shipped_at) > due;
-  return o.status === "LABEL_PURCHASED" && now > due;
+  const settled = o.shipped_at ?? o.cancelled_at;
+  return (settled ? Date.parse(settled) : now) > due;
 }
 
 export function slaMetrics(t: TenantState, month: string, now: number): SlaWire {
@@ -55,7 +59,7 @@ export function slaMetrics(t: TenantState, month: string, now: number): SlaWire 
 }
 
 /** The tenant declares a value for a card pending identity (published cards carry the service's value). */
-export function submitDeclaredValue(services: Services, t: TenantState, actor: string, input: DeclaredValueInput): DeclaredValueRecord {
+export function submitDeclaredValue(services: Services, t: TenantState, actor: Actor, input: DeclaredValueInput): DeclaredValueRecord {
   const { unique_id: uid, amount } = input;
   const card = findCard(t, uid);
   if (card.status !== "AVAILABLE" && card.status !== "RESERVED")
@@ -79,8 +83,26 @@ export function submitDeclaredValue(services: Services, t: TenantState, actor: s
   return rec;
 }
 
-/** A service credit request: approved at once for an order that missed its SLA, otherwise under review. One per order. */
-export function requestServiceCredit(services: Services, t: TenantState, actor: string, input: ServiceCreditInput): ServiceCredit {
+/**
+ * Approved at once only for an order that missed its SLA and only up to its
+ * label cost (the default amount); more than that, or no missed SLA, goes to
+ * an operator's review.
+ */
+function creditDecision(order: Order | null, asked: number | null, now: number): Pick<ServiceCredit, "status" | "amount" | "decision"> {
+  if (!order || !missedSla(order, now) || order.amount === null)
+    return { status: "UNDER_REVIEW", amount: asked, decision: "under_review: no missed SLA on record; an operator will review it" };
+  const labelCents = toCents(order.amount);
+  if (asked !== null && asked > labelCents)
+    return {
+      status: "UNDER_REVIEW",
+      amount: asked,
+      decision: `under_review: ${asked} cents is above the order's label cost (${labelCents} cents), the most approved at once; an operator will review it`,
+    };
+  return { status: "APPROVED", amount: asked ?? labelCents, decision: "sla_missed: the order was not shipped by its sla_due_at" };
+}
+
+/** A service credit request (see creditDecision). One per order. */
+export function requestServiceCredit(services: Services, t: TenantState, actor: Actor, input: ServiceCreditInput): ServiceCredit {
   const order = input.order_id !== null ? findOrder(t, input.order_id) : null;
   if (order) {
     const existing = Object.values(t.service_credits).find((s) => s.order_id === order.order_id);
@@ -90,14 +112,14 @@ export function requestServiceCredit(services: Services, t: TenantState, actor: 
         human: "A service credit was already requested for this order",
       });
   }
-  const late = order !== null && missedSla(order, services.clock.now());
+  const { status, amount, decision } = creditDecision(order, input.amount, services.clock.now());
   const sc: ServiceCredit = {
     service_credit_id: services.store.nextId("warehouse.service_credit", 1),
-    status: late ? "APPROVED" : "UNDER_REVIEW",
+    status,
     reason: input.reason,
     order_id: order?.order_id ?? null,
-    amount: input.amount ?? (late && order?.amount ? toCents(order.amount) : null),
-    decision: late ? "sla_missed: the order shipped after its sla_due_at" : "under_review: no missed SLA on record; an operator will review it",
+    amount,
+    decision,
     created_at: services.clock.nowIso(),
   };
   t.service_credits[String(sc.service_credit_id)] = sc;

@@ -13,6 +13,7 @@ import { cardOwner, tenantOf, warehouse } from "./state.ts";
 import { deliver, failNextLabels, returnToSender, scanBack, ship } from "./orders.ts";
 import { receive } from "./inbound.ts";
 import { completeWithdrawal } from "./custody.ts";
+import { toCents } from "./money.ts";
 import { closeMonth, confirmIdentity, raiseException, resolveException, setPrice } from "./operator.ts";
 
 // Operator actions under /_emulator/warehouse/…: the same domain functions the
@@ -44,6 +45,8 @@ function cardTenant(services: Services, uniqueId: string) {
 const param = (name: string) => z.object({ [name]: identifier() });
 const conflictOn = (what: string) => ({ description: `The ${what} is not in a state that allows this`, codes: ["invalid_status"] }) as const;
 const cardAnswer = { description: "The card, with its status", data: inventoryCardSchema };
+/** A market price: at most a billion dollars, at most two decimals (read as text, then integer cents). */
+const PRICE = /^\d{1,9}(\.\d{1,2})?$/;
 
 const orderAction = (path: string, describe: string, fn: (s: Services, t: TenantState, id: number) => Parameters<typeof orderWire>[0]): ControlSpec =>
   defineControl({
@@ -100,7 +103,12 @@ export const warehouseControl: ControlSpec[] = [
       params: param("unique_id"),
       body: z.object({
         market_price: z.union(
-          [z.string().regex(/^\d+(\.\d{1,2})?$/).transform(Number), z.number().nonnegative(), z.null()],
+          [
+            z.string().regex(PRICE).transform((v) => toCents(v)),
+            // A number is read as its decimal text: at most two places, never scaled as a float.
+            z.number().refine((n) => PRICE.test(String(n))).transform((v) => toCents(v)),
+            z.null(),
+          ],
           { error: 'must be a USD decimal string such as "12.34" (or null to clear it)' },
         ),
       }),

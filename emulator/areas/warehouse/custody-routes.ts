@@ -27,7 +27,7 @@ export const custodyRoutes: RouteSpec[] = [
     return idempotentCreate(c, "withdrawal", b.idempotency_key, () => {
       // The shared address rule, for a shipped withdrawal only.
       const address = b.method === "ship" ? parseAddress(b.address) : null;
-      const w = requestWithdrawal(c.services, tenant(c), keyOf(c).key, { unique_ids: b.unique_ids, method: b.method, address, notes: b.notes ?? null });
+      const w = requestWithdrawal(c.services, tenant(c), keyOf(c), { unique_ids: b.unique_ids, method: b.method, address, notes: b.notes ?? null });
       return created(withdrawalWire(w));
     });
   }),
@@ -48,7 +48,7 @@ export const custodyRoutes: RouteSpec[] = [
         // The recipient and the card are checked before the note, as this route always has.
         checkTransfer(c.services, from, uniqueId, to);
         const note = checkLater(transferNote, b.note, "note") ?? null;
-        return created(transferWire(transferCard(c.services, from, keyOf(c).key, { unique_id: uniqueId, to_account_id: to, note })));
+        return created(transferWire(transferCard(c.services, from, keyOf(c), { unique_id: uniqueId, to_account_id: to, note })));
       },
       { target: { unique_id: uniqueId } },
     );

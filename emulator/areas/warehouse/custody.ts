@@ -4,7 +4,7 @@ import { SITES } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import type { Address, CardRow, CardTransfer, TenantState, Withdrawal } from "./model.ts";
 import { findCard } from "./inventory.ts";
-import { knownTenantAccounts, logActivity, monthOf, tenantOf, touch, updateCards, usageOf } from "./state.ts";
+import { type Actor, knownTenantAccounts, billableUsage, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 
 // Custody rules: withdrawals (the tenant takes cards out), card transfers
 // (custody moves to another tenant; the unique_id is canonical and stays the
@@ -42,7 +42,7 @@ export function findWithdrawal(t: TenantState, id: number): Withdrawal {
 }
 
 /** The tenant asks to take cards out: they are held for the withdrawal until the operator completes it. */
-export function requestWithdrawal(services: Services, t: TenantState, actor: string, input: WithdrawalInput): Withdrawal {
+export function requestWithdrawal(services: Services, t: TenantState, actor: Actor, input: WithdrawalInput): Withdrawal {
   const cards = requireFree(t, input.unique_ids);
   const iso = services.clock.nowIso();
   const w: Withdrawal = {
@@ -60,7 +60,7 @@ export function requestWithdrawal(services: Services, t: TenantState, actor: str
     card.held_by = `withdrawal:${w.withdrawal_id}`;
   }
   t.withdrawals[String(w.withdrawal_id)] = w;
-  usageOf(t, monthOf(iso)).withdrawals++;
+  billableUsage(t, iso).usage.withdrawals++;
   logActivity(services, t, actor, "withdrawal.requested", `Requested withdrawal of ${input.unique_ids.length} card(s)`, { withdrawal_id: w.withdrawal_id });
   return w;
 }
@@ -93,7 +93,7 @@ export function checkTransfer(services: Services, from: TenantState, uniqueId: s
 }
 
 /** Custody of one card moves to another tenant; both tenants list the transfer. Returns the sender's record. */
-export function transferCard(services: Services, from: TenantState, actor: string, input: TransferInput): CardTransfer {
+export function transferCard(services: Services, from: TenantState, actor: Actor, input: TransferInput): CardTransfer {
   const to = input.to_account_id;
   const card = checkTransfer(services, from, input.unique_id, to);
   const dest = tenantOf(services, to);

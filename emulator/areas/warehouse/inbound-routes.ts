@@ -54,7 +54,7 @@ export const inboundRoutes: RouteSpec[] = [
       declared_value_per_card,
       notes: notes ?? null,
     };
-    const run = () => created({ ...inboundWire(announce(c.services, tenant(c), keyOf(c).key, fields, submission_key ?? null)), created: true });
+    const run = () => created({ ...inboundWire(announce(c.services, tenant(c), keyOf(c), fields, submission_key ?? null)), created: true });
     return idempotentCreate(c, "inbound", submission_key, run, {
       field: "submission_key",
       // A replay answers 200 with created:false and the shipment as it is now.
@@ -72,11 +72,11 @@ export const inboundRoutes: RouteSpec[] = [
     // 404/409 on the shipment come before the body's 400s.
     requireShipment(t, id, ["ANNOUNCED"], "be updated");
     const changes = changesOf(checkLater(updateBody, c.input.body));
-    return ok(inboundWire(updateShipment(c.services, t, keyOf(c).key, id, changes)));
+    return ok(inboundWire(updateShipment(c.services, t, keyOf(c), id, changes)));
   }),
 
   write("POST", "/inbound-shipments/:inbound_shipment_id/cancel", WRITE, SCHEMAS.cancelShipment, (c) =>
-    ok(inboundWire(cancelShipment(c.services, tenant(c), keyOf(c).key, shipmentId(c.input.params.inbound_shipment_id)))),
+    ok(inboundWire(cancelShipment(c.services, tenant(c), keyOf(c), shipmentId(c.input.params.inbound_shipment_id)))),
   ),
 
   write("POST", "/inbound-shipments/:inbound_shipment_id/attachments", WRITE, SCHEMAS.addAttachment, (c) => {

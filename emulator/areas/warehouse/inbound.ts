@@ -3,7 +3,7 @@ import { conflict, notFound } from "../../pipeline/errors.ts";
 import { own } from "../../state/own.ts";
 import type { Attachment, CardRow, InboundShipment, TenantState } from "./model.ts";
 import { inboundWire } from "./format.ts";
-import { logActivity, monthOf, newUniqueId, usageOf } from "./state.ts";
+import { type Actor, billableUsage, logActivity, newUniqueId } from "./state.ts";
 
 // Inbound shipment rules: the tenant announces a package of cards and may
 // update, cancel or attach documents to it while it is ANNOUNCED; the operator
@@ -44,7 +44,7 @@ export function requireShipment(t: TenantState, id: number, allowed: readonly In
   return s;
 }
 
-export function announce(services: Services, t: TenantState, actor: string, fields: ShipmentFields, submissionKey: string | null): InboundShipment {
+export function announce(services: Services, t: TenantState, actor: Actor, fields: ShipmentFields, submissionKey: string | null): InboundShipment {
   const iso = services.clock.nowIso();
   const s: InboundShipment = {
     inbound_shipment_id: services.store.nextId("warehouse.inbound", 3001),
@@ -63,14 +63,14 @@ export function announce(services: Services, t: TenantState, actor: string, fiel
   return s;
 }
 
-export function updateShipment(services: Services, t: TenantState, actor: string, id: number, changes: Partial<ShipmentFields>): InboundShipment {
+export function updateShipment(services: Services, t: TenantState, actor: Actor, id: number, changes: Partial<ShipmentFields>): InboundShipment {
   const s = requireShipment(t, id, ["ANNOUNCED"], "be updated");
   Object.assign(s, changes, { updated_at: services.clock.nowIso() });
   logActivity(services, t, actor, "inbound.updated", `Updated inbound shipment ${s.inbound_shipment_id}`, { inbound_shipment_id: s.inbound_shipment_id });
   return s;
 }
 
-export function cancelShipment(services: Services, t: TenantState, actor: string, id: number): InboundShipment {
+export function cancelShipment(services: Services, t: TenantState, actor: Actor, id: number): InboundShipment {
   const s = requireShipment(t, id, ["ANNOUNCED"], "be cancelled");
   const iso = services.clock.nowIso();
   Object.assign(s, { status: "CANCELLED", cancelled_at: iso, updated_at: iso } satisfies Partial<InboundShipment>);
@@ -134,7 +134,7 @@ export function receive(services: Services, t: TenantState, id: number, count?: 
     cards.push(card);
   }
   Object.assign(s, { status: "RECEIVED", received_at: iso, updated_at: iso, received_unique_ids: cards.map((c) => c.unique_id) } satisfies Partial<InboundShipment>);
-  usageOf(t, monthOf(iso)).inbound++;
+  billableUsage(t, iso).usage.inbound++;
   logActivity(services, t, "operator", "inbound.received", `Inbound shipment ${id} received: ${cards.length} card(s) pending identity`, { inbound_shipment_id: id });
   return { shipment: s, cards };
 }

@@ -64,6 +64,8 @@ export interface Order {
   awaiting_scan: string[];
   attempts: number;
   last_error: { code: string; message: string; at: string } | null;
+  /** The billing month its label was billed in (internal; absent in states saved before it). */
+  label_billed_month?: string;
   /** Label purchase in flight: due time and attempt number (the timer re-checks both). */
   label_due_at: number | null;
   created_at: string;
@@ -173,7 +175,10 @@ export interface Activity {
   activity_id: number;
   at: string;
   kind: string;
+  /** `operator`, `carrier`, or the calling key masked (`rip_v1_abcd…`): never a key in full. */
   actor: string;
+  /** The calling key's label (null for operator and carrier; absent in states saved before it). */
+  actor_label?: string | null;
   summary: string;
   refs: Record<string, string | number>;
 }
@@ -193,6 +198,8 @@ export interface Usage {
   label_amount_cents: number;
   /** Labels bought per price (USD cents → count); absent in states saved before it existed. */
   label_amounts?: Record<string, number>;
+  /** Voided labels whose month was already invoiced, per price (USD cents → count): credited on this month's invoice. */
+  label_voids?: Record<string, number>;
   inbound: number;
   withdrawals: number;
 }
@@ -202,6 +209,8 @@ export interface TenantState {
   account_id: string;
   name: string;
   prefix: string;
+  /** Names its invoices, unique across tenants (absent in states saved before it: made on first use). */
+  invoice_code?: string;
   created_at: string;
   rev: number;
   cards: Record<string, CardRow>;

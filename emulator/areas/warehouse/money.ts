@@ -7,5 +7,16 @@ import { usd, usdCents } from "../../../fixtures/warehouse/index.ts";
 
 export { usd, usdCents };
 
-/** A USD amount (a decimal string such as a rate's "12.50", or a number of dollars) in integer cents. */
-export const toCents = (amount: string | number): number => Math.round(Number(amount) * 100);
+/**
+ * A USD decimal string ("12.50", "-3.4", "7") in integer cents, read digit by
+ * digit (never through a float); a number is taken as its shortest decimal text.
+ */
+export function toCents(amount: string | number): number {
+  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(typeof amount === "number" ? String(amount) : amount);
+  if (!m) throw new Error(`not a USD amount with at most two decimals: ${amount}`);
+  const cents = Number(m[2]) * 100 + Number((m[3] ?? "").padEnd(2, "0"));
+  return m[1] ? -cents : cents;
+}
+
+/** Insured value: 110% of the market price, rounded half up to the cent, in integers. */
+export const insuredCents = (cents: number): number => Math.floor((cents * 11 + 5) / 10);

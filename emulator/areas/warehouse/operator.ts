@@ -1,12 +1,11 @@
 import type { Services } from "../../pipeline/services.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { hashString } from "../../../fixtures/catalog/rng.ts";
-import { tenantPrefix } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, Usage, WarehouseException } from "./model.ts";
 import { custodyCards } from "./format.ts";
-import { toCents, usd, usdCents } from "./money.ts";
-import { isMonth, logActivity, touch, usageOf } from "./state.ts";
+import { insuredCents, toCents, usdCents } from "./money.ts";
+import { invoiceIdOf, isMonth, logActivity, touch, usageOf } from "./state.ts";
 
 // Operator work on the warehouse side (driven by the control plane): identity
 // and pricing of cards, exceptions, and closing a billing month.
@@ -37,17 +36,17 @@ export function confirmIdentity(services: Services, t: TenantState, card: CardRo
   return card;
 }
 
-/** Prices a published card (decimal strings, service declared value), or clears its price with null. */
-export function setPrice(services: Services, t: TenantState, card: CardRow, market: number | null): CardRow {
+/** Prices a published card (USD cents → decimal strings, service declared value), or clears its price with null. */
+export function setPrice(services: Services, t: TenantState, card: CardRow, marketCents: number | null): CardRow {
   if (card.identity.status !== "confirmed") throw conflict("invalid_status", `Card ${card.unique_id} is pending identity; confirm it before pricing`, { data: { ...card.identity } });
-  if (market === null) {
+  if (marketCents === null) {
     card.pricing = { status: "unpriced", market_price: null };
     card.insured_price = null;
     card.declared_value = null;
   } else {
-    card.pricing = { status: "priced", market_price: usd(market) };
-    card.insured_price = usd(market * 1.1);
-    card.declared_value = { amount: toCents(market), source: "service" };
+    card.pricing = { status: "priced", market_price: usdCents(marketCents) };
+    card.insured_price = usdCents(insuredCents(marketCents));
+    card.declared_value = { amount: marketCents, source: "service" };
   }
   touch(t, card, services.clock.nowIso());
   logActivity(services, t, "operator", "card.priced", `Price of ${card.unique_id} set to ${card.pricing.market_price ?? "none"}`, { unique_id: card.unique_id });
@@ -121,6 +120,10 @@ export function labelLines(usage: Usage): InvoiceLine[] {
     count += n;
     cents += n * amount;
   }
+  // Labels voided after their month was invoiced: a credit line per price (negative unit and amount).
+  const voids = Object.entries(usage.label_voids ?? {}).map(([amount, n]) => [Number(amount), n] as const);
+  for (const [amount, n] of voids.sort((a, b) => a[0] - b[0]))
+    if (n > 0) out.push(line("label", `Voided shipping labels credited at ${usdCents(amount)} USD`, n, -amount));
   const restCount = usage.labels - count;
   const restCents = usage.label_amount_cents - cents;
   if (restCount > 0 && restCents >= 0) {
@@ -135,12 +138,15 @@ export function labelLines(usage: Usage): InvoiceLine[] {
 /** Closes a billing month: issues its invoice (storage, labels, inbound, withdrawals) and the month's reports. */
 export function closeMonth(services: Services, t: TenantState, month: string): Invoice {
   if (!isMonth(month)) throw badRequest("invalid_value", "month must be YYYY-MM");
-  const invoiceId = `INV-${tenantPrefix(t.account_id)}-${month.replace("-", "")}`;
-  const existing = own(t.invoices, invoiceId);
+  // A month closes once, whatever its invoice was named (states saved before invoice codes).
+  const existing = Object.values(t.invoices).find((i) => i.month === month);
   if (existing) throw conflict("month_closed", `Billing month ${month} is already closed`, { data: structuredClone(existing) });
   const [y, m] = month.split("-").map(Number);
   const from = Date.UTC(y, m - 1, 1);
   const to = Date.UTC(y, m, 1);
+  // A month not yet begun has nothing to bill; closing it would send its usage to the month after.
+  if (from > services.clock.now()) throw badRequest("invalid_value", `Billing month ${month} has not begun; close the current month or an earlier one`);
+  const invoiceId = invoiceIdOf(services, t, month);
   const usage = usageOf(t, month);
   const cards = custodyCards(t).length;
   const lines = [

@@ -14,7 +14,7 @@ const orderId = (raw: string) => intParam(raw, "order_id", "order");
 
 export const orderRoutes: RouteSpec[] = [
   write("POST", "/shipping-quote", WRITE_ORDER, SCHEMAS.quote, (c) => {
-    const { order: o, superseded } = quote(c.services, tenant(c), keyOf(c).key, quoteInput(c.input.body));
+    const { order: o, superseded } = quote(c.services, tenant(c), keyOf(c), quoteInput(c.input.body));
     return ok({
       order_id: o.order_id,
       status: o.status,
@@ -31,7 +31,7 @@ export const orderRoutes: RouteSpec[] = [
 
   write("POST", "/orders", WRITE_ORDER, SCHEMAS.commit, (c) => {
     const { order_id, rate_id } = c.input.body;
-    return accepted(orderWire(commit(c.services, tenant(c), keyOf(c).key, order_id, rate_id).order));
+    return accepted(orderWire(commit(c.services, tenant(c), keyOf(c), order_id, rate_id).order));
   }),
 
   read("/orders", TENANT, SCHEMAS.orders, (c) => {
@@ -44,5 +44,5 @@ export const orderRoutes: RouteSpec[] = [
 
   read("/orders/:order_id", TENANT, SCHEMAS.order, (c) => ok(orderWire(findOrder(tenant(c), orderId(c.input.params.order_id))))),
 
-  write("POST", "/orders/:order_id/cancel", WRITE_ORDER, SCHEMAS.cancelOrder, (c) => ok(orderWire(cancel(c.services, tenant(c), keyOf(c).key, orderId(c.input.params.order_id))))),
+  write("POST", "/orders/:order_id/cancel", WRITE_ORDER, SCHEMAS.cancelOrder, (c) => ok(orderWire(cancel(c.services, tenant(c), keyOf(c), orderId(c.input.params.order_id))))),
 ];

@@ -1,4 +1,5 @@
 import type { Services } from "../../pipeline/services.ts";
+import type { KeyRecord } from "../../state/schema.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { publishEvent } from "../../events/publish.ts";
 import { own } from "../../state/own.ts";
@@ -6,8 +7,8 @@ import type { CardRow, Order, TenantState } from "./model.ts";
 import { orderWire } from "./format.ts";
 import { orderDeadlines } from "./business-days.ts";
 import { rateTable, requireShippable, type QuoteInput } from "./shipping.ts";
-import { toCents } from "./money.ts";
-import { logActivity, monthOf, tenantOf, touch, updateCards, usageOf } from "./state.ts";
+import { billLabel, voidLabel } from "./label-billing.ts";
+import { type Actor, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 import { armLabel, setLabelJob } from "./timers.ts";
 
 // The order lifecycle. A quote creates an order in PENDING_PAYMENT with its
@@ -39,7 +40,7 @@ const invalidStatus = (o: Order, action: string) =>
  * label failure put back in PENDING_PAYMENT is uncommitted again, so a caller
  * never holds two committable quotes after re-quoting.
  */
-export function quote(services: Services, t: TenantState, keyId: string, input: QuoteInput): { order: Order; superseded: number[] } {
+export function quote(services: Services, t: TenantState, key: KeyRecord, input: QuoteInput): { order: Order; superseded: number[] } {
   requireShippable(t, input.unique_ids);
   // Check there is a rate before taking an order id: a rejected quote leaves no trace.
   if (rateTable(0, 0, input).length === 0)
@@ -53,7 +54,7 @@ export function quote(services: Services, t: TenantState, keyId: string, input: 
 
   const superseded: number[] = [];
   for (const previous of Object.values(t.orders)) {
-    if (previous.quoted_by !== keyId || previous.status !== "PENDING_PAYMENT") continue;
+    if (previous.quoted_by !== key.key || previous.status !== "PENDING_PAYMENT") continue;
     Object.assign(previous, { status: "CANCELLED", cancel_reason: "superseded", superseded_by: orderId, cancelled_at: iso, updated_at: iso } satisfies Partial<Order>);
     superseded.push(previous.order_id);
   }
@@ -66,7 +67,7 @@ export function quote(services: Services, t: TenantState, keyId: string, input: 
     rates,
     quoted_at: iso,
     quote_expires_at: new Date(now + QUOTE_TTL_MS).toISOString(),
-    quoted_by: keyId,
+    quoted_by: key.key,
     superseded_by: null,
     cancel_reason: null,
     rate_id: null,
@@ -92,12 +93,12 @@ export function quote(services: Services, t: TenantState, keyId: string, input: 
     updated_at: iso,
   };
   t.orders[String(orderId)] = order;
-  logActivity(services, t, keyId, "order.quoted", `Quoted ${rates.length} rates for ${order.unique_ids.length} card(s)`, { order_id: orderId });
+  logActivity(services, t, key, "order.quoted", `Quoted ${rates.length} rates for ${order.unique_ids.length} card(s)`, { order_id: orderId });
   return { order, superseded: superseded.sort((a, b) => a - b) };
 }
 
 /** POST /orders: validates, reserves the cards, and starts the label purchase. Returns the order and whether it was already committed. */
-export function commit(services: Services, t: TenantState, actor: string, orderId: number, rateId: string): { order: Order; replay: boolean } {
+export function commit(services: Services, t: TenantState, actor: Actor, orderId: number, rateId: string): { order: Order; replay: boolean } {
   const o = findOrder(t, orderId);
   if (o.status === "CANCELLED" && o.cancel_reason === "superseded")
     throw conflict("quote_superseded", `Order ${orderId}'s quote was superseded by a newer quote (order ${o.superseded_by}); commit that one`, {
@@ -189,13 +190,7 @@ async function finishLabel(services: Services, accountId: string, orderId: numbe
     last_error: null,
     updated_at: iso,
   } satisfies Partial<Order>);
-  const usage = usageOf(t, monthOf(iso));
-  const amountCents = toCents(o.amount ?? 0);
-  usage.labels++;
-  usage.label_amount_cents += amountCents;
-  // Per price, so the invoice can bill whole lines (quantity × unit = amount).
-  const byAmount = (usage.label_amounts ??= {});
-  byAmount[String(amountCents)] = (own(byAmount, String(amountCents)) ?? 0) + 1;
+  billLabel(t, o, iso);
   logActivity(services, t, "carrier", "order.label_purchased", `Label bought for order ${o.order_id} (${o.tracking_number})`, { order_id: o.order_id });
   publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingData(o, null));
 }
@@ -264,12 +259,13 @@ const cardReturnedData = (card: CardRow, o: Order, scannedAt: string): Record<st
   scanned_at: scannedAt,
 });
 
-export function cancel(services: Services, t: TenantState, actor: string, orderId: number): Order {
+export function cancel(services: Services, t: TenantState, actor: Actor, orderId: number): Order {
   const o = findOrder(t, orderId);
   if (o.status !== "PENDING_PAYMENT" && o.status !== "LABEL_PURCHASED") throw invalidStatus(o, "be cancelled");
   const iso = services.clock.nowIso();
   releaseHeld(t, o);
   const voided = o.status === "LABEL_PURCHASED";
+  if (voided) voidLabel(t, o, iso);
   Object.assign(o, { status: "CANCELLED", cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso, updated_at: iso } satisfies Partial<Order>);
   logActivity(services, t, actor, "order.cancelled", `Cancelled order ${o.order_id}${voided ? " (label voided)" : ""}`, { order_id: o.order_id });
   return o;

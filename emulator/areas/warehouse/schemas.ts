@@ -37,8 +37,18 @@ const text = (max: number) => nonBlank().max(max, `must be at most ${max} charac
 /** A non-blank identifier (400 identifier_too_long over 255 characters). */
 const idText = () => identifier(nonBlank());
 
-/** USD cents: a positive integer. */
-const cents = () => withCode(z.int({ error: given("a positive integer number of USD cents") }).positive("must be a positive integer number of USD cents"), "invalid_amount");
+/** The largest amount a tenant may declare or ask for: USD 10 million, in cents (far above any card, far below float trouble). */
+export const MAX_CENTS = 1_000_000_000;
+
+/** USD cents: a positive integer up to MAX_CENTS. */
+const cents = () =>
+  withCode(
+    z
+      .int({ error: given("a positive integer number of USD cents") })
+      .positive("must be a positive integer number of USD cents")
+      .max(MAX_CENTS, `must be at most ${MAX_CENTS} USD cents (USD 10,000,000)`),
+    "invalid_amount",
+  );
 
 /** `idempotency_key` / `submission_key` (null: none); the Idempotency-Key header is checked by idempotency.ts. */
 const idempotencyKey = (description = `Makes the write idempotent (at most ${MAX_IDEMPOTENCY_KEY} characters); the Idempotency-Key header does the same`) =>
@@ -357,7 +367,8 @@ export const activitySchema = z.object({
   activity_id: int,
   at: instant,
   kind: z.string(),
-  actor: z.string(),
+  actor: z.string().describe("`operator`, `carrier`, or the calling key masked (`rip_v1_abcd…`)"),
+  actor_label: z.string().nullable().describe("The calling key's label; null for operator and carrier"),
   summary: z.string(),
   refs: z.record(z.string(), z.union([z.string(), z.number()])),
 });

@@ -4,7 +4,7 @@ import { hashString } from "../../../fixtures/catalog/rng.ts";
 import type { Address, CardRow, Rate, TenantState } from "./model.ts";
 import { parseShippingAddress } from "../../shipping/address.ts";
 import { parseCarriers, servicesFor, type Carrier } from "../../shipping/carriers.ts";
-import { usd } from "./money.ts";
+import { toCents, usdCents } from "./money.ts";
 import type { QuoteBody } from "./schemas.ts";
 
 // Shipping quotes: input checks in a fixed order (the ids' shape in the
@@ -57,7 +57,8 @@ export function rateTable(orderId: number, seed: number, input: QuoteInput): Rat
     carrier: s.carrier,
     service: s.service,
     service_token: s.service_token,
-    amount: usd(s.base + 0.35 * (n - 1)),
+    // Cents, never float sums: 35 cents per extra card.
+    amount: usdCents(toCents(s.base) + 35 * (n - 1)),
     currency: "USD",
     estimated_days: s.days,
   }));

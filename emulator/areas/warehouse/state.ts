@@ -2,7 +2,8 @@ import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { own, setOwn } from "../../state/own.ts";
-import { buildTenantFixture, makeUniqueId, type CatalogCandidate } from "../../../fixtures/warehouse/index.ts";
+import { maskKey } from "../../ui/journal.ts";
+import { buildTenantFixture, invoiceId, makeInvoiceCode, makeUniqueId, type CatalogCandidate } from "../../../fixtures/warehouse/index.ts";
 import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./model.ts";
 
 // The warehouse slice of the store. A tenant's warehouse is built from the
@@ -55,11 +56,12 @@ function candidates(services: Services) {
 function newTenant(services: Services, accountId: string): TenantState {
   const now = services.clock.now();
   // Ids are canonical across the API: never one another tenant already holds.
-  const fx = buildTenantFixture({ seed: services.store.state.seed, accountId, ...candidates(services), now, taken: (id) => cardOwner(services, id) !== null });
+  const fx = buildTenantFixture({ seed: services.store.state.seed, accountId, ...candidates(services), now, taken: (id) => cardOwner(services, id) !== null, invoiceCodeTaken: (code) => invoiceCodeHeld(services, code) });
   return {
     account_id: accountId,
     name: fx.name,
     prefix: fx.prefix,
+    invoice_code: fx.invoice_code,
     created_at: new Date(now).toISOString(),
     rev: fx.cards.length,
     cards: Object.fromEntries(fx.cards.map((c) => [c.unique_id, c])),
@@ -77,6 +79,14 @@ function newTenant(services: Services, accountId: string): TenantState {
     fail_next_labels: 0,
     usage: {},
   };
+}
+
+const invoiceCodeHeld = (services: Services, code: string) => Object.values(warehouse(services).tenants).some((t) => t.invoice_code === code);
+
+/** The id of the tenant's invoice for `month`, unique across tenants. */
+export function invoiceIdOf(services: Services, t: TenantState, month: string): string {
+  t.invoice_code ??= makeInvoiceCode(services.store.state.seed, t.account_id, t.prefix, (code) => invoiceCodeHeld(services, code));
+  return invoiceId(t.invoice_code, month);
 }
 
 /** Marks a card changed: new keyset position and updated_at. */
@@ -106,14 +116,44 @@ export function cardOwner(services: Services, uniqueId: string): string | null {
   return null;
 }
 
-export function logActivity(services: Services, t: TenantState, actor: string, kind: string, summary: string, refs: Activity["refs"] = {}): void {
-  t.activity.push({ activity_id: services.store.nextId("warehouse.activity"), at: services.clock.nowIso(), kind, actor, summary, refs });
+/** Who acted: the key that called (never stored or shown in full) or the warehouse's own people. */
+export type Actor = KeyRecord | "operator" | "carrier";
+
+/** How the activity log names an actor: a key by its masked prefix (`rip_v1_abcd…`) and label; keys are credentials. */
+export function actorOf(actor: Actor): Pick<Activity, "actor" | "actor_label"> {
+  return typeof actor === "string" ? { actor, actor_label: null } : { actor: maskKey(actor.key), actor_label: actor.label };
+}
+
+/** A stored actor as shown: states saved before keys were masked may hold a key in full. */
+export const shownActor = (actor: string): string => (actor === "operator" || actor === "carrier" || actor.endsWith("…") ? actor : maskKey(actor));
+
+export function logActivity(services: Services, t: TenantState, actor: Actor, kind: string, summary: string, refs: Activity["refs"] = {}): void {
+  t.activity.push({ activity_id: services.store.nextId("warehouse.activity"), at: services.clock.nowIso(), kind, ...actorOf(actor), summary, refs });
 }
 
 export const monthOf = (iso: string) => iso.slice(0, 7);
 
 /** A billing month, YYYY-MM. */
 export const isMonth = (s: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(s);
+
+/** A month is closed once its invoice is issued. */
+export const monthClosed = (t: TenantState, month: string) => Object.values(t.invoices).some((i) => i.month === month);
+
+const nextMonth = (month: string) => {
+  const [y, m] = month.split("-").map(Number);
+  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+};
+
+/**
+ * The usage that bills something happening at `iso`: its month's, or, when
+ * that month is already invoiced (closing defaults to the current month), the
+ * first month still open, so nothing done after a close goes unbilled.
+ */
+export function billableUsage(t: TenantState, iso: string): { month: string; usage: Usage } {
+  let month = monthOf(iso);
+  while (monthClosed(t, month)) month = nextMonth(month);
+  return { month, usage: usageOf(t, month) };
+}
 
 export function usageOf(t: TenantState, month: string): Usage {
   return own(t.usage, month) ?? setOwn(t.usage, month, { labels: 0, label_amount_cents: 0, label_amounts: {}, inbound: 0, withdrawals: 0 });
