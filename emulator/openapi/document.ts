@@ -123,15 +123,26 @@ function schemaParams(schema: RouteSchema, pathParams: Json[]): Json[] {
   return out;
 }
 
+/** A route's success fields beside `data` (Card Data's page fields), as JSON Schema properties and required names. */
+function topFields(top: z.ZodObject | undefined): { properties?: Json; required?: string[] } {
+  if (!top) return {};
+  const { properties, required } = jsonSchema(top, "output") as { properties?: Json; required?: string[] };
+  return { properties, ...(required?.length ? { required } : {}) };
+}
+
 function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"], ok: string[]): Json {
   const out: Json = {};
   for (const [status, r] of Object.entries(schema.responses)) {
     const code = Number(status);
     if (code < 400) {
+      const top = topFields(r.top);
       const body = r.data
-        ? { allOf: [{ $ref: "#/components/schemas/Success" }, { type: "object", properties: { data: jsonSchema(r.data, "output") } }] }
+        ? { allOf: [{ $ref: "#/components/schemas/Success" }, { type: "object", ...top, properties: { data: jsonSchema(r.data, "output"), ...top.properties } }] }
         : { $ref: "#/components/schemas/Success" };
       out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": { schema: body } } };
+      // A narrower answer under one query parameter (select=): beside the main shape, not merged into it.
+      const v = r.variant;
+      if (v) (out[status] as Json)["x-data-variants"] = [{ query: v.query, description: v.description, schema: jsonSchema(v.data, "output") }];
     } else {
       const field = envelope === "warehouse" ? "code" : "error";
       const base = { $ref: `#/components/schemas/${envelope === "warehouse" ? "WarehouseError" : "PartnerError"}` };
