@@ -73,8 +73,12 @@ describe("the wire schemas describe the real records", () => {
     expect(problem(cardSchema, { ...pokemon.card, tcgplayer_id: 42382 })).toMatch(/^tcgplayer_id: /);
     // One pricing shape (the SDK's): band and last_sold_at are declared optional, and the embedded form drops them.
     expect(fullCardPricing(pokemon.pricing).graded.some((g) => g.band && g.last_sold_at)).toBe(true);
-    for (const g of cardWire(pokemon, true).pricing!.graded) expect(Object.keys(g)).not.toEqual(expect.arrayContaining(["band"]));
-    for (const g of cardWire(pokemon, true).pricing!.graded) expect(g).not.toHaveProperty("last_sold_at");
+    const embedded = cardWire(pokemon, true).pricing!.graded;
+    expect(embedded.length).toBeGreaterThan(0);
+    for (const g of embedded) {
+      expect(g).not.toHaveProperty("band");
+      expect(g).not.toHaveProperty("last_sold_at");
+    }
   });
 });
 
