@@ -51,12 +51,12 @@ describe("schema findings", () => {
     const u = z.union([z.object({ kind: z.literal("a"), n: z.number() }), z.object({ kind: z.literal("b"), s: z.string() })]);
     expect(schemaFindings(u, { kind: "b", s: 5 }).failures).toEqual(["/data/s: expected string, received 5 (number)"]);
   });
-  it("without select, the select-only option of a catalog union does not excuse a missing field", () => {
+  it("without select, the declared select variant does not excuse a missing field; with select it is the schema", () => {
     const full = z.strictObject({ id: z.string(), name: z.string() });
-    const answer = z.array(z.union([full, full.partial().required({ id: true }).describe("With select: only the selected fields (id always)")]));
-    expect(schemaFindings(answer, [{ id: "x" }]).failures).toEqual([]);
-    expect(schemaFindings(forRequest(answer, new URLSearchParams()), [{ id: "x" }]).failures).toEqual(["/data/0/name: expected string, received nothing (missing)"]);
-    expect(schemaFindings(forRequest(answer, new URLSearchParams("select=id")), [{ id: "x" }]).failures).toEqual([]);
+    const spec = { description: "page", data: z.array(full), variant: { query: "select", description: "With select", data: z.array(full.partial().extend({ id: z.string() })) } };
+    expect(schemaFindings(forRequest(spec, new URLSearchParams())!, [{ id: "x" }]).failures).toEqual(["/data/0/name: expected string, received nothing (missing)"]);
+    expect(schemaFindings(forRequest(spec, new URLSearchParams("select=id"))!, [{ id: "x" }]).failures).toEqual([]);
+    expect(schemaFindings(forRequest(spec, new URLSearchParams("select=id"))!, [{ name: "x" }]).failures).toEqual(["/data/0/id: expected string, received nothing (missing)"]);
   });
   it("pointers escape ~ and /", () => expect(pointer(["data", "a/b", "c~d", 0])).toBe("/data/a~1b/c~0d/0"));
 });

@@ -1,6 +1,6 @@
 import { apiRoutes } from "../emulator/app.ts";
 import type { RouteSpec } from "../emulator/pipeline/route.ts";
-import { z } from "../emulator/pipeline/schema.ts";
+import { z, type ResponseSpec } from "../emulator/pipeline/schema.ts";
 import type { Exchange } from "../harness/http.ts";
 
 // What every answer of the target must be, whatever the check that asked for
@@ -164,26 +164,13 @@ function unknownFields(schema: z.ZodType | undefined, value: unknown, base: Prop
   }
 }
 
-/** How catalog schemas mark the union option that only a `select` request answers (every field optional). */
-const SELECT_ONLY = /^With select/;
-const descriptionOf = (s: z.ZodType): string | undefined => z.globalRegistry.get(s)?.description;
-
 /**
- * The schema an answer to a request without `select` must match: the union options that only
- * `select` produces are dropped (at the top or as the element of a list), so a missing field
- * is not excused as a selection nobody asked for.
+ * The schema an answer's `data` must match: the route's main shape, or its declared variant when the
+ * request carries the variant's query parameter (Card Data's `select=`), so a missing field is never
+ * excused as a selection nobody asked for.
  */
-export function forRequest(schema: z.ZodType, query: URLSearchParams): z.ZodType {
-  if (query.has("select")) return schema;
-  const d = defOf(schema);
-  if (d.type === "array" && d.element) {
-    const el = forRequest(d.element, query);
-    return el === d.element ? schema : z.array(el);
-  }
-  if (d.type !== "union" || !d.options) return schema;
-  const kept = d.options.filter((o) => !SELECT_ONLY.test(descriptionOf(o) ?? ""));
-  if (kept.length === d.options.length || kept.length === 0) return schema;
-  return kept.length === 1 ? kept[0]! : z.union(kept as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+export function forRequest(spec: ResponseSpec, query: URLSearchParams): z.ZodType | undefined {
+  return spec.variant && query.has(spec.variant.query) ? spec.variant.data : spec.data;
 }
 
 /** Checks `data` against a schema: failures (pointer, expected, received) and unknown fields (warnings). */
@@ -317,8 +304,9 @@ export class WireSession {
       const pipeline = PIPELINE_STATUSES.has(status) || (status === 402 && (route.cost !== undefined || /\/credits\//.test(route.path)));
       if (!declared && status < 400) fail("status", `the route declares ${Object.keys(route.schema.responses).join(", ")}, not ${status}`);
       else if (!declared && !pipeline) warn("status", `status ${status} is not among the route's declared answers (${Object.keys(route.schema.responses).join(", ")})`);
-      if (declared?.data && status < 400) {
-        const { failures, unknown } = schemaFindings(forRequest(declared.data, x.url.searchParams), body.data);
+      const shape = declared && forRequest(declared, x.url.searchParams);
+      if (shape && status < 400) {
+        const { failures, unknown } = schemaFindings(shape, body.data);
         for (const f of failures) fail("schema", f);
         for (const u of unknown) warn("schema", `${u}: a field the route's schema does not know`);
       }

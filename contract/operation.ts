@@ -28,6 +28,13 @@ export interface ResponseSpec {
   codes?: readonly string[];
   /** The `details` of an error with this status, where the operation gives them. */
   details?: z.ZodType;
+  /** Success fields beside `data` (Card Data lists: page, page_size, total_count, language): documented and checked like `data`. */
+  top?: z.ZodObject;
+  /**
+   * The `data` answered instead when the request carries query parameter `query` (Card Data's `select=`):
+   * documented beside the main shape rather than merged into it, so the main shape keeps its required fields.
+   */
+  variant?: { query: string; description: string; data: z.ZodType };
 }
 
 /** What an operation takes and answers. */
@@ -37,8 +44,6 @@ export interface RouteSchema {
   body?: z.ZodType;
   /** A body read as bytes (uploads), by media type: documented, never parsed as JSON. Instead of `body`. */
   ownBody?: Readonly<Record<string, z.ZodType>>;
-  /** Fields beside `data` in the success envelope (Card Data lists: page, page_size, total_count, language). */
-  top?: z.ZodObject;
   /** Every answer the operation itself gives, by status (the pipeline adds 401/402/403/429/503). */
   responses: Readonly<Record<number, ResponseSpec>>;
 }

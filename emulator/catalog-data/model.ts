@@ -77,7 +77,7 @@ export interface GradedPrice {
   /** prices route only */
   last_sold_at?: string;
   /** prices route only */
-  band?: { median: number; recent_median: number; p10: number; p90: number; count: number };
+  band?: { median: number | null; recent_median: number | null; p10: number | null; p90: number | null; count: number };
 }
 
 export interface CardPricing {
@@ -119,7 +119,8 @@ export interface Card {
   expansion: Expansion;
   language: string;
   language_code: LanguageCode;
-  tcgplayer_id: number | null;
+  /** TCGplayer product id, a string of digits (the SDK's type). */
+  tcgplayer_id: string | null;
   variants: { name: string; images: CardImage[] }[];
   rarity?: string;
   artist?: string;
@@ -134,14 +135,15 @@ export interface Card {
   resistances?: TypeValue[];
   // One Piece
   type?: string;
-  cost?: number;
-  power?: number;
+  // Stats are strings of digits on the wire ("5000"), as the SDK types them.
+  cost?: string;
+  power?: string;
   attribute?: string;
   colors?: string[];
   rules?: string[];
   block?: string;
-  counter?: number;
-  life?: number;
+  counter?: string;
+  life?: string;
   /**
    * ISO-8601 UTC: when the service last refreshed this card's market data (interface
    * "Catalog records"). Always present; equal to `pricing.market_updated_at` when the
@@ -206,7 +208,7 @@ export interface SealedProduct {
   msrp?: number;
   pack_count?: number;
   cards_per_pack?: number;
-  tcgplayer_id?: number;
+  tcgplayer_id?: string;
 }
 
 export interface SealedRecord {

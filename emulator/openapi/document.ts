@@ -123,6 +123,13 @@ function schemaParams(schema: RouteSchema, pathParams: Json[]): Json[] {
   return out;
 }
 
+/** A route's success fields beside `data` (Card Data's page fields), as JSON Schema properties and required names. */
+function topFields(top: z.ZodObject | undefined): { properties?: Json; required?: string[] } {
+  if (!top) return {};
+  const { properties, required } = jsonSchema(top, "output") as { properties?: Json; required?: string[] };
+  return { properties, ...(required?.length ? { required } : {}) };
+}
+
 function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"], ok: string[]): Json {
   const out: Json = {};
   for (const [status, r] of Object.entries(schema.responses)) {
@@ -131,13 +138,16 @@ function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"],
       const own: Json = {};
       if (r.data) own.data = jsonSchema(r.data, "output");
       // Fields beside `data` (Card Data lists' page, page_size, total_count, language) are part of the answer too.
-      const top = schema.top ? jsonSchema(schema.top, "output") : null;
-      if (top) Object.assign(own, top.properties as Json);
-      const required = [...(r.data ? ["data"] : []), ...((top?.required as string[] | undefined) ?? [])];
+      const top = topFields(r.top);
+      Object.assign(own, top.properties);
+      const required = [...(r.data ? ["data"] : []), ...(top.required ?? [])];
       const body = Object.keys(own).length
         ? { allOf: [{ $ref: "#/components/schemas/Success" }, { type: "object", required, properties: own }] }
         : { $ref: "#/components/schemas/Success" };
       out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": { schema: body } } };
+      // A narrower answer under one query parameter (select=): beside the main shape, not merged into it.
+      const v = r.variant;
+      if (v) (out[status] as Json)["x-data-variants"] = [{ query: v.query, description: v.description, schema: jsonSchema(v.data, "output") }];
     } else {
       const field = envelope === "warehouse" ? "code" : "error";
       const base = { $ref: `#/components/schemas/${envelope === "warehouse" ? "WarehouseError" : "PartnerError"}` };

@@ -179,7 +179,7 @@ async function handle(
   }
   const reply = await spec.handle(c);
   if (schema && services.options.validateResponses) {
-    const problem = responseProblem(schema, reply.status ?? 200, reply.data);
+    const problem = responseProblem(schema, reply.status ?? 200, reply.data, { top: reply.top, query: c.query });
     if (problem) throw new Error(`${spec.method} ${spec.path} answered outside its schema: ${problem}`);
   }
   return cached && entry ? cached.cache.put(entry, reply, cached.ttlMs, services.clock.now()) : reply;

@@ -102,12 +102,27 @@ export async function parseInput(schema: RouteSchema, params: Record<string, str
 }
 
 /** Checks an answer's `data` against the route's declaration; returns what is wrong, or null. */
-export function responseProblem(schema: RouteSchema, status: number, data: unknown): string | null {
+export function responseProblem(
+  schema: RouteSchema,
+  status: number,
+  data: unknown,
+  reply: { top?: Record<string, unknown>; query?: URLSearchParams } = {},
+): string | null {
   const spec = schema.responses[status];
   if (!spec) return `status ${status} is not declared (declared: ${Object.keys(schema.responses).join(", ")})`;
-  if (!spec.data || status >= 400) return null;
-  const res = spec.data.safeParse(data);
+  if (status >= 400) return null;
+  if (spec.top) {
+    const problem = firstProblem(spec.top, reply.top ?? {}, "");
+    if (problem) return problem;
+  }
+  if (!spec.data) return null;
+  const shape = spec.variant && reply.query?.has(spec.variant.query) ? spec.variant.data : spec.data;
+  return firstProblem(shape, data, "data.");
+}
+
+function firstProblem(schema: z.ZodType, value: unknown, prefix: string): string | null {
+  const res = schema.safeParse(value);
   if (res.success) return null;
   const issue = res.error.issues[0]!;
-  return `data.${issue.path.map(String).join(".")}: ${issue.message}`;
+  return `${prefix}${issue.path.map(String).join(".")}: ${issue.message}`;
 }

@@ -266,9 +266,9 @@ describe("q grammar: numbers, booleans, dates", () => {
 
 describe("q grammar: per-game card fields", () => {
   const op = [
-    card({ id: "OP01-001", name: "Roronoa Zoro", number: "001", type: "Leader", cost: 0, power: 5000, life: 5, colors: ["Red"], attribute: "Slash" }, { game: "onepiece" }),
-    card({ id: "OP01-016", name: "Nami", number: "016", type: "Character", cost: 1, power: 2000, counter: 1000, colors: ["Red", "Green"], attribute: "Special" }, { game: "onepiece" }),
-    card({ id: "OP01-029", name: "Radical Beam!!", number: "029", type: "Event", cost: 1, colors: ["Green"] }, { game: "onepiece" }),
+    card({ id: "OP01-001", name: "Roronoa Zoro", number: "001", type: "Leader", cost: "0", power: "5000", life: "5", colors: ["Red"], attribute: "Slash" }, { game: "onepiece" }),
+    card({ id: "OP01-016", name: "Nami", number: "016", type: "Character", cost: "1", power: "2000", counter: "1000", colors: ["Red", "Green"], attribute: "Special" }, { game: "onepiece" }),
+    card({ id: "OP01-029", name: "Radical Beam!!", number: "029", type: "Event", cost: "1", colors: ["Green"] }, { game: "onepiece" }),
   ];
   const op_ids = (q: string): string[] => ids(q, op, "onepiece");
 

@@ -99,9 +99,9 @@ describe("card orderBy", () => {
 
   it("One Piece keys", () => {
     const op = [
-      card({ id: "op-1", cost: 3, power: 5000, counter: 1000, life: 4 }, { game: "onepiece" }),
-      card({ id: "op-2", cost: 1, power: 2000 }, { game: "onepiece" }),
-      card({ id: "op-3", cost: 3, power: 7000, life: 5 }, { game: "onepiece" }),
+      card({ id: "op-1", cost: "3", power: "5000", counter: "1000", life: "4" }, { game: "onepiece" }),
+      card({ id: "op-2", cost: "1", power: "2000" }, { game: "onepiece" }),
+      card({ id: "op-3", cost: "3", power: "7000", life: "5" }, { game: "onepiece" }),
     ];
     const opOrder = (o: string) => compileOrderBy(o, "cards", "onepiece").sort(op).map((r) => r.card.id);
     expect(opOrder("cost,-power")).toEqual(["op-2", "op-3", "op-1"]);

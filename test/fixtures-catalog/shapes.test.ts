@@ -73,7 +73,7 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
     const p = problems();
     for (const { game, card } of catalog.cards) {
       const id = card.id;
-      p.check(card.tcgplayer_id === null || Number.isInteger(card.tcgplayer_id), () => `${id}: tcgplayer_id`);
+      p.check(card.tcgplayer_id === null || /^\d+$/.test(card.tcgplayer_id), () => `${id}: tcgplayer_id`);
       p.check(typeof card.number === "string" && card.number.length > 0, () => `${id}: number`);
       if (game === "pokemon") {
         p.check(["Pokémon", "Trainer", "Energy"].includes(card.supertype ?? ""), () => `${id}: supertype`);
@@ -95,9 +95,10 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
         p.check(["Leader", "Character", "Event", "Stage", "DON!!"].includes(card.type ?? ""), () => `${id}: type ${card.type}`);
         p.check(card.supertype === undefined, () => `${id}: supertype`);
         p.check(card.block === undefined || ["1", "2", "3", "4", "5", "X"].includes(card.block), () => `${id}: block`);
-        if (card.type === "Leader") p.check((card.life ?? 0) > 0 && card.cost === undefined, () => `${id}: leader life/cost`);
+        if (card.type === "Leader") p.check(/^[1-9]\d*$/.test(card.life ?? "") && card.cost === undefined, () => `${id}: leader life/cost`);
         else p.check(card.life === undefined, () => `${id}: life on non-leader`);
         if (card.type === "Character") p.check(card.cost !== undefined && card.power !== undefined, () => `${id}: character cost/power`);
+        for (const k of ["cost", "power", "counter", "life"] as const) p.check(card[k] === undefined || /^\d+$/.test(card[k]), () => `${id}: ${k} ${card[k]} is not a string of digits`);
       }
       if (game === "azuki") p.check(card.tcgplayer_id === null, () => `${id}: azuki tcgplayer_id`);
     }

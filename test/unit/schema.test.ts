@@ -59,4 +59,19 @@ describe("responseProblem", () => {
     expect(responseProblem(schema, 404, undefined)).toBeNull();
     expect(responseProblem(schema, 201, { id: 1 })).toMatch(/not declared/);
   });
+
+  it("checks the fields beside data, and holds data to its variant only when the request asks for it", () => {
+    const full = z.strictObject({ id: z.string(), name: z.string() });
+    const page = {
+      responses: {
+        200: { description: "page", data: z.array(full), top: z.strictObject({ total_count: z.number().int() }), variant: { query: "select", description: "trimmed", data: z.array(full.partial().extend({ id: z.string() })) } },
+      },
+    };
+    const top = { total_count: 1 };
+    expect(responseProblem(page, 200, [{ id: "a", name: "A" }], { top })).toBeNull();
+    expect(responseProblem(page, 200, [{ id: "a", name: "A" }], { top: {} })).toMatch(/^total_count: /);
+    expect(responseProblem(page, 200, [{ id: "a" }], { top, query: new URLSearchParams() })).toMatch(/^data\.0\.name: /);
+    expect(responseProblem(page, 200, [{ id: "a" }], { top, query: new URLSearchParams("select=id") })).toBeNull();
+    expect(responseProblem(page, 200, [{ name: "A" }], { top, query: new URLSearchParams("select=name") })).toMatch(/^data\.0\.id: /);
+  });
 });

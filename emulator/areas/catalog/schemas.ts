@@ -77,6 +77,8 @@ export const expansionSchema = z.strictObject({
 const trend = z.strictObject({ direction: z.enum(["up", "down", "flat"]), percent: z.number() });
 const typeValue = z.strictObject({ type: z.string(), value: z.string() });
 const POKEMON = "Pokémon only";
+/** One Piece stats are strings of digits on the wire ("5000"); q ranges and orderBy read them as numbers. */
+const opStat = z.string();
 
 /** A catalog card as the service sends it (without `pricing`): every game's fields, each optional where a game lacks it. */
 export const cardSchema = z.strictObject({
@@ -89,7 +91,7 @@ export const cardSchema = z.strictObject({
   expansion: expansionSchema,
   language: languageName,
   language_code: languageCode,
-  tcgplayer_id: int.nullable(),
+  tcgplayer_id: z.string().nullable().describe("TCGplayer product id (digits), null when there is none"),
   variants: z.array(z.strictObject({ name: z.string(), images: z.array(image) })),
   rarity: z.string().optional(),
   artist: z.string().optional(),
@@ -105,14 +107,14 @@ export const cardSchema = z.strictObject({
   weaknesses: z.array(typeValue).optional().describe(POKEMON),
   resistances: z.array(typeValue).optional().describe(POKEMON),
   type: z.string().optional().describe("One Piece (Leader, Character, Event, Stage, DON!!) and Azuki"),
-  cost: int.optional().describe("One Piece only"),
-  power: int.optional().describe("One Piece only"),
+  cost: opStat.optional().describe("One Piece only: play cost"),
+  power: opStat.optional().describe("One Piece only: battle power"),
   attribute: z.string().optional().describe("One Piece only"),
   colors: z.array(z.string()).optional().describe("One Piece and Azuki"),
   rules: z.array(z.string()).optional().describe("Rule texts (One Piece; Pokémon trainers and special cards)"),
   block: z.string().optional().describe("One Piece only (1–5 or X)"),
-  counter: int.optional().describe("One Piece only"),
-  life: int.optional().describe("One Piece only"),
+  counter: opStat.optional().describe("One Piece only: printed Counter value"),
+  life: opStat.optional().describe("One Piece only: a Leader's Life"),
   market_updated_at: isoTime.describe("When the service last refreshed the card's market data (equals pricing.market_updated_at when that is present)"),
 });
 
@@ -126,6 +128,11 @@ const gradedBase = {
   value_kind: z.enum(["sold", "blended", "feed"]),
   sold_count: int,
   trend: trend.optional(),
+  last_sold_at: isoTime.optional().describe("The prices route only (never with include=prices)"),
+  band: z
+    .strictObject({ median: z.number().nullable(), recent_median: z.number().nullable(), p10: z.number().nullable(), p90: z.number().nullable(), count: int })
+    .optional()
+    .describe("The prices route only (never with include=prices)"),
 };
 const cardPricingBase = {
   currency: z.literal("USD"),
@@ -136,19 +143,13 @@ const cardPricingBase = {
   conditions: z.array(z.strictObject({ condition: z.enum(["NM", "LP", "MP", "HP", "DMG"]), price: z.number() })),
 };
 
-/** `include=prices`: always present (`market: null` and empty lists without data); graded rows without band/last_sold_at. */
-export const embeddedCardPricingSchema = z.strictObject({ ...cardPricingBase, graded: z.array(z.strictObject(gradedBase)) });
-/** The prices route: strictly more than include=prices. */
-export const fullCardPricingSchema = z.strictObject({
-  ...cardPricingBase,
-  graded: z.array(
-    z.strictObject({
-      ...gradedBase,
-      last_sold_at: isoTime.optional(),
-      band: z.strictObject({ median: z.number(), recent_median: z.number(), p10: z.number(), p90: z.number(), count: int }).optional(),
-    }),
-  ),
-});
+/**
+ * One pricing shape for both answers (the SDK types one CardPricing): `include=prices` is always present
+ * (`market: null` and empty lists without data) and leaves out graded band/last_sold_at; the prices route
+ * returns strictly more.
+ */
+export const fullCardPricingSchema = z.strictObject({ ...cardPricingBase, graded: z.array(z.strictObject(gradedBase)) });
+export const embeddedCardPricingSchema = fullCardPricingSchema;
 
 export const sealedSchema = z.strictObject({
   id: z.string(),
@@ -162,7 +163,7 @@ export const sealedSchema = z.strictObject({
   msrp: z.number().optional().describe("MSRP-priced products only (Azuki)"),
   pack_count: int.optional(),
   cards_per_pack: int.optional(),
-  tcgplayer_id: int.optional(),
+  tcgplayer_id: z.string().optional().describe("TCGplayer product id (digits), when there is one"),
 });
 
 const sealedPricingBase = {
@@ -173,15 +174,21 @@ const sealedPricingBase = {
   sale_price: z.number().optional(),
   trend_7d: trend.optional(),
 };
-export const embeddedSealedPricingSchema = z.strictObject(sealedPricingBase);
+/** One shape for both answers (the SDK types one SealedPricing): conditions and history come from the prices route only. */
 export const fullSealedPricingSchema = z.strictObject({
   ...sealedPricingBase,
-  conditions: z.array(z.strictObject({ condition: z.literal("sealed"), price: z.number() })).optional(),
-  history: z.array(z.strictObject({ date: z.iso.date(), price: z.number(), source: z.string() })).optional().describe("The only sealed time series (capped)"),
+  conditions: z.array(z.strictObject({ condition: z.literal("sealed"), price: z.number() })).optional().describe("The prices route only"),
+  history: z
+    .array(z.strictObject({ date: z.iso.date(), price: z.number(), source: z.string() }))
+    .optional()
+    .describe("The prices route only: the only sealed time series (capped)"),
 });
+export const embeddedSealedPricingSchema = fullSealedPricingSchema;
 
-export const cardWireSchema = cardSchema.extend({ pricing: embeddedCardPricingSchema.optional().describe("With include=prices") });
-export const sealedWireSchema = sealedSchema.extend({ pricing: embeddedSealedPricingSchema.optional().describe("With include=prices") });
+// pricing: typed nullable by the SDK; the emulator always sends the object with include=prices.
+const withPrices = "With include=prices (then always an object; null is never sent)";
+export const cardWireSchema = cardSchema.extend({ pricing: embeddedCardPricingSchema.nullable().optional().describe(withPrices) });
+export const sealedWireSchema = sealedSchema.extend({ pricing: embeddedSealedPricingSchema.nullable().optional().describe(withPrices) });
 
 export const certSchema = z.strictObject({
   provider: z.string().describe("Upper case (PSA, BGS, CGC …)"),
@@ -231,8 +238,28 @@ export type CatalogSchemasMatchModel = [
 ];
 
 /** With `select`: the selected top-level fields only (`id` always). */
-const selected = <S extends z.ZodObject>(schema: S) => schema.partial().required({ id: true }).describe("With select: only the selected fields (id always)");
-const answer = <S extends z.ZodObject>(schema: S) => z.union([schema, selected(schema)]);
+const selected = <S extends z.ZodObject>(schema: S) => schema.partial().extend({ id: z.string() });
+const SELECTED = "With select: each object has only the selected top-level fields (id always)";
+/** A 200 whose `data` is the full object; `select=` answers the declared partial variant instead. */
+const answer = <S extends z.ZodObject>(description: string, schema: S) => ({
+  description,
+  data: schema,
+  variant: { query: "select", description: SELECTED, data: selected(schema) },
+});
+/** A page of full objects, the page fields beside `data`; `select=` answers the partial variant. */
+const answerPage = <S extends z.ZodObject>(description: string, schema: S) => ({
+  description,
+  data: z.array(schema),
+  top: pageTop,
+  variant: { query: "select", description: SELECTED, data: z.array(selected(schema)) },
+});
+/** A Card Data page's fields beside `data` (search.ts pageReply). */
+const pageTop = z.strictObject({
+  page: int.describe("1-based page number"),
+  page_size: int.describe("Rows per page in force (a route's cap applies)"),
+  total_count: int.describe("Rows of the whole result set (cards with distinct=code)"),
+  language: z.string().describe("The language scope applied: a comma list of codes, or `all`"),
+});
 
 // --- query fields -------------------------------------------------------------
 
@@ -303,13 +330,13 @@ export const SCHEMAS = {
   cards: {
     params: gameOnly,
     query: cardsQuery,
-    responses: { 200: { description: PAGE, data: z.array(answer(cardWireSchema)) }, 400: badList },
+    responses: { 200: answerPage(PAGE, cardWireSchema), 400: badList },
   },
   card: {
     params: gameAnd("Card id (case-insensitive)"),
     query: z.object({ include: include("cards"), select: select("cards") }),
     responses: {
-      200: { description: "The card (its stored id spelling)", data: answer(cardWireSchema) },
+      200: answer("The card (its stored id spelling)", cardWireSchema),
       400: { description: "include or select is invalid", codes: ["invalid_include", "invalid_select", "identifier_too_long"] },
       404: notFound("card"),
     },
@@ -331,7 +358,7 @@ export const SCHEMAS = {
       language: language("not defaulted: every language when absent"),
     }),
     responses: {
-      200: { description: `${PAGE}. Every printing sharing the card's code, the anchor's language first; at most 50 per page`, data: z.array(answer(cardWireSchema)) },
+      200: answerPage(`${PAGE}. Every printing sharing the card's code, the anchor's language first; at most 50 per page`, cardWireSchema),
       400: { description: "A query parameter is invalid", codes: ["invalid_include", "invalid_select", "invalid_pagination", "invalid_language", "identifier_too_long"] },
       404: notFound("card"),
     },
@@ -351,13 +378,13 @@ export const SCHEMAS = {
       distinct: noDistinct,
       orderBy,
     }),
-    responses: { 200: { description: PAGE, data: z.array(answer(expansionSchema)) }, 400: badList },
+    responses: { 200: answerPage(PAGE, expansionSchema), 400: badList },
   },
   expansion: {
     params: gameAnd("Expansion id"),
     query: z.object({ include: noInclude, select: select("expansions") }),
     responses: {
-      200: { description: "The expansion (promo, tin and UPC sets are not listed: 404)", data: answer(expansionSchema) },
+      200: answer("The expansion (promo, tin and UPC sets are not listed: 404)", expansionSchema),
       400: { description: "include given, or select is invalid", codes: ["invalid_include", "invalid_select", "identifier_too_long"] },
       404: notFound("listed expansion"),
     },
@@ -366,7 +393,7 @@ export const SCHEMAS = {
     params: gameAnd("Listed expansion id"),
     query: cardsQuery.extend({ language: language("not defaulted: every language when absent") }),
     responses: {
-      200: { description: `${PAGE}. The cards whose home is the expansion`, data: z.array(answer(cardWireSchema)) },
+      200: answerPage(`${PAGE}. The cards whose home is the expansion`, cardWireSchema),
       400: { ...badList, codes: [...listCodes, "identifier_too_long"] },
       404: notFound("listed expansion"),
     },
@@ -383,13 +410,13 @@ export const SCHEMAS = {
       distinct: noDistinct,
       orderBy,
     }),
-    responses: { 200: { description: PAGE, data: z.array(answer(sealedWireSchema)) }, 400: badList },
+    responses: { 200: answerPage(PAGE, sealedWireSchema), 400: badList },
   },
   sealedOne: {
     params: gameAnd("Sealed product id"),
     query: z.object({ include: include("sealed"), select: select("sealed") }),
     responses: {
-      200: { description: "The sealed product", data: answer(sealedWireSchema) },
+      200: answer("The sealed product", sealedWireSchema),
       400: { description: "include or select is invalid", codes: ["invalid_include", "invalid_select", "identifier_too_long"] },
       404: notFound("sealed product"),
     },

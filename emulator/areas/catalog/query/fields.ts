@@ -86,7 +86,7 @@ function definedStrings(values: (string | undefined)[]): string[] {
   return values.filter((v): v is string => v !== undefined);
 }
 
-/** `hp` is a string on the wire ("120"); non-numeric or empty values count as missing. */
+/** `hp` and One Piece stats are strings on the wire ("120"); non-numeric or empty values count as missing. */
 function numericString(s: string | undefined): number | undefined {
   if (s === undefined || s.length === 0) return undefined;
   const n = Number(s);
@@ -161,10 +161,10 @@ export const POKEMON_CARD_FIELDS: FieldSchema<CardRecord> = {
 
 export const ONEPIECE_CARD_FIELDS: FieldSchema<CardRecord> = {
   type: str((r) => r.card.type),
-  cost: num((r) => r.card.cost, true),
-  power: num((r) => r.card.power, true),
-  counter: num((r) => r.card.counter, true),
-  life: num((r) => r.card.life, true),
+  cost: num((r) => numericString(r.card.cost), true),
+  power: num((r) => numericString(r.card.power), true),
+  counter: num((r) => numericString(r.card.counter), true),
+  life: num((r) => numericString(r.card.life), true),
   colors: list(
     (r) => r.card.colors,
     (s) => s,
