@@ -22,8 +22,15 @@ afterAll(() => emu.close());
 const get = async (path: string) => (await emu.fetch(path)).text();
 const operations = (doc: Doc) => Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
 
+/**
+ * Redocly's recommended rules, less three that the service's own shape breaks (docs/decisions.md, "OpenAPI"):
+ * `/{game}/cards` beside `/webhooks/{id}` is ambiguous to a linter only (the game is an enum); health has
+ * no 4xx and the announced price history no 2xx, by the service's rules.
+ */
+const OFF = { "no-ambiguous-paths": "off", "operation-4xx-response": "off", "operation-2xx-response": "off" } as const;
+
 async function lint(text: string, name: string) {
-  const config = await createConfig({ extends: ["recommended"] });
+  const config = await createConfig({ extends: ["recommended"], rules: OFF });
   return lintFromString({ source: text, absoluteRef: `/${name}`, config });
 }
 
@@ -71,10 +78,10 @@ describe("GET /_emulator/openapi.json", () => {
     expect(apiRoutes.filter((r) => !r.schema).map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });
 
-  it("lints with 0 errors (Redocly recommended rules), the control plane's document too", async () => {
+  it("lints with 0 errors and 0 warnings (Redocly recommended rules), the control plane's document too", async () => {
     for (const name of ["openapi.json", "openapi-control.json"]) {
       const problems = await lint(await get(`/_emulator/${name}`), name);
-      expect(problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+      expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
     }
   });
 
