@@ -3,6 +3,9 @@ import { SERVICE } from "./service.ts";
 import { WEBHOOKS } from "./webhooks.ts";
 import { VISION } from "./vision.ts";
 import { CREDITS } from "./credits.ts";
+import { MYSTERY_CATALOG } from "./mystery/catalog.ts";
+import { MYSTERY_WALLET } from "./mystery/wallet.ts";
+import { MYSTERY_REVENUE } from "./mystery/revenue.ts";
 
 // The contract: every operation of the API, what it takes and every answer it
 // gives (docs/contract.md). The emulator serves these, the OpenAPI document is
@@ -17,6 +20,13 @@ export * from "./service.ts";
 export * from "./webhooks.ts";
 export * from "./vision.ts";
 export * from "./credits.ts";
+export * from "./mystery/catalog.ts";
+export * from "./mystery/wallet.ts";
+export * from "./mystery/revenue.ts";
 
 /** Every operation the contract declares. */
-export const OPERATIONS: readonly Operation[] = [...Object.values(SERVICE), ...Object.values(CREDITS), ...Object.values(VISION), ...Object.values(WEBHOOKS)];
+export const OPERATIONS: readonly Operation[] = [...Object.values(SERVICE), ...Object.values(CREDITS), ...Object.values(VISION), ...Object.values(WEBHOOKS),
+  ...Object.values(MYSTERY_CATALOG),
+  ...Object.values(MYSTERY_WALLET),
+  ...Object.values(MYSTERY_REVENUE),
+];

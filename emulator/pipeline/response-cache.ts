@@ -1,7 +1,6 @@
-import { z } from "./schema.ts";
 import type { Reply } from "./route.ts";
 
-// The short response cache of the live service's cached reads (service-facts §2.7:
+// The short response cache of the live service's cached reads (docs/mystery.md:
 // `/mystery/price` ~60 s; catalog, odds, price and the feeds accept `fresh=true` to
 // recompute, on a budget of 10 calls per minute per key). A route opts in with
 // `cache: {ttl_ms}`; the pipeline serves a 200 it answered less than ttl_ms ago (on
@@ -10,16 +9,10 @@ import type { Reply } from "./route.ts";
 // header for a cached answer, so none is sent: what shows is the data, as on the live
 // service (a purchase is not in the feed until the entry expires or `fresh=true`).
 
-/** `/mystery/price`: "cached ~60 s" (service-facts §4.1, SDK). */
+/** `/mystery/price`: "cached ~60 s" (docs/mystery.md, SDK). */
 export const PRICE_CACHE_MS = 60_000;
 /** Catalog, odds and the feeds: "short" in the references, no figure; 30 s is the emulator's choice. */
 export const READ_CACHE_MS = 30_000;
-
-/** The `fresh` query field of the cached reads (the SDK sends `String(boolean)`). */
-export const freshParam = z
-  .enum(["true", "false", "1", "0"], { error: 'fresh must be "true" or "false"' })
-  .optional()
-  .describe('"true": recompute instead of the short response cache (budget: 10 calls per minute per key, then 429 rate_limited)');
 
 /** Whether a request asks to bypass the cache. */
 export function isFresh(url: URL): boolean {

@@ -6,7 +6,7 @@ import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";
 import { closeAccountPeriod, closeAllPeriods, payStatement, pendingStatement } from "./revenue/payouts.ts";
-import { statementSchema } from "./revenue/schemas.ts";
+import { RevenuePayout } from "../../../contract/index.ts";
 import { isTxHash } from "./util.ts";
 
 // Operator actions for revenue share (rules in revenue/payouts.ts): close the
@@ -22,7 +22,7 @@ export const revenueControl: ControlSpec[] = [
     schema: {
       body: z.object({ account_id: opt(text()) }),
       responses: {
-        200: { description: "The statements closed", data: z.object({ payouts: z.array(statementSchema) }) },
+        200: { description: "The statements closed", data: z.object({ payouts: z.array(RevenuePayout) }) },
         400: badInput,
         404: missing("partner account"),
         409: { description: "A POOL-model account has no revenue share", codes: ["not_tier_partner"] },
@@ -42,7 +42,7 @@ export const revenueControl: ControlSpec[] = [
       params: z.object({ id: z.string() }),
       body: z.object({ tx_hash: opt(txHash) }),
       responses: {
-        200: { description: "The statement, PAID", data: statementSchema },
+        200: { description: "The statement, PAID", data: RevenuePayout },
         400: { description: "tx_hash is not a transaction hash", codes: ["invalid_value", "invalid_tx_hash", "invalid_json"] },
         404: missing("payout"),
         409: { description: "Not PENDING, or no payout wallet", codes: ["invalid_status", "payout_wallet_not_set"] },

@@ -1,3 +1,4 @@
+import type { InventoryOdds, OnchainOdds, PartnerStats, PriceQuote, PricedItemType, Tier, TierCatalog, TierOdds } from "../../../../contract/index.ts";
 import { DEFAULT_GROUPS, tierExpectedValue, type TierConfig } from "../../../../chain/tiers.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { notFound } from "../../../pipeline/errors.ts";
@@ -18,12 +19,12 @@ function countedPurchases(s: Services, tierId?: number) {
 }
 
 /** The tiers on sale (`active` compares as "true"/"false"; any `game` but pokemon, any `variant` but card lists none), with their purchase counts. */
-export function tierCatalog(s: Services, q: { active: string | null; game: string | null; variant: string | null }) {
+export function tierCatalog(s: Services, q: { active: string | null; game: string | null; variant: string | null }): TierCatalog {
   const tiers = tiersOf(s)
     .filter((t) => q.active === null || String(t.active) === q.active)
     .filter((t) => !q.game || q.game === "pokemon")
     .filter((t) => !q.variant || q.variant === "card")
-    .map((t) => {
+    .map((t): Tier => {
       const purchases = countedPurchases(s, t.tierId);
       const last = purchases.map((p) => p.submitted_at ?? p.created_at).sort().at(-1) ?? null;
       return {
@@ -43,17 +44,17 @@ export function tierCatalog(s: Services, q: { active: string | null; game: strin
         last_active_at: last,
       };
     });
-  return { tiers, games: TIER_GAMES };
+  return { tiers, games: [...TIER_GAMES] };
 }
 
 /** A tier's odds: from the pool's weights (per slot and per rarity group), or from the inventory without a chain. */
-export function tierOdds(s: Services, t: TierConfig) {
+export function tierOdds(s: Services, t: TierConfig): TierOdds {
   return s.chain ? onchainOdds(s, t) : inventoryOdds(s, t);
 }
 
 const groupIdsOf = (t: TierConfig) => [...new Set(t.slots.flatMap((slot) => slot.groups.map((g) => g.groupId)))];
 
-function onchainOdds(s: Services, t: TierConfig) {
+function onchainOdds(s: Services, t: TierConfig): OnchainOdds {
   const slots = t.slots.map((slot, i) => {
     const total = slot.groups.reduce((n, g) => n + g.weight, 0);
     const groups = slot.groups.map((g) => ({ group_id: g.groupId, weight: String(g.weight), probability: g.weight / total }));
@@ -100,7 +101,7 @@ function onchainOdds(s: Services, t: TierConfig) {
 }
 
 /** The availability-derived shape (the chain unreachable): each group's share of the inventory, no per-slot weights. */
-function inventoryOdds(s: Services, t: TierConfig) {
+function inventoryOdds(s: Services, t: TierConfig): InventoryOdds {
   const groups = groupIdsOf(t).map((id) => ({ g: groupOf(id)!, available: groupInventory(s.catalog, id) }));
   const total = groups.reduce((n, x) => n + x.available, 0);
   // The average item value weighs each group's mid value by its availability.
@@ -128,10 +129,10 @@ function inventoryOdds(s: Services, t: TierConfig) {
 /** The groups have no colour of their own; the fallback shape's color is always a string. */
 const GROUP_COLOR = "#808080";
 
-type PricedType = "CARD" | "GRADED_CARD";
+type PricedType = PricedItemType;
 
 /** A minted card token's oracle value and would-be buyback price (`asType`: only a token of that kind). */
-export async function tokenPrice(s: Services, id: string, asType: PricedType | null) {
+export async function tokenPrice(s: Services, id: string, asType: PricedType | null): Promise<PriceQuote> {
   const rec = await tokenRecord(chainOf(s), BigInt(id));
   if (rec.originalRecipient === "0x0000000000000000000000000000000000000000") throw notFound(`Token ${id} was not minted by the mystery pool`);
   const group = groupOf(rec.groupId);
@@ -154,7 +155,7 @@ export async function tokenPrice(s: Services, id: string, asType: PricedType | n
 }
 
 /** A catalog card's market price and would-be buyback price (the raw card: a slab's value needs its token). */
-export function cardPrice(s: Services, cardId: string, asType: PricedType | null) {
+export function cardPrice(s: Services, cardId: string, asType: PricedType | null): PriceQuote {
   const rec = s.catalog.cardAnyGame(cardId);
   if (!rec) throw notFound(`No card ${cardId}`);
   if (asType === "GRADED_CARD") throw notFound(`No graded value for card ${rec.card.id} without a slab: price the GRADED_CARD by token_id`, "value_unknown");
@@ -173,7 +174,7 @@ export function cardPrice(s: Services, cardId: string, asType: PricedType | null
 }
 
 /** The account's purchase and buyback figures. */
-export function partnerStats(s: Services, acct: string) {
+export function partnerStats(s: Services, acct: string): PartnerStats {
   const mine = Object.values(mystery(s).purchases).filter((p) => p.account_id === acct);
   const counted = mine.filter((p) => VOLUME_STATUSES.has(p.status));
   const volume = counted.reduce((n, p) => n + BigInt(p.price_micros), 0n);

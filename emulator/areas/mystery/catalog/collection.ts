@@ -1,3 +1,4 @@
+import type { CollectionItem } from "../../../../contract/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
 import { ownerOf } from "../chain-io.ts";
@@ -5,7 +6,7 @@ import type { Identity } from "../identity.ts";
 import { mystery } from "../state.ts";
 import { byRecent, revealedItems, type Revealed } from "./revealed.ts";
 
-// An end user's collection (service-facts §4.2, SDK gacha.collection): the
+// An end user's collection (docs/mystery.md, SDK gacha.collection): the
 // items revealed from this partner's purchases made by that user (by
 // external_user_id, or by the purchasing wallet), newest first, with
 // `still_owned` read from the chain (ownerOf == the wallet that received it;
@@ -37,8 +38,8 @@ async function stillOwned(s: Services, r: Revealed): Promise<boolean | null> {
 }
 
 /** The wire rows of a page of the collection (one ownerOf read per item). */
-export async function collectionItems(s: Services, page: readonly Revealed[]) {
-  const out = [];
+export async function collectionItems(s: Services, page: readonly Revealed[]): Promise<CollectionItem[]> {
+  const out: CollectionItem[] = [];
   for (const r of page) {
     const item = r.item;
     out.push({

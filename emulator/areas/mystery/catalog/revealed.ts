@@ -1,3 +1,4 @@
+import type { FeedRow } from "../../../../contract/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { settleAllFromChain } from "../purchases/purchases.ts";
 import { mystery, type ItemRow, type PurchaseRow } from "../state.ts";
@@ -36,7 +37,7 @@ export const byRecent = (a: Revealed, b: Revealed) => b.revealed_at.localeCompar
 /** Highest value first; ties by the newest reveal. */
 export const byValue = (a: Revealed, b: Revealed) => (a.value_micros === b.value_micros ? byRecent(a, b) : a.value_micros > b.value_micros ? -1 : 1);
 
-export const feedRow = (r: Revealed) => ({
+export const feedRow = (r: Revealed): FeedRow => ({
   token_id: r.item.token_id,
   item_type: r.item.item_type,
   card_name: r.item.name,

@@ -1,4 +1,5 @@
 import { defineSlice } from "../../../state/slices.ts";
+import type { RevenuePayout, RevenueSummary } from "../../../../contract/index.ts";
 import type { BillingModel } from "../../../state/schema.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
@@ -6,7 +7,7 @@ import { instantSales } from "../../instant/index.ts";
 import { mystery } from "../state.ts";
 import { usdc } from "../util.ts";
 
-// Revenue share (TIER model, service-facts §4.8): gross = what end users paid
+// Revenue share (TIER model, docs/mystery.md): gross = what end users paid
 // for SUBMITTED / FULFILLED / PARTIALLY_FULFILLED packs, net = gross − sell-backs
 // − fees (no fees here), share = 5 % of net floored at 0 (no clawback), instant
 // 1 % of gross (instant packs SUBMITTED or FULFILLED, by submit time; they have
@@ -58,7 +59,7 @@ export interface PayoutStatement {
   revenue_share_usdc: string;
   fees_usdc: string;
   rip_retained_usdc: string;
-  by_product: Record<string, unknown>;
+  by_product: RevenuePayout["by_product"];
   payout_usdc: string;
   payout_micros: string;
   status: PayoutStatus;
@@ -132,7 +133,9 @@ export function figures(s: Services, accountId: string, from: number | null, to:
 }
 
 /** by_product of a summary; `statement`: as a closed statement carries it (the instant block without sellback_usdc). */
-export function byProduct(f: Figures, statement = false) {
+export function byProduct(f: Figures): RevenueSummary["by_product"];
+export function byProduct(f: Figures, statement: true): RevenuePayout["by_product"];
+export function byProduct(f: Figures, statement = false): RevenuePayout["by_product"] {
   return {
     tier: {
       packs: f.packs,

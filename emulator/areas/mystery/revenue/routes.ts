@@ -1,88 +1,98 @@
+import { MYSTERY_REVENUE, type RevenuePayouts, type RevenueSummary, type RevenueTerms } from "../../../../contract/index.ts";
 import { badRequest } from "../../../pipeline/errors.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
-import { ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
-import { partner, schemaRoute as typed } from "../access.ts";
+import { ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, payoutsOf, quarterEnd, TIER_SHARE_BPS, totals } from "./revenue.ts";
 import { usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
-import { payoutsRoute, revenueRoute, termsRoute } from "./schemas.ts";
+import { periodQuery } from "./parse.ts";
 
-// Revenue terms, period summaries and payouts (service-facts §4.8, SDK
-// cardos.revenue; packs:read). A POOL key sees billing_model POOL, a 0 % share,
+// Revenue terms, period summaries and payouts (contract/mystery/revenue.ts;
+// packs:read). A POOL key sees billing_model POOL, a 0 % share,
 // no current period, no statements and `accruing: null`.
 
 const modelOf = (c: HandlerContext) => c.key!.billing_model ?? "TIER";
 
-const both = (micros: bigint, name: string) => ({ [`${name}_micros`]: String(micros), [`${name}_usdc`]: usdc(micros) });
+const both = <N extends string>(micros: bigint, name: N) => ({ [`${name}_micros`]: String(micros), [`${name}_usdc`]: usdc(micros) }) as Record<`${N}_micros` | `${N}_usdc`, string>;
 
 export const revenueRoutes: RouteSpec[] = [
-  typed("GET", "/mystery/terms", partner("packs:read"), "partner_read", termsRoute, (c) => {
-    const tier = modelOf(c) === "TIER";
-    const acct = c.key!.account_id;
-    const wallet = activeWallet(c.services, "payout_wallets", acct);
-    const from = openPeriodStart(c.services, acct);
-    const closes = new Date(quarterEnd(c.services.clock.now())).toISOString();
-    return ok({
-      billing_model: modelOf(c),
-      plan: "STANDARD",
-      revenue_share_bps: tier ? TIER_SHARE_BPS : 0,
-      revenue_share_pct: pct(tier ? TIER_SHARE_BPS : 0),
-      instant_revenue_share_bps: tier ? INSTANT_SHARE_BPS : 0,
-      instant_revenue_share_pct: pct(tier ? INSTANT_SHARE_BPS : 0),
-      payout_schedule: "QUARTERLY",
-      payout_currency: "USDC",
-      payout_wallet: wallet ? { chain: wallet.chain, address: wallet.address } : null,
-      // POOL: no revenue-share period accrues (as its payouts' accruing is null).
-      current_period: tier ? { kind: "QUARTERLY" as const, from: new Date(from).toISOString(), to: closes, closes_at: closes } : null,
-      note: tier
-        ? "TIER model: 5% of net combo-pack revenue (gross − sell-backs − fees, floored at 0) and 1% of instant gross, paid quarterly in USDC on Base"
-        : "POOL model: you hold the inventory and are invoiced for fronted buybacks; no revenue share accrues",
-    });
+  serve(MYSTERY_REVENUE.terms, {
+    gate: "partner_read",
+    handle: (c) => {
+      const tier = modelOf(c) === "TIER";
+      const acct = c.key!.account_id;
+      const wallet = activeWallet(c.services, "payout_wallets", acct);
+      const from = openPeriodStart(c.services, acct);
+      const closes = new Date(quarterEnd(c.services.clock.now())).toISOString();
+      return ok({
+        billing_model: modelOf(c),
+        plan: "STANDARD",
+        revenue_share_bps: tier ? TIER_SHARE_BPS : 0,
+        revenue_share_pct: pct(tier ? TIER_SHARE_BPS : 0),
+        instant_revenue_share_bps: tier ? INSTANT_SHARE_BPS : 0,
+        instant_revenue_share_pct: pct(tier ? INSTANT_SHARE_BPS : 0),
+        payout_schedule: "QUARTERLY",
+        payout_currency: "USDC",
+        payout_wallet: wallet ? { chain: wallet.chain, address: wallet.address } : null,
+        // POOL: no revenue-share period accrues (as its payouts' accruing is null).
+        current_period: tier ? { kind: "QUARTERLY" as const, from: new Date(from).toISOString(), to: closes, closes_at: closes } : null,
+        note: tier
+          ? "TIER model: 5% of net combo-pack revenue (gross − sell-backs − fees, floored at 0) and 1% of instant gross, paid quarterly in USDC on Base"
+          : "POOL model: you hold the inventory and are invoiced for fronted buybacks; no revenue share accrues",
+      } satisfies RevenueTerms);
+    },
   }),
 
-  typed("GET", "/mystery/revenue", partner("packs:read"), "partner_read", revenueRoute, (c) => {
-    const { from, to } = c.input.query;
-    if (from !== null && to !== null && from >= to) throw badRequest("invalid_value", "from must be before to (to is exclusive)");
-    const bps = modelOf(c) === "TIER" ? TIER_SHARE_BPS : 0;
-    const f = figures(c.services, c.key!.account_id, from, to, bps);
-    const t = totals(f);
-    const kind = from === null && to === null ? "ALL_TIME" : "CUSTOM";
-    return ok({
-      billing_model: modelOf(c),
-      currency: "USDC",
-      revenue_share_bps: bps,
-      revenue_share_pct: pct(bps),
-      instant_revenue_share_bps: bps === 0 ? 0 : INSTANT_SHARE_BPS,
-      instant_revenue_share_pct: pct(bps === 0 ? 0 : INSTANT_SHARE_BPS),
-      period: { kind, from: from === null ? null : new Date(from).toISOString(), to: to === null ? null : new Date(to).toISOString() },
-      by_product: byProduct(f),
-      qualifying_packs: f.packs,
-      instant_packs: f.instantPacks,
-      ...both(t.gross, "gross"),
-      sellback_count: f.sellbackCount,
-      ...both(f.sellback, "sellback"),
-      ...both(t.net, "net"),
-      ...both(t.share, "revenue_share"),
-      ...both(t.share, "payout"),
-      ...both(t.retained, "rip_retained"),
-      ...both(f.fees, "fees"),
-      components: {
-        tier_gross_micros: String(f.gross),
-        tier_sellback_micros: String(f.sellback),
-        tier_net_micros: String(f.net),
-        tier_share_micros: String(f.share),
-        instant_gross_micros: String(f.instantGross),
-        instant_net_micros: String(f.instantGross),
-        instant_share_micros: String(f.instantShare),
-      },
-      note: "Gross counts SUBMITTED, FULFILLED and PARTIALLY_FULFILLED mystery packs and SUBMITTED and FULFILLED instant packs by submission time; totals add both products; to is exclusive; a negative tier net earns 0",
-    });
+  serve(MYSTERY_REVENUE.summary, {
+    gate: "partner_read",
+    parse: { query: periodQuery },
+    handle: (c) => {
+      const { from, to } = c.input.query;
+      if (from !== null && to !== null && from >= to) throw badRequest("invalid_value", "from must be before to (to is exclusive)");
+      const bps = modelOf(c) === "TIER" ? TIER_SHARE_BPS : 0;
+      const f = figures(c.services, c.key!.account_id, from, to, bps);
+      const t = totals(f);
+      const kind = from === null && to === null ? "ALL_TIME" : "CUSTOM";
+      return ok({
+        billing_model: modelOf(c),
+        currency: "USDC",
+        revenue_share_bps: bps,
+        revenue_share_pct: pct(bps),
+        instant_revenue_share_bps: bps === 0 ? 0 : INSTANT_SHARE_BPS,
+        instant_revenue_share_pct: pct(bps === 0 ? 0 : INSTANT_SHARE_BPS),
+        period: { kind, from: from === null ? null : new Date(from).toISOString(), to: to === null ? null : new Date(to).toISOString() },
+        by_product: byProduct(f),
+        qualifying_packs: f.packs,
+        instant_packs: f.instantPacks,
+        ...both(t.gross, "gross"),
+        sellback_count: f.sellbackCount,
+        ...both(f.sellback, "sellback"),
+        ...both(t.net, "net"),
+        ...both(t.share, "revenue_share"),
+        ...both(t.share, "payout"),
+        ...both(t.retained, "rip_retained"),
+        ...both(f.fees, "fees"),
+        components: {
+          tier_gross_micros: String(f.gross),
+          tier_sellback_micros: String(f.sellback),
+          tier_net_micros: String(f.net),
+          tier_share_micros: String(f.share),
+          instant_gross_micros: String(f.instantGross),
+          instant_net_micros: String(f.instantGross),
+          instant_share_micros: String(f.instantShare),
+        },
+        note: "Gross counts SUBMITTED, FULFILLED and PARTIALLY_FULFILLED mystery packs and SUBMITTED and FULFILLED instant packs by submission time; totals add both products; to is exclusive; a negative tier net earns 0",
+      } satisfies RevenueSummary);
+    },
   }),
 
-  typed("GET", "/mystery/payouts", partner("packs:read"), "partner_read", payoutsRoute, (c) => {
-    const page = c.input.query;
-    const { statements, outstanding, accruing, owed } = payoutsOf(c.services, c.key!.account_id, modelOf(c) === "TIER");
-    const { items, pagination } = paginate(statements, page);
-    return ok({ payouts: items, outstanding_usdc: usdc(outstanding), accruing, total_owed_usdc: usdc(owed) }, { pagination });
+  serve(MYSTERY_REVENUE.payouts, {
+    gate: "partner_read",
+    handle: (c) => {
+      const page = c.input.query;
+      const { statements, outstanding, accruing, owed } = payoutsOf(c.services, c.key!.account_id, modelOf(c) === "TIER");
+      const { items, pagination } = paginate(statements, page);
+      return ok({ payouts: items, outstanding_usdc: usdc(outstanding), accruing, total_owed_usdc: usdc(owed) } satisfies RevenuePayouts, { pagination });
+    },
   }),
 ];

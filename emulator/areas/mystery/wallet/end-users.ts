@@ -1,3 +1,4 @@
+import type { WalletBalance } from "../../../../contract/index.ts";
 import { custodyAddress } from "../../../../fixtures/mystery/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own, setOwn } from "../../../state/own.ts";
@@ -33,7 +34,7 @@ function findOrProvision(s: Services, accountId: string, who: { external_user_id
   return setOwn(users, id, row);
 }
 
-export function walletView(u: KnownEndUser) {
+export function walletView(u: KnownEndUser): WalletBalance {
   const balance = BigInt(u.balance_micros);
   const reserved = BigInt(u.reserved_micros);
   return {

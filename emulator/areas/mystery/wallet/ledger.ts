@@ -4,15 +4,15 @@ import type { Services } from "../../../pipeline/services.ts";
 import type { CustodyRef } from "../../../pipeline/custody-port.ts";
 import type { EndUserRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
-import type { DepositWire, LedgerEntryWire } from "./schemas.ts";
+import type { DEPOSIT_STATUSES, Deposit, LEDGER_ENTRY_TYPES, LedgerEntry } from "../../../../contract/index.ts";
 
-// The custodial wallet's books (service-facts §4.3): a ledger entry for every
+// The custodial wallet's books (docs/mystery.md): a ledger entry for every
 // change of an end user's balance or reservation, the deposits that credited
 // it, and per-user deposit addresses. Kept in a store slice of its own
 // ("mystery-wallet") so the area's main slice keeps its shape; plain JSON,
 // re-read on every use like every slice.
 
-export type LedgerEntryType = "DEPOSIT_CREDIT" | "HOLD" | "HOLD_RELEASE" | "HOLD_SETTLE" | "BUYBACK_CREDIT" | "REFUND_CREDIT" | "ADJUSTMENT";
+export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
 export interface LedgerRow {
   id: number;
@@ -30,7 +30,7 @@ export interface LedgerRow {
   created_at: string;
 }
 
-export type DepositStatus = "PENDING" | "SEEN" | "PROCESSING" | "CONFIRMED" | "FAILED" | "CANCELLED";
+export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
 export interface DepositRow {
   id: number;
@@ -195,7 +195,7 @@ export function creditDeposit(s: Services, accountId: string, user: EndUserRow, 
   return row;
 }
 
-export function formatLedger(e: LedgerRow): LedgerEntryWire {
+export function formatLedger(e: LedgerRow): LedgerEntry {
   return {
     id: e.id,
     entry_type: e.entry_type,
@@ -210,7 +210,7 @@ export function formatLedger(e: LedgerRow): LedgerEntryWire {
   };
 }
 
-export function formatDeposit(d: DepositRow): DepositWire {
+export function formatDeposit(d: DepositRow): Deposit {
   return {
     id: d.id,
     chain_in: d.chain_in,
