@@ -6,6 +6,8 @@ import { CREDITS } from "./credits.ts";
 import { MYSTERY_CATALOG } from "./mystery/catalog.ts";
 import { MYSTERY_WALLET } from "./mystery/wallet.ts";
 import { MYSTERY_REVENUE } from "./mystery/revenue.ts";
+import { INSTANT } from "./instant.ts";
+import { PURCHASES } from "./mystery/purchases.ts";
 
 // The contract: every operation of the API, what it takes and every answer it
 // gives (docs/contract.md). The emulator serves these, the OpenAPI document is
@@ -23,10 +25,19 @@ export * from "./credits.ts";
 export * from "./mystery/catalog.ts";
 export * from "./mystery/wallet.ts";
 export * from "./mystery/revenue.ts";
+export * from "./instant.ts";
+export * from "./mystery/items.ts";
+export * from "./mystery/purchases.ts";
 
 /** Every operation the contract declares. */
-export const OPERATIONS: readonly Operation[] = [...Object.values(SERVICE), ...Object.values(CREDITS), ...Object.values(VISION), ...Object.values(WEBHOOKS),
+export const OPERATIONS: readonly Operation[] = [
+  ...Object.values(SERVICE),
+  ...Object.values(CREDITS),
+  ...Object.values(VISION),
+  ...Object.values(WEBHOOKS),
   ...Object.values(MYSTERY_CATALOG),
   ...Object.values(MYSTERY_WALLET),
   ...Object.values(MYSTERY_REVENUE),
+  ...Object.values(INSTANT),
+  ...Object.values(PURCHASES),
 ];

@@ -8,7 +8,7 @@ import { identifier, z } from "../../pipeline/schema.ts";
 import { chainOf, ownerWrite, packetType, packetTypes } from "./chain-io.ts";
 import { formatPurchase } from "./format.ts";
 import { operatorRefund } from "./purchases.ts";
-import { purchaseSchema } from "./schemas.ts";
+import { InstantPurchase } from "../../../contract/index.ts";
 import { instant } from "./state.ts";
 import { armInstantWorker } from "./worker.ts";
 import { reserveCustodial } from "./custodial.ts";
@@ -19,7 +19,7 @@ import { reserveCustodial } from "./custodial.ts";
 
 const typeSchema = z.object({ packet_type_id: z.number().int(), price_usdc: z.string(), available_packs: z.number().int() });
 const idParam = z.object({ id: z.coerce.number().int().min(1) });
-const purchaseAnswer = { description: "The purchase after the action", data: purchaseSchema };
+const purchaseAnswer = { description: "The purchase after the action", data: InstantPurchase };
 const conflictAnswer = { description: "The purchase is not an unopened SUBMITTED one", codes: ["invalid_status"] } as const;
 
 async function knownType(c: { services: Parameters<typeof chainOf>[0] }, id: number) {
@@ -46,7 +46,7 @@ export const instantControl: ControlSpec[] = [
     schema: {
       query: z.object({ limit: listLimit() }),
       responses: {
-        200: { description: "Purchases, newest first", data: z.object({ purchases: z.array(purchaseSchema.extend({ account_id: z.string() })) }) },
+        200: { description: "Purchases, newest first", data: z.object({ purchases: z.array(InstantPurchase.extend({ account_id: z.string() })) }) },
         400: { description: "limit is not an integer from 1 to 1000", codes: ["invalid_value"] },
       },
     },
@@ -132,7 +132,7 @@ export const instantControl: ControlSpec[] = [
     schema: {
       body: z.object({ key: opt(text()), account_id: opt(text()), packet_type_id: z.number().int().min(1), external_user_id: identifier(text()) }),
       responses: {
-        201: { description: "The purchase, RESERVED", data: purchaseSchema },
+        201: { description: "The purchase, RESERVED", data: InstantPurchase },
         400: { description: "A field is missing or invalid", codes: ["invalid_value", "invalid_json", "identifier_too_long"] },
         402: { description: "The end user's custodial balance does not cover the price", codes: ["insufficient_funds"] },
         404: missing("key"),

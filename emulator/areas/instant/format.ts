@@ -1,11 +1,12 @@
+import type { InstantPurchase } from "../../../contract/index.ts";
 import { partnerFixture } from "../../../fixtures/mystery/index.ts";
 import { usdc } from "../../pipeline/money.ts";
 import type { InstantPurchaseRow } from "./state.ts";
 
-// The wire shape of an instant purchase (sdk-wire-shapes §1 InstantPurchase):
+// The wire shape of an instant purchase (contract/instant.ts InstantPurchase):
 // `pack` and `cards` only once FULFILLED; memo `<partner-slug>-instant-<id>`.
 
-export function formatPurchase(p: InstantPurchaseRow) {
+export function formatPurchase(p: InstantPurchaseRow): InstantPurchase {
   const fulfilled = p.status === "FULFILLED";
   return {
     id: p.id,

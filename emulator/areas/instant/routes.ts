@@ -1,27 +1,22 @@
-import type { AccessRule } from "../../pipeline/auth.ts";
+import { INSTANT } from "../../../contract/index.ts";
+import { intIn } from "../../pipeline/identifiers.ts";
 import { paginate } from "../../pipeline/pagination.ts";
-import { accepted, defineRoute, ok, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
+import { accepted, ok, serve, type HandlerContext, type RouteSpec } from "../../pipeline/route.ts";
 import { catalogItems } from "./catalog.ts";
 import { chainOf } from "./chain-io.ts";
 import { formatPurchase } from "./format.ts";
+import { prepareBody, submitBody } from "./parse.ts";
 import { assertEnabled, knownPacketType, listPurchases, preparePurchase, readPurchase, submitPurchase } from "./purchases.ts";
-import { catalogRoute, listRoute, prepareRoute, readRoute, submitRoute } from "./schemas.ts";
 
-// /api/v1/instant/* exactly as sdk-contract §5.2 lists them. Partner keys only
-// (scopes per service-facts §2.2); no credits (interface: instant-pack calls
-// are billed on volume). The hash is the idempotency key of submit; prepare creates nothing.
+// /api/v1/instant/* (contract/instant.ts, docs/instant.md). Partner keys only;
+// no credits (instant-pack calls are billed on volume). The hash is the
+// idempotency key of submit; prepare creates nothing.
 
-const partner = (scope: string): AccessRule => ({ kinds: ["partner"], scopes: [scope] });
 const account = (c: HandlerContext) => c.key!.account_id;
 
 export const instantRoutes: RouteSpec[] = [
-  defineRoute({
-    method: "GET",
-    path: "/instant/catalog",
-    access: partner("read:catalog"),
-    envelope: "partner",
+  serve(INSTANT.catalog, {
     gate: "partner_read",
-    schema: catalogRoute,
     async handle(c) {
       const { include_unavailable, ...page } = c.input.query;
       const { items, pagination } = paginate(await catalogItems(c.services, include_unavailable), page);
@@ -29,13 +24,9 @@ export const instantRoutes: RouteSpec[] = [
     },
   }),
 
-  defineRoute({
-    method: "POST",
-    path: "/instant/purchase/prepare",
-    access: partner("packs:purchase"),
-    envelope: "partner",
+  serve(INSTANT.prepare, {
     gate: "purchase",
-    schema: prepareRoute,
+    parse: { body: prepareBody },
     async handle(c) {
       const b = c.input.body;
       assertEnabled(c.services);
@@ -45,13 +36,9 @@ export const instantRoutes: RouteSpec[] = [
     },
   }),
 
-  defineRoute({
-    method: "POST",
-    path: "/instant/purchase/submit",
-    access: partner("packs:purchase"),
-    envelope: "partner",
+  serve(INSTANT.submit, {
     gate: "purchase",
-    schema: submitRoute,
+    parse: { body: submitBody },
     async handle(c) {
       const b = c.input.body;
       assertEnabled(c.services);
@@ -65,26 +52,16 @@ export const instantRoutes: RouteSpec[] = [
     },
   }),
 
-  defineRoute({
-    method: "GET",
-    path: "/instant/purchase/:id",
-    access: partner("packs:read"),
-    envelope: "partner",
+  serve(INSTANT.getPurchase, {
     gate: "partner_read",
-    schema: readRoute,
     async handle(c) {
-      const { id, label } = c.input.params.id;
-      return ok(formatPurchase(await readPurchase(c.services, account(c), id, label)));
+      const label = c.input.params.id;
+      return ok(formatPurchase(await readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)));
     },
   }),
 
-  defineRoute({
-    method: "GET",
-    path: "/instant/purchases",
-    access: partner("packs:read"),
-    envelope: "partner",
+  serve(INSTANT.listPurchases, {
     gate: "partner_read",
-    schema: listRoute,
     async handle(c) {
       const { status, external_user_id, wallet_address, ...page } = c.input.query;
       const rows = await listPurchases(c.services, account(c), { status, external_user_id, wallet: wallet_address });

@@ -4,9 +4,8 @@ import type { Services } from "../../pipeline/services.ts";
 // The instant area's slice of the store: plain JSON, re-read on every use
 // (restore/reset/import replace the whole object), exported with the rest.
 
-/** sdk-wire-shapes §1 InstantPurchaseStatus (no PARTIALLY_FULFILLED for instant packs). */
-export const INSTANT_STATUSES = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "REFUNDED", "FAILED"] as const;
-export type InstantStatus = (typeof INSTANT_STATUSES)[number];
+export { INSTANT_STATUSES, type InstantStatus } from "../../../contract/index.ts";
+import type { InstantStatus } from "../../../contract/index.ts";
 
 export interface InstantCardRow {
   token_id: string;

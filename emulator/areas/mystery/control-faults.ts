@@ -2,7 +2,7 @@ import { encodeFunctionData, keccak256, toHex } from "viem";
 import { cardNftAbi } from "../../../chain/index.ts";
 import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
 import { badInput, missing } from "../../control/schemas.ts";
-import { purchaseSchema } from "./purchases/schemas.ts";
+import { Purchase } from "../../../contract/index.ts";
 import { z } from "../../pipeline/schema.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { ok } from "../../pipeline/route.ts";
@@ -50,7 +50,7 @@ export const faultControl: ControlSpec[] = [
     method: "POST",
     path: "/mystery/purchases/:id/fail-reveal",
     describe: "Fulfil the purchase's VRF request so the pool's callback reverts (success=false); the worker then refunds it → REFUNDED",
-    schema: purchaseAction(z.object({ vrf: z.object({ request_id: z.string(), success: z.boolean(), tx_hash: z.string() }), purchase: purchaseSchema })),
+    schema: purchaseAction(z.object({ vrf: z.object({ request_id: z.string(), success: z.boolean(), tx_hash: z.string() }), purchase: Purchase })),
     handle: async (c) => {
       const { id, requestId } = await waitingPurchase(c, c.input.params.id);
       const chain = chainOf(c.services);
@@ -78,7 +78,7 @@ export const faultControl: ControlSpec[] = [
     method: "POST",
     path: "/mystery/purchases/:id/refund",
     describe: "Operator refund (MysteryPool.refundPurchase) of a purchase still waiting for its reveal → REFUNDED; custodial balances are credited back",
-    schema: purchaseAction(purchaseSchema),
+    schema: purchaseAction(Purchase),
     handle: async (c) => {
       const { id } = await waitingPurchase(c, c.input.params.id);
       let done = false;

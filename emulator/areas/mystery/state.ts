@@ -5,9 +5,9 @@ import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
 // The mystery area's slice of the store: plain JSON, re-read on every use
 // (restore/reset/import replace the whole object).
 
-/** Every status the SDK types (sdk-wire-shapes §3 PurchaseStatus); purchases/custodial.ts says how each is reached. */
-export type PurchaseStatus = "PENDING" | "RESERVED" | "SUBMITTING" | "SUBMITTED" | "FULFILLED" | "PARTIALLY_FULFILLED" | "REFUNDED" | "FAILED";
-export const PURCHASE_STATUSES: readonly PurchaseStatus[] = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"];
+// Every purchase status (contract/mystery/purchases.ts); purchases/custodial.ts says how each is reached.
+export { PURCHASE_STATUSES, type PurchaseStatus } from "../../../contract/index.ts";
+import type { PurchaseStatus } from "../../../contract/index.ts";
 
 /** The terminal successes: the reveal landed and `items` are the items delivered (all, or all but a shortfall). */
 export const isRevealed = (status: PurchaseStatus): boolean => status === "FULFILLED" || status === "PARTIALLY_FULFILLED";

@@ -6,7 +6,7 @@ import { ok } from "../../../pipeline/route.ts";
 import { z } from "../../../pipeline/schema.ts";
 import { mystery } from "../state.ts";
 import { formatPurchase } from "./purchases.ts";
-import { purchaseSchema } from "./schemas.ts";
+import { Purchase } from "../../../../contract/index.ts";
 import { markShortfall } from "./shortfall.ts";
 
 // Operator actions on purchases that have not revealed yet.
@@ -21,7 +21,7 @@ export const purchaseControl: ControlSpec[] = [
       params: z.object({ id: z.string() }),
       body: z.object({ items: z.number({ error: "items must be a whole number ≥ 1" }).int("items must be a whole number ≥ 1").min(1, "items must be a whole number ≥ 1") }),
       responses: {
-        200: { description: "The purchase, marked", data: purchaseSchema },
+        200: { description: "The purchase, marked", data: Purchase },
         400: badInput,
         404: missing("purchase"),
         409: { description: "The purchase has revealed or ended already", codes: ["invalid_status"] },

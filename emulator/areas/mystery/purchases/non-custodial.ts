@@ -47,7 +47,8 @@ export function preparePurchase(s: Services, tier: TierConfig, wallet: `0x${stri
 export interface SubmittedPurchase {
   tier: TierConfig;
   hash: `0x${string}`;
-  wallet: `0x${string}`;
+  /** The wallet the caller says bought, or null (then the receipt's buyer is taken as is). */
+  wallet: `0x${string}` | null;
   external_user_id: string | null;
   /** The VRF request id the caller expects (as sent), or null. */
   request_id: string | null;
@@ -56,7 +57,7 @@ export interface SubmittedPurchase {
 /** What the body claims (wallet, tier, request id) must be what the receipt says. */
 function checkClaims(input: SubmittedPurchase, recorded: { buyer: string; tierId: number; requestId: string | null }): void {
   const { wallet, tier } = input;
-  if (recorded.buyer.toLowerCase() !== wallet.toLowerCase()) throw badRequest("purchaser_mismatch", `The purchase was made by ${recorded.buyer}, not wallet_address ${wallet}`);
+  if (wallet !== null && recorded.buyer.toLowerCase() !== wallet.toLowerCase()) throw badRequest("purchaser_mismatch", `The purchase was made by ${recorded.buyer}, not wallet_address ${wallet}`);
   if (recorded.tierId !== tier.tierId) throw badRequest("invalid_tier", `The transaction bought tier ${recorded.tierId}, not tier ${tier.tierId}`);
   if (input.request_id !== null && input.request_id !== recorded.requestId)
     throw badRequest("tx_unverified", `request_id ${input.request_id} does not match the VRF request ${recorded.requestId} in the receipt`, {

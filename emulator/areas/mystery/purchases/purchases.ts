@@ -5,7 +5,8 @@ import type { Services } from "../../../pipeline/services.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { own } from "../../../state/own.ts";
-import { mystery, type PurchaseRow, type PurchaseStatus } from "../state.ts";
+import type { Purchase, RevealItem } from "../../../../contract/index.ts";
+import { mystery, type ItemRow, type PurchaseRow, type PurchaseStatus } from "../state.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs, shortfallOnChain } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
 import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
@@ -22,11 +23,17 @@ import { ledgerRefund } from "../wallet/ledger.ts";
 /** The statuses whose price counts as volume (service-facts §4.2 stats): the pack was bought on chain. */
 export const VOLUME_STATUSES: ReadonlySet<PurchaseStatus> = new Set<PurchaseStatus>(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
 
-export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
+/** A revealed item on the wire: an unknown token names card_id null, a card's missing rarity is null. */
+function itemWire({ group_id: _g, ...item }: ItemRow): RevealItem {
+  if (item.category === "unknown") return { ...item, card_id: null };
+  if (item.category === "card") return { ...item, rarity: item.rarity ?? null };
+  return item;
+}
+
+export function formatPurchase(p: PurchaseRow): Purchase {
   const slug = partnerFixture(p.account_id).slug;
   return {
     id: p.id,
-    purchase_id: p.id,
     memo: `${slug}-${p.id}`,
     status: p.status,
     custody: p.custody,
@@ -36,7 +43,6 @@ export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
     price_usdc: usdc(p.price_micros),
     volume_usdc: VOLUME_STATUSES.has(p.status) ? usdc(p.price_micros) : "0.000000",
     onchain_request_id: p.onchain_request_id,
-    request_id: p.onchain_request_id,
     transaction_hash: p.transaction_hash,
     purchaser_address: p.purchaser_address,
     external_user_id: p.external_user_id,
@@ -45,7 +51,7 @@ export function formatPurchase(p: PurchaseRow): Record<string, unknown> {
     submitted_at: p.submitted_at,
     fulfilled_at: p.fulfilled_at,
     created_at: p.created_at,
-    ...(p.items ? { items: p.items.map(({ group_id: _g, ...item }) => item) } : {}),
+    ...(p.items ? { items: p.items.map(itemWire) } : {}),
   };
 }
 

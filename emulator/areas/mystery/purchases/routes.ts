@@ -1,10 +1,11 @@
 import { badRequest, conflict } from "../../../pipeline/errors.ts";
 import { idempotent } from "../../../pipeline/idempotency.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
-import { accepted, ok, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
+import { PURCHASES } from "../../../../contract/index.ts";
+import { intIn } from "../../../pipeline/identifiers.ts";
+import { accepted, ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { checkLater } from "../../../pipeline/schema.ts";
 import { own } from "../../../state/own.ts";
-import { partner, schemaRoute } from "../access.ts";
 import { tierOf } from "../catalog/tiers.ts";
 import { chainOf } from "../chain-io.ts";
 import { identityOf } from "../identity.ts";
@@ -13,9 +14,10 @@ import { tierParam, usdc } from "../util.ts";
 import { buyCustodial } from "./custodial.ts";
 import { preparePurchase, submitPurchase } from "./non-custodial.ts";
 import { formatPurchase, listPurchases, readPurchase } from "./purchases.ts";
-import { listRoute, maxPriceSchema, prepareRoute, purchaseRoute, quantitySchema, readRoute, submitRestSchema, submitRoute, walletSchema } from "./schemas.ts";
+import { maxPriceSchema, prepareBody, purchaseBody, quantitySchema, submitBody, submitRestSchema, walletSchema } from "./parse.ts";
 
-// Purchases: non-custodial prepare/submit, custodial purchase, reads.
+// Purchases (contract/mystery/purchases.ts): non-custodial prepare/submit,
+// custodial purchase, reads. Partner keys only.
 
 const account = (c: HandlerContext) => c.key!.account_id;
 
@@ -28,60 +30,80 @@ function maxPriceOf(raw: unknown, price: bigint): bigint {
 }
 
 export const purchaseRoutes: RouteSpec[] = [
-  schemaRoute("POST", "/mystery/purchase/prepare", partner("packs:purchase"), "purchase", prepareRoute, (c) => {
-    const b = c.input.body;
-    const tier = tierOf(c.services, b.tier_id);
-    const wallet = checkLater(walletSchema, b.wallet_address, "wallet_address");
-    const maxPrice = maxPriceOf(b.max_price_usdc, tier.price);
-    return ok(preparePurchase(c.services, tier, wallet, maxPrice));
+  serve(PURCHASES.prepare, {
+    gate: "purchase",
+    parse: { body: prepareBody },
+    handle(c) {
+      const b = c.input.body;
+      const tier = tierOf(c.services, b.tier_id);
+      const wallet = checkLater(walletSchema, b.wallet_address, "wallet_address");
+      const maxPrice = maxPriceOf(b.max_price_usdc, tier.price);
+      return ok(preparePurchase(c.services, tier, wallet, maxPrice));
+    },
   }),
 
-  schemaRoute("POST", "/mystery/purchase/submit", partner("packs:purchase"), "purchase", submitRoute, async (c) => {
-    const { tier_id, ...rest } = c.input.body;
-    const tier = tierOf(c.services, tier_id);
-    const { hash, wallet, external_user_id, request_id } = checkLater(submitRestSchema, rest);
-    return accepted(formatPurchase(await submitPurchase(c.services, account(c), { tier, hash, wallet, external_user_id, request_id })));
+  serve(PURCHASES.submit, {
+    gate: "purchase",
+    parse: { body: submitBody },
+    async handle(c) {
+      const { tier_id, ...rest } = c.input.body;
+      const tier = tierOf(c.services, tier_id);
+      const { hash, wallet, external_user_id, request_id } = checkLater(submitRestSchema, rest);
+      return accepted(formatPurchase(await submitPurchase(c.services, account(c), { tier, hash, wallet, external_user_id, request_id })));
+    },
   }),
 
-  schemaRoute("POST", "/mystery/purchase", partner("packs:purchase"), "purchase", purchaseRoute, async (c) => {
-    const key = c.req.headers.get("idempotency-key");
-    if (key === null || key.trim() === "") throw badRequest("missing_idempotency_key", "POST /mystery/purchase requires an Idempotency-Key header");
-    const b = c.input.body;
-    const tier = tierOf(c.services, tierParam(b.tier_id));
-    checkLater(quantitySchema, b.quantity, "quantity");
-    const who = identityOf(b, "Send external_user_id and/or wallet_address to say which end user buys");
-    const acct = account(c);
-    return idempotent(
-      c.services.store,
-      {
-        scope: `${acct}:mystery-purchase`,
-        key,
-        fingerprint: { tier_id: tier.tierId, user: who.external_user_id ?? who.wallet_address?.toLowerCase() },
-        now: c.services.clock.nowIso(),
-        // A replay answers the original 202 with the purchase as it is now.
-        replay: (orig) => {
-          const id = (orig.data as { id: number }).id;
-          const row = own(mystery(c.services).purchases, String(id));
-          return accepted(row ? formatPurchase(row) : orig.data);
+  serve(PURCHASES.purchase, {
+    gate: "purchase",
+    parse: { body: purchaseBody },
+    async handle(c) {
+      const key = c.req.headers.get("idempotency-key");
+      if (key === null || key.trim() === "") throw badRequest("missing_idempotency_key", "POST /mystery/purchase requires an Idempotency-Key header");
+      const b = c.input.body;
+      const tier = tierOf(c.services, tierParam(b.tier_id));
+      checkLater(quantitySchema, b.quantity, "quantity");
+      const who = identityOf(b, "Send external_user_id and/or wallet_address to say which end user buys");
+      const acct = account(c);
+      return idempotent(
+        c.services.store,
+        {
+          scope: `${acct}:mystery-purchase`,
+          key,
+          fingerprint: { tier_id: tier.tierId, user: who.external_user_id ?? who.wallet_address?.toLowerCase() },
+          now: c.services.clock.nowIso(),
+          // A replay answers the original 202 with the purchase as it is now.
+          replay: (orig) => {
+            const id = (orig.data as { id: number }).id;
+            const row = own(mystery(c.services).purchases, String(id));
+            return accepted(row ? formatPurchase(row) : orig.data);
+          },
         },
-      },
-      async () => {
-        chainOf(c.services); // 503 chain_unavailable before anything is held
-        const maxPrice = maxPriceOf(b.max_price_usdc, tier.price);
-        // 202 RESERVED: credits held, on-chain fields null; the relayer takes it from here (relay.ts).
-        return accepted(formatPurchase(buyCustodial(c.services, acct, tier, who, maxPrice)));
-      },
-    );
+        async () => {
+          chainOf(c.services); // 503 chain_unavailable before anything is held
+          const maxPrice = maxPriceOf(b.max_price_usdc, tier.price);
+          // 202 RESERVED: credits held, on-chain fields null; the relayer takes it from here (relay.ts).
+          return accepted(formatPurchase(buyCustodial(c.services, acct, tier, who, maxPrice)));
+        },
+      );
+    },
   }),
 
-  schemaRoute("GET", "/mystery/purchase/:id", partner("packs:read"), "partner_read", readRoute, async (c) =>
-    ok(formatPurchase(await readPurchase(c.services, account(c), c.input.params.id.id, c.input.params.id.label))),
-  ),
+  serve(PURCHASES.getPurchase, {
+    gate: "partner_read",
+    async handle(c) {
+      const label = c.input.params.id;
+      // A non-numeric id is a 404 naming it.
+      return ok(formatPurchase(await readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)));
+    },
+  }),
 
-  schemaRoute("GET", "/mystery/purchases", partner("packs:read"), "partner_read", listRoute, async (c) => {
-    const q = c.input.query;
-    const rows = await listPurchases(c.services, account(c), { status: q.status, external_user_id: q.external_user_id ?? null, wallet: q.wallet_address });
-    const { items, pagination } = paginate(rows, q);
-    return ok({ purchases: items.map(formatPurchase) }, { pagination });
+  serve(PURCHASES.listPurchases, {
+    gate: "partner_read",
+    async handle(c) {
+      const q = c.input.query;
+      const rows = await listPurchases(c.services, account(c), { status: q.status, external_user_id: q.external_user_id, wallet: q.wallet_address });
+      const { items, pagination } = paginate(rows, q);
+      return ok({ purchases: items.map(formatPurchase) }, { pagination });
+    },
   }),
 ];
