@@ -3,6 +3,8 @@ import { SERVICE } from "./service.ts";
 import { WEBHOOKS } from "./webhooks.ts";
 import { VISION } from "./vision.ts";
 import { CREDITS } from "./credits.ts";
+import { BUYBACK } from "./mystery/buyback.ts";
+import { SELLBACK } from "./mystery/sellback.ts";
 
 // The contract: every operation of the API, what it takes and every answer it
 // gives (docs/contract.md). The emulator serves these, the OpenAPI document is
@@ -17,6 +19,8 @@ export * from "./service.ts";
 export * from "./webhooks.ts";
 export * from "./vision.ts";
 export * from "./credits.ts";
+export * from "./mystery/buyback.ts";
+export * from "./mystery/sellback.ts";
 
 /** Every operation the contract declares. */
-export const OPERATIONS: readonly Operation[] = [...Object.values(SERVICE), ...Object.values(CREDITS), ...Object.values(VISION), ...Object.values(WEBHOOKS)];
+export const OPERATIONS: readonly Operation[] = [...Object.values(SERVICE), ...Object.values(CREDITS), ...Object.values(VISION), ...Object.values(WEBHOOKS), ...Object.values(BUYBACK), ...Object.values(SELLBACK)];

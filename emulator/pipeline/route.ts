@@ -92,8 +92,11 @@ export const ok = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ s
 export const created = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 201, data, ...rest });
 export const accepted = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 202, data, ...rest });
 
-/** What the emulator adds to a contract operation to serve it. */
-export interface Serving<S extends RouteSchema> {
+/** Request parts the emulator parses with its own schemas. */
+export type OwnParse = Partial<Pick<RouteSchema, "params" | "query" | "body">>;
+
+/** What the emulator adds to a contract operation to serve it (`P`: the parts it parses itself). */
+export interface Serving<S extends RouteSchema, P extends OwnParse = Record<never, never>> {
   gate?: string;
   surface?: Surface;
   cache?: { ttl_ms: number };
@@ -101,12 +104,13 @@ export interface Serving<S extends RouteSchema> {
    * Request parts the emulator parses with its own schema (into its own types, or with checks that need
    * its state) instead of the contract's; the contract's stay what is documented and judged.
    */
-  parse?: Partial<Pick<RouteSchema, "params" | "query" | "body">>;
-  handle(c: TypedContext<S>): Reply | Promise<Reply>;
+  parse?: P;
+  /** The input is typed by the emulator's own parsers where it has them, else by the contract. */
+  handle(c: TypedContext<RouteSchema & Omit<S, keyof P> & P>): Reply | Promise<Reply>;
 }
 
 /** A route serving a contract operation: method, path, access, envelope, cost and answers come from the contract. */
-export function serve<S extends RouteSchema>(op: Operation<S>, run: Serving<S>): RouteSpec {
+export function serve<S extends RouteSchema, P extends OwnParse = Record<never, never>>(op: Operation<S>, run: Serving<S, P>): RouteSpec {
   const { parse, ...rest } = run;
   const schema: RouteSchema = parse ? { ...op.schema, ...parse } : op.schema;
   const spec: RouteSpec = { operation: op, method: op.method, path: op.path, access: op.access, envelope: op.envelope, schema, ...rest, handle: run.handle as RouteSpec["handle"] };
