@@ -8,6 +8,8 @@ import { MYSTERY_WALLET } from "./mystery/wallet.ts";
 import { MYSTERY_REVENUE } from "./mystery/revenue.ts";
 import { INSTANT } from "./instant.ts";
 import { PURCHASES } from "./mystery/purchases.ts";
+import { BUYBACK } from "./mystery/buyback.ts";
+import { SELLBACK } from "./mystery/sellback.ts";
 
 // The contract: every operation of the API, what it takes and every answer it
 // gives (docs/contract.md). The emulator serves these, the OpenAPI document is
@@ -28,6 +30,8 @@ export * from "./mystery/revenue.ts";
 export * from "./instant.ts";
 export * from "./mystery/items.ts";
 export * from "./mystery/purchases.ts";
+export * from "./mystery/buyback.ts";
+export * from "./mystery/sellback.ts";
 
 /** Every operation the contract declares. */
 export const OPERATIONS: readonly Operation[] = [
@@ -40,4 +44,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...Object.values(MYSTERY_REVENUE),
   ...Object.values(INSTANT),
   ...Object.values(PURCHASES),
+  ...Object.values(BUYBACK),
+  ...Object.values(SELLBACK),
 ];

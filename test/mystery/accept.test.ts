@@ -54,7 +54,7 @@ describe("relayed buyback accept", () => {
           tokenId: card.token_id,
           price: "34000000",
           acceptedCurrency: chain().addresses.stablecoin,
-          deadline: String(offer.deadline),
+          deadline: String(Date.parse(offer.deadline) / 1000), // unix seconds; the answer's deadline is ISO
           requester: chain().poolSigner.address,
           chainId: String(chain().chainId),
           minSellerAmount: "33150000",
@@ -120,7 +120,7 @@ describe("relayed buyback accept", () => {
     await sendCalls(ctx, u, [d.nft_approval.call]);
     const sig = await sign(u, d.typed_data);
     await sendCalls(ctx, u, [{ to: chain().addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: "initiateBurn", args: [BigInt(card.token_id), BURN_TYPES.GRADING] }) }]);
-    expect((await prepare(card.token_id).expect(200)).body.data.transfer_frozen).toMatchObject({ frozen: true, burn_type: BURN_TYPES.GRADING, cancel_call: null });
+    expect((await prepare(card.token_id).expect(200)).body.data.transfer_frozen).toMatchObject({ frozen: true, burn_type: "GRADING", cancel_call: null });
     const res = await accept(card.token_id, { receiver_signature: sig }).expect(409);
     expect(res.body).toMatchObject({ error: "accept_simulation_failed", details: { reason: "TokenFrozen" } });
     expect(await ownerOf(card.token_id)).toBe(u.address);

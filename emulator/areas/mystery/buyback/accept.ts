@@ -1,9 +1,10 @@
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, encodeFunctionData, recoverTypedDataAddress, type Hex } from "viem";
 import { BURN_TYPE_LABELS, buybackMarketplaceAbi, cardNftAbi, offerRequestTypes, type Chain } from "../../../../chain/index.ts";
+import type { BuybackAcceptPrepareResult, BuybackAcceptResult, BuybackItemType } from "../../../../contract/index.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { domainOf, formatOffer, offerMessage } from "./offers.ts";
+import { acceptOfferCall, approveMarketplaceCall, deadlineIso, domainOf, offerItemType, offerMessage, offerTypedDataWire } from "./offers.ts";
 import { watchOffers } from "./forwarding.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
 import { relayerDisabled, relayerOn } from "../purchases/relay.ts";
@@ -19,14 +20,16 @@ import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
 // holder's signature over the same digest. buyback.confirmed follows from the
 // chain exactly as for a self-submitted acceptOffer.
 
-/** The caller's active offer for the token in the path (acceptances on chain are read first). */
-async function activeOffer(s: Services, acct: string, raw: string): Promise<OfferRow> {
+const noActiveOffer = (raw: string) => new ApiError(404, "no_active_offer", `No active buyback offer for token ${raw}; create one with POST /mystery/buyback`);
+
+/** The caller's active offer for the token in the path, of `itemType` when named (acceptances on chain are read first). */
+async function activeOffer(s: Services, acct: string, raw: string, itemType: BuybackItemType | null): Promise<OfferRow> {
   const tokenId = tokenIdOf(raw);
-  const none = () => new ApiError(404, "no_active_offer", `No active buyback offer for token ${raw}; create one with POST /mystery/buyback`);
+  const none = () => noActiveOffer(raw);
   if (tokenId === null) throw none();
   await watchOffers(s);
   const nowS = Math.floor(s.clock.now() / 1000);
-  const offer = Object.values(mystery(s).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active" && o.deadline >= nowS);
+  const offer = Object.values(mystery(s).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active" && o.deadline >= nowS && (itemType === null || o.item_type === itemType));
   if (!offer) throw none();
   return offer;
 }
@@ -44,15 +47,7 @@ async function approvalOf(chain: Chain, receiver: `0x${string}` | null, tokenId:
     approved,
     holder_owns_token: holderOwns,
     // setApprovalForAll cannot be relayed: the holder sends it once.
-    call: approved
-      ? null
-      : {
-          kind: "set-approval-for-all",
-          to: chain.addresses.cardNft,
-          data: encodeFunctionData({ abi: cardNftAbi, functionName: "setApprovalForAll", args: [market, true] }),
-          value: "0",
-          description: "One-time, sent by the holder: let the marketplace move the holder's cards",
-        },
+    call: approved ? null : approveMarketplaceCall(chain, "One-time, sent by the holder: let the marketplace move the holder's cards"),
   };
 }
 
@@ -82,39 +77,32 @@ function revertReason(err: unknown): string {
 }
 
 /** What the holder needs to accept the account's active offer for the token: the relayed way and the self-submitted one. */
-export async function prepareAccept(s: Services, acct: string, rawToken: string) {
-  const o = await activeOffer(s, acct, rawToken);
+export async function prepareAccept(s: Services, acct: string, rawToken: string, itemType: BuybackItemType | null): Promise<BuybackAcceptPrepareResult> {
+  const o = await activeOffer(s, acct, rawToken, itemType);
   const chain = chainOf(s);
   const tokenId = BigInt(o.token_id);
   const receiver = await ownerOf(chain, tokenId);
+  // A token without a holder was burned: its offer can never be accepted (the watcher cancels it).
+  if (!receiver) throw noActiveOffer(rawToken);
   const burn = await burnState(chain, tokenId);
-  const offer = formatOffer(s, o);
-  const msg = offerMessage(chain, o);
+  const price = BigInt(o.price_micros);
+  const fee = BigInt(o.fee_micros);
   return {
     offer_id: o.offer_id,
     token_id: o.token_id,
-    item_type: o.item_type,
+    item_type: offerItemType(o),
     receiver,
     requester: chain.poolSigner.address,
-    deadline: o.deadline,
-    price_usdc: offer.price_usdc,
-    seller_receives_usdc: offer.seller_receives_usdc,
-    marketplace_fee_usdc: offer.marketplace_fee_usdc,
+    deadline: deadlineIso(o),
+    price_usdc: usdc(price),
+    seller_receives_usdc: usdc(price - fee),
+    marketplace_fee_usdc: usdc(fee),
     nft_approval: await approvalOf(chain, receiver, tokenId),
-    // Only the operator can lift a pending burn on this chain (the redemption or grading ends it).
-    transfer_frozen: { frozen: burn.pending, burn_type: burn.pending ? burn.burnType : null, burn_type_label: burn.pending ? BURN_TYPE_LABELS[burn.burnType] : null, cancel_call: null },
-    self_submit: {
-      call: {
-        kind: "accept-offer",
-        to: chain.addresses.marketplace,
-        data: encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOffer", args: [msg, o.offer_signature as Hex] }),
-        value: "0",
-        description: "The holder accepts directly (pays gas) instead of the relayed accept",
-      },
-    },
-    // What the holder signs for the relayed accept: the offer's OfferRequest, wire-encoded
-    // (uint256 fields as decimal strings, as eth_signTypedData_v4 takes them).
-    typed_data: offer.typed_data,
+    // The pending burn by name; only the operator can lift one on this chain (the redemption or grading ends it).
+    transfer_frozen: { frozen: burn.pending, burn_type: burn.pending ? (BURN_TYPE_LABELS[burn.burnType] ?? String(burn.burnType)) : null, cancel_call: null },
+    self_submit: { call: acceptOfferCall(chain, o, "The holder accepts directly (pays gas) instead of the relayed accept") },
+    // What the holder signs for the relayed accept: the offer's OfferRequest, wire-encoded.
+    typed_data: offerTypedDataWire(chain, o),
     note: "Relayed accept: the holder approves the marketplace once (nft_approval.call), signs typed_data, and POSTs the signature as receiver_signature to /mystery/buyback/{token}/accept; or sends self_submit.call itself.",
   };
 }
@@ -124,10 +112,10 @@ export async function prepareAccept(s: Services, acct: string, rawToken: string)
  * acceptance at a time per (partner, token): a parallel second call then finds the offer used
  * on chain (404 no_active_offer) instead of sending again.
  */
-export function relayAccept(s: Services, acct: string, rawToken: string, sig: Hex) {
+export function relayAccept(s: Services, acct: string, rawToken: string, sig: Hex, itemType: BuybackItemType | null): Promise<BuybackAcceptResult> {
   const token = tokenIdOf(rawToken);
   return withKeyLock(s.store, tokenLockKey("offer", acct, token ?? String(rawToken)), async () => {
-    const o = await activeOffer(s, acct, rawToken);
+    const o = await activeOffer(s, acct, rawToken, itemType);
     const chain = chainOf(s);
     const tokenId = BigInt(o.token_id);
     const receiver = await ownerOf(chain, tokenId);

@@ -1,5 +1,6 @@
 import { hashTypedData, encodeFunctionData, type Hex } from "viem";
 import { buybackMarketplaceAbi, cardNftAbi, marketplaceDomain, offerRequestTypes, type Chain } from "../../../../chain/index.ts";
+import type { BuybackCall, BuybackItemType, BuybackOfferSummary, BuybackTypedData } from "../../../../contract/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
 import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
@@ -8,7 +9,7 @@ import { groupOf } from "../catalog/items.ts";
 import { burnState, chainOf, ownerOf, tokenRecord, usdcBalance } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
 import { isRevealed, mystery, type OfferRow, type PurchaseRow } from "../state.ts";
-import { tokenLockKey, usdc } from "../util.ts";
+import { isoAt, tokenLockKey, usdc } from "../util.ts";
 import { refreshOffer, watchOffers } from "./forwarding.ts";
 import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./pricing.ts";
 
@@ -38,9 +39,54 @@ export function offerMessage(chain: Chain, o: OfferRow) {
   };
 }
 
-export function formatOffer(s: Services, o: OfferRow, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/** The OfferRequest as the wire carries it: uint256 fields as decimal strings (eth_signTypedData_v4 takes them so). */
+export function offerTypedDataWire(chain: Chain, o: OfferRow): BuybackTypedData {
+  const m = offerMessage(chain, o);
+  return {
+    domain: domainOf(chain),
+    types: OFFER_TYPES,
+    primaryType: "OfferRequest",
+    message: {
+      tokenContractAddress: m.tokenContractAddress,
+      tokenId: m.tokenId.toString(),
+      price: m.price.toString(),
+      acceptedCurrency: m.acceptedCurrency,
+      deadline: m.deadline.toString(),
+      requester: m.requester,
+      chainId: m.chainId.toString(),
+      minSellerAmount: m.minSellerAmount.toString(),
+    },
+  };
+}
+
+/** The offer's deadline on the wire: unix seconds in the row (and the signed message), an ISO time in answers. */
+export const deadlineIso = (o: OfferRow) => isoAt(o.deadline * 1000);
+
+/** The holder's own acceptOffer (pays gas; no receiver signature needed). */
+export function acceptOfferCall(chain: Chain, o: OfferRow, description: string): BuybackCall {
+  return {
+    kind: "accept-offer",
+    to: chain.addresses.marketplace,
+    data: encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOffer", args: [offerMessage(chain, o), o.offer_signature as Hex] }),
+    value: "0",
+    description,
+  };
+}
+
+/** The one-time setApprovalForAll that lets the marketplace move the holder's cards (it cannot be relayed). */
+export const approveMarketplaceCall = (chain: Chain, description: string): BuybackCall => ({
+  kind: "set-approval-for-all",
+  to: chain.addresses.cardNft,
+  data: encodeFunctionData({ abi: cardNftAbi, functionName: "setApprovalForAll", args: [chain.addresses.marketplace, true] }),
+  value: "0",
+  description,
+});
+
+/** The only item types an offer is made on (signOffer refuses others). */
+export const offerItemType = (o: OfferRow): BuybackItemType => (o.item_type === "GRADED_CARD" ? "GRADED_CARD" : "CARD");
+
+export function formatOffer(s: Services, o: OfferRow, extra: { idempotent?: boolean } = {}): BuybackOfferSummary {
   const chain = chainOf(s);
-  const msg = offerMessage(chain, o);
   const price = BigInt(o.price_micros);
   const fee = BigInt(o.fee_micros);
   return {
@@ -50,12 +96,12 @@ export function formatOffer(s: Services, o: OfferRow, extra: Record<string, unkn
     offer_hash: o.offer_hash,
     purchase_id: o.purchase_id,
     token_id: o.token_id,
-    item_type: o.item_type,
+    item_type: offerItemType(o),
     contract_address: chain.addresses.cardNft,
     requester: chain.poolSigner.address,
     target: o.target,
     chain_id: chain.chainId,
-    deadline: o.deadline,
+    deadline: deadlineIso(o),
     status: o.status,
     price: o.price_micros,
     price_usdc: usdc(price),
@@ -65,25 +111,10 @@ export function formatOffer(s: Services, o: OfferRow, extra: Record<string, unkn
     value_source: "buyback_oracle",
     accepted_at: o.accepted_at,
     created_at: o.created_at,
-    typed_data: {
-      domain: domainOf(chain),
-      types: OFFER_TYPES,
-      primaryType: "OfferRequest",
-      message: Object.fromEntries(Object.entries(msg).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v])),
-    },
+    typed_data: offerTypedDataWire(chain, o),
     calls: [
-      {
-        kind: "set-approval-for-all",
-        to: chain.addresses.cardNft,
-        data: encodeFunctionData({ abi: cardNftAbi, functionName: "setApprovalForAll", args: [chain.addresses.marketplace, true] }),
-        description: "One-time: let the marketplace move the holder's cards",
-      },
-      {
-        kind: "accept-offer",
-        to: chain.addresses.marketplace,
-        data: encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOffer", args: [msg, o.offer_signature as Hex] }),
-        description: `Sell token ${o.token_id} for ${usdc(price - fee)} USDC (net of the marketplace fee)`,
-      },
+      approveMarketplaceCall(chain, "One-time: let the marketplace move the holder's cards"),
+      acceptOfferCall(chain, o, `Sell token ${o.token_id} for ${usdc(price - fee)} USDC (net of the marketplace fee)`),
     ],
     note: "The holder accepts on chain (acceptOffer); buyback.confirmed follows, then the card is forwarded to the pool wallet.",
     ...extra,
@@ -121,7 +152,13 @@ async function ownTokenPurchase(s: Services, acct: string, tokenId: string): Pro
  * pre-flight error is a 4xx. Idempotent per (partner, token): parallel calls
  * take turns on that key, so there is never more than one active offer.
  */
-export async function createOffer(s: Services, acct: string, tokenId: string, offerPrice: OfferPrice | null): Promise<{ offer: OfferRow; idempotent: boolean }> {
+export async function createOffer(
+  s: Services,
+  acct: string,
+  tokenId: string,
+  offerPrice: OfferPrice | null,
+  itemType: BuybackItemType | null,
+): Promise<{ offer: OfferRow; idempotent: boolean }> {
   return withKeyLock(s.store, tokenLockKey("offer", acct, tokenId), async () => {
     const existing = Object.values(mystery(s).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active");
     if (existing) {
@@ -130,15 +167,19 @@ export async function createOffer(s: Services, acct: string, tokenId: string, of
       await refreshOffer(s, existing.offer_id);
       const now = mystery(s).offers[existing.offer_id];
       if (now?.status === "active") {
+        if (itemType !== null && now.item_type !== itemType) throw noTokenOfType(tokenId, itemType);
         refuseFrozen(await burnState(chainOf(s), BigInt(tokenId)), tokenId);
         return { offer: now, idempotent: true };
       }
     }
     const purchase = await ownTokenPurchase(s, acct, tokenId);
     if (!purchase) throw notFound(`No token ${tokenId} from this account's purchases`, "token_not_found");
-    return signOffer(s, acct, tokenId, purchase.id, offerPrice);
+    return signOffer(s, acct, tokenId, purchase.id, offerPrice, itemType);
   });
 }
+
+/** item_type names the kind of token: a token of another kind is not the one asked for. */
+const noTokenOfType = (tokenId: string, itemType: BuybackItemType) => notFound(`No ${itemType} token ${tokenId} from this account's purchases`, "token_not_found");
 
 const notEligible = (tokenId: string, reason: string, message: string) => conflict("not_eligible", message, { details: { token_id: tokenId, reason } });
 
@@ -147,7 +188,14 @@ function refuseFrozen(burn: { pending: boolean }, tokenId: string): void {
   if (burn.pending) throw notEligible(tokenId, "frozen", `Token ${tokenId} has a pending burn (redemption or grading)`);
 }
 
-async function signOffer(s: Services, acct: string, tokenId: string, purchaseId: number, offerPrice: OfferPrice | null): Promise<{ offer: OfferRow; idempotent: boolean }> {
+async function signOffer(
+  s: Services,
+  acct: string,
+  tokenId: string,
+  purchaseId: number,
+  offerPrice: OfferPrice | null,
+  itemType: BuybackItemType | null,
+): Promise<{ offer: OfferRow; idempotent: boolean }> {
   const chain = chainOf(s);
   const id = BigInt(tokenId);
   const holder = await ownerOf(chain, id);
@@ -157,6 +205,7 @@ async function signOffer(s: Services, acct: string, tokenId: string, purchaseId:
   const rec = await tokenRecord(chain, id);
   const type = groupOf(rec.groupId)?.itemType;
   if (!type) throw notEligible(tokenId, "not_whitelisted", `Token ${tokenId} was not minted by the mystery pool`);
+  if (itemType !== null && type !== itemType) throw noTokenOfType(tokenId, itemType);
   if (type !== "CARD" && type !== "GRADED_CARD") throw notEligible(tokenId, "item_type", `Only cards are bought back; token ${tokenId} is a ${type}`);
   refuseFrozen(burn, tokenId);
   if (holder.toLowerCase() === chain.poolSigner.address.toLowerCase()) throw notEligible(tokenId, "already_bought_back", `Token ${tokenId} was already bought back`);

@@ -1,14 +1,11 @@
+import { SELLBACK } from "../../../../contract/index.ts";
 import { checkLater } from "../../../pipeline/schema.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
-import { ok, type RouteSpec } from "../../../pipeline/route.ts";
-import { partner, schemaRoute as typed } from "../access.ts";
-import { usdc } from "../util.ts";
-import { listRoute, minTotalSchema, prepareRoute, quoteRoute, slippageSchema, submitRoute } from "./schemas.ts";
-import { checkSellable, formatSellback, quoteSellback, sellbackCalls, sellbacksOf, submitSellback } from "./sellback.ts";
+import { ok, serve, type RouteSpec } from "../../../pipeline/route.ts";
+import { minTotalSchema, prepareBody, quoteBody, slippageSchema, submitBody } from "./parse.ts";
+import { checkSellable, formatSellback, quoteSellback, quoteWire, sellbackCalls, sellbacksOf, submitSellback } from "./sellback.ts";
 
-// Sell-back endpoints (TIER model; a POOL key gets 403 not_tier_partner).
-
-const TIER = ["TIER"] as const;
+// Sell-back endpoints (contract/mystery/sellback.ts; TIER model).
 
 /** min_total_usdc, else the quoted total less slippage_bps (default 100). */
 function minTotalOf(b: { min_total_usdc?: unknown; slippage_bps?: unknown }, total: bigint): bigint {
@@ -19,36 +16,41 @@ function minTotalOf(b: { min_total_usdc?: unknown; slippage_bps?: unknown }, tot
 }
 
 export const sellbackRoutes: RouteSpec[] = [
-  typed("POST", "/mystery/sellback/quote", partner("packs:read", TIER), "partner_read", quoteRoute, async (c) => {
-    const { token_ids: ids, wallet_address: wallet } = c.input.body;
-    const q = await quoteSellback(c.services, wallet, ids);
-    return ok({
-      seller: wallet.toLowerCase(),
-      items: q.items,
-      eligible_token_ids: q.items.filter((i) => i.eligible).map((i) => i.token_id),
-      total_payout_micros: q.total.toString(),
-      total_payout_usdc: usdc(q.total),
-      approval_needed: q.approvalNeeded,
-      pool_liquidity_usdc: usdc(q.liquidity),
-      sufficient_liquidity: q.liquidity >= q.total,
-    });
+  serve(SELLBACK.quote, {
+    gate: "partner_read",
+    parse: { body: quoteBody },
+    handle: async (c) => {
+      const { token_ids: ids, wallet_address: wallet } = c.input.body;
+      return ok(quoteWire(wallet, await quoteSellback(c.services, wallet, ids)));
+    },
   }),
 
-  typed("POST", "/mystery/sellback/prepare", partner("packs:buyback", TIER), "partner_write", prepareRoute, async (c) => {
-    const b = c.input.body;
-    const ids = b.token_ids;
-    const q = await quoteSellback(c.services, b.wallet_address, ids);
-    checkSellable(q, ids);
-    return ok(sellbackCalls(c.services, b.wallet_address, ids, q, minTotalOf(b, q.total)));
+  serve(SELLBACK.prepare, {
+    gate: "partner_write",
+    parse: { body: prepareBody },
+    handle: async (c) => {
+      const b = c.input.body;
+      const ids = b.token_ids;
+      const q = await quoteSellback(c.services, b.wallet_address, ids);
+      checkSellable(q, ids);
+      return ok(sellbackCalls(c.services, b.wallet_address, ids, q, minTotalOf(b, q.total)));
+    },
   }),
 
-  typed("POST", "/mystery/sellback/submit", partner("packs:buyback", TIER), "partner_write", submitRoute, async (c) => {
-    const { hash, claimed } = c.input.body;
-    return ok(formatSellback(await submitSellback(c.services, c.key!.account_id, hash, claimed)));
+  serve(SELLBACK.submit, {
+    gate: "partner_write",
+    parse: { body: submitBody },
+    handle: async (c) => {
+      const { hash, claimed } = c.input.body;
+      return ok(formatSellback(await submitSellback(c.services, c.key!.account_id, hash, claimed)));
+    },
   }),
 
-  typed("GET", "/mystery/sellbacks", partner("packs:read", TIER), "partner_read", listRoute, (c) => {
-    const { items, pagination } = paginate(sellbacksOf(c.services, c.key!.account_id), c.input.query);
-    return ok({ sellbacks: items.map(formatSellback) }, { pagination });
+  serve(SELLBACK.list, {
+    gate: "partner_read",
+    handle: (c) => {
+      const { items, pagination } = paginate(sellbacksOf(c.services, c.key!.account_id), c.input.query);
+      return ok({ sellbacks: items.map(formatSellback) }, { pagination });
+    },
   }),
 ];

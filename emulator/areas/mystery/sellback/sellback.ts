@@ -1,5 +1,6 @@
 import { encodeFunctionData, parseEventLogs } from "viem";
 import { BUYBACK_DISCOUNT_PERMILLE, cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
+import type { SellbackPrepareResult, SellbackQuote as SellbackQuoteWire, SellbackQuoteItem, SellbackReason, SellbackRecord } from "../../../../contract/index.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
@@ -15,20 +16,11 @@ import { emit, isoAt, txLockKey, usdc } from "../util.ts";
 
 const ZERO = "0x0000000000000000000000000000000000000000";
 
-type Reason = "no_window" | "wrong_holder" | "window_expired" | "value_unknown";
+type Reason = SellbackReason;
 
 export interface SellbackQuote {
-  items: {
-    token_id: string;
-    eligible: boolean;
-    reason: Reason | null;
-    expires_at: string | null;
-    group_id: number;
-    oracle_value_usdc: string;
-    payout_usdc: string;
-    payout_micros: string;
-    from_raw_card_pack: boolean;
-  }[];
+  items: SellbackQuoteItem[];
+  /** What the eligible tokens pay together. */
   total: bigint;
   approvalNeeded: boolean;
   liquidity: bigint;
@@ -52,23 +44,40 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
     else if (now > expires) reason = "window_expired";
     else if (rec.oracleValue === 0n) reason = "value_unknown";
     else if (burn.pending) reason = "no_window";
-    const payout = (rec.oracleValue * BigInt(BUYBACK_DISCOUNT_PERMILLE)) / 1000n;
+    // Unknown where the oracle has no price (value and payout null); an ineligible token pays 0.
+    const priced = rec.oracleValue > 0n;
+    const payout = reason === null ? (rec.oracleValue * BigInt(BUYBACK_DISCOUNT_PERMILLE)) / 1000n : 0n;
     items.push({
       token_id: id,
       eligible: reason === null,
       reason,
       expires_at: expires === 0n ? null : isoAt(Number(expires) * 1000),
-      group_id: rec.groupId,
-      oracle_value_usdc: usdc(rec.oracleValue),
-      payout_usdc: usdc(reason === null ? payout : 0n),
-      payout_micros: String(reason === null ? payout : 0n),
+      // Group 0 is no group: the pool never minted the token.
+      group_id: rec.groupId === 0 ? null : rec.groupId,
+      oracle_value_usdc: priced ? usdc(rec.oracleValue) : null,
+      payout_usdc: priced ? usdc(payout) : null,
+      payout_micros: priced ? String(payout) : null,
       from_raw_card_pack: true,
     });
   }
   const approved = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "isApprovedForAll", args: [wallet, chain.addresses.mysteryPool] });
   const liquidity = await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "liquidity" });
-  const total = items.reduce((n, i) => n + BigInt(i.payout_micros), 0n);
+  const total = items.reduce((n, i) => n + BigInt(i.payout_micros ?? 0), 0n);
   return { items, total, approvalNeeded: !approved, liquidity };
+}
+
+/** The quote as the wire has it (`seller` lowercased). */
+export function quoteWire(wallet: `0x${string}`, q: SellbackQuote): SellbackQuoteWire {
+  return {
+    seller: wallet.toLowerCase(),
+    items: q.items,
+    eligible_token_ids: q.items.filter((i) => i.eligible).map((i) => i.token_id),
+    total_payout_micros: q.total.toString(),
+    total_payout_usdc: usdc(q.total),
+    approval_needed: q.approvalNeeded,
+    pool_liquidity_usdc: usdc(q.liquidity),
+    sufficient_liquidity: q.liquidity >= q.total,
+  };
 }
 
 const CODE_OF: Record<Reason, string> = { no_window: "not_eligible", wrong_holder: "wrong_holder", window_expired: "window_expired", value_unknown: "value_unknown" };
@@ -87,9 +96,9 @@ export function checkSellable(q: SellbackQuote, ids: string[]): void {
 }
 
 /** The (approve +) acceptCardBuyback calls of a sellable batch. */
-export function sellbackCalls(s: Services, wallet: `0x${string}`, ids: string[], q: SellbackQuote, minTotal: bigint) {
+export function sellbackCalls(s: Services, wallet: `0x${string}`, ids: string[], q: SellbackQuote, minTotal: bigint): SellbackPrepareResult {
   const chain = chainOf(s);
-  const calls = [];
+  const calls: SellbackPrepareResult["calls"] = [];
   if (q.approvalNeeded)
     calls.push({
       kind: "set-approval-for-all",
@@ -183,7 +192,7 @@ export function sellbacksOf(s: Services, accountId: string): SellbackRow[] {
     .sort((a, b) => b.sellback_id - a.sellback_id);
 }
 
-export function formatSellback(r: SellbackRow) {
+export function formatSellback(r: SellbackRow): SellbackRecord {
   return {
     sellback_id: r.sellback_id,
     seller: r.seller,
