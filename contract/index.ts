@@ -10,6 +10,7 @@ import { INSTANT } from "./instant.ts";
 import { PURCHASES } from "./mystery/purchases.ts";
 import { BUYBACK } from "./mystery/buyback.ts";
 import { SELLBACK } from "./mystery/sellback.ts";
+import { REDEMPTION } from "./mystery/redemption.ts";
 
 // The contract: every operation of the API, what it takes and every answer it
 // gives (docs/contract.md). The emulator serves these, the OpenAPI document is
@@ -32,6 +33,8 @@ export * from "./mystery/items.ts";
 export * from "./mystery/purchases.ts";
 export * from "./mystery/buyback.ts";
 export * from "./mystery/sellback.ts";
+export * from "./shipping.ts";
+export * from "./mystery/redemption.ts";
 
 /** Every operation the contract declares. */
 export const OPERATIONS: readonly Operation[] = [
@@ -46,4 +49,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...Object.values(PURCHASES),
   ...Object.values(BUYBACK),
   ...Object.values(SELLBACK),
+  ...Object.values(REDEMPTION),
 ];

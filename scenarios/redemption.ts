@@ -118,7 +118,7 @@ export const redemptionScenarios: Scenario[] = [
       const headers = { "Idempotency-Key": "scenario-redeem-kyc-1" };
       const body = { purchase_id: p.id, shipping_address: US };
       const kyc = ctx.data<Prepared>(await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }), 201, "prepare");
-      ctx.expect(kyc.status === "AWAITING_KYC" && kyc.kyc.kyc_url && kyc.unsigned === null, "kyc_url first, no calls yet");
+      ctx.expect(kyc.status === "PREPARED" && kyc.kyc.status === "PENDING" && kyc.kyc.kyc_url && kyc.unsigned === null, "kyc_url first, no calls yet");
       ctx.step("2. the end user passes KYC (the operator approves)");
       await ctx.control.request("POST", `/mystery/redemptions/${kyc.redemption_id}/kyc`, { decision: "approve" });
       ctx.step("3. prepare again with the same key: the calls and the shipping payment");

@@ -281,7 +281,7 @@ export const commerceChecks: Check[] = [
     guards: "service-facts.md §4.7 (physical redemption: quote → prepare; burn on dispatch); sdk-wire-shapes.md (redemption prepare)",
     profile: "mystery",
     title: "A revealed card is quoted and prepared for redemption (calls not sent: nothing burned or paid)",
-    rule: "POST /mystery/redemption/quote prices shipping (a non-US destination needs a phone: 400 phone_required); prepare with an Idempotency-Key returns PREPARED with the shipping payment and the calls burn, erc20-approve, shipping-payment (or AWAITING_KYC with a kyc_url); a retry answers the same redemption.",
+    rule: "POST /mystery/redemption/quote prices shipping (a non-US destination needs a phone: 400 phone_required); prepare with an Idempotency-Key returns PREPARED with the shipping payment and the calls burn, erc20-approve, shipping-payment (or, KYC pending, a kyc_url and no calls); a retry answers the same redemption.",
     ...withWallet,
     spendUsdc: PACK_USDC,
     deviation: "redemption_burn_only_calls",
@@ -300,10 +300,10 @@ export const commerceChecks: Check[] = [
       const headers = { "Idempotency-Key": `conformance-redeem-${purchase.id}` };
       const body = { purchase_id: purchase.id, shipping_address: US, shipping_payer: "end_user" };
       const prep = expectSuccess(await ctx.http.post(`${M}/redemption/prepare`, { key: ctx.partnerKey, body, headers }), "POST /mystery/redemption/prepare", 201).data as Prepared;
-      if (prep.status === "AWAITING_KYC") {
+      ensure(prep.status === "PREPARED", `prepare must leave the redemption PREPARED, it is ${prep.status}`);
+      if (prep.kyc?.status === "PENDING") {
         ensure(typeof prep.kyc.kyc_url === "string" && prep.unsigned === null, "a redemption awaiting KYC carries the kyc_url and no calls yet");
       } else {
-        ensure(prep.status === "PREPARED", `prepare must leave the redemption PREPARED (or AWAITING_KYC), it is ${prep.status}`);
         const kinds = (prep.unsigned?.calls ?? []).map((x) => x.kind);
         ensure(JSON.stringify(kinds) === JSON.stringify(["burn", "erc20-approve", "shipping-payment"]), `the holder signs burn, erc20-approve, shipping-payment; got ${kinds.join(", ")}`);
         ensure(prep.shipping_payment && Number(prep.shipping_payment.total_usdc) >= Number(quote.shipping_quote.amount_usdc), `the shipping payment must cover the quoted ${quote.shipping_quote.amount_usdc}, got ${JSON.stringify(prep.shipping_payment)}`);

@@ -222,8 +222,8 @@ export const redemptionChecks: Check[] = [
     ...chained,
     id: "redemption.kyc-if-required",
     guards: "interface.md “Endpoints › Mystery commerce” (prepare “returns kyc.kyc_url if required”); service-facts.md §4.7 generation B (no KYC)",
-    title: "KYC only if required: off by default (PREPARED at once); a partner switched to KYC gets AWAITING_KYC with kyc_url",
-    rule: "Redemption KYC is a per-partner requirement, off by default as on the live service: prepare answers PREPARED (kyc NOT_REQUIRED) unless the partner requires KYC, then AWAITING_KYC with kyc.kyc_url and no calls.",
+    title: "KYC only if required: off by default (calls at once); a partner switched to KYC gets kyc PENDING with kyc_url and no calls",
+    rule: "Redemption KYC is a per-partner requirement, off by default as on the live service: prepare answers PREPARED (kyc NOT_REQUIRED) unless the partner requires KYC, then PREPARED with kyc.status PENDING, kyc.kyc_url and no calls (the status stays within the SDK's lifecycle).",
     deviation: "redemption_kyc_always",
     async run(ctx) {
       await withCard(ctx, async (b) => {
@@ -232,7 +232,7 @@ export const redemptionChecks: Check[] = [
         await ctx.control!.request("POST", `/mystery/redemptions/${free.redemption_id}/cancel`, {});
         await ctx.control!.request("POST", "/mystery/kyc", { key: ctx.partnerKey, required: true });
         const gated = prepared(await prepare(ctx, b, "conformance-kyc-on"), "prepare (KYC on)");
-        ensure(gated.status === "AWAITING_KYC" && gated.unsigned === null, `KYC on: AWAITING_KYC without calls expected, got ${gated.status}`);
+        ensure(gated.status === "PREPARED" && gated.kyc?.status === "PENDING" && gated.unsigned === null, `KYC on: PREPARED / PENDING without calls expected, got ${gated.status} / ${gated.kyc?.status}`);
         ensure(typeof gated.kyc?.kyc_url === "string", "KYC on: kyc.kyc_url to send the end user to");
       });
     },

@@ -105,7 +105,8 @@ export interface Serving<S extends RouteSchema, P extends Parse = Record<never, 
   cache?: { ttl_ms: number };
   /**
    * Request parts the emulator parses with its own schema (into its own types, or with checks that need
-   * its state) instead of the contract's; the contract's stay what is documented and judged.
+   * its state) instead of the contract's; the contract's stay what is documented and judged. The handler's
+   * input is typed by these.
    */
   parse?: P;
   handle(c: TypedContext<Served<S, P>>): Reply | Promise<Reply>;

@@ -62,18 +62,18 @@ describe("redemption expiry", () => {
     expect(await frozen(prep.body.data.token_id)).toBe(false);
   });
 
-  it("AWAITING_KYC expires too, in manual warehouse mode, with the timer re-armed from state after a restore", async () => {
+  it("a redemption waiting for KYC expires too, in manual warehouse mode, with the timer re-armed from state after a restore", async () => {
     await ctx.api.post("/_emulator/mystery/warehouse").send({ mode: "manual" }).expect(200);
     const kyc = ctx.emu.key("kyc"); // vesta requires KYC (acme, the demo partner, runs none)
     const p = await buyRevealed(ctx, kyc, user(ctx, 0), 1);
     const prep = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" }).expect(201);
     const id = prep.body.data.redemption_id;
-    expect(prep.body.data.status).toBe("AWAITING_KYC");
+    expect(prep.body.data).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" } });
     const snap = await ctx.emu.snapshot();
     await ctx.emu.clock.advance(HOUR);
     await ctx.emu.restore(snap); // replaces the state; the worker re-arms from expires_at
     await ctx.emu.clock.advance(23 * HOUR - 1000);
-    expect((await rowOf(kyc, p.id, id)).status).toBe("AWAITING_KYC");
+    expect(await rowOf(kyc, p.id, id)).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" } });
     await ctx.emu.clock.advance(1000);
     expect((await rowOf(kyc, p.id, id)).status).toBe("EXPIRED");
     expect(updates(id)).toEqual(["EXPIRED"]);
@@ -112,7 +112,7 @@ describe("KYC decline", () => {
     expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(201)).body.data.status).toBe("FAILED");
     // the token is free again: a new key starts a new KYC
     const retry = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-2" }).expect(201);
-    expect(retry.body.data).toMatchObject({ status: "AWAITING_KYC", kyc: { status: "PENDING" } });
+    expect(retry.body.data).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" }, unsigned: null });
     expect((await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "maybe" }).expect(400)).body.error).toBe("invalid_value");
 
     await ctx.emu.clock.advance(25 * HOUR);

@@ -284,13 +284,13 @@ describe("verify, item_type, shipping payer, signer outage, cancel", () => {
 });
 
 describe("KYC if required: a per-partner setting", () => {
-  it("off for the demo partner; the control plane switches it on (AWAITING_KYC, kyc_url, no calls, no payment) and off again", async () => {
+  it("off for the demo partner; the control plane switches it on (kyc PENDING, kyc_url, no calls, no payment) and off again", async () => {
     const [a, b] = [await card(user(ctx, 0)), await card(user(ctx, 0))];
     const sdk = client(ctx.demo);
     const on = await ctx.api.post("/_emulator/mystery/kyc").send({ key: ctx.demo, required: true }).expect(200);
     expect(on.body.data).toEqual({ account_id: "acme", kyc_required: true });
     const gated = await sdk.redemption.prepare({ token_id: a.token, shipping_address: US });
-    expect(gated).toMatchObject({ status: "AWAITING_KYC", kyc: { status: "PENDING" }, unsigned: null, shipping_payment: null });
+    expect(gated).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" }, unsigned: null, shipping_payment: null });
     expect(gated.kyc.kyc_url).toMatch(/^https:\/\//);
     expect((await failure(sdk.redemption.submit({ redemption_id: gated.redemption_id, tx_hash: `0x${"11".repeat(32)}` }))).code).toBe("kyc_required");
     await ctx.api.post("/_emulator/mystery/kyc").send({ account_id: "acme", required: false }).expect(200);
@@ -306,7 +306,7 @@ describe("KYC if required: a per-partner setting", () => {
     const { token } = await card(u, kyc);
     const sdk = client(kyc);
     const first = await sdk.redemption.prepare({ token_id: token, shipping_address: US, idempotency_key: "v-1" });
-    expect(first.status).toBe("AWAITING_KYC");
+    expect(first).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" }, unsigned: null });
     await ctx.api.post(`/_emulator/mystery/redemptions/${first.redemption_id}/kyc`).send({ decision: "approve" }).expect(200);
     const ready = await sdk.redemption.prepare({ token_id: token, shipping_address: US, idempotency_key: "v-1" });
     expect(ready).toMatchObject({ redemption_id: first.redemption_id, status: "PREPARED", kyc: { status: "APPROVED" } });

@@ -41,13 +41,13 @@ describe("redemption with KYC to dispatch (burn on dispatch)", () => {
     const p = await buyRevealed(ctx, kyc, u, 1);
     const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD");
     const first = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-1" }).expect(201);
-    expect(first.body.data).toMatchObject({ status: "AWAITING_KYC", token_id: card.token_id, unsigned: null, kyc: { status: "PENDING" } });
+    expect(first.body.data).toMatchObject({ status: "PREPARED", token_id: card.token_id, unsigned: null, shipping_payment: null, kyc: { status: "PENDING" } });
     expect(first.body.data.kyc.kyc_url).toMatch(/^https:\/\//);
     const id = first.body.data.redemption_id;
     const early = await post("submit", kyc, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409);
     expect(early.body.error).toBe("kyc_required");
-    // same key before approval: still the KYC link
-    expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-1" }).expect(201)).body.data.status).toBe("AWAITING_KYC");
+    // same key before approval: still the KYC link, no calls
+    expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "r-1" }).expect(201)).body.data).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" }, unsigned: null });
     await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "approve" }).expect(200);
     const again = await ctx.api.post(`${R}/prepare`).set("X-API-Key", kyc).set("Idempotency-Key", "r-1").send({ purchase_id: p.id, shipping_address: US }).expect(201);
     expect(again.body.data).toMatchObject({ redemption_id: id, status: "PREPARED", kyc: { status: "APPROVED", kyc_url: null } });

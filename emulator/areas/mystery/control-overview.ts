@@ -4,6 +4,7 @@ import { z } from "../../pipeline/schema.ts";
 import { ok } from "../../pipeline/route.ts";
 import { usdc } from "../../pipeline/money.ts";
 import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
+import { KYC_STATUSES } from "../../../contract/mystery/redemption.ts";
 import { kycRequired } from "./redemption/kyc.ts";
 import { mystery, PURCHASE_STATUSES, REDEMPTION_STATUSES } from "./state.ts";
 
@@ -31,6 +32,7 @@ const redemption = z.object({
   redemption_id: z.number().int(),
   account_id: z.string(),
   status: z.enum(REDEMPTION_STATUSES),
+  kyc_status: z.enum(KYC_STATUSES),
   token_id: z.string(),
   holder: z.string(),
   burn_tx_hash: z.string().nullable(),
@@ -106,6 +108,7 @@ export const overviewControl: ControlSpec[] = [
           redemption_id: r.redemption_id,
           account_id: r.account_id,
           status: r.status,
+          kyc_status: r.kyc_status,
           token_id: r.token_id,
           holder: r.holder,
           burn_tx_hash: r.burn_tx_hash,

@@ -5,13 +5,14 @@ import { accountOf as accountOfTarget } from "../../control/account.ts";
 import { badInput, missing, oneOf, opt, parsed, text } from "../../control/schemas.ts";
 import { identifier, z } from "../../pipeline/schema.ts";
 import { parseUsdc } from "../../pipeline/money.ts";
-import { preparedRedemptionSchema, redemptionSchema } from "./redemption/schemas.ts";
+import { Redemption, RedemptionPrepareResult } from "../../../contract/mystery/redemption.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
 import { chainOf, sendAs, usdcBalance } from "./chain-io.ts";
 import { endUser, walletView } from "./wallet/end-users.ts";
-import { decideKyc, dispatch, formatRedemption, notePayment, startFulfillment } from "./redemption/redemption.ts";
+import { decideKyc, dispatch, notePayment, operatorWire, redemptionWire, startFulfillment } from "./redemption/redemption.ts";
+import type { RedemptionRow } from "./state.ts";
 import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
 import { intId } from "../../pipeline/identifiers.ts";
@@ -30,6 +31,8 @@ const usdcAmount = (name: string) =>
   parsed(parseUsdc, `${name} must be a non-negative decimal USDC amount (e.g. "100" or "12.5")`, { type: "string", description: "Whole USDC (e.g. \"100\" or \"12.5\")" });
 
 const redemptionParams = z.object({ id: z.string() });
+/** A redemption with its calls and shipping payment (the KYC decision's answer). */
+const operatorRedemption = Redemption.extend(RedemptionPrepareResult.pick({ shipping_payer: true, shipping_payment: true, unsigned: true }).shape);
 
 function redemptionId(raw: string): number {
   const id = intId(raw);
@@ -38,11 +41,11 @@ function redemptionId(raw: string): number {
 }
 
 /** A redemption step the warehouse takes, in the worker's queue; the worker is re-armed after it. */
-async function warehouseStep(c: ControlContext, raw: string, step: (id: number) => Parameters<typeof formatRedemption>[1] | Promise<Parameters<typeof formatRedemption>[1]>) {
+async function warehouseStep(c: ControlContext, raw: string, step: (id: number) => RedemptionRow | Promise<RedemptionRow>) {
   const id = redemptionId(raw);
-  let out: Record<string, unknown> = {};
+  let out: Redemption | null = null;
   await serial(c.services, async () => {
-    out = formatRedemption(c.services, await step(id));
+    out = redemptionWire(await step(id));
   });
   armWorker(c.services);
   return ok(out);
@@ -51,7 +54,7 @@ async function warehouseStep(c: ControlContext, raw: string, step: (id: number) 
 const warehouseStepSchema = (what: string) => ({
   params: redemptionParams,
   responses: {
-    200: { description: `The redemption, ${what}`, data: redemptionSchema },
+    200: { description: `The redemption, ${what}`, data: Redemption },
     404: missing("redemption"),
     409: { description: "The redemption is not at this step (or its shipping payment has not landed)", codes: ["invalid_status", "shipping_unpaid"] },
   },
@@ -110,12 +113,12 @@ export const mysteryControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/redemptions/:id/kyc",
-    describe: "Decide a redemption's KYC {decision: approve|decline} (approve → PREPARED; prepare with the same key returns the calldata)",
+    describe: "Decide the KYC of a redemption waiting for it {decision: approve|decline} (approve → its calls; prepare with the same key returns them; decline → FAILED)",
     schema: {
       params: redemptionParams,
       body: z.object({ decision: opt(oneOf(["approve", "decline"])) }),
       responses: {
-        200: { description: "The redemption, PREPARED (with its calls) or KYC_DECLINED", data: preparedRedemptionSchema },
+        200: { description: "The redemption: approved, with its calls; declined, FAILED (kyc_declined)", data: operatorRedemption },
         400: badInput,
         404: missing("redemption"),
         409: { description: "The redemption is not waiting for KYC", codes: ["invalid_status"] },
@@ -123,7 +126,7 @@ export const mysteryControl: ControlSpec[] = [
     },
     handle: (c) => {
       const approve = (c.input.body.decision ?? "approve") === "approve";
-      return ok(formatRedemption(c.services, decideKyc(c.services, redemptionId(c.input.params.id), approve), true));
+      return ok(operatorWire(c.services, decideKyc(c.services, redemptionId(c.input.params.id), approve)));
     },
   }),
   defineControl({

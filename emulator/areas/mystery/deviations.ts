@@ -48,7 +48,7 @@ const redemptionDeviations: readonly Deviation[] = [
   { name: "redemption_kyc_always", breaks: "KYC runs only for partners that require it (off by default)", apply: (x) => {
       const d = dataOf(x);
       if (!is(x, "POST", /^\/api\/v1\/mystery\/redemption\/prepare$/) || x.status !== 201 || !d || d.status !== "PREPARED") return;
-      Object.assign(d, { status: "AWAITING_KYC", kyc: { status: "PENDING", kyc_url: "https://kyc.emulator.test/verify" }, unsigned: null });
+      Object.assign(d, { kyc: { status: "PENDING", kyc_url: "https://kyc.emulator.test/verify" }, shipping_payment: null, unsigned: null });
     } },
   { name: "redemption_service_repeats_carrier", breaks: "a shipping quote's service does not repeat its carrier", apply: (x) => {
       const d = dataOf(x);

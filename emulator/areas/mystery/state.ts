@@ -64,23 +64,16 @@ export interface EndUserRow {
   reserved_micros: string;
 }
 
-export type RedemptionStatus = "AWAITING_KYC" | "PREPARED" | "BURN_SUBMITTED" | "IN_FULFILLMENT" | "COMPLETED" | "FAILED" | "CANCELLED" | "EXPIRED";
-export const REDEMPTION_STATUSES: readonly RedemptionStatus[] = ["AWAITING_KYC", "PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED", "FAILED", "CANCELLED", "EXPIRED"];
-export const LIVE_REDEMPTION: readonly RedemptionStatus[] = ["AWAITING_KYC", "PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"];
+// The wire's lifecycle (contract/mystery/redemption.ts); KYC pending is PREPARED with kyc_status PENDING.
+export { REDEMPTION_STATUSES, type RedemptionStatus } from "../../../contract/mystery/redemption.ts";
+import type { KycStatus, RedemptionShippingQuote, RedemptionStatus } from "../../../contract/mystery/redemption.ts";
+export const LIVE_REDEMPTION: readonly RedemptionStatus[] = ["PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"];
 
 export type { ShippingAddress } from "../../shipping/address.ts";
 import type { ShippingAddress } from "../../shipping/address.ts";
 
-export interface ShippingQuote {
-  amount_usdc: string;
-  currency: "USD";
-  carrier: string;
-  service: string;
-  service_token: string;
-  estimated_days: number;
-  rate_id: string;
-  quoted_at: string;
-}
+/** A rate as the carrier table gives it (every field known); the wire allows nulls. */
+export type ShippingQuote = { [K in keyof RedemptionShippingQuote]: NonNullable<RedemptionShippingQuote[K]> };
 
 export interface RedemptionRow {
   redemption_id: number;
@@ -91,7 +84,8 @@ export interface RedemptionRow {
   item_type: ItemTypeName;
   holder: string;
   status: RedemptionStatus;
-  kyc_status: "NOT_REQUIRED" | "PENDING" | "APPROVED" | "DECLINED";
+  /** PENDING: the partner requires KYC and the holder is not approved yet (no calls until then). */
+  kyc_status: KycStatus;
   shipping_address: ShippingAddress;
   shipping_quote: ShippingQuote;
   burn_type: number;

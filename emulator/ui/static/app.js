@@ -274,7 +274,7 @@ async function commerceView() {
           h(
             "td",
             {},
-            r.status === "AWAITING_KYC" ? act("Approve KYC", () => control("POST", `/mystery/redemptions/${r.redemption_id}/kyc`, { decision: "approve" }), `kyc-approve-${r.redemption_id}`) : "",
+            r.status === "PREPARED" && r.kyc_status === "PENDING" ? act("Approve KYC", () => control("POST", `/mystery/redemptions/${r.redemption_id}/kyc`, { decision: "approve" }), `kyc-approve-${r.redemption_id}`) : "",
             r.status === "BURN_SUBMITTED" ? act("Start fulfilment", () => control("POST", `/mystery/redemptions/${r.redemption_id}/start-fulfillment`, {}), `start-${r.redemption_id}`) : "",
             r.status === "IN_FULFILLMENT" ? act("Dispatch", () => control("POST", `/mystery/redemptions/${r.redemption_id}/dispatch`, {}), `dispatch-${r.redemption_id}`) : "",
           ),

@@ -8,8 +8,8 @@ import { z } from "../../../pipeline/schema.ts";
 import { mystery } from "../state.ts";
 import { armWorker, serial } from "../worker.ts";
 import { kycRequired, setKycRequired } from "./kyc.ts";
-import { endUnshipped, formatRedemption } from "./redemption.ts";
-import { redemptionSchema } from "./schemas.ts";
+import { Redemption } from "../../../../contract/mystery/redemption.ts";
+import { endUnshipped, redemptionWire } from "./redemption.ts";
 
 // Operator actions of redemption under /_emulator/mystery: the per-partner KYC
 // switch and a cancel of a redemption that has not shipped.
@@ -26,7 +26,7 @@ export const redemptionControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/kyc",
-    describe: "Per-partner KYC switch {account_id | key, required: boolean}: on → redemption prepare answers AWAITING_KYC with kyc.kyc_url first (off by default, on for vesta)",
+    describe: "Per-partner KYC switch {account_id | key, required: boolean}: on → redemption prepare answers PREPARED with kyc.status PENDING, kyc.kyc_url and no calls first (off by default, on for vesta)",
     schema: {
       body: kycBody,
       responses: {
@@ -50,7 +50,7 @@ export const redemptionControl: ControlSpec[] = [
       params: z.object({ id: z.string() }),
       body: z.object({ reason: opt(text()) }),
       responses: {
-        200: { description: "The redemption, CANCELLED", data: redemptionSchema },
+        200: { description: "The redemption, CANCELLED", data: Redemption },
         400: badInput,
         404: missing("redemption"),
         409: { description: "Already shipped or ended", codes: ["invalid_status"] },
@@ -60,10 +60,10 @@ export const redemptionControl: ControlSpec[] = [
       const raw = c.input.params.id;
       const id = intId(raw);
       if (id === null || !mystery(c.services).redemptions[id]) throw notFound(`No redemption ${raw}`);
-      let out: Record<string, unknown> = {};
+      let out: Redemption | null = null;
       await serial(c.services, async () => {
         const r = await endUnshipped(c.services, id, "CANCELLED", c.input.body.reason ?? "cancelled by the operator", (what, err) => console.error(`[emulator] ${what} failed:`, err));
-        out = formatRedemption(c.services, r);
+        out = redemptionWire(r);
       });
       armWorker(c.services);
       return ok(out);

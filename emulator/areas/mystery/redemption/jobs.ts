@@ -39,7 +39,7 @@ const unpaidBurn = (r: RedemptionRow) => r.status === "BURN_SUBMITTED" && !isPai
  * holder pays with is valid until the same time).
  */
 export function expiryDue(r: RedemptionRow): number | null {
-  return r.status === "AWAITING_KYC" || r.status === "PREPARED" || unpaidBurn(r) ? Date.parse(r.expires_at) : null;
+  return r.status === "PREPARED" || unpaidBurn(r) ? Date.parse(r.expires_at) : null;
 }
 
 /** Something on chain may still move a redemption: a burn waiting for its shipping payment. */

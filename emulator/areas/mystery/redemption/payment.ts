@@ -66,7 +66,7 @@ export async function signShipping(s: Services, chain: Chain, r: RedemptionRow):
 export function paymentView(r: RedemptionRow) {
   const p = r.shipping;
   // Nothing to pay before KYC approval (no calls either), after the payment, or once the redemption ended.
-  if (!p || p.paid_tx_hash || !(r.status === "PREPARED" || r.status === "BURN_SUBMITTED")) return null;
+  if (!p || p.paid_tx_hash || r.kyc_status === "PENDING" || !(r.status === "PREPARED" || r.status === "BURN_SUBMITTED")) return null;
   return {
     payer: p.payer,
     processor: p.processor,

@@ -18,7 +18,7 @@ import { rates } from "./shipping.ts";
 
 // The partner's redemption quote and prepare: which item, whether its holder
 // still holds it, the shipping rates; prepare opens the redemption
-// (AWAITING_KYC when the partner requires KYC, else PREPARED) with the signed
+// (PREPARED; with KYC pending when the partner requires it) with the signed
 // shipping quote and the holder's three calls, idempotent on the key.
 
 /** What the caller named: purchase_id and/or token_id, as sent and as parsed. */
@@ -120,11 +120,11 @@ export async function checkHolder(s: Services, t: Target, forPrepare: boolean): 
 }
 
 /**
- * A redemption not yet burned (AWAITING_KYC, PREPARED) answers its calls only while its holder
+ * A redemption not yet burned (PREPARED, KYC pending or not) answers its calls only while its holder
  * still holds the token and no other burn froze it; the holder's own flag for it is expected.
  */
 async function checkStillHeld(s: Services, r: RedemptionRow): Promise<void> {
-  if (r.status !== "AWAITING_KYC" && r.status !== "PREPARED") return;
+  if (r.status !== "PREPARED") return;
   const chain = chainOf(s);
   const id = BigInt(r.token_id);
   const details = { details: { redemption_id: r.redemption_id, token_id: r.token_id } };
@@ -207,7 +207,7 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
         token_id: target.item.token_id,
         item_type: target.item.item_type,
         holder,
-        status: needsKyc ? "AWAITING_KYC" : "PREPARED",
+        status: "PREPARED",
         kyc_status: needsKyc ? "PENDING" : kycDone ? "APPROVED" : "NOT_REQUIRED",
         shipping_address: address,
         shipping_quote: quote,

@@ -3,16 +3,18 @@ import { BURN_TYPE_LABELS, cardNftAbi } from "../../../../chain/index.ts";
 import { conflict, notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
+import type { Redemption, RedemptionPrepareResult, RedemptionSubmitResult } from "../../../../contract/mystery/redemption.ts";
 import { LIVE_REDEMPTION, mystery, type RedemptionRow, type RedemptionStatus } from "../state.ts";
 import { emit } from "../util.ts";
 import { isPaid, paymentCalls, paymentTx, paymentView, refundShipping } from "./payment.ts";
 
 // Physical redemption, "burn on dispatch" (interface; service-facts §4.7):
-// [AWAITING_KYC →] PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, or
+// PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, or
 // FAILED / CANCELLED / EXPIRED. The holder flags the token (burn) and pays the
 // shipping on chain (payment.ts); the warehouse starts only once the payment
 // has landed, and the operator finalises the burn when the item ships. KYC
-// runs only for partners that require it (kyc.ts). This file: the rows, their
+// runs only for partners that require it (kyc.ts): the row stays PREPARED
+// with kyc_status PENDING, without calls, until the operator decides. This file: the rows, their
 // format, the status moves (KYC, warehouse, cancel) and the reads; prepare.ts
 // and submit.ts take the partner's requests, jobs.ts the worker's.
 
@@ -26,38 +28,65 @@ export function liveRedemptionFor(s: Services, accountId: string, tokenId: strin
   return Object.values(mystery(s).redemptions).find((r) => r.account_id === accountId && r.token_id === tokenId && isLive(r));
 }
 
-export function formatRedemption(s: Services, r: RedemptionRow, withCalls = false): Record<string, unknown> {
+const kycView = (r: RedemptionRow) => ({ status: r.kyc_status, kyc_url: r.kyc_status === "PENDING" ? kycUrl(r) : null });
+
+/** A redemption as get and list answer it. */
+export function redemptionWire(r: RedemptionRow): Redemption {
   const burning = r.status === "BURN_SUBMITTED" || r.status === "IN_FULFILLMENT";
-  const out: Record<string, unknown> = {
+  return {
     redemption_id: r.redemption_id,
     purchase_id: r.purchase_id,
     token_id: r.token_id,
     item_type: r.item_type,
     status: r.status,
-    failure_reason: r.failure_reason,
-    kyc: { status: r.kyc_status, kyc_url: r.kyc_status === "PENDING" ? kycUrl(r) : null },
+    kyc: kycView(r),
     burn: {
-      db_status: r.is_burned ? "REDEEMED" : burning ? "PENDING_REDEEM" : "NONE",
+      // null until a burn is recorded (submitted).
+      db_status: r.is_burned ? "REDEEMED" : burning ? "PENDING_REDEEM" : null,
       is_burned: r.is_burned,
       burn_type: r.burn_type,
-      burn_type_label: BURN_TYPE_LABELS[r.burn_type],
-      label: BURN_TYPE_LABELS[r.burn_type],
+      burn_type_label: BURN_TYPE_LABELS[r.burn_type] ?? null,
     },
-    queue: { status: r.status === "IN_FULFILLMENT" ? "PICKING" : r.status === "COMPLETED" ? "SHIPPED" : burning ? "QUEUED" : "NONE" },
+    queue: { status: r.status === "IN_FULFILLMENT" ? "PICKING" : r.status === "COMPLETED" ? "SHIPPED" : burning ? "QUEUED" : null },
     order: { status: r.status === "COMPLETED" ? "SHIPPED" : r.status === "IN_FULFILLMENT" ? "PROCESSING" : "PENDING", tracking_number: r.tracking_number },
     burn_tx_hash: r.burn_tx_hash,
     shipping_quote: r.shipping_quote,
-    shipping_address: r.shipping_address,
+    failure_reason: r.failure_reason,
     expires_at: r.expires_at,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
-  if (withCalls) {
-    out.shipping_payer = "end_user";
-    out.shipping_payment = paymentView(r);
-    out.unsigned = r.status === "PREPARED" ? unsignedCalls(s, r) : null;
-  }
-  return out;
+}
+
+/** The holder has calls only while the redemption is PREPARED and no KYC is pending. */
+export const awaitingKyc = (r: RedemptionRow) => r.kyc_status === "PENDING";
+
+/** A redemption as prepare answers it: with the shipping payment and the holder's calls. */
+export function preparedWire(s: Services, r: RedemptionRow): RedemptionPrepareResult {
+  return {
+    redemption_id: r.redemption_id,
+    purchase_id: r.purchase_id,
+    status: r.status,
+    item_type: r.item_type,
+    token_id: r.token_id,
+    kyc: kycView(r),
+    shipping_quote: r.shipping_quote,
+    shipping_payer: "end_user",
+    shipping_payment: paymentView(r),
+    expires_at: r.expires_at,
+    unsigned: r.status === "PREPARED" && !awaitingKyc(r) ? unsignedCalls(s, r) : null,
+  };
+}
+
+/** The operator's view (control plane): the row with its calls and shipping payment. */
+export const operatorWire = (s: Services, r: RedemptionRow) => {
+  const { shipping_payer, shipping_payment, unsigned } = preparedWire(s, r);
+  return { ...redemptionWire(r), shipping_payer, shipping_payment, unsigned };
+};
+
+/** What submit answers: the burn it recorded (no label is bought at submit: tracking comes with get). */
+export function submitWire(r: RedemptionRow & { burn_tx_hash: string }): RedemptionSubmitResult {
+  return { redemption_id: r.redemption_id, status: r.status, burn_tx_hash: r.burn_tx_hash };
 }
 
 const kycUrl = (r: RedemptionRow) => `https://kyc.emulator.test/verify/${r.account_id}/${r.redemption_id}`;
@@ -93,11 +122,11 @@ export function touch(s: Services, r: RedemptionRow, status: RedemptionRow["stat
   });
 }
 
-/** KYC decision (control action): approved moves an AWAITING_KYC redemption to PREPARED. */
+/** KYC decision (control action): approved gives a PREPARED redemption waiting for KYC its calls; declined ends it FAILED. */
 export function decideKyc(s: Services, id: number, approve: boolean): RedemptionRow {
   const r = mystery(s).redemptions[id];
   if (!r) throw notFound(`No redemption ${id}`);
-  if (r.status !== "AWAITING_KYC") throw conflict("invalid_status", `Redemption ${id} is ${r.status}, not AWAITING_KYC`);
+  if (r.status !== "PREPARED" || !awaitingKyc(r)) throw conflict("invalid_status", `Redemption ${id} is ${r.status} (KYC ${r.kyc_status}), not waiting for KYC`);
   mystery(s).kyc[`${r.account_id}:${r.holder.toLowerCase()}`] = approve ? "APPROVED" : "DECLINED";
   r.kyc_status = approve ? "APPROVED" : "DECLINED";
   if (approve) touch(s, r, "PREPARED");
@@ -135,7 +164,7 @@ export function startFulfillment(s: Services, id: number): RedemptionRow {
 }
 
 /** Statuses a redemption can be cancelled from: anything not shipped or ended. */
-const CANCELLABLE: readonly RedemptionStatus[] = ["AWAITING_KYC", "PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"];
+const CANCELLABLE: readonly RedemptionStatus[] = ["PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"];
 
 /**
  * Ends a redemption that will not ship (an unpaid burn past its quote's expiry, or an operator

@@ -9,7 +9,7 @@ import { txLockKey } from "../util.ts";
 import { armWorker } from "../worker.ts";
 import { expireIfDue } from "./prepare.ts";
 import { isPaid, paidIn } from "./payment.ts";
-import { FULFILLMENT_DELAY_MS, notePayment, touch } from "./redemption.ts";
+import { awaitingKyc, FULFILLMENT_DELAY_MS, notePayment, touch } from "./redemption.ts";
 
 // The partner submits the holder's transaction: PREPARED → BURN_SUBMITTED
 // once the chain shows exactly this burn pending. The hash may be the burn's or
@@ -73,21 +73,25 @@ const hashesOf = (r: RedemptionRow) => [r.burn_tx_hash, r.shipping?.paid_tx_hash
  * redemption and per burn hash: one hash satisfies one redemption only; the same hash again
  * answers the redemption as it is.
  */
-export async function submitRedemption(s: Services, accountId: string, id: number | null, label: string, hash: `0x${string}`): Promise<RedemptionRow> {
+export async function submitRedemption(s: Services, accountId: string, id: number | null, label: string, hash: `0x${string}`): Promise<RedemptionRow & { burn_tx_hash: string }> {
   const found = id === null ? undefined : mystery(s).redemptions[id];
   if (!found || found.account_id !== accountId) throw notFound(`No redemption ${label} on this account`);
   return withKeyLock(s.store, [`mystery:redemption:${found.redemption_id}`, txLockKey(hash)], async () => {
     await expireIfDue(s, found.redemption_id);
     const r = mystery(s).redemptions[found.redemption_id]!;
-    if (r.status !== "PREPARED" && hashesOf(r).includes(hash.toLowerCase())) return r;
+    // The same hash again answers the burn it recorded (a row ended before any burn was recorded is 409 below).
+    if (r.status !== "PREPARED" && r.burn_tx_hash && hashesOf(r).includes(hash.toLowerCase())) return r as RedemptionRow & { burn_tx_hash: string };
     const other = Object.values(mystery(s).redemptions).find((x) => x.redemption_id !== r.redemption_id && hashesOf(x).includes(hash.toLowerCase()));
     if (other)
       throw conflict("tx_already_recorded", `tx_hash is already the burn of redemption ${other.account_id === r.account_id ? other.redemption_id : "of another partner"}; one burn transaction satisfies one redemption`);
-    if (r.status === "AWAITING_KYC") throw conflict("kyc_required", `Redemption ${r.redemption_id} is waiting for KYC; send the end user to kyc.kyc_url first`);
+    if (r.status === "PREPARED" && awaitingKyc(r)) throw conflict("kyc_required", `Redemption ${r.redemption_id} is waiting for KYC; send the end user to kyc.kyc_url first`);
     if (r.status !== "PREPARED") throw conflict("invalid_status", `Redemption ${r.redemption_id} is ${r.status}; only PREPARED redemptions take a burn transaction`);
     await submitBurn(s, r, hash);
     armWorker(s);
-    return mystery(s).redemptions[r.redemption_id] ?? r;
+    const row = mystery(s).redemptions[r.redemption_id];
+    // The state was replaced meanwhile (restore, import): the burn is not recorded.
+    if (!row?.burn_tx_hash) throw conflict("invalid_status", `Redemption ${r.redemption_id} changed while the burn was recorded; read it and submit again`);
+    return row as RedemptionRow & { burn_tx_hash: string };
   });
 }
 
@@ -105,7 +109,8 @@ export async function verifyRedemptions(s: Services, ids: readonly number[]): Pr
       const r = mystery(s).redemptions[id];
       if (!r) return;
       const tokenId = BigInt(r.token_id);
-      if (r.status === "PREPARED" && (await burnState(chain, tokenId)).pending) {
+      // A row waiting for KYC has no calls yet: a burn flagged meanwhile is not taken for it.
+      if (r.status === "PREPARED" && !awaitingKyc(r) && (await burnState(chain, tokenId)).pending) {
         const flagged = await chain.publicClient.getContractEvents({ address: chain.addresses.cardNft, abi: cardNftAbi, eventName: "BurnInitiated", args: { tokenId }, fromBlock: chain.deployBlock });
         const hash = flagged.at(-1)?.transactionHash;
         try {
