@@ -3,6 +3,7 @@ import { SERVICE } from "./service.ts";
 import { WEBHOOKS } from "./webhooks.ts";
 import { VISION } from "./vision.ts";
 import { CREDITS } from "./credits.ts";
+import { CATALOG } from "./catalog/index.ts";
 
 // The contract: every operation of the API, what it takes and every answer it
 // gives (docs/contract.md). The emulator serves these, the OpenAPI document is
@@ -17,6 +18,7 @@ export * from "./service.ts";
 export * from "./webhooks.ts";
 export * from "./vision.ts";
 export * from "./credits.ts";
+export * from "./catalog/index.ts";
 
 /** Every operation the contract declares. */
-export const OPERATIONS: readonly Operation[] = [...Object.values(SERVICE), ...Object.values(CREDITS), ...Object.values(VISION), ...Object.values(WEBHOOKS)];
+export const OPERATIONS: readonly Operation[] = [...Object.values(SERVICE), ...Object.values(CATALOG), ...Object.values(CREDITS), ...Object.values(VISION), ...Object.values(WEBHOOKS)];
