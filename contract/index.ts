@@ -1,4 +1,5 @@
 import type { Operation } from "./operation.ts";
+import { CATALOG } from "./catalog/index.ts";
 import { SERVICE } from "./service.ts";
 import { WEBHOOKS } from "./webhooks.ts";
 import { VISION } from "./vision.ts";
@@ -35,6 +36,7 @@ export * from "./mystery/buyback.ts";
 export * from "./mystery/sellback.ts";
 export * from "./shipping.ts";
 export * from "./mystery/redemption.ts";
+export * from "./catalog/index.ts";
 
 /** Every operation the contract declares. */
 export const OPERATIONS: readonly Operation[] = [
@@ -50,4 +52,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...Object.values(BUYBACK),
   ...Object.values(SELLBACK),
   ...Object.values(REDEMPTION),
+  ...Object.values(CATALOG),
 ];

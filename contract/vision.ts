@@ -1,5 +1,6 @@
 import { operation } from "./operation.ts";
 import { GAMES } from "./games.ts";
+import { Card } from "./catalog/shapes.ts";
 import { withCode, z } from "./zod.ts";
 
 // What /api/v1/vision/identify and its confirm take and answer (docs/vision.md). Identify reads its own body (JSON, multipart or
@@ -89,21 +90,8 @@ export type OptionsInput = z.output<typeof identifyOptionsSchema>;
 const imageUrl = z.string().describe("A public https URL of the image (the emulator serves only its fixture host https://images.emulator.test/…)");
 const imageFile = z.file().mime(["image/jpeg", "image/png", "image/webp", "application/octet-stream"]).describe("JPEG, PNG or WebP, at most 10 MB (detected by content)");
 
-/** The catalog card (the catalog's own schema describes it in full); `pricing` with include=prices. */
-const cardSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    number: z.string(),
-    code: z.string(),
-    expansion: z.object({ id: z.string(), name: z.string() }).loose(),
-    language: z.string(),
-    market_updated_at: z.string(),
-    pricing: z.object({ currency: z.literal("USD"), market: z.number().nullable(), is_stale: z.boolean() }).loose().optional(),
-  })
-  .loose();
-
-const candidateSchema = z.object({ card_id: z.string(), game, confidence: z.number().min(0).max(1), card: cardSchema });
+/** A candidate: the catalog card as the card routes answer it (`pricing` with include=prices). */
+const candidateSchema = z.object({ card_id: z.string(), game, confidence: z.number().min(0).max(1), card: Card });
 
 export const identifyResultSchema = z.object({
   feedback_id: z.string().regex(/^vfb_[0-9a-f]{24}$/),
@@ -125,9 +113,8 @@ export const identifyResultSchema = z.object({
     expansion_ids: z.array(z.string()).nullable(),
   }),
 });
-/** A candidate whose card is typed `C` (the server writes the catalog's full card; the schema names only what vision relies on). */
-export type CandidateWire<C> = Omit<z.output<typeof candidateSchema>, "card"> & { card: C };
-export type IdentifyResultWire<C> = Omit<z.output<typeof identifyResultSchema>, "match" | "candidates"> & { match: CandidateWire<C> | null; candidates: CandidateWire<C>[] };
+export type CandidateWire = z.output<typeof candidateSchema>;
+export type IdentifyResultWire = z.output<typeof identifyResultSchema>;
 
 export const confirmResultSchema = z.object({
   feedback_id: z.string(),

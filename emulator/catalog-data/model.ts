@@ -1,51 +1,35 @@
-// Catalog records in the live service's shapes (service-facts §3.5).
-// Card Data money is a JSON number; absent values are omitted, except the
-// always-present nullable fields (`tcgplayer_id`, `pricing.market`, sealed
-// `market`, graded `low`/`high`).
+// Catalog records: the wire shapes of contract/catalog/shapes.ts and the rows
+// the catalog keeps around them (search flags, listing, stored pricing).
 
-export const GAMES = ["pokemon", "onepiece", "azuki"] as const;
-export type Game = (typeof GAMES)[number];
+import type {
+  CardAbility,
+  CardAttack,
+  CardBase,
+  CardGradedPrice,
+  CardImage as WireCardImage,
+  CardPricing as WireCardPricing,
+  CardTypeValue,
+  Expansion as WireExpansion,
+  GradedCert as WireGradedCert,
+  LanguageCode,
+  PriceTrend,
+  SealedPricing as WireSealedPricing,
+  SealedProductBase,
+  Game,
+} from "../../contract/index.ts";
 
-export const LANGUAGES = ["en", "ja", "zh", "zh-Hans", "zh-Hant"] as const;
-export type LanguageCode = (typeof LANGUAGES)[number];
+export { GAMES, LANGUAGES, LANGUAGE_NAMES, SEALED_PRODUCT_TYPES, CONDITIONS } from "../../contract/index.ts";
+export type { Game, LanguageCode, SealedProductType, Condition } from "../../contract/index.ts";
 
-/** Languages printed per game (service-facts §3.1). */
+/** Languages printed per game. */
 export const GAME_LANGUAGES: Record<Game, LanguageCode[]> = {
   pokemon: ["en", "ja", "zh"],
   onepiece: ["en", "ja"],
   azuki: ["en"],
 };
 
-export const LANGUAGE_NAMES: Record<LanguageCode, string> = {
-  en: "English",
-  ja: "Japanese",
-  zh: "Chinese",
-  "zh-Hans": "Chinese (Simplified)",
-  "zh-Hant": "Chinese (Traditional)",
-};
-
-export interface CardImage {
-  type: "front";
-  small: string;
-  medium: string;
-  large: string;
-}
-
-export interface Expansion {
-  id: string;
-  name: string;
-  total: number;
-  language: string;
-  language_code: LanguageCode;
-  series?: string;
-  code?: string;
-  printed_total?: number;
-  /** `YYYY/MM/DD` */
-  release_date?: string;
-  logo?: string;
-  symbol?: string;
-  translation?: { en: { name: string } };
-}
+export type CardImage = WireCardImage;
+export type Expansion = WireExpansion;
 
 /** Internal expansion row: the wire object plus what search and listing need. */
 export interface ExpansionRecord {
@@ -57,100 +41,15 @@ export interface ExpansionRecord {
   expansion: Expansion;
 }
 
-export interface Trend {
-  direction: "up" | "down" | "flat";
-  percent: number;
-}
-
-export type Condition = "NM" | "LP" | "MP" | "HP" | "DMG";
-
-export interface GradedPrice {
-  company: string;
-  grade: string;
-  value: number;
-  low: number | null;
-  high: number | null;
-  confidence: "low" | "med" | "high";
-  value_kind: "sold" | "blended" | "feed";
-  sold_count: number;
-  trend?: Trend;
-  /** prices route only */
-  last_sold_at?: string;
-  /** prices route only */
-  band?: { median: number | null; recent_median: number | null; p10: number | null; p90: number | null; count: number };
-}
-
-export interface CardPricing {
-  currency: "USD";
-  market: number | null;
-  market_updated_at?: string;
-  is_stale: boolean;
-  trend_7d?: Trend;
-  conditions?: { condition: Condition; price: number }[];
-  graded: GradedPrice[];
-}
-
-export interface Ability {
-  type: string;
-  name: string;
-  text: string;
-}
-export interface Attack {
-  cost: string[];
-  converted_energy_cost: number;
-  name: string;
-  text?: string;
-  damage?: string;
-}
-export interface TypeValue {
-  type: string;
-  value: string;
-}
-
+export type Trend = PriceTrend;
+export type GradedPrice = CardGradedPrice;
+/** A card's stored pricing: the wire's, its `conditions` absent without data (the answers send `[]`). */
+export type CardPricing = Omit<WireCardPricing, "conditions"> & { conditions?: WireCardPricing["conditions"] };
+export type Ability = CardAbility;
+export type Attack = CardAttack;
+export type TypeValue = CardTypeValue;
 /** A catalog card as returned on the wire (without `pricing`, which is attached on read). */
-export interface Card {
-  id: string;
-  name: string;
-  number: string;
-  printed_number?: string;
-  /** Family code shared by every printing/language of the same card (drives `distinct=code` and printings). */
-  code: string;
-  images: CardImage[];
-  expansion: Expansion;
-  language: string;
-  language_code: LanguageCode;
-  /** TCGplayer product id, a string of digits (the SDK's type). */
-  tcgplayer_id: string | null;
-  variants: { name: string; images: CardImage[] }[];
-  rarity?: string;
-  artist?: string;
-  // Pokémon
-  supertype?: string;
-  subtypes?: string[];
-  types?: string[];
-  hp?: string;
-  abilities?: Ability[];
-  attacks?: Attack[];
-  weaknesses?: TypeValue[];
-  resistances?: TypeValue[];
-  // One Piece
-  type?: string;
-  // Stats are strings of digits on the wire ("5000"), as the SDK types them.
-  cost?: string;
-  power?: string;
-  attribute?: string;
-  colors?: string[];
-  rules?: string[];
-  block?: string;
-  counter?: string;
-  life?: string;
-  /**
-   * ISO-8601 UTC: when the service last refreshed this card's market data (interface
-   * "Catalog records"). Always present; equal to `pricing.market_updated_at` when the
-   * pricing has one.
-   */
-  market_updated_at: string;
-}
+export type Card = CardBase;
 
 /** Internal card row: the wire card plus search-only flags. */
 export interface CardRecord {
@@ -164,52 +63,8 @@ export interface CardRecord {
   pricing?: CardPricing;
 }
 
-export const SEALED_PRODUCT_TYPES = [
-  "booster_pack",
-  "sleeved_pack",
-  "booster_box",
-  "booster_pack_case",
-  "bundle",
-  "pack_art_bundle",
-  "blister_pack",
-  "three_pack_blister_pack",
-  "elite_trainer_box",
-  "ultra_premium_collection",
-  "collection_box",
-  "special_box",
-  "tin",
-  "other",
-] as const;
-export type SealedProductType = (typeof SEALED_PRODUCT_TYPES)[number];
-
-export interface SealedPricing {
-  currency: "USD";
-  market: number | null;
-  updated_at?: string;
-  is_on_sale: boolean;
-  sale_price?: number;
-  trend_7d?: Trend;
-  /** prices route only: one rung, `sealed` */
-  conditions?: { condition: "sealed"; price: number }[];
-  /** prices route only, capped */
-  history?: { date: string; price: number; source: string }[];
-}
-
-export interface SealedProduct {
-  id: string;
-  name: string;
-  expansion: Expansion;
-  language: string;
-  language_code: LanguageCode;
-  images: CardImage[];
-  product_type?: SealedProductType;
-  release_date?: string;
-  /** MSRP-priced products only (Azuki) */
-  msrp?: number;
-  pack_count?: number;
-  cards_per_pack?: number;
-  tcgplayer_id?: string;
-}
+export type SealedPricing = WireSealedPricing;
+export type SealedProduct = SealedProductBase;
 
 export interface SealedRecord {
   game: Game;
@@ -217,18 +72,8 @@ export interface SealedRecord {
   pricing?: SealedPricing;
 }
 
-/** A graded certificate (PSA/BGS/CGC …) linked to a catalog card. */
-export interface GradedCert {
-  provider: string;
-  cert_number: string;
-  card_id: string;
-  game: Game;
-  grade: string;
-  grade_label: string;
-  graded_at: string;
-  population: number;
-  population_higher: number;
-}
+/** A graded certificate (PSA/BGS/CGC …) linked to a catalog card: the wire's without the card. */
+export type GradedCert = Omit<WireGradedCert, "card">;
 
 export interface Catalog {
   seed: number;

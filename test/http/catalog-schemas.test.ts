@@ -9,16 +9,8 @@ import { parsePart, z } from "../../emulator/pipeline/schema.ts";
 import { catalogRoutes } from "../../emulator/areas/catalog/routes.ts";
 import { catalogPage } from "../../emulator/areas/catalog/paging.ts";
 import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "../../emulator/areas/catalog/format.ts";
-import {
-  SCHEMAS,
-  cardSchema,
-  cardWireSchema,
-  certSchema,
-  expansionSchema,
-  fullCardPricingSchema,
-  fullSealedPricingSchema,
-  sealedWireSchema,
-} from "../../emulator/areas/catalog/schemas.ts";
+import { QUERIES } from "../../emulator/areas/catalog/parse.ts";
+import { CardBase, Card, GradedCert, Expansion, CardPricing, SealedPricing, SealedProduct } from "../../contract/index.ts";
 
 // The Card Data route schemas: they describe every record the catalog serves
 // (all three games), each query field answers its own code in the order the
@@ -48,29 +40,29 @@ describe("the wire schemas describe the real records", () => {
     const games = new Set<string>();
     for (const rec of catalog.cards) {
       games.add(rec.game);
-      expect(problem(cardSchema, rec.card), rec.card.id).toBeNull();
-      expect(problem(cardWireSchema, cardWire(rec, true)), rec.card.id).toBeNull();
-      expect(problem(fullCardPricingSchema, fullCardPricing(rec.pricing)), rec.card.id).toBeNull();
+      expect(problem(CardBase, rec.card), rec.card.id).toBeNull();
+      expect(problem(Card, cardWire(rec, true)), rec.card.id).toBeNull();
+      expect(problem(CardPricing, fullCardPricing(rec.pricing)), rec.card.id).toBeNull();
     }
     expect(games).toEqual(new Set(["pokemon", "onepiece", "azuki"]));
   });
 
   it("every expansion, sealed product (with prices) and certificate", () => {
-    for (const rec of catalog.expansions) expect(problem(expansionSchema, rec.expansion), rec.expansion.id).toBeNull();
+    for (const rec of catalog.expansions) expect(problem(Expansion, rec.expansion), rec.expansion.id).toBeNull();
     for (const rec of catalog.sealed) {
-      expect(problem(sealedWireSchema, sealedWire(rec, true)), rec.product.id).toBeNull();
-      expect(problem(fullSealedPricingSchema, fullSealedPricing(rec.pricing)), rec.product.id).toBeNull();
+      expect(problem(SealedProduct, sealedWire(rec, true)), rec.product.id).toBeNull();
+      expect(problem(SealedPricing, fullSealedPricing(rec.pricing)), rec.product.id).toBeNull();
     }
     const cards = new Map(catalog.cards.map((r) => [r.card.id, r]));
-    for (const cert of catalog.certs) expect(problem(certSchema, certWire(cert, cards.get(cert.card_id))), cert.cert_number).toBeNull();
+    for (const cert of catalog.certs) expect(problem(GradedCert, certWire(cert, cards.get(cert.card_id))), cert.cert_number).toBeNull();
   });
 
   it("is strict: an unknown field or a wrong type is refused; include=prices leaves out the prices-route-only fields", () => {
     const pokemon = catalog.cards.find((r) => r.game === "pokemon" && r.card.hp !== undefined && r.pricing?.graded.some((g) => g.band))!;
-    expect(problem(cardSchema, { ...pokemon.card, flavour: "fire" })).toMatch(/flavour/);
-    expect(problem(cardSchema, { ...pokemon.card, hp: Number(pokemon.card.hp) })).toMatch(/^hp: /);
-    expect(problem(cardSchema, { ...pokemon.card, expansion: { ...pokemon.card.expansion, logo: 7 } })).toMatch(/^expansion\.logo: /);
-    expect(problem(cardSchema, { ...pokemon.card, tcgplayer_id: 42382 })).toMatch(/^tcgplayer_id: /);
+    expect(problem(CardBase, { ...pokemon.card, flavour: "fire" })).toMatch(/flavour/);
+    expect(problem(CardBase, { ...pokemon.card, hp: Number(pokemon.card.hp) })).toMatch(/^hp: /);
+    expect(problem(CardBase, { ...pokemon.card, expansion: { ...pokemon.card.expansion, logo: 7 } })).toMatch(/^expansion\.logo: /);
+    expect(problem(CardBase, { ...pokemon.card, tcgplayer_id: 42382 })).toMatch(/^tcgplayer_id: /);
     // One pricing shape (the SDK's): band and last_sold_at are declared optional, and the embedded form drops them.
     expect(fullCardPricing(pokemon.pricing).graded.some((g) => g.band && g.last_sold_at)).toBe(true);
     const embedded = cardWire(pokemon, true).pricing!.graded;
@@ -85,7 +77,7 @@ describe("the wire schemas describe the real records", () => {
 describe("query fields answer their own code, first wrong field first", () => {
   it("a q syntax error thrown inside the schema keeps its code and details.position", () => {
     try {
-      parsePart("query", SCHEMAS.cards.query, { q: "name:(charizard" });
+      parsePart("query", QUERIES.cards, { q: "name:(charizard" });
       throw new Error("expected a failure");
     } catch (err) {
       expect(err).toBeInstanceOf(ApiError);
@@ -150,7 +142,7 @@ describe("graded certificate batches", () => {
 
 describe("paging", () => {
   const field = fc.oneof(fc.constant(undefined), fc.constantFrom("", "0", "1", "7", "50", "100", "101", "10000", "-3", " 20 ", "20abc", "abc", "3.5"), fc.nat(20_000).map(String));
-  const page = SCHEMAS.printings.query.pick({ page_size: true, page: true, limit: true, offset: true });
+  const page = QUERIES.printings.pick({ page_size: true, page: true, limit: true, offset: true });
   const outcome = (f: () => unknown) => {
     try {
       return f();

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import { responseProblem, z } from "../../emulator/pipeline/schema.ts";
-import { SCHEMAS } from "../../emulator/areas/catalog/schemas.ts";
+import { CATALOG } from "../../contract/index.ts";
 
 // The Card Data wire in the official SDK's shapes (docs/decisions.md "Catalog"):
 // TCGplayer ids and One Piece stats are strings, a `select=` answer is a
@@ -80,13 +80,13 @@ describe("catalog response schemas", () => {
   const partial = { id: "base1-4", name: "Charizard" };
 
   it("without select a partial card is outside the schema; with select it is the documented variant", () => {
-    expect(responseProblem(SCHEMAS.card, 200, partial, { query: new URLSearchParams() })).toMatch(/^data\./);
-    expect(responseProblem(SCHEMAS.card, 200, partial, { query: new URLSearchParams("select=name") })).toBeNull();
-    expect(responseProblem(SCHEMAS.cards, 200, [partial], { query: new URLSearchParams("select=name"), top: { page: 1, page_size: 100, total_count: 1, language: "en" } })).toBeNull();
+    expect(responseProblem(CATALOG.cardsGet.schema, 200, partial, { query: new URLSearchParams() })).toMatch(/^data\./);
+    expect(responseProblem(CATALOG.cardsGet.schema, 200, partial, { query: new URLSearchParams("select=name") })).toBeNull();
+    expect(responseProblem(CATALOG.cardsSearch.schema, 200, [partial], { query: new URLSearchParams("select=name"), top: { page: 1, page_size: 100, total_count: 1, language: "en" } })).toBeNull();
   });
 
   it("a page's fields beside data are checked", () => {
-    expect(responseProblem(SCHEMAS.expansions, 200, [], { query: new URLSearchParams(), top: { page: 1, page_size: 100, total_count: "0", language: "en" } })).toMatch(/total_count/);
+    expect(responseProblem(CATALOG.expansionsSearch.schema, 200, [], { query: new URLSearchParams(), top: { page: 1, page_size: 100, total_count: "0", language: "en" } })).toMatch(/total_count/);
   });
 
   it("the OpenAPI document declares the full shape, the page fields and the select variant", async () => {
@@ -108,7 +108,7 @@ describe("catalog response schemas", () => {
 
 describe("the select variant is declared with zod", () => {
   it("is the partial shape with id required", () => {
-    const v = SCHEMAS.card.responses[200].variant!;
+    const v = CATALOG.cardsGet.schema.responses[200].variant!;
     expect(v.query).toBe("select");
     expect((v.data as z.ZodType).safeParse({ id: "x" }).success).toBe(true);
     expect((v.data as z.ZodType).safeParse({ name: "x" }).success).toBe(false);

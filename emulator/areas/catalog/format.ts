@@ -1,14 +1,14 @@
 import type { CardPricing, CardRecord, GradedCert, SealedPricing, SealedRecord } from "../../catalog-data/model.ts";
-import type { CardWire, CertWire, EmbeddedCardPricing, EmbeddedSealedPricing, FullCardPricing, FullSealedPricing, SealedWire } from "./schemas.ts";
+import type { Card, CardPricing as WireCardPricing, GradedCert as WireGradedCert, SealedPricing as WireSealedPricing, SealedProduct } from "../../../contract/index.ts";
 
 // Wire formatters. `include=prices` embeds the current pricing (always present,
 // `market:null` and empty arrays when there is no data); the prices routes
 // return strictly more (graded `band`/`last_sold_at`, sealed `conditions`/`history`).
-// Their return types are the route schemas' (schemas.ts), so the two cannot drift.
+// Their return types are the contract's (contract/catalog/shapes.ts), so the two cannot drift.
 
 const EMPTY_CARD_PRICING = { currency: "USD", market: null, is_stale: false } as const;
 
-export function embeddedCardPricing(p: CardPricing | undefined): EmbeddedCardPricing {
+export function embeddedCardPricing(p: CardPricing | undefined): WireCardPricing {
   if (!p) return { ...EMPTY_CARD_PRICING, conditions: [], graded: [] };
   return {
     ...p,
@@ -17,32 +17,32 @@ export function embeddedCardPricing(p: CardPricing | undefined): EmbeddedCardPri
   };
 }
 
-export function fullCardPricing(p: CardPricing | undefined): FullCardPricing {
+export function fullCardPricing(p: CardPricing | undefined): WireCardPricing {
   if (!p) return { ...EMPTY_CARD_PRICING, conditions: [], graded: [] };
   return { ...p, conditions: p.conditions ?? [] };
 }
 
-export function cardWire(rec: CardRecord, withPrices: boolean): CardWire {
+export function cardWire(rec: CardRecord, withPrices: boolean): Card {
   return withPrices ? { ...rec.card, pricing: embeddedCardPricing(rec.pricing) } : rec.card;
 }
 
-const emptySealed = (): FullSealedPricing => ({ currency: "USD", market: null, is_on_sale: false });
+const emptySealed = (): WireSealedPricing => ({ currency: "USD", market: null, is_on_sale: false });
 
-export function embeddedSealedPricing(p: SealedPricing | undefined): EmbeddedSealedPricing {
+export function embeddedSealedPricing(p: SealedPricing | undefined): WireSealedPricing {
   if (!p) return emptySealed();
   const { conditions: _c, history: _h, ...rest } = p;
   return rest;
 }
 
-export function fullSealedPricing(p: SealedPricing | undefined): FullSealedPricing {
+export function fullSealedPricing(p: SealedPricing | undefined): WireSealedPricing {
   return p ? { ...p } : emptySealed();
 }
 
-export function sealedWire(rec: SealedRecord, withPrices: boolean): SealedWire {
+export function sealedWire(rec: SealedRecord, withPrices: boolean): SealedProduct {
   return withPrices ? { ...rec.product, pricing: embeddedSealedPricing(rec.pricing) } : rec.product;
 }
 
-export function certWire(cert: GradedCert, card: CardRecord | undefined): CertWire {
+export function certWire(cert: GradedCert, card: CardRecord | undefined): WireGradedCert {
   return {
     provider: cert.provider,
     cert_number: cert.cert_number,

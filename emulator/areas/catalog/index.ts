@@ -4,4 +4,3 @@ import { catalogDeviations } from "./deviations.ts";
 
 export const catalogArea: Area = { name: "catalog", routes: catalogRoutes, control: [], deviations: catalogDeviations };
 export { cardWire } from "./format.ts";
-export { cardSchema, cardWireSchema, type CardWire } from "./schemas.ts";

@@ -6,7 +6,7 @@ import { z } from "../../pipeline/schema.ts";
 // (leading-integer parse, clamped; no integer at all is 400) and the live
 // service's strict `page`/`page_size` (out of range is 400, never clamped).
 // Each field throws its 400 invalid_pagination instead of recording a zod
-// issue: every catalog query field does (see schemas.ts), so the first wrong
+// issue: every catalog query field does (see parse.ts), so the first wrong
 // field in declaration order answers, as when the routes read them by hand.
 
 export interface PageFields {
@@ -26,16 +26,15 @@ export interface CatalogPage {
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 
 /** An optional paging integer read from its query string by `parse` (which throws the coded 400). */
-function pagingInt(description: string, parse: (raw: string) => number) {
+function pagingInt(parse: (raw: string) => number) {
   return z
     .string()
-    .describe(description)
     .optional()
     .transform((raw) => (raw === undefined ? undefined : parse(raw)));
 }
 
-function strictInt(name: string, lo: number, hi: number, description: string) {
-  return pagingInt(description, (raw) => {
+function strictInt(name: string, lo: number, hi: number) {
+  return pagingInt((raw) => {
     if (!/^\s*\d+\s*$/.test(raw)) throw badRequest("invalid_pagination", `${name} must be an integer`);
     const n = Number.parseInt(raw, 10);
     if (n < lo || n > hi) throw badRequest("invalid_pagination", `${name} must be between ${lo} and ${hi}`);
@@ -43,20 +42,20 @@ function strictInt(name: string, lo: number, hi: number, description: string) {
   });
 }
 
-function looseInt(name: string, lo: number, hi: number, description: string) {
-  return pagingInt(description, (raw) => {
+function looseInt(name: string, lo: number, hi: number) {
+  return pagingInt((raw) => {
     const n = leadingInt(raw);
     if (n === null) throw badRequest("invalid_pagination", `${name} must be an integer (got "${raw.slice(0, 40)}")`);
     return clamp(n, lo, hi);
   });
 }
 
-/** The four paging fields of a Card Data list, in the order they are checked. */
+/** The four paging fields of a Card Data list, in the order they are checked (the contract documents them). */
 export const catalogPageQuery = () => ({
-  page_size: strictInt("page_size", 1, MAX_PAGE_SIZE, `Rows per page, 1 to ${MAX_PAGE_SIZE} (a route with a smaller cap serves at most its cap)`),
-  page: strictInt("page", 1, MAX_OFFSET, `1-based page number; page × page_size at most ${MAX_OFFSET}`),
-  limit: looseInt("limit", 1, MAX_PAGE_SIZE, `Rows per page (leading integer, clamped to 1..${MAX_PAGE_SIZE}); wins over page_size`),
-  offset: looseInt("offset", 0, MAX_OFFSET, `First row (leading integer, clamped to 0..${MAX_OFFSET}); wins over page`),
+  page_size: strictInt("page_size", 1, MAX_PAGE_SIZE),
+  page: strictInt("page", 1, MAX_OFFSET),
+  limit: looseInt("limit", 1, MAX_PAGE_SIZE),
+  offset: looseInt("offset", 0, MAX_OFFSET),
 });
 
 /**

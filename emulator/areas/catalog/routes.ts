@@ -1,34 +1,23 @@
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { checkIdArray } from "../../pipeline/pagination.ts";
 import { checkIdentifier } from "../../pipeline/identifiers.ts";
-import { defineRoute, ok, type Reply, type RouteSpec } from "../../pipeline/route.ts";
+import { ok, serve, type Reply, type RouteSpec } from "../../pipeline/route.ts";
 import { successText } from "../../pipeline/envelope.ts";
-import type { AccessRule } from "../../pipeline/auth.ts";
 import type { Services } from "../../pipeline/services.ts";
+import { CATALOG, PRINTINGS_CAP, type CardPrices, type CertRef, type GradedCertBatch, type SealedPrices } from "../../../contract/index.ts";
 import { applySelect, type IncludeOptions } from "./query/index.ts";
 import { okCached, pageReply, search } from "./search.ts";
 import { catalogPage } from "./paging.ts";
 import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "./format.ts";
-import { SCHEMAS, type CertRef } from "./schemas.ts";
+import { QUERIES } from "./parse.ts";
 import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../../catalog-data/model.ts";
 
-// The twelve Card Data paths of the interface document (+ the announced,
-// not-live price history). Every read costs 1 credit, `include=prices` is free.
-// The route schemas (schemas.ts) parse every query field before the handler,
-// so a wrong parameter answers its 400 before a missing record's 404.
+// The Card Data operations (contract/catalog/operations.ts): method, path, access,
+// cost and answers come from the contract. The server's query parsers (parse.ts)
+// read every query field before the handler, so a wrong parameter answers its
+// 400 before a missing record's 404.
 
-const CATALOG: AccessRule = { kinds: ["partner", "legacy"], scopes: ["read:catalog"] };
-const G = ":game{pokemon|onepiece|azuki}";
-const PRINTINGS_CAP = 50;
-
-const base = (path: string, method: RouteSpec["method"] = "GET") => ({
-  method,
-  path,
-  access: CATALOG,
-  envelope: "partner" as const,
-  cost: 1,
-  gate: "catalog",
-});
+const gate = "catalog";
 
 interface GameId {
   game: Game;
@@ -87,9 +76,9 @@ function baseRank(r: CardRecord): number {
 }
 
 export const catalogRoutes: RouteSpec[] = [
-  defineRoute({
-    ...base(`/${G}/cards`),
-    schema: SCHEMAS.cards,
+  serve(CATALOG.cardsSearch, {
+    gate,
+    parse: { query: QUERIES.cards },
     handle: (c) => {
       const { game } = c.input.params;
       return search({
@@ -107,25 +96,25 @@ export const catalogRoutes: RouteSpec[] = [
     },
   }),
 
-  // The hot path: the schema reads include and select (as the handler did); the answer is cached per card and format.
-  defineRoute({
-    ...base(`/${G}/cards/:id`),
-    schema: SCHEMAS.card,
+  // The hot path: the parser reads include and select; the answer is cached per card and format.
+  serve(CATALOG.cardsGet, {
+    gate,
+    parse: { query: QUERIES.card },
     handle: (c) => cardReply(findCard(c.services, c.input.params), c.input.query),
   }),
 
-  defineRoute({
-    ...base(`/${G}/cards/:id/prices`),
-    schema: SCHEMAS.cardPrices,
+  serve(CATALOG.cardsPrices, {
+    gate,
     handle: (c) => {
       const rec = findCard(c.services, c.input.params);
-      return ok({ card_id: rec.card.id, pricing: fullCardPricing(rec.pricing) });
+      const data: CardPrices = { card_id: rec.card.id, pricing: fullCardPricing(rec.pricing) };
+      return ok(data);
     },
   }),
 
-  defineRoute({
-    ...base(`/${G}/cards/:id/printings`),
-    schema: SCHEMAS.printings,
+  serve(CATALOG.cardsPrintings, {
+    gate,
+    parse: { query: QUERIES.printings },
     handle: (c) => {
       const anchor = findCard(c.services, c.input.params);
       const { query } = c.input;
@@ -139,18 +128,16 @@ export const catalogRoutes: RouteSpec[] = [
     },
   }),
 
-  defineRoute({
-    ...base(`/${G}/cards/:id/price-history`),
-    cost: undefined,
-    schema: SCHEMAS.priceHistory,
+  serve(CATALOG.cardsPriceHistory, {
+    gate,
     handle: () => {
       throw notFound("Card price history is announced but not live yet; this call costs nothing");
     },
   }),
 
-  defineRoute({
-    ...base(`/${G}/expansions`),
-    schema: SCHEMAS.expansions,
+  serve(CATALOG.expansionsSearch, {
+    gate,
+    parse: { query: QUERIES.expansions },
     handle: (c) => {
       const { game } = c.input.params;
       return search({
@@ -166,15 +153,15 @@ export const catalogRoutes: RouteSpec[] = [
     },
   }),
 
-  defineRoute({
-    ...base(`/${G}/expansions/:id`),
-    schema: SCHEMAS.expansion,
+  serve(CATALOG.expansionsGet, {
+    gate,
+    parse: { query: QUERIES.expansion },
     handle: (c) => ok(expansionWireFor(c.input.query)(findExpansion(c.services, c.input.params))),
   }),
 
-  defineRoute({
-    ...base(`/${G}/expansions/:id/cards`),
-    schema: SCHEMAS.expansionCards,
+  serve(CATALOG.expansionsCards, {
+    gate,
+    parse: { query: QUERIES.expansionCards },
     handle: (c) => {
       const { game, id } = c.input.params;
       findExpansion(c.services, c.input.params);
@@ -193,9 +180,9 @@ export const catalogRoutes: RouteSpec[] = [
     },
   }),
 
-  defineRoute({
-    ...base(`/${G}/sealed`),
-    schema: SCHEMAS.sealed,
+  serve(CATALOG.sealedSearch, {
+    gate,
+    parse: { query: QUERIES.sealed },
     handle: (c) => {
       const { game } = c.input.params;
       const types = c.input.query.product_type;
@@ -213,27 +200,26 @@ export const catalogRoutes: RouteSpec[] = [
     },
   }),
 
-  defineRoute({
-    ...base(`/${G}/sealed/:id`),
-    schema: SCHEMAS.sealedOne,
+  serve(CATALOG.sealedGet, {
+    gate,
+    parse: { query: QUERIES.sealedOne },
     handle: (c) => ok(sealedWireFor(c.input.query)(findSealed(c.services, c.input.params))),
   }),
 
-  defineRoute({
-    ...base(`/${G}/sealed/:id/prices`),
-    schema: SCHEMAS.sealedPrices,
+  serve(CATALOG.sealedPrices, {
+    gate,
     handle: (c) => {
       const rec = findSealed(c.services, c.input.params);
-      return ok({ product_id: rec.product.id, pricing: fullSealedPricing(rec.pricing) });
+      const data: SealedPrices = { product_id: rec.product.id, pricing: fullSealedPricing(rec.pricing) };
+      return ok(data);
     },
   }),
 
-  defineRoute({ ...base(`/grading/certs/batch`), schema: SCHEMAS.certBatchGet, handle: (c) => certBatch(c.services, c.input.query.certs) }),
-  defineRoute({ ...base(`/grading/certs/batch`, "POST"), schema: SCHEMAS.certBatchPost, handle: (c) => certBatch(c.services, c.input.body.certs) }),
+  serve(CATALOG.certsBatch, { gate, handle: (c) => certBatch(c.services, c.input.query.certs) }),
+  serve(CATALOG.certsBatchPost, { gate, handle: (c) => certBatch(c.services, c.input.body.certs) }),
 
-  defineRoute({
-    ...base(`/grading/certs/:provider/:certNumber`),
-    schema: SCHEMAS.cert,
+  serve(CATALOG.certsGet, {
+    gate,
     handle: (c) => {
       const { provider, certNumber } = c.input.params;
       const cert = c.services.catalog.cert(provider, certNumber);
@@ -255,5 +241,6 @@ function certBatch(services: Services, refs: readonly CertRef[]) {
       : { provider: ref.provider.toUpperCase(), cert_number: ref.cert_number, found: false as const };
   });
   const found = results.filter((r) => r.found).length;
-  return ok({ results, found, not_found: results.length - found });
+  const data: GradedCertBatch = { results, found, not_found: results.length - found };
+  return ok(data);
 }

@@ -4,7 +4,7 @@ import { compileParsed, compileOrderBy, languageScope, type RecordOf, type Resou
 import type { Game, LanguageCode } from "../../catalog-data/model.ts";
 import { ResultCache } from "./result-cache.ts";
 import { catalogPage, type CatalogPage, type PageFields } from "./paging.ts";
-import { guarded, type ParsedQ } from "./schemas.ts";
+import { guarded, type ParsedQ } from "./parse.ts";
 
 const results = new ResultCache<readonly unknown[]>();
 

@@ -18,7 +18,7 @@ import { visionSlice, type FeedbackRecord } from "./state.ts";
 
 const TOP_CONFIDENCE = { large: 0.98, small: 0.94 } as const;
 
-export function identify(services: Services, key: KeyRecord, image: ImageInput, opts: IdentifyOptions): IdentifyResultWire<ReturnType<typeof cardWire>> {
+export function identify(services: Services, key: KeyRecord, image: ImageInput, opts: IdentifyOptions): IdentifyResultWire {
   const decoded = decode(image.bytes);
   if (!decoded)
     throw badRequest("invalid_image", "The image could not be decoded; send a JPEG, PNG or WebP file (detected by content, not by name or Content-Type)", {

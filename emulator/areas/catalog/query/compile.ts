@@ -1,4 +1,4 @@
-// Compiles a parsed `q` into a record predicate (service-facts §3.4). Compile
+// Compiles a parsed `q` into a record predicate (README "Card Data catalog"). Compile
 // once per request; the returned closures do no parsing or regex work.
 import type { Game } from "../../../catalog-data/model.ts";
 import { QueryError, invalidValue } from "./errors.ts";

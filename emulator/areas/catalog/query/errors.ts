@@ -1,4 +1,4 @@
-// Errors raised by the catalog query layer (service-facts §3.6). All map to HTTP 400.
+// Errors raised by the catalog query layer (README "Card Data catalog"). All map to HTTP 400.
 
 export type QueryErrorCode =
   | "parse_error"

@@ -1,4 +1,4 @@
-// Searchable / sortable field schemas per resource (service-facts §3.3–3.4).
+// Searchable / sortable field schemas per resource (README "Card Data catalog").
 import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../../../catalog-data/model.ts";
 import { SEALED_PRODUCT_TYPES } from "../../../catalog-data/model.ts";
 import { own } from "../../../state/own.ts";

@@ -1,4 +1,4 @@
-// `orderBy` parsing and record comparators (service-facts §3.4).
+// `orderBy` parsing and record comparators (README "Card Data catalog").
 //
 // Keys are comma separated, `-` prefix = descending, at most 3 keys. Missing
 // values sort LAST in both directions; ties are broken by `id` ascending.
@@ -10,8 +10,9 @@ import { orderKeyCache, unknownFieldError } from "./compile.ts";
 import { SORT_ALIASES, fieldsFor, lookupField, type FieldDef, type FieldSchema, type RecordOf, type Resource } from "./fields.ts";
 import { dateNumber } from "./text.ts";
 import { own } from "../../../state/own.ts";
+import { MAX_ORDER_KEYS } from "../../../../contract/index.ts";
 
-export const MAX_ORDER_KEYS = 3;
+export { MAX_ORDER_KEYS };
 
 /**
  * Order used when orderBy is absent or blank (always followed by the `id` tiebreak):

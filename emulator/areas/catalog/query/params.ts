@@ -1,4 +1,4 @@
-// Parsers for the non-`q` Card Data query parameters (service-facts §3.3, §3.6).
+// Parsers for the non-`q` Card Data query parameters (README "Card Data catalog").
 import type { Card, Expansion, LanguageCode, SealedProduct, SealedProductType } from "../../../catalog-data/model.ts";
 import { LANGUAGES, SEALED_PRODUCT_TYPES } from "../../../catalog-data/model.ts";
 import { QueryError, invalidValue } from "./errors.ts";

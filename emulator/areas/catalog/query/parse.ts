@@ -1,4 +1,4 @@
-// Lexer and parser for the `q` search grammar (service-facts §3.4).
+// Lexer and parser for the `q` search grammar (README "Card Data catalog").
 //
 //   query   := or EOF
 //   or      := and ( "OR" and )*
@@ -13,10 +13,10 @@
 // `position` is where the value starts (its opening quote or bracket).
 import { parseError, tooComplex } from "./errors.ts";
 import { isSpace } from "./text.ts";
+import { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS } from "../../../../contract/index.ts";
 
-export const MAX_QUERY_LENGTH = 512;
-export const MAX_TERMS = 20;
-export const MAX_DEPTH = 5;
+// The caps are the wire's (contract/catalog/operations.ts documents them).
+export { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS };
 
 export interface TextValue {
   kind: "text";
