@@ -1,26 +1,12 @@
 import { badRequest } from "../pipeline/errors.ts";
-import { z } from "../pipeline/schema.ts";
+import { shippingAddressSchema, type ShippingAddress } from "../../contract/index.ts";
 
 // One validation for shipping addresses (warehouse quotes and mystery
 // redemptions): missing_shipping_address, invalid_address (details.field and
 // details.fields name what is wrong), phone_required outside the US.
 
-/**
- * An address as the API takes it (documentation) and shows it (answers). The checks
- * are parseShippingAddress's: their codes and details are not a schema's.
- */
-export const shippingAddressSchema = z.object({
-  name: z.string(),
-  street1: z.string(),
-  street2: z.string().optional(),
-  city: z.string(),
-  state: z.string().optional().describe("Two-letter state code; required in the US"),
-  zip: z.string().describe("A US ZIP code (12345 or 12345-6789) in the US"),
-  country: z.string().describe("ISO 3166-1 alpha-2 code, e.g. US"),
-  phone: z.string().optional().describe("Required outside the US (customs)"),
-  email: z.string().optional(),
-});
-export type ShippingAddress = z.output<typeof shippingAddressSchema>;
+// The shape is the contract's (contract/shipping.ts); the checks below are the rule.
+export { shippingAddressSchema, type ShippingAddress };
 
 const REQUIRED = ["name", "street1", "city", "zip", "country"] as const;
 const OPTIONAL = ["street2", "state", "phone", "email"] as const;
