@@ -1,4 +1,5 @@
 import type { Operation } from "./operation.ts";
+import { WAREHOUSE_OPERATIONS } from "./warehouse/index.ts";
 import { CATALOG } from "./catalog/index.ts";
 import { SERVICE } from "./service.ts";
 import { WEBHOOKS } from "./webhooks.ts";
@@ -37,6 +38,7 @@ export * from "./mystery/sellback.ts";
 export * from "./shipping.ts";
 export * from "./mystery/redemption.ts";
 export * from "./catalog/index.ts";
+export * from "./warehouse/index.ts";
 
 /** Every operation the contract declares. */
 export const OPERATIONS: readonly Operation[] = [
@@ -53,4 +55,5 @@ export const OPERATIONS: readonly Operation[] = [
   ...Object.values(SELLBACK),
   ...Object.values(REDEMPTION),
   ...Object.values(CATALOG),
+  ...WAREHOUSE_OPERATIONS,
 ];

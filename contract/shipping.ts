@@ -1,9 +1,14 @@
 import { z } from "./zod.ts";
 
-// Shipping addresses on the wire (docs/warehouse.md, docs/mystery.md "Redemption"):
+// Shipping on the wire (docs/warehouse.md, docs/mystery.md "Redemption"):
 // warehouse quotes and orders and mystery redemptions take and show the same
-// shape. The checks (required fields, US ZIP and state, phone outside the US)
-// are a rule of the server: their codes and details are not a schema's.
+// address shape, and quotes name carrier tokens. The checks (required fields,
+// US ZIP and state, phone outside the US) are a rule of the server: their codes
+// and details are not a schema's.
+
+/** Carrier tokens a quote may name (`carriers`), and that rates carry. */
+export const CARRIERS = ["usps", "ups", "dhl_express", "lso"] as const;
+export type Carrier = (typeof CARRIERS)[number];
 
 const text = z.string();
 
@@ -29,3 +34,6 @@ export const ShippingAddressInput = ShippingAddress.extend({
   email: text.nullable().optional(),
 });
 export type ShippingAddressInput = z.output<typeof ShippingAddressInput>;
+
+/** The warehouse's name for the address as answers show it. */
+export const shippingAddressSchema = ShippingAddress;

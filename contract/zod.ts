@@ -34,3 +34,19 @@ export const identifier = (schema: z.ZodString = z.string()) =>
       params: { code: "identifier_too_long" } satisfies IssueParams,
     })
     .meta({ maxLength: MAX_IDENTIFIER });
+
+/** Idempotency and submission keys are at most 128 characters (docs/reference: "Limits"). */
+export const MAX_IDEMPOTENCY_KEY = 128;
+
+/** The JSON Schema a request part is documented with. */
+function documented(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _s, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return json;
+}
+
+/**
+ * A request field (or a whole body) documented as `schema` but accepted as sent: the server
+ * checks it once a rule whose error must come first (a record's 404 or 409) has run. Always
+ * optional to the parser; `schema` decides what absence means.
+ */
+export const later = (schema: z.ZodType) => z.unknown().optional().meta(documented(schema));

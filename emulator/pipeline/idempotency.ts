@@ -1,3 +1,4 @@
+import { MAX_IDEMPOTENCY_KEY } from "../../contract/index.ts";
 import { defineSlice } from "../state/slices.ts";
 import type { Store } from "../state/store.ts";
 import type { Reply } from "./route.ts";
@@ -15,7 +16,7 @@ import { badRequest, conflict } from "./errors.ts";
 // another with the same key is in flight (the handler awaits the chain) waits
 // for it and replays its answer, so parallel replays never run twice.
 
-export const MAX_IDEMPOTENCY_KEY = 128;
+export { MAX_IDEMPOTENCY_KEY };
 
 interface Remembered {
   fingerprint: string;

@@ -7,7 +7,7 @@ import { badRequest } from "./errors.ts";
 // input, tests check answers against them, and the OpenAPI document is
 // written from them. zod 4 (chosen by measurement: see docs/decisions.md).
 
-export { z, withCode, identifier, type IssueParams, type ResponseSpec, type RouteSchema } from "../../contract/index.ts";
+export { z, withCode, identifier, later, type IssueParams, type ResponseSpec, type RouteSchema } from "../../contract/index.ts";
 
 export interface ParsedInput {
   params: Record<string, unknown>;
@@ -58,18 +58,6 @@ function codeAt(root: z.ZodType, path: readonly PropertyKey[], fallback: string)
   return found;
 }
 
-/** The JSON Schema a request part is documented with. */
-function documented(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _s, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  return json;
-}
-
-/**
- * A request field (or a whole body) documented as `schema` but accepted as sent: the handler
- * checks it with `checkLater` once a rule whose error must come first (a record's 404 or 409)
- * has run. Always optional to the pipeline; `schema` decides what absence means.
- */
-export const later = (schema: z.ZodType) => z.unknown().optional().meta(documented(schema));
 
 /** Checks a `later` body field (`name`) or a whole `later` body now: its 400 as if the pipeline had parsed it. */
 export function checkLater<T>(schema: z.ZodType<T>, value: unknown, name?: string): T {

@@ -1,10 +1,10 @@
+import { CARRIERS, type Carrier } from "../../contract/index.ts";
 import { badRequest } from "../pipeline/errors.ts";
 
 // The carriers and services both shipping flows quote from (warehouse orders and
 // mystery redemptions): one table, deterministic, no Shippo. Prices are USD.
 
-export const CARRIERS = ["usps", "ups", "dhl_express", "lso"] as const;
-export type Carrier = (typeof CARRIERS)[number];
+export { CARRIERS, type Carrier };
 
 export const CARRIER_LABELS: Record<Carrier, string> = { usps: "USPS", ups: "UPS", dhl_express: "DHL Express", lso: "LSO" };
 

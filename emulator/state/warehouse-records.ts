@@ -2,13 +2,10 @@
 // the data model, because the fixtures build them as well as the warehouse area
 // (which re-exports them from its model.ts).
 
-/** Where a card physically is. `OFFCHAIN`: in the vault, not tokenized (the interface's named location). */
-export const CARD_LOCATIONS = ["OFFCHAIN", "ONCHAIN", "IN_TRANSIT", "EXTERNAL"] as const;
-export type CardLocation = (typeof CARD_LOCATIONS)[number];
+// The wire's enums are the contract's (contract/warehouse/cards.ts).
+import { CARD_LOCATIONS, CARD_STATUSES, type CardLocation, type CardStatus } from "../../contract/index.ts";
 
-/** Inventory status (the `status` the inventory listing adds). */
-export const CARD_STATUSES = ["AVAILABLE", "RESERVED", "SHIPPED", "RETURNING", "WITHDRAWN", "TRANSFERRED"] as const;
-export type CardStatus = (typeof CARD_STATUSES)[number];
+export { CARD_LOCATIONS, CARD_STATUSES, type CardLocation, type CardStatus };
 
 export interface DeclaredValue {
   /** USD cents. */

@@ -1,6 +1,6 @@
 import type { Services } from "../../pipeline/services.ts";
 import { ApiError, notFound } from "../../pipeline/errors.ts";
-import { SITES } from "../../../fixtures/warehouse/index.ts";
+import { SITES } from "../../../contract/index.ts";
 import { own } from "../../state/own.ts";
 import type { DeclaredValueRecord, Invoice, Order, Report, ServiceCredit, TenantState } from "./model.ts";
 import { custodyCards } from "./format.ts";
@@ -8,7 +8,7 @@ import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
 import { toCents } from "./money.ts";
 import { type Actor, logActivity, touch } from "./state.ts";
-import type { AccountWire, IntegrationStatusWire, SlaWire } from "./schemas.ts";
+import type { IntegrationStatus as IntegrationStatusWire, Sla as SlaWire, WarehouseAccount as AccountWire } from "../../../contract/index.ts";
 
 // Billing rules: declared values, invoices and reports, the account summary,
 // SLA metrics, service credits and the integration status. Closing a month

@@ -2,7 +2,7 @@ import { defineControl, type ControlSpec } from "../../control/route.ts";
 import { listLimit, newestFirst } from "../../control/schemas.ts";
 import { ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";
-import { exceptionSchema, inboundSchema, orderSchema, withdrawalSchema } from "./schemas.ts";
+import { InboundShipment, Order, WarehouseException, Withdrawal } from "../../../contract/index.ts";
 import { inboundWire, orderWire, withdrawalWire } from "./format.ts";
 import { warehouse } from "./state.ts";
 
@@ -26,10 +26,10 @@ export const overviewControl: ControlSpec[] = [
               z.object({
                 account_id: z.string(),
                 cards: z.record(z.string(), z.number().int()),
-                orders: z.array(orderSchema),
-                inbound_shipments: z.array(inboundSchema),
-                withdrawals: z.array(withdrawalSchema),
-                exceptions: z.array(exceptionSchema),
+                orders: z.array(Order),
+                inbound_shipments: z.array(InboundShipment),
+                withdrawals: z.array(Withdrawal),
+                exceptions: z.array(WarehouseException),
               }),
             ),
           }),

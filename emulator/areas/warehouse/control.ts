@@ -7,7 +7,7 @@ import { defineControl, type ControlSpec } from "../../control/route.ts";
 import { badInput, missing, oneOf, opt, text } from "../../control/schemas.ts";
 import { identifier, z } from "../../pipeline/schema.ts";
 import { EXCEPTION_KINDS, type TenantState } from "./model.ts";
-import { exceptionSchema, inboundSchema, inventoryCardSchema, invoiceSchema, orderSchema, withdrawalSchema } from "./schemas.ts";
+import { InboundShipment, InventoryCard, Invoice, Order, WarehouseException, Withdrawal } from "../../../contract/index.ts";
 import { cardWire, inboundWire, orderWire } from "./format.ts";
 import { cardOwner, tenantOf, warehouse } from "./state.ts";
 import { deliver, failNextLabels, returnToSender, scanBack, ship } from "./orders.ts";
@@ -44,7 +44,7 @@ function cardTenant(services: Services, uniqueId: string) {
 
 const param = (name: string) => z.object({ [name]: identifier() });
 const conflictOn = (what: string) => ({ description: `The ${what} is not in a state that allows this`, codes: ["invalid_status"] }) as const;
-const cardAnswer = { description: "The card, with its status", data: inventoryCardSchema };
+const cardAnswer = { description: "The card, with its status", data: InventoryCard };
 /** A market price: at most a billion dollars, at most two decimals (read as text, then integer cents). */
 const PRICE = /^\d{1,9}(\.\d{1,2})?$/;
 
@@ -53,7 +53,7 @@ const orderAction = (path: string, describe: string, fn: (s: Services, t: Tenant
     method: "POST",
     path: `/warehouse/orders/:order_id/${path}`,
     describe,
-    schema: { params: param("order_id"), responses: { 200: { description: "The order", data: orderSchema }, 404: missing("order"), 409: conflictOn("order") } },
+    schema: { params: param("order_id"), responses: { 200: { description: "The order", data: Order }, 404: missing("order"), 409: conflictOn("order") } },
     handle: (c) => {
       const { t, id } = owning(c.services, "orders", c.input.params.order_id!);
       return ok(orderWire(fn(c.services, t, id)));
@@ -69,7 +69,7 @@ export const warehouseControl: ControlSpec[] = [
       params: param("id"),
       body: z.object({ count: opt(z.number().int().min(1).max(5000)) }),
       responses: {
-        200: { description: "The shipment and its cards", data: z.object({ inbound_shipment: inboundSchema, cards: z.array(inventoryCardSchema) }) },
+        200: { description: "The shipment and its cards", data: z.object({ inbound_shipment: InboundShipment, cards: z.array(InventoryCard) }) },
         400: badInput,
         404: missing("inbound shipment"),
         409: conflictOn("shipment"),
@@ -132,7 +132,7 @@ export const warehouseControl: ControlSpec[] = [
         order_id: opt(z.number().int()),
         inbound_shipment_id: opt(z.number().int()),
       }),
-      responses: { 201: { description: "The exception", data: exceptionSchema }, 400: badInput, 404: missing("tenant or record") },
+      responses: { 201: { description: "The exception", data: WarehouseException }, 400: badInput, 404: missing("tenant or record") },
     },
     handle: (c) => {
       const b = c.input.body;
@@ -150,7 +150,7 @@ export const warehouseControl: ControlSpec[] = [
     method: "POST",
     path: "/warehouse/exceptions/:id/resolve",
     describe: "Warehouse: resolve an open exception",
-    schema: { params: param("id"), responses: { 200: { description: "The exception, resolved", data: exceptionSchema }, 404: missing("exception"), 409: conflictOn("exception") } },
+    schema: { params: param("id"), responses: { 200: { description: "The exception, resolved", data: WarehouseException }, 404: missing("exception"), 409: conflictOn("exception") } },
     handle: (c) => {
       const { t, id } = owning(c.services, "exceptions", c.input.params.id!);
       return ok(resolveException(c.services, t, id));
@@ -162,7 +162,7 @@ export const warehouseControl: ControlSpec[] = [
     describe: "Warehouse: close a billing month {account_id?, month?: YYYY-MM (default: the current month)} → invoice and reports",
     schema: {
       body: z.object({ ...tenantField, month: opt(text()) }),
-      responses: { 201: { description: "The month's invoice", data: invoiceSchema }, 400: badInput, 404: missing("tenant") },
+      responses: { 201: { description: "The month's invoice", data: Invoice }, 400: badInput, 404: missing("tenant") },
     },
     handle: (c) =>
       created(closeMonth(c.services, tenantOf(c.services, c.input.body.account_id ?? DEFAULT_TENANT), c.input.body.month ?? c.services.clock.nowIso().slice(0, 7))),
@@ -192,7 +192,7 @@ export const warehouseControl: ControlSpec[] = [
       params: param("order_id"),
       body: z.object({ unique_ids: opt(z.array(idField())) }),
       responses: {
-        200: { description: "The order and the cards scanned back", data: z.object({ order: orderSchema, scanned_unique_ids: z.array(z.string()) }) },
+        200: { description: "The order and the cards scanned back", data: z.object({ order: Order, scanned_unique_ids: z.array(z.string()) }) },
         400: badInput,
         404: missing("order"),
         409: conflictOn("order"),
@@ -208,7 +208,7 @@ export const warehouseControl: ControlSpec[] = [
     method: "POST",
     path: "/warehouse/withdrawals/:id/complete",
     describe: "Warehouse: complete a requested withdrawal (the cards leave the vault)",
-    schema: { params: param("id"), responses: { 200: { description: "The withdrawal, completed", data: withdrawalSchema }, 404: missing("withdrawal"), 409: conflictOn("withdrawal") } },
+    schema: { params: param("id"), responses: { 200: { description: "The withdrawal, completed", data: Withdrawal }, 404: missing("withdrawal"), 409: conflictOn("withdrawal") } },
     handle: (c) => {
       const { t, id } = owning(c.services, "withdrawals", c.input.params.id!);
       return ok(completeWithdrawal(c.services, t, id));

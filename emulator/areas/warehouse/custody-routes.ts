@@ -1,28 +1,26 @@
+import { SITES, transferNote, WAREHOUSE_SITES, WAREHOUSE_TRANSFERS, WAREHOUSE_WITHDRAWALS, type CardTransfer as TransferWire, type WarehouseSite } from "../../../contract/index.ts";
 import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { checkLater } from "../../pipeline/schema.ts";
-import { SITES } from "../../../fixtures/warehouse/index.ts";
-import { idempotentCreate, intParam, keyOf, list, read, scoped, tenant, write } from "./http.ts";
+import { idempotentCreate, intParam, keyOf, list, read, tenant, write } from "./http.ts";
 import { parseAddress } from "./shipping.ts";
-import { checkTransfer, findSite, findTransfer, findWithdrawal, requestWithdrawal, transferCard, type Site } from "./custody.ts";
-import { SCHEMAS, transferNote, type SiteWire, type TransferWire } from "./schemas.ts";
+import { checkTransfer, findSite, findTransfer, findWithdrawal, requestWithdrawal, transferCard } from "./custody.ts";
 import type { CardTransfer } from "./model.ts";
 import { withdrawalWire } from "./format.ts";
 
-// Custody routes: withdrawals, card transfers and the warehouse sites (rules in custody.ts).
+// Custody routes: withdrawals, card transfers and the warehouse sites
+// (contract/warehouse/; rules in custody.ts).
 
-const READ = scoped("read:inventory");
-
-const siteWire = (s: Site): SiteWire => ({ ...s, services: [...s.services] });
+const siteWire = (s: WarehouseSite): WarehouseSite => ({ ...s, services: [...s.services] });
 const transferWire = (tr: CardTransfer): TransferWire => structuredClone(tr);
 
 export const custodyRoutes: RouteSpec[] = [
-  read("/withdrawals", READ, SCHEMAS.withdrawals, (c) => {
+  read(WAREHOUSE_WITHDRAWALS.list, (c) => {
     const { status, ...page } = c.input.query;
     const rows = Object.values(tenant(c).withdrawals).filter((w) => !status || w.status === status).sort((a, b) => b.withdrawal_id - a.withdrawal_id);
     return list("withdrawals", rows, page, withdrawalWire);
   }),
-  read("/withdrawals/:withdrawal_id", READ, SCHEMAS.withdrawal, (c) => ok(withdrawalWire(findWithdrawal(tenant(c), intParam(c.input.params.withdrawal_id, "withdrawal_id", "withdrawal"))))),
-  write("POST", "/withdrawals", scoped("write:withdrawal"), SCHEMAS.requestWithdrawal, (c) => {
+  read(WAREHOUSE_WITHDRAWALS.get, (c) => ok(withdrawalWire(findWithdrawal(tenant(c), intParam(c.input.params.withdrawal_id, "withdrawal_id", "withdrawal"))))),
+  write(WAREHOUSE_WITHDRAWALS.create, (c) => {
     const b = c.input.body;
     return idempotentCreate(c, "withdrawal", b.idempotency_key, () => {
       // The shared address rule, for a shipped withdrawal only.
@@ -32,9 +30,9 @@ export const custodyRoutes: RouteSpec[] = [
     });
   }),
 
-  read("/card-transfers", READ, SCHEMAS.transfers, (c) => list("transfers", Object.values(tenant(c).transfers).sort((a, b) => b.transfer_id - a.transfer_id), c.input.query, transferWire)),
-  read("/card-transfers/:transfer_id", READ, SCHEMAS.transfer, (c) => ok(transferWire(findTransfer(tenant(c), intParam(c.input.params.transfer_id, "transfer_id", "card transfer"))))),
-  write("POST", "/cards/:unique_id/transfer", scoped("write:transfer"), SCHEMAS.transferCard, (c) => {
+  read(WAREHOUSE_TRANSFERS.list, (c) => list("transfers", Object.values(tenant(c).transfers).sort((a, b) => b.transfer_id - a.transfer_id), c.input.query, transferWire)),
+  read(WAREHOUSE_TRANSFERS.get, (c) => ok(transferWire(findTransfer(tenant(c), intParam(c.input.params.transfer_id, "transfer_id", "card transfer"))))),
+  write(WAREHOUSE_TRANSFERS.create, (c) => {
     const b = c.input.body;
     const uniqueId = c.input.params.unique_id;
     // One key space for every card: the card is part of the request, so a key reused on another card is 409 idempotency_mismatch.
@@ -54,6 +52,6 @@ export const custodyRoutes: RouteSpec[] = [
     );
   }),
 
-  read("/sites", READ, SCHEMAS.sites, (c) => list("sites", SITES, c.input.query, siteWire)),
-  read("/sites/:site_id", READ, SCHEMAS.site, (c) => ok(siteWire(findSite(c.input.params.site_id)))),
+  read(WAREHOUSE_SITES.list, (c) => list("sites", SITES, c.input.query, siteWire)),
+  read(WAREHOUSE_SITES.get, (c) => ok(siteWire(findSite(c.input.params.site_id)))),
 ];

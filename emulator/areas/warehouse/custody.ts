@@ -1,6 +1,6 @@
 import type { Services } from "../../pipeline/services.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
-import { SITES } from "../../../fixtures/warehouse/index.ts";
+import { SITES } from "../../../contract/index.ts";
 import { own } from "../../state/own.ts";
 import type { Address, CardRow, CardTransfer, TenantState, Withdrawal } from "./model.ts";
 import { findCard } from "./inventory.ts";

@@ -1,7 +1,7 @@
 import type { CardRow, InboundShipment, Order, TenantState, Withdrawal } from "./model.ts";
-import type { CardWire, InboundWire, InventoryCardWire, OrderWire, WithdrawalWire } from "./schemas.ts";
+import type { InboundShipment as InboundWire, InventoryCard as InventoryCardWire, Order as OrderWire, WarehouseCard as CardWire, Withdrawal as WithdrawalWire } from "../../../contract/index.ts";
 
-// Wire shapes (declared in schemas.ts). Cards: the interface's raw-card table
+// Wire shapes (the contract's: contract/warehouse/). Cards: the interface's raw-card table
 // (unique_id, identity, pricing, insured_price, declared_value) plus location
 // and, for slabs, the grading; `status` only where the inventory listing adds it.
 

@@ -1,30 +1,24 @@
-import type { AccessRule } from "../../pipeline/auth.ts";
+import type { Operation } from "../../../contract/index.ts";
 import { ApiError } from "../../pipeline/errors.ts";
 import { idempotent } from "../../pipeline/idempotency.ts";
 import { intId } from "../../pipeline/identifiers.ts";
 import { paginate, type OffsetPage } from "../../pipeline/pagination.ts";
-import { defineRoute, ok, type HandlerContext, type Method, type Reply, type RouteSpec, type TypedContext } from "../../pipeline/route.ts";
+import { ok, serve, type HandlerContext, type Reply, type RouteSpec, type TypedContext } from "../../pipeline/route.ts";
 import type { RouteSchema } from "../../pipeline/schema.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import type { TenantState } from "./model.ts";
 import { tenantForKey } from "./state.ts";
 
-// Route plumbing shared by the warehouse route files: tenant-only access with
-// the interface's scopes, the warehouse envelope, the read pool, lists, path
-// ids and idempotent creates. What each route takes is its schema (schemas.ts).
-
-/** "Tenant key only" rows of the scope table (orders list/get, cards list/get). */
-export const TENANT: AccessRule = { kinds: ["tenant"] };
-export const scoped = (scope: string): AccessRule => ({ kinds: ["tenant"], scopes: [scope] });
+// Route plumbing shared by the warehouse route files: the read pool, lists,
+// path ids and idempotent creates. What each route takes and answers, who may
+// call it and its envelope are its contract operation (contract/warehouse/).
 
 type Handler<S extends RouteSchema> = (c: TypedContext<S>) => Reply | Promise<Reply>;
 
 /** Reads go through the warehouse read pool (20; 503 overloaded beyond it). */
-export const read = <S extends RouteSchema>(path: string, access: AccessRule, schema: S, handle: Handler<S>): RouteSpec =>
-  defineRoute({ method: "GET", path, access, envelope: "warehouse", gate: "warehouse_read", schema, handle });
+export const read = <S extends RouteSchema>(op: Operation<S>, handle: Handler<S>): RouteSpec => serve(op, { gate: "warehouse_read", handle });
 
-export const write = <S extends RouteSchema>(method: Method, path: string, access: AccessRule, schema: S, handle: Handler<S>): RouteSpec =>
-  defineRoute({ method, path, access, envelope: "warehouse", schema, handle });
+export const write = <S extends RouteSchema>(op: Operation<S>, handle: Handler<S>): RouteSpec => serve(op, { handle });
 
 export const keyOf = (c: HandlerContext): KeyRecord => c.key as KeyRecord;
 export const tenant = (c: HandlerContext): TenantState => tenantForKey(c.services, keyOf(c));

@@ -1,20 +1,16 @@
+import { attachmentBody, DEFAULT_SITE, updateBody, WAREHOUSE_INBOUND, type AnnouncedShipment, type ShipmentAttachment, type UpdateBody } from "../../../contract/index.ts";
 import { badRequest } from "../../pipeline/errors.ts";
 import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { checkLater } from "../../pipeline/schema.ts";
-import { DEFAULT_SITE } from "../../../fixtures/warehouse/index.ts";
 import { own } from "../../state/own.ts";
 import { inboundWire } from "./format.ts";
-import { idempotentCreate, intParam, keyOf, list, read, scoped, tenant, write } from "./http.ts";
+import { idempotentCreate, intParam, keyOf, list, read, tenant, write } from "./http.ts";
 import { addAttachment, announce, cancelShipment, findShipment, removeAttachment, requireShipment, updateShipment, type ShipmentFields } from "./inbound.ts";
-import { attachmentBody, SCHEMAS, updateBody, type UpdateBody } from "./schemas.ts";
 
-// Inbound shipment routes (rules in inbound.ts). Announcing is idempotent on
+// Inbound shipment routes (contract/warehouse/inbound.ts; rules in inbound.ts). Announcing is idempotent on
 // `submission_key`: a replay answers 200 with `created: false` and the
 // shipment as it is now. Updates and attachments check the shipment (404/409)
 // before their body (400): those bodies are checked by the handler.
-
-const READ = scoped("read:inventory");
-const WRITE = scoped("write:inbound_shipment");
 
 const shipmentId = (raw: string) => intParam(raw, "inbound_shipment_id", "inbound shipment");
 
@@ -33,18 +29,18 @@ function changesOf(b: UpdateBody): Partial<ShipmentFields> {
 }
 
 export const inboundRoutes: RouteSpec[] = [
-  read("/inbound-shipments", READ, SCHEMAS.shipments, (c) => {
+  read(WAREHOUSE_INBOUND.list, (c) => {
     const { status, ...page } = c.input.query;
     const rows = Object.values(tenant(c).inbound).filter((s) => !status || s.status === status).sort((a, b) => b.inbound_shipment_id - a.inbound_shipment_id);
     return list("inbound_shipments", rows, page, inboundWire);
   }),
-  read("/inbound-shipments/:inbound_shipment_id", READ, SCHEMAS.shipment, (c) => ok(inboundWire(findShipment(tenant(c), shipmentId(c.input.params.inbound_shipment_id))))),
-  read("/inbound-shipments/:inbound_shipment_id/attachments", READ, SCHEMAS.attachments, (c) => {
+  read(WAREHOUSE_INBOUND.get, (c) => ok(inboundWire(findShipment(tenant(c), shipmentId(c.input.params.inbound_shipment_id))))),
+  read(WAREHOUSE_INBOUND.attachments, (c) => {
     const s = findShipment(tenant(c), shipmentId(c.input.params.inbound_shipment_id));
     return ok({ inbound_shipment_id: s.inbound_shipment_id, attachments: structuredClone(s.attachments) });
   }),
 
-  write("POST", "/inbound-shipments", WRITE, SCHEMAS.announce, (c) => {
+  write(WAREHOUSE_INBOUND.announce, (c) => {
     const { submission_key, site_id, carrier, tracking_number, expected_card_count, declared_value_per_card, notes } = c.input.body;
     const fields: ShipmentFields = {
       site_id: site_id ?? DEFAULT_SITE,
@@ -54,7 +50,10 @@ export const inboundRoutes: RouteSpec[] = [
       declared_value_per_card,
       notes: notes ?? null,
     };
-    const run = () => created({ ...inboundWire(announce(c.services, tenant(c), keyOf(c), fields, submission_key ?? null)), created: true });
+    const run = () => {
+      const shipment: AnnouncedShipment = { ...inboundWire(announce(c.services, tenant(c), keyOf(c), fields, submission_key ?? null)), created: true };
+      return created(shipment);
+    };
     return idempotentCreate(c, "inbound", submission_key, run, {
       field: "submission_key",
       // A replay answers 200 with created:false and the shipment as it is now.
@@ -66,7 +65,7 @@ export const inboundRoutes: RouteSpec[] = [
     });
   }),
 
-  write("PATCH", "/inbound-shipments/:inbound_shipment_id", WRITE, SCHEMAS.updateShipment, (c) => {
+  write(WAREHOUSE_INBOUND.update, (c) => {
     const id = shipmentId(c.input.params.inbound_shipment_id);
     const t = tenant(c);
     // 404/409 on the shipment come before the body's 400s.
@@ -75,11 +74,11 @@ export const inboundRoutes: RouteSpec[] = [
     return ok(inboundWire(updateShipment(c.services, t, keyOf(c), id, changes)));
   }),
 
-  write("POST", "/inbound-shipments/:inbound_shipment_id/cancel", WRITE, SCHEMAS.cancelShipment, (c) =>
+  write(WAREHOUSE_INBOUND.cancel, (c) =>
     ok(inboundWire(cancelShipment(c.services, tenant(c), keyOf(c), shipmentId(c.input.params.inbound_shipment_id)))),
   ),
 
-  write("POST", "/inbound-shipments/:inbound_shipment_id/attachments", WRITE, SCHEMAS.addAttachment, (c) => {
+  write(WAREHOUSE_INBOUND.addAttachment, (c) => {
     const raw = c.input.params.inbound_shipment_id;
     // The key first (as every idempotent write), then the shipment's 404/409, then the fields' 400s.
     const sent = c.input.body as { idempotency_key?: unknown }; // the pipeline made it an object
@@ -94,13 +93,14 @@ export const inboundRoutes: RouteSpec[] = [
         requireShipment(t, id, ["ANNOUNCED", "RECEIVED"], "take attachments");
         const b = checkLater(attachmentBody, c.input.body);
         const { shipment, attachment } = addAttachment(c.services, t, id, { filename: b.filename, content_type: b.content_type, size_bytes: b.size_bytes ?? null });
-        return created({ inbound_shipment_id: shipment.inbound_shipment_id, ...attachment });
+        const added: ShipmentAttachment = { inbound_shipment_id: shipment.inbound_shipment_id, ...structuredClone(attachment) };
+        return created(added);
       },
       { target: { inbound_shipment_id: raw } },
     );
   }),
 
-  write("DELETE", "/inbound-shipments/:inbound_shipment_id/attachments/:attachment_id", WRITE, SCHEMAS.removeAttachment, (c) => {
+  write(WAREHOUSE_INBOUND.removeAttachment, (c) => {
     const id = shipmentId(c.input.params.inbound_shipment_id);
     const t = tenant(c);
     // The shipment's 404/409 come before the attachment id's 404.

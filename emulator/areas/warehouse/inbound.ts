@@ -8,7 +8,7 @@ import { type Actor, billableUsage, logActivity, newUniqueId } from "./state.ts"
 // Inbound shipment rules: the tenant announces a package of cards and may
 // update, cancel or attach documents to it while it is ANNOUNCED; the operator
 // receives it (control plane), and each card appears pending identity.
-// Routes: inbound-routes.ts; what they take (counts, sites, attachment types): schemas.ts.
+// Routes: inbound-routes.ts; what they take (counts, sites, attachment types): contract/warehouse/inbound.ts.
 
 /** What a tenant announces (and may change while ANNOUNCED). */
 export interface ShipmentFields {

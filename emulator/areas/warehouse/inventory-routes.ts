@@ -1,29 +1,30 @@
+import { encodeCursor, WAREHOUSE_CARDS, type CardSweep } from "../../../contract/index.ts";
 import { ok, type RouteSpec } from "../../pipeline/route.ts";
 import { paginate } from "../../pipeline/pagination.ts";
 import { cardWire } from "./format.ts";
-import { read, TENANT, tenant } from "./http.ts";
+import { read, tenant } from "./http.ts";
 import { findCard, inventoryCards, sweepCards } from "./inventory.ts";
-import { encodeCursor, SCHEMAS } from "./schemas.ts";
 
-// Inventory reads: the keyset sweep (GET /cards, `since`), the offset listing
+// Inventory reads (contract/warehouse/cards.ts): the keyset sweep (GET /cards, `since`), the offset listing
 // with status and totals (GET /inventory), and one card (GET /cards/{id}).
 
 export const inventoryRoutes: RouteSpec[] = [
-  read("/cards", TENANT, SCHEMAS.sweep, (c) => {
+  read(WAREHOUSE_CARDS.list, (c) => {
     const { limit, since, type } = c.input.query;
     const page = sweepCards(tenant(c), { since: since ?? 0, limit, type });
-    return ok({
+    const sweep: CardSweep = {
       cards: page.cards.map((card) => cardWire(card)),
       next_cursor: page.more ? encodeCursor(page.last) : null,
       // Where a later incremental sweep resumes (the end of this one).
       resume_cursor: encodeCursor(page.resume),
       has_more: page.more,
-    });
+    };
+    return ok(sweep);
   }),
 
-  read("/cards/:unique_id", TENANT, SCHEMAS.card, (c) => ok(cardWire(findCard(tenant(c), c.input.params.unique_id)))),
+  read(WAREHOUSE_CARDS.get, (c) => ok(cardWire(findCard(tenant(c), c.input.params.unique_id)))),
 
-  read("/inventory", TENANT, SCHEMAS.inventory, (c) => {
+  read(WAREHOUSE_CARDS.inventory, (c) => {
     const { type, status, ...page } = c.input.query;
     const rows = inventoryCards(tenant(c), { type, status: status ?? null });
     const { items, pagination } = paginate(rows, page);

@@ -7,6 +7,11 @@ import type { CardRow, Invoice } from "../../state/warehouse-records.ts";
 export type { ShippingAddress as Address } from "../../shipping/address.ts";
 import type { ShippingAddress as Address } from "../../shipping/address.ts";
 import type { Carrier } from "../../shipping/carriers.ts";
+import { CARD_TYPES, EXCEPTION_KINDS, INBOUND_STATUSES, ORDER_STATUSES } from "../../../contract/index.ts";
+import type { CancelReason, CardTypeFilter, ExceptionKind, InboundStatus, OrderStatus } from "../../../contract/index.ts";
+
+// The wire's enums are the contract's (contract/warehouse/).
+export { CARD_TYPES, EXCEPTION_KINDS, INBOUND_STATUSES, ORDER_STATUSES, type CardTypeFilter, type ExceptionKind, type InboundStatus, type OrderStatus };
 
 export interface Rate {
   rate_id: string;
@@ -17,21 +22,6 @@ export interface Rate {
   currency: "USD";
   estimated_days: number;
 }
-
-/** The `type` filter of card listings: raw (the default), graded slabs, or all. */
-export const CARD_TYPES = ["raw", "graded", "all"] as const;
-export type CardTypeFilter = (typeof CARD_TYPES)[number];
-
-export const ORDER_STATUSES = [
-  "PENDING_PAYMENT",
-  "LABEL_PURCHASING",
-  "LABEL_PURCHASED",
-  "SHIPPED",
-  "DELIVERED",
-  "RETURNED",
-  "CANCELLED",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export interface Order {
   order_id: number;
@@ -44,7 +34,7 @@ export interface Order {
   /** Key that quoted it: re-quoting supersedes every uncommitted quote of this caller. */
   quoted_by: string;
   superseded_by: number | null;
-  cancel_reason: "superseded" | "cancelled" | "cancelled_label_voided" | null;
+  cancel_reason: CancelReason | null;
   rate_id: string | null;
   carrier: string | null;
   service: string | null;
@@ -101,9 +91,6 @@ export interface Attachment {
   created_at: string;
 }
 
-export const INBOUND_STATUSES = ["ANNOUNCED", "RECEIVED", "CANCELLED"] as const;
-export type InboundStatus = (typeof INBOUND_STATUSES)[number];
-
 export interface InboundShipment {
   inbound_shipment_id: number;
   submission_key: string | null;
@@ -144,9 +131,6 @@ export interface Report {
   card_count: number;
   created_at: string;
 }
-
-export const EXCEPTION_KINDS = ["damaged", "missing", "identity_mismatch", "address_issue", "other"] as const;
-export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
 
 export interface WarehouseException {
   exception_id: number;

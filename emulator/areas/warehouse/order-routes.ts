@@ -1,23 +1,22 @@
+import { WAREHOUSE_ORDERS, type Quote } from "../../../contract/index.ts";
 import { accepted, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { orderWire } from "./format.ts";
-import { intParam, keyOf, list, read, scoped, tenant, TENANT, write } from "./http.ts";
+import { intParam, keyOf, list, read, tenant, write } from "./http.ts";
 import { cancel, commit, findOrder, quote } from "./orders.ts";
 import { quoteInput } from "./shipping.ts";
-import { SCHEMAS } from "./schemas.ts";
 
-// Quotes and orders. Scopes as the interface's table: orders list/get need a
-// tenant key only; shipping-quote and orders create/cancel need write:order.
-
-const WRITE_ORDER = scoped("write:order");
+// Quotes and orders (contract/warehouse/orders.ts). Scopes as the interface's
+// table: orders list/get need a tenant key only; shipping-quote and orders
+// create/cancel need write:order.
 
 const orderId = (raw: string) => intParam(raw, "order_id", "order");
 
 export const orderRoutes: RouteSpec[] = [
-  write("POST", "/shipping-quote", WRITE_ORDER, SCHEMAS.quote, (c) => {
+  write(WAREHOUSE_ORDERS.quote, (c) => {
     const { order: o, superseded } = quote(c.services, tenant(c), keyOf(c), quoteInput(c.input.body));
-    return ok({
+    const answer: Quote = {
       order_id: o.order_id,
-      status: o.status,
+      status: "PENDING_PAYMENT", // a fresh quote
       unique_ids: o.unique_ids,
       address: o.address,
       rates: o.rates,
@@ -26,15 +25,16 @@ export const orderRoutes: RouteSpec[] = [
       // Every uncommitted quote of this key that the new one superseded (the newest also as superseded_order_id).
       superseded_order_id: superseded.length ? superseded[superseded.length - 1] : null,
       superseded_order_ids: superseded,
-    });
+    };
+    return ok(answer);
   }),
 
-  write("POST", "/orders", WRITE_ORDER, SCHEMAS.commit, (c) => {
+  write(WAREHOUSE_ORDERS.create, (c) => {
     const { order_id, rate_id } = c.input.body;
     return accepted(orderWire(commit(c.services, tenant(c), keyOf(c), order_id, rate_id).order));
   }),
 
-  read("/orders", TENANT, SCHEMAS.orders, (c) => {
+  read(WAREHOUSE_ORDERS.list, (c) => {
     const { status, ...page } = c.input.query;
     const rows = Object.values(tenant(c).orders)
       .filter((o) => !status || o.status === status)
@@ -42,7 +42,7 @@ export const orderRoutes: RouteSpec[] = [
     return list("orders", rows, page, orderWire);
   }),
 
-  read("/orders/:order_id", TENANT, SCHEMAS.order, (c) => ok(orderWire(findOrder(tenant(c), orderId(c.input.params.order_id))))),
+  read(WAREHOUSE_ORDERS.get, (c) => ok(orderWire(findOrder(tenant(c), orderId(c.input.params.order_id))))),
 
-  write("POST", "/orders/:order_id/cancel", WRITE_ORDER, SCHEMAS.cancelOrder, (c) => ok(orderWire(cancel(c.services, tenant(c), keyOf(c), orderId(c.input.params.order_id))))),
+  write(WAREHOUSE_ORDERS.cancel, (c) => ok(orderWire(cancel(c.services, tenant(c), keyOf(c), orderId(c.input.params.order_id))))),
 ];

@@ -5,7 +5,7 @@ import type { Address, CardRow, Rate, TenantState } from "./model.ts";
 import { parseShippingAddress } from "../../shipping/address.ts";
 import { parseCarriers, servicesFor, type Carrier } from "../../shipping/carriers.ts";
 import { toCents, usdCents } from "./money.ts";
-import type { QuoteBody } from "./schemas.ts";
+import type { QuoteBody } from "../../../contract/index.ts";
 
 // Shipping quotes: input checks in a fixed order (the ids' shape in the
 // route's schema, then address, carriers, then the cards themselves), and the

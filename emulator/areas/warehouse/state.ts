@@ -1,3 +1,4 @@
+import { isMonth } from "../../../contract/index.ts";
 import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
@@ -134,7 +135,7 @@ export function logActivity(services: Services, t: TenantState, actor: Actor, ki
 export const monthOf = (iso: string) => iso.slice(0, 7);
 
 /** A billing month, YYYY-MM. */
-export const isMonth = (s: string) => /^\d{4}-(0[1-9]|1[0-2])$/.test(s);
+export { isMonth };
 
 /** A month is closed once its invoice is issued. */
 export const monthClosed = (t: TenantState, month: string) => Object.values(t.invoices).some((i) => i.month === month);
