@@ -15,7 +15,7 @@ const START: CommandSpec = {
   options: [
     { name: "port", type: "string", value: "N", describe: "API port on 127.0.0.1 (default 4010, or EMULATOR_PORT; 0 = any free port)" },
     { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
-    { name: "json", type: "boolean", describe: "print exactly one JSON line {url, rpcUrl, keys} when ready" },
+    { name: "json", type: "boolean", describe: "print exactly one JSON line when ready: {\"url\",\"rpcUrl\",\"keys\":[{\"name\",\"key\",\"kind\",\"scopes\",\"label\"}]}" },
     { name: "quiet", type: "boolean", describe: "no line per API call in the terminal (printed while stdout is a TTY)" },
     { name: "state", type: "string", value: "FILE", describe: "keep the state in FILE, the local chain included: imported on start when it\nexists, every change written through to it (atomically) within a second" },
     { name: "clock", type: "string", value: "MODE", describe: "realtime (default) or manual (time moves only via /_emulator/clock/advance)" },
@@ -153,7 +153,7 @@ async function start(args: ParsedArgs): Promise<number> {
   });
   const keys = emu.keys;
   if (json) {
-    const line = { url: emu.url, rpcUrl: emu.rpcUrl, keys: keys.map(({ key, kind, scopes, label }) => ({ key, kind, scopes, label })) };
+    const line = { url: emu.url, rpcUrl: emu.rpcUrl, keys: keys.map(({ name, key, kind, scopes, label }) => ({ name, key, kind, scopes, label })) };
     process.stdout.write(JSON.stringify(line) + "\n");
   } else {
     const chainNote = noChain ? "disabled (--no-chain)" : "in-process only";

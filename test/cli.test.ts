@@ -31,7 +31,11 @@ describe("npx emulator", () => {
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(line.rpcUrl).toBeNull();
     expect(line.keys.length).toBeGreaterThanOrEqual(5);
-    for (const k of line.keys) expect(Object.keys(k).sort()).toEqual(["key", "kind", "label", "scopes"]);
+    for (const k of line.keys) expect(Object.keys(k).sort()).toEqual(["key", "kind", "label", "name", "scopes"]);
+    // each fixture key by its name, the name control routes accept too
+    expect(line.keys.map((k: { name: string }) => k.name)).toEqual(expect.arrayContaining(["demo", "tier", "tenant", "legacy"]));
+    const demo = line.keys.find((k: { name: string }) => k.name === "demo");
+    expect((await (await fetch(`${line.url}/_emulator/credits/demo`)).json()).data).toEqual((await (await fetch(`${line.url}/_emulator/credits/${demo.key}`)).json()).data);
     const partner = line.keys.find((k: { kind: string }) => k.kind === "partner");
     const res = await fetch(`${line.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": partner.key } });
     expect(res.status).toBe(200);
@@ -95,8 +99,11 @@ describe("npx emulator", () => {
     const { waitFor } = await import("./helpers.ts");
     await waitFor(() => out.includes("Ctrl-C"), "the whole banner", 10_000);
     expect(out).toContain("/api/v1");
-    expect(out).toContain("rip_v1_");
-    expect(out).toContain("tenant");
+    // one line per fixture key: its name, its kind, its value
+    const named = new Map([...out.matchAll(/^ {4}(\S+) +(partner|tenant|legacy) +(rip_v1_\S+)$/gm)].map((m) => [m[1], { kind: m[2], key: m[3] }]));
+    expect([...named.keys()]).toEqual(expect.arrayContaining(["demo", "tier", "tenant", "legacy"]));
+    expect(named.get("demo")!.kind).toBe("partner");
+    expect(named.get("tenant")!.kind).toBe("tenant");
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
   }, 30_000);
