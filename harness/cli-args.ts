@@ -109,3 +109,26 @@ export function intFlag(a: ParsedArgs, name: string, fallback?: number): number 
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer (got "${raw}")`);
   return n;
 }
+
+/** `--rpc-port` → `EMULATOR_RPC_PORT` (with prefix `EMULATOR_`). */
+export const envName = (prefix: string, option: string): string => prefix + option.toUpperCase().replace(/-/g, "_");
+
+/**
+ * The command's flags completed from environment variables, one per option (`envName`): a flag given on
+ * the command line wins. A boolean variable is 1/true (set) or 0/false/empty (not set); a repeatable
+ * option takes a comma-separated list.
+ */
+export function envFlags(spec: CommandSpec, args: ParsedArgs, prefix: string, env: NodeJS.ProcessEnv): ParsedArgs {
+  const flags = new Map(args.flags);
+  for (const o of spec.options) {
+    const name = envName(prefix, o.name);
+    const raw = env[name];
+    if (flags.has(o.name) || raw === undefined || o.name === "help") continue;
+    if (o.type === "boolean") {
+      const v = raw.trim().toLowerCase();
+      if (v === "1" || v === "true") flags.set(o.name, ["true"]);
+      else if (v !== "0" && v !== "false" && v !== "") throw new UsageError(`${name} must be 1/true or 0/false (got "${raw}")`);
+    } else if (raw !== "") flags.set(o.name, o.multiple ? raw.split(",").map((s) => s.trim()).filter(Boolean) : [raw]);
+  }
+  return { positionals: args.positionals, flags };
+}
