@@ -49,10 +49,14 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
 }
 
 export function helpText(spec: CommandSpec): string {
-  const rows = withHelp(spec).map((o) => [`--${o.name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`, o.describe + (o.multiple ? " (repeatable)" : "")] as const);
+  return `Usage:\n${spec.usage}\n${spec.about ? `\n${spec.about}\n` : ""}\nOptions:\n${optionLines(withHelp(spec))}\n`;
+}
+
+/** The option rows of a help text (also the README's CLI synopsis): flag and value, then the description. */
+export function optionLines(options: readonly OptionSpec[]): string {
+  const rows = options.map((o) => [`--${o.name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`, o.describe + (o.multiple ? " (repeatable)" : "")] as const);
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
-  const lines = rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text.split("\n").join(`\n  ${" ".repeat(width)}`)}`);
-  return `Usage:\n${spec.usage}\n${spec.about ? `\n${spec.about}\n` : ""}\nOptions:\n${lines.join("\n")}\n`;
+  return rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text.split("\n").join(`\n  ${" ".repeat(width)}`)}`).join("\n");
 }
 
 function withHelp(spec: CommandSpec): OptionSpec[] {

@@ -17,7 +17,7 @@ COMMAND's status (127 when it is not found; 128+N when a signal N ended it). Ctr
 to COMMAND. A single argument with spaces runs through the shell: exec "npm test && npm run e2e".
 
 ${ENV_NOTE}`,
-  options: START_OPTIONS.filter((o) => o.name !== "quiet"),
+  options: START_OPTIONS.filter((o) => o.name !== "quiet" && o.name !== "json"),
 };
 
 /** The variables the command gets: the URLs and one per fixture key. */
