@@ -61,7 +61,7 @@ describe("npx emulator", () => {
     const run = launch(["--port", "0", "--no-chain"], LOG);
     let out = "";
     run.child.stdout!.on("data", (d) => (out += d));
-    await waitFor(() => out.includes("Ctrl-C"), "the banner", 10_000);
+    await waitFor(() => out.includes("Ctrl-C"), "the banner", 30_000);
     const url = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!;
     const key = /partner\s+(rip_v1_\S+)/.exec(out)![1]!;
     expect((await fetch(`${url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
@@ -80,7 +80,7 @@ describe("npx emulator", () => {
       let text = "";
       other.child.stdout!.on("data", (d) => (text += d));
       if (flags[0] === "--json") await other.first;
-      else await waitFor(() => text.includes("Ctrl-C"), "the banner", 10_000);
+      else await waitFor(() => text.includes("Ctrl-C"), "the banner", 30_000);
       const u = flags[0] === "--json" ? JSON.parse(text.split("\n")[0]!).url : /API\s+(http:\/\/\S+?)\/api\/v1/.exec(text)![1]!;
       expect((await fetch(`${u}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
       await (await fetch(`${u}/_emulator/health`)).text(); // a round trip after the call: its line would be out by now
@@ -97,7 +97,7 @@ describe("npx emulator", () => {
     run.child.stdout!.on("data", (d) => (out += d));
     await run.first;
     const { waitFor } = await import("./helpers.ts");
-    await waitFor(() => out.includes("Ctrl-C"), "the whole banner", 10_000);
+    await waitFor(() => out.includes("Ctrl-C"), "the whole banner", 30_000);
     expect(out).toContain("/api/v1");
     // one line per fixture key: its name, its kind, its value
     const named = new Map([...out.matchAll(/^ {4}(\S+) +(partner|tenant|legacy) +(rip_v1_\S+)$/gm)].map((m) => [m[1], { kind: m[2], key: m[3] }]));
