@@ -19,7 +19,7 @@ import { chainControlRoutes } from "./control/chain-routes.ts";
 import { runControl } from "./control/dispatch.ts";
 import { checkControlWrite } from "./control/write-guard.ts";
 import { journalOf, record } from "./ui/journal.ts";
-import { uiControlRoutes } from "./ui/routes.ts";
+import { file as dashboardFile, uiControlRoutes } from "./ui/routes.ts";
 import { applyDeviations, type Deviation } from "./pipeline/deviation.ts";
 import { pipelineDeviations } from "./pipeline/deviations.ts";
 import { limitDeviations } from "./pipeline/limit-deviations.ts";
@@ -150,6 +150,9 @@ export function createApp(services: Services, host: ControlHost, run = createPip
       return new Response(stringifyYaml(build(new URL(c.req.url).origin)), { status: 200, headers });
     });
   }
+
+  // Browsers ask for it on any page of the origin (the dashboard's page links the same icon).
+  app.get("/favicon.ico", () => dashboardFile("favicon.svg"));
 
   app.get("/_emulator", (c) => jsonResponse(200, successBody(ok({ routes: controlRoutes.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) })), idHeaders(c)));
 

@@ -49,10 +49,14 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
 }
 
 export function helpText(spec: CommandSpec): string {
-  const rows = withHelp(spec).map((o) => [`--${o.name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`, o.describe + (o.multiple ? " (repeatable)" : "")] as const);
+  return `Usage:\n${spec.usage}\n${spec.about ? `\n${spec.about}\n` : ""}\nOptions:\n${optionLines(withHelp(spec))}\n`;
+}
+
+/** The option rows of a help text (also the README's CLI synopsis): flag and value, then the description. */
+export function optionLines(options: readonly OptionSpec[]): string {
+  const rows = options.map((o) => [`--${o.name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`, o.describe + (o.multiple ? " (repeatable)" : "")] as const);
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
-  const lines = rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text.split("\n").join(`\n  ${" ".repeat(width)}`)}`);
-  return `Usage:\n${spec.usage}\n${spec.about ? `\n${spec.about}\n` : ""}\nOptions:\n${lines.join("\n")}\n`;
+  return rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text.split("\n").join(`\n  ${" ".repeat(width)}`)}`).join("\n");
 }
 
 function withHelp(spec: CommandSpec): OptionSpec[] {
@@ -108,4 +112,27 @@ export function intFlag(a: ParsedArgs, name: string, fallback?: number): number 
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer (got "${raw}")`);
   return n;
+}
+
+/** `--rpc-port` → `EMULATOR_RPC_PORT` (with prefix `EMULATOR_`). */
+export const envName = (prefix: string, option: string): string => prefix + option.toUpperCase().replace(/-/g, "_");
+
+/**
+ * The command's flags completed from environment variables, one per option (`envName`): a flag given on
+ * the command line wins. A boolean variable is 1/true (set) or 0/false/empty (not set); a repeatable
+ * option takes a comma-separated list.
+ */
+export function envFlags(spec: CommandSpec, args: ParsedArgs, prefix: string, env: NodeJS.ProcessEnv): ParsedArgs {
+  const flags = new Map(args.flags);
+  for (const o of spec.options) {
+    const name = envName(prefix, o.name);
+    const raw = env[name];
+    if (flags.has(o.name) || raw === undefined || o.name === "help") continue;
+    if (o.type === "boolean") {
+      const v = raw.trim().toLowerCase();
+      if (v === "1" || v === "true") flags.set(o.name, ["true"]);
+      else if (v !== "0" && v !== "false" && v !== "") throw new UsageError(`${name} must be 1/true or 0/false (got "${raw}")`);
+    } else if (raw !== "") flags.set(o.name, o.multiple ? raw.split(",").map((s) => s.trim()).filter(Boolean) : [raw]);
+  }
+  return { positionals: args.positionals, flags };
 }

@@ -31,7 +31,11 @@ describe("npx emulator", () => {
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(line.rpcUrl).toBeNull();
     expect(line.keys.length).toBeGreaterThanOrEqual(5);
-    for (const k of line.keys) expect(Object.keys(k).sort()).toEqual(["key", "kind", "label", "scopes"]);
+    for (const k of line.keys) expect(Object.keys(k).sort()).toEqual(["key", "kind", "label", "name", "scopes"]);
+    // each fixture key by its name, the name control routes accept too
+    expect(line.keys.map((k: { name: string }) => k.name)).toEqual(expect.arrayContaining(["demo", "tier", "tenant", "legacy"]));
+    const demo = line.keys.find((k: { name: string }) => k.name === "demo");
+    expect((await (await fetch(`${line.url}/_emulator/credits/demo`)).json()).data).toEqual((await (await fetch(`${line.url}/_emulator/credits/${demo.key}`)).json()).data);
     const partner = line.keys.find((k: { kind: string }) => k.kind === "partner");
     const res = await fetch(`${line.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": partner.key } });
     expect(res.status).toBe(200);
@@ -57,7 +61,7 @@ describe("npx emulator", () => {
     const run = launch(["--port", "0", "--no-chain"], LOG);
     let out = "";
     run.child.stdout!.on("data", (d) => (out += d));
-    await waitFor(() => out.includes("Ctrl-C"), "the banner", 10_000);
+    await waitFor(() => out.includes("Ctrl-C"), "the banner", 30_000);
     const url = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!;
     const key = /partner\s+(rip_v1_\S+)/.exec(out)![1]!;
     expect((await fetch(`${url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
@@ -76,7 +80,7 @@ describe("npx emulator", () => {
       let text = "";
       other.child.stdout!.on("data", (d) => (text += d));
       if (flags[0] === "--json") await other.first;
-      else await waitFor(() => text.includes("Ctrl-C"), "the banner", 10_000);
+      else await waitFor(() => text.includes("Ctrl-C"), "the banner", 30_000);
       const u = flags[0] === "--json" ? JSON.parse(text.split("\n")[0]!).url : /API\s+(http:\/\/\S+?)\/api\/v1/.exec(text)![1]!;
       expect((await fetch(`${u}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
       await (await fetch(`${u}/_emulator/health`)).text(); // a round trip after the call: its line would be out by now
@@ -93,10 +97,13 @@ describe("npx emulator", () => {
     run.child.stdout!.on("data", (d) => (out += d));
     await run.first;
     const { waitFor } = await import("./helpers.ts");
-    await waitFor(() => out.includes("Ctrl-C"), "the whole banner", 10_000);
+    await waitFor(() => out.includes("Ctrl-C"), "the whole banner", 30_000);
     expect(out).toContain("/api/v1");
-    expect(out).toContain("rip_v1_");
-    expect(out).toContain("tenant");
+    // one line per fixture key: its name, its kind, its value
+    const named = new Map([...out.matchAll(/^ {4}(\S+) +(partner|tenant|legacy) +(rip_v1_\S+)$/gm)].map((m) => [m[1], { kind: m[2], key: m[3] }]));
+    expect([...named.keys()]).toEqual(expect.arrayContaining(["demo", "tier", "tenant", "legacy"]));
+    expect(named.get("demo")!.kind).toBe("partner");
+    expect(named.get("tenant")!.kind).toBe("tenant");
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
   }, 30_000);
@@ -114,16 +121,22 @@ describe("npx emulator", () => {
     expect(await run.exited).toBe(0);
   }, 30_000);
 
-  it("a busy chain port is a clear usage error, not a crash", async () => {
+  it("a busy port is a usage error naming the port, found before the chain starts", async () => {
     const { createServer } = await import("node:net");
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
+      // found before the chain deploys, naming the port and its flag
       const run = launch(["--port", "0", "--rpc-port", String(port)]);
       expect(await run.exited).toBe(2);
-      expect(run.stderr()).toContain("in use");
+      expect(run.stderr()).toContain(`port ${port} (--rpc-port) is in use`);
+      expect(run.stderr()).not.toContain("chain:");
       expect(run.stderr()).not.toContain("Unhandled");
+      const api = launch(["--port", String(port), "--rpc-port", "0"]);
+      expect(await api.exited).toBe(2);
+      expect(api.stderr()).toContain(`port ${port} (--port) is in use`);
+      expect(api.stderr()).not.toContain("chain:");
     } finally {
       blocker.close();
     }
@@ -157,5 +170,134 @@ describe("npx emulator", () => {
     const run = launch(["--clock", "sideways"]);
     expect(await run.exited).toBe(2);
     expect(run.stderr()).toContain("--clock must be");
+  }, 30_000);
+});
+
+/** Runs the bin to its end: exit code, stdout, stderr. */
+function runToEnd(args: string[], env: Record<string, string> = {}) {
+  const run = launch(args, env);
+  let stdout = "";
+  run.child.stdout!.on("data", (d) => (stdout += d));
+  return { ...run, done: run.exited.then((code) => ({ code, stdout, stderr: run.stderr() })) };
+}
+
+const PRINT_ENV = `fetch(process.env.EMULATOR_URL + "/_emulator/health").then((r) => r.json()).then((b) => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("EMULATOR_")));
+  console.log(JSON.stringify({ status: b.data.status, env }));
+});`;
+
+describe("npx emulator exec", () => {
+  it("runs the command with EMULATOR_URL, EMULATOR_RPC_URL and one EMULATOR_KEY_<NAME> per fixture key, then stops (exit 0)", async () => {
+    const { code, stdout, stderr } = await runToEnd(["exec", "--", process.execPath, "-e", PRINT_ENV]).done;
+    expect(code, stderr).toBe(0);
+    const { status, env } = JSON.parse(stdout.trim().split("\n").at(-1)!);
+    expect(status).toBe("ok");
+    expect(env.EMULATOR_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(env.EMULATOR_URL).not.toBe("http://127.0.0.1:4010"); // free ports unless given
+    expect(env.EMULATOR_RPC_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const names = Object.keys(env).filter((k) => k.startsWith("EMULATOR_KEY_")).sort();
+    expect(names).toEqual(["EMULATOR_KEY_CATALOG_ONLY", "EMULATOR_KEY_DEMO", "EMULATOR_KEY_KYC", "EMULATOR_KEY_LEGACY", "EMULATOR_KEY_TENANT", "EMULATOR_KEY_TENANT_READONLY", "EMULATOR_KEY_TIER"]);
+    for (const n of names) expect(env[n]).toMatch(/^rip_v1_[\w-]{43}$/);
+    // stopped: nothing answers there any more
+    await expect(fetch(`${env.EMULATOR_URL}/_emulator/health`)).rejects.toThrow();
+  }, 60_000);
+
+  it("exits with the command's status, 127 with a clear message when it is not found, and passes SIGTERM on", async () => {
+    const failing = await runToEnd(["exec", "--no-chain", "--", process.execPath, "-e", "process.exit(3)"]).done;
+    expect(failing.code).toBe(3);
+    const missing = await runToEnd(["exec", "--no-chain", "--", "no-such-command-xyz", "--flag"]).done;
+    expect(missing.code).toBe(127);
+    expect(missing.stderr).toContain("command not found: no-such-command-xyz");
+    const shell = await runToEnd(["exec", "--no-chain", `node -e "process.exit(4)"`]).done; // one argument with spaces: the shell runs it
+    expect(shell.code).toBe(4);
+
+    const waiting = runToEnd(["exec", "--no-chain", "--", process.execPath, "-e", `process.on("SIGTERM", () => { console.log("child got SIGTERM"); process.exit(5); }); console.log("child ready"); setInterval(() => {}, 1000);`]);
+    await waiting.first; // the child's first line
+    waiting.child.kill("SIGTERM");
+    const ended = await waiting.done;
+    expect(ended.code).toBe(5);
+    expect(ended.stdout).toContain("child got SIGTERM");
+  }, 90_000);
+
+  it("needs a command (usage error, exit 2)", async () => {
+    const { code, stderr } = await runToEnd(["exec", "--no-chain"]).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain("exec needs a command");
+  }, 30_000);
+});
+
+describe("EMULATOR_* variables for every flag", () => {
+  it("read when the flag is absent; a flag wins; --help says so", async () => {
+    const fromEnv = launch(["--json"], { EMULATOR_PORT: "0", EMULATOR_SEED: "3", EMULATOR_NO_CHAIN: "1", EMULATOR_CLOCK: "manual" });
+    const line = JSON.parse(await fromEnv.first);
+    expect(line.rpcUrl).toBeNull();
+    const health = (await (await fetch(`${line.url}/_emulator/clock`)).json()).data;
+    expect(health.mode).toBe("manual");
+    fromEnv.child.kill("SIGINT");
+    expect(await fromEnv.exited).toBe(0);
+
+    const flagWins = launch(["--json", "--seed", "4", "--clock", "realtime"], { EMULATOR_PORT: "0", EMULATOR_SEED: "3", EMULATOR_NO_CHAIN: "1", EMULATOR_CLOCK: "manual" });
+    const other = JSON.parse(await flagWins.first);
+    expect((await (await fetch(`${other.url}/_emulator/clock`)).json()).data.mode).toBe("realtime");
+    expect(other.keys.find((k: { name: string }) => k.name === "demo").key).not.toBe(line.keys.find((k: { name: string }) => k.name === "demo").key);
+    flagWins.child.kill("SIGINT");
+    expect(await flagWins.exited).toBe(0);
+
+    const bad = await runToEnd([], { EMULATOR_NO_CHAIN: "maybe" }).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("EMULATOR_NO_CHAIN must be 1/true or 0/false");
+
+    const help = await runToEnd(["--help"]).done;
+    expect(help.stdout).toContain("EMULATOR_RPC_PORT");
+    expect(help.stdout).toContain("A flag on the command line wins over its variable");
+  }, 60_000);
+});
+
+describe("npx emulator trigger", () => {
+  it("emits an event on a running emulator; a real receiver gets it signed", async () => {
+    const { startReceiver } = await import("./webhooks/receiver.ts");
+    const { verifySignature } = await import("./webhooks/verify.ts");
+    const rx = await startReceiver();
+    const target = launch(["--json", "--port", "0", "--no-chain"]);
+    const line = JSON.parse(await target.first);
+    try {
+      const demo = line.keys.find((k: { name: string }) => k.name === "demo").key;
+      const hook = await (await fetch(`${line.url}/api/v1/webhooks`, { method: "POST", headers: { "X-API-Key": demo, "content-type": "application/json" }, body: JSON.stringify({ url: rx.url }) })).json();
+      const out = await runToEnd(["trigger", "purchase.fulfilled", "--key", "demo", "--url", line.url, "--data", '{"purchase_id":77}']).done;
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toMatch(/emitted purchase\.fulfilled:\S+ for acme/);
+      expect(out.stdout).toContain(`→ ${rx.url}: DELIVERED after 1 attempt(s), HTTP 200`);
+      expect(rx.received).toHaveLength(1);
+      const got = rx.received[0]!;
+      expect(got.headers["x-mystery-event"]).toBe("purchase.fulfilled");
+      expect(JSON.parse(got.body).data.purchase_id).toBe(77);
+      expect(verifySignature(hook.data.signing_secret, got.headers["x-mystery-signature"] as string, got.body).ok).toBe(true);
+
+      // EMULATOR_URL instead of --url
+      const viaEnv = await runToEnd(["trigger", "order.tracking_updated", "--key", "demo"], { EMULATOR_URL: line.url }).done;
+      expect(viaEnv.code, viaEnv.stderr).toBe(0);
+      expect(rx.received.map((r) => r.headers["x-mystery-event"])).toEqual(["purchase.fulfilled", "order.tracking_updated"]);
+
+      const typo = await runToEnd(["trigger", "purchase.fulfiled", "--url", line.url]).done;
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toContain('did you mean "purchase.fulfilled"');
+      const unknownKey = await runToEnd(["trigger", "purchase.fulfilled", "--key", "nobody", "--url", line.url]).done;
+      expect(unknownKey.code).toBe(1);
+      expect(unknownKey.stderr).toContain("404");
+      expect(rx.received).toHaveLength(2);
+    } finally {
+      target.child.kill("SIGINT");
+      await rx.close();
+    }
+  }, 60_000);
+
+  it("--help lists every event type; no emulator at the URL is a clear error", async () => {
+    const { EVENT_TYPES } = await import("../emulator/events/types.ts");
+    const help = await runToEnd(["trigger", "--help"]).done;
+    expect(help.code).toBe(0);
+    for (const t of EVENT_TYPES) expect(help.stdout).toContain(`    ${t}\n`);
+    const none = await runToEnd(["trigger", "payout.paid", "--url", "http://127.0.0.1:9"]).done;
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("no emulator answers at http://127.0.0.1:9");
   }, 30_000);
 });

@@ -190,8 +190,11 @@ export const webhooksChecks: Check[] = [
         await ctx.control!.advance(WHOLE_SCHEDULE_MS);
         ensure(rx.deliveries.length === 6, `expected 6 attempts, the receiver saw ${rx.deliveries.length}`);
         ensure(rx.deliveries.every((d) => d.headers["x-mystery-delivery"] === eventId), "X-Mystery-Delivery must stay the same across retries");
-        const stamps = rx.deliveries.map((d) => Number(d.headers["x-mystery-timestamp"]));
-        ensure(stamps.every((t, i) => i === 0 || t - stamps[i - 1] > (stamps[i - 1] - (stamps[i - 2] ?? stamps[i - 1]))), `retry gaps must grow (timestamps ${stamps.join(", ")})`);
+        // The gaps are read on the emulator's clock (the outbox); the signing stamps carry wall time.
+        const outbox = await ctx.control!.request<{ attempts: { at: string }[] }>("GET", `/webhooks/outbox?event_id=${encodeURIComponent(eventId)}`);
+        const stamps = outbox.attempts.map((a) => Date.parse(a.at));
+        ensure(stamps.length === 6, `the outbox must record 6 attempts of ${eventId}, got ${stamps.length}`);
+        ensure(stamps.every((t, i) => i === 0 || t - stamps[i - 1] > (stamps[i - 1] - (stamps[i - 2] ?? stamps[i - 1]))), `retry gaps must grow (attempt times ${outbox.attempts.map((a) => a.at).join(", ")})`);
         const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }), "GET /api/v1/webhooks/deliveries");
         const row = ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find((d) => d.event_id === eventId);
         ensure(row, `the log must list the delivery of ${eventId}`);

@@ -45,6 +45,11 @@ export class VirtualClock {
     return this._mode === "manual" ? this.frozenAt : this.wallNow() + this.offset;
   }
 
+  /** The host's wall-clock time, whatever the virtual time: for stamps a receiver compares with its own clock. */
+  wall(): number {
+    return this.wallNow();
+  }
+
   nowIso(): string {
     return new Date(this.now()).toISOString();
   }

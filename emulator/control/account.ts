@@ -1,15 +1,34 @@
 import type { Services } from "../pipeline/services.ts";
+import type { KeyRecord } from "../state/schema.ts";
 import { badRequest, notFound } from "../pipeline/errors.ts";
 import { own } from "../state/own.ts";
+import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
 
-// The partner account an operator action is for: named by one of its keys (`key`) or by `account_id`.
+// The keys and partner accounts operator actions name. A key is given by its value or, for the
+// fixture keys, by the name the banner and `--json` show (`demo`, `tier`, …): looked up here only.
 
+/** Fixture key value → its name (`demo`, `tier`, …), for this emulator's seed. */
+export function fixtureNames(services: Services): Map<string, string> {
+  return new Map(FIXTURE_KEYS.map((spec) => [makeKey(services.store.state.seed, spec.name), spec.name]));
+}
+
+/** The key a control action names by value or by fixture name; undefined when there is none. */
+export function keyNamed(services: Services, given: string): KeyRecord | undefined {
+  const { keys } = services.store.state;
+  const spec = FIXTURE_KEYS.find((s) => s.name === given);
+  return own(keys, given) ?? (spec ? own(keys, makeKey(services.store.state.seed, spec.name)) : undefined);
+}
+
+/** As `keyNamed`, or 404 not_found. */
+export function requireKey(services: Services, given: string): KeyRecord {
+  const rec = keyNamed(services, given);
+  if (!rec) throw notFound("No API key with that value or fixture name");
+  return rec;
+}
+
+/** The partner account an operator action is for: named by one of its keys (`key`, value or name) or by `account_id`. */
 export function accountOf(services: Services, given: { key?: string; account_id?: string }): string {
-  if (given.key) {
-    const rec = own(services.store.state.keys, given.key);
-    if (!rec) throw notFound("No API key with that value");
-    return rec.account_id;
-  }
+  if (given.key) return requireKey(services, given.key).account_id;
   if (!given.account_id) throw badRequest("invalid_value", "account_id (or key) is required");
   return given.account_id;
 }

@@ -1,7 +1,7 @@
 import { ok, created } from "../pipeline/route.ts";
 import { badRequest, notFound } from "../pipeline/errors.ts";
 import { balanceOf, monthOf, newAccount, settle, nextResetAt } from "../pipeline/metering.ts";
-import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
+import { makeKey } from "../../fixtures/keys.ts";
 import { ALL_SCOPES, DEFAULT_PARTNER_RATE_LIMIT_PER_MIN, DEFAULT_RATE_LIMIT_PER_MIN, FRESH_CALLS_PER_MIN, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES } from "../state/plans.ts";
 import type { CreditAccount, KeyKind, KeyRecord } from "../state/schema.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
@@ -9,6 +9,8 @@ import { later, z } from "../pipeline/schema.ts";
 import { badInput, flag, missing, oneOf, opt, text } from "./schemas.ts";
 import type { FaultSpec } from "../pipeline/faults.ts";
 import { own } from "../state/own.ts";
+import type { Services } from "../pipeline/services.ts";
+import { fixtureNames, keyNamed } from "./account.ts";
 
 /** `name` is given for fixture keys (demo, tier, tenant, …), so tools can find them by name. */
 export function keyView(k: KeyRecord, balance?: CreditAccount, name?: string, month?: string) {
@@ -113,10 +115,10 @@ export const coreControlRoutes: ControlSpec[] = [
     schema: { responses: { 200: { description: "Every key", data: z.object({ keys: z.array(keyWire) }) } } },
     handle: (c) => {
       const { store, clock } = c.services;
-      const fixtureNames = new Map(FIXTURE_KEYS.map((spec) => [makeKey(store.state.seed, spec.name), spec.name]));
+      const names = fixtureNames(c.services);
       const keys = Object.values(store.state.keys).map((k) => {
         const acct = k.kind === "legacy" ? undefined : store.state.credits[k.key];
-        return keyView(k, acct ? settle(acct, clock.now()) : undefined, fixtureNames.get(k.key), monthOf(clock.now()));
+        return keyView(k, acct ? settle(acct, clock.now()) : undefined, names.get(k.key), monthOf(clock.now()));
       });
       return ok({ keys });
     },
@@ -274,7 +276,7 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/credits/:key",
-    describe: "A key's credit pools (free, purchased) and next free reset",
+    describe: "A key's credit pools (free, purchased) and next free reset; :key is the value or a fixture key's name (demo, tier, …)",
     schema: {
       params: z.object({ key: z.string() }),
       responses: {
@@ -287,8 +289,7 @@ export const coreControlRoutes: ControlSpec[] = [
     },
     handle: (c) => {
       const { store, clock } = c.services;
-      const acct = own(store.state.credits, c.input.params.key);
-      if (!acct) throw notFound("No metered key with that value");
+      const acct = meteredAccount(c.services, c.input.params.key);
       settle(acct, clock.now());
       return ok(poolsOf(acct, clock.now()));
     },
@@ -296,7 +297,7 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/credits/:key",
-    describe: "Grant credits {credits: 1–1,000,000,000} to a key's purchased pool (never expires, like a top-up); answers the pools after",
+    describe: "Grant credits {credits: 1–1,000,000,000} to a key's purchased pool (never expires, like a top-up; :key is the value or a fixture name); answers the pools after",
     schema: {
       params: z.object({ key: z.string() }),
       body: z.object({ credits: z.number({ error: "credits must be an integer from 1 to 1000000000" }).int().min(1).max(1_000_000_000) }),
@@ -304,13 +305,19 @@ export const coreControlRoutes: ControlSpec[] = [
     },
     handle: (c) => {
       const { store, clock } = c.services;
-      const acct = own(store.state.credits, c.input.params.key);
-      if (!acct) throw notFound("No metered key with that value");
+      const acct = meteredAccount(c.services, c.input.params.key);
       settle(acct, clock.now()).purchased += c.input.body.credits;
       return ok(poolsOf(acct, clock.now()));
     },
   }),
 ];
+
+/** The credit account of a metered key named by value or fixture name, or 404 not_found. */
+function meteredAccount(services: Services, given: string): CreditAccount {
+  const acct = own(services.store.state.credits, keyNamed(services, given)?.key ?? "");
+  if (!acct) throw notFound("No metered key with that value or fixture name");
+  return acct;
+}
 
 function poolsOf(acct: CreditAccount, now: number) {
   return { balance: balanceOf(acct), free_credits: acct.free, purchased_credits: acct.purchased, free_credits_reset_at: nextResetAt(now) };

@@ -16,13 +16,14 @@ import { eventStream } from "./event-stream.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 /** Beside this module, from source (emulator/ui/static) and in the package (dist/emulator/ui/static, copied by the build). */
 const STATIC = join(here, "static");
-const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8" };
-const FILES = new Set(["index.html", "app.js", "style.css"]);
+const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8", svg: "image/svg+xml" };
+const FILES = new Set(["index.html", "app.js", "style.css", "favicon.svg"]);
 
 /** The page has buttons that change state: no other site may frame it (clickjacking); the legacy header for old browsers. */
 const NO_FRAMING = { "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" };
 
-function file(name: string): Response {
+/** A dashboard file; the app also answers a browser's `/favicon.ico` with `favicon.svg`. */
+export function file(name: string): Response {
   if (!FILES.has(name)) throw notFound(`No dashboard file ${name}`);
   const body = readFileSync(join(STATIC, name));
   return new Response(body, { status: 200, headers: { "Content-Type": TYPES[name.split(".").pop()!]!, "Cache-Control": "no-cache", ...NO_FRAMING } });
@@ -86,7 +87,7 @@ export const uiControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/ui/:file",
-    describe: "The dashboard's static files (app.js, style.css)",
+    describe: "The dashboard's static files (app.js, style.css, favicon.svg)",
     schema: { params: z.object({ file: z.string() }), responses: { 200: { description: "The file" }, 404: missing("dashboard file") } },
     handle: (c) => ({ raw: file(c.input.params.file) }),
   }),

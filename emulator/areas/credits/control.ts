@@ -3,13 +3,14 @@ import { defineControl, type ControlSpec } from "../../control/route.ts";
 import { opt, text } from "../../control/schemas.ts";
 import { z } from "../../pipeline/schema.ts";
 import { creditsSlice } from "./state.ts";
+import { keyNamed } from "../../control/account.ts";
 
 // Operator view of settled top-ups (newest first), e.g. to find the tx hash a partner quotes.
 export const creditsControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/topups",
-    describe: "Settled x402 top-ups, newest first (optional ?key=)",
+    describe: "Settled x402 top-ups, newest first (optional ?key= value or fixture name)",
     schema: {
       query: z.object({ key: opt(text()) }),
       responses: {
@@ -35,7 +36,9 @@ export const creditsControl: ControlSpec[] = [
       },
     },
     handle(c) {
-      const key = c.input.query.key;
+      const given = c.input.query.key;
+      // A fixture name filters by its key's value; an unknown key matches nothing (a filter, not a lookup).
+      const key = given === undefined ? undefined : (keyNamed(c.services, given)?.key ?? given);
       const topups = Object.values(creditsSlice(c.services.store).topups)
         .filter((t) => !key || t.key === key)
         .sort((a, b) => (a.settled_at < b.settled_at ? 1 : a.settled_at > b.settled_at ? -1 : 0))

@@ -166,7 +166,9 @@ export class Dispatcher {
 
     const epoch = this.epoch;
     const t = clock.now();
-    const headers = deliveryHeaders(webhook, d, t);
+    // Signed with the wall-clock time of the attempt: receivers check it against their own clock
+    // (5-minute tolerance), so a virtual-clock stamp fails after any jump (docs/webhooks.md).
+    const headers = deliveryHeaders(webhook, d, clock.wall());
     this.inFlight.add(id);
     let result;
     try {

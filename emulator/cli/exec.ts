@@ -1,0 +1,72 @@
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { helpText, parseCommand, has, UsageError, envName, type CommandSpec } from "../../harness/cli-args.ts";
+import { ENV_NOTE, ENV_PREFIX, launch, START_OPTIONS, startConfig } from "./launch.ts";
+import type { Emulator } from "../index.ts";
+
+// `npx emulator exec -- <command>` (as Firebase's emulators:exec): start the emulator on free ports,
+// run the command with the emulator's URLs and keys in its environment, stop, and exit with the
+// command's status. For CI: one step, nothing left running.
+
+export const EXEC: CommandSpec = {
+  usage: "  npx emulator exec [options] -- COMMAND [ARGS...]",
+  about: `Starts the emulator (any free ports unless --port / --rpc-port are given), runs COMMAND with
+EMULATOR_URL, EMULATOR_RPC_URL (empty with --no-chain) and one EMULATOR_KEY_<NAME> per fixture key
+(EMULATOR_KEY_DEMO, EMULATOR_KEY_CATALOG_ONLY, …) in its environment, stops the emulator and exits with
+COMMAND's status (127 when it is not found; 128+N when a signal N ended it). Ctrl-C and SIGTERM are passed
+to COMMAND. A single argument with spaces runs through the shell: exec "npm test && npm run e2e".
+
+${ENV_NOTE}`,
+  options: START_OPTIONS.filter((o) => o.name !== "quiet" && o.name !== "json"),
+};
+
+/** The variables the command gets: the URLs and one per fixture key. */
+export function execEnv(emu: Emulator): Record<string, string> {
+  const env: Record<string, string> = { EMULATOR_URL: emu.url, EMULATOR_RPC_URL: emu.rpcUrl ?? "" };
+  for (const k of emu.keys) env[envName(`${ENV_PREFIX}KEY_`, k.name)] = k.key;
+  return env;
+}
+
+export async function runExec(argv: readonly string[]): Promise<number> {
+  const cut = argv.indexOf("--");
+  const args = parseCommand(EXEC, cut === -1 ? argv : argv.slice(0, cut));
+  if (has(args, "help")) {
+    process.stdout.write(helpText(EXEC));
+    return 0;
+  }
+  const command = cut === -1 ? args.positionals : [...args.positionals, ...argv.slice(cut + 1)];
+  if (!command.length) throw new UsageError('exec needs a command: npx emulator exec -- npm test');
+  const config = startConfig(EXEC, args, { freePorts: true });
+  const log = (line: string) => process.stderr.write(`emulator exec: ${line}\n`);
+  const emu = await launch(config, config.json ? () => {} : (step) => step !== "ready" && log(`chain: ${step}…`));
+  if (!config.json) log(`emulator at ${emu.url}${emu.rpcUrl ? `, chain at ${emu.rpcUrl}` : ""}; running ${command.join(" ")}`);
+  try {
+    return await run(command, { ...process.env, ...execEnv(emu) }, log);
+  } finally {
+    await emu.close();
+  }
+}
+
+/** Runs the command to its end; its status, or 127 / 126 when it cannot start. */
+function run(command: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<number> {
+  const [file, ...rest] = command as [string, ...string[]];
+  const shell = command.length === 1 && /\s/.test(file);
+  const child = spawn(file, rest, { stdio: "inherit", env, shell });
+  const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
+  const onInt = forward("SIGINT");
+  const onTerm = forward("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  return new Promise<number>((resolve) => {
+    child.once("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") log(`command not found: ${file} (is it installed and on PATH?)`);
+      else if (err.code === "EACCES") log(`cannot run ${file}: permission denied`);
+      else log(`cannot run ${file}: ${err.message}`);
+      resolve(err.code === "EACCES" ? 126 : 127);
+    });
+    child.once("exit", (code, signal) => resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
+  }).finally(() => {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+  });
+}
