@@ -36,7 +36,14 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
 
 const REPORTERS: Record<string, (s: SuiteResult) => string> = { junit, json, md: markdown, html };
 
-export async function runConformanceCli(argv: readonly string[]): Promise<number> {
+/** An emulator the CLI starts when no --base-url is given (the entry point provides it: the suite never imports the emulator). */
+export interface LocalTarget {
+  url: string;
+  key(name: string): string;
+  close(): Promise<void>;
+}
+
+export async function runConformanceCli(argv: readonly string[], startLocal?: () => Promise<LocalTarget>): Promise<number> {
   const args = parseCommand(CONFORMANCE_COMMAND, argv);
   if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   if (has(args, "help")) {
@@ -89,9 +96,9 @@ export async function runConformanceCli(argv: readonly string[]): Promise<number
   let stop: (() => Promise<void>) | null = null;
   let mode = modeArg as Mode | undefined;
   if (!baseUrl) {
+    if (!startLocal) throw new UsageError("--base-url is required here (no emulator to start in-process)");
     process.stderr.write("starting an in-process emulator…\n");
-    const { createEmulator } = await import("../emulator/index.ts");
-    const emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: 0 } });
+    const emu = await startLocal();
     baseUrl = emu.url;
     partnerKey ??= emu.key("demo");
     tenantKey ??= emu.key("tenant");

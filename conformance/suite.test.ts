@@ -91,12 +91,22 @@ describe("conformance suite against the emulator", () => {
     expect(survivors).toEqual([]);
   });
 
-  it("kills each response-schema deviation (renamed, missing, retyped field) by body validation, naming the pointer", async () => {
-    expect(SCHEMA_DEVIATIONS.map((d) => d.name).sort()).toEqual(["schema_field_renamed", "schema_required_missing", "schema_wrong_type"]);
+  it("kills each response-schema deviation (renamed, missing, retyped field; a type changed, a nullable field left out, an enum value renamed) by body validation against the contract, naming the pointer", async () => {
+    expect(SCHEMA_DEVIATIONS.map((d) => d.name).sort()).toEqual([
+      "schema_enum_renamed",
+      "schema_field_renamed",
+      "schema_nullable_missing",
+      "schema_required_missing",
+      "schema_type_changed",
+      "schema_wrong_type",
+    ]);
     const expected: Record<string, RegExp> = {
       schema_field_renamed: /\/data\/name: expected string, received nothing/,
       schema_required_missing: /\/data\/code: expected string, received nothing/,
       schema_wrong_type: /\/data\/number: expected string, received 4 \(number\)/,
+      schema_type_changed: /\/data\/tcgplayer_id: expected .*received \d+ \(number\)/,
+      schema_nullable_missing: /\/data\/tcgplayer_id: expected .*received nothing/,
+      schema_enum_renamed: /\/data\/language_code: .*received "EN"/,
     };
     const probe = ALL_CHECKS.filter((c) => c.profile === "pipeline" || c.profile === "catalog");
     const survivors: string[] = [];

@@ -1,11 +1,9 @@
-import { apiRoutes } from "../emulator/app.ts";
-import type { RouteSpec } from "../emulator/pipeline/route.ts";
-import { z, type ResponseSpec } from "../emulator/pipeline/schema.ts";
+import { OPERATIONS, operationMatcher, z, type Operation, type ResponseSpec } from "../contract/index.ts";
 import type { Exchange } from "../harness/http.ts";
 
 // What every answer of the target must be, whatever the check that asked for
-// it: the body against its route's schema (matched by method and path from the
-// route registry, never from the target's internals, so it works against any
+// it: the body against its operation's schema (matched by method and path in
+// the contract, never from the target's internals, so it works against any
 // URL), the envelope, the media type, the headers the references put on every
 // response with consistent values, each page's paging fields, and, across the
 // calls of one check, rate-limit and credit headers that agree with each other.
@@ -38,30 +36,11 @@ export const WIRE_RULES = {
 } as const;
 export type WireRule = keyof typeof WIRE_RULES;
 
-interface Compiled {
-  spec: RouteSpec;
-  re: RegExp;
-}
+const match = operationMatcher(OPERATIONS, API);
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** A Hono path (`/:game{pokemon|onepiece}/cards/:id`) as a regular expression over the URL's path. */
-function compile(path: string): RegExp {
-  const parts = path.split("/").map((seg) => {
-    const m = /^:(\w+)(?:\{(.*)\})?$/.exec(seg);
-    if (!m) return escapeRe(seg);
-    return m[2] ? `(?:${m[2]})` : "[^/]+";
-  });
-  return new RegExp(`^${escapeRe(API)}${parts.join("/")}$`);
-}
-
-let compiled: Compiled[] | null = null;
-
-/** The route answering `method path` (first match in registration order, as the app matches), or null. */
-export function routeFor(method: string, pathname: string): RouteSpec | null {
-  compiled ??= apiRoutes.map((spec) => ({ spec, re: compile(spec.path) }));
-  for (const c of compiled) if (c.spec.method === method && c.re.test(pathname)) return c.spec;
-  return null;
+/** The contract operation answering `method path`, or null (the suite judges any target by the contract alone). */
+export function routeFor(method: string, pathname: string): Operation | null {
+  return match(method, pathname);
 }
 
 /** JSON pointer of a path (RFC 6901). */
@@ -271,7 +250,7 @@ export class WireSession {
     return found.filter((f) => f.level === "failure");
   }
 
-  private check(x: Exchange, route: RouteSpec | null, fail: (r: WireRule, t: string) => void, warn: (r: WireRule, t: string) => void, sequential: boolean): void {
+  private check(x: Exchange, route: Operation | null, fail: (r: WireRule, t: string) => void, warn: (r: WireRule, t: string) => void, sequential: boolean): void {
     const { status, headers: h, body } = x.result;
     const ctype = h["content-type"] ?? "";
     if (!/^application\/json\s*(;|$)/i.test(ctype)) fail("media", `Content-Type must be application/json, received ${shown(h["content-type"])}`);
@@ -320,7 +299,7 @@ export class WireSession {
   }
 
   /** `sequential`: the call did not overlap the key's previous one, so the two can be compared. */
-  private headers(x: Exchange, route: RouteSpec | null, fail: (r: WireRule, t: string) => void, sequential: boolean): void {
+  private headers(x: Exchange, route: Operation | null, fail: (r: WireRule, t: string) => void, sequential: boolean): void {
     const { status, headers: h } = x.result;
     const key = x.requestHeaders["x-api-key"] ?? "";
     if (route?.access !== "public") {
@@ -377,7 +356,7 @@ export class WireSession {
     this.balance.set(key, remaining);
   }
 
-  private paging(x: Exchange, route: RouteSpec | null, body: Obj, fail: (r: WireRule, t: string) => void): void {
+  private paging(x: Exchange, route: Operation | null, body: Obj, fail: (r: WireRule, t: string) => void): void {
     const q = x.url.searchParams;
     if ("total_count" in body || "page_size" in body) {
       const { page, page_size: size, total_count: total } = body;

@@ -16,7 +16,11 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "conformance") {
     const { runConformanceCli } = await import("../conformance/cli.ts");
-    return runConformanceCli(rest);
+    // The suite never imports the emulator: the entry point hands it one to start when no --base-url is given.
+    return runConformanceCli(rest, async () => {
+      const { createEmulator } = await import("./index.ts");
+      return createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: 0 } });
+    });
   }
   if (command === "openapi") return openapiCommand(rest);
   if (command === "exec") return runExec(rest);

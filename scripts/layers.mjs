@@ -79,6 +79,9 @@ export function violations(root) {
         found.push(`${from} (${LAYERS[fromLayer].name}) imports ${to} (${LAYERS[toLayer].name}), a higher layer`);
       if (LAYERS[fromLayer]?.name === "entry" && /^(conformance|scenarios)\//.test(to) && !/^(conformance|scenarios)\/(cli|index)\.ts$/.test(to))
         found.push(`${from} reaches into ${to}; the CLI uses conformance/ and scenarios/ only through their cli.ts or index.ts`);
+      // The suite is the oracle: it judges answers by the contract, never by the code it judges.
+      if (/^conformance\//.test(from) && /^emulator\//.test(to))
+        found.push(`${from} imports ${to}: conformance/ judges by contract/ and must not import emulator/`);
       const a = areaOf(from);
       const b = areaOf(to);
       if (a && b && a !== b && to !== `emulator/areas/${b}/index.ts`) found.push(`${from} reaches into area "${b}" (${to}); use emulator/areas/${b}/index.ts`);

@@ -40,6 +40,19 @@ export const schemaDeviations: readonly Deviation[] = [
       const d = cardAnswer(x);
       if (d && typeof d.number === "string") d.number = Number.parseInt(d.number, 10) || 0;
     } },
+  // Drifts of the kind a change inside the emulator makes (issue 22): the contract, not the emulator's own code, must catch them.
+  { name: "schema_type_changed", breaks: "tcgplayer_id is a string of digits or null, as the contract says", apply: (x) => {
+      const d = cardAnswer(x);
+      if (d) d.tcgplayer_id = typeof d.tcgplayer_id === "string" ? Number(d.tcgplayer_id) : 0;
+    } },
+  { name: "schema_nullable_missing", breaks: "a nullable field is present (null), never left out (tcgplayer_id)", apply: (x) => {
+      const d = cardAnswer(x);
+      if (d) delete d.tcgplayer_id;
+    } },
+  { name: "schema_enum_renamed", breaks: "enum values are spelled as the contract says (language_code)", apply: (x) => {
+      const d = cardAnswer(x);
+      if (d && typeof d.language_code === "string") d.language_code = d.language_code.toUpperCase();
+    } },
 ];
 
 export const pipelineDeviations: readonly Deviation[] = [
