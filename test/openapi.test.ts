@@ -66,8 +66,11 @@ describe("GET /_emulator/openapi.json", () => {
     const body = register.requestBody.content["application/json"]!.schema;
     expect(Object.keys(body.properties).sort()).toEqual(["event_types", "is_active", "url"]);
     expect(body.required).toEqual(["url"]);
-    const created = register.responses["201"]!.content["application/json"]!.schema.allOf![1]!.properties!.data!;
-    expect(Object.keys(created.properties!)).toContain("signing_secret");
+    const created = register.responses["201"]!.content["application/json"]!.schema.allOf![1]!.properties!.data! as { $ref?: string };
+    // The contract's named shapes are components, each written once and referenced.
+    expect(created.$ref).toBe("#/components/schemas/WebhookRegistration");
+    const shape = (doc.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.WebhookRegistration!;
+    expect(Object.keys(shape.properties)).toContain("signing_secret");
     expect(register.responses["409"]!.content["application/json"]!.schema.allOf![1]!.properties!.error!.enum).toEqual(["webhook_limit"]);
     expect(register.responses["400"]!.content["application/json"]!.schema.allOf![1]!.properties!.error!.enum).toContain("invalid_event_types");
     const deliveries = doc.paths["/api/v1/webhooks/deliveries"]!.get! as { parameters: { name: string; in: string }[] };

@@ -1,6 +1,7 @@
 import type { RouteSpec } from "../pipeline/route.ts";
 import { z, type RouteSchema } from "../pipeline/schema.ts";
 import type { ControlSpec } from "../control/route.ts";
+import * as CONTRACT from "../../contract/index.ts";
 
 // OpenAPI 3.1 documents generated from the route registry: the API under
 // /api/v1 (security, credit cost, scopes, key kinds, concurrency gate, the
@@ -103,9 +104,44 @@ function operationId(method: string, path: string): string {
 }
 
 /** JSON Schema of a zod schema (requests as input, answers as output), without the `$schema` line. */
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json;
+function jsonSchema(schema: z.ZodType, io: "input" | "output", inline = false): Json {
+  // Answers name the contract's shapes (Card, Purchase, Order …) once, as components; requests stay inline.
+  const metadata = io === "output" && !inline ? NAMED : undefined;
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", metadata }) as Json;
   return rest;
+}
+
+/** The contract's named shapes (its exports spelled like types: `Card`, `WebhookDelivery`), by identity. */
+const NAMED = (() => {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, value] of Object.entries(CONTRACT))
+    if (/^[A-Z][a-z]/.test(name) && value instanceof z.ZodType && !registry.has(value)) registry.add(value, { id: name });
+  return registry;
+})();
+
+/**
+ * Moves every `$defs` the named shapes produced into `components.schemas` and points the references
+ * there: each shape is written once, and codegen users get a type per shape.
+ */
+function liftDefs(doc: Json): Json {
+  const schemas: Json = {};
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== "object") return v;
+    const out: Json = {};
+    for (const [k, x] of Object.entries(v as Json)) {
+      if (k === "$defs") {
+        for (const [name, def] of Object.entries(x as Json)) schemas[name] ??= walk(def);
+        continue;
+      }
+      out[k] = k === "$ref" && typeof x === "string" ? x.replace(/^#\/\$defs\//, "#/components/schemas/") : walk(x);
+    }
+    return out;
+  };
+  const lifted = walk(doc) as Json;
+  const components = (lifted.components ?? {}) as Json;
+  lifted.components = { ...components, schemas: { ...((components.schemas as Json | undefined) ?? {}), ...schemas } };
+  return lifted;
 }
 
 /** Parameters (path and query) of a route schema, each with its JSON Schema. */
@@ -126,7 +162,8 @@ function schemaParams(schema: RouteSchema, pathParams: Json[]): Json[] {
 /** A route's success fields beside `data` (Card Data's page fields), as JSON Schema properties and required names. */
 function topFields(top: z.ZodObject | undefined): { properties?: Json; required?: string[] } {
   if (!top) return {};
-  const { properties, required } = jsonSchema(top, "output") as { properties?: Json; required?: string[] };
+  // Spread beside `data`: its fields, never a reference to the shape that holds them.
+  const { properties, required } = jsonSchema(top, "output", true) as { properties?: Json; required?: string[] };
   return { properties, ...(required?.length ? { required } : {}) };
 }
 
@@ -243,13 +280,13 @@ export function apiDocument(areas: readonly AreaRoutes[], serverUrl: string): Js
       const { path, params } = openApiPath(`/api/v1${spec.path}`);
       (paths[path] ??= {})[spec.method.toLowerCase()] = apiOperation(spec, area.name, params, path);
     }
-  return {
+  return liftDefs({
     openapi: "3.1.0",
     info: {
       title: "Card data, commerce and warehouse service (local emulator)",
       version: "1.0.0",
       description:
-        "Generated from the emulator's route table. Every answer is an envelope (`success`, `data` or the error fields); " +
+        "Generated from the contract (contract/ in the emulator's repository). Every answer is an envelope (`success`, `data` or the error fields); " +
         "metered routes carry the credit headers and `x-credits-cost`; `x-scopes` and `x-key-kinds` say who may call a route.",
       license: { name: "MIT", identifier: "MIT" },
     },
@@ -257,7 +294,7 @@ export function apiDocument(areas: readonly AreaRoutes[], serverUrl: string): Js
     tags: areas.map((a) => ({ name: a.name, description: AREA_DESCRIPTIONS[a.name] ?? a.name })),
     paths,
     components: COMPONENTS,
-  };
+  });
 }
 
 /** What every control-plane write may answer before its handler (control/write-guard.ts). */
@@ -288,7 +325,7 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
     if (spec.schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(spec.schema.body, "input") } } };
     (paths[path] ??= {})[spec.method.toLowerCase()] = op;
   }
-  return {
+  return liftDefs({
     openapi: "3.1.0",
     info: {
       title: "Emulator control plane",
@@ -304,5 +341,5 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
       headers: { "X-Request-Id": COMPONENTS.headers["X-Request-Id"] },
       schemas: { Success: COMPONENTS.schemas.Success, Pagination: COMPONENTS.schemas.Pagination, PartnerError: COMPONENTS.schemas.PartnerError },
     },
-  };
+  });
 }

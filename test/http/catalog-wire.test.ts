@@ -90,12 +90,16 @@ describe("catalog response schemas", () => {
   });
 
   it("the OpenAPI document declares the full shape, the page fields and the select variant", async () => {
-    const doc = (await (await emu.fetch("/_emulator/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, Obj> }>> };
+    const doc = (await (await emu.fetch("/_emulator/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, Obj> }>>; components: { schemas: Record<string, Obj> } };
+    // Named shapes are components, referenced from each answer.
+    const deref = (schema: Obj): Obj => (typeof schema.$ref === "string" ? doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")]! : schema);
     const ok = doc.paths["/api/v1/{game}/cards"]!.get!.responses["200"]!;
     const body = (ok.content as { "application/json": { schema: { allOf: Obj[] } } })["application/json"].schema.allOf[1]!;
     expect(body.required).toEqual(expect.arrayContaining(["page", "page_size", "total_count"]));
     expect(Object.keys(body.properties as Obj)).toEqual(expect.arrayContaining(["data", "page", "page_size", "total_count", "language"]));
-    const item = ((body.properties as Obj).data as { items: Obj }).items;
+    const ref = ((body.properties as Obj).data as { items: Obj }).items;
+    expect(ref).toEqual({ $ref: "#/components/schemas/Card" });
+    const item = deref(ref);
     expect(item.required).toEqual(expect.arrayContaining(["id", "name", "number", "images", "expansion", "tcgplayer_id", "variants"]));
     expect((item.properties as Obj).tcgplayer_id).toMatchObject({ type: ["string", "null"] });
     expect((item.properties as Obj).cost).toMatchObject({ type: "string" });
