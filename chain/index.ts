@@ -190,7 +190,7 @@ export const transferWithAuthorizationTypes = {
   ],
 } as const;
 
-/** EIP-712 types of the BuybackMarketplace's signed offer (service-facts: `OfferRequest`). */
+/** EIP-712 types of the BuybackMarketplace's signed offer (docs/reference/sdk-shapes.md “Buyback shapes”: `OfferRequest`). */
 export const offerRequestTypes = {
   OfferRequest: [
     { name: "tokenContractAddress", type: "address" },

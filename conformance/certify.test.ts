@@ -116,7 +116,7 @@ describe("the certification bundle", () => {
     expect(page).toContain('<h2 id="profile-pipeline">pipeline</h2>');
     expect(page).toContain('<h2 id="profile-webhooks">webhooks</h2>');
     expect(page).toContain(`<code>${FAILING}</code>`);
-    expect(page).toContain("<b>Guards:</b> interface.md");
+    expect(page).toContain("<b>Guards:</b> docs/reference/");
     const failed = suite.results.find((r) => r.id === FAILING)!;
     expect(page).toContain(`<code>${failed.requests[0]!.request_id}</code>`);
     expect(page).toContain("transcript (keys, signatures and secrets removed)");

@@ -69,7 +69,7 @@ describe("conformance suite against the emulator", () => {
 
   it("each check of the core files names the reference and section it guards (new area files may add theirs later)", () => {
     const core = [pipelineChecks, catalogChecks, creditsChecks, visionChecks, webhooksChecks, mysteryChecks, warehouseChecks, lifecycleChecks].flat();
-    const REFERENCE = /(interface|service-facts|sdk-contract|sdk-wire-shapes)\.md (“[^”]+”|§\d)/;
+    const REFERENCE = /docs\/reference\/[\w-]+\.md “[^”]+”/;
     expect(core.filter((c) => !REFERENCE.test(c.guards ?? "")).map((c) => c.id)).toEqual([]);
     const withGuards = ALL_CHECKS.filter((c) => c.guards).length;
     console.log(`checks with a guarded reference: ${withGuards}/${ALL_CHECKS.length}`);

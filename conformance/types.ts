@@ -24,7 +24,7 @@ export interface Check {
   /** The rule of the interface document the check enforces (quoted or paraphrased). */
   rule: string;
   /**
-   * Where that rule is written: `<reference> <section>: <rule>` (e.g. `interface.md “Limits”: page_size up
+   * Where that rule is written: `<reference> <section>: <rule>` (e.g. `docs/reference/api-rules.md “Limits”: page_size up
    * to 100`), so a reader can check the check against its source. Optional for new checks.
    */
   guards?: string;

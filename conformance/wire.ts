@@ -22,17 +22,17 @@ export interface Finding {
 
 /** The rules every answer is held to, each with its source. */
 export const WIRE_RULES = {
-  schema: "issue 12 / interface.md “Resources and their fields”: each answer's data matches its route's schema",
-  envelope: "interface.md “Response envelope” and “Errors”: {success:true, data, pagination?} or {success:false, message, error} (warehouse: + code)",
-  media: "service-facts.md §1: the service is HTTP/JSON; every answer is application/json",
-  requestId: "service-facts.md §1 (X-Request-Id read by the SDK): every answer carries its own X-Request-Id",
+  schema: "issue 12 / docs/reference/api-rules.md “Resources”: each answer's data matches its route's schema",
+  envelope: "docs/reference/api-rules.md “Response envelope” and “Errors”: {success:true, data, pagination?} or {success:false, message, error} (warehouse: + code)",
+  media: "docs/reference/live-service.md “Hosts and request ids”: the service is HTTP/JSON; every answer is application/json",
+  requestId: "docs/reference/live-service.md “Hosts and request ids” (X-Request-Id read by the SDK): every answer carries its own X-Request-Id",
   status: "the route's declared answers (OpenAPI document): a success status the route does not declare is wrong",
-  rateHeaders: "interface.md “Other limits”: X-RateLimit-* on every response except GET /health; Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
-  rateSequence: "interface.md “Other limits” (rolling 60 s window): each counted request lowers X-RateLimit-Remaining by at least one until the window slides",
-  retryAfter: "interface.md “Errors”: 429 and retryable 503 carry Retry-After (whole seconds > 0); 429 has X-RateLimit-Remaining 0",
-  creditHeaders: "interface.md “Credits”: metered 2xx carry X-Credits-Cost (the route's cost) and X-Credits-Remaining; a 4xx/5xx is refunded (cost 0); 401/403/429 come before metering",
-  creditSequence: "interface.md “Credits”: X-Credits-Remaining is the balance after the call, so it falls by exactly X-Credits-Cost from one call to the next",
-  paging: "interface.md “Response envelope” / service-facts.md §2.5: pagination {limit, offset, has_more} and Card Data page/page_size/total_count agree with the rows of every page",
+  rateHeaders: "docs/reference/api-rules.md “Other limits”: X-RateLimit-* on every response except GET /health; Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
+  rateSequence: "docs/reference/api-rules.md “Other limits” (rolling 60 s window): each counted request lowers X-RateLimit-Remaining by at least one until the window slides",
+  retryAfter: "docs/reference/api-rules.md “Errors”: 429 and retryable 503 carry Retry-After (whole seconds > 0); 429 has X-RateLimit-Remaining 0",
+  creditHeaders: "docs/reference/api-rules.md “Credits and billing”: metered 2xx carry X-Credits-Cost (the route's cost) and X-Credits-Remaining; a 4xx/5xx is refunded (cost 0); 401/403/429 come before metering",
+  creditSequence: "docs/reference/api-rules.md “Credits and billing”: X-Credits-Remaining is the balance after the call, so it falls by exactly X-Credits-Cost from one call to the next",
+  paging: "docs/reference/api-rules.md “Response envelope” / docs/reference/live-service.md “Pagination”: pagination {limit, offset, has_more} and Card Data page/page_size/total_count agree with the rows of every page",
 } as const;
 export type WireRule = keyof typeof WIRE_RULES;
 

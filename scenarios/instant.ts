@@ -2,7 +2,7 @@ import { vrfRequestIdsFromLogs } from "../chain/index.ts";
 import { endUserWallet, type Call } from "./mystery.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
 
-// Instant packs (sdk-contract §5.2), driven the way a partner integrates: the
+// Instant packs (docs/reference/sdk-shapes.md “Instant pack methods”), driven the way a partner integrates: the
 // partner's backend reads the catalog and prepares; the end user's wallet signs
 // approve + purchaseInstantOpenFor over the emulator's JSON-RPC; the backend
 // submits the mined hash and polls until the VRF draw opened the pack.

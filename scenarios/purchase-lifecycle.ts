@@ -3,9 +3,9 @@ import type { Hex, TypedDataDefinition } from "viem";
 import { buyAndReveal, endUserWallet, events, type Call } from "./mystery.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
 
-// The custodial purchase lifecycle the SDK polls (sdk-contract §3, §5.1;
-// service-facts §4.2), the relayer switch, and the relayed buyback accept with
-// the holder's OfferRequest signature (service-facts §4.6), driven the way a
+// The custodial purchase lifecycle the SDK polls (docs/reference/sdk-shapes.md “Polling”, “Mystery pack methods”;
+// docs/reference/live-service.md “Purchases”), the relayer switch, and the relayed buyback accept with
+// the holder's OfferRequest signature (docs/reference/live-service.md “Buyback offers and the pool wallet”), driven the way a
 // partner integrates: Idempotency-Key on the purchase, polling GET
 // /mystery/purchase/{id} until a terminal status, the operator's side (time,
 // the relayer) through /_emulator.

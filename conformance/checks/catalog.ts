@@ -13,7 +13,7 @@ const asList = (d: unknown): Obj[] => (Array.isArray(d) ? (d as Obj[]) : []);
 export const catalogChecks: Check[] = [
   {
     id: "catalog.search-page",
-    guards: "service-facts.md §2.3 and §2.5 (Card Data page, page_size, total_count)",
+    guards: "docs/reference/live-service.md “Envelopes” and “Pagination” (Card Data page, page_size, total_count)",
     profile: "catalog",
     title: "Card search returns a page with its paging fields",
     rule: "List endpoints return data with pagination; Card Data pages carry page, page_size, total_count beside data.",
@@ -31,7 +31,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.paging-walk",
-    guards: "service-facts.md §2.5 (Card Data paging: page ≥ 1, page_size, total_count); interface.md “Limits › Other limits” (page_size up to 100)",
+    guards: "docs/reference/live-service.md “Pagination” (Card Data paging: page ≥ 1, page_size, total_count); docs/reference/api-rules.md “Other limits” (page_size up to 100)",
     profile: "catalog",
     title: "A Card Data collection walked page by page: no gap, no repeat, the last page included",
     rule: "Numbered pages of page_size rows cover the collection exactly once; total_count is the same on every page; the last page holds the remainder and the page after it is empty.",
@@ -56,7 +56,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.include-prices",
-    guards: "interface.md “Limits › Credits” (include=prices surcharge 0) and “Resources › Catalog records”",
+    guards: "docs/reference/api-rules.md “Credits and billing” (include=prices surcharge 0) and “Catalog records”",
     profile: "catalog",
     title: "include=prices embeds pricing with market_updated_at, at no extra cost",
     rule: "include=prices embeds current prices in a catalog read; surcharge 0. Catalog cards carry market_updated_at.",
@@ -75,7 +75,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.card-not-found",
-    guards: "interface.md “Errors › Codes” (404 not_found)",
+    guards: "docs/reference/api-rules.md “Error codes” (404 not_found)",
     profile: "catalog",
     title: "A missing card, or a card of another game, is 404 not_found",
     rule: "404 not_found for a card missing; a Pokémon id asked on /onepiece is not found.",
@@ -88,7 +88,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.q-errors",
-    guards: "service-facts.md §3.4 and §3.6 (q grammar errors carry details.position)",
+    guards: "docs/reference/live-service.md “Card Data query grammar” and “Card Data errors” (q grammar errors carry details.position)",
     profile: "catalog",
     title: "q errors: parse_error / unknown_field / invalid_value carry details.position",
     rule: "parse_error, unknown_field, invalid_value carry details.position (0-based offset).",
@@ -110,7 +110,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.q-too-complex",
-    guards: "service-facts.md §3.4 (query caps → query_too_complex)",
+    guards: "docs/reference/live-service.md “Card Data query grammar” (query caps → query_too_complex)",
     profile: "catalog",
     title: "More than 20 terms → 400 query_too_complex",
     rule: "Caps: 512 characters, 20 terms, nesting depth 5, 3 orderBy keys → query_too_complex.",
@@ -124,7 +124,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.page-size-cap",
-    guards: "interface.md “Limits › Other limits” (page_size up to 100); service-facts.md §2.5 (out of range is 400, never clamped)",
+    guards: "docs/reference/api-rules.md “Other limits” (page_size up to 100); docs/reference/live-service.md “Pagination” (out of range is 400, never clamped)",
     profile: "catalog",
     title: "page_size over 100 → 400 invalid_pagination",
     rule: "page_size up to 100 (out of range is 400 invalid_pagination on the live Card Data API).",
@@ -136,7 +136,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.expansions",
-    guards: "interface.md “Endpoints › Catalog”; service-facts.md §3.3",
+    guards: "docs/reference/api-rules.md “Catalog endpoints”; docs/reference/live-service.md “Card Data endpoints”",
     profile: "catalog",
     title: "Expansions: search, get and their cards",
     rule: "/{game}/expansions, /{game}/expansions/{id}, /{game}/expansions/{id}/cards.",
@@ -155,7 +155,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.sealed",
-    guards: "interface.md “Endpoints › Catalog”; service-facts.md §3.3",
+    guards: "docs/reference/api-rules.md “Catalog endpoints”; docs/reference/live-service.md “Card Data endpoints”",
     profile: "catalog",
     title: "Sealed products: search, get and prices",
     rule: "/{game}/sealed, /{game}/sealed/{id}, /{game}/sealed/{id}/prices.",
@@ -173,7 +173,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.printings",
-    guards: "service-facts.md §2.5 (/cards/{id}/printings: single terminal page, capped at 50)",
+    guards: "docs/reference/live-service.md “Pagination” (/cards/{id}/printings: single terminal page, capped at 50)",
     profile: "catalog",
     title: "Printings: one terminal page of at most 50",
     rule: "/cards/{id}/printings: single page capped at 50 rows; total_count is the family size.",
@@ -189,7 +189,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.price-history-not-live",
-    guards: "interface.md “Versioning” (3: not-live endpoints return 404) and “Limits › Credits”",
+    guards: "docs/reference/api-rules.md “Versioning” (not-live endpoints return 404) and “Credits and billing”",
     profile: "catalog",
     title: "Price history is not live: 404 and free",
     rule: "Endpoints marked not live return 404 and cost nothing.",
@@ -204,7 +204,7 @@ export const catalogChecks: Check[] = [
   },
   {
     id: "catalog.grading-batch-cap",
-    guards: "interface.md “Limits › Other limits” (id array 500 entries)",
+    guards: "docs/reference/api-rules.md “Other limits” (id array 500 entries)",
     profile: "catalog",
     title: "A graded-certificate batch over 500 entries → 400 invalid_pagination",
     rule: "invalid_pagination when an id array exceeds 500 entries.",

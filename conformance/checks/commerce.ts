@@ -143,7 +143,7 @@ const withWallet = runs("sandbox", ["partnerKey", "wallet"]);
 export const commerceChecks: Check[] = [
   {
     id: "commerce.purchase-reveal",
-    guards: "interface.md “States and transitions” (purchase) and “Endpoints › Mystery commerce”; service-facts.md §4.2 and §8",
+    guards: "docs/reference/api-rules.md “States and transitions” (purchase) and “Mystery commerce endpoints”; docs/reference/live-service.md “Purchases” and “Flows”",
     profile: "mystery",
     title: "A non-custodial purchase signed by the wallet is revealed: FULFILLED with one item per slot",
     rule: "prepare returns the calls the end user's wallet signs; submit links the mined transaction and its VRF request; the reveal makes the purchase FULFILLED with the tier's items, each a token.",
@@ -161,7 +161,7 @@ export const commerceChecks: Check[] = [
   },
   {
     id: "commerce.purchase-webhook",
-    guards: "interface.md “Events”; service-facts.md §6.2 (signature) and §6.4 (purchase.fulfilled payload)",
+    guards: "docs/reference/api-rules.md “Events”; docs/reference/live-service.md “Webhook delivery and signatures” (signature) and docs/reference/sdk-shapes.md “Webhook event data” (purchase.fulfilled payload)",
     profile: "webhooks",
     title: "A real purchase's purchase.fulfilled reaches the partner's receiver, signed (or, without one, the delivery log)",
     rule: "When a purchase is revealed, every webhook of the account subscribed to purchase.fulfilled gets {event, id, data{purchase_id, …}} signed with its secret; the delivery log lists the attempt.",
@@ -201,7 +201,7 @@ export const commerceChecks: Check[] = [
   },
   {
     id: "commerce.instant-delivery",
-    guards: "sdk-contract.md §5.2 and §3 (instant prepare → submit → waitForDelivery: FULFILLED); sdk-wire-shapes.md §1 InstantPurchase; service-facts.md §4.4",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” and “Polling” (instant prepare → submit → waitForDelivery: FULFILLED); docs/reference/sdk-shapes.md “Instant shapes” InstantPurchase; docs/reference/live-service.md “Instant packs”",
     profile: "mystery",
     title: "An instant pack bought and opened by the wallet is delivered: FULFILLED with its pack and cards, listed for the wallet",
     rule: "prepare charges the catalog's price and returns approve + buy-and-open; submit links the mined transaction and its VRF request (202); once drawn the purchase reads FULFILLED with the price, hash and purchaser of the transaction, its opened pack and its cards, each a token; the wallet's purchase list holds it.",
@@ -226,7 +226,7 @@ export const commerceChecks: Check[] = [
   },
   {
     id: "commerce.sellback-prepare",
-    guards: "service-facts.md §4.5 (sell-back, TIER model: quote → prepare → sign → submit); interface.md “Limits › Other limits” (default buyback offer 85% of card value)",
+    guards: "docs/reference/live-service.md “Sell-back” (sell-back, TIER model: quote → prepare → sign → submit); docs/reference/api-rules.md “Other limits” (default buyback offer 85% of card value)",
     profile: "mystery",
     title: "Sell-back of freshly revealed cards: the quote adds up and prepare carries exactly what was quoted (not sent)",
     rule: "POST /mystery/sellback/quote: each eligible item pays its oracle value less 15%; total_payout = the sum of the eligible items; prepare returns the quoted payout, the eligible token ids, a min_total not above it, and the calls ending with the sell-back.",
@@ -278,7 +278,7 @@ export const commerceChecks: Check[] = [
   },
   {
     id: "commerce.redemption-prepare",
-    guards: "service-facts.md §4.7 (physical redemption: quote → prepare; burn on dispatch); sdk-wire-shapes.md (redemption prepare)",
+    guards: "docs/reference/live-service.md “Redemption” (physical redemption: quote → prepare; burn on dispatch); docs/reference/sdk-shapes.md “Redemption shapes” (prepare)",
     profile: "mystery",
     title: "A revealed card is quoted and prepared for redemption (calls not sent: nothing burned or paid)",
     rule: "POST /mystery/redemption/quote prices shipping (a non-US destination needs a phone: 400 phone_required); prepare with an Idempotency-Key returns PREPARED with the shipping payment and the calls burn, erc20-approve, shipping-payment (or, KYC pending, a kyc_url and no calls); a retry answers the same redemption.",

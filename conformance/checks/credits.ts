@@ -17,7 +17,7 @@ const USAGE = "/api/v1/account/usage";
 
 /** Decodes PAYMENT-REQUIRED of a 402 (base64 JSON x402 v2 PaymentRequired). */
 export function challengeOf(r: HttpResult, what: string): PaymentRequired {
-  // interface.md codes table: 402 insufficient_credits is "also the x402 top-up challenge".
+  // docs/reference/api-rules.md “Error codes”: 402 insufficient_credits is also the x402 top-up challenge.
   expectError(r, 402, "insufficient_credits", what);
   try {
     return paymentRequiredOf(r);
@@ -56,7 +56,7 @@ async function pay(ctx: CheckContext, key: string, usd: number, wallet: Hex) {
 export const creditsChecks: Check[] = [
   {
     id: "credits.usage-shape",
-    guards: "interface.md “Resources › Credit account”",
+    guards: "docs/reference/api-rules.md “Credit account”",
     profile: "credits",
     title: "Account usage shows balance, plan and month-to-date usage",
     rule: "GET /api/v1/account/usage: balance (integer credits), plan (Pay as you go), month-to-date usage.",
@@ -78,7 +78,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "credits.usage-consistent",
-    guards: "interface.md “Resources › Credit account” and “Limits › Credits” (X-Credits-Remaining)",
+    guards: "docs/reference/api-rules.md “Credit account” and “Credits and billing” (X-Credits-Remaining)",
     profile: "credits",
     title: "Account usage agrees with X-Credits-Remaining",
     rule: "X-Credits-Remaining is the balance after the call; the account usage balance is the same balance.",
@@ -97,7 +97,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "credits.topup-invalid-amount",
-    guards: "interface.md “Endpoints › Credits” and “Limits › Credits” (5 to 1,000 USD per payment)",
+    guards: "docs/reference/api-rules.md “Credits endpoints” and “Credits and billing” (5 to 1,000 USD per payment)",
     profile: "credits",
     title: "Top-up amounts outside 5..1000 USD → 400 invalid_amount",
     rule: "POST /api/v1/credits/topup?usd=<amount>: usd from 5 to 1000; a bad amount is 400 invalid_amount.",
@@ -109,7 +109,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.challenge",
-    guards: "interface.md “Endpoints › Credits” (x402 top-up) and “Errors › Codes” (402 is also the challenge)",
+    guards: "docs/reference/api-rules.md “Credits endpoints” (x402 top-up) and “Error codes” (402 is also the challenge)",
     applicable: chainMissing,
     profile: "x402",
     title: "A top-up without payment → 402 with a decodable PAYMENT-REQUIRED",
@@ -131,7 +131,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.challenge-amount",
-    guards: "interface.md “Endpoints › Credits” (payment requirements for the amount)",
+    guards: "docs/reference/api-rules.md “Credits endpoints” (payment requirements for the amount)",
     applicable: chainMissing,
     profile: "x402",
     title: "The challenge asks for the amount in stablecoin atomic units",
@@ -147,7 +147,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.pay-grants-credits",
-    guards: "interface.md “Resources › Top-up result” and “Limits › Credits” (500 credits per 1 USD)",
+    guards: "docs/reference/api-rules.md “Top-up result” and “Credits and billing” (500 credits per 1 USD)",
     applicable: chainMissing,
     profile: "x402",
     title: "Paying the challenge grants 500 credits per USD",
@@ -170,7 +170,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.replay-idempotent",
-    guards: "interface.md “Endpoints › Credits” (idempotent on the transaction hash)",
+    guards: "docs/reference/api-rules.md “Credits endpoints” (idempotent on the transaction hash)",
     applicable: chainMissing,
     profile: "x402",
     title: "Replaying a settled payment grants nothing twice",
@@ -190,7 +190,7 @@ export const creditsChecks: Check[] = [
   },
   {
     id: "x402.bad-payment-402",
-    guards: "interface.md “Endpoints › Credits” (a bad payment is a 402 naming the reason)",
+    guards: "docs/reference/api-rules.md “Credits endpoints” (a bad payment is a 402 naming the reason)",
     applicable: chainMissing,
     profile: "x402",
     title: "A payment signed by the wrong wallet → 402 naming the reason, no credits",

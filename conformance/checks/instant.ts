@@ -6,8 +6,8 @@ import { NotApplicable, type Check, type CheckContext } from "../types.ts";
 import { chainMissing, rpcMissing } from "./target.ts";
 import { isolatedCheck, scenarioContext } from "../isolate.ts";
 
-// Checks of instant packs (sdk-contract §5.2, sdk-wire-shapes §1, service-facts
-// §4.4). Read-only ones call the catalog, prepare (creates nothing) and submit
+// Checks of instant packs (docs/reference/sdk-shapes.md “Instant pack methods” and
+// “Instant shapes”; docs/reference/live-service.md “Instant packs”). Read-only ones call the catalog, prepare (creates nothing) and submit
 // with a transaction no server can record. Those that need a mined purchase buy
 // one with a fixture wallet over the emulator's JSON-RPC, between a snapshot and
 // its restore. Each check names the deviation (emulator/areas/instant/deviations.ts) that breaks it.
@@ -78,13 +78,13 @@ export const INSTANT_LIFECYCLES = {
   instant: {
     profile: "mystery" as const,
     rule: "An instant pack bought and opened on chain (prepare → wallet signs → submit) reads FULFILLED with its pack and cards once VRF drew its bundle; a pack whose stock runs down is 409 sold_out and leaves the catalog.",
-    guards: "sdk-contract.md §5.2 and §3 (waitForDelivery: FULFILLED); service-facts.md §4.4",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” and “Polling” (waitForDelivery: FULFILLED); docs/reference/live-service.md “Instant packs”",
     deviation: "lifecycle_instant_never_fulfilled",
   },
   "instant-custodial": {
     profile: "mystery" as const,
     rule: "A custodial instant purchase is RESERVED with no on-chain fields, relayed on chain for the end user's custodial wallet (SUBMITTED with its hash) and FULFILLED with its cards once drawn; each step publishes its instant_purchase.* event.",
-    guards: "sdk-wire-shapes.md §1 (CUSTODIAL custody, RESERVED status) and §4 (instant_purchase.reserved / submitted / fulfilled); service-facts.md §6 (21 live event types)",
+    guards: "docs/reference/sdk-shapes.md “Instant shapes” (CUSTODIAL custody, RESERVED status) and “Webhook event data” (instant_purchase.reserved / submitted / fulfilled); docs/reference/live-service.md “Webhooks” (21 live event types)",
     deviation: "lifecycle_instant_custodial_never_relayed",
   },
 };
@@ -93,7 +93,7 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.catalog-availability",
-    guards: "service-facts.md §4.4 (catalog: default only available_packs > 0; include_unavailable); sdk-wire-shapes.md §1 InstantCatalogItem",
+    guards: "docs/reference/live-service.md “Instant packs” (catalog: default only available_packs > 0; include_unavailable); docs/reference/sdk-shapes.md “Instant shapes” InstantCatalogItem",
     title: "Instant catalog lists packs in stock; include_unavailable=1 adds the sold-out ones",
     rule: "GET /instant/catalog lists only packs with available_packs > 0; with include_unavailable=1 it lists those and any sold-out packs too; price is integer micros matching price_usdc.",
     deviation: "instant_catalog_lists_sold_out",
@@ -112,7 +112,7 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.prepare-calls",
-    guards: "sdk-wire-shapes.md §1 InstantUnsignedCall, InstantPrepareResult; service-facts.md §4.4",
+    guards: "docs/reference/sdk-shapes.md “Instant shapes” InstantUnsignedCall, InstantPrepareResult; docs/reference/live-service.md “Instant packs”",
     title: "Instant prepare answers approve then purchaseInstantOpenFor, without kind",
     rule: "prepare answers the pack's price (micros and usdc) and exactly two calls without `kind`: calls[0] to payment_token (the approve), calls[1] to contract (buy and open).",
     deviation: "instant_prepare_calls_kinded",
@@ -130,7 +130,7 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.max-price",
-    guards: "sdk-contract.md §5.2 (409 max_price_exceeded); sdk-wire-shapes.md §1 InstantPrepareParams",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (409 max_price_exceeded); docs/reference/sdk-shapes.md “Instant shapes” InstantPrepareParams",
     title: "Instant prepare with max_price_usdc below the price → 409 max_price_exceeded",
     rule: "prepare with a max_price_usdc under the pack's price is 409 max_price_exceeded.",
     deviation: "instant_max_price_ignored",
@@ -143,7 +143,7 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.sold-out",
-    guards: "sdk-wire-shapes.md §1 InstantCatalogItem (available_packs 0 → 409 sold_out)",
+    guards: "docs/reference/sdk-shapes.md “Instant shapes” InstantCatalogItem (available_packs 0 → 409 sold_out)",
     title: "Instant prepare of a sold-out pack → 409 sold_out",
     rule: "prepare of a pack with available_packs 0 is 409 sold_out.",
     deviation: "instant_sold_out_sold",
@@ -159,7 +159,7 @@ export const instantChecks: Check[] = [
     mode: "emulator",
     applicable: chainMissing,
     id: "instant.disabled",
-    guards: "sdk-contract.md §5.2 (503 instant_disabled); service-facts.md §2.8 (503 codes)",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (503 instant_disabled); docs/reference/live-service.md “Partner error codes” (503 codes)",
     title: "Instant packs switched off → prepare 503 instant_disabled (retryable)",
     rule: "While an operator has instant packs off, prepare answers 503 instant_disabled with retryable true and Retry-After.",
     deviation: "instant_disabled_500",
@@ -180,7 +180,7 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.submit-missing-hash",
-    guards: "sdk-contract.md §5.2 (400 missing_tx_hash)",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (400 missing_tx_hash)",
     title: "Instant submit without transaction_hash → 400 missing_tx_hash",
     rule: "submit without a transaction_hash is 400 missing_tx_hash.",
     deviation: "instant_missing_hash_generic",
@@ -191,7 +191,7 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.submit-unknown-tx",
-    guards: "sdk-contract.md §5.2 (400 tx_unverified); service-facts.md §4.4 (read from the receipt)",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (400 tx_unverified); docs/reference/live-service.md “Instant packs” (read from the receipt)",
     title: "Instant submit of a transaction the chain does not know → 400 tx_unverified",
     rule: "submit is verified against the mined receipt: a hash with no transaction on chain is 400 tx_unverified, and nothing is recorded.",
     deviation: "instant_unknown_tx_accepted",
@@ -203,7 +203,7 @@ export const instantChecks: Check[] = [
   {
     ...chained,
     id: "instant.submit-packet-type-mismatch",
-    guards: "sdk-wire-shapes.md §1 InstantSubmitParams (packet_type_id checked against the receipt)",
+    guards: "docs/reference/sdk-shapes.md “Instant shapes” InstantSubmitParams (packet_type_id checked against the receipt)",
     title: "Instant submit naming another packet type than the receipt → 400 packet_type_mismatch",
     rule: "submit's packet_type_id is checked against the mined receipt: another one is 400 packet_type_mismatch.",
     deviation: "instant_packet_type_unchecked",
@@ -216,7 +216,7 @@ export const instantChecks: Check[] = [
   {
     ...chained,
     id: "instant.submit-purchaser-mismatch",
-    guards: "sdk-contract.md §5.2 (400 purchaser_mismatch)",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (400 purchaser_mismatch)",
     title: "Instant submit naming another wallet than the receipt's purchaser → 400 purchaser_mismatch",
     rule: "submit's wallet_address, when sent, must be the purchaser of the mined transaction; another one is 400 purchaser_mismatch.",
     deviation: "instant_purchaser_unchecked",
@@ -229,7 +229,7 @@ export const instantChecks: Check[] = [
   {
     ...chained,
     id: "instant.submit-idempotent",
-    guards: "service-facts.md §4.4 (submit idempotent on the hash) and §2.6",
+    guards: "docs/reference/live-service.md “Instant packs” (submit idempotent on the hash) and “Idempotency”",
     title: "Instant submit of the same transaction twice answers one purchase",
     rule: "submit is 202 SUBMITTED (or later) with the receipt's request id; submitting the same hash again answers the same purchase.",
     deviation: "instant_submit_duplicates",
@@ -247,7 +247,7 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.list-invalid-status",
-    guards: "sdk-contract.md §5.2 (400 invalid_status); sdk-wire-shapes.md §1 InstantPurchaseStatus",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (400 invalid_status); docs/reference/sdk-shapes.md “Instant shapes” InstantPurchaseStatus",
     title: "Instant purchases filtered by an unknown status → 400 invalid_status",
     rule: "GET /instant/purchases?status= takes the seven instant statuses (case-insensitive); anything else (PARTIALLY_FULFILLED included: mystery only) is 400 invalid_status.",
     deviation: "instant_status_filter_unchecked",
@@ -259,7 +259,7 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.get-not-found",
-    guards: "sdk-contract.md §5.2 (getPurchase: 404 not_found)",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (getPurchase: 404 not_found)",
     title: "Instant purchase that is not the partner's → 404 not_found",
     rule: "GET /instant/purchase/{id} of an id the partner has no purchase under is 404 not_found.",
     deviation: "instant_get_unknown_500",
@@ -270,7 +270,7 @@ export const instantChecks: Check[] = [
   {
     ...chained,
     id: "instant.tx-already-recorded",
-    guards: "sdk-contract.md §5.2 (409 tx_already_recorded)",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (409 tx_already_recorded)",
     title: "Instant submit of a transaction another partner recorded → 409 tx_already_recorded",
     rule: "A mined instant purchase is recorded for one partner: the same hash submitted with another partner's key is 409 tx_already_recorded.",
     deviation: "instant_tx_recorded_twice",
@@ -286,7 +286,7 @@ export const instantChecks: Check[] = [
   {
     ...chained,
     id: "instant.revenue-counted",
-    guards: "service-facts.md §4.8 (revenue: by_product.instant, instant_packs; 1 % of instant gross on TIER)",
+    guards: "docs/reference/live-service.md “Revenue share” (revenue: by_product.instant, instant_packs; 1 % of instant gross on TIER)",
     title: "A submitted instant pack counts in the partner's revenue summary",
     rule: "Once an instant purchase is SUBMITTED, GET /mystery/revenue counts it: instant_packs and by_product.instant.packs + 1, by_product.instant.gross_usdc + its price, instant share = 1 % of gross on TIER (0 on POOL).",
     deviation: "instant_revenue_uncounted",

@@ -7,12 +7,12 @@ import { rpcMissing } from "./target.ts";
 import { PROBE } from "./pipeline.ts";
 import { inSnapshot } from "../isolate.ts";
 
-// Partner limits as the live service documents them (service-facts §2.7, SDK
+// Partner limits as the live service documents them (docs/reference/live-service.md “Rate limits and caching”, SDK
 // README 0.1.2): a rate-limit window per surface, the fresh=true budget, and the
 // short response cache on the cached reads that fresh=true bypasses.
 
 const M = "/api/v1/mystery";
-const GUARDS = "service-facts.md §2.7 (Rate limits, concurrency, caching)";
+const GUARDS = "docs/reference/live-service.md “Rate limits and caching” (Rate limits, concurrency, caching)";
 
 /** A revealed token of a fresh purchase: prepare → a fixture wallet signs over JSON-RPC → submit → VRF. */
 async function revealedToken({ http, control, partnerKey }: CheckContext): Promise<string> {

@@ -21,7 +21,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.tenant-key-403",
-    guards: "interface.md “Errors › Codes” (403 Insufficient permissions)",
+    guards: "docs/reference/api-rules.md “Error codes” (403 Insufficient permissions)",
     title: "A tenant key on a mystery endpoint → 403",
     rule: "A non-partner key on partner endpoints returns 403 (Insufficient permissions).",
     mode: "read-only",
@@ -34,7 +34,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.custodial-idempotency-key",
-    guards: "interface.md “Endpoints › Mystery commerce”; service-facts.md §4.2 and §2.6",
+    guards: "docs/reference/api-rules.md “Mystery commerce endpoints”; docs/reference/live-service.md “Purchases” and “Idempotency”",
     title: "Custodial purchase without Idempotency-Key → 400 missing_idempotency_key",
     rule: "POST /mystery/purchase: header Idempotency-Key required (400 missing_idempotency_key).",
     mode: "read-only",
@@ -48,7 +48,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.invalid-tier",
-    guards: "interface.md “Errors › Codes” (invalid_tier); service-facts.md §4.2",
+    guards: "docs/reference/api-rules.md “Error codes” (invalid_tier); docs/reference/live-service.md “Purchases”",
     title: "Unknown tier → 400 invalid_tier",
     rule: "400 invalid_tier for an unknown tier.",
     mode: "read-only",
@@ -62,7 +62,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.price-query",
-    guards: "service-facts.md §4.1 (GET /mystery/price: exactly one of card_id / token_id)",
+    guards: "docs/reference/live-service.md “Mystery catalog, feeds and price” (GET /mystery/price: exactly one of card_id / token_id)",
     title: "GET /mystery/price needs exactly one of card_id / token_id",
     rule: "400 invalid_price_query without exactly one of card_id / token_id.",
     mode: "read-only",
@@ -76,7 +76,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.price-85",
-    guards: "interface.md “Limits › Other limits” (default buyback offer 85% of card value)",
+    guards: "docs/reference/api-rules.md “Other limits” (default buyback offer 85% of card value)",
     title: "Would-be buyback price is 85% of the card's value",
     rule: "Default buyback offer: 85% of card value (GET /mystery/price).",
     mode: "read-only",
@@ -96,7 +96,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.catalog-tiers",
-    guards: "interface.md “Resources › Response envelope” (collections under named keys); service-facts.md §4.1",
+    guards: "docs/reference/api-rules.md “Response envelope” (collections under named keys); docs/reference/live-service.md “Mystery catalog, feeds and price”",
     title: "GET /mystery/catalog lists tiers under data.tiers",
     rule: "List endpoints put collections under named keys in data (mystery catalog: data.tiers, data.games).",
     mode: "read-only",
@@ -119,7 +119,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.pool-wallet-invalid-address",
-    guards: "service-facts.md §4.6 (pool wallet) and §2.8 (invalid_address)",
+    guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (pool wallet) and “Partner error codes” (invalid_address)",
     title: "PUT /mystery/pool-wallet with a bad body → 400 invalid_address",
     rule: "invalid_address also for a bad pool-wallet body.",
     mode: "read-only",
@@ -133,7 +133,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.pool-wallet-not-set",
-    guards: "service-facts.md §4.6 (pool_wallet_not_set)",
+    guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (pool_wallet_not_set)",
     title: "Pool wallet read before it is set → 404 pool_wallet_not_set; set then read back",
     rule: "GET /mystery/pool-wallet: 404 pool_wallet_not_set until PUT sets the active pool wallet.",
     mode: "emulator",
@@ -149,7 +149,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.payout-wallet",
-    guards: "interface.md “Errors › Codes” (404 payout_wallet_not_set); service-facts.md §4.8",
+    guards: "docs/reference/api-rules.md “Error codes” (404 payout_wallet_not_set); docs/reference/live-service.md “Revenue share”",
     title: "Payout wallet: 404 payout_wallet_not_set before set, bad body → 400 invalid_address",
     rule: "PUT /payout-wallet sets the payout wallet; bad body gives invalid_address; payout_wallet_not_set when read before set.",
     mode: "emulator",
@@ -165,7 +165,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.sellback-not-tier-partner",
-    guards: "interface.md “Errors › Codes” (403 not_tier_partner); service-facts.md §4.5",
+    guards: "docs/reference/api-rules.md “Error codes” (403 not_tier_partner); docs/reference/live-service.md “Sell-back”",
     title: "Sell-back with a POOL-model key → 403 not_tier_partner",
     rule: "Some mystery endpoints reject the wrong partner model with not_tier_partner (sell-back is TIER-only).",
     mode: "emulator",
@@ -179,7 +179,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.sellback-batch-limit",
-    guards: "interface.md “Limits › Other limits” (sell-back batch 50) and “Errors › Codes” (too_many_tokens)",
+    guards: "docs/reference/api-rules.md “Other limits” (sell-back batch 50) and “Error codes” (too_many_tokens)",
     title: "Sell-back of more than 50 tokens → 400 too_many_tokens",
     rule: "A sell-back request takes token ids, up to 50 per batch (too_many_tokens).",
     mode: "emulator",
@@ -195,7 +195,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.redemption-phone-required",
-    guards: "service-facts.md §4.7 (non-US destination needs a phone)",
+    guards: "docs/reference/live-service.md “Redemption” (non-US destination needs a phone)",
     title: "Redemption quote to a non-US address without a phone → 400 phone_required",
     rule: "Non-US destination needs a phone number (phone_required).",
     mode: "read-only",
@@ -211,7 +211,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.redemptions-status-filter",
-    guards: "interface.md “Errors › Codes” (invalid_status); service-facts.md §4.7",
+    guards: "docs/reference/api-rules.md “Error codes” (invalid_status); docs/reference/live-service.md “Redemption”",
     title: "GET /mystery/redemptions?status=<bad> → 400 invalid_status",
     rule: "invalid_status also for a bad ?status= filter.",
     mode: "read-only",
@@ -226,7 +226,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.purchase-not-found",
-    guards: "interface.md “Errors › Codes” (404 not_found)",
+    guards: "docs/reference/api-rules.md “Error codes” (404 not_found)",
     title: "Unknown purchase → 404 not_found",
     rule: "404 not_found for a purchase that does not exist or is not the caller's.",
     mode: "read-only",
@@ -241,7 +241,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.buyback-accept-prepare-no-offer",
-    guards: "service-facts.md §4.6 (relayed accept: no_active_offer)",
+    guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (relayed accept: no_active_offer)",
     title: "Relayed accept prepare for a token without an active offer → 404 no_active_offer",
     rule: "POST /mystery/buyback/{token}/accept/prepare: 404 no_active_offer when the partner has no active offer for the token.",
     mode: "read-only",
@@ -255,7 +255,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.buyback-accept-signature",
-    guards: "service-facts.md §4.6 (relayed accept: receiver_signature)",
+    guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (relayed accept: receiver_signature)",
     title: "Relayed accept without a usable receiver_signature → 400 invalid_receiver_signature",
     rule: "POST /mystery/buyback/{token}/accept: body receiver_signature (required); 400 invalid_receiver_signature.",
     mode: "read-only",
@@ -270,7 +270,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.feed-paging",
-    guards: "service-facts.md §4.1 (feeds) and §2.5 (offset pagination, limit 1–100)",
+    guards: "docs/reference/live-service.md “Mystery catalog, feeds and price” (feeds) and “Pagination” (offset pagination, limit 1–100)",
     title: "Reveal feeds list under data.items with pagination beside data; limit clamps to 100",
     rule: "GET /mystery/feed/recent and /feed/winners (SDK gacha.feed): rows under data.items, offset pagination beside data, limit 1–100 (clamped).",
     mode: "read-only",
@@ -291,7 +291,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.collection-identity",
-    guards: "service-facts.md §4.2 (collection: external_user_id and/or wallet_address)",
+    guards: "docs/reference/live-service.md “Purchases” (collection: external_user_id and/or wallet_address)",
     title: "GET /mystery/collection without an end-user identity → 400 missing_user_identifier",
     rule: "GET /mystery/collection takes external_user_id and/or wallet_address (400 missing_user_identifier without either).",
     mode: "read-only",
@@ -304,7 +304,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.wallet-ledger-identity",
-    guards: "service-facts.md §4.3 (ledger: external_user_id and/or wallet_address)",
+    guards: "docs/reference/live-service.md “Custodial wallet” (ledger: external_user_id and/or wallet_address)",
     title: "GET /wallet/ledger without an end-user identity → 400 missing_user_identifier",
     rule: "GET /wallet/ledger takes external_user_id and/or wallet_address (400 missing_user_identifier without either).",
     mode: "read-only",
@@ -317,7 +317,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.terms-shape",
-    guards: "service-facts.md §4.8 (revenue terms); sdk-wire-shapes.md (revenue.terms)",
+    guards: "docs/reference/live-service.md “Revenue share” (revenue terms); docs/reference/sdk-shapes.md “Revenue shapes” (terms)",
     title: "GET /mystery/terms: TIER 5% (500 bps, \"5.00\") paid quarterly, with the current period",
     rule: "GET /mystery/terms (SDK cardos.revenue.terms): TIER partners earn 500 bps (\"5.00\"), QUARTERLY, current_period{kind, from, to, closes_at}; a POOL key sees 0 bps and no current period (null).",
     mode: "read-only",
@@ -343,7 +343,7 @@ export const mysteryChecks: Check[] = [
   {
     ...base,
     id: "mystery.payouts-outstanding",
-    guards: "service-facts.md §4.8 (payouts and outstanding totals); sdk-wire-shapes.md (revenue.payouts)",
+    guards: "docs/reference/live-service.md “Revenue share” (payouts and outstanding totals); docs/reference/sdk-shapes.md “Revenue shapes” (payouts)",
     title: "GET /mystery/payouts: statements under data.payouts beside outstanding_usdc, accruing, total_owed_usdc",
     rule: "GET /mystery/payouts: data{payouts[], outstanding_usdc, accruing, total_owed_usdc} + pagination (the SDK's outstanding() reads the totals beside the list).",
     mode: "read-only",

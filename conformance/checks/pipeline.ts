@@ -13,7 +13,7 @@ const UNKNOWN_PATH = "/api/v1/conformance/unknown-path";
 export const pipelineChecks: Check[] = [
   {
     id: "pipeline.health-public",
-    guards: "interface.md “Authentication”",
+    guards: "docs/reference/api-rules.md “Authentication”",
     profile: "pipeline",
     title: "GET /api/v1/health needs no key",
     rule: "Every request except GET /health carries X-API-Key; health is the only call that needs no key.",
@@ -26,7 +26,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.unknown-path-404",
-    guards: "interface.md “Errors › Codes” (404 not_found for any path not under /api/v1)",
+    guards: "docs/reference/api-rules.md “Error codes” (404 not_found for any path not under /api/v1)",
     profile: "pipeline",
     title: "Unknown paths under /api/v1 are 404 not_found",
     rule: "404 not_found also for any path not existing under /api/v1.",
@@ -39,7 +39,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.auth-401",
-    guards: "interface.md “Errors › Codes” (401) and “Limits › Credits” (billing rules)",
+    guards: "docs/reference/api-rules.md “Error codes” (401) and “Credits and billing” (billing rules)",
     profile: "pipeline",
     title: "Missing or unknown key → 401, not charged",
     rule: "A failed authentication returns 401 and is never charged.",
@@ -59,7 +59,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.tenant-key-403",
-    guards: "interface.md “Errors › Codes” (403 Insufficient permissions) and “Limits › Credits” (billing rules)",
+    guards: "docs/reference/api-rules.md “Error codes” (403 Insufficient permissions) and “Credits and billing” (billing rules)",
     profile: "pipeline",
     title: "A tenant key on a catalog route → 403, not charged",
     rule: "Missing scope or wrong key kind returns 403 (Insufficient permissions) and is never charged.",
@@ -73,7 +73,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.envelopes",
-    guards: "interface.md “Resources › Response envelope” and “Errors › Envelope”",
+    guards: "docs/reference/api-rules.md “Response envelope” and “Error envelope”",
     profile: "pipeline",
     title: "Success and error bodies use the envelope",
     rule: "Success: {success:true, data}; error: {success:false, message, error}.",
@@ -87,7 +87,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.ratelimit-headers",
-    guards: "interface.md “Limits › Other limits” (Rate limit); service-facts.md §2.7",
+    guards: "docs/reference/api-rules.md “Other limits” (Rate limit); docs/reference/live-service.md “Rate limits and caching”",
     profile: "pipeline",
     title: "X-RateLimit-* on every response, counting down",
     rule: "X-RateLimit-* headers on every response; X-RateLimit-Limit shows the ceiling in force.",
@@ -119,7 +119,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.ratelimit-ceiling",
-    guards: "interface.md “Limits › Other limits” (Rate limit: X-RateLimit-Limit shows the ceiling in force); service-facts.md §2.7 (rolling 60 s)",
+    guards: "docs/reference/api-rules.md “Other limits” (Rate limit: X-RateLimit-Limit shows the ceiling in force); docs/reference/live-service.md “Rate limits and caching” (rolling 60 s)",
     profile: "pipeline",
     title: "X-RateLimit-* count a key's window exactly, down to the 429 and back after it slides",
     rule: "X-RateLimit-Limit is the key's ceiling; each request leaves one fewer in X-RateLimit-Remaining; the refusal shows 0 and a Retry-After that reaches X-RateLimit-Reset; the window rolls over 60 s.",
@@ -154,7 +154,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.credit-headers",
-    guards: "interface.md “Limits › Credits” (response headers on metered calls; 1 credit per catalog read)",
+    guards: "docs/reference/api-rules.md “Credits and billing” (response headers on metered calls; 1 credit per catalog read)",
     profile: "pipeline",
     title: "Metered responses carry X-Credits-Cost and X-Credits-Remaining",
     rule: "Every metered response carries the credit headers; a catalog read costs 1 credit.",
@@ -169,7 +169,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.metering-arithmetic",
-    guards: "interface.md “Limits › Credits” (X-Credits-Remaining: balance after this call)",
+    guards: "docs/reference/api-rules.md “Credits and billing” (X-Credits-Remaining: balance after this call)",
     profile: "pipeline",
     title: "Each billed read lowers X-Credits-Remaining by exactly its cost",
     rule: "1 credit per catalog read regardless of result count; X-Credits-Remaining is the balance after the call.",
@@ -188,7 +188,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.refund-404",
-    guards: "interface.md “Limits › Credits” (billing rules: refunded on any 4xx or 5xx)",
+    guards: "docs/reference/api-rules.md “Credits and billing” (billing rules: refunded on any 4xx or 5xx)",
     profile: "pipeline",
     title: "A 404 is refunded",
     rule: "The charge is taken up front and refunded when the response is any 4xx or 5xx.",
@@ -205,7 +205,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.refund-400",
-    guards: "interface.md “Limits › Credits” (billing rules: refunded on any 4xx or 5xx)",
+    guards: "docs/reference/api-rules.md “Credits and billing” (billing rules: refunded on any 4xx or 5xx)",
     profile: "pipeline",
     title: "A 400 is refunded",
     rule: "Any 4xx or 5xx is refunded if a credit was charged up front.",
@@ -220,7 +220,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.invalid-pagination",
-    guards: "interface.md “Errors › Codes” (invalid_pagination); service-facts.md §2.5",
+    guards: "docs/reference/api-rules.md “Error codes” (invalid_pagination); docs/reference/live-service.md “Pagination”",
     profile: "pipeline",
     title: "limit/offset with no integer → 400 invalid_pagination",
     rule: "invalid_pagination when limit or offset has no integer at all.",
@@ -234,7 +234,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.limit-clamp",
-    guards: "interface.md “Limits › Other limits” (page_size up to 100); service-facts.md §2.5",
+    guards: "docs/reference/api-rules.md “Other limits” (page_size up to 100); docs/reference/live-service.md “Pagination”",
     profile: "pipeline",
     title: "limit is read as a leading integer and clamped to 100",
     rule: "A value with a leading integer is read like a leading-integer parse and clamped; page size up to 100.",
@@ -251,7 +251,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.identifier-too-long",
-    guards: "interface.md “Limits › Other limits” (identifier length 255) and “Errors › Codes” (identifier_too_long)",
+    guards: "docs/reference/api-rules.md “Other limits” (identifier length 255) and “Error codes” (identifier_too_long)",
     profile: "pipeline",
     title: "Identifiers over 255 characters → 400 identifier_too_long",
     rule: "identifier_too_long: identifier over 255 characters.",
@@ -264,7 +264,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.rate-limited-429",
-    guards: "interface.md “Errors › Codes” (429 rate_limited)",
+    guards: "docs/reference/api-rules.md “Error codes” (429 rate_limited)",
     profile: "pipeline",
     title: "Past the per-key ceiling → 429 rate_limited with Retry-After, not charged",
     rule: "429 rate_limited: read Retry-After and X-RateLimit-Reset; not charged.",
@@ -290,7 +290,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.insufficient-credits-402",
-    guards: "interface.md “Limits › Credits” (zero balance) and “Errors › Codes” (402)",
+    guards: "docs/reference/api-rules.md “Credits and billing” (zero balance) and “Error codes” (402)",
     profile: "pipeline",
     title: "An empty balance → 402 insufficient_credits, nothing charged",
     rule: "Zero balance: requests return 402 insufficient_credits until topped up.",
@@ -305,7 +305,7 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.legacy-unmetered",
-    guards: "interface.md “Limits › Credits” (X-Credits-Metering: unmetered)",
+    guards: "docs/reference/api-rules.md “Credits and billing” (X-Credits-Metering: unmetered)",
     profile: "pipeline",
     title: "Legacy keys answer X-Credits-Metering: unmetered",
     rule: "Unmetered legacy keys exist; their responses carry X-Credits-Metering: unmetered.",

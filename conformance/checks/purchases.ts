@@ -4,7 +4,7 @@ import { chainMissing } from "./target.ts";
 import { isolatedCheck } from "../isolate.ts";
 
 // Checks of the custodial purchase lifecycle as the live service runs it (SDK
-// 0.1.2 gacha.purchase / listPurchases; service-facts §4.2, §2.8): the 202 is
+// 0.1.2 gacha.purchase / listPurchases; docs/reference/live-service.md “Purchases”, “Partner error codes”): the 202 is
 // RESERVED with the price held and on-chain fields null, every status the SDK
 // types is a ?status= filter, and a paused relayer is 503 relayer_disabled
 // (retryable) with nothing held. The lifecycles themselves are scenarios
@@ -31,7 +31,7 @@ export const purchaseChecks: Check[] = [
   {
     ...base,
     id: "purchases.custodial-reserved",
-    guards: "sdk-contract.md §5.1 (gacha.purchase → 202 Purchase, status RESERVED); service-facts.md §4.2 (202 RESERVED with credits held)",
+    guards: "docs/reference/sdk-shapes.md “Mystery pack methods” (gacha.purchase → 202 Purchase, status RESERVED); docs/reference/live-service.md “Purchases” (202 RESERVED with credits held)",
     title: "Custodial purchase → 202 RESERVED, price held, on-chain fields null",
     rule: "POST /mystery/purchase answers 202 with status RESERVED and custody CUSTODIAL; the price is held on the end user's balance (reserved, not yet debited) and onchain_request_id, transaction_hash and submitted_at are null until the relayer sends it.",
     mode: "emulator",
@@ -52,7 +52,7 @@ export const purchaseChecks: Check[] = [
   {
     ...base,
     id: "purchases.status-filters",
-    guards: "sdk-wire-shapes.md §3 PurchaseStatus (8 values); sdk-contract.md §5.1 (listPurchases, 400 invalid_status)",
+    guards: "docs/reference/sdk-shapes.md “Purchase shapes” PurchaseStatus (8 values); docs/reference/sdk-shapes.md “Mystery pack methods” (listPurchases, 400 invalid_status)",
     title: "Every purchase status is a ?status= filter; an unknown one is 400 invalid_status",
     rule: "GET /mystery/purchases?status= takes PENDING, RESERVED, SUBMITTING, SUBMITTED, FULFILLED, PARTIALLY_FULFILLED, REFUNDED and FAILED (each lists only purchases in that status); anything else is 400 invalid_status.",
     mode: "read-only",
@@ -71,7 +71,7 @@ export const purchaseChecks: Check[] = [
   {
     ...base,
     id: "purchases.relayer-disabled",
-    guards: "service-facts.md §2.8 and §4.2 (503 relayer_disabled); sdk-contract.md §1.4–1.6 (503 retryable, Retry-After)",
+    guards: "docs/reference/live-service.md “Partner error codes” and “Purchases” (503 relayer_disabled); docs/reference/sdk-shapes.md “Errors the SDK raises”–1.6 (503 retryable, Retry-After)",
     title: "Relayer paused → custodial purchase 503 relayer_disabled (retryable), nothing held",
     rule: "While the relayer is paused, POST /mystery/purchase is 503 relayer_disabled with retryable: true and a Retry-After header, and holds nothing on the end user's balance.",
     mode: "emulator",
@@ -97,19 +97,19 @@ export const PURCHASE_LIFECYCLES = {
   "mystery-custodial-lifecycle": {
     profile: "mystery" as const,
     rule: "A custodial purchase answered RESERVED goes SUBMITTING → SUBMITTED → FULFILLED on the clock (polled as the SDK's waitForReveal does), one webhook per step, the hold settled once.",
-    guards: "sdk-contract.md §3 (polling) and §5.1; service-facts.md §4.2 (202 RESERVED → relayer → SUBMITTED → FULFILLED)",
+    guards: "docs/reference/sdk-shapes.md “Polling” (polling) and “Mystery pack methods”; docs/reference/live-service.md “Purchases” (202 RESERVED → relayer → SUBMITTED → FULFILLED)",
     deviation: "lifecycle_custodial_stuck_reserved",
   },
   "mystery-relayer-paused": {
     profile: "mystery" as const,
     rule: "A purchase held while the relayer is paused waits PENDING and is relayed to FULFILLED once the relayer is back.",
-    guards: "sdk-wire-shapes.md §3 PurchaseStatus (PENDING); service-facts.md §2.8 (relayer_disabled)",
+    guards: "docs/reference/sdk-shapes.md “Purchase shapes” PurchaseStatus (PENDING); docs/reference/live-service.md “Partner error codes” (relayer_disabled)",
     deviation: "lifecycle_pending_dropped",
   },
   "mystery-relayed-accept": {
     profile: "mystery" as const,
     rule: "accept/prepare hands the holder the offer's EIP-712 OfferRequest; the holder's signature of it is accepted and relayed.",
-    guards: "service-facts.md §4.6 (typed_data: primaryType OfferRequest, message fields); sdk-wire-shapes.md §7 BuybackTypedData",
+    guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (typed_data: primaryType OfferRequest, message fields); docs/reference/sdk-shapes.md “Buyback shapes” BuybackTypedData",
     deviation: "lifecycle_accept_receiver_acceptance",
   },
 };

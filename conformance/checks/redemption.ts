@@ -7,7 +7,7 @@ import type { HttpResult } from "../../harness/http.ts";
 import { isolatedCheck, scenarioContext } from "../isolate.ts";
 
 // Checks of physical redemption as the live service runs it (SDK 0.1.2,
-// service-facts §4.7 generation B; interface.md where it speaks): the holder
+// docs/reference/live-service.md “Redemption”; docs/reference/api-rules.md where it speaks): the holder
 // pays shipping on chain, the item ships only once that payment landed, KYC
 // only "if required". Those that need a redeemable item buy one with a fixture
 // wallet over the emulator's JSON-RPC, between a snapshot and its restore.
@@ -77,7 +77,7 @@ export const redemptionChecks: Check[] = [
   {
     ...base,
     id: "redemption.shipping-payer",
-    guards: "sdk-wire-shapes.md §2 RedemptionShippingPayer; service-facts.md §4.7 generation B",
+    guards: "docs/reference/sdk-shapes.md “Redemption shapes” RedemptionShippingPayer; docs/reference/live-service.md “Redemption”",
     title: 'Redemption prepare takes shipping_payer "end_user" only → else 400 invalid_shipping_payer',
     rule: 'shipping_payer is only "end_user" (the holder pays shipping); anything else in the prepare body is 400 invalid_shipping_payer.',
     mode: "read-only",
@@ -95,7 +95,7 @@ export const redemptionChecks: Check[] = [
   {
     ...chained,
     id: "redemption.prepare-shipping-payment",
-    guards: "sdk-wire-shapes.md §2 RedemptionPrepareResult, RedemptionShippingPayment, RedemptionCallKind",
+    guards: "docs/reference/sdk-shapes.md “Redemption shapes” RedemptionPrepareResult, RedemptionShippingPayment, RedemptionCallKind",
     title: "Redemption prepare returns shipping_payment and the calls burn, erc20-approve, shipping-payment",
     rule: "prepare answers shipping_payer end_user, shipping_payment {payer = holder, processor, total_usdc/micros = the snapshotted quote, expiration_time = expires_at, provider_order_id} and unsigned.calls in the order burn, erc20-approve, shipping-payment.",
     deviation: "redemption_burn_only_calls",
@@ -117,7 +117,7 @@ export const redemptionChecks: Check[] = [
   {
     ...chained,
     id: "redemption.unpaid-burn-not-shipped",
-    guards: "service-facts.md §4.7 generation B (“Item ships once the shipping payment lands on-chain”)",
+    guards: "docs/reference/live-service.md “Redemption” (the item ships once the shipping payment lands on chain)",
     title: "A burn without the shipping payment does not ship; it is CANCELLED when the quote expires",
     rule: "The item ships only once the shipping payment has landed on chain: a submitted burn without it stays BURN_SUBMITTED and is CANCELLED at expires_at (the burn cancelled on chain).",
     deviation: "redemption_ships_unpaid",
@@ -139,7 +139,7 @@ export const redemptionChecks: Check[] = [
   {
     ...chained,
     id: "redemption.verify",
-    guards: "sdk-wire-shapes.md §2 (get: query verify); service-facts.md §4.7 (?verify=true forces the on-chain read)",
+    guards: "docs/reference/sdk-shapes.md “Redemption shapes” (get: query verify); docs/reference/live-service.md “Redemption” (?verify=true forces the on-chain read)",
     title: "GET /mystery/redemption/{token}?verify=true reconciles the record with the chain",
     rule: "?verify=true reads the chain first: a burn and shipping payment the holder sent but never submitted show as BURN_SUBMITTED with its burn_tx_hash.",
     deviation: "redemption_verify_ignored",
@@ -157,7 +157,7 @@ export const redemptionChecks: Check[] = [
   {
     ...chained,
     id: "redemption.item-type-mismatch",
-    guards: "sdk-contract.md §5.6 (409 item_type_mismatch); sdk-wire-shapes.md §2 RedemptionTarget.item_type",
+    guards: "docs/reference/sdk-shapes.md “Redemption methods” (409 item_type_mismatch); docs/reference/sdk-shapes.md “Redemption shapes” RedemptionTarget.item_type",
     title: "A target whose item_type is not the token's → 409 item_type_mismatch",
     rule: "item_type only disambiguates a token number; one that is not the item's type is 409 item_type_mismatch (quote and prepare).",
     deviation: "redemption_item_type_ignored",
@@ -173,7 +173,7 @@ export const redemptionChecks: Check[] = [
   {
     ...chained,
     id: "redemption.ambiguous-token",
-    guards: "sdk-contract.md §5.6 (409 ambiguous_token); sdk-wire-shapes.md §2 RedemptionTarget.item_type",
+    guards: "docs/reference/sdk-shapes.md “Redemption methods” (409 ambiguous_token); docs/reference/sdk-shapes.md “Redemption shapes” RedemptionTarget.item_type",
     title: "A token number naming items of several types, without item_type → 409 ambiguous_token listing them",
     rule: "Token-first redemption: where the token number names items of several types (each type has its own item contract on the live service), quote and prepare without item_type answer 409 ambiguous_token with details.item_types; with item_type they proceed.",
     deviation: "redemption_ambiguous_token_guessed",
@@ -201,7 +201,7 @@ export const redemptionChecks: Check[] = [
   {
     ...chained,
     id: "redemption.shipping-signer-unavailable",
-    guards: "sdk-contract.md §5.6 (503 shipping_signer_unavailable)",
+    guards: "docs/reference/sdk-shapes.md “Redemption methods” (503 shipping_signer_unavailable)",
     title: "Shipping signer down → prepare 503 shipping_signer_unavailable (retryable); the same key works once it is back",
     rule: "While the shipping quote signer is unavailable, prepare answers 503 shipping_signer_unavailable with retryable true; a retry with the same Idempotency-Key then opens the redemption.",
     deviation: "redemption_signer_outage_500",
@@ -221,7 +221,7 @@ export const redemptionChecks: Check[] = [
   {
     ...chained,
     id: "redemption.kyc-if-required",
-    guards: "interface.md “Endpoints › Mystery commerce” (prepare “returns kyc.kyc_url if required”); service-facts.md §4.7 generation B (no KYC)",
+    guards: "docs/reference/api-rules.md “Mystery commerce endpoints” (prepare returns kyc.kyc_url if required); docs/reference/live-service.md “Redemption” (no KYC)",
     title: "KYC only if required: off by default (calls at once); a partner switched to KYC gets kyc PENDING with kyc_url and no calls",
     rule: "Redemption KYC is a per-partner requirement, off by default as on the live service: prepare answers PREPARED (kyc NOT_REQUIRED) unless the partner requires KYC, then PREPARED with kyc.status PENDING, kyc.kyc_url and no calls (the status stays within the SDK's lifecycle).",
     deviation: "redemption_kyc_always",
@@ -240,7 +240,7 @@ export const redemptionChecks: Check[] = [
   {
     ...chained,
     id: "redemption.carrier-names",
-    guards: "sdk-wire-shapes.md §2 RedemptionShippingQuote (carrier, service, service_token)",
+    guards: "docs/reference/sdk-shapes.md “Redemption shapes” RedemptionShippingQuote (carrier, service, service_token)",
     title: "Shipping quote: carrier and service each as themselves (no “USPS USPS …”)",
     rule: "shipping_quote.carrier names the carrier, shipping_quote.service the service level without repeating the carrier, service_token the Shippo token.",
     deviation: "redemption_service_repeats_carrier",
@@ -261,13 +261,13 @@ export const REDEMPTION_LIFECYCLES = {
   "mystery-redemption": {
     profile: "mystery" as const,
     rule: "A redemption whose holder sent burn, approve and the shipping payment goes BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED (polled by token id), burned at dispatch.",
-    guards: "sdk-contract.md §5.6 and §3 (waitForCompletion); service-facts.md §4.7 generation B",
+    guards: "docs/reference/sdk-shapes.md “Redemption methods” and “Polling” (waitForCompletion); docs/reference/live-service.md “Redemption”",
     deviation: "lifecycle_redemption_stuck_unshipped",
   },
   "mystery-redemption-kyc": {
     profile: "mystery" as const,
     rule: "A KYC-approved redemption goes PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, burned at dispatch.",
-    guards: "interface.md “Endpoints › Mystery commerce” (KYC if required); service-facts.md §4.7 (redemption, burn on dispatch)",
+    guards: "docs/reference/api-rules.md “Mystery commerce endpoints” (KYC if required); docs/reference/live-service.md “Redemption” (redemption, burn on dispatch)",
     deviation: "lifecycle_redemption_never_completed",
   },
 };

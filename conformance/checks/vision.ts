@@ -13,7 +13,7 @@ const USAGE = "/api/v1/account/usage";
 export const visionChecks: Check[] = [
   {
     id: "vision.errors-refunded",
-    guards: "interface.md “Limits › Credits” (vision 5 credits; billing rules)",
+    guards: "docs/reference/api-rules.md “Credits and billing” (vision 5 credits; billing rules)",
     profile: "vision",
     title: "A vision error is refunded",
     rule: "Vision identify costs 5 credits; errors are refunded (any 4xx is refunded if a credit was charged up front).",
@@ -29,7 +29,7 @@ export const visionChecks: Check[] = [
   },
   {
     id: "vision.image-required",
-    guards: "interface.md “Errors › Codes” (vision 400 codes)",
+    guards: "docs/reference/api-rules.md “Error codes” (vision 400 codes)",
     profile: "vision",
     title: "Identify without an image → 400 image_required",
     rule: "image_required: no image (neither image_url nor an upload).",
@@ -41,7 +41,7 @@ export const visionChecks: Check[] = [
   },
   {
     id: "vision.url-not-allowed",
-    guards: "interface.md “Endpoints › Vision” and “Errors › Codes” (image_url_not_allowed)",
+    guards: "docs/reference/api-rules.md “Vision endpoints” and “Error codes” (image_url_not_allowed)",
     profile: "vision",
     title: "Non-public or non-https image_url → 400 image_url_not_allowed",
     rule: "image_url must be a public https URL: http, loopback, private and link-local hosts are image_url_not_allowed.",
@@ -54,7 +54,7 @@ export const visionChecks: Check[] = [
   },
   {
     id: "vision.invalid-options",
-    guards: "interface.md “Errors › Codes” (vision option codes)",
+    guards: "docs/reference/api-rules.md “Error codes” (vision option codes)",
     profile: "vision",
     title: "Bad identify options → their own 400 codes",
     rule: "Options game, limit, include, expansion_ids are validated: invalid_game, invalid_limit, invalid_include, invalid_expansion_ids.",
@@ -73,7 +73,7 @@ export const visionChecks: Check[] = [
   },
   {
     id: "vision.confirm-unknown",
-    guards: "interface.md “Errors › Codes” (404 feedback_not_found)",
+    guards: "docs/reference/api-rules.md “Error codes” (404 feedback_not_found)",
     profile: "vision",
     title: "Confirming an unknown feedback_id → 404 feedback_not_found",
     rule: "404 feedback_not_found: vision confirm with unknown feedback_id.",
@@ -86,7 +86,7 @@ export const visionChecks: Check[] = [
   },
   {
     id: "vision.identify-feedback",
-    guards: "interface.md “Endpoints › Vision” and “Limits › Credits” (identify 5, confirm 0)",
+    guards: "docs/reference/api-rules.md “Vision endpoints” and “Credits and billing” (identify 5, confirm 0)",
     profile: "vision",
     title: "A fixture card image is identified, with a feedback_id that confirms for free",
     rule: "Identify costs 5 credits and returns a result carrying a feedback_id; confirming a match costs 0.",
@@ -106,7 +106,7 @@ export const visionChecks: Check[] = [
   },
   {
     id: "vision.no-match-billed",
-    guards: "interface.md “Endpoints › Vision” (a no-match still costs one identification)",
+    guards: "docs/reference/api-rules.md “Vision endpoints” (a no-match still costs one identification)",
     profile: "vision",
     title: "A no-match still costs one identification",
     rule: "A no-match still costs one identification (5 credits).",
@@ -121,7 +121,7 @@ export const visionChecks: Check[] = [
   },
   {
     id: "vision.image-too-large",
-    guards: "interface.md “Errors › Codes” (413 image_too_large) and “Limits › Other limits” (10 MB)",
+    guards: "docs/reference/api-rules.md “Error codes” (413 image_too_large) and “Other limits” (10 MB)",
     profile: "vision",
     title: "An image over 10 MB → 413 image_too_large",
     rule: "413 image_too_large: vision image over 10 MB, however sent.",

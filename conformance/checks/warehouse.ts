@@ -61,7 +61,7 @@ const getOrder = async (ctx: CheckContext, id: number) => data(await ctx.http.ge
 export const warehouseChecks: Check[] = [
   {
     id: "warehouse.partner-key-403",
-    guards: "interface.md “Errors › Codes” (403) and “Authentication”",
+    guards: "docs/reference/api-rules.md “Error codes” (403) and “Authentication”",
     profile: "warehouse",
     title: "A partner key on a warehouse endpoint → 403",
     rule: "A non-tenant key on warehouse endpoints returns 403 (Insufficient permissions), never charged.",
@@ -76,7 +76,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.info-verifies-key",
-    guards: "interface.md “Endpoints › Warehouse” (GET /info)",
+    guards: "docs/reference/api-rules.md “Warehouse endpoints” (GET /info)",
     profile: "warehouse",
     title: "GET /info verifies the key",
     rule: "GET /info verifies the key: 200 with the key's details for a valid tenant key, 401 without one.",
@@ -90,7 +90,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.cards-keyset",
-    guards: "interface.md “Resources › Raw card” and “Limits › Other limits” (keyset since unbounded)",
+    guards: "docs/reference/api-rules.md “Raw card” and “Other limits” (keyset since unbounded)",
     profile: "warehouse",
     title: "GET /cards pages with an opaque r: keyset cursor",
     rule: "The card list uses a keyset cursor (opaque string with prefix r:); since=0 starts a full sweep; pages do not repeat cards.",
@@ -128,7 +128,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.card-combinations",
-    guards: "interface.md “Resources › Raw card” (identity/pricing combinations, declared_value)",
+    guards: "docs/reference/api-rules.md “Raw card” (identity/pricing combinations, declared_value)",
     profile: "warehouse",
     title: "Raw cards follow the identity/pricing combinations",
     rule: "unique_id starts with CARD- (≤ 22 chars); unconfirmed → unverified with null prices and a (tenant) declared value; unpriced → null prices and null declared value; priced → decimal-string prices and a (service) declared value; declared_value is integer USD cents with a source.",
@@ -160,7 +160,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.card-get",
-    guards: "interface.md “Endpoints › Warehouse” (get card)",
+    guards: "docs/reference/api-rules.md “Warehouse endpoints” (get card)",
     profile: "warehouse",
     title: "GET /cards/{id} returns the card directly under data",
     rule: "get card returns the same card object directly under data; 404 not_found for an unknown id.",
@@ -175,7 +175,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.error-envelope",
-    guards: "interface.md “Errors › Envelope” (warehouse: message, error, code)",
+    guards: "docs/reference/api-rules.md “Error envelope” (warehouse: message, error, code)",
     profile: "warehouse",
     title: "Warehouse errors: message, human error, machine code",
     rule: "Warehouse errors are {success:false, message, error:<human-readable>, code}; branch on the status and code.",
@@ -188,7 +188,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.inventory-listing",
-    guards: "interface.md “Endpoints › Warehouse” (inventory) and “Response envelope” (pagination)",
+    guards: "docs/reference/api-rules.md “Warehouse endpoints” (inventory) and “Response envelope” (pagination)",
     profile: "warehouse",
     title: "The inventory listing adds status, total and pending_identity",
     rule: "Inventory puts cards under data.cards with offset/total pagination, adds status per card, and counts pending_identity separately.",
@@ -208,7 +208,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.inventory-walk",
-    guards: "interface.md “Response envelope” (pagination {limit, offset, has_more}) and “Limits › Other limits” (offset pagination)",
+    guards: "docs/reference/api-rules.md “Response envelope” (pagination {limit, offset, has_more}) and “Other limits” (offset pagination)",
     profile: "warehouse",
     title: "The inventory walked by offset: no gap, no repeat, has_more false only on the last page",
     rule: "Offset pages of the inventory cover it exactly once; data.total is the same on every page and equals the rows walked; has_more is true until the last page.",
@@ -226,7 +226,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.integration-status",
-    guards: "interface.md “Endpoints › Warehouse” (integration status)",
+    guards: "docs/reference/api-rules.md “Warehouse endpoints” (integration status)",
     profile: "warehouse",
     title: "GET /integration-status lists open integration issues",
     rule: "GET /integration-status returns the open integration issues (a list, empty when there are none).",
@@ -239,7 +239,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.quote-phone-required",
-    guards: "interface.md “Endpoints › Warehouse” (shipping quote: phone_required)",
+    guards: "docs/reference/api-rules.md “Warehouse endpoints” (shipping quote: phone_required)",
     profile: "warehouse",
     title: "A non-US quote without a phone → 400 phone_required",
     rule: "Shipping quote to a non-US destination without a phone number is 400 phone_required.",
@@ -252,7 +252,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.quote-unknown-carrier",
-    guards: "interface.md “Endpoints › Warehouse” (carriers)",
+    guards: "docs/reference/api-rules.md “Warehouse endpoints” (carriers)",
     profile: "warehouse",
     title: "A quote naming an unavailable carrier → 400 unknown_carrier",
     rule: "Quote carriers must be among usps, ups, dhl_express, lso; otherwise 400 unknown_carrier.",
@@ -265,7 +265,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.quote-id-array",
-    guards: "interface.md “Limits › Other limits” (id array 500 entries)",
+    guards: "docs/reference/api-rules.md “Other limits” (id array 500 entries)",
     profile: "warehouse",
     title: "unique_ids is always an array of at most 500",
     rule: "unique_ids is always an array; an id array over 500 entries is 400 invalid_pagination.",
@@ -280,7 +280,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.requote-supersedes",
-    guards: "interface.md “States and transitions” (re-quote supersedes)",
+    guards: "docs/reference/api-rules.md “States and transitions” (re-quote supersedes)",
     profile: "warehouse",
     title: "Re-quoting supersedes the caller's uncommitted quote",
     rule: "Re-quoting supersedes the caller's uncommitted quote: committing the superseded quote's rate is refused.",
@@ -297,7 +297,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.inbound-replay",
-    guards: "interface.md “Limits › Other limits” (idempotency: inbound replay 200 created:false)",
+    guards: "docs/reference/api-rules.md “Other limits” (idempotency: inbound replay 200 created:false)",
     profile: "warehouse",
     title: "An inbound-shipment replay answers 200 with created:false",
     rule: "Inbound shipments are idempotent on submission_key: a replay returns 200 with created:false and the same shipment.",
@@ -314,7 +314,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.declared-value-cents",
-    guards: "interface.md “Resources › Raw card” (declared_value in USD cents)",
+    guards: "docs/reference/api-rules.md “Raw card” (declared_value in USD cents)",
     profile: "warehouse",
     title: "Declared values are integer USD cents",
     rule: "declared_value is an amount in USD cents (integer); a fractional amount is rejected with 400.",
@@ -329,7 +329,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.write-scope-403",
-    guards: "interface.md “Authentication” (scopes) and “Errors › Codes” (403)",
+    guards: "docs/reference/api-rules.md “Authentication” (scopes) and “Error codes” (403)",
     profile: "warehouse",
     title: "Writes need their scope (write:order for a quote)",
     rule: "A tenant key without write:order gets 403 on shipping-quote; read:inventory alone does not allow writes.",
@@ -343,7 +343,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.order-label-utc",
-    guards: "interface.md “Limits › Other limits” (business-day math in US Central; timestamps UTC)",
+    guards: "docs/reference/api-rules.md “Other limits” (business-day math in US Central; timestamps UTC)",
     profile: "warehouse",
     title: "Committing a rate buys the label; deadlines are UTC",
     rule: "POST /orders {order_id, rate_id} buys the label (a few seconds); ship_by_at and sla_due_at are computed in US Central business days and returned in UTC.",
@@ -359,7 +359,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.order-failure-retry",
-    guards: "interface.md “Limits › Other limits” (order commits safe to retry: PENDING_PAYMENT)",
+    guards: "docs/reference/api-rules.md “Other limits” (order commits safe to retry: PENDING_PAYMENT)",
     profile: "warehouse",
     title: "A failed label purchase leaves PENDING_PAYMENT; the retry succeeds",
     rule: "Order commit with a rate fails → PENDING_PAYMENT, nothing applied; retry is safe.",
@@ -382,7 +382,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.return-scan-back",
-    guards: "interface.md “States and transitions” (return, scan back)",
+    guards: "docs/reference/api-rules.md “States and transitions” (return, scan back)",
     profile: "warehouse",
     title: "Returned and scanned-back cards are OFFCHAIN and orderable again",
     rule: "Carrier return → RETURNED; each card scanned back → OFFCHAIN, card.returned, and can be ordered again.",
@@ -403,7 +403,7 @@ export const warehouseChecks: Check[] = [
   },
   {
     id: "warehouse.idempotent-create",
-    guards: "interface.md “Limits › Other limits” (a replay returns the original record with the same 201)",
+    guards: "docs/reference/api-rules.md “Other limits” (a replay returns the original record with the same 201)",
     profile: "warehouse",
     title: "Write replays return the original record with the same 201",
     rule: "Writes accept idempotency_key: a replay returns the original record with the same 201.",

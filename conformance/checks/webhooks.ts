@@ -41,7 +41,7 @@ async function deliverOnce(ctx: CheckContext, status: number) {
 export const webhooksChecks: Check[] = [
   {
     id: "webhooks.secret-shown-once",
-    guards: "interface.md “Resources › Webhook”; service-facts.md §6.1",
+    guards: "docs/reference/api-rules.md “Webhook”; docs/reference/live-service.md “Webhook registry”",
     profile: "webhooks",
     title: "Registration returns a 64-hex signing secret; GET and list never show it",
     rule: "The signing secret is returned once, at registration, and never again, including by the get-webhook endpoint.",
@@ -67,7 +67,7 @@ export const webhooksChecks: Check[] = [
   },
   {
     id: "webhooks.invalid-event-types",
-    guards: "interface.md “Endpoints › Webhooks” and “Events”",
+    guards: "docs/reference/api-rules.md “Webhook endpoints” and “Events”",
     profile: "webhooks",
     title: "Unknown or not-live event types → 400 invalid_event_types",
     rule: "Any unknown event type name rejects the whole registration with 400 invalid_event_types; catalog events are documented but not live.",
@@ -83,7 +83,7 @@ export const webhooksChecks: Check[] = [
   },
   {
     id: "webhooks.limit-20",
-    guards: "interface.md “Limits › Other limits” (20 webhooks per key) and “Errors › Codes” (409 webhook_limit)",
+    guards: "docs/reference/api-rules.md “Other limits” (20 webhooks per key) and “Error codes” (409 webhook_limit)",
     profile: "webhooks",
     title: "The 21st webhook of a key → 409 webhook_limit",
     rule: "A key may have at most 20 webhooks (webhook_limit, 409).",
@@ -106,7 +106,7 @@ export const webhooksChecks: Check[] = [
   },
   {
     id: "webhooks.other-key-404",
-    guards: "interface.md “Errors › Codes” (404 not_found: webhook missing or not the caller’s)",
+    guards: "docs/reference/api-rules.md “Error codes” (404 not_found: webhook missing or not the caller’s)",
     profile: "webhooks",
     title: "Another key's webhook and a missing id → 404 not_found",
     rule: "GET /api/v1/webhooks/:id is 404 not_found when no webhook with that id exists on the key.",
@@ -125,7 +125,7 @@ export const webhooksChecks: Check[] = [
   },
   {
     id: "webhooks.deliveries-shape",
-    guards: "interface.md “Resources › Webhook delivery” and “Response envelope” (pagination)",
+    guards: "docs/reference/api-rules.md “Webhook delivery” and “Response envelope” (pagination)",
     profile: "webhooks",
     title: "The delivery log is data.deliveries with pagination {limit, offset, has_more}",
     rule: "GET /api/v1/webhooks/deliveries takes limit and offset and returns data.deliveries and pagination; empty when there are no attempts.",
@@ -147,7 +147,7 @@ export const webhooksChecks: Check[] = [
   },
   {
     id: "webhooks.signed-delivery",
-    guards: "interface.md “Events”; service-facts.md §6.2 (signature)",
+    guards: "docs/reference/api-rules.md “Events”; docs/reference/live-service.md “Webhook delivery and signatures” (signature)",
     profile: "webhooks",
     title: "A delivery reaches a local receiver with {event,id,data} and a valid X-Mystery-Signature",
     rule: "Deliveries POST {event, id, data} with X-Mystery-Event, X-Mystery-Delivery (the event id), X-Mystery-Timestamp (unix ms) and X-Mystery-Signature t=<ms>,sha256=HMAC-SHA256(secret, \"t.raw_body\").",
@@ -178,7 +178,7 @@ export const webhooksChecks: Check[] = [
   },
   {
     id: "webhooks.failing-receiver",
-    guards: "interface.md “Events” and “Limits › Other limits” (6 attempts, exponential backoff)",
+    guards: "docs/reference/api-rules.md “Events” and “Other limits” (6 attempts, exponential backoff)",
     profile: "webhooks",
     title: "A receiver answering 500 gets 6 attempts of the same delivery; the log shows it FAILED",
     rule: "Only 2xx is success; delivery retries up to 6 times with exponential backoff on any non-2xx answer.",

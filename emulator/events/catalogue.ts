@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { EVENT_TYPES, type EventType } from "./types.ts";
 
 // The webhook event catalogue: for every event type, a realistic `data`
-// payload in the live service's shapes (service-facts §6.4, SDK 0.1.2
+// payload in the live service's shapes (docs/reference/sdk-shapes.md “Webhook event data”, SDK 0.1.2
 // `Webhook*Data`). The interface document does not show payloads; the
 // warehouse ones are ours (docs/webhooks.md). `POST /_emulator/events` builds
 // from here and merges the caller's overrides; areas that publish real events

@@ -1,7 +1,7 @@
 import { z } from "../pipeline/schema.ts";
 import type { PARTNER_EVENT_TYPES } from "./types.ts";
 
-// The `data` of each of the 21 live partner events, as sdk-wire-shapes §4
+// The `data` of each of the 21 live partner events, as docs/reference/sdk-shapes.md “Webhook event data”
 // ("Event → data fields") types them: keys marked `?` there are optional here,
 // `/null` ones nullable, and extra keys are allowed (the SDK's types tolerate
 // them). The catalogue's fixtures and every live emission are held to these

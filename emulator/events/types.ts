@@ -1,5 +1,5 @@
 // The webhook event catalogue's names: the interface document's, the live
-// service's (service-facts §6.3, SDK 0.1.2) and the warehouse ones.
+// service's (docs/reference/live-service.md “Event types”, SDK 0.1.2) and the warehouse ones.
 
 export const PARTNER_EVENT_TYPES = [
   "deposit.credited",

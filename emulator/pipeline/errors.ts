@@ -1,4 +1,4 @@
-// One module builds both error envelopes (interface "Errors").
+// One module builds both error envelopes (docs/reference/api-rules.md “Errors”).
 // Partner/catalog: { success:false, message, error:<machine_code>, details?, retryable? }
 // Warehouse:       { success:false, message, error:<human text>, code:<machine_code>, data? }
 // 429/503 come from shared infrastructure, so even on warehouse routes `error`

@@ -1,4 +1,4 @@
-// Partner money (interface: "Partner money is a string"): integer micros on the
+// Partner money (docs/reference/live-service.md “Money, ids and time”: partner money is a string): integer micros on the
 // wire as `*_micros`/`price`, decimal USDC with 6 places as `*_usdc`. Shared by
 // every partner-commerce area (mystery, instant).
 

@@ -12,7 +12,7 @@ import { parsePart, queryObject, responseProblem } from "./schema.ts";
 import { ParseMemo, paramsKey } from "./parse-memo.ts";
 import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
 
-// The request pipeline, in the order DESIGN.md fixes (route match happens in
+// The request pipeline, in the order docs/architecture.md “Request flow” gives (route match happens in
 // app.ts before this runs): public routes → per-IP budget → authentication →
 // per-key budget of the route's surface → kind and scope → the fresh=true budget
 // (cached reads) → concurrency gate → metering → handler (faults, identifier
@@ -60,7 +60,7 @@ export function createPipeline(services: Services) {
       // Legacy keys say so on every answer of a metered route, refusals included.
       if (spec.cost !== undefined && !isMetered(key)) headers["X-Credits-Metering"] = "unmetered";
 
-      // Each surface has its own window and ceiling (service-facts §2.7); the headers show the one in force.
+      // Each surface has its own window and ceiling (docs/reference/live-service.md “Rate limits and caching”); the headers show the one in force.
       const surface = spec.surface ?? surfaceOf(spec.path);
       const keyDecision = limiter.hit(surfaceBucket(key, surface), surfaceLimit(key, surface), now);
       window = inForce(ipDecision, keyDecision);

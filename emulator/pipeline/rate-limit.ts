@@ -121,9 +121,9 @@ export function inForce(first: RateDecision, ...rest: RateDecision[]): RateDecis
 
 /**
  * The surfaces a key's requests are counted on, each with its own rolling window
- * (service-facts §2.7): partner commerce (Gacha, Instant, wallet, webhooks: 240/min
- * per key, SDK README) and the plan's surface (Card Data for partner and legacy keys,
- * the warehouse API for tenant keys: 300/min per key, interface.md "Plans").
+ * (docs/reference/live-service.md “Rate limits and caching”): partner commerce (Gacha, Instant, wallet, webhooks: 240/min
+ * per key, the SDK's figure) and the plan's surface (Card Data for partner and legacy keys,
+ * the warehouse API for tenant keys: 300/min per key, docs/reference/api-rules.md “Plans”).
  */
 export type Surface = "partner" | "card_data" | "warehouse";
 
@@ -181,7 +181,7 @@ export function surfaceWindow(key: KeyRecord, surface: Surface): { bucket: strin
   return { bucket: surfaceBucket(key, surface), limit: surfaceLimit(key, surface) };
 }
 
-/** The key's `fresh=true` budget (service-facts §2.7: 10 calls per minute per key, 429 beyond). */
+/** The key's `fresh=true` budget (docs/reference/live-service.md “Rate limits and caching”: 10 calls per minute per key, 429 beyond). */
 export function freshWindow(key: KeyRecord): { bucket: string; limit: number } {
   return { bucket: bucketsOf(key).fresh, limit: key.fresh_per_min ?? FRESH_CALLS_PER_MIN };
 }

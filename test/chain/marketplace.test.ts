@@ -107,7 +107,7 @@ describe("BuybackMarketplace", () => {
   it("acceptOfferFor: a relayer submits with the holder's own signature of the OfferRequest", async () => {
     const o = await offer();
     const sig = await sign(o);
-    // The holder signs the same OfferRequest typed data as the requester (service-facts §4.6).
+    // The holder signs the same OfferRequest typed data as the requester (docs/reference/live-service.md “Buyback offers and the pool wallet”).
     const badReceiverSig = await sign(o, bob);
     await expectRevert(market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, badReceiverSig]), "InvalidReceiverSignature");
     // The requester's signature is no acceptance by the holder either.

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { newKey, useEmulator, type Api, type Emulator } from "../helpers.ts";
 import { expectError } from "../errors.ts";
 
-// Partner limits as the live service documents them (service-facts §2.7, SDK README 0.1.2):
+// Partner limits as the live service documents them (docs/reference/live-service.md “Rate limits and caching”):
 // a window per surface (partner commerce 240/min per key, Card Data 300/min per key), the
 // fresh=true budget (10 calls per minute per key, then 429 rate_limited with Retry-After),
 // and the short response cache on catalog, odds, price and the feeds that fresh=true bypasses.

@@ -3,8 +3,9 @@ import { ApiFailure, TerminalStateError } from "../sdk-errors.ts";
 
 export { ApiFailure, failure } from "../sdk-errors.ts";
 
-// A client of /api/v1/instant written from the SDK contract (sdk-contract §1, §2,
-// §3, §5.2): the SDK's headers, the envelope read the SDK's way (error code from
+// A client of /api/v1/instant written from the SDK contract (docs/reference/sdk-shapes.md
+// “Transport”, “Pagination as the SDK reads it”, “Polling”, “Instant pack methods”): the
+// SDK's headers, the envelope read the SDK's way (error code from
 // `error`, pagination beside data), include_unavailable sent as the literal "1"
 // only when true, and waitForDelivery polling with the SDK's defaults (1.5 s,
 // ×1.5, at most 5 s, 180 s) — the sleeps move the emulator's virtual clock.
@@ -96,7 +97,7 @@ export function instantClient(emu: Emulator, apiKey: string) {
       (await call<InstantPurchase>("POST", "/purchase/submit", { body: p })).data,
     getPurchase: async (id: number | string) => (await call<InstantPurchase>("GET", `/purchase/${encodeURIComponent(String(id))}`)).data,
     listPurchases: (p: { status?: string; external_user_id?: string; wallet_address?: string; limit?: number; offset?: number } = {}) => page<InstantPurchase>("/purchases", "purchases", p),
-    /** §3 poll(): FULFILLED done; FAILED/REFUNDED throw; the interval sleeps on the virtual clock. */
+    /** docs/reference/sdk-shapes.md “Polling”: FULFILLED done; FAILED/REFUNDED throw; the interval sleeps on the virtual clock. */
     async waitForDelivery(id: number, poll = { intervalMs: 1500, maxIntervalMs: 5000, backoffFactor: 1.5, timeoutMs: 180_000 }) {
       const seen: string[] = [];
       let interval = poll.intervalMs;

@@ -7,7 +7,7 @@ import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import { failure, instantClient, type InstantCall } from "./client.ts";
 import { expectError } from "../errors.ts";
 
-// Instant packs over HTTP the way the SDK drives them (sdk-contract §5.2):
+// Instant packs over HTTP the way the SDK drives them (docs/reference/sdk-shapes.md “Instant pack methods”):
 // catalog → prepare → the user's fixture wallet signs approve +
 // purchaseInstantOpenFor on the local chain → submit → waitForDelivery polls to
 // FULFILLED with the cards. Every error code of the contract, by code.
@@ -55,7 +55,7 @@ async function buy(packet = 1, from = user(0), key = emu.key("demo"), extra: { e
   return { prep, receipt, purchase };
 }
 
-/** Every event published so far has the data shape of sdk-wire-shapes §4 (emulator/events/payloads.ts). */
+/** Every event published so far has the data shape of docs/reference/sdk-shapes.md “Webhook event data” (emulator/events/payloads.ts). */
 function expectWireShapes() {
   for (const e of events) {
     const r = EVENT_PAYLOADS[e.type as PartnerEventType].safeParse(e.data);

@@ -4,7 +4,7 @@ import { BURN_TYPES, cardNftAbi, usdStablecoinAbi, type FixtureAccount } from ".
 import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
-// Relayed buyback accept (service-facts §4.6, SDK 0.1.2): accept/prepare, the
+// Relayed buyback accept (docs/reference/live-service.md “Buyback offers and the pool wallet”, SDK 0.1.2): accept/prepare, the
 // holder's EIP-712 signature of the OfferRequest typed_data, the relayer's acceptOfferFor.
 
 let ctx: Ctx;
@@ -48,7 +48,7 @@ describe("relayed buyback accept", () => {
       self_submit: { call: { kind: "accept-offer", to: chain().addresses.marketplace } },
       typed_data: {
         primaryType: "OfferRequest",
-        // sdk-wire-shapes §7 BuybackTypedData: uint256 fields as decimal strings
+        // docs/reference/sdk-shapes.md “Buyback shapes” BuybackTypedData: uint256 fields as decimal strings
         message: {
           tokenContractAddress: chain().addresses.cardNft,
           tokenId: card.token_id,

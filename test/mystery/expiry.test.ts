@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cardNftAbi } from "../../chain/index.ts";
 import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
 
-// Redemption expiry (service-facts §4.7: expires_at, 24 h by default; "Expired
+// Redemption expiry (docs/reference/live-service.md “Redemption”: expires_at, 24 h by default; "Expired
 // redemption → retry with a new key") and the KYC decline path.
 
 let ctx: Ctx;

@@ -10,7 +10,7 @@ import { buyRevealed, relay, sendCalls, user, type Ctx, useMystery } from "./hel
 // §6 of issue 11: every live webhook event type is emitted by a real lifecycle
 // (never only by POST /_emulator/events), delivered to a real HTTP receiver on
 // loopback, signed as the SDK verifies it, with the `data` shape of
-// sdk-wire-shapes §4 (emulator/events/payloads.ts). The catalogue's fixtures are
+// docs/reference/sdk-shapes.md “Webhook event data” (emulator/events/payloads.ts). The catalogue's fixtures are
 // held to the same shapes.
 //
 // Covered here: deposit.*, purchase.*, buyback.*, pool.item_pulled, sellback.*, payout.*.

@@ -6,8 +6,8 @@ import { mysteryPoolAbi, usdStablecoinAbi } from "../../chain/index.ts";
 import { buy as buyOnChain, relay, user, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
-// The custodial purchase lifecycle the SDK polls (sdk-contract §3, §5.1;
-// service-facts §4.2): 202 RESERVED with the price held and on-chain fields
+// The custodial purchase lifecycle the SDK polls (docs/reference/sdk-shapes.md “Polling”, “Mystery pack methods”;
+// docs/reference/live-service.md “Purchases”): 202 RESERVED with the price held and on-chain fields
 // null → SUBMITTING → SUBMITTED → FULFILLED on the virtual clock, each step
 // with its webhook; PENDING while the relayer is off; PARTIALLY_FULFILLED on
 // an operator shortfall; every status a ?status= filter; balances that add up.
@@ -30,7 +30,7 @@ const eventsOf = (id: number) => ctx.events.filter((e) => e.type.startsWith("pur
 type Purchase = Record<string, any>;
 
 /**
- * gacha.waitForReveal (sdk-contract §3): fetch, stop on FULFILLED / PARTIALLY_FULFILLED, throw on
+ * gacha.waitForReveal (docs/reference/sdk-shapes.md “Polling”): fetch, stop on FULFILLED / PARTIALLY_FULFILLED, throw on
  * FAILED / REFUNDED, else sleep (here: advance the virtual clock) 1.5 s × 1.5ⁿ up to 5 s, 120 s timeout.
  */
 async function waitForReveal(id: number, seen: string[] = []): Promise<Purchase> {
@@ -141,7 +141,7 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     expect(ev).toMatchObject({ status: "PARTIALLY_FULFILLED" });
     expect(ev.items).toEqual(done.items);
     expectError(await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 }), 409, "invalid_status");
-    // a partial delivery is still a sale: it counts as volume (service-facts §4.2 stats), in the purchase and in the stats
+    // a partial delivery is still a sale: it counts as volume (docs/reference/live-service.md “Purchases” stats), in the purchase and in the stats
     expect(done.volume_usdc).toBe("25.000000");
     const stats = (await ctx.api.get(`${M}/stats`).set("X-API-Key", ctx.demo).expect(200)).body.data;
     expect([stats.total_volume, stats.by_tier]).toEqual(["25000000", [{ tier_id: 1, pulls: 1, volume: "25000000", volume_usdc: "25.000000" }]]);

@@ -7,10 +7,10 @@ import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts
 import { expectError } from "../errors.ts";
 import { ApiFailure, TerminalStateError, failure } from "../sdk-errors.ts";
 
-// Redemption as the live service runs it (SDK 0.1.2; service-facts §4.7
-// generation B), driven by a client written from the SDK contract: headers,
+// Redemption as the live service runs it (SDK 0.1.2; docs/reference/live-service.md “Redemption”),
+// driven by a client written from the SDK contract: headers,
 // an Idempotency-Key on prepare, polling by token id until a terminal status
-// (sdk-contract §1, §3, §5.6). The holder's fixture wallet sends the three
+// (docs/reference/sdk-shapes.md “Transport”, “Polling”, “Redemption methods”). The holder's fixture wallet sends the three
 // calls on the local chain; the polling sleeps on the virtual clock.
 
 let ctx: Ctx;
@@ -63,7 +63,7 @@ function client(apiKey: string) {
     submit: (p: { redemption_id: number; tx_hash: string }) => call<{ redemption_id: number; status: string; burn_tx_hash: string }>("POST", "/mystery/redemption/submit", { body: p }),
     get: (idOrToken: string | number, p: { verify?: boolean } = {}) =>
       call<{ redemptions: Redemption[] }>("GET", `/mystery/redemption/${idOrToken}`, p.verify === undefined ? {} : { query: { verify: String(p.verify) } }),
-    /** §3 poll(): by token id, the row of this redemption (else row 0); COMPLETED done; FAILED/CANCELLED/EXPIRED throw. */
+    /** docs/reference/sdk-shapes.md “Polling”: by token id, the row of this redemption (else row 0); COMPLETED done; FAILED/CANCELLED/EXPIRED throw. */
     async waitForCompletion(t: { token_id: string; redemption_id: number }, poll = { intervalMs: 1500, maxIntervalMs: 30 * 60_000, backoffFactor: 1.5, timeoutMs: 48 * HOUR }) {
       const seen: string[] = [];
       let interval = poll.intervalMs;
@@ -139,7 +139,7 @@ describe("redemption the way the SDK drives it", () => {
     expect(row).toMatchObject({ burn: { is_burned: true, burn_type: 1 }, order: { status: "SHIPPED" }, burn_tx_hash: burn.transactionHash });
     expect(row.order.tracking_number).toMatch(/^9400\d+/);
     expect(updates(prep.redemption_id)).toEqual(["BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED"]);
-    // The get row carries none of the prepare-only keys (sdk-wire-shapes: Redemption).
+    // The get row carries none of the prepare-only keys (docs/reference/sdk-shapes.md “Redemption shapes”).
     expect(Object.keys(row)).not.toEqual(expect.arrayContaining(["shipping_payment"]));
   });
 

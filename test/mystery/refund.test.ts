@@ -5,7 +5,7 @@ import { expectError } from "../errors.ts";
 
 // Purchases that go wrong: a reveal whose VRF callback reverts (refunded by the
 // worker), an operator refund before the reveal, and a relayer that is off
-// (503 relayer_disabled; held purchases PENDING). Statuses per service-facts §4.2.
+// (503 relayer_disabled; held purchases PENDING). Statuses per docs/reference/live-service.md “Purchases”.
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));

@@ -14,7 +14,7 @@ describe("the event catalogue", () => {
     for (const type of NOT_LIVE_EVENT_TYPES) expect(isEventType(type)).toBe(false);
   });
 
-  it("uses the live field names (service-facts §6.4)", () => {
+  it("uses the live field names (docs/reference/sdk-shapes.md “Webhook event data”)", () => {
     expect(Object.keys(buildEventPayload("deposit.credited", ctx)).sort()).toEqual(["amount", "amount_usdc", "chain_in", "deposit_id", "token_in", "tx_hash"]);
     expect(buildEventPayload("purchase.fulfilled", ctx)).toMatchObject({ purchase_id: expect.any(Number), status: "FULFILLED", items: [expect.objectContaining({ token_id: expect.any(String), item_type: "CARD" })] });
     expect(buildEventPayload("buyback.confirmed", ctx)).toMatchObject({ status: "accepted", seller_receives_usdc: expect.stringMatching(/^\d+\.\d{6}$/) });

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 // An independent implementation of the receiver side of the signature scheme
-// (service-facts §6.2), written from the spec rather than from the emulator's
+// (docs/reference/live-service.md “Webhook delivery and signatures”), written from the spec rather than from the emulator's
 // signing code: parse `t=…,sha256=…`, HMAC-SHA256 over "<t>.<raw body>" keyed
 // with the secret's UTF-8 bytes, constant-time compare.
 

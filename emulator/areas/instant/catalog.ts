@@ -3,7 +3,7 @@ import { usdc } from "../../pipeline/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { chainOf, packetTypes } from "./chain-io.ts";
 
-// The instant catalog (sdk-wire-shapes §1 InstantCatalogItem): the product of
+// The instant catalog (docs/reference/sdk-shapes.md “Instant shapes” InstantCatalogItem): the product of
 // each packet type (fixtures/instant) with its live on-chain price and stock.
 // By default only packs with available_packs > 0; include_unavailable shows sold-out ones too.
 

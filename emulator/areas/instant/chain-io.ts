@@ -29,7 +29,7 @@ export async function packetType(chain: Chain, id: number): Promise<PacketTypeOn
   return { packetTypeId: id, price: t.price, stock: t.stock, cardsPerPack: t.cardsPerPack };
 }
 
-/** The approve + buy-and-open calls (no `kind`: position decides, sdk-wire-shapes §1 InstantUnsignedCall). */
+/** The approve + buy-and-open calls (no `kind`: position decides, docs/reference/sdk-shapes.md “Instant shapes” InstantUnsignedCall). */
 export function openCalls(chain: Chain, packetTypeId: number, wallet: `0x${string}`, maxPrice: bigint) {
   const { instantPack, stablecoin } = chain.addresses;
   return [

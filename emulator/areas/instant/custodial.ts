@@ -10,7 +10,7 @@ import { assertEnabled, custodyRef, newPurchase, OPEN_TIMEOUT_MS } from "./purch
 import { instant, type InstantPurchaseRow } from "./state.ts";
 
 // Custodial instant purchases. The SDK has no route that creates one
-// (sdk-wire-shapes §1), yet the live service has the CUSTODIAL custody, the
+// (docs/reference/sdk-shapes.md “Instant shapes”), yet the live service has the CUSTODIAL custody, the
 // RESERVED status and sends instant_purchase.reserved: such purchases are made
 // outside the partner API. The operator makes one (POST
 // /_emulator/instant/custodial) and it runs the real lifecycle on the virtual

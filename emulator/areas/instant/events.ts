@@ -5,7 +5,7 @@ import { formatPurchase } from "./format.ts";
 import { instant, type InstantPurchaseRow } from "./state.ts";
 
 // One payload builder per instant_purchase.* event, in the shapes of
-// sdk-wire-shapes §4: the lifecycle calls these, never writes a payload inline.
+// docs/reference/sdk-shapes.md “Webhook event data”: the lifecycle calls these, never writes a payload inline.
 
 const BUILDERS = {
   "instant_purchase.reserved": (p: InstantPurchaseRow) => ({ purchase_id: p.id, status: "RESERVED" as const }),

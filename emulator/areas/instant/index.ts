@@ -4,7 +4,7 @@ import { instantDeviations } from "./deviations.ts";
 import { instantRoutes } from "./routes.ts";
 import { startInstantWorker } from "./worker.ts";
 
-// Instant packs (sdk-contract §5.2, service-facts §4.4): a booster pack bought
+// Instant packs (docs/reference/sdk-shapes.md “Instant pack methods”, docs/reference/live-service.md “Instant packs”): a booster pack bought
 // and opened in one transaction on the local chain's InstantPack store, the
 // bundle drawn by VRF. See docs/instant.md.
 export const instantArea: Area = {

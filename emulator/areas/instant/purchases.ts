@@ -10,7 +10,7 @@ import { chainOf, OPENING, opening, openCalls, packetType, refundOnChain, reques
 import { emitInstant } from "./events.ts";
 import { instant, type InstantCardRow, type InstantPurchaseRow, type InstantStatus } from "./state.ts";
 
-// Instant purchases (service-facts §4.4): prepare answers the approve +
+// Instant purchases (docs/reference/live-service.md “Instant packs”): prepare answers the approve +
 // purchaseInstantOpenFor calls and creates nothing; the user's wallet buys and
 // opens on chain; submit records the mined transaction (SUBMITTED), verified
 // against the store's InstantPurchaseRequested log; the VRF draw opens a
@@ -31,7 +31,7 @@ export async function knownPacketType(s: Services, id: number): Promise<PacketTy
   return t;
 }
 
-/** prepare: 409 sold_out / max_price_exceeded, else the two calls (interface: creates nothing). */
+/** prepare: 409 sold_out / max_price_exceeded, else the two calls (docs/reference/live-service.md “Instant packs”: creates nothing). */
 export function preparePurchase(s: Services, t: PacketTypeOnChain, wallet: `0x${string}`, maxPrice: bigint | null) {
   if (t.stock === 0) throw conflict("sold_out", `Packet type ${t.packetTypeId} is sold out`);
   if (maxPrice !== null && maxPrice < t.price) throw conflict("max_price_exceeded", `The pack costs ${usdc(t.price)} USDC, above max_price_usdc ${usdc(maxPrice)}`);

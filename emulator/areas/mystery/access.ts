@@ -2,7 +2,7 @@ import type { AccessRule } from "../../pipeline/auth.ts";
 import { defineRoute, type Method, type Reply, type RouteSpec, type TypedContext } from "../../pipeline/route.ts";
 import type { RouteSchema } from "../../pipeline/schema.ts";
 
-// Scopes per service-facts §2.2. Partner keys only; a tenant key gets 403.
+// Scopes per docs/reference/live-service.md “Partner scopes”. Partner keys only; a tenant key gets 403.
 export const partner = (scope: string, models?: AccessRule["models"]): AccessRule => ({ kinds: ["partner"], scopes: [scope], ...(models ? { models } : {}) });
 
 export function route(method: RouteSpec["method"], path: string, access: AccessRule, gate: string, handle: RouteSpec["handle"]): RouteSpec {

@@ -7,7 +7,7 @@ import { resumePending } from "./purchases/relay.ts";
 import { mystery } from "./state.ts";
 import { armWorker, runWorker } from "./worker.ts";
 
-// The relayer switch (service-facts §2.8: 503 relayer_disabled "custodial
+// The relayer switch (docs/reference/live-service.md “Partner error codes”: 503 relayer_disabled "custodial
 // purchasing / buyback relay paused"). Off: new custodial purchases and relayed
 // buyback accepts answer 503 relayer_disabled (retryable) and nothing is held;
 // purchases already RESERVED wait as PENDING with their hold. On: every PENDING

@@ -19,8 +19,8 @@ import { provideRelayerSwitch } from "../../pipeline/relayer-port.ts";
 import { relayerOn } from "./purchases/relay.ts";
 import { mysteryDeviations } from "./deviations.ts";
 
-// Mystery-pack commerce on the local chain (interface "Mystery commerce";
-// service-facts §4): purchases, redemption with burn on dispatch, buyback and
+// Mystery-pack commerce on the local chain (docs/reference/api-rules.md “Mystery commerce endpoints”;
+// docs/reference/live-service.md “Mystery commerce”): purchases, redemption with burn on dispatch, buyback and
 // pool forwarding, sell-back, prices, wallets and stats. See docs/mystery.md.
 export const mysteryArea: Area = {
   name: "mystery",

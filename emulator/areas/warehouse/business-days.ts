@@ -1,4 +1,4 @@
-// Warehouse business-day math (interface "Limits"): computed in the
+// Warehouse business-day math (docs/reference/api-rules.md “Other limits”): computed in the
 // warehouse's local time (US Central, America/Chicago, so CST or CDT as the
 // date demands), returned as UTC timestamps. Business days are Monday–Friday
 // except US federal holidays the warehouse closes for.

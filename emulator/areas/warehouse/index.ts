@@ -11,7 +11,7 @@ import { tenantOf } from "./state.ts";
 import { rearm } from "./timers.ts";
 import { warehouseDeviations } from "./deviations.ts";
 
-// The warehouse for tenants (interface "Warehouse"): inventory sweeps, quotes
+// The warehouse for tenants (docs/reference/api-rules.md “Warehouse endpoints”): inventory sweeps, quotes
 // and orders, returns, custody, inbound shipments, billing and SLA. Paths the
 // interface does not show are listed in docs/warehouse.md.
 

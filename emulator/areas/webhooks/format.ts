@@ -1,6 +1,6 @@
 import type { DeliveryRecord, WebhookRecord } from "./model.ts";
 
-// Wire shapes (interface "Webhook", service-facts §6.1). The secret appears
+// Wire shapes (docs/reference/api-rules.md “Webhook”, docs/reference/live-service.md “Webhook registry”). The secret appears
 // only in `registrationWire`, the answer to POST /api/v1/webhooks.
 
 import type { Webhook, WebhookDelivery, WebhookRegistration } from "../../../contract/index.ts";

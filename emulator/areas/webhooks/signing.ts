@@ -1,6 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 
-// The live signature scheme (service-facts §6.2, SDK `webhooks.ts`):
+// The live signature scheme (docs/reference/live-service.md “Webhook delivery and signatures”, as the SDK verifies it):
 // `X-Mystery-Signature: t=<unix ms>,sha256=<hex HMAC-SHA256("<t>.<raw body>")>`,
 // keyed with the UTF-8 bytes of the 64-hex secret used as text (not hex-decoded).
 

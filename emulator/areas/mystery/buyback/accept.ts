@@ -11,7 +11,7 @@ import { relayerDisabled, relayerOn } from "../purchases/relay.ts";
 import { mystery, type OfferRow } from "../state.ts";
 import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
 
-// Relayed buyback accept (service-facts §4.6, SDK 0.1.2): accept/prepare hands
+// Relayed buyback accept (docs/reference/live-service.md “Buyback offers and the pool wallet”, SDK 0.1.2): accept/prepare hands
 // the holder the offer's EIP-712 OfferRequest typed data (the marketplace's
 // domain; primaryType OfferRequest; message tokenContractAddress, tokenId,
 // price, acceptedCurrency, deadline, requester, chainId, minSellerAmount), the

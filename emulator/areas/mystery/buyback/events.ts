@@ -2,7 +2,7 @@ import { mystery, type OfferRow, type TransferRow } from "../state.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { usdc } from "../util.ts";
 
-// One payload builder per buyback event, in the shapes of sdk-wire-shapes §4:
+// One payload builder per buyback event, in the shapes of docs/reference/sdk-shapes.md “Webhook event data”:
 // every event starts with the common keys B (purchase_id, offer_id, token_id).
 
 /** The common buyback keys (purchase_id is null for an offer made token-first). */

@@ -1,6 +1,6 @@
 import { MARKETPLACE_FEE_BPS } from "../../../../chain/index.ts";
 
-// Buyback pricing (interface: "default 85% of card value"; marketplace fee
+// Buyback pricing (docs/reference/api-rules.md “Other limits”: default 85% of card value; marketplace fee
 // from the BuybackMarketplace deployment, 250 bps).
 
 export const BUYBACK_PERMILLE = 850n;

@@ -5,7 +5,7 @@ import type { CardRecord, SealedRecord } from "../../../catalog-data/model.ts";
 import type { ItemRow, ItemTypeName } from "../state.ts";
 import { usd2 } from "../util.ts";
 
-// Hydrates a revealed token into the purchase item shape (service-facts §4.2):
+// Hydrates a revealed token into the purchase item shape (docs/reference/live-service.md “Purchases”):
 // the chain knows the item's group, type and value; the emulator picks a
 // catalog card (or sealed product) for the group, deterministically from the
 // token id, so the same seed and purchase sequence always show the same cards.

@@ -12,7 +12,7 @@ import { newPurchase } from "./purchases.ts";
 import { RELAY_PICKUP_MS, relayerDisabled, relayerOn } from "./relay.ts";
 
 // Custodial purchases (POST /mystery/purchase), as the live service answers
-// them (service-facts §4.2, SDK gacha.purchase): 202 RESERVED with the price
+// them (docs/reference/live-service.md “Purchases”, SDK gacha.purchase): 202 RESERVED with the price
 // held on the end user's custodial balance and every on-chain field null; the
 // relayer then buys on chain on the virtual clock (relay.ts), and the SDK
 // polls GET /mystery/purchase/{id} until FULFILLED.
@@ -20,7 +20,7 @@ import { RELAY_PICKUP_MS, relayerDisabled, relayerOn } from "./relay.ts";
 /**
  * Holds the price cap (max_price_usdc, default the tier's price) on the end user's balance (402
  * insufficient_funds) and answers RESERVED; the worker relays it, and the end user is debited what the
- * pool actually charged, the rest of the hold returning to available (service-facts §4.2).
+ * pool actually charged, the rest of the hold returning to available (docs/reference/live-service.md “Purchases”).
  */
 export function buyCustodial(s: Services, accountId: string, tier: TierConfig, who: Identity, maxPrice: bigint): PurchaseRow {
   if (!relayerOn(s)) throw relayerDisabled("custodial purchases are paused; retry with the same Idempotency-Key");

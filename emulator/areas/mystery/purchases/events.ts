@@ -2,7 +2,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import type { ItemRow, PurchaseRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
 
-// One payload builder per purchase event, in the shapes of sdk-wire-shapes §4
+// One payload builder per purchase event, in the shapes of docs/reference/sdk-shapes.md “Webhook event data”
 // ("Event → data fields"): the lifecycle code calls these, never writes a
 // payload inline, so every emission of an event has the same keys.
 

@@ -13,7 +13,7 @@ import { newPurchase, purchaseRequestedIn, settleFromChain } from "./purchases.t
 // calldata of prepare (which creates no rows), then the partner submits the
 // mined transaction, verified against its PurchaseRequested log.
 
-/** The approve + purchase calls for one pack of `tier` (interface: "creates no rows"). */
+/** The approve + purchase calls for one pack of `tier` (docs/reference/api-rules.md “Mystery commerce endpoints”: creates no rows). */
 export function preparePurchase(s: Services, tier: TierConfig, wallet: `0x${string}`, maxPrice: bigint) {
   const chain = chainOf(s);
   const { mysteryPool, stablecoin } = chain.addresses;

@@ -20,7 +20,7 @@ import { ledgerRefund } from "../wallet/ledger.ts";
 // operator shortfall), or PENDING / FAILED / REFUNDED. The reveal is read from
 // the chain, never assumed.
 
-/** The statuses whose price counts as volume (service-facts §4.2 stats): the pack was bought on chain. */
+/** The statuses whose price counts as volume (docs/reference/live-service.md “Purchases” stats): the pack was bought on chain. */
 export const VOLUME_STATUSES: ReadonlySet<PurchaseStatus> = new Set<PurchaseStatus>(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
 
 /** A revealed item on the wire: an unknown token names card_id null, a card's missing rarity is null. */

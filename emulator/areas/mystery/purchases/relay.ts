@@ -55,7 +55,7 @@ function fail(s: Services, p: PurchaseRow, reason: string): void {
 /**
  * SUBMITTED: the relayer's transaction is mined; the end user is debited what the pool actually
  * charged (HOLD_SETTLE) and any remainder of the hold returns to available (HOLD_RELEASE), as
- * service-facts §4.2 says of max_price_usdc; purchase.submitted.
+ * docs/reference/live-service.md “Purchases” says of max_price_usdc; purchase.submitted.
  */
 function settle(s: Services, p: PurchaseRow, requestId: bigint, charged: bigint): void {
   const user = userOf(s, p);

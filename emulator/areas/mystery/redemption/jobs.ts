@@ -47,7 +47,7 @@ export const watchingRedemptions = (s: Services) => Object.values(mystery(s).red
 
 /**
  * Watches the chain for shipping payments of submitted burns, then ends every redemption past
- * `expires_at` (service-facts §4.7: 24 h): a pre-burn one EXPIRED, a burn whose shipping was
+ * `expires_at` (docs/reference/live-service.md “Redemption”: 24 h): a pre-burn one EXPIRED, a burn whose shipping was
  * never paid CANCELLED (a burn without payment does not ship). The burn flagged on chain is
  * cancelled by the operator so the card is not left frozen; the end user retries with a new key.
  */

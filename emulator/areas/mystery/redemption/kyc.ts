@@ -3,7 +3,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { own, setOwn } from "../../../state/own.ts";
 import { mystery } from "../state.ts";
 
-// KYC "if required" (interface): a per-partner setting. The live service runs no
+// KYC "if required" (docs/reference/api-rules.md “Mystery commerce endpoints”): a per-partner setting. The live service runs no
 // KYC (SDK 0.1.2), so it is off by default; the `vesta` fixture partner (key
 // "kyc") has it on; POST /_emulator/mystery/kyc switches any partner.
 

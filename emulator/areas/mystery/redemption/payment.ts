@@ -6,8 +6,8 @@ import { sendAs } from "../chain-io.ts";
 import { mystery, type RedemptionRow, type RedemptionShipping } from "../state.ts";
 import { usdc } from "../util.ts";
 
-// The holder pays a redemption's shipping on chain (SDK 0.1.2, service-facts
-// §4.7 generation B): prepare signs an EIP-712 ShippingQuote with the shipping
+// The holder pays a redemption's shipping on chain (SDK 0.1.2,
+// docs/reference/live-service.md “Redemption”): prepare signs an EIP-712 ShippingQuote with the shipping
 // signer (single use per provider_order_id, bound to the payer, fixed amount,
 // valid until expires_at); the holder sends burn → USDC approve → payShipping;
 // the item ships only once ShippingPaid for its order is on chain.

@@ -175,7 +175,7 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
       const r = mystery(s).redemptions[knownId]!;
       const sameTarget = (!t.purchase || t.purchase.id === r.purchase_id) && (!t.token || t.token.id === r.token_id) && (!t.itemType || t.itemType === r.item_type);
       if (!sameTarget) throw conflict("idempotency_mismatch", `idempotency_key "${key}" was already used for redemption ${r.redemption_id} of token ${r.token_id}`);
-      // The SDK README: "Expired redemption → retry with a new key".
+      // docs/reference/live-service.md “Idempotency”: after expiry, retry with a new key.
       if (r.status === "EXPIRED")
         throw conflict("redemption_expired", `Redemption ${r.redemption_id} (idempotency_key "${key}") expired at ${r.expires_at}; retry with a new idempotency_key`, {
           details: { redemption_id: r.redemption_id, expires_at: r.expires_at },

@@ -8,7 +8,7 @@ import { LIVE_REDEMPTION, mystery, type RedemptionRow, type RedemptionStatus } f
 import { emit } from "../util.ts";
 import { isPaid, paymentCalls, paymentTx, paymentView, refundShipping } from "./payment.ts";
 
-// Physical redemption, "burn on dispatch" (interface; service-facts §4.7):
+// Physical redemption, "burn on dispatch" (docs/reference/api-rules.md “States and transitions”; docs/reference/live-service.md “Redemption”):
 // PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, or
 // FAILED / CANCELLED / EXPIRED. The holder flags the token (burn) and pays the
 // shipping on chain (payment.ts); the warehouse starts only once the payment

@@ -96,7 +96,7 @@ export async function submitRedemption(s: Services, accountId: string, id: numbe
 }
 
 /**
- * `?verify=true` on the get: reconciles each row with the chain first (service-facts §4.7: the
+ * `?verify=true` on the get: reconciles each row with the chain first (docs/reference/live-service.md “Redemption”: the
  * on-chain read is forced): a PREPARED row whose burn the holder flagged but never submitted is
  * taken as a submit of that burn would take it; a landed shipping payment is recorded; a burn
  * finalised on chain reads is_burned.

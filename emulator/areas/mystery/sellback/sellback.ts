@@ -10,7 +10,7 @@ import { burnState, chainOf, ownerOf, receiptOf, tokenRecord } from "../chain-io
 import { mystery, type SellbackRow } from "../state.ts";
 import { emit, isoAt, txLockKey, usdc } from "../util.ts";
 
-// Native sell-back (TIER model, service-facts §4.5): the original recipient
+// Native sell-back (TIER model, docs/reference/live-service.md “Sell-back”): the original recipient
 // sells pool-minted cards back inside their buyback window with
 // MysteryPool.acceptCardBuyback; the payout comes from CardSellExecuted.
 
