@@ -16,7 +16,7 @@ function fromIssue(issue: Issue, prefix: string, out: Difference[]): void {
   switch (issue.code) {
     case "invalid_type": {
       const expected = issue.expected;
-      if (!("input" in issue)) out.push({ kind: "missing", where, upstream: "nothing", emulator: expected });
+      if (issue.input === undefined) out.push({ kind: "missing", where, upstream: "nothing", emulator: expected });
       else if (issue.input === null) out.push({ kind: "nullability", where, upstream: "null", emulator: `${expected} (not nullable)` });
       else out.push({ kind: "type", where, upstream: typeName(issue.input), emulator: expected });
       return;
