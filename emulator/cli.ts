@@ -10,13 +10,17 @@ import { runExec } from "./cli/exec.ts";
 import { runTrigger } from "./cli/trigger.ts";
 import { journalOf } from "./ui/journal.ts";
 
-const COMMANDS = ["exec", "trigger", "conformance", "scenario", "openapi"];
+const COMMANDS = ["exec", "trigger", "conformance", "scenario", "shadow", "openapi"];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "conformance") {
     const { runConformanceCli } = await import("../conformance/cli.ts");
     return runConformanceCli(rest);
+  }
+  if (command === "shadow") {
+    const { runShadowCli } = await import("../shadow/cli.ts");
+    return runShadowCli(rest);
   }
   if (command === "openapi") return openapiCommand(rest);
   if (command === "exec") return runExec(rest);
