@@ -10,12 +10,12 @@ const SECRET_HEADERS = new Set(["x-api-key", "authorization", "cookie", "set-coo
 /** JSON fields whose value is a credential (a signature, a secret, a private key, a key itself). */
 const SECRET_FIELD = /(secret|signature|private_key|privatekey|api_key|password|mnemonic|^key$|authorization)/i;
 /** Key-shaped strings (`rip_v1_…`) and 32-byte hex strings (private keys) wherever they appear. */
-const KEY_TEXT = /rip_v1_[A-Za-z0-9_-]+/g;
+export const KEY_TEXT = /rip_v1_[A-Za-z0-9_-]+/g;
 const HEX32 = /\b0x[0-9a-fA-F]{64}\b/g;
 const MAX_BODY = 4_000;
 export const REDACTED = "[redacted]";
 
-function redactJson(v: unknown): unknown {
+export function redactJson(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(redactJson);
   if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_FIELD.test(k) && x !== null ? REDACTED : redactJson(x)]));
   return v;

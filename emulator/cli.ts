@@ -10,7 +10,7 @@ import { runExec } from "./cli/exec.ts";
 import { runTrigger } from "./cli/trigger.ts";
 import { journalOf } from "./ui/journal.ts";
 
-const COMMANDS = ["exec", "trigger", "conformance", "scenario", "openapi"];
+const COMMANDS = ["exec", "trigger", "conformance", "scenario", "shadow", "openapi"];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -21,6 +21,10 @@ async function main(argv: string[]): Promise<number> {
       const { createEmulator } = await import("./index.ts");
       return createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: 0 } });
     });
+  }
+  if (command === "shadow") {
+    const { runShadowCli } = await import("../shadow/cli.ts");
+    return runShadowCli(rest);
   }
   if (command === "openapi") return openapiCommand(rest);
   if (command === "exec") return runExec(rest);

@@ -22,6 +22,7 @@ import { badRequest } from "./pipeline/errors.ts";
 import { errorResponse } from "./pipeline/envelope.ts";
 import { hostCheck, type HostCheck } from "./pipeline/host-check.ts";
 import { ChainHost, type ChainHostOptions } from "./chain-host.ts";
+import { Replay } from "./pipeline/replay.ts";
 import type { Chain, ChainStateExport } from "../chain/index.ts";
 
 export type { ClockMode } from "./clock/clock.ts";
@@ -29,6 +30,7 @@ export type { StateExport } from "./state/store.ts";
 export { StateFileError } from "./state/state-file.ts";
 export { VirtualClock } from "./clock/clock.ts";
 export { isLoopback } from "./msw.ts";
+export { Replay, ReplayError, replayKey, isRecording, type Recording } from "./pipeline/replay.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -79,6 +81,11 @@ export interface EmulatorOptions {
    * `npx emulator` starts it on 8545 by default.
    */
   chain?: boolean | ChainHostOptions;
+  /**
+   * Answer the reads recorded in this directory (`npx emulator shadow --record DIR`) byte for byte,
+   * after auth, rate limits and credits; every other request as usual (`--replay DIR`).
+   */
+  replay?: string;
 }
 
 export interface EmulatorKey {
@@ -213,6 +220,8 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     catalog: new CatalogIndex(buildCatalog({ seed: opts.seed, size: opts.catalog })),
     deviations: new Set(),
     chain: null,
+    // Loaded before anything starts, so a bad directory stops the start with nothing to clean up.
+    ...(options.replay !== undefined ? { replay: Replay.load(options.replay) } : {}),
   };
   // Without a running chain, a state's chain is kept as it was, for a later start with one.
   let carriedChain: ChainStateExport | null = options.state?.chain ?? null;

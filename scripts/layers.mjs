@@ -12,6 +12,8 @@ import { fileURLToPath } from "node:url";
 /** Top to bottom. The first pattern a path matches decides its layer. */
 export const LAYERS = [
   { name: "entry", paths: ["bin/", "emulator/cli.ts", "emulator/cli/"] },
+  // Shadow mode judges an upstream by the contract and the emulator (public entry only); it masks as conformance does.
+  { name: "shadow", paths: ["shadow/"] },
   { name: "conformance", paths: ["conformance/"] },
   { name: "scenarios", paths: ["scenarios/"] },
   { name: "harness", paths: ["harness/"] },
@@ -29,7 +31,7 @@ export const LAYERS = [
   { name: "contract", paths: ["contract/"] },
 ];
 
-const SOURCE_ROOTS = ["bin", "emulator", "conformance", "scenarios", "harness", "fixtures", "chain", "contract"];
+const SOURCE_ROOTS = ["bin", "emulator", "shadow", "conformance", "scenarios", "harness", "fixtures", "chain", "contract"];
 
 export function layerOf(path) {
   const i = LAYERS.findIndex((l) => l.paths.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p)));
@@ -77,8 +79,11 @@ export function violations(root) {
       if (fromLayer === null) found.push(`${from}: not in any layer (add it to LAYERS)`);
       else if (toLayer !== null && toLayer < fromLayer)
         found.push(`${from} (${LAYERS[fromLayer].name}) imports ${to} (${LAYERS[toLayer].name}), a higher layer`);
-      if (LAYERS[fromLayer]?.name === "entry" && /^(conformance|scenarios)\//.test(to) && !/^(conformance|scenarios)\/(cli|index)\.ts$/.test(to))
-        found.push(`${from} reaches into ${to}; the CLI uses conformance/ and scenarios/ only through their cli.ts or index.ts`);
+      if (LAYERS[fromLayer]?.name === "entry" && /^(conformance|scenarios|shadow)\//.test(to) && !/^(conformance|scenarios|shadow)\/(cli|index)\.ts$/.test(to))
+        found.push(`${from} reaches into ${to}; the CLI uses conformance/, scenarios/ and shadow/ only through their cli.ts or index.ts`);
+      // Shadow mode runs the emulator as any user does: through its public entry, never its internals.
+      if (LAYERS[fromLayer]?.name === "shadow" && /^emulator\//.test(to) && to !== "emulator/index.ts")
+        found.push(`${from} imports ${to}; shadow/ uses the emulator only through emulator/index.ts`);
       // The suite is the oracle: it judges answers by the contract, never by the code it judges.
       if (/^conformance\//.test(from) && /^emulator\//.test(to))
         found.push(`${from} imports ${to}: conformance/ judges by contract/ and must not import emulator/`);

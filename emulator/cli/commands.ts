@@ -10,6 +10,7 @@ export const START: CommandSpec = {
   npx emulator trigger EVENT_TYPE        emit a webhook event on a running emulator (npx emulator trigger --help)
   npx emulator conformance [options]     run the conformance suite (npx emulator conformance --help)
   npx emulator scenario NAME | --list    run a scripted lifecycle (npx emulator scenario --help)
+  npx emulator shadow --upstream URL     compare the sandbox with the emulator, call by call (npx emulator shadow --help)
   npx emulator openapi [--out FILE]      write the OpenAPI document (npx emulator openapi --help)`,
   about: ENV_NOTE,
   options: START_OPTIONS,

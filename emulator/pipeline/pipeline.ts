@@ -172,6 +172,9 @@ async function handle(
       };
   }
   // After the input checks (a bad query never reaches a cached answer), before the handler.
+  // A recorded read (--replay) answers as recorded, once the pipeline's own rules and the input checks passed.
+  const recorded = services.replay?.find(spec.method, target.pathname, target.search);
+  if (recorded) return { status: recorded.status, text: recorded.body };
   const entry = cached ? ResponseCache.keyOf(key.account_id, spec.method, target.url) : null;
   if (cached && entry && !cached.fresh) {
     const hit = cached.cache.get(entry, services.clock.now());

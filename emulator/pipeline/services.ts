@@ -1,3 +1,4 @@
+import type { Replay } from "./replay.ts";
 import type { VirtualClock } from "../clock/clock.ts";
 import type { Store } from "../state/store.ts";
 import type { EventBus } from "../bus.ts";
@@ -32,4 +33,6 @@ export interface Services {
   deviations: Set<string>;
   /** The local chain, or null when started without one (--no-chain). */
   chain: ChainHost | null;
+  /** Recorded reads answered as recorded (`--replay DIR`); absent otherwise. */
+  replay?: Replay;
 }

@@ -1,0 +1,84 @@
+import { all, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { checkWritable, writeOutput } from "../harness/output-file.ts";
+import { startShadow } from "./proxy.ts";
+import { toHtml, toMarkdown } from "./render.ts";
+import type { DriftReport } from "./report.ts";
+
+// `npx emulator shadow`: the proxy until Ctrl-C / SIGTERM, --requests N or --duration S, then the
+// drift report, and an exit status for CI (1 when the upstream differed, 0 when it did not).
+
+export const SHADOW_COMMAND: CommandSpec = {
+  usage: "  npx emulator shadow --upstream URL --upstream-key KEY [options]",
+  about: `A proxy to point your app (or the SDK's baseUrl) at: every request goes to the upstream (the sandbox),
+whose answer your app receives; reads (GET) also go to an emulator started in-process, and the two answers
+are compared by the contract. Writes are sent once, to the upstream, and its answer is checked against the
+contract. On Ctrl-C, SIGTERM, --requests or --duration it writes the drift report and exits 1 when any
+difference was found (docs/shadow.md).`,
+  options: [
+    { name: "upstream", type: "string", value: "URL", describe: "the service to shadow (its base URL; requests keep their path under it)" },
+    { name: "upstream-key", type: "string", value: "KEY", describe: "the upstream's API key, sent as X-API-Key on every upstream request" },
+    { name: "port", type: "string", value: "N", describe: "the proxy's port on 127.0.0.1 (default 4020; 0 = any free port)" },
+    { name: "emulator-key", type: "string", value: "KEY", describe: "the key the emulator is called with: a fixture key's name or a key (default demo)" },
+    { name: "seed", type: "string", value: "N", describe: "the emulator's fixture seed (default 1)" },
+    { name: "no-chain", type: "boolean", describe: "run the emulator without its local chain (chain reads answer 503 there)" },
+    { name: "report", type: "string", value: "FILE", multiple: true, describe: "write the drift report to FILE: .json, .md or .html (default: Markdown on stdout)" },
+    { name: "record", type: "string", value: "DIR", describe: "keep the upstream's successful read answers, masked, one file per request\n(npx emulator --replay DIR serves them)" },
+    { name: "requests", type: "string", value: "N", describe: "stop after N requests" },
+    { name: "duration", type: "string", value: "S", describe: "stop after S seconds" },
+  ],
+};
+
+const RENDER: Record<string, (r: DriftReport) => string> = { json: (r) => JSON.stringify(r, null, 2) + "\n", md: toMarkdown, html: toHtml };
+
+export async function runShadowCli(argv: readonly string[]): Promise<number> {
+  const args = parseCommand(SHADOW_COMMAND, argv);
+  if (has(args, "help")) {
+    process.stdout.write(helpText(SHADOW_COMMAND));
+    return 0;
+  }
+  if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+  const upstream = last(args, "upstream");
+  const upstreamKey = last(args, "upstream-key");
+  if (!upstream || !upstreamKey) throw new UsageError("shadow needs --upstream URL and --upstream-key KEY");
+  if (!URL.canParse(upstream) || !/^https?:$/.test(new URL(upstream).protocol)) throw new UsageError(`--upstream must be an http(s) URL (got "${upstream}")`);
+  const reports = all(args, "report").map((file) => {
+    const kind = /\.(json|md|html)$/.exec(file)?.[1];
+    if (!kind) throw new UsageError(`--report ${file}: the name must end in .json, .md or .html`);
+    checkWritable("--report", file);
+    return { file, render: RENDER[kind]! };
+  });
+  const requests = intFlag(args, "requests");
+  const duration = intFlag(args, "duration");
+  const log = (line: string) => process.stderr.write(`emulator shadow: ${line}\n`);
+
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const noChain = has(args, "no-chain");
+  if (!noChain) log("starting the emulator and its local chain…");
+  const shadow = await startShadow({
+    upstream,
+    upstreamKey,
+    port: intFlag(args, "port", 4020),
+    emulatorKey: last(args, "emulator-key"),
+    record: last(args, "record"),
+    emulator: { seed: intFlag(args, "seed", 1), chain: !noChain },
+    onSettled: (n) => requests !== undefined && n >= requests && stop(),
+  });
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const timer = duration !== undefined ? setTimeout(stop, duration * 1000) : null;
+  log(`listening on ${shadow.url}, shadowing ${new URL(upstream).origin}; point your app's base URL here`);
+  if (requests === 0) stop();
+  await stopped;
+  if (timer) clearTimeout(timer);
+  process.off("SIGINT", stop);
+  process.off("SIGTERM", stop);
+  await shadow.close();
+
+  const report = shadow.log.report();
+  for (const r of reports) writeOutput("--report", r.file, r.render(report));
+  if (!reports.length) process.stdout.write(toMarkdown(report));
+  const t = report.totals;
+  log(`${t.calls} calls, ${t.compared} compared, ${t.differing} differing, ${t.differences} distinct difference(s)`);
+  return t.differences > 0 ? 1 : 0;
+}

@@ -1,0 +1,160 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createEmulator, type Emulator, type EmulatorOptions } from "../emulator/index.ts";
+import { OPERATIONS, operationMatcher, type Operation } from "../contract/index.ts";
+import { compareRead, parseBody, type Answer } from "./compare.ts";
+import { contractDifferences } from "./contract.ts";
+import { DriftLog, type Sample } from "./report.ts";
+import { maskSample } from "./mask.ts";
+import { Recorder } from "./record.ts";
+
+// The shadow proxy: every request goes to the upstream, whose answer the client receives; a read
+// (GET) also goes to an in-process emulator and the two answers are compared; a write is never sent
+// twice: its upstream answer is held to the contract alone. The comparison runs after the client
+// has its answer, so the proxy adds no wait beyond the upstream's.
+
+export interface ShadowOptions {
+  /** The upstream's base URL (the sandbox); requests keep their path and query under it. */
+  upstream: string;
+  /** Sent as X-API-Key on every upstream request (replacing the client's). */
+  upstreamKey: string;
+  /** The emulator to compare with: one already running (in-process), or options to start one. */
+  emulator?: Emulator | EmulatorOptions;
+  /** The key the emulator is called with: a fixture key's name or a key (default: demo). */
+  emulatorKey?: string;
+  /** Listen on 127.0.0.1:port (0 = any free port). */
+  port?: number;
+  /** Keep the masked upstream answers of reads here, one file per request (replayable). */
+  record?: string;
+  /** Called after each request has been compared (or checked); `n` counts them. */
+  onSettled?: (n: number) => void;
+}
+
+export interface Shadow {
+  url: string;
+  emulator: Emulator;
+  log: DriftLog;
+  /** Resolves once every request received so far has been compared. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const matchOperation = operationMatcher(OPERATIONS);
+/** Hop-by-hop and transport headers, never passed on (the body is re-sent whole and decoded). */
+const HOP = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "upgrade", "proxy-authorization", "proxy-connection", "te", "trailer", "accept-encoding", "x-api-key"]);
+
+function forwardHeaders(req: IncomingMessage, key: string): Headers {
+  const h = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k)) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+  h.set("x-api-key", key);
+  return h;
+}
+
+async function readBody(req: IncomingMessage): Promise<ArrayBuffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of req) parts.push(chunk as Buffer);
+  const all = Buffer.concat(parts);
+  return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+}
+
+const headersOf = (res: Response): Record<string, string> => Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
+
+async function answerOf(res: Response): Promise<Answer> {
+  return { status: res.status, headers: headersOf(res), text: await res.text() };
+}
+
+function send(res: ServerResponse, a: Answer): void {
+  const headers = Object.fromEntries(Object.entries(a.headers).filter(([k]) => !HOP.has(k)));
+  res.writeHead(a.status, headers);
+  res.end(a.text);
+}
+
+export async function startShadow(o: ShadowOptions): Promise<Shadow> {
+  const upstream = new URL(o.upstream);
+  const base = upstream.href.replace(/\/$/, "");
+  const ownEmulator = !o.emulator || !("fetch" in o.emulator);
+  const emu = ownEmulator ? await createEmulator((o.emulator as EmulatorOptions | undefined) ?? { chain: false }) : (o.emulator as Emulator);
+  const emulatorKey = emu.keys.find((k) => k.name === (o.emulatorKey ?? "demo"))?.key ?? o.emulatorKey!;
+  const secrets = [o.upstreamKey, emulatorKey];
+  const log = new DriftLog(base);
+  const recorder = o.record ? new Recorder(o.record, secrets) : null;
+  const pending = new Set<Promise<void>>();
+  let settledCount = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? "GET";
+    const pathAndQuery = req.url ?? "/";
+    const body = method === "GET" || method === "HEAD" ? undefined : await readBody(req);
+    let up: Answer;
+    try {
+      up = await answerOf(await fetch(base + pathAndQuery, { method, headers: forwardHeaders(req, o.upstreamKey), body, redirect: "manual" }));
+    } catch (err) {
+      log.upstreamFailed();
+      const message = `The upstream ${upstream.origin} did not answer: ${(err as Error).message}`;
+      send(res, { status: 502, headers: { "content-type": "application/json; charset=utf-8" }, text: JSON.stringify({ success: false, message, error: "upstream_unreachable" }) });
+      return;
+    }
+    send(res, up);
+    const url = new URL(pathAndQuery, "http://shadow.local");
+    if (!url.pathname.startsWith("/api/v1/")) return;
+    const op = matchOperation(method, url.pathname);
+    log.call(op, `${method} ${maskSample(url.pathname, secrets)}`);
+    if (!op) return;
+    const sample = (emulatorStatus: number | null) => (): Sample => ({
+      request: `${method} ${maskSample(pathAndQuery, secrets, 500)}`,
+      upstream_status: up.status,
+      emulator_status: emulatorStatus,
+      upstream_request_id: up.headers["x-request-id"] ?? null,
+      upstream_body: maskSample(up.text, secrets),
+    });
+    if (method !== "GET") {
+      log.compared(op, contractDifferences(op, up.status, parseBody(up.text), url.searchParams), sample(null));
+      return;
+    }
+    recorder?.keep(op, pathAndQuery, up);
+    const emuAnswer = await answerOf(await emu.fetch(pathAndQuery, { method, headers: forwardHeaders(req, emulatorKey) }));
+    if (isUnknownRecord(op, up, emuAnswer)) return log.unknownToEmulator(op);
+    log.compared(op, compareRead(op, url.searchParams, up, emuAnswer), sample(emuAnswer.status));
+  }
+
+  const server: Server = createServer((req, res) => {
+    const done = handle(req, res)
+      .catch((err: unknown) => {
+        console.error("[shadow]", err);
+        if (!res.headersSent) send(res, { status: 500, headers: { "content-type": "application/json; charset=utf-8" }, text: JSON.stringify({ success: false, message: "The shadow proxy failed on this request", error: "shadow_failed" }) });
+      })
+      .finally(() => {
+        pending.delete(done);
+        o.onSettled?.(++settledCount);
+      });
+    pending.add(done);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  const settled = async () => {
+    while (pending.size) await Promise.all([...pending]);
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    emulator: emu,
+    log,
+    settled,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await settled();
+      if (ownEmulator) await emu.close();
+    },
+  };
+}
+
+/** A record only the upstream has (the emulator answers 404 to an id it never issued): not drift. */
+function isUnknownRecord(op: Operation, up: Answer, emu: Answer): boolean {
+  return op.path.includes("/:") && up.status < 300 && emu.status === 404;
+}
