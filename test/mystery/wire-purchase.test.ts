@@ -8,9 +8,9 @@ import type { PurchaseRow } from "../../emulator/areas/mystery/state.ts";
 // its Idempotency-Key header, a reveal item's empty values are null, and the
 // call kinds are the SDK's whole set.
 
-type Schema = { type?: string | string[]; anyOf?: Schema[]; properties?: Record<string, Schema>; items?: Schema; enum?: string[]; allOf?: Schema[] };
+type Schema = { $ref?: string; type?: string | string[]; anyOf?: Schema[]; properties?: Record<string, Schema>; items?: Schema; enum?: string[]; allOf?: Schema[] };
 type Op = { operationId: string; parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
-type Doc = { paths: Record<string, Record<string, Op>> };
+type Doc = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, Schema> } };
 
 let emu: Emulator;
 let doc: Doc;
@@ -21,7 +21,9 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 const op = (method: string, path: string) => doc.paths[`/api/v1${path}`]![method]!;
-const dataOf = (o: Op, status: string) => o.responses[status]!.content!["application/json"]!.schema.allOf![1]!.properties!.data!;
+/** A named shape is a component the answer refers to. */
+const deref = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.replace("#/components/schemas/", "")]! : s);
+const dataOf = (o: Op, status: string) => deref(o.responses[status]!.content!["application/json"]!.schema.allOf![1]!.properties!.data!);
 const nullable = (s: Schema): boolean => (Array.isArray(s.type) ? s.type.includes("null") : s.type === "null") || (s.anyOf ?? []).some(nullable);
 
 describe("purchase operations in the OpenAPI document", () => {
@@ -54,13 +56,13 @@ describe("purchase operations in the OpenAPI document", () => {
     ] as const) {
       const p = dataOf(op(method, path), status);
       expect(nullable(p.properties!.purchaser_address!), `${path} purchaser_address`).toBe(true);
-      const item = p.properties!.items!.items!.properties!;
+      const item = deref(p.properties!.items!.items!).properties!;
       for (const f of ["card_id", "name", "image_url", "value_usd", "rarity", "card_number", "set_id"]) expect(nullable(item[f]!), `${path} items[].${f}`).toBe(true);
     }
   });
 
   it("gacha.prepare's call kinds are the SDK's whole set", () => {
-    const kind = dataOf(op("post", "/mystery/purchase/prepare"), "200").properties!.calls!.items!.properties!.kind!;
+    const kind = deref(dataOf(op("post", "/mystery/purchase/prepare"), "200").properties!.calls!.items!).properties!.kind!;
     expect([...kind.enum!].sort()).toEqual(["burn", "erc20-approve", "purchase", "sellback", "set-approval-for-all", "shipping-payment"]);
   });
 });
