@@ -226,6 +226,8 @@ interface RateSeen {
   limit: number;
   remaining: number;
   reset: number;
+  /** After a 429, when its Retry-After ran out (performance.now() ms): the window has slid by then. */
+  slid?: number;
 }
 
 /**
@@ -235,6 +237,13 @@ interface RateSeen {
  * clock or change balances).
  */
 export class WireSession {
+  /**
+   * `realtime`: the target's clock is the wall clock (sandbox and read-only modes, where no control
+   * plane moves it): a key's window may slide between two answers once its Reset second is near,
+   * as earlier traffic on the partner's key leaves it.
+   */
+  constructor(private readonly opts: { realtime?: boolean } = {}) {}
+
   readonly findings: Finding[] = [];
   private readonly requestIds = new Set<string>();
   private readonly rate = new Map<string, RateSeen>();
@@ -336,12 +345,14 @@ export class WireSession {
         // Counted requests of a known key (a matched route, past authentication) share one window.
         if (route && status !== 401 && key) {
           const prev = this.rate.get(key);
-          if (sequential && prev && prev.limit === cur.limit && cur.reset <= prev.reset) {
+          const waitedOut = (prev?.slid !== undefined && x.startedAt >= prev.slid) || (this.opts.realtime === true && prev !== undefined && Date.now() / 1000 >= prev.reset - 2);
+          if (sequential && prev && !waitedOut && prev.limit === cur.limit && cur.reset <= prev.reset) {
             if (cur.reset < prev.reset) fail("rateSequence", `X-RateLimit-Reset went back from ${prev.reset} to ${cur.reset} within one window`);
             else if (cur.remaining > Math.max(prev.remaining - 1, 0))
               fail("rateSequence", `X-RateLimit-Remaining must fall by at least one per request (Reset unchanged at ${cur.reset}): expected ≤ ${Math.max(prev.remaining - 1, 0)}, received ${cur.remaining} after ${prev.remaining}`);
           }
-          this.rate.set(key, cur);
+          const ra = Number(h["retry-after"]);
+          this.rate.set(key, status === 429 && ra > 0 ? { ...cur, slid: x.startedAt + x.ms + ra * 1000 } : cur);
         }
       }
     }
