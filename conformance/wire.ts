@@ -26,7 +26,7 @@ export interface Finding {
 export const WIRE_RULES = {
   schema: "issue 12 / interface.md “Resources and their fields”: each answer's data matches its route's schema",
   envelope: "interface.md “Response envelope” and “Errors”: {success:true, data, pagination?} or {success:false, message, error} (warehouse: + code)",
-  media: "service-facts.md §1: the service is HTTP/JSON; every answer is application/json",
+  media: "service-facts.md §1: the service is HTTP/JSON; every answer is application/json, UTF-8 (RFC 8259 §8.1: a charset parameter other than utf-8 fails)",
   requestId: "service-facts.md §1 (X-Request-Id read by the SDK): every answer carries its own X-Request-Id",
   status: "the route's declared answers (OpenAPI document): a success status the route does not declare is wrong",
   rateHeaders: "interface.md “Other limits”: X-RateLimit-* on every response except GET /health; Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
@@ -284,6 +284,9 @@ export class WireSession {
     const { status, headers: h, body } = x.result;
     const ctype = h["content-type"] ?? "";
     if (!/^application\/json\s*(;|$)/i.test(ctype)) fail("media", `Content-Type must be application/json, received ${shown(h["content-type"])}`);
+    // JSON is UTF-8 (RFC 8259 §8.1): a charset parameter, when sent, says so.
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(ctype)?.[1];
+    if (charset !== undefined && charset.toLowerCase() !== "utf-8") fail("media", `Content-Type's charset must be utf-8 (RFC 8259 §8.1), received ${shown(h["content-type"])}`);
     const rid = h["x-request-id"];
     if (!rid) fail("requestId", "X-Request-Id must be on every answer, received nothing");
     else if (this.requestIds.has(rid)) fail("requestId", `X-Request-Id ${rid} was already given to an earlier answer`);
@@ -312,7 +315,7 @@ export class WireSession {
       const declared = route.schema.responses[status];
       const pipeline = PIPELINE_STATUSES.has(status) || (status === 402 && (route.cost !== undefined || /\/credits\//.test(route.path)));
       if (!declared && status < 400) fail("status", `the route declares ${Object.keys(route.schema.responses).join(", ")}, not ${status}`);
-      else if (!declared && !pipeline) warn("status", `status ${status} is not among the route's declared answers (${Object.keys(route.schema.responses).join(", ")})`);
+      else if (!declared && !pipeline) fail("status", `status ${status} is not among the route's declared answers (${Object.keys(route.schema.responses).join(", ")})`);
       const shape = declared && forRequest(declared, x.url.searchParams);
       if (shape && status < 400) {
         const { failures, unknown } = schemaFindings(shape, body.data);
@@ -321,7 +324,7 @@ export class WireSession {
       }
       const code = envelope === "warehouse" ? body.code : body.error;
       if (status >= 400 && declared?.codes?.length && typeof code === "string" && !declared.codes.includes(code) && !pipeline)
-        warn("status", `code ${JSON.stringify(code)} is not among the codes the route declares for ${status} (${declared.codes.join(", ")})`);
+        fail("status", `code ${JSON.stringify(code)} is not among the codes the route declares for ${status} (${declared.codes.join(", ")})`);
     }
 
     this.headers(x, route, fail, sequential);
