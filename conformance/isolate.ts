@@ -1,6 +1,7 @@
 import type { ControlClient, HttpResult } from "../harness/http.ts";
 import type { ScenarioContext } from "../scenarios/types.ts";
 import { ensure } from "./assert.ts";
+import { runScope } from "../scenarios/fresh.ts";
 import { CheckFailure, type CheckContext } from "./types.ts";
 
 // What checks that buy, burn or move time share in emulator mode: they run
@@ -44,6 +45,7 @@ export function scenarioContext(ctx: CheckContext): ScenarioContext {
     http: ctx.http,
     control: ctx.control!,
     keys: {},
+    run: runScope(ctx.control!),
     chain: null,
     rpcUrl: null,
     step: () => {},

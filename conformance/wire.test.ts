@@ -134,4 +134,20 @@ describe("every answer", () => {
     expect(texts(s, page(1, { page: 1, page_size: 2, total_count: 5 })).some((t) => t.includes("must hold page_size 2 rows, received 1"))).toBe(true);
     expect(texts(s, page(2, { page: 1, page_size: 2, total_count: 1 })).some((t) => t.includes("/total_count: 1 is less than the rows"))).toBe(true);
   });
+
+  it("media: a charset other than utf-8 fails (RFC 8259 §8.1); utf-8 in any case, or none, passes", () => {
+    const health = (ctype: string) => texts(new WireSession(), exchange("GET", "/api/v1/health", 200, { success: true, data: { status: "ok" } }, { "content-type": ctype }, ""));
+    expect(health("application/json; charset=latin1").some((t) => t.includes("charset must be utf-8"))).toBe(true);
+    expect(health('application/json; charset="ISO-8859-1"').some((t) => t.includes("charset must be utf-8"))).toBe(true);
+    expect(health("application/json; charset=UTF-8").filter((t) => t.includes("charset"))).toEqual([]);
+    expect(health("application/json").filter((t) => t.includes("charset"))).toEqual([]);
+  });
+
+  it("an error code, or an error status, the operation does not declare fails the check (not a warning)", () => {
+    const s = new WireSession();
+    const commit = (status: number, code: string) => exchange("POST", "/api/v1/orders", status, { success: false, message: "m", error: "e", code }, {}, "rip_v1_t1");
+    expect(texts(s, commit(409, "quote_superseded"))).toEqual([]);
+    expect(texts(s, commit(409, "quote_gone"))[0]).toContain('code "quote_gone" is not among the codes the route declares for 409');
+    expect(texts(s, commit(418, "teapot"))[0]).toContain("status 418 is not among the route's declared answers");
+  });
 });

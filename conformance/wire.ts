@@ -24,7 +24,7 @@ export interface Finding {
 export const WIRE_RULES = {
   schema: "issue 12 / docs/reference/api-rules.md “Resources”: each answer's data matches its route's schema",
   envelope: "docs/reference/api-rules.md “Response envelope” and “Errors”: {success:true, data, pagination?} or {success:false, message, error} (warehouse: + code)",
-  media: "docs/reference/live-service.md “Hosts and request ids”: the service is HTTP/JSON; every answer is application/json",
+  media: "docs/reference/live-service.md “Hosts and request ids”: the service is HTTP/JSON; every answer is application/json, UTF-8 (RFC 8259 §8.1: a charset parameter other than utf-8 fails)",
   requestId: "docs/reference/live-service.md “Hosts and request ids” (X-Request-Id read by the SDK): every answer carries its own X-Request-Id",
   status: "the route's declared answers (OpenAPI document): a success status the route does not declare is wrong",
   rateHeaders: "docs/reference/api-rules.md “Other limits”: X-RateLimit-* on every response except GET /health; Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
@@ -205,6 +205,8 @@ interface RateSeen {
   limit: number;
   remaining: number;
   reset: number;
+  /** After a 429, when its Retry-After ran out (performance.now() ms): the window has slid by then. */
+  slid?: number;
 }
 
 /**
@@ -214,6 +216,13 @@ interface RateSeen {
  * clock or change balances).
  */
 export class WireSession {
+  /**
+   * `realtime`: the target's clock is the wall clock (sandbox and read-only modes, where no control
+   * plane moves it): a key's window may slide between two answers once its Reset second is near,
+   * as earlier traffic on the partner's key leaves it.
+   */
+  constructor(private readonly opts: { realtime?: boolean } = {}) {}
+
   readonly findings: Finding[] = [];
   private readonly requestIds = new Set<string>();
   private readonly rate = new Map<string, RateSeen>();
@@ -254,6 +263,9 @@ export class WireSession {
     const { status, headers: h, body } = x.result;
     const ctype = h["content-type"] ?? "";
     if (!/^application\/json\s*(;|$)/i.test(ctype)) fail("media", `Content-Type must be application/json, received ${shown(h["content-type"])}`);
+    // JSON is UTF-8 (RFC 8259 §8.1): a charset parameter, when sent, says so.
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(ctype)?.[1];
+    if (charset !== undefined && charset.toLowerCase() !== "utf-8") fail("media", `Content-Type's charset must be utf-8 (RFC 8259 §8.1), received ${shown(h["content-type"])}`);
     const rid = h["x-request-id"];
     if (!rid) fail("requestId", "X-Request-Id must be on every answer, received nothing");
     else if (this.requestIds.has(rid)) fail("requestId", `X-Request-Id ${rid} was already given to an earlier answer`);
@@ -282,7 +294,7 @@ export class WireSession {
       const declared = route.schema.responses[status];
       const pipeline = PIPELINE_STATUSES.has(status) || (status === 402 && (route.cost !== undefined || /\/credits\//.test(route.path)));
       if (!declared && status < 400) fail("status", `the route declares ${Object.keys(route.schema.responses).join(", ")}, not ${status}`);
-      else if (!declared && !pipeline) warn("status", `status ${status} is not among the route's declared answers (${Object.keys(route.schema.responses).join(", ")})`);
+      else if (!declared && !pipeline) fail("status", `status ${status} is not among the route's declared answers (${Object.keys(route.schema.responses).join(", ")})`);
       const shape = declared && forRequest(declared, x.url.searchParams);
       if (shape && status < 400) {
         const { failures, unknown } = schemaFindings(shape, body.data);
@@ -291,7 +303,7 @@ export class WireSession {
       }
       const code = envelope === "warehouse" ? body.code : body.error;
       if (status >= 400 && declared?.codes?.length && typeof code === "string" && !declared.codes.includes(code) && !pipeline)
-        warn("status", `code ${JSON.stringify(code)} is not among the codes the route declares for ${status} (${declared.codes.join(", ")})`);
+        fail("status", `code ${JSON.stringify(code)} is not among the codes the route declares for ${status} (${declared.codes.join(", ")})`);
     }
 
     this.headers(x, route, fail, sequential);
@@ -315,12 +327,14 @@ export class WireSession {
         // Counted requests of a known key (a matched route, past authentication) share one window.
         if (route && status !== 401 && key) {
           const prev = this.rate.get(key);
-          if (sequential && prev && prev.limit === cur.limit && cur.reset <= prev.reset) {
+          const waitedOut = (prev?.slid !== undefined && x.startedAt >= prev.slid) || (this.opts.realtime === true && prev !== undefined && Date.now() / 1000 >= prev.reset - 2);
+          if (sequential && prev && !waitedOut && prev.limit === cur.limit && cur.reset <= prev.reset) {
             if (cur.reset < prev.reset) fail("rateSequence", `X-RateLimit-Reset went back from ${prev.reset} to ${cur.reset} within one window`);
             else if (cur.remaining > Math.max(prev.remaining - 1, 0))
               fail("rateSequence", `X-RateLimit-Remaining must fall by at least one per request (Reset unchanged at ${cur.reset}): expected ≤ ${Math.max(prev.remaining - 1, 0)}, received ${cur.remaining} after ${prev.remaining}`);
           }
-          this.rate.set(key, cur);
+          const ra = Number(h["retry-after"]);
+          this.rate.set(key, status === 429 && ra > 0 ? { ...cur, slid: x.startedAt + x.ms + ra * 1000 } : cur);
         }
       }
     }

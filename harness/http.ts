@@ -39,11 +39,21 @@ export class HttpClient {
     readonly baseUrl: string,
     private readonly fetchImpl: typeof fetch = fetch,
     private readonly observer?: Observer,
+    private readonly paceMs = 0,
   ) {}
 
   /** The same target, with every answer shown to `observer` (e.g. one per conformance check). */
   observed(observer: Observer): HttpClient {
-    return new HttpClient(this.baseUrl, this.fetchImpl, observer);
+    return new HttpClient(this.baseUrl, this.fetchImpl, observer, this.paceMs);
+  }
+
+  /**
+   * The same target, waiting out a 429 rate_limited (its Retry-After, up to `maxWaitMs`) and
+   * repeating the call: a partner's key is shared with its own traffic and earlier runs, which
+   * no client can reset. Both answers are shown to the observer.
+   */
+  paced(maxWaitMs: number): HttpClient {
+    return new HttpClient(this.baseUrl, this.fetchImpl, this.observer, maxWaitMs);
   }
 
   async call(method: string, path: string, opts: CallOptions = {}): Promise<HttpResult> {
@@ -69,6 +79,11 @@ export class HttpClient {
     res.headers.forEach((v, k) => (h[k.toLowerCase()] = v));
     const result: HttpResult = { status: res.status, headers: h, body: parsed, text };
     this.observer?.({ method, url, requestHeaders: headers, requestBody: body, result, ms: performance.now() - t0, startedAt: t0 });
+    const wait = Number(h["retry-after"]) * 1000;
+    if (res.status === 429 && (parsed as { error?: unknown } | null)?.error === "rate_limited" && wait > 0 && wait <= this.paceMs) {
+      await new Promise((r) => setTimeout(r, wait));
+      return this.call(method, path, opts);
+    }
     return result;
   }
 

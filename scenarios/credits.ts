@@ -1,4 +1,3 @@
-import type { Hex } from "viem";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { paymentRequiredOf, signPayment } from "../harness/x402.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
@@ -18,7 +17,7 @@ export const creditsScenarios: Scenario[] = [
 
       step("1. read the balance: 500 free credits, nothing purchased");
       const start = await usage();
-      ctx.expect(start.balance === 500 && start.purchased_credits === 0, `fresh demo key should hold 500 free credits, got ${JSON.stringify(start)}`);
+      ctx.expect(start.balance === 500 && start.purchased_credits === 0, `a fresh partner key should hold 500 free credits, got ${JSON.stringify(start)}`);
 
       step("2. POST /api/v1/credits/topup?usd=10 without payment → 402 with PAYMENT-REQUIRED");
       const challenge = await http.post("/api/v1/credits/topup", { key, query: { usd: 10 } });
@@ -28,9 +27,7 @@ export const creditsScenarios: Scenario[] = [
       step(`   pay ${req.amount} atomic units of ${req.asset} on ${req.network} to ${req.payTo}`);
 
       step("3. sign the transfer authorization with a funded fixture wallet (gasless for the payer)");
-      const chainInfo = await control.request<{ accounts: Array<{ address: string; private_key: string }> }>("GET", "/chain");
-      const wallet = chainInfo.accounts[0]!;
-      const payment = await signPayment(required, wallet.private_key as Hex);
+      const payment = await signPayment(required, await ctx.run.endUserKey(0));
 
       step("4. retry with PAYMENT-SIGNATURE → 200, credits granted, settled on-chain");
       const paid = await http.post("/api/v1/credits/topup", { key, query: { usd: 10 }, headers: { "PAYMENT-SIGNATURE": payment } });

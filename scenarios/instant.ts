@@ -23,8 +23,10 @@ interface Purchase {
   pack?: { name: string } | null;
 }
 
+/** The instant events of this run's accounts. */
 async function events(ctx: ScenarioContext, type: string) {
-  return (await ctx.control.request<{ events: Array<{ type: string; data: Record<string, unknown> }> }>("GET", `/instant/events?type=${type}`)).events;
+  const all = (await ctx.control.request<{ events: Array<{ account_id: string; type: string; data: Record<string, unknown> }> }>("GET", `/instant/events?type=${type}`)).events;
+  return all.filter((e) => ctx.run.accounts.has(e.account_id));
 }
 
 export const instantScenarios: Scenario[] = [
@@ -81,8 +83,10 @@ export const instantScenarios: Scenario[] = [
     chain: true,
     async run(ctx: ScenarioContext) {
       const key = ctx.keys.demo!;
-      ctx.step("1. the operator makes a custodial instant purchase of packet type 1 for end user acme-user-1: RESERVED");
-      const made = await ctx.control.request<Purchase>("POST", "/instant/custodial", { key, packet_type_id: 1, external_user_id: "acme-user-1" });
+      ctx.step("1. the operator makes a custodial instant purchase of packet type 1 for a new end user funded with 100 USDC: RESERVED");
+      const user = ctx.run.unique("instant-user");
+      await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: user, usdc: "100" });
+      const made = await ctx.control.request<Purchase>("POST", "/instant/custodial", { key, packet_type_id: 1, external_user_id: user });
       ctx.expect(made.status === "RESERVED" && made.custody === "CUSTODIAL" && made.transaction_hash === null, `RESERVED, CUSTODIAL, no hash yet: ${JSON.stringify(made).slice(0, 200)}`);
       ctx.expect((await events(ctx, "instant_purchase.reserved")).some((e) => e.data.purchase_id === made.id), "instant_purchase.reserved for the purchase");
       ctx.step("2. 2 s later the relayer buys and opens it on chain for the end user's custodial wallet: SUBMITTED with its hash");

@@ -15,16 +15,19 @@ const MIN = 60_000;
 export type Call = { to: `0x${string}`; data: Hex; kind?: string };
 type Purchase = { id: number; status: string; onchain_request_id: string | null; items?: Array<{ token_id: string; item_type: string }> };
 
-/** An end user's wallet: a viem wallet client over the emulator's JSON-RPC, with a fixture key from GET /_emulator/chain. */
+/** An end user's wallet: a viem wallet client over the emulator's JSON-RPC, with this run's new funded key (ctx.run.endUserKey). */
 export async function endUserWallet(ctx: ScenarioContext, index: number) {
-  const info = await ctx.control.request<{ rpcUrl: string; chainId: number; accounts: Array<{ address: `0x${string}`; private_key: Hex }> }>("GET", "/chain");
+  const info = await ctx.control.request<{ rpcUrl: string; chainId: number }>("GET", "/chain");
   ctx.expect(info.rpcUrl, "the chain must be served over JSON-RPC (rpcUrl)");
   const chain = defineChain({ id: info.chainId, name: "Emulator", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [info.rpcUrl] } } });
-  const account = privateKeyToAccount(info.accounts[index]!.private_key);
+  const privateKey = await ctx.run.endUserKey(index);
+  const account = privateKeyToAccount(privateKey);
   const wallet = createWalletClient({ account, chain, transport: viemHttp(info.rpcUrl) });
   const reader = createPublicClient({ chain, transport: viemHttp(info.rpcUrl) });
   return {
     address: account.address,
+    /** The wallet's key, for typed-data signatures. */
+    privateKey,
     /** Signs and sends each call in order; returns the last receipt. */
     async send(calls: Call[]) {
       let receipt;
@@ -40,8 +43,10 @@ export async function endUserWallet(ctx: ScenarioContext, index: number) {
 
 export type Wallet = Awaited<ReturnType<typeof endUserWallet>>;
 
+/** The mystery events of this run's accounts (a used target has others). */
 export async function events(ctx: ScenarioContext, type?: string): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
-  return (await ctx.control.request<{ events: Array<{ type: string; data: Record<string, unknown> }> }>("GET", `/mystery/events${type ? `?type=${type}` : ""}`)).events;
+  const all = (await ctx.control.request<{ events: Array<{ account_id: string; type: string; data: Record<string, unknown> }> }>("GET", `/mystery/events${type ? `?type=${type}` : ""}`)).events;
+  return all.filter((e) => ctx.run.accounts.has(e.account_id));
 }
 
 /** Non-custodial purchase: prepare → the wallet signs approve + purchase → submit with the VRF request id → reveal. */
@@ -101,9 +106,10 @@ export const mysteryScenarios: Scenario[] = [
     async run(ctx: ScenarioContext) {
       const key = ctx.keys.demo!;
       ctx.step("1. the operator credits 100 USDC to a new end user");
-      await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: "scenario-user", usdc: "100" });
-      const body = { tier_id: 1, external_user_id: "scenario-user" };
-      const headers = { "Idempotency-Key": "scenario-order-1" };
+      const user = ctx.run.unique("scenario-user");
+      await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: user, usdc: "100" });
+      const body = { tier_id: 1, external_user_id: user };
+      const headers = { "Idempotency-Key": ctx.run.unique("scenario-order-1") };
       ctx.step("2. POST /mystery/purchase with Idempotency-Key: 202 RESERVED (the price is held); the relayer buys on chain seconds later");
       const first = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body, headers }), 202, "custodial purchase");
       ctx.expect(first.status === "RESERVED", `the live service answers RESERVED, got ${first.status}`);
@@ -111,7 +117,7 @@ export const mysteryScenarios: Scenario[] = [
       const retry = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body, headers }), 202, "retry");
       ctx.expect(retry.id === first.id, "the retry returns the original purchase");
       await ctx.control.advance(4_000); // the relayer picks it up (SUBMITTING) and it is mined (SUBMITTED): the hold is settled
-      const bal = ctx.data<{ wallet: { balance_usdc: string } }>(await ctx.http.get("/api/v1/wallet/balance", { key, query: { external_user_id: "scenario-user" } }), 200, "balance");
+      const bal = ctx.data<{ wallet: { balance_usdc: string } }>(await ctx.http.get("/api/v1/wallet/balance", { key, query: { external_user_id: user } }), 200, "balance");
       ctx.expect(bal.wallet.balance_usdc === "75.000000", `charged once: balance ${bal.wallet.balance_usdc}`);
       ctx.step("4. the same key for another tier is refused");
       const other = await ctx.http.post(`${M}/purchase`, { key, body: { ...body, tier_id: 2 }, headers });
@@ -184,8 +190,8 @@ export const mysteryScenarios: Scenario[] = [
     chain: true,
     async run(ctx: ScenarioContext) {
       const key = ctx.keys.tier!;
-      const account = "nova"; // the tier fixture key's account (docs/mystery.md, "Partners")
-      const user = "scenario-collector";
+      const account = ctx.run.accountOf(key); // this run's TIER account, like the fixture "nova"
+      const user = ctx.run.unique("scenario-collector");
       const { now: start } = await ctx.control.request<{ now: string }>("GET", "/clock");
       ctx.step("1. the operator credits 100 USDC to an end user of the TIER partner");
       await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: user, usdc: "100" });
@@ -193,7 +199,7 @@ export const mysteryScenarios: Scenario[] = [
       const price = BigInt(tiers.find((t) => t.tier_id === 1)!.price_micros);
       ctx.step("2. the end user buys two tier-1 packs (custodial purchase, one Idempotency-Key per order)");
       for (const order of ["scenario-rev-1", "scenario-rev-2"]) {
-        const p = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": order } }), 202, `purchase ${order}`);
+        const p = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": ctx.run.unique(order) } }), 202, `purchase ${order}`);
         ctx.expect(p.status === "RESERVED", `purchase ${p.id} should be RESERVED, is ${p.status}`);
       }
       await ctx.control.advance(4_000); // the relayer sends both on chain: SUBMITTED

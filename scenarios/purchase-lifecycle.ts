@@ -1,5 +1,5 @@
 import { privateKeyToAccount } from "viem/accounts";
-import type { Hex, TypedDataDefinition } from "viem";
+import type { TypedDataDefinition } from "viem";
 import { buyAndReveal, endUserWallet, events, type Call } from "./mystery.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
 
@@ -46,11 +46,11 @@ export const purchaseLifecycleScenarios: Scenario[] = [
     chain: true,
     async run(ctx: ScenarioContext) {
       const key = ctx.keys.demo!;
-      const user = "lifecycle-user";
+      const user = ctx.run.unique("lifecycle-user");
       ctx.step("1. the operator credits 100 USDC to an end user's custodial balance");
       await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: user, usdc: "100" });
       ctx.step("2. POST /mystery/purchase {tier_id: 1, external_user_id} with Idempotency-Key → 202 RESERVED");
-      const res = await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": "lifecycle-order-1" } });
+      const res = await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": ctx.run.unique("lifecycle-order-1") } });
       const p = ctx.data<Purchase>(res, 202, "custodial purchase");
       ctx.expect(p.status === "RESERVED", `the 202 is RESERVED, got ${p.status}`);
       ctx.expect(p.onchain_request_id === null && p.transaction_hash === null, `on-chain fields are null until the relayer sends it: ${JSON.stringify(p).slice(0, 200)}`);
@@ -76,16 +76,17 @@ export const purchaseLifecycleScenarios: Scenario[] = [
     chain: true,
     async run(ctx: ScenarioContext) {
       const key = ctx.keys.demo!;
-      const user = "paused-user";
+      const user = ctx.run.unique("paused-user");
       await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: user, usdc: "100" });
       ctx.step("1. a custodial purchase is RESERVED; the operator switches the relayer off before it is picked up");
-      const p = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": "paused-1" } }), 202, "purchase");
+      const p = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": ctx.run.unique("paused-1") } }), 202, "purchase");
       await ctx.control.request("POST", "/mystery/relayer", { enabled: false });
       await ctx.control.advance(3000);
       const pending = ctx.data<Purchase>(await ctx.http.get(`${M}/purchase/${p.id}`, { key }), 200, "get");
       ctx.expect(pending.status === "PENDING", `held while the relayer is off: PENDING, got ${pending.status}`);
       ctx.step("2. a new custodial purchase → 503 relayer_disabled, retryable, with Retry-After; nothing is held");
-      const refused = await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": "paused-2" } });
+      const second = ctx.run.unique("paused-2");
+      const refused = await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": second } });
       const err = refused.body as { error?: string; retryable?: boolean };
       ctx.expect(refused.status === 503 && err.error === "relayer_disabled" && err.retryable === true, `503 relayer_disabled retryable, got ${refused.status} ${refused.text.slice(0, 160)}`);
       ctx.expect(Number(refused.headers["retry-after"]) > 0, "Retry-After on the 503");
@@ -95,7 +96,7 @@ export const purchaseLifecycleScenarios: Scenario[] = [
       await ctx.control.request("POST", "/mystery/relayer", { enabled: true });
       const { purchase, seen } = await waitForReveal(ctx, key, p.id);
       ctx.expect(purchase.status === "FULFILLED" && seen[0] === "SUBMITTING", `PENDING → SUBMITTING → … → FULFILLED, seen ${seen.join(" → ")}`);
-      const retry = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": "paused-2" } }), 202, "retry");
+      const retry = ctx.data<Purchase>(await ctx.http.post(`${M}/purchase`, { key, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": second } }), 202, "retry");
       ctx.expect(retry.status === "RESERVED", `the retry is a new RESERVED purchase, got ${retry.status}`);
     },
   },
@@ -122,8 +123,7 @@ export const purchaseLifecycleScenarios: Scenario[] = [
       ctx.expect(prep.typed_data.message.tokenId === card.token_id, `the message is the offer for token ${card.token_id}`);
       ctx.step("3. the holder approves the marketplace once, then signs the typed data in the wallet");
       if (prep.nft_approval.call) await wallet.send([prep.nft_approval.call]);
-      const info = await ctx.control.request<{ accounts: Array<{ address: string; private_key: Hex }> }>("GET", "/chain");
-      const signer = privateKeyToAccount(info.accounts.find((a) => a.address.toLowerCase() === wallet.address.toLowerCase())!.private_key);
+      const signer = privateKeyToAccount(wallet.privateKey);
       const signature = await signer.signTypedData(prep.typed_data as unknown as TypedDataDefinition<Record<string, unknown>, string>);
       ctx.step("4. POST …/accept {receiver_signature}: the relayer submits acceptOfferFor → submitted, then buyback.confirmed");
       const accepted = await ctx.http.post(`${M}/buyback/${card.token_id}/accept`, { key, body: { receiver_signature: signature } });

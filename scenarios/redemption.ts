@@ -95,7 +95,7 @@ export const redemptionScenarios: Scenario[] = [
       );
       ctx.expect(quote.shipping_quote.amount_usdc && !quote.shipping_quote.service.startsWith(quote.shipping_quote.carrier), "a rate whose service does not repeat the carrier");
       ctx.step("2. prepare (Idempotency-Key header, shipping_payer end_user): PREPARED straight away, with the shipping payment to make");
-      const headers = { "Idempotency-Key": "scenario-redeem-live-1" };
+      const headers = { "Idempotency-Key": ctx.run.unique("scenario-redeem-live-1") };
       const body = { purchase_id: p.id, shipping_address: US, shipping_payer: "end_user" };
       const ready = ctx.data<Prepared>(await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }), 201, "prepare");
       ctx.expect(ready.kyc.status === "NOT_REQUIRED", `no KYC for this partner (got ${ready.kyc.status})`);
@@ -115,7 +115,7 @@ export const redemptionScenarios: Scenario[] = [
       const wallet = await endUserWallet(ctx, 0);
       const p = await buyAndReveal(ctx, key, wallet, 1);
       ctx.step("1. prepare: KYC first");
-      const headers = { "Idempotency-Key": "scenario-redeem-kyc-1" };
+      const headers = { "Idempotency-Key": ctx.run.unique("scenario-redeem-kyc-1") };
       const body = { purchase_id: p.id, shipping_address: US };
       const kyc = ctx.data<Prepared>(await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }), 201, "prepare");
       ctx.expect(kyc.status === "PREPARED" && kyc.kyc.status === "PENDING" && kyc.kyc.kyc_url && kyc.unsigned === null, "kyc_url first, no calls yet");

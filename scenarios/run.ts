@@ -3,6 +3,7 @@ import { createEmulator, type Emulator } from "../emulator/index.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
 import { lookupEmulator } from "../harness/target.ts";
 import { ScenarioFailure } from "./types.ts";
+import { freshRun } from "./fresh.ts";
 
 export interface ScenarioTarget {
   baseUrl: string;
@@ -17,10 +18,13 @@ export interface ScenarioTarget {
 /** Runs one scenario against a target emulator; resolves, or rejects with ScenarioFailure. */
 export async function runScenario(s: Scenario, target: ScenarioTarget, log: (line: string) => void = () => {}): Promise<void> {
   const http = target.http ?? new HttpClient(target.baseUrl, target.fetch);
+  const control = new ControlClient(http);
+  const { keys, run } = await freshRun(control, target.keys);
   const ctx: ScenarioContext = {
     http,
-    control: new ControlClient(http),
-    keys: target.keys,
+    control,
+    keys,
+    run,
     chain: target.chain,
     rpcUrl: target.rpcUrl,
     step: (text) => log(`  ${text}`),

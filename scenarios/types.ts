@@ -1,5 +1,6 @@
 import type { HttpClient, ControlClient, HttpResult } from "../harness/http.ts";
 import type { Chain } from "../chain/index.ts";
+import type { Hex } from "viem";
 
 /**
  * A scripted lifecycle. It drives an emulator through its public API and the
@@ -19,8 +20,14 @@ export interface Scenario {
 export interface ScenarioContext {
   http: HttpClient;
   control: ControlClient;
-  /** Fixture keys by name (demo, tier, catalog-only, tenant, tenant-readonly, legacy). */
+  /**
+   * Keys by fixture name (demo, tier, kyc, catalog-only, tenant, tenant-readonly, legacy). The partner
+   * ones are fresh keys of fresh accounts made for this run, like their fixtures (billing model,
+   * scopes, KYC), so a run never depends on what the target saw before (scenarios/fresh.ts).
+   */
   keys: Record<string, string>;
+  /** What makes this run independent of earlier ones: see `RunScope`. */
+  run: RunScope;
   /** The in-process chain when the scenario runs in-process with a chain (null otherwise). */
   chain: Chain | null;
   rpcUrl: string | null;
@@ -30,6 +37,18 @@ export interface ScenarioContext {
   expect(cond: unknown, message: string): asserts cond;
   /** Asserts a status and returns `data` of the envelope. */
   data<T = Record<string, unknown>>(res: HttpResult, status: number, what: string): T;
+}
+
+/** Per-run names and accounts: a used target (earlier runs, a partner's own tests) never changes a run's outcome. */
+export interface RunScope {
+  /** `name` made unique to this run: idempotency keys, submission keys, end-user ids. */
+  unique(name: string): string;
+  /** The partner accounts of this run's fresh keys: event logs are read for these only. */
+  accounts: ReadonlySet<string>;
+  /** Account id of one of this run's keys. */
+  accountOf(key: string): string;
+  /** The private key of this run's end user `index`: a new wallet, funded (10,000 USDC, 10 ETH) on first use. */
+  endUserKey(index: number): Promise<Hex>;
 }
 
 export class ScenarioFailure extends Error {}

@@ -54,7 +54,7 @@ export const warehouseScenarios: Scenario[] = [
       const start = ctx.data<{ resume_cursor: string }>(await ctx.http.get("/api/v1/cards", { key: key(ctx), query: { since: 0, limit: 100, type: "all" } }), 200, "full sweep");
 
       ctx.step("2. announce an inbound shipment of 2 cards, each declared at $40.00 (4000 cents)");
-      const body = { submission_key: "scenario-inbound-1", expected_card_count: 2, carrier: "ups", tracking_number: "1ZSCENARIO", declared_value_per_card: 4000 };
+      const body = { submission_key: ctx.run.unique("scenario-inbound-1"), expected_card_count: 2, carrier: "ups", tracking_number: "1ZSCENARIO", declared_value_per_card: 4000 };
       const shipment = ctx.data<{ inbound_shipment_id: number; created: boolean }>(await ctx.http.post("/api/v1/inbound-shipments", { key: key(ctx), body }), 201, "announce");
       ctx.expect(shipment.created === true, "first announcement creates the shipment");
 
@@ -164,7 +164,7 @@ export const warehouseScenarios: Scenario[] = [
     async run(ctx: ScenarioContext) {
       ctx.step("1. request a pickup withdrawal of two cards");
       const ids = await shippableCards(ctx, 2);
-      const body = { unique_ids: ids, method: "pickup", idempotency_key: "scenario-withdrawal-1" };
+      const body = { unique_ids: ids, method: "pickup", idempotency_key: ctx.run.unique("scenario-withdrawal-1") };
       const w = ctx.data<{ withdrawal_id: number; status: string }>(await ctx.http.post("/api/v1/withdrawals", { key: key(ctx), body }), 201, "request");
       ctx.expect(w.status === "REQUESTED", "REQUESTED");
 

@@ -77,6 +77,29 @@ export const creditsChecks: Check[] = [
     },
   },
   {
+    id: "credits.usage-period",
+    guards: "docs/reference/api-rules.md “Credits and billing” (500 free credits per month, reset at the UTC month start)",
+    profile: "credits",
+    title: "Account usage's period and free-credit reset are the UTC month around the target's clock",
+    rule: "period.month is the current UTC month; period.start its first instant, period.end and free_credits_reset_at the next month's first instant (UTC), and the target's clock lies within [start, end).",
+    ...runs("read-only", ["partnerKey"]),
+    deviation: "usage_reset_not_month_start",
+    async run({ http, partnerKey, note }) {
+      const r = await http.get(USAGE, { key: partnerKey });
+      const d = expectSuccess(r, "GET /account/usage").data as { period: { month: string; start: string; end: string }; free_credits_reset_at: string };
+      const [y, m] = d.period.month.split("-").map(Number) as [number, number];
+      const start = new Date(Date.UTC(y, m - 1, 1)).toISOString();
+      const end = new Date(Date.UTC(y, m, 1)).toISOString();
+      ensure(Date.parse(d.period.start) === Date.parse(start), `period.start must be ${start} (the first instant of ${d.period.month}, UTC), got ${d.period.start}`);
+      ensure(Date.parse(d.period.end) === Date.parse(end), `period.end must be ${end} (the next UTC month's start), got ${d.period.end}`);
+      ensure(Date.parse(d.free_credits_reset_at) === Date.parse(end), `free_credits_reset_at must be ${end} (the next UTC month's start), got ${d.free_credits_reset_at}`);
+      // The target's own clock (its rolling window frees at most 60 s after now): now must lie in the period.
+      const nowMax = intHeader(r, "X-RateLimit-Reset", "GET /account/usage") * 1000;
+      ensure(nowMax - 61_000 < Date.parse(end) && nowMax >= Date.parse(start), `the target's clock (X-RateLimit-Reset ${nowMax / 1000} − 60 s) must lie within the period ${start} … ${end}`);
+      note(`period ${d.period.month}: ${start} … ${end}`);
+    },
+  },
+  {
     id: "credits.usage-consistent",
     guards: "docs/reference/api-rules.md “Credit account” and “Credits and billing” (X-Credits-Remaining)",
     profile: "credits",

@@ -25,6 +25,21 @@ export const pipelineChecks: Check[] = [
     },
   },
   {
+    id: "pipeline.json-utf8",
+    guards: "docs/reference/live-service.md “Hosts and request ids” (HTTP/JSON); RFC 8259 §8.1 (JSON is UTF-8)",
+    profile: "pipeline",
+    title: "Every answer is application/json in UTF-8",
+    rule: "Answers are application/json; a charset parameter, when sent, is utf-8 (checked on every answer by the wire).",
+    ...runs("read-only"),
+    deviation: "content_type_latin1",
+    async run({ http }) {
+      for (const r of [await http.get("/api/v1/health"), await http.get(UNKNOWN_PATH)]) {
+        const ctype = r.headers["content-type"] ?? "";
+        ensure(/^application\/json\s*(;|$)/i.test(ctype), `Content-Type must be application/json, got "${ctype}"`);
+      }
+    },
+  },
+  {
     id: "pipeline.unknown-path-404",
     guards: "docs/reference/api-rules.md “Error codes” (404 not_found for any path not under /api/v1)",
     profile: "pipeline",

@@ -291,7 +291,24 @@ export const warehouseChecks: Check[] = [
       const first = await quote(ctx, id);
       const second = await quote(ctx, id);
       const stale = await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: first });
-      ensure(stale.status === 409 || stale.status === 404, `committing a superseded quote must be refused (404/409), got ${stale.status} ${stale.text.slice(0, 120)}`);
+      expectWhError(stale, 409, "quote_superseded", "committing a superseded quote");
+      await ctx.http.post(`/api/v1/orders/${second.order_id}/cancel`, { key: ctx.tenantKey, body: {} });
+    },
+  },
+  {
+    id: "warehouse.error-codes-declared",
+    guards: "docs/reference/api-rules.md “Error codes” (each operation's codes)",
+    profile: "warehouse",
+    title: "An error answers a code its operation declares",
+    rule: "Every error carries the status and machine code the operation declares for it; a code the operation does not declare fails (the wire check, on every answer).",
+    ...runs("sandbox", ["tenantKey"]),
+    deviation: "error_code_undeclared",
+    async run(ctx) {
+      const id = await shippableCard(ctx);
+      const first = await quote(ctx, id);
+      const second = await quote(ctx, id);
+      // Every answer's code is held to the operation's declared codes as it arrives (wire.ts); this one is asserted too.
+      expectWhError(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: first }), 409, "quote_superseded", "committing a superseded quote");
       await ctx.http.post(`/api/v1/orders/${second.order_id}/cancel`, { key: ctx.tenantKey, body: {} });
     },
   },

@@ -177,6 +177,33 @@ export const webhooksChecks: Check[] = [
     },
   },
   {
+    id: "webhooks.delivery-log-values",
+    guards: "docs/reference/api-rules.md “Webhook delivery” and “Events”",
+    profile: "webhooks",
+    title: "The delivery log's row matches the delivery the receiver got, field by field",
+    rule: "A delivery's log row names the webhook, the dotted event type and the event id the receiver got (X-Mystery-Event, X-Mystery-Delivery), DELIVERED after one 2xx attempt with last_status_code 200, no error and no retry due.",
+    ...runs("emulator", ["partnerKey"]),
+    deviation: "delivery_log_event_type_underscored",
+    async run(ctx) {
+      const { rx, hook, eventId } = await deliverOnce(ctx, 200);
+      try {
+        ensure(rx.deliveries.length === 1, `the receiver must get exactly one delivery, got ${rx.deliveries.length}`);
+        const seen = rx.deliveries[0]!.headers;
+        const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }), "GET /api/v1/webhooks/deliveries");
+        const row = ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find((d) => d.event_id === seen["x-mystery-delivery"]);
+        ensure(row, `the log must list the delivery the receiver got (event id ${seen["x-mystery-delivery"]})`);
+        const want: Record<string, unknown> = { webhook_id: hook.id, event_type: seen["x-mystery-event"], event_id: eventId, status: "DELIVERED", attempts: rx.deliveries.length, last_status_code: 200, last_error: null, next_retry_at: null };
+        for (const [f, v] of Object.entries(want)) ensure(row[f] === v, `delivery row ${f}: expected ${JSON.stringify(v)} (as delivered), got ${JSON.stringify(row[f])}`);
+        ensure(Number.isInteger(row.id), `delivery row id must be an integer, got ${JSON.stringify(row.id)}`);
+        const [created, delivered] = [Date.parse(String(row.created_at)), Date.parse(String(row.delivered_at))];
+        ensure(Number.isFinite(created) && Number.isFinite(delivered) && delivered >= created, `delivered_at (${String(row.delivered_at)}) must be an instant at or after created_at (${String(row.created_at)})`);
+      } finally {
+        await rx.close();
+        await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
     id: "webhooks.failing-receiver",
     guards: "docs/reference/api-rules.md “Events” and “Other limits” (6 attempts, exponential backoff)",
     profile: "webhooks",

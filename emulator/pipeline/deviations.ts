@@ -63,6 +63,14 @@ export const pipelineDeviations: readonly Deviation[] = [
         x.body = { success: false, message: "Invalid API key", error: "API key required" };
       }
     } },
+  { name: "content_type_latin1", breaks: "answers are JSON in UTF-8 (the charset parameter says latin1)", apply: (x) => {
+      if (isApi(x)) x.headers.set("Content-Type", "application/json; charset=latin1");
+    } },
+  { name: "error_code_undeclared", breaks: "an error answers only a code its operation declares (a 409's code respelled)", apply: (x) => {
+      if (!isApi(x) || x.status !== 409 || !x.body) return;
+      if (typeof x.body.code === "string") x.body.code = `${x.body.code}_conflict`;
+      else if (typeof x.body.error === "string") x.body.error = `${x.body.error}_conflict`;
+    } },
   { name: "unknown_path_wrong_code", breaks: "unknown paths are 404 not_found", apply: (x) => {
       if (isApi(x) && errorIs(x, 404, "not_found")) x.body!.error = "route_not_found";
     } },

@@ -10,6 +10,11 @@ const isUsage = (x: Exchange) => x.url.pathname === "/api/v1/account/usage";
 const accountOf = (x: Exchange) => own(x.services.store.state.credits, x.req.headers.get("x-api-key") ?? "");
 
 export const creditsDeviations: readonly Deviation[] = [
+  { name: "usage_reset_not_month_start", breaks: "free credits reset at the next UTC month start (the deviation says a day earlier)", apply: (x) => {
+      const d = dataOf(x);
+      const period = d?.period as { end?: string } | undefined;
+      if (isUsage(x) && x.status === 200 && d && typeof period?.end === "string") d.free_credits_reset_at = new Date(Date.parse(period.end) - 86_400_000).toISOString();
+    } },
   { name: "usage_missing_plan", breaks: "account usage shows balance, plan and month-to-date usage", apply: (x) => {
       const d = dataOf(x);
       if (isUsage(x) && x.status === 200 && d) delete d.plan;

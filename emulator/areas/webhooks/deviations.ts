@@ -31,6 +31,11 @@ export const webhooksDeviations: readonly Deviation[] = [
       const rec = webhooksSlice(x.services.store).webhooks[Number(m[1])];
       if (rec) toSuccess(x, { webhook: { id: rec.id, url: rec.url, event_types: rec.event_types, is_active: rec.is_active, created_at: rec.created_at, updated_at: rec.updated_at } });
     } },
+  { name: "delivery_log_event_type_underscored", breaks: "a delivery log row names the event delivered (dotted purchase.fulfilled), not a respelling", apply: (x) => {
+      const rows = (x.body?.data as { deliveries?: Array<Record<string, unknown>> } | undefined)?.deliveries;
+      if (isPath(x, "GET", "/api/v1/webhooks/deliveries") && Array.isArray(rows))
+        for (const r of rows) if (typeof r.event_type === "string") r.event_type = r.event_type.replace(/\./g, "_");
+    } },
   { name: "deliveries_without_pagination", breaks: "the delivery log is offset-paged with pagination", apply: (x) => {
       if (isPath(x, "GET", "/api/v1/webhooks/deliveries") && x.body) delete x.body.pagination;
     } },

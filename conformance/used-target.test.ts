@@ -1,0 +1,55 @@
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { createEmulator, type Emulator } from "../emulator/index.ts";
+import { ALL_CHECKS } from "./registry.ts";
+import { runSuite } from "./runner.ts";
+import { PROFILES } from "./types.ts";
+import { SCENARIOS } from "../scenarios/registry.ts";
+import { runScenario } from "../scenarios/run.ts";
+import { END_USERS } from "../chain/accounts.ts";
+import type { Hex } from "viem";
+
+// A partner certifies against a target that is already in use: the suite must not
+// depend on fresh fixture keys, unused idempotency keys or an empty event log.
+
+const fetchVia = (e: Emulator) => ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
+const failures = (r: { results: Array<{ id: string; outcome: string; message: string }> }) => r.results.filter((x) => x.outcome !== "pass").map((x) => `${x.id}: ${x.message}`);
+
+describe("the suite against a used emulator (emulator mode)", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 } });
+  });
+  afterAll(() => emu?.close());
+
+  it("passes after a partner's call and every scenario has run, and twice in a row", async () => {
+    const keys = Object.fromEntries(emu.keys.map((k) => [k.name, k.key]));
+    await emu.fetch("/api/v1/catalog/sets", { headers: { "x-api-key": keys.demo! } });
+    for (const s of SCENARIOS) await runScenario(s, { baseUrl: emu.url, keys, chain: emu.chain, rpcUrl: emu.rpcUrl, fetch: fetchVia(emu) });
+    const options = { baseUrl: emu.url, profiles: [...PROFILES], mode: "emulator" as const, fetch: fetchVia(emu) };
+    expect(failures(await runSuite(ALL_CHECKS, options))).toEqual([]);
+    expect(failures(await runSuite(ALL_CHECKS, options))).toEqual([]);
+  }, 300_000);
+});
+
+describe("the suite against a used target in sandbox mode (nothing can be reset)", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await createEmulator({ seed: 1, clock: "realtime", port: 0, chain: { rpcPort: 0, vrfDelayMs: 50 } });
+  });
+  afterAll(() => emu?.close());
+
+  it("passes after a partner's call, and twice in a row with the same keys and wallet", async () => {
+    await fetch(`${emu.url}/api/v1/catalog/sets`, { headers: { "x-api-key": emu.key("demo") } });
+    const options = {
+      baseUrl: emu.url,
+      partnerKey: emu.key("demo"),
+      tenantKey: emu.key("tenant"),
+      profiles: [...PROFILES],
+      mode: "sandbox" as const,
+      wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 100 },
+    };
+    const scored = (r: Awaited<ReturnType<typeof runSuite>>) => ({ ...r, results: r.results.filter((x) => x.outcome !== "not_applicable") });
+    expect(failures(scored(await runSuite(ALL_CHECKS, options)))).toEqual([]);
+    expect(failures(scored(await runSuite(ALL_CHECKS, options)))).toEqual([]);
+  }, 300_000);
+});
