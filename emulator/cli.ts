@@ -11,6 +11,7 @@ import { journalOf } from "./ui/journal.ts";
 const START: CommandSpec = {
   usage: `  npx emulator [options]                 start the emulator
   npx emulator conformance [options]     run the conformance suite (npx emulator conformance --help)
+  npx emulator receiver-check --url URL --secret S   certify your webhook receiver (--help)
   npx emulator scenario NAME | --list    run a scripted lifecycle (npx emulator scenario --help)
   npx emulator openapi [--out FILE]      write the OpenAPI document (npx emulator openapi --help)`,
   options: [
@@ -37,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === "conformance") {
     const { runConformanceCli } = await import("../conformance/cli.ts");
     return runConformanceCli(rest);
+  }
+  if (command === "receiver-check") {
+    const { runReceiverCheckCli } = await import("../conformance/cli.ts");
+    return runReceiverCheckCli(rest);
   }
   if (command === "openapi") return openapiCommand(rest);
   if (command === "scenario") {
