@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { checkReceiver } from "./run.ts";
 import { RECEIVER_CASES } from "./cases.ts";
 import { EVENT_TYPES } from "../../contract/events.ts";
+import { startEmulator } from "../../test/helpers.ts";
 
 // The receiver check against the two example receivers of docs/examples/, run as a partner runs them:
 // the reference one passes every case, the naive one fails exactly what it gets wrong.
@@ -104,4 +105,26 @@ describe("npx emulator receiver-check", () => {
     expect(report.results.filter((r) => r.outcome === "fail").map((r) => r.id).sort()).toEqual([...NAIVE_FAILS].sort());
     expect(readFileSync(join(dir, "naive.md"), "utf8")).toMatch(/^# Receiver check report/);
   }, 120_000);
+
+  it("the reference receiver accepts the emulator's own deliveries (the same scheme) and dedupes a resend", async () => {
+    const { emu, api, close } = await startEmulator({ chain: false });
+    let rx: Running | undefined;
+    try {
+      const key = emu.key("demo");
+      const reg = (await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: "http://127.0.0.1:9/placeholder" }).expect(201)).body.data;
+      // The manual clock signs with its own time: tolerance off, as docs/webhooks.md advises for such tests.
+      rx = await launch("webhook-receiver.mjs", { WEBHOOK_SECRET: reg.signing_secret, TOLERANCE_MS: "0" });
+      await api.patch(`/api/v1/webhooks/${reg.id}`).set("X-API-Key", key).send({ url: `${rx.url}/webhooks` }).expect(200);
+      const sent = (await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key }).expect(201)).body.data;
+      expect(sent.deliveries.map((d: { status: string }) => d.status)).toEqual(["DELIVERED"]);
+      await api.post("/_emulator/webhooks/resend").send({ delivery_id: sent.deliveries[0].id }).expect(200);
+      const attempts = (await api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts;
+      expect(attempts.map((a: { outcome: string; response: { status: number } }) => [a.outcome, a.response.status])).toEqual([["delivered", 200], ["delivered", 200]]);
+      const applied = ((await (await fetch(`${rx.url}/applied`)).json()) as { applied: Array<{ id: string }> }).applied;
+      expect(applied.map((a) => a.id)).toEqual([sent.event.id]);
+    } finally {
+      await close();
+      await stop(rx);
+    }
+  }, 60_000);
 });
