@@ -37,10 +37,14 @@ function accepted(ctx: CaseContext, a: Answer, what: string): void {
   if (a.duration_ms > ctx.timeoutMs) throw new CheckFailure(`${what}: answered in ${a.duration_ms} ms, the service gives up after ${ctx.timeoutMs} ms`);
 }
 
-/** Refused: any non-2xx answer, or a closed connection; never a 2xx, never a hang. */
-function refused(ctx: CaseContext, a: Answer, what: string): void {
+/**
+ * Refused: a non-2xx answer; never a 2xx, never a hang. A closed connection counts only where
+ * `closedIsRefusal` (a huge body cut off); elsewhere it means the receiver is not there.
+ */
+function refused(ctx: CaseContext, a: Answer, what: string, closedIsRefusal = false): void {
   if (ok(a)) throw new CheckFailure(`${what}: accepted with HTTP ${a.status}; it must be refused with a non-2xx`);
   if (a.error?.startsWith("timeout")) throw new CheckFailure(`${what}: ${a.error}; refuse it at once`);
+  if (a.status === null && !closedIsRefusal) throw new CheckFailure(`${what}: no HTTP answer (${a.error}); refuse it with a non-2xx status`);
   ctx.note(`${what}: refused with ${said(a)}`);
 }
 
@@ -162,7 +166,7 @@ const hostileCases: ReceiverCase[] = [
       const body = JSON.stringify({ event: "purchase.fulfilled", id: e.id, data: { ...e.data, padding: "x".repeat(5 * 1024 * 1024) } });
       const t = Date.now();
       const huge: Delivery = { event: "purchase.fulfilled", id: e.id, body, headers: deliveryHeaders("purchase.fulfilled", e.id, t, signatureHeader(OTHER_SECRET, t, body)) };
-      refused(ctx, await ctx.send(huge), "5 MiB forged body");
+      refused(ctx, await ctx.send(huge), "5 MiB forged body", true);
       await applied(ctx, [e.id], 0, "5 MiB forged body");
       const next = deliver(ctx, "deposit.credited");
       accepted(ctx, await ctx.send(next), "the next real event");

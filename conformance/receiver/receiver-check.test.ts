@@ -93,6 +93,16 @@ describe("npx emulator receiver-check", () => {
     ]);
   }, 30_000);
 
+  it("a receiver that is not there fails every case, the forged ones included", async () => {
+    const suite = await checkReceiver({ url: "http://127.0.0.1:9/webhooks", secret: SECRET, only: ["event.deposit.credited", "signature.missing", "timestamp.stale"] });
+    expect(suite.results.map((r) => [r.id, r.outcome])).toEqual([
+      ["receiver.event.deposit.credited", "fail"],
+      ["receiver.signature.missing", "fail"],
+      ["receiver.timestamp.stale", "fail"],
+    ]);
+    expect(suite.results[1].message).toMatch(/no HTTP answer \(connection failed/);
+  }, 30_000);
+
   it("the command exits 0 for the reference receiver and 1 for the naive one, writing its reports", async () => {
     const dir = mkdtempSync(join(tmpdir(), "receiver-check-"));
     const ok = await runCli(["--url", `${good!.url}/webhooks`, "--secret", SECRET, "--probe", `${good!.url}/applied`, "--report", `junit=${join(dir, "good.xml")}`]);
