@@ -9,6 +9,9 @@ import { junit, json, markdown } from "./reporters/files.ts";
 import { certificationBundle, checksDigest, suiteVersion, verifyBundle, type CertificationBundle, type LoggedRequest } from "./certify.ts";
 import { html } from "./reporters/html.ts";
 
+/** `npx emulator receiver-check`: the partner's webhook receiver, certified (conformance/receiver/). */
+export { runReceiverCheckCli } from "./receiver/cli.ts";
+
 export const CONFORMANCE_COMMAND: CommandSpec = {
   usage: "  npx emulator conformance [options]",
   about: "Runs the conformance suite against a base URL, or against an in-process emulator when --base-url is omitted.",

@@ -47,3 +47,5 @@ export {
   type VerifyOptions,
   type LoggedRequest,
 } from "./certify.ts";
+export { checkReceiver, type ReceiverCheckOptions } from "./receiver/run.ts";
+export { RECEIVER_CASES, type ReceiverCase } from "./receiver/cases.ts";

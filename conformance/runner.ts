@@ -31,6 +31,8 @@ export interface SuiteOptions {
 }
 
 export interface SuiteResult {
+  /** The report's heading (default "Conformance"); the receiver check sets its own. */
+  title?: string;
   target: string;
   mode: Mode;
   profiles: Profile[];

@@ -24,7 +24,7 @@ export function summaryTable(suite: SuiteResult): string {
     row[r.outcome]++;
     byProfile.set(r.profile, row);
   }
-  const lines = ["", `Conformance against ${suite.target} (${suite.mode} mode)`, "", "profile     pass  fail  error  n/a  expected-fail"];
+  const lines = ["", `${suite.title ?? "Conformance"} against ${suite.target} (${suite.mode} mode)`, "", "profile     pass  fail  error  n/a  expected-fail"];
   for (const [profile, c] of byProfile)
     lines.push(`${profile.padEnd(11)} ${String(c.pass).padStart(4)}  ${String(c.fail).padStart(4)}  ${String(c.error).padStart(5)}  ${String(c.not_applicable).padStart(3)}  ${String(c.expected_failure).padStart(13)}`);
   // Warnings (fields a route's schema does not know, undeclared codes) do not fail a check: listed once each.

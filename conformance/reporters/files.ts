@@ -7,7 +7,7 @@ const xml = (s: string) => s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&g
 export function junit(suite: SuiteResult): string {
   const groups = new Map<string, SuiteResult["results"]>();
   for (const r of suite.results) groups.set(r.profile, [...(groups.get(r.profile) ?? []), r]);
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="conformance" tests="${suite.results.length}">`];
+  const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="${xml(suite.title ?? "conformance")}" tests="${suite.results.length}">`];
   for (const [profile, rs] of groups) {
     const failures = rs.filter((r) => r.outcome === "fail").length;
     const errors = rs.filter((r) => r.outcome === "error").length;
@@ -34,7 +34,7 @@ export function json(suite: SuiteResult): string {
 
 export function markdown(suite: SuiteResult): string {
   const lines = [
-    `# Conformance report`,
+    `# ${suite.title ?? "Conformance"} report`,
     "",
     `Target: ${suite.target} · mode: ${suite.mode} · profiles: ${suite.profiles.join(", ")} · ${suite.started_at}`,
     "",

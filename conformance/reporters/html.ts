@@ -51,7 +51,7 @@ export function html(suite: SuiteResult): string {
     .join("");
   const failed = suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").length;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Conformance report — ${esc(suite.target)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(suite.title ?? "Conformance")} report — ${esc(suite.target)}</title>
 <style>
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}
@@ -60,7 +60,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-
 .msg{color:#a00;white-space:pre-wrap}.rule{color:#555}.warn{color:#8a6d00}pre{background:#f6f6f6;padding:6px;overflow:auto;max-height:24em}
 h3{font-size:15px;margin:.4em 0}small{color:#888}
 </style></head><body>
-<h1>Conformance report</h1>
+<h1>${esc(suite.title ?? "Conformance")} report</h1>
 <p>Target <code>${esc(suite.target)}</code> · mode <b>${esc(suite.mode)}</b> · ${esc(suite.started_at)} → ${esc(suite.finished_at)} · <b>${failed ? `${failed} failed` : "no failures"}</b></p>
 <table><tr><th>profile</th><th>pass</th><th>fail</th><th>error</th><th>n/a</th><th>expected failure</th></tr>${summary}</table>
 ${body}

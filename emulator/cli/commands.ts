@@ -9,6 +9,7 @@ export const START: CommandSpec = {
   npx emulator exec [options] -- CMD     start it, run CMD with its URLs and keys, stop (npx emulator exec --help)
   npx emulator trigger EVENT_TYPE        emit a webhook event on a running emulator (npx emulator trigger --help)
   npx emulator conformance [options]     run the conformance suite (npx emulator conformance --help)
+  npx emulator receiver-check --url URL  certify your webhook receiver (npx emulator receiver-check --help)
   npx emulator scenario NAME | --list    run a scripted lifecycle (npx emulator scenario --help)
   npx emulator shadow --upstream URL     compare the sandbox with the emulator, call by call (npx emulator shadow --help)
   npx emulator openapi [--out FILE]      write the OpenAPI document (npx emulator openapi --help)`,

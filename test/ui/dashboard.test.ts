@@ -100,6 +100,13 @@ describe("the dashboard at /_emulator/ui", () => {
     const [, second, third] = rx.deliveries;
     expect(third!.headers["x-mystery-delivery"]).toBe(second!.headers["x-mystery-delivery"]);
     expect(third!.body).toBe(second!.body);
+
+    // An attempt seen whole: what was sent, signature included, the answer, and a curl replaying it.
+    await page.locator('[data-testid="attempt"][data-outcome="failed"]').first().locator("td").first().click();
+    const curl = await page.locator('[data-testid="attempt-curl"]').textContent();
+    expect(curl).toContain(`curl -X POST '${rx.url}'`);
+    expect(curl).toContain(`X-Mystery-Signature: ${rx.deliveries[0]!.headers["x-mystery-signature"]}`);
+    expect(await page.locator('[data-testid="attempt-answer"]').textContent()).toMatch(/^HTTP 5\d\d/);
   });
 
   it("offers every event type the control plane triggers", async () => {

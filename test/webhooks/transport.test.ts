@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { postJson } from "../../emulator/areas/webhooks/transport.ts";
 
-// A receiver's answer is kept only in part (2 KiB in the outbox): reading it must stop there, so a receiver
+// A receiver's answer is kept only in part (4 KiB in the outbox): reading it must stop there, so a receiver
 // that streams an endless (or huge) error page neither grows the emulator's memory nor holds the attempt.
 
 describe("webhook transport", () => {
@@ -25,13 +25,14 @@ describe("webhook transport", () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
       const result = await postJson(url, { "content-type": "application/json" }, "{}", 3000);
       expect(result).toMatchObject({ status: 500, error: "HTTP 500" });
-      expect(result.body).toBe("x".repeat(2048));
+      expect(result.body).toBe("x".repeat(4096));
+      expect(result.headers["content-type"]).toBe("text/plain");
       expect(result.duration_ms).toBeLessThan(2500);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     }
     // The receiver was still sending when the attempt was recorded: it was cut off, not drained.
-    expect(written).toBeGreaterThan(2048);
+    expect(written).toBeGreaterThan(4096);
   });
 });

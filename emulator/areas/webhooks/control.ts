@@ -10,6 +10,7 @@ import { NOT_LIVE_EVENT_TYPES, EVENT_TYPES } from "../../events/types.ts";
 import { webhooksSlice, type AttemptRecord } from "./model.ts";
 import { deliveryWire, webhookWire } from "./format.ts";
 import { dispatcherFor } from "./dispatcher.ts";
+import { attemptView } from "./attempt-view.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { accountOf } from "../../control/account.ts";
 import { own } from "../../state/own.ts";
@@ -35,12 +36,14 @@ const attemptSchema = z.object({
   attempt: z.number().int(),
   url: z.string(),
   request: z.object({ method: z.literal("POST"), headers: z.record(z.string(), z.string()), body: z.string() }),
-  response: z.object({ status: z.number().int(), body: z.string() }).nullable(),
+  response: z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() }).nullable(),
   error: z.string().nullable(),
   outcome: z.enum(["delivered", "failed"]),
   at: z.string(),
   duration_ms: z.number(),
+  curl: z.string(),
 });
+const attemptId = z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer") });
 
 const outboxFilters = ["webhook_id", "delivery_id", "event_id", "event_type"] as const;
 const outboxQuery = z.object(Object.fromEntries(outboxFilters.map((f) => [f, opt(z.string())])) as Record<(typeof outboxFilters)[number], ReturnType<typeof opt<z.ZodString>>>);
@@ -127,7 +130,7 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/webhooks/outbox",
-    describe: "Every delivery attempt (oldest first) with url, headers, body and the receiver's answer; filters webhook_id, delivery_id, event_id, event_type",
+    describe: "Every delivery attempt (oldest first): url, the exact body and headers sent, the receiver's answer (status, headers, first 4 KiB of body), duration_ms and a curl command replaying it; filters webhook_id, delivery_id, event_id, event_type",
     schema: { query: outboxQuery, responses: { 200: { description: "The attempts, oldest first", data: z.object({ attempts: z.array(attemptSchema) }) } } },
     handle: (c) => {
       let attempts: AttemptRecord[] = webhooksSlice(c.services.store).outbox;
@@ -135,7 +138,19 @@ export const webhookControl: ControlSpec[] = [
         const want = c.input.query[name];
         if (want !== undefined) attempts = attempts.filter((a) => String(a[name]) === want);
       }
-      return ok({ attempts });
+      return ok({ attempts: attempts.map(attemptView) });
+    },
+  }),
+  defineControl({
+    method: "GET",
+    path: "/webhooks/attempts/:id",
+    describe: "One delivery attempt as the outbox shows it (sent body and headers, the answer, a curl command replaying it)",
+    schema: { params: attemptId, responses: { 200: { description: "The attempt", data: z.object({ attempt: attemptSchema }) }, 400: badInput, 404: missing("attempt") } },
+    handle: (c) => {
+      const id = Number(c.input.params.id);
+      const attempt = webhooksSlice(c.services.store).outbox.find((a) => a.id === id);
+      if (!attempt) throw notFound(`No attempt ${id} in the outbox (the last 1000 are kept)`);
+      return ok({ attempt: attemptView(attempt) });
     },
   }),
   defineControl({

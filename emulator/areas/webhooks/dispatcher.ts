@@ -203,7 +203,7 @@ export class Dispatcher {
       attempt: current.attempts,
       url: webhook.url,
       request: { method: "POST", headers, body: current.body },
-      response: result.status === null ? null : { status: result.status, body: result.body ?? "" },
+      response: result.status === null ? null : { status: result.status, headers: result.headers, body: result.body ?? "" },
       error: result.error,
       outcome: result.error === null ? "delivered" : "failed",
       at: new Date(t).toISOString(),

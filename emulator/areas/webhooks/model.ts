@@ -52,13 +52,14 @@ export interface AttemptRecord {
   attempt: number;
   url: string;
   request: { method: "POST"; headers: Record<string, string>; body: string };
-  response: { status: number; body: string } | null;
+  /** The receiver's answer: status, headers and the first 4 KiB of its body (`headers` absent in older saved states). */
+  response: { status: number; headers?: Record<string, string>; body: string } | null;
   /** Why the attempt failed (non-2xx, connection error, timeout); null when delivered. */
   error: string | null;
   outcome: "delivered" | "failed";
   /** Virtual time of the attempt. */
   at: string;
-  /** Wall-clock time the HTTP exchange took. */
+  /** Wall-clock time the HTTP exchange took (until the kept head of the answer was read). */
   duration_ms: number;
 }
 

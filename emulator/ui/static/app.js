@@ -125,7 +125,7 @@ async function webhooksView() {
       attempts.slice().reverse().map((a) =>
         h(
           "tr",
-          { "data-testid": "attempt", "data-outcome": a.outcome, "data-delivery": a.delivery_id },
+          { class: "clickable", "data-testid": "attempt", "data-outcome": a.outcome, "data-delivery": a.delivery_id, onclick: (e) => e.target.tagName !== "BUTTON" && showAttempt(a) },
           h("td", {}, a.at),
           h("td", {}, a.event_type),
           h("td", {}, a.delivery_id),
@@ -139,6 +139,32 @@ async function webhooksView() {
       ),
       { "data-testid": "attempts" },
     ),
+    // Kept open across live re-renders.
+    h("div", { class: "detail", id: "attempt-detail" }, attemptDetail(attempts.find((a) => a.id === openAttempt))),
+  ];
+}
+
+/** The attempt whose detail is shown in the webhooks view. */
+let openAttempt = null;
+
+function showAttempt(a) {
+  openAttempt = a.id;
+  document.getElementById("attempt-detail").replaceChildren(...attemptDetail(a));
+}
+
+/** One attempt whole: what was sent (signature included), what came back, and a curl replaying it. */
+function attemptDetail(a) {
+  if (!a) return [];
+  const headers = (o) => Object.entries(o ?? {}).map(([k, v]) => `${k}: ${v}`).join("\n");
+  const answer = a.response ? `HTTP ${a.response.status}\n${headers(a.response.headers)}\n\n${a.response.body}` : a.error;
+  return [
+    h("h2", {}, `Attempt ${a.attempt} of ${a.event_id} → ${a.response?.status ?? a.error} (${a.duration_ms} ms)`),
+    h("button", { class: "act", "data-testid": "copy-attempt-curl", onclick: () => navigator.clipboard?.writeText(a.curl).catch(() => {}) }, "Copy as curl"),
+    h("pre", { "data-testid": "attempt-curl" }, a.curl),
+    h("h2", {}, "Sent"),
+    h("pre", {}, `POST ${a.url}\n${headers(a.request.headers)}\n\n${a.request.body}`),
+    h("h2", {}, "Answer"),
+    h("pre", { "data-testid": "attempt-answer" }, answer),
   ];
 }
 

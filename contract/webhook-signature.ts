@@ -1,0 +1,21 @@
+import { createHmac } from "node:crypto";
+
+// The webhook signature scheme (docs/webhooks.md "Delivery"): the emulator
+// signs its deliveries with it, and the receiver check signs its test events
+// with it. `X-Mystery-Signature: t=<unix ms>,sha256=<hex HMAC-SHA256("<t>.<raw body>")>`,
+// keyed with the UTF-8 bytes of the 64-hex secret used as text (not hex-decoded).
+
+export const WEBHOOK_HEADERS = {
+  signature: "X-Mystery-Signature",
+  event: "X-Mystery-Event",
+  delivery: "X-Mystery-Delivery",
+  timestamp: "X-Mystery-Timestamp",
+} as const;
+
+/** The freshness window the official SDK applies by default: a `t` further than this from the receiver's clock is refused. */
+export const SIGNATURE_TOLERANCE_MS = 5 * 60 * 1000;
+
+export function signatureHeader(secret: string, t: number, rawBody: string): string {
+  const hex = createHmac("sha256", Buffer.from(secret, "utf8")).update(`${t}.${rawBody}`, "utf8").digest("hex");
+  return `t=${t},sha256=${hex}`;
+}
