@@ -1,10 +1,45 @@
-import { defineConfig } from "vitest/config";
+import { availableParallelism } from "node:os";
+import { configDefaults, defineConfig } from "vitest/config";
+
+// Two projects: `quick` (no chain, no browser, no child processes; `npm run test:quick`, the inner
+// loop) and `slow` (the rest). `npm test` runs both; test/test-split.test.ts keeps files that start
+// a chain, a browser or a child process out of `quick`.
+export const SLOW = [
+  "conformance/**/*.test.ts",
+  "scenarios/**/*.test.ts",
+  "test/chain/**/*.test.ts",
+  "test/mystery/**/*.test.ts",
+  "test/instant/**/*.test.ts",
+  "test/credits/**/*.test.ts",
+  "test/state/**/*.test.ts",
+  "test/http/chain-control.test.ts",
+  "test/http/idempotency-concurrency.test.ts",
+  "test/http/operator-views.test.ts",
+  "test/http/parallel-chain-control.test.ts",
+  "test/http/hostile-ids.test.ts",
+  "test/http/keys-never-returned.test.ts",
+  "test/http/robustness.test.ts",
+  "test/ui/dashboard.test.ts",
+  "test/cli.test.ts",
+  "test/package.test.ts",
+  "test/openapi.test.ts",
+  "test/openapi-client.test.ts",
+];
+export const QUICK_INCLUDE = ["test/**/*.test.ts", "scenarios/**/*.test.ts", "conformance/**/*.test.ts"];
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "scenarios/**/*.test.ts", "conformance/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hang detectors, not budgets: a loaded machine must not fail a test (see docs/decisions.md).
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     pool: "forks",
+    // One module graph per worker instead of one per file: the emulator's imports cost ~1 s per file.
+    isolate: false,
+    // vitest's default (cores - 1) is a single worker on 2 cores; tests wait on sockets and children.
+    maxWorkers: Math.max(2, availableParallelism()),
+    projects: [
+      { extends: true, test: { name: "quick", include: QUICK_INCLUDE, exclude: [...configDefaults.exclude, ...SLOW] } },
+      { extends: true, test: { name: "slow", include: SLOW } },
+    ],
   },
 });

@@ -54,7 +54,7 @@ describe("conformance over real HTTP", () => {
     } finally {
       target.kill("SIGINT");
     }
-  }, 60_000);
+  });
 
   it("read-only mode against the same kind of target: control-plane checks are not applicable, and --certify refuses", async () => {
     const target = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain"], { stdio: ["ignore", "pipe", "inherit"] });
@@ -70,5 +70,5 @@ describe("conformance over real HTTP", () => {
     } finally {
       target.kill("SIGINT");
     }
-  }, 60_000);
+  });
 });

@@ -35,7 +35,7 @@ beforeAll(async () => {
     wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 100 },
   });
   suite = await runSuite(ALL_CHECKS, options());
-}, 60_000);
+});
 afterAll(() => emu?.close());
 
 describe("sandbox mode with a wallet key", () => {

@@ -16,6 +16,6 @@ describe("scenarios", () => {
       } finally {
         await emu.close();
       }
-    }, 60_000);
+    });
   }
 });

@@ -4,19 +4,20 @@
 //   node scripts/build.mjs            npm install (prepare): builds when dist/ is stale; never fails an
 //                                     install (without a fresh dist/ the CLI runs the sources through tsx)
 //   node scripts/build.mjs --force    npm run build: always builds
-//   node scripts/build.mjs --release  npm pack / publish (prepack): always builds, fails on any error
+//   node scripts/build.mjs --release  npm pack / publish (prepack): fails on any error; reuses dist/ only
+//                                     when it is fresh and its build type-checked cleanly
 //
 // Plain tsc, no bundler: the output mirrors the sources file for file. TypeScript rewrites the
 // sources' `.ts` import specifiers to `.js` in the JavaScript (rewriteRelativeImportExtensions) but
 // keeps them in the declarations, so a last step rewrites those too (see fixDeclarations).
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
-import { ROOT, distIsFresh } from "./dist-state.mjs";
+import { ROOT, distIsFresh, readStamp } from "./dist-state.mjs";
 
 const release = process.argv.includes("--release");
-const force = release || process.argv.includes("--force");
+const force = process.argv.includes("--force");
 const require = createRequire(import.meta.url);
 
 function fail(message) {
@@ -35,13 +36,16 @@ try {
   fail("typescript is not installed");
 }
 // npm pack and publish run prepack (the release build) and then prepare: one build, the strict one.
-if (!force && (process.env.npm_command === "pack" || process.env.npm_command === "publish")) {
+if (!release && !force && (process.env.npm_command === "pack" || process.env.npm_command === "publish")) {
   console.log("build: built by prepack");
   process.exit(0);
 }
 if (!force && distIsFresh()) {
-  console.log("build: dist/ is up to date");
-  process.exit(0);
+  // A release needs a build from these sources that type-checked; a fresh, clean one is that build.
+  if (!release || readStamp()?.typechecked === true) {
+    console.log(`build: dist/ is up to date${release ? " and type-checks" : ""}`);
+    process.exit(0);
+  }
 }
 
 // Build beside dist/ and swap it in at the end, so a CLI or test using dist/ meanwhile never sees
@@ -54,7 +58,11 @@ for (const leftover of readdirSync(ROOT)) {
   if (pid && !isRunning(Number(pid))) rmSync(join(ROOT, leftover), { recursive: true, force: true });
 }
 // --listFiles: every file of the program, i.e. whatever the include reaches through imports.
-const res = spawnSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out, "--listFiles"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 << 20 });
+// tsc takes ~20–100 s on 2 cores: say so, and show it is alive (npm install shows prepare's output).
+console.log("build: compiling the TypeScript sources to dist/ (tsc; up to a minute or two)");
+const heartbeat = setInterval(() => console.log(`build: still compiling (${Math.round((Date.now() - started.getTime()) / 1000)} s)`), 5000);
+const res = await run(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out, "--listFiles"]);
+clearInterval(heartbeat);
 const listed = res.stdout.split("\n").filter((l) => isAbsolute(l.trim()));
 const inputs = listed.map((l) => relative(ROOT, l.trim())).filter((rel) => !rel.startsWith("..") && !rel.split(sep).includes("node_modules"));
 const tscOutput = [...res.stdout.split("\n").filter((l) => !isAbsolute(l.trim())), res.stderr].join("\n").trim();
@@ -73,7 +81,7 @@ if (res.status !== 0) {
 
 fixDeclarations(out);
 const copied = copyRuntimeFiles(out, inputs);
-writeFileSync(join(out, ".build-stamp"), JSON.stringify({ built_at: started.toISOString(), inputs: [...inputs, ...copied].map((f) => f.split(sep).join("/")).sort() }, null, 1) + "\n");
+writeFileSync(join(out, ".build-stamp"), JSON.stringify({ built_at: started.toISOString(), typechecked: res.status === 0, inputs: [...inputs, ...copied].map((f) => f.split(sep).join("/")).sort() }, null, 1) + "\n");
 utimesSync(join(out, ".build-stamp"), started, started);
 
 const old = join(ROOT, `dist.old-${process.pid}`);
@@ -81,6 +89,19 @@ if (existsSync(join(ROOT, "dist"))) renameSync(join(ROOT, "dist"), old);
 renameSync(out, join(ROOT, "dist"));
 rmSync(old, { recursive: true, force: true });
 console.log(`build: dist/ is ready (${((Date.now() - started.getTime()) / 1000).toFixed(1)} s)`);
+
+/** Runs a command to its end without blocking the event loop (the heartbeat keeps ticking). */
+function run(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", (err) => resolve({ status: null, stdout, stderr: `${stderr}${err.message}` }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 /**
  * Relative `.ts` specifiers in the emitted .d.ts files become `.js`, as in the JavaScript beside them.

@@ -53,7 +53,7 @@ describe("npx emulator", () => {
     expect((await usage.json()).data.balance).toBe(499);
     again.child.kill("SIGTERM");
     expect(await again.exited).toBe(0);
-  }, 30_000);
+  });
 
   it("prints one line per API call (the journal), not with --quiet, never with --json", async () => {
     const { waitFor } = await import("./helpers.ts");
@@ -61,12 +61,12 @@ describe("npx emulator", () => {
     const run = launch(["--port", "0", "--no-chain"], LOG);
     let out = "";
     run.child.stdout!.on("data", (d) => (out += d));
-    await waitFor(() => out.includes("Ctrl-C"), "the banner", 30_000);
+    await waitFor(() => out.includes("Ctrl-C"), "the banner");
     const url = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!;
     const key = /partner\s+(rip_v1_\S+)/.exec(out)![1]!;
     expect((await fetch(`${url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
     expect((await fetch(`${url}/api/v1/pokemon/cards/nope-0`, { headers: { "X-API-Key": key } })).status).toBe(404);
-    await waitFor(() => out.includes("nope-0"), "the second call's line", 10_000);
+    await waitFor(() => out.includes("nope-0"), "the second call's line");
     const lines = out.split("\n").filter((l) => /^ {2}\d\d:\d\d:/.test(l)); // the banner's "Try: curl …" line is not one
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^ {2}\d\d:\d\d:\d\d\.\d{3} {2}GET {4}\/api\/v1\/pokemon\/cards\/base1-4 {2}200 {2}Demo partner {2}1 cr {2}\d+(\.\d)? ms$/);
@@ -80,7 +80,7 @@ describe("npx emulator", () => {
       let text = "";
       other.child.stdout!.on("data", (d) => (text += d));
       if (flags[0] === "--json") await other.first;
-      else await waitFor(() => text.includes("Ctrl-C"), "the banner", 30_000);
+      else await waitFor(() => text.includes("Ctrl-C"), "the banner");
       const u = flags[0] === "--json" ? JSON.parse(text.split("\n")[0]!).url : /API\s+(http:\/\/\S+?)\/api\/v1/.exec(text)![1]!;
       expect((await fetch(`${u}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
       await (await fetch(`${u}/_emulator/health`)).text(); // a round trip after the call: its line would be out by now
@@ -89,7 +89,7 @@ describe("npx emulator", () => {
       expect(text, flags[0]).not.toContain("/api/v1/pokemon/cards/base1-4  200");
       if (flags[0] === "--json") expect(text.trim().split("\n")).toHaveLength(1);
     }
-  }, 60_000);
+  });
 
   it("prints a readable banner with the URL and the fixture keys", async () => {
     const run = launch(["--port", "0", "--rpc-port", "0"]);
@@ -97,7 +97,7 @@ describe("npx emulator", () => {
     run.child.stdout!.on("data", (d) => (out += d));
     await run.first;
     const { waitFor } = await import("./helpers.ts");
-    await waitFor(() => out.includes("Ctrl-C"), "the whole banner", 30_000);
+    await waitFor(() => out.includes("Ctrl-C"), "the whole banner");
     expect(out).toContain("/api/v1");
     // one line per fixture key: its name, its kind, its value
     const named = new Map([...out.matchAll(/^ {4}(\S+) +(partner|tenant|legacy) +(rip_v1_\S+)$/gm)].map((m) => [m[1], { kind: m[2], key: m[3] }]));
@@ -106,7 +106,7 @@ describe("npx emulator", () => {
     expect(named.get("tenant")!.kind).toBe("tenant");
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
-  }, 30_000);
+  });
 
   it("starts the local chain and reports its JSON-RPC URL", async () => {
     const run = launch(["--json", "--port", "0", "--rpc-port", "0"]);
@@ -119,7 +119,7 @@ describe("npx emulator", () => {
     expect(chain.data.accounts[0].private_key).toMatch(/^0x[0-9a-f]{64}$/);
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
-  }, 30_000);
+  });
 
   it("a busy port is a usage error naming the port, found before the chain starts", async () => {
     const { createServer } = await import("node:net");
@@ -140,7 +140,7 @@ describe("npx emulator", () => {
     } finally {
       blocker.close();
     }
-  }, 30_000);
+  });
 
   it("scenario --list, and a scenario run against an emulator that is already running", async () => {
     const list = launch(["scenario", "--list"]);
@@ -164,13 +164,13 @@ describe("npx emulator", () => {
     } finally {
       target.child.kill("SIGINT");
     }
-  }, 60_000);
+  });
 
   it("rejects a bad flag with a usage message and exit code 2", async () => {
     const run = launch(["--clock", "sideways"]);
     expect(await run.exited).toBe(2);
     expect(run.stderr()).toContain("--clock must be");
-  }, 30_000);
+  });
 });
 
 /** Runs the bin to its end: exit code, stdout, stderr. */
@@ -200,7 +200,7 @@ describe("npx emulator exec", () => {
     for (const n of names) expect(env[n]).toMatch(/^rip_v1_[\w-]{43}$/);
     // stopped: nothing answers there any more
     await expect(fetch(`${env.EMULATOR_URL}/_emulator/health`)).rejects.toThrow();
-  }, 60_000);
+  });
 
   it("exits with the command's status, 127 with a clear message when it is not found, and passes SIGTERM on", async () => {
     const failing = await runToEnd(["exec", "--no-chain", "--", process.execPath, "-e", "process.exit(3)"]).done;
@@ -217,13 +217,13 @@ describe("npx emulator exec", () => {
     const ended = await waiting.done;
     expect(ended.code).toBe(5);
     expect(ended.stdout).toContain("child got SIGTERM");
-  }, 90_000);
+  });
 
   it("needs a command (usage error, exit 2)", async () => {
     const { code, stderr } = await runToEnd(["exec", "--no-chain"]).done;
     expect(code).toBe(2);
     expect(stderr).toContain("exec needs a command");
-  }, 30_000);
+  });
 });
 
 describe("EMULATOR_* variables for every flag", () => {
@@ -250,7 +250,7 @@ describe("EMULATOR_* variables for every flag", () => {
     const help = await runToEnd(["--help"]).done;
     expect(help.stdout).toContain("EMULATOR_RPC_PORT");
     expect(help.stdout).toContain("A flag on the command line wins over its variable");
-  }, 60_000);
+  });
 });
 
 describe("npx emulator trigger", () => {
@@ -289,7 +289,7 @@ describe("npx emulator trigger", () => {
       target.child.kill("SIGINT");
       await rx.close();
     }
-  }, 60_000);
+  });
 
   it("--help lists every event type; no emulator at the URL is a clear error", async () => {
     const { EVENT_TYPES } = await import("../emulator/events/types.ts");
@@ -299,5 +299,5 @@ describe("npx emulator trigger", () => {
     const none = await runToEnd(["trigger", "payout.paid", "--url", "http://127.0.0.1:9"]).done;
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("no emulator answers at http://127.0.0.1:9");
-  }, 30_000);
+  });
 });

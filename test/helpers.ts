@@ -24,8 +24,11 @@ export async function balance(api: Api, key: string): Promise<number> {
 
 export type { Emulator };
 
-/** Waits (event-loop turns, not a fixed sleep) until `cond` holds; fails after `timeoutMs` of wall time. */
-export async function waitFor(cond: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+/**
+ * Waits (event-loop turns, not a fixed sleep) until `cond` holds; fails after `timeoutMs` of wall time.
+ * The default is a hang detector, not a budget: a loaded machine may take long, never fail.
+ */
+export async function waitFor(cond: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -43,6 +46,6 @@ export function useEmulator(set: (ctx: { emu: Emulator; api: Api }) => void, opt
     const started = await startEmulator(options);
     close = started.close;
     set({ emu: started.emu, api: started.api });
-  }, 60_000);
+  });
   afterAll(() => close?.());
 }

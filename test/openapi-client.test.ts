@@ -27,7 +27,7 @@ interface FlowResult {
 let emu: Emulator;
 beforeAll(async () => {
   emu = await createEmulator({ seed: 1, clock: "manual", port: 0 });
-}, 60_000);
+});
 afterAll(() => emu.close());
 
 describe("a client generated from the OpenAPI document", () => {
@@ -61,5 +61,5 @@ describe("a client generated from the OpenAPI document", () => {
     expect(out.deleted).toBe(true);
     expect(out.missingStatus).toBe(404);
     expect(out.missingError).toBe("not_found");
-  }, 120_000);
+  });
 });

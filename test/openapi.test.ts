@@ -123,5 +123,5 @@ describe("GET /_emulator/openapi.json", () => {
     const served = JSON.parse(await get("/_emulator/openapi.json")) as Doc & { servers: unknown };
     expect(doc.paths).toEqual(served.paths);
     expect((doc as Doc & { servers: unknown }).servers).toEqual([{ url: "http://in-process.emulator" }]);
-  }, 60_000);
+  });
 });

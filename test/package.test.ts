@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +18,8 @@ const env = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^(npm_|VITEST|NODE_OPTIONS$|TEST$|NODE_ENV$)/i.test(k)),
 ) as NodeJS.ProcessEnv;
 
-function run(cmd: string, args: string[], cwd: string, timeout = 120_000): SpawnSyncReturns<string> {
+// Generous: a child process on a loaded machine may take long; these only catch a hang.
+function run(cmd: string, args: string[], cwd: string, timeout = 300_000): SpawnSyncReturns<string> {
   const res = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout });
   if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} (in ${cwd}) exited ${res.status ?? res.signal}:\n${res.stdout}\n${res.stderr}`);
   return res;
@@ -35,22 +36,28 @@ let consumer: string;
 let packed: PackResult;
 let tarball: string;
 
+let manifestBefore: string;
+let packedManifest: Record<string, unknown>;
+
 beforeAll(() => {
   // dist/ from the current sources (a no-op when npm install or an earlier run already built it).
-  run(process.execPath, [join(ROOT, "scripts", "build.mjs")], ROOT, 180_000);
+  run(process.execPath, [join(ROOT, "scripts", "build.mjs")], ROOT, 600_000);
   scratch = mkdtempSync(join(tmpdir(), "cardos-package-"));
   consumer = join(scratch, "consumer");
   mkdirSync(consumer);
-  // prepack's release build was just replaced by the build above; packing itself is what is tested.
-  const pack = run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], ROOT);
-  packed = (JSON.parse(pack.stdout) as PackResult[])[0]!;
+  // With its scripts, as a release is packed: prepack reuses the fresh, type-checked build above.
+  manifestBefore = readFileSync(join(ROOT, "package.json"), "utf8");
+  const pack = run("npm", ["pack", "--json", "--pack-destination", scratch], ROOT, 600_000);
+  // prepack's own lines come first on stdout, then npm's JSON.
+  packed = (JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as PackResult[])[0]!;
   tarball = join(scratch, packed.filename);
+  packedManifest = JSON.parse(run("tar", ["-xOzf", tarball, "package/package.json"], scratch).stdout) as Record<string, unknown>;
 
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
   // The dev tools at the repo's own versions, so everything comes from the npm cache.
   const tools = ["vitest", "typescript", "msw", "@types/node"].map((p) => `${p}@${version(p)}`);
-  run("npm", ["install", tarball, ...tools, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], consumer, 240_000);
-}, 300_000);
+  run("npm", ["install", tarball, ...tools, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], consumer, 600_000);
+}, 1_200_000);
 
 afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -66,6 +73,13 @@ describe("the packed package", () => {
       expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
     // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
     expect(paths).toEqual(expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/emulator/cli.js"]));
+  });
+
+  it("ships a package.json without scripts (they name files not shipped) and leaves the checkout's as it was", () => {
+    expect(packedManifest.scripts).toBeUndefined();
+    expect(packedManifest).toMatchObject({ name: "cardos-emulator", bin: { emulator: "bin/emulator.js" } });
+    expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(manifestBefore);
+    expect(existsSync(join(ROOT, "package.json.before-pack"))).toBe(false);
   });
 
   it("passes publint and are-the-types-wrong (ESM-only)", () => {

@@ -99,7 +99,7 @@ export function useChain(set: (chain: Chain) => void | Promise<void>, opts: Part
     chain = await start(opts);
     await set(chain);
     base = await chain.snapshot();
-  }, 60_000);
+  });
   beforeEach(async () => {
     await chain!.revert(base);
   });

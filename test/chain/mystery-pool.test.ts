@@ -125,7 +125,7 @@ describe("MysteryPool purchase → VRF → reveal", () => {
     // weights 6000/3000/900/100: Common must dominate, Ultra Rare must be rare
     expect(counts.get(1) ?? 0).toBeGreaterThan(25);
     expect(counts.get(4) ?? 0).toBeLessThan(6);
-  }, 30_000);
+  });
 
   it("rejects unknown/inactive tiers, missing allowance, and callbacks not from the coordinator", async () => {
     await expectRevert(pool(alice, "purchase", [99]), "TierNotFound");

@@ -19,7 +19,7 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   ({ emu, api, close } = await startEmulator({ chain: { rpcPort: 0 }, startTime: Date.now() }));
-}, 60_000);
+});
 afterAll(() => close());
 
 function partnerFetch() {

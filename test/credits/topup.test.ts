@@ -17,7 +17,7 @@ beforeAll(async () => {
   ({ emu, api, close } = await startEmulator({ chain: { rpcPort: 0 } }));
   alice = emu.chain!.endUsers[0]!.privateKey as Hex;
   base = await emu.snapshot();
-}, 60_000);
+});
 beforeEach(async () => {
   await emu.restore(base);
 });

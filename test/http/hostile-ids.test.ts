@@ -26,7 +26,7 @@ beforeAll(async () => {
   await make("pool", { kind: "partner", billing_model: "POOL", scopes: [...all, "pool:manage"] });
   await make("tier", { kind: "partner", billing_model: "TIER", scopes: all });
   await make("tenant", { kind: "tenant" });
-}, 60_000);
+});
 afterAll(() => emu.close());
 
 function keyFor(spec: RouteSpec): string | null {

@@ -16,7 +16,7 @@ let rx: Receiver;
 beforeAll(async () => {
   ({ emu, api, close } = await startEmulator({ chain: { rpcPort: false, vrf: "auto" } }));
   rx = await startReceiver();
-}, 60_000);
+});
 afterAll(async () => {
   await rx.close();
   await close();
@@ -98,5 +98,5 @@ describe("no API answer or webhook delivery contains a key", () => {
     const keys = Object.keys(emu.services.store.state.keys);
     const leaks = seen.flatMap((s) => keys.filter((k) => s.text.includes(k)).map((k) => `${s.what} shows ${emu.services.store.state.keys[k]!.label}'s key`));
     expect(leaks).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -18,7 +18,7 @@ beforeAll(async () => {
   await make("pool", { kind: "partner", billing_model: "POOL", scopes: ["read:catalog", "wallet:read", "wallet:deposit", "packs:purchase", "packs:read", "packs:buyback", "cards:redeem", "pool:manage", "webhooks:manage", "payout:manage"] });
   await make("tier", { kind: "partner", billing_model: "TIER", scopes: ["read:catalog", "wallet:read", "wallet:deposit", "packs:purchase", "packs:read", "packs:buyback", "cards:redeem", "webhooks:manage", "payout:manage"] });
   await make("tenant", { kind: "tenant" });
-}, 60_000);
+});
 afterAll(() => emu.close());
 
 function keyFor(spec: RouteSpec): string | null {
@@ -61,7 +61,7 @@ describe("every API route answers junk with a 4xx envelope, never a 500", () => 
       }
     }
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe("every control-plane route answers junk with a 4xx envelope, never a 500", () => {
@@ -88,5 +88,5 @@ describe("every control-plane route answers junk with a 4xx envelope, never a 50
     await emu.fetch("/_emulator/faults", { method: "DELETE" });
     await emu.fetch("/_emulator/clock", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode: "manual" }) });
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   ({ emu, api, close } = await startEmulator({ chain: { rpcPort: false, vrf: "auto" }, gates: { purchase: 16 } }));
   emu.services.bus.on("webhook.event", (e) => events.push(e));
   base = await emu.snapshot();
-}, 30_000);
+});
 afterAll(() => close());
 beforeEach(async () => {
   await emu.restore(base);

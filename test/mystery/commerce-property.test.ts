@@ -45,7 +45,7 @@ beforeAll(async () => {
   for (const key of [ctx.demo, ctx.rival])
     for (const p of (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", key).expect(200)).body.data.purchases) setUp.add(p.id);
   base = await ctx.emu.snapshot();
-}, 60_000);
+});
 afterAll(() => ctx.close());
 
 type Op =
@@ -171,5 +171,5 @@ describe("commerce routes under random parallel interleavings", () => {
       }),
       { numRuns: 25 },
     );
-  }, 60_000);
+  });
 });

@@ -17,7 +17,7 @@ let undo: () => void;
 beforeAll(async () => {
   ctx = await startRace();
   base = await ctx.emu.snapshot();
-}, 30_000);
+});
 afterAll(() => ctx.close());
 beforeEach(async () => {
   await ctx.emu.restore(base);

@@ -75,7 +75,7 @@ export function useMystery(vrf: "auto" | "manual", set: (ctx: Ctx) => void, opti
     ctx = await startMystery(vrf, options);
     base = await ctx.emu.snapshot();
     set(ctx);
-  }, 30_000);
+  });
   afterAll(() => ctx.close());
   beforeEach(async () => {
     await ctx.emu.restore(base);

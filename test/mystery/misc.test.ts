@@ -6,7 +6,7 @@ import { expectError } from "../errors.ts";
 let ctx: Ctx;
 beforeAll(async () => {
   ctx = await startMystery("manual");
-}, 30_000);
+});
 afterAll(() => ctx.close());
 
 const M = "/api/v1/mystery";

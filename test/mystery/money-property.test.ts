@@ -22,7 +22,7 @@ beforeAll(async () => {
   ctx = await startRace();
   for (const u of USERS) await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key: ctx.demo, external_user_id: u, usdc: "200" }).expect(200);
   base = await ctx.emu.snapshot();
-}, 30_000);
+});
 afterAll(() => ctx.close());
 
 const M = "/api/v1/mystery";
@@ -183,5 +183,5 @@ describe("mystery purchases: the money invariant (property)", () => {
       }),
       { numRuns: 12, seed: 7 },
     );
-  }, 60_000);
+  });
 });

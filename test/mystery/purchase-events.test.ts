@@ -125,5 +125,5 @@ describe("every live event from a real lifecycle, delivered and signed", () => {
       if (type.startsWith("sellback.") || type.startsWith("payout.")) expect(ok, type).toBe(true);
       if (type.startsWith("buyback.") || type === "pool.item_pulled") expect(ok, type).toBe(false);
     }
-  }, 30_000);
+  });
 });

@@ -289,5 +289,5 @@ describe("custodial balances add up (property)", () => {
       }),
       { numRuns: 20, seed: 11 },
     );
-  }, 30_000);
+  });
 });

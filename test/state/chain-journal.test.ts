@@ -78,7 +78,7 @@ describe("chain journal", () => {
     expect(await facts(again)).toEqual(before);
     expect(again.addresses).toEqual(chain.addresses);
     expect((await again.publicClient.getBlock({ blockNumber: before.number - 1n })).hash).toBe((await chain.publicClient.getBlock({ blockNumber: before.number - 1n })).hash);
-  }, 20_000);
+  });
 
   it("interval mining is refused (wall-time blocks could not be restored); a journal that does not replay to its head is refused", async () => {
     const chain = await start();
@@ -89,5 +89,5 @@ describe("chain journal", () => {
     await expect(start({ ...doc, journal: doc.journal.slice(0, -1) })).rejects.toThrow(/replayed from the state ends on block/);
     await expect(start({ ...doc, journal: [["eth_call", []], ...doc.journal] } as unknown as ChainStateExport)).rejects.toThrow(/malformed \(journal entry 0\)/);
     await expect(start({ ...doc, journal: [["eth_sendRawTransaction", ["0x00"]], ...doc.journal] })).rejects.toThrow(/chain journal entry 0 \(eth_sendRawTransaction\) failed on replay/);
-  }, 20_000);
+  });
 });

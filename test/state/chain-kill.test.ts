@@ -158,5 +158,5 @@ describe("--state FILE with the chain, SIGKILL", () => {
     expect(done.status).toBe(200);
     expect(done.body.data.token_ids).toEqual(ids);
     await run.kill();
-  }, 60_000);
+  });
 });

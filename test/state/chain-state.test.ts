@@ -95,7 +95,7 @@ describe("the chain in the state", () => {
     const sold = await sendCalls(b, seller, sp.body.data.calls);
     const done = await b.api.post(`${S}/submit`).set("X-API-Key", b.tier).send({ transaction_hash: sold.transactionHash }).expect(200);
     expect(done.body.data).toMatchObject({ token_ids: tokens(tier), total_micros: q.body.data.total_payout_micros });
-  }, 30_000);
+  });
 
   it("auto VRF: a purchase still waiting for its reveal when the emulator stopped is revealed on the restored chain's clock", async () => {
     const file = tmpFile();
@@ -110,7 +110,7 @@ describe("the chain in the state", () => {
     expect(await b.emu.chain!.pendingVrfRequests()).toEqual([]);
     const got = await b.api.get(`/api/v1/mystery/purchase/${purchase.id}`).set("X-API-Key", b.demo).expect(200);
     expect(got.body.data.status).toBe("FULFILLED");
-  }, 30_000);
+  });
 
   it("a buyback offer signed before the restart is accepted after it (allowances and offer state survive)", async () => {
     const file = tmpFile();
@@ -129,7 +129,7 @@ describe("the chain in the state", () => {
     await b.emu.clock.advance(1);
     const offers = await b.api.get(`/api/v1/mystery/buyback?token_id=${card.token_id}`).set("X-API-Key", b.demo).expect(200);
     expect(offers.body.data.offers[0]).toMatchObject({ offer_id: offer.offer_id, status: "accepted" });
-  }, 30_000);
+  });
 
   it("GET /_emulator/state carries the chain; PUT into another emulator rebuilds it; a bad chain section is a 400 and changes nothing", async () => {
     const a = await start();
@@ -163,7 +163,7 @@ describe("the chain in the state", () => {
     await b.api.post("/_emulator/reset").expect(200);
     expect((await chainFacts(b.emu.chain!, [])).block).toBe(fresh.block);
     expect(b.emu.chain!.addresses).toEqual(before.addresses);
-  }, 30_000);
+  });
 
   it("snapshots roll back chain and state together, also across an import (the chain is rebuilt from the snapshot's journal)", async () => {
     const a = await start();
@@ -187,7 +187,7 @@ describe("the chain in the state", () => {
     expect((await chainFacts(a.emu.chain!, [])).block).toBeLessThan(bought.block);
     await a.api.post("/_emulator/restore").send({ id: later }).expect(200);
     expect(await chainFacts(a.emu.chain!, tokens(p))).toEqual(bought);
-  }, 30_000);
+  });
 
   it("older and foreign files are refused with one line naming what to do; without a chain the section is carried through", async () => {
     const file = tmpFile();
@@ -213,5 +213,5 @@ describe("the chain in the state", () => {
     expect(JSON.parse(readFileSync(file, "utf8")).chain.head).toEqual(head);
     const withChain = await start({ stateFile: file });
     expect((await withChain.emu.chain!.publicClient.getBlock()).hash).toBe(head.hash);
-  }, 30_000);
+  });
 });

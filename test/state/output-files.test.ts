@@ -38,11 +38,10 @@ describe("output files the CLI writes", () => {
     const r = await run(["openapi", "--out", good]);
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(good, "utf8")).openapi).toMatch(/^3\.1/);
-  }, 60_000);
+  });
 
   it("conformance --report / --bundle to an unwritable path is refused before the suite runs", async () => {
     const d = mkdtempSync(join(tmpdir(), "emu-out-"));
-    const started = Date.now();
     const r = await run(["conformance", "--report", `json=${join(d, "missing", "r.json")}`]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^emulator: --report .*missing\/r\.json: cannot write it \(its folder does not exist\)/);
@@ -50,8 +49,8 @@ describe("output files the CLI writes", () => {
     const b = await run(["conformance", "--certify", "--bundle", join(d, "missing", "c.json")]);
     expect(b.code, b.stderr).toBe(2);
     expect(b.stderr).toMatch(/^emulator: --bundle .*missing\/c\.json: cannot write it \(its folder does not exist\)/);
-    expect(Date.now() - started).toBeLessThan(30_000);
-  }, 60_000);
+    expect(b.stderr).not.toContain("starting an in-process emulator");
+  });
 
   it("conformance --verify with a torn or foreign bundle, or a bad request log line: one line, exit 2", async () => {
     const d = mkdtempSync(join(tmpdir(), "emu-out-"));
@@ -71,5 +70,5 @@ describe("output files the CLI writes", () => {
     const r = await run(["conformance", "--verify", join(d, "b.json"), "--request-log", join(d, "log.jsonl")]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^emulator: --request-log .*log\.jsonl: line 2 is not a JSON object\n/);
-  }, 60_000);
+  });
 });

@@ -46,7 +46,7 @@ describe("--state FILE: one emulator per file", () => {
     b.child.kill("SIGTERM");
     await b.exited;
     expect(existsSync(`${file}.lock`)).toBe(false); // released on a clean stop
-  }, 60_000);
+  });
 
   it("in one process too: a second createEmulator on the file is refused until the first is closed", async () => {
     const file = join(dir(), "state.json");
@@ -104,7 +104,7 @@ describe("--state FILE that cannot be written", () => {
     expect(cli.code).toBe(2);
     expect(cli.stderr).toMatch(/^emulator: --state .*plain\/state\.json: .*plain is not a folder\. Point --state at a file in a writable folder\.\n/);
     expect(cli.stderr).not.toMatch(/\n\s+at /);
-  }, 30_000);
+  });
 });
 
 describe("--state FILE with --seed", () => {
@@ -125,5 +125,5 @@ describe("--state FILE with --seed", () => {
       await b.exited;
     }
     readFileSync(file, "utf8");
-  }, 30_000);
+  });
 });

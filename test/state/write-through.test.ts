@@ -76,7 +76,7 @@ describe("--state FILE writes through", () => {
       const labels = labelsIn(file); // throws if torn
       for (const l of settled) expect(labels, `round ${round}`).toContain(l);
     }
-  }, 60_000);
+  });
 
   it("a file that is not a state export is refused with one line saying what to do", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
@@ -93,5 +93,5 @@ describe("--state FILE writes through", () => {
     again.stderr!.on("data", (d) => (err2 += d));
     expect(await new Promise<number | null>((resolve) => again.once("exit", resolve))).toBe(2);
     expect(err2).toContain("not JSON");
-  }, 30_000);
+  });
 });

@@ -36,10 +36,10 @@ beforeAll(async () => {
   rx = await startCheckReceiver(() => receiverAnswers);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(60_000); // a loaded machine renders slowly; a hang still fails
   await page.goto(`${emu.url}/_emulator/ui`);
   await page.waitForSelector('body[data-live="1"]'); // the live stream is open
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   await rx?.close();
