@@ -2,6 +2,7 @@ import type { RouteSpec } from "../pipeline/route.ts";
 import { z, type RouteSchema } from "../pipeline/schema.ts";
 import type { ControlSpec } from "../control/route.ts";
 import * as CONTRACT from "../../contract/index.ts";
+import { EXAMPLES, type Example } from "../../contract/examples.ts";
 
 // OpenAPI 3.1 documents generated from the route registry: the API under
 // /api/v1 (security, credit cost, scopes, key kinds, concurrency gate, the
@@ -167,7 +168,7 @@ function topFields(top: z.ZodObject | undefined): { properties?: Json; required?
   return { properties, ...(required?.length ? { required } : {}) };
 }
 
-function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"], ok: string[]): Json {
+function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"], ok: string[], example?: Example): Json {
   const out: Json = {};
   for (const [status, r] of Object.entries(schema.responses)) {
     const code = Number(status);
@@ -181,7 +182,13 @@ function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"],
       const body = Object.keys(own).length
         ? { allOf: [{ $ref: "#/components/schemas/Success" }, { type: "object", required, properties: own }] }
         : { $ref: "#/components/schemas/Success" };
-      out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": { schema: body } } };
+      // One real answer of the emulator (contract/examples.json), as the whole envelope.
+      const media: Json = { schema: body };
+      if (example?.status === code) {
+        const { status: _st, ...fields } = example;
+        media.example = { success: true, ...fields };
+      }
+      out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": media } };
       // A narrower answer under one query parameter (select=): beside the main shape, not merged into it.
       const v = r.variant;
       if (v) (out[status] as Json)["x-data-variants"] = [{ query: v.query, description: v.description, schema: jsonSchema(v.data, "output") }];
@@ -231,7 +238,7 @@ function apiOperation(spec: RouteSpec, area: string, params: Json[], path: strin
     delete responses["2XX"];
     delete responses["400"];
     delete responses["404"];
-    Object.assign(responses, declaredResponses(schema, spec.envelope, ok));
+    Object.assign(responses, declaredResponses(schema, spec.envelope, ok, spec.operation ? EXAMPLES[spec.operation.id] : undefined));
     const all = schemaParams(schema, params);
     const idem = spec.operation?.idempotencyKey;
     if (idem)
