@@ -24,6 +24,7 @@ export const SLOW = [
   "test/package.test.ts",
   "test/openapi.test.ts",
   "test/openapi-client.test.ts",
+  "test/shadow/cli.test.ts",
 ];
 export const QUICK_INCLUDE = ["test/**/*.test.ts", "scenarios/**/*.test.ts", "conformance/**/*.test.ts"];
 
