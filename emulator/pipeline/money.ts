@@ -30,3 +30,13 @@ export function parseUsdc(v: unknown): bigint | null {
   const micros = BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(6, "0"));
   return micros <= MAX_USDC_MICROS ? micros : null;
 }
+
+/**
+ * A catalog price in dollars (a JS number, as Card Data answers it) → micros, through its decimal text
+ * rounded to 6 places: no float arithmetic on the amount.
+ */
+export function microsOfUsd(usd: number): bigint {
+  const micros = parseUsdc(usd.toFixed(6));
+  if (micros === null) throw new RangeError(`not a dollar amount: ${usd}`);
+  return micros;
+}

@@ -3,7 +3,7 @@ import { bundleCards, instantProduct } from "../../../fixtures/instant/index.ts"
 import { custodyOf, type CustodyRef } from "../../pipeline/custody-port.ts";
 import { badRequest, conflict, documentedError, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
-import { usdc } from "../../pipeline/money.ts";
+import { microsOfUsd, usdc } from "../../pipeline/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { own } from "../../state/own.ts";
 import { chainOf, OPENING, opening, openCalls, packetType, refundOnChain, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
@@ -162,7 +162,7 @@ function cardsOf(s: Services, p: InstantPurchaseRow, bundleId: number, tokenIds:
       small_image_url: c.small_image_url,
       large_image_url: c.large_image_url,
       front_image_url: c.front_image_url,
-      value_usd: c.market_usd === null ? null : usdc(BigInt(Math.round(c.market_usd * 1_000_000))),
+      value_usd: c.market_usd === null ? null : usdc(microsOfUsd(c.market_usd)),
       set_id: c.set_id,
     };
   });

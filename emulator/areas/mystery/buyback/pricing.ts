@@ -1,4 +1,5 @@
 import { MARKETPLACE_FEE_BPS } from "../../../../chain/index.ts";
+import { microsOfUsd } from "../../../pipeline/money.ts";
 
 // Buyback pricing (docs/reference/api-rules.md “Other limits”: default 85% of card value; marketplace fee
 // from the BuybackMarketplace deployment, 250 bps).
@@ -11,4 +12,4 @@ export const ELIGIBLE_MAX = 100_000_000n;
 export const buybackPrice = (valueMicros: bigint) => (valueMicros * BUYBACK_PERMILLE) / 1000n;
 export const marketplaceFee = (price: bigint) => (price * BigInt(MARKETPLACE_FEE_BPS)) / 10_000n;
 /** Card Data money is a number of USD; partner money is micros. */
-export const usdToMicros = (usd: number) => BigInt(Math.round(usd * 1_000_000));
+export const usdToMicros = (usd: number): bigint => microsOfUsd(usd);

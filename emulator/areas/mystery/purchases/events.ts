@@ -1,6 +1,7 @@
 import type { Services } from "../../../pipeline/services.ts";
 import type { ItemRow, PurchaseRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
+import { parseUsdc } from "../../../pipeline/money.ts";
 
 // One payload builder per purchase event, in the shapes of docs/reference/sdk-shapes.md “Webhook event data”
 // ("Event → data fields"): the lifecycle code calls these, never writes a
@@ -62,7 +63,7 @@ export function emitItemsPulled(s: Services, p: PurchaseRow, ctx: { cardContract
   if (!isPoolAccount(s, p.account_id)) return;
   for (const item of p.items ?? []) {
     const usageId = s.store.nextId("mystery-pool-usage", 1);
-    const value = Math.round(Number(item.value_usd) * 1_000_000);
+    const value = parseUsdc(item.value_usd) ?? 0n;
     emit(s, p.account_id, "pool.item_pulled", `${item.token_id}`, {
       token_id: item.token_id,
       item_type: item.item_type,
@@ -74,7 +75,7 @@ export function emitItemsPulled(s: Services, p: PurchaseRow, ctx: { cardContract
       transaction_hash: ctx.revealTx,
       amount_usdc: usdc(value),
       value_source: "buyback_oracle",
-      value_unknown: value === 0,
+      value_unknown: value === 0n,
       usage_id: usageId,
       purchase_id: p.id,
     });
