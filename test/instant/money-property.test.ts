@@ -1,6 +1,7 @@
 import fc from "fast-check";
+import { endUser, ownerOf as ownerOfToken, readBook, sum, type Book } from "../mystery/money-book.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cardNftAbi, usdStablecoinAbi, vrfRequestIdsFromLogs } from "../../chain/index.ts";
+import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import { sendCalls, user } from "../mystery/helpers.ts";
 import { burst, startRace, type RaceCtx } from "../mystery/race-helpers.ts";
 
@@ -53,11 +54,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 );
 
 const chain = () => ctx.emu.chain!;
-const usdcOf = (who: `0x${string}`) => chain().publicClient.readContract({ address: chain().addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
-const nftsOf = (who: `0x${string}`) => chain().publicClient.readContract({ address: chain().addresses.cardNft, abi: cardNftAbi, functionName: "balanceOf", args: [who] });
-const ownerOf = (id: string) => chain().publicClient.readContract({ address: chain().addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [BigInt(id)] });
+const ownerOf = (id: string) => ownerOfToken(ctx, id);
 const rows = async (): Promise<Row[]> => (await ctx.api.get(`${I}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data.purchases;
-const wallet = async (u: string) => (await ctx.api.get(`/api/v1/wallet/balance?external_user_id=${u}`).set("X-API-Key", ctx.demo).expect(200)).body.data;
+const wallet = (u: string) => endUser(ctx, u);
 const get = (id: number) => ctx.api.get(`${I}/purchase/${id}`).set("X-API-Key", ctx.demo);
 const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
 const fulfil = (requestId: string) => ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: requestId });
@@ -113,28 +112,10 @@ async function drain(): Promise<Row[]> {
   return rows();
 }
 
-interface Book {
-  usdc: Map<string, bigint>;
-  nfts: Map<string, bigint>;
-  ledger: Map<string, bigint>;
-}
-
 async function book(): Promise<Book> {
   const c = chain();
-  const wallets = new Map<string, `0x${string}`>();
-  for (const i of [0, 1]) wallets.set(`wallet-${i}`, user(ctx, i).address);
-  for (const u of USERS) wallets.set(u, (await wallet(u)).end_user.wallet_address);
-  for (const [name, a] of Object.entries({ store: c.addresses.instantPack, pool: c.addresses.mysteryPool, relayer: c.relayer.address, treasury: c.treasury.address, operator: c.operator.address, poolSigner: c.poolSigner.address })) wallets.set(name, a);
-  const out: Book = { usdc: new Map(), nfts: new Map(), ledger: new Map() };
-  for (const [name, a] of wallets) {
-    out.usdc.set(name, await usdcOf(a));
-    out.nfts.set(name, await nftsOf(a));
-  }
-  for (const u of USERS) out.ledger.set(u, BigInt((await wallet(u)).wallet.balance));
-  return out;
+  return readBook(ctx, USERS, { store: c.addresses.instantPack, pool: c.addresses.mysteryPool, relayer: c.relayer.address, treasury: c.treasury.address, operator: c.operator.address, poolSigner: c.poolSigner.address });
 }
-
-const sum = (m: Map<string, bigint>) => [...m.values()].reduce((a, b) => a + b, 0n);
 
 /** What a row cost its payer in the end: the price when opened; nothing when refunded, failed or never bought. */
 function net(p: Row): bigint {
