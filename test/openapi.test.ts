@@ -88,6 +88,22 @@ describe("GET /_emulator/openapi.json", () => {
     }
   });
 
+  it("uses standard JSON Schema and OpenAPI formats only (codegen tools know them)", async () => {
+    const STANDARD = new Set(["date-time", "date", "time", "duration", "email", "uri", "uri-reference", "uuid", "ipv4", "ipv6", "hostname", "int32", "int64", "float", "double", "binary", "byte", "password"]);
+    const odd: string[] = [];
+    const walk = (v: unknown, path: string): void => {
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}/${i}`));
+      else if (v && typeof v === "object")
+        for (const [k, x] of Object.entries(v)) {
+          if (k === "example" || k === "examples") continue; // answers, not schemas
+          if (k === "format" && typeof x === "string" && !STANDARD.has(x)) odd.push(`${path}: ${x}`);
+          walk(x, `${path}/${k}`);
+        }
+    };
+    for (const name of ["openapi.json", "openapi-control.json"]) walk(JSON.parse(await get(`/_emulator/${name}`)), name);
+    expect(odd).toEqual([]);
+  });
+
   it("the control plane's document lists every control route", async () => {
     const doc = JSON.parse(await get("/_emulator/openapi-control.json")) as Doc;
     expect(operations(doc)).toEqual(controlRoutes.map((r) => `${r.method} ${openApiPath(`/_emulator${r.path}`).path}`).sort());

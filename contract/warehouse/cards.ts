@@ -67,7 +67,7 @@ export type DeclaredValue = z.output<typeof DeclaredValue>;
  * objects on the wire (their absence implies nothing); this service always sends them.
  */
 export const WarehouseCard = z.object({
-  unique_id: z.string().startsWith(UNIQUE_ID_MARKER).max(MAX_UNIQUE_ID),
+  unique_id: z.string().regex(new RegExp(`^${UNIQUE_ID_MARKER}`)).max(MAX_UNIQUE_ID),
   type: z.enum(["raw", "graded"]),
   identity: z
     .object({ status: z.enum(["unconfirmed", "confirmed"]), card_id: z.string().nullable(), name: z.string().nullable(), game: z.string().nullable() })
@@ -91,8 +91,8 @@ export type InventoryCard = z.output<typeof InventoryCard>;
 /** `data` of a sweep page. */
 export const CardSweep = z.object({
   cards: z.array(WarehouseCard),
-  next_cursor: z.string().startsWith(CURSOR_PREFIX).nullable().describe("The next page of this sweep; null at its end"),
-  resume_cursor: z.string().startsWith(CURSOR_PREFIX).describe("Where a later incremental sweep resumes"),
+  next_cursor: z.string().regex(new RegExp(`^${CURSOR_PREFIX}`)).nullable().describe("The next page of this sweep; null at its end"),
+  resume_cursor: z.string().regex(new RegExp(`^${CURSOR_PREFIX}`)).describe("Where a later incremental sweep resumes"),
   has_more: z.boolean(),
 });
 export type CardSweep = z.output<typeof CardSweep>;
