@@ -195,6 +195,34 @@ describe("webhook delivery chaos", () => {
   });
 });
 
+describe("chaos in the state", () => {
+  it("a webhook's chaos, rotated secret and previous secret travel with an exported state", async () => {
+    const a = await startEmulator({ chain: false });
+    const rx = await startReceiver();
+    try {
+      const key = a.emu.key("demo");
+      const id = (await a.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201)).body.data.id;
+      const rotated = (await a.api.post(`/_emulator/webhooks/${id}/rotate-secret`).expect(200)).body.data;
+      await a.api.post(`/_emulator/webhooks/${id}/chaos`).send({ delay_ms: 1000, previous_secret_after_rotation: true }).expect(200);
+      const b = await startEmulator({ chain: false, state: a.emu.exportState() });
+      try {
+        const [w] = (await b.api.get("/_emulator/webhooks").expect(200)).body.data.webhooks;
+        expect(w).toMatchObject({ id, signing_secret: rotated.signing_secret, chaos: { delay_ms: 1000, previous_secret_after_rotation: true } });
+        await b.api.post("/_emulator/events").send({ type: "purchase.fulfilled", key }).expect(201);
+        await b.emu.clock.advance(1000);
+        const [attempt] = (await b.api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts;
+        expect(attempt.chaos).toEqual(["delayed 1000 ms", "signed with the previous secret"]);
+        expect(rx.received).toHaveLength(1);
+      } finally {
+        await b.close();
+      }
+    } finally {
+      await rx.close();
+      await a.close();
+    }
+  });
+});
+
 describe("createEmulator({ webhookChaos })", () => {
   it("is the default for every webhook without its own chaos", async () => {
     const { emu } = await startEmulator({ chain: false, webhookChaos: { delay_ms: 5000 } });

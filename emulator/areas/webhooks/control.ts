@@ -115,13 +115,13 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/webhooks",
-    describe: "Every registered webhook of every key, with its owner and signing secret (operator view), and the event types POST /_emulator/events triggers",
+    describe: "Every registered webhook of every key, with its owner, signing secret and own delivery chaos (operator view), and the event types POST /_emulator/events triggers",
     schema: {
       responses: {
         200: {
           description: "Every webhook and the delivery settings",
           data: z.object({
-            webhooks: z.array(webhookSchema.extend({ owner_key: z.string(), account_id: z.string(), signing_secret: z.string(), pending_deliveries: z.number().int() })),
+            webhooks: z.array(webhookSchema.extend({ owner_key: z.string(), account_id: z.string(), signing_secret: z.string(), pending_deliveries: z.number().int(), chaos: chaosSchema.nullable() })),
             settings: settingsSchema,
             event_types: z.array(z.string()),
           }),
@@ -136,6 +136,7 @@ export const webhookControl: ControlSpec[] = [
         account_id: w.account_id,
         signing_secret: w.secret,
         pending_deliveries: Object.values(slice.deliveries).filter((d) => d.webhook_id === w.id && d.status === "PENDING").length,
+        chaos: w.chaos ?? null,
       }));
       return ok({ webhooks, settings: slice.settings, event_types: [...EVENT_TYPES] });
     },
