@@ -25,6 +25,7 @@ export const SLOW = [
   "test/openapi.test.ts",
   "test/openapi-client.test.ts",
   "test/shadow/cli.test.ts",
+  "test/webhooks/chaos.test.ts",
 ];
 export const QUICK_INCLUDE = ["test/**/*.test.ts", "scenarios/**/*.test.ts", "conformance/**/*.test.ts"];
 

@@ -1,3 +1,4 @@
+import { chaosSchema, type WebhookChaos } from "./areas/webhooks/chaos.ts";
 import { serve, type ServerType } from "@hono/node-server";
 import type { HttpHandler } from "msw";
 import { VirtualClock, type ClockMode } from "./clock/clock.ts";
@@ -66,6 +67,8 @@ export interface EmulatorOptions {
   gates?: Record<string, number>;
   /** Reject http, loopback and private webhook URLs, as the live service does. */
   strictWebhookUrls?: boolean;
+  /** Delivery chaos for every webhook without its own (POST /_emulator/webhooks/:id/chaos); off by default, deterministic from the seed. */
+  webhookChaos?: WebhookChaos;
   /** Check every answer against its route's schema (a mismatch is a 500 naming the field); the project's tests turn it on. */
   validateResponses?: boolean;
   /** Start from an exported state (the chain included) instead of the fixtures. */
@@ -120,6 +123,12 @@ export interface Emulator {
   services: Services;
 }
 
+function parseChaosOption(value: WebhookChaos): WebhookChaos {
+  const r = chaosSchema.safeParse(value);
+  if (!r.success) throw new Error(`webhookChaos is invalid: ${r.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
+  return r.data;
+}
+
 function resolveOptions(o: EmulatorOptions): ResolvedOptions {
   return {
     seed: o.seed ?? 1,
@@ -127,6 +136,7 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     ipRateLimitPerMin: o.ipRateLimitPerMin ?? 3000,
     gates: { ...DEFAULT_GATES, ...o.gates },
     strictWebhookUrls: o.strictWebhookUrls ?? false,
+    ...(o.webhookChaos ? { webhookChaos: parseChaosOption(o.webhookChaos) } : {}),
     validateResponses: o.validateResponses ?? false,
   };
 }

@@ -23,7 +23,7 @@ export class Faults {
   /** Seeded PRNG so `probability` is deterministic for a seed. */
   private rand: () => number;
 
-  constructor(seed: number) {
+  constructor(private readonly seed: number) {
     this.rand = mulberry32(seed ^ 0x5eed);
   }
 
@@ -37,8 +37,11 @@ export class Faults {
     return this.list.map((f) => ({ ...f }));
   }
 
+  /** Also restarts the PRNG (reset calls it): the same faults after a reset draw the same outcomes. */
   clear(): void {
     this.list = [];
+    this.seq = 0;
+    this.rand = mulberry32(this.seed ^ 0x5eed);
   }
 
   /** The fault that applies to this request, if any (counts it). */

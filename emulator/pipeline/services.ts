@@ -1,3 +1,4 @@
+import type { WebhookChaos } from "../areas/webhooks/chaos.ts";
 import type { Replay } from "./replay.ts";
 import type { VirtualClock } from "../clock/clock.ts";
 import type { Store } from "../state/store.ts";
@@ -15,6 +16,8 @@ export interface ResolvedOptions {
   ipRateLimitPerMin: number;
   gates: Record<string, number>;
   strictWebhookUrls: boolean;
+  /** Delivery chaos for webhooks without their own (docs/webhooks.md "Delivery chaos"); undefined = none. */
+  webhookChaos?: WebhookChaos;
   /** Check every answer of a route with a schema against it (tests): a mismatch becomes a 500 and a log line. */
   validateResponses: boolean;
 }

@@ -99,6 +99,20 @@ describe("/_emulator control plane", () => {
     expectError(await api.post("/_emulator/faults").send({ match: { path: "/x" }, status: 500, probability: 2 }), 400, "invalid_value");
   });
 
+  it("faults with a probability replay the same pattern after a reset (deterministic from the seed)", async () => {
+    const key = emu.key("demo");
+    const pattern = async () => {
+      await api.post("/_emulator/faults").send({ match: { path: CARD }, status: 503, error: "overloaded", probability: 0.5 }).expect(201);
+      const statuses: number[] = [];
+      for (let i = 0; i < 16; i++) statuses.push((await api.get(CARD).set("X-API-Key", key)).status);
+      await api.post("/_emulator/reset").expect(200);
+      return statuses;
+    };
+    const first = await pattern();
+    expect(new Set(first)).toEqual(new Set([200, 503]));
+    expect(await pattern()).toEqual(first);
+  });
+
   it("unknown control routes are 404 in the same envelope", async () => {
     const res = await api.get("/_emulator/nothing").expect(404);
     expect(res.body).toMatchObject({ success: false, error: "not_found" });

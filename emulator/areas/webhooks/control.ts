@@ -14,6 +14,18 @@ import { attemptView } from "./attempt-view.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { accountOf } from "../../control/account.ts";
 import { own } from "../../state/own.ts";
+import { chaosSchema } from "./chaos.ts";
+import { makeSecret } from "./signing.ts";
+import type { WebhookRecord } from "./model.ts";
+
+const webhookId = z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer") });
+
+function webhookById(services: Services, id: string): WebhookRecord {
+  const w = own(webhooksSlice(services.store).webhooks, id);
+  if (!w) throw notFound(`No webhook ${id}`);
+  return w;
+}
+const chaosAnswer = z.object({ webhook_id: z.number().int(), chaos: chaosSchema.nullable(), default: chaosSchema.nullable() });
 
 // Operator actions under /_emulator: trigger any event, look at every HTTP
 // attempt, and pull retries forward. Triggering goes through the same bus and
@@ -41,6 +53,7 @@ const attemptSchema = z.object({
   outcome: z.enum(["delivered", "failed"]),
   at: z.string(),
   duration_ms: z.number(),
+  chaos: z.array(z.string()),
   curl: z.string(),
 });
 const attemptId = z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer") });
@@ -102,13 +115,13 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/webhooks",
-    describe: "Every registered webhook of every key, with its owner and signing secret (operator view), and the event types POST /_emulator/events triggers",
+    describe: "Every registered webhook of every key, with its owner, signing secret and own delivery chaos (operator view), and the event types POST /_emulator/events triggers",
     schema: {
       responses: {
         200: {
           description: "Every webhook and the delivery settings",
           data: z.object({
-            webhooks: z.array(webhookSchema.extend({ owner_key: z.string(), account_id: z.string(), signing_secret: z.string(), pending_deliveries: z.number().int() })),
+            webhooks: z.array(webhookSchema.extend({ owner_key: z.string(), account_id: z.string(), signing_secret: z.string(), pending_deliveries: z.number().int(), chaos: chaosSchema.nullable() })),
             settings: settingsSchema,
             event_types: z.array(z.string()),
           }),
@@ -123,6 +136,7 @@ export const webhookControl: ControlSpec[] = [
         account_id: w.account_id,
         signing_secret: w.secret,
         pending_deliveries: Object.values(slice.deliveries).filter((d) => d.webhook_id === w.id && d.status === "PENDING").length,
+        chaos: w.chaos ?? null,
       }));
       return ok({ webhooks, settings: slice.settings, event_types: [...EVENT_TYPES] });
     },
@@ -233,6 +247,55 @@ export const webhookControl: ControlSpec[] = [
       const slice = webhooksSlice(c.services.store);
       slice.settings.attempt_timeout_ms = c.input.body.attempt_timeout_ms;
       return ok({ settings: slice.settings });
+    },
+  }),
+  defineControl({
+    method: "POST",
+    path: "/webhooks/:id/chaos",
+    describe: "Delivery chaos for one webhook {duplicate: {every}|{probability}, reorder_window_ms, delay_ms, drop_first_attempt, previous_secret_after_rotation, stale_timestamp_ms}; replaces its previous chaos ({} turns it off); deterministic from the seed, each case recorded on the attempt's `chaos`",
+    schema: {
+      params: webhookId,
+      body: chaosSchema,
+      responses: { 200: { description: "The webhook's chaos and the createEmulator default", data: chaosAnswer }, 400: badInput, 404: missing("webhook") },
+    },
+    handle: (c) => {
+      const w = webhookById(c.services, c.input.params.id);
+      Object.assign(w, { chaos: c.input.body, chaos_count: 0 });
+      delete w.chaos_window;
+      return ok({ webhook_id: w.id, chaos: w.chaos ?? null, default: c.services.options.webhookChaos ?? null });
+    },
+  }),
+  defineControl({
+    method: "DELETE",
+    path: "/webhooks/:id/chaos",
+    describe: "Clear a webhook's own delivery chaos (the createEmulator webhookChaos default, if any, applies again)",
+    schema: { params: webhookId, responses: { 200: { description: "The webhook's chaos (null) and the default", data: chaosAnswer }, 400: badInput, 404: missing("webhook") } },
+    handle: (c) => {
+      const w = webhookById(c.services, c.input.params.id);
+      for (const k of ["chaos", "chaos_count", "chaos_window"] as const) delete w[k];
+      return ok({ webhook_id: w.id, chaos: null, default: c.services.options.webhookChaos ?? null });
+    },
+  }),
+  defineControl({
+    method: "POST",
+    path: "/webhooks/:id/rotate-secret",
+    describe: "Rotate a webhook's signing secret: later attempts are signed with the new one; the previous one is kept for the previous_secret_after_rotation chaos",
+    schema: {
+      params: webhookId,
+      responses: {
+        200: { description: "The new and the previous secret", data: z.object({ webhook_id: z.number().int(), signing_secret: z.string(), previous_secret: z.string() }) },
+        400: badInput,
+        404: missing("webhook"),
+      },
+    },
+    handle: (c) => {
+      const { services } = c;
+      const w = webhookById(services, c.input.params.id);
+      const n = services.store.nextId("webhook_rotation");
+      const now = services.clock.nowIso();
+      const previous = w.secret;
+      Object.assign(w, { previous_secret: previous, secret: makeSecret(services.store.state.seed, w.id, `${now}:rotation:${n}`), updated_at: now });
+      return ok({ webhook_id: w.id, signing_secret: w.secret, previous_secret: previous });
     },
   }),
 ];

@@ -4,6 +4,7 @@ import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRec
 import { nextDelay } from "./schedule.ts";
 import { signatureHeader } from "./signing.ts";
 import { postJson } from "./transport.ts";
+import { chaosOf, firstAttemptChaos, holdFirstAttempt, type FirstAttemptChaos } from "./chaos.ts";
 
 // Delivers events to webhooks: one delivery per (webhook, event id), each
 // attempt a real signed HTTP POST, retries on the virtual clock. The state of
@@ -68,6 +69,11 @@ export class Dispatcher {
         delivered_at: null,
         created_at: now,
       };
+      const chaos = chaosOf(w, this.services.options.webhookChaos);
+      if (chaos) {
+        const held = holdFirstAttempt(w, chaos, clock.now());
+        if (held.labels.length) Object.assign(d, { next_retry_at: new Date(held.at).toISOString(), chaos_held: held.labels });
+      }
       slice.deliveries[d.id] = d;
       created.push(d);
       this.arm(d);
@@ -166,13 +172,23 @@ export class Dispatcher {
 
     const epoch = this.epoch;
     const t = clock.now();
+    const chaos = chaosOf(webhook, this.services.options.webhookChaos);
+    const first = d.attempts === 0 && chaos ? firstAttemptChaos(store.state.seed, webhook, d, chaos) : null;
+    const labels = [...(d.attempts === 0 ? (d.chaos_held ?? []) : []), ...chaosLabels(first)];
     // Signed with the wall-clock time of the attempt: receivers check it against their own clock
     // (5-minute tolerance), so a virtual-clock stamp fails after any jump (docs/webhooks.md).
-    const headers = deliveryHeaders(webhook, d, clock.wall());
+    const secret = first?.previousSecret && webhook.previous_secret ? webhook.previous_secret : webhook.secret;
+    const headers = deliveryHeaders(webhook, d, clock.wall() - (first?.staleMs ?? 0), secret);
     this.inFlight.add(id);
     let result;
+    let duplicate: Awaited<ReturnType<typeof postJson>> | null = null;
     try {
-      result = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
+      if (first?.drop) result = { status: null, headers: {}, body: null, error: "chaos: first attempt dropped (never sent)", duration_ms: 0 };
+      else {
+        result = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
+        // The same request again, byte for byte, as an at-least-once sender may do.
+        if (first?.duplicate) duplicate = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
+      }
     } finally {
       if (epoch === this.epoch) this.inFlight.delete(id);
     }
@@ -194,32 +210,48 @@ export class Dispatcher {
         this.arm(current);
       }
     }
-    record(now, {
-      id: store.nextId("webhook_attempt"),
+    const base = {
       delivery_id: id,
       webhook_id: current.webhook_id,
       event_type: current.event_type,
       event_id: current.event_id,
       attempt: current.attempts,
       url: webhook.url,
-      request: { method: "POST", headers, body: current.body },
-      response: result.status === null ? null : { status: result.status, headers: result.headers, body: result.body ?? "" },
-      error: result.error,
-      outcome: result.error === null ? "delivered" : "failed",
+      request: { method: "POST" as const, headers, body: current.body },
       at: new Date(t).toISOString(),
-      duration_ms: result.duration_ms,
-    });
+    };
+    record(now, { id: store.nextId("webhook_attempt"), ...base, ...outcomeOf(result), ...(labels.length ? { chaos: labels } : {}) });
+    // The duplicate does not change the delivery's state: the sender already had its answer.
+    if (duplicate) record(now, { id: store.nextId("webhook_attempt"), ...base, ...outcomeOf(duplicate), chaos: ["duplicate"] });
   }
 }
 
-export function deliveryHeaders(webhook: WebhookRecord, d: DeliveryRecord, t: number): Record<string, string> {
+function outcomeOf(result: Awaited<ReturnType<typeof postJson>>): Pick<AttemptRecord, "response" | "error" | "outcome" | "duration_ms"> {
+  return {
+    response: result.status === null ? null : { status: result.status, headers: result.headers, body: result.body ?? "" },
+    error: result.error,
+    outcome: result.error === null ? "delivered" : "failed",
+    duration_ms: result.duration_ms,
+  };
+}
+
+function chaosLabels(c: FirstAttemptChaos | null): string[] {
+  if (!c) return [];
+  const out: string[] = [];
+  if (c.drop) out.push("dropped");
+  if (c.previousSecret) out.push("signed with the previous secret");
+  if (c.staleMs) out.push(`timestamp ${c.staleMs} ms stale`);
+  return out;
+}
+
+export function deliveryHeaders(webhook: WebhookRecord, d: DeliveryRecord, t: number, secret = webhook.secret): Record<string, string> {
   return {
     "Content-Type": "application/json",
     "User-Agent": USER_AGENT,
     "X-Mystery-Event": d.event_type,
     "X-Mystery-Delivery": d.event_id,
     "X-Mystery-Timestamp": String(t),
-    "X-Mystery-Signature": signatureHeader(webhook.secret, t, d.body),
+    "X-Mystery-Signature": signatureHeader(secret, t, d.body),
   };
 }
 

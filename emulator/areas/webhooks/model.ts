@@ -1,5 +1,6 @@
 import { defineSlice } from "../../state/slices.ts";
 import type { Store } from "../../state/store.ts";
+import type { WebhookChaos } from "./chaos.ts";
 
 // The webhooks area's slice of the store: plain JSON, so snapshot, restore,
 // export and import carry registrations, delivery state and the outbox
@@ -19,6 +20,14 @@ export interface WebhookRecord {
   is_active: boolean;
   /** 64 hex characters; returned once, by registration. */
   secret: string;
+  /** The secret before the last rotation (POST /_emulator/webhooks/:id/rotate-secret), for the chaos mode that signs with it. */
+  previous_secret?: string;
+  /** Delivery chaos for this webhook (emulator only; absent = the createEmulator default, usually none). */
+  chaos?: WebhookChaos;
+  /** First attempts seen under chaos, for `duplicate.every`. */
+  chaos_count?: number;
+  /** The open reordering window. */
+  chaos_window?: { ends_at: number; n: number };
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +48,8 @@ export interface DeliveryRecord {
   next_retry_at: string | null;
   delivered_at: string | null;
   created_at: string;
+  /** What chaos did before the first attempt (delay, reordering), shown on that attempt. */
+  chaos_held?: string[];
 }
 
 /** One HTTP attempt, as the control plane's outbox shows it. */
@@ -59,6 +70,8 @@ export interface AttemptRecord {
   outcome: "delivered" | "failed";
   /** Virtual time of the attempt. */
   at: string;
+  /** What delivery chaos did to this attempt (absent when none), e.g. ["duplicate", "delayed 2000 ms"]. */
+  chaos?: string[];
   /** Wall-clock time the HTTP exchange took (until the kept head of the answer was read). */
   duration_ms: number;
 }

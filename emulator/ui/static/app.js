@@ -161,6 +161,7 @@ function attemptDetail(a) {
     h("h2", {}, `Attempt ${a.attempt} of ${a.event_id} → ${a.response?.status ?? a.error} (${a.duration_ms} ms)`),
     h("button", { class: "act", "data-testid": "copy-attempt-curl", onclick: () => navigator.clipboard?.writeText(a.curl).catch(() => {}) }, "Copy as curl"),
     h("pre", { "data-testid": "attempt-curl" }, a.curl),
+    ...(a.chaos?.length ? [h("p", { "data-testid": "attempt-chaos" }, `Chaos: ${a.chaos.join(", ")}`)] : []),
     h("h2", {}, "Sent"),
     h("pre", {}, `POST ${a.url}\n${headers(a.request.headers)}\n\n${a.request.body}`),
     h("h2", {}, "Answer"),
