@@ -4,6 +4,9 @@ import { startShadow } from "./proxy.ts";
 import { toHtml, toMarkdown } from "./render.ts";
 import type { DriftReport } from "./report.ts";
 
+// `npx emulator fixtures import DIR` is shadow's too: it reads what --record wrote.
+export { FIXTURES_COMMAND, runFixturesCli } from "./fixtures-cli.ts";
+
 // `npx emulator shadow`: the proxy until Ctrl-C / SIGTERM, --requests N or --duration S, then the
 // drift report, and an exit status for CI (1 when the upstream differed, 0 when it did not).
 

@@ -5,3 +5,4 @@ export { startShadow, type Shadow, type ShadowOptions } from "./proxy.ts";
 export { DriftLog, type DriftReport, type OperationDrift, type DriftEntry, type Sample } from "./report.ts";
 export type { Difference, Kind } from "./shape.ts";
 export { toMarkdown, toHtml } from "./render.ts";
+export { importRecordings, ImportError, type ImportResult } from "./fixtures-import.ts";
