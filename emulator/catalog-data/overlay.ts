@@ -30,8 +30,14 @@ export function loadOverlay(file: string): CatalogOverlay {
     const issue = parsed.error.issues[0]!;
     throw new OverlayError(`catalog overlay ${file} is not an overlay (npx emulator fixtures import): ${issue.path.join(".")}: ${issue.message}`);
   }
+  // Prices become micros on use (mystery values, buyback): a negative one would fail there, so it fails here.
+  const priced = [...parsed.data.cards, ...parsed.data.sealed].find((r) => r.pricing && hasNegative(r.pricing));
+  if (priced) throw new OverlayError(`catalog overlay ${file}: a negative price on ${priced.game} ${"card" in priced ? priced.card.id : priced.product.id}`);
   return parsed.data;
 }
+
+const hasNegative = (v: unknown): boolean =>
+  typeof v === "number" ? v < 0 : Array.isArray(v) ? v.some(hasNegative) : v !== null && typeof v === "object" ? Object.entries(v).some(([k, x]) => k !== "trend_7d" && k !== "trend" && hasNegative(x)) : false;
 
 const key = (g: string, id: string) => `${g}:${id.toLowerCase()}`;
 

@@ -109,5 +109,10 @@ describe("npx emulator fixtures import", () => {
     const bad = join(dir!, "bad.json");
     writeFileSync(bad, JSON.stringify({ catalog_overlay: 1, cards: [{ game: "pokemon", card: { id: 1 } }], expansions: [], sealed: [] }));
     await expect(createEmulator({ seed: 1, clock: "manual", chain: false, catalogOverlay: bad })).rejects.toThrow(/is not an overlay .*cards\.0\.card/);
+    // A negative price would fail where prices become micros (a mystery reveal): it stops the start instead.
+    const overlay = JSON.parse(readFileSync(out, "utf8")) as { cards: { pricing?: { market: number | null } }[] };
+    overlay.cards.find((c) => c.pricing)!.pricing!.market = -1;
+    writeFileSync(bad, JSON.stringify(overlay));
+    await expect(createEmulator({ seed: 1, clock: "manual", chain: false, catalogOverlay: bad })).rejects.toThrow(/a negative price on pokemon /);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../helpers.ts";
 import { startShadow, ShadowOptionsError, type Shadow } from "../../shadow/index.ts";
+import { runShadowCli } from "../../shadow/cli.ts";
 
 // --mirror-writes: a write goes to the upstream (a second emulator, write deviations switched on) and to
 // the shadow's emulator with the named key, and the two answers are compared: exactly the switched-on
@@ -71,5 +72,6 @@ describe("shadow --mirror-writes", () => {
     const listed = await shadow.emulator.fetch("/api/v1/webhooks", { headers: { "X-API-Key": shadow.emulator.key("demo") } });
     expect(((await listed.json()) as { data: { webhooks: unknown[] } }).data.webhooks).toEqual([]);
     await expect(startShadow({ upstream: up.emu.url, upstreamKey: "k", mirrorWrites: true })).rejects.toThrow(ShadowOptionsError);
+    await expect(runShadowCli(["--upstream", up.emu.url, "--upstream-key", "k", "--mirror-writes"])).rejects.toThrow(/--mirror-writes needs --emulator-key/);
   });
 });
