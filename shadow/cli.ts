@@ -1,5 +1,6 @@
 import { all, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
+import { OverlayError } from "../emulator/index.ts";
 import { startShadow } from "./proxy.ts";
 import { toHtml, toMarkdown } from "./render.ts";
 import type { DriftReport } from "./report.ts";
@@ -23,6 +24,7 @@ difference was found (docs/shadow.md).`,
     { name: "port", type: "string", value: "N", describe: "the proxy's port on 127.0.0.1 (default 4020; 0 = any free port)" },
     { name: "emulator-key", type: "string", value: "KEY", describe: "the key the emulator is called with: a fixture key's name or a key (default demo)" },
     { name: "mirror-writes", type: "boolean", describe: "send writes to the emulator too (needs --emulator-key) and compare the two answers as reads are" },
+    { name: "catalog-overlay", type: "string", value: "FILE", describe: "lay this catalog overlay (npx emulator fixtures import) over the emulator's catalog, so\nrecorded records are compared instead of counted unknown" },
     { name: "seed", type: "string", value: "N", describe: "the emulator's fixture seed (default 1)" },
     { name: "no-chain", type: "boolean", describe: "run the emulator without its local chain (chain reads answer 503 there)" },
     { name: "report", type: "string", value: "FILE", multiple: true, describe: "write the drift report to FILE: .json, .md or .html (default: Markdown on stdout)" },
@@ -68,8 +70,10 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
     emulatorKey: last(args, "emulator-key"),
     mirrorWrites,
     record: last(args, "record"),
-    emulator: { seed: intFlag(args, "seed", 1), chain: !noChain },
+    emulator: { seed: intFlag(args, "seed", 1), chain: !noChain, catalogOverlay: last(args, "catalog-overlay") },
     onSettled: (n) => requests !== undefined && n >= requests && stop(),
+  }).catch((err: unknown) => {
+    throw err instanceof OverlayError ? new UsageError(`--catalog-overlay: ${err.message}`) : err;
   });
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

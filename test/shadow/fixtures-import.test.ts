@@ -93,6 +93,13 @@ describe("npx emulator fixtures import", () => {
     const hotWater = await get(emu, key, "/api/v1/pokemon/sealed/base1-theme-deck-hot-water?include=prices");
     expect(hotWater.body.data.name).toBe("Base Theme Deck: Hot Water");
     expect(hotWater.body.data.pricing?.market).toBe(875.87);
+
+    // Shadowing with the overlay: the recorded card is compared, not counted unknown to the emulator.
+    await shadow!.close();
+    shadow = await startShadow({ upstream: up!.emu.url, upstreamKey: up!.emu.key("demo"), emulator: { seed: 1, clock: "manual", chain: false, catalogOverlay: file } });
+    await fetch(shadow.url + "/api/v1/pokemon/cards/swsh7-3vrh");
+    await shadow.settled();
+    expect(shadow.log.report().operations.find((o) => o.id === "cards.get")).toMatchObject({ calls: 1, compared: 1, differing: 0, unknown_to_emulator: 0 });
   }, 60_000);
 
   it("the CLI writes the overlay file; a file that is not an overlay stops the start with one line", async () => {
