@@ -10,7 +10,7 @@ import { runExec } from "./cli/exec.ts";
 import { runTrigger } from "./cli/trigger.ts";
 import { journalOf } from "./ui/journal.ts";
 
-const COMMANDS = ["exec", "trigger", "conformance", "scenario", "shadow", "receiver-check", "openapi"];
+const COMMANDS = ["exec", "trigger", "conformance", "scenario", "shadow", "fixtures", "receiver-check", "openapi"];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -25,6 +25,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === "shadow") {
     const { runShadowCli } = await import("../shadow/cli.ts");
     return runShadowCli(rest);
+  }
+  if (command === "fixtures") {
+    const { runFixturesCli } = await import("../shadow/cli.ts");
+    return runFixturesCli(rest);
   }
   if (command === "receiver-check") {
     const { runReceiverCheckCli } = await import("../conformance/cli.ts");

@@ -18,6 +18,7 @@ import type { ResolvedOptions, Services } from "./pipeline/services.ts";
 import type { ControlHost } from "./control/route.ts";
 import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
+import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
 import { badRequest } from "./pipeline/errors.ts";
 import { errorResponse } from "./pipeline/envelope.ts";
@@ -31,6 +32,7 @@ export type { StateExport } from "./state/store.ts";
 export { StateFileError } from "./state/state-file.ts";
 export { VirtualClock } from "./clock/clock.ts";
 export { isLoopback } from "./msw.ts";
+export { OverlayError, type CatalogOverlay } from "./catalog-data/overlay.ts";
 export { Replay, ReplayError, replayKey, isRecording, type Recording } from "./pipeline/replay.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
@@ -89,6 +91,11 @@ export interface EmulatorOptions {
    * after auth, rate limits and credits; every other request as usual (`--replay DIR`).
    */
   replay?: string;
+  /**
+   * Lay this catalog overlay (`npx emulator fixtures import DIR` writes one from recorded answers) over the
+   * seeded catalog: its cards, expansions and sealed products replace the seed's of the same id or are added.
+   */
+  catalogOverlay?: string;
 }
 
 export interface EmulatorKey {
@@ -227,7 +234,7 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     limiter: new RateLimiter(),
     gates: new Gates(opts.gates),
     faults: new Faults(opts.seed),
-    catalog: new CatalogIndex(buildCatalog({ seed: opts.seed, size: opts.catalog })),
+    catalog: new CatalogIndex(seededCatalog(opts.seed, opts.catalog, options.catalogOverlay)),
     deviations: new Set(),
     chain: null,
     // Loaded before anything starts, so a bad directory stops the start with nothing to clean up.
@@ -393,4 +400,10 @@ function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Respo
     const server = serve({ fetch: guarded, port, hostname }, (info) => resolve({ server, port: info.port }));
     server.once("error", reject);
   });
+}
+
+/** The seed's catalog, with the overlay file laid over it when one is given (read before anything starts). */
+function seededCatalog(seed: number, size: "default" | "large", overlay: string | undefined) {
+  const catalog = buildCatalog({ seed, size });
+  return overlay === undefined ? catalog : applyOverlay(catalog, loadOverlay(overlay));
 }

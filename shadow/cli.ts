@@ -1,8 +1,12 @@
 import { all, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
+import { OverlayError } from "../emulator/index.ts";
 import { startShadow } from "./proxy.ts";
 import { toHtml, toMarkdown } from "./render.ts";
 import type { DriftReport } from "./report.ts";
+
+// `npx emulator fixtures import DIR` is shadow's too: it reads what --record wrote.
+export { FIXTURES_COMMAND, runFixturesCli } from "./fixtures-cli.ts";
 
 // `npx emulator shadow`: the proxy until Ctrl-C / SIGTERM, --requests N or --duration S, then the
 // drift report, and an exit status for CI (1 when the upstream differed, 0 when it did not).
@@ -12,13 +16,15 @@ export const SHADOW_COMMAND: CommandSpec = {
   about: `A proxy to point your app (or the SDK's baseUrl) at: every request goes to the upstream (the sandbox),
 whose answer your app receives; reads (GET) also go to an emulator started in-process, and the two answers
 are compared by the contract. Writes are sent once, to the upstream, and its answer is checked against the
-contract. On Ctrl-C, SIGTERM, --requests or --duration it writes the drift report and exits 1 when any
+contract (with --mirror-writes and --emulator-key, to the emulator too, and the two answers compared). On Ctrl-C, SIGTERM, --requests or --duration it writes the drift report and exits 1 when any
 difference was found (docs/shadow.md).`,
   options: [
     { name: "upstream", type: "string", value: "URL", describe: "the service to shadow (its base URL; requests keep their path under it)" },
     { name: "upstream-key", type: "string", value: "KEY", describe: "the upstream's API key, sent as X-API-Key on every upstream request" },
     { name: "port", type: "string", value: "N", describe: "the proxy's port on 127.0.0.1 (default 4020; 0 = any free port)" },
     { name: "emulator-key", type: "string", value: "KEY", describe: "the key the emulator is called with: a fixture key's name or a key (default demo)" },
+    { name: "mirror-writes", type: "boolean", describe: "send writes to the emulator too (needs --emulator-key) and compare the two answers as reads are" },
+    { name: "catalog-overlay", type: "string", value: "FILE", describe: "lay this catalog overlay (npx emulator fixtures import) over the emulator's catalog, so\nrecorded records are compared instead of counted unknown" },
     { name: "seed", type: "string", value: "N", describe: "the emulator's fixture seed (default 1)" },
     { name: "no-chain", type: "boolean", describe: "run the emulator without its local chain (chain reads answer 503 there)" },
     { name: "report", type: "string", value: "FILE", multiple: true, describe: "write the drift report to FILE: .json, .md or .html (default: Markdown on stdout)" },
@@ -47,6 +53,8 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
     checkWritable("--report", file);
     return { file, render: RENDER[kind]! };
   });
+  const mirrorWrites = has(args, "mirror-writes");
+  if (mirrorWrites && !last(args, "emulator-key")) throw new UsageError("--mirror-writes needs --emulator-key NAME|KEY: the key the writes are made with on the emulator");
   const requests = intFlag(args, "requests");
   const duration = intFlag(args, "duration");
   const log = (line: string) => process.stderr.write(`emulator shadow: ${line}\n`);
@@ -60,9 +68,12 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
     upstreamKey,
     port: intFlag(args, "port", 4020),
     emulatorKey: last(args, "emulator-key"),
+    mirrorWrites,
     record: last(args, "record"),
-    emulator: { seed: intFlag(args, "seed", 1), chain: !noChain },
+    emulator: { seed: intFlag(args, "seed", 1), chain: !noChain, catalogOverlay: last(args, "catalog-overlay") },
     onSettled: (n) => requests !== undefined && n >= requests && stop(),
+  }).catch((err: unknown) => {
+    throw err instanceof OverlayError ? new UsageError(`--catalog-overlay: ${err.message}`) : err;
   });
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

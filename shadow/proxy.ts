@@ -9,9 +9,10 @@ import { maskSample } from "./mask.ts";
 import { Recorder } from "./record.ts";
 
 // The shadow proxy: every request goes to the upstream, whose answer the client receives; a read
-// (GET) also goes to an in-process emulator and the two answers are compared; a write is never sent
-// twice: its upstream answer is held to the contract alone. The comparison runs after the client
-// has its answer, so the proxy adds no wait beyond the upstream's.
+// (GET) also goes to an in-process emulator and the two answers are compared; a write is sent to the
+// emulator only with `mirrorWrites` (and a key named for it), else its upstream answer is held to
+// the contract alone. The comparison runs after the client has its answer, so the proxy adds no
+// wait beyond the upstream's.
 
 export interface ShadowOptions {
   /** The upstream's base URL (the sandbox); requests keep their path and query under it. */
@@ -22,6 +23,11 @@ export interface ShadowOptions {
   emulator?: Emulator | EmulatorOptions;
   /** The key the emulator is called with: a fixture key's name or a key (default: demo). */
   emulatorKey?: string;
+  /**
+   * Send writes to the emulator too (with `emulatorKey`, which must then be given) and compare the two
+   * answers as reads are; without it a write is sent once, to the upstream.
+   */
+  mirrorWrites?: boolean;
   /** Listen on 127.0.0.1:port (0 = any free port). */
   port?: number;
   /** Keep the masked upstream answers of reads here, one file per request (replayable). */
@@ -69,7 +75,11 @@ function send(res: ServerResponse, a: Answer): void {
   res.end(a.text);
 }
 
+export class ShadowOptionsError extends Error {}
+
 export async function startShadow(o: ShadowOptions): Promise<Shadow> {
+  // A write reaches the emulator only on purpose: the key it is made with is named, never the default.
+  if (o.mirrorWrites && !o.emulatorKey) throw new ShadowOptionsError("mirrorWrites needs emulatorKey: the key the writes are made with on the emulator");
   const upstream = new URL(o.upstream);
   const base = upstream.href.replace(/\/$/, "");
   const ownEmulator = !o.emulator || !("fetch" in o.emulator);
@@ -107,12 +117,12 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
       upstream_request_id: up.headers["x-request-id"] ?? null,
       upstream_body: maskSample(up.text, secrets),
     });
-    if (method !== "GET") {
+    if (method !== "GET" && !o.mirrorWrites) {
       log.compared(op, contractDifferences(op, up.status, parseBody(up.text), url.searchParams), sample(null));
       return;
     }
-    recorder?.keep(op, pathAndQuery, up);
-    const emuAnswer = await answerOf(await emu.fetch(pathAndQuery, { method, headers: forwardHeaders(req, emulatorKey) }));
+    if (method === "GET") recorder?.keep(op, pathAndQuery, up);
+    const emuAnswer = await answerOf(await emu.fetch(pathAndQuery, { method, headers: forwardHeaders(req, emulatorKey), body }));
     if (isUnknownRecord(op, up, emuAnswer)) return log.unknownToEmulator(op);
     log.compared(op, compareRead(op, url.searchParams, up, emuAnswer), sample(emuAnswer.status));
   }

@@ -12,6 +12,7 @@ export const START: CommandSpec = {
   npx emulator receiver-check --url URL  certify your webhook receiver (npx emulator receiver-check --help)
   npx emulator scenario NAME | --list    run a scripted lifecycle (npx emulator scenario --help)
   npx emulator shadow --upstream URL     compare the sandbox with the emulator, call by call (npx emulator shadow --help)
+  npx emulator fixtures import DIR       recorded catalog answers → a --catalog-overlay file (npx emulator fixtures --help)
   npx emulator openapi [--out FILE]      write the OpenAPI document (npx emulator openapi --help)`,
   about: ENV_NOTE,
   options: START_OPTIONS,

@@ -1,4 +1,4 @@
-import { createEmulator, ReplayError, StateFileError, type Emulator } from "../index.ts";
+import { createEmulator, OverlayError, ReplayError, StateFileError, type Emulator } from "../index.ts";
 import { JournalError } from "../../chain/journal.ts";
 import { envFlags, has, intFlag, last, UsageError, type CommandSpec, type OptionSpec, type ParsedArgs } from "../../harness/cli-args.ts";
 import { portTaken } from "./ports.ts";
@@ -25,6 +25,7 @@ export const START_OPTIONS: readonly OptionSpec[] = [
   { name: "rpc-url", type: "string", value: "URL", describe: "attach to an existing node (e.g. npx hardhat node --hostname 127.0.0.1) and deploy there" },
   { name: "vrf", type: "string", value: "MODE", describe: "auto (default: reveal 5 s after a purchase, on the clock) or manual (POST /_emulator/vrf/fulfill)" },
   { name: "replay", type: "string", value: "DIR", describe: "answer the reads recorded in DIR (npx emulator shadow --record DIR) as recorded, after\nauth, rate limits and credits; everything else as usual" },
+  { name: "catalog-overlay", type: "string", value: "FILE", describe: "lay the catalog overlay FILE (npx emulator fixtures import DIR) over the seeded catalog" },
 ];
 
 export const ENV_NOTE = `Every option can also be set as an ${ENV_PREFIX}* variable: --rpc-port 0 as ${ENV_PREFIX}RPC_PORT=0,
@@ -62,6 +63,7 @@ export function startConfig(spec: CommandSpec, given: ParsedArgs, opts: { freePo
     strictWebhookUrls: has(args, "strict-webhook-urls"),
     ipRateLimitPerMin: intFlag(args, "ip-rate-limit"),
     replay: last(args, "replay"),
+    catalogOverlay: last(args, "catalog-overlay"),
   };
 }
 
@@ -93,6 +95,7 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
       strictWebhookUrls: c.strictWebhookUrls,
       ipRateLimitPerMin: c.ipRateLimitPerMin,
       replay: c.replay,
+      catalogOverlay: c.catalogOverlay,
       chain: c.noChain ? false : { rpcPort: c.rpcUrl ? undefined : c.rpcPort, rpcUrl: c.rpcUrl, vrf: c.vrf, onProgress: progress },
     });
   } catch (err) {
@@ -100,6 +103,7 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
     if (c.host && (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"))
       throw new UsageError(`--host ${c.host}: not an address of this machine (${e.code}); try 127.0.0.1 or 0.0.0.0`);
     if (err instanceof ReplayError) throw new UsageError(`--replay: ${err.message}`);
+    if (err instanceof OverlayError) throw new UsageError(`--catalog-overlay: ${err.message}`);
     if (err instanceof StateFileError) throw new UsageError(`--state ${err.file}: ${err.reason}. ${err.remedy}`);
     // Taken between the check and the start (a race with another process).
     if (e.code === "EADDRINUSE") throw new UsageError(`a port is in use (API ${c.port}, chain ${c.rpcPort}): stop the other process or pass --port / --rpc-port (0 picks a free port)`);

@@ -1,7 +1,7 @@
 import { optionLines, type CommandSpec } from "../../harness/cli-args.ts";
 import { CONFORMANCE_COMMAND } from "../../conformance/cli.ts";
 import { SCENARIO_COMMAND } from "../../scenarios/cli.ts";
-import { SHADOW_COMMAND } from "../../shadow/cli.ts";
+import { FIXTURES_COMMAND, SHADOW_COMMAND } from "../../shadow/cli.ts";
 import { OPENAPI, START } from "./commands.ts";
 import { EXEC } from "./exec.ts";
 import { TRIGGER } from "./trigger.ts";
@@ -9,7 +9,7 @@ import { TRIGGER } from "./trigger.ts";
 // The README's CLI synopsis, written from the same option tables as every --help, so the two cannot
 // drift: test/cli-synopsis.test.ts compares, `npx tsx scripts/cli-synopsis.mts --write` rewrites it.
 
-const COMMANDS: readonly CommandSpec[] = [START, EXEC, TRIGGER, CONFORMANCE_COMMAND, SCENARIO_COMMAND, SHADOW_COMMAND, OPENAPI];
+const COMMANDS: readonly CommandSpec[] = [START, EXEC, TRIGGER, CONFORMANCE_COMMAND, SCENARIO_COMMAND, SHADOW_COMMAND, FIXTURES_COMMAND, OPENAPI];
 
 /** Each command's first usage line, then its options (`--help` is left out: every command has it). */
 export function cliSynopsis(): string {
