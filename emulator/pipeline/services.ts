@@ -1,4 +1,4 @@
-import type { WebhookChaos } from "../areas/webhooks/chaos.ts";
+import type { WebhookChaos } from "./webhook-chaos.ts";
 import type { Replay } from "./replay.ts";
 import type { VirtualClock } from "../clock/clock.ts";
 import type { Store } from "../state/store.ts";

@@ -1,4 +1,3 @@
-import { z } from "../../pipeline/schema.ts";
 import { mulberry32 } from "../../pipeline/faults.ts";
 import { hashString } from "../../../fixtures/catalog/rng.ts";
 import type { DeliveryRecord, WebhookRecord } from "./model.ts";
@@ -7,18 +6,8 @@ import type { DeliveryRecord, WebhookRecord } from "./model.ts";
 // sender may do to a receiver. Off unless configured. Every choice is a pure function of
 // the seed, the webhook and the delivery (no Math.random), so a run replays exactly.
 
-export const chaosSchema = z
-  .object({
-    duplicate: z.union([z.object({ every: z.number().int().min(1) }).strict(), z.object({ probability: z.number().min(0).max(1) }).strict()]).optional(),
-    reorder_window_ms: z.number().int().min(1).max(3_600_000).optional(),
-    delay_ms: z.number().int().min(1).max(86_400_000).optional(),
-    drop_first_attempt: z.boolean().optional(),
-    previous_secret_after_rotation: z.boolean().optional(),
-    stale_timestamp_ms: z.number().int().min(1).max(31_536_000_000).optional(),
-  })
-  .strict();
-
-export type WebhookChaos = z.infer<typeof chaosSchema>;
+export { chaosSchema, type WebhookChaos } from "../../pipeline/webhook-chaos.ts";
+import type { WebhookChaos } from "../../pipeline/webhook-chaos.ts";
 
 /** The webhook's own chaos, else the `createEmulator({ webhookChaos })` default. */
 export function chaosOf(w: WebhookRecord, fallback: WebhookChaos | undefined): WebhookChaos | undefined {

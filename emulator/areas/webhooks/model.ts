@@ -1,6 +1,6 @@
 import { defineSlice } from "../../state/slices.ts";
 import type { Store } from "../../state/store.ts";
-import type { WebhookChaos } from "./chaos.ts";
+import type { WebhookChaos } from "../../pipeline/webhook-chaos.ts";
 
 // The webhooks area's slice of the store: plain JSON, so snapshot, restore,
 // export and import carry registrations, delivery state and the outbox
