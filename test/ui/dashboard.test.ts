@@ -117,6 +117,23 @@ describe("the dashboard at /_emulator/ui", () => {
     expect(offered).toEqual([...EVENT_TYPES]);
   });
 
+  it("sets a webhook's delivery chaos from its row and clears it; a bad value is reported, nothing set", async () => {
+    await tab("webhooks");
+    const { webhooks } = await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks");
+    const id = webhooks[0]!.id;
+    await page.fill(`[data-testid="chaos-${id}"]`, '{"duplicate":{"every":2},"delay_ms":1500}');
+    await page.click(`[data-testid="chaos-set-${id}"]`);
+    await expect.poll(async () => (await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find((w) => w.id === id)!.chaos).toEqual({ duplicate: { every: 2 }, delay_ms: 1500 });
+
+    await page.fill(`[data-testid="chaos-${id}"]`, '{"delay_ms": -1}');
+    await page.click(`[data-testid="chaos-set-${id}"]`);
+    await expect.poll(() => page.locator("#status").textContent()).toMatch(/^invalid_value: /);
+    expect((await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find((w) => w.id === id)!.chaos).toEqual({ duplicate: { every: 2 }, delay_ms: 1500 });
+
+    await page.click(`[data-testid="chaos-clear-${id}"]`);
+    await expect.poll(async () => (await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find((w) => w.id === id)!.chaos).toBeNull();
+  });
+
   it("fulfils a pending VRF request from the page and the purchase is revealed", async () => {
     await control("POST", "/mystery/custodial/fund", { key: emu.key("demo"), external_user_id: "ui-user", usdc: "50" });
     const res = await fetch(`${emu.url}/api/v1/mystery/purchase`, { method: "POST", headers: { "x-api-key": emu.key("demo"), "content-type": "application/json", "idempotency-key": "ui-order-1" }, body: JSON.stringify({ tier_id: 1, external_user_id: "ui-user" }) });

@@ -115,7 +115,10 @@ async function webhooksView() {
   for (const a of attempts) newestOf.set(a.delivery_id, a.id);
   return [
     h("h2", {}, "Registered endpoints"),
-    table(["id", "owner", "url", "events", "active", "pending"], webhooks.map((w) => h("tr", {}, h("td", {}, w.id), h("td", {}, w.account_id), h("td", {}, w.url), h("td", {}, (w.event_types ?? ["*"]).join(", ")), h("td", {}, w.is_active), h("td", {}, w.pending_deliveries)))),
+    table(
+      ["id", "owner", "url", "events", "active", "pending", "delivery chaos"],
+      webhooks.map((w) => h("tr", {}, h("td", {}, w.id), h("td", {}, w.account_id), h("td", {}, w.url), h("td", {}, (w.event_types ?? ["*"]).join(", ")), h("td", {}, w.is_active), h("td", {}, w.pending_deliveries), h("td", {}, chaosCell(w)))),
+    ),
     h("div", { class: "actions" }, select, act("Trigger event", () => control("POST", "/events", { type: select.value }), "trigger-event"), act("Retry due now", () => control("POST", "/webhooks/retry", {}), "retry-due")),
     h("h2", {}, "Next retries (virtual clock)"),
     table(["at", "what"], retries.map((t) => h("tr", { "data-testid": "next-retry" }, h("td", {}, t.at), h("td", {}, t.label))), { "data-testid": "retries" }),
@@ -142,6 +145,28 @@ async function webhooksView() {
     // Kept open across live re-renders.
     h("div", { class: "detail", id: "attempt-detail" }, attemptDetail(attempts.find((a) => a.id === openAttempt))),
   ];
+}
+
+/** Typed chaos per webhook id, kept across live re-renders. */
+const chaosDrafts = {};
+/** A webhook's delivery chaos (docs/webhooks.md "Delivery chaos"): shown as JSON, set or cleared from here. */
+function chaosCell(w) {
+  const id = String(w.id);
+  const input = bound(chaosDrafts, id, h("input", { placeholder: '{"duplicate":{"every":2}}', value: w.chaos ? JSON.stringify(w.chaos) : "", "data-testid": `chaos-${id}` }));
+  const set = () => {
+    let body;
+    try {
+      body = JSON.parse(input.value || "{}");
+    } catch {
+      throw new Error(`chaos for webhook ${id} is not JSON: ${input.value}`);
+    }
+    return control("POST", `/webhooks/${id}/chaos`, body);
+  };
+  const clear = () => {
+    chaosDrafts[id] = "";
+    return control("DELETE", `/webhooks/${id}/chaos`);
+  };
+  return h("span", {}, input, act("Set", set, `chaos-set-${id}`), act("Clear", clear, `chaos-clear-${id}`));
 }
 
 /** The attempt whose detail is shown in the webhooks view. */
