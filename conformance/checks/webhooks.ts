@@ -3,6 +3,7 @@ import { runs } from "../types.ts";
 import type { HttpClient } from "../../harness/http.ts";
 import { ensure, env, expectError, expectSuccess } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
+import { SIGNATURE_TOLERANCE_MS } from "../../contract/webhook-signature.ts";
 
 // Checks of the webhooks area: the registry's rules (secret shown once, event
 // type validation, the 20-per-key limit, per-key visibility), the delivery
@@ -197,6 +198,30 @@ export const webhooksChecks: Check[] = [
         ensure(Number.isInteger(row.id), `delivery row id must be an integer, got ${JSON.stringify(row.id)}`);
         const [created, delivered] = [Date.parse(String(row.created_at)), Date.parse(String(row.delivered_at))];
         ensure(Number.isFinite(created) && Number.isFinite(delivered) && delivered >= created, `delivered_at (${String(row.delivered_at)}) must be an instant at or after created_at (${String(row.created_at)})`);
+      } finally {
+        await rx.close();
+        await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
+    id: "webhooks.signature-fresh",
+    guards: "docs/webhooks.md “Signature freshness” (5-minute tolerance)",
+    profile: "webhooks",
+    title: "A delivery's signing timestamp is the time it was sent: within the tolerance of the receiver's clock",
+    rule: "The signature's t and X-Mystery-Timestamp are the same unix-ms instant, within 5 minutes of the receiver's clock when the delivery arrived (a correctly signed but stale delivery is refused by the SDK).",
+    ...runs("emulator", ["partnerKey"]),
+    deviation: "webhook_timestamp_stale",
+    async run(ctx) {
+      const { rx, hook } = await deliverOnce(ctx, 200);
+      try {
+        ensure(rx.deliveries.length === 1, `the receiver must get exactly one delivery, got ${rx.deliveries.length}`);
+        const d = rx.deliveries[0]!;
+        const t = /(?:^|,)\s*t=(\d+)/.exec(d.headers["x-mystery-signature"] ?? "")?.[1];
+        ensure(t !== undefined, `X-Mystery-Signature must carry t=<unix ms>, got ${JSON.stringify(d.headers["x-mystery-signature"])}`);
+        ensure(d.headers["x-mystery-timestamp"] === t, `X-Mystery-Timestamp (${d.headers["x-mystery-timestamp"]}) must equal the signature's t (${t})`);
+        const skew = d.receivedAt - Number(t);
+        ensure(Math.abs(skew) <= SIGNATURE_TOLERANCE_MS, `signed at ${new Date(Number(t)).toISOString()} but received at ${new Date(d.receivedAt).toISOString()}: ${Math.round(skew / 1000)} s apart, beyond the ${SIGNATURE_TOLERANCE_MS / 60_000}-minute tolerance`);
       } finally {
         await rx.close();
         await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);

@@ -3,6 +3,7 @@ import type { BusEvents } from "../../bus.ts";
 import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
 import { nextDelay } from "./schedule.ts";
 import { signatureHeader } from "./signing.ts";
+import { signingSkewMs } from "./deviations.ts";
 import { postJson } from "./transport.ts";
 
 // Delivers events to webhooks: one delivery per (webhook, event id), each
@@ -168,7 +169,7 @@ export class Dispatcher {
     const t = clock.now();
     // Signed with the wall-clock time of the attempt: receivers check it against their own clock
     // (5-minute tolerance), so a virtual-clock stamp fails after any jump (docs/webhooks.md).
-    const headers = deliveryHeaders(webhook, d, clock.wall());
+    const headers = deliveryHeaders(webhook, d, clock.wall() + signingSkewMs(this.services));
     this.inFlight.add(id);
     let result;
     try {
