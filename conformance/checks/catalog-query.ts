@@ -3,7 +3,7 @@ import { runs } from "../types.ts";
 import { ensure, expectSuccess } from "../assert.ts";
 import type { HttpClient } from "../../harness/http.ts";
 
-// The `q` grammar's meaning (docs/catalog.md; emulator/areas/catalog/query/README.md): successful
+// The `q` grammar's meaning (docs/reference/live-service.md “Card Data query grammar”): successful
 // queries for each operator, every page walked, each row held to the query, and no matching row of
 // a small expansion (walked in full) missing from the answer.
 
@@ -44,7 +44,7 @@ function sorted(got: readonly Card[], dir: 1 | -1, what: string): void {
 export const catalogQueryChecks: Check[] = [
   {
     id: "catalog.q-meaning",
-    guards: "docs/catalog.md (the q grammar: terms ANDed, -negation, [a TO b] ranges, orderBy and -field)",
+    guards: "docs/reference/live-service.md “Card Data query grammar” (terms AND, a leading - excludes, [a TO b] inclusive, orderBy)",
     profile: "catalog",
     title: "q's operators mean what the grammar says: AND, negation, ranges, orderBy ascending and -field descending",
     rule: "Within one expansion walked in full: space-separated terms are ANDed, -term excludes, hp:[a TO b] bounds inclusively, orderBy=hp sorts ascending and orderBy=-hp descending; every row of every page matches, and no matching row is missing.",

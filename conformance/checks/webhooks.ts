@@ -206,7 +206,7 @@ export const webhooksChecks: Check[] = [
   },
   {
     id: "webhooks.signature-fresh",
-    guards: "docs/webhooks.md “Signature freshness” (5-minute tolerance)",
+    guards: "docs/reference/live-service.md “Webhook delivery and signatures”; docs/webhooks.md “Signature freshness” (5-minute tolerance)",
     profile: "webhooks",
     title: "A delivery's signing timestamp is the time it was sent: within the tolerance of the receiver's clock",
     rule: "The signature's t and X-Mystery-Timestamp are the same unix-ms instant, within 5 minutes of the receiver's clock when the delivery arrived (a correctly signed but stale delivery is refused by the SDK).",
