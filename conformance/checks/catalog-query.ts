@@ -1,6 +1,6 @@
 import type { Check } from "../types.ts";
 import { runs } from "../types.ts";
-import { ensure, expectSuccess } from "../assert.ts";
+import { ensure, expectSuccess, sameFields } from "../assert.ts";
 import type { HttpClient } from "../../harness/http.ts";
 
 // The `q` grammar's meaning (docs/reference/live-service.md “Card Data query grammar”): successful
@@ -78,3 +78,21 @@ export const catalogQueryChecks: Check[] = [
     },
   },
 ];
+
+catalogQueryChecks.push({
+  id: "catalog.card-by-id-equals-listed",
+  guards: "docs/reference/live-service.md “Card Data endpoints” (search cards, get a card)",
+  profile: "catalog",
+  title: "A Card Data card fetched by id equals the same card in the search list, field by field",
+  rule: "One resource, many routes: GET /{game}/cards/{id} answers the same fields and values as the card's row in GET /{game}/cards.",
+  ...runs("read-only", ["partnerKey"], 6),
+  deviation: "catalog_card_by_id_hp_changed",
+  async run({ http, partnerKey: key }) {
+    const rows = expectSuccess(await http.get(CARDS, { key, query: { page_size: "5" } }), "search cards").data as Array<Record<string, unknown>>;
+    ensure(rows.length > 0, "the search must list cards to compare");
+    for (const row of rows) {
+      const byId = expectSuccess(await http.get(`${CARDS}/${encodeURIComponent(String(row.id))}`, { key }), `GET ${CARDS}/${String(row.id)}`).data as Record<string, unknown>;
+      sameFields(byId, row, `card ${String(row.id)}`);
+    }
+  },
+});
