@@ -1,7 +1,7 @@
 import type { Check, CheckContext } from "../types.ts";
 import { runs } from "../types.ts";
 import type { HttpClient } from "../../harness/http.ts";
-import { ensure, env, expectError, expectSuccess } from "../assert.ts";
+import { ensure, env, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
 import { SIGNATURE_TOLERANCE_MS } from "../../contract/webhook-signature.ts";
 
@@ -225,6 +225,28 @@ export const webhooksChecks: Check[] = [
       } finally {
         await rx.close();
         await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
+    id: "webhooks.by-id-equals-listed",
+    guards: "docs/reference/api-rules.md “Webhook”; docs/reference/live-service.md “Webhook registry”",
+    profile: "webhooks",
+    title: "A webhook fetched by id equals the same webhook in the list, field by field",
+    rule: "One resource, many routes: GET /webhooks/{id} answers the same fields and values as the webhook's row in GET /webhooks.",
+    ...runs("sandbox", ["partnerKey"]),
+    deviation: "webhook_by_id_inactive",
+    async run({ http, partnerKey }) {
+      const hook = await registerHook(http, partnerKey, { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] }, "POST /api/v1/webhooks");
+      try {
+        const byId = (expectSuccess(await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey }), "GET /api/v1/webhooks/:id").data as { webhook?: Record<string, unknown> }).webhook;
+        ensure(byId, "GET /api/v1/webhooks/:id must return data.webhook");
+        const rows = (expectSuccess(await http.get("/api/v1/webhooks", { key: partnerKey }), "GET /api/v1/webhooks").data as { webhooks?: Record<string, unknown>[] }).webhooks ?? [];
+        const listed = rows.find((w) => w.id === hook.id);
+        ensure(listed, `webhook ${hook.id} missing from GET /api/v1/webhooks`);
+        sameFields(byId, listed, `webhook ${hook.id}`);
+      } finally {
+        await deleteHooks(http, partnerKey, [hook.id]);
       }
     },
   },

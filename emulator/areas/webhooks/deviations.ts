@@ -43,6 +43,10 @@ export const webhooksDeviations: readonly Deviation[] = [
         for (const r of rows) if (typeof r.event_type === "string") r.event_type = r.event_type.replace(/\./g, "_");
     } },
   { name: STALE_SIGNING, breaks: "a delivery is signed with the time of the attempt (within the 5-minute tolerance of the receiver's clock)", apply: () => {} },
+  { name: "webhook_by_id_inactive", breaks: "a webhook fetched by id carries the listed webhook's values", apply: (x) => {
+      const w = (x.body?.data as { webhook?: Record<string, unknown> } | undefined)?.webhook;
+      if (WEBHOOK_BY_ID.test(x.url.pathname) && x.req.method === "GET" && x.status === 200 && w && typeof w.is_active === "boolean") w.is_active = !w.is_active;
+    } },
   { name: "deliveries_without_pagination", breaks: "the delivery log is offset-paged with pagination", apply: (x) => {
       if (isPath(x, "GET", "/api/v1/webhooks/deliveries") && x.body) delete x.body.pagination;
     } },
