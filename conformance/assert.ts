@@ -43,3 +43,9 @@ export function intHeader(r: HttpResult, name: string, what: string): number {
 export function expectNoHeader(r: HttpResult, name: string, what: string): void {
   ensure(r.headers[name.toLowerCase()] === undefined, `${what}: ${name} must be absent, got "${r.headers[name.toLowerCase()]}"`);
 }
+
+/** One resource read through two routes: every field of `a` equals `b`'s (values compared as JSON), and neither has a field the other lacks. */
+export function sameFields(byId: Record<string, unknown>, listed: Record<string, unknown>, what: string): void {
+  for (const f of new Set([...Object.keys(byId), ...Object.keys(listed)]))
+    ensure(JSON.stringify(byId[f]) === JSON.stringify(listed[f]), `${what}: ${f} fetched by id is ${JSON.stringify(byId[f])}, listed ${JSON.stringify(listed[f])}`);
+}

@@ -1,6 +1,7 @@
 import type { Check } from "./types.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
 import { catalogChecks } from "./checks/catalog.ts";
+import { catalogQueryChecks } from "./checks/catalog-query.ts";
 import { creditsChecks } from "./checks/credits.ts";
 import { visionChecks } from "./checks/vision.ts";
 import { webhooksChecks } from "./checks/webhooks.ts";
@@ -17,6 +18,7 @@ import { commerceChecks } from "./checks/commerce.ts";
 export const ALL_CHECKS: readonly Check[] = [
   ...pipelineChecks,
   ...catalogChecks,
+  ...catalogQueryChecks,
   ...creditsChecks,
   ...visionChecks,
   ...webhooksChecks,

@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
 export interface Delivery {
   headers: Record<string, string>;
   body: string;
+  /** The receiver's wall clock (ms) when the delivery arrived: what a freshness check compares `t` with. */
+  receivedAt: number;
 }
 
 export interface CheckReceiver {
@@ -33,7 +35,7 @@ export async function startCheckReceiver(status: number | ((n: number) => number
     req.on("end", () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
-      deliveries.push({ headers, body: Buffer.concat(chunks).toString("utf8") });
+      deliveries.push({ headers, body: Buffer.concat(chunks).toString("utf8"), receivedAt: Date.now() });
       res.writeHead(typeof status === "number" ? status : status(deliveries.length)).end();
     });
   });

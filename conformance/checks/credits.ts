@@ -1,6 +1,8 @@
 import type { Hex } from "viem";
-import { chainMissing } from "./target.ts";
-import { encodePaymentSignatureHeader } from "@x402/core/http";
+import { chainMissing, rpcMissing } from "./target.ts";
+import { createPublicClient, decodeEventLog, http as viemHttp, parseAbiItem } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { decodePaymentResponseHeader, encodePaymentSignatureHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { runs, CheckFailure, type Check, type CheckContext } from "../types.ts";
 import type { HttpResult } from "../../harness/http.ts";
@@ -13,6 +15,7 @@ import { PROBE } from "./pipeline.ts";
 // real payments signed with a funded fixture wallet by the official client.
 
 const TOPUP = "/api/v1/credits/topup";
+const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 const USAGE = "/api/v1/account/usage";
 
 /** Decodes PAYMENT-REQUIRED of a 402 (base64 JSON x402 v2 PaymentRequired). */
@@ -189,6 +192,50 @@ export const creditsChecks: Check[] = [
       const after = await balanceNow(ctx, key);
       ensure(after === before + 3000 && d.balance_credits === after, `balance must go ${before} → ${before + 3000}; got ${after} (balance_credits ${d.balance_credits})`);
       ctx.note(`settled in ${d.tx_hash}`);
+    },
+  },
+  {
+    id: "x402.settlement-values",
+    guards: "docs/reference/api-rules.md “Credits endpoints” (PAYMENT-RESPONSE carries the x402 SettleResponse)",
+    applicable: rpcMissing,
+    profile: "x402",
+    title: "PAYMENT-RESPONSE names the challenge's network, the paying wallet and the settling transaction, as the chain shows it",
+    rule: "A settled top-up's PAYMENT-RESPONSE is success with the challenge's network, the payer's address and tx_hash as transaction; on the chain that transaction succeeded and moved the challenge's amount of its asset from the payer to payTo.",
+    ...runs("emulator", ["partnerKey"]),
+    deviation: "payment_response_wrong_payer",
+    async run(ctx) {
+      const walletKey = await fixtureWallet(ctx);
+      const payer = privateKeyToAccount(walletKey).address.toLowerCase();
+      const { pr, r } = await pay(ctx, ctx.partnerKey, 5, walletKey);
+      const d = expectSuccess(r, "top-up 5 USD with payment").data as { tx_hash?: unknown };
+      const raw = r.headers["payment-response"];
+      ensure(raw, "a settled top-up carries PAYMENT-RESPONSE");
+      let s: ReturnType<typeof decodePaymentResponseHeader>;
+      try {
+        s = decodePaymentResponseHeader(raw);
+      } catch (e) {
+        throw new CheckFailure(`PAYMENT-RESPONSE is not a base64 JSON SettleResponse: ${(e as Error).message}`);
+      }
+      const req = pr.accepts[0]!;
+      ensure(s.success === true, `PAYMENT-RESPONSE success must be true, got ${JSON.stringify(s.success)}`);
+      ensure(s.network === req.network, `PAYMENT-RESPONSE network must be the challenge's ${req.network}, got ${JSON.stringify(s.network)}`);
+      ensure(typeof s.payer === "string" && s.payer.toLowerCase() === payer, `PAYMENT-RESPONSE payer must be the paying wallet ${payer}, got ${JSON.stringify(s.payer)}`);
+      ensure(s.transaction === d.tx_hash, `PAYMENT-RESPONSE transaction must be the result's tx_hash ${String(d.tx_hash)}, got ${JSON.stringify(s.transaction)}`);
+      const { rpcUrl } = await ctx.control!.request<{ rpcUrl: string }>("GET", "/chain");
+      const chain = createPublicClient({ transport: viemHttp(rpcUrl) });
+      ensure(`eip155:${await chain.getChainId()}` === req.network, `the chain's id must be the challenge's network ${req.network}`);
+      const receipt = await chain.getTransactionReceipt({ hash: s.transaction as `0x${string}` });
+      ensure(receipt.status === "success", `transaction ${s.transaction} must have succeeded on the chain, got ${receipt.status}`);
+      const moved = receipt.logs.some((log) => {
+        if (log.address.toLowerCase() !== req.asset.toLowerCase()) return false;
+        try {
+          const ev = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics });
+          return ev.args.from.toLowerCase() === payer && ev.args.to.toLowerCase() === req.payTo.toLowerCase() && ev.args.value === BigInt(req.amount);
+        } catch {
+          return false;
+        }
+      });
+      ensure(moved, `transaction ${s.transaction} must transfer ${req.amount} of the challenge's asset ${req.asset} from ${payer} to ${req.payTo}`);
     },
   },
   {

@@ -1,5 +1,5 @@
 import type { Check, CheckContext } from "../types.ts";
-import { ensure, expectError, expectSuccess } from "../assert.ts";
+import { ensure, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { rpcMissing } from "./target.ts";
 import { buyAndReveal, endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
 import type { ScenarioContext } from "../../scenarios/types.ts";
@@ -133,6 +133,30 @@ export const redemptionChecks: Check[] = [
         await ctx.control!.advance(23 * HOUR);
         const ended = await rowOf(ctx, b, p.redemption_id);
         ensure(ended.status === "CANCELLED", `an unpaid burn must end CANCELLED at expires_at; got ${ended.status}`);
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "redemption.by-id-equals-listed",
+    guards: "docs/reference/sdk-shapes.md “Mystery pack methods” (getPurchase, listPurchases, getRedemption, listRedemptions)",
+    title: "A purchase and a redemption fetched by id equal the same resource listed, field by field",
+    rule: "One resource, many routes: GET /mystery/purchase/{id} answers the same fields and values (amounts in micros) as the purchase's row in GET /mystery/purchases; a redemption's row in GET /mystery/redemption/{token} equals its row in GET /mystery/redemptions.",
+    deviation: "purchase_by_id_price_scaled",
+    async run(ctx) {
+      await withCard(ctx, async (b) => {
+        const key = ctx.partnerKey;
+        const byId = expectSuccess(await ctx.http.get(`${M}/purchase/${b.purchaseId}`, { key }), `GET /mystery/purchase/${b.purchaseId}`).data as Record<string, unknown>;
+        const purchases = (expectSuccess(await ctx.http.get(`${M}/purchases`, { key, query: { limit: "100" } }), "GET /mystery/purchases").data as { purchases: Record<string, unknown>[] }).purchases;
+        const listed = purchases.find((p) => p.id === b.purchaseId);
+        ensure(listed, `purchase ${b.purchaseId} missing from GET /mystery/purchases`);
+        sameFields(byId, listed, `purchase ${b.purchaseId}`);
+        const p = prepared(await prepare(ctx, b, `by-id-${b.purchaseId}-${Date.now()}`), "prepare");
+        const row = (await rowOf(ctx, b, p.redemption_id)) as unknown as Record<string, unknown>;
+        const rows = (expectSuccess(await ctx.http.get(`${M}/redemptions`, { key, query: { limit: "100" } }), "GET /mystery/redemptions").data as { redemptions: Record<string, unknown>[] }).redemptions;
+        const listedR = rows.find((r) => r.redemption_id === p.redemption_id);
+        ensure(listedR, `redemption ${p.redemption_id} missing from GET /mystery/redemptions`);
+        sameFields(row, listedR, `redemption ${p.redemption_id}`);
       });
     },
   },

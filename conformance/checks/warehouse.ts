@@ -1,7 +1,7 @@
 import type { Check, CheckContext } from "../types.ts";
 import { runs } from "../types.ts";
 import type { HttpResult } from "../../harness/http.ts";
-import { ensure, env, expectStatus, expectSuccess } from "../assert.ts";
+import { ensure, env, expectStatus, expectSuccess, sameFields } from "../assert.ts";
 import { walkOffset } from "../paging.ts";
 
 // Checks of the warehouse (tenant) API. The read-only ones only GET, so they
@@ -310,6 +310,35 @@ export const warehouseChecks: Check[] = [
       // Every answer's code is held to the operation's declared codes as it arrives (wire.ts); this one is asserted too.
       expectWhError(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: first }), 409, "quote_superseded", "committing a superseded quote");
       await ctx.http.post(`/api/v1/orders/${second.order_id}/cancel`, { key: ctx.tenantKey, body: {} });
+    },
+  },
+  {
+    id: "warehouse.by-id-equals-listed",
+    guards: "docs/reference/api-rules.md “Warehouse endpoints” (get card, get order, get inbound shipment); docs/reference/api-rules.md “Raw card” (declared_value in USD cents)",
+    profile: "warehouse",
+    title: "A card, an order and an inbound shipment fetched by id equal the same resource listed, field by field",
+    rule: "One resource, many routes: GET /cards/{id}, /orders/{id} and /inbound-shipments/{id} answer the same fields and values (units included: declared values in integer cents) as the resource's row in its list.",
+    ...runs("emulator", ["tenantKey"]),
+    deviation: "card_by_id_declared_value_scaled",
+    async run(ctx) {
+      const { http, tenantKey: key } = ctx;
+      const cards = await firstCards(ctx, { type: "all" });
+      ensure(cards.some((c) => c.declared_value !== null), "the tenant has no card with a declared value to compare");
+      for (const c of cards.slice(0, 10)) sameFields(data(await http.get(`/api/v1/cards/${String(c.unique_id)}`, { key }), "GET /cards/{id}"), c as Data, `card ${String(c.unique_id)}`);
+      const orderId = await placeOrder(ctx, await shippableCard(ctx));
+      const orders = data(await http.get("/api/v1/orders", { key, query: { limit: 100 } }), "GET /orders").orders as Data[];
+      const listedOrder = orders.find((o) => o.order_id === orderId);
+      ensure(listedOrder, `order ${orderId} missing from GET /orders`);
+      sameFields(await getOrder(ctx, orderId), listedOrder, `order ${orderId}`);
+      const body = { submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`, expected_card_count: 1, declared_value_per_card: 1234, notes: "conformance check; cancelled right away" };
+      const id = data(await http.post("/api/v1/inbound-shipments", { key, body }), "announce", 201).inbound_shipment_id;
+      try {
+        const listed = (data(await http.get("/api/v1/inbound-shipments", { key, query: { limit: 100 } }), "GET /inbound-shipments").inbound_shipments as Data[]).find((x) => x.inbound_shipment_id === id);
+        ensure(listed, `inbound shipment ${String(id)} missing from GET /inbound-shipments`);
+        sameFields(data(await http.get(`/api/v1/inbound-shipments/${String(id)}`, { key }), "GET /inbound-shipments/{id}"), listed, `inbound shipment ${String(id)}`);
+      } finally {
+        await http.post(`/api/v1/inbound-shipments/${String(id)}/cancel`, { key, body: {} });
+      }
     },
   },
   {

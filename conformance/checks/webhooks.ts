@@ -1,8 +1,9 @@
 import type { Check, CheckContext } from "../types.ts";
 import { runs } from "../types.ts";
 import type { HttpClient } from "../../harness/http.ts";
-import { ensure, env, expectError, expectSuccess } from "../assert.ts";
+import { ensure, env, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
+import { SIGNATURE_TOLERANCE_MS } from "../../contract/webhook-signature.ts";
 
 // Checks of the webhooks area: the registry's rules (secret shown once, event
 // type validation, the 20-per-key limit, per-key visibility), the delivery
@@ -200,6 +201,52 @@ export const webhooksChecks: Check[] = [
       } finally {
         await rx.close();
         await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
+    id: "webhooks.signature-fresh",
+    guards: "docs/reference/live-service.md “Webhook delivery and signatures”; docs/webhooks.md “Signature freshness” (5-minute tolerance)",
+    profile: "webhooks",
+    title: "A delivery's signing timestamp is the time it was sent: within the tolerance of the receiver's clock",
+    rule: "The signature's t and X-Mystery-Timestamp are the same unix-ms instant, within 5 minutes of the receiver's clock when the delivery arrived (a correctly signed but stale delivery is refused by the SDK).",
+    ...runs("emulator", ["partnerKey"]),
+    deviation: "webhook_timestamp_stale",
+    async run(ctx) {
+      const { rx, hook } = await deliverOnce(ctx, 200);
+      try {
+        ensure(rx.deliveries.length === 1, `the receiver must get exactly one delivery, got ${rx.deliveries.length}`);
+        const d = rx.deliveries[0]!;
+        const t = /(?:^|,)\s*t=(\d+)/.exec(d.headers["x-mystery-signature"] ?? "")?.[1];
+        ensure(t !== undefined, `X-Mystery-Signature must carry t=<unix ms>, got ${JSON.stringify(d.headers["x-mystery-signature"])}`);
+        ensure(d.headers["x-mystery-timestamp"] === t, `X-Mystery-Timestamp (${d.headers["x-mystery-timestamp"]}) must equal the signature's t (${t})`);
+        const skew = d.receivedAt - Number(t);
+        ensure(Math.abs(skew) <= SIGNATURE_TOLERANCE_MS, `signed at ${new Date(Number(t)).toISOString()} but received at ${new Date(d.receivedAt).toISOString()}: ${Math.round(skew / 1000)} s apart, beyond the ${SIGNATURE_TOLERANCE_MS / 60_000}-minute tolerance`);
+      } finally {
+        await rx.close();
+        await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
+    id: "webhooks.by-id-equals-listed",
+    guards: "docs/reference/api-rules.md “Webhook”; docs/reference/live-service.md “Webhook registry”",
+    profile: "webhooks",
+    title: "A webhook fetched by id equals the same webhook in the list, field by field",
+    rule: "One resource, many routes: GET /webhooks/{id} answers the same fields and values as the webhook's row in GET /webhooks.",
+    ...runs("sandbox", ["partnerKey"]),
+    deviation: "webhook_by_id_inactive",
+    async run({ http, partnerKey }) {
+      const hook = await registerHook(http, partnerKey, { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] }, "POST /api/v1/webhooks");
+      try {
+        const byId = (expectSuccess(await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey }), "GET /api/v1/webhooks/:id").data as { webhook?: Record<string, unknown> }).webhook;
+        ensure(byId, "GET /api/v1/webhooks/:id must return data.webhook");
+        const rows = (expectSuccess(await http.get("/api/v1/webhooks", { key: partnerKey }), "GET /api/v1/webhooks").data as { webhooks?: Record<string, unknown>[] }).webhooks ?? [];
+        const listed = rows.find((w) => w.id === hook.id);
+        ensure(listed, `webhook ${hook.id} missing from GET /api/v1/webhooks`);
+        sameFields(byId, listed, `webhook ${hook.id}`);
+      } finally {
+        await deleteHooks(http, partnerKey, [hook.id]);
       }
     },
   },

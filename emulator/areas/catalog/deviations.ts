@@ -3,6 +3,15 @@ import { errorIs, toSuccess, type Deviation } from "../../pipeline/deviation.ts"
 // Deviations that break the Card Data catalog's rules (one per conformance check).
 
 export const catalogDeviations: readonly Deviation[] = [
+  { name: "catalog_card_by_id_hp_changed", breaks: "a card fetched by id carries the listed card's values", apply: (x) => {
+      const d = x.body?.data as Record<string, unknown> | undefined;
+      if (x.req.method === "GET" && /^\/api\/v1\/[a-z]+\/cards\/[^/]+$/.test(x.url.pathname) && x.status === 200 && typeof d?.hp === "string" && /^\d+$/.test(d.hp)) d.hp = String(Number(d.hp) + 10);
+    } },
+  { name: "catalog_orderby_desc_ignored", breaks: "orderBy=-field sorts descending", apply: (x) => {
+      // A server that drops the "-": each page of a descending sort comes back ascending.
+      const orderBy = x.url.searchParams.get("orderBy") ?? "";
+      if (x.req.method === "GET" && /^\/api\/v1\/[a-z]+\/cards$/.test(x.url.pathname) && orderBy.trim().startsWith("-") && Array.isArray(x.body?.data)) x.body.data.reverse();
+    } },
   { name: "catalog_no_total_count", breaks: "Card Data pages carry their paging fields", apply: (x) => {
       if (x.body && Array.isArray(x.body.data)) {
         delete x.body.total_count;

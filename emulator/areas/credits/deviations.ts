@@ -32,6 +32,13 @@ export const creditsDeviations: readonly Deviation[] = [
   { name: "x402_no_payment_required_header", breaks: "the 402 challenge carries PAYMENT-REQUIRED", apply: (x) => {
       if (isTopup(x) && x.status === 402) x.headers.delete("PAYMENT-REQUIRED");
     } },
+  { name: "payment_response_wrong_payer", breaks: "PAYMENT-RESPONSE names the wallet that paid", apply: (x) => {
+      const raw = x.headers.get("PAYMENT-RESPONSE");
+      if (!isTopup(x) || x.status !== 200 || !raw) return;
+      const settle = JSON.parse(Buffer.from(raw, "base64").toString("utf8")) as Record<string, unknown>;
+      settle.payer = `0x${"00".repeat(19)}01`;
+      x.headers.set("PAYMENT-RESPONSE", Buffer.from(JSON.stringify(settle)).toString("base64"));
+    } },
   { name: "x402_wrong_amount", breaks: "the challenge asks for usd in stablecoin atomic units", apply: (x) => {
       const raw = x.headers.get("PAYMENT-REQUIRED");
       if (!isTopup(x) || !raw) return;

@@ -62,6 +62,10 @@ const redemptionDeviations: readonly Deviation[] = [
 
 /** Purchase lifecycle rules (conformance/checks/purchases.ts and PURCHASE_LIFECYCLES). */
 const purchaseDeviations: readonly Deviation[] = [
+  { name: "purchase_by_id_price_scaled", breaks: "a purchase fetched by id carries the listed purchase's values (price in micros)", apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "GET", /^\/api\/v1\/mystery\/purchase\/\d+$/) && x.status === 200 && typeof d?.price === "string" && /^\d+$/.test(d.price)) d.price = String(BigInt(d.price) * 1000n);
+    } },
   { name: "purchases_custodial_answers_submitted", breaks: "a custodial purchase is answered 202 RESERVED with on-chain fields null", apply: (x) => {
       // The old emulator: the relayer's transaction already in the 202.
       const d = dataOf(x);

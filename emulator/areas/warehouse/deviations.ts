@@ -23,6 +23,11 @@ function cardsIn(x: Exchange): Record<string, unknown>[] {
 const seenWithdrawals = new WeakMap<Services, Set<unknown>>();
 
 export const warehouseDeviations: readonly Deviation[] = [
+  { name: "card_by_id_declared_value_scaled", breaks: "a card fetched by id carries the listed card's values (declared_value in integer cents)", apply: (x) => {
+      const d = dataOf(x);
+      const dv = d?.declared_value as { amount?: unknown } | null | undefined;
+      if (is(x, "GET", CARD_GET) && x.status === 200 && typeof dv?.amount === "number") dv.amount = dv.amount * 100;
+    } },
   { name: "warehouse_accepts_partner_key", breaks: "a non-tenant key on warehouse endpoints is 403", apply: (x) => {
       if (isWarehouse(x) && x.status === 403 && x.req.method === "GET") toSuccess(x, { cards: [], orders: [] });
     } },

@@ -1,11 +1,17 @@
 import { createHash } from "node:crypto";
 import { dataOf, errorIs, is, toSuccess, type Body, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
 import { webhooksSlice } from "./model.ts";
+import type { Services } from "../../pipeline/services.ts";
 
 // Deviations that break the webhooks area's rules, one per conformance check.
 
 const WEBHOOK_BY_ID = /^\/api\/v1\/webhooks\/(\d+)$/;
 const isPath = (x: Exchange, method: string, path: string) => x.req.method === method && x.url.pathname === path;
+
+const STALE_SIGNING = "webhook_timestamp_stale";
+/** The signing stamp's offset from the wall clock: an hour in the past under `webhook_timestamp_stale`, else 0.
+ * The one deviation that acts at delivery time (a delivery is not a response the hook can rewrite). */
+export const signingSkewMs = (services: Services): number => (services.deviations.has(STALE_SIGNING) ? -3_600_000 : 0);
 
 export const webhooksDeviations: readonly Deviation[] = [
   { name: "webhook_secret_leaks", breaks: "the signing secret is shown once, never by GET", apply: (x) => {
@@ -35,6 +41,11 @@ export const webhooksDeviations: readonly Deviation[] = [
       const rows = (x.body?.data as { deliveries?: Array<Record<string, unknown>> } | undefined)?.deliveries;
       if (isPath(x, "GET", "/api/v1/webhooks/deliveries") && Array.isArray(rows))
         for (const r of rows) if (typeof r.event_type === "string") r.event_type = r.event_type.replace(/\./g, "_");
+    } },
+  { name: STALE_SIGNING, breaks: "a delivery is signed with the time of the attempt (within the 5-minute tolerance of the receiver's clock)", apply: () => {} },
+  { name: "webhook_by_id_inactive", breaks: "a webhook fetched by id carries the listed webhook's values", apply: (x) => {
+      const w = (x.body?.data as { webhook?: Record<string, unknown> } | undefined)?.webhook;
+      if (WEBHOOK_BY_ID.test(x.url.pathname) && x.req.method === "GET" && x.status === 200 && w && typeof w.is_active === "boolean") w.is_active = !w.is_active;
     } },
   { name: "deliveries_without_pagination", breaks: "the delivery log is offset-paged with pagination", apply: (x) => {
       if (isPath(x, "GET", "/api/v1/webhooks/deliveries") && x.body) delete x.body.pagination;
