@@ -49,3 +49,18 @@ export function useEmulator(set: (ctx: { emu: Emulator; api: Api }) => void, opt
   });
   afterAll(() => close?.());
 }
+
+/**
+ * One emulator per test file with a Card Data key that never runs out of credits or rate limit:
+ * what the catalog tests share. `set` receives the emulator, the agent and the key.
+ */
+export function useCatalogKey(set: (ctx: { emu: Emulator; api: Api; key: string }) => void): void {
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const started = await startEmulator({ ipRateLimitPerMin: 100_000 });
+    close = started.close;
+    const key = await newKey(started.api, { kind: "partner", scopes: ["read:catalog"], balance: 100_000, rate_limit_per_min: 100_000 });
+    set({ emu: started.emu, api: started.api, key });
+  });
+  afterAll(() => close?.());
+}

@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect } from "vitest";
+import { useCatalogKey, type Api, type Emulator } from "../helpers.ts";
 import { responseProblem } from "../../emulator/pipeline/schema.ts";
 import { catalogRoutes } from "../../emulator/areas/catalog/routes.ts";
 import * as model from "../../emulator/catalog-data/model.ts";
@@ -12,13 +12,8 @@ import * as contract from "../../contract/index.ts";
 type Obj = Record<string, unknown>;
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let key: string;
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator({ ipRateLimitPerMin: 100_000 }));
-  key = (await api.post("/_emulator/keys").send({ kind: "partner", scopes: ["read:catalog"], balance: 100_000, rate_limit_per_min: 100_000 }).expect(201)).body.data.key;
-});
-afterAll(() => close());
+useCatalogKey((c) => ({ emu, api, key } = c));
 
 const SDK_IDS: Record<string, string> = {
   "GET /api/v1/{game}/cards": "cards.search",

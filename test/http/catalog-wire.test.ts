@@ -1,5 +1,5 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { startEmulator, type Api, type Emulator } from "../helpers.ts";
+import { describe, it, expect } from "vitest";
+import { useCatalogKey, type Api, type Emulator } from "../helpers.ts";
 import { responseProblem, z } from "../../emulator/pipeline/schema.ts";
 import { CATALOG } from "../../contract/index.ts";
 
@@ -11,13 +11,8 @@ import { CATALOG } from "../../contract/index.ts";
 type Obj = Record<string, unknown>;
 let emu: Emulator;
 let api: Api;
-let close: () => Promise<void>;
 let key: string;
-beforeAll(async () => {
-  ({ emu, api, close } = await startEmulator({ ipRateLimitPerMin: 100_000 }));
-  key = (await api.post("/_emulator/keys").send({ kind: "partner", scopes: ["read:catalog"], balance: 100_000, rate_limit_per_min: 100_000 }).expect(201)).body.data.key;
-});
-afterAll(() => close());
+useCatalogKey((c) => ({ emu, api, key } = c));
 
 const get = (path: string, query: Record<string, string | number> = {}) => api.get(path).query(query).set("X-API-Key", key);
 
