@@ -96,41 +96,41 @@ describe("POST /api/v1/vision/identify: matches", () => {
 });
 
 describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
-  async function expectError(req: Promise<import("supertest").Response> | import("supertest").Test, status: number, code: string) {
+  // The shared envelope assertion, plus this area's refund rule.
+  async function expectRefundedError(req: Promise<import("supertest").Response> | import("supertest").Test, status: number, code: string) {
     const res = await req;
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body.error).toBe(code);
+    expectErrorEnvelope(res, status, code);
     expect(res.headers["x-credits-cost"]).toBe("0");
     expect(res.headers["x-credits-remaining"]).toBe("500");
     return res;
   }
 
   it("no image → image_required", async () => {
-    await expectError(identify(), 400, "image_required");
-    await expectError(identify().send({ game: "pokemon" }), 400, "image_required");
-    await expectError(identify().field("game", "pokemon"), 400, "image_required");
+    await expectRefundedError(identify(), 400, "image_required");
+    await expectRefundedError(identify().send({ game: "pokemon" }), 400, "image_required");
+    await expectRefundedError(identify().field("game", "pokemon"), 400, "image_required");
   });
 
   it("a file in the wrong multipart field, or an image in JSON → invalid_upload", async () => {
-    await expectError(identify().attach("file", Buffer.from("x"), "a.png"), 400, "invalid_upload");
-    await expectError(identify().field("image", "not a file"), 400, "invalid_upload");
-    await expectError(identify().send({ image: "iVBORw0KGgo=" }), 400, "invalid_upload");
+    await expectRefundedError(identify().attach("file", Buffer.from("x"), "a.png"), 400, "invalid_upload");
+    await expectRefundedError(identify().field("image", "not a file"), 400, "invalid_upload");
+    await expectRefundedError(identify().send({ image: "iVBORw0KGgo=" }), 400, "invalid_upload");
   });
 
   it("undecodable bytes → invalid_image (unknown format, or truncated)", async () => {
-    await expectError(identify().attach("image", Buffer.from("GIF89a......"), "a.gif"), 400, "invalid_image");
+    await expectRefundedError(identify().attach("image", Buffer.from("GIF89a......"), "a.gif"), 400, "invalid_image");
     const png = await image("pokemon/base1-4/large.png");
-    await expectError(identify().attach("image", png.subarray(0, 60), "a.png"), 400, "invalid_image");
-    await expectError(identify().attach("image", Buffer.from([0xff, 0xd8, 0xff, 0, 0]), "a.jpg"), 400, "invalid_image");
-    await expectError(identify().send({ image_url: `${HOST}/_fixtures/not-an-image.png` }), 400, "invalid_image");
-    await expectError(identify().send({ image_url: `${HOST}/_fixtures/truncated.png` }), 400, "invalid_image");
+    await expectRefundedError(identify().attach("image", png.subarray(0, 60), "a.png"), 400, "invalid_image");
+    await expectRefundedError(identify().attach("image", Buffer.from([0xff, 0xd8, 0xff, 0, 0]), "a.jpg"), 400, "invalid_image");
+    await expectRefundedError(identify().send({ image_url: `${HOST}/_fixtures/not-an-image.png` }), 400, "invalid_image");
+    await expectRefundedError(identify().send({ image_url: `${HOST}/_fixtures/truncated.png` }), 400, "invalid_image");
   });
 
   it("over 10 MB → 413 image_too_large, however sent", async () => {
     const big = Buffer.alloc(10 * 1024 * 1024 + 1, 1);
-    await expectError(identify().attach("image", big, "big.png"), 413, "image_too_large");
-    await expectError(api.post("/api/v1/vision/identify").set("X-API-Key", key).set("Content-Type", "image/png").send(big), 413, "image_too_large");
-    await expectError(identify().send({ image_url: `${HOST}/_fixtures/oversized.png` }), 413, "image_too_large");
+    await expectRefundedError(identify().attach("image", big, "big.png"), 413, "image_too_large");
+    await expectRefundedError(api.post("/api/v1/vision/identify").set("X-API-Key", key).set("Content-Type", "image/png").send(big), 413, "image_too_large");
+    await expectRefundedError(identify().send({ image_url: `${HOST}/_fixtures/oversized.png` }), 413, "image_too_large");
     const declared = await emu.fetch("/api/v1/vision/identify", {
       method: "POST",
       headers: { "X-API-Key": key, "Content-Type": "application/json", "Content-Length": String(50 * 1024 * 1024) },
@@ -174,17 +174,17 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
     "https://intranet/a.png",
     "https://printer.local./a.png",
   ])("image_url %s → image_url_not_allowed", async (url) => {
-    await expectError(identify().send({ image_url: url }), 400, "image_url_not_allowed");
+    await expectRefundedError(identify().send({ image_url: url }), 400, "image_url_not_allowed");
   });
 
   it("unfetchable image_url → image_fetch_failed (unknown fixture image; any other host: no outbound requests)", async () => {
-    await expectError(identify().send({ image_url: `${HOST}/pokemon/nope-999/large.png` }), 400, "image_fetch_failed");
-    await expectError(identify().send({ image_url: "https://example.com/card.png" }), 400, "image_fetch_failed");
-    await expectError(identify().send({ image_url: "https://[::ffff:8.8.8.8]/card.png" }), 400, "image_fetch_failed");
+    await expectRefundedError(identify().send({ image_url: `${HOST}/pokemon/nope-999/large.png` }), 400, "image_fetch_failed");
+    await expectRefundedError(identify().send({ image_url: "https://example.com/card.png" }), 400, "image_fetch_failed");
+    await expectRefundedError(identify().send({ image_url: "https://[::ffff:8.8.8.8]/card.png" }), 400, "image_fetch_failed");
     // A malformed %-escape in the path is a 404 on the image host, not a 500.
-    const bad = await expectError(identify().send({ image_url: `${HOST}/pokemon/%E0%A4%A/large.png` }), 400, "image_fetch_failed");
+    const bad = await expectRefundedError(identify().send({ image_url: `${HOST}/pokemon/%E0%A4%A/large.png` }), 400, "image_fetch_failed");
     expect(bad.body.details).toMatchObject({ upstream_status: 404 });
-    await expectError(identify().send({ image_url: "https://images.emulator.test:8443/pokemon/base1-4/large.png" }), 400, "image_fetch_failed");
+    await expectRefundedError(identify().send({ image_url: "https://images.emulator.test:8443/pokemon/base1-4/large.png" }), 400, "image_fetch_failed");
   });
 
   it("the fixture host written fully qualified (trailing dot) or in upper case is the same host", async () => {
@@ -196,26 +196,26 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
 
   it("options are validated with their codes", async () => {
     const url = `${HOST}/pokemon/base1-4/large.png`;
-    await expectError(identify().send({ image_url: url, game: "magic" }), 400, "invalid_game");
-    for (const limit of [0, 21, "abc", 2.5, -1]) await expectError(identify().send({ image_url: url, limit }), 400, "invalid_limit");
-    await expectError(identify().send({ image_url: url, include: "prices,history" }), 400, "invalid_include");
-    await expectError(identify().send({ image_url: url, include: 7 }), 400, "invalid_include");
-    await expectError(identify().send({ image_url: url, expansion_ids: [] }), 400, "invalid_expansion_ids");
-    await expectError(identify().send({ image_url: url, expansion_ids: [1] }), 400, "invalid_expansion_ids");
-    await expectError(identify().send({ image_url: url, expansion_ids: ["no-such-set"] }), 400, "invalid_expansion_ids");
-    await expectError(identify().send({ image_url: url, game: "onepiece", expansion_ids: ["base1"] }), 400, "invalid_expansion_ids");
-    await expectError(identify().field("limit", "50").attach("image", Buffer.from("x"), "a.png"), 400, "invalid_limit");
+    await expectRefundedError(identify().send({ image_url: url, game: "magic" }), 400, "invalid_game");
+    for (const limit of [0, 21, "abc", 2.5, -1]) await expectRefundedError(identify().send({ image_url: url, limit }), 400, "invalid_limit");
+    await expectRefundedError(identify().send({ image_url: url, include: "prices,history" }), 400, "invalid_include");
+    await expectRefundedError(identify().send({ image_url: url, include: 7 }), 400, "invalid_include");
+    await expectRefundedError(identify().send({ image_url: url, expansion_ids: [] }), 400, "invalid_expansion_ids");
+    await expectRefundedError(identify().send({ image_url: url, expansion_ids: [1] }), 400, "invalid_expansion_ids");
+    await expectRefundedError(identify().send({ image_url: url, expansion_ids: ["no-such-set"] }), 400, "invalid_expansion_ids");
+    await expectRefundedError(identify().send({ image_url: url, game: "onepiece", expansion_ids: ["base1"] }), 400, "invalid_expansion_ids");
+    await expectRefundedError(identify().field("limit", "50").attach("image", Buffer.from("x"), "a.png"), 400, "invalid_limit");
   });
 
   it("query options are checked by the same schema as body options (named, with their codes); body options win", async () => {
     const url = `${HOST}/pokemon/base1-4/large.png`;
     const q = (query: string) => api.post(`/api/v1/vision/identify?${query}`).set("X-API-Key", key);
-    const limit = await expectError(q("limit=abc").send({ image_url: url }), 400, "invalid_limit");
+    const limit = await expectRefundedError(q("limit=abc").send({ image_url: url }), 400, "invalid_limit");
     expect(limit.body.details).toEqual({ field: "limit", part: "query" });
-    await expectError(q("game=magic").send({ image_url: url }), 400, "invalid_game");
-    await expectError(q("include=history").send({ image_url: url }), 400, "invalid_include");
-    await expectError(q("expansion_ids=").send({ image_url: url }), 400, "invalid_expansion_ids");
-    await expectError(q("expansion_ids=no-such-set").send({ image_url: url }), 400, "invalid_expansion_ids");
+    await expectRefundedError(q("game=magic").send({ image_url: url }), 400, "invalid_game");
+    await expectRefundedError(q("include=history").send({ image_url: url }), 400, "invalid_include");
+    await expectRefundedError(q("expansion_ids=").send({ image_url: url }), 400, "invalid_expansion_ids");
+    await expectRefundedError(q("expansion_ids=no-such-set").send({ image_url: url }), 400, "invalid_expansion_ids");
     const won = await q("limit=1&include=prices").send({ image_url: url, limit: 3 }).expect(200);
     expect(won.body.data.candidates).toHaveLength(3);
     expect(won.body.data.options).toEqual({ game: null, limit: 3, include: ["prices"], expansion_ids: null });
@@ -225,10 +225,10 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
   });
 
   it("body option errors name the field, in JSON and multipart alike", async () => {
-    const json = await expectError(identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png`, expansion_ids: ["base1", 7] }), 400, "invalid_expansion_ids");
+    const json = await expectRefundedError(identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png`, expansion_ids: ["base1", 7] }), 400, "invalid_expansion_ids");
     expect(json.body.details).toEqual({ field: "expansion_ids", part: "body" });
     expect(json.body.message).toBe("expansion_ids: must be an array of expansion ids or a comma-separated string");
-    const form = await expectError(identify().field("include", "prices,").attach("image", Buffer.from("x"), "a.png"), 400, "invalid_include");
+    const form = await expectRefundedError(identify().field("include", "prices,").attach("image", Buffer.from("x"), "a.png"), 400, "invalid_include");
     expect(form.body.details).toEqual({ field: "include.1", part: "body" });
     const nulls = await identify().send({ image_url: `${HOST}/pokemon/base1-4/large.png`, game: null, limit: null, include: null, expansion_ids: null }).expect(200);
     expect(nulls.body.data.options).toEqual({ game: null, limit: 5, include: [], expansion_ids: null });
