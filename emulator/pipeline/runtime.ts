@@ -40,9 +40,4 @@ export class Runtime {
   provide<T>(slot: RuntimeSlot<T>, value: T): void {
     this.#values.set(slot, value);
   }
-
-  /** The slots this emulator has made or been given (a seam for tests and the operator views). */
-  names(): string[] {
-    return [...this.#values.keys()].map((s) => s.name);
-  }
 }
