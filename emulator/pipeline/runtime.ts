@@ -26,7 +26,8 @@ export class Runtime {
 
   /** This emulator's value of `slot`. */
   of<T>(slot: RuntimeSlot<T>): T {
-    if (this.#values.has(slot)) return this.#values.get(slot) as T;
+    const held = this.#values.get(slot);
+    if (held !== undefined || this.#values.has(slot)) return held as T;
     if (!slot.create) throw new Error(`${slot.name}: not provided (the area that provides it is not running)`);
     const value = slot.create();
     this.#values.set(slot, value);
