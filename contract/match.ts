@@ -12,9 +12,14 @@ import { RouteTable } from "./route-table.ts";
 const rank = (path: string) => path.split("/").map((s) => (s.startsWith(":") ? "0" : "1")).join("");
 
 /** Finds the operation for a method and a URL path (with its `/api/v1` prefix). */
-export function operationMatcher(operations: readonly Operation[], prefix = "/api/v1"): (method: string, pathname: string) => Operation | null {
+export function operationMatcher(
+  operations: readonly Operation[],
+  prefix = "/api/v1",
+): (method: string, pathname: string) => Operation | null {
   const table = new RouteTable<Operation>();
-  const ranked = operations.map((op) => ({ op, rank: rank(op.path) })).sort((a, b) => (a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0));
+  const ranked = operations
+    .map((op) => ({ op, rank: rank(op.path) }))
+    .sort((a, b) => (a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0));
   for (const { op } of ranked) table.add(op.method, `${prefix}${op.path}`, op);
   return (method, pathname) => table.match(method as Method, pathname)?.value ?? null;
 }

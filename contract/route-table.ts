@@ -28,6 +28,8 @@ interface Entry<T> {
   pattern?: RegExp;
 }
 
+type Params = Record<string, string>;
+
 export interface Matched<T> {
   value: T;
   params: Record<string, string>;
@@ -54,8 +56,11 @@ function compile(path: string): Segment[] | null {
     }
     const brace = part.indexOf("{");
     if (brace === -1) segments.push({ text: null, name: part.slice(1) });
-    else if (WORDS.test(part.slice(brace + 1, -1))) segments.push({ text: null, name: part.slice(1, brace), words: new Set(part.slice(brace + 1, -1).split("|")) });
-    else return null;
+    else {
+      const source = part.slice(brace + 1, -1);
+      if (!WORDS.test(source)) return null;
+      segments.push({ text: null, name: part.slice(1, brace), words: new Set(source.split("|")) });
+    }
   }
   return segments;
 }
@@ -134,8 +139,8 @@ export class RouteTable<T> {
   }
 }
 
-/** Params of `parts` against `pattern`, whose first `from` segments are static and already matched; null if no match. */
-function matchSegments(pattern: readonly Segment[], parts: readonly string[], from: number): Record<string, string> | null {
+/** Params of `parts` against `pattern`, whose first `from` segments are static and matched; null if none. */
+function matchSegments(pattern: readonly Segment[], parts: readonly string[], from: number): Params | null {
   let params: Record<string, string> | null = null;
   for (let i = from; i < pattern.length; i++) {
     const seg = pattern[i]!;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CardBase, CardPricing, Expansion, OPERATIONS, SealedPricing, SealedProductBase, operationMatcher, type Game } from "../contract/index.ts";
+import { CardBase, CardPricing, Expansion, OPERATIONS, SealedPricing, SealedProductBase } from "../contract/index.ts";
+import { operationMatcher, type Game } from "../contract/index.ts";
 import { isRecording, type CatalogOverlay } from "../emulator/index.ts";
 
 // `npx emulator fixtures import DIR`: the catalog answers recorded by `shadow --record DIR` turned into a

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
@@ -38,24 +38,29 @@ const FILES = [...sources("emulator"), ...sources("contract")];
 const ALLOWED: Record<string, { names: string[]; why: string }> = {
   "emulator/pipeline/metering.ts": { names: ["cached"], why: "memo of a pure function (the month of a time)" },
   "emulator/pipeline/envelope.ts": { names: ["BAGS"], why: "side table on one answer (a Response): goes with it" },
-  "emulator/pipeline/rate-limit.ts": { names: ["keyBuckets", "ipBuckets"], why: "bucket names interned from the key or IP alone" },
+  "emulator/pipeline/rate-limit.ts": { names: ["keyBuckets", "ipBuckets"], why: "bucket names interned from a key/IP" },
   "emulator/areas/catalog/search.ts": {
     names: ["answers", "answerBytes", "ids", "nextCatalogId", "jsonCache"],
     why: "bounded cache of answers over an immutable catalog, keyed by the catalog's own records",
   },
-  "emulator/areas/catalog/query/compile.ts": { names: ["caches", "naturalCaches"], why: "lowered field values of immutable records" },
-  "emulator/areas/catalog/routes.ts": { names: ["cardReplies"], why: "answers of an immutable card record, keyed by it" },
-  "emulator/areas/warehouse/state.ts": { names: ["candidateCache"], why: "derived from the immutable catalog index, keyed by it" },
-  "emulator/areas/mystery/catalog/items.ts": { names: ["cache"], why: "derived from the immutable catalog index, keyed by it" },
+  "emulator/areas/catalog/query/compile.ts": { names: ["caches", "naturalCaches"], why: "values of immutable records" },
+  "emulator/areas/catalog/routes.ts": { names: ["cardReplies"], why: "answers of an immutable card record" },
+  "emulator/areas/warehouse/state.ts": { names: ["candidateCache"], why: "derived from the immutable catalog index" },
+  "emulator/areas/mystery/catalog/items.ts": { names: ["cache"], why: "derived from the immutable catalog index" },
   "emulator/areas/vision/fixture-host.ts": { names: ["cache"], why: "bytes of the shipped fixture images" },
   "emulator/state/slices.ts": { names: ["declared"], why: "the slice declarations, made once at import (declarative)" },
-  "emulator/state/state-claim.ts": { names: ["heldHere"], why: "state files this process holds: process-wide by nature" },
+  "emulator/state/state-claim.ts": { names: ["heldHere"], why: "state files this process holds: process-wide" },
   "contract/zod.ts": { names: ["CODES"], why: "codes tagged on schema objects where they are declared" },
 };
 
-/** `let`/`var`, and `const x = new Map|Set|WeakMap|WeakSet` unless typed ReadonlyMap/ReadonlySet (the compiler refuses writes). */
-const MUTABLE_DECL =
-  /^(?:export )?(?:(?:let|var) (\w+)|const (\w+)(?::(?!\s*Readonly(?:Map|Set)\b)[^=]+)?\s*=\s*(?:new (?:Map|Set|WeakMap|WeakSet)\b|\[\]|\{\}))/;
+/**
+ * `let`/`var`; `const x = new Map|Set|WeakMap|WeakSet` unless typed ReadonlyMap/ReadonlySet (the
+ * compiler then refuses writes); `const x = []` or `{}` (an accumulator).
+ */
+const NOT_READONLY = String.raw`(?::(?!\s*Readonly(?:Map|Set)\b)[^=]+)?`;
+const MUTABLE_VALUE = String.raw`(?:new (?:Map|Set|WeakMap|WeakSet)\b|\[\]|\{\})`;
+const MUTABLE_CONST = String.raw`const (\w+)${NOT_READONLY}\s*=\s*${MUTABLE_VALUE}`;
+const MUTABLE_DECL = new RegExp(String.raw`^(?:export )?(?:(?:let|var) (\w+)|${MUTABLE_CONST})`);
 
 describe("module-level mutable state", () => {
   it("no top-level let, collection or empty accumulator outside the justified allow-list", () => {
@@ -75,7 +80,8 @@ describe("module-level mutable state", () => {
   it("the allow-list names only declarations that still exist", () => {
     for (const [file, { names }] of Object.entries(ALLOWED)) {
       const text = readFileSync(join(ROOT, file), "utf8");
-      for (const name of names) expect(new RegExp(`^(?:export )?(?:let|const) ${name}\\b`, "m").test(text), `${file} ${name}`).toBe(true);
+      for (const name of names)
+        expect(new RegExp(`^(?:export )?(?:let|const) ${name}\\b`, "m").test(text), `${file} ${name}`).toBe(true);
     }
   });
 
@@ -88,7 +94,8 @@ describe("module-level mutable state", () => {
       for (const file of FILES.filter((f) => f !== "emulator/cli.ts")) {
         const mod = (await import(pathToFileURL(join(ROOT, file)).href)) as Record<string, unknown>;
         for (const [name, value] of Object.entries(mod))
-          if (value !== null && typeof value === "object") exported.push({ where: `${relative(ROOT, join(ROOT, file))} ${name}`, value, before: "" });
+          if (value !== null && typeof value === "object")
+            exported.push({ where: `${file} ${name}`, value, before: "" });
       }
       for (const e of exported) e.before = fingerprint(e.value);
       emu = await createEmulator({ seed: 1, clock: "manual" });
@@ -97,8 +104,8 @@ describe("module-level mutable state", () => {
     afterAll(() => emu?.close());
 
     it("an object that is not plain data is frozen or a zod schema (immutable)", () => {
-      const odd = exported.filter(({ value }) => !isData(value) && !Object.isFrozen(value) && !isZod(value)).map((e) => e.where);
-      expect(odd).toEqual([]);
+      const odd = exported.filter(({ value }) => !isData(value) && !Object.isFrozen(value) && !isZod(value));
+      expect(odd.map((e) => e.where)).toEqual([]);
     });
 
     it("exported collections and data come out of a session across every route unchanged", () => {
@@ -113,7 +120,8 @@ describe("two emulators in one process", () => {
   let a: Emulator;
   let b: Emulator;
   beforeAll(async () => {
-    [a, b] = await Promise.all([createEmulator({ seed: 1, clock: "manual" }), createEmulator({ seed: 1, clock: "manual" })]);
+    const start = () => createEmulator({ seed: 1, clock: "manual" });
+    [a, b] = await Promise.all([start(), start()]);
   });
   afterAll(async () => {
     await a?.close();
@@ -156,7 +164,7 @@ describe("two emulators in one process", () => {
 const isZod = (v: unknown) => typeof v === "object" && v !== null && "_zod" in v;
 
 function isData(v: unknown): boolean {
-  if (v instanceof Map || v instanceof Set || v instanceof WeakMap || v instanceof WeakSet || Array.isArray(v)) return true;
+  if (Array.isArray(v) || [Map, Set, WeakMap, WeakSet].some((c) => v instanceof c)) return true;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 }
@@ -167,7 +175,7 @@ function fingerprint(v: unknown, seen = new Set<object>()): string {
   if (v === null || typeof v !== "object") return typeof v === "bigint" ? `${v}n` : JSON.stringify(v) ?? "undefined";
   if (seen.has(v)) return "cycle";
   seen.add(v);
-  if (v instanceof Map) return `Map{${[...v].map(([k, x]) => `${fingerprint(k, seen)}:${fingerprint(x, seen)}`).join(",")}}`;
+  if (v instanceof Map) return `Map{${[...v].map(([k, x]) => `${fingerprint(k, seen)}:${fingerprint(x, seen)}`)}}`;
   if (v instanceof Set) return `Set{${[...v].map((x) => fingerprint(x, seen)).join(",")}}`;
   if (!isData(v)) return `<${v.constructor?.name ?? "object"}>`;
   const out = Object.entries(v).map(([k, x]) => `${k}:${fingerprint(x, seen)}`);
@@ -178,7 +186,9 @@ function fingerprint(v: unknown, seen = new Set<object>()): string {
 async function session(emu: Emulator): Promise<void> {
   const keys = ["demo", "tenant", "catalog-only"].map((n) => emu.key(n));
   for (const r of apiRoutes) {
-    const path = `/api/v1${r.path}`.replace(/:(\w+)(\{[^}]*\})?/g, (_m, name: string, re?: string) => (re?.includes("pokemon") ? "pokemon" : name === "id" ? "1" : "x"));
+    const fill = (_m: string, name: string, re?: string) =>
+      re?.includes("pokemon") ? "pokemon" : name === "id" ? "1" : "x";
+    const path = `/api/v1${r.path}`.replace(/:(\w+)(\{[^}]*\})?/g, fill);
     for (const key of keys) {
       const init: RequestInit = { method: r.method, headers: { "X-API-Key": key, "Content-Type": "application/json" } };
       if (r.method !== "GET") init.body = "{}";

@@ -16,7 +16,11 @@ const LOCKS = runtimeSlot("key locks", () => new Map<string, Promise<void>>());
  * finished (whether it succeeded or threw). Several keys are taken in sorted
  * order, so two calls can never wait for each other.
  */
-export async function withKeyLock<T>(owner: RuntimeOwner, keys: string | readonly string[], fn: () => T | Promise<T>): Promise<T> {
+export async function withKeyLock<T>(
+  owner: RuntimeOwner,
+  keys: string | readonly string[],
+  fn: () => T | Promise<T>,
+): Promise<T> {
   const list = [...new Set(typeof keys === "string" ? [keys] : keys)].sort();
   const held = owner.runtime.of(LOCKS);
   const releases: Array<() => void> = [];

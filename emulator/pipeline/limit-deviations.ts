@@ -5,7 +5,7 @@ import { runtimeSlot } from "./runtime.ts";
 // Deviations that break the partner limits (conformance/checks/limits.ts): one
 // window for every surface, no fresh=true budget, no response cache.
 
-/** no_fresh_budget's memory of the last success per key and URL, per emulator (a harness aid; bounded by what a check asks). */
+/** no_fresh_budget's memory of the last success per key and URL, per emulator (bounded by what a check asks). */
 const LAST_ANSWER = runtimeSlot("no_fresh_budget last answers", () => new Map<string, Body>());
 
 export const limitDeviations: readonly Deviation[] = [

@@ -13,7 +13,7 @@ export class TableRouter<T> implements Router<T> {
   readonly #table = new RouteTable<T>();
 
   add(method: string, path: string, handler: T): void {
-    if (method === "ALL") throw new Error(`TableRouter: one handler per request; no middleware or ALL routes (${path})`);
+    if (method === "ALL") throw new Error(`TableRouter: one handler per request; no middleware or ALL (${path})`);
     this.#table.add(method, path, handler);
   }
 

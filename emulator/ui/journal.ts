@@ -30,7 +30,13 @@ export interface JournalEntry {
   response: { headers: Record<string, string>; body: string | null };
 }
 
-const SECRET_HEADERS: ReadonlySet<string> = new Set(["x-api-key", "payment-signature", "x-payment", "authorization", "x-mystery-signature"]);
+const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  "x-api-key",
+  "payment-signature",
+  "x-payment",
+  "authorization",
+  "x-mystery-signature",
+]);
 const SECRET_FIELDS = /("(?:signing_secret|secret|private_key|signature|receiver_signature|offer_signature|api_key|key)"\s*:\s*")([^"]{4})[^"]*(")/g;
 
 /** `rip_v1_abcd…`: enough to tell keys apart, never the key. */

@@ -31,7 +31,7 @@ describe("route match and envelopes", () => {
     expect(again.headers["x-ratelimit-remaining"]).toBe(post.headers["x-ratelimit-remaining"]);
   });
 
-  it("one router: an escaped param is decoded, a trailing slash or empty segment is no route, a wrong method is 404", async () => {
+  it("one router: an escaped param is decoded; a trailing slash, empty segment or wrong method is 404", async () => {
     const key = emu.key("demo");
     const plain = await api.get(CARD).set("X-API-Key", key).expect(200);
     const escaped = await api.get("/api/v1/pokemon/cards/base1%2D4").set("X-API-Key", key).expect(200);
