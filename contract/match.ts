@@ -1,36 +1,25 @@
 import type { Method, Operation } from "./operation.ts";
+import { RouteTable } from "./route-table.ts";
 
 // Which operation answers `METHOD /api/v1/...`, from the contract alone (the
-// conformance suite and shadow mode judge any target by it). A literal segment
-// beats a parameter at the same place, as the server's routing does
-// (`/webhooks/deliveries` before `/webhooks/:id`), whatever the declaration order.
+// conformance suite and shadow mode judge any target by it), through the same
+// route table the emulator's Hono app routes with. A literal segment beats a
+// parameter at the same place, as the server's routing does
+// (`/webhooks/deliveries` before `/webhooks/:id`), whatever the declaration
+// order: the operations are registered most specific first.
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-interface Compiled {
-  op: Operation;
-  re: RegExp;
-  /** One digit per segment, 1 for a literal, 0 for a parameter: the larger, the more specific. */
-  rank: string;
-}
-
-/** A Hono path (`/:game{pokemon|onepiece}/cards/:id`) as a regular expression over `${prefix}${path}`. */
-export function pathPattern(path: string, prefix = ""): RegExp {
-  const parts = path.split("/").map((seg) => {
-    const m = /^:(\w+)(?:\{(.*)\})?$/.exec(seg);
-    if (!m) return escapeRe(seg);
-    return m[2] ? `(?:${m[2]})` : "[^/]+";
-  });
-  return new RegExp(`^${escapeRe(prefix)}${parts.join("/")}$`);
-}
+/** One digit per segment, 1 for a literal, 0 for a parameter: the larger, the more specific. */
+const rank = (path: string) => path.split("/").map((s) => (s.startsWith(":") ? "0" : "1")).join("");
 
 /** Finds the operation for a method and a URL path (with its `/api/v1` prefix). */
-export function operationMatcher(operations: readonly Operation[], prefix = "/api/v1"): (method: string, pathname: string) => Operation | null {
-  const compiled: Compiled[] = operations
-    .map((op) => ({ op, re: pathPattern(op.path, prefix), rank: op.path.split("/").map((s) => (s.startsWith(":") ? "0" : "1")).join("") }))
+export function operationMatcher(
+  operations: readonly Operation[],
+  prefix = "/api/v1",
+): (method: string, pathname: string) => Operation | null {
+  const table = new RouteTable<Operation>();
+  const ranked = operations
+    .map((op) => ({ op, rank: rank(op.path) }))
     .sort((a, b) => (a.rank < b.rank ? 1 : a.rank > b.rank ? -1 : 0));
-  return (method, pathname) => {
-    for (const c of compiled) if (c.op.method === (method as Method) && c.re.test(pathname)) return c.op;
-    return null;
-  };
+  for (const { op } of ranked) table.add(op.method, `${prefix}${op.path}`, op);
+  return (method, pathname) => table.match(method as Method, pathname)?.value ?? null;
 }

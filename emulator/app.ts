@@ -7,7 +7,7 @@ import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag 
 import { stringify as stringifyYaml } from "yaml";
 import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
 import { inForce, rateLimitHeaders, surfaceOf, surfaceWindow } from "./pipeline/rate-limit.ts";
-import { RouteTable, segmentsUnder } from "./pipeline/route-table.ts";
+import { TableRouter } from "./pipeline/router.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok, serve } from "./pipeline/route.ts";
 import { SERVICE } from "../contract/index.ts";
@@ -25,8 +25,9 @@ import { pipelineDeviations } from "./pipeline/deviations.ts";
 import { limitDeviations } from "./pipeline/limit-deviations.ts";
 
 // Composes the pipeline, every area and the control plane into one fetch
-// handler. Route match happens here: an unknown path under /api/v1 is 404
-// not_found before any key check, and never charged.
+// handler. Route match happens here, in Hono through the route table
+// (pipeline/router.ts): an unknown path under /api/v1 is 404 not_found before
+// any key check, and never charged.
 
 export const healthRoute: RouteSpec = serve(SERVICE.health, { handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }) });
 
@@ -63,11 +64,6 @@ function ipOf(env: unknown): string {
 /** The API routes as served: each with its rate-limit surface, worked out from its path once (a route may name its own). */
 const servedRoutes: RouteSpec[] = apiRoutes.map((r) => ({ ...r, surface: r.surface ?? surfaceOf(r.path) }));
 
-/** The pre-match in front of Hono (pipeline/route-table.ts); none if a route uses a pattern it does not take on. */
-const routeTable: RouteTable<RouteSpec> | null = servedRoutes.every((r) => RouteTable.supports(r.path))
-  ? servedRoutes.reduce((t, r) => (t.add(r.method, r.path, r), t), new RouteTable<RouteSpec>())
-  : null;
-
 export type FetchHandler = (req: Request, env?: unknown) => Promise<Response>;
 
 /**
@@ -84,23 +80,9 @@ export function createFetch(services: Services, host: ControlHost): FetchHandler
     const journal = req.url.includes("/api/v1/") ? journalOf(services) : null;
     const t0 = journal ? performance.now() : 0;
     const reqBody = journal?.watching && req.method !== "GET" ? await req.clone().text().catch(() => null) : null;
-    // An API route the table knows runs the pipeline directly; anything else goes through Hono.
-    const parts = routeTable ? segmentsUnder(req.url, "/api/v1/") : null;
-    const hit = parts && routeTable!.match(req.method, parts);
-    let res: Response;
-    if (hit) {
-      try {
-        res = await run({ spec: hit.value, req, params: hit.params, ip: ipOf(env), requestId, apiKey: apiKeyOf(env, req) });
-      } catch (err) {
-        // What app.onError does for the routes Hono dispatches.
-        console.error("[emulator] unhandled:", err);
-        res = errorResponse(internalError(), "partner", { "X-Request-Id": requestId });
-      }
-    } else {
-      // The id rides in the env (node's bindings object is per request), so every answer is built with it.
-      const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
-      res = await app.fetch(req, bindings);
-    }
+    // The id rides in the env (node's bindings object is per request), so every answer is built with it.
+    const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
+    let res = await app.fetch(req, bindings);
     if (services.deviations.size) res = await applyDeviations(DEVIATIONS, services.deviations, req, res, services);
     if (journal) record(services, req, reqBody, res, requestId, apiKeyOf(env, req), performance.now() - t0);
     return res;
@@ -115,7 +97,8 @@ interface Bindings extends NodeBindings {
 const idHeaders = (c: Context): HeaderBag => ({ "X-Request-Id": (c.env as Bindings).requestId });
 
 export function createApp(services: Services, host: ControlHost, run = createPipeline(services)): Hono {
-  const app = new Hono({ strict: true });
+  // One router: the route table, shared with the conformance suite (contract/route-table.ts).
+  const app = new Hono({ strict: true, router: new TableRouter() });
 
   for (const spec of servedRoutes)
     app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c.env), requestId: (c.env as Bindings).requestId, apiKey: apiKeyOf(c.env, c.req.raw) }));

@@ -13,6 +13,7 @@ import { Faults } from "./pipeline/faults.ts";
 import { newAccount } from "./pipeline/metering.ts";
 import { createFetch, DEVIATIONS } from "./app.ts";
 import { AREAS } from "./areas/index.ts";
+import { AREA_RUNTIMES } from "./areas/area.ts";
 import { createHandlers } from "./msw.ts";
 import type { ResolvedOptions, Services } from "./pipeline/services.ts";
 import type { ControlHost } from "./control/route.ts";
@@ -25,6 +26,7 @@ import { errorResponse } from "./pipeline/envelope.ts";
 import { hostCheck, type HostCheck } from "./pipeline/host-check.ts";
 import { ChainHost, type ChainHostOptions } from "./chain-host.ts";
 import { Replay } from "./pipeline/replay.ts";
+import { Runtime } from "./pipeline/runtime.ts";
 import type { Chain, ChainStateExport } from "../chain/index.ts";
 
 export type { ClockMode } from "./clock/clock.ts";
@@ -237,6 +239,7 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     catalog: new CatalogIndex(seededCatalog(opts.seed, opts.catalog, options.catalogOverlay)),
     deviations: new Set(),
     chain: null,
+    runtime: new Runtime(),
     // Loaded before anything starts, so a bad directory stops the start with nothing to clean up.
     ...(options.replay !== undefined ? { replay: Replay.load(options.replay) } : {}),
   };
@@ -250,7 +253,9 @@ async function start(options: EmulatorOptions, target: string | null, release: (
   }
   const chainHost = services.chain;
   store.exportChain = () => (chainHost ? chainHost.exportState() : carriedChain);
-  const stops = AREAS.map((a) => a.start?.(services)).filter((s): s is () => void => typeof s === "function");
+  // Each area's runtime in this emulator, held by it (and stopped with it).
+  const runtimes = services.runtime.of(AREA_RUNTIMES);
+  for (const area of AREAS) if (area.start) runtimes.set(area.name, area.start(services));
 
   let persisted: StateFileWriter | null = null;
   const host: ControlHost = {
@@ -365,7 +370,7 @@ async function start(options: EmulatorOptions, target: string | null, release: (
       persisted?.flush();
       persisted?.stop();
       release?.();
-      for (const stop of stops) stop();
+      for (const runtime of runtimes.values()) runtime.stop();
       clock.dispose();
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()));

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CardBase, CardPricing, Expansion, GAMES, SealedPricing, SealedProductBase, type Game } from "../contract/index.ts";
+import { CardBase, CardPricing, Expansion, OPERATIONS, SealedPricing, SealedProductBase } from "../contract/index.ts";
+import { operationMatcher, type Game } from "../contract/index.ts";
 import { isRecording, type CatalogOverlay } from "../emulator/index.ts";
 
 // `npx emulator fixtures import DIR`: the catalog answers recorded by `shadow --record DIR` turned into a
@@ -16,7 +17,20 @@ export interface ImportResult {
   skipped: number;
 }
 
-const PATH = new RegExp(`^/api/v1/(${GAMES.join("|")})/(cards|expansions|sealed)(?:/([^/?]+)(?:/(prices|printings|cards))?)?(?:\\?|$)`);
+const matchOperation = operationMatcher(OPERATIONS);
+type Kind = "cards" | "expansions" | "sealed";
+const KINDS: ReadonlySet<string> = new Set<Kind>(["cards", "expansions", "sealed"]);
+const SUBS: ReadonlySet<string | undefined> = new Set([undefined, "prices", "printings", "cards"]);
+
+/** A catalog read whose answer carries whole records: its game, resource and sub-resource (by the contract's route). */
+function catalogRead(path: string): { game: Game; kind: Kind; sub: string | undefined } | null {
+  const pathname = path.split("?")[0]!;
+  const op = matchOperation("GET", pathname);
+  if (!op?.path.startsWith("/:game")) return null;
+  const [, , kind, , sub] = op.path.split("/");
+  if (!kind || !KINDS.has(kind) || !SUBS.has(sub)) return null;
+  return { game: pathname.split("/")[3] as Game, kind: kind as Kind, sub };
+}
 
 export class ImportError extends Error {}
 
@@ -37,8 +51,8 @@ export function importRecordings(dir: string): ImportResult {
       throw new ImportError(`${join(dir, name)} is not JSON`);
     }
     if (!isRecording(doc)) throw new ImportError(`${join(dir, name)} is not a recording (written by npx emulator shadow --record)`);
-    const m = PATH.exec(doc.path);
-    if (!m || doc.status !== 200) continue;
+    const read = catalogRead(doc.path);
+    if (!read || doc.status !== 200) continue;
     let data: unknown;
     try {
       data = (JSON.parse(doc.body) as { data?: unknown }).data;
@@ -46,7 +60,7 @@ export function importRecordings(dir: string): ImportResult {
       continue;
     }
     catalogFiles++;
-    acc.take(m[1] as Game, m[2] as "cards" | "expansions" | "sealed", m[4], data);
+    acc.take(read.game, read.kind, read.sub, data);
   }
   return { overlay: acc.overlay(), files: names.length, catalogFiles, skipped: acc.skipped };
 }
@@ -60,7 +74,7 @@ class Acc {
   private cards = new Map<string, CatalogOverlay["cards"][number]>();
   private sealed = new Map<string, CatalogOverlay["sealed"][number]>();
 
-  take(game: Game, kind: "cards" | "expansions" | "sealed", sub: string | undefined, data: unknown): void {
+  take(game: Game, kind: Kind, sub: string | undefined, data: unknown): void {
     if (sub === "prices") return this.prices(game, kind, data);
     if (kind === "cards" || sub === "cards") for (const r of rows(data)) this.card(game, r);
     else if (kind === "expansions") for (const r of rows(data)) this.expansion(game, r);

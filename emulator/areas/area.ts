@@ -2,6 +2,7 @@ import type { RouteSpec } from "../pipeline/route.ts";
 import type { ControlSpec } from "../control/route.ts";
 import type { Services } from "../pipeline/services.ts";
 import type { Deviation } from "../pipeline/deviation.ts";
+import { runtimeSlot } from "../pipeline/runtime.ts";
 
 /**
  * One area of the API (catalog, credits, vision, webhooks, mystery, warehouse).
@@ -15,6 +16,18 @@ export interface Area {
   control: ControlSpec[];
   /** Harness aid: deviations that each break one rule of this area (conformance kill tests). */
   deviations?: readonly Deviation[];
-  /** Called once per emulator: subscribe to the bus, arm workers on the clock. Returns a stop function. */
-  start?(services: Services): void | (() => void);
+  /**
+   * Called once per emulator: subscribe to the bus, arm workers on the clock, provide ports. Returns the
+   * area's runtime in that emulator (its parts live in `services.runtime`, never in a module).
+   */
+  start?(services: Services): AreaRuntime;
 }
+
+/** One area's runtime in one emulator (timers, queues, ports), held by the emulator until it stops. */
+export interface AreaRuntime {
+  /** Unsubscribes and cancels the area's timers. */
+  stop(): void;
+}
+
+/** The runtimes of the started areas, by area name, in each emulator's runtime. */
+export const AREA_RUNTIMES = runtimeSlot("area runtimes", () => new Map<string, AreaRuntime>());

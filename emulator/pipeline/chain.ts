@@ -1,6 +1,7 @@
 import type { ChainHost } from "../chain-host.ts";
 import { ApiError } from "./errors.ts";
 import { withKeyLock } from "./key-lock.ts";
+import type { RuntimeOwner } from "./runtime.ts";
 
 /** The chain, or 503 chain_unavailable when the emulator runs without one (--no-chain). */
 export function requireChain(services: { chain: ChainHost | null }): ChainHost {
@@ -15,6 +16,6 @@ export function requireChain(services: { chain: ChainHost | null }): ChainHost {
  * One VRF fulfilment at a time (operator actions that check a request is pending, then fulfil it):
  * a parallel caller sees the request fulfilled instead of racing into the coordinator's revert.
  */
-export function withVrfTurn<T>(services: { store: object }, fn: () => T | Promise<T>): Promise<T> {
-  return withKeyLock(services.store, "vrf:fulfill", fn);
+export function withVrfTurn<T>(services: RuntimeOwner, fn: () => T | Promise<T>): Promise<T> {
+  return withKeyLock(services, "vrf:fulfill", fn);
 }

@@ -1,3 +1,4 @@
+import { portSlot } from "./runtime.ts";
 import type { Services } from "./services.ts";
 
 // The end users' custodial USDC wallet as other areas may charge it. The mystery
@@ -28,14 +29,13 @@ export interface CustodyPort {
   refund(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
 }
 
-const ports = new WeakMap<Services, CustodyPort>();
+/** Provided by the mystery area when it starts, in each emulator's runtime. */
+const CUSTODY = portSlot<CustodyPort>("custody port (the mystery area's custodial wallet)");
 
 export function provideCustody(s: Services, port: CustodyPort): void {
-  ports.set(s, port);
+  s.runtime.provide(CUSTODY, port);
 }
 
 export function custodyOf(s: Services): CustodyPort {
-  const port = ports.get(s);
-  if (!port) throw new Error("custody: no custodial wallet provider (the mystery area) is running");
-  return port;
+  return s.runtime.of(CUSTODY);
 }

@@ -32,7 +32,7 @@ export class ApiError extends Error {
 }
 
 // 500s too: the interface says unexpected failures answer `error` = `internal_error` on every endpoint.
-const INFRA_CODES = new Set(["rate_limited", "overloaded", "timeout", "internal_error"]);
+const INFRA_CODES: ReadonlySet<string> = new Set(["rate_limited", "overloaded", "timeout", "internal_error"]);
 
 export function errorBody(err: ApiError, kind: EnvelopeKind): Record<string, unknown> {
   const body: Record<string, unknown> = { success: false, message: err.message };

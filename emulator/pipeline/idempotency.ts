@@ -2,6 +2,7 @@ import { MAX_IDEMPOTENCY_KEY } from "../../contract/index.ts";
 import { defineSlice } from "../state/slices.ts";
 import type { Store } from "../state/store.ts";
 import type { Reply } from "./route.ts";
+import { runtimeSlot, type RuntimeOwner } from "./runtime.ts";
 import { badRequest, conflict } from "./errors.ts";
 
 // Idempotent writes, one mechanism for every area: a key (the Idempotency-Key
@@ -52,15 +53,18 @@ interface InFlight {
   done: Promise<unknown>;
 }
 
-/** Calls under way per store (not state: a promise is not JSON, and a restart has none). */
-const inFlight = new WeakMap<Store, Map<string, InFlight>>();
+/** Calls under way in one emulator (its runtime, not its state: a promise is not JSON, and a restart has none). */
+const IN_FLIGHT = runtimeSlot("idempotent calls in flight", () => new Map<string, InFlight>());
 
-export async function idempotent(store: Store, opts: IdempotentOptions, run: () => Reply | Promise<Reply>): Promise<Reply> {
+export async function idempotent(
+  { store, runtime }: RuntimeOwner & { store: Store },
+  opts: IdempotentOptions,
+  run: () => Reply | Promise<Reply>,
+): Promise<Reply> {
   checkIdempotencyKey(opts.key, opts.field);
   const id = `${opts.scope}\u0000${opts.key}`;
   const fingerprint = canonicalJson(opts.fingerprint);
-  let running = inFlight.get(store);
-  if (!running) inFlight.set(store, (running = new Map()));
+  const running = runtime.of(IN_FLIGHT);
   for (;;) {
     // Re-read the slice each time: the state may have been replaced while we awaited.
     const records = store.slice(IDEMPOTENCY_SLICE).records;

@@ -1,11 +1,12 @@
 import { dataOf, is, isApi, keyOf, toSuccess, type Body, type Deviation } from "./deviation.ts";
 import { freshWindow, surfaceOf } from "./rate-limit.ts";
+import { runtimeSlot } from "./runtime.ts";
 
 // Deviations that break the partner limits (conformance/checks/limits.ts): one
 // window for every surface, no fresh=true budget, no response cache.
 
-/** no_fresh_budget's memory of the last success per key and URL (a harness aid; bounded by what a check asks). */
-const lastAnswer = new Map<string, Body>();
+/** no_fresh_budget's memory of the last success per key and URL, per emulator (bounded by what a check asks). */
+const LAST_ANSWER = runtimeSlot("no_fresh_budget last answers", () => new Map<string, Body>());
 
 export const limitDeviations: readonly Deviation[] = [
   { name: "one_rate_limit", breaks: "partner commerce and Card Data each have their own per-key ceiling", apply: (x) => {
@@ -18,6 +19,7 @@ export const limitDeviations: readonly Deviation[] = [
       // The budget's refusal answered with the last success of the same read, as if no budget applied.
       const key = keyOf(x);
       const at = `${key?.key} ${x.url.pathname}${x.url.search}`;
+      const lastAnswer = x.services.runtime.of(LAST_ANSWER);
       if (x.status === 200 && x.body) lastAnswer.set(at, x.body);
       if (key && x.status === 429 && x.url.searchParams.get("fresh") === "true" && x.headers.get("X-RateLimit-Limit") === String(freshWindow(key).limit)) {
         toSuccess(x, {});

@@ -1,4 +1,5 @@
 import { documentedError, type ApiError } from "./errors.ts";
+import { portSlot, runtimeSlot } from "./runtime.ts";
 import type { Services } from "./services.ts";
 
 // The relayer switch as other areas read it. The mystery area keeps the switch
@@ -6,18 +7,17 @@ import type { Services } from "./services.ts";
 // area's custodial purchases are relayed too, so they pause with it. A port for
 // the same reason as custody-port.ts: areas must not import each other in a circle.
 
-const switches = new WeakMap<Services, () => boolean>();
-const resumers = new WeakMap<Services, Set<() => Promise<number>>>();
+/** Provided by the mystery area when it starts, in each emulator's runtime. */
+const SWITCH = portSlot<() => boolean>("relayer switch (the mystery area)");
+const RESUMERS = runtimeSlot("relayer resumers", () => new Set<() => Promise<number>>());
 
 export function provideRelayerSwitch(s: Services, on: () => boolean): void {
-  switches.set(s, on);
+  s.runtime.provide(SWITCH, on);
 }
 
 /** Whether the relayer sends transactions now. */
 export function relayerOn(s: Services): boolean {
-  const on = switches.get(s);
-  if (!on) throw new Error("relayer: no relayer switch provider (the mystery area) is running");
-  return on();
+  return s.runtime.of(SWITCH)();
 }
 
 /**
@@ -30,8 +30,7 @@ export function relayerDisabled(what: string): ApiError {
 
 /** An area whose relayed work waits while the relayer is off: `resume` relays it and answers how many it picked up. Returns unregister. */
 export function onRelayerResumed(s: Services, resume: () => Promise<number>): () => void {
-  let set = resumers.get(s);
-  if (!set) resumers.set(s, (set = new Set()));
+  const set = s.runtime.of(RESUMERS);
   set.add(resume);
   return () => set.delete(resume);
 }
@@ -39,6 +38,6 @@ export function onRelayerResumed(s: Services, resume: () => Promise<number>): ()
 /** The relayer is back on: every other area resumes its waiting work; how many purchases were picked up. */
 export async function resumeRelayed(s: Services): Promise<number> {
   let n = 0;
-  for (const resume of resumers.get(s) ?? []) n += await resume();
+  for (const resume of s.runtime.of(RESUMERS)) n += await resume();
   return n;
 }

@@ -8,6 +8,7 @@ import type { Gates } from "./concurrency.ts";
 import type { Faults } from "./faults.ts";
 import type { CatalogIndex } from "../catalog-data/catalog-index.ts";
 import type { ChainHost } from "../chain-host.ts";
+import type { Runtime } from "./runtime.ts";
 
 export interface ResolvedOptions {
   seed: number;
@@ -38,4 +39,6 @@ export interface Services {
   chain: ChainHost | null;
   /** Recorded reads answered as recorded (`--replay DIR`); absent otherwise. */
   replay?: Replay;
+  /** This emulator's timers, queues, locks and ports (pipeline/runtime.ts): never module state. */
+  runtime: Runtime;
 }

@@ -1,3 +1,4 @@
+import { runtimeSlot } from "../pipeline/runtime.ts";
 import type { Services } from "../pipeline/services.ts";
 
 // One server-sent-events stream per dashboard client, with a bounded backlog.
@@ -18,20 +19,19 @@ interface Open {
   queued(): number;
 }
 
-const open = new WeakMap<Services, Set<Open>>();
+/** Each emulator's open streams, in its runtime. */
+const OPEN = runtimeSlot("dashboard event streams", () => new Set<Open>());
 
 /** Seam for tests and tools: the backlog of each open stream, in bytes. */
 export function streamBacklogs(s: Services): number[] {
-  return [...(open.get(s) ?? [])].map((o) => o.queued());
+  return [...s.runtime.of(OPEN)].map((o) => o.queued());
 }
 
 /** A stream whose `subscribe` wires its sources to `send` and returns what unwires them (on disconnect or drop). */
 export function eventStream(s: Services, subscribe: (send: Send) => () => void, cap = STREAM_BACKLOG_CAP): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   let stop = () => {};
-  let clients = open.get(s);
-  if (!clients) open.set(s, (clients = new Set()));
-  const set = clients;
+  const set = s.runtime.of(OPEN);
   return new ReadableStream<Uint8Array>(
     {
       start(ctrl) {

@@ -1,3 +1,4 @@
+import { runtimeSlot } from "../pipeline/runtime.ts";
 import type { Services } from "../pipeline/services.ts";
 import { headerOf } from "../pipeline/envelope.ts";
 
@@ -29,7 +30,13 @@ export interface JournalEntry {
   response: { headers: Record<string, string>; body: string | null };
 }
 
-const SECRET_HEADERS = new Set(["x-api-key", "payment-signature", "x-payment", "authorization", "x-mystery-signature"]);
+const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  "x-api-key",
+  "payment-signature",
+  "x-payment",
+  "authorization",
+  "x-mystery-signature",
+]);
 const SECRET_FIELDS = /("(?:signing_secret|secret|private_key|signature|receiver_signature|offer_signature|api_key|key)"\s*:\s*")([^"]{4})[^"]*(")/g;
 
 /** `rip_v1_abcd…`: enough to tell keys apart, never the key. */
@@ -147,12 +154,11 @@ export class Journal {
   }
 }
 
-const journals = new WeakMap<Services, Journal>();
+/** Each emulator's journal, in its runtime. */
+const JOURNAL = runtimeSlot("request journal", () => new Journal());
 
 export function journalOf(s: Services): Journal {
-  let j = journals.get(s);
-  if (!j) journals.set(s, (j = new Journal()));
-  return j;
+  return s.runtime.of(JOURNAL);
 }
 
 /**

@@ -17,7 +17,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Beside this module, from source (emulator/ui/static) and in the package (dist/emulator/ui/static, copied by the build). */
 const STATIC = join(here, "static");
 const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8", svg: "image/svg+xml" };
-const FILES = new Set(["index.html", "app.js", "style.css", "favicon.svg"]);
+const FILES: ReadonlySet<string> = new Set(["index.html", "app.js", "style.css", "favicon.svg"]);
 
 /** The page has buttons that change state: no other site may frame it (clickjacking); the legacy header for old browsers. */
 const NO_FRAMING = { "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" };

@@ -31,6 +31,22 @@ describe("route match and envelopes", () => {
     expect(again.headers["x-ratelimit-remaining"]).toBe(post.headers["x-ratelimit-remaining"]);
   });
 
+  it("one router: an escaped param is decoded; a trailing slash, empty segment or wrong method is 404", async () => {
+    const key = emu.key("demo");
+    const plain = await api.get(CARD).set("X-API-Key", key).expect(200);
+    const escaped = await api.get("/api/v1/pokemon/cards/base1%2D4").set("X-API-Key", key).expect(200);
+    expect(escaped.body.data.id).toBe("base1-4");
+    expect(escaped.body.data).toEqual(plain.body.data);
+    for (const path of [`${CARD}/`, "/api/v1/pokemon//cards", "/api/v1/mystery/catalog/"]) {
+      const res = await api.get(path).set("X-API-Key", key).expect(404);
+      expect(res.body, path).toEqual({ success: false, message: `No endpoint GET ${path}`, error: "not_found" });
+    }
+    const wrong = await api.delete("/api/v1/health").expect(404);
+    expect(wrong.body).toEqual({ success: false, message: "No endpoint DELETE /api/v1/health", error: "not_found" });
+    // The control plane routes through the same table (a `{.+}` parameter spans segments).
+    expectError(await api.get("/_emulator/nope"), 404, "not_found");
+  });
+
   it("every response carries a distinct X-Request-Id, errors and the control plane included", async () => {
     const ids = [];
     for (const path of ["/api/v1/health", "/api/v1/nope", "/api/v1/pokemon/cards/base1-4", "/_emulator/clock"]) {

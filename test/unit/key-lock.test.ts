@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { withKeyLock } from "../../emulator/pipeline/key-lock.ts";
+import { Runtime } from "../../emulator/pipeline/runtime.ts";
+
+const emulator = () => ({ runtime: new Runtime() });
 
 // The per-key lock behind the check-await-write handlers: calls with one key
 // run one at a time in arrival order, other keys do not wait, a throwing call
@@ -9,7 +12,7 @@ const tick = () => new Promise<void>((r) => setImmediate(r));
 
 describe("withKeyLock", () => {
   it("runs calls with one key one at a time, in arrival order; a later call sees what the earlier wrote", async () => {
-    const scope = {};
+    const scope = emulator();
     const state: { record: number | null } = { record: null };
     let inside = 0;
     let most = 0;
@@ -32,18 +35,18 @@ describe("withKeyLock", () => {
   });
 
   it("does not hold back other keys or other scopes", async () => {
-    const scope = {};
+    const scope = emulator();
     let release!: () => void;
     const blocked = withKeyLock(scope, "a", () => new Promise<void>((r) => (release = r)));
     await tick();
     expect(await withKeyLock(scope, "b", () => "b ran")).toBe("b ran");
-    expect(await withKeyLock({}, "a", () => "other scope ran")).toBe("other scope ran");
+    expect(await withKeyLock(emulator(), "a", () => "another emulator ran")).toBe("another emulator ran");
     release();
     await blocked;
   });
 
   it("a call that throws releases the key, and its error reaches its caller only", async () => {
-    const scope = {};
+    const scope = emulator();
     const failed = withKeyLock(scope, "k", async () => {
       await tick();
       throw new Error("boom");
@@ -54,7 +57,7 @@ describe("withKeyLock", () => {
   });
 
   it("several keys are taken in one order, so overlapping calls cannot deadlock", async () => {
-    const scope = {};
+    const scope = emulator();
     const log: string[] = [];
     const run = (keys: string[], name: string) =>
       withKeyLock(scope, keys, async () => {

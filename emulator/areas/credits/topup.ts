@@ -2,8 +2,8 @@ import { getAddress, isAddressEqual, parseEventLogs, type Hex } from "viem";
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { usdStablecoinAbi } from "../../../chain/index.ts";
-import { requireChain } from "../../pipeline/chain.ts";
 import { ApiError } from "../../pipeline/errors.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { balanceOf, newAccount, settle } from "../../pipeline/metering.ts";
 import type { Reply } from "../../pipeline/route.ts";
 import type { Services } from "../../pipeline/services.ts";
@@ -28,19 +28,13 @@ interface TopupInput {
 }
 
 // One top-up at a time per emulator: a retried payment racing its first attempt must find the
-// settled record instead of settling (and failing) a second time.
-const queues = new WeakMap<Services, Promise<unknown>>();
-
+// settled record instead of settling (and failing) a second time. A refused one answers its caller.
 export function topup(input: TopupInput): Promise<Reply> {
-  const prev = queues.get(input.services) ?? Promise.resolve();
-  const next = prev.catch(() => undefined).then(() => run(input));
-  queues.set(input.services, next.catch(() => undefined));
-  return next;
+  return withKeyLock(input.services, "credits topup", () => run(input));
 }
 
 async function run({ services, key, url, headers, amount }: TopupInput): Promise<Reply> {
-  const host = requireChain(services);
-  const kit = await x402Kit(host, services.clock);
+  const kit = await x402Kit(services);
   const now = services.clock.now();
   const wall = Date.now();
   const resource = `${url.origin}${url.pathname}?usd=${amount.usd}`;

@@ -7,6 +7,9 @@ import { ExactEvmScheme as ExactEvmFacilitator } from "@x402/evm/exact/facilitat
 import { ExactEvmScheme as ExactEvmServer } from "@x402/evm/exact/server";
 import type { ChainHost } from "../../chain-host.ts";
 import type { VirtualClock } from "../../clock/clock.ts";
+import { requireChain } from "../../pipeline/chain.ts";
+import { runtimeSlot } from "../../pipeline/runtime.ts";
+import type { Services } from "../../pipeline/services.ts";
 
 // The x402 side of a top-up, built from the OFFICIAL packages: the resource
 // server (@x402/core/server + the exact EVM server scheme) builds and matches
@@ -43,17 +46,19 @@ class LocalFacilitatorClient implements FacilitatorClient {
   }
 }
 
-const kits = new WeakMap<ChainHost, Promise<X402Kit>>();
+/** One kit per emulator, in its runtime (the chain outlives resets; the relayer's nonces are managed by the chain). */
+const KIT = runtimeSlot("x402 kit", (): { kit: Promise<X402Kit> | null } => ({ kit: null }));
 
-/** One kit per chain (the chain outlives resets; the relayer's nonces are managed by the chain). */
-export function x402Kit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> {
-  let kit = kits.get(host);
-  if (!kit) {
-    kit = buildKit(host, clock);
-    kits.set(host, kit);
-    kit.catch(() => kits.delete(host));
+export function x402Kit(services: Services): Promise<X402Kit> {
+  const held = services.runtime.of(KIT);
+  if (!held.kit) {
+    const kit = buildKit(requireChain(services), services.clock);
+    held.kit = kit;
+    kit.catch(() => {
+      if (held.kit === kit) held.kit = null;
+    });
   }
-  return kit;
+  return held.kit;
 }
 
 async function buildKit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> {

@@ -12,7 +12,7 @@ export const instantArea: Area = {
   routes: instantRoutes,
   control: instantControl,
   deviations: instantDeviations,
-  start: startInstantWorker,
+  start: (s) => ({ stop: startInstantWorker(s) }),
 };
 
 /** Instant sales for the revenue routes of the mystery area (only through this face). */

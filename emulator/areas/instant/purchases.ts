@@ -77,7 +77,7 @@ function checkClaims(input: Submitted, recorded: { packetTypeId: number; purchas
  * hash's lock, so the first records and the others answer that record.
  */
 export function submitPurchase(s: Services, accountId: string, input: Submitted): Promise<InstantPurchaseRow> {
-  return withKeyLock(s.store, txLock(input.hash), async () => {
+  return withKeyLock(s, txLock(input.hash), async () => {
     const existing = byHash(s, input.hash);
     if (existing) {
       if (existing.account_id !== accountId) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
@@ -175,7 +175,7 @@ function cardsOf(s: Services, p: InstantPurchaseRow, bundleId: number, tokenIds:
  */
 export function settle(s: Services, id: number): Promise<void> {
   // One settle per purchase at a time: two must not both pay a timed-out purchase back.
-  return withKeyLock(s.store, settleLock(id), () => settleNow(s, id));
+  return withKeyLock(s, settleLock(id), () => settleNow(s, id));
 }
 
 /** The lock of everything that pays one purchase back on chain (settle, operator refunds). */
@@ -269,7 +269,7 @@ export async function listPurchases(s: Services, accountId: string, f: ListFilte
  */
 export function operatorRefund(s: Services, id: number, failReason: string | null): Promise<InstantPurchaseRow> {
   if (!own(instant(s).purchases, String(id))) throw notFound(`No instant purchase ${id}`);
-  return withKeyLock(s.store, settleLock(id), async () => {
+  return withKeyLock(s, settleLock(id), async () => {
     await settleNow(s, id); // opened or timed out meanwhile: the row says so before the check
     const p = instant(s).purchases[id];
     if (!p) throw notFound(`No instant purchase ${id}`);

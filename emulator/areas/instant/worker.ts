@@ -1,5 +1,7 @@
 import type { Services } from "../../pipeline/services.ts";
 import { onRelayerResumed } from "../../pipeline/relayer-port.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
+import { runtimeSlot } from "../../pipeline/runtime.ts";
 import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
 import { relayDue, resumePending } from "./custodial.ts";
 import { settleAll } from "./purchases.ts";
@@ -11,27 +13,27 @@ import { instant } from "./state.ts";
 // blocks are mined, on every clock change, and at each purchase's relay time or
 // timeout (one clock timer armed for the earliest, re-armed on state.replaced).
 
-const timers = new WeakMap<Services, number>();
-const queues = new WeakMap<Services, Promise<void>>();
+/** The worker's one armed timer, per emulator (its runtime). */
+const TIMER = runtimeSlot("instant worker timer", (): { id: number | null } => ({ id: null }));
 
 const watching = (s: Services) => Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED" || p.status === "RESERVED" || p.status === "PENDING");
 
 export function armInstantWorker(s: Services): void {
-  const prev = timers.get(s);
-  if (prev !== undefined) s.clock.cancel(prev);
-  timers.delete(s);
+  const timer = s.runtime.of(TIMER);
+  if (timer.id !== null) s.clock.cancel(timer.id);
+  timer.id = null;
   let due: number | null = null;
   for (const p of Object.values(instant(s).purchases)) {
     const at = p.status === "SUBMITTED" ? p.fail_at : p.status === "RESERVED" || p.status === "PENDING" ? (p.relay_at ?? null) : null;
     if (at !== null && (due === null || at < due)) due = at;
   }
   if (due === null) return;
-  timers.set(s, s.clock.schedule(Math.max(due, s.clock.now()), () => runInstantWorker(s), "instant worker"));
+  timer.id = s.clock.schedule(Math.max(due, s.clock.now()), () => runInstantWorker(s), "instant worker");
 }
 
-/** Settles every SUBMITTED purchase, one run at a time; always re-arms the timer. */
+/** Settles every SUBMITTED purchase, one run at a time (the emulator's queue for it); always re-arms the timer. */
 export function runInstantWorker(s: Services): Promise<void> {
-  const run = async () => {
+  return withKeyLock(s, "instant worker", async () => {
     try {
       if (s.chain && watching(s)) {
         await relayDue(s);
@@ -42,10 +44,7 @@ export function runInstantWorker(s: Services): Promise<void> {
     } finally {
       armInstantWorker(s);
     }
-  };
-  const next = (queues.get(s) ?? Promise.resolve()).then(run, run);
-  queues.set(s, next);
-  return next;
+  });
 }
 
 export function startInstantWorker(s: Services): () => void {
@@ -60,8 +59,8 @@ export function startInstantWorker(s: Services): () => void {
     arm: () => armInstantWorker(s),
     watching: () => watching(s),
     cancel: () => {
-      const t = timers.get(s);
-      if (t !== undefined) s.clock.cancel(t);
+      const { id } = s.runtime.of(TIMER);
+      if (id !== null) s.clock.cancel(id);
     },
   });
   return () => {

@@ -52,7 +52,7 @@ export const revenueControl: ControlSpec[] = [
     handle: (c) => {
       const raw = c.input.params.id;
       const id = intId(raw);
-      return withKeyLock(c.services.store, `mystery:payout:${String(id ?? raw)}`, async () => {
+      return withKeyLock(c.services, `mystery:payout:${String(id ?? raw)}`, async () => {
         pendingStatement(c.services, id, raw);
         return ok(await payStatement(c.services, id!, c.input.body.tx_hash));
       });

@@ -63,7 +63,7 @@ const warehouseStepSchema = (what: string) => ({
 /** Moves `who`'s USDC to exactly `target` (mint up, send the excess to the treasury). */
 function setBalance(c: ControlContext, who: "pool" | "poolSigner", target: bigint): Promise<void> {
   // Read balance → mint/withdraw is exclusive per account: two parallel calls would both mint the gap.
-  return withKeyLock(c.services.store, `mystery:liquidity:${who}`, () => moveBalance(c, who, target));
+  return withKeyLock(c.services, `mystery:liquidity:${who}`, () => moveBalance(c, who, target));
 }
 
 async function moveBalance(c: ControlContext, who: "pool" | "poolSigner", target: bigint): Promise<void> {

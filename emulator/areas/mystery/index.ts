@@ -29,9 +29,10 @@ export const mysteryArea: Area = {
   deviations: mysteryDeviations,
   start: (s) => {
     // Other areas charge the custodial wallet through this port (the instant area's custodial purchases).
-    provideCustody(s, custodyPort(s));
+    const custody = custodyPort(s);
+    provideCustody(s, custody);
     // ... and read the relayer switch through this one (custodial instant purchases are relayed too).
     provideRelayerSwitch(s, () => relayerOn(s));
-    return startWorker(s);
+    return { custody, stop: startWorker(s) };
   },
 };

@@ -1,4 +1,6 @@
 import type { Services } from "../../pipeline/services.ts";
+import { withKeyLock } from "../../pipeline/key-lock.ts";
+import { runtimeSlot } from "../../pipeline/runtime.ts";
 import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
 import { runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
 import { settleAllFromChain } from "./purchases/purchases.ts";
@@ -13,14 +15,12 @@ import { mystery } from "./state.ts";
 // chain is watched (VRF reveals, accepted offers) after every clock change,
 // on reads, and in realtime mode once a second of wall time.
 
-const timers = new WeakMap<Services, number>();
-const queues = new WeakMap<Services, Promise<void>>();
+/** The worker's one armed timer, per emulator (its runtime). */
+const TIMER = runtimeSlot("mystery worker timer", (): { id: number | null } => ({ id: null }));
 
 /** Runs fn after every earlier worker run of this emulator (no two runs send transactions at once). */
 export function serial(s: Services, fn: () => Promise<void>): Promise<void> {
-  const next = (queues.get(s) ?? Promise.resolve()).then(fn, fn);
-  queues.set(s, next.catch(() => undefined));
-  return next;
+  return withKeyLock(s, "mystery worker", fn);
 }
 
 function nextDue(s: Services): number | null {
@@ -39,12 +39,12 @@ function nextDue(s: Services): number | null {
 
 /** Arms the one timer for the earliest due work, never before `notBefore` (a run that had failures backs off). */
 export function armWorker(s: Services, notBefore = s.clock.now()): void {
-  const prev = timers.get(s);
-  if (prev !== undefined) s.clock.cancel(prev);
-  timers.delete(s);
+  const timer = s.runtime.of(TIMER);
+  if (timer.id !== null) s.clock.cancel(timer.id);
+  timer.id = null;
   const due = nextDue(s);
   if (due === null) return;
-  timers.set(s, s.clock.schedule(Math.max(due, notBefore, s.clock.now()), () => runWorker(s), "mystery worker"));
+  timer.id = s.clock.schedule(Math.max(due, notBefore, s.clock.now()), () => runWorker(s), "mystery worker");
 }
 
 /**
@@ -94,8 +94,8 @@ export function startWorker(s: Services): () => void {
     arm: () => armWorker(s),
     watching: () => watching(s),
     cancel: () => {
-      const t = timers.get(s);
-      if (t !== undefined) s.clock.cancel(t);
+      const { id } = s.runtime.of(TIMER);
+      if (id !== null) s.clock.cancel(id);
     },
   });
 }

@@ -1,4 +1,4 @@
-import type { Services } from "../../pipeline/services.ts";
+import { runtimeSlot } from "../../pipeline/runtime.ts";
 import { errorIs, is, keyOf, toSuccess, type Body, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
 import { warehouse } from "./state.ts";
 
@@ -20,7 +20,8 @@ function cardsIn(x: Exchange): Record<string, unknown>[] {
   return typeof d.unique_id === "string" ? [d] : [];
 }
 
-const seenWithdrawals = new WeakMap<Services, Set<unknown>>();
+/** idempotent_replay_200's memory of the withdrawals answered, per emulator (its runtime). */
+const SEEN_WITHDRAWALS = runtimeSlot("idempotent_replay_200 seen withdrawals", () => new Set<unknown>());
 
 export const warehouseDeviations: readonly Deviation[] = [
   { name: "card_by_id_declared_value_scaled", breaks: "a card fetched by id carries the listed card's values (declared_value in integer cents)", apply: (x) => {
@@ -112,8 +113,7 @@ export const warehouseDeviations: readonly Deviation[] = [
   { name: "idempotent_replay_200", breaks: "a write replay returns the original record with the same 201", apply: (x) => {
       const d = dataOf(x);
       if (x.url.pathname !== "/api/v1/withdrawals" || x.req.method !== "POST" || x.status !== 201 || !d) return;
-      const seen = seenWithdrawals.get(x.services) ?? new Set();
-      seenWithdrawals.set(x.services, seen);
+      const seen = x.services.runtime.of(SEEN_WITHDRAWALS);
       if (seen.has(d.withdrawal_id)) {
         x.status = 200;
         (x.body as Body).data = { ...d, replayed: true };

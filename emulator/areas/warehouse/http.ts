@@ -61,7 +61,7 @@ export async function idempotentCreate(c: HandlerContext, kind: string, key: str
   const { [field]: _key, ...sent } = await c.object();
   const target = opts.target ?? {};
   return idempotent(
-    c.services.store,
+    c.services,
     {
       scope: `warehouse:${keyOf(c).account_id}:${kind}`,
       key: raw,

@@ -8,7 +8,8 @@ import { billingRoutes } from "./billing-routes.ts";
 import { warehouseControl } from "./control.ts";
 import { overviewControl } from "./control-overview.ts";
 import { tenantOf } from "./state.ts";
-import { rearm } from "./timers.ts";
+import { rearm, startLabelTimers } from "./timers.ts";
+import { finishLabel } from "./orders.ts";
 import { warehouseDeviations } from "./deviations.ts";
 
 // The warehouse for tenants (docs/reference/api-rules.md “Warehouse endpoints”): inventory sweeps, quotes
@@ -38,11 +39,15 @@ export const warehouseArea: Area = {
         console.error("[emulator] could not open a warehouse integration issue:", err);
       }
     });
+    // An emulator started from a state file may have label purchases in flight: armed here, and on every replace.
+    const labels = startLabelTimers(services, finishLabel);
     const offReplaced = services.bus.on("state.replaced", () => rearm(services));
-    rearm(services); // an emulator started from a state file may have label purchases in flight
-    return () => {
-      offError();
-      offReplaced();
+    return {
+      labels,
+      stop() {
+        offError();
+        offReplaced();
+      },
     };
   },
 };

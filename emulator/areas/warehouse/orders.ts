@@ -9,7 +9,7 @@ import { orderDeadlines } from "./business-days.ts";
 import { rateTable, requireShippable, type QuoteInput } from "./shipping.ts";
 import { billLabel, voidLabel } from "./label-billing.ts";
 import { type Actor, logActivity, tenantOf, touch, updateCards } from "./state.ts";
-import { armLabel, setLabelJob } from "./timers.ts";
+import { armLabel } from "./timers.ts";
 
 // The order lifecycle. A quote creates an order in PENDING_PAYMENT with its
 // rates; committing a rate reserves the cards and buys the label a few
@@ -156,7 +156,7 @@ function releaseHeld(t: TenantState, o: Order): void {
 }
 
 /** The label purchase finishing on the clock (see timers.ts). */
-async function finishLabel(services: Services, accountId: string, orderId: number, due: number): Promise<void> {
+export async function finishLabel(services: Services, accountId: string, orderId: number, due: number): Promise<void> {
   const t = tenantOf(services, accountId);
   const o = own(t.orders, String(orderId));
   if (!o || o.status !== "LABEL_PURCHASING" || o.label_due_at !== due) return;
@@ -194,7 +194,6 @@ async function finishLabel(services: Services, accountId: string, orderId: numbe
   logActivity(services, t, "carrier", "order.label_purchased", `Label bought for order ${o.order_id} (${o.tracking_number})`, { order_id: o.order_id });
   publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingData(o, null));
 }
-setLabelJob(finishLabel);
 
 /** Operator action: the next `times` label purchases fail (the orders go back to PENDING_PAYMENT). Returns how many are armed. */
 export function failNextLabels(t: TenantState, times: number): number {

@@ -1,3 +1,4 @@
+import { portSlot } from "../../pipeline/runtime.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { warehouse } from "./state.ts";
 
@@ -8,22 +9,31 @@ import { warehouse } from "./state.ts";
 
 type Job = (services: Services, accountId: string, orderId: number, due: number) => Promise<void> | void;
 
-const armed = new WeakMap<Services, Set<number>>();
-let labelJob: Job | null = null;
+/** The area's label timers in one emulator: the armed clock ids and the job they run. */
+export interface LabelTimers {
+  armed: Set<number>;
+  readonly job: Job;
+}
 
-/** Registered by orders.ts (breaks the import cycle between the two). */
-export function setLabelJob(job: Job): void {
-  labelJob = job;
+/** Provided when the area starts (the job comes from orders.ts, which arms the timers: no import cycle). */
+const LABELS = portSlot<LabelTimers>("warehouse label timers");
+
+/** The area's start: this emulator's label timers, re-armed from the state. */
+export function startLabelTimers(services: Services, job: Job): LabelTimers {
+  const timers: LabelTimers = { armed: new Set(), job };
+  services.runtime.provide(LABELS, timers);
+  rearm(services);
+  return timers;
 }
 
 export function armLabel(services: Services, accountId: string, orderId: number, due: number): void {
-  const ids = armed.get(services) ?? new Set<number>();
-  armed.set(services, ids);
+  const timers = services.runtime.of(LABELS);
+  const ids = timers.armed;
   const id = services.clock.schedule(
     due,
     async () => {
       ids.delete(id);
-      await labelJob?.(services, accountId, orderId, due);
+      await timers.job(services, accountId, orderId, due);
     },
     `warehouse label purchase for order ${orderId}`,
   );
@@ -32,8 +42,9 @@ export function armLabel(services: Services, accountId: string, orderId: number,
 
 /** Drops every armed timer and re-arms the label purchases in flight in the current state. */
 export function rearm(services: Services): void {
-  for (const id of armed.get(services) ?? []) services.clock.cancel(id);
-  armed.set(services, new Set());
+  const timers = services.runtime.of(LABELS);
+  for (const id of timers.armed) services.clock.cancel(id);
+  timers.armed = new Set();
   for (const t of Object.values(warehouse(services).tenants))
     for (const o of Object.values(t.orders))
       if (o.status === "LABEL_PURCHASING" && o.label_due_at !== null) armLabel(services, t.account_id, o.order_id, o.label_due_at);

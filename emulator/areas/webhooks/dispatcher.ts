@@ -1,3 +1,4 @@
+import { portSlot } from "../../pipeline/runtime.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { BusEvents } from "../../bus.ts";
 import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
@@ -273,11 +274,11 @@ function prune(slice: ReturnType<typeof webhooksSlice>): void {
   for (const d of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_DELIVERIES))) delete slice.deliveries[d.id];
 }
 
-/** One dispatcher per emulator (Area objects are shared module constants). */
-const dispatchers = new WeakMap<Services, Dispatcher>();
+/** One dispatcher per emulator, in its runtime (Area objects are shared module constants). */
+const DISPATCHER = portSlot<Dispatcher>("webhook dispatcher");
 
 export function dispatcherFor(services: Services): Dispatcher {
-  let d = dispatchers.get(services);
-  if (!d) dispatchers.set(services, (d = new Dispatcher(services)));
-  return d;
+  const runtime = services.runtime;
+  if (!runtime.has(DISPATCHER)) runtime.provide(DISPATCHER, new Dispatcher(services));
+  return runtime.of(DISPATCHER);
 }

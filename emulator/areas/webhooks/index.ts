@@ -11,5 +11,8 @@ export const webhooksArea: Area = {
   routes: webhookRoutes,
   control: webhookControl,
   deviations: webhooksDeviations,
-  start: (services) => dispatcherFor(services).start(),
+  start: (services) => {
+    const dispatcher = dispatcherFor(services);
+    return { dispatcher, stop: dispatcher.start() };
+  },
 };

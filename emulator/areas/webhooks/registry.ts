@@ -15,8 +15,8 @@ import { own } from "../../state/own.ts";
 
 export const MAX_WEBHOOKS_PER_KEY = 20;
 
-const LIVE = new Set<string>(EVENT_TYPES);
-const NOT_LIVE = new Set<string>(NOT_LIVE_EVENT_TYPES);
+const LIVE: ReadonlySet<string> = new Set<string>(EVENT_TYPES);
+const NOT_LIVE: ReadonlySet<string> = new Set<string>(NOT_LIVE_EVENT_TYPES);
 
 /** The URL policy (the schema already checked it is a non-empty string). */
 export function checkUrl(services: Services, url: string): string {

@@ -119,7 +119,7 @@ export function parseDistinct(value: string | undefined, resource: Resource = "c
 
 // --- language -----------------------------------------------------------------
 
-const LANGUAGE_BY_LOWER = new Map<string, LanguageCode>(LANGUAGES.map((l) => [l.toLowerCase(), l]));
+const LANGUAGE_BY_LOWER: ReadonlyMap<string, LanguageCode> = new Map(LANGUAGES.map((l) => [l.toLowerCase(), l]));
 
 /**
  * `language`: comma list of codes from LANGUAGES (case-insensitive) or `all`.

@@ -114,7 +114,7 @@ export async function prepareAccept(s: Services, acct: string, rawToken: string,
  */
 export function relayAccept(s: Services, acct: string, rawToken: string, sig: Hex, itemType: BuybackItemType | null): Promise<BuybackAcceptResult> {
   const token = tokenIdOf(rawToken);
-  return withKeyLock(s.store, tokenLockKey("offer", acct, token ?? String(rawToken)), async () => {
+  return withKeyLock(s, tokenLockKey("offer", acct, token ?? String(rawToken)), async () => {
     const o = await activeOffer(s, acct, rawToken, itemType);
     const chain = chainOf(s);
     const tokenId = BigInt(o.token_id);

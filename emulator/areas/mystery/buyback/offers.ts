@@ -159,7 +159,7 @@ export async function createOffer(
   offerPrice: OfferPrice | null,
   itemType: BuybackItemType | null,
 ): Promise<{ offer: OfferRow; idempotent: boolean }> {
-  return withKeyLock(s.store, tokenLockKey("offer", acct, tokenId), async () => {
+  return withKeyLock(s, tokenLockKey("offer", acct, tokenId), async () => {
     const existing = Object.values(mystery(s).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active");
     if (existing) {
       // A replay answers what the chain says now: an offer accepted, expired or on a burned token is

@@ -72,7 +72,7 @@ function checkClaims(input: SubmittedPurchase, recorded: { buyer: string; tierId
  */
 export function submitPurchase(s: Services, accountId: string, input: SubmittedPurchase): Promise<PurchaseRow> {
   const { tier, hash, wallet } = input;
-  return withKeyLock(s.store, txLockKey(hash), async () => {
+  return withKeyLock(s, txLockKey(hash), async () => {
     const existing = Object.values(mystery(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
     if (existing) {
       if (existing.account_id !== accountId) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");

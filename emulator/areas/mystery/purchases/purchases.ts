@@ -99,7 +99,7 @@ export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
  * actions may all trigger it): the second caller waits and finds the row settled.
  */
 export function settleFromChain(s: Services, purchaseId: number): Promise<void> {
-  return withKeyLock(s.store, purchaseLockKey(purchaseId), () => settleLocked(s, purchaseId));
+  return withKeyLock(s, purchaseLockKey(purchaseId), () => settleLocked(s, purchaseId));
 }
 
 /** settleFromChain with the purchase's lock held. Sends no transaction except the refund of a failed reveal. */
@@ -167,7 +167,7 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
 export function refundOnChain(s: Services, purchaseId: number, reason: string): Promise<boolean> {
   // Exclusive per purchase: a read of the purchase and the worker may both find the failed
   // reveal; the second one waits, sees it refunded on chain and sends nothing.
-  return withKeyLock(s.store, purchaseLockKey(purchaseId), async () => {
+  return withKeyLock(s, purchaseLockKey(purchaseId), async () => {
     const sent = await refundLocked(s, purchaseId, reason);
     if (sent) await settleLocked(s, purchaseId);
     return sent;

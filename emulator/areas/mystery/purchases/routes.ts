@@ -65,7 +65,7 @@ export const purchaseRoutes: RouteSpec[] = [
       const who = identityOf(b, "Send external_user_id and/or wallet_address to say which end user buys");
       const acct = account(c);
       return idempotent(
-        c.services.store,
+        c.services,
         {
           scope: `${acct}:mystery-purchase`,
           key,

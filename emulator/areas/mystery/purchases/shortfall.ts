@@ -39,7 +39,7 @@ async function send(s: Services, requestId: bigint, items: number): Promise<bool
 
 /** The operator action: marks the purchase, on chain when it can be; 409 invalid_status once it revealed or ended. */
 export function markShortfall(s: Services, id: number, items: number): Promise<PurchaseRow> {
-  return withKeyLock(s.store, purchaseLockKey(id), async () => {
+  return withKeyLock(s, purchaseLockKey(id), async () => {
     const row = mystery(s).purchases[id]!;
     const ended = () => conflict("invalid_status", `Purchase ${id} is ${mystery(s).purchases[id]?.status ?? "gone"}; a shortfall applies only before the reveal`);
     if (!WAITING.includes(row.status)) throw ended();
@@ -58,7 +58,7 @@ export function markShortfall(s: Services, id: number, items: number): Promise<P
  * either lands before (and is sent here) or sees the request (and sends it itself).
  */
 export function pushShortfall(s: Services, id: number, requestId: bigint): Promise<void> {
-  return withKeyLock(s.store, purchaseLockKey(id), async () => {
+  return withKeyLock(s, purchaseLockKey(id), async () => {
     const items = mystery(s).purchases[id]?.shortfall;
     if (!items) return;
     // The reveal came first (a VRF answered at once): it delivered everything; the row says so.

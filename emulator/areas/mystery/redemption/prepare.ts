@@ -168,7 +168,7 @@ export interface PrepareInput {
 export function prepareRedemption(s: Services, accountId: string, input: PrepareInput): Promise<RedemptionRow> {
   const { key, address, carriers, target: t } = input;
   const keyId = `${accountId}\u0000${key}`;
-  return withKeyLock(s.store, `mystery:redemption-key:${keyId}`, async () => {
+  return withKeyLock(s, `mystery:redemption-key:${keyId}`, async () => {
     const knownId = own(mystery(s).redemption_keys, keyId);
     if (knownId !== undefined) {
       await expireIfDue(s, knownId);
@@ -188,7 +188,7 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
     const target = await resolveTarget(s, accountId, t);
     // At most one live redemption per (partner, token): prepares of one token take turns,
     // so a second key finds the first one's row (409 redemption_exists).
-    return withKeyLock(s.store, tokenLockKey("redemption", accountId, target.item.token_id), async () => {
+    return withKeyLock(s, tokenLockKey("redemption", accountId, target.item.token_id), async () => {
       const live = liveRedemptionFor(s, accountId, target.item.token_id);
       if (live)
         throw conflict("redemption_exists", `Token ${target.item.token_id} is already in redemption ${live.redemption_id} (${live.status})`, {

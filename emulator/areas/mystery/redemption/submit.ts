@@ -76,7 +76,7 @@ const hashesOf = (r: RedemptionRow) => [r.burn_tx_hash, r.shipping?.paid_tx_hash
 export async function submitRedemption(s: Services, accountId: string, id: number | null, label: string, hash: `0x${string}`): Promise<RedemptionRow & { burn_tx_hash: string }> {
   const found = id === null ? undefined : mystery(s).redemptions[id];
   if (!found || found.account_id !== accountId) throw notFound(`No redemption ${label} on this account`);
-  return withKeyLock(s.store, [`mystery:redemption:${found.redemption_id}`, txLockKey(hash)], async () => {
+  return withKeyLock(s, [`mystery:redemption:${found.redemption_id}`, txLockKey(hash)], async () => {
     await expireIfDue(s, found.redemption_id);
     const r = mystery(s).redemptions[found.redemption_id]!;
     // The same hash again answers the burn it recorded (a row ended before any burn was recorded is 409 below).
@@ -104,7 +104,7 @@ export async function submitRedemption(s: Services, accountId: string, id: numbe
 export async function verifyRedemptions(s: Services, ids: readonly number[]): Promise<void> {
   const chain = chainOf(s);
   for (const id of ids)
-    await withKeyLock(s.store, `mystery:redemption:${id}`, async () => {
+    await withKeyLock(s, `mystery:redemption:${id}`, async () => {
       await expireIfDue(s, id);
       const r = mystery(s).redemptions[id];
       if (!r) return;

@@ -17,7 +17,7 @@ import { usdc } from "../util.ts";
 
 export const TIER_SHARE_BPS = 500;
 export const INSTANT_SHARE_BPS = 100;
-const QUALIFYING = new Set(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
+const QUALIFYING: ReadonlySet<string> = new Set(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
 
 export interface Figures {
   packs: number;

@@ -146,7 +146,7 @@ const sellerMismatch = (seller: string) =>
  * parallel submits take turns; the first records, the rest answer that record.
  */
 export function submitSellback(s: Services, accountId: string, hash: `0x${string}`, claimed: `0x${string}` | null): Promise<SellbackRow> {
-  return withKeyLock(s.store, txLockKey(hash), async () => {
+  return withKeyLock(s, txLockKey(hash), async () => {
     const known = Object.values(mystery(s).sellbacks).find((r) => r.transaction_hash.toLowerCase() === hash.toLowerCase());
     if (known) {
       if (known.account_id !== accountId) throw conflict("tx_already_recorded", "This sell-back is recorded for another partner");
