@@ -12,6 +12,7 @@ import { visionChecks } from "./checks/vision.ts";
 import { webhooksChecks } from "./checks/webhooks.ts";
 import { mysteryChecks } from "./checks/mystery.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
+import { warehouseByIdChecks } from "./checks/warehouse-by-id.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { CORRUPTIONS, startRewritingProxy, type RewritingProxy } from "./adversaries.ts";
 
@@ -69,7 +70,7 @@ describe("conformance suite against the emulator", () => {
   });
 
   it("each check of the core files names the reference and section it guards (new area files may add theirs later)", () => {
-    const core = [pipelineChecks, catalogChecks, catalogQueryChecks, creditsChecks, visionChecks, webhooksChecks, mysteryChecks, warehouseChecks, lifecycleChecks].flat();
+    const core = [pipelineChecks, catalogChecks, catalogQueryChecks, creditsChecks, visionChecks, webhooksChecks, mysteryChecks, warehouseChecks, warehouseByIdChecks, lifecycleChecks].flat();
     const REFERENCE = /docs\/reference\/[\w-]+\.md “[^”]+”/;
     expect(core.filter((c) => !REFERENCE.test(c.guards ?? "")).map((c) => c.id)).toEqual([]);
     const withGuards = ALL_CHECKS.filter((c) => c.guards).length;

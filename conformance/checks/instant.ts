@@ -1,7 +1,7 @@
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
-import { ensure, expectError, expectSuccess } from "../assert.ts";
+import { ensure, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { NotApplicable, type Check, type CheckContext } from "../types.ts";
 import { chainMissing, rpcMissing } from "./target.ts";
 import { isolatedCheck, scenarioContext } from "../isolate.ts";
@@ -241,6 +241,25 @@ export const instantChecks: Check[] = [
         ensure(first.onchain_request_id === m.requestId, `onchain_request_id ${first.onchain_request_id} must be the receipt's VRF request ${m.requestId}`);
         const again = expectSuccess(await submit(ctx, body), "submit again", 202).data as { id: number };
         ensure(again.id === first.id, `the same hash answered purchases ${first.id} and ${again.id}`);
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "instant.by-id-equals-listed",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (getPurchase, listPurchases)",
+    title: "An instant purchase fetched by id equals the same purchase listed, field by field",
+    rule: "One resource, many routes: GET /instant/purchase/{id} answers the same fields and values (price in micros) as the purchase's row in GET /instant/purchases.",
+    deviation: "instant_purchase_by_id_price_scaled",
+    async run(ctx) {
+      await withMinedPurchase(ctx, async (m) => {
+        const body = { packet_type_id: m.packetTypeId, transaction_hash: m.hash, request_id: m.requestId, wallet_address: m.wallet.address };
+        const { id } = expectSuccess(await submit(ctx, body), "submit", 202).data as { id: number };
+        const byId = expectSuccess(await ctx.http.get(`${I}/purchase/${id}`, { key: ctx.partnerKey }), `GET /instant/purchase/${id}`).data as Record<string, unknown>;
+        const rows = (expectSuccess(await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { limit: "100" } }), "GET /instant/purchases").data as { purchases: Record<string, unknown>[] }).purchases;
+        const listed = rows.find((p) => p.id === id);
+        ensure(listed, `instant purchase ${id} missing from GET /instant/purchases`);
+        sameFields(byId, listed, `instant purchase ${id}`);
       });
     },
   },
