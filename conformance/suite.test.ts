@@ -3,7 +3,7 @@ import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed } from "./runner.ts";
 import { PROFILES, type Check } from "./types.ts";
-import { DEVIATIONS } from "../emulator/app.ts";
+import { DEVIATIONS, deviations } from "../testing/deviations/index.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
 import { catalogChecks } from "./checks/catalog.ts";
 import { catalogQueryChecks } from "./checks/catalog-query.ts";
@@ -29,7 +29,7 @@ let proxy: RewritingProxy;
 /** The checks that passed through the honest proxy: only these can show an adversary's kill. */
 let honestPassing: readonly Check[] | null = null;
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 } });
+  emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 }, plugins: [deviations] });
   proxy = await startRewritingProxy((url, init) => emu.fetch(url, init), emu.url);
 });
 /** Kill rates measured by this file, printed side by side at the end. */

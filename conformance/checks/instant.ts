@@ -10,7 +10,7 @@ import { isolatedCheck, scenarioContext } from "../isolate.ts";
 // “Instant shapes”; docs/reference/live-service.md “Instant packs”). Read-only ones call the catalog, prepare (creates nothing) and submit
 // with a transaction no server can record. Those that need a mined purchase buy
 // one with a fixture wallet over the emulator's JSON-RPC, between a snapshot and
-// its restore. Each check names the deviation (emulator/areas/instant/deviations.ts) that breaks it.
+// its restore. Each check names the deviation (testing/deviations/instant.ts) that breaks it.
 
 const I = "/api/v1/instant";
 /** A wallet no one signs with: prepare only encodes calldata for it. */

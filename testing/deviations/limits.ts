@@ -1,5 +1,5 @@
 import { dataOf, is, isApi, keyOf, toSuccess, type Body, type Deviation } from "./deviation.ts";
-import { freshWindow, surfaceOf } from "./rate-limit.ts";
+import { freshWindow, surfaceOf } from "../../emulator/pipeline/rate-limit.ts";
 
 // Deviations that break the partner limits (conformance/checks/limits.ts): one
 // window for every surface, no fresh=true budget, no response cache.

@@ -1,4 +1,4 @@
-import { dataOf, errorIs, is, toSuccess, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
+import { dataOf, errorIs, is, toSuccess, type Deviation, type Exchange } from "./deviation.ts";
 
 // Deviations that break the instant area's rules, one per conformance check
 // (conformance/checks/instant.ts): each rewrites only /api/v1/instant answers.

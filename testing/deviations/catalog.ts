@@ -1,4 +1,4 @@
-import { errorIs, toSuccess, type Deviation } from "../../pipeline/deviation.ts";
+import { errorIs, toSuccess, type Deviation } from "./deviation.ts";
 
 // Deviations that break the Card Data catalog's rules (one per conformance check).
 

@@ -1,6 +1,6 @@
-import type { Services } from "../../pipeline/services.ts";
-import { errorIs, is, keyOf, toSuccess, type Body, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
-import { warehouse } from "./state.ts";
+import type { Services } from "../../emulator/pipeline/services.ts";
+import { errorIs, is, keyOf, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
+import { warehouse } from "../../emulator/areas/warehouse/state.ts";
 
 // Deviations that break the warehouse area's rules (one per conformance check
 // in conformance/checks/warehouse.ts).
