@@ -32,7 +32,12 @@ export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.ro
 /** The routes by area, for the OpenAPI document (health under "service"). */
 export const apiAreas = (): AreaRoutes[] => [{ name: "service", routes: [healthRoute] }, ...AREAS.map((a) => ({ name: a.name, routes: a.routes }))];
 /** The emulator's own control routes (plugins may add theirs: createFetch's `pluginControl`). */
-export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...AREAS.flatMap((a) => a.control), ...uiControlRoutes];
+export const controlRoutes: ControlSpec[] = [
+  ...coreControlRoutes,
+  ...chainControlRoutes,
+  ...AREAS.flatMap((a) => a.control),
+  ...uiControlRoutes,
+];
 
 interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
@@ -69,7 +74,11 @@ export type FetchHandler = (req: Request, env?: unknown) => Promise<Response>;
  * The one fetch handler: the app, an `X-Request-Id` on every response (the SDK
  * reads it into errors), and the plugins' answer hooks (if any is rewriting) applied last.
  */
-export function createFetch(services: Services, host: ControlHost, pluginControl: readonly ControlSpec[] = []): FetchHandler {
+export function createFetch(
+  services: Services,
+  host: ControlHost,
+  pluginControl: readonly ControlSpec[] = [],
+): FetchHandler {
   const run = createPipeline(services);
   const app = createApp(services, host, run, pluginControl);
   let requestSeq = 0;
@@ -109,7 +118,12 @@ interface Bindings extends NodeBindings {
 /** The answer's header bag, starting with its `X-Request-Id`. */
 const idHeaders = (c: Context): HeaderBag => ({ "X-Request-Id": (c.env as Bindings).requestId });
 
-export function createApp(services: Services, host: ControlHost, run = createPipeline(services), pluginControl: readonly ControlSpec[] = []): Hono {
+export function createApp(
+  services: Services,
+  host: ControlHost,
+  run = createPipeline(services),
+  pluginControl: readonly ControlSpec[] = [],
+): Hono {
   const app = new Hono({ strict: true });
   const control = [...controlRoutes, ...pluginControl];
 

@@ -33,7 +33,10 @@ export const LAYERS = [
   { name: "contract", paths: ["contract/"] },
 ];
 
-const SOURCE_ROOTS = ["testing", "bin", "emulator", "shadow", "conformance", "scenarios", "harness", "fixtures", "chain", "contract"];
+const SOURCE_ROOTS = [
+  "testing", "bin", "emulator", "shadow", "conformance",
+  "scenarios", "harness", "fixtures", "chain", "contract",
+];
 
 export function layerOf(path) {
   const i = LAYERS.findIndex((l) => l.paths.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p)));

@@ -67,6 +67,8 @@ async function withMinedPurchase(ctx: CheckContext, body: (m: Mined) => Promise<
   });
 }
 
+type Row = Record<string, unknown>;
+
 const submit = (ctx: CheckContext, body: Record<string, unknown>) => ctx.http.post(`${I}/purchase/submit`, { key: ctx.partnerKey, body });
 
 const base = { profile: "mystery" as const, credits: 0, needs: ["partnerKey"] as const };
@@ -249,14 +251,19 @@ export const instantChecks: Check[] = [
     id: "instant.by-id-equals-listed",
     guards: "docs/reference/sdk-shapes.md “Instant pack methods” (getPurchase, listPurchases)",
     title: "An instant purchase fetched by id equals the same purchase listed, field by field",
-    rule: "One resource, many routes: GET /instant/purchase/{id} answers the same fields and values (price in micros) as the purchase's row in GET /instant/purchases.",
+    rule:
+      "One resource, many routes: GET /instant/purchase/{id} answers the same fields and values " +
+      "(price in micros) as the purchase's row in GET /instant/purchases.",
     deviation: "instant_purchase_by_id_price_scaled",
     async run(ctx) {
       await withMinedPurchase(ctx, async (m) => {
-        const body = { packet_type_id: m.packetTypeId, transaction_hash: m.hash, request_id: m.requestId, wallet_address: m.wallet.address };
-        const { id } = expectSuccess(await submit(ctx, body), "submit", 202).data as { id: number };
-        const byId = expectSuccess(await ctx.http.get(`${I}/purchase/${id}`, { key: ctx.partnerKey }), `GET /instant/purchase/${id}`).data as Record<string, unknown>;
-        const rows = (expectSuccess(await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { limit: "100" } }), "GET /instant/purchases").data as { purchases: Record<string, unknown>[] }).purchases;
+        const body = { packet_type_id: m.packetTypeId, transaction_hash: m.hash, request_id: m.requestId };
+        const sub = await submit(ctx, { ...body, wallet_address: m.wallet.address });
+        const { id } = expectSuccess(sub, "submit", 202).data as { id: number };
+        const one = await ctx.http.get(`${I}/purchase/${id}`, { key: ctx.partnerKey });
+        const byId = expectSuccess(one, `GET /instant/purchase/${id}`).data as Row;
+        const list = await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { limit: "100" } });
+        const rows = (expectSuccess(list, "GET /instant/purchases").data as { purchases: Row[] }).purchases;
         const listed = rows.find((p) => p.id === id);
         ensure(listed, `instant purchase ${id} missing from GET /instant/purchases`);
         sameFields(byId, listed, `instant purchase ${id}`);

@@ -8,7 +8,8 @@ import type { Body, Exchange, Services } from "./services.ts";
 export type { Body, Exchange, RuntimeHooks } from "./services.ts";
 
 /** The delivery signing offset of every attached hook (0 without any). */
-export const signingOffsetMs = (services: Services): number => services.hooks.reduce((sum, h) => sum + (h.signingOffsetMs?.() ?? 0), 0);
+export const signingOffsetMs = (services: Services): number =>
+  services.hooks.reduce((sum, h) => sum + (h.signingOffsetMs?.() ?? 0), 0);
 
 /** Runs the rewriting hooks over a finished answer; the answer untouched when none is rewriting. */
 export async function rewriteAnswer(services: Services, req: Request, res: Response): Promise<Response> {

@@ -15,20 +15,23 @@ afterEach(async () => {
   emu = null;
 });
 
-const json = async (res: Response) => (await res.json()) as { success: boolean; data?: Record<string, unknown>; error?: string };
+type Envelope = { success: boolean; data?: Record<string, unknown>; error?: string };
+const json = async (res: Response) => (await res.json()) as Envelope;
 const CARD = "/api/v1/pokemon/cards/base1-4";
+const JSON_TYPE = { "content-type": "application/json" };
+const post = (body: unknown) => ({ method: "POST", headers: JSON_TYPE, body: JSON.stringify(body) });
 
 describe("emulator plugins", () => {
   it("without a plugin, there is no deviation route and answers are the emulator's own", async () => {
     emu = await createEmulator({ seed: 1, clock: "manual", chain: false });
-    const res = await emu.fetch("/_emulator/deviations", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "schema_required_missing" }) });
+    const res = await emu.fetch("/_emulator/deviations", post({ name: "schema_required_missing" }));
     expect(res.status).toBe(404);
     expect((await json(res)).error).toBe("not_found");
     const index = (await json(await emu.fetch("/_emulator"))).data!.routes as { path: string }[];
     expect(index.filter((r) => r.path.includes("deviation"))).toEqual([]);
   });
 
-  it("a plugin rewrites answers while it says so, adds control routes (listed and documented) and resets with the emulator", async () => {
+  it("a plugin rewrites answers while it says so, adds listed control routes, resets with the emulator", async () => {
     let on = false;
     let resets = 0;
     const plugin: EmulatorPlugin = () => ({
@@ -54,11 +57,11 @@ describe("emulator plugins", () => {
     const key = { "X-API-Key": emu.key("demo") };
     const before = (await json(await emu.fetch(CARD, { headers: key }))).data!.name;
     expect(before).not.toBe("rewritten");
-    expect((await json(await emu.fetch("/_emulator/test-switch", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }))).data).toEqual({ on: true });
+    expect((await json(await emu.fetch("/_emulator/test-switch", post({})))).data).toEqual({ on: true });
     expect((await json(await emu.fetch(CARD, { headers: key }))).data!.name).toBe("rewritten");
     const index = (await json(await emu.fetch("/_emulator"))).data!.routes as { path: string }[];
     expect(index.map((r) => r.path)).toContain("/_emulator/test-switch");
-    const doc = (await (await emu.fetch("/_emulator/openapi-control.json")).json()) as { paths: Record<string, unknown> };
+    const doc = (await (await emu.fetch("/_emulator/openapi-control.json")).json()) as { paths: object };
     expect(Object.keys(doc.paths)).toContain("/_emulator/test-switch");
     await emu.reset();
     expect(resets).toBe(1);
@@ -70,10 +73,11 @@ describe("emulator plugins", () => {
     const other = await createEmulator({ seed: 1, clock: "manual", chain: false, plugins: [deviations] });
     try {
       const key = { "X-API-Key": emu.key("demo") };
-      const on = await emu.fetch("/_emulator/deviations", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "schema_required_missing" }) });
+      const on = await emu.fetch("/_emulator/deviations", post({ name: "schema_required_missing" }));
       expect((await json(on)).data).toEqual({ active: ["schema_required_missing"] });
       expect((await json(await emu.fetch(CARD, { headers: key }))).data).not.toHaveProperty("code");
-      expect((await json(await other.fetch(CARD, { headers: { "X-API-Key": other.key("demo") } }))).data).toHaveProperty("code");
+      const elsewhere = await json(await other.fetch(CARD, { headers: { "X-API-Key": other.key("demo") } }));
+      expect(elsewhere.data).toHaveProperty("code");
       await emu.reset();
       expect((await json(await emu.fetch("/_emulator/deviations"))).data!.active).toEqual([]);
       expect((await json(await emu.fetch(CARD, { headers: key }))).data).toHaveProperty("code");

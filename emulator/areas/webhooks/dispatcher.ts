@@ -179,7 +179,8 @@ export class Dispatcher {
     // Signed with the wall-clock time of the attempt: receivers check it against their own clock
     // (5-minute tolerance), so a virtual-clock stamp fails after any jump (docs/webhooks.md).
     const secret = first?.previousSecret && webhook.previous_secret ? webhook.previous_secret : webhook.secret;
-    const headers = deliveryHeaders(webhook, d, clock.wall() + signingOffsetMs(this.services) - (first?.staleMs ?? 0), secret);
+    const signedAt = clock.wall() + signingOffsetMs(this.services) - (first?.staleMs ?? 0);
+    const headers = deliveryHeaders(webhook, d, signedAt, secret);
     this.inFlight.add(id);
     let result;
     let duplicate: Awaited<ReturnType<typeof postJson>> | null = null;
