@@ -5,6 +5,7 @@ import { runSuite, type SuiteResult } from "./runner.ts";
 import { canonical, certificationBundle, checksDigest, verifyBundle, type CertificationBundle, type LoggedRequest } from "./certify.ts";
 import { html } from "./reporters/html.ts";
 import { createHash } from "node:crypto";
+import { deviations } from "../testing/deviations/index.ts";
 
 // Certification a service can verify: every request of every check is in the
 // bundle with the target's X-Request-Id; failures carry a redacted transcript;
@@ -22,7 +23,7 @@ const IDS = ["pipeline.health-public", "pipeline.auth-401", "pipeline.credit-hea
 const FAILING = "pipeline.credit-headers";
 
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual" });
+  emu = await createEmulator({ seed: 1, clock: "manual", plugins: [deviations] });
   const logging = (async (input: string | URL | Request, init?: RequestInit) => {
     const res = await emu.fetch(input, init);
     const url = new URL(input instanceof Request ? input.url : String(input));

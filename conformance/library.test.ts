@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 // What `import … from "cardos-emulator/conformance"` gives (the package's export of conformance/index.ts).
 import { conformanceChecks, ConformanceFailure, type ConformanceTarget } from "./index.ts";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
+import { deviations } from "../testing/deviations/index.ts";
 
 // The suite in the user's own test runner: one vitest case per check, against
 // a URL and keys (an emulator started here, over real HTTP), with the same
@@ -10,7 +11,7 @@ import { createEmulator, type Emulator } from "../emulator/index.ts";
 let emu: Emulator;
 beforeAll(async () => {
   // With the chain, so the commerce checks of these profiles run too (no case is skipped).
-  emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: true });
+  emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: true, plugins: [deviations] });
 });
 afterAll(() => emu?.close());
 

@@ -4,7 +4,7 @@ import { lifecycleChecks, LIFECYCLE_SPECS } from "./checks/lifecycle.ts";
 import { runSuite } from "./runner.ts";
 import { PROFILES, type Check } from "./types.ts";
 import { SCENARIOS } from "../scenarios/registry.ts";
-import { DEVIATIONS } from "../emulator/app.ts";
+import { DEVIATIONS, deviations } from "../testing/deviations/index.ts";
 
 const lifecycleDeviations = DEVIATIONS.filter((d) => d.name.startsWith("lifecycle_"));
 
@@ -33,7 +33,7 @@ describe("lifecycle checks", () => {
   describe("against an emulator with a chain served over JSON-RPC", () => {
     let emu: Emulator;
     beforeAll(async () => {
-      emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 } });
+      emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 }, plugins: [deviations] });
     });
     afterAll(() => emu.close());
 

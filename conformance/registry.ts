@@ -10,6 +10,7 @@ import { redemptionChecks } from "./checks/redemption.ts";
 import { instantChecks } from "./checks/instant.ts";
 import { purchaseChecks } from "./checks/purchases.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
+import { warehouseByIdChecks } from "./checks/warehouse-by-id.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { limitsChecks } from "./checks/limits.ts";
 import { commerceChecks } from "./checks/commerce.ts";
@@ -28,6 +29,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...instantChecks,
   ...limitsChecks,
   ...warehouseChecks,
+  ...warehouseByIdChecks,
   ...commerceChecks,
   ...lifecycleChecks,
 ];

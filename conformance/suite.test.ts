@@ -3,7 +3,7 @@ import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed } from "./runner.ts";
 import { PROFILES, type Check } from "./types.ts";
-import { DEVIATIONS } from "../emulator/app.ts";
+import { DEVIATIONS, deviations } from "../testing/deviations/index.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
 import { catalogChecks } from "./checks/catalog.ts";
 import { catalogQueryChecks } from "./checks/catalog-query.ts";
@@ -12,6 +12,7 @@ import { visionChecks } from "./checks/vision.ts";
 import { webhooksChecks } from "./checks/webhooks.ts";
 import { mysteryChecks } from "./checks/mystery.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
+import { warehouseByIdChecks } from "./checks/warehouse-by-id.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { CORRUPTIONS, startRewritingProxy, type RewritingProxy } from "./adversaries.ts";
 
@@ -28,7 +29,7 @@ let proxy: RewritingProxy;
 /** The checks that passed through the honest proxy: only these can show an adversary's kill. */
 let honestPassing: readonly Check[] | null = null;
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 } });
+  emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 }, plugins: [deviations] });
   proxy = await startRewritingProxy((url, init) => emu.fetch(url, init), emu.url);
 });
 /** Kill rates measured by this file, printed side by side at the end. */
@@ -69,7 +70,9 @@ describe("conformance suite against the emulator", () => {
   });
 
   it("each check of the core files names the reference and section it guards (new area files may add theirs later)", () => {
-    const core = [pipelineChecks, catalogChecks, catalogQueryChecks, creditsChecks, visionChecks, webhooksChecks, mysteryChecks, warehouseChecks, lifecycleChecks].flat();
+    const core = [pipelineChecks, catalogChecks, catalogQueryChecks, creditsChecks, visionChecks, webhooksChecks]
+      .concat([mysteryChecks, warehouseChecks, warehouseByIdChecks, lifecycleChecks])
+      .flat();
     const REFERENCE = /docs\/reference\/[\w-]+\.md “[^”]+”/;
     expect(core.filter((c) => !REFERENCE.test(c.guards ?? "")).map((c) => c.id)).toEqual([]);
     const withGuards = ALL_CHECKS.filter((c) => c.guards).length;

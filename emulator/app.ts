@@ -14,15 +14,12 @@ import { SERVICE } from "../contract/index.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
 import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
-import { deviationRoutes } from "./control/deviation-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
 import { runControl } from "./control/dispatch.ts";
 import { checkControlWrite } from "./control/write-guard.ts";
 import { journalOf, record } from "./ui/journal.ts";
 import { file as dashboardFile, uiControlRoutes } from "./ui/routes.ts";
-import { applyDeviations, type Deviation } from "./pipeline/deviation.ts";
-import { pipelineDeviations } from "./pipeline/deviations.ts";
-import { limitDeviations } from "./pipeline/limit-deviations.ts";
+import { rewriteAnswer } from "./pipeline/hooks.ts";
 
 // Composes the pipeline, every area and the control plane into one fetch
 // handler. Route match happens here, in Hono through the route table
@@ -35,10 +32,13 @@ export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.ro
 
 /** The routes by area, for the OpenAPI document (health under "service"). */
 export const apiAreas = (): AreaRoutes[] => [{ name: "service", routes: [healthRoute] }, ...AREAS.map((a) => ({ name: a.name, routes: a.routes }))];
-/** Harness aid: every deviation, the pipeline's and each area's (one per conformance check). */
-export const DEVIATIONS: readonly Deviation[] = [...pipelineDeviations, ...limitDeviations, ...AREAS.flatMap((a) => a.deviations ?? [])];
-
-export const controlRoutes: ControlSpec[] = [...coreControlRoutes, ...chainControlRoutes, ...AREAS.flatMap((a) => a.control), ...deviationRoutes, ...uiControlRoutes];
+/** The emulator's own control routes (plugins may add theirs: createFetch's `pluginControl`). */
+export const controlRoutes: ControlSpec[] = [
+  ...coreControlRoutes,
+  ...chainControlRoutes,
+  ...AREAS.flatMap((a) => a.control),
+  ...uiControlRoutes,
+];
 
 interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string }; headers?: Record<string, string | string[] | undefined> };
@@ -68,11 +68,15 @@ export type FetchHandler = (req: Request, env?: unknown) => Promise<Response>;
 
 /**
  * The one fetch handler: the app, an `X-Request-Id` on every response (the SDK
- * reads it into errors), and harness deviations (if any are active) applied last.
+ * reads it into errors), and the plugins' answer hooks (if any is rewriting) applied last.
  */
-export function createFetch(services: Services, host: ControlHost): FetchHandler {
+export function createFetch(
+  services: Services,
+  host: ControlHost,
+  pluginControl: readonly ControlSpec[] = [],
+): FetchHandler {
   const run = createPipeline(services);
-  const app = createApp(services, host, run);
+  const app = createApp(services, host, run, pluginControl);
   let requestSeq = 0;
   return async (req, env) => {
     const requestId = `req_${(++requestSeq).toString(36).padStart(8, "0")}`;
@@ -83,7 +87,7 @@ export function createFetch(services: Services, host: ControlHost): FetchHandler
     // The id rides in the env (node's bindings object is per request), so every answer is built with it.
     const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
     let res = await app.fetch(req, bindings);
-    if (services.deviations.size) res = await applyDeviations(DEVIATIONS, services.deviations, req, res, services);
+    if (services.hooks.length) res = await rewriteAnswer(services, req, res);
     if (journal) record(services, req, reqBody, res, requestId, apiKeyOf(env, req), performance.now() - t0);
     return res;
   };
@@ -96,14 +100,20 @@ interface Bindings extends NodeBindings {
 /** The answer's header bag, starting with its `X-Request-Id`. */
 const idHeaders = (c: Context): HeaderBag => ({ "X-Request-Id": (c.env as Bindings).requestId });
 
-export function createApp(services: Services, host: ControlHost, run = createPipeline(services)): Hono {
+export function createApp(
+  services: Services,
+  host: ControlHost,
+  run = createPipeline(services),
+  pluginControl: readonly ControlSpec[] = [],
+): Hono {
   // One router: the route table, shared with the conformance suite (contract/route-table.ts).
   const app = new Hono({ strict: true, router: new TableRouter() });
+  const control = [...controlRoutes, ...pluginControl];
 
   for (const spec of servedRoutes)
     app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c.env), requestId: (c.env as Bindings).requestId, apiKey: apiKeyOf(c.env, c.req.raw) }));
 
-  for (const spec of controlRoutes)
+  for (const spec of control)
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {
       const headers = idHeaders(c);
       try {
@@ -124,7 +134,7 @@ export function createApp(services: Services, host: ControlHost, run = createPip
   // The OpenAPI documents, generated from the route table (JSON, or the same document as YAML).
   for (const [name, build] of [
     ["openapi", (server: string) => apiDocument(apiAreas(), server)],
-    ["openapi-control", (server: string) => controlDocument(controlRoutes, server)],
+    ["openapi-control", (server: string) => controlDocument(control, server)],
   ] as const) {
     app.get(`/_emulator/${name}.json`, (c) => textResponse(200, JSON.stringify(build(new URL(c.req.url).origin)), idHeaders(c)));
     app.get(`/_emulator/${name}.yaml`, (c) => {
@@ -137,7 +147,7 @@ export function createApp(services: Services, host: ControlHost, run = createPip
   // Browsers ask for it on any page of the origin (the dashboard's page links the same icon).
   app.get("/favicon.ico", () => dashboardFile("favicon.svg"));
 
-  app.get("/_emulator", (c) => jsonResponse(200, successBody(ok({ routes: controlRoutes.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) })), idHeaders(c)));
+  app.get("/_emulator", (c) => jsonResponse(200, successBody(ok({ routes: control.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) })), idHeaders(c)));
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;

@@ -11,12 +11,12 @@ import { RateLimiter } from "./pipeline/rate-limit.ts";
 import { Gates, DEFAULT_GATES } from "./pipeline/concurrency.ts";
 import { Faults } from "./pipeline/faults.ts";
 import { newAccount } from "./pipeline/metering.ts";
-import { createFetch, DEVIATIONS } from "./app.ts";
+import { createFetch } from "./app.ts";
 import { AREAS } from "./areas/index.ts";
 import { AREA_RUNTIMES } from "./areas/area.ts";
 import { createHandlers } from "./msw.ts";
 import type { ResolvedOptions, Services } from "./pipeline/services.ts";
-import type { ControlHost } from "./control/route.ts";
+import type { ControlHost, EmulatorPlugin } from "./control/route.ts";
 import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
@@ -35,6 +35,8 @@ export { StateFileError } from "./state/state-file.ts";
 export { VirtualClock } from "./clock/clock.ts";
 export { isLoopback } from "./msw.ts";
 export { OverlayError, type CatalogOverlay } from "./catalog-data/overlay.ts";
+export type { EmulatorPlugin, PluginParts } from "./control/route.ts";
+export type { Exchange, RuntimeHooks } from "./pipeline/hooks.ts";
 export { Replay, ReplayError, replayKey, isRecording, type Recording } from "./pipeline/replay.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
@@ -98,6 +100,11 @@ export interface EmulatorOptions {
    * seeded catalog: its cards, expansions and sealed products replace the seed's of the same id or are added.
    */
   catalogOverlay?: string;
+  /**
+   * Plugins attached to this emulator (none by default): each may rewrite finished answers, offset the
+   * webhook signing time and add control routes (emulator/pipeline/hooks.ts). Test aids attach this way.
+   */
+  plugins?: readonly EmulatorPlugin[];
 }
 
 export interface EmulatorKey {
@@ -237,7 +244,7 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     gates: new Gates(opts.gates),
     faults: new Faults(opts.seed),
     catalog: new CatalogIndex(seededCatalog(opts.seed, opts.catalog, options.catalogOverlay)),
-    deviations: new Set(),
+    hooks: [],
     chain: null,
     runtime: new Runtime(),
     // Loaded before anything starts, so a bad directory stops the start with nothing to clean up.
@@ -253,6 +260,8 @@ async function start(options: EmulatorOptions, target: string | null, release: (
   }
   const chainHost = services.chain;
   store.exportChain = () => (chainHost ? chainHost.exportState() : carriedChain);
+  const plugins = (options.plugins ?? []).map((p) => p(services));
+  services.hooks = plugins;
   // Each area's runtime in this emulator, held by it (and stopped with it).
   const runtimes = services.runtime.of(AREA_RUNTIMES);
   for (const area of AREAS) if (area.start) runtimes.set(area.name, area.start(services));
@@ -263,7 +272,7 @@ async function start(options: EmulatorOptions, target: string | null, release: (
       store.reset();
       services.limiter.clear();
       services.faults.clear();
-      services.deviations.clear();
+      for (const h of services.hooks) h.reset?.();
       await chainHost?.reset();
       services.bus.emit("state.replaced", { reason: "reset" });
     },
@@ -300,7 +309,6 @@ async function start(options: EmulatorOptions, target: string | null, release: (
       if (parsed.now > clock.now()) await clock.setTime(parsed.now);
       services.bus.emit("state.replaced", { reason: "import" });
     },
-    deviations: DEVIATIONS,
     info() {
       return {
         seed: opts.seed,
@@ -312,7 +320,7 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     },
   };
 
-  const appFetch = createFetch(services, host);
+  const appFetch = createFetch(services, host, plugins.flatMap((p) => p.control ?? []));
   let server: ServerType | null = null;
   let url = IN_PROCESS_ORIGIN;
   if (options.port !== undefined) {

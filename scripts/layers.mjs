@@ -11,6 +11,8 @@ import { fileURLToPath } from "node:url";
 
 /** Top to bottom. The first pattern a path matches decides its layer. */
 export const LAYERS = [
+  // Test aids (the deviation plugin): never compiled into dist, so nothing shipped may import them.
+  { name: "testing", paths: ["testing/"] },
   { name: "entry", paths: ["bin/", "emulator/cli.ts", "emulator/cli/"] },
   // Shadow mode judges an upstream by the contract and the emulator (public entry only); it masks as conformance does.
   { name: "shadow", paths: ["shadow/"] },
@@ -31,7 +33,10 @@ export const LAYERS = [
   { name: "contract", paths: ["contract/"] },
 ];
 
-const SOURCE_ROOTS = ["bin", "emulator", "shadow", "conformance", "scenarios", "harness", "fixtures", "chain", "contract"];
+const SOURCE_ROOTS = [
+  "testing", "bin", "emulator", "shadow", "conformance",
+  "scenarios", "harness", "fixtures", "chain", "contract",
+];
 
 export function layerOf(path) {
   const i = LAYERS.findIndex((l) => l.paths.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p)));

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, 
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEVIATIONS } from "../testing/deviations/index.ts";
 
 // The package as a user gets it: `npm pack` here, `npm install` of the tarball into a scratch
 // project outside the repo, and there a strict NodeNext type-check, plain Node, vitest running the
@@ -73,6 +74,20 @@ describe("the packed package", () => {
       expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
     // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
     expect(paths).toEqual(expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/emulator/cli.js"]));
+  });
+
+  it("ships no deviation catalogue: the test aids stay in testing/, attached as a plugin, outside dist", () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths.filter((p) => p.startsWith("dist/testing/"))).toEqual([]);
+    const read = (p: string) => ({ path: p, text: readFileSync(join(ROOT, p), "utf8") });
+    const shipped = paths.filter((p) => /^dist\/.*\.js$/.test(p)).map(read);
+    // The runtime mentions none: its one extension point is the generic plugin hook.
+    const runtime = shipped.filter((f) => f.path.startsWith("dist/emulator/") && /deviation/i.test(f.text));
+    expect(runtime.map((f) => f.path)).toEqual([]);
+    // Elsewhere a deviation's name appears only where a conformance check names the one that kills it.
+    const mentions = (text: string, name: string) => text.replaceAll(`deviation: "${name}"`, "").includes(`"${name}"`);
+    const named = shipped.flatMap((f) => DEVIATIONS.filter((d) => mentions(f.text, d.name)).map((d) => `${f.path} ${d.name}`));
+    expect(named).toEqual([]);
   });
 
   it("ships a package.json without scripts (they name files not shipped) and leaves the checkout's as it was", () => {

@@ -96,3 +96,31 @@ catalogQueryChecks.push({
     }
   },
 });
+
+// Expansions and sealed products: the same rule, one check (and one deviation) each.
+for (const [kind, deviation, field] of [
+  ["expansions", "catalog_expansion_by_id_total_changed", "total"],
+  ["sealed", "catalog_sealed_by_id_name_changed", "name"],
+] as const)
+  catalogQueryChecks.push({
+    id: `catalog.${kind === "sealed" ? "sealed" : "expansion"}-by-id-equals-listed`,
+    guards: "docs/reference/live-service.md “Card Data endpoints”",
+    profile: "catalog",
+    title: `A Card Data ${kind === "sealed" ? "sealed product" : "expansion"} fetched by id equals its listed row`,
+    rule:
+      `One resource, many routes: GET /{game}/${kind}/{id} answers the same fields and values ` +
+      `as its row in GET /{game}/${kind} (${field} included).`,
+    ...runs("read-only", ["partnerKey"], 4),
+    deviation,
+    async run({ http, partnerKey: key }) {
+      const path = `/api/v1/pokemon/${kind}`;
+      const list = await http.get(path, { key, query: { page_size: "3" } });
+      const rows = expectSuccess(list, `GET ${path}`).data as Array<Record<string, unknown>>;
+      ensure(rows.length > 0, `GET ${path} must list rows to compare`);
+      for (const row of rows) {
+        const one = await http.get(`${path}/${encodeURIComponent(String(row.id))}`, { key });
+        const byId = expectSuccess(one, `GET ${path}/${String(row.id)}`).data as Record<string, unknown>;
+        sameFields(byId, row, `${kind} ${String(row.id)}`);
+      }
+    },
+  });

@@ -1,7 +1,7 @@
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
-import { ensure, expectError, expectSuccess } from "../assert.ts";
+import { ensure, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { NotApplicable, type Check, type CheckContext } from "../types.ts";
 import { chainMissing, rpcMissing } from "./target.ts";
 import { isolatedCheck, scenarioContext } from "../isolate.ts";
@@ -10,7 +10,7 @@ import { isolatedCheck, scenarioContext } from "../isolate.ts";
 // “Instant shapes”; docs/reference/live-service.md “Instant packs”). Read-only ones call the catalog, prepare (creates nothing) and submit
 // with a transaction no server can record. Those that need a mined purchase buy
 // one with a fixture wallet over the emulator's JSON-RPC, between a snapshot and
-// its restore. Each check names the deviation (emulator/areas/instant/deviations.ts) that breaks it.
+// its restore. Each check names the deviation (testing/deviations/instant.ts) that breaks it.
 
 const I = "/api/v1/instant";
 /** A wallet no one signs with: prepare only encodes calldata for it. */
@@ -66,6 +66,8 @@ async function withMinedPurchase(ctx: CheckContext, body: (m: Mined) => Promise<
     await body({ wallet, packetTypeId: pack.packet_type_id, hash: receipt.transactionHash, requestId: String(requestId) });
   });
 }
+
+type Row = Record<string, unknown>;
 
 const submit = (ctx: CheckContext, body: Record<string, unknown>) => ctx.http.post(`${I}/purchase/submit`, { key: ctx.partnerKey, body });
 
@@ -241,6 +243,30 @@ export const instantChecks: Check[] = [
         ensure(first.onchain_request_id === m.requestId, `onchain_request_id ${first.onchain_request_id} must be the receipt's VRF request ${m.requestId}`);
         const again = expectSuccess(await submit(ctx, body), "submit again", 202).data as { id: number };
         ensure(again.id === first.id, `the same hash answered purchases ${first.id} and ${again.id}`);
+      });
+    },
+  },
+  {
+    ...chained,
+    id: "instant.by-id-equals-listed",
+    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (getPurchase, listPurchases)",
+    title: "An instant purchase fetched by id equals the same purchase listed, field by field",
+    rule:
+      "One resource, many routes: GET /instant/purchase/{id} answers the same fields and values " +
+      "(price in micros) as the purchase's row in GET /instant/purchases.",
+    deviation: "instant_purchase_by_id_price_scaled",
+    async run(ctx) {
+      await withMinedPurchase(ctx, async (m) => {
+        const body = { packet_type_id: m.packetTypeId, transaction_hash: m.hash, request_id: m.requestId };
+        const sub = await submit(ctx, { ...body, wallet_address: m.wallet.address });
+        const { id } = expectSuccess(sub, "submit", 202).data as { id: number };
+        const one = await ctx.http.get(`${I}/purchase/${id}`, { key: ctx.partnerKey });
+        const byId = expectSuccess(one, `GET /instant/purchase/${id}`).data as Row;
+        const list = await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { limit: "100" } });
+        const rows = (expectSuccess(list, "GET /instant/purchases").data as { purchases: Row[] }).purchases;
+        const listed = rows.find((p) => p.id === id);
+        ensure(listed, `instant purchase ${id} missing from GET /instant/purchases`);
+        sameFields(byId, listed, `instant purchase ${id}`);
       });
     },
   },

@@ -26,7 +26,7 @@ function expectWhError(r: HttpResult, status: number, code: string, what: string
   return b as Data;
 }
 
-const data = (r: HttpResult, what: string, status = 200) => expectSuccess(r, what, status).data as Data;
+export const data = (r: HttpResult, what: string, status = 200) => expectSuccess(r, what, status).data as Data;
 
 async function firstCards(ctx: CheckContext, query: Record<string, string | number> = {}): Promise<Card[]> {
   const d = data(await ctx.http.get("/api/v1/cards", { key: ctx.tenantKey, query: { since: 0, limit: 100, ...query } }), "GET /cards");
@@ -35,7 +35,7 @@ async function firstCards(ctx: CheckContext, query: Record<string, string | numb
 }
 
 /** A card that can be quoted (published, in the vault, available), from the offset inventory listing. */
-async function shippableCard(ctx: CheckContext): Promise<string> {
+export async function shippableCard(ctx: CheckContext): Promise<string> {
   const d = data(await ctx.http.get("/api/v1/inventory", { key: ctx.tenantKey, query: { limit: 100, status: "AVAILABLE", type: "all" } }), "GET /inventory");
   const card = (d.cards as Card[]).find((c) => c.identity?.status === "confirmed" && c.location === "OFFCHAIN");
   ensure(card, "the tenant has no shippable card (confirmed identity, OFFCHAIN, AVAILABLE) to run this check with");

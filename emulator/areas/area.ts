@@ -1,7 +1,6 @@
 import type { RouteSpec } from "../pipeline/route.ts";
 import type { ControlSpec } from "../control/route.ts";
 import type { Services } from "../pipeline/services.ts";
-import type { Deviation } from "../pipeline/deviation.ts";
 import { runtimeSlot } from "../pipeline/runtime.ts";
 
 /**
@@ -14,8 +13,6 @@ export interface Area {
   routes: RouteSpec[];
   /** Operator actions under /_emulator. */
   control: ControlSpec[];
-  /** Harness aid: deviations that each break one rule of this area (conformance kill tests). */
-  deviations?: readonly Deviation[];
   /**
    * Called once per emulator: subscribe to the bus, arm workers on the clock, provide ports. Returns the
    * area's runtime in that emulator (its parts live in `services.runtime`, never in a module).

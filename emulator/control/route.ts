@@ -1,6 +1,6 @@
 import type { InputOf, Method, Reply } from "../pipeline/route.ts";
 import type { Services } from "../pipeline/services.ts";
-import type { Deviation } from "../pipeline/deviation.ts";
+import type { RuntimeHooks } from "../pipeline/hooks.ts";
 import type { ParsedInput, RouteSchema } from "../pipeline/schema.ts";
 
 /** A control-plane route under /_emulator: no key, same envelope. */
@@ -41,6 +41,12 @@ export interface ControlHost {
   restore(id: string): Promise<void>;
   importState(doc: unknown): Promise<void>;
   info(): Record<string, unknown>;
-  /** Harness aid: the deviations this emulator can switch on. */
-  deviations: readonly Deviation[];
 }
+
+/** What a plugin attaches to one emulator: runtime hooks and control routes of its own (under /_emulator). */
+export interface PluginParts extends RuntimeHooks {
+  control?: readonly ControlSpec[];
+}
+
+/** Called once per emulator with its services (`createEmulator({ plugins })`). */
+export type EmulatorPlugin = (services: Services) => PluginParts;

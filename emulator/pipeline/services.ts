@@ -33,12 +33,38 @@ export interface Services {
   gates: Gates;
   faults: Faults;
   catalog: CatalogIndex;
-  /** Active harness deviations (POST /_emulator/deviations); empty in normal use. */
-  deviations: Set<string>;
+  /** What the attached plugins hook into the runtime (pipeline/hooks.ts); empty without plugins. */
+  hooks: readonly RuntimeHooks[];
   /** The local chain, or null when started without one (--no-chain). */
   chain: ChainHost | null;
   /** Recorded reads answered as recorded (`--replay DIR`); absent otherwise. */
   replay?: Replay;
   /** This emulator's timers, queues, locks and ports (pipeline/runtime.ts): never module state. */
   runtime: Runtime;
+}
+
+// The runtime hooks plugins attach (applied in ./hooks.ts); beside Services, which they see.
+
+export type Body = Record<string, unknown> & { data?: unknown; error?: unknown; details?: unknown; code?: unknown };
+
+/** A finished answer outside /_emulator, as a hook may rewrite it. */
+export interface Exchange {
+  req: Request;
+  url: URL;
+  status: number;
+  headers: Headers;
+  /** Parsed JSON body (null when not JSON). Mutate it or replace it. */
+  body: Body | null;
+  services: Services;
+}
+
+export interface RuntimeHooks {
+  /** Whether `answer` wants the answers now; cheap, so an idle hook costs no parse. */
+  rewriting?(): boolean;
+  /** Rewrites a finished answer (it may also change state through `x.services`, as a broken server would). */
+  answer?(x: Exchange): void;
+  /** Added to the wall time a webhook delivery is signed with, in ms (a delivery is no answer to rewrite). */
+  signingOffsetMs?(): number;
+  /** Called when the emulator resets. */
+  reset?(): void;
 }

@@ -64,7 +64,6 @@ describe("control-plane writes are JSON and same-origin (CSRF)", () => {
     ["post", "/_emulator/keys", { kind: "partner" }],
     ["post", "/_emulator/reset", {}],
     ["post", "/_emulator/clock/advance", { ms: 1000 }],
-    ["post", "/_emulator/deviations", { name: "nope" }],
     ["put", "/_emulator/state", {}],
   ];
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { deviations } from "../../testing/deviations/index.ts";
 
 // A search's whole answer is reused for the same query text (emulator/areas/catalog/search.ts):
 // it must be exactly what a fresh emulator computes, per game and per page, and a deviation
@@ -8,7 +9,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 let emu: Emulator;
 let fresh: Emulator;
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 7, chain: false });
+  emu = await createEmulator({ seed: 7, chain: false, plugins: [deviations] });
   fresh = await createEmulator({ seed: 7, chain: false });
 });
 afterAll(async () => {

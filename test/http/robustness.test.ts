@@ -84,7 +84,6 @@ describe("every control-plane route answers junk with a 4xx envelope, never a 50
       const text = await res.text();
       if (res.status >= 500 && res.status !== 503) problems.push(`${res.status} ${c.path} ${c.body ?? ""} → ${text.slice(0, 160)}`);
     }
-    await emu.fetch("/_emulator/deviations", { method: "DELETE" });
     await emu.fetch("/_emulator/faults", { method: "DELETE" });
     await emu.fetch("/_emulator/clock", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode: "manual" }) });
     expect(problems).toEqual([]);

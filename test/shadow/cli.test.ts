@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../helpers.ts";
+import { deviations } from "../../testing/deviations/index.ts";
 
 // `npx emulator shadow` as CI runs it: the drift report in the files asked for, exit 1 on drift, 0 without.
 
@@ -12,7 +13,7 @@ let up: Awaited<ReturnType<typeof startEmulator>>;
 let dir: string;
 
 beforeAll(async () => {
-  up = await startEmulator();
+  up = await startEmulator({ plugins: [deviations] });
   dir = mkdtempSync(join(tmpdir(), "shadow-cli-"));
 }, 60_000);
 afterAll(async () => {

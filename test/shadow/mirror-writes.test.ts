@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../helpers.ts";
 import { startShadow, ShadowOptionsError, type Shadow } from "../../shadow/index.ts";
 import { runShadowCli } from "../../shadow/cli.ts";
+import { deviations } from "../../testing/deviations/index.ts";
 
 // --mirror-writes: a write goes to the upstream (a second emulator, write deviations switched on) and to
 // the shadow's emulator with the named key, and the two answers are compared: exactly the switched-on
@@ -11,7 +12,7 @@ type Upstream = Awaited<ReturnType<typeof startEmulator>>;
 let up: Upstream;
 let shadow: Shadow | null = null;
 beforeEach(async () => {
-  up = await startEmulator();
+  up = await startEmulator({ plugins: [deviations] });
 }, 60_000);
 afterEach(async () => {
   await shadow?.close();

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { createEmulator } from "../../emulator/index.ts";
 import { startEmulator } from "../helpers.ts";
 import { startShadow, type Shadow } from "../../shadow/index.ts";
+import { deviations } from "../../testing/deviations/index.ts";
 
 // The upstream is a second emulator (same seed, manual clock): clean, it must show no drift; with
 // deviations switched on, exactly their differences.
@@ -41,7 +42,7 @@ const found = () =>
     .sort();
 
 beforeEach(async () => {
-  up = await startEmulator();
+  up = await startEmulator({ plugins: [deviations] });
   dir = null;
 }, 60_000);
 afterEach(async () => {

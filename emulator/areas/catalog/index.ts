@@ -1,6 +1,5 @@
 import type { Area } from "../area.ts";
 import { catalogRoutes } from "./routes.ts";
-import { catalogDeviations } from "./deviations.ts";
 
-export const catalogArea: Area = { name: "catalog", routes: catalogRoutes, control: [], deviations: catalogDeviations };
+export const catalogArea: Area = { name: "catalog", routes: catalogRoutes, control: [] };
 export { cardWire } from "./format.ts";

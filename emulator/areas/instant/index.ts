@@ -1,6 +1,5 @@
 import type { Area } from "../area.ts";
 import { instantControl } from "./control.ts";
-import { instantDeviations } from "./deviations.ts";
 import { instantRoutes } from "./routes.ts";
 import { startInstantWorker } from "./worker.ts";
 
@@ -11,7 +10,6 @@ export const instantArea: Area = {
   name: "instant",
   routes: instantRoutes,
   control: instantControl,
-  deviations: instantDeviations,
   start: (s) => ({ stop: startInstantWorker(s) }),
 };
 

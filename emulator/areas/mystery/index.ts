@@ -17,7 +17,6 @@ import { custodyPort } from "./wallet/custody.ts";
 import { provideCustody } from "../../pipeline/custody-port.ts";
 import { provideRelayerSwitch } from "../../pipeline/relayer-port.ts";
 import { relayerOn } from "./purchases/relay.ts";
-import { mysteryDeviations } from "./deviations.ts";
 
 // Mystery-pack commerce on the local chain (docs/reference/api-rules.md “Mystery commerce endpoints”;
 // docs/reference/live-service.md “Mystery commerce”): purchases, redemption with burn on dispatch, buyback and
@@ -26,7 +25,6 @@ export const mysteryArea: Area = {
   name: "mystery",
   routes: [...purchaseRoutes, ...balanceRoutes, ...catalogRoutes, ...redemptionRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
   control: [...overviewControl, ...mysteryControl, ...revenueControl, ...redemptionControl, ...relayerControl, ...purchaseControl],
-  deviations: mysteryDeviations,
   start: (s) => {
     // Other areas charge the custodial wallet through this port (the instant area's custodial purchases).
     const custody = custodyPort(s);

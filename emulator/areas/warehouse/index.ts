@@ -10,7 +10,6 @@ import { overviewControl } from "./control-overview.ts";
 import { tenantOf } from "./state.ts";
 import { rearm, startLabelTimers } from "./timers.ts";
 import { finishLabel } from "./orders.ts";
-import { warehouseDeviations } from "./deviations.ts";
 
 // The warehouse for tenants (docs/reference/api-rules.md “Warehouse endpoints”): inventory sweeps, quotes
 // and orders, returns, custody, inbound shipments, billing and SLA. Paths the
@@ -20,7 +19,6 @@ export const warehouseArea: Area = {
   name: "warehouse",
   routes: [infoRoute, ...inventoryRoutes, ...orderRoutes, ...custodyRoutes, ...inboundRoutes, ...billingRoutes],
   control: [...overviewControl, ...warehouseControl],
-  deviations: warehouseDeviations,
   start(services) {
     const offError = services.bus.on("warehouse.internal_error", (e) => {
       // Every warehouse 500 opens an integration issue the tenant can see.

@@ -4,7 +4,7 @@ import type { BusEvents } from "../../bus.ts";
 import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
 import { nextDelay } from "./schedule.ts";
 import { signatureHeader } from "./signing.ts";
-import { signingSkewMs } from "./deviations.ts";
+import { signingOffsetMs } from "../../pipeline/hooks.ts";
 import { postJson } from "./transport.ts";
 import { chaosOf, firstAttemptChaos, holdFirstAttempt, type FirstAttemptChaos } from "./chaos.ts";
 
@@ -180,7 +180,8 @@ export class Dispatcher {
     // Signed with the wall-clock time of the attempt: receivers check it against their own clock
     // (5-minute tolerance), so a virtual-clock stamp fails after any jump (docs/webhooks.md).
     const secret = first?.previousSecret && webhook.previous_secret ? webhook.previous_secret : webhook.secret;
-    const headers = deliveryHeaders(webhook, d, clock.wall() + signingSkewMs(this.services) - (first?.staleMs ?? 0), secret);
+    const signedAt = clock.wall() + signingOffsetMs(this.services) - (first?.staleMs ?? 0);
+    const headers = deliveryHeaders(webhook, d, signedAt, secret);
     this.inFlight.add(id);
     let result;
     let duplicate: Awaited<ReturnType<typeof postJson>> | null = null;

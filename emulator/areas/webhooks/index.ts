@@ -2,7 +2,6 @@ import type { Area } from "../area.ts";
 import { webhookRoutes } from "./routes.ts";
 import { webhookControl } from "./control.ts";
 import { dispatcherFor } from "./dispatcher.ts";
-import { webhooksDeviations } from "./deviations.ts";
 
 // Webhooks: the registry (routes.ts, registry.ts), signed delivery with retries
 // on the virtual clock (dispatcher.ts), and the operator actions (control.ts).
@@ -10,7 +9,6 @@ export const webhooksArea: Area = {
   name: "webhooks",
   routes: webhookRoutes,
   control: webhookControl,
-  deviations: webhooksDeviations,
   start: (services) => {
     const dispatcher = dispatcherFor(services);
     return { dispatcher, stop: dispatcher.start() };

@@ -1,5 +1,5 @@
-import { balanceOf } from "./metering.ts";
-import { own } from "../state/own.ts";
+import { balanceOf } from "../../emulator/pipeline/metering.ts";
+import { own } from "../../emulator/state/own.ts";
 import { isApi, errorIs, toSuccess, dataOf, is, type Body, type Deviation, type Exchange } from "./deviation.ts";
 
 // Deviations that break the pipeline's rules (auth, rate limits, metering, envelopes, paging).

@@ -1,17 +1,16 @@
 import { createHash } from "node:crypto";
-import { dataOf, errorIs, is, toSuccess, type Body, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
-import { webhooksSlice } from "./model.ts";
-import type { Services } from "../../pipeline/services.ts";
+import { dataOf, errorIs, is, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
+import { webhooksSlice } from "../../emulator/areas/webhooks/model.ts";
 
 // Deviations that break the webhooks area's rules, one per conformance check.
 
 const WEBHOOK_BY_ID = /^\/api\/v1\/webhooks\/(\d+)$/;
 const isPath = (x: Exchange, method: string, path: string) => x.req.method === method && x.url.pathname === path;
 
-const STALE_SIGNING = "webhook_timestamp_stale";
+export const STALE_SIGNING = "webhook_timestamp_stale";
 /** The signing stamp's offset from the wall clock: an hour in the past under `webhook_timestamp_stale`, else 0.
- * The one deviation that acts at delivery time (a delivery is not a response the hook can rewrite). */
-export const signingSkewMs = (services: Services): number => (services.deviations.has(STALE_SIGNING) ? -3_600_000 : 0);
+ * The one deviation that acts at delivery time, through the signing hook (a delivery is no answer to rewrite). */
+export const signingSkewMs = (active: ReadonlySet<string>): number => (active.has(STALE_SIGNING) ? -3_600_000 : 0);
 
 export const webhooksDeviations: readonly Deviation[] = [
   { name: "webhook_secret_leaks", breaks: "the signing secret is shown once, never by GET", apply: (x) => {

@@ -1,6 +1,6 @@
-import { runtimeSlot } from "../../pipeline/runtime.ts";
-import { errorIs, is, keyOf, toSuccess, type Body, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
-import { warehouse } from "./state.ts";
+import { runtimeSlot } from "../../emulator/pipeline/runtime.ts";
+import { errorIs, is, keyOf, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
+import { warehouse } from "../../emulator/areas/warehouse/state.ts";
 
 // Deviations that break the warehouse area's rules (one per conformance check
 // in conformance/checks/warehouse.ts).
@@ -23,12 +23,70 @@ function cardsIn(x: Exchange): Record<string, unknown>[] {
 /** idempotent_replay_200's memory of the withdrawals answered, per emulator (its runtime). */
 const SEEN_WITHDRAWALS = runtimeSlot("idempotent_replay_200 seen withdrawals", () => new Set<unknown>());
 
+/** A deviation that changes the answer of GET /api/v1/<list>/<id> (200 only). */
+function byId(name: string, breaks: string, list: string, change: (d: Record<string, unknown>) => void): Deviation {
+  const path = new RegExp(`^/api/v1/${list}/[^/]+$`);
+  return { name, breaks, apply: (x) => {
+      const d = dataOf(x);
+      if (d && x.status === 200 && is(x, "GET", path)) change(d);
+    } };
+}
+
 export const warehouseDeviations: readonly Deviation[] = [
   { name: "card_by_id_declared_value_scaled", breaks: "a card fetched by id carries the listed card's values (declared_value in integer cents)", apply: (x) => {
       const d = dataOf(x);
       const dv = d?.declared_value as { amount?: unknown } | null | undefined;
       if (is(x, "GET", CARD_GET) && x.status === 200 && typeof dv?.amount === "number") dv.amount = dv.amount * 100;
     } },
+  // One resource, many routes (conformance/checks/warehouse-by-id.ts): a record by id differs from its row.
+  byId(
+    "site_by_id_timezone_utc",
+    "a site fetched by id carries the listed site's values (its timezone)",
+    "sites",
+    (d) => {
+      if (typeof d.timezone === "string") d.timezone = "UTC";
+    },
+  ),
+  byId(
+    "invoice_by_id_total_in_cents",
+    "an invoice fetched by id carries the listed invoice's values (total in USD, not cents)",
+    "invoices",
+    (d) => {
+      if (typeof d.total === "string") d.total = `${d.total.replace(".", "")}.00`;
+    },
+  ),
+  byId(
+    "report_by_id_card_count_off",
+    "a report fetched by id carries the listed report's values (card_count)",
+    "reports",
+    (d) => {
+      if (typeof d.card_count === "number") d.card_count += 1;
+    },
+  ),
+  byId(
+    "exception_by_id_status_flipped",
+    "an exception fetched by id carries the listed exception's values (status)",
+    "exceptions",
+    (d) => {
+      if (typeof d.status === "string") d.status = d.status === "OPEN" ? "RESOLVED" : "OPEN";
+    },
+  ),
+  byId(
+    "withdrawal_by_id_completed",
+    "a withdrawal fetched by id carries the listed withdrawal's values (status)",
+    "withdrawals",
+    (d) => {
+      if (typeof d.status === "string") d.status = d.status === "REQUESTED" ? "COMPLETED" : "REQUESTED";
+    },
+  ),
+  byId(
+    "transfer_by_id_accounts_swapped",
+    "a card transfer fetched by id carries the listed transfer's values (from and to)",
+    "card-transfers",
+    (d) => {
+      [d.from_account, d.to_account] = [d.to_account, d.from_account];
+    },
+  ),
   { name: "warehouse_accepts_partner_key", breaks: "a non-tenant key on warehouse endpoints is 403", apply: (x) => {
       if (isWarehouse(x) && x.status === 403 && x.req.method === "GET") toSuccess(x, { cards: [], orders: [] });
     } },

@@ -1,6 +1,6 @@
 import { dataOf, is, isApi, keyOf, toSuccess, type Body, type Deviation } from "./deviation.ts";
-import { freshWindow, surfaceOf } from "./rate-limit.ts";
-import { runtimeSlot } from "./runtime.ts";
+import { freshWindow, surfaceOf } from "../../emulator/pipeline/rate-limit.ts";
+import { runtimeSlot } from "../../emulator/pipeline/runtime.ts";
 
 // Deviations that break the partner limits (conformance/checks/limits.ts): one
 // window for every surface, no fresh=true budget, no response cache.

@@ -1,4 +1,4 @@
-import { errorIs, toSuccess, type Deviation } from "../../pipeline/deviation.ts";
+import { errorIs, toSuccess, type Deviation } from "./deviation.ts";
 
 // Deviations that break the Card Data catalog's rules (one per conformance check).
 
@@ -7,6 +7,24 @@ export const catalogDeviations: readonly Deviation[] = [
       const d = x.body?.data as Record<string, unknown> | undefined;
       if (x.req.method === "GET" && /^\/api\/v1\/[a-z]+\/cards\/[^/]+$/.test(x.url.pathname) && x.status === 200 && typeof d?.hp === "string" && /^\d+$/.test(d.hp)) d.hp = String(Number(d.hp) + 10);
     } },
+  {
+    name: "catalog_expansion_by_id_total_changed",
+    breaks: "an expansion fetched by id carries its listed values (total)",
+    apply: (x) => {
+      const d = x.body?.data as Record<string, unknown> | undefined;
+      const hit = x.status === 200 && /^\/api\/v1\/[a-z]+\/expansions\/[^/]+$/.test(x.url.pathname);
+      if (hit && typeof d?.total === "number") d.total += 1;
+    },
+  },
+  {
+    name: "catalog_sealed_by_id_name_changed",
+    breaks: "a sealed product fetched by id carries its listed values (name)",
+    apply: (x) => {
+      const d = x.body?.data as Record<string, unknown> | undefined;
+      const hit = x.status === 200 && /^\/api\/v1\/[a-z]+\/sealed\/[^/]+$/.test(x.url.pathname);
+      if (hit && typeof d?.name === "string") d.name = `${d.name} (boxed)`;
+    },
+  },
   { name: "catalog_orderby_desc_ignored", breaks: "orderBy=-field sorts descending", apply: (x) => {
       // A server that drops the "-": each page of a descending sort comes back ascending.
       const orderBy = x.url.searchParams.get("orderBy") ?? "";

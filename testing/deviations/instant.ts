@@ -1,4 +1,4 @@
-import { dataOf, errorIs, is, toSuccess, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
+import { dataOf, errorIs, is, toSuccess, type Deviation, type Exchange } from "./deviation.ts";
 
 // Deviations that break the instant area's rules, one per conformance check
 // (conformance/checks/instant.ts): each rewrites only /api/v1/instant answers.
@@ -60,6 +60,15 @@ export const instantDeviations: readonly Deviation[] = [
   { name: "instant_status_filter_unchecked", breaks: "an unknown status filter on /instant/purchases is 400 invalid_status", apply: (x) => {
       if (on(x) && errorIs(x, 400, "invalid_status")) toSuccess(x, { purchases: [] });
     } },
+  {
+    name: "instant_purchase_by_id_price_scaled",
+    breaks: "an instant purchase fetched by id carries its listed values (price in micros)",
+    apply: (x) => {
+      const d = dataOf(x);
+      const hit = is(x, "GET", /^\/api\/v1\/instant\/purchase\/[^/]+$/) && x.status === 200;
+      if (hit && typeof d?.price === "string" && /^\d+$/.test(d.price)) d.price = String(BigInt(d.price) * 1000n);
+    },
+  },
   { name: "instant_get_unknown_500", breaks: "an instant purchase that is not the partner's is 404 not_found", apply: (x) => {
       if (!is(x, "GET", /^\/api\/v1\/instant\/purchase\/[^/]+$/) || !errorIs(x, 404, "not_found")) return;
       x.status = 500;

@@ -1,5 +1,5 @@
-import { errorIs, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
-import { own } from "../../state/own.ts";
+import { errorIs, type Deviation, type Exchange } from "./deviation.ts";
+import { own } from "../../emulator/state/own.ts";
 
 // Deviations that break the vision area's rules (one per conformance check).
 

@@ -1,7 +1,7 @@
-import { balanceOf, monthOf } from "../../pipeline/metering.ts";
-import { own } from "../../state/own.ts";
-import { creditsSlice } from "./state.ts";
-import { dataOf, errorIs, is, keyOf, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
+import { balanceOf, monthOf } from "../../emulator/pipeline/metering.ts";
+import { own } from "../../emulator/state/own.ts";
+import { creditsSlice } from "../../emulator/areas/credits/state.ts";
+import { dataOf, errorIs, is, keyOf, type Deviation, type Exchange } from "./deviation.ts";
 
 // Deviations that break the credits area's rules (one per conformance check).
 

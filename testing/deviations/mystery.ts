@@ -1,7 +1,7 @@
-import { dataOf, errorIs, is, keyOf, toSuccess, type Deviation, type Exchange } from "../../pipeline/deviation.ts";
-import { mystery } from "./state.ts";
-import { activeWallet } from "./wallet/wallets.ts";
-import { parseUsdc, usdc } from "./util.ts";
+import { dataOf, errorIs, is, keyOf, toSuccess, type Deviation, type Exchange } from "./deviation.ts";
+import { mystery } from "../../emulator/areas/mystery/state.ts";
+import { activeWallet } from "../../emulator/areas/mystery/wallet/wallets.ts";
+import { parseUsdc, usdc } from "../../emulator/areas/mystery/util.ts";
 
 // Deviations that break the mystery area's rules (one per conformance check).
 
