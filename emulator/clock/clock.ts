@@ -15,6 +15,12 @@ interface Timer extends TimerInfo {
   fn: () => unknown | Promise<unknown>;
 }
 
+interface Hold {
+  seq: number;
+  until: number;
+  done: Promise<void>;
+}
+
 export type ClockListener = (now: number) => void | Promise<void>;
 
 export class VirtualClock {
@@ -27,6 +33,9 @@ export class VirtualClock {
   private wallTimer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> = Promise.resolve();
   private listeners = new Set<ClockListener>();
+  /** Work timers started without the clock waiting for it (see `hold`). */
+  private holds = new Set<Hold>();
+  private holdSeq = 0;
   private readonly wallNow: () => number;
 
   constructor(opts: { mode: ClockMode; start?: number; wallNow?: () => number }) {
@@ -97,6 +106,17 @@ export class VirtualClock {
       .map(({ id, at, label }) => ({ id, at, label }));
   }
 
+  /**
+   * Work a timer started and does not make the clock wait for (a webhook attempt on a slow receiver): other
+   * timers keep firing, but time does not pass `until` before it settles (it may schedule work due then, a
+   * retry), and the advance that started it resolves only once it settled.
+   */
+  hold(work: Promise<unknown>, until: number): void {
+    const h: Hold = { seq: ++this.holdSeq, until, done: work.then(() => undefined, () => undefined) };
+    this.holds.add(h);
+    void h.done.then(() => this.holds.delete(h));
+  }
+
   /** Moves time forward by ms, running every timer that falls due, in order. */
   advance(ms: number): Promise<number> {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError("advance needs a non-negative number of ms");
@@ -105,10 +125,14 @@ export class VirtualClock {
 
   /** Jumps to an absolute time (never backwards), running due timers in order. */
   setTime(target: number): Promise<number> {
+    let firstSeq = 0;
     const run = this.running.then(async () => {
+      firstSeq = this.holdSeq + 1;
       const end = Math.max(target, this.now());
       for (;;) {
         const next = this.nextDue(end);
+        // Work held until before the next stop settles first; it may have scheduled something due sooner.
+        if (await this.settleHolds(next ? next.at : end)) continue;
         if (!next) break;
         this.moveTo(next.at);
         this.timers.delete(next.id);
@@ -123,7 +147,19 @@ export class VirtualClock {
       () => undefined,
       () => undefined,
     );
-    return run;
+    // The caller waits for the held work this run started; the clock (the next setTime) does not.
+    return run.then(async (now) => {
+      await Promise.all([...this.holds].filter((h) => h.seq >= firstSeq).map((h) => h.done));
+      return now;
+    });
+  }
+
+  /** Waits for held work that must settle before time reaches `t`; true when there was any. */
+  private async settleHolds(t: number): Promise<boolean> {
+    const due = [...this.holds].filter((h) => h.until <= t);
+    if (!due.length) return false;
+    await Promise.all(due.map((h) => h.done));
+    return true;
   }
 
   /** Runs timers already due (realtime: called from the wall timer). */
@@ -135,6 +171,7 @@ export class VirtualClock {
     if (this.wallTimer) clearTimeout(this.wallTimer);
     this.wallTimer = null;
     this.timers.clear();
+    this.holds.clear();
   }
 
   private nextDue(end: number): Timer | undefined {
