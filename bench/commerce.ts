@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { encodeFunctionData, type Hex } from "viem";
-import { startChain, usdStablecoinAbi, vrfRequestIdsFromLogs, type Chain, type FixtureAccount } from "../chain/index.ts";
+import { mysteryPoolAbi, startChain, usdStablecoinAbi, vrfRequestIdsFromLogs, type Chain, type FixtureAccount } from "../chain/index.ts";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 
 const { values } = parseArgs({
@@ -194,6 +194,18 @@ async function main() {
   const revealed: Array<[number, FixtureAccount]> = [];
 
   if (want("mystery") || want("redemption")) {
+    // The chain's own limit for this purchase: the same three transactions (approve, purchase, VRF fulfil)
+    // sent straight to the node, no API, no clock. A purchase transaction costs the node more than a transfer.
+    const approve = encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: [chain.addresses.mysteryPool, 25_000_000n] });
+    const purchase = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "purchase", args: [1] });
+    await compare(chain, "chain alone: approve, purchase, VRF fulfil", raw, () =>
+      timed(chain, DURATION, async (i) => {
+        const user = users[i % users.length]!;
+        const calls: Call[] = [{ to: chain.addresses.stablecoin, data: approve }, { to: chain.addresses.mysteryPool, data: purchase }];
+        const [requestId] = vrfRequestIdsFromLogs((await send(chain, user, calls)).logs);
+        if (!(await chain.fulfillVrf(requestId)).success) throw new Error("reveal failed");
+      }),
+    );
     await compare(chain, "mystery non-custodial prepare→submit→reveal", raw, () =>
       timed(chain, DURATION, async (i) => {
         const user = users[i % users.length]!;
@@ -333,6 +345,7 @@ async function restart(): Promise<void> {
   const emu = await createEmulator({ ...emulatorOpts, chain: { rpcPort: false, vrf: "manual" }, stateFile: file });
   const chain = emu.chain!;
   const key = await benchKey(emu);
+  const deployed = emu.exportState().chain!; // the deployment alone: what every replay costs before the purchases
   const buy = async (i: number) => {
     const user = chain.endUsers[i % chain.endUsers.length]!;
     const prep = await api(emu, "POST", "/api/v1/mystery/purchase/prepare", key, { wallet_address: user.address, tier_id: 1 });
@@ -353,11 +366,14 @@ async function restart(): Promise<void> {
   await emu.close(); // writes the file
   const doc = JSON.parse(readFileSync(file, "utf8")) as { chain: typeof built };
 
-  t0 = performance.now();
-  const replayed = await startChain({ seed: 1, startTime: 0, rpcPort: false, restore: built });
-  const replayMs = performance.now() - t0;
-  await replayed.close();
-  const perThousand = (replayMs * 1000) / BUILT;
+  const replay = async (doc: typeof built) => {
+    const t = performance.now();
+    await (await startChain({ seed: 1, startTime: 0, rpcPort: false, restore: doc })).close();
+    return performance.now() - t;
+  };
+  const baseMs = Math.min(await replay(deployed), await replay(deployed));
+  const replayMs = await replay(built);
+  const perThousand = ((replayMs - baseMs) * 1000) / BUILT;
 
   t0 = performance.now();
   const again = await createEmulator({ clock: "realtime", ipRateLimitPerMin: 1e9, chain: { rpcPort: false, vrf: "auto", vrfDelayMs: 1 }, stateFile: file });
@@ -368,14 +384,18 @@ async function restart(): Promise<void> {
   const target = BUILT + INFLIGHT;
   let n = await fulfilled();
   while (n < target && performance.now() - t0 < 120_000) {
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100)); // each look formats every row: not too often, it competes
     n = await fulfilled();
   }
   const landedMs = performance.now() - t0 - readyMs;
   await again.close();
   rmSync(dir, { recursive: true, force: true });
   console.log(`\nstate: ${BUILT} revealed + ${INFLIGHT} in-flight purchases (built in ${(buildMs / 1000).toFixed(1)} s), journal ${doc.chain.journal.length} entries`);
-  console.log(`journal replay of ${BUILT} revealed purchases (${built.journal.length} entries): ${replayMs.toFixed(0)} ms → ${(perThousand / 1000).toFixed(2)} s per 1,000 purchases (target ≤ 2 s)`);
+  const entries = built.journal.length - deployed.journal.length;
+  console.log(
+    `journal replay of ${BUILT} revealed purchases (${entries} entries past the deployment): ${replayMs.toFixed(0)} ms, ` +
+      `of which ${baseMs.toFixed(0)} ms network + deployment → ${(perThousand / 1000).toFixed(2)} s per 1,000 purchases (target ≤ 2 s)`,
+  );
   console.log(`restart with --state: ready in ${readyMs.toFixed(0)} ms; ${INFLIGHT} in-flight reveals landed ${(landedMs / 1000).toFixed(2)} s after ready (${n - BUILT}/${INFLIGHT}; target ≤ 5 s)`);
 }
 

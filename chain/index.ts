@@ -723,7 +723,8 @@ class EmulatorChain implements Chain {
 
   /** Next block at max(ts, latest block time). */
   private async pinNextBlockTime(ts: number): Promise<void> {
-    const latest = await this.latestTimestamp();
+    // In-process the journal knows the head (one read fewer per transaction); attached, ask the node.
+    const latest = this.journal ? this.journal.head.timestamp : await this.latestTimestamp();
     await this.raw("evm_setNextBlockTimestamp", [Math.max(ts, latest)]);
   }
 

@@ -9,11 +9,8 @@ import { VirtualClock } from "../../emulator/clock/clock.ts";
 function fakeServices() {
   const blockListeners = new Set<() => void>();
   const clock = new VirtualClock({ mode: "manual", start: 0 });
-  const services = {
-    clock,
-    bus: { on: () => () => {} },
-    chain: { onBlocks: (l: () => void) => (blockListeners.add(l), () => blockListeners.delete(l)) },
-  } as unknown as Services;
+  const host = { onBlocks: (l: () => void) => (blockListeners.add(l), () => blockListeners.delete(l)) }; // no real chain
+  const services = { clock, bus: { on: () => () => {} }, chain: host } as unknown as Services;
   return { services, mine: () => blockListeners.forEach((l) => l()) };
 }
 
