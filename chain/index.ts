@@ -154,6 +154,8 @@ export interface Chain {
   faucet(address: `0x${string}`, amounts: { usdc?: bigint; eth?: bigint }): Promise<{ usdcTx?: `0x${string}`; ethTx?: string }>;
   /** VRF requests not fulfilled yet, ascending. */
   pendingVrfRequests(): Promise<bigint[]>;
+  /** Whether one request is still waiting (one storage read; pendingVrfRequests returns every pending id). */
+  isVrfPending(requestId: bigint): Promise<boolean>;
   /** Fulfil a request (default: oldest pending) with the given words or words derived from the seed. */
   fulfillVrf(requestId?: bigint, words?: bigint[]): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }>;
   /** The words fulfillVrf would use by default for a request. */
@@ -801,6 +803,16 @@ class EmulatorChain implements Chain {
     const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (at !== null) this.pendingCache = { at, ids: sorted };
     return [...sorted];
+  }
+
+  async isVrfPending(requestId: bigint): Promise<boolean> {
+    const [subId] = await this.publicClient.readContract({
+      address: this.addresses.vrfCoordinator,
+      abi: vrfCoordinatorMockAbi,
+      functionName: "getRequest",
+      args: [requestId],
+    });
+    return subId !== 0n;
   }
 
   vrfWordsFor(requestId: bigint, numWords: number): bigint[] {

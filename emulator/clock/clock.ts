@@ -36,6 +36,7 @@ export class VirtualClock {
   /** Work timers started without the clock waiting for it (see `hold`). */
   private holds = new Set<Hold>();
   private holdSeq = 0;
+  private firingTimers = false;
   private readonly wallNow: () => number;
 
   constructor(opts: { mode: ClockMode; start?: number; wallNow?: () => number }) {
@@ -61,6 +62,11 @@ export class VirtualClock {
 
   nowIso(): string {
     return new Date(this.now()).toISOString();
+  }
+
+  /** True while a time move runs its due timers; its listeners (`onChange`) are called after them. */
+  get firing(): boolean {
+    return this.firingTimers;
   }
 
   /** Called after every time jump (chain block time follows the clock). */
@@ -129,14 +135,19 @@ export class VirtualClock {
     const run = this.running.then(async () => {
       firstSeq = this.holdSeq + 1;
       const end = Math.max(target, this.now());
-      for (;;) {
-        const next = this.nextDue(end);
-        // Work held until before the next stop settles first; it may have scheduled something due sooner.
-        if (await this.settleHolds(next ? next.at : end)) continue;
-        if (!next) break;
-        this.moveTo(next.at);
-        this.timers.delete(next.id);
-        await this.fire(next);
+      this.firingTimers = true;
+      try {
+        for (;;) {
+          const next = this.nextDue(end);
+          // Work held until before the next stop settles first; it may have scheduled something due sooner.
+          if (await this.settleHolds(next ? next.at : end)) continue;
+          if (!next) break;
+          this.moveTo(next.at);
+          this.timers.delete(next.id);
+          await this.fire(next);
+        }
+      } finally {
+        this.firingTimers = false;
       }
       this.moveTo(end);
       await this.notify();

@@ -48,6 +48,21 @@ describe("startWorkerHooks: block-driven runs", () => {
     stop();
   });
 
+  it("blocks mined by the clock's own timers start no run: the clock's change runs the worker once after them", async () => {
+    const { services, mine } = fakeServices();
+    let runs = 0;
+    const stop = startWorkerHooks(services, { run: async () => void runs++, arm: () => {}, watching: () => true, cancel: () => {} });
+    for (let i = 0; i < 10; i++)
+      services.clock.after(100 + i, async () => {
+        mine(); // a VRF fulfilment due at this time
+        await new Promise((r) => setImmediate(r));
+      });
+    await services.clock.advance(1_000);
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toBe(1);
+    stop();
+  });
+
   it("does not run for blocks while nothing on chain is watched", async () => {
     const { services, mine } = fakeServices();
     let runs = 0;
