@@ -16,7 +16,6 @@ interface Timer extends TimerInfo {
 }
 
 interface Hold {
-  seq: number;
   until: number;
   done: Promise<void>;
 }
@@ -35,7 +34,6 @@ export class VirtualClock {
   private listeners = new Set<ClockListener>();
   /** Work timers started without the clock waiting for it (see `hold`). */
   private holds = new Set<Hold>();
-  private holdSeq = 0;
   private firingTimers = false;
   private readonly wallNow: () => number;
 
@@ -115,10 +113,10 @@ export class VirtualClock {
   /**
    * Work a timer started and does not make the clock wait for (a webhook attempt on a slow receiver): other
    * timers keep firing, but time does not pass `until` before it settles (it may schedule work due then, a
-   * retry), and the advance that started it resolves only once it settled.
+   * retry), and an advance's promise resolves only once it settled.
    */
   hold(work: Promise<unknown>, until: number): void {
-    const h: Hold = { seq: ++this.holdSeq, until, done: work.then(() => undefined, () => undefined) };
+    const h: Hold = { until, done: work.then(() => undefined, () => undefined) };
     this.holds.add(h);
     void h.done.then(() => this.holds.delete(h));
   }
@@ -131,9 +129,7 @@ export class VirtualClock {
 
   /** Jumps to an absolute time (never backwards), running due timers in order. */
   setTime(target: number): Promise<number> {
-    let firstSeq = 0;
     const run = this.running.then(async () => {
-      firstSeq = this.holdSeq + 1;
       const end = Math.max(target, this.now());
       this.firingTimers = true;
       try {
@@ -158,9 +154,10 @@ export class VirtualClock {
       () => undefined,
       () => undefined,
     );
-    // The caller waits for the held work this run started; the clock (the next setTime) does not.
+    // The caller waits for held work still open (an advance returns once every attempt has its answer, as
+    // callers expect); the clock itself (the next setTime, its timers) does not.
     return run.then(async (now) => {
-      await Promise.all([...this.holds].filter((h) => h.seq >= firstSeq).map((h) => h.done));
+      await Promise.all([...this.holds].map((h) => h.done));
       return now;
     });
   }

@@ -124,16 +124,20 @@ describe("VirtualClock.hold (work a timer starts without the clock waiting for i
     expect(clock.now()).toBe(T0 + 3_000);
   });
 
-  it("a later advance is not held by work that an earlier one started and that is not due yet", async () => {
+  it("a later advance's timers are not held by work an earlier one started (its promise waits for it)", async () => {
     const clock = new VirtualClock({ mode: "manual", start: T0 });
     let release!: () => void;
     clock.after(0, () => clock.hold(new Promise<void>((r) => (release = r)), clock.now() + 60_000));
     const first = clock.runDue();
     const seen: number[] = [];
     clock.after(1_000, () => void seen.push(clock.now()));
-    await clock.advance(5_000); // resolves though the held work is still open
+    let done = false;
+    const second = clock.advance(5_000).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
     expect(seen).toEqual([T0 + 1_000]);
+    expect(clock.now()).toBe(T0 + 5_000);
+    expect(done).toBe(false);
     release();
-    await first;
+    await Promise.all([first, second]);
   });
 });
