@@ -17,7 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { encodeFunctionData, type Hex } from "viem";
-import { mysteryPoolAbi, startChain, usdStablecoinAbi, vrfRequestIdsFromLogs, type Chain, type FixtureAccount } from "../chain/index.ts";
+import { mysteryPoolAbi, startChain, usdStablecoinAbi, vrfRequestIdsFromLogs } from "../chain/index.ts";
+import type { Chain, FixtureAccount } from "../chain/index.ts";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 
 const { values } = parseArgs({
@@ -40,7 +41,16 @@ const want = (name: string) => !only || only.has(name);
 type Call = { to: `0x${string}`; data: Hex; kind?: string };
 type Json = Record<string, any>;
 
-async function api(emu: Emulator, method: string, path: string, key: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<Json> {
+type Headers = Record<string, string>;
+
+async function api(
+  emu: Emulator,
+  method: string,
+  path: string,
+  key: string | null,
+  body?: unknown,
+  headers: Headers = {},
+) {
   const res = await emu.fetch(path, {
     method,
     headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}), ...headers },
@@ -56,7 +66,8 @@ async function send(chain: Chain, user: FixtureAccount, calls: Call[]) {
   const wallet = chain.walletClientFor(user);
   let receipt;
   for (const c of calls) {
-    const hash = await wallet.sendTransaction({ to: c.to, data: c.data, account: wallet.account, chain: chain.viemChain });
+    const tx = { to: c.to, data: c.data, account: wallet.account, chain: chain.viemChain };
+    const hash = await wallet.sendTransaction(tx);
     receipt = await chain.publicClient.getTransactionReceipt({ hash }); // automine: mined when the send returns
     if (receipt.status !== "success") throw new Error(`${c.kind ?? "call"} to ${c.to} reverted`);
   }
@@ -82,7 +93,8 @@ const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "—");
 
 /** Transactions the chain ran (journal entries that send one), for tx-per-op counts. */
 function txCount(chain: Chain): number {
-  return chain.exportState()!.journal.filter(([m]) => m === "eth_sendRawTransaction" || m === "eth_sendTransaction").length;
+  const sends = new Set(["eth_sendRawTransaction", "eth_sendTransaction"]);
+  return chain.exportState()!.journal.filter(([m]) => sends.has(m)).length;
 }
 
 /** Runs `op` back to back for `ms` of wall time (or until it returns false). */
@@ -111,7 +123,7 @@ interface Row {
 const rows: Row[] = [];
 
 /** Baseline and subject alternate, ROUNDS times; the ratio is the median of the rounds'. */
-async function compare(chain: Chain, name: string, baseline: () => Promise<Run>, subject: () => Promise<Run>): Promise<void> {
+async function compare(chain: Chain, name: string, baseline: () => Promise<Run>, subject: () => Promise<Run>) {
   const ratios: number[] = [];
   const bases: number[] = [];
   const subs: number[] = [];
@@ -130,10 +142,20 @@ async function compare(chain: Chain, name: string, baseline: () => Promise<Run>,
     ops += s.ops;
     txs += s.txs;
   }
-  const row = { path: name, baseline: median(bases), subject: median(subs), txPerOp: txs / ops, ratio: median(ratios), p50: q(lat, 0.5), p99: q(lat, 0.99), ops };
+  const row: Row = {
+    path: name,
+    baseline: median(bases),
+    subject: median(subs),
+    txPerOp: txs / ops,
+    ratio: median(ratios),
+    p50: q(lat, 0.5),
+    p99: q(lat, 0.99),
+    ops,
+  };
   rows.push(row);
   console.log(
-    `${name.padEnd(44)} raw ${f1(row.baseline).padStart(6)} tx/s | ${f1(row.subject).padStart(6)} ops/s × ${f2(row.txPerOp)} tx/op | ratio ${f2(row.ratio)} | p50 ${f1(row.p50)} ms p99 ${f1(row.p99)} ms (${ops} ops)`,
+    `${name.padEnd(44)} raw ${f1(row.baseline).padStart(6)} tx/s | ${f1(row.subject).padStart(6)} ops/s × ` +
+      `${f2(row.txPerOp)} tx/op | ratio ${f2(row.ratio)} | p50 ${f1(row.p50)} ms p99 ${f1(row.p99)} ms (${ops} ops)`,
   );
 }
 
@@ -143,8 +165,10 @@ const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: 
 
 /** A key of the demo partner (same account, scopes and model) without rate limits or a credit ceiling in the way. */
 async function benchKey(emu: Emulator): Promise<string> {
-  const demo = ((await api(emu, "GET", "/_emulator/keys", null)).keys as Json[]).find((k) => k.key === emu.key("demo"))!;
-  const body = { kind: "partner", account_id: demo.account_id, scopes: demo.scopes, billing_model: demo.billing_model, balance: 1e9 };
+  const keys = (await api(emu, "GET", "/_emulator/keys", null)).keys as Json[];
+  const demo = keys.find((k) => k.key === emu.key("demo"))!;
+  const { account_id, scopes, billing_model } = demo;
+  const body = { kind: "partner", account_id, scopes, billing_model, balance: 1e9 };
   const limits = { rate_limit_per_min: 1e9, partner_rate_limit_per_min: 1e9 };
   return (await api(emu, "POST", "/_emulator/keys", null, { ...body, ...limits })).key as string;
 }
@@ -174,7 +198,9 @@ async function main() {
     let n = 0;
     const t0 = performance.now();
     while (performance.now() - t0 < 1000) {
-      await account.signTransaction!({ to: chain.addresses.stablecoin, data, nonce: n, gas: 100_000n, maxFeePerGas: 10n ** 9n, maxPriorityFeePerGas: 1n, chainId: chain.chainId, type: "eip1559" });
+      const fees = { maxFeePerGas: 10n ** 9n, maxPriorityFeePerGas: 1n, chainId: chain.chainId } as const;
+      const tx = { to: chain.addresses.stablecoin, data, nonce: n, gas: 100_000n, type: "eip1559", ...fees } as const;
+      await account.signTransaction!(tx);
       n++;
     }
     const signs = (n * 1000) / (performance.now() - t0);
@@ -185,9 +211,12 @@ async function main() {
       g++;
     }
     const gets = (g * 1000) / (performance.now() - t1);
-    console.log(`load generator ceiling: ${signs.toFixed(0)} signed transfers/s (signing alone), ${gets.toFixed(0)} in-process GET /mystery/catalog/s`);
+    const ceiling = `${signs.toFixed(0)} signed transfers/s (signing alone), ` +
+      `${gets.toFixed(0)} in-process GET /mystery/catalog/s`;
+    console.log(`load generator ceiling: ${ceiling}`);
     await raw(); // warm-up of the chain path (JIT), unmeasured
-    console.log(`each row: baseline and subject alternate ${ROUNDS}× for ${DURATION / 1000} s each; ratio = ops/s × tx/op ÷ raw tx/s (median of rounds)\n`);
+    const rounds = `baseline and subject alternate ${ROUNDS}× for ${DURATION / 1000} s each`;
+    console.log(`each row: ${rounds}; ratio = ops/s × tx/op ÷ raw tx/s (median of rounds)\n`);
   }
 
   // Purchases revealed by the mystery path, for the redemption path: [purchase id, holder].
@@ -196,12 +225,16 @@ async function main() {
   if (want("mystery") || want("redemption")) {
     // The chain's own limit for this purchase: the same three transactions (approve, purchase, VRF fulfil)
     // sent straight to the node, no API, no clock. A purchase transaction costs the node more than a transfer.
-    const approve = encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: [chain.addresses.mysteryPool, 25_000_000n] });
+    const approveArgs = [chain.addresses.mysteryPool, 25_000_000n] as const;
+    const approve = encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: approveArgs });
     const purchase = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "purchase", args: [1] });
     await compare(chain, "chain alone: approve, purchase, VRF fulfil", raw, () =>
       timed(chain, DURATION, async (i) => {
         const user = users[i % users.length]!;
-        const calls: Call[] = [{ to: chain.addresses.stablecoin, data: approve }, { to: chain.addresses.mysteryPool, data: purchase }];
+        const calls: Call[] = [
+          { to: chain.addresses.stablecoin, data: approve },
+          { to: chain.addresses.mysteryPool, data: purchase },
+        ];
         const [requestId] = vrfRequestIdsFromLogs((await send(chain, user, calls)).logs);
         if (!(await chain.fulfillVrf(requestId)).success) throw new Error("reveal failed");
       }),
@@ -209,10 +242,11 @@ async function main() {
     await compare(chain, "mystery non-custodial prepare→submit→reveal", raw, () =>
       timed(chain, DURATION, async (i) => {
         const user = users[i % users.length]!;
-        const prep = await api(emu, "POST", "/api/v1/mystery/purchase/prepare", key, { wallet_address: user.address, tier_id: 1 });
+        const order = { wallet_address: user.address, tier_id: 1 };
+        const prep = await api(emu, "POST", "/api/v1/mystery/purchase/prepare", key, order);
         const receipt = await send(chain, user, prep.calls as Call[]);
         const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
-        const body = { wallet_address: user.address, tier_id: 1, transaction_hash: receipt.transactionHash, request_id: String(requestId) };
+        const body = { ...order, transaction_hash: receipt.transactionHash, request_id: String(requestId) };
         const sub = await api(emu, "POST", "/api/v1/mystery/purchase/submit", key, body);
         await emu.clock.advance(5_000); // VRF auto: the reveal is due 5 s after the request
         const got = await api(emu, "GET", `/api/v1/mystery/purchase/${sub.id}`, key);
@@ -227,13 +261,16 @@ async function main() {
     await api(emu, "POST", "/_emulator/mystery/custodial/fund", null, { key, external_user_id: user, usdc: "1000000" });
     await compare(chain, "mystery custodial purchase→FULFILLED", raw, () =>
       timed(chain, DURATION, async () => {
-        const p = await api(emu, "POST", "/api/v1/mystery/purchase", key, { tier_id: 1, external_user_id: user }, { "Idempotency-Key": `bench-${++seq}` });
+        const order = { tier_id: 1, external_user_id: user };
+        const idem = { "Idempotency-Key": `bench-${++seq}` };
+        const p = await api(emu, "POST", "/api/v1/mystery/purchase", key, order, idem);
         // The SDK's waitForReveal: poll every second of (virtual) time until a terminal status.
         for (let polls = 0; ; polls++) {
           await emu.clock.advance(1_000);
           const got = await api(emu, "GET", `/api/v1/mystery/purchase/${p.id}`, key);
           if (got.status === "FULFILLED") return;
-          if (polls > 30 || got.status === "FAILED" || got.status === "REFUNDED") throw new Error(`custodial purchase ${p.id} is ${got.status}`);
+          const bad = polls > 30 || got.status === "FAILED" || got.status === "REFUNDED";
+          if (bad) throw new Error(`custodial purchase ${p.id} is ${got.status}`);
         }
       }),
     );
@@ -246,10 +283,11 @@ async function main() {
     await compare(chain, "instant prepare→submit→FULFILLED", raw, () =>
       timed(chain, DURATION, async (i) => {
         const user = users[i % users.length]!;
-        const prep = await api(emu, "POST", "/api/v1/instant/purchase/prepare", key, { packet_type_id: type, wallet_address: user.address });
+        const order = { packet_type_id: type, wallet_address: user.address };
+        const prep = await api(emu, "POST", "/api/v1/instant/purchase/prepare", key, order);
         const receipt = await send(chain, user, prep.calls as Call[]);
         const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
-        const body = { packet_type_id: type, transaction_hash: receipt.transactionHash, request_id: String(requestId), wallet_address: user.address };
+        const body = { ...order, transaction_hash: receipt.transactionHash, request_id: String(requestId) };
         const sub = await api(emu, "POST", "/api/v1/instant/purchase/submit", key, body);
         await emu.clock.advance(5_000);
         const got = await api(emu, "GET", `/api/v1/instant/purchase/${sub.id}`, key);
@@ -265,11 +303,13 @@ async function main() {
         if (!next) return false;
         const [purchaseId, user] = next;
         const body = { purchase_id: purchaseId, shipping_address: US, shipping_payer: "end_user" };
-        const ready = await api(emu, "POST", "/api/v1/mystery/redemption/prepare", key, body, { "Idempotency-Key": `bench-r-${++seq}` });
+        const idem = { "Idempotency-Key": `bench-r-${++seq}` };
+        const ready = await api(emu, "POST", "/api/v1/mystery/redemption/prepare", key, body, idem);
         const [burn, ...payment] = ready.unsigned.calls as Call[];
         const burnReceipt = await send(chain, user, [burn!]);
         await send(chain, user, payment);
-        const sub = await api(emu, "POST", "/api/v1/mystery/redemption/submit", key, { redemption_id: ready.redemption_id, tx_hash: burnReceipt.transactionHash });
+        const submit = { redemption_id: ready.redemption_id, tx_hash: burnReceipt.transactionHash };
+        const sub = await api(emu, "POST", "/api/v1/mystery/redemption/submit", key, submit);
         if (sub.status !== "BURN_SUBMITTED") throw new Error(`redemption ${ready.redemption_id} is ${sub.status}`);
       }),
     );
@@ -281,7 +321,9 @@ async function main() {
 
   console.log("\n| path | raw transfers/s | subject ops/s | tx per op | ratio | p50 | p99 |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.path} | ${f1(r.baseline)} | ${f1(r.subject)} | ${f2(r.txPerOp)} | ${f2(r.ratio)} | ${f1(r.p50)} ms | ${f1(r.p99)} ms |`);
+  for (const r of rows)
+    console.log(`| ${r.path} | ${f1(r.baseline)} | ${f1(r.subject)} | ${f2(r.txPerOp)} | ${f2(r.ratio)} | ` +
+        `${f1(r.p50)} ms | ${f1(r.p99)} ms |`);
 }
 
 // ---------------------------------------------------------------- webhooks
@@ -327,9 +369,13 @@ async function webhooks(emu: Emulator, chain: Chain, key: string): Promise<void>
   }
   rx.server.close();
   console.log(
-    `${"webhook deliveries (trigger → DELIVERED)".padEnd(44)} plain POST ${f1(last.b).padStart(6)}/s | ${f1(last.s).padStart(6)} deliveries/s | ratio ${f2(median(ratios))} | p50 ${f1(q(lat, 0.5))} ms p99 ${f1(q(lat, 0.99))} ms (${received} received)`,
+    `${"webhook deliveries (trigger → DELIVERED)".padEnd(44)} plain POST ${f1(last.b).padStart(6)}/s | ` +
+      `${f1(last.s).padStart(6)} deliveries/s | ratio ${f2(median(ratios))} | ` +
+      `p50 ${f1(q(lat, 0.5))} ms p99 ${f1(q(lat, 0.99))} ms (${received} received)`,
   );
-  rows.push({ path: "webhook deliveries (baseline: plain POSTs/s)", baseline: last.b, subject: last.s, txPerOp: 0, ratio: median(ratios), p50: q(lat, 0.5), p99: q(lat, 0.99), ops: lat.length });
+  const path = "webhook deliveries (baseline: plain POSTs/s)";
+  const tail = { p50: q(lat, 0.5), p99: q(lat, 0.99), ops: lat.length };
+  rows.push({ path, baseline: last.b, subject: last.s, txPerOp: 0, ratio: median(ratios), ...tail });
 }
 
 // ---------------------------------------------------------------- restart
@@ -348,10 +394,11 @@ async function restart(): Promise<void> {
   const deployed = emu.exportState().chain!; // the deployment alone: what every replay costs before the purchases
   const buy = async (i: number) => {
     const user = chain.endUsers[i % chain.endUsers.length]!;
-    const prep = await api(emu, "POST", "/api/v1/mystery/purchase/prepare", key, { wallet_address: user.address, tier_id: 1 });
+    const order = { wallet_address: user.address, tier_id: 1 };
+    const prep = await api(emu, "POST", "/api/v1/mystery/purchase/prepare", key, order);
     const receipt = await send(chain, user, prep.calls as Call[]);
     const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
-    const body = { wallet_address: user.address, tier_id: 1, transaction_hash: receipt.transactionHash, request_id: String(requestId) };
+    const body = { ...order, transaction_hash: receipt.transactionHash, request_id: String(requestId) };
     return api(emu, "POST", "/api/v1/mystery/purchase/submit", key, body);
   };
   let t0 = performance.now();
@@ -376,11 +423,14 @@ async function restart(): Promise<void> {
   const perThousand = ((replayMs - baseMs) * 1000) / BUILT;
 
   t0 = performance.now();
-  const again = await createEmulator({ clock: "realtime", ipRateLimitPerMin: 1e9, chain: { rpcPort: false, vrf: "auto", vrfDelayMs: 1 }, stateFile: file });
+  const chainOpts = { rpcPort: false as const, vrf: "auto" as const, vrfDelayMs: 1 };
+  const again = await createEmulator({ clock: "realtime", ipRateLimitPerMin: 1e9, chain: chainOpts, stateFile: file });
   const readyMs = performance.now() - t0;
   // The operator overview reads the rows as they are (no settling from the chain, unlike the partner GETs).
   const fulfilled = async () =>
-    ((await api(again, "GET", "/_emulator/mystery?limit=1000", null)).purchases as Json[]).filter((p) => p.status === "FULFILLED").length;
+    ((await api(again, "GET", "/_emulator/mystery?limit=1000", null)).purchases as Json[]).filter(
+      (p) => p.status === "FULFILLED",
+    ).length;
   const target = BUILT + INFLIGHT;
   let n = await fulfilled();
   while (n < target && performance.now() - t0 < 120_000) {
@@ -390,13 +440,19 @@ async function restart(): Promise<void> {
   const landedMs = performance.now() - t0 - readyMs;
   await again.close();
   rmSync(dir, { recursive: true, force: true });
-  console.log(`\nstate: ${BUILT} revealed + ${INFLIGHT} in-flight purchases (built in ${(buildMs / 1000).toFixed(1)} s), journal ${doc.chain.journal.length} entries`);
+  const buildTime = `built in ${(buildMs / 1000).toFixed(1)} s`;
+  const journal = `journal ${doc.chain.journal.length} entries`;
+  console.log(`\nstate: ${BUILT} revealed + ${INFLIGHT} in-flight purchases (${buildTime}), ${journal}`);
   const entries = built.journal.length - deployed.journal.length;
   console.log(
-    `journal replay of ${BUILT} revealed purchases (${entries} entries past the deployment): ${replayMs.toFixed(0)} ms, ` +
-      `of which ${baseMs.toFixed(0)} ms network + deployment → ${(perThousand / 1000).toFixed(2)} s per 1,000 purchases (target ≤ 2 s)`,
+    `journal replay of ${BUILT} revealed purchases (${entries} entries past the deployment): ` +
+      `${replayMs.toFixed(0)} ms, ` +
+      `of which ${baseMs.toFixed(0)} ms network + deployment → ` +
+      `${(perThousand / 1000).toFixed(2)} s per 1,000 purchases (target ≤ 2 s)`,
   );
-  console.log(`restart with --state: ready in ${readyMs.toFixed(0)} ms; ${INFLIGHT} in-flight reveals landed ${(landedMs / 1000).toFixed(2)} s after ready (${n - BUILT}/${INFLIGHT}; target ≤ 5 s)`);
+  const landed = `${INFLIGHT} in-flight reveals landed ${(landedMs / 1000).toFixed(2)} s after ready`;
+  const ready = `ready in ${readyMs.toFixed(0)} ms`;
+  console.log(`restart with --state: ${ready}; ${landed} (${n - BUILT}/${INFLIGHT}; target ≤ 5 s)`);
 }
 
 main().then(
