@@ -8,6 +8,7 @@
  * bottleneck.
  *
  *   npm run bench [-- --duration 5 --connections 50 --rounds 3 --warmup 2 --large]
+ *   npm run bench -- commerce [--duration 3 --rounds 3 --only mystery,custodial,instant,redemption,webhooks,restart]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -16,6 +17,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+
+// `npm run bench -- commerce [flags]`: the chain-backed commerce paths (bench/commerce.ts) instead.
+if (process.argv[2] === "commerce") {
+  await import("./commerce.ts");
+  await new Promise(() => {}); // commerce.ts exits the process when done
+}
 
 const { values } = parseArgs({
   options: {

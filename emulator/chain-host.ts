@@ -106,8 +106,8 @@ export class ChainHost {
       this.vrfDelayMs,
       async () => {
         this.scheduled.delete(requestId);
-        const pending = await this.chain.pendingVrfRequests();
-        if (pending.includes(requestId)) await this.chain.fulfillVrf(requestId);
+        // One request's record, not the whole pending list (300 ids after a restart with reveals in flight).
+        if (await this.chain.isVrfPending(requestId)) await this.chain.fulfillVrf(requestId);
       },
       `vrf fulfil ${requestId}`,
     );

@@ -15,6 +15,11 @@ interface Timer extends TimerInfo {
   fn: () => unknown | Promise<unknown>;
 }
 
+interface Hold {
+  until: number;
+  done: Promise<void>;
+}
+
 export type ClockListener = (now: number) => void | Promise<void>;
 
 export class VirtualClock {
@@ -27,6 +32,9 @@ export class VirtualClock {
   private wallTimer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> = Promise.resolve();
   private listeners = new Set<ClockListener>();
+  /** Work timers started without the clock waiting for it (see `hold`). */
+  private holds = new Set<Hold>();
+  private firingTimers = false;
   private readonly wallNow: () => number;
 
   constructor(opts: { mode: ClockMode; start?: number; wallNow?: () => number }) {
@@ -52,6 +60,11 @@ export class VirtualClock {
 
   nowIso(): string {
     return new Date(this.now()).toISOString();
+  }
+
+  /** True while a time move runs its due timers; its listeners (`onChange`) are called after them. */
+  get firing(): boolean {
+    return this.firingTimers;
   }
 
   /** Called after every time jump (chain block time follows the clock). */
@@ -97,6 +110,17 @@ export class VirtualClock {
       .map(({ id, at, label }) => ({ id, at, label }));
   }
 
+  /**
+   * Work a timer started and does not make the clock wait for (a webhook attempt on a slow receiver): other
+   * timers keep firing, but time does not pass `until` before it settles (it may schedule work due then, a
+   * retry), and an advance's promise resolves only once it settled.
+   */
+  hold(work: Promise<unknown>, until: number): void {
+    const h: Hold = { until, done: work.then(() => undefined, () => undefined) };
+    this.holds.add(h);
+    void h.done.then(() => this.holds.delete(h));
+  }
+
   /** Moves time forward by ms, running every timer that falls due, in order. */
   advance(ms: number): Promise<number> {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError("advance needs a non-negative number of ms");
@@ -107,12 +131,19 @@ export class VirtualClock {
   setTime(target: number): Promise<number> {
     const run = this.running.then(async () => {
       const end = Math.max(target, this.now());
-      for (;;) {
-        const next = this.nextDue(end);
-        if (!next) break;
-        this.moveTo(next.at);
-        this.timers.delete(next.id);
-        await this.fire(next);
+      this.firingTimers = true;
+      try {
+        for (;;) {
+          const next = this.nextDue(end);
+          // Work held until before the next stop settles first; it may have scheduled something due sooner.
+          if (await this.settleHolds(next ? next.at : end)) continue;
+          if (!next) break;
+          this.moveTo(next.at);
+          this.timers.delete(next.id);
+          await this.fire(next);
+        }
+      } finally {
+        this.firingTimers = false;
       }
       this.moveTo(end);
       await this.notify();
@@ -123,7 +154,20 @@ export class VirtualClock {
       () => undefined,
       () => undefined,
     );
-    return run;
+    // The caller waits for held work still open (an advance returns once every attempt has its answer, as
+    // callers expect); the clock itself (the next setTime, its timers) does not.
+    return run.then(async (now) => {
+      await Promise.all([...this.holds].map((h) => h.done));
+      return now;
+    });
+  }
+
+  /** Waits for held work that must settle before time reaches `t`; true when there was any. */
+  private async settleHolds(t: number): Promise<boolean> {
+    const due = [...this.holds].filter((h) => h.until <= t);
+    if (!due.length) return false;
+    await Promise.all(due.map((h) => h.done));
+    return true;
   }
 
   /** Runs timers already due (realtime: called from the wall timer). */
@@ -135,6 +179,7 @@ export class VirtualClock {
     if (this.wallTimer) clearTimeout(this.wallTimer);
     this.wallTimer = null;
     this.timers.clear();
+    this.holds.clear();
   }
 
   private nextDue(end: number): Timer | undefined {

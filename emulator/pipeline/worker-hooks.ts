@@ -20,14 +20,18 @@ export function startWorkerHooks(s: Services, w: AreaWorker): () => void {
   const offClock = s.clock.onChange(() => w.run());
   const offBus = s.bus.on("state.replaced", () => w.arm());
   w.arm(); // an emulator started from a state file may have due work
+  // At most one block-driven run waits while one runs: every block a burst mines (300 reveals after a
+  // restart) would otherwise queue its own full pass over the watched rows, O(blocks × rows). Blocks mined
+  // while the clock runs its timers need none: the clock's change, right after them, runs the worker.
   let queued = false;
+  let last: Promise<void> = Promise.resolve();
   const offBlocks =
     s.chain?.onBlocks(() => {
-      if (queued || !w.watching()) return;
+      if (queued || s.clock.firing || !w.watching()) return;
       queued = true;
-      queueMicrotask(() => {
+      last = last.then(() => {
         queued = false;
-        void w.run();
+        return w.run().catch(() => undefined);
       });
     }) ?? (() => {});
   return () => {

@@ -119,6 +119,20 @@ describe("VRFCoordinatorV2_5Mock", () => {
     await expect(chain.fulfillVrf()).rejects.toThrow(/no pending VRF requests/);
   });
 
+  it("pendingVrfRequests follows the chain through fulfilments and snapshot reverts (it is read once per chain state)", async () => {
+    const a = await purchase(alice);
+    expect(await chain.pendingVrfRequests()).toEqual([a]);
+    const before = await chain.snapshot();
+    const b = await purchase(chain.endUsers[1]!);
+    expect(await chain.pendingVrfRequests()).toEqual([a, b]);
+    await chain.fulfillVrf(a);
+    expect(await chain.pendingVrfRequests()).toEqual([b]);
+    await chain.revert(before);
+    expect(await chain.pendingVrfRequests()).toEqual([a]);
+    await chain.fulfillVrf(a);
+    expect(await chain.pendingVrfRequests()).toEqual([]);
+  });
+
   it("onVrfRequested notifies new requests (in-process and via JSON-RPC) so the emulator can auto-fulfil", async () => {
     const seen: bigint[] = [];
     const fulfilled: Promise<unknown>[] = [];

@@ -101,3 +101,43 @@ describe("VirtualClock (realtime)", () => {
     clock.dispose();
   });
 });
+
+describe("VirtualClock.hold (work a timer starts without the clock waiting for it)", () => {
+  it("other timers fire while it is open; time stops short of `until` until it settles; its advance waits for it", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    let release!: () => void;
+    const work = new Promise<void>((r) => (release = r));
+    const seen: number[] = [];
+    clock.after(10, () => clock.hold(work, clock.now() + 1_000));
+    clock.after(500, () => void seen.push(clock.now()));
+    clock.after(2_000, () => void seen.push(clock.now()));
+    let done = false;
+    const advance = clock.advance(3_000).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    // The timer at +500 ran; the one at +2000 waits behind the open work (held until +1010).
+    expect(seen).toEqual([T0 + 500]);
+    expect(clock.now()).toBe(T0 + 500);
+    expect(done).toBe(false);
+    release();
+    await advance;
+    expect(seen).toEqual([T0 + 500, T0 + 2_000]);
+    expect(clock.now()).toBe(T0 + 3_000);
+  });
+
+  it("a later advance's timers are not held by work an earlier one started (its promise waits for it)", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    let release!: () => void;
+    clock.after(0, () => clock.hold(new Promise<void>((r) => (release = r)), clock.now() + 60_000));
+    const first = clock.runDue();
+    const seen: number[] = [];
+    clock.after(1_000, () => void seen.push(clock.now()));
+    let done = false;
+    const second = clock.advance(5_000).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual([T0 + 1_000]);
+    expect(clock.now()).toBe(T0 + 5_000);
+    expect(done).toBe(false);
+    release();
+    await Promise.all([first, second]);
+  });
+});

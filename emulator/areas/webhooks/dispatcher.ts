@@ -2,7 +2,7 @@ import { portSlot } from "../../pipeline/runtime.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { BusEvents } from "../../bus.ts";
 import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
-import { nextDelay } from "./schedule.ts";
+import { nextDelay, RETRY_DELAYS_MS } from "./schedule.ts";
 import { signatureHeader } from "./signing.ts";
 import { signingOffsetMs } from "../../pipeline/hooks.ts";
 import { postJson } from "./transport.ts";
@@ -94,9 +94,15 @@ export class Dispatcher {
   }
 
   /**
-   * The timer's job. The clock waits for the attempt (at most the timeout), so
-   * one advance runs a whole retry schedule in order, in either clock mode.
+   * The timer's job. The clock does not wait for the attempt: other timers keep firing while a receiver
+   * keeps it open. Time does not pass the earliest retry before the attempt settles (at most the timeout),
+   * so one advance still runs a whole retry schedule in order, in either clock mode.
    */
+  private fireFromClock(id: number): void {
+    const clock = this.services.clock;
+    clock.hold(this.fire(id), clock.now() + RETRY_DELAYS_MS[0]!);
+  }
+
   private fire(id: number): Promise<void> {
     const p = this.attempt(id).catch((err: unknown) => console.error(`[emulator] webhook delivery ${id} failed:`, err));
     this.running.add(p);
@@ -131,7 +137,7 @@ export class Dispatcher {
     if (d.status !== "PENDING" || !d.next_retry_at) return;
     this.disarm(d.id);
     const at = Date.parse(d.next_retry_at);
-    const timer = this.services.clock.schedule(at, () => this.fire(d.id), `webhook delivery ${d.id} (${d.event_id}) attempt ${d.attempts + 1}`);
+    const timer = this.services.clock.schedule(at, () => this.fireFromClock(d.id), `webhook delivery ${d.id} (${d.event_id}) attempt ${d.attempts + 1}`);
     this.timers.set(d.id, timer);
   }
 
