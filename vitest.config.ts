@@ -21,6 +21,7 @@ export const SLOW = [
   "test/http/keys-never-returned.test.ts",
   "test/http/robustness.test.ts",
   "test/ui/dashboard.test.ts",
+  "test/ui/shadow-dashboard.test.ts",
   "test/cli.test.ts",
   "test/package.test.ts",
   "test/openapi.test.ts",
