@@ -72,18 +72,25 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const noChain = has(args, "no-chain");
   if (!noChain) log("starting the emulator and its local chain…");
+  const dashboardPort = intFlag(args, "dashboard-port", port === 0 ? 0 : port + 1);
   const shadow = await startShadow({
     upstream,
     upstreamKey,
     port,
-    dashboardPort: intFlag(args, "dashboard-port", port === 0 ? 0 : port + 1),
+    dashboardPort,
     emulatorKey: last(args, "emulator-key"),
     mirrorWrites,
     record: last(args, "record"),
     emulator: { seed: intFlag(args, "seed", 1), chain: !noChain, catalogOverlay: last(args, "catalog-overlay") },
     onSettled: (n) => requests !== undefined && n >= requests && stop(),
   }).catch((err: unknown) => {
-    throw err instanceof OverlayError ? new UsageError(`--catalog-overlay: ${err.message}`) : err;
+    if (err instanceof OverlayError) throw new UsageError(`--catalog-overlay: ${err.message}`);
+    const taken = err as NodeJS.ErrnoException & { port?: number };
+    if (taken.code === "EADDRINUSE") {
+      const flag = taken.port === dashboardPort ? "--dashboard-port" : "--port";
+      throw new UsageError(`${flag} ${taken.port}: the port is in use; stop the other process or pass ${flag} 0 (any free port)`);
+    }
+    throw err;
   });
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

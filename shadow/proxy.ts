@@ -154,6 +154,9 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(o.port ?? 0, "127.0.0.1", () => resolve());
+  }).catch(async (err: unknown) => {
+    if (ownEmulator) await emu.close(); // nothing left listening when the proxy cannot start
+    throw err;
   });
   const port = (server.address() as AddressInfo).port;
 
