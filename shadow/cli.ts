@@ -88,7 +88,8 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
     const taken = err as NodeJS.ErrnoException & { port?: number };
     if (taken.code === "EADDRINUSE") {
       const flag = taken.port === dashboardPort ? "--dashboard-port" : "--port";
-      throw new UsageError(`${flag} ${taken.port}: the port is in use; stop the other process or pass ${flag} 0 (any free port)`);
+      const hint = `stop the other process or pass ${flag} 0 (any free port)`;
+      throw new UsageError(`${flag} ${taken.port}: the port is in use; ${hint}`);
     }
     throw err;
   });
