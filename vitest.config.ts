@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 // Two projects: `quick` (no chain, no browser, no child processes; `npm run test:quick`, the inner
@@ -20,16 +21,27 @@ export const SLOW = [
   "test/http/keys-never-returned.test.ts",
   "test/http/robustness.test.ts",
   "test/ui/dashboard.test.ts",
+  "test/ui/shadow-dashboard.test.ts",
   "test/cli.test.ts",
   "test/package.test.ts",
   "test/openapi.test.ts",
   "test/openapi-client.test.ts",
+  "test/readme-sdk.test.ts",
   "test/shadow/cli.test.ts",
   "test/webhooks/chaos.test.ts",
 ];
 export const QUICK_INCLUDE = ["test/**/*.test.ts", "scenarios/**/*.test.ts", "conformance/**/*.test.ts"];
 
+// The official SDK, vendored for the README's SDK snippets (test/vendor/cardos-sdk/README.md), under its real name.
+const SDK = fileURLToPath(new URL("./test/vendor/cardos-sdk/src/", import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@ripdotfun\/cardos-sdk$/, replacement: `${SDK}index.ts` },
+      { find: /^@ripdotfun\/cardos-sdk\/webhooks$/, replacement: `${SDK}webhooks.ts` },
+    ],
+  },
   test: {
     // Hang detectors, not budgets: a loaded machine must not fail a test (see docs/decisions.md).
     testTimeout: 300_000,

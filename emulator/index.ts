@@ -15,6 +15,7 @@ import { createFetch } from "./app.ts";
 import { AREAS } from "./areas/index.ts";
 import { AREA_RUNTIMES } from "./areas/area.ts";
 import { createHandlers } from "./msw.ts";
+import { panelsOf, type Panel } from "./ui/panels.ts";
 import type { ResolvedOptions, Services } from "./pipeline/services.ts";
 import type { ControlHost, EmulatorPlugin } from "./control/route.ts";
 import { CatalogIndex } from "./catalog-data/catalog-index.ts";
@@ -38,6 +39,7 @@ export { OverlayError, type CatalogOverlay } from "./catalog-data/overlay.ts";
 export type { EmulatorPlugin, PluginParts } from "./control/route.ts";
 export type { Exchange, RuntimeHooks } from "./pipeline/hooks.ts";
 export { Replay, ReplayError, replayKey, isRecording, type Recording } from "./pipeline/replay.ts";
+export type { Panel } from "./ui/panels.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -134,6 +136,8 @@ export interface Emulator {
   snapshot(): Promise<string>;
   restore(id: string): Promise<void>;
   exportState(): StateExport;
+  /** Shows a report on the dashboard's Reports tab, live (replaces the panel of the same id). */
+  publishPanel(panel: Panel): void;
   close(): Promise<void>;
   /** Internals for tests and tools. */
   services: Services;
@@ -373,6 +377,7 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     snapshot: () => host.snapshot(),
     restore: (id) => host.restore(id),
     exportState: () => store.export(clock.now()),
+    publishPanel: (panel) => panelsOf(services).publish(panel),
     async close() {
       // The last state reaches the file before anything stops.
       persisted?.flush();

@@ -22,6 +22,14 @@ difference was found (docs/shadow.md).`,
     { name: "upstream", type: "string", value: "URL", describe: "the service to shadow (its base URL; requests keep their path under it)" },
     { name: "upstream-key", type: "string", value: "KEY", describe: "the upstream's API key, sent as X-API-Key on every upstream request" },
     { name: "port", type: "string", value: "N", describe: "the proxy's port on 127.0.0.1 (default 4020; 0 = any free port)" },
+    {
+      name: "dashboard-port",
+      type: "string",
+      value: "N",
+      describe:
+        "the emulator's port, for its dashboard (/_emulator/ui: the drift report live under Reports)\n" +
+        "(default: the proxy's port + 1; any free port with --port 0)",
+    },
     { name: "emulator-key", type: "string", value: "KEY", describe: "the key the emulator is called with: a fixture key's name or a key (default demo)" },
     { name: "mirror-writes", type: "boolean", describe: "send writes to the emulator too (needs --emulator-key) and compare the two answers as reads are" },
     { name: "catalog-overlay", type: "string", value: "FILE", describe: "lay this catalog overlay (npx emulator fixtures import) over the emulator's catalog, so\nrecorded records are compared instead of counted unknown" },
@@ -58,27 +66,38 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
   const requests = intFlag(args, "requests");
   const duration = intFlag(args, "duration");
   const log = (line: string) => process.stderr.write(`emulator shadow: ${line}\n`);
+  const port = intFlag(args, "port", 4020) ?? 4020;
 
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const noChain = has(args, "no-chain");
   if (!noChain) log("starting the emulator and its local chain…");
+  const dashboardPort = intFlag(args, "dashboard-port", port === 0 ? 0 : port + 1);
   const shadow = await startShadow({
     upstream,
     upstreamKey,
-    port: intFlag(args, "port", 4020),
+    port,
+    dashboardPort,
     emulatorKey: last(args, "emulator-key"),
     mirrorWrites,
     record: last(args, "record"),
     emulator: { seed: intFlag(args, "seed", 1), chain: !noChain, catalogOverlay: last(args, "catalog-overlay") },
     onSettled: (n) => requests !== undefined && n >= requests && stop(),
   }).catch((err: unknown) => {
-    throw err instanceof OverlayError ? new UsageError(`--catalog-overlay: ${err.message}`) : err;
+    if (err instanceof OverlayError) throw new UsageError(`--catalog-overlay: ${err.message}`);
+    const taken = err as NodeJS.ErrnoException & { port?: number };
+    if (taken.code === "EADDRINUSE") {
+      const flag = taken.port === dashboardPort ? "--dashboard-port" : "--port";
+      const hint = `stop the other process or pass ${flag} 0 (any free port)`;
+      throw new UsageError(`${flag} ${taken.port}: the port is in use; ${hint}`);
+    }
+    throw err;
   });
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   const timer = duration !== undefined ? setTimeout(stop, duration * 1000) : null;
   log(`listening on ${shadow.url}, shadowing ${new URL(upstream).origin}; point your app's base URL here`);
+  log(`the drift report, live: ${shadow.emulator.url}/_emulator/ui (the dashboard, Reports tab)`);
   if (requests === 0) stop();
   await stopped;
   if (timer) clearTimeout(timer);

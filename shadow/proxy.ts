@@ -7,6 +7,7 @@ import { contractDifferences } from "./contract.ts";
 import { DriftLog, type Sample } from "./report.ts";
 import { maskSample } from "./mask.ts";
 import { Recorder } from "./record.ts";
+import { driftPanel } from "./panel.ts";
 
 // The shadow proxy: every request goes to the upstream, whose answer the client receives; a read
 // (GET) also goes to an in-process emulator and the two answers are compared; a write is sent to the
@@ -30,6 +31,11 @@ export interface ShadowOptions {
   mirrorWrites?: boolean;
   /** Listen on 127.0.0.1:port (0 = any free port). */
   port?: number;
+  /**
+   * Serve the emulator this starts (not one passed in) on 127.0.0.1:dashboardPort (0 = any free port), so its
+   * dashboard shows the drift report live (the Reports tab); omitted: in-process only.
+   */
+  dashboardPort?: number;
   /** Keep the masked upstream answers of reads here, one file per request (replayable). */
   record?: string;
   /** Called after each request has been compared (or checked); `n` counts them. */
@@ -83,13 +89,18 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
   const upstream = new URL(o.upstream);
   const base = upstream.href.replace(/\/$/, "");
   const ownEmulator = !o.emulator || !("fetch" in o.emulator);
-  const emu = ownEmulator ? await createEmulator((o.emulator as EmulatorOptions | undefined) ?? { chain: false }) : (o.emulator as Emulator);
+  const emuOptions: EmulatorOptions = { ...((o.emulator as EmulatorOptions | undefined) ?? { chain: false }) };
+  if (o.dashboardPort !== undefined) emuOptions.port = o.dashboardPort;
+  const emu = ownEmulator ? await createEmulator(emuOptions) : (o.emulator as Emulator);
   const emulatorKey = emu.keys.find((k) => k.name === (o.emulatorKey ?? "demo"))?.key ?? o.emulatorKey!;
   const secrets = [o.upstreamKey, emulatorKey];
   const log = new DriftLog(base);
   const recorder = o.record ? new Recorder(o.record, secrets) : null;
   const pending = new Set<Promise<void>>();
   let settledCount = 0;
+  // The emulator's dashboard shows the report as it grows (Reports tab).
+  const publish = () => emu.publishPanel(driftPanel(log.report()));
+  publish();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? "GET";
@@ -135,6 +146,7 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
       })
       .finally(() => {
         pending.delete(done);
+        publish();
         o.onSettled?.(++settledCount);
       });
     pending.add(done);
@@ -142,6 +154,9 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(o.port ?? 0, "127.0.0.1", () => resolve());
+  }).catch(async (err: unknown) => {
+    if (ownEmulator) await emu.close(); // nothing left listening when the proxy cannot start
+    throw err;
   });
   const port = (server.address() as AddressInfo).port;
 

@@ -8,6 +8,7 @@ import { ok } from "../pipeline/route.ts";
 import { z } from "../pipeline/schema.ts";
 import { JOURNAL_SIZE, journalOf, type JournalEntry } from "./journal.ts";
 import { eventStream } from "./event-stream.ts";
+import { panelSchema, panelsOf } from "./panels.ts";
 
 // The dashboard at /_emulator/ui: static files (no build step), the request
 // journal as JSON, and a server-sent-events stream of new journal entries and
@@ -61,21 +62,41 @@ export const uiControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/ui/stream",
-    describe: "Dashboard live updates (text/event-stream): `request` events with each new journal entry, `clock` when virtual time moves",
+    describe:
+      "Dashboard live updates (text/event-stream): `request` events with each new journal entry, " +
+      "`clock` when virtual time moves, `panel` {id} when a report panel is published",
     schema: { responses: { 200: { description: "A server-sent-events stream" } } },
     handle: (c) => {
       const { services } = c;
       const stream = eventStream(services, (send) => {
         const offJournal = journalOf(services).subscribe((e) => send("request", e));
         const offClock = services.clock.onChange(() => send("clock", { now: services.clock.nowIso(), mode: services.clock.mode }));
+        const offPanels = panelsOf(services).subscribe((id) => send("panel", { id }));
         send("hello", { now: services.clock.nowIso() });
         return () => {
           offJournal();
           offClock();
+          offPanels();
         };
       });
       return { raw: new Response(stream, { status: 200, headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" } }) };
     },
+  }),
+  defineControl({
+    method: "GET",
+    path: "/panels",
+    describe:
+      "Report panels published by a tool composing the emulator (npx emulator shadow: the drift report), " +
+      "as the dashboard's Reports tab shows them",
+    schema: {
+      responses: {
+        200: {
+          description: "Every published panel",
+          data: z.object({ panels: z.array(panelSchema.extend({ updated_at: z.string() })) }),
+        },
+      },
+    },
+    handle: (c) => ok({ panels: panelsOf(c.services).list() }),
   }),
   defineControl({
     method: "GET",

@@ -16,20 +16,17 @@ import { blockTime, buyAndReveal, START, start, usdcBalance, write } from "./hel
 
 let chain: Chain;
 const steps: string[] = [];
-let startMs = 0;
 
 beforeAll(async () => {
-  const t0 = performance.now();
+  // How long this takes is measured by bench/chain.ts, not asserted (no wall-time budgets in tests).
   chain = await start({ rpcPort: 0, onProgress: (s) => steps.push(s) });
-  startMs = performance.now() - t0;
 });
 afterAll(async () => {
   await chain?.close();
 });
 
 describe("startChain", () => {
-  it("starts, deploys and funds in well under 3 s, reporting progress", async () => {
-    expect(startMs).toBeLessThan(3000);
+  it("starts, deploys and funds, reporting progress", async () => {
     expect(steps[0]).toBe("starting network");
     expect(steps).toContain("deploying USDStablecoin");
     expect(steps.at(-1)).toBe("ready");

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -76,6 +78,28 @@ describe("npx emulator shadow", () => {
     expect(await new Promise((r) => child.once("exit", r))).toBe(2);
     expect(stderr).toContain("--upstream-key");
   }, 30_000);
+
+  it("a taken port is a one-line usage error naming the flag, whichever of the two ports it is", async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, "127.0.0.1", r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      for (const [flags, flag] of [
+        [["--port", String(port - 1)], "--dashboard-port"],
+        [["--port", String(port), "--dashboard-port", "0"], "--port"],
+      ] as const) {
+        const args = ["shadow", "--upstream", up.emu.url, "--upstream-key", "k", "--no-chain", ...flags];
+        const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+        let stderr = "";
+        child.stderr!.on("data", (d) => (stderr += d));
+        expect(await new Promise((r) => child.once("exit", r)), stderr).toBe(2);
+        expect(stderr).toContain(`${flag} ${port}: the port is in use`);
+        expect(stderr).not.toContain("    at ");
+      }
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
+  }, 60_000);
 
   it("npx emulator --replay DIR with a directory that does not exist is a one-line usage error", async () => {
     const child = spawn(process.execPath, [BIN, "--replay", join(dir, "missing"), "--no-chain", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });

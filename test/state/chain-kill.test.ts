@@ -7,13 +7,13 @@ import { createPublicClient, createWalletClient, defineChain, http, type Hex } f
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { cardNftAbi, END_USERS } from "../../chain/index.ts";
-import { readStateFile, STATE_FILE_INTERVAL_MS } from "../../emulator/state/state-file.ts";
+import { readStateFile } from "../../emulator/state/state-file.ts";
 import { waitFor } from "../helpers.ts";
 import { launchEmulator } from "./launch.ts";
 
 // A real `npx emulator --state FILE` with its chain, killed with SIGKILL at
 // seeded random points while purchases are being made: the file always parses,
-// holds every purchase (API record and chain) older than a second, and the
+// holds every purchase (API record and chain) already written through, and the
 // restarted emulator's chain is that chain: a card bought before the kill is
 // redeemed and another sold back after it.
 
@@ -96,18 +96,16 @@ function onDisk(file: string, bought: Bought[]): boolean {
 }
 
 describe("--state FILE with the chain, SIGKILL", () => {
-  it("killed at random points while buying: the file parses, holds every purchase older than a second, and the chain comes back with it; redemption and sell-back work after the restart", async () => {
+  it("killed at random points while buying: the file parses, holds every purchase already on disk, and the chain comes back with it; redemption and sell-back work after the restart", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-chain-kill-")), "state.json");
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const settled: Bought[] = [];
     let run = await launch(file);
     for (let round = 0; round < 2; round++) {
-      // Older changes: made, then seen on disk within a second.
+      // Older changes: made, then seen on disk, written through by themselves (the timing: test/unit/state-file-interval.test.ts).
       const older = [await purchase(run, round === 0 ? run.demo : run.tier, round === 0 ? 0 : 2)];
-      const t0 = Date.now();
-      await waitFor(() => onDisk(file, older), "the purchase on disk", 3000);
-      expect(Date.now() - t0).toBeLessThan(1000 + STATE_FILE_INTERVAL_MS);
+      await waitFor(() => onDisk(file, older), "the purchase on disk");
       settled.push(...older);
       // A stream of purchases, the last one still in flight (prepared, signing or submitting) when killed.
       const n = 1 + Math.floor(rand() * 3);

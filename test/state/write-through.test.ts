@@ -4,13 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { readStateFile, STATE_FILE_INTERVAL_MS } from "../../emulator/state/state-file.ts";
+import { readStateFile } from "../../emulator/state/state-file.ts";
 import { waitFor } from "../helpers.ts";
 import { BIN, launchEmulator } from "./launch.ts";
 
 // --state FILE survives a crash: the emulator is killed with SIGKILL (no
 // chance to save on exit) at seeded random points while it writes, and the
-// file must always parse and hold every change older than one second.
+// file must always parse and hold every change already written through. That the
+// write comes within a second is checked on fake timers (test/unit/state-file-interval.test.ts):
+// no wall-time budget here, which a loaded machine could exceed.
 
 
 async function launch(stateFile: string) {
@@ -27,19 +29,18 @@ const newKey = (url: string, label: string) =>
   fetch(`${url}/_emulator/keys`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "partner", label }) });
 
 describe("--state FILE writes through", () => {
-  it("a webhook registered just before a SIGKILL is in the file within a second, and back after a restart", async () => {
+  it("a webhook registered just before a SIGKILL is written through by itself, and back after a restart", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
     const a = await launch(file);
     const partner = a.keys.find((k) => k.kind === "partner")!.key;
-    const t0 = Date.now();
     const reg = await fetch(`${a.url}/api/v1/webhooks`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": partner },
       body: JSON.stringify({ url: "https://hooks.example.com/kill-test", event_types: ["purchase.fulfilled"] }),
     });
     expect(reg.status).toBe(201);
-    await waitFor(() => existsSync(file) && readFileSync(file, "utf8").includes("hooks.example.com/kill-test"), "the webhook in the state file", 3000);
-    expect(Date.now() - t0).toBeLessThan(1000 + STATE_FILE_INTERVAL_MS);
+    // Written through by itself: no later request, no exit.
+    await waitFor(() => existsSync(file) && readFileSync(file, "utf8").includes("hooks.example.com/kill-test"), "the webhook in the state file");
     a.child.kill("SIGKILL");
     await a.exited;
 
@@ -54,19 +55,17 @@ describe("--state FILE writes through", () => {
     }
   });
 
-  it("SIGKILL at random points while writing: the file always parses and holds every change older than a second", async () => {
+  it("SIGKILL at random points while writing: the file always parses and holds every change already written through", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
     let seed = 42;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const settled: string[] = [];
     for (let round = 0; round < 4; round++) {
       const run = await launch(file);
-      // Older changes: made, then seen on disk (the wait is on a condition, bounded by the 1 s promise).
+      // Older changes: made, then seen on disk (written through by themselves).
       const older = Array.from({ length: 5 }, (_, i) => `r${round}-old-${i}`);
       for (const label of older) expect((await newKey(run.url, label)).status).toBe(201);
-      const t0 = Date.now();
-      await waitFor(() => older.every((l) => labelsIn(file).includes(l)), "older changes on disk", 3000);
-      expect(Date.now() - t0).toBeLessThan(1000 + STATE_FILE_INTERVAL_MS);
+      await waitFor(() => older.every((l) => labelsIn(file).includes(l)), "older changes on disk");
       settled.push(...older);
       // A stream of writes, killed after a random number of them (mid-write for some rounds).
       const killAfter = 1 + Math.floor(rand() * 40);

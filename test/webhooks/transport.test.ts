@@ -23,11 +23,11 @@ describe("webhook transport", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-      const result = await postJson(url, { "content-type": "application/json" }, "{}", 3000);
+      // A long attempt timeout: an answer (not a timeout) proves the read stopped at 4 KiB of an endless body.
+      const result = await postJson(url, { "content-type": "application/json" }, "{}", 120_000);
       expect(result).toMatchObject({ status: 500, error: "HTTP 500" });
       expect(result.body).toBe("x".repeat(4096));
       expect(result.headers["content-type"]).toBe("text/plain");
-      expect(result.duration_ms).toBeLessThan(2500);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

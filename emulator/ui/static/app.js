@@ -413,7 +413,38 @@ async function chainView() {
   ];
 }
 
-const VIEWS = { requests: requestsView, webhooks: webhooksView, clock: clockView, keys: keysView, commerce: commerceView, warehouse: warehouseView, chain: chainView };
+const figure = (f) => h("span", { class: "figure" }, `${f.label}: `, h("strong", {}, f.value), " ");
+const panelRow = (r) =>
+  h("tr", { "data-testid": "panel-row", "data-tone": r.tone, class: r.tone === "bad" ? "bad" : "" },
+    r.cells.map((c) => h("td", {}, c)));
+
+/** Reports published by a tool composing the emulator (npx emulator shadow: its drift report), as they were sent. */
+async function panelsView() {
+  const { panels } = await control("GET", "/panels");
+  if (!panels.length) return [h("p", {}, "No report yet. `npx emulator shadow` shows its drift report here, live.")];
+  return panels.map((p) =>
+    h(
+      "section",
+      { "data-testid": "panel", "data-id": p.id },
+      h("h2", {}, p.title),
+      p.note ? h("p", { class: "muted" }, p.note) : "",
+      h("p", { "data-testid": "panel-summary" }, p.summary.map(figure)),
+      table(p.columns, p.rows.map(panelRow)),
+      h("p", { class: "muted" }, `updated ${p.updated_at}`),
+    ),
+  );
+}
+
+const VIEWS = {
+  requests: requestsView,
+  webhooks: webhooksView,
+  clock: clockView,
+  keys: keysView,
+  commerce: commerceView,
+  warehouse: warehouseView,
+  chain: chainView,
+  panels: panelsView,
+};
 
 /** A failing --state file write, in the header (GET /_emulator/health `state_file`): unsaved changes must not go unnoticed. */
 async function showStateFile() {
@@ -465,6 +496,7 @@ events.addEventListener("hello", (e) => {
   run(async () => {});
 });
 events.addEventListener("request", () => refresh(LIVE_ON_REQUEST));
+events.addEventListener("panel", () => refresh(new Set(["panels"])));
 events.addEventListener("clock", (e) => {
   const c = JSON.parse(e.data);
   clockEl.textContent = `${c.now} (${c.mode})`;
