@@ -71,6 +71,13 @@ describe("sandbox mode with a wallet key, a TIER key and a webhook receiver", ()
     console.log(`sandbox mode: ${suite.results.filter((r) => r.outcome === "pass").length} pass, ${na.length} not applicable`);
   });
 
+  it("the summary's spend is the declared cost of the checks that ran, against the budgets", () => {
+    const ran = ALL_CHECKS.filter((c) => suite.results.find((r) => r.id === c.id)?.outcome === "pass");
+    const usdc = ran.filter((c) => c.needs.includes("wallet")).reduce((n, c) => n + Math.round((c.spendUsdc ?? 0) * 1e6), 0) / 1e6;
+    expect(suite.spent).toEqual({ credits: ran.reduce((n, c) => n + c.credits, 0), max_credits: null, usdc, max_spend_usdc: 1000 });
+    expect(suite.spent!.usdc).toBeGreaterThan(100);
+  });
+
   it("runs the commerce checks, sell-back with the TIER key; real-time waits are reported", () => {
     const commerce = suite.results.filter((r) => commerceChecks.some((c) => c.id === r.id));
     expect(commerce.map((r) => [r.id, r.outcome])).toEqual(commerceChecks.map((c) => [c.id, "pass"]));
