@@ -64,7 +64,7 @@ export async function buyAndReveal(ctx: CheckContext, wallet: TestWallet): Promi
   return { tier, purchase: await revealed(ctx, sub.id) };
 }
 
-type InstantPack = { packet_type_id: number; price: string; price_usdc: string; available_packs: number };
+export type InstantPack = { packet_type_id: number; price: string; price_usdc: string; available_packs: number };
 type InstantPurchase = {
   id: number;
   status: string;
@@ -78,7 +78,7 @@ type InstantPurchase = {
 const TERMINAL_INSTANT = new Set(["FULFILLED", "FAILED", "REFUNDED"]);
 
 /** Instant pack: the cheapest in stock → prepare (price capped) → the wallet signs → submit → poll until delivered. */
-async function buyInstant(ctx: CheckContext, wallet: TestWallet): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
+export async function buyInstant(ctx: CheckContext, wallet: TestWallet): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
   const I = "/api/v1/instant";
   const packs = (expectSuccess(await ctx.http.get(`${I}/catalog`, { key: ctx.partnerKey }), "GET /instant/catalog").data as { packs: InstantPack[] }).packs;
   const pack = packs.filter((p) => p.available_packs > 0).sort((a, b) => Number(a.price) - Number(b.price))[0];

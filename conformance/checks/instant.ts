@@ -95,7 +95,6 @@ const chained = { ...base, mode: "sandbox" as const, needs: ["partnerKey", "wall
 /** The instant scenario as a lifecycle check (conformance/checks/lifecycle.ts). */
 export const INSTANT_LIFECYCLES = {
   instant: {
-    emulatorOnly: { power: "operator" as const, what: "buys a packet type's whole stock to show 409 sold_out (the sandbox's stock is shared)" },
     profile: "mystery" as const,
     rule: "An instant pack bought and opened on chain (prepare → wallet signs → submit) reads FULFILLED with its pack and cards once VRF drew its bundle; a pack whose stock runs down is 409 sold_out and leaves the catalog.",
     guards: "docs/reference/sdk-shapes.md “Instant pack methods” and “Polling” (waitForDelivery: FULFILLED); docs/reference/live-service.md “Instant packs”",
