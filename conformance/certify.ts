@@ -48,7 +48,7 @@ function checkSources(): string[] {
   const here = import.meta.dirname;
   const src = (f: string) => /\.(ts|js)$/.test(f) && !/\.test\.|\.d\.ts$/.test(f);
   const checks = readdirSync(join(here, "checks")).filter(src).map((f) => `checks/${f}`);
-  const shared = readdirSync(here).filter((f) => src(f) && /^(wire|paging|assert|runner|redact)\./.test(f));
+  const shared = readdirSync(here).filter((f) => src(f) && /^(wire|paging|assert|runner|redact|wait)\./.test(f));
   return [...checks, ...shared].sort();
 }
 

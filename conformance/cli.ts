@@ -19,9 +19,11 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
     { name: "base-url", type: "string", value: "URL", describe: "target (e.g. the sandbox); omit to start an emulator in-process" },
     { name: "partner-key", type: "string", value: "K", describe: "a mystery-partner key with read:catalog" },
     { name: "tenant-key", type: "string", value: "K", describe: "a warehouse tenant key" },
+    { name: "tier-key", type: "string", value: "K", describe: "a partner key of the TIER billing model: sell-back and revenue-share checks use it" },
     { name: "profile", type: "string", multiple: true, value: "P", describe: `${PROFILES.join(", ")} (default: all)` },
     { name: "mode", type: "string", value: "M", describe: "read-only | sandbox | emulator (default: emulator for the in-process emulator\nor a target answering /_emulator, else read-only)" },
-    { name: "max-credits", type: "string", value: "N", describe: "read-only mode: credit budget (default 50)" },
+    { name: "max-credits", type: "string", value: "N", describe: "credit budget: a check whose declared credits exceed what is left is not applicable\n(default 50 in read-only mode, else no limit; the summary shows what was spent)" },
+    { name: "max-wait", type: "string", value: "SECONDS", describe: "the most real time one check may wait for a reveal, a delivery or a retry\noutside emulator mode (default 120)" },
     { name: "report", type: "string", multiple: true, value: "KIND=FILE", describe: "junit=FILE, json=FILE, md=FILE, html=FILE" },
     { name: "expected-failures", type: "string", value: "FILE", describe: "check ids (one per line) whose failure is not scored" },
     { name: "wallet-key", type: "string", value: "HEX", describe: "a funded test wallet's private key on the target's chain: commerce checks\n(purchase → reveal, its webhook, redemption quote) buy with it; needs --rpc-url\nand --max-spend-usdc" },
@@ -69,8 +71,12 @@ export async function runConformanceCli(argv: readonly string[], startLocal?: ()
   });
   const modeArg = last(args, "mode");
   if (modeArg && !MODES.includes(modeArg as Mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}`);
-  const maxCredits = Number(last(args, "max-credits") ?? 50);
-  if (!Number.isFinite(maxCredits) || maxCredits < 0) throw new UsageError("--max-credits must be a non-negative number");
+  const maxCreditsRaw = last(args, "max-credits");
+  const maxCreditsArg = maxCreditsRaw === undefined ? undefined : Number(maxCreditsRaw);
+  if (maxCreditsArg !== undefined && (!Number.isFinite(maxCreditsArg) || maxCreditsArg < 0)) throw new UsageError("--max-credits must be a non-negative number");
+  const maxWaitRaw = last(args, "max-wait");
+  const maxWaitS = maxWaitRaw === undefined ? undefined : Number(maxWaitRaw);
+  if (maxWaitS !== undefined && (!Number.isFinite(maxWaitS) || maxWaitS < 0)) throw new UsageError("--max-wait must be a non-negative number of seconds");
   const certify = has(args, "certify");
   const bundleFile = last(args, "bundle") ?? "certification.json";
   if (certify) checkWritable("--bundle", bundleFile);
@@ -96,6 +102,7 @@ export async function runConformanceCli(argv: readonly string[], startLocal?: ()
   let baseUrl = last(args, "base-url");
   let partnerKey = last(args, "partner-key");
   let tenantKey = last(args, "tenant-key");
+  const tierKey = last(args, "tier-key");
   let stop: (() => Promise<void>) | null = null;
   let mode = modeArg as Mode | undefined;
   if (!baseUrl) {
@@ -129,9 +136,12 @@ export async function runConformanceCli(argv: readonly string[], startLocal?: ()
     baseUrl,
     partnerKey,
     tenantKey,
+    ...(tierKey ? { tierKey } : {}),
     profiles,
     mode,
-    maxCredits,
+    // Read-only runs go against production keys: a small budget unless told otherwise.
+    ...(maxCreditsArg !== undefined ? { maxCredits: maxCreditsArg } : mode === "read-only" ? { maxCredits: 50 } : {}),
+    ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
     expectedFailures: expected,
     onResult: (r, i, n) => process.stderr.write(progressLine(r, i, n) + "\n"),
   });

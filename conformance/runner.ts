@@ -1,19 +1,24 @@
-import { MODES, CheckFailure, NotApplicable, type Check, type CheckResult, type Mode, type Profile, type RequestRecord } from "./types.ts";
+import { MODES, EMULATOR_POWER, CheckFailure, NotApplicable, type Check, type CheckResult, type Mode, type Profile, type RequestRecord } from "./types.ts";
 import { HttpClient, ControlClient, type Exchange } from "../harness/http.ts";
 import { openWallet, type TestWallet } from "../harness/wallet.ts";
 import type { ReceiverOptions } from "../harness/webhook-receiver.ts";
 import type { Hex } from "viem";
 import { WireSession } from "./wire.ts";
 import { transcriptEntry } from "./redact.ts";
+import { DEFAULT_MAX_WAIT_MS } from "./wait.ts";
 
 export interface SuiteOptions {
   baseUrl: string;
   partnerKey?: string;
   tenantKey?: string;
+  /** A partner key of the TIER billing model (sell-back, revenue share); emulator mode makes its own. */
+  tierKey?: string;
   profiles: readonly Profile[];
   mode: Mode;
-  /** read-only mode: skip checks whose billed credits would exceed what is left. */
+  /** Skip checks whose declared credits would exceed what is left (default: no limit). */
   maxCredits?: number;
+  /** Outside emulator mode, the most real time one check may wait (default 120 s). */
+  maxWaitMs?: number;
   expectedFailures?: ReadonlySet<string>;
   /** Stop at the first failed or crashed check (the checks after it are not run or reported). */
   bail?: boolean;
@@ -39,6 +44,15 @@ export interface SuiteResult {
   started_at: string;
   finished_at: string;
   results: CheckResult[];
+  /** What the checks that ran declared they may spend, against the budgets (null: no budget); absent for a run that spends nothing. */
+  spent?: Spent;
+}
+
+export interface Spent {
+  credits: number;
+  max_credits: number | null;
+  usdc: number;
+  max_spend_usdc: number | null;
 }
 
 const rank = (m: Mode) => MODES.indexOf(m);
@@ -57,8 +71,10 @@ export interface TargetSession {
   control: ControlClient | null;
   opts: SuiteOptions;
   budget: { left: number };
-  /** Test USDC the commerce checks may still spend. */
+  /** Test USDC the commerce checks may still spend, in micros (integers: no rounding drift). */
   spend: { left: number };
+  /** Declared credits and USDC micros of the checks that ran. */
+  spent: { credits: number; micros: number };
   /** The test wallet, opened on first use, or why there is none. */
   wallet(): Promise<TestWallet | string>;
 }
@@ -87,7 +103,8 @@ export async function openSession(opts: SuiteOptions): Promise<TargetSession> {
     control,
     opts,
     budget: { left: opts.maxCredits ?? Infinity },
-    spend: { left: opts.wallet?.maxSpendUsdc ?? (control ? Infinity : 0) },
+    spend: { left: opts.wallet ? toMicros(opts.wallet.maxSpendUsdc) : control ? Infinity : 0 },
+    spent: { credits: 0, micros: 0 },
     wallet: () => (wallet ??= open()),
   };
 }
@@ -112,12 +129,12 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   let result: CheckResult;
   let why = notApplicable(check, opts, control !== null, budget.left);
   let wallet: TestWallet | null = null;
+  const spend = check.needs.includes("wallet") ? toMicros(check.spendUsdc ?? 0) : 0;
   if (!why && check.needs.includes("wallet")) {
     const w = await session.wallet();
     if (typeof w === "string") why = w;
     else wallet = w;
-    const spend = check.spendUsdc ?? 0;
-    if (!why && spend > session.spend.left) why = `would spend up to ${spend} USDC; --max-spend-usdc leaves ${session.spend.left}`;
+    if (!why && spend > session.spend.left) why = `would exceed --max-spend-usdc (needs ${usdcText(spend)}, ${usdcText(session.spend.left)} left)`;
   }
   let probeCrash: string | null = null;
   if (!why && check.applicable) {
@@ -137,20 +154,38 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
       // In emulator mode each check gets fresh keys, so credit arithmetic and limits are isolated.
       const partnerKey = checkControl ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
       const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
-      if (check.needs.includes("wallet")) session.spend.left -= check.spendUsdc ?? 0;
-      await check.run({ http: checkHttp, partnerKey, tenantKey, control: checkControl, wallet, receiver: opts.receiver ?? (checkControl ? {} : null), note: (t) => notes.push(t) });
+      const tierKey = checkControl && check.needs.includes("tierKey") ? await checkControl.newKey({ kind: "partner", billing_model: "TIER" }) : opts.tierKey;
+      charge(1);
+      await check.run({
+        http: checkHttp,
+        partnerKey,
+        tenantKey,
+        ...(tierKey ? { tierKey } : {}),
+        maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+        control: checkControl,
+        wallet,
+        receiver: opts.receiver ?? (checkControl ? {} : null),
+        note: (t) => notes.push(t),
+      });
       result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
     } catch (err) {
-      // The check found out before spending (it throws before buying): give its spend back.
-      if (err instanceof NotApplicable && check.needs.includes("wallet")) session.spend.left += check.spendUsdc ?? 0;
+      // The check found out before spending (it throws before buying or calling): give its spend back.
+      if (err instanceof NotApplicable) charge(-1);
       if (err instanceof NotApplicable) return finish({ ...base, outcome: "not_applicable", message: err.message, duration_ms: 0 });
       const failed = err instanceof CheckFailure;
       const message = failed ? err.message : `check crashed: ${err instanceof Error ? err.message : String(err)}`;
       result = { ...base, outcome: failed ? "fail" : "error", message, duration_ms: 0 };
     }
-    if (opts.mode === "read-only") budget.left -= check.credits;
   }
   return finish(result);
+
+  /** Counts the check's declared costs against the budgets (sign -1 gives them back). */
+  function charge(sign: 1 | -1): void {
+    budget.left -= sign * check.credits;
+    session.spend.left -= sign * spend;
+    session.spent.credits += sign * check.credits;
+    session.spent.micros += sign * spend;
+  }
 
   function finish(r: CheckResult): CheckResult {
     let result = r;
@@ -178,16 +213,34 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     opts.onResult?.(result, i, selected.length);
     if (opts.bail && (result.outcome === "fail" || result.outcome === "error")) break;
   }
-  return { target: opts.baseUrl, mode: opts.mode, profiles: [...opts.profiles], started_at: started, finished_at: new Date().toISOString(), results };
+  const spent: Spent = {
+    credits: session.spent.credits,
+    max_credits: opts.maxCredits ?? null,
+    usdc: session.spent.micros / 1e6,
+    max_spend_usdc: opts.wallet ? opts.wallet.maxSpendUsdc : null,
+  };
+  return { target: opts.baseUrl, mode: opts.mode, profiles: [...opts.profiles], started_at: started, finished_at: new Date().toISOString(), results, spent };
 }
 
-function notApplicable(check: Check, opts: SuiteOptions, hasControl: boolean, budget: number): string | null {
-  if (rank(check.mode) > rank(opts.mode)) return `needs ${check.mode === "emulator" ? "an" : "a"} ${check.mode} target (running in ${opts.mode} mode)`;
+const toMicros = (usdc: number) => Math.round(usdc * 1e6);
+const usdcText = (micros: number) => (micros === Infinity ? "unlimited" : String(micros / 1e6));
+
+/** Why the check cannot run here, before anything is asked of the target (null: it may run). */
+export function notApplicable(check: Check, opts: SuiteOptions, hasControl: boolean, budget: number): string | null {
+  if (rank(check.mode) > rank(opts.mode)) {
+    if (check.emulatorOnly) return `needs an emulator target: ${EMULATOR_POWER[check.emulatorOnly.power]} (${check.emulatorOnly.what})`;
+    return `needs ${check.mode === "emulator" ? "an" : "a"} ${check.mode} target (running in ${opts.mode} mode)`;
+  }
   if (check.mode === "emulator" && !hasControl) return "needs the emulator's /_emulator control plane, which the target does not answer";
   const inEmulator = opts.mode === "emulator" && hasControl;
   if (check.needs.includes("partnerKey") && !opts.partnerKey && !inEmulator) return "needs --partner-key";
   if (check.needs.includes("tenantKey") && !opts.tenantKey && !inEmulator) return "needs --tenant-key";
-  if (opts.mode === "read-only" && check.credits > budget) return `would spend ${check.credits} credits; --max-credits leaves ${budget}`;
+  if (check.needs.includes("tierKey") && !opts.tierKey && !inEmulator) return "needs --tier-key (a partner key of the TIER billing model)";
+  if (check.needs.includes("webhookUrl") && !opts.receiver && !inEmulator)
+    return "needs --webhook-url and --webhook-port (a public URL the target can reach, forwarding to this machine)";
+  const maxWait = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  if (!inEmulator && (check.waitMs ?? 0) > maxWait) return `would wait up to ${(check.waitMs ?? 0) / 1000} s in real time; --max-wait is ${maxWait / 1000} s`;
+  if (check.credits > budget) return `would exceed --max-credits (needs ${check.credits}, ${budget} left)`;
   return null;
 }
 

@@ -18,9 +18,21 @@ let emu: Emulator;
 let suite: SuiteResult;
 const paths: string[] = [];
 let options: () => SuiteOptions;
+/** The reasons a check may give for not running in sandbox mode: a control-plane power, or more real time than --max-wait. */
+const NA_REASON = /^(needs an emulator target: (moves time past what real time allows|injects a fault|flips an operator switch) \(.+\)|would wait up to \d+ s in real time; --max-wait is \d+ s)$/;
+
+/** A free loopback port for the receiver the suite exposes ("public URL" = loopback: the target is on this machine). */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const p = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
 
 beforeAll(async () => {
   emu = await createEmulator({ seed: 1, clock: "realtime", port: 0, chain: { rpcPort: 0, vrfDelayMs: 50 } });
+  const port = await freePort();
   const recording = ((input: string | URL | Request, init?: RequestInit) => {
     paths.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
     return fetch(input, init);
@@ -29,53 +41,61 @@ beforeAll(async () => {
     baseUrl: emu.url,
     partnerKey: emu.key("demo"),
     tenantKey: emu.key("tenant"),
+    tierKey: emu.key("tier"),
+    receiver: { host: "127.0.0.1", port, publicUrl: `http://127.0.0.1:${port}/hook` },
+    // Short: the checks that wait a whole rate-limit window (61 s) are reported as not applicable for time.
+    maxWaitMs: 10_000,
     profiles: [...PROFILES],
     mode: "sandbox" as const,
     fetch: recording,
-    wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 100 },
+    wallet: { privateKey: END_USERS.at(-1)!.privateKey as Hex, rpcUrl: emu.rpcUrl!, maxSpendUsdc: 1000 },
   });
   suite = await runSuite(ALL_CHECKS, options());
 });
 afterAll(() => emu?.close());
 
-describe("sandbox mode with a wallet key", () => {
+/**
+ * At most this many checks stay not applicable with a wallet, a TIER key and a webhook URL: 35 that need the control
+ * plane (each says which power and what for) and one that waits a whole minute, more than this run's --max-wait.
+ * Issue 28 aims at 25: lower this as checks gain a sandbox path.
+ */
+const NA_BOUND = 36;
+
+describe("sandbox mode with a wallet key, a TIER key and a webhook receiver", () => {
   it("never calls the control plane", () => {
     expect(paths.length).toBeGreaterThan(100);
     expect(paths.filter((p) => p.startsWith("/_emulator"))).toEqual([]);
   });
 
-  it("runs the commerce checks; sell-back with a POOL key is not applicable, with the reason, and its budget is given back", () => {
-    const commerce = suite.results.filter((r) => commerceChecks.some((c) => c.id === r.id));
-    expect(commerce.map((r) => [r.id, r.outcome])).toEqual([
-      ["commerce.purchase-reveal", "pass"],
-      ["commerce.purchase-webhook", "pass"],
-      ["commerce.instant-delivery", "pass"],
-      ["commerce.sellback-prepare", "not_applicable"],
-      ["commerce.redemption-prepare", "pass"],
-    ]);
-    expect(commerce[3]!.message).toBe("sell-back is for TIER partners; the partner key's billing model is POOL");
-    expect(commerce[1]!.notes[0]).toMatch(/^delivery \d+ logged/);
-    expect(commerce[2]!.notes[0]).toMatch(/^instant purchase \d+: packet type 1 \(4\.990000 USDC\), 5 cards$/);
-    expect(commerce[4]!.notes[0]).toMatch(/redemption \d+ PREPARED, not sent$/);
+  it("with a wallet, a TIER key and a webhook URL: nothing fails, and each check not run says what it needs", () => {
+    expect(suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+    const na = suite.results.filter((r) => r.outcome === "not_applicable");
+    for (const r of na) expect(r.message, r.id).toMatch(NA_REASON);
+    expect(na.length).toBeLessThanOrEqual(NA_BOUND);
+    console.log(`sandbox mode: ${suite.results.filter((r) => r.outcome === "pass").length} pass, ${na.length} not applicable`);
   });
 
-  it("a commerce check beyond --max-spend-usdc is not applicable, with the reason, and spends nothing", async () => {
+  it("the summary's spend is the declared cost of the checks that ran, against the budgets", () => {
+    const ran = ALL_CHECKS.filter((c) => suite.results.find((r) => r.id === c.id)?.outcome === "pass");
+    const usdc = ran.filter((c) => c.needs.includes("wallet")).reduce((n, c) => n + Math.round((c.spendUsdc ?? 0) * 1e6), 0) / 1e6;
+    expect(suite.spent).toEqual({ credits: ran.reduce((n, c) => n + c.credits, 0), max_credits: null, usdc, max_spend_usdc: 1000 });
+    expect(suite.spent!.usdc).toBeGreaterThan(100);
+  });
+
+  it("runs the commerce checks, sell-back with the TIER key; real-time waits are reported", () => {
+    const commerce = suite.results.filter((r) => commerceChecks.some((c) => c.id === r.id));
+    expect(commerce.map((r) => [r.id, r.outcome])).toEqual(commerceChecks.map((c) => [c.id, "pass"]));
+    const reveal = commerce.find((r) => r.id === "commerce.purchase-reveal")!;
+    expect(reveal.notes[0]).toMatch(/^waited \d+\.\d s in real time for purchase \d+'s reveal$/);
+    expect(commerce.find((r) => r.id === "commerce.purchase-webhook")!.notes.at(-1)).toMatch(/^delivered purchase\.fulfilled:\d+ to the suite's receiver, signature verified$/);
+  });
+
+  it("a check beyond --max-spend-usdc is not applicable, with the reason, and spends nothing", async () => {
     const before = paths.length;
     const small = await runSuite(commerceChecks, { ...options(), wallet: { ...options().wallet!, maxSpendUsdc: 5 } });
-    expect(small.results.map((r) => r.message)).toEqual(commerceChecks.map((c) => `would spend up to ${c.spendUsdc} USDC; --max-spend-usdc leaves 5`));
+    expect(small.results.map((r) => r.message)).toEqual(commerceChecks.map((c) => `would exceed --max-spend-usdc (needs ${c.spendUsdc}, 5 left)`));
     expect(paths.slice(before).filter((p) => p.includes("/purchase"))).toEqual([]);
-  });
-
-  it("mystery and warehouse report as not applicable only the control-plane checks, each with its reason; nothing fails", () => {
-    const na = suite.results.filter((r) => r.outcome === "not_applicable" && r.id !== "commerce.sellback-prepare");
-    for (const r of na) {
-      expect(ALL_CHECKS.find((c) => c.id === r.id)!.mode, r.id).toBe("emulator");
-      expect(r.message).toBe("needs an emulator target (running in sandbox mode)");
-    }
-    const byProfile = (p: string) => suite.results.filter((r) => r.profile === p && r.outcome === "not_applicable" && r.id !== "commerce.sellback-prepare").length;
-    const controlOnly = (p: string) => ALL_CHECKS.filter((c) => c.profile === p && c.mode === "emulator").length;
-    for (const p of ["mystery", "warehouse"]) expect(byProfile(p), p).toBe(controlOnly(p));
-    expect(suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+    expect(small.spent).toEqual({ credits: 0, max_credits: null, usdc: 0, max_spend_usdc: 5 });
   });
 });
 
@@ -92,7 +112,7 @@ describe("a receiver the suite exposes in sandbox mode (--webhook-url/--webhook-
     const only = commerceChecks.filter((c) => c.id === "commerce.purchase-webhook");
     const [r] = (await runSuite(only, { ...options(), receiver })).results;
     expect([r!.outcome, r!.message]).toEqual(["pass", ""]);
-    expect(r!.notes[0]).toMatch(/^delivered purchase\.fulfilled:\d+ to the suite's receiver, signature verified$/);
+    expect(r!.notes.at(-1)).toMatch(/^delivered purchase\.fulfilled:\d+ to the suite's receiver, signature verified$/);
   });
 });
 
@@ -108,7 +128,8 @@ describe("the CLI's wallet flags", () => {
     const spyOut = vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));
     try {
       const code = await runConformanceCli([
-        "--base-url", emu.url, "--partner-key", emu.key("demo"), "--mode", "sandbox", "--profile", "webhooks",
+        // The tier key: the demo key's windows are spent by the suite above (a paced run would wait them out).
+        "--base-url", emu.url, "--partner-key", emu.key("tier"), "--mode", "sandbox", "--profile", "webhooks",
         "--wallet-key", key, "--rpc-url", emu.rpcUrl!, "--max-spend-usdc", "0",
       ]);
       expect(code).toBe(0);
@@ -116,7 +137,8 @@ describe("the CLI's wallet flags", () => {
       spyErr.mockRestore();
       spyOut.mockRestore();
     }
-    expect(err[0]).toBe(`commerce budget: 1 checks may spend up to 25 test USDC from ${END_USERS.at(-1)!.address} on ${emu.rpcUrl}; --max-spend-usdc 0 (checks beyond it are not applicable)\n`);
-    expect(err.join("")).toContain("commerce.purchase-webhook — would spend up to 25 USDC; --max-spend-usdc leaves 0");
+    expect(err[0]).toBe(`commerce budget: 4 checks may spend up to 100 test USDC from ${END_USERS.at(-1)!.address} on ${emu.rpcUrl}; --max-spend-usdc 0 (checks beyond it are not applicable)\n`);
+    expect(err.join("")).toContain("commerce.purchase-webhook — would exceed --max-spend-usdc (needs 25, 0 left)");
+    expect(out.join("")).toContain("Spent (declared costs of the checks that ran): 0 credits (no --max-credits), 0 test USDC of 0 (--max-spend-usdc)");
   });
 });

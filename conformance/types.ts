@@ -14,8 +14,21 @@ export type Profile = (typeof PROFILES)[number];
 export const MODES = ["read-only", "sandbox", "emulator"] as const;
 export type Mode = (typeof MODES)[number];
 
-/** `wallet`: a funded test wallet on the target's chain (sandbox: --wallet-key/--rpc-url; emulator: a fixture account). */
-export type Need = "partnerKey" | "tenantKey" | "wallet";
+/**
+ * What a check needs beyond the target: `wallet`, a funded test wallet on the target's chain (sandbox:
+ * --wallet-key/--rpc-url; emulator: a fixture account); `tierKey`, a partner key of the TIER billing model
+ * (--tier-key; emulator: a fresh one); `webhookUrl`, a receiver the target can reach (--webhook-url/--webhook-port;
+ * emulator: loopback).
+ */
+export type Need = "partnerKey" | "tenantKey" | "wallet" | "tierKey" | "webhookUrl";
+
+/** Why a check runs only against the emulator: what no partner can do to the live sandbox. */
+export type EmulatorPower = "clock" | "faults" | "operator";
+export const EMULATOR_POWER: Readonly<Record<EmulatorPower, string>> = {
+  clock: "moves time past what real time allows",
+  faults: "injects a fault",
+  operator: "flips an operator switch",
+};
 
 export interface Check {
   id: string;
@@ -30,11 +43,19 @@ export interface Check {
   guards?: string;
   /** The weakest target mode the check can run in. */
   mode: Mode;
+  /**
+   * Emulator-mode checks only: the power of the control plane it relies on, and what exactly it does with it
+   * (e.g. `{ power: "clock", what: "advances 25 hours to the quote's expiry" }`); reported as the reason it is
+   * not applicable elsewhere.
+   */
+  emulatorOnly?: { power: EmulatorPower; what: string };
   needs: readonly Need[];
-  /** Upper bound of credits the check may spend (billed, not refunded). */
+  /** Upper bound of credits the check may spend (billed, not refunded; against --max-credits). */
   credits: number;
   /** Upper bound of test USDC the check spends from the wallet (commerce checks; against --max-spend-usdc). */
   spendUsdc?: number;
+  /** Outside emulator mode, the most real time the check may wait (a reveal, a retry); against --max-wait. */
+  waitMs?: number;
   /** Name of the emulator deviation that breaks exactly this rule (harness self-test). */
   deviation: string;
   /**
@@ -56,6 +77,10 @@ export interface CheckContext {
   /** Partner key for this check (in emulator mode a fresh key, so credit arithmetic is isolated). */
   partnerKey: string;
   tenantKey: string;
+  /** A TIER partner key, for checks that need one (`needs: ["tierKey"]`; in emulator mode a fresh one). */
+  tierKey?: string;
+  /** The most real time a wait of this check may take (--max-wait; emulator mode advances the clock instead). */
+  maxWaitMs?: number;
   /** Present in emulator mode only. */
   control: ControlClient | null;
   /** The funded test wallet, for checks that need one (`needs: ["wallet"]`). */
@@ -121,3 +146,11 @@ export class NotApplicable extends Error {}
 
 /** A check's footprint on the target: its mode, the keys it needs and the credits it may spend. */
 export const runs = (mode: Mode, needs: readonly Need[] = [], credits = 0): Pick<Check, "mode" | "needs" | "credits"> => ({ mode, needs, credits });
+
+/** The footprint of a check only the emulator can run, with the power it needs and what it does with it. */
+export const emulatorOnly = (power: EmulatorPower, what: string, needs: readonly Need[] = [], credits = 0): Pick<Check, "mode" | "needs" | "credits" | "emulatorOnly"> => ({
+  mode: "emulator",
+  needs,
+  credits,
+  emulatorOnly: { power, what },
+});

@@ -31,6 +31,8 @@ export interface CallOptions {
   key?: string | null;
   query?: Record<string, string | number>;
   body?: unknown;
+  /** A multipart/form-data body instead of JSON (e.g. an image upload). */
+  form?: FormData;
   headers?: Record<string, string>;
 }
 
@@ -67,7 +69,9 @@ export class HttpClient {
       headers["content-type"] = "application/json";
     }
     const t0 = performance.now();
-    const res = await this.fetchImpl(url, { method, headers, body });
+    // A form sets its own multipart Content-Type (with the boundary); the record shows its size only.
+    const res = await this.fetchImpl(url, { method, headers, body: opts.form ?? body });
+    if (opts.form) body = `(multipart form: ${[...opts.form.keys()].join(", ")})`;
     const text = await res.text();
     let parsed: unknown = null;
     try {

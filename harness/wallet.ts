@@ -15,6 +15,8 @@ export interface Call {
 
 export interface TestWallet {
   address: `0x${string}`;
+  /** Its key, for off-chain signatures (x402 authorizations, typed data); never sent to the target. */
+  privateKey: Hex;
   rpcUrl: string;
   /** Signs and sends each call in order, waiting for each receipt; throws naming the call that reverted. */
   send(calls: readonly Call[]): Promise<TransactionReceipt>;
@@ -31,6 +33,7 @@ export async function openWallet(privateKey: Hex, rpcUrl: string): Promise<TestW
   const reader = createPublicClient({ chain, transport: viemHttp(rpcUrl) });
   return {
     address: account.address,
+    privateKey,
     rpcUrl,
     async send(calls) {
       let receipt: TransactionReceipt | undefined;

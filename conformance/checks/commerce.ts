@@ -4,6 +4,7 @@ import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import { ensure, expectSuccess } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
 import { inSnapshot } from "../isolate.ts";
+import { waitFor } from "../wait.ts";
 
 // Commerce a partner ships, run with a funded test wallet and no control plane:
 // against the sandbox with --wallet-key/--rpc-url/--max-spend-usdc (real test
@@ -17,26 +18,14 @@ import { inSnapshot } from "../isolate.ts";
 const M = "/api/v1/mystery";
 const US = { name: "Conformance Check", street1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701", country: "US", phone: "+15125550100" };
 /** The documented Starter price: the most a purchase check spends. */
-const PACK_USDC = 25;
+export const PACK_USDC = 25;
 /** The most the instant check spends: the cheapest instant pack in stock (4.99 on the emulator). */
 const INSTANT_USDC = 10;
-/** How long a sandbox reveal may take (VRF on a public chain). */
-const REVEAL_WAIT_MS = 180_000;
 
 type Tier = { tier_id: number; price_usdc: string; active?: boolean; slot_count?: number };
 type Purchase = { id: number; status: string; items?: Array<{ token_id: string; item_type: string }> };
 
 const usdc = (s: string) => Number(s);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** Polls `probe` until it gives a value or `ms` pass: 100 ms at first, backing off to 2 s. */
-async function poll<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T | undefined> {
-  const until = Date.now() + ms;
-  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
-    const v = await probe();
-    if (v !== undefined || Date.now() > until) return v;
-    await sleep(wait);
-  }
-}
 
 /** The cheapest active tier within the check's spend. */
 async function cheapestTier(ctx: CheckContext): Promise<Tier> {
@@ -54,7 +43,7 @@ async function revealed(ctx: CheckContext, id: number): Promise<Purchase> {
     await ctx.control.advance(6_000);
     return get();
   }
-  const done = await poll(REVEAL_WAIT_MS, async () => {
+  const done = await waitFor(ctx, `purchase ${id}'s reveal`, async () => {
     const p = await get();
     return p.status === "FULFILLED" || p.status === "FAILED" ? p : undefined;
   });
@@ -75,7 +64,7 @@ export async function buyAndReveal(ctx: CheckContext, wallet: TestWallet): Promi
   return { tier, purchase: await revealed(ctx, sub.id) };
 }
 
-type InstantPack = { packet_type_id: number; price: string; price_usdc: string; available_packs: number };
+export type InstantPack = { packet_type_id: number; price: string; price_usdc: string; available_packs: number };
 type InstantPurchase = {
   id: number;
   status: string;
@@ -89,7 +78,7 @@ type InstantPurchase = {
 const TERMINAL_INSTANT = new Set(["FULFILLED", "FAILED", "REFUNDED"]);
 
 /** Instant pack: the cheapest in stock → prepare (price capped) → the wallet signs → submit → poll until delivered. */
-async function buyInstant(ctx: CheckContext, wallet: TestWallet): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
+export async function buyInstant(ctx: CheckContext, wallet: TestWallet): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
   const I = "/api/v1/instant";
   const packs = (expectSuccess(await ctx.http.get(`${I}/catalog`, { key: ctx.partnerKey }), "GET /instant/catalog").data as { packs: InstantPack[] }).packs;
   const pack = packs.filter((p) => p.available_packs > 0).sort((a, b) => Number(a.price) - Number(b.price))[0];
@@ -114,7 +103,7 @@ async function buyInstant(ctx: CheckContext, wallet: TestWallet): Promise<{ pack
     await ctx.control.advance(6_000);
     return { pack, purchase: await get(), hash: receipt.transactionHash };
   }
-  const done = await poll(REVEAL_WAIT_MS, async () => {
+  const done = await waitFor(ctx, `instant purchase ${sub.id}'s delivery`, async () => {
     const p = await get();
     return TERMINAL_INSTANT.has(p.status) ? p : undefined;
   });
@@ -177,7 +166,7 @@ export const commerceChecks: Check[] = [
         ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
         if (rx) {
           await ctx.control?.advance(0);
-          const d = await poll(ctx.control ? 2_000 : 60_000, async () => rx.deliveries.find((x) => x.headers["x-mystery-event"] === "purchase.fulfilled"));
+          const d = await waitFor(ctx, "the purchase.fulfilled delivery", async () => rx.deliveries.find((x) => x.headers["x-mystery-event"] === "purchase.fulfilled"), ctx.control ? 2_000 : Infinity);
           ensure(d, `the receiver got no purchase.fulfilled delivery (it saw ${rx.deliveries.length} deliveries)`);
           const body = JSON.parse(d.body) as { event?: string; id?: string; data?: { purchase_id?: unknown } };
           ensure(body.event === "purchase.fulfilled" && body.data?.purchase_id === purchase.id, `the delivery must be purchase.fulfilled for purchase ${purchase.id}, got ${d.body.slice(0, 160)}`);
@@ -186,7 +175,7 @@ export const commerceChecks: Check[] = [
           ctx.note(`delivered ${body.id} to the suite's receiver, signature verified`);
         } else {
           // The suite exposes no receiver the target can reach: the delivery log must show the attempt for this webhook.
-          const row = await poll(60_000, async () => {
+          const row = await waitFor(ctx, "the delivery's log row", async () => {
             const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey, query: { limit: 100 } }), "GET /webhooks/deliveries").data as { deliveries: Array<Record<string, unknown>> };
             return log.deliveries.find((r) => r.webhook_id === reg.id && r.event_type === "purchase.fulfilled");
           });
@@ -230,16 +219,15 @@ export const commerceChecks: Check[] = [
     profile: "mystery",
     title: "Sell-back of freshly revealed cards: the quote adds up and prepare carries exactly what was quoted (not sent)",
     rule: "POST /mystery/sellback/quote: each eligible item pays its oracle value less 15%; total_payout = the sum of the eligible items; prepare returns the quoted payout, the eligible token ids, a min_total not above it, and the calls ending with the sell-back.",
-    ...withWallet,
+    ...runs("sandbox", ["partnerKey", "wallet", "tierKey"]),
     spendUsdc: PACK_USDC,
     deviation: "sellback_quote_total_off",
     run: isolated(async (ctx) => {
-      // Sell-back is for TIER partners: the emulator makes one; a sandbox key of the other model cannot run this.
-      const key = ctx.control ? await ctx.control.newKey({ kind: "partner", billing_model: "TIER" }) : ctx.partnerKey;
-      if (!ctx.control) {
-        const terms = expectSuccess(await ctx.http.get(`${M}/terms`, { key }), "GET /mystery/terms").data as { billing_model?: string };
-        if (terms.billing_model !== "TIER") throw new NotApplicable(`sell-back is for TIER partners; the partner key's billing model is ${String(terms.billing_model)}`);
-      }
+      // Sell-back is for TIER partners: the --tier-key (the emulator makes one).
+      ensure(ctx.tierKey, "no TIER key");
+      const key = ctx.tierKey;
+      const terms = expectSuccess(await ctx.http.get(`${M}/terms`, { key }), "GET /mystery/terms").data as { billing_model?: string };
+      if (terms.billing_model !== "TIER") throw new NotApplicable(`sell-back is for TIER partners; --tier-key's billing model is ${String(terms.billing_model)}`);
       const c = { ...ctx, partnerKey: key };
       const w = wallet(ctx);
       const { purchase } = await buyAndReveal(c, w);

@@ -29,13 +29,14 @@ export function challengeOf(r: HttpResult, what: string): PaymentRequired {
   }
 }
 
-/** A funded fixture wallet of the emulator's chain (emulator mode only). */
-async function fixtureWallet(ctx: CheckContext, index = 0): Promise<Hex> {
-  const info = await ctx.control!.request<{ accounts: Array<{ private_key: string }> }>("GET", "/chain");
-  const acct = info.accounts[index];
-  ensure(acct, "the emulator's chain has no funded fixture account");
-  return acct.private_key as Hex;
+/** The suite's funded test wallet (sandbox: --wallet-key; emulator: a fixture account): its key signs the x402 authorization. */
+function walletKey(ctx: CheckContext): Hex {
+  ensure(ctx.wallet, "no test wallet");
+  return ctx.wallet.privateKey;
 }
+
+/** Paying checks: sandbox writes with the partner key and the funded wallet, which pays `usdc`. */
+const paying = (usdc: number) => ({ ...runs("sandbox", ["partnerKey", "wallet"]), spendUsdc: usdc });
 
 function expectSuccessful(r: HttpResult): HttpResult {
   expectSuccess(r, "GET a card");
@@ -178,12 +179,12 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "Paying the challenge grants 500 credits per USD",
     rule: "After the client signs a gasless transfer and retries, 200 with {credits_granted, balance_credits, usd, tx_hash}; 500 credits per 1 USD.",
-    ...runs("emulator", ["partnerKey"]),
+    ...paying(6),
     deviation: "topup_short_grant",
     async run(ctx) {
       const key = ctx.partnerKey;
       const before = await balanceNow(ctx, key);
-      const { r } = await pay(ctx, key, 6, await fixtureWallet(ctx));
+      const { r } = await pay(ctx, key, 6, walletKey(ctx));
       const d = expectSuccess(r, "top-up 6 USD with payment").data as Record<string, unknown>;
       ensure(d.credits_granted === 3000, `6 USD must grant 3000 credits, got ${JSON.stringify(d.credits_granted)}`);
       ensure(d.usd === 6, `usd must be 6, got ${JSON.stringify(d.usd)}`);
@@ -201,12 +202,12 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "PAYMENT-RESPONSE names the challenge's network, the paying wallet and the settling transaction, as the chain shows it",
     rule: "A settled top-up's PAYMENT-RESPONSE is success with the challenge's network, the payer's address and tx_hash as transaction; on the chain that transaction succeeded and moved the challenge's amount of its asset from the payer to payTo.",
-    ...runs("emulator", ["partnerKey"]),
+    ...paying(5),
     deviation: "payment_response_wrong_payer",
     async run(ctx) {
-      const walletKey = await fixtureWallet(ctx);
-      const payer = privateKeyToAccount(walletKey).address.toLowerCase();
-      const { pr, r } = await pay(ctx, ctx.partnerKey, 5, walletKey);
+      const key = walletKey(ctx);
+      const payer = privateKeyToAccount(key).address.toLowerCase();
+      const { pr, r } = await pay(ctx, ctx.partnerKey, 5, key);
       const d = expectSuccess(r, "top-up 5 USD with payment").data as { tx_hash?: unknown };
       const raw = r.headers["payment-response"];
       ensure(raw, "a settled top-up carries PAYMENT-RESPONSE");
@@ -221,8 +222,7 @@ export const creditsChecks: Check[] = [
       ensure(s.network === req.network, `PAYMENT-RESPONSE network must be the challenge's ${req.network}, got ${JSON.stringify(s.network)}`);
       ensure(typeof s.payer === "string" && s.payer.toLowerCase() === payer, `PAYMENT-RESPONSE payer must be the paying wallet ${payer}, got ${JSON.stringify(s.payer)}`);
       ensure(s.transaction === d.tx_hash, `PAYMENT-RESPONSE transaction must be the result's tx_hash ${String(d.tx_hash)}, got ${JSON.stringify(s.transaction)}`);
-      const { rpcUrl } = await ctx.control!.request<{ rpcUrl: string }>("GET", "/chain");
-      const chain = createPublicClient({ transport: viemHttp(rpcUrl) });
+      const chain = createPublicClient({ transport: viemHttp(ctx.wallet!.rpcUrl) });
       ensure(`eip155:${await chain.getChainId()}` === req.network, `the chain's id must be the challenge's network ${req.network}`);
       const receipt = await chain.getTransactionReceipt({ hash: s.transaction as `0x${string}` });
       ensure(receipt.status === "success", `transaction ${s.transaction} must have succeeded on the chain, got ${receipt.status}`);
@@ -245,11 +245,11 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "Replaying a settled payment grants nothing twice",
     rule: "The top-up is idempotent on the transaction hash: a replay returns the original result.",
-    ...runs("emulator", ["partnerKey"]),
+    ...paying(5),
     deviation: "topup_replay_grants_again",
     async run(ctx) {
       const key = ctx.partnerKey;
-      const { payment, r } = await pay(ctx, key, 5, await fixtureWallet(ctx));
+      const { payment, r } = await pay(ctx, key, 5, walletKey(ctx));
       const first = expectSuccess(r, "top-up 5 USD").data as Record<string, unknown>;
       const balance = await balanceNow(ctx, key);
       const again = await ctx.http.post(TOPUP, { key, query: { usd: 5 }, headers: { "PAYMENT-SIGNATURE": payment } });
@@ -265,7 +265,7 @@ export const creditsChecks: Check[] = [
     profile: "x402",
     title: "A payment signed by the wrong wallet → 402 naming the reason, no credits",
     rule: "Every bad payment (bad signature, wrong amount, wrong payTo, …) gets a 402 naming the x402 reason, and no credits.",
-    ...runs("emulator", ["partnerKey"]),
+    ...paying(0),
     deviation: "bad_payment_accepted",
     async run(ctx) {
       const key = ctx.partnerKey;
@@ -273,7 +273,7 @@ export const creditsChecks: Check[] = [
       const pr = challengeOf(await ctx.http.post(TOPUP, { key, query: { usd: 5 } }), "top-up 5 USD");
       // Signed for a lower amount than asked: the authorization's value does not match.
       const cheap = { ...pr, accepts: [{ ...pr.accepts[0]!, amount: "1000000" }] };
-      const payload = JSON.parse(Buffer.from(await signPayment(cheap, await fixtureWallet(ctx)), "base64").toString("utf8")) as PaymentPayload;
+      const payload = JSON.parse(Buffer.from(await signPayment(cheap, walletKey(ctx)), "base64").toString("utf8")) as PaymentPayload;
       payload.accepted = pr.accepts[0]!;
       const r = await ctx.http.post(TOPUP, { key, query: { usd: 5 }, headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) } });
       expectError(r, 402, "insufficient_credits", "under-signed payment");

@@ -1,16 +1,18 @@
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
+import type { TransactionReceipt } from "viem";
 import { ensure, expectError, expectSuccess, sameFields } from "../assert.ts";
-import { NotApplicable, type Check, type CheckContext } from "../types.ts";
+import { emulatorOnly, NotApplicable, type Check, type CheckContext } from "../types.ts";
 import { chainMissing, rpcMissing } from "./target.ts";
 import { isolatedCheck, scenarioContext } from "../isolate.ts";
 
 // Checks of instant packs (docs/reference/sdk-shapes.md “Instant pack methods” and
 // “Instant shapes”; docs/reference/live-service.md “Instant packs”). Read-only ones call the catalog, prepare (creates nothing) and submit
 // with a transaction no server can record. Those that need a mined purchase buy
-// one with a fixture wallet over the emulator's JSON-RPC, between a snapshot and
-// its restore. Each check names the deviation (testing/deviations/instant.ts) that breaks it.
+// one: in emulator mode with a fixture wallet over the emulator's JSON-RPC,
+// between a snapshot and its restore; elsewhere with the partner's test wallet. Each check names the deviation
+// (testing/deviations/instant.ts) that breaks it.
 
 const I = "/api/v1/instant";
 /** A wallet no one signs with: prepare only encodes calldata for it. */
@@ -47,24 +49,41 @@ async function packInStock(ctx: CheckContext): Promise<Pack> {
   return pack;
 }
 
+/** The most a check's instant pack may cost. */
+const INSTANT_USDC = 10;
+
 interface Mined {
-  wallet: Wallet;
+  wallet: { address: string };
   packetTypeId: number;
   hash: string;
   requestId: string;
 }
 
-/** Runs `body` with a mined (not yet submitted) instant purchase of a fixture wallet, on a manual clock; restores the state after. */
+/**
+ * Runs `body` with a mined (not yet submitted) instant purchase: of a fixture wallet on a manual clock, the
+ * state restored after (emulator mode); else of the test wallet, the cheapest pack in stock.
+ */
 async function withMinedPurchase(ctx: CheckContext, body: (m: Mined) => Promise<void>): Promise<void> {
-  await isolatedCheck(ctx, async () => {
-    const wallet = await endUserWallet(scenarioContext(ctx), 6);
-    const pack = await packInStock(ctx);
+  if (!ctx.control) {
+    ensure(ctx.wallet, "no test wallet");
+    const w = ctx.wallet;
+    return mine(ctx, { address: w.address, send: (calls) => w.send(calls) }, body);
+  }
+  await isolatedCheck(ctx, async () => mine(ctx, await endUserWallet(scenarioContext(ctx), 6), body));
+}
+
+async function mine(ctx: CheckContext, wallet: { address: string; send(calls: Call[]): Promise<TransactionReceipt> }, body: (m: Mined) => Promise<void>): Promise<void> {
+  {
+    const packs = (await catalog(ctx, false)).filter((p) => p.available_packs > 0).sort((a, b) => Number(a.price) - Number(b.price));
+    const pack = packs[0];
+    if (!pack) throw new NotApplicable("no instant pack is in stock on the target");
+    if (Number(pack.price_usdc) > INSTANT_USDC) throw new NotApplicable(`the cheapest instant pack costs ${pack.price_usdc} USDC, more than the check's declared spend of ${INSTANT_USDC}`);
     const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: wallet.address } });
     const prep = expectSuccess(r, "prepare").data as Prepared;
     const receipt = await wallet.send(prep.calls);
     const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
     await body({ wallet, packetTypeId: pack.packet_type_id, hash: receipt.transactionHash, requestId: String(requestId) });
-  });
+  }
 }
 
 type Row = Record<string, unknown>;
@@ -73,7 +92,8 @@ const submit = (ctx: CheckContext, body: Record<string, unknown>) => ctx.http.po
 
 const base = { profile: "mystery" as const, credits: 0, needs: ["partnerKey"] as const };
 const readOnly = { ...base, mode: "read-only" as const, applicable: chainMissing };
-const chained = { ...base, mode: "emulator" as const, applicable: rpcMissing };
+/** Mines an instant purchase with the test wallet (sandbox) or a fixture wallet (emulator). */
+const chained = { ...base, mode: "sandbox" as const, needs: ["partnerKey", "wallet"] as const, spendUsdc: INSTANT_USDC, applicable: rpcMissing };
 
 /** The instant scenario as a lifecycle check (conformance/checks/lifecycle.ts). */
 export const INSTANT_LIFECYCLES = {
@@ -84,6 +104,7 @@ export const INSTANT_LIFECYCLES = {
     deviation: "lifecycle_instant_never_fulfilled",
   },
   "instant-custodial": {
+    emulatorOnly: { power: "operator" as const, what: "credits an end user's custodial USDC balance and reads the event log" },
     profile: "mystery" as const,
     rule: "A custodial instant purchase is RESERVED with no on-chain fields, relayed on chain for the end user's custodial wallet (SUBMITTED with its hash) and FULFILLED with its cards once drawn; each step publishes its instant_purchase.* event.",
     guards: "docs/reference/sdk-shapes.md “Instant shapes” (CUSTODIAL custody, RESERVED status) and “Webhook event data” (instant_purchase.reserved / submitted / fulfilled); docs/reference/live-service.md “Webhooks” (21 live event types)",
@@ -158,7 +179,7 @@ export const instantChecks: Check[] = [
   },
   {
     ...base,
-    mode: "emulator",
+    ...emulatorOnly("operator", "switches instant packs off and on again", ["partnerKey"]),
     applicable: chainMissing,
     id: "instant.disabled",
     guards: "docs/reference/sdk-shapes.md “Instant pack methods” (503 instant_disabled); docs/reference/live-service.md “Partner error codes” (503 codes)",
@@ -295,6 +316,7 @@ export const instantChecks: Check[] = [
   },
   {
     ...chained,
+    needs: ["partnerKey", "wallet", "tierKey"],
     id: "instant.tx-already-recorded",
     guards: "docs/reference/sdk-shapes.md “Instant pack methods” (409 tx_already_recorded)",
     title: "Instant submit of a transaction another partner recorded → 409 tx_already_recorded",
@@ -303,7 +325,9 @@ export const instantChecks: Check[] = [
     async run(ctx) {
       await withMinedPurchase(ctx, async (m) => {
         expectSuccess(await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash }), "submit", 202);
-        const other = await ctx.control!.newKey({ kind: "partner", billing_model: "POOL" });
+        // Another partner: the TIER key's account (the emulator makes a fresh one).
+        ensure(ctx.tierKey, "no TIER key");
+        const other = ctx.tierKey;
         const r = await ctx.http.post(`${I}/purchase/submit`, { key: other, body: { packet_type_id: m.packetTypeId, transaction_hash: m.hash } });
         expectError(r, 409, "tx_already_recorded", "the same hash with another partner's key");
       });

@@ -1,4 +1,4 @@
-import type { Check } from "../types.ts";
+import { emulatorOnly, NotApplicable, type Check } from "../types.ts";
 import { ensure, env, expectError, expectSuccess } from "../assert.ts";
 
 // Checks of mystery commerce that need no chain: access, input rules and the
@@ -136,8 +136,7 @@ export const mysteryChecks: Check[] = [
     guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (pool_wallet_not_set)",
     title: "Pool wallet read before it is set → 404 pool_wallet_not_set; set then read back",
     rule: "GET /mystery/pool-wallet: 404 pool_wallet_not_set until PUT sets the active pool wallet.",
-    mode: "emulator",
-    needs: ["partnerKey"],
+    ...emulatorOnly("operator", "mints a partner key whose pool wallet was never set (a used key cannot show the 404)", ["partnerKey"]),
     deviation: "mystery_pool_wallet_not_set_code",
     async run({ http, partnerKey }) {
       expectError(await http.get(`${M}/pool-wallet`, { key: partnerKey }), 404, "pool_wallet_not_set", "GET /mystery/pool-wallet on a fresh key");
@@ -152,8 +151,7 @@ export const mysteryChecks: Check[] = [
     guards: "docs/reference/api-rules.md “Error codes” (404 payout_wallet_not_set); docs/reference/live-service.md “Revenue share”",
     title: "Payout wallet: 404 payout_wallet_not_set before set, bad body → 400 invalid_address",
     rule: "PUT /payout-wallet sets the payout wallet; bad body gives invalid_address; payout_wallet_not_set when read before set.",
-    mode: "emulator",
-    needs: [],
+    ...emulatorOnly("operator", "mints a TIER key with payout:manage whose payout wallet was never set"),
     deviation: "mystery_payout_wallet_lenient",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "partner", billing_model: "TIER", scopes: ["packs:read", "payout:manage"] });
@@ -168,10 +166,12 @@ export const mysteryChecks: Check[] = [
     guards: "docs/reference/api-rules.md “Error codes” (403 not_tier_partner); docs/reference/live-service.md “Sell-back”",
     title: "Sell-back with a POOL-model key → 403 not_tier_partner",
     rule: "Some mystery endpoints reject the wrong partner model with not_tier_partner (sell-back is TIER-only).",
-    mode: "emulator",
+    mode: "read-only",
     needs: ["partnerKey"],
     deviation: "mystery_sellback_any_model",
     async run({ http, partnerKey }) {
+      const terms = expectSuccess(await http.get(`${M}/terms`, { key: partnerKey }), "GET /mystery/terms").data as { billing_model?: unknown };
+      if (terms.billing_model !== "POOL") throw new NotApplicable(`needs a POOL partner key; --partner-key's billing model is ${String(terms.billing_model)}`);
       const r = await http.post(`${M}/sellback/quote`, { key: partnerKey, body: { wallet_address: WALLET, token_ids: ["1"] } });
       expectError(r, 403, "not_tier_partner", "POOL key on POST /mystery/sellback/quote");
     },
@@ -182,11 +182,12 @@ export const mysteryChecks: Check[] = [
     guards: "docs/reference/api-rules.md “Other limits” (sell-back batch 50) and “Error codes” (too_many_tokens)",
     title: "Sell-back of more than 50 tokens → 400 too_many_tokens",
     rule: "A sell-back request takes token ids, up to 50 per batch (too_many_tokens).",
-    mode: "emulator",
-    needs: [],
+    mode: "read-only",
+    needs: ["tierKey"],
     deviation: "mystery_sellback_batch_unbounded",
-    async run({ http, control }) {
-      const key = await control!.newKey({ kind: "partner", billing_model: "TIER" });
+    async run({ http, tierKey }) {
+      ensure(tierKey, "no TIER key");
+      const key = tierKey;
       const ids = Array.from({ length: 51 }, (_, i) => String(i + 1));
       expectError(await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: ids } }), 400, "too_many_tokens", "51 tokens");
       expectError(await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: [] } }), 400, "invalid_token_ids", "no tokens");

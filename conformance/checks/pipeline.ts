@@ -1,5 +1,5 @@
 import type { Check } from "../types.ts";
-import { runs } from "../types.ts";
+import { emulatorOnly, runs } from "../types.ts";
 import { ensure, env, expectError, expectNoHeader, expectStatus, expectSuccess, intHeader } from "../assert.ts";
 
 // Checks of the request pipeline: envelopes, auth, rate-limit and credit
@@ -138,7 +138,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "X-RateLimit-* count a key's window exactly, down to the 429 and back after it slides",
     rule: "X-RateLimit-Limit is the key's ceiling; each request leaves one fewer in X-RateLimit-Remaining; the refusal shows 0 and a Retry-After that reaches X-RateLimit-Reset; the window rolls over 60 s.",
-    ...runs("emulator", [], 4),
+    ...emulatorOnly("operator", "mints a key with a chosen per-minute ceiling and advances a minute past its window", [], 4),
     deviation: "ratelimit_remaining_stale",
     async run({ http, control }) {
       const ceiling = 4;
@@ -283,7 +283,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Past the per-key ceiling → 429 rate_limited with Retry-After, not charged",
     rule: "429 rate_limited: read Retry-After and X-RateLimit-Reset; not charged.",
-    ...runs("emulator", [], 2),
+    ...emulatorOnly("operator", "mints a key with a 2-per-minute ceiling and advances a minute past it (the partner key's own window would stall every later check)", [], 2),
     deviation: "no_retry_after",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], rate_limit_per_min: 2 });
@@ -309,7 +309,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "An empty balance → 402 insufficient_credits, nothing charged",
     rule: "Zero balance: requests return 402 insufficient_credits until topped up.",
-    ...runs("emulator"),
+    ...emulatorOnly("operator", "mints a key with a zero credit balance"),
     deviation: "wrong_402_code",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], balance: 0 });
@@ -324,7 +324,7 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Legacy keys answer X-Credits-Metering: unmetered",
     rule: "Unmetered legacy keys exist; their responses carry X-Credits-Metering: unmetered.",
-    ...runs("emulator"),
+    ...emulatorOnly("operator", "mints a legacy (unmetered) key"),
     deviation: "legacy_metered",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "legacy" });

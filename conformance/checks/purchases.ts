@@ -1,4 +1,4 @@
-import type { Check, CheckContext } from "../types.ts";
+import { emulatorOnly, type Check, type CheckContext } from "../types.ts";
 import { ensure, expectError, expectSuccess } from "../assert.ts";
 import { chainMissing } from "./target.ts";
 import { isolatedCheck } from "../isolate.ts";
@@ -34,8 +34,7 @@ export const purchaseChecks: Check[] = [
     guards: "docs/reference/sdk-shapes.md “Mystery pack methods” (gacha.purchase → 202 Purchase, status RESERVED); docs/reference/live-service.md “Purchases” (202 RESERVED with credits held)",
     title: "Custodial purchase → 202 RESERVED, price held, on-chain fields null",
     rule: "POST /mystery/purchase answers 202 with status RESERVED and custody CUSTODIAL; the price is held on the end user's balance (reserved, not yet debited) and onchain_request_id, transaction_hash and submitted_at are null until the relayer sends it.",
-    mode: "emulator",
-    needs: ["partnerKey"],
+    ...emulatorOnly("operator", "credits an end user's custodial USDC balance (POST /_emulator/mystery/custodial/fund)", ["partnerKey"]),
     deviation: "purchases_custodial_answers_submitted",
     applicable: chainMissing,
     async run(ctx) {
@@ -74,8 +73,7 @@ export const purchaseChecks: Check[] = [
     guards: "docs/reference/live-service.md “Partner error codes” and “Purchases” (503 relayer_disabled); docs/reference/sdk-shapes.md “Errors the SDK raises”–1.6 (503 retryable, Retry-After)",
     title: "Relayer paused → custodial purchase 503 relayer_disabled (retryable), nothing held",
     rule: "While the relayer is paused, POST /mystery/purchase is 503 relayer_disabled with retryable: true and a Retry-After header, and holds nothing on the end user's balance.",
-    mode: "emulator",
-    needs: ["partnerKey"],
+    ...emulatorOnly("operator", "pauses the relayer", ["partnerKey"]),
     deviation: "purchases_relayer_off_accepted",
     applicable: chainMissing,
     async run(ctx) {
@@ -95,18 +93,21 @@ export const purchaseChecks: Check[] = [
 /** The purchase lifecycles (scenarios/purchase-lifecycle.ts) as lifecycle checks (conformance/checks/lifecycle.ts). */
 export const PURCHASE_LIFECYCLES = {
   "mystery-custodial-lifecycle": {
+    emulatorOnly: { power: "operator" as const, what: "credits an end user's custodial USDC balance" },
     profile: "mystery" as const,
     rule: "A custodial purchase answered RESERVED goes SUBMITTING → SUBMITTED → FULFILLED on the clock (polled as the SDK's waitForReveal does), one webhook per step, the hold settled once.",
     guards: "docs/reference/sdk-shapes.md “Polling” (polling) and “Mystery pack methods”; docs/reference/live-service.md “Purchases” (202 RESERVED → relayer → SUBMITTED → FULFILLED)",
     deviation: "lifecycle_custodial_stuck_reserved",
   },
   "mystery-relayer-paused": {
+    emulatorOnly: { power: "operator" as const, what: "pauses and resumes the relayer" },
     profile: "mystery" as const,
     rule: "A purchase held while the relayer is paused waits PENDING and is relayed to FULFILLED once the relayer is back.",
     guards: "docs/reference/sdk-shapes.md “Purchase shapes” PurchaseStatus (PENDING); docs/reference/live-service.md “Partner error codes” (relayer_disabled)",
     deviation: "lifecycle_pending_dropped",
   },
   "mystery-relayed-accept": {
+    emulatorOnly: { power: "operator" as const, what: "pins a card's oracle value for the buyback offer" },
     profile: "mystery" as const,
     rule: "accept/prepare hands the holder the offer's EIP-712 OfferRequest; the holder's signature of it is accepted and relayed.",
     guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (typed_data: primaryType OfferRequest, message fields); docs/reference/sdk-shapes.md “Buyback shapes” BuybackTypedData",

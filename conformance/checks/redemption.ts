@@ -1,19 +1,24 @@
-import type { Check, CheckContext } from "../types.ts";
+import { emulatorOnly, runs, type Check, type CheckContext } from "../types.ts";
 import { ensure, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { rpcMissing } from "./target.ts";
-import { buyAndReveal, endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
-import type { ScenarioContext } from "../../scenarios/types.ts";
+import { buyAndReveal, endUserWallet, type Call } from "../../scenarios/mystery.ts";
+import { buyAndReveal as buyWithWallet, PACK_USDC } from "./commerce.ts";
+import type { TransactionReceipt } from "viem";
 import type { HttpResult } from "../../harness/http.ts";
 import { isolatedCheck, scenarioContext } from "../isolate.ts";
 
 // Checks of physical redemption as the live service runs it (SDK 0.1.2,
 // docs/reference/live-service.md “Redemption”; docs/reference/api-rules.md where it speaks): the holder
 // pays shipping on chain, the item ships only once that payment landed, KYC
-// only "if required". Those that need a redeemable item buy one with a fixture
-// wallet over the emulator's JSON-RPC, between a snapshot and its restore.
+// only "if required". Those that need a redeemable item buy one: in emulator
+// mode with a fixture wallet over the emulator's JSON-RPC, between a snapshot
+// and its restore; elsewhere with the partner's test wallet, waiting for the
+// reveal in real time (the sandbox keeps what was bought).
 
 const M = "/api/v1/mystery";
 const HOUR = 60 * 60 * 1000;
+/** The most a check's shipping payment may cost (it sends it). */
+const SHIPPING_USDC = 25;
 const US = { name: "Conformance", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
 
 interface Prepared {
@@ -32,26 +37,41 @@ interface Row {
 }
 
 interface Bench {
-  sc: ScenarioContext;
-  wallet: Wallet;
+  wallet: { address: string; send(calls: Call[]): Promise<TransactionReceipt> };
   /** A revealed Starter pack of the check's key: its CARD token. */
   card: string;
   purchaseId: number;
 }
 
-/** Runs `body` with a revealed card of the check's key, on a manual clock, and restores the state after. */
+/**
+ * Runs `body` with a revealed card of the check's key: in emulator mode on a manual clock, the state
+ * restored after; elsewhere bought with the test wallet (`needs: ["wallet"]`), the reveal waited for.
+ */
 async function withCard(ctx: CheckContext, body: (b: Bench) => Promise<void>): Promise<void> {
+  if (!ctx.control) {
+    ensure(ctx.wallet, "no test wallet");
+    const { purchase } = await buyWithWallet(ctx, ctx.wallet);
+    const card = purchase.items?.find((i) => i.item_type === "CARD");
+    ensure(purchase.status === "FULFILLED" && card, `purchase ${purchase.id} must be FULFILLED with a card, is ${purchase.status}`);
+    const w = ctx.wallet;
+    return body({ wallet: { address: w.address, send: (calls) => w.send(calls) }, card: card.token_id, purchaseId: purchase.id });
+  }
   await isolatedCheck(ctx, async () => {
     const sc = scenarioContext(ctx);
     const wallet = await endUserWallet(sc, 3);
     const p = await buyAndReveal(sc, ctx.partnerKey, wallet, 1);
     const card = p.items!.find((i) => i.item_type === "CARD")!;
-    await body({ sc, wallet, card: card.token_id, purchaseId: p.id });
+    await body({ wallet, card: card.token_id, purchaseId: p.id });
   });
 }
 
+/** Idempotency keys are the check's name and the card's: a used target never answers an earlier run's redemption. */
 const prepare = async (ctx: CheckContext, b: Bench, idemKey: string, extra: Record<string, unknown> = {}): Promise<HttpResult> =>
-  ctx.http.post(`${M}/redemption/prepare`, { key: ctx.partnerKey, body: { token_id: b.card, shipping_address: US, ...extra }, headers: { "Idempotency-Key": idemKey } });
+  ctx.http.post(`${M}/redemption/prepare`, {
+    key: ctx.partnerKey,
+    body: { token_id: b.card, shipping_address: US, ...extra },
+    headers: { "Idempotency-Key": `${idemKey}-${b.purchaseId}-${b.card}` },
+  });
 
 const prepared = (r: HttpResult, what: string) => expectSuccess(r, what, 201).data as Prepared;
 
@@ -71,7 +91,10 @@ async function rowOf(ctx: CheckContext, b: Bench, id: number, verify = false): P
 }
 
 const base = { profile: "mystery" as const, credits: 0 };
-const chained = { ...base, mode: "emulator" as const, needs: ["partnerKey"] as const, applicable: rpcMissing };
+/** Buys a pack with the test wallet (sandbox) or a fixture wallet (emulator); may send the redemption's calls too. */
+const chained = { ...base, ...runs("sandbox", ["partnerKey", "wallet"]), spendUsdc: PACK_USDC, applicable: rpcMissing };
+/** Needs the control plane beyond the purchase: `what` it does with it. */
+const operated = (power: "clock" | "faults" | "operator", what: string) => ({ ...base, ...emulatorOnly(power, what, ["partnerKey"]), applicable: rpcMissing });
 
 export const redemptionChecks: Check[] = [
   {
@@ -115,7 +138,7 @@ export const redemptionChecks: Check[] = [
     },
   },
   {
-    ...chained,
+    ...operated("clock", "advances 25 hours to the quote's expiry"),
     id: "redemption.unpaid-burn-not-shipped",
     guards: "docs/reference/live-service.md “Redemption” (the item ships once the shipping payment lands on chain)",
     title: "A burn without the shipping payment does not ship; it is CANCELLED when the quote expires",
@@ -162,6 +185,7 @@ export const redemptionChecks: Check[] = [
   },
   {
     ...chained,
+    spendUsdc: PACK_USDC + SHIPPING_USDC,
     id: "redemption.verify",
     guards: "docs/reference/sdk-shapes.md “Redemption shapes” (get: query verify); docs/reference/live-service.md “Redemption” (?verify=true forces the on-chain read)",
     title: "GET /mystery/redemption/{token}?verify=true reconciles the record with the chain",
@@ -195,7 +219,7 @@ export const redemptionChecks: Check[] = [
     },
   },
   {
-    ...chained,
+    ...operated("operator", "writes a second item of the same token number into the state (PUT /_emulator/state)"),
     id: "redemption.ambiguous-token",
     guards: "docs/reference/sdk-shapes.md “Redemption methods” (409 ambiguous_token); docs/reference/sdk-shapes.md “Redemption shapes” RedemptionTarget.item_type",
     title: "A token number naming items of several types, without item_type → 409 ambiguous_token listing them",
@@ -223,7 +247,7 @@ export const redemptionChecks: Check[] = [
     },
   },
   {
-    ...chained,
+    ...operated("faults", "takes the shipping quote signer down and brings it back"),
     id: "redemption.shipping-signer-unavailable",
     guards: "docs/reference/sdk-shapes.md “Redemption methods” (503 shipping_signer_unavailable)",
     title: "Shipping signer down → prepare 503 shipping_signer_unavailable (retryable); the same key works once it is back",
@@ -243,7 +267,7 @@ export const redemptionChecks: Check[] = [
     },
   },
   {
-    ...chained,
+    ...operated("operator", "switches KYC on for the partner and cancels a redemption"),
     id: "redemption.kyc-if-required",
     guards: "docs/reference/api-rules.md “Mystery commerce endpoints” (prepare returns kyc.kyc_url if required); docs/reference/live-service.md “Redemption” (no KYC)",
     title: "KYC only if required: off by default (calls at once); a partner switched to KYC gets kyc PENDING with kyc_url and no calls",
@@ -283,12 +307,14 @@ export const redemptionChecks: Check[] = [
 /** The redemption scenarios as lifecycle checks (conformance/checks/lifecycle.ts runs them). */
 export const REDEMPTION_LIFECYCLES = {
   "mystery-redemption": {
+    emulatorOnly: { power: "clock" as const, what: "advances hours through the warehouse's fulfilment steps" },
     profile: "mystery" as const,
     rule: "A redemption whose holder sent burn, approve and the shipping payment goes BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED (polled by token id), burned at dispatch.",
     guards: "docs/reference/sdk-shapes.md “Redemption methods” and “Polling” (waitForCompletion); docs/reference/live-service.md “Redemption”",
     deviation: "lifecycle_redemption_stuck_unshipped",
   },
   "mystery-redemption-kyc": {
+    emulatorOnly: { power: "operator" as const, what: "decides the end user's KYC and advances hours through fulfilment" },
     profile: "mystery" as const,
     rule: "A KYC-approved redemption goes PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, burned at dispatch.",
     guards: "docs/reference/api-rules.md “Mystery commerce endpoints” (KYC if required); docs/reference/live-service.md “Redemption” (redemption, burn on dispatch)",

@@ -20,6 +20,7 @@ export async function chainMissing({ http, control }: ApplicabilityContext): Pro
 
 /** Like chainMissing, and the chain must be served over JSON-RPC (scenarios sign with wallets over HTTP). */
 export async function rpcMissing(ctx: ApplicabilityContext): Promise<string | null> {
+  if (!ctx.control) return null;
   const missing = await chainMissing(ctx);
   if (missing) return missing;
   const res = await ctx.http.get("/_emulator/chain");

@@ -1,13 +1,22 @@
-import type { Check } from "../types.ts";
+import type { Check, CheckContext } from "../types.ts";
 import { runs } from "../types.ts";
 import { ensure, expectError, expectSuccess, intHeader } from "../assert.ts";
 
 // Checks of vision identify. Read-only ones only provoke refunded 400/404s
-// (safe against production); emulator ones identify the emulator's fixture
-// card images (https://images.emulator.test, resolved without network).
+// (safe against production); sandbox ones identify the target's own catalog
+// images (a card's front, an expansion's logo, read from the catalog) and
+// upload the suite's own oversized image, so they run against any target.
 
 const IDENTIFY = "/api/v1/vision/identify";
-const FIXTURE = "https://images.emulator.test";
+const CARD = "/api/v1/pokemon/cards/base1-4";
+
+/** The target's own image of base1-4 (its front, large), as the catalog gives it. */
+async function cardImage(http: CheckContext["http"], key: string): Promise<string> {
+  const d = expectSuccess(await http.get(CARD, { key }), `GET ${CARD}`).data as { images?: Array<{ large?: unknown }> };
+  const url = d.images?.[0]?.large;
+  ensure(typeof url === "string", `the card must carry images[0].large, got ${JSON.stringify(d.images)}`);
+  return url;
+}
 const USAGE = "/api/v1/account/usage";
 
 export const visionChecks: Check[] = [
@@ -90,10 +99,10 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "A fixture card image is identified, with a feedback_id that confirms for free",
     rule: "Identify costs 5 credits and returns a result carrying a feedback_id; confirming a match costs 0.",
-    ...runs("emulator", ["partnerKey"], 5),
+    ...runs("sandbox", ["partnerKey"], 6),
     deviation: "vision_no_feedback_id",
     async run({ http, partnerKey, note }) {
-      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/pokemon/base1-4/large.png` } });
+      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: await cardImage(http, partnerKey) } });
       const d = expectSuccess(r, "identify a fixture card").data as { feedback_id?: unknown; matched?: unknown; match?: { card_id?: unknown; confidence?: unknown } };
       ensure(intHeader(r, "X-Credits-Cost", "identify") === 5, "identify costs 5 credits");
       ensure(typeof d.feedback_id === "string" && d.feedback_id.length > 0, "the result must carry a feedback_id");
@@ -110,10 +119,12 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "A no-match still costs one identification",
     rule: "A no-match still costs one identification (5 credits).",
-    ...runs("emulator", ["partnerKey"], 5),
+    ...runs("sandbox", ["partnerKey"], 6),
     deviation: "vision_no_match_free",
     async run({ http, partnerKey }) {
-      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/pokemon/sets/base1/logo.png` } });
+      const set = expectSuccess(await http.get("/api/v1/pokemon/expansions/base1", { key: partnerKey }), "GET /pokemon/expansions/base1").data as { logo?: unknown };
+      ensure(typeof set.logo === "string", `the expansion must carry its logo URL, got ${JSON.stringify(set.logo)}`);
+      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: set.logo } });
       const d = expectSuccess(r, "identify a set logo").data as { matched?: unknown };
       ensure(d.matched === false, "a set logo is not a card: no match");
       ensure(intHeader(r, "X-Credits-Cost", "no-match") === 5, `a no-match costs 5, X-Credits-Cost says ${r.headers["x-credits-cost"]}`);
@@ -125,11 +136,14 @@ export const visionChecks: Check[] = [
     profile: "vision",
     title: "An image over 10 MB → 413 image_too_large",
     rule: "413 image_too_large: vision image over 10 MB, however sent.",
-    ...runs("emulator", ["partnerKey"]),
+    ...runs("sandbox", ["partnerKey"]),
     deviation: "vision_no_size_limit",
     async run({ http, partnerKey }) {
-      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: `${FIXTURE}/_fixtures/oversized.png` } });
-      expectError(r, 413, "image_too_large", "identify an 11 MB image by URL");
+      // The suite's own image: 10 MB and one byte, uploaded (the size is refused before the content is read).
+      const form = new FormData();
+      form.set("image", new Blob([new Uint8Array(10 * 1024 * 1024 + 1)], { type: "image/png" }), "oversized.png");
+      const r = await http.post(IDENTIFY, { key: partnerKey, form });
+      expectError(r, 413, "image_too_large", "upload a 10 MB + 1 byte image");
       ensure(intHeader(r, "X-Credits-Cost", "413") === 0, "a 413 is refunded");
     },
   },

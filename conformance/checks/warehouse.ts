@@ -1,5 +1,6 @@
 import type { Check, CheckContext } from "../types.ts";
-import { runs } from "../types.ts";
+import { emulatorOnly, runs } from "../types.ts";
+import { waitFor } from "../wait.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { ensure, env, expectStatus, expectSuccess, sameFields } from "../assert.ts";
 import { walkOffset } from "../paging.ts";
@@ -49,14 +50,18 @@ async function quote(ctx: CheckContext, id: string) {
   return { order_id: d.order_id, rate_id: rates[0].rate_id };
 }
 
+/** Quotes and commits an order; the label is bought a few seconds later (the clock advanced, or waited for in real time). */
 async function placeOrder(ctx: CheckContext, id: string) {
   const q = await quote(ctx, id);
   data(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: q }), "POST /orders", 202);
-  await ctx.control!.advance(5_000);
+  if (ctx.control) await ctx.control.advance(5_000);
+  else await waitFor(ctx, `order ${q.order_id}'s label`, async () => ((await getOrder(ctx, q.order_id)).status === "LABEL_PURCHASED" ? true : undefined), 30_000);
   return q.order_id;
 }
 
 const getOrder = async (ctx: CheckContext, id: number) => data(await ctx.http.get(`/api/v1/orders/${id}`, { key: ctx.tenantKey }), `GET /orders/${id}`);
+/** Gives an order's card back (the label voided): a used target keeps its shippable cards for later runs. */
+const cancelOrder = async (ctx: CheckContext, id: number) => ctx.http.post(`/api/v1/orders/${id}/cancel`, { key: ctx.tenantKey, body: {} });
 
 export const warehouseChecks: Check[] = [
   {
@@ -318,7 +323,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "A card, an order and an inbound shipment fetched by id equal the same resource listed, field by field",
     rule: "One resource, many routes: GET /cards/{id}, /orders/{id} and /inbound-shipments/{id} answer the same fields and values (units included: declared values in integer cents) as the resource's row in its list.",
-    ...runs("emulator", ["tenantKey"]),
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "card_by_id_declared_value_scaled",
     async run(ctx) {
       const { http, tenantKey: key } = ctx;
@@ -330,6 +335,7 @@ export const warehouseChecks: Check[] = [
       const listedOrder = orders.find((o) => o.order_id === orderId);
       ensure(listedOrder, `order ${orderId} missing from GET /orders`);
       sameFields(await getOrder(ctx, orderId), listedOrder, `order ${orderId}`);
+      await cancelOrder(ctx, orderId);
       const body = { submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`, expected_card_count: 1, declared_value_per_card: 1234, notes: "conformance check; cancelled right away" };
       const id = data(await http.post("/api/v1/inbound-shipments", { key, body }), "announce", 201).inbound_shipment_id;
       try {
@@ -379,7 +385,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Writes need their scope (write:order for a quote)",
     rule: "A tenant key without write:order gets 403 on shipping-quote; read:inventory alone does not allow writes.",
-    ...runs("emulator"),
+    ...emulatorOnly("operator", "mints a tenant key with read:inventory only"),
     deviation: "warehouse_ignores_write_scope",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "tenant", scopes: ["read:inventory"] });
@@ -393,11 +399,12 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Committing a rate buys the label; deadlines are UTC",
     rule: "POST /orders {order_id, rate_id} buys the label (a few seconds); ship_by_at and sla_due_at are computed in US Central business days and returned in UTC.",
-    ...runs("emulator", ["tenantKey"]),
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "deadlines_local_time",
     async run(ctx) {
       const id = await placeOrder(ctx, await shippableCard(ctx));
       const o = await getOrder(ctx, id);
+      await cancelOrder(ctx, id);
       ensure(o.status === "LABEL_PURCHASED", `the order must be LABEL_PURCHASED a few seconds after commit, is ${String(o.status)}`);
       for (const f of ["ship_by_at", "sla_due_at"])
         ensure(typeof o[f] === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(o[f] as string), `${f} must be a UTC timestamp (…Z), got ${JSON.stringify(o[f])}`);
@@ -409,7 +416,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "A failed label purchase leaves PENDING_PAYMENT; the retry succeeds",
     rule: "Order commit with a rate fails → PENDING_PAYMENT, nothing applied; retry is safe.",
-    ...runs("emulator", ["tenantKey"]),
+    ...emulatorOnly("faults", "makes the next label purchase fail (POST /_emulator/warehouse/labels/fail-next)", ["tenantKey"]),
     deviation: "failed_commit_marks_failed",
     async run(ctx) {
       const info = data(await ctx.http.get("/api/v1/info", { key: ctx.tenantKey }), "GET /info");
@@ -432,7 +439,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Returned and scanned-back cards are OFFCHAIN and orderable again",
     rule: "Carrier return → RETURNED; each card scanned back → OFFCHAIN, card.returned, and can be ordered again.",
-    ...runs("emulator", ["tenantKey"]),
+    ...emulatorOnly("operator", "ships the order, has the carrier return it and scans the card back in the vault", ["tenantKey"]),
     deviation: "scan_back_not_offchain",
     async run(ctx) {
       const id = await shippableCard(ctx);
@@ -453,7 +460,7 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Write replays return the original record with the same 201",
     rule: "Writes accept idempotency_key: a replay returns the original record with the same 201.",
-    ...runs("emulator", ["tenantKey"]),
+    ...runs("sandbox", ["tenantKey"]),
     deviation: "idempotent_replay_200",
     async run(ctx) {
       const body = { unique_ids: [await shippableCard(ctx)], idempotency_key: `conformance-${Math.random().toString(36).slice(2)}` };

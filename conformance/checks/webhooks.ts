@@ -1,9 +1,11 @@
 import type { Check, CheckContext } from "../types.ts";
-import { runs } from "../types.ts";
+import { emulatorOnly, runs } from "../types.ts";
 import type { HttpClient } from "../../harness/http.ts";
 import { ensure, env, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
 import { SIGNATURE_TOLERANCE_MS } from "../../contract/webhook-signature.ts";
+import { buyAndReveal, PACK_USDC } from "./commerce.ts";
+import { waitFor } from "../wait.ts";
 
 // Checks of the webhooks area: the registry's rules (secret shown once, event
 // type validation, the 20-per-key limit, per-key visibility), the delivery
@@ -29,15 +31,37 @@ async function deleteHooks(http: HttpClient, key: string, ids: readonly number[]
   for (const id of ids) await http.call("DELETE", `/api/v1/webhooks/${id}`, { key });
 }
 
-/** Registers a receiver, triggers one event for the key's account, lets the first attempt run. */
+/**
+ * Registers a receiver, makes one purchase.fulfilled for the key's account and lets the first attempt run:
+ * the emulator publishes it (control plane); elsewhere the wallet buys a pack and the reveal publishes it,
+ * delivered to the partner's public receiver URL (waited for in real time). `seen` holds the deliveries of
+ * that event only (a shared receiver URL may get others).
+ */
 async function deliverOnce(ctx: CheckContext, status: number) {
   const { http, partnerKey, control } = ctx;
-  const rx = await startCheckReceiver(status);
-  const hook = await registerHook(http, partnerKey, { url: rx.url, event_types: ["purchase.fulfilled"] }, "register a local receiver");
-  const event = await control!.request<{ event: { id: string } }>("POST", "/events", { type: "purchase.fulfilled", key: partnerKey });
-  await control!.advance(0);
-  return { rx, hook, eventId: event.event.id };
+  const rx = await startCheckReceiver(status, control ? {} : (ctx.receiver ?? {}));
+  const hook = await registerHook(http, partnerKey, { url: rx.url, event_types: ["purchase.fulfilled"] }, "register a receiver");
+  try {
+    if (control) {
+      const event = await control.request<{ event: { id: string } }>("POST", "/events", { type: "purchase.fulfilled", key: partnerKey });
+      await control.advance(0);
+      return { rx, hook, eventId: event.event.id, seen: () => rx.deliveries };
+    }
+    ensure(ctx.wallet, "no test wallet");
+    const { purchase } = await buyAndReveal(ctx, ctx.wallet);
+    const ofPurchase = () => rx.deliveries.filter((d) => d.body.includes(`"purchase_id":${purchase.id}`));
+    const first = await waitFor(ctx, `the delivery of purchase ${purchase.id}'s purchase.fulfilled`, async () => ofPurchase()[0]);
+    ensure(first, `the receiver got no purchase.fulfilled delivery of purchase ${purchase.id} (it saw ${rx.deliveries.length})`);
+    return { rx, hook, eventId: first.headers["x-mystery-delivery"] ?? "", seen: ofPurchase };
+  } catch (err) {
+    await rx.close();
+    await deleteHooks(http, partnerKey, [hook.id]);
+    throw err;
+  }
 }
+
+/** Delivery checks: an event for the key's account, delivered to a receiver the target reaches (sandbox: a real purchase). */
+const delivering = { ...runs("sandbox", ["partnerKey", "wallet", "webhookUrl"]), spendUsdc: PACK_USDC };
 
 export const webhooksChecks: Check[] = [
   {
@@ -152,13 +176,13 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "A delivery reaches a local receiver with {event,id,data} and a valid X-Mystery-Signature",
     rule: "Deliveries POST {event, id, data} with X-Mystery-Event, X-Mystery-Delivery (the event id), X-Mystery-Timestamp (unix ms) and X-Mystery-Signature t=<ms>,sha256=HMAC-SHA256(secret, \"t.raw_body\").",
-    ...runs("emulator", ["partnerKey"]),
+    ...delivering,
     deviation: "webhook_secret_mismatch",
     async run(ctx) {
-      const { rx, hook, eventId } = await deliverOnce(ctx, 200);
+      const { rx, hook, eventId, seen } = await deliverOnce(ctx, 200);
       try {
-        ensure(rx.deliveries.length === 1, `the receiver must get exactly one delivery, got ${rx.deliveries.length}`);
-        const [d] = rx.deliveries;
+        ensure(seen().length === 1, `the receiver must get exactly one delivery, got ${seen().length}`);
+        const [d] = seen();
         let body: { event?: unknown; id?: unknown; data?: unknown };
         try {
           body = JSON.parse(d.body);
@@ -183,17 +207,21 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "The delivery log's row matches the delivery the receiver got, field by field",
     rule: "A delivery's log row names the webhook, the dotted event type and the event id the receiver got (X-Mystery-Event, X-Mystery-Delivery), DELIVERED after one 2xx attempt with last_status_code 200, no error and no retry due.",
-    ...runs("emulator", ["partnerKey"]),
+    ...delivering,
     deviation: "delivery_log_event_type_underscored",
     async run(ctx) {
-      const { rx, hook, eventId } = await deliverOnce(ctx, 200);
+      const { rx, hook, eventId, seen: got } = await deliverOnce(ctx, 200);
       try {
-        ensure(rx.deliveries.length === 1, `the receiver must get exactly one delivery, got ${rx.deliveries.length}`);
-        const seen = rx.deliveries[0]!.headers;
-        const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }), "GET /api/v1/webhooks/deliveries");
-        const row = ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find((d) => d.event_id === seen["x-mystery-delivery"]);
+        ensure(got().length === 1, `the receiver must get exactly one delivery, got ${got().length}`);
+        const seen = got()[0]!.headers;
+        const logged = async () => {
+          const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }), "GET /api/v1/webhooks/deliveries");
+          return ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find((d) => d.event_id === seen["x-mystery-delivery"]);
+        };
+        // The log records the answer just after the receiver gave it: in real time, wait for the row to settle.
+        const row = ctx.control ? await logged() : await waitFor(ctx, "the delivery's log row", async () => ((await logged())?.status === "PENDING" ? undefined : logged()));
         ensure(row, `the log must list the delivery the receiver got (event id ${seen["x-mystery-delivery"]})`);
-        const want: Record<string, unknown> = { webhook_id: hook.id, event_type: seen["x-mystery-event"], event_id: eventId, status: "DELIVERED", attempts: rx.deliveries.length, last_status_code: 200, last_error: null, next_retry_at: null };
+        const want: Record<string, unknown> = { webhook_id: hook.id, event_type: seen["x-mystery-event"], event_id: eventId, status: "DELIVERED", attempts: got().length, last_status_code: 200, last_error: null, next_retry_at: null };
         for (const [f, v] of Object.entries(want)) ensure(row[f] === v, `delivery row ${f}: expected ${JSON.stringify(v)} (as delivered), got ${JSON.stringify(row[f])}`);
         ensure(Number.isInteger(row.id), `delivery row id must be an integer, got ${JSON.stringify(row.id)}`);
         const [created, delivered] = [Date.parse(String(row.created_at)), Date.parse(String(row.delivered_at))];
@@ -210,13 +238,13 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "A delivery's signing timestamp is the time it was sent: within the tolerance of the receiver's clock",
     rule: "The signature's t and X-Mystery-Timestamp are the same unix-ms instant, within 5 minutes of the receiver's clock when the delivery arrived (a correctly signed but stale delivery is refused by the SDK).",
-    ...runs("emulator", ["partnerKey"]),
+    ...delivering,
     deviation: "webhook_timestamp_stale",
     async run(ctx) {
-      const { rx, hook } = await deliverOnce(ctx, 200);
+      const { rx, hook, seen } = await deliverOnce(ctx, 200);
       try {
-        ensure(rx.deliveries.length === 1, `the receiver must get exactly one delivery, got ${rx.deliveries.length}`);
-        const d = rx.deliveries[0]!;
+        ensure(seen().length === 1, `the receiver must get exactly one delivery, got ${seen().length}`);
+        const d = seen()[0]!;
         const t = /(?:^|,)\s*t=(\d+)/.exec(d.headers["x-mystery-signature"] ?? "")?.[1];
         ensure(t !== undefined, `X-Mystery-Signature must carry t=<unix ms>, got ${JSON.stringify(d.headers["x-mystery-signature"])}`);
         ensure(d.headers["x-mystery-timestamp"] === t, `X-Mystery-Timestamp (${d.headers["x-mystery-timestamp"]}) must equal the signature's t (${t})`);
@@ -256,7 +284,7 @@ export const webhooksChecks: Check[] = [
     profile: "webhooks",
     title: "A receiver answering 500 gets 6 attempts of the same delivery; the log shows it FAILED",
     rule: "Only 2xx is success; delivery retries up to 6 times with exponential backoff on any non-2xx answer.",
-    ...runs("emulator", ["partnerKey"]),
+    ...emulatorOnly("clock", "advances 8 hours through the whole retry schedule of 6 attempts", ["partnerKey"]),
     deviation: "failed_delivery_reported_delivered",
     async run(ctx) {
       const { rx, hook, eventId } = await deliverOnce(ctx, 500);
