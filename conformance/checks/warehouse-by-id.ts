@@ -1,5 +1,5 @@
 import type { Check, CheckContext } from "../types.ts";
-import { NotApplicable, runs } from "../types.ts";
+import { emulatorOnly, NotApplicable, runs } from "../types.ts";
 import { ensure, sameFields } from "../assert.ts";
 import { data, shippableCard } from "./warehouse.ts";
 
@@ -21,8 +21,8 @@ interface Resource {
   deviation: string;
   /** Emulator mode: make one when the tenant has none. */
   make?(ctx: CheckContext, account: string): Promise<void>;
-  /** Where a fresh tenant has none and only the control plane can make one (default read-only). */
-  mode?: "emulator";
+  /** Where a fresh tenant has none and only the control plane can make one: what it does (default read-only). */
+  emulatorOnly?: string;
 }
 
 const article = (name: string) => (/^[aeiou]/.test(name) ? "An" : "A");
@@ -55,7 +55,7 @@ const RESOURCES: Resource[] = [
     rows: "reports",
     id: "report_id",
     deviation: "report_by_id_card_count_off",
-    mode: "emulator",
+    emulatorOnly: "closes the billing month to make a report",
     guards: "docs/reference/api-rules.md “Warehouse endpoints” (reports)",
     make: closeMonth,
   },
@@ -65,7 +65,7 @@ const RESOURCES: Resource[] = [
     rows: "exceptions",
     id: "exception_id",
     deviation: "exception_by_id_status_flipped",
-    mode: "emulator",
+    emulatorOnly: "raises an exception (and resolves it) on the tenant",
     guards: "docs/reference/api-rules.md “Warehouse endpoints” (exceptions)",
     async make(ctx, account) {
       // Raised and resolved at once: nothing stays open on the tenant's account.
@@ -80,7 +80,7 @@ const RESOURCES: Resource[] = [
     rows: "withdrawals",
     id: "withdrawal_id",
     deviation: "withdrawal_by_id_completed",
-    mode: "emulator",
+    emulatorOnly: "holds a fixture card of a fresh tenant in a pickup withdrawal, which a real account would keep",
     guards: "docs/reference/api-rules.md “Warehouse endpoints” (withdrawals)",
     async make(ctx) {
       const body = { unique_ids: [await shippableCard(ctx)], method: "pickup", idempotency_key: unique() };
@@ -93,7 +93,7 @@ const RESOURCES: Resource[] = [
     rows: "transfers",
     id: "transfer_id",
     deviation: "transfer_by_id_accounts_swapped",
-    mode: "emulator",
+    emulatorOnly: "mints a second tenant key to move a card there and back",
     guards: "docs/reference/api-rules.md “Warehouse endpoints” (card transfers)",
     async make(ctx, account) {
       // There and back: the card ends in the tenant's custody again, with two transfers listed.
@@ -125,7 +125,7 @@ export const warehouseByIdChecks: Check[] = RESOURCES.map((r) => ({
   rule:
     `One resource, many routes: GET ${r.list}/{${r.id}} answers the same fields and values ` +
     `as the ${r.name}'s row in GET ${r.list}.`,
-  ...runs(r.mode ?? "read-only", ["tenantKey"]),
+  ...(r.emulatorOnly ? emulatorOnly("operator", r.emulatorOnly, ["tenantKey"]) : runs("read-only", ["tenantKey"])),
   deviation: r.deviation,
   async run(ctx) {
     let rows = await rowsOf(ctx, r);
