@@ -49,3 +49,10 @@ export function sameFields(byId: Record<string, unknown>, listed: Record<string,
   for (const f of new Set([...Object.keys(byId), ...Object.keys(listed)]))
     ensure(JSON.stringify(byId[f]) === JSON.stringify(listed[f]), `${what}: ${f} fetched by id is ${JSON.stringify(byId[f])}, listed ${JSON.stringify(listed[f])}`);
 }
+
+/** A decimal USDC string read as integer micros (no float: 8.296 is 8296000, exactly). */
+export function usdcMicros(usdc: unknown): bigint {
+  ensure(typeof usdc === "string" && /^\d+(\.\d{1,6})?$/.test(usdc), `expected a decimal USDC string, got ${JSON.stringify(usdc)}`);
+  const [i, f = ""] = usdc.split(".");
+  return BigInt(i!) * 1_000_000n + BigInt(f.padEnd(6, "0"));
+}

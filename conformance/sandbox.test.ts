@@ -55,11 +55,12 @@ beforeAll(async () => {
 afterAll(() => emu?.close());
 
 /**
- * At most this many checks stay not applicable with a wallet, a TIER key and a webhook URL: 35 that need the control
- * plane (each says which power and what for) and one that waits a whole minute, more than this run's --max-wait.
+ * At most this many checks stay not applicable with a wallet, a TIER key and a webhook URL: 39 that need the control
+ * plane (each says which power and what for; four of them make the warehouse records a fresh tenant lacks to compare
+ * by id) and one that waits a whole minute, more than this run's --max-wait.
  * Issue 28 aims at 25: lower this as checks gain a sandbox path.
  */
-const NA_BOUND = 36;
+const NA_BOUND = 40;
 
 describe("sandbox mode with a wallet key, a TIER key and a webhook receiver", () => {
   it("never calls the control plane", () => {

@@ -1,7 +1,7 @@
 import { NotApplicable, runs, type Check, type CheckContext } from "../types.ts";
 import type { Call, TestWallet } from "../../harness/wallet.ts";
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
-import { ensure, expectSuccess } from "../assert.ts";
+import { ensure, expectSuccess, usdcMicros } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
 import { inSnapshot } from "../isolate.ts";
 import { waitFor } from "../wait.ts";
@@ -245,9 +245,9 @@ export const commerceChecks: Check[] = [
       ensure(JSON.stringify(q.eligible_token_ids) === JSON.stringify(eligible.map((i) => i.token_id)), `eligible_token_ids ${JSON.stringify(q.eligible_token_ids)} must list the eligible items ${JSON.stringify(eligible.map((i) => i.token_id))}`);
       const sum = eligible.reduce((n, i) => n + BigInt(i.payout_micros), 0n);
       ensure(BigInt(q.total_payout_micros) === sum, `total_payout_micros ${q.total_payout_micros} must be the sum of the eligible payouts (${sum})`);
-      ensure(Number(q.total_payout_usdc) * 1e6 === Number(sum), `total_payout_usdc ${q.total_payout_usdc} must equal total_payout_micros ${q.total_payout_micros}`);
+      ensure(usdcMicros(q.total_payout_usdc) === sum, `total_payout_usdc ${q.total_payout_usdc} must equal total_payout_micros ${q.total_payout_micros}`);
       for (const i of eligible) {
-        const value = BigInt(Math.round(Number(i.oracle_value_usdc) * 1e6));
+        const value = usdcMicros(i.oracle_value_usdc);
         const expected = (value * 85n) / 100n;
         ensure(BigInt(i.payout_micros) <= expected + 1n && BigInt(i.payout_micros) >= expected - 10_000n, `token ${i.token_id}: payout ${i.payout_micros} micros is not 85% of its value ${i.oracle_value_usdc}`);
       }

@@ -1,5 +1,5 @@
 import { emulatorOnly, NotApplicable, type Check } from "../types.ts";
-import { ensure, env, expectError, expectSuccess } from "../assert.ts";
+import { ensure, env, expectError, expectSuccess, usdcMicros } from "../assert.ts";
 
 // Checks of mystery commerce that need no chain: access, input rules and the
 // error codes of the interface document, prices, catalog and wallets. A
@@ -9,11 +9,7 @@ const M = "/api/v1/mystery";
 const WALLET = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
 const FR = { name: "Conformance", street1: "1 Rue de Rivoli", city: "Paris", zip: "75001", country: "FR" };
 
-const micros = (usdc: unknown): bigint => {
-  ensure(typeof usdc === "string" && /^\d+(\.\d{1,6})?$/.test(usdc), `expected a decimal USDC string, got ${JSON.stringify(usdc)}`);
-  const [i, f = ""] = usdc.split(".");
-  return BigInt(i!) * 1_000_000n + BigInt(f.padEnd(6, "0"));
-};
+const micros = usdcMicros;
 
 const base = { profile: "mystery" as const, credits: 0 };
 
