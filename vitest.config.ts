@@ -21,6 +21,7 @@ export const SLOW = [
   "test/http/robustness.test.ts",
   "test/ui/dashboard.test.ts",
   "test/cli.test.ts",
+  "test/lint.test.ts",
   "test/package.test.ts",
   "test/openapi.test.ts",
   "test/openapi-client.test.ts",
