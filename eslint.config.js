@@ -5,6 +5,11 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 const AMOUNT = "/micros|usd|price|amount|cents|balance|fee|payout|cost|total/i";
+const AMOUNT_EXPR = [
+  `Identifier[name=${AMOUNT}]`,
+  `MemberExpression[property.name=${AMOUNT}]`,
+  "CallExpression[callee.name='BigInt']",
+].join(", ");
 const MONEY = "money: amounts are bigint micros through emulator/pipeline/money.ts, never a float";
 
 /** Float arithmetic on an amount: parseFloat, Number(<amount>), a number divided or multiplied by 10^6. */
@@ -12,7 +17,7 @@ const FLOAT_MONEY = [
   { selector: "CallExpression[callee.name='parseFloat']", message: MONEY },
   { selector: "CallExpression[callee.object.name='Number'][callee.property.name='parseFloat']", message: MONEY },
   {
-    selector: `CallExpression[callee.name='Number'] > :matches(Identifier[name=${AMOUNT}], MemberExpression[property.name=${AMOUNT}], CallExpression[callee.name='BigInt'])`,
+    selector: `CallExpression[callee.name='Number'] > :matches(${AMOUNT_EXPR})`,
     message: MONEY,
   },
   { selector: "BinaryExpression[operator=/^[*\\/]$/] > Literal[value=1000000]:not([bigint])", message: MONEY },
