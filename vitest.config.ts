@@ -23,6 +23,7 @@ export const SLOW = [
   "test/ui/dashboard.test.ts",
   "test/ui/shadow-dashboard.test.ts",
   "test/cli.test.ts",
+  "test/lint.test.ts",
   "test/package.test.ts",
   "test/openapi.test.ts",
   "test/openapi-client.test.ts",

@@ -3,7 +3,6 @@
 "use strict";
 
 const CHAIN_ID = 31337;
-const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
 
 /** Hardhat network user config (without accounts; the default mnemonic is used). */
 const hardhatNetwork = {
@@ -27,4 +26,4 @@ const solidity = {
   },
 };
 
-module.exports = { CHAIN_ID, HARDHAT_MNEMONIC, hardhatNetwork, solidity };
+module.exports = { hardhatNetwork, solidity };

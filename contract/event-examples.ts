@@ -56,7 +56,8 @@ class Fixtures {
 /** Integer micros → `{micros string, decimal usdc string}`. */
 export function money(micros: number): { micros: string; usdc: string } {
   // Integer arithmetic only: a float division would round large amounts.
-  return { micros: String(micros), usdc: `${Math.trunc(micros / 1_000_000)}.${String(micros % 1_000_000).padStart(6, "0")}` };
+  const m = BigInt(micros);
+  return { micros: m.toString(), usdc: `${m / 1_000_000n}.${(m % 1_000_000n).toString().padStart(6, "0")}` };
 }
 
 // Contract addresses in fixtures are stable across events (one deployment).

@@ -33,6 +33,3 @@ export const offsetPageQuery = (defaultLimit = 50) => ({
   limit: looseInt(defaultLimit, 1, MAX_PAGE_SIZE),
   offset: looseInt(0, 0, MAX_OFFSET),
 });
-
-/** `pagination` of a list answer. */
-export const paginationSchema = z.object({ limit: z.number().int(), offset: z.number().int(), has_more: z.boolean(), next_offset: z.number().int().optional() });

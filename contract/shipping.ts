@@ -34,6 +34,3 @@ export const ShippingAddressInput = ShippingAddress.extend({
   email: text.nullable().optional(),
 });
 export type ShippingAddressInput = z.output<typeof ShippingAddressInput>;
-
-/** The warehouse's name for the address as answers show it. */
-export const shippingAddressSchema = ShippingAddress;

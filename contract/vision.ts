@@ -113,7 +113,6 @@ export const identifyResultSchema = z.object({
     expansion_ids: z.array(z.string()).nullable(),
   }),
 });
-export type CandidateWire = z.output<typeof candidateSchema>;
 export type IdentifyResultWire = z.output<typeof identifyResultSchema>;
 
 export const confirmResultSchema = z.object({

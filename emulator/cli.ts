@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import { closest, has, helpText, last, parseCommand, UsageError, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
 import { classifyHost } from "./pipeline/address-policy.ts";
@@ -77,7 +76,7 @@ async function openapiCommand(argv: readonly string[]): Promise<number> {
 async function start(args: ParsedArgs): Promise<number> {
   const started = performance.now();
   const c = startConfig(START, args);
-  const { json, noChain, vrf, seed, clock, stateFile } = c;
+  const { json, noChain, vrf, clock, stateFile } = c;
   const progress = json ? () => {} : (step: string) => process.stderr.write(step === "ready" ? "  chain: ready\n" : `  chain: ${step}…\n`);
   const emu = await launch(c, progress);
   const readyMs = Math.round(performance.now() - started);

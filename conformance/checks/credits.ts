@@ -7,7 +7,7 @@ import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { runs, CheckFailure, type Check, type CheckContext } from "../types.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { paymentRequiredOf, signPayment } from "../../harness/x402.ts";
-import { ensure, env, expectError, expectStatus, expectSuccess, intHeader } from "../assert.ts";
+import { ensure, env, expectError, expectSuccess, intHeader } from "../assert.ts";
 import { PROBE } from "./pipeline.ts";
 
 // Checks of credits: account usage (read-only, free), the x402 top-up

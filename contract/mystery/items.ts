@@ -5,7 +5,6 @@ import { z } from "../zod.ts";
 
 /** What a revealed item resolved to; `unknown`: the token has no catalog row. */
 export const ITEM_CATEGORIES = ["card", "product", "unknown"] as const;
-export type ItemCategory = (typeof ITEM_CATEGORIES)[number];
 
 /**
  * One item a purchase revealed. `card_id`, `rarity`, `card_number` and `set_id` are sent for

@@ -16,7 +16,6 @@ export const PURCHASE_CUSTODY = ["CUSTODIAL", "NON_CUSTODIAL"] as const;
 
 /** What an unsigned call does: clients dispatch on it (an approve goes as its own userop). */
 export const UNSIGNED_CALL_KINDS = ["erc20-approve", "purchase", "set-approval-for-all", "sellback", "burn", "shipping-payment"] as const;
-export type UnsignedCallKind = (typeof UNSIGNED_CALL_KINDS)[number];
 
 const usdcString = z.string().regex(/^-?\d+\.\d{6}$/).describe('USDC, 6 places ("12.500000")');
 const micros = z.string().regex(/^\d+$/).describe("USDC micros");

@@ -103,7 +103,6 @@ const setWalletBody = z
     params: { code: "invalid_address" } satisfies IssueParams,
   })
   .transform((b) => ({ address: (b.wallet_address ?? b.address) as Hex, chain: b.chain }));
-export type SetWalletInput = z.output<typeof setWalletBody>;
 
 const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
 

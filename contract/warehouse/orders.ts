@@ -1,5 +1,5 @@
 import { operation } from "../operation.ts";
-import { CARRIERS, shippingAddressSchema } from "../shipping.ts";
+import { CARRIERS, ShippingAddress } from "../shipping.ts";
 import { identifier, later, withCode, z } from "../zod.ts";
 import { badJson, count, filteredList, given, instant, int, notFound, pathId, scoped, TENANT_ONLY, uniqueIds, usd } from "./common.ts";
 
@@ -29,7 +29,7 @@ export const Order = z.object({
   order_id: int,
   status: z.enum(ORDER_STATUSES),
   unique_ids: z.array(z.string()),
-  address: shippingAddressSchema,
+  address: ShippingAddress,
   rates: z.array(OrderRate),
   quoted_at: instant,
   quote_expires_at: instant,
@@ -63,7 +63,7 @@ export const Quote = z.object({
   order_id: int,
   status: z.literal("PENDING_PAYMENT"),
   unique_ids: z.array(z.string()),
-  address: shippingAddressSchema,
+  address: ShippingAddress,
   rates: z.array(OrderRate).min(1),
   quoted_at: instant,
   expires_at: instant,
@@ -75,8 +75,8 @@ export type Quote = z.output<typeof Quote>;
 const quoteBody = z.object({
   unique_ids: uniqueIds,
   // The shared shipping rules check these (missing_shipping_address, invalid_address with details.fields, phone_required; unknown_carrier with details.available).
-  address: later(shippingAddressSchema),
-  shipping_address: later(shippingAddressSchema.describe("Alias of address")),
+  address: later(ShippingAddress),
+  shipping_address: later(ShippingAddress.describe("Alias of address")),
   carriers: later(z.union([z.array(z.enum(CARRIERS)), z.string().describe("Comma-separated")]).describe("Only these carriers (default: all)")),
 });
 export type QuoteBody = z.output<typeof quoteBody>;

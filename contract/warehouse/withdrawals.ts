@@ -1,5 +1,5 @@
 import { operation } from "../operation.ts";
-import { shippingAddressSchema } from "../shipping.ts";
+import { ShippingAddress } from "../shipping.ts";
 import { later, withCode, z } from "../zod.ts";
 import { badJson, filteredList, idempotencyConflict, idempotencyKey, instant, int, notFound, pathId, READ_INVENTORY, scoped, text, uniqueIds } from "./common.ts";
 
@@ -14,7 +14,7 @@ export const Withdrawal = z.object({
   status: z.enum(WITHDRAWAL_STATUSES),
   unique_ids: z.array(z.string()),
   method: z.enum(WITHDRAWAL_METHODS),
-  address: shippingAddressSchema.nullable(),
+  address: ShippingAddress.nullable(),
   notes: z.string().nullable(),
   created_at: instant,
   completed_at: instant.nullable(),
@@ -32,7 +32,7 @@ const withdrawalBody = z.object({
     "invalid_method",
   ),
   // Checked by the shared address rule when method is ship (ignored for a pickup).
-  address: later(shippingAddressSchema.describe("Required when method is ship")),
+  address: later(ShippingAddress.describe("Required when method is ship")),
   notes: withCode(text(2000).nullish(), "invalid_notes"),
 });
 

@@ -2,7 +2,6 @@
 // the catalog keeps around them (search flags, listing, stored pricing).
 
 import type {
-  CardAbility,
   CardAttack,
   CardBase,
   CardGradedPrice,
@@ -45,7 +44,6 @@ export type Trend = PriceTrend;
 export type GradedPrice = CardGradedPrice;
 /** A card's stored pricing: the wire's, its `conditions` absent without data (the answers send `[]`). */
 export type CardPricing = Omit<WireCardPricing, "conditions"> & { conditions?: WireCardPricing["conditions"] };
-export type Ability = CardAbility;
 export type Attack = CardAttack;
 export type TypeValue = CardTypeValue;
 /** A catalog card as returned on the wire (without `pricing`, which is attached on read). */

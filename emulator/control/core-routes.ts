@@ -288,7 +288,7 @@ export const coreControlRoutes: ControlSpec[] = [
       },
     },
     handle: (c) => {
-      const { store, clock } = c.services;
+      const { clock } = c.services;
       const acct = meteredAccount(c.services, c.input.params.key);
       settle(acct, clock.now());
       return ok(poolsOf(acct, clock.now()));
@@ -304,7 +304,7 @@ export const coreControlRoutes: ControlSpec[] = [
       responses: { 200: { description: "The key's credit pools after the grant", data: poolsSchema }, 400: badInput, 404: missing("metered key") },
     },
     handle: (c) => {
-      const { store, clock } = c.services;
+      const { clock } = c.services;
       const acct = meteredAccount(c.services, c.input.params.key);
       settle(acct, clock.now()).purchased += c.input.body.credits;
       return ok(poolsOf(acct, clock.now()));

@@ -239,8 +239,6 @@ function classify(raw: string, normalise: boolean): HostClass {
   return { host: h, kind: "name", ...classifyName(h) };
 }
 
-export const isPublicHost = (host: string): boolean => classifyHost(host).class === "public";
-
 /** A short reason for an error message: "127.0.0.1 is a loopback address (127.0.0.0/8 (loopback))". */
 export function describeHost(c: HostClass): string {
   const what = c.kind === "name" ? "host" : "address";

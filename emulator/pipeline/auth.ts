@@ -1,4 +1,4 @@
-import type { KeyKind, KeyRecord, BillingModel } from "../state/schema.ts";
+import type { KeyKind, KeyRecord } from "../state/schema.ts";
 import { ApiError, forbidden } from "./errors.ts";
 
 /** Who may call a route. `kinds` is checked before scopes; both give 403, never charged. */

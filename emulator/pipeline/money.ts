@@ -10,6 +10,21 @@ export function usdc(micros: bigint | string | number): string {
   return `${neg ? "-" : ""}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, "0")}`;
 }
 
+/** Integer micros → USD with cents ("12.50"), rounded half away from zero in integers. */
+export function usd2(micros: bigint | string): string {
+  const m = BigInt(micros);
+  const cents = (m < 0n ? m - 5_000n : m + 5_000n) / 10_000n;
+  const abs = cents < 0n ? -cents : cents;
+  return `${cents < 0n ? "-" : ""}${abs / 100n}.${(abs % 100n).toString().padStart(2, "0")}`;
+}
+
+/** A quote's USD decimal text ("5.40") → micros; anything parseUsdc refuses throws (the emulator wrote it). */
+export function microsOfDecimal(amount: string): bigint {
+  const micros = parseUsdc(amount);
+  if (micros === null) throw new RangeError(`not a USD amount: ${amount}`);
+  return micros;
+}
+
 /** The largest USDC amount a partner route takes: 10^12 USDC (far above any price, far below uint256). */
 export const MAX_USDC_MICROS = 10n ** 18n;
 

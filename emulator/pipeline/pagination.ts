@@ -5,17 +5,12 @@ import { badRequest } from "./errors.ts";
 // invalid_pagination. Card Data's live `page`/`page_size` are strict instead
 // (out of range is 400, never clamped) and are accepted beside them.
 
-export { MAX_ID_ARRAY, MAX_OFFSET, MAX_PAGE_SIZE, leadingInt, offsetPageQuery, paginationSchema } from "../../contract/index.ts";
+export { MAX_ID_ARRAY, MAX_OFFSET, MAX_PAGE_SIZE, leadingInt, offsetPageQuery } from "../../contract/index.ts";
 import { MAX_ID_ARRAY } from "../../contract/index.ts";
 
 export interface OffsetPage {
   limit: number;
   offset: number;
-}
-
-export interface CatalogPage extends OffsetPage {
-  page: number;
-  page_size: number;
 }
 
 export function paginate<T>(rows: readonly T[], p: OffsetPage): { items: T[]; pagination: { limit: number; offset: number; has_more: boolean } } {

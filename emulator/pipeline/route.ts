@@ -83,11 +83,6 @@ export interface TypedContext<S extends RouteSchema> extends HandlerContext {
   input: InputOf<S>;
 }
 
-/** A route whose handler receives the input its schema parsed, typed. */
-export function defineRoute<S extends RouteSchema>(spec: Omit<RouteSpec, "schema" | "handle"> & { schema: S; handle(c: TypedContext<S>): Reply | Promise<Reply> }): RouteSpec {
-  return spec as unknown as RouteSpec;
-}
-
 export const ok = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 200, data, ...rest });
 export const created = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 201, data, ...rest });
 export const accepted = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 202, data, ...rest });

@@ -4,11 +4,7 @@ import { badRequest } from "../pipeline/errors.ts";
 // redemptions): missing_shipping_address, invalid_address (details.field and
 // details.fields name what is wrong), phone_required outside the US.
 
-/**
- * The address shapes are the contract's (contract/shipping.ts): `shippingAddressSchema` as answers show
- * it, `shippingAddressInputSchema` as requests send it. The checks are parseShippingAddress's.
- */
-export { ShippingAddress as shippingAddressSchema, ShippingAddressInput as shippingAddressInputSchema } from "../../contract/shipping.ts";
+// The address shapes are the contract's (contract/shipping.ts); the checks are parseShippingAddress's.
 export type { ShippingAddress } from "../../contract/shipping.ts";
 import type { ShippingAddress } from "../../contract/shipping.ts";
 

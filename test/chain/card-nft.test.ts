@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { keccak256, parseEventLogs, toHex } from "viem";
 import { BURN_TYPES, cardNftAbi, ItemType, type Chain, type FixtureAccount } from "../../chain/index.ts";
-import { expectRevert, ownerOf, start, write, useChain } from "./helpers.ts";
+import { expectRevert, ownerOf, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
 let alice: FixtureAccount;

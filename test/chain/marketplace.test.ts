@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hashTypedData, keccak256, parseEventLogs, toHex, type Hex } from "viem";
 import { BURN_TYPES, buybackMarketplaceAbi, cardNftAbi, ItemType, type Chain, type FixtureAccount, marketplaceDomain, offerRequestTypes } from "../../chain/index.ts";
-import { blockTime, expectRevert, ownerOf, start, usdcBalance, write, useChain } from "./helpers.ts";
+import { blockTime, expectRevert, ownerOf, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
 let alice: FixtureAccount;

@@ -13,7 +13,7 @@ import {
   type Chain,
   type FixtureAccount,
 } from "../../chain/index.ts";
-import { blockTime, buyAndReveal, expectRevert, ownerOf, start, usdcBalance, write, useChain } from "./helpers.ts";
+import { blockTime, buyAndReveal, expectRevert, ownerOf, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
 let alice: FixtureAccount;

@@ -4,7 +4,7 @@ import { ExactEvmScheme as ExactEvmClient } from "@x402/evm/exact/client";
 import { ExactEvmScheme as ExactEvmFacilitator } from "@x402/evm/exact/facilitator";
 import { toClientEvmSigner, toFacilitatorEvmSigner } from "@x402/evm";
 import { transferWithAuthorizationTypes, usdStablecoinAbi, type Chain, type FixtureAccount } from "../../chain/index.ts";
-import { blockTime, expectRevert, hex32, start, usdcBalance, write, useChain } from "./helpers.ts";
+import { blockTime, expectRevert, hex32, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
 let alice: FixtureAccount;

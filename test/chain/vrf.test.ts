@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeAbiParameters, keccak256, parseEventLogs, toEventSelector, type Hex } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi, vrfCoordinatorMockAbi, type Chain, type FixtureAccount } from "../../chain/index.ts";
-import { expectRevert, start, usdcBalance, write, useChain } from "./helpers.ts";
+import { expectRevert, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
 let alice: FixtureAccount;

@@ -23,7 +23,7 @@ async function cardWorth40(i = 0) {
 
 describe("buyback offers", () => {
   it("an acceptance sent from the holder's wallet is noticed from the chain's blocks, with the clock standing still", async () => {
-    const { p, card } = await cardWorth40();
+    const { p } = await cardWorth40();
     const o = (await ctx.api.post(`${B}/${p.id}`).set("X-API-Key", ctx.demo).send({}).expect(201)).body.data;
     const before = ctx.emu.clock.now();
     await sendCalls(ctx, user(ctx, 0), o.calls);

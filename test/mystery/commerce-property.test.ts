@@ -14,9 +14,9 @@ let ctx: RaceCtx;
 let base: string;
 const M = "/api/v1/mystery";
 const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
-let purchaseTx: Array<{ wallet: `0x${string}`; hash: string }> = [];
+const purchaseTx: Array<{ wallet: `0x${string}`; hash: string }> = [];
 let sellTx: TransactionReceipt;
-let tokens: string[] = [];
+const tokens: string[] = [];
 /** Purchases made by the set-up (not by a run). */
 const setUp = new Set<number>();
 

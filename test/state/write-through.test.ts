@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { readStateFile } from "../../emulator/state/state-file.ts";
 import { waitFor } from "../helpers.ts";

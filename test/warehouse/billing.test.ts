@@ -1,4 +1,4 @@
-import { describe, it, expect, afterAll } from "vitest";
+import { describe, it, expect } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectWarehouseError, placeOrder, shippable, sweep } from "./helpers.ts";
 import { expectError } from "../errors.ts";

@@ -1,5 +1,5 @@
-import { describe, it, expect, afterAll } from "vitest";
-import { type Api, type Emulator, useEmulator } from "../helpers.ts";
+import { describe, it, expect } from "vitest";
+import { type Api, useEmulator } from "../helpers.ts";
 import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
@@ -9,10 +9,9 @@ import { expectError } from "../errors.ts";
 //   published, priced    confirmed / priced,       decimal prices, a service declared value
 // and how tenant submissions and operator actions keep every card on its row.
 
-let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
+useEmulator((ctx) => ({ api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const post = (path: string, body: unknown) => api.post(path).set("X-API-Key", tenant).send(body as object);
 const card = async (id: string) => (await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(200)).body.data as WireCard;

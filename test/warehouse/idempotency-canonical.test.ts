@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type Api, type Emulator, useEmulator } from "../helpers.ts";
+import { type Api, useEmulator } from "../helpers.ts";
 import { shippable } from "./helpers.ts";
 
 // A replay is the same request whatever order the client's JSON encoder
 // writes the keys in: fingerprints are compared as canonical JSON.
 
-let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
+useEmulator((ctx) => ({ api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const postRaw = (path: string, text: string) => api.post(path).set("X-API-Key", tenant).set("Content-Type", "application/json").send(text);
 

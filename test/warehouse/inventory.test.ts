@@ -1,4 +1,4 @@
-import { describe, it, expect, afterAll } from "vitest";
+import { describe, it, expect } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator, waitFor, useEmulator } from "../helpers.ts";
 import { createEmulator } from "../../emulator/index.ts";
 import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";

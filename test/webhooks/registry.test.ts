@@ -1,4 +1,4 @@
-import { describe, it, expect, afterAll } from "vitest";
+import { describe, it, expect } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { expectError } from "../errors.ts";
 import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../emulator/events/types.ts";

@@ -60,8 +60,6 @@ const noDistinct = parsed((v): null => {
 });
 
 const cardsQuery = z.object({ include: include("cards"), select: select("cards"), ...catalogPageQuery(), q, language, distinct, orderBy });
-/** The query fields a search reads (search.ts). */
-export type SearchQuery = z.output<typeof cardsQuery>;
 
 /** The server's query parser of each Card Data operation that takes a query, fields in the contract's order. */
 export const QUERIES = {

@@ -56,9 +56,6 @@ export function usdcBalance(chain: Chain, who: `0x${string}`): Promise<bigint> {
   return chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
 }
 
-export async function blockTime(chain: Chain): Promise<bigint> {
-  return (await chain.publicClient.getBlock()).timestamp;
-}
 
 /** On-chain MysteryPool.PurchaseStatus. */
 export const POOL_STATUS = { NONE: 0, REQUESTED: 1, REVEALED: 2, REFUNDED: 3 } as const;

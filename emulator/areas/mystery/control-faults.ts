@@ -4,7 +4,7 @@ import { defineControl, type ControlContext, type ControlSpec } from "../../cont
 import { badInput, missing } from "../../control/schemas.ts";
 import { Purchase } from "../../../contract/index.ts";
 import { z } from "../../pipeline/schema.ts";
-import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
+import { conflict, notFound } from "../../pipeline/errors.ts";
 import { ok } from "../../pipeline/route.ts";
 import { withVrfTurn } from "../../pipeline/chain.ts";
 import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";

@@ -9,10 +9,7 @@ import { mystery } from "./state.ts";
 // Small helpers shared by the mystery routes: partner money strings, body
 // readers with clear 400s, and event publishing (also kept for /_emulator).
 
-export { MAX_USDC_MICROS, parseUsdc, usdc } from "../../pipeline/money.ts";
-
-/** Integer micros → USD with cents ("12.50"). */
-export const usd2 = (micros: bigint | string): string => (Number(BigInt(micros)) / 1_000_000).toFixed(2);
+export { MAX_USDC_MICROS, parseUsdc, usd2, usdc } from "../../pipeline/money.ts";
 
 export const MAX_UINT256 = 2n ** 256n - 1n;
 

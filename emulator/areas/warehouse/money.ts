@@ -18,5 +18,11 @@ export function toCents(amount: string | number): number {
   return m[1] ? -cents : cents;
 }
 
+/** A count table's key (integer cents written as text, "540") back to cents; anything else throws. */
+export function centsOfKey(key: string): number {
+  if (!/^-?\d{1,15}$/.test(key)) throw new Error(`not integer cents: ${key}`);
+  return Number(key);
+}
+
 /** Insured value: 110% of the market price, rounded half up to the cent, in integers. */
 export const insuredCents = (cents: number): number => Math.floor((cents * 11 + 5) / 10);

@@ -4,7 +4,7 @@ import { hashString } from "../../../fixtures/catalog/rng.ts";
 import { own } from "../../state/own.ts";
 import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, Usage, WarehouseException } from "./model.ts";
 import { custodyCards } from "./format.ts";
-import { insuredCents, toCents, usdCents } from "./money.ts";
+import { centsOfKey, insuredCents, toCents, usdCents } from "./money.ts";
 import { invoiceIdOf, isMonth, logActivity, touch, usageOf } from "./state.ts";
 
 // Operator work on the warehouse side (driven by the control plane): identity
@@ -113,7 +113,7 @@ export function labelLines(usage: Usage): InvoiceLine[] {
   const out: InvoiceLine[] = [];
   let count = 0;
   let cents = 0;
-  const byPrice = Object.entries(usage.label_amounts ?? {}).map(([amount, n]) => [Number(amount), n] as const);
+  const byPrice = Object.entries(usage.label_amounts ?? {}).map(([amount, n]) => [centsOfKey(amount), n] as const);
   for (const [amount, n] of byPrice.sort((a, b) => a[0] - b[0])) {
     if (n <= 0) continue;
     out.push(line("label", `Shipping labels at ${usdCents(amount)} USD`, n, amount));
@@ -121,7 +121,7 @@ export function labelLines(usage: Usage): InvoiceLine[] {
     cents += n * amount;
   }
   // Labels voided after their month was invoiced: a credit line per price (negative unit and amount).
-  const voids = Object.entries(usage.label_voids ?? {}).map(([amount, n]) => [Number(amount), n] as const);
+  const voids = Object.entries(usage.label_voids ?? {}).map(([amount, n]) => [centsOfKey(amount), n] as const);
   for (const [amount, n] of voids.sort((a, b) => a[0] - b[0]))
     if (n > 0) out.push(line("label", `Voided shipping labels credited at ${usdCents(amount)} USD`, n, -amount));
   const restCount = usage.labels - count;

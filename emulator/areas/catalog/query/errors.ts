@@ -10,9 +10,6 @@ export type QueryErrorCode =
   | "invalid_language"
   | "invalid_distinct";
 
-/** Codes that always carry `details.position` (0-based offset into the offending parameter). */
-export const POSITIONED_CODES: ReadonlySet<QueryErrorCode> = new Set(["parse_error", "unknown_field", "invalid_value"]);
-
 export interface QueryErrorDetails {
   position: number;
 }

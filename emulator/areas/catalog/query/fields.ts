@@ -12,8 +12,6 @@ export interface RecordOf {
   sealed: SealedRecord;
 }
 
-export type FieldType = "string" | "number" | "boolean" | "date" | "string[]";
-
 export interface StringField<R> {
   type: "string";
   get: (r: R) => string | undefined;

@@ -12,7 +12,6 @@ export {
   sealedPrice,
   type FieldDef,
   type FieldSchema,
-  type FieldType,
   type RecordOf,
   type Resource,
 } from "./fields.ts";

@@ -2,7 +2,7 @@ import { encodeFunctionData, type Hex } from "viem";
 import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnState, sendAs } from "../chain-io.ts";
-import { mystery, type OfferRow, type TransferRow } from "../state.ts";
+import { mystery, type OfferRow } from "../state.ts";
 import { emit, JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
 import { buybackConfirmedData, cardTransferredData, transferFailedData, transferHeldData } from "./events.ts";
 import { activeWallet } from "../wallet/wallets.ts";

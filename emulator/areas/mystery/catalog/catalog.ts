@@ -22,8 +22,8 @@ function countedPurchases(s: Services, tierId?: number) {
 export function tierCatalog(s: Services, q: { active: string | null; game: string | null; variant: string | null }): TierCatalog {
   const tiers = tiersOf(s)
     .filter((t) => q.active === null || String(t.active) === q.active)
-    .filter((t) => !q.game || q.game === "pokemon")
-    .filter((t) => !q.variant || q.variant === "card")
+    .filter(() => !q.game || q.game === "pokemon")
+    .filter(() => !q.variant || q.variant === "card")
     .map((t): Tier => {
       const purchases = countedPurchases(s, t.tierId);
       const last = purchases.map((p) => p.submitted_at ?? p.created_at).sort().at(-1) ?? null;

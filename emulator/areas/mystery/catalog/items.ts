@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { DEFAULT_GROUPS, ITEM_TYPES, type GroupConfig } from "../../../../chain/tiers.ts";
+import { DEFAULT_GROUPS, type GroupConfig } from "../../../../chain/tiers.ts";
 import type { CatalogIndex } from "../../../catalog-data/catalog-index.ts";
 import type { CardRecord, SealedRecord } from "../../../catalog-data/model.ts";
+import { microsOfUsd } from "../../../pipeline/money.ts";
 import type { ItemRow, ItemTypeName } from "../state.ts";
 import { usd2 } from "../util.ts";
 
@@ -24,10 +25,10 @@ function pools(catalog: CatalogIndex): Pools {
   if (p) return p;
   const priced = catalog.catalog.cards.filter((r) => r.game !== "azuki" && !r.is_variant && r.pricing?.market != null);
   const cards = new Map<number, CardRecord[]>();
+  const withMicros = priced.map((r) => ({ r, micros: microsOfUsd(r.pricing!.market!) }));
   for (const g of DEFAULT_GROUPS) {
-    const lo = Number(g.minValue) / 1e6;
-    const hi = Number(g.maxValue) / 1e6;
-    cards.set(g.groupId, priced.filter((r) => r.pricing!.market! >= lo && r.pricing!.market! <= hi));
+    const inGroup = withMicros.filter(({ micros }) => micros >= g.minValue && micros <= g.maxValue);
+    cards.set(g.groupId, inGroup.map(({ r }) => r));
   }
   const sealedAll = catalog.catalog.sealed;
   const packets = sealedAll.filter((s) => s.product.product_type === "booster_pack" || s.product.product_type === "sleeved_pack");
@@ -42,8 +43,6 @@ function pick<T>(rows: readonly T[], tokenId: string, groupId: number): T | unde
   const h = createHash("sha256").update(`mystery-item:${tokenId}:${groupId}`).digest();
   return rows[h.readUInt32BE(0) % rows.length];
 }
-
-export const itemTypeName = (n: number): ItemTypeName => ITEM_TYPES[n] ?? "CARD";
 
 /** A group's inventory: the catalog cards (or sealed products) a reveal of that group draws from. */
 export function groupInventory(catalog: CatalogIndex, groupId: number): number {

@@ -71,7 +71,7 @@ function checkClaims(input: SubmittedPurchase, recorded: { buyer: string; tierId
  * the first records the purchase and the others answer that same record.
  */
 export function submitPurchase(s: Services, accountId: string, input: SubmittedPurchase): Promise<PurchaseRow> {
-  const { tier, hash, wallet } = input;
+  const { tier, hash } = input;
   return withKeyLock(s, txLockKey(hash), async () => {
     const existing = Object.values(mystery(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
     if (existing) {

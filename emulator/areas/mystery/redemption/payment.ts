@@ -1,6 +1,7 @@
 import { encodeFunctionData, keccak256, parseEventLogs, toBytes, type TransactionReceipt } from "viem";
 import { shippingPaymentProcessorAbi, shippingProcessorDomain, shippingQuoteTypes, usdStablecoinAbi, type Chain } from "../../../../chain/index.ts";
 import { ApiError } from "../../../pipeline/errors.ts";
+import { microsOfDecimal } from "../../../pipeline/money.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { sendAs } from "../chain-io.ts";
 import { mystery, type RedemptionRow, type RedemptionShipping } from "../state.ts";
@@ -11,12 +12,6 @@ import { usdc } from "../util.ts";
 // signer (single use per provider_order_id, bound to the payer, fixed amount,
 // valid until expires_at); the holder sends burn → USDC approve → payShipping;
 // the item ships only once ShippingPaid for its order is on chain.
-
-/** "5.40" (the quote's USD amount) → micros. */
-const microsOfQuote = (amount: string): bigint => {
-  const [whole, frac = ""] = amount.split(".");
-  return BigInt(whole!) * 1_000_000n + BigInt(frac.padEnd(6, "0").slice(0, 6));
-};
 
 export const providerOrderId = (redemptionId: number) => `ord_rdm_${redemptionId}`;
 
@@ -44,7 +39,7 @@ export async function signShipping(s: Services, chain: Chain, r: RedemptionRow):
   const p: RedemptionShipping = {
     payer: r.holder,
     processor: chain.addresses.shippingProcessor,
-    total_micros: microsOfQuote(r.shipping_quote.amount_usdc).toString(),
+    total_micros: microsOfDecimal(r.shipping_quote.amount_usdc).toString(),
     expiration_time: Math.floor(Date.parse(r.expires_at) / 1000),
     provider_order_id: providerOrderId(r.redemption_id),
     signature: "",
