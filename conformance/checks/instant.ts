@@ -1,6 +1,6 @@
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import type { HttpResult } from "../../harness/http.ts";
-import { endUserWallet, type Call, type Wallet } from "../../scenarios/mystery.ts";
+import { endUserWallet, type Call } from "../../scenarios/mystery.ts";
 import type { TransactionReceipt } from "viem";
 import { ensure, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { emulatorOnly, NotApplicable, type Check, type CheckContext } from "../types.ts";
