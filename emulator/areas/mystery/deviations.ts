@@ -94,7 +94,7 @@ const purchaseDeviations: readonly Deviation[] = [
       const d = dataOf(x);
       if (!is(x, "GET", /^\/api\/v1\/mystery\/purchase\/\d+$/) || d?.status !== "PENDING" || typeof d.id !== "number") return;
       const row = mystery(x.services).purchases[d.id];
-      if (row) Object.assign(row, { status: "FAILED", next_step_at: null, failure_reason: "relayer_disabled" });
+      if (row) Object.assign(row, { status: "FAILED", due_at_ms: null, failure_reason: "relayer_disabled" });
       Object.assign(d, { status: "FAILED", failure_reason: "relayer_disabled" });
     } },
   { name: "lifecycle_accept_receiver_acceptance", breaks: "accept/prepare hands the holder the offer's OfferRequest typed data", apply: (x) => {

@@ -5,7 +5,7 @@ import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
 // The mystery area's slice of the store: plain JSON, re-read on every use
 // (restore/reset/import replace the whole object).
 
-// Every purchase status (contract/mystery/purchases.ts); purchases/custodial.ts says how each is reached.
+// Every purchase status (contract/mystery/purchases.ts); contract/lifecycles/purchases.ts says how each is reached.
 export { PURCHASE_STATUSES, type PurchaseStatus } from "../../../contract/index.ts";
 import type { PurchaseStatus } from "../../../contract/index.ts";
 
@@ -45,8 +45,8 @@ export interface PurchaseRow {
   fulfilled_at: string | null;
   created_at: string;
   items: ItemRow[] | null;
-  /** Custodial lifecycle: when the worker takes the next step (ms on the virtual clock); null when none waits. */
-  next_step_at?: number | null;
+  /** Custodial lifecycle: when the worker takes the next step (virtual-clock ms); null when none waits. */
+  due_at_ms?: number | null;
   /** Custodial: the price cap the relayer sends with purchaseFor (micros). */
   max_price_micros?: string;
   /** The operator's shortfall mark (purchases/shortfall.ts); what applies is read from the chain at the reveal. */

@@ -1,5 +1,5 @@
 import type { Services } from "../../pipeline/services.ts";
-import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
+import { serialWork, startWorkerHooks } from "../../pipeline/worker-hooks.ts";
 import { runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
 import { settleAllFromChain } from "./purchases/purchases.ts";
 import { custodialDue, runDueCustodial } from "./purchases/relay.ts";
@@ -14,14 +14,9 @@ import { mystery } from "./state.ts";
 // on reads, and in realtime mode once a second of wall time.
 
 const timers = new WeakMap<Services, number>();
-const queues = new WeakMap<Services, Promise<void>>();
 
-/** Runs fn after every earlier worker run of this emulator (no two runs send transactions at once). */
-export function serial(s: Services, fn: () => Promise<void>): Promise<void> {
-  const next = (queues.get(s) ?? Promise.resolve()).then(fn, fn);
-  queues.set(s, next.catch(() => undefined));
-  return next;
-}
+/** Runs fn after every earlier worker run of this emulator, of any area (no two runs send transactions at once). */
+export const serial = (s: Services, fn: () => Promise<void>): Promise<void> => serialWork(s, fn);
 
 function nextDue(s: Services): number | null {
   const slice = mystery(s);
