@@ -85,11 +85,38 @@ export function mermaid(lc: AnyLifecycle): string {
 
 /** The table as a markdown table (trigger, from, to, ledger, event, due). */
 export function markdownTable(lc: AnyLifecycle): string {
+  const span = (ms: number) =>
+    ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
   const due = (d: Due | null | undefined) =>
-    d === undefined ? "kept" : d === null ? "cleared" : `${d.since === "now" ? "now" : "reserved"} + ${d.after_ms} ms`;
+    d === undefined ? "kept" : d === null ? "cleared" : d.after_ms === 0 ? d.since : `${d.since} + ${span(d.after_ms)}`;
   const rows = lc.transitions.map((t) => {
     const moves = t.moves.map((m) => `${m.move} (${m.amount})`).join(", ") || "—";
     return `| \`${t.trigger}\` | ${t.from.join(", ")} | ${t.to} | ${moves} | ${t.event ?? "—"} | ${due(t.due)} | ${t.note} |`;
   });
   return ["| trigger | from | to | ledger | event | due | when |", "|---|---|---|---|---|---|---|", ...rows].join("\n");
+}
+
+const marker = (id: string, end: "start" | "end") => `<!-- lifecycle:${id}:${end} -->`;
+
+/** The generated block of a doc: the diagram and the table between its markers (scripts/lifecycle-docs.mts writes it). */
+export function lifecycleBlock(id: string, lc: AnyLifecycle): string {
+  return [
+    marker(id, "start"),
+    `<!-- generated from contract/lifecycles/ by \`npx tsx scripts/lifecycle-docs.mts\`; edit the table, not this -->`,
+    "",
+    "```mermaid",
+    mermaid(lc),
+    "```",
+    "",
+    markdownTable(lc),
+    marker(id, "end"),
+  ].join("\n");
+}
+
+/** `doc` with the block of `id` brought up to date; throws when the doc has no markers for it. */
+export function withLifecycleBlock(doc: string, id: string, lc: AnyLifecycle): string {
+  const start = doc.indexOf(marker(id, "start"));
+  const end = doc.indexOf(marker(id, "end"));
+  if (start === -1 || end < start) throw new Error(`no ${marker(id, "start")} … ${marker(id, "end")} block`);
+  return doc.slice(0, start) + lifecycleBlock(id, lc) + doc.slice(end + marker(id, "end").length);
 }
