@@ -1,10 +1,13 @@
 import type { AnyLifecycle } from "../lifecycle.ts";
 import { INSTANT_PURCHASE, MYSTERY_PURCHASE } from "./purchases.ts";
+import { REDEMPTION } from "./redemption.ts";
 
 export * from "./purchases.ts";
+export * from "./redemption.ts";
 
 /** Every lifecycle table, and the doc that draws it (the block between its markers). */
 export const LIFECYCLE_DOCS: readonly { id: string; doc: string; lifecycle: AnyLifecycle }[] = [
   { id: "mystery-purchase", doc: "docs/mystery.md", lifecycle: MYSTERY_PURCHASE as AnyLifecycle },
   { id: "instant-purchase", doc: "docs/instant.md", lifecycle: INSTANT_PURCHASE as AnyLifecycle },
+  { id: "mystery-redemption", doc: "docs/mystery.md", lifecycle: REDEMPTION as AnyLifecycle },
 ];

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../contract/events.ts";
-import { INSTANT_STATUSES, PURCHASE_STATUSES } from "../../contract/index.ts";
+import { INSTANT_STATUSES, PURCHASE_STATUSES, REDEMPTION_STATUSES } from "../../contract/index.ts";
+import { REDEMPTION } from "../../contract/lifecycles/redemption.ts";
 import { pathOf, rowFor, START, type AnyLifecycle } from "../../contract/lifecycle.ts";
 import {
   INSTANT_PURCHASE,
@@ -154,11 +155,12 @@ describe("transition()", () => {
     });
 });
 
-describe("the purchase tables", () => {
+describe("the lifecycle tables", () => {
   it("use only wire statuses and catalogue events, and every state is reached from the start", () => {
     for (const [table, wire] of [
       [MYSTERY_PURCHASE, PURCHASE_STATUSES],
       [INSTANT_PURCHASE, INSTANT_STATUSES],
+      [REDEMPTION, REDEMPTION_STATUSES],
     ] as [AnyLifecycle, readonly string[]][]) {
       for (const s of table.states) expect(wire).toContain(s);
       for (const t of table.transitions) if (t.event) expect(EVENT_TYPES as readonly string[]).toContain(t.event);
@@ -176,5 +178,6 @@ describe("the purchase tables", () => {
     expect(pathOf(MYSTERY_PURCHASE, ["reserve", "broadcast", "sent", "confirm", "reveal"])).toEqual(["RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED"]);
     expect(pathOf(INSTANT_PURCHASE, ["reserve", "relayed", "open"])).toEqual(["RESERVED", "SUBMITTED", "FULFILLED"]);
     expect(() => pathOf(INSTANT_PURCHASE, ["reserve", "open"])).toThrow(/no "open" from RESERVED/);
+    expect(pathOf(REDEMPTION, ["prepare", "burn", "paid", "fulfil", "dispatch"])).toEqual(["PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED"]);
   });
 });

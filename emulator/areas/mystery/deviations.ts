@@ -27,7 +27,7 @@ const redemptionDeviations: readonly Deviation[] = [
       const r = mystery(x.services).redemptions[id];
       if (!r?.shipping || r.shipping.paid_tx_hash || r.status !== "BURN_SUBMITTED") return;
       r.shipping.paid_tx_hash = r.burn_tx_hash;
-      r.next_step_at = x.services.clock.now() + 60 * 60 * 1000;
+      r.due_at_ms = x.services.clock.now() + 60 * 60 * 1000;
     } },
   { name: "redemption_verify_ignored", breaks: "?verify=true reconciles the redemption with the chain", apply: (x) => {
       // Answers the rows as stored before the chain was read.

@@ -93,8 +93,8 @@ export interface RedemptionRow {
   is_burned: boolean;
   tracking_number: string | null;
   failure_reason: string | null;
-  /** Auto mode: when the warehouse takes the next step (ms). */
-  next_step_at: number | null;
+  /** Auto mode: when the warehouse takes the next step (virtual-clock ms; contract/lifecycles/redemption.ts). */
+  due_at_ms: number | null;
   expires_at: string;
   /** The holder pays shipping on chain (redemption/payment.ts); absent on rows of older state files. */
   shipping?: RedemptionShipping;

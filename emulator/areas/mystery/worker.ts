@@ -26,7 +26,7 @@ function nextDue(s: Services): number | null {
   };
   for (const t of Object.values(slice.transfers)) if (t.status === "pending" || t.status === "held") take(t.next_attempt_at);
   if (s.chain) for (const p of Object.values(slice.purchases)) take(custodialDue(p));
-  if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.next_step_at);
+  if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.due_at_ms);
   // Expiry is the service's own clock, not the warehouse's: it runs in manual mode too.
   for (const r of Object.values(slice.redemptions)) take(expiryDue(r));
   return due;
