@@ -12,7 +12,7 @@ export interface Stateful<S extends string> {
   status: S;
   due_at_ms?: number | null;
   reserved_at?: string | null;
-  created_at: string;
+  created_at?: string;
 }
 
 export type Amounts = Partial<Record<LedgerStep<string>["amount"], bigint>>;
@@ -41,6 +41,13 @@ function amountOf(step: LedgerStep<string>, a: Amounts): bigint {
   return v;
 }
 
+/** When the record was reserved (or made), for a due time counted from then. */
+function reservedAt(row: Stateful<string>): number {
+  const at = Date.parse(row.reserved_at ?? row.created_at ?? "");
+  if (Number.isNaN(at)) throw new Error("lifecycle: a due time counted from the reserve needs reserved_at or created_at");
+  return at;
+}
+
 function apply<S extends string, T extends string, M extends string, E extends string, R extends Stateful<S>>(
   spec: TransitionSpec<S, T, M, E>,
   row: R,
@@ -51,8 +58,7 @@ function apply<S extends string, T extends string, M extends string, E extends s
   if (ctx.patch) Object.assign(row, ctx.patch);
   row.status = spec.to;
   if (spec.due === null) row.due_at_ms = null;
-  else if (spec.due)
-    row.due_at_ms = (spec.due.since === "now" ? ctx.now : Date.parse(row.reserved_at ?? row.created_at)) + spec.due.after_ms;
+  else if (spec.due) row.due_at_ms = (spec.due.since === "now" ? ctx.now : reservedAt(row)) + spec.due.after_ms;
   for (const m of moves) if (m.micros !== 0n) ctx.ledger!(m.move, m.micros);
   if (spec.event) ctx.emit(spec.event);
   return row;

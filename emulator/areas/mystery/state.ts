@@ -1,6 +1,7 @@
 import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
+import type { OfferStatus, TransferStatus } from "../../../contract/lifecycles/buyback.ts";
 
 // The mystery area's slice of the store: plain JSON, re-read on every use
 // (restore/reset/import replace the whole object).
@@ -131,7 +132,7 @@ export interface OfferRow {
   fee_micros: string;
   value_micros: string;
   deadline: number;
-  status: "active" | "accepted" | "cancelled" | "expired";
+  status: OfferStatus;
   accepted_at: string | null;
   accept_tx_hash: string | null;
   created_at: string;
@@ -141,9 +142,10 @@ export interface TransferRow {
   offer_id: number;
   account_id: string;
   token_id: string;
-  status: "pending" | "held" | "transferred" | "failed";
+  status: TransferStatus;
   attempts: number;
-  next_attempt_at: number;
+  /** When the next forwarding attempt is due (virtual-clock ms; contract/lifecycles/buyback.ts); null once done. */
+  due_at_ms: number | null;
   to_address: string | null;
   tx_hash: string | null;
   last_error: string | null;

@@ -1,6 +1,6 @@
 import type { Services } from "../../pipeline/services.ts";
 import { serialWork, startWorkerHooks } from "../../pipeline/worker-hooks.ts";
-import { runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
+import { isForwarding, runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
 import { settleAllFromChain } from "./purchases/purchases.ts";
 import { custodialDue, runDueCustodial } from "./purchases/relay.ts";
 import { expireDueRedemptions, expiryDue, runDueRedemptions, watchingRedemptions } from "./redemption/jobs.ts";
@@ -24,7 +24,7 @@ function nextDue(s: Services): number | null {
   const take = (t: number | null) => {
     if (t !== null && Number.isFinite(t) && (due === null || t < due)) due = t;
   };
-  for (const t of Object.values(slice.transfers)) if (t.status === "pending" || t.status === "held") take(t.next_attempt_at);
+  for (const t of Object.values(slice.transfers)) if (isForwarding(t)) take(t.due_at_ms);
   if (s.chain) for (const p of Object.values(slice.purchases)) take(custodialDue(p));
   if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.due_at_ms);
   // Expiry is the service's own clock, not the warehouse's: it runs in manual mode too.
