@@ -28,6 +28,8 @@ export interface TransitionContext<R, M extends string, E extends string> {
   ledger?: (move: M, micros: bigint) => void;
   /** Publishes the event, built from the record as it is after the move. */
   emit: (event: E) => void;
+  /** The area's own 409 for a move the table lacks (its envelope and data); default illegalMove. */
+  refuse?: (from: string, trigger: string) => Error;
 }
 
 /** A move the table does not have from the record's state. */
@@ -72,7 +74,7 @@ export function transition<S extends string, T extends string, M extends string,
   ctx: TransitionContext<R, M, E>,
 ): R {
   const spec = rowFor(lc, row.status, trigger);
-  if (!spec) throw illegalMove(lc.name, row.status, trigger);
+  if (!spec) throw (ctx.refuse ?? ((from, t) => illegalMove(lc.name, from, t)))(row.status, trigger);
   return apply(spec, row, ctx);
 }
 

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPES } from "../../contract/events.ts";
-import { INSTANT_STATUSES, OFFER_STATUSES, PURCHASE_STATUSES, REDEMPTION_STATUSES } from "../../contract/index.ts";
+import { INSTANT_STATUSES, OFFER_STATUSES, ORDER_STATUSES, PURCHASE_STATUSES, REDEMPTION_STATUSES } from "../../contract/index.ts";
 import { REDEMPTION } from "../../contract/lifecycles/redemption.ts";
 import { BUYBACK_OFFER, BUYBACK_TRANSFER } from "../../contract/lifecycles/buyback.ts";
+import { WAREHOUSE_ORDER } from "../../contract/lifecycles/warehouse-order.ts";
 import { pathOf, rowFor, START, type AnyLifecycle } from "../../contract/lifecycle.ts";
 import {
   INSTANT_PURCHASE,
@@ -164,6 +165,7 @@ describe("the lifecycle tables", () => {
       [REDEMPTION, REDEMPTION_STATUSES],
       [BUYBACK_OFFER, OFFER_STATUSES],
       [BUYBACK_TRANSFER, BUYBACK_TRANSFER.states],
+      [WAREHOUSE_ORDER, ORDER_STATUSES],
     ] as [AnyLifecycle, readonly string[]][]) {
       for (const s of table.states) expect(wire).toContain(s);
       for (const t of table.transitions) if (t.event) expect(EVENT_TYPES as readonly string[]).toContain(t.event);
