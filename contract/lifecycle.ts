@@ -91,14 +91,15 @@ export function markdownTable(lc: AnyLifecycle): string {
     d === undefined ? "kept" : d === null ? "cleared" : d.after_ms === 0 ? d.since : `${d.since} + ${span(d.after_ms)}`;
   const rows = lc.transitions.map((t) => {
     const moves = t.moves.map((m) => `${m.move} (${m.amount})`).join(", ") || "—";
-    return `| \`${t.trigger}\` | ${t.from.join(", ")} | ${t.to} | ${moves} | ${t.event ?? "—"} | ${due(t.due)} | ${t.note} |`;
+    const cells = [`\`${t.trigger}\``, t.from.join(", "), t.to, moves, t.event ?? "—", due(t.due), t.note];
+    return `| ${cells.join(" | ")} |`;
   });
   return ["| trigger | from | to | ledger | event | due | when |", "|---|---|---|---|---|---|---|", ...rows].join("\n");
 }
 
 const marker = (id: string, end: "start" | "end") => `<!-- lifecycle:${id}:${end} -->`;
 
-/** The generated block of a doc: the diagram and the table between its markers (scripts/lifecycle-docs.mts writes it). */
+/** A doc's generated block: the diagram and the table between its markers (scripts/lifecycle-docs.mts writes it). */
 export function lifecycleBlock(id: string, lc: AnyLifecycle): string {
   return [
     marker(id, "start"),

@@ -15,7 +15,7 @@ import { MYSTERY_PURCHASE } from "../contract/lifecycles/purchases.ts";
 const M = "/api/v1/mystery";
 const TERMINAL_OK = new Set(["FULFILLED", "PARTIALLY_FULFILLED"]);
 const TERMINAL_BAD = new Set(["FAILED", "REFUNDED"]);
-/** The path the table gives a custodial purchase the relayer sends and VRF reveals (polled every second: each state seen). */
+/** The path the table gives a custodial purchase the relayer sends and VRF reveals (polled each second: all seen). */
 const RELAYED = pathOf(MYSTERY_PURCHASE, ["reserve", "broadcast", "sent", "confirm", "reveal"]).join(" → ");
 /** The same once a PENDING purchase is resumed, from the resume on. */
 const RESUMED = pathOf(MYSTERY_PURCHASE, ["resume", "broadcast", "sent", "confirm", "reveal"], "PENDING").join(" → ");

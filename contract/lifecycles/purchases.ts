@@ -28,7 +28,8 @@ const now = (after_ms: number): Due => ({ after_ms, since: "now" });
 function relayerRows<E extends string>(failed: E) {
   return [
     { from: ["RESERVED"], to: "PENDING", trigger: "relayer_off", moves: [], event: null,
-      due: { after_ms: PENDING_TIMEOUT_MS, since: "reserved" }, note: "picked up while the relayer is off: waits, hold kept" },
+      due: { after_ms: PENDING_TIMEOUT_MS, since: "reserved" },
+      note: "picked up while the relayer is off: waits, hold kept" },
     { from: ["PENDING"], to: "PENDING", trigger: "resume", moves: [], event: null, due: now(0),
       note: "the relayer is back on: due now" },
     { from: ["PENDING"], to: "FAILED", trigger: "pending_timeout", moves: [{ move: "HOLD_RELEASE", amount: "hold" }],
@@ -82,7 +83,15 @@ export const MYSTERY_PURCHASE: Lifecycle<PurchaseStatus, MysteryPurchaseTrigger,
   ],
 };
 
-export type InstantPurchaseTrigger = RelayerTrigger | "reserve" | "submit" | "relayed" | "relay_failed" | "open" | "refund" | "open_failed";
+export type InstantPurchaseTrigger =
+  | RelayerTrigger
+  | "reserve"
+  | "submit"
+  | "relayed"
+  | "relay_failed"
+  | "open"
+  | "refund"
+  | "open_failed";
 export type InstantPurchaseEvent =
   | "instant_purchase.reserved"
   | "instant_purchase.submitted"
@@ -95,20 +104,24 @@ export const INSTANT_PURCHASE: Lifecycle<InstantStatus, InstantPurchaseTrigger, 
   states: ["RESERVED", "PENDING", "SUBMITTED", "FULFILLED", "REFUNDED", "FAILED"],
   transitions: [
     { from: [START], to: "RESERVED", trigger: "reserve", moves: [{ move: "HOLD", amount: "hold" }],
-      event: "instant_purchase.reserved", due: now(RELAY_PICKUP_MS), note: "the operator's custodial purchase, price held" },
+      event: "instant_purchase.reserved", due: now(RELAY_PICKUP_MS),
+      note: "the operator's custodial purchase, price held" },
     { from: [START], to: "SUBMITTED", trigger: "submit", moves: [], event: "instant_purchase.submitted",
       due: now(OPEN_TIMEOUT_MS), note: "submit: the wallet's buy-and-open transaction is mined" },
     ...relayerRows("instant_purchase.failed"),
     { from: ["RESERVED", "PENDING"], to: "SUBMITTED", trigger: "relayed",
       moves: [{ move: "HOLD_SETTLE", amount: "charged" }, { move: "HOLD_RELEASE", amount: "rest" }],
-      event: "instant_purchase.submitted", due: now(OPEN_TIMEOUT_MS), note: "the relayer bought and opened it on chain" },
-    { from: ["RESERVED", "PENDING"], to: "FAILED", trigger: "relay_failed", moves: [{ move: "HOLD_RELEASE", amount: "hold" }],
-      event: "instant_purchase.failed", due: null, note: "the chain refused the relayer's purchase" },
+      event: "instant_purchase.submitted", due: now(OPEN_TIMEOUT_MS),
+      note: "the relayer bought and opened it on chain" },
+    { from: ["RESERVED", "PENDING"], to: "FAILED", trigger: "relay_failed",
+      moves: [{ move: "HOLD_RELEASE", amount: "hold" }], event: "instant_purchase.failed", due: null,
+      note: "the chain refused the relayer's purchase" },
     { from: ["SUBMITTED"], to: "FULFILLED", trigger: "open", moves: [], event: "instant_purchase.fulfilled", due: null,
       note: "VRF drew a bundle: pack and cards" },
     { from: ["SUBMITTED"], to: "REFUNDED", trigger: "refund", moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
       event: "instant_purchase.refunded", due: null, note: "paid back on chain by the operator" },
     { from: ["SUBMITTED"], to: "FAILED", trigger: "open_failed", moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
-      event: "instant_purchase.failed", due: null, note: "unopened past its timeout (or failed by the operator): paid back" },
+      event: "instant_purchase.failed", due: null,
+      note: "unopened past its timeout (or failed by the operator): paid back" },
   ],
 };

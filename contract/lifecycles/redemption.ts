@@ -26,7 +26,9 @@ export type RedemptionTrigger =
 const now = (after_ms: number): Due => ({ after_ms, since: "now" });
 const LIVE = ["PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"] as const;
 
-export const REDEMPTION: Lifecycle<RedemptionStatus, RedemptionTrigger, never, "redemption.prepared" | "redemption.updated"> = {
+export type RedemptionEvent = "redemption.prepared" | "redemption.updated";
+
+export const REDEMPTION: Lifecycle<RedemptionStatus, RedemptionTrigger, never, RedemptionEvent> = {
   name: "redemption",
   states: ["PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED", "FAILED", "CANCELLED", "EXPIRED"],
   transitions: [
@@ -47,7 +49,7 @@ export const REDEMPTION: Lifecycle<RedemptionStatus, RedemptionTrigger, never, "
     { from: ["IN_FULFILLMENT"], to: "FAILED", trigger: "dispatch_failed", moves: [], event: "redemption.updated",
       due: null, note: "the burn could not be finalised" },
     { from: LIVE, to: "CANCELLED", trigger: "cancel", moves: [], event: "redemption.updated", due: null,
-      note: "the operator cancels, or the shipping was never paid by expires_at: the burn cancelled, payment paid back" },
+      note: "the operator cancels, or the shipping was not paid by expires_at: burn cancelled, payment paid back" },
     { from: LIVE, to: "EXPIRED", trigger: "expire", moves: [], event: "redemption.updated", due: null,
       note: "no burn by expires_at" },
   ],

@@ -38,7 +38,8 @@ export function illegalMove(name: string, from: string, trigger: string): Error 
 }
 
 function amountOf(step: LedgerStep<string>, a: Amounts): bigint {
-  const v = step.amount === "rest" && a.rest === undefined && a.hold !== undefined && a.charged !== undefined ? a.hold - a.charged : a[step.amount];
+  const derived = a.hold !== undefined && a.charged !== undefined ? a.hold - a.charged : undefined;
+  const v = step.amount === "rest" ? (a.rest ?? derived) : a[step.amount];
   if (v === undefined) throw new Error(`lifecycle: the caller names no "${step.amount}" amount for ${step.move}`);
   return v;
 }
@@ -46,7 +47,7 @@ function amountOf(step: LedgerStep<string>, a: Amounts): bigint {
 /** When the record was reserved (or made), for a due time counted from then. */
 function reservedAt(row: Stateful<string>): number {
   const at = Date.parse(row.reserved_at ?? row.created_at ?? "");
-  if (Number.isNaN(at)) throw new Error("lifecycle: a due time counted from the reserve needs reserved_at or created_at");
+  if (Number.isNaN(at)) throw new Error("lifecycle: a due time from the reserve needs reserved_at or created_at");
   return at;
 }
 
@@ -67,7 +68,13 @@ function apply<S extends string, T extends string, M extends string, E extends s
 }
 
 /** Moves `row` by `trigger`; 409 invalid_status, nothing written, when its table has no such move from its state. */
-export function transition<S extends string, T extends string, M extends string, E extends string, R extends Stateful<S>>(
+export function transition<
+  S extends string,
+  T extends string,
+  M extends string,
+  E extends string,
+  R extends Stateful<S>,
+>(
   lc: Lifecycle<S, T, M, E>,
   row: R,
   trigger: T,
@@ -93,6 +100,7 @@ export function begin<S extends string, T extends string, M extends string, E ex
   ctx: TransitionContext<R, M, E>,
 ): R {
   const spec = rowFor(lc, START, trigger);
-  if (!spec || spec.to !== row.status) throw new Error(`${lc.name}: "${trigger}" does not start a ${row.status} record`);
+  if (!spec || spec.to !== row.status)
+    throw new Error(`${lc.name}: "${trigger}" does not start a ${row.status} record`);
   return apply(spec, row, ctx);
 }

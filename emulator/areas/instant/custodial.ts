@@ -64,7 +64,8 @@ const waiting = (p: InstantPurchaseRow | undefined): p is InstantPurchaseRow => 
 /** The row as the shared relayer fires on it. */
 const held = (s: Services, p: InstantPurchaseRow) => ({
   status: p.status,
-  fire: (trigger: RelayerTrigger, reason?: string) => void stepInstant(s, p, trigger, reason ? { failure_reason: reason } : undefined),
+  fire: (trigger: RelayerTrigger, reason?: string) =>
+    void stepInstant(s, p, trigger, reason ? { failure_reason: reason } : undefined),
   send: () => relay(s, p.id),
 });
 

@@ -16,7 +16,11 @@ import type { InstantPurchaseRow } from "./state.ts";
 // and its events to the instant_purchase.* payloads.
 
 /** How the end user's custodial ledger names a custodial instant purchase. */
-export const custodyRef = (p: InstantPurchaseRow): CustodyRef => ({ source: "instant_purchase", id: p.id, label: `instant purchase ${p.id}` });
+export const custodyRef = (p: InstantPurchaseRow): CustodyRef => ({
+  source: "instant_purchase",
+  id: p.id,
+  label: `instant purchase ${p.id}`,
+});
 
 type Context = TransitionContext<InstantPurchaseRow, CustodyMove, InstantPurchaseEvent>;
 
@@ -26,7 +30,8 @@ function context(s: Services, p: InstantPurchaseRow, patch?: Partial<InstantPurc
     now: s.clock.now(),
     patch,
     amounts: { hold: BigInt(p.price_micros), ...amounts },
-    ledger: user === null ? undefined : (move, micros) => custodyOf(s).move(p.account_id, user, move, micros, custodyRef(p)),
+    ledger:
+      user === null ? undefined : (move, micros) => custodyOf(s).move(p.account_id, user, move, micros, custodyRef(p)),
     emit: (event) => emitInstant(s, p, event),
   };
 }

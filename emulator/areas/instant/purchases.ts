@@ -218,7 +218,8 @@ async function settleNow(s: Services, id: number): Promise<void> {
     // Paid back on chain to the purchaser: for a custodial purchase the relayer, so the end user's balance is credited.
     stepInstant(s, p, "refund", undefined, { refund: BigInt(p.price_micros) });
   } else if (o.status === OPENING.FAILED) {
-    stepInstant(s, p, "open_failed", { failure_reason: p.failure_reason ?? "vrf_timeout" }, { refund: BigInt(p.price_micros) });
+    const reason = { failure_reason: p.failure_reason ?? "vrf_timeout" };
+    stepInstant(s, p, "open_failed", reason, { refund: BigInt(p.price_micros) });
   }
 }
 

@@ -54,7 +54,8 @@ export interface InstantPurchaseRow {
   created_at: string;
   /**
    * When the worker takes the purchase's next step (virtual-clock ms; contract/lifecycles/purchases.ts): the
-   * relayer's pick-up while RESERVED / PENDING, the open timeout (vrf_timeout, paid back) while SUBMITTED; null once done.
+   * relayer's pick-up while RESERVED / PENDING, the open timeout (vrf_timeout, paid back) while SUBMITTED;
+   * null once done.
    */
   due_at_ms: number | null;
   pack: InstantPackRow | null;

@@ -7,14 +7,16 @@ import { settleAll } from "./purchases.ts";
 import { instant } from "./state.ts";
 
 // The area's worker: custodial RESERVED purchases are relayed when due, and
-// PENDING ones when the relayer is back (custodial.ts, pipeline/relayer.ts); SUBMITTED purchases are brought up to date with the chain
+// PENDING ones when the relayer is back (custodial.ts, pipeline/relayer.ts); SUBMITTED purchases are brought up
+// to date with the chain
 // (opened → FULFILLED; past OPEN_TIMEOUT_MS unopened → paid back, FAILED) after
 // blocks are mined, on every clock change, and at each purchase's due time (relay or
 // timeout; one clock timer armed for the earliest, re-armed on state.replaced).
 
 const timers = new WeakMap<Services, number>();
 
-const watching = (s: Services) => Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED" || isHeld(p.status));
+const watching = (s: Services) =>
+  Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED" || isHeld(p.status));
 
 export function armInstantWorker(s: Services): void {
   const prev = timers.get(s);

@@ -200,8 +200,10 @@ async function finishLabel(services: Services, accountId: string, orderId: numbe
   // Billed and logged before the event, as before the table: the event is the move's last effect.
   step(services, o, "label_bought", label, () => {
     billLabel(t, o, iso);
-    logActivity(services, t, "carrier", "order.label_purchased", `Label bought for order ${o.order_id} (${o.tracking_number})`, { order_id: o.order_id });
-    publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingData(o, null));
+    const what = `Label bought for order ${o.order_id} (${o.tracking_number})`;
+    logActivity(services, t, "carrier", "order.label_purchased", what, { order_id: o.order_id });
+    const key = `${o.order_id}:label_created`;
+    publishEvent(services, t.account_id, "order.tracking_updated", key, trackingData(o, null));
   });
 }
 setLabelJob(finishLabel);

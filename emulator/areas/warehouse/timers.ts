@@ -36,5 +36,6 @@ export function rearm(services: Services): void {
   armed.set(services, new Set());
   for (const t of Object.values(warehouse(services).tenants))
     for (const o of Object.values(t.orders))
-      if (o.status === "LABEL_PURCHASING" && o.due_at_ms !== null) armLabel(services, t.account_id, o.order_id, o.due_at_ms);
+      if (o.status === "LABEL_PURCHASING" && o.due_at_ms !== null)
+        armLabel(services, t.account_id, o.order_id, o.due_at_ms);
 }

@@ -93,8 +93,9 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
       if (receipt.status === "success") {
         const row = mystery(s).transfers[offerId]!;
         const done = { attempts: row.attempts + 1, to_address: wallet.address, tx_hash: receipt.transactionHash };
+        const nft = chain.addresses.cardNft;
         stepTransfer(s, row, "transferred", done, () =>
-          emit(s, row.account_id, "buyback.card_transferred", String(offerId), cardTransferredData(s, row, chain.addresses.cardNft)),
+          emit(s, row.account_id, "buyback.card_transferred", String(offerId), cardTransferredData(s, row, nft)),
         );
         return;
       }
@@ -121,7 +122,7 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
 /** Every due forwarding attempt; one that throws is reported and tried again later, the rest go on. */
 export async function runDueTransfers(s: Services, onError: JobErrorHandler): Promise<void> {
   const now = s.clock.now();
-  const due = Object.values(mystery(s).transfers).filter((t) => isForwarding(t) && t.due_at_ms !== null && t.due_at_ms <= now);
+  const due = Object.values(mystery(s).transfers).filter((t) => isForwarding(t) && (t.due_at_ms ?? Infinity) <= now);
   for (const t of due)
     try {
       await attemptTransfer(s, t.offer_id);
@@ -129,6 +130,7 @@ export async function runDueTransfers(s: Services, onError: JobErrorHandler): Pr
       onError(`buyback transfer ${t.offer_id}`, err);
       const row = mystery(s).transfers[t.offer_id];
       // Not due again at once: an attempt that keeps throwing must not spin the clock.
-      if (row && isForwarding(row) && (row.due_at_ms ?? 0) <= s.clock.now()) row.due_at_ms = s.clock.now() + JOB_RETRY_MS;
+      const at = s.clock.now();
+      if (row && isForwarding(row) && (row.due_at_ms ?? 0) <= at) row.due_at_ms = at + JOB_RETRY_MS;
     }
 }

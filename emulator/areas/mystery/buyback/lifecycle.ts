@@ -18,17 +18,30 @@ const publisher = (what: string, publish?: () => void) => () => {
 };
 
 /** Moves the offer by `trigger` (409 invalid_status when its table has no such move). */
-export function stepOffer(s: Services, o: OfferRow, trigger: OfferTrigger, patch?: Partial<OfferRow>, publish?: () => void): OfferRow {
+export function stepOffer(
+  s: Services,
+  o: OfferRow,
+  trigger: OfferTrigger,
+  patch?: Partial<OfferRow>,
+  publish?: () => void,
+): OfferRow {
   return transition(BUYBACK_OFFER, o, trigger, { now: s.clock.now(), patch, emit: publisher(trigger, publish) });
 }
 
 /** Moves the forwarding by `trigger` (409 invalid_status when its table has no such move). */
-export function stepTransfer(s: Services, t: TransferRow, trigger: TransferTrigger, patch?: Partial<TransferRow>, publish?: () => void): TransferRow {
+export function stepTransfer(
+  s: Services,
+  t: TransferRow,
+  trigger: TransferTrigger,
+  patch?: Partial<TransferRow>,
+  publish?: () => void,
+): TransferRow {
   return transition(BUYBACK_TRANSFER, t, trigger, { now: s.clock.now(), patch, emit: publisher(trigger, publish) });
 }
 
 /** The first move of a new offer (stored active). */
-export const beginOffer = (s: Services, o: OfferRow): OfferRow => begin(BUYBACK_OFFER, o, "offer", { now: s.clock.now(), emit: publisher("offer") });
+export const beginOffer = (s: Services, o: OfferRow): OfferRow =>
+  begin(BUYBACK_OFFER, o, "offer", { now: s.clock.now(), emit: publisher("offer") });
 
 /** The first move of a new forwarding (stored pending): due now. */
 export const beginTransfer = (s: Services, t: TransferRow): TransferRow =>

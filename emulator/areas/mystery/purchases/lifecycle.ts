@@ -1,4 +1,9 @@
-import { MYSTERY_PURCHASE, type CustodyMove, type MysteryPurchaseEvent, type MysteryPurchaseTrigger } from "../../../../contract/lifecycles/purchases.ts";
+import {
+  MYSTERY_PURCHASE,
+  type CustodyMove,
+  type MysteryPurchaseEvent,
+  type MysteryPurchaseTrigger,
+} from "../../../../contract/lifecycles/purchases.ts";
 import { begin, transition, type Amounts, type TransitionContext } from "../../../pipeline/lifecycle.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import type { PurchaseRow } from "../state.ts";
@@ -17,7 +22,8 @@ type Context = TransitionContext<PurchaseRow, CustodyMove, MysteryPurchaseEvent>
 
 function context(s: Services, p: PurchaseRow, patch?: Partial<PurchaseRow>, amounts?: Amounts): Context {
   const who = { external_user_id: p.external_user_id, wallet_address: p.purchaser_address };
-  const ledger = (move: CustodyMove, micros: bigint) => void applyMove(s, p.account_id, endUser(s, p.account_id, who), move, micros, purchaseRef(p.id));
+  const ledger = (move: CustodyMove, micros: bigint) =>
+    void applyMove(s, p.account_id, endUser(s, p.account_id, who), move, micros, purchaseRef(p.id));
   return {
     now: s.clock.now(),
     patch,
@@ -28,7 +34,13 @@ function context(s: Services, p: PurchaseRow, patch?: Partial<PurchaseRow>, amou
 }
 
 /** Moves the purchase by `trigger` (409 invalid_status when its table has no such move). */
-export function stepPurchase(s: Services, p: PurchaseRow, trigger: MysteryPurchaseTrigger, patch?: Partial<PurchaseRow>, amounts?: Amounts): PurchaseRow {
+export function stepPurchase(
+  s: Services,
+  p: PurchaseRow,
+  trigger: MysteryPurchaseTrigger,
+  patch?: Partial<PurchaseRow>,
+  amounts?: Amounts,
+): PurchaseRow {
   return transition(MYSTERY_PURCHASE, p, trigger, context(s, p, patch, amounts));
 }
 

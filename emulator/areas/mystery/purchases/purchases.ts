@@ -133,9 +133,11 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
     if (!row || row.status !== "SUBMITTED") return;
     const patch = { fulfilled_at: s.clock.nowIso(), items };
     if (short > 0) {
-      const reason = `partially_fulfilled: ${short} of ${items.length + short} items could not be delivered; ${usdc(refund)} USDC was refunded`;
+      const undelivered = `${short} of ${items.length + short} items could not be delivered`;
+      const reason = `partially_fulfilled: ${undelivered}; ${usdc(refund)} USDC was refunded`;
       // Custodial: the pool paid the relayer back; the end user gets it on the balance (the table's REFUND_CREDIT).
-      stepPurchase(s, row, "reveal_short", { ...patch, refunded_micros: refund.toString(), failure_reason: reason }, { refund });
+      const partial = { ...patch, refunded_micros: refund.toString(), failure_reason: reason };
+      stepPurchase(s, row, "reveal_short", partial, { refund });
     } else stepPurchase(s, row, "reveal", patch);
     emitItemsPulled(s, row, { cardContract: chain.addresses.cardNft, revealTx: revealLog[0]?.transactionHash ?? null });
   } else if (onChain.status === POOL_STATUS.REFUNDED) {
@@ -143,7 +145,8 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
     if (!row || row.status !== "SUBMITTED") return;
     // The pool paid the price back to the payer: the end user's wallet, or the
     // relayer for a custodial purchase, whose end user gets the balance back.
-    stepPurchase(s, row, "refund", { failure_reason: row.failure_reason ?? "refunded on chain" }, { refund: BigInt(row.price_micros) });
+    const reason = { failure_reason: row.failure_reason ?? "refunded on chain" };
+    stepPurchase(s, row, "refund", reason, { refund: BigInt(row.price_micros) });
   } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(requestId)) {
     // The coordinator answered but the pool's callback reverted (RandomWordsFulfilled
     // success=false): the reveal can never happen, so the operator refunds it.

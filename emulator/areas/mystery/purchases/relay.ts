@@ -62,24 +62,30 @@ async function confirm(s: Services, id: number): Promise<void> {
   // The pool never charges above the cap the relayer sent (PriceAboveMax): that is spent, the rest released.
   const cap = holdOf(row);
   const charged = requested.price < cap ? requested.price : cap;
-  const patch = { price_micros: charged.toString(), submitted_at: s.clock.nowIso(), onchain_request_id: requested.requestId.toString() };
+  const patch = {
+    price_micros: charged.toString(),
+    submitted_at: s.clock.nowIso(),
+    onchain_request_id: requested.requestId.toString(),
+  };
   stepPurchase(s, row, "confirm", patch, { charged });
 }
 
 /** FAILED: the hold goes back to the end user's available balance, purchase.failed. */
-const fail = (s: Services, p: PurchaseRow, reason: string): void => void stepPurchase(s, p, "relay_failed", { failure_reason: reason });
+const fail = (s: Services, p: PurchaseRow, reason: string): void =>
+  void stepPurchase(s, p, "relay_failed", { failure_reason: reason });
 
 /** The row as the shared relayer fires on it. */
 const held = (s: Services, p: PurchaseRow) => ({
   status: p.status,
-  fire: (trigger: RelayerTrigger, reason?: string) => void stepPurchase(s, p, trigger, reason ? { failure_reason: reason } : undefined),
+  fire: (trigger: RelayerTrigger, reason?: string) =>
+    void stepPurchase(s, p, trigger, reason ? { failure_reason: reason } : undefined),
   send: () => broadcast(s, p.id),
 });
 
 /** Takes one due step of a custodial purchase. */
 export async function stepCustodial(s: Services, id: number): Promise<void> {
   const p = mystery(s).purchases[id];
-  if (!p || p.custody !== "CUSTODIAL" || p.due_at_ms === null || p.due_at_ms === undefined || p.due_at_ms > s.clock.now()) return;
+  if (!p || p.custody !== "CUSTODIAL" || (p.due_at_ms ?? Infinity) > s.clock.now()) return;
   if (isHeld(p.status)) return relayHeld(s, held(s, p));
   if (p.status === "SUBMITTING") return p.transaction_hash ? confirm(s, id) : broadcast(s, id);
   p.due_at_ms = null;
@@ -105,5 +111,6 @@ export async function runDueCustodial(s: Services, onError: JobErrorHandler): Pr
 
 /** The relayer is back: every PENDING purchase is picked up now. */
 export function resumePending(s: Services): number {
-  return resumeHeld(Object.values(mystery(s).purchases).filter((p) => p.custody === "CUSTODIAL").map((p) => held(s, p)));
+  const custodial = Object.values(mystery(s).purchases).filter((p) => p.custody === "CUSTODIAL");
+  return resumeHeld(custodial.map((p) => held(s, p)));
 }

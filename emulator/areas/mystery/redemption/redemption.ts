@@ -180,7 +180,8 @@ export async function endUnshipped(s: Services, id: number, status: "CANCELLED" 
   const r = mystery(s).redemptions[id];
   if (!r || !CANCELLABLE.includes(r.status)) return r ?? first;
   if (refund && r.shipping) r.shipping.refund_tx_hash = refund;
-  const failure_reason = `${reason}${burnCancelled ? " (the burn flagged on chain was cancelled)" : ""}${refund ? " (the shipping payment was paid back)" : ""}`;
+  const cancelled = burnCancelled ? " (the burn flagged on chain was cancelled)" : "";
+  const failure_reason = `${reason}${cancelled}${refund ? " (the shipping payment was paid back)" : ""}`;
   return stepRedemption(s, r, status === "CANCELLED" ? "cancel" : "expire", { failure_reason });
 }
 
@@ -209,7 +210,8 @@ export async function dispatch(s: Services, id: number): Promise<RedemptionRow> 
   const r = mystery(s).redemptions[id];
   if (!r || r.status !== "IN_FULFILLMENT") return r ?? first;
   if (failure) return stepRedemption(s, r, "dispatch_failed", { failure_reason: failure });
-  return stepRedemption(s, r, "dispatch", { is_burned: true, tracking_number: `9400${String(r.redemption_id).padStart(18, "0")}` });
+  const tracking_number = `9400${String(r.redemption_id).padStart(18, "0")}`;
+  return stepRedemption(s, r, "dispatch", { is_burned: true, tracking_number });
 }
 
 // ---------------------------------------------------------------- reads

@@ -128,13 +128,27 @@ export const MOVES = {
 export type Move = keyof typeof MOVES;
 
 /** Records a hold movement of `micros` already applied to `user`, for `ref` (a purchase of this area or another's). */
-function ledgerMove(s: Services, acct: string, user: EndUserRow, type: Move, micros: bigint, ref: CustodyRef): LedgerRow {
+function ledgerMove(
+  s: Services,
+  acct: string,
+  user: EndUserRow,
+  type: Move,
+  micros: bigint,
+  ref: CustodyRef,
+): LedgerRow {
   const m = MOVES[type];
   return recordLedger(s, acct, user, { type, amount: m.amount * micros, balanceDelta: m.balance * micros, reservedDelta: m.reserved * micros, source: ref.source, sourceId: ref.id, description: m.text(ref.label) });
 }
 
 /** Applies a movement of `micros` to `user`'s balance and reservation and records it: the one way a hold changes. */
-export function applyMove(s: Services, acct: string, user: EndUserRow, type: Move, micros: bigint, ref: CustodyRef): LedgerRow {
+export function applyMove(
+  s: Services,
+  acct: string,
+  user: EndUserRow,
+  type: Move,
+  micros: bigint,
+  ref: CustodyRef,
+): LedgerRow {
   user.balance_micros = String(BigInt(user.balance_micros) + MOVES[type].balance * micros);
   user.reserved_micros = String(BigInt(user.reserved_micros) + MOVES[type].reserved * micros);
   return ledgerMove(s, acct, user, type, micros, ref);
