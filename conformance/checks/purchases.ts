@@ -2,6 +2,7 @@ import { emulatorOnly, type Check, type CheckContext } from "../types.ts";
 import { ensure, expectError, expectSuccess } from "../assert.ts";
 import { chainMissing } from "./target.ts";
 import { isolatedCheck } from "../isolate.ts";
+import { PURCHASE_STATUSES } from "../../contract/mystery/purchases.ts";
 
 // Checks of the custodial purchase lifecycle as the live service runs it (SDK
 // 0.1.2 gacha.purchase / listPurchases; docs/reference/live-service.md “Purchases”, “Partner error codes”): the 202 is
@@ -11,7 +12,8 @@ import { isolatedCheck } from "../isolate.ts";
 // (scenarios/purchase-lifecycle.ts), run as lifecycle checks (PURCHASE_LIFECYCLES).
 
 const M = "/api/v1/mystery";
-const STATUSES = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"] as const;
+/** Every status the wire types (the contract's list; the lifecycle table uses each). */
+const STATUSES = PURCHASE_STATUSES;
 
 const base = { profile: "mystery" as const, credits: 0 };
 

@@ -1,4 +1,5 @@
 import { portSlot } from "./runtime.ts";
+import type { CustodyMove } from "../../contract/lifecycles/purchases.ts";
 import type { Services } from "./services.ts";
 
 // The end users' custodial USDC wallet as other areas may charge it. The mystery
@@ -19,14 +20,12 @@ export interface CustodyPort {
   wallet(accountId: string, externalUserId: string): `0x${string}`;
   /** The end user's available balance (balance less what is held), micros. */
   available(accountId: string, externalUserId: string): bigint;
-  /** Holds `micros` of the end user's available balance; the caller checks `available` first (and answers its 402). */
-  hold(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
-  /** The hold is spent: balance and reservation go down by `micros`. */
-  settle(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
-  /** The hold returns to the available balance. */
-  release(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
-  /** A settled purchase was paid back on chain to the relayer that bought it: the end user's balance is credited `micros`. */
-  refund(accountId: string, externalUserId: string, micros: bigint, ref: CustodyRef): void;
+  /**
+   * A movement of the end user's balance (contract/lifecycles/purchases.ts `CustodyMove`): HOLD takes `micros`
+   * of the available balance (the caller checks `available` first and answers its 402), HOLD_SETTLE spends
+   * it, HOLD_RELEASE returns it, REFUND_CREDIT credits what the chain paid back to the relayer that bought.
+   */
+  move(accountId: string, externalUserId: string, type: CustodyMove, micros: bigint, ref: CustodyRef): void;
 }
 
 /** Provided by the mystery area when it starts, in each emulator's runtime. */

@@ -57,10 +57,10 @@ export function checkTime(path: string, t: unknown, wallNow: number): void {
     fail(path, `must be a time in unix milliseconds within 200 years of now (got ${JSON.stringify(t)})`);
 }
 
-/** Numbers anywhere in a slice: finite and safe; a number under a `…_at` name is a time. */
+/** Numbers anywhere in a slice: finite and safe; a number under a `…_at` or `…_at_ms` name is a time. */
 function checkNumbers(path: string, v: unknown, wallNow: number): void {
   if (typeof v === "number") {
-    if (/(^|_)at$/.test(path.slice(path.lastIndexOf(".") + 1))) checkTime(path, v, wallNow);
+    if (/(^|_)at(_ms)?$/.test(path.slice(path.lastIndexOf(".") + 1))) checkTime(path, v, wallNow);
     else if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) fail(path, `is out of range (${v})`);
   } else if (v && typeof v === "object") for (const [k, c] of Object.entries(v)) checkNumbers(`${path}.${k}`, c, wallNow);
 }

@@ -85,7 +85,7 @@ describe("the worker survives a failing job", () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const now = ctx.emu.clock.now();
     const slice = mystery(ctx.emu.services);
-    const base: Omit<RedemptionRow, "redemption_id" | "token_id" | "status" | "next_step_at"> = {
+    const base: Omit<RedemptionRow, "redemption_id" | "token_id" | "status" | "due_at_ms"> = {
       account_id: "nova",
       idempotency_key: "x",
       purchase_id: 1,
@@ -104,9 +104,9 @@ describe("the worker survives a failing job", () => {
       updated_at: new Date(now).toISOString(),
     };
     // Due first and broken (its dispatch throws before anything is sent) …
-    slice.redemptions[1] = { ...base, redemption_id: 1, token_id: "not-a-token", status: "IN_FULFILLMENT", next_step_at: now + 60_000 };
+    slice.redemptions[1] = { ...base, redemption_id: 1, token_id: "not-a-token", status: "IN_FULFILLMENT", due_at_ms: now + 60_000 };
     // … and later work that must still happen.
-    slice.redemptions[2] = { ...base, redemption_id: 2, token_id: "7", status: "BURN_SUBMITTED", next_step_at: now + 5 * 60_000 };
+    slice.redemptions[2] = { ...base, redemption_id: 2, token_id: "7", status: "BURN_SUBMITTED", due_at_ms: now + 5 * 60_000 };
     await ctx.api.post("/_emulator/mystery/worker/run").expect(200); // arms the timer from state
 
     await ctx.emu.clock.advance(60_000);

@@ -20,7 +20,7 @@ const BAD: Array<[string, Mutate, RegExp]> = [
   ["a negative counter", (d) => void (d.state.counters["control-key"] = -1), /counters\.control-key/],
   ["credits that are not a safe integer", (d) => void (Object.values(d.state.credits)[0]!.free = 2 ** 60), /credits\..*\.free/],
   ["a key of unknown kind", (d) => void (Object.values(d.state.keys)[0]!.kind = "admin" as "partner"), /keys\..*\.kind/],
-  ["a stored time out of range", (d) => void ((d.state.areas.instant as { purchases: Record<string, unknown> }).purchases["1"] = { fail_at: 1e300 }), /areas\.instant\.purchases\.1\.fail_at/],
+  ["a stored time out of range", (d) => void ((d.state.areas.instant as { purchases: Record<string, unknown> }).purchases["1"] = { due_at_ms: 1e300 }), /areas\.instant\.purchases\.1\.due_at_ms/],
 ];
 
 describe("PUT /_emulator/state validates the whole export first", () => {

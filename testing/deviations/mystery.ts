@@ -27,7 +27,7 @@ const redemptionDeviations: readonly Deviation[] = [
       const r = mystery(x.services).redemptions[id];
       if (!r?.shipping || r.shipping.paid_tx_hash || r.status !== "BURN_SUBMITTED") return;
       r.shipping.paid_tx_hash = r.burn_tx_hash;
-      r.next_step_at = x.services.clock.now() + 60 * 60 * 1000;
+      r.due_at_ms = x.services.clock.now() + 60 * 60 * 1000;
     } },
   { name: "redemption_verify_ignored", breaks: "?verify=true reconciles the redemption with the chain", apply: (x) => {
       // Answers the rows as stored before the chain was read.
@@ -94,7 +94,7 @@ const purchaseDeviations: readonly Deviation[] = [
       const d = dataOf(x);
       if (!is(x, "GET", /^\/api\/v1\/mystery\/purchase\/\d+$/) || d?.status !== "PENDING" || typeof d.id !== "number") return;
       const row = mystery(x.services).purchases[d.id];
-      if (row) Object.assign(row, { status: "FAILED", next_step_at: null, failure_reason: "relayer_disabled" });
+      if (row) Object.assign(row, { status: "FAILED", due_at_ms: null, failure_reason: "relayer_disabled" });
       Object.assign(d, { status: "FAILED", failure_reason: "relayer_disabled" });
     } },
   { name: "lifecycle_accept_receiver_acceptance", breaks: "accept/prepare hands the holder the offer's OfferRequest typed data", apply: (x) => {

@@ -1,13 +1,14 @@
 import { getAddress } from "viem";
 import { bundleCards, instantProduct } from "../../../fixtures/instant/index.ts";
-import { custodyOf, type CustodyRef } from "../../pipeline/custody-port.ts";
 import { badRequest, conflict, documentedError, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { microsOfUsd, usdc } from "../../pipeline/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { own } from "../../state/own.ts";
 import { chainOf, OPENING, opening, openCalls, packetType, refundOnChain, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
-import { emitInstant } from "./events.ts";
+import { INSTANT_PURCHASE } from "../../../contract/lifecycles/purchases.ts";
+import { startState } from "../../pipeline/lifecycle.ts";
+import { beginInstant, stepInstant } from "./lifecycle.ts";
 import { instant, type InstantCardRow, type InstantPurchaseRow, type InstantStatus } from "./state.ts";
 
 // Instant purchases (docs/reference/live-service.md “Instant packs”): prepare answers the approve +
@@ -15,9 +16,6 @@ import { instant, type InstantCardRow, type InstantPurchaseRow, type InstantStat
 // opens on chain; submit records the mined transaction (SUBMITTED), verified
 // against the store's InstantPurchaseRequested log; the VRF draw opens a
 // bundle on chain and the purchase becomes FULFILLED with its pack and cards.
-
-/** An unopened purchase fails (vrf_timeout, paid back on chain) this long after submit. */
-export const OPEN_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** 503 instant_disabled while an operator has instant packs off (retryable, Retry-After). */
 export function assertEnabled(s: Services): void {
@@ -97,9 +95,8 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
     const req = requestedIn(chain, receipt);
     if (!req) throw badRequest("tx_unverified", "The transaction has no InstantPurchaseRequested log of the instant-pack store");
     checkClaims(input, { packetTypeId: req.packetTypeId, purchaser: req.purchaser });
-    const row = newPurchase(s, {
+    const row = newPurchase(s, "submit", {
       account_id: accountId,
-      status: "SUBMITTED",
       custody: "NON_CUSTODIAL",
       packet_type_id: req.packetTypeId,
       price_micros: String(req.price),
@@ -108,10 +105,8 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
       purchaser_address: getAddress(req.purchaser),
       recipient_address: getAddress(req.recipient),
       external_user_id: input.external_user_id,
-      fail_at: s.clock.now() + OPEN_TIMEOUT_MS,
     });
     const id = row.id;
-    emitInstant(s, row, "instant_purchase.submitted");
     await settle(s, id);
     return instant(s).purchases[id] ?? row;
   });
@@ -120,28 +115,42 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
 /** What decides a new purchase; the rest (ids, product, times) is filled in the same way for every kind. */
 type NewPurchase = Pick<
   InstantPurchaseRow,
-  "account_id" | "status" | "custody" | "packet_type_id" | "price_micros" | "onchain_request_id" | "transaction_hash" | "purchaser_address" | "recipient_address" | "external_user_id" | "fail_at"
-> & { relay_at?: number };
+  | "account_id"
+  | "custody"
+  | "packet_type_id"
+  | "price_micros"
+  | "onchain_request_id"
+  | "transaction_hash"
+  | "purchaser_address"
+  | "recipient_address"
+  | "external_user_id"
+>;
 
-/** Stores a new purchase row: SUBMITTED from a mined transaction (submit), or RESERVED for the relayer (custodial.ts). */
-export function newPurchase(s: Services, f: NewPurchase): InstantPurchaseRow {
+/**
+ * Stores a new purchase row through its table's first move: "submit" (a mined transaction: SUBMITTED, its
+ * open timeout due) or "reserve" (custodial.ts: RESERVED, the price held, due for the relayer).
+ */
+export function newPurchase(s: Services, trigger: "reserve" | "submit", f: NewPurchase): InstantPurchaseRow {
   const product = instantProduct(s.catalog, s.options.seed, f.packet_type_id);
   const now = s.clock.nowIso();
+  const status = startState(INSTANT_PURCHASE, trigger);
   const row: InstantPurchaseRow = {
     ...f,
+    status,
     id: s.store.nextId("instant-purchase"),
     set_id: product?.set_id ?? null,
     product_id: product?.product_id ?? null,
     failure_reason: null,
-    reserved_at: f.status === "RESERVED" ? now : null,
-    submitted_at: f.status === "SUBMITTED" ? now : null,
+    reserved_at: status === "RESERVED" ? now : null,
+    submitted_at: status === "SUBMITTED" ? now : null,
     fulfilled_at: null,
     created_at: now,
+    due_at_ms: null,
     pack: null,
     cards: null,
   };
   instant(s).purchases[row.id] = row;
-  return row;
+  return beginInstant(s, row, trigger);
 }
 
 /** The pack's cards: token i of the opening holds card i of the drawn bundle (fixtures/instant). */
@@ -181,25 +190,13 @@ export function settle(s: Services, id: number): Promise<void> {
 /** The lock of everything that pays one purchase back on chain (settle, operator refunds). */
 const settleLock = (id: number) => `instant-settle:${id}`;
 
-/** How the end user's custodial ledger names a custodial instant purchase. */
-export const custodyRef = (p: InstantPurchaseRow): CustodyRef => ({ source: "instant_purchase", id: p.id, label: `instant purchase ${p.id}` });
-
-/**
- * Paid back on chain: the store pays the purchaser, which for a custodial purchase is the
- * relayer, so the end user's custodial balance is credited the price (REFUND_CREDIT), as
- * custodial mystery refunds are. Called once, on the move to REFUNDED / FAILED.
- */
-function creditEndUser(s: Services, p: InstantPurchaseRow): void {
-  if (p.custody === "CUSTODIAL" && p.external_user_id !== null) custodyOf(s).refund(p.account_id, p.external_user_id, BigInt(p.price_micros), custodyRef(p));
-}
-
 async function settleNow(s: Services, id: number): Promise<void> {
   const p0 = instant(s).purchases[id];
   if (!p0 || p0.status !== "SUBMITTED" || p0.onchain_request_id === null) return;
   const chain = chainOf(s);
   const requestId = BigInt(p0.onchain_request_id);
   let o = await opening(chain, requestId);
-  if (o.status === OPENING.REQUESTED && s.clock.now() >= p0.fail_at) {
+  if (o.status === OPENING.REQUESTED && p0.due_at_ms !== null && s.clock.now() >= p0.due_at_ms) {
     await refundOnChain(chain, requestId, true);
     o = await opening(chain, requestId);
   }
@@ -209,26 +206,20 @@ async function settleNow(s: Services, id: number): Promise<void> {
   if (o.status === OPENING.OPENED) {
     const product = instantProduct(s.catalog, s.options.seed, p.packet_type_id);
     const now = s.clock.nowIso();
-    p.pack = {
+    const pack = {
       unique_id: `IP-${p.packet_type_id}-${o.bundleId}`,
       set_id: product?.set_id ?? "",
       name: product?.name ?? `Instant pack ${p.packet_type_id}`,
       image_url: product?.image_url ?? null,
       opened_at: now,
     };
-    p.cards = cardsOf(s, p, o.bundleId, o.tokenIds);
-    p.status = "FULFILLED";
-    p.fulfilled_at = now;
-    emitInstant(s, p, "instant_purchase.fulfilled");
+    stepInstant(s, p, "open", { pack, cards: cardsOf(s, p, o.bundleId, o.tokenIds), fulfilled_at: now });
   } else if (o.status === OPENING.REFUNDED) {
-    p.status = "REFUNDED";
-    creditEndUser(s, p);
-    emitInstant(s, p, "instant_purchase.refunded");
+    // Paid back on chain to the purchaser: for a custodial purchase the relayer, so the end user's balance is credited.
+    stepInstant(s, p, "refund", undefined, { refund: BigInt(p.price_micros) });
   } else if (o.status === OPENING.FAILED) {
-    p.status = "FAILED";
-    p.failure_reason = p.failure_reason ?? "vrf_timeout";
-    creditEndUser(s, p);
-    emitInstant(s, p, "instant_purchase.failed");
+    const reason = { failure_reason: p.failure_reason ?? "vrf_timeout" };
+    stepInstant(s, p, "open_failed", reason, { refund: BigInt(p.price_micros) });
   }
 }
 

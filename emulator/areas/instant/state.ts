@@ -52,10 +52,12 @@ export interface InstantPurchaseRow {
   submitted_at: string | null;
   fulfilled_at: string | null;
   created_at: string;
-  /** Custodial (custodial.ts): when the relayer buys a RESERVED purchase (virtual-clock ms); null once done. */
-  relay_at?: number | null;
-  /** Virtual-clock ms after which an unopened purchase fails (vrf_timeout) and is paid back. */
-  fail_at: number;
+  /**
+   * When the worker takes the purchase's next step (virtual-clock ms; contract/lifecycles/purchases.ts): the
+   * relayer's pick-up while RESERVED / PENDING, the open timeout (vrf_timeout, paid back) while SUBMITTED;
+   * null once done.
+   */
+  due_at_ms: number | null;
   pack: InstantPackRow | null;
   cards: InstantCardRow[] | null;
 }

@@ -1,22 +1,24 @@
 import type { Services } from "../../pipeline/services.ts";
 import { onRelayerResumed } from "../../pipeline/relayer-port.ts";
-import { withKeyLock } from "../../pipeline/key-lock.ts";
+import { isHeld } from "../../pipeline/relayer.ts";
 import { runtimeSlot } from "../../pipeline/runtime.ts";
-import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
+import { serialWork, startWorkerHooks } from "../../pipeline/worker-hooks.ts";
 import { relayDue, resumePending } from "./custodial.ts";
 import { settleAll } from "./purchases.ts";
 import { instant } from "./state.ts";
 
 // The area's worker: custodial RESERVED purchases are relayed when due, and
-// PENDING ones when the relayer is back (custodial.ts); SUBMITTED purchases are brought up to date with the chain
+// PENDING ones when the relayer is back (custodial.ts, pipeline/relayer.ts); SUBMITTED purchases are brought up
+// to date with the chain
 // (opened → FULFILLED; past OPEN_TIMEOUT_MS unopened → paid back, FAILED) after
-// blocks are mined, on every clock change, and at each purchase's relay time or
-// timeout (one clock timer armed for the earliest, re-armed on state.replaced).
+// blocks are mined, on every clock change, and at each purchase's due time (relay or
+// timeout; one clock timer armed for the earliest, re-armed on state.replaced).
 
 /** The worker's one armed timer, per emulator (its runtime). */
 const TIMER = runtimeSlot("instant worker timer", (): { id: number | null } => ({ id: null }));
 
-const watching = (s: Services) => Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED" || p.status === "RESERVED" || p.status === "PENDING");
+const watching = (s: Services) =>
+  Object.values(instant(s).purchases).some((p) => p.status === "SUBMITTED" || isHeld(p.status));
 
 export function armInstantWorker(s: Services): void {
   const timer = s.runtime.of(TIMER);
@@ -24,16 +26,16 @@ export function armInstantWorker(s: Services): void {
   timer.id = null;
   let due: number | null = null;
   for (const p of Object.values(instant(s).purchases)) {
-    const at = p.status === "SUBMITTED" ? p.fail_at : p.status === "RESERVED" || p.status === "PENDING" ? (p.relay_at ?? null) : null;
+    const at = p.status === "SUBMITTED" || isHeld(p.status) ? p.due_at_ms : null;
     if (at !== null && (due === null || at < due)) due = at;
   }
   if (due === null) return;
   timer.id = s.clock.schedule(Math.max(due, s.clock.now()), () => runInstantWorker(s), "instant worker");
 }
 
-/** Settles every SUBMITTED purchase, one run at a time (the emulator's queue for it); always re-arms the timer. */
+/** Settles every SUBMITTED purchase, in the emulator's one worker queue; always re-arms the timer. */
 export function runInstantWorker(s: Services): Promise<void> {
-  return withKeyLock(s, "instant worker", async () => {
+  return serialWork(s, async () => {
     try {
       if (s.chain && watching(s)) {
         await relayDue(s);

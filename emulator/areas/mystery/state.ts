@@ -1,11 +1,12 @@
 import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
+import type { OfferStatus, TransferStatus } from "../../../contract/lifecycles/buyback.ts";
 
 // The mystery area's slice of the store: plain JSON, re-read on every use
 // (restore/reset/import replace the whole object).
 
-// Every purchase status (contract/mystery/purchases.ts); purchases/custodial.ts says how each is reached.
+// Every purchase status (contract/mystery/purchases.ts); contract/lifecycles/purchases.ts says how each is reached.
 export { PURCHASE_STATUSES, type PurchaseStatus } from "../../../contract/index.ts";
 import type { PurchaseStatus } from "../../../contract/index.ts";
 
@@ -45,8 +46,8 @@ export interface PurchaseRow {
   fulfilled_at: string | null;
   created_at: string;
   items: ItemRow[] | null;
-  /** Custodial lifecycle: when the worker takes the next step (ms on the virtual clock); null when none waits. */
-  next_step_at?: number | null;
+  /** Custodial lifecycle: when the worker takes the next step (virtual-clock ms); null when none waits. */
+  due_at_ms?: number | null;
   /** Custodial: the price cap the relayer sends with purchaseFor (micros). */
   max_price_micros?: string;
   /** The operator's shortfall mark (purchases/shortfall.ts); what applies is read from the chain at the reveal. */
@@ -93,8 +94,8 @@ export interface RedemptionRow {
   is_burned: boolean;
   tracking_number: string | null;
   failure_reason: string | null;
-  /** Auto mode: when the warehouse takes the next step (ms). */
-  next_step_at: number | null;
+  /** Auto mode: when the warehouse takes the next step (virtual-clock ms; contract/lifecycles/redemption.ts). */
+  due_at_ms: number | null;
   expires_at: string;
   /** The holder pays shipping on chain (redemption/payment.ts); absent on rows of older state files. */
   shipping?: RedemptionShipping;
@@ -131,7 +132,7 @@ export interface OfferRow {
   fee_micros: string;
   value_micros: string;
   deadline: number;
-  status: "active" | "accepted" | "cancelled" | "expired";
+  status: OfferStatus;
   accepted_at: string | null;
   accept_tx_hash: string | null;
   created_at: string;
@@ -141,9 +142,10 @@ export interface TransferRow {
   offer_id: number;
   account_id: string;
   token_id: string;
-  status: "pending" | "held" | "transferred" | "failed";
+  status: TransferStatus;
   attempts: number;
-  next_attempt_at: number;
+  /** When the next forwarding attempt is due (virtual-clock ms; contract/lifecycles/buyback.ts); null once done. */
+  due_at_ms: number | null;
   to_address: string | null;
   tx_hash: string | null;
   last_error: string | null;

@@ -1,8 +1,7 @@
 import type { Services } from "../../pipeline/services.ts";
-import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { runtimeSlot } from "../../pipeline/runtime.ts";
-import { startWorkerHooks } from "../../pipeline/worker-hooks.ts";
-import { runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
+import { serialWork, startWorkerHooks } from "../../pipeline/worker-hooks.ts";
+import { isForwarding, runDueTransfers, watchOffers } from "./buyback/forwarding.ts";
 import { settleAllFromChain } from "./purchases/purchases.ts";
 import { custodialDue, runDueCustodial } from "./purchases/relay.ts";
 import { expireDueRedemptions, expiryDue, runDueRedemptions, watchingRedemptions } from "./redemption/jobs.ts";
@@ -18,10 +17,8 @@ import { mystery } from "./state.ts";
 /** The worker's one armed timer, per emulator (its runtime). */
 const TIMER = runtimeSlot("mystery worker timer", (): { id: number | null } => ({ id: null }));
 
-/** Runs fn after every earlier worker run of this emulator (no two runs send transactions at once). */
-export function serial(s: Services, fn: () => Promise<void>): Promise<void> {
-  return withKeyLock(s, "mystery worker", fn);
-}
+/** Runs fn after every earlier worker run of this emulator, of any area (no two runs send transactions at once). */
+export const serial = (s: Services, fn: () => Promise<void>): Promise<void> => serialWork(s, fn);
 
 function nextDue(s: Services): number | null {
   const slice = mystery(s);
@@ -29,9 +26,9 @@ function nextDue(s: Services): number | null {
   const take = (t: number | null) => {
     if (t !== null && Number.isFinite(t) && (due === null || t < due)) due = t;
   };
-  for (const t of Object.values(slice.transfers)) if (t.status === "pending" || t.status === "held") take(t.next_attempt_at);
+  for (const t of Object.values(slice.transfers)) if (isForwarding(t)) take(t.due_at_ms);
   if (s.chain) for (const p of Object.values(slice.purchases)) take(custodialDue(p));
-  if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.next_step_at);
+  if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.due_at_ms);
   // Expiry is the service's own clock, not the warehouse's: it runs in manual mode too.
   for (const r of Object.values(slice.redemptions)) take(expiryDue(r));
   return due;

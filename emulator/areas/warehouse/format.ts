@@ -25,7 +25,7 @@ export function cardWire(c: CardRow, opts: { withStatus?: boolean } = {}): CardW
 }
 
 export function orderWire(o: Order): OrderWire {
-  const { quoted_by: _by, label_due_at: _due, label_billed_month: _billed, awaiting_scan, ...rest } = o;
+  const { quoted_by: _by, due_at_ms: _due, label_billed_month: _billed, awaiting_scan, ...rest } = o;
   return { ...structuredClone(rest), awaiting_scan_unique_ids: [...awaiting_scan] };
 }
 

@@ -57,7 +57,8 @@ export interface Order {
   /** The billing month its label was billed in (internal; absent in states saved before it). */
   label_billed_month?: string;
   /** Label purchase in flight: due time and attempt number (the timer re-checks both). */
-  label_due_at: number | null;
+  /** LABEL_PURCHASING: when the label purchase finishes (virtual-clock ms; contract/lifecycles/warehouse-order.ts). */
+  due_at_ms: number | null;
   created_at: string;
   updated_at: string;
 }

@@ -8,6 +8,9 @@ import { orderWire } from "./format.ts";
 import { orderDeadlines } from "./business-days.ts";
 import { rateTable, requireShippable, type QuoteInput } from "./shipping.ts";
 import { billLabel, voidLabel } from "./label-billing.ts";
+import { rowFor } from "../../../contract/lifecycle.ts";
+import { WAREHOUSE_ORDER, type OrderTrigger } from "../../../contract/lifecycles/warehouse-order.ts";
+import { begin, transition } from "../../pipeline/lifecycle.ts";
 import { type Actor, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 import { armLabel } from "./timers.ts";
 
@@ -19,7 +22,6 @@ import { armLabel } from "./timers.ts";
 // are scanned back one by one (OFFCHAIN, card.returned, orderable again).
 
 /** How long a label purchase takes on the clock. */
-export const LABEL_PURCHASE_MS = 3_000;
 /** Quotes (and their rate_ids) stay valid this long. */
 export const QUOTE_TTL_MS = 24 * 3_600_000;
 
@@ -33,6 +35,32 @@ export function findOrder(t: TenantState, orderId: number): Order {
 
 const invalidStatus = (o: Order, action: string) =>
   conflict("invalid_status", `Order ${o.order_id} is ${o.status}; cannot ${action}`, { data: orderWire(o), human: `The order cannot ${action} in status ${o.status}` });
+
+/** What each move is called in a refusal (`cannot …`). */
+const ACTIONS: Record<OrderTrigger, string> = {
+  quote: "be quoted",
+  supersede: "be superseded",
+  commit: "be committed",
+  label_failed: "fail its label",
+  label_bought: "buy its label",
+  cancel: "be cancelled",
+  ship: "ship",
+  deliver: "be delivered",
+  return: "be returned by the carrier",
+};
+
+/**
+ * Moves the order by `trigger` through its table (contract/lifecycles/warehouse-order.ts): a move the table lacks
+ * is the warehouse's 409 invalid_status with the order as it is; `publish` sends the move's events.
+ */
+function step(services: Services, o: Order, trigger: OrderTrigger, patch: Partial<Order>, publish?: () => void): Order {
+  return transition(WAREHOUSE_ORDER, o, trigger, {
+    now: services.clock.now(),
+    patch: { ...patch, updated_at: services.clock.nowIso() },
+    emit: () => publish?.(),
+    refuse: () => invalidStatus(o, ACTIONS[trigger]),
+  });
+}
 
 /**
  * A new quote: an order in PENDING_PAYMENT with its rates. It supersedes every
@@ -55,7 +83,7 @@ export function quote(services: Services, t: TenantState, key: KeyRecord, input:
   const superseded: number[] = [];
   for (const previous of Object.values(t.orders)) {
     if (previous.quoted_by !== key.key || previous.status !== "PENDING_PAYMENT") continue;
-    Object.assign(previous, { status: "CANCELLED", cancel_reason: "superseded", superseded_by: orderId, cancelled_at: iso, updated_at: iso } satisfies Partial<Order>);
+    step(services, previous, "supersede", { cancel_reason: "superseded", superseded_by: orderId, cancelled_at: iso });
     superseded.push(previous.order_id);
   }
 
@@ -88,11 +116,11 @@ export function quote(services: Services, t: TenantState, key: KeyRecord, input:
     awaiting_scan: [],
     attempts: 0,
     last_error: null,
-    label_due_at: null,
+    due_at_ms: null,
     created_at: iso,
     updated_at: iso,
   };
-  t.orders[String(orderId)] = order;
+  t.orders[String(orderId)] = begin(WAREHOUSE_ORDER, order, "quote", { now, emit: () => undefined });
   logActivity(services, t, key, "order.quoted", `Quoted ${rates.length} rates for ${order.unique_ids.length} card(s)`, { order_id: orderId });
   return { order, superseded: superseded.sort((a, b) => a - b) };
 }
@@ -122,18 +150,9 @@ export function commit(services: Services, t: TenantState, actor: Actor, orderId
 
   const iso = new Date(now).toISOString();
   for (const card of cards) reserve(card, holder(o));
-  Object.assign(o, {
-    status: "LABEL_PURCHASING",
-    rate_id: rate.rate_id,
-    carrier: rate.carrier,
-    service: rate.service,
-    amount: rate.amount,
-    committed_at: iso,
-    attempts: o.attempts + 1,
-    label_due_at: now + LABEL_PURCHASE_MS,
-    updated_at: iso,
-  } satisfies Partial<Order>);
-  armLabel(services, t.account_id, o.order_id, o.label_due_at as number);
+  const chosen = { rate_id: rate.rate_id, carrier: rate.carrier, service: rate.service, amount: rate.amount };
+  step(services, o, "commit", { ...chosen, committed_at: iso, attempts: o.attempts + 1 });
+  armLabel(services, t.account_id, o.order_id, o.due_at_ms as number);
   logActivity(services, t, actor, "order.committed", `Committed order ${o.order_id} with ${rate.service}`, { order_id: o.order_id, rate_id: rate.rate_id });
   return { order: o, replay: false };
 }
@@ -159,40 +178,33 @@ function releaseHeld(t: TenantState, o: Order): void {
 export async function finishLabel(services: Services, accountId: string, orderId: number, due: number): Promise<void> {
   const t = tenantOf(services, accountId);
   const o = own(t.orders, String(orderId));
-  if (!o || o.status !== "LABEL_PURCHASING" || o.label_due_at !== due) return;
+  if (!o || o.status !== "LABEL_PURCHASING" || o.due_at_ms !== due) return;
   const iso = services.clock.nowIso();
   const failure = labelFailure(services, t, o);
   if (failure) {
     releaseHeld(t, o);
-    Object.assign(o, {
-      status: "PENDING_PAYMENT",
-      rate_id: null,
-      carrier: null,
-      service: null,
-      amount: null,
-      committed_at: null,
-      label_due_at: null,
-      last_error: { ...failure, at: iso },
-      updated_at: iso,
-    } satisfies Partial<Order>);
+    const uncommitted = { rate_id: null, carrier: null, service: null, amount: null, committed_at: null };
+    step(services, o, "label_failed", { ...uncommitted, last_error: { ...failure, at: iso } });
     logActivity(services, t, "carrier", "order.label_failed", `Label purchase for order ${o.order_id} failed: ${failure.message}`, { order_id: o.order_id });
     return;
   }
   const committed = Date.parse(o.committed_at as string);
-  Object.assign(o, {
-    status: "LABEL_PURCHASED",
-    label_due_at: null,
+  const label = {
     label_purchased_at: iso,
     tracking_number: trackingNumber(o),
     tracking_status: "label_created",
     label_url: `https://labels.emulator.invalid/${o.carrier}/${o.order_id}.pdf`,
     ...orderDeadlines(committed),
     last_error: null,
-    updated_at: iso,
-  } satisfies Partial<Order>);
-  billLabel(t, o, iso);
-  logActivity(services, t, "carrier", "order.label_purchased", `Label bought for order ${o.order_id} (${o.tracking_number})`, { order_id: o.order_id });
-  publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:label_created`, trackingData(o, null));
+  };
+  // Billed and logged before the event, as before the table: the event is the move's last effect.
+  step(services, o, "label_bought", label, () => {
+    billLabel(t, o, iso);
+    const what = `Label bought for order ${o.order_id} (${o.tracking_number})`;
+    logActivity(services, t, "carrier", "order.label_purchased", what, { order_id: o.order_id });
+    const key = `${o.order_id}:label_created`;
+    publishEvent(services, t.account_id, "order.tracking_updated", key, trackingData(o, null));
+  });
 }
 
 /** Operator action: the next `times` label purchases fail (the orders go back to PENDING_PAYMENT). Returns how many are armed. */
@@ -260,12 +272,12 @@ const cardReturnedData = (card: CardRow, o: Order, scannedAt: string): Record<st
 
 export function cancel(services: Services, t: TenantState, actor: Actor, orderId: number): Order {
   const o = findOrder(t, orderId);
-  if (o.status !== "PENDING_PAYMENT" && o.status !== "LABEL_PURCHASED") throw invalidStatus(o, "be cancelled");
+  if (!rowFor(WAREHOUSE_ORDER, o.status, "cancel")) throw invalidStatus(o, ACTIONS.cancel);
   const iso = services.clock.nowIso();
   releaseHeld(t, o);
   const voided = o.status === "LABEL_PURCHASED";
   if (voided) voidLabel(t, o, iso);
-  Object.assign(o, { status: "CANCELLED", cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso, updated_at: iso } satisfies Partial<Order>);
+  step(services, o, "cancel", { cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso });
   logActivity(services, t, actor, "order.cancelled", `Cancelled order ${o.order_id}${voided ? " (label voided)" : ""}`, { order_id: o.order_id });
   return o;
 }
@@ -274,22 +286,20 @@ export function cancel(services: Services, t: TenantState, actor: Actor, orderId
 
 export function ship(services: Services, t: TenantState, orderId: number): Order {
   const o = findOrder(t, orderId);
-  if (o.status !== "LABEL_PURCHASED") throw invalidStatus(o, "ship");
+  if (!rowFor(WAREHOUSE_ORDER, o.status, "ship")) throw invalidStatus(o, ACTIONS.ship);
   const iso = services.clock.nowIso();
   updateCards(t, o.unique_ids, { status: "SHIPPED", location: "IN_TRANSIT" }, iso);
-  Object.assign(o, { status: "SHIPPED", shipped_at: iso, updated_at: iso } satisfies Partial<Order>);
-  setTracking(services, t, o, "in_transit");
+  step(services, o, "ship", { shipped_at: iso }, () => setTracking(services, t, o, "in_transit"));
   logActivity(services, t, "operator", "order.shipped", `Order ${o.order_id} handed to ${o.carrier}`, { order_id: o.order_id });
   return o;
 }
 
 export function deliver(services: Services, t: TenantState, orderId: number): Order {
   const o = findOrder(t, orderId);
-  if (o.status !== "SHIPPED") throw invalidStatus(o, "be delivered");
+  if (!rowFor(WAREHOUSE_ORDER, o.status, "deliver")) throw invalidStatus(o, ACTIONS.deliver);
   const iso = services.clock.nowIso();
   updateCards(t, o.unique_ids, { location: "EXTERNAL" }, iso);
-  Object.assign(o, { status: "DELIVERED", delivered_at: iso, updated_at: iso } satisfies Partial<Order>);
-  setTracking(services, t, o, "delivered");
+  step(services, o, "deliver", { delivered_at: iso }, () => setTracking(services, t, o, "delivered"));
   logActivity(services, t, "carrier", "order.delivered", `Order ${o.order_id} delivered`, { order_id: o.order_id });
   return o;
 }
@@ -297,12 +307,13 @@ export function deliver(services: Services, t: TenantState, orderId: number): Or
 /** The carrier sends the package back: RETURNED and order.returned; the cards await scan-back. */
 export function returnToSender(services: Services, t: TenantState, orderId: number): Order {
   const o = findOrder(t, orderId);
-  if (o.status !== "SHIPPED") throw invalidStatus(o, "be returned by the carrier");
+  if (!rowFor(WAREHOUSE_ORDER, o.status, "return")) throw invalidStatus(o, ACTIONS.return);
   const iso = services.clock.nowIso();
   updateCards(t, o.unique_ids, { status: "RETURNING" }, iso);
-  Object.assign(o, { status: "RETURNED", returned_at: iso, awaiting_scan: [...o.unique_ids], updated_at: iso } satisfies Partial<Order>);
-  setTracking(services, t, o, "returned_to_sender");
-  publishEvent(services, t.account_id, "order.returned", String(o.order_id), orderReturnedData(o));
+  step(services, o, "return", { returned_at: iso, awaiting_scan: [...o.unique_ids] }, () => {
+    setTracking(services, t, o, "returned_to_sender");
+    publishEvent(services, t.account_id, "order.returned", String(o.order_id), orderReturnedData(o));
+  });
   logActivity(services, t, "carrier", "order.returned", `Order ${o.order_id} returned to the warehouse`, { order_id: o.order_id });
   return o;
 }

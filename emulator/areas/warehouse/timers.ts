@@ -47,5 +47,6 @@ export function rearm(services: Services): void {
   timers.armed = new Set();
   for (const t of Object.values(warehouse(services).tenants))
     for (const o of Object.values(t.orders))
-      if (o.status === "LABEL_PURCHASING" && o.label_due_at !== null) armLabel(services, t.account_id, o.order_id, o.label_due_at);
+      if (o.status === "LABEL_PURCHASING" && o.due_at_ms !== null)
+        armLabel(services, t.account_id, o.order_id, o.due_at_ms);
 }

@@ -2,17 +2,17 @@ import { encodeFunctionData, type Hex } from "viem";
 import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnState, sendAs } from "../chain-io.ts";
-import { mystery, type OfferRow } from "../state.ts";
+import { mystery, type OfferRow, type TransferRow } from "../state.ts";
 import { emit, JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
 import { buybackConfirmedData, cardTransferredData, transferFailedData, transferHeldData } from "./events.ts";
 import { activeWallet } from "../wallet/wallets.ts";
+import { beginTransfer, stepOffer, stepTransfer } from "./lifecycle.ts";
+import { TRANSFER_MAX_ATTEMPTS } from "../../../../contract/lifecycles/buyback.ts";
 
 // Acceptance and forwarding: an offer accepted on chain (by the holder, or
 // relayed) is confirmed from the marketplace's OfferAccepted log, and the card,
 // now at the pool signer, is forwarded to the partner's active pool wallet.
 
-export const TRANSFER_RETRY_MS = 15 * 60 * 1000;
-export const TRANSFER_MAX_ATTEMPTS = 10;
 
 /** Reads the marketplace for active offers: accepted → buyback.confirmed + a pending transfer; past deadline → expired; token burned → cancelled. */
 export async function watchOffers(s: Services, onError?: JobErrorHandler): Promise<void> {
@@ -35,12 +35,12 @@ async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void>
   const row = mystery(s).offers[o.offer_id];
   if (!row || row.status !== "active") return;
   if (!used) {
-    if (Math.floor(s.clock.now() / 1000) > row.deadline) row.status = "expired";
+    if (Math.floor(s.clock.now() / 1000) > row.deadline) stepOffer(s, row, "expire");
     // A burned token can never be sold with it. (A frozen one stays active: accept/prepare shows
     // transfer_frozen, and the offer is acceptable again once the burn is lifted.)
     else if ((await burnState(chain, BigInt(row.token_id))).burned) {
       const now = mystery(s).offers[o.offer_id];
-      if (now?.status === "active") now.status = "cancelled";
+      if (now?.status === "active") stepOffer(s, now, "cancel");
     }
     return;
   }
@@ -56,31 +56,32 @@ async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void>
   const accepted = logs[0];
   // One acceptance confirms one offer: a row sharing the hash of an offer already confirmed is void.
   const taken = Object.values(mystery(s).offers).some((x) => x.offer_id !== now.offer_id && x.offer_hash === now.offer_hash && x.status === "accepted");
-  if (!accepted || taken) {
-    now.status = "cancelled";
-    return;
-  }
-  now.status = "accepted";
-  now.accepted_at = s.clock.nowIso();
-  now.accept_tx_hash = accepted.transactionHash;
-  emit(s, now.account_id, "buyback.confirmed", String(now.offer_id), buybackConfirmedData(now, { ...accepted.args, transactionHash: accepted.transactionHash }));
-  mystery(s).transfers[now.offer_id] = {
+  if (!accepted || taken) return void stepOffer(s, now, "cancel");
+  const log = { ...accepted.args, transactionHash: accepted.transactionHash };
+  stepOffer(s, now, "accept", { accepted_at: s.clock.nowIso(), accept_tx_hash: accepted.transactionHash }, () =>
+    emit(s, now.account_id, "buyback.confirmed", String(now.offer_id), buybackConfirmedData(now, log)),
+  );
+  const transfer: TransferRow = {
     offer_id: now.offer_id,
     account_id: now.account_id,
     token_id: now.token_id,
     status: "pending",
     attempts: 0,
-    next_attempt_at: s.clock.now(),
+    due_at_ms: null,
     to_address: null,
     tx_hash: null,
     last_error: null,
   };
+  mystery(s).transfers[now.offer_id] = beginTransfer(s, transfer);
 }
+
+/** A forwarding still to be tried (pending or held). */
+export const isForwarding = (t: TransferRow): boolean => t.status === "pending" || t.status === "held";
 
 /** One forwarding attempt: to the active pool wallet, else held (one event) and retried every 15 minutes; 10 failures are terminal. */
 export async function attemptTransfer(s: Services, offerId: number): Promise<void> {
   const t = mystery(s).transfers[offerId];
-  if (!t || (t.status !== "pending" && t.status !== "held")) return;
+  if (!t || !isForwarding(t)) return;
   const wallet = activeWallet(s, "pool_wallets", t.account_id);
   let error = "pool_wallet_not_set";
   let message = "No pool wallet is set; the transfer retries every 15 minutes until one is set (PUT /mystery/pool-wallet)";
@@ -91,11 +92,11 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
       const receipt = await sendAs(chain, chain.poolSigner, chain.addresses.cardNft, data);
       if (receipt.status === "success") {
         const row = mystery(s).transfers[offerId]!;
-        row.status = "transferred";
-        row.attempts += 1;
-        row.to_address = wallet.address;
-        row.tx_hash = receipt.transactionHash;
-        emit(s, row.account_id, "buyback.card_transferred", String(offerId), cardTransferredData(s, row, chain.addresses.cardNft));
+        const done = { attempts: row.attempts + 1, to_address: wallet.address, tx_hash: receipt.transactionHash };
+        const nft = chain.addresses.cardNft;
+        stepTransfer(s, row, "transferred", done, () =>
+          emit(s, row.account_id, "buyback.card_transferred", String(offerId), cardTransferredData(s, row, nft)),
+        );
         return;
       }
       error = "transfer_reverted";
@@ -106,30 +107,30 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
     }
   }
   const row = mystery(s).transfers[offerId]!;
-  row.attempts += 1;
-  row.last_error = message;
-  if (row.attempts >= TRANSFER_MAX_ATTEMPTS) {
-    row.status = "failed";
-    emit(s, row.account_id, "buyback.transfer_failed", String(offerId), transferFailedData(s, row, message));
-    return;
-  }
-  if (row.status === "pending") {
-    row.status = "held";
-    emit(s, row.account_id, "buyback.transfer_held", String(offerId), transferHeldData(s, row, error, message));
-  }
-  row.next_attempt_at = s.clock.now() + TRANSFER_RETRY_MS;
+  const tried = { attempts: row.attempts + 1, last_error: message };
+  if (tried.attempts >= TRANSFER_MAX_ATTEMPTS)
+    return void stepTransfer(s, row, "fail", tried, () =>
+      emit(s, row.account_id, "buyback.transfer_failed", String(offerId), transferFailedData(s, row, message)),
+    );
+  if (row.status === "pending")
+    stepTransfer(s, row, "hold", tried, () =>
+      emit(s, row.account_id, "buyback.transfer_held", String(offerId), transferHeldData(s, row, error, message)),
+    );
+  else stepTransfer(s, row, "retry", tried);
 }
 
 /** Every due forwarding attempt; one that throws is reported and tried again later, the rest go on. */
 export async function runDueTransfers(s: Services, onError: JobErrorHandler): Promise<void> {
   const now = s.clock.now();
-  const due = Object.values(mystery(s).transfers).filter((t) => (t.status === "pending" || t.status === "held") && t.next_attempt_at <= now);
+  const due = Object.values(mystery(s).transfers).filter((t) => isForwarding(t) && (t.due_at_ms ?? Infinity) <= now);
   for (const t of due)
     try {
       await attemptTransfer(s, t.offer_id);
     } catch (err) {
       onError(`buyback transfer ${t.offer_id}`, err);
       const row = mystery(s).transfers[t.offer_id];
-      if (row && (row.status === "pending" || row.status === "held") && row.next_attempt_at <= s.clock.now()) row.next_attempt_at = s.clock.now() + JOB_RETRY_MS;
+      // Not due again at once: an attempt that keeps throwing must not spin the clock.
+      const at = s.clock.now();
+      if (row && isForwarding(row) && (row.due_at_ms ?? 0) <= at) row.due_at_ms = at + JOB_RETRY_MS;
     }
 }

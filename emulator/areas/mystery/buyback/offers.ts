@@ -11,6 +11,7 @@ import { settleFromChain } from "../purchases/purchases.ts";
 import { isRevealed, mystery, type OfferRow, type PurchaseRow } from "../state.ts";
 import { isoAt, tokenLockKey, usdc } from "../util.ts";
 import { refreshOffer, watchOffers } from "./forwarding.ts";
+import { beginOffer } from "./lifecycle.ts";
 import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./pricing.ts";
 
 // POOL-model buyback: the service signs a BuybackMarketplace offer (EIP-712
@@ -245,7 +246,7 @@ async function signOffer(
   const signer = chain.walletClientFor(chain.poolSigner);
   row.offer_signature = await signer.signTypedData({ account: signer.account, domain: domainOf(chain), types: OFFER_TYPES, primaryType: "OfferRequest", message: msg });
   row.offer_hash = hashTypedData({ domain: domainOf(chain), types: OFFER_TYPES, primaryType: "OfferRequest", message: msg });
-  mystery(s).offers[row.offer_id] = row;
+  mystery(s).offers[row.offer_id] = beginOffer(s, row);
   return { offer: row, idempotent: false };
 }
 

@@ -5,11 +5,9 @@ import type { Identity } from "../identity.ts";
 import type { PurchaseRow } from "../state.ts";
 import { usdc } from "../util.ts";
 import { endUser } from "../wallet/end-users.ts";
-import { ledgerHold } from "../wallet/ledger.ts";
 import { armWorker } from "../worker.ts";
-import { emitPurchase } from "./events.ts";
 import { newPurchase } from "./purchases.ts";
-import { RELAY_PICKUP_MS, relayerDisabled, relayerOn } from "./relay.ts";
+import { relayerDisabled, relayerOn } from "./relay.ts";
 
 // Custodial purchases (POST /mystery/purchase), as the live service answers
 // them (docs/reference/live-service.md “Purchases”, SDK gacha.purchase): 202 RESERVED with the price
@@ -30,13 +28,17 @@ export function buyCustodial(s: Services, accountId: string, tier: TierConfig, w
     throw new ApiError(402, "insufficient_funds", `The end user's available balance is ${usdc(available)} USDC; the purchase holds ${usdc(maxPrice)} (the tier costs ${usdc(tier.price)})`, {
       details: { available_usdc: usdc(available), price_usdc: usdc(tier.price), hold_usdc: usdc(maxPrice) },
     });
-  user.reserved_micros = String(BigInt(user.reserved_micros) + maxPrice);
   const external_user_id = user.external_user_id.startsWith("wallet:") ? null : user.external_user_id;
-  const row = newPurchase(s, { account_id: accountId, custody: "CUSTODIAL", tier_id: tier.tierId, price_micros: tier.price.toString(), purchaser_address: user.wallet_address, external_user_id });
-  row.max_price_micros = maxPrice.toString();
-  row.next_step_at = s.clock.now() + RELAY_PICKUP_MS;
-  ledgerHold(s, accountId, user, row.id, maxPrice);
-  emitPurchase(s, row, "purchase.reserved");
+  // The table's "reserve": the hold, purchase.reserved and the relayer's pick-up time.
+  const row = newPurchase(s, {
+    account_id: accountId,
+    custody: "CUSTODIAL",
+    tier_id: tier.tierId,
+    price_micros: tier.price.toString(),
+    purchaser_address: user.wallet_address,
+    external_user_id,
+    max_price_micros: maxPrice.toString(),
+  });
   armWorker(s);
   return row;
 }

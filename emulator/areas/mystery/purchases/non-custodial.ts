@@ -6,7 +6,6 @@ import type { Services } from "../../../pipeline/services.ts";
 import { chainOf, receiptOf } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
 import { txLockKey, usdc } from "../util.ts";
-import { emitPurchase } from "./events.ts";
 import { newPurchase, purchaseRequestedIn, settleFromChain } from "./purchases.ts";
 
 // Non-custodial purchases: the end user's wallet buys on chain with the
@@ -98,7 +97,6 @@ export function submitPurchase(s: Services, accountId: string, input: SubmittedP
       purchaser_address: req.buyer,
       external_user_id: input.external_user_id,
     });
-    emitPurchase(s, row, "purchase.submitted");
     await settleFromChain(s, row.id);
     return mystery(s).purchases[row.id] ?? row;
   });

@@ -10,15 +10,16 @@ import { mystery, type ItemRow, type PurchaseRow, type PurchaseStatus } from "..
 import { chainOf, poolPurchase, POOL_STATUS, sendAs, shortfallOnChain } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
 import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
-import { emitItemsPulled, emitPurchase } from "./events.ts";
-import { endUser } from "../wallet/end-users.ts";
-import { ledgerRefund } from "../wallet/ledger.ts";
+import { emitItemsPulled } from "./events.ts";
+import { beginPurchase, stepPurchase } from "./lifecycle.ts";
+import { MYSTERY_PURCHASE } from "../../../../contract/lifecycles/purchases.ts";
+import { startState } from "../../../pipeline/lifecycle.ts";
 
-// Purchase rows and their lifecycle: RESERVED (custodial hold) → SUBMITTING →
-// SUBMITTED (transaction mined, VRF requested; relay.ts takes the custodial
-// steps) → FULFILLED (VRF revealed the items) or PARTIALLY_FULFILLED (an
-// operator shortfall), or PENDING / FAILED / REFUNDED. The reveal is read from
-// the chain, never assumed.
+// Purchase rows and their lifecycle (the table in contract/lifecycles/purchases.ts):
+// RESERVED (custodial hold) → SUBMITTING → SUBMITTED (transaction mined, VRF
+// requested; relay.ts takes the custodial steps) → FULFILLED (VRF revealed the
+// items) or PARTIALLY_FULFILLED (an operator shortfall), or PENDING / FAILED /
+// REFUNDED. The reveal is read from the chain, never assumed.
 
 /** The statuses whose price counts as volume (docs/reference/live-service.md “Purchases” stats): the pack was bought on chain. */
 export const VOLUME_STATUSES: ReadonlySet<PurchaseStatus> = new Set<PurchaseStatus>(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
@@ -56,16 +57,20 @@ export function formatPurchase(p: PurchaseRow): Purchase {
 }
 
 export type NewPurchase = Pick<PurchaseRow, "account_id" | "custody" | "tier_id" | "price_micros" | "purchaser_address" | "external_user_id"> &
-  Partial<Pick<PurchaseRow, "onchain_request_id" | "transaction_hash">>;
+  Partial<Pick<PurchaseRow, "onchain_request_id" | "transaction_hash" | "max_price_micros">>;
 
-/** A new row: a custodial purchase starts RESERVED (the hold is taken), a non-custodial one SUBMITTED (its transaction is mined). */
+/**
+ * A new row, through its table's first move: a custodial purchase is reserved (its hold taken, purchase.reserved,
+ * due for the relayer), a non-custodial one submitted (its transaction is mined, purchase.submitted).
+ */
 export function newPurchase(s: Services, init: NewPurchase): PurchaseRow {
   const now = s.clock.nowIso();
   const custodial = init.custody === "CUSTODIAL";
+  const trigger = custodial ? "reserve" : "submit";
   const row: PurchaseRow = {
     account_id: init.account_id,
     custody: init.custody,
-    status: custodial ? "RESERVED" : "SUBMITTED",
+    status: startState(MYSTERY_PURCHASE, trigger),
     tier_id: init.tier_id,
     price_micros: init.price_micros,
     onchain_request_id: init.onchain_request_id ?? null,
@@ -79,9 +84,10 @@ export function newPurchase(s: Services, init: NewPurchase): PurchaseRow {
     items: null,
     failure_reason: null,
     fulfilled_at: null,
+    ...(init.max_price_micros === undefined ? {} : { max_price_micros: init.max_price_micros }),
   };
   mystery(s).purchases[row.id] = row;
-  return row;
+  return beginPurchase(s, row, trigger);
 }
 
 /** The PurchaseRequested log of the pool in a receipt. */
@@ -125,34 +131,22 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
     const { short, refund } = await shortfallOnChain(chain, requestId);
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED") return;
-    row.fulfilled_at = s.clock.nowIso();
-    row.items = items;
+    const patch = { fulfilled_at: s.clock.nowIso(), items };
     if (short > 0) {
-      row.status = "PARTIALLY_FULFILLED";
-      row.refunded_micros = refund.toString();
-      row.failure_reason = `partially_fulfilled: ${short} of ${items.length + short} items could not be delivered; ${usdc(refund)} USDC was refunded`;
-      // Custodial: the pool paid the relayer back; the end user gets it on the balance.
-      if (row.custody === "CUSTODIAL" && refund > 0n) {
-        const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
-        user.balance_micros = String(BigInt(user.balance_micros) + refund);
-        ledgerRefund(s, row.account_id, user, row.id, refund);
-      }
-    } else row.status = "FULFILLED";
-    emitPurchase(s, row, "purchase.fulfilled");
+      const undelivered = `${short} of ${items.length + short} items could not be delivered`;
+      const reason = `partially_fulfilled: ${undelivered}; ${usdc(refund)} USDC was refunded`;
+      // Custodial: the pool paid the relayer back; the end user gets it on the balance (the table's REFUND_CREDIT).
+      const partial = { ...patch, refunded_micros: refund.toString(), failure_reason: reason };
+      stepPurchase(s, row, "reveal_short", partial, { refund });
+    } else stepPurchase(s, row, "reveal", patch);
     emitItemsPulled(s, row, { cardContract: chain.addresses.cardNft, revealTx: revealLog[0]?.transactionHash ?? null });
   } else if (onChain.status === POOL_STATUS.REFUNDED) {
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED") return;
-    row.status = "REFUNDED";
-    row.failure_reason ??= "refunded on chain";
     // The pool paid the price back to the payer: the end user's wallet, or the
     // relayer for a custodial purchase, whose end user gets the balance back.
-    if (row.custody === "CUSTODIAL") {
-      const user = endUser(s, row.account_id, { external_user_id: row.external_user_id, wallet_address: row.purchaser_address });
-      user.balance_micros = String(BigInt(user.balance_micros) + BigInt(row.price_micros));
-      ledgerRefund(s, row.account_id, user, row.id, BigInt(row.price_micros));
-    }
-    emitPurchase(s, row, "purchase.refunded");
+    const reason = { failure_reason: row.failure_reason ?? "refunded on chain" };
+    stepPurchase(s, row, "refund", reason, { refund: BigInt(row.price_micros) });
   } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(requestId)) {
     // The coordinator answered but the pool's callback reverted (RandomWordsFulfilled
     // success=false): the reveal can never happen, so the operator refunds it.

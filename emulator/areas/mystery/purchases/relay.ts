@@ -4,87 +4,31 @@ import type { Services } from "../../../pipeline/services.ts";
 import { sendAs } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
 import type { JobErrorHandler } from "../util.ts";
-import { endUser } from "../wallet/end-users.ts";
-import { ledgerRelease, ledgerSettle } from "../wallet/ledger.ts";
-import { emitPurchase } from "./events.ts";
+import type { RelayerTrigger } from "../../../../contract/lifecycles/purchases.ts";
+import { isHeld, relayHeld, resumeHeld } from "../../../pipeline/relayer.ts";
+import { holdOf, stepPurchase } from "./lifecycle.ts";
 import { purchaseRequestedIn } from "./purchases.ts";
 import { pushShortfall } from "./shortfall.ts";
 
 // The relayer's side of a custodial purchase, taken by the area's worker on the
 // virtual clock (each step is a due time stored on the row, so it survives
-// snapshot/restore and never waits on wall time):
-//
-//   RESERVED  --RELAY_PICKUP_MS-->  SUBMITTING  --RELAY_CONFIRM_MS-->  SUBMITTED  --VRF reveal-->  FULFILLED
-//      |                             (purchaseFor broadcast,           (mined: hold settled,
-//      | relayer off                  transaction_hash known)           onchain_request_id known)
-//      v
-//   PENDING (hold kept) --relayer on--> SUBMITTING;  --PENDING_TIMEOUT_MS still off--> FAILED (hold released)
-//
+// snapshot/restore and never waits on wall time). The moves, their ledger
+// movements, events and due times are the table's (contract/lifecycles/purchases.ts,
+// drawn in docs/mystery.md); the relayer switch is the shared one (pipeline/relayer.ts).
 // A broadcast that fails or reverts is FAILED (a pre-broadcast error for the
 // partner: nothing was bought) and releases the hold.
-
-/** The relayer picks a held purchase up this long after the 202. */
-export const RELAY_PICKUP_MS = 2_000;
-/** The relayer's transaction confirms this long after the broadcast. */
-export const RELAY_CONFIRM_MS = 2_000;
-/** A purchase held while the relayer is off fails (hold released) this long after it was reserved. */
-export const PENDING_TIMEOUT_MS = 60 * 60 * 1000;
 
 export const relayerOn = (s: Services) => mystery(s).relayer !== "off";
 
 /** 503 relayer_disabled (retryable), shared with the other areas the relayer serves. */
 export { relayerDisabled } from "../../../pipeline/relayer-port.ts";
 
-const userOf = (s: Services, p: PurchaseRow) => endUser(s, p.account_id, { external_user_id: p.external_user_id, wallet_address: p.purchaser_address });
-
-/** What the purchase holds on the balance: its price cap (max_price_usdc, default the tier's price). */
-export const holdOf = (p: PurchaseRow): bigint => BigInt(p.max_price_micros ?? p.price_micros);
-
-/** FAILED: the hold goes back to the end user's available balance (HOLD_RELEASE), purchase.failed. */
-function fail(s: Services, p: PurchaseRow, reason: string): void {
-  const user = userOf(s, p);
-  const hold = holdOf(p);
-  user.reserved_micros = String(BigInt(user.reserved_micros) - hold);
-  ledgerRelease(s, p.account_id, user, p.id, hold);
-  p.status = "FAILED";
-  p.failure_reason = reason;
-  p.next_step_at = null;
-  emitPurchase(s, p, "purchase.failed");
-}
-
-/**
- * SUBMITTED: the relayer's transaction is mined; the end user is debited what the pool actually
- * charged (HOLD_SETTLE) and any remainder of the hold returns to available (HOLD_RELEASE), as
- * docs/reference/live-service.md “Purchases” says of max_price_usdc; purchase.submitted.
- */
-function settle(s: Services, p: PurchaseRow, requestId: bigint, charged: bigint): void {
-  const user = userOf(s, p);
-  const held = holdOf(p);
-  // The pool never charges above the cap the relayer sent (PriceAboveMax), so this is the charge.
-  const price = charged < held ? charged : held;
-  user.reserved_micros = String(BigInt(user.reserved_micros) - price);
-  user.balance_micros = String(BigInt(user.balance_micros) - price);
-  ledgerSettle(s, p.account_id, user, p.id, price);
-  if (held > price) {
-    user.reserved_micros = String(BigInt(user.reserved_micros) - (held - price));
-    ledgerRelease(s, p.account_id, user, p.id, held - price);
-  }
-  p.price_micros = price.toString();
-  p.status = "SUBMITTED";
-  p.submitted_at = s.clock.nowIso();
-  p.onchain_request_id = requestId.toString();
-  p.next_step_at = null;
-  emitPurchase(s, p, "purchase.submitted");
-}
-
 /** The relayer signs and sends purchaseFor: SUBMITTING with the hash, or FAILED. */
 async function broadcast(s: Services, id: number): Promise<void> {
   const chain = s.chain!.chain;
-  const first = mystery(s).purchases[id]!;
-  first.status = "SUBMITTING";
   // Worker runs are serial, so nothing else steps it while in flight; a state snapshotted
   // mid-flight (no hash yet) broadcasts again when this comes due.
-  first.next_step_at = s.clock.now() + RELAY_CONFIRM_MS;
+  const first = stepPurchase(s, mystery(s).purchases[id]!, "broadcast");
   const data = encodeFunctionData({
     abi: mysteryPoolAbi,
     functionName: "purchaseFor",
@@ -100,9 +44,9 @@ async function broadcast(s: Services, id: number): Promise<void> {
   }
   const row = mystery(s).purchases[id];
   if (!row || row.status !== "SUBMITTING") return;
-  if (error || !receipt || !purchaseRequestedIn(s, receipt)) return fail(s, row, error ?? "no PurchaseRequested log in the relayer transaction");
-  row.transaction_hash = receipt.transactionHash;
-  row.next_step_at = s.clock.now() + RELAY_CONFIRM_MS;
+  if (error || !receipt || !purchaseRequestedIn(s, receipt))
+    return fail(s, row, error ?? "no PurchaseRequested log in the relayer transaction");
+  stepPurchase(s, row, "sent", { transaction_hash: receipt.transactionHash });
   await pushShortfall(s, id, purchaseRequestedIn(s, receipt)!.requestId);
 }
 
@@ -115,30 +59,41 @@ async function confirm(s: Services, id: number): Promise<void> {
   const row = mystery(s).purchases[id];
   if (!row || row.status !== "SUBMITTING") return;
   if (!requested) return fail(s, row, "the relayer transaction is not on the chain");
-  settle(s, row, requested.requestId, requested.price);
+  // The pool never charges above the cap the relayer sent (PriceAboveMax): that is spent, the rest released.
+  const cap = holdOf(row);
+  const charged = requested.price < cap ? requested.price : cap;
+  const patch = {
+    price_micros: charged.toString(),
+    submitted_at: s.clock.nowIso(),
+    onchain_request_id: requested.requestId.toString(),
+  };
+  stepPurchase(s, row, "confirm", patch, { charged });
 }
+
+/** FAILED: the hold goes back to the end user's available balance, purchase.failed. */
+const fail = (s: Services, p: PurchaseRow, reason: string): void =>
+  void stepPurchase(s, p, "relay_failed", { failure_reason: reason });
+
+/** The row as the shared relayer fires on it. */
+const held = (s: Services, p: PurchaseRow) => ({
+  status: p.status,
+  fire: (trigger: RelayerTrigger, reason?: string) =>
+    void stepPurchase(s, p, trigger, reason ? { failure_reason: reason } : undefined),
+  send: () => broadcast(s, p.id),
+});
 
 /** Takes one due step of a custodial purchase. */
 export async function stepCustodial(s: Services, id: number): Promise<void> {
   const p = mystery(s).purchases[id];
-  if (!p || p.custody !== "CUSTODIAL" || p.next_step_at === null || p.next_step_at === undefined || p.next_step_at > s.clock.now()) return;
-  if (p.status === "RESERVED" || p.status === "PENDING") {
-    if (relayerOn(s)) return broadcast(s, id);
-    if (p.status === "RESERVED") {
-      // The relayer is off: the purchase waits with its hold until it is back, or until the timeout.
-      p.status = "PENDING";
-      p.next_step_at = Date.parse(p.reserved_at ?? p.created_at) + PENDING_TIMEOUT_MS;
-      return;
-    }
-    return fail(s, p, "relayer_unavailable: the relayer stayed off; the hold was released");
-  }
+  if (!p || p.custody !== "CUSTODIAL" || (p.due_at_ms ?? Infinity) > s.clock.now()) return;
+  if (isHeld(p.status)) return relayHeld(s, held(s, p));
   if (p.status === "SUBMITTING") return p.transaction_hash ? confirm(s, id) : broadcast(s, id);
-  p.next_step_at = null;
+  p.due_at_ms = null;
 }
 
 /** When the next custodial step is due (the worker arms its timer for the earliest). */
 export function custodialDue(p: PurchaseRow): number | null {
-  return p.custody === "CUSTODIAL" && (p.status === "RESERVED" || p.status === "PENDING" || p.status === "SUBMITTING") ? (p.next_step_at ?? null) : null;
+  return p.custody === "CUSTODIAL" && (isHeld(p.status) || p.status === "SUBMITTING") ? (p.due_at_ms ?? null) : null;
 }
 
 /** Takes every due custodial step, earliest first; with `onError` one failure is reported and the rest go on. */
@@ -149,18 +104,13 @@ export async function runDueCustodial(s: Services, onError: JobErrorHandler): Pr
       const at = custodialDue(p);
       return at !== null && at <= now;
     })
-    .sort((a, b) => (a.next_step_at ?? 0) - (b.next_step_at ?? 0) || a.id - b.id)
+    .sort((a, b) => (a.due_at_ms ?? 0) - (b.due_at_ms ?? 0) || a.id - b.id)
     .map((p) => p.id);
   for (const id of due) await stepCustodial(s, id).catch((err: unknown) => onError(`custodial purchase ${id}`, err));
 }
 
 /** The relayer is back: every PENDING purchase is picked up now. */
 export function resumePending(s: Services): number {
-  let n = 0;
-  for (const p of Object.values(mystery(s).purchases))
-    if (p.custody === "CUSTODIAL" && p.status === "PENDING") {
-      p.next_step_at = s.clock.now();
-      n++;
-    }
-  return n;
+  const custodial = Object.values(mystery(s).purchases).filter((p) => p.custody === "CUSTODIAL");
+  return resumeHeld(custodial.map((p) => held(s, p)));
 }

@@ -11,20 +11,20 @@ import { dispatch, endUnshipped, notePayment, PREPARE_TTL_MS, startFulfillment }
 export async function runDueRedemptions(s: Services, onError: JobErrorHandler): Promise<void> {
   const now = s.clock.now();
   const due = Object.values(mystery(s).redemptions)
-    .filter((r) => r.next_step_at !== null && r.next_step_at <= now)
+    .filter((r) => r.due_at_ms !== null && r.due_at_ms <= now)
     .map((r) => r.redemption_id);
   for (const id of due) {
     try {
       const r = mystery(s).redemptions[id];
-      if (!r || r.next_step_at === null || r.next_step_at > now) continue;
+      if (!r || r.due_at_ms === null || r.due_at_ms > now) continue;
       if (r.status === "BURN_SUBMITTED") startFulfillment(s, id);
       else if (r.status === "IN_FULFILLMENT") await dispatch(s, id);
-      else r.next_step_at = null;
+      else r.due_at_ms = null;
     } catch (err) {
       onError(`redemption ${id} warehouse step`, err);
       // Not due again at once: a step that keeps failing must not spin the clock.
       const r = mystery(s).redemptions[id];
-      if (r && r.next_step_at !== null && r.next_step_at <= s.clock.now()) r.next_step_at = s.clock.now() + JOB_RETRY_MS;
+      if (r && r.due_at_ms !== null && r.due_at_ms <= s.clock.now()) r.due_at_ms = s.clock.now() + JOB_RETRY_MS;
     }
   }
 }

@@ -8,12 +8,13 @@ import type { Carrier } from "../../../shipping/carriers.ts";
 import { burnState, chainOf, ownerOf } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
 import { isRevealed, mystery, type ItemRow, type ItemTypeName, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
-import { emit, tokenLockKey } from "../util.ts";
+import { tokenLockKey } from "../util.ts";
 import { armWorker, runWorker } from "../worker.ts";
 import { expiryDue, newExpiry } from "./jobs.ts";
 import { kycRequired } from "./kyc.ts";
 import { signShipping } from "./payment.ts";
 import { isLive, liveRedemptionFor } from "./redemption.ts";
+import { beginRedemption } from "./lifecycle.ts";
 import { rates } from "./shipping.ts";
 
 // The partner's redemption quote and prepare: which item, whether its holder
@@ -216,7 +217,7 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
         is_burned: false,
         tracking_number: null,
         failure_reason: null,
-        next_step_at: null,
+        due_at_ms: null,
         expires_at: newExpiry(s),
         created_at: now,
         updated_at: now,
@@ -226,13 +227,7 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
       const fresh = mystery(s);
       fresh.redemptions[r.redemption_id] = r;
       setOwn(fresh.redemption_keys, keyId, r.redemption_id);
-      emit(s, accountId, "redemption.prepared", String(r.redemption_id), {
-        redemption_id: r.redemption_id,
-        purchase_id: r.purchase_id,
-        token_id: r.token_id,
-        item_type: r.item_type,
-        status: r.status,
-      });
+      beginRedemption(s, r);
       armWorker(s); // the expiry timer
       return r;
     });

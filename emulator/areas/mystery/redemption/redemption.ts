@@ -5,7 +5,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
 import type { Redemption, RedemptionPrepareResult, RedemptionSubmitResult } from "../../../../contract/mystery/redemption.ts";
 import { LIVE_REDEMPTION, mystery, type RedemptionRow, type RedemptionStatus } from "../state.ts";
-import { emit } from "../util.ts";
+import { stepRedemption } from "./lifecycle.ts";
 import { isPaid, paymentCalls, paymentTx, paymentView, refundShipping } from "./payment.ts";
 
 // Physical redemption, "burn on dispatch" (docs/reference/api-rules.md “States and transitions”; docs/reference/live-service.md “Redemption”):
@@ -18,8 +18,6 @@ import { isPaid, paymentCalls, paymentTx, paymentView, refundShipping } from "./
 // format, the status moves (KYC, warehouse, cancel) and the reads; prepare.ts
 // and submit.ts take the partner's requests, jobs.ts the worker's.
 
-export const FULFILLMENT_DELAY_MS = 60 * 60 * 1000; // BURN_SUBMITTED → IN_FULFILLMENT (auto mode)
-export const DISPATCH_DELAY_MS = 24 * 60 * 60 * 1000; // IN_FULFILLMENT → COMPLETED (auto mode)
 export const PREPARE_TTL_MS = 24 * 60 * 60 * 1000;
 
 export const isLive = (r: RedemptionRow) => LIVE_REDEMPTION.includes(r.status);
@@ -108,20 +106,6 @@ function unsignedCalls(s: Services, r: RedemptionRow) {
   };
 }
 
-export function touch(s: Services, r: RedemptionRow, status: RedemptionRow["status"]): void {
-  r.status = status;
-  r.updated_at = s.clock.nowIso();
-  emit(s, r.account_id, "redemption.updated", `${r.redemption_id}:${status}`, {
-    redemption_id: r.redemption_id,
-    purchase_id: r.purchase_id,
-    token_id: r.token_id,
-    item_type: r.item_type,
-    status,
-    burn_tx_hash: r.burn_tx_hash,
-    failure_reason: r.failure_reason,
-  });
-}
-
 /** KYC decision (control action): approved gives a PREPARED redemption waiting for KYC its calls; declined ends it FAILED. */
 export function decideKyc(s: Services, id: number, approve: boolean): RedemptionRow {
   const r = mystery(s).redemptions[id];
@@ -129,11 +113,8 @@ export function decideKyc(s: Services, id: number, approve: boolean): Redemption
   if (r.status !== "PREPARED" || !awaitingKyc(r)) throw conflict("invalid_status", `Redemption ${id} is ${r.status} (KYC ${r.kyc_status}), not waiting for KYC`);
   mystery(s).kyc[`${r.account_id}:${r.holder.toLowerCase()}`] = approve ? "APPROVED" : "DECLINED";
   r.kyc_status = approve ? "APPROVED" : "DECLINED";
-  if (approve) touch(s, r, "PREPARED");
-  else {
-    r.failure_reason = "kyc_declined";
-    touch(s, r, "FAILED");
-  }
+  if (approve) stepRedemption(s, r, "kyc_approved");
+  else stepRedemption(s, r, "kyc_declined", { failure_reason: "kyc_declined" });
   return r;
 }
 
@@ -148,7 +129,7 @@ export async function notePayment(s: Services, id: number): Promise<void> {
   const r = mystery(s).redemptions[id];
   if (!tx || !r?.shipping || r.shipping.paid_tx_hash) return;
   r.shipping.paid_tx_hash = tx;
-  if (r.status === "BURN_SUBMITTED" && r.next_step_at === null) r.next_step_at = s.clock.now() + FULFILLMENT_DELAY_MS;
+  if (r.status === "BURN_SUBMITTED" && r.due_at_ms === null) stepRedemption(s, r, "paid");
 }
 
 /** Warehouse: begin fulfilment (BURN_SUBMITTED → IN_FULFILLMENT), only once the shipping is paid on chain. */
@@ -158,9 +139,7 @@ export function startFulfillment(s: Services, id: number): RedemptionRow {
   if (r.status !== "BURN_SUBMITTED") throw conflict("invalid_status", `Redemption ${id} is ${r.status}; fulfilment starts from BURN_SUBMITTED`);
   if (!isPaid(r))
     throw conflict("shipping_unpaid", `Redemption ${id}: the shipping payment for ${r.shipping!.provider_order_id} has not landed on chain; the item ships once it has`);
-  r.next_step_at = s.clock.now() + DISPATCH_DELAY_MS;
-  touch(s, r, "IN_FULFILLMENT");
-  return r;
+  return stepRedemption(s, r, "fulfil");
 }
 
 /** Statuses a redemption can be cancelled from: anything not shipped or ended. */
@@ -201,10 +180,9 @@ export async function endUnshipped(s: Services, id: number, status: "CANCELLED" 
   const r = mystery(s).redemptions[id];
   if (!r || !CANCELLABLE.includes(r.status)) return r ?? first;
   if (refund && r.shipping) r.shipping.refund_tx_hash = refund;
-  r.failure_reason = `${reason}${burnCancelled ? " (the burn flagged on chain was cancelled)" : ""}${refund ? " (the shipping payment was paid back)" : ""}`;
-  r.next_step_at = null;
-  touch(s, r, status);
-  return r;
+  const cancelled = burnCancelled ? " (the burn flagged on chain was cancelled)" : "";
+  const failure_reason = `${reason}${cancelled}${refund ? " (the shipping payment was paid back)" : ""}`;
+  return stepRedemption(s, r, status === "CANCELLED" ? "cancel" : "expire", { failure_reason });
 }
 
 /**
@@ -231,16 +209,9 @@ export async function dispatch(s: Services, id: number): Promise<RedemptionRow> 
     }
   const r = mystery(s).redemptions[id];
   if (!r || r.status !== "IN_FULFILLMENT") return r ?? first;
-  r.next_step_at = null;
-  if (failure) {
-    r.failure_reason = failure;
-    touch(s, r, "FAILED");
-    return r;
-  }
-  r.is_burned = true;
-  r.tracking_number = `9400${String(r.redemption_id).padStart(18, "0")}`;
-  touch(s, r, "COMPLETED");
-  return r;
+  if (failure) return stepRedemption(s, r, "dispatch_failed", { failure_reason: failure });
+  const tracking_number = `9400${String(r.redemption_id).padStart(18, "0")}`;
+  return stepRedemption(s, r, "dispatch", { is_burned: true, tracking_number });
 }
 
 // ---------------------------------------------------------------- reads

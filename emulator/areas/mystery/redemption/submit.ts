@@ -9,7 +9,8 @@ import { txLockKey } from "../util.ts";
 import { armWorker } from "../worker.ts";
 import { expireIfDue } from "./prepare.ts";
 import { isPaid, paidIn } from "./payment.ts";
-import { awaitingKyc, FULFILLMENT_DELAY_MS, notePayment, touch } from "./redemption.ts";
+import { awaitingKyc, notePayment } from "./redemption.ts";
+import { stepRedemption } from "./lifecycle.ts";
 
 // The partner submits the holder's transaction: PREPARED → BURN_SUBMITTED
 // once the chain shows exactly this burn pending. The hash may be the burn's or
@@ -57,11 +58,9 @@ async function submitBurn(s: Services, r: RedemptionRow, hash: `0x${string}`): P
   const row = mystery(s).redemptions[r.redemption_id];
   if (!row || row.status !== "PREPARED" || Date.parse(row.expires_at) <= s.clock.now())
     throw conflict("invalid_status", `Redemption ${r.redemption_id} is ${row?.status ?? "gone"}${row && row.status === "PREPARED" ? " but expired" : ""}; only PREPARED redemptions take a burn transaction`);
-  row.burn_tx_hash = burnHash;
-  row.next_step_at = null;
-  touch(s, row, "BURN_SUBMITTED");
+  stepRedemption(s, row, "burn", { burn_tx_hash: burnHash });
   // The warehouse is due only once the shipping payment is on chain (now, or when the worker sees it).
-  if (isPaid(row)) row.next_step_at = s.clock.now() + FULFILLMENT_DELAY_MS;
+  if (isPaid(row)) stepRedemption(s, row, "paid");
   else await notePayment(s, row.redemption_id);
 }
 

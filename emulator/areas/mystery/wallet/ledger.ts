@@ -128,17 +128,34 @@ export const MOVES = {
 export type Move = keyof typeof MOVES;
 
 /** Records a hold movement of `micros` already applied to `user`, for `ref` (a purchase of this area or another's). */
-export function ledgerMove(s: Services, acct: string, user: EndUserRow, type: Move, micros: bigint, ref: CustodyRef): LedgerRow {
+function ledgerMove(
+  s: Services,
+  acct: string,
+  user: EndUserRow,
+  type: Move,
+  micros: bigint,
+  ref: CustodyRef,
+): LedgerRow {
   const m = MOVES[type];
   return recordLedger(s, acct, user, { type, amount: m.amount * micros, balanceDelta: m.balance * micros, reservedDelta: m.reserved * micros, source: ref.source, sourceId: ref.id, description: m.text(ref.label) });
 }
 
-/** Custodial purchase hooks (purchases/): one line at each balance change. */
-const purchaseRef = (id: number): CustodyRef => ({ source: "purchase", id, label: `purchase ${id}` });
-export const ledgerHold = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) => ledgerMove(s, acct, user, "HOLD", price, purchaseRef(purchaseId));
-export const ledgerRelease = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) => ledgerMove(s, acct, user, "HOLD_RELEASE", price, purchaseRef(purchaseId));
-export const ledgerSettle = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) => ledgerMove(s, acct, user, "HOLD_SETTLE", price, purchaseRef(purchaseId));
-export const ledgerRefund = (s: Services, acct: string, user: EndUserRow, purchaseId: number, price: bigint) => ledgerMove(s, acct, user, "REFUND_CREDIT", price, purchaseRef(purchaseId));
+/** Applies a movement of `micros` to `user`'s balance and reservation and records it: the one way a hold changes. */
+export function applyMove(
+  s: Services,
+  acct: string,
+  user: EndUserRow,
+  type: Move,
+  micros: bigint,
+  ref: CustodyRef,
+): LedgerRow {
+  user.balance_micros = String(BigInt(user.balance_micros) + MOVES[type].balance * micros);
+  user.reserved_micros = String(BigInt(user.reserved_micros) + MOVES[type].reserved * micros);
+  return ledgerMove(s, acct, user, type, micros, ref);
+}
+
+/** How the ledger names a custodial mystery purchase. */
+export const purchaseRef = (id: number): CustodyRef => ({ source: "purchase", id, label: `purchase ${id}` });
 
 /** An end user's ledger, newest first. */
 export function userLedger(s: Services, accountId: string, userId: string): LedgerRow[] {

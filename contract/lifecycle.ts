@@ -1,0 +1,123 @@
+// A lifecycle as data: every state a record can be in and every move between
+// them, each with what triggers it, the ledger movements it makes, the event it
+// publishes and the due time it leaves on the record. The emulator runs records
+// through these tables (emulator/pipeline/lifecycle.ts: `transition`), the area
+// docs draw their state diagrams from them (scripts/lifecycle-docs.mjs) and the
+// scenarios and checks take their expected paths from them (`pathOf`).
+
+/** The pseudo-state a new record comes from (a mermaid diagram's start). */
+export const START = "[*]";
+
+/** When the record's next step is due, counted from now or from when it was reserved; null clears it. */
+export interface Due {
+  after_ms: number;
+  since: "now" | "reserved";
+}
+
+/**
+ * A ledger movement of the transition, of the amount the caller names (`hold`: what the record
+ * holds, `charged`: what the chain took of it, `rest`: hold − charged, `refund`: what was paid back).
+ * A movement of 0 is skipped; a record without a custodial balance makes none.
+ */
+export interface LedgerStep<M extends string> {
+  move: M;
+  amount: "hold" | "charged" | "rest" | "refund";
+}
+
+export interface TransitionSpec<S extends string, T extends string, M extends string, E extends string> {
+  from: readonly (S | typeof START)[];
+  to: S;
+  trigger: T;
+  moves: readonly LedgerStep<M>[];
+  event: E | null;
+  /** The record's due time after the move: set, cleared (null) or, when absent, left as it was. */
+  due?: Due | null;
+  /** One line for the docs. */
+  note: string;
+}
+
+export interface Lifecycle<S extends string, T extends string, M extends string, E extends string> {
+  name: string;
+  states: readonly S[];
+  transitions: readonly TransitionSpec<S, T, M, E>[];
+}
+
+/** Any lifecycle, for code that only walks a table. */
+export type AnyLifecycle = Lifecycle<string, string, string, string>;
+
+/** The move `trigger` makes from `from`, if the table has one. */
+export function rowFor<S extends string, T extends string, M extends string, E extends string>(
+  lc: Lifecycle<S, T, M, E>,
+  from: S | typeof START,
+  trigger: T,
+): TransitionSpec<S, T, M, E> | undefined {
+  return lc.transitions.find((t) => t.trigger === trigger && t.from.includes(from));
+}
+
+/** The states a record passes through when `triggers` fire in order from `from`; throws on a move the table lacks. */
+export function pathOf<S extends string, T extends string>(
+  lc: Lifecycle<S, T, string, string>,
+  triggers: readonly T[],
+  from: S | typeof START = START,
+): S[] {
+  const out: S[] = [];
+  let at: S | typeof START = from;
+  for (const trigger of triggers) {
+    const row = rowFor(lc, at, trigger);
+    if (!row) throw new Error(`${lc.name}: no "${trigger}" from ${at}`);
+    if (row.to !== at) out.push(row.to);
+    at = row.to;
+  }
+  return out;
+}
+
+/** The table as a mermaid state diagram (one edge per from-state; a state with no way out ends). */
+export function mermaid(lc: AnyLifecycle): string {
+  const lines = ["stateDiagram-v2"];
+  for (const t of lc.transitions)
+    for (const from of t.from) {
+      const label = [t.trigger, t.event ? `/ ${t.event}` : ""].filter(Boolean).join(" ");
+      lines.push(`  ${from} --> ${t.to}: ${label}`);
+    }
+  for (const s of lc.states) if (!lc.transitions.some((t) => t.from.includes(s))) lines.push(`  ${s} --> [*]`);
+  return lines.join("\n");
+}
+
+/** The table as a markdown table (trigger, from, to, ledger, event, due). */
+export function markdownTable(lc: AnyLifecycle): string {
+  const span = (ms: number) =>
+    ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`;
+  const due = (d: Due | null | undefined) =>
+    d === undefined ? "kept" : d === null ? "cleared" : d.after_ms === 0 ? d.since : `${d.since} + ${span(d.after_ms)}`;
+  const rows = lc.transitions.map((t) => {
+    const moves = t.moves.map((m) => `${m.move} (${m.amount})`).join(", ") || "—";
+    const cells = [`\`${t.trigger}\``, t.from.join(", "), t.to, moves, t.event ?? "—", due(t.due), t.note];
+    return `| ${cells.join(" | ")} |`;
+  });
+  return ["| trigger | from | to | ledger | event | due | when |", "|---|---|---|---|---|---|---|", ...rows].join("\n");
+}
+
+const marker = (id: string, end: "start" | "end") => `<!-- lifecycle:${id}:${end} -->`;
+
+/** A doc's generated block: the diagram and the table between its markers (scripts/lifecycle-docs.mts writes it). */
+export function lifecycleBlock(id: string, lc: AnyLifecycle): string {
+  return [
+    marker(id, "start"),
+    `<!-- generated from contract/lifecycles/ by \`npx tsx scripts/lifecycle-docs.mts\`; edit the table, not this -->`,
+    "",
+    "```mermaid",
+    mermaid(lc),
+    "```",
+    "",
+    markdownTable(lc),
+    marker(id, "end"),
+  ].join("\n");
+}
+
+/** `doc` with the block of `id` brought up to date; throws when the doc has no markers for it. */
+export function withLifecycleBlock(doc: string, id: string, lc: AnyLifecycle): string {
+  const start = doc.indexOf(marker(id, "start"));
+  const end = doc.indexOf(marker(id, "end"));
+  if (start === -1 || end < start) throw new Error(`no ${marker(id, "start")} … ${marker(id, "end")} block`);
+  return doc.slice(0, start) + lifecycleBlock(id, lc) + doc.slice(end + marker(id, "end").length);
+}

@@ -1,0 +1,20 @@
+import type { AnyLifecycle } from "../lifecycle.ts";
+import { INSTANT_PURCHASE, MYSTERY_PURCHASE } from "./purchases.ts";
+import { REDEMPTION } from "./redemption.ts";
+import { BUYBACK_OFFER, BUYBACK_TRANSFER } from "./buyback.ts";
+import { WAREHOUSE_ORDER } from "./warehouse-order.ts";
+
+export * from "./purchases.ts";
+export * from "./redemption.ts";
+export * from "./buyback.ts";
+export * from "./warehouse-order.ts";
+
+/** Every lifecycle table, and the doc that draws it (the block between its markers). */
+export const LIFECYCLE_DOCS: readonly { id: string; doc: string; lifecycle: AnyLifecycle }[] = [
+  { id: "mystery-purchase", doc: "docs/mystery.md", lifecycle: MYSTERY_PURCHASE as AnyLifecycle },
+  { id: "instant-purchase", doc: "docs/instant.md", lifecycle: INSTANT_PURCHASE as AnyLifecycle },
+  { id: "mystery-redemption", doc: "docs/mystery.md", lifecycle: REDEMPTION as AnyLifecycle },
+  { id: "buyback-offer", doc: "docs/mystery.md", lifecycle: BUYBACK_OFFER as AnyLifecycle },
+  { id: "buyback-transfer", doc: "docs/mystery.md", lifecycle: BUYBACK_TRANSFER as AnyLifecycle },
+  { id: "warehouse-order", doc: "docs/warehouse.md", lifecycle: WAREHOUSE_ORDER as AnyLifecycle },
+];

@@ -1,0 +1,53 @@
+import {
+  INSTANT_PURCHASE,
+  type CustodyMove,
+  type InstantPurchaseEvent,
+  type InstantPurchaseTrigger,
+} from "../../../contract/lifecycles/purchases.ts";
+import { custodyOf, type CustodyRef } from "../../pipeline/custody-port.ts";
+import { begin, transition, type Amounts, type TransitionContext } from "../../pipeline/lifecycle.ts";
+import type { Services } from "../../pipeline/services.ts";
+import { emitInstant } from "./events.ts";
+import type { InstantPurchaseRow } from "./state.ts";
+
+// An instant purchase moves only through its table (contract/lifecycles/purchases.ts):
+// this binds the table's ledger movements to the end user's custodial balance (the
+// mystery area's wallet, through pipeline/custody-port.ts; custodial purchases only)
+// and its events to the instant_purchase.* payloads.
+
+/** How the end user's custodial ledger names a custodial instant purchase. */
+export const custodyRef = (p: InstantPurchaseRow): CustodyRef => ({
+  source: "instant_purchase",
+  id: p.id,
+  label: `instant purchase ${p.id}`,
+});
+
+type Context = TransitionContext<InstantPurchaseRow, CustodyMove, InstantPurchaseEvent>;
+
+function context(s: Services, p: InstantPurchaseRow, patch?: Partial<InstantPurchaseRow>, amounts?: Amounts): Context {
+  const user = p.custody === "CUSTODIAL" ? p.external_user_id : null;
+  return {
+    now: s.clock.now(),
+    patch,
+    amounts: { hold: BigInt(p.price_micros), ...amounts },
+    ledger:
+      user === null ? undefined : (move, micros) => custodyOf(s).move(p.account_id, user, move, micros, custodyRef(p)),
+    emit: (event) => emitInstant(s, p, event),
+  };
+}
+
+/** Moves the purchase by `trigger` (409 invalid_status when its table has no such move). */
+export function stepInstant(
+  s: Services,
+  p: InstantPurchaseRow,
+  trigger: InstantPurchaseTrigger,
+  patch?: Partial<InstantPurchaseRow>,
+  amounts?: Amounts,
+): InstantPurchaseRow {
+  return transition(INSTANT_PURCHASE, p, trigger, context(s, p, patch, amounts));
+}
+
+/** The first move of a new purchase: the custodial hold, its event and due time. */
+export function beginInstant(s: Services, p: InstantPurchaseRow, trigger: "reserve" | "submit"): InstantPurchaseRow {
+  return begin(INSTANT_PURCHASE, p, trigger, context(s, p));
+}

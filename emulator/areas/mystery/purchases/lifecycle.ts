@@ -1,0 +1,50 @@
+import {
+  MYSTERY_PURCHASE,
+  type CustodyMove,
+  type MysteryPurchaseEvent,
+  type MysteryPurchaseTrigger,
+} from "../../../../contract/lifecycles/purchases.ts";
+import { begin, transition, type Amounts, type TransitionContext } from "../../../pipeline/lifecycle.ts";
+import type { Services } from "../../../pipeline/services.ts";
+import type { PurchaseRow } from "../state.ts";
+import { endUser } from "../wallet/end-users.ts";
+import { applyMove, purchaseRef } from "../wallet/ledger.ts";
+import { emitPurchase } from "./events.ts";
+
+// A mystery purchase moves only through its table (contract/lifecycles/purchases.ts):
+// this binds the table's ledger movements to the end user's custodial balance
+// (custodial purchases only) and its events to the purchase.* payloads.
+
+/** What the purchase holds on the balance: its price cap (max_price_usdc, default the tier's price). */
+export const holdOf = (p: PurchaseRow): bigint => BigInt(p.max_price_micros ?? p.price_micros);
+
+type Context = TransitionContext<PurchaseRow, CustodyMove, MysteryPurchaseEvent>;
+
+function context(s: Services, p: PurchaseRow, patch?: Partial<PurchaseRow>, amounts?: Amounts): Context {
+  const who = { external_user_id: p.external_user_id, wallet_address: p.purchaser_address };
+  const ledger = (move: CustodyMove, micros: bigint) =>
+    void applyMove(s, p.account_id, endUser(s, p.account_id, who), move, micros, purchaseRef(p.id));
+  return {
+    now: s.clock.now(),
+    patch,
+    amounts: { hold: holdOf(p), ...amounts },
+    ledger: p.custody === "CUSTODIAL" ? ledger : undefined,
+    emit: (event) => emitPurchase(s, p, event),
+  };
+}
+
+/** Moves the purchase by `trigger` (409 invalid_status when its table has no such move). */
+export function stepPurchase(
+  s: Services,
+  p: PurchaseRow,
+  trigger: MysteryPurchaseTrigger,
+  patch?: Partial<PurchaseRow>,
+  amounts?: Amounts,
+): PurchaseRow {
+  return transition(MYSTERY_PURCHASE, p, trigger, context(s, p, patch, amounts));
+}
+
+/** The first move of a new purchase: the custodial hold, its event and due time. */
+export function beginPurchase(s: Services, p: PurchaseRow, trigger: "reserve" | "submit"): PurchaseRow {
+  return begin(MYSTERY_PURCHASE, p, trigger, context(s, p));
+}

@@ -1,0 +1,13 @@
+// Writes the lifecycle diagrams and tables into the area docs from the tables the code runs:
+//   npx tsx scripts/lifecycle-docs.mts
+// (test/unit/lifecycle-docs.test.ts fails while a doc is out of date.)
+import { readFileSync, writeFileSync } from "node:fs";
+import { withLifecycleBlock } from "../contract/lifecycle.ts";
+import { LIFECYCLE_DOCS } from "../contract/lifecycles/index.ts";
+
+for (const { id, doc, lifecycle } of LIFECYCLE_DOCS) {
+  const before = readFileSync(doc, "utf8");
+  const after = withLifecycleBlock(before, id, lifecycle);
+  if (after !== before) writeFileSync(doc, after);
+  console.log(`${doc}: ${id} ${after === before ? "up to date" : "written"}`);
+}
