@@ -1,3 +1,4 @@
+import { runtimeSlot } from "../pipeline/runtime.ts";
 import type { Services } from "../pipeline/services.ts";
 import { z } from "../pipeline/schema.ts";
 
@@ -48,10 +49,9 @@ class Panels {
   }
 }
 
-const all = new WeakMap<Services, Panels>();
+/** The published panels of one emulator (its runtime). */
+const PANELS = runtimeSlot("dashboard panels", () => new Panels());
 
 export function panelsOf(s: Services): Panels {
-  let p = all.get(s);
-  if (!p) all.set(s, (p = new Panels()));
-  return p;
+  return s.runtime.of(PANELS);
 }
