@@ -98,9 +98,9 @@ catalogQueryChecks.push({
 });
 
 // Expansions and sealed products: the same rule, one check (and one deviation) each.
-for (const [kind, deviation, field] of [
-  ["expansions", "catalog_expansion_by_id_total_changed", "total"],
-  ["sealed", "catalog_sealed_by_id_name_changed", "name"],
+for (const { kind, deviation, field } of [
+  { kind: "expansions", deviation: "catalog_expansion_by_id_total_changed", field: "total" },
+  { kind: "sealed", deviation: "catalog_sealed_by_id_name_changed", field: "name" },
 ] as const)
   catalogQueryChecks.push({
     id: `catalog.${kind === "sealed" ? "sealed" : "expansion"}-by-id-equals-listed`,

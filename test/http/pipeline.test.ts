@@ -38,8 +38,8 @@ describe("route match and envelopes", () => {
     expect(escaped.body.data.id).toBe("base1-4");
     expect(escaped.body.data).toEqual(plain.body.data);
     for (const path of [`${CARD}/`, "/api/v1/pokemon//cards", "/api/v1/mystery/catalog/"]) {
-      const res = await api.get(path).set("X-API-Key", key).expect(404);
-      expect(res.body, path).toEqual({ success: false, message: `No endpoint GET ${path}`, error: "not_found" });
+      const res = expectError(await api.get(path).set("X-API-Key", key), 404, "not_found", path);
+      expect(res, path).toEqual({ success: false, message: `No endpoint GET ${path}`, error: "not_found" });
     }
     const wrong = await api.delete("/api/v1/health").expect(404);
     expect(wrong.body).toEqual({ success: false, message: "No endpoint DELETE /api/v1/health", error: "not_found" });

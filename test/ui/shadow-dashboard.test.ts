@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startEmulator } from "../helpers.ts";
+import { deviations } from "../../testing/deviations/index.ts";
 
 // `npx emulator shadow` shows its drift report live on the dashboard of the emulator it starts
 // (Reports tab): the upstream is a second emulator with a deviation on, and a differing read made
@@ -21,7 +22,7 @@ let page: Page;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
-  up = await startEmulator();
+  up = await startEmulator({ plugins: [deviations] });
   await up.api.post("/_emulator/deviations").send({ name: "schema_field_renamed" }).expect(201);
   const args = ["shadow", "--upstream", up.emu.url, "--upstream-key", up.emu.key("demo"), "--port", "0", "--no-chain"];
   child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
