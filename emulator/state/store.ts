@@ -1,3 +1,4 @@
+import { upgradeLegacyDueTimes } from "./legacy-due.ts";
 import type { State } from "./schema.ts";
 import { declaredSlices, type SliceSpec } from "./slices.ts";
 import { validateState } from "./validate-state.ts";
@@ -88,6 +89,7 @@ export class Store {
       throw new Error("state export is missing seed, keys, credits, counters or areas");
     if (typeof doc.now !== "number") throw new Error("state export is missing `now`");
     if (!("chain" in doc)) throw new Error("state export is missing `chain` (null when it has none)");
+    upgradeLegacyDueTimes(s.areas);
     // The whole document is checked before anything is replaced: an import applies all of it or none.
     validateState(doc.now, doc.state, declaredSlices());
     if (doc.chain !== null) parseChainExport(doc.chain);
