@@ -3,6 +3,7 @@ import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymen
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { usdStablecoinAbi } from "../../../chain/index.ts";
 import { requireChain } from "../../pipeline/chain.ts";
+import { settlementReceipt } from "./chain-io.ts";
 import { ApiError } from "../../pipeline/errors.ts";
 import { balanceOf, newAccount, settle } from "../../pipeline/metering.ts";
 import type { Reply } from "../../pipeline/route.ts";
@@ -125,7 +126,7 @@ function toV2(decoded: unknown, current: PaymentRequirements): PaymentPayload | 
 /** The settlement must show the stablecoin moving from the payer to the treasury, for the amount. */
 async function confirmTransfer(kit: X402Kit, tx: Hex, from: string, req: PaymentRequirements): Promise<void> {
   const chain = kit.host.chain;
-  const receipt = await chain.publicClient.getTransactionReceipt({ hash: tx });
+  const receipt = await settlementReceipt(chain, tx);
   const transfers = parseEventLogs({ abi: usdStablecoinAbi, eventName: "Transfer", logs: receipt.logs }).filter(
     (l) => isAddressEqual(l.address, chain.addresses.stablecoin),
   );
