@@ -1,5 +1,6 @@
 import { createPublicClient, createWalletClient, defineChain, erc20Abi, http as viemHttp, type Hex, type TransactionReceipt } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { waitForReceipt } from "../chain/index.ts";
 
 // A test wallet that signs the calldata the API returns (approve, purchase,
 // burn …) and sends it over JSON-RPC, as an end user's wallet does: against the
@@ -39,7 +40,7 @@ export async function openWallet(privateKey: Hex, rpcUrl: string): Promise<TestW
       let receipt: TransactionReceipt | undefined;
       for (const call of calls) {
         const hash = await wallet.sendTransaction({ to: call.to, data: call.data, ...(call.value && call.value !== "0" ? { value: BigInt(call.value) } : {}) });
-        receipt = await reader.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+        receipt = await waitForReceipt(reader, hash);
         if (receipt.status !== "success") throw new Error(`${call.kind ?? "call"} to ${call.to} reverted (tx ${hash})`);
       }
       if (!receipt) throw new Error("no call to send");

@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp, parseUnits, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { vrfRequestIdsFromLogs } from "../chain/index.ts";
+import { vrfRequestIdsFromLogs, waitForReceipt } from "../chain/index.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
 
 // Mystery-pack lifecycles, driven the way a partner integrates: the partner's
@@ -33,7 +33,7 @@ export async function endUserWallet(ctx: ScenarioContext, index: number) {
       let receipt;
       for (const call of calls) {
         const hash = await wallet.sendTransaction({ to: call.to, data: call.data });
-        receipt = await reader.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        receipt = await waitForReceipt(reader, hash);
         ctx.expect(receipt.status === "success", `${call.kind ?? "call"} to ${call.to} reverted`);
       }
       return receipt!;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,3 +37,31 @@ describe("architecture", () => {
     expect(found).toHaveLength(4);
   });
 });
+
+// The chain behind one gateway (docs/architecture.md "State, time, events, chain"): chain/ owns
+// send-and-wait, and an area reaches viem's clients only through its chain-io.ts.
+describe("the chain gateway", () => {
+  const ROOT = join(__dirname, "..");
+  const sources = (dir: string) =>
+    (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts") && !f.includes("generated"))
+      .map((f) => ({ path: `${dir}/${f}`, text: readFileSync(join(ROOT, dir, f), "utf8") }));
+  const all = ["chain", "emulator", "harness", "scenarios", "conformance", "shadow"].flatMap(sources);
+
+  it("waits for a receipt by one policy: only chain/send.ts calls waitForTransactionReceipt", () => {
+    expect(all.filter((f) => f.text.includes("waitForTransactionReceipt(")).map((f) => f.path)).toEqual(["chain/send.ts"]);
+  });
+
+  it("defines chainOf once", () => {
+    const defs = all.filter((f) => /(const|function)\s+chainOf\b/.test(f.text)).map((f) => f.path);
+    expect(defs).toEqual(["emulator/pipeline/chain.ts"]);
+  });
+
+  it("areas call viem's clients only in their chain-io.ts", () => {
+    const direct = all
+      .filter((f) => f.path.startsWith("emulator/areas/") && !f.path.endsWith("/chain-io.ts"))
+      .flatMap((f) => f.text.split("\n").flatMap((line, i) => (/\b(publicClient|walletClientFor)\b/.test(line) ? [`${f.path}:${i + 1}`] : [])));
+    expect(direct).toEqual([]);
+  });
+});
+

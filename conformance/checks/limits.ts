@@ -1,5 +1,6 @@
 import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { waitForReceipt } from "../../chain/index.ts";
 import type { Check, CheckContext } from "../types.ts";
 import { emulatorOnly, runs } from "../types.ts";
 import { ensure, env, expectError, expectSuccess, intHeader } from "../assert.ts";
@@ -27,7 +28,7 @@ async function revealedToken({ http, control, partnerKey }: CheckContext): Promi
   let tx: Hex = "0x";
   for (const call of prep.calls) {
     tx = await wallet.sendTransaction({ to: call.to, data: call.data });
-    await reader.waitForTransactionReceipt({ hash: tx, pollingInterval: 20 });
+    await waitForReceipt(reader, tx);
   }
   const sub = expectSuccess(await http.post(`${M}/purchase/submit`, { key: partnerKey, body: { wallet_address: account.address, tier_id: 1, transaction_hash: tx } }), "purchase submit", 202).data as { id: number; onchain_request_id: string };
   await control!.request("POST", "/vrf/fulfill", { request_id: sub.onchain_request_id });

@@ -1,3 +1,4 @@
+import type { Chain } from "../../chain/index.ts";
 import type { ChainHost } from "../chain-host.ts";
 import { ApiError } from "./errors.ts";
 import { withKeyLock } from "./key-lock.ts";
@@ -11,6 +12,9 @@ export function requireChain(services: { chain: ChainHost | null }): ChainHost {
     });
   return services.chain;
 }
+
+/** The chain gateway itself (addresses, clients, accounts), or 503 chain_unavailable. */
+export const chainOf = (services: { chain: ChainHost | null }): Chain => requireChain(services).chain;
 
 /**
  * One VRF fulfilment at a time (operator actions that check a request is pending, then fulfil it):

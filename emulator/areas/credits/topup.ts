@@ -2,6 +2,7 @@ import { getAddress, isAddressEqual, parseEventLogs, type Hex } from "viem";
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { usdStablecoinAbi } from "../../../chain/index.ts";
+import { settlementReceipt } from "./chain-io.ts";
 import { ApiError } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { balanceOf, newAccount, settle } from "../../pipeline/metering.ts";
@@ -119,7 +120,7 @@ function toV2(decoded: unknown, current: PaymentRequirements): PaymentPayload | 
 /** The settlement must show the stablecoin moving from the payer to the treasury, for the amount. */
 async function confirmTransfer(kit: X402Kit, tx: Hex, from: string, req: PaymentRequirements): Promise<void> {
   const chain = kit.host.chain;
-  const receipt = await chain.publicClient.getTransactionReceipt({ hash: tx });
+  const receipt = await settlementReceipt(chain, tx);
   const transfers = parseEventLogs({ abi: usdStablecoinAbi, eventName: "Transfer", logs: receipt.logs }).filter(
     (l) => isAddressEqual(l.address, chain.addresses.stablecoin),
   );

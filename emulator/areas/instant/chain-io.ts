@@ -1,11 +1,15 @@
 import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "viem";
-import { instantPackAbi, usdStablecoinAbi, type Chain } from "../../../chain/index.ts";
-import { requireChain } from "../../pipeline/chain.ts";
-import type { Services } from "../../pipeline/services.ts";
+import { instantPackAbi, receiptOf as nodeReceipt, usdStablecoinAbi, waitForReceipt, type Chain } from "../../../chain/index.ts";
 
 // Typed reads and writes of the InstantPack contract (chain/contracts/InstantPack.sol).
 
-export const chainOf = (s: Services): Chain => requireChain(s).chain;
+export { chainOf } from "../../pipeline/chain.ts";
+export { sendAndWait } from "../../../chain/index.ts";
+
+/** The mined receipt, or null when the node does not know the hash. */
+export function receiptOf(chain: Chain, hash: `0x${string}`): Promise<TransactionReceipt | null> {
+  return nodeReceipt(chain.publicClient, hash);
+}
 
 export interface PacketTypeOnChain {
   packetTypeId: number;
@@ -66,14 +70,12 @@ export function opening(chain: Chain, requestId: bigint) {
 export async function refundOnChain(chain: Chain, requestId: bigint, failed: boolean): Promise<void> {
   const wallet = chain.walletClientFor(chain.operator);
   const hash = await wallet.writeContract({ address: chain.addresses.instantPack, abi: instantPackAbi, functionName: "refund", args: [requestId, failed], account: wallet.account, chain: chain.viemChain });
-  const r = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-  if (r.status !== "success") throw new Error(`instant: refund of request ${requestId} reverted`);
+  if ((await waitForReceipt(chain.publicClient, hash)).status !== "success") throw new Error(`instant: refund of request ${requestId} reverted`);
 }
 
 /** The owner adds `count` bundles to a packet type, or sets its price (operator actions). */
 export async function ownerWrite(chain: Chain, call: { functionName: "restock"; args: readonly [number, number] } | { functionName: "setPrice"; args: readonly [number, bigint] }): Promise<void> {
   const wallet = chain.walletClientFor(chain.operator);
   const hash = await wallet.writeContract({ address: chain.addresses.instantPack, abi: instantPackAbi, ...call, account: wallet.account, chain: chain.viemChain } as Parameters<typeof wallet.writeContract>[0]);
-  const r = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
-  if (r.status !== "success") throw new Error(`instant: ${call.functionName} reverted`);
+  if ((await waitForReceipt(chain.publicClient, hash)).status !== "success") throw new Error(`instant: ${call.functionName} reverted`);
 }

@@ -6,7 +6,7 @@ import { relayerDisabled, relayerOn } from "../../pipeline/relayer-port.ts";
 import { isHeld, relayHeld, resumeHeld } from "../../pipeline/relayer.ts";
 import { usdc } from "../../pipeline/money.ts";
 import type { Services } from "../../pipeline/services.ts";
-import { chainOf, openCalls, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
+import { chainOf, openCalls, requestedIn, sendAndWait, type PacketTypeOnChain } from "./chain-io.ts";
 import { stepInstant } from "./lifecycle.ts";
 import { assertEnabled, newPurchase } from "./purchases.ts";
 import { instant, type InstantPurchaseRow } from "./state.ts";
@@ -93,13 +93,11 @@ async function relay(s: Services, id: number): Promise<void> {
   const chain = chainOf(s);
   const p0 = instant(s).purchases[id]!;
   const price = BigInt(p0.price_micros);
-  const wallet = chain.walletClientFor(chain.relayer);
   let outcome: { hash: `0x${string}`; requested: ReturnType<typeof requestedIn> } | { error: string };
   try {
     let receipt;
     for (const call of openCalls(chain, p0.packet_type_id, p0.recipient_address as `0x${string}`, price)) {
-      const hash = await wallet.sendTransaction({ to: call.to, data: call.data, account: wallet.account, chain: chain.viemChain });
-      receipt = await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+      receipt = await sendAndWait(chain, chain.relayer, call);
       if (receipt.status !== "success") throw new Error("the relayer's transaction reverted");
     }
     outcome = { hash: receipt!.transactionHash, requested: requestedIn(chain, receipt!) };

@@ -5,7 +5,7 @@ import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { microsOfUsd, usdc } from "../../pipeline/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { own } from "../../state/own.ts";
-import { chainOf, OPENING, opening, openCalls, packetType, refundOnChain, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
+import { chainOf, OPENING, opening, openCalls, packetType, receiptOf, refundOnChain, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
 import { INSTANT_PURCHASE } from "../../../contract/lifecycles/purchases.ts";
 import { startState } from "../../pipeline/lifecycle.ts";
 import { beginInstant, stepInstant } from "./lifecycle.ts";
@@ -85,12 +85,8 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
       return instant(s).purchases[existing.id] ?? existing;
     }
     const chain = chainOf(s);
-    let receipt;
-    try {
-      receipt = await chain.publicClient.getTransactionReceipt({ hash: input.hash });
-    } catch {
-      throw badRequest("tx_unverified", "The transaction is not on the chain (submit after it is mined)");
-    }
+    const receipt = await receiptOf(chain, input.hash);
+    if (!receipt) throw badRequest("tx_unverified", "The transaction is not on the chain (submit after it is mined)");
     if (receipt.status !== "success") throw badRequest("tx_reverted", "The buy-and-open transaction reverted on chain");
     const req = requestedIn(chain, receipt);
     if (!req) throw badRequest("tx_unverified", "The transaction has no InstantPurchaseRequested log of the instant-pack store");

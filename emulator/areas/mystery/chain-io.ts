@@ -1,26 +1,27 @@
 import type { Hex, TransactionReceipt } from "viem";
-import { cardNftAbi, mysteryPoolAbi, usdStablecoinAbi, type Chain, type FixtureAccount } from "../../../chain/index.ts";
-import { requireChain } from "../../pipeline/chain.ts";
-import type { Services } from "../../pipeline/services.ts";
+import {
+  buybackMarketplaceAbi,
+  cardNftAbi,
+  mysteryPoolAbi,
+  receiptOf as nodeReceipt,
+  sendAndWait,
+  shippingPaymentProcessorAbi,
+  usdStablecoinAbi,
+} from "../../../chain/index.ts";
+import type { Chain, FixtureAccount } from "../../../chain/index.ts";
 
 // Thin typed wrappers over the chain reads and writes the mystery area needs.
 
-export const chainOf = (s: Services): Chain => requireChain(s).chain;
+export { chainOf } from "../../pipeline/chain.ts";
 
 /** Sends a transaction from a fixture account and waits for it (a reverted tx is returned, not thrown). */
-export async function sendAs(chain: Chain, from: FixtureAccount, to: `0x${string}`, data: Hex): Promise<TransactionReceipt> {
-  const wallet = chain.walletClientFor(from);
-  const hash = await wallet.sendTransaction({ to, data, account: wallet.account, chain: chain.viemChain });
-  return chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+export function sendAs(chain: Chain, from: FixtureAccount, to: `0x${string}`, data: Hex): Promise<TransactionReceipt> {
+  return sendAndWait(chain, from, { to, data });
 }
 
 /** The mined receipt, or null when the node does not know the hash. */
-export async function receiptOf(chain: Chain, hash: `0x${string}`): Promise<TransactionReceipt | null> {
-  try {
-    return await chain.publicClient.getTransactionReceipt({ hash });
-  } catch {
-    return null;
-  }
+export function receiptOf(chain: Chain, hash: `0x${string}`): Promise<TransactionReceipt | null> {
+  return nodeReceipt(chain.publicClient, hash);
 }
 
 export async function ownerOf(chain: Chain, tokenId: bigint): Promise<`0x${string}` | null> {
@@ -59,3 +60,84 @@ export function usdcBalance(chain: Chain, who: `0x${string}`): Promise<bigint> {
 
 /** On-chain MysteryPool.PurchaseStatus. */
 export const POOL_STATUS = { NONE: 0, REQUESTED: 1, REVEALED: 2, REFUNDED: 3 } as const;
+
+/** A BuybackMarketplace OfferRequest (buyback/offers.ts offerMessage). */
+interface OfferMessage {
+  tokenContractAddress: `0x${string}`;
+  tokenId: bigint;
+  price: bigint;
+  acceptedCurrency: `0x${string}`;
+  deadline: bigint;
+  requester: `0x${string}`;
+  chainId: bigint;
+  minSellerAmount: bigint;
+}
+
+type TypedData = Parameters<ReturnType<Chain["walletClientFor"]>["signTypedData"]>[0];
+
+/** An EIP-712 signature by a fixture account (the pool signer's offers, the operator's shipping quotes). */
+export function signAs(chain: Chain, from: FixtureAccount, typed: TypedData): Promise<Hex> {
+  return chain.walletClientFor(from).signTypedData(typed);
+}
+
+/** A revealed token: its pool record (group) and its NFT item (type, value). */
+export async function mintedItem(chain: Chain, tokenId: bigint) {
+  const { mysteryPool, cardNft } = chain.addresses;
+  const rec = await chain.publicClient.readContract({ address: mysteryPool, abi: mysteryPoolAbi, functionName: "getTokenRecord", args: [tokenId] });
+  const item = await chain.publicClient.readContract({ address: cardNft, abi: cardNftAbi, functionName: "getItem", args: [tokenId] });
+  return { rec, item };
+}
+
+/** The pool's PurchaseRevealed logs of a request (none when the node cannot say). */
+export function revealLogs(chain: Chain, requestId: bigint) {
+  return chain.publicClient
+    .getContractEvents({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, eventName: "PurchaseRevealed", args: { requestId }, fromBlock: 0n })
+    .catch(() => []);
+}
+
+/** How many slots a tier has on chain. */
+export async function tierSlotCount(chain: Chain, tierId: number): Promise<number> {
+  const tier = await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "getTier", args: [BigInt(tierId)] });
+  return tier.slots.length;
+}
+
+/** Whether `operator` may move the holder's token: for all their tokens, or for this one. */
+export async function nftApproved(chain: Chain, holder: `0x${string}`, operator: `0x${string}`, tokenId: bigint): Promise<boolean> {
+  const { cardNft } = chain.addresses;
+  const all = await chain.publicClient.readContract({ address: cardNft, abi: cardNftAbi, functionName: "isApprovedForAll", args: [holder, operator] });
+  const one = await chain.publicClient.readContract({ address: cardNft, abi: cardNftAbi, functionName: "getApproved", args: [tokenId] });
+  return all || one.toLowerCase() === operator.toLowerCase();
+}
+
+export function approvedForAll(chain: Chain, holder: `0x${string}`, operator: `0x${string}`): Promise<boolean> {
+  return chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "isApprovedForAll", args: [holder, operator] });
+}
+
+export function poolLiquidity(chain: Chain): Promise<bigint> {
+  return chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "liquidity" });
+}
+
+/** The BurnInitiated logs of a token from `fromBlock` (default: the deployment). */
+export function burnInitiatedLogs(chain: Chain, tokenId: bigint, fromBlock: bigint = chain.deployBlock) {
+  return chain.publicClient.getContractEvents({ address: chain.addresses.cardNft, abi: cardNftAbi, eventName: "BurnInitiated", args: { tokenId }, fromBlock });
+}
+
+export function offerUsed(chain: Chain, offerHash: Hex): Promise<boolean> {
+  return chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "offerUsed", args: [offerHash] });
+}
+
+export function offerAcceptedLogs(chain: Chain, offerHash: Hex) {
+  const { marketplace } = chain.addresses;
+  return chain.publicClient.getContractEvents({ address: marketplace, abi: buybackMarketplaceAbi, eventName: "OfferAccepted", args: { offerHash }, fromBlock: chain.deployBlock });
+}
+
+/** Runs acceptOfferFor as the relayer without sending it (throws the revert). */
+export async function simulateAcceptOffer(chain: Chain, args: readonly [OfferMessage, Hex, `0x${string}`, Hex]): Promise<void> {
+  const { marketplace } = chain.addresses;
+  await chain.publicClient.simulateContract({ address: marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });
+}
+
+export function shippingPaidLogs(chain: Chain, orderKey: Hex) {
+  const { shippingProcessor } = chain.addresses;
+  return chain.publicClient.getContractEvents({ address: shippingProcessor, abi: shippingPaymentProcessorAbi, eventName: "ShippingPaid", args: { orderKey }, fromBlock: chain.deployBlock });
+}

@@ -6,7 +6,7 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { acceptOfferCall, approveMarketplaceCall, deadlineIso, domainOf, offerItemType, offerMessage, offerTypedDataWire } from "./offers.ts";
 import { watchOffers } from "./forwarding.ts";
-import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
+import { burnState, chainOf, nftApproved, ownerOf, sendAs, simulateAcceptOffer } from "../chain-io.ts";
 import { relayerDisabled, relayerOn } from "../purchases/relay.ts";
 import { mystery, type OfferRow } from "../state.ts";
 import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
@@ -39,9 +39,7 @@ async function approvalOf(chain: Chain, receiver: `0x${string}` | null, tokenId:
   const holderOwns = receiver !== null && receiver.toLowerCase() !== chain.poolSigner.address.toLowerCase();
   let approved = false;
   if (receiver) {
-    const all = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "isApprovedForAll", args: [receiver, market] });
-    const one = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "getApproved", args: [tokenId] });
-    approved = all || one.toLowerCase() === market.toLowerCase();
+    approved = await nftApproved(chain, receiver, market, tokenId);
   }
   return {
     approved,
@@ -136,7 +134,7 @@ export function relayAccept(s: Services, acct: string, rawToken: string, sig: He
     if (!relayerOn(s)) throw relayerDisabled("the holder can accept directly with self_submit.call from accept/prepare, or retry later");
     const args = [offerMessage(chain, o), o.offer_signature as Hex, receiver, sig] as const;
     try {
-      await chain.publicClient.simulateContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });
+      await simulateAcceptOffer(chain, args);
     } catch (err) {
       const reason = revertReason(err);
       throw conflict("accept_simulation_failed", `acceptOfferFor would revert: ${reason}`, { details: { reason } });

@@ -1,7 +1,7 @@
 import { encodeFunctionData, type Hex } from "viem";
-import { buybackMarketplaceAbi, cardNftAbi, type Chain } from "../../../../chain/index.ts";
+import { cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { burnState, sendAs } from "../chain-io.ts";
+import { burnState, offerAcceptedLogs, offerUsed, sendAs } from "../chain-io.ts";
 import { mystery, type OfferRow, type TransferRow } from "../state.ts";
 import { emit, JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
 import { buybackConfirmedData, cardTransferredData, transferFailedData, transferHeldData } from "./events.ts";
@@ -31,7 +31,7 @@ export async function refreshOffer(s: Services, offerId: number): Promise<void> 
 }
 
 async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void> {
-  const used = await chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "offerUsed", args: [o.offer_hash as Hex] });
+  const used = await offerUsed(chain, o.offer_hash as Hex);
   const row = mystery(s).offers[o.offer_id];
   if (!row || row.status !== "active") return;
   if (!used) {
@@ -44,13 +44,7 @@ async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void>
     }
     return;
   }
-  const logs = await chain.publicClient.getContractEvents({
-    address: chain.addresses.marketplace,
-    abi: buybackMarketplaceAbi,
-    eventName: "OfferAccepted",
-    args: { offerHash: o.offer_hash as Hex },
-    fromBlock: chain.deployBlock,
-  });
+  const logs = await offerAcceptedLogs(chain, o.offer_hash as Hex);
   const now = mystery(s).offers[o.offer_id];
   if (!now || now.status !== "active") return;
   const accepted = logs[0];

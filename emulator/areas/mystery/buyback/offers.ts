@@ -6,7 +6,7 @@ import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { groupOf } from "../catalog/items.ts";
-import { burnState, chainOf, ownerOf, tokenRecord, usdcBalance } from "../chain-io.ts";
+import { burnState, chainOf, ownerOf, signAs, tokenRecord, usdcBalance } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
 import { isRevealed, mystery, type OfferRow, type PurchaseRow } from "../state.ts";
 import { isoAt, tokenLockKey, usdc } from "../util.ts";
@@ -243,8 +243,7 @@ async function signOffer(
     created_at: s.clock.nowIso(),
   };
   const msg = offerMessage(chain, row);
-  const signer = chain.walletClientFor(chain.poolSigner);
-  row.offer_signature = await signer.signTypedData({ account: signer.account, domain: domainOf(chain), types: OFFER_TYPES, primaryType: "OfferRequest", message: msg });
+  row.offer_signature = await signAs(chain, chain.poolSigner, { domain: domainOf(chain), types: OFFER_TYPES, primaryType: "OfferRequest", message: msg });
   row.offer_hash = hashTypedData({ domain: domainOf(chain), types: OFFER_TYPES, primaryType: "OfferRequest", message: msg });
   mystery(s).offers[row.offer_id] = beginOffer(s, row);
   return { offer: row, idempotent: false };

@@ -1,5 +1,5 @@
 import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "viem";
-import { cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
+import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import { notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
@@ -7,7 +7,7 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { own } from "../../../state/own.ts";
 import type { Purchase, RevealItem } from "../../../../contract/index.ts";
 import { mystery, type ItemRow, type PurchaseRow, type PurchaseStatus } from "../state.ts";
-import { chainOf, poolPurchase, POOL_STATUS, sendAs, shortfallOnChain } from "../chain-io.ts";
+import { chainOf, mintedItem, poolPurchase, revealLogs, POOL_STATUS, sendAs, shortfallOnChain } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
 import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
 import { emitItemsPulled } from "./events.ts";
@@ -118,14 +118,11 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   if (onChain.status === POOL_STATUS.REVEALED) {
     const items = [];
     for (const tokenId of onChain.tokenIds) {
-      const rec = await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "getTokenRecord", args: [tokenId] });
-      const item = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "getItem", args: [tokenId] });
+      const { rec, item } = await mintedItem(chain, tokenId);
       const type = groupOf(rec.groupId)?.itemType ?? (["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"] as const)[item.itemType] ?? "CARD";
       items.push(hydrate(s.catalog, { tokenId: tokenId.toString(), groupId: rec.groupId, itemType: type, valueMicros: item.value }));
     }
-    const revealLog = await chain.publicClient
-      .getContractEvents({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, eventName: "PurchaseRevealed", args: { requestId }, fromBlock: 0n })
-      .catch(() => []);
+    const revealLog = await revealLogs(chain, requestId);
     // An operator shortfall (purchases/shortfall.ts) is on chain: the reveal minted only the
     // delivered items and paid the undelivered share back to the payer in the same call.
     const { short, refund } = await shortfallOnChain(chain, requestId);

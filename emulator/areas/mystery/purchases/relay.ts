@@ -1,7 +1,7 @@
 import { encodeFunctionData, type TransactionReceipt } from "viem";
 import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { sendAs } from "../chain-io.ts";
+import { receiptOf, sendAs } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
 import type { JobErrorHandler } from "../util.ts";
 import type { RelayerTrigger } from "../../../../contract/lifecycles/purchases.ts";
@@ -54,7 +54,7 @@ async function broadcast(s: Services, id: number): Promise<void> {
 async function confirm(s: Services, id: number): Promise<void> {
   const chain = s.chain!.chain;
   const hash = mystery(s).purchases[id]!.transaction_hash as `0x${string}` | null;
-  const receipt = hash ? await chain.publicClient.getTransactionReceipt({ hash }).catch(() => null) : null;
+  const receipt = hash ? await receiptOf(chain, hash) : null;
   const requested = receipt && receipt.status === "success" ? purchaseRequestedIn(s, receipt) : undefined;
   const row = mystery(s).purchases[id];
   if (!row || row.status !== "SUBMITTING") return;

@@ -3,7 +3,7 @@ import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import { conflict } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
-import { chainOf, poolPurchase, POOL_STATUS, receiptOf, sendAs } from "../chain-io.ts";
+import { chainOf, poolPurchase, POOL_STATUS, receiptOf, sendAs, tierSlotCount } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
 import { purchaseLockKey } from "../util.ts";
 import { purchaseRequestedIn } from "./purchases.ts";
@@ -31,7 +31,7 @@ async function send(s: Services, requestId: bigint, items: number): Promise<bool
   const onChain = await poolPurchase(chain, requestId);
   if (onChain.status !== POOL_STATUS.REQUESTED) return false;
   // At least one item is delivered: the count is capped at the tier's slots − 1.
-  const slots = (await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "getTier", args: [BigInt(onChain.tierId)] })).slots.length;
+  const slots = await tierSlotCount(chain, Number(onChain.tierId));
   const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "setShortfall", args: [requestId, Math.min(items, slots - 1)] });
   const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data).catch(() => null);
   return receipt?.status === "success";

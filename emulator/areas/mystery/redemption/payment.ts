@@ -3,7 +3,7 @@ import { shippingPaymentProcessorAbi, shippingProcessorDomain, shippingQuoteType
 import { ApiError } from "../../../pipeline/errors.ts";
 import { microsOfDecimal } from "../../../pipeline/money.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { sendAs } from "../chain-io.ts";
+import { sendAs, shippingPaidLogs, signAs } from "../chain-io.ts";
 import { mystery, type RedemptionRow, type RedemptionShipping } from "../state.ts";
 import { usdc } from "../util.ts";
 
@@ -46,9 +46,7 @@ export async function signShipping(s: Services, chain: Chain, r: RedemptionRow):
     paid_tx_hash: null,
     refund_tx_hash: null,
   };
-  const signer = chain.walletClientFor(chain.operator);
-  p.signature = await signer.signTypedData({
-    account: signer.account,
+  p.signature = await signAs(chain, chain.operator, {
     domain: shippingProcessorDomain(chain),
     types: shippingQuoteTypes,
     primaryType: "ShippingQuote",
@@ -106,13 +104,7 @@ export async function paymentTx(chain: Chain, r: RedemptionRow): Promise<`0x${st
   const p = r.shipping;
   if (!p) return null;
   if (p.paid_tx_hash) return p.paid_tx_hash as `0x${string}`;
-  const events = await chain.publicClient.getContractEvents({
-    address: chain.addresses.shippingProcessor,
-    abi: shippingPaymentProcessorAbi,
-    eventName: "ShippingPaid",
-    args: { orderKey: keccak256(toBytes(p.provider_order_id)) },
-    fromBlock: chain.deployBlock,
-  });
+  const events = await shippingPaidLogs(chain, keccak256(toBytes(p.provider_order_id)));
   return events.at(-1)?.transactionHash ?? null;
 }
 

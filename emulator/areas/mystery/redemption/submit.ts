@@ -3,7 +3,7 @@ import { BURN_TYPE_LABELS, cardNftAbi } from "../../../../chain/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { burnState, chainOf, ownerOf, receiptOf } from "../chain-io.ts";
+import { burnInitiatedLogs, burnState, chainOf, ownerOf, receiptOf } from "../chain-io.ts";
 import { mystery, type RedemptionRow } from "../state.ts";
 import { txLockKey } from "../util.ts";
 import { armWorker } from "../worker.ts";
@@ -42,13 +42,7 @@ async function submitBurn(s: Services, r: RedemptionRow, hash: `0x${string}`): P
   const tokenId = BigInt(r.token_id);
   const burn = await burnState(chain, tokenId);
   const owner = await ownerOf(chain, tokenId);
-  const flagged = await chain.publicClient.getContractEvents({
-    address: chain.addresses.cardNft,
-    abi: cardNftAbi,
-    eventName: "BurnInitiated",
-    args: { tokenId },
-    fromBlock: mine ? receipt.blockNumber : chain.deployBlock,
-  });
+  const flagged = await burnInitiatedLogs(chain, tokenId, mine ? receipt.blockNumber : chain.deployBlock);
   const latest = flagged.at(-1);
   const burnHash = mine ? hash : latest?.transactionHash;
   if (!burn.pending || burn.burnType !== r.burn_type || owner?.toLowerCase() !== r.holder.toLowerCase() || !burnHash || latest?.transactionHash?.toLowerCase() !== burnHash.toLowerCase())
@@ -110,7 +104,7 @@ export async function verifyRedemptions(s: Services, ids: readonly number[]): Pr
       const tokenId = BigInt(r.token_id);
       // A row waiting for KYC has no calls yet: a burn flagged meanwhile is not taken for it.
       if (r.status === "PREPARED" && !awaitingKyc(r) && (await burnState(chain, tokenId)).pending) {
-        const flagged = await chain.publicClient.getContractEvents({ address: chain.addresses.cardNft, abi: cardNftAbi, eventName: "BurnInitiated", args: { tokenId }, fromBlock: chain.deployBlock });
+        const flagged = await burnInitiatedLogs(chain, tokenId);
         const hash = flagged.at(-1)?.transactionHash;
         try {
           if (hash) await submitBurn(s, r, hash);

@@ -6,7 +6,7 @@ import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
-import { burnState, chainOf, ownerOf, receiptOf, tokenRecord } from "../chain-io.ts";
+import { approvedForAll, burnState, chainOf, ownerOf, poolLiquidity, receiptOf, tokenRecord } from "../chain-io.ts";
 import { mystery, type SellbackRow } from "../state.ts";
 import { emit, isoAt, txLockKey, usdc } from "../util.ts";
 
@@ -60,8 +60,8 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
       from_raw_card_pack: true,
     });
   }
-  const approved = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "isApprovedForAll", args: [wallet, chain.addresses.mysteryPool] });
-  const liquidity = await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "liquidity" });
+  const approved = await approvedForAll(chain, wallet, chain.addresses.mysteryPool);
+  const liquidity = await poolLiquidity(chain);
   const total = items.reduce((n, i) => n + BigInt(i.payout_micros ?? 0), 0n);
   return { items, total, approvalNeeded: !approved, liquidity };
 }

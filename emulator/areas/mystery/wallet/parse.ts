@@ -21,7 +21,7 @@ export function userPageInput(q: UserPage) {
 export const userBody = z.object({ external_user_id: z.unknown().optional(), wallet_address: z.unknown().optional() }).transform((b) => identityOf(b));
 
 /** chain: only "base" (absent or empty means base). */
-const chainOf = (v: unknown): "base" => {
+const chainName = (v: unknown): "base" => {
   if (v === undefined || v === null || v === "") return "base";
   if (v !== "base") throw badRequest("invalid_chain", 'chain must be "base"');
   return "base";
@@ -33,7 +33,7 @@ export const setWalletBody = z
   .transform((b) => {
     const addr = checksummed(b.wallet_address ?? b.address);
     if (!addr) throw badRequest("invalid_address", "Send wallet_address (or address): a 0x-prefixed 20-byte EVM address, EIP-55 checksummed when mixed-case");
-    return { address: addr, chain: chainOf(b.chain) };
+    return { address: addr, chain: chainName(b.chain) };
   });
 
-export const walletQuery = z.object({ chain: z.string().optional().transform(chainOf) });
+export const walletQuery = z.object({ chain: z.string().optional().transform(chainName) });

@@ -1,0 +1,135 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { FIXTURE_ACCOUNTS } from "./accounts.ts";
+import { ChainJournal, JournalError, replayJournal, type Eip1193Like } from "./journal.ts";
+import type { ChainStateExport } from "./state.ts";
+
+// The network under the chain: Hardhat's in-process EDR provider and its JSON-RPC server. Hardhat is
+// an optional peer (docs/decisions.md "Packaging"): it is required here, on the first chain asked
+// for, and never by importing the package.
+
+const CHAIN_DIR = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(CHAIN_DIR, "..");
+
+/** The Hardhat range the chain is built and tested with (the optional peer's range in package.json). */
+export const HARDHAT_RANGE = "~2.29.0";
+
+/** A chain was asked for, but Hardhat is not installed beside the package. */
+export class HardhatMissingError extends Error {
+  constructor() {
+    super(`the local chain needs Hardhat, which is not installed: npm install -D hardhat@${HARDHAT_RANGE} (or start without a chain: --no-chain)`);
+    this.name = "HardhatMissingError";
+  }
+}
+
+interface JsonRpcServer {
+  listen(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+  _httpServer?: import("node:events").EventEmitter;
+  _wsServer?: import("node:events").EventEmitter;
+}
+
+interface HardhatModules {
+  resolveConfig: (configPath: string, config: unknown) => unknown;
+  createProvider: (config: unknown, network: string) => Promise<Eip1193Like>;
+  JsonRpcServer: new (opts: { hostname: string; port: number; provider: Eip1193Like }) => JsonRpcServer;
+  network: { solidity: unknown; hardhatNetwork: Record<string, unknown> };
+}
+
+let hardhatModules: HardhatModules | undefined;
+
+/** Whether Hardhat resolves from the package (the CLI checks before it starts anything). */
+export function hardhatInstalled(): boolean {
+  try {
+    createRequire(path.join(ROOT, "package.json")).resolve("hardhat/package.json");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function loadHardhat(): HardhatModules {
+  if (!hardhatModules) {
+    if (!hardhatInstalled()) throw new HardhatMissingError();
+    process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = "true";
+    const require = createRequire(path.join(ROOT, "package.json"));
+    hardhatModules = {
+      resolveConfig: require("hardhat/internal/core/config/config-resolution.js").resolveConfig,
+      createProvider: require("hardhat/internal/core/providers/construction.js").createProvider,
+      JsonRpcServer: require("hardhat/internal/hardhat-network/jsonrpc/server.js").JsonRpcServer,
+      network: require(path.join(CHAIN_DIR, "network.cjs")),
+    };
+  }
+  return hardhatModules;
+}
+
+/** A fresh in-process network whose genesis block is at `startTime` (unix ms), the fixture accounts funded. */
+export async function createInProcessProvider(startTime: number): Promise<Eip1193Like> {
+  const hh = loadHardhat();
+  const config = hh.resolveConfig(path.join(CHAIN_DIR, "hardhat.config.cjs"), {
+    solidity: hh.network.solidity,
+    networks: {
+      hardhat: {
+        ...hh.network.hardhatNetwork,
+        initialDate: new Date(Math.floor(startTime / 1000) * 1000).toISOString(),
+        // Explicit keys (same as the default mnemonic) avoid HD derivation at start-up.
+        accounts: FIXTURE_ACCOUNTS.map((a) => ({ privateKey: a.privateKey, balance: (10_000n * 10n ** 18n).toString() })),
+      },
+    },
+  });
+  return hh.createProvider(config, "hardhat");
+}
+
+/** Serves `provider` as JSON-RPC (HTTP and WebSocket) on 127.0.0.1:<port>; rejects when the port is taken. */
+export async function serveJsonRpc(provider: Eip1193Like, port: number): Promise<{ url: string; close(): Promise<void> }> {
+  const hh = loadHardhat();
+  const server = new hh.JsonRpcServer({ hostname: "127.0.0.1", port, provider });
+  // Hardhat's listen() never rejects: a busy port would surface as an uncaught 'error' event.
+  const failed = new Promise<never>((_, reject) => {
+    server._httpServer?.once("error", reject);
+    server._wsServer?.once("error", reject); // ws re-emits the http server's errors
+  });
+  const { port: actual } = await Promise.race([server.listen(), failed]);
+  return { url: `http://127.0.0.1:${actual}`, close: () => server.close() };
+}
+
+/**
+ * In-process Hardhat reverts are SolidityError objects with hex `data` but no JSON-RPC `code`; give them
+ * the shape a real node returns ({ code: 3, message: "execution reverted", data }) so viem decodes custom errors.
+ */
+export function normalizeRpcError(err: unknown): unknown {
+  const e = err as { code?: unknown; data?: unknown; message?: string } | null;
+  if (e && typeof e === "object" && e.code === undefined && typeof e.data === "string" && e.data.startsWith("0x")) {
+    const out = new Error(e.message ?? "execution reverted") as Error & { code: number; data: string };
+    out.code = 3;
+    out.data = e.data;
+    return out;
+  }
+  return err;
+}
+
+export interface RebuiltNetwork {
+  journal: ChainJournal;
+  /** evm_snapshot id (on the new network) at the end of deployment. */
+  deploySnapshot: string;
+}
+
+/** A fresh in-process network at the export's genesis, with its journal replayed; checks it ends on the recorded block. */
+export async function rebuildNetwork(doc: ChainStateExport, progress?: (step: string) => void): Promise<RebuiltNetwork> {
+  const network = await createInProcessProvider(doc.genesis_time * 1000);
+  let deploySnapshot = "";
+  const every = Math.max(1, Math.ceil(doc.journal.length / 10));
+  await replayJournal(network, doc.journal, async (i) => {
+    if (i === doc.deployment.journal_length) deploySnapshot = (await network.request({ method: "evm_snapshot", params: [] })) as string;
+    if (progress && i > 0 && i < doc.journal.length && i % every === 0) progress(`replaying the chain journal (${i}/${doc.journal.length})`);
+  });
+  const journal = await ChainJournal.over(network, [...doc.journal]);
+  const head = journal.head;
+  if (head.number !== doc.head.number || head.hash !== doc.head.hash)
+    throw new JournalError(
+      `the chain replayed from the state ends on block ${head.number} (${head.hash}), the state recorded block ${doc.head.number} (${doc.head.hash}); was the file edited, or made by another emulator version?`,
+    );
+  journal.adoptSnapshot(deploySnapshot, doc.deployment.journal_length);
+  return { journal, deploySnapshot };
+}

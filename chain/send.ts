@@ -1,0 +1,65 @@
+import type { Account, Chain as ViemChain, Hex, PublicClient, TransactionReceipt, Transport, WalletClient } from "viem";
+import type { FixtureAccount } from "./accounts.ts";
+
+// Send-and-wait, one policy for every transaction the project sends (the chain's own deployment,
+// the areas' relayer and operator writes, the harness's and scenarios' wallets): the receipt is read
+// at once (an automining node has it), else polled every RECEIPT_POLL_MS up to RECEIPT_TIMEOUT_MS.
+
+export const RECEIPT_POLL_MS = 20;
+export const RECEIPT_TIMEOUT_MS = 60_000;
+
+export class TxFailedError extends Error {
+  constructor(
+    message: string,
+    readonly receipt?: TransactionReceipt,
+  ) {
+    super(message);
+    this.name = "TxFailedError";
+  }
+}
+
+type Reader = Pick<PublicClient, "getTransactionReceipt" | "waitForTransactionReceipt">;
+
+/** The mined receipt of `hash` (a reverted one included), waiting by the one policy. */
+export async function waitForReceipt(reader: Reader, hash: Hex): Promise<TransactionReceipt> {
+  try {
+    return await reader.getTransactionReceipt({ hash });
+  } catch {
+    return reader.waitForTransactionReceipt({ hash, pollingInterval: RECEIPT_POLL_MS, timeout: RECEIPT_TIMEOUT_MS });
+  }
+}
+
+/** The mined receipt, or null when the node does not know the hash (no wait). */
+export async function receiptOf(reader: Pick<PublicClient, "getTransactionReceipt">, hash: Hex): Promise<TransactionReceipt | null> {
+  try {
+    return await reader.getTransactionReceipt({ hash });
+  } catch {
+    return null;
+  }
+}
+
+/** `receipt` when it succeeded; a reverted one throws TxFailedError naming `label`. */
+export function requireSuccess(receipt: TransactionReceipt, label: string): TransactionReceipt {
+  if (receipt.status !== "success") throw new TxFailedError(`chain: transaction reverted: ${label} (${receipt.transactionHash})`, receipt);
+  return receipt;
+}
+
+export interface Sender {
+  publicClient: Reader;
+  viemChain: ViemChain;
+  walletClientFor(account: FixtureAccount): WalletClient<Transport, ViemChain, Account>;
+}
+
+export interface TxRequest {
+  to: `0x${string}`;
+  data?: Hex;
+  value?: bigint;
+  gas?: bigint;
+}
+
+/** Sends a transaction from a fixture account and waits for it (a reverted tx is returned, not thrown). */
+export async function sendAndWait(chain: Sender, from: FixtureAccount, tx: TxRequest): Promise<TransactionReceipt> {
+  const wallet = chain.walletClientFor(from);
+  const hash = await wallet.sendTransaction({ ...tx, account: wallet.account, chain: chain.viemChain });
+  return waitForReceipt(chain.publicClient, hash);
+}

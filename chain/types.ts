@@ -1,0 +1,107 @@
+import type { Account, Chain as ViemChain, Hex, PublicClient, Transport, WalletClient } from "viem";
+import type { FixtureAccount } from "./accounts.ts";
+import type { PacketTypeConfig } from "./instant.ts";
+import type { ChainAddresses, ChainStateExport } from "./state.ts";
+import type { GroupConfig, TierConfig } from "./tiers.ts";
+
+// What the chain is to its users: the options it starts from and the gateway it hands back.
+
+export interface ChainOptions {
+  /** Determinism: VRF words are keccak256(abi.encode(seed, requestId, index)). */
+  seed: number;
+  /** Serve JSON-RPC on 127.0.0.1:<port> (0 = ephemeral, the default); false = no HTTP server. Ignored with rpcUrl. */
+  rpcPort?: number | false;
+  /** Attach to an existing node (e.g. `npx hardhat node --hostname 127.0.0.1`) and deploy there. */
+  rpcUrl?: string;
+  /** Unix ms: initial block time (the emulator's virtual clock). */
+  startTime: number;
+  /** Progress callback: "starting network", "deploying USDStablecoin", ..., "ready". */
+  onProgress?: (step: string) => void;
+  /**
+   * Optional emulator clock (unix ms). When given, every transaction sent through this chain's provider
+   * (in-process clients and the served JSON-RPC) is mined at exactly floor(now()/1000) (clamped to the
+   * latest block), so block time never drifts from the clock. Without it, see setTime.
+   */
+  now?: () => number;
+  /**
+   * Rebuild this chain instead of deploying: a fresh network at the export's genesis replays its
+   * journal (same contracts at the same addresses, same blocks). In-process networks only.
+   */
+  restore?: ChainStateExport;
+}
+
+export interface Chain {
+  /** http://127.0.0.1:<port> of the served JSON-RPC (or the attached rpcUrl); null when rpcPort is false. */
+  rpcUrl: string | null;
+  chainId: number;
+  /** viem chain definition (id, name "Emulator", native ETH, rpcUrl). */
+  viemChain: ViemChain;
+  addresses: ChainAddresses;
+  /** VRF subscription id of the pool and key hash it requests with. */
+  vrf: { subscriptionId: bigint; keyHash: Hex };
+  /** Block number right after deployment finished. */
+  deployBlock: bigint;
+  /** Deployed pool configuration (on-chain groups/tiers). */
+  groups: readonly GroupConfig[];
+  tiers: readonly TierConfig[];
+  /** Deployed instant-pack store configuration (InstantPack packet types). */
+  packetTypes: readonly PacketTypeConfig[];
+  /** Owner of every contract, stablecoin minter, CardNFT operator (finalize/cancel burn, setCardId). */
+  operator: FixtureAccount;
+  /** MysteryPool relayer (purchaseFor). Holds USDC with an unlimited allowance to the pool. */
+  relayer: FixtureAccount;
+  /** Buyback offer requester. Holds USDC with an unlimited allowance to the marketplace. */
+  poolSigner: FixtureAccount;
+  /** x402 payTo and marketplace fee recipient. */
+  treasury: FixtureAccount;
+  /** Sends VRF fulfilments. */
+  vrfNode: FixtureAccount;
+  /** >= 5 funded accounts (10,000 ETH + 10,000 USDC each). */
+  endUsers: FixtureAccount[];
+  /** Accounts with ETH but no USDC. */
+  spareAccounts: FixtureAccount[];
+  /** viem public client on the chain's own transport (in-process EIP-1193, not HTTP). */
+  publicClient: PublicClient<Transport, ViemChain>;
+  /** Wallet client signing locally with the account's key; nonces are managed per chain (reset on revert). */
+  walletClientFor(account: FixtureAccount): WalletClient<Transport, ViemChain, Account>;
+  /** Raw EIP-1193 request. */
+  request(method: string, params?: unknown[]): Promise<unknown>;
+  /**
+   * Make the chain's block time follow the emulator clock: mines an empty block at floor(unixMs/1000)
+   * (skipped when the latest block is already there). Never errors on backwards moves: the time is
+   * clamped to the latest block's timestamp. Between calls block time advances with wall time unless
+   * ChainOptions.now is given.
+   */
+  setTime(unixMs: number): Promise<void>;
+  /** evm_snapshot. Ids stay valid after revert (re-snapshotted); reverting invalidates later snapshots. */
+  snapshot(): Promise<string>;
+  revert(id: string): Promise<void>;
+  /** Mint USDC (operator) and/or send ETH (operator transfer). */
+  faucet(address: `0x${string}`, amounts: { usdc?: bigint; eth?: bigint }): Promise<{ usdcTx?: `0x${string}`; ethTx?: string }>;
+  /** VRF requests not fulfilled yet, ascending. */
+  pendingVrfRequests(): Promise<bigint[]>;
+  /** Whether one request is still waiting (one storage read; pendingVrfRequests returns every pending id). */
+  isVrfPending(requestId: bigint): Promise<boolean>;
+  /** Fulfil a request (default: oldest pending) with the given words or words derived from the seed. */
+  fulfillVrf(requestId?: bigint, words?: bigint[]): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }>;
+  /** The words fulfillVrf would use by default for a request. */
+  vrfWordsFor(requestId: bigint, numWords: number): bigint[];
+  /** Called once per RandomWordsRequested mined after subscribing. Returns an unsubscribe function. */
+  onVrfRequested(listener: (requestId: bigint) => void): () => void;
+  /** Called after blocks were mined through this chain (by the emulator or a wallet over its JSON-RPC), or found by poll(). */
+  onBlocks(listener: () => void): () => void;
+  /** Attached node only: looks for blocks mined by others (a no-op in-process, where every block passes through). */
+  poll(): Promise<void>;
+  /** True when attached to an external node (--rpc-url). */
+  readonly attached: boolean;
+  /** Snapshot id of the chain right after deployment (what a reset reverts to); changes when the chain is imported. */
+  readonly deploySnapshot: string;
+  /**
+   * The chain as data (genesis, deployment, journal of state-changing calls): null for an attached
+   * node (--rpc-url), whose state lives in that node.
+   */
+  exportState(): ChainStateExport | null;
+  /** Replaces the chain with an exported one (replayed on a fresh network; snapshots taken before are gone). */
+  importState(doc: ChainStateExport): Promise<void>;
+  close(): Promise<void>;
+}
