@@ -19,12 +19,20 @@ function stats(xs: number[]) {
 async function purchaseReveal(chain: Chain, i: number, overHttp: boolean): Promise<number> {
   const user = chain.endUsers[i % chain.endUsers.length]!;
   const wallet = overHttp
-    ? createWalletClient({ account: privateKeyToAccount(user.privateKey), chain: chain.viemChain, transport: http(chain.rpcUrl!) })
+    ? createWalletClient({
+        account: privateKeyToAccount(user.privateKey),
+        chain: chain.viemChain,
+        transport: http(chain.rpcUrl!),
+      })
     : chain.walletClientFor(user);
   const t0 = performance.now();
   const approve = await wallet.sendTransaction({
     to: chain.addresses.stablecoin,
-    data: encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: [chain.addresses.mysteryPool, 25_000_000n] }),
+    data: encodeFunctionData({
+      abi: usdStablecoinAbi,
+      functionName: "approve",
+      args: [chain.addresses.mysteryPool, 25_000_000n],
+    }),
     chain: chain.viemChain,
     account: wallet.account!,
   });
@@ -49,7 +57,9 @@ for (let i = 0; i < 3; i++) {
   startTimes.push(performance.now() - t0);
   await c.close();
 }
-console.log(`chain start + deploy (3 runs, first includes module load): ${startTimes.map((t) => t.toFixed(0)).join(" / ")} ms`);
+console.log(
+  `chain start + deploy (3 runs, first includes module load): ${startTimes.map((t) => t.toFixed(0)).join(" / ")} ms`,
+);
 
 const chain = await startChain({ seed: 1, startTime: Date.UTC(2025, 0, 1), rpcPort: 0 });
 const inProc: number[] = [];

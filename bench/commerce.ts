@@ -211,7 +211,8 @@ async function main() {
       g++;
     }
     const gets = (g * 1000) / (performance.now() - t1);
-    const ceiling = `${signs.toFixed(0)} signed transfers/s (signing alone), ` +
+    const ceiling =
+      `${signs.toFixed(0)} signed transfers/s (signing alone), ` +
       `${gets.toFixed(0)} in-process GET /mystery/catalog/s`;
     console.log(`load generator ceiling: ${ceiling}`);
     await raw(); // warm-up of the chain path (JIT), unmeasured
@@ -322,8 +323,10 @@ async function main() {
   console.log("\n| path | raw transfers/s | subject ops/s | tx per op | ratio | p50 | p99 |");
   console.log("|---|---|---|---|---|---|---|");
   for (const r of rows)
-    console.log(`| ${r.path} | ${f1(r.baseline)} | ${f1(r.subject)} | ${f2(r.txPerOp)} | ${f2(r.ratio)} | ` +
-        `${f1(r.p50)} ms | ${f1(r.p99)} ms |`);
+    console.log(
+      `| ${r.path} | ${f1(r.baseline)} | ${f1(r.subject)} | ${f2(r.txPerOp)} | ${f2(r.ratio)} | ` +
+        `${f1(r.p50)} ms | ${f1(r.p99)} ms |`,
+    );
 }
 
 // ---------------------------------------------------------------- webhooks

@@ -13,7 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 const root = join(import.meta.dirname, "..");
-const ticks = (pid: number) => { const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" "); return Number(f[11]) + Number(f[12]); };
+const ticks = (pid: number) => {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return Number(f[11]) + Number(f[12]);
+};
 async function start(args: string[]) {
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   const line = await new Promise<string>((r) => createInterface({ input: child.stdout! }).once("line", r));
@@ -26,17 +29,28 @@ async function cpu(url: string, pid: number, path: string, headers: Record<strin
   return ((ticks(pid) - t0) * 10_000) / r.requests.total; // µs per request (100 ticks/s)
 }
 const emu = await start(["bin/emulator.js", "--json", "--port", "0", "--no-chain", "--ip-rate-limit", "100000000"]);
-const created = await fetch(`${emu.url}/_emulator/keys`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "partner", scopes: ["read:catalog"], balance: 1e9, rate_limit_per_min: 1e8 }) });
+const created = await fetch(`${emu.url}/_emulator/keys`, {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ kind: "partner", scopes: ["read:catalog"], balance: 1e9, rate_limit_per_min: 1e8 }),
+});
 const key = (await created.json()).data.key;
 const headers = { "x-api-key": key };
 const paths = ["/api/v1/pokemon/cards/base1-4", "/api/v1/pokemon/cards?page_size=20"];
 const payload: Record<string, string> = {};
 for (const p of paths) payload[p] = await (await fetch(emu.url + p, { headers })).text();
-const file = join(mkdtempSync(join(tmpdir(), "cpu-")), "p.json"); writeFileSync(file, JSON.stringify(payload));
+const file = join(mkdtempSync(join(tmpdir(), "cpu-")), "p.json");
+writeFileSync(file, JSON.stringify(payload));
 const same = await start(["--import", "tsx", "bench/servers.ts", "same-payload", file]);
-for (const p of paths) for (let round = 0; round < 2; round++) {
-  const b = await cpu(same.url, same.child.pid!, p, headers, 20000);
-  const s = await cpu(emu.url, emu.child.pid!, p, headers, 20000);
-  console.log(p.padEnd(40), `same-payload ${b.toFixed(0)} µs/req  emulator ${s.toFixed(0)} µs/req  ratio ${(b / s).toFixed(2)}`);
-}
-emu.child.kill(); same.child.kill(); process.exit(0);
+for (const p of paths)
+  for (let round = 0; round < 2; round++) {
+    const b = await cpu(same.url, same.child.pid!, p, headers, 20000);
+    const s = await cpu(emu.url, emu.child.pid!, p, headers, 20000);
+    console.log(
+      p.padEnd(40),
+      `same-payload ${b.toFixed(0)} µs/req  emulator ${s.toFixed(0)} µs/req  ratio ${(b / s).toFixed(2)}`,
+    );
+  }
+emu.child.kill();
+same.child.kill();
+process.exit(0);

@@ -13,7 +13,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 
-const { values } = parseArgs({ options: { minutes: { type: "string", default: "10" }, connections: { type: "string", default: "50" } } });
+const { values } = parseArgs({
+  options: { minutes: { type: "string", default: "10" }, connections: { type: "string", default: "50" } },
+});
 const MINUTES = Number(values.minutes);
 const root = join(import.meta.dirname, "..");
 
@@ -23,13 +25,22 @@ const rssMb = (pid: number) => {
 };
 
 async function main() {
-  const child = spawn(process.execPath, ["bin/emulator.js", "--json", "--port", "0", "--no-chain", "--ip-rate-limit", "100000000"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["bin/emulator.js", "--json", "--port", "0", "--no-chain", "--ip-rate-limit", "100000000"],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
   const url = (JSON.parse(line) as { url: string }).url;
   const created = await fetch(`${url}/_emulator/keys`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ kind: "partner", scopes: ["read:catalog"], balance: 1_000_000_000, rate_limit_per_min: 100_000_000 }),
+    body: JSON.stringify({
+      kind: "partner",
+      scopes: ["read:catalog"],
+      balance: 1_000_000_000,
+      rate_limit_per_min: 100_000_000,
+    }),
   });
   const key = ((await created.json()) as { data: { key: string } }).data.key;
   const samples: { t: number; rss: number }[] = [];
@@ -55,10 +66,15 @@ async function main() {
   const first = at(60);
   const last = samples[samples.length - 1]!;
   const peak = Math.max(...samples.map((s) => s.rss));
-  console.log(`${r.requests.total} requests in ${MINUTES} min (${r.requests.average.toFixed(0)} req/s, ${r.non2xx} non-2xx by design: one path is unknown)`);
-  console.log(`RSS after 1 min ${first.rss.toFixed(1)} MB; at the end ${last.rss.toFixed(1)} MB; peak ${peak.toFixed(1)} MB`);
+  console.log(
+    `${r.requests.total} requests in ${MINUTES} min (${r.requests.average.toFixed(0)} req/s, ${r.non2xx} non-2xx by design: one path is unknown)`,
+  );
+  console.log(
+    `RSS after 1 min ${first.rss.toFixed(1)} MB; at the end ${last.rss.toFixed(1)} MB; peak ${peak.toFixed(1)} MB`,
+  );
   console.log(`growth from minute 1 to the end: ${(last.rss - first.rss).toFixed(1)} MB (goal: within 50 MB)`);
-  for (const m of [1, 2, 5, MINUTES].filter((m, i, a) => m <= MINUTES && a.indexOf(m) === i)) console.log(`  ${String(m).padStart(2)} min  ${at(m * 60).rss.toFixed(1)} MB`);
+  for (const m of [1, 2, 5, MINUTES].filter((m, i, a) => m <= MINUTES && a.indexOf(m) === i))
+    console.log(`  ${String(m).padStart(2)} min  ${at(m * 60).rss.toFixed(1)} MB`);
 }
 
 main().then(

@@ -14,7 +14,12 @@ const time = (fn: () => unknown) => {
   return performance.now() - t0;
 };
 console.log(`${records.length} Pokémon records`);
-for (const q of ["pikachu", "name:char*ex rarity:rare", "(pikachu OR charizard) -language:ja hp:[60 TO 200]", "types:fire attacks.name:blast"]) {
+for (const q of [
+  "pikachu",
+  "name:char*ex rarity:rare",
+  "(pikachu OR charizard) -language:ja hp:[60 TO 200]",
+  "types:fire attacks.name:blast",
+]) {
   const cold = time(() => records.filter(compileQuery(q, "cards", "pokemon").match));
   const warm = time(() => records.filter(compileQuery(q, "cards", "pokemon").match));
   console.log(`  q=${q.padEnd(52)} cold ${cold.toFixed(1)} ms  warm ${warm.toFixed(1)} ms`);

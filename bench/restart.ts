@@ -40,14 +40,21 @@ t0 = performance.now();
 for (let i = 0; i < N; i++) {
   const user = chain.endUsers[i % chain.endUsers.length]!;
   const key = keys[i % 2]!;
-  const prep = await api(emu, "POST", "/api/v1/mystery/purchase/prepare", key, { wallet_address: user.address, tier_id: 1 });
+  const prep = await api(emu, "POST", "/api/v1/mystery/purchase/prepare", key, {
+    wallet_address: user.address,
+    tier_id: 1,
+  });
   const wallet = chain.walletClientFor(user);
   let hash: `0x${string}` = "0x";
   for (const c of prep.calls as Array<{ to: `0x${string}`; data: `0x${string}` }>) {
     hash = await wallet.sendTransaction({ to: c.to, data: c.data, account: wallet.account, chain: chain.viemChain });
     await chain.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 });
   }
-  const sub = await api(emu, "POST", "/api/v1/mystery/purchase/submit", key, { wallet_address: user.address, tier_id: 1, transaction_hash: hash });
+  const sub = await api(emu, "POST", "/api/v1/mystery/purchase/submit", key, {
+    wallet_address: user.address,
+    tier_id: 1,
+    transaction_hash: hash,
+  });
   await api(emu, "POST", "/_emulator/vrf/fulfill", null, { request_id: sub.onchain_request_id });
   last = { id: sub.id, key };
   await emu.clock.advance(30_000);
@@ -72,7 +79,12 @@ await emu.close();
 
 // The chain alone: a fresh network replaying the journal.
 t0 = performance.now();
-const replayed = await startChain({ seed: 1, startTime: 0, rpcPort: false, restore: JSON.parse(readFileSync(file, "utf8")).chain });
+const replayed = await startChain({
+  seed: 1,
+  startTime: 0,
+  rpcPort: false,
+  restore: JSON.parse(readFileSync(file, "utf8")).chain,
+});
 const replayTime = performance.now() - t0;
 await replayed.close();
 
@@ -88,9 +100,15 @@ rmSync(dir, { recursive: true, force: true });
 
 console.log(`state with ${N} purchases (built in ${(buildTime / 1000).toFixed(1)} s)`);
 console.log(`  chain: ${doc.chain!.journal.length} journal entries, head block ${head.number}`);
-console.log(`  export file: ${mb(statSync(file).size)} (chain ${mb(chainBytes)}, API state ${mb(text.length - chainBytes)})`);
-console.log(`  export: ${exportTime.toFixed(1)} ms; serialise ${serialiseTime.toFixed(1)} ms; atomic write ${writeTime.toFixed(1)} ms`);
+console.log(
+  `  export file: ${mb(statSync(file).size)} (chain ${mb(chainBytes)}, API state ${mb(text.length - chainBytes)})`,
+);
+console.log(
+  `  export: ${exportTime.toFixed(1)} ms; serialise ${serialiseTime.toFixed(1)} ms; atomic write ${writeTime.toFixed(1)} ms`,
+);
 console.log(`  fresh start (deploy): ${freshStart.toFixed(0)} ms`);
-console.log(`  chain replay alone: ${replayTime.toFixed(0)} ms (${((replayTime * 1000) / doc.chain!.journal.length).toFixed(0)} µs/entry)`);
+console.log(
+  `  chain replay alone: ${replayTime.toFixed(0)} ms (${((replayTime * 1000) / doc.chain!.journal.length).toFixed(0)} µs/entry)`,
+);
 console.log(`  restart from the file (createEmulator with stateFile): ${restartTime.toFixed(0)} ms`);
 console.log(`  restored head ${block.number} = exported; the last purchase after the restart: ${lastPurchase.status}`);

@@ -67,7 +67,12 @@ interface Measure {
   non2xx: number;
 }
 
-async function measure(url: string, paths: string[], headers: Record<string, string>, duration = DURATION): Promise<Measure> {
+async function measure(
+  url: string,
+  paths: string[],
+  headers: Record<string, string>,
+  duration = DURATION,
+): Promise<Measure> {
   const r = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -75,7 +80,13 @@ async function measure(url: string, paths: string[], headers: Record<string, str
     headers,
     requests: paths.map((path) => ({ method: "GET", path })),
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
 }
 
 const fmt = (m: Measure) =>
@@ -83,7 +94,9 @@ const fmt = (m: Measure) =>
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main() {
-  console.log(`autocannon: ${CONNECTIONS} connections, keep-alive, ${DURATION} s per run, ${ROUNDS} interleaved rounds per case after a ${WARMUP} s warm-up of each server\n`);
+  console.log(
+    `autocannon: ${CONNECTIONS} connections, keep-alive, ${DURATION} s per run, ${ROUNDS} interleaved rounds per case after a ${WARMUP} s warm-up of each server\n`,
+  );
 
   const ceiling = await reference("ceiling");
   console.log(`load generator ceiling (plain node:http constant)   ${fmt(await measure(ceiling.url, ["/"], {}))}`);
@@ -94,23 +107,49 @@ async function main() {
   hello.child.kill();
 
   for (const catalog of values.large ? ["default", "large"] : ["default"]) {
-    const emu = await start(["bin/emulator.js", "--json", "--port", "0", "--no-chain", "--catalog", catalog, "--ip-rate-limit", "100000000"]);
+    const emu = await start([
+      "bin/emulator.js",
+      "--json",
+      "--port",
+      "0",
+      "--no-chain",
+      "--catalog",
+      catalog,
+      "--ip-rate-limit",
+      "100000000",
+    ]);
     console.log(`\nemulator --catalog ${catalog}: ready in ${emu.ms.toFixed(0)} ms (process start to the --json line)`);
     const created = await fetch(`${emu.url}/_emulator/keys`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ kind: "partner", scopes: ["read:catalog"], balance: 1_000_000_000, rate_limit_per_min: 100_000_000 }),
+      body: JSON.stringify({
+        kind: "partner",
+        scopes: ["read:catalog"],
+        balance: 1_000_000_000,
+        rate_limit_per_min: 100_000_000,
+      }),
     });
     const key = ((await created.json()) as { data: { key: string } }).data.key;
     const headers = { "x-api-key": key };
     const cases: [string, string[]][] = [
-      ["GET /pokemon/cards/{id}", ["/api/v1/pokemon/cards/base1-4", "/api/v1/pokemon/cards/sv3pt5-6", "/api/v1/pokemon/cards/swsh7-215?include=prices"]],
-      ["GET /pokemon/cards?page_size=20", ["/api/v1/pokemon/cards?page_size=20", "/api/v1/pokemon/cards?page_size=20&page=3"]],
+      [
+        "GET /pokemon/cards/{id}",
+        [
+          "/api/v1/pokemon/cards/base1-4",
+          "/api/v1/pokemon/cards/sv3pt5-6",
+          "/api/v1/pokemon/cards/swsh7-215?include=prices",
+        ],
+      ],
+      [
+        "GET /pokemon/cards?page_size=20",
+        ["/api/v1/pokemon/cards?page_size=20", "/api/v1/pokemon/cards?page_size=20&page=3"],
+      ],
       ["GET /pokemon/cards?q=name:char*", ["/api/v1/pokemon/cards?q=name:char*&page_size=20"]],
     ];
     // The same bytes the emulator answers, for the same-payload baseline.
     const payload: Record<string, string> = {};
-    for (const [, paths] of cases) for (const p of paths) payload[p] = await (await fetch(emu.url + p, { headers })).text();
+    for (const [, paths] of cases)
+      for (const p of paths) payload[p] = await (await fetch(emu.url + p, { headers })).text();
     const file = join(mkdtempSync(join(tmpdir(), "bench-")), "payload.json");
     writeFileSync(file, JSON.stringify(payload));
     const same = await reference("same-payload", file);
@@ -132,7 +171,9 @@ async function main() {
       console.log(`    emulator           ${fmt(s)}`);
       // p99 as the median of the rounds' p99s: one round's tail moves by a whole millisecond at these rates.
       const p99 = (ms: Measure[]) => median(ms.map((m) => m.p99));
-      console.log(`    throughput ratio (median of ${ROUNDS}) ${ratio.toFixed(2)}; p99 (median of ${ROUNDS}) ${p99(subj).toFixed(1)} vs ${p99(base).toFixed(1)} ms; vs hello-world ${(s.rps / helloM.rps).toFixed(2)}`);
+      console.log(
+        `    throughput ratio (median of ${ROUNDS}) ${ratio.toFixed(2)}; p99 (median of ${ROUNDS}) ${p99(subj).toFixed(1)} vs ${p99(base).toFixed(1)} ms; vs hello-world ${(s.rps / helloM.rps).toFixed(2)}`,
+      );
     }
     same.child.kill();
     emu.child.kill("SIGINT");

@@ -21,9 +21,17 @@ const CONTRACTS: Array<{ name: string; source: string; prefix: string; deployed?
   { name: "USDStablecoin", source: "chain/contracts/USDStablecoin.sol", prefix: "usdStablecoin" },
   { name: "CardNFT", source: "chain/contracts/CardNFT.sol", prefix: "cardNft" },
   { name: "MysteryPool", source: "chain/contracts/MysteryPool.sol", prefix: "mysteryPool" },
-  { name: "VRFCoordinatorV2_5Mock", source: "chain/contracts/vrf/VRFCoordinatorV2_5Mock.sol", prefix: "vrfCoordinatorMock" },
+  {
+    name: "VRFCoordinatorV2_5Mock",
+    source: "chain/contracts/vrf/VRFCoordinatorV2_5Mock.sol",
+    prefix: "vrfCoordinatorMock",
+  },
   { name: "BuybackMarketplace", source: "chain/contracts/BuybackMarketplace.sol", prefix: "buybackMarketplace" },
-  { name: "ShippingPaymentProcessor", source: "chain/contracts/ShippingPaymentProcessor.sol", prefix: "shippingPaymentProcessor" },
+  {
+    name: "ShippingPaymentProcessor",
+    source: "chain/contracts/ShippingPaymentProcessor.sol",
+    prefix: "shippingPaymentProcessor",
+  },
   { name: "InstantPack", source: "chain/contracts/InstantPack.sol", prefix: "instantPack" },
   { name: "Multicall3", source: "chain/contracts/Multicall3.sol", prefix: "multicall3", deployed: true },
 ];

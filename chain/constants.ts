@@ -25,7 +25,14 @@ export const FUNDING = {
   vrfSubscriptionLink: 1_000_000n * 10n ** 18n,
 } as const;
 
-const ERROR_SOURCES = [usdStablecoinAbi, cardNftAbi, mysteryPoolAbi, vrfCoordinatorMockAbi, buybackMarketplaceAbi, instantPackAbi];
+const ERROR_SOURCES = [
+  usdStablecoinAbi,
+  cardNftAbi,
+  mysteryPoolAbi,
+  vrfCoordinatorMockAbi,
+  buybackMarketplaceAbi,
+  instantPackAbi,
+];
 type ContractError = Extract<(typeof ERROR_SOURCES)[number][number], { type: "error" }>;
 
 /**

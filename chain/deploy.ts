@@ -50,7 +50,11 @@ export interface Deployment {
   vrf: { subscriptionId: bigint; keyHash: Hex };
 }
 
-export async function deployAll(d: Deployer, config: DeployConfig, progress: (step: string) => void): Promise<Deployment> {
+export async function deployAll(
+  d: Deployer,
+  config: DeployConfig,
+  progress: (step: string) => void,
+): Promise<Deployment> {
   progress("deploying USDStablecoin");
   const stablecoin = await d.deploy("USDStablecoin", usdStablecoinAbi, usdStablecoinBytecode, [OPERATOR.address]);
   progress("deploying CardNFT");
@@ -62,8 +66,19 @@ export async function deployAll(d: Deployer, config: DeployConfig, progress: (st
     4n * 10n ** 15n, // wei per unit LINK
   ]);
   progress("creating VRF subscription");
-  const subReceipt = await d.write(OPERATOR, "createSubscription", vrfCoordinator, vrfCoordinatorMockAbi, "createSubscription", []);
-  const created = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "SubscriptionCreated", logs: subReceipt.logs });
+  const subReceipt = await d.write(
+    OPERATOR,
+    "createSubscription",
+    vrfCoordinator,
+    vrfCoordinatorMockAbi,
+    "createSubscription",
+    [],
+  );
+  const created = parseEventLogs({
+    abi: vrfCoordinatorMockAbi,
+    eventName: "SubscriptionCreated",
+    logs: subReceipt.logs,
+  });
   const subscriptionId = created[0]!.args.subId;
   await d.write(OPERATOR, "fundSubscription", vrfCoordinator, vrfCoordinatorMockAbi, "fundSubscription", [
     subscriptionId,
@@ -79,12 +94,21 @@ export async function deployAll(d: Deployer, config: DeployConfig, progress: (st
     subscriptionId,
   ]);
   progress("configuring MysteryPool");
-  await d.write(OPERATOR, "addConsumer", vrfCoordinator, vrfCoordinatorMockAbi, "addConsumer", [subscriptionId, mysteryPool]);
+  await d.write(OPERATOR, "addConsumer", vrfCoordinator, vrfCoordinatorMockAbi, "addConsumer", [
+    subscriptionId,
+    mysteryPool,
+  ]);
   const minterRole = keccak256(toHex("MINTER_ROLE"));
   await d.write(OPERATOR, "grant MINTER_ROLE", cardNft, cardNftAbi, "grantRole", [minterRole, mysteryPool]);
   await d.write(OPERATOR, "setRelayer", mysteryPool, mysteryPoolAbi, "setRelayer", [RELAYER.address, true]);
   await d.write(OPERATOR, "setGroups", mysteryPool, mysteryPoolAbi, "setGroups", [
-    config.groups.map((g) => ({ groupId: g.groupId, name: g.name, itemType: ItemType[g.itemType], minValue: g.minValue, maxValue: g.maxValue })),
+    config.groups.map((g) => ({
+      groupId: g.groupId,
+      name: g.name,
+      itemType: ItemType[g.itemType],
+      minValue: g.minValue,
+      maxValue: g.maxValue,
+    })),
   ]);
   for (const t of config.tiers) {
     await d.write(OPERATOR, `configureTier ${t.tierId}`, mysteryPool, mysteryPoolAbi, "configureTier", [
@@ -108,13 +132,12 @@ export async function deployAll(d: Deployer, config: DeployConfig, progress: (st
   ]);
   progress("deploying ShippingPaymentProcessor");
   // Shipping quotes are signed by the operator key (the service's shipping signer); payments go to the treasury.
-  const shippingProcessor = await d.deploy("ShippingPaymentProcessor", shippingPaymentProcessorAbi, shippingPaymentProcessorBytecode, [
-    OPERATOR.address,
-    stablecoin,
-    cardNft,
-    OPERATOR.address,
-    TREASURY.address,
-  ]);
+  const shippingProcessor = await d.deploy(
+    "ShippingPaymentProcessor",
+    shippingPaymentProcessorAbi,
+    shippingPaymentProcessorBytecode,
+    [OPERATOR.address, stablecoin, cardNft, OPERATOR.address, TREASURY.address],
+  );
   progress("deploying Multicall3");
   const existing = await d.raw("eth_getCode", [MULTICALL3_ADDRESS, "latest"]);
   if (!existing || existing === "0x") {
@@ -126,7 +149,12 @@ export async function deployAll(d: Deployer, config: DeployConfig, progress: (st
   }
   progress("funding accounts");
   const recipients = [mysteryPool, RELAYER.address, POOL_SIGNER.address, ...END_USERS.map((u) => u.address)];
-  const amounts = [FUNDING.poolLiquidityUsdc, FUNDING.relayerUsdc, FUNDING.poolSignerUsdc, ...END_USERS.map(() => FUNDING.endUserUsdc)];
+  const amounts = [
+    FUNDING.poolLiquidityUsdc,
+    FUNDING.relayerUsdc,
+    FUNDING.poolSignerUsdc,
+    ...END_USERS.map(() => FUNDING.endUserUsdc),
+  ];
   await d.write(OPERATOR, "mintBatch", stablecoin, usdStablecoinAbi, "mintBatch", [recipients, amounts]);
   await d.write(POOL_SIGNER, "approve marketplace", stablecoin, usdStablecoinAbi, "approve", [marketplace, maxUint256]);
   await d.write(RELAYER, "approve pool", stablecoin, usdStablecoinAbi, "approve", [mysteryPool, maxUint256]);
@@ -141,10 +169,20 @@ export async function deployAll(d: Deployer, config: DeployConfig, progress: (st
     VRF_KEY_HASH,
     subscriptionId,
   ]);
-  await d.write(OPERATOR, "addConsumer instant", vrfCoordinator, vrfCoordinatorMockAbi, "addConsumer", [subscriptionId, instantPack]);
+  await d.write(OPERATOR, "addConsumer instant", vrfCoordinator, vrfCoordinatorMockAbi, "addConsumer", [
+    subscriptionId,
+    instantPack,
+  ]);
   await d.write(OPERATOR, "grant MINTER_ROLE instant", cardNft, cardNftAbi, "grantRole", [minterRole, instantPack]);
   for (const t of config.packetTypes) {
-    await d.write(OPERATOR, `configurePacketType ${t.packetTypeId}`, instantPack, instantPackAbi, "configurePacketType", [t.packetTypeId, t.price, t.stock, t.cardsPerPack]);
+    await d.write(
+      OPERATOR,
+      `configurePacketType ${t.packetTypeId}`,
+      instantPack,
+      instantPackAbi,
+      "configurePacketType",
+      [t.packetTypeId, t.price, t.stock, t.cardsPerPack],
+    );
   }
 
   const addresses: ChainAddresses = {

@@ -28,7 +28,12 @@ export const offerRequestTypes = {
 
 /** The BuybackMarketplace's EIP-712 domain on a chain. */
 export const marketplaceDomain = (chain: { chainId: number; addresses: { marketplace: `0x${string}` } }) =>
-  ({ name: "BuybackMarketplace", version: "1", chainId: chain.chainId, verifyingContract: chain.addresses.marketplace }) as const;
+  ({
+    name: "BuybackMarketplace",
+    version: "1",
+    chainId: chain.chainId,
+    verifyingContract: chain.addresses.marketplace,
+  }) as const;
 
 /** EIP-712 types of the ShippingPaymentProcessor's `ShippingQuote` (signed by the shipping signer). */
 export const shippingQuoteTypes = {

@@ -20,7 +20,16 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { sendTransaction as viemSendTransaction } from "viem/actions";
 import { usdStablecoinAbi, vrfCoordinatorMockAbi } from "./generated/contracts.ts";
-import { END_USERS, OPERATOR, POOL_SIGNER, RELAYER, SPARE_ACCOUNTS, TREASURY, VRF_NODE, type FixtureAccount } from "./accounts.ts";
+import {
+  END_USERS,
+  OPERATOR,
+  POOL_SIGNER,
+  RELAYER,
+  SPARE_ACCOUNTS,
+  TREASURY,
+  VRF_NODE,
+  type FixtureAccount,
+} from "./accounts.ts";
 import { MULTICALL3_ADDRESS } from "./constants.ts";
 import { deployAll } from "./deploy.ts";
 import { DEFAULT_PACKET_TYPES } from "./instant.ts";
@@ -204,7 +213,11 @@ export class EmulatorChain implements Chain {
       const locked = (client: any) => ({
         sendTransaction: (args: any) => this.withSendLock(account.address, () => viemSendTransaction(client, args)),
       });
-      w = base.extend(locked).extend(walletActions).extend(locked) as unknown as WalletClient<Transport, ViemChain, Account>;
+      w = base.extend(locked).extend(walletActions).extend(locked) as unknown as WalletClient<
+        Transport,
+        ViemChain,
+        Account
+      >;
       this.wallets.set(account.address, w);
     }
     return w;
@@ -222,7 +235,12 @@ export class EmulatorChain implements Chain {
     return requireSuccess(await sendAndWait(this, from, tx), label);
   }
 
-  async deploy(label: string, abi: readonly unknown[], bytecode: Hex, args: readonly unknown[]): Promise<`0x${string}`> {
+  async deploy(
+    label: string,
+    abi: readonly unknown[],
+    bytecode: Hex,
+    args: readonly unknown[],
+  ): Promise<`0x${string}`> {
     const hash = await this.walletClientFor(OPERATOR).deployContract({ abi: abi as any, bytecode, args: args as any });
     const receipt = await this.receipt(hash, `deploy ${label}`);
     if (!receipt.contractAddress) throw new Error(`chain: no contract address for ${label}`);
@@ -238,7 +256,13 @@ export class EmulatorChain implements Chain {
     args: readonly unknown[],
     gas?: bigint,
   ) {
-    const call = { address: to, abi: abi as any, functionName, args: args as any, ...(gas === undefined ? {} : { gas }) };
+    const call = {
+      address: to,
+      abi: abi as any,
+      functionName,
+      args: args as any,
+      ...(gas === undefined ? {} : { gas }),
+    };
     const hash = await this.walletClientFor(from).writeContract(call);
     return this.receipt(hash, label);
   }
@@ -246,7 +270,11 @@ export class EmulatorChain implements Chain {
   // ---------------------------------------------------------------- deployment
 
   async deployAll(progress: (step: string) => void): Promise<void> {
-    const deployed = await deployAll(this, { groups: this.groups, tiers: this.tiers, packetTypes: this.packetTypes }, progress);
+    const deployed = await deployAll(
+      this,
+      { groups: this.groups, tiers: this.tiers, packetTypes: this.packetTypes },
+      progress,
+    );
     this.addresses = deployed.addresses;
     this.vrf = deployed.vrf;
     this.deployBlock = BigInt((await this.raw("eth_blockNumber")) as string);
@@ -303,9 +331,13 @@ export class EmulatorChain implements Chain {
   }
 
   async importState(input: ChainStateExport): Promise<void> {
-    if (!this.inProcess) throw new JournalError("an attached chain (--rpc-url) cannot load a chain from a state export; start the emulator without --rpc-url");
+    if (!this.inProcess)
+      throw new JournalError(
+        "an attached chain (--rpc-url) cannot load a chain from a state export; start the emulator without --rpc-url",
+      );
     const doc = parseChainExport(input);
-    if (doc.chain_id !== this.chainId) throw new JournalError(`the state's chain has chain id ${doc.chain_id}, this chain ${this.chainId}`);
+    if (doc.chain_id !== this.chainId)
+      throw new JournalError(`the state's chain has chain id ${doc.chain_id}, this chain ${this.chainId}`);
     const built = await rebuildNetwork(doc);
     // Everything queued on the old network finishes first; the VRF cursor continues from the new head.
     await this.scanChain;
@@ -372,7 +404,10 @@ export class EmulatorChain implements Chain {
   async faucet(address: `0x${string}`, amounts: { usdc?: bigint; eth?: bigint }) {
     const out: { usdcTx?: `0x${string}`; ethTx?: string } = {};
     if (amounts.usdc && amounts.usdc > 0n) {
-      const r = await this.write(OPERATOR, "faucet mint", this.addresses.stablecoin, usdStablecoinAbi, "mint", [address, amounts.usdc]);
+      const r = await this.write(OPERATOR, "faucet mint", this.addresses.stablecoin, usdStablecoinAbi, "mint", [
+        address,
+        amounts.usdc,
+      ]);
       out.usdcTx = r.transactionHash;
     }
     if (amounts.eth && amounts.eth > 0n) {

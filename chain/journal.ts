@@ -16,7 +16,8 @@ export interface Eip1193Like {
 }
 
 /** `[method, params]`, plus the unix-seconds timestamp of the first block the call mined, if it mined any. */
-export type JournalEntry = [method: string, params: unknown[]] | [method: string, params: unknown[], firstBlockTime: number];
+export type JournalEntry =
+  [method: string, params: unknown[]] | [method: string, params: unknown[], firstBlockTime: number];
 
 /** The latest block: a replay must end on exactly this block. */
 export interface ChainHead {
@@ -54,7 +55,13 @@ export const JOURNALED_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 /** Serialised with the journaled calls so the journal's order is the order they ran in. */
-const ORDERED_METHODS: ReadonlySet<string> = new Set([...JOURNALED_METHODS, "evm_snapshot", "evm_revert", "evm_setNextBlockTimestamp", "evm_increaseTime"]);
+const ORDERED_METHODS: ReadonlySet<string> = new Set([
+  ...JOURNALED_METHODS,
+  "evm_snapshot",
+  "evm_revert",
+  "evm_setNextBlockTimestamp",
+  "evm_increaseTime",
+]);
 
 export class JournalError extends Error {
   constructor(message: string) {
@@ -69,7 +76,11 @@ interface RpcBlock {
   timestamp: string;
 }
 
-const headOf = (b: RpcBlock): ChainHead => ({ number: Number(BigInt(b.number)), hash: b.hash, timestamp: Number(BigInt(b.timestamp)) });
+const headOf = (b: RpcBlock): ChainHead => ({
+  number: Number(BigInt(b.number)),
+  hash: b.hash,
+  timestamp: Number(BigInt(b.timestamp)),
+});
 
 /**
  * Wraps a provider: journaled calls run one at a time and are recorded when they succeed;
@@ -93,7 +104,9 @@ export class ChainJournal implements Eip1193Like {
 
   /** A journal for a network that ran `entries` already (none for a fresh one). */
   static async over(inner: Eip1193Like, entries: JournalEntry[] = []): Promise<ChainJournal> {
-    const head = headOf((await inner.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as RpcBlock);
+    const head = headOf(
+      (await inner.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as RpcBlock,
+    );
     return new ChainJournal(inner, entries, head);
   }
 
@@ -124,9 +137,18 @@ export class ChainJournal implements Eip1193Like {
   }
 
   request(args: { method: string; params?: unknown[] | object }): Promise<unknown> {
-    if (args.method === "evm_setIntervalMining" && Array.isArray(args.params) && args.params[0] !== 0 && args.params[0] !== "0x0")
+    if (
+      args.method === "evm_setIntervalMining" &&
+      Array.isArray(args.params) &&
+      args.params[0] !== 0 &&
+      args.params[0] !== "0x0"
+    )
       // Blocks mined by wall time could not be replayed, so the chain could not be restored from a state file.
-      return Promise.reject(new JournalError("evm_setIntervalMining is not supported by the emulator's chain (its blocks could not be restored from a state file); mine with evm_mine"));
+      return Promise.reject(
+        new JournalError(
+          "evm_setIntervalMining is not supported by the emulator's chain (its blocks could not be restored from a state file); mine with evm_mine",
+        ),
+      );
     if (!ORDERED_METHODS.has(args.method)) return this.inner.request(args);
     const run = this.tail.then(() => this.ordered(args));
     this.tail = run.catch(() => undefined);
@@ -167,7 +189,12 @@ export class ChainJournal implements Eip1193Like {
       const first =
         after.number === before.number + 1
           ? after
-          : headOf((await this.inner.request({ method: "eth_getBlockByNumber", params: [`0x${(before.number + 1).toString(16)}`, false] })) as RpcBlock);
+          : headOf(
+              (await this.inner.request({
+                method: "eth_getBlockByNumber",
+                params: [`0x${(before.number + 1).toString(16)}`, false],
+              })) as RpcBlock,
+            );
       entry = [args.method, params, first.timestamp];
     }
     // Entry and head change together, so an export never sees one without the other.
@@ -177,7 +204,9 @@ export class ChainJournal implements Eip1193Like {
   }
 
   private async latest(): Promise<ChainHead> {
-    return headOf((await this.inner.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as RpcBlock);
+    return headOf(
+      (await this.inner.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as RpcBlock,
+    );
   }
 }
 
@@ -186,12 +215,17 @@ export class ChainJournal implements Eip1193Like {
  * entry i (and with entries.length at the end) so the caller can take a snapshot at a position.
  * Throws a JournalError naming the entry when a call fails.
  */
-export async function replayJournal(inner: Eip1193Like, entries: readonly JournalEntry[], at?: (index: number) => Promise<void>): Promise<void> {
+export async function replayJournal(
+  inner: Eip1193Like,
+  entries: readonly JournalEntry[],
+  at?: (index: number) => Promise<void>,
+): Promise<void> {
   for (let i = 0; i < entries.length; i++) {
     await at?.(i);
     const [method, params, firstBlockTime] = entries[i]!;
     try {
-      if (firstBlockTime !== undefined) await inner.request({ method: "evm_setNextBlockTimestamp", params: [firstBlockTime] });
+      if (firstBlockTime !== undefined)
+        await inner.request({ method: "evm_setNextBlockTimestamp", params: [firstBlockTime] });
       await inner.request({ method, params });
     } catch (err) {
       throw new JournalError(`chain journal entry ${i} (${method}) failed on replay: ${(err as Error).message}`);
@@ -199,4 +233,3 @@ export async function replayJournal(inner: Eip1193Like, entries: readonly Journa
   }
   await at?.(entries.length);
 }
-

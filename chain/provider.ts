@@ -18,7 +18,9 @@ export const HARDHAT_RANGE = "~2.29.0";
 /** A chain was asked for, but Hardhat is not installed beside the package. */
 export class HardhatMissingError extends Error {
   constructor() {
-    super(`the local chain needs Hardhat, which is not installed: npm install -D hardhat@${HARDHAT_RANGE} (or start without a chain: --no-chain)`);
+    super(
+      `the local chain needs Hardhat, which is not installed: npm install -D hardhat@${HARDHAT_RANGE} (or start without a chain: --no-chain)`,
+    );
     this.name = "HardhatMissingError";
   }
 }
@@ -74,7 +76,10 @@ export async function createInProcessProvider(startTime: number): Promise<Eip119
         ...hh.network.hardhatNetwork,
         initialDate: new Date(Math.floor(startTime / 1000) * 1000).toISOString(),
         // Explicit keys (same as the default mnemonic) avoid HD derivation at start-up.
-        accounts: FIXTURE_ACCOUNTS.map((a) => ({ privateKey: a.privateKey, balance: (10_000n * 10n ** 18n).toString() })),
+        accounts: FIXTURE_ACCOUNTS.map((a) => ({
+          privateKey: a.privateKey,
+          balance: (10_000n * 10n ** 18n).toString(),
+        })),
       },
     },
   });
@@ -82,7 +87,10 @@ export async function createInProcessProvider(startTime: number): Promise<Eip119
 }
 
 /** Serves `provider` as JSON-RPC (HTTP and WebSocket) on 127.0.0.1:<port>; rejects when the port is taken. */
-export async function serveJsonRpc(provider: Eip1193Like, port: number): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveJsonRpc(
+  provider: Eip1193Like,
+  port: number,
+): Promise<{ url: string; close(): Promise<void> }> {
   const hh = loadHardhat();
   const server = new hh.JsonRpcServer({ hostname: "127.0.0.1", port, provider });
   // Hardhat's listen() never rejects: a busy port would surface as an uncaught 'error' event.
@@ -116,13 +124,18 @@ export interface RebuiltNetwork {
 }
 
 /** A fresh in-process network at the export's genesis, with its journal replayed; checks it ends on the recorded block. */
-export async function rebuildNetwork(doc: ChainStateExport, progress?: (step: string) => void): Promise<RebuiltNetwork> {
+export async function rebuildNetwork(
+  doc: ChainStateExport,
+  progress?: (step: string) => void,
+): Promise<RebuiltNetwork> {
   const network = await createInProcessProvider(doc.genesis_time * 1000);
   let deploySnapshot = "";
   const every = Math.max(1, Math.ceil(doc.journal.length / 10));
   await replayJournal(network, doc.journal, async (i) => {
-    if (i === doc.deployment.journal_length) deploySnapshot = (await network.request({ method: "evm_snapshot", params: [] })) as string;
-    if (progress && i > 0 && i < doc.journal.length && i % every === 0) progress(`replaying the chain journal (${i}/${doc.journal.length})`);
+    if (i === doc.deployment.journal_length)
+      deploySnapshot = (await network.request({ method: "evm_snapshot", params: [] })) as string;
+    if (progress && i > 0 && i < doc.journal.length && i % every === 0)
+      progress(`replaying the chain journal (${i}/${doc.journal.length})`);
   });
   const journal = await ChainJournal.over(network, [...doc.journal]);
   const head = journal.head;

@@ -30,7 +30,10 @@ export async function waitForReceipt(reader: Reader, hash: Hex): Promise<Transac
 }
 
 /** The mined receipt, or null when the node does not know the hash (no wait). */
-export async function receiptOf(reader: Pick<PublicClient, "getTransactionReceipt">, hash: Hex): Promise<TransactionReceipt | null> {
+export async function receiptOf(
+  reader: Pick<PublicClient, "getTransactionReceipt">,
+  hash: Hex,
+): Promise<TransactionReceipt | null> {
   try {
     return await reader.getTransactionReceipt({ hash });
   } catch {
@@ -40,7 +43,8 @@ export async function receiptOf(reader: Pick<PublicClient, "getTransactionReceip
 
 /** `receipt` when it succeeded; a reverted one throws TxFailedError naming `label`. */
 export function requireSuccess(receipt: TransactionReceipt, label: string): TransactionReceipt {
-  if (receipt.status !== "success") throw new TxFailedError(`chain: transaction reverted: ${label} (${receipt.transactionHash})`, receipt);
+  if (receipt.status !== "success")
+    throw new TxFailedError(`chain: transaction reverted: ${label} (${receipt.transactionHash})`, receipt);
   return receipt;
 }
 

@@ -12,7 +12,10 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
   progress("starting network");
   let chain: EmulatorChain;
   if (options.rpcUrl) {
-    if (options.restore) throw new JournalError("an attached chain (--rpc-url) cannot load a chain from a state export; start the emulator without --rpc-url");
+    if (options.restore)
+      throw new JournalError(
+        "an attached chain (--rpc-url) cannot load a chain from a state export; start the emulator without --rpc-url",
+      );
     const transport = http(options.rpcUrl, { retryCount: 0, timeout: 30_000 })({});
     const inner: Eip1193Like = { request: (args) => transport.request(args as any) };
     chain = new EmulatorChain(options, inner, false);
@@ -23,7 +26,8 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     chain = new EmulatorChain(options, built.journal, true);
     try {
       await chain.init(options);
-      if (doc.chain_id !== chain.chainId) throw new JournalError(`the state's chain has chain id ${doc.chain_id}, this chain ${chain.chainId}`);
+      if (doc.chain_id !== chain.chainId)
+        throw new JournalError(`the state's chain has chain id ${doc.chain_id}, this chain ${chain.chainId}`);
       chain.restored(doc, built);
       // Served only once rebuilt: a wallet never sees the chain half replayed.
       const port = options.rpcPort === undefined ? 0 : options.rpcPort;

@@ -47,9 +47,24 @@ export function parseChainExport(input: unknown): ChainStateExport {
   if (!isCount(doc.genesis_time)) throw bad("genesis_time");
   const d = doc.deployment;
   if (!d || typeof d !== "object") throw bad("deployment");
-  const names: Array<keyof ChainAddresses> = ["stablecoin", "cardNft", "mysteryPool", "vrfCoordinator", "marketplace", "multicall3", "shippingProcessor", "instantPack"];
-  if (!d.addresses || typeof d.addresses !== "object" || !names.every((n) => isHex(d.addresses[n]) && d.addresses[n].length === 42)) throw bad("deployment.addresses");
-  if (typeof d.vrf_subscription_id !== "string" || !/^[0-9]+$/.test(d.vrf_subscription_id)) throw bad("deployment.vrf_subscription_id");
+  const names: Array<keyof ChainAddresses> = [
+    "stablecoin",
+    "cardNft",
+    "mysteryPool",
+    "vrfCoordinator",
+    "marketplace",
+    "multicall3",
+    "shippingProcessor",
+    "instantPack",
+  ];
+  if (
+    !d.addresses ||
+    typeof d.addresses !== "object" ||
+    !names.every((n) => isHex(d.addresses[n]) && d.addresses[n].length === 42)
+  )
+    throw bad("deployment.addresses");
+  if (typeof d.vrf_subscription_id !== "string" || !/^[0-9]+$/.test(d.vrf_subscription_id))
+    throw bad("deployment.vrf_subscription_id");
   if (!isHex(d.vrf_key_hash)) throw bad("deployment.vrf_key_hash");
   if (!isCount(d.block) || !isCount(d.journal_length)) throw bad("deployment.block / journal_length");
   const h = doc.head;
@@ -57,7 +72,15 @@ export function parseChainExport(input: unknown): ChainStateExport {
   if (!Array.isArray(doc.journal)) throw bad("journal");
   if (d.journal_length > doc.journal.length) throw bad("deployment.journal_length is past the journal's end");
   doc.journal.forEach((e, i) => {
-    if (!Array.isArray(e) || e.length < 2 || e.length > 3 || typeof e[0] !== "string" || !JOURNALED_METHODS.has(e[0]) || !Array.isArray(e[1]) || (e.length === 3 && !isCount(e[2])))
+    if (
+      !Array.isArray(e) ||
+      e.length < 2 ||
+      e.length > 3 ||
+      typeof e[0] !== "string" ||
+      !JOURNALED_METHODS.has(e[0]) ||
+      !Array.isArray(e[1]) ||
+      (e.length === 3 && !isCount(e[2]))
+    )
       throw bad(`journal entry ${i}`);
   });
   return doc as ChainStateExport;

@@ -10,7 +10,12 @@ export const ItemType = { CARD: 0, GRADED_CARD: 1, PACKET: 2, SEALED_PRODUCT: 3 
 
 /** CardNFT burn types (getItemBurnType); 0 = none. */
 export const BURN_TYPES = { NONE: 0, REDEEM_CARD: 1, REDEEM_PRODUCT: 2, GRADING: 3 } as const;
-export const BURN_TYPE_LABELS: Record<number, string> = { 0: "NONE", 1: "REDEEM_CARD", 2: "REDEEM_PRODUCT", 3: "GRADING" };
+export const BURN_TYPE_LABELS: Record<number, string> = {
+  0: "NONE",
+  1: "REDEEM_CARD",
+  2: "REDEEM_PRODUCT",
+  3: "GRADING",
+};
 
 export interface GroupConfig {
   groupId: number;
@@ -57,7 +62,15 @@ export const DEFAULT_TIERS: readonly TierConfig[] = [
     price: usd(25),
     active: true,
     slots: [
-      { slotType: "CARD", groups: [{ groupId: 1, weight: 6000 }, { groupId: 2, weight: 3000 }, { groupId: 3, weight: 900 }, { groupId: 4, weight: 100 }] },
+      {
+        slotType: "CARD",
+        groups: [
+          { groupId: 1, weight: 6000 },
+          { groupId: 2, weight: 3000 },
+          { groupId: 3, weight: 900 },
+          { groupId: 4, weight: 100 },
+        ],
+      },
       { slotType: "PACKET", groups: [{ groupId: 7, weight: 1 }] },
     ],
   },
@@ -68,8 +81,21 @@ export const DEFAULT_TIERS: readonly TierConfig[] = [
     price: usd(100),
     active: true,
     slots: [
-      { slotType: "CARD", groups: [{ groupId: 2, weight: 7000 }, { groupId: 3, weight: 2700 }, { groupId: 4, weight: 300 }] },
-      { slotType: "GRADED_CARD", groups: [{ groupId: 5, weight: 9700 }, { groupId: 6, weight: 300 }] },
+      {
+        slotType: "CARD",
+        groups: [
+          { groupId: 2, weight: 7000 },
+          { groupId: 3, weight: 2700 },
+          { groupId: 4, weight: 300 },
+        ],
+      },
+      {
+        slotType: "GRADED_CARD",
+        groups: [
+          { groupId: 5, weight: 9700 },
+          { groupId: 6, weight: 300 },
+        ],
+      },
       { slotType: "PACKET", groups: [{ groupId: 7, weight: 1 }] },
     ],
   },
@@ -80,9 +106,28 @@ export const DEFAULT_TIERS: readonly TierConfig[] = [
     price: usd(500),
     active: true,
     slots: [
-      { slotType: "GRADED_CARD", groups: [{ groupId: 5, weight: 7000 }, { groupId: 6, weight: 2900 }, { groupId: 9, weight: 100 }] },
-      { slotType: "SEALED_PRODUCT", groups: [{ groupId: 8, weight: 9500 }, { groupId: 10, weight: 500 }] },
-      { slotType: "CARD", groups: [{ groupId: 3, weight: 8000 }, { groupId: 4, weight: 2000 }] },
+      {
+        slotType: "GRADED_CARD",
+        groups: [
+          { groupId: 5, weight: 7000 },
+          { groupId: 6, weight: 2900 },
+          { groupId: 9, weight: 100 },
+        ],
+      },
+      {
+        slotType: "SEALED_PRODUCT",
+        groups: [
+          { groupId: 8, weight: 9500 },
+          { groupId: 10, weight: 500 },
+        ],
+      },
+      {
+        slotType: "CARD",
+        groups: [
+          { groupId: 3, weight: 8000 },
+          { groupId: 4, weight: 2000 },
+        ],
+      },
     ],
   },
 ];
@@ -95,7 +140,7 @@ export function tierExpectedValue(tier: TierConfig, groups: readonly GroupConfig
     for (const { groupId, weight } of slot.groups) {
       const g = groups.find((x) => x.groupId === groupId);
       if (!g) throw new Error(`unknown group ${groupId}`);
-      ev += ((g.minValue + g.maxValue) / 2n) * BigInt(weight) / total;
+      ev += (((g.minValue + g.maxValue) / 2n) * BigInt(weight)) / total;
     }
   }
   return ev;

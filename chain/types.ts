@@ -77,13 +77,19 @@ export interface Chain {
   snapshot(): Promise<string>;
   revert(id: string): Promise<void>;
   /** Mint USDC (operator) and/or send ETH (operator transfer). */
-  faucet(address: `0x${string}`, amounts: { usdc?: bigint; eth?: bigint }): Promise<{ usdcTx?: `0x${string}`; ethTx?: string }>;
+  faucet(
+    address: `0x${string}`,
+    amounts: { usdc?: bigint; eth?: bigint },
+  ): Promise<{ usdcTx?: `0x${string}`; ethTx?: string }>;
   /** VRF requests not fulfilled yet, ascending. */
   pendingVrfRequests(): Promise<bigint[]>;
   /** Whether one request is still waiting (one storage read; pendingVrfRequests returns every pending id). */
   isVrfPending(requestId: bigint): Promise<boolean>;
   /** Fulfil a request (default: oldest pending) with the given words or words derived from the seed. */
-  fulfillVrf(requestId?: bigint, words?: bigint[]): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }>;
+  fulfillVrf(
+    requestId?: bigint,
+    words?: bigint[],
+  ): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }>;
   /** The words fulfillVrf would use by default for a request. */
   vrfWordsFor(requestId: bigint, numWords: number): bigint[];
   /** Called once per RandomWordsRequested mined after subscribing. Returns an unsubscribe function. */

@@ -8,21 +8,40 @@ import { vrfCoordinatorMockAbi } from "./generated/contracts.ts";
 export function vrfWords(seed: bigint, requestId: bigint, numWords: number): bigint[] {
   const words: bigint[] = [];
   for (let i = 0; i < numWords; i++) {
-    const encoded = encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }, { type: "uint256" }], [seed, requestId, BigInt(i)]);
+    const encoded = encodeAbiParameters(
+      [{ type: "uint256" }, { type: "uint256" }, { type: "uint256" }],
+      [seed, requestId, BigInt(i)],
+    );
     words.push(BigInt(keccak256(encoded)));
   }
   return words;
 }
 
 /** VRF requests not fulfilled yet, ascending. */
-export async function pendingVrfRequests(reader: Pick<PublicClient, "readContract">, coordinator: `0x${string}`): Promise<bigint[]> {
-  const ids = await reader.readContract({ address: coordinator, abi: vrfCoordinatorMockAbi, functionName: "pendingRequestIds" });
+export async function pendingVrfRequests(
+  reader: Pick<PublicClient, "readContract">,
+  coordinator: `0x${string}`,
+): Promise<bigint[]> {
+  const ids = await reader.readContract({
+    address: coordinator,
+    abi: vrfCoordinatorMockAbi,
+    functionName: "pendingRequestIds",
+  });
   return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** Whether one request is still waiting (one storage read). */
-export async function isVrfPending(reader: Pick<PublicClient, "readContract">, coordinator: `0x${string}`, requestId: bigint): Promise<boolean> {
-  const [subId] = await reader.readContract({ address: coordinator, abi: vrfCoordinatorMockAbi, functionName: "getRequest", args: [requestId] });
+export async function isVrfPending(
+  reader: Pick<PublicClient, "readContract">,
+  coordinator: `0x${string}`,
+  requestId: bigint,
+): Promise<boolean> {
+  const [subId] = await reader.readContract({
+    address: coordinator,
+    abi: vrfCoordinatorMockAbi,
+    functionName: "getRequest",
+    args: [requestId],
+  });
   return subId !== 0n;
 }
 
@@ -65,7 +84,19 @@ export async function fulfillVrf(
   // the consumer gets exactly callbackGasLimit (the mock reverts if it could not), the rest is the mock's own work.
   const gas = BigInt(callbackGasLimit) + BigInt(callbackGasLimit) / 32n + 1_000_000n;
   const label = `fulfillRandomWords ${id}`;
-  const receipt = await chain.write(VRF_NODE, label, coordinator, vrfCoordinatorMockAbi, "fulfillRandomWordsWithOverride", args, gas);
-  const [fulfilled] = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsFulfilled", logs: receipt.logs });
+  const receipt = await chain.write(
+    VRF_NODE,
+    label,
+    coordinator,
+    vrfCoordinatorMockAbi,
+    "fulfillRandomWordsWithOverride",
+    args,
+    gas,
+  );
+  const [fulfilled] = parseEventLogs({
+    abi: vrfCoordinatorMockAbi,
+    eventName: "RandomWordsFulfilled",
+    logs: receipt.logs,
+  });
   return { requestId: id, success: fulfilled?.args.success ?? false, txHash: receipt.transactionHash };
 }

@@ -45,65 +45,136 @@ const shiftHeader = (a: Answer, name: string, by: number) => {
 const success = (a: Answer) => a.status < 400 && a.body?.success === true;
 
 export const CORRUPTIONS: readonly Corruption[] = [
-  { name: "ratelimit-remaining-frozen", breaks: "X-RateLimit-Remaining counts down", apply: (a) => {
+  {
+    name: "ratelimit-remaining-frozen",
+    breaks: "X-RateLimit-Remaining counts down",
+    apply: (a) => {
       if (a.headers["x-ratelimit-limit"]) a.headers["x-ratelimit-remaining"] = a.headers["x-ratelimit-limit"];
-    } },
-  { name: "ratelimit-limit-doubled", breaks: "X-RateLimit-Limit is the ceiling in force", apply: (a) => {
+    },
+  },
+  {
+    name: "ratelimit-limit-doubled",
+    breaks: "X-RateLimit-Limit is the ceiling in force",
+    apply: (a) => {
       const v = a.headers["x-ratelimit-limit"];
       if (v) a.headers["x-ratelimit-limit"] = String(Number(v) * 2);
-    } },
-  { name: "ratelimit-reset-in-ms", breaks: "X-RateLimit-Reset is unix seconds", apply: (a) => {
+    },
+  },
+  {
+    name: "ratelimit-reset-in-ms",
+    breaks: "X-RateLimit-Reset is unix seconds",
+    apply: (a) => {
       const v = a.headers["x-ratelimit-reset"];
       if (v) a.headers["x-ratelimit-reset"] = String(Number(v) * 1000);
-    } },
-  { name: "credits-cost-plus-one", breaks: "X-Credits-Cost is the route's cost (0 when refunded)", apply: (a) => shiftHeader(a, "x-credits-cost", 1) },
-  { name: "credits-remaining-plus-three", breaks: "X-Credits-Remaining is the balance after the call", apply: (a) => shiftHeader(a, "x-credits-remaining", 3) },
-  { name: "request-id-dropped", breaks: "every answer carries X-Request-Id", apply: (a) => void delete a.headers["x-request-id"] },
-  { name: "media-type-text", breaks: "answers are application/json", apply: (a) => void (a.headers["content-type"] = "text/plain; charset=utf-8") },
-  { name: "field-dropped", breaks: "records carry their required fields", apply: (a) => {
+    },
+  },
+  {
+    name: "credits-cost-plus-one",
+    breaks: "X-Credits-Cost is the route's cost (0 when refunded)",
+    apply: (a) => shiftHeader(a, "x-credits-cost", 1),
+  },
+  {
+    name: "credits-remaining-plus-three",
+    breaks: "X-Credits-Remaining is the balance after the call",
+    apply: (a) => shiftHeader(a, "x-credits-remaining", 3),
+  },
+  {
+    name: "request-id-dropped",
+    breaks: "every answer carries X-Request-Id",
+    apply: (a) => void delete a.headers["x-request-id"],
+  },
+  {
+    name: "media-type-text",
+    breaks: "answers are application/json",
+    apply: (a) => void (a.headers["content-type"] = "text/plain; charset=utf-8"),
+  },
+  {
+    name: "field-dropped",
+    breaks: "records carry their required fields",
+    apply: (a) => {
       if (!success(a)) return;
       for (const r of records(a.body!.data)) {
         const k = Object.keys(r).find((key) => !Array.isArray(r[key]));
         if (k) delete r[k];
       }
-    } },
-  { name: "field-retyped", breaks: "fields keep their types (numbers and booleans are not strings)", apply: (a) => {
+    },
+  },
+  {
+    name: "field-retyped",
+    breaks: "fields keep their types (numbers and booleans are not strings)",
+    apply: (a) => {
       if (!success(a)) return;
-      for (const r of records(a.body!.data)) for (const [k, v] of Object.entries(r)) if (typeof v === "number" || typeof v === "boolean") r[k] = String(v);
-    } },
-  { name: "status-2xx-swapped", breaks: "a success has its documented status (200, 201, 202)", apply: (a) => {
+      for (const r of records(a.body!.data))
+        for (const [k, v] of Object.entries(r)) if (typeof v === "number" || typeof v === "boolean") r[k] = String(v);
+    },
+  },
+  {
+    name: "status-2xx-swapped",
+    breaks: "a success has its documented status (200, 201, 202)",
+    apply: (a) => {
       if (a.status === 201 || a.status === 202) a.status = 200;
       else if (a.status === 200) a.status = 203;
-    } },
-  { name: "status-4xx-swapped", breaks: "an error has its documented status", apply: (a) => {
+    },
+  },
+  {
+    name: "status-4xx-swapped",
+    breaks: "an error has its documented status",
+    apply: (a) => {
       const swap: Record<number, number> = { 400: 422, 404: 410, 409: 400, 403: 401, 401: 403, 402: 400 };
       if (swap[a.status]) a.status = swap[a.status]!;
-    } },
-  { name: "error-code-shouted", breaks: "error codes are spelled as documented", apply: (a) => {
-      if (a.status >= 400 && typeof a.body?.error === "string") a.body.error = a.body.error.toUpperCase().replace(/ /g, "_");
+    },
+  },
+  {
+    name: "error-code-shouted",
+    breaks: "error codes are spelled as documented",
+    apply: (a) => {
+      if (a.status >= 400 && typeof a.body?.error === "string")
+        a.body.error = a.body.error.toUpperCase().replace(/ /g, "_");
       if (a.status >= 400 && typeof a.body?.code === "string") a.body.code = a.body.code.toUpperCase();
-    } },
-  { name: "paging-has-more-flipped", breaks: "has_more says whether rows follow", apply: (a) => {
+    },
+  },
+  {
+    name: "paging-has-more-flipped",
+    breaks: "has_more says whether rows follow",
+    apply: (a) => {
       const p = a.body?.pagination;
       if (isObj(p) && typeof p.has_more === "boolean") p.has_more = !p.has_more;
-    } },
-  { name: "paging-total-shifted", breaks: "total_count counts the collection", apply: (a) => {
+    },
+  },
+  {
+    name: "paging-total-shifted",
+    breaks: "total_count counts the collection",
+    apply: (a) => {
       if (typeof a.body?.total_count === "number") a.body.total_count += 1;
       const d = a.body?.data;
       if (isObj(d) && typeof d.total === "number") d.total += 1;
-    } },
-  { name: "envelope-data-renamed", breaks: "a success is {success:true, data}", apply: (a) => {
+    },
+  },
+  {
+    name: "envelope-data-renamed",
+    breaks: "a success is {success:true, data}",
+    apply: (a) => {
       if (success(a)) {
         a.body!.result = a.body!.data;
         delete a.body!.data;
       }
-    } },
-  { name: "envelope-error-nested", breaks: "an error is {success:false, message, error}", apply: (a) => {
-      if (a.status >= 400 && a.body && a.body.success === false) a.body = { success: false, error: { code: a.body.code ?? a.body.error, message: a.body.message } };
-    } },
-  { name: "envelope-success-flag-dropped", breaks: "every envelope carries success", apply: (a) => {
+    },
+  },
+  {
+    name: "envelope-error-nested",
+    breaks: "an error is {success:false, message, error}",
+    apply: (a) => {
+      if (a.status >= 400 && a.body && a.body.success === false)
+        a.body = { success: false, error: { code: a.body.code ?? a.body.error, message: a.body.message } };
+    },
+  },
+  {
+    name: "envelope-success-flag-dropped",
+    breaks: "every envelope carries success",
+    apply: (a) => {
       if (a.body) delete a.body.success;
-    } },
+    },
+  },
 ];
 
 export interface RewritingProxy {
@@ -124,7 +195,10 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** Starts the proxy on 127.0.0.1 in front of `upstream` (a fetch to the target). */
-export async function startRewritingProxy(upstream: (url: string, init: RequestInit) => Promise<Response>, target: string): Promise<RewritingProxy> {
+export async function startRewritingProxy(
+  upstream: (url: string, init: RequestInit) => Promise<Response>,
+  target: string,
+): Promise<RewritingProxy> {
   let active: Corruption | null = null;
   let touched = 0;
   const server: Server = createServer(async (req, res) => {
@@ -132,9 +206,19 @@ export async function startRewritingProxy(upstream: (url: string, init: RequestI
       const body = await bodyOf(req);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !HOP.has(k)) headers[k] = v;
-      const up = await upstream(new URL(req.url ?? "/", target).toString(), { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined });
+      const up = await upstream(new URL(req.url ?? "/", target).toString(), {
+        method: req.method,
+        headers,
+        body: body.length ? new Uint8Array(body) : undefined,
+      });
       const text = await up.text();
-      const a: Answer = { method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]!, status: up.status, headers: {}, body: null };
+      const a: Answer = {
+        method: req.method ?? "GET",
+        path: (req.url ?? "/").split("?")[0]!,
+        status: up.status,
+        headers: {},
+        body: null,
+      };
       up.headers.forEach((v, k) => {
         if (!HOP.has(k)) a.headers[k] = v;
       });

@@ -13,7 +13,15 @@ export function expectStatus(r: HttpResult, status: number, what: string): void 
   ensure(r.status === status, `${what}: expected HTTP ${status}, got ${show(r)}`);
 }
 
-type Env = { success?: unknown; data?: unknown; message?: unknown; error?: unknown; details?: unknown; retryable?: unknown; code?: unknown };
+type Env = {
+  success?: unknown;
+  data?: unknown;
+  message?: unknown;
+  error?: unknown;
+  details?: unknown;
+  retryable?: unknown;
+  code?: unknown;
+};
 export const env = (r: HttpResult): Env => (r.body && typeof r.body === "object" ? (r.body as Env) : {});
 
 /** Partner/catalog error envelope with the given status and machine code. */
@@ -29,7 +37,10 @@ export function expectError(r: HttpResult, status: number, code: string, what: s
 export function expectSuccess(r: HttpResult, what: string, status = 200): Env {
   expectStatus(r, status, what);
   const b = env(r);
-  ensure(b.success === true && "data" in b, `${what}: success body must be {success:true, data}, got ${r.text.slice(0, 160)}`);
+  ensure(
+    b.success === true && "data" in b,
+    `${what}: success body must be {success:true, data}, got ${r.text.slice(0, 160)}`,
+  );
   return b;
 }
 
@@ -41,18 +52,27 @@ export function intHeader(r: HttpResult, name: string, what: string): number {
 }
 
 export function expectNoHeader(r: HttpResult, name: string, what: string): void {
-  ensure(r.headers[name.toLowerCase()] === undefined, `${what}: ${name} must be absent, got "${r.headers[name.toLowerCase()]}"`);
+  ensure(
+    r.headers[name.toLowerCase()] === undefined,
+    `${what}: ${name} must be absent, got "${r.headers[name.toLowerCase()]}"`,
+  );
 }
 
 /** One resource read through two routes: every field of `a` equals `b`'s (values compared as JSON), and neither has a field the other lacks. */
 export function sameFields(byId: Record<string, unknown>, listed: Record<string, unknown>, what: string): void {
   for (const f of new Set([...Object.keys(byId), ...Object.keys(listed)]))
-    ensure(JSON.stringify(byId[f]) === JSON.stringify(listed[f]), `${what}: ${f} fetched by id is ${JSON.stringify(byId[f])}, listed ${JSON.stringify(listed[f])}`);
+    ensure(
+      JSON.stringify(byId[f]) === JSON.stringify(listed[f]),
+      `${what}: ${f} fetched by id is ${JSON.stringify(byId[f])}, listed ${JSON.stringify(listed[f])}`,
+    );
 }
 
 /** A decimal USDC string read as integer micros (no float: 8.296 is 8296000, exactly). */
 export function usdcMicros(usdc: unknown): bigint {
-  ensure(typeof usdc === "string" && /^\d+(\.\d{1,6})?$/.test(usdc), `expected a decimal USDC string, got ${JSON.stringify(usdc)}`);
+  ensure(
+    typeof usdc === "string" && /^\d+(\.\d{1,6})?$/.test(usdc),
+    `expected a decimal USDC string, got ${JSON.stringify(usdc)}`,
+  );
   const [i, f = ""] = usdc.split(".");
   return BigInt(i!) * 1_000_000n + BigInt(f.padEnd(6, "0"));
 }

@@ -2,7 +2,14 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, type SuiteResult } from "./runner.ts";
-import { canonical, certificationBundle, checksDigest, verifyBundle, type CertificationBundle, type LoggedRequest } from "./certify.ts";
+import {
+  canonical,
+  certificationBundle,
+  checksDigest,
+  verifyBundle,
+  type CertificationBundle,
+  type LoggedRequest,
+} from "./certify.ts";
 import { html } from "./reporters/html.ts";
 import { createHash } from "node:crypto";
 import { deviations } from "../testing/deviations/index.ts";
@@ -32,10 +39,21 @@ beforeAll(async () => {
     return res;
   }) as typeof fetch;
   // One check fails (a metered answer without its credit headers), so the bundle has a transcript to redact.
-  await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: "no_credit_headers" }), headers: { "content-type": "application/json" } });
+  await emu.fetch("/_emulator/deviations", {
+    method: "POST",
+    body: JSON.stringify({ name: "no_credit_headers" }),
+    headers: { "content-type": "application/json" },
+  });
   suite = await runSuite(
     ALL_CHECKS.filter((c) => IDS.includes(c.id)),
-    { baseUrl: emu.url, partnerKey: emu.key("demo"), tenantKey: emu.key("tenant"), profiles: ["pipeline", "webhooks"], mode: "sandbox", fetch: logging },
+    {
+      baseUrl: emu.url,
+      partnerKey: emu.key("demo"),
+      tenantKey: emu.key("tenant"),
+      profiles: ["pipeline", "webhooks"],
+      mode: "sandbox",
+      fetch: logging,
+    },
   );
   bundle = certificationBundle(suite, ["partner", "tenant"], false);
 });
@@ -52,7 +70,9 @@ const lookup = (id: string) => serviceLog.get(id);
 
 describe("the certification bundle", () => {
   it("records every request of every check with the target's X-Request-Id, and the checks' digest", () => {
-    expect(suite.results.map((r) => [r.id, r.outcome])).toEqual(IDS.map((id) => [id, id === FAILING ? "fail" : "pass"]));
+    expect(suite.results.map((r) => [r.id, r.outcome])).toEqual(
+      IDS.map((id) => [id, id === FAILING ? "fail" : "pass"]),
+    );
     for (const r of bundle.results) {
       expect(r.requests.length, r.id).toBeGreaterThan(0);
       for (const q of r.requests) {
@@ -71,7 +91,11 @@ describe("the certification bundle", () => {
     const failed = bundle.results.find((r) => r.id === FAILING)!;
     expect(failed.message).toContain("X-Credits-Cost must be on a metered answer");
     expect(failed.transcript?.length).toBe(failed.requests.length);
-    expect(failed.transcript![0]).toMatchObject({ method: "GET", status: 200, request_headers: { "x-api-key": "[redacted]" } });
+    expect(failed.transcript![0]).toMatchObject({
+      method: "GET",
+      status: 200,
+      request_headers: { "x-api-key": "[redacted]" },
+    });
     expect(bundle.results.filter((r) => r.transcript)).toHaveLength(1);
     const text = JSON.stringify(bundle);
     expect(text).not.toMatch(/rip_v1_[A-Za-z0-9]/);
@@ -82,12 +106,17 @@ describe("the certification bundle", () => {
   });
 
   it("verifies against the published checks digest and the service's request log", async () => {
-    expect(await verifyBundle(bundle, { checksDigest: checksDigest().sha256, lookup })).toEqual({ ok: true, problems: [] });
+    expect(await verifyBundle(bundle, { checksDigest: checksDigest().sha256, lookup })).toEqual({
+      ok: true,
+      problems: [],
+    });
   });
 
   it("detects tampering: an edit without a new sha256, a verdict its results do not support, other checks, a request the service never answered", async () => {
     const edited = { ...bundle, target_url: "https://elsewhere.example" };
-    expect((await verifyBundle(edited)).problems).toEqual(["sha256 does not match the content: the bundle was edited after it was written"]);
+    expect((await verifyBundle(edited)).problems).toEqual([
+      "sha256 does not match the content: the bundle was edited after it was written",
+    ]);
 
     const verdict = forged((b) => void (b.passed = true));
     expect((await verifyBundle(verdict)).problems[0]).toContain("not every check passed");
@@ -109,7 +138,9 @@ describe("the certification bundle", () => {
     expect((await verifyBundle(copied)).problems.some((p) => p.includes("is listed twice"))).toBe(true);
 
     const otherChecks = forged((b) => void (b.checks_digest = "0".repeat(64)));
-    expect((await verifyBundle(otherChecks, { checksDigest: checksDigest().sha256 })).problems[0]).toContain("the checks were changed");
+    expect((await verifyBundle(otherChecks, { checksDigest: checksDigest().sha256 })).problems[0]).toContain(
+      "the checks were changed",
+    );
   });
 
   it("the HTML report shows each profile and check, the requests with their X-Request-Id, and the failure's request/response", () => {

@@ -47,7 +47,9 @@ export function suiteVersion(): string {
 function checkSources(): string[] {
   const here = import.meta.dirname;
   const src = (f: string) => /\.(ts|js)$/.test(f) && !/\.test\.|\.d\.ts$/.test(f);
-  const checks = readdirSync(join(here, "checks")).filter(src).map((f) => `checks/${f}`);
+  const checks = readdirSync(join(here, "checks"))
+    .filter(src)
+    .map((f) => `checks/${f}`);
   const shared = readdirSync(here).filter((f) => src(f) && /^(wire|paging|assert|runner|redact|wait)\./.test(f));
   return [...checks, ...shared].sort();
 }
@@ -57,7 +59,11 @@ export function checksDigest(): { sha256: string; files: string[] } {
   const here = import.meta.dirname;
   const files = checkSources();
   const h = createHash("sha256");
-  for (const f of files) h.update(f).update("\0").update(readFileSync(join(here, f))).update("\0");
+  for (const f of files)
+    h.update(f)
+      .update("\0")
+      .update(readFileSync(join(here, f)))
+      .update("\0");
   return { sha256: h.digest("hex"), files };
 }
 
@@ -73,7 +79,8 @@ export function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-const digestOf = (body: Omit<CertificationBundle, "sha256">) => createHash("sha256").update(canonical(body)).digest("hex");
+const digestOf = (body: Omit<CertificationBundle, "sha256">) =>
+  createHash("sha256").update(canonical(body)).digest("hex");
 
 export function certificationBundle(suite: SuiteResult, keyKinds: string[], passed: boolean): CertificationBundle {
   const checks = checksDigest();
@@ -124,18 +131,27 @@ const pathOnly = (p: string) => p.split("?")[0]!;
 export async function verifyBundle(bundle: CertificationBundle, opts: VerifyOptions = {}): Promise<BundleVerification> {
   const problems: string[] = [];
   const { sha256, ...body } = bundle;
-  if (bundle.format !== BUNDLE_FORMAT) problems.push(`format is ${JSON.stringify(bundle.format)}, not ${BUNDLE_FORMAT}`);
-  if (digestOf(body) !== sha256) problems.push("sha256 does not match the content: the bundle was edited after it was written");
+  if (bundle.format !== BUNDLE_FORMAT)
+    problems.push(`format is ${JSON.stringify(bundle.format)}, not ${BUNDLE_FORMAT}`);
+  if (digestOf(body) !== sha256)
+    problems.push("sha256 does not match the content: the bundle was edited after it was written");
   const results = Array.isArray(bundle.results) ? bundle.results : [];
   const allPass = results.length > 0 && results.every((r) => r.outcome === "pass");
-  if (bundle.passed && !allPass) problems.push("passed is true, but not every check passed (certification allows no failure, skip or expected failure)");
-  if (opts.suiteVersion !== undefined && bundle.suite_version !== opts.suiteVersion) problems.push(`suite_version is ${bundle.suite_version}, expected ${opts.suiteVersion}`);
+  if (bundle.passed && !allPass)
+    problems.push(
+      "passed is true, but not every check passed (certification allows no failure, skip or expected failure)",
+    );
+  if (opts.suiteVersion !== undefined && bundle.suite_version !== opts.suiteVersion)
+    problems.push(`suite_version is ${bundle.suite_version}, expected ${opts.suiteVersion}`);
   if (opts.checksDigest !== undefined && bundle.checks_digest !== opts.checksDigest)
-    problems.push(`checks_digest ${bundle.checks_digest} is not the published digest ${opts.checksDigest}: the checks were changed`);
+    problems.push(
+      `checks_digest ${bundle.checks_digest} is not the published digest ${opts.checksDigest}: the checks were changed`,
+    );
   const seen = new Map<string, string>();
   for (const r of results) {
     const api = (r.requests ?? []).filter((q) => q.path.startsWith("/api/v1"));
-    if (r.outcome === "pass" && api.length === 0 && bundle.mode !== "emulator") problems.push(`${r.id}: passed without a request to the API`);
+    if (r.outcome === "pass" && api.length === 0 && bundle.mode !== "emulator")
+      problems.push(`${r.id}: passed without a request to the API`);
     for (const q of api) {
       if (!q.request_id) {
         problems.push(`${r.id}: ${q.method} ${q.path} has no X-Request-Id to match against the service's logs`);
@@ -146,9 +162,12 @@ export async function verifyBundle(bundle: CertificationBundle, opts: VerifyOpti
       seen.set(q.request_id, r.id);
       if (!opts.lookup) continue;
       const logged = await opts.lookup(q.request_id);
-      if (!logged) problems.push(`${r.id}: ${q.method} ${q.path} → ${q.status} (${q.request_id}) is not in the service's logs`);
+      if (!logged)
+        problems.push(`${r.id}: ${q.method} ${q.path} → ${q.status} (${q.request_id}) is not in the service's logs`);
       else if (logged.method !== q.method || pathOnly(logged.path) !== pathOnly(q.path) || logged.status !== q.status)
-        problems.push(`${r.id}: ${q.request_id} is logged as ${logged.method} ${pathOnly(logged.path)} → ${logged.status}, the bundle says ${q.method} ${pathOnly(q.path)} → ${q.status}`);
+        problems.push(
+          `${r.id}: ${q.request_id} is logged as ${logged.method} ${pathOnly(logged.path)} → ${logged.status}, the bundle says ${q.method} ${pathOnly(q.path)} → ${q.status}`,
+        );
     }
   }
   return { ok: problems.length === 0, problems };

@@ -19,7 +19,9 @@ describe("docs/conformance.md check table", () => {
   });
 
   it("every emulator-only check says which power of the control plane it needs and what it does with it", () => {
-    const bare = ALL_CHECKS.filter((c) => c.mode === "emulator" && !(c.emulatorOnly && c.emulatorOnly.what.length > 10));
+    const bare = ALL_CHECKS.filter(
+      (c) => c.mode === "emulator" && !(c.emulatorOnly && c.emulatorOnly.what.length > 10),
+    );
     expect(bare.map((c) => c.id)).toEqual([]);
     expect(ALL_CHECKS.filter((c) => c.mode !== "emulator" && c.emulatorOnly).map((c) => c.id)).toEqual([]);
   });

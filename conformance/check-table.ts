@@ -3,7 +3,8 @@ import { EMULATOR_POWER, type Check, type Need } from "./types.ts";
 // The table of every check in docs/conformance.md, generated from the registry so it never drifts:
 // `npx tsx scripts/conformance-table.mts --write`; conformance/check-table.test.ts fails when it is stale.
 
-export const TABLE_START = "<!-- check-table: generated from the check registry (npx tsx scripts/conformance-table.mts --write) -->";
+export const TABLE_START =
+  "<!-- check-table: generated from the check registry (npx tsx scripts/conformance-table.mts --write) -->";
 export const TABLE_END = "<!-- /check-table -->";
 
 const NEED: Record<Need, string> = {
@@ -32,7 +33,9 @@ export function costText(c: Check): string {
 
 export function checkTable(checks: readonly Check[]): string {
   const rows = checks.map((c) => `| \`${c.id}\` | ${cell(c.title)} | ${cell(needsText(c))} | ${costText(c)} |`);
-  return ["| Check | What it proves | What it needs | Cost (at most) |", "|---|---|---|---|", ...rows].join("\n") + "\n";
+  return (
+    ["| Check | What it proves | What it needs | Cost (at most) |", "|---|---|---|---|", ...rows].join("\n") + "\n"
+  );
 }
 
 /** `doc` with the text between the markers replaced by `table`. */

@@ -6,7 +6,14 @@ import { runSuite, passed, type SuiteResult } from "./runner.ts";
 import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
 import { progressLine, summaryTable } from "./reporters/console.ts";
 import { junit, json, markdown } from "./reporters/files.ts";
-import { certificationBundle, checksDigest, suiteVersion, verifyBundle, type CertificationBundle, type LoggedRequest } from "./certify.ts";
+import {
+  certificationBundle,
+  checksDigest,
+  suiteVersion,
+  verifyBundle,
+  type CertificationBundle,
+  type LoggedRequest,
+} from "./certify.ts";
 import { html } from "./reporters/html.ts";
 
 /** `npx emulator receiver-check`: the partner's webhook receiver, certified (conformance/receiver/). */
@@ -16,26 +23,118 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
   usage: "  npx emulator conformance [options]",
   about: "Runs the conformance suite against a base URL, or against an in-process emulator when --base-url is omitted.",
   options: [
-    { name: "base-url", type: "string", value: "URL", describe: "target (e.g. the sandbox); omit to start an emulator in-process" },
+    {
+      name: "base-url",
+      type: "string",
+      value: "URL",
+      describe: "target (e.g. the sandbox); omit to start an emulator in-process",
+    },
     { name: "partner-key", type: "string", value: "K", describe: "a mystery-partner key with read:catalog" },
     { name: "tenant-key", type: "string", value: "K", describe: "a warehouse tenant key" },
-    { name: "tier-key", type: "string", value: "K", describe: "a partner key of the TIER billing model: sell-back and revenue-share checks use it" },
+    {
+      name: "tier-key",
+      type: "string",
+      value: "K",
+      describe: "a partner key of the TIER billing model: sell-back and revenue-share checks use it",
+    },
     { name: "profile", type: "string", multiple: true, value: "P", describe: `${PROFILES.join(", ")} (default: all)` },
-    { name: "mode", type: "string", value: "M", describe: "read-only | sandbox | emulator (default: emulator for the in-process emulator\nor a target answering /_emulator, else read-only)" },
-    { name: "max-credits", type: "string", value: "N", describe: "credit budget: a check whose declared credits exceed what is left is not applicable\n(default 50 in read-only mode, else no limit; the summary shows what was spent)" },
-    { name: "max-wait", type: "string", value: "SECONDS", describe: "the most real time one check may wait for a reveal, a delivery or a retry\noutside emulator mode (default 120)" },
-    { name: "report", type: "string", multiple: true, value: "KIND=FILE", describe: "junit=FILE, json=FILE, md=FILE, html=FILE" },
-    { name: "expected-failures", type: "string", value: "FILE", describe: "check ids (one per line) whose failure is not scored" },
-    { name: "wallet-key", type: "string", value: "HEX", describe: "a funded test wallet's private key on the target's chain: commerce checks\n(purchase → reveal, its webhook, redemption quote) buy with it; needs --rpc-url\nand --max-spend-usdc" },
-    { name: "rpc-url", type: "string", value: "URL", describe: "JSON-RPC of the target's chain (the sandbox's), for --wallet-key" },
-    { name: "max-spend-usdc", type: "string", value: "N", describe: "the most test USDC the commerce checks may spend in all (required with --wallet-key)" },
-    { name: "webhook-url", type: "string", value: "URL", describe: "a public URL (your tunnel) that forwards to --webhook-port on this machine: delivery\nchecks register it and verify what arrives; without it they read the delivery log" },
-    { name: "webhook-port", type: "string", value: "N", describe: "the local port the suite's webhook receiver listens on (with --webhook-url)" },
-    { name: "certify", type: "boolean", describe: "certification run: no check may be skipped (not applicable) in the chosen\nprofiles, no expected failures; writes a certification bundle" },
-    { name: "bundle", type: "string", value: "FILE", describe: "where --certify writes its bundle (default certification.json)" },
-    { name: "checks-digest", type: "boolean", describe: "print the suite version and the digest of its checks' source, and exit" },
-    { name: "verify", type: "string", value: "FILE", describe: "verify a certification bundle against this suite (digest, verdict, checks digest)\nand exit 0 when it holds" },
-    { name: "request-log", type: "string", value: "FILE", describe: "with --verify: the service's request log, one JSON object per line\n{request_id, method, path, status}; every request of the bundle must be in it" },
+    {
+      name: "mode",
+      type: "string",
+      value: "M",
+      describe:
+        "read-only | sandbox | emulator (default: emulator for the in-process emulator\nor a target answering /_emulator, else read-only)",
+    },
+    {
+      name: "max-credits",
+      type: "string",
+      value: "N",
+      describe:
+        "credit budget: a check whose declared credits exceed what is left is not applicable\n(default 50 in read-only mode, else no limit; the summary shows what was spent)",
+    },
+    {
+      name: "max-wait",
+      type: "string",
+      value: "SECONDS",
+      describe:
+        "the most real time one check may wait for a reveal, a delivery or a retry\noutside emulator mode (default 120)",
+    },
+    {
+      name: "report",
+      type: "string",
+      multiple: true,
+      value: "KIND=FILE",
+      describe: "junit=FILE, json=FILE, md=FILE, html=FILE",
+    },
+    {
+      name: "expected-failures",
+      type: "string",
+      value: "FILE",
+      describe: "check ids (one per line) whose failure is not scored",
+    },
+    {
+      name: "wallet-key",
+      type: "string",
+      value: "HEX",
+      describe:
+        "a funded test wallet's private key on the target's chain: commerce checks\n(purchase → reveal, its webhook, redemption quote) buy with it; needs --rpc-url\nand --max-spend-usdc",
+    },
+    {
+      name: "rpc-url",
+      type: "string",
+      value: "URL",
+      describe: "JSON-RPC of the target's chain (the sandbox's), for --wallet-key",
+    },
+    {
+      name: "max-spend-usdc",
+      type: "string",
+      value: "N",
+      describe: "the most test USDC the commerce checks may spend in all (required with --wallet-key)",
+    },
+    {
+      name: "webhook-url",
+      type: "string",
+      value: "URL",
+      describe:
+        "a public URL (your tunnel) that forwards to --webhook-port on this machine: delivery\nchecks register it and verify what arrives; without it they read the delivery log",
+    },
+    {
+      name: "webhook-port",
+      type: "string",
+      value: "N",
+      describe: "the local port the suite's webhook receiver listens on (with --webhook-url)",
+    },
+    {
+      name: "certify",
+      type: "boolean",
+      describe:
+        "certification run: no check may be skipped (not applicable) in the chosen\nprofiles, no expected failures; writes a certification bundle",
+    },
+    {
+      name: "bundle",
+      type: "string",
+      value: "FILE",
+      describe: "where --certify writes its bundle (default certification.json)",
+    },
+    {
+      name: "checks-digest",
+      type: "boolean",
+      describe: "print the suite version and the digest of its checks' source, and exit",
+    },
+    {
+      name: "verify",
+      type: "string",
+      value: "FILE",
+      describe:
+        "verify a certification bundle against this suite (digest, verdict, checks digest)\nand exit 0 when it holds",
+    },
+    {
+      name: "request-log",
+      type: "string",
+      value: "FILE",
+      describe:
+        "with --verify: the service's request log, one JSON object per line\n{request_id, method, path, status}; every request of the bundle must be in it",
+    },
   ],
 };
 
@@ -48,7 +147,10 @@ export interface LocalTarget {
   close(): Promise<void>;
 }
 
-export async function runConformanceCli(argv: readonly string[], startLocal?: () => Promise<LocalTarget>): Promise<number> {
+export async function runConformanceCli(
+  argv: readonly string[],
+  startLocal?: () => Promise<LocalTarget>,
+): Promise<number> {
   const args = parseCommand(CONFORMANCE_COMMAND, argv);
   if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   if (has(args, "help")) {
@@ -62,10 +164,12 @@ export async function runConformanceCli(argv: readonly string[], startLocal?: ()
   const verifyFile = last(args, "verify");
   if (verifyFile) return verifyCli(verifyFile, last(args, "request-log"));
   const profiles = (all(args, "profile").length ? all(args, "profile") : [...PROFILES]) as Profile[];
-  for (const p of profiles) if (!PROFILES.includes(p)) throw new UsageError(`unknown profile "${p}" (have ${PROFILES.join(", ")})`);
+  for (const p of profiles)
+    if (!PROFILES.includes(p)) throw new UsageError(`unknown profile "${p}" (have ${PROFILES.join(", ")})`);
   const reports = all(args, "report").map((spec) => {
     const [kind, file] = spec.split("=");
-    if (!REPORTERS[kind] || !file) throw new UsageError(`--report must be junit=FILE, json=FILE, md=FILE or html=FILE (got "${spec}")`);
+    if (!REPORTERS[kind] || !file)
+      throw new UsageError(`--report must be junit=FILE, json=FILE, md=FILE or html=FILE (got "${spec}")`);
     checkWritable("--report", file);
     return { kind, file };
   });
@@ -73,10 +177,12 @@ export async function runConformanceCli(argv: readonly string[], startLocal?: ()
   if (modeArg && !MODES.includes(modeArg as Mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}`);
   const maxCreditsRaw = last(args, "max-credits");
   const maxCreditsArg = maxCreditsRaw === undefined ? undefined : Number(maxCreditsRaw);
-  if (maxCreditsArg !== undefined && (!Number.isFinite(maxCreditsArg) || maxCreditsArg < 0)) throw new UsageError("--max-credits must be a non-negative number");
+  if (maxCreditsArg !== undefined && (!Number.isFinite(maxCreditsArg) || maxCreditsArg < 0))
+    throw new UsageError("--max-credits must be a non-negative number");
   const maxWaitRaw = last(args, "max-wait");
   const maxWaitS = maxWaitRaw === undefined ? undefined : Number(maxWaitRaw);
-  if (maxWaitS !== undefined && (!Number.isFinite(maxWaitS) || maxWaitS < 0)) throw new UsageError("--max-wait must be a non-negative number of seconds");
+  if (maxWaitS !== undefined && (!Number.isFinite(maxWaitS) || maxWaitS < 0))
+    throw new UsageError("--max-wait must be a non-negative number of seconds");
   const certify = has(args, "certify");
   const bundleFile = last(args, "bundle") ?? "certification.json";
   if (certify) checkWritable("--bundle", bundleFile);
@@ -87,17 +193,28 @@ export async function runConformanceCli(argv: readonly string[], startLocal?: ()
   const walletKey = last(args, "wallet-key");
   const rpcUrl = last(args, "rpc-url");
   const maxSpendRaw = last(args, "max-spend-usdc");
-  if (walletKey && (!rpcUrl || maxSpendRaw === undefined)) throw new UsageError("--wallet-key spends real test funds: it needs --rpc-url and --max-spend-usdc");
-  if (!walletKey && (rpcUrl || maxSpendRaw !== undefined)) throw new UsageError("--rpc-url and --max-spend-usdc go with --wallet-key");
-  if (walletKey && !/^0x[0-9a-fA-F]{64}$/.test(walletKey)) throw new UsageError("--wallet-key must be a 32-byte hex private key (0x…)");
+  if (walletKey && (!rpcUrl || maxSpendRaw === undefined))
+    throw new UsageError("--wallet-key spends real test funds: it needs --rpc-url and --max-spend-usdc");
+  if (!walletKey && (rpcUrl || maxSpendRaw !== undefined))
+    throw new UsageError("--rpc-url and --max-spend-usdc go with --wallet-key");
+  if (walletKey && !/^0x[0-9a-fA-F]{64}$/.test(walletKey))
+    throw new UsageError("--wallet-key must be a 32-byte hex private key (0x…)");
   const maxSpend = maxSpendRaw === undefined ? undefined : Number(maxSpendRaw);
-  if (maxSpend !== undefined && (!Number.isFinite(maxSpend) || maxSpend < 0)) throw new UsageError("--max-spend-usdc must be a non-negative number");
-  const wallet = walletKey && rpcUrl && maxSpend !== undefined ? { privateKey: walletKey as `0x${string}`, rpcUrl, maxSpendUsdc: maxSpend } : undefined;
+  if (maxSpend !== undefined && (!Number.isFinite(maxSpend) || maxSpend < 0))
+    throw new UsageError("--max-spend-usdc must be a non-negative number");
+  const wallet =
+    walletKey && rpcUrl && maxSpend !== undefined
+      ? { privateKey: walletKey as `0x${string}`, rpcUrl, maxSpendUsdc: maxSpend }
+      : undefined;
 
   const webhookUrl = last(args, "webhook-url");
   const webhookPort = intFlag(args, "webhook-port");
-  if ((webhookUrl === undefined) !== (webhookPort === undefined)) throw new UsageError("--webhook-url and --webhook-port go together (the URL must forward to the port)");
-  const receiver = webhookUrl !== undefined && webhookPort !== undefined ? { host: "0.0.0.0", port: webhookPort, publicUrl: webhookUrl } : undefined;
+  if ((webhookUrl === undefined) !== (webhookPort === undefined))
+    throw new UsageError("--webhook-url and --webhook-port go together (the URL must forward to the port)");
+  const receiver =
+    webhookUrl !== undefined && webhookPort !== undefined
+      ? { host: "0.0.0.0", port: webhookPort, publicUrl: webhookUrl }
+      : undefined;
 
   let baseUrl = last(args, "base-url");
   let partnerKey = last(args, "partner-key");
@@ -155,7 +272,9 @@ export async function runConformanceCli(argv: readonly string[], startLocal?: ()
   const skipped = suite.results.filter((r) => r.outcome === "not_applicable");
   const ok = passed(suite) && skipped.length === 0;
   if (skipped.length)
-    process.stderr.write(`certification needs every check of the chosen profiles to run; ${skipped.length} did not:\n${skipped.map((r) => `  ${r.id}: ${r.message}`).join("\n")}\n`);
+    process.stderr.write(
+      `certification needs every check of the chosen profiles to run; ${skipped.length} did not:\n${skipped.map((r) => `  ${r.id}: ${r.message}`).join("\n")}\n`,
+    );
   const kinds = [partnerKey ? "partner" : null, tenantKey ? "tenant" : null].filter((k): k is string => k !== null);
   writeOutput("--bundle", bundleFile, JSON.stringify(certificationBundle(suite, kinds, ok), null, 2) + "\n");
   process.stderr.write(`wrote certification bundle to ${bundleFile} (${ok ? "PASSED" : "NOT PASSED"})\n`);
@@ -164,7 +283,12 @@ export async function runConformanceCli(argv: readonly string[], startLocal?: ()
 
 function readExpected(file: string): Set<string> {
   try {
-    return new Set(readFileSync(file, "utf8").split(/\r?\n/).map((l) => l.replace(/#.*/, "").trim()).filter(Boolean));
+    return new Set(
+      readFileSync(file, "utf8")
+        .split(/\r?\n/)
+        .map((l) => l.replace(/#.*/, "").trim())
+        .filter(Boolean),
+    );
   } catch (err) {
     throw new UsageError(`--expected-failures ${file}: ${(err as Error).message}`);
   }
@@ -189,7 +313,8 @@ async function verifyCli(file: string, logFile: string | undefined): Promise<num
   };
   const parsed = json(read(file, "--verify"));
   if (parsed === undefined) throw new UsageError(`--verify ${file}: not JSON (is it a certification bundle?)`);
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError(`--verify ${file}: not a certification bundle (expected a JSON object)`);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new UsageError(`--verify ${file}: not a certification bundle (expected a JSON object)`);
   const bundle = parsed as CertificationBundle;
   let log: Map<string, LoggedRequest> | null = null;
   if (logFile) {
@@ -198,13 +323,21 @@ async function verifyCli(file: string, logFile: string | undefined): Promise<num
     lines.forEach((line, i) => {
       if (!line.trim()) return;
       const e = json(line) as (LoggedRequest & { request_id: string }) | null | undefined;
-      if (!e || typeof e !== "object" || Array.isArray(e)) throw new UsageError(`--request-log ${logFile}: line ${i + 1} is not a JSON object`);
+      if (!e || typeof e !== "object" || Array.isArray(e))
+        throw new UsageError(`--request-log ${logFile}: line ${i + 1} is not a JSON object`);
       log!.set(e.request_id, e);
     });
   }
-  const v = await verifyBundle(bundle, { checksDigest: checksDigest().sha256, suiteVersion: suiteVersion(), ...(log ? { lookup: (id: string) => log.get(id) } : {}) });
+  const v = await verifyBundle(bundle, {
+    checksDigest: checksDigest().sha256,
+    suiteVersion: suiteVersion(),
+    ...(log ? { lookup: (id: string) => log.get(id) } : {}),
+  });
   const requests = bundle.results?.reduce((n, r) => n + (r.requests?.length ?? 0), 0) ?? 0;
-  if (v.ok) process.stdout.write(`bundle verified: ${bundle.target_url}, ${bundle.results.length} checks, ${requests} requests${log ? " (all in the request log)" : ""}, passed=${bundle.passed}\n`);
+  if (v.ok)
+    process.stdout.write(
+      `bundle verified: ${bundle.target_url}, ${bundle.results.length} checks, ${requests} requests${log ? " (all in the request log)" : ""}, passed=${bundle.passed}\n`,
+    );
   else process.stdout.write(`bundle NOT verified:\n${v.problems.map((p) => `  ${p}`).join("\n")}\n`);
   return v.ok ? 0 : 1;
 }

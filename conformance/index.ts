@@ -17,7 +17,15 @@ export {
   type ConformanceCase,
   type CaseContext,
 } from "./library.ts";
-export { runSuite, runCheck, openSession, passed, type SuiteOptions, type SuiteResult, type TargetSession } from "./runner.ts";
+export {
+  runSuite,
+  runCheck,
+  openSession,
+  passed,
+  type SuiteOptions,
+  type SuiteResult,
+  type TargetSession,
+} from "./runner.ts";
 export { ALL_CHECKS } from "./registry.ts";
 export {
   PROFILES,

@@ -12,7 +12,11 @@ import { CheckFailure, type CheckContext } from "./types.ts";
  * Runs `body` between a snapshot and its restore; with `manualClock` (the default) a realtime target
  * is paused meanwhile and put back after. The body's own failure says more than a failed clean-up.
  */
-export async function inSnapshot<T>(control: ControlClient, body: () => Promise<T>, { manualClock = true } = {}): Promise<T> {
+export async function inSnapshot<T>(
+  control: ControlClient,
+  body: () => Promise<T>,
+  { manualClock = true } = {},
+): Promise<T> {
   const mode = manualClock ? (await control.request<{ mode: string }>("GET", "/clock")).mode : "manual";
   if (mode !== "manual") await control.request("POST", "/clock", { mode: "manual" });
   const { id } = await control.request<{ id: string }>("POST", "/snapshot");
@@ -22,7 +26,10 @@ export async function inSnapshot<T>(control: ControlClient, body: () => Promise<
   } catch (error) {
     outcome = { ok: false, error };
   }
-  for (const cleanUp of [() => control.request("POST", "/restore", { id }), () => (mode !== "manual" ? control.request("POST", "/clock", { mode }) : null)]) {
+  for (const cleanUp of [
+    () => control.request("POST", "/restore", { id }),
+    () => (mode !== "manual" ? control.request("POST", "/clock", { mode }) : null),
+  ]) {
     try {
       await cleanUp();
     } catch (error) {

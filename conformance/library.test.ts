@@ -15,10 +15,15 @@ beforeAll(async () => {
 });
 afterAll(() => emu?.close());
 
-const target = (): ConformanceTarget => ({ baseUrl: emu.url, partnerKey: emu.key("demo"), tenantKey: emu.key("tenant") });
+const target = (): ConformanceTarget => ({
+  baseUrl: emu.url,
+  partnerKey: emu.key("demo"),
+  tenantKey: emu.key("tenant"),
+});
 
 describe("conformance checks as vitest cases (pipeline, catalog, webhooks; mode detected: emulator)", () => {
-  for (const c of conformanceChecks({ target, profiles: ["pipeline", "catalog", "webhooks"] })) it(c.name, (t) => c.run(t));
+  for (const c of conformanceChecks({ target, profiles: ["pipeline", "catalog", "webhooks"] }))
+    it(c.name, (t) => c.run(t));
 });
 
 describe("the cases' contract", () => {
@@ -29,7 +34,9 @@ describe("the cases' contract", () => {
   });
 
   it("read-only mode: a control-plane check is skipped with its reason; a failing check throws with its rule", async () => {
-    const [limited] = conformanceChecks({ target, mode: "read-only", profiles: ["pipeline"] }).filter((c) => c.id === "pipeline.rate-limited-429");
+    const [limited] = conformanceChecks({ target, mode: "read-only", profiles: ["pipeline"] }).filter(
+      (c) => c.id === "pipeline.rate-limited-429",
+    );
     const skipped: string[] = [];
     const r = await limited!.run({ skip: (note) => void skipped.push(note ?? "") });
     expect(r.outcome).toBe("not_applicable");
@@ -37,9 +44,15 @@ describe("the cases' contract", () => {
       "not applicable: needs an emulator target: flips an operator switch (mints a key with a 2-per-minute ceiling and advances a minute past it (the partner key's own window would stall every later check))",
     ]);
 
-    await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: "no_credit_headers" }), headers: { "content-type": "application/json" } });
+    await emu.fetch("/_emulator/deviations", {
+      method: "POST",
+      body: JSON.stringify({ name: "no_credit_headers" }),
+      headers: { "content-type": "application/json" },
+    });
     try {
-      const [credit] = conformanceChecks({ target, mode: "read-only", profiles: ["pipeline"] }).filter((c) => c.id === "pipeline.credit-headers");
+      const [credit] = conformanceChecks({ target, mode: "read-only", profiles: ["pipeline"] }).filter(
+        (c) => c.id === "pipeline.credit-headers",
+      );
       const err = await credit!.run().catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConformanceFailure);
       expect((err as ConformanceFailure).message).toContain("X-Credits-Cost must be on a metered answer");
@@ -51,9 +64,17 @@ describe("the cases' contract", () => {
   });
 
   it("expected failures pass their case and say so", async () => {
-    await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: "no_credit_headers" }), headers: { "content-type": "application/json" } });
+    await emu.fetch("/_emulator/deviations", {
+      method: "POST",
+      body: JSON.stringify({ name: "no_credit_headers" }),
+      headers: { "content-type": "application/json" },
+    });
     try {
-      const [credit] = conformanceChecks({ target, profiles: ["pipeline"], expectedFailures: ["pipeline.credit-headers"] }).filter((c) => c.id === "pipeline.credit-headers");
+      const [credit] = conformanceChecks({
+        target,
+        profiles: ["pipeline"],
+        expectedFailures: ["pipeline.credit-headers"],
+      }).filter((c) => c.id === "pipeline.credit-headers");
       expect((await credit!.run()).outcome).toBe("expected_failure");
     } finally {
       await emu.fetch("/_emulator/deviations", { method: "DELETE" });

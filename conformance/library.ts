@@ -70,8 +70,15 @@ export function conformanceChecks(options: ConformanceOptions): ConformanceCase[
   const open = () =>
     (session ??= (async () => {
       const t = typeof options.target === "function" ? await options.target() : options.target;
-      const mode = options.mode ?? ((await ControlClient.detect(new HttpClient(t.baseUrl, t.fetch))) ? "emulator" : "read-only");
-      const opts: SuiteOptions = { ...t, profiles: [...profiles], mode, maxCredits: options.maxCredits ?? 50, expectedFailures: expected };
+      const mode =
+        options.mode ?? ((await ControlClient.detect(new HttpClient(t.baseUrl, t.fetch))) ? "emulator" : "read-only");
+      const opts: SuiteOptions = {
+        ...t,
+        profiles: [...profiles],
+        mode,
+        maxCredits: options.maxCredits ?? 50,
+        expectedFailures: expected,
+      };
       return openSession(opts);
     })());
   return (options.checks ?? ALL_CHECKS)

@@ -14,8 +14,14 @@ const lifecycleDeviations = DEVIATIONS.filter((d) => d.name.startsWith("lifecycl
 // particular to them: one check per scenario, state restored afterwards, and
 // "not applicable" (with the reason) when the emulator has no usable chain.
 
-const fetchVia = (e: Emulator) => ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
-const options = (e: Emulator) => ({ baseUrl: e.url, profiles: [...PROFILES], mode: "emulator" as const, fetch: fetchVia(e) });
+const fetchVia = (e: Emulator) =>
+  ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
+const options = (e: Emulator) => ({
+  baseUrl: e.url,
+  profiles: [...PROFILES],
+  mode: "emulator" as const,
+  fetch: fetchVia(e),
+});
 const byId = (id: string) => lifecycleChecks.find((c) => c.id === id)!;
 
 describe("lifecycle checks", () => {
@@ -44,8 +50,14 @@ describe("lifecycle checks", () => {
       const res = await emu.fetch("/_emulator/keys");
       const { keys } = ((await res.json()) as { data: { keys: Array<{ name?: string; key: string }> } }).data;
       expect(keys.filter((k) => k.name).map((k) => [k.name, k.key])).toEqual(emu.keys.map((k) => [k.name, k.key]));
-      await emu.fetch("/_emulator/keys", { method: "POST", body: JSON.stringify({ kind: "tenant" }), headers: { "content-type": "application/json" } });
-      const after = ((await (await emu.fetch("/_emulator/keys")).json()) as { data: { keys: Array<{ name?: string }> } }).data.keys;
+      await emu.fetch("/_emulator/keys", {
+        method: "POST",
+        body: JSON.stringify({ kind: "tenant" }),
+        headers: { "content-type": "application/json" },
+      });
+      const after = (
+        (await (await emu.fetch("/_emulator/keys")).json()) as { data: { keys: Array<{ name?: string }> } }
+      ).data.keys;
       expect(after.filter((k) => !k.name)).toHaveLength(1);
     });
 
@@ -58,13 +70,20 @@ describe("lifecycle checks", () => {
       expect(areas.mystery?.events ?? []).toEqual([]);
       expect(Object.keys(areas.credits?.topups ?? {})).toEqual([]);
       expect(Object.keys(areas.webhooks?.webhooks ?? {})).toEqual([]);
-      const tenants = Object.values((areas.warehouse?.tenants ?? {}) as Record<string, { orders: object; withdrawals: object; inbound: object }>);
-      for (const t of tenants) expect([t.orders, t.withdrawals, t.inbound].map((o) => Object.keys(o).length)).toEqual([0, 0, 0]);
+      const tenants = Object.values(
+        (areas.warehouse?.tenants ?? {}) as Record<string, { orders: object; withdrawals: object; inbound: object }>,
+      );
+      for (const t of tenants)
+        expect([t.orders, t.withdrawals, t.inbound].map((o) => Object.keys(o).length)).toEqual([0, 0, 0]);
     });
 
     it("a broken lifecycle fails the check with the scenario's message and the step it reached", async () => {
       await emu.reset();
-      await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: "lifecycle_order_never_delivered" }), headers: { "content-type": "application/json" } });
+      await emu.fetch("/_emulator/deviations", {
+        method: "POST",
+        body: JSON.stringify({ name: "lifecycle_order_never_delivered" }),
+        headers: { "content-type": "application/json" },
+      });
       const [r] = (await runSuite([byId("lifecycle.warehouse-order")], options(emu))).results;
       expect(r!.outcome).toBe("fail");
       expect(r!.message).toContain("the order is DELIVERED");
@@ -127,7 +146,14 @@ describe("the runner's applicability probe", () => {
     const ok = await runSuite([probe(async () => null, ran)], options(emu));
     expect(ok.results[0]!.outcome).toBe("pass");
     expect(ran).toEqual(["ran"]);
-    const crash = await runSuite([probe(async () => { throw new Error("boom"); }, ran)], options(emu));
+    const crash = await runSuite(
+      [
+        probe(async () => {
+          throw new Error("boom");
+        }, ran),
+      ],
+      options(emu),
+    );
     expect(crash.results[0]).toMatchObject({ outcome: "error", message: expect.stringContaining("boom") });
     expect(ran).toEqual(["ran"]);
   });

@@ -22,8 +22,14 @@ function noRepeats(ids: readonly unknown[], what: string): void {
 function sameRows(walked: readonly unknown[], whole: readonly unknown[], what: string): void {
   const w = new Set(walked);
   const missing = whole.filter((id) => !w.has(id));
-  ensure(missing.length === 0, `${what}: the walk skipped ${missing.length} row(s) that one page of the whole collection lists (first: ${JSON.stringify(missing[0])})`);
-  ensure(walked.length === whole.length, `${what}: the walk saw ${walked.length} rows, the whole collection has ${whole.length}`);
+  ensure(
+    missing.length === 0,
+    `${what}: the walk skipped ${missing.length} row(s) that one page of the whole collection lists (first: ${JSON.stringify(missing[0])})`,
+  );
+  ensure(
+    walked.length === whole.length,
+    `${what}: the walk saw ${walked.length} rows, the whole collection has ${whole.length}`,
+  );
 }
 
 export interface CardDataWalk {
@@ -36,7 +42,14 @@ export interface CardDataWalk {
  * Walks a Card Data collection page by page (`page`, `page_size`) until a page ends it, then asks
  * the page after the last (empty, same total) and compares with `whole` (the ids of the collection).
  */
-export async function walkCardData(http: HttpClient, key: string, path: string, pageSize: number, whole: readonly unknown[], query: Record<string, string | number> = {}): Promise<CardDataWalk> {
+export async function walkCardData(
+  http: HttpClient,
+  key: string,
+  path: string,
+  pageSize: number,
+  whole: readonly unknown[],
+  query: Record<string, string | number> = {},
+): Promise<CardDataWalk> {
   const ids: unknown[] = [];
   let total: number | null = null;
   let page = 1;
@@ -51,14 +64,26 @@ export async function walkCardData(http: HttpClient, key: string, path: string, 
     ids.push(...(b.data as Row[]).map((row) => row.id));
     const last = page * pageSize >= total;
     if (last) {
-      ensure((b.data as unknown[]).length === total - (page - 1) * pageSize, `${path}: the last page (${page}) must hold the remaining ${total - (page - 1) * pageSize} of ${total} rows, it holds ${(b.data as unknown[]).length}`);
+      ensure(
+        (b.data as unknown[]).length === total - (page - 1) * pageSize,
+        `${path}: the last page (${page}) must hold the remaining ${total - (page - 1) * pageSize} of ${total} rows, it holds ${(b.data as unknown[]).length}`,
+      );
       break;
     }
   }
   ensure(total !== null && page <= MAX_PAGES, `${path}: no last page within ${MAX_PAGES} pages`);
-  const after = expectSuccess(await http.get(path, { key, query: { ...query, page: page + 1, page_size: pageSize } }), `${path} page ${page + 1}`) as { data: unknown; total_count?: unknown };
-  ensure(Array.isArray(after.data) && after.data.length === 0, `${path}: the page after the last must be empty, it has ${Array.isArray(after.data) ? after.data.length : "no"} rows`);
-  ensure(after.total_count === total, `${path}: total_count past the end must stay ${total}, got ${JSON.stringify(after.total_count)}`);
+  const after = expectSuccess(
+    await http.get(path, { key, query: { ...query, page: page + 1, page_size: pageSize } }),
+    `${path} page ${page + 1}`,
+  ) as { data: unknown; total_count?: unknown };
+  ensure(
+    Array.isArray(after.data) && after.data.length === 0,
+    `${path}: the page after the last must be empty, it has ${Array.isArray(after.data) ? after.data.length : "no"} rows`,
+  );
+  ensure(
+    after.total_count === total,
+    `${path}: total_count past the end must stay ${total}, got ${JSON.stringify(after.total_count)}`,
+  );
   noRepeats(ids, path);
   sameRows(ids, whole, path);
   return { pages: page, rows: ids.length, total: total! };
@@ -72,7 +97,14 @@ export async function walkOffset(
   http: HttpClient,
   key: string,
   path: string,
-  opts: { rowsKey: string; idKey: string; limit: number; whole?: readonly unknown[]; total?: string; query?: Record<string, string | number> },
+  opts: {
+    rowsKey: string;
+    idKey: string;
+    limit: number;
+    whole?: readonly unknown[];
+    total?: string;
+    query?: Record<string, string | number>;
+  },
 ): Promise<{ pages: number; rows: number }> {
   const ids: unknown[] = [];
   let offset = 0;
@@ -86,7 +118,10 @@ export async function walkOffset(
     ensure(Array.isArray(rows), `${path}?offset=${offset}: data.${opts.rowsKey} must be an array`);
     if (opts.total) {
       if (pages === 1) total = b.data[opts.total];
-      ensure(b.data[opts.total] === total, `${path}: data.${opts.total} changed during the walk (${JSON.stringify(total)} then ${JSON.stringify(b.data[opts.total])})`);
+      ensure(
+        b.data[opts.total] === total,
+        `${path}: data.${opts.total} changed during the walk (${JSON.stringify(total)} then ${JSON.stringify(b.data[opts.total])})`,
+      );
     }
     ids.push(...(rows as Row[]).map((row) => row[opts.idKey]));
     const more = b.pagination?.has_more;
@@ -97,6 +132,10 @@ export async function walkOffset(
   }
   noRepeats(ids, path);
   if (opts.whole) sameRows(ids, opts.whole, path);
-  if (opts.total) ensure(total === ids.length, `${path}: data.${opts.total} is ${JSON.stringify(total)}, the walk saw ${ids.length} rows`);
+  if (opts.total)
+    ensure(
+      total === ids.length,
+      `${path}: data.${opts.total} is ${JSON.stringify(total)}, the walk saw ${ids.length} rows`,
+    );
   return { pages, rows: ids.length };
 }

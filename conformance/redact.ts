@@ -6,7 +6,15 @@ import type { TranscriptEntry } from "./types.ts";
 // credential headers are replaced, JSON fields named like secrets are
 // replaced, and any key the run used is blanked wherever it appears.
 
-const SECRET_HEADERS = new Set(["x-api-key", "authorization", "cookie", "set-cookie", "payment-signature", "x-payment", "x-mystery-signature"]);
+const SECRET_HEADERS = new Set([
+  "x-api-key",
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "payment-signature",
+  "x-payment",
+  "x-mystery-signature",
+]);
 /** JSON fields whose value is a credential (a signature, a secret, a private key, a key itself). */
 const SECRET_FIELD = /(secret|signature|private_key|privatekey|api_key|password|mnemonic|^key$|authorization)/i;
 /** Key-shaped strings (`rip_v1_…`) and 32-byte hex strings (private keys) wherever they appear. */
@@ -17,7 +25,10 @@ export const REDACTED = "[redacted]";
 
 export function redactJson(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(redactJson);
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, SECRET_FIELD.test(k) && x !== null ? REDACTED : redactJson(x)]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, SECRET_FIELD.test(k) && x !== null ? REDACTED : redactJson(x)]),
+    );
   return v;
 }
 
@@ -38,7 +49,12 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
 }
 
 function redactHeaders(h: Record<string, string>, secrets: readonly string[]): Record<string, string> {
-  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), SECRET_HEADERS.has(k.toLowerCase()) ? REDACTED : redactText(v, secrets)]));
+  return Object.fromEntries(
+    Object.entries(h).map(([k, v]) => [
+      k.toLowerCase(),
+      SECRET_HEADERS.has(k.toLowerCase()) ? REDACTED : redactText(v, secrets),
+    ]),
+  );
 }
 
 export function transcriptEntry(x: Exchange, secrets: readonly string[]): TranscriptEntry {

@@ -24,29 +24,57 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 
 describe("conformance over real HTTP", () => {
   it("passes against a separately started emulator, writes reports and a verifiable certification bundle", async () => {
-    const target = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--clock", "manual"], { stdio: ["ignore", "pipe", "inherit"] });
+    const target = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--clock", "manual"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     try {
-      const line = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: target.stdout! }).once("line", resolve)));
+      const line = JSON.parse(
+        await new Promise<string>((resolve) => createInterface({ input: target.stdout! }).once("line", resolve)),
+      );
       const partner = line.keys.find((k: { kind: string }) => k.kind === "partner").key;
       const tenant = line.keys.find((k: { kind: string }) => k.kind === "tenant").key;
       const dir = mkdtempSync(join(tmpdir(), "conformance-"));
       const res = await run([
-        "conformance", "--base-url", line.url, "--partner-key", partner, "--tenant-key", tenant,
-        "--profile", "pipeline", "--profile", "catalog", "--certify", "--bundle", join(dir, "bundle.json"),
-        "--report", `junit=${join(dir, "r.xml")}`, "--report", `json=${join(dir, "r.json")}`, "--report", `md=${join(dir, "r.md")}`, "--report", `html=${join(dir, "r.html")}`,
+        "conformance",
+        "--base-url",
+        line.url,
+        "--partner-key",
+        partner,
+        "--tenant-key",
+        tenant,
+        "--profile",
+        "pipeline",
+        "--profile",
+        "catalog",
+        "--certify",
+        "--bundle",
+        join(dir, "bundle.json"),
+        "--report",
+        `junit=${join(dir, "r.xml")}`,
+        "--report",
+        `json=${join(dir, "r.json")}`,
+        "--report",
+        `md=${join(dir, "r.md")}`,
+        "--report",
+        `html=${join(dir, "r.html")}`,
       ]);
       expect(res.code, res.stdout + res.stderr).toBe(0);
       expect(res.stdout).toContain("profile");
       expect(res.stderr).toMatch(/\[\s*1\/\d+\]/);
       const bundle = JSON.parse(readFileSync(join(dir, "bundle.json"), "utf8")) as CertificationBundle;
-      expect(bundle).toMatchObject({ passed: true, target_url: line.url, key_kinds: ["partner", "tenant"], mode: "emulator" });
+      expect(bundle).toMatchObject({
+        passed: true,
+        target_url: line.url,
+        key_kinds: ["partner", "tenant"],
+        mode: "emulator",
+      });
       expect(JSON.stringify(bundle)).not.toContain(partner);
       expect(await verifyBundle(bundle)).toEqual({ ok: true, problems: [] });
       expect((await verifyBundle({ ...bundle, passed: false })).ok).toBe(false);
       expect(readFileSync(join(dir, "r.xml"), "utf8")).toContain("<testsuites");
       expect(JSON.parse(readFileSync(join(dir, "r.json"), "utf8")).results.length).toBe(bundle.results.length);
       expect(readFileSync(join(dir, "r.md"), "utf8")).toContain("| Check |");
-      expect(readFileSync(join(dir, "r.html"), "utf8")).toContain("<h2 id=\"profile-catalog\">catalog</h2>");
+      expect(readFileSync(join(dir, "r.html"), "utf8")).toContain('<h2 id="profile-catalog">catalog</h2>');
       // The service's side: the CLI verifies the bundle against this suite's checks digest.
       const verified = await run(["conformance", "--verify", join(dir, "bundle.json")]);
       expect(verified.code, verified.stdout).toBe(0);
@@ -57,12 +85,29 @@ describe("conformance over real HTTP", () => {
   });
 
   it("read-only mode against the same kind of target: control-plane checks are not applicable, and --certify refuses", async () => {
-    const target = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain"], { stdio: ["ignore", "pipe", "inherit"] });
+    const target = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     try {
-      const line = JSON.parse(await new Promise<string>((resolve) => createInterface({ input: target.stdout! }).once("line", resolve)));
+      const line = JSON.parse(
+        await new Promise<string>((resolve) => createInterface({ input: target.stdout! }).once("line", resolve)),
+      );
       const partner = line.keys.find((k: { kind: string }) => k.kind === "partner").key;
       const dir = mkdtempSync(join(tmpdir(), "conformance-"));
-      const res = await run(["conformance", "--base-url", line.url, "--partner-key", partner, "--mode", "read-only", "--profile", "pipeline", "--certify", "--bundle", join(dir, "b.json")]);
+      const res = await run([
+        "conformance",
+        "--base-url",
+        line.url,
+        "--partner-key",
+        partner,
+        "--mode",
+        "read-only",
+        "--profile",
+        "pipeline",
+        "--certify",
+        "--bundle",
+        join(dir, "b.json"),
+      ]);
       expect(res.code).toBe(1);
       expect(res.stderr).toContain("did not");
       const bundle = JSON.parse(readFileSync(join(dir, "b.json"), "utf8")) as CertificationBundle;

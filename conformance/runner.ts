@@ -1,4 +1,14 @@
-import { MODES, EMULATOR_POWER, CheckFailure, NotApplicable, type Check, type CheckResult, type Mode, type Profile, type RequestRecord } from "./types.ts";
+import {
+  MODES,
+  EMULATOR_POWER,
+  CheckFailure,
+  NotApplicable,
+  type Check,
+  type CheckResult,
+  type Mode,
+  type Profile,
+  type RequestRecord,
+} from "./types.ts";
 import { HttpClient, ControlClient, type Exchange } from "../harness/http.ts";
 import { openWallet, type TestWallet } from "../harness/wallet.ts";
 import type { ReceiverOptions } from "../harness/webhook-receiver.ts";
@@ -93,9 +103,11 @@ export async function openSession(opts: SuiteOptions): Promise<TargetSession> {
     if (!control) return "needs a funded test wallet: --wallet-key, --rpc-url and --max-spend-usdc";
     // The emulator's own chain: its last funded fixture account, which no scenario uses.
     const res = await http.get("/_emulator/chain");
-    if (res.status !== 200) return "needs the local chain, and the emulator runs without one (GET /_emulator/chain → 503 chain_unavailable)";
+    if (res.status !== 200)
+      return "needs the local chain, and the emulator runs without one (GET /_emulator/chain → 503 chain_unavailable)";
     const info = (res.body as { data: { rpcUrl: string | null; accounts: Array<{ private_key: string }> } }).data;
-    if (!info.rpcUrl) return "signs transactions over JSON-RPC, and the emulator's chain has no rpcUrl (started in-process only)";
+    if (!info.rpcUrl)
+      return "signs transactions over JSON-RPC, and the emulator's chain has no rpcUrl (started in-process only)";
     return openWallet(info.accounts.at(-1)!.private_key as Hex, info.rpcUrl);
   };
   return {
@@ -119,13 +131,28 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   const requests: RequestRecord[] = [];
   const checkHttp = http.observed((x) => {
     exchanges.push(x);
-    requests.push({ method: x.method, path: x.url.pathname + x.url.search, status: x.result.status, duration_ms: Math.round(x.ms), request_id: x.result.headers["x-request-id"] ?? null });
+    requests.push({
+      method: x.method,
+      path: x.url.pathname + x.url.search,
+      status: x.result.status,
+      duration_ms: Math.round(x.ms),
+      request_id: x.result.headers["x-request-id"] ?? null,
+    });
     const failures = wire.observe(x);
     if (failures.length) throw new CheckFailure(failures.map((f) => f.text).join("; "));
   });
   const checkControl = control ? new ControlClient(checkHttp) : null;
   const warnings: string[] = [];
-  const base = { id: check.id, profile: check.profile, title: check.title, rule: check.rule, ...(check.guards ? { guards: check.guards } : {}), notes, warnings, requests };
+  const base = {
+    id: check.id,
+    profile: check.profile,
+    title: check.title,
+    rule: check.rule,
+    ...(check.guards ? { guards: check.guards } : {}),
+    notes,
+    warnings,
+    requests,
+  };
   let result: CheckResult;
   let why = notApplicable(check, opts, control !== null, budget.left);
   let wallet: TestWallet | null = null;
@@ -134,7 +161,8 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
     const w = await session.wallet();
     if (typeof w === "string") why = w;
     else wallet = w;
-    if (!why && spend > session.spend.left) why = `would exceed --max-spend-usdc (needs ${usdcText(spend)}, ${usdcText(session.spend.left)} left)`;
+    if (!why && spend > session.spend.left)
+      why = `would exceed --max-spend-usdc (needs ${usdcText(spend)}, ${usdcText(session.spend.left)} left)`;
   }
   let probeCrash: string | null = null;
   if (!why && check.applicable) {
@@ -152,9 +180,14 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   } else {
     try {
       // In emulator mode each check gets fresh keys, so credit arithmetic and limits are isolated.
-      const partnerKey = checkControl ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" }) : (opts.partnerKey ?? "");
+      const partnerKey = checkControl
+        ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" })
+        : (opts.partnerKey ?? "");
       const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
-      const tierKey = checkControl && check.needs.includes("tierKey") ? await checkControl.newKey({ kind: "partner", billing_model: "TIER" }) : opts.tierKey;
+      const tierKey =
+        checkControl && check.needs.includes("tierKey")
+          ? await checkControl.newKey({ kind: "partner", billing_model: "TIER" })
+          : opts.tierKey;
       charge(1);
       await check.run({
         http: checkHttp,
@@ -171,7 +204,8 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
     } catch (err) {
       // The check found out before spending (it throws before buying or calling): give its spend back.
       if (err instanceof NotApplicable) charge(-1);
-      if (err instanceof NotApplicable) return finish({ ...base, outcome: "not_applicable", message: err.message, duration_ms: 0 });
+      if (err instanceof NotApplicable)
+        return finish({ ...base, outcome: "not_applicable", message: err.message, duration_ms: 0 });
       const failed = err instanceof CheckFailure;
       const message = failed ? err.message : `check crashed: ${err instanceof Error ? err.message : String(err)}`;
       result = { ...base, outcome: failed ? "fail" : "error", message, duration_ms: 0 };
@@ -189,10 +223,13 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
 
   function finish(r: CheckResult): CheckResult {
     let result = r;
-    if ((result.outcome === "fail" || result.outcome === "error") && opts.expectedFailures?.has(check.id)) result = { ...result, outcome: "expected_failure" };
+    if ((result.outcome === "fail" || result.outcome === "error") && opts.expectedFailures?.has(check.id))
+      result = { ...result, outcome: "expected_failure" };
     warnings.push(...wire.findings.filter((f) => f.level === "warning").map((f) => f.text));
     if (result.outcome !== "pass" && result.outcome !== "not_applicable") {
-      const secrets = [opts.partnerKey, opts.tenantKey, ...exchanges.map((x) => x.requestHeaders["x-api-key"])].filter((s): s is string => !!s);
+      const secrets = [opts.partnerKey, opts.tenantKey, ...exchanges.map((x) => x.requestHeaders["x-api-key"])].filter(
+        (s): s is string => !!s,
+      );
       result.transcript = exchanges.map((x) => transcriptEntry(x, secrets));
     }
     result.duration_ms = Math.round(performance.now() - t0);
@@ -219,7 +256,15 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     usdc: session.spent.micros / 1e6,
     max_spend_usdc: opts.wallet ? opts.wallet.maxSpendUsdc : null,
   };
-  return { target: opts.baseUrl, mode: opts.mode, profiles: [...opts.profiles], started_at: started, finished_at: new Date().toISOString(), results, spent };
+  return {
+    target: opts.baseUrl,
+    mode: opts.mode,
+    profiles: [...opts.profiles],
+    started_at: started,
+    finished_at: new Date().toISOString(),
+    results,
+    spent,
+  };
 }
 
 const toMicros = (usdc: number) => Math.round(usdc * 1e6);
@@ -228,23 +273,29 @@ const usdcText = (micros: number) => (micros === Infinity ? "unlimited" : String
 /** Why the check cannot run here, before anything is asked of the target (null: it may run). */
 export function notApplicable(check: Check, opts: SuiteOptions, hasControl: boolean, budget: number): string | null {
   if (rank(check.mode) > rank(opts.mode)) {
-    if (check.emulatorOnly) return `needs an emulator target: ${EMULATOR_POWER[check.emulatorOnly.power]} (${check.emulatorOnly.what})`;
+    if (check.emulatorOnly)
+      return `needs an emulator target: ${EMULATOR_POWER[check.emulatorOnly.power]} (${check.emulatorOnly.what})`;
     return `needs ${check.mode === "emulator" ? "an" : "a"} ${check.mode} target (running in ${opts.mode} mode)`;
   }
-  if (check.mode === "emulator" && !hasControl) return "needs the emulator's /_emulator control plane, which the target does not answer";
+  if (check.mode === "emulator" && !hasControl)
+    return "needs the emulator's /_emulator control plane, which the target does not answer";
   const inEmulator = opts.mode === "emulator" && hasControl;
   if (check.needs.includes("partnerKey") && !opts.partnerKey && !inEmulator) return "needs --partner-key";
   if (check.needs.includes("tenantKey") && !opts.tenantKey && !inEmulator) return "needs --tenant-key";
-  if (check.needs.includes("tierKey") && !opts.tierKey && !inEmulator) return "needs --tier-key (a partner key of the TIER billing model)";
+  if (check.needs.includes("tierKey") && !opts.tierKey && !inEmulator)
+    return "needs --tier-key (a partner key of the TIER billing model)";
   if (check.needs.includes("webhookUrl") && !opts.receiver && !inEmulator)
     return "needs --webhook-url and --webhook-port (a public URL the target can reach, forwarding to this machine)";
   const maxWait = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
-  if (!inEmulator && (check.waitMs ?? 0) > maxWait) return `would wait up to ${(check.waitMs ?? 0) / 1000} s in real time; --max-wait is ${maxWait / 1000} s`;
+  if (!inEmulator && (check.waitMs ?? 0) > maxWait)
+    return `would wait up to ${(check.waitMs ?? 0) / 1000} s in real time; --max-wait is ${maxWait / 1000} s`;
   if (check.credits > budget) return `would exceed --max-credits (needs ${check.credits}, ${budget} left)`;
   return null;
 }
 
 /** Exit code 0 only when every scored check passed (n/a and expected failures are not scored). */
 export function passed(suite: SuiteResult): boolean {
-  return suite.results.every((r) => r.outcome === "pass" || r.outcome === "not_applicable" || r.outcome === "expected_failure");
+  return suite.results.every(
+    (r) => r.outcome === "pass" || r.outcome === "not_applicable" || r.outcome === "expected_failure",
+  );
 }

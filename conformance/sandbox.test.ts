@@ -19,7 +19,8 @@ let suite: SuiteResult;
 const paths: string[] = [];
 let options: () => SuiteOptions;
 /** The reasons a check may give for not running in sandbox mode: a control-plane power, or more real time than --max-wait. */
-const NA_REASON = /^(needs an emulator target: (moves time past what real time allows|injects a fault|flips an operator switch) \(.+\)|would wait up to \d+ s in real time; --max-wait is \d+ s)$/;
+const NA_REASON =
+  /^(needs an emulator target: (moves time past what real time allows|injects a fault|flips an operator switch) \(.+\)|would wait up to \d+ s in real time; --max-wait is \d+ s)$/;
 
 /** A free loopback port for the receiver the suite exposes ("public URL" = loopback: the target is on this machine). */
 const freePort = () =>
@@ -69,17 +70,27 @@ describe("sandbox mode with a wallet key, a TIER key and a webhook receiver", ()
   });
 
   it("with a wallet, a TIER key and a webhook URL: nothing fails, and each check not run says what it needs", () => {
-    expect(suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").map((r) => `${r.id}: ${r.message}`)).toEqual([]);
+    expect(
+      suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").map((r) => `${r.id}: ${r.message}`),
+    ).toEqual([]);
     const na = suite.results.filter((r) => r.outcome === "not_applicable");
     for (const r of na) expect(r.message, r.id).toMatch(NA_REASON);
     expect(na.length).toBeLessThanOrEqual(NA_BOUND);
-    console.log(`sandbox mode: ${suite.results.filter((r) => r.outcome === "pass").length} pass, ${na.length} not applicable`);
+    console.log(
+      `sandbox mode: ${suite.results.filter((r) => r.outcome === "pass").length} pass, ${na.length} not applicable`,
+    );
   });
 
   it("the summary's spend is the declared cost of the checks that ran, against the budgets", () => {
     const ran = ALL_CHECKS.filter((c) => suite.results.find((r) => r.id === c.id)?.outcome === "pass");
-    const usdc = ran.filter((c) => c.needs.includes("wallet")).reduce((n, c) => n + Math.round((c.spendUsdc ?? 0) * 1e6), 0) / 1e6;
-    expect(suite.spent).toEqual({ credits: ran.reduce((n, c) => n + c.credits, 0), max_credits: null, usdc, max_spend_usdc: 1000 });
+    const usdc =
+      ran.filter((c) => c.needs.includes("wallet")).reduce((n, c) => n + Math.round((c.spendUsdc ?? 0) * 1e6), 0) / 1e6;
+    expect(suite.spent).toEqual({
+      credits: ran.reduce((n, c) => n + c.credits, 0),
+      max_credits: null,
+      usdc,
+      max_spend_usdc: 1000,
+    });
     expect(suite.spent!.usdc).toBeGreaterThan(100);
   });
 
@@ -88,13 +99,17 @@ describe("sandbox mode with a wallet key, a TIER key and a webhook receiver", ()
     expect(commerce.map((r) => [r.id, r.outcome])).toEqual(commerceChecks.map((c) => [c.id, "pass"]));
     const reveal = commerce.find((r) => r.id === "commerce.purchase-reveal")!;
     expect(reveal.notes[0]).toMatch(/^waited \d+\.\d s in real time for purchase \d+'s reveal$/);
-    expect(commerce.find((r) => r.id === "commerce.purchase-webhook")!.notes.at(-1)).toMatch(/^delivered purchase\.fulfilled:\d+ to the suite's receiver, signature verified$/);
+    expect(commerce.find((r) => r.id === "commerce.purchase-webhook")!.notes.at(-1)).toMatch(
+      /^delivered purchase\.fulfilled:\d+ to the suite's receiver, signature verified$/,
+    );
   });
 
   it("a check beyond --max-spend-usdc is not applicable, with the reason, and spends nothing", async () => {
     const before = paths.length;
     const small = await runSuite(commerceChecks, { ...options(), wallet: { ...options().wallet!, maxSpendUsdc: 5 } });
-    expect(small.results.map((r) => r.message)).toEqual(commerceChecks.map((c) => `would exceed --max-spend-usdc (needs ${c.spendUsdc}, 5 left)`));
+    expect(small.results.map((r) => r.message)).toEqual(
+      commerceChecks.map((c) => `would exceed --max-spend-usdc (needs ${c.spendUsdc}, 5 left)`),
+    );
     expect(paths.slice(before).filter((p) => p.includes("/purchase"))).toEqual([]);
     expect(small.spent).toEqual({ credits: 0, max_credits: null, usdc: 0, max_spend_usdc: 5 });
   });
@@ -121,8 +136,12 @@ describe("the CLI's wallet flags", () => {
   it("refuse a wallet key without --rpc-url and --max-spend-usdc, and show the budget up front", async () => {
     const { runConformanceCli } = await import("./cli.ts");
     const key = END_USERS.at(-1)!.privateKey;
-    await expect(runConformanceCli(["--base-url", emu.url, "--wallet-key", key])).rejects.toThrow("needs --rpc-url and --max-spend-usdc");
-    await expect(runConformanceCli(["--base-url", emu.url, "--max-spend-usdc", "5"])).rejects.toThrow("go with --wallet-key");
+    await expect(runConformanceCli(["--base-url", emu.url, "--wallet-key", key])).rejects.toThrow(
+      "needs --rpc-url and --max-spend-usdc",
+    );
+    await expect(runConformanceCli(["--base-url", emu.url, "--max-spend-usdc", "5"])).rejects.toThrow(
+      "go with --wallet-key",
+    );
     const err: string[] = [];
     const out: string[] = [];
     const spyErr = vi.spyOn(process.stderr, "write").mockImplementation((s) => (err.push(String(s)), true));
@@ -130,16 +149,32 @@ describe("the CLI's wallet flags", () => {
     try {
       const code = await runConformanceCli([
         // The tier key: the demo key's windows are spent by the suite above (a paced run would wait them out).
-        "--base-url", emu.url, "--partner-key", emu.key("tier"), "--mode", "sandbox", "--profile", "webhooks",
-        "--wallet-key", key, "--rpc-url", emu.rpcUrl!, "--max-spend-usdc", "0",
+        "--base-url",
+        emu.url,
+        "--partner-key",
+        emu.key("tier"),
+        "--mode",
+        "sandbox",
+        "--profile",
+        "webhooks",
+        "--wallet-key",
+        key,
+        "--rpc-url",
+        emu.rpcUrl!,
+        "--max-spend-usdc",
+        "0",
       ]);
       expect(code).toBe(0);
     } finally {
       spyErr.mockRestore();
       spyOut.mockRestore();
     }
-    expect(err[0]).toBe(`commerce budget: 4 checks may spend up to 100 test USDC from ${END_USERS.at(-1)!.address} on ${emu.rpcUrl}; --max-spend-usdc 0 (checks beyond it are not applicable)\n`);
+    expect(err[0]).toBe(
+      `commerce budget: 4 checks may spend up to 100 test USDC from ${END_USERS.at(-1)!.address} on ${emu.rpcUrl}; --max-spend-usdc 0 (checks beyond it are not applicable)\n`,
+    );
     expect(err.join("")).toContain("commerce.purchase-webhook — would exceed --max-spend-usdc (needs 25, 0 left)");
-    expect(out.join("")).toContain("Spent (declared costs of the checks that ran): 0 credits (no --max-credits), 0 test USDC of 0 (--max-spend-usdc)");
+    expect(out.join("")).toContain(
+      "Spent (declared costs of the checks that ran): 0 credits (no --max-credits), 0 test USDC of 0 (--max-spend-usdc)",
+    );
   });
 });

@@ -36,12 +36,18 @@ beforeAll(async () => {
 const rates: Record<string, string> = {};
 const rate = (killed: number, total: number) => `${((killed / total) * 100).toFixed(1)}% (${killed}/${total})`;
 afterAll(async () => {
-  if (Object.keys(rates).length) console.log(`kill rates — ${Object.entries(rates).map(([k, v]) => `${k}: ${v}`).join(" · ")}`);
+  if (Object.keys(rates).length)
+    console.log(
+      `kill rates — ${Object.entries(rates)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(" · ")}`,
+    );
   await proxy.close();
   await emu.close();
 });
 
-const fetchVia = (e: Emulator) => ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
+const fetchVia = (e: Emulator) =>
+  ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
 const options = () => ({
   baseUrl: emu.url,
   partnerKey: emu.key("demo"),
@@ -83,14 +89,21 @@ describe("conformance suite against the emulator", () => {
     const survivors: string[] = [];
     for (const check of ALL_CHECKS) {
       await emu.reset();
-      const res = await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: check.deviation }), headers: { "content-type": "application/json" } });
+      const res = await emu.fetch("/_emulator/deviations", {
+        method: "POST",
+        body: JSON.stringify({ name: check.deviation }),
+        headers: { "content-type": "application/json" },
+      });
       expect(res.status).toBe(201);
       const suite = await runSuite([check], options());
-      if (suite.results[0].outcome !== "fail") survivors.push(`${check.id} (${suite.results[0].outcome}) survived ${check.deviation}`);
+      if (suite.results[0].outcome !== "fail")
+        survivors.push(`${check.id} (${suite.results[0].outcome}) survived ${check.deviation}`);
     }
     await emu.reset();
     const rate = (ALL_CHECKS.length - survivors.length) / ALL_CHECKS.length;
-    console.log(`conformance kill rate: ${(rate * 100).toFixed(1)}% (${ALL_CHECKS.length - survivors.length}/${ALL_CHECKS.length})`);
+    console.log(
+      `conformance kill rate: ${(rate * 100).toFixed(1)}% (${ALL_CHECKS.length - survivors.length}/${ALL_CHECKS.length})`,
+    );
     rates.deviations = `${(rate * 100).toFixed(1)}% (${ALL_CHECKS.length - survivors.length}/${ALL_CHECKS.length})`;
     expect(survivors).toEqual([]);
   });
@@ -116,9 +129,14 @@ describe("conformance suite against the emulator", () => {
     const survivors: string[] = [];
     for (const d of SCHEMA_DEVIATIONS) {
       await emu.reset();
-      await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: d.name }), headers: { "content-type": "application/json" } });
+      await emu.fetch("/_emulator/deviations", {
+        method: "POST",
+        body: JSON.stringify({ name: d.name }),
+        headers: { "content-type": "application/json" },
+      });
       const failed = (await runSuite(probe, options())).results.filter((r) => r.outcome === "fail");
-      if (!failed.some((r) => expected[d.name]!.test(r.message))) survivors.push(`${d.name}: ${failed.map((r) => r.message).join(" | ") || "no check failed"}`);
+      if (!failed.some((r) => expected[d.name]!.test(r.message)))
+        survivors.push(`${d.name}: ${failed.map((r) => r.message).join(" | ") || "no check failed"}`);
     }
     await emu.reset();
     rates["schema deviations"] = rate(SCHEMA_DEVIATIONS.length - survivors.length, SCHEMA_DEVIATIONS.length);
@@ -166,7 +184,11 @@ describe("conformance suite against the emulator", () => {
 
   it("expected failures are not scored", async () => {
     await emu.reset();
-    await emu.fetch("/_emulator/deviations", { method: "POST", body: JSON.stringify({ name: "no_ratelimit_headers" }), headers: { "content-type": "application/json" } });
+    await emu.fetch("/_emulator/deviations", {
+      method: "POST",
+      body: JSON.stringify({ name: "no_ratelimit_headers" }),
+      headers: { "content-type": "application/json" },
+    });
     const only = ALL_CHECKS.filter((c) => c.id === "pipeline.ratelimit-headers");
     const strict = await runSuite(only, options());
     expect(passed(strict)).toBe(false);

@@ -3,7 +3,16 @@ import type { TestWallet } from "../harness/wallet.ts";
 import type { ReceiverOptions } from "../harness/webhook-receiver.ts";
 
 /** Areas of the contract; `--profile` selects them. */
-export const PROFILES = ["pipeline", "catalog", "credits", "x402", "vision", "webhooks", "mystery", "warehouse"] as const;
+export const PROFILES = [
+  "pipeline",
+  "catalog",
+  "credits",
+  "x402",
+  "vision",
+  "webhooks",
+  "mystery",
+  "warehouse",
+] as const;
 export type Profile = (typeof PROFILES)[number];
 
 /**
@@ -145,10 +154,19 @@ export class CheckFailure extends Error {}
 export class NotApplicable extends Error {}
 
 /** A check's footprint on the target: its mode, the keys it needs and the credits it may spend. */
-export const runs = (mode: Mode, needs: readonly Need[] = [], credits = 0): Pick<Check, "mode" | "needs" | "credits"> => ({ mode, needs, credits });
+export const runs = (
+  mode: Mode,
+  needs: readonly Need[] = [],
+  credits = 0,
+): Pick<Check, "mode" | "needs" | "credits"> => ({ mode, needs, credits });
 
 /** The footprint of a check only the emulator can run, with the power it needs and what it does with it. */
-export const emulatorOnly = (power: EmulatorPower, what: string, needs: readonly Need[] = [], credits = 0): Pick<Check, "mode" | "needs" | "credits" | "emulatorOnly"> => ({
+export const emulatorOnly = (
+  power: EmulatorPower,
+  what: string,
+  needs: readonly Need[] = [],
+  credits = 0,
+): Pick<Check, "mode" | "needs" | "credits" | "emulatorOnly"> => ({
   mode: "emulator",
   needs,
   credits,

@@ -11,8 +11,10 @@ import type { Hex } from "viem";
 // A partner certifies against a target that is already in use: the suite must not
 // depend on fresh fixture keys, unused idempotency keys or an empty event log.
 
-const fetchVia = (e: Emulator) => ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
-const failures = (r: { results: Array<{ id: string; outcome: string; message: string }> }) => r.results.filter((x) => x.outcome !== "pass").map((x) => `${x.id}: ${x.message}`);
+const fetchVia = (e: Emulator) =>
+  ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
+const failures = (r: { results: Array<{ id: string; outcome: string; message: string }> }) =>
+  r.results.filter((x) => x.outcome !== "pass").map((x) => `${x.id}: ${x.message}`);
 
 describe("the suite against a used emulator (emulator mode)", () => {
   let emu: Emulator;
@@ -24,7 +26,8 @@ describe("the suite against a used emulator (emulator mode)", () => {
   it("passes after a partner's call and every scenario has run, and twice in a row", async () => {
     const keys = Object.fromEntries(emu.keys.map((k) => [k.name, k.key]));
     await emu.fetch("/api/v1/catalog/sets", { headers: { "x-api-key": keys.demo! } });
-    for (const s of SCENARIOS) await runScenario(s, { baseUrl: emu.url, keys, chain: emu.chain, rpcUrl: emu.rpcUrl, fetch: fetchVia(emu) });
+    for (const s of SCENARIOS)
+      await runScenario(s, { baseUrl: emu.url, keys, chain: emu.chain, rpcUrl: emu.rpcUrl, fetch: fetchVia(emu) });
     const options = { baseUrl: emu.url, profiles: [...PROFILES], mode: "emulator" as const, fetch: fetchVia(emu) };
     expect(failures(await runSuite(ALL_CHECKS, options))).toEqual([]);
     expect(failures(await runSuite(ALL_CHECKS, options))).toEqual([]);
@@ -50,7 +53,10 @@ describe("the suite against a used target in sandbox mode (nothing can be reset)
       // Checks that wait out a whole rate-limit window (61 s) in real time are left out: wall time.
       maxWaitMs: 10_000,
     };
-    const scored = (r: Awaited<ReturnType<typeof runSuite>>) => ({ ...r, results: r.results.filter((x) => x.outcome !== "not_applicable") });
+    const scored = (r: Awaited<ReturnType<typeof runSuite>>) => ({
+      ...r,
+      results: r.results.filter((x) => x.outcome !== "not_applicable"),
+    });
     expect(failures(scored(await runSuite(ALL_CHECKS, options)))).toEqual([]);
     expect(failures(scored(await runSuite(ALL_CHECKS, options)))).toEqual([]);
   }, 300_000);

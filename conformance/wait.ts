@@ -13,14 +13,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Polls `probe` until it gives a value, at most `ms` (capped by the check's --max-wait): 50 ms at first,
  * backing off to 2 s. Notes the wait ("waited 1.2 s for …"); undefined when the time ran out.
  */
-export async function waitFor<T>(ctx: CheckContext, what: string, probe: () => Promise<T | undefined>, ms = Infinity): Promise<T | undefined> {
+export async function waitFor<T>(
+  ctx: CheckContext,
+  what: string,
+  probe: () => Promise<T | undefined>,
+  ms = Infinity,
+): Promise<T | undefined> {
   const cap = Math.min(ms, ctx.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
   const t0 = Date.now();
   for (let wait = 50; ; wait = Math.min(wait * 2, 2_000)) {
     const v = await probe();
     const spent = Date.now() - t0;
     if (v !== undefined || spent > cap) {
-      ctx.note(`waited ${(spent / 1000).toFixed(1)} s in real time for ${what}${v === undefined ? ` (gave up at ${cap / 1000} s)` : ""}`);
+      ctx.note(
+        `waited ${(spent / 1000).toFixed(1)} s in real time for ${what}${v === undefined ? ` (gave up at ${cap / 1000} s)` : ""}`,
+      );
       return v;
     }
     await sleep(Math.min(wait, Math.max(0, cap - spent) + 1));

@@ -23,16 +23,25 @@ export interface Finding {
 /** The rules every answer is held to, each with its source. */
 export const WIRE_RULES = {
   schema: "issue 12 / docs/reference/api-rules.md “Resources”: each answer's data matches its route's schema",
-  envelope: "docs/reference/api-rules.md “Response envelope” and “Errors”: {success:true, data, pagination?} or {success:false, message, error} (warehouse: + code)",
-  media: "docs/reference/live-service.md “Hosts and request ids”: the service is HTTP/JSON; every answer is application/json, UTF-8 (RFC 8259 §8.1: a charset parameter other than utf-8 fails)",
-  requestId: "docs/reference/live-service.md “Hosts and request ids” (X-Request-Id read by the SDK): every answer carries its own X-Request-Id",
+  envelope:
+    "docs/reference/api-rules.md “Response envelope” and “Errors”: {success:true, data, pagination?} or {success:false, message, error} (warehouse: + code)",
+  media:
+    "docs/reference/live-service.md “Hosts and request ids”: the service is HTTP/JSON; every answer is application/json, UTF-8 (RFC 8259 §8.1: a charset parameter other than utf-8 fails)",
+  requestId:
+    "docs/reference/live-service.md “Hosts and request ids” (X-Request-Id read by the SDK): every answer carries its own X-Request-Id",
   status: "the route's declared answers (OpenAPI document): a success status the route does not declare is wrong",
-  rateHeaders: "docs/reference/api-rules.md “Other limits”: X-RateLimit-* on every response except GET /health; Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
-  rateSequence: "docs/reference/api-rules.md “Other limits” (rolling 60 s window): each counted request lowers X-RateLimit-Remaining by at least one until the window slides",
-  retryAfter: "docs/reference/api-rules.md “Errors”: 429 and retryable 503 carry Retry-After (whole seconds > 0); 429 has X-RateLimit-Remaining 0",
-  creditHeaders: "docs/reference/api-rules.md “Credits and billing”: metered 2xx carry X-Credits-Cost (the route's cost) and X-Credits-Remaining; a 4xx/5xx is refunded (cost 0); 401/403/429 come before metering",
-  creditSequence: "docs/reference/api-rules.md “Credits and billing”: X-Credits-Remaining is the balance after the call, so it falls by exactly X-Credits-Cost from one call to the next",
-  paging: "docs/reference/api-rules.md “Response envelope” / docs/reference/live-service.md “Pagination”: pagination {limit, offset, has_more} and Card Data page/page_size/total_count agree with the rows of every page",
+  rateHeaders:
+    "docs/reference/api-rules.md “Other limits”: X-RateLimit-* on every response except GET /health; Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
+  rateSequence:
+    "docs/reference/api-rules.md “Other limits” (rolling 60 s window): each counted request lowers X-RateLimit-Remaining by at least one until the window slides",
+  retryAfter:
+    "docs/reference/api-rules.md “Errors”: 429 and retryable 503 carry Retry-After (whole seconds > 0); 429 has X-RateLimit-Remaining 0",
+  creditHeaders:
+    "docs/reference/api-rules.md “Credits and billing”: metered 2xx carry X-Credits-Cost (the route's cost) and X-Credits-Remaining; a 4xx/5xx is refunded (cost 0); 401/403/429 come before metering",
+  creditSequence:
+    "docs/reference/api-rules.md “Credits and billing”: X-Credits-Remaining is the balance after the call, so it falls by exactly X-Credits-Cost from one call to the next",
+  paging:
+    "docs/reference/api-rules.md “Response envelope” / docs/reference/live-service.md “Pagination”: pagination {limit, offset, has_more} and Card Data page/page_size/total_count agree with the rows of every page",
 } as const;
 export type WireRule = keyof typeof WIRE_RULES;
 
@@ -44,7 +53,8 @@ export function routeFor(method: string, pathname: string): Operation | null {
 }
 
 /** JSON pointer of a path (RFC 6901). */
-export const pointer = (path: readonly PropertyKey[]) => path.map((k) => "/" + String(k).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+export const pointer = (path: readonly PropertyKey[]) =>
+  path.map((k) => "/" + String(k).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 
 function at(value: unknown, path: readonly PropertyKey[]): unknown {
   let v = value;
@@ -119,10 +129,16 @@ function unknownFields(schema: z.ZodType | undefined, value: unknown, base: Prop
       if (Array.isArray(value)) value.forEach((v, i) => unknownFields(d.items?.[i], v, [...base, i], out));
       return;
     case "record":
-      if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) unknownFields(d.valueType, v, [...base, k], out);
+      if (value && typeof value === "object")
+        for (const [k, v] of Object.entries(value)) unknownFields(d.valueType, v, [...base, k], out);
       return;
     case "union":
-      return unknownFields(d.options?.find((o) => o.safeParse(value).success), value, base, out);
+      return unknownFields(
+        d.options?.find((o) => o.safeParse(value).success),
+        value,
+        base,
+        out,
+      );
     case "intersection":
       // Either side knows a field of the other; report only what neither knows.
       {
@@ -153,7 +169,11 @@ export function forRequest(spec: ResponseSpec, query: URLSearchParams): z.ZodTyp
 }
 
 /** Checks `data` against a schema: failures (pointer, expected, received) and unknown fields (warnings). */
-export function schemaFindings(schema: z.ZodType, data: unknown, base: PropertyKey[] = ["data"]): { failures: string[]; unknown: string[] } {
+export function schemaFindings(
+  schema: z.ZodType,
+  data: unknown,
+  base: PropertyKey[] = ["data"],
+): { failures: string[]; unknown: string[] } {
   const failures: string[] = [];
   const unknown: string[] = [];
   const res = schema.safeParse(data);
@@ -165,7 +185,8 @@ export function schemaFindings(schema: z.ZodType, data: unknown, base: PropertyK
         // The option the value comes nearest to explains the mismatch best.
         const wrong = (branch: Issue[]) => branch.filter((b) => b.code !== "unrecognized_keys").length;
         visit([...i.errors].sort((a, b) => wrong(a) - wrong(b))[0]!, path);
-      } else failures.push(`${pointer([...base, ...path])}: expected ${expectedOf(i)}, received ${shown(at(data, path))}`);
+      } else
+        failures.push(`${pointer([...base, ...path])}: expected ${expectedOf(i)}, received ${shown(at(data, path))}`);
     }
   };
   if (!res.success) visit(res.error.issues as unknown as Issue[], []);
@@ -259,13 +280,21 @@ export class WireSession {
     return found.filter((f) => f.level === "failure");
   }
 
-  private check(x: Exchange, route: Operation | null, fail: (r: WireRule, t: string) => void, warn: (r: WireRule, t: string) => void, sequential: boolean): void {
+  private check(
+    x: Exchange,
+    route: Operation | null,
+    fail: (r: WireRule, t: string) => void,
+    warn: (r: WireRule, t: string) => void,
+    sequential: boolean,
+  ): void {
     const { status, headers: h, body } = x.result;
     const ctype = h["content-type"] ?? "";
-    if (!/^application\/json\s*(;|$)/i.test(ctype)) fail("media", `Content-Type must be application/json, received ${shown(h["content-type"])}`);
+    if (!/^application\/json\s*(;|$)/i.test(ctype))
+      fail("media", `Content-Type must be application/json, received ${shown(h["content-type"])}`);
     // JSON is UTF-8 (RFC 8259 §8.1): a charset parameter, when sent, says so.
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(ctype)?.[1];
-    if (charset !== undefined && charset.toLowerCase() !== "utf-8") fail("media", `Content-Type's charset must be utf-8 (RFC 8259 §8.1), received ${shown(h["content-type"])}`);
+    if (charset !== undefined && charset.toLowerCase() !== "utf-8")
+      fail("media", `Content-Type's charset must be utf-8 (RFC 8259 §8.1), received ${shown(h["content-type"])}`);
     const rid = h["x-request-id"];
     if (!rid) fail("requestId", "X-Request-Id must be on every answer, received nothing");
     else if (this.requestIds.has(rid)) fail("requestId", `X-Request-Id ${rid} was already given to an earlier answer`);
@@ -279,22 +308,36 @@ export class WireSession {
     if (status < 400) {
       if (body.success !== true) fail("envelope", `/success: expected true, received ${shown(body.success)}`);
       if (!("data" in body)) fail("envelope", "/data: expected the payload, received nothing (missing)");
-      for (const k of Object.keys(body)) if (!SUCCESS_KEYS.has(k)) warn("envelope", `/${k}: a field the envelope does not know`);
+      for (const k of Object.keys(body))
+        if (!SUCCESS_KEYS.has(k)) warn("envelope", `/${k}: a field the envelope does not know`);
     } else {
       if (body.success !== false) fail("envelope", `/success: expected false, received ${shown(body.success)}`);
-      if (typeof body.message !== "string") fail("envelope", `/message: expected string, received ${shown(body.message)}`);
+      if (typeof body.message !== "string")
+        fail("envelope", `/message: expected string, received ${shown(body.message)}`);
       if (typeof body.error !== "string") fail("envelope", `/error: expected string, received ${shown(body.error)}`);
-      if (envelope === "warehouse" && typeof body.code !== "string") fail("envelope", `/code: expected string (the warehouse's machine code), received ${shown(body.code)}`);
-      if ("details" in body && !isObj(body.details)) fail("envelope", `/details: expected object, received ${shown(body.details)}`);
-      if ("retryable" in body && typeof body.retryable !== "boolean") fail("envelope", `/retryable: expected boolean, received ${shown(body.retryable)}`);
-      for (const k of Object.keys(body)) if (!ERROR_KEYS.has(k) && !(status === 402 && X402_KEYS.has(k))) warn("envelope", `/${k}: a field the error envelope does not know`);
+      if (envelope === "warehouse" && typeof body.code !== "string")
+        fail("envelope", `/code: expected string (the warehouse's machine code), received ${shown(body.code)}`);
+      if ("details" in body && !isObj(body.details))
+        fail("envelope", `/details: expected object, received ${shown(body.details)}`);
+      if ("retryable" in body && typeof body.retryable !== "boolean")
+        fail("envelope", `/retryable: expected boolean, received ${shown(body.retryable)}`);
+      for (const k of Object.keys(body))
+        if (!ERROR_KEYS.has(k) && !(status === 402 && X402_KEYS.has(k)))
+          warn("envelope", `/${k}: a field the error envelope does not know`);
     }
 
     if (route?.schema) {
       const declared = route.schema.responses[status];
-      const pipeline = PIPELINE_STATUSES.has(status) || (status === 402 && (route.cost !== undefined || /\/credits\//.test(route.path)));
-      if (!declared && status < 400) fail("status", `the route declares ${Object.keys(route.schema.responses).join(", ")}, not ${status}`);
-      else if (!declared && !pipeline) fail("status", `status ${status} is not among the route's declared answers (${Object.keys(route.schema.responses).join(", ")})`);
+      const pipeline =
+        PIPELINE_STATUSES.has(status) ||
+        (status === 402 && (route.cost !== undefined || /\/credits\//.test(route.path)));
+      if (!declared && status < 400)
+        fail("status", `the route declares ${Object.keys(route.schema.responses).join(", ")}, not ${status}`);
+      else if (!declared && !pipeline)
+        fail(
+          "status",
+          `status ${status} is not among the route's declared answers (${Object.keys(route.schema.responses).join(", ")})`,
+        );
       const shape = declared && forRequest(declared, x.url.searchParams);
       if (shape && status < 400) {
         const { failures, unknown } = schemaFindings(shape, body.data);
@@ -302,8 +345,17 @@ export class WireSession {
         for (const u of unknown) warn("schema", `${u}: a field the route's schema does not know`);
       }
       const code = envelope === "warehouse" ? body.code : body.error;
-      if (status >= 400 && declared?.codes?.length && typeof code === "string" && !declared.codes.includes(code) && !pipeline)
-        fail("status", `code ${JSON.stringify(code)} is not among the codes the route declares for ${status} (${declared.codes.join(", ")})`);
+      if (
+        status >= 400 &&
+        declared?.codes?.length &&
+        typeof code === "string" &&
+        !declared.codes.includes(code) &&
+        !pipeline
+      )
+        fail(
+          "status",
+          `code ${JSON.stringify(code)} is not among the codes the route declares for ${status} (${declared.codes.join(", ")})`,
+        );
     }
 
     this.headers(x, route, fail, sequential);
@@ -311,7 +363,12 @@ export class WireSession {
   }
 
   /** `sequential`: the call did not overlap the key's previous one, so the two can be compared. */
-  private headers(x: Exchange, route: Operation | null, fail: (r: WireRule, t: string) => void, sequential: boolean): void {
+  private headers(
+    x: Exchange,
+    route: Operation | null,
+    fail: (r: WireRule, t: string) => void,
+    sequential: boolean,
+  ): void {
     const { status, headers: h } = x.result;
     const key = x.requestHeaders["x-api-key"] ?? "";
     if (route?.access !== "public") {
@@ -319,19 +376,35 @@ export class WireSession {
       const bad = names.filter((n) => !isInt(h[n]));
       for (const n of bad) fail("rateHeaders", `${n} must be an integer, received ${shown(h[n])}`);
       if (bad.length === 0) {
-        const cur = { limit: Number(h["x-ratelimit-limit"]), remaining: Number(h["x-ratelimit-remaining"]), reset: Number(h["x-ratelimit-reset"]) };
+        const cur = {
+          limit: Number(h["x-ratelimit-limit"]),
+          remaining: Number(h["x-ratelimit-remaining"]),
+          reset: Number(h["x-ratelimit-reset"]),
+        };
         if (cur.limit < 1) fail("rateHeaders", `X-RateLimit-Limit must be a positive ceiling, received ${cur.limit}`);
-        if (cur.remaining < 0 || cur.remaining > cur.limit) fail("rateHeaders", `X-RateLimit-Remaining must lie in 0..${cur.limit} (the Limit), received ${cur.remaining}`);
-        if (cur.reset < 1_000_000_000 || cur.reset >= 100_000_000_000) fail("rateHeaders", `X-RateLimit-Reset must be unix seconds (10 digits), received ${cur.reset}`);
-        if (status === 429 && cur.remaining !== 0) fail("retryAfter", `a 429 must show X-RateLimit-Remaining 0, received ${cur.remaining}`);
+        if (cur.remaining < 0 || cur.remaining > cur.limit)
+          fail(
+            "rateHeaders",
+            `X-RateLimit-Remaining must lie in 0..${cur.limit} (the Limit), received ${cur.remaining}`,
+          );
+        if (cur.reset < 1_000_000_000 || cur.reset >= 100_000_000_000)
+          fail("rateHeaders", `X-RateLimit-Reset must be unix seconds (10 digits), received ${cur.reset}`);
+        if (status === 429 && cur.remaining !== 0)
+          fail("retryAfter", `a 429 must show X-RateLimit-Remaining 0, received ${cur.remaining}`);
         // Counted requests of a known key (a matched route, past authentication) share one window.
         if (route && status !== 401 && key) {
           const prev = this.rate.get(key);
-          const waitedOut = (prev?.slid !== undefined && x.startedAt >= prev.slid) || (this.opts.realtime === true && prev !== undefined && Date.now() / 1000 >= prev.reset - 2);
+          const waitedOut =
+            (prev?.slid !== undefined && x.startedAt >= prev.slid) ||
+            (this.opts.realtime === true && prev !== undefined && Date.now() / 1000 >= prev.reset - 2);
           if (sequential && prev && !waitedOut && prev.limit === cur.limit && cur.reset <= prev.reset) {
-            if (cur.reset < prev.reset) fail("rateSequence", `X-RateLimit-Reset went back from ${prev.reset} to ${cur.reset} within one window`);
+            if (cur.reset < prev.reset)
+              fail("rateSequence", `X-RateLimit-Reset went back from ${prev.reset} to ${cur.reset} within one window`);
             else if (cur.remaining > Math.max(prev.remaining - 1, 0))
-              fail("rateSequence", `X-RateLimit-Remaining must fall by at least one per request (Reset unchanged at ${cur.reset}): expected ≤ ${Math.max(prev.remaining - 1, 0)}, received ${cur.remaining} after ${prev.remaining}`);
+              fail(
+                "rateSequence",
+                `X-RateLimit-Remaining must fall by at least one per request (Reset unchanged at ${cur.reset}): expected ≤ ${Math.max(prev.remaining - 1, 0)}, received ${cur.remaining} after ${prev.remaining}`,
+              );
           }
           const ra = Number(h["retry-after"]);
           this.rate.set(key, status === 429 && ra > 0 ? { ...cur, slid: x.startedAt + x.ms + ra * 1000 } : cur);
@@ -342,23 +415,40 @@ export class WireSession {
     const notRetryable = status === 503 && isObj(x.result.body) && x.result.body.retryable === false;
     if ((status === 429 || status === 503) && !notRetryable) {
       const ra = h["retry-after"];
-      if (!isInt(ra) || Number(ra) < 1) fail("retryAfter", `Retry-After must be whole seconds > 0, received ${shown(ra)}`);
+      if (!isInt(ra) || Number(ra) < 1)
+        fail("retryAfter", `Retry-After must be whole seconds > 0, received ${shown(ra)}`);
     }
     const metering = h["x-credits-metering"];
-    if (metering !== undefined && metering !== "unmetered") fail("creditHeaders", `X-Credits-Metering may only say "unmetered", received ${shown(metering)}`);
+    if (metering !== undefined && metering !== "unmetered")
+      fail("creditHeaders", `X-Credits-Metering may only say "unmetered", received ${shown(metering)}`);
     const costRaw = h["x-credits-cost"];
     const remRaw = h["x-credits-remaining"];
-    for (const [n, v] of [["X-Credits-Cost", costRaw], ["X-Credits-Remaining", remRaw]] as const)
-      if (v !== undefined && (!isInt(v) || Number(v) < 0)) fail("creditHeaders", `${n} must be a non-negative integer, received ${shown(v)}`);
+    for (const [n, v] of [
+      ["X-Credits-Cost", costRaw],
+      ["X-Credits-Remaining", remRaw],
+    ] as const)
+      if (v !== undefined && (!isInt(v) || Number(v) < 0))
+        fail("creditHeaders", `${n} must be a non-negative integer, received ${shown(v)}`);
     if (!route || metering === "unmetered") return;
     const beforeMetering = status === 401 || status === 403 || status === 429;
     if (route.cost !== undefined) {
-      if (beforeMetering && costRaw !== undefined && costRaw !== "0") fail("creditHeaders", `a ${status} comes before metering: X-Credits-Cost must be absent or 0, received ${shown(costRaw)}`);
+      if (beforeMetering && costRaw !== undefined && costRaw !== "0")
+        fail(
+          "creditHeaders",
+          `a ${status} comes before metering: X-Credits-Cost must be absent or 0, received ${shown(costRaw)}`,
+        );
       if (status < 400) {
-        if (costRaw === undefined) fail("creditHeaders", `X-Credits-Cost must be on a metered answer (the route costs ${route.cost}), received nothing`);
-        else if (Number(costRaw) !== route.cost) fail("creditHeaders", `X-Credits-Cost must be the route's cost ${route.cost}, received ${costRaw}`);
-        if (remRaw === undefined) fail("creditHeaders", "X-Credits-Remaining must be on a metered answer, received nothing");
-      } else if (costRaw !== undefined && costRaw !== "0") fail("creditHeaders", `a ${status} is refunded: X-Credits-Cost must be 0, received ${costRaw}`);
+        if (costRaw === undefined)
+          fail(
+            "creditHeaders",
+            `X-Credits-Cost must be on a metered answer (the route costs ${route.cost}), received nothing`,
+          );
+        else if (Number(costRaw) !== route.cost)
+          fail("creditHeaders", `X-Credits-Cost must be the route's cost ${route.cost}, received ${costRaw}`);
+        if (remRaw === undefined)
+          fail("creditHeaders", "X-Credits-Remaining must be on a metered answer, received nothing");
+      } else if (costRaw !== undefined && costRaw !== "0")
+        fail("creditHeaders", `a ${status} is refunded: X-Credits-Cost must be 0, received ${costRaw}`);
     }
     if (!key || !isInt(remRaw)) return;
     const remaining = Number(remRaw);
@@ -366,7 +456,10 @@ export class WireSession {
     const prev = this.balance.get(key);
     // Only metered routes are held to the arithmetic; others that show the balance (a top-up) set it.
     if (sequential && route.cost !== undefined && prev !== undefined && remaining !== prev - cost)
-      fail("creditSequence", `X-Credits-Remaining must be the balance after this call: ${prev} − X-Credits-Cost ${cost} = ${prev - cost}, received ${remaining}`);
+      fail(
+        "creditSequence",
+        `X-Credits-Remaining must be the balance after this call: ${prev} − X-Credits-Cost ${cost} = ${prev - cost}, received ${remaining}`,
+      );
     this.balance.set(key, remaining);
   }
 
@@ -375,44 +468,77 @@ export class WireSession {
     if ("total_count" in body || "page_size" in body) {
       const { page, page_size: size, total_count: total } = body;
       const rows = Array.isArray(body.data) ? body.data : null;
-      if (!Number.isInteger(page) || (page as number) < 1) fail("paging", `/page: expected an integer ≥ 1, received ${shown(page)}`);
-      if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > 100) fail("paging", `/page_size: expected an integer in 1..100, received ${shown(size)}`);
-      if (!Number.isInteger(total) || (total as number) < 0) fail("paging", `/total_count: expected an integer ≥ 0, received ${shown(total)}`);
+      if (!Number.isInteger(page) || (page as number) < 1)
+        fail("paging", `/page: expected an integer ≥ 1, received ${shown(page)}`);
+      if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > 100)
+        fail("paging", `/page_size: expected an integer in 1..100, received ${shown(size)}`);
+      if (!Number.isInteger(total) || (total as number) < 0)
+        fail("paging", `/total_count: expected an integer ≥ 0, received ${shown(total)}`);
       if (!rows) return fail("paging", `/data: a Card Data page lists its rows in data, received ${shown(body.data)}`);
       if (!Number.isInteger(page) || !Number.isInteger(size) || !Number.isInteger(total)) return;
       const [p, s, t] = [page as number, size as number, total as number];
       const askedPage = leadingInt(q.get("page"));
       const askedSize = leadingInt(q.get("page_size"));
-      if (askedPage !== null && askedPage >= 1 && p !== askedPage) fail("paging", `/page: expected ${askedPage} (asked), received ${p}`);
-      if (askedSize !== null && askedSize >= 1 && askedSize <= 100 && s !== askedSize && !route?.path.endsWith("/printings"))
+      if (askedPage !== null && askedPage >= 1 && p !== askedPage)
+        fail("paging", `/page: expected ${askedPage} (asked), received ${p}`);
+      if (
+        askedSize !== null &&
+        askedSize >= 1 &&
+        askedSize <= 100 &&
+        s !== askedSize &&
+        !route?.path.endsWith("/printings")
+      )
         fail("paging", `/page_size: expected ${askedSize} (asked), received ${s}`);
-      if (rows.length > s && !route?.path.endsWith("/printings")) fail("paging", `/data: a page of page_size ${s} holds at most ${s} rows, received ${rows.length}`);
-      if ((p - 1) * s + rows.length > t) fail("paging", `/total_count: ${t} is less than the rows up to this page ((${p} − 1) × ${s} + ${rows.length})`);
+      if (rows.length > s && !route?.path.endsWith("/printings"))
+        fail("paging", `/data: a page of page_size ${s} holds at most ${s} rows, received ${rows.length}`);
+      if ((p - 1) * s + rows.length > t)
+        fail("paging", `/total_count: ${t} is less than the rows up to this page ((${p} − 1) × ${s} + ${rows.length})`);
       // A page before the last is full (printings are one terminal page, whatever the family's size).
       if (!route?.path.endsWith("/printings") && p * s < t && rows.length !== s)
-        fail("paging", `/data: page ${p} of ${Math.ceil(t / s)} (total_count ${t}) must hold page_size ${s} rows, received ${rows.length}`);
+        fail(
+          "paging",
+          `/data: page ${p} of ${Math.ceil(t / s)} (total_count ${t}) must hold page_size ${s} rows, received ${rows.length}`,
+        );
       return;
     }
     const pag = body.pagination;
     if (pag === undefined) return;
     if (!isObj(pag)) return fail("paging", `/pagination: expected {limit, offset, has_more}, received ${shown(pag)}`);
     const { limit, offset, has_more: more, next_offset: next } = pag;
-    if (!Number.isInteger(limit) || (limit as number) < 0) fail("paging", `/pagination/limit: expected an integer ≥ 0, received ${shown(limit)}`);
-    if (!Number.isInteger(offset) || (offset as number) < 0) fail("paging", `/pagination/offset: expected an integer ≥ 0, received ${shown(offset)}`);
+    if (!Number.isInteger(limit) || (limit as number) < 0)
+      fail("paging", `/pagination/limit: expected an integer ≥ 0, received ${shown(limit)}`);
+    if (!Number.isInteger(offset) || (offset as number) < 0)
+      fail("paging", `/pagination/offset: expected an integer ≥ 0, received ${shown(offset)}`);
     if (typeof more !== "boolean") fail("paging", `/pagination/has_more: expected boolean, received ${shown(more)}`);
     if (!Number.isInteger(limit) || !Number.isInteger(offset) || typeof more !== "boolean") return;
     const [l, o] = [limit as number, offset as number];
     const askedLimit = leadingInt(q.get("limit"));
     const askedOffset = leadingInt(q.get("offset"));
-    if (askedLimit !== null && askedLimit >= 1 && l !== Math.min(askedLimit, 100)) fail("paging", `/pagination/limit: expected ${Math.min(askedLimit, 100)} (asked ${askedLimit}, at most 100), received ${l}`);
-    if (askedOffset !== null && askedOffset >= 0 && askedOffset <= 10_000 && o !== askedOffset) fail("paging", `/pagination/offset: expected ${askedOffset} (asked), received ${o}`);
-    if (next !== undefined && (!more || next !== o + l)) fail("paging", `/pagination/next_offset: expected ${more ? o + l : "nothing (no more rows)"}, received ${shown(next)}`);
+    if (askedLimit !== null && askedLimit >= 1 && l !== Math.min(askedLimit, 100))
+      fail(
+        "paging",
+        `/pagination/limit: expected ${Math.min(askedLimit, 100)} (asked ${askedLimit}, at most 100), received ${l}`,
+      );
+    if (askedOffset !== null && askedOffset >= 0 && askedOffset <= 10_000 && o !== askedOffset)
+      fail("paging", `/pagination/offset: expected ${askedOffset} (asked), received ${o}`);
+    if (next !== undefined && (!more || next !== o + l))
+      fail(
+        "paging",
+        `/pagination/next_offset: expected ${more ? o + l : "nothing (no more rows)"}, received ${shown(next)}`,
+      );
     const rows = rowsOf(body.data);
     if (!rows) return;
     if (rows.length > l) fail("paging", `/data: limit ${l} allows at most ${l} rows, received ${rows.length}`);
-    if (more && rows.length < l) fail("paging", `/pagination/has_more: true with ${rows.length} rows on a page of limit ${l} (a page before the last is full)`);
+    if (more && rows.length < l)
+      fail(
+        "paging",
+        `/pagination/has_more: true with ${rows.length} rows on a page of limit ${l} (a page before the last is full)`,
+      );
     const total = isObj(body.data) ? body.data.total : undefined;
     if (Number.isInteger(total) && more !== o + rows.length < (total as number))
-      fail("paging", `/pagination/has_more: expected ${o + rows.length < (total as number)} (offset ${o} + ${rows.length} rows of total ${String(total)}), received ${more}`);
+      fail(
+        "paging",
+        `/pagination/has_more: expected ${o + rows.length < (total as number)} (offset ${o} + ${rows.length} rows of total ${String(total)}), received ${more}`,
+      );
   }
 }

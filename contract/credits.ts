@@ -27,8 +27,15 @@ const usd = withCode(
     .trim()
     .regex(/^\d{1,7}(\.\d{1,2})?$/, { error: (iss) => got(iss.input) })
     .transform(centsOf)
-    .refine((cents) => cents >= MIN_USD * 100 && cents <= MAX_USD * 100, { error: (iss) => got((iss.input as number) / 100) })
-    .transform((cents) => ({ usd: cents / 100, cents, credits: (cents * CREDITS_PER_USD) / 100, atomic: BigInt(cents) * ATOMIC_PER_CENT }))
+    .refine((cents) => cents >= MIN_USD * 100 && cents <= MAX_USD * 100, {
+      error: (iss) => got((iss.input as number) / 100),
+    })
+    .transform((cents) => ({
+      usd: cents / 100,
+      cents,
+      credits: (cents * CREDITS_PER_USD) / 100,
+      atomic: BigInt(cents) * ATOMIC_PER_CENT,
+    }))
     .describe(`Dollars to top up: ${USD_RULE} (500 credits per USD).`),
   "invalid_amount",
 );
@@ -70,8 +77,16 @@ const paymentRequired = z.object({
 /** `details` of the top-up's 402: what x402 says (payment required, or why a payment was refused). */
 export const x402DetailsSchema = z.union([
   z.object({ x402_error: z.literal("payment_required"), payment_required: paymentRequired }),
-  z.object({ x402_error: z.literal("payment_invalid"), reason: z.string().describe("The x402 reason"), payment_required: paymentRequired }),
-  z.object({ x402_error: z.literal("payment_invalid"), reason: z.literal("invalid_exact_evm_transfer_event_mismatch"), tx_hash: z.string() }),
+  z.object({
+    x402_error: z.literal("payment_invalid"),
+    reason: z.string().describe("The x402 reason"),
+    payment_required: paymentRequired,
+  }),
+  z.object({
+    x402_error: z.literal("payment_invalid"),
+    reason: z.literal("invalid_exact_evm_transfer_event_mismatch"),
+    tx_hash: z.string(),
+  }),
 ]);
 export type X402Details = z.output<typeof x402DetailsSchema>;
 
@@ -114,7 +129,11 @@ export const CREDITS = {
     schema: {
       query: topupQuery,
       responses: {
-        200: { description: "Settled (or a replay of a settled payment: Idempotent-Replayed); PAYMENT-RESPONSE carries the x402 SettleResponse", data: topupResultSchema },
+        200: {
+          description:
+            "Settled (or a replay of a settled payment: Idempotent-Replayed); PAYMENT-RESPONSE carries the x402 SettleResponse",
+          data: topupResultSchema,
+        },
         400: { description: "usd missing, outside 5..1000 or with more than 2 decimals", codes: ["invalid_amount"] },
         402: {
           description:
@@ -136,7 +155,12 @@ export const CREDITS = {
     // Metered at 0 so it carries X-Credits-Cost: 0 and the same X-Credits-Remaining as `balance`.
     cost: 0,
     schema: {
-      responses: { 200: { description: "Balance (free and purchased), plan, month-to-date usage, reset date and rate limit", data: usageSchema } },
+      responses: {
+        200: {
+          description: "Balance (free and purchased), plan, month-to-date usage, reset date and rate limit",
+          data: usageSchema,
+        },
+      },
     },
   }),
 };

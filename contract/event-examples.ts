@@ -32,7 +32,9 @@ class Fixtures {
   hex(label: string, bytes: number): string {
     let out = "";
     for (let i = 0; out.length < bytes * 2; i++)
-      out += createHash("sha256").update(`cardos-emulator:event:${this.type}:${this.ctx.n}:${label}:${i}`).digest("hex");
+      out += createHash("sha256")
+        .update(`cardos-emulator:event:${this.type}:${this.ctx.n}:${label}:${i}`)
+        .digest("hex");
     return `0x${out.slice(0, bytes * 2)}`;
   }
   txHash(label = "tx"): string {
@@ -45,7 +47,8 @@ class Fixtures {
   digits(label: string, length: number): string {
     const h = this.hex(label, 32).slice(2);
     let out = "";
-    for (let i = 0; out.length < length; i++) out += (parseInt(h.slice((i * 2) % 64, ((i * 2) % 64) + 2), 16) % 10).toString();
+    for (let i = 0; out.length < length; i++)
+      out += (parseInt(h.slice((i * 2) % 64, ((i * 2) % 64) + 2), 16) % 10).toString();
     return out.replace(/^0/, "1");
   }
   id(base: number): number {
@@ -96,8 +99,23 @@ const payoutStatement = (f: Fixtures, status: "PENDING" | "PAID"): Payload => {
     fees_usdc: "0.000000",
     rip_retained_usdc: money(40_023_500_000).usdc,
     by_product: {
-      tier: { packs: 1930, gross_usdc: gross.usdc, sellback_count: 214, sellback_usdc: sellback.usdc, net_usdc: net.usdc, share_bps: 500, share_usdc: share.usdc },
-      instant: { packs: 0, gross_usdc: "0.000000", sellback_usdc: "0.000000", net_usdc: "0.000000", share_bps: 100, share_usdc: "0.000000" },
+      tier: {
+        packs: 1930,
+        gross_usdc: gross.usdc,
+        sellback_count: 214,
+        sellback_usdc: sellback.usdc,
+        net_usdc: net.usdc,
+        share_bps: 500,
+        share_usdc: share.usdc,
+      },
+      instant: {
+        packs: 0,
+        gross_usdc: "0.000000",
+        sellback_usdc: "0.000000",
+        net_usdc: "0.000000",
+        share_bps: 100,
+        share_usdc: "0.000000",
+      },
     },
     payout_usdc: share.usdc,
     payout_micros: share.micros,
@@ -113,7 +131,14 @@ const payoutStatement = (f: Fixtures, status: "PENDING" | "PAID"): Payload => {
 export const EVENT_EXAMPLES: Record<EventType, Builder> = {
   "deposit.credited": (f) => {
     const m = money(25_000_000);
-    return { deposit_id: f.id(7000), amount: m.micros, amount_usdc: m.usdc, chain_in: "base", token_in: "USDC", tx_hash: f.txHash() };
+    return {
+      deposit_id: f.id(7000),
+      amount: m.micros,
+      amount_usdc: m.usdc,
+      chain_in: "base",
+      token_in: "USDC",
+      tx_hash: f.txHash(),
+    };
   },
   "purchase.reserved": (f) => ({ purchase_id: f.id(1000), status: "RESERVED" }),
   // As a non-custodial submit emits it (purchases/events.ts): custody, no VRF request id (the
@@ -124,8 +149,17 @@ export const EVENT_EXAMPLES: Record<EventType, Builder> = {
     transaction_hash: f.txHash(),
     custody: "NON_CUSTODIAL",
   }),
-  "purchase.fulfilled": (f) => ({ purchase_id: f.id(1000), status: "FULFILLED", onchain_request_id: f.digits("vrf", 40), items: [purchaseItem(f)] }),
-  "purchase.refunded": (f) => ({ purchase_id: f.id(1000), status: "REFUNDED", onchain_request_id: f.digits("vrf", 40) }),
+  "purchase.fulfilled": (f) => ({
+    purchase_id: f.id(1000),
+    status: "FULFILLED",
+    onchain_request_id: f.digits("vrf", 40),
+    items: [purchaseItem(f)],
+  }),
+  "purchase.refunded": (f) => ({
+    purchase_id: f.id(1000),
+    status: "REFUNDED",
+    onchain_request_id: f.digits("vrf", 40),
+  }),
   "purchase.failed": (f) => ({ purchase_id: f.id(1000), status: "FAILED", reason: "vrf_timeout" }),
   "instant_purchase.reserved": (f) => ({ purchase_id: f.id(2000), status: "RESERVED" }),
   "instant_purchase.submitted": (f) => ({
@@ -162,7 +196,8 @@ export const EVENT_EXAMPLES: Record<EventType, Builder> = {
     offer_signature: f.hex("offer-sig", 65),
     token_id: f.digits("token", 12),
     reason: "pool_wallet_not_set",
-    message: "No active pool wallet is set; the transfer is retried every 15 minutes. Set one with PUT /api/v1/mystery/pool-wallet.",
+    message:
+      "No active pool wallet is set; the transfer is retried every 15 minutes. Set one with PUT /api/v1/mystery/pool-wallet.",
   }),
   "buyback.card_transferred": (f) => ({
     purchase_id: f.id(1000),

@@ -29,13 +29,25 @@ export const PARTNER_EVENT_TYPES = [
   "payout.paid",
 ] as const;
 
-export const WAREHOUSE_EVENT_TYPES = ["order.tracking_updated", "order.tracking_status_changed", "card.returned", "order.returned"] as const;
+export const WAREHOUSE_EVENT_TYPES = [
+  "order.tracking_updated",
+  "order.tracking_status_changed",
+  "card.returned",
+  "order.returned",
+] as const;
 
 export const EVENT_TYPES = [...PARTNER_EVENT_TYPES, ...WAREHOUSE_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Documented but not live: registering for them is 400 invalid_event_types. */
-export const NOT_LIVE_EVENT_TYPES = ["card.price_updated", "card.added", "card.updated", "expansion.released", "sealed.price_updated", "population.updated"] as const;
+export const NOT_LIVE_EVENT_TYPES = [
+  "card.price_updated",
+  "card.added",
+  "card.updated",
+  "expansion.released",
+  "sealed.price_updated",
+  "population.updated",
+] as const;
 
 // The `data` of each of the 21 live partner events, as the official SDK types
 // them: its optional keys are optional here, its nullable ones nullable, and
@@ -66,7 +78,14 @@ const purchaseItem = z.looseObject({
 /** The buyback keys every buyback.* event carries (B in the wire shapes). */
 const buyback = { purchase_id: int.nullable(), offer_id: int, token_id: z.string() };
 
-const breakdown = z.looseObject({ packs: int, gross_usdc: usdc, sellback_usdc: usdc.optional(), net_usdc: usdc, share_bps: int, share_usdc: usdc });
+const breakdown = z.looseObject({
+  packs: int,
+  gross_usdc: usdc,
+  sellback_usdc: usdc.optional(),
+  net_usdc: usdc,
+  share_bps: int,
+  share_usdc: usdc,
+});
 const payout = z.looseObject({
   payout_id: int,
   period: z.looseObject({ kind: z.string(), from: iso, to: iso }),
@@ -90,10 +109,23 @@ const payout = z.looseObject({
   paid_at: iso.nullable(),
 });
 
-const redemption = { redemption_id: int, purchase_id: int.nullable(), token_id: z.string(), item_type: z.string(), status: z.string() };
+const redemption = {
+  redemption_id: int,
+  purchase_id: int.nullable(),
+  token_id: z.string(),
+  item_type: z.string(),
+  status: z.string(),
+};
 
 export const EVENT_PAYLOADS = {
-  "deposit.credited": z.looseObject({ deposit_id: int, amount: micros, amount_usdc: usdc, chain_in: z.string(), token_in: z.string(), tx_hash: hash }),
+  "deposit.credited": z.looseObject({
+    deposit_id: int,
+    amount: micros,
+    amount_usdc: usdc,
+    chain_in: z.string(),
+    token_in: z.string(),
+    tx_hash: hash,
+  }),
   "purchase.reserved": z.looseObject({ purchase_id: int, status: z.literal("RESERVED") }),
   "purchase.submitted": z.looseObject({
     purchase_id: int,
@@ -109,7 +141,11 @@ export const EVENT_PAYLOADS = {
     onchain_request_id: z.string().regex(/^\d+$/).optional(),
     items: z.array(purchaseItem).optional(),
   }),
-  "purchase.refunded": z.looseObject({ purchase_id: int, status: z.literal("REFUNDED"), onchain_request_id: z.string().regex(/^\d+$/).optional() }),
+  "purchase.refunded": z.looseObject({
+    purchase_id: int,
+    status: z.literal("REFUNDED"),
+    onchain_request_id: z.string().regex(/^\d+$/).optional(),
+  }),
   "purchase.failed": z.looseObject({ purchase_id: int, status: z.literal("FAILED"), reason: z.string().min(1) }),
   "instant_purchase.reserved": z.looseObject({ purchase_id: int, status: z.literal("RESERVED") }),
   "instant_purchase.submitted": z.looseObject({
@@ -124,11 +160,26 @@ export const EVENT_PAYLOADS = {
   "instant_purchase.refunded": z.looseObject({ purchase_id: int, status: z.literal("REFUNDED") }),
   "instant_purchase.failed": z.looseObject({ purchase_id: int, status: z.literal("FAILED"), reason: z.string() }),
   "buyback.confirmed": z.looseObject({ ...buyback, status: z.literal("accepted"), seller_receives_usdc: usdc }),
-  "buyback.transfer_held": z.looseObject({ ...buyback, offer_signature: z.string(), reason: z.string(), message: z.string() }),
-  "buyback.card_transferred": z.looseObject({ ...buyback, offer_signature: z.string(), contract_address: addr, to_address: addr, tx_hash: hash }),
+  "buyback.transfer_held": z.looseObject({
+    ...buyback,
+    offer_signature: z.string(),
+    reason: z.string(),
+    message: z.string(),
+  }),
+  "buyback.card_transferred": z.looseObject({
+    ...buyback,
+    offer_signature: z.string(),
+    contract_address: addr,
+    to_address: addr,
+    tx_hash: hash,
+  }),
   "buyback.transfer_failed": z.looseObject({ ...buyback, offer_signature: z.string(), error: z.string() }),
   "redemption.prepared": z.looseObject(redemption),
-  "redemption.updated": z.looseObject({ ...redemption, burn_tx_hash: hash.nullable(), failure_reason: z.string().nullable() }),
+  "redemption.updated": z.looseObject({
+    ...redemption,
+    burn_tx_hash: hash.nullable(),
+    failure_reason: z.string().nullable(),
+  }),
   "pool.item_pulled": z.looseObject({
     token_id: z.string(),
     item_type: z.string(),
@@ -143,7 +194,13 @@ export const EVENT_PAYLOADS = {
     value_unknown: z.boolean(),
     usage_id: int,
   }),
-  "sellback.confirmed": z.looseObject({ sellback_id: int, seller: addr, token_ids: z.array(z.string()), total_usdc: usdc, transaction_hash: hash }),
+  "sellback.confirmed": z.looseObject({
+    sellback_id: int,
+    seller: addr,
+    token_ids: z.array(z.string()),
+    total_usdc: usdc,
+    transaction_hash: hash,
+  }),
   "payout.statement_ready": payout,
   "payout.paid": payout,
 } satisfies Record<(typeof PARTNER_EVENT_TYPES)[number], z.ZodType>;

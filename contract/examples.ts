@@ -24,4 +24,3 @@ export const NO_EXAMPLE: Readonly<Record<string, string>> = {
 
 /** The committed examples, by operation id. */
 export const EXAMPLES: Readonly<Record<string, Example>> = EXAMPLE_FILE as Record<string, Example>;
-

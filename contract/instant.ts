@@ -7,10 +7,21 @@ import { identifier, withCode, z, type IssueParams } from "./zod.ts";
 // (unknown packet type, stock, price, the receipt) are the server's.
 
 /** Instant purchase statuses (no PARTIALLY_FULFILLED: a bundle is delivered whole). */
-export const INSTANT_STATUSES = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "REFUNDED", "FAILED"] as const;
+export const INSTANT_STATUSES = [
+  "PENDING",
+  "RESERVED",
+  "SUBMITTING",
+  "SUBMITTED",
+  "FULFILLED",
+  "REFUNDED",
+  "FAILED",
+] as const;
 export type InstantStatus = (typeof INSTANT_STATUSES)[number];
 
-const usdcString = z.string().regex(/^\d+\.\d{6}$/).describe('USDC, 6 places ("4.990000")');
+const usdcString = z
+  .string()
+  .regex(/^\d+\.\d{6}$/)
+  .describe('USDC, 6 places ("4.990000")');
 const micros = z.string().regex(/^\d+$/).describe("USDC micros");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
@@ -34,7 +45,13 @@ export const InstantCatalogItem = z.strictObject({
 export type InstantCatalogItem = z.output<typeof InstantCatalogItem>;
 
 /** The delivered (already opened) pack. */
-export const InstantPack = z.strictObject({ unique_id: z.string(), set_id: z.string(), name: z.string(), image_url: z.string().nullable(), opened_at: isoTime.nullable() });
+export const InstantPack = z.strictObject({
+  unique_id: z.string(),
+  set_id: z.string(),
+  name: z.string(),
+  image_url: z.string().nullable(),
+  opened_at: isoTime.nullable(),
+});
 export type InstantPack = z.output<typeof InstantPack>;
 
 /** One delivered card; every field but token_id is null for a token the catalog has not indexed. */
@@ -95,11 +112,26 @@ export type InstantPrepare = z.output<typeof InstantPrepare>;
 // --- requests -----------------------------------------------------------------------
 
 const packetTypeId = withCode(
-  z.union([z.number().int().min(1).max(2 ** 32 - 1), z.string().regex(/^[1-9]\d{0,9}$/).transform(Number)], { error: "must be the numeric packet_type_id of an instant pack (GET /instant/catalog)" }),
+  z.union(
+    [
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 32 - 1),
+      z
+        .string()
+        .regex(/^[1-9]\d{0,9}$/)
+        .transform(Number),
+    ],
+    { error: "must be the numeric packet_type_id of an instant pack (GET /instant/catalog)" },
+  ),
   "invalid_packet_type",
 );
 const wallet = withCode(
-  z.string({ error: "is required: the user's own 0x wallet (it signs, pays and receives)" }).regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)"),
+  z
+    .string({ error: "is required: the user's own 0x wallet (it signs, pays and receives)" })
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)"),
   "invalid_wallet_address",
 );
 const maxPrice = withCode(
@@ -113,7 +145,10 @@ const txHash = withCode(
   z
     .string({ error: "is required: the mined buy-and-open transaction" })
     .min(1, "is required: the mined buy-and-open transaction")
-    .refine((v) => /^0x[0-9a-fA-F]{64}$/.test(v), { error: "must be 0x followed by 64 hex characters; no such transaction can be verified", params: { code: "tx_unverified" } satisfies IssueParams })
+    .refine((v) => /^0x[0-9a-fA-F]{64}$/.test(v), {
+      error: "must be 0x followed by 64 hex characters; no such transaction can be verified",
+      params: { code: "tx_unverified" } satisfies IssueParams,
+    })
     .transform((v) => v as `0x${string}`),
   "missing_tx_hash",
 );
@@ -127,7 +162,10 @@ const submitBody = z.object({
   wallet_address: wallet.nullish(),
 });
 
-const disabled = { description: "An operator has instant packs off (retryable; Retry-After)", codes: ["instant_disabled"] } as const;
+const disabled = {
+  description: "An operator has instant packs off (retryable; Retry-After)",
+  codes: ["instant_disabled"],
+} as const;
 const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
 const common = { envelope: "partner" } as const;
 
@@ -151,7 +189,10 @@ export const INSTANT = {
         ...offsetPageQuery(),
       }),
       responses: {
-        200: { description: "Instant packs with live price and stock (sold-out ones only with include_unavailable=1)", data: z.strictObject({ packs: z.array(InstantCatalogItem) }) },
+        200: {
+          description: "Instant packs with live price and stock (sold-out ones only with include_unavailable=1)",
+          data: z.strictObject({ packs: z.array(InstantCatalogItem) }),
+        },
         400: { description: "Invalid filter or paging", codes: ["invalid_value", "invalid_pagination"] },
       },
     },
@@ -167,8 +208,14 @@ export const INSTANT = {
       body: prepareBody,
       responses: {
         200: { description: "The approve and purchaseInstantOpenFor calls (creates nothing)", data: InstantPrepare },
-        400: { description: "Invalid input", codes: ["invalid_json", "invalid_packet_type", "invalid_wallet_address", "invalid_amount"] },
-        409: { description: "Sold out, or the pack costs more than max_price_usdc", codes: ["sold_out", "max_price_exceeded"] },
+        400: {
+          description: "Invalid input",
+          codes: ["invalid_json", "invalid_packet_type", "invalid_wallet_address", "invalid_amount"],
+        },
+        409: {
+          description: "Sold out, or the pack costs more than max_price_usdc",
+          codes: ["sold_out", "max_price_exceeded"],
+        },
         503: disabled,
       },
     },
@@ -183,10 +230,24 @@ export const INSTANT = {
     schema: {
       body: submitBody,
       responses: {
-        202: { description: "The recorded purchase (SUBMITTED; FULFILLED once the VRF draw opened the pack)", data: InstantPurchase },
+        202: {
+          description: "The recorded purchase (SUBMITTED; FULFILLED once the VRF draw opened the pack)",
+          data: InstantPurchase,
+        },
         400: {
           description: "Invalid input or transaction",
-          codes: ["invalid_json", "invalid_packet_type", "missing_tx_hash", "invalid_wallet_address", "invalid_value", "identifier_too_long", "tx_unverified", "tx_reverted", "packet_type_mismatch", "purchaser_mismatch"],
+          codes: [
+            "invalid_json",
+            "invalid_packet_type",
+            "missing_tx_hash",
+            "invalid_wallet_address",
+            "invalid_value",
+            "identifier_too_long",
+            "tx_unverified",
+            "tx_reverted",
+            "packet_type_mismatch",
+            "purchaser_mismatch",
+          ],
         },
         409: { description: "The transaction is recorded for another partner", codes: ["tx_already_recorded"] },
         503: disabled,
@@ -227,13 +288,24 @@ export const INSTANT = {
             .transform((v) => v ?? null),
           "invalid_status",
         ),
-        external_user_id: identifier().optional().transform((v) => v ?? null),
-        wallet_address: z.string().optional().transform((v) => v?.toLowerCase() ?? null),
+        external_user_id: identifier()
+          .optional()
+          .transform((v) => v ?? null),
+        wallet_address: z
+          .string()
+          .optional()
+          .transform((v) => v?.toLowerCase() ?? null),
         ...offsetPageQuery(),
       }),
       responses: {
-        200: { description: "The account's instant purchases, newest first", data: z.strictObject({ purchases: z.array(InstantPurchase) }) },
-        400: { description: "Invalid filter or paging", codes: ["invalid_status", "invalid_pagination", "identifier_too_long"] },
+        200: {
+          description: "The account's instant purchases, newest first",
+          data: z.strictObject({ purchases: z.array(InstantPurchase) }),
+        },
+        400: {
+          description: "Invalid filter or paging",
+          codes: ["invalid_status", "invalid_pagination", "identifier_too_long"],
+        },
       },
     },
   }),

@@ -9,7 +9,11 @@ import { RouteTable } from "./route-table.ts";
 // order: the operations are registered most specific first.
 
 /** One digit per segment, 1 for a literal, 0 for a parameter: the larger, the more specific. */
-const rank = (path: string) => path.split("/").map((s) => (s.startsWith(":") ? "0" : "1")).join("");
+const rank = (path: string) =>
+  path
+    .split("/")
+    .map((s) => (s.startsWith(":") ? "0" : "1"))
+    .join("");
 
 /** Finds the operation for a method and a URL path (with its `/api/v1` prefix). */
 export function operationMatcher(

@@ -11,6 +11,8 @@ export const SERVICE = {
     summary: "Liveness: answers without a key and is never rate limited",
     access: "public",
     envelope: "partner",
-    schema: { responses: { 200: { description: "Up", data: z.object({ status: z.literal("ok"), time: z.string() }) } } },
+    schema: {
+      responses: { 200: { description: "Up", data: z.object({ status: z.literal("ok"), time: z.string() }) } },
+    },
   }),
 };

@@ -43,7 +43,9 @@ const limitOption = withCode(
   z
     .union([z.number(), z.string().trim()], { error: LIMIT_RULE })
     .nullish()
-    .transform((v) => (typeof v === "string" ? (v === "" ? undefined : /^\d+$/.test(v) ? Number(v) : Number.NaN) : given(v)))
+    .transform((v) =>
+      typeof v === "string" ? (v === "" ? undefined : /^\d+$/.test(v) ? Number(v) : Number.NaN) : given(v),
+    )
     .pipe(z.int({ error: LIMIT_RULE }).min(1, LIMIT_RULE).max(MAX_LIMIT, LIMIT_RULE).optional())
     .describe(`Candidates to return, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
   "invalid_limit",
@@ -54,7 +56,16 @@ const includeOption = withCode(
     .union([z.string(), z.array(z.string())], { error: INCLUDE_RULE })
     .nullish()
     .transform((v) => (typeof v === "string" ? (v === "" ? undefined : v.split(",")) : given(v)))
-    .pipe(z.array(z.string({ error: INCLUDE_RULE }).trim().pipe(z.enum(INCLUDES, { error: INCLUDE_RULE }))).optional())
+    .pipe(
+      z
+        .array(
+          z
+            .string({ error: INCLUDE_RULE })
+            .trim()
+            .pipe(z.enum(INCLUDES, { error: INCLUDE_RULE })),
+        )
+        .optional(),
+    )
     .describe("`prices` embeds each candidate card's pricing"),
   "invalid_include",
 );
@@ -62,9 +73,18 @@ const includeOption = withCode(
 // An empty string is not "not given" here: it names no expansion, which is refused.
 const expansionIdsOption = withCode(
   z
-    .union([z.string(), z.array(z.string())], { error: "must be an array of expansion ids or a comma-separated string" })
+    .union([z.string(), z.array(z.string())], {
+      error: "must be an array of expansion ids or a comma-separated string",
+    })
     .nullish()
-    .transform((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : (v ?? undefined)))
+    .transform((v) =>
+      typeof v === "string"
+        ? v
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : (v ?? undefined),
+    )
     .pipe(
       z
         .array(
@@ -82,13 +102,25 @@ const expansionIdsOption = withCode(
 );
 
 /** The identify options, wherever they are sent (query, JSON body, multipart text fields). */
-export const identifyOptionFields = { game: gameOption, limit: limitOption, include: includeOption, expansion_ids: expansionIdsOption };
+export const identifyOptionFields = {
+  game: gameOption,
+  limit: limitOption,
+  include: includeOption,
+  expansion_ids: expansionIdsOption,
+};
 export const identifyOptionsSchema = z.object(identifyOptionFields);
 /** The options as given (each undefined when not sent); defaults and the catalog rule come after. */
 export type OptionsInput = z.output<typeof identifyOptionsSchema>;
 
-const imageUrl = z.string().describe("A public https URL of the image (the emulator serves only its fixture host https://images.emulator.test/…)");
-const imageFile = z.file().mime(["image/jpeg", "image/png", "image/webp", "application/octet-stream"]).describe("JPEG, PNG or WebP, at most 10 MB (detected by content)");
+const imageUrl = z
+  .string()
+  .describe(
+    "A public https URL of the image (the emulator serves only its fixture host https://images.emulator.test/…)",
+  );
+const imageFile = z
+  .file()
+  .mime(["image/jpeg", "image/png", "image/webp", "application/octet-stream"])
+  .describe("JPEG, PNG or WebP, at most 10 MB (detected by content)");
 
 /** A candidate: the catalog card as the card routes answer it (`pricing` with include=prices). */
 const candidateSchema = z.object({ card_id: z.string(), game, confidence: z.number().min(0).max(1), card: Card });
@@ -128,7 +160,11 @@ export type ConfirmResultWire = z.output<typeof confirmResultSchema>;
 const CARD_ID_RULE = "must be a card id string";
 export const confirmBody = z.object({
   card_id: withCode(
-    z.string({ error: CARD_ID_RULE }).regex(/\S/, CARD_ID_RULE).nullish().describe("The card the image shows, when it is not the match (required after a no-match)"),
+    z
+      .string({ error: CARD_ID_RULE })
+      .regex(/\S/, CARD_ID_RULE)
+      .nullish()
+      .describe("The card the image shows, when it is not the match (required after a no-match)"),
     "invalid_card_id",
   ),
 });
@@ -156,10 +192,22 @@ export const VISION = {
         "application/octet-stream": imageFile,
       },
       responses: {
-        200: { description: "Identified, or a no-match (matched false, still billed); feedback_id confirms it later", data: identifyResultSchema },
+        200: {
+          description: "Identified, or a no-match (matched false, still billed); feedback_id confirms it later",
+          data: identifyResultSchema,
+        },
         400: {
-          description: "No image, an image that is not JPEG/PNG/WebP, the wrong multipart field, a URL that is not public https or cannot be fetched, or a bad option (refunded)",
-          codes: ["invalid_json", "image_required", "invalid_image", "invalid_upload", "image_url_not_allowed", "image_fetch_failed", ...OPTION_CODES],
+          description:
+            "No image, an image that is not JPEG/PNG/WebP, the wrong multipart field, a URL that is not public https or cannot be fetched, or a bad option (refunded)",
+          codes: [
+            "invalid_json",
+            "image_required",
+            "invalid_image",
+            "invalid_upload",
+            "image_url_not_allowed",
+            "image_fetch_failed",
+            ...OPTION_CODES,
+          ],
         },
         413: { description: "The image is over 10 MB, however sent (refunded)", codes: ["image_too_large"] },
       },
@@ -177,8 +225,14 @@ export const VISION = {
       params: z.object({ feedback_id: z.string() }),
       body: confirmBody,
       responses: {
-        200: { description: "Confirmed; `corrected` when card_id named another card than the match", data: confirmResultSchema },
-        400: { description: "card_id is not a card (of the identification's game), or missing after a no-match", codes: ["invalid_json", "invalid_card_id"] },
+        200: {
+          description: "Confirmed; `corrected` when card_id named another card than the match",
+          data: confirmResultSchema,
+        },
+        400: {
+          description: "card_id is not a card (of the identification's game), or missing after a no-match",
+          codes: ["invalid_json", "invalid_card_id"],
+        },
         404: { description: "No identification with that feedback_id on this account", codes: ["feedback_not_found"] },
         413: { description: "The body is over 1 MB", codes: ["payload_too_large"] },
       },

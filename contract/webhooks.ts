@@ -50,7 +50,10 @@ export const WebhookDelivery = z.object({
 export type WebhookDelivery = z.output<typeof WebhookDelivery>;
 
 const notFound = { description: "No webhook with that id on this key", codes: ["not_found"] } as const;
-const badBody = { description: "A field is invalid", codes: ["invalid_json", "invalid_url", "invalid_event_types", "invalid_value", "payload_too_large"] } as const;
+const badBody = {
+  description: "A field is invalid",
+  codes: ["invalid_json", "invalid_url", "invalid_event_types", "invalid_value", "payload_too_large"],
+} as const;
 
 const access = { kinds: ["partner", "tenant"], scopes: ["webhooks:manage"] } as const;
 const common = { access, envelope: "partner" } as const;
@@ -60,9 +63,16 @@ const change = (method: "PATCH" | "PUT") =>
     id: method === "PATCH" ? "webhooks.update" : "webhooks.replace",
     method,
     path: "/webhooks/:id",
-    summary: method === "PATCH" ? "Change a webhook's URL, event types or active flag" : "Change a webhook (PUT form of the same update)",
+    summary:
+      method === "PATCH"
+        ? "Change a webhook's URL, event types or active flag"
+        : "Change a webhook (PUT form of the same update)",
     ...common,
-    schema: { params: id, body: updateBody, responses: { 200: { description: "Changed", data: z.object({ webhook: Webhook }) }, 400: badBody, 404: notFound } },
+    schema: {
+      params: id,
+      body: updateBody,
+      responses: { 200: { description: "Changed", data: z.object({ webhook: Webhook }) }, 400: badBody, 404: notFound },
+    },
   });
 
 export const WEBHOOKS = {
@@ -87,7 +97,9 @@ export const WEBHOOKS = {
     path: "/webhooks",
     summary: "The key's webhooks",
     ...common,
-    schema: { responses: { 200: { description: "The key's webhooks", data: z.object({ webhooks: z.array(Webhook) }) } } },
+    schema: {
+      responses: { 200: { description: "The key's webhooks", data: z.object({ webhooks: z.array(Webhook) }) } },
+    },
   }),
   // Before `/webhooks/:id`: a path of its own, not an id.
   deliveries: operation({
@@ -99,7 +111,10 @@ export const WEBHOOKS = {
     schema: {
       query: z.object(offsetPageQuery()),
       responses: {
-        200: { description: "Deliveries of the key's webhooks, newest first", data: z.object({ deliveries: z.array(WebhookDelivery) }) },
+        200: {
+          description: "Deliveries of the key's webhooks, newest first",
+          data: z.object({ deliveries: z.array(WebhookDelivery) }),
+        },
         400: { description: "limit/offset without an integer", codes: ["invalid_pagination"] },
       },
     },
@@ -110,7 +125,10 @@ export const WEBHOOKS = {
     path: "/webhooks/:id",
     summary: "One webhook",
     ...common,
-    schema: { params: id, responses: { 200: { description: "The webhook", data: z.object({ webhook: Webhook }) }, 404: notFound } },
+    schema: {
+      params: id,
+      responses: { 200: { description: "The webhook", data: z.object({ webhook: Webhook }) }, 404: notFound },
+    },
   }),
   update: change("PATCH"),
   replace: change("PUT"),
@@ -122,7 +140,13 @@ export const WEBHOOKS = {
     ...common,
     schema: {
       params: id,
-      responses: { 200: { description: "Deleted (pending deliveries dropped)", data: z.object({ id: z.number().int(), deleted: z.literal(true) }) }, 404: notFound },
+      responses: {
+        200: {
+          description: "Deleted (pending deliveries dropped)",
+          data: z.object({ id: z.number().int(), deleted: z.literal(true) }),
+        },
+        404: notFound,
+      },
     },
   }),
 };

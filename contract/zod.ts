@@ -40,7 +40,10 @@ export const MAX_IDEMPOTENCY_KEY = 128;
 
 /** The JSON Schema a request part is documented with. */
 function documented(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _s, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _s, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   return json;
 }
 

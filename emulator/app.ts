@@ -26,12 +26,17 @@ import { rewriteAnswer } from "./pipeline/hooks.ts";
 // (pipeline/router.ts): an unknown path under /api/v1 is 404 not_found before
 // any key check, and never charged.
 
-export const healthRoute: RouteSpec = serve(SERVICE.health, { handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }) });
+export const healthRoute: RouteSpec = serve(SERVICE.health, {
+  handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }),
+});
 
 export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.routes)];
 
 /** The routes by area, for the OpenAPI document (health under "service"). */
-export const apiAreas = (): AreaRoutes[] => [{ name: "service", routes: [healthRoute] }, ...AREAS.map((a) => ({ name: a.name, routes: a.routes }))];
+export const apiAreas = (): AreaRoutes[] => [
+  { name: "service", routes: [healthRoute] },
+  ...AREAS.map((a) => ({ name: a.name, routes: a.routes })),
+];
 /** The emulator's own control routes (plugins may add theirs: createFetch's `pluginControl`). */
 export const controlRoutes: ControlSpec[] = [
   ...coreControlRoutes,
@@ -83,7 +88,13 @@ export function createFetch(
     // The dashboard's journal sees every API answer (bodies only while someone watches: ui/journal.ts).
     const journal = req.url.includes("/api/v1/") ? journalOf(services) : null;
     const t0 = journal ? performance.now() : 0;
-    const reqBody = journal?.watching && req.method !== "GET" ? await req.clone().text().catch(() => null) : null;
+    const reqBody =
+      journal?.watching && req.method !== "GET"
+        ? await req
+            .clone()
+            .text()
+            .catch(() => null)
+        : null;
     // The id rides in the env (node's bindings object is per request), so every answer is built with it.
     const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
     let res = await app.fetch(req, bindings);
@@ -111,14 +122,25 @@ export function createApp(
   const control = [...controlRoutes, ...pluginControl];
 
   for (const spec of servedRoutes)
-    app.on(spec.method, `/api/v1${spec.path}`, (c) => run({ spec, req: c.req.raw, params: c.req.param(), ip: ipOf(c.env), requestId: (c.env as Bindings).requestId, apiKey: apiKeyOf(c.env, c.req.raw) }));
+    app.on(spec.method, `/api/v1${spec.path}`, (c) =>
+      run({
+        spec,
+        req: c.req.raw,
+        params: c.req.param(),
+        ip: ipOf(c.env),
+        requestId: (c.env as Bindings).requestId,
+        apiKey: apiKeyOf(c.env, c.req.raw),
+      }),
+    );
 
   for (const spec of control)
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {
       const headers = idHeaders(c);
       try {
         checkControlWrite(c.req.raw);
-        const reply = await runControl(spec, services, host, c.req.param(), new URL(c.req.url), () => readBody(c.req.raw));
+        const reply = await runControl(spec, services, host, c.req.param(), new URL(c.req.url), () =>
+          readBody(c.req.raw),
+        );
         if (reply.raw) {
           reply.raw.headers.set("X-Request-Id", headers["X-Request-Id"]!);
           return reply.raw;
@@ -136,7 +158,9 @@ export function createApp(
     ["openapi", (server: string) => apiDocument(apiAreas(), server)],
     ["openapi-control", (server: string) => controlDocument(control, server)],
   ] as const) {
-    app.get(`/_emulator/${name}.json`, (c) => textResponse(200, JSON.stringify(build(new URL(c.req.url).origin)), idHeaders(c)));
+    app.get(`/_emulator/${name}.json`, (c) =>
+      textResponse(200, JSON.stringify(build(new URL(c.req.url).origin)), idHeaders(c)),
+    );
     app.get(`/_emulator/${name}.yaml`, (c) => {
       const headers = idHeaders(c);
       headers["Content-Type"] = "application/yaml; charset=utf-8";
@@ -147,7 +171,15 @@ export function createApp(
   // Browsers ask for it on any page of the origin (the dashboard's page links the same icon).
   app.get("/favicon.ico", () => dashboardFile("favicon.svg"));
 
-  app.get("/_emulator", (c) => jsonResponse(200, successBody(ok({ routes: control.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) })), idHeaders(c)));
+  app.get("/_emulator", (c) =>
+    jsonResponse(
+      200,
+      successBody(
+        ok({ routes: control.map((r) => ({ method: r.method, path: `/_emulator${r.path}`, describe: r.describe })) }),
+      ),
+      idHeaders(c),
+    ),
+  );
 
   app.notFound((c) => {
     const path = new URL(c.req.url).pathname;
@@ -160,7 +192,8 @@ export function createApp(
     const now = services.clock.now();
     const ipWindow = services.limiter.peek(`ip:${ipOf(c.env)}`, services.options.ipRateLimitPerMin, now);
     const surface = key ? surfaceWindow(key, surfaceOf(path.slice("/api/v1".length))) : null;
-    const window = key && surface ? inForce(ipWindow, services.limiter.peek(surface.bucket, surface.limit, now)) : ipWindow;
+    const window =
+      key && surface ? inForce(ipWindow, services.limiter.peek(surface.bucket, surface.limit, now)) : ipWindow;
     const headers = idHeaders(c);
     if (path.startsWith("/api/")) Object.assign(headers, rateLimitHeaders(window));
     return errorResponse(notFound(`No ${where} ${c.req.method} ${path}`), "partner", headers);

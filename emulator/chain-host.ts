@@ -52,7 +52,12 @@ export class ChainHost {
   }
 
   /** `restore`: rebuild the chain of a state export instead of deploying a fresh one. */
-  static async start(clock: VirtualClock, seed: number, opts: ChainHostOptions, restore?: ChainStateExport): Promise<ChainHost> {
+  static async start(
+    clock: VirtualClock,
+    seed: number,
+    opts: ChainHostOptions,
+    restore?: ChainStateExport,
+  ): Promise<ChainHost> {
     const { startChain } = await import("../chain/index.ts");
     const chain = await startChain({
       seed,
@@ -171,9 +176,7 @@ export class ChainHost {
       chainId: c.chainId,
       vrf: { mode: this.vrfMode, delay_ms: this.vrfDelayMs },
       contracts: { ...c.addresses },
-      roles: Object.fromEntries(
-        CHAIN_ROLES.map((r) => [r, c[r].address]),
-      ),
+      roles: Object.fromEntries(CHAIN_ROLES.map((r) => [r, c[r].address])),
       accounts: c.endUsers.map((a) => ({ label: a.label, address: a.address, private_key: a.privateKey })),
     };
   }

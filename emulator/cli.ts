@@ -77,11 +77,15 @@ async function start(args: ParsedArgs): Promise<number> {
   const started = performance.now();
   const c = startConfig(START, args);
   const { json, noChain, vrf, clock, stateFile } = c;
-  const progress = json ? () => {} : (step: string) => process.stderr.write(step === "ready" ? "  chain: ready\n" : `  chain: ${step}…\n`);
+  const progress = json
+    ? () => {}
+    : (step: string) => process.stderr.write(step === "ready" ? "  chain: ready\n" : `  chain: ${step}…\n`);
   const emu = await launch(c, progress);
   const readyMs = Math.round(performance.now() - started);
   if (c.host && classifyHost(c.host).class !== "loopback")
-    process.stderr.write(`emulator: listening on ${c.host}: the control plane (keys, state, reset) is reachable from the network\n`);
+    process.stderr.write(
+      `emulator: listening on ${c.host}: the control plane (keys, state, reset) is reachable from the network\n`,
+    );
   // Ctrl-C is handled from before the first line is printed: a script that reads the ready line and
   // stops the emulator at once must get a clean exit, never the default signal death.
   const stopped = new Promise<void>((resolve) => {
@@ -91,8 +95,10 @@ async function start(args: ParsedArgs): Promise<number> {
       stopping = true;
       // Never hang on shutdown: whatever is still open after 5 s is cut off by the exit.
       const slow = new Promise<"slow">((r) => setTimeout(() => r("slow"), 5000).unref());
-      if ((await Promise.race([emu.close(), slow])) === "slow") process.stderr.write("emulator: some connections did not close in 5 s; exiting anyway\n");
-      if (!json) process.stderr.write(stateFile ? `emulator stopped; state saved in ${stateFile}\n` : "emulator stopped\n");
+      if ((await Promise.race([emu.close(), slow])) === "slow")
+        process.stderr.write("emulator: some connections did not close in 5 s; exiting anyway\n");
+      if (!json)
+        process.stderr.write(stateFile ? `emulator stopped; state saved in ${stateFile}\n` : "emulator stopped\n");
       resolve();
     };
     process.once("SIGINT", stop);
@@ -100,13 +106,31 @@ async function start(args: ParsedArgs): Promise<number> {
   });
   const keys = emu.keys;
   if (json) {
-    const line = { url: emu.url, rpcUrl: emu.rpcUrl, keys: keys.map(({ name, key, kind, scopes, label }) => ({ name, key, kind, scopes, label })) };
+    const line = {
+      url: emu.url,
+      rpcUrl: emu.rpcUrl,
+      keys: keys.map(({ name, key, kind, scopes, label }) => ({ name, key, kind, scopes, label })),
+    };
     process.stdout.write(JSON.stringify(line) + "\n");
   } else {
     const chainNote = noChain ? "disabled (--no-chain)" : "in-process only";
     const chainInfo = emu.chain ? { chainId: emu.chain.chainId, vrf, accounts: emu.chain.endUsers.length } : null;
     const tty = process.stdout.isTTY === true;
-    process.stdout.write(banner({ url: emu.url, rpcUrl: emu.rpcUrl, chainNote, chain: chainInfo, seed: emu.services.options.seed, clock, keys, readyMs }, tty));
+    process.stdout.write(
+      banner(
+        {
+          url: emu.url,
+          rpcUrl: emu.rpcUrl,
+          chainNote,
+          chain: chainInfo,
+          seed: emu.services.options.seed,
+          clock,
+          keys,
+          readyMs,
+        },
+        tty,
+      ),
+    );
     // One line per API call, from the dashboard's journal; EMULATOR_REQUEST_LOG=1 asks for it without a TTY (tests, `| tee`).
     if ((tty || process.env.EMULATOR_REQUEST_LOG === "1") && !c.quiet)
       journalOf(emu.services).subscribe((e) => process.stdout.write(requestLine(e, tty)), { bodies: false });

@@ -145,7 +145,10 @@ export interface Emulator {
 
 function parseChaosOption(value: WebhookChaos): WebhookChaos {
   const r = chaosSchema.safeParse(value);
-  if (!r.success) throw new Error(`webhookChaos is invalid: ${r.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
+  if (!r.success)
+    throw new Error(
+      `webhookChaos is invalid: ${r.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`,
+    );
   return r.data;
 }
 
@@ -163,7 +166,12 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
 
 function startTimeOf(o: EmulatorOptions): number {
   if (o.startTime !== undefined) {
-    const t = o.startTime instanceof Date ? o.startTime.getTime() : typeof o.startTime === "string" ? Date.parse(o.startTime) : o.startTime;
+    const t =
+      o.startTime instanceof Date
+        ? o.startTime.getTime()
+        : typeof o.startTime === "string"
+          ? Date.parse(o.startTime)
+          : o.startTime;
     if (!Number.isFinite(t)) throw new Error(`startTime is not a valid time: ${String(o.startTime)}`);
     return t;
   }
@@ -209,8 +217,14 @@ function startingState(input: EmulatorOptions, target: string | null): StateExpo
       : input.catalog !== undefined && input.catalog !== doc.state.catalog_size
         ? `it holds the ${doc.state.catalog_size} catalog, but the ${input.catalog} catalog was asked for`
         : null;
-  if (clash && input.state) throw new Error(`state option: ${clash}; drop the seed / catalog option (the state's own is used)`);
-  if (clash) throw new StateFileError(input.stateFile!, clash, "Drop --seed / --catalog (the file's own is used) or point --state at another file.");
+  if (clash && input.state)
+    throw new Error(`state option: ${clash}; drop the seed / catalog option (the state's own is used)`);
+  if (clash)
+    throw new StateFileError(
+      input.stateFile!,
+      clash,
+      "Drop --seed / --catalog (the file's own is used) or point --state at another file.",
+    );
   return doc;
 }
 
@@ -259,7 +273,9 @@ async function start(options: EmulatorOptions, target: string | null, release: (
   if (options.chain) {
     const chainOpts = options.chain === true ? {} : options.chain;
     if (chainOpts.rpcUrl && options.stateFile)
-      console.error(`[emulator] --state ${options.stateFile}: the chain attached with --rpc-url is not part of the state file (that node keeps its own state)`);
+      console.error(
+        `[emulator] --state ${options.stateFile}: the chain attached with --rpc-url is not part of the state file (that node keeps its own state)`,
+      );
     services.chain = await ChainHost.start(clock, opts.seed, chainOpts, options.state?.chain ?? undefined);
   }
   const chainHost = services.chain;
@@ -318,20 +334,31 @@ async function start(options: EmulatorOptions, target: string | null, release: (
         seed: opts.seed,
         catalog: opts.catalog,
         clock: { mode: clock.mode, now: clock.nowIso() },
-        chain: chainHost ? { rpcUrl: chainHost.chain.rpcUrl, chainId: chainHost.chain.chainId, vrf: chainHost.vrfMode } : null,
+        chain: chainHost
+          ? { rpcUrl: chainHost.chain.rpcUrl, chainId: chainHost.chain.chainId, vrf: chainHost.vrfMode }
+          : null,
         state_file: persisted?.status() ?? null,
       };
     },
   };
 
-  const appFetch = createFetch(services, host, plugins.flatMap((p) => p.control ?? []));
+  const appFetch = createFetch(
+    services,
+    host,
+    plugins.flatMap((p) => p.control ?? []),
+  );
   let server: ServerType | null = null;
   let url = IN_PROCESS_ORIGIN;
   if (options.port !== undefined) {
     let listening;
     try {
       const bind = options.host ?? "127.0.0.1";
-      listening = await listen(appFetch, options.port, bind, hostCheck([...(options.allowedHosts ?? []), ...(options.host ? [options.host] : [])]));
+      listening = await listen(
+        appFetch,
+        options.port,
+        bind,
+        hostCheck([...(options.allowedHosts ?? []), ...(options.host ? [options.host] : [])]),
+      );
     } catch (err) {
       await chainHost?.close();
       throw err;
@@ -350,7 +377,13 @@ async function start(options: EmulatorOptions, target: string | null, release: (
   const keys = (): EmulatorKey[] =>
     FIXTURE_KEYS.map((spec) => {
       const key = makeKey(opts.seed, spec.name);
-      return { name: spec.name, key, kind: spec.kind, scopes: store.state.keys[key]?.scopes ?? [...spec.scopes], label: spec.label };
+      return {
+        name: spec.name,
+        key,
+        kind: spec.kind,
+        scopes: store.state.keys[key]?.scopes ?? [...spec.scopes],
+        label: spec.label,
+      };
     });
 
   return {
@@ -407,7 +440,12 @@ interface NodeEnv {
   incoming?: { headers?: { host?: string } };
 }
 
-function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string, check: HostCheck): Promise<{ server: ServerType; port: number }> {
+function listen(
+  fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
+  port: number,
+  hostname: string,
+  check: HostCheck,
+): Promise<{ server: ServerType; port: number }> {
   // The Host check guards what the network reaches (every route: a rebound page could
   // also drive the API with the well-known fixture keys); in-process calls skip it.
   const guarded = (req: Request, env?: unknown) => {

@@ -54,9 +54,17 @@ export function helpText(spec: CommandSpec): string {
 
 /** The option rows of a help text (also the README's CLI synopsis): flag and value, then the description. */
 export function optionLines(options: readonly OptionSpec[]): string {
-  const rows = options.map((o) => [`--${o.name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`, o.describe + (o.multiple ? " (repeatable)" : "")] as const);
+  const rows = options.map(
+    (o) =>
+      [
+        `--${o.name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`,
+        o.describe + (o.multiple ? " (repeatable)" : ""),
+      ] as const,
+  );
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
-  return rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text.split("\n").join(`\n  ${" ".repeat(width)}`)}`).join("\n");
+  return rows
+    .map(([flag, text]) => `  ${flag.padEnd(width)}${text.split("\n").join(`\n  ${" ".repeat(width)}`)}`)
+    .join("\n");
 }
 
 function withHelp(spec: CommandSpec): OptionSpec[] {
@@ -67,7 +75,10 @@ function explain(err: Error & { code?: string }, specs: readonly OptionSpec[]): 
   if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     const raw = /'([^']+)'/.exec(err.message)?.[1] ?? "";
     const name = raw.replace(/^-+/, "").split("=")[0]!;
-    const guess = closest(name, specs.map((o) => o.name));
+    const guess = closest(
+      name,
+      specs.map((o) => o.name),
+    );
     return `unknown option ${raw}${guess ? `; did you mean --${guess}?` : ""}`;
   }
   if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
@@ -92,12 +103,15 @@ export function closest(name: string, known: readonly string[]): string | undefi
 
 /** Edit distance where swapping two neighbours counts once (`prot` → `port`). */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++)
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   return d[a.length]![b.length]!;
 }
@@ -131,8 +145,18 @@ export function envFlags(spec: CommandSpec, args: ParsedArgs, prefix: string, en
     if (o.type === "boolean") {
       const v = raw.trim().toLowerCase();
       if (v === "1" || v === "true") flags.set(o.name, ["true"]);
-      else if (v !== "0" && v !== "false" && v !== "") throw new UsageError(`${name} must be 1/true or 0/false (got "${raw}")`);
-    } else if (raw !== "") flags.set(o.name, o.multiple ? raw.split(",").map((s) => s.trim()).filter(Boolean) : [raw]);
+      else if (v !== "0" && v !== "false" && v !== "")
+        throw new UsageError(`${name} must be 1/true or 0/false (got "${raw}")`);
+    } else if (raw !== "")
+      flags.set(
+        o.name,
+        o.multiple
+          ? raw
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [raw],
+      );
   }
   return { positionals: args.positionals, flags };
 }

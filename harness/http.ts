@@ -82,9 +82,22 @@ export class HttpClient {
     const h: Record<string, string> = {};
     res.headers.forEach((v, k) => (h[k.toLowerCase()] = v));
     const result: HttpResult = { status: res.status, headers: h, body: parsed, text };
-    this.observer?.({ method, url, requestHeaders: headers, requestBody: body, result, ms: performance.now() - t0, startedAt: t0 });
+    this.observer?.({
+      method,
+      url,
+      requestHeaders: headers,
+      requestBody: body,
+      result,
+      ms: performance.now() - t0,
+      startedAt: t0,
+    });
     const wait = Number(h["retry-after"]) * 1000;
-    if (res.status === 429 && (parsed as { error?: unknown } | null)?.error === "rate_limited" && wait > 0 && wait <= this.paceMs) {
+    if (
+      res.status === 429 &&
+      (parsed as { error?: unknown } | null)?.error === "rate_limited" &&
+      wait > 0 &&
+      wait <= this.paceMs
+    ) {
       await new Promise((r) => setTimeout(r, wait));
       return this.call(method, path, opts);
     }
@@ -106,7 +119,8 @@ export class ControlClient {
   async request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await this.http.call(method, `/_emulator${path}`, { body });
     const env = res.body as { success?: boolean; data?: T; message?: string } | null;
-    if (res.status >= 300 || !env?.success) throw new Error(`control plane ${method} ${path} → ${res.status}: ${env?.message ?? res.text.slice(0, 200)}`);
+    if (res.status >= 300 || !env?.success)
+      throw new Error(`control plane ${method} ${path} → ${res.status}: ${env?.message ?? res.text.slice(0, 200)}`);
     return env.data as T;
   }
 

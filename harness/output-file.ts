@@ -22,7 +22,8 @@ function reason(err: unknown): string {
   return (code && known[code]) ?? (err as Error).message.split("\n")[0]!;
 }
 
-const refuse = (flag: string, file: string, why: string) => new UsageError(`${flag} ${file}: cannot write it (${why}); choose another path`);
+const refuse = (flag: string, file: string, why: string) =>
+  new UsageError(`${flag} ${file}: cannot write it (${why}); choose another path`);
 
 /** Symlinks are written through to their target (the link stays a link). */
 const targetOf = (file: string) => (existsSync(file) ? realpathSync(file) : file);

@@ -1,4 +1,12 @@
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, http as viemHttp, type Hex, type TransactionReceipt } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  http as viemHttp,
+  type Hex,
+  type TransactionReceipt,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { waitForReceipt } from "../chain/index.ts";
 
@@ -28,7 +36,12 @@ export interface TestWallet {
 export async function openWallet(privateKey: Hex, rpcUrl: string): Promise<TestWallet> {
   const probe = createPublicClient({ transport: viemHttp(rpcUrl) });
   const chainId = await probe.getChainId();
-  const chain = defineChain({ id: chainId, name: `chain ${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const chain = defineChain({
+    id: chainId,
+    name: `chain ${chainId}`,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   const account = privateKeyToAccount(privateKey);
   const wallet = createWalletClient({ account, chain, transport: viemHttp(rpcUrl) });
   const reader = createPublicClient({ chain, transport: viemHttp(rpcUrl) });
@@ -39,13 +52,18 @@ export async function openWallet(privateKey: Hex, rpcUrl: string): Promise<TestW
     async send(calls) {
       let receipt: TransactionReceipt | undefined;
       for (const call of calls) {
-        const hash = await wallet.sendTransaction({ to: call.to, data: call.data, ...(call.value && call.value !== "0" ? { value: BigInt(call.value) } : {}) });
+        const hash = await wallet.sendTransaction({
+          to: call.to,
+          data: call.data,
+          ...(call.value && call.value !== "0" ? { value: BigInt(call.value) } : {}),
+        });
         receipt = await waitForReceipt(reader, hash);
         if (receipt.status !== "success") throw new Error(`${call.kind ?? "call"} to ${call.to} reverted (tx ${hash})`);
       }
       if (!receipt) throw new Error("no call to send");
       return receipt;
     },
-    tokenBalance: (token) => reader.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account.address] }),
+    tokenBalance: (token) =>
+      reader.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account.address] }),
   };
 }

@@ -27,7 +27,10 @@ export interface ReceiverOptions {
 }
 
 /** `status`: a fixed answer, or one per request (n = 1, 2, …). */
-export async function startCheckReceiver(status: number | ((n: number) => number), opts: ReceiverOptions = {}): Promise<CheckReceiver> {
+export async function startCheckReceiver(
+  status: number | ((n: number) => number),
+  opts: ReceiverOptions = {},
+): Promise<CheckReceiver> {
   const deliveries: Delivery[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -56,13 +59,21 @@ export async function startCheckReceiver(status: number | ((n: number) => number
 }
 
 /** Receiver-side verification with Web Crypto (independent of the emulator's node:crypto signer). */
-export async function signatureValid(secret: string, header: string, rawBody: string): Promise<{ ok: boolean; t: string | null }> {
-  const parts = new Map(header.split(",").map((p) => [p.slice(0, p.indexOf("=")).trim(), p.slice(p.indexOf("=") + 1).trim()] as const));
+export async function signatureValid(
+  secret: string,
+  header: string,
+  rawBody: string,
+): Promise<{ ok: boolean; t: string | null }> {
+  const parts = new Map(
+    header.split(",").map((p) => [p.slice(0, p.indexOf("=")).trim(), p.slice(p.indexOf("=") + 1).trim()] as const),
+  );
   const t = parts.get("t") ?? null;
   const sig = parts.get("sha256") ?? "";
   if (!t || !/^\d+$/.test(t) || !/^[0-9a-f]{64}$/i.test(sig)) return { ok: false, t };
   const enc = new TextEncoder();
-  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`${t}.${rawBody}`)));
   const hex = [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
   return { ok: hex === sig.toLowerCase(), t };

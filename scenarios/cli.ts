@@ -1,4 +1,13 @@
-import { closest, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import {
+  closest,
+  has,
+  helpText,
+  intFlag,
+  last,
+  parseCommand,
+  UsageError,
+  type CommandSpec,
+} from "../harness/cli-args.ts";
 import { HttpClient, ControlClient } from "../harness/http.ts";
 import { SCENARIOS, findScenario } from "./registry.ts";
 import { emulatorFor, remoteTarget, runScenario, type ScenarioTarget } from "./run.ts";
@@ -6,11 +15,18 @@ import type { Scenario } from "./types.ts";
 
 export const SCENARIO_COMMAND: CommandSpec = {
   usage: "  npx emulator scenario NAME [--seed N] [--base-url URL]\n  npx emulator scenario --list",
-  about: "Runs a scripted lifecycle: without --base-url against a fresh in-process emulator (manual clock;\nthe chain when needed).",
+  about:
+    "Runs a scripted lifecycle: without --base-url against a fresh in-process emulator (manual clock;\nthe chain when needed).",
   options: [
     { name: "list", type: "boolean", describe: "list the scenarios" },
     { name: "seed", type: "string", value: "N", describe: "fixture seed of the fresh emulator (default 1)" },
-    { name: "base-url", type: "string", value: "URL", describe: "run against an emulator you started (npx emulator); it changes that emulator's\nstate, and its clock is switched to manual while the scenario runs" },
+    {
+      name: "base-url",
+      type: "string",
+      value: "URL",
+      describe:
+        "run against an emulator you started (npx emulator); it changes that emulator's\nstate, and its clock is switched to manual while the scenario runs",
+    },
   ],
 };
 
@@ -28,8 +44,13 @@ export async function runScenarioCli(argv: readonly string[]): Promise<number> {
   }
   const scenario = findScenario(name);
   if (!scenario) {
-    const guess = closest(name, SCENARIOS.map((x) => x.name));
-    throw new UsageError(`unknown scenario "${name}"${guess ? `; did you mean "${guess}"?` : ""} (npx emulator scenario --list)`);
+    const guess = closest(
+      name,
+      SCENARIOS.map((x) => x.name),
+    );
+    throw new UsageError(
+      `unknown scenario "${name}"${guess ? `; did you mean "${guess}"?` : ""} (npx emulator scenario --list)`,
+    );
   }
   process.stdout.write(`${scenario.title}\n${scenario.description}\n\n`);
   const baseUrl = last(args, "base-url");
@@ -47,7 +68,8 @@ async function runFresh(scenario: Scenario, seed: number): Promise<number> {
 
 async function runAgainst(scenario: Scenario, baseUrl: string): Promise<number> {
   const http = new HttpClient(baseUrl);
-  if (!(await ControlClient.detect(http))) throw new UsageError(`${baseUrl} does not answer /_emulator/health: scenarios need an emulator's control plane`);
+  if (!(await ControlClient.detect(http)))
+    throw new UsageError(`${baseUrl} does not answer /_emulator/health: scenarios need an emulator's control plane`);
   const control = new ControlClient(http);
   if (scenario.chain && (await http.get("/_emulator/chain")).status !== 200)
     throw new UsageError(`${scenario.name} needs the local chain; ${baseUrl} runs without one (--no-chain)`);

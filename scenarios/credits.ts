@@ -13,11 +13,19 @@ export const creditsScenarios: Scenario[] = [
     async run(ctx: ScenarioContext) {
       const { http, control, keys, step, data } = ctx;
       const key = keys.demo!;
-      const usage = async () => data<{ balance: number; purchased_credits: number }>(await http.get("/api/v1/account/usage", { key }), 200, "account usage");
+      const usage = async () =>
+        data<{ balance: number; purchased_credits: number }>(
+          await http.get("/api/v1/account/usage", { key }),
+          200,
+          "account usage",
+        );
 
       step("1. read the balance: 500 free credits, nothing purchased");
       const start = await usage();
-      ctx.expect(start.balance === 500 && start.purchased_credits === 0, `a fresh partner key should hold 500 free credits, got ${JSON.stringify(start)}`);
+      ctx.expect(
+        start.balance === 500 && start.purchased_credits === 0,
+        `a fresh partner key should hold 500 free credits, got ${JSON.stringify(start)}`,
+      );
 
       step("2. POST /api/v1/credits/topup?usd=10 without payment → 402 with PAYMENT-REQUIRED");
       const challenge = await http.post("/api/v1/credits/topup", { key, query: { usd: 10 } });
@@ -30,22 +38,43 @@ export const creditsScenarios: Scenario[] = [
       const payment = await signPayment(required, await ctx.run.endUserKey(0));
 
       step("4. retry with PAYMENT-SIGNATURE → 200, credits granted, settled on-chain");
-      const paid = await http.post("/api/v1/credits/topup", { key, query: { usd: 10 }, headers: { "PAYMENT-SIGNATURE": payment } });
-      const result = data<{ credits_granted: number; balance_credits: number; usd: number; tx_hash: string }>(paid, 200, "paid top-up");
-      ctx.expect(result.credits_granted === 5000 && result.balance_credits === 5500, `expected 5000 credits granted, balance 5500; got ${JSON.stringify(result)}`);
+      const paid = await http.post("/api/v1/credits/topup", {
+        key,
+        query: { usd: 10 },
+        headers: { "PAYMENT-SIGNATURE": payment },
+      });
+      const result = data<{ credits_granted: number; balance_credits: number; usd: number; tx_hash: string }>(
+        paid,
+        200,
+        "paid top-up",
+      );
+      ctx.expect(
+        result.credits_granted === 5000 && result.balance_credits === 5500,
+        `expected 5000 credits granted, balance 5500; got ${JSON.stringify(result)}`,
+      );
       const settlement = decodePaymentResponseHeader(paid.headers["payment-response"]!);
-      ctx.expect(settlement.success && settlement.transaction === result.tx_hash, "PAYMENT-RESPONSE must report the settlement transaction");
+      ctx.expect(
+        settlement.success && settlement.transaction === result.tx_hash,
+        "PAYMENT-RESPONSE must report the settlement transaction",
+      );
       step(`   tx ${result.tx_hash} from ${settlement.payer}`);
 
       step("5. replay the same payment → the original result, nothing granted twice");
       const replay = data<{ tx_hash: string; balance_credits: number }>(
-        await http.post("/api/v1/credits/topup", { key, query: { usd: 10 }, headers: { "PAYMENT-SIGNATURE": payment } }),
+        await http.post("/api/v1/credits/topup", {
+          key,
+          query: { usd: 10 },
+          headers: { "PAYMENT-SIGNATURE": payment },
+        }),
         200,
         "replayed top-up",
       );
       ctx.expect(replay.tx_hash === result.tx_hash, "a replay returns the original tx_hash");
       const end = await usage();
-      ctx.expect(end.balance === 5500 && end.purchased_credits === 5000, `balance must stay 5500 after the replay, got ${JSON.stringify(end)}`);
+      ctx.expect(
+        end.balance === 5500 && end.purchased_credits === 5000,
+        `balance must stay 5500 after the replay, got ${JSON.stringify(end)}`,
+      );
 
       step("6. purchased credits never expire: a month later only the free part resets");
       await control.advance(31 * 24 * 3600_000);

@@ -29,7 +29,8 @@ export async function freshRun(control: ControlClient, fixtures: Record<string, 
       ...(spec.billing_model ? { billing_model: spec.billing_model } : {}),
       label: `scenario run ${tag}: like ${spec.name}`,
     });
-    if (partnerFixture(spec.account_id).kyc_required) await control.request("POST", "/mystery/kyc", { key: made.key, required: true });
+    if (partnerFixture(spec.account_id).kyc_required)
+      await control.request("POST", "/mystery/kyc", { key: made.key, required: true });
     keys[spec.name] = made.key;
     accounts.set(made.key, made.account_id);
   }
@@ -37,11 +38,19 @@ export async function freshRun(control: ControlClient, fixtures: Record<string, 
 }
 
 /** A run's scope over the keys it made (`accounts`: key → account id); end-user wallets are new and funded on first use. */
-export function runScope(control: ControlClient, accounts: ReadonlyMap<string, string> = new Map(), tag = randomUUID().slice(0, 8)): RunScope {
+export function runScope(
+  control: ControlClient,
+  accounts: ReadonlyMap<string, string> = new Map(),
+  tag = randomUUID().slice(0, 8),
+): RunScope {
   const wallets = new Map<number, Promise<Hex>>();
   const fund = async (): Promise<Hex> => {
     const key = generatePrivateKey();
-    await control.request("POST", "/chain/faucet", { address: privateKeyToAccount(key).address, usdc: "10000", eth: "10" });
+    await control.request("POST", "/chain/faucet", {
+      address: privateKeyToAccount(key).address,
+      usdc: "10000",
+      eth: "10",
+    });
     return key;
   };
   return {

@@ -37,12 +37,22 @@ async function waitForCompletion(ctx: ScenarioContext, key: string, p: Prepared)
   let interval = 1_500;
   let waited = 0;
   for (;;) {
-    const rows = ctx.data<{ redemptions: Row[] }>(await ctx.http.get(`${M}/redemption/${p.token_id}`, { key }), 200, "poll redemption").redemptions;
+    const rows = ctx.data<{ redemptions: Row[] }>(
+      await ctx.http.get(`${M}/redemption/${p.token_id}`, { key }),
+      200,
+      "poll redemption",
+    ).redemptions;
     const row = rows.find((r) => r.redemption_id === p.redemption_id) ?? rows[0];
     ctx.expect(row, "the get answers the redemption");
     if (row.status === "COMPLETED") return row;
-    ctx.expect(!["FAILED", "CANCELLED", "EXPIRED"].includes(row.status), `redemption ${p.redemption_id} ended ${row.status}`);
-    ctx.expect(waited + interval <= 48 * 60 * MIN, `redemption ${p.redemption_id} still ${row.status} after ${waited / MIN} min`);
+    ctx.expect(
+      !["FAILED", "CANCELLED", "EXPIRED"].includes(row.status),
+      `redemption ${p.redemption_id} ended ${row.status}`,
+    );
+    ctx.expect(
+      waited + interval <= 48 * 60 * MIN,
+      `redemption ${p.redemption_id} still ${row.status} after ${waited / MIN} min`,
+    );
     await ctx.control.advance(interval);
     waited += interval;
     interval = Math.min(30 * MIN, Math.round(interval * 1.5));
@@ -53,26 +63,58 @@ async function waitForCompletion(ctx: ScenarioContext, key: string, p: Prepared)
 function checkPrepared(ctx: ScenarioContext, ready: Prepared, wallet: Wallet): Call[] {
   ctx.expect(ready.status === "PREPARED" && ready.unsigned, `PREPARED with unsigned calls (got ${ready.status})`);
   const kinds = ready.unsigned.calls.map((c) => c.kind).join();
-  ctx.expect(kinds === "burn,erc20-approve,shipping-payment", `calls burn, erc20-approve, shipping-payment (got ${kinds})`);
+  ctx.expect(
+    kinds === "burn,erc20-approve,shipping-payment",
+    `calls burn, erc20-approve, shipping-payment (got ${kinds})`,
+  );
   ctx.expect(ready.shipping_payer === "end_user", "shipping_payer end_user");
-  ctx.expect(ready.shipping_payment && ready.shipping_payment.payer.toLowerCase() === wallet.address.toLowerCase(), "shipping_payment bound to the holder");
+  ctx.expect(
+    ready.shipping_payment && ready.shipping_payment.payer.toLowerCase() === wallet.address.toLowerCase(),
+    "shipping_payment bound to the holder",
+  );
   return ready.unsigned.calls;
 }
 
 /** The holder sends the three calls; the partner submits the burn; then polls to COMPLETED. */
-async function payAndShip(ctx: ScenarioContext, key: string, wallet: Wallet, ready: Prepared, step: number): Promise<Row> {
+async function payAndShip(
+  ctx: ScenarioContext,
+  key: string,
+  wallet: Wallet,
+  ready: Prepared,
+  step: number,
+): Promise<Row> {
   const [burnCall, ...payment] = checkPrepared(ctx, ready, wallet);
-  ctx.step(`${step}. the holder's wallet sends burn (flag), USDC approve and payShipping (${ready.shipping_payment!.total_usdc} USDC)`);
+  ctx.step(
+    `${step}. the holder's wallet sends burn (flag), USDC approve and payShipping (${ready.shipping_payment!.total_usdc} USDC)`,
+  );
   const burn = await wallet.send([burnCall!]);
   await wallet.send(payment);
   ctx.step(`${step + 1}. submit the burn transaction → BURN_SUBMITTED`);
-  const sub = ctx.data<{ status: string }>(await ctx.http.post(`${M}/redemption/submit`, { key, body: { redemption_id: ready.redemption_id, tx_hash: burn.transactionHash } }), 202, "submit");
+  const sub = ctx.data<{ status: string }>(
+    await ctx.http.post(`${M}/redemption/submit`, {
+      key,
+      body: { redemption_id: ready.redemption_id, tx_hash: burn.transactionHash },
+    }),
+    202,
+    "submit",
+  );
   ctx.expect(sub.status === "BURN_SUBMITTED", `BURN_SUBMITTED (got ${sub.status})`);
-  ctx.step(`${step + 2}. poll the redemption by token id: the warehouse starts once the payment landed, ships a day later`);
+  ctx.step(
+    `${step + 2}. poll the redemption by token id: the warehouse starts once the payment landed, ships a day later`,
+  );
   const done = await waitForCompletion(ctx, key, ready);
-  ctx.expect(done.burn.is_burned && done.order.tracking_number, "COMPLETED: burned at dispatch, with a tracking number");
-  const updates = (await events(ctx, "redemption.updated")).filter((e) => e.data.redemption_id === ready.redemption_id).map((e) => e.data.status);
-  ctx.expect(updates.join() === "BURN_SUBMITTED,IN_FULFILLMENT,COMPLETED" || updates.join() === "PREPARED,BURN_SUBMITTED,IN_FULFILLMENT,COMPLETED", `redemption.updated each step: ${updates.join()}`);
+  ctx.expect(
+    done.burn.is_burned && done.order.tracking_number,
+    "COMPLETED: burned at dispatch, with a tracking number",
+  );
+  const updates = (await events(ctx, "redemption.updated"))
+    .filter((e) => e.data.redemption_id === ready.redemption_id)
+    .map((e) => e.data.status);
+  ctx.expect(
+    updates.join() === "BURN_SUBMITTED,IN_FULFILLMENT,COMPLETED" ||
+      updates.join() === "PREPARED,BURN_SUBMITTED,IN_FULFILLMENT,COMPLETED",
+    `redemption.updated each step: ${updates.join()}`,
+  );
   return done;
 }
 
@@ -93,13 +135,26 @@ export const redemptionScenarios: Scenario[] = [
         200,
         "quote",
       );
-      ctx.expect(quote.shipping_quote.amount_usdc && !quote.shipping_quote.service.startsWith(quote.shipping_quote.carrier), "a rate whose service does not repeat the carrier");
-      ctx.step("2. prepare (Idempotency-Key header, shipping_payer end_user): PREPARED straight away, with the shipping payment to make");
+      ctx.expect(
+        quote.shipping_quote.amount_usdc && !quote.shipping_quote.service.startsWith(quote.shipping_quote.carrier),
+        "a rate whose service does not repeat the carrier",
+      );
+      ctx.step(
+        "2. prepare (Idempotency-Key header, shipping_payer end_user): PREPARED straight away, with the shipping payment to make",
+      );
       const headers = { "Idempotency-Key": ctx.run.unique("scenario-redeem-live-1") };
       const body = { purchase_id: p.id, shipping_address: US, shipping_payer: "end_user" };
-      const ready = ctx.data<Prepared>(await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }), 201, "prepare");
+      const ready = ctx.data<Prepared>(
+        await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }),
+        201,
+        "prepare",
+      );
       ctx.expect(ready.kyc.status === "NOT_REQUIRED", `no KYC for this partner (got ${ready.kyc.status})`);
-      const replay = ctx.data<Prepared>(await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }), 201, "prepare retried");
+      const replay = ctx.data<Prepared>(
+        await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }),
+        201,
+        "prepare retried",
+      );
       ctx.expect(replay.redemption_id === ready.redemption_id, "a retried prepare answers the same redemption");
       await payAndShip(ctx, key, wallet, ready, 3);
     },
@@ -117,13 +172,27 @@ export const redemptionScenarios: Scenario[] = [
       ctx.step("1. prepare: KYC first");
       const headers = { "Idempotency-Key": ctx.run.unique("scenario-redeem-kyc-1") };
       const body = { purchase_id: p.id, shipping_address: US };
-      const kyc = ctx.data<Prepared>(await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }), 201, "prepare");
-      ctx.expect(kyc.status === "PREPARED" && kyc.kyc.status === "PENDING" && kyc.kyc.kyc_url && kyc.unsigned === null, "kyc_url first, no calls yet");
+      const kyc = ctx.data<Prepared>(
+        await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }),
+        201,
+        "prepare",
+      );
+      ctx.expect(
+        kyc.status === "PREPARED" && kyc.kyc.status === "PENDING" && kyc.kyc.kyc_url && kyc.unsigned === null,
+        "kyc_url first, no calls yet",
+      );
       ctx.step("2. the end user passes KYC (the operator approves)");
       await ctx.control.request("POST", `/mystery/redemptions/${kyc.redemption_id}/kyc`, { decision: "approve" });
       ctx.step("3. prepare again with the same key: the calls and the shipping payment");
-      const ready = ctx.data<Prepared>(await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }), 201, "prepare again");
-      ctx.expect(ready.redemption_id === kyc.redemption_id && ready.kyc.status === "APPROVED", "the same redemption, KYC approved");
+      const ready = ctx.data<Prepared>(
+        await ctx.http.post(`${M}/redemption/prepare`, { key, body, headers }),
+        201,
+        "prepare again",
+      );
+      ctx.expect(
+        ready.redemption_id === kyc.redemption_id && ready.kyc.status === "APPROVED",
+        "the same redemption, KYC approved",
+      );
       await payAndShip(ctx, key, wallet, ready, 4);
     },
   },

@@ -16,7 +16,11 @@ export interface ScenarioTarget {
 }
 
 /** Runs one scenario against a target emulator; resolves, or rejects with ScenarioFailure. */
-export async function runScenario(s: Scenario, target: ScenarioTarget, log: (line: string) => void = () => {}): Promise<void> {
+export async function runScenario(
+  s: Scenario,
+  target: ScenarioTarget,
+  log: (line: string) => void = () => {},
+): Promise<void> {
   const http = target.http ?? new HttpClient(target.baseUrl, target.fetch);
   const control = new ControlClient(http);
   const { keys, run } = await freshRun(control, target.keys);
@@ -32,7 +36,8 @@ export async function runScenario(s: Scenario, target: ScenarioTarget, log: (lin
       if (!cond) throw new ScenarioFailure(message);
     },
     data<T>(res: HttpResult, status: number, what: string): T {
-      if (res.status !== status) throw new ScenarioFailure(`${what}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
+      if (res.status !== status)
+        throw new ScenarioFailure(`${what}: expected HTTP ${status}, got ${res.status} ${res.text.slice(0, 300)}`);
       return (res.body as { data: T }).data;
     },
   };
@@ -41,7 +46,12 @@ export async function runScenario(s: Scenario, target: ScenarioTarget, log: (lin
 
 /** Starts an in-process emulator suited to the scenario (manual clock; chain when needed). */
 export async function emulatorFor(s: Scenario, seed = 1): Promise<{ emu: Emulator; target: ScenarioTarget }> {
-  const emu = await createEmulator({ seed, clock: "manual", port: 0, chain: s.chain ? { rpcPort: 0, vrf: "auto" } : false });
+  const emu = await createEmulator({
+    seed,
+    clock: "manual",
+    port: 0,
+    chain: s.chain ? { rpcPort: 0, vrf: "auto" } : false,
+  });
   const keys = Object.fromEntries(emu.keys.map((k) => [k.name, k.key]));
   return { emu, target: { baseUrl: emu.url, keys, chain: emu.chain, rpcUrl: emu.rpcUrl } };
 }

@@ -11,7 +11,17 @@
 // sources' `.ts` import specifiers to `.js` in the JavaScript (rewriteRelativeImportExtensions) but
 // keeps them in the declarations, so a last step rewrites those too (see fixDeclarations).
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { ROOT, distIsFresh, readStamp } from "./dist-state.mjs";
@@ -60,11 +70,16 @@ for (const leftover of readdirSync(ROOT)) {
 // --listFiles: every file of the program, i.e. whatever the include reaches through imports.
 // tsc takes ~20–100 s on 2 cores: say so, and show it is alive (npm install shows prepare's output).
 console.log("build: compiling the TypeScript sources to dist/ (tsc; up to a minute or two)");
-const heartbeat = setInterval(() => console.log(`build: still compiling (${Math.round((Date.now() - started.getTime()) / 1000)} s)`), 5000);
+const heartbeat = setInterval(
+  () => console.log(`build: still compiling (${Math.round((Date.now() - started.getTime()) / 1000)} s)`),
+  5000,
+);
 const res = await run(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out, "--listFiles"]);
 clearInterval(heartbeat);
 const listed = res.stdout.split("\n").filter((l) => isAbsolute(l.trim()));
-const inputs = listed.map((l) => relative(ROOT, l.trim())).filter((rel) => !rel.startsWith("..") && !rel.split(sep).includes("node_modules"));
+const inputs = listed
+  .map((l) => relative(ROOT, l.trim()))
+  .filter((rel) => !rel.startsWith("..") && !rel.split(sep).includes("node_modules"));
 const tscOutput = [...res.stdout.split("\n").filter((l) => !isAbsolute(l.trim())), res.stderr].join("\n").trim();
 if (!existsSync(join(out, "emulator", "cli.js"))) {
   rmSync(out, { recursive: true, force: true });
@@ -81,7 +96,18 @@ if (res.status !== 0) {
 
 fixDeclarations(out);
 const copied = copyRuntimeFiles(out, inputs);
-writeFileSync(join(out, ".build-stamp"), JSON.stringify({ built_at: started.toISOString(), typechecked: res.status === 0, inputs: [...inputs, ...copied].map((f) => f.split(sep).join("/")).sort() }, null, 1) + "\n");
+writeFileSync(
+  join(out, ".build-stamp"),
+  JSON.stringify(
+    {
+      built_at: started.toISOString(),
+      typechecked: res.status === 0,
+      inputs: [...inputs, ...copied].map((f) => f.split(sep).join("/")).sort(),
+    },
+    null,
+    1,
+  ) + "\n",
+);
 utimesSync(join(out, ".build-stamp"), started, started);
 
 const old = join(ROOT, `dist.old-${process.pid}`);
@@ -113,7 +139,9 @@ function fixDeclarations(dir) {
   const specifier = /((?:from|import|module)\s*\(?\s*["'])(\.{1,2}\/[^"'\n]*?)\.([cm]?)ts(["'])/g;
   for (const file of walkAll(dir, (f) => f.endsWith(".d.ts"))) {
     const text = readFileSync(file, "utf8");
-    const fixed = text.replace(specifier, (m, head, path, cm, quote) => (path.endsWith(".d") ? m : `${head}${path}.${cm}js${quote}`));
+    const fixed = text.replace(specifier, (m, head, path, cm, quote) =>
+      path.endsWith(".d") ? m : `${head}${path}.${cm}js${quote}`,
+    );
     if (fixed !== text) writeFileSync(file, fixed);
   }
 }

@@ -24,8 +24,15 @@ let tarball = process.argv[2];
 let scratch = null;
 if (!tarball) {
   scratch = mkdtempSync(join(tmpdir(), "cardos-pack-"));
-  if (spawnSync("npm", ["pack", "--pack-destination", scratch], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] }).status !== 0) process.exit(1);
-  tarball = join(scratch, readdirSync(scratch).find((f) => f.endsWith(".tgz")));
+  if (
+    spawnSync("npm", ["pack", "--pack-destination", scratch], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] })
+      .status !== 0
+  )
+    process.exit(1);
+  tarball = join(
+    scratch,
+    readdirSync(scratch).find((f) => f.endsWith(".tgz")),
+  );
 }
 const ok =
   step([binOf("publint", "publint"), "run", tarball, "--strict"], ROOT) &&

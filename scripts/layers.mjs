@@ -23,7 +23,10 @@ export const LAYERS = [
   { name: "app", paths: ["emulator/app.ts"] },
   { name: "area-registry", paths: ["emulator/areas/index.ts"] },
   { name: "areas", paths: ["emulator/areas/"] },
-  { name: "area-kit", paths: ["emulator/control/", "emulator/events/", "emulator/shipping/", "emulator/openapi/", "emulator/ui/"] },
+  {
+    name: "area-kit",
+    paths: ["emulator/control/", "emulator/events/", "emulator/shipping/", "emulator/openapi/", "emulator/ui/"],
+  },
   { name: "pipeline", paths: ["emulator/pipeline/"] },
   { name: "host", paths: ["emulator/chain-host.ts", "emulator/bus.ts"] },
   { name: "fixtures", paths: ["fixtures/"] },
@@ -34,8 +37,16 @@ export const LAYERS = [
 ];
 
 const SOURCE_ROOTS = [
-  "testing", "bin", "emulator", "shadow", "conformance",
-  "scenarios", "harness", "fixtures", "chain", "contract",
+  "testing",
+  "bin",
+  "emulator",
+  "shadow",
+  "conformance",
+  "scenarios",
+  "harness",
+  "fixtures",
+  "chain",
+  "contract",
 ];
 
 export function layerOf(path) {
@@ -84,8 +95,14 @@ export function violations(root) {
       if (fromLayer === null) found.push(`${from}: not in any layer (add it to LAYERS)`);
       else if (toLayer !== null && toLayer < fromLayer)
         found.push(`${from} (${LAYERS[fromLayer].name}) imports ${to} (${LAYERS[toLayer].name}), a higher layer`);
-      if (LAYERS[fromLayer]?.name === "entry" && /^(conformance|scenarios|shadow)\//.test(to) && !/^(conformance|scenarios|shadow)\/(cli|index)\.ts$/.test(to))
-        found.push(`${from} reaches into ${to}; the CLI uses conformance/, scenarios/ and shadow/ only through their cli.ts or index.ts`);
+      if (
+        LAYERS[fromLayer]?.name === "entry" &&
+        /^(conformance|scenarios|shadow)\//.test(to) &&
+        !/^(conformance|scenarios|shadow)\/(cli|index)\.ts$/.test(to)
+      )
+        found.push(
+          `${from} reaches into ${to}; the CLI uses conformance/, scenarios/ and shadow/ only through their cli.ts or index.ts`,
+        );
       // Shadow mode runs the emulator as any user does: through its public entry, never its internals.
       if (LAYERS[fromLayer]?.name === "shadow" && /^emulator\//.test(to) && to !== "emulator/index.ts")
         found.push(`${from} imports ${to}; shadow/ uses the emulator only through emulator/index.ts`);
@@ -94,7 +111,8 @@ export function violations(root) {
         found.push(`${from} imports ${to}: conformance/ judges by contract/ and must not import emulator/`);
       const a = areaOf(from);
       const b = areaOf(to);
-      if (a && b && a !== b && to !== `emulator/areas/${b}/index.ts`) found.push(`${from} reaches into area "${b}" (${to}); use emulator/areas/${b}/index.ts`);
+      if (a && b && a !== b && to !== `emulator/areas/${b}/index.ts`)
+        found.push(`${from} reaches into area "${b}" (${to}); use emulator/areas/${b}/index.ts`);
     }
   }
   for (const cycle of cycles(graph)) found.push(`import cycle: ${cycle.join(" → ")}`);

@@ -47,7 +47,14 @@ try {
       process.stderr.write(`scenario ${s.name} failed: ${(e as Error).message}\n`);
     }
   }
-  const suite = await runSuite(ALL_CHECKS, { baseUrl: emu.url, partnerKey: emu.key("demo"), tenantKey: emu.key("tenant"), profiles: [...PROFILES], mode: "emulator", fetch: capture });
+  const suite = await runSuite(ALL_CHECKS, {
+    baseUrl: emu.url,
+    partnerKey: emu.key("demo"),
+    tenantKey: emu.key("tenant"),
+    profiles: [...PROFILES],
+    mode: "emulator",
+    fetch: capture,
+  });
   const outcomes: Record<string, number> = {};
   for (const r of suite.results) outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
   process.stderr.write(`conformance: ${JSON.stringify(outcomes)}\n`);
@@ -59,7 +66,13 @@ try {
 /** The operations the scenarios and the suite leave out, called once each (ids taken from earlier answers). */
 async function directCalls(http: HttpClient, keys: Record<string, string>): Promise<void> {
   type Data = Record<string, unknown>;
-  const call = async (method: string, path: string, key: string, body?: unknown, query?: Record<string, string>): Promise<Data> => {
+  const call = async (
+    method: string,
+    path: string,
+    key: string,
+    body?: unknown,
+    query?: Record<string, string>,
+  ): Promise<Data> => {
     const res = await http.call(method, `/api/v1${path}`, { key, body, query });
     if (res.status >= 300) process.stderr.write(`${method} ${path} → ${res.status} ${res.text.slice(0, 200)}\n`);
     return ((res.body as { data?: Data } | null)?.data ?? {}) as Data;
@@ -82,9 +95,15 @@ async function directCalls(http: HttpClient, keys: Record<string, string>): Prom
   await call("GET", "/mystery/payout-wallet", keyOf.get("revenue.setPayoutWallet") ?? keys.tier!);
   await call("GET", "/payout-wallet", keyOf.get("payoutWallet.set") ?? keys.tier!);
   const offer = found.get("buyback.create")?.data as Data | undefined;
-  await call("GET", "/mystery/buyback", keyOf.get("buyback.create") ?? demo, undefined, { token_id: String(offer?.token_id) });
+  await call("GET", "/mystery/buyback", keyOf.get("buyback.create") ?? demo, undefined, {
+    token_id: String(offer?.token_id),
+  });
   const forPurchase = found.get("buyback.createForPurchase")?.data as Data | undefined;
-  await call("GET", `/mystery/buyback/${String(forPurchase?.purchase_id)}`, keyOf.get("buyback.createForPurchase") ?? demo);
+  await call(
+    "GET",
+    `/mystery/buyback/${String(forPurchase?.purchase_id)}`,
+    keyOf.get("buyback.createForPurchase") ?? demo,
+  );
   await call("GET", "/mystery/sellbacks", keyOf.get("sellback.submit") ?? keys.tier!);
   const [card] = (found.get("cards.search")?.data as Data[] | undefined) ?? [];
   await call("GET", `/pokemon/cards/${String(card?.id)}/prices`, demo);
@@ -105,13 +124,25 @@ async function directCalls(http: HttpClient, keys: Record<string, string>): Prom
   await call("GET", "/sla", tenant);
   await call("GET", "/activity", tenant);
   const control = new ControlClient(http);
-  const inventory = await call("GET", "/inventory", tenant, undefined, { limit: "100", type: "all", status: "AVAILABLE" });
-  const cards = ((inventory.cards as Data[] | undefined) ?? []).filter((c) => (c.identity as Data | undefined)?.status === "confirmed" && c.location === "OFFCHAIN");
+  const inventory = await call("GET", "/inventory", tenant, undefined, {
+    limit: "100",
+    type: "all",
+    status: "AVAILABLE",
+  });
+  const cards = ((inventory.cards as Data[] | undefined) ?? []).filter(
+    (c) => (c.identity as Data | undefined)?.status === "confirmed" && c.location === "OFFCHAIN",
+  );
   const [a, b] = cards.map((c) => String(c.unique_id));
-  const pending = ((inventory.cards as Data[] | undefined) ?? []).find((c) => (c.identity as Data | undefined)?.status !== "confirmed");
+  const pending = ((inventory.cards as Data[] | undefined) ?? []).find(
+    (c) => (c.identity as Data | undefined)?.status !== "confirmed",
+  );
   await call("POST", "/declared-values", tenant, { unique_id: pending?.unique_id, amount: 4200 });
   await call("GET", "/declared-values", tenant);
-  const ex = await control.request<Data>("POST", "/warehouse/exceptions", { kind: "damaged", unique_id: a, message: "corner crease" });
+  const ex = await control.request<Data>("POST", "/warehouse/exceptions", {
+    kind: "damaged",
+    unique_id: a,
+    message: "corner crease",
+  });
   await call("GET", "/exceptions", tenant);
   await call("GET", `/exceptions/${String(ex.exception_id)}`, tenant);
   await control.newKey({ kind: "tenant", account_id: "globex" }).then((k) => call("GET", "/info", k));
@@ -121,12 +152,18 @@ async function directCalls(http: HttpClient, keys: Record<string, string>): Prom
   const order = first(await call("GET", "/orders", tenant), "orders");
   await call("POST", "/service-credits", tenant, { order_id: order.order_id, reason: "missed SLA" });
   await call("GET", "/service-credits", tenant);
-  const shipment = await call("POST", "/inbound-shipments", tenant, { expected_card_count: 1, declared_value_per_card: 100 });
+  const shipment = await call("POST", "/inbound-shipments", tenant, {
+    expected_card_count: 1,
+    declared_value_per_card: 100,
+  });
   const path = `/inbound-shipments/${String(shipment.inbound_shipment_id)}`;
   await call("GET", "/inbound-shipments", tenant);
   await call("GET", path, tenant);
   await call("PATCH", path, tenant, { tracking_number: "1ZNEW", expected_card_count: 5 });
-  const attachment = await call("POST", `${path}/attachments`, tenant, { filename: "packing-list.pdf", content_type: "application/pdf" });
+  const attachment = await call("POST", `${path}/attachments`, tenant, {
+    filename: "packing-list.pdf",
+    content_type: "application/pdf",
+  });
   await call("GET", `${path}/attachments`, tenant);
   await call("DELETE", `${path}/attachments/${String(attachment.attachment_id)}`, tenant);
 }

@@ -19,9 +19,24 @@ are compared by the contract. Writes are sent once, to the upstream, and its ans
 contract (with --mirror-writes and --emulator-key, to the emulator too, and the two answers compared). On Ctrl-C, SIGTERM, --requests or --duration it writes the drift report and exits 1 when any
 difference was found (docs/shadow.md).`,
   options: [
-    { name: "upstream", type: "string", value: "URL", describe: "the service to shadow (its base URL; requests keep their path under it)" },
-    { name: "upstream-key", type: "string", value: "KEY", describe: "the upstream's API key, sent as X-API-Key on every upstream request" },
-    { name: "port", type: "string", value: "N", describe: "the proxy's port on 127.0.0.1 (default 4020; 0 = any free port)" },
+    {
+      name: "upstream",
+      type: "string",
+      value: "URL",
+      describe: "the service to shadow (its base URL; requests keep their path under it)",
+    },
+    {
+      name: "upstream-key",
+      type: "string",
+      value: "KEY",
+      describe: "the upstream's API key, sent as X-API-Key on every upstream request",
+    },
+    {
+      name: "port",
+      type: "string",
+      value: "N",
+      describe: "the proxy's port on 127.0.0.1 (default 4020; 0 = any free port)",
+    },
     {
       name: "dashboard-port",
       type: "string",
@@ -30,19 +45,54 @@ difference was found (docs/shadow.md).`,
         "the emulator's port, for its dashboard (/_emulator/ui: the drift report live under Reports)\n" +
         "(default: the proxy's port + 1; any free port with --port 0)",
     },
-    { name: "emulator-key", type: "string", value: "KEY", describe: "the key the emulator is called with: a fixture key's name or a key (default demo)" },
-    { name: "mirror-writes", type: "boolean", describe: "send writes to the emulator too (needs --emulator-key) and compare the two answers as reads are" },
-    { name: "catalog-overlay", type: "string", value: "FILE", describe: "lay this catalog overlay (npx emulator fixtures import) over the emulator's catalog, so\nrecorded records are compared instead of counted unknown" },
+    {
+      name: "emulator-key",
+      type: "string",
+      value: "KEY",
+      describe: "the key the emulator is called with: a fixture key's name or a key (default demo)",
+    },
+    {
+      name: "mirror-writes",
+      type: "boolean",
+      describe: "send writes to the emulator too (needs --emulator-key) and compare the two answers as reads are",
+    },
+    {
+      name: "catalog-overlay",
+      type: "string",
+      value: "FILE",
+      describe:
+        "lay this catalog overlay (npx emulator fixtures import) over the emulator's catalog, so\nrecorded records are compared instead of counted unknown",
+    },
     { name: "seed", type: "string", value: "N", describe: "the emulator's fixture seed (default 1)" },
-    { name: "no-chain", type: "boolean", describe: "run the emulator without its local chain (chain reads answer 503 there)" },
-    { name: "report", type: "string", value: "FILE", multiple: true, describe: "write the drift report to FILE: .json, .md or .html (default: Markdown on stdout)" },
-    { name: "record", type: "string", value: "DIR", describe: "keep the upstream's successful read answers, masked, one file per request\n(npx emulator --replay DIR serves them)" },
+    {
+      name: "no-chain",
+      type: "boolean",
+      describe: "run the emulator without its local chain (chain reads answer 503 there)",
+    },
+    {
+      name: "report",
+      type: "string",
+      value: "FILE",
+      multiple: true,
+      describe: "write the drift report to FILE: .json, .md or .html (default: Markdown on stdout)",
+    },
+    {
+      name: "record",
+      type: "string",
+      value: "DIR",
+      describe:
+        "keep the upstream's successful read answers, masked, one file per request\n(npx emulator --replay DIR serves them)",
+    },
     { name: "requests", type: "string", value: "N", describe: "stop after N requests" },
     { name: "duration", type: "string", value: "S", describe: "stop after S seconds" },
   ],
 };
 
-const RENDER: Record<string, (r: DriftReport) => string> = { json: (r) => JSON.stringify(r, null, 2) + "\n", md: toMarkdown, html: toHtml };
+const RENDER: Record<string, (r: DriftReport) => string> = {
+  json: (r) => JSON.stringify(r, null, 2) + "\n",
+  md: toMarkdown,
+  html: toHtml,
+};
 
 export async function runShadowCli(argv: readonly string[]): Promise<number> {
   const args = parseCommand(SHADOW_COMMAND, argv);
@@ -54,7 +104,8 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
   const upstream = last(args, "upstream");
   const upstreamKey = last(args, "upstream-key");
   if (!upstream || !upstreamKey) throw new UsageError("shadow needs --upstream URL and --upstream-key KEY");
-  if (!URL.canParse(upstream) || !/^https?:$/.test(new URL(upstream).protocol)) throw new UsageError(`--upstream must be an http(s) URL (got "${upstream}")`);
+  if (!URL.canParse(upstream) || !/^https?:$/.test(new URL(upstream).protocol))
+    throw new UsageError(`--upstream must be an http(s) URL (got "${upstream}")`);
   const reports = all(args, "report").map((file) => {
     const kind = /\.(json|md|html)$/.exec(file)?.[1];
     if (!kind) throw new UsageError(`--report ${file}: the name must end in .json, .md or .html`);
@@ -62,7 +113,10 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
     return { file, render: RENDER[kind]! };
   });
   const mirrorWrites = has(args, "mirror-writes");
-  if (mirrorWrites && !last(args, "emulator-key")) throw new UsageError("--mirror-writes needs --emulator-key NAME|KEY: the key the writes are made with on the emulator");
+  if (mirrorWrites && !last(args, "emulator-key"))
+    throw new UsageError(
+      "--mirror-writes needs --emulator-key NAME|KEY: the key the writes are made with on the emulator",
+    );
   const requests = intFlag(args, "requests");
   const duration = intFlag(args, "duration");
   const log = (line: string) => process.stderr.write(`emulator shadow: ${line}\n`);

@@ -49,8 +49,20 @@ function headerDifferences(up: Answer, emu: Answer): Difference[] {
     const b = emu.headers[name.toLowerCase()];
     const where = `header ${name}`;
     if (a === undefined && b === undefined) continue;
-    if (a === undefined || b === undefined) out.push({ kind: "header", where, upstream: a === undefined ? "absent" : "present", emulator: b === undefined ? "absent" : "present" });
-    else if (by === "integer" && /^\d+$/.test(a) !== /^\d+$/.test(b)) out.push({ kind: "header", where, upstream: /^\d+$/.test(a) ? "integer" : "not an integer", emulator: /^\d+$/.test(b) ? "integer" : "not an integer" });
+    if (a === undefined || b === undefined)
+      out.push({
+        kind: "header",
+        where,
+        upstream: a === undefined ? "absent" : "present",
+        emulator: b === undefined ? "absent" : "present",
+      });
+    else if (by === "integer" && /^\d+$/.test(a) !== /^\d+$/.test(b))
+      out.push({
+        kind: "header",
+        where,
+        upstream: /^\d+$/.test(a) ? "integer" : "not an integer",
+        emulator: /^\d+$/.test(b) ? "integer" : "not an integer",
+      });
     else if (by === "value" && a !== b) out.push({ kind: "header", where, upstream: a, emulator: b });
   }
   return out;
@@ -60,7 +72,8 @@ const keyOf = (d: Difference) => `${d.kind} ${d.where}`;
 
 /** The differences between the upstream's and the emulator's answer to one read. */
 export function compareRead(op: Operation, query: URLSearchParams, up: Answer, emu: Answer): Difference[] {
-  if (up.status !== emu.status) return [{ kind: "status", where: "status", upstream: String(up.status), emulator: String(emu.status) }];
+  if (up.status !== emu.status)
+    return [{ kind: "status", where: "status", upstream: String(up.status), emulator: String(emu.status) }];
   const upBody = parseBody(up.text);
   const emuBody = parseBody(emu.text);
   const out: Difference[] = [];

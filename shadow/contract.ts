@@ -9,7 +9,8 @@ import { typeName, type Difference } from "./shape.ts";
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
 const pointer = (prefix: string, path: readonly PropertyKey[]) =>
-  prefix + path.map((k) => (typeof k === "number" ? "/*" : `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`)).join("");
+  prefix +
+  path.map((k) => (typeof k === "number" ? "/*" : `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`)).join("");
 
 function fromIssue(issue: Issue, prefix: string, out: Difference[]): void {
   const where = pointer(prefix, issue.path);
@@ -17,15 +18,22 @@ function fromIssue(issue: Issue, prefix: string, out: Difference[]): void {
     case "invalid_type": {
       const expected = issue.expected;
       if (issue.input === undefined) out.push({ kind: "missing", where, upstream: "nothing", emulator: expected });
-      else if (issue.input === null) out.push({ kind: "nullability", where, upstream: "null", emulator: `${expected} (not nullable)` });
+      else if (issue.input === null)
+        out.push({ kind: "nullability", where, upstream: "null", emulator: `${expected} (not nullable)` });
       else out.push({ kind: "type", where, upstream: typeName(issue.input), emulator: expected });
       return;
     }
     case "invalid_value":
-      out.push({ kind: "enum", where, upstream: JSON.stringify(issue.input), emulator: `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}` });
+      out.push({
+        kind: "enum",
+        where,
+        upstream: JSON.stringify(issue.input),
+        emulator: `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`,
+      });
       return;
     case "unrecognized_keys":
-      for (const k of issue.keys) out.push({ kind: "extra", where: pointer(where, [k]), upstream: "present", emulator: "nothing" });
+      for (const k of issue.keys)
+        out.push({ kind: "extra", where: pointer(where, [k]), upstream: "present", emulator: "nothing" });
       return;
     case "invalid_union":
       out.push({ kind: "type", where, upstream: typeName(issue.input), emulator: "one of the declared shapes" });
@@ -36,12 +44,23 @@ function fromIssue(issue: Issue, prefix: string, out: Difference[]): void {
 }
 
 /** Where `body` (an answer of `op` with `status`) breaks the contract; nothing for an error (its envelope is compared, not declared). */
-export function contractDifferences(op: Operation, status: number, body: unknown, query: URLSearchParams): Difference[] {
+export function contractDifferences(
+  op: Operation,
+  status: number,
+  body: unknown,
+  query: URLSearchParams,
+): Difference[] {
   const out: Difference[] = [];
   const spec = op.schema.responses[status];
   if (!spec) {
     const declared = Object.keys(op.schema.responses).filter((s) => Number(s) < 300);
-    if (status < 300) out.push({ kind: "status", where: "status", upstream: String(status), emulator: `declared: ${declared.join(", ")}` });
+    if (status < 300)
+      out.push({
+        kind: "status",
+        where: "status",
+        upstream: String(status),
+        emulator: `declared: ${declared.join(", ")}`,
+      });
     return out;
   }
   if (!spec.data || status >= 300) return out;

@@ -9,7 +9,14 @@ export const FIXTURES_COMMAND: CommandSpec = {
   about: `Turns the catalog answers recorded by npx emulator shadow --record DIR (cards, expansions, sealed products
 and their prices) into a catalog overlay, which npx emulator --catalog-overlay FILE lays over the seeded
 catalog: the records you recorded answer by id and in searches (docs/shadow.md).`,
-  options: [{ name: "out", type: "string", value: "FILE", describe: "the overlay file to write (default catalog-overlay.json)" }],
+  options: [
+    {
+      name: "out",
+      type: "string",
+      value: "FILE",
+      describe: "the overlay file to write (default catalog-overlay.json)",
+    },
+  ],
 };
 
 export function runFixturesCli(argv: readonly string[]): number {
@@ -19,7 +26,8 @@ export function runFixturesCli(argv: readonly string[]): number {
     return 0;
   }
   const [sub, dir, extra] = args.positionals;
-  if (sub !== "import" || !dir || extra !== undefined) throw new UsageError("usage: npx emulator fixtures import DIR [--out FILE]");
+  if (sub !== "import" || !dir || extra !== undefined)
+    throw new UsageError("usage: npx emulator fixtures import DIR [--out FILE]");
   const out = last(args, "out") ?? "catalog-overlay.json";
   checkWritable("--out", out);
   let result;

@@ -37,7 +37,9 @@ export class ImportError extends Error {}
 export function importRecordings(dir: string): ImportResult {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+    names = readdirSync(dir)
+      .filter((f) => f.endsWith(".json"))
+      .sort();
   } catch (err) {
     throw new ImportError(`${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
@@ -50,7 +52,8 @@ export function importRecordings(dir: string): ImportResult {
     } catch {
       throw new ImportError(`${join(dir, name)} is not JSON`);
     }
-    if (!isRecording(doc)) throw new ImportError(`${join(dir, name)} is not a recording (written by npx emulator shadow --record)`);
+    if (!isRecording(doc))
+      throw new ImportError(`${join(dir, name)} is not a recording (written by npx emulator shadow --record)`);
     const read = catalogRead(doc.path);
     if (!read || doc.status !== 200) continue;
     let data: unknown;
@@ -66,7 +69,8 @@ export function importRecordings(dir: string): ImportResult {
 }
 
 type Row = Record<string, unknown>;
-const rows = (data: unknown): Row[] => (Array.isArray(data) ? data : [data]).filter((r): r is Row => !!r && typeof r === "object");
+const rows = (data: unknown): Row[] =>
+  (Array.isArray(data) ? data : [data]).filter((r): r is Row => !!r && typeof r === "object");
 
 class Acc {
   skipped = 0;
@@ -128,6 +132,11 @@ class Acc {
   }
 
   overlay(): CatalogOverlay {
-    return { catalog_overlay: 1, expansions: [...this.expansions.values()], cards: [...this.cards.values()], sealed: [...this.sealed.values()] };
+    return {
+      catalog_overlay: 1,
+      expansions: [...this.expansions.values()],
+      cards: [...this.cards.values()],
+      sealed: [...this.sealed.values()],
+    };
   }
 }

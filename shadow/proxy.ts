@@ -53,11 +53,26 @@ export interface Shadow {
 
 const matchOperation = operationMatcher(OPERATIONS);
 /** Hop-by-hop and transport headers, never passed on (the body is re-sent whole and decoded). */
-const HOP = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "upgrade", "proxy-authorization", "proxy-connection", "te", "trailer", "accept-encoding", "x-api-key"]);
+const HOP = new Set([
+  "host",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "content-length",
+  "content-encoding",
+  "upgrade",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "accept-encoding",
+  "x-api-key",
+]);
 
 function forwardHeaders(req: IncomingMessage, key: string): Headers {
   const h = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k)) h.set(k, Array.isArray(v) ? v.join(", ") : v);
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined && !HOP.has(k)) h.set(k, Array.isArray(v) ? v.join(", ") : v);
   h.set("x-api-key", key);
   return h;
 }
@@ -69,7 +84,8 @@ async function readBody(req: IncomingMessage): Promise<ArrayBuffer> {
   return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
 }
 
-const headersOf = (res: Response): Record<string, string> => Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
+const headersOf = (res: Response): Record<string, string> =>
+  Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
 
 async function answerOf(res: Response): Promise<Answer> {
   return { status: res.status, headers: headersOf(res), text: await res.text() };
@@ -85,7 +101,8 @@ export class ShadowOptionsError extends Error {}
 
 export async function startShadow(o: ShadowOptions): Promise<Shadow> {
   // A write reaches the emulator only on purpose: the key it is made with is named, never the default.
-  if (o.mirrorWrites && !o.emulatorKey) throw new ShadowOptionsError("mirrorWrites needs emulatorKey: the key the writes are made with on the emulator");
+  if (o.mirrorWrites && !o.emulatorKey)
+    throw new ShadowOptionsError("mirrorWrites needs emulatorKey: the key the writes are made with on the emulator");
   const upstream = new URL(o.upstream);
   const base = upstream.href.replace(/\/$/, "");
   const ownEmulator = !o.emulator || !("fetch" in o.emulator);
@@ -108,11 +125,22 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
     const body = method === "GET" || method === "HEAD" ? undefined : await readBody(req);
     let up: Answer;
     try {
-      up = await answerOf(await fetch(base + pathAndQuery, { method, headers: forwardHeaders(req, o.upstreamKey), body, redirect: "manual" }));
+      up = await answerOf(
+        await fetch(base + pathAndQuery, {
+          method,
+          headers: forwardHeaders(req, o.upstreamKey),
+          body,
+          redirect: "manual",
+        }),
+      );
     } catch (err) {
       log.upstreamFailed();
       const message = `The upstream ${upstream.origin} did not answer: ${(err as Error).message}`;
-      send(res, { status: 502, headers: { "content-type": "application/json; charset=utf-8" }, text: JSON.stringify({ success: false, message, error: "upstream_unreachable" }) });
+      send(res, {
+        status: 502,
+        headers: { "content-type": "application/json; charset=utf-8" },
+        text: JSON.stringify({ success: false, message, error: "upstream_unreachable" }),
+      });
       return;
     }
     send(res, up);
@@ -133,7 +161,9 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
       return;
     }
     if (method === "GET") recorder?.keep(op, pathAndQuery, up);
-    const emuAnswer = await answerOf(await emu.fetch(pathAndQuery, { method, headers: forwardHeaders(req, emulatorKey), body }));
+    const emuAnswer = await answerOf(
+      await emu.fetch(pathAndQuery, { method, headers: forwardHeaders(req, emulatorKey), body }),
+    );
     if (isUnknownRecord(op, up, emuAnswer)) return log.unknownToEmulator(op);
     log.compared(op, compareRead(op, url.searchParams, up, emuAnswer), sample(emuAnswer.status));
   }
@@ -142,7 +172,16 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
     const done = handle(req, res)
       .catch((err: unknown) => {
         console.error("[shadow]", err);
-        if (!res.headersSent) send(res, { status: 500, headers: { "content-type": "application/json; charset=utf-8" }, text: JSON.stringify({ success: false, message: "The shadow proxy failed on this request", error: "shadow_failed" }) });
+        if (!res.headersSent)
+          send(res, {
+            status: 500,
+            headers: { "content-type": "application/json; charset=utf-8" },
+            text: JSON.stringify({
+              success: false,
+              message: "The shadow proxy failed on this request",
+              error: "shadow_failed",
+            }),
+          });
       })
       .finally(() => {
         pending.delete(done);

@@ -15,12 +15,23 @@ export function toMarkdown(r: DriftReport): string {
     ``,
     `| Operation | Calls | Compared | Differing | Unknown to the emulator |`,
     `|---|---:|---:|---:|---:|`,
-    ...r.operations.map((o) => `| \`${o.id}\` ${o.method} ${cell(o.path)} | ${o.calls} | ${o.compared} | ${o.differing} | ${o.unknown_to_emulator} |`),
+    ...r.operations.map(
+      (o) =>
+        `| \`${o.id}\` ${o.method} ${cell(o.path)} | ${o.calls} | ${o.compared} | ${o.differing} | ${o.unknown_to_emulator} |`,
+    ),
   ];
   for (const o of r.operations.filter((x) => x.differences.length)) {
-    lines.push(``, `## ${o.id} (${o.method} ${o.path})`, ``, `| Difference | Where | Upstream | Emulator / contract | Seen | Sample request |`, `|---|---|---|---|---:|---|`);
+    lines.push(
+      ``,
+      `## ${o.id} (${o.method} ${o.path})`,
+      ``,
+      `| Difference | Where | Upstream | Emulator / contract | Seen | Sample request |`,
+      `|---|---|---|---|---:|---|`,
+    );
     for (const d of o.differences)
-      lines.push(`| ${KIND_TEXT[d.kind]} | \`${cell(d.where)}\` | ${cell(d.upstream)} | ${cell(d.emulator)} | ${d.count} | \`${cell(d.sample.request)}\` |`);
+      lines.push(
+        `| ${KIND_TEXT[d.kind]} | \`${cell(d.where)}\` | ${cell(d.upstream)} | ${cell(d.emulator)} | ${d.count} | \`${cell(d.sample.request)}\` |`,
+      );
   }
   if (Object.keys(r.unmatched).length) {
     lines.push(``, `## Requests no operation matched`, ``);
@@ -34,7 +45,10 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
 export function toHtml(r: DriftReport): string {
   const t = r.totals;
   const rows = r.operations
-    .map((o) => `<tr><td><code>${esc(o.id)}</code> ${esc(o.method)} ${esc(o.path)}</td><td>${o.calls}</td><td>${o.compared}</td><td>${o.differing}</td><td>${o.unknown_to_emulator}</td></tr>`)
+    .map(
+      (o) =>
+        `<tr><td><code>${esc(o.id)}</code> ${esc(o.method)} ${esc(o.path)}</td><td>${o.calls}</td><td>${o.compared}</td><td>${o.differing}</td><td>${o.unknown_to_emulator}</td></tr>`,
+    )
     .join("\n");
   const details = r.operations
     .filter((o) => o.differences.length)

@@ -38,7 +38,14 @@ export interface DriftReport {
   upstream: string;
   started_at: string;
   finished_at: string;
-  totals: { calls: number; compared: number; differing: number; differences: number; unmatched: number; upstream_failures: number };
+  totals: {
+    calls: number;
+    compared: number;
+    differing: number;
+    differences: number;
+    unmatched: number;
+    upstream_failures: number;
+  };
   operations: OperationDrift[];
   /** Requests under /api/v1 that no operation of the contract matches, by `METHOD path`. */
   unmatched: Record<string, number>;
@@ -54,7 +61,20 @@ export class DriftLog {
 
   private entry(op: Operation): OperationDrift {
     let e = this.ops.get(op.id);
-    if (!e) this.ops.set(op.id, (e = { id: op.id, method: op.method, path: op.path, calls: 0, compared: 0, differing: 0, unknown_to_emulator: 0, differences: [] }));
+    if (!e)
+      this.ops.set(
+        op.id,
+        (e = {
+          id: op.id,
+          method: op.method,
+          path: op.path,
+          calls: 0,
+          compared: 0,
+          differing: 0,
+          unknown_to_emulator: 0,
+          differences: [],
+        }),
+      );
     return e;
   }
 

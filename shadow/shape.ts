@@ -3,7 +3,8 @@
 // the emulator (ids, times, prices, balances) never show here; null is a value, so nullability is
 // left to the contract (contract.ts).
 
-export type Kind = "status" | "error_code" | "header" | "missing" | "extra" | "type" | "nullability" | "enum" | "format";
+export type Kind =
+  "status" | "error_code" | "header" | "missing" | "extra" | "type" | "nullability" | "enum" | "format";
 
 /** One way the upstream's answer differs; `where` is a JSON pointer with `*` for every row of an array, or a header. */
 export interface Difference {
@@ -58,7 +59,9 @@ function walk(up: Shape, emu: Shape, where: string, out: Difference[]): void {
     return;
   }
   if (up.types.has("object") && emu.types.has("object")) {
-    for (const [k, f] of emu.fields) if (!up.fields.has(k)) out.push({ kind: "missing", where: `${where}/${escape(k)}`, upstream: "nothing", emulator: describe(f) });
+    for (const [k, f] of emu.fields)
+      if (!up.fields.has(k))
+        out.push({ kind: "missing", where: `${where}/${escape(k)}`, upstream: "nothing", emulator: describe(f) });
     for (const [k, f] of up.fields) {
       const g = emu.fields.get(k);
       if (!g) out.push({ kind: "extra", where: `${where}/${escape(k)}`, upstream: describe(f), emulator: "nothing" });

@@ -23,17 +23,25 @@ describe("architecture", () => {
       writeFileSync(join(root, path), text);
     };
     file("emulator/state/store.ts", 'import { x } from "../pipeline/errors.ts";\n'); // model → pipeline: upward
-    file("emulator/pipeline/errors.ts", 'export const x = 1;\n');
+    file("emulator/pipeline/errors.ts", "export const x = 1;\n");
     file("emulator/areas/a/rules.ts", 'import { y } from "../b/internal.ts";\n'); // into another area
     file("emulator/areas/b/internal.ts", 'import { z } from "./other.ts";\nexport const y = 1;\n');
     file("emulator/areas/b/other.ts", 'import { y } from "./internal.ts";\nexport const z = y;\n'); // a cycle
     file("emulator/areas/b/index.ts", 'export { y } from "./internal.ts";\n');
     file("conformance/check.ts", 'import { y } from "../emulator/areas/b/index.ts";\n'); // the oracle importing what it judges
     const found = check(root);
-    expect(found.some((v) => v.startsWith("emulator/state/store.ts (model) imports emulator/pipeline/errors.ts (pipeline)"))).toBe(true);
+    expect(
+      found.some((v) => v.startsWith("emulator/state/store.ts (model) imports emulator/pipeline/errors.ts (pipeline)")),
+    ).toBe(true);
     expect(found.some((v) => v.includes('reaches into area "b"'))).toBe(true);
-    expect(found.some((v) => v.startsWith("import cycle: emulator/areas/b/internal.ts → emulator/areas/b/other.ts"))).toBe(true);
-    expect(found.some((v) => v.startsWith("conformance/check.ts imports emulator/areas/b/index.ts: conformance/ judges by contract/"))).toBe(true);
+    expect(
+      found.some((v) => v.startsWith("import cycle: emulator/areas/b/internal.ts → emulator/areas/b/other.ts")),
+    ).toBe(true);
+    expect(
+      found.some((v) =>
+        v.startsWith("conformance/check.ts imports emulator/areas/b/index.ts: conformance/ judges by contract/"),
+      ),
+    ).toBe(true);
     expect(found).toHaveLength(4);
   });
 });
@@ -49,7 +57,9 @@ describe("the chain gateway", () => {
   const all = ["chain", "emulator", "harness", "scenarios", "conformance", "shadow"].flatMap(sources);
 
   it("waits for a receipt by one policy: only chain/send.ts calls waitForTransactionReceipt", () => {
-    expect(all.filter((f) => f.text.includes("waitForTransactionReceipt(")).map((f) => f.path)).toEqual(["chain/send.ts"]);
+    expect(all.filter((f) => f.text.includes("waitForTransactionReceipt(")).map((f) => f.path)).toEqual([
+      "chain/send.ts",
+    ]);
   });
 
   it("defines chainOf once", () => {
@@ -60,8 +70,11 @@ describe("the chain gateway", () => {
   it("areas call viem's clients only in their chain-io.ts", () => {
     const direct = all
       .filter((f) => f.path.startsWith("emulator/areas/") && !f.path.endsWith("/chain-io.ts"))
-      .flatMap((f) => f.text.split("\n").flatMap((line, i) => (/\b(publicClient|walletClientFor)\b/.test(line) ? [`${f.path}:${i + 1}`] : [])));
+      .flatMap((f) =>
+        f.text
+          .split("\n")
+          .flatMap((line, i) => (/\b(publicClient|walletClientFor)\b/.test(line) ? [`${f.path}:${i + 1}`] : [])),
+      );
     expect(direct).toEqual([]);
   });
 });
-

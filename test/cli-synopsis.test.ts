@@ -18,8 +18,19 @@ describe("README CLI synopsis", () => {
   });
 
   it("names every flag of every command", () => {
-    for (const o of [...START_OPTIONS, ...EXEC.options, ...TRIGGER.options, ...CONFORMANCE_COMMAND.options]) expect(readme).toContain(`--${o.name}`);
-    for (const flag of ["--report", "--wallet-key", "--rpc-url", "--max-spend-usdc", "--webhook-url", "--webhook-port", "--checks-digest", "--verify", "--request-log"])
+    for (const o of [...START_OPTIONS, ...EXEC.options, ...TRIGGER.options, ...CONFORMANCE_COMMAND.options])
+      expect(readme).toContain(`--${o.name}`);
+    for (const flag of [
+      "--report",
+      "--wallet-key",
+      "--rpc-url",
+      "--max-spend-usdc",
+      "--webhook-url",
+      "--webhook-port",
+      "--checks-digest",
+      "--verify",
+      "--request-log",
+    ])
       expect(cliSynopsis()).toContain(`  ${flag} `);
   });
 });

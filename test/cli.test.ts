@@ -8,7 +8,10 @@ import { createInterface } from "node:readline";
 const BIN = join(__dirname, "..", "bin", "emulator.js");
 
 function launch(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   const lines = createInterface({ input: child.stdout! });
   const first = new Promise<string>((resolve, reject) => {
     lines.once("line", resolve);
@@ -33,9 +36,13 @@ describe("npx emulator", () => {
     expect(line.keys.length).toBeGreaterThanOrEqual(5);
     for (const k of line.keys) expect(Object.keys(k).sort()).toEqual(["key", "kind", "label", "name", "scopes"]);
     // each fixture key by its name, the name control routes accept too
-    expect(line.keys.map((k: { name: string }) => k.name)).toEqual(expect.arrayContaining(["demo", "tier", "tenant", "legacy"]));
+    expect(line.keys.map((k: { name: string }) => k.name)).toEqual(
+      expect.arrayContaining(["demo", "tier", "tenant", "legacy"]),
+    );
     const demo = line.keys.find((k: { name: string }) => k.name === "demo");
-    expect((await (await fetch(`${line.url}/_emulator/credits/demo`)).json()).data).toEqual((await (await fetch(`${line.url}/_emulator/credits/${demo.key}`)).json()).data);
+    expect((await (await fetch(`${line.url}/_emulator/credits/demo`)).json()).data).toEqual(
+      (await (await fetch(`${line.url}/_emulator/credits/${demo.key}`)).json()).data,
+    );
     const partner = line.keys.find((k: { kind: string }) => k.kind === "partner");
     const res = await fetch(`${line.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": partner.key } });
     expect(res.status).toBe(200);
@@ -69,7 +76,9 @@ describe("npx emulator", () => {
     await waitFor(() => out.includes("nope-0"), "the second call's line");
     const lines = out.split("\n").filter((l) => /^ {2}\d\d:\d\d:/.test(l)); // the banner's "Try: curl …" line is not one
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^ {2}\d\d:\d\d:\d\d\.\d{3} {2}GET {4}\/api\/v1\/pokemon\/cards\/base1-4 {2}200 {2}Demo partner {2}1 cr {2}\d+(\.\d)? ms$/);
+    expect(lines[0]).toMatch(
+      /^ {2}\d\d:\d\d:\d\d\.\d{3} {2}GET {4}\/api\/v1\/pokemon\/cards\/base1-4 {2}200 {2}Demo partner {2}1 cr {2}\d+(\.\d)? ms$/,
+    );
     expect(lines[1]).toMatch(/GET {4}\/api\/v1\/pokemon\/cards\/nope-0 {2}404 not_found {2}/);
     expect(lines.join("\n")).not.toContain(key);
     run.child.kill("SIGINT");
@@ -81,7 +90,8 @@ describe("npx emulator", () => {
       other.child.stdout!.on("data", (d) => (text += d));
       if (flags[0] === "--json") await other.first;
       else await waitFor(() => text.includes("Ctrl-C"), "the banner");
-      const u = flags[0] === "--json" ? JSON.parse(text.split("\n")[0]!).url : /API\s+(http:\/\/\S+?)\/api\/v1/.exec(text)![1]!;
+      const u =
+        flags[0] === "--json" ? JSON.parse(text.split("\n")[0]!).url : /API\s+(http:\/\/\S+?)\/api\/v1/.exec(text)![1]!;
       expect((await fetch(`${u}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
       await (await fetch(`${u}/_emulator/health`)).text(); // a round trip after the call: its line would be out by now
       other.child.kill("SIGINT");
@@ -100,7 +110,12 @@ describe("npx emulator", () => {
     await waitFor(() => out.includes("Ctrl-C"), "the whole banner");
     expect(out).toContain("/api/v1");
     // one line per fixture key: its name, its kind, its value
-    const named = new Map([...out.matchAll(/^ {4}(\S+) +(partner|tenant|legacy) +(rip_v1_\S+)$/gm)].map((m) => [m[1], { kind: m[2], key: m[3] }]));
+    const named = new Map(
+      [...out.matchAll(/^ {4}(\S+) +(partner|tenant|legacy) +(rip_v1_\S+)$/gm)].map((m) => [
+        m[1],
+        { kind: m[2], key: m[3] },
+      ]),
+    );
     expect([...named.keys()]).toEqual(expect.arrayContaining(["demo", "tier", "tenant", "legacy"]));
     expect(named.get("demo")!.kind).toBe("partner");
     expect(named.get("tenant")!.kind).toBe("tenant");
@@ -112,7 +127,11 @@ describe("npx emulator", () => {
     const run = launch(["--json", "--port", "0", "--rpc-port", "0"]);
     const line = JSON.parse(await run.first);
     expect(line.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const rpc = await fetch(line.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+    const rpc = await fetch(line.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    });
     expect((await rpc.json()).result).toBe("0x7a69");
     const chain = await (await fetch(`${line.url}/_emulator/chain`)).json();
     expect(chain.data.rpcUrl).toBe(line.rpcUrl);
@@ -195,8 +214,18 @@ describe("npx emulator exec", () => {
     expect(env.EMULATOR_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(env.EMULATOR_URL).not.toBe("http://127.0.0.1:4010"); // free ports unless given
     expect(env.EMULATOR_RPC_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const names = Object.keys(env).filter((k) => k.startsWith("EMULATOR_KEY_")).sort();
-    expect(names).toEqual(["EMULATOR_KEY_CATALOG_ONLY", "EMULATOR_KEY_DEMO", "EMULATOR_KEY_KYC", "EMULATOR_KEY_LEGACY", "EMULATOR_KEY_TENANT", "EMULATOR_KEY_TENANT_READONLY", "EMULATOR_KEY_TIER"]);
+    const names = Object.keys(env)
+      .filter((k) => k.startsWith("EMULATOR_KEY_"))
+      .sort();
+    expect(names).toEqual([
+      "EMULATOR_KEY_CATALOG_ONLY",
+      "EMULATOR_KEY_DEMO",
+      "EMULATOR_KEY_KYC",
+      "EMULATOR_KEY_LEGACY",
+      "EMULATOR_KEY_TENANT",
+      "EMULATOR_KEY_TENANT_READONLY",
+      "EMULATOR_KEY_TIER",
+    ]);
     for (const n of names) expect(env[n]).toMatch(/^rip_v1_[\w-]{43}$/);
     // stopped: nothing answers there any more
     await expect(fetch(`${env.EMULATOR_URL}/_emulator/health`)).rejects.toThrow();
@@ -211,7 +240,14 @@ describe("npx emulator exec", () => {
     const shell = await runToEnd(["exec", "--no-chain", `node -e "process.exit(4)"`]).done; // one argument with spaces: the shell runs it
     expect(shell.code).toBe(4);
 
-    const waiting = runToEnd(["exec", "--no-chain", "--", process.execPath, "-e", `process.on("SIGTERM", () => { console.log("child got SIGTERM"); process.exit(5); }); console.log("child ready"); setInterval(() => {}, 1000);`]);
+    const waiting = runToEnd([
+      "exec",
+      "--no-chain",
+      "--",
+      process.execPath,
+      "-e",
+      `process.on("SIGTERM", () => { console.log("child got SIGTERM"); process.exit(5); }); console.log("child ready"); setInterval(() => {}, 1000);`,
+    ]);
     await waiting.first; // the child's first line
     waiting.child.kill("SIGTERM");
     const ended = await waiting.done;
@@ -228,7 +264,12 @@ describe("npx emulator exec", () => {
 
 describe("EMULATOR_* variables for every flag", () => {
   it("read when the flag is absent; a flag wins; --help says so", async () => {
-    const fromEnv = launch(["--json"], { EMULATOR_PORT: "0", EMULATOR_SEED: "3", EMULATOR_NO_CHAIN: "1", EMULATOR_CLOCK: "manual" });
+    const fromEnv = launch(["--json"], {
+      EMULATOR_PORT: "0",
+      EMULATOR_SEED: "3",
+      EMULATOR_NO_CHAIN: "1",
+      EMULATOR_CLOCK: "manual",
+    });
     const line = JSON.parse(await fromEnv.first);
     expect(line.rpcUrl).toBeNull();
     const health = (await (await fetch(`${line.url}/_emulator/clock`)).json()).data;
@@ -236,10 +277,17 @@ describe("EMULATOR_* variables for every flag", () => {
     fromEnv.child.kill("SIGINT");
     expect(await fromEnv.exited).toBe(0);
 
-    const flagWins = launch(["--json", "--seed", "4", "--clock", "realtime"], { EMULATOR_PORT: "0", EMULATOR_SEED: "3", EMULATOR_NO_CHAIN: "1", EMULATOR_CLOCK: "manual" });
+    const flagWins = launch(["--json", "--seed", "4", "--clock", "realtime"], {
+      EMULATOR_PORT: "0",
+      EMULATOR_SEED: "3",
+      EMULATOR_NO_CHAIN: "1",
+      EMULATOR_CLOCK: "manual",
+    });
     const other = JSON.parse(await flagWins.first);
     expect((await (await fetch(`${other.url}/_emulator/clock`)).json()).data.mode).toBe("realtime");
-    expect(other.keys.find((k: { name: string }) => k.name === "demo").key).not.toBe(line.keys.find((k: { name: string }) => k.name === "demo").key);
+    expect(other.keys.find((k: { name: string }) => k.name === "demo").key).not.toBe(
+      line.keys.find((k: { name: string }) => k.name === "demo").key,
+    );
     flagWins.child.kill("SIGINT");
     expect(await flagWins.exited).toBe(0);
 
@@ -262,8 +310,23 @@ describe("npx emulator trigger", () => {
     const line = JSON.parse(await target.first);
     try {
       const demo = line.keys.find((k: { name: string }) => k.name === "demo").key;
-      const hook = await (await fetch(`${line.url}/api/v1/webhooks`, { method: "POST", headers: { "X-API-Key": demo, "content-type": "application/json" }, body: JSON.stringify({ url: rx.url }) })).json();
-      const out = await runToEnd(["trigger", "purchase.fulfilled", "--key", "demo", "--url", line.url, "--data", '{"purchase_id":77}']).done;
+      const hook = await (
+        await fetch(`${line.url}/api/v1/webhooks`, {
+          method: "POST",
+          headers: { "X-API-Key": demo, "content-type": "application/json" },
+          body: JSON.stringify({ url: rx.url }),
+        })
+      ).json();
+      const out = await runToEnd([
+        "trigger",
+        "purchase.fulfilled",
+        "--key",
+        "demo",
+        "--url",
+        line.url,
+        "--data",
+        '{"purchase_id":77}',
+      ]).done;
       expect(out.code, out.stderr).toBe(0);
       expect(out.stdout).toMatch(/emitted purchase\.fulfilled:\S+ for acme/);
       expect(out.stdout).toContain(`→ ${rx.url}: DELIVERED after 1 attempt(s), HTTP 200`);
@@ -271,12 +334,18 @@ describe("npx emulator trigger", () => {
       const got = rx.received[0]!;
       expect(got.headers["x-mystery-event"]).toBe("purchase.fulfilled");
       expect(JSON.parse(got.body).data.purchase_id).toBe(77);
-      expect(verifySignature(hook.data.signing_secret, got.headers["x-mystery-signature"] as string, got.body).ok).toBe(true);
+      expect(verifySignature(hook.data.signing_secret, got.headers["x-mystery-signature"] as string, got.body).ok).toBe(
+        true,
+      );
 
       // EMULATOR_URL instead of --url
-      const viaEnv = await runToEnd(["trigger", "order.tracking_updated", "--key", "demo"], { EMULATOR_URL: line.url }).done;
+      const viaEnv = await runToEnd(["trigger", "order.tracking_updated", "--key", "demo"], { EMULATOR_URL: line.url })
+        .done;
       expect(viaEnv.code, viaEnv.stderr).toBe(0);
-      expect(rx.received.map((r) => r.headers["x-mystery-event"])).toEqual(["purchase.fulfilled", "order.tracking_updated"]);
+      expect(rx.received.map((r) => r.headers["x-mystery-event"])).toEqual([
+        "purchase.fulfilled",
+        "order.tracking_updated",
+      ]);
 
       const typo = await runToEnd(["trigger", "purchase.fulfiled", "--url", line.url]).done;
       expect(typo.code).toBe(2);

@@ -33,9 +33,23 @@ export function expectError(res: Answer, status: number, code: string, what?: st
  * Warehouse envelope: `{success:false, message, error:<human text>, code:<machine code>}`;
  * on 429/503/500 `error` holds the same label as `code`.
  */
-export function expectWarehouseErrorAnswer(res: Answer, status: number, code: string, what?: string): Record<string, unknown> {
+export function expectWarehouseErrorAnswer(
+  res: Answer,
+  status: number,
+  code: string,
+  what?: string,
+): Record<string, unknown> {
   const { body, seen } = fields(res, what);
-  expect({ status: res.status, success: body.success, message: typeof body.message, error: typeof body.error, code: body.code }, seen).toEqual({
+  expect(
+    {
+      status: res.status,
+      success: body.success,
+      message: typeof body.message,
+      error: typeof body.error,
+      code: body.code,
+    },
+    seen,
+  ).toEqual({
     status,
     success: false,
     message: "string",

@@ -59,7 +59,12 @@ export function useCatalogKey(set: (ctx: { emu: Emulator; api: Api; key: string 
   beforeAll(async () => {
     const started = await startEmulator({ ipRateLimitPerMin: 100_000 });
     close = started.close;
-    const key = await newKey(started.api, { kind: "partner", scopes: ["read:catalog"], balance: 100_000, rate_limit_per_min: 100_000 });
+    const key = await newKey(started.api, {
+      kind: "partner",
+      scopes: ["read:catalog"],
+      balance: 100_000,
+      rate_limit_per_min: 100_000,
+    });
     set({ emu: started.emu, api: started.api, key });
   });
   afterAll(() => close?.());

@@ -152,7 +152,11 @@ describe("two emulators in one process", () => {
     expect([...ra.keys()].sort()).toEqual(["instant", "mystery", "warehouse", "webhooks"]);
     for (const [name, runtime] of ra) expect(rb.get(name), name).not.toBe(runtime);
     await a.fetch("/api/v1/health");
-    expect(journalOf(a.services).list({}).map((e) => e.path)).toEqual(["/api/v1/health"]);
+    expect(
+      journalOf(a.services)
+        .list({})
+        .map((e) => e.path),
+    ).toEqual(["/api/v1/health"]);
     expect(journalOf(b.services).list({})).toEqual([]);
     // A timer armed in one emulator's clock is not in the other's.
     const before = b.clock.pending().length;
@@ -172,7 +176,7 @@ function isData(v: unknown): boolean {
 /** The shape and values of plain data, collections included (a WeakMap cannot be walked: its presence is all). */
 function fingerprint(v: unknown, seen = new Set<object>()): string {
   if (typeof v === "function") return "fn";
-  if (v === null || typeof v !== "object") return typeof v === "bigint" ? `${v}n` : JSON.stringify(v) ?? "undefined";
+  if (v === null || typeof v !== "object") return typeof v === "bigint" ? `${v}n` : (JSON.stringify(v) ?? "undefined");
   if (seen.has(v)) return "cycle";
   seen.add(v);
   if (v instanceof Map) return `Map{${[...v].map(([k, x]) => `${fingerprint(k, seen)}:${fingerprint(x, seen)}`)}}`;

@@ -13,14 +13,21 @@ import { createEmulator, type Emulator } from "../emulator/index.ts";
 // serves is in them with the same method and path, they lint clean with
 // Redocly's recommended rules, and the YAML and CLI forms say the same.
 
-type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>>; components?: Record<string, unknown> };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components?: Record<string, unknown>;
+};
 
 let emu: Emulator;
 beforeAll(async () => (emu = await createEmulator({ seed: 1, clock: "manual" })));
 afterAll(() => emu.close());
 
 const get = async (path: string) => (await emu.fetch(path)).text();
-const operations = (doc: Doc) => Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+const operations = (doc: Doc) =>
+  Object.entries(doc.paths)
+    .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+    .sort();
 
 /**
  * Redocly's recommended rules, less three that the service's own shape breaks (docs/decisions.md, "OpenAPI"):
@@ -49,8 +56,21 @@ describe("GET /_emulator/openapi.json", () => {
     expect(card.security).toEqual([{ ApiKey: [] }]);
     expect(card["x-credits-cost"]).toBe(1);
     expect(card["x-scopes"]).toEqual(["read:catalog"]);
-    expect(Object.keys(card.responses as object).sort()).toEqual(["200", "400", "401", "402", "403", "404", "429", "500", "503"]);
-    expect((card.parameters as { name: string; schema: { enum?: string[] } }[])[0]).toMatchObject({ name: "game", schema: { enum: ["pokemon", "onepiece", "azuki"] } });
+    expect(Object.keys(card.responses as object).sort()).toEqual([
+      "200",
+      "400",
+      "401",
+      "402",
+      "403",
+      "404",
+      "429",
+      "500",
+      "503",
+    ]);
+    expect((card.parameters as { name: string; schema: { enum?: string[] } }[])[0]).toMatchObject({
+      name: "game",
+      schema: { enum: ["pokemon", "onepiece", "azuki"] },
+    });
     const health = doc.paths["/api/v1/health"]!.get!;
     expect(health.security).toEqual([]);
     expect(health["x-credits-cost"]).toBeUndefined();
@@ -62,17 +82,41 @@ describe("GET /_emulator/openapi.json", () => {
 
   it("a route with a schema documents its parameters, body, answers and codes from it", async () => {
     const doc = JSON.parse(await get("/_emulator/openapi.json")) as Doc;
-    const register = doc.paths["/api/v1/webhooks"]!.post! as { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> }; responses: Record<string, { content: Record<string, { schema: { allOf?: { properties?: { data?: { properties?: Record<string, unknown> }; error?: { enum: string[] } } }[] } }> }> };
+    const register = doc.paths["/api/v1/webhooks"]!.post! as {
+      requestBody: { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
+      responses: Record<
+        string,
+        {
+          content: Record<
+            string,
+            {
+              schema: {
+                allOf?: {
+                  properties?: { data?: { properties?: Record<string, unknown> }; error?: { enum: string[] } };
+                }[];
+              };
+            }
+          >;
+        }
+      >;
+    };
     const body = register.requestBody.content["application/json"]!.schema;
     expect(Object.keys(body.properties).sort()).toEqual(["event_types", "is_active", "url"]);
     expect(body.required).toEqual(["url"]);
-    const created = register.responses["201"]!.content["application/json"]!.schema.allOf![1]!.properties!.data! as { $ref?: string };
+    const created = register.responses["201"]!.content["application/json"]!.schema.allOf![1]!.properties!.data! as {
+      $ref?: string;
+    };
     // The contract's named shapes are components, each written once and referenced.
     expect(created.$ref).toBe("#/components/schemas/WebhookRegistration");
-    const shape = (doc.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.WebhookRegistration!;
+    const shape = (doc.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas
+      .WebhookRegistration!;
     expect(Object.keys(shape.properties)).toContain("signing_secret");
-    expect(register.responses["409"]!.content["application/json"]!.schema.allOf![1]!.properties!.error!.enum).toEqual(["webhook_limit"]);
-    expect(register.responses["400"]!.content["application/json"]!.schema.allOf![1]!.properties!.error!.enum).toContain("invalid_event_types");
+    expect(register.responses["409"]!.content["application/json"]!.schema.allOf![1]!.properties!.error!.enum).toEqual([
+      "webhook_limit",
+    ]);
+    expect(register.responses["400"]!.content["application/json"]!.schema.allOf![1]!.properties!.error!.enum).toContain(
+      "invalid_event_types",
+    );
     const deliveries = doc.paths["/api/v1/webhooks/deliveries"]!.get! as { parameters: { name: string; in: string }[] };
     expect(deliveries.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:offset"]);
   });
@@ -89,7 +133,26 @@ describe("GET /_emulator/openapi.json", () => {
   });
 
   it("uses standard JSON Schema and OpenAPI formats only (codegen tools know them)", async () => {
-    const STANDARD = new Set(["date-time", "date", "time", "duration", "email", "uri", "uri-reference", "uuid", "ipv4", "ipv6", "hostname", "int32", "int64", "float", "double", "binary", "byte", "password"]);
+    const STANDARD = new Set([
+      "date-time",
+      "date",
+      "time",
+      "duration",
+      "email",
+      "uri",
+      "uri-reference",
+      "uuid",
+      "ipv4",
+      "ipv6",
+      "hostname",
+      "int32",
+      "int64",
+      "float",
+      "double",
+      "binary",
+      "byte",
+      "password",
+    ]);
     const odd: string[] = [];
     const walk = (v: unknown, path: string): void => {
       if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}/${i}`));
@@ -100,29 +163,58 @@ describe("GET /_emulator/openapi.json", () => {
           walk(x, `${path}/${k}`);
         }
     };
-    for (const name of ["openapi.json", "openapi-control.json"]) walk(JSON.parse(await get(`/_emulator/${name}`)), name);
+    for (const name of ["openapi.json", "openapi-control.json"])
+      walk(JSON.parse(await get(`/_emulator/${name}`)), name);
     expect(odd).toEqual([]);
   });
 
   it("the control plane's document lists every control route", async () => {
     const doc = JSON.parse(await get("/_emulator/openapi-control.json")) as Doc;
-    expect(operations(doc)).toEqual(controlRoutes.map((r) => `${r.method} ${openApiPath(`/_emulator${r.path}`).path}`).sort());
+    expect(operations(doc)).toEqual(
+      controlRoutes.map((r) => `${r.method} ${openApiPath(`/_emulator${r.path}`).path}`).sort(),
+    );
   });
 
   it("each control route documents its answers and its body from its schema", async () => {
     const doc = JSON.parse(await get("/_emulator/openapi-control.json")) as Doc;
-    type Op = { responses: Record<string, unknown>; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> } };
+    type Op = {
+      responses: Record<string, unknown>;
+      requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+    };
     for (const r of controlRoutes) {
       const op = (doc.paths[openApiPath(`/_emulator${r.path}`).path] as Record<string, Op>)[r.method.toLowerCase()]!;
       // Writes also answer the CSRF guard's refusals (control/write-guard.ts).
       const guards = r.method === "GET" ? [] : ["403", "415"];
-      expect(Object.keys(op.responses).sort(), `${r.method} ${r.path}`).toEqual([...new Set([...Object.keys(r.schema.responses), ...guards])].sort());
-      expect(Object.keys(op.responses).some((s) => /^2\d\d$/.test(s)), `${r.method} ${r.path} answers a success`).toBe(true);
+      expect(Object.keys(op.responses).sort(), `${r.method} ${r.path}`).toEqual(
+        [...new Set([...Object.keys(r.schema.responses), ...guards])].sort(),
+      );
+      expect(
+        Object.keys(op.responses).some((s) => /^2\d\d$/.test(s)),
+        `${r.method} ${r.path} answers a success`,
+      ).toBe(true);
     }
-    const reset = (doc.paths["/_emulator/reset"] as Record<string, { responses: Record<string, { content: { "application/json": { schema: { allOf: { properties?: { error?: { enum: string[] } } }[] } } } }> }>).post!;
-    expect(reset.responses["415"]!.content["application/json"].schema.allOf[1]!.properties!.error!.enum).toEqual(["unsupported_media_type"]);
+    const reset = (
+      doc.paths["/_emulator/reset"] as Record<
+        string,
+        {
+          responses: Record<
+            string,
+            {
+              content: { "application/json": { schema: { allOf: { properties?: { error?: { enum: string[] } } }[] } } };
+            }
+          >;
+        }
+      >
+    ).post!;
+    expect(reset.responses["415"]!.content["application/json"].schema.allOf[1]!.properties!.error!.enum).toEqual([
+      "unsupported_media_type",
+    ]);
     const faucet = (doc.paths["/_emulator/chain/faucet"] as Record<string, Op>).post!;
-    expect(Object.keys(faucet.requestBody!.content["application/json"]!.schema.properties!)).toEqual(["address", "usdc", "eth"]);
+    expect(Object.keys(faucet.requestBody!.content["application/json"]!.schema.properties!)).toEqual([
+      "address",
+      "usdc",
+      "eth",
+    ]);
   });
 
   it(".yaml says the same as .json", async () => {
@@ -133,7 +225,11 @@ describe("GET /_emulator/openapi.json", () => {
 
   it("npx emulator openapi --out FILE writes the same document", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "openapi-")), "api.json");
-    const run = spawnSync(process.execPath, [join(__dirname, "..", "bin", "emulator.js"), "openapi", "--out", out, "--server", "http://in-process.emulator"], { encoding: "utf8" });
+    const run = spawnSync(
+      process.execPath,
+      [join(__dirname, "..", "bin", "emulator.js"), "openapi", "--out", out, "--server", "http://in-process.emulator"],
+      { encoding: "utf8" },
+    );
     expect(run.status, run.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(out, "utf8")) as Doc;
     const served = JSON.parse(await get("/_emulator/openapi.json")) as Doc & { servers: unknown };

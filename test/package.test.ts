@@ -22,7 +22,10 @@ const env = Object.fromEntries(
 // Generous: a child process on a loaded machine may take long; these only catch a hang.
 function run(cmd: string, args: string[], cwd: string, timeout = 300_000): SpawnSyncReturns<string> {
   const res = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout });
-  if (res.status !== 0) throw new Error(`${cmd} ${args.join(" ")} (in ${cwd}) exited ${res.status ?? res.signal}:\n${res.stdout}\n${res.stderr}`);
+  if (res.status !== 0)
+    throw new Error(
+      `${cmd} ${args.join(" ")} (in ${cwd}) exited ${res.status ?? res.signal}:\n${res.stdout}\n${res.stderr}`,
+    );
   return res;
 }
 
@@ -52,12 +55,23 @@ beforeAll(() => {
   // prepack's own lines come first on stdout, then npm's JSON.
   packed = (JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as PackResult[])[0]!;
   tarball = join(scratch, packed.filename);
-  packedManifest = JSON.parse(run("tar", ["-xOzf", tarball, "package/package.json"], scratch).stdout) as Record<string, unknown>;
+  packedManifest = JSON.parse(run("tar", ["-xOzf", tarball, "package/package.json"], scratch).stdout) as Record<
+    string,
+    unknown
+  >;
 
-  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2));
+  writeFileSync(
+    join(consumer, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }, null, 2),
+  );
   // The dev tools at the repo's own versions, so everything comes from the npm cache.
   const tools = ["vitest", "typescript", "msw", "@types/node"].map((p) => `${p}@${version(p)}`);
-  run("npm", ["install", tarball, ...tools, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], consumer, 600_000);
+  run(
+    "npm",
+    ["install", tarball, ...tools, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+    consumer,
+    600_000,
+  );
 }, 1_200_000);
 
 afterAll(() => {
@@ -67,13 +81,17 @@ afterAll(() => {
 describe("the packed package", () => {
   it("ships the compiled code, its types, the docs and nothing else", () => {
     const paths = packed.files.map((f) => f.path);
-    const stray = paths.filter((p) => !/^(dist\/|docs\/|bin\/emulator\.js$|README\.md$|LICENSE$|package\.json$)/.test(p));
+    const stray = paths.filter(
+      (p) => !/^(dist\/|docs\/|bin\/emulator\.js$|README\.md$|LICENSE$|package\.json$)/.test(p),
+    );
     expect(stray).toEqual([]);
     expect(paths.filter((p) => /\.(ts|mts|cts)$/.test(p) && !/\.d\.ts$/.test(p))).toEqual([]);
     for (const entry of ["emulator/index", "chain/index", "conformance/index"])
       expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
     // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
-    expect(paths).toEqual(expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/emulator/cli.js"]));
+    expect(paths).toEqual(
+      expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/emulator/cli.js"]),
+    );
   });
 
   it("ships no deviation catalogue: the test aids stay in testing/, attached as a plugin, outside dist", () => {
@@ -86,7 +104,9 @@ describe("the packed package", () => {
     expect(runtime.map((f) => f.path)).toEqual([]);
     // Elsewhere a deviation's name appears only where a conformance check names the one that kills it.
     const mentions = (text: string, name: string) => text.replaceAll(`deviation: "${name}"`, "").includes(`"${name}"`);
-    const named = shipped.flatMap((f) => DEVIATIONS.filter((d) => mentions(f.text, d.name)).map((d) => `${f.path} ${d.name}`));
+    const named = shipped.flatMap((f) =>
+      DEVIATIONS.filter((d) => mentions(f.text, d.name)).map((d) => `${f.path} ${d.name}`),
+    );
     expect(named).toEqual([]);
   });
 
@@ -155,9 +175,15 @@ console.log(res.status, state.now, chain, transfer?.name, ok, xml.length);
     const dist = join(consumer, "node_modules", "cardos-emulator", "dist");
     const tsSpecifiers = (readdirSync(dist, { recursive: true }) as string[])
       .filter((f) => f.endsWith(".d.ts"))
-      .filter((f) => /(from|import|module)\s*\(?\s*["']\.{1,2}\/[^"']*\.[cm]?ts["']/.test(readFileSync(join(dist, f), "utf8")));
+      .filter((f) =>
+        /(from|import|module)\s*\(?\s*["']\.{1,2}\/[^"']*\.[cm]?ts["']/.test(readFileSync(join(dist, f), "utf8")),
+      );
     expect(tsSpecifiers).toEqual([]);
-    const tsc = spawnSync(process.execPath, [join(consumer, "node_modules", "typescript", "bin", "tsc"), "-p", consumer], { cwd: consumer, env, encoding: "utf8" });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(consumer, "node_modules", "typescript", "bin", "tsc"), "-p", consumer],
+      { cwd: consumer, env, encoding: "utf8" },
+    );
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.status).toBe(0);
   });
@@ -207,12 +233,21 @@ test("the README's snippet answers from the emulator through msw", async () => {
 });
 `,
     );
-    const out = run(process.execPath, [join(consumer, "node_modules", "vitest", "vitest.mjs"), "run", "readme.test.ts"], consumer);
+    const out = run(
+      process.execPath,
+      [join(consumer, "node_modules", "vitest", "vitest.mjs"), "run", "readme.test.ts"],
+      consumer,
+    );
     expect(out.stdout).toMatch(/1 passed/);
   });
 
   it("starts with npx emulator --json and serves a card", async () => {
-    const child = spawn("npx", ["emulator", "--json", "--port", "0", "--rpc-port", "0"], { cwd: consumer, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npx", ["emulator", "--json", "--port", "0", "--rpc-port", "0"], {
+      cwd: consumer,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -231,7 +266,11 @@ test("the README's snippet answers from the emulator through msw", async () => {
       const res = await fetch(`${ready.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } });
       expect(res.status).toBe(200);
       expect(((await res.json()) as { data: { id: string } }).data.id).toBe("base1-4");
-      const rpc = await fetch(ready.rpcUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+      const rpc = await fetch(ready.rpcUrl!, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
       expect(((await rpc.json()) as { result: string }).result).toBe("0x7a69");
     } finally {
       // npx and the emulator it started: the process group this test created.

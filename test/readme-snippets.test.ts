@@ -12,9 +12,15 @@ const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8"
 function readmeVerify(): (rawBody: string, header: string, secret: string) => boolean {
   const block = /```ts\n(import \{ createHmac[\s\S]*?)```/.exec(readme);
   if (!block) throw new Error("the README has no webhook verification snippet");
-  const js = ts.transpileModule(block[1], { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const js = ts.transpileModule(block[1], {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
   const module = { exports: {} as Record<string, unknown> };
-  new Function("require", "module", "exports", `${js}\nmodule.exports.verify = verify;`)(require, module, module.exports);
+  new Function("require", "module", "exports", `${js}\nmodule.exports.verify = verify;`)(
+    require,
+    module,
+    module.exports,
+  );
   return module.exports.verify as (rawBody: string, header: string, secret: string) => boolean;
 }
 
@@ -25,7 +31,9 @@ describe("README snippets", () => {
     const { emu, api, close } = await startEmulator();
     try {
       const key = emu.key("demo");
-      const { signing_secret } = (await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201)).body.data;
+      const { signing_secret } = (
+        await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201)
+      ).body.data;
       await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key }).expect(201);
       expect(rx.received).toHaveLength(1);
       const { body, headers } = rx.received[0];

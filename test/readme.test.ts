@@ -9,7 +9,9 @@ const readme = readFileSync(join(import.meta.dirname, "..", "README.md"), "utf8"
 
 describe("README", () => {
   it("documents every control-plane route", () => {
-    const missing = controlRoutes.filter((r) => !readme.includes(`\`/_emulator${r.path}\``)).map((r) => `${r.method} /_emulator${r.path}`);
+    const missing = controlRoutes
+      .filter((r) => !readme.includes(`\`/_emulator${r.path}\``))
+      .map((r) => `${r.method} /_emulator${r.path}`);
     expect(missing).toEqual([]);
   });
   it("lists every scenario", () => {

@@ -52,27 +52,30 @@ export function referenceProblems(root: string): string[] {
   for (const file of sources(root)) {
     const path = relative(root, file);
     if (path === join("test", "references.test.ts")) continue;
-    readFileSync(file, "utf8").split("\n").forEach((line, i) => {
-      const at = `${path}:${i + 1}`;
-      const outside = OUTSIDE.exec(line);
-      if (outside) problems.push(`${at}: cites "${outside[0]}", which is not in the repository (cite docs/reference/)`);
-      for (const m of line.matchAll(CITATION)) {
-        const known = headingsOf(m[1]!);
-        if (!known) {
-          problems.push(`${at}: cites docs/${m[1]}, which does not exist`);
-          continue;
+    readFileSync(file, "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        const at = `${path}:${i + 1}`;
+        const outside = OUTSIDE.exec(line);
+        if (outside)
+          problems.push(`${at}: cites "${outside[0]}", which is not in the repository (cite docs/reference/)`);
+        for (const m of line.matchAll(CITATION)) {
+          const known = headingsOf(m[1]!);
+          if (!known) {
+            problems.push(`${at}: cites docs/${m[1]}, which does not exist`);
+            continue;
+          }
+          if (!STRICT.test(m[1]!)) continue;
+          // The headings quoted after the file name, up to the clause's end or the next citation.
+          const rest = line.slice(m.index! + m[0].length);
+          const end = rest.search(/;|docs\//);
+          const span = end < 0 ? rest : rest.slice(0, end);
+          for (const h of span.matchAll(/“([^”]+)”|"([^"]+)"/g)) {
+            const heading = h[1] ?? h[2]!;
+            if (!known.has(heading)) problems.push(`${at}: docs/${m[1]} has no heading "${heading}"`);
+          }
         }
-        if (!STRICT.test(m[1]!)) continue;
-        // The headings quoted after the file name, up to the clause's end or the next citation.
-        const rest = line.slice(m.index! + m[0].length);
-        const end = rest.search(/;|docs\//);
-        const span = end < 0 ? rest : rest.slice(0, end);
-        for (const h of span.matchAll(/“([^”]+)”|"([^"]+)"/g)) {
-          const heading = h[1] ?? h[2]!;
-          if (!known.has(heading)) problems.push(`${at}: docs/${m[1]} has no heading "${heading}"`);
-        }
-      }
-    });
+      });
   }
   return problems;
 }
@@ -94,7 +97,9 @@ describe("references", () => {
     file("conformance/c.ts", 'const guards = "docs/reference/rules.md “Error codes” (402) and “Limits”";\n');
     file("emulator/d.ts", '// docs/reference/rules.md "Error codes"; the ../shared/DESIGN.md order\n');
     const found = referenceProblems(root);
-    expect(found).toContain(`emulator/a.ts:1: cites "${["service", "facts"].join("-")}", which is not in the repository (cite docs/reference/)`);
+    expect(found).toContain(
+      `emulator/a.ts:1: cites "${["service", "facts"].join("-")}", which is not in the repository (cite docs/reference/)`,
+    );
     expect(found).toContain("emulator/b.ts:1: cites docs/reference/gone.md, which does not exist");
     expect(found).toContain('conformance/c.ts:1: docs/reference/rules.md has no heading "Limits"');
     expect(found.filter((p) => p.startsWith("emulator/d.ts:1: cites"))).toHaveLength(1);

@@ -8,7 +8,8 @@ import { QUICK_INCLUDE, SLOW } from "../vitest.config.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 /** What makes a file slow, in the file or in a test-side module it imports. */
-const SLOW_MARKERS = /\bchain: *(?:true|\{)|\b(?:useMystery|startMystery|useChain|startChain|spawn|spawnSync|execFile|execFileSync|fork)\(|playwright/;
+const SLOW_MARKERS =
+  /\bchain: *(?:true|\{)|\b(?:useMystery|startMystery|useChain|startChain|spawn|spawnSync|execFile|execFileSync|fork)\(|playwright/;
 const TEST_SIDE = ["test", "scenarios", "conformance"];
 
 function globToRegExp(glob: string): RegExp {
@@ -48,7 +49,9 @@ const quick = TEST_SIDE.flatMap((d) => [...files(d)])
 describe("the quick/slow split of the test files", () => {
   it("no quick test file starts a chain, a browser or a child process", () => {
     expect(quick.length).toBeGreaterThan(50);
-    const offenders = quick.filter((f) => [...closure(f)].some((m) => SLOW_MARKERS.test(readFileSync(join(ROOT, m), "utf8"))));
+    const offenders = quick.filter((f) =>
+      [...closure(f)].some((m) => SLOW_MARKERS.test(readFileSync(join(ROOT, m), "utf8"))),
+    );
     expect(offenders).toEqual([]);
   });
 

@@ -67,22 +67,39 @@ export const creditsChecks: Check[] = [
     ...runs("read-only", ["partnerKey"], 1),
     deviation: "usage_missing_plan",
     async run({ http, partnerKey, note }) {
-      const d = expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as Record<string, unknown>;
+      const d = expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as Record<
+        string,
+        unknown
+      >;
       ensure(Number.isInteger(d.balance), `balance must be an integer, got ${JSON.stringify(d.balance)}`);
-      ensure(d.plan === "Pay as you go", `plan must be "Pay as you go" (the only available plan), got ${JSON.stringify(d.plan)}`);
-      ensure(typeof d.month_to_date_usage === "number", `month_to_date_usage must be a number, got ${JSON.stringify(d.month_to_date_usage)}`);
+      ensure(
+        d.plan === "Pay as you go",
+        `plan must be "Pay as you go" (the only available plan), got ${JSON.stringify(d.plan)}`,
+      );
+      ensure(
+        typeof d.month_to_date_usage === "number",
+        `month_to_date_usage must be a number, got ${JSON.stringify(d.month_to_date_usage)}`,
+      );
       // Values, not presence: one billed read moves both the balance and the month's usage by its cost.
       const read = await http.get(PROBE, { key: partnerKey });
       const cost = intHeader(expectSuccessful(read), "X-Credits-Cost", "catalog read");
-      const after = expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage after a read").data as Record<string, unknown>;
-      ensure(after.balance === (d.balance as number) - cost, `balance must fall by the read's cost ${cost}: ${String(d.balance)} → ${String(after.balance)}`);
-      ensure(after.month_to_date_usage === (d.month_to_date_usage as number) + cost, `month_to_date_usage must grow by the read's cost ${cost}: ${String(d.month_to_date_usage)} → ${String(after.month_to_date_usage)}`);
+      const after = expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage after a read")
+        .data as Record<string, unknown>;
+      ensure(
+        after.balance === (d.balance as number) - cost,
+        `balance must fall by the read's cost ${cost}: ${String(d.balance)} → ${String(after.balance)}`,
+      );
+      ensure(
+        after.month_to_date_usage === (d.month_to_date_usage as number) + cost,
+        `month_to_date_usage must grow by the read's cost ${cost}: ${String(d.month_to_date_usage)} → ${String(after.month_to_date_usage)}`,
+      );
       note(`balance ${d.balance}, month-to-date ${d.month_to_date_usage}`);
     },
   },
   {
     id: "credits.usage-period",
-    guards: "docs/reference/api-rules.md “Credits and billing” (500 free credits per month, reset at the UTC month start)",
+    guards:
+      "docs/reference/api-rules.md “Credits and billing” (500 free credits per month, reset at the UTC month start)",
     profile: "credits",
     title: "Account usage's period and free-credit reset are the UTC month around the target's clock",
     rule: "period.month is the current UTC month; period.start its first instant, period.end and free_credits_reset_at the next month's first instant (UTC), and the target's clock lies within [start, end).",
@@ -90,16 +107,31 @@ export const creditsChecks: Check[] = [
     deviation: "usage_reset_not_month_start",
     async run({ http, partnerKey, note }) {
       const r = await http.get(USAGE, { key: partnerKey });
-      const d = expectSuccess(r, "GET /account/usage").data as { period: { month: string; start: string; end: string }; free_credits_reset_at: string };
+      const d = expectSuccess(r, "GET /account/usage").data as {
+        period: { month: string; start: string; end: string };
+        free_credits_reset_at: string;
+      };
       const [y, m] = d.period.month.split("-").map(Number) as [number, number];
       const start = new Date(Date.UTC(y, m - 1, 1)).toISOString();
       const end = new Date(Date.UTC(y, m, 1)).toISOString();
-      ensure(Date.parse(d.period.start) === Date.parse(start), `period.start must be ${start} (the first instant of ${d.period.month}, UTC), got ${d.period.start}`);
-      ensure(Date.parse(d.period.end) === Date.parse(end), `period.end must be ${end} (the next UTC month's start), got ${d.period.end}`);
-      ensure(Date.parse(d.free_credits_reset_at) === Date.parse(end), `free_credits_reset_at must be ${end} (the next UTC month's start), got ${d.free_credits_reset_at}`);
+      ensure(
+        Date.parse(d.period.start) === Date.parse(start),
+        `period.start must be ${start} (the first instant of ${d.period.month}, UTC), got ${d.period.start}`,
+      );
+      ensure(
+        Date.parse(d.period.end) === Date.parse(end),
+        `period.end must be ${end} (the next UTC month's start), got ${d.period.end}`,
+      );
+      ensure(
+        Date.parse(d.free_credits_reset_at) === Date.parse(end),
+        `free_credits_reset_at must be ${end} (the next UTC month's start), got ${d.free_credits_reset_at}`,
+      );
       // The target's own clock (its rolling window frees at most 60 s after now): now must lie in the period.
       const nowMax = intHeader(r, "X-RateLimit-Reset", "GET /account/usage") * 1000;
-      ensure(nowMax - 61_000 < Date.parse(end) && nowMax >= Date.parse(start), `the target's clock (X-RateLimit-Reset ${nowMax / 1000} − 60 s) must lie within the period ${start} … ${end}`);
+      ensure(
+        nowMax - 61_000 < Date.parse(end) && nowMax >= Date.parse(start),
+        `the target's clock (X-RateLimit-Reset ${nowMax / 1000} − 60 s) must lie within the period ${start} … ${end}`,
+      );
       note(`period ${d.period.month}: ${start} … ${end}`);
     },
   },
@@ -117,9 +149,15 @@ export const creditsChecks: Check[] = [
       const remaining = intHeader(read, "X-Credits-Remaining", "catalog read");
       const u = await http.get(USAGE, { key: partnerKey });
       const d = expectSuccess(u, "GET /account/usage").data as { balance?: unknown };
-      ensure(d.balance === remaining, `usage balance ${JSON.stringify(d.balance)} must equal the X-Credits-Remaining just seen (${remaining})`);
+      ensure(
+        d.balance === remaining,
+        `usage balance ${JSON.stringify(d.balance)} must equal the X-Credits-Remaining just seen (${remaining})`,
+      );
       const own = u.headers["x-credits-remaining"];
-      ensure(own === undefined || Number(own) === d.balance, `usage balance ${d.balance} disagrees with its own X-Credits-Remaining ${own}`);
+      ensure(
+        own === undefined || Number(own) === d.balance,
+        `usage balance ${d.balance} disagrees with its own X-Credits-Remaining ${own}`,
+      );
     },
   },
   {
@@ -131,12 +169,14 @@ export const creditsChecks: Check[] = [
     ...runs("read-only", ["partnerKey"]),
     deviation: "topup_amount_unchecked",
     async run({ http, partnerKey }) {
-      for (const usd of ["4", "1001", "abc"]) expectError(await http.post(TOPUP, { key: partnerKey, query: { usd } }), 400, "invalid_amount", `usd=${usd}`);
+      for (const usd of ["4", "1001", "abc"])
+        expectError(await http.post(TOPUP, { key: partnerKey, query: { usd } }), 400, "invalid_amount", `usd=${usd}`);
     },
   },
   {
     id: "x402.challenge",
-    guards: "docs/reference/api-rules.md “Credits endpoints” (x402 top-up) and “Error codes” (402 is also the challenge)",
+    guards:
+      "docs/reference/api-rules.md “Credits endpoints” (x402 top-up) and “Error codes” (402 is also the challenge)",
     applicable: chainMissing,
     profile: "x402",
     title: "A top-up without payment → 402 with a decodable PAYMENT-REQUIRED",
@@ -150,9 +190,15 @@ export const creditsChecks: Check[] = [
       const req = pr.accepts[0]!;
       ensure(req.scheme === "exact", `scheme must be "exact", got ${req.scheme}`);
       ensure(/^eip155:\d+$/.test(req.network), `network must be eip155:<chainId>, got ${req.network}`);
-      ensure(/^0x[0-9a-fA-F]{40}$/.test(req.asset) && /^0x[0-9a-fA-F]{40}$/.test(req.payTo), "asset and payTo must be addresses");
+      ensure(
+        /^0x[0-9a-fA-F]{40}$/.test(req.asset) && /^0x[0-9a-fA-F]{40}$/.test(req.payTo),
+        "asset and payTo must be addresses",
+      );
       ensure(req.maxTimeoutSeconds > 0, "maxTimeoutSeconds must be positive");
-      ensure(typeof req.extra?.name === "string" && typeof req.extra?.version === "string", "extra must name the token's EIP-712 domain {name, version}");
+      ensure(
+        typeof req.extra?.name === "string" && typeof req.extra?.version === "string",
+        "extra must name the token's EIP-712 domain {name, version}",
+      );
       note(`${req.network} asset ${req.asset} payTo ${req.payTo}`);
     },
   },
@@ -166,9 +212,16 @@ export const creditsChecks: Check[] = [
     ...runs("read-only", ["partnerKey"]),
     deviation: "x402_wrong_amount",
     async run({ http, partnerKey }) {
-      for (const [usd, atomic] of [["5", "5000000"], ["12.5", "12500000"], ["1000", "1000000000"]] as const) {
+      for (const [usd, atomic] of [
+        ["5", "5000000"],
+        ["12.5", "12500000"],
+        ["1000", "1000000000"],
+      ] as const) {
         const pr = challengeOf(await http.post(TOPUP, { key: partnerKey, query: { usd } }), `top-up ${usd} USD`);
-        ensure(pr.accepts[0]!.amount === atomic, `usd=${usd} must ask for ${atomic} atomic units, got ${pr.accepts[0]!.amount}`);
+        ensure(
+          pr.accepts[0]!.amount === atomic,
+          `usd=${usd} must ask for ${atomic} atomic units, got ${pr.accepts[0]!.amount}`,
+        );
       }
     },
   },
@@ -188,10 +241,16 @@ export const creditsChecks: Check[] = [
       const d = expectSuccess(r, "top-up 6 USD with payment").data as Record<string, unknown>;
       ensure(d.credits_granted === 3000, `6 USD must grant 3000 credits, got ${JSON.stringify(d.credits_granted)}`);
       ensure(d.usd === 6, `usd must be 6, got ${JSON.stringify(d.usd)}`);
-      ensure(typeof d.tx_hash === "string" && /^0x[0-9a-f]{64}$/i.test(d.tx_hash), "tx_hash must be a transaction hash");
+      ensure(
+        typeof d.tx_hash === "string" && /^0x[0-9a-f]{64}$/i.test(d.tx_hash),
+        "tx_hash must be a transaction hash",
+      );
       ensure(r.headers["payment-response"], "a settled top-up carries PAYMENT-RESPONSE");
       const after = await balanceNow(ctx, key);
-      ensure(after === before + 3000 && d.balance_credits === after, `balance must go ${before} → ${before + 3000}; got ${after} (balance_credits ${d.balance_credits})`);
+      ensure(
+        after === before + 3000 && d.balance_credits === after,
+        `balance must go ${before} → ${before + 3000}; got ${after} (balance_credits ${d.balance_credits})`,
+      );
       ctx.note(`settled in ${d.tx_hash}`);
     },
   },
@@ -200,7 +259,8 @@ export const creditsChecks: Check[] = [
     guards: "docs/reference/api-rules.md “Credits endpoints” (PAYMENT-RESPONSE carries the x402 SettleResponse)",
     applicable: rpcMissing,
     profile: "x402",
-    title: "PAYMENT-RESPONSE names the challenge's network, the paying wallet and the settling transaction, as the chain shows it",
+    title:
+      "PAYMENT-RESPONSE names the challenge's network, the paying wallet and the settling transaction, as the chain shows it",
     rule: "A settled top-up's PAYMENT-RESPONSE is success with the challenge's network, the payer's address and tx_hash as transaction; on the chain that transaction succeeded and moved the challenge's amount of its asset from the payer to payTo.",
     ...paying(5),
     deviation: "payment_response_wrong_payer",
@@ -219,23 +279,45 @@ export const creditsChecks: Check[] = [
       }
       const req = pr.accepts[0]!;
       ensure(s.success === true, `PAYMENT-RESPONSE success must be true, got ${JSON.stringify(s.success)}`);
-      ensure(s.network === req.network, `PAYMENT-RESPONSE network must be the challenge's ${req.network}, got ${JSON.stringify(s.network)}`);
-      ensure(typeof s.payer === "string" && s.payer.toLowerCase() === payer, `PAYMENT-RESPONSE payer must be the paying wallet ${payer}, got ${JSON.stringify(s.payer)}`);
-      ensure(s.transaction === d.tx_hash, `PAYMENT-RESPONSE transaction must be the result's tx_hash ${String(d.tx_hash)}, got ${JSON.stringify(s.transaction)}`);
+      ensure(
+        s.network === req.network,
+        `PAYMENT-RESPONSE network must be the challenge's ${req.network}, got ${JSON.stringify(s.network)}`,
+      );
+      ensure(
+        typeof s.payer === "string" && s.payer.toLowerCase() === payer,
+        `PAYMENT-RESPONSE payer must be the paying wallet ${payer}, got ${JSON.stringify(s.payer)}`,
+      );
+      ensure(
+        s.transaction === d.tx_hash,
+        `PAYMENT-RESPONSE transaction must be the result's tx_hash ${String(d.tx_hash)}, got ${JSON.stringify(s.transaction)}`,
+      );
       const chain = createPublicClient({ transport: viemHttp(ctx.wallet!.rpcUrl) });
-      ensure(`eip155:${await chain.getChainId()}` === req.network, `the chain's id must be the challenge's network ${req.network}`);
+      ensure(
+        `eip155:${await chain.getChainId()}` === req.network,
+        `the chain's id must be the challenge's network ${req.network}`,
+      );
       const receipt = await chain.getTransactionReceipt({ hash: s.transaction as `0x${string}` });
-      ensure(receipt.status === "success", `transaction ${s.transaction} must have succeeded on the chain, got ${receipt.status}`);
+      ensure(
+        receipt.status === "success",
+        `transaction ${s.transaction} must have succeeded on the chain, got ${receipt.status}`,
+      );
       const moved = receipt.logs.some((log) => {
         if (log.address.toLowerCase() !== req.asset.toLowerCase()) return false;
         try {
           const ev = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics });
-          return ev.args.from.toLowerCase() === payer && ev.args.to.toLowerCase() === req.payTo.toLowerCase() && ev.args.value === BigInt(req.amount);
+          return (
+            ev.args.from.toLowerCase() === payer &&
+            ev.args.to.toLowerCase() === req.payTo.toLowerCase() &&
+            ev.args.value === BigInt(req.amount)
+          );
         } catch {
           return false;
         }
       });
-      ensure(moved, `transaction ${s.transaction} must transfer ${req.amount} of the challenge's asset ${req.asset} from ${payer} to ${req.payTo}`);
+      ensure(
+        moved,
+        `transaction ${s.transaction} must transfer ${req.amount} of the challenge's asset ${req.asset} from ${payer} to ${req.payTo}`,
+      );
     },
   },
   {
@@ -273,9 +355,15 @@ export const creditsChecks: Check[] = [
       const pr = challengeOf(await ctx.http.post(TOPUP, { key, query: { usd: 5 } }), "top-up 5 USD");
       // Signed for a lower amount than asked: the authorization's value does not match.
       const cheap = { ...pr, accepts: [{ ...pr.accepts[0]!, amount: "1000000" }] };
-      const payload = JSON.parse(Buffer.from(await signPayment(cheap, walletKey(ctx)), "base64").toString("utf8")) as PaymentPayload;
+      const payload = JSON.parse(
+        Buffer.from(await signPayment(cheap, walletKey(ctx)), "base64").toString("utf8"),
+      ) as PaymentPayload;
       payload.accepted = pr.accepts[0]!;
-      const r = await ctx.http.post(TOPUP, { key, query: { usd: 5 }, headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) } });
+      const r = await ctx.http.post(TOPUP, {
+        key,
+        query: { usd: 5 },
+        headers: { "PAYMENT-SIGNATURE": encodePaymentSignatureHeader(payload) },
+      });
       expectError(r, 402, "insufficient_credits", "under-signed payment");
       const reason = (env(r).details as { reason?: unknown } | undefined)?.reason;
       ensure(typeof reason === "string" && reason.length > 0, "the 402 must name the x402 reason in details.reason");

@@ -34,13 +34,23 @@ interface Prepared {
 
 /** An emulator without its chain (--no-chain) has no store to read: not applicable, in any mode. */
 function chainOr(r: HttpResult): HttpResult {
-  if (r.status === 503 && (r.body as { error?: string } | null)?.error === "chain_unavailable") throw new NotApplicable("instant packs need the chain, and the target runs without one (503 chain_unavailable)");
+  if (r.status === 503 && (r.body as { error?: string } | null)?.error === "chain_unavailable")
+    throw new NotApplicable("instant packs need the chain, and the target runs without one (503 chain_unavailable)");
   return r;
 }
 
 async function catalog(ctx: CheckContext, includeUnavailable: boolean): Promise<Pack[]> {
-  const r = chainOr(await ctx.http.get(`${I}/catalog`, { key: ctx.partnerKey, ...(includeUnavailable ? { query: { include_unavailable: "1" } } : {}) }));
-  return (expectSuccess(r, `GET /instant/catalog${includeUnavailable ? "?include_unavailable=1" : ""}`).data as { packs: Pack[] }).packs;
+  const r = chainOr(
+    await ctx.http.get(`${I}/catalog`, {
+      key: ctx.partnerKey,
+      ...(includeUnavailable ? { query: { include_unavailable: "1" } } : {}),
+    }),
+  );
+  return (
+    expectSuccess(r, `GET /instant/catalog${includeUnavailable ? "?include_unavailable=1" : ""}`).data as {
+      packs: Pack[];
+    }
+  ).packs;
 }
 
 async function packInStock(ctx: CheckContext): Promise<Pack> {
@@ -72,42 +82,71 @@ async function withMinedPurchase(ctx: CheckContext, body: (m: Mined) => Promise<
   await isolatedCheck(ctx, async () => mine(ctx, await endUserWallet(scenarioContext(ctx), 6), body));
 }
 
-async function mine(ctx: CheckContext, wallet: { address: string; send(calls: Call[]): Promise<TransactionReceipt> }, body: (m: Mined) => Promise<void>): Promise<void> {
+async function mine(
+  ctx: CheckContext,
+  wallet: { address: string; send(calls: Call[]): Promise<TransactionReceipt> },
+  body: (m: Mined) => Promise<void>,
+): Promise<void> {
   {
-    const packs = (await catalog(ctx, false)).filter((p) => p.available_packs > 0).sort((a, b) => Number(a.price) - Number(b.price));
+    const packs = (await catalog(ctx, false))
+      .filter((p) => p.available_packs > 0)
+      .sort((a, b) => Number(a.price) - Number(b.price));
     const pack = packs[0];
     if (!pack) throw new NotApplicable("no instant pack is in stock on the target");
-    if (Number(pack.price_usdc) > INSTANT_USDC) throw new NotApplicable(`the cheapest instant pack costs ${pack.price_usdc} USDC, more than the check's declared spend of ${INSTANT_USDC}`);
-    const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: wallet.address } });
+    if (Number(pack.price_usdc) > INSTANT_USDC)
+      throw new NotApplicable(
+        `the cheapest instant pack costs ${pack.price_usdc} USDC, more than the check's declared spend of ${INSTANT_USDC}`,
+      );
+    const r = await ctx.http.post(`${I}/purchase/prepare`, {
+      key: ctx.partnerKey,
+      body: { packet_type_id: pack.packet_type_id, wallet_address: wallet.address },
+    });
     const prep = expectSuccess(r, "prepare").data as Prepared;
     const receipt = await wallet.send(prep.calls);
     const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
-    await body({ wallet, packetTypeId: pack.packet_type_id, hash: receipt.transactionHash, requestId: String(requestId) });
+    await body({
+      wallet,
+      packetTypeId: pack.packet_type_id,
+      hash: receipt.transactionHash,
+      requestId: String(requestId),
+    });
   }
 }
 
 type Row = Record<string, unknown>;
 
-const submit = (ctx: CheckContext, body: Record<string, unknown>) => ctx.http.post(`${I}/purchase/submit`, { key: ctx.partnerKey, body });
+const submit = (ctx: CheckContext, body: Record<string, unknown>) =>
+  ctx.http.post(`${I}/purchase/submit`, { key: ctx.partnerKey, body });
 
 const base = { profile: "mystery" as const, credits: 0, needs: ["partnerKey"] as const };
 const readOnly = { ...base, mode: "read-only" as const, applicable: chainMissing };
 /** Mines an instant purchase with the test wallet (sandbox) or a fixture wallet (emulator). */
-const chained = { ...base, mode: "sandbox" as const, needs: ["partnerKey", "wallet"] as const, spendUsdc: INSTANT_USDC, applicable: rpcMissing };
+const chained = {
+  ...base,
+  mode: "sandbox" as const,
+  needs: ["partnerKey", "wallet"] as const,
+  spendUsdc: INSTANT_USDC,
+  applicable: rpcMissing,
+};
 
 /** The instant scenario as a lifecycle check (conformance/checks/lifecycle.ts). */
 export const INSTANT_LIFECYCLES = {
   instant: {
     profile: "mystery" as const,
     rule: "An instant pack bought and opened on chain (prepare → wallet signs → submit) reads FULFILLED with its pack and cards once VRF drew its bundle; a pack whose stock runs down is 409 sold_out and leaves the catalog.",
-    guards: "docs/reference/sdk-shapes.md “Instant pack methods” and “Polling” (waitForDelivery: FULFILLED); docs/reference/live-service.md “Instant packs”",
+    guards:
+      "docs/reference/sdk-shapes.md “Instant pack methods” and “Polling” (waitForDelivery: FULFILLED); docs/reference/live-service.md “Instant packs”",
     deviation: "lifecycle_instant_never_fulfilled",
   },
   "instant-custodial": {
-    emulatorOnly: { power: "operator" as const, what: "credits an end user's custodial USDC balance and reads the event log" },
+    emulatorOnly: {
+      power: "operator" as const,
+      what: "credits an end user's custodial USDC balance and reads the event log",
+    },
     profile: "mystery" as const,
     rule: "A custodial instant purchase is RESERVED with no on-chain fields, relayed on chain for the end user's custodial wallet (SUBMITTED with its hash) and FULFILLED with its cards once drawn; each step publishes its instant_purchase.* event.",
-    guards: "docs/reference/sdk-shapes.md “Instant shapes” (CUSTODIAL custody, RESERVED status) and “Webhook event data” (instant_purchase.reserved / submitted / fulfilled); docs/reference/live-service.md “Webhooks” (21 live event types)",
+    guards:
+      "docs/reference/sdk-shapes.md “Instant shapes” (CUSTODIAL custody, RESERVED status) and “Webhook event data” (instant_purchase.reserved / submitted / fulfilled); docs/reference/live-service.md “Webhooks” (21 live event types)",
     deviation: "lifecycle_instant_custodial_never_relayed",
   },
 };
@@ -116,7 +155,8 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.catalog-availability",
-    guards: "docs/reference/live-service.md “Instant packs” (catalog: default only available_packs > 0; include_unavailable); docs/reference/sdk-shapes.md “Instant shapes” InstantCatalogItem",
+    guards:
+      "docs/reference/live-service.md “Instant packs” (catalog: default only available_packs > 0; include_unavailable); docs/reference/sdk-shapes.md “Instant shapes” InstantCatalogItem",
     title: "Instant catalog lists packs in stock; include_unavailable=1 adds the sold-out ones",
     rule: "GET /instant/catalog lists only packs with available_packs > 0; with include_unavailable=1 it lists those and any sold-out packs too; price is integer micros matching price_usdc.",
     deviation: "instant_catalog_lists_sold_out",
@@ -124,42 +164,71 @@ export const instantChecks: Check[] = [
       const def = await catalog(ctx, false);
       const all = await catalog(ctx, true);
       for (const p of def) {
-        ensure(p.available_packs > 0, `packet type ${p.packet_type_id} is listed with available_packs ${p.available_packs} without include_unavailable`);
-        ensure(/^\d+$/.test(p.price) && (Number(p.price) / 1e6).toFixed(6) === p.price_usdc, `price ${p.price} and price_usdc ${p.price_usdc} must agree`);
+        ensure(
+          p.available_packs > 0,
+          `packet type ${p.packet_type_id} is listed with available_packs ${p.available_packs} without include_unavailable`,
+        );
+        ensure(
+          /^\d+$/.test(p.price) && (Number(p.price) / 1e6).toFixed(6) === p.price_usdc,
+          `price ${p.price} and price_usdc ${p.price_usdc} must agree`,
+        );
       }
       const ids = new Set(all.map((p) => p.packet_type_id));
-      ensure(def.every((p) => ids.has(p.packet_type_id)), "include_unavailable=1 must list every pack of the default listing");
-      ensure(all.filter((p) => p.available_packs > 0).length === def.length, "the packs in stock must be the same with and without include_unavailable");
+      ensure(
+        def.every((p) => ids.has(p.packet_type_id)),
+        "include_unavailable=1 must list every pack of the default listing",
+      );
+      ensure(
+        all.filter((p) => p.available_packs > 0).length === def.length,
+        "the packs in stock must be the same with and without include_unavailable",
+      );
     },
   },
   {
     ...readOnly,
     id: "instant.prepare-calls",
-    guards: "docs/reference/sdk-shapes.md “Instant shapes” InstantUnsignedCall, InstantPrepareResult; docs/reference/live-service.md “Instant packs”",
+    guards:
+      "docs/reference/sdk-shapes.md “Instant shapes” InstantUnsignedCall, InstantPrepareResult; docs/reference/live-service.md “Instant packs”",
     title: "Instant prepare answers approve then purchaseInstantOpenFor, without kind",
     rule: "prepare answers the pack's price (micros and usdc) and exactly two calls without `kind`: calls[0] to payment_token (the approve), calls[1] to contract (buy and open).",
     deviation: "instant_prepare_calls_kinded",
     async run(ctx) {
       const pack = await packInStock(ctx);
-      const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY } });
+      const r = await ctx.http.post(`${I}/purchase/prepare`, {
+        key: ctx.partnerKey,
+        body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY },
+      });
       const p = expectSuccess(r, "prepare").data as Prepared;
-      ensure(p.packet_type_id === pack.packet_type_id && p.price === pack.price, `prepare answers packet type ${p.packet_type_id} at ${p.price}, the catalog ${pack.packet_type_id} at ${pack.price}`);
+      ensure(
+        p.packet_type_id === pack.packet_type_id && p.price === pack.price,
+        `prepare answers packet type ${p.packet_type_id} at ${p.price}, the catalog ${pack.packet_type_id} at ${pack.price}`,
+      );
       ensure(p.calls.length === 2, `two calls expected, got ${p.calls.length}`);
-      ensure(p.calls.every((c) => !("kind" in c)), "instant calls carry no kind (position decides)");
-      ensure(p.calls[0]!.to.toLowerCase() === p.payment_token.toLowerCase(), "calls[0] is the approve to payment_token");
+      ensure(
+        p.calls.every((c) => !("kind" in c)),
+        "instant calls carry no kind (position decides)",
+      );
+      ensure(
+        p.calls[0]!.to.toLowerCase() === p.payment_token.toLowerCase(),
+        "calls[0] is the approve to payment_token",
+      );
       ensure(p.calls[1]!.to.toLowerCase() === p.contract.toLowerCase(), "calls[1] is the buy-and-open on contract");
     },
   },
   {
     ...readOnly,
     id: "instant.max-price",
-    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (409 max_price_exceeded); docs/reference/sdk-shapes.md “Instant shapes” InstantPrepareParams",
+    guards:
+      "docs/reference/sdk-shapes.md “Instant pack methods” (409 max_price_exceeded); docs/reference/sdk-shapes.md “Instant shapes” InstantPrepareParams",
     title: "Instant prepare with max_price_usdc below the price → 409 max_price_exceeded",
     rule: "prepare with a max_price_usdc under the pack's price is 409 max_price_exceeded.",
     deviation: "instant_max_price_ignored",
     async run(ctx) {
       const pack = await packInStock(ctx);
-      const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY, max_price_usdc: "0.000001" } });
+      const r = await ctx.http.post(`${I}/purchase/prepare`, {
+        key: ctx.partnerKey,
+        body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY, max_price_usdc: "0.000001" },
+      });
       expectError(r, 409, "max_price_exceeded", "prepare with max_price_usdc 0.000001");
     },
   },
@@ -173,7 +242,10 @@ export const instantChecks: Check[] = [
     async run(ctx) {
       const gone = (await catalog(ctx, true)).find((p) => p.available_packs === 0);
       if (!gone) throw new NotApplicable("no sold-out instant pack on the target");
-      const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: gone.packet_type_id, wallet_address: NOBODY } });
+      const r = await ctx.http.post(`${I}/purchase/prepare`, {
+        key: ctx.partnerKey,
+        body: { packet_type_id: gone.packet_type_id, wallet_address: NOBODY },
+      });
       expectError(r, 409, "sold_out", `prepare of sold-out packet type ${gone.packet_type_id}`);
     },
   },
@@ -182,7 +254,8 @@ export const instantChecks: Check[] = [
     ...emulatorOnly("operator", "switches instant packs off and on again", ["partnerKey"]),
     applicable: chainMissing,
     id: "instant.disabled",
-    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (503 instant_disabled); docs/reference/live-service.md “Partner error codes” (503 codes)",
+    guards:
+      "docs/reference/sdk-shapes.md “Instant pack methods” (503 instant_disabled); docs/reference/live-service.md “Partner error codes” (503 codes)",
     title: "Instant packs switched off → prepare 503 instant_disabled (retryable)",
     rule: "While an operator has instant packs off, prepare answers 503 instant_disabled with retryable true and Retry-After.",
     deviation: "instant_disabled_500",
@@ -191,7 +264,10 @@ export const instantChecks: Check[] = [
       const pack = await packInStock(ctx);
       await control.request("POST", "/instant/enabled", { enabled: false });
       try {
-        const r = await ctx.http.post(`${I}/purchase/prepare`, { key: ctx.partnerKey, body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY } });
+        const r = await ctx.http.post(`${I}/purchase/prepare`, {
+          key: ctx.partnerKey,
+          body: { packet_type_id: pack.packet_type_id, wallet_address: NOBODY },
+        });
         const body = expectError(r, 503, "instant_disabled", "prepare while instant packs are off");
         ensure(body.retryable === true, "instant_disabled must be retryable");
         ensure(r.headers["retry-after"] !== undefined, "instant_disabled must carry Retry-After");
@@ -214,25 +290,37 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.submit-unknown-tx",
-    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (400 tx_unverified); docs/reference/live-service.md “Instant packs” (read from the receipt)",
+    guards:
+      "docs/reference/sdk-shapes.md “Instant pack methods” (400 tx_unverified); docs/reference/live-service.md “Instant packs” (read from the receipt)",
     title: "Instant submit of a transaction the chain does not know → 400 tx_unverified",
     rule: "submit is verified against the mined receipt: a hash with no transaction on chain is 400 tx_unverified, and nothing is recorded.",
     deviation: "instant_unknown_tx_accepted",
     async run(ctx) {
       const hash = `0x${"c0ffee".repeat(10)}abcd`;
-      expectError(chainOr(await submit(ctx, { packet_type_id: 1, transaction_hash: hash })), 400, "tx_unverified", "submit of an unknown hash");
+      expectError(
+        chainOr(await submit(ctx, { packet_type_id: 1, transaction_hash: hash })),
+        400,
+        "tx_unverified",
+        "submit of an unknown hash",
+      );
     },
   },
   {
     ...chained,
     id: "instant.submit-packet-type-mismatch",
-    guards: "docs/reference/sdk-shapes.md “Instant shapes” InstantSubmitParams (packet_type_id checked against the receipt)",
+    guards:
+      "docs/reference/sdk-shapes.md “Instant shapes” InstantSubmitParams (packet_type_id checked against the receipt)",
     title: "Instant submit naming another packet type than the receipt → 400 packet_type_mismatch",
     rule: "submit's packet_type_id is checked against the mined receipt: another one is 400 packet_type_mismatch.",
     deviation: "instant_packet_type_unchecked",
     async run(ctx) {
       await withMinedPurchase(ctx, async (m) => {
-        expectError(await submit(ctx, { packet_type_id: m.packetTypeId + 1000, transaction_hash: m.hash }), 400, "packet_type_mismatch", "submit with another packet type");
+        expectError(
+          await submit(ctx, { packet_type_id: m.packetTypeId + 1000, transaction_hash: m.hash }),
+          400,
+          "packet_type_mismatch",
+          "submit with another packet type",
+        );
       });
     },
   },
@@ -245,7 +333,12 @@ export const instantChecks: Check[] = [
     deviation: "instant_purchaser_unchecked",
     async run(ctx) {
       await withMinedPurchase(ctx, async (m) => {
-        expectError(await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash, wallet_address: NOBODY }), 400, "purchaser_mismatch", "submit with another wallet");
+        expectError(
+          await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash, wallet_address: NOBODY }),
+          400,
+          "purchaser_mismatch",
+          "submit with another wallet",
+        );
       });
     },
   },
@@ -258,10 +351,22 @@ export const instantChecks: Check[] = [
     deviation: "instant_submit_duplicates",
     async run(ctx) {
       await withMinedPurchase(ctx, async (m) => {
-        const body = { packet_type_id: m.packetTypeId, transaction_hash: m.hash, request_id: m.requestId, wallet_address: m.wallet.address };
-        const first = expectSuccess(await submit(ctx, body), "submit", 202).data as { id: number; status: string; onchain_request_id: string };
+        const body = {
+          packet_type_id: m.packetTypeId,
+          transaction_hash: m.hash,
+          request_id: m.requestId,
+          wallet_address: m.wallet.address,
+        };
+        const first = expectSuccess(await submit(ctx, body), "submit", 202).data as {
+          id: number;
+          status: string;
+          onchain_request_id: string;
+        };
         ensure(first.status === "SUBMITTED" || first.status === "FULFILLED", `submit answers ${first.status}`);
-        ensure(first.onchain_request_id === m.requestId, `onchain_request_id ${first.onchain_request_id} must be the receipt's VRF request ${m.requestId}`);
+        ensure(
+          first.onchain_request_id === m.requestId,
+          `onchain_request_id ${first.onchain_request_id} must be the receipt's VRF request ${m.requestId}`,
+        );
         const again = expectSuccess(await submit(ctx, body), "submit again", 202).data as { id: number };
         ensure(again.id === first.id, `the same hash answered purchases ${first.id} and ${again.id}`);
       });
@@ -294,13 +399,22 @@ export const instantChecks: Check[] = [
   {
     ...readOnly,
     id: "instant.list-invalid-status",
-    guards: "docs/reference/sdk-shapes.md “Instant pack methods” (400 invalid_status); docs/reference/sdk-shapes.md “Instant shapes” InstantPurchaseStatus",
+    guards:
+      "docs/reference/sdk-shapes.md “Instant pack methods” (400 invalid_status); docs/reference/sdk-shapes.md “Instant shapes” InstantPurchaseStatus",
     title: "Instant purchases filtered by an unknown status → 400 invalid_status",
     rule: "GET /instant/purchases?status= takes the seven instant statuses (case-insensitive); anything else (PARTIALLY_FULFILLED included: mystery only) is 400 invalid_status.",
     deviation: "instant_status_filter_unchecked",
     async run(ctx) {
-      expectError(await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { status: "PARTIALLY_FULFILLED" } }), 400, "invalid_status", "status=PARTIALLY_FULFILLED");
-      expectSuccess(await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { status: "fulfilled" } }), "status=fulfilled");
+      expectError(
+        await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { status: "PARTIALLY_FULFILLED" } }),
+        400,
+        "invalid_status",
+        "status=PARTIALLY_FULFILLED",
+      );
+      expectSuccess(
+        await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { status: "fulfilled" } }),
+        "status=fulfilled",
+      );
     },
   },
   {
@@ -311,7 +425,12 @@ export const instantChecks: Check[] = [
     rule: "GET /instant/purchase/{id} of an id the partner has no purchase under is 404 not_found.",
     deviation: "instant_get_unknown_500",
     async run(ctx) {
-      expectError(await ctx.http.get(`${I}/purchase/987654321`, { key: ctx.partnerKey }), 404, "not_found", "GET /instant/purchase/987654321");
+      expectError(
+        await ctx.http.get(`${I}/purchase/987654321`, { key: ctx.partnerKey }),
+        404,
+        "not_found",
+        "GET /instant/purchase/987654321",
+      );
     },
   },
   {
@@ -328,7 +447,10 @@ export const instantChecks: Check[] = [
         // Another partner: the TIER key's account (the emulator makes a fresh one).
         ensure(ctx.tierKey, "no TIER key");
         const other = ctx.tierKey;
-        const r = await ctx.http.post(`${I}/purchase/submit`, { key: other, body: { packet_type_id: m.packetTypeId, transaction_hash: m.hash } });
+        const r = await ctx.http.post(`${I}/purchase/submit`, {
+          key: other,
+          body: { packet_type_id: m.packetTypeId, transaction_hash: m.hash },
+        });
         expectError(r, 409, "tx_already_recorded", "the same hash with another partner's key");
       });
     },
@@ -336,24 +458,46 @@ export const instantChecks: Check[] = [
   {
     ...chained,
     id: "instant.revenue-counted",
-    guards: "docs/reference/live-service.md “Revenue share” (revenue: by_product.instant, instant_packs; 1 % of instant gross on TIER)",
+    guards:
+      "docs/reference/live-service.md “Revenue share” (revenue: by_product.instant, instant_packs; 1 % of instant gross on TIER)",
     title: "A submitted instant pack counts in the partner's revenue summary",
     rule: "Once an instant purchase is SUBMITTED, GET /mystery/revenue counts it: instant_packs and by_product.instant.packs + 1, by_product.instant.gross_usdc + its price, instant share = 1 % of gross on TIER (0 on POOL).",
     deviation: "instant_revenue_uncounted",
     async run(ctx) {
-      type Rev = { billing_model: string; instant_packs: number; by_product: { instant: { packs: number; gross_usdc: string; share_bps: number; share_usdc: string } } };
-      const revenue = async () => expectSuccess(await ctx.http.get("/api/v1/mystery/revenue", { key: ctx.partnerKey }), "GET /mystery/revenue").data as Rev;
+      type Rev = {
+        billing_model: string;
+        instant_packs: number;
+        by_product: { instant: { packs: number; gross_usdc: string; share_bps: number; share_usdc: string } };
+      };
+      const revenue = async () =>
+        expectSuccess(await ctx.http.get("/api/v1/mystery/revenue", { key: ctx.partnerKey }), "GET /mystery/revenue")
+          .data as Rev;
       await withMinedPurchase(ctx, async (m) => {
         const before = await revenue();
-        const p = expectSuccess(await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash }), "submit", 202).data as { price: string };
+        const p = expectSuccess(
+          await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash }),
+          "submit",
+          202,
+        ).data as { price: string };
         const after = await revenue();
         const micros = (v: string) => BigInt(v.replace(".", ""));
-        ensure(after.instant_packs === before.instant_packs + 1 && after.by_product.instant.packs === before.by_product.instant.packs + 1, `instant_packs ${before.instant_packs} → ${after.instant_packs} after one instant sale`);
+        ensure(
+          after.instant_packs === before.instant_packs + 1 &&
+            after.by_product.instant.packs === before.by_product.instant.packs + 1,
+          `instant_packs ${before.instant_packs} → ${after.instant_packs} after one instant sale`,
+        );
         const gross = micros(after.by_product.instant.gross_usdc) - micros(before.by_product.instant.gross_usdc);
         ensure(gross === BigInt(p.price), `by_product.instant.gross grew by ${gross} micros, the pack cost ${p.price}`);
         const bps = after.billing_model === "TIER" ? 100 : 0;
-        ensure(after.by_product.instant.share_bps === bps, `instant share_bps ${after.by_product.instant.share_bps}, expected ${bps} on ${after.billing_model}`);
-        ensure(micros(after.by_product.instant.share_usdc) === (micros(after.by_product.instant.gross_usdc) * BigInt(bps)) / 10_000n, `instant share ${after.by_product.instant.share_usdc} is not ${bps} bps of ${after.by_product.instant.gross_usdc}`);
+        ensure(
+          after.by_product.instant.share_bps === bps,
+          `instant share_bps ${after.by_product.instant.share_bps}, expected ${bps} on ${after.billing_model}`,
+        );
+        ensure(
+          micros(after.by_product.instant.share_usdc) ===
+            (micros(after.by_product.instant.gross_usdc) * BigInt(bps)) / 10_000n,
+          `instant share ${after.by_product.instant.share_usdc} is not ${bps} bps of ${after.by_product.instant.gross_usdc}`,
+        );
       });
     },
   },

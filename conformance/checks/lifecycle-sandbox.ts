@@ -30,7 +30,10 @@ export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
     spendUsdc: PACK_USDC,
     async run(ctx) {
       const { tier, purchase } = await buyAndReveal(ctx, walletOf(ctx));
-      ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED once VRF revealed it, is ${purchase.status}`);
+      ensure(
+        purchase.status === "FULFILLED",
+        `purchase ${purchase.id} must be FULFILLED once VRF revealed it, is ${purchase.status}`,
+      );
       const items = purchase.items ?? [];
       ensure(items.length > 0, `purchase ${purchase.id} must carry its items once FULFILLED`);
       ctx.note(`purchase ${purchase.id} (tier ${tier.tier_id}) FULFILLED with ${items.length} items`);
@@ -46,16 +49,30 @@ export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
       const { purchase } = await buyAndReveal({ ...ctx, partnerKey: key }, w);
       ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
       const tokenIds = (purchase.items ?? []).map((i) => i.token_id);
-      const q = expectSuccess(await ctx.http.post(`${M}/sellback/quote`, { key, body: { wallet_address: w.address, token_ids: tokenIds } }), "quote").data as {
+      const q = expectSuccess(
+        await ctx.http.post(`${M}/sellback/quote`, { key, body: { wallet_address: w.address, token_ids: tokenIds } }),
+        "quote",
+      ).data as {
         eligible_token_ids: string[];
         total_payout_usdc: string;
       };
-      ensure(q.eligible_token_ids.length > 0, `none of the revealed tokens ${tokenIds.join(", ")} is eligible for sell-back`);
+      ensure(
+        q.eligible_token_ids.length > 0,
+        `none of the revealed tokens ${tokenIds.join(", ")} is eligible for sell-back`,
+      );
       const body = { wallet_address: w.address, token_ids: q.eligible_token_ids };
-      const prep = expectSuccess(await ctx.http.post(`${M}/sellback/prepare`, { key, body }), "prepare").data as { calls: Call[] };
+      const prep = expectSuccess(await ctx.http.post(`${M}/sellback/prepare`, { key, body }), "prepare").data as {
+        calls: Call[];
+      };
       const receipt = await w.send(prep.calls);
-      const rec = expectSuccess(await ctx.http.post(`${M}/sellback/submit`, { key, body: { transaction_hash: receipt.transactionHash } }), "submit").data as { total_usdc: string };
-      ensure(rec.total_usdc === q.total_payout_usdc, `the sell-back recorded ${rec.total_usdc} USDC; ${q.total_payout_usdc} was quoted`);
+      const rec = expectSuccess(
+        await ctx.http.post(`${M}/sellback/submit`, { key, body: { transaction_hash: receipt.transactionHash } }),
+        "submit",
+      ).data as { total_usdc: string };
+      ensure(
+        rec.total_usdc === q.total_payout_usdc,
+        `the sell-back recorded ${rec.total_usdc} USDC; ${q.total_payout_usdc} was quoted`,
+      );
       ctx.note(`sold ${q.eligible_token_ids.length} token(s) back for ${rec.total_usdc} USDC, as quoted`);
     },
   },
@@ -66,7 +83,12 @@ export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
       const key = ctx.partnerKey;
       const w = walletOf(ctx);
       const catalog = async (all = false) =>
-        (expectSuccess(await ctx.http.get(`${I}/catalog`, { key, ...(all ? { query: { include_unavailable: "1" } } : {}) }), "GET /instant/catalog").data as { packs: InstantPack[] }).packs;
+        (
+          expectSuccess(
+            await ctx.http.get(`${I}/catalog`, { key, ...(all ? { query: { include_unavailable: "1" } } : {}) }),
+            "GET /instant/catalog",
+          ).data as { packs: InstantPack[] }
+        ).packs;
       const packs = (await catalog()).filter((p) => p.available_packs > 0);
       if (!packs.length) throw new NotApplicable("no instant pack is in stock on the target");
       // Decided before anything is bought: the stock to run down must fit the declared spend.
@@ -74,19 +96,42 @@ export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
       const cheapest = Math.min(...packs.map((p) => Number(p.price_usdc)));
       const stockCost = last.available_packs * Number(last.price_usdc);
       if (cheapest + stockCost > INSTANT_LIFECYCLE_USDC)
-        throw new NotApplicable(`running packet type ${last.packet_type_id}'s stock down costs ${stockCost.toFixed(2)} USDC (${last.available_packs} packs), more than the check's declared spend of ${INSTANT_LIFECYCLE_USDC}`);
+        throw new NotApplicable(
+          `running packet type ${last.packet_type_id}'s stock down costs ${stockCost.toFixed(2)} USDC (${last.available_packs} packs), more than the check's declared spend of ${INSTANT_LIFECYCLE_USDC}`,
+        );
       const { purchase } = await buyInstant(ctx, w);
-      ensure(purchase.status === "FULFILLED" && (purchase.cards?.length ?? 0) > 0 && purchase.pack, `instant purchase ${purchase.id} must be FULFILLED with its pack and cards, is ${purchase.status}`);
+      ensure(
+        purchase.status === "FULFILLED" && (purchase.cards?.length ?? 0) > 0 && purchase.pack,
+        `instant purchase ${purchase.id} must be FULFILLED with its pack and cards, is ${purchase.status}`,
+      );
       // The stock may have moved meanwhile (the pack just bought): read it again.
       const left = (await catalog()).find((p) => p.packet_type_id === last.packet_type_id)?.available_packs ?? 0;
       const body = { packet_type_id: last.packet_type_id, wallet_address: w.address };
-      for (let i = 0; i < left; i++) await w.send((expectSuccess(await ctx.http.post(`${I}/purchase/prepare`, { key, body }), "prepare").data as { calls: Call[] }).calls);
+      for (let i = 0; i < left; i++)
+        await w.send(
+          (
+            expectSuccess(await ctx.http.post(`${I}/purchase/prepare`, { key, body }), "prepare").data as {
+              calls: Call[];
+            }
+          ).calls,
+        );
       const soldOut = await ctx.http.post(`${I}/purchase/prepare`, { key, body });
-      ensure(soldOut.status === 409 && (soldOut.body as { error?: unknown }).error === "sold_out", `prepare of a sold-out pack must be 409 sold_out, got ${soldOut.status} ${soldOut.text.slice(0, 120)}`);
-      ensure(!(await catalog()).some((p) => p.packet_type_id === last.packet_type_id), "a sold-out pack leaves the default catalog");
+      ensure(
+        soldOut.status === 409 && (soldOut.body as { error?: unknown }).error === "sold_out",
+        `prepare of a sold-out pack must be 409 sold_out, got ${soldOut.status} ${soldOut.text.slice(0, 120)}`,
+      );
+      ensure(
+        !(await catalog()).some((p) => p.packet_type_id === last.packet_type_id),
+        "a sold-out pack leaves the default catalog",
+      );
       const shown = (await catalog(true)).find((p) => p.packet_type_id === last.packet_type_id);
-      ensure(shown?.available_packs === 0, `include_unavailable=1 shows the sold-out pack with available_packs 0, got ${JSON.stringify(shown)}`);
-      ctx.note(`instant purchase ${purchase.id} FULFILLED; packet type ${last.packet_type_id} bought out (${left} packs), then 409 sold_out`);
+      ensure(
+        shown?.available_packs === 0,
+        `include_unavailable=1 shows the sold-out pack with available_packs 0, got ${JSON.stringify(shown)}`,
+      );
+      ctx.note(
+        `instant purchase ${purchase.id} FULFILLED; packet type ${last.packet_type_id} bought out (${left} packs), then 409 sold_out`,
+      );
     },
   },
 };

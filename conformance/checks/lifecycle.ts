@@ -38,20 +38,26 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
     emulatorOnly: { power: "clock", what: "advances 31 days to show purchased credits outlive the monthly reset" },
     profile: "x402",
     rule: "A paid x402 top-up grants 500 credits per USD once (a replay returns the original result); purchased credits never expire.",
-    guards: "docs/reference/api-rules.md “Credits endpoints” and “Credits and billing” (500 credits per USD; purchased credits never expire)",
+    guards:
+      "docs/reference/api-rules.md “Credits endpoints” and “Credits and billing” (500 credits per USD; purchased credits never expire)",
     deviation: "lifecycle_purchased_credits_expire",
   },
   "webhook-retries": {
-    emulatorOnly: { power: "clock", what: "advances through the retry schedule (+30 s, +2 min) and a further 24 hours" },
+    emulatorOnly: {
+      power: "clock",
+      what: "advances through the retry schedule (+30 s, +2 min) and a further 24 hours",
+    },
     profile: "webhooks",
     rule: "A failing receiver is retried on the documented schedule (+30 s, +2 min) until it answers 2xx; the delivery log then shows DELIVERED.",
-    guards: "docs/reference/api-rules.md “Events”; docs/reference/live-service.md “Webhook delivery and signatures” (retry schedule)",
+    guards:
+      "docs/reference/api-rules.md “Events”; docs/reference/live-service.md “Webhook delivery and signatures” (retry schedule)",
     deviation: "lifecycle_delivery_never_delivered",
   },
   "mystery-purchase-wallet": {
     profile: "mystery",
     rule: "A non-custodial purchase (prepare → wallet signs → submit) is FULFILLED with its items once VRF reveals it.",
-    guards: "docs/reference/api-rules.md “States and transitions” (purchase); docs/reference/live-service.md “Purchases” and “Flows”",
+    guards:
+      "docs/reference/api-rules.md “States and transitions” (purchase); docs/reference/live-service.md “Purchases” and “Flows”",
     deviation: "lifecycle_purchase_never_fulfilled",
   },
   "mystery-custodial-retry": {
@@ -65,7 +71,10 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
   ...INSTANT_LIFECYCLES,
   ...PURCHASE_LIFECYCLES,
   "mystery-buyback-forwarded": {
-    emulatorOnly: { power: "operator", what: "pins a card's oracle value and advances the 15-minute forwarding retries" },
+    emulatorOnly: {
+      power: "operator",
+      what: "pins a card's oracle value and advances the 15-minute forwarding retries",
+    },
     profile: "mystery",
     rule: "A buyback card held for want of a pool wallet is forwarded to the pool wallet once it is set.",
     guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (forwarding to the pool wallet)",
@@ -140,7 +149,9 @@ async function runAsCheck(scenario: Scenario, ctx: CheckContext): Promise<void> 
     try {
       await runScenario(scenario, target, (line) => (lastStep = line.trim()));
     } catch (err) {
-      throw err instanceof ScenarioFailure ? new CheckFailure(`${err.message}${lastStep ? ` (after step "${lastStep}")` : ""}`) : err;
+      throw err instanceof ScenarioFailure
+        ? new CheckFailure(`${err.message}${lastStep ? ` (after step "${lastStep}")` : ""}`)
+        : err;
     }
   });
   ctx.note(`scenario ${scenario.name} ran to the end; state restored`);
@@ -148,18 +159,25 @@ async function runAsCheck(scenario: Scenario, ctx: CheckContext): Promise<void> 
 
 function lifecycleCheck(scenario: Scenario, spec: LifecycleSpec): Check {
   const sandbox = SANDBOX_LIFECYCLES[scenario.name];
-  const power = spec.emulatorOnly ?? { power: "operator" as const, what: "drives the scenario through the control plane" };
+  const power = spec.emulatorOnly ?? {
+    power: "operator" as const,
+    what: "drives the scenario through the control plane",
+  };
   return {
     id: `lifecycle.${scenario.name}`,
     profile: spec.profile,
     title: `Lifecycle: ${scenario.title}`,
     rule: spec.rule,
     ...(spec.guards ? { guards: spec.guards } : {}),
-    ...(sandbox ? { ...runs("sandbox", sandbox.needs), spendUsdc: sandbox.spendUsdc } : emulatorOnly(power.power, power.what)),
+    ...(sandbox
+      ? { ...runs("sandbox", sandbox.needs), spendUsdc: sandbox.spendUsdc }
+      : emulatorOnly(power.power, power.what)),
     deviation: spec.deviation,
     ...(scenario.chain ? { applicable: rpcMissing } : {}),
     run: (ctx) => (ctx.control || !sandbox ? runAsCheck(scenario, ctx) : sandbox.run(ctx)),
   };
 }
 
-export const lifecycleChecks: Check[] = SCENARIOS.filter((s) => LIFECYCLE_SPECS[s.name]).map((s) => lifecycleCheck(s, LIFECYCLE_SPECS[s.name]!));
+export const lifecycleChecks: Check[] = SCENARIOS.filter((s) => LIFECYCLE_SPECS[s.name]).map((s) =>
+  lifecycleCheck(s, LIFECYCLE_SPECS[s.name]!),
+);

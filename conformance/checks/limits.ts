@@ -18,21 +18,43 @@ const GUARDS = "docs/reference/live-service.md “Rate limits and caching” (Ra
 
 /** A revealed token of a fresh purchase: prepare → a fixture wallet signs over JSON-RPC → submit → VRF. */
 async function revealedToken({ http, control, partnerKey }: CheckContext): Promise<string> {
-  const info = (await control!.request<{ rpcUrl: string; chainId: number; accounts: Array<{ private_key: Hex }> }>("GET", "/chain"));
-  const chain = defineChain({ id: info.chainId, name: "Emulator", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [info.rpcUrl] } } });
+  const info = await control!.request<{ rpcUrl: string; chainId: number; accounts: Array<{ private_key: Hex }> }>(
+    "GET",
+    "/chain",
+  );
+  const chain = defineChain({
+    id: info.chainId,
+    name: "Emulator",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [info.rpcUrl] } },
+  });
   const account = privateKeyToAccount(info.accounts[1]!.private_key);
   const wallet = createWalletClient({ account, chain, transport: viemHttp(info.rpcUrl) });
   const reader = createPublicClient({ chain, transport: viemHttp(info.rpcUrl) });
-  const prep = env(await http.post(`${M}/purchase/prepare`, { key: partnerKey, body: { wallet_address: account.address, tier_id: 1 } })).data as { calls: Array<{ to: `0x${string}`; data: Hex }> };
+  const prep = env(
+    await http.post(`${M}/purchase/prepare`, {
+      key: partnerKey,
+      body: { wallet_address: account.address, tier_id: 1 },
+    }),
+  ).data as { calls: Array<{ to: `0x${string}`; data: Hex }> };
   ensure(prep?.calls?.length, "purchase prepare must return calls");
   let tx: Hex = "0x";
   for (const call of prep.calls) {
     tx = await wallet.sendTransaction({ to: call.to, data: call.data });
     await waitForReceipt(reader, tx);
   }
-  const sub = expectSuccess(await http.post(`${M}/purchase/submit`, { key: partnerKey, body: { wallet_address: account.address, tier_id: 1, transaction_hash: tx } }), "purchase submit", 202).data as { id: number; onchain_request_id: string };
+  const sub = expectSuccess(
+    await http.post(`${M}/purchase/submit`, {
+      key: partnerKey,
+      body: { wallet_address: account.address, tier_id: 1, transaction_hash: tx },
+    }),
+    "purchase submit",
+    202,
+  ).data as { id: number; onchain_request_id: string };
   await control!.request("POST", "/vrf/fulfill", { request_id: sub.onchain_request_id });
-  const got = expectSuccess(await http.get(`${M}/purchase/${sub.id}`, { key: partnerKey }), "the purchase").data as { items?: Array<{ token_id: string; item_type: string }> };
+  const got = expectSuccess(await http.get(`${M}/purchase/${sub.id}`, { key: partnerKey }), "the purchase").data as {
+    items?: Array<{ token_id: string; item_type: string }>;
+  };
   const token = got.items?.find((i) => i.item_type === "CARD")?.token_id ?? got.items?.[0]?.token_id;
   ensure(token, "the revealed purchase must carry items");
   return token;
@@ -52,17 +74,32 @@ export const limitsChecks: Check[] = [
       expectSuccess(card, "a Card Data read");
       const partner = await http.get(`${M}/catalog`, { key: partnerKey });
       expectSuccess(partner, "GET /mystery/catalog");
-      ensure(intHeader(card, "X-RateLimit-Limit", "Card Data") === 300, `Card Data X-RateLimit-Limit must be 300, is ${card.headers["x-ratelimit-limit"]}`);
-      ensure(intHeader(partner, "X-RateLimit-Limit", "partner") === 240, `partner commerce X-RateLimit-Limit must be 240, is ${partner.headers["x-ratelimit-limit"]}`);
+      ensure(
+        intHeader(card, "X-RateLimit-Limit", "Card Data") === 300,
+        `Card Data X-RateLimit-Limit must be 300, is ${card.headers["x-ratelimit-limit"]}`,
+      );
+      ensure(
+        intHeader(partner, "X-RateLimit-Limit", "partner") === 240,
+        `partner commerce X-RateLimit-Limit must be 240, is ${partner.headers["x-ratelimit-limit"]}`,
+      );
       const again = await http.get(PROBE, { key: partnerKey });
-      const [c1, c2] = [intHeader(card, "X-RateLimit-Remaining", "Card Data"), intHeader(again, "X-RateLimit-Remaining", "Card Data")];
+      const [c1, c2] = [
+        intHeader(card, "X-RateLimit-Remaining", "Card Data"),
+        intHeader(again, "X-RateLimit-Remaining", "Card Data"),
+      ];
       if (control) {
         // A fresh key: exact counts.
-        ensure(intHeader(partner, "X-RateLimit-Remaining", "partner") === 239, "the partner window counts its own first request (239 left)");
+        ensure(
+          intHeader(partner, "X-RateLimit-Remaining", "partner") === 239,
+          "the partner window counts its own first request (239 left)",
+        );
         ensure(c2 === 298, "the Card Data window is not charged for partner calls (298 left after two reads)");
       } else {
         // A used key's windows slide meanwhile (old requests drop out): one window would have taken two between the reads.
-        ensure(c2 >= c1 - 1, `the Card Data window is not charged for partner calls: ${c1} left, then ${c2} after one partner call and one read`);
+        ensure(
+          c2 >= c1 - 1,
+          `the Card Data window is not charged for partner calls: ${c1} left, then ${c2} after one partner call and one read`,
+        );
       }
     },
   },
@@ -103,7 +140,11 @@ export const limitsChecks: Check[] = [
     profile: "mystery",
     title: "GET /mystery/price is cached ~60 s; fresh=true recomputes it",
     rule: "/mystery/price is cached ~60 s; fresh=true recomputes.",
-    ...emulatorOnly("operator", "fulfils a purchase's VRF request by hand, then advances 20 s and 61 s across the 60 s cache", ["partnerKey"]),
+    ...emulatorOnly(
+      "operator",
+      "fulfils a purchase's VRF request by hand, then advances 20 s and 61 s across the 60 s cache",
+      ["partnerKey"],
+    ),
     deviation: "no_response_cache",
     applicable: rpcMissing,
     async run(ctx) {
@@ -117,7 +158,8 @@ async function priceIsCached(ctx: CheckContext): Promise<void> {
   const { http, partnerKey, control } = ctx;
   const token = await revealedToken(ctx);
   const path = `${M}/price?token_id=${token}`;
-  const stamp = async (p: string, what: string) => (expectSuccess(await http.get(p, { key: partnerKey }), what).data as { updated_at: string }).updated_at;
+  const stamp = async (p: string, what: string) =>
+    (expectSuccess(await http.get(p, { key: partnerKey }), what).data as { updated_at: string }).updated_at;
   const first = await stamp(path, "price");
   await control!.advance(20_000);
   const cached = await stamp(path, "price 20 s later");

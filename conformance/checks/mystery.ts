@@ -24,20 +24,29 @@ export const mysteryChecks: Check[] = [
     needs: ["tenantKey"],
     deviation: "mystery_tenant_allowed",
     async run({ http, tenantKey }) {
-      expectError(await http.get(`${M}/stats`, { key: tenantKey }), 403, "Insufficient permissions", "tenant key on GET /mystery/stats");
+      expectError(
+        await http.get(`${M}/stats`, { key: tenantKey }),
+        403,
+        "Insufficient permissions",
+        "tenant key on GET /mystery/stats",
+      );
     },
   },
   {
     ...base,
     id: "mystery.custodial-idempotency-key",
-    guards: "docs/reference/api-rules.md “Mystery commerce endpoints”; docs/reference/live-service.md “Purchases” and “Idempotency”",
+    guards:
+      "docs/reference/api-rules.md “Mystery commerce endpoints”; docs/reference/live-service.md “Purchases” and “Idempotency”",
     title: "Custodial purchase without Idempotency-Key → 400 missing_idempotency_key",
     rule: "POST /mystery/purchase: header Idempotency-Key required (400 missing_idempotency_key).",
     mode: "read-only",
     needs: ["partnerKey"],
     deviation: "mystery_idempotency_key_optional",
     async run({ http, partnerKey }) {
-      const r = await http.post(`${M}/purchase`, { key: partnerKey, body: { tier_id: 1, external_user_id: "conformance-user" } });
+      const r = await http.post(`${M}/purchase`, {
+        key: partnerKey,
+        body: { tier_id: 1, external_user_id: "conformance-user" },
+      });
       expectError(r, 400, "missing_idempotency_key", "POST /mystery/purchase without Idempotency-Key");
     },
   },
@@ -51,14 +60,18 @@ export const mysteryChecks: Check[] = [
     needs: ["partnerKey"],
     deviation: "mystery_unknown_tier_accepted",
     async run({ http, partnerKey }) {
-      const r = await http.post(`${M}/purchase/prepare`, { key: partnerKey, body: { wallet_address: WALLET, tier_id: 987654 } });
+      const r = await http.post(`${M}/purchase/prepare`, {
+        key: partnerKey,
+        body: { wallet_address: WALLET, tier_id: 987654 },
+      });
       expectError(r, 400, "invalid_tier", "prepare with tier 987654");
     },
   },
   {
     ...base,
     id: "mystery.price-query",
-    guards: "docs/reference/live-service.md “Mystery catalog, feeds and price” (GET /mystery/price: exactly one of card_id / token_id)",
+    guards:
+      "docs/reference/live-service.md “Mystery catalog, feeds and price” (GET /mystery/price: exactly one of card_id / token_id)",
     title: "GET /mystery/price needs exactly one of card_id / token_id",
     rule: "400 invalid_price_query without exactly one of card_id / token_id.",
     mode: "read-only",
@@ -66,7 +79,12 @@ export const mysteryChecks: Check[] = [
     deviation: "mystery_price_query_lenient",
     async run({ http, partnerKey }) {
       expectError(await http.get(`${M}/price`, { key: partnerKey }), 400, "invalid_price_query", "price with neither");
-      expectError(await http.get(`${M}/price`, { key: partnerKey, query: { card_id: "base1-4", token_id: "1" } }), 400, "invalid_price_query", "price with both");
+      expectError(
+        await http.get(`${M}/price`, { key: partnerKey, query: { card_id: "base1-4", token_id: "1" } }),
+        400,
+        "invalid_price_query",
+        "price with both",
+      );
     },
   },
   {
@@ -86,36 +104,51 @@ export const mysteryChecks: Check[] = [
       note(`market ${String(d.market_value_usdc)}, buyback ${String(d.buyback_price_usdc)}`);
       ensure(value > 0n, "market_value_usdc must be positive");
       const expected = (value * 85n) / 100n;
-      ensure(offer >= expected - 10_000n && offer <= expected + 10_000n, `buyback_price_usdc ${String(d.buyback_price_usdc)} is not 85% of ${String(d.market_value_usdc)}`);
+      ensure(
+        offer >= expected - 10_000n && offer <= expected + 10_000n,
+        `buyback_price_usdc ${String(d.buyback_price_usdc)} is not 85% of ${String(d.market_value_usdc)}`,
+      );
     },
   },
   {
     ...base,
     id: "mystery.catalog-tiers",
-    guards: "docs/reference/api-rules.md “Response envelope” (collections under named keys); docs/reference/live-service.md “Mystery catalog, feeds and price”",
+    guards:
+      "docs/reference/api-rules.md “Response envelope” (collections under named keys); docs/reference/live-service.md “Mystery catalog, feeds and price”",
     title: "GET /mystery/catalog lists tiers under data.tiers",
     rule: "List endpoints put collections under named keys in data (mystery catalog: data.tiers, data.games).",
     mode: "read-only",
     needs: ["partnerKey"],
     deviation: "mystery_catalog_bare_array",
     async run({ http, partnerKey }) {
-      const d = expectSuccess(await http.get(`${M}/catalog`, { key: partnerKey }), "GET /mystery/catalog").data as { tiers?: unknown; games?: unknown } | null;
+      const d = expectSuccess(await http.get(`${M}/catalog`, { key: partnerKey }), "GET /mystery/catalog").data as {
+        tiers?: unknown;
+        games?: unknown;
+      } | null;
       ensure(d && !Array.isArray(d) && Array.isArray(d.tiers), "data.tiers must be an array");
       ensure(Array.isArray(d.games), "data.games must be an array");
       for (const t of d.tiers as Array<Record<string, unknown>>) {
         ensure(typeof t.tier_id === "number", "tier_id must be a number");
-        ensure(typeof t.price_usdc === "string" || t.price_usdc === null, "price_usdc must be a string (partner money)");
+        ensure(
+          typeof t.price_usdc === "string" || t.price_usdc === null,
+          "price_usdc must be a string (partner money)",
+        );
         if (typeof t.price_usdc !== "string") continue;
         // Two spellings of one price agree: decimal USDC and integer micros (the display text's format is not specified).
         const m = micros(t.price_usdc);
-        if (t.price_micros !== undefined) ensure(t.price_micros === m.toString(), `tier ${String(t.tier_id)}: price_micros ${JSON.stringify(t.price_micros)} must be ${m} (price_usdc ${t.price_usdc})`);
+        if (t.price_micros !== undefined)
+          ensure(
+            t.price_micros === m.toString(),
+            `tier ${String(t.tier_id)}: price_micros ${JSON.stringify(t.price_micros)} must be ${m} (price_usdc ${t.price_usdc})`,
+          );
       }
     },
   },
   {
     ...base,
     id: "mystery.pool-wallet-invalid-address",
-    guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (pool wallet) and “Partner error codes” (invalid_address)",
+    guards:
+      "docs/reference/live-service.md “Buyback offers and the pool wallet” (pool wallet) and “Partner error codes” (invalid_address)",
     title: "PUT /mystery/pool-wallet with a bad body → 400 invalid_address",
     rule: "invalid_address also for a bad pool-wallet body.",
     mode: "read-only",
@@ -132,43 +165,88 @@ export const mysteryChecks: Check[] = [
     guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (pool_wallet_not_set)",
     title: "Pool wallet read before it is set → 404 pool_wallet_not_set; set then read back",
     rule: "GET /mystery/pool-wallet: 404 pool_wallet_not_set until PUT sets the active pool wallet.",
-    ...emulatorOnly("operator", "mints a partner key whose pool wallet was never set (a used key cannot show the 404)", ["partnerKey"]),
+    ...emulatorOnly(
+      "operator",
+      "mints a partner key whose pool wallet was never set (a used key cannot show the 404)",
+      ["partnerKey"],
+    ),
     deviation: "mystery_pool_wallet_not_set_code",
     async run({ http, partnerKey }) {
-      expectError(await http.get(`${M}/pool-wallet`, { key: partnerKey }), 404, "pool_wallet_not_set", "GET /mystery/pool-wallet on a fresh key");
-      expectSuccess(await http.call("PUT", `${M}/pool-wallet`, { key: partnerKey, body: { wallet_address: WALLET } }), "PUT /mystery/pool-wallet");
-      const d = expectSuccess(await http.get(`${M}/pool-wallet`, { key: partnerKey }), "GET after PUT").data as Record<string, unknown>;
-      ensure(String(d.address).toLowerCase() === WALLET.toLowerCase(), `pool wallet should read back ${WALLET}, got ${String(d.address)}`);
+      expectError(
+        await http.get(`${M}/pool-wallet`, { key: partnerKey }),
+        404,
+        "pool_wallet_not_set",
+        "GET /mystery/pool-wallet on a fresh key",
+      );
+      expectSuccess(
+        await http.call("PUT", `${M}/pool-wallet`, { key: partnerKey, body: { wallet_address: WALLET } }),
+        "PUT /mystery/pool-wallet",
+      );
+      const d = expectSuccess(await http.get(`${M}/pool-wallet`, { key: partnerKey }), "GET after PUT").data as Record<
+        string,
+        unknown
+      >;
+      ensure(
+        String(d.address).toLowerCase() === WALLET.toLowerCase(),
+        `pool wallet should read back ${WALLET}, got ${String(d.address)}`,
+      );
     },
   },
   {
     ...base,
     id: "mystery.payout-wallet",
-    guards: "docs/reference/api-rules.md “Error codes” (404 payout_wallet_not_set); docs/reference/live-service.md “Revenue share”",
+    guards:
+      "docs/reference/api-rules.md “Error codes” (404 payout_wallet_not_set); docs/reference/live-service.md “Revenue share”",
     title: "Payout wallet: 404 payout_wallet_not_set before set, bad body → 400 invalid_address",
     rule: "PUT /payout-wallet sets the payout wallet; bad body gives invalid_address; payout_wallet_not_set when read before set.",
     ...emulatorOnly("operator", "mints a TIER key with payout:manage whose payout wallet was never set"),
     deviation: "mystery_payout_wallet_lenient",
     async run({ http, control }) {
-      const key = await control!.newKey({ kind: "partner", billing_model: "TIER", scopes: ["packs:read", "payout:manage"] });
-      expectError(await http.get(`${M}/payout-wallet`, { key }), 404, "payout_wallet_not_set", "GET /mystery/payout-wallet before set");
-      expectError(await http.call("PUT", "/api/v1/payout-wallet", { key, body: { address: "not-an-address" } }), 400, "invalid_address", "PUT /payout-wallet bad body");
-      expectSuccess(await http.call("PUT", "/api/v1/payout-wallet", { key, body: { address: WALLET } }), "PUT /payout-wallet");
+      const key = await control!.newKey({
+        kind: "partner",
+        billing_model: "TIER",
+        scopes: ["packs:read", "payout:manage"],
+      });
+      expectError(
+        await http.get(`${M}/payout-wallet`, { key }),
+        404,
+        "payout_wallet_not_set",
+        "GET /mystery/payout-wallet before set",
+      );
+      expectError(
+        await http.call("PUT", "/api/v1/payout-wallet", { key, body: { address: "not-an-address" } }),
+        400,
+        "invalid_address",
+        "PUT /payout-wallet bad body",
+      );
+      expectSuccess(
+        await http.call("PUT", "/api/v1/payout-wallet", { key, body: { address: WALLET } }),
+        "PUT /payout-wallet",
+      );
     },
   },
   {
     ...base,
     id: "mystery.sellback-not-tier-partner",
-    guards: "docs/reference/api-rules.md “Error codes” (403 not_tier_partner); docs/reference/live-service.md “Sell-back”",
+    guards:
+      "docs/reference/api-rules.md “Error codes” (403 not_tier_partner); docs/reference/live-service.md “Sell-back”",
     title: "Sell-back with a POOL-model key → 403 not_tier_partner",
     rule: "Some mystery endpoints reject the wrong partner model with not_tier_partner (sell-back is TIER-only).",
     mode: "read-only",
     needs: ["partnerKey"],
     deviation: "mystery_sellback_any_model",
     async run({ http, partnerKey }) {
-      const terms = expectSuccess(await http.get(`${M}/terms`, { key: partnerKey }), "GET /mystery/terms").data as { billing_model?: unknown };
-      if (terms.billing_model !== "POOL") throw new NotApplicable(`needs a POOL partner key; --partner-key's billing model is ${String(terms.billing_model)}`);
-      const r = await http.post(`${M}/sellback/quote`, { key: partnerKey, body: { wallet_address: WALLET, token_ids: ["1"] } });
+      const terms = expectSuccess(await http.get(`${M}/terms`, { key: partnerKey }), "GET /mystery/terms").data as {
+        billing_model?: unknown;
+      };
+      if (terms.billing_model !== "POOL")
+        throw new NotApplicable(
+          `needs a POOL partner key; --partner-key's billing model is ${String(terms.billing_model)}`,
+        );
+      const r = await http.post(`${M}/sellback/quote`, {
+        key: partnerKey,
+        body: { wallet_address: WALLET, token_ids: ["1"] },
+      });
       expectError(r, 403, "not_tier_partner", "POOL key on POST /mystery/sellback/quote");
     },
   },
@@ -185,8 +263,18 @@ export const mysteryChecks: Check[] = [
       ensure(tierKey, "no TIER key");
       const key = tierKey;
       const ids = Array.from({ length: 51 }, (_, i) => String(i + 1));
-      expectError(await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: ids } }), 400, "too_many_tokens", "51 tokens");
-      expectError(await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: [] } }), 400, "invalid_token_ids", "no tokens");
+      expectError(
+        await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: ids } }),
+        400,
+        "too_many_tokens",
+        "51 tokens",
+      );
+      expectError(
+        await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: [] } }),
+        400,
+        "invalid_token_ids",
+        "no tokens",
+      );
     },
   },
   {
@@ -199,7 +287,10 @@ export const mysteryChecks: Check[] = [
     needs: ["partnerKey"],
     deviation: "mystery_phone_optional",
     async run({ http, partnerKey }) {
-      const r = await http.post(`${M}/redemption/quote`, { key: partnerKey, body: { purchase_id: 1, shipping_address: FR } });
+      const r = await http.post(`${M}/redemption/quote`, {
+        key: partnerKey,
+        body: { purchase_id: 1, shipping_address: FR },
+      });
       expectError(r, 400, "phone_required", "quote to FR without phone");
       const missing = await http.post(`${M}/redemption/quote`, { key: partnerKey, body: { purchase_id: 1 } });
       expectError(missing, 400, "missing_shipping_address", "quote without an address");
@@ -215,7 +306,12 @@ export const mysteryChecks: Check[] = [
     needs: ["partnerKey"],
     deviation: "mystery_status_filter_ignored",
     async run({ http, partnerKey }) {
-      expectError(await http.get(`${M}/redemptions`, { key: partnerKey, query: { status: "NOT_A_STATUS" } }), 400, "invalid_status", "?status=NOT_A_STATUS");
+      expectError(
+        await http.get(`${M}/redemptions`, { key: partnerKey, query: { status: "NOT_A_STATUS" } }),
+        400,
+        "invalid_status",
+        "?status=NOT_A_STATUS",
+      );
       const ok = expectSuccess(await http.get(`${M}/redemptions`, { key: partnerKey }), "GET /mystery/redemptions");
       ensure(Array.isArray((ok.data as { redemptions?: unknown }).redemptions), "data.redemptions must be an array");
     },
@@ -260,14 +356,25 @@ export const mysteryChecks: Check[] = [
     deviation: "mystery_receiver_signature_unchecked",
     async run({ http, partnerKey }) {
       const path = `${M}/buyback/424242424242/accept`;
-      expectError(await http.post(path, { key: partnerKey, body: {} }), 400, "invalid_receiver_signature", "accept without receiver_signature");
-      expectError(await http.post(path, { key: partnerKey, body: { receiver_signature: "0x1234" } }), 400, "invalid_receiver_signature", "accept with a 2-byte signature");
+      expectError(
+        await http.post(path, { key: partnerKey, body: {} }),
+        400,
+        "invalid_receiver_signature",
+        "accept without receiver_signature",
+      );
+      expectError(
+        await http.post(path, { key: partnerKey, body: { receiver_signature: "0x1234" } }),
+        400,
+        "invalid_receiver_signature",
+        "accept with a 2-byte signature",
+      );
     },
   },
   {
     ...base,
     id: "mystery.feed-paging",
-    guards: "docs/reference/live-service.md “Mystery catalog, feeds and price” (feeds) and “Pagination” (offset pagination, limit 1–100)",
+    guards:
+      "docs/reference/live-service.md “Mystery catalog, feeds and price” (feeds) and “Pagination” (offset pagination, limit 1–100)",
     title: "Reveal feeds list under data.items with pagination beside data; limit clamps to 100",
     rule: "GET /mystery/feed/recent and /feed/winners (SDK gacha.feed): rows under data.items, offset pagination beside data, limit 1–100 (clamped).",
     mode: "read-only",
@@ -275,13 +382,19 @@ export const mysteryChecks: Check[] = [
     deviation: "mystery_feed_pagination_in_data",
     async run({ http, partnerKey }) {
       for (const path of [`${M}/feed/recent`, `${M}/feed/winners`]) {
-        const b = expectSuccess(await http.get(path, { key: partnerKey, query: { limit: "500" } }), `GET ${path}?limit=500`) as { data: unknown; pagination?: unknown };
+        const b = expectSuccess(
+          await http.get(path, { key: partnerKey, query: { limit: "500" } }),
+          `GET ${path}?limit=500`,
+        ) as { data: unknown; pagination?: unknown };
         const d = b.data as { items?: unknown } | null;
         ensure(d && !Array.isArray(d) && Array.isArray(d.items), `${path}: data.items must be an array`);
         ensure(d.items.length <= 100, `${path}: limit=500 must clamp to at most 100 rows, got ${d.items.length}`);
         const p = b.pagination as Record<string, unknown> | undefined;
         ensure(p && typeof p === "object", `${path}: pagination must sit beside data in the envelope`);
-        ensure(p.limit === 100 && p.offset === 0 && typeof p.has_more === "boolean", `${path}: pagination should be {limit: 100, offset: 0, has_more}, got ${JSON.stringify(p)}`);
+        ensure(
+          p.limit === 100 && p.offset === 0 && typeof p.has_more === "boolean",
+          `${path}: pagination should be {limit: 100, offset: 0, has_more}, got ${JSON.stringify(p)}`,
+        );
       }
     },
   },
@@ -295,7 +408,12 @@ export const mysteryChecks: Check[] = [
     needs: ["partnerKey"],
     deviation: "mystery_collection_anonymous",
     async run({ http, partnerKey }) {
-      expectError(await http.get(`${M}/collection`, { key: partnerKey }), 400, "missing_user_identifier", "GET /mystery/collection without identity");
+      expectError(
+        await http.get(`${M}/collection`, { key: partnerKey }),
+        400,
+        "missing_user_identifier",
+        "GET /mystery/collection without identity",
+      );
     },
   },
   {
@@ -308,39 +426,65 @@ export const mysteryChecks: Check[] = [
     needs: ["partnerKey"],
     deviation: "mystery_ledger_anonymous",
     async run({ http, partnerKey }) {
-      expectError(await http.get("/api/v1/wallet/ledger", { key: partnerKey }), 400, "missing_user_identifier", "GET /wallet/ledger without identity");
+      expectError(
+        await http.get("/api/v1/wallet/ledger", { key: partnerKey }),
+        400,
+        "missing_user_identifier",
+        "GET /wallet/ledger without identity",
+      );
     },
   },
   {
     ...base,
     id: "mystery.terms-shape",
-    guards: "docs/reference/live-service.md “Revenue share” (revenue terms); docs/reference/sdk-shapes.md “Revenue shapes” (terms)",
-    title: "GET /mystery/terms: TIER 5% (500 bps, \"5.00\") paid quarterly, with the current period",
-    rule: "GET /mystery/terms (SDK cardos.revenue.terms): TIER partners earn 500 bps (\"5.00\"), QUARTERLY, current_period{kind, from, to, closes_at}; a POOL key sees 0 bps and no current period (null).",
+    guards:
+      "docs/reference/live-service.md “Revenue share” (revenue terms); docs/reference/sdk-shapes.md “Revenue shapes” (terms)",
+    title: 'GET /mystery/terms: TIER 5% (500 bps, "5.00") paid quarterly, with the current period',
+    rule: 'GET /mystery/terms (SDK cardos.revenue.terms): TIER partners earn 500 bps ("5.00"), QUARTERLY, current_period{kind, from, to, closes_at}; a POOL key sees 0 bps and no current period (null).',
     mode: "read-only",
     needs: ["partnerKey"],
     deviation: "mystery_terms_share_bps",
     async run({ http, partnerKey, control, note }) {
       // In emulator mode a TIER key shows the share; read-only uses the given key, whatever its model.
       const key = control ? await control.newKey({ kind: "partner", billing_model: "TIER" }) : partnerKey;
-      const d = expectSuccess(await http.get(`${M}/terms`, { key }), "GET /mystery/terms").data as Record<string, unknown>;
+      const d = expectSuccess(await http.get(`${M}/terms`, { key }), "GET /mystery/terms").data as Record<
+        string,
+        unknown
+      >;
       note(`billing_model ${String(d.billing_model)}, revenue_share_bps ${String(d.revenue_share_bps)}`);
-      ensure(d.billing_model === "TIER" || d.billing_model === "POOL", `billing_model must be TIER or POOL, got ${String(d.billing_model)}`);
+      ensure(
+        d.billing_model === "TIER" || d.billing_model === "POOL",
+        `billing_model must be TIER or POOL, got ${String(d.billing_model)}`,
+      );
       if (control) ensure(d.billing_model === "TIER", "a TIER key must read billing_model TIER");
       const [bps, pct] = d.billing_model === "TIER" ? [500, "5.00"] : [0, "0.00"];
-      ensure(d.revenue_share_bps === bps && d.revenue_share_pct === pct, `${String(d.billing_model)}: expected ${bps} bps ("${pct}"), got ${String(d.revenue_share_bps)} ("${String(d.revenue_share_pct)}")`);
-      ensure(d.payout_schedule === "QUARTERLY", `payout_schedule should be QUARTERLY, got ${String(d.payout_schedule)}`);
+      ensure(
+        d.revenue_share_bps === bps && d.revenue_share_pct === pct,
+        `${String(d.billing_model)}: expected ${bps} bps ("${pct}"), got ${String(d.revenue_share_bps)} ("${String(d.revenue_share_pct)}")`,
+      );
+      ensure(
+        d.payout_schedule === "QUARTERLY",
+        `payout_schedule should be QUARTERLY, got ${String(d.payout_schedule)}`,
+      );
       const p = d.current_period as Record<string, unknown> | null | undefined;
       if (d.billing_model === "POOL" && p === null) return; // no revenue-share period accrues on POOL
       ensure(p && typeof p === "object", "current_period must be an object");
-      for (const f of ["from", "to", "closes_at"]) ensure(typeof p[f] === "string" && !Number.isNaN(Date.parse(p[f] as string)), `current_period.${f} must be an ISO time`);
-      ensure(["QUARTERLY", "MONTHLY", "CUSTOM"].includes(p.kind as string), `current_period.kind must be QUARTERLY, MONTHLY or CUSTOM, got ${String(p.kind)}`);
+      for (const f of ["from", "to", "closes_at"])
+        ensure(
+          typeof p[f] === "string" && !Number.isNaN(Date.parse(p[f] as string)),
+          `current_period.${f} must be an ISO time`,
+        );
+      ensure(
+        ["QUARTERLY", "MONTHLY", "CUSTOM"].includes(p.kind as string),
+        `current_period.kind must be QUARTERLY, MONTHLY or CUSTOM, got ${String(p.kind)}`,
+      );
     },
   },
   {
     ...base,
     id: "mystery.payouts-outstanding",
-    guards: "docs/reference/live-service.md “Revenue share” (payouts and outstanding totals); docs/reference/sdk-shapes.md “Revenue shapes” (payouts)",
+    guards:
+      "docs/reference/live-service.md “Revenue share” (payouts and outstanding totals); docs/reference/sdk-shapes.md “Revenue shapes” (payouts)",
     title: "GET /mystery/payouts: statements under data.payouts beside outstanding_usdc, accruing, total_owed_usdc",
     rule: "GET /mystery/payouts: data{payouts[], outstanding_usdc, accruing, total_owed_usdc} + pagination (the SDK's outstanding() reads the totals beside the list).",
     mode: "read-only",
@@ -348,12 +492,18 @@ export const mysteryChecks: Check[] = [
     deviation: "mystery_payouts_without_totals",
     async run({ http, partnerKey, control }) {
       const key = control ? await control.newKey({ kind: "partner", billing_model: "TIER" }) : partnerKey;
-      const b = expectSuccess(await http.get(`${M}/payouts`, { key }), "GET /mystery/payouts") as { data: unknown; pagination?: unknown };
+      const b = expectSuccess(await http.get(`${M}/payouts`, { key }), "GET /mystery/payouts") as {
+        data: unknown;
+        pagination?: unknown;
+      };
       const d = b.data as Record<string, unknown> | null;
       ensure(d && !Array.isArray(d) && Array.isArray(d.payouts), "data.payouts must be an array");
       micros(d.outstanding_usdc);
       micros(d.total_owed_usdc);
-      ensure("accruing" in d && (d.accruing === null || typeof d.accruing === "object"), "data.accruing must be present (the open period, or null on POOL)");
+      ensure(
+        "accruing" in d && (d.accruing === null || typeof d.accruing === "object"),
+        "data.accruing must be present (the open period, or null on POOL)",
+      );
       if (control) ensure(d.accruing !== null, "a TIER key has an accruing open period");
       ensure(b.pagination && typeof b.pagination === "object", "pagination must sit beside data");
     },

@@ -74,7 +74,8 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.tenant-key-403",
-    guards: "docs/reference/api-rules.md “Error codes” (403 Insufficient permissions) and “Credits and billing” (billing rules)",
+    guards:
+      "docs/reference/api-rules.md “Error codes” (403 Insufficient permissions) and “Credits and billing” (billing rules)",
     profile: "pipeline",
     title: "A tenant key on a catalog route → 403, not charged",
     rule: "Missing scope or wrong key kind returns 403 (Insufficient permissions) and is never charged.",
@@ -102,7 +103,8 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.ratelimit-headers",
-    guards: "docs/reference/api-rules.md “Other limits” (Rate limit); docs/reference/live-service.md “Rate limits and caching”",
+    guards:
+      "docs/reference/api-rules.md “Other limits” (Rate limit); docs/reference/live-service.md “Rate limits and caching”",
     profile: "pipeline",
     title: "X-RateLimit-* on every response, counting down",
     rule: "X-RateLimit-* headers on every response; X-RateLimit-Limit shows the ceiling in force.",
@@ -111,7 +113,10 @@ export const pipelineChecks: Check[] = [
     async run({ http, partnerKey, control, note }) {
       const a = await http.get(PROBE, { key: partnerKey });
       const b = await http.get(MISSING, { key: partnerKey });
-      for (const [what, r] of [["200", a], ["404", b]] as const) {
+      for (const [what, r] of [
+        ["200", a],
+        ["404", b],
+      ] as const) {
         const limit = intHeader(r, "X-RateLimit-Limit", what);
         const remaining = intHeader(r, "X-RateLimit-Remaining", what);
         intHeader(r, "X-RateLimit-Reset", what);
@@ -124,21 +129,33 @@ export const pipelineChecks: Check[] = [
       ensure(rb < ra || ra === 0, `X-RateLimit-Remaining must count down (got ${ra} then ${rb})`);
       if (control) {
         // A fresh key: its own ceiling is in force (the IP's is far higher), and nothing else used it.
-        const { keys } = await control.request<{ keys: Array<{ key: string; rate_limit_per_min: number }> }>("GET", "/keys");
+        const { keys } = await control.request<{ keys: Array<{ key: string; rate_limit_per_min: number }> }>(
+          "GET",
+          "/keys",
+        );
         const ceiling = keys.find((k) => k.key === partnerKey)?.rate_limit_per_min;
         ensure(la === ceiling, `X-RateLimit-Limit must be the key's ceiling ${ceiling}, got ${la}`);
-        ensure(ra === la - 1 && rb === la - 2, `a fresh key's first two requests must leave ${la - 1} then ${la - 2}, got ${ra} then ${rb}`);
+        ensure(
+          ra === la - 1 && rb === la - 2,
+          `a fresh key's first two requests must leave ${la - 1} then ${la - 2}, got ${ra} then ${rb}`,
+        );
       }
       note(`limit ${a.headers["x-ratelimit-limit"]}/min`);
     },
   },
   {
     id: "pipeline.ratelimit-ceiling",
-    guards: "docs/reference/api-rules.md “Other limits” (Rate limit: X-RateLimit-Limit shows the ceiling in force); docs/reference/live-service.md “Rate limits and caching” (rolling 60 s)",
+    guards:
+      "docs/reference/api-rules.md “Other limits” (Rate limit: X-RateLimit-Limit shows the ceiling in force); docs/reference/live-service.md “Rate limits and caching” (rolling 60 s)",
     profile: "pipeline",
     title: "X-RateLimit-* count a key's window exactly, down to the 429 and back after it slides",
     rule: "X-RateLimit-Limit is the key's ceiling; each request leaves one fewer in X-RateLimit-Remaining; the refusal shows 0 and a Retry-After that reaches X-RateLimit-Reset; the window rolls over 60 s.",
-    ...emulatorOnly("operator", "mints a key with a chosen per-minute ceiling and advances a minute past its window", [], 4),
+    ...emulatorOnly(
+      "operator",
+      "mints a key with a chosen per-minute ceiling and advances a minute past its window",
+      [],
+      4,
+    ),
     deviation: "ratelimit_remaining_stale",
     async run({ http, control }) {
       const ceiling = 4;
@@ -147,12 +164,22 @@ export const pipelineChecks: Check[] = [
       for (let i = 1; i <= ceiling; i++) {
         const r = await http.get(PROBE, { key });
         expectSuccess(r, `request ${i} of ${ceiling}`);
-        ensure(intHeader(r, "X-RateLimit-Limit", `request ${i}`) === ceiling, `X-RateLimit-Limit must be the key's ceiling ${ceiling}, got ${r.headers["x-ratelimit-limit"]}`);
+        ensure(
+          intHeader(r, "X-RateLimit-Limit", `request ${i}`) === ceiling,
+          `X-RateLimit-Limit must be the key's ceiling ${ceiling}, got ${r.headers["x-ratelimit-limit"]}`,
+        );
         const remaining = intHeader(r, "X-RateLimit-Remaining", `request ${i}`);
-        ensure(remaining === ceiling - i, `request ${i} of ${ceiling} must leave ${ceiling - i}, X-RateLimit-Remaining says ${remaining}`);
+        ensure(
+          remaining === ceiling - i,
+          `request ${i} of ${ceiling} must leave ${ceiling - i}, X-RateLimit-Remaining says ${remaining}`,
+        );
         const at = intHeader(r, "X-RateLimit-Reset", `request ${i}`);
         // The virtual clock stands still: the oldest request, hence the reset, is the same for all.
-        if (i > 1) ensure(at === reset, `X-RateLimit-Reset must stay ${reset} while the window's oldest request is unchanged, got ${at}`);
+        if (i > 1)
+          ensure(
+            at === reset,
+            `X-RateLimit-Reset must stay ${reset} while the window's oldest request is unchanged, got ${at}`,
+          );
         reset = at;
       }
       const refused = await http.get(PROBE, { key });
@@ -163,13 +190,20 @@ export const pipelineChecks: Check[] = [
       await control!.advance(wait * 1000);
       const again = await http.get(PROBE, { key });
       expectSuccess(again, `a request ${wait} s later (Retry-After)`);
-      ensure(intHeader(again, "X-RateLimit-Remaining", "after the window slid") === ceiling - 1, `after the window slid one request is counted: expected ${ceiling - 1} left, got ${again.headers["x-ratelimit-remaining"]}`);
-      ensure(intHeader(again, "X-RateLimit-Reset", "after the window slid") > reset, "X-RateLimit-Reset must move on once the window slid");
+      ensure(
+        intHeader(again, "X-RateLimit-Remaining", "after the window slid") === ceiling - 1,
+        `after the window slid one request is counted: expected ${ceiling - 1} left, got ${again.headers["x-ratelimit-remaining"]}`,
+      );
+      ensure(
+        intHeader(again, "X-RateLimit-Reset", "after the window slid") > reset,
+        "X-RateLimit-Reset must move on once the window slid",
+      );
     },
   },
   {
     id: "pipeline.credit-headers",
-    guards: "docs/reference/api-rules.md “Credits and billing” (response headers on metered calls; 1 credit per catalog read)",
+    guards:
+      "docs/reference/api-rules.md “Credits and billing” (response headers on metered calls; 1 credit per catalog read)",
     profile: "pipeline",
     title: "Metered responses carry X-Credits-Cost and X-Credits-Remaining",
     rule: "Every metered response carries the credit headers; a catalog read costs 1 credit.",
@@ -178,7 +212,10 @@ export const pipelineChecks: Check[] = [
     async run({ http, partnerKey }) {
       const r = await http.get(PROBE, { key: partnerKey });
       expectSuccess(r, "GET a card");
-      ensure(intHeader(r, "X-Credits-Cost", "200") === 1, `X-Credits-Cost must be 1, got ${r.headers["x-credits-cost"]}`);
+      ensure(
+        intHeader(r, "X-Credits-Cost", "200") === 1,
+        `X-Credits-Cost must be 1, got ${r.headers["x-credits-cost"]}`,
+      );
       ensure(intHeader(r, "X-Credits-Remaining", "200") >= 0, "X-Credits-Remaining must be >= 0");
     },
   },
@@ -235,7 +272,8 @@ export const pipelineChecks: Check[] = [
   },
   {
     id: "pipeline.invalid-pagination",
-    guards: "docs/reference/api-rules.md “Error codes” (invalid_pagination); docs/reference/live-service.md “Pagination”",
+    guards:
+      "docs/reference/api-rules.md “Error codes” (invalid_pagination); docs/reference/live-service.md “Pagination”",
     profile: "pipeline",
     title: "limit/offset with no integer → 400 invalid_pagination",
     rule: "invalid_pagination when limit or offset has no integer at all.",
@@ -244,29 +282,45 @@ export const pipelineChecks: Check[] = [
     async run({ http, partnerKey }) {
       const queries: Record<string, string>[] = [{ limit: "abc" }, { offset: "x1" }];
       for (const query of queries)
-        expectError(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query }), 400, "invalid_pagination", `?${new URLSearchParams(query)}`);
+        expectError(
+          await http.get("/api/v1/pokemon/cards", { key: partnerKey, query }),
+          400,
+          "invalid_pagination",
+          `?${new URLSearchParams(query)}`,
+        );
     },
   },
   {
     id: "pipeline.limit-clamp",
-    guards: "docs/reference/api-rules.md “Other limits” (page_size up to 100); docs/reference/live-service.md “Pagination”",
+    guards:
+      "docs/reference/api-rules.md “Other limits” (page_size up to 100); docs/reference/live-service.md “Pagination”",
     profile: "pipeline",
     title: "limit is read as a leading integer and clamped to 100",
     rule: "A value with a leading integer is read like a leading-integer parse and clamped; page size up to 100.",
     ...runs("read-only", ["partnerKey"], 2),
     deviation: "no_limit_clamp",
     async run({ http, partnerKey }) {
-      const big = expectSuccess(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { limit: 500 } }), "limit=500");
+      const big = expectSuccess(
+        await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { limit: 500 } }),
+        "limit=500",
+      );
       ensure(Array.isArray(big.data) && big.data.length <= 100, `limit=500 must return at most 100 rows`);
       const pag = (big as { pagination?: { limit?: number } }).pagination;
       ensure(!pag || pag.limit === 100, `pagination.limit must be clamped to 100, got ${pag?.limit}`);
-      const lead = expectSuccess(await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { limit: "3abc" } }), "limit=3abc");
-      ensure(Array.isArray(lead.data) && lead.data.length <= 3, `limit=3abc must read as 3, got ${(lead.data as unknown[]).length} rows`);
+      const lead = expectSuccess(
+        await http.get("/api/v1/pokemon/cards", { key: partnerKey, query: { limit: "3abc" } }),
+        "limit=3abc",
+      );
+      ensure(
+        Array.isArray(lead.data) && lead.data.length <= 3,
+        `limit=3abc must read as 3, got ${(lead.data as unknown[]).length} rows`,
+      );
     },
   },
   {
     id: "pipeline.identifier-too-long",
-    guards: "docs/reference/api-rules.md “Other limits” (identifier length 255) and “Error codes” (identifier_too_long)",
+    guards:
+      "docs/reference/api-rules.md “Other limits” (identifier length 255) and “Error codes” (identifier_too_long)",
     profile: "pipeline",
     title: "Identifiers over 255 characters → 400 identifier_too_long",
     rule: "identifier_too_long: identifier over 255 characters.",
@@ -283,7 +337,12 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Past the per-key ceiling → 429 rate_limited with Retry-After, not charged",
     rule: "429 rate_limited: read Retry-After and X-RateLimit-Reset; not charged.",
-    ...emulatorOnly("operator", "mints a key with a 2-per-minute ceiling and advances a minute past it (the partner key's own window would stall every later check)", [], 2),
+    ...emulatorOnly(
+      "operator",
+      "mints a key with a 2-per-minute ceiling and advances a minute past it (the partner key's own window would stall every later check)",
+      [],
+      2,
+    ),
     deviation: "no_retry_after",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], rate_limit_per_min: 2 });
@@ -330,7 +389,10 @@ export const pipelineChecks: Check[] = [
       const key = await control!.newKey({ kind: "legacy" });
       const r = await http.get(PROBE, { key });
       expectSuccess(r, "legacy read");
-      ensure(r.headers["x-credits-metering"] === "unmetered", `X-Credits-Metering must be "unmetered", got ${r.headers["x-credits-metering"]}`);
+      ensure(
+        r.headers["x-credits-metering"] === "unmetered",
+        `X-Credits-Metering must be "unmetered", got ${r.headers["x-credits-metering"]}`,
+      );
     },
   },
 ];

@@ -21,39 +21,67 @@ const base = { profile: "mystery" as const, credits: 0 };
 async function withFundedUser(ctx: CheckContext, body: (user: string) => Promise<void>): Promise<void> {
   await isolatedCheck(ctx, async () => {
     const user = "conformance-custodial-user";
-    await ctx.control!.request("POST", "/mystery/custodial/fund", { key: ctx.partnerKey, external_user_id: user, usdc: "100" });
+    await ctx.control!.request("POST", "/mystery/custodial/fund", {
+      key: ctx.partnerKey,
+      external_user_id: user,
+      usdc: "100",
+    });
     await body(user);
   });
 }
 
 const wallet = async (ctx: CheckContext, user: string) =>
-  (expectSuccess(await ctx.http.get("/api/v1/wallet/balance", { key: ctx.partnerKey, query: { external_user_id: user } }), "wallet balance").data as { wallet: { balance: string; reserved: string } }).wallet;
+  (
+    expectSuccess(
+      await ctx.http.get("/api/v1/wallet/balance", { key: ctx.partnerKey, query: { external_user_id: user } }),
+      "wallet balance",
+    ).data as { wallet: { balance: string; reserved: string } }
+  ).wallet;
 
 export const purchaseChecks: Check[] = [
   {
     ...base,
     id: "purchases.custodial-reserved",
-    guards: "docs/reference/sdk-shapes.md “Mystery pack methods” (gacha.purchase → 202 Purchase, status RESERVED); docs/reference/live-service.md “Purchases” (202 RESERVED with credits held)",
+    guards:
+      "docs/reference/sdk-shapes.md “Mystery pack methods” (gacha.purchase → 202 Purchase, status RESERVED); docs/reference/live-service.md “Purchases” (202 RESERVED with credits held)",
     title: "Custodial purchase → 202 RESERVED, price held, on-chain fields null",
     rule: "POST /mystery/purchase answers 202 with status RESERVED and custody CUSTODIAL; the price is held on the end user's balance (reserved, not yet debited) and onchain_request_id, transaction_hash and submitted_at are null until the relayer sends it.",
-    ...emulatorOnly("operator", "credits an end user's custodial USDC balance (POST /_emulator/mystery/custodial/fund)", ["partnerKey"]),
+    ...emulatorOnly(
+      "operator",
+      "credits an end user's custodial USDC balance (POST /_emulator/mystery/custodial/fund)",
+      ["partnerKey"],
+    ),
     deviation: "purchases_custodial_answers_submitted",
     applicable: chainMissing,
     async run(ctx) {
       await withFundedUser(ctx, async (user) => {
-        const r = await ctx.http.post(`${M}/purchase`, { key: ctx.partnerKey, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": "conformance-reserved-1" } });
+        const r = await ctx.http.post(`${M}/purchase`, {
+          key: ctx.partnerKey,
+          body: { tier_id: 1, external_user_id: user },
+          headers: { "Idempotency-Key": "conformance-reserved-1" },
+        });
         const p = expectSuccess(r, "custodial purchase", 202).data as Record<string, unknown>;
-        ensure(p.status === "RESERVED" && p.custody === "CUSTODIAL", `202 must be RESERVED / CUSTODIAL, got ${String(p.status)} / ${String(p.custody)}`);
-        ensure(p.onchain_request_id === null && p.transaction_hash === null && p.submitted_at === null, `on-chain fields must be null on the 202: ${r.text.slice(0, 240)}`);
+        ensure(
+          p.status === "RESERVED" && p.custody === "CUSTODIAL",
+          `202 must be RESERVED / CUSTODIAL, got ${String(p.status)} / ${String(p.custody)}`,
+        );
+        ensure(
+          p.onchain_request_id === null && p.transaction_hash === null && p.submitted_at === null,
+          `on-chain fields must be null on the 202: ${r.text.slice(0, 240)}`,
+        );
         const w = await wallet(ctx, user);
-        ensure(w.balance === "100000000" && BigInt(w.reserved) === BigInt(p.price as string), `the price is held, not debited: ${JSON.stringify(w)}`);
+        ensure(
+          w.balance === "100000000" && BigInt(w.reserved) === BigInt(p.price as string),
+          `the price is held, not debited: ${JSON.stringify(w)}`,
+        );
       });
     },
   },
   {
     ...base,
     id: "purchases.status-filters",
-    guards: "docs/reference/sdk-shapes.md “Purchase shapes” PurchaseStatus (8 values); docs/reference/sdk-shapes.md “Mystery pack methods” (listPurchases, 400 invalid_status)",
+    guards:
+      "docs/reference/sdk-shapes.md “Purchase shapes” PurchaseStatus (8 values); docs/reference/sdk-shapes.md “Mystery pack methods” (listPurchases, 400 invalid_status)",
     title: "Every purchase status is a ?status= filter; an unknown one is 400 invalid_status",
     rule: "GET /mystery/purchases?status= takes PENDING, RESERVED, SUBMITTING, SUBMITTED, FULFILLED, PARTIALLY_FULFILLED, REFUNDED and FAILED (each lists only purchases in that status); anything else is 400 invalid_status.",
     mode: "read-only",
@@ -62,17 +90,25 @@ export const purchaseChecks: Check[] = [
     async run(ctx) {
       for (const status of STATUSES) {
         const r = await ctx.http.get(`${M}/purchases`, { key: ctx.partnerKey, query: { status, limit: "100" } });
-        const rows = (expectSuccess(r, `GET /mystery/purchases?status=${status}`).data as { purchases: Array<{ status: string }> }).purchases;
+        const rows = (
+          expectSuccess(r, `GET /mystery/purchases?status=${status}`).data as { purchases: Array<{ status: string }> }
+        ).purchases;
         ensure(Array.isArray(rows), `status=${status}: data.purchases must be an array`);
         for (const row of rows) ensure(row.status === status, `status=${status} listed a ${row.status} purchase`);
       }
-      expectError(await ctx.http.get(`${M}/purchases`, { key: ctx.partnerKey, query: { status: "DONE" } }), 400, "invalid_status", "GET /mystery/purchases?status=DONE");
+      expectError(
+        await ctx.http.get(`${M}/purchases`, { key: ctx.partnerKey, query: { status: "DONE" } }),
+        400,
+        "invalid_status",
+        "GET /mystery/purchases?status=DONE",
+      );
     },
   },
   {
     ...base,
     id: "purchases.relayer-disabled",
-    guards: "docs/reference/live-service.md “Partner error codes” and “Purchases” (503 relayer_disabled); docs/reference/sdk-shapes.md “Errors the SDK raises”–1.6 (503 retryable, Retry-After)",
+    guards:
+      "docs/reference/live-service.md “Partner error codes” and “Purchases” (503 relayer_disabled); docs/reference/sdk-shapes.md “Errors the SDK raises”–1.6 (503 retryable, Retry-After)",
     title: "Relayer paused → custodial purchase 503 relayer_disabled (retryable), nothing held",
     rule: "While the relayer is paused, POST /mystery/purchase is 503 relayer_disabled with retryable: true and a Retry-After header, and holds nothing on the end user's balance.",
     ...emulatorOnly("operator", "pauses the relayer", ["partnerKey"]),
@@ -81,10 +117,19 @@ export const purchaseChecks: Check[] = [
     async run(ctx) {
       await withFundedUser(ctx, async (user) => {
         await ctx.control!.request("POST", "/mystery/relayer", { enabled: false });
-        const r = await ctx.http.post(`${M}/purchase`, { key: ctx.partnerKey, body: { tier_id: 1, external_user_id: user }, headers: { "Idempotency-Key": "conformance-relayer-1" } });
-        const b = expectError(r, 503, "relayer_disabled", "custodial purchase with the relayer paused") as { retryable?: unknown };
+        const r = await ctx.http.post(`${M}/purchase`, {
+          key: ctx.partnerKey,
+          body: { tier_id: 1, external_user_id: user },
+          headers: { "Idempotency-Key": "conformance-relayer-1" },
+        });
+        const b = expectError(r, 503, "relayer_disabled", "custodial purchase with the relayer paused") as {
+          retryable?: unknown;
+        };
         ensure(b.retryable === true, `relayer_disabled must say retryable: true, got ${r.text.slice(0, 200)}`);
-        ensure(Number(r.headers["retry-after"]) > 0, `relayer_disabled must carry Retry-After, got ${JSON.stringify(r.headers["retry-after"] ?? null)}`);
+        ensure(
+          Number(r.headers["retry-after"]) > 0,
+          `relayer_disabled must carry Retry-After, got ${JSON.stringify(r.headers["retry-after"] ?? null)}`,
+        );
         const w = await wallet(ctx, user);
         ensure(w.reserved === "0" && w.balance === "100000000", `nothing may be held: ${JSON.stringify(w)}`);
       });
@@ -98,21 +143,24 @@ export const PURCHASE_LIFECYCLES = {
     emulatorOnly: { power: "operator" as const, what: "credits an end user's custodial USDC balance" },
     profile: "mystery" as const,
     rule: "A custodial purchase answered RESERVED goes SUBMITTING → SUBMITTED → FULFILLED on the clock (polled as the SDK's waitForReveal does), one webhook per step, the hold settled once.",
-    guards: "docs/reference/sdk-shapes.md “Polling” (polling) and “Mystery pack methods”; docs/reference/live-service.md “Purchases” (202 RESERVED → relayer → SUBMITTED → FULFILLED)",
+    guards:
+      "docs/reference/sdk-shapes.md “Polling” (polling) and “Mystery pack methods”; docs/reference/live-service.md “Purchases” (202 RESERVED → relayer → SUBMITTED → FULFILLED)",
     deviation: "lifecycle_custodial_stuck_reserved",
   },
   "mystery-relayer-paused": {
     emulatorOnly: { power: "operator" as const, what: "pauses and resumes the relayer" },
     profile: "mystery" as const,
     rule: "A purchase held while the relayer is paused waits PENDING and is relayed to FULFILLED once the relayer is back.",
-    guards: "docs/reference/sdk-shapes.md “Purchase shapes” PurchaseStatus (PENDING); docs/reference/live-service.md “Partner error codes” (relayer_disabled)",
+    guards:
+      "docs/reference/sdk-shapes.md “Purchase shapes” PurchaseStatus (PENDING); docs/reference/live-service.md “Partner error codes” (relayer_disabled)",
     deviation: "lifecycle_pending_dropped",
   },
   "mystery-relayed-accept": {
     emulatorOnly: { power: "operator" as const, what: "pins a card's oracle value for the buyback offer" },
     profile: "mystery" as const,
     rule: "accept/prepare hands the holder the offer's EIP-712 OfferRequest; the holder's signature of it is accepted and relayed.",
-    guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (typed_data: primaryType OfferRequest, message fields); docs/reference/sdk-shapes.md “Buyback shapes” BuybackTypedData",
+    guards:
+      "docs/reference/live-service.md “Buyback offers and the pool wallet” (typed_data: primaryType OfferRequest, message fields); docs/reference/sdk-shapes.md “Buyback shapes” BuybackTypedData",
     deviation: "lifecycle_accept_receiver_acceptance",
   },
 };

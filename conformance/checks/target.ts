@@ -14,7 +14,8 @@ interface ChainInfo {
 export async function chainMissing({ http, control }: ApplicabilityContext): Promise<string | null> {
   if (!control) return null;
   const res = await http.get("/_emulator/chain");
-  if (res.status === 503) return "needs the local chain, and the emulator runs without one (GET /_emulator/chain → 503 chain_unavailable)";
+  if (res.status === 503)
+    return "needs the local chain, and the emulator runs without one (GET /_emulator/chain → 503 chain_unavailable)";
   return null;
 }
 
@@ -26,6 +27,7 @@ export async function rpcMissing(ctx: ApplicabilityContext): Promise<string | nu
   const res = await ctx.http.get("/_emulator/chain");
   if (res.status !== 200) return null;
   const info = (res.body as { data?: ChainInfo } | null)?.data;
-  if (!info?.rpcUrl) return "signs transactions over JSON-RPC, and the emulator's chain has no rpcUrl (started in-process only)";
+  if (!info?.rpcUrl)
+    return "signs transactions over JSON-RPC, and the emulator's chain has no rpcUrl (started in-process only)";
   return null;
 }

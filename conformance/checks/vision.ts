@@ -29,10 +29,18 @@ export const visionChecks: Check[] = [
     ...runs("read-only", ["partnerKey"]),
     deviation: "vision_error_charged",
     async run({ http, partnerKey }) {
-      const before = (expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as { balance: number }).balance;
-      const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: "http://images.example.com/card.png" } });
+      const before = (
+        expectSuccess(await http.get(USAGE, { key: partnerKey }), "GET /account/usage").data as { balance: number }
+      ).balance;
+      const r = await http.post(IDENTIFY, {
+        key: partnerKey,
+        body: { image_url: "http://images.example.com/card.png" },
+      });
       expectError(r, 400, "image_url_not_allowed", "identify with an http URL");
-      ensure(intHeader(r, "X-Credits-Cost", "refunded identify") === 0, "a refunded identify reports X-Credits-Cost: 0");
+      ensure(
+        intHeader(r, "X-Credits-Cost", "refunded identify") === 0,
+        "a refunded identify reports X-Credits-Cost: 0",
+      );
       ensure(intHeader(r, "X-Credits-Remaining", "refunded identify") === before, `the balance must stay ${before}`);
     },
   },
@@ -45,7 +53,12 @@ export const visionChecks: Check[] = [
     ...runs("read-only", ["partnerKey"]),
     deviation: "vision_image_required_wrong_code",
     async run({ http, partnerKey }) {
-      expectError(await http.post(IDENTIFY, { key: partnerKey, body: {} }), 400, "image_required", "identify with an empty body");
+      expectError(
+        await http.post(IDENTIFY, { key: partnerKey, body: {} }),
+        400,
+        "image_required",
+        "identify with an empty body",
+      );
     },
   },
   {
@@ -57,8 +70,18 @@ export const visionChecks: Check[] = [
     ...runs("read-only", ["partnerKey"]),
     deviation: "vision_allows_http",
     async run({ http, partnerKey }) {
-      for (const url of ["http://images.example.com/card.png", "https://127.0.0.1/card.png", "https://169.254.169.254/latest", "https://192.168.0.10/card.png"])
-        expectError(await http.post(IDENTIFY, { key: partnerKey, body: { image_url: url } }), 400, "image_url_not_allowed", url);
+      for (const url of [
+        "http://images.example.com/card.png",
+        "https://127.0.0.1/card.png",
+        "https://169.254.169.254/latest",
+        "https://192.168.0.10/card.png",
+      ])
+        expectError(
+          await http.post(IDENTIFY, { key: partnerKey, body: { image_url: url } }),
+          400,
+          "image_url_not_allowed",
+          url,
+        );
     },
   },
   {
@@ -77,7 +100,13 @@ export const visionChecks: Check[] = [
         [{ include: "everything" }, "invalid_include"],
         [{ expansion_ids: 42 }, "invalid_expansion_ids"],
       ];
-      for (const [opts, code] of cases) expectError(await http.post(IDENTIFY, { key: partnerKey, body: { image_url: url, ...opts } }), 400, code, JSON.stringify(opts));
+      for (const [opts, code] of cases)
+        expectError(
+          await http.post(IDENTIFY, { key: partnerKey, body: { image_url: url, ...opts } }),
+          400,
+          code,
+          JSON.stringify(opts),
+        );
     },
   },
   {
@@ -103,10 +132,17 @@ export const visionChecks: Check[] = [
     deviation: "vision_no_feedback_id",
     async run({ http, partnerKey, note }) {
       const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: await cardImage(http, partnerKey) } });
-      const d = expectSuccess(r, "identify a fixture card").data as { feedback_id?: unknown; matched?: unknown; match?: { card_id?: unknown; confidence?: unknown } };
+      const d = expectSuccess(r, "identify a fixture card").data as {
+        feedback_id?: unknown;
+        matched?: unknown;
+        match?: { card_id?: unknown; confidence?: unknown };
+      };
       ensure(intHeader(r, "X-Credits-Cost", "identify") === 5, "identify costs 5 credits");
       ensure(typeof d.feedback_id === "string" && d.feedback_id.length > 0, "the result must carry a feedback_id");
-      ensure(d.matched === true && d.match?.card_id === "base1-4", `the fixture image of base1-4 must identify base1-4, got ${JSON.stringify(d.match?.card_id)}`);
+      ensure(
+        d.matched === true && d.match?.card_id === "base1-4",
+        `the fixture image of base1-4 must identify base1-4, got ${JSON.stringify(d.match?.card_id)}`,
+      );
       const c = await http.post(`${IDENTIFY}/${d.feedback_id}/confirm`, { key: partnerKey, body: {} });
       expectSuccess(c, "confirm the match");
       ensure(intHeader(c, "X-Credits-Cost", "confirm") === 0, "confirming costs 0");
@@ -122,12 +158,18 @@ export const visionChecks: Check[] = [
     ...runs("sandbox", ["partnerKey"], 6),
     deviation: "vision_no_match_free",
     async run({ http, partnerKey }) {
-      const set = expectSuccess(await http.get("/api/v1/pokemon/expansions/base1", { key: partnerKey }), "GET /pokemon/expansions/base1").data as { logo?: unknown };
+      const set = expectSuccess(
+        await http.get("/api/v1/pokemon/expansions/base1", { key: partnerKey }),
+        "GET /pokemon/expansions/base1",
+      ).data as { logo?: unknown };
       ensure(typeof set.logo === "string", `the expansion must carry its logo URL, got ${JSON.stringify(set.logo)}`);
       const r = await http.post(IDENTIFY, { key: partnerKey, body: { image_url: set.logo } });
       const d = expectSuccess(r, "identify a set logo").data as { matched?: unknown };
       ensure(d.matched === false, "a set logo is not a card: no match");
-      ensure(intHeader(r, "X-Credits-Cost", "no-match") === 5, `a no-match costs 5, X-Credits-Cost says ${r.headers["x-credits-cost"]}`);
+      ensure(
+        intHeader(r, "X-Credits-Cost", "no-match") === 5,
+        `a no-match costs 5, X-Credits-Cost says ${r.headers["x-credits-cost"]}`,
+      );
     },
   },
   {

@@ -10,11 +10,26 @@ import { walkOffset } from "../paging.ts";
 // announcements) and clean up after themselves; emulator ones drive the clock
 // and operator actions through /_emulator.
 
-const US = { name: "Conformance Check", street1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701", country: "US" };
+const US = {
+  name: "Conformance Check",
+  street1: "100 Congress Ave",
+  city: "Austin",
+  state: "TX",
+  zip: "78701",
+  country: "US",
+};
 const DE = { name: "Conformance Check", street1: "Unter den Linden 1", city: "Berlin", zip: "10117", country: "DE" };
 const MISSING_CARD = "CARD-CONFORMANCE0";
 
-type Card = { unique_id?: unknown; identity?: { status?: unknown }; pricing?: { status?: unknown; market_price?: unknown }; insured_price?: unknown; declared_value?: unknown; location?: unknown; status?: unknown };
+type Card = {
+  unique_id?: unknown;
+  identity?: { status?: unknown };
+  pricing?: { status?: unknown; market_price?: unknown };
+  insured_price?: unknown;
+  declared_value?: unknown;
+  location?: unknown;
+  status?: unknown;
+};
 type Data = Record<string, unknown>;
 
 /** Warehouse error envelope: {success:false, message, error:<human>, code}. */
@@ -22,31 +37,52 @@ function expectWhError(r: HttpResult, status: number, code: string, what: string
   expectStatus(r, status, what);
   const b = env(r);
   ensure(b.success === false, `${what}: error body must have success:false`);
-  ensure(typeof b.message === "string" && typeof b.error === "string", `${what}: warehouse errors carry a message and a human-readable error`);
-  ensure(b.code === code, `${what}: expected code "${code}", got code "${String(b.code)}" (error "${String(b.error)}")`);
+  ensure(
+    typeof b.message === "string" && typeof b.error === "string",
+    `${what}: warehouse errors carry a message and a human-readable error`,
+  );
+  ensure(
+    b.code === code,
+    `${what}: expected code "${code}", got code "${String(b.code)}" (error "${String(b.error)}")`,
+  );
   return b as Data;
 }
 
 export const data = (r: HttpResult, what: string, status = 200) => expectSuccess(r, what, status).data as Data;
 
 async function firstCards(ctx: CheckContext, query: Record<string, string | number> = {}): Promise<Card[]> {
-  const d = data(await ctx.http.get("/api/v1/cards", { key: ctx.tenantKey, query: { since: 0, limit: 100, ...query } }), "GET /cards");
+  const d = data(
+    await ctx.http.get("/api/v1/cards", { key: ctx.tenantKey, query: { since: 0, limit: 100, ...query } }),
+    "GET /cards",
+  );
   ensure(Array.isArray(d.cards), "GET /cards: data.cards must be an array");
   return d.cards as Card[];
 }
 
 /** A card that can be quoted (published, in the vault, available), from the offset inventory listing. */
 export async function shippableCard(ctx: CheckContext): Promise<string> {
-  const d = data(await ctx.http.get("/api/v1/inventory", { key: ctx.tenantKey, query: { limit: 100, status: "AVAILABLE", type: "all" } }), "GET /inventory");
+  const d = data(
+    await ctx.http.get("/api/v1/inventory", {
+      key: ctx.tenantKey,
+      query: { limit: 100, status: "AVAILABLE", type: "all" },
+    }),
+    "GET /inventory",
+  );
   const card = (d.cards as Card[]).find((c) => c.identity?.status === "confirmed" && c.location === "OFFCHAIN");
   ensure(card, "the tenant has no shippable card (confirmed identity, OFFCHAIN, AVAILABLE) to run this check with");
   return card.unique_id as string;
 }
 
 async function quote(ctx: CheckContext, id: string) {
-  const d = data(await ctx.http.post("/api/v1/shipping-quote", { key: ctx.tenantKey, body: { unique_ids: [id], address: US } }), "POST /shipping-quote");
+  const d = data(
+    await ctx.http.post("/api/v1/shipping-quote", { key: ctx.tenantKey, body: { unique_ids: [id], address: US } }),
+    "POST /shipping-quote",
+  );
   const rates = d.rates as { rate_id: string }[];
-  ensure(typeof d.order_id === "number" && Array.isArray(rates) && rates.length > 0, "a quote must carry an integer order_id and rates with rate_id");
+  ensure(
+    typeof d.order_id === "number" && Array.isArray(rates) && rates.length > 0,
+    "a quote must carry an integer order_id and rates with rate_id",
+  );
   return { order_id: d.order_id, rate_id: rates[0].rate_id };
 }
 
@@ -55,13 +91,21 @@ async function placeOrder(ctx: CheckContext, id: string) {
   const q = await quote(ctx, id);
   data(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: q }), "POST /orders", 202);
   if (ctx.control) await ctx.control.advance(5_000);
-  else await waitFor(ctx, `order ${q.order_id}'s label`, async () => ((await getOrder(ctx, q.order_id)).status === "LABEL_PURCHASED" ? true : undefined), 30_000);
+  else
+    await waitFor(
+      ctx,
+      `order ${q.order_id}'s label`,
+      async () => ((await getOrder(ctx, q.order_id)).status === "LABEL_PURCHASED" ? true : undefined),
+      30_000,
+    );
   return q.order_id;
 }
 
-const getOrder = async (ctx: CheckContext, id: number) => data(await ctx.http.get(`/api/v1/orders/${id}`, { key: ctx.tenantKey }), `GET /orders/${id}`);
+const getOrder = async (ctx: CheckContext, id: number) =>
+  data(await ctx.http.get(`/api/v1/orders/${id}`, { key: ctx.tenantKey }), `GET /orders/${id}`);
 /** Gives an order's card back (the label voided): a used target keeps its shippable cards for later runs. */
-const cancelOrder = async (ctx: CheckContext, id: number) => ctx.http.post(`/api/v1/orders/${id}/cancel`, { key: ctx.tenantKey, body: {} });
+const cancelOrder = async (ctx: CheckContext, id: number) =>
+  ctx.http.post(`/api/v1/orders/${id}/cancel`, { key: ctx.tenantKey, body: {} });
 
 export const warehouseChecks: Check[] = [
   {
@@ -111,22 +155,37 @@ export const warehouseChecks: Check[] = [
       let pages = 0;
       for (;;) {
         ensure(++pages <= 60, "the sweep did not end within 60 pages");
-        const page = data(await http.get("/api/v1/cards", { key: tenantKey, query: { since, limit } }), `GET /cards?since=${since}&limit=${limit}`);
+        const page = data(
+          await http.get("/api/v1/cards", { key: tenantKey, query: { since, limit } }),
+          `GET /cards?since=${since}&limit=${limit}`,
+        );
         const cards = page.cards as Card[];
-        ensure(Array.isArray(cards) && cards.length <= limit, `data.cards must be an array of at most ${limit} (limit) cards`);
+        ensure(
+          Array.isArray(cards) && cards.length <= limit,
+          `data.cards must be an array of at most ${limit} (limit) cards`,
+        );
         for (const c of cards) {
           ensure(!seen.has(c.unique_id), `page ${pages} repeats card ${String(c.unique_id)}`);
           seen.add(c.unique_id);
         }
         const next = page.next_cursor;
         if (next === null || next === undefined) break;
-        ensure(typeof next === "string" && next.startsWith("r:"), `next_cursor must be an opaque string starting with r:, got ${JSON.stringify(next)}`);
+        ensure(
+          typeof next === "string" && next.startsWith("r:"),
+          `next_cursor must be an opaque string starting with r:, got ${JSON.stringify(next)}`,
+        );
         ensure(cards.length > 0, "a page with a next_cursor must not be empty");
         since = next;
       }
       if (whole.length < 100) {
         const missing = whole.filter((c) => !seen.has(c.unique_id));
-        ensure(missing.length === 0 && seen.size === whole.length, `the sweep saw ${seen.size} cards; one page of 100 lists ${whole.length} (missing ${missing.map((c) => String(c.unique_id)).slice(0, 3).join(", ")})`);
+        ensure(
+          missing.length === 0 && seen.size === whole.length,
+          `the sweep saw ${seen.size} cards; one page of 100 lists ${whole.length} (missing ${missing
+            .map((c) => String(c.unique_id))
+            .slice(0, 3)
+            .join(", ")})`,
+        );
       }
       note(`${seen.size} cards in ${pages} pages of ${limit}`);
     },
@@ -143,22 +202,47 @@ export const warehouseChecks: Check[] = [
       const cards = await firstCards(ctx, { type: "all" });
       for (const c of cards) {
         const id = String(c.unique_id);
-        ensure(typeof c.unique_id === "string" && id.startsWith("CARD-") && id.length <= 22, `unique_id ${JSON.stringify(c.unique_id)} must start with CARD- and be at most 22 characters`);
+        ensure(
+          typeof c.unique_id === "string" && id.startsWith("CARD-") && id.length <= 22,
+          `unique_id ${JSON.stringify(c.unique_id)} must start with CARD- and be at most 22 characters`,
+        );
         if (c.identity?.status === "unconfirmed" && c.pricing)
-          ensure(c.pricing.status === "unverified" && c.pricing.market_price === null, `${id}: a pending identity must be unverified with a null market price`);
+          ensure(
+            c.pricing.status === "unverified" && c.pricing.market_price === null,
+            `${id}: a pending identity must be unverified with a null market price`,
+          );
         if (c.pricing?.status === "unpriced" || c.pricing?.status === "unverified")
-          ensure(c.pricing.market_price === null && (c.insured_price ?? null) === null, `${id}: ${c.pricing.status} cards have null market and insured prices`);
+          ensure(
+            c.pricing.market_price === null && (c.insured_price ?? null) === null,
+            `${id}: ${c.pricing.status} cards have null market and insured prices`,
+          );
         if (c.pricing?.status === "priced") {
-          ensure(typeof c.pricing.market_price === "string" && /^\d+(\.\d+)?$/.test(c.pricing.market_price), `${id}: a priced card's market_price must be a USD decimal string, got ${JSON.stringify(c.pricing.market_price)}`);
-          ensure(c.insured_price === undefined || typeof c.insured_price === "string", `${id}: insured_price must be a decimal string`);
+          ensure(
+            typeof c.pricing.market_price === "string" && /^\d+(\.\d+)?$/.test(c.pricing.market_price),
+            `${id}: a priced card's market_price must be a USD decimal string, got ${JSON.stringify(c.pricing.market_price)}`,
+          );
+          ensure(
+            c.insured_price === undefined || typeof c.insured_price === "string",
+            `${id}: insured_price must be a decimal string`,
+          );
         }
         const dv = c.declared_value as { amount?: unknown; source?: unknown } | null | undefined;
-        if (dv) ensure(Number.isInteger(dv.amount) && typeof dv.source === "string", `${id}: declared_value must be {amount: integer USD cents, source}`);
+        if (dv)
+          ensure(
+            Number.isInteger(dv.amount) && typeof dv.source === "string",
+            `${id}: declared_value must be {amount: integer USD cents, source}`,
+          );
         // The source's spelling is not shown ("for example tenant-supplied or service-supplied"): check presence per row.
         if (dv !== undefined) {
-          if (c.identity?.status === "unconfirmed") ensure(dv !== null, `${id}: a pending identity carries the tenant's declared value, got null`);
-          else if (c.pricing?.status === "unpriced") ensure(dv === null, `${id}: a published, unpriced card has a null declared value, got ${JSON.stringify(dv)}`);
-          else if (c.pricing?.status === "priced") ensure(dv !== null, `${id}: a priced card carries the service's declared value, got null`);
+          if (c.identity?.status === "unconfirmed")
+            ensure(dv !== null, `${id}: a pending identity carries the tenant's declared value, got null`);
+          else if (c.pricing?.status === "unpriced")
+            ensure(
+              dv === null,
+              `${id}: a published, unpriced card has a null declared value, got ${JSON.stringify(dv)}`,
+            );
+          else if (c.pricing?.status === "priced")
+            ensure(dv !== null, `${id}: a priced card carries the service's declared value, got null`);
         }
       }
     },
@@ -175,7 +259,10 @@ export const warehouseChecks: Check[] = [
       const [card] = await firstCards(ctx, { type: "all" });
       ensure(card, "the tenant has no card to get");
       const d = data(await ctx.http.get(`/api/v1/cards/${card.unique_id}`, { key: ctx.tenantKey }), "GET /cards/{id}");
-      ensure(d.unique_id === card.unique_id, `data.unique_id must be ${String(card.unique_id)}, got ${JSON.stringify(d.unique_id)} (keys: ${Object.keys(d).join(", ")})`);
+      ensure(
+        d.unique_id === card.unique_id,
+        `data.unique_id must be ${String(card.unique_id)}, got ${JSON.stringify(d.unique_id)} (keys: ${Object.keys(d).join(", ")})`,
+      );
     },
   },
   {
@@ -187,7 +274,12 @@ export const warehouseChecks: Check[] = [
     ...runs("read-only", ["tenantKey"]),
     deviation: "warehouse_partner_envelope",
     async run({ http, tenantKey }) {
-      const b = expectWhError(await http.get(`/api/v1/cards/${MISSING_CARD}`, { key: tenantKey }), 404, "not_found", "GET a missing card");
+      const b = expectWhError(
+        await http.get(`/api/v1/cards/${MISSING_CARD}`, { key: tenantKey }),
+        404,
+        "not_found",
+        "GET a missing card",
+      );
       ensure(b.error !== b.code, "error must be the human-readable text, not the machine code");
     },
   },
@@ -204,28 +296,45 @@ export const warehouseChecks: Check[] = [
       const d = data(r, "GET /inventory?limit=5");
       const cards = d.cards as Card[];
       ensure(Array.isArray(cards), "data.cards must be an array");
-      ensure(Number.isInteger(d.total) && (d.total as number) >= cards.length, "data.total must be an integer ≥ the listed rows");
+      ensure(
+        Number.isInteger(d.total) && (d.total as number) >= cards.length,
+        "data.total must be an integer ≥ the listed rows",
+      );
       ensure(Number.isInteger(d.pending_identity), "data.pending_identity must be an integer count");
-      ensure(cards.every((c) => typeof c.status === "string"), "every inventory card must carry a status");
+      ensure(
+        cards.every((c) => typeof c.status === "string"),
+        "every inventory card must carry a status",
+      );
       const pag = (r.body as { pagination?: { limit?: unknown; offset?: unknown } }).pagination;
       ensure(pag && pag.limit === 5 && pag.offset === 0, "the listing must carry pagination {limit, offset, has_more}");
     },
   },
   {
     id: "warehouse.inventory-walk",
-    guards: "docs/reference/api-rules.md “Response envelope” (pagination {limit, offset, has_more}) and “Other limits” (offset pagination)",
+    guards:
+      "docs/reference/api-rules.md “Response envelope” (pagination {limit, offset, has_more}) and “Other limits” (offset pagination)",
     profile: "warehouse",
     title: "The inventory walked by offset: no gap, no repeat, has_more false only on the last page",
     rule: "Offset pages of the inventory cover it exactly once; data.total is the same on every page and equals the rows walked; has_more is true until the last page.",
     ...runs("read-only", ["tenantKey"]),
     deviation: "inventory_page_overlap",
     async run({ http, tenantKey, note }) {
-      const one = data(await http.get("/api/v1/inventory", { key: tenantKey, query: { limit: 100, type: "all" } }), "GET /inventory?limit=100");
+      const one = data(
+        await http.get("/api/v1/inventory", { key: tenantKey, query: { limit: 100, type: "all" } }),
+        "GET /inventory?limit=100",
+      );
       const whole = (one.cards as Card[]).map((c) => c.unique_id);
       ensure(whole.length >= 2, `the tenant needs at least 2 cards in its inventory to walk, has ${whole.length}`);
       const limit = Math.max(1, Math.ceil(whole.length / 3));
       const full = (one.total as number) <= 100;
-      const walk = await walkOffset(http, tenantKey, "/api/v1/inventory", { rowsKey: "cards", idKey: "unique_id", limit, whole: full ? whole : undefined, total: "total", query: { type: "all" } });
+      const walk = await walkOffset(http, tenantKey, "/api/v1/inventory", {
+        rowsKey: "cards",
+        idKey: "unique_id",
+        limit,
+        whole: full ? whole : undefined,
+        total: "total",
+        query: { type: "all" },
+      });
       note(`${walk.rows} cards in ${walk.pages} pages of ${limit}`);
     },
   },
@@ -239,7 +348,10 @@ export const warehouseChecks: Check[] = [
     deviation: "integration_status_bare",
     async run({ http, tenantKey }) {
       const d = data(await http.get("/api/v1/integration-status", { key: tenantKey }), "GET /integration-status");
-      ensure(d && typeof d === "object" && Array.isArray(d.issues), `data.issues must be an array, got ${JSON.stringify(d).slice(0, 120)}`);
+      ensure(
+        d && typeof d === "object" && Array.isArray(d.issues),
+        `data.issues must be an array, got ${JSON.stringify(d).slice(0, 120)}`,
+      );
     },
   },
   {
@@ -251,7 +363,10 @@ export const warehouseChecks: Check[] = [
     ...runs("sandbox", ["tenantKey"]),
     deviation: "phone_not_required",
     async run({ http, tenantKey }) {
-      const r = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [MISSING_CARD], address: DE } });
+      const r = await http.post("/api/v1/shipping-quote", {
+        key: tenantKey,
+        body: { unique_ids: [MISSING_CARD], address: DE },
+      });
       expectWhError(r, 400, "phone_required", "quote to DE without a phone");
     },
   },
@@ -264,7 +379,10 @@ export const warehouseChecks: Check[] = [
     ...runs("sandbox", ["tenantKey"]),
     deviation: "unknown_carrier_ignored",
     async run({ http, tenantKey }) {
-      const r = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [MISSING_CARD], address: US, carriers: ["fedex"] } });
+      const r = await http.post("/api/v1/shipping-quote", {
+        key: tenantKey,
+        body: { unique_ids: [MISSING_CARD], address: US, carriers: ["fedex"] },
+      });
       expectWhError(r, 400, "unknown_carrier", "quote with carriers [fedex]");
     },
   },
@@ -277,10 +395,18 @@ export const warehouseChecks: Check[] = [
     ...runs("sandbox", ["tenantKey"]),
     deviation: "id_array_unbounded",
     async run({ http, tenantKey }) {
-      const single = await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: MISSING_CARD, address: US } });
+      const single = await http.post("/api/v1/shipping-quote", {
+        key: tenantKey,
+        body: { unique_ids: MISSING_CARD, address: US },
+      });
       expectStatus(single, 400, "unique_ids as a bare string");
       const ids = Array.from({ length: 501 }, (_, i) => `CARD-CONF${i}`);
-      expectWhError(await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: ids, address: US } }), 400, "invalid_pagination", "501 unique_ids");
+      expectWhError(
+        await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: ids, address: US } }),
+        400,
+        "invalid_pagination",
+        "501 unique_ids",
+      );
     },
   },
   {
@@ -313,13 +439,19 @@ export const warehouseChecks: Check[] = [
       const first = await quote(ctx, id);
       const second = await quote(ctx, id);
       // Every answer's code is held to the operation's declared codes as it arrives (wire.ts); this one is asserted too.
-      expectWhError(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: first }), 409, "quote_superseded", "committing a superseded quote");
+      expectWhError(
+        await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: first }),
+        409,
+        "quote_superseded",
+        "committing a superseded quote",
+      );
       await ctx.http.post(`/api/v1/orders/${second.order_id}/cancel`, { key: ctx.tenantKey, body: {} });
     },
   },
   {
     id: "warehouse.by-id-equals-listed",
-    guards: "docs/reference/api-rules.md “Warehouse endpoints” (get card, get order, get inbound shipment); docs/reference/api-rules.md “Raw card” (declared_value in USD cents)",
+    guards:
+      "docs/reference/api-rules.md “Warehouse endpoints” (get card, get order, get inbound shipment); docs/reference/api-rules.md “Raw card” (declared_value in USD cents)",
     profile: "warehouse",
     title: "A card, an order and an inbound shipment fetched by id equal the same resource listed, field by field",
     rule: "One resource, many routes: GET /cards/{id}, /orders/{id} and /inbound-shipments/{id} answer the same fields and values (units included: declared values in integer cents) as the resource's row in its list.",
@@ -328,20 +460,41 @@ export const warehouseChecks: Check[] = [
     async run(ctx) {
       const { http, tenantKey: key } = ctx;
       const cards = await firstCards(ctx, { type: "all" });
-      ensure(cards.some((c) => c.declared_value !== null), "the tenant has no card with a declared value to compare");
-      for (const c of cards.slice(0, 10)) sameFields(data(await http.get(`/api/v1/cards/${String(c.unique_id)}`, { key }), "GET /cards/{id}"), c as Data, `card ${String(c.unique_id)}`);
+      ensure(
+        cards.some((c) => c.declared_value !== null),
+        "the tenant has no card with a declared value to compare",
+      );
+      for (const c of cards.slice(0, 10))
+        sameFields(
+          data(await http.get(`/api/v1/cards/${String(c.unique_id)}`, { key }), "GET /cards/{id}"),
+          c as Data,
+          `card ${String(c.unique_id)}`,
+        );
       const orderId = await placeOrder(ctx, await shippableCard(ctx));
-      const orders = data(await http.get("/api/v1/orders", { key, query: { limit: 100 } }), "GET /orders").orders as Data[];
+      const orders = data(await http.get("/api/v1/orders", { key, query: { limit: 100 } }), "GET /orders")
+        .orders as Data[];
       const listedOrder = orders.find((o) => o.order_id === orderId);
       ensure(listedOrder, `order ${orderId} missing from GET /orders`);
       sameFields(await getOrder(ctx, orderId), listedOrder, `order ${orderId}`);
       await cancelOrder(ctx, orderId);
-      const body = { submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`, expected_card_count: 1, declared_value_per_card: 1234, notes: "conformance check; cancelled right away" };
+      const body = {
+        submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+        expected_card_count: 1,
+        declared_value_per_card: 1234,
+        notes: "conformance check; cancelled right away",
+      };
       const id = data(await http.post("/api/v1/inbound-shipments", { key, body }), "announce", 201).inbound_shipment_id;
       try {
-        const listed = (data(await http.get("/api/v1/inbound-shipments", { key, query: { limit: 100 } }), "GET /inbound-shipments").inbound_shipments as Data[]).find((x) => x.inbound_shipment_id === id);
+        const listed = (
+          data(await http.get("/api/v1/inbound-shipments", { key, query: { limit: 100 } }), "GET /inbound-shipments")
+            .inbound_shipments as Data[]
+        ).find((x) => x.inbound_shipment_id === id);
         ensure(listed, `inbound shipment ${String(id)} missing from GET /inbound-shipments`);
-        sameFields(data(await http.get(`/api/v1/inbound-shipments/${String(id)}`, { key }), "GET /inbound-shipments/{id}"), listed, `inbound shipment ${String(id)}`);
+        sameFields(
+          data(await http.get(`/api/v1/inbound-shipments/${String(id)}`, { key }), "GET /inbound-shipments/{id}"),
+          listed,
+          `inbound shipment ${String(id)}`,
+        );
       } finally {
         await http.post(`/api/v1/inbound-shipments/${String(id)}/cancel`, { key, body: {} });
       }
@@ -356,9 +509,18 @@ export const warehouseChecks: Check[] = [
     ...runs("sandbox", ["tenantKey"]),
     deviation: "inbound_replay_201",
     async run({ http, tenantKey }) {
-      const body = { submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`, expected_card_count: 1, declared_value_per_card: 100, notes: "conformance check; cancelled right away" };
+      const body = {
+        submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+        expected_card_count: 1,
+        declared_value_per_card: 100,
+        notes: "conformance check; cancelled right away",
+      };
       const a = data(await http.post("/api/v1/inbound-shipments", { key: tenantKey, body }), "announce", 201);
-      const b = data(await http.post("/api/v1/inbound-shipments", { key: tenantKey, body }), "replay of the announcement", 200);
+      const b = data(
+        await http.post("/api/v1/inbound-shipments", { key: tenantKey, body }),
+        "replay of the announcement",
+        200,
+      );
       ensure(b.created === false, `a replay must carry created:false, got ${JSON.stringify(b.created)}`);
       ensure(b.inbound_shipment_id === a.inbound_shipment_id, "a replay must return the original shipment");
       await http.post(`/api/v1/inbound-shipments/${a.inbound_shipment_id}/cancel`, { key: tenantKey, body: {} });
@@ -375,7 +537,10 @@ export const warehouseChecks: Check[] = [
     async run(ctx) {
       const [card] = await firstCards(ctx);
       ensure(card, "the tenant has no card");
-      const r = await ctx.http.post("/api/v1/declared-values", { key: ctx.tenantKey, body: { unique_id: card.unique_id, amount: 12.5 } });
+      const r = await ctx.http.post("/api/v1/declared-values", {
+        key: ctx.tenantKey,
+        body: { unique_id: card.unique_id, amount: 12.5 },
+      });
       expectWhError(r, 400, "invalid_amount", "declared value of 12.5");
     },
   },
@@ -389,8 +554,18 @@ export const warehouseChecks: Check[] = [
     deviation: "warehouse_ignores_write_scope",
     async run({ http, control }) {
       const key = await control!.newKey({ kind: "tenant", scopes: ["read:inventory"] });
-      expectWhError(await http.post("/api/v1/shipping-quote", { key, body: { unique_ids: [MISSING_CARD], address: US } }), 403, "Insufficient permissions", "quote without write:order");
-      expectWhError(await http.post("/api/v1/withdrawals", { key, body: { unique_ids: [MISSING_CARD] } }), 403, "Insufficient permissions", "withdrawal without write:withdrawal");
+      expectWhError(
+        await http.post("/api/v1/shipping-quote", { key, body: { unique_ids: [MISSING_CARD], address: US } }),
+        403,
+        "Insufficient permissions",
+        "quote without write:order",
+      );
+      expectWhError(
+        await http.post("/api/v1/withdrawals", { key, body: { unique_ids: [MISSING_CARD] } }),
+        403,
+        "Insufficient permissions",
+        "withdrawal without write:withdrawal",
+      );
     },
   },
   {
@@ -405,9 +580,15 @@ export const warehouseChecks: Check[] = [
       const id = await placeOrder(ctx, await shippableCard(ctx));
       const o = await getOrder(ctx, id);
       await cancelOrder(ctx, id);
-      ensure(o.status === "LABEL_PURCHASED", `the order must be LABEL_PURCHASED a few seconds after commit, is ${String(o.status)}`);
+      ensure(
+        o.status === "LABEL_PURCHASED",
+        `the order must be LABEL_PURCHASED a few seconds after commit, is ${String(o.status)}`,
+      );
       for (const f of ["ship_by_at", "sla_due_at"])
-        ensure(typeof o[f] === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(o[f] as string), `${f} must be a UTC timestamp (…Z), got ${JSON.stringify(o[f])}`);
+        ensure(
+          typeof o[f] === "string" && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(o[f] as string),
+          `${f} must be a UTC timestamp (…Z), got ${JSON.stringify(o[f])}`,
+        );
     },
   },
   {
@@ -416,7 +597,9 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "A failed label purchase leaves PENDING_PAYMENT; the retry succeeds",
     rule: "Order commit with a rate fails → PENDING_PAYMENT, nothing applied; retry is safe.",
-    ...emulatorOnly("faults", "makes the next label purchase fail (POST /_emulator/warehouse/labels/fail-next)", ["tenantKey"]),
+    ...emulatorOnly("faults", "makes the next label purchase fail (POST /_emulator/warehouse/labels/fail-next)", [
+      "tenantKey",
+    ]),
     deviation: "failed_commit_marks_failed",
     async run(ctx) {
       const info = data(await ctx.http.get("/api/v1/info", { key: ctx.tenantKey }), "GET /info");
@@ -426,7 +609,10 @@ export const warehouseChecks: Check[] = [
       data(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: q }), "commit", 202);
       await ctx.control!.advance(5_000);
       const failed = await getOrder(ctx, q.order_id);
-      ensure(failed.status === "PENDING_PAYMENT", `after a failed label purchase the order must be PENDING_PAYMENT, is ${String(failed.status)}`);
+      ensure(
+        failed.status === "PENDING_PAYMENT",
+        `after a failed label purchase the order must be PENDING_PAYMENT, is ${String(failed.status)}`,
+      );
       data(await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: q }), "retry of the commit", 202);
       await ctx.control!.advance(5_000);
       const done = await getOrder(ctx, q.order_id);
@@ -439,14 +625,19 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Returned and scanned-back cards are OFFCHAIN and orderable again",
     rule: "Carrier return → RETURNED; each card scanned back → OFFCHAIN, card.returned, and can be ordered again.",
-    ...emulatorOnly("operator", "ships the order, has the carrier return it and scans the card back in the vault", ["tenantKey"]),
+    ...emulatorOnly("operator", "ships the order, has the carrier return it and scans the card back in the vault", [
+      "tenantKey",
+    ]),
     deviation: "scan_back_not_offchain",
     async run(ctx) {
       const id = await shippableCard(ctx);
       const orderId = await placeOrder(ctx, id);
       await ctx.control!.request("POST", `/warehouse/orders/${orderId}/ship`);
       await ctx.control!.request("POST", `/warehouse/orders/${orderId}/return`);
-      ensure((await getOrder(ctx, orderId)).status === "RETURNED", "the order must be RETURNED after the carrier returns it");
+      ensure(
+        (await getOrder(ctx, orderId)).status === "RETURNED",
+        "the order must be RETURNED after the carrier returns it",
+      );
       await ctx.control!.request("POST", `/warehouse/orders/${orderId}/scan-back`, {});
       const card = data(await ctx.http.get(`/api/v1/cards/${id}`, { key: ctx.tenantKey }), "GET the scanned-back card");
       ensure(card.location === "OFFCHAIN", `a scanned-back card must be OFFCHAIN, is ${JSON.stringify(card.location)}`);
@@ -463,9 +654,20 @@ export const warehouseChecks: Check[] = [
     ...runs("sandbox", ["tenantKey"]),
     deviation: "idempotent_replay_200",
     async run(ctx) {
-      const body = { unique_ids: [await shippableCard(ctx)], idempotency_key: `conformance-${Math.random().toString(36).slice(2)}` };
-      const a = data(await ctx.http.post("/api/v1/withdrawals", { key: ctx.tenantKey, body }), "request a withdrawal", 201);
-      const b = data(await ctx.http.post("/api/v1/withdrawals", { key: ctx.tenantKey, body }), "replay the request", 201);
+      const body = {
+        unique_ids: [await shippableCard(ctx)],
+        idempotency_key: `conformance-${Math.random().toString(36).slice(2)}`,
+      };
+      const a = data(
+        await ctx.http.post("/api/v1/withdrawals", { key: ctx.tenantKey, body }),
+        "request a withdrawal",
+        201,
+      );
+      const b = data(
+        await ctx.http.post("/api/v1/withdrawals", { key: ctx.tenantKey, body }),
+        "replay the request",
+        201,
+      );
       ensure(a.withdrawal_id === b.withdrawal_id, "the replay must return the original withdrawal");
     },
   },

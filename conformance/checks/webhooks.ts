@@ -14,13 +14,30 @@ import { waitFor } from "../wait.ts";
 
 const PUBLIC_URL = "https://example.com/cardos-conformance";
 const HEX64 = /^[0-9a-f]{64}$/;
-const DELIVERY_FIELDS = ["id", "webhook_id", "event_type", "event_id", "status", "attempts", "last_status_code", "last_error", "next_retry_at", "delivered_at", "created_at"];
+const DELIVERY_FIELDS = [
+  "id",
+  "webhook_id",
+  "event_type",
+  "event_id",
+  "status",
+  "attempts",
+  "last_status_code",
+  "last_error",
+  "next_retry_at",
+  "delivered_at",
+  "created_at",
+];
 /** Our documented schedule's last attempt is 7 h 12 min 30 s after the first; advance a little past it. */
 const WHOLE_SCHEDULE_MS = 8 * 3_600_000;
 
 type Registration = { id: number; signing_secret?: unknown };
 
-async function registerHook(http: HttpClient, key: string, body: Record<string, unknown>, what: string): Promise<Registration> {
+async function registerHook(
+  http: HttpClient,
+  key: string,
+  body: Record<string, unknown>,
+  what: string,
+): Promise<Registration> {
   const b = expectSuccess(await http.post("/api/v1/webhooks", { key, body }), what, 201);
   const data = b.data as Registration;
   ensure(typeof data?.id === "number", `${what}: data.id must be a number, got ${JSON.stringify(data?.id)}`);
@@ -40,18 +57,33 @@ async function deleteHooks(http: HttpClient, key: string, ids: readonly number[]
 async function deliverOnce(ctx: CheckContext, status: number) {
   const { http, partnerKey, control } = ctx;
   const rx = await startCheckReceiver(status, control ? {} : (ctx.receiver ?? {}));
-  const hook = await registerHook(http, partnerKey, { url: rx.url, event_types: ["purchase.fulfilled"] }, "register a receiver");
+  const hook = await registerHook(
+    http,
+    partnerKey,
+    { url: rx.url, event_types: ["purchase.fulfilled"] },
+    "register a receiver",
+  );
   try {
     if (control) {
-      const event = await control.request<{ event: { id: string } }>("POST", "/events", { type: "purchase.fulfilled", key: partnerKey });
+      const event = await control.request<{ event: { id: string } }>("POST", "/events", {
+        type: "purchase.fulfilled",
+        key: partnerKey,
+      });
       await control.advance(0);
       return { rx, hook, eventId: event.event.id, seen: () => rx.deliveries };
     }
     ensure(ctx.wallet, "no test wallet");
     const { purchase } = await buyAndReveal(ctx, ctx.wallet);
     const ofPurchase = () => rx.deliveries.filter((d) => d.body.includes(`"purchase_id":${purchase.id}`));
-    const first = await waitFor(ctx, `the delivery of purchase ${purchase.id}'s purchase.fulfilled`, async () => ofPurchase()[0]);
-    ensure(first, `the receiver got no purchase.fulfilled delivery of purchase ${purchase.id} (it saw ${rx.deliveries.length})`);
+    const first = await waitFor(
+      ctx,
+      `the delivery of purchase ${purchase.id}'s purchase.fulfilled`,
+      async () => ofPurchase()[0],
+    );
+    ensure(
+      first,
+      `the receiver got no purchase.fulfilled delivery of purchase ${purchase.id} (it saw ${rx.deliveries.length})`,
+    );
     return { rx, hook, eventId: first.headers["x-mystery-delivery"] ?? "", seen: ofPurchase };
   } catch (err) {
     await rx.close();
@@ -73,15 +105,28 @@ export const webhooksChecks: Check[] = [
     ...runs("sandbox", ["partnerKey"]),
     deviation: "webhook_secret_leaks",
     async run({ http, partnerKey }) {
-      const hook = await registerHook(http, partnerKey, { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] }, "POST /api/v1/webhooks");
+      const hook = await registerHook(
+        http,
+        partnerKey,
+        { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] },
+        "POST /api/v1/webhooks",
+      );
       try {
         const secret = hook.signing_secret;
-        ensure(typeof secret === "string" && HEX64.test(secret), `signing_secret must be 64 hex characters, got ${JSON.stringify(secret)}`);
+        ensure(
+          typeof secret === "string" && HEX64.test(secret),
+          `signing_secret must be 64 hex characters, got ${JSON.stringify(secret)}`,
+        );
         const got = await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey });
-        const webhook = (expectSuccess(got, "GET /api/v1/webhooks/:id").data as { webhook?: Record<string, unknown> }).webhook;
+        const webhook = (expectSuccess(got, "GET /api/v1/webhooks/:id").data as { webhook?: Record<string, unknown> })
+          .webhook;
         ensure(webhook && webhook.id === hook.id, "GET must return data.webhook with the same id");
-        for (const f of ["url", "is_active", "event_types", "created_at"]) ensure(f in webhook, `data.webhook must carry ${f}`);
-        ensure(!("signing_secret" in webhook) && !got.text.includes(secret), "GET /api/v1/webhooks/:id must not show the signing secret");
+        for (const f of ["url", "is_active", "event_types", "created_at"])
+          ensure(f in webhook, `data.webhook must carry ${f}`);
+        ensure(
+          !("signing_secret" in webhook) && !got.text.includes(secret),
+          "GET /api/v1/webhooks/:id must not show the signing secret",
+        );
         const list = await http.get("/api/v1/webhooks", { key: partnerKey });
         expectSuccess(list, "GET /api/v1/webhooks");
         ensure(!list.text.includes(secret), "GET /api/v1/webhooks must not show the signing secret");
@@ -100,7 +145,10 @@ export const webhooksChecks: Check[] = [
     deviation: "lenient_event_types",
     async run({ http, partnerKey }) {
       for (const types of [["purchase.fulfilled", "conformance.not_an_event"], ["card.price_updated"]]) {
-        const r = await http.post("/api/v1/webhooks", { key: partnerKey, body: { url: PUBLIC_URL, event_types: types } });
+        const r = await http.post("/api/v1/webhooks", {
+          key: partnerKey,
+          body: { url: PUBLIC_URL, event_types: types },
+        });
         if (r.status === 201) await deleteHooks(http, partnerKey, [(env(r).data as Registration).id]);
         expectError(r, 400, "invalid_event_types", `event_types ${JSON.stringify(types)}`);
       }
@@ -119,7 +167,8 @@ export const webhooksChecks: Check[] = [
       const existing = ((listed.data as { webhooks?: unknown[] }).webhooks ?? []).length;
       const created: number[] = [];
       try {
-        for (let i = existing; i < 20; i++) created.push((await registerHook(http, partnerKey, { url: `${PUBLIC_URL}/${i}` }, `webhook #${i + 1}`)).id);
+        for (let i = existing; i < 20; i++)
+          created.push((await registerHook(http, partnerKey, { url: `${PUBLIC_URL}/${i}` }, `webhook #${i + 1}`)).id);
         const over = await http.post("/api/v1/webhooks", { key: partnerKey, body: { url: `${PUBLIC_URL}/21` } });
         if (over.status === 201) created.push((env(over).data as Registration).id);
         expectError(over, 409, "webhook_limit", "the 21st webhook");
@@ -141,8 +190,18 @@ export const webhooksChecks: Check[] = [
       const other = control ? await control.newKey({ kind: "partner" }) : tenantKey;
       const hook = await registerHook(http, partnerKey, { url: PUBLIC_URL }, "register with the first key");
       try {
-        expectError(await http.get(`/api/v1/webhooks/${hook.id}`, { key: other }), 404, "not_found", "GET another key's webhook");
-        expectError(await http.get("/api/v1/webhooks/987654321", { key: partnerKey }), 404, "not_found", "GET a webhook id that does not exist");
+        expectError(
+          await http.get(`/api/v1/webhooks/${hook.id}`, { key: other }),
+          404,
+          "not_found",
+          "GET another key's webhook",
+        );
+        expectError(
+          await http.get("/api/v1/webhooks/987654321", { key: partnerKey }),
+          404,
+          "not_found",
+          "GET a webhook id that does not exist",
+        );
       } finally {
         await deleteHooks(http, partnerKey, [hook.id]);
       }
@@ -162,20 +221,27 @@ export const webhooksChecks: Check[] = [
       const rows = (b.data as { deliveries?: unknown }).deliveries;
       ensure(Array.isArray(rows), "data.deliveries must be an array");
       const p = (r.body as { pagination?: { limit?: unknown; offset?: unknown; has_more?: unknown } }).pagination;
-      ensure(p && p.limit === 1 && p.offset === 0 && typeof p.has_more === "boolean", `pagination must be {limit:1, offset:0, has_more:boolean}, got ${JSON.stringify(p)}`);
+      ensure(
+        p && p.limit === 1 && p.offset === 0 && typeof p.has_more === "boolean",
+        `pagination must be {limit:1, offset:0, has_more:boolean}, got ${JSON.stringify(p)}`,
+      );
       ensure(rows.length <= 1, `limit=1 returned ${rows.length} rows`);
       for (const row of rows as Record<string, unknown>[]) {
         for (const f of DELIVERY_FIELDS) ensure(f in row, `a delivery row must carry ${f}`);
-        ensure(["PENDING", "DELIVERED", "FAILED"].includes(String(row.status)), `delivery status must be PENDING|DELIVERED|FAILED, got ${String(row.status)}`);
+        ensure(
+          ["PENDING", "DELIVERED", "FAILED"].includes(String(row.status)),
+          `delivery status must be PENDING|DELIVERED|FAILED, got ${String(row.status)}`,
+        );
       }
     },
   },
   {
     id: "webhooks.signed-delivery",
-    guards: "docs/reference/api-rules.md “Events”; docs/reference/live-service.md “Webhook delivery and signatures” (signature)",
+    guards:
+      "docs/reference/api-rules.md “Events”; docs/reference/live-service.md “Webhook delivery and signatures” (signature)",
     profile: "webhooks",
     title: "A delivery reaches a local receiver with {event,id,data} and a valid X-Mystery-Signature",
-    rule: "Deliveries POST {event, id, data} with X-Mystery-Event, X-Mystery-Delivery (the event id), X-Mystery-Timestamp (unix ms) and X-Mystery-Signature t=<ms>,sha256=HMAC-SHA256(secret, \"t.raw_body\").",
+    rule: 'Deliveries POST {event, id, data} with X-Mystery-Event, X-Mystery-Delivery (the event id), X-Mystery-Timestamp (unix ms) and X-Mystery-Signature t=<ms>,sha256=HMAC-SHA256(secret, "t.raw_body").',
     ...delivering,
     deviation: "webhook_secret_mismatch",
     async run(ctx) {
@@ -189,12 +255,21 @@ export const webhooksChecks: Check[] = [
         } catch {
           throw new Error(`delivery body is not JSON: ${d.body.slice(0, 120)}`);
         }
-        ensure(body.event === "purchase.fulfilled" && body.id === eventId && typeof body.data === "object", `body must be {event, id, data}, got ${d.body.slice(0, 160)}`);
+        ensure(
+          body.event === "purchase.fulfilled" && body.id === eventId && typeof body.data === "object",
+          `body must be {event, id, data}, got ${d.body.slice(0, 160)}`,
+        );
         ensure(d.headers["x-mystery-event"] === "purchase.fulfilled", "X-Mystery-Event must name the event");
         ensure(d.headers["x-mystery-delivery"] === eventId, `X-Mystery-Delivery must be the event id ${eventId}`);
         const v = await signatureValid(String(hook.signing_secret), d.headers["x-mystery-signature"] ?? "", d.body);
-        ensure(v.ok, `X-Mystery-Signature does not verify with the secret returned at registration (${d.headers["x-mystery-signature"]})`);
-        ensure(v.t === d.headers["x-mystery-timestamp"] && /^\d{13}$/.test(v.t ?? ""), "the signature's t must equal X-Mystery-Timestamp, in milliseconds");
+        ensure(
+          v.ok,
+          `X-Mystery-Signature does not verify with the secret returned at registration (${d.headers["x-mystery-signature"]})`,
+        );
+        ensure(
+          v.t === d.headers["x-mystery-timestamp"] && /^\d{13}$/.test(v.t ?? ""),
+          "the signature's t must equal X-Mystery-Timestamp, in milliseconds",
+        );
       } finally {
         await rx.close();
         await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
@@ -215,17 +290,42 @@ export const webhooksChecks: Check[] = [
         ensure(got().length === 1, `the receiver must get exactly one delivery, got ${got().length}`);
         const seen = got()[0]!.headers;
         const logged = async () => {
-          const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }), "GET /api/v1/webhooks/deliveries");
-          return ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find((d) => d.event_id === seen["x-mystery-delivery"]);
+          const log = expectSuccess(
+            await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }),
+            "GET /api/v1/webhooks/deliveries",
+          );
+          return ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find(
+            (d) => d.event_id === seen["x-mystery-delivery"],
+          );
         };
         // The log records the answer just after the receiver gave it: in real time, wait for the row to settle.
-        const row = ctx.control ? await logged() : await waitFor(ctx, "the delivery's log row", async () => ((await logged())?.status === "PENDING" ? undefined : logged()));
+        const row = ctx.control
+          ? await logged()
+          : await waitFor(ctx, "the delivery's log row", async () =>
+              (await logged())?.status === "PENDING" ? undefined : logged(),
+            );
         ensure(row, `the log must list the delivery the receiver got (event id ${seen["x-mystery-delivery"]})`);
-        const want: Record<string, unknown> = { webhook_id: hook.id, event_type: seen["x-mystery-event"], event_id: eventId, status: "DELIVERED", attempts: got().length, last_status_code: 200, last_error: null, next_retry_at: null };
-        for (const [f, v] of Object.entries(want)) ensure(row[f] === v, `delivery row ${f}: expected ${JSON.stringify(v)} (as delivered), got ${JSON.stringify(row[f])}`);
+        const want: Record<string, unknown> = {
+          webhook_id: hook.id,
+          event_type: seen["x-mystery-event"],
+          event_id: eventId,
+          status: "DELIVERED",
+          attempts: got().length,
+          last_status_code: 200,
+          last_error: null,
+          next_retry_at: null,
+        };
+        for (const [f, v] of Object.entries(want))
+          ensure(
+            row[f] === v,
+            `delivery row ${f}: expected ${JSON.stringify(v)} (as delivered), got ${JSON.stringify(row[f])}`,
+          );
         ensure(Number.isInteger(row.id), `delivery row id must be an integer, got ${JSON.stringify(row.id)}`);
         const [created, delivered] = [Date.parse(String(row.created_at)), Date.parse(String(row.delivered_at))];
-        ensure(Number.isFinite(created) && Number.isFinite(delivered) && delivered >= created, `delivered_at (${String(row.delivered_at)}) must be an instant at or after created_at (${String(row.created_at)})`);
+        ensure(
+          Number.isFinite(created) && Number.isFinite(delivered) && delivered >= created,
+          `delivered_at (${String(row.delivered_at)}) must be an instant at or after created_at (${String(row.created_at)})`,
+        );
       } finally {
         await rx.close();
         await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
@@ -234,7 +334,8 @@ export const webhooksChecks: Check[] = [
   },
   {
     id: "webhooks.signature-fresh",
-    guards: "docs/reference/live-service.md “Webhook delivery and signatures”; docs/webhooks.md “Signature freshness” (5-minute tolerance)",
+    guards:
+      "docs/reference/live-service.md “Webhook delivery and signatures”; docs/webhooks.md “Signature freshness” (5-minute tolerance)",
     profile: "webhooks",
     title: "A delivery's signing timestamp is the time it was sent: within the tolerance of the receiver's clock",
     rule: "The signature's t and X-Mystery-Timestamp are the same unix-ms instant, within 5 minutes of the receiver's clock when the delivery arrived (a correctly signed but stale delivery is refused by the SDK).",
@@ -246,10 +347,19 @@ export const webhooksChecks: Check[] = [
         ensure(seen().length === 1, `the receiver must get exactly one delivery, got ${seen().length}`);
         const d = seen()[0]!;
         const t = /(?:^|,)\s*t=(\d+)/.exec(d.headers["x-mystery-signature"] ?? "")?.[1];
-        ensure(t !== undefined, `X-Mystery-Signature must carry t=<unix ms>, got ${JSON.stringify(d.headers["x-mystery-signature"])}`);
-        ensure(d.headers["x-mystery-timestamp"] === t, `X-Mystery-Timestamp (${d.headers["x-mystery-timestamp"]}) must equal the signature's t (${t})`);
+        ensure(
+          t !== undefined,
+          `X-Mystery-Signature must carry t=<unix ms>, got ${JSON.stringify(d.headers["x-mystery-signature"])}`,
+        );
+        ensure(
+          d.headers["x-mystery-timestamp"] === t,
+          `X-Mystery-Timestamp (${d.headers["x-mystery-timestamp"]}) must equal the signature's t (${t})`,
+        );
         const skew = d.receivedAt - Number(t);
-        ensure(Math.abs(skew) <= SIGNATURE_TOLERANCE_MS, `signed at ${new Date(Number(t)).toISOString()} but received at ${new Date(d.receivedAt).toISOString()}: ${Math.round(skew / 1000)} s apart, beyond the ${SIGNATURE_TOLERANCE_MS / 60_000}-minute tolerance`);
+        ensure(
+          Math.abs(skew) <= SIGNATURE_TOLERANCE_MS,
+          `signed at ${new Date(Number(t)).toISOString()} but received at ${new Date(d.receivedAt).toISOString()}: ${Math.round(skew / 1000)} s apart, beyond the ${SIGNATURE_TOLERANCE_MS / 60_000}-minute tolerance`,
+        );
       } finally {
         await rx.close();
         await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);
@@ -265,11 +375,24 @@ export const webhooksChecks: Check[] = [
     ...runs("sandbox", ["partnerKey"]),
     deviation: "webhook_by_id_inactive",
     async run({ http, partnerKey }) {
-      const hook = await registerHook(http, partnerKey, { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] }, "POST /api/v1/webhooks");
+      const hook = await registerHook(
+        http,
+        partnerKey,
+        { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] },
+        "POST /api/v1/webhooks",
+      );
       try {
-        const byId = (expectSuccess(await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey }), "GET /api/v1/webhooks/:id").data as { webhook?: Record<string, unknown> }).webhook;
+        const byId = (
+          expectSuccess(await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey }), "GET /api/v1/webhooks/:id")
+            .data as { webhook?: Record<string, unknown> }
+        ).webhook;
         ensure(byId, "GET /api/v1/webhooks/:id must return data.webhook");
-        const rows = (expectSuccess(await http.get("/api/v1/webhooks", { key: partnerKey }), "GET /api/v1/webhooks").data as { webhooks?: Record<string, unknown>[] }).webhooks ?? [];
+        const rows =
+          (
+            expectSuccess(await http.get("/api/v1/webhooks", { key: partnerKey }), "GET /api/v1/webhooks").data as {
+              webhooks?: Record<string, unknown>[];
+            }
+          ).webhooks ?? [];
         const listed = rows.find((w) => w.id === hook.id);
         ensure(listed, `webhook ${hook.id} missing from GET /api/v1/webhooks`);
         sameFields(byId, listed, `webhook ${hook.id}`);
@@ -291,16 +414,33 @@ export const webhooksChecks: Check[] = [
       try {
         await ctx.control!.advance(WHOLE_SCHEDULE_MS);
         ensure(rx.deliveries.length === 6, `expected 6 attempts, the receiver saw ${rx.deliveries.length}`);
-        ensure(rx.deliveries.every((d) => d.headers["x-mystery-delivery"] === eventId), "X-Mystery-Delivery must stay the same across retries");
+        ensure(
+          rx.deliveries.every((d) => d.headers["x-mystery-delivery"] === eventId),
+          "X-Mystery-Delivery must stay the same across retries",
+        );
         // The gaps are read on the emulator's clock (the outbox); the signing stamps carry wall time.
-        const outbox = await ctx.control!.request<{ attempts: { at: string }[] }>("GET", `/webhooks/outbox?event_id=${encodeURIComponent(eventId)}`);
+        const outbox = await ctx.control!.request<{ attempts: { at: string }[] }>(
+          "GET",
+          `/webhooks/outbox?event_id=${encodeURIComponent(eventId)}`,
+        );
         const stamps = outbox.attempts.map((a) => Date.parse(a.at));
         ensure(stamps.length === 6, `the outbox must record 6 attempts of ${eventId}, got ${stamps.length}`);
-        ensure(stamps.every((t, i) => i === 0 || t - stamps[i - 1] > (stamps[i - 1] - (stamps[i - 2] ?? stamps[i - 1]))), `retry gaps must grow (attempt times ${outbox.attempts.map((a) => a.at).join(", ")})`);
-        const log = expectSuccess(await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }), "GET /api/v1/webhooks/deliveries");
-        const row = ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find((d) => d.event_id === eventId);
+        ensure(
+          stamps.every((t, i) => i === 0 || t - stamps[i - 1] > stamps[i - 1] - (stamps[i - 2] ?? stamps[i - 1])),
+          `retry gaps must grow (attempt times ${outbox.attempts.map((a) => a.at).join(", ")})`,
+        );
+        const log = expectSuccess(
+          await ctx.http.get("/api/v1/webhooks/deliveries", { key: ctx.partnerKey }),
+          "GET /api/v1/webhooks/deliveries",
+        );
+        const row = ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find(
+          (d) => d.event_id === eventId,
+        );
         ensure(row, `the log must list the delivery of ${eventId}`);
-        ensure(row.status === "FAILED" && row.attempts === 6 && row.last_status_code === 500, `the delivery must end FAILED after 6 attempts with last_status_code 500, got ${JSON.stringify(row)}`);
+        ensure(
+          row.status === "FAILED" && row.attempts === 6 && row.last_status_code === 500,
+          `the delivery must end FAILED after 6 attempts with last_status_code 500, got ${JSON.stringify(row)}`,
+        );
       } finally {
         await rx.close();
         await deleteHooks(ctx.http, ctx.partnerKey, [hook.id]);

@@ -33,8 +33,10 @@ const ok = (a: Answer) => a.status !== null && a.status >= 200 && a.status < 300
 const said = (a: Answer) => (a.status === null ? (a.error ?? "no answer") : `HTTP ${a.status}`);
 
 function accepted(ctx: CaseContext, a: Answer, what: string): void {
-  if (!ok(a)) throw new CheckFailure(`${what}: expected a 2xx, got ${said(a)}${a.body ? ` (${a.body.slice(0, 200)})` : ""}`);
-  if (a.duration_ms > ctx.timeoutMs) throw new CheckFailure(`${what}: answered in ${a.duration_ms} ms, the service gives up after ${ctx.timeoutMs} ms`);
+  if (!ok(a))
+    throw new CheckFailure(`${what}: expected a 2xx, got ${said(a)}${a.body ? ` (${a.body.slice(0, 200)})` : ""}`);
+  if (a.duration_ms > ctx.timeoutMs)
+    throw new CheckFailure(`${what}: answered in ${a.duration_ms} ms, the service gives up after ${ctx.timeoutMs} ms`);
 }
 
 /**
@@ -44,7 +46,8 @@ function accepted(ctx: CaseContext, a: Answer, what: string): void {
 function refused(ctx: CaseContext, a: Answer, what: string, closedIsRefusal = false): void {
   if (ok(a)) throw new CheckFailure(`${what}: accepted with HTTP ${a.status}; it must be refused with a non-2xx`);
   if (a.error?.startsWith("timeout")) throw new CheckFailure(`${what}: ${a.error}; refuse it at once`);
-  if (a.status === null && !closedIsRefusal) throw new CheckFailure(`${what}: no HTTP answer (${a.error}); refuse it with a non-2xx status`);
+  if (a.status === null && !closedIsRefusal)
+    throw new CheckFailure(`${what}: no HTTP answer (${a.error}); refuse it with a non-2xx status`);
   ctx.note(`${what}: refused with ${said(a)}`);
 }
 
@@ -52,7 +55,8 @@ function refused(ctx: CaseContext, a: Answer, what: string, closedIsRefusal = fa
 async function applied(ctx: CaseContext, ids: readonly string[], times: number, what: string): Promise<void> {
   if (!ctx.probe) return;
   const counts = await ctx.probe.counts(ids);
-  for (const [id, n] of counts) if (n !== times) throw new CheckFailure(`${what}: the probe shows ${id} applied ${n} time(s), expected ${times}`);
+  for (const [id, n] of counts)
+    if (n !== times) throw new CheckFailure(`${what}: the probe shows ${id} applied ${n} time(s), expected ${times}`);
 }
 
 function deliver(ctx: CaseContext, type: EventType, n?: number): Delivery {
@@ -86,27 +90,57 @@ const forged = (id: string, title: string, rule: string, make: (ctx: CaseContext
 const OTHER_SECRET = "0".repeat(64);
 
 const hostileCases: ReceiverCase[] = [
-  forged("signature.wrong_secret", "refuses a signature made with another secret", "The HMAC must be checked against the webhook's own signing secret.", (ctx) => {
-    const e = ctx.event("purchase.fulfilled");
-    return signedDelivery(OTHER_SECRET, "purchase.fulfilled", e.id, e.data);
-  }),
-  forged("signature.missing", "refuses a delivery without X-Mystery-Signature", "An unsigned delivery is not from the service.", (ctx) => {
-    const e = ctx.event("deposit.credited");
-    const body = JSON.stringify({ event: "deposit.credited", id: e.id, data: e.data });
-    return { event: "deposit.credited", id: e.id, body, headers: deliveryHeaders("deposit.credited", e.id, Date.now(), null) };
-  }),
-  forged("signature.tampered_body", "refuses a body changed after signing", "The signature covers the exact raw body: a changed byte must fail verification.", (ctx) => {
-    const d = deliver(ctx, "deposit.credited");
-    return { ...d, body: d.body.replace('"amount":"', '"amount":"9') };
-  }),
-  forged("timestamp.stale", "refuses a timestamp older than the tolerance", "`t` further in the past than the tolerance (5 minutes) is a replay and must be refused.", (ctx) => {
-    const e = ctx.event("purchase.refunded");
-    return signedDelivery(ctx.secret, "purchase.refunded", e.id, e.data, Date.now() - ctx.toleranceMs - 60_000);
-  }),
-  forged("timestamp.future", "refuses a timestamp beyond the tolerance in the future", "`t` further in the future than the tolerance must be refused too.", (ctx) => {
-    const e = ctx.event("purchase.refunded");
-    return signedDelivery(ctx.secret, "purchase.refunded", e.id, e.data, Date.now() + ctx.toleranceMs + 60_000);
-  }),
+  forged(
+    "signature.wrong_secret",
+    "refuses a signature made with another secret",
+    "The HMAC must be checked against the webhook's own signing secret.",
+    (ctx) => {
+      const e = ctx.event("purchase.fulfilled");
+      return signedDelivery(OTHER_SECRET, "purchase.fulfilled", e.id, e.data);
+    },
+  ),
+  forged(
+    "signature.missing",
+    "refuses a delivery without X-Mystery-Signature",
+    "An unsigned delivery is not from the service.",
+    (ctx) => {
+      const e = ctx.event("deposit.credited");
+      const body = JSON.stringify({ event: "deposit.credited", id: e.id, data: e.data });
+      return {
+        event: "deposit.credited",
+        id: e.id,
+        body,
+        headers: deliveryHeaders("deposit.credited", e.id, Date.now(), null),
+      };
+    },
+  ),
+  forged(
+    "signature.tampered_body",
+    "refuses a body changed after signing",
+    "The signature covers the exact raw body: a changed byte must fail verification.",
+    (ctx) => {
+      const d = deliver(ctx, "deposit.credited");
+      return { ...d, body: d.body.replace('"amount":"', '"amount":"9') };
+    },
+  ),
+  forged(
+    "timestamp.stale",
+    "refuses a timestamp older than the tolerance",
+    "`t` further in the past than the tolerance (5 minutes) is a replay and must be refused.",
+    (ctx) => {
+      const e = ctx.event("purchase.refunded");
+      return signedDelivery(ctx.secret, "purchase.refunded", e.id, e.data, Date.now() - ctx.toleranceMs - 60_000);
+    },
+  ),
+  forged(
+    "timestamp.future",
+    "refuses a timestamp beyond the tolerance in the future",
+    "`t` further in the future than the tolerance must be refused too.",
+    (ctx) => {
+      const e = ctx.event("purchase.refunded");
+      return signedDelivery(ctx.secret, "purchase.refunded", e.id, e.data, Date.now() + ctx.toleranceMs + 60_000);
+    },
+  ),
   {
     id: "duplicate.replay",
     title: "answers a redelivered event the same and applies it once",
@@ -117,7 +151,10 @@ const hostileCases: ReceiverCase[] = [
       accepted(ctx, first, "first delivery");
       const again = await ctx.send(signedDelivery(ctx.secret, "purchase.fulfilled", e.id, e.data, Date.now() + 1));
       accepted(ctx, again, "redelivery");
-      if (again.status !== first.status) throw new CheckFailure(`redelivery answered ${again.status}, the first delivery ${first.status}: a duplicate gets the same answer`);
+      if (again.status !== first.status)
+        throw new CheckFailure(
+          `redelivery answered ${again.status}, the first delivery ${first.status}: a duplicate gets the same answer`,
+        );
       await applied(ctx, [e.id], 1, "redelivery");
     },
   },
@@ -130,7 +167,10 @@ const hostileCases: ReceiverCase[] = [
       const [a, b] = await Promise.all([ctx.send(d), ctx.send(d)]);
       accepted(ctx, a, "first of two");
       accepted(ctx, b, "second of two");
-      if (a.status !== b.status) throw new CheckFailure(`the two deliveries were answered ${a.status} and ${b.status}: a duplicate gets the same answer`);
+      if (a.status !== b.status)
+        throw new CheckFailure(
+          `the two deliveries were answered ${a.status} and ${b.status}: a duplicate gets the same answer`,
+        );
       await applied(ctx, [d.id], 1, "parallel duplicate");
     },
   },
@@ -154,7 +194,13 @@ const hostileCases: ReceiverCase[] = [
     async run(ctx) {
       const e = ctx.event("purchase.reserved");
       const id = e.id.replace(/^purchase\.reserved:/, "receiver_check.unknown:");
-      accepted(ctx, await ctx.send(signedDelivery(ctx.secret, "receiver_check.unknown", id, { note: "a type this receiver cannot know" })), "unknown event type");
+      accepted(
+        ctx,
+        await ctx.send(
+          signedDelivery(ctx.secret, "receiver_check.unknown", id, { note: "a type this receiver cannot know" }),
+        ),
+        "unknown event type",
+      );
     },
   },
   {
@@ -163,9 +209,18 @@ const hostileCases: ReceiverCase[] = [
     rule: "A 5 MiB body with a bad signature is refused (non-2xx or a closed connection) within the timeout, and the receiver still accepts the next real event.",
     async run(ctx) {
       const e = ctx.event("purchase.fulfilled");
-      const body = JSON.stringify({ event: "purchase.fulfilled", id: e.id, data: { ...e.data, padding: "x".repeat(5 * 1024 * 1024) } });
+      const body = JSON.stringify({
+        event: "purchase.fulfilled",
+        id: e.id,
+        data: { ...e.data, padding: "x".repeat(5 * 1024 * 1024) },
+      });
       const t = Date.now();
-      const huge: Delivery = { event: "purchase.fulfilled", id: e.id, body, headers: deliveryHeaders("purchase.fulfilled", e.id, t, signatureHeader(OTHER_SECRET, t, body)) };
+      const huge: Delivery = {
+        event: "purchase.fulfilled",
+        id: e.id,
+        body,
+        headers: deliveryHeaders("purchase.fulfilled", e.id, t, signatureHeader(OTHER_SECRET, t, body)),
+      };
       refused(ctx, await ctx.send(huge), "5 MiB forged body", true);
       await applied(ctx, [e.id], 0, "5 MiB forged body");
       const next = deliver(ctx, "deposit.credited");

@@ -1,4 +1,13 @@
-import { all, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../../harness/cli-args.ts";
+import {
+  all,
+  has,
+  helpText,
+  intFlag,
+  last,
+  parseCommand,
+  UsageError,
+  type CommandSpec,
+} from "../../harness/cli-args.ts";
 import { checkWritable, writeOutput } from "../../harness/output-file.ts";
 import { progressLine, summaryTable } from "../reporters/console.ts";
 import { junit, json, markdown } from "../reporters/files.ts";
@@ -12,15 +21,43 @@ export const RECEIVER_CHECK_COMMAND: CommandSpec = {
   about:
     "Certifies your webhook receiver: sends it correctly signed events of every type and hostile deliveries\n" +
     "(forged, stale, replayed, parallel duplicates, out of order, unknown type, huge body) and checks its answers\n" +
-    "(docs/webhooks.md \"Certify your receiver\"). Exit code 0 when every case passes.",
+    '(docs/webhooks.md "Certify your receiver"). Exit code 0 when every case passes.',
   options: [
-    { name: "url", type: "string", value: "URL", describe: "the receiver's endpoint, as registered with POST /api/v1/webhooks" },
+    {
+      name: "url",
+      type: "string",
+      value: "URL",
+      describe: "the receiver's endpoint, as registered with POST /api/v1/webhooks",
+    },
     { name: "secret", type: "string", value: "SECRET", describe: "the signing secret the receiver verifies with" },
-    { name: "probe", type: "string", value: "URL", describe: "optional: GET answers {\"applied\": [{\"id\", \"event\"}, …]}, each event the receiver\napplied; then every case also checks each event was applied exactly once" },
-    { name: "timeout-ms", type: "string", value: "N", describe: `the time the receiver has to answer (default ${DEFAULT_TIMEOUT_MS}, the service's)` },
-    { name: "case", type: "string", multiple: true, value: "ID", describe: "run only this case (e.g. signature.missing)" },
+    {
+      name: "probe",
+      type: "string",
+      value: "URL",
+      describe:
+        'optional: GET answers {"applied": [{"id", "event"}, …]}, each event the receiver\napplied; then every case also checks each event was applied exactly once',
+    },
+    {
+      name: "timeout-ms",
+      type: "string",
+      value: "N",
+      describe: `the time the receiver has to answer (default ${DEFAULT_TIMEOUT_MS}, the service's)`,
+    },
+    {
+      name: "case",
+      type: "string",
+      multiple: true,
+      value: "ID",
+      describe: "run only this case (e.g. signature.missing)",
+    },
     { name: "list", type: "boolean", describe: "list the cases and exit" },
-    { name: "report", type: "string", multiple: true, value: "KIND=FILE", describe: "junit=FILE, json=FILE, md=FILE, html=FILE" },
+    {
+      name: "report",
+      type: "string",
+      multiple: true,
+      value: "KIND=FILE",
+      describe: "junit=FILE, json=FILE, md=FILE, html=FILE",
+    },
   ],
 };
 
@@ -44,16 +81,27 @@ export async function runReceiverCheckCli(argv: readonly string[]): Promise<numb
   const timeoutMs = intFlag(args, "timeout-ms", DEFAULT_TIMEOUT_MS) ?? DEFAULT_TIMEOUT_MS;
   if (timeoutMs < 1) throw new UsageError("--timeout-ms must be at least 1");
   const only = all(args, "case");
-  for (const id of only) if (!RECEIVER_CASES.some((c) => c.id === id)) throw new UsageError(`unknown case "${id}" (npx emulator receiver-check --list)`);
+  for (const id of only)
+    if (!RECEIVER_CASES.some((c) => c.id === id))
+      throw new UsageError(`unknown case "${id}" (npx emulator receiver-check --list)`);
   const reports = all(args, "report").map((spec) => {
     const [kind, file] = spec.split("=");
-    if (!REPORTERS[kind] || !file) throw new UsageError(`--report must be junit=FILE, json=FILE, md=FILE or html=FILE (got "${spec}")`);
+    if (!REPORTERS[kind] || !file)
+      throw new UsageError(`--report must be junit=FILE, json=FILE, md=FILE or html=FILE (got "${spec}")`);
     checkWritable("--report", file);
     return { kind, file };
   });
-  const suite = await checkReceiver({ url, secret, probe, timeoutMs, only, onResult: (r, i, n) => process.stderr.write(progressLine(r, i, n) + "\n") });
+  const suite = await checkReceiver({
+    url,
+    secret,
+    probe,
+    timeoutMs,
+    only,
+    onResult: (r, i, n) => process.stderr.write(progressLine(r, i, n) + "\n"),
+  });
   process.stdout.write(summaryTable(suite));
-  if (!probe) process.stdout.write("\nNo --probe: answers were checked, not whether each event was applied exactly once.\n");
+  if (!probe)
+    process.stdout.write("\nNo --probe: answers were checked, not whether each event was applied exactly once.\n");
   for (const { kind, file } of reports) {
     writeOutput("--report", file, REPORTERS[kind](suite));
     process.stderr.write(`wrote ${kind} report to ${file}\n`);

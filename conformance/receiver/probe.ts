@@ -27,9 +27,14 @@ export class Probe {
   private async read(): Promise<AppliedEntry[]> {
     let res: Response;
     try {
-      res = await fetch(this.url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(this.timeoutMs) });
+      res = await fetch(this.url, {
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch (err) {
-      throw new CheckFailure(`the probe ${this.url} did not answer: ${err instanceof Error ? err.message : String(err)}`);
+      throw new CheckFailure(
+        `the probe ${this.url} did not answer: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     const text = await res.text();
     if (res.status !== 200) throw new CheckFailure(`the probe ${this.url} answered ${res.status}, expected 200`);
@@ -40,8 +45,13 @@ export class Probe {
       throw new CheckFailure(`the probe ${this.url} answered something that is not JSON`);
     }
     const applied = (body as { applied?: unknown } | null)?.applied;
-    if (!Array.isArray(applied) || !applied.every((e) => typeof e === "object" && e !== null && typeof (e as AppliedEntry).id === "string"))
-      throw new CheckFailure(`the probe ${this.url} must answer {"applied": [{"id": "<event id>", "event": "<type>"}, …]}`);
+    if (
+      !Array.isArray(applied) ||
+      !applied.every((e) => typeof e === "object" && e !== null && typeof (e as AppliedEntry).id === "string")
+    )
+      throw new CheckFailure(
+        `the probe ${this.url} must answer {"applied": [{"id": "<event id>", "event": "<type>"}, …]}`,
+      );
     return applied as AppliedEntry[];
   }
 }

@@ -21,7 +21,10 @@ interface Running {
 }
 
 async function launch(file: string, env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [join(ROOT, "docs", "examples", file)], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, PORT: "0", WEBHOOK_SECRET: SECRET, ...env } });
+  const child = spawn(process.execPath, [join(ROOT, "docs", "examples", file)], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, PORT: "0", WEBHOOK_SECRET: SECRET, ...env },
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`${file} exited ${code}`)));
@@ -29,15 +32,28 @@ async function launch(file: string, env: Record<string, string> = {}): Promise<R
   return { url: /http:\/\/\S+/.exec(line)![0], child };
 }
 
-const stop = (r: Running | undefined) => new Promise<void>((resolve) => (r && r.child.exitCode === null ? (r.child.once("exit", () => resolve()), r.child.kill()) : resolve()));
+const stop = (r: Running | undefined) =>
+  new Promise<void>((resolve) =>
+    r && r.child.exitCode === null ? (r.child.once("exit", () => resolve()), r.child.kill()) : resolve(),
+  );
 
 /** Cases the naive receiver (no signature check, no idempotency, no size limit) must fail. */
-const NAIVE_FAILS = ["signature.wrong_secret", "signature.missing", "signature.tampered_body", "timestamp.stale", "timestamp.future", "duplicate.replay", "duplicate.parallel", "body.huge"].map(
-  (id) => `receiver.${id}`,
-);
+const NAIVE_FAILS = [
+  "signature.wrong_secret",
+  "signature.missing",
+  "signature.tampered_body",
+  "timestamp.stale",
+  "timestamp.future",
+  "duplicate.replay",
+  "duplicate.parallel",
+  "body.huge",
+].map((id) => `receiver.${id}`);
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, [join(ROOT, "bin", "emulator.js"), "receiver-check", ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, EMULATOR_FROM_SOURCE: "1" } });
+  const child = spawn(process.execPath, [join(ROOT, "bin", "emulator.js"), "receiver-check", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, EMULATOR_FROM_SOURCE: "1" },
+  });
   let stdout = "";
   child.stdout!.on("data", (d) => (stdout += d));
   child.stderr!.resume();
@@ -67,13 +83,18 @@ describe("npx emulator receiver-check", () => {
     expect(suite.results).toHaveLength(RECEIVER_CASES.length);
     expect(suite.results.filter((r) => r.outcome !== "pass").map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     // The probe saw each valid event once: the 25 types, the replay, the parallel pair, the two out-of-order ones, the event after the huge body.
-    const applied = ((await (await fetch(`${good!.url}/applied`)).json()) as { applied: Array<{ id: string }> }).applied;
+    const applied = ((await (await fetch(`${good!.url}/applied`)).json()) as { applied: Array<{ id: string }> })
+      .applied;
     expect(new Set(applied.map((a) => a.id)).size).toBe(applied.length);
     expect(applied).toHaveLength(EVENT_TYPES.length + 1 + 1 + 2 + 1 + 1);
   }, 60_000);
 
   it("the naive receiver fails exactly the signature, freshness, duplicate and size cases", async () => {
-    const suite = await checkReceiver({ url: `${naive!.url}/webhooks`, secret: SECRET, probe: `${naive!.url}/applied` });
+    const suite = await checkReceiver({
+      url: `${naive!.url}/webhooks`,
+      secret: SECRET,
+      probe: `${naive!.url}/applied`,
+    });
     const failed = suite.results.filter((r) => r.outcome !== "pass");
     expect(failed.map((r) => r.id).sort()).toEqual([...NAIVE_FAILS].sort());
     expect(failed.every((r) => r.outcome === "fail")).toBe(true);
@@ -85,7 +106,11 @@ describe("npx emulator receiver-check", () => {
   }, 60_000);
 
   it("without a probe, duplicates are judged by their answers only", async () => {
-    const suite = await checkReceiver({ url: `${naive!.url}/webhooks`, secret: SECRET, only: ["duplicate.replay", "duplicate.parallel", "signature.missing"] });
+    const suite = await checkReceiver({
+      url: `${naive!.url}/webhooks`,
+      secret: SECRET,
+      only: ["duplicate.replay", "duplicate.parallel", "signature.missing"],
+    });
     expect(suite.results.map((r) => [r.id, r.outcome])).toEqual([
       ["receiver.signature.missing", "fail"],
       ["receiver.duplicate.replay", "pass"],
@@ -94,7 +119,11 @@ describe("npx emulator receiver-check", () => {
   }, 30_000);
 
   it("a receiver that is not there fails every case, the forged ones included", async () => {
-    const suite = await checkReceiver({ url: "http://127.0.0.1:9/webhooks", secret: SECRET, only: ["event.deposit.credited", "signature.missing", "timestamp.stale"] });
+    const suite = await checkReceiver({
+      url: "http://127.0.0.1:9/webhooks",
+      secret: SECRET,
+      only: ["event.deposit.credited", "signature.missing", "timestamp.stale"],
+    });
     expect(suite.results.map((r) => [r.id, r.outcome])).toEqual([
       ["receiver.event.deposit.credited", "fail"],
       ["receiver.signature.missing", "fail"],
@@ -105,14 +134,41 @@ describe("npx emulator receiver-check", () => {
 
   it("the command exits 0 for the reference receiver and 1 for the naive one, writing its reports", async () => {
     const dir = mkdtempSync(join(tmpdir(), "receiver-check-"));
-    const ok = await runCli(["--url", `${good!.url}/webhooks`, "--secret", SECRET, "--probe", `${good!.url}/applied`, "--report", `junit=${join(dir, "good.xml")}`]);
+    const ok = await runCli([
+      "--url",
+      `${good!.url}/webhooks`,
+      "--secret",
+      SECRET,
+      "--probe",
+      `${good!.url}/applied`,
+      "--report",
+      `junit=${join(dir, "good.xml")}`,
+    ]);
     expect(ok.stdout).toContain("Receiver check against");
     expect(ok.code).toBe(0);
     expect(readFileSync(join(dir, "good.xml"), "utf8")).toContain(`tests="${RECEIVER_CASES.length}" failures="0"`);
-    const bad = await runCli(["--url", `${naive!.url}/webhooks`, "--secret", SECRET, "--probe", `${naive!.url}/applied`, "--report", `json=${join(dir, "naive.json")}`, "--report", `md=${join(dir, "naive.md")}`]);
+    const bad = await runCli([
+      "--url",
+      `${naive!.url}/webhooks`,
+      "--secret",
+      SECRET,
+      "--probe",
+      `${naive!.url}/applied`,
+      "--report",
+      `json=${join(dir, "naive.json")}`,
+      "--report",
+      `md=${join(dir, "naive.md")}`,
+    ]);
     expect(bad.code).toBe(1);
-    const report = JSON.parse(readFileSync(join(dir, "naive.json"), "utf8")) as { results: Array<{ id: string; outcome: string }> };
-    expect(report.results.filter((r) => r.outcome === "fail").map((r) => r.id).sort()).toEqual([...NAIVE_FAILS].sort());
+    const report = JSON.parse(readFileSync(join(dir, "naive.json"), "utf8")) as {
+      results: Array<{ id: string; outcome: string }>;
+    };
+    expect(
+      report.results
+        .filter((r) => r.outcome === "fail")
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...NAIVE_FAILS].sort());
     expect(readFileSync(join(dir, "naive.md"), "utf8")).toMatch(/^# Receiver check report/);
   }, 120_000);
 
@@ -121,15 +177,31 @@ describe("npx emulator receiver-check", () => {
     let rx: Running | undefined;
     try {
       const key = emu.key("demo");
-      const reg = (await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: "http://127.0.0.1:9/placeholder" }).expect(201)).body.data;
+      const reg = (
+        await api
+          .post("/api/v1/webhooks")
+          .set("X-API-Key", key)
+          .send({ url: "http://127.0.0.1:9/placeholder" })
+          .expect(201)
+      ).body.data;
       // The manual clock signs with its own time: tolerance off, as docs/webhooks.md advises for such tests.
       rx = await launch("webhook-receiver.mjs", { WEBHOOK_SECRET: reg.signing_secret, TOLERANCE_MS: "0" });
-      await api.patch(`/api/v1/webhooks/${reg.id}`).set("X-API-Key", key).send({ url: `${rx.url}/webhooks` }).expect(200);
-      const sent = (await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key }).expect(201)).body.data;
+      await api
+        .patch(`/api/v1/webhooks/${reg.id}`)
+        .set("X-API-Key", key)
+        .send({ url: `${rx.url}/webhooks` })
+        .expect(200);
+      const sent = (await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key }).expect(201)).body
+        .data;
       expect(sent.deliveries.map((d: { status: string }) => d.status)).toEqual(["DELIVERED"]);
       await api.post("/_emulator/webhooks/resend").send({ delivery_id: sent.deliveries[0].id }).expect(200);
       const attempts = (await api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts;
-      expect(attempts.map((a: { outcome: string; response: { status: number } }) => [a.outcome, a.response.status])).toEqual([["delivered", 200], ["delivered", 200]]);
+      expect(
+        attempts.map((a: { outcome: string; response: { status: number } }) => [a.outcome, a.response.status]),
+      ).toEqual([
+        ["delivered", 200],
+        ["delivered", 200],
+      ]);
       const applied = ((await (await fetch(`${rx.url}/applied`)).json()) as { applied: Array<{ id: string }> }).applied;
       expect(applied.map((a) => a.id)).toEqual([sent.event.id]);
     } finally {

@@ -35,22 +35,38 @@ export async function checkReceiver(opts: ReceiverCheckOptions): Promise<SuiteRe
   const started = new Date().toISOString();
   const results: CheckResult[] = [];
   for (const [i, c] of cases.entries()) {
-    const result = await runCase(c, {
-      secret: opts.secret,
-      toleranceMs: opts.toleranceMs ?? SIGNATURE_TOLERANCE_MS,
-      timeoutMs,
-      probe,
-      event(type, n = ++seq) {
-        // Ids unique to this run, so a receiver that keeps what it saw across runs still gets new events.
-        return { id: `${type}:rc_${run}_${n}`, data: exampleEventData(type, { n, now: new Date().toISOString() }), n };
+    const result = await runCase(
+      c,
+      {
+        secret: opts.secret,
+        toleranceMs: opts.toleranceMs ?? SIGNATURE_TOLERANCE_MS,
+        timeoutMs,
+        probe,
+        event(type, n = ++seq) {
+          // Ids unique to this run, so a receiver that keeps what it saw across runs still gets new events.
+          return {
+            id: `${type}:rc_${run}_${n}`,
+            data: exampleEventData(type, { n, now: new Date().toISOString() }),
+            n,
+          };
+        },
+        send: (d) => post(opts.url, d, timeoutMs),
+        note: () => {},
       },
-      send: (d) => post(opts.url, d, timeoutMs),
-      note: () => {},
-    }, opts);
+      opts,
+    );
     results.push(result);
     opts.onResult?.(result, i, cases.length);
   }
-  return { title: "Receiver check", target: opts.url, mode: "sandbox", profiles: ["webhooks"], started_at: started, finished_at: new Date().toISOString(), results };
+  return {
+    title: "Receiver check",
+    target: opts.url,
+    mode: "sandbox",
+    profiles: ["webhooks"],
+    started_at: started,
+    finished_at: new Date().toISOString(),
+    results,
+  };
 }
 
 async function runCase(c: ReceiverCase, base: CaseContext, opts: ReceiverCheckOptions): Promise<CheckResult> {
@@ -66,18 +82,37 @@ async function runCase(c: ReceiverCase, base: CaseContext, opts: ReceiverCheckOp
     },
   };
   const t0 = performance.now();
-  const head = { id: `receiver.${c.id}`, profile: "webhooks" as const, title: c.title, rule: c.rule, notes, warnings: [] };
+  const head = {
+    id: `receiver.${c.id}`,
+    profile: "webhooks" as const,
+    title: c.title,
+    rule: c.rule,
+    notes,
+    warnings: [],
+  };
   let result: CheckResult;
   try {
     await c.run(ctx);
     result = { ...head, outcome: "pass", message: "", requests: [], duration_ms: 0 };
   } catch (err) {
     const failed = err instanceof CheckFailure;
-    result = { ...head, outcome: failed ? "fail" : "error", message: failed ? err.message : `check crashed: ${err instanceof Error ? err.message : String(err)}`, requests: [], duration_ms: 0 };
+    result = {
+      ...head,
+      outcome: failed ? "fail" : "error",
+      message: failed ? err.message : `check crashed: ${err instanceof Error ? err.message : String(err)}`,
+      requests: [],
+      duration_ms: 0,
+    };
     result.transcript = exchanges.map((x) => transcript(x.d, x.a, opts));
   }
   const path = new URL(opts.url).pathname;
-  result.requests = exchanges.map(({ a }) => ({ method: "POST", path, status: a.status ?? 0, duration_ms: a.duration_ms, request_id: a.headers["x-request-id"] ?? null }));
+  result.requests = exchanges.map(({ a }) => ({
+    method: "POST",
+    path,
+    status: a.status ?? 0,
+    duration_ms: a.duration_ms,
+    request_id: a.headers["x-request-id"] ?? null,
+  }));
   result.duration_ms = Math.round(performance.now() - t0);
   return result;
 }
@@ -85,7 +120,12 @@ async function runCase(c: ReceiverCase, base: CaseContext, opts: ReceiverCheckOp
 /** The exchange for a failed case's report, without the signature or the secret. */
 function transcript(d: Delivery, a: Answer, opts: ReceiverCheckOptions): TranscriptEntry {
   const hide = (h: Record<string, string>) =>
-    Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), k.toLowerCase() === WEBHOOK_HEADERS.signature.toLowerCase() ? REDACTED : v]));
+    Object.fromEntries(
+      Object.entries(h).map(([k, v]) => [
+        k.toLowerCase(),
+        k.toLowerCase() === WEBHOOK_HEADERS.signature.toLowerCase() ? REDACTED : v,
+      ]),
+    );
   return {
     method: "POST",
     path: new URL(opts.url).pathname,

@@ -30,7 +30,12 @@ export function signedDelivery(secret: string, event: string, id: string, data: 
   return { event, id, body, headers: deliveryHeaders(event, id, t, signatureHeader(secret, t, body)) };
 }
 
-export function deliveryHeaders(event: string, id: string, t: number, signature: string | null): Record<string, string> {
+export function deliveryHeaders(
+  event: string,
+  id: string,
+  t: number,
+  signature: string | null,
+): Record<string, string> {
   return {
     "Content-Type": "application/json",
     "User-Agent": USER_AGENT,

@@ -24,13 +24,23 @@ export function summaryTable(suite: SuiteResult): string {
     row[r.outcome]++;
     byProfile.set(r.profile, row);
   }
-  const lines = ["", `${suite.title ?? "Conformance"} against ${suite.target} (${suite.mode} mode)`, "", "profile     pass  fail  error  n/a  expected-fail"];
+  const lines = [
+    "",
+    `${suite.title ?? "Conformance"} against ${suite.target} (${suite.mode} mode)`,
+    "",
+    "profile     pass  fail  error  n/a  expected-fail",
+  ];
   for (const [profile, c] of byProfile)
-    lines.push(`${profile.padEnd(11)} ${String(c.pass).padStart(4)}  ${String(c.fail).padStart(4)}  ${String(c.error).padStart(5)}  ${String(c.not_applicable).padStart(3)}  ${String(c.expected_failure).padStart(13)}`);
+    lines.push(
+      `${profile.padEnd(11)} ${String(c.pass).padStart(4)}  ${String(c.fail).padStart(4)}  ${String(c.error).padStart(5)}  ${String(c.not_applicable).padStart(3)}  ${String(c.expected_failure).padStart(13)}`,
+    );
   if (suite.spent) {
     const { credits, max_credits, usdc, max_spend_usdc } = suite.spent;
     const of = (n: number | null, flag: string) => (n === null ? `(no ${flag})` : `of ${n} (${flag})`);
-    lines.push("", `Spent (declared costs of the checks that ran): ${credits} credits ${of(max_credits, "--max-credits")}, ${usdc} test USDC ${of(max_spend_usdc, "--max-spend-usdc")}`);
+    lines.push(
+      "",
+      `Spent (declared costs of the checks that ran): ${credits} credits ${of(max_credits, "--max-credits")}, ${usdc} test USDC ${of(max_spend_usdc, "--max-spend-usdc")}`,
+    );
   }
   // Warnings (fields a route's schema does not know, undeclared codes) do not fail a check: listed once each.
   const warnings = [...new Set(suite.results.flatMap((r) => r.warnings ?? []))];

@@ -5,14 +5,24 @@ import type { CheckResult, Outcome } from "../types.ts";
 // and where the rule is written), every request it made with the target's
 // X-Request-Id, and for each failure the redacted request/response transcript.
 
-const esc = (s: string) => s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&#39;" })[c]!);
+const esc = (s: string) =>
+  s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&#39;" })[c]!);
 
-const LABEL: Record<Outcome, string> = { pass: "pass", fail: "FAIL", error: "ERROR", not_applicable: "n/a", expected_failure: "expected failure" };
+const LABEL: Record<Outcome, string> = {
+  pass: "pass",
+  fail: "FAIL",
+  error: "ERROR",
+  not_applicable: "n/a",
+  expected_failure: "expected failure",
+};
 
 function requestsTable(r: CheckResult): string {
   if (!r.requests?.length) return "";
   const rows = r.requests
-    .map((q) => `<tr><td>${esc(q.method)}</td><td><code>${esc(q.path)}</code></td><td>${q.status}</td><td>${q.duration_ms} ms</td><td><code>${esc(q.request_id ?? "—")}</code></td></tr>`)
+    .map(
+      (q) =>
+        `<tr><td>${esc(q.method)}</td><td><code>${esc(q.path)}</code></td><td>${q.status}</td><td>${q.duration_ms} ms</td><td><code>${esc(q.request_id ?? "—")}</code></td></tr>`,
+    )
     .join("");
   return `<details><summary>${r.requests.length} request(s)</summary><table class="req"><tr><th>method</th><th>path</th><th>status</th><th>time</th><th>X-Request-Id</th></tr>${rows}</table></details>`;
 }
@@ -20,7 +30,10 @@ function requestsTable(r: CheckResult): string {
 function transcript(r: CheckResult): string {
   if (!r.transcript?.length) return "";
   const parts = r.transcript.map((t, i) => {
-    const headers = (h: Record<string, string>) => Object.entries(h).map(([k, v]) => `${k}: ${v}`).join("\n");
+    const headers = (h: Record<string, string>) =>
+      Object.entries(h)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join("\n");
     const req = `${t.method} ${t.path}\n${headers(t.request_headers)}${t.request_body ? `\n\n${t.request_body}` : ""}`;
     const res = `HTTP ${t.status}\n${headers(t.response_headers)}\n\n${t.response_body}`;
     return `<div class="ex"><h4>#${i + 1} ${esc(t.method)} <code>${esc(t.path)}</code> → ${t.status}</h4><pre>${esc(req)}</pre><pre>${esc(res)}</pre></div>`;
@@ -33,7 +46,9 @@ function checkBlock(r: CheckResult): string {
   const rule = `<p class="rule"><b>Rule:</b> ${esc(r.rule)}${r.guards ? `<br><b>Guards:</b> ${esc(r.guards)}` : ""}</p>`;
   const msg = r.message ? `<p class="msg">${esc(r.message)}</p>` : "";
   const notes = r.notes.length ? `<p class="notes">${r.notes.map(esc).join("<br>")}</p>` : "";
-  const warnings = r.warnings?.length ? `<ul class="warn">${r.warnings.map((w) => `<li>warning: ${esc(w)}</li>`).join("")}</ul>` : "";
+  const warnings = r.warnings?.length
+    ? `<ul class="warn">${r.warnings.map((w) => `<li>warning: ${esc(w)}</li>`).join("")}</ul>`
+    : "";
   return `<section class="check" id="${esc(r.id)}">${head}${rule}${msg}${notes}${warnings}${requestsTable(r)}${transcript(r)}</section>`;
 }
 
@@ -47,7 +62,13 @@ export function html(suite: SuiteResult): string {
     })
     .join("");
   const body = profiles
-    .map((p) => `<h2 id="profile-${esc(p)}">${esc(p)}</h2>${suite.results.filter((r) => r.profile === p).map(checkBlock).join("")}`)
+    .map(
+      (p) =>
+        `<h2 id="profile-${esc(p)}">${esc(p)}</h2>${suite.results
+          .filter((r) => r.profile === p)
+          .map(checkBlock)
+          .join("")}`,
+    )
     .join("");
   const failed = suite.results.filter((r) => r.outcome === "fail" || r.outcome === "error").length;
   return `<!doctype html>

@@ -2,7 +2,17 @@ import { GAMES } from "../games.ts";
 import { operation } from "../operation.ts";
 import { MAX_ID_ARRAY, MAX_OFFSET, MAX_PAGE_SIZE } from "../paging.ts";
 import { withCode, z } from "../zod.ts";
-import { CardPrices, Card, Expansion, GradedCert, GradedCertBatch, LANGUAGES, SEALED_PRODUCT_TYPES, SealedPrices, SealedProduct } from "./shapes.ts";
+import {
+  CardPrices,
+  Card,
+  Expansion,
+  GradedCert,
+  GradedCertBatch,
+  LANGUAGES,
+  SEALED_PRODUCT_TYPES,
+  SealedPrices,
+  SealedProduct,
+} from "./shapes.ts";
 
 // The Card Data operations (README "Card Data catalog"): every read costs 1
 // credit (`include=prices` is free), the price history none. Query fields are
@@ -22,26 +32,50 @@ export const PRINTINGS_CAP = 50;
 const int = z.number().int();
 const field = (code: string, description: string) => withCode(z.string().describe(description).optional(), code);
 
-const include = field("invalid_include", "`prices` embeds the current pricing (no extra credit); 400 invalid_include for anything else");
+const include = field(
+  "invalid_include",
+  "`prices` embeds the current pricing (no extra credit); 400 invalid_include for anything else",
+);
 const noInclude = field("invalid_include", "Not supported here: any non-blank value is 400 invalid_include");
-const select = field("invalid_select", "Comma list of top-level fields to keep (`id` always kept); 400 invalid_select for an unknown one");
+const select = field(
+  "invalid_select",
+  "Comma list of top-level fields to keep (`id` always kept); 400 invalid_select for an unknown one",
+);
 const language = (byDefault: string) =>
-  field("invalid_language", `Comma list of language codes (${LANGUAGES.join(", ")}) or \`all\`; ${byDefault}; 400 invalid_language`);
+  field(
+    "invalid_language",
+    `Comma list of language codes (${LANGUAGES.join(", ")}) or \`all\`; ${byDefault}; 400 invalid_language`,
+  );
 const q = field(
   "parse_error",
   `Search: field:value terms, OR, parentheses, -exclusion, !exact, ranges [a TO b] / {a TO b}. Caps: ${MAX_QUERY_LENGTH} characters, ` +
     `${MAX_TERMS} terms, ${MAX_DEPTH} levels (query_too_complex); parse_error, unknown_field and invalid_value carry details.position`,
 );
-const orderBy = field("invalid_value", `Comma list of at most ${MAX_ORDER_KEYS} keys, \`-\` for descending; unknown_field / invalid_value carry details.position`);
-const distinct = field("invalid_distinct", "`code`: one row per card (its own printing first); 400 invalid_distinct for anything else");
+const orderBy = field(
+  "invalid_value",
+  `Comma list of at most ${MAX_ORDER_KEYS} keys, \`-\` for descending; unknown_field / invalid_value carry details.position`,
+);
+const distinct = field(
+  "invalid_distinct",
+  "`code`: one row per card (its own printing first); 400 invalid_distinct for anything else",
+);
 const noDistinct = field("invalid_distinct", "Not supported here: any value is 400 invalid_distinct");
-const productType = field("invalid_value", `Comma list of ${SEALED_PRODUCT_TYPES.join(", ")}; 400 invalid_value (with details.position) for another`);
+const productType = field(
+  "invalid_value",
+  `Comma list of ${SEALED_PRODUCT_TYPES.join(", ")}; 400 invalid_value (with details.position) for another`,
+);
 
 /** Card Data paging: strict `page`/`page_size` (out of range is 400) and the loose, clamped `limit`/`offset`; in the order they are checked. */
 const paging = {
-  page_size: field("invalid_pagination", `Rows per page, 1 to ${MAX_PAGE_SIZE} (a route with a smaller cap serves at most its cap)`),
+  page_size: field(
+    "invalid_pagination",
+    `Rows per page, 1 to ${MAX_PAGE_SIZE} (a route with a smaller cap serves at most its cap)`,
+  ),
   page: field("invalid_pagination", `1-based page number; page × page_size at most ${MAX_OFFSET}`),
-  limit: field("invalid_pagination", `Rows per page (leading integer, clamped to 1..${MAX_PAGE_SIZE}); wins over page_size`),
+  limit: field(
+    "invalid_pagination",
+    `Rows per page (leading integer, clamped to 1..${MAX_PAGE_SIZE}); wins over page_size`,
+  ),
   offset: field("invalid_pagination", `First row (leading integer, clamped to 0..${MAX_OFFSET}); wins over page`),
 };
 
@@ -80,13 +114,33 @@ const answerPage = <S extends z.ZodObject>(description: string, schema: S) => ({
   variant: { query: "select", description: SELECTED, data: z.array(selected(schema)) },
 });
 
-const position = z.object({ position: int.describe("0-based offset into q, orderBy or product_type") }).describe("parse_error, unknown_field and invalid_value only");
-const listCodes = ["invalid_include", "invalid_select", "invalid_pagination", "parse_error", "unknown_field", "invalid_value", "query_too_complex", "invalid_language", "invalid_distinct"] as const;
-const badList = { description: "A query parameter is invalid (the first in the order they are listed)", codes: listCodes, details: position };
-const badOne = { description: "include or select is invalid", codes: ["invalid_include", "invalid_select", "identifier_too_long"] };
+const position = z
+  .object({ position: int.describe("0-based offset into q, orderBy or product_type") })
+  .describe("parse_error, unknown_field and invalid_value only");
+const listCodes = [
+  "invalid_include",
+  "invalid_select",
+  "invalid_pagination",
+  "parse_error",
+  "unknown_field",
+  "invalid_value",
+  "query_too_complex",
+  "invalid_language",
+  "invalid_distinct",
+] as const;
+const badList = {
+  description: "A query parameter is invalid (the first in the order they are listed)",
+  codes: listCodes,
+  details: position,
+};
+const badOne = {
+  description: "include or select is invalid",
+  codes: ["invalid_include", "invalid_select", "identifier_too_long"],
+};
 const tooLong = { description: "The id is too long", codes: ["identifier_too_long"] };
 const notFound = (what: string) => ({ description: `No ${what} with that id in this game`, codes: ["not_found"] });
-const PAGE = "A numbered page; page, page_size, total_count and language (the scope applied) sit beside data, and pagination too";
+const PAGE =
+  "A numbered page; page, page_size, total_count and language (the scope applied) sit beside data, and pagination too";
 
 /** A certificate a batch names. */
 export interface CertRef {
@@ -116,14 +170,20 @@ const certsParam = withCode(
 );
 const certsBody = z.object({
   certs: withCode(
-    z.array(z.object({ provider: z.string(), cert_number: z.string() }), { error: 'must be a list of {"provider":"PSA","cert_number":"12345678"}' }),
+    z.array(z.object({ provider: z.string(), cert_number: z.string() }), {
+      error: 'must be a list of {"provider":"PSA","cert_number":"12345678"}',
+    }),
     "invalid_value",
   ).describe(`At most ${MAX_ID_ARRAY} certificates`),
 });
 const BATCH = `certs missing, malformed, empty or over ${MAX_ID_ARRAY} entries, or a cert number too long`;
 
 /** Card Data keys: partner and legacy, scope read:catalog. */
-const common = { access: { kinds: ["partner", "legacy"], scopes: ["read:catalog"] }, envelope: "partner", cost: 1 } as const;
+const common = {
+  access: { kinds: ["partner", "legacy"], scopes: ["read:catalog"] },
+  envelope: "partner",
+  cost: 1,
+} as const;
 const G = ":game{pokemon|onepiece|azuki}";
 
 export const CATALOG = {
@@ -155,7 +215,11 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameAnd("Card id"),
-      responses: { 200: { description: "The card's full pricing (graded bands, last_sold_at)", data: CardPrices }, 400: tooLong, 404: notFound("card") },
+      responses: {
+        200: { description: "The card's full pricing (graded bands, last_sold_at)", data: CardPrices },
+        400: tooLong,
+        404: notFound("card"),
+      },
     },
   }),
   cardsPrintings: operation({
@@ -168,8 +232,14 @@ export const CATALOG = {
       params: gameAnd("Any printing's card id"),
       query: z.object({ include, select, ...paging, language: language(NOT_DEFAULTED) }),
       responses: {
-        200: answerPage(`${PAGE}. Every printing sharing the card's code, the anchor's language first; at most ${PRINTINGS_CAP} per page`, Card),
-        400: { description: "A query parameter is invalid", codes: ["invalid_include", "invalid_select", "invalid_pagination", "invalid_language", "identifier_too_long"] },
+        200: answerPage(
+          `${PAGE}. Every printing sharing the card's code, the anchor's language first; at most ${PRINTINGS_CAP} per page`,
+          Card,
+        ),
+        400: {
+          description: "A query parameter is invalid",
+          codes: ["invalid_include", "invalid_select", "invalid_pagination", "invalid_language", "identifier_too_long"],
+        },
         404: notFound("card"),
       },
     },
@@ -181,7 +251,10 @@ export const CATALOG = {
     summary: "A card's price history: announced, not live yet (always 404, free)",
     access: common.access,
     envelope: common.envelope,
-    schema: { params: gameAnd("Card id"), responses: { 404: { description: "Announced, not live yet: always 404, costs nothing", codes: ["not_found"] } } },
+    schema: {
+      params: gameAnd("Card id"),
+      responses: { 404: { description: "Announced, not live yet: always 404, costs nothing", codes: ["not_found"] } },
+    },
   }),
   expansionsSearch: operation({
     id: "expansions.search",
@@ -191,7 +264,15 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameOnly,
-      query: z.object({ include: noInclude, select, ...paging, q, language: language(DEFAULT_EN), distinct: noDistinct, orderBy }),
+      query: z.object({
+        include: noInclude,
+        select,
+        ...paging,
+        q,
+        language: language(DEFAULT_EN),
+        distinct: noDistinct,
+        orderBy,
+      }),
       responses: { 200: answerPage(PAGE, Expansion), 400: badList },
     },
   }),
@@ -206,7 +287,10 @@ export const CATALOG = {
       query: z.object({ include: noInclude, select }),
       responses: {
         200: answer("The expansion (promo, tin and UPC sets are not listed: 404)", Expansion),
-        400: { description: "include given, or select is invalid", codes: ["invalid_include", "invalid_select", "identifier_too_long"] },
+        400: {
+          description: "include given, or select is invalid",
+          codes: ["invalid_include", "invalid_select", "identifier_too_long"],
+        },
         404: notFound("listed expansion"),
       },
     },
@@ -235,7 +319,16 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameOnly,
-      query: z.object({ product_type: productType, include, select, ...paging, q, language: language(DEFAULT_EN), distinct: noDistinct, orderBy }),
+      query: z.object({
+        product_type: productType,
+        include,
+        select,
+        ...paging,
+        q,
+        language: language(DEFAULT_EN),
+        distinct: noDistinct,
+        orderBy,
+      }),
       responses: { 200: answerPage(PAGE, SealedProduct), 400: badList },
     },
   }),
@@ -245,7 +338,11 @@ export const CATALOG = {
     path: `/${G}/sealed/:id`,
     summary: "One sealed product by id, optionally with its pricing",
     ...common,
-    schema: { params: gameAnd("Sealed product id"), query: oneQuery, responses: { 200: answer("The sealed product", SealedProduct), 400: badOne, 404: notFound("sealed product") } },
+    schema: {
+      params: gameAnd("Sealed product id"),
+      query: oneQuery,
+      responses: { 200: answer("The sealed product", SealedProduct), 400: badOne, 404: notFound("sealed product") },
+    },
   }),
   sealedPrices: operation({
     id: "sealed.prices",
@@ -256,7 +353,10 @@ export const CATALOG = {
     schema: {
       params: gameAnd("Sealed product id"),
       responses: {
-        200: { description: "The product's full pricing (the `sealed` condition rung, price history)", data: SealedPrices },
+        200: {
+          description: "The product's full pricing (the `sealed` condition rung, price history)",
+          data: SealedPrices,
+        },
         400: tooLong,
         404: notFound("sealed product"),
       },
@@ -287,7 +387,10 @@ export const CATALOG = {
       body: certsBody,
       responses: {
         200: { description: "One result per requested certificate, found or not", data: GradedCertBatch },
-        400: { description: BATCH, codes: ["invalid_json", "invalid_value", "invalid_pagination", "identifier_too_long"] },
+        400: {
+          description: BATCH,
+          codes: ["invalid_json", "invalid_value", "invalid_pagination", "identifier_too_long"],
+        },
         413: { description: "The body is too large", codes: ["payload_too_large"] },
       },
     },
@@ -299,7 +402,10 @@ export const CATALOG = {
     summary: "One graded certificate and the card it grades",
     ...common,
     schema: {
-      params: z.object({ provider: pathId("Grading company, case-insensitive (PSA, BGS, CGC …)"), certNumber: pathId("Certificate number") }),
+      params: z.object({
+        provider: pathId("Grading company, case-insensitive (PSA, BGS, CGC …)"),
+        certNumber: pathId("Certificate number"),
+      }),
       responses: {
         200: { description: "The certificate, with its card", data: GradedCert },
         400: { description: "An id is too long", codes: ["identifier_too_long"] },

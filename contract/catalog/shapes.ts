@@ -46,7 +46,10 @@ export type Condition = (typeof CONDITIONS)[number];
 
 const int = z.number().int();
 const isoTime = z.iso.datetime().describe("ISO-8601 UTC");
-const slashDate = z.string().regex(/^\d{4}\/\d{2}\/\d{2}$/).describe("`YYYY/MM/DD`");
+const slashDate = z
+  .string()
+  .regex(/^\d{4}\/\d{2}\/\d{2}$/)
+  .describe("`YYYY/MM/DD`");
 const languageCode = z.enum(LANGUAGES);
 const languageName = z.string().describe('The language\'s name ("English")');
 
@@ -65,7 +68,10 @@ export const Expansion = z.strictObject({
   release_date: slashDate.optional(),
   logo: z.url().optional(),
   symbol: z.url().optional(),
-  translation: z.strictObject({ en: z.strictObject({ name: z.string() }) }).optional().describe("The English name of a non-English set"),
+  translation: z
+    .strictObject({ en: z.strictObject({ name: z.string() }) })
+    .optional()
+    .describe("The English name of a non-English set"),
 });
 export type Expansion = z.output<typeof Expansion>;
 
@@ -75,7 +81,13 @@ export const CardTypeValue = z.strictObject({ type: z.string(), value: z.string(
 export type CardTypeValue = z.output<typeof CardTypeValue>;
 export const CardAbility = z.strictObject({ type: z.string(), name: z.string(), text: z.string() });
 export type CardAbility = z.output<typeof CardAbility>;
-export const CardAttack = z.strictObject({ cost: z.array(z.string()), converted_energy_cost: int, name: z.string(), text: z.string().optional(), damage: z.string().optional() });
+export const CardAttack = z.strictObject({
+  cost: z.array(z.string()),
+  converted_energy_cost: int,
+  name: z.string(),
+  text: z.string().optional(),
+  damage: z.string().optional(),
+});
 export type CardAttack = z.output<typeof CardAttack>;
 
 const POKEMON = "Pokémon only";
@@ -114,11 +126,19 @@ export const CardBase = z.strictObject({
   block: z.string().optional().describe("One Piece only (1–5 or X)"),
   counter: opStat.optional().describe("One Piece only: printed Counter value"),
   life: opStat.optional().describe("One Piece only: a Leader's Life"),
-  market_updated_at: isoTime.describe("When the service last refreshed the card's market data (equals pricing.market_updated_at when that is present)"),
+  market_updated_at: isoTime.describe(
+    "When the service last refreshed the card's market data (equals pricing.market_updated_at when that is present)",
+  ),
 });
 export type CardBase = z.output<typeof CardBase>;
 
-export const CardGradedBand = z.strictObject({ median: z.number().nullable(), recent_median: z.number().nullable(), p10: z.number().nullable(), p90: z.number().nullable(), count: int });
+export const CardGradedBand = z.strictObject({
+  median: z.number().nullable(),
+  recent_median: z.number().nullable(),
+  p10: z.number().nullable(),
+  p90: z.number().nullable(),
+  count: int,
+});
 export const CardGradedPrice = z.strictObject({
   company: z.string(),
   grade: z.string(),
@@ -159,7 +179,10 @@ export const SealedPricing = z.strictObject({
   is_on_sale: z.boolean(),
   sale_price: z.number().optional(),
   trend_7d: PriceTrend.optional(),
-  conditions: z.array(z.strictObject({ condition: z.literal("sealed"), price: z.number() })).optional().describe("The prices route only"),
+  conditions: z
+    .array(z.strictObject({ condition: z.literal("sealed"), price: z.number() }))
+    .optional()
+    .describe("The prices route only"),
   history: z.array(SealedPricePoint).optional().describe("The prices route only: the only sealed time series (capped)"),
 });
 export type SealedPricing = z.output<typeof SealedPricing>;
@@ -186,7 +209,9 @@ const WITH_PRICES = "With include=prices (then always an object; null is never s
 /** A card as the card routes answer it: `pricing` with include=prices. */
 export const Card = CardBase.extend({ pricing: CardPricing.nullable().optional().describe(WITH_PRICES) });
 export type Card = z.output<typeof Card>;
-export const SealedProduct = SealedProductBase.extend({ pricing: SealedPricing.nullable().optional().describe(WITH_PRICES) });
+export const SealedProduct = SealedProductBase.extend({
+  pricing: SealedPricing.nullable().optional().describe(WITH_PRICES),
+});
 export type SealedProduct = z.output<typeof SealedProduct>;
 
 /** GET …/cards/:id/prices. */

@@ -27,13 +27,33 @@ const now = (after_ms: number): Due => ({ after_ms, since: "now" });
 /** The relayer's rows, the same for both kinds of purchase but for the failure event. */
 function relayerRows<E extends string>(failed: E) {
   return [
-    { from: ["RESERVED"], to: "PENDING", trigger: "relayer_off", moves: [], event: null,
+    {
+      from: ["RESERVED"],
+      to: "PENDING",
+      trigger: "relayer_off",
+      moves: [],
+      event: null,
       due: { after_ms: PENDING_TIMEOUT_MS, since: "reserved" },
-      note: "picked up while the relayer is off: waits, hold kept" },
-    { from: ["PENDING"], to: "PENDING", trigger: "resume", moves: [], event: null, due: now(0),
-      note: "the relayer is back on: due now" },
-    { from: ["PENDING"], to: "FAILED", trigger: "pending_timeout", moves: [{ move: "HOLD_RELEASE", amount: "hold" }],
-      event: failed, due: null, note: "the relayer stayed off: hold released" },
+      note: "picked up while the relayer is off: waits, hold kept",
+    },
+    {
+      from: ["PENDING"],
+      to: "PENDING",
+      trigger: "resume",
+      moves: [],
+      event: null,
+      due: now(0),
+      note: "the relayer is back on: due now",
+    },
+    {
+      from: ["PENDING"],
+      to: "FAILED",
+      trigger: "pending_timeout",
+      moves: [{ move: "HOLD_RELEASE", amount: "hold" }],
+      event: failed,
+      due: null,
+      note: "the relayer stayed off: hold released",
+    },
   ] as const satisfies readonly TransitionSpec<"RESERVED" | "PENDING" | "FAILED", RelayerTrigger, CustodyMove, E>[];
 }
 
@@ -49,49 +69,98 @@ export type MysteryPurchaseTrigger =
   | "reveal_short"
   | "refund";
 export type MysteryPurchaseEvent =
-  | "purchase.reserved"
-  | "purchase.submitted"
-  | "purchase.fulfilled"
-  | "purchase.refunded"
-  | "purchase.failed";
+  "purchase.reserved" | "purchase.submitted" | "purchase.fulfilled" | "purchase.refunded" | "purchase.failed";
 
 export const MYSTERY_PURCHASE: Lifecycle<PurchaseStatus, MysteryPurchaseTrigger, CustodyMove, MysteryPurchaseEvent> = {
   name: "mystery purchase",
   states: ["RESERVED", "PENDING", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"],
   transitions: [
-    { from: [START], to: "RESERVED", trigger: "reserve", moves: [{ move: "HOLD", amount: "hold" }],
-      event: "purchase.reserved", due: now(RELAY_PICKUP_MS), note: "POST /mystery/purchase: 202, the price cap held" },
-    { from: [START], to: "SUBMITTED", trigger: "submit", moves: [], event: "purchase.submitted",
-      note: "non-custodial submit: the wallet's transaction is mined" },
+    {
+      from: [START],
+      to: "RESERVED",
+      trigger: "reserve",
+      moves: [{ move: "HOLD", amount: "hold" }],
+      event: "purchase.reserved",
+      due: now(RELAY_PICKUP_MS),
+      note: "POST /mystery/purchase: 202, the price cap held",
+    },
+    {
+      from: [START],
+      to: "SUBMITTED",
+      trigger: "submit",
+      moves: [],
+      event: "purchase.submitted",
+      note: "non-custodial submit: the wallet's transaction is mined",
+    },
     ...relayerRows("purchase.failed"),
-    { from: ["RESERVED", "PENDING", "SUBMITTING"], to: "SUBMITTING", trigger: "broadcast", moves: [], event: null,
-      due: now(RELAY_CONFIRM_MS), note: "the relayer sends purchaseFor (again, if a restore lost the hash)" },
-    { from: ["SUBMITTING"], to: "SUBMITTING", trigger: "sent", moves: [], event: null, due: now(RELAY_CONFIRM_MS),
-      note: "broadcast: the transaction hash is known" },
-    { from: ["SUBMITTING"], to: "SUBMITTED", trigger: "confirm",
-      moves: [{ move: "HOLD_SETTLE", amount: "charged" }, { move: "HOLD_RELEASE", amount: "rest" }],
-      event: "purchase.submitted", due: null, note: "mined: the charge is spent, the rest of the hold released" },
-    { from: ["SUBMITTING"], to: "FAILED", trigger: "relay_failed", moves: [{ move: "HOLD_RELEASE", amount: "hold" }],
-      event: "purchase.failed", due: null, note: "the broadcast failed, reverted or is not on the chain" },
-    { from: ["SUBMITTED"], to: "FULFILLED", trigger: "reveal", moves: [], event: "purchase.fulfilled",
-      note: "VRF revealed every item" },
-    { from: ["SUBMITTED"], to: "PARTIALLY_FULFILLED", trigger: "reveal_short",
-      moves: [{ move: "REFUND_CREDIT", amount: "refund" }], event: "purchase.fulfilled",
-      note: "an operator shortfall: the undelivered share paid back" },
-    { from: ["SUBMITTED"], to: "REFUNDED", trigger: "refund", moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
-      event: "purchase.refunded", note: "refunded on chain before the reveal" },
+    {
+      from: ["RESERVED", "PENDING", "SUBMITTING"],
+      to: "SUBMITTING",
+      trigger: "broadcast",
+      moves: [],
+      event: null,
+      due: now(RELAY_CONFIRM_MS),
+      note: "the relayer sends purchaseFor (again, if a restore lost the hash)",
+    },
+    {
+      from: ["SUBMITTING"],
+      to: "SUBMITTING",
+      trigger: "sent",
+      moves: [],
+      event: null,
+      due: now(RELAY_CONFIRM_MS),
+      note: "broadcast: the transaction hash is known",
+    },
+    {
+      from: ["SUBMITTING"],
+      to: "SUBMITTED",
+      trigger: "confirm",
+      moves: [
+        { move: "HOLD_SETTLE", amount: "charged" },
+        { move: "HOLD_RELEASE", amount: "rest" },
+      ],
+      event: "purchase.submitted",
+      due: null,
+      note: "mined: the charge is spent, the rest of the hold released",
+    },
+    {
+      from: ["SUBMITTING"],
+      to: "FAILED",
+      trigger: "relay_failed",
+      moves: [{ move: "HOLD_RELEASE", amount: "hold" }],
+      event: "purchase.failed",
+      due: null,
+      note: "the broadcast failed, reverted or is not on the chain",
+    },
+    {
+      from: ["SUBMITTED"],
+      to: "FULFILLED",
+      trigger: "reveal",
+      moves: [],
+      event: "purchase.fulfilled",
+      note: "VRF revealed every item",
+    },
+    {
+      from: ["SUBMITTED"],
+      to: "PARTIALLY_FULFILLED",
+      trigger: "reveal_short",
+      moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
+      event: "purchase.fulfilled",
+      note: "an operator shortfall: the undelivered share paid back",
+    },
+    {
+      from: ["SUBMITTED"],
+      to: "REFUNDED",
+      trigger: "refund",
+      moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
+      event: "purchase.refunded",
+      note: "refunded on chain before the reveal",
+    },
   ],
 };
 
 export type InstantPurchaseTrigger =
-  | RelayerTrigger
-  | "reserve"
-  | "submit"
-  | "relayed"
-  | "relay_failed"
-  | "open"
-  | "refund"
-  | "open_failed";
+  RelayerTrigger | "reserve" | "submit" | "relayed" | "relay_failed" | "open" | "refund" | "open_failed";
 export type InstantPurchaseEvent =
   | "instant_purchase.reserved"
   | "instant_purchase.submitted"
@@ -103,25 +172,72 @@ export const INSTANT_PURCHASE: Lifecycle<InstantStatus, InstantPurchaseTrigger, 
   name: "instant purchase",
   states: ["RESERVED", "PENDING", "SUBMITTED", "FULFILLED", "REFUNDED", "FAILED"],
   transitions: [
-    { from: [START], to: "RESERVED", trigger: "reserve", moves: [{ move: "HOLD", amount: "hold" }],
-      event: "instant_purchase.reserved", due: now(RELAY_PICKUP_MS),
-      note: "the operator's custodial purchase, price held" },
-    { from: [START], to: "SUBMITTED", trigger: "submit", moves: [], event: "instant_purchase.submitted",
-      due: now(OPEN_TIMEOUT_MS), note: "submit: the wallet's buy-and-open transaction is mined" },
+    {
+      from: [START],
+      to: "RESERVED",
+      trigger: "reserve",
+      moves: [{ move: "HOLD", amount: "hold" }],
+      event: "instant_purchase.reserved",
+      due: now(RELAY_PICKUP_MS),
+      note: "the operator's custodial purchase, price held",
+    },
+    {
+      from: [START],
+      to: "SUBMITTED",
+      trigger: "submit",
+      moves: [],
+      event: "instant_purchase.submitted",
+      due: now(OPEN_TIMEOUT_MS),
+      note: "submit: the wallet's buy-and-open transaction is mined",
+    },
     ...relayerRows("instant_purchase.failed"),
-    { from: ["RESERVED", "PENDING"], to: "SUBMITTED", trigger: "relayed",
-      moves: [{ move: "HOLD_SETTLE", amount: "charged" }, { move: "HOLD_RELEASE", amount: "rest" }],
-      event: "instant_purchase.submitted", due: now(OPEN_TIMEOUT_MS),
-      note: "the relayer bought and opened it on chain" },
-    { from: ["RESERVED", "PENDING"], to: "FAILED", trigger: "relay_failed",
-      moves: [{ move: "HOLD_RELEASE", amount: "hold" }], event: "instant_purchase.failed", due: null,
-      note: "the chain refused the relayer's purchase" },
-    { from: ["SUBMITTED"], to: "FULFILLED", trigger: "open", moves: [], event: "instant_purchase.fulfilled", due: null,
-      note: "VRF drew a bundle: pack and cards" },
-    { from: ["SUBMITTED"], to: "REFUNDED", trigger: "refund", moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
-      event: "instant_purchase.refunded", due: null, note: "paid back on chain by the operator" },
-    { from: ["SUBMITTED"], to: "FAILED", trigger: "open_failed", moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
-      event: "instant_purchase.failed", due: null,
-      note: "unopened past its timeout (or failed by the operator): paid back" },
+    {
+      from: ["RESERVED", "PENDING"],
+      to: "SUBMITTED",
+      trigger: "relayed",
+      moves: [
+        { move: "HOLD_SETTLE", amount: "charged" },
+        { move: "HOLD_RELEASE", amount: "rest" },
+      ],
+      event: "instant_purchase.submitted",
+      due: now(OPEN_TIMEOUT_MS),
+      note: "the relayer bought and opened it on chain",
+    },
+    {
+      from: ["RESERVED", "PENDING"],
+      to: "FAILED",
+      trigger: "relay_failed",
+      moves: [{ move: "HOLD_RELEASE", amount: "hold" }],
+      event: "instant_purchase.failed",
+      due: null,
+      note: "the chain refused the relayer's purchase",
+    },
+    {
+      from: ["SUBMITTED"],
+      to: "FULFILLED",
+      trigger: "open",
+      moves: [],
+      event: "instant_purchase.fulfilled",
+      due: null,
+      note: "VRF drew a bundle: pack and cards",
+    },
+    {
+      from: ["SUBMITTED"],
+      to: "REFUNDED",
+      trigger: "refund",
+      moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
+      event: "instant_purchase.refunded",
+      due: null,
+      note: "paid back on chain by the operator",
+    },
+    {
+      from: ["SUBMITTED"],
+      to: "FAILED",
+      trigger: "open_failed",
+      moves: [{ move: "REFUND_CREDIT", amount: "refund" }],
+      event: "instant_purchase.failed",
+      due: null,
+      note: "unopened past its timeout (or failed by the operator): paid back",
+    },
   ],
 };

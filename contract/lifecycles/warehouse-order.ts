@@ -10,15 +10,7 @@ import type { OrderStatus } from "../warehouse/orders.ts";
 export const LABEL_PURCHASE_MS = 3_000;
 
 export type OrderTrigger =
-  | "quote"
-  | "supersede"
-  | "commit"
-  | "label_failed"
-  | "label_bought"
-  | "cancel"
-  | "ship"
-  | "deliver"
-  | "return";
+  "quote" | "supersede" | "commit" | "label_failed" | "label_bought" | "cancel" | "ship" | "deliver" | "return";
 
 /** Every tracking change also publishes order.tracking_status_changed when the tracking status changed. */
 export type OrderEvent = "order.tracking_updated" | "order.returned";
@@ -27,23 +19,81 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
   name: "order",
   states: ["PENDING_PAYMENT", "LABEL_PURCHASING", "LABEL_PURCHASED", "SHIPPED", "DELIVERED", "RETURNED", "CANCELLED"],
   transitions: [
-    { from: [START], to: "PENDING_PAYMENT", trigger: "quote", moves: [], event: null, due: null,
-      note: "POST /orders/quote: rates, nothing reserved" },
-    { from: ["PENDING_PAYMENT"], to: "CANCELLED", trigger: "supersede", moves: [], event: null,
-      note: "a newer quote of the same key" },
-    { from: ["PENDING_PAYMENT"], to: "LABEL_PURCHASING", trigger: "commit", moves: [], event: null,
-      due: { after_ms: LABEL_PURCHASE_MS, since: "now" }, note: "POST /orders: the cards reserved, the label bought" },
-    { from: ["LABEL_PURCHASING"], to: "PENDING_PAYMENT", trigger: "label_failed", moves: [], event: null, due: null,
-      note: "the carrier refused: the cards released, commit again" },
-    { from: ["LABEL_PURCHASING"], to: "LABEL_PURCHASED", trigger: "label_bought", moves: [],
-      event: "order.tracking_updated", due: null, note: "the label is billed; tracking label_created" },
-    { from: ["PENDING_PAYMENT", "LABEL_PURCHASED"], to: "CANCELLED", trigger: "cancel", moves: [], event: null,
-      note: "the cards released; a bought label voided" },
-    { from: ["LABEL_PURCHASED"], to: "SHIPPED", trigger: "ship", moves: [], event: "order.tracking_updated",
-      note: "handed to the carrier: in_transit" },
-    { from: ["SHIPPED"], to: "DELIVERED", trigger: "deliver", moves: [], event: "order.tracking_updated",
-      note: "delivered" },
-    { from: ["SHIPPED"], to: "RETURNED", trigger: "return", moves: [], event: "order.returned",
-      note: "returned to sender: the cards await scan-back" },
+    {
+      from: [START],
+      to: "PENDING_PAYMENT",
+      trigger: "quote",
+      moves: [],
+      event: null,
+      due: null,
+      note: "POST /orders/quote: rates, nothing reserved",
+    },
+    {
+      from: ["PENDING_PAYMENT"],
+      to: "CANCELLED",
+      trigger: "supersede",
+      moves: [],
+      event: null,
+      note: "a newer quote of the same key",
+    },
+    {
+      from: ["PENDING_PAYMENT"],
+      to: "LABEL_PURCHASING",
+      trigger: "commit",
+      moves: [],
+      event: null,
+      due: { after_ms: LABEL_PURCHASE_MS, since: "now" },
+      note: "POST /orders: the cards reserved, the label bought",
+    },
+    {
+      from: ["LABEL_PURCHASING"],
+      to: "PENDING_PAYMENT",
+      trigger: "label_failed",
+      moves: [],
+      event: null,
+      due: null,
+      note: "the carrier refused: the cards released, commit again",
+    },
+    {
+      from: ["LABEL_PURCHASING"],
+      to: "LABEL_PURCHASED",
+      trigger: "label_bought",
+      moves: [],
+      event: "order.tracking_updated",
+      due: null,
+      note: "the label is billed; tracking label_created",
+    },
+    {
+      from: ["PENDING_PAYMENT", "LABEL_PURCHASED"],
+      to: "CANCELLED",
+      trigger: "cancel",
+      moves: [],
+      event: null,
+      note: "the cards released; a bought label voided",
+    },
+    {
+      from: ["LABEL_PURCHASED"],
+      to: "SHIPPED",
+      trigger: "ship",
+      moves: [],
+      event: "order.tracking_updated",
+      note: "handed to the carrier: in_transit",
+    },
+    {
+      from: ["SHIPPED"],
+      to: "DELIVERED",
+      trigger: "deliver",
+      moves: [],
+      event: "order.tracking_updated",
+      note: "delivered",
+    },
+    {
+      from: ["SHIPPED"],
+      to: "RETURNED",
+      trigger: "return",
+      moves: [],
+      event: "order.returned",
+      note: "returned to sender: the cards await scan-back",
+    },
   ],
 };

@@ -14,7 +14,10 @@ export type BuybackItemType = (typeof BUYBACK_ITEM_TYPES)[number];
 export const BUYBACK_VALUE_SOURCES = ["card_raw_price", "buyback_oracle", "graded_market_price"] as const;
 export const OFFER_STATUSES = ["active", "accepted", "cancelled", "expired"] as const;
 
-const usdcString = z.string().regex(/^-?\d+\.\d{6}$/).describe('USDC, 6 places ("12.500000")');
+const usdcString = z
+  .string()
+  .regex(/^-?\d+\.\d{6}$/)
+  .describe('USDC, 6 places ("12.500000")');
 const micros = z.string().regex(/^\d+$/).describe("USDC micros");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
@@ -24,12 +27,23 @@ const deadline = isoTime.nullable().describe("When the offer lapses (ISO 8601, U
 const itemType = z.enum(BUYBACK_ITEM_TYPES);
 
 /** A ready-to-send transaction (`value` in wei, decimal). */
-export const BuybackCall = z.strictObject({ kind: z.string(), to: address, data: hex, value: decimal.describe("wei"), description: z.string() });
+export const BuybackCall = z.strictObject({
+  kind: z.string(),
+  to: address,
+  data: hex,
+  value: decimal.describe("wei"),
+  description: z.string(),
+});
 export type BuybackCall = z.output<typeof BuybackCall>;
 
 /** The EIP-712 OfferRequest the service signs and the holder signs again to accept: uint256 fields as decimal strings. */
 export const BuybackTypedData = z.strictObject({
-  domain: z.strictObject({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: address }),
+  domain: z.strictObject({
+    name: z.string(),
+    version: z.string(),
+    chainId: z.number().int(),
+    verifyingContract: address,
+  }),
   types: z.record(z.string(), z.array(z.strictObject({ name: z.string(), type: z.string() })).readonly()),
   primaryType: z.literal("OfferRequest"),
   message: z.strictObject({
@@ -71,7 +85,10 @@ export const BuybackOffer = z.strictObject({
   typed_data: BuybackTypedData,
   calls: z.array(BuybackCall),
   note: z.string(),
-  idempotent: z.boolean().optional().describe("true when an active offer for the token already existed and is answered again"),
+  idempotent: z
+    .boolean()
+    .optional()
+    .describe("true when an active offer for the token already existed and is answered again"),
 });
 export type BuybackOffer = z.output<typeof BuybackOffer>;
 
@@ -93,7 +110,10 @@ export const BuybackAcceptPrepareResult = z.strictObject({
   nft_approval: z.strictObject({ approved: z.boolean(), holder_owns_token: z.boolean(), call: BuybackCall.nullable() }),
   transfer_frozen: z.strictObject({
     frozen: z.boolean(),
-    burn_type: z.string().nullable().describe("The pending burn (REDEEM_CARD, REDEEM_PRODUCT, GRADING); null when not frozen"),
+    burn_type: z
+      .string()
+      .nullable()
+      .describe("The pending burn (REDEEM_CARD, REDEEM_PRODUCT, GRADING); null when not frozen"),
     cancel_call: BuybackCall.nullable(),
   }),
   self_submit: z.strictObject({ call: BuybackCall }),
@@ -106,7 +126,10 @@ export type BuybackAcceptPrepareResult = z.output<typeof BuybackAcceptPrepareRes
 export const BuybackAcceptResult = z.strictObject({
   offer_id: z.number().int(),
   token_id: z.string(),
-  transaction_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/).nullable(),
+  transaction_hash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .nullable(),
   receiver: address,
   requester: address,
   price_usdc: usdcString,
@@ -123,25 +146,42 @@ const offersData = z.strictObject({ offers: z.array(BuybackOfferSummary) });
 const tokenId = z.union([z.string(), z.number().int().nonnegative()]).describe("The token: uint256 in plain decimal");
 /** Names the kind of token; optional, and another kind than the token's finds no token (or no active offer). */
 export const buybackItemType = withCode(itemType.optional(), "invalid_value");
-const offerPrice = z.string().nullable().optional().describe("Lower the offer to this USDC amount (at most the default price)");
+const offerPrice = z
+  .string()
+  .nullable()
+  .optional()
+  .describe("Lower the offer to this USDC amount (at most the default price)");
 
-const createBody = z.object({ token_id: withCode(tokenId, "token_required"), item_type: buybackItemType, offer_price_usdc: offerPrice });
-const createForPurchaseBody = z.object({ token_id: tokenId.nullable().optional().describe("Which card of the purchase (when it has several)"), offer_price_usdc: offerPrice });
+const createBody = z.object({
+  token_id: withCode(tokenId, "token_required"),
+  item_type: buybackItemType,
+  offer_price_usdc: offerPrice,
+});
+const createForPurchaseBody = z.object({
+  token_id: tokenId.nullable().optional().describe("Which card of the purchase (when it has several)"),
+  offer_price_usdc: offerPrice,
+});
 const acceptPrepareBody = z.object({ item_type: buybackItemType });
 const acceptBody = z.object({
-  receiver_signature: withCode(z.string().regex(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/), "invalid_receiver_signature").describe(
-    "The holder's EIP-712 signature of accept/prepare's OfferRequest typed_data (65 or 64 bytes, 0x hex)",
-  ),
+  receiver_signature: withCode(
+    z.string().regex(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/),
+    "invalid_receiver_signature",
+  ).describe("The holder's EIP-712 signature of accept/prepare's OfferRequest typed_data (65 or 64 bytes, 0x hex)"),
   item_type: buybackItemType,
 });
 
 // Path segments are read by the server's rules (an unknown or malformed one is its 404).
 const tokenPath = z.object({ token_id: z.string().describe("The token: uint256 in plain decimal") });
-const purchasePath = z.object({ purchase_id: z.string().describe("A purchase id of this account, or else a token id") });
+const purchasePath = z.object({
+  purchase_id: z.string().describe("A purchase id of this account, or else a token id"),
+});
 
 const OFFER_400 = ["invalid_value", "invalid_amount", "price_too_high", "identifier_too_long"] as const;
 const OFFER_409 = ["not_eligible", "value_unknown", "insufficient_liquidity", "not_fulfilled"] as const;
-const noActiveOffer = { description: "No active offer for the token (of that item_type)", codes: ["no_active_offer"] } as const;
+const noActiveOffer = {
+  description: "No active offer for the token (of that item_type)",
+  codes: ["no_active_offer"],
+} as const;
 
 // POOL model only: a TIER key is 403 not_pool_partner.
 const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope], models: ["POOL"] }) as const;
@@ -152,7 +192,8 @@ export const BUYBACK = {
     id: "buyback.acceptPrepare",
     method: "POST",
     path: "/mystery/buyback/:token_id/accept/prepare",
-    summary: "Everything the holder needs to accept the active offer: the typed data to sign, the one-time approval, or a self-submitted call",
+    summary:
+      "Everything the holder needs to accept the active offer: the typed data to sign, the one-time approval, or a self-submitted call",
     access: access("packs:read"),
     envelope: common.envelope,
     schema: {
@@ -177,10 +218,19 @@ export const BUYBACK = {
       body: acceptBody,
       responses: {
         200: { description: "The relayer submitted acceptOfferFor", data: BuybackAcceptResult },
-        400: { description: "Not a signature, or an invalid item_type", codes: ["invalid_json", "invalid_receiver_signature", "invalid_value"] },
+        400: {
+          description: "Not a signature, or an invalid item_type",
+          codes: ["invalid_json", "invalid_receiver_signature", "invalid_value"],
+        },
         404: noActiveOffer,
-        409: { description: "Signed by someone else, approval missing, or the accept would revert", codes: ["receiver_signature_mismatch", "nft_approval_missing", "accept_simulation_failed"] },
-        503: { description: "An operator has the relayer off (retryable; Retry-After); self_submit still works", codes: ["relayer_disabled"] },
+        409: {
+          description: "Signed by someone else, approval missing, or the accept would revert",
+          codes: ["receiver_signature_mismatch", "nft_approval_missing", "accept_simulation_failed"],
+        },
+        503: {
+          description: "An operator has the relayer off (retryable; Retry-After); self_submit still works",
+          codes: ["relayer_disabled"],
+        },
       },
     },
   }),
@@ -194,9 +244,18 @@ export const BUYBACK = {
     schema: {
       body: createBody,
       responses: {
-        201: { description: "The offer (or the active one already made for the token, idempotent: true)", data: BuybackOffer },
-        400: { description: "Missing token, invalid item_type or offer price", codes: ["invalid_json", "token_required", ...OFFER_400] },
-        404: { description: "No such token (of that item_type) from this account's purchases", codes: ["token_not_found"] },
+        201: {
+          description: "The offer (or the active one already made for the token, idempotent: true)",
+          data: BuybackOffer,
+        },
+        400: {
+          description: "Missing token, invalid item_type or offer price",
+          codes: ["invalid_json", "token_required", ...OFFER_400],
+        },
+        404: {
+          description: "No such token (of that item_type) from this account's purchases",
+          codes: ["token_not_found"],
+        },
         409: { description: "The token cannot be bought back now", codes: OFFER_409 },
       },
     },
@@ -209,7 +268,11 @@ export const BUYBACK = {
     access: access("packs:read"),
     envelope: common.envelope,
     schema: {
-      query: z.object({ token_id: withCode(identifier(z.string().min(1)), "token_required").describe("The token: uint256 in plain decimal") }),
+      query: z.object({
+        token_id: withCode(identifier(z.string().min(1)), "token_required").describe(
+          "The token: uint256 in plain decimal",
+        ),
+      }),
       responses: {
         200: { description: "The account's offers for the token", data: offersData },
         400: { description: "Missing or over-long token id", codes: ["token_required", "identifier_too_long"] },
@@ -227,8 +290,14 @@ export const BUYBACK = {
       params: purchasePath,
       body: createForPurchaseBody,
       responses: {
-        201: { description: "The offer (or the active one already made for the token, idempotent: true)", data: BuybackOffer },
-        400: { description: "Several cards and no token_id, or invalid offer price", codes: ["invalid_json", "token_required", ...OFFER_400] },
+        201: {
+          description: "The offer (or the active one already made for the token, idempotent: true)",
+          data: BuybackOffer,
+        },
+        400: {
+          description: "Several cards and no token_id, or invalid offer price",
+          codes: ["invalid_json", "token_required", ...OFFER_400],
+        },
         404: { description: "No such purchase or token", codes: ["not_found", "token_not_found"] },
         409: { description: "The token cannot be bought back now", codes: OFFER_409 },
       },

@@ -14,7 +14,9 @@ import { isoTime, micros, USER_CODES, usdcString, userPageQuery } from "./fields
 export const freshQuery = z
   .enum(["true", "false", "1", "0"], { error: 'fresh must be "true" or "false"' })
   .optional()
-  .describe('"true": recompute instead of the short response cache (budget: 10 calls per minute per key, then 429 rate_limited)');
+  .describe(
+    '"true": recompute instead of the short response cache (budget: 10 calls per minute per key, then 429 rate_limited)',
+  );
 
 const game = z.enum(GAMES);
 
@@ -129,8 +131,15 @@ export const PartnerStats = z.strictObject({
   failed: z.number().int(),
   total_volume: micros,
   total_volume_usdc: usdcString,
-  by_tier: z.array(z.strictObject({ tier_id: z.number().int(), pulls: z.number().int(), volume: micros, volume_usdc: usdcString })),
-  buyback: z.strictObject({ offers: z.number().int(), accepted: z.number().int(), offered_volume_usdc: usdcString, accepted_volume_usdc: usdcString }),
+  by_tier: z.array(
+    z.strictObject({ tier_id: z.number().int(), pulls: z.number().int(), volume: micros, volume_usdc: usdcString }),
+  ),
+  buyback: z.strictObject({
+    offers: z.number().int(),
+    accepted: z.number().int(),
+    offered_volume_usdc: usdcString,
+    accepted_volume_usdc: usdcString,
+  }),
 });
 export type PartnerStats = z.output<typeof PartnerStats>;
 
@@ -165,7 +174,10 @@ export const CollectionItem = z.strictObject({
 });
 export type CollectionItem = z.output<typeof CollectionItem>;
 
-export const CollectionUser = z.strictObject({ external_user_id: z.string().nullable(), wallet_address: z.string().nullable() });
+export const CollectionUser = z.strictObject({
+  external_user_id: z.string().nullable(),
+  wallet_address: z.string().nullable(),
+});
 export type CollectionUser = z.output<typeof CollectionUser>;
 
 // --- requests ---------------------------------------------------------------------
@@ -184,11 +196,15 @@ const feedQuery = z.object({
       .enum(["all", "mine", ""])
       .optional()
       .transform((v): "all" | "mine" => (v === "mine" ? "mine" : "all"))
-      .meta({ description: '"mine": only this account\'s reveals (default: every partner\'s)' }),
+      .meta({ description: "\"mine\": only this account's reveals (default: every partner's)" }),
     "invalid_value",
   ),
   ...offsetPageQuery(),
-  game: z.string().optional().transform((v) => v ?? null).describe("Only this game's reveals"),
+  game: z
+    .string()
+    .optional()
+    .transform((v) => v ?? null)
+    .describe("Only this game's reveals"),
   fresh: freshQuery,
 });
 
@@ -225,9 +241,21 @@ export const MYSTERY_CATALOG = {
     ...read,
     schema: {
       query: z.object({
-        active: z.string().optional().transform((v) => v ?? null).describe('"true" or "false": only tiers that are (not) on sale'),
-        game: z.string().optional().transform((v) => v ?? null).describe("Only this game's tiers (an unknown game is an empty list)"),
-        variant: z.string().optional().transform((v) => v ?? null).describe('Only tiers that yield this (every tier yields "card" today)'),
+        active: z
+          .string()
+          .optional()
+          .transform((v) => v ?? null)
+          .describe('"true" or "false": only tiers that are (not) on sale'),
+        game: z
+          .string()
+          .optional()
+          .transform((v) => v ?? null)
+          .describe("Only this game's tiers (an unknown game is an empty list)"),
+        variant: z
+          .string()
+          .optional()
+          .transform((v) => v ?? null)
+          .describe('Only tiers that yield this (every tier yields "card" today)'),
         fresh: freshQuery,
       }),
       responses: {
@@ -247,7 +275,10 @@ export const MYSTERY_CATALOG = {
       query: z.object({ fresh: freshQuery }),
       responses: {
         200: { description: "The tier's odds, per slot and per rarity group", data: TierOdds },
-        400: { description: `Not a tier id, or no such tier; ${badFresh}`, codes: ["invalid_tier", "identifier_too_long", "invalid_value"] },
+        400: {
+          description: `Not a tier id, or no such tier; ${badFresh}`,
+          codes: ["invalid_tier", "identifier_too_long", "invalid_value"],
+        },
       },
     },
   }),
@@ -266,14 +297,21 @@ export const MYSTERY_CATALOG = {
             .enum([...PRICED_ITEM_TYPES, ""])
             .optional()
             .transform((v): PricedItemType | null => v || null)
-            .meta({ type: "string", enum: [...PRICED_ITEM_TYPES], description: "Price the item as this kind (a token that is not of this kind is 404)" }),
+            .meta({
+              type: "string",
+              enum: [...PRICED_ITEM_TYPES],
+              description: "Price the item as this kind (a token that is not of this kind is 404)",
+            }),
           "invalid_price_query",
         ),
         fresh: freshQuery,
       }),
       responses: {
         200: { description: "The market value and would-be buyback price (cached ~60 s)", data: PriceQuote },
-        400: { description: `Not exactly one valid card_id or token_id; ${badFresh}`, codes: ["invalid_price_query", "identifier_too_long", "invalid_value"] },
+        400: {
+          description: `Not exactly one valid card_id or token_id; ${badFresh}`,
+          codes: ["invalid_price_query", "identifier_too_long", "invalid_value"],
+        },
         404: { description: "No such card or token, or no value for it", codes: ["not_found", "value_unknown"] },
       },
     },
@@ -298,7 +336,10 @@ export const MYSTERY_CATALOG = {
       // The user is checked before the paging, so both are read by the handler.
       query: z.object(userPageQuery),
       responses: {
-        200: { description: "The user's revealed items, newest first", data: z.strictObject({ user: CollectionUser, items: z.array(CollectionItem) }) },
+        200: {
+          description: "The user's revealed items, newest first",
+          data: z.strictObject({ user: CollectionUser, items: z.array(CollectionItem) }),
+        },
         400: { description: "No or invalid user, or invalid paging", codes: [...USER_CODES, "invalid_pagination"] },
       },
     },

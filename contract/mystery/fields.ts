@@ -5,9 +5,15 @@ import { z } from "../zod.ts";
 // the end user a request names. Imported by the contract's mystery files only
 // (not re-exported by the index).
 
-export const usdcString = z.string().regex(/^-?\d+\.\d{6}$/).describe('USDC, 6 places ("12.500000")');
+export const usdcString = z
+  .string()
+  .regex(/^-?\d+\.\d{6}$/)
+  .describe('USDC, 6 places ("12.500000")');
 export const micros = z.string().regex(/^\d+$/).describe("USDC micros");
-export const signedMicros = z.string().regex(/^-?\d+$/).describe("USDC micros");
+export const signedMicros = z
+  .string()
+  .regex(/^-?\d+$/)
+  .describe("USDC micros");
 export const isoTime = z.iso.datetime();
 export const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
@@ -24,4 +30,9 @@ export const userPageQuery = {
   offset: z.string().optional().describe("Rows to skip (default 0)"),
 };
 
-export const USER_CODES = ["missing_user_identifier", "invalid_wallet_address", "invalid_value", "identifier_too_long"] as const;
+export const USER_CODES = [
+  "missing_user_identifier",
+  "invalid_wallet_address",
+  "invalid_value",
+  "identifier_too_long",
+] as const;

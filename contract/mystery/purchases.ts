@@ -9,15 +9,34 @@ import { RevealItem } from "./items.ts";
 // (emulator/areas/mystery/purchases/parse.ts).
 
 /** Every status a purchase can have (docs/mystery.md "Custodial purchase lifecycle"). */
-export const PURCHASE_STATUSES = ["PENDING", "RESERVED", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"] as const;
+export const PURCHASE_STATUSES = [
+  "PENDING",
+  "RESERVED",
+  "SUBMITTING",
+  "SUBMITTED",
+  "FULFILLED",
+  "PARTIALLY_FULFILLED",
+  "REFUNDED",
+  "FAILED",
+] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
 export const PURCHASE_CUSTODY = ["CUSTODIAL", "NON_CUSTODIAL"] as const;
 
 /** What an unsigned call does: clients dispatch on it (an approve goes as its own userop). */
-export const UNSIGNED_CALL_KINDS = ["erc20-approve", "purchase", "set-approval-for-all", "sellback", "burn", "shipping-payment"] as const;
+export const UNSIGNED_CALL_KINDS = [
+  "erc20-approve",
+  "purchase",
+  "set-approval-for-all",
+  "sellback",
+  "burn",
+  "shipping-payment",
+] as const;
 
-const usdcString = z.string().regex(/^-?\d+\.\d{6}$/).describe('USDC, 6 places ("12.500000")');
+const usdcString = z
+  .string()
+  .regex(/^-?\d+\.\d{6}$/)
+  .describe('USDC, 6 places ("12.500000")');
 const micros = z.string().regex(/^\d+$/).describe("USDC micros");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
@@ -37,7 +56,10 @@ export const Purchase = z.strictObject({
   onchain_request_id: z.string().nullable(),
   transaction_hash: hex.nullable(),
   purchaser_address: address.nullable(),
-  external_user_id: z.string().nullable().describe("The end user's id as the partner sent it; null for a wallet-only user"),
+  external_user_id: z
+    .string()
+    .nullable()
+    .describe("The end user's id as the partner sent it; null for a wallet-only user"),
   failure_reason: z.string().nullable(),
   reserved_at: isoTime.nullable(),
   submitted_at: isoTime.nullable(),
@@ -48,7 +70,13 @@ export const Purchase = z.strictObject({
 export type Purchase = z.output<typeof Purchase>;
 
 /** One unsigned transaction for the end user's wallet to send, in order. */
-export const PurchaseCall = z.strictObject({ kind: z.enum(UNSIGNED_CALL_KINDS), to: address, data: hex, value: z.literal("0"), description: z.string() });
+export const PurchaseCall = z.strictObject({
+  kind: z.enum(UNSIGNED_CALL_KINDS),
+  to: address,
+  data: hex,
+  value: z.literal("0"),
+  description: z.string(),
+});
 export type PurchaseCall = z.output<typeof PurchaseCall>;
 
 /** The approve and purchase calls of a non-custodial purchase. */
@@ -66,7 +94,12 @@ export type PurchasePrepare = z.output<typeof PurchasePrepare>;
 
 // --- requests -----------------------------------------------------------------------
 
-const tierId = withCode(z.union([z.number().int().min(1), z.string().regex(/^[1-9]\d{0,15}$/)]).describe("The tier's numeric id (GET /mystery/catalog)"), "invalid_tier");
+const tierId = withCode(
+  z
+    .union([z.number().int().min(1), z.string().regex(/^[1-9]\d{0,15}$/)])
+    .describe("The tier's numeric id (GET /mystery/catalog)"),
+  "invalid_tier",
+);
 const wallet = withCode(address.describe("0x EVM address (EIP-55 checksum when mixed-case)"), "invalid_wallet_address");
 const maxPrice = withCode(
   z
@@ -75,7 +108,10 @@ const maxPrice = withCode(
     .describe('Decimal USDC with at most 6 places ("25.00"); default: the tier\'s price'),
   "invalid_amount",
 );
-const txHash = z.string().regex(/^0x[0-9a-fA-F]{64}$/).describe("0x + 64 hex: the mined purchase transaction");
+const txHash = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/)
+  .describe("0x + 64 hex: the mined purchase transaction");
 const endUser = withCode(identifier().nullish(), "invalid_value");
 
 const prepareBody = z.object({ tier_id: tierId, wallet_address: wallet, max_price_usdc: maxPrice });
@@ -122,7 +158,10 @@ export const PURCHASES = {
       body: prepareBody,
       responses: {
         200: { description: "The approve and purchase calls", data: PurchasePrepare },
-        400: { description: "Invalid input", codes: ["invalid_json", "invalid_tier", "invalid_wallet_address", "invalid_amount", "identifier_too_long"] },
+        400: {
+          description: "Invalid input",
+          codes: ["invalid_json", "invalid_tier", "invalid_wallet_address", "invalid_amount", "identifier_too_long"],
+        },
         409: { description: "The tier costs more than max_price_usdc", codes: ["max_price_exceeded"] },
       },
     },
@@ -140,7 +179,19 @@ export const PURCHASES = {
         202: { description: "The recorded purchase", data: Purchase },
         400: {
           description: "Invalid input or transaction",
-          codes: ["invalid_json", "invalid_tier", "missing_tx_hash", "invalid_tx_hash", "invalid_wallet_address", "missing_user_identifier", "invalid_value", "identifier_too_long", "tx_unverified", "tx_reverted", "purchaser_mismatch"],
+          codes: [
+            "invalid_json",
+            "invalid_tier",
+            "missing_tx_hash",
+            "invalid_tx_hash",
+            "invalid_wallet_address",
+            "missing_user_identifier",
+            "invalid_value",
+            "identifier_too_long",
+            "tx_unverified",
+            "tx_reverted",
+            "purchaser_mismatch",
+          ],
         },
         409: { description: "The transaction is recorded for another partner", codes: ["tx_already_recorded"] },
       },
@@ -157,14 +208,34 @@ export const PURCHASES = {
     schema: {
       body: purchaseBody,
       responses: {
-        202: { description: "The custodial purchase: RESERVED with the price held and on-chain fields null (then SUBMITTING → SUBMITTED → FULFILLED on the clock)", data: Purchase },
+        202: {
+          description:
+            "The custodial purchase: RESERVED with the price held and on-chain fields null (then SUBMITTING → SUBMITTED → FULFILLED on the clock)",
+          data: Purchase,
+        },
         400: {
           description: "Invalid input",
-          codes: ["invalid_json", "missing_idempotency_key", "invalid_tier", "unsupported_quantity", "missing_user_identifier", "invalid_wallet_address", "invalid_value", "invalid_amount", "identifier_too_long"],
+          codes: [
+            "invalid_json",
+            "missing_idempotency_key",
+            "invalid_tier",
+            "unsupported_quantity",
+            "missing_user_identifier",
+            "invalid_wallet_address",
+            "invalid_value",
+            "invalid_amount",
+            "identifier_too_long",
+          ],
         },
         402: { description: "The end user's balance does not cover the price", codes: ["insufficient_funds"] },
-        409: { description: "Price above max_price_usdc, or an Idempotency-Key reused with another body", codes: ["max_price_exceeded", "idempotency_mismatch"] },
-        503: { description: "An operator has the relayer off (retryable; Retry-After); nothing is held", codes: ["relayer_disabled"] },
+        409: {
+          description: "Price above max_price_usdc, or an Idempotency-Key reused with another body",
+          codes: ["max_price_exceeded", "idempotency_mismatch"],
+        },
+        503: {
+          description: "An operator has the relayer off (retryable; Retry-After); nothing is held",
+          codes: ["relayer_disabled"],
+        },
       },
     },
   }),
@@ -194,12 +265,21 @@ export const PURCHASES = {
     schema: {
       query: z.object({
         status: statusFilter,
-        ...offsetPageQuery(), external_user_id: identifier().optional().transform((v) => v ?? null),
-        wallet_address: z.string().optional().transform((v) => v?.toLowerCase() ?? null),
+        ...offsetPageQuery(),
+        external_user_id: identifier()
+          .optional()
+          .transform((v) => v ?? null),
+        wallet_address: z
+          .string()
+          .optional()
+          .transform((v) => v?.toLowerCase() ?? null),
       }),
       responses: {
         200: { description: "The account's purchases", data: z.strictObject({ purchases: z.array(Purchase) }) },
-        400: { description: "Invalid filter or paging", codes: ["invalid_status", "invalid_pagination", "identifier_too_long"] },
+        400: {
+          description: "Invalid filter or paging",
+          codes: ["invalid_status", "invalid_pagination", "identifier_too_long"],
+        },
       },
     },
   }),

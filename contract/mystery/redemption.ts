@@ -12,7 +12,15 @@ import { identifier, withCode, z } from "../zod.ts";
 // no calls yet (docs/decisions.md "Redemption as the live service runs it").
 
 /** The lifecycle: PREPARED → BURN_SUBMITTED → IN_FULFILLMENT → COMPLETED, or FAILED / CANCELLED / EXPIRED. */
-export const REDEMPTION_STATUSES = ["PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED", "FAILED", "CANCELLED", "EXPIRED"] as const;
+export const REDEMPTION_STATUSES = [
+  "PREPARED",
+  "BURN_SUBMITTED",
+  "IN_FULFILLMENT",
+  "COMPLETED",
+  "FAILED",
+  "CANCELLED",
+  "EXPIRED",
+] as const;
 export type RedemptionStatus = (typeof REDEMPTION_STATUSES)[number];
 export const RedemptionStatus = z.enum(REDEMPTION_STATUSES);
 
@@ -62,8 +70,17 @@ export const REDEMPTION_CALL_KINDS = ["burn", "erc20-approve", "shipping-payment
 export const RedemptionUnsignedCalls = z.strictObject({
   chain_id: int,
   calls: z
-    .array(z.strictObject({ kind: z.enum(REDEMPTION_CALL_KINDS), to: address, data: z.string().regex(/^0x[0-9a-fA-F]*$/), description: z.string() }))
-    .describe("In order: burn (flag the token), erc20-approve (USDC to the shipping processor), shipping-payment (payShipping; must follow the burn)"),
+    .array(
+      z.strictObject({
+        kind: z.enum(REDEMPTION_CALL_KINDS),
+        to: address,
+        data: z.string().regex(/^0x[0-9a-fA-F]*$/),
+        description: z.string(),
+      }),
+    )
+    .describe(
+      "In order: burn (flag the token), erc20-approve (USDC to the shipping processor), shipping-payment (payShipping; must follow the burn)",
+    ),
 });
 
 /** One redemption, as get and list answer it. */
@@ -75,13 +92,21 @@ export const Redemption = z.strictObject({
   status: RedemptionStatus,
   kyc: RedemptionKyc,
   burn: z.strictObject({
-    db_status: z.enum(["PENDING_REDEEM", "REDEEMED"]).nullable().describe("The recorded burn; null before a burn is submitted"),
+    db_status: z
+      .enum(["PENDING_REDEEM", "REDEEMED"])
+      .nullable()
+      .describe("The recorded burn; null before a burn is submitted"),
     is_burned: z.boolean().describe("Flips when the item ships"),
     burn_type: int.nullable(),
     burn_type_label: z.string().nullable().describe("e.g. REDEEM_CARD"),
   }),
-  queue: z.strictObject({ status: z.enum(["QUEUED", "PICKING", "SHIPPED"]).nullable().describe("null until the burn is submitted") }),
-  order: z.strictObject({ status: z.enum(["PENDING", "PROCESSING", "SHIPPED"]).nullable(), tracking_number: z.string().nullable() }),
+  queue: z.strictObject({
+    status: z.enum(["QUEUED", "PICKING", "SHIPPED"]).nullable().describe("null until the burn is submitted"),
+  }),
+  order: z.strictObject({
+    status: z.enum(["PENDING", "PROCESSING", "SHIPPED"]).nullable(),
+    tracking_number: z.string().nullable(),
+  }),
   burn_tx_hash: txHash.nullable(),
   shipping_quote: RedemptionShippingQuote.nullable(),
   failure_reason: z.string().nullable(),
@@ -101,13 +126,24 @@ export const RedemptionPrepareResult = z.strictObject({
   kyc: RedemptionKyc,
   shipping_quote: RedemptionShippingQuote.nullable(),
   shipping_payer: z.literal("end_user"),
-  shipping_payment: RedemptionShippingPayment.nullable().describe("The signed shipping quote the holder pays; null while KYC is pending, once paid or ended"),
+  shipping_payment: RedemptionShippingPayment.nullable().describe(
+    "The signed shipping quote the holder pays; null while KYC is pending, once paid or ended",
+  ),
   expires_at: isoTime.nullable(),
-  unsigned: RedemptionUnsignedCalls.nullable().describe("null while KYC is pending and once the redemption moved past PREPARED"),
+  unsigned: RedemptionUnsignedCalls.nullable().describe(
+    "null while KYC is pending and once the redemption moved past PREPARED",
+  ),
 });
 export type RedemptionPrepareResult = z.output<typeof RedemptionPrepareResult>;
 
-const labelField = (what: string) => z.string().nullable().optional().describe(`${what}: only when the label was bought at submit, which the emulator never does (tracking reaches get and redemption.updated)`);
+const labelField = (what: string) =>
+  z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      `${what}: only when the label was bought at submit, which the emulator never does (tracking reaches get and redemption.updated)`,
+    );
 
 /** What submit answers (202). */
 export const RedemptionSubmitResult = z.strictObject({
@@ -126,23 +162,56 @@ export type RedemptionSubmitResult = z.output<typeof RedemptionSubmitResult>;
 
 /** The shipping request of quote and prepare; the rules check the address, then carriers, then the target. */
 const shippingRequest = {
-  shipping_address: withCode(ShippingAddressInput.optional().describe("Where to ship the item (400 missing_shipping_address without it or address)"), "invalid_address"),
+  shipping_address: withCode(
+    ShippingAddressInput.optional().describe(
+      "Where to ship the item (400 missing_shipping_address without it or address)",
+    ),
+    "invalid_address",
+  ),
   address: withCode(ShippingAddressInput.optional().describe("Alias of shipping_address"), "invalid_address"),
-  carriers: withCode(z.array(z.string()).optional().describe("Carrier tokens to quote (default: all)"), "unknown_carrier"),
+  carriers: withCode(
+    z.array(z.string()).optional().describe("Carrier tokens to quote (default: all)"),
+    "unknown_carrier",
+  ),
   purchase_id: int.nullable().optional().describe("The purchase (with token_id when it has several redeemable items)"),
-  token_id: z.string().nullable().optional().describe("The token: uint256 in plain decimal; alone, a token-first redemption"),
-  item_type: withCode(RedemptionItemType.nullable().optional().describe("Only to disambiguate a token number (409 ambiguous_token without it, item_type_mismatch when wrong)"), "invalid_item_type"),
+  token_id: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("The token: uint256 in plain decimal; alone, a token-first redemption"),
+  item_type: withCode(
+    RedemptionItemType.nullable()
+      .optional()
+      .describe("Only to disambiguate a token number (409 ambiguous_token without it, item_type_mismatch when wrong)"),
+    "invalid_item_type",
+  ),
 };
 
 export const RedemptionQuoteBody = z.object(shippingRequest);
 export const RedemptionPrepareBody = z.object({
-  idempotency_key: withCode(z.string().min(1).max(128).optional().describe("Idempotency key (else the Idempotency-Key header; one of them is required)"), "invalid_idempotency_key"),
-  shipping_payer: withCode(z.literal("end_user").nullable().optional().describe('Who pays shipping: only "end_user"'), "invalid_shipping_payer"),
+  idempotency_key: withCode(
+    z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe("Idempotency key (else the Idempotency-Key header; one of them is required)"),
+    "invalid_idempotency_key",
+  ),
+  shipping_payer: withCode(
+    z.literal("end_user").nullable().optional().describe('Who pays shipping: only "end_user"'),
+    "invalid_shipping_payer",
+  ),
   ...shippingRequest,
 });
 export const RedemptionSubmitBody = z.object({
   redemption_id: int.optional().describe("The redemption (404 not_found when absent or unknown)"),
-  tx_hash: withCode(txHash.optional().describe("The holder's burn (initiateBurn) or shipping payment (payShipping) transaction: 0x + 64 hex"), "invalid_tx_hash"),
+  tx_hash: withCode(
+    txHash
+      .optional()
+      .describe("The holder's burn (initiateBurn) or shipping payment (payShipping) transaction: 0x + 64 hex"),
+    "invalid_tx_hash",
+  ),
   transaction_hash: withCode(txHash.optional().describe("Alias of tx_hash"), "invalid_tx_hash"),
 });
 
@@ -151,7 +220,9 @@ const verify = withCode(
     .enum(["true", "false", "1", "0"])
     .optional()
     .transform((v) => v === "true" || v === "1")
-    .describe("true: reconcile each row with the chain first (burn state, shipping payment, a burn flagged but not submitted)"),
+    .describe(
+      "true: reconcile each row with the chain first (burn state, shipping payment, a burn flagged but not submitted)",
+    ),
   "invalid_value",
 );
 
@@ -168,9 +239,25 @@ const statusFilter = withCode(
 // --- operations --------------------------------------------------------------------------------
 
 const ADDRESS_400 = ["missing_shipping_address", "invalid_address", "phone_required", "unknown_carrier"] as const;
-const TARGET_400 = ["identifier_too_long", "purchase_or_token_required", "token_required", "unsupported_item", "invalid_item_type"] as const;
-const TARGET_409 = ["invalid_token_id", "not_fulfilled", "no_items", "no_holder", "ambiguous_token", "item_type_mismatch"] as const;
-const targetNotFound = { description: "No such purchase or token on this account", codes: ["not_found", "token_not_found"] } as const;
+const TARGET_400 = [
+  "identifier_too_long",
+  "purchase_or_token_required",
+  "token_required",
+  "unsupported_item",
+  "invalid_item_type",
+] as const;
+const TARGET_409 = [
+  "invalid_token_id",
+  "not_fulfilled",
+  "no_items",
+  "no_holder",
+  "ambiguous_token",
+  "item_type_mismatch",
+] as const;
+const targetNotFound = {
+  description: "No such purchase or token on this account",
+  codes: ["not_found", "token_not_found"],
+} as const;
 
 const redeem = { access: { kinds: ["partner"], scopes: ["cards:redeem"] }, envelope: "partner" } as const;
 const read = { access: { kinds: ["partner"], scopes: ["packs:read"] }, envelope: "partner" } as const;
@@ -188,7 +275,13 @@ export const REDEMPTION = {
       responses: {
         200: {
           description: "The shipping rates for redeeming the item, cheapest first",
-          data: z.strictObject({ purchase_id: int, token_id: z.string(), item_type: RedemptionItemType, shipping_quote: RedemptionShippingQuote, rates: z.array(RedemptionShippingQuote) }),
+          data: z.strictObject({
+            purchase_id: int,
+            token_id: z.string(),
+            item_type: RedemptionItemType,
+            shipping_quote: RedemptionShippingQuote,
+            rates: z.array(RedemptionShippingQuote),
+          }),
         },
         400: { description: "Invalid address, carriers or target", codes: [...ADDRESS_400, ...TARGET_400] },
         404: targetNotFound,
@@ -207,19 +300,36 @@ export const REDEMPTION = {
       body: RedemptionPrepareBody,
       responses: {
         201: {
-          description: "The redemption opened (or the one opened with this key): PREPARED with the holder's calls and the shipping payment (with KYC pending: the kyc_url and no calls yet)",
+          description:
+            "The redemption opened (or the one opened with this key): PREPARED with the holder's calls and the shipping payment (with KYC pending: the kyc_url and no calls yet)",
           data: RedemptionPrepareResult,
         },
         400: {
           description: "Missing or invalid idempotency key, shipping payer, address, carriers or target",
-          codes: ["missing_idempotency_key", "invalid_idempotency_key", "invalid_shipping_payer", ...ADDRESS_400, ...TARGET_400],
+          codes: [
+            "missing_idempotency_key",
+            "invalid_idempotency_key",
+            "invalid_shipping_payer",
+            ...ADDRESS_400,
+            ...TARGET_400,
+          ],
         },
         404: targetNotFound,
         409: {
           description: "The key was used for another item, the redemption expired, or the item cannot be redeemed",
-          codes: ["idempotency_mismatch", "redemption_expired", "redemption_exists", "not_burnable", "not_owner", ...TARGET_409],
+          codes: [
+            "idempotency_mismatch",
+            "redemption_expired",
+            "redemption_exists",
+            "not_burnable",
+            "not_owner",
+            ...TARGET_409,
+          ],
         },
-        503: { description: "The shipping quote signer is unavailable (retryable; retry with the same key)", codes: ["shipping_signer_unavailable"] },
+        503: {
+          description: "The shipping quote signer is unavailable (retryable; retry with the same key)",
+          codes: ["shipping_signer_unavailable"],
+        },
       },
     },
   }),
@@ -232,10 +342,20 @@ export const REDEMPTION = {
     schema: {
       body: RedemptionSubmitBody,
       responses: {
-        202: { description: "The burn is recorded: BURN_SUBMITTED (the item ships once the shipping payment is on chain); the same hash again answers the redemption as it is", data: RedemptionSubmitResult },
-        400: { description: "Invalid id or transaction hash, or the transaction is not this burn", codes: ["identifier_too_long", "invalid_tx_hash"] },
+        202: {
+          description:
+            "The burn is recorded: BURN_SUBMITTED (the item ships once the shipping payment is on chain); the same hash again answers the redemption as it is",
+          data: RedemptionSubmitResult,
+        },
+        400: {
+          description: "Invalid id or transaction hash, or the transaction is not this burn",
+          codes: ["identifier_too_long", "invalid_tx_hash"],
+        },
         404: { description: "No such redemption on this account", codes: ["not_found"] },
-        409: { description: "Not PREPARED, KYC pending, or the hash is another redemption's", codes: ["invalid_status", "kyc_required", "tx_already_recorded"] },
+        409: {
+          description: "Not PREPARED, KYC pending, or the hash is another redemption's",
+          codes: ["invalid_status", "kyc_required", "tx_already_recorded"],
+        },
       },
     },
   }),

@@ -40,12 +40,22 @@ const byProduct = z.strictObject({
     share_bps: z.number().int(),
     share_usdc: usdcString,
   }),
-  instant: z.strictObject({ packs: z.number().int(), gross_usdc: usdcString, sellback_usdc: usdcString, net_usdc: usdcString, share_bps: z.number().int(), share_usdc: usdcString }),
+  instant: z.strictObject({
+    packs: z.number().int(),
+    gross_usdc: usdcString,
+    sellback_usdc: usdcString,
+    net_usdc: usdcString,
+    share_bps: z.number().int(),
+    share_usdc: usdcString,
+  }),
 });
 /** On a statement the instant block has no sellback_usdc (the emulator never sends it there; the SDK types it optional). */
-const statementByProduct = byProduct.extend({ instant: byProduct.shape.instant.extend({ sellback_usdc: usdcString.optional() }) });
+const statementByProduct = byProduct.extend({
+  instant: byProduct.shape.instant.extend({ sellback_usdc: usdcString.optional() }),
+});
 
-const pair = <N extends string>(name: N) => ({ [`${name}_micros`]: micros, [`${name}_usdc`]: usdcString }) as Record<`${N}_micros` | `${N}_usdc`, z.ZodString>;
+const pair = <N extends string>(name: N) =>
+  ({ [`${name}_micros`]: micros, [`${name}_usdc`]: usdcString }) as Record<`${N}_micros` | `${N}_usdc`, z.ZodString>;
 
 export const RevenueSummary = z.strictObject({
   billing_model: model.nullable(),
@@ -121,7 +131,12 @@ export const RevenueAccruing = z.strictObject({
 });
 export type RevenueAccruing = z.output<typeof RevenueAccruing>;
 
-export const RevenuePayouts = z.strictObject({ payouts: z.array(RevenuePayout), outstanding_usdc: usdcString, accruing: RevenueAccruing.nullable(), total_owed_usdc: usdcString });
+export const RevenuePayouts = z.strictObject({
+  payouts: z.array(RevenuePayout),
+  outstanding_usdc: usdcString,
+  accruing: RevenueAccruing.nullable(),
+  total_owed_usdc: usdcString,
+});
 export type RevenuePayouts = z.output<typeof RevenuePayouts>;
 
 // --- requests ---------------------------------------------------------------------
@@ -134,7 +149,10 @@ const isoQuery = (description: string) =>
     z
       .string()
       .optional()
-      .refine((raw) => raw === undefined || raw === "" || (/^\d{4}-\d{2}-\d{2}/.test(raw) && !Number.isNaN(Date.parse(raw))), ISO_RULE)
+      .refine(
+        (raw) => raw === undefined || raw === "" || (/^\d{4}-\d{2}-\d{2}/.test(raw) && !Number.isNaN(Date.parse(raw))),
+        ISO_RULE,
+      )
       .transform((raw): number | null => (raw === undefined || raw === "" ? null : Date.parse(raw)))
       .describe(description),
     "invalid_value",
@@ -149,7 +167,9 @@ export const MYSTERY_REVENUE = {
     path: "/mystery/terms",
     summary: "This account's revenue-share rates, plan, payout schedule and wallet, and the open period",
     ...packsRead,
-    schema: { responses: { 200: { description: "The account's revenue-share terms and open period", data: RevenueTerms } } },
+    schema: {
+      responses: { 200: { description: "The account's revenue-share terms and open period", data: RevenueTerms } },
+    },
   }),
   summary: operation({
     id: "revenue.summary",
@@ -159,7 +179,10 @@ export const MYSTERY_REVENUE = {
     ...packsRead,
     schema: {
       // from before to is a rule of the handler (fields checked together).
-      query: z.object({ from: isoQuery("Start (inclusive): an ISO-8601 date or timestamp"), to: isoQuery("End (exclusive): an ISO-8601 date or timestamp") }),
+      query: z.object({
+        from: isoQuery("Start (inclusive): an ISO-8601 date or timestamp"),
+        to: isoQuery("End (exclusive): an ISO-8601 date or timestamp"),
+      }),
       responses: {
         200: { description: "Revenue figures for the period (all time without from/to)", data: RevenueSummary },
         400: { description: "from or to is not an ISO-8601 date, or from is not before to", codes: ["invalid_value"] },
@@ -170,12 +193,16 @@ export const MYSTERY_REVENUE = {
     id: "revenue.payouts",
     method: "GET",
     path: "/mystery/payouts",
-    summary: "Closed-period statements, newest first, with what is owed now (revenue.outstanding reads the same call's totals)",
+    summary:
+      "Closed-period statements, newest first, with what is owed now (revenue.outstanding reads the same call's totals)",
     ...packsRead,
     schema: {
       query: z.object(offsetPageQuery()),
       responses: {
-        200: { description: "Closed-period statements (newest first) and what is owed; none on POOL", data: RevenuePayouts },
+        200: {
+          description: "Closed-period statements (newest first) and what is owed; none on POOL",
+          data: RevenuePayouts,
+        },
         400: { description: "Invalid paging", codes: ["invalid_pagination"] },
       },
     },

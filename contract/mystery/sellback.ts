@@ -15,7 +15,10 @@ export const SELLBACK_REASONS = ["no_window", "wrong_holder", "window_expired", 
 export type SellbackReason = (typeof SELLBACK_REASONS)[number];
 export const SELLBACK_CALL_KINDS = ["set-approval-for-all", "sellback"] as const;
 
-const usdcString = z.string().regex(/^-?\d+\.\d{6}$/).describe('USDC, 6 places ("12.500000")');
+const usdcString = z
+  .string()
+  .regex(/^-?\d+\.\d{6}$/)
+  .describe('USDC, 6 places ("12.500000")');
 const micros = z.string().regex(/^\d+$/).describe("USDC micros");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
@@ -57,7 +60,9 @@ export const SellbackPrepareResult = z.strictObject({
   min_total: micros,
   min_total_usdc: usdcString,
   approval_needed: z.boolean(),
-  calls: z.array(z.strictObject({ kind: z.enum(SELLBACK_CALL_KINDS), to: address, data: hex, description: z.string() })),
+  calls: z.array(
+    z.strictObject({ kind: z.enum(SELLBACK_CALL_KINDS), to: address, data: hex, description: z.string() }),
+  ),
 });
 export type SellbackPrepareResult = z.output<typeof SellbackPrepareResult>;
 
@@ -91,17 +96,36 @@ const batch = { wallet_address: wallet, token_ids: tokenIds };
 const quoteBody = z.object(batch);
 const prepareBody = z.object({
   ...batch,
-  min_total_usdc: withCode(z.string().nullable().optional().describe("Least total payout in USDC (default: the quote less slippage_bps)"), "invalid_amount"),
-  slippage_bps: withCode(z.number().int().min(0).max(10_000).nullable().optional().describe("Default 100"), "invalid_amount"),
+  min_total_usdc: withCode(
+    z.string().nullable().optional().describe("Least total payout in USDC (default: the quote less slippage_bps)"),
+    "invalid_amount",
+  ),
+  slippage_bps: withCode(
+    z.number().int().min(0).max(10_000).nullable().optional().describe("Default 100"),
+    "invalid_amount",
+  ),
 });
 const submitBody = z.object({
-  transaction_hash: withCode(z.string().regex(/^0x[0-9a-fA-F]{64}$/).optional().describe("0x + 64 hex"), "tx_unverified"),
+  transaction_hash: withCode(
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/)
+      .optional()
+      .describe("0x + 64 hex"),
+    "tx_unverified",
+  ),
   tx_hash: z.string().optional().describe("Alias of transaction_hash"),
   external_user_id: z.string().nullable().optional(),
   wallet_address: wallet.nullable().optional().describe("0x EVM address: must be the on-chain seller when sent"),
 });
 
-const BATCH_400 = ["invalid_json", "invalid_token_ids", "too_many_tokens", "invalid_wallet_address", "identifier_too_long"] as const;
+const BATCH_400 = [
+  "invalid_json",
+  "invalid_token_ids",
+  "too_many_tokens",
+  "invalid_wallet_address",
+  "identifier_too_long",
+] as const;
 
 // TIER model only: a POOL key is 403 not_tier_partner.
 const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope], models: ["TIER"] }) as const;
@@ -115,7 +139,13 @@ export const SELLBACK = {
     summary: "Which of a holder's cards can be sold back to the pool, and for how much (creates nothing)",
     access: access("packs:read"),
     ...common,
-    schema: { body: quoteBody, responses: { 200: { description: "Each token's eligibility and payout", data: SellbackQuote }, 400: { description: "Invalid input", codes: BATCH_400 } } },
+    schema: {
+      body: quoteBody,
+      responses: {
+        200: { description: "Each token's eligibility and payout", data: SellbackQuote },
+        400: { description: "Invalid input", codes: BATCH_400 },
+      },
+    },
   }),
   prepare: operation({
     id: "sellback.prepare",
@@ -129,7 +159,10 @@ export const SELLBACK = {
       responses: {
         200: { description: "The calls that sell the batch back", data: SellbackPrepareResult },
         400: { description: "Invalid input", codes: [...BATCH_400, "invalid_amount"] },
-        409: { description: "The batch cannot be sold back (all-or-nothing)", codes: ["not_eligible", "wrong_holder", "window_expired", "value_unknown", "insufficient_liquidity"] },
+        409: {
+          description: "The batch cannot be sold back (all-or-nothing)",
+          codes: ["not_eligible", "wrong_holder", "window_expired", "value_unknown", "insufficient_liquidity"],
+        },
       },
     },
   }),
@@ -144,7 +177,18 @@ export const SELLBACK = {
       body: submitBody,
       responses: {
         200: { description: "The recorded sell-back", data: SellbackRecord },
-        400: { description: "Invalid input or transaction", codes: ["invalid_json", "missing_tx_hash", "tx_unverified", "tx_reverted", "invalid_value", "invalid_wallet_address", "identifier_too_long"] },
+        400: {
+          description: "Invalid input or transaction",
+          codes: [
+            "invalid_json",
+            "missing_tx_hash",
+            "tx_unverified",
+            "tx_reverted",
+            "invalid_value",
+            "invalid_wallet_address",
+            "identifier_too_long",
+          ],
+        },
         403: { description: "The on-chain seller is not this partner's end user", codes: ["seller_mismatch"] },
         409: { description: "Recorded for another partner", codes: ["tx_already_recorded"] },
       },
@@ -160,7 +204,10 @@ export const SELLBACK = {
     schema: {
       query: z.object(offsetPageQuery()),
       responses: {
-        200: { description: "The partner's sell-backs, newest first", data: z.strictObject({ sellbacks: z.array(SellbackRecord) }) },
+        200: {
+          description: "The partner's sell-backs, newest first",
+          data: z.strictObject({ sellbacks: z.array(SellbackRecord) }),
+        },
         400: { description: "Invalid paging", codes: ["invalid_pagination"] },
       },
     },

@@ -8,14 +8,26 @@ import { address, isoTime, signedMicros, USER_CODES, usdcString, userPageQuery, 
 // and revenue payout wallet. An address's EIP-55 checksum is a rule of the
 // server: the schemas check the 0x form.
 
-export const LEDGER_ENTRY_TYPES = ["DEPOSIT_CREDIT", "HOLD", "HOLD_RELEASE", "HOLD_SETTLE", "BUYBACK_CREDIT", "REFUND_CREDIT", "ADJUSTMENT"] as const;
+export const LEDGER_ENTRY_TYPES = [
+  "DEPOSIT_CREDIT",
+  "HOLD",
+  "HOLD_RELEASE",
+  "HOLD_SETTLE",
+  "BUYBACK_CREDIT",
+  "REFUND_CREDIT",
+  "ADJUSTMENT",
+] as const;
 export const DEPOSIT_STATUSES = ["PENDING", "SEEN", "PROCESSING", "CONFIRMED", "FAILED", "CANCELLED"] as const;
 /** The one chain wallets live on. */
 export const WALLET_CHAIN = "base";
 
 export const WalletBalance = z.strictObject({
   // id: the service's numeric id; the caller's own id is external_user_id (null for a wallet-only user).
-  end_user: z.strictObject({ id: z.number().int(), external_user_id: z.string().nullable(), wallet_address: address.nullable() }),
+  end_user: z.strictObject({
+    id: z.number().int(),
+    external_user_id: z.string().nullable(),
+    wallet_address: address.nullable(),
+  }),
   wallet: z.strictObject({
     currency: z.literal("USDC"),
     available: signedMicros,
@@ -47,7 +59,10 @@ export const Deposit = z.strictObject({
   chain_in: z.string(),
   token_in: z.string(),
   amount: usdcString,
-  tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/).nullable(),
+  tx_hash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .nullable(),
   status: z.enum(DEPOSIT_STATUSES),
   expected_output: usdcString.nullable(),
   created_at: isoTime,
@@ -55,10 +70,20 @@ export const Deposit = z.strictObject({
 });
 export type Deposit = z.output<typeof Deposit>;
 
-export const DepositPage = z.strictObject({ wallet_id: z.number().int(), linked_internal_user: z.boolean(), deposits: z.array(Deposit) });
+export const DepositPage = z.strictObject({
+  wallet_id: z.number().int(),
+  linked_internal_user: z.boolean(),
+  deposits: z.array(Deposit),
+});
 export type DepositPage = z.output<typeof DepositPage>;
 
-export const DepositAddress = z.strictObject({ chain: z.literal(WALLET_CHAIN), address, currency: z.literal("USDC"), dedicated: z.literal(true), note: z.string() });
+export const DepositAddress = z.strictObject({
+  chain: z.literal(WALLET_CHAIN),
+  address,
+  currency: z.literal("USDC"),
+  dedicated: z.literal(true),
+  note: z.string(),
+});
 export type DepositAddress = z.output<typeof DepositAddress>;
 
 /** A pool or payout wallet: the one in force (earlier ones are kept inactive). */
@@ -73,8 +98,17 @@ const absent = (v: unknown) => v === undefined || v === null || v === "";
 /** external_user_id and/or wallet_address in a body; output as the server reads it (absent: null). */
 const userBody = z
   .object({
-    external_user_id: z.union([identifier(), z.number(), z.null()]).optional().describe("The end user (this and/or wallet_address)"),
-    wallet_address: withCode(z.union([address, z.literal(""), z.null()]).optional().describe("The end user's wallet"), "invalid_wallet_address"),
+    external_user_id: z
+      .union([identifier(), z.number(), z.null()])
+      .optional()
+      .describe("The end user (this and/or wallet_address)"),
+    wallet_address: withCode(
+      z
+        .union([address, z.literal(""), z.null()])
+        .optional()
+        .describe("The end user's wallet"),
+      "invalid_wallet_address",
+    ),
   })
   .refine((b) => !absent(b.external_user_id) || !absent(b.wallet_address), {
     error: "Send external_user_id and/or wallet_address to say which end user",
@@ -87,7 +121,10 @@ const userBody = z
 
 /** chain: only "base" (absent or empty means base). */
 const chainOf = <T extends z.ZodType>(given: T) =>
-  withCode(given.transform((): typeof WALLET_CHAIN => WALLET_CHAIN).describe('Only "base" (the default)'), "invalid_chain");
+  withCode(
+    given.transform((): typeof WALLET_CHAIN => WALLET_CHAIN).describe('Only "base" (the default)'),
+    "invalid_chain",
+  );
 const chainQuery = chainOf(z.enum([WALLET_CHAIN, ""]).optional());
 
 const addressField = (description: string) => withCode(address.nullish().describe(description), "invalid_address");
@@ -153,7 +190,10 @@ export const MYSTERY_WALLET = {
     schema: {
       query: z.object(userQuery),
       responses: {
-        200: { description: "The end user's custodial USDC balance (the user is provisioned on first reference)", data: WalletBalance },
+        200: {
+          description: "The end user's custodial USDC balance (the user is provisioned on first reference)",
+          data: WalletBalance,
+        },
         400: { description: "No or invalid end user", codes: USER_CODES },
       },
     },
@@ -167,7 +207,10 @@ export const MYSTERY_WALLET = {
     schema: {
       query: z.object(userPageQuery),
       responses: {
-        200: { description: "The end user's ledger, newest first", data: z.strictObject({ entries: z.array(LedgerEntry) }) },
+        200: {
+          description: "The end user's ledger, newest first",
+          data: z.strictObject({ entries: z.array(LedgerEntry) }),
+        },
         400: { description: "No or invalid end user, or invalid paging", codes: [...USER_CODES, "invalid_pagination"] },
       },
     },
@@ -201,12 +244,39 @@ export const MYSTERY_WALLET = {
       },
     },
   }),
-  setPoolWallet: setWallet("mystery.poolWallet.set", "/mystery/pool-wallet", "pool:manage", "Set the wallet accepted buybacks are forwarded to"),
-  getPoolWallet: getWallet("mystery.poolWallet.get", "/mystery/pool-wallet", "pool:manage", "pool_wallet_not_set", "The wallet accepted buybacks are forwarded to"),
-  setPayoutWallet: setWallet("revenue.setPayoutWallet", "/mystery/payout-wallet", "payout:manage", "Point revenue-share payouts at a new address"),
+  setPoolWallet: setWallet(
+    "mystery.poolWallet.set",
+    "/mystery/pool-wallet",
+    "pool:manage",
+    "Set the wallet accepted buybacks are forwarded to",
+  ),
+  getPoolWallet: getWallet(
+    "mystery.poolWallet.get",
+    "/mystery/pool-wallet",
+    "pool:manage",
+    "pool_wallet_not_set",
+    "The wallet accepted buybacks are forwarded to",
+  ),
+  setPayoutWallet: setWallet(
+    "revenue.setPayoutWallet",
+    "/mystery/payout-wallet",
+    "payout:manage",
+    "Point revenue-share payouts at a new address",
+  ),
   // The older path of the same two operations.
-  setPayoutWalletLegacy: setWallet("payoutWallet.set", "/payout-wallet", "payout:manage", "Point revenue-share payouts at a new address (older path of revenue.setPayoutWallet)"),
-  getPayoutWallet: getWallet("revenue.getPayoutWallet", "/mystery/payout-wallet", "payout:manage", "payout_wallet_not_set", "The address revenue-share payouts are sent to"),
+  setPayoutWalletLegacy: setWallet(
+    "payoutWallet.set",
+    "/payout-wallet",
+    "payout:manage",
+    "Point revenue-share payouts at a new address (older path of revenue.setPayoutWallet)",
+  ),
+  getPayoutWallet: getWallet(
+    "revenue.getPayoutWallet",
+    "/mystery/payout-wallet",
+    "payout:manage",
+    "payout_wallet_not_set",
+    "The address revenue-share payouts are sent to",
+  ),
   getPayoutWalletLegacy: getWallet(
     "payoutWallet.get",
     "/payout-wallet",

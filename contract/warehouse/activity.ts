@@ -1,6 +1,18 @@
 import { operation } from "../operation.ts";
 import { z } from "../zod.ts";
-import { badPage, count, filteredList, instant, int, list, notFound, page, pathId, READ_INVENTORY, TENANT_ONLY } from "./common.ts";
+import {
+  badPage,
+  count,
+  filteredList,
+  instant,
+  int,
+  list,
+  notFound,
+  page,
+  pathId,
+  READ_INVENTORY,
+  TENANT_ONLY,
+} from "./common.ts";
 
 // What the tenant sees of the warehouse's side (docs/warehouse.md): the
 // activity log, exceptions raised on its cards and orders, open integration
@@ -37,7 +49,15 @@ export const IntegrationStatus = z.object({
   status: z.enum(["ok", "degraded"]),
   open_issues: count,
   issues: z.array(
-    z.object({ issue_id: int, kind: z.literal("internal_error"), status: z.literal("OPEN"), method: z.string(), path: z.string(), message: z.string(), opened_at: instant }),
+    z.object({
+      issue_id: int,
+      kind: z.literal("internal_error"),
+      status: z.literal("OPEN"),
+      method: z.string(),
+      path: z.string(),
+      message: z.string(),
+      opened_at: instant,
+    }),
   ),
 });
 export type IntegrationStatus = z.output<typeof IntegrationStatus>;
@@ -68,7 +88,10 @@ export const WAREHOUSE_ACTIVITY = {
     ...READ_INVENTORY,
     schema: {
       query: z.object({ kind: z.string().optional().describe("Only this kind, e.g. order.committed"), ...page }),
-      responses: { 200: { description: "Every tenant and operator action, newest first", data: list("activity", Activity) }, 400: badPage },
+      responses: {
+        200: { description: "Every tenant and operator action, newest first", data: list("activity", Activity) },
+        400: badPage,
+      },
     },
   }),
   exceptions: operation({
@@ -85,7 +108,10 @@ export const WAREHOUSE_ACTIVITY = {
     path: "/exceptions/:exception_id",
     summary: "One exception",
     ...READ_INVENTORY,
-    schema: { params: pathId("exception_id", "exception"), responses: { 200: { description: "The exception", data: WarehouseException }, 404: notFound("exception") } },
+    schema: {
+      params: pathId("exception_id", "exception"),
+      responses: { 200: { description: "The exception", data: WarehouseException }, 404: notFound("exception") },
+    },
   }),
   integrationStatus: operation({
     id: "warehouse.integrationStatus.get",
@@ -93,6 +119,10 @@ export const WAREHOUSE_ACTIVITY = {
     path: "/integration-status",
     summary: "Open integration issues (every warehouse 500 opens one)",
     ...READ_INVENTORY,
-    schema: { responses: { 200: { description: "Degraded while an integration issue (a warehouse 500) is open", data: IntegrationStatus } } },
+    schema: {
+      responses: {
+        200: { description: "Degraded while an integration issue (a warehouse 500) is open", data: IntegrationStatus },
+      },
+    },
   }),
 };

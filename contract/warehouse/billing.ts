@@ -8,7 +8,13 @@ import { count, instant, int, notFound, pagedList, pathId, READ_INVENTORY, usd }
 export const INVOICE_LINE_KINDS = ["storage", "label", "inbound", "withdrawal"] as const;
 export const REPORT_KINDS = ["monthly_statement", "inventory_snapshot"] as const;
 
-export const InvoiceLine = z.object({ kind: z.enum(INVOICE_LINE_KINDS), description: z.string(), quantity: count, unit_amount: usd, amount: usd });
+export const InvoiceLine = z.object({
+  kind: z.enum(INVOICE_LINE_KINDS),
+  description: z.string(),
+  quantity: count,
+  unit_amount: usd,
+  amount: usd,
+});
 export type InvoiceLine = z.output<typeof InvoiceLine>;
 
 export const Invoice = z.object({
@@ -63,7 +69,10 @@ export const WAREHOUSE_BILLING = {
     path: "/invoices/:invoice_id",
     summary: "One invoice",
     ...READ_INVENTORY,
-    schema: { params: pathId("invoice_id", "invoice"), responses: { 200: { description: "The invoice", data: Invoice }, 404: notFound("invoice") } },
+    schema: {
+      params: pathId("invoice_id", "invoice"),
+      responses: { 200: { description: "The invoice", data: Invoice }, 404: notFound("invoice") },
+    },
   }),
   account: operation({
     id: "warehouse.account.get",
@@ -71,7 +80,11 @@ export const WAREHOUSE_BILLING = {
     path: "/account",
     summary: "The tenant's account: what it holds and its open exceptions",
     ...READ_INVENTORY,
-    schema: { responses: { 200: { description: "The tenant's account: what it holds and its open exceptions", data: WarehouseAccount } } },
+    schema: {
+      responses: {
+        200: { description: "The tenant's account: what it holds and its open exceptions", data: WarehouseAccount },
+      },
+    },
   }),
   reports: operation({
     id: "warehouse.reports.list",
@@ -87,6 +100,9 @@ export const WAREHOUSE_BILLING = {
     path: "/reports/:report_id",
     summary: "One report",
     ...READ_INVENTORY,
-    schema: { params: pathId("report_id", "report"), responses: { 200: { description: "The report", data: Report }, 404: notFound("report") } },
+    schema: {
+      params: pathId("report_id", "report"),
+      responses: { 200: { description: "The report", data: Report }, 404: notFound("report") },
+    },
   }),
 };

@@ -43,7 +43,11 @@ const since = withCode(
     .transform((raw, ctx) => {
       const rev = decodeCursor(raw);
       if (rev !== null) return rev;
-      ctx.issues.push({ code: "custom", input: raw, message: "must be 0 (a full sweep) or a next_cursor returned by GET /cards (it starts with r:)" });
+      ctx.issues.push({
+        code: "custom",
+        input: raw,
+        message: "must be 0 (a full sweep) or a next_cursor returned by GET /cards (it starts with r:)",
+      });
       return z.NEVER;
     })
     .optional()
@@ -52,7 +56,10 @@ const since = withCode(
 );
 
 const typeQuery = withCode(
-  z.enum(CARD_TYPES, { error: "must be graded or all (default: raw cards only)" }).default("raw").describe("raw (default), graded, or all"),
+  z
+    .enum(CARD_TYPES, { error: "must be graded or all (default: raw cards only)" })
+    .default("raw")
+    .describe("raw (default), graded, or all"),
   "invalid_type",
 );
 
@@ -67,16 +74,30 @@ export type DeclaredValue = z.output<typeof DeclaredValue>;
  * objects on the wire (their absence implies nothing); this service always sends them.
  */
 export const WarehouseCard = z.object({
-  unique_id: z.string().regex(new RegExp(`^${UNIQUE_ID_MARKER}`)).max(MAX_UNIQUE_ID),
+  unique_id: z
+    .string()
+    .regex(new RegExp(`^${UNIQUE_ID_MARKER}`))
+    .max(MAX_UNIQUE_ID),
   type: z.enum(["raw", "graded"]),
   identity: z
-    .object({ status: z.enum(["unconfirmed", "confirmed"]), card_id: z.string().nullable(), name: z.string().nullable(), game: z.string().nullable() })
+    .object({
+      status: z.enum(["unconfirmed", "confirmed"]),
+      card_id: z.string().nullable(),
+      name: z.string().nullable(),
+      game: z.string().nullable(),
+    })
     .optional()
     .describe("unconfirmed: a pending identity; confirmed: published"),
-  pricing: z.object({ status: z.enum(["unverified", "unpriced", "priced"]), market_price: usd.nullable() }).optional().describe("market_price is null unless priced"),
+  pricing: z
+    .object({ status: z.enum(["unverified", "unpriced", "priced"]), market_price: usd.nullable() })
+    .optional()
+    .describe("market_price is null unless priced"),
   insured_price: usd.nullable(),
   declared_value: DeclaredValue.nullable(),
-  grading: z.object({ company: z.string(), grade: z.string(), cert_number: z.string() }).optional().describe("Graded slabs only"),
+  grading: z
+    .object({ company: z.string(), grade: z.string(), cert_number: z.string() })
+    .optional()
+    .describe("Graded slabs only"),
   location: z.enum(CARD_LOCATIONS),
   site_id: z.string(),
   received_at: instant,
@@ -91,8 +112,15 @@ export type InventoryCard = z.output<typeof InventoryCard>;
 /** `data` of a sweep page. */
 export const CardSweep = z.object({
   cards: z.array(WarehouseCard),
-  next_cursor: z.string().regex(new RegExp(`^${CURSOR_PREFIX}`)).nullable().describe("The next page of this sweep; null at its end"),
-  resume_cursor: z.string().regex(new RegExp(`^${CURSOR_PREFIX}`)).describe("Where a later incremental sweep resumes"),
+  next_cursor: z
+    .string()
+    .regex(new RegExp(`^${CURSOR_PREFIX}`))
+    .nullable()
+    .describe("The next page of this sweep; null at its end"),
+  resume_cursor: z
+    .string()
+    .regex(new RegExp(`^${CURSOR_PREFIX}`))
+    .describe("Where a later incremental sweep resumes"),
   has_more: z.boolean(),
 });
 export type CardSweep = z.output<typeof CardSweep>;
@@ -107,7 +135,13 @@ export const WAREHOUSE_CARDS = {
     schema: {
       query: z.object({
         offset: withCode(
-          z.never({ error: "GET /cards pages with the since cursor, not offset (use since=0 for a full sweep; GET /inventory pages by offset)" }).optional().describe("Not accepted: sweep with since"),
+          z
+            .never({
+              error:
+                "GET /cards pages with the since cursor, not offset (use since=0 for a full sweep; GET /inventory pages by offset)",
+            })
+            .optional()
+            .describe("Not accepted: sweep with since"),
           "invalid_pagination",
         ),
         limit: offsetPageQuery(MAX_PAGE_SIZE).limit,
@@ -116,7 +150,10 @@ export const WAREHOUSE_CARDS = {
       }),
       responses: {
         200: { description: "Cards in the vault changed after the cursor, oldest change first", data: CardSweep },
-        400: { description: "offset sent, a bad cursor, type or limit", codes: ["invalid_pagination", "invalid_cursor", "invalid_type"] },
+        400: {
+          description: "offset sent, a bad cursor, type or limit",
+          codes: ["invalid_pagination", "invalid_cursor", "invalid_type"],
+        },
       },
     },
   }),
@@ -126,7 +163,10 @@ export const WAREHOUSE_CARDS = {
     path: "/cards/:unique_id",
     summary: "One card of the tenant, directly under data",
     ...TENANT_ONLY,
-    schema: { params: uniqueIdParam, responses: { 200: { description: "The card, directly under data", data: WarehouseCard }, 404: notFound("card") } },
+    schema: {
+      params: uniqueIdParam,
+      responses: { 200: { description: "The card, directly under data", data: WarehouseCard }, 404: notFound("card") },
+    },
   }),
   inventory: operation({
     id: "warehouse.inventory.list",
@@ -138,10 +178,14 @@ export const WAREHOUSE_CARDS = {
       query: z.object({ ...page, type: typeQuery, status: statusQuery(["AVAILABLE", "RESERVED"]) }),
       responses: {
         200: {
-          description: "Cards in the vault by receipt, with status; pending_identity overlaps the rows (never add it to total)",
+          description:
+            "Cards in the vault by receipt, with status; pending_identity overlaps the rows (never add it to total)",
           data: z.object({ cards: z.array(InventoryCard), total: count, pending_identity: count }),
         },
-        400: { description: "Bad paging, type or status", codes: ["invalid_pagination", "invalid_type", "invalid_status"] },
+        400: {
+          description: "Bad paging, type or status",
+          codes: ["invalid_pagination", "invalid_type", "invalid_status"],
+        },
       },
     },
   }),

@@ -7,14 +7,19 @@ import { identifier, MAX_IDEMPOTENCY_KEY, withCode, z, type IssueParams } from "
 // status filters, paging) and answer helpers (named lists with `total`).
 
 export const TENANT_ONLY = { access: { kinds: ["tenant"] }, envelope: "warehouse" } as const;
-export const scoped = (scope: string) => ({ access: { kinds: ["tenant"] as const, scopes: [scope] }, envelope: "warehouse" as const });
+export const scoped = (scope: string) => ({
+  access: { kinds: ["tenant"] as const, scopes: [scope] },
+  envelope: "warehouse" as const,
+});
 export const READ_INVENTORY = scoped("read:inventory");
 
-const given = (what: string) => (iss: { input?: unknown }) => (iss.input === undefined || iss.input === null ? `is required: ${what}` : `must be ${what}`);
+const given = (what: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined || iss.input === null ? `is required: ${what}` : `must be ${what}`;
 export { given };
 
 /** A non-blank string, kept as sent. */
-const nonBlank = () => z.string({ error: given("a non-empty string") }).refine((s) => s.trim() !== "", "must be a non-empty string");
+const nonBlank = () =>
+  z.string({ error: given("a non-empty string") }).refine((s) => s.trim() !== "", "must be a non-empty string");
 
 /** A non-blank string of at most `max` characters. */
 export const text = (max: number) => nonBlank().max(max, `must be at most ${max} characters`);
@@ -36,7 +41,9 @@ export const cents = () =>
   );
 
 /** `idempotency_key` / `submission_key` (null: none); the Idempotency-Key header is checked by the server's idempotency rule. */
-export const idempotencyKey = (description = `Makes the write idempotent (at most ${MAX_IDEMPOTENCY_KEY} characters); the Idempotency-Key header does the same`) =>
+export const idempotencyKey = (
+  description = `Makes the write idempotent (at most ${MAX_IDEMPOTENCY_KEY} characters); the Idempotency-Key header does the same`,
+) =>
   withCode(
     z
       .string({ error: "must be a string" })
@@ -57,11 +64,22 @@ export const uniqueIds = withCode(
     })
     .pipe(
       z
-        .array(identifier(z.string({ error: "every entry must be a non-empty string" }).min(1, "every entry must be a non-empty string")))
+        .array(
+          identifier(
+            z
+              .string({ error: "every entry must be a non-empty string" })
+              .min(1, "every entry must be a non-empty string"),
+          ),
+        )
         .min(1, "must name at least one card")
         .refine((ids) => new Set(ids).size === ids.length, "must not repeat a card"),
     )
-    .meta({ items: { type: "string", maxLength: 255 }, minItems: 1, maxItems: MAX_ID_ARRAY, description: "unique_id strings, always an array, no repeats" }),
+    .meta({
+      items: { type: "string", maxLength: 255 },
+      minItems: 1,
+      maxItems: MAX_ID_ARRAY,
+      description: "unique_id strings, always an array, no repeats",
+    }),
   "invalid_unique_ids",
 );
 
@@ -81,7 +99,8 @@ export const page = offsetPageQuery();
 export const pageQuery = z.object(page);
 
 /** A path id: any string (a non-integer one names nothing: 404). */
-export const pathId = <N extends string>(name: N, what: string) => z.object({ [name]: identifier().describe(`The ${what}'s id`) } as { [K in N]: ReturnType<typeof identifier> });
+export const pathId = <N extends string>(name: N, what: string) =>
+  z.object({ [name]: identifier().describe(`The ${what}'s id`) } as { [K in N]: ReturnType<typeof identifier> });
 export const uniqueIdParam = z.object({ unique_id: identifier().describe("The card's unique_id") });
 
 // ---- answers ----
@@ -90,11 +109,16 @@ export const int = z.int();
 export const count = int.nonnegative();
 /** A UTC instant (ISO 8601 with Z): every warehouse timestamp is UTC. */
 export const instant = z.iso.datetime();
-export const usd = z.string().regex(/^-?\d+\.\d{2}$/).describe("USD decimal string");
+export const usd = z
+  .string()
+  .regex(/^-?\d+\.\d{2}$/)
+  .describe("USD decimal string");
 /** `data` of an offset-paged list: the rows under their name, and `total`. */
-export const list = <N extends string, T extends z.ZodType>(name: N, row: T) => z.object({ [name]: z.array(row), total: count } as { [K in N]: z.ZodArray<T> } & { total: typeof count });
+export const list = <N extends string, T extends z.ZodType>(name: N, row: T) =>
+  z.object({ [name]: z.array(row), total: count } as { [K in N]: z.ZodArray<T> } & { total: typeof count });
 
-export const notFound = (what: string) => ({ description: `No ${what} of this tenant with that id`, codes: ["not_found"] }) as const;
+export const notFound = (what: string) =>
+  ({ description: `No ${what} of this tenant with that id`, codes: ["not_found"] }) as const;
 export const badPage = { description: "limit/offset without an integer", codes: ["invalid_pagination"] } as const;
 export const badJson = ["invalid_json"] as const;
 export const idempotencyConflict = "idempotency_mismatch";
@@ -106,7 +130,12 @@ export const pagedList = <N extends string, T extends z.ZodType>(name: N, row: T
 });
 
 /** A list with a `status` filter and offset paging. */
-export const filteredList = <N extends string, T extends z.ZodType>(name: N, row: T, statuses: readonly [string, ...string[]], description: string) => ({
+export const filteredList = <N extends string, T extends z.ZodType>(
+  name: N,
+  row: T,
+  statuses: readonly [string, ...string[]],
+  description: string,
+) => ({
   query: z.object({ status: statusQuery(statuses), ...page }),
   responses: {
     200: { description, data: list(name, row) },

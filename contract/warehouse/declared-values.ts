@@ -1,6 +1,18 @@
 import { operation } from "../operation.ts";
 import { identifier, withCode, z } from "../zod.ts";
-import { badJson, cents, idempotencyConflict, idempotencyKey, idText, instant, int, list, page, READ_INVENTORY, scoped } from "./common.ts";
+import {
+  badJson,
+  cents,
+  idempotencyConflict,
+  idempotencyKey,
+  idText,
+  instant,
+  int,
+  list,
+  page,
+  READ_INVENTORY,
+  scoped,
+} from "./common.ts";
 
 // Declared values (docs/warehouse.md): the tenant's value, in USD cents, for
 // a card pending identity.
@@ -19,7 +31,10 @@ const declaredValueBody = z.object({
   idempotency_key: idempotencyKey(),
   unique_id: withCode(idText(), "invalid_unique_ids"),
   amount: cents(),
-  currency: withCode(z.literal("USD", { error: "amount is in USD cents; currency, when sent, must be USD" }).optional(), "invalid_amount"),
+  currency: withCode(
+    z.literal("USD", { error: "amount is in USD cents; currency, when sent, must be USD" }).optional(),
+    "invalid_amount",
+  ),
 });
 
 export const WAREHOUSE_DECLARED_VALUES = {
@@ -30,9 +45,15 @@ export const WAREHOUSE_DECLARED_VALUES = {
     summary: "Declared values submitted, newest first",
     ...READ_INVENTORY,
     schema: {
-      query: z.object({ unique_id: withCode(identifier().optional().describe("Only this card's"), "identifier_too_long"), ...page }),
+      query: z.object({
+        unique_id: withCode(identifier().optional().describe("Only this card's"), "identifier_too_long"),
+        ...page,
+      }),
       responses: {
-        200: { description: "Declared values submitted, newest first", data: list("declared_values", DeclaredValueRecord) },
+        200: {
+          description: "Declared values submitted, newest first",
+          data: list("declared_values", DeclaredValueRecord),
+        },
         400: { description: "unique_id too long, or bad paging", codes: ["identifier_too_long", "invalid_pagination"] },
       },
     },
@@ -47,10 +68,19 @@ export const WAREHOUSE_DECLARED_VALUES = {
     schema: {
       body: declaredValueBody,
       responses: {
-        201: { description: "The card pending identity now carries the tenant's value (a replay answers the original)", data: DeclaredValueRecord },
-        400: { description: "A field is invalid", codes: [...badJson, "invalid_idempotency_key", "invalid_unique_ids", "identifier_too_long", "invalid_amount"] },
+        201: {
+          description: "The card pending identity now carries the tenant's value (a replay answers the original)",
+          data: DeclaredValueRecord,
+        },
+        400: {
+          description: "A field is invalid",
+          codes: [...badJson, "invalid_idempotency_key", "invalid_unique_ids", "identifier_too_long", "invalid_amount"],
+        },
         404: { description: "No such card", codes: ["not_found"] },
-        409: { description: "The card is outside the vault or has a published identity (data), or the key reused", codes: ["not_eligible", idempotencyConflict] },
+        409: {
+          description: "The card is outside the vault or has a published identity (data), or the key reused",
+          codes: ["not_eligible", idempotencyConflict],
+        },
       },
     },
   }),

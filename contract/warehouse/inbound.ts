@@ -1,6 +1,22 @@
 import { identifier, later, MAX_IDEMPOTENCY_KEY, withCode, z } from "../zod.ts";
 import { operation } from "../operation.ts";
-import { badJson, cents, filteredList, given, idempotencyConflict, idempotencyKey, idText, instant, int, count, notFound, pathId, READ_INVENTORY, scoped, text } from "./common.ts";
+import {
+  badJson,
+  cents,
+  filteredList,
+  given,
+  idempotencyConflict,
+  idempotencyKey,
+  idText,
+  instant,
+  int,
+  count,
+  notFound,
+  pathId,
+  READ_INVENTORY,
+  scoped,
+  text,
+} from "./common.ts";
 import { INBOUND_SITES } from "./sites.ts";
 
 // Inbound shipments and their attachments (docs/warehouse.md): ANNOUNCED →
@@ -34,7 +50,10 @@ export const InboundShipment = z.object({
   carrier: z.string().nullable(),
   tracking_number: z.string().nullable(),
   expected_card_count: int.positive(),
-  declared_value_per_card: int.positive().nullable().describe("USD cents (null only in states saved before it was required)"),
+  declared_value_per_card: int
+    .positive()
+    .nullable()
+    .describe("USD cents (null only in states saved before it was required)"),
   notes: z.string().nullable(),
   attachments: z.array(InboundAttachment),
   received_unique_ids: z.array(z.string()),
@@ -46,7 +65,9 @@ export const InboundShipment = z.object({
 export type InboundShipment = z.output<typeof InboundShipment>;
 
 /** The announce answer: the shipment and whether this call created it. */
-export const AnnouncedShipment = InboundShipment.extend({ created: z.boolean().describe("false on a replay of the submission_key") });
+export const AnnouncedShipment = InboundShipment.extend({
+  created: z.boolean().describe("false on a replay of the submission_key"),
+});
 export type AnnouncedShipment = z.output<typeof AnnouncedShipment>;
 
 /** An added attachment, with its shipment's id. */
@@ -55,7 +76,10 @@ export type ShipmentAttachment = z.output<typeof ShipmentAttachment>;
 
 const site = withCode(
   idText()
-    .refine((s) => INBOUND_SITES.includes(s), `must be a site that takes inbound shipments: ${INBOUND_SITES.join(", ")}`)
+    .refine(
+      (s) => INBOUND_SITES.includes(s),
+      `must be a site that takes inbound shipments: ${INBOUND_SITES.join(", ")}`,
+    )
     .nullish(),
   "invalid_site",
 );
@@ -71,7 +95,9 @@ const cardCount = withCode(
 const notes = withCode(text(2000).nullish(), "invalid_notes");
 
 const announceBody = z.object({
-  submission_key: idempotencyKey(`Makes the announcement idempotent (at most ${MAX_IDEMPOTENCY_KEY} characters): a replay answers 200 with created: false`),
+  submission_key: idempotencyKey(
+    `Makes the announcement idempotent (at most ${MAX_IDEMPOTENCY_KEY} characters): a replay answers 200 with created: false`,
+  ),
   site_id: site,
   carrier,
   tracking_number: trackingNumber,
@@ -96,7 +122,10 @@ export const attachmentBody = withCode(
   z.object({
     idempotency_key: idempotencyKey(),
     filename: text(255),
-    content_type: text(100).refine((t) => ATTACHMENT_TYPES.includes(t), `must be one of ${ATTACHMENT_TYPES.join(", ")}`),
+    content_type: text(100).refine(
+      (t) => ATTACHMENT_TYPES.includes(t),
+      `must be one of ${ATTACHMENT_TYPES.join(", ")}`,
+    ),
     size_bytes: int.min(0).max(MAX_ATTACHMENT_BYTES, "must be an integer up to 25 MB").nullish(),
   }),
   "invalid_attachment",
@@ -120,7 +149,10 @@ export const WAREHOUSE_INBOUND = {
     path: "/inbound-shipments/:inbound_shipment_id",
     summary: "One inbound shipment",
     ...READ_INVENTORY,
-    schema: { params: shipmentId, responses: { 200: { description: "The shipment", data: InboundShipment }, 404: notFound("inbound shipment") } },
+    schema: {
+      params: shipmentId,
+      responses: { 200: { description: "The shipment", data: InboundShipment }, 404: notFound("inbound shipment") },
+    },
   }),
   attachments: operation({
     id: "warehouse.inboundShipments.attachments.list",
@@ -131,7 +163,10 @@ export const WAREHOUSE_INBOUND = {
     schema: {
       params: shipmentId,
       responses: {
-        200: { description: "The shipment's attachments", data: z.object({ inbound_shipment_id: int, attachments: z.array(InboundAttachment) }) },
+        200: {
+          description: "The shipment's attachments",
+          data: z.object({ inbound_shipment_id: int, attachments: z.array(InboundAttachment) }),
+        },
         404: notFound("inbound shipment"),
       },
     },
@@ -146,10 +181,23 @@ export const WAREHOUSE_INBOUND = {
       body: announceBody,
       responses: {
         201: { description: "ANNOUNCED, created: true", data: AnnouncedShipment },
-        200: { description: "A replay of the submission_key: the shipment as it is now, created: false", data: AnnouncedShipment },
+        200: {
+          description: "A replay of the submission_key: the shipment as it is now, created: false",
+          data: AnnouncedShipment,
+        },
         400: {
           description: "A field is invalid",
-          codes: [...badJson, "invalid_idempotency_key", "invalid_site", "identifier_too_long", "invalid_carrier", "invalid_tracking_number", "invalid_card_count", "invalid_amount", "invalid_notes"],
+          codes: [
+            ...badJson,
+            "invalid_idempotency_key",
+            "invalid_site",
+            "identifier_too_long",
+            "invalid_carrier",
+            "invalid_tracking_number",
+            "invalid_card_count",
+            "invalid_amount",
+            "invalid_notes",
+          ],
         },
         409: { description: "The key was used for a different request", codes: [idempotencyConflict] },
       },
@@ -169,7 +217,17 @@ export const WAREHOUSE_INBOUND = {
         200: { description: "The updated shipment", data: InboundShipment },
         400: {
           description: "A field is invalid, or nothing to update",
-          codes: [...badJson, "invalid_carrier", "invalid_tracking_number", "invalid_notes", "invalid_card_count", "invalid_amount", "invalid_site", "identifier_too_long", "invalid_update"],
+          codes: [
+            ...badJson,
+            "invalid_carrier",
+            "invalid_tracking_number",
+            "invalid_notes",
+            "invalid_card_count",
+            "invalid_amount",
+            "invalid_site",
+            "identifier_too_long",
+            "invalid_update",
+          ],
         },
         404: notFound("inbound shipment"),
         409: { description: "Not ANNOUNCED (data: the shipment)", codes: ["invalid_status"] },
@@ -204,9 +262,15 @@ export const WAREHOUSE_INBOUND = {
       body: later(attachmentBody),
       responses: {
         201: { description: "The attachment (a replay answers the original)", data: ShipmentAttachment },
-        400: { description: "The key, then the fields", codes: [...badJson, "invalid_idempotency_key", "invalid_attachment"] },
+        400: {
+          description: "The key, then the fields",
+          codes: [...badJson, "invalid_idempotency_key", "invalid_attachment"],
+        },
         404: notFound("inbound shipment"),
-        409: { description: "Cancelled shipment (data: the shipment), or the key reused", codes: ["invalid_status", idempotencyConflict] },
+        409: {
+          description: "Cancelled shipment (data: the shipment), or the key reused",
+          codes: ["invalid_status", idempotencyConflict],
+        },
       },
     },
   }),
@@ -219,7 +283,10 @@ export const WAREHOUSE_INBOUND = {
     schema: {
       params: shipmentId.extend({ attachment_id: identifier().describe("The attachment's id") }),
       responses: {
-        200: { description: "Removed", data: z.object({ inbound_shipment_id: int, attachment_id: int, deleted: z.literal(true) }) },
+        200: {
+          description: "Removed",
+          data: z.object({ inbound_shipment_id: int, attachment_id: int, deleted: z.literal(true) }),
+        },
         404: { description: "No such shipment, or no such attachment on it", codes: ["not_found"] },
         409: { description: "Cancelled shipment (data: the shipment)", codes: ["invalid_status"] },
       },

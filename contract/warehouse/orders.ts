@@ -1,12 +1,33 @@
 import { operation } from "../operation.ts";
 import { CARRIERS, ShippingAddress } from "../shipping.ts";
 import { identifier, later, withCode, z } from "../zod.ts";
-import { badJson, count, filteredList, given, instant, int, notFound, pathId, scoped, TENANT_ONLY, uniqueIds, usd } from "./common.ts";
+import {
+  badJson,
+  count,
+  filteredList,
+  given,
+  instant,
+  int,
+  notFound,
+  pathId,
+  scoped,
+  TENANT_ONLY,
+  uniqueIds,
+  usd,
+} from "./common.ts";
 
 // Shipping quotes and orders (docs/warehouse.md, "Orders"): a quote is an
 // order in PENDING_PAYMENT with its rates; committing a rate buys the label.
 
-export const ORDER_STATUSES = ["PENDING_PAYMENT", "LABEL_PURCHASING", "LABEL_PURCHASED", "SHIPPED", "DELIVERED", "RETURNED", "CANCELLED"] as const;
+export const ORDER_STATUSES = [
+  "PENDING_PAYMENT",
+  "LABEL_PURCHASING",
+  "LABEL_PURCHASED",
+  "SHIPPED",
+  "DELIVERED",
+  "RETURNED",
+  "CANCELLED",
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const CANCEL_REASONS = ["superseded", "cancelled", "cancelled_label_voided"] as const;
@@ -77,13 +98,27 @@ const quoteBody = z.object({
   // The shared shipping rules check these (missing_shipping_address, invalid_address with details.fields, phone_required; unknown_carrier with details.available).
   address: later(ShippingAddress),
   shipping_address: later(ShippingAddress.describe("Alias of address")),
-  carriers: later(z.union([z.array(z.enum(CARRIERS)), z.string().describe("Comma-separated")]).describe("Only these carriers (default: all)")),
+  carriers: later(
+    z
+      .union([z.array(z.enum(CARRIERS)), z.string().describe("Comma-separated")])
+      .describe("Only these carriers (default: all)"),
+  ),
 });
 export type QuoteBody = z.output<typeof quoteBody>;
 
 const commitBody = z.object({
-  order_id: withCode(z.int({ error: given("an integer (the order_id returned by POST /shipping-quote)") }), "invalid_order_id"),
-  rate_id: withCode(identifier(z.string({ error: given("a non-empty string (one of the quote's rates)") }).min(1, "must be a non-empty string (one of the quote's rates)")), "invalid_rate_id"),
+  order_id: withCode(
+    z.int({ error: given("an integer (the order_id returned by POST /shipping-quote)") }),
+    "invalid_order_id",
+  ),
+  rate_id: withCode(
+    identifier(
+      z
+        .string({ error: given("a non-empty string (one of the quote's rates)") })
+        .min(1, "must be a non-empty string (one of the quote's rates)"),
+    ),
+    "invalid_rate_id",
+  ),
 });
 
 const WRITE_ORDER = scoped("write:order");
@@ -99,10 +134,22 @@ export const WAREHOUSE_ORDERS = {
     schema: {
       body: quoteBody,
       responses: {
-        200: { description: "An order in PENDING_PAYMENT with its rates; the caller's uncommitted quotes are superseded", data: Quote },
+        200: {
+          description: "An order in PENDING_PAYMENT with its rates; the caller's uncommitted quotes are superseded",
+          data: Quote,
+        },
         400: {
           description: "unique_ids, then address, then carriers",
-          codes: [...badJson, "invalid_unique_ids", "invalid_pagination", "identifier_too_long", "missing_shipping_address", "invalid_address", "phone_required", "unknown_carrier"],
+          codes: [
+            ...badJson,
+            "invalid_unique_ids",
+            "invalid_pagination",
+            "identifier_too_long",
+            "missing_shipping_address",
+            "invalid_address",
+            "phone_required",
+            "unknown_carrier",
+          ],
         },
         404: { description: "A card that is not the tenant's", codes: ["not_found"] },
         409: { description: "Cards that cannot ship now (data.cards)", codes: ["not_eligible"] },
@@ -114,15 +161,29 @@ export const WAREHOUSE_ORDERS = {
     id: "warehouse.orders.create",
     method: "POST",
     path: "/orders",
-    summary: "Commit a quote's rate: buys the shipping label (a failure leaves the order in PENDING_PAYMENT, safe to retry)",
+    summary:
+      "Commit a quote's rate: buys the shipping label (a failure leaves the order in PENDING_PAYMENT, safe to retry)",
     ...WRITE_ORDER,
     schema: {
       body: commitBody,
       responses: {
-        202: { description: "LABEL_PURCHASING (or, for a retry of a commit that went through, the order as it is)", data: Order },
-        400: { description: "order_id or rate_id", codes: [...badJson, "invalid_order_id", "invalid_rate_id", "identifier_too_long"] },
-        404: { description: "No such order, or a rate that is not the order's", codes: ["not_found", "rate_not_found"] },
-        409: { description: "Superseded, expired, not committable, or cards no longer eligible (data: the order or the cards)", codes: ["quote_superseded", "invalid_status", "quote_expired", "not_eligible"] },
+        202: {
+          description: "LABEL_PURCHASING (or, for a retry of a commit that went through, the order as it is)",
+          data: Order,
+        },
+        400: {
+          description: "order_id or rate_id",
+          codes: [...badJson, "invalid_order_id", "invalid_rate_id", "identifier_too_long"],
+        },
+        404: {
+          description: "No such order, or a rate that is not the order's",
+          codes: ["not_found", "rate_not_found"],
+        },
+        409: {
+          description:
+            "Superseded, expired, not committable, or cards no longer eligible (data: the order or the cards)",
+          codes: ["quote_superseded", "invalid_status", "quote_expired", "not_eligible"],
+        },
       },
     },
   }),

@@ -21,8 +21,24 @@ export type WarehouseSite = z.output<typeof WarehouseSite>;
 
 /** The sites (US Central: business-day math uses America/Chicago). */
 export const SITES: readonly WarehouseSite[] = [
-  { site_id: "DAL1", name: "Dallas vault", city: "Dallas", state: "TX", country: "US", timezone: "America/Chicago", services: ["storage", "fulfillment", "inbound", "withdrawal"] },
-  { site_id: "CHI1", name: "Chicago overflow", city: "Chicago", state: "IL", country: "US", timezone: "America/Chicago", services: ["storage", "inbound"] },
+  {
+    site_id: "DAL1",
+    name: "Dallas vault",
+    city: "Dallas",
+    state: "TX",
+    country: "US",
+    timezone: "America/Chicago",
+    services: ["storage", "fulfillment", "inbound", "withdrawal"],
+  },
+  {
+    site_id: "CHI1",
+    name: "Chicago overflow",
+    city: "Chicago",
+    state: "IL",
+    country: "US",
+    timezone: "America/Chicago",
+    services: ["storage", "inbound"],
+  },
 ];
 /** Where cards are received when a shipment names no site. */
 export const DEFAULT_SITE = "DAL1";
@@ -44,6 +60,12 @@ export const WAREHOUSE_SITES = {
     path: "/sites/:site_id",
     summary: "One warehouse site",
     ...READ_INVENTORY,
-    schema: { params: pathId("site_id", "site"), responses: { 200: { description: "The site", data: WarehouseSite }, 404: { description: "No such site", codes: ["not_found"] } } },
+    schema: {
+      params: pathId("site_id", "site"),
+      responses: {
+        200: { description: "The site", data: WarehouseSite },
+        404: { description: "No such site", codes: ["not_found"] },
+      },
+    },
   }),
 };

@@ -1,6 +1,18 @@
 import { operation } from "../operation.ts";
 import { withCode, z } from "../zod.ts";
-import { badJson, cents, count, idempotencyConflict, idempotencyKey, instant, int, pagedList, READ_INVENTORY, scoped, text } from "./common.ts";
+import {
+  badJson,
+  cents,
+  count,
+  idempotencyConflict,
+  idempotencyKey,
+  instant,
+  int,
+  pagedList,
+  READ_INVENTORY,
+  scoped,
+  text,
+} from "./common.ts";
 
 // SLA metrics and service credits (docs/warehouse.md): how the orders
 // committed in a month shipped, and credits asked for late ones.
@@ -47,8 +59,16 @@ export const WAREHOUSE_SLA = {
     summary: "SLA metrics of the orders committed in a month",
     ...READ_INVENTORY,
     schema: {
-      query: z.object({ month: withCode(z.string().refine(isMonth, "must be YYYY-MM").optional().describe("YYYY-MM (default: the current month)"), "invalid_month") }),
-      responses: { 200: { description: "SLA metrics of the orders committed that month", data: Sla }, 400: { description: "month is not YYYY-MM", codes: ["invalid_month"] } },
+      query: z.object({
+        month: withCode(
+          z.string().refine(isMonth, "must be YYYY-MM").optional().describe("YYYY-MM (default: the current month)"),
+          "invalid_month",
+        ),
+      }),
+      responses: {
+        200: { description: "SLA metrics of the orders committed that month", data: Sla },
+        400: { description: "month is not YYYY-MM", codes: ["invalid_month"] },
+      },
     },
   }),
   serviceCredits: operation({
@@ -69,10 +89,20 @@ export const WAREHOUSE_SLA = {
     schema: {
       body: serviceCreditBody,
       responses: {
-        201: { description: "APPROVED for an order that missed its SLA, otherwise UNDER_REVIEW (a replay answers the original)", data: ServiceCredit },
-        400: { description: "A field is invalid", codes: [...badJson, "invalid_idempotency_key", "invalid_reason", "invalid_amount", "invalid_order_id"] },
+        201: {
+          description:
+            "APPROVED for an order that missed its SLA, otherwise UNDER_REVIEW (a replay answers the original)",
+          data: ServiceCredit,
+        },
+        400: {
+          description: "A field is invalid",
+          codes: [...badJson, "invalid_idempotency_key", "invalid_reason", "invalid_amount", "invalid_order_id"],
+        },
         404: { description: "No such order", codes: ["not_found"] },
-        409: { description: "The order already has a request (data: it), or the key reused", codes: ["service_credit_exists", idempotencyConflict] },
+        409: {
+          description: "The order already has a request (data: it), or the key reused",
+          codes: ["service_credit_exists", idempotencyConflict],
+        },
       },
     },
   }),

@@ -1,6 +1,20 @@
 import { operation } from "../operation.ts";
 import { later, withCode, z } from "../zod.ts";
-import { badJson, idempotencyConflict, idempotencyKey, idText, instant, int, notFound, pagedList, pathId, READ_INVENTORY, scoped, text, uniqueIdParam } from "./common.ts";
+import {
+  badJson,
+  idempotencyConflict,
+  idempotencyKey,
+  idText,
+  instant,
+  int,
+  notFound,
+  pagedList,
+  pathId,
+  READ_INVENTORY,
+  scoped,
+  text,
+  uniqueIdParam,
+} from "./common.ts";
 
 // Card transfers (docs/warehouse.md): custody moves to another tenant
 // account; the card keeps its unique_id.
@@ -27,7 +41,10 @@ const transferBody = z
     to_tenant: recipient("Alias of to_account_id"),
     note: later(transferNote),
   })
-  .refine((b) => b.to_account_id !== undefined || b.to_tenant !== undefined, { path: ["to_account_id"], error: "is required: the tenant account receiving custody" });
+  .refine((b) => b.to_account_id !== undefined || b.to_tenant !== undefined, {
+    path: ["to_account_id"],
+    error: "is required: the tenant account receiving custody",
+  });
 
 export const WAREHOUSE_TRANSFERS = {
   list: operation({
@@ -44,7 +61,10 @@ export const WAREHOUSE_TRANSFERS = {
     path: "/card-transfers/:transfer_id",
     summary: "One card transfer",
     ...READ_INVENTORY,
-    schema: { params: pathId("transfer_id", "card transfer"), responses: { 200: { description: "The transfer", data: CardTransfer }, 404: notFound("card transfer") } },
+    schema: {
+      params: pathId("transfer_id", "card transfer"),
+      responses: { 200: { description: "The transfer", data: CardTransfer }, 404: notFound("card transfer") },
+    },
   }),
   create: operation({
     id: "warehouse.transfers.create",
@@ -57,10 +77,19 @@ export const WAREHOUSE_TRANSFERS = {
       params: uniqueIdParam,
       body: transferBody,
       responses: {
-        201: { description: "Custody moved; the card keeps its unique_id (a replay answers the original)", data: CardTransfer },
-        400: { description: "Recipient missing, invalid or the tenant itself; then the note", codes: [...badJson, "invalid_idempotency_key", "invalid_recipient", "identifier_too_long", "invalid_note"] },
+        201: {
+          description: "Custody moved; the card keeps its unique_id (a replay answers the original)",
+          data: CardTransfer,
+        },
+        400: {
+          description: "Recipient missing, invalid or the tenant itself; then the note",
+          codes: [...badJson, "invalid_idempotency_key", "invalid_recipient", "identifier_too_long", "invalid_note"],
+        },
         404: { description: "No such recipient account, or no such card", codes: ["recipient_not_found", "not_found"] },
-        409: { description: "The card is not available, the recipient holds that id, or the key reused", codes: ["not_eligible", idempotencyConflict] },
+        409: {
+          description: "The card is not available, the recipient holds that id, or the key reused",
+          codes: ["not_eligible", idempotencyConflict],
+        },
       },
     },
   }),

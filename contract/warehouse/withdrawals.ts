@@ -1,7 +1,20 @@
 import { operation } from "../operation.ts";
 import { ShippingAddress } from "../shipping.ts";
 import { later, withCode, z } from "../zod.ts";
-import { badJson, filteredList, idempotencyConflict, idempotencyKey, instant, int, notFound, pathId, READ_INVENTORY, scoped, text, uniqueIds } from "./common.ts";
+import {
+  badJson,
+  filteredList,
+  idempotencyConflict,
+  idempotencyKey,
+  instant,
+  int,
+  notFound,
+  pathId,
+  READ_INVENTORY,
+  scoped,
+  text,
+  uniqueIds,
+} from "./common.ts";
 
 // Withdrawals (docs/warehouse.md): cards leave custody by pickup or shipment;
 // REQUESTED holds them until the operator completes it.
@@ -53,7 +66,10 @@ export const WAREHOUSE_WITHDRAWALS = {
     path: "/withdrawals/:withdrawal_id",
     summary: "One withdrawal",
     ...READ_INVENTORY,
-    schema: { params: withdrawalId, responses: { 200: { description: "The withdrawal", data: Withdrawal }, 404: notFound("withdrawal") } },
+    schema: {
+      params: withdrawalId,
+      responses: { 200: { description: "The withdrawal", data: Withdrawal }, 404: notFound("withdrawal") },
+    },
   }),
   create: operation({
     id: "warehouse.withdrawals.create",
@@ -68,10 +84,24 @@ export const WAREHOUSE_WITHDRAWALS = {
         201: { description: "REQUESTED; the cards are held (a replay answers the original)", data: Withdrawal },
         400: {
           description: "A field is invalid",
-          codes: [...badJson, "invalid_idempotency_key", "invalid_unique_ids", "invalid_pagination", "identifier_too_long", "invalid_method", "invalid_notes", "missing_shipping_address", "invalid_address", "phone_required"],
+          codes: [
+            ...badJson,
+            "invalid_idempotency_key",
+            "invalid_unique_ids",
+            "invalid_pagination",
+            "identifier_too_long",
+            "invalid_method",
+            "invalid_notes",
+            "missing_shipping_address",
+            "invalid_address",
+            "phone_required",
+          ],
         },
         404: { description: "A card that is not the tenant's", codes: ["not_found"] },
-        409: { description: "Cards not available (data.cards), or the key reused", codes: ["not_eligible", idempotencyConflict] },
+        409: {
+          description: "Cards not available (data.cards), or the key reused",
+          codes: ["not_eligible", idempotencyConflict],
+        },
       },
     },
   }),

@@ -7,7 +7,8 @@ import { createServer } from "node:http";
 const applied = [];
 
 const server = createServer((req, res) => {
-  if (req.method === "GET" && req.url === "/applied") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ applied }));
+  if (req.method === "GET" && req.url === "/applied")
+    return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ applied }));
   let raw = "";
   req.on("data", (c) => (raw += c));
   req.on("end", () => {
@@ -16,4 +17,6 @@ const server = createServer((req, res) => {
     res.writeHead(200).end("ok");
   });
 });
-server.listen(Number(process.env.PORT ?? 3001), "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
+server.listen(Number(process.env.PORT ?? 3001), "127.0.0.1", () =>
+  console.log(`listening on http://127.0.0.1:${server.address().port}`),
+);

@@ -24,7 +24,8 @@ function verify(raw, header) {
     if (eq > 0) parts[p.slice(0, eq).trim()] ??= p.slice(eq + 1).trim();
   }
   if (!/^\d+$/.test(parts.t ?? "") || !/^[0-9a-fA-F]{64}$/.test(parts.sha256 ?? "")) return "malformed signature";
-  if (TOLERANCE_MS > 0 && Math.abs(Date.now() - Number(parts.t)) > TOLERANCE_MS) return "timestamp outside the tolerance";
+  if (TOLERANCE_MS > 0 && Math.abs(Date.now() - Number(parts.t)) > TOLERANCE_MS)
+    return "timestamp outside the tolerance";
   const expected = createHmac("sha256", Buffer.from(SECRET, "utf8")).update(`${parts.t}.`).update(raw).digest();
   return timingSafeEqual(expected, Buffer.from(parts.sha256, "hex")) ? null : "signature mismatch";
 }
@@ -35,7 +36,8 @@ function apply(event) {
 }
 
 function handle(req, res, raw) {
-  const reply = (status, body) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  const reply = (status, body) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   const problem = verify(raw, req.headers["x-mystery-signature"]); // the exact bytes, before any JSON.parse
   if (problem) return reply(400, { error: problem });
   let event;
@@ -45,7 +47,8 @@ function handle(req, res, raw) {
     return reply(400, { error: "body is not JSON" });
   }
   const id = req.headers["x-mystery-delivery"] ?? event?.id;
-  if (typeof id !== "string" || typeof event?.event !== "string") return reply(400, { error: "expected {event, id, data}" });
+  if (typeof id !== "string" || typeof event?.event !== "string")
+    return reply(400, { error: "expected {event, id, data}" });
   // Check and record in one synchronous step: two parallel deliveries of one id cannot both apply it.
   const before = answered.get(id);
   if (before) return reply(before.status, before.body);
@@ -56,7 +59,8 @@ function handle(req, res, raw) {
 }
 
 const server = createServer((req, res) => {
-  if (req.method === "GET" && req.url === "/applied") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ applied }));
+  if (req.method === "GET" && req.url === "/applied")
+    return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ applied }));
   if (req.method !== "POST" || req.url !== "/webhooks") return res.writeHead(404).end();
   const chunks = [];
   let size = 0;
@@ -64,6 +68,10 @@ const server = createServer((req, res) => {
     size += c.length;
     if (size <= MAX_BODY) chunks.push(c); // past the limit, drain without keeping
   });
-  req.on("end", () => (size > MAX_BODY ? res.writeHead(413).end("payload too large") : handle(req, res, Buffer.concat(chunks))));
+  req.on("end", () =>
+    size > MAX_BODY ? res.writeHead(413).end("payload too large") : handle(req, res, Buffer.concat(chunks)),
+  );
 });
-server.listen(Number(process.env.PORT ?? 3000), "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
+server.listen(Number(process.env.PORT ?? 3000), "127.0.0.1", () =>
+  console.log(`listening on http://127.0.0.1:${server.address().port}`),
+);

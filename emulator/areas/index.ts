@@ -8,4 +8,12 @@ import { instantArea } from "./instant/index.ts";
 import { warehouseArea } from "./warehouse/index.ts";
 
 /** Every area, in route-registration order (more specific paths first where they overlap). */
-export const AREAS: readonly Area[] = [webhooksArea, creditsArea, visionArea, mysteryArea, instantArea, warehouseArea, catalogArea];
+export const AREAS: readonly Area[] = [
+  webhooksArea,
+  creditsArea,
+  visionArea,
+  mysteryArea,
+  instantArea,
+  warehouseArea,
+  catalogArea,
+];

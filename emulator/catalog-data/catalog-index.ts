@@ -36,7 +36,11 @@ export class CatalogIndex {
       push(this.sealedByGame, rec.game, rec);
       this.sealedById.set(`${rec.game}:${lc(rec.product.id)}`, rec);
     }
-    for (const [game, list] of this.expansionsByGame) this.listedByGame.set(game, list.filter((e) => e.listed));
+    for (const [game, list] of this.expansionsByGame)
+      this.listedByGame.set(
+        game,
+        list.filter((e) => e.listed),
+      );
     for (const cert of catalog.certs) this.certByKey.set(certKey(cert.provider, cert.cert_number), cert);
   }
 

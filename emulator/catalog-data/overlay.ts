@@ -28,46 +28,77 @@ export function loadOverlay(file: string): CatalogOverlay {
   const parsed = CatalogOverlay.safeParse(doc);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new OverlayError(`catalog overlay ${file} is not an overlay (npx emulator fixtures import): ${issue.path.join(".")}: ${issue.message}`);
+    throw new OverlayError(
+      `catalog overlay ${file} is not an overlay (npx emulator fixtures import): ${issue.path.join(".")}: ${issue.message}`,
+    );
   }
   // Prices become micros on use (mystery values, buyback): a negative one would fail there, so it fails here.
   const priced = [...parsed.data.cards, ...parsed.data.sealed].find((r) => r.pricing && hasNegative(r.pricing));
-  if (priced) throw new OverlayError(`catalog overlay ${file}: a negative price on ${priced.game} ${"card" in priced ? priced.card.id : priced.product.id}`);
+  if (priced)
+    throw new OverlayError(
+      `catalog overlay ${file}: a negative price on ${priced.game} ${"card" in priced ? priced.card.id : priced.product.id}`,
+    );
   return parsed.data;
 }
 
 const hasNegative = (v: unknown): boolean =>
-  typeof v === "number" ? v < 0 : Array.isArray(v) ? v.some(hasNegative) : v !== null && typeof v === "object" ? Object.entries(v).some(([k, x]) => k !== "trend_7d" && k !== "trend" && hasNegative(x)) : false;
+  typeof v === "number"
+    ? v < 0
+    : Array.isArray(v)
+      ? v.some(hasNegative)
+      : v !== null && typeof v === "object"
+        ? Object.entries(v).some(([k, x]) => k !== "trend_7d" && k !== "trend" && hasNegative(x))
+        : false;
 
 const key = (g: string, id: string) => `${g}:${id.toLowerCase()}`;
 
 /** The seeded catalog with the overlay's records laid over it (the seed's own flags kept on a replaced card). */
 export function applyOverlay(catalog: Catalog, overlay: CatalogOverlay): Catalog {
-  const expansions = merge(catalog.expansions, (r) => key(r.game, r.expansion.id), overlay.expansions, (o, old): ExpansionRecord => ({
-    game: o.game,
-    listed: old?.listed ?? true,
-    ...(old?.series_id !== undefined ? { series_id: old.series_id } : {}),
-    card_count: { total: o.expansion.total, official: o.expansion.printed_total ?? o.expansion.total },
-    expansion: o.expansion,
-  }));
-  const cards = merge(catalog.cards, (r) => key(r.game, r.card.id), overlay.cards, (o, old): CardRecord => ({
-    game: o.game,
-    card: o.card,
-    is_variant: old?.is_variant ?? false,
-    is_holo: old?.is_holo ?? /holo/i.test(o.card.rarity ?? ""),
-    is_reverse: old?.is_reverse ?? false,
-    is_first_edition: old?.is_first_edition ?? false,
-    ...(o.pricing ? { pricing: o.pricing } : old?.pricing ? { pricing: old.pricing } : {}),
-  }));
-  const sealed = merge(catalog.sealed, (r) => key(r.game, r.product.id), overlay.sealed, (o, old): SealedRecord => ({
-    game: o.game,
-    product: o.product,
-    ...(o.pricing ? { pricing: o.pricing } : old?.pricing ? { pricing: old.pricing } : {}),
-  }));
+  const expansions = merge(
+    catalog.expansions,
+    (r) => key(r.game, r.expansion.id),
+    overlay.expansions,
+    (o, old): ExpansionRecord => ({
+      game: o.game,
+      listed: old?.listed ?? true,
+      ...(old?.series_id !== undefined ? { series_id: old.series_id } : {}),
+      card_count: { total: o.expansion.total, official: o.expansion.printed_total ?? o.expansion.total },
+      expansion: o.expansion,
+    }),
+  );
+  const cards = merge(
+    catalog.cards,
+    (r) => key(r.game, r.card.id),
+    overlay.cards,
+    (o, old): CardRecord => ({
+      game: o.game,
+      card: o.card,
+      is_variant: old?.is_variant ?? false,
+      is_holo: old?.is_holo ?? /holo/i.test(o.card.rarity ?? ""),
+      is_reverse: old?.is_reverse ?? false,
+      is_first_edition: old?.is_first_edition ?? false,
+      ...(o.pricing ? { pricing: o.pricing } : old?.pricing ? { pricing: old.pricing } : {}),
+    }),
+  );
+  const sealed = merge(
+    catalog.sealed,
+    (r) => key(r.game, r.product.id),
+    overlay.sealed,
+    (o, old): SealedRecord => ({
+      game: o.game,
+      product: o.product,
+      ...(o.pricing ? { pricing: o.pricing } : old?.pricing ? { pricing: old.pricing } : {}),
+    }),
+  );
   return { ...catalog, expansions, cards, sealed };
 }
 
-function merge<R, O extends { game: string }>(base: readonly R[], keyOf: (r: R) => string, over: readonly O[], make: (o: O, old: R | undefined) => R): R[] {
+function merge<R, O extends { game: string }>(
+  base: readonly R[],
+  keyOf: (r: R) => string,
+  over: readonly O[],
+  make: (o: O, old: R | undefined) => R,
+): R[] {
   const out = [...base];
   const at = new Map(out.map((r, i) => [keyOf(r), i] as const));
   for (const o of over) {

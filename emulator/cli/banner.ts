@@ -25,7 +25,12 @@ export function banner(info: BannerInfo, color: boolean): string {
     `  Control plane  ${info.url}/_emulator`,
     `  Dashboard      ${info.url}/_emulator/ui`,
     `  Chain          ${info.rpcUrl ?? info.chainNote}` +
-      (info.chain ? dim(`  (chain id ${info.chain.chainId}, VRF ${info.chain.vrf}, ${info.chain.accounts} funded end-user wallets: GET /_emulator/chain)`, color) : ""),
+      (info.chain
+        ? dim(
+            `  (chain id ${info.chain.chainId}, VRF ${info.chain.vrf}, ${info.chain.accounts} funded end-user wallets: GET /_emulator/chain)`,
+            color,
+          )
+        : ""),
     `  Seed / clock   ${info.seed} / ${info.clock}`,
     "",
     bold("  Fixture keys (send the value as X-API-Key; control routes also take the name)", color),
@@ -35,7 +40,10 @@ export function banner(info: BannerInfo, color: boolean): string {
     lines.push(`    ${k.name.padEnd(width)}  ${k.kind.padEnd(8)} ${k.key}`);
     lines.push(dim(`    ${" ".repeat(width)}  ${k.label} · ${k.scopes.join(" ")}`, color));
   }
-  lines.push("", dim(`  Try: curl -H "X-API-Key: ${info.keys[0]?.key}" ${info.url}/api/v1/pokemon/cards/base1-4`, color));
+  lines.push(
+    "",
+    dim(`  Try: curl -H "X-API-Key: ${info.keys[0]?.key}" ${info.url}/api/v1/pokemon/cards/base1-4`, color),
+  );
   lines.push(dim("  Ctrl-C to stop.", color), "");
   return lines.join("\n");
 }

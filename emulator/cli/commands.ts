@@ -25,6 +25,11 @@ export const OPENAPI: CommandSpec = {
     { name: "out", type: "string", value: "FILE", describe: "write to FILE (.yaml or .yml writes YAML)" },
     { name: "control", type: "boolean", describe: "the control plane's document instead of the API's" },
     { name: "yaml", type: "boolean", describe: "YAML instead of JSON" },
-    { name: "server", type: "string", value: "URL", describe: "the server URL in the document (default http://127.0.0.1:4010)" },
+    {
+      name: "server",
+      type: "string",
+      value: "URL",
+      describe: "the server URL in the document (default http://127.0.0.1:4010)",
+    },
   ],
 };

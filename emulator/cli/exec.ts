@@ -35,11 +35,12 @@ export async function runExec(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const command = cut === -1 ? args.positionals : [...args.positionals, ...argv.slice(cut + 1)];
-  if (!command.length) throw new UsageError('exec needs a command: npx emulator exec -- npm test');
+  if (!command.length) throw new UsageError("exec needs a command: npx emulator exec -- npm test");
   const config = startConfig(EXEC, args, { freePorts: true });
   const log = (line: string) => process.stderr.write(`emulator exec: ${line}\n`);
   const emu = await launch(config, config.json ? () => {} : (step) => step !== "ready" && log(`chain: ${step}…`));
-  if (!config.json) log(`emulator at ${emu.url}${emu.rpcUrl ? `, chain at ${emu.rpcUrl}` : ""}; running ${command.join(" ")}`);
+  if (!config.json)
+    log(`emulator at ${emu.url}${emu.rpcUrl ? `, chain at ${emu.rpcUrl}` : ""}; running ${command.join(" ")}`);
   try {
     return await run(command, { ...process.env, ...execEnv(emu) }, log);
   } finally {

@@ -1,6 +1,15 @@
 import { createEmulator, OverlayError, ReplayError, StateFileError, type Emulator } from "../index.ts";
 import { JournalError } from "../../chain/journal.ts";
-import { envFlags, has, intFlag, last, UsageError, type CommandSpec, type OptionSpec, type ParsedArgs } from "../../harness/cli-args.ts";
+import {
+  envFlags,
+  has,
+  intFlag,
+  last,
+  UsageError,
+  type CommandSpec,
+  type OptionSpec,
+  type ParsedArgs,
+} from "../../harness/cli-args.ts";
 import { portTaken } from "./ports.ts";
 
 // The options that start an emulator, shared by `npx emulator` and `npx emulator exec`: the one
@@ -10,22 +19,85 @@ export const ENV_PREFIX = "EMULATOR_";
 
 export const START_OPTIONS: readonly OptionSpec[] = [
   { name: "port", type: "string", value: "N", describe: "API port on 127.0.0.1 (default 4010; 0 = any free port)" },
-  { name: "host", type: "string", value: "ADDRESS", describe: "listen on ADDRESS instead of 127.0.0.1; a non-loopback address makes the control plane\nreachable from the network" },
-  { name: "allowed-host", type: "string", value: "NAME", multiple: true, describe: "also answer a Host header of NAME (.NAME: and its subdomains); loopback names and\nIP addresses always are, others get 403 host_not_allowed (DNS-rebinding guard)" },
+  {
+    name: "host",
+    type: "string",
+    value: "ADDRESS",
+    describe:
+      "listen on ADDRESS instead of 127.0.0.1; a non-loopback address makes the control plane\nreachable from the network",
+  },
+  {
+    name: "allowed-host",
+    type: "string",
+    value: "NAME",
+    multiple: true,
+    describe:
+      "also answer a Host header of NAME (.NAME: and its subdomains); loopback names and\nIP addresses always are, others get 403 host_not_allowed (DNS-rebinding guard)",
+  },
   { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
-  { name: "json", type: "boolean", describe: 'print exactly one JSON line when ready: {"url","rpcUrl","keys":[{"name","key","kind","scopes","label"}]}' },
+  {
+    name: "json",
+    type: "boolean",
+    describe:
+      'print exactly one JSON line when ready: {"url","rpcUrl","keys":[{"name","key","kind","scopes","label"}]}',
+  },
   { name: "quiet", type: "boolean", describe: "no line per API call in the terminal (printed while stdout is a TTY)" },
-  { name: "state", type: "string", value: "FILE", describe: "keep the state in FILE, the local chain included: imported on start when it\nexists, every change written through to it (atomically) within a second" },
-  { name: "clock", type: "string", value: "MODE", describe: "realtime (default) or manual (time moves only via /_emulator/clock/advance)" },
+  {
+    name: "state",
+    type: "string",
+    value: "FILE",
+    describe:
+      "keep the state in FILE, the local chain included: imported on start when it\nexists, every change written through to it (atomically) within a second",
+  },
+  {
+    name: "clock",
+    type: "string",
+    value: "MODE",
+    describe: "realtime (default) or manual (time moves only via /_emulator/clock/advance)",
+  },
   { name: "catalog", type: "string", value: "SIZE", describe: "default, or large (~40k cards, for benchmarks)" },
-  { name: "strict-webhook-urls", type: "boolean", describe: "accept only public https webhook URLs, as the live service does" },
+  {
+    name: "strict-webhook-urls",
+    type: "boolean",
+    describe: "accept only public https webhook URLs, as the live service does",
+  },
   { name: "ip-rate-limit", type: "string", value: "N", describe: "per-IP budget, requests per minute (default 3000)" },
-  { name: "no-chain", type: "boolean", describe: "run the API without the local chain (chain endpoints answer 503 chain_unavailable)" },
-  { name: "rpc-port", type: "string", value: "N", describe: "JSON-RPC port of the local chain on 127.0.0.1 (default 8545; 0 = any free port)" },
-  { name: "rpc-url", type: "string", value: "URL", describe: "attach to an existing node (e.g. npx hardhat node --hostname 127.0.0.1) and deploy there" },
-  { name: "vrf", type: "string", value: "MODE", describe: "auto (default: reveal 5 s after a purchase, on the clock) or manual (POST /_emulator/vrf/fulfill)" },
-  { name: "replay", type: "string", value: "DIR", describe: "answer the reads recorded in DIR (npx emulator shadow --record DIR) as recorded, after\nauth, rate limits and credits; everything else as usual" },
-  { name: "catalog-overlay", type: "string", value: "FILE", describe: "lay the catalog overlay FILE (npx emulator fixtures import DIR) over the seeded catalog" },
+  {
+    name: "no-chain",
+    type: "boolean",
+    describe: "run the API without the local chain (chain endpoints answer 503 chain_unavailable)",
+  },
+  {
+    name: "rpc-port",
+    type: "string",
+    value: "N",
+    describe: "JSON-RPC port of the local chain on 127.0.0.1 (default 8545; 0 = any free port)",
+  },
+  {
+    name: "rpc-url",
+    type: "string",
+    value: "URL",
+    describe: "attach to an existing node (e.g. npx hardhat node --hostname 127.0.0.1) and deploy there",
+  },
+  {
+    name: "vrf",
+    type: "string",
+    value: "MODE",
+    describe: "auto (default: reveal 5 s after a purchase, on the clock) or manual (POST /_emulator/vrf/fulfill)",
+  },
+  {
+    name: "replay",
+    type: "string",
+    value: "DIR",
+    describe:
+      "answer the reads recorded in DIR (npx emulator shadow --record DIR) as recorded, after\nauth, rate limits and credits; everything else as usual",
+  },
+  {
+    name: "catalog-overlay",
+    type: "string",
+    value: "FILE",
+    describe: "lay the catalog overlay FILE (npx emulator fixtures import DIR) over the seeded catalog",
+  },
 ];
 
 export const ENV_NOTE = `Every option can also be set as an ${ENV_PREFIX}* variable: --rpc-port 0 as ${ENV_PREFIX}RPC_PORT=0,
@@ -80,9 +152,16 @@ export type StartConfig = ReturnType<typeof startConfig>;
 /** Starts the emulator; a taken port, a bad state file or an unreachable node is a one-line usage error. */
 export async function launch(c: StartConfig, progress: (step: string) => void): Promise<Emulator> {
   const inProcessChain = !c.noChain && !c.rpcUrl;
-  for (const [flag, port] of [["--port", c.port], ...(inProcessChain ? [["--rpc-port", c.rpcPort] as const] : [])] as const)
-    if (await portTaken(port)) throw new UsageError(`port ${port} (${flag}) is in use: stop the other process or pass another ${flag} (0 picks a free port)`);
-  if (c.catalog === "large" && !c.json) process.stderr.write("  catalog: building the large catalog (~45,000 cards)…\n");
+  for (const [flag, port] of [
+    ["--port", c.port],
+    ...(inProcessChain ? [["--rpc-port", c.rpcPort] as const] : []),
+  ] as const)
+    if (await portTaken(port))
+      throw new UsageError(
+        `port ${port} (${flag}) is in use: stop the other process or pass another ${flag} (0 picks a free port)`,
+      );
+  if (c.catalog === "large" && !c.json)
+    process.stderr.write("  catalog: building the large catalog (~45,000 cards)…\n");
   try {
     return await createEmulator({
       port: c.port,
@@ -96,7 +175,9 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
       ipRateLimitPerMin: c.ipRateLimitPerMin,
       replay: c.replay,
       catalogOverlay: c.catalogOverlay,
-      chain: c.noChain ? false : { rpcPort: c.rpcUrl ? undefined : c.rpcPort, rpcUrl: c.rpcUrl, vrf: c.vrf, onProgress: progress },
+      chain: c.noChain
+        ? false
+        : { rpcPort: c.rpcUrl ? undefined : c.rpcPort, rpcUrl: c.rpcUrl, vrf: c.vrf, onProgress: progress },
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -106,10 +187,16 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
     if (err instanceof OverlayError) throw new UsageError(`--catalog-overlay: ${err.message}`);
     if (err instanceof StateFileError) throw new UsageError(`--state ${err.file}: ${err.reason}. ${err.remedy}`);
     // Taken between the check and the start (a race with another process).
-    if (e.code === "EADDRINUSE") throw new UsageError(`a port is in use (API ${c.port}, chain ${c.rpcPort}): stop the other process or pass --port / --rpc-port (0 picks a free port)`);
+    if (e.code === "EADDRINUSE")
+      throw new UsageError(
+        `a port is in use (API ${c.port}, chain ${c.rpcPort}): stop the other process or pass --port / --rpc-port (0 picks a free port)`,
+      );
     // A state file that cannot be loaded says why in one line (e.g. it holds an in-process chain and --rpc-url attaches).
     if (err instanceof JournalError) throw new UsageError(`--state ${c.stateFile}: ${e.message}`);
-    if (c.rpcUrl) throw new UsageError(`could not attach to ${c.rpcUrl}: ${e.message}. Is the node running (npx hardhat node --hostname 127.0.0.1)?`);
+    if (c.rpcUrl)
+      throw new UsageError(
+        `could not attach to ${c.rpcUrl}: ${e.message}. Is the node running (npx hardhat node --hostname 127.0.0.1)?`,
+      );
     throw err;
   }
 }

@@ -9,7 +9,8 @@ const paint = (code: number, s: string, color: boolean) => (color ? `\x1b[${code
 const STATUS_COLOR: Record<string, number> = { "2": 32, "3": 36, "4": 33, "5": 31 };
 
 export function requestLine(e: JournalEntry, color: boolean): string {
-  const status = paint(STATUS_COLOR[String(e.status)[0]!] ?? 0, String(e.status), color) + (e.error ? ` ${e.error}` : "");
+  const status =
+    paint(STATUS_COLOR[String(e.status)[0]!] ?? 0, String(e.status), color) + (e.error ? ` ${e.error}` : "");
   // The label without its parenthesised detail ("Demo partner (POOL model, …)" → "Demo partner"); the key masked otherwise.
   const who = e.key_label?.replace(/\s*\(.*$/, "") || e.key || "no key";
   const ms = e.latency_ms < 10 ? e.latency_ms.toFixed(1) : String(Math.round(e.latency_ms));

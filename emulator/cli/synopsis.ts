@@ -9,14 +9,32 @@ import { TRIGGER } from "./trigger.ts";
 // The README's CLI synopsis, written from the same option tables as every --help, so the two cannot
 // drift: test/cli-synopsis.test.ts compares, `npx tsx scripts/cli-synopsis.mts --write` rewrites it.
 
-const COMMANDS: readonly CommandSpec[] = [START, EXEC, TRIGGER, CONFORMANCE_COMMAND, SCENARIO_COMMAND, SHADOW_COMMAND, FIXTURES_COMMAND, OPENAPI];
+const COMMANDS: readonly CommandSpec[] = [
+  START,
+  EXEC,
+  TRIGGER,
+  CONFORMANCE_COMMAND,
+  SCENARIO_COMMAND,
+  SHADOW_COMMAND,
+  FIXTURES_COMMAND,
+  OPENAPI,
+];
 
 /** Each command's first usage line, then its options (`--help` is left out: every command has it). */
 export function cliSynopsis(): string {
-  return COMMANDS.map((c) => `${c.usage.split("\n")[0]!.trim().replace(/ {2,}.*$/, "")}\n${optionLines(c.options.filter((o) => o.name !== "help"))}`).join("\n") + "\n";
+  return (
+    COMMANDS.map(
+      (c) =>
+        `${c.usage
+          .split("\n")[0]!
+          .trim()
+          .replace(/ {2,}.*$/, "")}\n${optionLines(c.options.filter((o) => o.name !== "help"))}`,
+    ).join("\n") + "\n"
+  );
 }
 
-export const SYNOPSIS_START = "<!-- cli-synopsis: generated from the option tables (npx tsx scripts/cli-synopsis.mts --write) -->";
+export const SYNOPSIS_START =
+  "<!-- cli-synopsis: generated from the option tables (npx tsx scripts/cli-synopsis.mts --write) -->";
 export const SYNOPSIS_END = "<!-- /cli-synopsis -->";
 
 /** The README with its synopsis block (between the markers) replaced by `synopsis`. */

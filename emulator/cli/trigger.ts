@@ -15,9 +15,24 @@ ${wrap(PARTNER_EVENT_TYPES)}
   warehouse
 ${wrap(WAREHOUSE_EVENT_TYPES)}`,
   options: [
-    { name: "key", type: "string", value: "NAME", describe: "the account to emit for: a fixture key's name (demo, tier, tenant, …) or a key's value" },
-    { name: "url", type: "string", value: "URL", describe: "the running emulator (default EMULATOR_URL, else http://127.0.0.1:4010)" },
-    { name: "data", type: "string", value: "JSON", describe: "fields merged over the fixture payload, a JSON object (e.g. '{\"purchase_id\":7}')" },
+    {
+      name: "key",
+      type: "string",
+      value: "NAME",
+      describe: "the account to emit for: a fixture key's name (demo, tier, tenant, …) or a key's value",
+    },
+    {
+      name: "url",
+      type: "string",
+      value: "URL",
+      describe: "the running emulator (default EMULATOR_URL, else http://127.0.0.1:4010)",
+    },
+    {
+      name: "data",
+      type: "string",
+      value: "JSON",
+      describe: "fields merged over the fixture payload, a JSON object (e.g. '{\"purchase_id\":7}')",
+    },
     { name: "json", type: "boolean", describe: "print the control plane's answer as JSON" },
   ],
 };
@@ -48,7 +63,9 @@ export async function runTrigger(argv: readonly string[]): Promise<number> {
   if (extra.length) throw new UsageError(`trigger takes one event type, got ${args.positionals.join(" ")}`);
   if (!(EVENT_TYPES as readonly string[]).includes(type)) {
     const guess = closest(type, EVENT_TYPES);
-    throw new UsageError(`unknown event type "${type}"${guess ? `; did you mean "${guess}"?` : ""} (npx emulator trigger --help lists them)`);
+    throw new UsageError(
+      `unknown event type "${type}"${guess ? `; did you mean "${guess}"?` : ""} (npx emulator trigger --help lists them)`,
+    );
   }
   const body: Record<string, unknown> = { type };
   const key = last(args, "key");
@@ -59,12 +76,20 @@ export async function runTrigger(argv: readonly string[]): Promise<number> {
 
   let res: Response;
   try {
-    res = await fetch(`${base}/_emulator/events`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    res = await fetch(`${base}/_emulator/events`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   } catch (err) {
-    process.stderr.write(`emulator trigger: no emulator answers at ${base} (${(err as Error).message}); start one with npx emulator, or pass --url\n`);
+    process.stderr.write(
+      `emulator trigger: no emulator answers at ${base} (${(err as Error).message}); start one with npx emulator, or pass --url\n`,
+    );
     return 1;
   }
-  const answer = (await res.json().catch(() => ({ success: false, message: `HTTP ${res.status}, not JSON` }))) as Answer;
+  const answer = (await res
+    .json()
+    .catch(() => ({ success: false, message: `HTTP ${res.status}, not JSON` }))) as Answer;
   if (has(args, "json")) process.stdout.write(JSON.stringify(answer) + "\n");
   if (!res.ok || !answer.data) {
     process.stderr.write(`emulator trigger: ${res.status} ${answer.message ?? "failed"}\n`);
@@ -81,14 +106,19 @@ function parseData(text: string): Record<string, unknown> {
   } catch {
     throw new UsageError(`--data must be a JSON object, got ${text}`);
   }
-  if (!v || typeof v !== "object" || Array.isArray(v)) throw new UsageError(`--data must be a JSON object, got ${text}`);
+  if (!v || typeof v !== "object" || Array.isArray(v))
+    throw new UsageError(`--data must be a JSON object, got ${text}`);
   return v as Record<string, unknown>;
 }
 
 function summary(d: NonNullable<Answer["data"]>): string {
-  const lines = [`emitted ${d.event.id} for ${d.account_ids.length ? d.account_ids.join(", ") : "no account (no webhook is registered)"}`];
+  const lines = [
+    `emitted ${d.event.id} for ${d.account_ids.length ? d.account_ids.join(", ") : "no account (no webhook is registered)"}`,
+  ];
   if (!d.deliveries.length) lines.push("  no matching webhook: nothing delivered");
   for (const x of d.deliveries)
-    lines.push(`  delivery ${x.id} → ${x.url ?? "?"}: ${x.status} after ${x.attempts} attempt(s)${x.last_status_code !== null ? `, HTTP ${x.last_status_code}` : ""}${x.last_error && x.status !== "DELIVERED" ? ` (${x.last_error})` : ""}`);
+    lines.push(
+      `  delivery ${x.id} → ${x.url ?? "?"}: ${x.status} after ${x.attempts} attempt(s)${x.last_status_code !== null ? `, HTTP ${x.last_status_code}` : ""}${x.last_error && x.status !== "DELIVERED" ? ` (${x.last_error})` : ""}`,
+    );
   return lines.join("\n") + "\n";
 }

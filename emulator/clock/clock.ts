@@ -116,7 +116,13 @@ export class VirtualClock {
    * retry), and an advance's promise resolves only once it settled.
    */
   hold(work: Promise<unknown>, until: number): void {
-    const h: Hold = { until, done: work.then(() => undefined, () => undefined) };
+    const h: Hold = {
+      until,
+      done: work.then(
+        () => undefined,
+        () => undefined,
+      ),
+    };
     this.holds.add(h);
     void h.done.then(() => this.holds.delete(h));
   }

@@ -19,7 +19,9 @@ function units(name: string, v: string | undefined, decimals: number): bigint | 
   }
 }
 
-const address = z.string().refine(isAddress, { error: "must be a 0x-prefixed 20-byte hex address", params: { code: "invalid_address" } });
+const address = z
+  .string()
+  .refine(isAddress, { error: "must be a 0x-prefixed 20-byte hex address", params: { code: "invalid_address" } });
 
 export const chainControlRoutes: ControlSpec[] = [
   defineControl({
@@ -52,9 +54,18 @@ export const chainControlRoutes: ControlSpec[] = [
       responses: {
         200: {
           description: "Funded",
-          data: z.object({ address: z.string(), usdc: z.string(), eth: z.string(), usdc_tx: z.string().nullable(), eth_tx: z.string().nullable() }),
+          data: z.object({
+            address: z.string(),
+            usdc: z.string(),
+            eth: z.string(),
+            usdc_tx: z.string().nullable(),
+            eth_tx: z.string().nullable(),
+          }),
         },
-        400: { description: "A field is missing or invalid", codes: ["invalid_value", "invalid_address", "invalid_json"] },
+        400: {
+          description: "A field is missing or invalid",
+          codes: ["invalid_value", "invalid_address", "invalid_json"],
+        },
       },
     },
     handle: async (c) => {
@@ -62,10 +73,17 @@ export const chainControlRoutes: ControlSpec[] = [
       const b = c.input.body;
       const usdc = units("usdc", b.usdc, 6);
       const eth = units("eth", b.eth, 18);
-      const asked = usdc === undefined && eth === undefined ? { usdc: 1000n * 10n ** 6n, eth: 10n ** 18n } : { usdc, eth };
+      const asked =
+        usdc === undefined && eth === undefined ? { usdc: 1000n * 10n ** 6n, eth: 10n ** 18n } : { usdc, eth };
       const to = getAddress(b.address);
       const tx = await host.chain.faucet(to, asked);
-      return ok({ address: to, usdc: String(asked.usdc ?? 0n), eth: String(asked.eth ?? 0n), usdc_tx: tx.usdcTx ?? null, eth_tx: tx.ethTx ?? null });
+      return ok({
+        address: to,
+        usdc: String(asked.usdc ?? 0n),
+        eth: String(asked.eth ?? 0n),
+        usdc_tx: tx.usdcTx ?? null,
+        eth_tx: tx.ethTx ?? null,
+      });
     },
   }),
   defineControl({
@@ -76,7 +94,17 @@ export const chainControlRoutes: ControlSpec[] = [
       responses: {
         200: {
           description: "Balances, read from the chain now",
-          data: z.object({ accounts: z.array(z.object({ label: z.string(), kind: z.enum(["role", "account", "contract"]), address: z.string(), eth: z.string(), usdc: z.string() })) }),
+          data: z.object({
+            accounts: z.array(
+              z.object({
+                label: z.string(),
+                kind: z.enum(["role", "account", "contract"]),
+                address: z.string(),
+                eth: z.string(),
+                usdc: z.string(),
+              }),
+            ),
+          }),
         },
         503: { description: "Started with --no-chain", codes: ["chain_unavailable"] },
       },
@@ -92,7 +120,12 @@ export const chainControlRoutes: ControlSpec[] = [
         who.map(async (w) => {
           const [eth, usdc] = await Promise.all([
             chain.publicClient.getBalance({ address: w.address }),
-            chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [w.address] }),
+            chain.publicClient.readContract({
+              address: chain.addresses.stablecoin,
+              abi: usdStablecoinAbi,
+              functionName: "balanceOf",
+              args: [w.address],
+            }),
           ]);
           return { ...w, eth: formatUnits(eth, 18), usdc: formatUnits(usdc, 6) };
         }),
@@ -110,7 +143,15 @@ export const chainControlRoutes: ControlSpec[] = [
         200: {
           description: "Blocks, newest first",
           data: z.object({
-            blocks: z.array(z.object({ number: z.string(), hash: z.string(), timestamp: z.iso.datetime(), transactions: z.array(z.string()), gas_used: z.string() })),
+            blocks: z.array(
+              z.object({
+                number: z.string(),
+                hash: z.string(),
+                timestamp: z.iso.datetime(),
+                transactions: z.array(z.string()),
+                gas_used: z.string(),
+              }),
+            ),
           }),
         },
         400: { description: "limit is not an integer from 1 to 100", codes: ["invalid_value"] },
@@ -140,20 +181,33 @@ export const chainControlRoutes: ControlSpec[] = [
     describe: "VRF mode and pending request ids",
     schema: {
       responses: {
-        200: { description: "VRF mode and pending requests", data: z.object({ mode: z.enum(["auto", "manual"]), delay_ms: z.number(), pending: z.array(z.string()) }) },
+        200: {
+          description: "VRF mode and pending requests",
+          data: z.object({ mode: z.enum(["auto", "manual"]), delay_ms: z.number(), pending: z.array(z.string()) }),
+        },
         503: { description: "Started with --no-chain", codes: ["chain_unavailable"] },
       },
     },
     handle: async (c) => {
       const host = requireChain(c.services);
-      return ok({ mode: host.vrfMode, delay_ms: host.vrfDelayMs, pending: (await host.chain.pendingVrfRequests()).map(String) });
+      return ok({
+        mode: host.vrfMode,
+        delay_ms: host.vrfDelayMs,
+        pending: (await host.chain.pendingVrfRequests()).map(String),
+      });
     },
   }),
   defineControl({
     method: "POST",
     path: "/vrf",
     describe: "Set the VRF mode {mode: auto|manual}",
-    schema: { body: z.object({ mode: oneOf(["auto", "manual"]) }), responses: { 200: { description: "The mode", data: z.object({ mode: z.enum(["auto", "manual"]) }) }, 400: badInput } },
+    schema: {
+      body: z.object({ mode: oneOf(["auto", "manual"]) }),
+      responses: {
+        200: { description: "The mode", data: z.object({ mode: z.enum(["auto", "manual"]) }) },
+        400: badInput,
+      },
+    },
     handle: async (c) => {
       const host = requireChain(c.services);
       await host.setVrfMode(c.input.body.mode);
@@ -167,7 +221,10 @@ export const chainControlRoutes: ControlSpec[] = [
     schema: {
       body: z.object({ request_id: opt(decimalString()), words: opt(z.array(decimalString())) }),
       responses: {
-        200: { description: "Fulfilled", data: z.object({ request_id: z.string(), success: z.boolean(), tx_hash: z.string() }) },
+        200: {
+          description: "Fulfilled",
+          data: z.object({ request_id: z.string(), success: z.boolean(), tx_hash: z.string() }),
+        },
         400: badInput,
         404: missing("pending VRF request"),
         409: { description: "No VRF request is pending", codes: ["nothing_pending"] },
@@ -184,7 +241,12 @@ export const chainControlRoutes: ControlSpec[] = [
           if (pending.length === 0) throw new ApiError(409, "nothing_pending", "No VRF request is pending");
           return pending[0]!;
         }
-        if (!pending.includes(BigInt(raw))) throw new ApiError(404, "not_found", `VRF request ${raw} is not pending (pending: ${pending.join(", ") || "none"})`);
+        if (!pending.includes(BigInt(raw)))
+          throw new ApiError(
+            404,
+            "not_found",
+            `VRF request ${raw} is not pending (pending: ${pending.join(", ") || "none"})`,
+          );
         return BigInt(raw);
       };
       // Check pending → fulfil is exclusive: a parallel call sees the request fulfilled (404 / the next one), not a revert.
@@ -196,8 +258,13 @@ export const chainControlRoutes: ControlSpec[] = [
         } catch (err) {
           // Fulfilled meanwhile by auto mode's timer (it does not take this lock): answered like a later call.
           if ((await host.chain.pendingVrfRequests()).includes(id)) throw err;
-          if (raw !== undefined) throw new ApiError(404, "not_found", `VRF request ${raw} is not pending (fulfilled meanwhile)`);
-          throw new ApiError(409, "nothing_pending", `VRF request ${id} was fulfilled meanwhile; retry for the next one`);
+          if (raw !== undefined)
+            throw new ApiError(404, "not_found", `VRF request ${raw} is not pending (fulfilled meanwhile)`);
+          throw new ApiError(
+            409,
+            "nothing_pending",
+            `VRF request ${id} was fulfilled meanwhile; retry for the next one`,
+          );
         }
         return ok({ request_id: String(res.requestId), success: res.success, tx_hash: res.txHash });
       });

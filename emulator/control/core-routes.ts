@@ -2,7 +2,15 @@ import { ok, created } from "../pipeline/route.ts";
 import { badRequest, notFound } from "../pipeline/errors.ts";
 import { balanceOf, monthOf, newAccount, settle, nextResetAt } from "../pipeline/metering.ts";
 import { makeKey } from "../../fixtures/keys.ts";
-import { ALL_SCOPES, DEFAULT_PARTNER_RATE_LIMIT_PER_MIN, DEFAULT_RATE_LIMIT_PER_MIN, FRESH_CALLS_PER_MIN, LEGACY_SCOPES, PARTNER_SCOPES, TENANT_SCOPES } from "../state/plans.ts";
+import {
+  ALL_SCOPES,
+  DEFAULT_PARTNER_RATE_LIMIT_PER_MIN,
+  DEFAULT_RATE_LIMIT_PER_MIN,
+  FRESH_CALLS_PER_MIN,
+  LEGACY_SCOPES,
+  PARTNER_SCOPES,
+  TENANT_SCOPES,
+} from "../state/plans.ts";
 import type { CreditAccount, KeyKind, KeyRecord } from "../state/schema.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { later, z } from "../pipeline/schema.ts";
@@ -27,8 +35,12 @@ export function keyView(k: KeyRecord, balance?: CreditAccount, name?: string, mo
     partner_rate_limit_per_min: k.partner_rate_limit_per_min ?? DEFAULT_PARTNER_RATE_LIMIT_PER_MIN,
     fresh_per_min: k.fresh_per_min ?? FRESH_CALLS_PER_MIN,
     active: k.active,
-    ...(balance ? { balance: balance.free + balance.purchased, free_credits: balance.free, purchased_credits: balance.purchased } : {}),
-    ...(balance && month ? { credits_used_this_month: balance.usage[month] ?? 0, requests_this_month: balance.requests[month] ?? 0 } : {}),
+    ...(balance
+      ? { balance: balance.free + balance.purchased, free_credits: balance.free, purchased_credits: balance.purchased }
+      : {}),
+    ...(balance && month
+      ? { credits_used_this_month: balance.usage[month] ?? 0, requests_this_month: balance.requests[month] ?? 0 }
+      : {}),
   };
 }
 
@@ -47,7 +59,10 @@ const keyWire = z.object({
   billing_model: z.enum(["POOL", "TIER"]).optional(),
   account_id: z.string(),
   rate_limit_per_min: z.number().int().describe("Card Data / warehouse ceiling per minute"),
-  partner_rate_limit_per_min: z.number().int().describe("Partner commerce (mystery, instant, wallet, webhooks) ceiling per minute"),
+  partner_rate_limit_per_min: z
+    .number()
+    .int()
+    .describe("Partner commerce (mystery, instant, wallet, webhooks) ceiling per minute"),
   fresh_per_min: z.number().int().describe("fresh=true calls per minute on the cached reads"),
   active: z.boolean(),
   balance: z.number().int().optional(),
@@ -98,7 +113,12 @@ const faultBody = z.object({
   latency_ms: opt(z.number().min(0)),
 });
 
-const poolsSchema = z.object({ balance: z.number().int(), free_credits: z.number().int(), purchased_credits: z.number().int(), free_credits_reset_at: z.iso.datetime() });
+const poolsSchema = z.object({
+  balance: z.number().int(),
+  free_credits: z.number().int(),
+  purchased_credits: z.number().int(),
+  free_credits_reset_at: z.iso.datetime(),
+});
 
 export const coreControlRoutes: ControlSpec[] = [
   defineControl({
@@ -126,7 +146,8 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/keys",
-    describe: "Create a key {kind, scopes?, balance?, rate_limit_per_min? (Card Data/warehouse, 300), partner_rate_limit_per_min? (partner commerce, 240), fresh_per_min? (10), billing_model?, label?}",
+    describe:
+      "Create a key {kind, scopes?, balance?, rate_limit_per_min? (Card Data/warehouse, 300), partner_rate_limit_per_min? (partner commerce, 240), fresh_per_min? (10), billing_model?, label?}",
     schema: { body: keyBody, responses: { 201: { description: "The new key", data: keyWire }, 400: badInput } },
     handle: (c) => {
       const { store, clock } = c.services;
@@ -146,7 +167,9 @@ export const coreControlRoutes: ControlSpec[] = [
         ...(kind === "partner" ? { billing_model: model ?? "TIER" } : {}),
         account_id: b.account_id ?? (kind === "tenant" ? "northwind" : kind === "legacy" ? "legacy" : `partner-${n}`),
         rate_limit_per_min: b.rate_limit_per_min ?? DEFAULT_RATE_LIMIT_PER_MIN,
-        ...(b.partner_rate_limit_per_min !== undefined ? { partner_rate_limit_per_min: b.partner_rate_limit_per_min } : {}),
+        ...(b.partner_rate_limit_per_min !== undefined
+          ? { partner_rate_limit_per_min: b.partner_rate_limit_per_min }
+          : {}),
         ...(b.fresh_per_min !== undefined ? { fresh_per_min: b.fresh_per_min } : {}),
         active: true,
         created_at: clock.nowIso(),
@@ -179,7 +202,11 @@ export const coreControlRoutes: ControlSpec[] = [
     describe: "Restore a snapshot {id}",
     schema: {
       body: z.object({ id: text() }),
-      responses: { 200: { description: "Restored", data: z.object({ restored: z.string() }) }, 400: badInput, 404: missing("snapshot") },
+      responses: {
+        200: { description: "Restored", data: z.object({ restored: z.string() }) },
+        400: badInput,
+        404: missing("snapshot"),
+      },
     },
     handle: async (c) => {
       const id = c.input.body.id;
@@ -192,7 +219,19 @@ export const coreControlRoutes: ControlSpec[] = [
     method: "GET",
     path: "/state",
     describe: "Export the whole state as JSON, the local chain included (format version 2)",
-    schema: { responses: { 200: { description: "The state export", data: z.object({ format: z.literal("cardos-emulator-state"), version: z.number().int(), now: z.number(), state: z.object({}) }) } } },
+    schema: {
+      responses: {
+        200: {
+          description: "The state export",
+          data: z.object({
+            format: z.literal("cardos-emulator-state"),
+            version: z.number().int(),
+            now: z.number(),
+            state: z.object({}),
+          }),
+        },
+      },
+    },
     handle: (c) => ok(c.services.store.export(c.services.clock.now())),
   }),
   defineControl({
@@ -201,8 +240,22 @@ export const coreControlRoutes: ControlSpec[] = [
     describe: "Import a state export (the chain is rebuilt from its journal)",
     // The import checks the document itself (format, version, slices) and names what to do.
     schema: {
-      body: later(z.object({ format: z.literal("cardos-emulator-state"), version: z.number().int(), now: z.number(), state: z.object({}), chain: z.object({}).nullable() })),
-      responses: { 200: { description: "Imported", data: flag("imported") }, 400: { description: "Not a state export of this format", codes: ["invalid_value", "invalid_json", "invalid_state"] } },
+      body: later(
+        z.object({
+          format: z.literal("cardos-emulator-state"),
+          version: z.number().int(),
+          now: z.number(),
+          state: z.object({}),
+          chain: z.object({}).nullable(),
+        }),
+      ),
+      responses: {
+        200: { description: "Imported", data: flag("imported") },
+        400: {
+          description: "Not a state export of this format",
+          codes: ["invalid_value", "invalid_json", "invalid_state"],
+        },
+      },
     },
     handle: async (c) => {
       await c.host.importState(c.input.body);
@@ -220,7 +273,10 @@ export const coreControlRoutes: ControlSpec[] = [
     method: "POST",
     path: "/clock",
     describe: "Set the clock mode {mode: realtime|manual}",
-    schema: { body: z.object({ mode: oneOf(["realtime", "manual"]) }), responses: { 200: { description: "The clock", data: clockWire }, 400: badInput } },
+    schema: {
+      body: z.object({ mode: oneOf(["realtime", "manual"]) }),
+      responses: { 200: { description: "The clock", data: clockWire }, 400: badInput },
+    },
     handle: (c) => {
       c.services.clock.setMode(c.input.body.mode);
       return ok(clockView(c.services.clock));
@@ -253,7 +309,9 @@ export const coreControlRoutes: ControlSpec[] = [
     method: "GET",
     path: "/faults",
     describe: "Injected faults",
-    schema: { responses: { 200: { description: "Every injected fault", data: z.object({ faults: z.array(faultWire) }) } } },
+    schema: {
+      responses: { 200: { description: "Every injected fault", data: z.object({ faults: z.array(faultWire) }) } },
+    },
     handle: (c) => ok({ faults: c.services.faults.all() }),
   }),
   defineControl({
@@ -276,7 +334,8 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/credits/:key",
-    describe: "A key's credit pools (free, purchased) and next free reset; :key is the value or a fixture key's name (demo, tier, …)",
+    describe:
+      "A key's credit pools (free, purchased) and next free reset; :key is the value or a fixture key's name (demo, tier, …)",
     schema: {
       params: z.object({ key: z.string() }),
       responses: {
@@ -297,11 +356,18 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/credits/:key",
-    describe: "Grant credits {credits: 1–1,000,000,000} to a key's purchased pool (never expires, like a top-up; :key is the value or a fixture name); answers the pools after",
+    describe:
+      "Grant credits {credits: 1–1,000,000,000} to a key's purchased pool (never expires, like a top-up; :key is the value or a fixture name); answers the pools after",
     schema: {
       params: z.object({ key: z.string() }),
-      body: z.object({ credits: z.number({ error: "credits must be an integer from 1 to 1000000000" }).int().min(1).max(1_000_000_000) }),
-      responses: { 200: { description: "The key's credit pools after the grant", data: poolsSchema }, 400: badInput, 404: missing("metered key") },
+      body: z.object({
+        credits: z.number({ error: "credits must be an integer from 1 to 1000000000" }).int().min(1).max(1_000_000_000),
+      }),
+      responses: {
+        200: { description: "The key's credit pools after the grant", data: poolsSchema },
+        400: badInput,
+        404: missing("metered key"),
+      },
     },
     handle: (c) => {
       const { clock } = c.services;
@@ -320,11 +386,21 @@ function meteredAccount(services: Services, given: string): CreditAccount {
 }
 
 function poolsOf(acct: CreditAccount, now: number) {
-  return { balance: balanceOf(acct), free_credits: acct.free, purchased_credits: acct.purchased, free_credits_reset_at: nextResetAt(now) };
+  return {
+    balance: balanceOf(acct),
+    free_credits: acct.free,
+    purchased_credits: acct.purchased,
+    free_credits_reset_at: nextResetAt(now),
+  };
 }
 
 function clockView(clock: import("../clock/clock.ts").VirtualClock) {
-  return { now: clock.nowIso(), now_ms: clock.now(), mode: clock.mode, pending: clock.pending().map((t) => ({ ...t, at: new Date(t.at).toISOString() })) };
+  return {
+    now: clock.nowIso(),
+    now_ms: clock.now(),
+    mode: clock.mode,
+    pending: clock.pending().map((t) => ({ ...t, at: new Date(t.at).toISOString() })),
+  };
 }
 
 function faultSpec(b: z.output<typeof faultBody>): FaultSpec {

@@ -30,7 +30,10 @@ export interface TypedControlContext<S extends RouteSchema> extends ControlConte
 
 /** A control route whose handler receives the input its schema parsed, typed. */
 export function defineControl<S extends RouteSchema>(
-  spec: Omit<ControlSpec, "schema" | "handle"> & { schema: S; handle(c: TypedControlContext<S>): Reply | Promise<Reply> },
+  spec: Omit<ControlSpec, "schema" | "handle"> & {
+    schema: S;
+    handle(c: TypedControlContext<S>): Reply | Promise<Reply>;
+  },
 ): ControlSpec {
   return spec as unknown as ControlSpec;
 }

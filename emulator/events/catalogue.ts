@@ -19,6 +19,7 @@ const isPlain = (v: unknown): v is Payload => typeof v === "object" && v !== nul
 
 function deepMerge(base: Payload, over: Payload): Payload {
   const out: Payload = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isPlain(v) && isPlain(out[k]) ? deepMerge(out[k] as Payload, v) : v;
+  for (const [k, v] of Object.entries(over))
+    out[k] = isPlain(v) && isPlain(out[k]) ? deepMerge(out[k] as Payload, v) : v;
   return out;
 }

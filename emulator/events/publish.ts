@@ -6,6 +6,12 @@ import type { EventType } from "./types.ts";
  * webhooks area delivers it to that account's webhooks. `key` makes the event
  * id (`"<type>:<key>"`), so the same occurrence is never delivered as two events.
  */
-export function publishEvent(services: Services, accountId: string, type: EventType, key: string, data: Record<string, unknown>): void {
+export function publishEvent(
+  services: Services,
+  accountId: string,
+  type: EventType,
+  key: string,
+  data: Record<string, unknown>,
+): void {
   services.bus.emit("webhook.event", { account_id: accountId, type, key, data });
 }

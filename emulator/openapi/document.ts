@@ -20,10 +20,20 @@ export interface AreaRoutes {
 const HEADER = (description: string, schema: Json = { type: "string" }) => ({ description, schema });
 
 const COMPONENTS = {
-  securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A partner, tenant or legacy key (`rip_v1_…`)." } },
+  securitySchemes: {
+    ApiKey: {
+      type: "apiKey",
+      in: "header",
+      name: "X-API-Key",
+      description: "A partner, tenant or legacy key (`rip_v1_…`).",
+    },
+  },
   headers: {
     "X-Request-Id": HEADER("Identifies this answer; quote it when reporting a problem."),
-    "X-RateLimit-Limit": HEADER("The ceiling in force (requests per minute): the IP's until a key is known, then the lower of the IP's and the key's.", { type: "integer" }),
+    "X-RateLimit-Limit": HEADER(
+      "The ceiling in force (requests per minute): the IP's until a key is known, then the lower of the IP's and the key's.",
+      { type: "integer" },
+    ),
     "X-RateLimit-Remaining": HEADER("Requests left in the window whose ceiling is in force.", { type: "integer" }),
     "X-RateLimit-Reset": HEADER("Unix seconds when the oldest counted request leaves the window.", { type: "integer" }),
     "Retry-After": HEADER("Seconds to wait before retrying (429, 503).", { type: "integer" }),
@@ -44,7 +54,12 @@ const COMPONENTS = {
     Pagination: {
       type: "object",
       required: ["limit", "offset", "has_more"],
-      properties: { limit: { type: "integer" }, offset: { type: "integer" }, has_more: { type: "boolean" }, next_offset: { type: "integer" } },
+      properties: {
+        limit: { type: "integer" },
+        offset: { type: "integer" },
+        has_more: { type: "boolean" },
+        next_offset: { type: "integer" },
+      },
     },
     PartnerError: {
       type: "object",
@@ -60,7 +75,8 @@ const COMPONENTS = {
     },
     WarehouseError: {
       type: "object",
-      description: "Warehouse errors: `code` is the machine code, `error` a human text (429/503/500: the machine label in both).",
+      description:
+        "Warehouse errors: `code` is the machine code, `error` a human text (429/503/500: the machine label in both).",
       required: ["success", "message", "error", "code"],
       properties: {
         success: { const: false },
@@ -116,7 +132,8 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output", inline = false): 
 const NAMED = (() => {
   const registry = z.registry<{ id: string }>();
   for (const [name, value] of Object.entries(CONTRACT))
-    if (/^[A-Z][a-z]/.test(name) && value instanceof z.ZodType && !registry.has(value)) registry.add(value, { id: name });
+    if (/^[A-Z][a-z]/.test(name) && value instanceof z.ZodType && !registry.has(value))
+      registry.add(value, { id: name });
   return registry;
 })();
 
@@ -155,7 +172,8 @@ function schemaParams(schema: RouteSchema, pathParams: Json[]): Json[] {
   }
   if (schema.query) {
     const required = new Set((jsonSchema(schema.query, "input").required as string[] | undefined) ?? []);
-    for (const [name, field] of Object.entries(shape(schema.query))) out.push({ name, in: "query", required: required.has(name), schema: jsonSchema(field, "input") });
+    for (const [name, field] of Object.entries(shape(schema.query)))
+      out.push({ name, in: "query", required: required.has(name), schema: jsonSchema(field, "input") });
   }
   return out;
 }
@@ -168,7 +186,12 @@ function topFields(top: z.ZodObject | undefined): { properties?: Json; required?
   return { properties, ...(required?.length ? { required } : {}) };
 }
 
-function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"], ok: string[], example?: Example): Json {
+function declaredResponses(
+  schema: RouteSchema,
+  envelope: RouteSpec["envelope"],
+  ok: string[],
+  example?: Example,
+): Json {
   const out: Json = {};
   for (const [status, r] of Object.entries(schema.responses)) {
     const code = Number(status);
@@ -191,7 +214,10 @@ function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"],
       out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": media } };
       // A narrower answer under one query parameter (select=): beside the main shape, not merged into it.
       const v = r.variant;
-      if (v) (out[status] as Json)["x-data-variants"] = [{ query: v.query, description: v.description, schema: jsonSchema(v.data, "output") }];
+      if (v)
+        (out[status] as Json)["x-data-variants"] = [
+          { query: v.query, description: v.description, schema: jsonSchema(v.data, "output") },
+        ];
     } else {
       const field = envelope === "warehouse" ? "code" : "error";
       const base = { $ref: `#/components/schemas/${envelope === "warehouse" ? "WarehouseError" : "PartnerError"}` };
@@ -199,7 +225,11 @@ function declaredResponses(schema: RouteSchema, envelope: RouteSpec["envelope"],
       if (r.codes?.length) properties[field] = { enum: [...r.codes] };
       if (r.details) properties.details = jsonSchema(r.details, "output");
       const body = Object.keys(properties).length ? { allOf: [base, { type: "object", properties }] } : base;
-      out[status] = { description: r.description, headers: refHeaders(ok), content: { "application/json": { schema: body } } };
+      out[status] = {
+        description: r.description,
+        headers: refHeaders(ok),
+        content: { "application/json": { schema: body } },
+      };
     }
   }
   return out;
@@ -212,18 +242,47 @@ function apiOperation(spec: RouteSpec, area: string, params: Json[], path: strin
   const credit = metered ? ["X-Credits-Cost", "X-Credits-Remaining", "X-Credits-Metering"] : [];
   const ok = ["X-Request-Id", ...rate, ...credit];
   const responses: Json = {
-    "2XX": { description: "Success (the envelope's `data`).", headers: refHeaders(ok), content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } } },
-    "400": errorResponse("Bad input: the code names the rule (`identifier_too_long`, `invalid_json`, `payload_too_large` is 413 …).", spec.envelope, ok),
+    "2XX": {
+      description: "Success (the envelope's `data`).",
+      headers: refHeaders(ok),
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Success" } } },
+    },
+    "400": errorResponse(
+      "Bad input: the code names the rule (`identifier_too_long`, `invalid_json`, `payload_too_large` is 413 …).",
+      spec.envelope,
+      ok,
+    ),
     "404": errorResponse("`not_found` (or the resource's own not-found code).", spec.envelope, ok),
   };
   if (!isPublic) {
-    responses["401"] = errorResponse("Missing or unknown `X-API-Key`; never charged.", spec.envelope, ["X-Request-Id", ...rate]);
-    responses["403"] = errorResponse("`Insufficient permissions` (key kind or scope), `not_tier_partner`, `not_pool_partner`; never charged.", spec.envelope, ok);
+    responses["401"] = errorResponse("Missing or unknown `X-API-Key`; never charged.", spec.envelope, [
+      "X-Request-Id",
+      ...rate,
+    ]);
+    responses["403"] = errorResponse(
+      "`Insufficient permissions` (key kind or scope), `not_tier_partner`, `not_pool_partner`; never charged.",
+      spec.envelope,
+      ok,
+    );
     responses["429"] = errorResponse("`rate_limited`; never charged.", spec.envelope, [...ok, "Retry-After"]);
   }
-  if (metered) responses["402"] = errorResponse("`insufficient_credits`: the balance cannot cover the call; nothing charged.", spec.envelope, ok);
-  if (spec.gate) responses["503"] = errorResponse("`overloaded` (concurrency gate full) or `timeout`; `retryable: true`; never charged.", spec.envelope, [...ok, "Retry-After"]);
-  responses["500"] = errorResponse("`internal_error`; refunded" + (spec.envelope === "warehouse" ? "; opens an integration issue" : "") + ".", spec.envelope, ok);
+  if (metered)
+    responses["402"] = errorResponse(
+      "`insufficient_credits`: the balance cannot cover the call; nothing charged.",
+      spec.envelope,
+      ok,
+    );
+  if (spec.gate)
+    responses["503"] = errorResponse(
+      "`overloaded` (concurrency gate full) or `timeout`; `retryable: true`; never charged.",
+      spec.envelope,
+      [...ok, "Retry-After"],
+    );
+  responses["500"] = errorResponse(
+    "`internal_error`; refunded" + (spec.envelope === "warehouse" ? "; opens an integration issue" : "") + ".",
+    spec.envelope,
+    ok,
+  );
   const op: Json = {
     operationId: spec.operation?.id ?? operationId(spec.method, path),
     tags: [area],
@@ -238,7 +297,10 @@ function apiOperation(spec: RouteSpec, area: string, params: Json[], path: strin
     delete responses["2XX"];
     delete responses["400"];
     delete responses["404"];
-    Object.assign(responses, declaredResponses(schema, spec.envelope, ok, spec.operation ? EXAMPLES[spec.operation.id] : undefined));
+    Object.assign(
+      responses,
+      declaredResponses(schema, spec.envelope, ok, spec.operation ? EXAMPLES[spec.operation.id] : undefined),
+    );
     const all = schemaParams(schema, params);
     const idem = spec.operation?.idempotencyKey;
     if (idem)
@@ -246,13 +308,23 @@ function apiOperation(spec: RouteSpec, area: string, params: Json[], path: strin
         name: "Idempotency-Key",
         in: "header",
         required: idem === "required",
-        description: "Makes the write safe to retry: a replay with the same key and body answers the first result; another body is 409 idempotency_mismatch.",
+        description:
+          "Makes the write safe to retry: a replay with the same key and body answers the first result; another body is 409 idempotency_mismatch.",
         schema: { type: "string", minLength: 1, maxLength: 128 },
       });
     if (all.length) op.parameters = all;
-    if (schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(schema.body, "input") } } };
+    if (schema.body)
+      op.requestBody = {
+        required: true,
+        content: { "application/json": { schema: jsonSchema(schema.body, "input") } },
+      };
     else if (schema.ownBody)
-      op.requestBody = { required: true, content: Object.fromEntries(Object.entries(schema.ownBody).map(([media, s]) => [media, { schema: jsonSchema(s, "input") }])) };
+      op.requestBody = {
+        required: true,
+        content: Object.fromEntries(
+          Object.entries(schema.ownBody).map(([media, s]) => [media, { schema: jsonSchema(s, "input") }]),
+        ),
+      };
   } else {
     if (params.length) op.parameters = params;
     if (spec.method !== "GET" && spec.method !== "DELETE")
@@ -307,11 +379,28 @@ export function apiDocument(areas: readonly AreaRoutes[], serverUrl: string): Js
 /** What every control-plane write may answer before its handler (control/write-guard.ts). */
 const WRITE_GUARDS: Json = Object.fromEntries(
   [
-    ["403", "cross_origin_request", "`cross_origin_request`: sent from another origin than the emulator's own (a web page); scripts send no Origin."],
+    [
+      "403",
+      "cross_origin_request",
+      "`cross_origin_request`: sent from another origin than the emulator's own (a web page); scripts send no Origin.",
+    ],
     ["415", "unsupported_media_type", "`unsupported_media_type`: a body declared as anything but JSON."],
   ].map(([status, code, description]) => [
     status,
-    { description, headers: refHeaders(["X-Request-Id"]), content: { "application/json": { schema: { allOf: [{ $ref: "#/components/schemas/PartnerError" }, { type: "object", properties: { error: { enum: [code] } } }] } } } },
+    {
+      description,
+      headers: refHeaders(["X-Request-Id"]),
+      content: {
+        "application/json": {
+          schema: {
+            allOf: [
+              { $ref: "#/components/schemas/PartnerError" },
+              { type: "object", properties: { error: { enum: [code] } } },
+            ],
+          },
+        },
+      },
+    },
   ]),
 );
 
@@ -329,7 +418,11 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
     const all = schemaParams(spec.schema, params);
     if (all.length) op.parameters = all;
     if (spec.method !== "GET") Object.assign(op.responses as Json, { ...WRITE_GUARDS, ...(op.responses as Json) });
-    if (spec.schema.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(spec.schema.body, "input") } } };
+    if (spec.schema.body)
+      op.requestBody = {
+        required: true,
+        content: { "application/json": { schema: jsonSchema(spec.schema.body, "input") } },
+      };
     (paths[path] ??= {})[spec.method.toLowerCase()] = op;
   }
   return liftDefs({
@@ -346,7 +439,11 @@ export function controlDocument(routes: readonly ControlSpec[], serverUrl: strin
     paths,
     components: {
       headers: { "X-Request-Id": COMPONENTS.headers["X-Request-Id"] },
-      schemas: { Success: COMPONENTS.schemas.Success, Pagination: COMPONENTS.schemas.Pagination, PartnerError: COMPONENTS.schemas.PartnerError },
+      schemas: {
+        Success: COMPONENTS.schemas.Success,
+        Pagination: COMPONENTS.schemas.Pagination,
+        PartnerError: COMPONENTS.schemas.PartnerError,
+      },
     },
   });
 }

@@ -59,7 +59,7 @@ export function formatIPv4(n: number): string {
 }
 
 function classifyV4(n: number): Verdict {
-  for (const r of V4_TABLE) if (((n & r.mask) >>> 0) === r.base) return r.verdict;
+  for (const r of V4_TABLE) if ((n & r.mask) >>> 0 === r.base) return r.verdict;
   return PUBLIC;
 }
 
@@ -139,7 +139,7 @@ export function formatIPv6(g: readonly number[]): string {
   // RFC 5952: the longest run (≥ 2) of zero groups becomes "::".
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (g[i] !== 0) {
       i++;
       continue;
@@ -169,12 +169,18 @@ function classifyV6(g: readonly number[]): Verdict {
   if (zeros(0, 5) && g[5] === 0xffff) return viaV4(v4(6, 7), "::ffff:0:0/96 (IPv4-mapped)", PUBLIC);
   if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return viaV4(v4(6, 7), "::ffff:0:0:0/96 (IPv4-translated)", PUBLIC);
   // Deprecated IPv4-compatible addresses have no public use left.
-  if (zeros(0, 6)) return viaV4(v4(6, 7), "::/96 (IPv4-compatible)", { class: "reserved", range: "::/96 (IPv4-compatible, deprecated)" });
+  if (zeros(0, 6))
+    return viaV4(v4(6, 7), "::/96 (IPv4-compatible)", {
+      class: "reserved",
+      range: "::/96 (IPv4-compatible, deprecated)",
+    });
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return viaV4(v4(6, 7), "64:ff9b::/96 (NAT64)", PUBLIC);
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return { class: "private", range: "64:ff9b:1::/48 (local-use NAT64)" };
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1)
+    return { class: "private", range: "64:ff9b:1::/48 (local-use NAT64)" };
   if (g[0] === 0x2002) return viaV4(v4(1, 2), "2002::/16 (6to4)", PUBLIC);
   if (g[0] === 0x2001 && g[1] === 0x0db8) return { class: "reserved", range: "2001:db8::/32 (documentation)" };
-  if (g[0] === 0x2001 && g[1]! < 0x0200) return { class: "reserved", range: "2001::/23 (IETF protocol assignments, incl. Teredo)" };
+  if (g[0] === 0x2001 && g[1]! < 0x0200)
+    return { class: "reserved", range: "2001::/23 (IETF protocol assignments, incl. Teredo)" };
   if ((g[0]! & 0xfff0) === 0x3ff0) return { class: "reserved", range: "3fff::/20 (documentation)" };
   if ((g[0]! & 0xfe00) === 0xfc00) return { class: "private", range: "fc00::/7 (unique local)" };
   if ((g[0]! & 0xffc0) === 0xfe80) return { class: "link-local", range: "fe80::/10 (link-local)" };

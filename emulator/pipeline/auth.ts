@@ -26,7 +26,8 @@ export function authorize(key: KeyRecord, rule: AccessRule): void {
 }
 
 function kindMessage(kinds: readonly KeyKind[]): string {
-  if (kinds.length === 1 && kinds[0] === "tenant") return "Insufficient permissions: a warehouse tenant key is required";
+  if (kinds.length === 1 && kinds[0] === "tenant")
+    return "Insufficient permissions: a warehouse tenant key is required";
   if (kinds.includes("partner") && !kinds.includes("tenant"))
     return "Insufficient permissions: not a partner-scoped key";
   return "Insufficient permissions";

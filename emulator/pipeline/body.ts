@@ -19,7 +19,11 @@ export const payloadTooLarge =
     });
 
 /** The body's bytes, at most `limit` of them (else `tooLarge`, without reading further). */
-export async function readBytes(req: Request, limit: number, tooLarge: TooLarge = payloadTooLarge(limit)): Promise<Uint8Array> {
+export async function readBytes(
+  req: Request,
+  limit: number,
+  tooLarge: TooLarge = payloadTooLarge(limit),
+): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(String(declared));
   if (!req.body) return new Uint8Array(0);
@@ -62,6 +66,7 @@ export function parseJson(text: string): unknown {
 
 /** The body as a JSON object (400 invalid_json for arrays, strings, numbers, null). */
 export function asObject(value: unknown): Record<string, unknown> {
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw badRequest("invalid_json", "The request body must be a JSON object");
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw badRequest("invalid_json", "The request body must be a JSON object");
   return value as Record<string, unknown>;
 }

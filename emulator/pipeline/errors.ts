@@ -54,19 +54,23 @@ export function errorBody(err: ApiError, kind: EnvelopeKind): Record<string, unk
  * Codes the interface documents with fixed headers: an error with one of these
  * codes (an injected fault included) always carries them.
  */
-export const DOCUMENTED_INFRA: Readonly<Record<string, { status: number; retryAfter?: number; retryable?: boolean }>> = {
-  overloaded: { status: 503, retryAfter: 1, retryable: true },
-  timeout: { status: 503, retryAfter: 2, retryable: true },
-  rate_limited: { status: 429, retryAfter: 1, retryable: true },
-  internal_error: { status: 500 },
-};
+export const DOCUMENTED_INFRA: Readonly<Record<string, { status: number; retryAfter?: number; retryable?: boolean }>> =
+  {
+    overloaded: { status: 503, retryAfter: 1, retryable: true },
+    timeout: { status: 503, retryAfter: 2, retryable: true },
+    rate_limited: { status: 429, retryAfter: 1, retryable: true },
+    internal_error: { status: 500 },
+  };
 
 /** An error for `code` with the headers the interface documents for it (or, for other codes, a generic Retry-After on 429/503). */
 export function documentedError(status: number, code: string, message: string): ApiError {
   const doc = Object.hasOwn(DOCUMENTED_INFRA, code) ? DOCUMENTED_INFRA[code] : undefined;
   const retryAfter = doc?.retryAfter ?? (status === 503 || status === 429 ? 1 : undefined);
   if (retryAfter === undefined) return new ApiError(status, code, message);
-  return new ApiError(status, code, message, { retryable: doc?.retryable ?? true, headers: { "Retry-After": String(retryAfter) } });
+  return new ApiError(status, code, message, {
+    retryable: doc?.retryable ?? true,
+    headers: { "Retry-After": String(retryAfter) },
+  });
 }
 
 // Shorthands for the codes used across areas.

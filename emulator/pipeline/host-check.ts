@@ -28,7 +28,8 @@ export function hostCheck(allowed: readonly string[] = []): HostCheck {
   const names = allowed.map(hostname).filter(Boolean);
   const verdicts = new Map<string, boolean>();
   const decide = (host: string): boolean =>
-    allowedByDefault(host) || names.some((n) => (n.startsWith(".") ? host === n.slice(1) || host.endsWith(n) : host === n));
+    allowedByDefault(host) ||
+    names.some((n) => (n.startsWith(".") ? host === n.slice(1) || host.endsWith(n) : host === n));
   return (header) => {
     // HTTP/1.0 without a Host: not a browser.
     if (header === undefined) return null;

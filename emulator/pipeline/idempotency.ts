@@ -45,7 +45,10 @@ export interface IdempotentOptions {
 export function checkIdempotencyKey(key: string, field = "Idempotency-Key"): void {
   if (key.length === 0) throw badRequest("invalid_idempotency_key", `${field} must not be empty`);
   if (key.length > MAX_IDEMPOTENCY_KEY)
-    throw badRequest("invalid_idempotency_key", `${field} is ${key.length} characters; at most ${MAX_IDEMPOTENCY_KEY} are allowed`);
+    throw badRequest(
+      "invalid_idempotency_key",
+      `${field} is ${key.length} characters; at most ${MAX_IDEMPOTENCY_KEY} are allowed`,
+    );
 }
 
 interface InFlight {
@@ -86,7 +89,12 @@ export async function idempotent(
     const reply = await done;
     const status = reply.status ?? 200;
     if (status >= 200 && status < 300)
-      store.slice(IDEMPOTENCY_SLICE).records[id] = { fingerprint, status, data: structuredClone(reply.data), at: opts.now };
+      store.slice(IDEMPOTENCY_SLICE).records[id] = {
+        fingerprint,
+        status,
+        data: structuredClone(reply.data),
+        at: opts.now,
+      };
     return reply;
   } finally {
     running.delete(id);
@@ -94,7 +102,10 @@ export async function idempotent(
 }
 
 function mismatch(opts: IdempotentOptions) {
-  return conflict("idempotency_mismatch", `${opts.field ?? "Idempotency-Key"} "${opts.key}" was already used for a different request`);
+  return conflict(
+    "idempotency_mismatch",
+    `${opts.field ?? "Idempotency-Key"} "${opts.key}" was already used for a different request`,
+  );
 }
 
 /** JSON with object keys sorted at every depth: the same value always gives the same text. */

@@ -74,12 +74,7 @@ export function transition<
   M extends string,
   E extends string,
   R extends Stateful<S>,
->(
-  lc: Lifecycle<S, T, M, E>,
-  row: R,
-  trigger: T,
-  ctx: TransitionContext<R, M, E>,
-): R {
+>(lc: Lifecycle<S, T, M, E>, row: R, trigger: T, ctx: TransitionContext<R, M, E>): R {
   const spec = rowFor(lc, row.status, trigger);
   if (!spec) throw (ctx.refuse ?? ((from, t) => illegalMove(lc.name, from, t)))(row.status, trigger);
   return apply(spec, row, ctx);

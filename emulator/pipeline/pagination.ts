@@ -13,7 +13,10 @@ export interface OffsetPage {
   offset: number;
 }
 
-export function paginate<T>(rows: readonly T[], p: OffsetPage): { items: T[]; pagination: { limit: number; offset: number; has_more: boolean } } {
+export function paginate<T>(
+  rows: readonly T[],
+  p: OffsetPage,
+): { items: T[]; pagination: { limit: number; offset: number; has_more: boolean } } {
   const items = rows.slice(p.offset, p.offset + p.limit);
   return { items, pagination: { limit: p.limit, offset: p.offset, has_more: p.offset + items.length < rows.length } };
 }
@@ -23,4 +26,3 @@ export function checkIdArray(ids: readonly unknown[], name = "ids"): void {
   if (ids.length > MAX_ID_ARRAY)
     throw badRequest("invalid_pagination", `${name} has ${ids.length} entries; at most ${MAX_ID_ARRAY} are allowed`);
 }
-

@@ -4,7 +4,16 @@ import { authenticate, authorize } from "./auth.ts";
 import { ApiError, documentedError, internalError } from "./errors.ts";
 import { asObject, MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
 import { errorResponse, successText, textResponse, type HeaderBag } from "./envelope.ts";
-import { freshWindow, inForce, ipBucket, surfaceBucket, surfaceLimit, surfaceOf, writeRateLimitHeaders, type RateDecision } from "./rate-limit.ts";
+import {
+  freshWindow,
+  inForce,
+  ipBucket,
+  surfaceBucket,
+  surfaceLimit,
+  surfaceOf,
+  writeRateLimitHeaders,
+  type RateDecision,
+} from "./rate-limit.ts";
 import { isFresh, ResponseCache } from "./response-cache.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
@@ -103,7 +112,15 @@ export function createPipeline(services: Services) {
         }
       }
 
-      const reply = await handle(services, spec, req, target, params, key, spec.cache ? { cache, fresh, ttlMs: spec.cache.ttl_ms } : null);
+      const reply = await handle(
+        services,
+        spec,
+        req,
+        target,
+        params,
+        key,
+        spec.cache ? { cache, fresh, ttlMs: spec.cache.ttl_ms } : null,
+      );
       const status = reply.status ?? 200;
       settleCharge(status);
       writeRateLimitHeaders(headers, window);
@@ -112,7 +129,12 @@ export function createPipeline(services: Services) {
       const err = thrown instanceof ApiError ? thrown : unexpected(thrown, spec, target.pathname);
       // The interface: "an integration issue is opened automatically for warehouse 500s", whatever caused them.
       if (err.status === 500 && spec.envelope === "warehouse" && key)
-        services.bus.emit("warehouse.internal_error", { account_id: key.account_id, method: spec.method, path: target.pathname, at: clock.nowIso() });
+        services.bus.emit("warehouse.internal_error", {
+          account_id: key.account_id,
+          method: spec.method,
+          path: target.pathname,
+          at: clock.nowIso(),
+        });
       settleCharge(err.status);
       if (window) writeRateLimitHeaders(headers, window);
       return errorResponse(err, spec.envelope, headers);
@@ -148,13 +170,15 @@ async function handle(
 ): Promise<Reply> {
   const fault = services.faults.take(req.method, target.pathname);
   if (fault?.latency_ms) await services.clock.sleep(fault.latency_ms);
-  if (fault && fault.status >= 400) throw documentedError(fault.status, fault.error, fault.message ?? `Injected fault (${fault.id})`);
+  if (fault && fault.status >= 400)
+    throw documentedError(fault.status, fault.error, fault.message ?? `Injected fault (${fault.id})`);
   for (const name in params) checkIdentifier(params[name]!, name);
   const c = context(services, req, target, params, key);
   const schema = spec.schema;
   if (schema) {
     // Most reads carry no query: no URLSearchParams to build for them.
-    const query = () => (target.hasQuery ? queryObject(target.url.searchParams) : (Object.create(null) as Record<string, string>));
+    const query = () =>
+      target.hasQuery ? queryObject(target.url.searchParams) : (Object.create(null) as Record<string, string>);
     if (spec.method === "GET") {
       // A read asked again with the same text reuses its parsed input (parse-memo.ts).
       const p = schema.params;
@@ -231,7 +255,6 @@ function withReplyHeaders(headers: HeaderBag, reply: Reply): HeaderBag {
   return headers;
 }
 
-
 /**
  * The request's URL, parsed only when something reads more than its path: an href (the
  * node server and undici both hand one over normalised), so the path is a slice of it.
@@ -262,7 +285,9 @@ class Target {
 
 /** The window's headers (Retry-After included) are already on the response. */
 function rateLimited(who: string): ApiError {
-  return new ApiError(429, "rate_limited", `Rate limit exceeded for ${who}; wait for Retry-After seconds`, { retryable: true });
+  return new ApiError(429, "rate_limited", `Rate limit exceeded for ${who}; wait for Retry-After seconds`, {
+    retryable: true,
+  });
 }
 
 function unexpected(thrown: unknown, spec: RouteSpec, pathname: string): ApiError {

@@ -114,7 +114,8 @@ export function inForce(first: RateDecision, ...rest: RateDecision[]): RateDecis
   let best = first;
   for (const d of rest) {
     if (!best.allowed) return best;
-    if (!d.allowed || d.remaining < best.remaining || (d.remaining === best.remaining && d.limit < best.limit)) best = d;
+    if (!d.allowed || d.remaining < best.remaining || (d.remaining === best.remaining && d.limit < best.limit))
+      best = d;
   }
   return best;
 }
@@ -128,7 +129,16 @@ export function inForce(first: RateDecision, ...rest: RateDecision[]): RateDecis
 export type Surface = "partner" | "card_data" | "warehouse";
 
 const PARTNER_PREFIXES = ["/mystery", "/instant", "/wallet", "/payout-wallet", "/webhooks"];
-const CARD_DATA_PREFIXES = ["/pokemon", "/onepiece", "/azuki", "/grading", "/vision", "/credits", "/account/usage", "/health"];
+const CARD_DATA_PREFIXES = [
+  "/pokemon",
+  "/onepiece",
+  "/azuki",
+  "/grading",
+  "/vision",
+  "/credits",
+  "/account/usage",
+  "/health",
+];
 
 /** The surface of a path under /api/v1 (a route's is worked out once, when the app registers it). */
 export function surfaceOf(path: string): Surface {
@@ -148,7 +158,8 @@ interface KeyBuckets {
 const keyBuckets = new WeakMap<KeyRecord, KeyBuckets>();
 const bucketsOf = (key: KeyRecord): KeyBuckets => {
   let b = keyBuckets.get(key);
-  if (!b) keyBuckets.set(key, (b = { plan: `key:${key.key}`, partner: `key:${key.key}:partner`, fresh: `fresh:${key.key}` }));
+  if (!b)
+    keyBuckets.set(key, (b = { plan: `key:${key.key}`, partner: `key:${key.key}:partner`, fresh: `fresh:${key.key}` }));
   return b;
 };
 const ipBuckets = new Map<string, string>();
@@ -173,7 +184,9 @@ export function surfaceBucket(key: KeyRecord, surface: Surface): string {
 
 /** The key's ceiling on a surface. */
 export function surfaceLimit(key: KeyRecord, surface: Surface): number {
-  return onPartnerWindow(key, surface) ? (key.partner_rate_limit_per_min ?? DEFAULT_PARTNER_RATE_LIMIT_PER_MIN) : key.rate_limit_per_min;
+  return onPartnerWindow(key, surface)
+    ? (key.partner_rate_limit_per_min ?? DEFAULT_PARTNER_RATE_LIMIT_PER_MIN)
+    : key.rate_limit_per_min;
 }
 
 /** The key's window on a surface: its bucket name and ceiling. */

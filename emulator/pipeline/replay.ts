@@ -33,7 +33,14 @@ export function replayKey(method: string, pathAndQuery: string): string {
 export function isRecording(v: unknown): v is Recording {
   if (!v || typeof v !== "object") return false;
   const r = v as Record<string, unknown>;
-  return r.recording === 1 && r.method === "GET" && typeof r.path === "string" && r.path.startsWith("/api/v1/") && Number.isInteger(r.status) && typeof r.body === "string";
+  return (
+    r.recording === 1 &&
+    r.method === "GET" &&
+    typeof r.path === "string" &&
+    r.path.startsWith("/api/v1/") &&
+    Number.isInteger(r.status) &&
+    typeof r.body === "string"
+  );
 }
 
 export class ReplayError extends Error {}
@@ -45,9 +52,13 @@ export class Replay {
   static load(dir: string): Replay {
     let names: string[];
     try {
-      names = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+      names = readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .sort();
     } catch (err) {
-      throw new ReplayError(`replay directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ReplayError(
+        `replay directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     const replay = new Replay();
     for (const name of names) {
@@ -57,7 +68,10 @@ export class Replay {
       } catch (err) {
         throw new ReplayError(`replay file ${join(dir, name)} is not JSON: ${(err as Error).message}`);
       }
-      if (!isRecording(doc)) throw new ReplayError(`replay file ${join(dir, name)} is not a recording (written by npx emulator shadow --record)`);
+      if (!isRecording(doc))
+        throw new ReplayError(
+          `replay file ${join(dir, name)} is not a recording (written by npx emulator shadow --record)`,
+        );
       replay.add(doc);
     }
     return replay;

@@ -108,10 +108,22 @@ export interface Serving<S extends RouteSchema, P extends Parse = Record<never, 
 }
 
 /** A route serving a contract operation: method, path, access, envelope, cost and answers come from the contract. */
-export function serve<S extends RouteSchema, P extends Parse = Record<never, never>>(op: Operation<S>, run: Serving<S, P>): RouteSpec {
+export function serve<S extends RouteSchema, P extends Parse = Record<never, never>>(
+  op: Operation<S>,
+  run: Serving<S, P>,
+): RouteSpec {
   const { parse, ...rest } = run;
   const schema: RouteSchema = parse ? { ...op.schema, ...parse } : op.schema;
-  const spec: RouteSpec = { operation: op, method: op.method, path: op.path, access: op.access, envelope: op.envelope, schema, ...rest, handle: run.handle as RouteSpec["handle"] };
+  const spec: RouteSpec = {
+    operation: op,
+    method: op.method,
+    path: op.path,
+    access: op.access,
+    envelope: op.envelope,
+    schema,
+    ...rest,
+    handle: run.handle as RouteSpec["handle"],
+  };
   if (op.cost !== undefined) spec.cost = op.cost;
   return spec;
 }

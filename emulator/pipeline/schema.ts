@@ -7,7 +7,15 @@ import { badRequest } from "./errors.ts";
 // input, tests check answers against them, and the OpenAPI document is
 // written from them. zod 4 (chosen by measurement: see docs/decisions.md).
 
-export { z, withCode, identifier, later, type IssueParams, type ResponseSpec, type RouteSchema } from "../../contract/index.ts";
+export {
+  z,
+  withCode,
+  identifier,
+  later,
+  type IssueParams,
+  type ResponseSpec,
+  type RouteSchema,
+} from "../../contract/index.ts";
 
 export interface ParsedInput {
   params: Record<string, unknown>;
@@ -58,7 +66,6 @@ function codeAt(root: z.ZodType, path: readonly PropertyKey[], fallback: string)
   return found;
 }
 
-
 /** Checks a `later` body field (`name`) or a whole `later` body now: its 400 as if the pipeline had parsed it. */
 export function checkLater<T>(schema: z.ZodType<T>, value: unknown, name?: string): T {
   if (name === undefined) return parsePart("body", schema, value);
@@ -68,20 +75,32 @@ export function checkLater<T>(schema: z.ZodType<T>, value: unknown, name?: strin
 const where = (part: string, path: readonly PropertyKey[]) => (path.length ? path.map(String).join(".") : part);
 
 /** Parses one part of a request; a failure is the field's documented 400, naming the field. */
-export function parsePart<T>(part: "params" | "query" | "body", schema: z.ZodType<T>, value: unknown, fallback = "invalid_value"): T {
+export function parsePart<T>(
+  part: "params" | "query" | "body",
+  schema: z.ZodType<T>,
+  value: unknown,
+  fallback = "invalid_value",
+): T {
   const res = schema.safeParse(value);
   if (res.success) return res.data;
   const issue = res.error.issues[0]!;
   const field = where(part, issue.path);
   const own = issue.code === "custom" ? (issue.params as IssueParams | undefined)?.code : undefined;
-  throw badRequest(own ?? codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, { details: { field, part } });
+  throw badRequest(own ?? codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, {
+    details: { field, part },
+  });
 }
 
 /**
  * A request's parts parsed by its route's schema (API and control routes share this):
  * each failing part is its field's documented 400. `body` is read only when declared.
  */
-export async function parseInput(schema: RouteSchema, params: Record<string, string>, query: URLSearchParams, body: () => Promise<Record<string, unknown>>): Promise<ParsedInput> {
+export async function parseInput(
+  schema: RouteSchema,
+  params: Record<string, string>,
+  query: URLSearchParams,
+  body: () => Promise<Record<string, unknown>>,
+): Promise<ParsedInput> {
   return {
     params: schema.params ? parsePart("params", schema.params, params) : params,
     query: schema.query ? parsePart("query", schema.query, queryObject(query)) : queryObject(query),

@@ -5,7 +5,12 @@ import { z } from "./schema.ts";
 
 export const chaosSchema = z
   .object({
-    duplicate: z.union([z.object({ every: z.number().int().min(1) }).strict(), z.object({ probability: z.number().min(0).max(1) }).strict()]).optional(),
+    duplicate: z
+      .union([
+        z.object({ every: z.number().int().min(1) }).strict(),
+        z.object({ probability: z.number().min(0).max(1) }).strict(),
+      ])
+      .optional(),
     reorder_window_ms: z.number().int().min(1).max(3_600_000).optional(),
     delay_ms: z.number().int().min(1).max(86_400_000).optional(),
     drop_first_attempt: z.boolean().optional(),

@@ -14,11 +14,20 @@ const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim(
 
 /** `field` is the body field the address came in (`address` or `shipping_address`), for messages. */
 export function parseShippingAddress(raw: unknown, field: string): ShippingAddress {
-  if (raw === undefined || raw === null || (typeof raw === "object" && !Array.isArray(raw) && Object.keys(raw).length === 0))
-    throw badRequest("missing_shipping_address", `${field} is required: {name, street1, city, state (US), zip, country, phone (outside the US)?, email?}`);
-  if (typeof raw !== "object" || Array.isArray(raw)) throw badRequest("invalid_address", `${field} must be an object`, { details: { field, fields: [field] } });
+  if (
+    raw === undefined ||
+    raw === null ||
+    (typeof raw === "object" && !Array.isArray(raw) && Object.keys(raw).length === 0)
+  )
+    throw badRequest(
+      "missing_shipping_address",
+      `${field} is required: {name, street1, city, state (US), zip, country, phone (outside the US)?, email?}`,
+    );
+  if (typeof raw !== "object" || Array.isArray(raw))
+    throw badRequest("invalid_address", `${field} must be an object`, { details: { field, fields: [field] } });
   const a = raw as Record<string, unknown>;
-  const invalid = (fields: string[], why: string) => badRequest("invalid_address", `${field}.${fields.join(", ")} ${why}`, { details: { field: fields[0], fields } });
+  const invalid = (fields: string[], why: string) =>
+    badRequest("invalid_address", `${field}.${fields.join(", ")} ${why}`, { details: { field: fields[0], fields } });
 
   const missing = REQUIRED.filter((f) => !text(a[f]));
   const mistyped = OPTIONAL.filter((f) => a[f] !== undefined && a[f] !== null && typeof a[f] !== "string");
@@ -34,9 +43,11 @@ export function parseShippingAddress(raw: unknown, field: string): ShippingAddre
   }
   const phone = text(a.phone);
   if (phone !== undefined && !/^\+?[0-9 ()\-.]{6,20}$/.test(phone)) throw invalid(["phone"], "is not a phone number");
-  if (country !== "US" && !phone) throw badRequest("phone_required", `Shipping outside the US needs ${field}.phone (customs)`);
+  if (country !== "US" && !phone)
+    throw badRequest("phone_required", `Shipping outside the US needs ${field}.phone (customs)`);
   const email = text(a.email);
-  if (email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw invalid(["email"], "is not an email address");
+  if (email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+    throw invalid(["email"], "is not an email address");
   return {
     name: text(a.name)!,
     street1: text(a.street1)!,

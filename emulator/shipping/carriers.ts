@@ -6,7 +6,12 @@ import { badRequest } from "../pipeline/errors.ts";
 
 export { CARRIERS, type Carrier };
 
-export const CARRIER_LABELS: Record<Carrier, string> = { usps: "USPS", ups: "UPS", dhl_express: "DHL Express", lso: "LSO" };
+export const CARRIER_LABELS: Record<Carrier, string> = {
+  usps: "USPS",
+  ups: "UPS",
+  dhl_express: "DHL Express",
+  lso: "LSO",
+};
 
 export interface CarrierService {
   carrier: Carrier;
@@ -25,13 +30,41 @@ export interface CarrierService {
 }
 
 export const SERVICES: readonly CarrierService[] = [
-  { carrier: "usps", service: "Ground Advantage", service_token: "usps_ground_advantage", base: 5.4, days: 5, scope: "domestic" },
+  {
+    carrier: "usps",
+    service: "Ground Advantage",
+    service_token: "usps_ground_advantage",
+    base: 5.4,
+    days: 5,
+    scope: "domestic",
+  },
   { carrier: "usps", service: "Priority Mail", service_token: "usps_priority", base: 9.85, days: 3, scope: "domestic" },
-  { carrier: "usps", service: "Priority Mail International", service_token: "usps_priority_mail_international", base: 38.5, days: 8, scope: "international" },
+  {
+    carrier: "usps",
+    service: "Priority Mail International",
+    service_token: "usps_priority_mail_international",
+    base: 38.5,
+    days: 8,
+    scope: "international",
+  },
   { carrier: "ups", service: "Ground", service_token: "ups_ground", base: 11.2, days: 4, scope: "domestic" },
-  { carrier: "ups", service: "2nd Day Air", service_token: "ups_second_day_air", base: 24.6, days: 2, scope: "domestic" },
+  {
+    carrier: "ups",
+    service: "2nd Day Air",
+    service_token: "ups_second_day_air",
+    base: 24.6,
+    days: 2,
+    scope: "domestic",
+  },
   { carrier: "ups", service: "Worldwide Saver", service_token: "ups_saver", base: 72, days: 4, scope: "international" },
-  { carrier: "dhl_express", service: "Express Worldwide", service_token: "dhl_express_worldwide", base: 58, days: 3, scope: "international" },
+  {
+    carrier: "dhl_express",
+    service: "Express Worldwide",
+    service_token: "dhl_express_worldwide",
+    base: 58,
+    days: 3,
+    scope: "international",
+  },
   { carrier: "lso", service: "Ground", service_token: "lso_ground", base: 8.9, days: 2, scope: "domestic" },
 ];
 
@@ -40,12 +73,20 @@ export function parseCarriers(raw: unknown): Carrier[] {
   if (raw === undefined || raw === null) return [...CARRIERS];
   const list = typeof raw === "string" ? raw.split(",").map((s) => s.trim()) : raw;
   if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== "string"))
-    throw badRequest("unknown_carrier", `carriers must be a non-empty array of carrier tokens: ${CARRIERS.join(", ")}`, { details: { available: [...CARRIERS] } });
+    throw badRequest(
+      "unknown_carrier",
+      `carriers must be a non-empty array of carrier tokens: ${CARRIERS.join(", ")}`,
+      { details: { available: [...CARRIERS] } },
+    );
   const unknown = (list as string[]).filter((c) => !(CARRIERS as readonly string[]).includes(c.toLowerCase()));
   if (unknown.length)
-    throw badRequest("unknown_carrier", `Unavailable carrier ${unknown.map((u) => `"${u}"`).join(", ")}; available: ${CARRIERS.join(", ")}`, {
-      details: { unknown, available: [...CARRIERS] },
-    });
+    throw badRequest(
+      "unknown_carrier",
+      `Unavailable carrier ${unknown.map((u) => `"${u}"`).join(", ")}; available: ${CARRIERS.join(", ")}`,
+      {
+        details: { unknown, available: [...CARRIERS] },
+      },
+    );
   return [...new Set((list as string[]).map((c) => c.toLowerCase() as Carrier))];
 }
 

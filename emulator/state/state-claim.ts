@@ -1,4 +1,14 @@
-import { closeSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { StateFileError } from "./state-file.ts";
 
@@ -42,10 +52,16 @@ function isFolder(path: string): boolean {
 
 function folderError(file: string, dir: string, err: unknown): StateFileError {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return new StateFileError(file, `the folder ${dir} does not exist`, "Create it, or point --state at a file in an existing folder.");
+  if (code === "ENOENT")
+    return new StateFileError(
+      file,
+      `the folder ${dir} does not exist`,
+      "Create it, or point --state at a file in an existing folder.",
+    );
   if (code === "ENOTDIR") return new StateFileError(file, `${dir} is not a folder`, REMEDY);
   if (code === "EROFS") return new StateFileError(file, `the folder ${dir} is on a read-only file system`, REMEDY);
-  if (code === "EACCES" || code === "EPERM") return new StateFileError(file, `no permission to write in ${dir}`, REMEDY);
+  if (code === "EACCES" || code === "EPERM")
+    return new StateFileError(file, `no permission to write in ${dir}`, REMEDY);
   return new StateFileError(file, `cannot write in ${dir} (${code ?? (err as Error).message})`, REMEDY);
 }
 

@@ -1,4 +1,14 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { dirname } from "node:path";
 import { Store, type StateExport } from "./store.ts";
 
@@ -35,7 +45,7 @@ export function writeFileAtomic(file: string, text: string): void {
     try {
       // writeSync may write less than asked (a full disk, `ulimit -f`): go on until all is written;
       // the next call then throws ENOSPC / EFBIG.
-      for (let off = 0; off < bytes.length; ) {
+      for (let off = 0; off < bytes.length;) {
         const n = writeSync(fd, bytes, off, bytes.length - off);
         if (n <= 0) throw new Error(`short write (${off} of ${bytes.length} bytes written)`);
         off += n;
@@ -118,7 +128,11 @@ const oneLine = (err: unknown) => (err instanceof Error ? err.message : String(e
  * last entry, and serialised only when it changed. A failed write is retried at
  * the next tick; `report` hears when writes start failing and when they recover.
  */
-export function writeThrough(file: string, exportState: () => StateExport, report: (line: string) => void = (l) => console.error(l)): StateFileWriter {
+export function writeThrough(
+  file: string,
+  exportState: () => StateExport,
+  report: (line: string) => void = (l) => console.error(l),
+): StateFileWriter {
   let last = "";
   let lastChain: unknown[] = [];
   let chainText = "null";
@@ -136,7 +150,9 @@ export function writeThrough(file: string, exportState: () => StateExport, repor
     } catch (err) {
       const error = oneLine(err);
       if (status.error !== error)
-        report(`[emulator] could not write the state file ${file}: ${error}. The previous file is kept; changes since are not saved until a write succeeds (free some space?)`);
+        report(
+          `[emulator] could not write the state file ${file}: ${error}. The previous file is kept; changes since are not saved until a write succeeds (free some space?)`,
+        );
       Object.assign(status, { ok: false, error });
       return;
     }

@@ -69,21 +69,35 @@ export class Store {
   }
 
   export(now: number): StateExport {
-    return { format: "cardos-emulator-state", version: STATE_FORMAT_VERSION, now, state: structuredClone(this.state), chain: this.exportChain() };
+    return {
+      format: "cardos-emulator-state",
+      version: STATE_FORMAT_VERSION,
+      now,
+      state: structuredClone(this.state),
+      chain: this.exportChain(),
+    };
   }
 
   /** Validates the shape (the chain's too); throws a one-line message suitable for a 400. */
   static parseExport(input: unknown): StateExport {
     const doc = input as Partial<StateExport> | null;
     if (!doc || typeof doc !== "object" || doc.format !== "cardos-emulator-state")
-      throw new Error(`not an emulator state export (expected {"format":"cardos-emulator-state","version":${STATE_FORMAT_VERSION},...})`);
+      throw new Error(
+        `not an emulator state export (expected {"format":"cardos-emulator-state","version":${STATE_FORMAT_VERSION},...})`,
+      );
     const version: unknown = doc.version;
     if (typeof version === "number" && Number.isInteger(version) && version >= 1 && version < STATE_FORMAT_VERSION)
-      throw new Error(`made by an older emulator (state format version ${version}, without the chain; this emulator reads version ${STATE_FORMAT_VERSION})`);
+      throw new Error(
+        `made by an older emulator (state format version ${version}, without the chain; this emulator reads version ${STATE_FORMAT_VERSION})`,
+      );
     if (typeof version === "number" && Number.isInteger(version) && version > STATE_FORMAT_VERSION)
-      throw new Error(`made by a newer emulator (state format version ${version}; this emulator reads version ${STATE_FORMAT_VERSION})`);
+      throw new Error(
+        `made by a newer emulator (state format version ${version}; this emulator reads version ${STATE_FORMAT_VERSION})`,
+      );
     if (version !== STATE_FORMAT_VERSION)
-      throw new Error(`a state export of unknown format version ${JSON.stringify(version)}; this emulator reads version ${STATE_FORMAT_VERSION}`);
+      throw new Error(
+        `a state export of unknown format version ${JSON.stringify(version)}; this emulator reads version ${STATE_FORMAT_VERSION}`,
+      );
     const s = doc.state as Partial<State> | undefined;
     if (!s || typeof s !== "object" || typeof s.seed !== "number" || !s.keys || !s.credits || !s.counters || !s.areas)
       throw new Error("state export is missing seed, keys, credits, counters or areas");

@@ -62,7 +62,8 @@ function checkNumbers(path: string, v: unknown, wallNow: number): void {
   if (typeof v === "number") {
     if (/(^|_)at(_ms)?$/.test(path.slice(path.lastIndexOf(".") + 1))) checkTime(path, v, wallNow);
     else if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) fail(path, `is out of range (${v})`);
-  } else if (v && typeof v === "object") for (const [k, c] of Object.entries(v)) checkNumbers(`${path}.${k}`, c, wallNow);
+  } else if (v && typeof v === "object")
+    for (const [k, c] of Object.entries(v)) checkNumbers(`${path}.${k}`, c, wallNow);
 }
 
 /** A slice against its initial value: the same fields (optional ones may be absent) of the same kinds, one level down too. */
@@ -77,7 +78,11 @@ function checkSlice(spec: SliceSpec, value: unknown): void {
       if (!(spec.optional as readonly string[] | undefined)?.includes(field)) fail(`${path}.${field}`, "is missing");
       continue;
     }
-    if (init !== null && kindOf(v) !== kindOf(init)) fail(`${path}.${field}`, `must be ${kindOf(init) === "array" ? "an array" : `a ${kindOf(init)}`} (got ${kindOf(v)})`);
+    if (init !== null && kindOf(v) !== kindOf(init))
+      fail(
+        `${path}.${field}`,
+        `must be ${kindOf(init) === "array" ? "an array" : `a ${kindOf(init)}`} (got ${kindOf(v)})`,
+      );
     // Fixed sub-objects (settings …): their fields, when present, keep their kinds.
     if (kindOf(init) === "object")
       for (const [sub, subInit] of Object.entries(init as Record<string, unknown>)) {
@@ -97,7 +102,8 @@ export function validateState(now: unknown, state: unknown, slices: readonly Sli
     fail(issue.path.map(String).join(".") || "state", `is invalid (${issue.message})`);
   }
   const s = parsed.data!;
-  for (const [k, rec] of Object.entries(s.keys)) if (rec.key !== k) fail(`keys.${k}.key`, "must equal its entry's name");
+  for (const [k, rec] of Object.entries(s.keys))
+    if (rec.key !== k) fail(`keys.${k}.key`, "must equal its entry's name");
   for (const spec of slices) if (Object.hasOwn(s.areas, spec.name)) checkSlice(spec, s.areas[spec.name]);
   for (const [name, slice] of Object.entries(s.areas)) checkNumbers(`areas.${name}`, slice, wallNow);
 }

@@ -28,7 +28,11 @@ export function streamBacklogs(s: Services): number[] {
 }
 
 /** A stream whose `subscribe` wires its sources to `send` and returns what unwires them (on disconnect or drop). */
-export function eventStream(s: Services, subscribe: (send: Send) => () => void, cap = STREAM_BACKLOG_CAP): ReadableStream<Uint8Array> {
+export function eventStream(
+  s: Services,
+  subscribe: (send: Send) => () => void,
+  cap = STREAM_BACKLOG_CAP,
+): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   let stop = () => {};
   const set = s.runtime.of(OPEN);
@@ -51,7 +55,9 @@ export function eventStream(s: Services, subscribe: (send: Send) => () => void, 
             stop();
             // error() discards the queue now (close() would keep it until read), and the server
             // then ends the connection, logging the reason: a string logs as one line, no stack.
-            ctrl.error(`[emulator] dashboard event stream dropped: the client left over ${cap} bytes unread (an EventSource reconnects)`);
+            ctrl.error(
+              `[emulator] dashboard event stream dropped: the client left over ${cap} bytes unread (an EventSource reconnects)`,
+            );
             return;
           }
           ctrl.enqueue(chunk);

@@ -37,7 +37,8 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
   "authorization",
   "x-mystery-signature",
 ]);
-const SECRET_FIELDS = /("(?:signing_secret|secret|private_key|signature|receiver_signature|offer_signature|api_key|key)"\s*:\s*")([^"]{4})[^"]*(")/g;
+const SECRET_FIELDS =
+  /("(?:signing_secret|secret|private_key|signature|receiver_signature|offer_signature|api_key|key)"\s*:\s*")([^"]{4})[^"]*(")/g;
 
 /** `rip_v1_abcd…`: enough to tell keys apart, never the key. */
 export const maskKey = (key: string): string => (key.length > 11 ? `${key.slice(0, 11)}…` : "…");
@@ -51,7 +52,8 @@ export function maskHeaders(h: Headers): Record<string, string> {
 
 /** A body with secret fields masked, capped. */
 export function maskBody(text: string): string {
-  const capped = text.length > BODY_CAP ? `${text.slice(0, BODY_CAP)}… (${text.length - BODY_CAP} more characters)` : text;
+  const capped =
+    text.length > BODY_CAP ? `${text.slice(0, BODY_CAP)}… (${text.length - BODY_CAP} more characters)` : text;
   return capped.replace(SECRET_FIELDS, "$1$2…$3");
 }
 
@@ -142,13 +144,19 @@ export class Journal {
 
   /** Entries newest first, filtered. */
   list(f: { key?: string; status?: string; path?: string; limit?: number } = {}): JournalEntry[] {
-    const statusOk = (s: number) => !f.status || String(s) === f.status || (/^[1-5]xx$/i.test(f.status) && String(s)[0] === f.status[0]);
+    const statusOk = (s: number) =>
+      !f.status || String(s) === f.status || (/^[1-5]xx$/i.test(f.status) && String(s)[0] === f.status[0]);
     const out: JournalEntry[] = [];
     const limit = f.limit ?? JOURNAL_SIZE;
     for (let i = 1; i <= JOURNAL_SIZE && out.length < limit; i++) {
       const e = this.at((this.next - i + JOURNAL_SIZE) % JOURNAL_SIZE);
       if (!e) break;
-      if ((!f.key || e.key_label === f.key || e.key === f.key) && statusOk(e.status) && (!f.path || e.path.includes(f.path))) out.push(e);
+      if (
+        (!f.key || e.key_label === f.key || e.key === f.key) &&
+        statusOk(e.status) &&
+        (!f.path || e.path.includes(f.path))
+      )
+        out.push(e);
     }
     return out;
   }
@@ -166,7 +174,15 @@ export function journalOf(s: Services): Journal {
  * credit and rate-limit headers from the answer's header bag); headers and bodies (the answer's read
  * from a clone) only while someone watches, and for error answers.
  */
-export function record(s: Services, req: Request, reqBody: string | null, res: Response, requestId: string, apiKey: string | null, ms: number): void {
+export function record(
+  s: Services,
+  req: Request,
+  reqBody: string | null,
+  res: Response,
+  requestId: string,
+  apiKey: string | null,
+  ms: number,
+): void {
   const j = journalOf(s);
   const rec = apiKey && Object.hasOwn(s.store.state.keys, apiKey) ? s.store.state.keys[apiKey] : undefined;
   const raw: Omit<Raw, "id"> = {

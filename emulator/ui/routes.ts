@@ -17,7 +17,12 @@ import { panelSchema, panelsOf } from "./panels.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 /** Beside this module, from source (emulator/ui/static) and in the package (dist/emulator/ui/static, copied by the build). */
 const STATIC = join(here, "static");
-const TYPES: Record<string, string> = { html: "text/html; charset=utf-8", js: "text/javascript; charset=utf-8", css: "text/css; charset=utf-8", svg: "image/svg+xml" };
+const TYPES: Record<string, string> = {
+  html: "text/html; charset=utf-8",
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  svg: "image/svg+xml",
+};
 const FILES: ReadonlySet<string> = new Set(["index.html", "app.js", "style.css", "favicon.svg"]);
 
 /** The page has buttons that change state: no other site may frame it (clickjacking); the legacy header for old browsers. */
@@ -27,7 +32,10 @@ const NO_FRAMING = { "Content-Security-Policy": "frame-ancestors 'none'", "X-Fra
 export function file(name: string): Response {
   if (!FILES.has(name)) throw notFound(`No dashboard file ${name}`);
   const body = readFileSync(join(STATIC, name));
-  return new Response(body, { status: 200, headers: { "Content-Type": TYPES[name.split(".").pop()!]!, "Cache-Control": "no-cache", ...NO_FRAMING } });
+  return new Response(body, {
+    status: 200,
+    headers: { "Content-Type": TYPES[name.split(".").pop()!]!, "Cache-Control": "no-cache", ...NO_FRAMING },
+  });
 }
 
 const entrySchema = z.object({
@@ -54,8 +62,19 @@ export const uiControlRoutes: ControlSpec[] = [
     path: "/requests",
     describe: `The request journal: the last ${JOURNAL_SIZE} API calls, newest first (?key= label or masked key, ?status=404|4xx, ?path= substring, ?limit=)`,
     schema: {
-      query: z.object({ key: opt(text()), status: opt(text()), path: opt(text()), limit: opt(z.coerce.number().int().min(1).max(JOURNAL_SIZE)) }),
-      responses: { 200: { description: "Journal entries, newest first", data: z.object({ size: z.number().int(), requests: z.array(entrySchema) }) }, 400: { description: "A bad filter", codes: ["invalid_value"] } },
+      query: z.object({
+        key: opt(text()),
+        status: opt(text()),
+        path: opt(text()),
+        limit: opt(z.coerce.number().int().min(1).max(JOURNAL_SIZE)),
+      }),
+      responses: {
+        200: {
+          description: "Journal entries, newest first",
+          data: z.object({ size: z.number().int(), requests: z.array(entrySchema) }),
+        },
+        400: { description: "A bad filter", codes: ["invalid_value"] },
+      },
     },
     handle: (c) => ok({ size: JOURNAL_SIZE, requests: journalOf(c.services).list(c.input.query) }),
   }),
@@ -70,7 +89,9 @@ export const uiControlRoutes: ControlSpec[] = [
       const { services } = c;
       const stream = eventStream(services, (send) => {
         const offJournal = journalOf(services).subscribe((e) => send("request", e));
-        const offClock = services.clock.onChange(() => send("clock", { now: services.clock.nowIso(), mode: services.clock.mode }));
+        const offClock = services.clock.onChange(() =>
+          send("clock", { now: services.clock.nowIso(), mode: services.clock.mode }),
+        );
         const offPanels = panelsOf(services).subscribe((id) => send("panel", { id }));
         send("hello", { now: services.clock.nowIso() });
         return () => {
@@ -79,7 +100,12 @@ export const uiControlRoutes: ControlSpec[] = [
           offPanels();
         };
       });
-      return { raw: new Response(stream, { status: 200, headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" } }) };
+      return {
+        raw: new Response(stream, {
+          status: 200,
+          headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive" },
+        }),
+      };
     },
   }),
   defineControl({
@@ -109,7 +135,10 @@ export const uiControlRoutes: ControlSpec[] = [
     method: "GET",
     path: "/ui/:file",
     describe: "The dashboard's static files (app.js, style.css, favicon.svg)",
-    schema: { params: z.object({ file: z.string() }), responses: { 200: { description: "The file" }, 404: missing("dashboard file") } },
+    schema: {
+      params: z.object({ file: z.string() }),
+      responses: { 200: { description: "The file" }, 404: missing("dashboard file") },
+    },
     handle: (c) => ({ raw: file(c.input.params.file) }),
   }),
 ];

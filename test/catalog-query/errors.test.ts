@@ -3,7 +3,10 @@ import type { Game } from "../../emulator/catalog-data/model.ts";
 import { compileQuery, MAX_QUERY_LENGTH, QueryError, type Resource } from "../../emulator/areas/catalog/query/index.ts";
 import { expectQueryError } from "./helpers.ts";
 
-const compile = (q: string, resource: Resource = "cards", game: Game = "pokemon") => () => compileQuery(q, resource, game);
+const compile =
+  (q: string, resource: Resource = "cards", game: Game = "pokemon") =>
+  () =>
+    compileQuery(q, resource, game);
 
 describe("QueryError", () => {
   it("is an Error with code, message, details and status 400", () => {
@@ -61,7 +64,9 @@ describe("unknown_field with position and suggestion", () => {
   });
 
   it("points at the field name, after - and !", () => {
-    expect(expectQueryError(compile("pikachu -artst:x"), "unknown_field", 9).message).toContain('did you mean "artist"?');
+    expect(expectQueryError(compile("pikachu -artst:x"), "unknown_field", 9).message).toContain(
+      'did you mean "artist"?',
+    );
     expect(expectQueryError(compile("!nmae:x"), "unknown_field", 1).message).toContain('did you mean "name"?');
     expectQueryError(compile("(a OR expansion.idd:b)"), "unknown_field", 6);
   });
@@ -73,7 +78,9 @@ describe("unknown_field with position and suggestion", () => {
   });
 
   it("game-specific card fields are unknown on other games", () => {
-    expect(expectQueryError(compile("pikachu cost:3", "cards", "pokemon"), "unknown_field", 8).message).toContain("onepiece");
+    expect(expectQueryError(compile("pikachu cost:3", "cards", "pokemon"), "unknown_field", 8).message).toContain(
+      "onepiece",
+    );
     expectQueryError(compile("hp:60", "cards", "onepiece"), "unknown_field", 0);
     expectQueryError(compile("attacks.name:x", "cards", "onepiece"), "unknown_field", 0);
     expectQueryError(compile("types:fire", "cards", "azuki"), "unknown_field", 0);
@@ -83,7 +90,9 @@ describe("unknown_field with position and suggestion", () => {
 
   it("fields of one resource are unknown on another", () => {
     expectQueryError(compile("rarity:rare", "expansions"), "unknown_field", 0);
-    expect(expectQueryError(compile("seriesid:sv", "expansions"), "unknown_field", 0).message).toContain('did you mean "series_id"?');
+    expect(expectQueryError(compile("seriesid:sv", "expansions"), "unknown_field", 0).message).toContain(
+      'did you mean "series_id"?',
+    );
     expectQueryError(compile("price:1", "cards"), "unknown_field", 0);
     expectQueryError(compile("a raw_price:1", "sealed"), "unknown_field", 2);
     expectQueryError(compile("release_date:2023", "cards"), "unknown_field", 0); // orderBy-only alias for cards
@@ -137,7 +146,9 @@ describe("invalid_value with position", () => {
     expect(expectQueryError(compile("name:a*b*c*d*e"), "invalid_value", 5).message).toMatch(/at most 3/);
     expect(expectQueryError(compile("name:p*"), "invalid_value", 5).message).toMatch(/at least 2/);
     expect(expectQueryError(compile("types:[a TO b]"), "invalid_value", 6).message).toMatch(/range/);
-    expect(expectQueryError(compile("product_type:starter_deck", "sealed"), "invalid_value", 13).message).toContain("booster_box");
+    expect(expectQueryError(compile("product_type:starter_deck", "sealed"), "invalid_value", 13).message).toContain(
+      "booster_box",
+    );
   });
 });
 

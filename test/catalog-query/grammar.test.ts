@@ -20,7 +20,9 @@ const CARDS: CardRecord[] = [
       subtypes: ["Basic"],
       types: ["Lightning"],
       hp: "60",
-      attacks: [{ name: "Thunder Shock", cost: ["Lightning"], converted_energy_cost: 1, damage: "20", text: "Flip a coin." }],
+      attacks: [
+        { name: "Thunder Shock", cost: ["Lightning"], converted_energy_cost: 1, damage: "20", text: "Flip a coin." },
+      ],
       weaknesses: [{ type: "Fighting", value: "×2" }],
     },
     priced(1.5),
@@ -42,14 +44,34 @@ const CARDS: CardRecord[] = [
     { ...priced(45), is_holo: true },
   ),
   card(
-    { id: "sv3-6-ja", name: "Charizard ex", number: "6", rarity: "RR", language_code: "ja", expansion: { ...obf, language_code: "ja", language: "Japanese" }, hp: "330" },
+    {
+      id: "sv3-6-ja",
+      name: "Charizard ex",
+      number: "6",
+      rarity: "RR",
+      language_code: "ja",
+      expansion: { ...obf, language_code: "ja", language: "Japanese" },
+      hp: "330",
+    },
     priced(30),
   ),
   card(
-    { id: "base1-4-en", name: "Charizard", number: "4", rarity: "Rare Holo", expansion: base, hp: "120", artist: "Mitsuhiro Arita", types: ["Fire"] },
+    {
+      id: "base1-4-en",
+      name: "Charizard",
+      number: "4",
+      rarity: "Rare Holo",
+      expansion: base,
+      hp: "120",
+      artist: "Mitsuhiro Arita",
+      types: ["Fire"],
+    },
     { is_first_edition: true, is_holo: true },
   ),
-  card({ id: "swshp-tg01-en", name: "Pikachu V", number: "TG01", expansion: undated, hp: "190", subtypes: ["Basic", "V"] }, priced(null)),
+  card(
+    { id: "swshp-tg01-en", name: "Pikachu V", number: "TG01", expansion: undated, hp: "190", subtypes: ["Basic", "V"] },
+    priced(null),
+  ),
 ];
 
 function ids(q: string | undefined, records: CardRecord[] = CARDS, game: Game = "pokemon"): string[] {
@@ -266,9 +288,38 @@ describe("q grammar: numbers, booleans, dates", () => {
 
 describe("q grammar: per-game card fields", () => {
   const op = [
-    card({ id: "OP01-001", name: "Roronoa Zoro", number: "001", type: "Leader", cost: "0", power: "5000", life: "5", colors: ["Red"], attribute: "Slash" }, { game: "onepiece" }),
-    card({ id: "OP01-016", name: "Nami", number: "016", type: "Character", cost: "1", power: "2000", counter: "1000", colors: ["Red", "Green"], attribute: "Special" }, { game: "onepiece" }),
-    card({ id: "OP01-029", name: "Radical Beam!!", number: "029", type: "Event", cost: "1", colors: ["Green"] }, { game: "onepiece" }),
+    card(
+      {
+        id: "OP01-001",
+        name: "Roronoa Zoro",
+        number: "001",
+        type: "Leader",
+        cost: "0",
+        power: "5000",
+        life: "5",
+        colors: ["Red"],
+        attribute: "Slash",
+      },
+      { game: "onepiece" },
+    ),
+    card(
+      {
+        id: "OP01-016",
+        name: "Nami",
+        number: "016",
+        type: "Character",
+        cost: "1",
+        power: "2000",
+        counter: "1000",
+        colors: ["Red", "Green"],
+        attribute: "Special",
+      },
+      { game: "onepiece" },
+    ),
+    card(
+      { id: "OP01-029", name: "Radical Beam!!", number: "029", type: "Event", cost: "1", colors: ["Green"] },
+      { game: "onepiece" },
+    ),
   ];
   const op_ids = (q: string): string[] => ids(q, op, "onepiece");
 
@@ -297,18 +348,35 @@ describe("cached lower-casing", () => {
     rec.card.attacks = [{ name: "Psystrike", cost: [], converted_energy_cost: 3 }];
     expect(ids("!name:mew", [rec])).toEqual([]);
     expect(ids("!name:mewtwo attacks.name:psystrike", [rec])).toEqual(["m-1"]);
-    expect(compileOrderBy("name", "cards", "pokemon").sort([rec, card({ id: "a-1", name: "Mewt" })]).map((r) => r.card.id)).toEqual(["a-1", "m-1"]);
+    expect(
+      compileOrderBy("name", "cards", "pokemon")
+        .sort([rec, card({ id: "a-1", name: "Mewt" })])
+        .map((r) => r.card.id),
+    ).toEqual(["a-1", "m-1"]);
   });
 });
 
 describe("q on expansions", () => {
   const EXP: ExpansionRecord[] = [
-    expansionRecord({ id: "sv1", name: "Scarlet & Violet", release_date: "2023/03/31" }, { series_id: "sv", card_count: { total: 258, official: 198 } }),
-    expansionRecord({ id: "sv3", name: "Obsidian Flames", release_date: "2023/08/11" }, { series_id: "sv", card_count: { total: 230, official: 197 } }),
-    expansionRecord({ id: "base1", name: "Base", release_date: "1999/01/09" }, { series_id: "base", card_count: { total: 102, official: 102 } }),
-    expansionRecord({ id: "sv1-ja", name: "Scarlet ex", language_code: "ja", release_date: "2023/01/20" }, { series_id: "sv", card_count: { total: 108, official: 78 } }),
+    expansionRecord(
+      { id: "sv1", name: "Scarlet & Violet", release_date: "2023/03/31" },
+      { series_id: "sv", card_count: { total: 258, official: 198 } },
+    ),
+    expansionRecord(
+      { id: "sv3", name: "Obsidian Flames", release_date: "2023/08/11" },
+      { series_id: "sv", card_count: { total: 230, official: 197 } },
+    ),
+    expansionRecord(
+      { id: "base1", name: "Base", release_date: "1999/01/09" },
+      { series_id: "base", card_count: { total: 102, official: 102 } },
+    ),
+    expansionRecord(
+      { id: "sv1-ja", name: "Scarlet ex", language_code: "ja", release_date: "2023/01/20" },
+      { series_id: "sv", card_count: { total: 108, official: 78 } },
+    ),
   ];
-  const eids = (q: string): string[] => EXP.filter(compileQuery(q, "expansions", "pokemon").match).map((e) => e.expansion.id);
+  const eids = (q: string): string[] =>
+    EXP.filter(compileQuery(q, "expansions", "pokemon").match).map((e) => e.expansion.id);
 
   it("supports name, id, series_id, language, release_date and card_count", () => {
     expect(eids("scarlet")).toEqual(["sv1", "sv1-ja"]);
@@ -323,11 +391,24 @@ describe("q on expansions", () => {
 
 describe("q on sealed", () => {
   const SEALED: SealedRecord[] = [
-    sealed({ id: "s1", name: "Obsidian Flames Booster Box", product_type: "booster_box", expansion: obf }, { pricing: { currency: "USD", market: 110, is_on_sale: true } }),
-    sealed({ id: "s2", name: "Obsidian Flames Elite Trainer Box", product_type: "elite_trainer_box", expansion: obf, release_date: "2023/08/11" }, { pricing: { currency: "USD", market: null, is_on_sale: false } }),
+    sealed(
+      { id: "s1", name: "Obsidian Flames Booster Box", product_type: "booster_box", expansion: obf },
+      { pricing: { currency: "USD", market: 110, is_on_sale: true } },
+    ),
+    sealed(
+      {
+        id: "s2",
+        name: "Obsidian Flames Elite Trainer Box",
+        product_type: "elite_trainer_box",
+        expansion: obf,
+        release_date: "2023/08/11",
+      },
+      { pricing: { currency: "USD", market: null, is_on_sale: false } },
+    ),
     sealed({ id: "s3", name: "Azuki Starter", product_type: "other", msrp: 19.99, expansion: sv1 }, {}, "azuki"),
   ];
-  const sids = (q: string): string[] => SEALED.filter(compileQuery(q, "sealed", "pokemon").match).map((s) => s.product.id);
+  const sids = (q: string): string[] =>
+    SEALED.filter(compileQuery(q, "sealed", "pokemon").match).map((s) => s.product.id);
 
   it("product_type matches the closed vocabulary exactly", () => {
     expect(sids("product_type:booster_box")).toEqual(["s1"]);
@@ -352,7 +433,8 @@ describe("q on sealed", () => {
 });
 
 describe("language pinning", () => {
-  const pins = (q: string, resource: "cards" | "expansions" | "sealed" = "cards"): boolean => compileQuery(q, resource, "pokemon").pinsLanguage;
+  const pins = (q: string, resource: "cards" | "expansions" | "sealed" = "cards"): boolean =>
+    compileQuery(q, resource, "pokemon").pinsLanguage;
 
   it("a positive language:, id: or expansion.id: term pins the language", () => {
     expect(pins("language:ja")).toBe(true);
@@ -379,8 +461,30 @@ describe("parseQuery AST", () => {
     expect(ast).toMatchObject({
       kind: "and",
       children: [
-        { kind: "not", position: 0, child: { kind: "term", field: "name", fieldPosition: 2, exact: true, position: 1, value: { kind: "text", text: "a b", quoted: true, position: 7 } } },
-        { kind: "term", field: "hp", value: { kind: "range", position: 16, lowerInclusive: true, upperInclusive: false, lower: { text: "1", position: 17 }, upper: { text: "2", position: 22 } } },
+        {
+          kind: "not",
+          position: 0,
+          child: {
+            kind: "term",
+            field: "name",
+            fieldPosition: 2,
+            exact: true,
+            position: 1,
+            value: { kind: "text", text: "a b", quoted: true, position: 7 },
+          },
+        },
+        {
+          kind: "term",
+          field: "hp",
+          value: {
+            kind: "range",
+            position: 16,
+            lowerInclusive: true,
+            upperInclusive: false,
+            lower: { text: "1", position: 17 },
+            upper: { text: "2", position: 22 },
+          },
+        },
       ],
     });
   });

@@ -18,7 +18,10 @@ const CARDS: CardRecord[] = [
   card({ id: "c-m", name: "Mew", number: "3", expansion: mid2, rarity: "Common", hp: "60" }, priced(5)),
 ];
 
-const order = (orderBy: string | undefined, records = CARDS): string[] => compileOrderBy(orderBy, "cards", "pokemon").sort(records).map((r) => r.card.id);
+const order = (orderBy: string | undefined, records = CARDS): string[] =>
+  compileOrderBy(orderBy, "cards", "pokemon")
+    .sort(records)
+    .map((r) => r.card.id);
 const orderViaComparator = (orderBy: string | undefined, records = CARDS): string[] =>
   [...records].sort(compileOrderBy(orderBy, "cards", "pokemon")).map((r) => r.card.id);
 
@@ -66,7 +69,12 @@ describe("card orderBy", () => {
   });
 
   it("hp sorts numerically (wire string)", () => {
-    const recs = [card({ id: "h1", hp: "100" }), card({ id: "h2", hp: "90" }), card({ id: "h3" }), card({ id: "h4", hp: "250" })];
+    const recs = [
+      card({ id: "h1", hp: "100" }),
+      card({ id: "h2", hp: "90" }),
+      card({ id: "h3" }),
+      card({ id: "h4", hp: "250" }),
+    ];
     expect(order("hp", recs)).toEqual(["h2", "h1", "h4", "h3"]);
     expect(order("-hp", recs)).toEqual(["h4", "h1", "h2", "h3"]);
   });
@@ -86,12 +94,30 @@ describe("card orderBy", () => {
 
   it("page() equals sort().slice() for every window", () => {
     const many: CardRecord[] = Array.from({ length: 60 }, (_, i) =>
-      card({ id: `p-${String(i).padStart(2, "0")}`, name: ["Abra", "Kadabra", "Alakazam"][i % 3], number: String(60 - i), rarity: i % 4 ? "Common" : undefined }, priced(i % 5 ? i % 7 : null)),
+      card(
+        {
+          id: `p-${String(i).padStart(2, "0")}`,
+          name: ["Abra", "Kadabra", "Alakazam"][i % 3],
+          number: String(60 - i),
+          rarity: i % 4 ? "Common" : undefined,
+        },
+        priced(i % 5 ? i % 7 : null),
+      ),
     );
     for (const o of [undefined, "name", "-raw_price,name", "rarity,-number"]) {
       const s = compileOrderBy(o, "cards", "pokemon");
       const full = s.sort(many);
-      for (const [offset, limit] of [[0, 1], [0, 5], [3, 4], [5, 2], [0, 60], [50, 20], [59, 5], [60, 5], [0, 0]]) {
+      for (const [offset, limit] of [
+        [0, 1],
+        [0, 5],
+        [3, 4],
+        [5, 2],
+        [0, 60],
+        [50, 20],
+        [59, 5],
+        [60, 5],
+        [0, 0],
+      ]) {
         expect(s.page(many, offset, limit)).toEqual(full.slice(offset, offset + limit));
       }
     }
@@ -103,7 +129,10 @@ describe("card orderBy", () => {
       card({ id: "op-2", cost: "1", power: "2000" }, { game: "onepiece" }),
       card({ id: "op-3", cost: "3", power: "7000", life: "5" }, { game: "onepiece" }),
     ];
-    const opOrder = (o: string) => compileOrderBy(o, "cards", "onepiece").sort(op).map((r) => r.card.id);
+    const opOrder = (o: string) =>
+      compileOrderBy(o, "cards", "onepiece")
+        .sort(op)
+        .map((r) => r.card.id);
     expect(opOrder("cost,-power")).toEqual(["op-2", "op-3", "op-1"]);
     expect(opOrder("-counter")).toEqual(["op-1", "op-2", "op-3"]);
     expect(opOrder("life")).toEqual(["op-1", "op-3", "op-2"]);
@@ -119,8 +148,12 @@ describe("card orderBy", () => {
 
 describe("orderBy errors", () => {
   it("unknown key → unknown_field with offset into orderBy and a suggestion", () => {
-    expect(expectQueryError(() => compileOrderBy("nmae", "cards", "pokemon"), "unknown_field", 0).message).toContain('did you mean "name"?');
-    expect(expectQueryError(() => compileOrderBy("name,-rarty", "cards", "pokemon"), "unknown_field", 6).message).toContain('did you mean "rarity"?');
+    expect(expectQueryError(() => compileOrderBy("nmae", "cards", "pokemon"), "unknown_field", 0).message).toContain(
+      'did you mean "name"?',
+    );
+    expect(
+      expectQueryError(() => compileOrderBy("name,-rarty", "cards", "pokemon"), "unknown_field", 6).message,
+    ).toContain('did you mean "rarity"?');
     expectQueryError(() => compileOrderBy("name, -zzzzzzz", "cards", "pokemon"), "unknown_field", 7);
   });
 
@@ -132,7 +165,9 @@ describe("orderBy errors", () => {
 
   it("known but unsortable field → invalid_value", () => {
     expectQueryError(() => compileOrderBy("artist", "cards", "pokemon"), "invalid_value", 0);
-    expect(expectQueryError(() => compileOrderBy("name, -is_holo", "cards", "pokemon"), "invalid_value", 7).message).toContain("sortable keys");
+    expect(
+      expectQueryError(() => compileOrderBy("name, -is_holo", "cards", "pokemon"), "invalid_value", 7).message,
+    ).toContain("sortable keys");
     expectQueryError(() => compileOrderBy("types", "cards", "pokemon"), "invalid_value", 0);
     expectQueryError(() => compileOrderBy("card_count.total", "expansions", "pokemon"), "invalid_value", 0);
     expectQueryError(() => compileOrderBy("product_type", "sealed", "pokemon"), "invalid_value", 0);
@@ -156,7 +191,10 @@ describe("expansion and sealed orderBy", () => {
     expansionRecord({ id: "a", name: "alpha", release_date: undefined }),
     expansionRecord({ id: "c", name: "Gamma", release_date: "2010/05/05" }),
   ];
-  const eorder = (o: string | undefined) => compileOrderBy(o, "expansions", "pokemon").sort(EXP).map((e) => e.expansion.id);
+  const eorder = (o: string | undefined) =>
+    compileOrderBy(o, "expansions", "pokemon")
+      .sort(EXP)
+      .map((e) => e.expansion.id);
 
   it("expansions: default release date ascending (missing last), name, release_date, id", () => {
     expect(eorder(undefined)).toEqual(["c", "b", "a"]);
@@ -167,12 +205,24 @@ describe("expansion and sealed orderBy", () => {
   });
 
   const SEALED: SealedRecord[] = [
-    sealed({ id: "s1", name: "Box", expansion: expansion({ release_date: "2023/08/11" }) }, { pricing: { currency: "USD", market: 110, is_on_sale: false } }),
+    sealed(
+      { id: "s1", name: "Box", expansion: expansion({ release_date: "2023/08/11" }) },
+      { pricing: { currency: "USD", market: 110, is_on_sale: false } },
+    ),
     sealed({ id: "s2", name: "Azuki Deck", msrp: 19.99, expansion: expansion({ release_date: "2024/01/01" }) }),
-    sealed({ id: "s3", name: "ETB", expansion: expansion({ release_date: "2023/08/11" }) }, { pricing: { currency: "USD", market: null, is_on_sale: false } }),
-    sealed({ id: "s4", name: "Pack", release_date: "2022/01/01" }, { pricing: { currency: "USD", market: 4.5, is_on_sale: true } }),
+    sealed(
+      { id: "s3", name: "ETB", expansion: expansion({ release_date: "2023/08/11" }) },
+      { pricing: { currency: "USD", market: null, is_on_sale: false } },
+    ),
+    sealed(
+      { id: "s4", name: "Pack", release_date: "2022/01/01" },
+      { pricing: { currency: "USD", market: 4.5, is_on_sale: true } },
+    ),
   ];
-  const sorder = (o: string | undefined) => compileOrderBy(o, "sealed", "pokemon").sort(SEALED).map((s) => s.product.id);
+  const sorder = (o: string | undefined) =>
+    compileOrderBy(o, "sealed", "pokemon")
+      .sort(SEALED)
+      .map((s) => s.product.id);
 
   it("sealed: default release date then name; price uses msrp fallback, missing last", () => {
     expect(sorder(undefined)).toEqual(["s4", "s1", "s3", "s2"]);

@@ -23,19 +23,32 @@ describe("select", () => {
   it("keeps id first, dedupes, trims", () => {
     expect(parseSelect("name, number,name", "cards")).toEqual(["id", "name", "number"]);
     expect(parseSelect("id,pricing", "cards")).toEqual(["id", "pricing"]);
-    expect(parseSelect("hp,colors,block,printed_number", "cards")).toEqual(["id", "hp", "colors", "block", "printed_number"]);
+    expect(parseSelect("hp,colors,block,printed_number", "cards")).toEqual([
+      "id",
+      "hp",
+      "colors",
+      "block",
+      "printed_number",
+    ]);
   });
 
   it("accepts each resource's wire keys", () => {
     expect(SELECTABLE_FIELDS.cards).toContain("tcgplayer_id");
     expect(SELECTABLE_FIELDS.cards).toContain("pricing");
     expect(SELECTABLE_FIELDS.expansions).not.toContain("pricing");
-    expect(parseSelect("total,printed_total,translation", "expansions")).toEqual(["id", "total", "printed_total", "translation"]);
+    expect(parseSelect("total,printed_total,translation", "expansions")).toEqual([
+      "id",
+      "total",
+      "printed_total",
+      "translation",
+    ]);
     expect(parseSelect("product_type,msrp,pricing", "sealed")).toEqual(["id", "product_type", "msrp", "pricing"]);
   });
 
   it("unknown field → invalid_select (no position), with a suggestion when close", () => {
-    expect(expectQueryError(() => parseSelect("name,nmber", "cards"), "invalid_select").message).toContain('did you mean "number"?');
+    expect(expectQueryError(() => parseSelect("name,nmber", "cards"), "invalid_select").message).toContain(
+      'did you mean "number"?',
+    );
     expectQueryError(() => parseSelect("pricing", "expansions"), "invalid_select");
     expectQueryError(() => parseSelect("hp", "sealed"), "invalid_select");
     expectQueryError(() => parseSelect("expansion.name", "cards"), "invalid_select");
@@ -127,7 +140,10 @@ describe("sealed product_type shorthand", () => {
   it("comma list from the closed vocabulary", () => {
     expect(parseProductTypes(undefined)).toBeNull();
     expect(parseProductTypes("")).toBeNull();
-    expect([...(parseProductTypes("booster_box, ELITE_TRAINER_BOX") ?? [])]).toEqual(["booster_box", "elite_trainer_box"]);
+    expect([...(parseProductTypes("booster_box, ELITE_TRAINER_BOX") ?? [])]).toEqual([
+      "booster_box",
+      "elite_trainer_box",
+    ]);
   });
 
   it("unknown value → invalid_value at its offset", () => {

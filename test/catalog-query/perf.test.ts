@@ -3,7 +3,18 @@ import type { CardRecord } from "../../emulator/catalog-data/model.ts";
 import { compileOrderBy, compileQuery } from "../../emulator/areas/catalog/query/index.ts";
 import { card, expansion, priced } from "./records.ts";
 
-const NAMES = ["Pikachu", "Charizard ex", "Bulbasaur", "Mewtwo V", "Eevee", "Gengar VMAX", "Snorlax", "Lucario", "Gardevoir ex", "Rayquaza"];
+const NAMES = [
+  "Pikachu",
+  "Charizard ex",
+  "Bulbasaur",
+  "Mewtwo V",
+  "Eevee",
+  "Gengar VMAX",
+  "Snorlax",
+  "Lucario",
+  "Gardevoir ex",
+  "Rayquaza",
+];
 const RARITIES = ["Common", "Uncommon", "Rare", "Rare Holo", "Double Rare", undefined];
 
 function bigCatalog(n: number): CardRecord[] {

@@ -6,7 +6,24 @@ import { compileOrderBy, compileQuery } from "../../emulator/areas/catalog/query
 import { expectQueryError } from "./helpers.ts";
 import { card, priced, sealed } from "./records.ts";
 
-const NUMBERS = ["1", "2", "9", "10", "10a", "11", "12", "12a", "12b", "013", "100", "TG01", "TG10", "SV001", "SV2", "GG05"];
+const NUMBERS = [
+  "1",
+  "2",
+  "9",
+  "10",
+  "10a",
+  "11",
+  "12",
+  "12a",
+  "12b",
+  "013",
+  "100",
+  "TG01",
+  "TG10",
+  "SV001",
+  "SV2",
+  "GG05",
+];
 const CARDS: CardRecord[] = NUMBERS.map((number, i) => card({ id: `n-${i}`, number, name: `Card ${number}` }));
 CARDS.push(card({ id: "n-missing", number: undefined as unknown as string }));
 
@@ -79,7 +96,11 @@ describe("text ranges compare lower-cased", () => {
 
 describe("numeric and date ranges (unchanged) and the fields that refuse ranges", () => {
   it("prices and hp", () => {
-    const recs = [card({ id: "p-1", hp: "60" }, priced(1)), card({ id: "p-2", hp: "120" }, priced(25)), card({ id: "p-3" }, priced(null))];
+    const recs = [
+      card({ id: "p-1", hp: "60" }, priced(1)),
+      card({ id: "p-2", hp: "120" }, priced(25)),
+      card({ id: "p-3" }, priced(null)),
+    ];
     const ids = (q: string) => recs.filter(compileQuery(q, "cards", "pokemon").match).map((r) => r.card.id);
     expect(ids("raw_price:[1 TO 25}")).toEqual(["p-1"]);
     expect(ids("market_price:{1 TO *]")).toEqual(["p-2"]);
@@ -87,7 +108,9 @@ describe("numeric and date ranges (unchanged) and the fields that refuse ranges"
   });
 
   it("lists and booleans → invalid_value at the range", () => {
-    expect(expectQueryError(() => compileQuery("types:[a TO b]", "cards", "pokemon"), "invalid_value", 6).message).toMatch(/list field/);
+    expect(
+      expectQueryError(() => compileQuery("types:[a TO b]", "cards", "pokemon"), "invalid_value", 6).message,
+    ).toMatch(/list field/);
     expectQueryError(() => compileQuery("is_holo:[true TO false]", "cards", "pokemon"), "invalid_value", 8);
     expectQueryError(() => compileQuery("is_on_sale:[true TO false]", "sealed", "pokemon"), "invalid_value", 11);
   });

@@ -1,5 +1,14 @@
 // Small hand-built catalog records for the query-layer tests.
-import type { Card, CardRecord, Expansion, ExpansionRecord, Game, LanguageCode, SealedProduct, SealedRecord } from "../../emulator/catalog-data/model.ts";
+import type {
+  Card,
+  CardRecord,
+  Expansion,
+  ExpansionRecord,
+  Game,
+  LanguageCode,
+  SealedProduct,
+  SealedRecord,
+} from "../../emulator/catalog-data/model.ts";
 import { LANGUAGE_NAMES } from "../../emulator/catalog-data/model.ts";
 
 export function expansion(over: Partial<Expansion> = {}): Expansion {
@@ -48,7 +57,10 @@ export function priced(market: number | null): Pick<CardRecord, "pricing"> {
   return { pricing: { currency: "USD", market, is_stale: false, graded: [] } };
 }
 
-export function expansionRecord(over: Partial<Expansion> & { id: string }, extra: Partial<Omit<ExpansionRecord, "expansion">> = {}): ExpansionRecord {
+export function expansionRecord(
+  over: Partial<Expansion> & { id: string },
+  extra: Partial<Omit<ExpansionRecord, "expansion">> = {},
+): ExpansionRecord {
   return {
     game: "pokemon",
     listed: true,
@@ -58,7 +70,11 @@ export function expansionRecord(over: Partial<Expansion> & { id: string }, extra
   };
 }
 
-export function sealed(over: Partial<SealedProduct> & { id: string }, extra: Partial<Omit<SealedRecord, "product">> = {}, game: Game = "pokemon"): SealedRecord {
+export function sealed(
+  over: Partial<SealedProduct> & { id: string },
+  extra: Partial<Omit<SealedRecord, "product">> = {},
+  game: Game = "pokemon",
+): SealedRecord {
   const language_code: LanguageCode = over.language_code ?? "en";
   return {
     game,

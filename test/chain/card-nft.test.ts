@@ -9,8 +9,14 @@ let bob: FixtureAccount;
 let tokenId: bigint;
 
 const read = (functionName: string, args: readonly unknown[]) =>
-  chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: functionName as any, args: args as any }) as Promise<any>;
-const nft = (from: FixtureAccount, fn: string, args: readonly unknown[]) => write(chain, from, chain.addresses.cardNft, cardNftAbi, fn, args);
+  chain.publicClient.readContract({
+    address: chain.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: functionName as any,
+    args: args as any,
+  }) as Promise<any>;
+const nft = (from: FixtureAccount, fn: string, args: readonly unknown[]) =>
+  write(chain, from, chain.addresses.cardNft, cardNftAbi, fn, args);
 
 useChain(async (c) => {
   chain = c;
@@ -37,7 +43,11 @@ describe("CardNFT", () => {
     await expectRevert(nft(bob, "initiateBurn", [tokenId, BURN_TYPES.REDEEM_CARD]), "NotTokenHolder");
     await expectRevert(nft(alice, "initiateBurn", [tokenId, 0]), "InvalidBurnType");
     const receipt = await nft(alice, "initiateBurn", [tokenId, BURN_TYPES.REDEEM_CARD]);
-    expect(parseEventLogs({ abi: cardNftAbi, eventName: "BurnInitiated", logs: receipt.logs })[0]!.args).toMatchObject({ tokenId, holder: alice.address, burnType: 1 });
+    expect(parseEventLogs({ abi: cardNftAbi, eventName: "BurnInitiated", logs: receipt.logs })[0]!.args).toMatchObject({
+      tokenId,
+      holder: alice.address,
+      burnType: 1,
+    });
     expect(await read("getItemBurnType", [tokenId])).toBe(BURN_TYPES.REDEEM_CARD);
     expect(await read("isTransferFrozen", [tokenId])).toBe(true);
     await expectRevert(nft(alice, "initiateBurn", [tokenId, BURN_TYPES.REDEEM_CARD]), "BurnAlreadyPending");

@@ -1,6 +1,22 @@
-import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  type Hex,
+  parseEventLogs,
+  type TransactionReceipt,
+} from "viem";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { cardNftAbi, chainErrorsAbi, mysteryPoolAbi, startChain, usdStablecoinAbi, type Chain, type ChainOptions, type FixtureAccount } from "../../chain/index.ts";
+import {
+  cardNftAbi,
+  chainErrorsAbi,
+  mysteryPoolAbi,
+  startChain,
+  usdStablecoinAbi,
+  type Chain,
+  type ChainOptions,
+  type FixtureAccount,
+} from "../../chain/index.ts";
 
 /** 2025-01-01T00:00:00Z */
 export const START = Date.UTC(2025, 0, 1);
@@ -61,7 +77,12 @@ export async function write(
 }
 
 export async function usdcBalance(chain: Chain, who: `0x${string}`): Promise<bigint> {
-  return chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
+  return chain.publicClient.readContract({
+    address: chain.addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
 }
 
 export async function blockTime(chain: Chain): Promise<bigint> {
@@ -70,8 +91,16 @@ export async function blockTime(chain: Chain): Promise<bigint> {
 
 /** approve + purchase + fulfil; returns request id and minted token ids. */
 export async function buyAndReveal(chain: Chain, user: FixtureAccount, tierId: number, words?: bigint[]) {
-  const price = await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "tierPrice", args: [BigInt(tierId)] });
-  await write(chain, user, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [chain.addresses.mysteryPool, price]);
+  const price = await chain.publicClient.readContract({
+    address: chain.addresses.mysteryPool,
+    abi: mysteryPoolAbi,
+    functionName: "tierPrice",
+    args: [BigInt(tierId)],
+  });
+  await write(chain, user, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [
+    chain.addresses.mysteryPool,
+    price,
+  ]);
   const receipt = await write(chain, user, chain.addresses.mysteryPool, mysteryPoolAbi, "purchase", [tierId]);
   const [req] = parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: receipt.logs });
   const requestId = req!.args.requestId;
@@ -83,7 +112,12 @@ export async function buyAndReveal(chain: Chain, user: FixtureAccount, tierId: n
 }
 
 export async function ownerOf(chain: Chain, tokenId: bigint): Promise<`0x${string}`> {
-  return chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [tokenId] });
+  return chain.publicClient.readContract({
+    address: chain.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "ownerOf",
+    args: [tokenId],
+  });
 }
 
 export const hex32 = (n: number): Hex => `0x${n.toString(16).padStart(64, "0")}`;

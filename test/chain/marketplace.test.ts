@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { hashTypedData, keccak256, parseEventLogs, toHex, type Hex } from "viem";
-import { BURN_TYPES, buybackMarketplaceAbi, cardNftAbi, ItemType, type Chain, type FixtureAccount, marketplaceDomain, offerRequestTypes } from "../../chain/index.ts";
+import {
+  BURN_TYPES,
+  buybackMarketplaceAbi,
+  cardNftAbi,
+  ItemType,
+  type Chain,
+  type FixtureAccount,
+  marketplaceDomain,
+  offerRequestTypes,
+} from "../../chain/index.ts";
 import { blockTime, expectRevert, ownerOf, usdcBalance, write, useChain } from "./helpers.ts";
 
 let chain: Chain;
@@ -9,10 +18,20 @@ let bob: FixtureAccount;
 let tokenId: bigint;
 
 const offerTypes = offerRequestTypes;
-type Offer = { tokenContractAddress: `0x${string}`; tokenId: bigint; price: bigint; acceptedCurrency: `0x${string}`; deadline: bigint; requester: `0x${string}`; chainId: bigint; minSellerAmount: bigint };
+type Offer = {
+  tokenContractAddress: `0x${string}`;
+  tokenId: bigint;
+  price: bigint;
+  acceptedCurrency: `0x${string}`;
+  deadline: bigint;
+  requester: `0x${string}`;
+  chainId: bigint;
+  minSellerAmount: bigint;
+};
 
 const domain = () => marketplaceDomain(chain);
-const market = (from: FixtureAccount, fn: string, args: readonly unknown[]) => write(chain, from, chain.addresses.marketplace, buybackMarketplaceAbi, fn, args);
+const market = (from: FixtureAccount, fn: string, args: readonly unknown[]) =>
+  write(chain, from, chain.addresses.marketplace, buybackMarketplaceAbi, fn, args);
 
 async function offer(overrides: Partial<Offer> = {}): Promise<Offer> {
   return {
@@ -28,15 +47,28 @@ async function offer(overrides: Partial<Offer> = {}): Promise<Offer> {
   };
 }
 const sign = (o: Offer, signer: FixtureAccount = chain.poolSigner): Promise<Hex> =>
-  chain.walletClientFor(signer).signTypedData({ domain: domain(), types: offerTypes, primaryType: "OfferRequest", message: o });
+  chain
+    .walletClientFor(signer)
+    .signTypedData({ domain: domain(), types: offerTypes, primaryType: "OfferRequest", message: o });
 
 useChain(async (c) => {
   chain = c;
   [alice, bob] = chain.endUsers as [FixtureAccount, FixtureAccount];
-  await write(chain, chain.operator, chain.addresses.cardNft, cardNftAbi, "grantRole", [keccak256(toHex("MINTER_ROLE")), chain.operator.address]);
-  const r = await write(chain, chain.operator, chain.addresses.cardNft, cardNftAbi, "mint", [alice.address, ItemType.CARD, "base1-4", 120_000_000n]);
+  await write(chain, chain.operator, chain.addresses.cardNft, cardNftAbi, "grantRole", [
+    keccak256(toHex("MINTER_ROLE")),
+    chain.operator.address,
+  ]);
+  const r = await write(chain, chain.operator, chain.addresses.cardNft, cardNftAbi, "mint", [
+    alice.address,
+    ItemType.CARD,
+    "base1-4",
+    120_000_000n,
+  ]);
   tokenId = parseEventLogs({ abi: cardNftAbi, eventName: "ItemMinted", logs: r.logs })[0]!.args.tokenId;
-  await write(chain, alice, chain.addresses.cardNft, cardNftAbi, "setApprovalForAll", [chain.addresses.marketplace, true]);
+  await write(chain, alice, chain.addresses.cardNft, cardNftAbi, "setApprovalForAll", [
+    chain.addresses.marketplace,
+    true,
+  ]);
 });
 
 describe("BuybackMarketplace", () => {
@@ -44,17 +76,41 @@ describe("BuybackMarketplace", () => {
     const o = await offer();
     const sig = await sign(o);
     const offerHash = hashTypedData({ domain: domain(), types: offerTypes, primaryType: "OfferRequest", message: o });
-    expect(await chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "hashOffer", args: [o] })).toBe(offerHash);
-    const [sellerBefore, requesterBefore, treasuryBefore] = await Promise.all([alice, chain.poolSigner, chain.treasury].map((a) => usdcBalance(chain, a.address)));
+    expect(
+      await chain.publicClient.readContract({
+        address: chain.addresses.marketplace,
+        abi: buybackMarketplaceAbi,
+        functionName: "hashOffer",
+        args: [o],
+      }),
+    ).toBe(offerHash);
+    const [sellerBefore, requesterBefore, treasuryBefore] = await Promise.all(
+      [alice, chain.poolSigner, chain.treasury].map((a) => usdcBalance(chain, a.address)),
+    );
 
     const receipt = await market(alice, "acceptOffer", [o, sig]);
     const [ev] = parseEventLogs({ abi: buybackMarketplaceAbi, eventName: "OfferAccepted", logs: receipt.logs });
-    expect(ev!.args).toEqual({ offerHash, tokenId, seller: alice.address, requester: chain.poolSigner.address, price: 100_000_000n, sellerAmount: 97_500_000n, fee: 2_500_000n });
+    expect(ev!.args).toEqual({
+      offerHash,
+      tokenId,
+      seller: alice.address,
+      requester: chain.poolSigner.address,
+      price: 100_000_000n,
+      sellerAmount: 97_500_000n,
+      fee: 2_500_000n,
+    });
     expect(await ownerOf(chain, tokenId)).toBe(chain.poolSigner.address);
     expect(await usdcBalance(chain, alice.address)).toBe(sellerBefore! + 97_500_000n);
     expect(await usdcBalance(chain, chain.poolSigner.address)).toBe(requesterBefore! - 100_000_000n);
     expect(await usdcBalance(chain, chain.treasury.address)).toBe(treasuryBefore! + 2_500_000n);
-    expect(await chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "offerUsed", args: [offerHash] })).toBe(true);
+    expect(
+      await chain.publicClient.readContract({
+        address: chain.addresses.marketplace,
+        abi: buybackMarketplaceAbi,
+        functionName: "offerUsed",
+        args: [offerHash],
+      }),
+    ).toBe(true);
   });
 
   it("rounds the fee down and follows the owner-set fee", async () => {
@@ -83,7 +139,11 @@ describe("BuybackMarketplace", () => {
 
     await market(alice, "acceptOffer", [o, sig]);
     // the requester sends the card back; the same offer still cannot be reused
-    await write(chain, chain.poolSigner, chain.addresses.cardNft, cardNftAbi, "transferFrom", [chain.poolSigner.address, alice.address, tokenId]);
+    await write(chain, chain.poolSigner, chain.addresses.cardNft, cardNftAbi, "transferFrom", [
+      chain.poolSigner.address,
+      alice.address,
+      tokenId,
+    ]);
     await expectRevert(market(alice, "acceptOffer", [o, sig]), "OfferAlreadyUsed");
   });
 
@@ -109,9 +169,15 @@ describe("BuybackMarketplace", () => {
     const sig = await sign(o);
     // The holder signs the same OfferRequest typed data as the requester (docs/reference/live-service.md “Buyback offers and the pool wallet”).
     const badReceiverSig = await sign(o, bob);
-    await expectRevert(market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, badReceiverSig]), "InvalidReceiverSignature");
+    await expectRevert(
+      market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, badReceiverSig]),
+      "InvalidReceiverSignature",
+    );
     // The requester's signature is no acceptance by the holder either.
-    await expectRevert(market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, sig]), "InvalidReceiverSignature");
+    await expectRevert(
+      market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, sig]),
+      "InvalidReceiverSignature",
+    );
     const receiverSig = await sign(o, alice);
     const before = await usdcBalance(chain, alice.address);
     await market(chain.relayer, "acceptOfferFor", [o, sig, alice.address, receiverSig]);

@@ -19,14 +19,23 @@ let chain: Chain;
 let alice: FixtureAccount;
 let bob: FixtureAccount;
 
-const pool = (from: FixtureAccount, fn: string, args: readonly unknown[]) => write(chain, from, chain.addresses.mysteryPool, mysteryPoolAbi, fn, args);
+const pool = (from: FixtureAccount, fn: string, args: readonly unknown[]) =>
+  write(chain, from, chain.addresses.mysteryPool, mysteryPoolAbi, fn, args);
 const readPool = (functionName: string, args: readonly unknown[] = []) =>
-  chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: functionName as any, args: args as any }) as Promise<any>;
+  chain.publicClient.readContract({
+    address: chain.addresses.mysteryPool,
+    abi: mysteryPoolAbi,
+    functionName: functionName as any,
+    args: args as any,
+  }) as Promise<any>;
 
-useChain(async (c) => {
-  chain = c;
-  [alice, bob] = chain.endUsers as [FixtureAccount, FixtureAccount];
-}, { rpcPort: 0 });
+useChain(
+  async (c) => {
+    chain = c;
+    [alice, bob] = chain.endUsers as [FixtureAccount, FixtureAccount];
+  },
+  { rpcPort: 0 },
+);
 
 describe("MysteryPool purchase → VRF → reveal", () => {
   it("integration: a fixture wallet approves and purchases over JSON-RPC with raw calldata; VRF fulfil mints the items to it", async () => {
@@ -38,7 +47,11 @@ describe("MysteryPool purchase → VRF → reveal", () => {
     const tier = DEFAULT_TIERS[1]!; // Premium, $100, 3 slots
     const poolBefore = await usdcBalance(chain, chain.addresses.mysteryPool);
 
-    const approveData = encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: [chain.addresses.mysteryPool, tier.price] });
+    const approveData = encodeFunctionData({
+      abi: usdStablecoinAbi,
+      functionName: "approve",
+      args: [chain.addresses.mysteryPool, tier.price],
+    });
     const approveHash = await wallet.sendTransaction({ to: chain.addresses.stablecoin, data: approveData });
     expect((await rpc.waitForTransactionReceipt({ hash: approveHash })).status).toBe("success");
 
@@ -48,13 +61,22 @@ describe("MysteryPool purchase → VRF → reveal", () => {
     expect(receipt.status).toBe("success");
 
     // The VRF request id is decodable from the receipt: coordinator event and pool event agree.
-    const [vrfLog] = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsRequested", logs: receipt.logs });
+    const [vrfLog] = parseEventLogs({
+      abi: vrfCoordinatorMockAbi,
+      eventName: "RandomWordsRequested",
+      logs: receipt.logs,
+    });
     const [poolLog] = parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: receipt.logs });
     expect(vrfLog!.args.sender).toBe(chain.addresses.mysteryPool);
     expect(vrfLog!.args.numWords).toBe(tier.slots.length);
     expect(vrfLog!.args.subId).toBe(chain.vrf.subscriptionId);
     expect(vrfLog!.args.keyHash).toBe(chain.vrf.keyHash);
-    expect(poolLog!.args).toEqual({ requestId: vrfLog!.args.requestId, buyer: alice.address, tierId: BigInt(tier.tierId), price: tier.price });
+    expect(poolLog!.args).toEqual({
+      requestId: vrfLog!.args.requestId,
+      buyer: alice.address,
+      tierId: BigInt(tier.tierId),
+      price: tier.price,
+    });
     const requestId = poolLog!.args.requestId;
     expect(vrfRequestIdsFromLogs(receipt.logs)).toEqual([requestId]);
     expect(await chain.pendingVrfRequests()).toEqual([requestId]);
@@ -75,8 +97,20 @@ describe("MysteryPool purchase → VRF → reveal", () => {
 
     const now = await blockTime(chain);
     for (const [i, tokenId] of tokenIds.entries()) {
-      expect(await rpc.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [tokenId] })).toBe(alice.address);
-      const item = await rpc.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "getItem", args: [tokenId] });
+      expect(
+        await rpc.readContract({
+          address: chain.addresses.cardNft,
+          abi: cardNftAbi,
+          functionName: "ownerOf",
+          args: [tokenId],
+        }),
+      ).toBe(alice.address);
+      const item = await rpc.readContract({
+        address: chain.addresses.cardNft,
+        abi: cardNftAbi,
+        functionName: "getItem",
+        args: [tokenId],
+      });
       const record = await readPool("getTokenRecord", [tokenId]);
       const slot = tier.slots[i]!;
       const group = DEFAULT_GROUPS.find((g) => g.groupId === record.groupId)!;
@@ -90,7 +124,14 @@ describe("MysteryPool purchase → VRF → reveal", () => {
       expect(record.oracleValue).toBe(item.value);
       expect(record.requestId).toBe(requestId);
     }
-    expect(await rpc.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "balanceOf", args: [alice.address] })).toBe(BigInt(tier.slots.length));
+    expect(
+      await rpc.readContract({
+        address: chain.addresses.cardNft,
+        abi: cardNftAbi,
+        functionName: "balanceOf",
+        args: [alice.address],
+      }),
+    ).toBe(BigInt(tier.slots.length));
     const purchase = await readPool("getPurchase", [requestId]);
     expect(purchase.status).toBe(2); // REVEALED
     expect(purchase.tokenIds).toEqual(tokenIds);
@@ -130,17 +171,25 @@ describe("MysteryPool purchase → VRF → reveal", () => {
   it("rejects unknown/inactive tiers, missing allowance, and callbacks not from the coordinator", async () => {
     await expectRevert(pool(alice, "purchase", [99]), "TierNotFound");
     await pool(chain.operator, "setTierActive", [2, false]);
-    await write(chain, alice, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [chain.addresses.mysteryPool, 10n ** 12n]);
+    await write(chain, alice, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [
+      chain.addresses.mysteryPool,
+      10n ** 12n,
+    ]);
     await expectRevert(pool(alice, "purchase", [2]), "TierInactive");
     await write(chain, bob, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [chain.addresses.mysteryPool, 1n]);
     await expectRevert(pool(bob, "purchase", [1]), "ERC20InsufficientAllowance");
     await expectRevert(pool(alice, "rawFulfillRandomWords", [1n, [1n, 2n]]), "OnlyCoordinatorCanFulfill");
     // price cap (the prepare endpoint's max_price)
     await pool(chain.operator, "setTierPrice", [1, 30_000_000n]);
-    expect(await expectRevert(pool(alice, "purchase", [1, 25_000_000n]), "PriceAboveMax")).toEqual([30_000_000n, 25_000_000n]);
+    expect(await expectRevert(pool(alice, "purchase", [1, 25_000_000n]), "PriceAboveMax")).toEqual([
+      30_000_000n,
+      25_000_000n,
+    ]);
     await expectRevert(pool(chain.relayer, "purchaseFor", [bob.address, 1, 29_999_999n]), "PriceAboveMax");
     const ok = await pool(alice, "purchase", [1, 30_000_000n]);
-    expect(parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: ok.logs })[0]!.args.price).toBe(30_000_000n);
+    expect(parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: ok.logs })[0]!.args.price).toBe(
+      30_000_000n,
+    );
     await expectRevert(pool(alice, "configureTier", [4, "x", 1n, 0n, true, []]), "OwnableUnauthorizedAccount");
   });
 
@@ -150,7 +199,9 @@ describe("MysteryPool purchase → VRF → reveal", () => {
     const receipt = await pool(chain.relayer, "purchaseFor", [bob.address, 1]);
     const [req] = parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: receipt.logs });
     expect(req!.args.buyer).toBe(bob.address);
-    expect(parseEventLogs({ abi: mysteryPoolAbi, eventName: "RelayedPurchase", logs: receipt.logs })[0]!.args.relayer).toBe(chain.relayer.address);
+    expect(
+      parseEventLogs({ abi: mysteryPoolAbi, eventName: "RelayedPurchase", logs: receipt.logs })[0]!.args.relayer,
+    ).toBe(chain.relayer.address);
     expect(await usdcBalance(chain, chain.relayer.address)).toBe(relayerBefore - DEFAULT_TIERS[0]!.price);
     expect(await usdcBalance(chain, bob.address)).toBe(10_000_000_000n);
     const f = await chain.fulfillVrf(req!.args.requestId);
@@ -162,14 +213,25 @@ describe("MysteryPool purchase → VRF → reveal", () => {
 
   it("setShortfall: the reveal mints only the delivered slots and pays their share back to the payer, once; owner only, pending only, at least one item", async () => {
     const tier = DEFAULT_TIERS[1]!; // 3 slots
-    const nfts = () => chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "balanceOf", args: [bob.address] });
+    const nfts = () =>
+      chain.publicClient.readContract({
+        address: chain.addresses.cardNft,
+        abi: cardNftAbi,
+        functionName: "balanceOf",
+        args: [bob.address],
+      });
     const receipt = await pool(chain.relayer, "purchaseFor", [bob.address, tier.tierId]);
-    const requestId = parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: receipt.logs })[0]!.args.requestId;
+    const requestId = parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: receipt.logs })[0]!
+      .args.requestId;
     await expectRevert(pool(alice, "setShortfall", [requestId, 1]), "OwnableUnauthorizedAccount");
     await expectRevert(pool(chain.operator, "setShortfall", [requestId, tier.slots.length]), "InvalidTierConfig");
     await pool(chain.operator, "setShortfall", [requestId, 1]);
     await pool(chain.operator, "setShortfall", [requestId, 2]); // a second mark replaces the count
-    const [relayerBefore, poolBefore, nftsBefore] = [await usdcBalance(chain, chain.relayer.address), await usdcBalance(chain, chain.addresses.mysteryPool), await nfts()];
+    const [relayerBefore, poolBefore, nftsBefore] = [
+      await usdcBalance(chain, chain.relayer.address),
+      await usdcBalance(chain, chain.addresses.mysteryPool),
+      await nfts(),
+    ];
     const f = await chain.fulfillVrf(requestId);
     expect(f.success).toBe(true);
     const refund = (tier.price * 2n) / BigInt(tier.slots.length);
@@ -179,7 +241,10 @@ describe("MysteryPool purchase → VRF → reveal", () => {
     expect(await nfts()).toBe(nftsBefore + BigInt(tier.slots.length - 2));
     expect(await usdcBalance(chain, chain.relayer.address)).toBe(relayerBefore + refund);
     expect(await usdcBalance(chain, chain.addresses.mysteryPool)).toBe(poolBefore - refund);
-    expect([await readPool("shortfallOf", [requestId]), await readPool("shortfallRefundOf", [requestId])]).toEqual([2, refund]);
+    expect([await readPool("shortfallOf", [requestId]), await readPool("shortfallRefundOf", [requestId])]).toEqual([
+      2,
+      refund,
+    ]);
     await expectRevert(pool(chain.operator, "setShortfall", [requestId, 1]), "RequestNotPending");
   });
 });
@@ -187,7 +252,10 @@ describe("MysteryPool purchase → VRF → reveal", () => {
 describe("MysteryPool sell-back (acceptCardBuyback)", () => {
   async function owned(user: FixtureAccount, tierId = 2) {
     const { tokenIds } = await buyAndReveal(chain, user, tierId);
-    await write(chain, user, chain.addresses.cardNft, cardNftAbi, "setApprovalForAll", [chain.addresses.mysteryPool, true]);
+    await write(chain, user, chain.addresses.cardNft, cardNftAbi, "setApprovalForAll", [
+      chain.addresses.mysteryPool,
+      true,
+    ]);
     return tokenIds;
   }
   const payoutOf = async (ids: readonly bigint[]) => {
@@ -200,7 +268,7 @@ describe("MysteryPool sell-back (acceptCardBuyback)", () => {
     const ids = await owned(alice);
     await pool(chain.operator, "setOracleValue", [ids[0], 40_000_000n]); // owner-set oracle value
     const expected = await payoutOf(ids);
-    expect((await readPool("buybackPayoutOf", [ids[0]]))).toBe(34_000_000n);
+    expect(await readPool("buybackPayoutOf", [ids[0]])).toBe(34_000_000n);
     const before = await usdcBalance(chain, alice.address);
     const liquidity = await readPool("liquidity");
     const receipt = await pool(alice, "acceptCardBuyback", [ids, expected]);
@@ -215,8 +283,15 @@ describe("MysteryPool sell-back (acceptCardBuyback)", () => {
 
   it("rejects a holder who is not the original recipient, and a recipient who no longer holds", async () => {
     const ids = await owned(alice);
-    await write(chain, alice, chain.addresses.cardNft, cardNftAbi, "transferFrom", [alice.address, bob.address, ids[0]]);
-    await write(chain, bob, chain.addresses.cardNft, cardNftAbi, "setApprovalForAll", [chain.addresses.mysteryPool, true]);
+    await write(chain, alice, chain.addresses.cardNft, cardNftAbi, "transferFrom", [
+      alice.address,
+      bob.address,
+      ids[0],
+    ]);
+    await write(chain, bob, chain.addresses.cardNft, cardNftAbi, "setApprovalForAll", [
+      chain.addresses.mysteryPool,
+      true,
+    ]);
     const args = await expectRevert(pool(bob, "acceptCardBuyback", [[ids[0]], 0n]), "NotOriginalRecipient");
     expect(args).toEqual([ids[0], bob.address, alice.address]);
     await expectRevert(pool(alice, "acceptCardBuyback", [[ids[0]], 0n]), "NotTokenHolder");
@@ -239,7 +314,10 @@ describe("MysteryPool sell-back (acceptCardBuyback)", () => {
     const ids = await owned(alice);
     const other = await owned(bob, 1);
     const before = await usdcBalance(chain, alice.address);
-    const args = await expectRevert(pool(alice, "acceptCardBuyback", [[ids[0], ids[1], other[0]], 0n]), "NotTokenHolder");
+    const args = await expectRevert(
+      pool(alice, "acceptCardBuyback", [[ids[0], ids[1], other[0]], 0n]),
+      "NotTokenHolder",
+    );
     expect(args![0]).toBe(other[0]);
     for (const id of ids) expect(await ownerOf(chain, id)).toBe(alice.address);
     expect(await usdcBalance(chain, alice.address)).toBe(before);

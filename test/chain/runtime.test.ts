@@ -44,25 +44,59 @@ describe("startChain", () => {
     expect(FIXTURE_ACCOUNTS).toHaveLength(20);
     for (const a of FIXTURE_ACCOUNTS) expect(privateKeyToAccount(a.privateKey).address).toBe(a.address);
     expect(chain.operator.address).toBe("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
-    expect([chain.relayer.label, chain.poolSigner.label, chain.treasury.label, chain.vrfNode.label]).toEqual(["relayer", "poolSigner", "treasury", "vrfNode"]);
+    expect([chain.relayer.label, chain.poolSigner.label, chain.treasury.label, chain.vrfNode.label]).toEqual([
+      "relayer",
+      "poolSigner",
+      "treasury",
+      "vrfNode",
+    ]);
     expect(chain.endUsers.length).toBeGreaterThanOrEqual(5);
     for (const u of chain.endUsers) {
       expect(await usdcBalance(chain, u.address)).toBe(10_000_000_000n);
       expect(await chain.publicClient.getBalance({ address: u.address })).toBeGreaterThan(parseEther("9999"));
     }
-    expect(await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "isRelayer", args: [chain.relayer.address] })).toBe(true);
-    expect(await chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "allowance", args: [chain.poolSigner.address, chain.addresses.marketplace] })).toBeGreaterThan(10n ** 30n);
-    expect(await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "tierIds" })).toEqual([1n, 2n, 3n]);
+    expect(
+      await chain.publicClient.readContract({
+        address: chain.addresses.mysteryPool,
+        abi: mysteryPoolAbi,
+        functionName: "isRelayer",
+        args: [chain.relayer.address],
+      }),
+    ).toBe(true);
+    expect(
+      await chain.publicClient.readContract({
+        address: chain.addresses.stablecoin,
+        abi: usdStablecoinAbi,
+        functionName: "allowance",
+        args: [chain.poolSigner.address, chain.addresses.marketplace],
+      }),
+    ).toBeGreaterThan(10n ** 30n);
+    expect(
+      await chain.publicClient.readContract({
+        address: chain.addresses.mysteryPool,
+        abi: mysteryPoolAbi,
+        functionName: "tierIds",
+      }),
+    ).toEqual([1n, 2n, 3n]);
   });
 
   it("serves JSON-RPC on 127.0.0.1 and Multicall3 answers at its canonical address", async () => {
     expect(new URL(chain.rpcUrl!).hostname).toBe("127.0.0.1");
-    const res = await fetch(chain.rpcUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+    const res = await fetch(chain.rpcUrl!, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    });
     expect((await res.json()).result).toBe("0x7a69");
     const rpc = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl!) });
     const [balance, name] = await rpc.multicall({
       contracts: [
-        { address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [chain.endUsers[0]!.address] },
+        {
+          address: chain.addresses.stablecoin,
+          abi: usdStablecoinAbi,
+          functionName: "balanceOf",
+          args: [chain.endUsers[0]!.address],
+        },
         { address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "name" },
       ],
       allowFailure: false,
@@ -70,11 +104,32 @@ describe("startChain", () => {
     expect(balance).toBe(10_000_000_000n);
     expect(name).toBe("USD Coin");
     const mc = [
-      { type: "function", name: "getEthBalance", stateMutability: "view", inputs: [{ name: "addr", type: "address" }], outputs: [{ name: "balance", type: "uint256" }] },
-      { type: "function", name: "getCurrentBlockTimestamp", stateMutability: "view", inputs: [], outputs: [{ name: "timestamp", type: "uint256" }] },
+      {
+        type: "function",
+        name: "getEthBalance",
+        stateMutability: "view",
+        inputs: [{ name: "addr", type: "address" }],
+        outputs: [{ name: "balance", type: "uint256" }],
+      },
+      {
+        type: "function",
+        name: "getCurrentBlockTimestamp",
+        stateMutability: "view",
+        inputs: [],
+        outputs: [{ name: "timestamp", type: "uint256" }],
+      },
     ] as const;
-    expect(await rpc.readContract({ address: MULTICALL3_ADDRESS, abi: mc, functionName: "getEthBalance", args: [chain.endUsers[0]!.address] })).toBeGreaterThan(0n);
-    expect(await rpc.readContract({ address: MULTICALL3_ADDRESS, abi: mc, functionName: "getCurrentBlockTimestamp" })).toBeGreaterThanOrEqual(BigInt(START / 1000));
+    expect(
+      await rpc.readContract({
+        address: MULTICALL3_ADDRESS,
+        abi: mc,
+        functionName: "getEthBalance",
+        args: [chain.endUsers[0]!.address],
+      }),
+    ).toBeGreaterThan(0n);
+    expect(
+      await rpc.readContract({ address: MULTICALL3_ADDRESS, abi: mc, functionName: "getCurrentBlockTimestamp" }),
+    ).toBeGreaterThanOrEqual(BigInt(START / 1000));
   });
 
   it("can run without an HTTP server", async () => {
@@ -95,7 +150,10 @@ describe("time", () => {
     await chain.setTime(target);
     expect(await blockTime(chain)).toBe(now + 86_400n);
     // the next transaction's block carries (about) the same time
-    const r = await write(chain, chain.endUsers[0]!, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [chain.relayer.address, 1n]);
+    const r = await write(chain, chain.endUsers[0]!, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [
+      chain.relayer.address,
+      1n,
+    ]);
     const txBlock = await chain.publicClient.getBlock({ blockNumber: r.blockNumber });
     expect(Number(txBlock.timestamp - (now + 86_400n))).toBeLessThanOrEqual(1);
     // calling again with the same time does not mine
@@ -115,7 +173,10 @@ describe("time with ChainOptions.now", () => {
     try {
       const user = pinned.endUsers[0]!;
       const send = async () => {
-        const r = await write(pinned, user, pinned.addresses.stablecoin, usdStablecoinAbi, "approve", [pinned.relayer.address, 1n]);
+        const r = await write(pinned, user, pinned.addresses.stablecoin, usdStablecoinAbi, "approve", [
+          pinned.relayer.address,
+          1n,
+        ]);
         return (await pinned.publicClient.getBlock({ blockNumber: r.blockNumber })).timestamp;
       };
       clock = START + 5 * 86_400_000 + 250;
@@ -126,10 +187,16 @@ describe("time with ChainOptions.now", () => {
       expect(await send()).toBe(BigInt((START + 5 * 86_400_000) / 1000));
       // transactions arriving over the served JSON-RPC are pinned as well
       clock = START + 6 * 86_400_000;
-      const httpWallet = createWalletClient({ account: privateKeyToAccount(user.privateKey), chain: pinned.viemChain, transport: http(pinned.rpcUrl!) });
+      const httpWallet = createWalletClient({
+        account: privateKeyToAccount(user.privateKey),
+        chain: pinned.viemChain,
+        transport: http(pinned.rpcUrl!),
+      });
       const hash = await httpWallet.sendTransaction({ to: pinned.treasury.address, value: 1n });
       const receipt = await pinned.publicClient.waitForTransactionReceipt({ hash });
-      expect((await pinned.publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp).toBe(BigInt((START + 6 * 86_400_000) / 1000));
+      expect((await pinned.publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp).toBe(
+        BigInt((START + 6 * 86_400_000) / 1000),
+      );
     } finally {
       await pinned.close();
     }
@@ -169,7 +236,10 @@ describe("faucet", () => {
   });
 
   it("serialises concurrent sends from one account (automine rejects nonce gaps)", async () => {
-    const targets = Array.from({ length: 6 }, (_, i) => `0x${(0xf00d00 + i).toString(16).padStart(40, "0")}` as `0x${string}`);
+    const targets = Array.from(
+      { length: 6 },
+      (_, i) => `0x${(0xf00d00 + i).toString(16).padStart(40, "0")}` as `0x${string}`,
+    );
     const results = await Promise.all(targets.map((a) => chain.faucet(a, { usdc: 3n, eth: 1n })));
     expect(new Set(results.map((r) => r.usdcTx)).size).toBe(6);
     for (const a of targets) expect(await usdcBalance(chain, a)).toBe(3n);
@@ -225,11 +295,19 @@ describe("attach (rpcUrl)", () => {
     const root = path.resolve(path.dirname(require.resolve("../../package.json")));
     let child: ChildProcess | undefined;
     try {
-      child = spawn(process.execPath, [require.resolve("hardhat/internal/cli/bootstrap.js"), "node", "--hostname", "127.0.0.1", "--port", "0"], {
-        cwd: root,
-        env: { ...process.env, HARDHAT_CONFIG: path.join(root, "chain/hardhat.config.cjs"), HARDHAT_DISABLE_TELEMETRY_PROMPT: "true" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      child = spawn(
+        process.execPath,
+        [require.resolve("hardhat/internal/cli/bootstrap.js"), "node", "--hostname", "127.0.0.1", "--port", "0"],
+        {
+          cwd: root,
+          env: {
+            ...process.env,
+            HARDHAT_CONFIG: path.join(root, "chain/hardhat.config.cjs"),
+            HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       const url = await new Promise<string>((resolve, reject) => {
         let out = "";
         const timer = setTimeout(() => reject(new Error(`hardhat node did not start: ${out}`)), 120_000);
@@ -247,7 +325,9 @@ describe("attach (rpcUrl)", () => {
       try {
         const { tokenIds, purchaseReceipt } = await buyAndReveal(attached, attached.endUsers[0]!, 2);
         expect(tokenIds).toHaveLength(3);
-        expect(parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: purchaseReceipt.logs })).toHaveLength(1);
+        expect(
+          parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: purchaseReceipt.logs }),
+        ).toHaveLength(1);
       } finally {
         await attached.close();
       }

@@ -15,7 +15,9 @@ describe("the contract and the served routes", () => {
   it("every operation is served exactly once, and ids are unique", () => {
     const served = new Map<string, number>();
     for (const r of apiRoutes) served.set(r.operation!.id, (served.get(r.operation!.id) ?? 0) + 1);
-    expect(OPERATIONS.filter((op) => served.get(op.id) !== 1).map((op) => `${op.id} served ${served.get(op.id) ?? 0} times`)).toEqual([]);
+    expect(
+      OPERATIONS.filter((op) => served.get(op.id) !== 1).map((op) => `${op.id} served ${served.get(op.id) ?? 0} times`),
+    ).toEqual([]);
     expect(new Set(OPERATIONS.map((op) => op.id)).size).toBe(OPERATIONS.length);
     expect(OPERATIONS.length).toBe(apiRoutes.length);
   });

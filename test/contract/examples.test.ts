@@ -8,11 +8,16 @@ import { apiAreas } from "../../emulator/app.ts";
 // operation with a success has one (or a stated reason), each still fits the operation's declared
 // shape, and the OpenAPI document shows it on that success.
 
-const successes = (op: (typeof OPERATIONS)[number]) => Object.keys(op.schema.responses).map(Number).filter((s) => s < 300);
+const successes = (op: (typeof OPERATIONS)[number]) =>
+  Object.keys(op.schema.responses)
+    .map(Number)
+    .filter((s) => s < 300);
 
 describe("contract/examples.json", () => {
   it("has an example for every operation with a success, except those listed with a reason", () => {
-    const missing = OPERATIONS.filter((op) => successes(op).length && !EXAMPLES[op.id] && !NO_EXAMPLE[op.id]).map((op) => op.id);
+    const missing = OPERATIONS.filter((op) => successes(op).length && !EXAMPLES[op.id] && !NO_EXAMPLE[op.id]).map(
+      (op) => op.id,
+    );
     expect(missing).toEqual([]);
     const known = new Set(OPERATIONS.map((op) => op.id));
     expect(Object.keys(EXAMPLES).filter((id) => !known.has(id))).toEqual([]);
@@ -30,7 +35,11 @@ describe("contract/examples.json", () => {
         expect(r.success ? [] : r.error.issues.slice(0, 3), op.id).toEqual([]);
       }
       if (spec!.top) {
-        const own = Object.fromEntries(Object.keys(spec!.top.shape).filter((k) => k in ex).map((k) => [k, ex[k]]));
+        const own = Object.fromEntries(
+          Object.keys(spec!.top.shape)
+            .filter((k) => k in ex)
+            .map((k) => [k, ex[k]]),
+        );
         const r = spec!.top.safeParse(own);
         expect(r.success ? [] : r.error.issues.slice(0, 3), `${op.id} (fields beside data)`).toEqual([]);
       }
@@ -39,11 +48,23 @@ describe("contract/examples.json", () => {
 
   it("the OpenAPI document carries each example, as the whole envelope, on its success response", () => {
     type Media = { example?: { success: boolean; data?: unknown } };
-    const doc = apiDocument(apiAreas(), "http://localhost") as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, Media> }> }>> };
-    const byId = new Map(Object.values(doc.paths).flatMap((ops) => Object.values(ops)).map((o) => [o.operationId, o]));
+    const doc = apiDocument(apiAreas(), "http://localhost") as {
+      paths: Record<
+        string,
+        Record<string, { operationId: string; responses: Record<string, { content?: Record<string, Media> }> }>
+      >;
+    };
+    const byId = new Map(
+      Object.values(doc.paths)
+        .flatMap((ops) => Object.values(ops))
+        .map((o) => [o.operationId, o]),
+    );
     for (const [id, ex] of Object.entries(EXAMPLES)) {
       const media = byId.get(id)?.responses[String(ex.status)]?.content?.["application/json"];
-      expect(media?.example, id).toEqual({ success: true, ...Object.fromEntries(Object.entries(ex).filter(([k]) => k !== "status")) });
+      expect(media?.example, id).toEqual({
+        success: true,
+        ...Object.fromEntries(Object.entries(ex).filter(([k]) => k !== "status")),
+      });
     }
   });
 });

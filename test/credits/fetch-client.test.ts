@@ -40,7 +40,9 @@ describe("paying with the official @x402/fetch client", () => {
     const pay = partnerFetch();
     const res = await pay(`${emu.url}/api/v1/credits/topup?usd=10`, { method: "POST", headers: { "X-API-Key": key } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { data: { credits_granted: number; balance_credits: number; usd: number; tx_hash: string } };
+    const body = (await res.json()) as {
+      data: { credits_granted: number; balance_credits: number; usd: number; tx_hash: string };
+    };
     expect(body.data).toMatchObject({ credits_granted: 5000, balance_credits: 5500, usd: 10 });
     const settled = decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!);
     expect(settled.success).toBe(true);
@@ -56,7 +58,10 @@ describe("paying with the official @x402/fetch client", () => {
     // Stretched by the skew (rounded up to an hour) so a wall-clock signature holds at block time.
     expect(req.maxTimeoutSeconds).toBeGreaterThanOrEqual(300 + 31 * 24 * 3600);
     expect(req.maxTimeoutSeconds).toBeLessThanOrEqual(300 + 31 * 24 * 3600 + 2 * 3600);
-    const res = await partnerFetch()(`${emu.url}/api/v1/credits/topup?usd=5`, { method: "POST", headers: { "X-API-Key": key } });
+    const res = await partnerFetch()(`${emu.url}/api/v1/credits/topup?usd=5`, {
+      method: "POST",
+      headers: { "X-API-Key": key },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const body = (await res.json()) as { data: { balance_credits: number; tx_hash: Hex } };
     // The free pool reset to 500 with the new month; purchased credits never expire.
@@ -71,10 +76,18 @@ describe("paying with the official @x402/fetch client", () => {
     const { forgedPayment, encode } = await import("./x402.ts");
     const challenge = await api.post("/api/v1/credits/topup?usd=5").set("X-API-Key", key).expect(402);
     expectError(challenge, 402, "insufficient_credits");
-    const payment = await forgedPayment(challenge.headers["payment-required"], emu.chain!.endUsers[0]!.privateKey as Hex, {
-      validBefore: BigInt(Math.floor(Date.now() / 1000) + 300),
-    });
-    const res = await api.post("/api/v1/credits/topup?usd=5").set("X-API-Key", key).set("PAYMENT-SIGNATURE", encode(payment)).expect(402);
+    const payment = await forgedPayment(
+      challenge.headers["payment-required"],
+      emu.chain!.endUsers[0]!.privateKey as Hex,
+      {
+        validBefore: BigInt(Math.floor(Date.now() / 1000) + 300),
+      },
+    );
+    const res = await api
+      .post("/api/v1/credits/topup?usd=5")
+      .set("X-API-Key", key)
+      .set("PAYMENT-SIGNATURE", encode(payment))
+      .expect(402);
     expectError(res, 402, "insufficient_credits");
     expect(res.body.details.reason).toBe("invalid_exact_evm_payload_authorization_valid_before");
   });

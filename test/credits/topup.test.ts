@@ -28,7 +28,12 @@ const topup = (key: string, usd: string | number, payment?: string, header = "PA
   return payment ? r.set(header, payment) : r;
 };
 const treasuryUsdc = () =>
-  emu.chain!.publicClient.readContract({ address: emu.chain!.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [emu.chain!.treasury.address] });
+  emu.chain!.publicClient.readContract({
+    address: emu.chain!.addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    functionName: "balanceOf",
+    args: [emu.chain!.treasury.address],
+  });
 
 async function challenge(key: string, usd: string | number = 5) {
   const res = await topup(key, usd).expect(402);
@@ -52,19 +57,34 @@ describe("POST /api/v1/credits/topup: the 402 challenge", () => {
       maxTimeoutSeconds: 300,
       extra: { name: "USD Coin", version: "2" },
     });
-    expect(res.body).toMatchObject({ success: false, error: "insufficient_credits", details: { x402_error: "payment_required" }, x402Version: 1 });
-    expect(res.body.accepts[0]).toMatchObject({ scheme: "exact", maxAmountRequired: "12500000", payTo: req.payTo, asset: req.asset });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: "insufficient_credits",
+      details: { x402_error: "payment_required" },
+      x402Version: 1,
+    });
+    expect(res.body.accepts[0]).toMatchObject({
+      scheme: "exact",
+      maxAmountRequired: "12500000",
+      payTo: req.payTo,
+      asset: req.asset,
+    });
     expect(res.body.details.payment_required.accepts[0]).toEqual(req);
     // The route schema declares this 402's details (thrown errors are not checked by the pipeline).
     expect(x402DetailsSchema.safeParse(res.body.details).error?.issues ?? []).toEqual([]);
   });
 
-  it.each(["", "4.99", "1000.01", "abc", "5.001", "-5", "1e3", " "])("usd=%j → 400 invalid_amount naming the query field", async (usd) => {
-    const res = await topup(emu.key("demo"), usd).expect(400);
-    expectError(res, 400, "invalid_amount");
-    expect(res.body.details).toEqual({ field: "usd", part: "query" });
-    expect(res.body.message).toMatch(/^usd: must be a number of dollars from 5 to 1000 with at most 2 decimals, got /);
-  });
+  it.each(["", "4.99", "1000.01", "abc", "5.001", "-5", "1e3", " "])(
+    "usd=%j → 400 invalid_amount naming the query field",
+    async (usd) => {
+      const res = await topup(emu.key("demo"), usd).expect(400);
+      expectError(res, 400, "invalid_amount");
+      expect(res.body.details).toEqual({ field: "usd", part: "query" });
+      expect(res.body.message).toMatch(
+        /^usd: must be a number of dollars from 5 to 1000 with at most 2 decimals, got /,
+      );
+    },
+  );
 
   it("no usd at all → 400 invalid_amount (required)", async () => {
     const res = await api.post("/api/v1/credits/topup").set("X-API-Key", emu.key("demo"));
@@ -96,10 +116,19 @@ describe("paying the challenge", () => {
     const before = await treasuryUsdc();
     const payment = encode(await officialPayment(await challenge(key, 5), alice));
     const res = await topup(key, 5, payment).expect(200);
-    expect(res.body.data).toEqual({ credits_granted: 2500, balance_credits: 3000, usd: 5, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(res.body.data).toEqual({
+      credits_granted: 2500,
+      balance_credits: 3000,
+      usd: 5,
+      tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(res.headers["x-credits-remaining"]).toBe("3000");
     const settled = decodePaymentResponseHeader(res.headers["payment-response"]);
-    expect(settled).toMatchObject({ success: true, transaction: res.body.data.tx_hash, network: `eip155:${emu.chain!.chainId}` });
+    expect(settled).toMatchObject({
+      success: true,
+      transaction: res.body.data.tx_hash,
+      network: `eip155:${emu.chain!.chainId}`,
+    });
     expect(res.headers["x-payment-response"]).toBe(res.headers["payment-response"]);
     expect(await treasuryUsdc()).toBe(before + 5_000_000n);
     const receipt = await emu.chain!.publicClient.getTransactionReceipt({ hash: res.body.data.tx_hash });
@@ -147,21 +176,57 @@ describe("paying the challenge", () => {
 
 describe("bad payments → 402 naming the x402 reason, no credits", () => {
   const cases: Array<[string, string, (h: string, emu: Emulator) => Promise<unknown>]> = [
-    ["bad signature", "invalid_exact_evm_signature", (h, e) => forgedPayment(h, alice, { signerKey: e.chain!.endUsers[1]!.privateKey as Hex })],
-    ["wrong amount", "invalid_exact_evm_payload_authorization_value_mismatch", (h) => forgedPayment(h, alice, { value: 4_000_000n })],
-    ["wrong payTo", "invalid_exact_evm_recipient_mismatch", (h, e) => forgedPayment(h, alice, { to: e.chain!.endUsers[1]!.address as Hex })],
-    ["wrong asset (signed for another token)", "invalid_exact_evm_signature", (h, e) => forgedPayment(h, alice, { verifyingContract: e.chain!.addresses.cardNft })],
-    ["expired window", "invalid_exact_evm_payload_authorization_valid_before", (h) => forgedPayment(h, alice, { validBefore: BigInt(Math.floor(Date.now() / 1000) - 60) })],
-    ["not yet valid", "invalid_exact_evm_payload_authorization_valid_after", (h) => forgedPayment(h, alice, { validAfter: BigInt(Math.floor(Date.now() / 1000) + 3600) })],
-    ["insufficient funds", "invalid_exact_evm_insufficient_balance", (h, e) => forgedPayment(h, e.chain!.spareAccounts[0]!.privateKey as Hex)],
-    ["tampered accepted requirements (asset)", "no_matching_payment_requirements", async (h, e) => {
-      const p = await officialPayment(h, alice);
-      return { ...p, accepted: { ...p.accepted, asset: e.chain!.addresses.cardNft } };
-    }],
-    ["tampered accepted requirements (amount)", "no_matching_payment_requirements", async (h) => {
-      const p = await officialPayment(h, alice);
-      return { ...p, accepted: { ...p.accepted, amount: "1" } };
-    }],
+    [
+      "bad signature",
+      "invalid_exact_evm_signature",
+      (h, e) => forgedPayment(h, alice, { signerKey: e.chain!.endUsers[1]!.privateKey as Hex }),
+    ],
+    [
+      "wrong amount",
+      "invalid_exact_evm_payload_authorization_value_mismatch",
+      (h) => forgedPayment(h, alice, { value: 4_000_000n }),
+    ],
+    [
+      "wrong payTo",
+      "invalid_exact_evm_recipient_mismatch",
+      (h, e) => forgedPayment(h, alice, { to: e.chain!.endUsers[1]!.address as Hex }),
+    ],
+    [
+      "wrong asset (signed for another token)",
+      "invalid_exact_evm_signature",
+      (h, e) => forgedPayment(h, alice, { verifyingContract: e.chain!.addresses.cardNft }),
+    ],
+    [
+      "expired window",
+      "invalid_exact_evm_payload_authorization_valid_before",
+      (h) => forgedPayment(h, alice, { validBefore: BigInt(Math.floor(Date.now() / 1000) - 60) }),
+    ],
+    [
+      "not yet valid",
+      "invalid_exact_evm_payload_authorization_valid_after",
+      (h) => forgedPayment(h, alice, { validAfter: BigInt(Math.floor(Date.now() / 1000) + 3600) }),
+    ],
+    [
+      "insufficient funds",
+      "invalid_exact_evm_insufficient_balance",
+      (h, e) => forgedPayment(h, e.chain!.spareAccounts[0]!.privateKey as Hex),
+    ],
+    [
+      "tampered accepted requirements (asset)",
+      "no_matching_payment_requirements",
+      async (h, e) => {
+        const p = await officialPayment(h, alice);
+        return { ...p, accepted: { ...p.accepted, asset: e.chain!.addresses.cardNft } };
+      },
+    ],
+    [
+      "tampered accepted requirements (amount)",
+      "no_matching_payment_requirements",
+      async (h) => {
+        const p = await officialPayment(h, alice);
+        return { ...p, accepted: { ...p.accepted, amount: "1" } };
+      },
+    ],
   ];
 
   it.each(cases)("%s → %s", async (_what, reason, make) => {
@@ -199,7 +264,11 @@ describe("without the chain", () => {
   it("answers 503 chain_unavailable (amount still validated first)", async () => {
     const { api: plain, close: stop, emu: e } = await startEmulator();
     try {
-      expectError(await plain.post("/api/v1/credits/topup?usd=1").set("X-API-Key", e.key("demo")), 400, "invalid_amount");
+      expectError(
+        await plain.post("/api/v1/credits/topup?usd=1").set("X-API-Key", e.key("demo")),
+        400,
+        "invalid_amount",
+      );
       const res = await plain.post("/api/v1/credits/topup?usd=5").set("X-API-Key", e.key("demo")).expect(503);
       expect(res.body.error).toBe("chain_unavailable");
     } finally {

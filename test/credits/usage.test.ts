@@ -32,7 +32,13 @@ describe("GET /api/v1/account/usage", () => {
       free_credits_reset_at: "2026-02-01T00:00:00.000Z",
       rate_limit: { limit_per_min: 300, window_seconds: 60 },
     });
-    expect(res.body.data.plans.map((p: { name: string; available: boolean; status: string }) => [p.name, p.available, p.status])).toEqual([
+    expect(
+      res.body.data.plans.map((p: { name: string; available: boolean; status: string }) => [
+        p.name,
+        p.available,
+        p.status,
+      ]),
+    ).toEqual([
       ["Pay as you go", true, "available"],
       ["Starter", false, "coming_soon"],
       ["Growth", false, "coming_soon"],
@@ -95,14 +101,31 @@ describe("the OpenAPI document (from the route schemas)", () => {
   it("documents the top-up's usd query, its result and its 402 details, and the usage view", async () => {
     const doc = (await api.get("/_emulator/openapi.json").expect(200)).body;
     const topup = doc.paths["/api/v1/credits/topup"].post;
-    expect(topup.parameters).toEqual([expect.objectContaining({ name: "usd", in: "query", required: true, schema: expect.objectContaining({ type: "string", pattern: "^\\d{1,7}(\\.\\d{1,2})?$" }) })]);
+    expect(topup.parameters).toEqual([
+      expect.objectContaining({
+        name: "usd",
+        in: "query",
+        required: true,
+        schema: expect.objectContaining({ type: "string", pattern: "^\\d{1,7}(\\.\\d{1,2})?$" }),
+      }),
+    ]);
     const r402 = topup.responses["402"].content["application/json"].schema.allOf[1].properties;
     expect(r402.error.enum).toEqual(["insufficient_credits"]);
-    expect(r402.details.anyOf.map((d: { properties: { x402_error: { const: string } } }) => d.properties.x402_error.const)).toEqual(["payment_required", "payment_invalid", "payment_invalid"]);
-    expect(topup.responses["400"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual(["invalid_amount"]);
-    expect(topup.responses["503"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual(["chain_unavailable"]);
-    expect(Object.keys(topup.responses["200"].content["application/json"].schema.allOf[1].properties.data.properties)).toEqual(["credits_granted", "balance_credits", "usd", "tx_hash"]);
+    expect(
+      r402.details.anyOf.map((d: { properties: { x402_error: { const: string } } }) => d.properties.x402_error.const),
+    ).toEqual(["payment_required", "payment_invalid", "payment_invalid"]);
+    expect(topup.responses["400"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual([
+      "invalid_amount",
+    ]);
+    expect(topup.responses["503"].content["application/json"].schema.allOf[1].properties.error.enum).toEqual([
+      "chain_unavailable",
+    ]);
+    expect(
+      Object.keys(topup.responses["200"].content["application/json"].schema.allOf[1].properties.data.properties),
+    ).toEqual(["credits_granted", "balance_credits", "usd", "tx_hash"]);
     const usageOp = doc.paths["/api/v1/account/usage"].get;
-    expect(usageOp.responses["200"].content["application/json"].schema.allOf[1].properties.data.required).toEqual(expect.arrayContaining(["balance", "plan", "month_to_date_usage"]));
+    expect(usageOp.responses["200"].content["application/json"].schema.allOf[1].properties.data.required).toEqual(
+      expect.arrayContaining(["balance", "plan", "month_to_date_usage"]),
+    );
   });
 });

@@ -13,7 +13,10 @@ import { transferWithAuthorizationTypes as transferTypes } from "../../chain/ind
 
 export { transferTypes };
 
-export function requirementsOf(header: string): { required: ReturnType<typeof decodePaymentRequiredHeader>; req: PaymentRequirements } {
+export function requirementsOf(header: string): {
+  required: ReturnType<typeof decodePaymentRequiredHeader>;
+  req: PaymentRequirements;
+} {
   const required = decodePaymentRequiredHeader(header);
   return { required, req: required.accepts[0]! };
 }
@@ -56,11 +59,18 @@ export async function forgedPayment(header: string, payerKey: Hex, o: AuthOverri
     nonce: o.nonce ?? (`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}` as Hex),
   };
   const signature = await signer.signTypedData({
-    domain: { name: "USD Coin", version: "2", chainId: Number(req.network.split(":")[1]), verifyingContract: o.verifyingContract ?? (req.asset as Hex) },
+    domain: {
+      name: "USD Coin",
+      version: "2",
+      chainId: Number(req.network.split(":")[1]),
+      verifyingContract: o.verifyingContract ?? (req.asset as Hex),
+    },
     types: transferTypes,
     primaryType: "TransferWithAuthorization",
     message: authorization,
   });
-  const wire = Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v]));
+  const wire = Object.fromEntries(
+    Object.entries(authorization).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v]),
+  );
   return { x402Version: 2, resource: required.resource, accepted: req, payload: { authorization: wire, signature } };
 }

@@ -5,12 +5,20 @@ import { cardIndex, catalogFor } from "./catalog.ts";
 describe.each([1, 2024])("catalog fixtures: anchors (seed %i)", (seed) => {
   const catalog = catalogFor(seed, "default");
   const cards = cardIndex(catalog);
-  const expansion = (game: string, id: string) => catalog.expansions.find((e) => e.game === game && e.expansion.id === id);
+  const expansion = (game: string, id: string) =>
+    catalog.expansions.find((e) => e.game === game && e.expansion.id === id);
 
   it("Base set and 151 expansions", () => {
     const base = expansion("pokemon", "base1")!;
     expect(base.listed).toBe(true);
-    expect(base.expansion).toMatchObject({ name: "Base", release_date: "1999/01/09", series: "Base", total: 102, printed_total: 102, language_code: "en" });
+    expect(base.expansion).toMatchObject({
+      name: "Base",
+      release_date: "1999/01/09",
+      series: "Base",
+      total: 102,
+      printed_total: 102,
+      language_code: "en",
+    });
     expect(base.card_count).toEqual({ total: 102, official: 102 });
     const sv151 = expansion("pokemon", "sv3pt5")!;
     expect(sv151.expansion).toMatchObject({ name: "151", release_date: "2023/09/22", series: "Scarlet & Violet" });
@@ -51,11 +59,21 @@ describe.each([1, 2024])("catalog fixtures: anchors (seed %i)", (seed) => {
   it("other Base set anchors", () => {
     expect(cards.get("base1-2")!.card).toMatchObject({ name: "Blastoise", types: ["Water"], hp: "100" });
     expect(cards.get("base1-15")!.card).toMatchObject({ name: "Venusaur", types: ["Grass"], hp: "100" });
-    expect(cards.get("base1-58")!.card).toMatchObject({ name: "Pikachu", types: ["Lightning"], hp: "40", rarity: "Common" });
+    expect(cards.get("base1-58")!.card).toMatchObject({
+      name: "Pikachu",
+      types: ["Lightning"],
+      hp: "40",
+      rarity: "Common",
+    });
   });
 
   it("sv3pt5-6 Charizard ex and swsh7-215 Umbreon VMAX", () => {
-    expect(cards.get("sv3pt5-6")!.card).toMatchObject({ name: "Charizard ex", subtypes: ["Stage 2", "ex"], hp: "330", printed_number: "006/165" });
+    expect(cards.get("sv3pt5-6")!.card).toMatchObject({
+      name: "Charizard ex",
+      subtypes: ["Stage 2", "ex"],
+      hp: "330",
+      printed_number: "006/165",
+    });
     const umbreon = cards.get("swsh7-215")!;
     expect(umbreon.card).toMatchObject({ name: "Umbreon VMAX", types: ["Darkness"] });
     expect(umbreon.pricing!.market).toBe(1450);
@@ -63,7 +81,16 @@ describe.each([1, 2024])("catalog fixtures: anchors (seed %i)", (seed) => {
 
   it("One Piece Nami and its alternate art", () => {
     const nami = cards.get("OP01-016")!;
-    expect(nami.card).toMatchObject({ name: "Nami", type: "Character", colors: ["Red"], cost: "1", power: "2000", counter: "1000", code: "OP01-016", number: "016" });
+    expect(nami.card).toMatchObject({
+      name: "Nami",
+      type: "Character",
+      colors: ["Red"],
+      cost: "1",
+      power: "2000",
+      counter: "1000",
+      code: "OP01-016",
+      number: "016",
+    });
     expect(nami.is_variant).toBe(false);
     const alt = cards.get("OP01-016vaa")!;
     expect(alt.is_variant).toBe(true);

@@ -50,7 +50,10 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
       p.check(img.small === `${IMAGE_HOST}/${game}/${card.id}/small.png`, () => `${card.id}: small url ${img.small}`);
       p.check(img.large === `${IMAGE_HOST}/${game}/${card.id}/large.png`, () => `${card.id}: large url ${img.large}`);
       p.check(card.variants.length === 1 && variantNames.has(card.variants[0].name), () => `${card.id}: variants`);
-      p.check(JSON.stringify(card.variants[0].images) === JSON.stringify(card.images), () => `${card.id}: variant images`);
+      p.check(
+        JSON.stringify(card.variants[0].images) === JSON.stringify(card.images),
+        () => `${card.id}: variant images`,
+      );
     }
     expect(p.list).toEqual([]);
   });
@@ -58,13 +61,19 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
   it("language codes are valid per game and match the expansion", () => {
     const p = problems();
     for (const { game, card } of catalog.cards) {
-      p.check(GAME_LANGUAGES[game].includes(card.language_code), () => `${card.id}: ${card.language_code} not printed for ${game}`);
+      p.check(
+        GAME_LANGUAGES[game].includes(card.language_code),
+        () => `${card.id}: ${card.language_code} not printed for ${game}`,
+      );
       p.check(card.language === LANGUAGE_NAMES[card.language_code], () => `${card.id}: language ${card.language}`);
       p.check(card.expansion.language_code === card.language_code, () => `${card.id}: expansion language`);
     }
     for (const e of catalog.expansions) {
       p.check(GAME_LANGUAGES[e.game].includes(e.expansion.language_code), () => `${e.expansion.id}: language`);
-      p.check(e.expansion.language_code === "en" || !!e.expansion.translation?.en.name, () => `${e.expansion.id}: translation`);
+      p.check(
+        e.expansion.language_code === "en" || !!e.expansion.translation?.en.name,
+        () => `${e.expansion.id}: translation`,
+      );
     }
     expect(p.list).toEqual([]);
   });
@@ -92,13 +101,22 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
         }
       }
       if (game === "onepiece") {
-        p.check(["Leader", "Character", "Event", "Stage", "DON!!"].includes(card.type ?? ""), () => `${id}: type ${card.type}`);
+        p.check(
+          ["Leader", "Character", "Event", "Stage", "DON!!"].includes(card.type ?? ""),
+          () => `${id}: type ${card.type}`,
+        );
         p.check(card.supertype === undefined, () => `${id}: supertype`);
         p.check(card.block === undefined || ["1", "2", "3", "4", "5", "X"].includes(card.block), () => `${id}: block`);
-        if (card.type === "Leader") p.check(/^[1-9]\d*$/.test(card.life ?? "") && card.cost === undefined, () => `${id}: leader life/cost`);
+        if (card.type === "Leader")
+          p.check(/^[1-9]\d*$/.test(card.life ?? "") && card.cost === undefined, () => `${id}: leader life/cost`);
         else p.check(card.life === undefined, () => `${id}: life on non-leader`);
-        if (card.type === "Character") p.check(card.cost !== undefined && card.power !== undefined, () => `${id}: character cost/power`);
-        for (const k of ["cost", "power", "counter", "life"] as const) p.check(card[k] === undefined || /^\d+$/.test(card[k]), () => `${id}: ${k} ${card[k]} is not a string of digits`);
+        if (card.type === "Character")
+          p.check(card.cost !== undefined && card.power !== undefined, () => `${id}: character cost/power`);
+        for (const k of ["cost", "power", "counter", "life"] as const)
+          p.check(
+            card[k] === undefined || /^\d+$/.test(card[k]),
+            () => `${id}: ${k} ${card[k]} is not a string of digits`,
+          );
       }
       if (game === "azuki") p.check(card.tcgplayer_id === null, () => `${id}: azuki tcgplayer_id`);
     }
@@ -125,8 +143,12 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
       base.set(key, (base.get(key) ?? 0) + 1);
     }
     expect([...base.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    const codes = new Set(catalog.cards.filter((c) => !c.is_variant).map((c) => `${c.game}:${c.card.code}:${c.card.language_code}`));
-    const orphans = catalog.cards.filter((c) => c.is_variant && !codes.has(`${c.game}:${c.card.code}:${c.card.language_code}`));
+    const codes = new Set(
+      catalog.cards.filter((c) => !c.is_variant).map((c) => `${c.game}:${c.card.code}:${c.card.language_code}`),
+    );
+    const orphans = catalog.cards.filter(
+      (c) => c.is_variant && !codes.has(`${c.game}:${c.card.code}:${c.card.language_code}`),
+    );
     expect(orphans.map((c) => c.card.id)).toEqual([]);
     const multiLanguage = new Map<string, Set<string>>();
     for (const c of catalog.cards) {
@@ -144,14 +166,20 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
     for (let i = 1; i < exps.length; i++) {
       const [a, b] = [exps[i - 1], exps[i]];
       const [ga, gb] = [games.indexOf(a.game), games.indexOf(b.game)];
-      p.check(ga < gb || (ga === gb && a.expansion.release_date! <= b.expansion.release_date!), () => `${a.expansion.id} before ${b.expansion.id}`);
+      p.check(
+        ga < gb || (ga === gb && a.expansion.release_date! <= b.expansion.release_date!),
+        () => `${a.expansion.id} before ${b.expansion.id}`,
+      );
     }
     const position = new Map(exps.map((e, i) => [`${e.game}:${e.expansion.id}`, i]));
     for (let i = 1; i < catalog.cards.length; i++) {
       const [a, b] = [catalog.cards[i - 1], catalog.cards[i]];
       const pa = position.get(`${a.game}:${a.card.expansion.id}`)!;
       const pb = position.get(`${b.game}:${b.card.expansion.id}`)!;
-      p.check(pa < pb || (pa === pb && compareNumbers(a.card.number, b.card.number) <= 0), () => `${a.card.id} before ${b.card.id}`);
+      p.check(
+        pa < pb || (pa === pb && compareNumbers(a.card.number, b.card.number) <= 0),
+        () => `${a.card.id} before ${b.card.id}`,
+      );
     }
     expect(p.list).toEqual([]);
   });
@@ -165,11 +193,20 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
     }
     for (const e of catalog.expansions) {
       const key = `${e.game}:${e.expansion.id}`;
-      p.check(base.get(key) === e.expansion.total, () => `${key}: ${base.get(key)} base rows vs total ${e.expansion.total}`);
-      p.check(e.card_count.total === e.expansion.total && e.card_count.official <= e.card_count.total, () => `${key}: card_count`);
+      p.check(
+        base.get(key) === e.expansion.total,
+        () => `${key}: ${base.get(key)} base rows vs total ${e.expansion.total}`,
+      );
+      p.check(
+        e.card_count.total === e.expansion.total && e.card_count.official <= e.card_count.total,
+        () => `${key}: card_count`,
+      );
       p.check(DATE.test(e.expansion.release_date ?? ""), () => `${key}: release_date`);
       p.check(e.expansion.logo === `${IMAGE_HOST}/${e.game}/sets/${e.expansion.id}/logo.png`, () => `${key}: logo`);
-      p.check(e.expansion.symbol === `${IMAGE_HOST}/${e.game}/sets/${e.expansion.id}/symbol.png`, () => `${key}: symbol`);
+      p.check(
+        e.expansion.symbol === `${IMAGE_HOST}/${e.game}/sets/${e.expansion.id}/symbol.png`,
+        () => `${key}: symbol`,
+      );
     }
     const byKey = new Map(catalog.expansions.map((e) => [`${e.game}:${e.expansion.id}`, JSON.stringify(e.expansion)]));
     const seen = new Set<string>();
@@ -177,7 +214,10 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
       const key = `${rec.game}:${rec.card.expansion.id}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      p.check(byKey.get(key) === JSON.stringify(rec.card.expansion), () => `${key}: inline expansion differs from record`);
+      p.check(
+        byKey.get(key) === JSON.stringify(rec.card.expansion),
+        () => `${key}: inline expansion differs from record`,
+      );
     }
     expect(p.list).toEqual([]);
     expect(catalog.expansions.filter((e) => !e.listed).length).toBeGreaterThanOrEqual(3);
@@ -187,35 +227,54 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
     const p = problems();
     for (const { card, pricing } of catalog.cards) {
       const at = card.market_updated_at;
-      p.check(typeof at === "string" && ISO.test(at) && Date.parse(at) <= REF, () => `${card.id}: market_updated_at ${at}`);
-      if (pricing?.market_updated_at !== undefined) p.check(at === pricing.market_updated_at, () => `${card.id}: differs from pricing`);
+      p.check(
+        typeof at === "string" && ISO.test(at) && Date.parse(at) <= REF,
+        () => `${card.id}: market_updated_at ${at}`,
+      );
+      if (pricing?.market_updated_at !== undefined)
+        p.check(at === pricing.market_updated_at, () => `${card.id}: differs from pricing`);
     }
     expect(p.list).toEqual([]);
   });
 
-    it("card pricing shapes", () => {
+  it("card pricing shapes", () => {
     const p = problems();
     const ladder = "NM,LP,MP,HP,DMG";
     for (const { card, pricing } of catalog.cards) {
       if (!pricing) continue;
       const id = card.id;
       p.check(pricing.currency === "USD" && "market" in pricing && "graded" in pricing, () => `${id}: required keys`);
-      p.check(pricing.market === null || (pricing.market > 0 && cents(pricing.market)), () => `${id}: market ${pricing.market}`);
+      p.check(
+        pricing.market === null || (pricing.market > 0 && cents(pricing.market)),
+        () => `${id}: market ${pricing.market}`,
+      );
       if (pricing.market_updated_at) {
-        p.check(ISO.test(pricing.market_updated_at) && Date.parse(pricing.market_updated_at) <= REF, () => `${id}: market_updated_at`);
+        p.check(
+          ISO.test(pricing.market_updated_at) && Date.parse(pricing.market_updated_at) <= REF,
+          () => `${id}: market_updated_at`,
+        );
       }
       p.check(!pricing.trend_7d || ["up", "down", "flat"].includes(pricing.trend_7d.direction), () => `${id}: trend`);
       if (pricing.conditions) {
         p.check(pricing.conditions.map((c) => c.condition).join(",") === ladder, () => `${id}: condition ladder`);
         for (let i = 1; i < pricing.conditions.length; i++) {
-          p.check(pricing.conditions[i].price < pricing.conditions[i - 1].price, () => `${id}: conditions not descending`);
+          p.check(
+            pricing.conditions[i].price < pricing.conditions[i - 1].price,
+            () => `${id}: conditions not descending`,
+          );
         }
       }
       for (const g of pricing.graded) {
         p.check(["PSA", "BGS", "CGC"].includes(g.company), () => `${id}: company`);
-        p.check(["low", "med", "high"].includes(g.confidence) && ["sold", "blended", "feed"].includes(g.value_kind), () => `${id}: graded enums`);
+        p.check(
+          ["low", "med", "high"].includes(g.confidence) && ["sold", "blended", "feed"].includes(g.value_kind),
+          () => `${id}: graded enums`,
+        );
         p.check("low" in g && "high" in g, () => `${id}: low/high keys must be present`);
-        p.check(g.low === null || g.high === null || (g.low <= g.value && g.value <= g.high), () => `${id}: graded range`);
+        p.check(
+          g.low === null || g.high === null || (g.low <= g.value && g.value <= g.high),
+          () => `${id}: graded range`,
+        );
         p.check(!g.last_sold_at || Date.parse(g.last_sold_at) <= REF, () => `${id}: last_sold_at`);
       }
     }
@@ -229,18 +288,30 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
     const p = problems();
     for (const { game, product, pricing } of catalog.sealed) {
       const id = product.id;
-      p.check((SEALED_PRODUCT_TYPES as readonly string[]).includes(product.product_type ?? ""), () => `${id}: product_type`);
-      p.check(product.images.length === 1 && product.images[0].medium === product.images[0].large, () => `${id}: images`);
+      p.check(
+        (SEALED_PRODUCT_TYPES as readonly string[]).includes(product.product_type ?? ""),
+        () => `${id}: product_type`,
+      );
+      p.check(
+        product.images.length === 1 && product.images[0].medium === product.images[0].large,
+        () => `${id}: images`,
+      );
       p.check(product.release_date === product.expansion.release_date, () => `${id}: release_date`);
       p.check(GAME_LANGUAGES[game].includes(product.language_code), () => `${id}: language`);
       if (game === "azuki") {
-        p.check((product.msrp ?? 0) > 0 && pricing?.market === null && pricing.history === undefined, () => `${id}: azuki msrp/market`);
+        p.check(
+          (product.msrp ?? 0) > 0 && pricing?.market === null && pricing.history === undefined,
+          () => `${id}: azuki msrp/market`,
+        );
         continue;
       }
       p.check(product.msrp === undefined, () => `${id}: msrp on a market-priced product`);
       if (!pricing) continue;
       p.check(pricing.currency === "USD" && pricing.market !== null && cents(pricing.market), () => `${id}: market`);
-      p.check(JSON.stringify(pricing.conditions) === JSON.stringify([{ condition: "sealed", price: pricing.market }]), () => `${id}: conditions`);
+      p.check(
+        JSON.stringify(pricing.conditions) === JSON.stringify([{ condition: "sealed", price: pricing.market }]),
+        () => `${id}: conditions`,
+      );
       if (pricing.is_on_sale) p.check((pricing.sale_price ?? Infinity) < pricing.market!, () => `${id}: sale_price`);
       else p.check(pricing.sale_price === undefined, () => `${id}: sale_price without sale`);
       if (pricing.history) {
@@ -261,7 +332,10 @@ describe.each(["default", "large"] as const)("catalog fixtures: shapes (%s)", (s
     for (const cert of catalog.certs) {
       const card = cards.get(cert.card_id);
       p.check(card !== undefined && card.game === cert.game, () => `${cert.cert_number}: card ${cert.card_id}`);
-      p.check(cert.provider === "PSA" ? /^\d{8,9}$/.test(cert.cert_number) : /^\d{10}$/.test(cert.cert_number), () => `${cert.provider} ${cert.cert_number}`);
+      p.check(
+        cert.provider === "PSA" ? /^\d{8,9}$/.test(cert.cert_number) : /^\d{10}$/.test(cert.cert_number),
+        () => `${cert.provider} ${cert.cert_number}`,
+      );
       p.check(ISO.test(cert.graded_at) && Date.parse(cert.graded_at) <= REF, () => `${cert.cert_number}: graded_at`);
       p.check(cert.population > 0 && cert.population_higher >= 0, () => `${cert.cert_number}: population`);
       const key = `${cert.card_id}:${cert.provider}:${cert.grade}`;

@@ -5,7 +5,8 @@ import { timedBuild } from "./catalog.ts";
 function counts(size: "default" | "large", seed: number) {
   const { catalog, ms } = timedBuild(seed, size);
   const by: Record<string, number> = {};
-  for (const c of catalog.cards) by[`${c.game}:${c.card.language_code}`] = (by[`${c.game}:${c.card.language_code}`] ?? 0) + 1;
+  for (const c of catalog.cards)
+    by[`${c.game}:${c.card.language_code}`] = (by[`${c.game}:${c.card.language_code}`] ?? 0) + 1;
   const game = (g: string) => catalog.cards.filter((c) => c.game === g).length;
   console.log(
     `[catalog ${size}] build ${ms.toFixed(0)} ms; ${catalog.cards.length} cards ${JSON.stringify(by)}; ` +
@@ -20,7 +21,8 @@ describe("catalog fixtures: sizes", () => {
     expect(catalog.size).toBe("default");
     expect(catalog.cards.length).toBeGreaterThanOrEqual(1500);
     expect(catalog.cards.length).toBeLessThanOrEqual(3000);
-    for (const key of ["pokemon:en", "pokemon:ja", "pokemon:zh", "onepiece:en", "onepiece:ja", "azuki:en"]) expect(by[key], key).toBeGreaterThan(0);
+    for (const key of ["pokemon:en", "pokemon:ja", "pokemon:zh", "onepiece:en", "onepiece:ja", "azuki:en"])
+      expect(by[key], key).toBeGreaterThan(0);
     expect(catalog.certs.length).toBe(CERT_COUNTS.default);
     expect(catalog.sealed.length).toBeGreaterThan(30);
   });
@@ -33,7 +35,9 @@ describe("catalog fixtures: sizes", () => {
     expect(game("onepiece")).toBeGreaterThan(4_500);
     expect(catalog.cards.length).toBeGreaterThan(38_000);
     expect(catalog.cards.length).toBeLessThan(52_000);
-    expect(catalog.expansions.filter((e) => e.game === "pokemon" && e.expansion.language_code === "en").length).toBeGreaterThan(140);
+    expect(
+      catalog.expansions.filter((e) => e.game === "pokemon" && e.expansion.language_code === "en").length,
+    ).toBeGreaterThan(140);
     expect(catalog.certs.length).toBe(CERT_COUNTS.large);
     expect(catalog.sealed.length).toBeGreaterThan(1000);
   });

@@ -11,42 +11,55 @@ let close: () => Promise<void>;
 beforeAll(async () => ({ emu, close } = await startEmulator()));
 afterAll(() => close());
 
-function send(path: string, opts: { declared?: number; chunks: number; chunkBytes: number; thenStall?: boolean; key?: string }) {
+function send(
+  path: string,
+  opts: { declared?: number; chunks: number; chunkBytes: number; thenStall?: boolean; key?: string },
+) {
   const url = new URL(path, emu.url);
-  return new Promise<{ status: number; body: { error?: string; details?: { max_bytes?: number } }; sentBytes: number }>((resolve, reject) => {
-    const headers: Record<string, string | number> = { "content-type": "application/json", "x-api-key": opts.key ?? emu.key("demo") };
-    if (opts.declared !== undefined) headers["content-length"] = opts.declared;
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers });
-    let sent = 0;
-    let answered = false;
-    req.on("response", (res) => {
-      answered = true;
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d.toString()));
-      res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), sentBytes: sent });
-        req.destroy();
+  return new Promise<{ status: number; body: { error?: string; details?: { max_bytes?: number } }; sentBytes: number }>(
+    (resolve, reject) => {
+      const headers: Record<string, string | number> = {
+        "content-type": "application/json",
+        "x-api-key": opts.key ?? emu.key("demo"),
+      };
+      if (opts.declared !== undefined) headers["content-length"] = opts.declared;
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers });
+      let sent = 0;
+      let answered = false;
+      req.on("response", (res) => {
+        answered = true;
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d.toString()));
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), sentBytes: sent });
+          req.destroy();
+        });
       });
-    });
-    req.on("error", (e) => (answered ? undefined : reject(e)));
-    req.flushHeaders();
-    const chunk = Buffer.alloc(opts.chunkBytes, 0x20);
-    let i = 0;
-    const pump = () => {
-      while (!answered && i < opts.chunks) {
-        i++;
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", pump);
-      }
-      if (!answered && !opts.thenStall) req.end();
-    };
-    pump();
-  });
+      req.on("error", (e) => (answered ? undefined : reject(e)));
+      req.flushHeaders();
+      const chunk = Buffer.alloc(opts.chunkBytes, 0x20);
+      let i = 0;
+      const pump = () => {
+        while (!answered && i < opts.chunks) {
+          i++;
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once("drain", pump);
+        }
+        if (!answered && !opts.thenStall) req.end();
+      };
+      pump();
+    },
+  );
 }
 
 describe("request body limit", () => {
   it(`a declared Content-Length over ${MAX_JSON_BODY_BYTES} bytes → 413 payload_too_large before the body is sent`, async () => {
-    const res = await send("/api/v1/webhooks", { declared: 20 * 1024 * 1024, chunks: 0, chunkBytes: 1, thenStall: true });
+    const res = await send("/api/v1/webhooks", {
+      declared: 20 * 1024 * 1024,
+      chunks: 0,
+      chunkBytes: 1,
+      thenStall: true,
+    });
     expect(res.status).toBe(413);
     expect(res.body.error).toBe("payload_too_large");
     expect(res.body.details?.max_bytes).toBe(MAX_JSON_BODY_BYTES);
@@ -61,8 +74,16 @@ describe("request body limit", () => {
   });
 
   it("a body at the limit is read and judged on its content", async () => {
-    const text = JSON.stringify({ url: "https://example.com/hook", event_types: ["purchase.fulfilled"], pad: "x".repeat(MAX_JSON_BODY_BYTES - 200) });
-    const res = await fetch(new URL("/api/v1/webhooks", emu.url), { method: "POST", headers: { "content-type": "application/json", "x-api-key": emu.key("demo") }, body: text });
+    const text = JSON.stringify({
+      url: "https://example.com/hook",
+      event_types: ["purchase.fulfilled"],
+      pad: "x".repeat(MAX_JSON_BODY_BYTES - 200),
+    });
+    const res = await fetch(new URL("/api/v1/webhooks", emu.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": emu.key("demo") },
+      body: text,
+    });
     expect(text.length).toBeLessThanOrEqual(MAX_JSON_BODY_BYTES);
     expect(res.status).not.toBe(413);
   });

@@ -23,13 +23,32 @@ describe("Host check (DNS rebinding)", () => {
     }
     // A write never reaches the handler: state is unchanged.
     const before = await balance(api, emu.key("demo"));
-    expectError(await api.post("/_emulator/credits/" + emu.key("demo")).set("Host", "evil.example").send({ credits: 5 }), 403, "host_not_allowed");
-    expectError(await api.put("/_emulator/state").set("Host", "rebind.attacker.test:4010").send({}), 403, "host_not_allowed");
+    expectError(
+      await api
+        .post("/_emulator/credits/" + emu.key("demo"))
+        .set("Host", "evil.example")
+        .send({ credits: 5 }),
+      403,
+      "host_not_allowed",
+    );
+    expectError(
+      await api.put("/_emulator/state").set("Host", "rebind.attacker.test:4010").send({}),
+      403,
+      "host_not_allowed",
+    );
     expect(await balance(api, emu.key("demo"))).toBe(before);
   });
 
   it("answers loopback names and IP literals, whatever the port", async () => {
-    for (const host of ["localhost:4010", "LOCALHOST", "app.localhost:4010", "127.0.0.1:4010", "127.8.9.10", "[::1]:4010", "localhost."]) {
+    for (const host of [
+      "localhost:4010",
+      "LOCALHOST",
+      "app.localhost:4010",
+      "127.0.0.1:4010",
+      "127.8.9.10",
+      "[::1]:4010",
+      "localhost.",
+    ]) {
       const res = await api.get("/_emulator/health").set("Host", host);
       expect({ host, status: res.status, ok: res.body.success }).toEqual({ host, status: 200, ok: true });
     }
@@ -52,7 +71,9 @@ describe("Host check (DNS rebinding)", () => {
   });
 
   it("in-process calls route whatever origin the app under test uses", async () => {
-    const res = await emu.fetch(new Request(`https://api.example.com${CARD}`, { headers: { "X-API-Key": emu.key("demo") } }));
+    const res = await emu.fetch(
+      new Request(`https://api.example.com${CARD}`, { headers: { "X-API-Key": emu.key("demo") } }),
+    );
     expect(res.status).toBe(200);
     expect(((await res.json()) as { data: { id: string } }).data.id).toBe("base1-4");
   });
@@ -71,11 +92,28 @@ describe("control-plane writes are JSON and same-origin (CSRF)", () => {
     const keysBefore = (await api.get("/_emulator/keys").expect(200)).body.data.keys.length;
     const now = emu.clock.now();
     for (const [method, path, body] of writes)
-      for (const type of ["application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
-        const res = await api[method as "post"](path).set("Origin", evil).set("Content-Type", type).send(JSON.stringify(body));
-        expect(String(expectError(res, 403, "cross_origin_request", `${method} ${path} ${type}`).message)).toContain(evil);
+      for (const type of [
+        "application/json",
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+      ]) {
+        const res = await api[method as "post"](path)
+          .set("Origin", evil)
+          .set("Content-Type", type)
+          .send(JSON.stringify(body));
+        expect(String(expectError(res, 403, "cross_origin_request", `${method} ${path} ${type}`).message)).toContain(
+          evil,
+        );
       }
-    expectError(await api.post(`/_emulator/credits/${emu.key("demo")}`).set("Origin", "null").send({ credits: 9 }), 403, "cross_origin_request");
+    expectError(
+      await api
+        .post(`/_emulator/credits/${emu.key("demo")}`)
+        .set("Origin", "null")
+        .send({ credits: 9 }),
+      403,
+      "cross_origin_request",
+    );
     // Browsers that strip Origin still say where the request came from.
     expectError(await api.post("/_emulator/reset").set("Sec-Fetch-Site", "cross-site"), 403, "cross_origin_request");
     expectError(await api.post("/_emulator/reset").set("Sec-Fetch-Site", "same-site"), 403, "cross_origin_request");
@@ -85,8 +123,16 @@ describe("control-plane writes are JSON and same-origin (CSRF)", () => {
 
   it("refuses a body that is not declared JSON, even without an Origin", async () => {
     const before = await balance(api, emu.key("demo"));
-    for (const type of ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
-      const res = await api.post(`/_emulator/credits/${emu.key("demo")}`).set("Content-Type", type).send(JSON.stringify({ credits: 7 }));
+    for (const type of [
+      "text/plain",
+      "text/plain;charset=UTF-8",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+    ]) {
+      const res = await api
+        .post(`/_emulator/credits/${emu.key("demo")}`)
+        .set("Content-Type", type)
+        .send(JSON.stringify({ credits: 7 }));
       expect(String(expectError(res, 415, "unsupported_media_type", type).message)).toContain("application/json");
     }
     // An empty text/plain form is still a form.
@@ -96,11 +142,18 @@ describe("control-plane writes are JSON and same-origin (CSRF)", () => {
 
   it("accepts its own origin, JSON, and scripts that send no Origin (curl -X POST with no body)", async () => {
     const origin = emu.url;
-    const own = await api.post(`/_emulator/credits/${emu.key("demo")}`).set("Origin", origin).set("Sec-Fetch-Site", "same-origin").send({ credits: 3 });
+    const own = await api
+      .post(`/_emulator/credits/${emu.key("demo")}`)
+      .set("Origin", origin)
+      .set("Sec-Fetch-Site", "same-origin")
+      .send({ credits: 3 });
     expect(own.status).toBe(200);
     expect(own.body.data.purchased_credits).toBeGreaterThanOrEqual(3);
     const t = emu.clock.now();
-    const charset = await api.post("/_emulator/clock/advance").set("Content-Type", "application/json; charset=utf-8").send(JSON.stringify({ ms: 10 }));
+    const charset = await api
+      .post("/_emulator/clock/advance")
+      .set("Content-Type", "application/json; charset=utf-8")
+      .send(JSON.stringify({ ms: 10 }));
     expect({ status: charset.status, now: charset.body.data.now_ms }).toEqual({ status: 200, now: t + 10 });
     expect((await api.post("/_emulator/snapshot").set("Sec-Fetch-Site", "none")).status).toBe(201);
     expect((await api.post("/_emulator/snapshot")).status).toBe(201);

@@ -25,7 +25,13 @@ const get = async (e: Emulator, path: string) => {
 
 describe("the reused search answer", () => {
   it("is byte for byte what a fresh emulator answers, for each game and page, asked once or many times", async () => {
-    const paths = ["/api/v1/pokemon/cards?page_size=20", "/api/v1/onepiece/cards?page_size=20", "/api/v1/pokemon/cards?page_size=20&page=2", "/api/v1/pokemon/cards?q=name:char*&page_size=5", "/api/v1/pokemon/sealed?page_size=3"];
+    const paths = [
+      "/api/v1/pokemon/cards?page_size=20",
+      "/api/v1/onepiece/cards?page_size=20",
+      "/api/v1/pokemon/cards?page_size=20&page=2",
+      "/api/v1/pokemon/cards?q=name:char*&page_size=5",
+      "/api/v1/pokemon/sealed?page_size=3",
+    ];
     for (const p of paths) {
       const first = await get(emu, p);
       expect(await get(emu, p), p).toBe(first);
@@ -42,7 +48,11 @@ describe("the reused search answer", () => {
   it("is not changed by a deviation applied to an earlier answer", async () => {
     const path = "/api/v1/pokemon/cards?page_size=20";
     const clean = await get(emu, path);
-    await emu.fetch("/_emulator/deviations", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "catalog_no_total_count" }) });
+    await emu.fetch("/_emulator/deviations", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "catalog_no_total_count" }),
+    });
     const deviated = await get(emu, path);
     expect(JSON.parse(deviated).total_count).toBeUndefined();
     await emu.fetch("/_emulator/deviations", { method: "DELETE" });

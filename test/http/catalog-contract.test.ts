@@ -31,15 +31,20 @@ const SDK_IDS: Record<string, string> = {
 describe("Card Data operations come from the contract", () => {
   it("every catalog route serves a contract operation listed in OPERATIONS", () => {
     const declared = new Set(contract.OPERATIONS);
-    const unserved = catalogRoutes.filter((r) => !r.operation || !declared.has(r.operation)).map((r) => `${r.method} ${r.path}`);
+    const unserved = catalogRoutes
+      .filter((r) => !r.operation || !declared.has(r.operation))
+      .map((r) => `${r.method} ${r.path}`);
     expect(unserved).toEqual([]);
     expect(catalogRoutes).toHaveLength(14);
   });
 
   it("the OpenAPI document names each operation by the SDK's method, every id unique", async () => {
-    const doc = (await (await emu.fetch("/_emulator/openapi.json")).json()) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const doc = (await (await emu.fetch("/_emulator/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     const ids: Record<string, string> = {};
-    for (const [path, ops] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(ops)) ids[`${method.toUpperCase()} ${path}`] = op.operationId;
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops)) ids[`${method.toUpperCase()} ${path}`] = op.operationId;
     for (const [route, id] of Object.entries(SDK_IDS)) expect(ids[route], route).toBe(id);
     expect(ids["POST /api/v1/grading/certs/batch"]).toBe("grading.certs.batchPost");
     const all = Object.values(ids);
@@ -67,10 +72,18 @@ describe("vision candidates carry the contract's Card", () => {
   });
 
   it("a candidate card missing a field the catalog always sends is outside the schema", async () => {
-    const res = await api.post("/api/v1/vision/identify").set("X-API-Key", key).send({ image_url: "https://images.emulator.test/pokemon/base1-4/large.png" }).expect(200);
+    const res = await api
+      .post("/api/v1/vision/identify")
+      .set("X-API-Key", key)
+      .send({ image_url: "https://images.emulator.test/pokemon/base1-4/large.png" })
+      .expect(200);
     const data = res.body.data as { match: { card: Obj }; candidates: { card: Obj }[] };
     const { images: _images, ...card } = data.match.card;
-    const broken = { ...data, match: { ...data.match, card }, candidates: data.candidates.map((c, i) => (i === 0 ? { ...c, card } : c)) };
+    const broken = {
+      ...data,
+      match: { ...data.match, card },
+      candidates: data.candidates.map((c, i) => (i === 0 ? { ...c, card } : c)),
+    };
     expect(responseProblem(contract.VISION.identify.schema, 200, broken)).toMatch(/images/);
   });
 });

@@ -8,9 +8,23 @@ import { MAX_OFFSET } from "../../emulator/pipeline/pagination.ts";
 import { parsePart, z } from "../../emulator/pipeline/schema.ts";
 import { catalogRoutes } from "../../emulator/areas/catalog/routes.ts";
 import { catalogPage } from "../../emulator/areas/catalog/paging.ts";
-import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "../../emulator/areas/catalog/format.ts";
+import {
+  cardWire,
+  certWire,
+  fullCardPricing,
+  fullSealedPricing,
+  sealedWire,
+} from "../../emulator/areas/catalog/format.ts";
 import { QUERIES } from "../../emulator/areas/catalog/parse.ts";
-import { CardBase, Card, GradedCert, Expansion, CardPricing, SealedPricing, SealedProduct } from "../../contract/index.ts";
+import {
+  CardBase,
+  Card,
+  GradedCert,
+  Expansion,
+  CardPricing,
+  SealedPricing,
+  SealedProduct,
+} from "../../contract/index.ts";
 
 // The Card Data route schemas: they describe every record the catalog serves
 // (all three games), each query field answers its own code in the order the
@@ -21,11 +35,17 @@ let close: () => Promise<void>;
 let key: string;
 beforeAll(async () => {
   ({ api, close } = await startEmulator({ ipRateLimitPerMin: 100_000 }));
-  key = (await api.post("/_emulator/keys").send({ kind: "partner", scopes: ["read:catalog"], balance: 100_000, rate_limit_per_min: 100_000 }).expect(201)).body.data.key;
+  key = (
+    await api
+      .post("/_emulator/keys")
+      .send({ kind: "partner", scopes: ["read:catalog"], balance: 100_000, rate_limit_per_min: 100_000 })
+      .expect(201)
+  ).body.data.key;
 });
 afterAll(() => close());
 
-const get = (path: string, query: Record<string, string | number> = {}) => api.get(path).query(query).set("X-API-Key", key);
+const get = (path: string, query: Record<string, string | number> = {}) =>
+  api.get(path).query(query).set("X-API-Key", key);
 
 /** The first problem of `value` under `schema`, or null. */
 const problem = (schema: z.ZodType, value: unknown) => {
@@ -54,14 +74,19 @@ describe("the wire schemas describe the real records", () => {
       expect(problem(SealedPricing, fullSealedPricing(rec.pricing)), rec.product.id).toBeNull();
     }
     const cards = new Map(catalog.cards.map((r) => [r.card.id, r]));
-    for (const cert of catalog.certs) expect(problem(GradedCert, certWire(cert, cards.get(cert.card_id))), cert.cert_number).toBeNull();
+    for (const cert of catalog.certs)
+      expect(problem(GradedCert, certWire(cert, cards.get(cert.card_id))), cert.cert_number).toBeNull();
   });
 
   it("is strict: an unknown field or a wrong type is refused; include=prices leaves out the prices-route-only fields", () => {
-    const pokemon = catalog.cards.find((r) => r.game === "pokemon" && r.card.hp !== undefined && r.pricing?.graded.some((g) => g.band))!;
+    const pokemon = catalog.cards.find(
+      (r) => r.game === "pokemon" && r.card.hp !== undefined && r.pricing?.graded.some((g) => g.band),
+    )!;
     expect(problem(CardBase, { ...pokemon.card, flavour: "fire" })).toMatch(/flavour/);
     expect(problem(CardBase, { ...pokemon.card, hp: Number(pokemon.card.hp) })).toMatch(/^hp: /);
-    expect(problem(CardBase, { ...pokemon.card, expansion: { ...pokemon.card.expansion, logo: 7 } })).toMatch(/^expansion\.logo: /);
+    expect(problem(CardBase, { ...pokemon.card, expansion: { ...pokemon.card.expansion, logo: 7 } })).toMatch(
+      /^expansion\.logo: /,
+    );
     expect(problem(CardBase, { ...pokemon.card, tcgplayer_id: 42382 })).toMatch(/^tcgplayer_id: /);
     // One pricing shape (the SDK's): band and last_sold_at are declared optional, and the embedded form drops them.
     expect(fullCardPricing(pokemon.pricing).graded.some((g) => g.band && g.last_sold_at)).toBe(true);
@@ -87,7 +112,11 @@ describe("query fields answer their own code, first wrong field first", () => {
   });
 
   it("product_type's invalid_value carries its position over HTTP", async () => {
-    const body = expectError(await get("/api/v1/pokemon/sealed", { product_type: "booster_pack, starter_deck" }), 400, "invalid_value");
+    const body = expectError(
+      await get("/api/v1/pokemon/sealed", { product_type: "booster_pack, starter_deck" }),
+      400,
+      "invalid_value",
+    );
     expect(body.details).toEqual({ position: 14 });
   });
 
@@ -121,17 +150,29 @@ describe("query fields answer their own code, first wrong field first", () => {
 describe("graded certificate batches", () => {
   it("GET names the field and keeps the order: missing, malformed, over 500, empty, too long", async () => {
     expect(expectError(await get("/api/v1/grading/certs/batch"), 400, "invalid_value").message).toMatch(/^certs: /);
-    expect(expectError(await get("/api/v1/grading/certs/batch", { certs: "PSA:1,BGS" }), 400, "invalid_value").message).toMatch(/"BGS" is not PROVIDER:CERT_NUMBER/);
+    expect(
+      expectError(await get("/api/v1/grading/certs/batch", { certs: "PSA:1,BGS" }), 400, "invalid_value").message,
+    ).toMatch(/"BGS" is not PROVIDER:CERT_NUMBER/);
     const many = Array.from({ length: 501 }, (_, i) => `PSA:${i}`).join(",");
     expectError(await get("/api/v1/grading/certs/batch", { certs: `${many},BGS` }), 400, "invalid_value");
     expectError(await get("/api/v1/grading/certs/batch", { certs: many }), 400, "invalid_pagination");
     expectError(await get("/api/v1/grading/certs/batch", { certs: " , " }), 400, "invalid_value");
-    expectError(await get("/api/v1/grading/certs/batch", { certs: `PSA:${"9".repeat(256)}` }), 400, "identifier_too_long");
+    expectError(
+      await get("/api/v1/grading/certs/batch", { certs: `PSA:${"9".repeat(256)}` }),
+      400,
+      "identifier_too_long",
+    );
   });
 
   it("POST checks each entry by the schema; a body that is not an object is invalid_json", async () => {
-    const post = (body: unknown) => api.post("/api/v1/grading/certs/batch").set("X-API-Key", key).send(body as object);
-    expect(expectError(await post({ certs: [{ provider: "PSA" }] }), 400, "invalid_value").message).toMatch(/^certs\.0\.cert_number: /);
+    const post = (body: unknown) =>
+      api
+        .post("/api/v1/grading/certs/batch")
+        .set("X-API-Key", key)
+        .send(body as object);
+    expect(expectError(await post({ certs: [{ provider: "PSA" }] }), 400, "invalid_value").message).toMatch(
+      /^certs\.0\.cert_number: /,
+    );
     expectError(await post({}), 400, "invalid_value");
     expectError(await post({ certs: [] }), 400, "invalid_value");
     expectError(await post([{ provider: "PSA", cert_number: "1" }]), 400, "invalid_json");
@@ -141,7 +182,11 @@ describe("graded certificate batches", () => {
 });
 
 describe("paging", () => {
-  const field = fc.oneof(fc.constant(undefined), fc.constantFrom("", "0", "1", "7", "50", "100", "101", "10000", "-3", " 20 ", "20abc", "abc", "3.5"), fc.nat(20_000).map(String));
+  const field = fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom("", "0", "1", "7", "50", "100", "101", "10000", "-3", " 20 ", "20abc", "abc", "3.5"),
+    fc.nat(20_000).map(String),
+  );
   const page = QUERIES.printings.pick({ page_size: true, page: true, limit: true, offset: true });
   const outcome = (f: () => unknown) => {
     try {
@@ -153,24 +198,33 @@ describe("paging", () => {
 
   it("any mix of page, page_size, limit and offset is invalid_pagination or a consistent page within the route's cap", () => {
     fc.assert(
-      fc.property(fc.record({ page_size: field, page: field, limit: field, offset: field }), fc.constantFrom(100, 50), (raw, cap) => {
-        const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Record<string, string>;
-        const got = outcome(() => catalogPage(parsePart("query", page, given), cap));
-        if (typeof got === "string") {
-          expect(got).toBe("invalid_pagination");
-          return;
-        }
-        const p = got as { limit: number; offset: number; page: number; page_size: number };
-        expect(p.page_size).toBe(p.limit);
-        expect(p.limit).toBeGreaterThanOrEqual(1);
-        expect(p.limit).toBeLessThanOrEqual(cap);
-        expect(p.offset).toBeGreaterThanOrEqual(0);
-        expect(p.offset).toBeLessThanOrEqual(MAX_OFFSET);
-        expect(p.page).toBe(Math.floor(p.offset / p.limit) + 1);
-        // `offset` wins over `page`; `limit` over `page_size`.
-        if (given.offset === undefined && given.page !== undefined) expect(p.offset).toBe((Number(given.page) - 1) * p.limit);
-        if (given.limit === undefined && given.page_size !== undefined) expect(p.limit).toBe(Math.min(cap, Number(given.page_size)));
-      }),
+      fc.property(
+        fc.record({ page_size: field, page: field, limit: field, offset: field }),
+        fc.constantFrom(100, 50),
+        (raw, cap) => {
+          const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as Record<
+            string,
+            string
+          >;
+          const got = outcome(() => catalogPage(parsePart("query", page, given), cap));
+          if (typeof got === "string") {
+            expect(got).toBe("invalid_pagination");
+            return;
+          }
+          const p = got as { limit: number; offset: number; page: number; page_size: number };
+          expect(p.page_size).toBe(p.limit);
+          expect(p.limit).toBeGreaterThanOrEqual(1);
+          expect(p.limit).toBeLessThanOrEqual(cap);
+          expect(p.offset).toBeGreaterThanOrEqual(0);
+          expect(p.offset).toBeLessThanOrEqual(MAX_OFFSET);
+          expect(p.page).toBe(Math.floor(p.offset / p.limit) + 1);
+          // `offset` wins over `page`; `limit` over `page_size`.
+          if (given.offset === undefined && given.page !== undefined)
+            expect(p.offset).toBe((Number(given.page) - 1) * p.limit);
+          if (given.limit === undefined && given.page_size !== undefined)
+            expect(p.limit).toBe(Math.min(cap, Number(given.page_size)));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -14,7 +14,8 @@ let api: Api;
 let key: string;
 useCatalogKey((c) => ({ emu, api, key } = c));
 
-const get = (path: string, query: Record<string, string | number> = {}) => api.get(path).query(query).set("X-API-Key", key);
+const get = (path: string, query: Record<string, string | number> = {}) =>
+  api.get(path).query(query).set("X-API-Key", key);
 
 describe("catalog wire types", () => {
   it("a card's tcgplayer_id is a string of digits or null, on every game", async () => {
@@ -31,7 +32,8 @@ describe("catalog wire types", () => {
     }
     expect(strings).toBeGreaterThan(50);
     const ja = await get("/api/v1/pokemon/cards", { page_size: 100, language: "ja" }).expect(200);
-    for (const c of ja.body.data as Obj[]) expect(c.tcgplayer_id === null || /^\d+$/.test(String(c.tcgplayer_id))).toBe(true);
+    for (const c of ja.body.data as Obj[])
+      expect(c.tcgplayer_id === null || /^\d+$/.test(String(c.tcgplayer_id))).toBe(true);
   });
 
   it("a sealed product's tcgplayer_id, when present, is a string of digits", async () => {
@@ -42,7 +44,9 @@ describe("catalog wire types", () => {
   });
 
   it("One Piece cost, power, counter and life are strings; q ranges and orderBy still treat them as numbers", async () => {
-    const res = await get("/api/v1/onepiece/cards", { q: "cost:[3 TO 5]", orderBy: "-power", page_size: 100 }).expect(200);
+    const res = await get("/api/v1/onepiece/cards", { q: "cost:[3 TO 5]", orderBy: "-power", page_size: 100 }).expect(
+      200,
+    );
     const rows = res.body.data as Obj[];
     expect(rows.length).toBeGreaterThan(5);
     for (const c of rows) {
@@ -76,26 +80,49 @@ describe("catalog response schemas", () => {
 
   it("without select a partial card is outside the schema; with select it is the documented variant", () => {
     expect(responseProblem(CATALOG.cardsGet.schema, 200, partial, { query: new URLSearchParams() })).toMatch(/^data\./);
-    expect(responseProblem(CATALOG.cardsGet.schema, 200, partial, { query: new URLSearchParams("select=name") })).toBeNull();
-    expect(responseProblem(CATALOG.cardsSearch.schema, 200, [partial], { query: new URLSearchParams("select=name"), top: { page: 1, page_size: 100, total_count: 1, language: "en" } })).toBeNull();
+    expect(
+      responseProblem(CATALOG.cardsGet.schema, 200, partial, { query: new URLSearchParams("select=name") }),
+    ).toBeNull();
+    expect(
+      responseProblem(CATALOG.cardsSearch.schema, 200, [partial], {
+        query: new URLSearchParams("select=name"),
+        top: { page: 1, page_size: 100, total_count: 1, language: "en" },
+      }),
+    ).toBeNull();
   });
 
   it("a page's fields beside data are checked", () => {
-    expect(responseProblem(CATALOG.expansionsSearch.schema, 200, [], { query: new URLSearchParams(), top: { page: 1, page_size: 100, total_count: "0", language: "en" } })).toMatch(/total_count/);
+    expect(
+      responseProblem(CATALOG.expansionsSearch.schema, 200, [], {
+        query: new URLSearchParams(),
+        top: { page: 1, page_size: 100, total_count: "0", language: "en" },
+      }),
+    ).toMatch(/total_count/);
   });
 
   it("the OpenAPI document declares the full shape, the page fields and the select variant", async () => {
-    const doc = (await (await emu.fetch("/_emulator/openapi.json")).json()) as { paths: Record<string, Record<string, { responses: Record<string, Obj> }>>; components: { schemas: Record<string, Obj> } };
+    const doc = (await (await emu.fetch("/_emulator/openapi.json")).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, Obj> }>>;
+      components: { schemas: Record<string, Obj> };
+    };
     // Named shapes are components, referenced from each answer.
-    const deref = (schema: Obj): Obj => (typeof schema.$ref === "string" ? doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")]! : schema);
+    const deref = (schema: Obj): Obj =>
+      typeof schema.$ref === "string"
+        ? doc.components.schemas[schema.$ref.replace("#/components/schemas/", "")]!
+        : schema;
     const ok = doc.paths["/api/v1/{game}/cards"]!.get!.responses["200"]!;
-    const body = (ok.content as { "application/json": { schema: { allOf: Obj[] } } })["application/json"].schema.allOf[1]!;
+    const body = (ok.content as { "application/json": { schema: { allOf: Obj[] } } })["application/json"].schema
+      .allOf[1]!;
     expect(body.required).toEqual(expect.arrayContaining(["page", "page_size", "total_count"]));
-    expect(Object.keys(body.properties as Obj)).toEqual(expect.arrayContaining(["data", "page", "page_size", "total_count", "language"]));
+    expect(Object.keys(body.properties as Obj)).toEqual(
+      expect.arrayContaining(["data", "page", "page_size", "total_count", "language"]),
+    );
     const ref = ((body.properties as Obj).data as { items: Obj }).items;
     expect(ref).toEqual({ $ref: "#/components/schemas/Card" });
     const item = deref(ref);
-    expect(item.required).toEqual(expect.arrayContaining(["id", "name", "number", "images", "expansion", "tcgplayer_id", "variants"]));
+    expect(item.required).toEqual(
+      expect.arrayContaining(["id", "name", "number", "images", "expansion", "tcgplayer_id", "variants"]),
+    );
     expect((item.properties as Obj).tcgplayer_id).toMatchObject({ type: ["string", "null"] });
     expect((item.properties as Obj).cost).toMatchObject({ type: "string" });
     const variants = ok["x-data-variants"] as { query: string; schema: { items: Obj } }[];

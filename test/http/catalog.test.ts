@@ -8,7 +8,8 @@ let api: Api;
 let key: string;
 useCatalogKey((c) => ({ emu, api, key } = c));
 
-const get = (path: string, query: Record<string, string | number> = {}) => api.get(path).query(query).set("X-API-Key", key);
+const get = (path: string, query: Record<string, string | number> = {}) =>
+  api.get(path).query(query).set("X-API-Key", key);
 const err = async (path: string, query: Record<string, string | number>, status: number, code: string) => {
   const res = await get(path, query).expect(status);
   expect(res.body).toMatchObject({ success: false, error: code });
@@ -20,7 +21,13 @@ describe("cards", () => {
   it("search returns a page with both paging conventions, English by default, 1 credit", async () => {
     const res = await get("/api/v1/pokemon/cards", { page_size: 5, page: 2 }).expect(200);
     expect(res.body.data).toHaveLength(5);
-    expect(res.body).toMatchObject({ success: true, page: 2, page_size: 5, language: "en", pagination: { limit: 5, offset: 5, has_more: true } });
+    expect(res.body).toMatchObject({
+      success: true,
+      page: 2,
+      page_size: 5,
+      language: "en",
+      pagination: { limit: 5, offset: 5, has_more: true },
+    });
     expect(res.body.total_count).toBeGreaterThan(100);
     for (const c of res.body.data) expect(c.language_code).toBe("en");
     expect(res.headers["x-credits-cost"]).toBe("1");
@@ -36,22 +43,37 @@ describe("cards", () => {
     const byName = await get("/api/v1/pokemon/cards", { q: "name:charizard", page_size: 100 }).expect(200);
     expect(byName.body.data.length).toBeGreaterThan(0);
     for (const c of byName.body.data) expect(c.name.toLowerCase()).toContain("charizard");
-    const exact = await get("/api/v1/pokemon/cards", { q: '!name:"Charizard" expansion.id:base1 is_variant:false' }).expect(200);
+    const exact = await get("/api/v1/pokemon/cards", {
+      q: '!name:"Charizard" expansion.id:base1 is_variant:false',
+    }).expect(200);
     expect(exact.body.data.map((c: { id: string }) => c.id)).toEqual(["base1-4"]);
-    const ored = await get("/api/v1/pokemon/cards", { q: "!id:base1-4 OR !id:base1-2", orderBy: "-number" }).expect(200);
+    const ored = await get("/api/v1/pokemon/cards", { q: "!id:base1-4 OR !id:base1-2", orderBy: "-number" }).expect(
+      200,
+    );
     expect(ored.body.data.map((c: { id: string }) => c.id)).toEqual(["base1-4", "base1-2"]);
-    const excl = await get("/api/v1/pokemon/cards", { q: "expansion.id:base1 -types:fire", page_size: 100 }).expect(200);
+    const excl = await get("/api/v1/pokemon/cards", { q: "expansion.id:base1 -types:fire", page_size: 100 }).expect(
+      200,
+    );
     for (const c of excl.body.data) expect(c.types ?? []).not.toContain("Fire");
-    const range = await get("/api/v1/pokemon/cards", { q: "hp:[100 TO 120] expansion.id:base1", page_size: 100 }).expect(200);
+    const range = await get("/api/v1/pokemon/cards", {
+      q: "hp:[100 TO 120] expansion.id:base1",
+      page_size: 100,
+    }).expect(200);
     for (const c of range.body.data) expect(Number(c.hp)).toBeGreaterThanOrEqual(100);
   });
 
   it("language=all and pinned ids reach other languages; distinct=code keeps one row per card", async () => {
     const all = await get("/api/v1/pokemon/cards", { q: "code:sv3pt5-6", language: "all" }).expect(200);
-    expect(new Set(all.body.data.map((c: { language_code: string }) => c.language_code))).toEqual(new Set(["en", "ja", "zh"]));
+    expect(new Set(all.body.data.map((c: { language_code: string }) => c.language_code))).toEqual(
+      new Set(["en", "ja", "zh"]),
+    );
     const pinned = await get("/api/v1/pokemon/cards", { q: "id:sv2a-6" }).expect(200);
     expect(pinned.body.data.map((c: { id: string }) => c.id)).toContain("sv2a-6");
-    const distinct = await get("/api/v1/pokemon/cards", { q: "!code:base1-4", distinct: "code", language: "all" }).expect(200);
+    const distinct = await get("/api/v1/pokemon/cards", {
+      q: "!code:base1-4",
+      distinct: "code",
+      language: "all",
+    }).expect(200);
     expect(distinct.body.data).toHaveLength(1);
     expect(distinct.body.total_count).toBe(1);
   });
@@ -67,13 +89,19 @@ describe("cards", () => {
   });
 
   it("include=prices is present even when the card has no price data", async () => {
-    const res = await get(`/api/v1/pokemon/cards/${CATALOG_EDGE_CASES.pricing.noPriceData.cardId}`, { include: "prices" }).expect(200);
+    const res = await get(`/api/v1/pokemon/cards/${CATALOG_EDGE_CASES.pricing.noPriceData.cardId}`, {
+      include: "prices",
+    }).expect(200);
     expect(res.body.data.pricing).toMatchObject({ market: null, graded: [] });
     const plain = await get(`/api/v1/pokemon/cards/${CATALOG_EDGE_CASES.pricing.noPriceData.cardId}`).expect(200);
     expect(plain.body.data).not.toHaveProperty("pricing");
-    const stale = await get(`/api/v1/pokemon/cards/${CATALOG_EDGE_CASES.pricing.stale.cardId}`, { include: "prices" }).expect(200);
+    const stale = await get(`/api/v1/pokemon/cards/${CATALOG_EDGE_CASES.pricing.stale.cardId}`, {
+      include: "prices",
+    }).expect(200);
     expect(stale.body.data.pricing.is_stale).toBe(true);
-    const nullMarket = await get(`/api/v1/pokemon/cards/${CATALOG_EDGE_CASES.pricing.nullMarket.cardId}`, { include: "prices" }).expect(200);
+    const nullMarket = await get(`/api/v1/pokemon/cards/${CATALOG_EDGE_CASES.pricing.nullMarket.cardId}`, {
+      include: "prices",
+    }).expect(200);
     expect(nullMarket.body.data.pricing.market).toBeNull();
     expect(nullMarket.body.data.pricing.graded.length).toBeGreaterThan(0);
   });
@@ -171,7 +199,12 @@ describe("sealed", () => {
 describe("graded certificates", () => {
   it("single lookup (provider case-insensitive), with the card", async () => {
     const res = await get("/api/v1/grading/certs/psa/68734521").expect(200);
-    expect(res.body.data).toMatchObject({ provider: "PSA", cert_number: "68734521", card_id: "base1-4", card: { id: "base1-4" } });
+    expect(res.body.data).toMatchObject({
+      provider: "PSA",
+      cert_number: "68734521",
+      card_id: "base1-4",
+      card: { id: "base1-4" },
+    });
     expect(res.headers["x-credits-cost"]).toBe("1");
     await err("/api/v1/grading/certs/PSA/1", {}, 404, "not_found");
   });
@@ -180,13 +213,21 @@ describe("graded certificates", () => {
     const g = await get("/api/v1/grading/certs/batch", { certs: "PSA:68734521,BGS:0012849361,PSA:1" }).expect(200);
     expect(g.body.data).toMatchObject({ found: 2, not_found: 1 });
     expect(g.headers["x-credits-cost"]).toBe("1");
-    const p = await api.post("/api/v1/grading/certs/batch").set("X-API-Key", key).send({ certs: [{ provider: "PSA", cert_number: "68734521" }] }).expect(200);
+    const p = await api
+      .post("/api/v1/grading/certs/batch")
+      .set("X-API-Key", key)
+      .send({ certs: [{ provider: "PSA", cert_number: "68734521" }] })
+      .expect(200);
     expect(p.body.data.results[0]).toMatchObject({ found: true, cert: { card_id: "base1-4" } });
     const big = Array.from({ length: 501 }, (_, i) => ({ provider: "PSA", cert_number: String(i) }));
     const over = await api.post("/api/v1/grading/certs/batch").set("X-API-Key", key).send({ certs: big }).expect(400);
     expect(over.body.error).toBe("invalid_pagination");
     expect(over.headers["x-credits-cost"]).toBe("0");
-    expectError(await api.post("/api/v1/grading/certs/batch").set("X-API-Key", key).send({ certs: "PSA:1" }), 400, "invalid_value");
+    expectError(
+      await api.post("/api/v1/grading/certs/batch").set("X-API-Key", key).send({ certs: "PSA:1" }),
+      400,
+      "invalid_value",
+    );
     await err("/api/v1/grading/certs/batch", {}, 400, "invalid_value");
     await err("/api/v1/grading/certs/batch", { certs: "PSA" }, 400, "invalid_value");
   });
@@ -196,13 +237,22 @@ describe("determinism", () => {
   it("the same seed gives the same catalog page; another seed differs in generated rows", async () => {
     const a = await emu.fetch("/api/v1/pokemon/cards?page_size=20&page=5", { headers: { "X-API-Key": key } });
     const other = await startEmulator({ seed: 1 });
-    const b = await other.emu.fetch("/api/v1/pokemon/cards?page_size=20&page=5", { headers: { "X-API-Key": other.emu.key("demo") } });
+    const b = await other.emu.fetch("/api/v1/pokemon/cards?page_size=20&page=5", {
+      headers: { "X-API-Key": other.emu.key("demo") },
+    });
     expect((await b.json()).data).toEqual((await a.json()).data);
     await other.close();
   });
 });
 
-type Row = { id: string; code: string; number: string; language_code: string; market_updated_at: string; pricing?: { market_updated_at?: string } };
+type Row = {
+  id: string;
+  code: string;
+  number: string;
+  language_code: string;
+  market_updated_at: string;
+  pricing?: { market_updated_at?: string };
+};
 /** Every row of a catalog search, page by page. */
 async function allRows(path: string, query: Record<string, string | number>): Promise<{ rows: Row[]; total: number }> {
   const rows: Row[] = [];
@@ -251,12 +301,18 @@ describe("distinct=code is applied after the filter", () => {
   });
 
   it("the family's own printing is chosen when it matches", async () => {
-    const res = await get("/api/v1/pokemon/cards", { q: "!code:sv3pt5-6", distinct: "code", language: "all" }).expect(200);
+    const res = await get("/api/v1/pokemon/cards", { q: "!code:sv3pt5-6", distinct: "code", language: "all" }).expect(
+      200,
+    );
     expect(res.body.data.map((c: Row) => c.id)).toEqual(["sv3pt5-6"]);
   });
 
   it("on expansion cards too", async () => {
-    const res = await get("/api/v1/pokemon/expansions/cs151c/cards", { q: "language:zh", distinct: "code", page_size: 1 }).expect(200);
+    const res = await get("/api/v1/pokemon/expansions/cs151c/cards", {
+      q: "language:zh",
+      distinct: "code",
+      page_size: 1,
+    }).expect(200);
     expect(res.body.total_count).toBeGreaterThan(0);
   });
 });
@@ -273,12 +329,14 @@ describe("market_updated_at on every catalog card", () => {
       const { rows } = await allRows("/api/v1/pokemon/cards", query);
       for (const c of rows) checkStamp(c);
     }
-    for (const game of ["onepiece", "azuki"]) for (const c of (await allRows(`/api/v1/${game}/cards`, { language: "all" })).rows) checkStamp(c);
+    for (const game of ["onepiece", "azuki"])
+      for (const c of (await allRows(`/api/v1/${game}/cards`, { language: "all" })).rows) checkStamp(c);
     const one = await get("/api/v1/pokemon/cards/base1-4", { include: "prices" }).expect(200);
     checkStamp(one.body.data);
     expect(one.body.data.market_updated_at).toBe(one.body.data.pricing.market_updated_at);
     for (const c of (await get("/api/v1/pokemon/cards/base1-4/printings").expect(200)).body.data) checkStamp(c);
-    for (const c of (await get("/api/v1/pokemon/expansions/base1/cards", { page_size: 5 }).expect(200)).body.data) checkStamp(c);
+    for (const c of (await get("/api/v1/pokemon/expansions/base1/cards", { page_size: 5 }).expect(200)).body.data)
+      checkStamp(c);
     checkStamp((await get("/api/v1/grading/certs/psa/68734521").expect(200)).body.data.card);
   });
 
@@ -291,14 +349,18 @@ describe("market_updated_at on every catalog card", () => {
     }
     const s = await get(`/api/v1/pokemon/cards/${stale.cardId}`, { include: "prices" }).expect(200);
     expect(s.body.data.market_updated_at).toBe(s.body.data.pricing.market_updated_at);
-    expect(Date.parse("2026-01-15T12:00:00Z") - Date.parse(s.body.data.market_updated_at)).toBeGreaterThan(30 * 86_400_000);
+    expect(Date.parse("2026-01-15T12:00:00Z") - Date.parse(s.body.data.market_updated_at)).toBeGreaterThan(
+      30 * 86_400_000,
+    );
   });
 
   it("is selectable, and the same for the same seed", async () => {
     const sel = await get("/api/v1/pokemon/cards/base1-2", { select: "market_updated_at" }).expect(200);
     expect(Object.keys(sel.body.data).sort()).toEqual(["id", "market_updated_at"]);
     const other = await startEmulator({ seed: 1 });
-    const b = await other.emu.fetch("/api/v1/pokemon/cards/svp-100", { headers: { "X-API-Key": other.emu.key("demo") } });
+    const b = await other.emu.fetch("/api/v1/pokemon/cards/svp-100", {
+      headers: { "X-API-Key": other.emu.key("demo") },
+    });
     const a = await get("/api/v1/pokemon/cards/svp-100").expect(200);
     expect((await b.json()).data.market_updated_at).toBe(a.body.data.market_updated_at);
     await other.close();
@@ -309,7 +371,13 @@ describe("printings are paged like every catalog list", () => {
   const path = "/api/v1/pokemon/cards/base1-4/printings";
   it("pagination beside page/page_size/total_count, default and largest page 50", async () => {
     const res = await get(path).expect(200);
-    expect(res.body).toMatchObject({ page: 1, page_size: 50, total_count: 3, language: "all", pagination: { limit: 50, offset: 0, has_more: false } });
+    expect(res.body).toMatchObject({
+      page: 1,
+      page_size: 50,
+      total_count: 3,
+      language: "all",
+      pagination: { limit: 50, offset: 0, has_more: false },
+    });
     const capped = await get(path, { page_size: 100 }).expect(200);
     expect(capped.body).toMatchObject({ page_size: 50, pagination: { limit: 50 } });
   });
@@ -317,7 +385,12 @@ describe("printings are paged like every catalog list", () => {
   it("page/page_size and limit/offset page the same rows", async () => {
     const all = (await get(path).expect(200)).body.data.map((c: Row) => c.id);
     const p2 = await get(path, { page: 2, page_size: 1 }).expect(200);
-    expect(p2.body).toMatchObject({ page: 2, page_size: 1, total_count: 3, pagination: { limit: 1, offset: 1, has_more: true } });
+    expect(p2.body).toMatchObject({
+      page: 2,
+      page_size: 1,
+      total_count: 3,
+      pagination: { limit: 1, offset: 1, has_more: true },
+    });
     expect(p2.body.data.map((c: Row) => c.id)).toEqual([all[1]]);
     const lo = await get(path, { limit: 2, offset: 1 }).expect(200);
     expect(lo.body.data.map((c: Row) => c.id)).toEqual(all.slice(1, 3));
@@ -343,7 +416,9 @@ describe("ranges on every comparable field over HTTP", () => {
     expect(priced.body.data.map((c: Row) => c.id)).toContain("base1-4");
     for (const c of priced.body.data) expect(c.pricing.market).toBeGreaterThanOrEqual(300);
     await get("/api/v1/pokemon/cards", { q: "hp:[* TO 50} expansion.release_date:[1999 TO 2000]" }).expect(200);
-    const names = await get("/api/v1/pokemon/cards", { q: "expansion.id:base1 name:[charizard TO charizard]" }).expect(200);
+    const names = await get("/api/v1/pokemon/cards", { q: "expansion.id:base1 name:[charizard TO charizard]" }).expect(
+      200,
+    );
     expect(names.body.data.map((c: Row) => c.id)).toContain("base1-4");
     await err("/api/v1/pokemon/cards", { q: "types:[a TO b]" }, 400, "invalid_value");
   });
@@ -355,7 +430,15 @@ describe("hostile ids and names (Object.prototype keys)", () => {
 
   it.each(HOSTILE)("%s as an id is 404 not_found on every catalog route", async (h) => {
     for (const game of ["pokemon", "onepiece", "azuki"]) {
-      for (const p of [`cards/${h}`, `cards/${h}/prices`, `cards/${h}/printings`, `expansions/${h}`, `expansions/${h}/cards`, `sealed/${h}`, `sealed/${h}/prices`]) {
+      for (const p of [
+        `cards/${h}`,
+        `cards/${h}/prices`,
+        `cards/${h}/printings`,
+        `expansions/${h}`,
+        `expansions/${h}/cards`,
+        `sealed/${h}`,
+        `sealed/${h}/prices`,
+      ]) {
         await err(`/api/v1/${game}/${p}`, {}, 404, "not_found");
       }
     }
@@ -366,12 +449,21 @@ describe("hostile ids and names (Object.prototype keys)", () => {
     expect(res.body.error).toBe("not_found");
     const batch = await get("/api/v1/grading/certs/batch", { certs: `${h}:${h},PSA:${h}` }).expect(200);
     expect(batch.body.data).toMatchObject({ found: 0, not_found: 2 });
-    const post = await api.post("/api/v1/grading/certs/batch").set("X-API-Key", key).send({ certs: [{ provider: h, cert_number: h }] }).expect(200);
+    const post = await api
+      .post("/api/v1/grading/certs/batch")
+      .set("X-API-Key", key)
+      .send({ certs: [{ provider: h, cert_number: h }] })
+      .expect(200);
     expect(post.body.data.results[0]).toEqual({ provider: h.toUpperCase(), cert_number: h, found: false });
   });
 
   it.each(HOSTILE)("%s as a query field, key or value gets the documented 400 code (or no rows)", async (h) => {
-    for (const path of ["/api/v1/pokemon/cards", "/api/v1/pokemon/expansions", "/api/v1/pokemon/sealed", "/api/v1/pokemon/expansions/base1/cards"]) {
+    for (const path of [
+      "/api/v1/pokemon/cards",
+      "/api/v1/pokemon/expansions",
+      "/api/v1/pokemon/sealed",
+      "/api/v1/pokemon/expansions/base1/cards",
+    ]) {
       await err(path, { q: `${h}:x` }, 400, "unknown_field");
       await err(path, { q: `-${h}:1` }, 400, "unknown_field");
       await err(path, { orderBy: h }, 400, "unknown_field");

@@ -15,7 +15,12 @@ afterAll(() => close());
 
 async function wallet() {
   const info = (await api.get("/_emulator/chain").expect(200)).body.data;
-  const chain = { id: info.chainId, name: "emulator", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [info.rpcUrl] } } } as const;
+  const chain = {
+    id: info.chainId,
+    name: "emulator",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [info.rpcUrl] } },
+  } as const;
   const account = privateKeyToAccount(info.accounts[0].private_key as Hex);
   return {
     info,
@@ -29,8 +34,20 @@ async function wallet() {
 async function purchaseTier1(): Promise<bigint> {
   const { info, pub, wal } = await wallet();
   const price = 25_000_000n;
-  await pub.waitForTransactionReceipt({ hash: await wal.writeContract({ address: info.contracts.stablecoin, abi: usdStablecoinAbi, functionName: "approve", args: [info.contracts.mysteryPool, price] }) });
-  const hash = await wal.writeContract({ address: info.contracts.mysteryPool, abi: mysteryPoolAbi, functionName: "purchase", args: [1] });
+  await pub.waitForTransactionReceipt({
+    hash: await wal.writeContract({
+      address: info.contracts.stablecoin,
+      abi: usdStablecoinAbi,
+      functionName: "approve",
+      args: [info.contracts.mysteryPool, price],
+    }),
+  });
+  const hash = await wal.writeContract({
+    address: info.contracts.mysteryPool,
+    abi: mysteryPoolAbi,
+    functionName: "purchase",
+    args: [1],
+  });
   const receipt = await pub.waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe("success");
   const [id] = vrfRequestIdsFromLogs(receipt.logs);
@@ -42,9 +59,15 @@ describe("/_emulator/chain", () => {
   it("reports rpcUrl, chain id, contract addresses and funded fixture accounts with their keys", async () => {
     const { info, pub, account } = await wallet();
     expect(info.chainId).toBe(31337);
-    for (const name of ["stablecoin", "cardNft", "mysteryPool", "vrfCoordinator", "marketplace"]) expect(info.contracts[name]).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    for (const name of ["stablecoin", "cardNft", "mysteryPool", "vrfCoordinator", "marketplace"])
+      expect(info.contracts[name]).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(info.accounts.length).toBeGreaterThanOrEqual(5);
-    const usdc = await pub.readContract({ address: info.contracts.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [account.address] });
+    const usdc = await pub.readContract({
+      address: info.contracts.stablecoin,
+      abi: usdStablecoinAbi,
+      functionName: "balanceOf",
+      args: [account.address],
+    });
     expect(usdc).toBeGreaterThan(0n);
     expect(await pub.getChainId()).toBe(31337);
   });
@@ -54,10 +77,21 @@ describe("/_emulator/chain", () => {
     const to = "0x000000000000000000000000000000000000bEEF";
     const res = await api.post("/_emulator/chain/faucet").send({ address: to, usdc: "12.5", eth: "0.25" }).expect(200);
     expect(res.body.data).toMatchObject({ usdc: "12500000", eth: "250000000000000000" });
-    expect(await pub.readContract({ address: info.contracts.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [to] })).toBe(12_500_000n);
+    expect(
+      await pub.readContract({
+        address: info.contracts.stablecoin,
+        abi: usdStablecoinAbi,
+        functionName: "balanceOf",
+        args: [to],
+      }),
+    ).toBe(12_500_000n);
     expect(await pub.getBalance({ address: to })).toBe(250_000_000_000_000_000n);
-    expect((await api.post("/_emulator/chain/faucet").send({ address: "0x123" }).expect(400)).body.error).toBe("invalid_address");
-    expect((await api.post("/_emulator/chain/faucet").send({ address: to, usdc: "-1" }).expect(400)).body.error).toBe("invalid_value");
+    expect((await api.post("/_emulator/chain/faucet").send({ address: "0x123" }).expect(400)).body.error).toBe(
+      "invalid_address",
+    );
+    expect((await api.post("/_emulator/chain/faucet").send({ address: to, usdc: "-1" }).expect(400)).body.error).toBe(
+      "invalid_value",
+    );
   });
 
   it("block time follows the emulator's clock", async () => {
@@ -84,15 +118,27 @@ describe("VRF", () => {
       const id = await purchaseTier1();
       await emu.clock.advance(60_000);
       expect((await api.get("/_emulator/vrf")).body.data.pending).toContain(String(id));
-      const res = await api.post("/_emulator/vrf/fulfill").send({ request_id: String(id) }).expect(200);
+      const res = await api
+        .post("/_emulator/vrf/fulfill")
+        .send({ request_id: String(id) })
+        .expect(200);
       expect(res.body.data).toMatchObject({ request_id: String(id), success: true });
       const { info, pub, account } = await wallet();
       const receipt = await pub.getTransactionReceipt({ hash: res.body.data.tx_hash });
       const revealed = parseEventLogs({ abi: mysteryPoolAbi, logs: receipt.logs, eventName: "PurchaseRevealed" });
       expect(revealed).toHaveLength(1);
       for (const tokenId of revealed[0].args.tokenIds)
-        expect(await pub.readContract({ address: info.contracts.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [tokenId] })).toBe(account.address);
-      expect((await api.post("/_emulator/vrf/fulfill").send({ request_id: "999999" }).expect(404)).body.error).toBe("not_found");
+        expect(
+          await pub.readContract({
+            address: info.contracts.cardNft,
+            abi: cardNftAbi,
+            functionName: "ownerOf",
+            args: [tokenId],
+          }),
+        ).toBe(account.address);
+      expect((await api.post("/_emulator/vrf/fulfill").send({ request_id: "999999" }).expect(404)).body.error).toBe(
+        "not_found",
+      );
       expect((await api.post("/_emulator/vrf/fulfill").send({}).expect(409)).body.error).toBe("nothing_pending");
     } finally {
       await api.post("/_emulator/vrf").send({ mode: "auto" }).expect(200);
@@ -104,7 +150,13 @@ describe("snapshot and restore cover the chain", () => {
   it("HTTP state and chain state roll back together; reset returns the chain to its deployed state", async () => {
     const { info, pub } = await wallet();
     const to = "0x000000000000000000000000000000000000cafe";
-    const bal = () => pub.readContract({ address: info.contracts.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [to] });
+    const bal = () =>
+      pub.readContract({
+        address: info.contracts.stablecoin,
+        abi: usdStablecoinAbi,
+        functionName: "balanceOf",
+        args: [to],
+      });
     const snap = (await api.post("/_emulator/snapshot").expect(201)).body.data.id;
     await api.post("/_emulator/keys").send({ kind: "partner", label: "after snapshot" }).expect(201);
     await api.post("/_emulator/chain/faucet").send({ address: to, usdc: "5" }).expect(200);

@@ -30,10 +30,22 @@ describe("/_emulator control plane", () => {
 
   it("POST keys validates its body", async () => {
     expect((await api.post("/_emulator/keys").send({ kind: "robot" }).expect(400)).body.error).toBe("invalid_value");
-    expect(expectError(await api.post("/_emulator/keys").send({ kind: "partner", scopes: ["root"] }), 400, "invalid_value").message).toContain("root");
-    expect((await api.post("/_emulator/keys").send({ kind: "tenant", billing_model: "POOL" }).expect(400)).body.error).toBe("invalid_value");
-    expectError(await api.post("/_emulator/keys").set("Content-Type", "application/json").send("{nope"), 400, "invalid_json");
-    const res = await api.post("/_emulator/keys").send({ kind: "partner", balance: 12, billing_model: "POOL", label: "mine" }).expect(201);
+    expect(
+      expectError(await api.post("/_emulator/keys").send({ kind: "partner", scopes: ["root"] }), 400, "invalid_value")
+        .message,
+    ).toContain("root");
+    expect(
+      (await api.post("/_emulator/keys").send({ kind: "tenant", billing_model: "POOL" }).expect(400)).body.error,
+    ).toBe("invalid_value");
+    expectError(
+      await api.post("/_emulator/keys").set("Content-Type", "application/json").send("{nope"),
+      400,
+      "invalid_json",
+    );
+    const res = await api
+      .post("/_emulator/keys")
+      .send({ kind: "partner", balance: 12, billing_model: "POOL", label: "mine" })
+      .expect(201);
     expect(res.body.data).toMatchObject({ kind: "partner", billing_model: "POOL", label: "mine", balance: 12 });
   });
 
@@ -65,7 +77,9 @@ describe("/_emulator control plane", () => {
     expect(await balance(api, key)).toBe(42);
     expect((await api.put("/_emulator/state").send({ hello: 1 }).expect(400)).body.error).toBe("invalid_state");
     const otherSeed = { ...exported, state: { ...exported.state, seed: 99 } };
-    expect(expectError(await api.put("/_emulator/state").send(otherSeed), 400, "invalid_state").message).toContain("--seed");
+    expect(expectError(await api.put("/_emulator/state").send(otherSeed), 400, "invalid_state").message).toContain(
+      "--seed",
+    );
   });
 
   it("clock: read, advance by ms or to a time, switch mode; bad input is 400", async () => {
@@ -85,24 +99,37 @@ describe("/_emulator control plane", () => {
 
   it("faults: inject by path pattern and method, count with times, clear", async () => {
     const key = emu.key("demo");
-    await api.post("/_emulator/faults").send({ match: { method: "GET", path: "/api/v1/pokemon/cards/*" }, status: 503, error: "overloaded", times: 1 }).expect(201);
+    await api
+      .post("/_emulator/faults")
+      .send({ match: { method: "GET", path: "/api/v1/pokemon/cards/*" }, status: 503, error: "overloaded", times: 1 })
+      .expect(201);
     const f = await api.get(CARD).set("X-API-Key", key).expect(503);
     expect(f.body).toMatchObject({ error: "overloaded", retryable: true });
     expect(f.headers["x-credits-cost"]).toBe("0");
     await api.get(CARD).set("X-API-Key", key).expect(200);
-    await api.post("/_emulator/faults").send({ match: { path: "/api/v1/**" }, status: 500, error: "internal_error" }).expect(201);
+    await api
+      .post("/_emulator/faults")
+      .send({ match: { path: "/api/v1/**" }, status: 500, error: "internal_error" })
+      .expect(201);
     expectError(await api.get(CARD).set("X-API-Key", key), 500, "internal_error");
     expect((await api.get("/_emulator/faults").expect(200)).body.data.faults).toHaveLength(2);
     await api.delete("/_emulator/faults").expect(200);
     await api.get(CARD).set("X-API-Key", key).expect(200);
-    expectError(await api.post("/_emulator/faults").send({ match: {} , status: 500 }), 400, "invalid_value");
-    expectError(await api.post("/_emulator/faults").send({ match: { path: "/x" }, status: 500, probability: 2 }), 400, "invalid_value");
+    expectError(await api.post("/_emulator/faults").send({ match: {}, status: 500 }), 400, "invalid_value");
+    expectError(
+      await api.post("/_emulator/faults").send({ match: { path: "/x" }, status: 500, probability: 2 }),
+      400,
+      "invalid_value",
+    );
   });
 
   it("faults with a probability replay the same pattern after a reset (deterministic from the seed)", async () => {
     const key = emu.key("demo");
     const pattern = async () => {
-      await api.post("/_emulator/faults").send({ match: { path: CARD }, status: 503, error: "overloaded", probability: 0.5 }).expect(201);
+      await api
+        .post("/_emulator/faults")
+        .send({ match: { path: CARD }, status: 503, error: "overloaded", probability: 0.5 })
+        .expect(201);
       const statuses: number[] = [];
       for (let i = 0; i < 16; i++) statuses.push((await api.get(CARD).set("X-API-Key", key)).status);
       await api.post("/_emulator/reset").expect(200);

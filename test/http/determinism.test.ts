@@ -5,21 +5,52 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 
 async function script(emu: Emulator): Promise<unknown[]> {
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const res = await emu.fetch(path, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await emu.fetch(path, {
+      method,
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: await res.json() };
   };
   const demo = emu.key("demo");
   const tenant = emu.key("tenant");
   const out: unknown[] = [];
   out.push(await call("GET", "/api/v1/pokemon/cards?q=name:char*&page_size=5", demo));
-  out.push(await call("POST", "/api/v1/webhooks", demo, { url: "http://127.0.0.1:9/hook", event_types: ["purchase.fulfilled"] }));
+  out.push(
+    await call("POST", "/api/v1/webhooks", demo, {
+      url: "http://127.0.0.1:9/hook",
+      event_types: ["purchase.fulfilled"],
+    }),
+  );
   out.push(await call("POST", "/api/v1/webhooks", tenant, { url: "http://127.0.0.1:9/wh" }));
-  const cards = (await call("GET", "/api/v1/cards?since=0&limit=50", tenant)) as { body: { data: { cards: { unique_id: string; identity?: { status: string } }[] } } };
+  const cards = (await call("GET", "/api/v1/cards?since=0&limit=50", tenant)) as {
+    body: { data: { cards: { unique_id: string; identity?: { status: string } }[] } };
+  };
   out.push(cards);
-  const shippable = cards.body.data.cards.filter((c) => c.identity?.status === "confirmed").slice(0, 2).map((c) => c.unique_id);
-  out.push(await call("POST", "/api/v1/shipping-quote", tenant, { unique_ids: shippable, address: { name: "A", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" } }));
-  out.push(await call("POST", "/api/v1/inbound-shipments", tenant, { submission_key: "det-1", carrier: "ups", tracking_number: "1Z999", expected_card_count: 3, declared_value_per_card: 2500 }));
-  out.push(await call("POST", "/api/v1/vision/identify", demo, { image_url: "https://images.emulator.test/pokemon/base1-4/large.png" }));
+  const shippable = cards.body.data.cards
+    .filter((c) => c.identity?.status === "confirmed")
+    .slice(0, 2)
+    .map((c) => c.unique_id);
+  out.push(
+    await call("POST", "/api/v1/shipping-quote", tenant, {
+      unique_ids: shippable,
+      address: { name: "A", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" },
+    }),
+  );
+  out.push(
+    await call("POST", "/api/v1/inbound-shipments", tenant, {
+      submission_key: "det-1",
+      carrier: "ups",
+      tracking_number: "1Z999",
+      expected_card_count: 3,
+      declared_value_per_card: 2500,
+    }),
+  );
+  out.push(
+    await call("POST", "/api/v1/vision/identify", demo, {
+      image_url: "https://images.emulator.test/pokemon/base1-4/large.png",
+    }),
+  );
   // A delivery attempt (to a closed port): its outbox record is part of the state.
   out.push(await call("POST", "/_emulator/events", demo, { type: "purchase.fulfilled", key: demo }));
   await emu.clock.advance(3_600_000);
@@ -59,7 +90,12 @@ describe("determinism", () => {
     const b = await createEmulator({ seed: 2, clock: "manual" });
     try {
       expect(b.key("demo")).not.toBe(a.key("demo"));
-      const page = async (e: Emulator) => (await (await e.fetch("/api/v1/pokemon/cards?page_size=50&page=3", { headers: { "x-api-key": e.key("demo") } })).json()).data;
+      const page = async (e: Emulator) =>
+        (
+          await (
+            await e.fetch("/api/v1/pokemon/cards?page_size=50&page=3", { headers: { "x-api-key": e.key("demo") } })
+          ).json()
+        ).data;
       expect(await page(b)).not.toEqual(await page(a));
     } finally {
       await a.close();

@@ -27,11 +27,18 @@ async function failingCalls(n: number): Promise<void> {
   const body = JSON.stringify({ pad: "x".repeat(16 * 1024) });
   const before = journalOf(emu.services).list({ limit: 1 })[0]?.id ?? 0;
   for (let i = 0; i < n; i++) {
-    const res = await emu.fetch("/api/v1/credits/topup", { method: "POST", headers: { "content-type": "application/json" }, body });
+    const res = await emu.fetch("/api/v1/credits/topup", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(401);
   }
   // Error answers are journalled once their body is read.
-  await waitFor(() => (journalOf(emu.services).list({ limit: 1 })[0]?.id ?? 0) >= before + n, "the calls to be journalled");
+  await waitFor(
+    () => (journalOf(emu.services).list({ limit: 1 })[0]?.id ?? 0) >= before + n,
+    "the calls to be journalled",
+  );
 }
 
 describe("dashboard event stream backlog", () => {
@@ -41,7 +48,10 @@ describe("dashboard event stream backlog", () => {
       // ~600 × 16 KiB ≈ 10 MB of events: far more than the socket buffers and the cap.
       await failingCalls(600);
       const backlogs = streamBacklogs(emu.services);
-      expect(backlogs.every((b) => b <= STREAM_BACKLOG_CAP), `backlogs ${backlogs.join(", ")}`).toBe(true);
+      expect(
+        backlogs.every((b) => b <= STREAM_BACKLOG_CAP),
+        `backlogs ${backlogs.join(", ")}`,
+      ).toBe(true);
       // The client was dropped (not kept half-fed): nothing queued, and the journal stops keeping bodies for it.
       expect(backlogs).toEqual([]);
       expect(journalOf(emu.services).watching).toBe(false);

@@ -19,10 +19,24 @@ const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 beforeAll(async () => {
   emu = await createEmulator({ seed: 1, clock: "manual", ipRateLimitPerMin: 1e9, chain: { rpcPort: false } });
   const make = async (name: string, body: Record<string, unknown>) => {
-    const res = await emu.fetch("/_emulator/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rate_limit_per_min: 1e9, balance: 1e6, ...body }) });
+    const res = await emu.fetch("/_emulator/keys", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ rate_limit_per_min: 1e9, balance: 1e6, ...body }),
+    });
     keys[name] = ((await res.json()) as { data: { key: string } }).data.key;
   };
-  const all = ["read:catalog", "wallet:read", "wallet:deposit", "packs:purchase", "packs:read", "packs:buyback", "cards:redeem", "webhooks:manage", "payout:manage"];
+  const all = [
+    "read:catalog",
+    "wallet:read",
+    "wallet:deposit",
+    "packs:purchase",
+    "packs:read",
+    "packs:buyback",
+    "cards:redeem",
+    "webhooks:manage",
+    "payout:manage",
+  ];
   await make("pool", { kind: "partner", billing_model: "POOL", scopes: [...all, "pool:manage"] });
   await make("tier", { kind: "partner", billing_model: "TIER", scopes: all });
   await make("tenant", { kind: "tenant" });
@@ -38,13 +52,18 @@ function keyFor(spec: RouteSpec): string | null {
 
 /** Every path parameter set to `value` (a constrained one keeps its first allowed value). */
 function fill(path: string, value: string): string {
-  return path.replace(/:(\w+)(\{[^}]*\})?/g, (_m, _name: string, re?: string) => (re && re.includes("|") ? re.slice(1, -1).split("|")[0]! : value));
+  return path.replace(/:(\w+)(\{[^}]*\})?/g, (_m, _name: string, re?: string) =>
+    re && re.includes("|") ? re.slice(1, -1).split("|")[0]! : value,
+  );
 }
 
 /** Bodies that carry the name wherever routes take identifiers. */
 function bodies(name: string): Record<string, unknown>[] {
   return [
-    { unique_ids: [name], address: { name: "A", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" } },
+    {
+      unique_ids: [name],
+      address: { name: "A", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" },
+    },
     { unique_id: name, recipient_account_id: name, recipient: name, idempotency_key: `k-${name}` },
     { token_id: name, token_ids: [name], purchase_id: name, tier_id: name, card_id: name, external_user_id: name },
     { order_id: name, rate_id: name, inbound_shipment_id: name, webhook_id: name, feedback_id: name },
@@ -54,40 +73,57 @@ function bodies(name: string): Record<string, unknown>[] {
 const withParams = apiRoutes.filter((r) => /:\w+(?!\{[^}]*\|)/.test(r.path.replace(/:\w+\{[^}]*\|[^}]*\}/g, "")));
 
 describe("JavaScript built-in names as identifiers", () => {
-  it.each(withParams.map((r) => [`${r.method} ${r.path}`, r] as const))("%s answers each name as an unknown id", async (_n, spec) => {
-    const key = keyFor(spec);
-    const problems: string[] = [];
-    for (const name of HOSTILE) {
-      const headers: Record<string, string> = { "content-type": "application/json", "idempotency-key": `hostile-${name}` };
-      if (key) headers["x-api-key"] = key;
-      const path = `/api/v1${fill(spec.path, encodeURIComponent(name))}`;
-      const res = await emu.fetch(path, { method: spec.method, headers, body: spec.method === "GET" || spec.method === "DELETE" ? undefined : "{}" });
-      const body = (await res.json()) as { success?: boolean; error?: unknown; code?: unknown };
-      if (res.status < 400 || res.status >= 500) problems.push(`${res.status} ${spec.method} ${path} → ${JSON.stringify(body).slice(0, 160)}`);
-      else if (body.success !== false || typeof (body.code ?? body.error) !== "string") problems.push(`no error code: ${spec.method} ${path}`);
-    }
-    expect(problems).toEqual([]);
-  });
-
-  it.each(apiRoutes.filter((r) => r.method !== "GET" && r.method !== "DELETE").map((r) => [`${r.method} ${r.path}`, r] as const))(
-    "%s: names in bodies are never a 500 and never touch Object.prototype",
+  it.each(withParams.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s answers each name as an unknown id",
     async (_n, spec) => {
       const key = keyFor(spec);
       const problems: string[] = [];
-      for (const name of HOSTILE)
-        for (const b of bodies(name)) {
-          const headers: Record<string, string> = { "content-type": "application/json", "idempotency-key": `hostile-body-${name}` };
-          if (key) headers["x-api-key"] = key;
-          const path = `/api/v1${fill(spec.path, "1")}`;
-          const res = await emu.fetch(path, { method: spec.method, headers, body: JSON.stringify(b) });
-          const text = await res.text();
-          if (res.status >= 500 && res.status !== 503) problems.push(`${res.status} ${path} ${JSON.stringify(b)} → ${text.slice(0, 160)}`);
-        }
+      for (const name of HOSTILE) {
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "idempotency-key": `hostile-${name}`,
+        };
+        if (key) headers["x-api-key"] = key;
+        const path = `/api/v1${fill(spec.path, encodeURIComponent(name))}`;
+        const res = await emu.fetch(path, {
+          method: spec.method,
+          headers,
+          body: spec.method === "GET" || spec.method === "DELETE" ? undefined : "{}",
+        });
+        const body = (await res.json()) as { success?: boolean; error?: unknown; code?: unknown };
+        if (res.status < 400 || res.status >= 500)
+          problems.push(`${res.status} ${spec.method} ${path} → ${JSON.stringify(body).slice(0, 160)}`);
+        else if (body.success !== false || typeof (body.code ?? body.error) !== "string")
+          problems.push(`no error code: ${spec.method} ${path}`);
+      }
       expect(problems).toEqual([]);
-      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoBefore);
-      expect({}.constructor).toBe(Object);
     },
   );
+
+  it.each(
+    apiRoutes
+      .filter((r) => r.method !== "GET" && r.method !== "DELETE")
+      .map((r) => [`${r.method} ${r.path}`, r] as const),
+  )("%s: names in bodies are never a 500 and never touch Object.prototype", async (_n, spec) => {
+    const key = keyFor(spec);
+    const problems: string[] = [];
+    for (const name of HOSTILE)
+      for (const b of bodies(name)) {
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "idempotency-key": `hostile-body-${name}`,
+        };
+        if (key) headers["x-api-key"] = key;
+        const path = `/api/v1${fill(spec.path, "1")}`;
+        const res = await emu.fetch(path, { method: spec.method, headers, body: JSON.stringify(b) });
+        const text = await res.text();
+        if (res.status >= 500 && res.status !== 503)
+          problems.push(`${res.status} ${path} ${JSON.stringify(b)} → ${text.slice(0, 160)}`);
+      }
+    expect(problems).toEqual([]);
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(protoBefore);
+    expect({}.constructor).toBe(Object);
+  });
 
   it("API keys named like built-ins are unknown keys (401), and the control plane answers 404", async () => {
     for (const name of HOSTILE) {
@@ -96,7 +132,11 @@ describe("JavaScript built-in names as identifiers", () => {
       expect(((await res.json()) as { error: string }).error).toBe("API key not found or inactive");
       const credits = await emu.fetch(`/_emulator/credits/${encodeURIComponent(name)}`);
       expectError({ status: credits.status, body: await credits.json() }, 404, "not_found", name);
-      const ev = await emu.fetch("/_emulator/events", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "purchase.fulfilled", key: name }) });
+      const ev = await emu.fetch("/_emulator/events", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "purchase.fulfilled", key: name }),
+      });
       expectError({ status: ev.status, body: await ev.json() }, 404, "not_found", name);
     }
   });

@@ -10,15 +10,21 @@ let api: Api;
 useEmulator((ctx) => ({ emu, api } = ctx));
 
 describe("fixture keys by name in the control plane", () => {
-  it("POST /_emulator/events {key: \"demo\"} delivers to demo's webhook, as with the value", async () => {
+  it('POST /_emulator/events {key: "demo"} delivers to demo\'s webhook, as with the value', async () => {
     const rx = await startReceiver();
     try {
       await api.post("/api/v1/webhooks").set("X-API-Key", emu.key("demo")).send({ url: rx.url }).expect(201);
-      const byName = (await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key: "demo" }).expect(201)).body.data;
+      const byName = (await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key: "demo" }).expect(201))
+        .body.data;
       expect(byName.account_ids).toEqual(["acme"]);
       expect(byName.deliveries).toMatchObject([{ status: "DELIVERED", attempts: 1 }]);
       expect(rx.received.map((r) => r.headers["x-mystery-event"])).toEqual(["purchase.fulfilled"]);
-      const byValue = (await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key: emu.key("demo") }).expect(201)).body.data;
+      const byValue = (
+        await api
+          .post("/_emulator/events")
+          .send({ type: "purchase.fulfilled", key: emu.key("demo") })
+          .expect(201)
+      ).body.data;
       expect(byValue.account_ids).toEqual(["acme"]);
       expect(rx.received).toHaveLength(2);
     } finally {
@@ -31,7 +37,9 @@ describe("fixture keys by name in the control plane", () => {
     expect((await api.get("/_emulator/credits/tier").expect(200)).body.data).toEqual(before);
     const after = (await api.post("/_emulator/credits/tier").send({ credits: 25 }).expect(200)).body.data;
     expect(after.purchased_credits).toBe(before.purchased_credits + 25);
-    expect((await api.get(`/_emulator/credits/${emu.key("tier")}`).expect(200)).body.data.purchased_credits).toBe(before.purchased_credits + 25);
+    expect((await api.get(`/_emulator/credits/${emu.key("tier")}`).expect(200)).body.data.purchased_credits).toBe(
+      before.purchased_credits + 25,
+    );
   });
 
   it("per-partner switches and the top-up filter take the name", async () => {
@@ -42,11 +50,19 @@ describe("fixture keys by name in the control plane", () => {
   });
 
   it("an unknown name is 404 not_found, and changes nothing", async () => {
-    expectError(await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key: "nobody" }), 404, "not_found");
+    expectError(
+      await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key: "nobody" }),
+      404,
+      "not_found",
+    );
     expectError(await api.get("/_emulator/credits/nobody"), 404, "not_found");
     expectError(await api.post("/_emulator/credits/nobody").send({ credits: 1 }), 404, "not_found");
     expectError(await api.post("/_emulator/mystery/kyc").send({ key: "nobody", required: true }), 404, "not_found");
     // a name is not a key on the API itself
-    expectError(await api.get("/api/v1/pokemon/cards/base1-4").set("X-API-Key", "demo"), 401, "API key not found or inactive");
+    expectError(
+      await api.get("/api/v1/pokemon/cards/base1-4").set("X-API-Key", "demo"),
+      401,
+      "API key not found or inactive",
+    );
   });
 });

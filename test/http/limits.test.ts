@@ -19,15 +19,32 @@ const rate = (r: { headers: Record<string, string> }) => ({
   remaining: r.headers["x-ratelimit-remaining"],
   retryAfter: r.headers["retry-after"],
 });
-const partnerKey = (extra: Record<string, unknown> = {}) => newKey(api, { kind: "partner", scopes: ["read:catalog", "packs:read"], ...extra });
+const partnerKey = (extra: Record<string, unknown> = {}) =>
+  newKey(api, { kind: "partner", scopes: ["read:catalog", "packs:read"], ...extra });
 
 describe("a rate-limit window per surface", () => {
   it("partner commerce counts on its 240/min window, Card Data on its 300/min window, apart", async () => {
     const key = await partnerKey();
-    expect(rate(await api.get(CARD).set("X-API-Key", key).expect(200))).toEqual({ limit: "300", remaining: "299", retryAfter: undefined });
-    expect(rate(await api.get(CATALOG).set("X-API-Key", key).expect(200))).toEqual({ limit: "240", remaining: "239", retryAfter: undefined });
-    expect(rate(await api.get("/api/v1/mystery/stats").set("X-API-Key", key).expect(200))).toEqual({ limit: "240", remaining: "238", retryAfter: undefined });
-    expect(rate(await api.get(CARD).set("X-API-Key", key).expect(200))).toEqual({ limit: "300", remaining: "298", retryAfter: undefined });
+    expect(rate(await api.get(CARD).set("X-API-Key", key).expect(200))).toEqual({
+      limit: "300",
+      remaining: "299",
+      retryAfter: undefined,
+    });
+    expect(rate(await api.get(CATALOG).set("X-API-Key", key).expect(200))).toEqual({
+      limit: "240",
+      remaining: "239",
+      retryAfter: undefined,
+    });
+    expect(rate(await api.get("/api/v1/mystery/stats").set("X-API-Key", key).expect(200))).toEqual({
+      limit: "240",
+      remaining: "238",
+      retryAfter: undefined,
+    });
+    expect(rate(await api.get(CARD).set("X-API-Key", key).expect(200))).toEqual({
+      limit: "300",
+      remaining: "298",
+      retryAfter: undefined,
+    });
     // An unknown path under a surface reports that surface's window (not counted).
     const unknown = await api.get("/api/v1/mystery/nowhere").set("X-API-Key", key).expect(404);
     expect(unknown.body.error).toBe("not_found");
@@ -42,20 +59,48 @@ describe("a rate-limit window per surface", () => {
     const refused = await api.get(CATALOG).set("X-API-Key", key);
     expectError(refused, 429, "rate_limited");
     expect(rate(refused)).toEqual({ limit: "2", remaining: "0", retryAfter: "45" });
-    expect(rate(await api.get(CARD).set("X-API-Key", key).expect(200))).toEqual({ limit: "300", remaining: "299", retryAfter: undefined });
+    expect(rate(await api.get(CARD).set("X-API-Key", key).expect(200))).toEqual({
+      limit: "300",
+      remaining: "299",
+      retryAfter: undefined,
+    });
     await emu.clock.advance(45_000);
-    expect(rate(await api.get(CATALOG).set("X-API-Key", key).expect(200))).toEqual({ limit: "2", remaining: "0", retryAfter: undefined });
+    expect(rate(await api.get(CATALOG).set("X-API-Key", key).expect(200))).toEqual({
+      limit: "2",
+      remaining: "0",
+      retryAfter: undefined,
+    });
   });
 
   it("the control plane shows and sets each ceiling; a tenant key on webhooks stays on its plan's window", async () => {
     const keys = (await api.get("/_emulator/keys").expect(200)).body.data.keys as Array<Record<string, unknown>>;
-    expect(keys.find((k) => k.name === "demo")).toMatchObject({ rate_limit_per_min: 300, partner_rate_limit_per_min: 240, fresh_per_min: 10 });
-    const made = (await api.post("/_emulator/keys").send({ kind: "partner", rate_limit_per_min: 500, partner_rate_limit_per_min: 480, fresh_per_min: 20 }).expect(201)).body.data;
+    expect(keys.find((k) => k.name === "demo")).toMatchObject({
+      rate_limit_per_min: 300,
+      partner_rate_limit_per_min: 240,
+      fresh_per_min: 10,
+    });
+    const made = (
+      await api
+        .post("/_emulator/keys")
+        .send({ kind: "partner", rate_limit_per_min: 500, partner_rate_limit_per_min: 480, fresh_per_min: 20 })
+        .expect(201)
+    ).body.data;
     expect(made).toMatchObject({ rate_limit_per_min: 500, partner_rate_limit_per_min: 480, fresh_per_min: 20 });
-    expectError(await api.post("/_emulator/keys").send({ kind: "partner", partner_rate_limit_per_min: 0 }), 400, "invalid_value");
+    expectError(
+      await api.post("/_emulator/keys").send({ kind: "partner", partner_rate_limit_per_min: 0 }),
+      400,
+      "invalid_value",
+    );
     const tenant = emu.key("tenant");
-    expect(rate(await api.get("/api/v1/webhooks").set("X-API-Key", tenant).expect(200))).toEqual({ limit: "300", remaining: "299", retryAfter: undefined });
-    expect(rate(await api.get("/api/v1/inventory").set("X-API-Key", tenant).expect(200))).toMatchObject({ limit: "300", remaining: "298" });
+    expect(rate(await api.get("/api/v1/webhooks").set("X-API-Key", tenant).expect(200))).toEqual({
+      limit: "300",
+      remaining: "299",
+      retryAfter: undefined,
+    });
+    expect(rate(await api.get("/api/v1/inventory").set("X-API-Key", tenant).expect(200))).toMatchObject({
+      limit: "300",
+      remaining: "298",
+    });
   });
 });
 
@@ -74,11 +119,19 @@ describe("the fresh=true budget", () => {
     // The first five leave the window 60 s after they were made: 40 s from now.
     expect(rate(refused)).toEqual({ limit: "10", remaining: "0", retryAfter: "40" });
     // Without fresh, the same reads answer (from the cache or not) on the partner window.
-    expect(rate(await api.get(CATALOG).set("X-API-Key", key).expect(200))).toEqual({ limit: "240", remaining: "228", retryAfter: undefined });
+    expect(rate(await api.get(CATALOG).set("X-API-Key", key).expect(200))).toEqual({
+      limit: "240",
+      remaining: "228",
+      retryAfter: undefined,
+    });
     // fresh on a read that is not cached costs nothing from the budget.
     await api.get("/api/v1/mystery/stats?fresh=true").set("X-API-Key", key).expect(200);
     await emu.clock.advance(40_000);
-    expect(rate(await api.get(`${CATALOG}?fresh=true`).set("X-API-Key", key).expect(200))).toEqual({ limit: "10", remaining: "4", retryAfter: undefined });
+    expect(rate(await api.get(`${CATALOG}?fresh=true`).set("X-API-Key", key).expect(200))).toEqual({
+      limit: "10",
+      remaining: "4",
+      retryAfter: undefined,
+    });
   });
 
   it("per key (another key of the same account has its own); fresh_per_min sets it; fresh must be true or false", async () => {
@@ -103,7 +156,8 @@ describe("the response cache", () => {
     rec.pricing!.market = usd;
   };
   const PRICE = "/api/v1/mystery/price?card_id=base1-4";
-  const value = async (key: string, path = PRICE) => (await api.get(path).set("X-API-Key", key).expect(200)).body.data.market_value_usdc as string;
+  const value = async (key: string, path = PRICE) =>
+    (await api.get(path).set("X-API-Key", key).expect(200)).body.data.market_value_usdc as string;
 
   it("price: the 60 s cache answers until fresh=true recomputes (and refills it); then it expires on the clock", async () => {
     const original = emu.services.catalog.cardAnyGame("base1-4")!.pricing!.market;
@@ -145,7 +199,11 @@ describe("the response cache", () => {
       expect(await value(c)).toBe("11.000000");
 
       // The catalog: 30 s. A change to a tier shows once the entry expires.
-      const tiers = async () => (await api.get(CATALOG).set("X-API-Key", c).expect(200)).body.data.tiers as Array<{ tier_id: number; name: string }>;
+      const tiers = async () =>
+        (await api.get(CATALOG).set("X-API-Key", c).expect(200)).body.data.tiers as Array<{
+          tier_id: number;
+          name: string;
+        }>;
       const before = await tiers();
       const tier = emu.services.chain?.chain.tiers ?? (await import("../../chain/tiers.ts")).DEFAULT_TIERS;
       const renamed = tier[0]!;

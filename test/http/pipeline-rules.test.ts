@@ -74,9 +74,18 @@ describe("free credits never stack", () => {
     // To one minute before February, then a request held past midnight by a latency fault that ends in a 500.
     const feb = Date.parse("2026-02-01T00:00:00Z");
     await emu.clock.advance(feb - 60_000 - emu.clock.now());
-    await api.post("/_emulator/faults").send({ match: { path: CARD }, status: 500, error: "internal_error", latency_ms: 120_000, times: 1 }).expect(201);
-    const held = api.get(CARD).set("X-API-Key", key).then((r) => r);
-    await waitFor(() => emu.clock.pending().some((t) => t.at === feb + 60_000), "the held request to sleep on the clock");
+    await api
+      .post("/_emulator/faults")
+      .send({ match: { path: CARD }, status: 500, error: "internal_error", latency_ms: 120_000, times: 1 })
+      .expect(201);
+    const held = api
+      .get(CARD)
+      .set("X-API-Key", key)
+      .then((r) => r);
+    await waitFor(
+      () => emu.clock.pending().some((t) => t.at === feb + 60_000),
+      "the held request to sleep on the clock",
+    );
     await emu.clock.advance(120_000);
     const res = await held;
     expectError(res, 500, "internal_error");
@@ -92,7 +101,10 @@ describe("injected faults carry their code's documented headers", () => {
     ["overloaded", 503, "1"],
   ])("%s → %i with Retry-After: %s and retryable: true", async (code, status, retryAfter) => {
     await emu.reset();
-    await api.post("/_emulator/faults").send({ match: { path: CARD }, status, error: code, times: 1 }).expect(201);
+    await api
+      .post("/_emulator/faults")
+      .send({ match: { path: CARD }, status, error: code, times: 1 })
+      .expect(201);
     const res = await api.get(CARD).set("X-API-Key", emu.key("demo")).expect(status);
     expect(res.body).toMatchObject({ success: false, error: code, retryable: true });
     expect(res.headers["retry-after"]).toBe(retryAfter);
@@ -110,7 +122,10 @@ describe("legacy keys: X-Credits-Metering: unmetered on every answer of a metere
     const denied = await api.get(CARD).set("X-API-Key", noScope).expect(403);
     expectError(denied, 403, "Insufficient permissions");
     expect(denied.headers["x-credits-metering"]).toBe("unmetered");
-    await api.post("/_emulator/faults").send({ match: { path: CARD }, status: 503, error: "overloaded", times: 1 }).expect(201);
+    await api
+      .post("/_emulator/faults")
+      .send({ match: { path: CARD }, status: 503, error: "overloaded", times: 1 })
+      .expect(201);
     const shed = await api.get(CARD).set("X-API-Key", legacy).expect(503);
     expectError(shed, 503, "overloaded");
     expect(shed.headers["x-credits-metering"]).toBe("unmetered");
@@ -121,7 +136,9 @@ describe("legacy keys: X-Credits-Metering: unmetered on every answer of a metere
     expect(limited.headers["x-credits-metering"]).toBe("unmetered");
     expect(limited.headers["x-credits-cost"]).toBeUndefined();
     // A metered key never says unmetered.
-    expect((await api.get(CARD).set("X-API-Key", emu.key("demo")).expect(200)).headers["x-credits-metering"]).toBeUndefined();
+    expect(
+      (await api.get(CARD).set("X-API-Key", emu.key("demo")).expect(200)).headers["x-credits-metering"],
+    ).toBeUndefined();
   });
 });
 
@@ -129,15 +146,28 @@ describe("warehouse 500s open an integration issue, injected ones included", () 
   it("a fault answering 500 on a warehouse route opens one issue naming the route", async () => {
     await emu.reset();
     const tenant = emu.key("tenant");
-    await api.post("/_emulator/faults").send({ match: { method: "GET", path: "/api/v1/inventory" }, status: 500, error: "internal_error", times: 1 }).expect(201);
+    await api
+      .post("/_emulator/faults")
+      .send({ match: { method: "GET", path: "/api/v1/inventory" }, status: 500, error: "internal_error", times: 1 })
+      .expect(201);
     const res = await api.get("/api/v1/inventory").set("X-API-Key", tenant).expect(500);
     expect(res.body).toMatchObject({ success: false, error: "internal_error", code: "internal_error" });
     const status = (await api.get("/api/v1/integration-status").set("X-API-Key", tenant).expect(200)).body.data;
     expect(status.open_issues).toBe(1);
-    expect(status.issues[0]).toMatchObject({ kind: "internal_error", method: "GET", path: "/api/v1/inventory", status: "OPEN" });
+    expect(status.issues[0]).toMatchObject({
+      kind: "internal_error",
+      method: "GET",
+      path: "/api/v1/inventory",
+      status: "OPEN",
+    });
     // A 503 fault is not a 500: no issue.
-    await api.post("/_emulator/faults").send({ match: { method: "GET", path: "/api/v1/inventory" }, status: 503, error: "timeout", times: 1 }).expect(201);
+    await api
+      .post("/_emulator/faults")
+      .send({ match: { method: "GET", path: "/api/v1/inventory" }, status: 503, error: "timeout", times: 1 })
+      .expect(201);
     expectWarehouseErrorAnswer(await api.get("/api/v1/inventory").set("X-API-Key", tenant), 503, "timeout");
-    expect((await api.get("/api/v1/integration-status").set("X-API-Key", tenant).expect(200)).body.data.open_issues).toBe(1);
+    expect(
+      (await api.get("/api/v1/integration-status").set("X-API-Key", tenant).expect(200)).body.data.open_issues,
+    ).toBe(1);
   });
 });

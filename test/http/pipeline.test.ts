@@ -63,8 +63,15 @@ describe("authentication and authorization (never charged)", () => {
     const missing = await api.get(CARD).expect(401);
     expectError(missing, 401, "API key required");
     expect(missing.body.success).toBe(false);
-    const bad = await api.get(CARD).set("X-API-Key", "rip_v1_" + "x".repeat(43)).expect(401);
-    expect(bad.body).toMatchObject({ success: false, message: "Invalid API key", error: "API key not found or inactive" });
+    const bad = await api
+      .get(CARD)
+      .set("X-API-Key", "rip_v1_" + "x".repeat(43))
+      .expect(401);
+    expect(bad.body).toMatchObject({
+      success: false,
+      message: "Invalid API key",
+      error: "API key not found or inactive",
+    });
     expect(bad.headers["x-credits-cost"]).toBeUndefined();
   });
 
@@ -124,9 +131,16 @@ describe("metering", () => {
     try {
       const key = await newKey(a2, { kind: "partner", scopes: ["read:catalog"], balance: 502 });
       await a2.get(CARD).set("X-API-Key", key).expect(200);
-      expect((await a2.get(`/_emulator/credits/${key}`)).body.data).toMatchObject({ free_credits: 499, purchased_credits: 2 });
+      expect((await a2.get(`/_emulator/credits/${key}`)).body.data).toMatchObject({
+        free_credits: 499,
+        purchased_credits: 2,
+      });
       await e2.clock.advance(24 * 3600_000);
-      expect((await a2.get(`/_emulator/credits/${key}`)).body.data).toMatchObject({ free_credits: 500, purchased_credits: 2, balance: 502 });
+      expect((await a2.get(`/_emulator/credits/${key}`)).body.data).toMatchObject({
+        free_credits: 500,
+        purchased_credits: 2,
+        balance: 502,
+      });
     } finally {
       await c2();
     }
@@ -210,9 +224,27 @@ describe("concurrency gate", () => {
     try {
       const key = e2.key("demo");
       // hold one request inside the gate with an injected latency on the virtual clock
-      expectError(await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/pokemon/cards/base1-2" }, status: 200, error: "x" }), 400, "invalid_value");
-      await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/pokemon/cards/base1-2" }, status: 500, error: "slow_then_fail", latency_ms: 1000, times: 1 }).expect(201);
-      const held = a2.get("/api/v1/pokemon/cards/base1-2").set("X-API-Key", key).then((r) => r);
+      expectError(
+        await a2
+          .post("/_emulator/faults")
+          .send({ match: { path: "/api/v1/pokemon/cards/base1-2" }, status: 200, error: "x" }),
+        400,
+        "invalid_value",
+      );
+      await a2
+        .post("/_emulator/faults")
+        .send({
+          match: { path: "/api/v1/pokemon/cards/base1-2" },
+          status: 500,
+          error: "slow_then_fail",
+          latency_ms: 1000,
+          times: 1,
+        })
+        .expect(201);
+      const held = a2
+        .get("/api/v1/pokemon/cards/base1-2")
+        .set("X-API-Key", key)
+        .then((r) => r);
       await waitFor(() => e2.services.gates.inUse("catalog") === 1, "the held request to enter the gate");
       const shed = await a2.get(CARD).set("X-API-Key", key).expect(503);
       expect(shed.body).toMatchObject({ success: false, error: "overloaded", retryable: true });
@@ -234,7 +266,10 @@ describe("concurrency gate", () => {
 describe("identifiers", () => {
   it("a path identifier over 255 characters is 400 identifier_too_long (refunded)", async () => {
     const key = await newKey(api, { kind: "partner", scopes: ["read:catalog"] });
-    const res = await api.get(`/api/v1/pokemon/cards/${"a".repeat(256)}`).set("X-API-Key", key).expect(400);
+    const res = await api
+      .get(`/api/v1/pokemon/cards/${"a".repeat(256)}`)
+      .set("X-API-Key", key)
+      .expect(400);
     expect(res.body.error).toBe("identifier_too_long");
     expect(res.headers["x-credits-remaining"]).toBe("500");
     expectError(await api.get(`/api/v1/pokemon/cards/${"a".repeat(255)}`).set("X-API-Key", key), 404, "not_found");

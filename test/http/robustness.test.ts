@@ -12,11 +12,44 @@ const keys: Record<string, string> = {};
 beforeAll(async () => {
   emu = await createEmulator({ seed: 1, clock: "manual", ipRateLimitPerMin: 1e9, chain: { rpcPort: false } });
   const make = async (name: string, body: Record<string, unknown>) => {
-    const res = await emu.fetch("/_emulator/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rate_limit_per_min: 1e9, balance: 1e6, ...body }) });
+    const res = await emu.fetch("/_emulator/keys", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ rate_limit_per_min: 1e9, balance: 1e6, ...body }),
+    });
     keys[name] = ((await res.json()) as { data: { key: string } }).data.key;
   };
-  await make("pool", { kind: "partner", billing_model: "POOL", scopes: ["read:catalog", "wallet:read", "wallet:deposit", "packs:purchase", "packs:read", "packs:buyback", "cards:redeem", "pool:manage", "webhooks:manage", "payout:manage"] });
-  await make("tier", { kind: "partner", billing_model: "TIER", scopes: ["read:catalog", "wallet:read", "wallet:deposit", "packs:purchase", "packs:read", "packs:buyback", "cards:redeem", "webhooks:manage", "payout:manage"] });
+  await make("pool", {
+    kind: "partner",
+    billing_model: "POOL",
+    scopes: [
+      "read:catalog",
+      "wallet:read",
+      "wallet:deposit",
+      "packs:purchase",
+      "packs:read",
+      "packs:buyback",
+      "cards:redeem",
+      "pool:manage",
+      "webhooks:manage",
+      "payout:manage",
+    ],
+  });
+  await make("tier", {
+    kind: "partner",
+    billing_model: "TIER",
+    scopes: [
+      "read:catalog",
+      "wallet:read",
+      "wallet:deposit",
+      "packs:purchase",
+      "packs:read",
+      "packs:buyback",
+      "cards:redeem",
+      "webhooks:manage",
+      "payout:manage",
+    ],
+  });
   await make("tenant", { kind: "tenant" });
 });
 afterAll(() => emu.close());
@@ -29,12 +62,42 @@ function keyFor(spec: RouteSpec): string | null {
 }
 
 const JUNK_PARAMS = ["x", "0", "-1", "999999999999999999999", "%F0%9F%92%A5", "null", "0x" + "f".repeat(64)];
-const JUNK_BODIES: (string | undefined)[] = [undefined, "", "{not json", "[]", "null", "42", '"text"', "{}", JSON.stringify({ a: { b: [1, { c: null }] } }),
-  JSON.stringify({ tier_id: "one", wallet_address: 5, usd: -1, url: 7, event_types: "x", unique_ids: "CARD-1", address: [], shipping_address: "x", token_ids: [null], tx_hash: {}, limit: "abc", amount: {} })];
-const JUNK_QUERIES = ["", "?limit=abc&offset=-5", "?q=%28%28%28&include=%00&select=,,,", "?status=NOPE&since=r:%%%&type=zzz&card_id=&token_id=&usd=1e999"];
+const JUNK_BODIES: (string | undefined)[] = [
+  undefined,
+  "",
+  "{not json",
+  "[]",
+  "null",
+  "42",
+  '"text"',
+  "{}",
+  JSON.stringify({ a: { b: [1, { c: null }] } }),
+  JSON.stringify({
+    tier_id: "one",
+    wallet_address: 5,
+    usd: -1,
+    url: 7,
+    event_types: "x",
+    unique_ids: "CARD-1",
+    address: [],
+    shipping_address: "x",
+    token_ids: [null],
+    tx_hash: {},
+    limit: "abc",
+    amount: {},
+  }),
+];
+const JUNK_QUERIES = [
+  "",
+  "?limit=abc&offset=-5",
+  "?q=%28%28%28&include=%00&select=,,,",
+  "?status=NOPE&since=r:%%%&type=zzz&card_id=&token_id=&usd=1e999",
+];
 
 function fill(path: string, value: string): string {
-  return path.replace(/:(\w+)(\{[^}]*\})?/g, (_m, name: string, re?: string) => (re ? (re.slice(1, -1).split("|")[0] ?? value) : name === "path" ? value : value));
+  return path.replace(/:(\w+)(\{[^}]*\})?/g, (_m, name: string, re?: string) =>
+    re ? (re.slice(1, -1).split("|")[0] ?? value) : name === "path" ? value : value,
+  );
 }
 
 describe("every API route answers junk with a 4xx envelope, never a 500", () => {
@@ -43,13 +106,15 @@ describe("every API route answers junk with a 4xx envelope, never a 500", () => 
     const problems: string[] = [];
     const cases: { path: string; body?: string }[] = [];
     for (const p of JUNK_PARAMS) for (const q of JUNK_QUERIES) cases.push({ path: `/api/v1${fill(spec.path, p)}${q}` });
-    if (spec.method !== "GET" && spec.method !== "DELETE") for (const b of JUNK_BODIES) cases.push({ path: `/api/v1${fill(spec.path, "1")}`, body: b });
+    if (spec.method !== "GET" && spec.method !== "DELETE")
+      for (const b of JUNK_BODIES) cases.push({ path: `/api/v1${fill(spec.path, "1")}`, body: b });
     for (const c of cases) {
       const headers: Record<string, string> = { "content-type": "application/json", "idempotency-key": "robustness" };
       if (key) headers["x-api-key"] = key;
       const res = await emu.fetch(c.path, { method: spec.method, headers, body: c.body });
       const text = await res.text();
-      if (res.status >= 500 && res.status !== 503) problems.push(`${res.status} ${c.path} ${c.body ?? ""} → ${text.slice(0, 160)}`);
+      if (res.status >= 500 && res.status !== 503)
+        problems.push(`${res.status} ${c.path} ${c.body ?? ""} → ${text.slice(0, 160)}`);
       if (res.status >= 400) {
         let body: { success?: unknown; message?: unknown } | null = null;
         try {
@@ -57,7 +122,8 @@ describe("every API route answers junk with a 4xx envelope, never a 500", () => 
         } catch {
           /* reported below */
         }
-        if (!body || body.success !== false || typeof body.message !== "string") problems.push(`bad error envelope ${res.status} ${c.path}: ${text.slice(0, 120)}`);
+        if (!body || body.success !== false || typeof body.message !== "string")
+          problems.push(`bad error envelope ${res.status} ${c.path}: ${text.slice(0, 120)}`);
       }
     }
     expect(problems).toEqual([]);
@@ -67,25 +133,39 @@ describe("every API route answers junk with a 4xx envelope, never a 500", () => 
 describe("every control-plane route answers junk with a 4xx envelope, never a 500", () => {
   // reset/restore/state replace everything; keep them for the dedicated tests.
   const skip = new Set(["/reset", "/state", "/restore"]);
-  it.each(controlRoutes.filter((r) => !skip.has(r.path)).map((r) => [`${r.method} ${r.path}`, r] as const))("%s", async (_name, spec) => {
-    const problems: string[] = [];
-    const cases: { path: string; body?: string }[] = [];
-    for (const p of JUNK_PARAMS) cases.push({ path: `/_emulator${fill(spec.path, p)}?limit=abc&key=zz&account_id=%00` });
-    if (spec.method !== "GET" && spec.method !== "DELETE") for (const b of JUNK_BODIES) cases.push({ path: `/_emulator${fill(spec.path, "1")}`, body: b });
-    for (const c of cases) {
-      const res = await emu.fetch(c.path, { method: spec.method, headers: { "content-type": "application/json" }, body: c.body });
-      // A live stream (the dashboard's server-sent events) never ends by design: junk query
-      // parameters must not break it, so check its status and media type, then hang up.
-      if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
-        if (res.status !== 200) problems.push(`stream answered ${res.status} ${c.path}`);
-        await res.body?.cancel();
-        continue;
+  it.each(controlRoutes.filter((r) => !skip.has(r.path)).map((r) => [`${r.method} ${r.path}`, r] as const))(
+    "%s",
+    async (_name, spec) => {
+      const problems: string[] = [];
+      const cases: { path: string; body?: string }[] = [];
+      for (const p of JUNK_PARAMS)
+        cases.push({ path: `/_emulator${fill(spec.path, p)}?limit=abc&key=zz&account_id=%00` });
+      if (spec.method !== "GET" && spec.method !== "DELETE")
+        for (const b of JUNK_BODIES) cases.push({ path: `/_emulator${fill(spec.path, "1")}`, body: b });
+      for (const c of cases) {
+        const res = await emu.fetch(c.path, {
+          method: spec.method,
+          headers: { "content-type": "application/json" },
+          body: c.body,
+        });
+        // A live stream (the dashboard's server-sent events) never ends by design: junk query
+        // parameters must not break it, so check its status and media type, then hang up.
+        if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
+          if (res.status !== 200) problems.push(`stream answered ${res.status} ${c.path}`);
+          await res.body?.cancel();
+          continue;
+        }
+        const text = await res.text();
+        if (res.status >= 500 && res.status !== 503)
+          problems.push(`${res.status} ${c.path} ${c.body ?? ""} → ${text.slice(0, 160)}`);
       }
-      const text = await res.text();
-      if (res.status >= 500 && res.status !== 503) problems.push(`${res.status} ${c.path} ${c.body ?? ""} → ${text.slice(0, 160)}`);
-    }
-    await emu.fetch("/_emulator/faults", { method: "DELETE" });
-    await emu.fetch("/_emulator/clock", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ mode: "manual" }) });
-    expect(problems).toEqual([]);
-  });
+      await emu.fetch("/_emulator/faults", { method: "DELETE" });
+      await emu.fetch("/_emulator/clock", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ mode: "manual" }),
+      });
+      expect(problems).toEqual([]);
+    },
+  );
 });

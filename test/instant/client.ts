@@ -74,15 +74,33 @@ export interface Page<T> {
 type Query = Record<string, string | number | boolean | undefined>;
 
 export function instantClient(emu: Emulator, apiKey: string) {
-  async function call<T>(method: string, path: string, opts: { query?: Query; body?: Record<string, unknown> } = {}): Promise<{ data: T; body: Record<string, unknown> }> {
+  async function call<T>(
+    method: string,
+    path: string,
+    opts: { query?: Query; body?: Record<string, unknown> } = {},
+  ): Promise<{ data: T; body: Record<string, unknown> }> {
     const url = new URL(`/api/v1/instant${path}`, emu.url);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { accept: "application/json", "x-api-key": apiKey, "user-agent": "cardos-sdk/0.1.2" };
+    const headers: Record<string, string> = {
+      accept: "application/json",
+      "x-api-key": apiKey,
+      "user-agent": "cardos-sdk/0.1.2",
+    };
     if (opts.body !== undefined) headers["content-type"] = "application/json";
-    const res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
     const text = await res.text();
     const body = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
-    if (!res.ok || body.success === false) throw new ApiFailure(res.status, typeof body.error === "string" ? body.error : "request_failed", body, res.headers);
+    if (!res.ok || body.success === false)
+      throw new ApiFailure(
+        res.status,
+        typeof body.error === "string" ? body.error : "request_failed",
+        body,
+        res.headers,
+      );
     return { data: body.data as T, body };
   }
   const page = async <T>(path: string, key: string, query: Query): Promise<Page<T>> => {
@@ -91,14 +109,30 @@ export function instantClient(emu: Emulator, apiKey: string) {
   };
   const instant = {
     catalog: (p: { include_unavailable?: boolean; limit?: number; offset?: number } = {}) =>
-      page<InstantCatalogItem>("/catalog", "packs", { include_unavailable: p.include_unavailable ? "1" : undefined, limit: p.limit, offset: p.offset }),
-    prepare: async (p: { packet_type_id: number; wallet_address: string; max_price_usdc?: string }) => (await call<InstantPrepareResult>("POST", "/purchase/prepare", { body: p })).data,
-    submit: async (p: { packet_type_id: number; transaction_hash: string; request_id?: string; external_user_id?: string; wallet_address?: string }) =>
-      (await call<InstantPurchase>("POST", "/purchase/submit", { body: p })).data,
-    getPurchase: async (id: number | string) => (await call<InstantPurchase>("GET", `/purchase/${encodeURIComponent(String(id))}`)).data,
-    listPurchases: (p: { status?: string; external_user_id?: string; wallet_address?: string; limit?: number; offset?: number } = {}) => page<InstantPurchase>("/purchases", "purchases", p),
+      page<InstantCatalogItem>("/catalog", "packs", {
+        include_unavailable: p.include_unavailable ? "1" : undefined,
+        limit: p.limit,
+        offset: p.offset,
+      }),
+    prepare: async (p: { packet_type_id: number; wallet_address: string; max_price_usdc?: string }) =>
+      (await call<InstantPrepareResult>("POST", "/purchase/prepare", { body: p })).data,
+    submit: async (p: {
+      packet_type_id: number;
+      transaction_hash: string;
+      request_id?: string;
+      external_user_id?: string;
+      wallet_address?: string;
+    }) => (await call<InstantPurchase>("POST", "/purchase/submit", { body: p })).data,
+    getPurchase: async (id: number | string) =>
+      (await call<InstantPurchase>("GET", `/purchase/${encodeURIComponent(String(id))}`)).data,
+    listPurchases: (
+      p: { status?: string; external_user_id?: string; wallet_address?: string; limit?: number; offset?: number } = {},
+    ) => page<InstantPurchase>("/purchases", "purchases", p),
     /** docs/reference/sdk-shapes.md “Polling”: FULFILLED done; FAILED/REFUNDED throw; the interval sleeps on the virtual clock. */
-    async waitForDelivery(id: number, poll = { intervalMs: 1500, maxIntervalMs: 5000, backoffFactor: 1.5, timeoutMs: 180_000 }) {
+    async waitForDelivery(
+      id: number,
+      poll = { intervalMs: 1500, maxIntervalMs: 5000, backoffFactor: 1.5, timeoutMs: 180_000 },
+    ) {
       const seen: string[] = [];
       let interval = poll.intervalMs;
       let elapsed = 0;

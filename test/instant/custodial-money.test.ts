@@ -13,19 +13,37 @@ let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
 
 const custodial = (body: Record<string, unknown>) => ctx.api.post("/_emulator/instant/custodial").send(body);
-const usdcOf = (who: `0x${string}`) => ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
+const usdcOf = (who: `0x${string}`) =>
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
 const relayer = () => ctx.emu.chain!.relayer.address;
 const store = () => ctx.emu.chain!.addresses.instantPack;
 const sentBy = (who: `0x${string}`) => ctx.emu.chain!.publicClient.getTransactionCount({ address: who });
 
-const wallet = async (u: string) => (await ctx.api.get("/api/v1/wallet/balance").set("X-API-Key", ctx.demo).query({ external_user_id: u }).expect(200)).body.data.wallet;
+const wallet = async (u: string) =>
+  (await ctx.api.get("/api/v1/wallet/balance").set("X-API-Key", ctx.demo).query({ external_user_id: u }).expect(200))
+    .body.data.wallet;
 const ledger = async (u: string): Promise<Array<{ entry_type: string; amount: string; source: string }>> =>
-  (await ctx.api.get("/api/v1/wallet/ledger").set("X-API-Key", ctx.demo).query({ external_user_id: u, limit: 100 }).expect(200)).body.data.entries;
-const purchase = async (id: number) => (await ctx.api.get(`/api/v1/instant/purchase/${id}`).set("X-API-Key", ctx.demo).expect(200)).body.data;
+  (
+    await ctx.api
+      .get("/api/v1/wallet/ledger")
+      .set("X-API-Key", ctx.demo)
+      .query({ external_user_id: u, limit: 100 })
+      .expect(200)
+  ).body.data.entries;
+const purchase = async (id: number) =>
+  (await ctx.api.get(`/api/v1/instant/purchase/${id}`).set("X-API-Key", ctx.demo).expect(200)).body.data;
 
 /** An end user funded with 20 USDC and a custodial purchase of packet type 1 (4.99) for them, RESERVED. */
 async function reserve(u: string): Promise<number> {
-  await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key: ctx.demo, external_user_id: u, usdc: "20" }).expect(200);
+  await ctx.api
+    .post("/_emulator/mystery/custodial/fund")
+    .send({ key: ctx.demo, external_user_id: u, usdc: "20" })
+    .expect(200);
   return (await custodial({ key: ctx.demo, packet_type_id: 1, external_user_id: u }).expect(201)).body.data.id;
 }
 
@@ -41,7 +59,9 @@ async function submitted(u: string): Promise<number> {
 /** 16 parallel operator refunds / fails of one purchase: their statuses and codes, sorted. */
 async function parallelRefunds(id: number) {
   const all = await Promise.all(
-    Array.from({ length: 16 }, (_, i) => ctx.api.post(`/_emulator/instant/purchases/${id}/${i % 2 ? "fail" : "refund"}`).send({})),
+    Array.from({ length: 16 }, (_, i) =>
+      ctx.api.post(`/_emulator/instant/purchases/${id}/${i % 2 ? "fail" : "refund"}`).send({}),
+    ),
   );
   return all.map((r) => [r.status, r.status === 200 ? r.body.data.status : r.body.error] as const).sort();
 }
@@ -58,7 +78,9 @@ describe("a custodial instant purchase paid back on chain", () => {
 
       if (end === "timeout") await ctx.emu.clock.advance(10 * 60 * 1000);
       else {
-        const all = await Promise.all(Array.from({ length: 16 }, () => ctx.api.post(`/_emulator/instant/purchases/${id}/${end}`).send({})));
+        const all = await Promise.all(
+          Array.from({ length: 16 }, () => ctx.api.post(`/_emulator/instant/purchases/${id}/${end}`).send({})),
+        );
         expect(all.filter((r) => r.status === 200)).toHaveLength(1);
         for (const r of all.filter((x) => x.status !== 200)) expectError(r, 409, "invalid_status");
       }
@@ -67,7 +89,11 @@ describe("a custodial instant purchase paid back on chain", () => {
       const p = await purchase(id);
       expect(p.status).toBe(end === "refund" ? "REFUNDED" : "FAILED");
 
-      expect(await wallet(u)).toMatchObject({ balance_usdc: "20.000000", reserved_usdc: "0.000000", available_usdc: "20.000000" });
+      expect(await wallet(u)).toMatchObject({
+        balance_usdc: "20.000000",
+        reserved_usdc: "0.000000",
+        available_usdc: "20.000000",
+      });
       const entries = await ledger(u);
       expect(entries.map((e) => [e.entry_type, e.amount, e.source])).toEqual([
         ["REFUND_CREDIT", "4990000", "instant_purchase"],
@@ -77,7 +103,10 @@ describe("a custodial instant purchase paid back on chain", () => {
       ]);
       expect(await usdcOf(relayer())).toBe(relayerBefore);
       expect(await usdcOf(store())).toBe(storeBefore);
-      const ends = ctx.events.filter((e) => e.data.purchase_id === id && (e.type === "instant_purchase.refunded" || e.type === "instant_purchase.failed"));
+      const ends = ctx.events.filter(
+        (e) =>
+          e.data.purchase_id === id && (e.type === "instant_purchase.refunded" || e.type === "instant_purchase.failed"),
+      );
       expect(ends).toHaveLength(1);
     });
 });
@@ -96,9 +125,17 @@ describe("parallel operator refunds of one instant purchase", () => {
     const u = user(ctx, 3);
     const before = await usdcOf(u.address);
     const storeBefore = await usdcOf(store());
-    const prep = await ctx.api.post("/api/v1/instant/purchase/prepare").set("X-API-Key", ctx.demo).send({ packet_type_id: 1, wallet_address: u.address }).expect(200);
+    const prep = await ctx.api
+      .post("/api/v1/instant/purchase/prepare")
+      .set("X-API-Key", ctx.demo)
+      .send({ packet_type_id: 1, wallet_address: u.address })
+      .expect(200);
     const receipt = await sendCalls(ctx, u, prep.body.data.calls);
-    const sub = await ctx.api.post("/api/v1/instant/purchase/submit").set("X-API-Key", ctx.demo).send({ packet_type_id: 1, transaction_hash: receipt.transactionHash }).expect(202);
+    const sub = await ctx.api
+      .post("/api/v1/instant/purchase/submit")
+      .set("X-API-Key", ctx.demo)
+      .send({ packet_type_id: 1, transaction_hash: receipt.transactionHash })
+      .expect(202);
     expect(await usdcOf(u.address)).toBe(before - 4_990_000n);
     const answers = await parallelRefunds(sub.body.data.id);
     expect(answers.filter(([s]) => s === 200)).toHaveLength(1);
@@ -109,7 +146,10 @@ describe("parallel operator refunds of one instant purchase", () => {
 
   it("a refund that finds the purchase already FULFILLED answers 409 invalid_status and sends nothing", async () => {
     const id = await submitted("opened");
-    await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: (await purchase(id)).onchain_request_id }).expect(200);
+    await ctx.api
+      .post("/_emulator/vrf/fulfill")
+      .send({ request_id: (await purchase(id)).onchain_request_id })
+      .expect(200);
     const sent = await sentBy(ctx.emu.chain!.operator.address);
     expectError(await ctx.api.post(`/_emulator/instant/purchases/${id}/refund`).send({}), 409, "invalid_status");
     expect(await sentBy(ctx.emu.chain!.operator.address)).toBe(sent);
@@ -122,7 +162,10 @@ describe("the relayer switch and custodial instant purchases", () => {
   const relayerSwitch = (enabled: boolean) => ctx.api.post("/_emulator/mystery/relayer").send({ enabled }).expect(200);
 
   it("while it is off a new one answers 503 relayer_disabled, nothing held, nothing sent", async () => {
-    await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key: ctx.demo, external_user_id: "off", usdc: "20" }).expect(200);
+    await ctx.api
+      .post("/_emulator/mystery/custodial/fund")
+      .send({ key: ctx.demo, external_user_id: "off", usdc: "20" })
+      .expect(200);
     await relayerSwitch(false);
     const sent = await sentBy(relayer());
     const usdcBefore = await usdcOf(relayer());

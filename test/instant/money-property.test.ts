@@ -25,7 +25,11 @@ let ctx: RaceCtx;
 let base: string;
 beforeAll(async () => {
   ctx = await startRace();
-  for (const u of USERS) await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key: ctx.demo, external_user_id: u, usdc: "200" }).expect(200);
+  for (const u of USERS)
+    await ctx.api
+      .post("/_emulator/mystery/custodial/fund")
+      .send({ key: ctx.demo, external_user_id: u, usdc: "200" })
+      .expect(200);
   base = await ctx.emu.snapshot();
 }, 30_000);
 afterAll(() => ctx.close());
@@ -46,35 +50,63 @@ type Op =
   | { kind: "race"; pick: number; with: [Action, Action] };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("buy" as const), custodial: fc.boolean(), who: fc.integer({ min: 0, max: 1 }), packet: fc.constantFrom(1 as const, 2 as const, 3 as const) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("advance" as const), ms: fc.constantFrom(2_000, 4_000, OPEN_TIMEOUT + 1_000) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("buy" as const),
+      custodial: fc.boolean(),
+      who: fc.integer({ min: 0, max: 1 }),
+      packet: fc.constantFrom(1 as const, 2 as const, 3 as const),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("advance" as const),
+      ms: fc.constantFrom(2_000, 4_000, OPEN_TIMEOUT + 1_000),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("reveal" as const), pick: fc.nat(7) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("refund" as const), pick: fc.nat(7), fail: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("race" as const), pick: fc.nat(7), with: fc.tuple(action, action) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant("race" as const), pick: fc.nat(7), with: fc.tuple(action, action) }),
+  },
 );
 
 const chain = () => ctx.emu.chain!;
 const ownerOf = (id: string) => ownerOfToken(ctx, id);
-const rows = async (): Promise<Row[]> => (await ctx.api.get(`${I}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data.purchases;
+const rows = async (): Promise<Row[]> =>
+  (await ctx.api.get(`${I}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data.purchases;
 const wallet = (u: string) => endUser(ctx, u);
 const get = (id: number) => ctx.api.get(`${I}/purchase/${id}`).set("X-API-Key", ctx.demo);
 const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
 const fulfil = (requestId: string) => ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: requestId });
-const payBack = (id: number, fail: boolean) => ctx.api.post(`/_emulator/instant/purchases/${id}/${fail ? "fail" : "refund"}`).send({});
+const payBack = (id: number, fail: boolean) =>
+  ctx.api.post(`/_emulator/instant/purchases/${id}/${fail ? "fail" : "refund"}`).send({});
 
 /** Every answer of an operator action or read is a documented one: never a 5xx. */
-const settled = (r: { status: number; body: unknown }, allowed: number[]) => expect(allowed, JSON.stringify(r.body)).toContain(r.status);
+const settled = (r: { status: number; body: unknown }, allowed: number[]) =>
+  expect(allowed, JSON.stringify(r.body)).toContain(r.status);
 
 /** The non-custodial flow: prepare (409 sold_out ends it), the wallet sends both calls, submit. */
 async function buyOnChain(who: number, packet: number): Promise<void> {
   const from = user(ctx, who);
-  const prep = await ctx.api.post(`${I}/purchase/prepare`).set("X-API-Key", ctx.demo).send({ packet_type_id: packet, wallet_address: from.address });
+  const prep = await ctx.api
+    .post(`${I}/purchase/prepare`)
+    .set("X-API-Key", ctx.demo)
+    .send({ packet_type_id: packet, wallet_address: from.address });
   settled(prep, [200, 409]);
   if (prep.status !== 200) return;
   const receipt = await sendCalls(ctx, from, prep.body.data.calls);
   expect(receipt.status).toBe("success");
   const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
-  const body = { packet_type_id: packet, transaction_hash: receipt.transactionHash, request_id: String(requestId), wallet_address: from.address };
+  const body = {
+    packet_type_id: packet,
+    transaction_hash: receipt.transactionHash,
+    request_id: String(requestId),
+    wallet_address: from.address,
+  };
   await ctx.api.post(`${I}/purchase/submit`).set("X-API-Key", ctx.demo).send(body).expect(202);
 }
 
@@ -82,7 +114,13 @@ async function apply(o: Op): Promise<void> {
   const submitted = (await rows()).filter((p) => p.status === "SUBMITTED");
   if (o.kind === "buy") {
     if (!o.custodial) await buyOnChain(o.who, o.packet);
-    else settled(await ctx.api.post("/_emulator/instant/custodial").send({ key: ctx.demo, packet_type_id: o.packet, external_user_id: USERS[o.who] }), [201, 402, 409]);
+    else
+      settled(
+        await ctx.api
+          .post("/_emulator/instant/custodial")
+          .send({ key: ctx.demo, packet_type_id: o.packet, external_user_id: USERS[o.who] }),
+        [201, 402, 409],
+      );
   } else if (o.kind === "advance") await ctx.emu.clock.advance(o.ms);
   else if (o.kind === "reveal") {
     const p = pick(submitted, o.pick);
@@ -99,7 +137,13 @@ async function apply(o: Op): Promise<void> {
       if (a === "clock") return ctx.api.post("/_emulator/clock/advance").send({ ms: OPEN_TIMEOUT + 1_000 });
       return payBack(p.id, a === "fail");
     };
-    const answers = await burst(11, (i) => (i < 2 ? act(o.with[i]!) : i === 2 ? ctx.api.get(`${I}/purchases?limit=100`).set("X-API-Key", ctx.demo) : get(p.id)));
+    const answers = await burst(11, (i) =>
+      i < 2
+        ? act(o.with[i]!)
+        : i === 2
+          ? ctx.api.get(`${I}/purchases?limit=100`).set("X-API-Key", ctx.demo)
+          : get(p.id),
+    );
     o.with.forEach((a, i) => settled(answers[i]!, a === "reveal" ? [200, 404] : a === "clock" ? [200] : [200, 409]));
     for (const a of answers.slice(2)) settled(a, [200]);
   }
@@ -114,7 +158,14 @@ async function drain(): Promise<Row[]> {
 
 async function book(): Promise<Book> {
   const c = chain();
-  return readBook(ctx, USERS, { store: c.addresses.instantPack, pool: c.addresses.mysteryPool, relayer: c.relayer.address, treasury: c.treasury.address, operator: c.operator.address, poolSigner: c.poolSigner.address });
+  return readBook(ctx, USERS, {
+    store: c.addresses.instantPack,
+    pool: c.addresses.mysteryPool,
+    relayer: c.relayer.address,
+    treasury: c.treasury.address,
+    operator: c.operator.address,
+    poolSigner: c.poolSigner.address,
+  });
 }
 
 /** What a row cost its payer in the end: the price when opened; nothing when refunded, failed or never bought. */
@@ -147,7 +198,9 @@ describe("instant purchases: the money invariant (property)", () => {
         for (const u of USERS) custodialWallet.set(u, (await wallet(u)).end_user.wallet_address.toLowerCase());
         const ofBuyer = (k: string) =>
           final.filter((p) =>
-            k.startsWith("wallet-") ? p.custody === "NON_CUSTODIAL" && p.purchaser_address === user(ctx, Number(k.slice(7))).address : p.custody === "CUSTODIAL" && p.recipient_address.toLowerCase() === custodialWallet.get(k),
+            k.startsWith("wallet-")
+              ? p.custody === "NON_CUSTODIAL" && p.purchaser_address === user(ctx, Number(k.slice(7))).address
+              : p.custody === "CUSTODIAL" && p.recipient_address.toLowerCase() === custodialWallet.get(k),
           );
         const charged = (list: Row[]) => list.reduce((a, p) => a + net(p), 0n);
         const delivered = (list: Row[]) => BigInt(list.reduce((a, p) => a + (p.cards?.length ?? 0), 0));

@@ -15,33 +15,56 @@ afterEach(() => vi.restoreAllMocks());
 const R = "/api/v1/mystery/redemption";
 const HOUR = 60 * 60 * 1000;
 const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
-const post = (path: string, body: Record<string, unknown>) => ctx.api.post(`${R}/${path}`).set("X-API-Key", ctx.tier).send(body);
+const post = (path: string, body: Record<string, unknown>) =>
+  ctx.api.post(`${R}/${path}`).set("X-API-Key", ctx.tier).send(body);
 const frozen = (tokenId: string) =>
-  ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.cardNft, abi: cardNftAbi, functionName: "isTransferFrozen", args: [BigInt(tokenId)] });
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "isTransferFrozen",
+    args: [BigInt(tokenId)],
+  });
 const rowOf = async (purchaseId: number, id: number) =>
-  ((await ctx.api.get(`${R}/${purchaseId}`).set("X-API-Key", ctx.tier).expect(200)).body.data.redemptions as Array<{ redemption_id: number; status: string }>).find((r) => r.redemption_id === id)!;
+  (
+    (await ctx.api.get(`${R}/${purchaseId}`).set("X-API-Key", ctx.tier).expect(200)).body.data.redemptions as Array<{
+      redemption_id: number;
+      status: string;
+    }>
+  ).find((r) => r.redemption_id === id)!;
 const workerArmed = () => ctx.emu.clock.pending().some((t) => t.label === "mystery worker");
 
 describe("burn verification on submit", () => {
   it("a burn cancelled at expiry cannot satisfy a new redemption: 400 invalid_tx_hash (burn_not_pending), still PREPARED; a fresh burn can", async () => {
     const u = user(ctx, 2);
     const p = await buyRevealed(ctx, ctx.tier, u, 1); // nova: no KYC
-    const first = await post("prepare", { purchase_id: p.id, shipping_address: US, idempotency_key: "c-1" }).expect(201);
+    const first = await post("prepare", { purchase_id: p.id, shipping_address: US, idempotency_key: "c-1" }).expect(
+      201,
+    );
     const token = first.body.data.token_id as string;
     const oldBurn = await sendCalls(ctx, u, first.body.data.unsigned.calls.slice(0, 1)); // the burn flag only (no shipping payment)
     await ctx.emu.clock.advance(24 * HOUR); // expires; the operator cancels the flagged burn
     expect(await frozen(token)).toBe(false);
 
-    const second = await post("prepare", { purchase_id: p.id, shipping_address: US, idempotency_key: "c-2" }).expect(201);
+    const second = await post("prepare", { purchase_id: p.id, shipping_address: US, idempotency_key: "c-2" }).expect(
+      201,
+    );
     const id = second.body.data.redemption_id;
     const stale = await post("submit", { redemption_id: id, tx_hash: oldBurn.transactionHash }).expect(400);
-    expect(stale.body).toMatchObject({ error: "invalid_tx_hash", details: { reason: "burn_not_pending", tx_hash: oldBurn.transactionHash } });
+    expect(stale.body).toMatchObject({
+      error: "invalid_tx_hash",
+      details: { reason: "burn_not_pending", tx_hash: oldBurn.transactionHash },
+    });
     expect((await rowOf(p.id, id)).status).toBe("PREPARED");
 
     // Flagged again: the old hash is still not this burn (a newer BurnInitiated supersedes it); the new one is.
     const newBurn = await sendCalls(ctx, u, second.body.data.unsigned.calls);
-    expect(expectError(await post("submit", { redemption_id: id, tx_hash: oldBurn.transactionHash }), 400, "invalid_tx_hash").details).toMatchObject({ reason: "burn_not_pending" });
-    expect((await post("submit", { redemption_id: id, tx_hash: newBurn.transactionHash }).expect(202)).body.data.status).toBe("BURN_SUBMITTED");
+    expect(
+      expectError(await post("submit", { redemption_id: id, tx_hash: oldBurn.transactionHash }), 400, "invalid_tx_hash")
+        .details,
+    ).toMatchObject({ reason: "burn_not_pending" });
+    expect(
+      (await post("submit", { redemption_id: id, tx_hash: newBurn.transactionHash }).expect(202)).body.data.status,
+    ).toBe("BURN_SUBMITTED");
     expect(await frozen(token)).toBe(true);
     await ctx.emu.clock.advance(HOUR + 24 * HOUR);
     expect((await rowOf(p.id, id)).status).toBe("COMPLETED");
@@ -52,9 +75,19 @@ describe("burn verification on submit", () => {
     const p = await buyRevealed(ctx, ctx.tier, u, 1);
     const prep = await post("prepare", { purchase_id: p.id, shipping_address: US, idempotency_key: "g-1" }).expect(201);
     const grading = await sendCalls(ctx, u, [
-      { to: ctx.emu.chain!.addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: "initiateBurn", args: [BigInt(prep.body.data.token_id), 3] }) },
+      {
+        to: ctx.emu.chain!.addresses.cardNft,
+        data: encodeFunctionData({
+          abi: cardNftAbi,
+          functionName: "initiateBurn",
+          args: [BigInt(prep.body.data.token_id), 3],
+        }),
+      },
     ]);
-    const res = await post("submit", { redemption_id: prep.body.data.redemption_id, tx_hash: grading.transactionHash }).expect(400);
+    const res = await post("submit", {
+      redemption_id: prep.body.data.redemption_id,
+      tx_hash: grading.transactionHash,
+    }).expect(400);
     expect(res.body).toMatchObject({ error: "invalid_tx_hash", details: { reason: "wrong_burn_type" } });
   });
 
@@ -69,14 +102,22 @@ describe("burn verification on submit", () => {
     const op = chain.walletClientFor(chain.operator);
     await op.sendTransaction({
       to: chain.addresses.cardNft,
-      data: encodeFunctionData({ abi: cardNftAbi, functionName: "cancelBurn", args: [BigInt(prep.body.data.token_id)] }),
+      data: encodeFunctionData({
+        abi: cardNftAbi,
+        functionName: "cancelBurn",
+        args: [BigInt(prep.body.data.token_id)],
+      }),
       account: op.account,
       chain: chain.viemChain,
     });
     await ctx.emu.clock.advance(HOUR + 24 * HOUR);
     const row = await rowOf(p.id, id);
     expect(row).toMatchObject({ status: "FAILED", burn: { is_burned: false } });
-    expect(ctx.events.filter((e) => e.type === "redemption.updated" && e.data.redemption_id === id).map((e) => e.data.status)).toEqual(["BURN_SUBMITTED", "IN_FULFILLMENT", "FAILED"]);
+    expect(
+      ctx.events
+        .filter((e) => e.type === "redemption.updated" && e.data.redemption_id === id)
+        .map((e) => e.data.status),
+    ).toEqual(["BURN_SUBMITTED", "IN_FULFILLMENT", "FAILED"]);
   });
 });
 
@@ -93,7 +134,16 @@ describe("the worker survives a failing job", () => {
       holder: user(ctx, 2).address,
       kyc_status: "NOT_REQUIRED",
       shipping_address: { name: "A", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" },
-      shipping_quote: { amount_usdc: "5.40", currency: "USD", carrier: "USPS", service: "Ground", service_token: "usps_ground", estimated_days: 3, rate_id: "rate_x", quoted_at: new Date(now).toISOString() },
+      shipping_quote: {
+        amount_usdc: "5.40",
+        currency: "USD",
+        carrier: "USPS",
+        service: "Ground",
+        service_token: "usps_ground",
+        estimated_days: 3,
+        rate_id: "rate_x",
+        quoted_at: new Date(now).toISOString(),
+      },
       burn_type: 1,
       burn_tx_hash: `0x${"ab".repeat(32)}`,
       is_burned: false,
@@ -104,9 +154,21 @@ describe("the worker survives a failing job", () => {
       updated_at: new Date(now).toISOString(),
     };
     // Due first and broken (its dispatch throws before anything is sent) …
-    slice.redemptions[1] = { ...base, redemption_id: 1, token_id: "not-a-token", status: "IN_FULFILLMENT", due_at_ms: now + 60_000 };
+    slice.redemptions[1] = {
+      ...base,
+      redemption_id: 1,
+      token_id: "not-a-token",
+      status: "IN_FULFILLMENT",
+      due_at_ms: now + 60_000,
+    };
     // … and later work that must still happen.
-    slice.redemptions[2] = { ...base, redemption_id: 2, token_id: "7", status: "BURN_SUBMITTED", due_at_ms: now + 5 * 60_000 };
+    slice.redemptions[2] = {
+      ...base,
+      redemption_id: 2,
+      token_id: "7",
+      status: "BURN_SUBMITTED",
+      due_at_ms: now + 5 * 60_000,
+    };
     await ctx.api.post("/_emulator/mystery/worker/run").expect(200); // arms the timer from state
 
     await ctx.emu.clock.advance(60_000);

@@ -25,13 +25,21 @@ beforeAll(async () => {
   // Two purchases mined but not yet submitted.
   for (const i of [5, 6]) {
     const u = user(ctx, i);
-    const prep = await ctx.api.post(`${M}/purchase/prepare`).set("X-API-Key", ctx.demo).send({ wallet_address: u.address, tier_id: 1 }).expect(200);
+    const prep = await ctx.api
+      .post(`${M}/purchase/prepare`)
+      .set("X-API-Key", ctx.demo)
+      .send({ wallet_address: u.address, tier_id: 1 })
+      .expect(200);
     purchaseTx.push({ wallet: u.address, hash: (await sendCalls(ctx, u, prep.body.data.calls)).transactionHash });
   }
   // A sell-back mined but not yet submitted (TIER partner).
   const seller = user(ctx, 2);
   const sp = await buyRevealed(ctx, ctx.tier, seller, 1);
-  const sprep = await ctx.api.post(`${M}/sellback/prepare`).set("X-API-Key", ctx.tier).send({ wallet_address: seller.address, token_ids: sp.items.map((i: { token_id: string }) => i.token_id) }).expect(200);
+  const sprep = await ctx.api
+    .post(`${M}/sellback/prepare`)
+    .set("X-API-Key", ctx.tier)
+    .send({ wallet_address: seller.address, token_ids: sp.items.map((i: { token_id: string }) => i.token_id) })
+    .expect(200);
   sellTx = await sendCalls(ctx, seller, sprep.body.data.calls);
   // Two of acme's cards, worth $40 (buyback-eligible, redeemable).
   for (const i of [0, 1]) {
@@ -43,7 +51,9 @@ beforeAll(async () => {
   await outbox(ctx); // let the set-up's deliveries finish, then start every run from an empty outbox
   await ctx.api.delete("/_emulator/webhooks/outbox").expect(200);
   for (const key of [ctx.demo, ctx.rival])
-    for (const p of (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", key).expect(200)).body.data.purchases) setUp.add(p.id);
+    for (const p of (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", key).expect(200)).body.data
+      .purchases)
+      setUp.add(p.id);
   base = await ctx.emu.snapshot();
 });
 afterAll(() => ctx.close());
@@ -58,8 +68,17 @@ type Op =
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("purchase" as const), tx: fc.integer({ min: 0, max: 1 }), rival: fc.boolean() }),
   fc.record({ kind: fc.constant("sellback" as const) }),
-  fc.record({ kind: fc.constant("redeem" as const), token: fc.integer({ min: 0, max: 1 }), key: fc.integer({ min: 0, max: 2 }) }),
-  fc.record({ kind: fc.constant("offer" as const), token: fc.integer({ min: 0, max: 1 }), rival: fc.boolean(), byPath: fc.boolean() }),
+  fc.record({
+    kind: fc.constant("redeem" as const),
+    token: fc.integer({ min: 0, max: 1 }),
+    key: fc.integer({ min: 0, max: 2 }),
+  }),
+  fc.record({
+    kind: fc.constant("offer" as const),
+    token: fc.integer({ min: 0, max: 1 }),
+    rival: fc.boolean(),
+    byPath: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant("custodial" as const), key: fc.integer({ min: 0, max: 1 }) }),
 );
 
@@ -67,18 +86,33 @@ function send(o: Op) {
   switch (o.kind) {
     case "purchase": {
       const t = purchaseTx[o.tx]!;
-      return ctx.api.post(`${M}/purchase/submit`).set("X-API-Key", o.rival ? ctx.rival : ctx.demo).send({ wallet_address: t.wallet, tier_id: 1, transaction_hash: t.hash });
+      return ctx.api
+        .post(`${M}/purchase/submit`)
+        .set("X-API-Key", o.rival ? ctx.rival : ctx.demo)
+        .send({ wallet_address: t.wallet, tier_id: 1, transaction_hash: t.hash });
     }
     case "sellback":
-      return ctx.api.post(`${M}/sellback/submit`).set("X-API-Key", ctx.tier).send({ transaction_hash: sellTx.transactionHash });
+      return ctx.api
+        .post(`${M}/sellback/submit`)
+        .set("X-API-Key", ctx.tier)
+        .send({ transaction_hash: sellTx.transactionHash });
     case "redeem":
-      return ctx.api.post(`${M}/redemption/prepare`).set("X-API-Key", ctx.demo).send({ token_id: tokens[o.token], shipping_address: US, idempotency_key: `key-${o.key}` });
+      return ctx.api
+        .post(`${M}/redemption/prepare`)
+        .set("X-API-Key", ctx.demo)
+        .send({ token_id: tokens[o.token], shipping_address: US, idempotency_key: `key-${o.key}` });
     case "offer": {
       const key = o.rival ? ctx.rival : ctx.demo;
-      return o.byPath ? ctx.api.post(`${M}/buyback/${tokens[o.token]}`).set("X-API-Key", key).send({}) : ctx.api.post(`${M}/buyback`).set("X-API-Key", key).send({ token_id: tokens[o.token] });
+      return o.byPath
+        ? ctx.api.post(`${M}/buyback/${tokens[o.token]}`).set("X-API-Key", key).send({})
+        : ctx.api.post(`${M}/buyback`).set("X-API-Key", key).send({ token_id: tokens[o.token] });
     }
     case "custodial":
-      return ctx.api.post(`${M}/purchase`).set("X-API-Key", ctx.demo).set("Idempotency-Key", `cust-${o.key}`).send({ tier_id: 1, external_user_id: "acme-user-1" });
+      return ctx.api
+        .post(`${M}/purchase`)
+        .set("X-API-Key", ctx.demo)
+        .set("Idempotency-Key", `cust-${o.key}`)
+        .send({ tier_id: 1, external_user_id: "acme-user-1" });
   }
 }
 
@@ -87,9 +121,16 @@ const sameValue = (xs: unknown[]) => new Set(xs).size <= 1;
 
 async function check(answers: Answer[]) {
   await ctx.emu.clock.advance(4_000); // custodial purchases are relayed on the clock: RESERVED → SUBMITTED
-  const by = <K extends Op["kind"]>(k: K) => answers.filter((a): a is Answer & { op: Extract<Op, { kind: K }> } => a.op.kind === k);
-  const list = async (key: string, path: string, field: string) => (await ctx.api.get(`${M}/${path}?limit=100`).set("X-API-Key", key).expect(200)).body.data[field] as Array<Record<string, unknown>>;
-  const purchases = [...(await list(ctx.demo, "purchases", "purchases")), ...(await list(ctx.rival, "purchases", "purchases"))].filter((p) => !setUp.has(p.id as number));
+  const by = <K extends Op["kind"]>(k: K) =>
+    answers.filter((a): a is Answer & { op: Extract<Op, { kind: K }> } => a.op.kind === k);
+  const list = async (key: string, path: string, field: string) =>
+    (await ctx.api.get(`${M}/${path}?limit=100`).set("X-API-Key", key).expect(200)).body.data[field] as Array<
+      Record<string, unknown>
+    >;
+  const purchases = [
+    ...(await list(ctx.demo, "purchases", "purchases")),
+    ...(await list(ctx.rival, "purchases", "purchases")),
+  ].filter((p) => !setUp.has(p.id as number));
 
   // Non-custodial submits: one purchase per hash, owned by one partner; its calls 202 with it, the other's 409.
   for (const tx of [0, 1]) {
@@ -111,7 +152,9 @@ async function check(answers: Answer[]) {
     expect(sameValue(calls.map((a) => a.body.data?.id))).toBe(true);
   }
   expect(purchases.filter((p) => p.custody === "CUSTODIAL")).toHaveLength(custKeys.size);
-  const wallet = (await ctx.api.get("/api/v1/wallet/balance?external_user_id=acme-user-1").set("X-API-Key", ctx.demo).expect(200)).body.data.wallet;
+  const wallet = (
+    await ctx.api.get("/api/v1/wallet/balance?external_user_id=acme-user-1").set("X-API-Key", ctx.demo).expect(200)
+  ).body.data.wallet;
   expect(BigInt(wallet.balance)).toBe(500_000_000n - 25_000_000n * BigInt(custKeys.size));
 
   // Sell-back: one record; revenue equals the chain's CardSellExecuted total.
@@ -119,7 +162,9 @@ async function check(answers: Answer[]) {
   for (const a of sells) expect(a.status).toBe(200);
   expect(sameValue(sells.map((a) => a.body.data?.sellback_id))).toBe(true);
   const revenue = (await ctx.api.get(`${M}/revenue`).set("X-API-Key", ctx.tier).expect(200)).body.data;
-  expect([revenue.sellback_count, revenue.sellback_micros]).toEqual(sells.length ? [1, sold(ctx, sellTx).total.toString()] : [0, "0"]);
+  expect([revenue.sellback_count, revenue.sellback_micros]).toEqual(
+    sells.length ? [1, sold(ctx, sellTx).total.toString()] : [0, "0"],
+  );
 
   // Redemptions: at most one live per token; one per key; answers are that row or a documented conflict.
   const redemptions = await list(ctx.demo, "redemptions", "redemptions");
@@ -128,8 +173,15 @@ async function check(answers: Answer[]) {
     const ok = by("redeem").filter((a) => a.op.key === k && a.status === 201);
     expect(sameValue(ok.map((a) => a.body.data?.redemption_id))).toBe(true);
   }
-  for (const a of by("redeem").filter((x) => x.status !== 201)) expect(["redemption_exists", "idempotency_mismatch"]).toContain(a.body.error);
-  expect(new Set(by("redeem").filter((a) => a.status === 201).map((a) => a.body.data?.redemption_id)).size).toBe(redemptions.length);
+  for (const a of by("redeem").filter((x) => x.status !== 201))
+    expect(["redemption_exists", "idempotency_mismatch"]).toContain(a.body.error);
+  expect(
+    new Set(
+      by("redeem")
+        .filter((a) => a.status === 201)
+        .map((a) => a.body.data?.redemption_id),
+    ).size,
+  ).toBe(redemptions.length);
 
   // Offers: one active per (partner, token), only on own tokens.
   for (const [i, t] of tokens.entries()) {
@@ -137,10 +189,12 @@ async function check(answers: Answer[]) {
     for (const a of mine) expect(a.status, JSON.stringify(a.body)).toBe(201);
     expect(sameValue(mine.map((a) => a.body.data?.offer_id))).toBe(true);
     expect(mine.filter((a) => a.body.data?.idempotent === false)).toHaveLength(mine.length ? 1 : 0);
-    const offers = (await ctx.api.get(`${M}/buyback?token_id=${t}`).set("X-API-Key", ctx.demo).expect(200)).body.data.offers;
+    const offers = (await ctx.api.get(`${M}/buyback?token_id=${t}`).set("X-API-Key", ctx.demo).expect(200)).body.data
+      .offers;
     expect(offers).toHaveLength(mine.length ? 1 : 0);
   }
-  for (const a of by("offer").filter((x) => x.op.rival)) expect([a.status, a.body.error]).toEqual([404, "token_not_found"]);
+  for (const a of by("offer").filter((x) => x.op.rival))
+    expect([a.status, a.body.error]).toEqual([404, "token_not_found"]);
 
   // One creation webhook per record.
   const box = await outbox(ctx);

@@ -11,19 +11,30 @@ useMystery("manual", (c) => (ctx = c));
 const R = "/api/v1/mystery/redemption";
 const HOUR = 60 * 60 * 1000;
 const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
-const post = (path: string, key: string, body: Record<string, unknown>) => ctx.api.post(`${R}/${path}`).set("X-API-Key", key).send(body);
+const post = (path: string, key: string, body: Record<string, unknown>) =>
+  ctx.api.post(`${R}/${path}`).set("X-API-Key", key).send(body);
 const rowOf = async (key: string, purchaseId: number, redemptionId: number) => {
   const got = await ctx.api.get(`${R}/${purchaseId}`).set("X-API-Key", key).expect(200);
   return got.body.data.redemptions.find((r: { redemption_id: number }) => r.redemption_id === redemptionId);
 };
-const updates = (id: number) => ctx.events.filter((e) => e.type === "redemption.updated" && e.data.redemption_id === id).map((e) => e.data.status);
+const updates = (id: number) =>
+  ctx.events.filter((e) => e.type === "redemption.updated" && e.data.redemption_id === id).map((e) => e.data.status);
 const frozen = (tokenId: string) =>
-  ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.cardNft, abi: cardNftAbi, functionName: "isTransferFrozen", args: [BigInt(tokenId)] });
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "isTransferFrozen",
+    args: [BigInt(tokenId)],
+  });
 
 describe("redemption expiry", () => {
   it("PREPARED expires at expires_at: EXPIRED + redemption.updated; submit 409; the same key says to use a new key; a new key works", async () => {
     const p = await buyRevealed(ctx, ctx.tier, user(ctx, 2), 1); // nova: no KYC
-    const prep = await post("prepare", ctx.tier, { purchase_id: p.id, shipping_address: US, idempotency_key: "e-1" }).expect(201);
+    const prep = await post("prepare", ctx.tier, {
+      purchase_id: p.id,
+      shipping_address: US,
+      idempotency_key: "e-1",
+    }).expect(201);
     const id = prep.body.data.redemption_id;
     expect(prep.body.data.status).toBe("PREPARED");
     expect(Date.parse(prep.body.data.expires_at) - ctx.emu.clock.now()).toBe(24 * HOUR);
@@ -33,15 +44,26 @@ describe("redemption expiry", () => {
     await ctx.emu.clock.advance(1000);
     expect(await rowOf(ctx.tier, p.id, id)).toMatchObject({ status: "EXPIRED", failure_reason: "expired" });
     expect(updates(id)).toEqual(["EXPIRED"]);
-    const listed = await ctx.api.get("/api/v1/mystery/redemptions?status=EXPIRED").set("X-API-Key", ctx.tier).expect(200);
+    const listed = await ctx.api
+      .get("/api/v1/mystery/redemptions?status=EXPIRED")
+      .set("X-API-Key", ctx.tier)
+      .expect(200);
     expect(listed.body.data.redemptions.map((r: { redemption_id: number }) => r.redemption_id)).toEqual([id]);
 
     const late = await post("submit", ctx.tier, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409);
     expect(late.body.error).toBe("invalid_status");
-    const again = await post("prepare", ctx.tier, { purchase_id: p.id, shipping_address: US, idempotency_key: "e-1" }).expect(409);
+    const again = await post("prepare", ctx.tier, {
+      purchase_id: p.id,
+      shipping_address: US,
+      idempotency_key: "e-1",
+    }).expect(409);
     expect(again.body).toMatchObject({ error: "redemption_expired", details: { redemption_id: id } });
     expect(again.body.message).toMatch(/new idempotency_key/);
-    const fresh = await post("prepare", ctx.tier, { purchase_id: p.id, shipping_address: US, idempotency_key: "e-2" }).expect(201);
+    const fresh = await post("prepare", ctx.tier, {
+      purchase_id: p.id,
+      shipping_address: US,
+      idempotency_key: "e-2",
+    }).expect(201);
     expect(fresh.body.data).toMatchObject({ status: "PREPARED", token_id: prep.body.data.token_id });
     expect(fresh.body.data.redemption_id).not.toBe(id);
     // one expiry, no repeats
@@ -52,7 +74,11 @@ describe("redemption expiry", () => {
   it("a burn flagged on chain but never submitted is cancelled at expiry, so the card is not left frozen", async () => {
     const u = user(ctx, 2);
     const p = await buyRevealed(ctx, ctx.tier, u, 1);
-    const prep = await post("prepare", ctx.tier, { purchase_id: p.id, shipping_address: US, idempotency_key: "e-3" }).expect(201);
+    const prep = await post("prepare", ctx.tier, {
+      purchase_id: p.id,
+      shipping_address: US,
+      idempotency_key: "e-3",
+    }).expect(201);
     await sendCalls(ctx, u, prep.body.data.unsigned.calls);
     expect(await frozen(prep.body.data.token_id)).toBe(true);
     await ctx.emu.clock.advance(24 * HOUR);
@@ -66,7 +92,9 @@ describe("redemption expiry", () => {
     await ctx.api.post("/_emulator/mystery/warehouse").send({ mode: "manual" }).expect(200);
     const kyc = ctx.emu.key("kyc"); // vesta requires KYC (acme, the demo partner, runs none)
     const p = await buyRevealed(ctx, kyc, user(ctx, 0), 1);
-    const prep = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" }).expect(201);
+    const prep = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" }).expect(
+      201,
+    );
     const id = prep.body.data.redemption_id;
     expect(prep.body.data).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" } });
     const snap = await ctx.emu.snapshot();
@@ -77,9 +105,14 @@ describe("redemption expiry", () => {
     await ctx.emu.clock.advance(1000);
     expect((await rowOf(kyc, p.id, id)).status).toBe("EXPIRED");
     expect(updates(id)).toEqual(["EXPIRED"]);
-    const decision = await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "approve" }).expect(409);
+    const decision = await ctx.api
+      .post(`/_emulator/mystery/redemptions/${id}/kyc`)
+      .send({ decision: "approve" })
+      .expect(409);
     expect(decision.body.error).toBe("invalid_status");
-    expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" })).body.error).toBe("redemption_expired");
+    expect(
+      (await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "k-1" })).body.error,
+    ).toBe("redemption_expired");
   });
 
   it("a restore to before the prepare drops its timer: nothing expires", async () => {
@@ -97,23 +130,57 @@ describe("KYC decline", () => {
   it("ends the redemption FAILED (kyc_declined), kyc.status DECLINED, redemption.updated; it takes no burn and never expires", async () => {
     const kyc = ctx.emu.key("kyc"); // vesta requires KYC
     const p = await buyRevealed(ctx, kyc, user(ctx, 0), 1);
-    const prep = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(201);
+    const prep = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(
+      201,
+    );
     const id = prep.body.data.redemption_id;
-    const dec = await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "decline" }).expect(200);
-    expect(dec.body.data).toMatchObject({ status: "FAILED", failure_reason: "kyc_declined", kyc: { status: "DECLINED", kyc_url: null }, unsigned: null });
-    expect(await rowOf(kyc, p.id, id)).toMatchObject({ status: "FAILED", failure_reason: "kyc_declined", kyc: { status: "DECLINED" } });
+    const dec = await ctx.api
+      .post(`/_emulator/mystery/redemptions/${id}/kyc`)
+      .send({ decision: "decline" })
+      .expect(200);
+    expect(dec.body.data).toMatchObject({
+      status: "FAILED",
+      failure_reason: "kyc_declined",
+      kyc: { status: "DECLINED", kyc_url: null },
+      unsigned: null,
+    });
+    expect(await rowOf(kyc, p.id, id)).toMatchObject({
+      status: "FAILED",
+      failure_reason: "kyc_declined",
+      kyc: { status: "DECLINED" },
+    });
     const ev = ctx.events.filter((e) => e.type === "redemption.updated");
     expect(ev).toHaveLength(1);
-    expect(ev[0]!.data).toMatchObject({ redemption_id: id, status: "FAILED", failure_reason: "kyc_declined", token_id: prep.body.data.token_id });
+    expect(ev[0]!.data).toMatchObject({
+      redemption_id: id,
+      status: "FAILED",
+      failure_reason: "kyc_declined",
+      token_id: prep.body.data.token_id,
+    });
 
-    expect((await post("submit", kyc, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409)).body.error).toBe("invalid_status");
-    expect((await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "approve" }).expect(409)).body.error).toBe("invalid_status");
+    expect(
+      (await post("submit", kyc, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409)).body.error,
+    ).toBe("invalid_status");
+    expect(
+      (await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "approve" }).expect(409)).body
+        .error,
+    ).toBe("invalid_status");
     // the same key answers the failed redemption as it is
-    expect((await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(201)).body.data.status).toBe("FAILED");
+    expect(
+      (await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-1" }).expect(201)).body
+        .data.status,
+    ).toBe("FAILED");
     // the token is free again: a new key starts a new KYC
-    const retry = await post("prepare", kyc, { purchase_id: p.id, shipping_address: US, idempotency_key: "d-2" }).expect(201);
+    const retry = await post("prepare", kyc, {
+      purchase_id: p.id,
+      shipping_address: US,
+      idempotency_key: "d-2",
+    }).expect(201);
     expect(retry.body.data).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" }, unsigned: null });
-    expect((await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "maybe" }).expect(400)).body.error).toBe("invalid_value");
+    expect(
+      (await ctx.api.post(`/_emulator/mystery/redemptions/${id}/kyc`).send({ decision: "maybe" }).expect(400)).body
+        .error,
+    ).toBe("invalid_value");
 
     await ctx.emu.clock.advance(25 * HOUR);
     expect(updates(id)).toEqual(["FAILED"]);

@@ -29,12 +29,21 @@ export async function startMystery(vrf: "auto" | "manual" = "manual", options: E
 export const user = (ctx: Ctx, i: number): FixtureAccount => ctx.emu.chain!.endUsers[i]!;
 
 /** Sends the unsigned calls of a prepare answer from a fixture wallet; returns the last receipt. */
-export async function sendCalls(ctx: Ctx, from: FixtureAccount, calls: Array<{ to: `0x${string}`; data: `0x${string}` }>) {
+export async function sendCalls(
+  ctx: Ctx,
+  from: FixtureAccount,
+  calls: Array<{ to: `0x${string}`; data: `0x${string}` }>,
+) {
   const chain = ctx.emu.chain!;
   const wallet = chain.walletClientFor(from);
   let receipt;
   for (const call of calls) {
-    const hash = await wallet.sendTransaction({ to: call.to, data: call.data, account: wallet.account, chain: chain.viemChain });
+    const hash = await wallet.sendTransaction({
+      to: call.to,
+      data: call.data,
+      account: wallet.account,
+      chain: chain.viemChain,
+    });
     receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
   }
   return receipt!;
@@ -42,7 +51,11 @@ export async function sendCalls(ctx: Ctx, from: FixtureAccount, calls: Array<{ t
 
 /** prepare → sign → submit; returns the submit answer's purchase (status SUBMITTED). */
 export async function buy(ctx: Ctx, key: string, from: FixtureAccount, tierId = 1) {
-  const prep = await ctx.api.post("/api/v1/mystery/purchase/prepare").set("X-API-Key", key).send({ wallet_address: from.address, tier_id: tierId }).expect(200);
+  const prep = await ctx.api
+    .post("/api/v1/mystery/purchase/prepare")
+    .set("X-API-Key", key)
+    .send({ wallet_address: from.address, tier_id: tierId })
+    .expect(200);
   const receipt = await sendCalls(ctx, from, prep.body.data.calls);
   expect(receipt.status).toBe("success");
   const sub = await ctx.api

@@ -15,11 +15,26 @@ export interface Book {
 type Address = `0x${string}`;
 
 export const usdcOf = (ctx: RaceCtx, who: Address) =>
-  ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
 export const nftsOf = (ctx: RaceCtx, who: Address) =>
-  ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.cardNft, abi: cardNftAbi, functionName: "balanceOf", args: [who] });
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
 export const ownerOf = (ctx: RaceCtx, id: string) =>
-  ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [BigInt(id)] });
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "ownerOf",
+    args: [BigInt(id)],
+  });
 /** An end user's wallet view (custodial balance, its custodial address). */
 export const endUser = async (ctx: RaceCtx, u: string) =>
   (await ctx.api.get(`/api/v1/wallet/balance?external_user_id=${u}`).set("X-API-Key", ctx.demo).expect(200)).body.data;
@@ -27,7 +42,11 @@ export const endUser = async (ctx: RaceCtx, u: string) =>
 export const sum = (m: Map<string, bigint>) => [...m.values()].reduce((a, b) => a + b, 0n);
 
 /** The book over the two fixture wallets, the end users' custodial wallets and ledgers, and `parties` by name. */
-export async function readBook(ctx: RaceCtx, users: readonly string[], parties: Record<string, Address>): Promise<Book> {
+export async function readBook(
+  ctx: RaceCtx,
+  users: readonly string[],
+  parties: Record<string, Address>,
+): Promise<Book> {
   const wallets = new Map<string, Address>();
   for (const i of [0, 1]) wallets.set(`wallet-${i}`, user(ctx, i).address);
   for (const u of users) wallets.set(u, (await endUser(ctx, u)).end_user.wallet_address);

@@ -20,7 +20,11 @@ let ctx: RaceCtx;
 let base: string;
 beforeAll(async () => {
   ctx = await startRace();
-  for (const u of USERS) await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key: ctx.demo, external_user_id: u, usdc: "200" }).expect(200);
+  for (const u of USERS)
+    await ctx.api
+      .post("/_emulator/mystery/custodial/fund")
+      .send({ key: ctx.demo, external_user_id: u, usdc: "200" })
+      .expect(200);
   base = await ctx.emu.snapshot();
 });
 afterAll(() => ctx.close());
@@ -40,32 +44,64 @@ type Op =
   | { kind: "race"; pick: number; with: "worker" | "refund" | "shortfall" | "reveal" };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("buy" as const), custodial: fc.boolean(), who: fc.integer({ min: 0, max: 1 }), tier: fc.constantFrom(1 as const, 2 as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("buy" as const),
+      custodial: fc.boolean(),
+      who: fc.integer({ min: 0, max: 1 }),
+      tier: fc.constantFrom(1 as const, 2 as const),
+    }),
+  },
   fc.record({ kind: fc.constant("advance" as const), ms: fc.constantFrom(2_000, 4_000) }),
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("reveal" as const), pick: fc.nat(7) }) },
   fc.record({ kind: fc.constant("failReveal" as const), pick: fc.nat(7) }),
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("shortfall" as const), pick: fc.nat(7), items: fc.integer({ min: 1, max: 3 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("shortfall" as const),
+      pick: fc.nat(7),
+      items: fc.integer({ min: 1, max: 3 }),
+    }),
+  },
   fc.record({ kind: fc.constant("refund" as const), pick: fc.nat(7) }),
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("race" as const), pick: fc.nat(7), with: fc.constantFrom("worker" as const, "refund" as const, "shortfall" as const, "reveal" as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("race" as const),
+      pick: fc.nat(7),
+      with: fc.constantFrom("worker" as const, "refund" as const, "shortfall" as const, "reveal" as const),
+    }),
+  },
 );
 
 const chain = () => ctx.emu.chain!;
 const ownerOf = (id: string) => ownerOfToken(ctx, id);
-const rows = async (): Promise<Row[]> => (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data.purchases;
+const rows = async (): Promise<Row[]> =>
+  (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data.purchases;
 const wallet = (u: string) => endUser(ctx, u);
 const get = (id: number) => ctx.api.get(`${M}/purchase/${id}`).set("X-API-Key", ctx.demo);
 const pick = <T>(list: T[], i: number): T | undefined => (list.length ? list[i % list.length] : undefined);
 const fulfil = (requestId: string) => ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: requestId });
 
 /** Every answer of an operator action or read is a documented one: never a 5xx. */
-const settled = (r: { status: number; body: unknown }, allowed: number[]) => expect(allowed, JSON.stringify(r.body)).toContain(r.status);
+const settled = (r: { status: number; body: unknown }, allowed: number[]) =>
+  expect(allowed, JSON.stringify(r.body)).toContain(r.status);
 
 async function apply(o: Op, n: number): Promise<void> {
   const all = await rows();
   const submitted = all.filter((p) => p.status === "SUBMITTED");
   if (o.kind === "buy") {
     if (!o.custodial) await buy(ctx, ctx.demo, user(ctx, o.who), o.tier);
-    else settled(await ctx.api.post(`${M}/purchase`).set("X-API-Key", ctx.demo).set("Idempotency-Key", `money-${n}`).send({ tier_id: o.tier, external_user_id: USERS[o.who] }), [202, 402]);
+    else
+      settled(
+        await ctx.api
+          .post(`${M}/purchase`)
+          .set("X-API-Key", ctx.demo)
+          .set("Idempotency-Key", `money-${n}`)
+          .send({ tier_id: o.tier, external_user_id: USERS[o.who] }),
+        [202, 402],
+      );
   } else if (o.kind === "advance") await ctx.emu.clock.advance(o.ms);
   else if (o.kind === "reveal") {
     const p = pick(submitted, o.pick);
@@ -74,8 +110,15 @@ async function apply(o: Op, n: number): Promise<void> {
     const p = pick(submitted, o.pick);
     if (p) settled(await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/fail-reveal`).send({}), [200, 409]);
   } else if (o.kind === "shortfall") {
-    const p = pick(all.filter((x) => WAITING.includes(x.status)), o.pick);
-    if (p) settled(await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: o.items }), [200, 409]);
+    const p = pick(
+      all.filter((x) => WAITING.includes(x.status)),
+      o.pick,
+    );
+    if (p)
+      settled(
+        await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: o.items }),
+        [200, 409],
+      );
   } else if (o.kind === "refund") {
     const p = pick(submitted, o.pick);
     if (p) settled(await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/refund`).send({}), [200, 409]);
@@ -89,7 +132,9 @@ async function apply(o: Op, n: number): Promise<void> {
       if (o.with === "refund") return ctx.api.post(`/_emulator/mystery/purchases/${p.id}/refund`).send({});
       return ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 });
     };
-    const answers = await burst(10, (i) => (i === 0 ? other() : i === 1 ? ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo) : get(p.id)));
+    const answers = await burst(10, (i) =>
+      i === 0 ? other() : i === 1 ? ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo) : get(p.id),
+    );
     settled(answers[0]!, [200, 409]);
     for (const a of answers.slice(1)) settled(a, [200]);
   }
@@ -105,7 +150,13 @@ async function drain(): Promise<Row[]> {
 
 async function book(): Promise<Book> {
   const c = chain();
-  return readBook(ctx, USERS, { pool: c.addresses.mysteryPool, relayer: c.relayer.address, treasury: c.treasury.address, operator: c.operator.address, poolSigner: c.poolSigner.address });
+  return readBook(ctx, USERS, {
+    pool: c.addresses.mysteryPool,
+    relayer: c.relayer.address,
+    treasury: c.treasury.address,
+    operator: c.operator.address,
+    poolSigner: c.poolSigner.address,
+  });
 }
 
 /** What a row cost its payer in the end: the price, less a shortfall's refund; nothing when refunded or never bought. */
@@ -135,7 +186,12 @@ describe("mystery purchases: the money invariant (property)", () => {
         expect(sum(after.ledger) - after.usdc.get("relayer")!).toBe(sum(before.ledger) - before.usdc.get("relayer")!);
 
         const delta = (m: keyof Book, k: string) => after[m].get(k)! - before[m].get(k)!;
-        const ofBuyer = (k: string) => final.filter((p) => (k.startsWith("wallet-") ? p.custody === "NON_CUSTODIAL" && p.purchaser_address === user(ctx, Number(k.slice(7))).address : p.external_user_id === k));
+        const ofBuyer = (k: string) =>
+          final.filter((p) =>
+            k.startsWith("wallet-")
+              ? p.custody === "NON_CUSTODIAL" && p.purchaser_address === user(ctx, Number(k.slice(7))).address
+              : p.external_user_id === k,
+          );
         const charged = (list: Row[]) => list.reduce((a, p) => a + net(p), 0n);
         const delivered = (list: Row[]) => BigInt(list.reduce((a, p) => a + (p.items?.length ?? 0), 0));
         for (const k of ["wallet-0", "wallet-1"]) {
@@ -159,7 +215,8 @@ describe("mystery purchases: the money invariant (property)", () => {
             expect((await ownerOf(item.token_id)).toLowerCase()).toBe(p.purchaser_address.toLowerCase());
           }
         // Nothing is left waiting after the drain.
-        for (const p of final) expect(["FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"], `purchase ${p.id}`).toContain(p.status);
+        for (const p of final)
+          expect(["FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"], `purchase ${p.id}`).toContain(p.status);
       }),
       { numRuns: 12, seed: 7 },
     );

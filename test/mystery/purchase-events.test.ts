@@ -17,7 +17,15 @@ import { buyRevealed, relay, sendCalls, user, type Ctx, useMystery } from "./hel
 // instant_purchase.* and redemption.* are emitted by the instant and redemption
 // lifecycles, whose own tests drive them.
 
-const THEIRS = new Set(["instant_purchase.reserved", "instant_purchase.submitted", "instant_purchase.fulfilled", "instant_purchase.refunded", "instant_purchase.failed", "redemption.prepared", "redemption.updated"]);
+const THEIRS = new Set([
+  "instant_purchase.reserved",
+  "instant_purchase.submitted",
+  "instant_purchase.fulfilled",
+  "instant_purchase.refunded",
+  "instant_purchase.failed",
+  "redemption.prepared",
+  "redemption.updated",
+]);
 const MINE = PARTNER_EVENT_TYPES.filter((t) => !THEIRS.has(t));
 const MIN = 60_000;
 
@@ -48,22 +56,50 @@ describe("every live event from a real lifecycle, delivered and signed", () => {
       secrets.set(key, hook.body.data.signing_secret);
     }
     const B = "/api/v1/mystery/buyback";
-    const oracle = (token: string, usdc: string) => ctx.api.post("/_emulator/mystery/oracle").send({ token_id: token, usdc }).expect(200);
+    const oracle = (token: string, usdc: string) =>
+      ctx.api.post("/_emulator/mystery/oracle").send({ token_id: token, usdc }).expect(200);
 
     // deposit.credited
-    await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key: ctx.demo, external_user_id: "events-user", usdc: "200" }).expect(200);
+    await ctx.api
+      .post("/_emulator/mystery/custodial/fund")
+      .send({ key: ctx.demo, external_user_id: "events-user", usdc: "200" })
+      .expect(200);
     // purchase.reserved / .submitted / .fulfilled, and pool.item_pulled (demo is a POOL partner)
-    const bought = (await ctx.api.post("/api/v1/mystery/purchase").set("X-API-Key", ctx.demo).set("Idempotency-Key", "ev-1").send({ tier_id: 1, external_user_id: "events-user" }).expect(202)).body.data;
+    const bought = (
+      await ctx.api
+        .post("/api/v1/mystery/purchase")
+        .set("X-API-Key", ctx.demo)
+        .set("Idempotency-Key", "ev-1")
+        .send({ tier_id: 1, external_user_id: "events-user" })
+        .expect(202)
+    ).body.data;
     await relay(ctx);
-    const submitted = (await ctx.api.get(`/api/v1/mystery/purchase/${bought.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data;
+    const submitted = (
+      await ctx.api.get(`/api/v1/mystery/purchase/${bought.id}`).set("X-API-Key", ctx.demo).expect(200)
+    ).body.data;
     await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: submitted.onchain_request_id }).expect(200);
-    expect((await ctx.api.get(`/api/v1/mystery/purchase/${bought.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.status).toBe("FULFILLED");
+    expect(
+      (await ctx.api.get(`/api/v1/mystery/purchase/${bought.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data
+        .status,
+    ).toBe("FULFILLED");
     // purchase.refunded: the operator refunds one before its reveal
-    const second = (await ctx.api.post("/api/v1/mystery/purchase").set("X-API-Key", ctx.demo).set("Idempotency-Key", "ev-2").send({ tier_id: 1, external_user_id: "events-user" }).expect(202)).body.data;
+    const second = (
+      await ctx.api
+        .post("/api/v1/mystery/purchase")
+        .set("X-API-Key", ctx.demo)
+        .set("Idempotency-Key", "ev-2")
+        .send({ tier_id: 1, external_user_id: "events-user" })
+        .expect(202)
+    ).body.data;
     await relay(ctx);
     await ctx.api.post(`/_emulator/mystery/purchases/${second.id}/refund`).expect(200);
     // purchase.failed: held while the relayer is off, for longer than an hour
-    await ctx.api.post("/api/v1/mystery/purchase").set("X-API-Key", ctx.demo).set("Idempotency-Key", "ev-3").send({ tier_id: 1, external_user_id: "events-user" }).expect(202);
+    await ctx.api
+      .post("/api/v1/mystery/purchase")
+      .set("X-API-Key", ctx.demo)
+      .set("Idempotency-Key", "ev-3")
+      .send({ tier_id: 1, external_user_id: "events-user" })
+      .expect(202);
     await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: false }).expect(200);
     await ctx.emu.clock.advance(61 * MIN);
     await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: true }).expect(200);
@@ -74,17 +110,30 @@ describe("every live event from a real lifecycle, delivered and signed", () => {
       const card = p.items.find((x: { item_type: string }) => x.item_type === "CARD");
       await oracle(card.token_id, "40");
       await ctx.api.post(B).set("X-API-Key", ctx.demo).send({ token_id: card.token_id }).expect(201);
-      const prep = (await ctx.api.post(`${B}/${card.token_id}/accept/prepare`).set("X-API-Key", ctx.demo).send({}).expect(200)).body.data;
+      const prep = (
+        await ctx.api.post(`${B}/${card.token_id}/accept/prepare`).set("X-API-Key", ctx.demo).send({}).expect(200)
+      ).body.data;
       if (prep.nft_approval.call) await sendCalls(ctx, user(ctx, i), [prep.nft_approval.call]);
       const w = ctx.emu.chain!.walletClientFor(user(ctx, i));
-      const sig = await w.signTypedData({ account: w.account!, ...(prep.typed_data as TypedDataDefinition<Record<string, unknown>, string>) });
-      await ctx.api.post(`${B}/${card.token_id}/accept`).set("X-API-Key", ctx.demo).send({ receiver_signature: sig }).expect(200);
+      const sig = await w.signTypedData({
+        account: w.account!,
+        ...(prep.typed_data as TypedDataDefinition<Record<string, unknown>, string>),
+      });
+      await ctx.api
+        .post(`${B}/${card.token_id}/accept`)
+        .set("X-API-Key", ctx.demo)
+        .send({ receiver_signature: sig })
+        .expect(200);
       await ctx.emu.clock.advance(1);
     };
     await offered(0);
     await ctx.emu.clock.advance(10 * 15 * MIN + MIN);
     // buyback.card_transferred: a second acceptance once the pool wallet is set
-    await ctx.api.put("/api/v1/mystery/pool-wallet").set("X-API-Key", ctx.demo).send({ wallet_address: ctx.emu.chain!.spareAccounts[0]!.address }).expect(200);
+    await ctx.api
+      .put("/api/v1/mystery/pool-wallet")
+      .set("X-API-Key", ctx.demo)
+      .send({ wallet_address: ctx.emu.chain!.spareAccounts[0]!.address })
+      .expect(200);
     await offered(1);
     await ctx.emu.clock.advance(15 * MIN);
 
@@ -92,17 +141,35 @@ describe("every live event from a real lifecycle, delivered and signed", () => {
     const u = user(ctx, 2);
     const tierBuy = await buyRevealed(ctx, ctx.tier, u, 1);
     const tokenIds = (tierBuy.items as Array<{ token_id: string }>).map((i) => i.token_id);
-    const sell = (await ctx.api.post("/api/v1/mystery/sellback/prepare").set("X-API-Key", ctx.tier).send({ wallet_address: u.address, token_ids: tokenIds }).expect(200)).body.data;
+    const sell = (
+      await ctx.api
+        .post("/api/v1/mystery/sellback/prepare")
+        .set("X-API-Key", ctx.tier)
+        .send({ wallet_address: u.address, token_ids: tokenIds })
+        .expect(200)
+    ).body.data;
     const receipt = await sendCalls(ctx, u, sell.calls);
-    await ctx.api.post("/api/v1/mystery/sellback/submit").set("X-API-Key", ctx.tier).send({ transaction_hash: receipt.transactionHash }).expect(200);
+    await ctx.api
+      .post("/api/v1/mystery/sellback/submit")
+      .set("X-API-Key", ctx.tier)
+      .send({ transaction_hash: receipt.transactionHash })
+      .expect(200);
     // payout.statement_ready → payout.paid (TIER)
-    await ctx.api.put("/api/v1/mystery/payout-wallet").set("X-API-Key", ctx.emu.key("tier")).send({ address: ctx.emu.chain!.spareAccounts[1]!.address });
-    const [statement] = (await ctx.api.post("/_emulator/mystery/payouts/close").send({ account_id: "nova" }).expect(200)).body.data.payouts;
+    await ctx.api
+      .put("/api/v1/mystery/payout-wallet")
+      .set("X-API-Key", ctx.emu.key("tier"))
+      .send({ address: ctx.emu.chain!.spareAccounts[1]!.address });
+    const [statement] = (
+      await ctx.api.post("/_emulator/mystery/payouts/close").send({ account_id: "nova" }).expect(200)
+    ).body.data.payouts;
     await ctx.api.post(`/_emulator/mystery/payouts/${statement.payout_id}/pay`).send({}).expect(200);
 
     // What arrived at the receiver: every type, signed, in its shape.
     const arrived = () => new Set(rx.deliveries.map((d) => d.headers["x-mystery-event"]));
-    await waitFor(() => MINE.every((t) => arrived().has(t)), `deliveries of ${MINE.filter((t) => !arrived().has(t)).join(", ")}`);
+    await waitFor(
+      () => MINE.every((t) => arrived().has(t)),
+      `deliveries of ${MINE.filter((t) => !arrived().has(t)).join(", ")}`,
+    );
     const byKey = new Map([...secrets].map(([k, s]) => [s, k]));
     for (const d of rx.deliveries) {
       const body = JSON.parse(d.body) as { event: string; id: string; data: Record<string, unknown> };
@@ -111,8 +178,13 @@ describe("every live event from a real lifecycle, delivered and signed", () => {
       expect(d.headers["x-mystery-delivery"]).toBe(body.id);
       expect(body.id.startsWith(`${type}:`)).toBe(true);
       // signed with the secret of the webhook of the account the event belongs to
-      const checks = await Promise.all([...byKey.keys()].map((secret) => signatureValid(secret, d.headers["x-mystery-signature"] ?? "", d.body)));
-      expect(checks.filter((c) => c.ok), `${body.id}: signature`).toHaveLength(1);
+      const checks = await Promise.all(
+        [...byKey.keys()].map((secret) => signatureValid(secret, d.headers["x-mystery-signature"] ?? "", d.body)),
+      );
+      expect(
+        checks.filter((c) => c.ok),
+        `${body.id}: signature`,
+      ).toHaveLength(1);
       expect(Number(d.headers["x-mystery-timestamp"])).toBe(Number(checks.find((c) => c.ok)!.t));
       const shape = EVENT_PAYLOADS[type].safeParse(body.data);
       expect(shape.success, `${type}: ${shape.success ? "" : shape.error.message} in ${d.body}`).toBe(true);

@@ -21,11 +21,19 @@ const MIN = 60_000;
 
 /** gacha.purchase as the SDK sends it: Idempotency-Key header (a UUID v4 when the caller gives none), no key in the body. */
 const purchase = (body: Record<string, unknown>, key: string = randomUUID(), apiKey = ctx.demo) =>
-  ctx.api.post(`${M}/purchase`).set("X-API-Key", apiKey).set("Idempotency-Key", key).set("Content-Type", "application/json").send(body);
+  ctx.api
+    .post(`${M}/purchase`)
+    .set("X-API-Key", apiKey)
+    .set("Idempotency-Key", key)
+    .set("Content-Type", "application/json")
+    .send(body);
 const get = (id: number, apiKey = ctx.demo) => ctx.api.get(`${M}/purchase/${id}`).set("X-API-Key", apiKey);
-const wallet = async (u: string) => (await ctx.api.get(`/api/v1/wallet/balance?external_user_id=${u}`).set("X-API-Key", ctx.demo).expect(200)).body.data.wallet;
+const wallet = async (u: string) =>
+  (await ctx.api.get(`/api/v1/wallet/balance?external_user_id=${u}`).set("X-API-Key", ctx.demo).expect(200)).body.data
+    .wallet;
 const relayer = (enabled: boolean) => ctx.api.post("/_emulator/mystery/relayer").send({ enabled }).expect(200);
-const eventsOf = (id: number) => ctx.events.filter((e) => e.type.startsWith("purchase.") && e.data.purchase_id === id).map((e) => e.type);
+const eventsOf = (id: number) =>
+  ctx.events.filter((e) => e.type.startsWith("purchase.") && e.data.purchase_id === id).map((e) => e.type);
 
 type Purchase = Record<string, any>;
 
@@ -53,11 +61,28 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     const key = randomUUID();
     const res = await purchase({ tier_id: 1, external_user_id: "acme-user-1" }, key).expect(202);
     const p = res.body.data as Purchase;
-    expect(p).toMatchObject({ status: "RESERVED", custody: "CUSTODIAL", tier_id: 1, quantity: 1, price: "25000000", price_usdc: "25.000000" });
-    expect([p.onchain_request_id, p.transaction_hash, p.submitted_at, p.fulfilled_at, p.failure_reason]).toEqual([null, null, null, null, null]);
+    expect(p).toMatchObject({
+      status: "RESERVED",
+      custody: "CUSTODIAL",
+      tier_id: 1,
+      quantity: 1,
+      price: "25000000",
+      price_usdc: "25.000000",
+    });
+    expect([p.onchain_request_id, p.transaction_hash, p.submitted_at, p.fulfilled_at, p.failure_reason]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(p.reserved_at).toBe(ctx.emu.clock.nowIso());
     expect(p.items).toBeUndefined();
-    expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000", reserved: "25000000", available: "475000000" });
+    expect(await wallet("acme-user-1")).toMatchObject({
+      balance: "500000000",
+      reserved: "25000000",
+      available: "475000000",
+    });
     expect(eventsOf(p.id)).toEqual(["purchase.reserved"]);
     expect(ctx.events[0]!.data).toEqual({ purchase_id: p.id, status: "RESERVED" });
     // readable at once (the SDK's poll throws on a 404)
@@ -77,9 +102,18 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "475000000", reserved: "0" });
     expect(eventsOf(p.id)).toEqual(["purchase.reserved", "purchase.submitted", "purchase.fulfilled"]);
     const submitted = ctx.events.find((e) => e.type === "purchase.submitted")!.data;
-    expect(submitted).toEqual({ purchase_id: p.id, status: "SUBMITTED", transaction_hash: done.transaction_hash, onchain_request_id: done.onchain_request_id });
+    expect(submitted).toEqual({
+      purchase_id: p.id,
+      status: "SUBMITTED",
+      transaction_hash: done.transaction_hash,
+      onchain_request_id: done.onchain_request_id,
+    });
     const fulfilled = ctx.events.find((e) => e.type === "purchase.fulfilled")!.data;
-    expect(fulfilled).toMatchObject({ purchase_id: p.id, status: "FULFILLED", onchain_request_id: done.onchain_request_id });
+    expect(fulfilled).toMatchObject({
+      purchase_id: p.id,
+      status: "FULFILLED",
+      onchain_request_id: done.onchain_request_id,
+    });
     expect(fulfilled.items).toEqual(done.items);
     // the relayer paid on chain and the items went to the end user's custodial wallet
     const tx = await ctx.emu.chain!.publicClient.getTransactionReceipt({ hash: done.transaction_hash });
@@ -108,7 +142,9 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     expect(done.status).toBe("FULFILLED");
     expect(eventsOf(held.id)).toEqual(["purchase.reserved", "purchase.submitted", "purchase.fulfilled"]);
     // the refused key was not used up: the SDK's retry with it now buys
-    expect((await purchase({ tier_id: 1, external_user_id: "acme-user-1" }, "off-1").expect(202)).body.data.status).toBe("RESERVED");
+    expect(
+      (await purchase({ tier_id: 1, external_user_id: "acme-user-1" }, "off-1").expect(202)).body.data.status,
+    ).toBe("RESERVED");
   });
 
   it("PENDING past the hour: FAILED, the hold released (HOLD_RELEASE), purchase.failed with the reason", async () => {
@@ -120,8 +156,14 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     expect(failed.failure_reason).toMatch(/^relayer_unavailable/);
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000", reserved: "0" });
     expect(eventsOf(p.id)).toEqual(["purchase.reserved", "purchase.failed"]);
-    expect(ctx.events.find((e) => e.type === "purchase.failed")!.data).toEqual({ purchase_id: p.id, status: "FAILED", reason: failed.failure_reason });
-    const entries = (await ctx.api.get("/api/v1/wallet/ledger?external_user_id=acme-user-1").set("X-API-Key", ctx.demo).expect(200)).body.data.entries;
+    expect(ctx.events.find((e) => e.type === "purchase.failed")!.data).toEqual({
+      purchase_id: p.id,
+      status: "FAILED",
+      reason: failed.failure_reason,
+    });
+    const entries = (
+      await ctx.api.get("/api/v1/wallet/ledger?external_user_id=acme-user-1").set("X-API-Key", ctx.demo).expect(200)
+    ).body.data.entries;
     expect(entries.map((e: { entry_type: string }) => e.entry_type).slice(0, 2)).toEqual(["HOLD_RELEASE", "HOLD"]);
     await expect(waitForReveal(p.id)).rejects.toThrow("TerminalStateError: FAILED");
   });
@@ -130,25 +172,40 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     const p = (await purchase({ tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data as Purchase;
     const marked = await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 }).expect(200);
     expect(marked.body.data.status).toBe("RESERVED");
-    expectError(await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 0 }), 400, "invalid_value");
+    expectError(
+      await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 0 }),
+      400,
+      "invalid_value",
+    );
     const done = await waitForReveal(p.id);
     expect(done.status).toBe("PARTIALLY_FULFILLED");
     expect(done.items).toHaveLength(1);
     expect(done.failure_reason).toMatch(/^partially_fulfilled: 1 of 2 items/);
     // 25 USDC for 2 items: 12.5 back
-    expect(await wallet("acme-user-1")).toMatchObject({ balance: String(500_000_000 - 25_000_000 + 12_500_000), reserved: "0" });
+    expect(await wallet("acme-user-1")).toMatchObject({
+      balance: String(500_000_000 - 25_000_000 + 12_500_000),
+      reserved: "0",
+    });
     const ev = ctx.events.find((e) => e.type === "purchase.fulfilled" && e.data.purchase_id === p.id)!.data;
     expect(ev).toMatchObject({ status: "PARTIALLY_FULFILLED" });
     expect(ev.items).toEqual(done.items);
-    expectError(await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 }), 409, "invalid_status");
+    expectError(
+      await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 }),
+      409,
+      "invalid_status",
+    );
     // a partial delivery is still a sale: it counts as volume (docs/reference/live-service.md “Purchases” stats), in the purchase and in the stats
     expect(done.volume_usdc).toBe("25.000000");
     const stats = (await ctx.api.get(`${M}/stats`).set("X-API-Key", ctx.demo).expect(200)).body.data;
-    expect([stats.total_volume, stats.by_tier]).toEqual(["25000000", [{ tier_id: 1, pulls: 1, volume: "25000000", volume_usdc: "25.000000" }]]);
+    expect([stats.total_volume, stats.by_tier]).toEqual([
+      "25000000",
+      [{ tier_id: 1, pulls: 1, volume: "25000000", volume_usdc: "25.000000" }],
+    ]);
   });
 
   it("max_price_usdc is the hold; the end user is debited what the pool charged and the rest returns to available", async () => {
-    const p = (await purchase({ tier_id: 1, external_user_id: "acme-user-1", max_price_usdc: "30" }).expect(202)).body.data as Purchase;
+    const p = (await purchase({ tier_id: 1, external_user_id: "acme-user-1", max_price_usdc: "30" }).expect(202)).body
+      .data as Purchase;
     expect(p).toMatchObject({ status: "RESERVED", price: "25000000" });
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000", reserved: "30000000" });
     // the operator lowers the tier's price on chain before the relayer sends the purchase
@@ -161,21 +218,37 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     });
     await chain.publicClient.waitForTransactionReceipt({ hash });
     await relay(ctx);
-    expect((await get(p.id).expect(200)).body.data).toMatchObject({ status: "SUBMITTED", price: "20000000", price_usdc: "20.000000" });
+    expect((await get(p.id).expect(200)).body.data).toMatchObject({
+      status: "SUBMITTED",
+      price: "20000000",
+      price_usdc: "20.000000",
+    });
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "480000000", reserved: "0" });
-    const entries = (await ctx.api.get("/api/v1/wallet/ledger?external_user_id=acme-user-1").set("X-API-Key", ctx.demo).expect(200)).body.data.entries;
+    const entries = (
+      await ctx.api.get("/api/v1/wallet/ledger?external_user_id=acme-user-1").set("X-API-Key", ctx.demo).expect(200)
+    ).body.data.entries;
     expect(entries.slice(0, 3).map((e: { entry_type: string; amount: string }) => [e.entry_type, e.amount])).toEqual([
       ["HOLD_RELEASE", "10000000"],
       ["HOLD_SETTLE", "-20000000"],
       ["HOLD", "-30000000"],
     ]);
     // a hold above the available balance is 402, nothing held
-    expectError(await purchase({ tier_id: 1, external_user_id: "acme-user-2", max_price_usdc: "31" }), 402, "insufficient_funds");
+    expectError(
+      await purchase({ tier_id: 1, external_user_id: "acme-user-2", max_price_usdc: "31" }),
+      402,
+      "insufficient_funds",
+    );
   });
 
   it("a non-custodial shortfall pays the undelivered share back on chain to the buyer's wallet", async () => {
     const u = user(ctx, 5);
-    const usdcOf = () => ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [u.address] });
+    const usdcOf = () =>
+      ctx.emu.chain!.publicClient.readContract({
+        address: ctx.emu.chain!.addresses.stablecoin,
+        abi: usdStablecoinAbi,
+        functionName: "balanceOf",
+        args: [u.address],
+      });
     const { purchase: p } = await buyOnChain(ctx, ctx.demo, u, 1);
     await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 }).expect(200);
     const before = await usdcOf();
@@ -186,7 +259,8 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
   });
 
   it("every status is a ?status= filter (case-insensitive) that lists exactly the purchases in it; anything else is 400 invalid_status", async () => {
-    const buy = async () => (await purchase({ tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.id as number;
+    const buy = async () =>
+      (await purchase({ tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.id as number;
     const ids: Record<string, number> = {};
     ids.FAILED = await buy();
     await relayer(false);
@@ -195,7 +269,10 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     ids.FULFILLED = await buy();
     await ctx.emu.clock.advance(20_000);
     ids.PARTIALLY_FULFILLED = await buy();
-    await ctx.api.post(`/_emulator/mystery/purchases/${ids.PARTIALLY_FULFILLED}/shortfall`).send({ items: 2 }).expect(200);
+    await ctx.api
+      .post(`/_emulator/mystery/purchases/${ids.PARTIALLY_FULFILLED}/shortfall`)
+      .send({ items: 2 })
+      .expect(200);
     await ctx.emu.clock.advance(20_000);
     ids.REFUNDED = await buy();
     await relay(ctx);
@@ -213,8 +290,16 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
     await ctx.emu.clock.advance(600);
 
     for (const [status, id] of Object.entries(ids)) {
-      const rows = (await ctx.api.get(`${M}/purchases?status=${status.toLowerCase()}&external_user_id=acme-user-1`).set("X-API-Key", ctx.demo).expect(200)).body.data.purchases;
-      expect(rows.map((r: Purchase) => [r.id, r.status]), status).toEqual([[id, status]]);
+      const rows = (
+        await ctx.api
+          .get(`${M}/purchases?status=${status.toLowerCase()}&external_user_id=acme-user-1`)
+          .set("X-API-Key", ctx.demo)
+          .expect(200)
+      ).body.data.purchases;
+      expect(
+        rows.map((r: Purchase) => [r.id, r.status]),
+        status,
+      ).toEqual([[id, status]]);
     }
     expectError(await ctx.api.get(`${M}/purchases?status=DONE`).set("X-API-Key", ctx.demo), 400, "invalid_status");
   });
@@ -229,7 +314,11 @@ describe("custodial balances add up (property)", () => {
     | { kind: "shortfall"; items: number };
   const USERS = ["acme-user-1", "acme-user-3"];
   const op: fc.Arbitrary<Op> = fc.oneof(
-    fc.record({ kind: fc.constant("buy" as const), user: fc.integer({ min: 0, max: 1 }), tier: fc.constantFrom(1 as const, 2 as const) }),
+    fc.record({
+      kind: fc.constant("buy" as const),
+      user: fc.integer({ min: 0, max: 1 }),
+      tier: fc.constantFrom(1 as const, 2 as const),
+    }),
     fc.record({ kind: fc.constant("relayer" as const), on: fc.boolean() }),
     fc.record({ kind: fc.constant("advance" as const), ms: fc.constantFrom(1_000, 2_000, 5_000, 61 * MIN) }),
     fc.record({ kind: fc.constant("refund" as const) }),
@@ -245,7 +334,8 @@ describe("custodial balances add up (property)", () => {
         await ctx.emu.restore(base);
         ctx.events.length = 0;
         for (const o of ops) {
-          const mine = (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data.purchases as Purchase[];
+          const mine = (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data
+            .purchases as Purchase[];
           if (o.kind === "buy") {
             const r = await purchase({ tier_id: o.tier, external_user_id: USERS[o.user] });
             expect([202, 402, 503]).toContain(r.status);
@@ -259,12 +349,17 @@ describe("custodial balances add up (property)", () => {
             if (p) await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: o.items });
           }
         }
-        const rows = (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data.purchases as Purchase[];
+        const rows = (await ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data
+          .purchases as Purchase[];
         for (const u of USERS) {
           const w = await wallet(u);
           const own = rows.filter((p) => p.custody === "CUSTODIAL" && p.external_user_id === u);
-          const held = own.filter((p) => ["RESERVED", "PENDING", "SUBMITTING"].includes(p.status)).reduce((n, p) => n + BigInt(p.price), 0n);
-          const spent = own.filter((p) => ["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"].includes(p.status)).reduce((n, p) => n + BigInt(p.price), 0n);
+          const held = own
+            .filter((p) => ["RESERVED", "PENDING", "SUBMITTING"].includes(p.status))
+            .reduce((n, p) => n + BigInt(p.price), 0n);
+          const spent = own
+            .filter((p) => ["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"].includes(p.status))
+            .reduce((n, p) => n + BigInt(p.price), 0n);
           // a partial delivery pays back the undelivered share (price × missing / slots, rounded down)
           const back = own
             .filter((p) => p.status === "PARTIALLY_FULFILLED")
@@ -277,8 +372,14 @@ describe("custodial balances add up (property)", () => {
           expect(BigInt(w.balance), `${u} balance`).toBe(start[u]! - spent + back);
           expect(BigInt(w.available)).toBeGreaterThanOrEqual(0n);
           // the ledger adds up to the same balance and reservation
-          const entries = (await ctx.api.get(`/api/v1/wallet/ledger?external_user_id=${u}&limit=100`).set("X-API-Key", ctx.demo).expect(200)).body.data.entries as Array<Record<string, string>>;
-          if (entries.length) expect([entries[0]!.balance_after, entries[0]!.reserved_after]).toEqual([w.balance, w.reserved]);
+          const entries = (
+            await ctx.api
+              .get(`/api/v1/wallet/ledger?external_user_id=${u}&limit=100`)
+              .set("X-API-Key", ctx.demo)
+              .expect(200)
+          ).body.data.entries as Array<Record<string, string>>;
+          if (entries.length)
+            expect([entries[0]!.balance_after, entries[0]!.reserved_after]).toEqual([w.balance, w.reserved]);
         }
         // one purchase.reserved per purchase, one terminal-or-step event each in order
         for (const p of rows.filter((x) => x.custody === "CUSTODIAL")) {

@@ -15,7 +15,16 @@ export interface RaceCtx extends Ctx {
   rx: Receiver;
 }
 
-const PARTNER = ["read:catalog", "wallet:read", "wallet:deposit", "packs:purchase", "packs:read", "packs:buyback", "cards:redeem", "webhooks:manage"];
+const PARTNER = [
+  "read:catalog",
+  "wallet:read",
+  "wallet:deposit",
+  "packs:purchase",
+  "packs:read",
+  "packs:buyback",
+  "cards:redeem",
+  "webhooks:manage",
+];
 
 export async function startRace(): Promise<RaceCtx> {
   const { emu, api, close } = await startEmulator({
@@ -23,12 +32,14 @@ export async function startRace(): Promise<RaceCtx> {
     gates: { purchase: 64, partner_write: 64, partner_read: 64, wallet_read: 64 },
     ipRateLimitPerMin: 1e9,
   });
-  const key = (body: Record<string, unknown>) => newKey(api, { kind: "partner", rate_limit_per_min: 1e6, partner_rate_limit_per_min: 1e6, ...body });
+  const key = (body: Record<string, unknown>) =>
+    newKey(api, { kind: "partner", rate_limit_per_min: 1e6, partner_rate_limit_per_min: 1e6, ...body });
   const demo = await key({ billing_model: "POOL", account_id: "acme", scopes: [...PARTNER, "pool:manage"] });
   const tier = await key({ billing_model: "TIER", account_id: "nova", scopes: [...PARTNER, "payout:manage"] });
   const rival = await key({ billing_model: "POOL", account_id: "orbit", scopes: [...PARTNER, "pool:manage"] });
   const rx = await startReceiver();
-  for (const k of [demo, tier, rival]) await api.post("/api/v1/webhooks").set("X-API-Key", k).send({ url: rx.url }).expect(201);
+  for (const k of [demo, tier, rival])
+    await api.post("/api/v1/webhooks").set("X-API-Key", k).send({ url: rx.url }).expect(201);
   const events: Ctx["events"] = [];
   emu.services.bus.on("webhook.event", (e) => events.push(e));
   return {
@@ -97,11 +108,19 @@ export function burst<T>(n: number, make: (i: number) => PromiseLike<T>): Promis
 /** The PurchaseRequested log of a purchase receipt (price as the chain charged it). */
 export function requested(ctx: RaceCtx, receipt: TransactionReceipt) {
   const pool = ctx.emu.chain!.addresses.mysteryPool.toLowerCase();
-  return parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs: receipt.logs.filter((l) => l.address.toLowerCase() === pool) })[0]!.args;
+  return parseEventLogs({
+    abi: mysteryPoolAbi,
+    eventName: "PurchaseRequested",
+    logs: receipt.logs.filter((l) => l.address.toLowerCase() === pool),
+  })[0]!.args;
 }
 
 /** The CardSellExecuted log of a sell-back receipt. */
 export function sold(ctx: RaceCtx, receipt: TransactionReceipt) {
   const pool = ctx.emu.chain!.addresses.mysteryPool.toLowerCase();
-  return parseEventLogs({ abi: mysteryPoolAbi, eventName: "CardSellExecuted", logs: receipt.logs.filter((l) => l.address.toLowerCase() === pool) })[0]!.args;
+  return parseEventLogs({
+    abi: mysteryPoolAbi,
+    eventName: "CardSellExecuted",
+    logs: receipt.logs.filter((l) => l.address.toLowerCase() === pool),
+  })[0]!.args;
 }

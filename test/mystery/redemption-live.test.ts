@@ -27,7 +27,14 @@ interface PrepareResult {
   token_id: string;
   shipping_quote: { amount_usdc: string; carrier: string; service: string; service_token: string };
   shipping_payer: string;
-  shipping_payment: { payer: string; processor: string; total_usdc: string; total_micros: string; expiration_time: number; provider_order_id: string } | null;
+  shipping_payment: {
+    payer: string;
+    processor: string;
+    total_usdc: string;
+    total_micros: string;
+    expiration_time: number;
+    provider_order_id: string;
+  } | null;
   expires_at: string;
   unsigned: { chain_id: number; calls: Call[] } | null;
   kyc: { status: string; kyc_url: string | null };
@@ -43,10 +50,18 @@ interface Redemption {
 
 /** The SDK's redemption resource over real HTTP; `sleep` moves the emulator's virtual clock. */
 function client(apiKey: string) {
-  const call = async <T>(method: string, path: string, opts: { body?: Record<string, unknown>; query?: Record<string, string>; idempotencyKey?: string } = {}): Promise<T> => {
+  const call = async <T>(
+    method: string,
+    path: string,
+    opts: { body?: Record<string, unknown>; query?: Record<string, string>; idempotencyKey?: string } = {},
+  ): Promise<T> => {
     const url = new URL(`/api/v1${path}`, ctx.emu.url);
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
-    const headers: Record<string, string> = { "x-api-key": apiKey, accept: "application/json", "user-agent": "cardos-sdk-ts/0.1.2" };
+    const headers: Record<string, string> = {
+      "x-api-key": apiKey,
+      accept: "application/json",
+      "user-agent": "cardos-sdk-ts/0.1.2",
+    };
     if (opts.body) headers["content-type"] = "application/json";
     if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
     const res = await fetch(url, { method, headers, body: opts.body ? JSON.stringify(opts.body) : undefined });
@@ -56,15 +71,33 @@ function client(apiKey: string) {
   };
   const sleep = (ms: number) => ctx.emu.clock.advance(ms);
   const redemption = {
-    quote: (p: Record<string, unknown>) => call<{ shipping_quote: PrepareResult["shipping_quote"]; rates: Array<PrepareResult["shipping_quote"]> }>("POST", "/mystery/redemption/quote", { body: p }),
+    quote: (p: Record<string, unknown>) =>
+      call<{ shipping_quote: PrepareResult["shipping_quote"]; rates: Array<PrepareResult["shipping_quote"]> }>(
+        "POST",
+        "/mystery/redemption/quote",
+        { body: p },
+      ),
     /** The key goes in the header only (UUID v4 when none given), never in the body. */
     prepare: ({ idempotency_key, ...p }: Record<string, unknown>) =>
-      call<PrepareResult>("POST", "/mystery/redemption/prepare", { body: p, idempotencyKey: (idempotency_key as string | undefined) ?? randomUUID() }),
-    submit: (p: { redemption_id: number; tx_hash: string }) => call<{ redemption_id: number; status: string; burn_tx_hash: string }>("POST", "/mystery/redemption/submit", { body: p }),
+      call<PrepareResult>("POST", "/mystery/redemption/prepare", {
+        body: p,
+        idempotencyKey: (idempotency_key as string | undefined) ?? randomUUID(),
+      }),
+    submit: (p: { redemption_id: number; tx_hash: string }) =>
+      call<{ redemption_id: number; status: string; burn_tx_hash: string }>("POST", "/mystery/redemption/submit", {
+        body: p,
+      }),
     get: (idOrToken: string | number, p: { verify?: boolean } = {}) =>
-      call<{ redemptions: Redemption[] }>("GET", `/mystery/redemption/${idOrToken}`, p.verify === undefined ? {} : { query: { verify: String(p.verify) } }),
+      call<{ redemptions: Redemption[] }>(
+        "GET",
+        `/mystery/redemption/${idOrToken}`,
+        p.verify === undefined ? {} : { query: { verify: String(p.verify) } },
+      ),
     /** docs/reference/sdk-shapes.md “Polling”: by token id, the row of this redemption (else row 0); COMPLETED done; FAILED/CANCELLED/EXPIRED throw. */
-    async waitForCompletion(t: { token_id: string; redemption_id: number }, poll = { intervalMs: 1500, maxIntervalMs: 30 * 60_000, backoffFactor: 1.5, timeoutMs: 48 * HOUR }) {
+    async waitForCompletion(
+      t: { token_id: string; redemption_id: number },
+      poll = { intervalMs: 1500, maxIntervalMs: 30 * 60_000, backoffFactor: 1.5, timeoutMs: 48 * HOUR },
+    ) {
       const seen: string[] = [];
       let interval = poll.intervalMs;
       let elapsed = 0;
@@ -84,12 +117,22 @@ function client(apiKey: string) {
   return { redemption };
 }
 
-
 const usdcOf = (who: `0x${string}`) =>
-  ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
 const frozen = (tokenId: string) =>
-  ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.cardNft, abi: cardNftAbi, functionName: "isTransferFrozen", args: [BigInt(tokenId)] });
-const updates = (id: number) => ctx.events.filter((e) => e.type === "redemption.updated" && e.data.redemption_id === id).map((e) => e.data.status);
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "isTransferFrozen",
+    args: [BigInt(tokenId)],
+  });
+const updates = (id: number) =>
+  ctx.events.filter((e) => e.type === "redemption.updated" && e.data.redemption_id === id).map((e) => e.data.status);
 
 /** A revealed Starter pack's CARD of the demo partner (acme: no KYC), held by `u`. */
 async function card(u: FixtureAccount = user(ctx, 0), key = ctx.demo) {
@@ -103,10 +146,26 @@ describe("redemption the way the SDK drives it", () => {
     const { purchase, token } = await card(u);
     const sdk = client(ctx.demo);
     const { shipping_quote } = await sdk.redemption.quote({ purchase_id: purchase.id, shipping_address: US });
-    expect(shipping_quote).toMatchObject({ carrier: "USPS", service: "Ground Advantage", service_token: "usps_ground_advantage", amount_usdc: "5.40" });
+    expect(shipping_quote).toMatchObject({
+      carrier: "USPS",
+      service: "Ground Advantage",
+      service_token: "usps_ground_advantage",
+      amount_usdc: "5.40",
+    });
 
-    const prep = await sdk.redemption.prepare({ purchase_id: purchase.id, shipping_address: US, shipping_payer: "end_user", idempotency_key: "sdk-1" });
-    expect(prep).toMatchObject({ status: "PREPARED", token_id: token, item_type: "CARD", shipping_payer: "end_user", kyc: { status: "NOT_REQUIRED" } });
+    const prep = await sdk.redemption.prepare({
+      purchase_id: purchase.id,
+      shipping_address: US,
+      shipping_payer: "end_user",
+      idempotency_key: "sdk-1",
+    });
+    expect(prep).toMatchObject({
+      status: "PREPARED",
+      token_id: token,
+      item_type: "CARD",
+      shipping_payer: "end_user",
+      kyc: { status: "NOT_REQUIRED" },
+    });
     expect(prep.shipping_payment).toEqual({
       payer: u.address,
       processor: ctx.emu.chain!.addresses.shippingProcessor,
@@ -121,7 +180,10 @@ describe("redemption the way the SDK drives it", () => {
       ["shipping-payment", ctx.emu.chain!.addresses.shippingProcessor],
     ]);
     // The SDK resends the same key on a retry: the original redemption, no second one.
-    expect((await sdk.redemption.prepare({ purchase_id: purchase.id, shipping_address: US, idempotency_key: "sdk-1" })).redemption_id).toBe(prep.redemption_id);
+    expect(
+      (await sdk.redemption.prepare({ purchase_id: purchase.id, shipping_address: US, idempotency_key: "sdk-1" }))
+        .redemption_id,
+    ).toBe(prep.redemption_id);
 
     const [holderBefore, treasuryBefore] = [await usdcOf(u.address), await usdcOf(ctx.emu.chain!.treasury.address)];
     const burn = await sendCalls(ctx, u, prep.unsigned!.calls.slice(0, 1));
@@ -131,12 +193,22 @@ describe("redemption the way the SDK drives it", () => {
     expect(await usdcOf(ctx.emu.chain!.treasury.address)).toBe(treasuryBefore + 5_400_000n);
 
     const sub = await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: burn.transactionHash });
-    expect(sub).toMatchObject({ redemption_id: prep.redemption_id, status: "BURN_SUBMITTED", burn_tx_hash: burn.transactionHash });
-    expect(await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: burn.transactionHash })).toMatchObject({ status: "BURN_SUBMITTED" }); // same hash: fine
+    expect(sub).toMatchObject({
+      redemption_id: prep.redemption_id,
+      status: "BURN_SUBMITTED",
+      burn_tx_hash: burn.transactionHash,
+    });
+    expect(
+      await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: burn.transactionHash }),
+    ).toMatchObject({ status: "BURN_SUBMITTED" }); // same hash: fine
 
     const { row, seen } = await sdk.redemption.waitForCompletion(prep);
     expect(seen).toEqual(["BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED"]);
-    expect(row).toMatchObject({ burn: { is_burned: true, burn_type: 1 }, order: { status: "SHIPPED" }, burn_tx_hash: burn.transactionHash });
+    expect(row).toMatchObject({
+      burn: { is_burned: true, burn_type: 1 },
+      order: { status: "SHIPPED" },
+      burn_tx_hash: burn.transactionHash,
+    });
     expect(row.order.tracking_number).toMatch(/^9400\d+/);
     expect(updates(prep.redemption_id)).toEqual(["BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED"]);
     // The get row carries none of the prepare-only keys (docs/reference/sdk-shapes.md “Redemption shapes”).
@@ -150,8 +222,12 @@ describe("redemption the way the SDK drives it", () => {
     const prep = await sdk.redemption.prepare({ token_id: token, shipping_address: US });
     const burn = await sendCalls(ctx, u, prep.unsigned!.calls.slice(0, 1));
     const payment = await sendCalls(ctx, u, prep.unsigned!.calls.slice(1));
-    expect(await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: payment.transactionHash })).toMatchObject({ status: "BURN_SUBMITTED", burn_tx_hash: burn.transactionHash });
-    expect((await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: payment.transactionHash })).status).toBe("BURN_SUBMITTED");
+    expect(
+      await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: payment.transactionHash }),
+    ).toMatchObject({ status: "BURN_SUBMITTED", burn_tx_hash: burn.transactionHash });
+    expect(
+      (await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: payment.transactionHash })).status,
+    ).toBe("BURN_SUBMITTED");
     expect((await sdk.redemption.waitForCompletion(prep)).row.status).toBe("COMPLETED");
   });
 });
@@ -166,10 +242,19 @@ describe("the item ships only once the shipping payment has landed", () => {
     await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: burn.transactionHash });
     await ctx.emu.clock.advance(3 * HOUR);
     expect((await sdk.redemption.get(token)).redemptions[0]!.status).toBe("BURN_SUBMITTED");
-    expectError(await ctx.api.post(`/_emulator/mystery/redemptions/${prep.redemption_id}/start-fulfillment`), 409, "shipping_unpaid");
+    expectError(
+      await ctx.api.post(`/_emulator/mystery/redemptions/${prep.redemption_id}/start-fulfillment`),
+      409,
+      "shipping_unpaid",
+    );
     // A replay of the prepare still names the payment to make (null once paid); a new key meets the live redemption.
-    expect(await sdk.redemption.prepare({ token_id: token, shipping_address: US, idempotency_key: "unpaid-1" })).toMatchObject({ status: "BURN_SUBMITTED", unsigned: null, shipping_payment: { total_micros: "5400000" } });
-    expect((await failure(sdk.redemption.prepare({ token_id: token, shipping_address: US, idempotency_key: "unpaid-2" }))).code).toBe("redemption_exists");
+    expect(
+      await sdk.redemption.prepare({ token_id: token, shipping_address: US, idempotency_key: "unpaid-1" }),
+    ).toMatchObject({ status: "BURN_SUBMITTED", unsigned: null, shipping_payment: { total_micros: "5400000" } });
+    expect(
+      (await failure(sdk.redemption.prepare({ token_id: token, shipping_address: US, idempotency_key: "unpaid-2" })))
+        .code,
+    ).toBe("redemption_exists");
     await sendCalls(ctx, u, prep.unsigned!.calls.slice(1));
     const { seen } = await sdk.redemption.waitForCompletion(prep);
     expect(seen).toEqual(["BURN_SUBMITTED", "IN_FULFILLMENT", "COMPLETED"]);
@@ -187,7 +272,9 @@ describe("the item ships only once the shipping payment has landed", () => {
     const err = await sdk.redemption.waitForCompletion(prep).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TerminalStateError);
     expect((err as TerminalStateError<Redemption>).state).toBe("CANCELLED");
-    expect((err as TerminalStateError<Redemption>).value.failure_reason).toMatch(/shipping payment .* not received .*burn flagged on chain was cancelled/);
+    expect((err as TerminalStateError<Redemption>).value.failure_reason).toMatch(
+      /shipping payment .* not received .*burn flagged on chain was cancelled/,
+    );
     expect(await frozen(token)).toBe(false);
     expect(updates(prep.redemption_id)).toEqual(["BURN_SUBMITTED", "CANCELLED"]);
     // The token is free again: a new redemption can start.
@@ -201,7 +288,9 @@ describe("the item ships only once the shipping payment has landed", () => {
     await sendCalls(ctx, u, prep.unsigned!.calls.slice(0, 2));
     // Someone else cannot pay it (the quote is bound to the payer).
     const pay = prep.unsigned!.calls[2]!;
-    const err = (await ctx.emu.chain!.publicClient.call({ account: user(ctx, 4).address, to: pay.to, data: pay.data }).catch((e: BaseError) => e)) as BaseError;
+    const err = (await ctx.emu
+      .chain!.publicClient.call({ account: user(ctx, 4).address, to: pay.to, data: pay.data })
+      .catch((e: BaseError) => e)) as BaseError;
     const raw = (err.walk((e) => typeof (e as { data?: unknown }).data === "string") as { data?: Hex } | null)?.data;
     expect(decodeErrorResult({ abi: shippingPaymentProcessorAbi, data: raw! }).errorName).toBe("WrongPayer");
     // The holder's own call goes through.
@@ -218,33 +307,78 @@ describe("verify, item_type, shipping payer, signer outage, cancel", () => {
     const burn = await sendCalls(ctx, u, prep.unsigned!.calls.slice(0, 1));
     await sendCalls(ctx, u, prep.unsigned!.calls.slice(1));
     expect((await sdk.redemption.get(token)).redemptions[0]).toMatchObject({ status: "PREPARED", burn_tx_hash: null });
-    expect((await sdk.redemption.get(token, { verify: true })).redemptions[0]).toMatchObject({ status: "BURN_SUBMITTED", burn_tx_hash: burn.transactionHash });
+    expect((await sdk.redemption.get(token, { verify: true })).redemptions[0]).toMatchObject({
+      status: "BURN_SUBMITTED",
+      burn_tx_hash: burn.transactionHash,
+    });
     expect((await sdk.redemption.waitForCompletion(prep)).row.status).toBe("COMPLETED");
-    expectError(await ctx.api.get(`/api/v1/mystery/redemption/${token}?verify=maybe`).set("X-API-Key", ctx.demo), 400, "invalid_value");
+    expectError(
+      await ctx.api.get(`/api/v1/mystery/redemption/${token}?verify=maybe`).set("X-API-Key", ctx.demo),
+      400,
+      "invalid_value",
+    );
   });
 
   it("item_type: a wrong one is 409 item_type_mismatch; a token number of several types needs it (409 ambiguous_token); a bad one 400 invalid_item_type", async () => {
     const { purchase, token } = await card(user(ctx, 0));
     const sdk = client(ctx.demo);
-    expect((await failure(sdk.redemption.quote({ token_id: token, item_type: "SEALED_PRODUCT", shipping_address: US }))).code).toBe("item_type_mismatch");
-    const graded = await failure(sdk.redemption.quote({ purchase_id: purchase.id, token_id: token, item_type: "GRADED_CARD", shipping_address: US }));
+    expect(
+      (await failure(sdk.redemption.quote({ token_id: token, item_type: "SEALED_PRODUCT", shipping_address: US })))
+        .code,
+    ).toBe("item_type_mismatch");
+    const graded = await failure(
+      sdk.redemption.quote({
+        purchase_id: purchase.id,
+        token_id: token,
+        item_type: "GRADED_CARD",
+        shipping_address: US,
+      }),
+    );
     expect([graded.status, graded.code]).toEqual([409, "item_type_mismatch"]);
-    expect((await failure(sdk.redemption.prepare({ token_id: token, item_type: "SEALED_PRODUCT", shipping_address: US }))).code).toBe("item_type_mismatch");
-    expect((await failure(sdk.redemption.quote({ token_id: token, item_type: "card", shipping_address: US }))).code).toBe("invalid_item_type");
-    expect((await sdk.redemption.quote({ token_id: token, item_type: "CARD", shipping_address: US })).shipping_quote.carrier).toBe("USPS");
+    expect(
+      (await failure(sdk.redemption.prepare({ token_id: token, item_type: "SEALED_PRODUCT", shipping_address: US })))
+        .code,
+    ).toBe("item_type_mismatch");
+    expect(
+      (await failure(sdk.redemption.quote({ token_id: token, item_type: "card", shipping_address: US }))).code,
+    ).toBe("invalid_item_type");
+    expect(
+      (await sdk.redemption.quote({ token_id: token, item_type: "CARD", shipping_address: US })).shipping_quote.carrier,
+    ).toBe("USPS");
     // The same number as a sealed product of another item contract (as on the live service).
     const slice = mystery(ctx.emu.services);
-    const other = { ...slice.purchases[purchase.id]!, id: 424242, items: [{ ...purchase.items[0], token_id: token, item_type: "SEALED_PRODUCT" as const }] };
+    const other = {
+      ...slice.purchases[purchase.id]!,
+      id: 424242,
+      items: [{ ...purchase.items[0], token_id: token, item_type: "SEALED_PRODUCT" as const }],
+    };
     slice.purchases[other.id] = other;
     const amb = await failure(sdk.redemption.quote({ token_id: token, shipping_address: US }));
-    expect([amb.status, amb.code, amb.body.details]).toEqual([409, "ambiguous_token", { item_types: ["CARD", "SEALED_PRODUCT"] }]);
-    expect((await sdk.redemption.quote({ token_id: token, item_type: "CARD", shipping_address: US })).shipping_quote).toBeTruthy();
+    expect([amb.status, amb.code, amb.body.details]).toEqual([
+      409,
+      "ambiguous_token",
+      { item_types: ["CARD", "SEALED_PRODUCT"] },
+    ]);
+    expect(
+      (await sdk.redemption.quote({ token_id: token, item_type: "CARD", shipping_address: US })).shipping_quote,
+    ).toBeTruthy();
   });
 
   it('shipping_payer other than "end_user" is 400 invalid_shipping_payer', async () => {
     const { token } = await card(user(ctx, 0));
-    for (const payer of ["partner", "END_USER", 1, ""]) expect((await failure(client(ctx.demo).redemption.prepare({ token_id: token, shipping_address: US, shipping_payer: payer }))).code, String(payer)).toBe("invalid_shipping_payer");
-    expect((await client(ctx.demo).redemption.prepare({ token_id: token, shipping_address: US, shipping_payer: null })).shipping_payer).toBe("end_user");
+    for (const payer of ["partner", "END_USER", 1, ""])
+      expect(
+        (
+          await failure(
+            client(ctx.demo).redemption.prepare({ token_id: token, shipping_address: US, shipping_payer: payer }),
+          )
+        ).code,
+        String(payer),
+      ).toBe("invalid_shipping_payer");
+    expect(
+      (await client(ctx.demo).redemption.prepare({ token_id: token, shipping_address: US, shipping_payer: null }))
+        .shipping_payer,
+    ).toBe("end_user");
   });
 
   it("shipping signer down: 503 shipping_signer_unavailable (retryable, Retry-After), no row; a replay still answers; the retry works once it is back", async () => {
@@ -252,14 +386,26 @@ describe("verify, item_type, shipping payer, signer outage, cancel", () => {
     const sdk = client(ctx.demo);
     const opened = await sdk.redemption.prepare({ token_id: a.token, shipping_address: US, idempotency_key: "before" });
     await ctx.api.post("/_emulator/mystery/shipping-signer").send({ enabled: false }).expect(200);
-    const res = await ctx.api.post("/api/v1/mystery/redemption/prepare").set("X-API-Key", ctx.demo).set("Idempotency-Key", "down-1").send({ token_id: b.token, shipping_address: US });
+    const res = await ctx.api
+      .post("/api/v1/mystery/redemption/prepare")
+      .set("X-API-Key", ctx.demo)
+      .set("Idempotency-Key", "down-1")
+      .send({ token_id: b.token, shipping_address: US });
     expect(expectError(res, 503, "shipping_signer_unavailable").retryable).toBe(true);
     expect(res.headers["retry-after"]).toBe("5");
-    expect((await sdk.redemption.get(b.token).catch((e: ApiFailure) => e)) as ApiFailure).toMatchObject({ status: 404, code: "not_found" });
-    expect((await sdk.redemption.prepare({ token_id: a.token, shipping_address: US, idempotency_key: "before" })).redemption_id).toBe(opened.redemption_id);
+    expect((await sdk.redemption.get(b.token).catch((e: ApiFailure) => e)) as ApiFailure).toMatchObject({
+      status: 404,
+      code: "not_found",
+    });
+    expect(
+      (await sdk.redemption.prepare({ token_id: a.token, shipping_address: US, idempotency_key: "before" }))
+        .redemption_id,
+    ).toBe(opened.redemption_id);
     expectError(await ctx.api.post("/_emulator/mystery/shipping-signer").send({ enabled: "no" }), 400, "invalid_value");
     await ctx.api.post("/_emulator/mystery/shipping-signer").send({ enabled: true }).expect(200);
-    expect((await sdk.redemption.prepare({ token_id: b.token, shipping_address: US, idempotency_key: "down-1" })).status).toBe("PREPARED");
+    expect(
+      (await sdk.redemption.prepare({ token_id: b.token, shipping_address: US, idempotency_key: "down-1" })).status,
+    ).toBe("PREPARED");
   });
 
   it("operator cancel: CANCELLED with the burn cancelled and the paid shipping paid back; a shipped one cannot be cancelled", async () => {
@@ -271,14 +417,23 @@ describe("verify, item_type, shipping payer, signer outage, cancel", () => {
     const burn = await sendCalls(ctx, u, prep.unsigned!.calls.slice(0, 1));
     await sendCalls(ctx, u, prep.unsigned!.calls.slice(1));
     await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: burn.transactionHash });
-    const res = await ctx.api.post(`/_emulator/mystery/redemptions/${prep.redemption_id}/cancel`).send({ reason: "address undeliverable" }).expect(200);
+    const res = await ctx.api
+      .post(`/_emulator/mystery/redemptions/${prep.redemption_id}/cancel`)
+      .send({ reason: "address undeliverable" })
+      .expect(200);
     expect(res.body.data).toMatchObject({ status: "CANCELLED" });
     expect(res.body.data.failure_reason).toMatch(/^address undeliverable .*cancelled.*paid back/);
     expect(await usdcOf(u.address)).toBe(before);
     expect(await frozen(token)).toBe(false);
     expect(updates(prep.redemption_id)).toEqual(["BURN_SUBMITTED", "CANCELLED"]);
-    expect(((await sdk.redemption.waitForCompletion(prep).catch((e: unknown) => e)) as TerminalStateError<Redemption>).state).toBe("CANCELLED");
-    expectError(await ctx.api.post(`/_emulator/mystery/redemptions/${prep.redemption_id}/cancel`).send({}), 409, "invalid_status");
+    expect(
+      ((await sdk.redemption.waitForCompletion(prep).catch((e: unknown) => e)) as TerminalStateError<Redemption>).state,
+    ).toBe("CANCELLED");
+    expectError(
+      await ctx.api.post(`/_emulator/mystery/redemptions/${prep.redemption_id}/cancel`).send({}),
+      409,
+      "invalid_status",
+    );
     expectError(await ctx.api.post("/_emulator/mystery/redemptions/999999/cancel").send({}), 404, "not_found");
   });
 });
@@ -290,9 +445,17 @@ describe("KYC if required: a per-partner setting", () => {
     const on = await ctx.api.post("/_emulator/mystery/kyc").send({ key: ctx.demo, required: true }).expect(200);
     expect(on.body.data).toEqual({ account_id: "acme", kyc_required: true });
     const gated = await sdk.redemption.prepare({ token_id: a.token, shipping_address: US });
-    expect(gated).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" }, unsigned: null, shipping_payment: null });
+    expect(gated).toMatchObject({
+      status: "PREPARED",
+      kyc: { status: "PENDING" },
+      unsigned: null,
+      shipping_payment: null,
+    });
     expect(gated.kyc.kyc_url).toMatch(/^https:\/\//);
-    expect((await failure(sdk.redemption.submit({ redemption_id: gated.redemption_id, tx_hash: `0x${"11".repeat(32)}` }))).code).toBe("kyc_required");
+    expect(
+      (await failure(sdk.redemption.submit({ redemption_id: gated.redemption_id, tx_hash: `0x${"11".repeat(32)}` })))
+        .code,
+    ).toBe("kyc_required");
     await ctx.api.post("/_emulator/mystery/kyc").send({ account_id: "acme", required: false }).expect(200);
     expect((await sdk.redemption.prepare({ token_id: b.token, shipping_address: US })).status).toBe("PREPARED");
     expectError(await ctx.api.post("/_emulator/mystery/kyc").send({ account_id: "acme" }), 400, "invalid_value");
@@ -307,9 +470,16 @@ describe("KYC if required: a per-partner setting", () => {
     const sdk = client(kyc);
     const first = await sdk.redemption.prepare({ token_id: token, shipping_address: US, idempotency_key: "v-1" });
     expect(first).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" }, unsigned: null });
-    await ctx.api.post(`/_emulator/mystery/redemptions/${first.redemption_id}/kyc`).send({ decision: "approve" }).expect(200);
+    await ctx.api
+      .post(`/_emulator/mystery/redemptions/${first.redemption_id}/kyc`)
+      .send({ decision: "approve" })
+      .expect(200);
     const ready = await sdk.redemption.prepare({ token_id: token, shipping_address: US, idempotency_key: "v-1" });
-    expect(ready).toMatchObject({ redemption_id: first.redemption_id, status: "PREPARED", kyc: { status: "APPROVED" } });
+    expect(ready).toMatchObject({
+      redemption_id: first.redemption_id,
+      status: "PREPARED",
+      kyc: { status: "APPROVED" },
+    });
     expect(ready.unsigned!.calls.map((c) => c.kind)).toEqual(["burn", "erc20-approve", "shipping-payment"]);
     const burn = await sendCalls(ctx, u, ready.unsigned!.calls.slice(0, 1));
     await sendCalls(ctx, u, ready.unsigned!.calls.slice(1));
@@ -337,6 +507,12 @@ describe("carrier and service names", () => {
     const { token } = await card(user(ctx, 0));
     const { rates } = await client(ctx.demo).redemption.quote({ token_id: token, shipping_address: US });
     for (const r of rates) expect(r.service.startsWith(r.carrier), `${r.carrier} / ${r.service}`).toBe(false);
-    expect(rates.map((r) => `${r.carrier} ${r.service}`)).toEqual(["USPS Ground Advantage", "LSO Ground", "USPS Priority Mail", "UPS Ground", "UPS 2nd Day Air"]);
+    expect(rates.map((r) => `${r.carrier} ${r.service}`)).toEqual([
+      "USPS Ground Advantage",
+      "LSO Ground",
+      "USPS Priority Mail",
+      "UPS Ground",
+      "UPS 2nd Day Air",
+    ]);
   });
 });

@@ -13,9 +13,17 @@ useMystery("manual", (c) => (ctx = c));
 const P = "/api/v1/mystery/purchase";
 const C = "/_emulator/mystery/purchases";
 const usdcOf = (addr: `0x${string}`) =>
-  ctx.emu.chain!.publicClient.readContract({ address: ctx.emu.chain!.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [addr] });
-const custodial = (idem: string, body: Record<string, unknown>) => ctx.api.post(P).set("X-API-Key", ctx.demo).set("Idempotency-Key", idem).send(body);
-const wallet = async (u: string) => (await ctx.api.get(`/api/v1/wallet/balance?external_user_id=${u}`).set("X-API-Key", ctx.demo).expect(200)).body.data.wallet;
+  ctx.emu.chain!.publicClient.readContract({
+    address: ctx.emu.chain!.addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    functionName: "balanceOf",
+    args: [addr],
+  });
+const custodial = (idem: string, body: Record<string, unknown>) =>
+  ctx.api.post(P).set("X-API-Key", ctx.demo).set("Idempotency-Key", idem).send(body);
+const wallet = async (u: string) =>
+  (await ctx.api.get(`/api/v1/wallet/balance?external_user_id=${u}`).set("X-API-Key", ctx.demo).expect(200)).body.data
+    .wallet;
 
 describe("reveal failure", () => {
   it("the VRF callback reverts (success=false) → the worker refunds on chain → REFUNDED, purchase.refunded, USDC back", async () => {
@@ -33,12 +41,22 @@ describe("reveal failure", () => {
     expect(got.body.data.items).toBeUndefined();
     expect(await usdcOf(u.address)).toBe(before);
     expect(types(ctx)).toEqual(["purchase.submitted", "purchase.refunded"]);
-    expect(ctx.events[1]!.data).toEqual({ purchase_id: purchase.id, status: "REFUNDED", onchain_request_id: purchase.onchain_request_id });
+    expect(ctx.events[1]!.data).toEqual({
+      purchase_id: purchase.id,
+      status: "REFUNDED",
+      onchain_request_id: purchase.onchain_request_id,
+    });
 
     const list = await ctx.api.get("/api/v1/mystery/purchases?status=REFUNDED").set("X-API-Key", ctx.demo).expect(200);
     expect(list.body.data.purchases.map((p: { id: number }) => p.id)).toEqual([purchase.id]);
     // nothing to redeem, nothing to fail again
-    const redeem = await ctx.api.post("/api/v1/mystery/redemption/quote").set("X-API-Key", ctx.demo).send({ purchase_id: purchase.id, shipping_address: { name: "A", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" } });
+    const redeem = await ctx.api
+      .post("/api/v1/mystery/redemption/quote")
+      .set("X-API-Key", ctx.demo)
+      .send({
+        purchase_id: purchase.id,
+        shipping_address: { name: "A", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" },
+      });
     expect(redeem.body.error).toBe("not_fulfilled");
     expect((await ctx.api.post(`${C}/${purchase.id}/fail-reveal`).expect(409)).body.error).toBe("invalid_status");
     await ctx.emu.clock.advance(60_000);
@@ -60,11 +78,18 @@ describe("operator refund", () => {
     expect(await wallet("acme-user-1")).toMatchObject({ balance: "500000000", available: "500000000", reserved: "0" });
     expect(types(ctx)).toEqual(["purchase.reserved", "purchase.submitted", "purchase.refunded"]);
 
-    const late = await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: submitted.onchain_request_id }).expect(200);
+    const late = await ctx.api
+      .post("/_emulator/vrf/fulfill")
+      .send({ request_id: submitted.onchain_request_id })
+      .expect(200);
     expect(late.body.data.success).toBe(false); // the pool's callback: RequestNotPending
-    expect((await ctx.api.get(`${P}/${res.body.data.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.status).toBe("REFUNDED");
+    expect(
+      (await ctx.api.get(`${P}/${res.body.data.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.status,
+    ).toBe("REFUNDED");
     // the replay of the key answers the purchase as it is now
-    expect((await custodial("r-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.status).toBe("REFUNDED");
+    expect((await custodial("r-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.status).toBe(
+      "REFUNDED",
+    );
   });
 
   it("only a purchase still waiting for its reveal: 409 invalid_status once revealed, 404 unknown", async () => {
@@ -88,7 +113,9 @@ describe("relayer switch", () => {
 
     await ctx.api.post("/_emulator/mystery/relayer").send({ enabled: true }).expect(200);
     // the SDK retries with the same Idempotency-Key: the 503 did not use the key up
-    expect((await custodial("f-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.status).toBe("RESERVED");
+    expect((await custodial("f-1", { tier_id: 1, external_user_id: "acme-user-1" }).expect(202)).body.data.status).toBe(
+      "RESERVED",
+    );
     await relay(ctx);
     expect(types(ctx)).toEqual(["purchase.reserved", "purchase.submitted"]);
   });

@@ -9,7 +9,11 @@ let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
 
 const M = "/api/v1/mystery";
-const post = (path: string, body: unknown, key = ctx.demo) => ctx.api.post(path).set("X-API-Key", key).send(body as object);
+const post = (path: string, body: unknown, key = ctx.demo) =>
+  ctx.api
+    .post(path)
+    .set("X-API-Key", key)
+    .send(body as object);
 const get = (path: string, key = ctx.demo) => ctx.api.get(path).set("X-API-Key", key);
 const code = (r: { status: number; body: { error?: string } }) => [r.status, r.body.error];
 
@@ -17,9 +21,15 @@ describe("missing fields answer their own code, in the old order", () => {
   it("sell-back", async () => {
     const wallet_address = user(ctx, 2).address;
     expect(code(await post(`${M}/sellback/quote`, {}, ctx.tier))).toEqual([400, "invalid_token_ids"]);
-    expect(code(await post(`${M}/sellback/quote`, { token_ids: ["1"] }, ctx.tier))).toEqual([400, "invalid_wallet_address"]);
+    expect(code(await post(`${M}/sellback/quote`, { token_ids: ["1"] }, ctx.tier))).toEqual([
+      400,
+      "invalid_wallet_address",
+    ]);
     expect(code(await post(`${M}/sellback/prepare`, { wallet_address }, ctx.tier))).toEqual([400, "invalid_token_ids"]);
-    expect(code(await post(`${M}/sellback/submit`, { wallet_address: "nope" }, ctx.tier))).toEqual([400, "missing_tx_hash"]);
+    expect(code(await post(`${M}/sellback/submit`, { wallet_address: "nope" }, ctx.tier))).toEqual([
+      400,
+      "missing_tx_hash",
+    ]);
   });
 
   it("purchases", async () => {

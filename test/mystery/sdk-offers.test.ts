@@ -12,10 +12,13 @@ useMystery("manual", (c) => (ctx = c));
 
 const B = "/api/v1/mystery/buyback";
 const S = "/api/v1/mystery/sellback";
-const oracle = (token_id: string, usdc: string) => ctx.api.post("/_emulator/mystery/oracle").send({ token_id, usdc }).expect(200);
+const oracle = (token_id: string, usdc: string) =>
+  ctx.api.post("/_emulator/mystery/oracle").send({ token_id, usdc }).expect(200);
 const create = (body: Record<string, unknown>) => ctx.api.post(B).set("X-API-Key", ctx.demo).send(body);
-const prepare = (token: string, body: Record<string, unknown> = {}) => ctx.api.post(`${B}/${token}/accept/prepare`).set("X-API-Key", ctx.demo).send(body);
-const accept = (token: string, body: Record<string, unknown>) => ctx.api.post(`${B}/${token}/accept`).set("X-API-Key", ctx.demo).send(body);
+const prepare = (token: string, body: Record<string, unknown> = {}) =>
+  ctx.api.post(`${B}/${token}/accept/prepare`).set("X-API-Key", ctx.demo).send(body);
+const accept = (token: string, body: Record<string, unknown>) =>
+  ctx.api.post(`${B}/${token}/accept`).set("X-API-Key", ctx.demo).send(body);
 const DAY_MS = 24 * 3600 * 1000;
 
 async function offered() {
@@ -35,8 +38,11 @@ describe("buyback offers in the SDK's shapes", () => {
       ["set-approval-for-all", "0"],
       ["accept-offer", "0"],
     ]);
-    const listed = (await ctx.api.get(`${B}?token_id=${card.token_id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.offers;
-    expect(listed.map((o: { offer_id: number; deadline: string }) => [o.offer_id, o.deadline])).toEqual([[offer.offer_id, offer.deadline]]);
+    const listed = (await ctx.api.get(`${B}?token_id=${card.token_id}`).set("X-API-Key", ctx.demo).expect(200)).body
+      .data.offers;
+    expect(listed.map((o: { offer_id: number; deadline: string }) => [o.offer_id, o.deadline])).toEqual([
+      [offer.offer_id, offer.deadline],
+    ]);
 
     const d = (await prepare(card.token_id, { item_type: "CARD" }).expect(200)).body.data;
     expect(d).toMatchObject({ offer_id: offer.offer_id, receiver: user(ctx, 0).address, deadline: offer.deadline });
@@ -47,24 +53,47 @@ describe("buyback offers in the SDK's shapes", () => {
 
   it("a pending burn is named by its type (GRADING), not a number", async () => {
     const { card } = await offered();
-    await sendCalls(ctx, user(ctx, 0), [{ to: ctx.emu.chain!.addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: "initiateBurn", args: [BigInt(card.token_id), BURN_TYPES.GRADING] }) }]);
-    expect((await prepare(card.token_id).expect(200)).body.data.transfer_frozen).toEqual({ frozen: true, burn_type: "GRADING", cancel_call: null });
+    await sendCalls(ctx, user(ctx, 0), [
+      {
+        to: ctx.emu.chain!.addresses.cardNft,
+        data: encodeFunctionData({
+          abi: cardNftAbi,
+          functionName: "initiateBurn",
+          args: [BigInt(card.token_id), BURN_TYPES.GRADING],
+        }),
+      },
+    ]);
+    expect((await prepare(card.token_id).expect(200)).body.data.transfer_frozen).toEqual({
+      frozen: true,
+      burn_type: "GRADING",
+      cancel_call: null,
+    });
   });
 
   it("item_type: the other kind finds no such token or offer; anything else is 400 invalid_value; nothing changes", async () => {
     const p = await buyRevealed(ctx, ctx.demo, user(ctx, 0), 1);
     const card = p.items.find((x: { item_type: string }) => x.item_type === "CARD");
     await oracle(card.token_id, "40");
-    expect((await create({ token_id: card.token_id, item_type: "GRADED_CARD" }).expect(404)).body.error).toBe("token_not_found");
-    expect((await create({ token_id: card.token_id, item_type: "PACKET" }).expect(400)).body.error).toBe("invalid_value");
-    expect((await ctx.api.get(`${B}?token_id=${card.token_id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.offers).toEqual([]);
+    expect((await create({ token_id: card.token_id, item_type: "GRADED_CARD" }).expect(404)).body.error).toBe(
+      "token_not_found",
+    );
+    expect((await create({ token_id: card.token_id, item_type: "PACKET" }).expect(400)).body.error).toBe(
+      "invalid_value",
+    );
+    expect(
+      (await ctx.api.get(`${B}?token_id=${card.token_id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.offers,
+    ).toEqual([]);
 
     const offer = (await create({ token_id: card.token_id }).expect(201)).body.data;
     expect((await prepare(card.token_id, { item_type: "GRADED_CARD" }).expect(404)).body.error).toBe("no_active_offer");
     expect((await prepare(card.token_id, { item_type: 7 }).expect(400)).body.error).toBe("invalid_value");
     const sig = `0x${"11".repeat(65)}`;
-    expect((await accept(card.token_id, { receiver_signature: sig, item_type: "GRADED_CARD" }).expect(404)).body.error).toBe("no_active_offer");
-    expect((await accept(card.token_id, { receiver_signature: sig, item_type: "card" }).expect(400)).body.error).toBe("invalid_value");
+    expect(
+      (await accept(card.token_id, { receiver_signature: sig, item_type: "GRADED_CARD" }).expect(404)).body.error,
+    ).toBe("no_active_offer");
+    expect((await accept(card.token_id, { receiver_signature: sig, item_type: "card" }).expect(400)).body.error).toBe(
+      "invalid_value",
+    );
     expect((await prepare(card.token_id, { item_type: "CARD" }).expect(200)).body.data.offer_id).toBe(offer.offer_id);
   });
 });
@@ -75,9 +104,22 @@ describe("sell-back in the SDK's shapes", () => {
     const p = await buyRevealed(ctx, ctx.tier, u, 1);
     const [a, b] = (p.items as Array<{ token_id: string }>).map((i) => i.token_id) as [string, string];
     await oracle(a, "0");
-    const q = (await ctx.api.post(`${S}/quote`).set("X-API-Key", ctx.tier).send({ wallet_address: u.address, token_ids: [a, b, "987654321"] }).expect(200)).body.data;
+    const q = (
+      await ctx.api
+        .post(`${S}/quote`)
+        .set("X-API-Key", ctx.tier)
+        .send({ wallet_address: u.address, token_ids: [a, b, "987654321"] })
+        .expect(200)
+    ).body.data;
     const [unpriced, priced, foreign] = q.items;
-    expect(unpriced).toMatchObject({ token_id: a, eligible: false, reason: "value_unknown", oracle_value_usdc: null, payout_usdc: null, payout_micros: null });
+    expect(unpriced).toMatchObject({
+      token_id: a,
+      eligible: false,
+      reason: "value_unknown",
+      oracle_value_usdc: null,
+      payout_usdc: null,
+      payout_micros: null,
+    });
     expect(unpriced.group_id).toEqual(expect.any(Number));
     expect(priced).toMatchObject({ token_id: b, eligible: true });
     expect(BigInt(priced.payout_micros)).toBeGreaterThan(0n);

@@ -6,7 +6,8 @@ let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
 
 const get = (path: string, key = ctx.tier) => ctx.api.get(`/api/v1/mystery${path}`).set("X-API-Key", key);
-const control = (path: string, body: Record<string, unknown> = {}) => ctx.api.post(`/_emulator/mystery${path}`).send(body);
+const control = (path: string, body: Record<string, unknown> = {}) =>
+  ctx.api.post(`/_emulator/mystery${path}`).send(body);
 
 /** A revealed TIER purchase whose items are all sold back; returns the sell-back total (micros). */
 async function buyAndSellBack(oracleUsdc?: string): Promise<bigint> {
@@ -14,9 +15,17 @@ async function buyAndSellBack(oracleUsdc?: string): Promise<bigint> {
   const p = await buyRevealed(ctx, ctx.tier, u, 1);
   const tokenIds = p.items.map((i: { token_id: string }) => i.token_id);
   if (oracleUsdc) for (const token_id of tokenIds) await control("/oracle", { token_id, usdc: oracleUsdc }).expect(200);
-  const prep = await ctx.api.post("/api/v1/mystery/sellback/prepare").set("X-API-Key", ctx.tier).send({ wallet_address: u.address, token_ids: tokenIds }).expect(200);
+  const prep = await ctx.api
+    .post("/api/v1/mystery/sellback/prepare")
+    .set("X-API-Key", ctx.tier)
+    .send({ wallet_address: u.address, token_ids: tokenIds })
+    .expect(200);
   const receipt = await sendCalls(ctx, u, prep.body.data.calls);
-  const sub = await ctx.api.post("/api/v1/mystery/sellback/submit").set("X-API-Key", ctx.tier).send({ transaction_hash: receipt.transactionHash }).expect(200);
+  const sub = await ctx.api
+    .post("/api/v1/mystery/sellback/submit")
+    .set("X-API-Key", ctx.tier)
+    .send({ transaction_hash: receipt.transactionHash })
+    .expect(200);
   return BigInt(sub.body.data.total_micros);
 }
 
@@ -35,9 +44,19 @@ describe("revenue share (SDK cardos.revenue)", () => {
     });
     expect(t.body.data.current_period).toMatchObject({ kind: "QUARTERLY" });
     expect(Date.parse(t.body.data.current_period.closes_at)).toBeGreaterThan(ctx.emu.clock.now());
-    await ctx.api.put("/api/v1/mystery/payout-wallet").set("X-API-Key", ctx.tier).send({ address: user(ctx, 5).address }).expect(200);
-    expect((await get("/terms").expect(200)).body.data.payout_wallet).toEqual({ chain: "base", address: user(ctx, 5).address });
-    expect((await get("/terms", ctx.demo).expect(200)).body.data).toMatchObject({ billing_model: "POOL", revenue_share_bps: 0 });
+    await ctx.api
+      .put("/api/v1/mystery/payout-wallet")
+      .set("X-API-Key", ctx.tier)
+      .send({ address: user(ctx, 5).address })
+      .expect(200);
+    expect((await get("/terms").expect(200)).body.data.payout_wallet).toEqual({
+      chain: "base",
+      address: user(ctx, 5).address,
+    });
+    expect((await get("/terms", ctx.demo).expect(200)).body.data).toMatchObject({
+      billing_model: "POOL",
+      revenue_share_bps: 0,
+    });
   });
 
   it("revenue: gross from submitted/fulfilled packs, sell-backs subtracted, 5% share; to is exclusive; strings", async () => {
@@ -45,7 +64,10 @@ describe("revenue share (SDK cardos.revenue)", () => {
     await buy(ctx, ctx.tier, user(ctx, 3), 2); // SUBMITTED, not revealed: counts
     const sold = await buyAndSellBack();
     const all = await get("/revenue").expect(200);
-    const tiers = (await get("/catalog").expect(200)).body.data.tiers as Array<{ tier_id: number; price_micros: string }>;
+    const tiers = (await get("/catalog").expect(200)).body.data.tiers as Array<{
+      tier_id: number;
+      price_micros: string;
+    }>;
     const g = tiers.filter((t) => t.tier_id === 1 || t.tier_id === 2).reduce((n, t) => n + BigInt(t.price_micros), 0n);
     const net = g - sold;
     const share = net > 0n ? (net * 500n) / 10_000n : 0n;
@@ -65,10 +87,16 @@ describe("revenue share (SDK cardos.revenue)", () => {
     expect(all.body.data.by_product.tier).toMatchObject({ packs: 2, share_bps: 500, sellback_count: 1 });
     // to is exclusive: a window ending at the first purchase's time holds nothing
     const before = await get(`/revenue?to=${encodeURIComponent(start)}`).expect(200);
-    expect(before.body.data).toMatchObject({ qualifying_packs: 0, gross_micros: "0", period: { kind: "CUSTOM", to: start } });
+    expect(before.body.data).toMatchObject({
+      qualifying_packs: 0,
+      gross_micros: "0",
+      period: { kind: "CUSTOM", to: start },
+    });
     expect((await get(`/revenue?from=${encodeURIComponent(start)}`).expect(200)).body.data.qualifying_packs).toBe(2);
     expect((await get("/revenue?from=yesterday").expect(400)).body.error).toBe("invalid_value");
-    expect((await get(`/revenue?from=${encodeURIComponent(start)}&to=${encodeURIComponent(start)}`).expect(400)).body.error).toBe("invalid_value");
+    expect(
+      (await get(`/revenue?from=${encodeURIComponent(start)}&to=${encodeURIComponent(start)}`).expect(400)).body.error,
+    ).toBe("invalid_value");
   });
 
   it("a net loss earns 0 (no clawback), refunded purchases do not count", async () => {
@@ -85,24 +113,54 @@ describe("revenue share (SDK cardos.revenue)", () => {
   });
 
   it("payouts: accruing beside payouts; close → PENDING statement (payout.statement_ready); pay → PAID (payout.paid)", async () => {
-    await ctx.api.put("/api/v1/mystery/payout-wallet").set("X-API-Key", ctx.tier).send({ address: user(ctx, 5).address }).expect(200);
+    await ctx.api
+      .put("/api/v1/mystery/payout-wallet")
+      .set("X-API-Key", ctx.tier)
+      .send({ address: user(ctx, 5).address })
+      .expect(200);
     await buy(ctx, ctx.tier, user(ctx, 3), 2);
     const open = await get("/payouts?limit=1").expect(200);
     expect(open.body.data).toMatchObject({ payouts: [], outstanding_usdc: "0.000000" });
     const accruing = open.body.data.accruing;
     expect(accruing).toMatchObject({ qualifying_packs: 1, instant_packs: 0, sellback_count: 0 });
-    expect(Object.keys(accruing)).toEqual(expect.arrayContaining(["since", "as_of", "gross_usdc", "sellback_usdc", "net_usdc", "payout_usdc", "period_closes_at"]));
+    expect(Object.keys(accruing)).toEqual(
+      expect.arrayContaining([
+        "since",
+        "as_of",
+        "gross_usdc",
+        "sellback_usdc",
+        "net_usdc",
+        "payout_usdc",
+        "period_closes_at",
+      ]),
+    );
     expect(open.body.data.total_owed_usdc).toBe(accruing.payout_usdc);
 
     await ctx.emu.clock.advance(60_000);
     const closed = await control("/payouts/close", { account_id: "nova" }).expect(200);
     const st = closed.body.data.payouts[0];
-    expect(st).toMatchObject({ status: "PENDING", qualifying_packs: 1, revenue_share_bps: 500, revenue_share_pct: "5.00", payout_usdc: accruing.payout_usdc, payout_address: user(ctx, 5).address, chain: "base", tx_hash: null, paid_at: null });
-    expect(ctx.events.filter((e) => e.type === "payout.statement_ready")).toEqual([expect.objectContaining({ account_id: "nova", key: String(st.payout_id) })]);
+    expect(st).toMatchObject({
+      status: "PENDING",
+      qualifying_packs: 1,
+      revenue_share_bps: 500,
+      revenue_share_pct: "5.00",
+      payout_usdc: accruing.payout_usdc,
+      payout_address: user(ctx, 5).address,
+      chain: "base",
+      tx_hash: null,
+      paid_at: null,
+    });
+    expect(ctx.events.filter((e) => e.type === "payout.statement_ready")).toEqual([
+      expect.objectContaining({ account_id: "nova", key: String(st.payout_id) }),
+    ]);
     const after = await get("/payouts").expect(200);
     expect(after.body.data.payouts).toEqual([st]);
     expect(after.body.data.outstanding_usdc).toBe(st.payout_usdc);
-    expect(after.body.data.accruing).toMatchObject({ qualifying_packs: 0, payout_usdc: "0.000000", since: st.period.to });
+    expect(after.body.data.accruing).toMatchObject({
+      qualifying_packs: 0,
+      payout_usdc: "0.000000",
+      since: st.period.to,
+    });
     expect(after.body.data.total_owed_usdc).toBe(st.payout_usdc);
     // the period is frozen: a later purchase accrues in the next one
     await buy(ctx, ctx.tier, user(ctx, 3), 1);
@@ -135,10 +193,22 @@ describe("revenue share (SDK cardos.revenue)", () => {
 
   it("POOL keys: no statements, accruing null; tenant 403; packs:read required", async () => {
     const pool = await get("/payouts", ctx.demo).expect(200);
-    expect(pool.body.data).toEqual({ payouts: [], outstanding_usdc: "0.000000", accruing: null, total_owed_usdc: "0.000000" });
-    expect((await get("/revenue", ctx.demo).expect(200)).body.data).toMatchObject({ billing_model: "POOL", revenue_share_micros: "0" });
-    for (const p of ["/terms", "/revenue", "/payouts"]) expectError(await get(p, ctx.tenant), 403, "Insufficient permissions", p);
-    const k = await ctx.api.post("/_emulator/keys").send({ kind: "partner", scopes: ["read:catalog"] }).expect(201);
+    expect(pool.body.data).toEqual({
+      payouts: [],
+      outstanding_usdc: "0.000000",
+      accruing: null,
+      total_owed_usdc: "0.000000",
+    });
+    expect((await get("/revenue", ctx.demo).expect(200)).body.data).toMatchObject({
+      billing_model: "POOL",
+      revenue_share_micros: "0",
+    });
+    for (const p of ["/terms", "/revenue", "/payouts"])
+      expectError(await get(p, ctx.tenant), 403, "Insufficient permissions", p);
+    const k = await ctx.api
+      .post("/_emulator/keys")
+      .send({ kind: "partner", scopes: ["read:catalog"] })
+      .expect(201);
     expectError(await get("/payouts", k.body.data.key), 403, "Insufficient permissions");
   });
 });

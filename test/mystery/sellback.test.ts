@@ -7,7 +7,8 @@ let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
 
 const S = "/api/v1/mystery/sellback";
-const post = (path: string, body: Record<string, unknown>, key = ctx.tier) => ctx.api.post(`${S}/${path}`).set("X-API-Key", key).send(body);
+const post = (path: string, body: Record<string, unknown>, key = ctx.tier) =>
+  ctx.api.post(`${S}/${path}`).set("X-API-Key", key).send(body);
 const ids = (p: Record<string, unknown>) => (p.items as Array<{ token_id: string }>).map((i) => i.token_id);
 
 describe("sell-back (TIER)", () => {
@@ -16,15 +17,27 @@ describe("sell-back (TIER)", () => {
     const p = await buyRevealed(ctx, ctx.tier, u, 1);
     const q = await post("quote", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
     expect(q.body.data.items.every((i: { eligible: boolean }) => i.eligible)).toBe(true);
-    expect(q.body.data).toMatchObject({ approval_needed: true, sufficient_liquidity: true, seller: u.address.toLowerCase() });
+    expect(q.body.data).toMatchObject({
+      approval_needed: true,
+      sufficient_liquidity: true,
+      seller: u.address.toLowerCase(),
+    });
     const prep = await post("prepare", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
     expect(prep.body.data.calls.map((c: { kind: string }) => c.kind)).toEqual(["set-approval-for-all", "sellback"]);
     const receipt = await sendCalls(ctx, u, prep.body.data.calls);
     const sub = await post("submit", { transaction_hash: receipt.transactionHash }).expect(200);
-    expect(sub.body.data).toMatchObject({ seller: u.address.toLowerCase(), token_ids: ids(p), total_micros: q.body.data.total_payout_micros, transaction_hash: receipt.transactionHash });
+    expect(sub.body.data).toMatchObject({
+      seller: u.address.toLowerCase(),
+      token_ids: ids(p),
+      total_micros: q.body.data.total_payout_micros,
+      transaction_hash: receipt.transactionHash,
+    });
     await post("submit", { transaction_hash: receipt.transactionHash }).expect(200); // re-submit is safe
     // ... and checked like the first: another claimed seller is 403 seller_mismatch.
-    const claimed = await post("submit", { transaction_hash: receipt.transactionHash, wallet_address: user(ctx, 3).address });
+    const claimed = await post("submit", {
+      transaction_hash: receipt.transactionHash,
+      wallet_address: user(ctx, 3).address,
+    });
     expect([claimed.status, claimed.body.error]).toEqual([403, "seller_mismatch"]);
     await post("submit", { transaction_hash: receipt.transactionHash, wallet_address: u.address }).expect(200);
     expect(types(ctx).filter((t) => t === "sellback.confirmed")).toHaveLength(1);
@@ -38,8 +51,17 @@ describe("sell-back (TIER)", () => {
   it("batch validation: invalid_token_ids, too_many_tokens; POOL partners get not_tier_partner", async () => {
     const u = user(ctx, 2);
     expect((await post("quote", { wallet_address: u.address, token_ids: [] })).body.error).toBe("invalid_token_ids");
-    expect((await post("quote", { wallet_address: u.address, token_ids: ["abc"] })).body.error).toBe("invalid_token_ids");
-    expect((await post("quote", { wallet_address: u.address, token_ids: Array.from({ length: 51 }, (_, i) => String(i + 1)) })).body.error).toBe("too_many_tokens");
+    expect((await post("quote", { wallet_address: u.address, token_ids: ["abc"] })).body.error).toBe(
+      "invalid_token_ids",
+    );
+    expect(
+      (
+        await post("quote", {
+          wallet_address: u.address,
+          token_ids: Array.from({ length: 51 }, (_, i) => String(i + 1)),
+        })
+      ).body.error,
+    ).toBe("too_many_tokens");
     const pool = await post("quote", { wallet_address: u.address, token_ids: ["1"] }, ctx.demo).expect(403);
     expect(pool.body.error).toBe("not_tier_partner");
   });
@@ -48,8 +70,19 @@ describe("sell-back (TIER)", () => {
     const u = user(ctx, 2);
     const p = await buyRevealed(ctx, ctx.tier, u, 1);
     const [a, b] = ids(p) as [string, string];
-    expect((await post("prepare", { wallet_address: user(ctx, 3).address, token_ids: [a] })).body.error).toBe("wrong_holder");
-    await sendCalls(ctx, u, [{ to: ctx.emu.chain!.addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: "transferFrom", args: [u.address, user(ctx, 3).address, BigInt(b)] }) }]);
+    expect((await post("prepare", { wallet_address: user(ctx, 3).address, token_ids: [a] })).body.error).toBe(
+      "wrong_holder",
+    );
+    await sendCalls(ctx, u, [
+      {
+        to: ctx.emu.chain!.addresses.cardNft,
+        data: encodeFunctionData({
+          abi: cardNftAbi,
+          functionName: "transferFrom",
+          args: [u.address, user(ctx, 3).address, BigInt(b)],
+        }),
+      },
+    ]);
     const mixed = await post("prepare", { wallet_address: u.address, token_ids: [a, b] }).expect(409);
     expect(mixed.body).toMatchObject({ error: "not_eligible", details: { token_id: b, reason: "wrong_holder" } });
     await ctx.emu.clock.advance(31 * 24 * 3600 * 1000);
@@ -64,12 +97,29 @@ describe("sell-back (TIER)", () => {
     const p = await buyRevealed(ctx, ctx.demo, stranger, 1);
     const chain = ctx.emu.chain!;
     const wallet = chain.walletClientFor(stranger);
-    const sell = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "acceptCardBuyback", args: [ids(p).map(BigInt), 0n] });
-    const revertedHash = await wallet.sendTransaction({ to: chain.addresses.mysteryPool, data: sell, account: wallet.account, chain: chain.viemChain, gas: 800_000n });
+    const sell = encodeFunctionData({
+      abi: mysteryPoolAbi,
+      functionName: "acceptCardBuyback",
+      args: [ids(p).map(BigInt), 0n],
+    });
+    const revertedHash = await wallet.sendTransaction({
+      to: chain.addresses.mysteryPool,
+      data: sell,
+      account: wallet.account,
+      chain: chain.viemChain,
+      gas: 800_000n,
+    });
     expect((await chain.publicClient.waitForTransactionReceipt({ hash: revertedHash })).status).toBe("reverted");
     expect((await post("submit", { transaction_hash: revertedHash })).body.error).toBe("tx_reverted");
     const ok = await sendCalls(ctx, stranger, [
-      { to: chain.addresses.cardNft, data: encodeFunctionData({ abi: cardNftAbi, functionName: "setApprovalForAll", args: [chain.addresses.mysteryPool, true] }) },
+      {
+        to: chain.addresses.cardNft,
+        data: encodeFunctionData({
+          abi: cardNftAbi,
+          functionName: "setApprovalForAll",
+          args: [chain.addresses.mysteryPool, true],
+        }),
+      },
       { to: chain.addresses.mysteryPool, data: sell },
     ]);
     const mismatch = await post("submit", { transaction_hash: ok.transactionHash }).expect(403);

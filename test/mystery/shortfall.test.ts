@@ -27,12 +27,32 @@ afterEach(() => undo());
 const M = "/api/v1/mystery";
 const N = 10;
 const chain = () => ctx.emu.chain!;
-const usdcOf = (who: `0x${string}`) => chain().publicClient.readContract({ address: chain().addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
-const nftsOf = (who: `0x${string}`) => chain().publicClient.readContract({ address: chain().addresses.cardNft, abi: cardNftAbi, functionName: "balanceOf", args: [who] });
-const ownerOf = (id: string) => chain().publicClient.readContract({ address: chain().addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [BigInt(id)] });
+const usdcOf = (who: `0x${string}`) =>
+  chain().publicClient.readContract({
+    address: chain().addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
+const nftsOf = (who: `0x${string}`) =>
+  chain().publicClient.readContract({
+    address: chain().addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
+const ownerOf = (id: string) =>
+  chain().publicClient.readContract({
+    address: chain().addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "ownerOf",
+    args: [BigInt(id)],
+  });
 const get = (id: number) => ctx.api.get(`${M}/purchase/${id}`).set("X-API-Key", ctx.demo);
-const fulfil = (requestId: string) => ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: requestId }).expect(200);
-const shortfall = (id: number, items: number) => ctx.api.post(`/_emulator/mystery/purchases/${id}/shortfall`).send({ items });
+const fulfil = (requestId: string) =>
+  ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: requestId }).expect(200);
+const shortfall = (id: number, items: number) =>
+  ctx.api.post(`/_emulator/mystery/purchases/${id}/shortfall`).send({ items });
 
 interface Balances {
   buyer: bigint;
@@ -98,17 +118,31 @@ describe("non-custodial shortfall", () => {
 
 describe("custodial shortfall", () => {
   it("the relayer gets the share back on chain and the end user's balance the same; one item in the custody wallet; reads and the worker race", async () => {
-    const wallet = async () => (await ctx.api.get("/api/v1/wallet/balance?external_user_id=sf-user").set("X-API-Key", ctx.demo).expect(200)).body.data;
-    await ctx.api.post("/_emulator/mystery/custodial/fund").send({ key: ctx.demo, external_user_id: "sf-user", usdc: "100" }).expect(200);
+    const wallet = async () =>
+      (await ctx.api.get("/api/v1/wallet/balance?external_user_id=sf-user").set("X-API-Key", ctx.demo).expect(200)).body
+        .data;
+    await ctx.api
+      .post("/_emulator/mystery/custodial/fund")
+      .send({ key: ctx.demo, external_user_id: "sf-user", usdc: "100" })
+      .expect(200);
     const custody = (await wallet()).end_user.wallet_address as `0x${string}`;
     const before = await balances(custody);
-    const p = (await ctx.api.post(`${M}/purchase`).set("X-API-Key", ctx.demo).set("Idempotency-Key", "sf-1").send({ tier_id: 1, external_user_id: "sf-user" }).expect(202)).body.data;
+    const p = (
+      await ctx.api
+        .post(`${M}/purchase`)
+        .set("X-API-Key", ctx.demo)
+        .set("Idempotency-Key", "sf-1")
+        .send({ tier_id: 1, external_user_id: "sf-user" })
+        .expect(202)
+    ).body.data;
     expect((await shortfall(p.id, 1)).status).toBe(200);
     await relay(ctx);
     const submitted = (await get(p.id).expect(200)).body.data;
     expect(submitted.status).toBe("SUBMITTED");
     await fulfil(submitted.onchain_request_id);
-    const answers = await burst(N, (i) => (i === 0 ? ctx.api.post("/_emulator/mystery/worker/run").send({}) : get(p.id)));
+    const answers = await burst(N, (i) =>
+      i === 0 ? ctx.api.post("/_emulator/mystery/worker/run").send({}) : get(p.id),
+    );
     for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
     const done = (await get(p.id).expect(200)).body.data;
     expect(done.status).toBe("PARTIALLY_FULFILLED");

@@ -8,8 +8,20 @@ import type { PurchaseRow } from "../../emulator/areas/mystery/state.ts";
 // its Idempotency-Key header, a reveal item's empty values are null, and the
 // call kinds are the SDK's whole set.
 
-type Schema = { $ref?: string; type?: string | string[]; anyOf?: Schema[]; properties?: Record<string, Schema>; items?: Schema; enum?: string[]; allOf?: Schema[] };
-type Op = { operationId: string; parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, { schema: Schema }> }> };
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  anyOf?: Schema[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: string[];
+  allOf?: Schema[];
+};
+type Op = {
+  operationId: string;
+  parameters?: { name: string; in: string; required?: boolean }[];
+  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+};
 type Doc = { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, Schema> } };
 
 let emu: Emulator;
@@ -22,9 +34,12 @@ afterAll(() => emu.close());
 
 const op = (method: string, path: string) => doc.paths[`/api/v1${path}`]![method]!;
 /** A named shape is a component the answer refers to. */
-const deref = (s: Schema): Schema => (s.$ref ? doc.components.schemas[s.$ref.replace("#/components/schemas/", "")]! : s);
-const dataOf = (o: Op, status: string) => deref(o.responses[status]!.content!["application/json"]!.schema.allOf![1]!.properties!.data!);
-const nullable = (s: Schema): boolean => (Array.isArray(s.type) ? s.type.includes("null") : s.type === "null") || (s.anyOf ?? []).some(nullable);
+const deref = (s: Schema): Schema =>
+  s.$ref ? doc.components.schemas[s.$ref.replace("#/components/schemas/", "")]! : s;
+const dataOf = (o: Op, status: string) =>
+  deref(o.responses[status]!.content!["application/json"]!.schema.allOf![1]!.properties!.data!);
+const nullable = (s: Schema): boolean =>
+  (Array.isArray(s.type) ? s.type.includes("null") : s.type === "null") || (s.anyOf ?? []).some(nullable);
 
 describe("purchase operations in the OpenAPI document", () => {
   it("carry the SDK's method names", () => {
@@ -44,7 +59,9 @@ describe("purchase operations in the OpenAPI document", () => {
   });
 
   it("gacha.purchase requires the Idempotency-Key header", () => {
-    const header = op("post", "/mystery/purchase").parameters?.find((p) => p.in === "header" && p.name === "Idempotency-Key");
+    const header = op("post", "/mystery/purchase").parameters?.find(
+      (p) => p.in === "header" && p.name === "Idempotency-Key",
+    );
     expect(header?.required).toBe(true);
   });
 
@@ -57,13 +74,22 @@ describe("purchase operations in the OpenAPI document", () => {
       const p = dataOf(op(method, path), status);
       expect(nullable(p.properties!.purchaser_address!), `${path} purchaser_address`).toBe(true);
       const item = deref(p.properties!.items!.items!).properties!;
-      for (const f of ["card_id", "name", "image_url", "value_usd", "rarity", "card_number", "set_id"]) expect(nullable(item[f]!), `${path} items[].${f}`).toBe(true);
+      for (const f of ["card_id", "name", "image_url", "value_usd", "rarity", "card_number", "set_id"])
+        expect(nullable(item[f]!), `${path} items[].${f}`).toBe(true);
     }
   });
 
   it("gacha.prepare's call kinds are the SDK's whole set", () => {
-    const kind = deref(dataOf(op("post", "/mystery/purchase/prepare"), "200").properties!.calls!.items!).properties!.kind!;
-    expect([...kind.enum!].sort()).toEqual(["burn", "erc20-approve", "purchase", "sellback", "set-approval-for-all", "shipping-payment"]);
+    const kind = deref(dataOf(op("post", "/mystery/purchase/prepare"), "200").properties!.calls!.items!).properties!
+      .kind!;
+    expect([...kind.enum!].sort()).toEqual([
+      "burn",
+      "erc20-approve",
+      "purchase",
+      "sellback",
+      "set-approval-for-all",
+      "shipping-payment",
+    ]);
   });
 });
 
@@ -90,12 +116,37 @@ describe("reveal items on the wire", () => {
   it("an unknown token names card_id null; a card without a rarity answers rarity null", () => {
     const wire = formatPurchase(
       row([
-        { token_id: "7", item_type: "CARD", category: "unknown", name: "Card", image_url: null, value_usd: "1.00", group_id: 1 },
-        { token_id: "8", item_type: "CARD", category: "card", card_id: "base1-4", name: "Charizard", image_url: null, value_usd: "2.00", card_number: "4", set_id: "base1", group_id: 1 },
+        {
+          token_id: "7",
+          item_type: "CARD",
+          category: "unknown",
+          name: "Card",
+          image_url: null,
+          value_usd: "1.00",
+          group_id: 1,
+        },
+        {
+          token_id: "8",
+          item_type: "CARD",
+          category: "card",
+          card_id: "base1-4",
+          name: "Charizard",
+          image_url: null,
+          value_usd: "2.00",
+          card_number: "4",
+          set_id: "base1",
+          group_id: 1,
+        },
       ]),
     );
     expect(wire.items![0]).toMatchObject({ category: "unknown", card_id: null });
-    expect(wire.items![1]).toMatchObject({ category: "card", card_id: "base1-4", rarity: null, card_number: "4", set_id: "base1" });
+    expect(wire.items![1]).toMatchObject({
+      category: "card",
+      card_id: "base1-4",
+      rarity: null,
+      card_number: "4",
+      set_id: "base1",
+    });
     expect(wire.items!.every((i) => !("group_id" in i))).toBe(true);
   });
 
@@ -103,10 +154,33 @@ describe("reveal items on the wire", () => {
     const wire = formatPurchase(row([]));
     expect(Object.keys(wire).sort()).toEqual(
       [
-        "id", "memo", "status", "custody", "tier_id", "quantity", "price", "price_usdc", "volume_usdc", "onchain_request_id", "transaction_hash",
-        "purchaser_address", "external_user_id", "failure_reason", "reserved_at", "submitted_at", "fulfilled_at", "created_at", "items",
+        "id",
+        "memo",
+        "status",
+        "custody",
+        "tier_id",
+        "quantity",
+        "price",
+        "price_usdc",
+        "volume_usdc",
+        "onchain_request_id",
+        "transaction_hash",
+        "purchaser_address",
+        "external_user_id",
+        "failure_reason",
+        "reserved_at",
+        "submitted_at",
+        "fulfilled_at",
+        "created_at",
+        "items",
       ].sort(),
     );
-    expect(wire).toMatchObject({ id: 5001, memo: "acme-5001", volume_usdc: "25.000000", onchain_request_id: "1", items: [] });
+    expect(wire).toMatchObject({
+      id: 5001,
+      memo: "acme-5001",
+      volume_usdc: "25.000000",
+      onchain_request_id: "1",
+      items: [],
+    });
   });
 });

@@ -72,13 +72,27 @@ describe("price answers cards only; item_type picks the kind", () => {
     const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD")!;
     const packet = p.items.find((i: { item_type: string }) => i.item_type === "PACKET")!;
     const ok = (await get(`${M}/price?token_id=${card.token_id}&item_type=CARD`).expect(200)).body.data;
-    expect(ok).toMatchObject({ token_id: card.token_id, item_type: "CARD", card_id: card.card_id, value_source: "buyback_oracle" });
-    expect((await get(`${M}/price?token_id=${card.token_id}&item_type=GRADED_CARD`).expect(404)).body.error).toBe("not_found");
-    expect((await get(`${M}/price?token_id=${card.token_id}&item_type=PACKET`).expect(400)).body.error).toBe("invalid_price_query");
+    expect(ok).toMatchObject({
+      token_id: card.token_id,
+      item_type: "CARD",
+      card_id: card.card_id,
+      value_source: "buyback_oracle",
+    });
+    expect((await get(`${M}/price?token_id=${card.token_id}&item_type=GRADED_CARD`).expect(404)).body.error).toBe(
+      "not_found",
+    );
+    expect((await get(`${M}/price?token_id=${card.token_id}&item_type=PACKET`).expect(400)).body.error).toBe(
+      "invalid_price_query",
+    );
     // a packet is not a card: there is no card price for it
     expect((await get(`${M}/price?token_id=${packet.token_id}`).expect(404)).body.error).toBe("not_found");
-    expect((await get(`${M}/price?card_id=base1-4&item_type=CARD`).expect(200)).body.data).toMatchObject({ card_id: "base1-4", item_type: "CARD" });
-    expect((await get(`${M}/price?card_id=base1-4&item_type=GRADED_CARD`).expect(404)).body.error).toBe("value_unknown");
+    expect((await get(`${M}/price?card_id=base1-4&item_type=CARD`).expect(200)).body.data).toMatchObject({
+      card_id: "base1-4",
+      item_type: "CARD",
+    });
+    expect((await get(`${M}/price?card_id=base1-4&item_type=GRADED_CARD`).expect(404)).body.error).toBe(
+      "value_unknown",
+    );
   });
 });
 

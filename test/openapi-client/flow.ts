@@ -8,7 +8,9 @@ import type { paths } from "./api.generated.ts";
 export async function flow(baseUrl: string, key: string) {
   const api = createClient<paths>({ baseUrl, headers: { "X-API-Key": key } });
 
-  const search = await api.GET("/api/v1/{game}/cards", { params: { path: { game: "pokemon" }, query: { q: "name:charizard", limit: "5" } } });
+  const search = await api.GET("/api/v1/{game}/cards", {
+    params: { path: { game: "pokemon" }, query: { q: "name:charizard", limit: "5" } },
+  });
   if (!search.data) throw new Error(`search failed: ${JSON.stringify(search.error)}`);
   const first = search.data.data[0];
   if (!first) throw new Error("no card");
@@ -22,13 +24,19 @@ export async function flow(baseUrl: string, key: string) {
   if (!usage.data) throw new Error("usage failed");
   const balance: number = usage.data.data.balance;
 
-  const registered = await api.POST("/api/v1/webhooks", { body: { url: "https://hooks.example.com/cardos", event_types: ["purchase.fulfilled"] } });
+  const registered = await api.POST("/api/v1/webhooks", {
+    body: { url: "https://hooks.example.com/cardos", event_types: ["purchase.fulfilled"] },
+  });
   if (!registered.data) throw new Error(`register failed: ${JSON.stringify(registered.error)}`);
   const secret: string = registered.data.data.signing_secret;
   const listed = await api.GET("/api/v1/webhooks");
-  const removed = await api.DELETE("/api/v1/webhooks/{id}", { params: { path: { id: String(registered.data.data.id) } } });
+  const removed = await api.DELETE("/api/v1/webhooks/{id}", {
+    params: { path: { id: String(registered.data.data.id) } },
+  });
 
-  const missing = await api.GET("/api/v1/{game}/cards/{id}", { params: { path: { game: "pokemon", id: "no-such-card" } } });
+  const missing = await api.GET("/api/v1/{game}/cards/{id}", {
+    params: { path: { game: "pokemon", id: "no-such-card" } },
+  });
 
   return {
     total,

@@ -24,7 +24,22 @@ afterAll(async () => {
 });
 
 function shadow(extra: string[]) {
-  const child = spawn(process.execPath, [BIN, "shadow", "--upstream", up.emu.url, "--upstream-key", up.emu.key("demo"), "--port", "0", "--no-chain", ...extra], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "shadow",
+      "--upstream",
+      up.emu.url,
+      "--upstream-key",
+      up.emu.key("demo"),
+      "--port",
+      "0",
+      "--no-chain",
+      ...extra,
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let stderr = "";
   let stdout = "";
   child.stdout!.on("data", (d) => (stdout += d));
@@ -44,7 +59,16 @@ describe("npx emulator shadow", () => {
   it("stops after --requests N, writes the report as JSON, Markdown and HTML, and exits 1 on drift", async () => {
     await up.api.post("/_emulator/deviations").send({ name: "schema_field_renamed" }).expect(201);
     try {
-      const run = shadow(["--requests", "2", "--report", join(dir, "drift.json"), "--report", join(dir, "drift.md"), "--report", join(dir, "drift.html")]);
+      const run = shadow([
+        "--requests",
+        "2",
+        "--report",
+        join(dir, "drift.json"),
+        "--report",
+        join(dir, "drift.md"),
+        "--report",
+        join(dir, "drift.html"),
+      ]);
       const url = await run.url;
       expect((await fetch(`${url}/api/v1/pokemon/cards/base1-1`)).status).toBe(200);
       expect((await fetch(`${url}/api/v1/health`)).status).toBe(200);
@@ -52,7 +76,10 @@ describe("npx emulator shadow", () => {
       const report = JSON.parse(readFileSync(join(dir, "drift.json"), "utf8"));
       expect(report.totals).toMatchObject({ calls: 2, compared: 2, differing: 1, differences: 2 });
       const card = report.operations.find((o: { id: string }) => o.id === "cards.get");
-      expect(card.differences.map((d: { kind: string; where: string }) => `${d.kind} ${d.where}`).sort()).toEqual(["extra /data/card_name", "missing /data/name"]);
+      expect(card.differences.map((d: { kind: string; where: string }) => `${d.kind} ${d.where}`).sort()).toEqual([
+        "extra /data/card_name",
+        "missing /data/name",
+      ]);
       expect(readFileSync(join(dir, "drift.md"), "utf8")).toContain("`/data/card_name`");
       expect(readFileSync(join(dir, "drift.html"), "utf8")).toContain("<code>/data/card_name</code>");
       expect(readFileSync(join(dir, "drift.json"), "utf8")).not.toContain(up.emu.key("demo"));
@@ -68,11 +95,15 @@ describe("npx emulator shadow", () => {
     // The answer reaches the client before the comparison ends; the report waits for it.
     run.child.kill("SIGTERM");
     expect(await run.exited, run.out().stderr).toBe(0);
-    expect(run.out().stdout).toContain("| `cards.get` GET /:game{pokemon\\|onepiece\\|azuki}/cards/:id | 1 | 1 | 0 | 0 |");
+    expect(run.out().stdout).toContain(
+      "| `cards.get` GET /:game{pokemon\\|onepiece\\|azuki}/cards/:id | 1 | 1 | 0 | 0 |",
+    );
   }, 60_000);
 
   it("refuses to start without an upstream key, as a usage error", async () => {
-    const child = spawn(process.execPath, [BIN, "shadow", "--upstream", "http://127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "shadow", "--upstream", "http://127.0.0.1:1"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
     expect(await new Promise((r) => child.once("exit", r))).toBe(2);
@@ -102,7 +133,9 @@ describe("npx emulator shadow", () => {
   }, 60_000);
 
   it("npx emulator --replay DIR with a directory that does not exist is a one-line usage error", async () => {
-    const child = spawn(process.execPath, [BIN, "--replay", join(dir, "missing"), "--no-chain", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "--replay", join(dir, "missing"), "--no-chain", "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
     expect(await new Promise((r) => child.once("exit", r))).toBe(2);

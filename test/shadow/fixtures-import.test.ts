@@ -42,7 +42,12 @@ const get = async (e: { fetch: Emulator["fetch"] }, key: string, path: string) =
 async function recordFromSeed7(): Promise<{ upBodies: Map<string, Body> }> {
   up = await startEmulator({ seed: 7 });
   dir = mkdtempSync(join(tmpdir(), "fixtures-import-"));
-  shadow = await startShadow({ upstream: up.emu.url, upstreamKey: up.emu.key("demo"), record: join(dir, "rec"), emulator: { seed: 1, clock: "manual", chain: false } });
+  shadow = await startShadow({
+    upstream: up.emu.url,
+    upstreamKey: up.emu.key("demo"),
+    record: join(dir, "rec"),
+    emulator: { seed: 1, clock: "manual", chain: false },
+  });
   const upBodies = new Map<string, Body>();
   for (const p of READS) {
     const res = await fetch(shadow.url + p);
@@ -69,7 +74,13 @@ describe("npx emulator fixtures import", () => {
     const seed1Alakazam = (await get(plain, demo, "/api/v1/pokemon/cards/base1-1/prices")).body.data;
     await plain.close();
 
-    emu = await createEmulator({ seed: 1, clock: "manual", chain: false, validateResponses: true, catalogOverlay: file });
+    emu = await createEmulator({
+      seed: 1,
+      clock: "manual",
+      chain: false,
+      validateResponses: true,
+      catalogOverlay: file,
+    });
     const key = emu.key("demo");
     // Every recorded whole record comes back as the upstream gave it; a search also finds the seed's own.
     for (const p of READS.filter((p) => !p.includes("select="))) {
@@ -96,17 +107,29 @@ describe("npx emulator fixtures import", () => {
 
     // Shadowing with the overlay: the recorded card is compared, not counted unknown to the emulator.
     await shadow!.close();
-    shadow = await startShadow({ upstream: up!.emu.url, upstreamKey: up!.emu.key("demo"), emulator: { seed: 1, clock: "manual", chain: false, catalogOverlay: file } });
+    shadow = await startShadow({
+      upstream: up!.emu.url,
+      upstreamKey: up!.emu.key("demo"),
+      emulator: { seed: 1, clock: "manual", chain: false, catalogOverlay: file },
+    });
     await fetch(shadow.url + "/api/v1/pokemon/cards/swsh7-3vrh");
     await shadow.settled();
-    expect(shadow.log.report().operations.find((o) => o.id === "cards.get")).toMatchObject({ calls: 1, compared: 1, differing: 0, unknown_to_emulator: 0 });
+    expect(shadow.log.report().operations.find((o) => o.id === "cards.get")).toMatchObject({
+      calls: 1,
+      compared: 1,
+      differing: 0,
+      unknown_to_emulator: 0,
+    });
   }, 60_000);
 
   it("the CLI writes the overlay file; a file that is not an overlay stops the start with one line", async () => {
     const { upBodies } = await recordFromSeed7();
     const out = join(dir!, "cli-overlay.json");
     expect(runFixturesCli(["import", join(dir!, "rec"), "--out", out])).toBe(0);
-    const written = JSON.parse(readFileSync(out, "utf8")) as { catalog_overlay: number; cards: { card: { id: string } }[] };
+    const written = JSON.parse(readFileSync(out, "utf8")) as {
+      catalog_overlay: number;
+      cards: { card: { id: string } }[];
+    };
     expect(written.catalog_overlay).toBe(1);
     expect(written.cards.map((c) => c.card.id).sort()).toEqual(
       [...(upBodies.get(READS[0]!)!.data as unknown as { id: string }[]).map((c) => c.id), "base1-1"].sort(),
@@ -114,12 +137,19 @@ describe("npx emulator fixtures import", () => {
     expect(() => runFixturesCli(["import", join(dir!, "nope")])).toThrow(/fixtures import: .*ENOENT/);
 
     const bad = join(dir!, "bad.json");
-    writeFileSync(bad, JSON.stringify({ catalog_overlay: 1, cards: [{ game: "pokemon", card: { id: 1 } }], expansions: [], sealed: [] }));
-    await expect(createEmulator({ seed: 1, clock: "manual", chain: false, catalogOverlay: bad })).rejects.toThrow(/is not an overlay .*cards\.0\.card/);
+    writeFileSync(
+      bad,
+      JSON.stringify({ catalog_overlay: 1, cards: [{ game: "pokemon", card: { id: 1 } }], expansions: [], sealed: [] }),
+    );
+    await expect(createEmulator({ seed: 1, clock: "manual", chain: false, catalogOverlay: bad })).rejects.toThrow(
+      /is not an overlay .*cards\.0\.card/,
+    );
     // A negative price would fail where prices become micros (a mystery reveal): it stops the start instead.
     const overlay = JSON.parse(readFileSync(out, "utf8")) as { cards: { pricing?: { market: number | null } }[] };
     overlay.cards.find((c) => c.pricing)!.pricing!.market = -1;
     writeFileSync(bad, JSON.stringify(overlay));
-    await expect(createEmulator({ seed: 1, clock: "manual", chain: false, catalogOverlay: bad })).rejects.toThrow(/a negative price on pokemon /);
+    await expect(createEmulator({ seed: 1, clock: "manual", chain: false, catalogOverlay: bad })).rejects.toThrow(
+      /a negative price on pokemon /,
+    );
   }, 60_000);
 });

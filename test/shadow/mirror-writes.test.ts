@@ -38,7 +38,14 @@ const found = (s: Shadow) =>
     .operations.flatMap((o) => o.differences.map((d) => `${o.id} ${d.kind} ${d.where} ${d.upstream}≠${d.emulator}`))
     .sort();
 
-const start = () => startShadow({ upstream: up.emu.url, upstreamKey: up.emu.key("demo"), emulatorKey: "demo", mirrorWrites: true, emulator: { seed: 1, clock: "manual", chain: false } });
+const start = () =>
+  startShadow({
+    upstream: up.emu.url,
+    upstreamKey: up.emu.key("demo"),
+    emulatorKey: "demo",
+    mirrorWrites: true,
+    emulator: { seed: 1, clock: "manual", chain: false },
+  });
 
 describe("shadow --mirror-writes", () => {
   it("sends writes to the emulator too and finds no difference against a clean upstream", async () => {
@@ -46,15 +53,22 @@ describe("shadow --mirror-writes", () => {
     await writes(shadow);
     expect(found(shadow)).toEqual([]);
     const report = shadow.log.report();
-    expect(report.operations.find((o) => o.id === "webhooks.register")).toMatchObject({ calls: 2, compared: 2, differing: 0 });
+    expect(report.operations.find((o) => o.id === "webhooks.register")).toMatchObject({
+      calls: 2,
+      compared: 2,
+      differing: 0,
+    });
     // The emulator made the write, under the named key: the good registration is listed there.
-    const listed = await shadow.emulator.fetch("/api/v1/webhooks", { headers: { "X-API-Key": shadow.emulator.key("demo") } });
+    const listed = await shadow.emulator.fetch("/api/v1/webhooks", {
+      headers: { "X-API-Key": shadow.emulator.key("demo") },
+    });
     const urls = ((await listed.json()) as { data: { webhooks: { url: string }[] } }).data.webhooks.map((w) => w.url);
     expect(urls).toEqual([GOOD.url]);
   });
 
   it("reports exactly the write deviations switched on upstream: statuses and error codes", async () => {
-    for (const name of ["lenient_event_types", "topup_amount_unchecked", "vision_image_required_wrong_code"]) await up.api.post("/_emulator/deviations").send({ name }).expect(201);
+    for (const name of ["lenient_event_types", "topup_amount_unchecked", "vision_image_required_wrong_code"])
+      await up.api.post("/_emulator/deviations").send({ name }).expect(201);
     shadow = await start();
     await writes(shadow);
     expect(found(shadow)).toEqual([
@@ -64,15 +78,29 @@ describe("shadow --mirror-writes", () => {
     ]);
     const reg = shadow.log.report().operations.find((o) => o.id === "webhooks.register")!;
     expect(reg).toMatchObject({ calls: 2, compared: 2, differing: 1 });
-    expect(reg.differences[0]!.sample).toMatchObject({ request: "POST /api/v1/webhooks", upstream_status: 201, emulator_status: 400 });
+    expect(reg.differences[0]!.sample).toMatchObject({
+      request: "POST /api/v1/webhooks",
+      upstream_status: 201,
+      emulator_status: 400,
+    });
   });
 
   it("without --mirror-writes the emulator never sees a write; with it a key must be named", async () => {
-    shadow = await startShadow({ upstream: up.emu.url, upstreamKey: up.emu.key("demo"), emulator: { seed: 1, clock: "manual", chain: false } });
+    shadow = await startShadow({
+      upstream: up.emu.url,
+      upstreamKey: up.emu.key("demo"),
+      emulator: { seed: 1, clock: "manual", chain: false },
+    });
     await writes(shadow);
-    const listed = await shadow.emulator.fetch("/api/v1/webhooks", { headers: { "X-API-Key": shadow.emulator.key("demo") } });
+    const listed = await shadow.emulator.fetch("/api/v1/webhooks", {
+      headers: { "X-API-Key": shadow.emulator.key("demo") },
+    });
     expect(((await listed.json()) as { data: { webhooks: unknown[] } }).data.webhooks).toEqual([]);
-    await expect(startShadow({ upstream: up.emu.url, upstreamKey: "k", mirrorWrites: true })).rejects.toThrow(ShadowOptionsError);
-    await expect(runShadowCli(["--upstream", up.emu.url, "--upstream-key", "k", "--mirror-writes"])).rejects.toThrow(/--mirror-writes needs --emulator-key/);
+    await expect(startShadow({ upstream: up.emu.url, upstreamKey: "k", mirrorWrites: true })).rejects.toThrow(
+      ShadowOptionsError,
+    );
+    await expect(runShadowCli(["--upstream", up.emu.url, "--upstream-key", "k", "--mirror-writes"])).rejects.toThrow(
+      /--mirror-writes needs --emulator-key/,
+    );
   });
 });

@@ -30,7 +30,11 @@ const WRITE = { url: "https://example.com/hook", event_types: ["no.such.event"] 
 
 async function run(): Promise<void> {
   for (const p of READS) expect((await fetch(shadow.url + p)).status).toBeLessThan(500);
-  await fetch(shadow.url + "/api/v1/webhooks", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(WRITE) });
+  await fetch(shadow.url + "/api/v1/webhooks", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(WRITE),
+  });
   await shadow.settled();
 }
 
@@ -52,7 +56,12 @@ afterEach(async () => {
 });
 
 const start = (extra: { record?: string } = {}) =>
-  startShadow({ upstream: up.emu.url, upstreamKey: up.emu.key("demo"), emulator: { seed: 1, clock: "manual", chain: false }, ...extra });
+  startShadow({
+    upstream: up.emu.url,
+    upstreamKey: up.emu.key("demo"),
+    emulator: { seed: 1, clock: "manual", chain: false },
+    ...extra,
+  });
 
 describe("shadow mode", () => {
   it("passes the upstream's answer through and finds no drift against a clean upstream", async () => {
@@ -64,14 +73,30 @@ describe("shadow mode", () => {
     await run();
     const report = shadow.log.report();
     expect(found()).toEqual([]);
-    expect(report.totals).toMatchObject({ calls: READS.length + 2, compared: READS.length + 2, differing: 0, differences: 0, unmatched: 0 });
+    expect(report.totals).toMatchObject({
+      calls: READS.length + 2,
+      compared: READS.length + 2,
+      differing: 0,
+      differences: 0,
+      unmatched: 0,
+    });
     const byId = Object.fromEntries(report.operations.map((o) => [o.id, o]));
     expect(byId["cards.get"]).toMatchObject({ calls: 3, compared: 3, differing: 0 });
     expect(byId["webhooks.register"]).toMatchObject({ calls: 1, compared: 1 });
   });
 
   it("reports exactly the differences of the deviations switched on upstream, reads and writes", async () => {
-    for (const name of ["schema_field_renamed", "schema_wrong_type", "catalog_no_total_count", "not_found_wrong_code", "usage_missing_plan", "mystery_catalog_bare_array", "health_requires_key", "no_credit_headers", "lenient_event_types"])
+    for (const name of [
+      "schema_field_renamed",
+      "schema_wrong_type",
+      "catalog_no_total_count",
+      "not_found_wrong_code",
+      "usage_missing_plan",
+      "mystery_catalog_bare_array",
+      "health_requires_key",
+      "no_credit_headers",
+      "lenient_event_types",
+    ])
       await up.api.post("/_emulator/deviations").send({ name }).expect(201);
     shadow = await start();
     await run();
@@ -137,7 +162,11 @@ describe("shadow mode", () => {
     const recorded = await (await fetch(shadow.url + "/api/v1/pokemon/cards/base1-1")).text();
     await fetch(shadow.url + "/api/v1/pokemon/cards?page_size=2&game=x");
     await fetch(shadow.url + "/api/v1/pokemon/cards/no-such-card");
-    await fetch(shadow.url + "/api/v1/webhooks", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(WRITE) });
+    await fetch(shadow.url + "/api/v1/webhooks", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(WRITE),
+    });
     await shadow.settled();
     const files = readdirSync(dir).sort();
     // Reads answered with success only: not the 404, never the write.

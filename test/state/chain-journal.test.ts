@@ -23,7 +23,11 @@ async function start(restore?: ChainStateExport): Promise<Chain> {
 }
 
 async function rpc(chain: Chain, method: string, params: unknown[] = []): Promise<any> {
-  const res = await fetch(chain.rpcUrl!, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(chain.rpcUrl!, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(body.error.message);
   return body.result;
@@ -31,13 +35,26 @@ async function rpc(chain: Chain, method: string, params: unknown[] = []): Promis
 
 async function facts(chain: Chain) {
   const head = await chain.publicClient.getBlock();
-  const who = [chain.endUsers[0]!.address, chain.endUsers[1]!.address, "0x000000000000000000000000000000000000bEEF" as const];
+  const who = [
+    chain.endUsers[0]!.address,
+    chain.endUsers[1]!.address,
+    "0x000000000000000000000000000000000000bEEF" as const,
+  ];
   return {
     number: head.number,
     hash: head.hash,
     stateRoot: head.stateRoot,
     eth: await Promise.all(who.map((address) => chain.publicClient.getBalance({ address }))),
-    usdc: await Promise.all(who.map((a) => chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [a] }))),
+    usdc: await Promise.all(
+      who.map((a) =>
+        chain.publicClient.readContract({
+          address: chain.addresses.stablecoin,
+          abi: usdStablecoinAbi,
+          functionName: "balanceOf",
+          args: [a],
+        }),
+      ),
+    ),
     code: await rpc(chain, "eth_getCode", ["0x000000000000000000000000000000000000c0de", "latest"]),
     nonce: await chain.publicClient.getTransactionCount({ address: chain.endUsers[1]!.address }),
   };
@@ -47,8 +64,18 @@ describe("chain journal", () => {
   it("JSON-RPC from outside (mine, hardhat_mine, set balance/code, automine off, snapshot/revert) replays to the same block and balances", async () => {
     const chain = await start();
     const user = chain.endUsers[1]!;
-    const wallet = createWalletClient({ account: privateKeyToAccount(user.privateKey), chain: chain.viemChain, transport: http(chain.rpcUrl!) });
-    const transfer = (to: Hex, amount: bigint) => wallet.writeContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "transfer", args: [to, amount] });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(user.privateKey),
+      chain: chain.viemChain,
+      transport: http(chain.rpcUrl!),
+    });
+    const transfer = (to: Hex, amount: bigint) =>
+      wallet.writeContract({
+        address: chain.addresses.stablecoin,
+        abi: usdStablecoinAbi,
+        functionName: "transfer",
+        args: [to, amount],
+      });
 
     await transfer(chain.endUsers[0]!.address, 5_000_000n);
     await rpc(chain, "evm_mine"); // no timestamp: the block's time is recorded
@@ -64,7 +91,11 @@ describe("chain journal", () => {
     // Automine off: two transactions wait in the mempool and are mined together.
     await rpc(chain, "evm_setAutomine", [false]);
     await transfer(chain.endUsers[0]!.address, 2n);
-    await wallet.sendTransaction({ to: "0x000000000000000000000000000000000000bEEF", value: parseEther("0.5"), nonce: (await chain.publicClient.getTransactionCount({ address: user.address })) + 1 });
+    await wallet.sendTransaction({
+      to: "0x000000000000000000000000000000000000bEEF",
+      value: parseEther("0.5"),
+      nonce: (await chain.publicClient.getTransactionCount({ address: user.address })) + 1,
+    });
     await rpc(chain, "evm_mine");
     await rpc(chain, "evm_setAutomine", [true]);
     await chain.faucet(user.address, { usdc: 9n, eth: 1n });
@@ -77,7 +108,9 @@ describe("chain journal", () => {
     const again = await start(doc);
     expect(await facts(again)).toEqual(before);
     expect(again.addresses).toEqual(chain.addresses);
-    expect((await again.publicClient.getBlock({ blockNumber: before.number - 1n })).hash).toBe((await chain.publicClient.getBlock({ blockNumber: before.number - 1n })).hash);
+    expect((await again.publicClient.getBlock({ blockNumber: before.number - 1n })).hash).toBe(
+      (await chain.publicClient.getBlock({ blockNumber: before.number - 1n })).hash,
+    );
   });
 
   it("interval mining is refused (wall-time blocks could not be restored); a journal that does not replay to its head is refused", async () => {
@@ -86,8 +119,14 @@ describe("chain journal", () => {
     expect(await rpc(chain, "evm_setIntervalMining", [0])).toBe(true);
     await chain.faucet(chain.endUsers[0]!.address, { usdc: 1n });
     const doc = chain.exportState()!;
-    await expect(start({ ...doc, journal: doc.journal.slice(0, -1) })).rejects.toThrow(/replayed from the state ends on block/);
-    await expect(start({ ...doc, journal: [["eth_call", []], ...doc.journal] } as unknown as ChainStateExport)).rejects.toThrow(/malformed \(journal entry 0\)/);
-    await expect(start({ ...doc, journal: [["eth_sendRawTransaction", ["0x00"]], ...doc.journal] })).rejects.toThrow(/chain journal entry 0 \(eth_sendRawTransaction\) failed on replay/);
+    await expect(start({ ...doc, journal: doc.journal.slice(0, -1) })).rejects.toThrow(
+      /replayed from the state ends on block/,
+    );
+    await expect(
+      start({ ...doc, journal: [["eth_call", []], ...doc.journal] } as unknown as ChainStateExport),
+    ).rejects.toThrow(/malformed \(journal entry 0\)/);
+    await expect(start({ ...doc, journal: [["eth_sendRawTransaction", ["0x00"]], ...doc.journal] })).rejects.toThrow(
+      /chain journal entry 0 \(eth_sendRawTransaction\) failed on replay/,
+    );
   });
 });

@@ -15,7 +15,6 @@ import { launchEmulator } from "./launch.ts";
 // restarted emulator's chain is that chain: a card bought before the kill is
 // redeemed and another sold back after it.
 
-
 interface Run {
   url: string;
   rpcUrl: string;
@@ -27,7 +26,16 @@ interface Run {
 }
 
 async function launch(stateFile: string): Promise<Run> {
-  const { child, info, exited } = await launchEmulator(["--rpc-port", "0", "--clock", "manual", "--vrf", "manual", "--state", stateFile]);
+  const { child, info, exited } = await launchEmulator([
+    "--rpc-port",
+    "0",
+    "--clock",
+    "manual",
+    "--vrf",
+    "manual",
+    "--state",
+    stateFile,
+  ]);
   const partner = (re: RegExp) => info.keys.find((k) => k.kind === "partner" && re.test(k.label))!.key;
   const run: Run = {
     url: info.url,
@@ -55,9 +63,18 @@ async function call(run: Run, method: string, path: string, key: string | null, 
 
 /** Signs and sends the unsigned calls from a fixture wallet over the served JSON-RPC, as a partner's user would. */
 async function sign(run: Run, userIndex: number, calls: Array<{ to: Hex; data: Hex }>): Promise<Hex> {
-  const chain = defineChain({ id: 31337, name: "Emulator", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [run.rpcUrl] } } });
+  const chain = defineChain({
+    id: 31337,
+    name: "Emulator",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [run.rpcUrl] } },
+  });
   const transport = http(run.rpcUrl, { retryCount: 0 });
-  const wallet = createWalletClient({ account: privateKeyToAccount(END_USERS[userIndex]!.privateKey), chain, transport });
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(END_USERS[userIndex]!.privateKey),
+    chain,
+    transport,
+  });
   const reader = createPublicClient({ chain, transport });
   let hash: Hex = "0x";
   for (const c of calls) {
@@ -76,12 +93,22 @@ async function purchase(run: Run, key: string, userIndex: number) {
   const prep = await call(run, "POST", "/api/v1/mystery/purchase/prepare", key, { wallet_address, tier_id: 1 });
   expect(prep.status).toBe(200);
   const transaction_hash = await sign(run, userIndex, prep.body.data.calls);
-  const sub = await call(run, "POST", "/api/v1/mystery/purchase/submit", key, { wallet_address, tier_id: 1, transaction_hash });
+  const sub = await call(run, "POST", "/api/v1/mystery/purchase/submit", key, {
+    wallet_address,
+    tier_id: 1,
+    transaction_hash,
+  });
   expect(sub.status).toBe(202);
-  expect((await call(run, "POST", "/_emulator/vrf/fulfill", null, { request_id: sub.body.data.onchain_request_id })).status).toBe(200);
+  expect(
+    (await call(run, "POST", "/_emulator/vrf/fulfill", null, { request_id: sub.body.data.onchain_request_id })).status,
+  ).toBe(200);
   const got = await call(run, "GET", `/api/v1/mystery/purchase/${sub.body.data.id}`, key);
   expect(got.body.data.status).toBe("FULFILLED");
-  return { id: sub.body.data.id as string, tokens: (got.body.data.items as { token_id: string; item_type: string }[]), user: userIndex };
+  return {
+    id: sub.body.data.id as string,
+    tokens: got.body.data.items as { token_id: string; item_type: string }[],
+    user: userIndex,
+  };
 }
 
 type Bought = Awaited<ReturnType<typeof purchase>>;
@@ -89,15 +116,18 @@ type Bought = Awaited<ReturnType<typeof purchase>>;
 /** On disk: the purchase's API record, revealed, and a chain that got at least as far. */
 function onDisk(file: string, bought: Bought[]): boolean {
   const doc = readStateFile(file);
-  const purchases = (doc?.state.areas.mystery as { purchases?: Record<string, { status: string }> } | undefined)?.purchases ?? {};
-  return bought.every((b) => Object.values(purchases).some((p) => (p as { id?: string }).id === b.id && p.status === "FULFILLED"));
+  const purchases =
+    (doc?.state.areas.mystery as { purchases?: Record<string, { status: string }> } | undefined)?.purchases ?? {};
+  return bought.every((b) =>
+    Object.values(purchases).some((p) => (p as { id?: string }).id === b.id && p.status === "FULFILLED"),
+  );
 }
 
 describe("--state FILE with the chain, SIGKILL", () => {
   it("killed at random points while buying: the file parses, holds every purchase already on disk, and the chain comes back with it; redemption and sell-back work after the restart", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-chain-kill-")), "state.json");
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const settled: Bought[] = [];
     let run = await launch(file);
     for (let round = 0; round < 2; round++) {
@@ -131,23 +161,40 @@ describe("--state FILE with the chain, SIGKILL", () => {
     const nft = (await call(run, "GET", "/_emulator/chain", null)).body.data.contracts.cardNft as Hex;
     for (const b of settled)
       for (const t of b.tokens)
-        expect(await reader.readContract({ address: nft, abi: cardNftAbi, functionName: "ownerOf", args: [BigInt(t.token_id)] })).toBe(END_USERS[b.user]!.address);
+        expect(
+          await reader.readContract({
+            address: nft,
+            abi: cardNftAbi,
+            functionName: "ownerOf",
+            args: [BigInt(t.token_id)],
+          }),
+        ).toBe(END_USERS[b.user]!.address);
 
     const pool = settled[0]!;
     const R = "/api/v1/mystery/redemption";
     const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
-    const first = await call(run, "POST", `${R}/prepare`, run.demo, { purchase_id: pool.id, shipping_address: US, idempotency_key: "k-1" });
+    const first = await call(run, "POST", `${R}/prepare`, run.demo, {
+      purchase_id: pool.id,
+      shipping_address: US,
+      idempotency_key: "k-1",
+    });
     expect(first.status).toBe(201);
     const prep = first; // the demo partner runs no KYC (as on the live service)
     expect(prep.body.data.status).toBe("PREPARED");
     const burn = await sign(run, pool.user, prep.body.data.unsigned.calls);
-    const sub = await call(run, "POST", `${R}/submit`, run.demo, { redemption_id: first.body.data.redemption_id, tx_hash: burn });
+    const sub = await call(run, "POST", `${R}/submit`, run.demo, {
+      redemption_id: first.body.data.redemption_id,
+      tx_hash: burn,
+    });
     expect(sub.status).toBe(202);
 
     const tier = settled[1]!;
     const ids = tier.tokens.map((t) => t.token_id);
     const S = "/api/v1/mystery/sellback";
-    const sp = await call(run, "POST", `${S}/prepare`, run.tier, { wallet_address: END_USERS[tier.user]!.address, token_ids: ids });
+    const sp = await call(run, "POST", `${S}/prepare`, run.tier, {
+      wallet_address: END_USERS[tier.user]!.address,
+      token_ids: ids,
+    });
     expect(sp.status).toBe(200);
     const sold = await sign(run, tier.user, sp.body.data.calls);
     const done = await call(run, "POST", `${S}/submit`, run.tier, { transaction_hash: sold });

@@ -18,8 +18,22 @@ const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: 
 const open: Ctx[] = [];
 
 async function start(options: EmulatorOptions = {}): Promise<Ctx> {
-  const emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: false, vrf: "manual" }, ...options });
-  const ctx: Ctx = { emu, api: request(emu.url), close: () => emu.close(), demo: emu.key("demo"), tier: emu.key("tier"), tenant: emu.key("tenant"), events: [] };
+  const emu = await createEmulator({
+    seed: 1,
+    clock: "manual",
+    port: 0,
+    chain: { rpcPort: false, vrf: "manual" },
+    ...options,
+  });
+  const ctx: Ctx = {
+    emu,
+    api: request(emu.url),
+    close: () => emu.close(),
+    demo: emu.key("demo"),
+    tier: emu.key("tier"),
+    tenant: emu.key("tenant"),
+    events: [],
+  };
   emu.services.bus.on("webhook.event", (e) => ctx.events.push(e));
   open.push(ctx);
   return ctx;
@@ -34,15 +48,27 @@ const tmpFile = () => join(mkdtempSync(join(tmpdir(), "emu-chain-")), "state.jso
 /** What must be equal before and after a restart: the head block, balances, ownership, pending requests. */
 async function chainFacts(chain: Chain, tokenIds: string[]) {
   const read = (address: `0x${string}`, abi: readonly unknown[], functionName: string, args: unknown[]) =>
-    chain.publicClient.readContract({ address, abi: abi as never, functionName: functionName as never, args: args as never });
+    chain.publicClient.readContract({
+      address,
+      abi: abi as never,
+      functionName: functionName as never,
+      args: args as never,
+    });
   const head = await chain.publicClient.getBlock();
   const users = chain.endUsers.slice(0, 4).map((u) => u.address);
   return {
     block: head.number,
     hash: head.hash,
     stateRoot: head.stateRoot,
-    usdc: await Promise.all([...users, chain.addresses.mysteryPool].map((a) => read(chain.addresses.stablecoin, usdStablecoinAbi, "balanceOf", [a]))),
-    allowance: await read(chain.addresses.stablecoin, usdStablecoinAbi, "allowance", [chain.poolSigner.address, chain.addresses.marketplace]),
+    usdc: await Promise.all(
+      [...users, chain.addresses.mysteryPool].map((a) =>
+        read(chain.addresses.stablecoin, usdStablecoinAbi, "balanceOf", [a]),
+      ),
+    ),
+    allowance: await read(chain.addresses.stablecoin, usdStablecoinAbi, "allowance", [
+      chain.poolSigner.address,
+      chain.addresses.marketplace,
+    ]),
     owners: await Promise.all(tokenIds.map((id) => read(chain.addresses.cardNft, cardNftAbi, "ownerOf", [BigInt(id)]))),
     pending: await chain.pendingVrfRequests(),
     addresses: chain.addresses,
@@ -79,21 +105,41 @@ describe("the chain in the state", () => {
     // Redemption of a card bought before the restart: the holder's calls (burn, approve, shipping payment), submit.
     const card = pool.items.find((i: { item_type: string }) => i.item_type === "CARD");
     const R = "/api/v1/mystery/redemption";
-    const first = await b.api.post(`${R}/prepare`).set("X-API-Key", b.demo).send({ purchase_id: pool.id, shipping_address: US, idempotency_key: "r-1" }).expect(201);
+    const first = await b.api
+      .post(`${R}/prepare`)
+      .set("X-API-Key", b.demo)
+      .send({ purchase_id: pool.id, shipping_address: US, idempotency_key: "r-1" })
+      .expect(201);
     expect(first.body.data).toMatchObject({ status: "PREPARED", token_id: card.token_id });
     const prep = first;
     const burn = await sendCalls(b, b.emu.chain!.endUsers[0]!, prep.body.data.unsigned.calls);
-    const sub = await b.api.post(`${R}/submit`).set("X-API-Key", b.demo).send({ redemption_id: first.body.data.redemption_id, tx_hash: burn.transactionHash }).expect(202);
+    const sub = await b.api
+      .post(`${R}/submit`)
+      .set("X-API-Key", b.demo)
+      .send({ redemption_id: first.body.data.redemption_id, tx_hash: burn.transactionHash })
+      .expect(202);
     expect(sub.body.data.status).toBe("BURN_SUBMITTED");
 
     // Sell-back of cards bought before the restart.
     const S = "/api/v1/mystery/sellback";
     const seller = b.emu.chain!.endUsers[2]!;
-    const q = await b.api.post(`${S}/quote`).set("X-API-Key", b.tier).send({ wallet_address: seller.address, token_ids: tokens(tier) }).expect(200);
+    const q = await b.api
+      .post(`${S}/quote`)
+      .set("X-API-Key", b.tier)
+      .send({ wallet_address: seller.address, token_ids: tokens(tier) })
+      .expect(200);
     expect(q.body.data.items.every((i: { eligible: boolean }) => i.eligible)).toBe(true);
-    const sp = await b.api.post(`${S}/prepare`).set("X-API-Key", b.tier).send({ wallet_address: seller.address, token_ids: tokens(tier) }).expect(200);
+    const sp = await b.api
+      .post(`${S}/prepare`)
+      .set("X-API-Key", b.tier)
+      .send({ wallet_address: seller.address, token_ids: tokens(tier) })
+      .expect(200);
     const sold = await sendCalls(b, seller, sp.body.data.calls);
-    const done = await b.api.post(`${S}/submit`).set("X-API-Key", b.tier).send({ transaction_hash: sold.transactionHash }).expect(200);
+    const done = await b.api
+      .post(`${S}/submit`)
+      .set("X-API-Key", b.tier)
+      .send({ transaction_hash: sold.transactionHash })
+      .expect(200);
     expect(done.body.data).toMatchObject({ token_ids: tokens(tier), total_micros: q.body.data.total_payout_micros });
   });
 
@@ -118,16 +164,27 @@ describe("the chain in the state", () => {
     const p = await buyRevealed(a, a.demo, a.emu.chain!.endUsers[0]!, 1);
     const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD");
     await a.api.post("/_emulator/mystery/oracle").send({ token_id: card.token_id, usdc: "40" }).expect(200);
-    const offer = (await a.api.post(`/api/v1/mystery/buyback/${p.id}`).set("X-API-Key", a.demo).send({}).expect(201)).body.data;
+    const offer = (await a.api.post(`/api/v1/mystery/buyback/${p.id}`).set("X-API-Key", a.demo).send({}).expect(201))
+      .body.data;
     await a.close();
     open.length = 0;
 
     const b = await start({ stateFile: file });
     await sendCalls(b, b.emu.chain!.endUsers[0]!, offer.calls);
     const chain = b.emu.chain!;
-    expect(await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [BigInt(card.token_id)] })).toBe(chain.poolSigner.address);
+    expect(
+      await chain.publicClient.readContract({
+        address: chain.addresses.cardNft,
+        abi: cardNftAbi,
+        functionName: "ownerOf",
+        args: [BigInt(card.token_id)],
+      }),
+    ).toBe(chain.poolSigner.address);
     await b.emu.clock.advance(1);
-    const offers = await b.api.get(`/api/v1/mystery/buyback?token_id=${card.token_id}`).set("X-API-Key", b.demo).expect(200);
+    const offers = await b.api
+      .get(`/api/v1/mystery/buyback?token_id=${card.token_id}`)
+      .set("X-API-Key", b.demo)
+      .expect(200);
     expect(offers.body.data.offers[0]).toMatchObject({ offer_id: offer.offer_id, status: "accepted" });
   });
 
@@ -181,9 +238,14 @@ describe("the chain in the state", () => {
     // The later snapshot's network snapshot was consumed by the earlier restore: rebuilt from its journal.
     await a.api.post("/_emulator/restore").send({ id: later }).expect(200);
     expect(await chainFacts(a.emu.chain!, tokens(p))).toEqual(bought);
-    expect((await a.api.get(`/api/v1/mystery/purchase/${p.id}`).set("X-API-Key", a.demo).expect(200)).body.data.status).toBe("FULFILLED");
+    expect(
+      (await a.api.get(`/api/v1/mystery/purchase/${p.id}`).set("X-API-Key", a.demo).expect(200)).body.data.status,
+    ).toBe("FULFILLED");
 
-    await a.api.put("/_emulator/state").send({ ...exported, chain: null }).expect(200); // an export without a chain: fresh deployment
+    await a.api
+      .put("/_emulator/state")
+      .send({ ...exported, chain: null })
+      .expect(200); // an export without a chain: fresh deployment
     expect((await chainFacts(a.emu.chain!, [])).block).toBeLessThan(bought.block);
     await a.api.post("/_emulator/restore").send({ id: later }).expect(200);
     expect(await chainFacts(a.emu.chain!, tokens(p))).toEqual(bought);
@@ -192,11 +254,16 @@ describe("the chain in the state", () => {
   it("older and foreign files are refused with one line naming what to do; without a chain the section is carried through", async () => {
     const file = tmpFile();
     writeFileSync(file, JSON.stringify({ format: "cardos-emulator-state", version: 1, now: 0, state: {} }));
-    await expect(createEmulator({ stateFile: file })).rejects.toThrow(/^state file .*state\.json: made by an older emulator \(state format version 1, without the chain; this emulator reads version 2\)\. Delete the file or point --state elsewhere\.$/);
+    await expect(createEmulator({ stateFile: file })).rejects.toThrow(
+      /^state file .*state\.json: made by an older emulator \(state format version 1, without the chain; this emulator reads version 2\)\. Delete the file or point --state elsewhere\.$/,
+    );
     writeFileSync(file, JSON.stringify({ format: "cardos-emulator-state", version: 3, now: 0, state: {} }));
     await expect(createEmulator({ stateFile: file })).rejects.toThrow(/made by a newer emulator/);
     const a = await start();
-    const old = await a.api.put("/_emulator/state").send({ format: "cardos-emulator-state", version: 1, now: 0, state: {} }).expect(400);
+    const old = await a.api
+      .put("/_emulator/state")
+      .send({ format: "cardos-emulator-state", version: 1, now: 0, state: {} })
+      .expect(400);
     expect(old.body).toMatchObject({ error: "invalid_state" });
     expect(old.body.message).toMatch(/made by an older emulator/);
     const badChain = { ...a.emu.exportState(), chain: { chain_id: 31337 } };

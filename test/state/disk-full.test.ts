@@ -13,15 +13,26 @@ import { BIN, launchEmulator } from "./launch.ts";
 // previous complete file stays.
 
 const newKey = (url: string, label: string) =>
-  fetch(`${url}/_emulator/keys`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "partner", label }) });
+  fetch(`${url}/_emulator/keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind: "partner", label }),
+  });
 
 describe("--state FILE on a full disk", () => {
   it("a write cut short by the file size limit keeps the previous file and is reported on stderr and in health", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-full-")), "state.json");
     // 12 KiB per file (bash counts 1024-byte blocks): the fresh state (~5 KB) fits, a few dozen keys do not.
-    const child = spawn("bash", ["-c", `ulimit -f 12; exec "${process.execPath}" "${BIN}" --json --port 0 --no-chain --clock manual --state "${file}"`], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      "bash",
+      [
+        "-c",
+        `ulimit -f 12; exec "${process.execPath}" "${BIN}" --json --port 0 --no-chain --clock manual --state "${file}"`,
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -32,13 +43,21 @@ describe("--state FILE on a full disk", () => {
       });
       const { url } = JSON.parse(line) as { url: string };
       for (let i = 0; i < 5; i++) expect((await newKey(url, `fits-${i}`)).status).toBe(201);
-      await waitFor(() => (readStateFile(file)?.state.keys ? Object.values(readStateFile(file)!.state.keys).some((k) => k.label === "fits-4") : false), "the first keys on disk");
+      await waitFor(
+        () =>
+          readStateFile(file)?.state.keys
+            ? Object.values(readStateFile(file)!.state.keys).some((k) => k.label === "fits-4")
+            : false,
+        "the first keys on disk",
+      );
       const good = readFileSync(file, "utf8");
       for (let i = 0; i < 60; i++) expect((await newKey(url, `too-much-${i}`)).status).toBe(201);
       await waitFor(() => stderr.includes("could not write the state file"), "the failure on stderr");
       expect(stderr).toContain(file);
       expect(stderr).not.toMatch(/\n\s+at /); // one line, no stack trace
-      const health = (await (await fetch(`${url}/_emulator/health`)).json()) as { data: { state_file: { path: string; ok: boolean; error: string | null } } };
+      const health = (await (await fetch(`${url}/_emulator/health`)).json()) as {
+        data: { state_file: { path: string; ok: boolean; error: string | null } };
+      };
       expect(health.data.state_file.path).toBe(file);
       expect(health.data.state_file.ok).toBe(false);
       expect(health.data.state_file.error).toMatch(/EFBIG|short write|written/);

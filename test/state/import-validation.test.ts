@@ -13,14 +13,41 @@ type Mutate = (doc: StateExport & { state: { areas: Record<string, unknown> } })
 
 const BAD: Array<[string, Mutate, RegExp]> = [
   ["an area slice that is not an object", (d) => void (d.state.areas.webhooks = "x"), /areas\.webhooks/],
-  ["a slice's field of the wrong kind", (d) => void (d.state.areas.webhooks = { webhooks: {}, deliveries: {}, outbox: {}, settings: { attempt_timeout_ms: 10_000 } }), /areas\.webhooks\.outbox/],
-  ["a slice missing a field", (d) => void (d.state.areas.instant = { enabled: true, purchases: {} }), /areas\.instant\.events/],
+  [
+    "a slice's field of the wrong kind",
+    (d) =>
+      void (d.state.areas.webhooks = {
+        webhooks: {},
+        deliveries: {},
+        outbox: {},
+        settings: { attempt_timeout_ms: 10_000 },
+      }),
+    /areas\.webhooks\.outbox/,
+  ],
+  [
+    "a slice missing a field",
+    (d) => void (d.state.areas.instant = { enabled: true, purchases: {} }),
+    /areas\.instant\.events/,
+  ],
   ["a time far out of range", (d) => void (d.now = 1e300), /\bnow\b/],
   ["a fractional time", (d) => void (d.now = 1.5), /\bnow\b/],
   ["a negative counter", (d) => void (d.state.counters["control-key"] = -1), /counters\.control-key/],
-  ["credits that are not a safe integer", (d) => void (Object.values(d.state.credits)[0]!.free = 2 ** 60), /credits\..*\.free/],
-  ["a key of unknown kind", (d) => void (Object.values(d.state.keys)[0]!.kind = "admin" as "partner"), /keys\..*\.kind/],
-  ["a stored time out of range", (d) => void ((d.state.areas.instant as { purchases: Record<string, unknown> }).purchases["1"] = { due_at_ms: 1e300 }), /areas\.instant\.purchases\.1\.due_at_ms/],
+  [
+    "credits that are not a safe integer",
+    (d) => void (Object.values(d.state.credits)[0]!.free = 2 ** 60),
+    /credits\..*\.free/,
+  ],
+  [
+    "a key of unknown kind",
+    (d) => void (Object.values(d.state.keys)[0]!.kind = "admin" as "partner"),
+    /keys\..*\.kind/,
+  ],
+  [
+    "a stored time out of range",
+    (d) =>
+      void ((d.state.areas.instant as { purchases: Record<string, unknown> }).purchases["1"] = { due_at_ms: 1e300 }),
+    /areas\.instant\.purchases\.1\.due_at_ms/,
+  ],
 ];
 
 describe("PUT /_emulator/state validates the whole export first", () => {
@@ -33,7 +60,11 @@ describe("PUT /_emulator/state validates the whole export first", () => {
       const partner = emu.key("demo");
       await newKey(api, { kind: "partner", label: `before ${what}` });
       // Slices in use, so the import would replace them.
-      await api.post("/api/v1/webhooks").set("X-API-Key", partner).send({ url: "https://hooks.example.com/v", event_types: ["purchase.fulfilled"] }).expect(201);
+      await api
+        .post("/api/v1/webhooks")
+        .set("X-API-Key", partner)
+        .send({ url: "https://hooks.example.com/v", event_types: ["purchase.fulfilled"] })
+        .expect(201);
       const before = (await api.get("/_emulator/state").expect(200)).body.data as StateExport;
       const doc = structuredClone(before) as Parameters<Mutate>[0];
       mutate(doc);
@@ -70,7 +101,9 @@ describe("the other ways in take the same check", () => {
     writeFileSync(file, JSON.stringify({ ...doc, now: 1e300, state: { ...doc.state, areas: {} } }));
     const start = createEmulator({ clock: "manual", stateFile: file });
     await expect(start).rejects.toBeInstanceOf(StateFileError);
-    await expect(start).rejects.toThrow(/^state file .*state\.json: .*\bnow\b.*\. Delete the file or point --state elsewhere\.$/);
+    await expect(start).rejects.toThrow(
+      /^state file .*state\.json: .*\bnow\b.*\. Delete the file or point --state elsewhere\.$/,
+    );
     expect(JSON.parse(readFileSync(file, "utf8")).now).toBe(1e300); // left as it was
   });
 });

@@ -30,7 +30,9 @@ describe("output files the CLI writes", () => {
     ] as const) {
       const r = await run(["openapi", "--out", out]);
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^emulator: --out ${out.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: cannot write it \\(`));
+      expect(r.stderr).toMatch(
+        new RegExp(`^emulator: --out ${out.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: cannot write it \\(`),
+      );
       expect(r.stderr).toMatch(reason);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
@@ -56,7 +58,11 @@ describe("output files the CLI writes", () => {
     const d = mkdtempSync(join(tmpdir(), "emu-out-"));
     const cases: Array<[string, string, RegExp]> = [
       ["torn.json", "{torn", /^emulator: --verify .*torn\.json: not JSON \(is it a certification bundle\?\)\n/],
-      ["null.json", "null", /^emulator: --verify .*null\.json: not a certification bundle \(expected a JSON object\)\n/],
+      [
+        "null.json",
+        "null",
+        /^emulator: --verify .*null\.json: not a certification bundle \(expected a JSON object\)\n/,
+      ],
     ];
     for (const [name, text, message] of cases) {
       writeFileSync(join(d, name), text);

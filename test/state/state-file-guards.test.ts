@@ -14,7 +14,9 @@ const dir = () => mkdtempSync(join(tmpdir(), "emu-guard-"));
 
 /** Runs the real bin expecting it to refuse: its exit code and stderr. */
 async function refused(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr!.on("data", (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -24,7 +26,11 @@ async function refused(args: readonly string[]): Promise<{ code: number | null; 
 const labels = (file: string) => Object.values(readStateFile(file)!.state.keys).map((k) => k.label);
 
 async function addKey(emu: Awaited<ReturnType<typeof createEmulator>>, label: string) {
-  const res = await emu.fetch("/_emulator/keys", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "partner", label }) });
+  const res = await emu.fetch("/_emulator/keys", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind: "partner", label }),
+  });
   expect(res.status).toBe(201);
 }
 
@@ -35,7 +41,11 @@ describe("--state FILE: one emulator per file", () => {
     try {
       const second = await refused(["--clock", "manual", "--state", file]);
       expect(second.code).toBe(2);
-      expect(second.stderr).toMatch(new RegExp(`^emulator: --state .*state\\.json: another emulator \\(pid ${a.child.pid}\\) is using it\\. Stop that one or point --state elsewhere`));
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `^emulator: --state .*state\\.json: another emulator \\(pid ${a.child.pid}\\) is using it\\. Stop that one or point --state elsewhere`,
+        ),
+      );
       expect(second.stderr).not.toMatch(/\n\s+at /);
     } finally {
       a.child.kill("SIGKILL");
@@ -92,7 +102,10 @@ describe("--state FILE that cannot be written", () => {
     mkdirSync(join(d, "a-folder"));
     const cases: Array<[string, RegExp]> = [
       [join(d, "plain", "state.json"), /plain is not a folder\. Point --state at a file in a writable folder\.$/],
-      [join(d, "missing", "state.json"), /the folder .*missing does not exist\. Create it, or point --state at a file in an existing folder\.$/],
+      [
+        join(d, "missing", "state.json"),
+        /the folder .*missing does not exist\. Create it, or point --state at a file in an existing folder\.$/,
+      ],
       [join(d, "a-folder"), /a-folder is a folder\. Point --state at a file\.$/],
     ];
     for (const [file, message] of cases) {
@@ -102,7 +115,9 @@ describe("--state FILE that cannot be written", () => {
     }
     const cli = await refused(["--state", join(d, "plain", "state.json")]);
     expect(cli.code).toBe(2);
-    expect(cli.stderr).toMatch(/^emulator: --state .*plain\/state\.json: .*plain is not a folder\. Point --state at a file in a writable folder\.\n/);
+    expect(cli.stderr).toMatch(
+      /^emulator: --state .*plain\/state\.json: .*plain is not a folder\. Point --state at a file in a writable folder\.\n/,
+    );
     expect(cli.stderr).not.toMatch(/\n\s+at /);
   });
 });
@@ -112,10 +127,14 @@ describe("--state FILE with --seed", () => {
     const file = join(dir(), "state.json");
     const a = await createEmulator({ clock: "manual", seed: 1, stateFile: file });
     await a.close();
-    await expect(createEmulator({ clock: "manual", seed: 7, stateFile: file })).rejects.toThrow(/it holds seed 1, but seed 7 was asked for/);
+    await expect(createEmulator({ clock: "manual", seed: 7, stateFile: file })).rejects.toThrow(
+      /it holds seed 1, but seed 7 was asked for/,
+    );
     const cli = await refused(["--seed", "7", "--state", file]);
     expect(cli.code).toBe(2);
-    expect(cli.stderr).toMatch(/^emulator: --state .*state\.json: it holds seed 1, but seed 7 was asked for\. Drop --seed/);
+    expect(cli.stderr).toMatch(
+      /^emulator: --state .*state\.json: it holds seed 1, but seed 7 was asked for\. Drop --seed/,
+    );
     const b = await launchEmulator(["--no-chain", "--clock", "manual", "--state", file]);
     try {
       const health = (await (await fetch(`${b.info.url}/_emulator/health`)).json()) as { data: { seed: number } };

@@ -13,9 +13,14 @@ import { BIN, launchEmulator } from "./launch.ts";
 // write comes within a second is checked on fake timers (test/unit/state-file-interval.test.ts):
 // no wall-time budget here, which a loaded machine could exceed.
 
-
 async function launch(stateFile: string) {
-  const { child, info, exited, stderr } = await launchEmulator(["--no-chain", "--clock", "manual", "--state", stateFile]);
+  const { child, info, exited, stderr } = await launchEmulator([
+    "--no-chain",
+    "--clock",
+    "manual",
+    "--state",
+    stateFile,
+  ]);
   return { child, url: info.url, keys: info.keys, exited, stderr };
 }
 
@@ -25,7 +30,11 @@ const labelsIn = (file: string): string[] => {
 };
 
 const newKey = (url: string, label: string) =>
-  fetch(`${url}/_emulator/keys`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ kind: "partner", label }) });
+  fetch(`${url}/_emulator/keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind: "partner", label }),
+  });
 
 describe("--state FILE writes through", () => {
   it("a webhook registered just before a SIGKILL is written through by itself, and back after a restart", async () => {
@@ -39,7 +48,10 @@ describe("--state FILE writes through", () => {
     });
     expect(reg.status).toBe(201);
     // Written through by itself: no later request, no exit.
-    await waitFor(() => existsSync(file) && readFileSync(file, "utf8").includes("hooks.example.com/kill-test"), "the webhook in the state file");
+    await waitFor(
+      () => existsSync(file) && readFileSync(file, "utf8").includes("hooks.example.com/kill-test"),
+      "the webhook in the state file",
+    );
     a.child.kill("SIGKILL");
     await a.exited;
 
@@ -57,7 +69,7 @@ describe("--state FILE writes through", () => {
   it("SIGKILL at random points while writing: the file always parses and holds every change already written through", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const settled: string[] = [];
     for (let round = 0; round < 4; round++) {
       const run = await launch(file);
@@ -79,14 +91,18 @@ describe("--state FILE writes through", () => {
   it("a file that is not a state export is refused with one line saying what to do", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
     writeFileSync(file, JSON.stringify({ format: "cardos-emulator-state", version: 0, now: 0, state: {} }));
-    const child = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--state", file], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--state", file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr!.on("data", (d) => (stderr += d));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(2);
     expect(stderr).toMatch(/--state .*state\.json: .*Delete the file or point --state elsewhere/);
     writeFileSync(file, "{torn");
-    const again = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--state", file], { stdio: ["ignore", "pipe", "pipe"] });
+    const again = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--state", file], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let err2 = "";
     again.stderr!.on("data", (d) => (err2 += d));
     expect(await new Promise<number | null>((resolve) => again.once("exit", resolve))).toBe(2);

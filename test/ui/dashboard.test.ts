@@ -17,7 +17,9 @@ import { EVENT_TYPES } from "../../emulator/events/types.ts";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // The README's screenshots are rewritten only when asked (UPDATE_SCREENSHOTS=1), so a test run leaves the
 // tree clean; otherwise they go to a temporary folder. Either way each one must be a real PNG of the view.
-const SHOTS = process.env.UPDATE_SCREENSHOTS ? join(import.meta.dirname, "..", "..", "docs", "screenshots") : mkdtempSync(join(tmpdir(), "cardos-dashboard-"));
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? join(import.meta.dirname, "..", "..", "docs", "screenshots")
+  : mkdtempSync(join(tmpdir(), "cardos-dashboard-"));
 async function shot(name: string): Promise<void> {
   const png = await page.screenshot({ path: join(SHOTS, `${name}.png`) });
   expect(png.subarray(0, 8).toString("hex"), `${name}.png is a PNG`).toBe("89504e470d0a1a0a");
@@ -31,7 +33,10 @@ let rx: CheckReceiver;
 let receiverAnswers = 500;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH`,
+    );
   emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: false, vrf: "manual" } });
   rx = await startCheckReceiver(() => receiverAnswers);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
@@ -47,9 +52,21 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown, key = emu.key("demo")) =>
-  fetch(`${emu.url}${path}`, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  fetch(`${emu.url}${path}`, {
+    method,
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const control = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-  ((await (await fetch(`${emu.url}/_emulator${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as { data: T }).data;
+  (
+    (await (
+      await fetch(`${emu.url}/_emulator${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+    ).json()) as { data: T }
+  ).data;
 const tab = (name: string) => page.click(`#tabs button[data-view="${name}"]`);
 
 describe("the dashboard at /_emulator/ui", () => {
@@ -66,14 +83,19 @@ describe("the dashboard at /_emulator/ui", () => {
     expect(curl).not.toContain(emu.key("demo"));
     expect(await page.locator('[data-testid="response-body"]').textContent()).toContain('"name":"Charizard"');
     // the same entry as JSON, with the key masked
-    const { requests } = await control<{ requests: Array<{ path: string; key: string; credits_cost: number }> }>("GET", "/requests?path=base1-4");
+    const { requests } = await control<{ requests: Array<{ path: string; key: string; credits_cost: number }> }>(
+      "GET",
+      "/requests?path=base1-4",
+    );
     expect(requests[0]).toMatchObject({ path: "/api/v1/pokemon/cards/base1-4", credits_cost: 1 });
     expect(requests[0]!.key).not.toBe(emu.key("demo"));
     await shot("requests");
   });
 
   it("shows a failing webhook's attempts and next retry; advancing the clock from the page delivers it", async () => {
-    expect((await api("POST", "/api/v1/webhooks", { url: rx.url, event_types: ["purchase.fulfilled"] })).status).toBe(201);
+    expect((await api("POST", "/api/v1/webhooks", { url: rx.url, event_types: ["purchase.fulfilled"] })).status).toBe(
+      201,
+    );
     await tab("webhooks");
     await page.selectOption('[data-testid="event-type"]', "purchase.fulfilled");
     await page.click('[data-testid="trigger-event"]');
@@ -93,7 +115,10 @@ describe("the dashboard at /_emulator/ui", () => {
     expect(await page.locator('[data-testid="next-retry"]').count()).toBe(0);
 
     // Resend the delivered delivery from its row: one more attempt, same event id, a fresh signature.
-    const deliveryId = await page.locator('[data-testid="attempt"][data-outcome="delivered"]').first().getAttribute("data-delivery");
+    const deliveryId = await page
+      .locator('[data-testid="attempt"][data-outcome="delivered"]')
+      .first()
+      .getAttribute("data-delivery");
     await page.click(`[data-testid="resend-${deliveryId}"]`);
     await expect.poll(() => page.locator(`[data-testid="attempt"][data-delivery="${deliveryId}"]`).count()).toBe(3);
     expect(rx.deliveries.length).toBe(3);
@@ -111,7 +136,9 @@ describe("the dashboard at /_emulator/ui", () => {
 
   it("offers every event type the control plane triggers", async () => {
     await tab("webhooks");
-    const offered = await page.locator('[data-testid="event-type"] option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const offered = await page
+      .locator('[data-testid="event-type"] option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     const { event_types } = await control<{ event_types: string[] }>("GET", "/webhooks");
     expect(offered).toEqual(event_types);
     expect(offered).toEqual([...EVENT_TYPES]);
@@ -123,20 +150,42 @@ describe("the dashboard at /_emulator/ui", () => {
     const id = webhooks[0]!.id;
     await page.fill(`[data-testid="chaos-${id}"]`, '{"duplicate":{"every":2},"delay_ms":1500}');
     await page.click(`[data-testid="chaos-set-${id}"]`);
-    await expect.poll(async () => (await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find((w) => w.id === id)!.chaos).toEqual({ duplicate: { every: 2 }, delay_ms: 1500 });
+    await expect
+      .poll(
+        async () =>
+          (await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find(
+            (w) => w.id === id,
+          )!.chaos,
+      )
+      .toEqual({ duplicate: { every: 2 }, delay_ms: 1500 });
 
     await page.fill(`[data-testid="chaos-${id}"]`, '{"delay_ms": -1}');
     await page.click(`[data-testid="chaos-set-${id}"]`);
     await expect.poll(() => page.locator("#status").textContent()).toMatch(/^invalid_value: /);
-    expect((await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find((w) => w.id === id)!.chaos).toEqual({ duplicate: { every: 2 }, delay_ms: 1500 });
+    expect(
+      (await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find(
+        (w) => w.id === id,
+      )!.chaos,
+    ).toEqual({ duplicate: { every: 2 }, delay_ms: 1500 });
 
     await page.click(`[data-testid="chaos-clear-${id}"]`);
-    await expect.poll(async () => (await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find((w) => w.id === id)!.chaos).toBeNull();
+    await expect
+      .poll(
+        async () =>
+          (await control<{ webhooks: { id: number; chaos: unknown }[] }>("GET", "/webhooks")).webhooks.find(
+            (w) => w.id === id,
+          )!.chaos,
+      )
+      .toBeNull();
   });
 
   it("fulfils a pending VRF request from the page and the purchase is revealed", async () => {
     await control("POST", "/mystery/custodial/fund", { key: emu.key("demo"), external_user_id: "ui-user", usdc: "50" });
-    const res = await fetch(`${emu.url}/api/v1/mystery/purchase`, { method: "POST", headers: { "x-api-key": emu.key("demo"), "content-type": "application/json", "idempotency-key": "ui-order-1" }, body: JSON.stringify({ tier_id: 1, external_user_id: "ui-user" }) });
+    const res = await fetch(`${emu.url}/api/v1/mystery/purchase`, {
+      method: "POST",
+      headers: { "x-api-key": emu.key("demo"), "content-type": "application/json", "idempotency-key": "ui-order-1" },
+      body: JSON.stringify({ tier_id: 1, external_user_id: "ui-user" }),
+    });
     const purchase = ((await res.json()) as { data: { id: number; status: string } }).data;
     expect(purchase.status).toBe("RESERVED");
     await control("POST", "/clock/advance", { ms: 4_000 }); // the relayer sends it: SUBMITTED, its VRF request pending
@@ -145,13 +194,21 @@ describe("the dashboard at /_emulator/ui", () => {
     await tab("commerce");
     await page.click(`[data-testid="fulfil-${pending[0]}"]`);
     await page.locator('[data-testid="commerce-event"][data-type="purchase.fulfilled"]').first().waitFor();
-    const after = ((await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as { data: { status: string; items: unknown[] } }).data;
+    const after = (
+      (await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as {
+        data: { status: string; items: unknown[] };
+      }
+    ).data;
     expect(after.status).toBe("FULFILLED");
     expect(after.items.length).toBeGreaterThan(0);
     // the purchase's row: its state and transaction hash, refreshed live
     const row = page.locator(`[data-testid="purchase-row"][data-id="${purchase.id}"]`);
     await page.locator(`[data-testid="purchase-row"][data-id="${purchase.id}"][data-status="FULFILLED"]`).waitFor();
-    const tx = ((await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as { data: { transaction_hash: string } }).data.transaction_hash;
+    const tx = (
+      (await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as {
+        data: { transaction_hash: string };
+      }
+    ).data.transaction_hash;
     expect(tx).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await row.locator(`td[title="${tx}"]`).count()).toBe(1);
     await shot("commerce");
@@ -175,7 +232,11 @@ describe("the dashboard at /_emulator/ui", () => {
     await page.fill('[data-testid="custodial-usdc"]', "20");
     await page.click('[data-testid="custodial-fund"]');
     const wallet = async () =>
-      ((await (await api("GET", "/api/v1/wallet/balance?external_user_id=ui-custodial")).json()) as { data: { wallet: { balance_usdc: string; reserved_usdc: string } } }).data.wallet;
+      (
+        (await (await api("GET", "/api/v1/wallet/balance?external_user_id=ui-custodial")).json()) as {
+          data: { wallet: { balance_usdc: string; reserved_usdc: string } };
+        }
+      ).data.wallet;
     await expect.poll(async () => (await wallet()).balance_usdc).toBe("20.000000");
     expect(await page.inputValue('[data-testid="custodial-user"]')).toBe("ui-custodial"); // kept across the live re-renders
     await page.selectOption('[data-testid="custodial-packet"]', "1");
@@ -189,11 +250,19 @@ describe("the dashboard at /_emulator/ui", () => {
 
   it("grants credits to a key from the page", async () => {
     await tab("keys");
-    const before = (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`)).purchased_credits;
+    const before = (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`))
+      .purchased_credits;
     await page.fill('[data-testid="grant-amount-demo"]', "2500");
     await page.click('[data-testid="grant-demo"]');
-    await expect.poll(async () => (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`)).purchased_credits).toBe(before + 2500);
-    await expect.poll(() => page.locator('[data-testid="key-row"][data-name="demo"] [data-testid="purchased"]').textContent()).toBe(String(before + 2500));
+    await expect
+      .poll(
+        async () =>
+          (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`)).purchased_credits,
+      )
+      .toBe(before + 2500);
+    await expect
+      .poll(() => page.locator('[data-testid="key-row"][data-name="demo"] [data-testid="purchased"]').textContent())
+      .toBe(String(before + 2500));
   });
 
   it("lists a tenant's orders and ships one from its row", async () => {
@@ -216,11 +285,19 @@ describe("the dashboard at /_emulator/ui", () => {
     await tab("chain");
     await page.locator('[data-testid="balance-row"][data-label="mysteryPool"]').waitFor();
     // balances are read from the chain: the pool contract's USDC as the stablecoin says
-    const { accounts } = await control<{ accounts: Array<{ label: string; address: string; usdc: string }> }>("GET", "/chain/balances");
+    const { accounts } = await control<{ accounts: Array<{ label: string; address: string; usdc: string }> }>(
+      "GET",
+      "/chain/balances",
+    );
     const pool = accounts.find((a) => a.label === "mysteryPool")!;
-    expect(await page.locator('[data-testid="balance-row"][data-label="mysteryPool"] [data-testid="usdc"]').textContent()).toBe(pool.usdc);
+    expect(
+      await page.locator('[data-testid="balance-row"][data-label="mysteryPool"] [data-testid="usdc"]').textContent(),
+    ).toBe(pool.usdc);
     // the latest blocks, newest first, the purchase's transactions among them
-    const { blocks } = await control<{ blocks: Array<{ number: string; transactions: string[] }> }>("GET", "/chain/blocks?limit=10");
+    const { blocks } = await control<{ blocks: Array<{ number: string; transactions: string[] }> }>(
+      "GET",
+      "/chain/blocks?limit=10",
+    );
     expect(blocks.length).toBeGreaterThan(1);
     expect(BigInt(blocks[0]!.number)).toBeGreaterThan(BigInt(blocks[1]!.number));
     expect(await page.locator('[data-testid="block-row"]').count()).toBe(blocks.length);

@@ -12,11 +12,15 @@ describe("the dashboard's icon", () => {
     const href = /<link rel="icon"[^>]*href="([^"]+)"/.exec(page.text)?.[1];
     expect(href).toBe("/_emulator/ui/favicon.svg");
     for (const path of [href!, "/favicon.ico"]) {
-      const res = await api.get(path).buffer(true).parse((r, cb) => {
-        let s = "";
-        r.on("data", (d: Buffer) => (s += d));
-        r.on("end", () => cb(null, s));
-      }).expect(200);
+      const res = await api
+        .get(path)
+        .buffer(true)
+        .parse((r, cb) => {
+          let s = "";
+          r.on("data", (d: Buffer) => (s += d));
+          r.on("end", () => cb(null, s));
+        })
+        .expect(200);
       expect(res.headers["content-type"]).toBe("image/svg+xml");
       expect(String(res.body)).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     }

@@ -21,7 +21,8 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
   up = await startEmulator({ plugins: [deviations] });
   await up.api.post("/_emulator/deviations").send({ name: "schema_field_renamed" }).expect(201);
   const args = ["shadow", "--upstream", up.emu.url, "--upstream-key", up.emu.key("demo"), "--port", "0", "--no-chain"];

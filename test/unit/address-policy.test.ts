@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { classifyHost, formatIPv4, parseIPv4, parseIPv6, type AddressClass } from "../../emulator/pipeline/address-policy.ts";
+import {
+  classifyHost,
+  formatIPv4,
+  parseIPv4,
+  parseIPv6,
+  type AddressClass,
+} from "../../emulator/pipeline/address-policy.ts";
 
 // The one host classifier behind every caller-supplied URL (vision image_url,
 // webhook URLs). Hostile spellings of inward addresses must never come out
@@ -102,7 +108,21 @@ describe("a table of hostile spellings", () => {
   });
 
   it("anything that looks like an address but does not parse is reserved, never public", () => {
-    for (const h of ["999.1.1.1", "1.2.3.4.5", "4294967296", "0x100000000", "08.0.0.1", "foo.0x1", "example.123", "1::2::3", "[:::1]", "[12345::]", "[1:2:3:4:5:6:7:8:9]", "[::1.2.3.256]", "a b.com"])
+    for (const h of [
+      "999.1.1.1",
+      "1.2.3.4.5",
+      "4294967296",
+      "0x100000000",
+      "08.0.0.1",
+      "foo.0x1",
+      "example.123",
+      "1::2::3",
+      "[:::1]",
+      "[12345::]",
+      "[1:2:3:4:5:6:7:8:9]",
+      "[::1.2.3.256]",
+      "a b.com",
+    ])
       expect([h, classifyHost(h).class]).toEqual([h, "reserved"]);
   });
 });
@@ -137,7 +157,8 @@ describe("property: every IPv4 in an inward range is non-public in every spellin
   const bytes = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
   const hex = (n: number) => n.toString(16);
   const g = (n: number) => [hex(n >>> 16), hex(n & 0xffff)];
-  const part = (v: number, radix: 0 | 1 | 2) => (radix === 0 ? String(v) : radix === 1 ? `0x${hex(v)}` : `0${v.toString(8)}`);
+  const part = (v: number, radix: 0 | 1 | 2) =>
+    radix === 0 ? String(v) : radix === 1 ? `0x${hex(v)}` : `0${v.toString(8)}`;
 
   /** Every way a resolver or URL parser spells the IPv4 address n; `radix` picks the per-part base of the mixed forms. */
   function spellings(n: number, radix: Array<0 | 1 | 2>): string[] {
@@ -186,7 +207,9 @@ describe("property: every IPv4 in an inward range is non-public in every spellin
   });
 
   it("and a public IPv4 stays public in its IPv4 and IPv4-mapped spellings", () => {
-    const publicV4 = fc.integer({ min: 0, max: 0xffffffff }).filter((n) => classifyHost(formatIPv4(n)).class === "public");
+    const publicV4 = fc
+      .integer({ min: 0, max: 0xffffffff })
+      .filter((n) => classifyHost(formatIPv4(n)).class === "public");
     fc.assert(
       fc.property(publicV4, (n) => {
         for (const s of spellings(n, [0, 1, 2]).slice(0, 16)) expect([s, classifyHost(s).class]).toEqual([s, "public"]);

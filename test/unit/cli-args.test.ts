@@ -33,7 +33,8 @@ describe("parseCommand", () => {
 
   it("help lists every option with its placeholder, and --help itself", () => {
     const text = helpText(SPEC);
-    for (const flag of ["--port N", "--rpc-url URL", "--profile P", "--no-chain", "--help"]) expect(text).toContain(flag);
+    for (const flag of ["--port N", "--rpc-url URL", "--profile P", "--no-chain", "--help"])
+      expect(text).toContain(flag);
     expect(text).toContain("(repeatable)");
   });
 

@@ -5,7 +5,11 @@ import type { Reply } from "../../emulator/pipeline/route.ts";
 describe("successText", () => {
   it("splices pre-serialised data into exactly the envelope JSON.stringify would give", () => {
     const replies: Reply[] = [
-      { data: [{ id: "a", n: 1 }], pagination: { limit: 1, offset: 0, has_more: true }, top: { page: 1, total_count: 3, language: "en" } },
+      {
+        data: [{ id: "a", n: 1 }],
+        pagination: { limit: 1, offset: 0, has_more: true },
+        top: { page: 1, total_count: 3, language: "en" },
+      },
       { data: [] },
       { data: { id: "x" }, top: { page: 2 } },
     ];

@@ -28,15 +28,32 @@ describe("the request journal", () => {
     expect(all.at(-1)!.request_id).toBe("req_6");
     expect(j.list({ status: "4xx" }).every((e) => e.status === 404)).toBe(true);
     expect(j.list({ status: "4xx" })).toHaveLength(100);
-    expect(j.list({ key: "odd", limit: 3 }).map((e) => e.request_id)).toEqual([`req_${JOURNAL_SIZE + 5}`, `req_${JOURNAL_SIZE + 3}`, `req_${JOURNAL_SIZE + 1}`]);
+    expect(j.list({ key: "odd", limit: 3 }).map((e) => e.request_id)).toEqual([
+      `req_${JOURNAL_SIZE + 5}`,
+      `req_${JOURNAL_SIZE + 3}`,
+      `req_${JOURNAL_SIZE + 1}`,
+    ]);
     expect(j.list({ path: "/c1005" }).map((e) => e.request_id)).toEqual(["req_1005"]);
   });
 
   it("masks keys, signatures and secrets in headers and bodies", () => {
     expect(maskKey("rip_v1_abcdefghijklmnopqrstuvwxyz")).toBe("rip_v1_abcd…");
-    const h = maskHeaders(new Headers({ "x-api-key": "rip_v1_abcdefghijklmnop", "payment-signature": "eyJhbGciOiJIUzI1NiJ9", accept: "application/json" }));
+    const h = maskHeaders(
+      new Headers({
+        "x-api-key": "rip_v1_abcdefghijklmnop",
+        "payment-signature": "eyJhbGciOiJIUzI1NiJ9",
+        accept: "application/json",
+      }),
+    );
     expect(h).toEqual({ "x-api-key": "rip_v1_abcd…", "payment-signature": "eyJhbGciOiJ…", accept: "application/json" });
-    const body = maskBody(JSON.stringify({ url: "https://x", signing_secret: "whsec_0123456789abcdef", private_key: "0xdeadbeefcafe", receiver_signature: "0x1234567890" }));
+    const body = maskBody(
+      JSON.stringify({
+        url: "https://x",
+        signing_secret: "whsec_0123456789abcdef",
+        private_key: "0xdeadbeefcafe",
+        receiver_signature: "0x1234567890",
+      }),
+    );
     expect(body).not.toContain("0123456789abcdef");
     expect(body).not.toContain("deadbeefcafe");
     expect(body).not.toContain("567890");

@@ -6,7 +6,12 @@ import { upgradeLegacyDueTimes } from "../../emulator/state/legacy-due.ts";
 describe("legacy due-time fields in a state file", () => {
   it("renames each area's old field, by the purchase's status where two existed", () => {
     const areas = {
-      instant: { purchases: { "1": { status: "SUBMITTED", fail_at: 9, relay_at: null }, "2": { status: "RESERVED", fail_at: 9, relay_at: 4 } } },
+      instant: {
+        purchases: {
+          "1": { status: "SUBMITTED", fail_at: 9, relay_at: null },
+          "2": { status: "RESERVED", fail_at: 9, relay_at: 4 },
+        },
+      },
       mystery: {
         purchases: { "3": { status: "RESERVED", next_step_at: 7 } },
         redemptions: { r: { status: "PAID", next_step_at: null } },

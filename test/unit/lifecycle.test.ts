@@ -185,7 +185,7 @@ describe("the lifecycle tables", () => {
       for (const s of table.states) expect(wire).toContain(s);
       for (const t of table.transitions) if (t.event) expect(EVENT_TYPES as readonly string[]).toContain(t.event);
       const reached = new Set<string>([START]);
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
         for (const t of table.transitions)
           if (t.from.some((f) => reached.has(f)) && !reached.has(t.to)) grew = !!reached.add(t.to);

@@ -1,5 +1,14 @@
 import { describe, it, expect } from "vitest";
-import { newAccount, settle, take, refund, balanceOf, nextResetAt, recordUsage, monthOf } from "../../emulator/pipeline/metering.ts";
+import {
+  newAccount,
+  settle,
+  take,
+  refund,
+  balanceOf,
+  nextResetAt,
+  recordUsage,
+  monthOf,
+} from "../../emulator/pipeline/metering.ts";
 
 const JAN = Date.parse("2026-01-15T12:00:00Z");
 const FEB = Date.parse("2026-02-01T00:00:00Z");

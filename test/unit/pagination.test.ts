@@ -9,7 +9,8 @@ const q = (s: string) => queryObject(new URLSearchParams(s));
 const offsetSchema = z.object(offsetPageQuery());
 const parseOffsetPage = (query: Record<string, string>) => parsePart("query", offsetSchema, query);
 const catalogSchema = z.object(catalogPageQuery());
-const parseCatalogPage = (query: Record<string, string>, cap?: { maxSize: number }) => catalogPage(parsePart("query", catalogSchema, query), cap?.maxSize);
+const parseCatalogPage = (query: Record<string, string>, cap?: { maxSize: number }) =>
+  catalogPage(parsePart("query", catalogSchema, query), cap?.maxSize);
 const code = (fn: () => unknown) => {
   try {
     fn();
@@ -53,14 +54,17 @@ describe("offset pagination", () => {
     expect(code(() => parseCatalogPage(q("page_size=101"), cap))).toBe("invalid_pagination");
   });
 
-    it("id arrays over 500 entries are invalid_pagination", () => {
+  it("id arrays over 500 entries are invalid_pagination", () => {
     expect(code(() => checkIdArray(new Array(500).fill(1)))).toBe("no error");
     expect(code(() => checkIdArray(new Array(501).fill(1)))).toBe("invalid_pagination");
   });
 
   it("paginate reports has_more", () => {
     const rows = [1, 2, 3, 4, 5];
-    expect(paginate(rows, { limit: 2, offset: 2 })).toEqual({ items: [3, 4], pagination: { limit: 2, offset: 2, has_more: true } });
+    expect(paginate(rows, { limit: 2, offset: 2 })).toEqual({
+      items: [3, 4],
+      pagination: { limit: 2, offset: 2, has_more: true },
+    });
     expect(paginate(rows, { limit: 2, offset: 4 }).pagination.has_more).toBe(false);
   });
 });

@@ -59,22 +59,37 @@ describe("RateLimiter against a plain model", () => {
   it("answers exactly as a list of every hit's time would, many hits sharing a millisecond or not", async () => {
     const fc = await import("fast-check");
     fc.assert(
-      fc.property(fc.array(fc.record({ dt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 70_000 })), limit: fc.integer({ min: 1, max: 8 }) }), { maxLength: 300 }), (steps) => {
-        const rl = new RateLimiter();
-        const model: number[] = [];
-        let now = T0;
-        for (const { dt, limit } of steps) {
-          now += dt;
-          const live = model.filter((t) => t > now - 60_000);
-          model.length = 0;
-          model.push(...live);
-          const allowed = model.length < limit;
-          if (allowed) model.push(now);
-          const freesAt = (model[0] ?? now) + 60_000;
-          const d = rl.hit("k", limit, now);
-          expect(d).toEqual({ allowed, limit, remaining: Math.max(0, limit - model.length), resetAt: Math.ceil(freesAt / 1000), retryAfter: allowed ? 0 : Math.max(1, Math.ceil((freesAt - now) / 1000)) });
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            dt: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 70_000 })),
+            limit: fc.integer({ min: 1, max: 8 }),
+          }),
+          { maxLength: 300 },
+        ),
+        (steps) => {
+          const rl = new RateLimiter();
+          const model: number[] = [];
+          let now = T0;
+          for (const { dt, limit } of steps) {
+            now += dt;
+            const live = model.filter((t) => t > now - 60_000);
+            model.length = 0;
+            model.push(...live);
+            const allowed = model.length < limit;
+            if (allowed) model.push(now);
+            const freesAt = (model[0] ?? now) + 60_000;
+            const d = rl.hit("k", limit, now);
+            expect(d).toEqual({
+              allowed,
+              limit,
+              remaining: Math.max(0, limit - model.length),
+              resetAt: Math.ceil(freesAt / 1000),
+              retryAfter: allowed ? 0 : Math.max(1, Math.ceil((freesAt - now) / 1000)),
+            });
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

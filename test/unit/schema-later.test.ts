@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../emulator/pipeline/errors.ts";
-import { checkLater, identifier, later, parsePart, withCode, z, type IssueParams } from "../../emulator/pipeline/schema.ts";
+import {
+  checkLater,
+  identifier,
+  later,
+  parsePart,
+  withCode,
+  z,
+  type IssueParams,
+} from "../../emulator/pipeline/schema.ts";
 
 // Helpers for fields whose code is not the field's alone (an identifier over
 // 255 characters, a refinement naming its own code) and for fields checked
@@ -18,14 +26,24 @@ const failure = (run: () => unknown): ApiError => {
 
 describe("an issue's own code", () => {
   const body = z.object({
-    ids: withCode(z.array(identifier(z.string().min(1))).refine((a) => a.length <= 2, { error: "too many", params: { code: "invalid_pagination" } satisfies IssueParams }), "invalid_ids"),
+    ids: withCode(
+      z.array(identifier(z.string().min(1))).refine((a) => a.length <= 2, {
+        error: "too many",
+        params: { code: "invalid_pagination" } satisfies IssueParams,
+      }),
+      "invalid_ids",
+    ),
     owner: withCode(identifier().optional(), "invalid_owner"),
   });
 
   it("identifier(): over 255 characters is identifier_too_long whatever the field's code; 255 is an ordinary id", () => {
     const long = "x".repeat(256);
     const err = failure(() => parsePart("body", body, { ids: ["a", long] }));
-    expect(err).toMatchObject({ status: 400, code: "identifier_too_long", init: { details: { field: "ids.1", part: "body" } } });
+    expect(err).toMatchObject({
+      status: 400,
+      code: "identifier_too_long",
+      init: { details: { field: "ids.1", part: "body" } },
+    });
     expect(err.message).toMatch(/^ids\.1: is 256 characters/);
     expect(failure(() => parsePart("body", body, { ids: ["a"], owner: long })).code).toBe("identifier_too_long");
     expect(parsePart("body", body, { ids: ["x".repeat(255)] })).toEqual({ ids: ["x".repeat(255)] });

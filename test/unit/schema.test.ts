@@ -52,7 +52,12 @@ describe("parsePart", () => {
 });
 
 describe("responseProblem", () => {
-  const schema = { responses: { 200: { description: "ok", data: z.object({ id: z.number() }) }, 404: { description: "nf", codes: ["not_found"] } } };
+  const schema = {
+    responses: {
+      200: { description: "ok", data: z.object({ id: z.number() }) },
+      404: { description: "nf", codes: ["not_found"] },
+    },
+  };
   it("accepts a declared answer, names the field of a wrong one, refuses an undeclared status", () => {
     expect(responseProblem(schema, 200, { id: 1 })).toBeNull();
     expect(responseProblem(schema, 200, { id: "1" })).toMatch(/^data\.id: /);
@@ -64,14 +69,27 @@ describe("responseProblem", () => {
     const full = z.strictObject({ id: z.string(), name: z.string() });
     const page = {
       responses: {
-        200: { description: "page", data: z.array(full), top: z.strictObject({ total_count: z.number().int() }), variant: { query: "select", description: "trimmed", data: z.array(full.partial().extend({ id: z.string() })) } },
+        200: {
+          description: "page",
+          data: z.array(full),
+          top: z.strictObject({ total_count: z.number().int() }),
+          variant: {
+            query: "select",
+            description: "trimmed",
+            data: z.array(full.partial().extend({ id: z.string() })),
+          },
+        },
       },
     };
     const top = { total_count: 1 };
     expect(responseProblem(page, 200, [{ id: "a", name: "A" }], { top })).toBeNull();
     expect(responseProblem(page, 200, [{ id: "a", name: "A" }], { top: {} })).toMatch(/^total_count: /);
-    expect(responseProblem(page, 200, [{ id: "a" }], { top, query: new URLSearchParams() })).toMatch(/^data\.0\.name: /);
+    expect(responseProblem(page, 200, [{ id: "a" }], { top, query: new URLSearchParams() })).toMatch(
+      /^data\.0\.name: /,
+    );
     expect(responseProblem(page, 200, [{ id: "a" }], { top, query: new URLSearchParams("select=id") })).toBeNull();
-    expect(responseProblem(page, 200, [{ name: "A" }], { top, query: new URLSearchParams("select=name") })).toMatch(/^data\.0\.id: /);
+    expect(responseProblem(page, 200, [{ name: "A" }], { top, query: new URLSearchParams("select=name") })).toMatch(
+      /^data\.0\.id: /,
+    );
   });
 });

@@ -51,7 +51,12 @@ describe("startWorkerHooks: block-driven runs", () => {
   it("blocks mined by the clock's own timers start no run: the clock's change runs the worker once after them", async () => {
     const { services, mine } = fakeServices();
     let runs = 0;
-    const stop = startWorkerHooks(services, { run: async () => void runs++, arm: () => {}, watching: () => true, cancel: () => {} });
+    const stop = startWorkerHooks(services, {
+      run: async () => void runs++,
+      arm: () => {},
+      watching: () => true,
+      cancel: () => {},
+    });
     for (let i = 0; i < 10; i++)
       services.clock.after(100 + i, async () => {
         mine(); // a VRF fulfilment due at this time
@@ -66,7 +71,12 @@ describe("startWorkerHooks: block-driven runs", () => {
   it("does not run for blocks while nothing on chain is watched", async () => {
     const { services, mine } = fakeServices();
     let runs = 0;
-    const stop = startWorkerHooks(services, { run: async () => void runs++, arm: () => {}, watching: () => false, cancel: () => {} });
+    const stop = startWorkerHooks(services, {
+      run: async () => void runs++,
+      arm: () => {},
+      watching: () => false,
+      cancel: () => {},
+    });
     for (let i = 0; i < 5; i++) mine();
     await new Promise((r) => setImmediate(r));
     expect(runs).toBe(0);

@@ -48,7 +48,9 @@ describe("every fixture card image identifies as its own card", () => {
       const res = identify(emu.services, key, { source: "upload", bytes: fixtureBytes(img), url: null }, opts);
       const want = path.endsWith("/small.png") ? 0.94 : 0.98;
       if (res.match?.card_id !== id || res.match.game !== game || res.match.confidence !== want)
-        wrong.push(`${path}: got ${res.match ? `${res.match.game}/${res.match.card_id} @${res.match.confidence}` : "no match"}`);
+        wrong.push(
+          `${path}: got ${res.match ? `${res.match.game}/${res.match.card_id} @${res.match.confidence}` : "no match"}`,
+        );
     }
     expect(wrong).toEqual([]);
   });
@@ -61,26 +63,39 @@ describe("every fixture card image identifies as its own card", () => {
     ["onepiece", "OP01-016"],
     ["azuki", "azk1-001"],
   ];
-  const CASES = REPORTED.flatMap(([game, id]) => (["small", "large"] as const).map((size) => [game, id, size] as const));
+  const CASES = REPORTED.flatMap(([game, id]) =>
+    (["small", "large"] as const).map((size) => [game, id, size] as const),
+  );
 
-  it.each(CASES)("over HTTP: %s %s (%s) by image_url, and uploaded after downloading it from /_emulator/images", async (game, id, size) => {
-    const key = await newKey(api, { kind: "partner", scopes: ["read:catalog"], balance: 100 });
-    const path = `${game}/${id}/${size}.png`;
-    const byUrl = await api.post("/api/v1/vision/identify").set("X-API-Key", key).send({ image_url: `${IMAGE_HOST}/${path}`, limit: 1 }).expect(200);
-    expect(byUrl.body.data.match).toMatchObject({ card_id: id, game, confidence: size === "large" ? 0.98 : 0.94 });
+  it.each(CASES)(
+    "over HTTP: %s %s (%s) by image_url, and uploaded after downloading it from /_emulator/images",
+    async (game, id, size) => {
+      const key = await newKey(api, { kind: "partner", scopes: ["read:catalog"], balance: 100 });
+      const path = `${game}/${id}/${size}.png`;
+      const byUrl = await api
+        .post("/api/v1/vision/identify")
+        .set("X-API-Key", key)
+        .send({ image_url: `${IMAGE_HOST}/${path}`, limit: 1 })
+        .expect(200);
+      expect(byUrl.body.data.match).toMatchObject({ card_id: id, game, confidence: size === "large" ? 0.98 : 0.94 });
 
-    const served = await api
-      .get(`/_emulator/images/${path}`)
-      .buffer(true)
-      .parse((res, cb) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => cb(null, Buffer.concat(chunks)));
-      })
-      .expect(200);
-    const bytes = served.body as Buffer;
-    expect(bytes.equals(fixtureBytes(resolveFixture(emu.services.catalog, path)!))).toBe(true);
-    const up = await api.post("/api/v1/vision/identify").set("X-API-Key", key).attach("image", bytes, "card.png").expect(200);
-    expect(up.body.data.match).toMatchObject({ card_id: id, game });
-  });
+      const served = await api
+        .get(`/_emulator/images/${path}`)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => cb(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      const bytes = served.body as Buffer;
+      expect(bytes.equals(fixtureBytes(resolveFixture(emu.services.catalog, path)!))).toBe(true);
+      const up = await api
+        .post("/api/v1/vision/identify")
+        .set("X-API-Key", key)
+        .attach("image", bytes, "card.png")
+        .expect(200);
+      expect(up.body.data.match).toMatchObject({ card_id: id, game });
+    },
+  );
 });

@@ -63,7 +63,11 @@ describe("markerOf reads a PNG's tEXt chunk within its length", () => {
   });
 
   it("JPEG and WebP carry the marker as plain bytes, ending at the first byte outside the path alphabet", () => {
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xfe]), Buffer.from(`${MARKER}onepiece/OP01-016/small`), Buffer.from([0xff, 0xd9])]);
+    const jpeg = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xfe]),
+      Buffer.from(`${MARKER}onepiece/OP01-016/small`),
+      Buffer.from([0xff, 0xd9]),
+    ]);
     expect(markerOf(jpeg)).toBe("onepiece/OP01-016/small");
   });
 });
@@ -83,7 +87,8 @@ describe("pngChunks and decode", () => {
     expect(pngChunks(png.subarray(0, png.length - 1))).toBeNull();
     expect(pngChunks(png.subarray(0, png.length - 12))).toBeNull(); // IEND cut off at a chunk boundary
     expect(pngChunks(Buffer.concat([png, Buffer.from("junk")]))).toBeNull();
-    for (const bad of [png.subarray(0, png.length - 1), png.subarray(0, png.length - 12)]) expect(decode(bad)).toBeNull();
+    for (const bad of [png.subarray(0, png.length - 1), png.subarray(0, png.length - 12)])
+      expect(decode(bad)).toBeNull();
     const idat = Buffer.from(png);
     const at = idat.indexOf("IDAT", 0, "latin1");
     idat[at + 6] = idat[at + 6]! ^ 0xff; // flip a data byte: the IDAT CRC no longer matches
@@ -102,7 +107,11 @@ describe("pngChunks and decode", () => {
       const px: number[] = [];
       for (let i = 0; i < width * 3; i++) px.push(((i >= 3 ? px[i - 3]! : 0) + raw[y * stride + 1 + i]!) & 0xff);
       for (let x = 0; x < width; x++)
-        expect(px.slice(x * 3, x * 3 + 3)).toEqual([(seed[0]! + x * 3) & 0xff, (seed[1]! + y * 2) & 0xff, (seed[2]! + x + y) & 0xff]);
+        expect(px.slice(x * 3, x * 3 + 3)).toEqual([
+          (seed[0]! + x * 3) & 0xff,
+          (seed[1]! + y * 2) & 0xff,
+          (seed[2]! + x + y) & 0xff,
+        ]);
     }
   });
 });

@@ -9,7 +9,11 @@ let api: Api;
 let tenant: string;
 useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
-const post = (path: string, body: unknown, key = tenant) => api.post(path).set("X-API-Key", key).send(body as object);
+const post = (path: string, body: unknown, key = tenant) =>
+  api
+    .post(path)
+    .set("X-API-Key", key)
+    .send(body as object);
 const get = (path: string, key = tenant) => api.get(path).set("X-API-Key", key);
 
 describe("declared values", () => {
@@ -20,18 +24,42 @@ describe("declared values", () => {
     expect((await get(`/api/v1/cards/${id}`)).body.data.declared_value).toEqual({ amount: 12345, source: "tenant" });
     const listed = await get(`/api/v1/declared-values?unique_id=${id}`).expect(200);
     expect(listed.body.data.declared_values).toHaveLength(1);
-    const replay = await post("/api/v1/declared-values", { unique_id: id, amount: 999, idempotency_key: "dv-1" }).expect(201);
-    expect((await post("/api/v1/declared-values", { unique_id: id, amount: 999, idempotency_key: "dv-1" }).expect(201)).body.data).toEqual(replay.body.data);
+    const replay = await post("/api/v1/declared-values", {
+      unique_id: id,
+      amount: 999,
+      idempotency_key: "dv-1",
+    }).expect(201);
+    expect(
+      (await post("/api/v1/declared-values", { unique_id: id, amount: 999, idempotency_key: "dv-1" }).expect(201)).body
+        .data,
+    ).toEqual(replay.body.data);
     expect((await get(`/api/v1/declared-values?unique_id=${id}`)).body.data.declared_values).toHaveLength(2);
   });
 
   it("rejects amounts that are not positive integer cents, unknown cards, and missing scopes", async () => {
     const [id] = await shippable(api, tenant);
-    for (const amount of [12.5, "1000", 0, -5, null]) expectWarehouseError((await post("/api/v1/declared-values", { unique_id: id, amount }).expect(400)).body, "invalid_amount");
-    expectWarehouseError((await post("/api/v1/declared-values", { unique_id: id, amount: 100, currency: "EUR" }).expect(400)).body, "invalid_amount");
-    expectWarehouseError((await post("/api/v1/declared-values", { amount: 100 }).expect(400)).body, "invalid_unique_ids");
-    expectWarehouseError((await post("/api/v1/declared-values", { unique_id: "CARD-NOPE", amount: 100 }).expect(404)).body, "not_found");
-    expectWarehouseError((await post("/api/v1/declared-values", { unique_id: id, amount: 100 }, emu.key("tenant-readonly")).expect(403)).body, "Insufficient permissions");
+    for (const amount of [12.5, "1000", 0, -5, null])
+      expectWarehouseError(
+        (await post("/api/v1/declared-values", { unique_id: id, amount }).expect(400)).body,
+        "invalid_amount",
+      );
+    expectWarehouseError(
+      (await post("/api/v1/declared-values", { unique_id: id, amount: 100, currency: "EUR" }).expect(400)).body,
+      "invalid_amount",
+    );
+    expectWarehouseError(
+      (await post("/api/v1/declared-values", { amount: 100 }).expect(400)).body,
+      "invalid_unique_ids",
+    );
+    expectWarehouseError(
+      (await post("/api/v1/declared-values", { unique_id: "CARD-NOPE", amount: 100 }).expect(404)).body,
+      "not_found",
+    );
+    expectWarehouseError(
+      (await post("/api/v1/declared-values", { unique_id: id, amount: 100 }, emu.key("tenant-readonly")).expect(403))
+        .body,
+      "Insufficient permissions",
+    );
     await get("/api/v1/declared-values", emu.key("tenant-readonly")).expect(200);
   });
 });
@@ -43,7 +71,12 @@ describe("invoices, account, reports: closing a billing month", () => {
     const [id] = await shippable(api, tenant);
     await placeOrder(emu, api, tenant, [id]);
     const closed = await api.post("/_emulator/warehouse/billing/close").send({}).expect(201);
-    expect(closed.body.data).toMatchObject({ invoice_id: "INV-NOR9MVN-202601", month: "2026-01", status: "ISSUED", currency: "USD" });
+    expect(closed.body.data).toMatchObject({
+      invoice_id: "INV-NOR9MVN-202601",
+      month: "2026-01",
+      status: "ISSUED",
+      currency: "USD",
+    });
     const kinds = closed.body.data.lines.map((l: { kind: string }) => l.kind);
     expect(kinds).toEqual(["storage", "label"]);
     const total = closed.body.data.lines.reduce((s: number, l: { amount: string }) => s + Number(l.amount), 0);
@@ -54,7 +87,10 @@ describe("invoices, account, reports: closing a billing month", () => {
     expect((await get("/api/v1/invoices/INV-NOR9MVN-202601").expect(200)).body.data.total).toBe(closed.body.data.total);
     expectWarehouseError((await get("/api/v1/invoices/INV-NOPE").expect(404)).body, "not_found");
     const reports = await get("/api/v1/reports").expect(200);
-    expect(reports.body.data.reports.map((r: { kind: string }) => r.kind).sort()).toEqual(["inventory_snapshot", "monthly_statement"]);
+    expect(reports.body.data.reports.map((r: { kind: string }) => r.kind).sort()).toEqual([
+      "inventory_snapshot",
+      "monthly_statement",
+    ]);
     await get(`/api/v1/reports/${reports.body.data.reports[0].report_id}`).expect(200);
     expectWarehouseError((await get("/api/v1/reports/777").expect(404)).body, "not_found");
   });
@@ -62,7 +98,11 @@ describe("invoices, account, reports: closing a billing month", () => {
   it("account summarises the tenant and its inventory", async () => {
     const res = await get("/api/v1/account").expect(200);
     const all = await sweep(api, tenant, "all");
-    expect(res.body.data).toMatchObject({ account_id: "northwind", unique_id_prefix: "CARD-NOR", inventory: { cards: all.length } });
+    expect(res.body.data).toMatchObject({
+      account_id: "northwind",
+      unique_id_prefix: "CARD-NOR",
+      inventory: { cards: all.length },
+    });
     const noRead = await newKey(api, { kind: "tenant", scopes: ["write:order"] });
     expectWarehouseError((await get("/api/v1/account", noRead).expect(403)).body, "Insufficient permissions");
   });
@@ -72,18 +112,24 @@ describe("invoice lines add up (quantity × unit_amount = amount, exactly)", () 
   const cents = (usd: string) => Math.round(Number(usd) * 100);
   type Line = { kind: string; quantity: number; unit_amount: string; amount: string };
   const expectExact = (lines: Line[]) => {
-    for (const l of lines) expect(l.quantity * cents(l.unit_amount), `${l.kind} ${l.quantity} × ${l.unit_amount}`).toBe(cents(l.amount));
+    for (const l of lines)
+      expect(l.quantity * cents(l.unit_amount), `${l.kind} ${l.quantity} × ${l.unit_amount}`).toBe(cents(l.amount));
   };
 
   it("labels whose total does not divide by their count are billed one line per price, never an averaged unit price", async () => {
     const key = await newKey(api, { kind: "tenant", account_id: "invoicer" });
     const ids = await shippable(api, key, 5);
-    const orders = [await placeOrder(emu, api, key, [ids[0]]), await placeOrder(emu, api, key, [ids[1], ids[2]]), await placeOrder(emu, api, key, [ids[3], ids[4]])];
+    const orders = [
+      await placeOrder(emu, api, key, [ids[0]]),
+      await placeOrder(emu, api, key, [ids[1], ids[2]]),
+      await placeOrder(emu, api, key, [ids[3], ids[4]]),
+    ];
     const amounts = orders.map((o) => cents(o.amount as string));
     const labelCents = amounts.reduce((x, y) => x + y, 0);
     expect(labelCents % 3).not.toBe(0); // (5.40 + 5.75 + 5.75: an average would not multiply back)
     await post("/api/v1/withdrawals", { unique_ids: [(await shippable(api, key))[0]] }, key).expect(201);
-    const closed = (await api.post("/_emulator/warehouse/billing/close").send({ account_id: "invoicer" }).expect(201)).body.data as { lines: Line[]; total: string; invoice_id: string };
+    const closed = (await api.post("/_emulator/warehouse/billing/close").send({ account_id: "invoicer" }).expect(201))
+      .body.data as { lines: Line[]; total: string; invoice_id: string };
     expectExact(closed.lines);
     const labels = closed.lines.filter((l) => l.kind === "label");
     expect(labels.map((l) => [l.quantity, l.unit_amount])).toEqual([
@@ -92,9 +138,16 @@ describe("invoice lines add up (quantity × unit_amount = amount, exactly)", () 
     ]);
     expect(labels.reduce((x, l) => x + cents(l.amount), 0)).toBe(labelCents);
     expect(closed.lines.reduce((x, l) => x + cents(l.amount), 0)).toBe(cents(closed.total));
-    expect(closed.lines.find((l) => l.kind === "withdrawal")).toMatchObject({ quantity: 1, unit_amount: "5.00", amount: "5.00" });
+    expect(closed.lines.find((l) => l.kind === "withdrawal")).toMatchObject({
+      quantity: 1,
+      unit_amount: "5.00",
+      amount: "5.00",
+    });
     // the fixture invoices add up too
-    for (const inv of (await get("/api/v1/invoices", key).expect(200)).body.data.invoices as { lines: Line[]; total: string }[]) {
+    for (const inv of (await get("/api/v1/invoices", key).expect(200)).body.data.invoices as {
+      lines: Line[];
+      total: string;
+    }[]) {
       expectExact(inv.lines);
       expect(inv.lines.reduce((x, l) => x + cents(l.amount), 0)).toBe(cents(inv.total));
     }
@@ -106,24 +159,47 @@ describe("invoice lines add up (quantity × unit_amount = amount, exactly)", () 
       [1, "5.51", "5.51"],
       [2, "5.52", "11.04"],
     ]);
-    const mixed = labelLines({ labels: 4, label_amount_cents: 2207, label_amounts: { "552": 1 }, inbound: 0, withdrawals: 0 });
+    const mixed = labelLines({
+      labels: 4,
+      label_amount_cents: 2207,
+      label_amounts: { "552": 1 },
+      inbound: 0,
+      withdrawals: 0,
+    });
     expectExact(mixed);
     expect(mixed.reduce((x, l) => x + l.quantity, 0)).toBe(4);
     expect(mixed.reduce((x, l) => x + cents(l.amount), 0)).toBe(2207);
-    expect(labelLines({ labels: 2, label_amount_cents: 1100, inbound: 0, withdrawals: 0 }).map((l) => [l.quantity, l.unit_amount])).toEqual([[2, "5.50"]]);
+    expect(
+      labelLines({ labels: 2, label_amount_cents: 1100, inbound: 0, withdrawals: 0 }).map((l) => [
+        l.quantity,
+        l.unit_amount,
+      ]),
+    ).toEqual([[2, "5.50"]]);
   });
 });
 
 describe("exceptions, SLA and service credits", () => {
   it("the operator raises an exception; the tenant lists and gets it", async () => {
     const [id] = await shippable(api, tenant);
-    const e = await api.post("/_emulator/warehouse/exceptions").send({ kind: "damaged", unique_id: id, message: "corner crease" }).expect(201);
+    const e = await api
+      .post("/_emulator/warehouse/exceptions")
+      .send({ kind: "damaged", unique_id: id, message: "corner crease" })
+      .expect(201);
     const list = await get("/api/v1/exceptions?status=OPEN").expect(200);
-    expect(list.body.data.exceptions[0]).toMatchObject({ exception_id: e.body.data.exception_id, kind: "damaged", unique_id: id, status: "OPEN" });
+    expect(list.body.data.exceptions[0]).toMatchObject({
+      exception_id: e.body.data.exception_id,
+      kind: "damaged",
+      unique_id: id,
+      status: "OPEN",
+    });
     await api.post(`/_emulator/warehouse/exceptions/${e.body.data.exception_id}/resolve`).expect(200);
     expect((await get(`/api/v1/exceptions/${e.body.data.exception_id}`).expect(200)).body.data.status).toBe("RESOLVED");
     expectError(await api.post("/_emulator/warehouse/exceptions").send({ kind: "alien" }), 400, "invalid_value");
-    expectError(await api.post("/_emulator/warehouse/exceptions").send({ kind: "missing", unique_id: "CARD-NOPE" }), 404, "not_found");
+    expectError(
+      await api.post("/_emulator/warehouse/exceptions").send({ kind: "missing", unique_id: "CARD-NOPE" }),
+      404,
+      "not_found",
+    );
     expectWarehouseError((await get("/api/v1/exceptions?status=MAYBE").expect(400)).body, "invalid_status");
   });
 
@@ -135,7 +211,12 @@ describe("exceptions, SLA and service credits", () => {
     await emu.clock.advance(4 * 24 * 3600_000);
     const sla = await get("/api/v1/sla?month=2026-01").expect(200);
     // (the order placed by the billing test above is late too: it never shipped)
-    expect(sla.body.data).toMatchObject({ month: "2026-01", orders_shipped: 1, shipped_on_time: 1, target_on_time_rate: "0.9900" });
+    expect(sla.body.data).toMatchObject({
+      month: "2026-01",
+      orders_shipped: 1,
+      shipped_on_time: 1,
+      target_on_time_rate: "0.9900",
+    });
     expect(sla.body.data.late_order_ids).toContain(late.order_id);
     expect(sla.body.data.late_order_ids).not.toContain(onTime.order_id);
     expectWarehouseError((await get("/api/v1/sla?month=jan").expect(400)).body, "invalid_month");
@@ -148,10 +229,22 @@ describe("exceptions, SLA and service credits", () => {
     const review = await post("/api/v1/service-credits", { order_id: onTime.order_id, reason: "slow" }).expect(201);
     expect(review.body.data.status).toBe("UNDER_REVIEW");
     expectWarehouseError((await post("/api/v1/service-credits", { reason: "" }).expect(400)).body, "invalid_reason");
-    expectWarehouseError((await post("/api/v1/service-credits", { reason: "x", order_id: "1" }).expect(400)).body, "invalid_order_id");
-    expectWarehouseError((await post("/api/v1/service-credits", { reason: "x", amount: 1.5 }).expect(400)).body, "invalid_amount");
-    expectWarehouseError((await post("/api/v1/service-credits", { reason: "x", order_id: 1 }).expect(404)).body, "not_found");
-    expectWarehouseError((await post("/api/v1/service-credits", { reason: "x" }, emu.key("tenant-readonly")).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(
+      (await post("/api/v1/service-credits", { reason: "x", order_id: "1" }).expect(400)).body,
+      "invalid_order_id",
+    );
+    expectWarehouseError(
+      (await post("/api/v1/service-credits", { reason: "x", amount: 1.5 }).expect(400)).body,
+      "invalid_amount",
+    );
+    expectWarehouseError(
+      (await post("/api/v1/service-credits", { reason: "x", order_id: 1 }).expect(404)).body,
+      "not_found",
+    );
+    expectWarehouseError(
+      (await post("/api/v1/service-credits", { reason: "x" }, emu.key("tenant-readonly")).expect(403)).body,
+      "Insufficient permissions",
+    );
     expect((await get("/api/v1/service-credits").expect(200)).body.data.service_credits).toHaveLength(2);
   });
 });
@@ -160,14 +253,30 @@ describe("activity log and integration status", () => {
   it("the activity log records the tenant's and the operator's actions, newest first", async () => {
     const res = await get("/api/v1/activity?limit=100").expect(200);
     const kinds = res.body.data.activity.map((a: { kind: string }) => a.kind);
-    expect(kinds).toEqual(expect.arrayContaining(["order.quoted", "order.committed", "order.label_purchased", "billing.month_closed", "exception.opened"]));
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        "order.quoted",
+        "order.committed",
+        "order.label_purchased",
+        "billing.month_closed",
+        "exception.opened",
+      ]),
+    );
     const ids = res.body.data.activity.map((a: { activity_id: number }) => a.activity_id);
     expect(ids).toEqual([...ids].sort((x: number, y: number) => y - x));
-    expect((await get("/api/v1/activity?kind=order.shipped")).body.data.activity.every((a: { kind: string }) => a.kind === "order.shipped")).toBe(true);
+    expect(
+      (await get("/api/v1/activity?kind=order.shipped")).body.data.activity.every(
+        (a: { kind: string }) => a.kind === "order.shipped",
+      ),
+    ).toBe(true);
   });
 
   it("every warehouse 500 opens an integration issue, without internals in the body", async () => {
-    expect((await get("/api/v1/integration-status").expect(200)).body.data).toMatchObject({ status: "ok", open_issues: 0, issues: [] });
+    expect((await get("/api/v1/integration-status").expect(200)).body.data).toMatchObject({
+      status: "ok",
+      open_issues: 0,
+      issues: [],
+    });
     const state = emu.services.store.state.areas.warehouse as { tenants: Record<string, { orders: unknown }> };
     const saved = state.tenants.northwind.orders;
     state.tenants.northwind.orders = null as unknown as object;
@@ -175,13 +284,25 @@ describe("activity log and integration status", () => {
     console.error = () => {};
     try {
       const res = await get("/api/v1/orders").expect(500);
-      expect(res.body).toEqual({ success: false, message: expect.any(String), error: "internal_error", code: "internal_error" });
+      expect(res.body).toEqual({
+        success: false,
+        message: expect.any(String),
+        error: "internal_error",
+        code: "internal_error",
+      });
     } finally {
       console.error = quiet;
       state.tenants.northwind.orders = saved;
     }
     const status = (await get("/api/v1/integration-status").expect(200)).body.data;
-    expect(status).toMatchObject({ status: "degraded", open_issues: 1, issues: [{ kind: "internal_error", method: "GET", path: "/api/v1/orders", status: "OPEN" }] });
-    expectWarehouseError((await get("/api/v1/integration-status", emu.key("demo")).expect(403)).body, "Insufficient permissions");
+    expect(status).toMatchObject({
+      status: "degraded",
+      open_issues: 1,
+      issues: [{ kind: "internal_error", method: "GET", path: "/api/v1/orders", status: "OPEN" }],
+    });
+    expectWarehouseError(
+      (await get("/api/v1/integration-status", emu.key("demo")).expect(403)).body,
+      "Insufficient permissions",
+    );
   });
 });

@@ -14,7 +14,11 @@ let tenant: string;
 useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const BUILTINS = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"];
-const post = (path: string, body: unknown, key = tenant) => api.post(path).set("X-API-Key", key).send(body as object);
+const post = (path: string, body: unknown, key = tenant) =>
+  api
+    .post(path)
+    .set("X-API-Key", key)
+    .send(body as object);
 const get = (path: string, key = tenant) => api.get(path).set("X-API-Key", key);
 
 /** Own properties of the built-in prototypes and constructors a polluting write would land on. */
@@ -24,7 +28,12 @@ const builtinShape = () => ({
   ctor: Object.getOwnPropertyNames(Object).sort(),
 });
 
-async function expectStatusCode(res: Promise<{ status: number; body: Record<string, unknown> }>, status: number, code: string, what: string) {
+async function expectStatusCode(
+  res: Promise<{ status: number; body: Record<string, unknown> }>,
+  status: number,
+  code: string,
+  what: string,
+) {
   const r = await res;
   expect(r.status, `${what}: ${JSON.stringify(r.body).slice(0, 200)}`).toBe(status);
   expectWarehouseError(r.body, code);
@@ -39,24 +48,78 @@ describe("JavaScript built-in names are ordinary ids", () => {
       const p = encodeURIComponent(n);
       await expectStatusCode(get(`/api/v1/cards/${p}`), 404, "not_found", `GET /cards/${n}`);
       await expectStatusCode(get(`/api/v1/invoices/${p}`), 404, "not_found", `GET /invoices/${n}`);
-      for (const path of ["orders", "withdrawals", "inbound-shipments", "card-transfers", "reports", "exceptions", "sites"])
+      for (const path of [
+        "orders",
+        "withdrawals",
+        "inbound-shipments",
+        "card-transfers",
+        "reports",
+        "exceptions",
+        "sites",
+      ])
         await expectStatusCode(get(`/api/v1/${path}/${p}`), 404, "not_found", `GET /${path}/${n}`);
-      await expectStatusCode(get(`/api/v1/inbound-shipments/${p}/attachments`), 404, "not_found", `attachments of ${n}`);
-      await expectStatusCode(post("/api/v1/shipping-quote", { unique_ids: [n], address: US_ADDRESS }), 404, "not_found", `quote ${n}`);
+      await expectStatusCode(
+        get(`/api/v1/inbound-shipments/${p}/attachments`),
+        404,
+        "not_found",
+        `attachments of ${n}`,
+      );
+      await expectStatusCode(
+        post("/api/v1/shipping-quote", { unique_ids: [n], address: US_ADDRESS }),
+        404,
+        "not_found",
+        `quote ${n}`,
+      );
       await expectStatusCode(post("/api/v1/withdrawals", { unique_ids: [n] }), 404, "not_found", `withdraw ${n}`);
-      await expectStatusCode(post(`/api/v1/cards/${p}/transfer`, { to_account_id: "globex" }), 404, "not_found", `transfer ${n}`);
-      await expectStatusCode(post(`/api/v1/cards/${mine}/transfer`, { to_account_id: n }), 404, "recipient_not_found", `transfer to ${n}`);
-      await expectStatusCode(post("/api/v1/declared-values", { unique_id: n, amount: 100 }), 404, "not_found", `declare ${n}`);
+      await expectStatusCode(
+        post(`/api/v1/cards/${p}/transfer`, { to_account_id: "globex" }),
+        404,
+        "not_found",
+        `transfer ${n}`,
+      );
+      await expectStatusCode(
+        post(`/api/v1/cards/${mine}/transfer`, { to_account_id: n }),
+        404,
+        "recipient_not_found",
+        `transfer to ${n}`,
+      );
+      await expectStatusCode(
+        post("/api/v1/declared-values", { unique_id: n, amount: 100 }),
+        404,
+        "not_found",
+        `declare ${n}`,
+      );
       expect((await get(`/api/v1/declared-values?unique_id=${p}`).expect(200)).body.data.declared_values).toEqual([]);
       await expectStatusCode(post(`/api/v1/orders/${p}/cancel`, {}), 404, "not_found", `cancel order ${n}`);
-      await expectStatusCode(post(`/api/v1/inbound-shipments/${p}/cancel`, {}), 404, "not_found", `cancel shipment ${n}`);
+      await expectStatusCode(
+        post(`/api/v1/inbound-shipments/${p}/cancel`, {}),
+        404,
+        "not_found",
+        `cancel shipment ${n}`,
+      );
 
       // operator actions
       for (const action of ["confirm-identity", "price"])
-        expectError(await api.post(`/_emulator/warehouse/cards/${p}/${action}`).send({ market_price: "1.00" }), 404, "not_found", `${action} ${n}`);
-      for (const path of [`orders/${p}/ship`, `orders/${p}/scan-back`, `inbound-shipments/${p}/receive`, `withdrawals/${p}/complete`, `exceptions/${p}/resolve`])
+        expectError(
+          await api.post(`/_emulator/warehouse/cards/${p}/${action}`).send({ market_price: "1.00" }),
+          404,
+          "not_found",
+          `${action} ${n}`,
+        );
+      for (const path of [
+        `orders/${p}/ship`,
+        `orders/${p}/scan-back`,
+        `inbound-shipments/${p}/receive`,
+        `withdrawals/${p}/complete`,
+        `exceptions/${p}/resolve`,
+      ])
         expectError(await api.post(`/_emulator/warehouse/${path}`).send({}), 404, "not_found", path);
-      expectError(await api.post("/_emulator/warehouse/exceptions").send({ kind: "other", unique_id: n }), 404, "not_found", `exception for ${n}`);
+      expectError(
+        await api.post("/_emulator/warehouse/exceptions").send({ kind: "other", unique_id: n }),
+        404,
+        "not_found",
+        `exception for ${n}`,
+      );
     }
     // the card named in the transfers above never moved
     expect((await get(`/api/v1/cards/${mine}`).expect(200)).body.data.unique_id).toBe(mine);
@@ -70,7 +133,10 @@ describe("JavaScript built-in names are ordinary ids", () => {
   it("an account named like a built-in gets its own warehouse (control actions, keys, transfers), with no write onto Object.prototype", async () => {
     const before = builtinShape();
     for (const n of ["constructor", "__proto__", "toString"]) {
-      const armed = await api.post("/_emulator/warehouse/labels/fail-next").send({ account_id: n, times: 2 }).expect(200);
+      const armed = await api
+        .post("/_emulator/warehouse/labels/fail-next")
+        .send({ account_id: n, times: 2 })
+        .expect(200);
       expect(armed.body.data).toEqual({ account_id: n, fail_next_labels: 2 });
       const key = await newKey(api, { kind: "tenant", account_id: n });
       const info = await get("/api/v1/info", key).expect(200);
@@ -83,13 +149,16 @@ describe("JavaScript built-in names are ordinary ids", () => {
       expect((await get(`/api/v1/cards/${id}`, key).expect(200)).body.data.unique_id).toBe(id);
       expect((await get("/api/v1/inventory?type=all", key)).body.data.total).toBe(55);
       const closed = await api.post("/_emulator/warehouse/billing/close").send({ account_id: n }).expect(201);
-      expect((await get(`/api/v1/invoices/${closed.body.data.invoice_id}`, key).expect(200)).body.data.invoice_id).toBe(closed.body.data.invoice_id);
+      expect((await get(`/api/v1/invoices/${closed.body.data.invoice_id}`, key).expect(200)).body.data.invoice_id).toBe(
+        closed.body.data.invoice_id,
+      );
     }
     // a snapshot/restore round trip keeps them as ordinary accounts
     const snap = await emu.snapshot();
     await emu.restore(snap);
     const wh = emu.services.store.state.areas.warehouse as { tenants: Record<string, { account_id: string }> };
-    for (const n of ["constructor", "__proto__", "toString"]) expect(Object.hasOwn(wh.tenants, n) && wh.tenants[n].account_id).toBe(n);
+    for (const n of ["constructor", "__proto__", "toString"])
+      expect(Object.hasOwn(wh.tenants, n) && wh.tenants[n].account_id).toBe(n);
     expect(Object.getPrototypeOf(wh.tenants)).toBe(Object.prototype);
     expect(({} as { constructor: unknown }).constructor).toBe(Object);
     expect(builtinShape()).toEqual(before);
@@ -109,7 +178,9 @@ describe("ids over 255 characters in bodies and queries → 400 identifier_too_l
   it("every warehouse route that takes an id from its body or query", async () => {
     expect(long).toHaveLength(256);
     const [mine] = await shippable(api, tenant);
-    const shipment = (await post("/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 100 }).expect(201)).body.data.inbound_shipment_id;
+    const shipment = (
+      await post("/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 100 }).expect(201)
+    ).body.data.inbound_shipment_id;
     const cases: [string, Promise<{ status: number; body: Record<string, unknown> }>][] = [
       ["quote unique_ids", post("/api/v1/shipping-quote", { unique_ids: [mine, long], address: US_ADDRESS })],
       ["withdrawal unique_ids", post("/api/v1/withdrawals", { unique_ids: [long] })],
@@ -118,14 +189,35 @@ describe("ids over 255 characters in bodies and queries → 400 identifier_too_l
       ["declared value unique_id", post("/api/v1/declared-values", { unique_id: long, amount: 100 })],
       ["declared values ?unique_id", get(`/api/v1/declared-values?unique_id=${long}`)],
       ["order rate_id", post("/api/v1/orders", { order_id: 100001, rate_id: long })],
-      ["inbound site_id", post("/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 100, site_id: long })],
-      ["inbound update site_id", api.patch(`/api/v1/inbound-shipments/${shipment}`).set("X-API-Key", tenant).send({ site_id: long })],
+      [
+        "inbound site_id",
+        post("/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 100, site_id: long }),
+      ],
+      [
+        "inbound update site_id",
+        api.patch(`/api/v1/inbound-shipments/${shipment}`).set("X-API-Key", tenant).send({ site_id: long }),
+      ],
     ];
     for (const [what, res] of cases) await expectStatusCode(res, 400, "identifier_too_long", what);
     // 255 characters is an id like any other: looked up, not found
-    await expectStatusCode(post("/api/v1/shipping-quote", { unique_ids: [edge], address: US_ADDRESS }), 404, "not_found", "255-character id");
-    await expectStatusCode(post(`/api/v1/cards/${mine}/transfer`, { to_account_id: edge.toLowerCase() }), 404, "recipient_not_found", "255-character recipient");
-    await expectStatusCode(post("/api/v1/declared-values", { unique_id: edge, amount: 100 }), 404, "not_found", "255-character declared value id");
+    await expectStatusCode(
+      post("/api/v1/shipping-quote", { unique_ids: [edge], address: US_ADDRESS }),
+      404,
+      "not_found",
+      "255-character id",
+    );
+    await expectStatusCode(
+      post(`/api/v1/cards/${mine}/transfer`, { to_account_id: edge.toLowerCase() }),
+      404,
+      "recipient_not_found",
+      "255-character recipient",
+    );
+    await expectStatusCode(
+      post("/api/v1/declared-values", { unique_id: edge, amount: 100 }),
+      404,
+      "not_found",
+      "255-character declared value id",
+    );
   });
 
   it("operator actions check their ids the same way", async () => {
@@ -145,8 +237,12 @@ describe("ids over 255 characters in bodies and queries → 400 identifier_too_l
       expect(res.status, what).toBe(400);
       expect(res.body.error, what).toBe("identifier_too_long");
     }
-    const pending = (await get("/api/v1/inventory?type=all&limit=100")).body.data.cards.find((c: { identity: { status: string } }) => c.identity.status === "unconfirmed");
-    const res = await api.post(`/_emulator/warehouse/cards/${pending.unique_id}/confirm-identity`).send({ card_id: "x".repeat(256) });
+    const pending = (await get("/api/v1/inventory?type=all&limit=100")).body.data.cards.find(
+      (c: { identity: { status: string } }) => c.identity.status === "unconfirmed",
+    );
+    const res = await api
+      .post(`/_emulator/warehouse/cards/${pending.unique_id}/confirm-identity`)
+      .send({ card_id: "x".repeat(256) });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("identifier_too_long");
   });

@@ -46,13 +46,23 @@ describe("warehouse contract", () => {
   });
 
   it("the header makes a service-credit request idempotent: a replay answers the original, one record", async () => {
-    const send = () => api.post("/api/v1/service-credits").set("X-API-Key", tenant).set("Idempotency-Key", "sc-1").send({ reason: "late parcel" });
+    const send = () =>
+      api
+        .post("/api/v1/service-credits")
+        .set("X-API-Key", tenant)
+        .set("Idempotency-Key", "sc-1")
+        .send({ reason: "late parcel" });
     const first = await send().expect(201);
     const again = await send().expect(201);
     expect(again.body.data).toEqual(first.body.data);
     const list = await api.get("/api/v1/service-credits").set("X-API-Key", tenant).expect(200);
     expect(list.body.data.total).toBe(1);
-    const other = await api.post("/api/v1/service-credits").set("X-API-Key", tenant).set("Idempotency-Key", "sc-1").send({ reason: "another" }).expect(409);
+    const other = await api
+      .post("/api/v1/service-credits")
+      .set("X-API-Key", tenant)
+      .set("Idempotency-Key", "sc-1")
+      .send({ reason: "another" })
+      .expect(409);
     expect(other.body.code).toBe("idempotency_mismatch");
   });
 

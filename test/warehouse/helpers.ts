@@ -1,8 +1,21 @@
 import type { Api, Emulator } from "../helpers.ts";
 import type { EventType } from "../../emulator/events/types.ts";
 
-export const US_ADDRESS = { name: "Ada Buyer", street1: "100 Congress Ave", city: "Austin", state: "TX", zip: "78701", country: "US" };
-export const DE_ADDRESS = { name: "Bea Käufer", street1: "Unter den Linden 1", city: "Berlin", zip: "10117", country: "DE" };
+export const US_ADDRESS = {
+  name: "Ada Buyer",
+  street1: "100 Congress Ave",
+  city: "Austin",
+  state: "TX",
+  zip: "78701",
+  country: "US",
+};
+export const DE_ADDRESS = {
+  name: "Bea Käufer",
+  street1: "Unter den Linden 1",
+  city: "Berlin",
+  zip: "10117",
+  country: "DE",
+};
 
 export interface WireCard {
   unique_id: string;
@@ -20,7 +33,11 @@ export async function sweep(api: Api, key: string, type = "all"): Promise<WireCa
   const out: WireCard[] = [];
   let since: string | null = "0";
   while (since !== null) {
-    const res: { body: { data: { cards: WireCard[]; next_cursor: string | null } } } = await api.get("/api/v1/cards").query({ since, type, limit: 100 }).set("X-API-Key", key).expect(200);
+    const res: { body: { data: { cards: WireCard[]; next_cursor: string | null } } } = await api
+      .get("/api/v1/cards")
+      .query({ since, type, limit: 100 })
+      .set("X-API-Key", key)
+      .expect(200);
     out.push(...res.body.data.cards);
     since = res.body.data.next_cursor;
   }
@@ -29,21 +46,35 @@ export async function sweep(api: Api, key: string, type = "all"): Promise<WireCa
 
 /** Cards that can be quoted: published, in the vault, available. */
 export async function shippable(api: Api, key: string, n = 1): Promise<string[]> {
-  const res = await api.get("/api/v1/inventory").query({ limit: 100, type: "all", status: "AVAILABLE" }).set("X-API-Key", key).expect(200);
-  const ids = (res.body.data.cards as WireCard[]).filter((c) => c.identity.status === "confirmed" && c.location === "OFFCHAIN").map((c) => c.unique_id);
+  const res = await api
+    .get("/api/v1/inventory")
+    .query({ limit: 100, type: "all", status: "AVAILABLE" })
+    .set("X-API-Key", key)
+    .expect(200);
+  const ids = (res.body.data.cards as WireCard[])
+    .filter((c) => c.identity.status === "confirmed" && c.location === "OFFCHAIN")
+    .map((c) => c.unique_id);
   if (ids.length < n) throw new Error(`only ${ids.length} shippable cards`);
   return ids.slice(0, n);
 }
 
 export async function quote(api: Api, key: string, ids: string[], address: Record<string, unknown> = US_ADDRESS) {
-  const res = await api.post("/api/v1/shipping-quote").set("X-API-Key", key).send({ unique_ids: ids, address }).expect(200);
+  const res = await api
+    .post("/api/v1/shipping-quote")
+    .set("X-API-Key", key)
+    .send({ unique_ids: ids, address })
+    .expect(200);
   return res.body.data as { order_id: number; rates: { rate_id: string; carrier: string; amount: string }[] };
 }
 
 /** Quote, commit the first rate, and let the label purchase finish on the clock. */
 export async function placeOrder(emu: Emulator, api: Api, key: string, ids: string[]) {
   const q = await quote(api, key, ids);
-  await api.post("/api/v1/orders").set("X-API-Key", key).send({ order_id: q.order_id, rate_id: q.rates[0].rate_id }).expect(202);
+  await api
+    .post("/api/v1/orders")
+    .set("X-API-Key", key)
+    .send({ order_id: q.order_id, rate_id: q.rates[0].rate_id })
+    .expect(202);
   await emu.clock.advance(3_000);
   const res = await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", key).expect(200);
   return res.body.data as Record<string, unknown> & { order_id: number; status: string };
@@ -58,6 +89,11 @@ export function recordEvents(emu: Emulator) {
 
 /** Warehouse error envelope: {success:false, message, error:<human>, code}. */
 export function expectWarehouseError(body: Record<string, unknown>, code: string) {
-  if (body.success !== false || typeof body.message !== "string" || typeof body.error !== "string" || body.code !== code)
+  if (
+    body.success !== false ||
+    typeof body.message !== "string" ||
+    typeof body.error !== "string" ||
+    body.code !== code
+  )
     throw new Error(`expected warehouse error ${code}, got ${JSON.stringify(body).slice(0, 300)}`);
 }

@@ -8,20 +8,45 @@ let api: Api;
 let tenant: string;
 useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
-const post = (path: string, body: unknown, key = tenant) => api.post(path).set("X-API-Key", key).send(body as object);
-const announce = (body: Record<string, unknown> = {}) => post("/api/v1/inbound-shipments", { expected_card_count: 3, carrier: "ups", tracking_number: "1ZIN", declared_value_per_card: 2500, ...body });
+const post = (path: string, body: unknown, key = tenant) =>
+  api
+    .post(path)
+    .set("X-API-Key", key)
+    .send(body as object);
+const announce = (body: Record<string, unknown> = {}) =>
+  post("/api/v1/inbound-shipments", {
+    expected_card_count: 3,
+    carrier: "ups",
+    tracking_number: "1ZIN",
+    declared_value_per_card: 2500,
+    ...body,
+  });
 
 describe("announce (idempotent on submission_key)", () => {
   it("201 with created:true, then a replay is 200 with created:false and the same shipment", async () => {
     const a = await announce({ submission_key: "batch-001", declared_value_per_card: 2500 }).expect(201);
-    expect(a.body.data).toMatchObject({ status: "ANNOUNCED", created: true, site_id: "DAL1", expected_card_count: 3, submission_key: "batch-001" });
+    expect(a.body.data).toMatchObject({
+      status: "ANNOUNCED",
+      created: true,
+      site_id: "DAL1",
+      expected_card_count: 3,
+      submission_key: "batch-001",
+    });
     const b = await announce({ submission_key: "batch-001", declared_value_per_card: 2500 }).expect(200);
     expect(b.body.data).toMatchObject({ inbound_shipment_id: a.body.data.inbound_shipment_id, created: false });
-    expectWarehouseError((await announce({ submission_key: "batch-001", expected_card_count: 9 }).expect(409)).body, "idempotency_mismatch");
-    expectWarehouseError((await announce({ submission_key: "s".repeat(129) }).expect(400)).body, "invalid_idempotency_key");
+    expectWarehouseError(
+      (await announce({ submission_key: "batch-001", expected_card_count: 9 }).expect(409)).body,
+      "idempotency_mismatch",
+    );
+    expectWarehouseError(
+      (await announce({ submission_key: "s".repeat(129) }).expect(400)).body,
+      "invalid_idempotency_key",
+    );
     await announce({ submission_key: "s".repeat(128) }).expect(201);
     const list = await api.get("/api/v1/inbound-shipments").set("X-API-Key", tenant).expect(200);
-    expect(list.body.data.inbound_shipments.filter((s: { submission_key: string }) => s.submission_key === "batch-001")).toHaveLength(1);
+    expect(
+      list.body.data.inbound_shipments.filter((s: { submission_key: string }) => s.submission_key === "batch-001"),
+    ).toHaveLength(1);
   });
 
   it("validates the body", async () => {
@@ -33,7 +58,10 @@ describe("announce (idempotent on submission_key)", () => {
     expectWarehouseError((await announce({ declared_value_per_card: undefined }).expect(400)).body, "invalid_amount");
     expectWarehouseError((await announce({ declared_value_per_card: null }).expect(400)).body, "invalid_amount");
     expectWarehouseError((await announce({ submission_key: 7 }).expect(400)).body, "invalid_idempotency_key");
-    expectWarehouseError((await api.post("/api/v1/inbound-shipments").set("X-API-Key", tenant).send([1]).expect(400)).body, "invalid_json");
+    expectWarehouseError(
+      (await api.post("/api/v1/inbound-shipments").set("X-API-Key", tenant).send([1]).expect(400)).body,
+      "invalid_json",
+    );
   });
 
   it("scopes: write:inbound_shipment to change, read:inventory to read", async () => {
@@ -42,8 +70,24 @@ describe("announce (idempotent on submission_key)", () => {
     await api.get("/api/v1/inbound-shipments").set("X-API-Key", ro).expect(200);
     const writeOnly = await newKey(api, { kind: "tenant", scopes: ["write:inbound_shipment"] });
     const s = await announce().set("X-API-Key", writeOnly).expect(201);
-    expectWarehouseError((await api.get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}`).set("X-API-Key", writeOnly).expect(403)).body, "Insufficient permissions");
-    expectWarehouseError((await api.get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}/attachments`).set("X-API-Key", writeOnly).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(
+      (
+        await api
+          .get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}`)
+          .set("X-API-Key", writeOnly)
+          .expect(403)
+      ).body,
+      "Insufficient permissions",
+    );
+    expectWarehouseError(
+      (
+        await api
+          .get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}/attachments`)
+          .set("X-API-Key", writeOnly)
+          .expect(403)
+      ).body,
+      "Insufficient permissions",
+    );
   });
 });
 
@@ -51,40 +95,86 @@ describe("update, cancel, attachments", () => {
   it("updates an announced shipment; cancels it; later changes are 409 invalid_status with data", async () => {
     const s = (await announce().expect(201)).body.data;
     const id = s.inbound_shipment_id;
-    const up = await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ tracking_number: "1ZNEW", expected_card_count: 5 }).expect(200);
+    const up = await api
+      .patch(`/api/v1/inbound-shipments/${id}`)
+      .set("X-API-Key", tenant)
+      .send({ tracking_number: "1ZNEW", expected_card_count: 5 })
+      .expect(200);
     expect(up.body.data).toMatchObject({ tracking_number: "1ZNEW", expected_card_count: 5 });
-    expectWarehouseError((await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({}).expect(400)).body, "invalid_update");
-    expectWarehouseError((await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ declared_value_per_card: null }).expect(400)).body, "invalid_amount");
+    expectWarehouseError(
+      (await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({}).expect(400)).body,
+      "invalid_update",
+    );
+    expectWarehouseError(
+      (
+        await api
+          .patch(`/api/v1/inbound-shipments/${id}`)
+          .set("X-API-Key", tenant)
+          .send({ declared_value_per_card: null })
+          .expect(400)
+      ).body,
+      "invalid_amount",
+    );
     const cancelled = await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(200);
     expect(cancelled.body.data.status).toBe("CANCELLED");
     const again = await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(409);
     expectWarehouseError(again.body, "invalid_status");
     expect(again.body.data).toMatchObject({ inbound_shipment_id: id, status: "CANCELLED" });
-    expectWarehouseError((await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ notes: "x" }).expect(409)).body, "invalid_status");
-    expectWarehouseError((await api.get("/api/v1/inbound-shipments/999999").set("X-API-Key", tenant).expect(404)).body, "not_found");
-    expect((await api.get("/api/v1/inbound-shipments?status=CANCELLED").set("X-API-Key", tenant).expect(200)).body.data.inbound_shipments[0].inbound_shipment_id).toBe(id);
+    expectWarehouseError(
+      (await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ notes: "x" }).expect(409))
+        .body,
+      "invalid_status",
+    );
+    expectWarehouseError(
+      (await api.get("/api/v1/inbound-shipments/999999").set("X-API-Key", tenant).expect(404)).body,
+      "not_found",
+    );
+    expect(
+      (await api.get("/api/v1/inbound-shipments?status=CANCELLED").set("X-API-Key", tenant).expect(200)).body.data
+        .inbound_shipments[0].inbound_shipment_id,
+    ).toBe(id);
   });
 
   it("adds, lists and removes attachments (idempotent add)", async () => {
     const id = (await announce().expect(201)).body.data.inbound_shipment_id;
     const path = `/api/v1/inbound-shipments/${id}/attachments`;
-    const a = await post(path, { filename: "packing-list.pdf", content_type: "application/pdf", size_bytes: 1024, idempotency_key: "att-1" }).expect(201);
-    const replay = await post(path, { filename: "packing-list.pdf", content_type: "application/pdf", size_bytes: 1024, idempotency_key: "att-1" }).expect(201);
+    const a = await post(path, {
+      filename: "packing-list.pdf",
+      content_type: "application/pdf",
+      size_bytes: 1024,
+      idempotency_key: "att-1",
+    }).expect(201);
+    const replay = await post(path, {
+      filename: "packing-list.pdf",
+      content_type: "application/pdf",
+      size_bytes: 1024,
+      idempotency_key: "att-1",
+    }).expect(201);
     expect(replay.body.data).toEqual(a.body.data);
-    expectWarehouseError((await post(path, { filename: "x.exe", content_type: "application/x-msdownload" }).expect(400)).body, "invalid_attachment");
+    expectWarehouseError(
+      (await post(path, { filename: "x.exe", content_type: "application/x-msdownload" }).expect(400)).body,
+      "invalid_attachment",
+    );
     expectWarehouseError((await post(path, { content_type: "image/png" }).expect(400)).body, "invalid_attachment");
     const listed = await api.get(path).set("X-API-Key", tenant).expect(200);
     expect(listed.body.data.attachments).toHaveLength(1);
     await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant).expect(200);
-    expectWarehouseError((await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant).expect(404)).body, "not_found");
+    expectWarehouseError(
+      (await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant).expect(404)).body,
+      "not_found",
+    );
     expect((await api.get(path).set("X-API-Key", tenant)).body.data.attachments).toEqual([]);
-    expectWarehouseError((await api.delete(`${path}/1`).set("X-API-Key", emu.key("tenant-readonly")).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(
+      (await api.delete(`${path}/1`).set("X-API-Key", emu.key("tenant-readonly")).expect(403)).body,
+      "Insufficient permissions",
+    );
   });
 });
 
 describe("receive → identity → price (operator)", () => {
   it("received cards appear pending identity with the tenant's declared value, then publish and price", async () => {
-    const id = (await announce({ expected_card_count: 2, declared_value_per_card: 1500 }).expect(201)).body.data.inbound_shipment_id;
+    const id = (await announce({ expected_card_count: 2, declared_value_per_card: 1500 }).expect(201)).body.data
+      .inbound_shipment_id;
     const before = (await api.get("/api/v1/inventory?type=all").set("X-API-Key", tenant)).body.data.pending_identity;
     const rec = await api.post(`/_emulator/warehouse/inbound-shipments/${id}/receive`).send({}).expect(200);
     expect(rec.body.data.inbound_shipment.status).toBe("RECEIVED");
@@ -97,16 +187,40 @@ describe("receive → identity → price (operator)", () => {
       declared_value: { amount: 1500, source: "tenant" },
       location: "OFFCHAIN",
     });
-    expect((await api.get("/api/v1/inventory?type=all").set("X-API-Key", tenant)).body.data.pending_identity).toBe(before + 2);
+    expect((await api.get("/api/v1/inventory?type=all").set("X-API-Key", tenant)).body.data.pending_identity).toBe(
+      before + 2,
+    );
     expectWarehouseError((await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(409)).body, "invalid_status");
     expectError(await api.post(`/_emulator/warehouse/inbound-shipments/${id}/receive`).send({}), 409, "invalid_status");
 
-    expectError(await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "10.00" }), 409, "invalid_status");
-    const confirmed = await api.post(`/_emulator/warehouse/cards/${uid}/confirm-identity`).send({ card_id: "base1-4" }).expect(200);
-    expect(confirmed.body.data).toMatchObject({ identity: { status: "confirmed", card_id: "base1-4" }, pricing: { status: "unpriced", market_price: null }, declared_value: null });
-    const priced = await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "412.50" }).expect(200);
-    expect(priced.body.data).toMatchObject({ pricing: { status: "priced", market_price: "412.50" }, insured_price: "453.75", declared_value: { amount: 41250, source: "service" } });
-    expectError(await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "abc" }), 400, "invalid_value");
+    expectError(
+      await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "10.00" }),
+      409,
+      "invalid_status",
+    );
+    const confirmed = await api
+      .post(`/_emulator/warehouse/cards/${uid}/confirm-identity`)
+      .send({ card_id: "base1-4" })
+      .expect(200);
+    expect(confirmed.body.data).toMatchObject({
+      identity: { status: "confirmed", card_id: "base1-4" },
+      pricing: { status: "unpriced", market_price: null },
+      declared_value: null,
+    });
+    const priced = await api
+      .post(`/_emulator/warehouse/cards/${uid}/price`)
+      .send({ market_price: "412.50" })
+      .expect(200);
+    expect(priced.body.data).toMatchObject({
+      pricing: { status: "priced", market_price: "412.50" },
+      insured_price: "453.75",
+      declared_value: { amount: 41250, source: "service" },
+    });
+    expectError(
+      await api.post(`/_emulator/warehouse/cards/${uid}/price`).send({ market_price: "abc" }),
+      400,
+      "invalid_value",
+    );
     expectError(await api.post(`/_emulator/warehouse/cards/${uid}/confirm-identity`).send({}), 409, "invalid_status");
     expectError(await api.post("/_emulator/warehouse/cards/CARD-NOPE/confirm-identity").send({}), 404, "not_found");
     expect((await sweep(api, tenant)).some((c) => c.unique_id === uid)).toBe(true);

@@ -9,7 +9,12 @@ let api: Api;
 let tenant: string;
 useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
-const TOTAL = FIXTURE_COUNTS.pending + FIXTURE_COUNTS.unpriced + FIXTURE_COUNTS.priced + FIXTURE_COUNTS.onchain + FIXTURE_COUNTS.graded;
+const TOTAL =
+  FIXTURE_COUNTS.pending +
+  FIXTURE_COUNTS.unpriced +
+  FIXTURE_COUNTS.priced +
+  FIXTURE_COUNTS.onchain +
+  FIXTURE_COUNTS.graded;
 
 describe("GET /info", () => {
   it("verifies a tenant key: tenant, scopes, plan, rate limit", async () => {
@@ -43,7 +48,10 @@ describe("GET /info", () => {
   it("401 in the warehouse envelope without a valid key", async () => {
     const res = await api.get("/api/v1/info").expect(401);
     expect(res.body).toMatchObject({ success: false, message: expect.any(String), code: "API key required" });
-    expectWarehouseError((await api.get("/api/v1/info").set("X-API-Key", "rip_v1_nope").expect(401)).body, "API key not found or inactive");
+    expectWarehouseError(
+      (await api.get("/api/v1/info").set("X-API-Key", "rip_v1_nope").expect(401)).body,
+      "API key not found or inactive",
+    );
   });
 
   it("health stays public", async () => {
@@ -69,7 +77,11 @@ describe("GET /cards (keyset sweep)", () => {
     const defaultSweep: WireCard[] = [];
     let since: string | null = "0";
     while (since) {
-      const r: { body: { data: { cards: WireCard[]; next_cursor: string | null } } } = await api.get("/api/v1/cards").query({ since, limit: 7 }).set("X-API-Key", tenant).expect(200);
+      const r: { body: { data: { cards: WireCard[]; next_cursor: string | null } } } = await api
+        .get("/api/v1/cards")
+        .query({ since, limit: 7 })
+        .set("X-API-Key", tenant)
+        .expect(200);
       defaultSweep.push(...r.body.data.cards);
       since = r.body.data.next_cursor;
     }
@@ -86,24 +98,51 @@ describe("GET /cards (keyset sweep)", () => {
   });
 
   it("a later sweep from the resume cursor sees only changed cards", async () => {
-    const end = await api.get("/api/v1/cards").query({ since: 0, limit: 100, type: "all" }).set("X-API-Key", tenant).expect(200);
+    const end = await api
+      .get("/api/v1/cards")
+      .query({ since: 0, limit: 100, type: "all" })
+      .set("X-API-Key", tenant)
+      .expect(200);
     expect(end.body.data.next_cursor).toBeNull();
     const resume = end.body.data.resume_cursor as string;
-    const none = await api.get("/api/v1/cards").query({ since: resume, type: "all" }).set("X-API-Key", tenant).expect(200);
+    const none = await api
+      .get("/api/v1/cards")
+      .query({ since: resume, type: "all" })
+      .set("X-API-Key", tenant)
+      .expect(200);
     expect(none.body.data.cards).toEqual([]);
     const pending = (end.body.data.cards as WireCard[]).find((c) => c.identity.status === "unconfirmed")!;
     await api.post(`/_emulator/warehouse/cards/${pending.unique_id}/confirm-identity`).send({}).expect(200);
-    const changed = await api.get("/api/v1/cards").query({ since: resume, type: "all" }).set("X-API-Key", tenant).expect(200);
+    const changed = await api
+      .get("/api/v1/cards")
+      .query({ since: resume, type: "all" })
+      .set("X-API-Key", tenant)
+      .expect(200);
     expect(changed.body.data.cards.map((c: WireCard) => c.unique_id)).toEqual([pending.unique_id]);
     expect(changed.body.data.cards[0].identity.status).toBe("confirmed");
   });
 
   it("rejects bad cursors, types, limits and offset with clear 400s", async () => {
-    expectWarehouseError((await api.get("/api/v1/cards?since=abc").set("X-API-Key", tenant).expect(400)).body, "invalid_cursor");
-    expectWarehouseError((await api.get("/api/v1/cards?since=r:zzzz").set("X-API-Key", tenant).expect(400)).body, "invalid_cursor");
-    expectWarehouseError((await api.get("/api/v1/cards?type=sealed").set("X-API-Key", tenant).expect(400)).body, "invalid_type");
-    expectWarehouseError((await api.get("/api/v1/cards?limit=abc").set("X-API-Key", tenant).expect(400)).body, "invalid_pagination");
-    expectWarehouseError((await api.get("/api/v1/cards?offset=10").set("X-API-Key", tenant).expect(400)).body, "invalid_pagination");
+    expectWarehouseError(
+      (await api.get("/api/v1/cards?since=abc").set("X-API-Key", tenant).expect(400)).body,
+      "invalid_cursor",
+    );
+    expectWarehouseError(
+      (await api.get("/api/v1/cards?since=r:zzzz").set("X-API-Key", tenant).expect(400)).body,
+      "invalid_cursor",
+    );
+    expectWarehouseError(
+      (await api.get("/api/v1/cards?type=sealed").set("X-API-Key", tenant).expect(400)).body,
+      "invalid_type",
+    );
+    expectWarehouseError(
+      (await api.get("/api/v1/cards?limit=abc").set("X-API-Key", tenant).expect(400)).body,
+      "invalid_pagination",
+    );
+    expectWarehouseError(
+      (await api.get("/api/v1/cards?offset=10").set("X-API-Key", tenant).expect(400)).body,
+      "invalid_pagination",
+    );
     const clamped = await api.get("/api/v1/cards?limit=5000&type=all").set("X-API-Key", tenant).expect(200);
     expect(clamped.body.data.cards).toHaveLength(Math.min(100, TOTAL));
   });
@@ -161,26 +200,54 @@ describe("GET /cards/{unique_id}", () => {
   it("returns the card directly under data; 404 not_found for another tenant's or a missing id", async () => {
     const [card] = await sweep(api, tenant, "graded");
     const res = await api.get(`/api/v1/cards/${card.unique_id}`).set("X-API-Key", tenant).expect(200);
-    expect(res.body.data).toMatchObject({ unique_id: card.unique_id, type: "graded", grading: { company: expect.any(String) } });
+    expect(res.body.data).toMatchObject({
+      unique_id: card.unique_id,
+      type: "graded",
+      grading: { company: expect.any(String) },
+    });
     expect(res.body.data.status).toBeUndefined();
-    expectWarehouseError((await api.get("/api/v1/cards/CARD-NOPE0000").set("X-API-Key", tenant).expect(404)).body, "not_found");
+    expectWarehouseError(
+      (await api.get("/api/v1/cards/CARD-NOPE0000").set("X-API-Key", tenant).expect(404)).body,
+      "not_found",
+    );
     const other = await newKey(api, { kind: "tenant", account_id: "initech" });
-    expectWarehouseError((await api.get(`/api/v1/cards/${card.unique_id}`).set("X-API-Key", other).expect(404)).body, "not_found");
-    expectWarehouseError((await api.get(`/api/v1/cards/${"x".repeat(256)}`).set("X-API-Key", tenant).expect(400)).body, "identifier_too_long");
+    expectWarehouseError(
+      (await api.get(`/api/v1/cards/${card.unique_id}`).set("X-API-Key", other).expect(404)).body,
+      "not_found",
+    );
+    expectWarehouseError(
+      (
+        await api
+          .get(`/api/v1/cards/${"x".repeat(256)}`)
+          .set("X-API-Key", tenant)
+          .expect(400)
+      ).body,
+      "identifier_too_long",
+    );
   });
 });
 
 describe("GET /inventory (offset listing)", () => {
   it("adds status, total and pending_identity (overlapping, not additive) with offset pagination", async () => {
-    const res = await api.get("/api/v1/inventory").query({ limit: 10, offset: 5, type: "all" }).set("X-API-Key", tenant).expect(200);
+    const res = await api
+      .get("/api/v1/inventory")
+      .query({ limit: 10, offset: 5, type: "all" })
+      .set("X-API-Key", tenant)
+      .expect(200);
     expect(res.body.pagination).toEqual({ limit: 10, offset: 5, has_more: true });
     expect(res.body.data.cards).toHaveLength(10);
     expect(res.body.data.cards.every((c: WireCard) => typeof c.status === "string")).toBe(true);
     expect(res.body.data.total).toBe(TOTAL);
     const all = await sweep(api, tenant, "all");
     expect(res.body.data.pending_identity).toBe(all.filter((c) => c.identity.status === "unconfirmed").length);
-    expectWarehouseError((await api.get("/api/v1/inventory?status=LOST").set("X-API-Key", tenant).expect(400)).body, "invalid_status");
-    expectWarehouseError((await api.get("/api/v1/inventory?offset=x").set("X-API-Key", tenant).expect(400)).body, "invalid_pagination");
+    expectWarehouseError(
+      (await api.get("/api/v1/inventory?status=LOST").set("X-API-Key", tenant).expect(400)).body,
+      "invalid_status",
+    );
+    expectWarehouseError(
+      (await api.get("/api/v1/inventory?offset=x").set("X-API-Key", tenant).expect(400)).body,
+      "invalid_pagination",
+    );
   });
 });
 
@@ -191,7 +258,10 @@ describe("warehouse read pool", () => {
       expect(shed.body).toMatchObject({ success: false, error: "overloaded", code: "overloaded", retryable: true });
       expect(shed.headers["retry-after"]).toBe("1");
       // writes are not in the read pool
-      expectWarehouseError((await a2.post("/api/v1/declared-values").set("X-API-Key", key).send({}).expect(400)).body, "invalid_unique_ids");
+      expectWarehouseError(
+        (await a2.post("/api/v1/declared-values").set("X-API-Key", key).send({}).expect(400)).body,
+        "invalid_unique_ids",
+      );
       // the held read ends with its injected fault (status 500, code "slow")
       const held = await release();
       expect(held.status).toBe(500);
@@ -202,12 +272,20 @@ describe("warehouse read pool", () => {
 });
 
 /** An emulator whose warehouse read pool (size 1) is held by one slow read; `release` lets it finish. */
-async function withFullReadPool(run: (ctx: { api: Api; key: string; release: () => Promise<{ status: number; body: unknown }> }) => Promise<void>) {
+async function withFullReadPool(
+  run: (ctx: { api: Api; key: string; release: () => Promise<{ status: number; body: unknown }> }) => Promise<void>,
+) {
   const { emu: e2, api: a2, close: c2 } = await startEmulator({ gates: { warehouse_read: 1 } });
   try {
     const key = e2.key("tenant");
-    await a2.post("/_emulator/faults").send({ match: { path: "/api/v1/cards" }, status: 500, error: "slow", latency_ms: 1000, times: 1 }).expect(201);
-    const held = a2.get("/api/v1/cards").set("X-API-Key", key).then((r) => r);
+    await a2
+      .post("/_emulator/faults")
+      .send({ match: { path: "/api/v1/cards" }, status: 500, error: "slow", latency_ms: 1000, times: 1 })
+      .expect(201);
+    const held = a2
+      .get("/api/v1/cards")
+      .set("X-API-Key", key)
+      .then((r) => r);
     await waitFor(() => e2.services.gates.inUse("warehouse_read") === 1, "the held request to enter the pool");
     await run({ api: a2, key, release: async () => (await e2.clock.advance(1000), held) });
   } finally {

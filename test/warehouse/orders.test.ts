@@ -1,6 +1,15 @@
 import { describe, it, expect, beforeEach } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { DE_ADDRESS, US_ADDRESS, expectWarehouseError, placeOrder, quote, recordEvents, shippable, sweep } from "./helpers.ts";
+import {
+  DE_ADDRESS,
+  US_ADDRESS,
+  expectWarehouseError,
+  placeOrder,
+  quote,
+  recordEvents,
+  shippable,
+  sweep,
+} from "./helpers.ts";
 import { expectError } from "../errors.ts";
 
 let emu: Emulator;
@@ -11,7 +20,11 @@ beforeEach(async () => {
   await api.delete("/_emulator/faults");
 });
 
-const post = (path: string, body: unknown, key = tenant) => api.post(path).set("X-API-Key", key).send(body as object);
+const post = (path: string, body: unknown, key = tenant) =>
+  api
+    .post(path)
+    .set("X-API-Key", key)
+    .send(body as object);
 
 describe("POST /shipping-quote", () => {
   it("returns rates with rate_ids for every carrier serving the destination, and an order_id in PENDING_PAYMENT", async () => {
@@ -21,8 +34,17 @@ describe("POST /shipping-quote", () => {
     expect(Number.isInteger(res.body.data.order_id)).toBe(true);
     const carriers = new Set(res.body.data.rates.map((r: { carrier: string }) => r.carrier));
     expect(carriers).toEqual(new Set(["usps", "ups", "lso"]));
-    for (const r of res.body.data.rates) expect(r).toMatchObject({ rate_id: expect.any(String), amount: expect.stringMatching(/^\d+\.\d{2}$/), currency: "USD" });
-    const intl = await post("/api/v1/shipping-quote", { unique_ids: [id], address: { ...DE_ADDRESS, phone: "+49 30 1234" }, carriers: ["dhl_express"] }).expect(200);
+    for (const r of res.body.data.rates)
+      expect(r).toMatchObject({
+        rate_id: expect.any(String),
+        amount: expect.stringMatching(/^\d+\.\d{2}$/),
+        currency: "USD",
+      });
+    const intl = await post("/api/v1/shipping-quote", {
+      unique_ids: [id],
+      address: { ...DE_ADDRESS, phone: "+49 30 1234" },
+      carriers: ["dhl_express"],
+    }).expect(200);
     expect(intl.body.data.rates.map((r: { carrier: string }) => r.carrier)).toEqual(["dhl_express"]);
   });
 
@@ -33,7 +55,11 @@ describe("POST /shipping-quote", () => {
       [{ address: US_ADDRESS }, 400, "invalid_unique_ids"],
       [{ unique_ids: [], address: US_ADDRESS }, 400, "invalid_unique_ids"],
       [{ unique_ids: [id, id], address: US_ADDRESS }, 400, "invalid_unique_ids"],
-      [{ unique_ids: Array.from({ length: 501 }, (_, i) => `CARD-X${i}`), address: US_ADDRESS }, 400, "invalid_pagination"],
+      [
+        { unique_ids: Array.from({ length: 501 }, (_, i) => `CARD-X${i}`), address: US_ADDRESS },
+        400,
+        "invalid_pagination",
+      ],
       [{ unique_ids: [id] }, 400, "missing_shipping_address"],
       [{ unique_ids: [id], address: { ...US_ADDRESS, street1: "" } }, 400, "invalid_address"],
       [{ unique_ids: [id], address: { ...US_ADDRESS, country: "USA" } }, 400, "invalid_address"],
@@ -47,16 +73,33 @@ describe("POST /shipping-quote", () => {
       expect(res.status, code).toBe(status);
       expectWarehouseError(res.body, code);
     }
-    const bad = await post("/api/v1/shipping-quote", { unique_ids: [id], address: US_ADDRESS, carriers: ["usps", "fedex"] });
+    const bad = await post("/api/v1/shipping-quote", {
+      unique_ids: [id],
+      address: US_ADDRESS,
+      carriers: ["usps", "fedex"],
+    });
     expect(bad.body.details).toMatchObject({ unknown: ["fedex"], available: ["usps", "ups", "dhl_express", "lso"] });
-    expectWarehouseError((await api.post("/api/v1/shipping-quote").set("X-API-Key", tenant).set("Content-Type", "application/json").send("{oops").expect(400)).body, "invalid_json");
+    expectWarehouseError(
+      (
+        await api
+          .post("/api/v1/shipping-quote")
+          .set("X-API-Key", tenant)
+          .set("Content-Type", "application/json")
+          .send("{oops")
+          .expect(400)
+      ).body,
+      "invalid_json",
+    );
   });
 
   it("409 not_eligible carries data naming each blocked card and why (pending identity, ONCHAIN)", async () => {
     const all = await sweep(api, tenant, "all");
     const pending = all.find((c) => c.identity.status === "unconfirmed")!;
     const onchain = all.find((c) => c.location === "ONCHAIN")!;
-    const res = await post("/api/v1/shipping-quote", { unique_ids: [pending.unique_id, onchain.unique_id], address: US_ADDRESS }).expect(409);
+    const res = await post("/api/v1/shipping-quote", {
+      unique_ids: [pending.unique_id, onchain.unique_id],
+      address: US_ADDRESS,
+    }).expect(409);
     expectWarehouseError(res.body, "not_eligible");
     expect(res.body.data.cards).toEqual([
       expect.objectContaining({ unique_id: pending.unique_id, reason: "identity not confirmed" }),
@@ -66,13 +109,26 @@ describe("POST /shipping-quote", () => {
 
   it("needs write:order (403 for a read-only tenant key) and a tenant key (403 for partners)", async () => {
     const ro = emu.key("tenant-readonly");
-    expectWarehouseError((await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, ro).expect(403)).body, "Insufficient permissions");
-    expectWarehouseError((await post("/api/v1/orders", { order_id: 1, rate_id: "x" }, ro).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(
+      (await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, ro).expect(403)).body,
+      "Insufficient permissions",
+    );
+    expectWarehouseError(
+      (await post("/api/v1/orders", { order_id: 1, rate_id: "x" }, ro).expect(403)).body,
+      "Insufficient permissions",
+    );
     expectWarehouseError((await post("/api/v1/orders/1/cancel", {}, ro).expect(403)).body, "Insufficient permissions");
-    expectWarehouseError((await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, emu.key("demo")).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(
+      (await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, emu.key("demo")).expect(403))
+        .body,
+      "Insufficient permissions",
+    );
     // orders list/get need only a tenant key
     await api.get("/api/v1/orders").set("X-API-Key", ro).expect(200);
-    expectWarehouseError((await api.get("/api/v1/orders").set("X-API-Key", emu.key("demo")).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(
+      (await api.get("/api/v1/orders").set("X-API-Key", emu.key("demo")).expect(403)).body,
+      "Insufficient permissions",
+    );
   });
 
   it("re-quoting supersedes the caller's uncommitted quote (409 quote_superseded with data; old rate on the new order is 404)", async () => {
@@ -81,14 +137,30 @@ describe("POST /shipping-quote", () => {
     const first = await quote(api, key, [id]);
     const second = await post("/api/v1/shipping-quote", { unique_ids: [id], address: US_ADDRESS }, key).expect(200);
     expect(second.body.data.superseded_order_id).toBe(first.order_id);
-    const stale = await post("/api/v1/orders", { order_id: first.order_id, rate_id: first.rates[0].rate_id }, key).expect(409);
+    const stale = await post(
+      "/api/v1/orders",
+      { order_id: first.order_id, rate_id: first.rates[0].rate_id },
+      key,
+    ).expect(409);
     expectWarehouseError(stale.body, "quote_superseded");
-    expect(stale.body.data).toMatchObject({ order_id: first.order_id, status: "CANCELLED", superseded_by: second.body.data.order_id });
-    const wrongRate = await post("/api/v1/orders", { order_id: second.body.data.order_id, rate_id: first.rates[0].rate_id }, key).expect(404);
+    expect(stale.body.data).toMatchObject({
+      order_id: first.order_id,
+      status: "CANCELLED",
+      superseded_by: second.body.data.order_id,
+    });
+    const wrongRate = await post(
+      "/api/v1/orders",
+      { order_id: second.body.data.order_id, rate_id: first.rates[0].rate_id },
+      key,
+    ).expect(404);
     expectWarehouseError(wrongRate.body, "rate_not_found");
     // another caller's quote is not superseded
     const other = await quote(api, tenant, [id]);
-    await post("/api/v1/orders", { order_id: second.body.data.order_id, rate_id: second.body.data.rates[0].rate_id }, key).expect(202);
+    await post(
+      "/api/v1/orders",
+      { order_id: second.body.data.order_id, rate_id: second.body.data.rates[0].rate_id },
+      key,
+    ).expect(202);
     const res = await post("/api/v1/orders", { order_id: other.order_id, rate_id: other.rates[0].rate_id }).expect(409);
     expectWarehouseError(res.body, "not_eligible");
     await emu.clock.advance(3_000);
@@ -105,21 +177,35 @@ describe("re-quoting after a label failure", () => {
     // while A buys its label, the caller quotes other cards (B); then A's label fails
     const b = await quote(api, key, [y]);
     await emu.clock.advance(3_000);
-    expect((await api.get(`/api/v1/orders/${a.order_id}`).set("X-API-Key", key)).body.data.status).toBe("PENDING_PAYMENT");
+    expect((await api.get(`/api/v1/orders/${a.order_id}`).set("X-API-Key", key)).body.data.status).toBe(
+      "PENDING_PAYMENT",
+    );
 
     const c = await post("/api/v1/shipping-quote", { unique_ids: [x], address: US_ADDRESS }, key).expect(200);
     expect(c.body.data.superseded_order_ids).toEqual([a.order_id, b.order_id]);
     expect(c.body.data.superseded_order_id).toBe(b.order_id);
     for (const old of [a, b]) {
-      const res = await post("/api/v1/orders", { order_id: old.order_id, rate_id: old.rates[0].rate_id }, key).expect(409);
+      const res = await post("/api/v1/orders", { order_id: old.order_id, rate_id: old.rates[0].rate_id }, key).expect(
+        409,
+      );
       expectWarehouseError(res.body, "quote_superseded");
-      expect(res.body.data).toMatchObject({ order_id: old.order_id, status: "CANCELLED", cancel_reason: "superseded", superseded_by: c.body.data.order_id });
+      expect(res.body.data).toMatchObject({
+        order_id: old.order_id,
+        status: "CANCELLED",
+        cancel_reason: "superseded",
+        superseded_by: c.body.data.order_id,
+      });
     }
-    const open = (await api.get("/api/v1/orders?status=PENDING_PAYMENT&limit=100").set("X-API-Key", key)).body.data.orders as { order_id: number; unique_ids: string[] }[];
+    const open = (await api.get("/api/v1/orders?status=PENDING_PAYMENT&limit=100").set("X-API-Key", key)).body.data
+      .orders as { order_id: number; unique_ids: string[] }[];
     expect(open.filter((o) => o.unique_ids.includes(x)).map((o) => o.order_id)).toEqual([c.body.data.order_id]);
-    await post("/api/v1/orders", { order_id: c.body.data.order_id, rate_id: c.body.data.rates[0].rate_id }, key).expect(202);
+    await post("/api/v1/orders", { order_id: c.body.data.order_id, rate_id: c.body.data.rates[0].rate_id }, key).expect(
+      202,
+    );
     await emu.clock.advance(3_000);
-    expect((await api.get(`/api/v1/orders/${c.body.data.order_id}`).set("X-API-Key", key)).body.data.status).toBe("LABEL_PURCHASED");
+    expect((await api.get(`/api/v1/orders/${c.body.data.order_id}`).set("X-API-Key", key)).body.data.status).toBe(
+      "LABEL_PURCHASED",
+    );
   });
 
   it("a re-quote after a failure supersedes the failed order; with nothing open it supersedes nothing", async () => {
@@ -145,14 +231,29 @@ describe("POST /orders (commit)", () => {
     const [id] = await shippable(api, tenant);
     const q = await quote(api, tenant, [id]);
     const res = await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }).expect(202);
-    expect(res.body.data).toMatchObject({ order_id: q.order_id, status: "LABEL_PURCHASING", rate_id: q.rates[0].rate_id, attempts: 1 });
-    const inv = await api.get("/api/v1/inventory").query({ status: "RESERVED", limit: 100 }).set("X-API-Key", tenant).expect(200);
+    expect(res.body.data).toMatchObject({
+      order_id: q.order_id,
+      status: "LABEL_PURCHASING",
+      rate_id: q.rates[0].rate_id,
+      attempts: 1,
+    });
+    const inv = await api
+      .get("/api/v1/inventory")
+      .query({ status: "RESERVED", limit: 100 })
+      .set("X-API-Key", tenant)
+      .expect(200);
     expect(inv.body.data.cards.map((c: { unique_id: string }) => c.unique_id)).toContain(id);
     await emu.clock.advance(2_999);
-    expect((await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data.status).toBe("LABEL_PURCHASING");
+    expect((await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data.status).toBe(
+      "LABEL_PURCHASING",
+    );
     await emu.clock.advance(1);
     const done = (await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant).expect(200)).body.data;
-    expect(done).toMatchObject({ status: "LABEL_PURCHASED", tracking_number: expect.any(String), tracking_status: "label_created" });
+    expect(done).toMatchObject({
+      status: "LABEL_PURCHASED",
+      tracking_number: expect.any(String),
+      tracking_status: "label_created",
+    });
     expect(done.ship_by_at).toMatch(/Z$/);
     expect(done.sla_due_at).toMatch(/Z$/);
     expect(Date.parse(done.sla_due_at)).toBeGreaterThan(Date.parse(done.ship_by_at));
@@ -166,15 +267,30 @@ describe("POST /orders (commit)", () => {
   });
 
   it("rejects bad bodies and unknown orders", async () => {
-    expectWarehouseError((await post("/api/v1/orders", { order_id: "12", rate_id: "r" }).expect(400)).body, "invalid_order_id");
-    expectWarehouseError((await post("/api/v1/orders", { order_id: 1.5, rate_id: "r" }).expect(400)).body, "invalid_order_id");
+    expectWarehouseError(
+      (await post("/api/v1/orders", { order_id: "12", rate_id: "r" }).expect(400)).body,
+      "invalid_order_id",
+    );
+    expectWarehouseError(
+      (await post("/api/v1/orders", { order_id: 1.5, rate_id: "r" }).expect(400)).body,
+      "invalid_order_id",
+    );
     expectWarehouseError((await post("/api/v1/orders", { order_id: 12 }).expect(400)).body, "invalid_rate_id");
-    expectWarehouseError((await post("/api/v1/orders", { order_id: 999999999, rate_id: "r" }).expect(404)).body, "not_found");
+    expectWarehouseError(
+      (await post("/api/v1/orders", { order_id: 999999999, rate_id: "r" }).expect(404)).body,
+      "not_found",
+    );
     const other = await newKey(api, { kind: "tenant", account_id: "globex" });
     const [id] = await shippable(api, tenant);
     const q = await quote(api, tenant, [id]);
-    expectWarehouseError((await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }, other).expect(404)).body, "not_found");
-    expectWarehouseError((await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", other).expect(404)).body, "not_found");
+    expectWarehouseError(
+      (await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }, other).expect(404)).body,
+      "not_found",
+    );
+    expectWarehouseError(
+      (await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", other).expect(404)).body,
+      "not_found",
+    );
     expectWarehouseError((await api.get("/api/v1/orders/abc").set("X-API-Key", tenant).expect(404)).body, "not_found");
   });
 
@@ -194,12 +310,28 @@ describe("POST /orders (commit)", () => {
     await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }).expect(202);
     await emu.clock.advance(3_000);
     let o = (await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data;
-    expect(o).toMatchObject({ status: "PENDING_PAYMENT", rate_id: null, tracking_number: null, last_error: { code: "label_purchase_failed" } });
-    const card = await api.get("/api/v1/inventory").query({ status: "AVAILABLE", limit: 100, type: "all" }).set("X-API-Key", tenant);
+    expect(o).toMatchObject({
+      status: "PENDING_PAYMENT",
+      rate_id: null,
+      tracking_number: null,
+      last_error: { code: "label_purchase_failed" },
+    });
+    const card = await api
+      .get("/api/v1/inventory")
+      .query({ status: "AVAILABLE", limit: 100, type: "all" })
+      .set("X-API-Key", tenant);
     expect(card.body.data.cards.map((c: { unique_id: string }) => c.unique_id)).toContain(id);
 
     // a fault on the carrier's label endpoint fails the next attempt the same way
-    await api.post("/_emulator/faults").send({ match: { method: "POST", path: "/carrier/ups/labels" }, status: 502, error: "carrier_unavailable", times: 1 }).expect(201);
+    await api
+      .post("/_emulator/faults")
+      .send({
+        match: { method: "POST", path: "/carrier/ups/labels" },
+        status: 502,
+        error: "carrier_unavailable",
+        times: 1,
+      })
+      .expect(201);
     const ups = q.rates.find((r) => r.carrier === "ups")!;
     await post("/api/v1/orders", { order_id: q.order_id, rate_id: ups.rate_id }).expect(202);
     await emu.clock.advance(3_000);
@@ -220,10 +352,14 @@ describe("POST /orders (commit)", () => {
     const inFlight = await emu.snapshot();
     await emu.restore(snap);
     await emu.clock.advance(3_000);
-    expect((await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data.status).toBe("PENDING_PAYMENT");
+    expect((await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data.status).toBe(
+      "PENDING_PAYMENT",
+    );
     await emu.restore(inFlight);
     await emu.clock.advance(3_000);
-    expect((await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data.status).toBe("LABEL_PURCHASED");
+    expect((await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data.status).toBe(
+      "LABEL_PURCHASED",
+    );
   });
 });
 
@@ -235,7 +371,10 @@ describe("orders list, get, cancel", () => {
     expect(res.body.pagination).toMatchObject({ limit: 100, offset: 0 });
     const purchased = await api.get("/api/v1/orders?status=LABEL_PURCHASED").set("X-API-Key", tenant).expect(200);
     expect(purchased.body.data.orders.every((o: { status: string }) => o.status === "LABEL_PURCHASED")).toBe(true);
-    expectWarehouseError((await api.get("/api/v1/orders?status=LOST").set("X-API-Key", tenant).expect(400)).body, "invalid_status");
+    expectWarehouseError(
+      (await api.get("/api/v1/orders?status=LOST").set("X-API-Key", tenant).expect(400)).body,
+      "invalid_status",
+    );
   });
 
   it("cancels a quote or a purchased label (cards released); a shipped order is 409 invalid_status", async () => {
@@ -253,7 +392,10 @@ describe("orders list, get, cancel", () => {
     const [c] = await shippable(api, tenant);
     const shipped = await placeOrder(emu, api, tenant, [c]);
     await api.post(`/_emulator/warehouse/orders/${shipped.order_id}/ship`).expect(200);
-    expectWarehouseError((await post(`/api/v1/orders/${shipped.order_id}/cancel`, {}).expect(409)).body, "invalid_status");
+    expectWarehouseError(
+      (await post(`/api/v1/orders/${shipped.order_id}/cancel`, {}).expect(409)).body,
+      "invalid_status",
+    );
     expectWarehouseError((await post("/api/v1/orders/123456789/cancel", {}).expect(404)).body, "not_found");
   });
 });
@@ -266,7 +408,9 @@ describe("tracking, carrier return and scan-back", () => {
     const shipped = await api.post(`/_emulator/warehouse/orders/${o.order_id}/ship`).expect(200);
     expect(shipped.body.data).toMatchObject({ status: "SHIPPED", tracking_status: "in_transit" });
     expect((await sweep(api, tenant)).some((c) => c.unique_id === id)).toBe(false);
-    expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(200)).body.data.location).toBe("IN_TRANSIT");
+    expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(200)).body.data.location).toBe(
+      "IN_TRANSIT",
+    );
     await api.post(`/_emulator/warehouse/orders/${o.order_id}/deliver`).expect(200);
     const changes = rec.of("order.tracking_status_changed").filter((e) => e.data.order_id === o.order_id);
     expect(changes.map((e) => e.data.tracking_status)).toEqual(["in_transit", "delivered"]);
@@ -274,7 +418,9 @@ describe("tracking, carrier return and scan-back", () => {
     expect(changes[0].account_id).toBe("northwind");
     expect(rec.of("order.tracking_updated").filter((e) => e.data.order_id === o.order_id)).toHaveLength(3);
     // wrong-state operator actions are clear 409s
-    expect((await api.post(`/_emulator/warehouse/orders/${o.order_id}/return`).expect(409)).body.error).toBe("invalid_status");
+    expect((await api.post(`/_emulator/warehouse/orders/${o.order_id}/return`).expect(409)).body.error).toBe(
+      "invalid_status",
+    );
     expectError(await api.post("/_emulator/warehouse/orders/42/ship"), 404, "not_found");
     rec.off();
   });
@@ -286,17 +432,32 @@ describe("tracking, carrier return and scan-back", () => {
     await api.post(`/_emulator/warehouse/orders/${o.order_id}/ship`).expect(200);
     const ret = await api.post(`/_emulator/warehouse/orders/${o.order_id}/return`).expect(200);
     expect(ret.body.data).toMatchObject({ status: "RETURNED", awaiting_scan_unique_ids: ids });
-    expect(rec.of("order.returned")).toEqual([expect.objectContaining({ key: String(o.order_id), data: expect.objectContaining({ order_id: o.order_id, unique_ids: ids }) })]);
+    expect(rec.of("order.returned")).toEqual([
+      expect.objectContaining({
+        key: String(o.order_id),
+        data: expect.objectContaining({ order_id: o.order_id, unique_ids: ids }),
+      }),
+    ]);
     // a returned card is not orderable until it is scanned back
-    expectWarehouseError((await post("/api/v1/shipping-quote", { unique_ids: [ids[0]], address: US_ADDRESS }).expect(409)).body, "not_eligible");
+    expectWarehouseError(
+      (await post("/api/v1/shipping-quote", { unique_ids: [ids[0]], address: US_ADDRESS }).expect(409)).body,
+      "not_eligible",
+    );
 
-    await api.post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`).send({ unique_ids: [ids[0]] }).expect(200);
+    await api
+      .post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`)
+      .send({ unique_ids: [ids[0]] })
+      .expect(200);
     expect(rec.of("card.returned").map((e) => e.data.unique_id)).toEqual([ids[0]]);
     expect((await api.get(`/api/v1/cards/${ids[0]}`).set("X-API-Key", tenant)).body.data.location).toBe("OFFCHAIN");
     const rest = await api.post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`).send({}).expect(200);
     expect(rest.body.data.scanned_unique_ids).toEqual([ids[1]]);
     expect(rec.of("card.returned")).toHaveLength(2);
-    expectError(await api.post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`).send({ unique_ids: [ids[0]] }), 400, "invalid_value");
+    expectError(
+      await api.post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`).send({ unique_ids: [ids[0]] }),
+      400,
+      "invalid_value",
+    );
 
     const again = await placeOrder(emu, api, tenant, [ids[0]]);
     expect(again.status).toBe("LABEL_PURCHASED");

@@ -10,30 +10,58 @@ let api: Api;
 let tenant: string;
 useEmulator((ctx) => ({ api, tenant } = { api: ctx.api, tenant: ctx.emu.key("tenant") }));
 
-const send = (method: "post" | "patch" | "delete", path: string, body: unknown = {}) => api[method](path).set("X-API-Key", tenant).send(body as object);
+const send = (method: "post" | "patch" | "delete", path: string, body: unknown = {}) =>
+  api[method](path)
+    .set("X-API-Key", tenant)
+    .send(body as object);
 
 describe("which error wins", () => {
   it("card transfer: the recipient and the card are checked before the note", async () => {
     await newKey(api, { kind: "tenant", account_id: "globex" });
     const [id] = await shippable(api, tenant);
-    expectWarehouseError((await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "northwind", note: 5 }).expect(400)).body, "invalid_recipient");
-    expectWarehouseError((await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "nobody", note: 5 }).expect(404)).body, "recipient_not_found");
+    expectWarehouseError(
+      (await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "northwind", note: 5 }).expect(400)).body,
+      "invalid_recipient",
+    );
+    expectWarehouseError(
+      (await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "nobody", note: 5 }).expect(404)).body,
+      "recipient_not_found",
+    );
     await send("post", "/api/v1/withdrawals", { unique_ids: [id] }).expect(201);
-    expectWarehouseError((await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "globex", note: 5 }).expect(409)).body, "not_eligible");
+    expectWarehouseError(
+      (await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "globex", note: 5 }).expect(409)).body,
+      "not_eligible",
+    );
     const [free] = await shippable(api, tenant);
-    expectWarehouseError((await send("post", `/api/v1/cards/${free}/transfer`, { to_account_id: "globex", note: 5 }).expect(400)).body, "invalid_note");
+    expectWarehouseError(
+      (await send("post", `/api/v1/cards/${free}/transfer`, { to_account_id: "globex", note: 5 }).expect(400)).body,
+      "invalid_note",
+    );
   });
 
   it("inbound shipment: its 404 or 409 comes before the body's 400", async () => {
-    const s = (await send("post", "/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 100 }).expect(201)).body.data;
+    const s = (
+      await send("post", "/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 100 }).expect(
+        201,
+      )
+    ).body.data;
     const path = `/api/v1/inbound-shipments/${s.inbound_shipment_id}`;
     expectWarehouseError((await send("patch", path, { carrier: 5 }).expect(400)).body, "invalid_carrier");
     await send("post", `${path}/cancel`).expect(200);
     expectWarehouseError((await send("patch", path, { carrier: 5 }).expect(409)).body, "invalid_status");
     expectWarehouseError((await send("patch", path, {}).expect(409)).body, "invalid_status");
-    expectWarehouseError((await send("post", `${path}/attachments`, { filename: 5 }).expect(409)).body, "invalid_status");
+    expectWarehouseError(
+      (await send("post", `${path}/attachments`, { filename: 5 }).expect(409)).body,
+      "invalid_status",
+    );
     expectWarehouseError((await send("delete", `${path}/attachments/x`).expect(409)).body, "invalid_status");
-    expectWarehouseError((await send("patch", "/api/v1/inbound-shipments/999999", { carrier: 5 }).expect(404)).body, "not_found");
-    expectWarehouseError((await send("post", "/api/v1/inbound-shipments/999999/attachments", {}).expect(404)).body, "not_found");
+    expectWarehouseError(
+      (await send("patch", "/api/v1/inbound-shipments/999999", { carrier: 5 }).expect(404)).body,
+      "not_found",
+    );
+    expectWarehouseError(
+      (await send("post", "/api/v1/inbound-shipments/999999/attachments", {}).expect(404)).body,
+      "not_found",
+    );
   });
 });

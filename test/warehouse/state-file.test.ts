@@ -12,13 +12,28 @@ describe("starting from an exported state", () => {
     const a = await createEmulator({ seed: 5, clock: "manual" });
     const key = a.key("tenant");
     const call = async (e: typeof a, method: string, path: string, body?: unknown) => {
-      const res = await e.fetch(path, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> & { cards?: { unique_id: string; identity?: { status: string }; status?: string; location?: string }[] } } };
+      const res = await e.fetch(path, {
+        method,
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          data: Record<string, unknown> & {
+            cards?: { unique_id: string; identity?: { status: string }; status?: string; location?: string }[];
+          };
+        },
+      };
     };
     const cards = (await call(a, "GET", "/api/v1/inventory?limit=100&type=all&status=AVAILABLE")).body.data.cards!;
     const id = cards.find((c) => c.identity?.status === "confirmed" && c.location === "OFFCHAIN")!.unique_id;
-    const quote = (await call(a, "POST", "/api/v1/shipping-quote", { unique_ids: [id], address: US_ADDRESS })).body.data as { order_id: number; rates: { rate_id: string }[] };
-    const placed = await call(a, "POST", "/api/v1/orders", { order_id: quote.order_id, rate_id: quote.rates[0].rate_id });
+    const quote = (await call(a, "POST", "/api/v1/shipping-quote", { unique_ids: [id], address: US_ADDRESS })).body
+      .data as { order_id: number; rates: { rate_id: string }[] };
+    const placed = await call(a, "POST", "/api/v1/orders", {
+      order_id: quote.order_id,
+      rate_id: quote.rates[0].rate_id,
+    });
     expect(placed.status).toBe(202);
     const exported = a.exportState();
     await a.close();

@@ -30,9 +30,24 @@ describe("warehouse webhooks", () => {
     await emu.clock.advance(0);
     const log = await api.get("/api/v1/webhooks/deliveries?limit=100").set("X-API-Key", tenant).expect(200);
     const types = log.body.data.deliveries.map((d: { event_type: string }) => d.event_type);
-    expect(types).toEqual(expect.arrayContaining(["order.tracking_updated", "order.tracking_status_changed", "order.returned", "card.returned"]));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        "order.tracking_updated",
+        "order.tracking_status_changed",
+        "order.returned",
+        "card.returned",
+      ]),
+    );
     const bodies = rx.received.map((r) => JSON.parse(r.body) as { event: string; data: Record<string, unknown> });
-    expect(bodies.find((b) => b.event === "card.returned")?.data).toMatchObject({ unique_id: id, order_id: o.order_id, location: "OFFCHAIN" });
-    expect(bodies.find((b) => b.event === "order.returned")?.data).toMatchObject({ order_id: o.order_id, status: "RETURNED", unique_ids: [id] });
+    expect(bodies.find((b) => b.event === "card.returned")?.data).toMatchObject({
+      unique_id: id,
+      order_id: o.order_id,
+      location: "OFFCHAIN",
+    });
+    expect(bodies.find((b) => b.event === "order.returned")?.data).toMatchObject({
+      order_id: o.order_id,
+      status: "RETURNED",
+      unique_ids: [id],
+    });
   });
 });

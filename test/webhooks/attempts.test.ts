@@ -44,7 +44,10 @@ describe("webhook attempts, whole", () => {
     try {
       const key = emu.key("demo");
       await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201);
-      await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key, data: { note: "it's quoted" } }).expect(201);
+      await api
+        .post("/_emulator/events")
+        .send({ type: "purchase.fulfilled", key, data: { note: "it's quoted" } })
+        .expect(201);
       const [entry] = (await api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts;
       expect(rx.seen).toHaveLength(1);
       expect(entry.request.body).toBe(rx.seen[0].body);
@@ -62,7 +65,15 @@ describe("webhook attempts, whole", () => {
       await promisify(execFile)("sh", ["-c", `${entry.curl} -s -o /dev/null --max-time 10`]);
       expect(rx.seen).toHaveLength(2);
       expect(rx.seen[1].body).toBe(rx.seen[0].body);
-      for (const h of ["x-mystery-signature", "x-mystery-delivery", "x-mystery-event", "x-mystery-timestamp", "content-type", "user-agent"]) expect(rx.seen[1].headers[h]).toBe(rx.seen[0].headers[h]);
+      for (const h of [
+        "x-mystery-signature",
+        "x-mystery-delivery",
+        "x-mystery-event",
+        "x-mystery-timestamp",
+        "content-type",
+        "user-agent",
+      ])
+        expect(rx.seen[1].headers[h]).toBe(rx.seen[0].headers[h]);
     } finally {
       await rx.close();
     }
@@ -70,6 +81,7 @@ describe("webhook attempts, whole", () => {
 
   it("an unknown or malformed attempt id is 404 not_found / 400, never a 500", async () => {
     expectError(await api.get("/_emulator/webhooks/attempts/999999"), 404, "not_found");
-    for (const id of ["abc", "0", "1e3", "9".repeat(300)]) expectError(await api.get(`/_emulator/webhooks/attempts/${id}`), 400, "invalid_value", id);
+    for (const id of ["abc", "0", "1e3", "9".repeat(300)])
+      expectError(await api.get(`/_emulator/webhooks/attempts/${id}`), 400, "invalid_value", id);
   });
 });

@@ -18,7 +18,10 @@ interface Running {
 }
 
 async function launch(file: string, secret: string): Promise<Running> {
-  const child = spawn(process.execPath, [join(ROOT, "docs", "examples", file)], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, PORT: "0", WEBHOOK_SECRET: secret } });
+  const child = spawn(process.execPath, [join(ROOT, "docs", "examples", file)], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, PORT: "0", WEBHOOK_SECRET: secret },
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (code) => reject(new Error(`${file} exited ${code}`)));
@@ -45,9 +48,19 @@ describe("webhook delivery chaos", () => {
   });
 
   /** Registers a webhook (rotating its secret first if asked), starts the receiver with its secret, sets chaos. */
-  async function receiverWith(file: "webhook-receiver.mjs" | "naive-webhook-receiver.mjs", chaos: Record<string, unknown>, rotate = false) {
+  async function receiverWith(
+    file: "webhook-receiver.mjs" | "naive-webhook-receiver.mjs",
+    chaos: Record<string, unknown>,
+    rotate = false,
+  ) {
     const key = emu.key("demo");
-    const reg = (await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: "http://127.0.0.1:9/placeholder" }).expect(201)).body.data;
+    const reg = (
+      await api
+        .post("/api/v1/webhooks")
+        .set("X-API-Key", key)
+        .send({ url: "http://127.0.0.1:9/placeholder" })
+        .expect(201)
+    ).body.data;
     let secret: string = reg.signing_secret;
     if (rotate) {
       const rot = (await api.post(`/_emulator/webhooks/${reg.id}/rotate-secret`).expect(200)).body.data;
@@ -57,12 +70,21 @@ describe("webhook delivery chaos", () => {
     }
     const rx = await launch(file, secret);
     running.push(rx);
-    await api.patch(`/api/v1/webhooks/${reg.id}`).set("X-API-Key", key).send({ url: `${rx.url}/webhooks` }).expect(200);
+    await api
+      .patch(`/api/v1/webhooks/${reg.id}`)
+      .set("X-API-Key", key)
+      .send({ url: `${rx.url}/webhooks` })
+      .expect(200);
     const set = (await api.post(`/_emulator/webhooks/${reg.id}/chaos`).send(chaos).expect(200)).body.data;
     expect(set.chaos).toEqual(chaos);
-    const trigger = (eventKey: string) => api.post("/_emulator/events").send({ type: "purchase.fulfilled", key, event_key: eventKey }).expect(201);
-    const applied = async () => ((await (await fetch(`${rx.url}/applied`)).json()) as { applied: Array<{ id: string }> }).applied.map((a) => a.id);
-    const attempts = async (): Promise<Attempt[]> => (await api.get("/_emulator/webhooks/outbox").query({ webhook_id: reg.id }).expect(200)).body.data.attempts;
+    const trigger = (eventKey: string) =>
+      api.post("/_emulator/events").send({ type: "purchase.fulfilled", key, event_key: eventKey }).expect(201);
+    const applied = async () =>
+      ((await (await fetch(`${rx.url}/applied`)).json()) as { applied: Array<{ id: string }> }).applied.map(
+        (a) => a.id,
+      );
+    const attempts = async (): Promise<Attempt[]> =>
+      (await api.get("/_emulator/webhooks/outbox").query({ webhook_id: reg.id }).expect(200)).body.data.attempts;
     return { id: reg.id as number, trigger, applied, attempts };
   }
 
@@ -90,9 +112,24 @@ describe("webhook delivery chaos", () => {
       const rx = await startReceiver();
       try {
         const key = e.key("demo");
-        const a = (await e.fetch("/api/v1/webhooks", { method: "POST", headers: { "X-API-Key": key, "content-type": "application/json" }, body: JSON.stringify({ url: rx.url }) }).then((r) => r.json())) as { data: { id: number } };
-        await e.fetch(`/_emulator/webhooks/${a.data.id}/chaos`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ duplicate: { probability: 0.5 } }) });
-        for (let i = 0; i < 12; i++) await e.fetch("/_emulator/events", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "purchase.fulfilled", key, event_key: `p${i}` }) });
+        const a = (await e
+          .fetch("/api/v1/webhooks", {
+            method: "POST",
+            headers: { "X-API-Key": key, "content-type": "application/json" },
+            body: JSON.stringify({ url: rx.url }),
+          })
+          .then((r) => r.json())) as { data: { id: number } };
+        await e.fetch(`/_emulator/webhooks/${a.data.id}/chaos`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ duplicate: { probability: 0.5 } }),
+        });
+        for (let i = 0; i < 12; i++)
+          await e.fetch("/_emulator/events", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ type: "purchase.fulfilled", key, event_key: `p${i}` }),
+          });
         return rx.received.map((r) => JSON.parse(r.body).id);
       } finally {
         await rx.close();
@@ -117,8 +154,16 @@ describe("webhook delivery chaos", () => {
     expect(await rx.attempts()).toEqual([]);
     await emu.clock.advance(1000);
     const attempts = await rx.attempts();
-    expect(attempts.map((a) => a.event_id)).toEqual(["purchase.fulfilled:r3", "purchase.fulfilled:r2", "purchase.fulfilled:r1"]);
-    expect(attempts.map((a) => a.chaos)).toEqual([["reordered (held 998 ms in a 1000 ms window)"], ["reordered (held 999 ms in a 1000 ms window)"], ["reordered (held 1000 ms in a 1000 ms window)"]]);
+    expect(attempts.map((a) => a.event_id)).toEqual([
+      "purchase.fulfilled:r3",
+      "purchase.fulfilled:r2",
+      "purchase.fulfilled:r1",
+    ]);
+    expect(attempts.map((a) => a.chaos)).toEqual([
+      ["reordered (held 998 ms in a 1000 ms window)"],
+      ["reordered (held 999 ms in a 1000 ms window)"],
+      ["reordered (held 1000 ms in a 1000 ms window)"],
+    ]);
     expect(await rx.applied()).toEqual(["purchase.fulfilled:r3", "purchase.fulfilled:r2", "purchase.fulfilled:r1"]);
   });
 
@@ -150,7 +195,12 @@ describe("webhook delivery chaos", () => {
   });
 
   for (const [mode, chaos, label, rotate] of [
-    ["previous_secret_after_rotation", { previous_secret_after_rotation: true }, "signed with the previous secret", true],
+    [
+      "previous_secret_after_rotation",
+      { previous_secret_after_rotation: true },
+      "signed with the previous secret",
+      true,
+    ],
     ["stale_timestamp_ms", { stale_timestamp_ms: 600_000 }, "timestamp 600000 ms stale", false],
   ] as const) {
     it(`${mode}: the reference receiver refuses the first attempt and applies the retry once; the naive one accepts it`, async () => {
@@ -186,8 +236,19 @@ describe("webhook delivery chaos", () => {
     expect(cleared).toEqual({ webhook_id: rx.id, chaos: null, default: null });
     await rx.trigger("calm");
     expect((await rx.attempts()).map((a) => [a.outcome, a.chaos])).toEqual([["delivered", []]]);
-    for (const body of [{ duplicate: { probability: 2 } }, { duplicate: { every: 0 } }, { delay_ms: -1 }, { bogus: true }, { drop_first_attempt: "yes" }])
-      expectError(await api.post(`/_emulator/webhooks/${rx.id}/chaos`).send(body), 400, "invalid_value", JSON.stringify(body));
+    for (const body of [
+      { duplicate: { probability: 2 } },
+      { duplicate: { every: 0 } },
+      { delay_ms: -1 },
+      { bogus: true },
+      { drop_first_attempt: "yes" },
+    ])
+      expectError(
+        await api.post(`/_emulator/webhooks/${rx.id}/chaos`).send(body),
+        400,
+        "invalid_value",
+        JSON.stringify(body),
+      );
     expectError(await api.post("/_emulator/webhooks/99999/chaos").send({}), 404, "not_found");
     expectError(await api.delete("/_emulator/webhooks/99999/chaos"), 404, "not_found");
     expectError(await api.post("/_emulator/webhooks/99999/rotate-secret"), 404, "not_found");
@@ -201,13 +262,21 @@ describe("chaos in the state", () => {
     const rx = await startReceiver();
     try {
       const key = a.emu.key("demo");
-      const id = (await a.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201)).body.data.id;
+      const id = (await a.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201)).body
+        .data.id;
       const rotated = (await a.api.post(`/_emulator/webhooks/${id}/rotate-secret`).expect(200)).body.data;
-      await a.api.post(`/_emulator/webhooks/${id}/chaos`).send({ delay_ms: 1000, previous_secret_after_rotation: true }).expect(200);
+      await a.api
+        .post(`/_emulator/webhooks/${id}/chaos`)
+        .send({ delay_ms: 1000, previous_secret_after_rotation: true })
+        .expect(200);
       const b = await startEmulator({ chain: false, state: a.emu.exportState() });
       try {
         const [w] = (await b.api.get("/_emulator/webhooks").expect(200)).body.data.webhooks;
-        expect(w).toMatchObject({ id, signing_secret: rotated.signing_secret, chaos: { delay_ms: 1000, previous_secret_after_rotation: true } });
+        expect(w).toMatchObject({
+          id,
+          signing_secret: rotated.signing_secret,
+          chaos: { delay_ms: 1000, previous_secret_after_rotation: true },
+        });
         await b.api.post("/_emulator/events").send({ type: "purchase.fulfilled", key }).expect(201);
         await b.emu.clock.advance(1000);
         const [attempt] = (await b.api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts;
@@ -229,8 +298,16 @@ describe("createEmulator({ webhookChaos })", () => {
     const rx = await startReceiver();
     try {
       const key = emu.key("demo");
-      await emu.fetch("/api/v1/webhooks", { method: "POST", headers: { "X-API-Key": key, "content-type": "application/json" }, body: JSON.stringify({ url: rx.url }) });
-      await emu.fetch("/_emulator/events", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "purchase.fulfilled", key }) });
+      await emu.fetch("/api/v1/webhooks", {
+        method: "POST",
+        headers: { "X-API-Key": key, "content-type": "application/json" },
+        body: JSON.stringify({ url: rx.url }),
+      });
+      await emu.fetch("/_emulator/events", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "purchase.fulfilled", key }),
+      });
       expect(rx.received).toHaveLength(0);
       await emu.clock.advance(5000);
       expect(rx.received).toHaveLength(1);
@@ -243,6 +320,8 @@ describe("createEmulator({ webhookChaos })", () => {
   });
 
   it("an invalid default is refused at start", async () => {
-    await expect(startEmulator({ chain: false, webhookChaos: { duplicate: { probability: 3 } } })).rejects.toThrow(/webhookChaos is invalid: duplicate/);
+    await expect(startEmulator({ chain: false, webhookChaos: { duplicate: { probability: 3 } } })).rejects.toThrow(
+      /webhookChaos is invalid: duplicate/,
+    );
   });
 });

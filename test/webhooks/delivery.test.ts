@@ -24,20 +24,34 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 async function register(key: string, body: Record<string, unknown> = {}) {
-  const res = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url, ...body }).expect(201);
+  const res = await api
+    .post("/api/v1/webhooks")
+    .set("X-API-Key", key)
+    .send({ url: rx.url, ...body })
+    .expect(201);
   return res.body.data as { id: number; signing_secret: string };
 }
 
 async function trigger(key: string, type: string, extra: Record<string, unknown> = {}) {
-  const res = await api.post("/_emulator/events").send({ type, key, ...extra }).expect(201);
-  return res.body.data as { event: { event: string; id: string; data: Record<string, unknown> }; deliveries: Array<Record<string, unknown>> };
+  const res = await api
+    .post("/_emulator/events")
+    .send({ type, key, ...extra })
+    .expect(201);
+  return res.body.data as {
+    event: { event: string; id: string; data: Record<string, unknown> };
+    deliveries: Array<Record<string, unknown>>;
+  };
 }
 
 /** The virtual-clock times of the attempts of an event (the outbox's `at`); the headers carry wall time. */
 const attemptTimes = async (eventId: string) =>
-  ((await api.get(`/_emulator/webhooks/outbox?event_id=${encodeURIComponent(eventId)}`).expect(200)).body.data.attempts as { at: string }[]).map((a) => Date.parse(a.at));
+  (
+    (await api.get(`/_emulator/webhooks/outbox?event_id=${encodeURIComponent(eventId)}`).expect(200)).body.data
+      .attempts as { at: string }[]
+  ).map((a) => Date.parse(a.at));
 
-const deliveries = async (key: string, query = "") => (await api.get(`/api/v1/webhooks/deliveries${query}`).set("X-API-Key", key).expect(200)).body;
+const deliveries = async (key: string, query = "") =>
+  (await api.get(`/api/v1/webhooks/deliveries${query}`).set("X-API-Key", key).expect(200)).body;
 
 describe("a delivery on the wire", () => {
   it("POSTs {event,id,data} with the X-Mystery-* headers and a signature an independent HMAC accepts", async () => {
@@ -64,12 +78,22 @@ describe("a delivery on the wire", () => {
     expect(now).toBeLessThanOrEqual(Date.now());
     const body = JSON.parse(got.body);
     expect(Object.keys(body)).toEqual(["event", "id", "data"]);
-    expect(body).toMatchObject({ event: "purchase.fulfilled", id: event.id, data: { purchase_id: 4242, status: "FULFILLED" } });
+    expect(body).toMatchObject({
+      event: "purchase.fulfilled",
+      id: event.id,
+      data: { purchase_id: 4242, status: "FULFILLED" },
+    });
 
     const v = verifySignature(hook.signing_secret, got.headers["x-mystery-signature"] as string, got.body);
     expect(v).toEqual({ ok: true, t: now });
     // A tampered body or another secret does not verify.
-    expect(verifySignature(hook.signing_secret, got.headers["x-mystery-signature"] as string, got.body.replace("4242", "4243")).ok).toBe(false);
+    expect(
+      verifySignature(
+        hook.signing_secret,
+        got.headers["x-mystery-signature"] as string,
+        got.body.replace("4242", "4243"),
+      ).ok,
+    ).toBe(false);
     expect(verifySignature("0".repeat(64), got.headers["x-mystery-signature"] as string, got.body).ok).toBe(false);
   });
 
@@ -77,12 +101,22 @@ describe("a delivery on the wire", () => {
     const key = await newKey(api, { kind: "partner" });
     await register(key);
     const account = emu.services.store.state.keys[key].account_id;
-    publishEvent(emu.services, account, "redemption.updated", "r-77:COMPLETED", { redemption_id: 77, status: "COMPLETED" });
+    publishEvent(emu.services, account, "redemption.updated", "r-77:COMPLETED", {
+      redemption_id: 77,
+      status: "COMPLETED",
+    });
     await emu.clock.advance(0); // waits for the attempt already started
     expect(rx.received).toHaveLength(1);
-    expect(JSON.parse(rx.received[0].body)).toEqual({ event: "redemption.updated", id: "redemption.updated:r-77:COMPLETED", data: { redemption_id: 77, status: "COMPLETED" } });
+    expect(JSON.parse(rx.received[0].body)).toEqual({
+      event: "redemption.updated",
+      id: "redemption.updated:r-77:COMPLETED",
+      data: { redemption_id: 77, status: "COMPLETED" },
+    });
     // Same occurrence again: not a second delivery.
-    publishEvent(emu.services, account, "redemption.updated", "r-77:COMPLETED", { redemption_id: 77, status: "COMPLETED" });
+    publishEvent(emu.services, account, "redemption.updated", "r-77:COMPLETED", {
+      redemption_id: 77,
+      status: "COMPLETED",
+    });
     await emu.clock.advance(0);
     expect(rx.received).toHaveLength(1);
   });
@@ -108,7 +142,10 @@ describe("retries on the virtual clock", () => {
     expect(stamps).toEqual([0, 30 * SECOND, 150 * SECOND, 750 * SECOND, 750 * SECOND + HOUR, 750 * SECOND + 7 * HOUR]);
     for (const r of rx.received) {
       expect(r.headers["x-mystery-delivery"]).toBe(event.id); // stable across retries
-      expect(verifySignature(hook.signing_secret, r.headers["x-mystery-signature"] as string, r.body)).toEqual({ ok: true, t: Number(r.headers["x-mystery-timestamp"]) });
+      expect(verifySignature(hook.signing_secret, r.headers["x-mystery-signature"] as string, r.body)).toEqual({
+        ok: true,
+        t: Number(r.headers["x-mystery-timestamp"]),
+      });
     }
     expect(new Set(rx.received.map((r) => r.body)).size).toBe(1); // same bytes every time
 
@@ -135,14 +172,33 @@ describe("retries on the virtual clock", () => {
     await register(key);
     rx.script([503, 404], 204);
     const t0 = emu.clock.now();
-    const { deliveries: [first] } = await trigger(key, "deposit.credited");
-    expect(first).toMatchObject({ status: "PENDING", attempts: 1, last_status_code: 503, next_retry_at: new Date(t0 + 30 * SECOND).toISOString() });
+    const {
+      deliveries: [first],
+    } = await trigger(key, "deposit.credited");
+    expect(first).toMatchObject({
+      status: "PENDING",
+      attempts: 1,
+      last_status_code: 503,
+      next_retry_at: new Date(t0 + 30 * SECOND).toISOString(),
+    });
     await emu.clock.advance(30 * SECOND);
     let [row] = (await deliveries(key)).data.deliveries;
-    expect(row).toMatchObject({ status: "PENDING", attempts: 2, last_status_code: 404, next_retry_at: new Date(t0 + 150 * SECOND).toISOString() });
+    expect(row).toMatchObject({
+      status: "PENDING",
+      attempts: 2,
+      last_status_code: 404,
+      next_retry_at: new Date(t0 + 150 * SECOND).toISOString(),
+    });
     await emu.clock.advance(2 * MINUTE);
     [row] = (await deliveries(key)).data.deliveries;
-    expect(row).toMatchObject({ status: "DELIVERED", attempts: 3, last_status_code: 204, last_error: null, next_retry_at: null, delivered_at: new Date(t0 + 150 * SECOND).toISOString() });
+    expect(row).toMatchObject({
+      status: "DELIVERED",
+      attempts: 3,
+      last_status_code: 204,
+      last_error: null,
+      next_retry_at: null,
+      delivered_at: new Date(t0 + 150 * SECOND).toISOString(),
+    });
     await emu.clock.advance(24 * HOUR);
     expect(rx.received).toHaveLength(3);
   });
@@ -151,7 +207,9 @@ describe("retries on the virtual clock", () => {
     const key = await newKey(api, { kind: "partner" });
     rx.script([302], 200);
     await register(key);
-    const { deliveries: [a] } = await trigger(key, "purchase.reserved");
+    const {
+      deliveries: [a],
+    } = await trigger(key, "purchase.reserved");
     expect(a).toMatchObject({ status: "PENDING", last_status_code: 302, last_error: "HTTP 302" });
 
     const key2 = await newKey(api, { kind: "partner" });
@@ -159,8 +217,15 @@ describe("retries on the virtual clock", () => {
     const url = dead.url;
     await dead.close();
     await api.post("/api/v1/webhooks").set("X-API-Key", key2).send({ url }).expect(201);
-    const { deliveries: [b] } = await trigger(key2, "purchase.reserved");
-    expect(b).toMatchObject({ status: "PENDING", attempts: 1, last_status_code: null, last_error: expect.stringMatching(/^connection failed/) });
+    const {
+      deliveries: [b],
+    } = await trigger(key2, "purchase.reserved");
+    expect(b).toMatchObject({
+      status: "PENDING",
+      attempts: 1,
+      last_status_code: null,
+      last_error: expect.stringMatching(/^connection failed/),
+    });
   });
 
   it("a receiver that never answers fails the attempt at the per-attempt timeout", async () => {
@@ -168,8 +233,15 @@ describe("retries on the virtual clock", () => {
     await register(key);
     await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 50 }).expect(200);
     rx.script([HANG], 200);
-    const { deliveries: [d] } = await trigger(key, "purchase.fulfilled");
-    expect(d).toMatchObject({ status: "PENDING", attempts: 1, last_status_code: null, last_error: "timeout: no answer within 50 ms" });
+    const {
+      deliveries: [d],
+    } = await trigger(key, "purchase.fulfilled");
+    expect(d).toMatchObject({
+      status: "PENDING",
+      attempts: 1,
+      last_status_code: null,
+      last_error: "timeout: no answer within 50 ms",
+    });
     await emu.clock.advance(30 * SECOND);
     expect((await deliveries(key)).data.deliveries[0]).toMatchObject({ status: "DELIVERED", attempts: 2 });
     expectError(await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 0 }), 400, "invalid_value");
@@ -227,7 +299,10 @@ describe("who receives what", () => {
     await register(tenant, { event_types: ["order.returned", "card.returned"] });
     const { event } = await trigger(tenant, "order.returned", { event_key: "880001:RETURNED" });
     expect(event.id).toBe("order.returned:880001:RETURNED");
-    expect(JSON.parse(rx.received[0].body).data).toMatchObject({ status: "RETURNED", unique_ids: [expect.stringMatching(/^CARD-/)] });
+    expect(JSON.parse(rx.received[0].body).data).toMatchObject({
+      status: "RETURNED",
+      unique_ids: [expect.stringMatching(/^CARD-/)],
+    });
   });
 
   it("a changed url takes effect on the next retry", async () => {
@@ -266,7 +341,11 @@ describe("who receives what", () => {
     await api.patch(`/api/v1/webhooks/${hook.id}`).set("X-API-Key", key).send({ is_active: false }).expect(200);
     await emu.clock.advance(HOUR);
     expect(rx.received).toHaveLength(1);
-    expect((await deliveries(key)).data.deliveries[0]).toMatchObject({ status: "FAILED", attempts: 1, last_error: "webhook is inactive" });
+    expect((await deliveries(key)).data.deliveries[0]).toMatchObject({
+      status: "FAILED",
+      attempts: 1,
+      last_error: "webhook is inactive",
+    });
   });
 });
 
@@ -274,10 +353,15 @@ describe("the delivery log", () => {
   it("is empty before any delivery, newest first, offset-paged with {limit, offset, has_more}", async () => {
     const key = await newKey(api, { kind: "partner" });
     const empty = await deliveries(key);
-    expect(empty).toEqual({ success: true, data: { deliveries: [] }, pagination: { limit: 50, offset: 0, has_more: false } });
+    expect(empty).toEqual({
+      success: true,
+      data: { deliveries: [] },
+      pagination: { limit: 50, offset: 0, has_more: false },
+    });
     await register(key);
     const ids: string[] = [];
-    for (const type of ["purchase.reserved", "purchase.submitted", "purchase.fulfilled"]) ids.push((await trigger(key, type)).event.id);
+    for (const type of ["purchase.reserved", "purchase.submitted", "purchase.fulfilled"])
+      ids.push((await trigger(key, type)).event.id);
     const page1 = await deliveries(key, "?limit=2");
     expect(page1.data.deliveries.map((d: { event_id: string }) => d.event_id)).toEqual([ids[2], ids[1]]);
     expect(page1.pagination).toEqual({ limit: 2, offset: 0, has_more: true });
@@ -312,7 +396,10 @@ describe("the outbox (control plane)", () => {
     });
     expect(attempts[1].at).toBe(new Date(Date.parse(attempts[0].at) + 30 * SECOND).toISOString());
     const ops = await api.get("/_emulator/webhooks").expect(200);
-    expect(ops.body.data.webhooks.find((w: { id: number }) => w.id === hook.id)).toMatchObject({ signing_secret: hook.signing_secret, owner_key: key });
+    expect(ops.body.data.webhooks.find((w: { id: number }) => w.id === hook.id)).toMatchObject({
+      signing_secret: hook.signing_secret,
+      owner_key: key,
+    });
   });
 
   it("POST /_emulator/events validates its input", async () => {
@@ -323,8 +410,13 @@ describe("the outbox (control plane)", () => {
       [{ type: "payout.paid", data: [1] }, "invalid_value"],
       [{ type: "payout.paid", key: "k", account_id: "a" }, "invalid_value"],
     ];
-    for (const [body, code] of cases) expectError(await api.post("/_emulator/events").send(body), 400, code, JSON.stringify(body));
-    expectError(await api.post("/_emulator/events").send({ type: "payout.paid", key: "rip_v1_unknown" }), 404, "not_found");
+    for (const [body, code] of cases)
+      expectError(await api.post("/_emulator/events").send(body), 400, code, JSON.stringify(body));
+    expectError(
+      await api.post("/_emulator/events").send({ type: "payout.paid", key: "rip_v1_unknown" }),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -333,7 +425,9 @@ it("manual clock: an event published by a timer is attempted within the same adv
   await register(key);
   const account = emu.services.store.state.keys[key].account_id;
   const at = emu.clock.now() + 5 * MINUTE;
-  emu.clock.after(5 * MINUTE, () => publishEvent(emu.services, account, "order.tracking_updated", "o-1:1", { order_id: 1 }));
+  emu.clock.after(5 * MINUTE, () =>
+    publishEvent(emu.services, account, "order.tracking_updated", "o-1:1", { order_id: 1 }),
+  );
   await emu.clock.advance(5 * MINUTE); // the advance that published also runs the first attempt
   expect(rx.received).toHaveLength(1);
   expect(await attemptTimes("order.tracking_updated:o-1:1")).toEqual([at]);

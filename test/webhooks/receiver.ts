@@ -31,7 +31,12 @@ export async function startReceiver(fallback = 200): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       const status = queue.shift() ?? otherwise;
       if (status === HANG) return; // never answer: the emulator's per-attempt timeout must fire
       res.writeHead(status, { "content-type": "text/plain" });

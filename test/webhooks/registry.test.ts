@@ -16,7 +16,11 @@ const partner = () => newKey(api, { kind: "partner" });
 describe("register and read back", () => {
   it("POST returns 201 with a 64-hex signing secret; GET and list never show it", async () => {
     const key = await partner();
-    const res = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK, event_types: ["purchase.fulfilled"] }).expect(201);
+    const res = await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", key)
+      .send({ url: HOOK, event_types: ["purchase.fulfilled"] })
+      .expect(201);
     expect(res.body).toEqual({
       success: true,
       data: {
@@ -43,21 +47,37 @@ describe("register and read back", () => {
     const key = await partner();
     const a = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK }).expect(201);
     expect(a.body.data.event_types).toEqual([]);
-    const b = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK, event_types: null }).expect(201);
+    const b = await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", key)
+      .send({ url: HOOK, event_types: null })
+      .expect(201);
     expect(b.body.data.event_types).toEqual([]);
-    const c = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK, event_types: ["payout.paid", "payout.paid"] }).expect(201);
+    const c = await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", key)
+      .send({ url: HOOK, event_types: ["payout.paid", "payout.paid"] })
+      .expect(201);
     expect(c.body.data.event_types).toEqual(["payout.paid"]);
   });
 
   it("accepts every live event type, partner and warehouse", async () => {
     const key = await partner();
-    const res = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK, event_types: [...EVENT_TYPES] }).expect(201);
+    const res = await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", key)
+      .send({ url: HOOK, event_types: [...EVENT_TYPES] })
+      .expect(201);
     expect(res.body.data.event_types).toHaveLength(EVENT_TYPES.length);
   });
 
   it("a tenant key registers and manages its own webhooks", async () => {
     const tenant = emu.key("tenant");
-    const res = await api.post("/api/v1/webhooks").set("X-API-Key", tenant).send({ url: HOOK, event_types: ["order.returned"] }).expect(201);
+    const res = await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", tenant)
+      .send({ url: HOOK, event_types: ["order.returned"] })
+      .expect(201);
     await api.get(`/api/v1/webhooks/${res.body.data.id}`).set("X-API-Key", tenant).expect(200);
     await api.delete(`/api/v1/webhooks/${res.body.data.id}`).set("X-API-Key", tenant).expect(200);
   });
@@ -66,13 +86,24 @@ describe("register and read back", () => {
     const noScope = await newKey(api, { kind: "partner", scopes: ["packs:read"] });
     const r = await api.get("/api/v1/webhooks").set("X-API-Key", noScope).expect(403);
     expect(r.body.error).toBe("Insufficient permissions");
-    expectError(await api.post("/api/v1/webhooks").set("X-API-Key", emu.key("legacy")).send({ url: HOOK }), 403, "Insufficient permissions");
-    expectError(await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", emu.key("tenant-readonly")), 403, "Insufficient permissions");
+    expectError(
+      await api.post("/api/v1/webhooks").set("X-API-Key", emu.key("legacy")).send({ url: HOOK }),
+      403,
+      "Insufficient permissions",
+    );
+    expectError(
+      await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", emu.key("tenant-readonly")),
+      403,
+      "Insufficient permissions",
+    );
     expectError(await api.get("/api/v1/webhooks"), 401, "API key required");
   });
 
   it("is not metered", async () => {
-    const res = await api.get("/api/v1/webhooks").set("X-API-Key", await partner()).expect(200);
+    const res = await api
+      .get("/api/v1/webhooks")
+      .set("X-API-Key", await partner())
+      .expect(200);
     expect(res.headers["x-credits-cost"]).toBeUndefined();
   });
 });
@@ -80,14 +111,30 @@ describe("register and read back", () => {
 describe("validation (nothing is written on a 400)", () => {
   it("unknown and not-live event types → 400 invalid_event_types naming them", async () => {
     const key = await partner();
-    const unknown = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK, event_types: ["purchase.fulfilled", "purchase.exploded"] }).expect(400);
-    expect(unknown.body).toMatchObject({ success: false, error: "invalid_event_types", details: { unknown: ["purchase.exploded"] } });
+    const unknown = await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", key)
+      .send({ url: HOOK, event_types: ["purchase.fulfilled", "purchase.exploded"] })
+      .expect(400);
+    expect(unknown.body).toMatchObject({
+      success: false,
+      error: "invalid_event_types",
+      details: { unknown: ["purchase.exploded"] },
+    });
     for (const t of NOT_LIVE_EVENT_TYPES) {
-      const r = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK, event_types: [t] }).expect(400);
+      const r = await api
+        .post("/api/v1/webhooks")
+        .set("X-API-Key", key)
+        .send({ url: HOOK, event_types: [t] })
+        .expect(400);
       expect(r.body).toMatchObject({ error: "invalid_event_types", details: { not_live: [t] } });
     }
     for (const bad of ["purchase.fulfilled", [1], {}]) {
-      const r = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK, event_types: bad }).expect(400);
+      const r = await api
+        .post("/api/v1/webhooks")
+        .set("X-API-Key", key)
+        .send({ url: HOOK, event_types: bad })
+        .expect(400);
       expect(r.body.error).toBe("invalid_event_types");
     }
     const list = await api.get("/api/v1/webhooks").set("X-API-Key", key).expect(200);
@@ -96,19 +143,44 @@ describe("validation (nothing is written on a 400)", () => {
 
   it("a missing or malformed url → 400 invalid_url; a non-object body → 400", async () => {
     const key = await partner();
-    for (const url of [undefined, "", "not a url", "ftp://example.com/x", "file:///etc/passwd", 42, `https://e.com/${"x".repeat(2100)}`]) {
+    for (const url of [
+      undefined,
+      "",
+      "not a url",
+      "ftp://example.com/x",
+      "file:///etc/passwd",
+      42,
+      `https://e.com/${"x".repeat(2100)}`,
+    ]) {
       const r = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url }).expect(400);
       expect(r.body.error).toBe("invalid_url");
     }
-    const arr = await api.post("/api/v1/webhooks").set("X-API-Key", key).set("content-type", "application/json").send("[1]").expect(400);
+    const arr = await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", key)
+      .set("content-type", "application/json")
+      .send("[1]")
+      .expect(400);
     expect(arr.body.error).toBe("invalid_json");
-    const junk = await api.post("/api/v1/webhooks").set("X-API-Key", key).set("content-type", "application/json").send("{nope").expect(400);
+    const junk = await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", key)
+      .set("content-type", "application/json")
+      .send("{nope")
+      .expect(400);
     expect(junk.body.error).toBe("invalid_json");
   });
 
   it("by default http and loopback URLs are accepted (local receivers)", async () => {
     const key = await partner();
-    for (const url of ["http://127.0.0.1:9999/hook", "http://localhost:3000/webhooks", "https://[::1]:8443/x", "http://192.168.1.20/hook", "http://localhost.:3000/x", "https://[::ffff:127.0.0.1]/x"])
+    for (const url of [
+      "http://127.0.0.1:9999/hook",
+      "http://localhost:3000/webhooks",
+      "https://[::1]:8443/x",
+      "http://192.168.1.20/hook",
+      "http://localhost.:3000/x",
+      "https://[::ffff:127.0.0.1]/x",
+    ])
       await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url }).expect(201);
   });
 });
@@ -117,11 +189,24 @@ describe("the 20-per-key limit", () => {
   it("the 21st is 409 webhook_limit; another key is not affected; deleting frees a slot", async () => {
     const key = await partner();
     const ids: number[] = [];
-    for (let i = 0; i < 20; i++) ids.push((await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: `${HOOK}/${i}` }).expect(201)).body.data.id);
+    for (let i = 0; i < 20; i++)
+      ids.push(
+        (
+          await api
+            .post("/api/v1/webhooks")
+            .set("X-API-Key", key)
+            .send({ url: `${HOOK}/${i}` })
+            .expect(201)
+        ).body.data.id,
+      );
     const over = await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK }).expect(409);
     expect(over.body).toMatchObject({ success: false, error: "webhook_limit" });
     expect((await api.get("/api/v1/webhooks").set("X-API-Key", key)).body.data.webhooks).toHaveLength(20);
-    await api.post("/api/v1/webhooks").set("X-API-Key", await partner()).send({ url: HOOK }).expect(201);
+    await api
+      .post("/api/v1/webhooks")
+      .set("X-API-Key", await partner())
+      .send({ url: HOOK })
+      .expect(201);
     await api.delete(`/api/v1/webhooks/${ids[0]}`).set("X-API-Key", key).expect(200);
     await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK }).expect(201);
   });
@@ -130,13 +215,18 @@ describe("the 20-per-key limit", () => {
 describe("get, change, delete", () => {
   it("another key's webhook, a missing id and a non-numeric id are 404 not_found", async () => {
     const owner = await partner();
-    const id = (await api.post("/api/v1/webhooks").set("X-API-Key", owner).send({ url: HOOK }).expect(201)).body.data.id;
+    const id = (await api.post("/api/v1/webhooks").set("X-API-Key", owner).send({ url: HOOK }).expect(201)).body.data
+      .id;
     const other = await partner();
     for (const path of [`/api/v1/webhooks/${id}`, "/api/v1/webhooks/999999", "/api/v1/webhooks/abc"]) {
       const r = await api.get(path).set("X-API-Key", other).expect(404);
       expect(r.body).toMatchObject({ success: false, error: "not_found" });
     }
-    expectError(await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", other).send({ is_active: false }), 404, "not_found");
+    expectError(
+      await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", other).send({ is_active: false }),
+      404,
+      "not_found",
+    );
     expectError(await api.delete(`/api/v1/webhooks/${id}`).set("X-API-Key", other), 404, "not_found");
     await api.get(`/api/v1/webhooks/${id}`).set("X-API-Key", owner).expect(200);
   });
@@ -145,17 +235,46 @@ describe("get, change, delete", () => {
     const key = await partner();
     const id = (await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: HOOK }).expect(201)).body.data.id;
     await emu.clock.advance(60_000);
-    const p = await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ is_active: false, event_types: ["buyback.confirmed"] }).expect(200);
-    expect(p.body.data.webhook).toMatchObject({ id, url: HOOK, is_active: false, event_types: ["buyback.confirmed"], created_at: "2026-01-15T12:00:00.000Z" });
+    const p = await api
+      .patch(`/api/v1/webhooks/${id}`)
+      .set("X-API-Key", key)
+      .send({ is_active: false, event_types: ["buyback.confirmed"] })
+      .expect(200);
+    expect(p.body.data.webhook).toMatchObject({
+      id,
+      url: HOOK,
+      is_active: false,
+      event_types: ["buyback.confirmed"],
+      created_at: "2026-01-15T12:00:00.000Z",
+    });
     expect(p.body.data.webhook.updated_at).not.toBe(p.body.data.webhook.created_at);
     expect(p.body.data.webhook.signing_secret).toBeUndefined();
-    const put = await api.put(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ url: `${HOOK}/v2`, event_types: [] }).expect(200);
+    const put = await api
+      .put(`/api/v1/webhooks/${id}`)
+      .set("X-API-Key", key)
+      .send({ url: `${HOOK}/v2`, event_types: [] })
+      .expect(200);
     expect(put.body.data.webhook).toMatchObject({ url: `${HOOK}/v2`, event_types: [], is_active: false });
-    const bad = await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ url: "nope", is_active: true }).expect(400);
+    const bad = await api
+      .patch(`/api/v1/webhooks/${id}`)
+      .set("X-API-Key", key)
+      .send({ url: "nope", is_active: true })
+      .expect(400);
     expect(bad.body.error).toBe("invalid_url");
     expect((await api.get(`/api/v1/webhooks/${id}`).set("X-API-Key", key)).body.data.webhook.is_active).toBe(false);
-    expectError(await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ event_types: ["card.added"] }), 400, "invalid_event_types");
-    expectError(await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ is_active: "yes" }), 400, "invalid_value");
+    expectError(
+      await api
+        .patch(`/api/v1/webhooks/${id}`)
+        .set("X-API-Key", key)
+        .send({ event_types: ["card.added"] }),
+      400,
+      "invalid_event_types",
+    );
+    expectError(
+      await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({ is_active: "yes" }),
+      400,
+      "invalid_value",
+    );
     expectError(await api.patch(`/api/v1/webhooks/${id}`).set("X-API-Key", key).send({}), 400, "invalid_value");
   });
 
@@ -208,7 +327,13 @@ describe("strict webhook URLs (the live SSRF guard)", () => {
         const r = await strict.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url });
         expect([url, r.status, r.body.error]).toEqual([url, 400, "invalid_url"]);
       }
-      for (const url of ["https://hooks.example.com/x", "https://hooks.example.com./x", "https://8.8.8.8/x", "https://[2606:4700::1111]/x", "https://[::ffff:8.8.8.8]/x"])
+      for (const url of [
+        "https://hooks.example.com/x",
+        "https://hooks.example.com./x",
+        "https://8.8.8.8/x",
+        "https://[2606:4700::1111]/x",
+        "https://[::ffff:8.8.8.8]/x",
+      ])
         await strict.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url }).expect(201);
     } finally {
       await strict.close();

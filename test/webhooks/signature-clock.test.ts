@@ -25,7 +25,8 @@ async function setup(clock: ClockMode) {
   rx = await startReceiver();
   const api = request(emu.url);
   const key = emu.key("demo");
-  const hook = (await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201)).body.data as { signing_secret: string };
+  const hook = (await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201)).body
+    .data as { signing_secret: string };
   return { emu, rx, api, key, secret: hook.signing_secret };
 }
 
@@ -42,20 +43,27 @@ describe.each<ClockMode>(["manual", "realtime"])("signatures after a clock jump 
     await emu.clock.advance(30_000);
     expect(rx.received).toHaveLength(2);
     for (const got of rx.received) {
-      expect(verifyLikeSdk({ payload: got.body, signature: got.headers["x-mystery-signature"] as string, secret })).toBe(true);
+      expect(
+        verifyLikeSdk({ payload: got.body, signature: got.headers["x-mystery-signature"] as string, secret }),
+      ).toBe(true);
       const t = Number(got.headers["x-mystery-timestamp"]);
       expect(t).toBeGreaterThanOrEqual(before);
       expect(t).toBeLessThanOrEqual(Date.now());
       expect(got.headers["x-mystery-signature"]).toMatch(new RegExp(`^t=${t},sha256=`));
     }
     // The event and the delivery records stay on the virtual clock.
-    const [attempt1, attempt2] = (await api.get(`/_emulator/webhooks/outbox?event_id=${encodeURIComponent(fired.event.id)}`).expect(200)).body.data.attempts;
+    const [attempt1, attempt2] = (
+      await api.get(`/_emulator/webhooks/outbox?event_id=${encodeURIComponent(fired.event.id)}`).expect(200)
+    ).body.data.attempts;
     const slack = mode === "manual" ? 0 : 5_000; // a realtime clock moves on while the test runs
     const gap = Date.parse(attempt2.at) - Date.parse(attempt1.at);
     expect(gap).toBeGreaterThanOrEqual(30_000);
     expect(gap).toBeLessThanOrEqual(30_000 + slack);
     expect(Math.abs(Date.parse(attempt1.at) - (emu.clock.now() - 30_000))).toBeLessThanOrEqual(slack);
     const log = (await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", key).expect(200)).body.data.deliveries;
-    expect(log.find((d: { event_id: string }) => d.event_id === fired.event.id)).toMatchObject({ status: "DELIVERED", attempts: 2 });
+    expect(log.find((d: { event_id: string }) => d.event_id === fired.event.id)).toMatchObject({
+      status: "DELIVERED",
+      attempts: 2,
+    });
   });
 });

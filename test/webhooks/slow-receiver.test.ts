@@ -39,7 +39,8 @@ beforeEach(async () => {
 });
 afterEach(() => rx.close());
 
-const delivery = async (key: string) => (await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", key).expect(200)).body.data.deliveries[0];
+const delivery = async (key: string) =>
+  (await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", key).expect(200)).body.data.deliveries[0];
 
 describe("a receiver that does not answer", () => {
   it("does not stall other timers: they fire while the attempt waits, and it is recorded when the answer comes", async () => {
@@ -78,7 +79,10 @@ describe("a receiver that does not answer", () => {
     // One advance over the first retry (30 s later): it waits for the first attempt's timeout, then makes the retry.
     await emu.clock.advance(31_000);
     expect(rx.received()).toBe(2);
-    const attempts = (await api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts as Array<{ at: string; error: string | null }>;
+    const attempts = (await api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts as Array<{
+      at: string;
+      error: string | null;
+    }>;
     const times = attempts.map((a) => Date.parse(a.at)).sort((a, b) => a - b);
     expect(times[0]).toBe(start);
     expect(times[1]).toBe(start + 30_000);

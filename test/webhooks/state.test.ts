@@ -29,7 +29,8 @@ async function failingDelivery() {
   return key;
 }
 
-const log = async (key: string) => (await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", key).expect(200)).body.data.deliveries;
+const log = async (key: string) =>
+  (await api.get("/api/v1/webhooks/deliveries").set("X-API-Key", key).expect(200)).body.data.deliveries;
 
 describe("reset, snapshot and restore", () => {
   it("reset drops webhooks, deliveries and their timers", async () => {
@@ -52,7 +53,11 @@ describe("reset, snapshot and restore", () => {
 
     await api.post("/_emulator/restore").send({ id: snap }).expect(200);
     const [row] = await log(key);
-    expect(row).toMatchObject({ status: "PENDING", attempts: 1, next_retry_at: new Date(t0 + 30 * SECOND).toISOString() });
+    expect(row).toMatchObject({
+      status: "PENDING",
+      attempts: 1,
+      next_retry_at: new Date(t0 + 30 * SECOND).toISOString(),
+    });
     // Its retry time is in the past now: it runs at the next advance, then the schedule continues from there.
     expect(webhookTimers(emu)).toHaveLength(1);
     rx.script([], 200);
@@ -82,7 +87,10 @@ describe("reset, snapshot and restore", () => {
       await other.clock.advance(30 * SECOND);
       expect(rx.received).toHaveLength(2);
       const res = await other.fetch("/api/v1/webhooks/deliveries", { headers: { "x-api-key": key } });
-      expect(((await res.json()) as { data: { deliveries: unknown[] } }).data.deliveries[0]).toMatchObject({ status: "DELIVERED", attempts: 2 });
+      expect(((await res.json()) as { data: { deliveries: unknown[] } }).data.deliveries[0]).toMatchObject({
+        status: "DELIVERED",
+        attempts: 2,
+      });
     } finally {
       await other.close();
     }
@@ -95,13 +103,20 @@ describe("realtime clock", () => {
     try {
       rx.script([], 200);
       const key = live.key("demo");
-      const reg = await live.fetch("/api/v1/webhooks", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ url: rx.url }) });
+      const reg = await live.fetch("/api/v1/webhooks", {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ url: rx.url }),
+      });
       expect(reg.status).toBe(201);
       publishEvent(live.services, "acme", "purchase.fulfilled", "rt-1", { purchase_id: 1 });
       await dispatcherFor(live.services).idle(); // the attempt started at once; wait for it without a wall-clock sleep
       expect(rx.received).toHaveLength(1);
       const log = await live.fetch("/api/v1/webhooks/deliveries", { headers: { "x-api-key": key } });
-      expect(((await log.json()) as { data: { deliveries: unknown[] } }).data.deliveries[0]).toMatchObject({ status: "DELIVERED", attempts: 1 });
+      expect(((await log.json()) as { data: { deliveries: unknown[] } }).data.deliveries[0]).toMatchObject({
+        status: "DELIVERED",
+        attempts: 1,
+      });
     } finally {
       await live.close();
     }
@@ -111,8 +126,16 @@ describe("realtime clock", () => {
     const live = await createEmulator({ seed: 1, clock: "realtime" });
     try {
       const key = live.key("demo");
-      await live.fetch("/api/v1/webhooks", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ url: rx.url }) });
-      const ev = await live.fetch("/_emulator/events", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "payout.paid", key }) });
+      await live.fetch("/api/v1/webhooks", {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ url: rx.url }),
+      });
+      const ev = await live.fetch("/_emulator/events", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "payout.paid", key }),
+      });
       expect(ev.status).toBe(201);
       expect(rx.received).toHaveLength(1); // POST /_emulator/events answers after the first attempt
       await live.clock.advance(8 * HOUR);

@@ -18,16 +18,20 @@ export interface Deviation {
 
 export const isApi = (x: Exchange) => x.url.pathname.startsWith("/api/v1/");
 /** Partner envelope code (`error`) or warehouse code (`code`). */
-export const errorIs = (x: Exchange, status: number, code: string) => x.status === status && (x.body?.error === code || x.body?.code === code);
+export const errorIs = (x: Exchange, status: number, code: string) =>
+  x.status === status && (x.body?.error === code || x.body?.code === code);
 export const toSuccess = (x: Exchange, data: unknown) => {
   x.status = 200;
   x.body = { success: true, data };
 };
 
 /** The calling key's record (own entries only). */
-export const keyOf = (x: Exchange): KeyRecord | undefined => own(x.services.store.state.keys, x.req.headers.get("x-api-key") ?? "");
+export const keyOf = (x: Exchange): KeyRecord | undefined =>
+  own(x.services.store.state.keys, x.req.headers.get("x-api-key") ?? "");
 /** The success body's `data` as an object, or null. */
 export const dataOf = (x: Exchange): Record<string, unknown> | null =>
-  x.body?.data && typeof x.body.data === "object" && !Array.isArray(x.body.data) ? (x.body.data as Record<string, unknown>) : null;
+  x.body?.data && typeof x.body.data === "object" && !Array.isArray(x.body.data)
+    ? (x.body.data as Record<string, unknown>)
+    : null;
 /** `method` and a path pattern under the finished request. */
 export const is = (x: Exchange, method: string, path: RegExp) => x.req.method === method && path.test(x.url.pathname);

@@ -16,7 +16,10 @@ export function deviationRoutes(all: readonly Deviation[], active: Set<string>):
       describe: "Harness testing aid: available and active deviations",
       schema: {
         responses: {
-          200: { description: "Active and available deviations", data: activeShape.extend({ available: z.array(z.object({ name: z.string(), breaks: z.string() })) }) },
+          200: {
+            description: "Active and available deviations",
+            data: activeShape.extend({ available: z.array(z.object({ name: z.string(), breaks: z.string() })) }),
+          },
         },
       },
       handle: () => ok({ active: [...active], available: all.map((d) => ({ name: d.name, breaks: d.breaks })) }),
@@ -25,10 +28,14 @@ export function deviationRoutes(all: readonly Deviation[], active: Set<string>):
       method: "POST",
       path: "/deviations",
       describe: "Harness testing aid: activate a deviation {name} that breaks one rule",
-      schema: { body: z.object({ name: text() }), responses: { 201: { description: "Active deviations", data: activeShape }, 400: badInput } },
+      schema: {
+        body: z.object({ name: text() }),
+        responses: { 201: { description: "Active deviations", data: activeShape }, 400: badInput },
+      },
       handle: (c) => {
         const name = c.input.body.name;
-        if (!all.some((d) => d.name === name)) throw badRequest("invalid_value", `unknown deviation "${name}"; GET /_emulator/deviations lists them`);
+        if (!all.some((d) => d.name === name))
+          throw badRequest("invalid_value", `unknown deviation "${name}"; GET /_emulator/deviations lists them`);
         active.add(name);
         return created({ active: [...active] });
       },

@@ -1,5 +1,11 @@
 import type { CardPricing, CardRecord, GradedCert, SealedPricing, SealedRecord } from "../../catalog-data/model.ts";
-import type { Card, CardPricing as WireCardPricing, GradedCert as WireGradedCert, SealedPricing as WireSealedPricing, SealedProduct } from "../../../contract/index.ts";
+import type {
+  Card,
+  CardPricing as WireCardPricing,
+  GradedCert as WireGradedCert,
+  SealedPricing as WireSealedPricing,
+  SealedProduct,
+} from "../../../contract/index.ts";
 
 // Wire formatters. `include=prices` embeds the current pricing (always present,
 // `market:null` and empty arrays when there is no data); the prices routes

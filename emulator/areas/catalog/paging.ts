@@ -66,7 +66,8 @@ export const catalogPageQuery = () => ({
 export function catalogPage(q: PageFields, maxSize = MAX_PAGE_SIZE): CatalogPage {
   const size = Math.min(maxSize, q.limit ?? q.page_size ?? maxSize);
   if (q.page !== undefined && q.offset === undefined) {
-    if (q.page * size > MAX_OFFSET) throw badRequest("invalid_pagination", `page × page_size must not exceed ${MAX_OFFSET}`);
+    if (q.page * size > MAX_OFFSET)
+      throw badRequest("invalid_pagination", `page × page_size must not exceed ${MAX_OFFSET}`);
     return { limit: size, offset: (q.page - 1) * size, page: q.page, page_size: size };
   }
   const offset = q.offset ?? 0;

@@ -38,7 +38,11 @@ export function guarded<T>(fn: () => T): T {
 }
 
 /** A query field read by its parser; a failure throws (see the top of this file). */
-const parsed = <T>(parse: (v: string | undefined) => T) => z.string().optional().transform((v) => guarded(() => parse(v)));
+const parsed = <T>(parse: (v: string | undefined) => T) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => guarded(() => parse(v)));
 
 const include = (resource: Resource) => parsed((v) => parseInclude(v, resource));
 const noInclude = parsed((v) => parseInclude(v, "expansions"));
@@ -59,14 +63,30 @@ const noDistinct = parsed((v): null => {
   return null;
 });
 
-const cardsQuery = z.object({ include: include("cards"), select: select("cards"), ...catalogPageQuery(), q, language, distinct, orderBy });
+const cardsQuery = z.object({
+  include: include("cards"),
+  select: select("cards"),
+  ...catalogPageQuery(),
+  q,
+  language,
+  distinct,
+  orderBy,
+});
 
 /** The server's query parser of each Card Data operation that takes a query, fields in the contract's order. */
 export const QUERIES = {
   cards: cardsQuery,
   card: z.object({ include: include("cards"), select: select("cards") }),
   printings: z.object({ include: include("cards"), select: select("cards"), ...catalogPageQuery(), language }),
-  expansions: z.object({ include: noInclude, select: select("expansions"), ...catalogPageQuery(), q, language, distinct: noDistinct, orderBy }),
+  expansions: z.object({
+    include: noInclude,
+    select: select("expansions"),
+    ...catalogPageQuery(),
+    q,
+    language,
+    distinct: noDistinct,
+    orderBy,
+  }),
   expansion: z.object({ include: noInclude, select: select("expansions") }),
   expansionCards: cardsQuery,
   sealed: z.object({

@@ -4,7 +4,14 @@ import { checkIdentifier } from "../../pipeline/identifiers.ts";
 import { ok, serve, type Reply, type RouteSpec } from "../../pipeline/route.ts";
 import { successText } from "../../pipeline/envelope.ts";
 import type { Services } from "../../pipeline/services.ts";
-import { CATALOG, PRINTINGS_CAP, type CardPrices, type CertRef, type GradedCertBatch, type SealedPrices } from "../../../contract/index.ts";
+import {
+  CATALOG,
+  PRINTINGS_CAP,
+  type CardPrices,
+  type CertRef,
+  type GradedCertBatch,
+  type SealedPrices,
+} from "../../../contract/index.ts";
 import { applySelect, type IncludeOptions } from "./query/index.ts";
 import { okCached, pageReply, search } from "./search.ts";
 import { catalogPage } from "./paging.ts";
@@ -47,9 +54,18 @@ interface Shape {
   select: readonly string[] | null;
 }
 
-const cardWireFor = ({ include, select }: Shape) => (rec: CardRecord) => applySelect(cardWire(rec, include.prices), select);
-const sealedWireFor = ({ include, select }: Shape) => (rec: SealedRecord) => applySelect(sealedWire(rec, include.prices), select);
-const expansionWireFor = ({ select }: { select: readonly string[] | null }) => (rec: ExpansionRecord) => applySelect(rec.expansion, select);
+const cardWireFor =
+  ({ include, select }: Shape) =>
+  (rec: CardRecord) =>
+    applySelect(cardWire(rec, include.prices), select);
+const sealedWireFor =
+  ({ include, select }: Shape) =>
+  (rec: SealedRecord) =>
+    applySelect(sealedWire(rec, include.prices), select);
+const expansionWireFor =
+  ({ select }: { select: readonly string[] | null }) =>
+  (rec: ExpansionRecord) =>
+    applySelect(rec.expansion, select);
 
 /**
  * A single card's 200, serialised once per card and format (include, select): the catalog never
@@ -123,8 +139,16 @@ export const catalogRoutes: RouteSpec[] = [
       // true family size. language is honoured here but not defaulted.
       const page = catalogPage(query, PRINTINGS_CAP);
       const languages = query.language ?? null;
-      const family = c.services.catalog.printings(anchor).filter((r) => !languages || languages.has(r.card.language_code));
-      return pageReply(family.slice(page.offset, page.offset + page.limit), family.length, page, cardWireFor(query), languages ? [...languages].join(",") : "all");
+      const family = c.services.catalog
+        .printings(anchor)
+        .filter((r) => !languages || languages.has(r.card.language_code));
+      return pageReply(
+        family.slice(page.offset, page.offset + page.limit),
+        family.length,
+        page,
+        cardWireFor(query),
+        languages ? [...languages].join(",") : "all",
+      );
     },
   }),
 
@@ -194,7 +218,9 @@ export const catalogRoutes: RouteSpec[] = [
         source: `sealed:${[...(types ?? [])].sort().join(",")}`,
         languageOf: (r) => r.product.language_code,
         defaultLanguage: true,
-        filter: types ? (r: SealedRecord) => r.product.product_type !== undefined && types.has(r.product.product_type) : undefined,
+        filter: types
+          ? (r: SealedRecord) => r.product.product_type !== undefined && types.has(r.product.product_type)
+          : undefined,
         toWire: sealedWireFor(c.input.query),
       });
     },
@@ -237,7 +263,12 @@ function certBatch(services: Services, refs: readonly CertRef[]) {
     checkIdentifier(ref.cert_number, "cert_number");
     const cert = services.catalog.cert(ref.provider, ref.cert_number);
     return cert
-      ? { provider: ref.provider.toUpperCase(), cert_number: ref.cert_number, found: true as const, cert: certWire(cert, services.catalog.card(cert.game, cert.card_id)) }
+      ? {
+          provider: ref.provider.toUpperCase(),
+          cert_number: ref.cert_number,
+          found: true as const,
+          cert: certWire(cert, services.catalog.card(cert.game, cert.card_id)),
+        }
       : { provider: ref.provider.toUpperCase(), cert_number: ref.cert_number, found: false as const };
   });
   const found = results.filter((r) => r.found).length;

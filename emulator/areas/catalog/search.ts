@@ -80,14 +80,26 @@ function answer<K extends Resource>(spec: SearchSpec<K>): Reply {
   // The schema checked each field; what needs the game (q's fields, orderBy) or several fields is checked here.
   const page = catalogPage(query);
   const compiled = guarded(() => compileParsed(query.q.ast, spec.resource, spec.game));
-  const scope = languageScope(query.language, { pinned: compiled.pinsLanguage, defaultLanguage: spec.defaultLanguage ? "en" : null });
+  const scope = languageScope(query.language, {
+    pinned: compiled.pinsLanguage,
+    defaultLanguage: spec.defaultLanguage ? "en" : null,
+  });
   const distinct = query.distinct;
   const order = guarded(() => compileOrderBy(query.orderBy, spec.resource, spec.game));
 
-  const cacheKey = JSON.stringify([spec.source, catalogId(spec.records), scope && [...scope].sort(), distinct, query.q.text, query.orderBy]);
+  const cacheKey = JSON.stringify([
+    spec.source,
+    catalogId(spec.records),
+    scope && [...scope].sort(),
+    distinct,
+    query.q.text,
+    query.orderBy,
+  ]);
   const rows = results.get(cacheKey, () => {
     const filter = spec.filter;
-    let rows: R[] = spec.records.filter((r) => (!scope || scope.has(spec.languageOf(r))) && compiled.match(r) && (!filter || filter(r)));
+    let rows: R[] = spec.records.filter(
+      (r) => (!scope || scope.has(spec.languageOf(r))) && compiled.match(r) && (!filter || filter(r)),
+    );
     // Distinct after the filter: a filter that matches some printing of a card keeps the card.
     if (distinct === "code" && spec.codeOf && spec.baseRank) rows = basePerCode(rows, spec.codeOf, spec.baseRank);
     return order.sort(rows);
@@ -123,7 +135,13 @@ export function okCached(item: unknown): Reply {
 }
 
 /** The envelope fields for one page of `total` rows. */
-export function pageReply<R>(pageRows: readonly R[], total: number, page: CatalogPage, toWire: (r: R) => unknown, language: string): Reply {
+export function pageReply<R>(
+  pageRows: readonly R[],
+  total: number,
+  page: CatalogPage,
+  toWire: (r: R) => unknown,
+  language: string,
+): Reply {
   const items = pageRows.map(toWire);
   return {
     status: 200,

@@ -11,7 +11,13 @@ export const creditsRoutes: RouteSpec[] = [
   serve(CREDITS.topup, {
     async handle(c) {
       const key = c.key!;
-      const reply = await topup({ services: c.services, key, url: c.url, headers: c.req.headers, amount: c.input.query.usd });
+      const reply = await topup({
+        services: c.services,
+        key,
+        url: c.url,
+        headers: c.req.headers,
+        amount: c.input.query.usd,
+      });
       const now = c.services.clock.now();
       const acct = settle((c.services.store.state.credits[key.key] ??= newAccount(now)), now);
       // Not a metered call, but the new balance is what a partner wants to see next.

@@ -29,7 +29,10 @@ export interface CreditsSlice {
   by_authorization: Record<string, string>;
 }
 
-const CREDITS_SLICE = defineSlice<CreditsSlice>({ name: "credits", init: () => ({ topups: {}, by_authorization: {} }) });
+const CREDITS_SLICE = defineSlice<CreditsSlice>({
+  name: "credits",
+  init: () => ({ topups: {}, by_authorization: {} }),
+});
 
 export const creditsSlice = (store: Store): CreditsSlice => store.slice(CREDITS_SLICE);
 

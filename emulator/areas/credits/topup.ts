@@ -1,5 +1,9 @@
 import { getAddress, isAddressEqual, parseEventLogs, type Hex } from "viem";
-import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http";
+import {
+  decodePaymentSignatureHeader,
+  encodePaymentRequiredHeader,
+  encodePaymentResponseHeader,
+} from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { usdStablecoinAbi } from "../../../chain/index.ts";
 import { settlementReceipt } from "./chain-io.ts";
@@ -11,7 +15,15 @@ import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { authorizationKey, creditsSlice, type TopupRecord } from "./state.ts";
 import type { Amount, TopupResultWire, X402Details } from "../../../contract/index.ts";
-import { authorizationOf, buildRequirements, paymentRequired, timeoutFor, toV1, x402Kit, type X402Kit } from "./x402.ts";
+import {
+  authorizationOf,
+  buildRequirements,
+  paymentRequired,
+  timeoutFor,
+  toV1,
+  x402Kit,
+  type X402Kit,
+} from "./x402.ts";
 
 // POST /api/v1/credits/topup?usd=<5..1000>: the x402 exchange.
 // No payment header → 402 challenge. A payment header → decode, replay check
@@ -41,7 +53,8 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
   const resource = `${url.origin}${url.pathname}?usd=${amount.usd}`;
   const description = `Top up ${amount.usd} USD = ${amount.credits} credits`;
   const current = await buildRequirements(kit, amount.atomic, timeoutFor(now, wall));
-  const challenge = (reason?: string, message?: string) => challengeError(kit, current, resource, description, reason, message);
+  const challenge = (reason?: string, message?: string) =>
+    challengeError(kit, current, resource, description, reason, message);
 
   const raw = headers.get("payment-signature") ?? headers.get("x-payment");
   if (!raw) throw await challenge();
@@ -54,7 +67,11 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
   }
   const payload = toV2(decoded, current);
   const auth = payload && authorizationOf(payload);
-  if (!payload || !auth) throw await challenge("invalid_payload", "the payment header does not carry an exact-scheme EIP-3009 authorization");
+  if (!payload || !auth)
+    throw await challenge(
+      "invalid_payload",
+      "the payment header does not carry an exact-scheme EIP-3009 authorization",
+    );
 
   // Idempotent on the settlement: the same authorization from the same key returns the original result.
   const slice = creditsSlice(services.store);
@@ -64,10 +81,14 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
   // The requirements are rebuilt; the payment must have accepted exactly one of them (the skew
   // stretch may have moved by an hour between the challenge and the retry).
   const candidates = [current];
-  for (const offset of [-1, 1]) candidates.push(await buildRequirements(kit, amount.atomic, timeoutFor(now, wall, offset)));
+  for (const offset of [-1, 1])
+    candidates.push(await buildRequirements(kit, amount.atomic, timeoutFor(now, wall, offset)));
   const requirements = kit.server.findMatchingRequirements(candidates, payload);
   if (!requirements)
-    throw await challenge("no_matching_payment_requirements", "the payment's `accepted` requirements (scheme, network, amount, asset, payTo, maxTimeoutSeconds) are not the ones this top-up asked for");
+    throw await challenge(
+      "no_matching_payment_requirements",
+      "the payment's `accepted` requirements (scheme, network, amount, asset, payTo, maxTimeoutSeconds) are not the ones this top-up asked for",
+    );
 
   const verified = await kit.server.verifyPayment(payload, requirements);
   if (!verified.isValid) throw await challenge(verified.invalidReason ?? "invalid_payment", verified.invalidMessage);
@@ -78,7 +99,8 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
   } catch (err) {
     throw await challenge("settlement_failed", err instanceof Error ? err.message : String(err));
   }
-  if (!settled.success || !settled.transaction) throw await challenge(settled.errorReason ?? "settlement_failed", settled.errorMessage);
+  if (!settled.success || !settled.transaction)
+    throw await challenge(settled.errorReason ?? "settlement_failed", settled.errorMessage);
 
   await confirmTransfer(kit, settled.transaction as Hex, auth.from, requirements);
 
@@ -108,10 +130,14 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
 function toV2(decoded: unknown, current: PaymentRequirements): PaymentPayload | null {
   if (!decoded || typeof decoded !== "object") return null;
   const p = decoded as Partial<PaymentPayload> & { scheme?: unknown; network?: unknown };
-  if (p.x402Version === 2 && p.accepted && typeof p.accepted === "object" && p.payload && typeof p.payload === "object") return p as PaymentPayload;
+  if (p.x402Version === 2 && p.accepted && typeof p.accepted === "object" && p.payload && typeof p.payload === "object")
+    return p as PaymentPayload;
   if (p.x402Version === 1 && p.payload && typeof p.payload === "object") {
     // v1 matches on scheme and network only; a mismatch is left for findMatchingRequirements to refuse.
-    const accepted = p.scheme === current.scheme && p.network === current.network ? current : { ...current, scheme: String(p.scheme), network: String(p.network) as PaymentRequirements["network"] };
+    const accepted =
+      p.scheme === current.scheme && p.network === current.network
+        ? current
+        : { ...current, scheme: String(p.scheme), network: String(p.network) as PaymentRequirements["network"] };
     return { x402Version: 2, accepted, payload: p.payload };
   }
   return null;
@@ -121,26 +147,46 @@ function toV2(decoded: unknown, current: PaymentRequirements): PaymentPayload | 
 async function confirmTransfer(kit: X402Kit, tx: Hex, from: string, req: PaymentRequirements): Promise<void> {
   const chain = kit.host.chain;
   const receipt = await settlementReceipt(chain, tx);
-  const transfers = parseEventLogs({ abi: usdStablecoinAbi, eventName: "Transfer", logs: receipt.logs }).filter(
-    (l) => isAddressEqual(l.address, chain.addresses.stablecoin),
+  const transfers = parseEventLogs({ abi: usdStablecoinAbi, eventName: "Transfer", logs: receipt.logs }).filter((l) =>
+    isAddressEqual(l.address, chain.addresses.stablecoin),
   );
   const ok =
     receipt.status === "success" &&
-    transfers.some((l) => isAddressEqual(l.args.from, from as Hex) && isAddressEqual(l.args.to, req.payTo as Hex) && l.args.value === BigInt(req.amount));
+    transfers.some(
+      (l) =>
+        isAddressEqual(l.args.from, from as Hex) &&
+        isAddressEqual(l.args.to, req.payTo as Hex) &&
+        l.args.value === BigInt(req.amount),
+    );
   if (!ok) {
-    const details: X402Details = { x402_error: "payment_invalid", reason: "invalid_exact_evm_transfer_event_mismatch", tx_hash: tx };
-    throw new ApiError(402, "insufficient_credits", `Settlement ${tx} shows no matching Transfer; no credits granted`, { details });
+    const details: X402Details = {
+      x402_error: "payment_invalid",
+      reason: "invalid_exact_evm_transfer_event_mismatch",
+      tx_hash: tx,
+    };
+    throw new ApiError(402, "insufficient_credits", `Settlement ${tx} shows no matching Transfer; no credits granted`, {
+      details,
+    });
   }
 }
 
-async function challengeError(kit: X402Kit, req: PaymentRequirements, resource: string, description: string, reason?: string, detail?: string): Promise<ApiError> {
+async function challengeError(
+  kit: X402Kit,
+  req: PaymentRequirements,
+  resource: string,
+  description: string,
+  reason?: string,
+  detail?: string,
+): Promise<ApiError> {
   const pr = await paymentRequired(kit, req, resource, description, reason ?? "Payment required");
   const message = reason
     ? `Payment rejected (${reason})${detail ? `: ${detail}` : ""}. No credits were granted; sign a new authorization and retry.`
     : `${description}: pay ${req.amount} atomic units of ${req.asset} on ${req.network} to ${req.payTo} over x402, then retry with the PAYMENT-SIGNATURE header.`;
   // The interface's codes table: 402 insufficient_credits is "also the x402 top-up challenge";
   // what x402 itself says (payment required, or why a payment was refused) goes in details.
-  const details: X402Details = reason ? { x402_error: "payment_invalid", reason, payment_required: pr } : { x402_error: "payment_required", payment_required: pr };
+  const details: X402Details = reason
+    ? { x402_error: "payment_invalid", reason, payment_required: pr }
+    : { x402_error: "payment_required", payment_required: pr };
   return new ApiError(402, "insufficient_credits", message, {
     details,
     headers: { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(pr) },
@@ -151,7 +197,12 @@ async function challengeError(kit: X402Kit, req: PaymentRequirements, resource: 
 
 function success(rec: TopupRecord, replayed: boolean): Reply {
   const response = encodePaymentResponseHeader(rec.payment_response as unknown as SettleResponse);
-  const data: TopupResultWire = { credits_granted: rec.credits_granted, balance_credits: rec.balance_credits, usd: rec.usd, tx_hash: rec.tx_hash };
+  const data: TopupResultWire = {
+    credits_granted: rec.credits_granted,
+    balance_credits: rec.balance_credits,
+    usd: rec.usd,
+    tx_hash: rec.tx_hash,
+  };
   return {
     status: 200,
     data,

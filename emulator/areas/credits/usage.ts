@@ -8,10 +8,34 @@ import type { PlanWire, UsageWire } from "../../../contract/index.ts";
 // plan list) is what a partner needs to reason about the X-Credits-* headers.
 
 export const PLANS: readonly PlanWire[] = [
-  { name: "Pay as you go", included_credits_per_month: FREE_CREDITS_PER_MONTH, rate_limit_per_min: 300, status: "available", available: true },
-  { name: "Starter", included_credits_per_month: 7_500, rate_limit_per_min: 300, status: "coming_soon", available: false },
-  { name: "Growth", included_credits_per_month: 60_000, rate_limit_per_min: 300, status: "coming_soon", available: false },
-  { name: "Professional", included_credits_per_month: 300_000, rate_limit_per_min: 300, status: "coming_soon", available: false },
+  {
+    name: "Pay as you go",
+    included_credits_per_month: FREE_CREDITS_PER_MONTH,
+    rate_limit_per_min: 300,
+    status: "available",
+    available: true,
+  },
+  {
+    name: "Starter",
+    included_credits_per_month: 7_500,
+    rate_limit_per_min: 300,
+    status: "coming_soon",
+    available: false,
+  },
+  {
+    name: "Growth",
+    included_credits_per_month: 60_000,
+    rate_limit_per_min: 300,
+    status: "coming_soon",
+    available: false,
+  },
+  {
+    name: "Professional",
+    included_credits_per_month: 300_000,
+    rate_limit_per_min: 300,
+    status: "coming_soon",
+    available: false,
+  },
 ];
 
 /**

@@ -1,7 +1,15 @@
 import type { Hex } from "viem";
 import { x402Facilitator } from "@x402/core/facilitator";
 import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
-import type { Network, PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
+import type {
+  Network,
+  PaymentPayload,
+  PaymentRequired,
+  PaymentRequirements,
+  SettleResponse,
+  SupportedResponse,
+  VerifyResponse,
+} from "@x402/core/types";
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme as ExactEvmFacilitator } from "@x402/evm/exact/facilitator";
 import { ExactEvmScheme as ExactEvmServer } from "@x402/evm/exact/server";
@@ -67,16 +75,27 @@ async function buildKit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> 
   const network = `eip155:${chain.chainId}` as Network;
   // Transactions go through the chain's provider, which mines them at the virtual clock's time.
   const client = relayerClient(chain);
-  const signer = toFacilitatorEvmSigner({ ...client, address: chain.relayer.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]);
+  const signer = toFacilitatorEvmSigner({ ...client, address: chain.relayer.address } as unknown as Parameters<
+    typeof toFacilitatorEvmSigner
+  >[0]);
   const facilitator = new x402Facilitator().register(network, new ExactEvmFacilitator(signer));
-  const server = new x402ResourceServer(new LocalFacilitatorClient(facilitator)).register(network, new ExactEvmServer());
+  const server = new x402ResourceServer(new LocalFacilitatorClient(facilitator)).register(
+    network,
+    new ExactEvmServer(),
+  );
   // The facilitator judges the window on wall time (the payer's clock); the chain judges it on block
   // time, which is the virtual clock. Check that frame too, so a window the chain would refuse gets its
   // precise x402 reason instead of a failed settlement.
   server.onBeforeVerify(async ({ paymentPayload }) => {
     const auth = authorizationOf(paymentPayload as PaymentPayload);
     const reason = auth ? windowReason(auth, clock.now()) : null;
-    return reason ? { abort: true as const, reason, message: `authorization window [${auth!.validAfter}, ${auth!.validBefore}] does not hold at the emulator's clock (${Math.floor(clock.now() / 1000)})` } : undefined;
+    return reason
+      ? {
+          abort: true as const,
+          reason,
+          message: `authorization window [${auth!.validAfter}, ${auth!.validBefore}] does not hold at the emulator's clock (${Math.floor(clock.now() / 1000)})`,
+        }
+      : undefined;
   });
   await server.initialize();
   return { network, server, facilitator, host };
@@ -94,7 +113,11 @@ export function timeoutFor(virtualNowMs: number, wallNowMs: number, quantaOffset
   return BASE_TIMEOUT_SECONDS + Math.max(0, quanta) * SKEW_QUANTUM_SECONDS;
 }
 
-export async function buildRequirements(kit: X402Kit, atomicAmount: bigint, maxTimeoutSeconds: number): Promise<PaymentRequirements> {
+export async function buildRequirements(
+  kit: X402Kit,
+  atomicAmount: bigint,
+  maxTimeoutSeconds: number,
+): Promise<PaymentRequirements> {
   const chain = kit.host.chain;
   const [req] = await kit.server.buildPaymentRequirementsFromOptions(
     [
@@ -130,8 +153,18 @@ export function toV1(req: PaymentRequirements, resource: string, description: st
   };
 }
 
-export function paymentRequired(kit: X402Kit, req: PaymentRequirements, resource: string, description: string, error?: string): Promise<PaymentRequired> {
-  return kit.server.createPaymentRequiredResponse([req], { url: resource, description, mimeType: "application/json" }, error);
+export function paymentRequired(
+  kit: X402Kit,
+  req: PaymentRequirements,
+  resource: string,
+  description: string,
+  error?: string,
+): Promise<PaymentRequired> {
+  return kit.server.createPaymentRequiredResponse(
+    [req],
+    { url: resource, description, mimeType: "application/json" },
+    error,
+  );
 }
 
 export interface Authorization {

@@ -1,5 +1,11 @@
 import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "viem";
-import { instantPackAbi, receiptOf as nodeReceipt, usdStablecoinAbi, waitForReceipt, type Chain } from "../../../chain/index.ts";
+import {
+  instantPackAbi,
+  receiptOf as nodeReceipt,
+  usdStablecoinAbi,
+  waitForReceipt,
+  type Chain,
+} from "../../../chain/index.ts";
 
 // Typed reads and writes of the InstantPack contract (chain/contracts/InstantPack.sol).
 
@@ -28,7 +34,12 @@ export async function packetTypes(chain: Chain): Promise<PacketTypeOnChain[]> {
 
 /** One packet type, or null when the contract has none with that id. */
 export async function packetType(chain: Chain, id: number): Promise<PacketTypeOnChain | null> {
-  const t = await chain.publicClient.readContract({ address: chain.addresses.instantPack, abi: instantPackAbi, functionName: "getPacketType", args: [BigInt(id)] });
+  const t = await chain.publicClient.readContract({
+    address: chain.addresses.instantPack,
+    abi: instantPackAbi,
+    functionName: "getPacketType",
+    args: [BigInt(id)],
+  });
   if (!t.exists) return null;
   return { packetTypeId: id, price: t.price, stock: t.stock, cardsPerPack: t.cardsPerPack };
 }
@@ -37,8 +48,18 @@ export async function packetType(chain: Chain, id: number): Promise<PacketTypeOn
 export function openCalls(chain: Chain, packetTypeId: number, wallet: `0x${string}`, maxPrice: bigint) {
   const { instantPack, stablecoin } = chain.addresses;
   return [
-    { to: stablecoin, data: encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: [instantPack, maxPrice] }) },
-    { to: instantPack, data: encodeFunctionData({ abi: instantPackAbi, functionName: "purchaseInstantOpenFor", args: [packetTypeId, wallet, maxPrice] }) },
+    {
+      to: stablecoin,
+      data: encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: [instantPack, maxPrice] }),
+    },
+    {
+      to: instantPack,
+      data: encodeFunctionData({
+        abi: instantPackAbi,
+        functionName: "purchaseInstantOpenFor",
+        args: [packetTypeId, wallet, maxPrice],
+      }),
+    },
   ];
 }
 
@@ -53,29 +74,64 @@ export interface Requested {
 /** The store's InstantPurchaseRequested log of a receipt (only logs the store contract emitted count). */
 export function requestedIn(chain: Chain, receipt: TransactionReceipt): Requested | null {
   const store = chain.addresses.instantPack.toLowerCase();
-  const logs = parseEventLogs({ abi: instantPackAbi, eventName: "InstantPurchaseRequested", logs: receipt.logs }).filter((l) => l.address.toLowerCase() === store);
+  const logs = parseEventLogs({
+    abi: instantPackAbi,
+    eventName: "InstantPurchaseRequested",
+    logs: receipt.logs,
+  }).filter((l) => l.address.toLowerCase() === store);
   const l = logs[0];
   if (!l) return null;
-  return { requestId: l.args.requestId, purchaser: l.args.purchaser, recipient: l.args.recipient, packetTypeId: Number(l.args.packetTypeId), price: l.args.price };
+  return {
+    requestId: l.args.requestId,
+    purchaser: l.args.purchaser,
+    recipient: l.args.recipient,
+    packetTypeId: Number(l.args.packetTypeId),
+    price: l.args.price,
+  };
 }
 
 /** On-chain InstantPack.OpeningStatus. */
 export const OPENING = { NONE: 0, REQUESTED: 1, OPENED: 2, REFUNDED: 3, FAILED: 4 } as const;
 
 export function opening(chain: Chain, requestId: bigint) {
-  return chain.publicClient.readContract({ address: chain.addresses.instantPack, abi: instantPackAbi, functionName: "getOpening", args: [requestId] });
+  return chain.publicClient.readContract({
+    address: chain.addresses.instantPack,
+    abi: instantPackAbi,
+    functionName: "getOpening",
+    args: [requestId],
+  });
 }
 
 /** The owner pays an unopened purchase back (REFUNDED, or FAILED when `failed`). */
 export async function refundOnChain(chain: Chain, requestId: bigint, failed: boolean): Promise<void> {
   const wallet = chain.walletClientFor(chain.operator);
-  const hash = await wallet.writeContract({ address: chain.addresses.instantPack, abi: instantPackAbi, functionName: "refund", args: [requestId, failed], account: wallet.account, chain: chain.viemChain });
-  if ((await waitForReceipt(chain.publicClient, hash)).status !== "success") throw new Error(`instant: refund of request ${requestId} reverted`);
+  const hash = await wallet.writeContract({
+    address: chain.addresses.instantPack,
+    abi: instantPackAbi,
+    functionName: "refund",
+    args: [requestId, failed],
+    account: wallet.account,
+    chain: chain.viemChain,
+  });
+  if ((await waitForReceipt(chain.publicClient, hash)).status !== "success")
+    throw new Error(`instant: refund of request ${requestId} reverted`);
 }
 
 /** The owner adds `count` bundles to a packet type, or sets its price (operator actions). */
-export async function ownerWrite(chain: Chain, call: { functionName: "restock"; args: readonly [number, number] } | { functionName: "setPrice"; args: readonly [number, bigint] }): Promise<void> {
+export async function ownerWrite(
+  chain: Chain,
+  call:
+    | { functionName: "restock"; args: readonly [number, number] }
+    | { functionName: "setPrice"; args: readonly [number, bigint] },
+): Promise<void> {
   const wallet = chain.walletClientFor(chain.operator);
-  const hash = await wallet.writeContract({ address: chain.addresses.instantPack, abi: instantPackAbi, ...call, account: wallet.account, chain: chain.viemChain } as Parameters<typeof wallet.writeContract>[0]);
-  if ((await waitForReceipt(chain.publicClient, hash)).status !== "success") throw new Error(`instant: ${call.functionName} reverted`);
+  const hash = await wallet.writeContract({
+    address: chain.addresses.instantPack,
+    abi: instantPackAbi,
+    ...call,
+    account: wallet.account,
+    chain: chain.viemChain,
+  } as Parameters<typeof wallet.writeContract>[0]);
+  if ((await waitForReceipt(chain.publicClient, hash)).status !== "success")
+    throw new Error(`instant: ${call.functionName} reverted`);
 }

@@ -34,16 +34,26 @@ import { instant, type InstantPurchaseRow } from "./state.ts";
  * balance (402 insufficient_funds, nothing written, when it does not cover it); relayed RELAY_PICKUP_MS later
  * by the worker, which settles the hold once the pack is bought on chain or releases it when the chain refuses.
  */
-export function reserveCustodial(s: Services, accountId: string, t: PacketTypeOnChain, externalUserId: string): InstantPurchaseRow {
+export function reserveCustodial(
+  s: Services,
+  accountId: string,
+  t: PacketTypeOnChain,
+  externalUserId: string,
+): InstantPurchaseRow {
   assertEnabled(s);
   if (!relayerOn(s)) throw relayerDisabled("custodial instant purchases are paused; retry later");
   if (t.stock === 0) throw conflict("sold_out", `Packet type ${t.packetTypeId} is sold out`);
   const custody = custodyOf(s);
   const available = custody.available(accountId, externalUserId);
   if (available < t.price)
-    throw new ApiError(402, "insufficient_funds", `The end user's available balance is ${usdc(available)} USDC; the pack costs ${usdc(t.price)}`, {
-      details: { available_usdc: usdc(available), price_usdc: usdc(t.price) },
-    });
+    throw new ApiError(
+      402,
+      "insufficient_funds",
+      `The end user's available balance is ${usdc(available)} USDC; the pack costs ${usdc(t.price)}`,
+      {
+        details: { available_usdc: usdc(available), price_usdc: usdc(t.price) },
+      },
+    );
   const chain = chainOf(s);
   // The table's "reserve": the hold, instant_purchase.reserved and the relayer's pick-up time.
   return newPurchase(s, "reserve", {

@@ -21,7 +21,11 @@ const BUILDERS = {
   }),
   "instant_purchase.fulfilled": (p: InstantPurchaseRow) => ({ ...formatPurchase(p), purchase_id: p.id }),
   "instant_purchase.refunded": (p: InstantPurchaseRow) => ({ purchase_id: p.id, status: "REFUNDED" as const }),
-  "instant_purchase.failed": (p: InstantPurchaseRow) => ({ purchase_id: p.id, status: "FAILED" as const, reason: p.failure_reason ?? "unknown" }),
+  "instant_purchase.failed": (p: InstantPurchaseRow) => ({
+    purchase_id: p.id,
+    status: "FAILED" as const,
+    reason: p.failure_reason ?? "unknown",
+  }),
 } satisfies Partial<Record<EventType, (p: InstantPurchaseRow) => Record<string, unknown>>>;
 
 export type InstantEvent = keyof typeof BUILDERS;

@@ -10,14 +10,20 @@ import { withCode, z } from "../../pipeline/schema.ts";
 const wallet = withCode(
   z
     .string({ error: "is required: the user's own 0x wallet (it signs, pays and receives)" })
-    .refine((v) => isAddress(v, { strict: true }), "must be a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)")
+    .refine(
+      (v) => isAddress(v, { strict: true }),
+      "must be a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)",
+    )
     .transform((v) => getAddress(v)),
   "invalid_wallet_address",
 );
 const maxPrice = withCode(
   z
     .union([z.string(), z.number()])
-    .refine((v) => parseUsdc(v) !== null, 'must be a non-negative decimal USDC amount with at most 6 places, such as "25.00"')
+    .refine(
+      (v) => parseUsdc(v) !== null,
+      'must be a non-negative decimal USDC amount with at most 6 places, such as "25.00"',
+    )
     .transform((v) => parseUsdc(v)!)
     .nullish()
     .transform((v) => v ?? null),

@@ -5,7 +5,17 @@ import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { microsOfUsd, usdc } from "../../pipeline/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { own } from "../../state/own.ts";
-import { chainOf, OPENING, opening, openCalls, packetType, receiptOf, refundOnChain, requestedIn, type PacketTypeOnChain } from "./chain-io.ts";
+import {
+  chainOf,
+  OPENING,
+  opening,
+  openCalls,
+  packetType,
+  receiptOf,
+  refundOnChain,
+  requestedIn,
+  type PacketTypeOnChain,
+} from "./chain-io.ts";
 import { INSTANT_PURCHASE } from "../../../contract/lifecycles/purchases.ts";
 import { startState } from "../../pipeline/lifecycle.ts";
 import { beginInstant, stepInstant } from "./lifecycle.ts";
@@ -19,20 +29,26 @@ import { instant, type InstantCardRow, type InstantPurchaseRow, type InstantStat
 
 /** 503 instant_disabled while an operator has instant packs off (retryable, Retry-After). */
 export function assertEnabled(s: Services): void {
-  if (!instant(s).enabled) throw documentedError(503, "instant_disabled", "Instant packs are disabled by the operator; retry later");
+  if (!instant(s).enabled)
+    throw documentedError(503, "instant_disabled", "Instant packs are disabled by the operator; retry later");
 }
 
 /** The packet type on chain, or 400 invalid_packet_type. */
 export async function knownPacketType(s: Services, id: number): Promise<PacketTypeOnChain> {
   const t = await packetType(chainOf(s), id);
-  if (!t) throw badRequest("invalid_packet_type", `packet_type_id ${id} is not an instant pack (see GET /instant/catalog)`);
+  if (!t)
+    throw badRequest("invalid_packet_type", `packet_type_id ${id} is not an instant pack (see GET /instant/catalog)`);
   return t;
 }
 
 /** prepare: 409 sold_out / max_price_exceeded, else the two calls (docs/reference/live-service.md “Instant packs”: creates nothing). */
 export function preparePurchase(s: Services, t: PacketTypeOnChain, wallet: `0x${string}`, maxPrice: bigint | null) {
   if (t.stock === 0) throw conflict("sold_out", `Packet type ${t.packetTypeId} is sold out`);
-  if (maxPrice !== null && maxPrice < t.price) throw conflict("max_price_exceeded", `The pack costs ${usdc(t.price)} USDC, above max_price_usdc ${usdc(maxPrice)}`);
+  if (maxPrice !== null && maxPrice < t.price)
+    throw conflict(
+      "max_price_exceeded",
+      `The pack costs ${usdc(t.price)} USDC, above max_price_usdc ${usdc(maxPrice)}`,
+    );
   const chain = chainOf(s);
   const cap = maxPrice ?? t.price;
   const [approve, open] = openCalls(chain, t.packetTypeId, wallet, cap);
@@ -44,8 +60,14 @@ export function preparePurchase(s: Services, t: PacketTypeOnChain, wallet: `0x${
     price: String(t.price),
     price_usdc: usdc(t.price),
     calls: [
-      { ...approve!, description: `Approve the instant-pack store to take up to ${usdc(cap)} USDC (skip when the allowance already covers it)` },
-      { ...open!, description: `Buy and open one pack of packet type ${t.packetTypeId} for ${wallet}; the receipt carries the VRF request id` },
+      {
+        ...approve!,
+        description: `Approve the instant-pack store to take up to ${usdc(cap)} USDC (skip when the allowance already covers it)`,
+      },
+      {
+        ...open!,
+        description: `Buy and open one pack of packet type ${t.packetTypeId} for ${wallet}; the receipt carries the VRF request id`,
+      },
     ],
   };
 }
@@ -58,14 +80,21 @@ export interface Submitted {
 }
 
 const txLock = (hash: string) => `instant-tx:${hash.toLowerCase()}`;
-const byHash = (s: Services, hash: string) => Object.values(instant(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
+const byHash = (s: Services, hash: string) =>
+  Object.values(instant(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
 
 /** What the body claims (packet type, wallet) must be what the receipt says. */
 function checkClaims(input: Submitted, recorded: { packetTypeId: number; purchaser: string }): void {
   if (recorded.packetTypeId !== input.packet_type_id)
-    throw badRequest("packet_type_mismatch", `The transaction bought packet type ${recorded.packetTypeId}, not packet_type_id ${input.packet_type_id}`);
+    throw badRequest(
+      "packet_type_mismatch",
+      `The transaction bought packet type ${recorded.packetTypeId}, not packet_type_id ${input.packet_type_id}`,
+    );
   if (input.wallet !== null && recorded.purchaser.toLowerCase() !== input.wallet.toLowerCase())
-    throw badRequest("purchaser_mismatch", `The pack was bought by ${recorded.purchaser}, not wallet_address ${input.wallet}`);
+    throw badRequest(
+      "purchaser_mismatch",
+      `The pack was bought by ${recorded.purchaser}, not wallet_address ${input.wallet}`,
+    );
 }
 
 /**
@@ -78,7 +107,8 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
   return withKeyLock(s, txLock(input.hash), async () => {
     const existing = byHash(s, input.hash);
     if (existing) {
-      if (existing.account_id !== accountId) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
+      if (existing.account_id !== accountId)
+        throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
       // A replay is checked like the first submit, against what the receipt recorded.
       checkClaims(input, { packetTypeId: existing.packet_type_id, purchaser: existing.purchaser_address });
       await settle(s, existing.id);
@@ -89,7 +119,11 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
     if (!receipt) throw badRequest("tx_unverified", "The transaction is not on the chain (submit after it is mined)");
     if (receipt.status !== "success") throw badRequest("tx_reverted", "The buy-and-open transaction reverted on chain");
     const req = requestedIn(chain, receipt);
-    if (!req) throw badRequest("tx_unverified", "The transaction has no InstantPurchaseRequested log of the instant-pack store");
+    if (!req)
+      throw badRequest(
+        "tx_unverified",
+        "The transaction has no InstantPurchaseRequested log of the instant-pack store",
+      );
     checkClaims(input, { packetTypeId: req.packetTypeId, purchaser: req.purchaser });
     const row = newPurchase(s, "submit", {
       account_id: accountId,
@@ -155,7 +189,21 @@ function cardsOf(s: Services, p: InstantPurchaseRow, bundleId: number, tokenIds:
   return tokenIds.map((t, i) => {
     const c = cards[i];
     const unique_id = `IC-${p.packet_type_id}-${bundleId}-${i + 1}`;
-    if (!c) return { token_id: t.toString(), unique_id, card_id: null, name: null, card_number: null, rarity: null, is_chase: null, small_image_url: null, large_image_url: null, front_image_url: null, value_usd: null, set_id: null };
+    if (!c)
+      return {
+        token_id: t.toString(),
+        unique_id,
+        card_id: null,
+        name: null,
+        card_number: null,
+        rarity: null,
+        is_chase: null,
+        small_image_url: null,
+        large_image_url: null,
+        front_image_url: null,
+        value_usd: null,
+        set_id: null,
+      };
     return {
       token_id: t.toString(),
       unique_id,
@@ -225,7 +273,12 @@ export async function settleAll(s: Services): Promise<void> {
 }
 
 /** One purchase of the account (404 not_found otherwise, also for another partner's). */
-export async function readPurchase(s: Services, accountId: string, id: number | null, label: string): Promise<InstantPurchaseRow> {
+export async function readPurchase(
+  s: Services,
+  accountId: string,
+  id: number | null,
+  label: string,
+): Promise<InstantPurchaseRow> {
   const found = id === null ? undefined : own(instant(s).purchases, String(id));
   if (!found || found.account_id !== accountId) throw notFound(`No instant purchase ${label} for this partner`);
   if (s.chain) await settle(s, found.id);
@@ -245,7 +298,12 @@ export async function listPurchases(s: Services, accountId: string, f: ListFilte
     .filter((p) => p.account_id === accountId)
     .filter((p) => f.status === null || p.status === f.status)
     .filter((p) => f.external_user_id === null || p.external_user_id === f.external_user_id)
-    .filter((p) => f.wallet === null || p.purchaser_address.toLowerCase() === f.wallet || p.recipient_address.toLowerCase() === f.wallet)
+    .filter(
+      (p) =>
+        f.wallet === null ||
+        p.purchaser_address.toLowerCase() === f.wallet ||
+        p.recipient_address.toLowerCase() === f.wallet,
+    )
     .sort((a, b) => b.id - a.id);
 }
 
@@ -260,10 +318,16 @@ export function operatorRefund(s: Services, id: number, failReason: string | nul
     await settleNow(s, id); // opened or timed out meanwhile: the row says so before the check
     const p = instant(s).purchases[id];
     if (!p) throw notFound(`No instant purchase ${id}`);
-    const invalid = () => conflict("invalid_status", `Instant purchase ${id} is ${instant(s).purchases[id]?.status ?? p.status}; only an unopened SUBMITTED purchase can be paid back`);
+    const invalid = () =>
+      conflict(
+        "invalid_status",
+        `Instant purchase ${id} is ${instant(s).purchases[id]?.status ?? p.status}; only an unopened SUBMITTED purchase can be paid back`,
+      );
     if (p.status !== "SUBMITTED" || p.onchain_request_id === null) throw invalid();
     let refused: unknown = null;
-    await refundOnChain(chainOf(s), BigInt(p.onchain_request_id), failReason !== null).catch((err: unknown) => (refused = err ?? "refused"));
+    await refundOnChain(chainOf(s), BigInt(p.onchain_request_id), failReason !== null).catch(
+      (err: unknown) => (refused = err ?? "refused"),
+    );
     // Re-read after the awaits; the reason is written only once the chain paid it back.
     const now = instant(s).purchases[id];
     if (refused === null && now?.status === "SUBMITTED" && failReason !== null) now.failure_reason = failReason;
@@ -278,7 +342,12 @@ export function operatorRefund(s: Services, id: number, failReason: string | nul
 }
 
 /** Instant sales of an account in [from, to) by submit time, counted as revenue (SUBMITTED or FULFILLED). */
-export function instantSales(s: Services, accountId: string, fromMs: number | null, toMs: number | null): { packs: number; gross_micros: bigint; first_at: number | null } {
+export function instantSales(
+  s: Services,
+  accountId: string,
+  fromMs: number | null,
+  toMs: number | null,
+): { packs: number; gross_micros: bigint; first_at: number | null } {
   let packs = 0;
   let gross = 0n;
   let first: number | null = null;

@@ -6,7 +6,14 @@ import { catalogItems } from "./catalog.ts";
 import { chainOf } from "./chain-io.ts";
 import { formatPurchase } from "./format.ts";
 import { prepareBody, submitBody } from "./parse.ts";
-import { assertEnabled, knownPacketType, listPurchases, preparePurchase, readPurchase, submitPurchase } from "./purchases.ts";
+import {
+  assertEnabled,
+  knownPacketType,
+  listPurchases,
+  preparePurchase,
+  readPurchase,
+  submitPurchase,
+} from "./purchases.ts";
 
 // /api/v1/instant/* (contract/instant.ts, docs/instant.md). Partner keys only;
 // no credits (instant-pack calls are billed on volume). The hash is the
@@ -56,7 +63,9 @@ export const instantRoutes: RouteSpec[] = [
     gate: "partner_read",
     async handle(c) {
       const label = c.input.params.id;
-      return ok(formatPurchase(await readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)));
+      return ok(
+        formatPurchase(await readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)),
+      );
     },
   }),
 

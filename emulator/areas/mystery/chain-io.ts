@@ -26,37 +26,72 @@ export function receiptOf(chain: Chain, hash: `0x${string}`): Promise<Transactio
 
 export async function ownerOf(chain: Chain, tokenId: bigint): Promise<`0x${string}` | null> {
   try {
-    return await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "ownerOf", args: [tokenId] });
+    return await chain.publicClient.readContract({
+      address: chain.addresses.cardNft,
+      abi: cardNftAbi,
+      functionName: "ownerOf",
+      args: [tokenId],
+    });
   } catch {
     return null;
   }
 }
 
 export function tokenRecord(chain: Chain, tokenId: bigint) {
-  return chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "getTokenRecord", args: [tokenId] });
+  return chain.publicClient.readContract({
+    address: chain.addresses.mysteryPool,
+    abi: mysteryPoolAbi,
+    functionName: "getTokenRecord",
+    args: [tokenId],
+  });
 }
 
 export function poolPurchase(chain: Chain, requestId: bigint) {
-  return chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "getPurchase", args: [requestId] });
+  return chain.publicClient.readContract({
+    address: chain.addresses.mysteryPool,
+    abi: mysteryPoolAbi,
+    functionName: "getPurchase",
+    args: [requestId],
+  });
 }
 
 /** A purchase's shortfall on chain: items its reveal withholds, and what the reveal paid back for them (0 before it lands). */
 export async function shortfallOnChain(chain: Chain, requestId: bigint): Promise<{ short: number; refund: bigint }> {
-  const read = (functionName: "shortfallOf" | "shortfallRefundOf") => chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName, args: [requestId] });
+  const read = (functionName: "shortfallOf" | "shortfallRefundOf") =>
+    chain.publicClient.readContract({
+      address: chain.addresses.mysteryPool,
+      abi: mysteryPoolAbi,
+      functionName,
+      args: [requestId],
+    });
   // A chain rebuilt from an older state export runs a pool without shortfalls: none applies.
-  const [short, refund] = await Promise.all([read("shortfallOf"), read("shortfallRefundOf")]).catch(() => [0, 0n] as const);
+  const [short, refund] = await Promise.all([read("shortfallOf"), read("shortfallRefundOf")]).catch(
+    () => [0, 0n] as const,
+  );
   return { short: Number(short), refund: BigInt(refund) };
 }
 
-export async function burnState(chain: Chain, tokenId: bigint): Promise<{ burnType: number; pending: boolean; burned: boolean }> {
-  const [burnType, pending, burned] = await chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "burnState", args: [tokenId] });
+export async function burnState(
+  chain: Chain,
+  tokenId: bigint,
+): Promise<{ burnType: number; pending: boolean; burned: boolean }> {
+  const [burnType, pending, burned] = await chain.publicClient.readContract({
+    address: chain.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "burnState",
+    args: [tokenId],
+  });
   return { burnType: Number(burnType), pending, burned };
 }
 
 export function usdcBalance(chain: Chain, who: `0x${string}`): Promise<bigint> {
-  return chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi: usdStablecoinAbi, functionName: "balanceOf", args: [who] });
+  return chain.publicClient.readContract({
+    address: chain.addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    functionName: "balanceOf",
+    args: [who],
+  });
 }
-
 
 /** On-chain MysteryPool.PurchaseStatus. */
 export const POOL_STATUS = { NONE: 0, REQUESTED: 1, REVEALED: 2, REFUNDED: 3 } as const;
@@ -83,61 +118,138 @@ export function signAs(chain: Chain, from: FixtureAccount, typed: TypedData): Pr
 /** A revealed token: its pool record (group) and its NFT item (type, value). */
 export async function mintedItem(chain: Chain, tokenId: bigint) {
   const { mysteryPool, cardNft } = chain.addresses;
-  const rec = await chain.publicClient.readContract({ address: mysteryPool, abi: mysteryPoolAbi, functionName: "getTokenRecord", args: [tokenId] });
-  const item = await chain.publicClient.readContract({ address: cardNft, abi: cardNftAbi, functionName: "getItem", args: [tokenId] });
+  const rec = await chain.publicClient.readContract({
+    address: mysteryPool,
+    abi: mysteryPoolAbi,
+    functionName: "getTokenRecord",
+    args: [tokenId],
+  });
+  const item = await chain.publicClient.readContract({
+    address: cardNft,
+    abi: cardNftAbi,
+    functionName: "getItem",
+    args: [tokenId],
+  });
   return { rec, item };
 }
 
 /** The pool's PurchaseRevealed logs of a request (none when the node cannot say). */
 export function revealLogs(chain: Chain, requestId: bigint) {
   return chain.publicClient
-    .getContractEvents({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, eventName: "PurchaseRevealed", args: { requestId }, fromBlock: 0n })
+    .getContractEvents({
+      address: chain.addresses.mysteryPool,
+      abi: mysteryPoolAbi,
+      eventName: "PurchaseRevealed",
+      args: { requestId },
+      fromBlock: 0n,
+    })
     .catch(() => []);
 }
 
 /** How many slots a tier has on chain. */
 export async function tierSlotCount(chain: Chain, tierId: number): Promise<number> {
-  const tier = await chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "getTier", args: [BigInt(tierId)] });
+  const tier = await chain.publicClient.readContract({
+    address: chain.addresses.mysteryPool,
+    abi: mysteryPoolAbi,
+    functionName: "getTier",
+    args: [BigInt(tierId)],
+  });
   return tier.slots.length;
 }
 
 /** Whether `operator` may move the holder's token: for all their tokens, or for this one. */
-export async function nftApproved(chain: Chain, holder: `0x${string}`, operator: `0x${string}`, tokenId: bigint): Promise<boolean> {
+export async function nftApproved(
+  chain: Chain,
+  holder: `0x${string}`,
+  operator: `0x${string}`,
+  tokenId: bigint,
+): Promise<boolean> {
   const { cardNft } = chain.addresses;
-  const all = await chain.publicClient.readContract({ address: cardNft, abi: cardNftAbi, functionName: "isApprovedForAll", args: [holder, operator] });
-  const one = await chain.publicClient.readContract({ address: cardNft, abi: cardNftAbi, functionName: "getApproved", args: [tokenId] });
+  const all = await chain.publicClient.readContract({
+    address: cardNft,
+    abi: cardNftAbi,
+    functionName: "isApprovedForAll",
+    args: [holder, operator],
+  });
+  const one = await chain.publicClient.readContract({
+    address: cardNft,
+    abi: cardNftAbi,
+    functionName: "getApproved",
+    args: [tokenId],
+  });
   return all || one.toLowerCase() === operator.toLowerCase();
 }
 
 export function approvedForAll(chain: Chain, holder: `0x${string}`, operator: `0x${string}`): Promise<boolean> {
-  return chain.publicClient.readContract({ address: chain.addresses.cardNft, abi: cardNftAbi, functionName: "isApprovedForAll", args: [holder, operator] });
+  return chain.publicClient.readContract({
+    address: chain.addresses.cardNft,
+    abi: cardNftAbi,
+    functionName: "isApprovedForAll",
+    args: [holder, operator],
+  });
 }
 
 export function poolLiquidity(chain: Chain): Promise<bigint> {
-  return chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName: "liquidity" });
+  return chain.publicClient.readContract({
+    address: chain.addresses.mysteryPool,
+    abi: mysteryPoolAbi,
+    functionName: "liquidity",
+  });
 }
 
 /** The BurnInitiated logs of a token from `fromBlock` (default: the deployment). */
 export function burnInitiatedLogs(chain: Chain, tokenId: bigint, fromBlock: bigint = chain.deployBlock) {
-  return chain.publicClient.getContractEvents({ address: chain.addresses.cardNft, abi: cardNftAbi, eventName: "BurnInitiated", args: { tokenId }, fromBlock });
+  return chain.publicClient.getContractEvents({
+    address: chain.addresses.cardNft,
+    abi: cardNftAbi,
+    eventName: "BurnInitiated",
+    args: { tokenId },
+    fromBlock,
+  });
 }
 
 export function offerUsed(chain: Chain, offerHash: Hex): Promise<boolean> {
-  return chain.publicClient.readContract({ address: chain.addresses.marketplace, abi: buybackMarketplaceAbi, functionName: "offerUsed", args: [offerHash] });
+  return chain.publicClient.readContract({
+    address: chain.addresses.marketplace,
+    abi: buybackMarketplaceAbi,
+    functionName: "offerUsed",
+    args: [offerHash],
+  });
 }
 
 export function offerAcceptedLogs(chain: Chain, offerHash: Hex) {
   const { marketplace } = chain.addresses;
-  return chain.publicClient.getContractEvents({ address: marketplace, abi: buybackMarketplaceAbi, eventName: "OfferAccepted", args: { offerHash }, fromBlock: chain.deployBlock });
+  return chain.publicClient.getContractEvents({
+    address: marketplace,
+    abi: buybackMarketplaceAbi,
+    eventName: "OfferAccepted",
+    args: { offerHash },
+    fromBlock: chain.deployBlock,
+  });
 }
 
 /** Runs acceptOfferFor as the relayer without sending it (throws the revert). */
-export async function simulateAcceptOffer(chain: Chain, args: readonly [OfferMessage, Hex, `0x${string}`, Hex]): Promise<void> {
+export async function simulateAcceptOffer(
+  chain: Chain,
+  args: readonly [OfferMessage, Hex, `0x${string}`, Hex],
+): Promise<void> {
   const { marketplace } = chain.addresses;
-  await chain.publicClient.simulateContract({ address: marketplace, abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args, account: chain.relayer.address });
+  await chain.publicClient.simulateContract({
+    address: marketplace,
+    abi: buybackMarketplaceAbi,
+    functionName: "acceptOfferFor",
+    args,
+    account: chain.relayer.address,
+  });
 }
 
 export function shippingPaidLogs(chain: Chain, orderKey: Hex) {
   const { shippingProcessor } = chain.addresses;
-  return chain.publicClient.getContractEvents({ address: shippingProcessor, abi: shippingPaymentProcessorAbi, eventName: "ShippingPaid", args: { orderKey }, fromBlock: chain.deployBlock });
+  return chain.publicClient.getContractEvents({
+    address: shippingProcessor,
+    abi: shippingPaymentProcessorAbi,
+    eventName: "ShippingPaid",
+    args: { orderKey },
+    fromBlock: chain.deployBlock,
+  });
 }

@@ -29,7 +29,10 @@ async function waitingPurchase(c: ControlContext, raw: string): Promise<{ id: nu
   await settleFromChain(c.services, id);
   const now = mystery(c.services).purchases[id]!;
   if (now.status !== "SUBMITTED" || !now.onchain_request_id)
-    throw conflict("invalid_status", `Purchase ${id} is ${now.status}; only a SUBMITTED purchase waiting for its reveal can fail or be refunded`);
+    throw conflict(
+      "invalid_status",
+      `Purchase ${id} is ${now.status}; only a SUBMITTED purchase waiting for its reveal can fail or be refunded`,
+    );
   const requestId = BigInt(now.onchain_request_id);
   if ((await poolPurchase(chainOf(c.services), requestId)).status !== POOL_STATUS.REQUESTED)
     throw conflict("invalid_status", `Purchase ${id} is no longer waiting for its reveal on chain`);
@@ -49,8 +52,14 @@ export const faultControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/purchases/:id/fail-reveal",
-    describe: "Fulfil the purchase's VRF request so the pool's callback reverts (success=false); the worker then refunds it → REFUNDED",
-    schema: purchaseAction(z.object({ vrf: z.object({ request_id: z.string(), success: z.boolean(), tx_hash: z.string() }), purchase: Purchase })),
+    describe:
+      "Fulfil the purchase's VRF request so the pool's callback reverts (success=false); the worker then refunds it → REFUNDED",
+    schema: purchaseAction(
+      z.object({
+        vrf: z.object({ request_id: z.string(), success: z.boolean(), tx_hash: z.string() }),
+        purchase: Purchase,
+      }),
+    ),
     handle: async (c) => {
       const { id, requestId } = await waitingPurchase(c, c.input.params.id);
       const chain = chainOf(c.services);
@@ -58,10 +67,20 @@ export const faultControl: ControlSpec[] = [
       await serial(c.services, () =>
         withVrfTurn(c.services, async () => {
           // Checked inside the worker's queue and the VRF turn: a parallel fail-reveal or fulfil may have answered it meanwhile.
-          if (!(await chain.pendingVrfRequests()).includes(requestId)) throw conflict("invalid_status", `VRF request ${requestId} of purchase ${id} is not pending`);
+          if (!(await chain.pendingVrfRequests()).includes(requestId))
+            throw conflict("invalid_status", `VRF request ${requestId} of purchase ${id} is not pending`);
           // The pool cannot mint for the length of this one fulfilment, so its callback reverts.
           const role = (fn: "revokeRole" | "grantRole") =>
-            sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: fn, args: [MINTER_ROLE, chain.addresses.mysteryPool] }));
+            sendAs(
+              chain,
+              chain.operator,
+              chain.addresses.cardNft,
+              encodeFunctionData({
+                abi: cardNftAbi,
+                functionName: fn,
+                args: [MINTER_ROLE, chain.addresses.mysteryPool],
+              }),
+            );
           await role("revokeRole");
           try {
             result = await chain.fulfillVrf(requestId);
@@ -71,13 +90,17 @@ export const faultControl: ControlSpec[] = [
         }),
       );
       await runWorker(c.services); // sees the failed reveal and refunds
-      return ok({ vrf: { request_id: String(requestId), success: result.success, tx_hash: result.txHash }, purchase: formatPurchase(mystery(c.services).purchases[id]!) });
+      return ok({
+        vrf: { request_id: String(requestId), success: result.success, tx_hash: result.txHash },
+        purchase: formatPurchase(mystery(c.services).purchases[id]!),
+      });
     },
   }),
   defineControl({
     method: "POST",
     path: "/mystery/purchases/:id/refund",
-    describe: "Operator refund (MysteryPool.refundPurchase) of a purchase still waiting for its reveal → REFUNDED; custodial balances are credited back",
+    describe:
+      "Operator refund (MysteryPool.refundPurchase) of a purchase still waiting for its reveal → REFUNDED; custodial balances are credited back",
     schema: purchaseAction(Purchase),
     handle: async (c) => {
       const { id } = await waitingPurchase(c, c.input.params.id);
@@ -85,14 +108,16 @@ export const faultControl: ControlSpec[] = [
       await serial(c.services, async () => {
         done = await refundOnChain(c.services, id, "refunded by the operator before the reveal");
       });
-      if (!done) throw conflict("invalid_status", `Purchase ${id} could not be refunded (revealed or refunded meanwhile)`);
+      if (!done)
+        throw conflict("invalid_status", `Purchase ${id} could not be refunded (revealed or refunded meanwhile)`);
       return ok(formatPurchase(mystery(c.services).purchases[id]!));
     },
   }),
   defineControl({
     method: "POST",
     path: "/mystery/shipping-signer",
-    describe: "Shipping quote signer switch {enabled: boolean}: off → redemption prepare answers 503 shipping_signer_unavailable (retryable; a replay of an opened redemption still answers)",
+    describe:
+      "Shipping quote signer switch {enabled: boolean}: off → redemption prepare answers 503 shipping_signer_unavailable (retryable; a replay of an opened redemption still answers)",
     schema: {
       body: z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) }),
       responses: { 200: { description: "The switch now", data: z.object({ enabled: z.boolean() }) }, 400: badInput },

@@ -63,7 +63,8 @@ export const overviewControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/mystery",
-    describe: "Operator overview: the area's switches (relayer, shipping signer, warehouse mode, KYC per partner) and the newest purchases, redemptions, buybacks and sell-backs of every partner with their states and tx hashes (?limit=, default 50)",
+    describe:
+      "Operator overview: the area's switches (relayer, shipping signer, warehouse mode, KYC per partner) and the newest purchases, redemptions, buybacks and sell-backs of every partner with their states and tx hashes (?limit=, default 50)",
     schema: {
       query: limitQuery,
       responses: {
@@ -90,7 +91,9 @@ export const overviewControl: ControlSpec[] = [
         relayer: m.relayer,
         shipping_signer: m.shipping_signer ?? "on",
         warehouse_mode: m.warehouse_mode,
-        kyc_required: Object.fromEntries(PARTNER_FIXTURES.map((p) => [p.account_id, kycRequired(c.services, p.account_id)])),
+        kyc_required: Object.fromEntries(
+          PARTNER_FIXTURES.map((p) => [p.account_id, kycRequired(c.services, p.account_id)]),
+        ),
         purchases: newestFirst(m.purchases, (p) => p.id, limit).map((p) => ({
           id: p.id,
           account_id: p.account_id,

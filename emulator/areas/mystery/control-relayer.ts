@@ -23,7 +23,10 @@ export const relayerControl: ControlSpec[] = [
     schema: {
       body: z.object({ enabled: z.boolean({ error: "enabled must be true or false" }) }),
       responses: {
-        200: { description: "The switch now, and how many PENDING purchases it resumed", data: z.object({ enabled: z.boolean(), resumed: z.number().int() }) },
+        200: {
+          description: "The switch now, and how many PENDING purchases it resumed",
+          data: z.object({ enabled: z.boolean(), resumed: z.number().int() }),
+        },
         400: badInput,
       },
     },

@@ -12,13 +12,16 @@ import { isTxHash } from "./util.ts";
 // Operator actions for revenue share (rules in revenue/payouts.ts): close the
 // open period of a TIER account into a PENDING statement, pay a statement.
 
-const txHash = z.string().refine(isTxHash, { error: "must be 0x followed by 64 hex characters", params: { code: "invalid_tx_hash" } });
+const txHash = z
+  .string()
+  .refine(isTxHash, { error: "must be 0x followed by 64 hex characters", params: { code: "invalid_tx_hash" } });
 
 export const revenueControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/payouts/close",
-    describe: "Close the open revenue period into a PENDING payout statement {account_id?} (omitted: every TIER account with a non-empty period); payout.statement_ready",
+    describe:
+      "Close the open revenue period into a PENDING payout statement {account_id?} (omitted: every TIER account with a non-empty period); payout.statement_ready",
     schema: {
       body: z.object({ account_id: opt(text()) }),
       responses: {
@@ -43,7 +46,10 @@ export const revenueControl: ControlSpec[] = [
       body: z.object({ tx_hash: opt(txHash) }),
       responses: {
         200: { description: "The statement, PAID", data: RevenuePayout },
-        400: { description: "tx_hash is not a transaction hash", codes: ["invalid_value", "invalid_tx_hash", "invalid_json"] },
+        400: {
+          description: "tx_hash is not a transaction hash",
+          codes: ["invalid_value", "invalid_tx_hash", "invalid_json"],
+        },
         404: missing("payout"),
         409: { description: "Not PENDING, or no payout wallet", codes: ["invalid_status", "payout_wallet_not_set"] },
       },

@@ -11,7 +11,14 @@ import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { ok } from "../../pipeline/route.ts";
 import { chainOf, sendAs, usdcBalance } from "./chain-io.ts";
 import { endUser, walletView } from "./wallet/end-users.ts";
-import { decideKyc, dispatch, notePayment, operatorWire, redemptionWire, startFulfillment } from "./redemption/redemption.ts";
+import {
+  decideKyc,
+  dispatch,
+  notePayment,
+  operatorWire,
+  redemptionWire,
+  startFulfillment,
+} from "./redemption/redemption.ts";
 import type { RedemptionRow } from "./state.ts";
 import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
@@ -25,14 +32,20 @@ import { creditDeposit } from "./wallet/ledger.ts";
 // buyback float, run the worker now, read the area's published events.
 
 /** `key` (its account) or `account_id`: the partner account an operator action is for. */
-const accountOf = (c: ControlContext, given: { key?: string; account_id?: string }): string => accountOfTarget(c.services, given);
+const accountOf = (c: ControlContext, given: { key?: string; account_id?: string }): string =>
+  accountOfTarget(c.services, given);
 
 const usdcAmount = (name: string) =>
-  parsed(parseUsdc, `${name} must be a non-negative decimal USDC amount (e.g. "100" or "12.5")`, { type: "string", description: "Whole USDC (e.g. \"100\" or \"12.5\")" });
+  parsed(parseUsdc, `${name} must be a non-negative decimal USDC amount (e.g. "100" or "12.5")`, {
+    type: "string",
+    description: 'Whole USDC (e.g. "100" or "12.5")',
+  });
 
 const redemptionParams = z.object({ id: z.string() });
 /** A redemption with its calls and shipping payment (the KYC decision's answer). */
-const operatorRedemption = Redemption.extend(RedemptionPrepareResult.pick({ shipping_payer: true, shipping_payment: true, unsigned: true }).shape);
+const operatorRedemption = Redemption.extend(
+  RedemptionPrepareResult.pick({ shipping_payer: true, shipping_payment: true, unsigned: true }).shape,
+);
 
 function redemptionId(raw: string): number {
   const id = intId(raw);
@@ -41,7 +54,11 @@ function redemptionId(raw: string): number {
 }
 
 /** A redemption step the warehouse takes, in the worker's queue; the worker is re-armed after it. */
-async function warehouseStep(c: ControlContext, raw: string, step: (id: number) => RedemptionRow | Promise<RedemptionRow>) {
+async function warehouseStep(
+  c: ControlContext,
+  raw: string,
+  step: (id: number) => RedemptionRow | Promise<RedemptionRow>,
+) {
   const id = redemptionId(raw);
   let out: Redemption | null = null;
   await serial(c.services, async () => {
@@ -56,7 +73,10 @@ const warehouseStepSchema = (what: string) => ({
   responses: {
     200: { description: `The redemption, ${what}`, data: Redemption },
     404: missing("redemption"),
-    409: { description: "The redemption is not at this step (or its shipping payment has not landed)", codes: ["invalid_status", "shipping_unpaid"] },
+    409: {
+      description: "The redemption is not at this step (or its shipping payment has not landed)",
+      codes: ["invalid_status", "shipping_unpaid"],
+    },
   },
 });
 
@@ -76,12 +96,26 @@ async function moveBalance(c: ControlContext, who: "pool" | "poolSigner", target
     const data =
       who === "pool"
         ? encodeFunctionData({ abi: mysteryPoolAbi, functionName: "withdraw", args: [chain.treasury.address, excess] })
-        : encodeFunctionData({ abi: usdStablecoinAbi, functionName: "transfer", args: [chain.treasury.address, excess] });
-    await sendAs(chain, who === "pool" ? chain.operator : chain.poolSigner, who === "pool" ? chain.addresses.mysteryPool : chain.addresses.stablecoin, data);
+        : encodeFunctionData({
+            abi: usdStablecoinAbi,
+            functionName: "transfer",
+            args: [chain.treasury.address, excess],
+          });
+    await sendAs(
+      chain,
+      who === "pool" ? chain.operator : chain.poolSigner,
+      who === "pool" ? chain.addresses.mysteryPool : chain.addresses.stablecoin,
+      data,
+    );
   }
 }
 
-const walletAnswer = z.object({ account_id: z.string(), credited_usdc: z.string(), end_user: z.object({}).loose(), wallet: z.object({}).loose() });
+const walletAnswer = z.object({
+  account_id: z.string(),
+  credited_usdc: z.string(),
+  end_user: z.object({}).loose(),
+  wallet: z.object({}).loose(),
+});
 
 export const mysteryControl: ControlSpec[] = [
   defineControl({
@@ -97,14 +131,22 @@ export const mysteryControl: ControlSpec[] = [
         wallet_address: opt(parsed(checksummed, "wallet_address is not an EVM address", { type: "string" })),
         usdc: usdcAmount("usdc"),
       }),
-      responses: { 200: { description: "The end user's wallet after the credit", data: walletAnswer }, 400: { description: "A field is missing or invalid", codes: ["invalid_value", "invalid_json", "identifier_too_long"] }, 404: missing("key") },
+      responses: {
+        200: { description: "The end user's wallet after the credit", data: walletAnswer },
+        400: {
+          description: "A field is missing or invalid",
+          codes: ["invalid_value", "invalid_json", "identifier_too_long"],
+        },
+        404: missing("key"),
+      },
     },
     handle: (c) => {
       const b = c.input.body;
       const acct = accountOf(c, b);
       const external_user_id = b.external_user_id ?? null;
       const wallet_address = b.wallet_address ?? null;
-      if (!external_user_id && !wallet_address) throw badRequest("invalid_value", "external_user_id or wallet_address is required");
+      if (!external_user_id && !wallet_address)
+        throw badRequest("invalid_value", "external_user_id or wallet_address is required");
       const user = endUser(c.services, acct, { external_user_id, wallet_address });
       creditDeposit(c.services, acct, user, b.usdc);
       return ok({ account_id: acct, credited_usdc: usdc(b.usdc), ...walletView(user) });
@@ -113,12 +155,16 @@ export const mysteryControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/redemptions/:id/kyc",
-    describe: "Decide the KYC of a redemption waiting for it {decision: approve|decline} (approve → its calls; prepare with the same key returns them; decline → FAILED)",
+    describe:
+      "Decide the KYC of a redemption waiting for it {decision: approve|decline} (approve → its calls; prepare with the same key returns them; decline → FAILED)",
     schema: {
       params: redemptionParams,
       body: z.object({ decision: opt(oneOf(["approve", "decline"])) }),
       responses: {
-        200: { description: "The redemption: approved, with its calls; declined, FAILED (kyc_declined)", data: operatorRedemption },
+        200: {
+          description: "The redemption: approved, with its calls; declined, FAILED (kyc_declined)",
+          data: operatorRedemption,
+        },
         400: badInput,
         404: missing("redemption"),
         409: { description: "The redemption is not waiting for KYC", codes: ["invalid_status"] },
@@ -132,7 +178,8 @@ export const mysteryControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/redemptions/:id/start-fulfillment",
-    describe: "Warehouse begins fulfilment: BURN_SUBMITTED → IN_FULFILLMENT (redemption.updated); 409 shipping_unpaid until the shipping payment is on chain",
+    describe:
+      "Warehouse begins fulfilment: BURN_SUBMITTED → IN_FULFILLMENT (redemption.updated); 409 shipping_unpaid until the shipping payment is on chain",
     schema: warehouseStepSchema("IN_FULFILLMENT"),
     handle: (c) =>
       warehouseStep(c, c.input.params.id, async (id) => {
@@ -151,8 +198,15 @@ export const mysteryControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/warehouse",
-    describe: "Warehouse progression mode {mode: auto|manual} (auto: IN_FULFILLMENT 1 h after the burn, COMPLETED 24 h later)",
-    schema: { body: z.object({ mode: oneOf(["auto", "manual"]) }), responses: { 200: { description: "The mode", data: z.object({ mode: z.enum(["auto", "manual"]) }) }, 400: badInput } },
+    describe:
+      "Warehouse progression mode {mode: auto|manual} (auto: IN_FULFILLMENT 1 h after the burn, COMPLETED 24 h later)",
+    schema: {
+      body: z.object({ mode: oneOf(["auto", "manual"]) }),
+      responses: {
+        200: { description: "The mode", data: z.object({ mode: z.enum(["auto", "manual"]) }) },
+        400: badInput,
+      },
+    },
     handle: (c) => {
       const mode = c.input.body.mode;
       mystery(c.services).warehouse_mode = mode;
@@ -163,15 +217,29 @@ export const mysteryControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/oracle",
-    describe: "Set a token's on-chain oracle value {token_id, usdc} (\"0\" makes it value_unknown)",
+    describe: 'Set a token\'s on-chain oracle value {token_id, usdc} ("0" makes it value_unknown)',
     schema: {
-      body: z.object({ token_id: parsed(tokenIdOf, "token_id must be a decimal token id", { type: "string" }), usdc: usdcAmount("usdc") }),
-      responses: { 200: { description: "The value set", data: z.object({ token_id: z.string(), value_usdc: z.string(), tx_hash: z.string() }) }, 400: badInput },
+      body: z.object({
+        token_id: parsed(tokenIdOf, "token_id must be a decimal token id", { type: "string" }),
+        usdc: usdcAmount("usdc"),
+      }),
+      responses: {
+        200: {
+          description: "The value set",
+          data: z.object({ token_id: z.string(), value_usdc: z.string(), tx_hash: z.string() }),
+        },
+        400: badInput,
+      },
     },
     handle: async (c) => {
       const { token_id: tokenId, usdc: value } = c.input.body;
       const chain = chainOf(c.services);
-      const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, encodeFunctionData({ abi: mysteryPoolAbi, functionName: "setOracleValue", args: [BigInt(tokenId), value] }));
+      const receipt = await sendAs(
+        chain,
+        chain.operator,
+        chain.addresses.mysteryPool,
+        encodeFunctionData({ abi: mysteryPoolAbi, functionName: "setOracleValue", args: [BigInt(tokenId), value] }),
+      );
       return ok({ token_id: tokenId, value_usdc: usdc(value), tx_hash: receipt.transactionHash });
     },
   }),
@@ -180,8 +248,14 @@ export const mysteryControl: ControlSpec[] = [
     path: "/mystery/liquidity",
     describe: "Set the buyback float {buyback_usdc?} (pool signer balance) and/or the sell-back pool {pool_usdc?}",
     schema: {
-      body: z.object({ buyback_usdc: usdcAmount("buyback_usdc").optional(), pool_usdc: usdcAmount("pool_usdc").optional() }),
-      responses: { 200: { description: "Both balances now", data: z.object({ buyback_usdc: z.string(), pool_usdc: z.string() }) }, 400: badInput },
+      body: z.object({
+        buyback_usdc: usdcAmount("buyback_usdc").optional(),
+        pool_usdc: usdcAmount("pool_usdc").optional(),
+      }),
+      responses: {
+        200: { description: "Both balances now", data: z.object({ buyback_usdc: z.string(), pool_usdc: z.string() }) },
+        400: badInput,
+      },
     },
     handle: async (c) => {
       const { buyback_usdc, pool_usdc } = c.input.body;
@@ -198,7 +272,9 @@ export const mysteryControl: ControlSpec[] = [
     method: "POST",
     path: "/mystery/worker/run",
     describe: "Run the mystery worker now: read reveals and accepted offers from the chain, take due steps",
-    schema: { responses: { 200: { description: "When it ran (virtual time)", data: z.object({ ran_at: z.string() }) } } },
+    schema: {
+      responses: { 200: { description: "When it ran (virtual time)", data: z.object({ ran_at: z.string() }) } },
+    },
     handle: async (c) => {
       await runWorker(c.services);
       return ok({ ran_at: c.services.clock.nowIso() });
@@ -213,13 +289,25 @@ export const mysteryControl: ControlSpec[] = [
       responses: {
         200: {
           description: "Published events, oldest first",
-          data: z.object({ events: z.array(z.object({ account_id: z.string(), type: z.string(), key: z.string(), data: z.record(z.string(), z.unknown()), at: z.string() })) }),
+          data: z.object({
+            events: z.array(
+              z.object({
+                account_id: z.string(),
+                type: z.string(),
+                key: z.string(),
+                data: z.record(z.string(), z.unknown()),
+                at: z.string(),
+              }),
+            ),
+          }),
         },
       },
     },
     handle: (c) => {
       const { account_id: acct, type } = c.input.query;
-      const events = mystery(c.services).events.filter((e) => (!acct || e.account_id === acct) && (!type || e.type === type));
+      const events = mystery(c.services).events.filter(
+        (e) => (!acct || e.account_id === acct) && (!type || e.type === type),
+      );
       return ok({ events });
     },
   }),

@@ -23,8 +23,27 @@ import { relayerOn } from "./purchases/relay.ts";
 // pool forwarding, sell-back, prices, wallets and stats. See docs/mystery.md.
 export const mysteryArea: Area = {
   name: "mystery",
-  routes: [...purchaseRoutes, ...balanceRoutes, ...catalogRoutes, ...redemptionRoutes, ...buybackRoutes, ...walletRoutes, ...sellbackRoutes, ...feedRoutes, ...collectionRoutes, ...revenueRoutes, ...walletLedgerRoutes],
-  control: [...overviewControl, ...mysteryControl, ...revenueControl, ...redemptionControl, ...relayerControl, ...purchaseControl],
+  routes: [
+    ...purchaseRoutes,
+    ...balanceRoutes,
+    ...catalogRoutes,
+    ...redemptionRoutes,
+    ...buybackRoutes,
+    ...walletRoutes,
+    ...sellbackRoutes,
+    ...feedRoutes,
+    ...collectionRoutes,
+    ...revenueRoutes,
+    ...walletLedgerRoutes,
+  ],
+  control: [
+    ...overviewControl,
+    ...mysteryControl,
+    ...revenueControl,
+    ...redemptionControl,
+    ...relayerControl,
+    ...purchaseControl,
+  ],
   start: (s) => {
     // Other areas charge the custodial wallet through this port (the instant area's custodial purchases).
     const custody = custodyPort(s);

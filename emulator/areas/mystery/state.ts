@@ -11,7 +11,8 @@ export { PURCHASE_STATUSES, type PurchaseStatus } from "../../../contract/index.
 import type { PurchaseStatus } from "../../../contract/index.ts";
 
 /** The terminal successes: the reveal landed and `items` are the items delivered (all, or all but a shortfall). */
-export const isRevealed = (status: PurchaseStatus): boolean => status === "FULFILLED" || status === "PARTIALLY_FULFILLED";
+export const isRevealed = (status: PurchaseStatus): boolean =>
+  status === "FULFILLED" || status === "PARTIALLY_FULFILLED";
 
 export type ItemTypeName = "CARD" | "GRADED_CARD" | "PACKET" | "SEALED_PRODUCT";
 
@@ -205,7 +206,12 @@ function initial(): MysterySlice {
   for (const p of PARTNER_FIXTURES) {
     end_users[p.account_id] = {};
     for (const u of p.end_users)
-      end_users[p.account_id]![u.external_user_id] = { external_user_id: u.external_user_id, wallet_address: u.wallet_address, balance_micros: u.balance_micros, reserved_micros: "0" };
+      end_users[p.account_id]![u.external_user_id] = {
+        external_user_id: u.external_user_id,
+        wallet_address: u.wallet_address,
+        balance_micros: u.balance_micros,
+        reserved_micros: "0",
+      };
   }
   return {
     purchases: {},
@@ -226,6 +232,10 @@ function initial(): MysterySlice {
   };
 }
 
-const MYSTERY_SLICE = defineSlice<MysterySlice>({ name: "mystery", init: initial, optional: ["kyc_required", "shipping_signer"] });
+const MYSTERY_SLICE = defineSlice<MysterySlice>({
+  name: "mystery",
+  init: initial,
+  optional: ["kyc_required", "shipping_signer"],
+});
 
 export const mystery = (s: Services): MysterySlice => s.store.slice(MYSTERY_SLICE);

@@ -15,7 +15,6 @@ export const MAX_UINT256 = 2n ** 256n - 1n;
 
 export type Body = Record<string, unknown>;
 
-
 export const isTxHash = (v: unknown): v is `0x${string}` => typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v);
 
 /** Accepts any 0x address whose checksum is right when mixed-case (viem strict isAddress). */
@@ -26,7 +25,11 @@ export function checksummed(v: unknown): `0x${string}` | null {
 
 export function walletParam(v: unknown, code = "invalid_wallet_address"): `0x${string}` {
   const a = checksummed(v);
-  if (!a) throw badRequest(code, "wallet_address must be a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)");
+  if (!a)
+    throw badRequest(
+      code,
+      "wallet_address must be a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)",
+    );
   return a;
 }
 
@@ -34,7 +37,8 @@ export function walletParam(v: unknown, code = "invalid_wallet_address"): `0x${s
 export function tierParam(v: unknown, name = "tier_id"): number {
   checkIdLength(v, name);
   const n = intIn(v, 1, Number.MAX_SAFE_INTEGER);
-  if (n === null) throw badRequest("invalid_tier", `${name} must be the numeric id of a tier (see GET /mystery/catalog)`);
+  if (n === null)
+    throw badRequest("invalid_tier", `${name} must be the numeric id of a tier (see GET /mystery/catalog)`);
   return n;
 }
 
@@ -71,7 +75,8 @@ export function tokenIdParam(v: unknown, name = "token_id"): string | null {
 export const txLockKey = (hash: string) => `mystery:tx:${hash.toLowerCase()}`;
 /** One purchase's chain-side steps (settle, refund, shortfall): whoever triggers them, they run one at a time. */
 export const purchaseLockKey = (id: number) => `mystery:purchase:${id}`;
-export const tokenLockKey = (what: "redemption" | "offer", accountId: string, tokenId: string) => `mystery:${what}-token:${accountId}\u0000${tokenId}`;
+export const tokenLockKey = (what: "redemption" | "offer", accountId: string, tokenId: string) =>
+  `mystery:${what}-token:${accountId}\u0000${tokenId}`;
 
 /** How a worker job reports a failure (logged; the worker goes on and re-arms). */
 export type JobErrorHandler = (job: string, err: unknown) => void;
@@ -81,7 +86,13 @@ export const JOB_RETRY_MS = 60 * 1000;
 const EVENT_LOG_CAP = 1000;
 
 /** Publishes a webhook event and keeps it in the area's event log (GET /_emulator/mystery/events). */
-export function emit(services: Services, accountId: string, type: EventType, key: string, data: Record<string, unknown>): void {
+export function emit(
+  services: Services,
+  accountId: string,
+  type: EventType,
+  key: string,
+  data: Record<string, unknown>,
+): void {
   const log = mystery(services).events;
   log.push({ account_id: accountId, type, key, data: structuredClone(data), at: services.clock.nowIso() });
   if (log.length > EVENT_LOG_CAP) log.splice(0, log.length - EVENT_LOG_CAP);

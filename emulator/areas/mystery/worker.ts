@@ -82,7 +82,11 @@ export function runWorker(s: Services): Promise<void> {
 /** Something on chain may still change our rows (unrevealed purchases, open offers, unpaid redemption shipping). */
 export function watching(s: Services): boolean {
   const slice = mystery(s);
-  return Object.values(slice.purchases).some((p) => p.status === "SUBMITTED") || Object.values(slice.offers).some((o) => o.status === "active") || watchingRedemptions(s);
+  return (
+    Object.values(slice.purchases).some((p) => p.status === "SUBMITTED") ||
+    Object.values(slice.offers).some((o) => o.status === "active") ||
+    watchingRedemptions(s)
+  );
 }
 
 export function startWorker(s: Services): () => void {

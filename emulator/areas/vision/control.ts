@@ -11,16 +11,29 @@ export const visionControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/images/:path{.+}",
-    describe: "A fixture image (same path as on https://images.emulator.test), e.g. /_emulator/images/pokemon/base1-4/large.png",
+    describe:
+      "A fixture image (same path as on https://images.emulator.test), e.g. /_emulator/images/pokemon/base1-4/large.png",
     // The answer is the image's bytes (PNG or the fixture's own type), not an envelope.
-    schema: { params: z.object({ path: z.string() }), responses: { 200: { description: "The image bytes" }, 404: missing("fixture image") } },
+    schema: {
+      params: z.object({ path: z.string() }),
+      responses: { 200: { description: "The image bytes" }, 404: missing("fixture image") },
+    },
     handle(c) {
       const path = c.input.params.path;
       const img = resolveFixture(c.services.catalog, path);
       if (!img) throw notFound(`No fixture image ${path}`);
       const bytes = fixtureBytes(img);
       const type = img.kind === "raw" ? img.contentType : "image/png";
-      return { raw: new Response(new Uint8Array(bytes), { status: 200, headers: { "Content-Type": type, "Content-Length": String(bytes.length), "Cache-Control": "public, max-age=31536000, immutable" } }) };
+      return {
+        raw: new Response(new Uint8Array(bytes), {
+          status: 200,
+          headers: {
+            "Content-Type": type,
+            "Content-Length": String(bytes.length),
+            "Cache-Control": "public, max-age=31536000, immutable",
+          },
+        }),
+      };
     },
   }),
 ];

@@ -22,8 +22,19 @@ export type FixtureImage =
 
 /** Test fixtures on the host: an oversized PNG, bytes that are not an image, a truncated PNG. */
 const SPECIAL: Record<string, () => FixtureImage> = {
-  "_fixtures/oversized.png": () => ({ kind: "other", path: "_fixtures/oversized", width: 8, height: 8, padding: MAX_IMAGE_BYTES + 1024 }),
-  "_fixtures/not-an-image.png": () => ({ kind: "raw", path: "_fixtures/not-an-image.png", bytes: Buffer.from("this is plain text, not an image\n"), contentType: "image/png" }),
+  "_fixtures/oversized.png": () => ({
+    kind: "other",
+    path: "_fixtures/oversized",
+    width: 8,
+    height: 8,
+    padding: MAX_IMAGE_BYTES + 1024,
+  }),
+  "_fixtures/not-an-image.png": () => ({
+    kind: "raw",
+    path: "_fixtures/not-an-image.png",
+    bytes: Buffer.from("this is plain text, not an image\n"),
+    contentType: "image/png",
+  }),
   "_fixtures/truncated.png": () => {
     const full = renderPng({ width: 16, height: 16, path: "_fixtures/truncated" });
     return { kind: "raw", path: "_fixtures/truncated.png", bytes: full.subarray(0, 40), contentType: "image/png" };
@@ -57,7 +68,12 @@ export function resolveFixture(catalog: CatalogIndex, rawPath: string): FixtureI
   }
   if (parts.length === 4 && a === "sets" && b && (c === "logo.png" || c === "symbol.png")) {
     if (catalog.expansionCards(game, b).length === 0 && !catalog.expansion(game, b)) return null;
-    return { kind: "other", path: `${game}/sets/${b}/${c.slice(0, -4)}`, width: c === "logo.png" ? 96 : 24, height: 24 };
+    return {
+      kind: "other",
+      path: `${game}/sets/${b}/${c.slice(0, -4)}`,
+      width: c === "logo.png" ? 96 : 24,
+      height: 24,
+    };
   }
   return null;
 }

@@ -18,18 +18,28 @@ import { visionSlice, type FeedbackRecord } from "./state.ts";
 
 const TOP_CONFIDENCE = { large: 0.98, small: 0.94 } as const;
 
-export function identify(services: Services, key: KeyRecord, image: ImageInput, opts: IdentifyOptions): IdentifyResultWire {
+export function identify(
+  services: Services,
+  key: KeyRecord,
+  image: ImageInput,
+  opts: IdentifyOptions,
+): IdentifyResultWire {
   const decoded = decode(image.bytes);
   if (!decoded)
-    throw badRequest("invalid_image", "The image could not be decoded; send a JPEG, PNG or WebP file (detected by content, not by name or Content-Type)", {
-      details: { bytes: image.bytes.length },
-    });
+    throw badRequest(
+      "invalid_image",
+      "The image could not be decoded; send a JPEG, PNG or WebP file (detected by content, not by name or Content-Type)",
+      {
+        details: { bytes: image.bytes.length },
+      },
+    );
   const catalog = services.catalog;
   const marker = markerOf(image.bytes);
   const ref = marker ? cardOfMarker(catalog, marker) : null;
   const anchor = ref ? catalog.card(ref.game, ref.id) : undefined;
   const allowed = (r: CardRecord) =>
-    (!opts.game || r.game === opts.game) && (!opts.expansion_ids || opts.expansion_ids.includes(r.card.expansion.id.toLowerCase()));
+    (!opts.game || r.game === opts.game) &&
+    (!opts.expansion_ids || opts.expansion_ids.includes(r.card.expansion.id.toLowerCase()));
 
   const ranked: Array<{ rec: CardRecord; confidence: number }> = [];
   if (anchor && allowed(anchor)) {
@@ -40,10 +50,14 @@ export function identify(services: Services, key: KeyRecord, image: ImageInput, 
       seen.add(r.card.id);
       ranked.push({ rec: r, confidence: round(Math.max(0.3, 0.62 - 0.04 * i)) });
     });
-    const neighbours = catalog.expansionCards(anchor.game, anchor.card.expansion.id).filter((r) => !seen.has(r.card.id) && allowed(r));
+    const neighbours = catalog
+      .expansionCards(anchor.game, anchor.card.expansion.id)
+      .filter((r) => !seen.has(r.card.id) && allowed(r));
     const at = neighbours.findIndex((r) => r.card.number >= anchor.card.number);
     const ordered = at < 0 ? neighbours : [...neighbours.slice(at), ...neighbours.slice(0, at)];
-    ordered.slice(0, opts.limit).forEach((r, i) => ranked.push({ rec: r, confidence: round(Math.max(0.02, 0.18 - 0.02 * i)) }));
+    ordered
+      .slice(0, opts.limit)
+      .forEach((r, i) => ranked.push({ rec: r, confidence: round(Math.max(0.02, 0.18 - 0.02 * i)) }));
   }
   const candidates = ranked.slice(0, opts.limit).map(({ rec, confidence }) => ({
     card_id: rec.card.id,
@@ -73,8 +87,20 @@ export function identify(services: Services, key: KeyRecord, image: ImageInput, 
     matched: candidates.length > 0,
     match: candidates[0] ?? null,
     candidates,
-    image: { source: image.source, url: image.url, format: decoded.format, bytes: image.bytes.length, width: decoded.width, height: decoded.height },
-    options: { game: opts.game, limit: opts.limit, include: opts.include.prices ? ["prices"] : [], expansion_ids: opts.expansion_ids },
+    image: {
+      source: image.source,
+      url: image.url,
+      format: decoded.format,
+      bytes: image.bytes.length,
+      width: decoded.width,
+      height: decoded.height,
+    },
+    options: {
+      game: opts.game,
+      limit: opts.limit,
+      include: opts.include.prices ? ["prices"] : [],
+      expansion_ids: opts.expansion_ids,
+    },
   };
 }
 

@@ -31,7 +31,12 @@ export interface ParsedRequest {
 }
 
 export const tooLarge = (size: number | string) =>
-  new ApiError(413, "image_too_large", `The image is ${size} bytes; at most ${MAX_IMAGE_BYTES} bytes (10 MB) are accepted`, { details: { max_bytes: MAX_IMAGE_BYTES } });
+  new ApiError(
+    413,
+    "image_too_large",
+    `The image is ${size} bytes; at most ${MAX_IMAGE_BYTES} bytes (10 MB) are accepted`,
+    { details: { max_bytes: MAX_IMAGE_BYTES } },
+  );
 
 export async function readRequest(req: Request, catalog: CatalogIndex): Promise<ParsedRequest> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
@@ -41,7 +46,10 @@ export async function readRequest(req: Request, catalog: CatalogIndex): Promise<
   if (type.startsWith("multipart/form-data")) return readMultipart(req, catalog);
   if (type.startsWith("image/") || type === "application/octet-stream") {
     const bytes = await readBytes(req, MAX_IMAGE_BYTES, tooLarge);
-    return { options: {}, image: async () => (bytes.length ? { source: "upload", bytes, url: null } : imageRequired()) };
+    return {
+      options: {},
+      image: async () => (bytes.length ? { source: "upload", bytes, url: null } : imageRequired()),
+    };
   }
   const text = await readText(req, MAX_IMAGE_BYTES + BODY_SLACK, tooLarge);
   let body: unknown = {};
@@ -49,7 +57,10 @@ export async function readRequest(req: Request, catalog: CatalogIndex): Promise<
     try {
       body = JSON.parse(text);
     } catch {
-      throw badRequest("invalid_json", "The request body is not valid JSON; send {\"image_url\": \"https://…\"} or a multipart upload in field `image`");
+      throw badRequest(
+        "invalid_json",
+        'The request body is not valid JSON; send {"image_url": "https://…"} or a multipart upload in field `image`',
+      );
     }
   }
   const obj = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
@@ -57,7 +68,11 @@ export async function readRequest(req: Request, catalog: CatalogIndex): Promise<
     options: parseBodyOptions(obj),
     async image() {
       if (obj.image_url === undefined || obj.image_url === null || obj.image_url === "") {
-        if ("image" in obj || "file" in obj) throw badRequest("invalid_upload", "Upload images as multipart/form-data in the field `image`, or send {\"image_url\": \"https://…\"}");
+        if ("image" in obj || "file" in obj)
+          throw badRequest(
+            "invalid_upload",
+            'Upload images as multipart/form-data in the field `image`, or send {"image_url": "https://…"}',
+          );
         return imageRequired();
       }
       return fetchUrl(obj.image_url, catalog);
@@ -92,8 +107,16 @@ async function readMultipart(req: Request, catalog: CatalogIndex): Promise<Parse
         if (file.size > MAX_IMAGE_BYTES) throw tooLarge(file.size);
         return { source: "upload", bytes: new Uint8Array(await file.arrayBuffer()), url: null };
       }
-      if (file !== null) throw badRequest("invalid_upload", "The field `image` must be a file part (filename and bytes), not a text value");
-      if (files.length > 0) throw badRequest("invalid_upload", `Upload the image in the multipart field \`image\`; got file field(s) ${files.map(([k]) => `\`${k}\``).join(", ")}`);
+      if (file !== null)
+        throw badRequest(
+          "invalid_upload",
+          "The field `image` must be a file part (filename and bytes), not a text value",
+        );
+      if (files.length > 0)
+        throw badRequest(
+          "invalid_upload",
+          `Upload the image in the multipart field \`image\`; got file field(s) ${files.map(([k]) => `\`${k}\``).join(", ")}`,
+        );
       const url = text("image_url");
       if (url !== undefined && url !== "") return fetchUrl(url, catalog);
       return imageRequired();
@@ -102,7 +125,10 @@ async function readMultipart(req: Request, catalog: CatalogIndex): Promise<Parse
 }
 
 function imageRequired(): never {
-  throw badRequest("image_required", "Send an image: {\"image_url\": \"https://…\"} or a multipart/form-data upload in the field `image` (JPEG, PNG or WebP, at most 10 MB)");
+  throw badRequest(
+    "image_required",
+    'Send an image: {"image_url": "https://…"} or a multipart/form-data upload in the field `image` (JPEG, PNG or WebP, at most 10 MB)',
+  );
 }
 
 /** Only the fixture host is served; the emulator never fetches the internet. */
@@ -110,11 +136,18 @@ function fetchUrl(raw: unknown, catalog: CatalogIndex): ImageInput {
   const { url, host } = checkImageUrl(raw);
   // Compared as classified, so "images.emulator.test." (fully qualified) is the same host.
   if (host.host !== FIXTURE_HOST || url.port !== "")
-    throw badRequest("image_fetch_failed", `Could not fetch ${url.href}: the emulator makes no outbound requests; use an image of the fixture host https://${FIXTURE_HOST}/… or upload the file`, {
-      details: { url: url.href },
-    });
+    throw badRequest(
+      "image_fetch_failed",
+      `Could not fetch ${url.href}: the emulator makes no outbound requests; use an image of the fixture host https://${FIXTURE_HOST}/… or upload the file`,
+      {
+        details: { url: url.href },
+      },
+    );
   const img = resolveFixture(catalog, url.pathname);
-  if (!img) throw badRequest("image_fetch_failed", `Could not fetch ${url.href}: the image host answered 404`, { details: { url: url.href, upstream_status: 404 } });
+  if (!img)
+    throw badRequest("image_fetch_failed", `Could not fetch ${url.href}: the image host answered 404`, {
+      details: { url: url.href, upstream_status: 404 },
+    });
   const bytes = fixtureBytes(img);
   if (bytes.length > MAX_IMAGE_BYTES) throw tooLarge(bytes.length);
   return { source: "url", bytes, url: url.href };

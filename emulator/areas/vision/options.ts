@@ -36,13 +36,18 @@ export function resolveOptions(body: OptionsInput, query: OptionsInput, catalog:
 }
 
 /** Raw body options alone (no query), checked and resolved. */
-export const parseOptions = (raw: RawOptions, catalog: CatalogIndex): IdentifyOptions => resolveOptions(parseBodyOptions(raw), {}, catalog);
+export const parseOptions = (raw: RawOptions, catalog: CatalogIndex): IdentifyOptions =>
+  resolveOptions(parseBodyOptions(raw), {}, catalog);
 
 function knownExpansions(ids: readonly string[], game: Game | null, catalog: CatalogIndex): string[] {
   const games = game ? [game] : GAMES;
   return ids.map((id) => {
     const known = games.some((g) => catalog.expansion(g, id) || catalog.expansionCards(g, id).length > 0);
-    if (!known) throw badRequest("invalid_expansion_ids", `expansion_ids names an unknown expansion ${JSON.stringify(id)}${game ? ` for ${game}` : ""}`);
+    if (!known)
+      throw badRequest(
+        "invalid_expansion_ids",
+        `expansion_ids names an unknown expansion ${JSON.stringify(id)}${game ? ` for ${game}` : ""}`,
+      );
     return id.toLowerCase();
   });
 }

@@ -126,7 +126,8 @@ export function decode(bytes: Uint8Array): Decoded | null {
   if (format === "jpeg") {
     // End-of-image marker, allowing trailing padding some encoders leave.
     const tail = b.subarray(Math.max(0, b.length - 64));
-    for (let i = tail.length - 2; i >= 0; i--) if (tail[i] === 0xff && tail[i + 1] === 0xd9) return { format, width: null, height: null };
+    for (let i = tail.length - 2; i >= 0; i--)
+      if (tail[i] === 0xff && tail[i + 1] === 0xd9) return { format, width: null, height: null };
     return null;
   }
   if (format === "webp") {

@@ -26,18 +26,27 @@ export const visionRoutes: RouteSpec[] = [
     handle(c) {
       const id = c.input.params.feedback_id;
       const record = own(visionSlice(c.services.store).feedback, id);
-      if (!record || record.account_id !== c.key!.account_id) throw notFound(`No identification with feedback_id "${id}"`, "feedback_not_found");
+      if (!record || record.account_id !== c.key!.account_id)
+        throw notFound(`No identification with feedback_id "${id}"`, "feedback_not_found");
       const wanted = c.input.body.card_id;
       let cardId = record.matched_card_id;
       let game = record.game;
       if (wanted !== undefined && wanted !== null) {
         const games = (record.game ? [record.game] : GAMES) as readonly Game[];
         const rec = games.map((g) => c.services.catalog.card(g, wanted)).find(Boolean);
-        if (!rec) throw badRequest("invalid_card_id", `No card "${wanted}"${record.game ? ` in ${record.game}` : ""} to confirm`);
+        if (!rec)
+          throw badRequest(
+            "invalid_card_id",
+            `No card "${wanted}"${record.game ? ` in ${record.game}` : ""} to confirm`,
+          );
         cardId = rec.card.id;
         game = rec.game;
       }
-      if (!cardId || !game) throw badRequest("invalid_card_id", "This identification had no match: send {\"card_id\"} with the card the image shows");
+      if (!cardId || !game)
+        throw badRequest(
+          "invalid_card_id",
+          'This identification had no match: send {"card_id"} with the card the image shows',
+        );
       record.confirmed_card_id = cardId;
       record.game = game;
       record.confirmed_at = c.services.clock.nowIso();

@@ -7,7 +7,11 @@ import { classifyHost, describeHost, type HostClass } from "../../pipeline/addre
 // anything is fetched.
 
 const notAllowed = (why: string, url?: string) =>
-  badRequest("image_url_not_allowed", `image_url must be a public https URL: ${why}`, url ? { details: { url } } : undefined);
+  badRequest(
+    "image_url_not_allowed",
+    `image_url must be a public https URL: ${why}`,
+    url ? { details: { url } } : undefined,
+  );
 
 export interface ImageUrl {
   url: URL;
@@ -23,7 +27,8 @@ export function checkImageUrl(raw: unknown): ImageUrl {
   } catch {
     throw notAllowed("it is not an absolute URL");
   }
-  if (url.protocol !== "https:") throw notAllowed(`${url.protocol.replace(":", "")} is not allowed, only https`, url.href);
+  if (url.protocol !== "https:")
+    throw notAllowed(`${url.protocol.replace(":", "")} is not allowed, only https`, url.href);
   if (url.username || url.password) throw notAllowed("credentials in the URL are not allowed", url.href);
   const host = classifyHost(url.hostname);
   if (host.class !== "public") throw notAllowed(`${describeHost(host)}, not a public host`, url.href);

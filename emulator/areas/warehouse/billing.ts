@@ -8,7 +8,11 @@ import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
 import { toCents } from "./money.ts";
 import { type Actor, logActivity, touch } from "./state.ts";
-import type { IntegrationStatus as IntegrationStatusWire, Sla as SlaWire, WarehouseAccount as AccountWire } from "../../../contract/index.ts";
+import type {
+  IntegrationStatus as IntegrationStatusWire,
+  Sla as SlaWire,
+  WarehouseAccount as AccountWire,
+} from "../../../contract/index.ts";
 
 // Billing rules: declared values, invoices and reports, the account summary,
 // SLA metrics, service credits and the integration status. Closing a month
@@ -44,7 +48,9 @@ export function slaMetrics(t: TenantState, month: string, now: number): SlaWire 
   const shipped = orders.filter((o) => o.shipped_at);
   const late = orders.filter((o) => missedSla(o, now));
   const onTime = shipped.filter((o) => !missedSla(o, now));
-  const hours = shipped.map((o) => (Date.parse(o.shipped_at as string) - Date.parse(o.committed_at as string)) / 3_600_000);
+  const hours = shipped.map(
+    (o) => (Date.parse(o.shipped_at as string) - Date.parse(o.committed_at as string)) / 3_600_000,
+  );
   return {
     month,
     target_on_time_rate: "0.9900",
@@ -52,30 +58,60 @@ export function slaMetrics(t: TenantState, month: string, now: number): SlaWire 
     orders_shipped: shipped.length,
     shipped_on_time: onTime.length,
     missed_sla: late.length,
-    on_time_rate: shipped.length || late.length ? (onTime.length / (shipped.length + late.filter((o) => !o.shipped_at).length)).toFixed(4) : null,
+    on_time_rate:
+      shipped.length || late.length
+        ? (onTime.length / (shipped.length + late.filter((o) => !o.shipped_at).length)).toFixed(4)
+        : null,
     average_handling_hours: hours.length ? (hours.reduce((a, b) => a + b, 0) / hours.length).toFixed(2) : null,
     late_order_ids: late.map((o) => o.order_id),
   };
 }
 
 /** The tenant declares a value for a card pending identity (published cards carry the service's value). */
-export function submitDeclaredValue(services: Services, t: TenantState, actor: Actor, input: DeclaredValueInput): DeclaredValueRecord {
+export function submitDeclaredValue(
+  services: Services,
+  t: TenantState,
+  actor: Actor,
+  input: DeclaredValueInput,
+): DeclaredValueRecord {
   const { unique_id: uid, amount } = input;
   const card = findCard(t, uid);
   if (card.status !== "AVAILABLE" && card.status !== "RESERVED")
-    throw new ApiError(409, "not_eligible", `Card ${uid} is ${card.status}; declared values apply to cards in the vault`, {
-      data: { unique_id: uid, status: card.status, location: card.location },
-      human: "The card is not in the vault",
-    });
+    throw new ApiError(
+      409,
+      "not_eligible",
+      `Card ${uid} is ${card.status}; declared values apply to cards in the vault`,
+      {
+        data: { unique_id: uid, status: card.status, location: card.location },
+        human: "The card is not in the vault",
+      },
+    );
   // The interface's combinations: only a pending identity shows the tenant's value; a published card shows null
   // (unpriced) or the service's value (priced), so a tenant value there would never be shown, or would break the rule.
   if (card.identity.status !== "unconfirmed")
-    throw new ApiError(409, "not_eligible", `Card ${uid} has a published identity (pricing ${card.pricing.status}); declared values apply to cards pending identity, and published cards carry the service's value`, {
-      data: { unique_id: uid, identity: { ...card.identity }, pricing: { ...card.pricing }, declared_value: card.declared_value ? { ...card.declared_value } : null },
-      human: "Declared values apply to cards pending identity",
-    });
+    throw new ApiError(
+      409,
+      "not_eligible",
+      `Card ${uid} has a published identity (pricing ${card.pricing.status}); declared values apply to cards pending identity, and published cards carry the service's value`,
+      {
+        data: {
+          unique_id: uid,
+          identity: { ...card.identity },
+          pricing: { ...card.pricing },
+          declared_value: card.declared_value ? { ...card.declared_value } : null,
+        },
+        human: "Declared values apply to cards pending identity",
+      },
+    );
   const iso = services.clock.nowIso();
-  const rec: DeclaredValueRecord = { declared_value_id: services.store.nextId("warehouse.declared_value", 1), unique_id: uid, amount, currency: "USD", source: "tenant", created_at: iso };
+  const rec: DeclaredValueRecord = {
+    declared_value_id: services.store.nextId("warehouse.declared_value", 1),
+    unique_id: uid,
+    amount,
+    currency: "USD",
+    source: "tenant",
+    created_at: iso,
+  };
   t.declared_values.push(rec);
   card.declared_value = { amount, source: "tenant" };
   touch(t, card, iso);
@@ -88,9 +124,17 @@ export function submitDeclaredValue(services: Services, t: TenantState, actor: A
  * label cost (the default amount); more than that, or no missed SLA, goes to
  * an operator's review.
  */
-function creditDecision(order: Order | null, asked: number | null, now: number): Pick<ServiceCredit, "status" | "amount" | "decision"> {
+function creditDecision(
+  order: Order | null,
+  asked: number | null,
+  now: number,
+): Pick<ServiceCredit, "status" | "amount" | "decision"> {
   if (!order || !missedSla(order, now) || order.amount === null)
-    return { status: "UNDER_REVIEW", amount: asked, decision: "under_review: no missed SLA on record; an operator will review it" };
+    return {
+      status: "UNDER_REVIEW",
+      amount: asked,
+      decision: "under_review: no missed SLA on record; an operator will review it",
+    };
   const labelCents = toCents(order.amount);
   if (asked !== null && asked > labelCents)
     return {
@@ -98,19 +142,33 @@ function creditDecision(order: Order | null, asked: number | null, now: number):
       amount: asked,
       decision: `under_review: ${asked} cents is above the order's label cost (${labelCents} cents), the most approved at once; an operator will review it`,
     };
-  return { status: "APPROVED", amount: asked ?? labelCents, decision: "sla_missed: the order was not shipped by its sla_due_at" };
+  return {
+    status: "APPROVED",
+    amount: asked ?? labelCents,
+    decision: "sla_missed: the order was not shipped by its sla_due_at",
+  };
 }
 
 /** A service credit request (see creditDecision). One per order. */
-export function requestServiceCredit(services: Services, t: TenantState, actor: Actor, input: ServiceCreditInput): ServiceCredit {
+export function requestServiceCredit(
+  services: Services,
+  t: TenantState,
+  actor: Actor,
+  input: ServiceCreditInput,
+): ServiceCredit {
   const order = input.order_id !== null ? findOrder(t, input.order_id) : null;
   if (order) {
     const existing = Object.values(t.service_credits).find((s) => s.order_id === order.order_id);
     if (existing)
-      throw new ApiError(409, "service_credit_exists", `Order ${order.order_id} already has service credit request ${existing.service_credit_id}`, {
-        data: { ...existing },
-        human: "A service credit was already requested for this order",
-      });
+      throw new ApiError(
+        409,
+        "service_credit_exists",
+        `Order ${order.order_id} already has service credit request ${existing.service_credit_id}`,
+        {
+          data: { ...existing },
+          human: "A service credit was already requested for this order",
+        },
+      );
   }
   const { status, amount, decision } = creditDecision(order, input.amount, services.clock.now());
   const sc: ServiceCredit = {
@@ -123,7 +181,9 @@ export function requestServiceCredit(services: Services, t: TenantState, actor: 
     created_at: services.clock.nowIso(),
   };
   t.service_credits[String(sc.service_credit_id)] = sc;
-  logActivity(services, t, actor, "service_credit.requested", `Service credit ${sc.service_credit_id} ${sc.status}`, { service_credit_id: sc.service_credit_id });
+  logActivity(services, t, actor, "service_credit.requested", `Service credit ${sc.service_credit_id} ${sc.status}`, {
+    service_credit_id: sc.service_credit_id,
+  });
   return sc;
 }
 

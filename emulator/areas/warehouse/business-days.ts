@@ -74,7 +74,8 @@ export function holidays(year: number): Set<string> {
     const shifted = new Date(Date.UTC(y, m - 1, d + (dow === 6 ? -1 : dow === 0 ? 1 : 0)));
     out.add(shifted.toISOString().slice(0, 10));
   };
-  const floating = (m: number, d: number) => out.add(`${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`);
+  const floating = (m: number, d: number) =>
+    out.add(`${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`);
   fixed(year, 1, 1); // New Year's Day
   floating(5, lastWeekday(year, 5, 1)); // Memorial Day
   fixed(year, 7, 4); // Independence Day

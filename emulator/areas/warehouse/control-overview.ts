@@ -15,7 +15,8 @@ export const overviewControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/warehouse",
-    describe: "Operator overview: every tenant's newest orders, inbound shipments, withdrawals and exceptions, and its cards per status (?limit= per list, default 50)",
+    describe:
+      "Operator overview: every tenant's newest orders, inbound shipments, withdrawals and exceptions, and its cards per status (?limit= per list, default 50)",
     schema: {
       query: z.object({ limit: listLimit() }),
       responses: {

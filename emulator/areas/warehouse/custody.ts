@@ -28,10 +28,22 @@ function requireFree(t: TenantState, ids: readonly string[]): CardRow[] {
   const cards = ids.map((id) => findCard(t, id));
   const busy = cards.filter((c) => c.status !== "AVAILABLE");
   if (busy.length)
-    throw new ApiError(409, "not_eligible", `${busy.length} card(s) are not available (${busy.map((c) => `${c.unique_id}: ${c.status}`).join(", ")})`, {
-      data: { cards: busy.map((c) => ({ unique_id: c.unique_id, status: c.status, location: c.location, held_by: c.held_by })) },
-      human: "Some cards are not available",
-    });
+    throw new ApiError(
+      409,
+      "not_eligible",
+      `${busy.length} card(s) are not available (${busy.map((c) => `${c.unique_id}: ${c.status}`).join(", ")})`,
+      {
+        data: {
+          cards: busy.map((c) => ({
+            unique_id: c.unique_id,
+            status: c.status,
+            location: c.location,
+            held_by: c.held_by,
+          })),
+        },
+        human: "Some cards are not available",
+      },
+    );
   return cards;
 }
 
@@ -42,7 +54,12 @@ export function findWithdrawal(t: TenantState, id: number): Withdrawal {
 }
 
 /** The tenant asks to take cards out: they are held for the withdrawal until the operator completes it. */
-export function requestWithdrawal(services: Services, t: TenantState, actor: Actor, input: WithdrawalInput): Withdrawal {
+export function requestWithdrawal(
+  services: Services,
+  t: TenantState,
+  actor: Actor,
+  input: WithdrawalInput,
+): Withdrawal {
   const cards = requireFree(t, input.unique_ids);
   const iso = services.clock.nowIso();
   const w: Withdrawal = {
@@ -61,7 +78,14 @@ export function requestWithdrawal(services: Services, t: TenantState, actor: Act
   }
   t.withdrawals[String(w.withdrawal_id)] = w;
   billableUsage(t, iso).usage.withdrawals++;
-  logActivity(services, t, actor, "withdrawal.requested", `Requested withdrawal of ${input.unique_ids.length} card(s)`, { withdrawal_id: w.withdrawal_id });
+  logActivity(
+    services,
+    t,
+    actor,
+    "withdrawal.requested",
+    `Requested withdrawal of ${input.unique_ids.length} card(s)`,
+    { withdrawal_id: w.withdrawal_id },
+  );
   return w;
 }
 
@@ -69,7 +93,10 @@ export function requestWithdrawal(services: Services, t: TenantState, actor: Act
 export function completeWithdrawal(services: Services, t: TenantState, id: number): Withdrawal {
   const w = findWithdrawal(t, id);
   if (w.status !== "REQUESTED")
-    throw conflict("invalid_status", `Withdrawal ${id} is ${w.status}`, { data: structuredClone(w), human: "The withdrawal is already complete" });
+    throw conflict("invalid_status", `Withdrawal ${id} is ${w.status}`, {
+      data: structuredClone(w),
+      human: "The withdrawal is already complete",
+    });
   const iso = services.clock.nowIso();
   updateCards(t, w.unique_ids, { status: "WITHDRAWN", location: "EXTERNAL" }, iso);
   w.status = "COMPLETED";
@@ -99,10 +126,14 @@ export function transferCard(services: Services, from: TenantState, actor: Actor
   const dest = tenantOf(services, to);
   // unique_ids are unique across tenants, so this never happens; if a state says otherwise, refuse rather than overwrite.
   if (Object.hasOwn(dest.cards, card.unique_id))
-    throw conflict("not_eligible", `${to} already holds a card with unique_id ${card.unique_id}; the transfer would overwrite it`, {
-      data: { unique_id: card.unique_id, to_account_id: to },
-      human: "The recipient already holds a card with this unique_id",
-    });
+    throw conflict(
+      "not_eligible",
+      `${to} already holds a card with unique_id ${card.unique_id}; the transfer would overwrite it`,
+      {
+        data: { unique_id: card.unique_id, to_account_id: to },
+        human: "The recipient already holds a card with this unique_id",
+      },
+    );
   delete from.cards[card.unique_id];
   const iso = services.clock.nowIso();
   dest.cards[card.unique_id] = card;
@@ -119,8 +150,14 @@ export function transferCard(services: Services, from: TenantState, actor: Actor
   };
   from.transfers[String(tr.transfer_id)] = tr;
   dest.transfers[String(tr.transfer_id)] = { ...tr };
-  logActivity(services, from, actor, "card.transferred_out", `Transferred ${card.unique_id} to ${to}`, { unique_id: card.unique_id, transfer_id: tr.transfer_id });
-  logActivity(services, dest, "operator", "card.transferred_in", `Received ${card.unique_id} from ${from.account_id}`, { unique_id: card.unique_id, transfer_id: tr.transfer_id });
+  logActivity(services, from, actor, "card.transferred_out", `Transferred ${card.unique_id} to ${to}`, {
+    unique_id: card.unique_id,
+    transfer_id: tr.transfer_id,
+  });
+  logActivity(services, dest, "operator", "card.transferred_in", `Received ${card.unique_id} from ${from.account_id}`, {
+    unique_id: card.unique_id,
+    transfer_id: tr.transfer_id,
+  });
   return tr;
 }
 

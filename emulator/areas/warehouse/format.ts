@@ -1,5 +1,11 @@
 import type { CardRow, InboundShipment, Order, TenantState, Withdrawal } from "./model.ts";
-import type { InboundShipment as InboundWire, InventoryCard as InventoryCardWire, Order as OrderWire, WarehouseCard as CardWire, Withdrawal as WithdrawalWire } from "../../../contract/index.ts";
+import type {
+  InboundShipment as InboundWire,
+  InventoryCard as InventoryCardWire,
+  Order as OrderWire,
+  WarehouseCard as CardWire,
+  Withdrawal as WithdrawalWire,
+} from "../../../contract/index.ts";
 
 // Wire shapes (the contract's: contract/warehouse/). Cards: the interface's raw-card table
 // (unique_id, identity, pricing, insured_price, declared_value) plus location

@@ -16,7 +16,8 @@ import { tenantForKey } from "./state.ts";
 type Handler<S extends RouteSchema> = (c: TypedContext<S>) => Reply | Promise<Reply>;
 
 /** Reads go through the warehouse read pool (20; 503 overloaded beyond it). */
-export const read = <S extends RouteSchema>(op: Operation<S>, handle: Handler<S>): RouteSpec => serve(op, { gate: "warehouse_read", handle });
+export const read = <S extends RouteSchema>(op: Operation<S>, handle: Handler<S>): RouteSpec =>
+  serve(op, { gate: "warehouse_read", handle });
 
 export const write = <S extends RouteSchema>(op: Operation<S>, handle: Handler<S>): RouteSpec => serve(op, { handle });
 
@@ -54,7 +55,13 @@ export interface IdempotentOptions {
  * never of the key space, so one key used on two targets is a mismatch, not
  * two creations.
  */
-export async function idempotentCreate(c: HandlerContext, kind: string, key: string | null | undefined, run: () => Reply | Promise<Reply>, opts: IdempotentOptions = {}): Promise<Reply> {
+export async function idempotentCreate(
+  c: HandlerContext,
+  kind: string,
+  key: string | null | undefined,
+  run: () => Reply | Promise<Reply>,
+  opts: IdempotentOptions = {},
+): Promise<Reply> {
   const field = opts.field ?? "idempotency_key";
   const raw = key ?? (field === "idempotency_key" ? c.req.headers.get("idempotency-key") : null);
   if (raw === null) return run();

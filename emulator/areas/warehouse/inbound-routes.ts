@@ -1,11 +1,28 @@
-import { attachmentBody, DEFAULT_SITE, updateBody, WAREHOUSE_INBOUND, type AnnouncedShipment, type ShipmentAttachment, type UpdateBody } from "../../../contract/index.ts";
+import {
+  attachmentBody,
+  DEFAULT_SITE,
+  updateBody,
+  WAREHOUSE_INBOUND,
+  type AnnouncedShipment,
+  type ShipmentAttachment,
+  type UpdateBody,
+} from "../../../contract/index.ts";
 import { badRequest } from "../../pipeline/errors.ts";
 import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { checkLater } from "../../pipeline/schema.ts";
 import { own } from "../../state/own.ts";
 import { inboundWire } from "./format.ts";
 import { idempotentCreate, intParam, keyOf, list, read, tenant, write } from "./http.ts";
-import { addAttachment, announce, cancelShipment, findShipment, removeAttachment, requireShipment, updateShipment, type ShipmentFields } from "./inbound.ts";
+import {
+  addAttachment,
+  announce,
+  cancelShipment,
+  findShipment,
+  removeAttachment,
+  requireShipment,
+  updateShipment,
+  type ShipmentFields,
+} from "./inbound.ts";
 
 // Inbound shipment routes (contract/warehouse/inbound.ts; rules in inbound.ts). Announcing is idempotent on
 // `submission_key`: a replay answers 200 with `created: false` and the
@@ -24,24 +41,32 @@ function changesOf(b: UpdateBody): Partial<ShipmentFields> {
   if (b.declared_value_per_card !== undefined) changes.declared_value_per_card = b.declared_value_per_card;
   if ("site_id" in b) changes.site_id = b.site_id ?? DEFAULT_SITE;
   if (Object.keys(changes).length === 0)
-    throw badRequest("invalid_update", "Nothing to update: send carrier, tracking_number, expected_card_count, declared_value_per_card, site_id or notes");
+    throw badRequest(
+      "invalid_update",
+      "Nothing to update: send carrier, tracking_number, expected_card_count, declared_value_per_card, site_id or notes",
+    );
   return changes;
 }
 
 export const inboundRoutes: RouteSpec[] = [
   read(WAREHOUSE_INBOUND.list, (c) => {
     const { status, ...page } = c.input.query;
-    const rows = Object.values(tenant(c).inbound).filter((s) => !status || s.status === status).sort((a, b) => b.inbound_shipment_id - a.inbound_shipment_id);
+    const rows = Object.values(tenant(c).inbound)
+      .filter((s) => !status || s.status === status)
+      .sort((a, b) => b.inbound_shipment_id - a.inbound_shipment_id);
     return list("inbound_shipments", rows, page, inboundWire);
   }),
-  read(WAREHOUSE_INBOUND.get, (c) => ok(inboundWire(findShipment(tenant(c), shipmentId(c.input.params.inbound_shipment_id))))),
+  read(WAREHOUSE_INBOUND.get, (c) =>
+    ok(inboundWire(findShipment(tenant(c), shipmentId(c.input.params.inbound_shipment_id)))),
+  ),
   read(WAREHOUSE_INBOUND.attachments, (c) => {
     const s = findShipment(tenant(c), shipmentId(c.input.params.inbound_shipment_id));
     return ok({ inbound_shipment_id: s.inbound_shipment_id, attachments: structuredClone(s.attachments) });
   }),
 
   write(WAREHOUSE_INBOUND.announce, (c) => {
-    const { submission_key, site_id, carrier, tracking_number, expected_card_count, declared_value_per_card, notes } = c.input.body;
+    const { submission_key, site_id, carrier, tracking_number, expected_card_count, declared_value_per_card, notes } =
+      c.input.body;
     const fields: ShipmentFields = {
       site_id: site_id ?? DEFAULT_SITE,
       carrier: carrier ?? null,
@@ -51,7 +76,10 @@ export const inboundRoutes: RouteSpec[] = [
       notes: notes ?? null,
     };
     const run = () => {
-      const shipment: AnnouncedShipment = { ...inboundWire(announce(c.services, tenant(c), keyOf(c), fields, submission_key ?? null)), created: true };
+      const shipment: AnnouncedShipment = {
+        ...inboundWire(announce(c.services, tenant(c), keyOf(c), fields, submission_key ?? null)),
+        created: true,
+      };
       return created(shipment);
     };
     return idempotentCreate(c, "inbound", submission_key, run, {
@@ -60,7 +88,10 @@ export const inboundRoutes: RouteSpec[] = [
       replay: (original) => {
         const id = (original.data as { inbound_shipment_id: number }).inbound_shipment_id;
         const current = own(tenant(c).inbound, String(id));
-        return { status: 200, data: { ...(current ? inboundWire(current) : (original.data as object)), created: false } };
+        return {
+          status: 200,
+          data: { ...(current ? inboundWire(current) : (original.data as object)), created: false },
+        };
       },
     });
   }),
@@ -92,8 +123,15 @@ export const inboundRoutes: RouteSpec[] = [
         const t = tenant(c);
         requireShipment(t, id, ["ANNOUNCED", "RECEIVED"], "take attachments");
         const b = checkLater(attachmentBody, c.input.body);
-        const { shipment, attachment } = addAttachment(c.services, t, id, { filename: b.filename, content_type: b.content_type, size_bytes: b.size_bytes ?? null });
-        const added: ShipmentAttachment = { inbound_shipment_id: shipment.inbound_shipment_id, ...structuredClone(attachment) };
+        const { shipment, attachment } = addAttachment(c.services, t, id, {
+          filename: b.filename,
+          content_type: b.content_type,
+          size_bytes: b.size_bytes ?? null,
+        });
+        const added: ShipmentAttachment = {
+          inbound_shipment_id: shipment.inbound_shipment_id,
+          ...structuredClone(attachment),
+        };
         return created(added);
       },
       { target: { inbound_shipment_id: raw } },

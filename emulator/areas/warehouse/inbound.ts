@@ -34,7 +34,12 @@ export function findShipment(t: TenantState, id: number): InboundShipment {
 }
 
 /** The shipment, if its status allows `action` (404 when there is none, 409 invalid_status otherwise). */
-export function requireShipment(t: TenantState, id: number, allowed: readonly InboundShipment["status"][], action: string): InboundShipment {
+export function requireShipment(
+  t: TenantState,
+  id: number,
+  allowed: readonly InboundShipment["status"][],
+  action: string,
+): InboundShipment {
   const s = findShipment(t, id);
   if (!allowed.includes(s.status))
     throw conflict("invalid_status", `Inbound shipment ${s.inbound_shipment_id} is ${s.status}; cannot ${action}`, {
@@ -44,7 +49,13 @@ export function requireShipment(t: TenantState, id: number, allowed: readonly In
   return s;
 }
 
-export function announce(services: Services, t: TenantState, actor: Actor, fields: ShipmentFields, submissionKey: string | null): InboundShipment {
+export function announce(
+  services: Services,
+  t: TenantState,
+  actor: Actor,
+  fields: ShipmentFields,
+  submissionKey: string | null,
+): InboundShipment {
   const iso = services.clock.nowIso();
   const s: InboundShipment = {
     inbound_shipment_id: services.store.nextId("warehouse.inbound", 3001),
@@ -59,14 +70,29 @@ export function announce(services: Services, t: TenantState, actor: Actor, field
     cancelled_at: null,
   };
   t.inbound[String(s.inbound_shipment_id)] = s;
-  logActivity(services, t, actor, "inbound.announced", `Announced inbound shipment ${s.inbound_shipment_id} (${fields.expected_card_count} card(s))`, { inbound_shipment_id: s.inbound_shipment_id });
+  logActivity(
+    services,
+    t,
+    actor,
+    "inbound.announced",
+    `Announced inbound shipment ${s.inbound_shipment_id} (${fields.expected_card_count} card(s))`,
+    { inbound_shipment_id: s.inbound_shipment_id },
+  );
   return s;
 }
 
-export function updateShipment(services: Services, t: TenantState, actor: Actor, id: number, changes: Partial<ShipmentFields>): InboundShipment {
+export function updateShipment(
+  services: Services,
+  t: TenantState,
+  actor: Actor,
+  id: number,
+  changes: Partial<ShipmentFields>,
+): InboundShipment {
   const s = requireShipment(t, id, ["ANNOUNCED"], "be updated");
   Object.assign(s, changes, { updated_at: services.clock.nowIso() });
-  logActivity(services, t, actor, "inbound.updated", `Updated inbound shipment ${s.inbound_shipment_id}`, { inbound_shipment_id: s.inbound_shipment_id });
+  logActivity(services, t, actor, "inbound.updated", `Updated inbound shipment ${s.inbound_shipment_id}`, {
+    inbound_shipment_id: s.inbound_shipment_id,
+  });
   return s;
 }
 
@@ -74,11 +100,18 @@ export function cancelShipment(services: Services, t: TenantState, actor: Actor,
   const s = requireShipment(t, id, ["ANNOUNCED"], "be cancelled");
   const iso = services.clock.nowIso();
   Object.assign(s, { status: "CANCELLED", cancelled_at: iso, updated_at: iso } satisfies Partial<InboundShipment>);
-  logActivity(services, t, actor, "inbound.cancelled", `Cancelled inbound shipment ${s.inbound_shipment_id}`, { inbound_shipment_id: s.inbound_shipment_id });
+  logActivity(services, t, actor, "inbound.cancelled", `Cancelled inbound shipment ${s.inbound_shipment_id}`, {
+    inbound_shipment_id: s.inbound_shipment_id,
+  });
   return s;
 }
 
-export function addAttachment(services: Services, t: TenantState, id: number, input: AttachmentInput): { shipment: InboundShipment; attachment: Attachment } {
+export function addAttachment(
+  services: Services,
+  t: TenantState,
+  id: number,
+  input: AttachmentInput,
+): { shipment: InboundShipment; attachment: Attachment } {
   const s = requireShipment(t, id, ["ANNOUNCED", "RECEIVED"], "take attachments");
   const a: Attachment = {
     attachment_id: services.store.nextId("warehouse.attachment", 1),
@@ -92,7 +125,12 @@ export function addAttachment(services: Services, t: TenantState, id: number, in
   return { shipment: s, attachment: a };
 }
 
-export function removeAttachment(services: Services, t: TenantState, id: number, attachmentId: number): InboundShipment {
+export function removeAttachment(
+  services: Services,
+  t: TenantState,
+  id: number,
+  attachmentId: number,
+): InboundShipment {
   const s = requireShipment(t, id, ["ANNOUNCED", "RECEIVED"], "change attachments");
   const i = s.attachments.findIndex((a) => a.attachment_id === attachmentId);
   if (i < 0) throw notFound(`No attachment ${attachmentId} on inbound shipment ${s.inbound_shipment_id}`);
@@ -102,15 +140,24 @@ export function removeAttachment(services: Services, t: TenantState, id: number,
 }
 
 /** Operator action: the package arrives; `count` cards (default: the announced count) appear pending identity. */
-export function receive(services: Services, t: TenantState, id: number, count?: number): { shipment: InboundShipment; cards: CardRow[] } {
+export function receive(
+  services: Services,
+  t: TenantState,
+  id: number,
+  count?: number,
+): { shipment: InboundShipment; cards: CardRow[] } {
   const s = requireShipment(t, id, ["ANNOUNCED"], "be received");
   // Pending cards carry the tenant's declared value (interface combinations); only a state saved before announcing required one lacks it.
   const declared = s.declared_value_per_card;
   if (declared === null)
-    throw conflict("invalid_status", `Inbound shipment ${id} has no declared_value_per_card; the tenant must PATCH one before it is received`, {
-      data: inboundWire(s),
-      human: "The inbound shipment has no declared value per card",
-    });
+    throw conflict(
+      "invalid_status",
+      `Inbound shipment ${id} has no declared_value_per_card; the tenant must PATCH one before it is received`,
+      {
+        data: inboundWire(s),
+        human: "The inbound shipment has no declared value per card",
+      },
+    );
   const iso = services.clock.nowIso();
   const cards: CardRow[] = [];
   for (let i = 0; i < (count ?? s.expected_card_count); i++) {
@@ -133,8 +180,20 @@ export function receive(services: Services, t: TenantState, id: number, count?: 
     t.cards[card.unique_id] = card;
     cards.push(card);
   }
-  Object.assign(s, { status: "RECEIVED", received_at: iso, updated_at: iso, received_unique_ids: cards.map((c) => c.unique_id) } satisfies Partial<InboundShipment>);
+  Object.assign(s, {
+    status: "RECEIVED",
+    received_at: iso,
+    updated_at: iso,
+    received_unique_ids: cards.map((c) => c.unique_id),
+  } satisfies Partial<InboundShipment>);
   billableUsage(t, iso).usage.inbound++;
-  logActivity(services, t, "operator", "inbound.received", `Inbound shipment ${id} received: ${cards.length} card(s) pending identity`, { inbound_shipment_id: id });
+  logActivity(
+    services,
+    t,
+    "operator",
+    "inbound.received",
+    `Inbound shipment ${id} received: ${cards.length} card(s) pending identity`,
+    { inbound_shipment_id: id },
+  );
   return { shipment: s, cards };
 }

@@ -8,10 +8,25 @@ export type { ShippingAddress as Address } from "../../shipping/address.ts";
 import type { ShippingAddress as Address } from "../../shipping/address.ts";
 import type { Carrier } from "../../shipping/carriers.ts";
 import { CARD_TYPES, EXCEPTION_KINDS, INBOUND_STATUSES, ORDER_STATUSES } from "../../../contract/index.ts";
-import type { CancelReason, CardTypeFilter, ExceptionKind, InboundStatus, OrderStatus } from "../../../contract/index.ts";
+import type {
+  CancelReason,
+  CardTypeFilter,
+  ExceptionKind,
+  InboundStatus,
+  OrderStatus,
+} from "../../../contract/index.ts";
 
 // The wire's enums are the contract's (contract/warehouse/).
-export { CARD_TYPES, EXCEPTION_KINDS, INBOUND_STATUSES, ORDER_STATUSES, type CardTypeFilter, type ExceptionKind, type InboundStatus, type OrderStatus };
+export {
+  CARD_TYPES,
+  EXCEPTION_KINDS,
+  INBOUND_STATUSES,
+  ORDER_STATUSES,
+  type CardTypeFilter,
+  type ExceptionKind,
+  type InboundStatus,
+  type OrderStatus,
+};
 
 export interface Rate {
   rate_id: string;

@@ -17,7 +17,10 @@ import { invoiceIdOf, isMonth, logActivity, touch, usageOf } from "./state.ts";
  * and the activity log says it was dropped.
  */
 export function confirmIdentity(services: Services, t: TenantState, card: CardRow, cardId?: string): CardRow {
-  if (card.identity.status === "confirmed") throw conflict("invalid_status", `Card ${card.unique_id} already has a confirmed identity`, { data: { ...card.identity } });
+  if (card.identity.status === "confirmed")
+    throw conflict("invalid_status", `Card ${card.unique_id} already has a confirmed identity`, {
+      data: { ...card.identity },
+    });
   let rec = cardId ? services.catalog.cardAnyGame(cardId) : undefined;
   if (cardId && !rec) throw notFound(`No catalog card ${cardId}`);
   if (!rec) {
@@ -31,14 +34,26 @@ export function confirmIdentity(services: Services, t: TenantState, card: CardRo
   card.insured_price = null;
   card.declared_value = null;
   touch(t, card, services.clock.nowIso());
-  const note = dropped ? `; the ${dropped.source} declared value of ${dropped.amount} cents no longer shows (published cards carry the service's value once priced)` : "";
-  logActivity(services, t, "operator", "card.identity_confirmed", `Identity of ${card.unique_id} confirmed as ${rec.card.id}${note}`, { unique_id: card.unique_id });
+  const note = dropped
+    ? `; the ${dropped.source} declared value of ${dropped.amount} cents no longer shows (published cards carry the service's value once priced)`
+    : "";
+  logActivity(
+    services,
+    t,
+    "operator",
+    "card.identity_confirmed",
+    `Identity of ${card.unique_id} confirmed as ${rec.card.id}${note}`,
+    { unique_id: card.unique_id },
+  );
   return card;
 }
 
 /** Prices a published card (USD cents → decimal strings, service declared value), or clears its price with null. */
 export function setPrice(services: Services, t: TenantState, card: CardRow, marketCents: number | null): CardRow {
-  if (card.identity.status !== "confirmed") throw conflict("invalid_status", `Card ${card.unique_id} is pending identity; confirm it before pricing`, { data: { ...card.identity } });
+  if (card.identity.status !== "confirmed")
+    throw conflict("invalid_status", `Card ${card.unique_id} is pending identity; confirm it before pricing`, {
+      data: { ...card.identity },
+    });
   if (marketCents === null) {
     card.pricing = { status: "unpriced", market_price: null };
     card.insured_price = null;
@@ -49,7 +64,14 @@ export function setPrice(services: Services, t: TenantState, card: CardRow, mark
     card.declared_value = { amount: marketCents, source: "service" };
   }
   touch(t, card, services.clock.nowIso());
-  logActivity(services, t, "operator", "card.priced", `Price of ${card.unique_id} set to ${card.pricing.market_price ?? "none"}`, { unique_id: card.unique_id });
+  logActivity(
+    services,
+    t,
+    "operator",
+    "card.priced",
+    `Price of ${card.unique_id} set to ${card.pricing.market_price ?? "none"}`,
+    { unique_id: card.unique_id },
+  );
   return card;
 }
 
@@ -58,8 +80,10 @@ export function raiseException(
   t: TenantState,
   input: { kind: ExceptionKind; message: string; unique_id?: string; order_id?: number; inbound_shipment_id?: number },
 ): WarehouseException {
-  if (input.unique_id !== undefined && !own(t.cards, input.unique_id)) throw notFound(`No card ${input.unique_id} for tenant ${t.account_id}`);
-  if (input.order_id !== undefined && !own(t.orders, String(input.order_id))) throw notFound(`No order ${input.order_id} for tenant ${t.account_id}`);
+  if (input.unique_id !== undefined && !own(t.cards, input.unique_id))
+    throw notFound(`No card ${input.unique_id} for tenant ${t.account_id}`);
+  if (input.order_id !== undefined && !own(t.orders, String(input.order_id)))
+    throw notFound(`No order ${input.order_id} for tenant ${t.account_id}`);
   if (input.inbound_shipment_id !== undefined && !own(t.inbound, String(input.inbound_shipment_id)))
     throw notFound(`No inbound shipment ${input.inbound_shipment_id} for tenant ${t.account_id}`);
   const e: WarehouseException = {
@@ -74,7 +98,9 @@ export function raiseException(
     resolved_at: null,
   };
   t.exceptions[String(e.exception_id)] = e;
-  logActivity(services, t, "operator", "exception.opened", `Exception ${e.exception_id} (${e.kind}): ${e.message}`, { exception_id: e.exception_id });
+  logActivity(services, t, "operator", "exception.opened", `Exception ${e.exception_id} (${e.kind}): ${e.message}`, {
+    exception_id: e.exception_id,
+  });
   return e;
 }
 
@@ -86,7 +112,8 @@ export function findException(t: TenantState, id: number): WarehouseException {
 
 export function resolveException(services: Services, t: TenantState, id: number): WarehouseException {
   const e = findException(t, id);
-  if (e.status === "RESOLVED") throw conflict("invalid_status", `Exception ${id} is already resolved`, { data: structuredClone(e) });
+  if (e.status === "RESOLVED")
+    throw conflict("invalid_status", `Exception ${id} is already resolved`, { data: structuredClone(e) });
   e.status = "RESOLVED";
   e.resolved_at = services.clock.nowIso();
   return e;
@@ -140,12 +167,17 @@ export function closeMonth(services: Services, t: TenantState, month: string): I
   if (!isMonth(month)) throw badRequest("invalid_value", "month must be YYYY-MM");
   // A month closes once, whatever its invoice was named (states saved before invoice codes).
   const existing = Object.values(t.invoices).find((i) => i.month === month);
-  if (existing) throw conflict("month_closed", `Billing month ${month} is already closed`, { data: structuredClone(existing) });
+  if (existing)
+    throw conflict("month_closed", `Billing month ${month} is already closed`, { data: structuredClone(existing) });
   const [y, m] = month.split("-").map(Number);
   const from = Date.UTC(y, m - 1, 1);
   const to = Date.UTC(y, m, 1);
   // A month not yet begun has nothing to bill; closing it would send its usage to the month after.
-  if (from > services.clock.now()) throw badRequest("invalid_value", `Billing month ${month} has not begun; close the current month or an earlier one`);
+  if (from > services.clock.now())
+    throw badRequest(
+      "invalid_value",
+      `Billing month ${month} has not begun; close the current month or an earlier one`,
+    );
   const invoiceId = invoiceIdOf(services, t, month);
   const usage = usageOf(t, month);
   const cards = custodyCards(t).length;
@@ -173,6 +205,13 @@ export function closeMonth(services: Services, t: TenantState, month: string): I
     const id = services.store.nextId("warehouse.report", 1);
     t.reports[String(id)] = { report_id: id, kind, month, status: "READY", card_count: cards, created_at: iso };
   }
-  logActivity(services, t, "operator", "billing.month_closed", `Closed ${month}: invoice ${invoiceId} for ${invoice.total} USD`, { invoice_id: invoiceId });
+  logActivity(
+    services,
+    t,
+    "operator",
+    "billing.month_closed",
+    `Closed ${month}: invoice ${invoiceId} for ${invoice.total} USD`,
+    { invoice_id: invoiceId },
+  );
   return invoice;
 }

@@ -44,5 +44,7 @@ export const orderRoutes: RouteSpec[] = [
 
   read(WAREHOUSE_ORDERS.get, (c) => ok(orderWire(findOrder(tenant(c), orderId(c.input.params.order_id))))),
 
-  write(WAREHOUSE_ORDERS.cancel, (c) => ok(orderWire(cancel(c.services, tenant(c), keyOf(c), orderId(c.input.params.order_id))))),
+  write(WAREHOUSE_ORDERS.cancel, (c) =>
+    ok(orderWire(cancel(c.services, tenant(c), keyOf(c), orderId(c.input.params.order_id)))),
+  ),
 ];

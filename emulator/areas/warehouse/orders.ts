@@ -34,7 +34,10 @@ export function findOrder(t: TenantState, orderId: number): Order {
 }
 
 const invalidStatus = (o: Order, action: string) =>
-  conflict("invalid_status", `Order ${o.order_id} is ${o.status}; cannot ${action}`, { data: orderWire(o), human: `The order cannot ${action} in status ${o.status}` });
+  conflict("invalid_status", `Order ${o.order_id} is ${o.status}; cannot ${action}`, {
+    data: orderWire(o),
+    human: `The order cannot ${action} in status ${o.status}`,
+  });
 
 /** What each move is called in a refusal (`cannot …`). */
 const ACTIONS: Record<OrderTrigger, string> = {
@@ -68,13 +71,23 @@ function step(services: Services, o: Order, trigger: OrderTrigger, patch: Partia
  * label failure put back in PENDING_PAYMENT is uncommitted again, so a caller
  * never holds two committable quotes after re-quoting.
  */
-export function quote(services: Services, t: TenantState, key: KeyRecord, input: QuoteInput): { order: Order; superseded: number[] } {
+export function quote(
+  services: Services,
+  t: TenantState,
+  key: KeyRecord,
+  input: QuoteInput,
+): { order: Order; superseded: number[] } {
   requireShippable(t, input.unique_ids);
   // Check there is a rate before taking an order id: a rejected quote leaves no trace.
   if (rateTable(0, 0, input).length === 0)
-    throw new ApiError(422, "no_rates", `No rate from ${input.carriers.join(", ")} serves ${input.address.country === "US" ? "US" : "international"} destinations`, {
-      details: { carriers: input.carriers, country: input.address.country },
-    });
+    throw new ApiError(
+      422,
+      "no_rates",
+      `No rate from ${input.carriers.join(", ")} serves ${input.address.country === "US" ? "US" : "international"} destinations`,
+      {
+        details: { carriers: input.carriers, country: input.address.country },
+      },
+    );
   const orderId = services.store.nextId("warehouse.order", 100_001);
   const rates = rateTable(orderId, services.store.state.seed, input);
   const now = services.clock.now();
@@ -121,18 +134,30 @@ export function quote(services: Services, t: TenantState, key: KeyRecord, input:
     updated_at: iso,
   };
   t.orders[String(orderId)] = begin(WAREHOUSE_ORDER, order, "quote", { now, emit: () => undefined });
-  logActivity(services, t, key, "order.quoted", `Quoted ${rates.length} rates for ${order.unique_ids.length} card(s)`, { order_id: orderId });
+  logActivity(services, t, key, "order.quoted", `Quoted ${rates.length} rates for ${order.unique_ids.length} card(s)`, {
+    order_id: orderId,
+  });
   return { order, superseded: superseded.sort((a, b) => a - b) };
 }
 
 /** POST /orders: validates, reserves the cards, and starts the label purchase. Returns the order and whether it was already committed. */
-export function commit(services: Services, t: TenantState, actor: Actor, orderId: number, rateId: string): { order: Order; replay: boolean } {
+export function commit(
+  services: Services,
+  t: TenantState,
+  actor: Actor,
+  orderId: number,
+  rateId: string,
+): { order: Order; replay: boolean } {
   const o = findOrder(t, orderId);
   if (o.status === "CANCELLED" && o.cancel_reason === "superseded")
-    throw conflict("quote_superseded", `Order ${orderId}'s quote was superseded by a newer quote (order ${o.superseded_by}); commit that one`, {
-      data: orderWire(o),
-      human: "This quote was superseded by a newer quote",
-    });
+    throw conflict(
+      "quote_superseded",
+      `Order ${orderId}'s quote was superseded by a newer quote (order ${o.superseded_by}); commit that one`,
+      {
+        data: orderWire(o),
+        human: "This quote was superseded by a newer quote",
+      },
+    );
   if (o.status !== "PENDING_PAYMENT") {
     // A retry of a commit that went through is answered with the order as it is now.
     if (o.rate_id === rateId && o.status !== "CANCELLED") return { order: o, replay: true };
@@ -140,12 +165,20 @@ export function commit(services: Services, t: TenantState, actor: Actor, orderId
   }
   const rate = o.rates.find((r) => r.rate_id === rateId);
   if (!rate)
-    throw new ApiError(404, "rate_not_found", `rate_id ${rateId} is not one of order ${orderId}'s rates (${o.rates.map((r) => r.rate_id).join(", ")})`, {
-      human: "Unknown rate for this order; quote again",
-    });
+    throw new ApiError(
+      404,
+      "rate_not_found",
+      `rate_id ${rateId} is not one of order ${orderId}'s rates (${o.rates.map((r) => r.rate_id).join(", ")})`,
+      {
+        human: "Unknown rate for this order; quote again",
+      },
+    );
   const now = services.clock.now();
   if (now > Date.parse(o.quote_expires_at))
-    throw conflict("quote_expired", `Order ${orderId}'s quote expired at ${o.quote_expires_at}; quote again`, { data: orderWire(o), human: "The quote has expired" });
+    throw conflict("quote_expired", `Order ${orderId}'s quote expired at ${o.quote_expires_at}; quote again`, {
+      data: orderWire(o),
+      human: "The quote has expired",
+    });
   const cards = requireShippable(t, o.unique_ids);
 
   const iso = new Date(now).toISOString();
@@ -153,7 +186,10 @@ export function commit(services: Services, t: TenantState, actor: Actor, orderId
   const chosen = { rate_id: rate.rate_id, carrier: rate.carrier, service: rate.service, amount: rate.amount };
   step(services, o, "commit", { ...chosen, committed_at: iso, attempts: o.attempts + 1 });
   armLabel(services, t.account_id, o.order_id, o.due_at_ms as number);
-  logActivity(services, t, actor, "order.committed", `Committed order ${o.order_id} with ${rate.service}`, { order_id: o.order_id, rate_id: rate.rate_id });
+  logActivity(services, t, actor, "order.committed", `Committed order ${o.order_id} with ${rate.service}`, {
+    order_id: o.order_id,
+    rate_id: rate.rate_id,
+  });
   return { order: o, replay: false };
 }
 
@@ -185,7 +221,14 @@ export async function finishLabel(services: Services, accountId: string, orderId
     releaseHeld(t, o);
     const uncommitted = { rate_id: null, carrier: null, service: null, amount: null, committed_at: null };
     step(services, o, "label_failed", { ...uncommitted, last_error: { ...failure, at: iso } });
-    logActivity(services, t, "carrier", "order.label_failed", `Label purchase for order ${o.order_id} failed: ${failure.message}`, { order_id: o.order_id });
+    logActivity(
+      services,
+      t,
+      "carrier",
+      "order.label_failed",
+      `Label purchase for order ${o.order_id} failed: ${failure.message}`,
+      { order_id: o.order_id },
+    );
     return;
   }
   const committed = Date.parse(o.committed_at as string);
@@ -217,10 +260,14 @@ export function failNextLabels(t: TenantState, times: number): number {
 function labelFailure(services: Services, t: TenantState, o: Order): { code: string; message: string } | null {
   if (t.fail_next_labels > 0) {
     t.fail_next_labels--;
-    return { code: "label_purchase_failed", message: "The carrier refused the label purchase (operator-injected failure)" };
+    return {
+      code: "label_purchase_failed",
+      message: "The carrier refused the label purchase (operator-injected failure)",
+    };
   }
   const fault = services.faults.take("POST", `/carrier/${o.carrier}/labels`);
-  if (fault && fault.status >= 400) return { code: fault.error, message: fault.message ?? `The carrier answered ${fault.status}` };
+  if (fault && fault.status >= 400)
+    return { code: fault.error, message: fault.message ?? `The carrier answered ${fault.status}` };
   return null;
 }
 
@@ -258,10 +305,22 @@ function setTracking(services: Services, t: TenantState, o: Order, status: strin
   const previous = o.tracking_status;
   o.tracking_status = status;
   publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:${status}`, trackingData(o, previous));
-  if (previous !== status) publishEvent(services, t.account_id, "order.tracking_status_changed", `${o.order_id}:${status}`, trackingData(o, previous));
+  if (previous !== status)
+    publishEvent(
+      services,
+      t.account_id,
+      "order.tracking_status_changed",
+      `${o.order_id}:${status}`,
+      trackingData(o, previous),
+    );
 }
 
-const orderReturnedData = (o: Order): Record<string, unknown> => ({ order_id: o.order_id, status: o.status, unique_ids: [...o.unique_ids], returned_at: o.returned_at });
+const orderReturnedData = (o: Order): Record<string, unknown> => ({
+  order_id: o.order_id,
+  status: o.status,
+  unique_ids: [...o.unique_ids],
+  returned_at: o.returned_at,
+});
 
 const cardReturnedData = (card: CardRow, o: Order, scannedAt: string): Record<string, unknown> => ({
   unique_id: card.unique_id,
@@ -278,7 +337,14 @@ export function cancel(services: Services, t: TenantState, actor: Actor, orderId
   const voided = o.status === "LABEL_PURCHASED";
   if (voided) voidLabel(t, o, iso);
   step(services, o, "cancel", { cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso });
-  logActivity(services, t, actor, "order.cancelled", `Cancelled order ${o.order_id}${voided ? " (label voided)" : ""}`, { order_id: o.order_id });
+  logActivity(
+    services,
+    t,
+    actor,
+    "order.cancelled",
+    `Cancelled order ${o.order_id}${voided ? " (label voided)" : ""}`,
+    { order_id: o.order_id },
+  );
   return o;
 }
 
@@ -290,7 +356,9 @@ export function ship(services: Services, t: TenantState, orderId: number): Order
   const iso = services.clock.nowIso();
   updateCards(t, o.unique_ids, { status: "SHIPPED", location: "IN_TRANSIT" }, iso);
   step(services, o, "ship", { shipped_at: iso }, () => setTracking(services, t, o, "in_transit"));
-  logActivity(services, t, "operator", "order.shipped", `Order ${o.order_id} handed to ${o.carrier}`, { order_id: o.order_id });
+  logActivity(services, t, "operator", "order.shipped", `Order ${o.order_id} handed to ${o.carrier}`, {
+    order_id: o.order_id,
+  });
   return o;
 }
 
@@ -314,17 +382,25 @@ export function returnToSender(services: Services, t: TenantState, orderId: numb
     setTracking(services, t, o, "returned_to_sender");
     publishEvent(services, t.account_id, "order.returned", String(o.order_id), orderReturnedData(o));
   });
-  logActivity(services, t, "carrier", "order.returned", `Order ${o.order_id} returned to the warehouse`, { order_id: o.order_id });
+  logActivity(services, t, "carrier", "order.returned", `Order ${o.order_id} returned to the warehouse`, {
+    order_id: o.order_id,
+  });
   return o;
 }
 
 /** Scans returned cards back into inventory: each becomes OFFCHAIN and AVAILABLE (card.returned per card). */
-export function scanBack(services: Services, t: TenantState, orderId: number, ids?: string[]): { order: Order; scanned: string[] } {
+export function scanBack(
+  services: Services,
+  t: TenantState,
+  orderId: number,
+  ids?: string[],
+): { order: Order; scanned: string[] } {
   const o = findOrder(t, orderId);
   if (o.status !== "RETURNED") throw invalidStatus(o, "have cards scanned back");
   const wanted = ids ?? [...o.awaiting_scan];
   const stray = wanted.filter((id) => !o.awaiting_scan.includes(id));
-  if (stray.length) throw badRequest("invalid_value", `not awaiting scan-back on order ${o.order_id}: ${stray.join(", ")}`);
+  if (stray.length)
+    throw badRequest("invalid_value", `not awaiting scan-back on order ${o.order_id}: ${stray.join(", ")}`);
   const iso = services.clock.nowIso();
   for (const id of wanted) {
     const card = t.cards[id];
@@ -332,7 +408,10 @@ export function scanBack(services: Services, t: TenantState, orderId: number, id
     release(card);
     touch(t, card, iso);
     publishEvent(services, t.account_id, "card.returned", `${id}:${o.order_id}`, cardReturnedData(card, o, iso));
-    logActivity(services, t, "operator", "card.returned", `Card ${id} scanned back into inventory`, { unique_id: id, order_id: o.order_id });
+    logActivity(services, t, "operator", "card.returned", `Card ${id} scanned back into inventory`, {
+      unique_id: id,
+      order_id: o.order_id,
+    });
   }
   o.awaiting_scan = o.awaiting_scan.filter((id) => !wanted.includes(id));
   o.updated_at = iso;

@@ -20,7 +20,11 @@ export interface QuoteInput {
 
 /** A quote's input: the ids as the schema checked them, then the shared rules for the address and the carriers, in that order. */
 export function quoteInput(body: QuoteBody): QuoteInput {
-  return { unique_ids: body.unique_ids, address: parseAddress(body.address ?? body.shipping_address), carriers: parseCarriers(body.carriers) };
+  return {
+    unique_ids: body.unique_ids,
+    address: parseAddress(body.address ?? body.shipping_address),
+    carriers: parseCarriers(body.carriers),
+  };
 }
 
 export function parseAddress(raw: unknown): Address {
@@ -39,12 +43,26 @@ export function ineligibility(card: CardRow): string | null {
 export function requireShippable(t: TenantState, ids: readonly string[]): CardRow[] {
   const found = ids.map((id) => own(t.cards, id));
   const missing = ids.filter((_, i) => found[i] === undefined);
-  if (missing.length) throw new ApiError(404, "not_found", `No card ${missing[0]} in this tenant's inventory${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ""}`, { data: { unique_ids: missing } });
+  if (missing.length)
+    throw new ApiError(
+      404,
+      "not_found",
+      `No card ${missing[0]} in this tenant's inventory${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ""}`,
+      { data: { unique_ids: missing } },
+    );
   const cards = found as CardRow[];
   const blocked = cards.map((card) => ({ card, reason: ineligibility(card) })).filter((x) => x.reason !== null);
   if (blocked.length)
     throw new ApiError(409, "not_eligible", `${blocked.length} card(s) cannot be shipped now`, {
-      data: { cards: blocked.map(({ card, reason }) => ({ unique_id: card.unique_id, status: card.status, location: card.location, identity: { ...card.identity }, reason })) },
+      data: {
+        cards: blocked.map(({ card, reason }) => ({
+          unique_id: card.unique_id,
+          status: card.status,
+          location: card.location,
+          identity: { ...card.identity },
+          reason,
+        })),
+      },
       human: "Some cards are not eligible for shipment",
     });
   return cards;

@@ -4,7 +4,13 @@ import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { own, setOwn } from "../../state/own.ts";
 import { maskKey } from "../../ui/journal.ts";
-import { buildTenantFixture, invoiceId, makeInvoiceCode, makeUniqueId, type CatalogCandidate } from "../../../fixtures/warehouse/index.ts";
+import {
+  buildTenantFixture,
+  invoiceId,
+  makeInvoiceCode,
+  makeUniqueId,
+  type CatalogCandidate,
+} from "../../../fixtures/warehouse/index.ts";
 import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./model.ts";
 
 // The warehouse slice of the store. A tenant's warehouse is built from the
@@ -57,7 +63,14 @@ function candidates(services: Services) {
 function newTenant(services: Services, accountId: string): TenantState {
   const now = services.clock.now();
   // Ids are canonical across the API: never one another tenant already holds.
-  const fx = buildTenantFixture({ seed: services.store.state.seed, accountId, ...candidates(services), now, taken: (id) => cardOwner(services, id) !== null, invoiceCodeTaken: (code) => invoiceCodeHeld(services, code) });
+  const fx = buildTenantFixture({
+    seed: services.store.state.seed,
+    accountId,
+    ...candidates(services),
+    now,
+    taken: (id) => cardOwner(services, id) !== null,
+    invoiceCodeTaken: (code) => invoiceCodeHeld(services, code),
+  });
   return {
     account_id: accountId,
     name: fx.name,
@@ -82,11 +95,14 @@ function newTenant(services: Services, accountId: string): TenantState {
   };
 }
 
-const invoiceCodeHeld = (services: Services, code: string) => Object.values(warehouse(services).tenants).some((t) => t.invoice_code === code);
+const invoiceCodeHeld = (services: Services, code: string) =>
+  Object.values(warehouse(services).tenants).some((t) => t.invoice_code === code);
 
 /** The id of the tenant's invoice for `month`, unique across tenants. */
 export function invoiceIdOf(services: Services, t: TenantState, month: string): string {
-  t.invoice_code ??= makeInvoiceCode(services.store.state.seed, t.account_id, t.prefix, (code) => invoiceCodeHeld(services, code));
+  t.invoice_code ??= makeInvoiceCode(services.store.state.seed, t.account_id, t.prefix, (code) =>
+    invoiceCodeHeld(services, code),
+  );
   return invoiceId(t.invoice_code, month);
 }
 
@@ -97,7 +113,12 @@ export function touch(t: TenantState, card: CardRow, nowIso: string): void {
 }
 
 /** Moves the cards (status and/or location), each marked changed. */
-export function updateCards(t: TenantState, ids: readonly string[], change: Partial<Pick<CardRow, "status" | "location">>, nowIso: string): void {
+export function updateCards(
+  t: TenantState,
+  ids: readonly string[],
+  change: Partial<Pick<CardRow, "status" | "location">>,
+  nowIso: string,
+): void {
   for (const id of ids) {
     const card = t.cards[id];
     Object.assign(card, change);
@@ -122,14 +143,31 @@ export type Actor = KeyRecord | "operator" | "carrier";
 
 /** How the activity log names an actor: a key by its masked prefix (`rip_v1_abcd…`) and label; keys are credentials. */
 export function actorOf(actor: Actor): Pick<Activity, "actor" | "actor_label"> {
-  return typeof actor === "string" ? { actor, actor_label: null } : { actor: maskKey(actor.key), actor_label: actor.label };
+  return typeof actor === "string"
+    ? { actor, actor_label: null }
+    : { actor: maskKey(actor.key), actor_label: actor.label };
 }
 
 /** A stored actor as shown: states saved before keys were masked may hold a key in full. */
-export const shownActor = (actor: string): string => (actor === "operator" || actor === "carrier" || actor.endsWith("…") ? actor : maskKey(actor));
+export const shownActor = (actor: string): string =>
+  actor === "operator" || actor === "carrier" || actor.endsWith("…") ? actor : maskKey(actor);
 
-export function logActivity(services: Services, t: TenantState, actor: Actor, kind: string, summary: string, refs: Activity["refs"] = {}): void {
-  t.activity.push({ activity_id: services.store.nextId("warehouse.activity"), at: services.clock.nowIso(), kind, ...actorOf(actor), summary, refs });
+export function logActivity(
+  services: Services,
+  t: TenantState,
+  actor: Actor,
+  kind: string,
+  summary: string,
+  refs: Activity["refs"] = {},
+): void {
+  t.activity.push({
+    activity_id: services.store.nextId("warehouse.activity"),
+    at: services.clock.nowIso(),
+    kind,
+    ...actorOf(actor),
+    summary,
+    refs,
+  });
 }
 
 export const monthOf = (iso: string) => iso.slice(0, 7);
@@ -157,5 +195,8 @@ export function billableUsage(t: TenantState, iso: string): { month: string; usa
 }
 
 export function usageOf(t: TenantState, month: string): Usage {
-  return own(t.usage, month) ?? setOwn(t.usage, month, { labels: 0, label_amount_cents: 0, label_amounts: {}, inbound: 0, withdrawals: 0 });
+  return (
+    own(t.usage, month) ??
+    setOwn(t.usage, month, { labels: 0, label_amount_cents: 0, label_amounts: {}, inbound: 0, withdrawals: 0 })
+  );
 }

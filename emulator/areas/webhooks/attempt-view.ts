@@ -14,8 +14,17 @@ export function curlOf(a: AttemptRecord): string {
   return parts.join(" \\\n  ");
 }
 
-export type AttemptView = AttemptRecord & { response: (AttemptRecord["response"] & { headers: Record<string, string> }) | null; chaos: string[]; curl: string };
+export type AttemptView = AttemptRecord & {
+  response: (AttemptRecord["response"] & { headers: Record<string, string> }) | null;
+  chaos: string[];
+  curl: string;
+};
 
 export function attemptView(a: AttemptRecord): AttemptView {
-  return { ...a, chaos: a.chaos ?? [], response: a.response && { ...a.response, headers: a.response.headers ?? {} }, curl: curlOf(a) };
+  return {
+    ...a,
+    chaos: a.chaos ?? [],
+    response: a.response && { ...a.response, headers: a.response.headers ?? {} },
+    curl: curlOf(a),
+  };
 }

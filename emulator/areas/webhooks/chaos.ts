@@ -21,7 +21,8 @@ export function holdFirstAttempt(w: WebhookRecord, chaos: WebhookChaos, now: num
   if (chaos.reorder_window_ms) {
     // Deliveries within one window go out in reverse order of creation, at the window's end.
     const win = chaos.reorder_window_ms;
-    const open = w.chaos_window && now < w.chaos_window.ends_at ? w.chaos_window : (w.chaos_window = { ends_at: now + win, n: 0 });
+    const open =
+      w.chaos_window && now < w.chaos_window.ends_at ? w.chaos_window : (w.chaos_window = { ends_at: now + win, n: 0 });
     const fireAt = Math.max(now, open.ends_at - Math.min(open.n, win));
     open.n += 1;
     at = fireAt;
@@ -42,7 +43,12 @@ export interface FirstAttemptChaos {
 }
 
 /** What happens to a delivery's first attempt. Counts first attempts per webhook for `duplicate.every`. */
-export function firstAttemptChaos(seed: number, w: WebhookRecord, d: DeliveryRecord, chaos: WebhookChaos): FirstAttemptChaos {
+export function firstAttemptChaos(
+  seed: number,
+  w: WebhookRecord,
+  d: DeliveryRecord,
+  chaos: WebhookChaos,
+): FirstAttemptChaos {
   const rand = mulberry32(hashString(`webhook-chaos:${seed}:${w.id}:${d.id}`));
   const n = (w.chaos_count = (w.chaos_count ?? 0) + 1);
   const dup = chaos.duplicate;

@@ -25,7 +25,11 @@ function webhookById(services: Services, id: string): WebhookRecord {
   if (!w) throw notFound(`No webhook ${id}`);
   return w;
 }
-const chaosAnswer = z.object({ webhook_id: z.number().int(), chaos: chaosSchema.nullable(), default: chaosSchema.nullable() });
+const chaosAnswer = z.object({
+  webhook_id: z.number().int(),
+  chaos: chaosSchema.nullable(),
+  default: chaosSchema.nullable(),
+});
 
 // Operator actions under /_emulator: trigger any event, look at every HTTP
 // attempt, and pull retries forward. Triggering goes through the same bus and
@@ -48,7 +52,9 @@ const attemptSchema = z.object({
   attempt: z.number().int(),
   url: z.string(),
   request: z.object({ method: z.literal("POST"), headers: z.record(z.string(), z.string()), body: z.string() }),
-  response: z.object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() }).nullable(),
+  response: z
+    .object({ status: z.number().int(), headers: z.record(z.string(), z.string()), body: z.string() })
+    .nullable(),
   error: z.string().nullable(),
   outcome: z.enum(["delivered", "failed"]),
   at: z.string(),
@@ -59,13 +65,19 @@ const attemptSchema = z.object({
 const attemptId = z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer") });
 
 const outboxFilters = ["webhook_id", "delivery_id", "event_id", "event_type"] as const;
-const outboxQuery = z.object(Object.fromEntries(outboxFilters.map((f) => [f, opt(z.string())])) as Record<(typeof outboxFilters)[number], ReturnType<typeof opt<z.ZodString>>>);
+const outboxQuery = z.object(
+  Object.fromEntries(outboxFilters.map((f) => [f, opt(z.string())])) as Record<
+    (typeof outboxFilters)[number],
+    ReturnType<typeof opt<z.ZodString>>
+  >,
+);
 
 export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/events",
-    describe: "Trigger a webhook event {type, data?, key? | account_id?, event_key?, wait?} with a fixture payload; returns the event and its deliveries",
+    describe:
+      "Trigger a webhook event {type, data?, key? | account_id?, event_key?, wait?} with a fixture payload; returns the event and its deliveries",
     schema: {
       body: z.object({
         type: text(),
@@ -84,7 +96,10 @@ export const webhookControl: ControlSpec[] = [
             deliveries: z.array(deliverySchema.extend({ url: z.string().nullable() })),
           }),
         },
-        400: { description: "Unknown event type or a bad field", codes: ["invalid_value", "invalid_event_types", "invalid_json"] },
+        400: {
+          description: "Unknown event type or a bad field",
+          codes: ["invalid_value", "invalid_event_types", "invalid_json"],
+        },
         404: missing("API key"),
       },
     },
@@ -94,7 +109,11 @@ export const webhookControl: ControlSpec[] = [
       const type = body.type;
       if (!isEventType(type)) {
         const notLive = (NOT_LIVE_EVENT_TYPES as readonly string[]).includes(type);
-        throw badRequest("invalid_event_types", `${type} is ${notLive ? "documented but not live" : "not an event type"}`, { details: { allowed: [...EVENT_TYPES] } });
+        throw badRequest(
+          "invalid_event_types",
+          `${type} is ${notLive ? "documented but not live" : "not an event type"}`,
+          { details: { allowed: [...EVENT_TYPES] } },
+        );
       }
       const overrides = body.data ?? {};
       const accounts = accountsFor(services, body.key, body.account_id);
@@ -115,13 +134,22 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/webhooks",
-    describe: "Every registered webhook of every key, with its owner, signing secret and own delivery chaos (operator view), and the event types POST /_emulator/events triggers",
+    describe:
+      "Every registered webhook of every key, with its owner, signing secret and own delivery chaos (operator view), and the event types POST /_emulator/events triggers",
     schema: {
       responses: {
         200: {
           description: "Every webhook and the delivery settings",
           data: z.object({
-            webhooks: z.array(webhookSchema.extend({ owner_key: z.string(), account_id: z.string(), signing_secret: z.string(), pending_deliveries: z.number().int(), chaos: chaosSchema.nullable() })),
+            webhooks: z.array(
+              webhookSchema.extend({
+                owner_key: z.string(),
+                account_id: z.string(),
+                signing_secret: z.string(),
+                pending_deliveries: z.number().int(),
+                chaos: chaosSchema.nullable(),
+              }),
+            ),
             settings: settingsSchema,
             event_types: z.array(z.string()),
           }),
@@ -135,7 +163,9 @@ export const webhookControl: ControlSpec[] = [
         owner_key: w.owner_key,
         account_id: w.account_id,
         signing_secret: w.secret,
-        pending_deliveries: Object.values(slice.deliveries).filter((d) => d.webhook_id === w.id && d.status === "PENDING").length,
+        pending_deliveries: Object.values(slice.deliveries).filter(
+          (d) => d.webhook_id === w.id && d.status === "PENDING",
+        ).length,
         chaos: w.chaos ?? null,
       }));
       return ok({ webhooks, settings: slice.settings, event_types: [...EVENT_TYPES] });
@@ -144,8 +174,14 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/webhooks/outbox",
-    describe: "Every delivery attempt (oldest first): url, the exact body and headers sent, the receiver's answer (status, headers, first 4 KiB of body), duration_ms and a curl command replaying it; filters webhook_id, delivery_id, event_id, event_type",
-    schema: { query: outboxQuery, responses: { 200: { description: "The attempts, oldest first", data: z.object({ attempts: z.array(attemptSchema) }) } } },
+    describe:
+      "Every delivery attempt (oldest first): url, the exact body and headers sent, the receiver's answer (status, headers, first 4 KiB of body), duration_ms and a curl command replaying it; filters webhook_id, delivery_id, event_id, event_type",
+    schema: {
+      query: outboxQuery,
+      responses: {
+        200: { description: "The attempts, oldest first", data: z.object({ attempts: z.array(attemptSchema) }) },
+      },
+    },
     handle: (c) => {
       let attempts: AttemptRecord[] = webhooksSlice(c.services.store).outbox;
       for (const name of outboxFilters) {
@@ -158,8 +194,16 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/webhooks/attempts/:id",
-    describe: "One delivery attempt as the outbox shows it (sent body and headers, the answer, a curl command replaying it)",
-    schema: { params: attemptId, responses: { 200: { description: "The attempt", data: z.object({ attempt: attemptSchema }) }, 400: badInput, 404: missing("attempt") } },
+    describe:
+      "One delivery attempt as the outbox shows it (sent body and headers, the answer, a curl command replaying it)",
+    schema: {
+      params: attemptId,
+      responses: {
+        200: { description: "The attempt", data: z.object({ attempt: attemptSchema }) },
+        400: badInput,
+        404: missing("attempt"),
+      },
+    },
     handle: (c) => {
       const id = Number(c.input.params.id);
       const attempt = webhooksSlice(c.services.store).outbox.find((a) => a.id === id);
@@ -184,8 +228,14 @@ export const webhookControl: ControlSpec[] = [
     schema: {
       body: z.object({ delivery_id: opt(z.number().int().min(1)), all: opt(z.boolean()) }),
       responses: {
-        200: { description: "The deliveries retried", data: z.object({ retried: z.number().int(), deliveries: z.array(deliverySchema) }) },
-        400: { description: "A bad field, or the delivery is not PENDING", codes: ["invalid_value", "invalid_status", "invalid_json"] },
+        200: {
+          description: "The deliveries retried",
+          data: z.object({ retried: z.number().int(), deliveries: z.array(deliverySchema) }),
+        },
+        400: {
+          description: "A bad field, or the delivery is not PENDING",
+          codes: ["invalid_value", "invalid_status", "invalid_json"],
+        },
         404: missing("delivery"),
       },
     },
@@ -199,21 +249,43 @@ export const webhookControl: ControlSpec[] = [
       if (deliveryId !== undefined) {
         const d = slice.deliveries[deliveryId];
         if (!d) throw notFound(`No delivery ${deliveryId}`);
-        if (d.status !== "PENDING") throw badRequest("invalid_status", `Delivery ${deliveryId} is ${d.status}; only PENDING deliveries are retried`);
+        if (d.status !== "PENDING")
+          throw badRequest(
+            "invalid_status",
+            `Delivery ${deliveryId} is ${d.status}; only PENDING deliveries are retried`,
+          );
         pending = [d];
       } else if (!all) pending = pending.filter((d) => d.next_retry_at !== null && Date.parse(d.next_retry_at) <= now);
       const ids = pending.map((d) => d.id);
       await dispatcherFor(services).retryNow(ids);
       const after = webhooksSlice(services.store);
-      return ok({ retried: ids.length, deliveries: ids.map((id) => after.deliveries[id]).filter(Boolean).map(deliveryWire) });
+      return ok({
+        retried: ids.length,
+        deliveries: ids
+          .map((id) => after.deliveries[id])
+          .filter(Boolean)
+          .map(deliveryWire),
+      });
     },
   }),
   defineControl({
     method: "POST",
     path: "/webhooks/resend",
-    describe: "Resend a delivery {delivery_id} whatever its state (delivered or failed too): one attempt now, same event id and body, a fresh timestamp and signature; a failure goes on with the retry schedule",
+    describe:
+      "Resend a delivery {delivery_id} whatever its state (delivered or failed too): one attempt now, same event id and body, a fresh timestamp and signature; a failure goes on with the retry schedule",
     schema: {
-      body: z.object({ delivery_id: z.number({ error: (iss) => (iss.input === undefined ? "delivery_id is required" : "delivery_id must be a delivery's id (a positive integer)") }).int().min(1).max(Number.MAX_SAFE_INTEGER) }),
+      body: z.object({
+        delivery_id: z
+          .number({
+            error: (iss) =>
+              iss.input === undefined
+                ? "delivery_id is required"
+                : "delivery_id must be a delivery's id (a positive integer)",
+          })
+          .int()
+          .min(1)
+          .max(Number.MAX_SAFE_INTEGER),
+      }),
       responses: {
         200: { description: "The delivery after the attempt", data: z.object({ delivery: deliverySchema }) },
         400: badInput,
@@ -228,7 +300,11 @@ export const webhookControl: ControlSpec[] = [
       const d = own(slice.deliveries, String(id));
       if (!d) throw notFound(`No delivery ${id}`);
       const webhook = own(slice.webhooks, String(d.webhook_id));
-      if (!webhook?.is_active) throw conflict("invalid_status", `Delivery ${id}'s webhook ${d.webhook_id} is ${webhook ? "inactive" : "deleted"}; activate it first`);
+      if (!webhook?.is_active)
+        throw conflict(
+          "invalid_status",
+          `Delivery ${id}'s webhook ${d.webhook_id} is ${webhook ? "inactive" : "deleted"}; activate it first`,
+        );
       // Reopened: the attempt counter goes on, so a failed resend backs off from where the delivery was.
       Object.assign(d, { status: "PENDING", next_retry_at: null, delivered_at: null });
       await dispatcherFor(services).retryNow([id]);
@@ -240,7 +316,9 @@ export const webhookControl: ControlSpec[] = [
     path: "/webhooks/settings",
     describe: "Delivery settings {attempt_timeout_ms} (wall-clock timeout of each attempt, default 10000)",
     schema: {
-      body: z.object({ attempt_timeout_ms: z.number({ error: "attempt_timeout_ms is required" }).int().min(1).max(120_000) }),
+      body: z.object({
+        attempt_timeout_ms: z.number({ error: "attempt_timeout_ms is required" }).int().min(1).max(120_000),
+      }),
       responses: { 200: { description: "The settings", data: z.object({ settings: settingsSchema }) }, 400: badInput },
     },
     handle: (c) => {
@@ -252,11 +330,16 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/webhooks/:id/chaos",
-    describe: "Delivery chaos for one webhook {duplicate: {every}|{probability}, reorder_window_ms, delay_ms, drop_first_attempt, previous_secret_after_rotation, stale_timestamp_ms}; replaces its previous chaos ({} turns it off); deterministic from the seed, each case recorded on the attempt's `chaos`",
+    describe:
+      "Delivery chaos for one webhook {duplicate: {every}|{probability}, reorder_window_ms, delay_ms, drop_first_attempt, previous_secret_after_rotation, stale_timestamp_ms}; replaces its previous chaos ({} turns it off); deterministic from the seed, each case recorded on the attempt's `chaos`",
     schema: {
       params: webhookId,
       body: chaosSchema,
-      responses: { 200: { description: "The webhook's chaos and the createEmulator default", data: chaosAnswer }, 400: badInput, 404: missing("webhook") },
+      responses: {
+        200: { description: "The webhook's chaos and the createEmulator default", data: chaosAnswer },
+        400: badInput,
+        404: missing("webhook"),
+      },
     },
     handle: (c) => {
       const w = webhookById(c.services, c.input.params.id);
@@ -269,7 +352,14 @@ export const webhookControl: ControlSpec[] = [
     method: "DELETE",
     path: "/webhooks/:id/chaos",
     describe: "Clear a webhook's own delivery chaos (the createEmulator webhookChaos default, if any, applies again)",
-    schema: { params: webhookId, responses: { 200: { description: "The webhook's chaos (null) and the default", data: chaosAnswer }, 400: badInput, 404: missing("webhook") } },
+    schema: {
+      params: webhookId,
+      responses: {
+        200: { description: "The webhook's chaos (null) and the default", data: chaosAnswer },
+        400: badInput,
+        404: missing("webhook"),
+      },
+    },
     handle: (c) => {
       const w = webhookById(c.services, c.input.params.id);
       for (const k of ["chaos", "chaos_count", "chaos_window"] as const) delete w[k];
@@ -279,11 +369,15 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/webhooks/:id/rotate-secret",
-    describe: "Rotate a webhook's signing secret: later attempts are signed with the new one; the previous one is kept for the previous_secret_after_rotation chaos",
+    describe:
+      "Rotate a webhook's signing secret: later attempts are signed with the new one; the previous one is kept for the previous_secret_after_rotation chaos",
     schema: {
       params: webhookId,
       responses: {
-        200: { description: "The new and the previous secret", data: z.object({ webhook_id: z.number().int(), signing_secret: z.string(), previous_secret: z.string() }) },
+        200: {
+          description: "The new and the previous secret",
+          data: z.object({ webhook_id: z.number().int(), signing_secret: z.string(), previous_secret: z.string() }),
+        },
         400: badInput,
         404: missing("webhook"),
       },
@@ -294,7 +388,11 @@ export const webhookControl: ControlSpec[] = [
       const n = services.store.nextId("webhook_rotation");
       const now = services.clock.nowIso();
       const previous = w.secret;
-      Object.assign(w, { previous_secret: previous, secret: makeSecret(services.store.state.seed, w.id, `${now}:rotation:${n}`), updated_at: now });
+      Object.assign(w, {
+        previous_secret: previous,
+        secret: makeSecret(services.store.state.seed, w.id, `${now}:rotation:${n}`),
+        updated_at: now,
+      });
       return ok({ webhook_id: w.id, signing_secret: w.secret, previous_secret: previous });
     },
   }),

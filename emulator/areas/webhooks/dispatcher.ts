@@ -51,7 +51,11 @@ export class Dispatcher {
     const eventId = `${e.type}:${e.key}`;
     const body = JSON.stringify({ event: e.type, id: eventId, data: e.data });
     const now = clock.nowIso();
-    const existing = new Set(Object.values(slice.deliveries).filter((d) => d.event_id === eventId).map((d) => d.webhook_id));
+    const existing = new Set(
+      Object.values(slice.deliveries)
+        .filter((d) => d.event_id === eventId)
+        .map((d) => d.webhook_id),
+    );
     const created: DeliveryRecord[] = [];
     for (const w of matching(slice.webhooks, e)) {
       // The same occurrence (same event id) is never delivered twice to one webhook.
@@ -74,7 +78,8 @@ export class Dispatcher {
       const chaos = chaosOf(w, this.services.options.webhookChaos);
       if (chaos) {
         const held = holdFirstAttempt(w, chaos, clock.now());
-        if (held.labels.length) Object.assign(d, { next_retry_at: new Date(held.at).toISOString(), chaos_held: held.labels });
+        if (held.labels.length)
+          Object.assign(d, { next_retry_at: new Date(held.at).toISOString(), chaos_held: held.labels });
       }
       slice.deliveries[d.id] = d;
       created.push(d);
@@ -137,7 +142,11 @@ export class Dispatcher {
     if (d.status !== "PENDING" || !d.next_retry_at) return;
     this.disarm(d.id);
     const at = Date.parse(d.next_retry_at);
-    const timer = this.services.clock.schedule(at, () => this.fireFromClock(d.id), `webhook delivery ${d.id} (${d.event_id}) attempt ${d.attempts + 1}`);
+    const timer = this.services.clock.schedule(
+      at,
+      () => this.fireFromClock(d.id),
+      `webhook delivery ${d.id} (${d.event_id}) attempt ${d.attempts + 1}`,
+    );
     this.timers.set(d.id, timer);
   }
 
@@ -192,11 +201,19 @@ export class Dispatcher {
     let result;
     let duplicate: Awaited<ReturnType<typeof postJson>> | null = null;
     try {
-      if (first?.drop) result = { status: null, headers: {}, body: null, error: "chaos: first attempt dropped (never sent)", duration_ms: 0 };
+      if (first?.drop)
+        result = {
+          status: null,
+          headers: {},
+          body: null,
+          error: "chaos: first attempt dropped (never sent)",
+          duration_ms: 0,
+        };
       else {
         result = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
         // The same request again, byte for byte, as an at-least-once sender may do.
-        if (first?.duplicate) duplicate = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
+        if (first?.duplicate)
+          duplicate = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
       }
     } finally {
       if (epoch === this.epoch) this.inFlight.delete(id);
@@ -229,15 +246,24 @@ export class Dispatcher {
       request: { method: "POST" as const, headers, body: current.body },
       at: new Date(t).toISOString(),
     };
-    record(now, { id: store.nextId("webhook_attempt"), ...base, ...outcomeOf(result), ...(labels.length ? { chaos: labels } : {}) });
+    record(now, {
+      id: store.nextId("webhook_attempt"),
+      ...base,
+      ...outcomeOf(result),
+      ...(labels.length ? { chaos: labels } : {}),
+    });
     // The duplicate does not change the delivery's state: the sender already had its answer.
-    if (duplicate) record(now, { id: store.nextId("webhook_attempt"), ...base, ...outcomeOf(duplicate), chaos: ["duplicate"] });
+    if (duplicate)
+      record(now, { id: store.nextId("webhook_attempt"), ...base, ...outcomeOf(duplicate), chaos: ["duplicate"] });
   }
 }
 
-function outcomeOf(result: Awaited<ReturnType<typeof postJson>>): Pick<AttemptRecord, "response" | "error" | "outcome" | "duration_ms"> {
+function outcomeOf(
+  result: Awaited<ReturnType<typeof postJson>>,
+): Pick<AttemptRecord, "response" | "error" | "outcome" | "duration_ms"> {
   return {
-    response: result.status === null ? null : { status: result.status, headers: result.headers, body: result.body ?? "" },
+    response:
+      result.status === null ? null : { status: result.status, headers: result.headers, body: result.body ?? "" },
     error: result.error,
     outcome: result.error === null ? "delivered" : "failed",
     duration_ms: result.duration_ms,
@@ -253,7 +279,12 @@ function chaosLabels(c: FirstAttemptChaos | null): string[] {
   return out;
 }
 
-export function deliveryHeaders(webhook: WebhookRecord, d: DeliveryRecord, t: number, secret = webhook.secret): Record<string, string> {
+export function deliveryHeaders(
+  webhook: WebhookRecord,
+  d: DeliveryRecord,
+  t: number,
+  secret = webhook.secret,
+): Record<string, string> {
   return {
     "Content-Type": "application/json",
     "User-Agent": USER_AGENT,
@@ -267,7 +298,8 @@ export function deliveryHeaders(webhook: WebhookRecord, d: DeliveryRecord, t: nu
 /** Active webhooks of the event's account subscribed to its type (empty event_types = every event). */
 function matching(webhooks: Record<string, WebhookRecord>, e: WebhookEvent): WebhookRecord[] {
   return Object.values(webhooks).filter(
-    (w) => w.account_id === e.account_id && w.is_active && (w.event_types.length === 0 || w.event_types.includes(e.type)),
+    (w) =>
+      w.account_id === e.account_id && w.is_active && (w.event_types.length === 0 || w.event_types.includes(e.type)),
   );
 }
 
@@ -278,7 +310,8 @@ function record(slice: ReturnType<typeof webhooksSlice>, attempt: AttemptRecord)
 
 function prune(slice: ReturnType<typeof webhooksSlice>): void {
   const finished = Object.values(slice.deliveries).filter((d) => d.status !== "PENDING");
-  for (const d of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_DELIVERIES))) delete slice.deliveries[d.id];
+  for (const d of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_DELIVERIES)))
+    delete slice.deliveries[d.id];
 }
 
 /** One dispatcher per emulator, in its runtime (Area objects are shared module constants). */

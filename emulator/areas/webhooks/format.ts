@@ -14,7 +14,10 @@ export const webhookWire = (w: WebhookRecord): Webhook => ({
   updated_at: w.updated_at,
 });
 
-export const registrationWire = (w: WebhookRecord): WebhookRegistration => ({ ...webhookWire(w), signing_secret: w.secret });
+export const registrationWire = (w: WebhookRecord): WebhookRegistration => ({
+  ...webhookWire(w),
+  signing_secret: w.secret,
+});
 
 /** A delivery as `GET /webhooks/deliveries` shows it: the record without its owner and raw body. */
 export const deliveryWire = (d: DeliveryRecord): WebhookDelivery => ({

@@ -89,7 +89,12 @@ export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
 const WEBHOOKS_SLICE = defineSlice<WebhooksSlice>({
   name: "webhooks",
-  init: () => ({ webhooks: {}, deliveries: {}, outbox: [], settings: { attempt_timeout_ms: DEFAULT_ATTEMPT_TIMEOUT_MS } }),
+  init: () => ({
+    webhooks: {},
+    deliveries: {},
+    outbox: [],
+    settings: { attempt_timeout_ms: DEFAULT_ATTEMPT_TIMEOUT_MS },
+  }),
 });
 
 export function webhooksSlice(store: Store): WebhooksSlice {

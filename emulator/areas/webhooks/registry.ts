@@ -5,7 +5,10 @@ import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../events/types.ts";
 import { webhooksSlice, type WebhookRecord } from "./model.ts";
 import { makeSecret } from "./signing.ts";
 import { urlProblem } from "./url-policy.ts";
-import type { WebhookRegisterInput as RegisterInput, WebhookUpdateInput as UpdateInput } from "../../../contract/index.ts";
+import type {
+  WebhookRegisterInput as RegisterInput,
+  WebhookUpdateInput as UpdateInput,
+} from "../../../contract/index.ts";
 import { intId } from "../../pipeline/identifiers.ts";
 import { own } from "../../state/own.ts";
 
@@ -32,9 +35,16 @@ export function checkEventTypes(value: readonly string[] | null | undefined): st
   const notLive = names.filter((t) => NOT_LIVE.has(t));
   const unknown = names.filter((t) => !LIVE.has(t) && !NOT_LIVE.has(t));
   if (unknown.length || notLive.length) {
-    const parts = [unknown.length ? `unknown: ${unknown.join(", ")}` : "", notLive.length ? `not live yet: ${notLive.join(", ")}` : ""].filter(Boolean);
+    const parts = [
+      unknown.length ? `unknown: ${unknown.join(", ")}` : "",
+      notLive.length ? `not live yet: ${notLive.join(", ")}` : "",
+    ].filter(Boolean);
     throw badRequest("invalid_event_types", `Invalid event types (${parts.join("; ")})`, {
-      details: { ...(unknown.length ? { unknown } : {}), ...(notLive.length ? { not_live: notLive } : {}), allowed: [...EVENT_TYPES] },
+      details: {
+        ...(unknown.length ? { unknown } : {}),
+        ...(notLive.length ? { not_live: notLive } : {}),
+        allowed: [...EVENT_TYPES],
+      },
     });
   }
   return names;

@@ -21,9 +21,15 @@ const change = (op: typeof WEBHOOKS.update | typeof WEBHOOKS.replace) =>
   });
 
 export const webhookRoutes: RouteSpec[] = [
-  serve(WEBHOOKS.register, { gate: gate("POST"), handle: (c) => created(registrationWire(register(c.services, keyOf(c), c.input.body))) }),
+  serve(WEBHOOKS.register, {
+    gate: gate("POST"),
+    handle: (c) => created(registrationWire(register(c.services, keyOf(c), c.input.body))),
+  }),
 
-  serve(WEBHOOKS.list, { gate: gate("GET"), handle: (c) => ok({ webhooks: ownedBy(c.services, keyOf(c)).map(webhookWire) }) }),
+  serve(WEBHOOKS.list, {
+    gate: gate("GET"),
+    handle: (c) => ok({ webhooks: ownedBy(c.services, keyOf(c)).map(webhookWire) }),
+  }),
 
   serve(WEBHOOKS.deliveries, {
     gate: gate("GET"),
@@ -38,7 +44,10 @@ export const webhookRoutes: RouteSpec[] = [
     },
   }),
 
-  serve(WEBHOOKS.get, { gate: gate("GET"), handle: (c) => ok({ webhook: webhookWire(find(c.services, keyOf(c), c.input.params.id)) }) }),
+  serve(WEBHOOKS.get, {
+    gate: gate("GET"),
+    handle: (c) => ok({ webhook: webhookWire(find(c.services, keyOf(c), c.input.params.id)) }),
+  }),
 
   change(WEBHOOKS.update),
   change(WEBHOOKS.replace),

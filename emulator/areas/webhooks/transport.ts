@@ -15,7 +15,12 @@ export interface PostResult {
 /** The head of an answer kept in the outbox. */
 const MAX_KEPT_BODY = 4096;
 
-export async function postJson(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostResult> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<PostResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const signal = AbortSignal.timeout(timeoutMs);
@@ -23,10 +28,29 @@ export async function postJson(url: string, headers: Record<string, string>, bod
     const res = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal });
     const text = await head(res, MAX_KEPT_BODY);
     const ok = res.status >= 200 && res.status < 300;
-    return { status: res.status, headers: Object.fromEntries(res.headers), body: text, error: ok ? null : `HTTP ${res.status}`, duration_ms: elapsed() };
+    return {
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: text,
+      error: ok ? null : `HTTP ${res.status}`,
+      duration_ms: elapsed(),
+    };
   } catch (err) {
-    if (signal.aborted) return { status: null, headers: {}, body: null, error: `timeout: no answer within ${timeoutMs} ms`, duration_ms: elapsed() };
-    return { status: null, headers: {}, body: null, error: `connection failed: ${describe(err)}`, duration_ms: elapsed() };
+    if (signal.aborted)
+      return {
+        status: null,
+        headers: {},
+        body: null,
+        error: `timeout: no answer within ${timeoutMs} ms`,
+        duration_ms: elapsed(),
+      };
+    return {
+      status: null,
+      headers: {},
+      body: null,
+      error: `connection failed: ${describe(err)}`,
+      duration_ms: elapsed(),
+    };
   }
 }
 

@@ -12,7 +12,11 @@ let requests = [];
 /** A control-plane call: the envelope's data, or an Error with the envelope's message. */
 async function control(method, path, body) {
   // Every write declares JSON, body or not: the control plane refuses anything else (CSRF guard).
-  const res = await fetch(`/_emulator${path}`, { method, headers: method === "GET" ? {} : { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`/_emulator${path}`, {
+    method,
+    headers: method === "GET" ? {} : { "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = await res.json();
   if (!json.success) throw new Error(`${json.error}: ${json.message}`);
   return json.data;
@@ -25,7 +29,8 @@ function h(tag, attrs = {}, ...children) {
     if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v === true ? "" : String(v));
   }
-  for (const c of children.flat()) el.append(c instanceof Node ? c : document.createTextNode(c === null || c === undefined ? "" : String(c)));
+  for (const c of children.flat())
+    el.append(c instanceof Node ? c : document.createTextNode(c === null || c === undefined ? "" : String(c)));
   return el;
 }
 
@@ -39,7 +44,21 @@ function bound(state, key, el) {
   return el;
 }
 
-const table = (head, rows, attrs = {}) => h("table", attrs, h("thead", {}, h("tr", {}, head.map((t) => h("th", {}, t)))), h("tbody", {}, rows));
+const table = (head, rows, attrs = {}) =>
+  h(
+    "table",
+    attrs,
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        head.map((t) => h("th", {}, t)),
+      ),
+    ),
+    h("tbody", {}, rows),
+  );
 const act = (label, fn, testid) => h("button", { class: "act", "data-testid": testid, onclick: () => run(fn) }, label);
 
 async function run(fn) {
@@ -59,7 +78,12 @@ async function requestsView() {
   const q = new URLSearchParams(Object.entries(requestFilter).filter(([, v]) => v));
   requests = (await control("GET", `/requests?${q}`)).requests;
   const input = (name, placeholder) =>
-    h("input", { placeholder, value: requestFilter[name], "data-testid": `filter-${name}`, onchange: (e) => ((requestFilter[name] = e.target.value), render()) });
+    h("input", {
+      placeholder,
+      value: requestFilter[name],
+      "data-testid": `filter-${name}`,
+      onchange: (e) => ((requestFilter[name] = e.target.value), render()),
+    });
   const rows = requests.map((r) =>
     h(
       "tr",
@@ -77,14 +101,26 @@ async function requestsView() {
     ),
   );
   return [
-    h("div", { class: "filters" }, input("key", "key label"), input("status", "status (404, 4xx)"), input("path", "path contains")),
-    table(["time (virtual)", "method", "path", "key", "status", "error", "credits", "remaining", "rate left", "latency"], rows, { "data-testid": "requests" }),
+    h(
+      "div",
+      { class: "filters" },
+      input("key", "key label"),
+      input("status", "status (404, 4xx)"),
+      input("path", "path contains"),
+    ),
+    table(
+      ["time (virtual)", "method", "path", "key", "status", "error", "credits", "remaining", "rate left", "latency"],
+      rows,
+      { "data-testid": "requests" },
+    ),
     h("div", { class: "detail", id: "detail" }),
   ];
 }
 
 function curlOf(r) {
-  const headers = Object.entries(r.request.headers).filter(([k]) => !["host", "content-length", "connection"].includes(k));
+  const headers = Object.entries(r.request.headers).filter(
+    ([k]) => !["host", "content-length", "connection"].includes(k),
+  );
   const parts = [`curl -X ${r.method} '${location.origin}${r.path}'`];
   for (const [k, v] of headers) parts.push(`-H '${k}: ${k === "x-api-key" ? "$API_KEY" : v}'`);
   if (!headers.some(([k]) => k === "x-api-key") && r.key) parts.push(`-H 'x-api-key: $API_KEY'`);
@@ -97,19 +133,37 @@ function showRequest(r) {
   const curl = curlOf(r);
   detail.replaceChildren(
     h("h2", {}, `${r.method} ${r.path} → ${r.status} (${r.request_id})`),
-    h("button", { class: "act", "data-testid": "copy-curl", onclick: () => navigator.clipboard?.writeText(curl).catch(() => {}) }, "Copy as curl"),
+    h(
+      "button",
+      { class: "act", "data-testid": "copy-curl", onclick: () => navigator.clipboard?.writeText(curl).catch(() => {}) },
+      "Copy as curl",
+    ),
     h("pre", { "data-testid": "curl" }, curl),
     h("h2", {}, "Request"),
     h("pre", {}, JSON.stringify(r.request.headers, null, 2), "\n\n", r.request.body ?? "(no body kept)"),
     h("h2", {}, "Response"),
-    h("pre", { "data-testid": "response-body" }, JSON.stringify(r.response.headers, null, 2), "\n\n", r.response.body ?? "(bodies are kept while the dashboard is open, and for errors)"),
+    h(
+      "pre",
+      { "data-testid": "response-body" },
+      JSON.stringify(r.response.headers, null, 2),
+      "\n\n",
+      r.response.body ?? "(bodies are kept while the dashboard is open, and for errors)",
+    ),
   );
 }
 
 async function webhooksView() {
-  const [{ webhooks, event_types }, { attempts }, clock] = await Promise.all([control("GET", "/webhooks"), control("GET", "/webhooks/outbox"), control("GET", "/clock")]);
+  const [{ webhooks, event_types }, { attempts }, clock] = await Promise.all([
+    control("GET", "/webhooks"),
+    control("GET", "/webhooks/outbox"),
+    control("GET", "/clock"),
+  ]);
   const retries = clock.pending.filter((t) => t.label.startsWith("webhook delivery"));
-  const select = h("select", { "data-testid": "event-type" }, event_types.map((t) => h("option", { value: t }, t)));
+  const select = h(
+    "select",
+    { "data-testid": "event-type" },
+    event_types.map((t) => h("option", { value: t }, t)),
+  );
   // The newest attempt of each delivery carries its Resend button.
   const newestOf = new Map();
   for (const a of attempts) newestOf.set(a.delivery_id, a.id);
@@ -117,29 +171,74 @@ async function webhooksView() {
     h("h2", {}, "Registered endpoints"),
     table(
       ["id", "owner", "url", "events", "active", "pending", "delivery chaos"],
-      webhooks.map((w) => h("tr", {}, h("td", {}, w.id), h("td", {}, w.account_id), h("td", {}, w.url), h("td", {}, (w.event_types ?? ["*"]).join(", ")), h("td", {}, w.is_active), h("td", {}, w.pending_deliveries), h("td", {}, chaosCell(w)))),
+      webhooks.map((w) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, w.id),
+          h("td", {}, w.account_id),
+          h("td", {}, w.url),
+          h("td", {}, (w.event_types ?? ["*"]).join(", ")),
+          h("td", {}, w.is_active),
+          h("td", {}, w.pending_deliveries),
+          h("td", {}, chaosCell(w)),
+        ),
+      ),
     ),
-    h("div", { class: "actions" }, select, act("Trigger event", () => control("POST", "/events", { type: select.value }), "trigger-event"), act("Retry due now", () => control("POST", "/webhooks/retry", {}), "retry-due")),
+    h(
+      "div",
+      { class: "actions" },
+      select,
+      act("Trigger event", () => control("POST", "/events", { type: select.value }), "trigger-event"),
+      act("Retry due now", () => control("POST", "/webhooks/retry", {}), "retry-due"),
+    ),
     h("h2", {}, "Next retries (virtual clock)"),
-    table(["at", "what"], retries.map((t) => h("tr", { "data-testid": "next-retry" }, h("td", {}, t.at), h("td", {}, t.label))), { "data-testid": "retries" }),
+    table(
+      ["at", "what"],
+      retries.map((t) => h("tr", { "data-testid": "next-retry" }, h("td", {}, t.at), h("td", {}, t.label))),
+      { "data-testid": "retries" },
+    ),
     h("h2", {}, "Attempts"),
     table(
       ["at", "event", "delivery", "attempt", "url", "outcome", "status", "signature", ""],
-      attempts.slice().reverse().map((a) =>
-        h(
-          "tr",
-          { class: "clickable", "data-testid": "attempt", "data-outcome": a.outcome, "data-delivery": a.delivery_id, onclick: (e) => e.target.tagName !== "BUTTON" && showAttempt(a) },
-          h("td", {}, a.at),
-          h("td", {}, a.event_type),
-          h("td", {}, a.delivery_id),
-          h("td", {}, a.attempt),
-          h("td", {}, a.url),
-          h("td", {}, a.outcome),
-          h("td", {}, a.response?.status ?? a.error ?? ""),
-          h("td", { class: "muted" }, (a.request.headers["X-Mystery-Signature"] ?? a.request.headers["x-mystery-signature"] ?? "").slice(0, 24)),
-          h("td", {}, newestOf.get(a.delivery_id) === a.id ? act("Resend", () => control("POST", "/webhooks/resend", { delivery_id: a.delivery_id }), `resend-${a.delivery_id}`) : ""),
+      attempts
+        .slice()
+        .reverse()
+        .map((a) =>
+          h(
+            "tr",
+            {
+              class: "clickable",
+              "data-testid": "attempt",
+              "data-outcome": a.outcome,
+              "data-delivery": a.delivery_id,
+              onclick: (e) => e.target.tagName !== "BUTTON" && showAttempt(a),
+            },
+            h("td", {}, a.at),
+            h("td", {}, a.event_type),
+            h("td", {}, a.delivery_id),
+            h("td", {}, a.attempt),
+            h("td", {}, a.url),
+            h("td", {}, a.outcome),
+            h("td", {}, a.response?.status ?? a.error ?? ""),
+            h(
+              "td",
+              { class: "muted" },
+              (a.request.headers["X-Mystery-Signature"] ?? a.request.headers["x-mystery-signature"] ?? "").slice(0, 24),
+            ),
+            h(
+              "td",
+              {},
+              newestOf.get(a.delivery_id) === a.id
+                ? act(
+                    "Resend",
+                    () => control("POST", "/webhooks/resend", { delivery_id: a.delivery_id }),
+                    `resend-${a.delivery_id}`,
+                  )
+                : "",
+            ),
+          ),
         ),
-      ),
       { "data-testid": "attempts" },
     ),
     // Kept open across live re-renders.
@@ -152,7 +251,15 @@ const chaosDrafts = {};
 /** A webhook's delivery chaos (docs/webhooks.md "Delivery chaos"): shown as JSON, set or cleared from here. */
 function chaosCell(w) {
   const id = String(w.id);
-  const input = bound(chaosDrafts, id, h("input", { placeholder: '{"duplicate":{"every":2}}', value: w.chaos ? JSON.stringify(w.chaos) : "", "data-testid": `chaos-${id}` }));
+  const input = bound(
+    chaosDrafts,
+    id,
+    h("input", {
+      placeholder: '{"duplicate":{"every":2}}',
+      value: w.chaos ? JSON.stringify(w.chaos) : "",
+      "data-testid": `chaos-${id}`,
+    }),
+  );
   const set = () => {
     let body;
     try {
@@ -180,11 +287,24 @@ function showAttempt(a) {
 /** One attempt whole: what was sent (signature included), what came back, and a curl replaying it. */
 function attemptDetail(a) {
   if (!a) return [];
-  const headers = (o) => Object.entries(o ?? {}).map(([k, v]) => `${k}: ${v}`).join("\n");
-  const answer = a.response ? `HTTP ${a.response.status}\n${headers(a.response.headers)}\n\n${a.response.body}` : a.error;
+  const headers = (o) =>
+    Object.entries(o ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join("\n");
+  const answer = a.response
+    ? `HTTP ${a.response.status}\n${headers(a.response.headers)}\n\n${a.response.body}`
+    : a.error;
   return [
     h("h2", {}, `Attempt ${a.attempt} of ${a.event_id} → ${a.response?.status ?? a.error} (${a.duration_ms} ms)`),
-    h("button", { class: "act", "data-testid": "copy-attempt-curl", onclick: () => navigator.clipboard?.writeText(a.curl).catch(() => {}) }, "Copy as curl"),
+    h(
+      "button",
+      {
+        class: "act",
+        "data-testid": "copy-attempt-curl",
+        onclick: () => navigator.clipboard?.writeText(a.curl).catch(() => {}),
+      },
+      "Copy as curl",
+    ),
     h("pre", { "data-testid": "attempt-curl" }, a.curl),
     ...(a.chaos?.length ? [h("p", { "data-testid": "attempt-chaos" }, `Chaos: ${a.chaos.join(", ")}`)] : []),
     h("h2", {}, "Sent"),
@@ -200,10 +320,32 @@ async function clockView() {
   const to = h("input", { placeholder: "ISO time", "data-testid": "advance-to" });
   return [
     h("h2", {}, `Virtual time ${clock.now} (${clock.mode})`),
-    h("div", { class: "actions" }, advance("1s", 1000), advance("30s", 30_000), advance("2m", 120_000), advance("1h", 3_600_000), advance("1d", 86_400_000), to, act("Advance to", () => control("POST", "/clock/advance", { to: to.value }), "advance-to-go")),
-    h("div", { class: "actions" }, act(clock.mode === "manual" ? "Switch to realtime" : "Switch to manual", () => control("POST", "/clock", { mode: clock.mode === "manual" ? "realtime" : "manual" }), "clock-mode")),
+    h(
+      "div",
+      { class: "actions" },
+      advance("1s", 1000),
+      advance("30s", 30_000),
+      advance("2m", 120_000),
+      advance("1h", 3_600_000),
+      advance("1d", 86_400_000),
+      to,
+      act("Advance to", () => control("POST", "/clock/advance", { to: to.value }), "advance-to-go"),
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      act(
+        clock.mode === "manual" ? "Switch to realtime" : "Switch to manual",
+        () => control("POST", "/clock", { mode: clock.mode === "manual" ? "realtime" : "manual" }),
+        "clock-mode",
+      ),
+    ),
     h("h2", {}, "Pending timers"),
-    table(["at", "what"], clock.pending.map((t) => h("tr", {}, h("td", {}, t.at), h("td", {}, t.label))), { "data-testid": "timers" }),
+    table(
+      ["at", "what"],
+      clock.pending.map((t) => h("tr", {}, h("td", {}, t.at), h("td", {}, t.label))),
+      { "data-testid": "timers" },
+    ),
   ];
 }
 
@@ -212,16 +354,48 @@ const grants = {};
 
 async function keysView() {
   const { keys } = await control("GET", "/keys");
-  const kind = h("select", {}, ["partner", "tenant", "legacy"].map((k) => h("option", { value: k }, k)));
+  const kind = h(
+    "select",
+    {},
+    ["partner", "tenant", "legacy"].map((k) => h("option", { value: k }, k)),
+  );
   const grant = (k) => {
     grants[k.key] ??= "1000";
-    const amount = bound(grants, k.key, h("input", { type: "number", min: "1", class: "narrow", "data-testid": `grant-amount-${k.name ?? k.label}` }));
-    return [amount, act("Grant", () => control("POST", `/credits/${encodeURIComponent(k.key)}`, { credits: Number(amount.value) }), `grant-${k.name ?? k.label}`)];
+    const amount = bound(
+      grants,
+      k.key,
+      h("input", { type: "number", min: "1", class: "narrow", "data-testid": `grant-amount-${k.name ?? k.label}` }),
+    );
+    return [
+      amount,
+      act(
+        "Grant",
+        () => control("POST", `/credits/${encodeURIComponent(k.key)}`, { credits: Number(amount.value) }),
+        `grant-${k.name ?? k.label}`,
+      ),
+    ];
   };
   return [
-    h("div", { class: "actions" }, kind, act("Create key", () => control("POST", "/keys", { kind: kind.value }), "create-key")),
+    h(
+      "div",
+      { class: "actions" },
+      kind,
+      act("Create key", () => control("POST", "/keys", { kind: kind.value }), "create-key"),
+    ),
     table(
-      ["name", "kind", "label", "account", "scopes", "balance", "free", "purchased", "used this month", "calls this month", "grant credits"],
+      [
+        "name",
+        "kind",
+        "label",
+        "account",
+        "scopes",
+        "balance",
+        "free",
+        "purchased",
+        "used this month",
+        "calls this month",
+        "grant credits",
+      ],
       keys.map((k) =>
         h(
           "tr",
@@ -245,7 +419,12 @@ async function keysView() {
 
 const short = (hash) => (hash ? `${hash.slice(0, 10)}…` : "—");
 const hashCell = (hash) => h("td", { class: "muted", title: hash ?? "" }, short(hash));
-const toggle = (label, on, path, testid) => act(`${label}: ${on ? "on" : "off"} → turn ${on ? "off" : "on"}`, () => control("POST", path, { enabled: !on }), testid);
+const toggle = (label, on, path, testid) =>
+  act(
+    `${label}: ${on ? "on" : "off"} → turn ${on ? "off" : "on"}`,
+    () => control("POST", path, { enabled: !on }),
+    testid,
+  );
 
 async function commerceView() {
   const [vrf, m, inst, { events }, instant] = await Promise.all([
@@ -259,8 +438,30 @@ async function commerceView() {
     h("h2", {}, "Pending VRF requests"),
     vrf
       ? [
-          h("div", { class: "actions" }, act(`VRF: ${vrf.mode} → ${vrf.mode === "auto" ? "manual" : "auto"}`, () => control("POST", "/vrf", { mode: vrf.mode === "auto" ? "manual" : "auto" }), "vrf-mode")),
-          table(["request id", ""], vrf.pending.map((id) => h("tr", { "data-testid": "vrf-pending" }, h("td", {}, id), h("td", {}, act("Fulfil now", () => control("POST", "/vrf/fulfill", { request_id: id }), `fulfil-${id}`))))),
+          h(
+            "div",
+            { class: "actions" },
+            act(
+              `VRF: ${vrf.mode} → ${vrf.mode === "auto" ? "manual" : "auto"}`,
+              () => control("POST", "/vrf", { mode: vrf.mode === "auto" ? "manual" : "auto" }),
+              "vrf-mode",
+            ),
+          ),
+          table(
+            ["request id", ""],
+            vrf.pending.map((id) =>
+              h(
+                "tr",
+                { "data-testid": "vrf-pending" },
+                h("td", {}, id),
+                h(
+                  "td",
+                  {},
+                  act("Fulfil now", () => control("POST", "/vrf/fulfill", { request_id: id }), `fulfil-${id}`),
+                ),
+              ),
+            ),
+          ),
         ]
       : h("p", {}, "No chain."),
     h("h2", {}, "Operator switches"),
@@ -270,13 +471,23 @@ async function commerceView() {
       toggle("Relayer", m.relayer === "on", "/mystery/relayer", "toggle-relayer"),
       toggle("Shipping signer", m.shipping_signer === "on", "/mystery/shipping-signer", "toggle-shipping-signer"),
       instant ? toggle("Instant packs", instant.enabled, "/instant/enabled", "toggle-instant") : "",
-      act(`Warehouse progression: ${m.warehouse_mode} → ${m.warehouse_mode === "auto" ? "manual" : "auto"}`, () => control("POST", "/mystery/warehouse", { mode: m.warehouse_mode === "auto" ? "manual" : "auto" }), "warehouse-mode"),
+      act(
+        `Warehouse progression: ${m.warehouse_mode} → ${m.warehouse_mode === "auto" ? "manual" : "auto"}`,
+        () => control("POST", "/mystery/warehouse", { mode: m.warehouse_mode === "auto" ? "manual" : "auto" }),
+        "warehouse-mode",
+      ),
       act("Run worker now", () => control("POST", "/mystery/worker/run", {}), "run-worker"),
     ),
     h(
       "div",
       { class: "actions" },
-      Object.entries(m.kyc_required).map(([account, required]) => act(`KYC ${account}: ${required ? "required" : "off"}`, () => control("POST", "/mystery/kyc", { account_id: account, required: !required }), `kyc-${account}`)),
+      Object.entries(m.kyc_required).map(([account, required]) =>
+        act(
+          `KYC ${account}: ${required ? "required" : "off"}`,
+          () => control("POST", "/mystery/kyc", { account_id: account, required: !required }),
+          `kyc-${account}`,
+        ),
+      ),
     ),
     h("h2", {}, "Mystery purchases"),
     table(
@@ -296,7 +507,13 @@ async function commerceView() {
           h("td", { class: "muted" }, short(p.onchain_request_id)),
           h("td", {}, p.items),
           h("td", {}, p.created_at),
-          h("td", {}, p.status === "SUBMITTED" ? act("Refund", () => control("POST", `/mystery/purchases/${p.id}/refund`, {}), `refund-${p.id}`) : ""),
+          h(
+            "td",
+            {},
+            p.status === "SUBMITTED"
+              ? act("Refund", () => control("POST", `/mystery/purchases/${p.id}/refund`, {}), `refund-${p.id}`)
+              : "",
+          ),
         ),
       ),
       { "data-testid": "purchases" },
@@ -306,7 +523,20 @@ async function commerceView() {
     h("h2", {}, "Instant purchases"),
     table(
       ["id", "account", "status", "packet type", "price", "tx", "cards", "created"],
-      inst.purchases.map((p) => h("tr", { "data-testid": "instant-row", "data-status": p.status }, h("td", {}, p.id), h("td", {}, p.account_id), h("td", {}, p.status), h("td", {}, p.packet_type_id), h("td", {}, p.price_usdc), hashCell(p.transaction_hash), h("td", {}, p.cards?.length ?? 0), h("td", {}, p.created_at))),
+      inst.purchases.map((p) =>
+        h(
+          "tr",
+          { "data-testid": "instant-row", "data-status": p.status },
+          h("td", {}, p.id),
+          h("td", {}, p.account_id),
+          h("td", {}, p.status),
+          h("td", {}, p.packet_type_id),
+          h("td", {}, p.price_usdc),
+          hashCell(p.transaction_hash),
+          h("td", {}, p.cards?.length ?? 0),
+          h("td", {}, p.created_at),
+        ),
+      ),
     ),
     h("h2", {}, "Redemptions"),
     table(
@@ -326,38 +556,148 @@ async function commerceView() {
           h(
             "td",
             {},
-            r.status === "PREPARED" && r.kyc_status === "PENDING" ? act("Approve KYC", () => control("POST", `/mystery/redemptions/${r.redemption_id}/kyc`, { decision: "approve" }), `kyc-approve-${r.redemption_id}`) : "",
-            r.status === "BURN_SUBMITTED" ? act("Start fulfilment", () => control("POST", `/mystery/redemptions/${r.redemption_id}/start-fulfillment`, {}), `start-${r.redemption_id}`) : "",
-            r.status === "IN_FULFILLMENT" ? act("Dispatch", () => control("POST", `/mystery/redemptions/${r.redemption_id}/dispatch`, {}), `dispatch-${r.redemption_id}`) : "",
+            r.status === "PREPARED" && r.kyc_status === "PENDING"
+              ? act(
+                  "Approve KYC",
+                  () => control("POST", `/mystery/redemptions/${r.redemption_id}/kyc`, { decision: "approve" }),
+                  `kyc-approve-${r.redemption_id}`,
+                )
+              : "",
+            r.status === "BURN_SUBMITTED"
+              ? act(
+                  "Start fulfilment",
+                  () => control("POST", `/mystery/redemptions/${r.redemption_id}/start-fulfillment`, {}),
+                  `start-${r.redemption_id}`,
+                )
+              : "",
+            r.status === "IN_FULFILLMENT"
+              ? act(
+                  "Dispatch",
+                  () => control("POST", `/mystery/redemptions/${r.redemption_id}/dispatch`, {}),
+                  `dispatch-${r.redemption_id}`,
+                )
+              : "",
           ),
         ),
       ),
     ),
     h("h2", {}, "Buybacks"),
-    table(["offer", "account", "token", "status", "price", "accept tx", "created"], m.buybacks.map((o) => h("tr", { "data-testid": "buyback-row" }, h("td", {}, o.offer_id), h("td", {}, o.account_id), h("td", { class: "muted" }, short(o.token_id)), h("td", {}, o.status), h("td", {}, o.price_usdc), hashCell(o.accept_tx_hash), h("td", {}, o.created_at)))),
+    table(
+      ["offer", "account", "token", "status", "price", "accept tx", "created"],
+      m.buybacks.map((o) =>
+        h(
+          "tr",
+          { "data-testid": "buyback-row" },
+          h("td", {}, o.offer_id),
+          h("td", {}, o.account_id),
+          h("td", { class: "muted" }, short(o.token_id)),
+          h("td", {}, o.status),
+          h("td", {}, o.price_usdc),
+          hashCell(o.accept_tx_hash),
+          h("td", {}, o.created_at),
+        ),
+      ),
+    ),
     h("h2", {}, "Sell-backs"),
-    table(["id", "account", "seller", "tokens", "total", "tx", "sold"], m.sell_backs.map((b) => h("tr", { "data-testid": "sellback-row" }, h("td", {}, b.sellback_id), h("td", {}, b.account_id), hashCell(b.seller), h("td", {}, b.token_ids.length), h("td", {}, b.total_usdc), hashCell(b.transaction_hash), h("td", {}, b.sold_at)))),
+    table(
+      ["id", "account", "seller", "tokens", "total", "tx", "sold"],
+      m.sell_backs.map((b) =>
+        h(
+          "tr",
+          { "data-testid": "sellback-row" },
+          h("td", {}, b.sellback_id),
+          h("td", {}, b.account_id),
+          hashCell(b.seller),
+          h("td", {}, b.token_ids.length),
+          h("td", {}, b.total_usdc),
+          hashCell(b.transaction_hash),
+          h("td", {}, b.sold_at),
+        ),
+      ),
+    ),
     h("h2", {}, "Commerce events"),
-    table(["at", "account", "type", "data"], events.slice().reverse().map((e) => h("tr", { "data-testid": "commerce-event", "data-type": e.type }, h("td", {}, e.at), h("td", {}, e.account_id), h("td", {}, e.type), h("td", { class: "muted" }, JSON.stringify(e.data).slice(0, 160))))),
+    table(
+      ["at", "account", "type", "data"],
+      events
+        .slice()
+        .reverse()
+        .map((e) =>
+          h(
+            "tr",
+            { "data-testid": "commerce-event", "data-type": e.type },
+            h("td", {}, e.at),
+            h("td", {}, e.account_id),
+            h("td", {}, e.type),
+            h("td", { class: "muted" }, JSON.stringify(e.data).slice(0, 160)),
+          ),
+        ),
+    ),
   ];
 }
 
 /** Fund an end user's custodial balance, or make a custodial instant purchase for them (POST /_emulator/mystery/custodial/fund, /instant/custodial). */
 const custodial = { account: "", user: "", usdc: "50", packet: "" };
 function custodialForm(partners, instant) {
-  const account = bound(custodial, "account", h("select", { "data-testid": "custodial-account" }, Object.keys(partners).map((a) => h("option", { value: a }, a))));
-  const user = bound(custodial, "user", h("input", { placeholder: "external_user_id", "data-testid": "custodial-user" }));
-  const usdc = bound(custodial, "usdc", h("input", { placeholder: "USDC", class: "narrow", "data-testid": "custodial-usdc" }));
+  const account = bound(
+    custodial,
+    "account",
+    h(
+      "select",
+      { "data-testid": "custodial-account" },
+      Object.keys(partners).map((a) => h("option", { value: a }, a)),
+    ),
+  );
+  const user = bound(
+    custodial,
+    "user",
+    h("input", { placeholder: "external_user_id", "data-testid": "custodial-user" }),
+  );
+  const usdc = bound(
+    custodial,
+    "usdc",
+    h("input", { placeholder: "USDC", class: "narrow", "data-testid": "custodial-usdc" }),
+  );
   const types = instant ? instant.packet_types.filter((t) => t.available_packs > 0) : [];
-  const packet = bound(custodial, "packet", h("select", { "data-testid": "custodial-packet" }, types.map((t) => h("option", { value: t.packet_type_id }, `pack ${t.packet_type_id} (${t.price_usdc} USDC)`))));
+  const packet = bound(
+    custodial,
+    "packet",
+    h(
+      "select",
+      { "data-testid": "custodial-packet" },
+      types.map((t) => h("option", { value: t.packet_type_id }, `pack ${t.packet_type_id} (${t.price_usdc} USDC)`)),
+    ),
+  );
   return h(
     "div",
     { class: "actions" },
     account,
     user,
     usdc,
-    act("Fund", () => control("POST", "/mystery/custodial/fund", { account_id: account.value, external_user_id: user.value, usdc: usdc.value }), "custodial-fund"),
-    instant ? [packet, act("Custodial instant purchase", () => control("POST", "/instant/custodial", { account_id: account.value, external_user_id: user.value, packet_type_id: Number(packet.value) }), "custodial-instant")] : "",
+    act(
+      "Fund",
+      () =>
+        control("POST", "/mystery/custodial/fund", {
+          account_id: account.value,
+          external_user_id: user.value,
+          usdc: usdc.value,
+        }),
+      "custodial-fund",
+    ),
+    instant
+      ? [
+          packet,
+          act(
+            "Custodial instant purchase",
+            () =>
+              control("POST", "/instant/custodial", {
+                account_id: account.value,
+                external_user_id: user.value,
+                packet_type_id: Number(packet.value),
+              }),
+            "custodial-instant",
+          ),
+        ]
+      : "",
   );
 }
 
@@ -370,8 +710,28 @@ async function warehouseView() {
   for (const t of tenants) {
     out.push(
       h("h2", {}, `Tenant ${t.account_id}`),
-      h("p", { class: "muted" }, "Cards: ", Object.entries(t.cards).map(([s, n]) => `${s} ${n}`).join(" · ") || "none"),
-      h("div", { class: "actions" }, act("Fail next label", () => control("POST", "/warehouse/labels/fail-next", { account_id: t.account_id }), `fail-label-${t.account_id}`), act("Close billing month", () => control("POST", "/warehouse/billing/close", { account_id: t.account_id }), `close-month-${t.account_id}`)),
+      h(
+        "p",
+        { class: "muted" },
+        "Cards: ",
+        Object.entries(t.cards)
+          .map(([s, n]) => `${s} ${n}`)
+          .join(" · ") || "none",
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        act(
+          "Fail next label",
+          () => control("POST", "/warehouse/labels/fail-next", { account_id: t.account_id }),
+          `fail-label-${t.account_id}`,
+        ),
+        act(
+          "Close billing month",
+          () => control("POST", "/warehouse/billing/close", { account_id: t.account_id }),
+          `close-month-${t.account_id}`,
+        ),
+      ),
       h("h3", {}, "Orders"),
       table(
         ["order", "status", "cards", "carrier", "tracking", "updated", ""],
@@ -385,16 +745,95 @@ async function warehouseView() {
             h("td", {}, o.carrier ?? ""),
             h("td", {}, o.tracking_number ?? ""),
             h("td", {}, o.updated_at),
-            h("td", {}, (ORDER_ACTIONS[o.status] ?? []).map((a) => act(a, () => control("POST", `/warehouse/orders/${o.order_id}/${a}`, {}), `order-${a}-${o.order_id}`))),
+            h(
+              "td",
+              {},
+              (ORDER_ACTIONS[o.status] ?? []).map((a) =>
+                act(a, () => control("POST", `/warehouse/orders/${o.order_id}/${a}`, {}), `order-${a}-${o.order_id}`),
+              ),
+            ),
           ),
         ),
       ),
       h("h3", {}, "Inbound shipments"),
-      table(["id", "status", "expected", "received", "carrier", "tracking", ""], t.inbound_shipments.map((s) => h("tr", { "data-testid": "inbound-row" }, h("td", {}, s.inbound_shipment_id), h("td", {}, s.status), h("td", {}, s.expected_card_count), h("td", {}, s.received_unique_ids?.length ?? 0), h("td", {}, s.carrier ?? ""), h("td", {}, s.tracking_number ?? ""), h("td", {}, s.status === "ANNOUNCED" ? act("Receive", () => control("POST", `/warehouse/inbound-shipments/${s.inbound_shipment_id}/receive`, {}), `receive-${s.inbound_shipment_id}`) : "")))),
+      table(
+        ["id", "status", "expected", "received", "carrier", "tracking", ""],
+        t.inbound_shipments.map((s) =>
+          h(
+            "tr",
+            { "data-testid": "inbound-row" },
+            h("td", {}, s.inbound_shipment_id),
+            h("td", {}, s.status),
+            h("td", {}, s.expected_card_count),
+            h("td", {}, s.received_unique_ids?.length ?? 0),
+            h("td", {}, s.carrier ?? ""),
+            h("td", {}, s.tracking_number ?? ""),
+            h(
+              "td",
+              {},
+              s.status === "ANNOUNCED"
+                ? act(
+                    "Receive",
+                    () => control("POST", `/warehouse/inbound-shipments/${s.inbound_shipment_id}/receive`, {}),
+                    `receive-${s.inbound_shipment_id}`,
+                  )
+                : "",
+            ),
+          ),
+        ),
+      ),
       h("h3", {}, "Withdrawals"),
-      table(["id", "status", "method", "cards", "created", ""], t.withdrawals.map((w) => h("tr", { "data-testid": "withdrawal-row" }, h("td", {}, w.withdrawal_id), h("td", {}, w.status), h("td", {}, w.method), h("td", {}, w.unique_ids.length), h("td", {}, w.created_at), h("td", {}, w.status === "REQUESTED" ? act("Complete", () => control("POST", `/warehouse/withdrawals/${w.withdrawal_id}/complete`, {}), `complete-${w.withdrawal_id}`) : "")))),
+      table(
+        ["id", "status", "method", "cards", "created", ""],
+        t.withdrawals.map((w) =>
+          h(
+            "tr",
+            { "data-testid": "withdrawal-row" },
+            h("td", {}, w.withdrawal_id),
+            h("td", {}, w.status),
+            h("td", {}, w.method),
+            h("td", {}, w.unique_ids.length),
+            h("td", {}, w.created_at),
+            h(
+              "td",
+              {},
+              w.status === "REQUESTED"
+                ? act(
+                    "Complete",
+                    () => control("POST", `/warehouse/withdrawals/${w.withdrawal_id}/complete`, {}),
+                    `complete-${w.withdrawal_id}`,
+                  )
+                : "",
+            ),
+          ),
+        ),
+      ),
       h("h3", {}, "Exceptions"),
-      table(["id", "kind", "status", "message", "created", ""], t.exceptions.map((e) => h("tr", { "data-testid": "exception-row" }, h("td", {}, e.exception_id), h("td", {}, e.kind), h("td", {}, e.status), h("td", {}, e.message), h("td", {}, e.created_at), h("td", {}, e.status === "OPEN" ? act("Resolve", () => control("POST", `/warehouse/exceptions/${e.exception_id}/resolve`, {}), `resolve-${e.exception_id}`) : "")))),
+      table(
+        ["id", "kind", "status", "message", "created", ""],
+        t.exceptions.map((e) =>
+          h(
+            "tr",
+            { "data-testid": "exception-row" },
+            h("td", {}, e.exception_id),
+            h("td", {}, e.kind),
+            h("td", {}, e.status),
+            h("td", {}, e.message),
+            h("td", {}, e.created_at),
+            h(
+              "td",
+              {},
+              e.status === "OPEN"
+                ? act(
+                    "Resolve",
+                    () => control("POST", `/warehouse/exceptions/${e.exception_id}/resolve`, {}),
+                    `resolve-${e.exception_id}`,
+                  )
+                : "",
+            ),
+          ),
+        ),
+      ),
     );
   }
   return out.length ? out : [h("p", {}, "No tenant has used the warehouse yet.")];
@@ -403,20 +842,52 @@ async function warehouseView() {
 async function chainView() {
   const chain = await control("GET", "/chain").catch(() => null);
   if (!chain) return [h("p", {}, "The emulator runs without its chain (--no-chain).")];
-  const [{ accounts }, { blocks }] = await Promise.all([control("GET", "/chain/balances"), control("GET", "/chain/blocks")]);
+  const [{ accounts }, { blocks }] = await Promise.all([
+    control("GET", "/chain/balances"),
+    control("GET", "/chain/blocks"),
+  ]);
   return [
     h("p", {}, `JSON-RPC ${chain.rpcUrl ?? "(in-process)"} · chain id ${chain.chainId}`),
     h("h2", {}, "Balances"),
-    table(["label", "kind", "address", "ETH", "USDC"], accounts.map((a) => h("tr", { "data-testid": "balance-row", "data-label": a.label }, h("td", {}, a.label), h("td", {}, a.kind), h("td", { class: "muted" }, a.address), h("td", {}, a.eth), h("td", { "data-testid": "usdc" }, a.usdc)))),
+    table(
+      ["label", "kind", "address", "ETH", "USDC"],
+      accounts.map((a) =>
+        h(
+          "tr",
+          { "data-testid": "balance-row", "data-label": a.label },
+          h("td", {}, a.label),
+          h("td", {}, a.kind),
+          h("td", { class: "muted" }, a.address),
+          h("td", {}, a.eth),
+          h("td", { "data-testid": "usdc" }, a.usdc),
+        ),
+      ),
+    ),
     h("h2", {}, "Latest blocks"),
-    table(["number", "time", "transactions", "gas used", "hash"], blocks.map((b) => h("tr", { "data-testid": "block-row" }, h("td", {}, b.number), h("td", {}, b.timestamp), h("td", { title: b.transactions.join("\n") }, b.transactions.length), h("td", {}, b.gas_used), hashCell(b.hash)))),
+    table(
+      ["number", "time", "transactions", "gas used", "hash"],
+      blocks.map((b) =>
+        h(
+          "tr",
+          { "data-testid": "block-row" },
+          h("td", {}, b.number),
+          h("td", {}, b.timestamp),
+          h("td", { title: b.transactions.join("\n") }, b.transactions.length),
+          h("td", {}, b.gas_used),
+          hashCell(b.hash),
+        ),
+      ),
+    ),
   ];
 }
 
 const figure = (f) => h("span", { class: "figure" }, `${f.label}: `, h("strong", {}, f.value), " ");
 const panelRow = (r) =>
-  h("tr", { "data-testid": "panel-row", "data-tone": r.tone, class: r.tone === "bad" ? "bad" : "" },
-    r.cells.map((c) => h("td", {}, c)));
+  h(
+    "tr",
+    { "data-testid": "panel-row", "data-tone": r.tone, class: r.tone === "bad" ? "bad" : "" },
+    r.cells.map((c) => h("td", {}, c)),
+  );
 
 /** Reports published by a tool composing the emulator (npx emulator shadow: its drift report), as they were sent. */
 async function panelsView() {
@@ -504,4 +975,3 @@ events.addEventListener("clock", (e) => {
 });
 
 run(async () => {});
-

@@ -40,7 +40,11 @@ const matchAll = (): boolean => true;
  * every record. Throws QueryError (parse_error, unknown_field, invalid_value,
  * query_too_complex).
  */
-export function compileQuery<K extends Resource>(q: string | undefined, resource: K, game: Game): CompiledQuery<RecordOf[K]> {
+export function compileQuery<K extends Resource>(
+  q: string | undefined,
+  resource: K,
+  game: Game,
+): CompiledQuery<RecordOf[K]> {
   return compileParsed(q === undefined ? null : parseQuery(q), resource, game);
 }
 
@@ -49,7 +53,11 @@ export function compileQuery<K extends Resource>(q: string | undefined, resource
  * fields and values are checked here, since they depend on the game. Throws
  * QueryError (unknown_field, invalid_value).
  */
-export function compileParsed<K extends Resource>(ast: QueryNode | null, resource: K, game: Game): CompiledQuery<RecordOf[K]> {
+export function compileParsed<K extends Resource>(
+  ast: QueryNode | null,
+  resource: K,
+  game: Game,
+): CompiledQuery<RecordOf[K]> {
   const schema: FieldSchema<RecordOf[K]> = fieldsFor(resource, game);
   const match = ast === null ? matchAll : compileNode(ast, { schema, resource, game });
   return { match, pinsLanguage: pinsLanguage(ast), ast };
@@ -103,9 +111,16 @@ function compileNode<R extends object>(node: QueryNode, ctx: Ctx<R>): Matcher<R>
   }
 }
 
-export function unknownFieldError(name: string, position: number, candidates: readonly string[], context: string, otherGames: readonly Game[] = []): QueryError {
+export function unknownFieldError(
+  name: string,
+  position: number,
+  candidates: readonly string[],
+  context: string,
+  otherGames: readonly Game[] = [],
+): QueryError {
   let message = `unknown field "${name}" for ${context}`;
-  if (otherGames.length > 0) message = `field "${name}" is not available for ${context} (only ${otherGames.join(", ")})`;
+  if (otherGames.length > 0)
+    message = `field "${name}" is not available for ${context} (only ${otherGames.join(", ")})`;
   const suggestion = closest(name, candidates);
   if (suggestion !== undefined && suggestion !== name) message += `; did you mean "${suggestion}"?`;
   return new QueryError("unknown_field", message, { position });
@@ -166,7 +181,11 @@ export function orderKeyCache<R>(def: StringField<R>): LowerCache<object> {
 }
 
 function noRange(name: string, v: TextValue | RangeValue, kind: string): TextValue {
-  if (v.kind === "range") throw invalidValue(`${kind} field "${name}" does not support ranges (ranges work on number, date and text fields)`, v.position);
+  if (v.kind === "range")
+    throw invalidValue(
+      `${kind} field "${name}" does not support ranges (ranges work on number, date and text fields)`,
+      v.position,
+    );
   return v;
 }
 
@@ -178,9 +197,13 @@ function textTest(v: TextValue, exact: boolean, name: string): (s: string) => bo
   }
   const stars = lower.split("*").length - 1;
   if (lower.startsWith("*")) throw invalidValue(`wildcard "*" cannot start a value (field "${name}")`, v.position);
-  if (stars > MAX_WILDCARDS) throw invalidValue(`at most ${MAX_WILDCARDS} wildcards are allowed per value (field "${name}")`, v.position);
+  if (stars > MAX_WILDCARDS)
+    throw invalidValue(`at most ${MAX_WILDCARDS} wildcards are allowed per value (field "${name}")`, v.position);
   if (lower.length - stars < MIN_WILDCARD_LITERALS) {
-    throw invalidValue(`a wildcard value needs at least ${MIN_WILDCARD_LITERALS} non-wildcard characters (field "${name}")`, v.position);
+    throw invalidValue(
+      `a wildcard value needs at least ${MIN_WILDCARD_LITERALS} non-wildcard characters (field "${name}")`,
+      v.position,
+    );
   }
   const segs = lower.split("*");
   const first = segs[0];
@@ -233,7 +256,12 @@ function compileStringRange<R extends object>(def: StringField<R>, v: RangeValue
   };
 }
 
-function compileString<R extends object>(def: StringField<R>, name: string, term: TermNode, value: TextValue | RangeValue): Matcher<R> {
+function compileString<R extends object>(
+  def: StringField<R>,
+  name: string,
+  term: TermNode,
+  value: TextValue | RangeValue,
+): Matcher<R> {
   if (value.kind === "range") return compileStringRange(def, value);
   const v = value;
   const cache = cacheFor(def);
@@ -242,7 +270,10 @@ function compileString<R extends object>(def: StringField<R>, name: string, term
   if (def.vocabulary !== undefined) {
     const wanted = v.text.toLowerCase();
     if (!def.vocabulary.includes(wanted)) {
-      throw invalidValue(`"${v.text}" is not a valid ${name}; expected one of ${def.vocabulary.join(", ")}`, v.position);
+      throw invalidValue(
+        `"${v.text}" is not a valid ${name}; expected one of ${def.vocabulary.join(", ")}`,
+        v.position,
+      );
     }
     test = (s) => s === wanted;
   } else {
@@ -254,7 +285,12 @@ function compileString<R extends object>(def: StringField<R>, name: string, term
   };
 }
 
-function compileList<R extends object>(def: ListField<R>, name: string, term: TermNode, value: TextValue | RangeValue): Matcher<R> {
+function compileList<R extends object>(
+  def: ListField<R>,
+  name: string,
+  term: TermNode,
+  value: TextValue | RangeValue,
+): Matcher<R> {
   const v = noRange(name, value, "list");
   const cache = cacheFor(def);
   const test = textTest(v, term.exact, name);
@@ -270,7 +306,8 @@ function compileList<R extends object>(def: ListField<R>, name: string, term: Te
 // --- numbers, booleans, dates -------------------------------------------------
 
 function noWildcard(name: string, v: TextValue, kind: string): void {
-  if (!v.quoted && v.text.includes("*")) throw invalidValue(`wildcards are not allowed on ${kind} field "${name}"`, v.position);
+  if (!v.quoted && v.text.includes("*"))
+    throw invalidValue(`wildcards are not allowed on ${kind} field "${name}"`, v.position);
 }
 
 function compileNumber<R>(def: NumberField<R>, name: string, v: TextValue | RangeValue): Matcher<R> {
@@ -311,13 +348,22 @@ function compileDate<R>(def: DateField<R>, name: string, v: TextValue | RangeVal
   const get = def.get;
   const span = (text: string, position: number): { start: number; end: number } => {
     const s = dateSpan(text.trim());
-    if (s === undefined) throw invalidValue(`"${text}" is not a date; use YYYY/MM/DD or YYYY-MM-DD (field "${name}")`, position);
+    if (s === undefined)
+      throw invalidValue(`"${text}" is not a date; use YYYY/MM/DD or YYYY-MM-DD (field "${name}")`, position);
     return s;
   };
   if (v.kind === "range") {
     // Inclusive bounds take the whole span of a partial date; exclusive bounds exclude it.
-    const lo = v.lower.open ? -Infinity : v.lowerInclusive ? span(v.lower.text, v.lower.position).start : span(v.lower.text, v.lower.position).end + 1;
-    const hi = v.upper.open ? Infinity : v.upperInclusive ? span(v.upper.text, v.upper.position).end : span(v.upper.text, v.upper.position).start - 1;
+    const lo = v.lower.open
+      ? -Infinity
+      : v.lowerInclusive
+        ? span(v.lower.text, v.lower.position).start
+        : span(v.lower.text, v.lower.position).end + 1;
+    const hi = v.upper.open
+      ? Infinity
+      : v.upperInclusive
+        ? span(v.upper.text, v.upper.position).end
+        : span(v.upper.text, v.upper.position).start - 1;
     return (r) => {
       const d = dateNumber(get(r));
       return d !== undefined && d >= lo && d <= hi;

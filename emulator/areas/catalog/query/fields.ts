@@ -56,7 +56,11 @@ export type FieldSchema<R> = Readonly<Record<string, FieldDef<R>>>;
 
 // --- builders ---------------------------------------------------------------
 
-function str<R>(get: (r: R) => string | undefined, sortable = false, extra: Partial<StringField<R>> = {}): StringField<R> {
+function str<R>(
+  get: (r: R) => string | undefined,
+  sortable = false,
+  extra: Partial<StringField<R>> = {},
+): StringField<R> {
   return { type: "string", get, sortable, ...extra };
 }
 function num<R>(get: (r: R) => number | undefined, sortable = false): NumberField<R> {
@@ -220,7 +224,10 @@ export const SORT_ALIASES: Readonly<Record<Resource, Readonly<Record<string, str
 export const LANGUAGE_PINNING_FIELDS: ReadonlySet<string> = new Set(["language", "id", "expansion.id"]);
 
 export function fieldsFor<K extends Resource>(resource: K, game: Game): FieldSchema<RecordOf[K]>;
-export function fieldsFor(resource: Resource, game: Game): FieldSchema<CardRecord> | FieldSchema<ExpansionRecord> | FieldSchema<SealedRecord> {
+export function fieldsFor(
+  resource: Resource,
+  game: Game,
+): FieldSchema<CardRecord> | FieldSchema<ExpansionRecord> | FieldSchema<SealedRecord> {
   switch (resource) {
     case "cards":
       return CARD_FIELDS_BY_GAME[game];

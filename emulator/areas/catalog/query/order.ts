@@ -7,7 +7,15 @@
 import type { Game } from "../../../catalog-data/model.ts";
 import { parseError, invalidValue, tooComplex } from "./errors.ts";
 import { orderKeyCache, unknownFieldError } from "./compile.ts";
-import { SORT_ALIASES, fieldsFor, lookupField, type FieldDef, type FieldSchema, type RecordOf, type Resource } from "./fields.ts";
+import {
+  SORT_ALIASES,
+  fieldsFor,
+  lookupField,
+  type FieldDef,
+  type FieldSchema,
+  type RecordOf,
+  type Resource,
+} from "./fields.ts";
 import { dateNumber } from "./text.ts";
 import { own } from "../../../state/own.ts";
 import { MAX_ORDER_KEYS } from "../../../../contract/index.ts";
@@ -56,7 +64,8 @@ export function parseOrderBy(orderBy: string | undefined, resource: Resource, ga
     items.push({ text: part.trim(), position: start + lead });
     start += part.length + 1;
   }
-  if (items.length > MAX_ORDER_KEYS) throw tooComplex(`orderBy has ${items.length} keys; at most ${MAX_ORDER_KEYS} are allowed`);
+  if (items.length > MAX_ORDER_KEYS)
+    throw tooComplex(`orderBy has ${items.length} keys; at most ${MAX_ORDER_KEYS} are allowed`);
   const schema = fieldsFor(resource, game);
   const aliases = SORT_ALIASES[resource];
   return items.map(({ text: item, position }) => {
@@ -64,15 +73,21 @@ export function parseOrderBy(orderBy: string | undefined, resource: Resource, ga
     const descending = item.startsWith("-");
     const raw = descending ? item.slice(1) : item;
     const namePos = descending ? position + 1 : position;
-    if (raw === "") throw parseError("empty orderBy key after \"-\"", position);
+    if (raw === "") throw parseError('empty orderBy key after "-"', position);
     const key = raw.toLowerCase();
     const field = own(aliases, key) ?? key;
     const def = lookupField(schema, field);
     const sortable = sortableNames(schema, aliases);
     if (def === undefined) {
-      throw unknownFieldError(raw, namePos, sortable.length > 0 ? [...sortable, ...Object.keys(schema)] : Object.keys(schema), `${game} ${resource} orderBy`);
+      throw unknownFieldError(
+        raw,
+        namePos,
+        sortable.length > 0 ? [...sortable, ...Object.keys(schema)] : Object.keys(schema),
+        `${game} ${resource} orderBy`,
+      );
     }
-    if (!def.sortable) throw invalidValue(`field "${raw}" cannot be used in orderBy; sortable keys: ${sortable.join(", ")}`, namePos);
+    if (!def.sortable)
+      throw invalidValue(`field "${raw}" cannot be used in orderBy; sortable keys: ${sortable.join(", ")}`, namePos);
     return { key, field, descending };
   });
 }
@@ -85,7 +100,6 @@ function sortableNames<R>(schema: FieldSchema<R>, aliases: Readonly<Record<strin
 
 /** One column of a sort: strings compare by code units, numbers numerically. */
 type SortValue = string | number | undefined;
-
 
 function extractor<R extends object>(def: FieldDef<R>): (r: R) => SortValue {
   switch (def.type) {
@@ -120,7 +134,11 @@ function extractor<R extends object>(def: FieldDef<R>): (r: R) => SortValue {
  * query_too_complex (>3 keys), unknown_field, invalid_value (known but not
  * sortable) or parse_error (empty key).
  */
-export function compileOrderBy<K extends Resource>(orderBy: string | undefined, resource: K, game: Game): Sorter<RecordOf[K]> {
+export function compileOrderBy<K extends Resource>(
+  orderBy: string | undefined,
+  resource: K,
+  game: Game,
+): Sorter<RecordOf[K]> {
   type R = RecordOf[K];
   const specs = parseOrderBy(orderBy, resource, game);
   const schema: FieldSchema<R> = fieldsFor(resource, game);
@@ -190,7 +208,7 @@ export function compileOrderBy<K extends Resource>(orderBy: string | undefined, 
     for (const rec of records) {
       if (heap.length < k) {
         heap.push(decorate(rec));
-        for (let i = heap.length - 1; i > 0; ) {
+        for (let i = heap.length - 1; i > 0;) {
           const parent = (i - 1) >> 1;
           if (cmp(heap[i], heap[parent]) <= 0) break;
           [heap[i], heap[parent]] = [heap[parent], heap[i]];

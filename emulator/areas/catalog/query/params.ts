@@ -25,21 +25,66 @@ function splitList(value: string): ListItem[] {
 // --- select -------------------------------------------------------------------
 
 const CARD_KEYS = {
-  id: true, name: true, number: true, printed_number: true, code: true, images: true, expansion: true,
-  language: true, language_code: true, tcgplayer_id: true, variants: true, rarity: true, artist: true,
-  supertype: true, subtypes: true, types: true, hp: true, abilities: true, attacks: true, weaknesses: true,
-  resistances: true, type: true, cost: true, power: true, attribute: true, colors: true, rules: true,
-  block: true, counter: true, life: true, market_updated_at: true,
+  id: true,
+  name: true,
+  number: true,
+  printed_number: true,
+  code: true,
+  images: true,
+  expansion: true,
+  language: true,
+  language_code: true,
+  tcgplayer_id: true,
+  variants: true,
+  rarity: true,
+  artist: true,
+  supertype: true,
+  subtypes: true,
+  types: true,
+  hp: true,
+  abilities: true,
+  attacks: true,
+  weaknesses: true,
+  resistances: true,
+  type: true,
+  cost: true,
+  power: true,
+  attribute: true,
+  colors: true,
+  rules: true,
+  block: true,
+  counter: true,
+  life: true,
+  market_updated_at: true,
 } as const satisfies Record<keyof Card, true>;
 
 const EXPANSION_KEYS = {
-  id: true, name: true, total: true, language: true, language_code: true, series: true, code: true,
-  printed_total: true, release_date: true, logo: true, symbol: true, translation: true,
+  id: true,
+  name: true,
+  total: true,
+  language: true,
+  language_code: true,
+  series: true,
+  code: true,
+  printed_total: true,
+  release_date: true,
+  logo: true,
+  symbol: true,
+  translation: true,
 } as const satisfies Record<keyof Expansion, true>;
 
 const SEALED_KEYS = {
-  id: true, name: true, expansion: true, language: true, language_code: true, images: true,
-  product_type: true, release_date: true, msrp: true, pack_count: true, cards_per_pack: true,
+  id: true,
+  name: true,
+  expansion: true,
+  language: true,
+  language_code: true,
+  images: true,
+  product_type: true,
+  release_date: true,
+  msrp: true,
+  pack_count: true,
+  cards_per_pack: true,
   tcgplayer_id: true,
 } as const satisfies Record<keyof SealedProduct, true>;
 
@@ -66,7 +111,8 @@ export function parseSelect(value: string | undefined, resource: Resource): read
       const suggestion = closest(text, allowed);
       throw new QueryError(
         "invalid_select",
-        `unknown select field "${text}" for ${resource}` + (suggestion !== undefined ? `; did you mean "${suggestion}"?` : ""),
+        `unknown select field "${text}" for ${resource}` +
+          (suggestion !== undefined ? `; did you mean "${suggestion}"?` : ""),
       );
     }
     if (!out.includes(text)) out.push(text);
@@ -78,7 +124,10 @@ export function parseSelect(value: string | undefined, resource: Resource): read
  * Keeps only the selected top-level keys (in the object's own key order);
  * `id` is always kept. `fields === null` returns the object unchanged.
  */
-export function applySelect<T extends { id: string }>(obj: T, fields: readonly string[] | null): Partial<T> & Pick<T, "id"> {
+export function applySelect<T extends { id: string }>(
+  obj: T,
+  fields: readonly string[] | null,
+): Partial<T> & Pick<T, "id"> {
   if (fields === null) return obj;
   const keep = new Set(fields);
   keep.add("id");
@@ -102,7 +151,8 @@ export function parseInclude(value: string | undefined, resource: Resource): Inc
   if (items.length === 0) return { prices: false };
   if (resource === "expansions") throw new QueryError("invalid_include", "expansions do not support include");
   for (const { text } of items) {
-    if (text !== "prices") throw new QueryError("invalid_include", `unknown include "${text}"; the only include is "prices"`);
+    if (text !== "prices")
+      throw new QueryError("invalid_include", `unknown include "${text}"; the only include is "prices"`);
   }
   return { prices: true };
 }
@@ -113,7 +163,8 @@ export function parseInclude(value: string | undefined, resource: Resource): Inc
 export function parseDistinct(value: string | undefined, resource: Resource = "cards"): "code" | null {
   if (value === undefined || value.trim() === "") return null;
   if (resource !== "cards") throw new QueryError("invalid_distinct", `${resource} do not support distinct`);
-  if (value.trim() !== "code") throw new QueryError("invalid_distinct", `unknown distinct "${value.trim()}"; the only value is "code"`);
+  if (value.trim() !== "code")
+    throw new QueryError("invalid_distinct", `unknown distinct "${value.trim()}"; the only value is "code"`);
   return "code";
 }
 
@@ -141,7 +192,10 @@ export function parseLanguage(value: string | undefined): ReadonlySet<LanguageCo
     }
     const code = LANGUAGE_BY_LOWER.get(lower);
     if (code === undefined) {
-      throw new QueryError("invalid_language", `unknown language "${text}"; expected all or a comma list of ${LANGUAGES.join(", ")}`);
+      throw new QueryError(
+        "invalid_language",
+        `unknown language "${text}"; expected all or a comma list of ${LANGUAGES.join(", ")}`,
+      );
     }
     out.add(code);
   }
@@ -189,7 +243,11 @@ export function parseProductTypes(value: string | undefined): ReadonlySet<Sealed
   for (const { text, position } of items) {
     const lower = text.toLowerCase();
     const t = SEALED_PRODUCT_TYPES.find((p) => p === lower);
-    if (t === undefined) throw invalidValue(`"${text}" is not a valid product_type; expected one of ${SEALED_PRODUCT_TYPES.join(", ")}`, position);
+    if (t === undefined)
+      throw invalidValue(
+        `"${text}" is not a valid product_type; expected one of ${SEALED_PRODUCT_TYPES.join(", ")}`,
+        position,
+      );
     out.add(t);
   }
   return out;

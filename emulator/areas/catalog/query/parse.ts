@@ -167,10 +167,18 @@ class Lexer {
       this.i = j + 1;
       if (isDelimiter(q, this.i)) throw parseError(`empty value for field "${rawField}"`, this.i);
     } else if (q.charCodeAt(this.i) === COLON) {
-      throw parseError("missing field name before \":\"", this.i);
+      throw parseError('missing field name before ":"', this.i);
     }
     const value = this.value();
-    return { kind: "term", field, rawField, fieldPosition: field === null ? value.position : fieldPosition, exact, value, position };
+    return {
+      kind: "term",
+      field,
+      rawField,
+      fieldPosition: field === null ? value.position : fieldPosition,
+      exact,
+      value,
+      position,
+    };
   }
 
   private value(): TextValue | RangeValue {
@@ -256,7 +264,8 @@ class Parser {
     if (this.peek().t === "eof") return null;
     const node = this.or(0);
     const t = this.peek();
-    if (t.t !== "eof") throw parseError(t.t === ")" ? "unbalanced parentheses: unmatched \")\"" : "unexpected token", t.pos);
+    if (t.t !== "eof")
+      throw parseError(t.t === ")" ? 'unbalanced parentheses: unmatched ")"' : "unexpected token", t.pos);
     return node;
   }
 
@@ -275,7 +284,8 @@ class Parser {
     for (;;) {
       const t = this.peek();
       if (t.t === "AND") {
-        if (items.length === 0 || !startsUnary(this.peek(1))) throw parseError("AND needs a term or group on each side", t.pos);
+        if (items.length === 0 || !startsUnary(this.peek(1)))
+          throw parseError("AND needs a term or group on each side", t.pos);
         this.next();
         continue;
       }
@@ -285,7 +295,7 @@ class Parser {
     if (items.length === 0) {
       const t = this.peek();
       if (t.t === "OR") throw parseError("OR needs a term or group on each side", t.pos);
-      if (t.t === ")") throw parseError("unbalanced parentheses: unmatched \")\"", t.pos);
+      if (t.t === ")") throw parseError('unbalanced parentheses: unmatched ")"', t.pos);
       throw parseError("expected a term", t.pos);
     }
     return items.length === 1 ? items[0] : { kind: "and", children: items };
@@ -308,9 +318,9 @@ class Parser {
     if (depth + 1 > MAX_DEPTH) throw tooComplex(`query nests parentheses deeper than ${MAX_DEPTH} levels`);
     const inner = this.peek();
     if (inner.t === ")") throw parseError("empty group", inner.pos);
-    if (inner.t === "eof") throw parseError("unbalanced parentheses: unclosed \"(\"", t.pos);
+    if (inner.t === "eof") throw parseError('unbalanced parentheses: unclosed "("', t.pos);
     const node = this.or(depth + 1);
-    if (this.peek().t !== ")") throw parseError("unbalanced parentheses: unclosed \"(\"", t.pos);
+    if (this.peek().t !== ")") throw parseError('unbalanced parentheses: unclosed "("', t.pos);
     this.next();
     return node;
   }
@@ -330,7 +340,11 @@ export function parseQuery(q: string): QueryNode | null {
 }
 
 /** Visits every term with whether it sits under an odd number of negations. */
-export function forEachTerm(node: QueryNode | null, visit: (term: TermNode, negated: boolean) => void, negated = false): void {
+export function forEachTerm(
+  node: QueryNode | null,
+  visit: (term: TermNode, negated: boolean) => void,
+  negated = false,
+): void {
   if (node === null) return;
   switch (node.kind) {
     case "term":

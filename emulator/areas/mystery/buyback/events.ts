@@ -9,7 +9,10 @@ import { usdc } from "../util.ts";
 const common = (o: OfferRow) => ({ purchase_id: o.purchase_id, offer_id: o.offer_id, token_id: o.token_id });
 
 /** buyback.confirmed: the marketplace's OfferAccepted log of the offer (extra keys: seller, fee, transaction). */
-export const buybackConfirmedData = (o: OfferRow, accepted: { seller?: string; sellerAmount?: bigint; fee?: bigint; transactionHash: string }) => ({
+export const buybackConfirmedData = (
+  o: OfferRow,
+  accepted: { seller?: string; sellerAmount?: bigint; fee?: bigint; transactionHash: string },
+) => ({
   ...common(o),
   status: "accepted" as const,
   seller_receives_usdc: usdc(accepted.sellerAmount ?? 0n),
@@ -24,7 +27,11 @@ const transferBase = (s: Services, t: TransferRow) => {
 };
 
 /** buyback.transfer_held: no pool wallet (or a failed attempt); sent once, then retried every 15 minutes. */
-export const transferHeldData = (s: Services, t: TransferRow, reason: string, message: string) => ({ ...transferBase(s, t), reason, message });
+export const transferHeldData = (s: Services, t: TransferRow, reason: string, message: string) => ({
+  ...transferBase(s, t),
+  reason,
+  message,
+});
 
 /** buyback.card_transferred: the card reached the partner's pool wallet. */
 export const cardTransferredData = (s: Services, t: TransferRow, contract: string) => ({
@@ -35,4 +42,8 @@ export const cardTransferredData = (s: Services, t: TransferRow, contract: strin
 });
 
 /** buyback.transfer_failed: the last of the 10 attempts failed (extra key: attempts). */
-export const transferFailedData = (s: Services, t: TransferRow, error: string) => ({ ...transferBase(s, t), error, attempts: t.attempts });
+export const transferFailedData = (s: Services, t: TransferRow, error: string) => ({
+  ...transferBase(s, t),
+  error,
+  attempts: t.attempts,
+});

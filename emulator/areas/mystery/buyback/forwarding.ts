@@ -13,7 +13,6 @@ import { TRANSFER_MAX_ATTEMPTS } from "../../../../contract/lifecycles/buyback.t
 // relayed) is confirmed from the marketplace's OfferAccepted log, and the card,
 // now at the pool signer, is forwarded to the partner's active pool wallet.
 
-
 /** Reads the marketplace for active offers: accepted → buyback.confirmed + a pending transfer; past deadline → expired; token burned → cancelled. */
 export async function watchOffers(s: Services, onError?: JobErrorHandler): Promise<void> {
   if (!s.chain) return;
@@ -49,7 +48,9 @@ async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void>
   if (!now || now.status !== "active") return;
   const accepted = logs[0];
   // One acceptance confirms one offer: a row sharing the hash of an offer already confirmed is void.
-  const taken = Object.values(mystery(s).offers).some((x) => x.offer_id !== now.offer_id && x.offer_hash === now.offer_hash && x.status === "accepted");
+  const taken = Object.values(mystery(s).offers).some(
+    (x) => x.offer_id !== now.offer_id && x.offer_hash === now.offer_hash && x.status === "accepted",
+  );
   if (!accepted || taken) return void stepOffer(s, now, "cancel");
   const log = { ...accepted.args, transactionHash: accepted.transactionHash };
   stepOffer(s, now, "accept", { accepted_at: s.clock.nowIso(), accept_tx_hash: accepted.transactionHash }, () =>
@@ -78,10 +79,15 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
   if (!t || !isForwarding(t)) return;
   const wallet = activeWallet(s, "pool_wallets", t.account_id);
   let error = "pool_wallet_not_set";
-  let message = "No pool wallet is set; the transfer retries every 15 minutes until one is set (PUT /mystery/pool-wallet)";
+  let message =
+    "No pool wallet is set; the transfer retries every 15 minutes until one is set (PUT /mystery/pool-wallet)";
   if (wallet && s.chain) {
     const chain = s.chain.chain;
-    const data = encodeFunctionData({ abi: cardNftAbi, functionName: "safeTransferFrom", args: [chain.poolSigner.address, wallet.address as `0x${string}`, BigInt(t.token_id)] });
+    const data = encodeFunctionData({
+      abi: cardNftAbi,
+      functionName: "safeTransferFrom",
+      args: [chain.poolSigner.address, wallet.address as `0x${string}`, BigInt(t.token_id)],
+    });
     try {
       const receipt = await sendAs(chain, chain.poolSigner, chain.addresses.cardNft, data);
       if (receipt.status === "success") {

@@ -1,6 +1,17 @@
 import { hashTypedData, encodeFunctionData, type Hex } from "viem";
-import { buybackMarketplaceAbi, cardNftAbi, marketplaceDomain, offerRequestTypes, type Chain } from "../../../../chain/index.ts";
-import type { BuybackCall, BuybackItemType, BuybackOfferSummary, BuybackTypedData } from "../../../../contract/index.ts";
+import {
+  buybackMarketplaceAbi,
+  cardNftAbi,
+  marketplaceDomain,
+  offerRequestTypes,
+  type Chain,
+} from "../../../../chain/index.ts";
+import type {
+  BuybackCall,
+  BuybackItemType,
+  BuybackOfferSummary,
+  BuybackTypedData,
+} from "../../../../contract/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
 import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
@@ -68,7 +79,11 @@ export function acceptOfferCall(chain: Chain, o: OfferRow, description: string):
   return {
     kind: "accept-offer",
     to: chain.addresses.marketplace,
-    data: encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOffer", args: [offerMessage(chain, o), o.offer_signature as Hex] }),
+    data: encodeFunctionData({
+      abi: buybackMarketplaceAbi,
+      functionName: "acceptOffer",
+      args: [offerMessage(chain, o), o.offer_signature as Hex],
+    }),
     value: "0",
     description,
   };
@@ -78,7 +93,11 @@ export function acceptOfferCall(chain: Chain, o: OfferRow, description: string):
 export const approveMarketplaceCall = (chain: Chain, description: string): BuybackCall => ({
   kind: "set-approval-for-all",
   to: chain.addresses.cardNft,
-  data: encodeFunctionData({ abi: cardNftAbi, functionName: "setApprovalForAll", args: [chain.addresses.marketplace, true] }),
+  data: encodeFunctionData({
+    abi: cardNftAbi,
+    functionName: "setApprovalForAll",
+    args: [chain.addresses.marketplace, true],
+  }),
   value: "0",
   description,
 });
@@ -140,10 +159,15 @@ export interface TokenInput {
  * does not exist (404 token_not_found), so its existence does not leak.
  */
 async function ownTokenPurchase(s: Services, acct: string, tokenId: string): Promise<PurchaseRow | null> {
-  const find = () => Object.values(mystery(s).purchases).find((p) => p.account_id === acct && p.items?.some((i) => i.token_id === tokenId)) ?? null;
+  const find = () =>
+    Object.values(mystery(s).purchases).find(
+      (p) => p.account_id === acct && p.items?.some((i) => i.token_id === tokenId),
+    ) ?? null;
   const found = find();
   if (found || !s.chain) return found;
-  const waiting = Object.values(mystery(s).purchases).filter((p) => p.account_id === acct && p.status === "SUBMITTED").map((p) => p.id);
+  const waiting = Object.values(mystery(s).purchases)
+    .filter((p) => p.account_id === acct && p.status === "SUBMITTED")
+    .map((p) => p.id);
   for (const id of waiting) await settleFromChain(s, id);
   return find();
 }
@@ -161,7 +185,9 @@ export async function createOffer(
   itemType: BuybackItemType | null,
 ): Promise<{ offer: OfferRow; idempotent: boolean }> {
   return withKeyLock(s, tokenLockKey("offer", acct, tokenId), async () => {
-    const existing = Object.values(mystery(s).offers).find((o) => o.account_id === acct && o.token_id === tokenId && o.status === "active");
+    const existing = Object.values(mystery(s).offers).find(
+      (o) => o.account_id === acct && o.token_id === tokenId && o.status === "active",
+    );
     if (existing) {
       // A replay answers what the chain says now: an offer accepted, expired or on a burned token is
       // no longer active (creation's checks then run), and a frozen token is refused as at creation.
@@ -180,9 +206,11 @@ export async function createOffer(
 }
 
 /** item_type names the kind of token: a token of another kind is not the one asked for. */
-const noTokenOfType = (tokenId: string, itemType: BuybackItemType) => notFound(`No ${itemType} token ${tokenId} from this account's purchases`, "token_not_found");
+const noTokenOfType = (tokenId: string, itemType: BuybackItemType) =>
+  notFound(`No ${itemType} token ${tokenId} from this account's purchases`, "token_not_found");
 
-const notEligible = (tokenId: string, reason: string, message: string) => conflict("not_eligible", message, { details: { token_id: tokenId, reason } });
+const notEligible = (tokenId: string, reason: string, message: string) =>
+  conflict("not_eligible", message, { details: { token_id: tokenId, reason } });
 
 /** A pending burn (redemption or grading) freezes transfers: no offer is made or replayed then. */
 function refuseFrozen(burn: { pending: boolean }, tokenId: string): void {
@@ -207,22 +235,34 @@ async function signOffer(
   const type = groupOf(rec.groupId)?.itemType;
   if (!type) throw notEligible(tokenId, "not_whitelisted", `Token ${tokenId} was not minted by the mystery pool`);
   if (itemType !== null && type !== itemType) throw noTokenOfType(tokenId, itemType);
-  if (type !== "CARD" && type !== "GRADED_CARD") throw notEligible(tokenId, "item_type", `Only cards are bought back; token ${tokenId} is a ${type}`);
+  if (type !== "CARD" && type !== "GRADED_CARD")
+    throw notEligible(tokenId, "item_type", `Only cards are bought back; token ${tokenId} is a ${type}`);
   refuseFrozen(burn, tokenId);
-  if (holder.toLowerCase() === chain.poolSigner.address.toLowerCase()) throw notEligible(tokenId, "already_bought_back", `Token ${tokenId} was already bought back`);
+  if (holder.toLowerCase() === chain.poolSigner.address.toLowerCase())
+    throw notEligible(tokenId, "already_bought_back", `Token ${tokenId} was already bought back`);
   const value = rec.oracleValue;
   if (value === 0n) throw conflict("value_unknown", `Token ${tokenId}'s group has no oracle price`);
   if (value < ELIGIBLE_MIN || value > ELIGIBLE_MAX)
-    throw notEligible(tokenId, "value_out_of_range", `Only cards valued $10–$100 are bought back; token ${tokenId} is worth ${usdc(value)} USDC`);
+    throw notEligible(
+      tokenId,
+      "value_out_of_range",
+      `Only cards valued $10–$100 are bought back; token ${tokenId} is worth ${usdc(value)} USDC`,
+    );
   let price = buybackPrice(value);
   if (offerPrice) {
     const o = offerPrice.micros;
-    if (o === null || o === 0n) throw badRequest("invalid_amount", "offer_price_usdc must be a positive decimal USDC amount");
-    if (o > price) throw badRequest("price_too_high", `offer_price_usdc may only lower the offer (default ${usdc(price)} USDC)`);
+    if (o === null || o === 0n)
+      throw badRequest("invalid_amount", "offer_price_usdc must be a positive decimal USDC amount");
+    if (o > price)
+      throw badRequest("price_too_high", `offer_price_usdc may only lower the offer (default ${usdc(price)} USDC)`);
     price = o;
   }
   const liquidity = await usdcBalance(chain, chain.poolSigner.address);
-  if (liquidity < price) throw conflict("insufficient_liquidity", `The buyback float holds ${usdc(liquidity)} USDC; this offer needs ${usdc(price)}`);
+  if (liquidity < price)
+    throw conflict(
+      "insufficient_liquidity",
+      `The buyback float holds ${usdc(liquidity)} USDC; this offer needs ${usdc(price)}`,
+    );
   const now = s.clock.now();
   const row: OfferRow = {
     offer_id: s.store.nextId("mystery-offer", 7001),
@@ -243,8 +283,18 @@ async function signOffer(
     created_at: s.clock.nowIso(),
   };
   const msg = offerMessage(chain, row);
-  row.offer_signature = await signAs(chain, chain.poolSigner, { domain: domainOf(chain), types: OFFER_TYPES, primaryType: "OfferRequest", message: msg });
-  row.offer_hash = hashTypedData({ domain: domainOf(chain), types: OFFER_TYPES, primaryType: "OfferRequest", message: msg });
+  row.offer_signature = await signAs(chain, chain.poolSigner, {
+    domain: domainOf(chain),
+    types: OFFER_TYPES,
+    primaryType: "OfferRequest",
+    message: msg,
+  });
+  row.offer_hash = hashTypedData({
+    domain: domainOf(chain),
+    types: OFFER_TYPES,
+    primaryType: "OfferRequest",
+    message: msg,
+  });
   mystery(s).offers[row.offer_id] = beginOffer(s, row);
   return { offer: row, idempotent: false };
 }
@@ -258,16 +308,23 @@ export function accountPurchaseId(s: Services, acct: string, id: number | null):
 /** Purchase-path resolution for POST /mystery/buyback/:purchase_id: the named card, or the purchase's only card. */
 export function purchaseToken(s: Services, purchaseId: number, token: TokenInput | null): string {
   const p = mystery(s).purchases[purchaseId]!;
-  if (!isRevealed(p.status) || !p.items) throw conflict("not_fulfilled", `Purchase ${purchaseId} is ${p.status}; offers need a revealed purchase`);
+  if (!isRevealed(p.status) || !p.items)
+    throw conflict("not_fulfilled", `Purchase ${purchaseId} is ${p.status}; offers need a revealed purchase`);
   const cards = p.items.filter((i) => i.item_type === "CARD" || i.item_type === "GRADED_CARD");
   if (!token) {
     if (cards.length === 1) return cards[0]!.token_id;
-    if (cards.length === 0) throw conflict("not_eligible", `Purchase ${purchaseId} has no cards to buy back`, { details: { reason: "no_cards" } });
-    throw badRequest("token_required", `Purchase ${purchaseId} has ${cards.length} cards; send token_id`, { details: { token_ids: cards.map((i) => i.token_id) } });
+    if (cards.length === 0)
+      throw conflict("not_eligible", `Purchase ${purchaseId} has no cards to buy back`, {
+        details: { reason: "no_cards" },
+      });
+    throw badRequest("token_required", `Purchase ${purchaseId} has ${cards.length} cards; send token_id`, {
+      details: { token_ids: cards.map((i) => i.token_id) },
+    });
   }
   checkIdLength(token.raw, "token_id");
   const item = token.id === null ? undefined : p.items.find((i) => i.token_id === token.id);
-  if (!item) throw new ApiError(404, "token_not_found", `Token ${String(token.raw)} is not an item of purchase ${purchaseId}`);
+  if (!item)
+    throw new ApiError(404, "token_not_found", `Token ${String(token.raw)} is not an item of purchase ${purchaseId}`);
   return item.token_id;
 }
 

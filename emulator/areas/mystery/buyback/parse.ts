@@ -33,14 +33,19 @@ export const createBody = z.object({
 
 export const createForPurchaseBody = z.object({ token_id: z.unknown().optional(), offer_price_usdc: offerPrice });
 
-const isSignature = (v: unknown): v is Hex => typeof v === "string" && /^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/.test(v);
+const isSignature = (v: unknown): v is Hex =>
+  typeof v === "string" && /^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/.test(v);
 
 export const acceptBody = z.object({
   receiver_signature: z
     .unknown()
     .optional()
     .transform((v): Hex => {
-      if (!isSignature(v)) throw badRequest("invalid_receiver_signature", "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex");
+      if (!isSignature(v))
+        throw badRequest(
+          "invalid_receiver_signature",
+          "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex",
+        );
       return v;
     }),
   item_type: buybackItemType,

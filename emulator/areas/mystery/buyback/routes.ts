@@ -12,7 +12,8 @@ import { acceptBody, byTokenQuery, createBody, createForPurchaseBody } from "./p
 // token is 404 token_not_found, like a token that does not exist.
 
 const acct = (c: HandlerContext) => c.key!.account_id;
-const ownPurchaseId = (c: HandlerContext, raw: string) => accountPurchaseId(c.services, acct(c), intId(raw, "purchase_id"));
+const ownPurchaseId = (c: HandlerContext, raw: string) =>
+  accountPurchaseId(c.services, acct(c), intId(raw, "purchase_id"));
 
 async function offersFor(c: HandlerContext, match: (o: { token_id: string; purchase_id: number | null }) => boolean) {
   return (await offersOf(c.services, acct(c), match)).map((o) => formatOffer(c.services, o));
@@ -22,13 +23,23 @@ export const buybackRoutes: RouteSpec[] = [
   serve(BUYBACK.acceptPrepare, {
     gate: "partner_read",
     // The body ({item_type?}) may be {} or absent: the token in the path decides.
-    handle: async (c) => ok(await prepareAccept(c.services, acct(c), c.input.params.token_id, c.input.body.item_type ?? null)),
+    handle: async (c) =>
+      ok(await prepareAccept(c.services, acct(c), c.input.params.token_id, c.input.body.item_type ?? null)),
   }),
 
   serve(BUYBACK.accept, {
     gate: "partner_write",
     parse: { body: acceptBody },
-    handle: async (c) => ok(await relayAccept(c.services, acct(c), c.input.params.token_id, c.input.body.receiver_signature, c.input.body.item_type ?? null)),
+    handle: async (c) =>
+      ok(
+        await relayAccept(
+          c.services,
+          acct(c),
+          c.input.params.token_id,
+          c.input.body.receiver_signature,
+          c.input.body.item_type ?? null,
+        ),
+      ),
   }),
 
   serve(BUYBACK.create, {
@@ -36,7 +47,13 @@ export const buybackRoutes: RouteSpec[] = [
     parse: { body: createBody },
     handle: async (c) => {
       const b = c.input.body;
-      const { offer, idempotent } = await createOffer(c.services, acct(c), b.token_id, b.offer_price_usdc, b.item_type ?? null);
+      const { offer, idempotent } = await createOffer(
+        c.services,
+        acct(c),
+        b.token_id,
+        b.offer_price_usdc,
+        b.item_type ?? null,
+      );
       return created(formatOffer(c.services, offer, { idempotent }));
     },
   }),
@@ -60,7 +77,10 @@ export const buybackRoutes: RouteSpec[] = [
       const purchaseId = ownPurchaseId(c, raw);
       let tokenId: string;
       if (purchaseId !== null) {
-        const token = b.token_id === undefined || b.token_id === null || b.token_id === "" ? null : { raw: b.token_id, id: tokenIdOf(b.token_id) };
+        const token =
+          b.token_id === undefined || b.token_id === null || b.token_id === ""
+            ? null
+            : { raw: b.token_id, id: tokenIdOf(b.token_id) };
         tokenId = purchaseToken(c.services, purchaseId, token);
       } else {
         const t = tokenIdOf(raw);
@@ -78,7 +98,9 @@ export const buybackRoutes: RouteSpec[] = [
       const raw = c.input.params.purchase_id;
       const purchaseId = ownPurchaseId(c, raw);
       const tokenId = tokenIdOf(raw);
-      const offers = await offersFor(c, (o) => (purchaseId !== null ? o.purchase_id === purchaseId : o.token_id === tokenId));
+      const offers = await offersFor(c, (o) =>
+        purchaseId !== null ? o.purchase_id === purchaseId : o.token_id === tokenId,
+      );
       if (offers.length === 0) throw notFound(`No buyback offers for ${raw}`);
       return ok({ offers });
     },

@@ -1,4 +1,13 @@
-import type { InventoryOdds, OnchainOdds, PartnerStats, PriceQuote, PricedItemType, Tier, TierCatalog, TierOdds } from "../../../../contract/index.ts";
+import type {
+  InventoryOdds,
+  OnchainOdds,
+  PartnerStats,
+  PriceQuote,
+  PricedItemType,
+  Tier,
+  TierCatalog,
+  TierOdds,
+} from "../../../../contract/index.ts";
 import { DEFAULT_GROUPS, tierExpectedValue, type TierConfig } from "../../../../chain/tiers.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { notFound } from "../../../pipeline/errors.ts";
@@ -13,20 +22,28 @@ import { VOLUME_STATUSES } from "../purchases/purchases.ts";
 
 // Tier catalog, odds, the would-be buyback price and partner stats.
 
-
 function countedPurchases(s: Services, tierId?: number) {
-  return Object.values(mystery(s).purchases).filter((p) => VOLUME_STATUSES.has(p.status) && (tierId === undefined || p.tier_id === tierId));
+  return Object.values(mystery(s).purchases).filter(
+    (p) => VOLUME_STATUSES.has(p.status) && (tierId === undefined || p.tier_id === tierId),
+  );
 }
 
 /** The tiers on sale (`active` compares as "true"/"false"; any `game` but pokemon, any `variant` but card lists none), with their purchase counts. */
-export function tierCatalog(s: Services, q: { active: string | null; game: string | null; variant: string | null }): TierCatalog {
+export function tierCatalog(
+  s: Services,
+  q: { active: string | null; game: string | null; variant: string | null },
+): TierCatalog {
   const tiers = tiersOf(s)
     .filter((t) => q.active === null || String(t.active) === q.active)
     .filter(() => !q.game || q.game === "pokemon")
     .filter(() => !q.variant || q.variant === "card")
     .map((t): Tier => {
       const purchases = countedPurchases(s, t.tierId);
-      const last = purchases.map((p) => p.submitted_at ?? p.created_at).sort().at(-1) ?? null;
+      const last =
+        purchases
+          .map((p) => p.submitted_at ?? p.created_at)
+          .sort()
+          .at(-1) ?? null;
       return {
         tier_id: t.tierId,
         name: t.name,
@@ -57,7 +74,11 @@ const groupIdsOf = (t: TierConfig) => [...new Set(t.slots.flatMap((slot) => slot
 function onchainOdds(s: Services, t: TierConfig): OnchainOdds {
   const slots = t.slots.map((slot, i) => {
     const total = slot.groups.reduce((n, g) => n + g.weight, 0);
-    const groups = slot.groups.map((g) => ({ group_id: g.groupId, weight: String(g.weight), probability: g.weight / total }));
+    const groups = slot.groups.map((g) => ({
+      group_id: g.groupId,
+      weight: String(g.weight),
+      probability: g.weight / total,
+    }));
     const cfg = slot.groups.map((g) => groupOf(g.groupId)!);
     return {
       slot_index: i,
@@ -134,11 +155,13 @@ type PricedType = PricedItemType;
 /** A minted card token's oracle value and would-be buyback price (`asType`: only a token of that kind). */
 export async function tokenPrice(s: Services, id: string, asType: PricedType | null): Promise<PriceQuote> {
   const rec = await tokenRecord(chainOf(s), BigInt(id));
-  if (rec.originalRecipient === "0x0000000000000000000000000000000000000000") throw notFound(`Token ${id} was not minted by the mystery pool`);
+  if (rec.originalRecipient === "0x0000000000000000000000000000000000000000")
+    throw notFound(`Token ${id} was not minted by the mystery pool`);
   const group = groupOf(rec.groupId);
   const type = group?.itemType ?? "CARD";
   // Only cards and slabs have a card price; a packet or sealed product is not priced here.
-  if (type !== "CARD" && type !== "GRADED_CARD") throw notFound(`Token ${id} is a ${type}, not a card: only CARD and GRADED_CARD tokens are priced`);
+  if (type !== "CARD" && type !== "GRADED_CARD")
+    throw notFound(`Token ${id} is a ${type}, not a card: only CARD and GRADED_CARD tokens are priced`);
   if (asType !== null && asType !== type) throw notFound(`Token ${id} is a ${type}, not a ${asType}`);
   const item = hydrate(s.catalog, { tokenId: id, groupId: rec.groupId, itemType: type, valueMicros: rec.oracleValue });
   if (!item.card_id) throw notFound(`Token ${id} has no catalog card`);
@@ -158,9 +181,14 @@ export async function tokenPrice(s: Services, id: string, asType: PricedType | n
 export function cardPrice(s: Services, cardId: string, asType: PricedType | null): PriceQuote {
   const rec = s.catalog.cardAnyGame(cardId);
   if (!rec) throw notFound(`No card ${cardId}`);
-  if (asType === "GRADED_CARD") throw notFound(`No graded value for card ${rec.card.id} without a slab: price the GRADED_CARD by token_id`, "value_unknown");
+  if (asType === "GRADED_CARD")
+    throw notFound(
+      `No graded value for card ${rec.card.id} without a slab: price the GRADED_CARD by token_id`,
+      "value_unknown",
+    );
   const market = rec.pricing?.market;
-  if (market === null || market === undefined) throw notFound(`Card ${rec.card.id} has no market price`, "value_unknown");
+  if (market === null || market === undefined)
+    throw notFound(`Card ${rec.card.id} has no market price`, "value_unknown");
   const value = usdToMicros(market);
   return {
     card_id: rec.card.id,
@@ -198,6 +226,11 @@ export function partnerStats(s: Services, acct: string): PartnerStats {
     total_volume: volume.toString(),
     total_volume_usdc: usdc(volume),
     by_tier: byTier,
-    buyback: { offers: offers.length, accepted: accepted.length, offered_volume_usdc: usdc(sum(offers)), accepted_volume_usdc: usdc(sum(accepted)) },
+    buyback: {
+      offers: offers.length,
+      accepted: accepted.length,
+      offered_volume_usdc: usdc(sum(offers)),
+      accepted_volume_usdc: usdc(sum(accepted)),
+    },
   };
 }

@@ -19,7 +19,8 @@ export async function collectionOf(s: Services, acct: string, who: Identity) {
     ? users.find((u) => u.external_user_id === who.external_user_id)
     : users.find((u) => u.wallet_address.toLowerCase() === who.wallet_address!.toLowerCase());
   const wallet = who.wallet_address ?? (known?.wallet_address as `0x${string}` | undefined) ?? null;
-  const external = who.external_user_id ?? (known && !known.external_user_id.startsWith("wallet:") ? known.external_user_id : null);
+  const external =
+    who.external_user_id ?? (known && !known.external_user_id.startsWith("wallet:") ? known.external_user_id : null);
   const rows = (await revealedItems(s))
     .filter((r) => r.purchase.account_id === acct)
     .filter(

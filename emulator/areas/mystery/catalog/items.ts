@@ -28,12 +28,22 @@ function pools(catalog: CatalogIndex): Pools {
   const withMicros = priced.map((r) => ({ r, micros: microsOfUsd(r.pricing!.market!) }));
   for (const g of DEFAULT_GROUPS) {
     const inGroup = withMicros.filter(({ micros }) => micros >= g.minValue && micros <= g.maxValue);
-    cards.set(g.groupId, inGroup.map(({ r }) => r));
+    cards.set(
+      g.groupId,
+      inGroup.map(({ r }) => r),
+    );
   }
   const sealedAll = catalog.catalog.sealed;
-  const packets = sealedAll.filter((s) => s.product.product_type === "booster_pack" || s.product.product_type === "sleeved_pack");
+  const packets = sealedAll.filter(
+    (s) => s.product.product_type === "booster_pack" || s.product.product_type === "sleeved_pack",
+  );
   const sealed = sealedAll.filter((s) => !packets.includes(s));
-  p = { cards, anyCard: priced, packets: packets.length ? packets : sealedAll, sealed: sealed.length ? sealed : sealedAll };
+  p = {
+    cards,
+    anyCard: priced,
+    packets: packets.length ? packets : sealedAll,
+    sealed: sealed.length ? sealed : sealedAll,
+  };
   cache.set(catalog, p);
   return p;
 }
@@ -57,11 +67,23 @@ export function groupOf(groupId: number): GroupConfig | undefined {
   return DEFAULT_GROUPS.find((g) => g.groupId === groupId);
 }
 
-export function hydrate(catalog: CatalogIndex, token: { tokenId: string; groupId: number; itemType: ItemTypeName; valueMicros: bigint }): ItemRow {
+export function hydrate(
+  catalog: CatalogIndex,
+  token: { tokenId: string; groupId: number; itemType: ItemTypeName; valueMicros: bigint },
+): ItemRow {
   const p = pools(catalog);
-  const base = { token_id: token.tokenId, item_type: token.itemType, value_usd: usd2(token.valueMicros), group_id: token.groupId };
+  const base = {
+    token_id: token.tokenId,
+    item_type: token.itemType,
+    value_usd: usd2(token.valueMicros),
+    group_id: token.groupId,
+  };
   if (token.itemType === "CARD" || token.itemType === "GRADED_CARD") {
-    const rec = pick(p.cards.get(token.groupId)?.length ? p.cards.get(token.groupId)! : p.anyCard, token.tokenId, token.groupId);
+    const rec = pick(
+      p.cards.get(token.groupId)?.length ? p.cards.get(token.groupId)! : p.anyCard,
+      token.tokenId,
+      token.groupId,
+    );
     if (!rec) return { ...base, category: "unknown", name: groupOf(token.groupId)?.name ?? "Card", image_url: null };
     const c = rec.card;
     return {
@@ -77,5 +99,11 @@ export function hydrate(catalog: CatalogIndex, token: { tokenId: string; groupId
   }
   const rec = pick(token.itemType === "PACKET" ? p.packets : p.sealed, token.tokenId, token.groupId);
   if (!rec) return { ...base, category: "unknown", name: groupOf(token.groupId)?.name ?? "Product", image_url: null };
-  return { ...base, category: "product", name: rec.product.name, image_url: rec.product.images[0]?.large ?? null, set_id: rec.product.expansion.id };
+  return {
+    ...base,
+    category: "product",
+    name: rec.product.name,
+    image_url: rec.product.images[0]?.large ?? null,
+    set_id: rec.product.expansion.id,
+  };
 }

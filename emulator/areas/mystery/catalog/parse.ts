@@ -35,14 +35,22 @@ export const feedQuery = MYSTERY_CATALOG.feedRecent.schema.query.extend({
 });
 
 /** The one of card_id / token_id a price query names (checked together, so by the handler). */
-export function priceTarget(q: { card_id?: string | undefined; token_id?: string | undefined }): { token_id: string } | { card_id: string } {
+export function priceTarget(q: {
+  card_id?: string | undefined;
+  token_id?: string | undefined;
+}): { token_id: string } | { card_id: string } {
   const cardId = q.card_id ?? "";
   const tokenId = q.token_id ?? "";
-  if ((cardId === "") === (tokenId === "")) throw badRequest("invalid_price_query", "Send exactly one of card_id or token_id");
+  if ((cardId === "") === (tokenId === ""))
+    throw badRequest("invalid_price_query", "Send exactly one of card_id or token_id");
   if (tokenId) {
     // Checked before the chain is asked: viem throws on values past uint256.
     const id = tokenIdParam(tokenId, "token_id");
-    if (id === null) throw badRequest("invalid_price_query", `token_id must be a token id: a uint256 in plain decimal (got "${tokenId.slice(0, 80)}")`);
+    if (id === null)
+      throw badRequest(
+        "invalid_price_query",
+        `token_id must be a token id: a uint256 in plain decimal (got "${tokenId.slice(0, 80)}")`,
+      );
     return { token_id: id };
   }
   checkIdLength(cardId, "card_id");

@@ -24,7 +24,13 @@ export async function revealedItems(s: Services): Promise<Revealed[]> {
   for (const p of Object.values(mystery(s).purchases)) {
     if (!p.items || !p.fulfilled_at) continue;
     for (const item of p.items)
-      out.push({ purchase: p, item, revealed_at: p.fulfilled_at, game: tierGame(s, p.tier_id), value_micros: parseUsdc(item.value_usd) ?? 0n });
+      out.push({
+        purchase: p,
+        item,
+        revealed_at: p.fulfilled_at,
+        game: tierGame(s, p.tier_id),
+        value_micros: parseUsdc(item.value_usd) ?? 0n,
+      });
   }
   return out;
 }
@@ -32,10 +38,12 @@ export async function revealedItems(s: Services): Promise<Revealed[]> {
 const cmpToken = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
 
 /** Newest reveal first; ties by token id, highest first. */
-export const byRecent = (a: Revealed, b: Revealed) => b.revealed_at.localeCompare(a.revealed_at) || cmpToken(b.item.token_id, a.item.token_id);
+export const byRecent = (a: Revealed, b: Revealed) =>
+  b.revealed_at.localeCompare(a.revealed_at) || cmpToken(b.item.token_id, a.item.token_id);
 
 /** Highest value first; ties by the newest reveal. */
-export const byValue = (a: Revealed, b: Revealed) => (a.value_micros === b.value_micros ? byRecent(a, b) : a.value_micros > b.value_micros ? -1 : 1);
+export const byValue = (a: Revealed, b: Revealed) =>
+  a.value_micros === b.value_micros ? byRecent(a, b) : a.value_micros > b.value_micros ? -1 : 1;
 
 export const feedRow = (r: Revealed): FeedRow => ({
   token_id: r.item.token_id,
@@ -49,10 +57,17 @@ export const feedRow = (r: Revealed): FeedRow => ({
 });
 
 /** A reveal feed: every partner's reveals, or one account's (`accountId`), of one game when given, in `order`. */
-export async function feedRows(s: Services, order: (a: Revealed, b: Revealed) => number, accountId: string | null, game: string | null): Promise<Revealed[]> {
-  return (await revealedItems(s))
-    .filter((r) => accountId === null || r.purchase.account_id === accountId)
-    // Like the catalog's ?game=: an unknown game is simply an empty feed; tiers without a game drop out.
-    .filter((r) => !game || r.game?.id === game)
-    .sort(order);
+export async function feedRows(
+  s: Services,
+  order: (a: Revealed, b: Revealed) => number,
+  accountId: string | null,
+  game: string | null,
+): Promise<Revealed[]> {
+  return (
+    (await revealedItems(s))
+      .filter((r) => accountId === null || r.purchase.account_id === accountId)
+      // Like the catalog's ?game=: an unknown game is simply an empty feed; tiers without a game drop out.
+      .filter((r) => !game || r.game?.id === game)
+      .sort(order)
+  );
 }

@@ -19,16 +19,29 @@ import { tierOf } from "./tiers.ts";
 const gate = "partner_read";
 const shortCache = { ttl_ms: READ_CACHE_MS };
 
-async function feed(c: HandlerContext, order: (a: Revealed, b: Revealed) => number, q: { scope: "all" | "mine"; limit: number; offset: number; game: string | null }) {
+async function feed(
+  c: HandlerContext,
+  order: (a: Revealed, b: Revealed) => number,
+  q: { scope: "all" | "mine"; limit: number; offset: number; game: string | null },
+) {
   const rows = await feedRows(c.services, order, q.scope === "all" ? null : c.key!.account_id, q.game);
   const { items, pagination } = paginate(rows, q);
   return ok({ items: items.map(feedRow) }, { pagination });
 }
 
 export const catalogRoutes: RouteSpec[] = [
-  serve(MYSTERY_CATALOG.catalog, { gate, cache: shortCache, handle: (c) => ok(tierCatalog(c.services, c.input.query)) }),
+  serve(MYSTERY_CATALOG.catalog, {
+    gate,
+    cache: shortCache,
+    handle: (c) => ok(tierCatalog(c.services, c.input.query)),
+  }),
 
-  serve(MYSTERY_CATALOG.odds, { gate, cache: shortCache, parse: { params: oddsParams }, handle: (c) => ok(tierOdds(c.services, tierOf(c.services, c.input.params.tier_id))) }),
+  serve(MYSTERY_CATALOG.odds, {
+    gate,
+    cache: shortCache,
+    parse: { params: oddsParams },
+    handle: (c) => ok(tierOdds(c.services, tierOf(c.services, c.input.params.tier_id))),
+  }),
 
   serve(MYSTERY_CATALOG.price, {
     gate,
@@ -37,7 +50,11 @@ export const catalogRoutes: RouteSpec[] = [
     handle: async (c) => {
       const target = priceTarget(c.input.query);
       const as = c.input.query.item_type;
-      return ok("token_id" in target ? await tokenPrice(c.services, target.token_id, as) : cardPrice(c.services, target.card_id, as));
+      return ok(
+        "token_id" in target
+          ? await tokenPrice(c.services, target.token_id, as)
+          : cardPrice(c.services, target.card_id, as),
+      );
     },
   }),
 
@@ -45,8 +62,18 @@ export const catalogRoutes: RouteSpec[] = [
 ];
 
 export const feedRoutes: RouteSpec[] = [
-  serve(MYSTERY_CATALOG.feedRecent, { gate, cache: shortCache, parse: { query: feedQuery }, handle: (c) => feed(c, byRecent, c.input.query) }),
-  serve(MYSTERY_CATALOG.feedWinners, { gate, cache: shortCache, parse: { query: feedQuery }, handle: (c) => feed(c, byValue, c.input.query) }),
+  serve(MYSTERY_CATALOG.feedRecent, {
+    gate,
+    cache: shortCache,
+    parse: { query: feedQuery },
+    handle: (c) => feed(c, byRecent, c.input.query),
+  }),
+  serve(MYSTERY_CATALOG.feedWinners, {
+    gate,
+    cache: shortCache,
+    parse: { query: feedQuery },
+    handle: (c) => feed(c, byValue, c.input.query),
+  }),
 ];
 
 export const collectionRoutes: RouteSpec[] = [

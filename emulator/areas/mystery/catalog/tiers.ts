@@ -18,4 +18,5 @@ export const TIER_GAMES = [{ id: "pokemon", label: "Pokémon" }] as const;
 export type TierGame = (typeof TIER_GAMES)[number];
 
 /** A tier's game, as the catalog and the feed rows name it; null for a tier without metadata (none is configured). */
-export const tierGame = (s: Services, tierId: number): TierGame | null => (tiersOf(s).some((t) => t.tierId === tierId) ? TIER_GAMES[0] : null);
+export const tierGame = (s: Services, tierId: number): TierGame | null =>
+  tiersOf(s).some((t) => t.tierId === tierId) ? TIER_GAMES[0] : null;

@@ -19,7 +19,12 @@ export const purchaseControl: ControlSpec[] = [
       "Pool shortfall {items: n ≥ 1}: when the purchase's reveal lands, its last n items cannot be delivered → PARTIALLY_FULFILLED with the delivered items; the undelivered items are never minted and their share of the price is paid back on chain by the reveal (custodial: to the relayer, credited to the balance); 409 once revealed on chain",
     schema: {
       params: z.object({ id: z.string() }),
-      body: z.object({ items: z.number({ error: "items must be a whole number ≥ 1" }).int("items must be a whole number ≥ 1").min(1, "items must be a whole number ≥ 1") }),
+      body: z.object({
+        items: z
+          .number({ error: "items must be a whole number ≥ 1" })
+          .int("items must be a whole number ≥ 1")
+          .min(1, "items must be a whole number ≥ 1"),
+      }),
       responses: {
         200: { description: "The purchase, marked", data: Purchase },
         400: badInput,

@@ -20,14 +20,25 @@ import { relayerDisabled, relayerOn } from "./relay.ts";
  * insufficient_funds) and answers RESERVED; the worker relays it, and the end user is debited what the
  * pool actually charged, the rest of the hold returning to available (docs/reference/live-service.md “Purchases”).
  */
-export function buyCustodial(s: Services, accountId: string, tier: TierConfig, who: Identity, maxPrice: bigint): PurchaseRow {
+export function buyCustodial(
+  s: Services,
+  accountId: string,
+  tier: TierConfig,
+  who: Identity,
+  maxPrice: bigint,
+): PurchaseRow {
   if (!relayerOn(s)) throw relayerDisabled("custodial purchases are paused; retry with the same Idempotency-Key");
   const user = endUser(s, accountId, who);
   const available = BigInt(user.balance_micros) - BigInt(user.reserved_micros);
   if (available < maxPrice)
-    throw new ApiError(402, "insufficient_funds", `The end user's available balance is ${usdc(available)} USDC; the purchase holds ${usdc(maxPrice)} (the tier costs ${usdc(tier.price)})`, {
-      details: { available_usdc: usdc(available), price_usdc: usdc(tier.price), hold_usdc: usdc(maxPrice) },
-    });
+    throw new ApiError(
+      402,
+      "insufficient_funds",
+      `The end user's available balance is ${usdc(available)} USDC; the purchase holds ${usdc(maxPrice)} (the tier costs ${usdc(tier.price)})`,
+      {
+        details: { available_usdc: usdc(available), price_usdc: usdc(tier.price), hold_usdc: usdc(maxPrice) },
+      },
+    );
   const external_user_id = user.external_user_id.startsWith("wallet:") ? null : user.external_user_id;
   // The table's "reserve": the hold, purchase.reserved and the relayer's pick-up time.
   const row = newPurchase(s, {

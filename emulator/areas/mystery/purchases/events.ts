@@ -16,8 +16,18 @@ export const purchaseReservedData = (p: PurchaseRow) => ({ purchase_id: p.id, st
 /** purchase.submitted: custodial (relayer) with the hash and the VRF request; non-custodial with custody. */
 export const purchaseSubmittedData = (p: PurchaseRow) =>
   p.custody === "CUSTODIAL"
-    ? { purchase_id: p.id, status: "SUBMITTED" as const, transaction_hash: p.transaction_hash, onchain_request_id: p.onchain_request_id }
-    : { purchase_id: p.id, status: "SUBMITTED" as const, transaction_hash: p.transaction_hash, custody: "NON_CUSTODIAL" as const };
+    ? {
+        purchase_id: p.id,
+        status: "SUBMITTED" as const,
+        transaction_hash: p.transaction_hash,
+        onchain_request_id: p.onchain_request_id,
+      }
+    : {
+        purchase_id: p.id,
+        status: "SUBMITTED" as const,
+        transaction_hash: p.transaction_hash,
+        custody: "NON_CUSTODIAL" as const,
+      };
 
 /**
  * purchase.fulfilled: also sent for PARTIALLY_FULFILLED (the live list has no event of its own for
@@ -30,9 +40,17 @@ export const purchaseFulfilledData = (p: PurchaseRow) => ({
   items: (p.items ?? []).map(webhookItem),
 });
 
-export const purchaseRefundedData = (p: PurchaseRow) => ({ purchase_id: p.id, status: "REFUNDED" as const, onchain_request_id: p.onchain_request_id });
+export const purchaseRefundedData = (p: PurchaseRow) => ({
+  purchase_id: p.id,
+  status: "REFUNDED" as const,
+  onchain_request_id: p.onchain_request_id,
+});
 
-export const purchaseFailedData = (p: PurchaseRow) => ({ purchase_id: p.id, status: "FAILED" as const, reason: p.failure_reason ?? "unknown" });
+export const purchaseFailedData = (p: PurchaseRow) => ({
+  purchase_id: p.id,
+  status: "FAILED" as const,
+  reason: p.failure_reason ?? "unknown",
+});
 
 const BUILDERS = {
   "purchase.reserved": purchaseReservedData,
@@ -51,7 +69,9 @@ export function emitPurchase(s: Services, p: PurchaseRow, type: keyof typeof BUI
 
 /** The account's billing model, read from its partner keys (POOL when any key says so). */
 function isPoolAccount(s: Services, accountId: string): boolean {
-  return Object.values(s.store.state.keys).some((k) => k.account_id === accountId && k.kind === "partner" && k.billing_model === "POOL");
+  return Object.values(s.store.state.keys).some(
+    (k) => k.account_id === accountId && k.kind === "partner" && k.billing_model === "POOL",
+  );
 }
 
 /**
@@ -59,7 +79,11 @@ function isPoolAccount(s: Services, accountId: string): boolean {
  * `usage_id` numbers the pool usages; `value_source` is where the item's value came from (the
  * pool's on-chain oracle value, set at mint); `transaction_hash` is the reveal's when known.
  */
-export function emitItemsPulled(s: Services, p: PurchaseRow, ctx: { cardContract: string; revealTx: string | null }): void {
+export function emitItemsPulled(
+  s: Services,
+  p: PurchaseRow,
+  ctx: { cardContract: string; revealTx: string | null },
+): void {
   if (!isPoolAccount(s, p.account_id)) return;
   for (const item of p.items ?? []) {
     const usageId = s.store.nextId("mystery-pool-usage", 1);

@@ -54,14 +54,23 @@ export interface SubmittedPurchase {
 }
 
 /** What the body claims (wallet, tier, request id) must be what the receipt says. */
-function checkClaims(input: SubmittedPurchase, recorded: { buyer: string; tierId: number; requestId: string | null }): void {
+function checkClaims(
+  input: SubmittedPurchase,
+  recorded: { buyer: string; tierId: number; requestId: string | null },
+): void {
   const { wallet, tier } = input;
-  if (wallet !== null && recorded.buyer.toLowerCase() !== wallet.toLowerCase()) throw badRequest("purchaser_mismatch", `The purchase was made by ${recorded.buyer}, not wallet_address ${wallet}`);
-  if (recorded.tierId !== tier.tierId) throw badRequest("invalid_tier", `The transaction bought tier ${recorded.tierId}, not tier ${tier.tierId}`);
+  if (wallet !== null && recorded.buyer.toLowerCase() !== wallet.toLowerCase())
+    throw badRequest("purchaser_mismatch", `The purchase was made by ${recorded.buyer}, not wallet_address ${wallet}`);
+  if (recorded.tierId !== tier.tierId)
+    throw badRequest("invalid_tier", `The transaction bought tier ${recorded.tierId}, not tier ${tier.tierId}`);
   if (input.request_id !== null && input.request_id !== recorded.requestId)
-    throw badRequest("tx_unverified", `request_id ${input.request_id} does not match the VRF request ${recorded.requestId} in the receipt`, {
-      details: { request_id: recorded.requestId },
-    });
+    throw badRequest(
+      "tx_unverified",
+      `request_id ${input.request_id} does not match the VRF request ${recorded.requestId} in the receipt`,
+      {
+        details: { request_id: recorded.requestId },
+      },
+    );
 }
 
 /**
@@ -72,11 +81,18 @@ function checkClaims(input: SubmittedPurchase, recorded: { buyer: string; tierId
 export function submitPurchase(s: Services, accountId: string, input: SubmittedPurchase): Promise<PurchaseRow> {
   const { tier, hash } = input;
   return withKeyLock(s, txLockKey(hash), async () => {
-    const existing = Object.values(mystery(s).purchases).find((p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase());
+    const existing = Object.values(mystery(s).purchases).find(
+      (p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase(),
+    );
     if (existing) {
-      if (existing.account_id !== accountId) throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
+      if (existing.account_id !== accountId)
+        throw conflict("tx_already_recorded", "This transaction is already recorded for another partner");
       // A replay is checked like the first submit, against what the receipt recorded.
-      checkClaims(input, { buyer: existing.purchaser_address, tierId: existing.tier_id, requestId: existing.onchain_request_id });
+      checkClaims(input, {
+        buyer: existing.purchaser_address,
+        tierId: existing.tier_id,
+        requestId: existing.onchain_request_id,
+      });
       await settleFromChain(s, existing.id);
       return mystery(s).purchases[existing.id] ?? existing;
     }

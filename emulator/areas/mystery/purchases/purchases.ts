@@ -22,7 +22,11 @@ import { startState } from "../../../pipeline/lifecycle.ts";
 // REFUNDED. The reveal is read from the chain, never assumed.
 
 /** The statuses whose price counts as volume (docs/reference/live-service.md “Purchases” stats): the pack was bought on chain. */
-export const VOLUME_STATUSES: ReadonlySet<PurchaseStatus> = new Set<PurchaseStatus>(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
+export const VOLUME_STATUSES: ReadonlySet<PurchaseStatus> = new Set<PurchaseStatus>([
+  "SUBMITTED",
+  "FULFILLED",
+  "PARTIALLY_FULFILLED",
+]);
 
 /** A revealed item on the wire: an unknown token names card_id null, a card's missing rarity is null. */
 function itemWire({ group_id: _g, ...item }: ItemRow): RevealItem {
@@ -56,7 +60,10 @@ export function formatPurchase(p: PurchaseRow): Purchase {
   };
 }
 
-export type NewPurchase = Pick<PurchaseRow, "account_id" | "custody" | "tier_id" | "price_micros" | "purchaser_address" | "external_user_id"> &
+export type NewPurchase = Pick<
+  PurchaseRow,
+  "account_id" | "custody" | "tier_id" | "price_micros" | "purchaser_address" | "external_user_id"
+> &
   Partial<Pick<PurchaseRow, "onchain_request_id" | "transaction_hash" | "max_price_micros">>;
 
 /**
@@ -119,8 +126,18 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
     const items = [];
     for (const tokenId of onChain.tokenIds) {
       const { rec, item } = await mintedItem(chain, tokenId);
-      const type = groupOf(rec.groupId)?.itemType ?? (["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"] as const)[item.itemType] ?? "CARD";
-      items.push(hydrate(s.catalog, { tokenId: tokenId.toString(), groupId: rec.groupId, itemType: type, valueMicros: item.value }));
+      const type =
+        groupOf(rec.groupId)?.itemType ??
+        (["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"] as const)[item.itemType] ??
+        "CARD";
+      items.push(
+        hydrate(s.catalog, {
+          tokenId: tokenId.toString(),
+          groupId: rec.groupId,
+          itemType: type,
+          valueMicros: item.value,
+        }),
+      );
     }
     const revealLog = await revealLogs(chain, requestId);
     // An operator shortfall (purchases/shortfall.ts) is on chain: the reveal minted only the
@@ -147,7 +164,8 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(requestId)) {
     // The coordinator answered but the pool's callback reverted (RandomWordsFulfilled
     // success=false): the reveal can never happen, so the operator refunds it.
-    if (await refundLocked(s, purchaseId, "reveal_failed: the VRF callback reverted; the price was refunded")) await settleLocked(s, purchaseId);
+    if (await refundLocked(s, purchaseId, "reveal_failed: the VRF callback reverted; the price was refunded"))
+      await settleLocked(s, purchaseId);
   }
 }
 
@@ -192,7 +210,12 @@ export async function settleAllFromChain(s: Services, onError?: JobErrorHandler)
 // ---------------------------------------------------------------- reads
 
 /** A purchase of the account (others' are 404, labelled as asked), settled from the chain first. */
-export async function readPurchase(s: Services, accountId: string, id: number | null, label: string): Promise<PurchaseRow> {
+export async function readPurchase(
+  s: Services,
+  accountId: string,
+  id: number | null,
+  label: string,
+): Promise<PurchaseRow> {
   const row = id === null ? undefined : own(mystery(s).purchases, String(id));
   if (!row || row.account_id !== accountId) throw notFound(`No purchase ${label} on this account`);
   if (row.status === "SUBMITTED") await settleFromChain(s, row.id);
@@ -208,7 +231,8 @@ export interface PurchaseFilter {
 
 /** The account's purchases, newest first, each settled from the chain first. */
 export async function listPurchases(s: Services, accountId: string, f: PurchaseFilter): Promise<PurchaseRow[]> {
-  for (const p of Object.values(mystery(s).purchases)) if (p.account_id === accountId && p.status === "SUBMITTED") await settleFromChain(s, p.id);
+  for (const p of Object.values(mystery(s).purchases))
+    if (p.account_id === accountId && p.status === "SUBMITTED") await settleFromChain(s, p.id);
   return Object.values(mystery(s).purchases)
     .filter((p) => p.account_id === accountId)
     .filter((p) => !f.status || p.status === f.status)

@@ -32,7 +32,11 @@ async function broadcast(s: Services, id: number): Promise<void> {
   const data = encodeFunctionData({
     abi: mysteryPoolAbi,
     functionName: "purchaseFor",
-    args: [first.purchaser_address as `0x${string}`, first.tier_id, BigInt(first.max_price_micros ?? first.price_micros)],
+    args: [
+      first.purchaser_address as `0x${string}`,
+      first.tier_id,
+      BigInt(first.max_price_micros ?? first.price_micros),
+    ],
   });
   let receipt: TransactionReceipt | null = null;
   let error: string | null = null;

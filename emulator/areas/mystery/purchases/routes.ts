@@ -14,7 +14,15 @@ import { tierParam, usdc } from "../util.ts";
 import { buyCustodial } from "./custodial.ts";
 import { preparePurchase, submitPurchase } from "./non-custodial.ts";
 import { formatPurchase, listPurchases, readPurchase } from "./purchases.ts";
-import { maxPriceSchema, prepareBody, purchaseBody, quantitySchema, submitBody, submitRestSchema, walletSchema } from "./parse.ts";
+import {
+  maxPriceSchema,
+  prepareBody,
+  purchaseBody,
+  quantitySchema,
+  submitBody,
+  submitRestSchema,
+  walletSchema,
+} from "./parse.ts";
 
 // Purchases (contract/mystery/purchases.ts): non-custodial prepare/submit,
 // custodial purchase, reads. Partner keys only.
@@ -25,7 +33,8 @@ const account = (c: HandlerContext) => c.key!.account_id;
 function maxPriceOf(raw: unknown, price: bigint): bigint {
   const m = checkLater(maxPriceSchema, raw, "max_price_usdc");
   if (m === null) return price;
-  if (m < price) throw conflict("max_price_exceeded", `The tier costs ${usdc(price)} USDC, above max_price_usdc ${usdc(m)}`);
+  if (m < price)
+    throw conflict("max_price_exceeded", `The tier costs ${usdc(price)} USDC, above max_price_usdc ${usdc(m)}`);
   return m;
 }
 
@@ -49,7 +58,11 @@ export const purchaseRoutes: RouteSpec[] = [
       const { tier_id, ...rest } = c.input.body;
       const tier = tierOf(c.services, tier_id);
       const { hash, wallet, external_user_id, request_id } = checkLater(submitRestSchema, rest);
-      return accepted(formatPurchase(await submitPurchase(c.services, account(c), { tier, hash, wallet, external_user_id, request_id })));
+      return accepted(
+        formatPurchase(
+          await submitPurchase(c.services, account(c), { tier, hash, wallet, external_user_id, request_id }),
+        ),
+      );
     },
   }),
 
@@ -58,7 +71,8 @@ export const purchaseRoutes: RouteSpec[] = [
     parse: { body: purchaseBody },
     async handle(c) {
       const key = c.req.headers.get("idempotency-key");
-      if (key === null || key.trim() === "") throw badRequest("missing_idempotency_key", "POST /mystery/purchase requires an Idempotency-Key header");
+      if (key === null || key.trim() === "")
+        throw badRequest("missing_idempotency_key", "POST /mystery/purchase requires an Idempotency-Key header");
       const b = c.input.body;
       const tier = tierOf(c.services, tierParam(b.tier_id));
       checkLater(quantitySchema, b.quantity, "quantity");
@@ -93,7 +107,9 @@ export const purchaseRoutes: RouteSpec[] = [
     async handle(c) {
       const label = c.input.params.id;
       // A non-numeric id is a 404 naming it.
-      return ok(formatPurchase(await readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)));
+      return ok(
+        formatPurchase(await readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)),
+      );
     },
   }),
 
@@ -101,7 +117,11 @@ export const purchaseRoutes: RouteSpec[] = [
     gate: "partner_read",
     async handle(c) {
       const q = c.input.query;
-      const rows = await listPurchases(c.services, account(c), { status: q.status, external_user_id: q.external_user_id, wallet: q.wallet_address });
+      const rows = await listPurchases(c.services, account(c), {
+        status: q.status,
+        external_user_id: q.external_user_id,
+        wallet: q.wallet_address,
+      });
       const { items, pagination } = paginate(rows, q);
       return ok({ purchases: items.map(formatPurchase) }, { pagination });
     },

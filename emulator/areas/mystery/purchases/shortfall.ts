@@ -32,7 +32,11 @@ async function send(s: Services, requestId: bigint, items: number): Promise<bool
   if (onChain.status !== POOL_STATUS.REQUESTED) return false;
   // At least one item is delivered: the count is capped at the tier's slots − 1.
   const slots = await tierSlotCount(chain, Number(onChain.tierId));
-  const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "setShortfall", args: [requestId, Math.min(items, slots - 1)] });
+  const data = encodeFunctionData({
+    abi: mysteryPoolAbi,
+    functionName: "setShortfall",
+    args: [requestId, Math.min(items, slots - 1)],
+  });
   const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data).catch(() => null);
   return receipt?.status === "success";
 }
@@ -41,10 +45,18 @@ async function send(s: Services, requestId: bigint, items: number): Promise<bool
 export function markShortfall(s: Services, id: number, items: number): Promise<PurchaseRow> {
   return withKeyLock(s, purchaseLockKey(id), async () => {
     const row = mystery(s).purchases[id]!;
-    const ended = () => conflict("invalid_status", `Purchase ${id} is ${mystery(s).purchases[id]?.status ?? "gone"}; a shortfall applies only before the reveal`);
+    const ended = () =>
+      conflict(
+        "invalid_status",
+        `Purchase ${id} is ${mystery(s).purchases[id]?.status ?? "gone"}; a shortfall applies only before the reveal`,
+      );
     if (!WAITING.includes(row.status)) throw ended();
     const requestId = s.chain ? await requestIdOf(s, row) : null;
-    if (requestId !== null && !(await send(s, requestId, items))) throw conflict("invalid_status", `Purchase ${id} has revealed or been refunded on chain; a shortfall applies only before the reveal`);
+    if (requestId !== null && !(await send(s, requestId, items)))
+      throw conflict(
+        "invalid_status",
+        `Purchase ${id} has revealed or been refunded on chain; a shortfall applies only before the reveal`,
+      );
     const now = mystery(s).purchases[id];
     if (!now || !WAITING.includes(now.status)) throw ended();
     now.shortfall = items;

@@ -26,11 +26,15 @@ export const redemptionControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/kyc",
-    describe: "Per-partner KYC switch {account_id | key, required: boolean}: on → redemption prepare answers PREPARED with kyc.status PENDING, kyc.kyc_url and no calls first (off by default, on for vesta)",
+    describe:
+      "Per-partner KYC switch {account_id | key, required: boolean}: on → redemption prepare answers PREPARED with kyc.status PENDING, kyc.kyc_url and no calls first (off by default, on for vesta)",
     schema: {
       body: kycBody,
       responses: {
-        200: { description: "The partner's setting now", data: z.object({ account_id: z.string(), kyc_required: z.boolean() }) },
+        200: {
+          description: "The partner's setting now",
+          data: z.object({ account_id: z.string(), kyc_required: z.boolean() }),
+        },
         400: badInput,
         404: missing("key"),
       },
@@ -45,7 +49,8 @@ export const redemptionControl: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/mystery/redemptions/:id/cancel",
-    describe: "Cancel a redemption that has not shipped → CANCELLED (redemption.updated): its burn is cancelled on chain and a landed shipping payment paid back {reason?}",
+    describe:
+      "Cancel a redemption that has not shipped → CANCELLED (redemption.updated): its burn is cancelled on chain and a landed shipping payment paid back {reason?}",
     schema: {
       params: z.object({ id: z.string() }),
       body: z.object({ reason: opt(text()) }),
@@ -62,7 +67,13 @@ export const redemptionControl: ControlSpec[] = [
       if (id === null || !mystery(c.services).redemptions[id]) throw notFound(`No redemption ${raw}`);
       let out: Redemption | null = null;
       await serial(c.services, async () => {
-        const r = await endUnshipped(c.services, id, "CANCELLED", c.input.body.reason ?? "cancelled by the operator", (what, err) => console.error(`[emulator] ${what} failed:`, err));
+        const r = await endUnshipped(
+          c.services,
+          id,
+          "CANCELLED",
+          c.input.body.reason ?? "cancelled by the operator",
+          (what, err) => console.error(`[emulator] ${what} failed:`, err),
+        );
         out = redemptionWire(r);
       });
       armWorker(c.services);

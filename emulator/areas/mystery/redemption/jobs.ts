@@ -53,7 +53,9 @@ export const watchingRedemptions = (s: Services) => Object.values(mystery(s).red
  */
 export async function expireDueRedemptions(s: Services, onError: JobErrorHandler): Promise<void> {
   if (s.chain)
-    for (const id of Object.values(mystery(s).redemptions).filter(unpaidBurn).map((r) => r.redemption_id))
+    for (const id of Object.values(mystery(s).redemptions)
+      .filter(unpaidBurn)
+      .map((r) => r.redemption_id))
       try {
         await notePayment(s, id);
       } catch (err) {
@@ -69,7 +71,14 @@ export async function expireDueRedemptions(s: Services, onError: JobErrorHandler
   for (const id of due) {
     const r = mystery(s).redemptions[id];
     if (!r || expiryDue(r) === null) continue;
-    if (r.status === "BURN_SUBMITTED") await endUnshipped(s, id, "CANCELLED", `shipping payment for ${r.shipping?.provider_order_id} not received by ${r.expires_at}`, onError);
+    if (r.status === "BURN_SUBMITTED")
+      await endUnshipped(
+        s,
+        id,
+        "CANCELLED",
+        `shipping payment for ${r.shipping?.provider_order_id} not received by ${r.expires_at}`,
+        onError,
+      );
     else await endUnshipped(s, id, "EXPIRED", "expired", onError);
   }
 }

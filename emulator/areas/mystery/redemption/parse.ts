@@ -1,4 +1,9 @@
-import { RedemptionItemType, RedemptionPrepareBody, RedemptionQuoteBody, RedemptionSubmitBody } from "../../../../contract/mystery/redemption.ts";
+import {
+  RedemptionItemType,
+  RedemptionPrepareBody,
+  RedemptionQuoteBody,
+  RedemptionSubmitBody,
+} from "../../../../contract/mystery/redemption.ts";
 import { badRequest } from "../../../pipeline/errors.ts";
 import { intId } from "../../../pipeline/identifiers.ts";
 import { later, z } from "../../../pipeline/schema.ts";
@@ -17,8 +22,14 @@ import { parseAddress, parseCarriers } from "./shipping.ts";
 
 /** purchase_id and/or token_id as sent (the rules answer a missing or unknown one). */
 function targetOf(b: { purchase_id?: unknown; token_id?: unknown; item_type?: unknown }): TargetInput {
-  const purchase = b.purchase_id === undefined || b.purchase_id === null ? null : { raw: b.purchase_id, id: intId(b.purchase_id, "purchase_id") };
-  const token = b.token_id === undefined || b.token_id === null || b.token_id === "" ? null : { raw: b.token_id, id: tokenIdOf(b.token_id) };
+  const purchase =
+    b.purchase_id === undefined || b.purchase_id === null
+      ? null
+      : { raw: b.purchase_id, id: intId(b.purchase_id, "purchase_id") };
+  const token =
+    b.token_id === undefined || b.token_id === null || b.token_id === ""
+      ? null
+      : { raw: b.token_id, id: tokenIdOf(b.token_id) };
   const t = b.item_type;
   if (t !== undefined && t !== null && !RedemptionItemType.safeParse(t).success)
     throw badRequest("invalid_item_type", `item_type must be one of ${RedemptionItemType.options.join(", ")}`);
@@ -27,10 +38,15 @@ function targetOf(b: { purchase_id?: unknown; token_id?: unknown; item_type?: un
 
 /** shipping_payer: only "end_user" (the holder pays shipping on chain). */
 export function checkShippingPayer(v: unknown): void {
-  if (v !== undefined && v !== null && v !== "end_user") throw badRequest("invalid_shipping_payer", 'shipping_payer must be "end_user": the holder pays shipping on chain');
+  if (v !== undefined && v !== null && v !== "end_user")
+    throw badRequest("invalid_shipping_payer", 'shipping_payer must be "end_user": the holder pays shipping on chain');
 }
 
-const laterFields = <S extends z.ZodRawShape>(shape: S) => Object.fromEntries(Object.keys(shape).map((k) => [k, later(shape[k] as z.ZodType)])) as Record<keyof S, ReturnType<typeof later>>;
+const laterFields = <S extends z.ZodRawShape>(shape: S) =>
+  Object.fromEntries(Object.keys(shape).map((k) => [k, later(shape[k] as z.ZodType)])) as Record<
+    keyof S,
+    ReturnType<typeof later>
+  >;
 
 /** The shipping request of a quote or prepare: address, carriers, target (checked in that order). */
 export const shippingRequest = z

@@ -1,5 +1,11 @@
 import { encodeFunctionData, keccak256, parseEventLogs, toBytes, type TransactionReceipt } from "viem";
-import { shippingPaymentProcessorAbi, shippingProcessorDomain, shippingQuoteTypes, usdStablecoinAbi, type Chain } from "../../../../chain/index.ts";
+import {
+  shippingPaymentProcessorAbi,
+  shippingProcessorDomain,
+  shippingQuoteTypes,
+  usdStablecoinAbi,
+  type Chain,
+} from "../../../../chain/index.ts";
 import { ApiError } from "../../../pipeline/errors.ts";
 import { microsOfDecimal } from "../../../pipeline/money.ts";
 import type { Services } from "../../../pipeline/services.ts";
@@ -32,10 +38,15 @@ const quoteMessage = (r: RedemptionRow, p: RedemptionShipping) => ({
  */
 export async function signShipping(s: Services, chain: Chain, r: RedemptionRow): Promise<RedemptionShipping> {
   if (!shippingSignerOn(s))
-    throw new ApiError(503, "shipping_signer_unavailable", "The shipping quote signer is unavailable; retry the prepare with the same Idempotency-Key", {
-      retryable: true,
-      headers: { "Retry-After": "5" },
-    });
+    throw new ApiError(
+      503,
+      "shipping_signer_unavailable",
+      "The shipping quote signer is unavailable; retry the prepare with the same Idempotency-Key",
+      {
+        retryable: true,
+        headers: { "Retry-After": "5" },
+      },
+    );
   const p: RedemptionShipping = {
     payer: r.holder,
     processor: chain.addresses.shippingProcessor,
@@ -59,7 +70,8 @@ export async function signShipping(s: Services, chain: Chain, r: RedemptionRow):
 export function paymentView(r: RedemptionRow) {
   const p = r.shipping;
   // Nothing to pay before KYC approval (no calls either), after the payment, or once the redemption ended.
-  if (!p || p.paid_tx_hash || r.kyc_status === "PENDING" || !(r.status === "PREPARED" || r.status === "BURN_SUBMITTED")) return null;
+  if (!p || p.paid_tx_hash || r.kyc_status === "PENDING" || !(r.status === "PREPARED" || r.status === "BURN_SUBMITTED"))
+    return null;
   return {
     payer: p.payer,
     processor: p.processor,
@@ -78,13 +90,21 @@ export function paymentCalls(chain: Chain, r: RedemptionRow) {
     {
       kind: "erc20-approve" as const,
       to: chain.addresses.stablecoin,
-      data: encodeFunctionData({ abi: usdStablecoinAbi, functionName: "approve", args: [p.processor as `0x${string}`, BigInt(p.total_micros)] }),
+      data: encodeFunctionData({
+        abi: usdStablecoinAbi,
+        functionName: "approve",
+        args: [p.processor as `0x${string}`, BigInt(p.total_micros)],
+      }),
       description: `Allow the shipping processor to take ${usdc(p.total_micros)} USDC`,
     },
     {
       kind: "shipping-payment" as const,
       to: p.processor as `0x${string}`,
-      data: encodeFunctionData({ abi: shippingPaymentProcessorAbi, functionName: "payShipping", args: [quoteMessage(r, p), p.signature as `0x${string}`] }),
+      data: encodeFunctionData({
+        abi: shippingPaymentProcessorAbi,
+        functionName: "payShipping",
+        args: [quoteMessage(r, p), p.signature as `0x${string}`],
+      }),
       description: `Pay ${usdc(p.total_micros)} USDC shipping for order ${p.provider_order_id} (after the burn flag)`,
     },
   ];
@@ -95,7 +115,11 @@ export function paidIn(chain: Chain, r: RedemptionRow, receipt: TransactionRecei
   const p = r.shipping;
   if (!p) return false;
   const processor = chain.addresses.shippingProcessor.toLowerCase();
-  const logs = parseEventLogs({ abi: shippingPaymentProcessorAbi, eventName: "ShippingPaid", logs: receipt.logs.filter((l) => l.address.toLowerCase() === processor) });
+  const logs = parseEventLogs({
+    abi: shippingPaymentProcessorAbi,
+    eventName: "ShippingPaid",
+    logs: receipt.logs.filter((l) => l.address.toLowerCase() === processor),
+  });
   return logs.some((e) => e.args.orderId === p.provider_order_id);
 }
 
@@ -118,7 +142,11 @@ export const isPaid = (r: RedemptionRow) => !r.shipping || r.shipping.paid_tx_ha
 export async function refundShipping(chain: Chain, r: RedemptionRow): Promise<string | null> {
   const p = r.shipping;
   if (!p || !p.paid_tx_hash || p.refund_tx_hash) return null;
-  const data = encodeFunctionData({ abi: usdStablecoinAbi, functionName: "transfer", args: [p.payer as `0x${string}`, BigInt(p.total_micros)] });
+  const data = encodeFunctionData({
+    abi: usdStablecoinAbi,
+    functionName: "transfer",
+    args: [p.payer as `0x${string}`, BigInt(p.total_micros)],
+  });
   const receipt = await sendAs(chain, chain.treasury, chain.addresses.stablecoin, data);
   return receipt.status === "success" ? receipt.transactionHash : null;
 }

@@ -7,7 +7,15 @@ import { own, setOwn } from "../../../state/own.ts";
 import type { Carrier } from "../../../shipping/carriers.ts";
 import { burnState, chainOf, ownerOf } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
-import { isRevealed, mystery, type ItemRow, type ItemTypeName, type PurchaseRow, type RedemptionRow, type ShippingAddress } from "../state.ts";
+import {
+  isRevealed,
+  mystery,
+  type ItemRow,
+  type ItemTypeName,
+  type PurchaseRow,
+  type RedemptionRow,
+  type ShippingAddress,
+} from "../state.ts";
 import { tokenLockKey } from "../util.ts";
 import { armWorker, runWorker } from "../worker.ts";
 import { expiryDue, newExpiry } from "./jobs.ts";
@@ -44,7 +52,11 @@ export interface Target {
 export async function resolveTarget(s: Services, accountId: string, t: TargetInput): Promise<Target> {
   if (t.token) checkIdLength(t.token.raw, "token_id");
   if (t.purchase && t.purchase.id === null) throw notFound(`No purchase ${String(t.purchase.raw)} on this account`);
-  if (!t.purchase && !t.token) throw badRequest("purchase_or_token_required", "Send purchase_id (and token_id when the purchase has several items) or token_id");
+  if (!t.purchase && !t.token)
+    throw badRequest(
+      "purchase_or_token_required",
+      "Send purchase_id (and token_id when the purchase has several items) or token_id",
+    );
   let purchase: PurchaseRow | undefined;
   if (t.purchase) {
     const purchaseId = t.purchase.id!;
@@ -57,31 +69,56 @@ export async function resolveTarget(s: Services, accountId: string, t: TargetInp
   }
   await settleFromChain(s, purchase.id);
   purchase = mystery(s).purchases[purchase.id]!;
-  if (!isRevealed(purchase.status) || !purchase.items) throw conflict("not_fulfilled", `Purchase ${purchase.id} is ${purchase.status}; it can be redeemed once revealed (FULFILLED or PARTIALLY_FULFILLED)`);
+  if (!isRevealed(purchase.status) || !purchase.items)
+    throw conflict(
+      "not_fulfilled",
+      `Purchase ${purchase.id} is ${purchase.status}; it can be redeemed once revealed (FULFILLED or PARTIALLY_FULFILLED)`,
+    );
   let item: ItemRow | undefined;
   if (t.token) {
     const tokenId = t.token.id;
     if (tokenId === null) throw conflict("invalid_token_id", `token_id ${String(t.token.raw)} is not a token id`);
-    item = purchase.items.find((i) => i.token_id === tokenId && (!t.itemType || i.item_type === t.itemType)) ?? purchase.items.find((i) => i.token_id === tokenId);
-    if (!item) throw conflict("invalid_token_id", `Token ${tokenId} is not an item of purchase ${purchase.id}`, { details: { token_ids: purchase.items.map((i) => i.token_id) } });
+    item =
+      purchase.items.find((i) => i.token_id === tokenId && (!t.itemType || i.item_type === t.itemType)) ??
+      purchase.items.find((i) => i.token_id === tokenId);
+    if (!item)
+      throw conflict("invalid_token_id", `Token ${tokenId} is not an item of purchase ${purchase.id}`, {
+        details: { token_ids: purchase.items.map((i) => i.token_id) },
+      });
     mustMatch(item, t.itemType);
   } else {
     const typed = t.itemType ? purchase.items.filter((i) => i.item_type === t.itemType) : purchase.items;
     if (typed.length === 0) throw mismatch(`Purchase ${purchase.id} has no ${t.itemType} item`, purchase.items);
-    const open = typed.filter((i) => i.item_type !== "PACKET" && !Object.values(mystery(s).redemptions).some((r) => r.token_id === i.token_id && (isLive(r) || r.status === "COMPLETED")));
+    const open = typed.filter(
+      (i) =>
+        i.item_type !== "PACKET" &&
+        !Object.values(mystery(s).redemptions).some(
+          (r) => r.token_id === i.token_id && (isLive(r) || r.status === "COMPLETED"),
+        ),
+    );
     if (open.length === 0) throw conflict("no_items", `Purchase ${purchase.id} has no items left to redeem`);
-    if (open.length > 1) throw badRequest("token_required", `Purchase ${purchase.id} has ${open.length} redeemable items; send token_id`, { details: { token_ids: open.map((i) => i.token_id) } });
+    if (open.length > 1)
+      throw badRequest("token_required", `Purchase ${purchase.id} has ${open.length} redeemable items; send token_id`, {
+        details: { token_ids: open.map((i) => i.token_id) },
+      });
     item = open[0]!;
   }
-  if (item.item_type === "PACKET") throw badRequest("unsupported_item", "PACKET items are opened on chain, not shipped; redeem cards, graded cards or sealed products");
+  if (item.item_type === "PACKET")
+    throw badRequest(
+      "unsupported_item",
+      "PACKET items are opened on chain, not shipped; redeem cards, graded cards or sealed products",
+    );
   return { purchase, item };
 }
 
 const mismatch = (message: string, items: ItemRow[]) =>
-  conflict("item_type_mismatch", message, { details: { items: items.map((i) => ({ token_id: i.token_id, item_type: i.item_type })) } });
+  conflict("item_type_mismatch", message, {
+    details: { items: items.map((i) => ({ token_id: i.token_id, item_type: i.item_type })) },
+  });
 
 function mustMatch(item: ItemRow, itemType: ItemTypeName | null): void {
-  if (itemType && item.item_type !== itemType) throw mismatch(`Token ${item.token_id} is a ${item.item_type}, not a ${itemType}`, [item]);
+  if (itemType && item.item_type !== itemType)
+    throw mismatch(`Token ${item.token_id} is a ${item.item_type}, not a ${itemType}`, [item]);
 }
 
 /**
@@ -98,11 +135,19 @@ function tokenFirst(s: Services, accountId: string, tokenId: string, itemType: I
   const types = [...new Set(found.map((f) => f.item.item_type))];
   if (itemType) {
     const hit = found.find((f) => f.item.item_type === itemType);
-    if (!hit) throw mismatch(`Token ${tokenId} is a ${types.join(" / ")}, not a ${itemType}`, found.map((f) => f.item));
+    if (!hit)
+      throw mismatch(
+        `Token ${tokenId} is a ${types.join(" / ")}, not a ${itemType}`,
+        found.map((f) => f.item),
+      );
     return hit.purchase;
   }
   if (types.length > 1)
-    throw conflict("ambiguous_token", `Token number ${tokenId} names items of several types (${types.join(", ")}); send item_type`, { details: { item_types: types } });
+    throw conflict(
+      "ambiguous_token",
+      `Token number ${tokenId} names items of several types (${types.join(", ")}); send item_type`,
+      { details: { item_types: types } },
+    );
   return found[0]!.purchase;
 }
 
@@ -114,9 +159,16 @@ export async function checkHolder(s: Services, t: Target, forPrepare: boolean): 
   if (!owner) throw conflict("no_holder", `Token ${t.item.token_id} has no holder (burned or never minted)`);
   if (!forPrepare) return owner;
   const burn = await burnState(chain, id);
-  if (burn.pending) throw conflict("not_burnable", `Token ${t.item.token_id} already has a pending ${BURN_TYPE_LABELS[burn.burnType]} burn`);
+  if (burn.pending)
+    throw conflict(
+      "not_burnable",
+      `Token ${t.item.token_id} already has a pending ${BURN_TYPE_LABELS[burn.burnType]} burn`,
+    );
   if (owner.toLowerCase() !== t.purchase.purchaser_address.toLowerCase())
-    throw conflict("not_owner", `Token ${t.item.token_id} moved: it is held by ${owner}, not the purchaser ${t.purchase.purchaser_address}`);
+    throw conflict(
+      "not_owner",
+      `Token ${t.item.token_id} moved: it is held by ${owner}, not the purchaser ${t.purchase.purchaser_address}`,
+    );
   return owner;
 }
 
@@ -130,21 +182,44 @@ async function checkStillHeld(s: Services, r: RedemptionRow): Promise<void> {
   const id = BigInt(r.token_id);
   const details = { details: { redemption_id: r.redemption_id, token_id: r.token_id } };
   const owner = await ownerOf(chain, id);
-  if (!owner) throw conflict("no_holder", `Token ${r.token_id} of redemption ${r.redemption_id} has no holder (burned)`, details);
+  if (!owner)
+    throw conflict("no_holder", `Token ${r.token_id} of redemption ${r.redemption_id} has no holder (burned)`, details);
   const burn = await burnState(chain, id);
-  if (burn.pending && burn.burnType !== r.burn_type) throw conflict("not_burnable", `Token ${r.token_id} has a pending ${BURN_TYPE_LABELS[burn.burnType]} burn`, details);
+  if (burn.pending && burn.burnType !== r.burn_type)
+    throw conflict(
+      "not_burnable",
+      `Token ${r.token_id} has a pending ${BURN_TYPE_LABELS[burn.burnType]} burn`,
+      details,
+    );
   if (owner.toLowerCase() !== r.holder.toLowerCase())
-    throw conflict("not_owner", `Token ${r.token_id} moved: it is held by ${owner}, not ${r.holder}, the holder redemption ${r.redemption_id} was prepared for`, details);
+    throw conflict(
+      "not_owner",
+      `Token ${r.token_id} moved: it is held by ${owner}, not ${r.holder}, the holder redemption ${r.redemption_id} was prepared for`,
+      details,
+    );
 }
 
-export const burnTypeOf = (item: ItemRow) => (item.item_type === "SEALED_PRODUCT" ? BURN_TYPES.REDEEM_PRODUCT : BURN_TYPES.REDEEM_CARD);
+export const burnTypeOf = (item: ItemRow) =>
+  item.item_type === "SEALED_PRODUCT" ? BURN_TYPES.REDEEM_PRODUCT : BURN_TYPES.REDEEM_CARD;
 
 /** The shipping rates for redeeming the named item (creates no rows). */
-export async function quoteRedemption(s: Services, accountId: string, address: ShippingAddress, carriers: readonly Carrier[], t: TargetInput) {
+export async function quoteRedemption(
+  s: Services,
+  accountId: string,
+  address: ShippingAddress,
+  carriers: readonly Carrier[],
+  t: TargetInput,
+) {
   const target = await resolveTarget(s, accountId, t);
   await checkHolder(s, target, false);
   const all = rates(address, carriers, s.clock.nowIso());
-  return { purchase_id: target.purchase.id, token_id: target.item.token_id, item_type: target.item.item_type, shipping_quote: all[0], rates: all };
+  return {
+    purchase_id: target.purchase.id,
+    token_id: target.item.token_id,
+    item_type: target.item.item_type,
+    shipping_quote: all[0],
+    rates: all,
+  };
 }
 
 /** Past expires_at but the timer has not run yet (realtime lag): expire it now, so the answer is exact. */
@@ -174,13 +249,24 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
     if (knownId !== undefined) {
       await expireIfDue(s, knownId);
       const r = mystery(s).redemptions[knownId]!;
-      const sameTarget = (!t.purchase || t.purchase.id === r.purchase_id) && (!t.token || t.token.id === r.token_id) && (!t.itemType || t.itemType === r.item_type);
-      if (!sameTarget) throw conflict("idempotency_mismatch", `idempotency_key "${key}" was already used for redemption ${r.redemption_id} of token ${r.token_id}`);
+      const sameTarget =
+        (!t.purchase || t.purchase.id === r.purchase_id) &&
+        (!t.token || t.token.id === r.token_id) &&
+        (!t.itemType || t.itemType === r.item_type);
+      if (!sameTarget)
+        throw conflict(
+          "idempotency_mismatch",
+          `idempotency_key "${key}" was already used for redemption ${r.redemption_id} of token ${r.token_id}`,
+        );
       // docs/reference/live-service.md “Idempotency”: after expiry, retry with a new key.
       if (r.status === "EXPIRED")
-        throw conflict("redemption_expired", `Redemption ${r.redemption_id} (idempotency_key "${key}") expired at ${r.expires_at}; retry with a new idempotency_key`, {
-          details: { redemption_id: r.redemption_id, expires_at: r.expires_at },
-        });
+        throw conflict(
+          "redemption_expired",
+          `Redemption ${r.redemption_id} (idempotency_key "${key}") expired at ${r.expires_at}; retry with a new idempotency_key`,
+          {
+            details: { redemption_id: r.redemption_id, expires_at: r.expires_at },
+          },
+        );
       // Same key after KYC approval returns the calldata (the approval already moved it to PREPARED),
       // while they can still work: the holder must hold the token as a first prepare requires.
       await checkStillHeld(s, r);
@@ -192,9 +278,13 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
     return withKeyLock(s, tokenLockKey("redemption", accountId, target.item.token_id), async () => {
       const live = liveRedemptionFor(s, accountId, target.item.token_id);
       if (live)
-        throw conflict("redemption_exists", `Token ${target.item.token_id} is already in redemption ${live.redemption_id} (${live.status})`, {
-          details: { redemption_id: live.redemption_id, status: live.status },
-        });
+        throw conflict(
+          "redemption_exists",
+          `Token ${target.item.token_id} is already in redemption ${live.redemption_id} (${live.status})`,
+          {
+            details: { redemption_id: live.redemption_id, status: live.status },
+          },
+        );
       const holder = await checkHolder(s, target, true);
       const quote = rates(address, carriers, s.clock.nowIso())[0]!;
       const kycDone = own(mystery(s).kyc, `${accountId}:${holder.toLowerCase()}`) === "APPROVED";

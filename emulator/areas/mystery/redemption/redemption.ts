@@ -3,7 +3,11 @@ import { BURN_TYPE_LABELS, cardNftAbi } from "../../../../chain/index.ts";
 import { conflict, notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnState, chainOf, ownerOf, sendAs } from "../chain-io.ts";
-import type { Redemption, RedemptionPrepareResult, RedemptionSubmitResult } from "../../../../contract/mystery/redemption.ts";
+import type {
+  Redemption,
+  RedemptionPrepareResult,
+  RedemptionSubmitResult,
+} from "../../../../contract/mystery/redemption.ts";
 import { LIVE_REDEMPTION, mystery, type RedemptionRow, type RedemptionStatus } from "../state.ts";
 import { stepRedemption } from "./lifecycle.ts";
 import { isPaid, paymentCalls, paymentTx, paymentView, refundShipping } from "./payment.ts";
@@ -23,10 +27,15 @@ export const PREPARE_TTL_MS = 24 * 60 * 60 * 1000;
 export const isLive = (r: RedemptionRow) => LIVE_REDEMPTION.includes(r.status);
 
 export function liveRedemptionFor(s: Services, accountId: string, tokenId: string): RedemptionRow | undefined {
-  return Object.values(mystery(s).redemptions).find((r) => r.account_id === accountId && r.token_id === tokenId && isLive(r));
+  return Object.values(mystery(s).redemptions).find(
+    (r) => r.account_id === accountId && r.token_id === tokenId && isLive(r),
+  );
 }
 
-const kycView = (r: RedemptionRow) => ({ status: r.kyc_status, kyc_url: r.kyc_status === "PENDING" ? kycUrl(r) : null });
+const kycView = (r: RedemptionRow) => ({
+  status: r.kyc_status,
+  kyc_url: r.kyc_status === "PENDING" ? kycUrl(r) : null,
+});
 
 /** A redemption as get and list answer it. */
 export function redemptionWire(r: RedemptionRow): Redemption {
@@ -45,8 +54,14 @@ export function redemptionWire(r: RedemptionRow): Redemption {
       burn_type: r.burn_type,
       burn_type_label: BURN_TYPE_LABELS[r.burn_type] ?? null,
     },
-    queue: { status: r.status === "IN_FULFILLMENT" ? "PICKING" : r.status === "COMPLETED" ? "SHIPPED" : burning ? "QUEUED" : null },
-    order: { status: r.status === "COMPLETED" ? "SHIPPED" : r.status === "IN_FULFILLMENT" ? "PROCESSING" : "PENDING", tracking_number: r.tracking_number },
+    queue: {
+      status:
+        r.status === "IN_FULFILLMENT" ? "PICKING" : r.status === "COMPLETED" ? "SHIPPED" : burning ? "QUEUED" : null,
+    },
+    order: {
+      status: r.status === "COMPLETED" ? "SHIPPED" : r.status === "IN_FULFILLMENT" ? "PROCESSING" : "PENDING",
+      tracking_number: r.tracking_number,
+    },
     burn_tx_hash: r.burn_tx_hash,
     shipping_quote: r.shipping_quote,
     failure_reason: r.failure_reason,
@@ -98,7 +113,11 @@ function unsignedCalls(s: Services, r: RedemptionRow) {
       {
         kind: "burn" as const,
         to: chain.addresses.cardNft,
-        data: encodeFunctionData({ abi: cardNftAbi, functionName: "initiateBurn", args: [BigInt(r.token_id), r.burn_type] }),
+        data: encodeFunctionData({
+          abi: cardNftAbi,
+          functionName: "initiateBurn",
+          args: [BigInt(r.token_id), r.burn_type],
+        }),
         description: `Flag token ${r.token_id} for redemption (${BURN_TYPE_LABELS[r.burn_type]}); it burns when the item ships`,
       },
       ...paymentCalls(chain, r),
@@ -110,7 +129,8 @@ function unsignedCalls(s: Services, r: RedemptionRow) {
 export function decideKyc(s: Services, id: number, approve: boolean): RedemptionRow {
   const r = mystery(s).redemptions[id];
   if (!r) throw notFound(`No redemption ${id}`);
-  if (r.status !== "PREPARED" || !awaitingKyc(r)) throw conflict("invalid_status", `Redemption ${id} is ${r.status} (KYC ${r.kyc_status}), not waiting for KYC`);
+  if (r.status !== "PREPARED" || !awaitingKyc(r))
+    throw conflict("invalid_status", `Redemption ${id} is ${r.status} (KYC ${r.kyc_status}), not waiting for KYC`);
   mystery(s).kyc[`${r.account_id}:${r.holder.toLowerCase()}`] = approve ? "APPROVED" : "DECLINED";
   r.kyc_status = approve ? "APPROVED" : "DECLINED";
   if (approve) stepRedemption(s, r, "kyc_approved");
@@ -136,9 +156,13 @@ export async function notePayment(s: Services, id: number): Promise<void> {
 export function startFulfillment(s: Services, id: number): RedemptionRow {
   const r = mystery(s).redemptions[id];
   if (!r) throw notFound(`No redemption ${id}`);
-  if (r.status !== "BURN_SUBMITTED") throw conflict("invalid_status", `Redemption ${id} is ${r.status}; fulfilment starts from BURN_SUBMITTED`);
+  if (r.status !== "BURN_SUBMITTED")
+    throw conflict("invalid_status", `Redemption ${id} is ${r.status}; fulfilment starts from BURN_SUBMITTED`);
   if (!isPaid(r))
-    throw conflict("shipping_unpaid", `Redemption ${id}: the shipping payment for ${r.shipping!.provider_order_id} has not landed on chain; the item ships once it has`);
+    throw conflict(
+      "shipping_unpaid",
+      `Redemption ${id}: the shipping payment for ${r.shipping!.provider_order_id} has not landed on chain; the item ships once it has`,
+    );
   return stepRedemption(s, r, "fulfil");
 }
 
@@ -151,10 +175,17 @@ const CANCELLABLE: readonly RedemptionStatus[] = ["PREPARED", "BURN_SUBMITTED", 
  * again, and a landed shipping payment is paid back. The chain steps are best effort (`onError`);
  * the status moves all the same.
  */
-export async function endUnshipped(s: Services, id: number, status: "CANCELLED" | "EXPIRED", reason: string, onError: (what: string, err: unknown) => void): Promise<RedemptionRow> {
+export async function endUnshipped(
+  s: Services,
+  id: number,
+  status: "CANCELLED" | "EXPIRED",
+  reason: string,
+  onError: (what: string, err: unknown) => void,
+): Promise<RedemptionRow> {
   const first = mystery(s).redemptions[id];
   if (!first) throw notFound(`No redemption ${id}`);
-  if (!CANCELLABLE.includes(first.status)) throw conflict("invalid_status", `Redemption ${id} is ${first.status}; only a redemption not yet shipped can end`);
+  if (!CANCELLABLE.includes(first.status))
+    throw conflict("invalid_status", `Redemption ${id} is ${first.status}; only a redemption not yet shipped can end`);
   let burnCancelled = false;
   let refund: string | null = null;
   if (s.chain) {
@@ -194,15 +225,22 @@ export async function endUnshipped(s: Services, id: number, status: "CANCELLED" 
 export async function dispatch(s: Services, id: number): Promise<RedemptionRow> {
   const first = mystery(s).redemptions[id];
   if (!first) throw notFound(`No redemption ${id}`);
-  if (first.status !== "IN_FULFILLMENT") throw conflict("invalid_status", `Redemption ${id} is ${first.status}; dispatch needs IN_FULFILLMENT`);
+  if (first.status !== "IN_FULFILLMENT")
+    throw conflict("invalid_status", `Redemption ${id} is ${first.status}; dispatch needs IN_FULFILLMENT`);
   const chain = chainOf(s);
   const tokenId = BigInt(first.token_id);
   let failure: string | null = null;
   const burn = await burnState(chain, tokenId);
-  if (!burn.pending) failure = `the burn of token ${first.token_id} is no longer pending on chain (cancelled or already finalised)`;
+  if (!burn.pending)
+    failure = `the burn of token ${first.token_id} is no longer pending on chain (cancelled or already finalised)`;
   else
     try {
-      const receipt = await sendAs(chain, chain.operator, chain.addresses.cardNft, encodeFunctionData({ abi: cardNftAbi, functionName: "finalizeBurn", args: [tokenId] }));
+      const receipt = await sendAs(
+        chain,
+        chain.operator,
+        chain.addresses.cardNft,
+        encodeFunctionData({ abi: cardNftAbi, functionName: "finalizeBurn", args: [tokenId] }),
+      );
       if (receipt.status !== "success") failure = "finalizeBurn reverted (no pending burn on chain)";
     } catch (err) {
       failure = `finalizeBurn could not be sent: ${(err as Error).message.split("\n")[0]}`;
@@ -221,11 +259,18 @@ export async function dispatch(s: Services, id: number): Promise<RedemptionRow> 
  * polls by token id), newest first; 404 when none. A number that names both gives both: the SDK's
  * waitForCompletion picks its own row by redemption_id.
  */
-export function redemptionsFor(s: Services, accountId: string, purchaseId: number | null, raw: string): RedemptionRow[] {
+export function redemptionsFor(
+  s: Services,
+  accountId: string,
+  purchaseId: number | null,
+  raw: string,
+): RedemptionRow[] {
   const slice = mystery(s);
   const purchase = purchaseId === null ? undefined : slice.purchases[purchaseId];
   const ofPurchase = purchase && purchase.account_id === accountId ? purchase.id : null;
-  const rows = Object.values(slice.redemptions).filter((r) => r.account_id === accountId && (r.purchase_id === ofPurchase || r.token_id === raw));
+  const rows = Object.values(slice.redemptions).filter(
+    (r) => r.account_id === accountId && (r.purchase_id === ofPurchase || r.token_id === raw),
+  );
   if (rows.length === 0) throw notFound(`No redemption for purchase or token ${raw}`);
   return rows.sort((a, b) => b.redemption_id - a.redemption_id);
 }

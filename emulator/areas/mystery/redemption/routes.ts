@@ -32,13 +32,19 @@ export const redemptionRoutes: RouteSpec[] = [
     parse: { body: prepareBody },
     handle: async (c) => {
       const b = c.input.body;
-      const key = typeof b.idempotency_key === "string" && b.idempotency_key !== "" ? b.idempotency_key : c.req.headers.get("idempotency-key");
-      if (!key) throw badRequest("missing_idempotency_key", "Send idempotency_key in the body or the Idempotency-Key header");
+      const key =
+        typeof b.idempotency_key === "string" && b.idempotency_key !== ""
+          ? b.idempotency_key
+          : c.req.headers.get("idempotency-key");
+      if (!key)
+        throw badRequest("missing_idempotency_key", "Send idempotency_key in the body or the Idempotency-Key header");
       checkIdempotencyKey(key, "idempotency_key");
       // The key is checked first, so the rest of the body only now.
       checkShippingPayer(b.shipping_payer);
       const { address, carriers, target } = checkLater(shippingRequest, b);
-      return created(preparedWire(c.services, await prepareRedemption(c.services, account(c), { key, address, carriers, target })));
+      return created(
+        preparedWire(c.services, await prepareRedemption(c.services, account(c), { key, address, carriers, target })),
+      );
     },
   }),
 
@@ -58,7 +64,10 @@ export const redemptionRoutes: RouteSpec[] = [
       const { raw, id } = c.input.params.purchase_id;
       let rows = redemptionsFor(c.services, account(c), id, raw);
       if (c.input.query.verify) {
-        await verifyRedemptions(c.services, rows.map((r) => r.redemption_id));
+        await verifyRedemptions(
+          c.services,
+          rows.map((r) => r.redemption_id),
+        );
         rows = redemptionsFor(c.services, account(c), id, raw);
       }
       return ok({ redemptions: rows.map(redemptionWire) });

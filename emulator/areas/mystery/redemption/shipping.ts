@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import { badRequest } from "../../../pipeline/errors.ts";
 import { parseShippingAddress } from "../../../shipping/address.ts";
-import { CARRIER_LABELS, parseCarriers as parseCarrierList, servicesFor, type Carrier } from "../../../shipping/carriers.ts";
+import {
+  CARRIER_LABELS,
+  parseCarriers as parseCarrierList,
+  servicesFor,
+  type Carrier,
+} from "../../../shipping/carriers.ts";
 import type { ShippingAddress, ShippingQuote } from "../state.ts";
 import type { Body } from "../util.ts";
 
@@ -22,7 +27,9 @@ export function parseCarriers(b: Body): Carrier[] {
 export function rates(address: ShippingAddress, carriers: readonly Carrier[], quotedAt: string): ShippingQuote[] {
   const services = servicesFor(address.country, carriers);
   if (services.length === 0)
-    throw badRequest("unknown_carrier", `None of ${carriers.join(", ")} ships to ${address.country}`, { details: { carriers: [...carriers], country: address.country } });
+    throw badRequest("unknown_carrier", `None of ${carriers.join(", ")} ships to ${address.country}`, {
+      details: { carriers: [...carriers], country: address.country },
+    });
   return services.map((s) => ({
     amount_usdc: s.base.toFixed(2),
     currency: "USD",

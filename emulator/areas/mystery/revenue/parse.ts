@@ -13,7 +13,11 @@ const isoParam = (name: string) =>
     .transform((raw): number | null => {
       if (raw === undefined || raw === "") return null;
       const t = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw) : NaN;
-      if (Number.isNaN(t)) throw badRequest("invalid_value", `${name} must be an ISO-8601 date or timestamp (e.g. 2026-01-01 or 2026-01-01T00:00:00Z)`);
+      if (Number.isNaN(t))
+        throw badRequest(
+          "invalid_value",
+          `${name} must be an ISO-8601 date or timestamp (e.g. 2026-01-01 or 2026-01-01T00:00:00Z)`,
+        );
       return t;
     });
 

@@ -4,7 +4,17 @@ import type { Services } from "../../../pipeline/services.ts";
 import { setOwn } from "../../../state/own.ts";
 import { emit, usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
-import { accountModel, byProduct, figures, openPeriodStart, pct, revenueState, TIER_SHARE_BPS, totals, type PayoutStatement } from "./revenue.ts";
+import {
+  accountModel,
+  byProduct,
+  figures,
+  openPeriodStart,
+  pct,
+  revenueState,
+  TIER_SHARE_BPS,
+  totals,
+  type PayoutStatement,
+} from "./revenue.ts";
 
 // Payout statements (the operator's side of revenue share): the open period of
 // a TIER account closes into a frozen PENDING statement (payout.statement_ready),
@@ -14,7 +24,11 @@ import { accountModel, byProduct, figures, openPeriodStart, pct, revenueState, T
 function close(s: Services, accountId: string): PayoutStatement {
   const from = openPeriodStart(s, accountId);
   const to = s.clock.now();
-  if (from >= to) throw conflict("period_empty", `The open period of ${accountId} started at ${new Date(from).toISOString()}; advance the clock before closing it`);
+  if (from >= to)
+    throw conflict(
+      "period_empty",
+      `The open period of ${accountId} started at ${new Date(from).toISOString()}; advance the clock before closing it`,
+    );
   const f = figures(s, accountId, from, to, TIER_SHARE_BPS);
   const t = totals(f);
   const wallet = activeWallet(s, "payout_wallets", accountId);
@@ -44,7 +58,13 @@ function close(s: Services, accountId: string): PayoutStatement {
   const rev = revenueState(s);
   rev.statements[statement.payout_id] = { account_id: accountId, statement };
   setOwn(rev.period_start, accountId, statement.period.to);
-  emit(s, accountId, "payout.statement_ready", String(statement.payout_id), structuredClone(statement) as unknown as Record<string, unknown>);
+  emit(
+    s,
+    accountId,
+    "payout.statement_ready",
+    String(statement.payout_id),
+    structuredClone(statement) as unknown as Record<string, unknown>,
+  );
   return statement;
 }
 
@@ -59,31 +79,56 @@ export function closeAccountPeriod(s: Services, accountId: string): PayoutStatem
 /** Closes the open period of every TIER account whose period is not empty. */
 export function closeAllPeriods(s: Services): PayoutStatement[] {
   const accounts = [...new Set(Object.values(s.store.state.keys).map((k) => k.account_id))].sort();
-  return accounts.filter((a) => accountModel(s, a) === "TIER" && openPeriodStart(s, a) < s.clock.now()).map((a) => close(s, a));
+  return accounts
+    .filter((a) => accountModel(s, a) === "TIER" && openPeriodStart(s, a) < s.clock.now())
+    .map((a) => close(s, a));
 }
 
 /** The statement a payment is for: 404 when there is none, 409 unless PENDING. */
 export function pendingStatement(s: Services, id: number | null, raw: string | undefined): PayoutStatement {
   const row = id === null ? undefined : revenueState(s).statements[id];
   if (!row) throw notFound(`No payout ${raw}`);
-  if (row.statement.status !== "PENDING") throw conflict("invalid_status", `Payout ${id} is ${row.statement.status}; only PENDING can be paid`);
+  if (row.statement.status !== "PENDING")
+    throw conflict("invalid_status", `Payout ${id} is ${row.statement.status}; only PENDING can be paid`);
   return row.statement;
 }
 
 /** Pays a PENDING statement (see pendingStatement): with the chain up, mints the USDC to the payout wallet so the hash is a real transaction. */
-export async function payStatement(s: Services, id: number, given: `0x${string}` | undefined): Promise<PayoutStatement> {
+export async function payStatement(
+  s: Services,
+  id: number,
+  given: `0x${string}` | undefined,
+): Promise<PayoutStatement> {
   const row = revenueState(s).statements[id]!;
   const wallet = activeWallet(s, "payout_wallets", row.account_id);
   const address = row.statement.payout_address ?? wallet?.address ?? null;
-  if (!address) throw conflict("payout_wallet_not_set", `Account ${row.account_id} has no payout wallet (PUT /api/v1/mystery/payout-wallet)`);
+  if (!address)
+    throw conflict(
+      "payout_wallet_not_set",
+      `Account ${row.account_id} has no payout wallet (PUT /api/v1/mystery/payout-wallet)`,
+    );
   let hash: string | null = given ?? null;
   const amount = BigInt(row.statement.payout_micros);
-  if (!hash && s.chain && amount > 0n) hash = (await s.chain.chain.faucet(address as `0x${string}`, { usdc: amount })).usdcTx ?? null;
+  if (!hash && s.chain && amount > 0n)
+    hash = (await s.chain.chain.faucet(address as `0x${string}`, { usdc: amount })).usdcTx ?? null;
   hash ??= keccak256(toHex(`payout:${row.account_id}:${id}`));
   // Re-read after the await: restore/reset may have replaced the state.
   const now = revenueState(s).statements[id];
-  if (!now || now.statement.status !== "PENDING") throw conflict("invalid_status", `Payout ${id} changed while it was being paid`);
-  Object.assign(now.statement, { status: "PAID", payout_address: address, chain: now.statement.chain ?? "base", tx_hash: hash, paid_at: s.clock.nowIso() });
-  emit(s, now.account_id, "payout.paid", String(id), structuredClone(now.statement) as unknown as Record<string, unknown>);
+  if (!now || now.statement.status !== "PENDING")
+    throw conflict("invalid_status", `Payout ${id} changed while it was being paid`);
+  Object.assign(now.statement, {
+    status: "PAID",
+    payout_address: address,
+    chain: now.statement.chain ?? "base",
+    tx_hash: hash,
+    paid_at: s.clock.nowIso(),
+  });
+  emit(
+    s,
+    now.account_id,
+    "payout.paid",
+    String(id),
+    structuredClone(now.statement) as unknown as Record<string, unknown>,
+  );
   return now.statement;
 }

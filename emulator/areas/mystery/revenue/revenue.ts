@@ -76,7 +76,10 @@ export interface RevenueSlice {
   period_start: Record<string, string>;
 }
 
-const REVENUE_SLICE = defineSlice<RevenueSlice>({ name: "mystery-revenue", init: () => ({ statements: {}, period_start: {} }) });
+const REVENUE_SLICE = defineSlice<RevenueSlice>({
+  name: "mystery-revenue",
+  init: () => ({ statements: {}, period_start: {} }),
+});
 
 export const revenueState = (s: Services): RevenueSlice => s.store.slice(REVENUE_SLICE);
 
@@ -98,7 +101,8 @@ export const quarterEnd = (ms: number) => {
   return Date.UTC(d.getUTCFullYear(), Math.floor(d.getUTCMonth() / 3) * 3 + 3, 1);
 };
 
-const purchaseTime = (p: { submitted_at: string | null; created_at: string }) => Date.parse(p.submitted_at ?? p.created_at);
+const purchaseTime = (p: { submitted_at: string | null; created_at: string }) =>
+  Date.parse(p.submitted_at ?? p.created_at);
 
 /** Start of the account's open period: the last close, else the quarter of its first activity (or of now). */
 export function openPeriodStart(s: Services, accountId: string): number {
@@ -107,20 +111,34 @@ export function openPeriodStart(s: Services, accountId: string): number {
   const slice = mystery(s);
   const firstInstant = instantSales(s, accountId, null, null).first_at;
   const times = [
-    ...Object.values(slice.purchases).filter((p) => p.account_id === accountId).map(purchaseTime),
+    ...Object.values(slice.purchases)
+      .filter((p) => p.account_id === accountId)
+      .map(purchaseTime),
     ...(firstInstant === null ? [] : [firstInstant]),
-    ...Object.values(slice.sellbacks).filter((r) => r.account_id === accountId).map((r) => Date.parse(r.sold_at)),
+    ...Object.values(slice.sellbacks)
+      .filter((r) => r.account_id === accountId)
+      .map((r) => Date.parse(r.sold_at)),
     s.clock.now(),
   ];
   return quarterStart(Math.min(...times));
 }
 
 /** Figures of [from, to) (null = open end). */
-export function figures(s: Services, accountId: string, from: number | null, to: number | null, shareBps: number): Figures {
+export function figures(
+  s: Services,
+  accountId: string,
+  from: number | null,
+  to: number | null,
+  shareBps: number,
+): Figures {
   const inRange = (t: number) => (from === null || t >= from) && (to === null || t < to);
   const slice = mystery(s);
-  const packs = Object.values(slice.purchases).filter((p) => p.account_id === accountId && QUALIFYING.has(p.status) && inRange(purchaseTime(p)));
-  const sells = Object.values(slice.sellbacks).filter((r) => r.account_id === accountId && inRange(Date.parse(r.sold_at)));
+  const packs = Object.values(slice.purchases).filter(
+    (p) => p.account_id === accountId && QUALIFYING.has(p.status) && inRange(purchaseTime(p)),
+  );
+  const sells = Object.values(slice.sellbacks).filter(
+    (r) => r.account_id === accountId && inRange(Date.parse(r.sold_at)),
+  );
   const gross = packs.reduce((n, p) => n + BigInt(p.price_micros), 0n);
   const sellback = sells.reduce((n, r) => n + BigInt(r.total_micros), 0n);
   const fees = 0n;
@@ -129,7 +147,20 @@ export function figures(s: Services, accountId: string, from: number | null, to:
   const instant = instantSales(s, accountId, from, to);
   const instantShareBps = shareBps === 0 ? 0 : INSTANT_SHARE_BPS;
   const instantShare = (instant.gross_micros * BigInt(instantShareBps)) / 10_000n;
-  return { packs: packs.length, gross, sellbackCount: sells.length, sellback, fees, net, share, shareBps, instantPacks: instant.packs, instantGross: instant.gross_micros, instantShareBps, instantShare };
+  return {
+    packs: packs.length,
+    gross,
+    sellbackCount: sells.length,
+    sellback,
+    fees,
+    net,
+    share,
+    shareBps,
+    instantPacks: instant.packs,
+    instantGross: instant.gross_micros,
+    instantShareBps,
+    instantShare,
+  };
 }
 
 /** by_product of a summary; `statement`: as a closed statement carries it (the instant block without sellback_usdc). */
@@ -188,7 +219,9 @@ export function statementsOf(s: Services, accountId: string): PayoutStatement[] 
 /** The account's statements (newest first) and what it is owed: PENDING statements plus the open period's accrual; none on POOL. */
 export function payoutsOf(s: Services, accountId: string, tier: boolean) {
   const statements = tier ? statementsOf(s, accountId) : [];
-  const outstanding = statements.filter((r) => r.status === "PENDING").reduce((n, r) => n + BigInt(r.payout_micros), 0n);
+  const outstanding = statements
+    .filter((r) => r.status === "PENDING")
+    .reduce((n, r) => n + BigInt(r.payout_micros), 0n);
   const open = tier ? accrual(s, accountId) : null;
   return { statements, outstanding, accruing: open?.wire ?? null, owed: outstanding + (open?.share ?? 0n) };
 }

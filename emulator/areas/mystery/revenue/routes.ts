@@ -1,8 +1,23 @@
-import { MYSTERY_REVENUE, type RevenuePayouts, type RevenueSummary, type RevenueTerms } from "../../../../contract/index.ts";
+import {
+  MYSTERY_REVENUE,
+  type RevenuePayouts,
+  type RevenueSummary,
+  type RevenueTerms,
+} from "../../../../contract/index.ts";
 import { badRequest } from "../../../pipeline/errors.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
-import { byProduct, figures, INSTANT_SHARE_BPS, openPeriodStart, pct, payoutsOf, quarterEnd, TIER_SHARE_BPS, totals } from "./revenue.ts";
+import {
+  byProduct,
+  figures,
+  INSTANT_SHARE_BPS,
+  openPeriodStart,
+  pct,
+  payoutsOf,
+  quarterEnd,
+  TIER_SHARE_BPS,
+  totals,
+} from "./revenue.ts";
 import { usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 import { periodQuery } from "./parse.ts";
@@ -13,7 +28,11 @@ import { periodQuery } from "./parse.ts";
 
 const modelOf = (c: HandlerContext) => c.key!.billing_model ?? "TIER";
 
-const both = <N extends string>(micros: bigint, name: N) => ({ [`${name}_micros`]: String(micros), [`${name}_usdc`]: usdc(micros) }) as Record<`${N}_micros` | `${N}_usdc`, string>;
+const both = <N extends string>(micros: bigint, name: N) =>
+  ({ [`${name}_micros`]: String(micros), [`${name}_usdc`]: usdc(micros) }) as Record<
+    `${N}_micros` | `${N}_usdc`,
+    string
+  >;
 
 export const revenueRoutes: RouteSpec[] = [
   serve(MYSTERY_REVENUE.terms, {
@@ -35,7 +54,9 @@ export const revenueRoutes: RouteSpec[] = [
         payout_currency: "USDC",
         payout_wallet: wallet ? { chain: wallet.chain, address: wallet.address } : null,
         // POOL: no revenue-share period accrues (as its payouts' accruing is null).
-        current_period: tier ? { kind: "QUARTERLY" as const, from: new Date(from).toISOString(), to: closes, closes_at: closes } : null,
+        current_period: tier
+          ? { kind: "QUARTERLY" as const, from: new Date(from).toISOString(), to: closes, closes_at: closes }
+          : null,
         note: tier
           ? "TIER model: 5% of net combo-pack revenue (gross − sell-backs − fees, floored at 0) and 1% of instant gross, paid quarterly in USDC on Base"
           : "POOL model: you hold the inventory and are invoiced for fronted buybacks; no revenue share accrues",
@@ -48,7 +69,8 @@ export const revenueRoutes: RouteSpec[] = [
     parse: { query: periodQuery },
     handle: (c) => {
       const { from, to } = c.input.query;
-      if (from !== null && to !== null && from >= to) throw badRequest("invalid_value", "from must be before to (to is exclusive)");
+      if (from !== null && to !== null && from >= to)
+        throw badRequest("invalid_value", "from must be before to (to is exclusive)");
       const bps = modelOf(c) === "TIER" ? TIER_SHARE_BPS : 0;
       const f = figures(c.services, c.key!.account_id, from, to, bps);
       const t = totals(f);
@@ -60,7 +82,11 @@ export const revenueRoutes: RouteSpec[] = [
         revenue_share_pct: pct(bps),
         instant_revenue_share_bps: bps === 0 ? 0 : INSTANT_SHARE_BPS,
         instant_revenue_share_pct: pct(bps === 0 ? 0 : INSTANT_SHARE_BPS),
-        period: { kind, from: from === null ? null : new Date(from).toISOString(), to: to === null ? null : new Date(to).toISOString() },
+        period: {
+          kind,
+          from: from === null ? null : new Date(from).toISOString(),
+          to: to === null ? null : new Date(to).toISOString(),
+        },
         by_product: byProduct(f),
         qualifying_packs: f.packs,
         instant_packs: f.instantPacks,
@@ -90,9 +116,21 @@ export const revenueRoutes: RouteSpec[] = [
     gate: "partner_read",
     handle: (c) => {
       const page = c.input.query;
-      const { statements, outstanding, accruing, owed } = payoutsOf(c.services, c.key!.account_id, modelOf(c) === "TIER");
+      const { statements, outstanding, accruing, owed } = payoutsOf(
+        c.services,
+        c.key!.account_id,
+        modelOf(c) === "TIER",
+      );
       const { items, pagination } = paginate(statements, page);
-      return ok({ payouts: items, outstanding_usdc: usdc(outstanding), accruing, total_owed_usdc: usdc(owed) } satisfies RevenuePayouts, { pagination });
+      return ok(
+        {
+          payouts: items,
+          outstanding_usdc: usdc(outstanding),
+          accruing,
+          total_owed_usdc: usdc(owed),
+        } satisfies RevenuePayouts,
+        { pagination },
+      );
     },
   }),
 ];

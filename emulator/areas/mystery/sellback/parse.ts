@@ -15,11 +15,16 @@ import { isTxHash, optIdentifier, parseUsdc, tokenIdParam, walletParam } from ".
 const read = <T>(parse: (v: unknown) => T) => z.unknown().optional().transform(parse);
 
 const tokenIds = read((v): string[] => {
-  if (!Array.isArray(v) || v.length === 0) throw badRequest("invalid_token_ids", "token_ids must be a non-empty array of token ids");
-  if (v.length > MAX_SELLBACK_BATCH) throw badRequest("too_many_tokens", `At most ${MAX_SELLBACK_BATCH} tokens per sell-back batch (got ${v.length})`);
+  if (!Array.isArray(v) || v.length === 0)
+    throw badRequest("invalid_token_ids", "token_ids must be a non-empty array of token ids");
+  if (v.length > MAX_SELLBACK_BATCH)
+    throw badRequest("too_many_tokens", `At most ${MAX_SELLBACK_BATCH} tokens per sell-back batch (got ${v.length})`);
   const ids = v.map((x) => tokenIdParam(x, "token_ids[]"));
   if (ids.some((x) => x === null))
-    throw badRequest("invalid_token_ids", "Every token id must be a uint256 in plain decimal (string or number; no sign, fraction, exponent, hex or leading zeros)");
+    throw badRequest(
+      "invalid_token_ids",
+      "Every token id must be a uint256 in plain decimal (string or number; no sign, fraction, exponent, hex or leading zeros)",
+    );
   return [...new Set(ids as string[])];
 });
 
@@ -32,7 +37,11 @@ export const minTotalSchema = z
   .transform((v) => {
     if (v === undefined || v === null) return null;
     const m = parseUsdc(v);
-    if (m === null) throw badRequest("invalid_amount", "min_total_usdc must be a non-negative decimal USDC amount with at most 6 places");
+    if (m === null)
+      throw badRequest(
+        "invalid_amount",
+        "min_total_usdc must be a non-negative decimal USDC amount with at most 6 places",
+      );
     return m;
   });
 /** slippage_bps (default 100), checked once the batch is known sellable. */
@@ -47,7 +56,12 @@ export const slippageSchema = z
 
 export const quoteBody = z.object({ token_ids: tokenIds, wallet_address: wallet });
 
-export const prepareBody = z.object({ token_ids: tokenIds, wallet_address: wallet, min_total_usdc: z.unknown().optional(), slippage_bps: z.unknown().optional() });
+export const prepareBody = z.object({
+  token_ids: tokenIds,
+  wallet_address: wallet,
+  min_total_usdc: z.unknown().optional(),
+  slippage_bps: z.unknown().optional(),
+});
 
 const txHash = (v: unknown): `0x${string}` => {
   if (v === undefined || v === null || v === "") throw badRequest("missing_tx_hash", "transaction_hash is required");
@@ -57,7 +71,12 @@ const txHash = (v: unknown): `0x${string}` => {
 
 /** Read as a whole: the hash (transaction_hash or its alias tx_hash) is checked first, as it always was. */
 export const submitBody = z
-  .object({ transaction_hash: z.unknown().optional(), tx_hash: z.unknown().optional(), external_user_id: z.unknown().optional(), wallet_address: z.unknown().optional() })
+  .object({
+    transaction_hash: z.unknown().optional(),
+    tx_hash: z.unknown().optional(),
+    external_user_id: z.unknown().optional(),
+    wallet_address: z.unknown().optional(),
+  })
   .transform((b) => {
     const hash = txHash(b.transaction_hash ?? b.tx_hash);
     optIdentifier(b, "external_user_id");

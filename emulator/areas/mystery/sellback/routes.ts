@@ -3,7 +3,15 @@ import { checkLater } from "../../../pipeline/schema.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type RouteSpec } from "../../../pipeline/route.ts";
 import { minTotalSchema, prepareBody, quoteBody, slippageSchema, submitBody } from "./parse.ts";
-import { checkSellable, formatSellback, quoteSellback, quoteWire, sellbackCalls, sellbacksOf, submitSellback } from "./sellback.ts";
+import {
+  checkSellable,
+  formatSellback,
+  quoteSellback,
+  quoteWire,
+  sellbackCalls,
+  sellbacksOf,
+  submitSellback,
+} from "./sellback.ts";
 
 // Sell-back endpoints (contract/mystery/sellback.ts; TIER model).
 

@@ -1,6 +1,12 @@
 import { encodeFunctionData, parseEventLogs } from "viem";
 import { BUYBACK_DISCOUNT_PERMILLE, cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
-import type { SellbackPrepareResult, SellbackQuote as SellbackQuoteWire, SellbackQuoteItem, SellbackReason, SellbackRecord } from "../../../../contract/index.ts";
+import type {
+  SellbackPrepareResult,
+  SellbackQuote as SellbackQuoteWire,
+  SellbackQuoteItem,
+  SellbackReason,
+  SellbackRecord,
+} from "../../../../contract/index.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
@@ -40,7 +46,12 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
     // In the contract's order. A burned token, or one frozen by a pending burn (the pool's
     // transferFrom reverts TokenFrozen), has no window: the SDK's reasons have no other fit.
     if (rec.originalRecipient === ZERO || rec.soldBack || burn.burned) reason = "no_window";
-    else if (!owner || owner.toLowerCase() !== wallet.toLowerCase() || rec.originalRecipient.toLowerCase() !== wallet.toLowerCase()) reason = "wrong_holder";
+    else if (
+      !owner ||
+      owner.toLowerCase() !== wallet.toLowerCase() ||
+      rec.originalRecipient.toLowerCase() !== wallet.toLowerCase()
+    )
+      reason = "wrong_holder";
     else if (now > expires) reason = "window_expired";
     else if (rec.oracleValue === 0n) reason = "value_unknown";
     else if (burn.pending) reason = "no_window";
@@ -80,7 +91,12 @@ export function quoteWire(wallet: `0x${string}`, q: SellbackQuote): SellbackQuot
   };
 }
 
-const CODE_OF: Record<Reason, string> = { no_window: "not_eligible", wrong_holder: "wrong_holder", window_expired: "window_expired", value_unknown: "value_unknown" };
+const CODE_OF: Record<Reason, string> = {
+  no_window: "not_eligible",
+  wrong_holder: "wrong_holder",
+  window_expired: "window_expired",
+  value_unknown: "value_unknown",
+};
 
 /** The batch is all-or-nothing on chain: 409 naming the first blocking token and why, or when the pool cannot pay. */
 export function checkSellable(q: SellbackQuote, ids: string[]): void {
@@ -88,28 +104,54 @@ export function checkSellable(q: SellbackQuote, ids: string[]): void {
   if (blocking.length) {
     const reasons = new Set(blocking.map((i) => i.reason!));
     const code = reasons.size === 1 && blocking.length === ids.length ? CODE_OF[blocking[0]!.reason!] : "not_eligible";
-    throw conflict(code, `Token ${blocking[0]!.token_id} cannot be sold back (${blocking[0]!.reason}); the batch is all-or-nothing`, {
-      details: { token_id: blocking[0]!.token_id, reason: blocking[0]!.reason, blocking: blocking.map((i) => ({ token_id: i.token_id, reason: i.reason })) },
-    });
+    throw conflict(
+      code,
+      `Token ${blocking[0]!.token_id} cannot be sold back (${blocking[0]!.reason}); the batch is all-or-nothing`,
+      {
+        details: {
+          token_id: blocking[0]!.token_id,
+          reason: blocking[0]!.reason,
+          blocking: blocking.map((i) => ({ token_id: i.token_id, reason: i.reason })),
+        },
+      },
+    );
   }
-  if (q.liquidity < q.total) throw conflict("insufficient_liquidity", `The pool holds ${usdc(q.liquidity)} USDC; this batch pays ${usdc(q.total)}`);
+  if (q.liquidity < q.total)
+    throw conflict(
+      "insufficient_liquidity",
+      `The pool holds ${usdc(q.liquidity)} USDC; this batch pays ${usdc(q.total)}`,
+    );
 }
 
 /** The (approve +) acceptCardBuyback calls of a sellable batch. */
-export function sellbackCalls(s: Services, wallet: `0x${string}`, ids: string[], q: SellbackQuote, minTotal: bigint): SellbackPrepareResult {
+export function sellbackCalls(
+  s: Services,
+  wallet: `0x${string}`,
+  ids: string[],
+  q: SellbackQuote,
+  minTotal: bigint,
+): SellbackPrepareResult {
   const chain = chainOf(s);
   const calls: SellbackPrepareResult["calls"] = [];
   if (q.approvalNeeded)
     calls.push({
       kind: "set-approval-for-all",
       to: chain.addresses.cardNft,
-      data: encodeFunctionData({ abi: cardNftAbi, functionName: "setApprovalForAll", args: [chain.addresses.mysteryPool, true] }),
+      data: encodeFunctionData({
+        abi: cardNftAbi,
+        functionName: "setApprovalForAll",
+        args: [chain.addresses.mysteryPool, true],
+      }),
       description: "One-time: let the pool take the cards being sold back",
     });
   calls.push({
     kind: "sellback",
     to: chain.addresses.mysteryPool,
-    data: encodeFunctionData({ abi: mysteryPoolAbi, functionName: "acceptCardBuyback", args: [ids.map(BigInt), minTotal] }),
+    data: encodeFunctionData({
+      abi: mysteryPoolAbi,
+      functionName: "acceptCardBuyback",
+      args: [ids.map(BigInt), minTotal],
+    }),
     description: `Sell ${ids.length} card(s) back for about ${usdc(q.total)} USDC`,
   });
   return {
@@ -131,25 +173,39 @@ export function sellbackCalls(s: Services, wallet: `0x${string}`, ids: string[],
 function partnerWallets(s: Services, accountId: string): Set<string> {
   const slice = mystery(s);
   const out = new Set<string>();
-  for (const p of Object.values(slice.purchases)) if (p.account_id === accountId) out.add(p.purchaser_address.toLowerCase());
+  for (const p of Object.values(slice.purchases))
+    if (p.account_id === accountId) out.add(p.purchaser_address.toLowerCase());
   for (const u of Object.values(own(slice.end_users, accountId) ?? {})) out.add(u.wallet_address.toLowerCase());
   for (const u of partnerFixture(accountId).end_users) out.add(u.wallet_address.toLowerCase());
   return out;
 }
 
 const sellerMismatch = (seller: string) =>
-  new ApiError(403, "seller_mismatch", `The on-chain seller ${seller} is not one of this partner's end users (or not the wallet_address sent)`, { details: { seller } });
+  new ApiError(
+    403,
+    "seller_mismatch",
+    `The on-chain seller ${seller} is not one of this partner's end users (or not the wallet_address sent)`,
+    { details: { seller } },
+  );
 
 /**
  * Records a mined sell-back (sellback.confirmed) from its CardSellExecuted log; the seller must
  * be one of the partner's end users (and `claimed`, when sent). Idempotent on the hash:
  * parallel submits take turns; the first records, the rest answer that record.
  */
-export function submitSellback(s: Services, accountId: string, hash: `0x${string}`, claimed: `0x${string}` | null): Promise<SellbackRow> {
+export function submitSellback(
+  s: Services,
+  accountId: string,
+  hash: `0x${string}`,
+  claimed: `0x${string}` | null,
+): Promise<SellbackRow> {
   return withKeyLock(s, txLockKey(hash), async () => {
-    const known = Object.values(mystery(s).sellbacks).find((r) => r.transaction_hash.toLowerCase() === hash.toLowerCase());
+    const known = Object.values(mystery(s).sellbacks).find(
+      (r) => r.transaction_hash.toLowerCase() === hash.toLowerCase(),
+    );
     if (known) {
-      if (known.account_id !== accountId) throw conflict("tx_already_recorded", "This sell-back is recorded for another partner");
+      if (known.account_id !== accountId)
+        throw conflict("tx_already_recorded", "This sell-back is recorded for another partner");
       // A replay is checked like the first submit: the claimed seller must be the recorded one.
       if (claimed && claimed.toLowerCase() !== known.seller) throw sellerMismatch(known.seller);
       return known;
@@ -159,10 +215,17 @@ export function submitSellback(s: Services, accountId: string, hash: `0x${string
     if (!receipt) throw badRequest("tx_unverified", "The transaction is not on the chain");
     if (receipt.status !== "success") throw badRequest("tx_reverted", "The sell-back transaction reverted on chain");
     const pool = chain.addresses.mysteryPool.toLowerCase();
-    const sold = parseEventLogs({ abi: mysteryPoolAbi, eventName: "CardSellExecuted", logs: receipt.logs.filter((l) => l.address.toLowerCase() === pool) })[0];
+    const sold = parseEventLogs({
+      abi: mysteryPoolAbi,
+      eventName: "CardSellExecuted",
+      logs: receipt.logs.filter((l) => l.address.toLowerCase() === pool),
+    })[0];
     if (!sold) throw badRequest("tx_unverified", "The transaction has no MysteryPool CardSellExecuted log");
     const seller = sold.args.seller;
-    if ((claimed && claimed.toLowerCase() !== seller.toLowerCase()) || !partnerWallets(s, accountId).has(seller.toLowerCase()))
+    if (
+      (claimed && claimed.toLowerCase() !== seller.toLowerCase()) ||
+      !partnerWallets(s, accountId).has(seller.toLowerCase())
+    )
       throw sellerMismatch(seller);
     const row: SellbackRow = {
       sellback_id: s.store.nextId("mystery-sellback", 3001),

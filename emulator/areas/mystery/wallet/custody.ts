@@ -8,7 +8,8 @@ import { applyMove } from "./ledger.ts";
 // each change one ledger entry naming its source.
 
 export function custodyPort(s: Services): CustodyPort {
-  const user = (accountId: string, externalUserId: string) => endUser(s, accountId, { external_user_id: externalUserId, wallet_address: null });
+  const user = (accountId: string, externalUserId: string) =>
+    endUser(s, accountId, { external_user_id: externalUserId, wallet_address: null });
   return {
     wallet: (accountId, externalUserId) => user(accountId, externalUserId).wallet_address as `0x${string}`,
     available(accountId, externalUserId) {

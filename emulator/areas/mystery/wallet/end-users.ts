@@ -12,25 +12,40 @@ import { usdc } from "../util.ts";
 /** An end user as endUser returns it: with the service's numeric id. */
 export type KnownEndUser = EndUserRow & { id: number };
 
-export function endUser(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): KnownEndUser {
+export function endUser(
+  s: Services,
+  accountId: string,
+  who: { external_user_id: string | null; wallet_address: string | null },
+): KnownEndUser {
   const row = findOrProvision(s, accountId, who);
   // Numbered on first reference (seeded users and rows of older state files have none yet).
   row.id ??= s.store.nextId("mystery-end-user", 1);
   return row as KnownEndUser;
 }
 
-function findOrProvision(s: Services, accountId: string, who: { external_user_id: string | null; wallet_address: string | null }): EndUserRow {
+function findOrProvision(
+  s: Services,
+  accountId: string,
+  who: { external_user_id: string | null; wallet_address: string | null },
+): EndUserRow {
   const slice = mystery(s);
   // The ids are the partner's own (`constructor`, `__proto__` are ids like any other): own entries only.
   const users = own(slice.end_users, accountId) ?? setOwn(slice.end_users, accountId, {});
   const known = who.external_user_id ? own(users, who.external_user_id) : undefined;
   if (known) return known;
   if (!who.external_user_id && who.wallet_address) {
-    const found = Object.values(users).find((u) => u.wallet_address.toLowerCase() === who.wallet_address!.toLowerCase());
+    const found = Object.values(users).find(
+      (u) => u.wallet_address.toLowerCase() === who.wallet_address!.toLowerCase(),
+    );
     if (found) return found;
   }
   const id = who.external_user_id ?? `wallet:${who.wallet_address!.toLowerCase()}`;
-  const row: EndUserRow = { external_user_id: id, wallet_address: who.wallet_address ?? custodyAddress(accountId, id), balance_micros: "0", reserved_micros: "0" };
+  const row: EndUserRow = {
+    external_user_id: id,
+    wallet_address: who.wallet_address ?? custodyAddress(accountId, id),
+    balance_micros: "0",
+    reserved_micros: "0",
+  };
   return setOwn(users, id, row);
 }
 
@@ -38,7 +53,11 @@ export function walletView(u: KnownEndUser): WalletBalance {
   const balance = BigInt(u.balance_micros);
   const reserved = BigInt(u.reserved_micros);
   return {
-    end_user: { id: u.id, external_user_id: u.external_user_id.startsWith("wallet:") ? null : u.external_user_id, wallet_address: u.wallet_address },
+    end_user: {
+      id: u.id,
+      external_user_id: u.external_user_id.startsWith("wallet:") ? null : u.external_user_id,
+      wallet_address: u.wallet_address,
+    },
     wallet: {
       currency: "USDC",
       available: String(balance - reserved),

@@ -54,7 +54,10 @@ export interface WalletBooks {
   wallet_ids: Record<string, number>;
 }
 
-const BOOKS_SLICE = defineSlice<WalletBooks>({ name: "mystery-wallet", init: () => ({ entries: [], deposits: [], addresses: {}, wallet_ids: {} }) });
+const BOOKS_SLICE = defineSlice<WalletBooks>({
+  name: "mystery-wallet",
+  init: () => ({ entries: [], deposits: [], addresses: {}, wallet_ids: {} }),
+});
 
 export const books = (s: Services): WalletBooks => s.store.slice(BOOKS_SLICE);
 
@@ -122,7 +125,12 @@ export function recordLedger(s: Services, accountId: string, user: EndUserRow, c
 export const MOVES = {
   HOLD: { amount: -1n, balance: 0n, reserved: 1n, text: (what: string) => `Hold for ${what}` },
   HOLD_RELEASE: { amount: 1n, balance: 0n, reserved: -1n, text: (what: string) => `Hold released: ${what} failed` },
-  HOLD_SETTLE: { amount: -1n, balance: -1n, reserved: -1n, text: (what: string) => `Hold settled: ${what} sent on chain` },
+  HOLD_SETTLE: {
+    amount: -1n,
+    balance: -1n,
+    reserved: -1n,
+    text: (what: string) => `Hold settled: ${what} sent on chain`,
+  },
   REFUND_CREDIT: { amount: 1n, balance: 1n, reserved: 0n, text: (what: string) => `Refund of ${what}` },
 } as const;
 export type Move = keyof typeof MOVES;
@@ -137,7 +145,15 @@ function ledgerMove(
   ref: CustodyRef,
 ): LedgerRow {
   const m = MOVES[type];
-  return recordLedger(s, acct, user, { type, amount: m.amount * micros, balanceDelta: m.balance * micros, reservedDelta: m.reserved * micros, source: ref.source, sourceId: ref.id, description: m.text(ref.label) });
+  return recordLedger(s, acct, user, {
+    type,
+    amount: m.amount * micros,
+    balanceDelta: m.balance * micros,
+    reservedDelta: m.reserved * micros,
+    source: ref.source,
+    sourceId: ref.id,
+    description: m.text(ref.label),
+  });
 }
 
 /** Applies a movement of `micros` to `user`'s balance and reservation and records it: the one way a hold changes. */
@@ -165,18 +181,31 @@ export function userLedger(s: Services, accountId: string, userId: string): Ledg
 }
 
 /** An end user's deposits, newest first, and whether the user is linked to a deposit identity yet. */
-export function userDeposits(s: Services, accountId: string, userId: string): { deposits: DepositRow[]; linked: boolean } {
+export function userDeposits(
+  s: Services,
+  accountId: string,
+  userId: string,
+): { deposits: DepositRow[]; linked: boolean } {
   const b = books(s);
-  const deposits = b.deposits.filter((d) => d.account_id === accountId && d.user_id === userId).sort((x, y) => y.id - x.id);
+  const deposits = b.deposits
+    .filter((d) => d.account_id === accountId && d.user_id === userId)
+    .sort((x, y) => y.id - x.id);
   // Linked once the user has a deposit identity: a dedicated address or a credited deposit.
   return { deposits, linked: deposits.length > 0 || userKey(accountId, userId) in b.addresses };
 }
 
 /** Deterministic dedicated deposit address of an end user (created on first request). */
-export function depositAddress(s: Services, accountId: string, userId: string): { address: string; created_at: string } {
+export function depositAddress(
+  s: Services,
+  accountId: string,
+  userId: string,
+): { address: string; created_at: string } {
   const b = books(s);
   const k = userKey(accountId, userId);
-  return (b.addresses[k] ??= { address: getAddress(`0x${keccak256(toHex(`deposit:${accountId}:${userId}`)).slice(-40)}`), created_at: s.clock.nowIso() });
+  return (b.addresses[k] ??= {
+    address: getAddress(`0x${keccak256(toHex(`deposit:${accountId}:${userId}`)).slice(-40)}`),
+    created_at: s.clock.nowIso(),
+  });
 }
 
 export function walletId(s: Services, accountId: string, userId: string): number {
@@ -189,7 +218,13 @@ export function walletId(s: Services, accountId: string, userId: string): number
  * the credit to `user`, records the DEPOSIT_CREDIT entry and the CONFIRMED
  * deposit row, and publishes deposit.credited.
  */
-export function creditDeposit(s: Services, accountId: string, user: EndUserRow, amount: bigint, txHash?: string): DepositRow {
+export function creditDeposit(
+  s: Services,
+  accountId: string,
+  user: EndUserRow,
+  amount: bigint,
+  txHash?: string,
+): DepositRow {
   const id = s.store.nextId("mystery-deposit", 7001);
   const now = s.clock.nowIso();
   const row: DepositRow = {
@@ -207,8 +242,23 @@ export function creditDeposit(s: Services, accountId: string, user: EndUserRow, 
   user.balance_micros = String(BigInt(user.balance_micros) + amount);
   books(s).deposits.push(row);
   depositAddress(s, accountId, user.external_user_id);
-  recordLedger(s, accountId, user, { type: "DEPOSIT_CREDIT", amount, balanceDelta: amount, reservedDelta: 0n, source: "deposit", sourceId: id, description: `USDC deposit ${id} on base` });
-  emit(s, accountId, "deposit.credited", String(id), { deposit_id: id, amount: String(amount), amount_usdc: usdc(amount), chain_in: "base", token_in: "USDC", tx_hash: row.tx_hash });
+  recordLedger(s, accountId, user, {
+    type: "DEPOSIT_CREDIT",
+    amount,
+    balanceDelta: amount,
+    reservedDelta: 0n,
+    source: "deposit",
+    sourceId: id,
+    description: `USDC deposit ${id} on base`,
+  });
+  emit(s, accountId, "deposit.credited", String(id), {
+    deposit_id: id,
+    amount: String(amount),
+    amount_usdc: usdc(amount),
+    chain_in: "base",
+    token_in: "USDC",
+    tx_hash: row.tx_hash,
+  });
   return row;
 }
 

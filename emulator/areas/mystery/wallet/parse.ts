@@ -10,7 +10,12 @@ import { checksummed } from "../util.ts";
 
 const pageQuery = z.object(offsetPageQuery());
 
-type UserPage = { external_user_id?: string | undefined; wallet_address?: string | undefined; limit?: string | undefined; offset?: string | undefined };
+type UserPage = {
+  external_user_id?: string | undefined;
+  wallet_address?: string | undefined;
+  limit?: string | undefined;
+  offset?: string | undefined;
+};
 
 /** The end user, then the page: the user is checked first, as it always was. */
 export function userPageInput(q: UserPage) {
@@ -18,7 +23,9 @@ export function userPageInput(q: UserPage) {
 }
 
 /** The deposit address body: the end user, as identityOf reads it. */
-export const userBody = z.object({ external_user_id: z.unknown().optional(), wallet_address: z.unknown().optional() }).transform((b) => identityOf(b));
+export const userBody = z
+  .object({ external_user_id: z.unknown().optional(), wallet_address: z.unknown().optional() })
+  .transform((b) => identityOf(b));
 
 /** chain: only "base" (absent or empty means base). */
 const chainName = (v: unknown): "base" => {
@@ -32,7 +39,11 @@ export const setWalletBody = z
   .object({ wallet_address: z.unknown().optional(), address: z.unknown().optional(), chain: z.unknown().optional() })
   .transform((b) => {
     const addr = checksummed(b.wallet_address ?? b.address);
-    if (!addr) throw badRequest("invalid_address", "Send wallet_address (or address): a 0x-prefixed 20-byte EVM address, EIP-55 checksummed when mixed-case");
+    if (!addr)
+      throw badRequest(
+        "invalid_address",
+        "Send wallet_address (or address): a 0x-prefixed 20-byte EVM address, EIP-55 checksummed when mixed-case",
+      );
     return { address: addr, chain: chainName(b.chain) };
   });
 

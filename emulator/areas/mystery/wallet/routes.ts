@@ -78,7 +78,14 @@ export const walletLedgerRoutes: RouteSpec[] = [
       const user = endUser(c.services, acct, who);
       const { deposits, linked } = userDeposits(c.services, acct, user.external_user_id);
       const { items, pagination } = paginate(deposits, page);
-      return ok({ wallet_id: walletId(c.services, acct, user.external_user_id), linked_internal_user: linked, deposits: items.map(formatDeposit) }, { pagination });
+      return ok(
+        {
+          wallet_id: walletId(c.services, acct, user.external_user_id),
+          linked_internal_user: linked,
+          deposits: items.map(formatDeposit),
+        },
+        { pagination },
+      );
     },
   }),
 
@@ -89,7 +96,13 @@ export const walletLedgerRoutes: RouteSpec[] = [
       const acct = c.key!.account_id;
       const user = endUser(c.services, acct, c.input.body);
       const { address } = depositAddress(c.services, acct, user.external_user_id);
-      return ok({ chain: "base", address, currency: "USDC", dedicated: true, note: "Dedicated to this end user: USDC sent here on Base is credited to the custodial balance" } satisfies DepositAddress);
+      return ok({
+        chain: "base",
+        address,
+        currency: "USDC",
+        dedicated: true,
+        note: "Dedicated to this end user: USDC sent here on Base is credited to the custodial balance",
+      } satisfies DepositAddress);
     },
   }),
 ];
