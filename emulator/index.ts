@@ -1,5 +1,5 @@
 import { chaosSchema, type WebhookChaos } from "./areas/webhooks/chaos.ts";
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
 import type { HttpHandler } from "msw";
 import { VirtualClock, type ClockMode } from "./clock/clock.ts";
 import { Store, type StateExport } from "./state/store.ts";
@@ -17,14 +17,14 @@ import { AREA_RUNTIMES } from "./areas/area.ts";
 import { createHandlers } from "./msw.ts";
 import { panelsOf, type Panel } from "./ui/panels.ts";
 import type { ResolvedOptions, Services } from "./pipeline/services.ts";
-import type { ControlHost, EmulatorPlugin } from "./control/route.ts";
+import type { EmulatorPlugin } from "./control/route.ts";
+import { controlHost } from "./control/host.ts";
+import { listen, urlHost } from "./pipeline/listen.ts";
 import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
-import { badRequest } from "./pipeline/errors.ts";
-import { errorResponse } from "./pipeline/envelope.ts";
-import { hostCheck, type HostCheck } from "./pipeline/host-check.ts";
+import { hostCheck } from "./pipeline/host-check.ts";
 import { ChainHost, type ChainHostOptions } from "./chain-host.ts";
 import { Replay } from "./pipeline/replay.ts";
 import { Runtime } from "./pipeline/runtime.ts";
@@ -287,60 +287,11 @@ async function start(options: EmulatorOptions, target: string | null, release: (
   for (const area of AREAS) if (area.start) runtimes.set(area.name, area.start(services));
 
   let persisted: StateFileWriter | null = null;
-  const host: ControlHost = {
-    async reset() {
-      store.reset();
-      services.limiter.clear();
-      services.faults.clear();
-      for (const h of services.hooks) h.reset?.();
-      await chainHost?.reset();
-      services.bus.emit("state.replaced", { reason: "reset" });
-    },
-    async snapshot() {
-      // HTTP state and chain state roll back together.
-      return store.snapshot(chainHost ? await chainHost.snapshot() : undefined);
-    },
-    async restore(id) {
-      const chainSnapshot = store.restore(id);
-      if (chainHost && typeof chainSnapshot === "string") await chainHost.revert(chainSnapshot);
-      services.bus.emit("state.replaced", { reason: "restore" });
-    },
-    async importState(doc) {
-      let parsed: StateExport;
-      try {
-        parsed = Store.parseExport(doc);
-      } catch (err) {
-        throw badRequest("invalid_state", (err as Error).message);
-      }
-      if (parsed.state.seed !== opts.seed || parsed.state.catalog_size !== opts.catalog)
-        throw badRequest(
-          "invalid_state",
-          `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start the emulator with the same --seed and --catalog to import it`,
-        );
-      // The chain first: it is what can fail (a replay that does not end on the recorded block), and then nothing changed.
-      if (chainHost) {
-        try {
-          await chainHost.importState(parsed.chain);
-        } catch (err) {
-          throw badRequest("invalid_state", (err as Error).message);
-        }
-      } else carriedChain = parsed.chain;
-      store.import(parsed);
-      if (parsed.now > clock.now()) await clock.setTime(parsed.now);
-      services.bus.emit("state.replaced", { reason: "import" });
-    },
-    info() {
-      return {
-        seed: opts.seed,
-        catalog: opts.catalog,
-        clock: { mode: clock.mode, now: clock.nowIso() },
-        chain: chainHost
-          ? { rpcUrl: chainHost.chain.rpcUrl, chainId: chainHost.chain.chainId, vrf: chainHost.vrfMode }
-          : null,
-        state_file: persisted?.status() ?? null,
-      };
-    },
-  };
+  const host = controlHost(services, {
+    chainHost,
+    carry: (chain) => (carriedChain = chain),
+    stateFile: () => persisted?.status() ?? null,
+  });
 
   const appFetch = createFetch(
     services,
@@ -428,34 +379,6 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     },
     services,
   };
-}
-
-/** The host of `url`: the bound address, 127.0.0.1 for an any-address bind, IPv6 in brackets. */
-function urlHost(host: string | undefined): string {
-  if (!host || host === "0.0.0.0" || host === "::") return "127.0.0.1";
-  return host.includes(":") ? `[${host}]` : host;
-}
-
-interface NodeEnv {
-  incoming?: { headers?: { host?: string } };
-}
-
-function listen(
-  fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
-  port: number,
-  hostname: string,
-  check: HostCheck,
-): Promise<{ server: ServerType; port: number }> {
-  // The Host check guards what the network reaches (every route: a rebound page could
-  // also drive the API with the well-known fixture keys); in-process calls skip it.
-  const guarded = (req: Request, env?: unknown) => {
-    const refused = check((env as NodeEnv | undefined)?.incoming?.headers?.host);
-    return refused ? errorResponse(refused, "partner", {}) : fetch(req, env);
-  };
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: guarded, port, hostname }, (info) => resolve({ server, port: info.port }));
-    server.once("error", reject);
-  });
 }
 
 /** The seed's catalog, with the overlay file laid over it when one is given (read before anything starts). */

@@ -1,0 +1,76 @@
+import type { ChainStateExport } from "../../chain/index.ts";
+import type { ChainHost } from "../chain-host.ts";
+import { badRequest } from "../pipeline/errors.ts";
+import type { Services } from "../pipeline/services.ts";
+import type { StateFileStatus } from "../state/state-file.ts";
+import { Store, type StateExport } from "../state/store.ts";
+import type { ControlHost } from "./route.ts";
+
+// What the control plane may do to the emulator as a whole (reset, snapshots, state import, info): the
+// store and the chain move together, and a failed import changes nothing.
+
+export interface ControlHostParts {
+  chainHost: ChainHost | null;
+  /** A state's chain kept as it was while no chain runs (for a later start with one). */
+  carry(chain: ChainStateExport | null): void;
+  stateFile(): StateFileStatus | null;
+}
+
+export function controlHost(services: Services, parts: ControlHostParts): ControlHost {
+  const { store, clock } = services;
+  const { chainHost } = parts;
+  return {
+    async reset() {
+      store.reset();
+      services.limiter.clear();
+      services.faults.clear();
+      for (const h of services.hooks) h.reset?.();
+      await chainHost?.reset();
+      services.bus.emit("state.replaced", { reason: "reset" });
+    },
+    async snapshot() {
+      // HTTP state and chain state roll back together.
+      return store.snapshot(chainHost ? await chainHost.snapshot() : undefined);
+    },
+    async restore(id) {
+      const chainSnapshot = store.restore(id);
+      if (chainHost && typeof chainSnapshot === "string") await chainHost.revert(chainSnapshot);
+      services.bus.emit("state.replaced", { reason: "restore" });
+    },
+    async importState(doc) {
+      let parsed: StateExport;
+      try {
+        parsed = Store.parseExport(doc);
+      } catch (err) {
+        throw badRequest("invalid_state", (err as Error).message);
+      }
+      if (parsed.state.seed !== services.options.seed || parsed.state.catalog_size !== services.options.catalog)
+        throw badRequest(
+          "invalid_state",
+          `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start the emulator with the same --seed and --catalog to import it`,
+        );
+      // The chain first: it is what can fail (a replay that does not end on the recorded block), and then nothing changed.
+      if (chainHost) {
+        try {
+          await chainHost.importState(parsed.chain);
+        } catch (err) {
+          throw badRequest("invalid_state", (err as Error).message);
+        }
+      } else parts.carry(parsed.chain);
+      store.import(parsed);
+      if (parsed.now > clock.now()) await clock.setTime(parsed.now);
+      services.bus.emit("state.replaced", { reason: "import" });
+    },
+    info() {
+      return {
+        seed: services.options.seed,
+        catalog: services.options.catalog,
+        clock: { mode: clock.mode, now: clock.nowIso() },
+        chain: chainHost
+          ? { rpcUrl: chainHost.chain.rpcUrl, chainId: chainHost.chain.chainId, vrf: chainHost.vrfMode }
+          : null,
+        state_file: parts.stateFile(),
+      };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { errorResponse } from "./envelope.ts";
+import type { HostCheck } from "./host-check.ts";
+
+// The listening server of an emulator: the Host check in front of the fetch handler, on one address.
+
+/** The host of `url`: the bound address, 127.0.0.1 for an any-address bind, IPv6 in brackets. */
+export function urlHost(host: string | undefined): string {
+  if (!host || host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+interface NodeEnv {
+  incoming?: { headers?: { host?: string } };
+}
+
+export function listen(
+  fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
+  port: number,
+  hostname: string,
+  check: HostCheck,
+): Promise<{ server: ServerType; port: number }> {
+  // The Host check guards what the network reaches (every route: a rebound page could
+  // also drive the API with the well-known fixture keys); in-process calls skip it.
+  const guarded = (req: Request, env?: unknown) => {
+    const refused = check((env as NodeEnv | undefined)?.incoming?.headers?.host);
+    return refused ? errorResponse(refused, "partner", {}) : fetch(req, env);
+  };
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: guarded, port, hostname }, (info) => resolve({ server, port: info.port }));
+    server.once("error", reject);
+  });
+}
