@@ -1,5 +1,6 @@
 import { createEmulator, OverlayError, ReplayError, StateFileError, type Emulator } from "../index.ts";
 import { JournalError } from "../../chain/journal.ts";
+import { HardhatMissingError, hardhatInstalled } from "../../chain/provider.ts";
 import { envFlags, has, intFlag, last, UsageError, type CommandSpec, type OptionSpec, type ParsedArgs } from "../../harness/cli-args.ts";
 import { portTaken } from "./ports.ts";
 
@@ -80,6 +81,8 @@ export type StartConfig = ReturnType<typeof startConfig>;
 /** Starts the emulator; a taken port, a bad state file or an unreachable node is a one-line usage error. */
 export async function launch(c: StartConfig, progress: (step: string) => void): Promise<Emulator> {
   const inProcessChain = !c.noChain && !c.rpcUrl;
+  // Hardhat is an optional peer (docs/decisions.md "Packaging"): say how to get it before anything starts.
+  if (inProcessChain && !hardhatInstalled()) throw new UsageError(new HardhatMissingError().message);
   for (const [flag, port] of [["--port", c.port], ...(inProcessChain ? [["--rpc-port", c.rpcPort] as const] : [])] as const)
     if (await portTaken(port)) throw new UsageError(`port ${port} (${flag}) is in use: stop the other process or pass another ${flag} (0 picks a free port)`);
   if (c.catalog === "large" && !c.json) process.stderr.write("  catalog: building the large catalog (~45,000 cards)…\n");
