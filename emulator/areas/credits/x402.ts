@@ -2,11 +2,10 @@ import type { Hex } from "viem";
 import { x402Facilitator } from "@x402/core/facilitator";
 import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
 import type { Network, PaymentPayload, PaymentRequired, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
-import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme as ExactEvmFacilitator } from "@x402/evm/exact/facilitator";
 import { ExactEvmScheme as ExactEvmServer } from "@x402/evm/exact/server";
 import type { ChainHost } from "../../chain-host.ts";
-import { relayerClient } from "./chain-io.ts";
+import { relayerSigner } from "./chain-io.ts";
 import type { VirtualClock } from "../../clock/clock.ts";
 
 // The x402 side of a top-up, built from the OFFICIAL packages: the resource
@@ -60,9 +59,7 @@ export function x402Kit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> 
 async function buildKit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> {
   const chain = host.chain;
   const network = `eip155:${chain.chainId}` as Network;
-  // Transactions go through the chain's provider, which mines them at the virtual clock's time.
-  const client = relayerClient(chain);
-  const signer = toFacilitatorEvmSigner({ ...client, address: chain.relayer.address } as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]);
+  const signer = relayerSigner(chain);
   const facilitator = new x402Facilitator().register(network, new ExactEvmFacilitator(signer));
   const server = new x402ResourceServer(new LocalFacilitatorClient(facilitator)).register(network, new ExactEvmServer());
   // The facilitator judges the window on wall time (the payer's clock); the chain judges it on block
