@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, 
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { HARDHAT_RANGE } from "../chain/provider.ts";
 import { DEVIATIONS } from "../testing/deviations/index.ts";
 
 // The package as a user gets it: `npm pack` here, `npm install` of the tarball into a scratch
@@ -241,7 +242,48 @@ test("the README's snippet answers from the emulator through msw", async () => {
     expect(out.stdout).toMatch(/1 passed/);
   });
 
+  it("keeps the chain's packages out of the install: Hardhat is an optional peer, the contracts' sources are not shipped", () => {
+    const own = JSON.parse(manifestBefore) as { devDependencies: Record<string, string> };
+    const deps = Object.keys(packedManifest.dependencies as Record<string, string>);
+    expect(deps.filter((d) => /^(hardhat|@nomicfoundation\/|@openzeppelin\/|solc$)/.test(d))).toEqual([]);
+    expect(packedManifest.peerDependencies).toEqual({ hardhat: own.devDependencies.hardhat });
+    expect(packedManifest.peerDependenciesMeta).toEqual({ hardhat: { optional: true } });
+    expect(own.devDependencies.hardhat).toBe(HARDHAT_RANGE);
+    // npm does not install an optional peer: the in-process consumer gets no Hardhat and no EDR.
+    for (const heavy of ["hardhat", "@nomicfoundation/edr"])
+      expect(existsSync(join(consumer, "node_modules", heavy))).toBe(false);
+  });
+
+  it("npx emulator without Hardhat says in one line how to get it; --no-chain starts", async () => {
+    const missing = spawnSync("npx", ["emulator", "--json", "--port", "0", "--rpc-port", "0"], {
+      cwd: consumer,
+      env,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr.split("\n")[0]).toBe(
+      `emulator: the local chain needs Hardhat, which is not installed: npm install -D hardhat@${HARDHAT_RANGE} (or start without a chain: --no-chain)`,
+    );
+    const ready = await startNpx(["--no-chain"]);
+    try {
+      expect(ready.line.rpcUrl).toBeNull();
+      const key = ready.line.keys.find((k) => k.kind === "partner")!.key;
+      const res = await fetch(`${ready.line.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } });
+      expect(res.status).toBe(200);
+    } finally {
+      await ready.stop();
+    }
+  });
+
   it("starts with npx emulator --json and serves a card", async () => {
+    // The chain's one install step (the README's "Installing it in your project").
+    run(
+      "npm",
+      ["install", "-D", `hardhat@${HARDHAT_RANGE}`, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+      consumer,
+      600_000,
+    );
     const child = spawn("npx", ["emulator", "--json", "--port", "0", "--rpc-port", "0"], {
       cwd: consumer,
       env,
@@ -277,5 +319,62 @@ test("the README's snippet answers from the emulator through msw", async () => {
       if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM");
       await exited;
     }
+  });
+});
+
+/** `npx emulator --json --port 0 …` in the consumer: its ready line, and a stop for the process group. */
+async function startNpx(extra: string[]) {
+  const child = spawn("npx", ["emulator", "--json", "--port", "0", ...extra], {
+    cwd: consumer,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  };
+  try {
+    const first = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.split("\n")[0]!);
+      });
+      child.once("exit", (code) => reject(new Error(`npx emulator exited ${code}: ${stderr}`)));
+    });
+    return {
+      line: JSON.parse(first) as { url: string; rpcUrl: string | null; keys: { key: string; kind: string }[] },
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+describe("the chain loads only when a chain is asked for", () => {
+  // A fresh Node: import the package entry, run an in-process emulator, and list the Hardhat modules
+  // loaded; then load the in-process network (the control: the probe sees Hardhat when it is there).
+  const probe = (withChain: boolean) => {
+    const script = `import { createRequire } from "node:module";
+const { createEmulator } = await import(${JSON.stringify(join(ROOT, "emulator", "index.ts"))});
+const emu = await createEmulator({ clock: "manual" });
+const res = await emu.fetch("/api/v1/pokemon/cards/base1-4", { headers: { "X-API-Key": emu.key("demo") } });
+await emu.close();
+if (${withChain}) await (await import(${JSON.stringify(join(ROOT, "chain", "provider.ts"))})).createInProcessProvider(Date.now());
+const hardhat = Object.keys(createRequire(import.meta.url).cache).filter((k) => /node_modules\\/(hardhat|@nomicfoundation)\\//.test(k));
+console.log(JSON.stringify({ status: res.status, hardhat: hardhat.length > 0 }));
+`;
+    const out = run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], ROOT);
+    return JSON.parse(out.stdout.trim().split("\n").at(-1)!) as { status: number; hardhat: boolean };
+  };
+
+  it("an in-process emulator loads no Hardhat module", () => {
+    expect(probe(false)).toEqual({ status: 200, hardhat: false });
+    expect(probe(true)).toEqual({ status: 200, hardhat: true });
   });
 });

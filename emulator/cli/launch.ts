@@ -1,5 +1,6 @@
 import { createEmulator, OverlayError, ReplayError, StateFileError, type Emulator } from "../index.ts";
 import { JournalError } from "../../chain/journal.ts";
+import { HardhatMissingError, hardhatInstalled } from "../../chain/provider.ts";
 import {
   envFlags,
   has,
@@ -152,6 +153,8 @@ export type StartConfig = ReturnType<typeof startConfig>;
 /** Starts the emulator; a taken port, a bad state file or an unreachable node is a one-line usage error. */
 export async function launch(c: StartConfig, progress: (step: string) => void): Promise<Emulator> {
   const inProcessChain = !c.noChain && !c.rpcUrl;
+  // Hardhat is an optional peer (docs/decisions.md "Packaging"): say how to get it before anything starts.
+  if (inProcessChain && !hardhatInstalled()) throw new UsageError(new HardhatMissingError().message);
   for (const [flag, port] of [
     ["--port", c.port],
     ...(inProcessChain ? [["--rpc-port", c.rpcPort] as const] : []),

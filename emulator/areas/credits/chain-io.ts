@@ -1,21 +1,16 @@
-import {
-  publicActions,
-  type Account,
-  type Chain as ViemChain,
-  type PublicActions,
-  type TransactionReceipt,
-  type Transport,
-  type WalletClient,
-} from "viem";
+import { toFacilitatorEvmSigner } from "@x402/evm";
+import { publicActions, type TransactionReceipt } from "viem";
 import type { Chain } from "../../../chain/index.ts";
 
 // The credits area's reach into the chain: the x402 facilitator signs and settles as the relayer.
 
-export type RelayerClient = WalletClient<Transport, ViemChain, Account> & PublicActions<Transport, ViemChain, Account>;
-
-/** The relayer's wallet with read actions: what x402's EVM facilitator signs and settles with. */
-export function relayerClient(chain: Chain): RelayerClient {
-  return chain.walletClientFor(chain.relayer).extend(publicActions);
+/** x402's EVM facilitator signer over the relayer's wallet (with read actions): it verifies and settles with it. */
+export function relayerSigner(chain: Chain): ReturnType<typeof toFacilitatorEvmSigner> {
+  // Transactions go through the chain's provider, which mines them at the virtual clock's time.
+  const client = chain.walletClientFor(chain.relayer).extend(publicActions);
+  return toFacilitatorEvmSigner({ ...client, address: chain.relayer.address } as unknown as Parameters<
+    typeof toFacilitatorEvmSigner
+  >[0]);
 }
 
 /** The receipt of a settlement transaction (throws when the node does not know it). */

@@ -10,11 +10,10 @@ import type {
   SupportedResponse,
   VerifyResponse,
 } from "@x402/core/types";
-import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme as ExactEvmFacilitator } from "@x402/evm/exact/facilitator";
 import { ExactEvmScheme as ExactEvmServer } from "@x402/evm/exact/server";
 import type { ChainHost } from "../../chain-host.ts";
-import { relayerClient } from "./chain-io.ts";
+import { relayerSigner } from "./chain-io.ts";
 import type { VirtualClock } from "../../clock/clock.ts";
 import { requireChain } from "../../pipeline/chain.ts";
 import { runtimeSlot } from "../../pipeline/runtime.ts";
@@ -73,11 +72,7 @@ export function x402Kit(services: Services): Promise<X402Kit> {
 async function buildKit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> {
   const chain = host.chain;
   const network = `eip155:${chain.chainId}` as Network;
-  // Transactions go through the chain's provider, which mines them at the virtual clock's time.
-  const client = relayerClient(chain);
-  const signer = toFacilitatorEvmSigner({ ...client, address: chain.relayer.address } as unknown as Parameters<
-    typeof toFacilitatorEvmSigner
-  >[0]);
+  const signer = relayerSigner(chain);
   const facilitator = new x402Facilitator().register(network, new ExactEvmFacilitator(signer));
   const server = new x402ResourceServer(new LocalFacilitatorClient(facilitator)).register(
     network,
