@@ -20,6 +20,19 @@ export class TxFailedError extends Error {
 
 type Reader = Pick<PublicClient, "getTransactionReceipt" | "waitForTransactionReceipt">;
 
+/**
+ * A gas limit with a quarter's headroom over the node's estimate, as wallets pad theirs: the state can change
+ * between the estimate and the block (a VRF fulfilment mined first makes a purchase's storage writes dearer), and
+ * an exact estimate then runs out of gas. Every transaction the project sends takes its limit from here.
+ */
+export async function paddedGas(
+  reader: Pick<PublicClient, "estimateGas">,
+  tx: { account: Account | `0x${string}`; to: `0x${string}`; data?: Hex; value?: bigint },
+): Promise<bigint> {
+  const estimate = await reader.estimateGas(tx);
+  return estimate + estimate / 4n;
+}
+
 /** The mined receipt of `hash` (a reverted one included), waiting by the one policy. */
 export async function waitForReceipt(reader: Reader, hash: Hex): Promise<TransactionReceipt> {
   try {
@@ -49,7 +62,7 @@ export function requireSuccess(receipt: TransactionReceipt, label: string): Tran
 }
 
 export interface Sender {
-  publicClient: Reader;
+  publicClient: Reader & Pick<PublicClient, "estimateGas">;
   viemChain: ViemChain;
   walletClientFor(account: FixtureAccount): WalletClient<Transport, ViemChain, Account>;
 }
@@ -64,6 +77,7 @@ export interface TxRequest {
 /** Sends a transaction from a fixture account and waits for it (a reverted tx is returned, not thrown). */
 export async function sendAndWait(chain: Sender, from: FixtureAccount, tx: TxRequest): Promise<TransactionReceipt> {
   const wallet = chain.walletClientFor(from);
-  const hash = await wallet.sendTransaction({ ...tx, account: wallet.account, chain: chain.viemChain });
+  const gas = tx.gas ?? (await paddedGas(chain.publicClient, { ...tx, account: wallet.account }));
+  const hash = await wallet.sendTransaction({ ...tx, gas, account: wallet.account, chain: chain.viemChain });
   return waitForReceipt(chain.publicClient, hash);
 }

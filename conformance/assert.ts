@@ -76,3 +76,23 @@ export function usdcMicros(usdc: unknown): bigint {
   const [i, f = ""] = usdc.split(".");
   return BigInt(i!) * 1_000_000n + BigInt(f.padEnd(6, "0"));
 }
+
+/** Rows ordered by a decimal USDC field, cheapest first, compared as integer micros. */
+export const cheapestFirst =
+  <T>(usdc: (row: T) => unknown) =>
+  (a: T, b: T): number => {
+    const d = usdcMicros(usdc(a)) - usdcMicros(usdc(b));
+    return d < 0n ? -1 : d > 0n ? 1 : 0;
+  };
+
+/** A check's declared spend (whole USDC) as micros. */
+export const spendMicros = (wholeUsdc: number): bigint => BigInt(wholeUsdc) * 1_000_000n;
+
+/** Integer micros as a decimal USDC string (2 places at least: 12.5 → "12.50"). */
+export function usdcText(micros: bigint): string {
+  const frac = (micros % 1_000_000n)
+    .toString()
+    .padStart(6, "0")
+    .replace(/0{1,4}$/, "");
+  return `${micros / 1_000_000n}.${frac.padEnd(2, "0")}`;
+}

@@ -1,6 +1,6 @@
-import { createPublicClient, createWalletClient, defineChain, http as viemHttp, parseUnits, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { vrfRequestIdsFromLogs, waitForReceipt } from "../chain/index.ts";
+import { parseUnits, type Hex } from "viem";
+import { vrfRequestIdsFromLogs } from "../chain/index.ts";
+import { openWallet } from "../harness/wallet.ts";
 import type { Scenario, ScenarioContext } from "./types.ts";
 
 // Mystery-pack lifecycles, driven the way a partner integrates: the partner's
@@ -20,33 +20,22 @@ type Purchase = {
   items?: Array<{ token_id: string; item_type: string }>;
 };
 
-/** An end user's wallet: a viem wallet client over the emulator's JSON-RPC, with this run's new funded key (ctx.run.endUserKey). */
+/** An end user's wallet: the harness's signing wallet over the emulator's JSON-RPC, with this run's new funded key (ctx.run.endUserKey). */
 export async function endUserWallet(ctx: ScenarioContext, index: number) {
   const info = await ctx.control.request<{ rpcUrl: string; chainId: number }>("GET", "/chain");
   ctx.expect(info.rpcUrl, "the chain must be served over JSON-RPC (rpcUrl)");
-  const chain = defineChain({
-    id: info.chainId,
-    name: "Emulator",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [info.rpcUrl] } },
-  });
-  const privateKey = await ctx.run.endUserKey(index);
-  const account = privateKeyToAccount(privateKey);
-  const wallet = createWalletClient({ account, chain, transport: viemHttp(info.rpcUrl) });
-  const reader = createPublicClient({ chain, transport: viemHttp(info.rpcUrl) });
+  const wallet = await openWallet(await ctx.run.endUserKey(index), info.rpcUrl);
   return {
-    address: account.address,
+    address: wallet.address,
     /** The wallet's key, for typed-data signatures. */
-    privateKey,
-    /** Signs and sends each call in order; returns the last receipt. */
+    privateKey: wallet.privateKey,
+    /** Signs and sends each call in order; returns the last receipt (a revert fails the step, naming why). */
     async send(calls: Call[]) {
-      let receipt;
-      for (const call of calls) {
-        const hash = await wallet.sendTransaction({ to: call.to, data: call.data });
-        receipt = await waitForReceipt(reader, hash);
-        ctx.expect(receipt.status === "success", `${call.kind ?? "call"} to ${call.to} reverted`);
+      try {
+        return await wallet.send(calls);
+      } catch (err) {
+        ctx.expect(false, err instanceof Error ? err.message : String(err));
       }
-      return receipt!;
     },
   };
 }

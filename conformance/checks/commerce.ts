@@ -1,7 +1,7 @@
 import { NotApplicable, runs, type Check, type CheckContext } from "../types.ts";
 import type { Call, TestWallet } from "../../harness/wallet.ts";
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
-import { ensure, expectSuccess, usdcMicros } from "../assert.ts";
+import { cheapestFirst, ensure, expectSuccess, spendMicros, usdcMicros } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
 import { inSnapshot } from "../isolate.ts";
 import { waitFor } from "../wait.ts";
@@ -33,8 +33,6 @@ const INSTANT_USDC = 10;
 type Tier = { tier_id: number; price_usdc: string; active?: boolean; slot_count?: number };
 type Purchase = { id: number; status: string; items?: Array<{ token_id: string; item_type: string }> };
 
-const usdc = (s: string) => Number(s);
-
 /** The cheapest active tier within the check's spend. */
 async function cheapestTier(ctx: CheckContext): Promise<Tier> {
   const d = expectSuccess(await ctx.http.get(`${M}/catalog`, { key: ctx.partnerKey }), "GET /mystery/catalog").data as {
@@ -42,10 +40,10 @@ async function cheapestTier(ctx: CheckContext): Promise<Tier> {
   };
   const tiers = d.tiers
     .filter((t) => t.active !== false && t.price_usdc !== null)
-    .sort((a, b) => usdc(a.price_usdc) - usdc(b.price_usdc));
+    .sort(cheapestFirst((t) => t.price_usdc));
   ensure(tiers.length > 0, "the catalog has no active tier to buy");
   ensure(
-    usdc(tiers[0]!.price_usdc) <= PACK_USDC,
+    usdcMicros(tiers[0]!.price_usdc) <= spendMicros(PACK_USDC),
     `the cheapest tier costs ${tiers[0]!.price_usdc} USDC, more than the check's declared spend of ${PACK_USDC}`,
   );
   return tiers[0]!;
@@ -120,9 +118,9 @@ export async function buyInstant(
       packs: InstantPack[];
     }
   ).packs;
-  const pack = packs.filter((p) => p.available_packs > 0).sort((a, b) => Number(a.price) - Number(b.price))[0];
+  const pack = packs.filter((p) => p.available_packs > 0).sort(cheapestFirst((p) => p.price_usdc))[0];
   if (!pack) throw new NotApplicable("no instant pack is in stock on the target");
-  if (usdc(pack.price_usdc) > INSTANT_USDC)
+  if (usdcMicros(pack.price_usdc) > spendMicros(INSTANT_USDC))
     throw new NotApplicable(
       `the cheapest instant pack costs ${pack.price_usdc} USDC, more than the check's declared spend of ${INSTANT_USDC}`,
     );
@@ -468,7 +466,7 @@ export const commerceChecks: Check[] = [
         shipping_quote: { amount_usdc: string };
       };
       ensure(
-        Number(quote.shipping_quote?.amount_usdc) > 0,
+        usdcMicros(quote.shipping_quote?.amount_usdc) > 0n,
         `the quote must price the shipping, got ${JSON.stringify(quote.shipping_quote)}`,
       );
       // Prepare (with an Idempotency-Key) creates the redemption; its calls are not sent, so nothing is burned or paid.
@@ -499,7 +497,8 @@ export const commerceChecks: Check[] = [
           `the holder signs burn, erc20-approve, shipping-payment; got ${kinds.join(", ")}`,
         );
         ensure(
-          prep.shipping_payment && Number(prep.shipping_payment.total_usdc) >= Number(quote.shipping_quote.amount_usdc),
+          prep.shipping_payment != null &&
+            usdcMicros(prep.shipping_payment.total_usdc) >= usdcMicros(quote.shipping_quote.amount_usdc),
           `the shipping payment must cover the quoted ${quote.shipping_quote.amount_usdc}, got ${JSON.stringify(prep.shipping_payment)}`,
         );
       }

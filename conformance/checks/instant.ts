@@ -2,7 +2,7 @@ import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { endUserWallet, type Call } from "../../scenarios/mystery.ts";
 import type { TransactionReceipt } from "viem";
-import { ensure, expectError, expectSuccess, sameFields } from "../assert.ts";
+import { cheapestFirst, ensure, expectError, expectSuccess, sameFields, spendMicros, usdcMicros } from "../assert.ts";
 import { emulatorOnly, NotApplicable, type Check, type CheckContext } from "../types.ts";
 import { chainMissing, rpcMissing } from "./target.ts";
 import { isolatedCheck, scenarioContext } from "../isolate.ts";
@@ -90,10 +90,10 @@ async function mine(
   {
     const packs = (await catalog(ctx, false))
       .filter((p) => p.available_packs > 0)
-      .sort((a, b) => Number(a.price) - Number(b.price));
+      .sort(cheapestFirst((p) => p.price_usdc));
     const pack = packs[0];
     if (!pack) throw new NotApplicable("no instant pack is in stock on the target");
-    if (Number(pack.price_usdc) > INSTANT_USDC)
+    if (usdcMicros(pack.price_usdc) > spendMicros(INSTANT_USDC))
       throw new NotApplicable(
         `the cheapest instant pack costs ${pack.price_usdc} USDC, more than the check's declared spend of ${INSTANT_USDC}`,
       );
@@ -169,7 +169,7 @@ export const instantChecks: Check[] = [
           `packet type ${p.packet_type_id} is listed with available_packs ${p.available_packs} without include_unavailable`,
         );
         ensure(
-          /^\d+$/.test(p.price) && (Number(p.price) / 1e6).toFixed(6) === p.price_usdc,
+          /^\d+$/.test(p.price) && /^\d+\.\d{6}$/.test(p.price_usdc) && usdcMicros(p.price_usdc) === BigInt(p.price),
           `price ${p.price} and price_usdc ${p.price_usdc} must agree`,
         );
       }

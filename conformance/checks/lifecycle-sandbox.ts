@@ -1,6 +1,6 @@
 import type { CheckContext, Need } from "../types.ts";
 import type { Call } from "../../harness/wallet.ts";
-import { ensure, expectSuccess } from "../assert.ts";
+import { cheapestFirst, ensure, expectSuccess, spendMicros, usdcMicros, usdcText } from "../assert.ts";
 import { buyAndReveal, buyInstant, PACK_USDC, type InstantPack } from "./commerce.ts";
 import { NotApplicable } from "../types.ts";
 
@@ -93,11 +93,11 @@ export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
       if (!packs.length) throw new NotApplicable("no instant pack is in stock on the target");
       // Decided before anything is bought: the stock to run down must fit the declared spend.
       const last = packs.reduce((a, b) => (b.available_packs < a.available_packs ? b : a));
-      const cheapest = Math.min(...packs.map((p) => Number(p.price_usdc)));
-      const stockCost = last.available_packs * Number(last.price_usdc);
-      if (cheapest + stockCost > INSTANT_LIFECYCLE_USDC)
+      const cheapest = usdcMicros([...packs].sort(cheapestFirst((p) => p.price_usdc))[0]!.price_usdc);
+      const stockCost = BigInt(last.available_packs) * usdcMicros(last.price_usdc);
+      if (cheapest + stockCost > spendMicros(INSTANT_LIFECYCLE_USDC))
         throw new NotApplicable(
-          `running packet type ${last.packet_type_id}'s stock down costs ${stockCost.toFixed(2)} USDC (${last.available_packs} packs), more than the check's declared spend of ${INSTANT_LIFECYCLE_USDC}`,
+          `running packet type ${last.packet_type_id}'s stock down costs ${usdcText(stockCost)} USDC (${last.available_packs} packs), more than the check's declared spend of ${INSTANT_LIFECYCLE_USDC}`,
         );
       const { purchase } = await buyInstant(ctx, w);
       ensure(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import type { FixtureAccount } from "../../chain/index.ts";
+import { sendAndWait, type FixtureAccount } from "../../chain/index.ts";
 import type { BusEvents } from "../../emulator/bus.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import type { EmulatorOptions } from "../../emulator/index.ts";
@@ -34,18 +34,8 @@ export async function sendCalls(
   from: FixtureAccount,
   calls: Array<{ to: `0x${string}`; data: `0x${string}` }>,
 ) {
-  const chain = ctx.emu.chain!;
-  const wallet = chain.walletClientFor(from);
   let receipt;
-  for (const call of calls) {
-    const hash = await wallet.sendTransaction({
-      to: call.to,
-      data: call.data,
-      account: wallet.account,
-      chain: chain.viemChain,
-    });
-    receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
-  }
+  for (const call of calls) receipt = await sendAndWait(ctx.emu.chain!, from, call);
   return receipt!;
 }
 

@@ -2,15 +2,15 @@ import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "vie
 import {
   instantPackAbi,
   receiptOf as nodeReceipt,
+  sendAndWait,
   usdStablecoinAbi,
-  waitForReceipt,
   type Chain,
 } from "../../../chain/index.ts";
 
 // Typed reads and writes of the InstantPack contract (chain/contracts/InstantPack.sol).
 
 export { chainOf } from "../../pipeline/chain.ts";
-export { sendAndWait } from "../../../chain/index.ts";
+export { sendAndWait };
 
 /** The mined receipt, or null when the node does not know the hash. */
 export function receiptOf(chain: Chain, hash: `0x${string}`): Promise<TransactionReceipt | null> {
@@ -104,16 +104,8 @@ export function opening(chain: Chain, requestId: bigint) {
 
 /** The owner pays an unopened purchase back (REFUNDED, or FAILED when `failed`). */
 export async function refundOnChain(chain: Chain, requestId: bigint, failed: boolean): Promise<void> {
-  const wallet = chain.walletClientFor(chain.operator);
-  const hash = await wallet.writeContract({
-    address: chain.addresses.instantPack,
-    abi: instantPackAbi,
-    functionName: "refund",
-    args: [requestId, failed],
-    account: wallet.account,
-    chain: chain.viemChain,
-  });
-  if ((await waitForReceipt(chain.publicClient, hash)).status !== "success")
+  const data = encodeFunctionData({ abi: instantPackAbi, functionName: "refund", args: [requestId, failed] });
+  if ((await sendAndWait(chain, chain.operator, { to: chain.addresses.instantPack, data })).status !== "success")
     throw new Error(`instant: refund of request ${requestId} reverted`);
 }
 
@@ -124,14 +116,7 @@ export async function ownerWrite(
     | { functionName: "restock"; args: readonly [number, number] }
     | { functionName: "setPrice"; args: readonly [number, bigint] },
 ): Promise<void> {
-  const wallet = chain.walletClientFor(chain.operator);
-  const hash = await wallet.writeContract({
-    address: chain.addresses.instantPack,
-    abi: instantPackAbi,
-    ...call,
-    account: wallet.account,
-    chain: chain.viemChain,
-  } as Parameters<typeof wallet.writeContract>[0]);
-  if ((await waitForReceipt(chain.publicClient, hash)).status !== "success")
+  const data = encodeFunctionData({ abi: instantPackAbi, ...call } as Parameters<typeof encodeFunctionData>[0]);
+  if ((await sendAndWait(chain, chain.operator, { to: chain.addresses.instantPack, data })).status !== "success")
     throw new Error(`instant: ${call.functionName} reverted`);
 }
