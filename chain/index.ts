@@ -17,6 +17,14 @@ export type { Chain, ChainOptions } from "./types.ts";
 export type { ChainAddresses } from "./state.ts";
 export { JournalError, type ChainHead, type JournalEntry } from "./journal.ts";
 export { parseChainExport, type ChainStateExport } from "./state.ts";
-export { TxFailedError, paddedGas, sendAndWait, waitForReceipt, receiptOf, requireSuccess, type TxRequest } from "./send.ts";
+export {
+  TxFailedError,
+  paddedGas,
+  sendAndWait,
+  waitForReceipt,
+  receiptOf,
+  requireSuccess,
+  type TxRequest,
+} from "./send.ts";
 export { HardhatMissingError, HARDHAT_RANGE, hardhatInstalled } from "./provider.ts";
 export { startChain } from "./start.ts";

@@ -77,7 +77,9 @@ export interface TxRequest {
 /** Sends a transaction from a fixture account and waits for it (a reverted tx is returned, not thrown). */
 export async function sendAndWait(chain: Sender, from: FixtureAccount, tx: TxRequest): Promise<TransactionReceipt> {
   const wallet = chain.walletClientFor(from);
-  const gas = tx.gas ?? (await paddedGas(chain.publicClient, { ...tx, account: wallet.account }));
-  const hash = await wallet.sendTransaction({ ...tx, gas, account: wallet.account, chain: chain.viemChain });
+  // Only the request's own fields: a prepare answer's call carries more (a decimal `value`, a description).
+  const call = { to: tx.to, data: tx.data, ...(tx.value ? { value: tx.value } : {}) };
+  const gas = tx.gas ?? (await paddedGas(chain.publicClient, { ...call, account: wallet.account }));
+  const hash = await wallet.sendTransaction({ ...call, gas, account: wallet.account, chain: chain.viemChain });
   return waitForReceipt(chain.publicClient, hash);
 }

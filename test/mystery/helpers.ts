@@ -35,7 +35,7 @@ export async function sendCalls(
   calls: Array<{ to: `0x${string}`; data: `0x${string}` }>,
 ) {
   let receipt;
-  for (const call of calls) receipt = await sendAndWait(ctx.emu.chain!, from, call);
+  for (const call of calls) receipt = await sendAndWait(ctx.emu.chain!, from, { to: call.to, data: call.data });
   return receipt!;
 }
 

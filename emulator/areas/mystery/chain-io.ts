@@ -253,3 +253,18 @@ export function shippingPaidLogs(chain: Chain, orderKey: Hex) {
     fromBlock: chain.deployBlock,
   });
 }
+
+/** USDC Transfer logs to any of `to` from `fromBlock` to the head, with the head they were read at. */
+export async function usdcTransfersTo(chain: Chain, to: `0x${string}`[], fromBlock: bigint) {
+  const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
+  if (fromBlock > head) return { head, logs: [] };
+  const logs = await chain.publicClient.getContractEvents({
+    address: chain.addresses.stablecoin,
+    abi: usdStablecoinAbi,
+    eventName: "Transfer",
+    args: { to },
+    fromBlock,
+    toBlock: head,
+  });
+  return { head, logs };
+}

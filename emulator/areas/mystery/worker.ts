@@ -7,11 +7,12 @@ import { custodialDue, runDueCustodial } from "./purchases/relay.ts";
 import { expireDueRedemptions, expiryDue, runDueRedemptions, watchingRedemptions } from "./redemption/jobs.ts";
 import { JOB_RETRY_MS, type JobErrorHandler } from "./util.ts";
 import { mystery } from "./state.ts";
+import { creditChainDeposits, watchingDeposits } from "./wallet/deposit-watch.ts";
 
 // The area's worker. Work that waits is stored in state with its due time
 // (custodial relay steps, transfer retries, warehouse steps, redemption expiry); one clock timer is armed for the
 // earliest of them and re-armed after every run and on state.replaced. The
-// chain is watched (VRF reveals, accepted offers) after every clock change,
+// chain is watched (VRF reveals, accepted offers, deposits) after every clock change,
 // on reads, and in realtime mode once a second of wall time.
 
 /** The worker's one armed timer, per emulator (its runtime). */
@@ -70,6 +71,7 @@ export function runWorker(s: Services): Promise<void> {
         await step("reveals", () => settleAllFromChain(s, onError));
         await step("offers", () => watchOffers(s, onError));
         await step("buyback transfers", () => runDueTransfers(s, onError));
+        await step("deposits", () => creditChainDeposits(s));
       }
       await step("redemption expiry", () => expireDueRedemptions(s, onError));
       if (mystery(s).warehouse_mode === "auto") await step("warehouse steps", () => runDueRedemptions(s, onError));
@@ -85,7 +87,8 @@ export function watching(s: Services): boolean {
   return (
     Object.values(slice.purchases).some((p) => p.status === "SUBMITTED") ||
     Object.values(slice.offers).some((o) => o.status === "active") ||
-    watchingRedemptions(s)
+    watchingRedemptions(s) ||
+    watchingDeposits(s)
   );
 }
 

@@ -40,6 +40,8 @@ export interface DepositRow {
   token_in: string;
   amount_micros: string;
   tx_hash: string;
+  /** The Transfer log's index in its transaction (deposits seen on chain; the fund control action has none). */
+  log_index?: number;
   status: DepositStatus;
   created_at: string;
   confirmed_at: string | null;
@@ -52,6 +54,8 @@ export interface WalletBooks {
   addresses: Record<string, { address: string; created_at: string }>;
   /** `${account}\u0000${user_id}` → wallet id (assigned on first reference). */
   wallet_ids: Record<string, number>;
+  /** The last block scanned for USDC sent to deposit addresses (decimal; absent: none scanned yet). */
+  deposit_scan_block?: string;
 }
 
 const BOOKS_SLICE = defineSlice<WalletBooks>({
@@ -214,7 +218,8 @@ export function walletId(s: Services, accountId: string, userId: string): number
 }
 
 /**
- * A confirmed USDC deposit on Base (the custodial fund control action): applies
+ * A confirmed USDC deposit on Base (the custodial fund control action, or a transfer to the user's deposit
+ * address seen on chain, with its transaction and log index): applies
  * the credit to `user`, records the DEPOSIT_CREDIT entry and the CONFIRMED
  * deposit row, and publishes deposit.credited.
  */
@@ -223,7 +228,7 @@ export function creditDeposit(
   accountId: string,
   user: EndUserRow,
   amount: bigint,
-  txHash?: string,
+  onChain?: { txHash: string; logIndex: number },
 ): DepositRow {
   const id = s.store.nextId("mystery-deposit", 7001);
   const now = s.clock.nowIso();
@@ -234,7 +239,8 @@ export function creditDeposit(
     chain_in: "base",
     token_in: "USDC",
     amount_micros: String(amount),
-    tx_hash: txHash ?? keccak256(toHex(`deposit-tx:${accountId}:${id}`)),
+    tx_hash: onChain?.txHash ?? keccak256(toHex(`deposit-tx:${accountId}:${id}`)),
+    ...(onChain ? { log_index: onChain.logIndex } : {}),
     status: "CONFIRMED",
     created_at: now,
     confirmed_at: now,
