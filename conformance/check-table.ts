@@ -1,4 +1,4 @@
-import { EMULATOR_POWER, type Check, type Need } from "./types.ts";
+import { EMULATOR_POWER, needsIn, type Check, type Need } from "./types.ts";
 
 // The table of every check in docs/conformance.md, generated from the registry so it never drifts:
 // `npx tsx scripts/conformance-table.mts --write`; conformance/check-table.test.ts fails when it is stale.
@@ -20,7 +20,7 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 /** What a check needs to run, in the words of the CLI's flags. */
 export function needsText(c: Check): string {
   if (c.emulatorOnly) return `emulator only: ${EMULATOR_POWER[c.emulatorOnly.power]} (${c.emulatorOnly.what})`;
-  const parts = c.needs.map((n) => NEED[n]);
+  const parts = needsIn(c, false).map((n) => NEED[n]);
   if (c.waitMs) parts.push(`time (up to ${c.waitMs / 1000} s)`);
   const where = c.mode === "read-only" ? "read-only" : "sandbox";
   return [where, ...parts].join(", ");

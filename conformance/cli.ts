@@ -3,7 +3,7 @@ import { all, has, helpText, intFlag, last, parseCommand, UsageError, type Comma
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed, type SuiteResult } from "./runner.ts";
-import { MODES, PROFILES, type Mode, type Profile } from "./types.ts";
+import { MODES, needsIn, PROFILES, type Mode, type Profile } from "./types.ts";
 import { progressLine, summaryTable } from "./reporters/console.ts";
 import { junit, json, markdown } from "./reporters/files.ts";
 import {
@@ -240,7 +240,7 @@ export async function runConformanceCli(
   if (wallet) {
     // Real test funds: say up front what may be spent, before anything is.
     const { privateKeyToAccount } = await import("viem/accounts");
-    const spenders = ALL_CHECKS.filter((c) => profiles.includes(c.profile) && c.needs.includes("wallet"));
+    const spenders = ALL_CHECKS.filter((c) => profiles.includes(c.profile) && needsIn(c, false).includes("wallet"));
     const upTo = spenders.reduce((n, c) => n + (c.spendUsdc ?? 0), 0);
     process.stderr.write(
       `commerce budget: ${spenders.length} checks may spend up to ${upTo} test USDC from ${privateKeyToAccount(wallet.privateKey).address} on ${wallet.rpcUrl}; ` +

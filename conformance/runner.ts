@@ -3,6 +3,7 @@ import {
   EMULATOR_POWER,
   CheckFailure,
   NotApplicable,
+  needsIn,
   type Check,
   type CheckResult,
   type Mode,
@@ -156,8 +157,9 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   let result: CheckResult;
   let why = notApplicable(check, opts, control !== null, budget.left);
   let wallet: TestWallet | null = null;
-  const spend = check.needs.includes("wallet") ? toMicros(check.spendUsdc ?? 0) : 0;
-  if (!why && check.needs.includes("wallet")) {
+  const needs = needsIn(check, control !== null);
+  const spend = needs.includes("wallet") ? toMicros(check.spendUsdc ?? 0) : 0;
+  if (!why && needs.includes("wallet")) {
     const w = await session.wallet();
     if (typeof w === "string") why = w;
     else wallet = w;
@@ -185,7 +187,7 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
         : (opts.partnerKey ?? "");
       const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
       const tierKey =
-        checkControl && check.needs.includes("tierKey")
+        checkControl && needs.includes("tierKey")
           ? await checkControl.newKey({ kind: "partner", billing_model: "TIER" })
           : opts.tierKey;
       charge(1);
@@ -280,11 +282,12 @@ export function notApplicable(check: Check, opts: SuiteOptions, hasControl: bool
   if (check.mode === "emulator" && !hasControl)
     return "needs the emulator's /_emulator control plane, which the target does not answer";
   const inEmulator = opts.mode === "emulator" && hasControl;
-  if (check.needs.includes("partnerKey") && !opts.partnerKey && !inEmulator) return "needs --partner-key";
-  if (check.needs.includes("tenantKey") && !opts.tenantKey && !inEmulator) return "needs --tenant-key";
-  if (check.needs.includes("tierKey") && !opts.tierKey && !inEmulator)
+  const needs = needsIn(check, inEmulator);
+  if (needs.includes("partnerKey") && !opts.partnerKey && !inEmulator) return "needs --partner-key";
+  if (needs.includes("tenantKey") && !opts.tenantKey && !inEmulator) return "needs --tenant-key";
+  if (needs.includes("tierKey") && !opts.tierKey && !inEmulator)
     return "needs --tier-key (a partner key of the TIER billing model)";
-  if (check.needs.includes("webhookUrl") && !opts.receiver && !inEmulator)
+  if (needs.includes("webhookUrl") && !opts.receiver && !inEmulator)
     return "needs --webhook-url and --webhook-port (a public URL the target can reach, forwarding to this machine)";
   const maxWait = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   if (!inEmulator && (check.waitMs ?? 0) > maxWait)

@@ -59,6 +59,11 @@ export interface Check {
    */
   emulatorOnly?: { power: EmulatorPower; what: string };
   needs: readonly Need[];
+  /**
+   * What the check needs beyond `needs` outside emulator mode, where the control plane cannot stand in (e.g. the
+   * funded wallet that credits a custodial end user with a real deposit instead of the fund control action).
+   */
+  sandboxNeeds?: readonly Need[];
   /** Upper bound of credits the check may spend (billed, not refunded; against --max-credits). */
   credits: number;
   /** Upper bound of test USDC the check spends from the wallet (commerce checks; against --max-spend-usdc). */
@@ -159,6 +164,10 @@ export const runs = (
   needs: readonly Need[] = [],
   credits = 0,
 ): Pick<Check, "mode" | "needs" | "credits"> => ({ mode, needs, credits });
+
+/** What a check needs in a mode: with the control plane (emulator mode), or without it. */
+export const needsIn = (check: Pick<Check, "needs" | "sandboxNeeds">, emulator: boolean): readonly Need[] =>
+  emulator ? check.needs : [...check.needs, ...(check.sandboxNeeds ?? [])];
 
 /** The footprint of a check only the emulator can run, with the power it needs and what it does with it. */
 export const emulatorOnly = (

@@ -34,7 +34,7 @@ type Tier = { tier_id: number; price_usdc: string; active?: boolean; slot_count?
 type Purchase = { id: number; status: string; items?: Array<{ token_id: string; item_type: string }> };
 
 /** The cheapest active tier within the check's spend. */
-async function cheapestTier(ctx: CheckContext): Promise<Tier> {
+export async function cheapestTier(ctx: CheckContext): Promise<Tier> {
   const d = expectSuccess(await ctx.http.get(`${M}/catalog`, { key: ctx.partnerKey }), "GET /mystery/catalog").data as {
     tiers: Tier[];
   };

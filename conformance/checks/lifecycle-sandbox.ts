@@ -3,6 +3,7 @@ import type { Call } from "../../harness/wallet.ts";
 import { cheapestFirst, ensure, expectSuccess, spendMicros, usdcMicros, usdcText } from "../assert.ts";
 import { buyAndReveal, buyInstant, PACK_USDC, type InstantPack } from "./commerce.ts";
 import { NotApplicable } from "../types.ts";
+import { CUSTODIAL_USDC, custodialLifecycleBySandbox, custodialRetryBySandbox } from "./custodial-sandbox.ts";
 
 // Lifecycles a partner can run against the live sandbox by itself: the same flow as the scenario, with the
 // partner's keys and funded test wallet, waiting in real time where the scenario advances the clock. The
@@ -25,6 +26,17 @@ const walletOf = (ctx: CheckContext) => {
 };
 
 export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
+  // Funded by a real deposit from the test wallet (custodial-sandbox.ts).
+  "mystery-custodial-retry": {
+    needs: ["partnerKey", "wallet"],
+    spendUsdc: CUSTODIAL_USDC,
+    run: custodialRetryBySandbox,
+  },
+  "mystery-custodial-lifecycle": {
+    needs: ["partnerKey", "wallet"],
+    spendUsdc: CUSTODIAL_USDC,
+    run: custodialLifecycleBySandbox,
+  },
   "mystery-purchase-wallet": {
     needs: ["partnerKey", "wallet"],
     spendUsdc: PACK_USDC,

@@ -61,7 +61,6 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
     deviation: "lifecycle_purchase_never_fulfilled",
   },
   "mystery-custodial-retry": {
-    emulatorOnly: { power: "operator", what: "credits an end user's custodial USDC balance" },
     profile: "mystery",
     rule: "A custodial purchase retried with the same Idempotency-Key returns the original purchase and charges once.",
     guards: "docs/reference/live-service.md “Purchases” and “Idempotency” (Idempotency-Key)",

@@ -1,4 +1,5 @@
-import { emulatorOnly, type Check, type CheckContext } from "../types.ts";
+import { emulatorOnly, runs, type Check, type CheckContext } from "../types.ts";
+import { CUSTODIAL_USDC, custodialReservedBySandbox } from "./custodial-sandbox.ts";
 import { ensure, expectError, expectSuccess } from "../assert.ts";
 import { chainMissing } from "./target.ts";
 import { isolatedCheck } from "../isolate.ts";
@@ -46,14 +47,14 @@ export const purchaseChecks: Check[] = [
       "docs/reference/sdk-shapes.md “Mystery pack methods” (gacha.purchase → 202 Purchase, status RESERVED); docs/reference/live-service.md “Purchases” (202 RESERVED with credits held)",
     title: "Custodial purchase → 202 RESERVED, price held, on-chain fields null",
     rule: "POST /mystery/purchase answers 202 with status RESERVED and custody CUSTODIAL; the price is held on the end user's balance (reserved, not yet debited) and onchain_request_id, transaction_hash and submitted_at are null until the relayer sends it.",
-    ...emulatorOnly(
-      "operator",
-      "credits an end user's custodial USDC balance (POST /_emulator/mystery/custodial/fund)",
-      ["partnerKey"],
-    ),
+    // Funded by the fund control action in emulator mode; elsewhere by a real deposit from the test wallet.
+    ...runs("sandbox", ["partnerKey"]),
+    sandboxNeeds: ["wallet"],
+    spendUsdc: CUSTODIAL_USDC,
     deviation: "purchases_custodial_answers_submitted",
     applicable: chainMissing,
     async run(ctx) {
+      if (!ctx.control) return custodialReservedBySandbox(ctx);
       await withFundedUser(ctx, async (user) => {
         const r = await ctx.http.post(`${M}/purchase`, {
           key: ctx.partnerKey,
@@ -140,7 +141,6 @@ export const purchaseChecks: Check[] = [
 /** The purchase lifecycles (scenarios/purchase-lifecycle.ts) as lifecycle checks (conformance/checks/lifecycle.ts). */
 export const PURCHASE_LIFECYCLES = {
   "mystery-custodial-lifecycle": {
-    emulatorOnly: { power: "operator" as const, what: "credits an end user's custodial USDC balance" },
     profile: "mystery" as const,
     rule: "A custodial purchase answered RESERVED goes SUBMITTING → SUBMITTED → FULFILLED on the clock (polled as the SDK's waitForReveal does), one webhook per step, the hold settled once.",
     guards:
