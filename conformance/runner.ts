@@ -9,6 +9,7 @@ import {
   type Mode,
   type Profile,
   type RequestRecord,
+  type WaitClock,
 } from "./types.ts";
 import { HttpClient, ControlClient, type Exchange } from "../harness/http.ts";
 import { openWallet, type TestWallet } from "../harness/wallet.ts";
@@ -40,6 +41,8 @@ export interface SuiteOptions {
   wallet?: WalletOptions;
   /** A receiver the suite exposes for delivery checks (sandbox: the partner's tunnel to this port); emulator mode uses loopback. */
   receiver?: ReceiverOptions;
+  /** The clock of real-time waits (default: the wall clock); see CheckContext.time. */
+  time?: WaitClock;
 
   fetch?: typeof fetch;
   onResult?: (result: CheckResult, index: number, total: number) => void;
@@ -127,7 +130,7 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   const { http, control, opts, budget } = session;
   const notes: string[] = [];
   const t0 = performance.now();
-  const wire = new WireSession({ realtime: control === null });
+  const wire = new WireSession({ realtime: control === null, ...(opts.time ? { now: () => opts.time!.now() } : {}) });
   const exchanges: Exchange[] = [];
   const requests: RequestRecord[] = [];
   const checkHttp = http.observed((x) => {
@@ -200,6 +203,7 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
         control: checkControl,
         wallet,
         receiver: opts.receiver ?? (checkControl ? {} : null),
+        ...(opts.time ? { time: opts.time } : {}),
         note: (t) => notes.push(t),
       });
       result = { ...base, outcome: "pass", message: "", duration_ms: 0 };

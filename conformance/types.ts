@@ -86,8 +86,19 @@ export interface ApplicabilityContext {
   control: ControlClient | null;
 }
 
+/** How time passes for the suite's real-time waits (outside emulator mode). */
+export interface WaitClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
 export interface CheckContext {
   http: HttpClient;
+  /**
+   * The clock of real-time waits: the wall clock by default. The project's own tests hand in the in-process target's
+   * clock, so a minute's wait takes none while the suite still never calls the control plane.
+   */
+  time?: WaitClock;
   /** Partner key for this check (in emulator mode a fresh key, so credit arithmetic is isolated). */
   partnerKey: string;
   tenantKey: string;

@@ -1,4 +1,4 @@
-import type { CheckContext } from "./types.ts";
+import type { CheckContext, WaitClock } from "./types.ts";
 
 // Outside emulator mode a check cannot advance the target's clock: it waits in real time for what the
 // emulator mode would make happen at once (a reveal, a delivery, a retry), bounded by --max-wait, and says
@@ -7,7 +7,7 @@ import type { CheckContext } from "./types.ts";
 /** The default of --max-wait. */
 export const DEFAULT_MAX_WAIT_MS = 120_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const WALL: WaitClock = { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 
 /**
  * Polls `probe` until it gives a value, at most `ms` (capped by the check's --max-wait): 50 ms at first,
@@ -20,17 +20,18 @@ export async function waitFor<T>(
   ms = Infinity,
 ): Promise<T | undefined> {
   const cap = Math.min(ms, ctx.maxWaitMs ?? DEFAULT_MAX_WAIT_MS);
-  const t0 = Date.now();
+  const time = ctx.time ?? WALL;
+  const t0 = time.now();
   for (let wait = 50; ; wait = Math.min(wait * 2, 2_000)) {
     const v = await probe();
-    const spent = Date.now() - t0;
+    const spent = time.now() - t0;
     if (v !== undefined || spent > cap) {
       ctx.note(
         `waited ${(spent / 1000).toFixed(1)} s in real time for ${what}${v === undefined ? ` (gave up at ${cap / 1000} s)` : ""}`,
       );
       return v;
     }
-    await sleep(Math.min(wait, Math.max(0, cap - spent) + 1));
+    await time.sleep(Math.min(wait, Math.max(0, cap - spent) + 1));
   }
 }
 
@@ -38,6 +39,6 @@ export async function waitFor<T>(
 export async function waitOut(ctx: CheckContext, what: string, ms: number): Promise<void> {
   const cap = ctx.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   if (ms > cap) throw new Error(`${what} takes ${ms / 1000} s, more than --max-wait ${cap / 1000} s`);
-  await sleep(ms);
+  await (ctx.time ?? WALL).sleep(ms);
   ctx.note(`waited ${(ms / 1000).toFixed(1)} s in real time for ${what}`);
 }

@@ -240,9 +240,10 @@ export class WireSession {
   /**
    * `realtime`: the target's clock is the wall clock (sandbox and read-only modes, where no control
    * plane moves it): a key's window may slide between two answers once its Reset second is near,
-   * as earlier traffic on the partner's key leaves it.
+   * as earlier traffic on the partner's key leaves it. `now`: the target's time in ms (default the wall clock; the
+   * suite's WaitClock when a test hands in the target's own).
    */
-  constructor(private readonly opts: { realtime?: boolean } = {}) {}
+  constructor(private readonly opts: { realtime?: boolean; now?: () => number } = {}) {}
 
   readonly findings: Finding[] = [];
   private readonly requestIds = new Set<string>();
@@ -396,7 +397,9 @@ export class WireSession {
           const prev = this.rate.get(key);
           const waitedOut =
             (prev?.slid !== undefined && x.startedAt >= prev.slid) ||
-            (this.opts.realtime === true && prev !== undefined && Date.now() / 1000 >= prev.reset - 2);
+            (this.opts.realtime === true &&
+              prev !== undefined &&
+              (this.opts.now ?? Date.now)() / 1000 >= prev.reset - 2);
           if (sequential && prev && !waitedOut && prev.limit === cur.limit && cur.reset <= prev.reset) {
             if (cur.reset < prev.reset)
               fail("rateSequence", `X-RateLimit-Reset went back from ${prev.reset} to ${cur.reset} within one window`);

@@ -1,5 +1,6 @@
 import type { Check } from "../types.ts";
 import { emulatorOnly, runs } from "../types.ts";
+import { rateCeilingBySandbox, rateLimitedBySandbox } from "./rate-window.ts";
 import { ensure, env, expectError, expectNoHeader, expectStatus, expectSuccess, intHeader } from "../assert.ts";
 
 // Checks of the request pipeline: envelopes, auth, rate-limit and credit
@@ -150,14 +151,13 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "X-RateLimit-* count a key's window exactly, down to the 429 and back after it slides",
     rule: "X-RateLimit-Limit is the key's ceiling; each request leaves one fewer in X-RateLimit-Remaining; the refusal shows 0 and a Retry-After that reaches X-RateLimit-Reset; the window rolls over 60 s.",
-    ...emulatorOnly(
-      "operator",
-      "mints a key with a chosen per-minute ceiling and advances a minute past its window",
-      [],
-      4,
-    ),
+    // Emulator mode mints a key with a ceiling of 4; elsewhere the partner key's own window on a free route.
+    ...runs("sandbox", ["partnerKey"], 4),
+    waitMs: 61_000,
     deviation: "ratelimit_remaining_stale",
-    async run({ http, control }) {
+    async run(ctx) {
+      const { http, control } = ctx;
+      if (!control) return rateCeilingBySandbox(ctx);
       const ceiling = 4;
       const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], rate_limit_per_min: ceiling });
       let reset = 0;
@@ -337,14 +337,13 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Past the per-key ceiling → 429 rate_limited with Retry-After, not charged",
     rule: "429 rate_limited: read Retry-After and X-RateLimit-Reset; not charged.",
-    ...emulatorOnly(
-      "operator",
-      "mints a key with a 2-per-minute ceiling and advances a minute past it (the partner key's own window would stall every later check)",
-      [],
-      2,
-    ),
+    // Emulator mode mints a key with a ceiling of 2; elsewhere the partner key's own window, waited out after.
+    ...runs("sandbox", ["partnerKey"], 2),
+    waitMs: 61_000,
     deviation: "no_retry_after",
-    async run({ http, control }) {
+    async run(ctx) {
+      const { http, control } = ctx;
+      if (!control) return rateLimitedBySandbox(ctx);
       const key = await control!.newKey({ kind: "partner", scopes: ["read:catalog"], rate_limit_per_min: 2 });
       await http.get(PROBE, { key });
       const second = await http.get(PROBE, { key });
