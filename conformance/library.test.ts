@@ -35,13 +35,13 @@ describe("the cases' contract", () => {
 
   it("read-only mode: a control-plane check is skipped with its reason; a failing check throws with its rule", async () => {
     const [limited] = conformanceChecks({ target, mode: "read-only", profiles: ["pipeline"] }).filter(
-      (c) => c.id === "pipeline.rate-limited-429",
+      (c) => c.id === "pipeline.insufficient-credits-402",
     );
     const skipped: string[] = [];
     const r = await limited!.run({ skip: (note) => void skipped.push(note ?? "") });
     expect(r.outcome).toBe("not_applicable");
     expect(skipped).toEqual([
-      "not applicable: needs an emulator target: flips an operator switch (mints a key with a 2-per-minute ceiling and advances a minute past it (the partner key's own window would stall every later check))",
+      "not applicable: needs an emulator target: flips an operator switch (mints a key with a zero credit balance)",
     ]);
 
     await emu.fetch("/_emulator/deviations", {

@@ -177,7 +177,12 @@ describe("conformance suite against the emulator", () => {
     await emu.reset();
     const suite = await runSuite(ALL_CHECKS, { ...options(), mode: "read-only", maxCredits: 3 });
     const na = suite.results.filter((r) => r.outcome === "not_applicable");
-    expect(na.find((r) => r.id === "pipeline.rate-limited-429")?.message).toContain("emulator");
+    expect(na.find((r) => r.id === "pipeline.insufficient-credits-402")?.message).toBe(
+      "needs an emulator target: flips an operator switch (mints a key with a zero credit balance)",
+    );
+    expect(na.find((r) => r.id === "pipeline.rate-limited-429")?.message).toBe(
+      "needs a sandbox target (running in read-only mode)",
+    );
     expect(na.some((r) => r.message.includes("--max-credits"))).toBe(true);
     expect(suite.results.filter((r) => r.outcome === "fail")).toEqual([]);
   });
