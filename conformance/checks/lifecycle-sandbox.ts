@@ -3,6 +3,7 @@ import type { Call } from "../../harness/wallet.ts";
 import { cheapestFirst, ensure, expectSuccess, spendMicros, usdcMicros, usdcText } from "../assert.ts";
 import { buyAndReveal, buyInstant, PACK_USDC, type InstantPack } from "./commerce.ts";
 import { NotApplicable } from "../types.ts";
+import { relayedAcceptBySandbox } from "./relayed-accept-sandbox.ts";
 import { CUSTODIAL_USDC, custodialLifecycleBySandbox, custodialRetryBySandbox } from "./custodial-sandbox.ts";
 
 // Lifecycles a partner can run against the live sandbox by itself: the same flow as the scenario, with the
@@ -26,6 +27,12 @@ const walletOf = (ctx: CheckContext) => {
 };
 
 export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
+  // The card's own value makes the offer (relayed-accept-sandbox.ts).
+  "mystery-relayed-accept": {
+    needs: ["partnerKey", "wallet"],
+    spendUsdc: PACK_USDC,
+    run: relayedAcceptBySandbox,
+  },
   // Funded by a real deposit from the test wallet (custodial-sandbox.ts).
   "mystery-custodial-retry": {
     needs: ["partnerKey", "wallet"],

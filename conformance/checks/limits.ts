@@ -1,12 +1,10 @@
-import { createPublicClient, createWalletClient, defineChain, http as viemHttp, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { waitForReceipt } from "../../chain/index.ts";
 import type { Check, CheckContext } from "../types.ts";
-import { emulatorOnly, runs } from "../types.ts";
-import { ensure, env, expectError, expectSuccess, intHeader } from "../assert.ts";
+import { runs } from "../types.ts";
+import { ensure, expectError, expectSuccess, intHeader } from "../assert.ts";
 import { rpcMissing } from "./target.ts";
 import { PROBE } from "./pipeline.ts";
 import { inSnapshot } from "../isolate.ts";
+import { buyAndReveal, PACK_USDC } from "./commerce.ts";
 import { waitOut } from "../wait.ts";
 
 // Partner limits as the live service documents them (docs/reference/live-service.md “Rate limits and caching”, SDK
@@ -15,50 +13,6 @@ import { waitOut } from "../wait.ts";
 
 const M = "/api/v1/mystery";
 const GUARDS = "docs/reference/live-service.md “Rate limits and caching” (Rate limits, concurrency, caching)";
-
-/** A revealed token of a fresh purchase: prepare → a fixture wallet signs over JSON-RPC → submit → VRF. */
-async function revealedToken({ http, control, partnerKey }: CheckContext): Promise<string> {
-  const info = await control!.request<{ rpcUrl: string; chainId: number; accounts: Array<{ private_key: Hex }> }>(
-    "GET",
-    "/chain",
-  );
-  const chain = defineChain({
-    id: info.chainId,
-    name: "Emulator",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [info.rpcUrl] } },
-  });
-  const account = privateKeyToAccount(info.accounts[1]!.private_key);
-  const wallet = createWalletClient({ account, chain, transport: viemHttp(info.rpcUrl) });
-  const reader = createPublicClient({ chain, transport: viemHttp(info.rpcUrl) });
-  const prep = env(
-    await http.post(`${M}/purchase/prepare`, {
-      key: partnerKey,
-      body: { wallet_address: account.address, tier_id: 1 },
-    }),
-  ).data as { calls: Array<{ to: `0x${string}`; data: Hex }> };
-  ensure(prep?.calls?.length, "purchase prepare must return calls");
-  let tx: Hex = "0x";
-  for (const call of prep.calls) {
-    tx = await wallet.sendTransaction({ to: call.to, data: call.data });
-    await waitForReceipt(reader, tx);
-  }
-  const sub = expectSuccess(
-    await http.post(`${M}/purchase/submit`, {
-      key: partnerKey,
-      body: { wallet_address: account.address, tier_id: 1, transaction_hash: tx },
-    }),
-    "purchase submit",
-    202,
-  ).data as { id: number; onchain_request_id: string };
-  await control!.request("POST", "/vrf/fulfill", { request_id: sub.onchain_request_id });
-  const got = expectSuccess(await http.get(`${M}/purchase/${sub.id}`, { key: partnerKey }), "the purchase").data as {
-    items?: Array<{ token_id: string; item_type: string }>;
-  };
-  const token = got.items?.find((i) => i.item_type === "CARD")?.token_id ?? got.items?.[0]?.token_id;
-  ensure(token, "the revealed purchase must carry items");
-  return token;
-}
 
 export const limitsChecks: Check[] = [
   {
@@ -140,33 +94,37 @@ export const limitsChecks: Check[] = [
     profile: "mystery",
     title: "GET /mystery/price is cached ~60 s; fresh=true recomputes it",
     rule: "/mystery/price is cached ~60 s; fresh=true recomputes.",
-    ...emulatorOnly(
-      "operator",
-      "fulfils a purchase's VRF request by hand, then advances 20 s and 61 s across the 60 s cache",
-      ["partnerKey"],
-    ),
+    // A pack bought and revealed with the test wallet (a fixture one in emulator mode, undone afterwards).
+    ...runs("sandbox", ["partnerKey", "wallet"]),
+    spendUsdc: PACK_USDC,
+    waitMs: 81_000,
     deviation: "no_response_cache",
     applicable: rpcMissing,
     async run(ctx) {
+      if (!ctx.control) return priceIsCached(ctx);
       // The purchase it makes is undone afterwards (state and chain), so later checks see no trace of it.
-      await inSnapshot(ctx.control!, () => priceIsCached(ctx), { manualClock: false });
+      await inSnapshot(ctx.control, () => priceIsCached(ctx), { manualClock: false });
     },
   },
 ];
 
 async function priceIsCached(ctx: CheckContext): Promise<void> {
   const { http, partnerKey, control } = ctx;
-  const token = await revealedToken(ctx);
+  ensure(ctx.wallet, "no test wallet");
+  const { purchase } = await buyAndReveal(ctx, ctx.wallet);
+  const token = (purchase.items?.find((i) => i.item_type === "CARD") ?? purchase.items?.[0])?.token_id;
+  ensure(token, `revealed purchase ${purchase.id} must carry items`);
+  const pass = (ms: number, what: string) => (control ? control.advance(ms) : waitOut(ctx, what, ms));
   const path = `${M}/price?token_id=${token}`;
   const stamp = async (p: string, what: string) =>
     (expectSuccess(await http.get(p, { key: partnerKey }), what).data as { updated_at: string }).updated_at;
   const first = await stamp(path, "price");
-  await control!.advance(20_000);
+  await pass(20_000, "20 s, inside the cache time");
   const cached = await stamp(path, "price 20 s later");
   ensure(cached === first, `a read within 60 s must be the cached answer (updated_at ${first}), got ${cached}`);
   const fresh = await stamp(`${path}&fresh=true`, "price with fresh=true");
   ensure(fresh !== first, `fresh=true must recompute (updated_at after ${first}), got ${fresh}`);
-  await control!.advance(61_000);
+  await pass(61_000, "the 60 s cache time");
   const expired = await stamp(path, "price after the cache time");
   ensure(expired > fresh, `after ~60 s the entry expires (updated_at after ${fresh}), got ${expired}`);
 }

@@ -156,7 +156,6 @@ export const PURCHASE_LIFECYCLES = {
     deviation: "lifecycle_pending_dropped",
   },
   "mystery-relayed-accept": {
-    emulatorOnly: { power: "operator" as const, what: "pins a card's oracle value for the buyback offer" },
     profile: "mystery" as const,
     rule: "accept/prepare hands the holder the offer's EIP-712 OfferRequest; the holder's signature of it is accepted and relayed.",
     guards:
