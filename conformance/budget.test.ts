@@ -49,7 +49,7 @@ describe("budgets and what a check needs", () => {
       ["b", "not_applicable", "would exceed --max-credits (needs 5, 3 left)"],
       ["d", "not_applicable", "the target offers no such thing"],
       ["c", "pass", ""],
-      ["wait", "not_applicable", "would wait up to 200 s in real time; --max-wait is 120 s"],
+      ["wait", "not_applicable", "would wait up to 200 s in real time; --max-wait is 180 s"],
       [
         "clock",
         "not_applicable",

@@ -13,6 +13,8 @@ const NEED: Record<Need, string> = {
   wallet: "wallet",
   tierKey: "TIER key",
   webhookUrl: "webhook URL",
+  readOnlyTenantKey: "read-only tenant key",
+  legacyKey: "legacy key",
 };
 
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");

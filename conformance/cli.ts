@@ -37,6 +37,18 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
       value: "K",
       describe: "a partner key of the TIER billing model: sell-back and revenue-share checks use it",
     },
+    {
+      name: "read-only-tenant-key",
+      type: "string",
+      value: "K",
+      describe: "a tenant key with read:inventory only: the write-scope check uses it",
+    },
+    {
+      name: "legacy-key",
+      type: "string",
+      value: "K",
+      describe: "a legacy unmetered catalog key: the metering check uses it",
+    },
     { name: "profile", type: "string", multiple: true, value: "P", describe: `${PROFILES.join(", ")} (default: all)` },
     {
       name: "mode",
@@ -57,7 +69,7 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
       type: "string",
       value: "SECONDS",
       describe:
-        "the most real time one check may wait for a reveal, a delivery or a retry\noutside emulator mode (default 120)",
+        "the most real time one check may wait for a reveal, a delivery or a retry\noutside emulator mode (default 180: the webhook retry schedule, +30 s and +2 min)",
     },
     {
       name: "report",
@@ -220,6 +232,8 @@ export async function runConformanceCli(
   let partnerKey = last(args, "partner-key");
   let tenantKey = last(args, "tenant-key");
   const tierKey = last(args, "tier-key");
+  const readOnlyTenantKey = last(args, "read-only-tenant-key");
+  const legacyKey = last(args, "legacy-key");
   let stop: (() => Promise<void>) | null = null;
   let mode = modeArg as Mode | undefined;
   if (!baseUrl) {
@@ -254,6 +268,8 @@ export async function runConformanceCli(
     partnerKey,
     tenantKey,
     ...(tierKey ? { tierKey } : {}),
+    ...(readOnlyTenantKey ? { readOnlyTenantKey } : {}),
+    ...(legacyKey ? { legacyKey } : {}),
     profiles,
     mode,
     // Read-only runs go against production keys: a small budget unless told otherwise.

@@ -25,11 +25,15 @@ export interface SuiteOptions {
   tenantKey?: string;
   /** A partner key of the TIER billing model (sell-back, revenue share); emulator mode makes its own. */
   tierKey?: string;
+  /** A tenant key with read:inventory only (scope checks); emulator mode makes its own. */
+  readOnlyTenantKey?: string;
+  /** A legacy unmetered catalog key; emulator mode makes its own. */
+  legacyKey?: string;
   profiles: readonly Profile[];
   mode: Mode;
   /** Skip checks whose declared credits would exceed what is left (default: no limit). */
   maxCredits?: number;
-  /** Outside emulator mode, the most real time one check may wait (default 120 s). */
+  /** Outside emulator mode, the most real time one check may wait (default 180 s). */
   maxWaitMs?: number;
   expectedFailures?: ReadonlySet<string>;
   /** Stop at the first failed or crashed check (the checks after it are not run or reported). */
@@ -193,12 +197,20 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
         checkControl && needs.includes("tierKey")
           ? await checkControl.newKey({ kind: "partner", billing_model: "TIER" })
           : opts.tierKey;
+      const readOnlyTenantKey =
+        checkControl && needs.includes("readOnlyTenantKey")
+          ? await checkControl.newKey({ kind: "tenant", scopes: ["read:inventory"] })
+          : opts.readOnlyTenantKey;
+      const legacyKey =
+        checkControl && needs.includes("legacyKey") ? await checkControl.newKey({ kind: "legacy" }) : opts.legacyKey;
       charge(1);
       await check.run({
         http: checkHttp,
         partnerKey,
         tenantKey,
         ...(tierKey ? { tierKey } : {}),
+        ...(readOnlyTenantKey ? { readOnlyTenantKey } : {}),
+        ...(legacyKey ? { legacyKey } : {}),
         maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
         control: checkControl,
         wallet,
@@ -291,6 +303,10 @@ export function notApplicable(check: Check, opts: SuiteOptions, hasControl: bool
   if (needs.includes("tenantKey") && !opts.tenantKey && !inEmulator) return "needs --tenant-key";
   if (needs.includes("tierKey") && !opts.tierKey && !inEmulator)
     return "needs --tier-key (a partner key of the TIER billing model)";
+  if (needs.includes("readOnlyTenantKey") && !opts.readOnlyTenantKey && !inEmulator)
+    return "needs --read-only-tenant-key (a tenant key with read:inventory only)";
+  if (needs.includes("legacyKey") && !opts.legacyKey && !inEmulator)
+    return "needs --legacy-key (a legacy unmetered catalog key)";
   if (needs.includes("webhookUrl") && !opts.receiver && !inEmulator)
     return "needs --webhook-url and --webhook-port (a public URL the target can reach, forwarding to this machine)";
   const maxWait = opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;

@@ -27,9 +27,10 @@ export type Mode = (typeof MODES)[number];
  * What a check needs beyond the target: `wallet`, a funded test wallet on the target's chain (sandbox:
  * --wallet-key/--rpc-url; emulator: a fixture account); `tierKey`, a partner key of the TIER billing model
  * (--tier-key; emulator: a fresh one); `webhookUrl`, a receiver the target can reach (--webhook-url/--webhook-port;
- * emulator: loopback).
+ * emulator: loopback); `readOnlyTenantKey`, a tenant key with read:inventory only (--read-only-tenant-key);
+ * `legacyKey`, a legacy unmetered catalog key (--legacy-key). Emulator mode mints each key it needs.
  */
-export type Need = "partnerKey" | "tenantKey" | "wallet" | "tierKey" | "webhookUrl";
+export type Need = "partnerKey" | "tenantKey" | "wallet" | "tierKey" | "webhookUrl" | "readOnlyTenantKey" | "legacyKey";
 
 /** Why a check runs only against the emulator: what no partner can do to the live sandbox. */
 export type EmulatorPower = "clock" | "faults" | "operator";
@@ -104,6 +105,10 @@ export interface CheckContext {
   tenantKey: string;
   /** A TIER partner key, for checks that need one (`needs: ["tierKey"]`; in emulator mode a fresh one). */
   tierKey?: string;
+  /** A tenant key with read:inventory only (`needs: ["readOnlyTenantKey"]`; in emulator mode a fresh one). */
+  readOnlyTenantKey?: string;
+  /** A legacy unmetered key (`needs: ["legacyKey"]`; in emulator mode a fresh one). */
+  legacyKey?: string;
   /** The most real time a wait of this check may take (--max-wait; emulator mode advances the clock instead). */
   maxWaitMs?: number;
   /** Present in emulator mode only. */

@@ -5,7 +5,7 @@ import type { CheckContext, WaitClock } from "./types.ts";
 // in its notes how long it waited.
 
 /** The default of --max-wait. */
-export const DEFAULT_MAX_WAIT_MS = 120_000;
+export const DEFAULT_MAX_WAIT_MS = 180_000;
 
 const WALL: WaitClock = { now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
 

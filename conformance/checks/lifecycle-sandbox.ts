@@ -4,6 +4,7 @@ import { cheapestFirst, ensure, expectSuccess, spendMicros, usdcMicros, usdcText
 import { buyAndReveal, buyInstant, PACK_USDC, type InstantPack } from "./commerce.ts";
 import { NotApplicable } from "../types.ts";
 import { relayedAcceptBySandbox } from "./relayed-accept-sandbox.ts";
+import { WEBHOOK_RETRIES_WAIT_MS, webhookRetriesBySandbox } from "./webhook-retries-sandbox.ts";
 import { CUSTODIAL_USDC, custodialLifecycleBySandbox, custodialRetryBySandbox } from "./custodial-sandbox.ts";
 
 // Lifecycles a partner can run against the live sandbox by itself: the same flow as the scenario, with the
@@ -17,7 +18,11 @@ const INSTANT_LIFECYCLE_USDC = 100;
 
 export interface SandboxLifecycle {
   needs: readonly Need[];
+  /** What only the sandbox run needs (the scenario's control plane stands in for it in emulator mode). */
+  sandboxNeeds?: readonly Need[];
   spendUsdc: number;
+  /** The most real time it waits (a retry schedule); against --max-wait. */
+  waitMs?: number;
   run(ctx: CheckContext): Promise<void>;
 }
 
@@ -27,20 +32,31 @@ const walletOf = (ctx: CheckContext) => {
 };
 
 export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
+  // A real purchase's delivery to the suite's receiver, failed twice (webhook-retries-sandbox.ts).
+  "webhook-retries": {
+    needs: ["partnerKey"],
+    sandboxNeeds: ["wallet", "webhookUrl"],
+    spendUsdc: PACK_USDC,
+    waitMs: WEBHOOK_RETRIES_WAIT_MS,
+    run: webhookRetriesBySandbox,
+  },
   // The card's own value makes the offer (relayed-accept-sandbox.ts).
   "mystery-relayed-accept": {
-    needs: ["partnerKey", "wallet"],
+    needs: ["partnerKey"],
+    sandboxNeeds: ["wallet"],
     spendUsdc: PACK_USDC,
     run: relayedAcceptBySandbox,
   },
   // Funded by a real deposit from the test wallet (custodial-sandbox.ts).
   "mystery-custodial-retry": {
-    needs: ["partnerKey", "wallet"],
+    needs: ["partnerKey"],
+    sandboxNeeds: ["wallet"],
     spendUsdc: CUSTODIAL_USDC,
     run: custodialRetryBySandbox,
   },
   "mystery-custodial-lifecycle": {
-    needs: ["partnerKey", "wallet"],
+    needs: ["partnerKey"],
+    sandboxNeeds: ["wallet"],
     spendUsdc: CUSTODIAL_USDC,
     run: custodialLifecycleBySandbox,
   },

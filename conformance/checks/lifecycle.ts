@@ -43,10 +43,6 @@ export const LIFECYCLE_SPECS: Readonly<Record<string, LifecycleSpec>> = {
     deviation: "lifecycle_purchased_credits_expire",
   },
   "webhook-retries": {
-    emulatorOnly: {
-      power: "clock",
-      what: "advances through the retry schedule (+30 s, +2 min) and a further 24 hours",
-    },
     profile: "webhooks",
     rule: "A failing receiver is retried on the documented schedule (+30 s, +2 min) until it answers 2xx; the delivery log then shows DELIVERED.",
     guards:
@@ -169,7 +165,12 @@ function lifecycleCheck(scenario: Scenario, spec: LifecycleSpec): Check {
     rule: spec.rule,
     ...(spec.guards ? { guards: spec.guards } : {}),
     ...(sandbox
-      ? { ...runs("sandbox", sandbox.needs), spendUsdc: sandbox.spendUsdc }
+      ? {
+          ...runs("sandbox", sandbox.needs),
+          ...(sandbox.sandboxNeeds ? { sandboxNeeds: sandbox.sandboxNeeds } : {}),
+          spendUsdc: sandbox.spendUsdc,
+          ...(sandbox.waitMs ? { waitMs: sandbox.waitMs } : {}),
+        }
       : emulatorOnly(power.power, power.what)),
     deviation: spec.deviation,
     ...(scenario.chain ? { applicable: rpcMissing } : {}),

@@ -382,10 +382,11 @@ export const pipelineChecks: Check[] = [
     profile: "pipeline",
     title: "Legacy keys answer X-Credits-Metering: unmetered",
     rule: "Unmetered legacy keys exist; their responses carry X-Credits-Metering: unmetered.",
-    ...emulatorOnly("operator", "mints a legacy (unmetered) key"),
+    ...runs("read-only", ["legacyKey"]),
     deviation: "legacy_metered",
-    async run({ http, control }) {
-      const key = await control!.newKey({ kind: "legacy" });
+    async run({ http, legacyKey }) {
+      ensure(legacyKey, "no legacy key");
+      const key = legacyKey;
       const r = await http.get(PROBE, { key });
       expectSuccess(r, "legacy read");
       ensure(

@@ -550,10 +550,12 @@ export const warehouseChecks: Check[] = [
     profile: "warehouse",
     title: "Writes need their scope (write:order for a quote)",
     rule: "A tenant key without write:order gets 403 on shipping-quote; read:inventory alone does not allow writes.",
-    ...emulatorOnly("operator", "mints a tenant key with read:inventory only"),
+    // Refused writes only; emulator mode mints the key.
+    ...runs("sandbox", ["readOnlyTenantKey"]),
     deviation: "warehouse_ignores_write_scope",
-    async run({ http, control }) {
-      const key = await control!.newKey({ kind: "tenant", scopes: ["read:inventory"] });
+    async run({ http, readOnlyTenantKey }) {
+      ensure(readOnlyTenantKey, "no read-only tenant key");
+      const key = readOnlyTenantKey;
       expectWhError(
         await http.post("/api/v1/shipping-quote", { key, body: { unique_ids: [MISSING_CARD], address: US } }),
         403,
