@@ -15,7 +15,7 @@ export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" a
 export const VRF_KEY_HASH = keccak256(toHex("cardos-emulator/vrf/key-hash")) as Hex;
 export const VRF_CALLBACK_GAS_LIMIT = 2_500_000;
 export const MARKETPLACE_FEE_BPS = 250;
-export const BUYBACK_WINDOW_SECONDS = 30 * 24 * 3600;
+/** MysteryPool's default sell-back payout (its `buybackDiscountPermille`); the marketplace offers pay the same. */
 export const BUYBACK_DISCOUNT_PERMILLE = 850;
 export const FUNDING = {
   endUserUsdc: 10_000n * 10n ** 6n,

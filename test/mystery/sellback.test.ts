@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
-import { cardNftAbi, mysteryPoolAbi } from "../../chain/index.ts";
+import { cardNftAbi, mysteryPoolAbi, sendAndWait } from "../../chain/index.ts";
+import { parseUsdc } from "../../emulator/pipeline/money.ts";
 import { buyRevealed, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
 
 let ctx: Ctx;
@@ -124,5 +125,30 @@ describe("sell-back (TIER)", () => {
     ]);
     const mismatch = await post("submit", { transaction_hash: ok.transactionHash }).expect(403);
     expect(mismatch.body.error).toBe("seller_mismatch");
+  });
+});
+
+describe("sell-back terms come from the pool contract", () => {
+  it("after the owner sets a 1-day window at 50%, the quote pays half the value and expires a day after minting; the chain pays that", async () => {
+    const chain = ctx.emu.chain!;
+    const u = user(ctx, 2);
+    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "setBuybackParams", args: [86_400n, 500] });
+    expect((await sendAndWait(chain, chain.operator, { to: chain.addresses.mysteryPool, data })).status).toBe(
+      "success",
+    );
+    const q = await post("quote", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
+    const items = q.body.data.items as Array<{ oracle_value_usdc: string; payout_micros: string; expires_at: string }>;
+    for (const i of items) {
+      expect(BigInt(i.payout_micros)).toBe((parseUsdc(i.oracle_value_usdc)! * 500n) / 1000n);
+      expect(Date.parse(i.expires_at) - Date.parse(p.fulfilled_at)).toBeLessThanOrEqual(86_400_000);
+    }
+    const prep = await post("prepare", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
+    const receipt = await sendCalls(ctx, u, prep.body.data.calls);
+    const sub = await post("submit", { transaction_hash: receipt.transactionHash }).expect(200);
+    expect(sub.body.data.total_micros).toBe(q.body.data.total_payout_micros);
+    await ctx.emu.clock.advance(86_400_000 + 1_000);
+    const late = await post("quote", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
+    expect(late.body.data.items.every((i: { eligible: boolean }) => !i.eligible)).toBe(true);
   });
 });

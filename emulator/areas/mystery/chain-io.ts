@@ -189,6 +189,14 @@ export function approvedForAll(chain: Chain, holder: `0x${string}`, operator: `0
   });
 }
 
+/** The pool's sell-back terms as the contract holds them: the window after minting (s) and the payout (‰ of value). */
+export async function buybackTerms(chain: Chain): Promise<{ windowSeconds: bigint; discountPermille: bigint }> {
+  const read = (functionName: "buybackWindow" | "buybackDiscountPermille") =>
+    chain.publicClient.readContract({ address: chain.addresses.mysteryPool, abi: mysteryPoolAbi, functionName });
+  const [windowSeconds, discountPermille] = await Promise.all([read("buybackWindow"), read("buybackDiscountPermille")]);
+  return { windowSeconds: BigInt(windowSeconds), discountPermille: BigInt(discountPermille) };
+}
+
 export function poolLiquidity(chain: Chain): Promise<bigint> {
   return chain.publicClient.readContract({
     address: chain.addresses.mysteryPool,

@@ -1,10 +1,11 @@
-import { MARKETPLACE_FEE_BPS } from "../../../../chain/index.ts";
+import { BUYBACK_DISCOUNT_PERMILLE, MARKETPLACE_FEE_BPS } from "../../../../chain/index.ts";
 import { microsOfUsd } from "../../../pipeline/money.ts";
 
 // Buyback pricing (docs/reference/api-rules.md “Other limits”: default 85% of card value; marketplace fee
 // from the BuybackMarketplace deployment, 250 bps).
 
-export const BUYBACK_PERMILLE = 850n;
+/** Offers pay what a sell-back pays: the pool contract's default rate (chain/constants.ts). */
+export const BUYBACK_PERMILLE = BigInt(BUYBACK_DISCOUNT_PERMILLE);
 /** Only cards valued $10–$100 are eligible for a buyback offer (api-docs generation). */
 export const ELIGIBLE_MIN = 10_000_000n;
 export const ELIGIBLE_MAX = 100_000_000n;

@@ -1,5 +1,5 @@
 import { encodeFunctionData, parseEventLogs } from "viem";
-import { BUYBACK_DISCOUNT_PERMILLE, cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
+import { cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
 import type {
   SellbackPrepareResult,
   SellbackQuote as SellbackQuoteWire,
@@ -12,7 +12,16 @@ import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
-import { approvedForAll, burnState, chainOf, ownerOf, poolLiquidity, receiptOf, tokenRecord } from "../chain-io.ts";
+import {
+  approvedForAll,
+  burnState,
+  buybackTerms,
+  chainOf,
+  ownerOf,
+  poolLiquidity,
+  receiptOf,
+  tokenRecord,
+} from "../chain-io.ts";
 import { mystery, type SellbackRow } from "../state.ts";
 import { emit, isoAt, txLockKey, usdc } from "../util.ts";
 
@@ -37,11 +46,13 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
   const chain = chainOf(s);
   const now = BigInt(Math.floor(s.clock.now() / 1000));
   const items: SellbackQuote["items"] = [];
+  // The window and the payout rate the contract enforces, read from it (the operator may change them).
+  const terms = await buybackTerms(chain);
   for (const id of ids) {
     const rec = await tokenRecord(chain, BigInt(id));
     const owner = await ownerOf(chain, BigInt(id));
     const burn = await burnState(chain, BigInt(id));
-    const expires = rec.originalRecipient === ZERO ? 0n : rec.mintedAt + 30n * 24n * 3600n;
+    const expires = rec.originalRecipient === ZERO ? 0n : rec.mintedAt + terms.windowSeconds;
     let reason: Reason | null = null;
     // In the contract's order. A burned token, or one frozen by a pending burn (the pool's
     // transferFrom reverts TokenFrozen), has no window: the SDK's reasons have no other fit.
@@ -57,7 +68,7 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
     else if (burn.pending) reason = "no_window";
     // Unknown where the oracle has no price (value and payout null); an ineligible token pays 0.
     const priced = rec.oracleValue > 0n;
-    const payout = reason === null ? (rec.oracleValue * BigInt(BUYBACK_DISCOUNT_PERMILLE)) / 1000n : 0n;
+    const payout = reason === null ? (rec.oracleValue * terms.discountPermille) / 1000n : 0n;
     items.push({
       token_id: id,
       eligible: reason === null,
