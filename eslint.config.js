@@ -10,7 +10,8 @@ const AMOUNT_EXPR = [
   `MemberExpression[property.name=${AMOUNT}]`,
   "CallExpression[callee.name='BigInt']",
 ].join(", ");
-const MONEY = "money: amounts are bigint micros through emulator/pipeline/money.ts, never a float";
+const MONEY =
+  "money: amounts are bigint micros (emulator/pipeline/money.ts; the suite and scenarios: conformance/assert.ts), never a float";
 
 /** Float arithmetic on an amount: parseFloat, Number(<amount>), a number divided or multiplied by 10^6. */
 const FLOAT_MONEY = [
@@ -66,7 +67,7 @@ export default tseslint.config(
   },
   {
     // The money modules are where amounts are parsed; deviations send wrong types on purpose.
-    files: ["emulator/**/*.ts", "contract/**/*.ts"],
+    files: ["emulator/**/*.ts", "contract/**/*.ts", "conformance/**/*.ts", "scenarios/**/*.ts", "harness/**/*.ts"],
     ignores: ["emulator/**/money.ts", "emulator/**/deviations.ts"],
     rules: { "no-restricted-syntax": ["error", ...FLOAT_MONEY] },
   },

@@ -88,11 +88,8 @@ export const cheapestFirst =
 /** A check's declared spend (whole USDC) as micros. */
 export const spendMicros = (wholeUsdc: number): bigint => BigInt(wholeUsdc) * 1_000_000n;
 
-/** Integer micros as a decimal USDC string (2 places at least: 12.5 → "12.50"). */
+/** Integer micros as the shortest decimal USDC string (25, 4.99, 0.000001). */
 export function usdcText(micros: bigint): string {
-  const frac = (micros % 1_000_000n)
-    .toString()
-    .padStart(6, "0")
-    .replace(/0{1,4}$/, "");
-  return `${micros / 1_000_000n}.${frac.padEnd(2, "0")}`;
+  const frac = (micros % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return `${micros / 1_000_000n}${frac ? `.${frac}` : ""}`;
 }

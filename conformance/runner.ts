@@ -18,6 +18,7 @@ import type { Hex } from "viem";
 import { WireSession } from "./wire.ts";
 import { transcriptEntry } from "./redact.ts";
 import { DEFAULT_MAX_WAIT_MS } from "./wait.ts";
+import { usdcMicros, usdcText } from "./assert.ts";
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -89,10 +90,10 @@ export interface TargetSession {
   control: ControlClient | null;
   opts: SuiteOptions;
   budget: { left: number };
-  /** Test USDC the commerce checks may still spend, in micros (integers: no rounding drift). */
-  spend: { left: number };
+  /** Test USDC the commerce checks may still spend, in micros (null: no limit). */
+  spend: { left: bigint | null };
   /** Declared credits and USDC micros of the checks that ran. */
-  spent: { credits: number; micros: number };
+  spent: { credits: number; micros: bigint };
   /** The test wallet, opened on first use, or why there is none. */
   wallet(): Promise<TestWallet | string>;
 }
@@ -123,8 +124,8 @@ export async function openSession(opts: SuiteOptions): Promise<TargetSession> {
     control,
     opts,
     budget: { left: opts.maxCredits ?? Infinity },
-    spend: { left: opts.wallet ? toMicros(opts.wallet.maxSpendUsdc) : control ? Infinity : 0 },
-    spent: { credits: 0, micros: 0 },
+    spend: { left: opts.wallet ? toMicros(opts.wallet.maxSpendUsdc) : control ? null : 0n },
+    spent: { credits: 0, micros: 0n },
     wallet: () => (wallet ??= open()),
   };
 }
@@ -165,13 +166,13 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   let why = notApplicable(check, opts, control !== null, budget.left);
   let wallet: TestWallet | null = null;
   const needs = needsIn(check, control !== null);
-  const spend = needs.includes("wallet") ? toMicros(check.spendUsdc ?? 0) : 0;
+  const spend = needs.includes("wallet") ? toMicros(check.spendUsdc ?? 0) : 0n;
   if (!why && needs.includes("wallet")) {
     const w = await session.wallet();
     if (typeof w === "string") why = w;
     else wallet = w;
-    if (!why && spend > session.spend.left)
-      why = `would exceed --max-spend-usdc (needs ${usdcText(spend)}, ${usdcText(session.spend.left)} left)`;
+    if (!why && session.spend.left !== null && spend > session.spend.left)
+      why = `would exceed --max-spend-usdc (needs ${usdcText(spend)}, ${leftText(session.spend.left)} left)`;
   }
   let probeCrash: string | null = null;
   if (!why && check.applicable) {
@@ -234,9 +235,9 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   /** Counts the check's declared costs against the budgets (sign -1 gives them back). */
   function charge(sign: 1 | -1): void {
     budget.left -= sign * check.credits;
-    session.spend.left -= sign * spend;
+    if (session.spend.left !== null) session.spend.left -= BigInt(sign) * spend;
     session.spent.credits += sign * check.credits;
-    session.spent.micros += sign * spend;
+    session.spent.micros += BigInt(sign) * spend;
   }
 
   function finish(r: CheckResult): CheckResult {
@@ -271,7 +272,7 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
   const spent: Spent = {
     credits: session.spent.credits,
     max_credits: opts.maxCredits ?? null,
-    usdc: session.spent.micros / 1e6,
+    usdc: Number(usdcText(session.spent.micros)), // a report's figure, read from the exact decimal
     max_spend_usdc: opts.wallet ? opts.wallet.maxSpendUsdc : null,
   };
   return {
@@ -285,8 +286,10 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
   };
 }
 
-const toMicros = (usdc: number) => Math.round(usdc * 1e6);
-const usdcText = (micros: number) => (micros === Infinity ? "unlimited" : String(micros / 1e6));
+/** A declared or given USDC figure (a JS number such as 25 or 12.5) as integer micros, read from its decimal text. */
+const toMicros = (usdc: number): bigint => usdcMicros(String(usdc));
+/** What is left of a budget: its decimal, or unlimited. */
+const leftText = (micros: bigint | null): string => (micros === null ? "unlimited" : usdcText(micros));
 
 /** Why the check cannot run here, before anything is asked of the target (null: it may run). */
 export function notApplicable(check: Check, opts: SuiteOptions, hasControl: boolean, budget: number): string | null {

@@ -108,10 +108,9 @@ describe("sandbox mode with a wallet key, a TIER key and a webhook receiver", ()
 
   it("the summary's spend is the declared cost of the checks that ran, against the budgets", () => {
     const ran = ALL_CHECKS.filter((c) => suite.results.find((r) => r.id === c.id)?.outcome === "pass");
-    const usdc =
-      ran
-        .filter((c) => needsIn(c, false).includes("wallet"))
-        .reduce((n, c) => n + Math.round((c.spendUsdc ?? 0) * 1e6), 0) / 1e6;
+    // Declared spends are whole USDC here: summed as integers.
+    const usdc = ran.filter((c) => needsIn(c, false).includes("wallet")).reduce((n, c) => n + (c.spendUsdc ?? 0), 0);
+    expect(Number.isInteger(usdc)).toBe(true);
     expect(suite.spent).toEqual({
       credits: ran.reduce((n, c) => n + c.credits, 0),
       max_credits: null,

@@ -424,10 +424,10 @@ export class WireSession {
     const metering = h["x-credits-metering"];
     if (metering !== undefined && metering !== "unmetered")
       fail("creditHeaders", `X-Credits-Metering may only say "unmetered", received ${shown(metering)}`);
-    const costRaw = h["x-credits-cost"];
+    const creditsRaw = h["x-credits-cost"];
     const remRaw = h["x-credits-remaining"];
     for (const [n, v] of [
-      ["X-Credits-Cost", costRaw],
+      ["X-Credits-Cost", creditsRaw],
       ["X-Credits-Remaining", remRaw],
     ] as const)
       if (v !== undefined && (!isInt(v) || Number(v) < 0))
@@ -435,33 +435,33 @@ export class WireSession {
     if (!route || metering === "unmetered") return;
     const beforeMetering = status === 401 || status === 403 || status === 429;
     if (route.cost !== undefined) {
-      if (beforeMetering && costRaw !== undefined && costRaw !== "0")
+      if (beforeMetering && creditsRaw !== undefined && creditsRaw !== "0")
         fail(
           "creditHeaders",
-          `a ${status} comes before metering: X-Credits-Cost must be absent or 0, received ${shown(costRaw)}`,
+          `a ${status} comes before metering: X-Credits-Cost must be absent or 0, received ${shown(creditsRaw)}`,
         );
       if (status < 400) {
-        if (costRaw === undefined)
+        if (creditsRaw === undefined)
           fail(
             "creditHeaders",
             `X-Credits-Cost must be on a metered answer (the route costs ${route.cost}), received nothing`,
           );
-        else if (Number(costRaw) !== route.cost)
-          fail("creditHeaders", `X-Credits-Cost must be the route's cost ${route.cost}, received ${costRaw}`);
+        else if (Number(creditsRaw) !== route.cost)
+          fail("creditHeaders", `X-Credits-Cost must be the route's cost ${route.cost}, received ${creditsRaw}`);
         if (remRaw === undefined)
           fail("creditHeaders", "X-Credits-Remaining must be on a metered answer, received nothing");
-      } else if (costRaw !== undefined && costRaw !== "0")
-        fail("creditHeaders", `a ${status} is refunded: X-Credits-Cost must be 0, received ${costRaw}`);
+      } else if (creditsRaw !== undefined && creditsRaw !== "0")
+        fail("creditHeaders", `a ${status} is refunded: X-Credits-Cost must be 0, received ${creditsRaw}`);
     }
     if (!key || !isInt(remRaw)) return;
     const remaining = Number(remRaw);
-    const cost = isInt(costRaw) ? Number(costRaw) : 0;
+    const charged = isInt(creditsRaw) ? Number(creditsRaw) : 0;
     const prev = this.balance.get(key);
     // Only metered routes are held to the arithmetic; others that show the balance (a top-up) set it.
-    if (sequential && route.cost !== undefined && prev !== undefined && remaining !== prev - cost)
+    if (sequential && route.cost !== undefined && prev !== undefined && remaining !== prev - charged)
       fail(
         "creditSequence",
-        `X-Credits-Remaining must be the balance after this call: ${prev} − X-Credits-Cost ${cost} = ${prev - cost}, received ${remaining}`,
+        `X-Credits-Remaining must be the balance after this call: ${prev} − X-Credits-Cost ${charged} = ${prev - charged}, received ${remaining}`,
       );
     this.balance.set(key, remaining);
   }

@@ -21,7 +21,8 @@ async function walk(http: HttpClient, key: string, query: Record<string, string>
     );
     const data = b.data as Card[];
     rows.push(...data);
-    if (data.length < PAGE || rows.length >= Number((b as { total_count?: unknown }).total_count)) return rows;
+    const count = (b as { total_count?: unknown }).total_count;
+    if (data.length < PAGE || rows.length >= Number(count)) return rows;
   }
   throw new Error(`${CARDS}?${new URLSearchParams(query)}: no last page within ${MAX_PAGES} pages`);
 }
