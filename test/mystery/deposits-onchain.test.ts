@@ -83,4 +83,12 @@ describe("deposits seen on chain", () => {
     expect((await balance("external_user_id=dep-3")).balance).toBe("4000000");
     expect((await get("deposits", "external_user_id=dep-3").expect(200)).body.data.deposits).toHaveLength(1);
   });
+
+  it("ids that look like keys: a user id holding the books' separator, __proto__ and constructor are each credited as themselves", async () => {
+    const ids = ["dep", "dep\u0000x", "__proto__", "constructor"];
+    const q = (id: string) => `external_user_id=${encodeURIComponent(id)}`;
+    for (const [i, id] of ids.entries()) await send(user(ctx, 2), await addressOf(id), BigInt(i + 1) * 1_000_000n);
+    for (const [i, id] of ids.entries()) expect((await balance(q(id))).balance).toBe(String((i + 1) * 1_000_000));
+    expect(ctx.events.filter((e) => e.type === "deposit.credited")).toHaveLength(4);
+  });
 });

@@ -1,7 +1,7 @@
 import type { Services } from "../../../pipeline/services.ts";
 import { chainOf, usdcTransfersTo } from "../chain-io.ts";
 import { endUser } from "./end-users.ts";
-import { books, creditDeposit } from "./ledger.ts";
+import { books, creditDeposit, type DepositAddressRow } from "./ledger.ts";
 
 // Deposits that arrive on chain (docs/mystery.md "Deposits"): USDC sent to an end user's dedicated deposit address
 // is credited to the custodial balance once mined (CONFIRMED at one block; the live service also shows PENDING and
@@ -11,6 +11,13 @@ import { books, creditDeposit } from "./ledger.ts";
 
 /** Whether any deposit address exists (the worker then watches new blocks for transfers to it). */
 export const watchingDeposits = (s: Services): boolean => Object.keys(books(s).addresses).length > 0;
+
+/** Whose a deposit address is: its row says (a user id may hold the key's separator); older rows, the key's first part. */
+function ownerOf(key: string, a: DepositAddressRow): [string, string] {
+  if (a.account_id !== undefined && a.user_id !== undefined) return [a.account_id, a.user_id];
+  const cut = key.indexOf("\u0000");
+  return [key.slice(0, cut), key.slice(cut + 1)];
+}
 
 /** Credits every USDC transfer to a deposit address mined since the last scan. */
 export async function creditChainDeposits(s: Services): Promise<void> {
@@ -22,13 +29,13 @@ export async function creditChainDeposits(s: Services): Promise<void> {
   const { head, logs } = await usdcTransfersTo(chain, addresses, from);
   // Read again after the wait: the state may have been replaced (reset, import) meanwhile.
   const b = books(s);
-  const owners = new Map(Object.entries(b.addresses).map(([key, a]) => [a.address.toLowerCase(), key]));
+  const owners = new Map(Object.entries(b.addresses).map(([key, a]) => [a.address.toLowerCase(), ownerOf(key, a)]));
   for (const log of logs) {
-    const key = owners.get(String(log.args.to).toLowerCase());
+    const owner = owners.get(String(log.args.to).toLowerCase());
     const amount = log.args.value ?? 0n;
-    if (!key || amount === 0n) continue;
+    if (!owner || amount === 0n) continue;
     if (b.deposits.some((d) => d.tx_hash === log.transactionHash && d.log_index === log.logIndex)) continue;
-    const [acct, userId] = key.split("\u0000") as [string, string];
+    const [acct, userId] = owner;
     const user = endUser(s, acct, { external_user_id: userId, wallet_address: null });
     creditDeposit(s, acct, user, amount, { txHash: log.transactionHash, logIndex: log.logIndex });
   }

@@ -30,6 +30,13 @@ export interface LedgerRow {
   created_at: string;
 }
 
+export interface DepositAddressRow {
+  address: string;
+  created_at: string;
+  account_id?: string;
+  user_id?: string;
+}
+
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
 export interface DepositRow {
@@ -50,8 +57,8 @@ export interface DepositRow {
 export interface WalletBooks {
   entries: LedgerRow[];
   deposits: DepositRow[];
-  /** `${account}\u0000${user_id}` → dedicated deposit address. */
-  addresses: Record<string, { address: string; created_at: string }>;
+  /** `${account}\u0000${user_id}` → dedicated deposit address, and whose it is (rows of older state files lack it). */
+  addresses: Record<string, DepositAddressRow>;
   /** `${account}\u0000${user_id}` → wallet id (assigned on first reference). */
   wallet_ids: Record<string, number>;
   /** The last block scanned for USDC sent to deposit addresses (decimal; absent: none scanned yet). */
@@ -199,16 +206,14 @@ export function userDeposits(
 }
 
 /** Deterministic dedicated deposit address of an end user (created on first request). */
-export function depositAddress(
-  s: Services,
-  accountId: string,
-  userId: string,
-): { address: string; created_at: string } {
+export function depositAddress(s: Services, accountId: string, userId: string): DepositAddressRow {
   const b = books(s);
   const k = userKey(accountId, userId);
   return (b.addresses[k] ??= {
     address: getAddress(`0x${keccak256(toHex(`deposit:${accountId}:${userId}`)).slice(-40)}`),
     created_at: s.clock.nowIso(),
+    account_id: accountId,
+    user_id: userId,
   });
 }
 
