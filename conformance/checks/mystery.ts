@@ -1,4 +1,4 @@
-import { emulatorOnly, NotApplicable, type Check } from "../types.ts";
+import { NotApplicable, runs, type Check, type CheckContext } from "../types.ts";
 import { ensure, env, expectError, expectSuccess, usdcMicros } from "../assert.ts";
 
 // Checks of mystery commerce that need no chain: access, input rules and the
@@ -165,13 +165,12 @@ export const mysteryChecks: Check[] = [
     guards: "docs/reference/live-service.md “Buyback offers and the pool wallet” (pool_wallet_not_set)",
     title: "Pool wallet read before it is set → 404 pool_wallet_not_set; set then read back",
     rule: "GET /mystery/pool-wallet: 404 pool_wallet_not_set until PUT sets the active pool wallet.",
-    ...emulatorOnly(
-      "operator",
-      "mints a partner key whose pool wallet was never set (a used key cannot show the 404)",
-      ["partnerKey"],
-    ),
+    // Emulator mode: a fresh key, so the 404 then the set. Elsewhere nothing changes the partner's pool wallet.
+    ...runs("sandbox", ["partnerKey"]),
     deviation: "mystery_pool_wallet_not_set_code",
-    async run({ http, partnerKey }) {
+    async run(ctx) {
+      const { http, partnerKey } = ctx;
+      if (!ctx.control) return walletReadBack(ctx, partnerKey, "/api/v1/mystery/pool-wallet", "pool_wallet_not_set");
       expectError(
         await http.get(`${M}/pool-wallet`, { key: partnerKey }),
         404,
@@ -199,10 +198,16 @@ export const mysteryChecks: Check[] = [
       "docs/reference/api-rules.md “Error codes” (404 payout_wallet_not_set); docs/reference/live-service.md “Revenue share”",
     title: "Payout wallet: 404 payout_wallet_not_set before set, bad body → 400 invalid_address",
     rule: "PUT /payout-wallet sets the payout wallet; bad body gives invalid_address; payout_wallet_not_set when read before set.",
-    ...emulatorOnly("operator", "mints a TIER key with payout:manage whose payout wallet was never set"),
+    // Emulator mode: a fresh TIER key, so the 404 then the set. Elsewhere the partner's TIER key, left as it was.
+    ...runs("sandbox", ["tierKey"]),
     deviation: "mystery_payout_wallet_lenient",
-    async run({ http, control }) {
-      const key = await control!.newKey({
+    async run(ctx) {
+      const { http, control } = ctx;
+      if (!control) {
+        ensure(ctx.tierKey, "no TIER key");
+        return walletReadBack(ctx, ctx.tierKey, "/api/v1/payout-wallet", "payout_wallet_not_set");
+      }
+      const key = await control.newKey({
         kind: "partner",
         billing_model: "TIER",
         scopes: ["packs:read", "payout:manage"],
@@ -509,3 +514,35 @@ export const mysteryChecks: Check[] = [
     },
   },
 ];
+
+/**
+ * A partner's pool or payout wallet without changing it: read before set is 404 with `code`; once set, the same
+ * address PUT again reads back unchanged; a bad address is 400 invalid_address (nothing set) either way.
+ */
+async function walletReadBack(ctx: CheckContext, key: string, path: string, code: string): Promise<void> {
+  const { http } = ctx;
+  expectError(
+    await http.call("PUT", path, { key, body: { address: "not-an-address" } }),
+    400,
+    "invalid_address",
+    `PUT ${path} with a bad address`,
+  );
+  const before = await http.get(path, { key });
+  if (before.status === 404) {
+    expectError(before, 404, code, `GET ${path} before it is set`);
+    ctx.note(`${path} is not set on this key: the 404 shown, nothing set (the partner's configuration is left alone)`);
+    return;
+  }
+  const set = expectSuccess(before, `GET ${path}`).data as { address: string; chain?: string };
+  const again = expectSuccess(
+    await http.call("PUT", path, { key, body: { address: set.address, ...(set.chain ? { chain: set.chain } : {}) } }),
+    `PUT ${path} with the address it holds`,
+  ).data as { address: string };
+  ensure(again.address.toLowerCase() === set.address.toLowerCase(), `PUT ${path} must answer ${set.address}`);
+  const after = expectSuccess(await http.get(path, { key }), `GET ${path} after`).data as { address: string };
+  ensure(
+    after.address.toLowerCase() === set.address.toLowerCase(),
+    `${path} must read back ${set.address}, got ${after.address}`,
+  );
+  ctx.note(`${path} is set on this key: set again to the same address and read back (the 404 shows only before)`);
+}
