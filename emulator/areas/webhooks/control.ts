@@ -17,6 +17,7 @@ import { own } from "../../state/own.ts";
 import { chaosSchema } from "./chaos.ts";
 import { makeSecret } from "./signing.ts";
 import type { WebhookRecord } from "./model.ts";
+import { moveDelivery } from "./delivery-moves.ts";
 
 const webhookId = z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer") });
 
@@ -306,7 +307,7 @@ export const webhookControl: ControlSpec[] = [
           `Delivery ${id}'s webhook ${d.webhook_id} is ${webhook ? "inactive" : "deleted"}; activate it first`,
         );
       // Reopened: the attempt counter goes on, so a failed resend backs off from where the delivery was.
-      Object.assign(d, { status: "PENDING", next_retry_at: null, delivered_at: null });
+      moveDelivery(d, "resend", services.clock.now(), { next_retry_at: null, delivered_at: null });
       await dispatcherFor(services).retryNow([id]);
       return ok({ delivery: deliveryWire(webhooksSlice(services.store).deliveries[id]!) });
     },

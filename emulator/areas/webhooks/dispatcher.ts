@@ -6,6 +6,7 @@ import { nextDelay, RETRY_DELAYS_MS } from "./schedule.ts";
 import { signatureHeader } from "./signing.ts";
 import { signingOffsetMs } from "../../pipeline/hooks.ts";
 import { postJson } from "./transport.ts";
+import { moveDelivery, NEW_DELIVERY_STATUS } from "./delivery-moves.ts";
 import { chaosOf, firstAttemptChaos, holdFirstAttempt, type FirstAttemptChaos } from "./chaos.ts";
 
 // Delivers events to webhooks: one delivery per (webhook, event id), each
@@ -67,7 +68,7 @@ export class Dispatcher {
         event_type: e.type,
         event_id: eventId,
         body,
-        status: "PENDING",
+        status: NEW_DELIVERY_STATUS,
         attempts: 0,
         last_status_code: null,
         last_error: null,
@@ -183,7 +184,7 @@ export class Dispatcher {
     }
     if (!webhook.is_active) {
       // Deactivating a webhook stops its retries too (our choice; docs/webhooks.md).
-      Object.assign(d, { status: "FAILED", last_error: "webhook is inactive", next_retry_at: null });
+      moveDelivery(d, "deactivated", clock.now(), { last_error: "webhook is inactive", next_retry_at: null });
       return;
     }
 
@@ -227,12 +228,12 @@ export class Dispatcher {
     current.last_status_code = result.status;
     current.last_error = result.error;
     if (result.error === null) {
-      Object.assign(current, { status: "DELIVERED", delivered_at: clock.nowIso(), next_retry_at: null });
+      moveDelivery(current, "deliver", clock.now(), { delivered_at: clock.nowIso(), next_retry_at: null });
     } else {
       const delay = nextDelay(current.attempts);
-      if (delay === null) Object.assign(current, { status: "FAILED", next_retry_at: null });
+      if (delay === null) moveDelivery(current, "give_up", clock.now(), { next_retry_at: null });
       else {
-        current.next_retry_at = new Date(clock.now() + delay).toISOString();
+        moveDelivery(current, "retry", clock.now(), { next_retry_at: new Date(clock.now() + delay).toISOString() });
         this.arm(current);
       }
     }

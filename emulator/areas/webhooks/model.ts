@@ -6,7 +6,8 @@ import type { WebhookChaos } from "../../pipeline/webhook-chaos.ts";
 // export and import carry registrations, delivery state and the outbox
 // together (a restored PENDING delivery is re-armed from `next_retry_at`).
 
-export type DeliveryStatus = "PENDING" | "DELIVERED" | "FAILED";
+export type { DeliveryStatus } from "../../../contract/lifecycles/webhook-delivery.ts";
+import type { DeliveryStatus } from "../../../contract/lifecycles/webhook-delivery.ts";
 
 export interface WebhookRecord {
   id: number;
