@@ -4,12 +4,14 @@ import { REDEMPTION } from "./redemption.ts";
 import { BUYBACK_OFFER, BUYBACK_TRANSFER } from "./buyback.ts";
 import { WAREHOUSE_ORDER } from "./warehouse-order.ts";
 import { WEBHOOK_DELIVERY } from "./webhook-delivery.ts";
+import { INBOUND_SHIPMENT } from "./inbound-shipment.ts";
 
 export * from "./purchases.ts";
 export * from "./redemption.ts";
 export * from "./buyback.ts";
 export * from "./warehouse-order.ts";
 export * from "./webhook-delivery.ts";
+export * from "./inbound-shipment.ts";
 
 /** Every lifecycle table, and the doc that draws it (the block between its markers). */
 export const LIFECYCLE_DOCS: readonly { id: string; doc: string; lifecycle: AnyLifecycle }[] = [
@@ -19,5 +21,6 @@ export const LIFECYCLE_DOCS: readonly { id: string; doc: string; lifecycle: AnyL
   { id: "buyback-offer", doc: "docs/mystery.md", lifecycle: BUYBACK_OFFER as AnyLifecycle },
   { id: "buyback-transfer", doc: "docs/mystery.md", lifecycle: BUYBACK_TRANSFER as AnyLifecycle },
   { id: "warehouse-order", doc: "docs/warehouse.md", lifecycle: WAREHOUSE_ORDER as AnyLifecycle },
+  { id: "inbound-shipment", doc: "docs/warehouse.md", lifecycle: INBOUND_SHIPMENT as AnyLifecycle },
   { id: "webhook-delivery", doc: "docs/webhooks.md", lifecycle: WEBHOOK_DELIVERY as AnyLifecycle },
 ];

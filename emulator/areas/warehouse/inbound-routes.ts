@@ -100,7 +100,7 @@ export const inboundRoutes: RouteSpec[] = [
     const id = shipmentId(c.input.params.inbound_shipment_id);
     const t = tenant(c);
     // 404/409 on the shipment come before the body's 400s.
-    requireShipment(t, id, ["ANNOUNCED"], "be updated");
+    requireShipment(t, id, "update");
     const changes = changesOf(checkLater(updateBody, c.input.body));
     return ok(inboundWire(updateShipment(c.services, t, keyOf(c), id, changes)));
   }),
@@ -121,7 +121,7 @@ export const inboundRoutes: RouteSpec[] = [
       () => {
         const id = shipmentId(raw);
         const t = tenant(c);
-        requireShipment(t, id, ["ANNOUNCED", "RECEIVED"], "take attachments");
+        requireShipment(t, id, "attach");
         const b = checkLater(attachmentBody, c.input.body);
         const { shipment, attachment } = addAttachment(c.services, t, id, {
           filename: b.filename,
@@ -142,7 +142,7 @@ export const inboundRoutes: RouteSpec[] = [
     const id = shipmentId(c.input.params.inbound_shipment_id);
     const t = tenant(c);
     // The shipment's 404/409 come before the attachment id's 404.
-    requireShipment(t, id, ["ANNOUNCED", "RECEIVED"], "change attachments");
+    requireShipment(t, id, "attach");
     const attachmentId = intParam(c.input.params.attachment_id, "attachment_id", "attachment");
     const s = removeAttachment(c.services, t, id, attachmentId);
     return ok({ inbound_shipment_id: s.inbound_shipment_id, attachment_id: attachmentId, deleted: true });

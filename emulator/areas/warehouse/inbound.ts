@@ -1,6 +1,9 @@
 import type { Services } from "../../pipeline/services.ts";
 import { conflict, notFound } from "../../pipeline/errors.ts";
 import { own } from "../../state/own.ts";
+import { rowFor } from "../../../contract/lifecycle.ts";
+import { INBOUND_SHIPMENT, type InboundTrigger } from "../../../contract/lifecycles/inbound-shipment.ts";
+import { startState, transition } from "../../pipeline/lifecycle.ts";
 import type { Attachment, CardRow, InboundShipment, TenantState } from "./model.ts";
 import { inboundWire } from "./format.ts";
 import { type Actor, billableUsage, logActivity, newUniqueId } from "./state.ts";
@@ -33,20 +36,41 @@ export function findShipment(t: TenantState, id: number): InboundShipment {
   return s;
 }
 
-/** The shipment, if its status allows `action` (404 when there is none, 409 invalid_status otherwise). */
-export function requireShipment(
-  t: TenantState,
-  id: number,
-  allowed: readonly InboundShipment["status"][],
-  action: string,
-): InboundShipment {
-  const s = findShipment(t, id);
-  if (!allowed.includes(s.status))
-    throw conflict("invalid_status", `Inbound shipment ${s.inbound_shipment_id} is ${s.status}; cannot ${action}`, {
+/** What each move is called in a refusal ("cannot be cancelled"). */
+const ACTION: Record<InboundTrigger, string> = {
+  announce: "be announced",
+  update: "be updated",
+  cancel: "be cancelled",
+  receive: "be received",
+  attach: "change attachments",
+};
+
+/** The area's 409 for a move the table lacks: the shipment as it is, and what cannot be done. */
+const refusal = (s: InboundShipment) => (from: string, trigger: string) =>
+  conflict(
+    "invalid_status",
+    `Inbound shipment ${s.inbound_shipment_id} is ${from}; cannot ${ACTION[trigger as InboundTrigger]}`,
+    {
       data: inboundWire(s),
-      human: `The inbound shipment cannot ${action} in status ${s.status}`,
-    });
+      human: `The inbound shipment cannot ${ACTION[trigger as InboundTrigger]} in status ${from}`,
+    },
+  );
+
+/** The shipment, if its table has `trigger` from its status (404 when there is none, 409 invalid_status otherwise). */
+export function requireShipment(t: TenantState, id: number, trigger: InboundTrigger): InboundShipment {
+  const s = findShipment(t, id);
+  if (!rowFor(INBOUND_SHIPMENT, s.status, trigger)) throw refusal(s)(s.status, trigger);
   return s;
+}
+
+/** Moves the shipment by its table (contract/lifecycles/inbound-shipment.ts), writing `patch` beside the state. */
+function move(services: Services, s: InboundShipment, trigger: InboundTrigger, patch: Partial<InboundShipment>): void {
+  transition(INBOUND_SHIPMENT, s, trigger, {
+    now: services.clock.now(),
+    patch,
+    emit: () => undefined,
+    refuse: refusal(s),
+  });
 }
 
 export function announce(
@@ -60,7 +84,7 @@ export function announce(
   const s: InboundShipment = {
     inbound_shipment_id: services.store.nextId("warehouse.inbound", 3001),
     submission_key: submissionKey,
-    status: "ANNOUNCED",
+    status: startState(INBOUND_SHIPMENT, "announce"),
     ...fields,
     attachments: [],
     received_unique_ids: [],
@@ -88,8 +112,8 @@ export function updateShipment(
   id: number,
   changes: Partial<ShipmentFields>,
 ): InboundShipment {
-  const s = requireShipment(t, id, ["ANNOUNCED"], "be updated");
-  Object.assign(s, changes, { updated_at: services.clock.nowIso() });
+  const s = requireShipment(t, id, "update");
+  move(services, s, "update", { ...changes, updated_at: services.clock.nowIso() });
   logActivity(services, t, actor, "inbound.updated", `Updated inbound shipment ${s.inbound_shipment_id}`, {
     inbound_shipment_id: s.inbound_shipment_id,
   });
@@ -97,9 +121,9 @@ export function updateShipment(
 }
 
 export function cancelShipment(services: Services, t: TenantState, actor: Actor, id: number): InboundShipment {
-  const s = requireShipment(t, id, ["ANNOUNCED"], "be cancelled");
+  const s = requireShipment(t, id, "cancel");
   const iso = services.clock.nowIso();
-  Object.assign(s, { status: "CANCELLED", cancelled_at: iso, updated_at: iso } satisfies Partial<InboundShipment>);
+  move(services, s, "cancel", { cancelled_at: iso, updated_at: iso });
   logActivity(services, t, actor, "inbound.cancelled", `Cancelled inbound shipment ${s.inbound_shipment_id}`, {
     inbound_shipment_id: s.inbound_shipment_id,
   });
@@ -112,7 +136,7 @@ export function addAttachment(
   id: number,
   input: AttachmentInput,
 ): { shipment: InboundShipment; attachment: Attachment } {
-  const s = requireShipment(t, id, ["ANNOUNCED", "RECEIVED"], "take attachments");
+  const s = requireShipment(t, id, "attach");
   const a: Attachment = {
     attachment_id: services.store.nextId("warehouse.attachment", 1),
     filename: input.filename,
@@ -131,7 +155,7 @@ export function removeAttachment(
   id: number,
   attachmentId: number,
 ): InboundShipment {
-  const s = requireShipment(t, id, ["ANNOUNCED", "RECEIVED"], "change attachments");
+  const s = requireShipment(t, id, "attach");
   const i = s.attachments.findIndex((a) => a.attachment_id === attachmentId);
   if (i < 0) throw notFound(`No attachment ${attachmentId} on inbound shipment ${s.inbound_shipment_id}`);
   s.attachments.splice(i, 1);
@@ -146,7 +170,7 @@ export function receive(
   id: number,
   count?: number,
 ): { shipment: InboundShipment; cards: CardRow[] } {
-  const s = requireShipment(t, id, ["ANNOUNCED"], "be received");
+  const s = requireShipment(t, id, "receive");
   // Pending cards carry the tenant's declared value (interface combinations); only a state saved before announcing required one lacks it.
   const declared = s.declared_value_per_card;
   if (declared === null)
@@ -180,12 +204,11 @@ export function receive(
     t.cards[card.unique_id] = card;
     cards.push(card);
   }
-  Object.assign(s, {
-    status: "RECEIVED",
+  move(services, s, "receive", {
     received_at: iso,
     updated_at: iso,
     received_unique_ids: cards.map((c) => c.unique_id),
-  } satisfies Partial<InboundShipment>);
+  });
   billableUsage(t, iso).usage.inbound++;
   logActivity(
     services,
