@@ -5,6 +5,8 @@ import { BUYBACK_OFFER, BUYBACK_TRANSFER } from "./buyback.ts";
 import { WAREHOUSE_ORDER } from "./warehouse-order.ts";
 import { WEBHOOK_DELIVERY } from "./webhook-delivery.ts";
 import { INBOUND_SHIPMENT } from "./inbound-shipment.ts";
+import { WITHDRAWAL } from "./withdrawal.ts";
+import { PAYOUT_STATEMENT } from "./payout-statement.ts";
 
 export * from "./purchases.ts";
 export * from "./redemption.ts";
@@ -12,6 +14,8 @@ export * from "./buyback.ts";
 export * from "./warehouse-order.ts";
 export * from "./webhook-delivery.ts";
 export * from "./inbound-shipment.ts";
+export * from "./withdrawal.ts";
+export * from "./payout-statement.ts";
 
 /** Every lifecycle table, and the doc that draws it (the block between its markers). */
 export const LIFECYCLE_DOCS: readonly { id: string; doc: string; lifecycle: AnyLifecycle }[] = [
@@ -22,5 +26,7 @@ export const LIFECYCLE_DOCS: readonly { id: string; doc: string; lifecycle: AnyL
   { id: "buyback-transfer", doc: "docs/mystery.md", lifecycle: BUYBACK_TRANSFER as AnyLifecycle },
   { id: "warehouse-order", doc: "docs/warehouse.md", lifecycle: WAREHOUSE_ORDER as AnyLifecycle },
   { id: "inbound-shipment", doc: "docs/warehouse.md", lifecycle: INBOUND_SHIPMENT as AnyLifecycle },
+  { id: "withdrawal", doc: "docs/warehouse.md", lifecycle: WITHDRAWAL as AnyLifecycle },
+  { id: "payout-statement", doc: "docs/mystery.md", lifecycle: PAYOUT_STATEMENT as AnyLifecycle },
   { id: "webhook-delivery", doc: "docs/webhooks.md", lifecycle: WEBHOOK_DELIVERY as AnyLifecycle },
 ];

@@ -2,6 +2,9 @@ import type { Services } from "../../pipeline/services.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { SITES } from "../../../contract/index.ts";
 import { own } from "../../state/own.ts";
+import { rowFor } from "../../../contract/lifecycle.ts";
+import { WITHDRAWAL } from "../../../contract/lifecycles/withdrawal.ts";
+import { startState, transition } from "../../pipeline/lifecycle.ts";
 import type { Address, CardRow, CardTransfer, TenantState, Withdrawal } from "./model.ts";
 import { findCard } from "./inventory.ts";
 import { type Actor, knownTenantAccounts, billableUsage, logActivity, tenantOf, touch, updateCards } from "./state.ts";
@@ -64,7 +67,7 @@ export function requestWithdrawal(
   const iso = services.clock.nowIso();
   const w: Withdrawal = {
     withdrawal_id: services.store.nextId("warehouse.withdrawal", 5001),
-    status: "REQUESTED",
+    status: startState(WITHDRAWAL, "request"),
     unique_ids: input.unique_ids,
     method: input.method,
     address: input.address,
@@ -92,15 +95,21 @@ export function requestWithdrawal(
 /** Operator action: the cards leave the warehouse (picked up or shipped). */
 export function completeWithdrawal(services: Services, t: TenantState, id: number): Withdrawal {
   const w = findWithdrawal(t, id);
-  if (w.status !== "REQUESTED")
-    throw conflict("invalid_status", `Withdrawal ${id} is ${w.status}`, {
+  const refuse = (from: string) =>
+    conflict("invalid_status", `Withdrawal ${id} is ${from}`, {
       data: structuredClone(w),
       human: "The withdrawal is already complete",
     });
+  // Asked of the table before the cards move, so a refusal changes nothing.
+  if (!rowFor(WITHDRAWAL, w.status, "complete")) throw refuse(w.status);
   const iso = services.clock.nowIso();
   updateCards(t, w.unique_ids, { status: "WITHDRAWN", location: "EXTERNAL" }, iso);
-  w.status = "COMPLETED";
-  w.completed_at = iso;
+  transition(WITHDRAWAL, w, "complete", {
+    now: services.clock.now(),
+    patch: { completed_at: iso },
+    emit: () => undefined,
+    refuse,
+  });
   logActivity(services, t, "operator", "withdrawal.completed", `Withdrawal ${id} completed`, { withdrawal_id: id });
   return w;
 }

@@ -3,6 +3,8 @@ import { conflict, notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { setOwn } from "../../../state/own.ts";
 import { emit, usdc } from "../util.ts";
+import { PAYOUT_STATEMENT, type PayoutEvent } from "../../../../contract/lifecycles/payout-statement.ts";
+import { begin, startState, transition } from "../../../pipeline/lifecycle.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 import {
   accountModel,
@@ -48,7 +50,7 @@ function close(s: Services, accountId: string): PayoutStatement {
     by_product: byProduct(f, true),
     payout_usdc: usdc(t.share),
     payout_micros: String(t.share),
-    status: "PENDING",
+    status: startState(PAYOUT_STATEMENT, "close"),
     payout_address: wallet?.address ?? null,
     chain: wallet?.chain ?? "base",
     tx_hash: null,
@@ -58,13 +60,7 @@ function close(s: Services, accountId: string): PayoutStatement {
   const rev = revenueState(s);
   rev.statements[statement.payout_id] = { account_id: accountId, statement };
   setOwn(rev.period_start, accountId, statement.period.to);
-  emit(
-    s,
-    accountId,
-    "payout.statement_ready",
-    String(statement.payout_id),
-    structuredClone(statement) as unknown as Record<string, unknown>,
-  );
+  begin(PAYOUT_STATEMENT, statement, "close", { now: s.clock.now(), emit: publish(s, accountId, statement) });
   return statement;
 }
 
@@ -116,19 +112,20 @@ export async function payStatement(
   const now = revenueState(s).statements[id];
   if (!now || now.statement.status !== "PENDING")
     throw conflict("invalid_status", `Payout ${id} changed while it was being paid`);
-  Object.assign(now.statement, {
-    status: "PAID",
-    payout_address: address,
-    chain: now.statement.chain ?? "base",
-    tx_hash: hash,
-    paid_at: s.clock.nowIso(),
+  transition(PAYOUT_STATEMENT, now.statement, "pay", {
+    now: s.clock.now(),
+    patch: { payout_address: address, chain: now.statement.chain ?? "base", tx_hash: hash, paid_at: s.clock.nowIso() },
+    emit: publish(s, now.account_id, now.statement),
   });
-  emit(
-    s,
-    now.account_id,
-    "payout.paid",
-    String(id),
-    structuredClone(now.statement) as unknown as Record<string, unknown>,
-  );
   return now.statement;
 }
+
+/** A statement's event, carrying the statement as it is after the move. */
+const publish = (s: Services, accountId: string, statement: PayoutStatement) => (event: PayoutEvent) =>
+  emit(
+    s,
+    accountId,
+    event,
+    String(statement.payout_id),
+    structuredClone(statement) as unknown as Record<string, unknown>,
+  );
