@@ -1,14 +1,13 @@
-import { chaosSchema, type WebhookChaos } from "./areas/webhooks/chaos.ts";
 import type { ServerType } from "@hono/node-server";
 import type { HttpHandler } from "msw";
-import { VirtualClock, type ClockMode } from "./clock/clock.ts";
+import { VirtualClock } from "./clock/clock.ts";
 import { Store, type StateExport } from "./state/store.ts";
-import { readStateFile, StateFileError, writeThrough, type StateFileWriter } from "./state/state-file.ts";
-import { claimStateFile, resolveStateTarget } from "./state/state-claim.ts";
+import { writeThrough, type StateFileWriter } from "./state/state-file.ts";
+import { claimStateFile } from "./state/state-claim.ts";
 import type { KeyKind, State } from "./state/schema.ts";
 import { EventBus } from "./bus.ts";
 import { RateLimiter } from "./pipeline/rate-limit.ts";
-import { Gates, DEFAULT_GATES } from "./pipeline/concurrency.ts";
+import { Gates } from "./pipeline/concurrency.ts";
 import { Faults } from "./pipeline/faults.ts";
 import { newAccount } from "./pipeline/metering.ts";
 import { createFetch } from "./app.ts";
@@ -16,8 +15,7 @@ import { AREAS } from "./areas/index.ts";
 import { AREA_RUNTIMES } from "./areas/area.ts";
 import { createHandlers } from "./msw.ts";
 import { panelsOf, type Panel } from "./ui/panels.ts";
-import type { ResolvedOptions, Services } from "./pipeline/services.ts";
-import type { EmulatorPlugin } from "./control/route.ts";
+import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
 import { CatalogIndex } from "./catalog-data/catalog-index.ts";
@@ -25,12 +23,14 @@ import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
 import { hostCheck } from "./pipeline/host-check.ts";
-import { ChainHost, type ChainHostOptions } from "./chain-host.ts";
+import { ChainHost } from "./chain-host.ts";
 import { Replay } from "./pipeline/replay.ts";
 import { Runtime } from "./pipeline/runtime.ts";
 import type { Chain, ChainStateExport } from "../chain/index.ts";
 
 export type { ClockMode } from "./clock/clock.ts";
+export { DEFAULT_MANUAL_START, type EmulatorOptions } from "./config.ts";
+import { resolveConfig, type EmulatorConfig, type EmulatorOptions } from "./config.ts";
 export type { StateExport } from "./state/store.ts";
 export { StateFileError } from "./state/state-file.ts";
 export { VirtualClock } from "./clock/clock.ts";
@@ -43,71 +43,6 @@ export type { Panel } from "./ui/panels.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
-
-/** Manual clocks start here unless told otherwise, so runs are reproducible. */
-export const DEFAULT_MANUAL_START = Date.parse("2026-01-15T12:00:00.000Z");
-
-export interface EmulatorOptions {
-  /** Fixture seed (default 1): same seed, same keys and data. */
-  seed?: number;
-  /** `realtime` (default) or `manual` (time moves only when advanced). */
-  clock?: ClockMode;
-  /** Initial virtual time (default: wall time for realtime, 2026-01-15T12:00Z for manual). */
-  startTime?: number | string | Date;
-  /** `large` builds a catalog the size of the live one (~40k cards). */
-  catalog?: "default" | "large";
-  /** Listen on 127.0.0.1:<port> (0 = any free port). Omit for in-process use (msw handlers, `fetch`). */
-  port?: number;
-  /**
-   * The address to listen on instead of 127.0.0.1 (`--host`). It is also an allowed Host. A
-   * non-loopback address makes the control plane reachable from the network.
-   */
-  host?: string;
-  /**
-   * Host names the listening server answers besides loopback names and IP addresses (DNS-rebinding
-   * guard, as Vite's `server.allowedHosts`): exact names, or `.example.test` for a domain and its
-   * subdomains. Other Hosts get 403 `host_not_allowed`. In-process calls are never checked.
-   */
-  allowedHosts?: string[];
-  /** Per-IP budget per minute (default 3000). */
-  ipRateLimitPerMin?: number;
-  /** Concurrency gate sizes, merged over the defaults (warehouse_read 20, catalog 24, …). */
-  gates?: Record<string, number>;
-  /** Reject http, loopback and private webhook URLs, as the live service does. */
-  strictWebhookUrls?: boolean;
-  /** Delivery chaos for every webhook without its own (POST /_emulator/webhooks/:id/chaos); off by default, deterministic from the seed. */
-  webhookChaos?: WebhookChaos;
-  /** Check every answer against its route's schema (a mismatch is a 500 naming the field); the project's tests turn it on. */
-  validateResponses?: boolean;
-  /** Start from an exported state (the chain included) instead of the fixtures. */
-  state?: StateExport;
-  /**
-   * Keep the state in this file: imported on start when it exists (unless `state` is given),
-   * and every change written through to it, atomically, within a second (`--state FILE`).
-   * The in-process chain is part of it; a chain attached with `rpcUrl` is not (that node keeps its own state).
-   */
-  stateFile?: string;
-  /**
-   * The local chain: `true` (JSON-RPC on an ephemeral loopback port), options, or false/omitted for none.
-   * `npx emulator` starts it on 8545 by default.
-   */
-  chain?: boolean | ChainHostOptions;
-  /**
-   * Answer the reads recorded in this directory (`npx emulator shadow --record DIR`) byte for byte,
-   * after auth, rate limits and credits; every other request as usual (`--replay DIR`).
-   */
-  replay?: string;
-  /**
-   * Lay this catalog overlay (`npx emulator fixtures import DIR` writes one from recorded answers) over the
-   * seeded catalog: its cards, expansions and sealed products replace the seed's of the same id or are added.
-   */
-  catalogOverlay?: string;
-  /**
-   * Plugins attached to this emulator (none by default): each may rewrite finished answers, offset the
-   * webhook signing time and add control routes (emulator/pipeline/hooks.ts). Test aids attach this way.
-   */
-  plugins?: readonly EmulatorPlugin[];
-}
 
 export interface EmulatorKey {
   name: string;
@@ -143,44 +78,6 @@ export interface Emulator {
   services: Services;
 }
 
-function parseChaosOption(value: WebhookChaos): WebhookChaos {
-  const r = chaosSchema.safeParse(value);
-  if (!r.success)
-    throw new Error(
-      `webhookChaos is invalid: ${r.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`,
-    );
-  return r.data;
-}
-
-function resolveOptions(o: EmulatorOptions): ResolvedOptions {
-  return {
-    seed: o.seed ?? 1,
-    catalog: o.catalog ?? "default",
-    ipRateLimitPerMin: o.ipRateLimitPerMin ?? 3000,
-    gates: { ...DEFAULT_GATES, ...o.gates },
-    strictWebhookUrls: o.strictWebhookUrls ?? false,
-    ...(o.webhookChaos ? { webhookChaos: parseChaosOption(o.webhookChaos) } : {}),
-    validateResponses: o.validateResponses ?? false,
-  };
-}
-
-function startTimeOf(o: EmulatorOptions): number {
-  if (o.startTime !== undefined) {
-    const t =
-      o.startTime instanceof Date
-        ? o.startTime.getTime()
-        : typeof o.startTime === "string"
-          ? Date.parse(o.startTime)
-          : o.startTime;
-    if (!Number.isFinite(t)) throw new Error(`startTime is not a valid time: ${String(o.startTime)}`);
-    return t;
-  }
-  // A state file resumes where it stopped; in realtime mode never behind wall time (the time in
-  // between passed for everyone), in manual mode exactly there.
-  if (o.state) return (o.clock ?? "realtime") === "manual" ? o.state.now : Math.max(Date.now(), o.state.now);
-  return (o.clock ?? "realtime") === "manual" ? DEFAULT_MANUAL_START : Date.now();
-}
-
 export function initialState(seed: number, catalog: "default" | "large", now: number): State {
   const createdAt = new Date(now).toISOString();
   const state: State = { seed, catalog_size: catalog, keys: {}, credits: {}, counters: {}, areas: {} };
@@ -192,66 +89,25 @@ export function initialState(seed: number, catalog: "default" | "large", now: nu
   return state;
 }
 
-/** The state to start from: the `state` option, else the state file's; checked against an explicit seed / catalog. */
-function startingState(input: EmulatorOptions, target: string | null): StateExport | undefined {
-  if (input.state) {
-    try {
-      Store.parseExport(input.state);
-    } catch (err) {
-      throw new Error(`state option: ${(err as Error).message}`);
-    }
-  }
-  let doc = input.state;
-  if (!doc && target) {
-    try {
-      doc = readStateFile(target);
-    } catch (err) {
-      throw new StateFileError(input.stateFile!, (err as Error).message, "Delete the file or point --state elsewhere.");
-    }
-  }
-  if (!doc) return undefined;
-  // The state's seed and catalog rule (its keys and records come from them): one asked for explicitly must agree.
-  const clash =
-    input.seed !== undefined && input.seed !== doc.state.seed
-      ? `it holds seed ${doc.state.seed}, but seed ${input.seed} was asked for`
-      : input.catalog !== undefined && input.catalog !== doc.state.catalog_size
-        ? `it holds the ${doc.state.catalog_size} catalog, but the ${input.catalog} catalog was asked for`
-        : null;
-  if (clash && input.state)
-    throw new Error(`state option: ${clash}; drop the seed / catalog option (the state's own is used)`);
-  if (clash)
-    throw new StateFileError(
-      input.stateFile!,
-      clash,
-      "Drop --seed / --catalog (the file's own is used) or point --state at another file.",
-    );
-  return doc;
-}
-
 export async function createEmulator(input: EmulatorOptions = {}): Promise<Emulator> {
   // A state file is resolved (through symlinks) and claimed before anything starts, so a file that
   // cannot be used stops the start with one line and nothing to clean up.
-  const target = input.stateFile ? resolveStateTarget(input.stateFile) : null;
-  const state = startingState(input, target);
-  const release = target ? claimStateFile(input.stateFile!, target) : null;
+  const config = resolveConfig(input);
+  const release = config.stateFile ? claimStateFile(config.stateFile.path, config.stateFile.target) : null;
   try {
-    return await start({ ...input, state }, target, release);
+    return await start(config, release);
   } catch (err) {
     release?.();
     throw err;
   }
 }
 
-async function start(options: EmulatorOptions, target: string | null, release: (() => void) | null): Promise<Emulator> {
-  const opts = resolveOptions(options);
-  if (options.state) {
-    opts.seed = options.state.state.seed;
-    opts.catalog = options.state.state.catalog_size;
-  }
-  const clock = new VirtualClock({ mode: options.clock ?? "realtime", start: startTimeOf(options) });
+async function start(config: EmulatorConfig, release: (() => void) | null): Promise<Emulator> {
+  const opts = config.service;
+  const clock = new VirtualClock(config.clock);
   const createdAt = clock.now();
   const store = new Store(() => initialState(opts.seed, opts.catalog, createdAt));
-  if (options.state) store.import(options.state);
+  if (config.state) store.import(config.state);
 
   const services: Services = {
     options: opts,
@@ -261,26 +117,20 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     limiter: new RateLimiter(),
     gates: new Gates(opts.gates),
     faults: new Faults(opts.seed),
-    catalog: new CatalogIndex(seededCatalog(opts.seed, opts.catalog, options.catalogOverlay)),
+    catalog: new CatalogIndex(seededCatalog(opts.seed, opts.catalog, config.catalogOverlay)),
     hooks: [],
     chain: null,
     runtime: new Runtime(),
     // Loaded before anything starts, so a bad directory stops the start with nothing to clean up.
-    ...(options.replay !== undefined ? { replay: Replay.load(options.replay) } : {}),
+    ...(config.replay !== undefined ? { replay: Replay.load(config.replay) } : {}),
   };
   // Without a running chain, a state's chain is kept as it was, for a later start with one.
-  let carriedChain: ChainStateExport | null = options.state?.chain ?? null;
-  if (options.chain) {
-    const chainOpts = options.chain === true ? {} : options.chain;
-    if (chainOpts.rpcUrl && options.stateFile)
-      console.error(
-        `[emulator] --state ${options.stateFile}: the chain attached with --rpc-url is not part of the state file (that node keeps its own state)`,
-      );
-    services.chain = await ChainHost.start(clock, opts.seed, chainOpts, options.state?.chain ?? undefined);
-  }
+  let carriedChain: ChainStateExport | null = config.state?.chain ?? null;
+  if (config.chain)
+    services.chain = await ChainHost.start(clock, opts.seed, config.chain, config.state?.chain ?? undefined);
   const chainHost = services.chain;
   store.exportChain = () => (chainHost ? chainHost.exportState() : carriedChain);
-  const plugins = (options.plugins ?? []).map((p) => p(services));
+  const plugins = config.plugins.map((p) => p(services));
   services.hooks = plugins;
   // Each area's runtime in this emulator, held by it (and stopped with it).
   const runtimes = services.runtime.of(AREA_RUNTIMES);
@@ -300,15 +150,15 @@ async function start(options: EmulatorOptions, target: string | null, release: (
   );
   let server: ServerType | null = null;
   let url = IN_PROCESS_ORIGIN;
-  if (options.port !== undefined) {
+  if (config.listen) {
+    const { port: asked, host, allowedHosts } = config.listen;
     let listening;
     try {
-      const bind = options.host ?? "127.0.0.1";
       listening = await listen(
         appFetch,
-        options.port,
-        bind,
-        hostCheck([...(options.allowedHosts ?? []), ...(options.host ? [options.host] : [])]),
+        asked,
+        host ?? "127.0.0.1",
+        hostCheck([...allowedHosts, ...(host ? [host] : [])]),
       );
     } catch (err) {
       await chainHost?.close();
@@ -316,11 +166,11 @@ async function start(options: EmulatorOptions, target: string | null, release: (
     }
     const { server: s, port } = listening;
     server = s;
-    url = `http://${urlHost(options.host)}:${port}`;
+    url = `http://${urlHost(host)}:${port}`;
   }
 
   const handle = (req: Request) => appFetch(req);
-  persisted = target ? writeThrough(target, () => store.export(clock.now())) : null;
+  persisted = config.stateFile ? writeThrough(config.stateFile.target, () => store.export(clock.now())) : null;
   persisted?.flush();
   const origins = url === IN_PROCESS_ORIGIN ? [IN_PROCESS_ORIGIN] : [url, IN_PROCESS_ORIGIN];
   let handlers: HttpHandler[] | null = null;

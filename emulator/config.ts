@@ -1,0 +1,201 @@
+import { chaosSchema, type WebhookChaos } from "./areas/webhooks/chaos.ts";
+import type { ClockMode } from "./clock/clock.ts";
+import type { StateExport } from "./state/store.ts";
+import { Store } from "./state/store.ts";
+import { readStateFile, StateFileError } from "./state/state-file.ts";
+import { resolveStateTarget } from "./state/state-claim.ts";
+import { DEFAULT_GATES } from "./pipeline/concurrency.ts";
+import type { ResolvedOptions } from "./pipeline/services.ts";
+import type { EmulatorPlugin } from "./control/route.ts";
+import type { ChainHostOptions } from "./chain-host.ts";
+
+// createEmulator's options, read once: every default applied, the state to start from loaded and checked
+// against an explicit seed or catalog, the start time decided. The composition root (index.ts) then reads only
+// the config, and each part gets its own piece of it.
+
+/** Manual clocks start here unless told otherwise, so runs are reproducible. */
+export const DEFAULT_MANUAL_START = Date.parse("2026-01-15T12:00:00.000Z");
+
+export interface EmulatorOptions {
+  /** Fixture seed (default 1): same seed, same keys and data. */
+  seed?: number;
+  /** `realtime` (default) or `manual` (time moves only when advanced). */
+  clock?: ClockMode;
+  /** Initial virtual time (default: wall time for realtime, 2026-01-15T12:00Z for manual). */
+  startTime?: number | string | Date;
+  /** `large` builds a catalog the size of the live one (~40k cards). */
+  catalog?: "default" | "large";
+  /** Listen on 127.0.0.1:<port> (0 = any free port). Omit for in-process use (msw handlers, `fetch`). */
+  port?: number;
+  /**
+   * The address to listen on instead of 127.0.0.1 (`--host`). It is also an allowed Host. A
+   * non-loopback address makes the control plane reachable from the network.
+   */
+  host?: string;
+  /**
+   * Host names the listening server answers besides loopback names and IP addresses (DNS-rebinding
+   * guard, as Vite's `server.allowedHosts`): exact names, or `.example.test` for a domain and its
+   * subdomains. Other Hosts get 403 `host_not_allowed`. In-process calls are never checked.
+   */
+  allowedHosts?: string[];
+  /** Per-IP budget per minute (default 3000). */
+  ipRateLimitPerMin?: number;
+  /** Concurrency gate sizes, merged over the defaults (warehouse_read 20, catalog 24, …). */
+  gates?: Record<string, number>;
+  /** Reject http, loopback and private webhook URLs, as the live service does. */
+  strictWebhookUrls?: boolean;
+  /** Delivery chaos for every webhook without its own (POST /_emulator/webhooks/:id/chaos); off by default, deterministic from the seed. */
+  webhookChaos?: WebhookChaos;
+  /** Check every answer against its route's schema (a mismatch is a 500 naming the field); the project's tests turn it on. */
+  validateResponses?: boolean;
+  /** Start from an exported state (the chain included) instead of the fixtures. */
+  state?: StateExport;
+  /**
+   * Keep the state in this file: imported on start when it exists (unless `state` is given),
+   * and every change written through to it, atomically, within a second (`--state FILE`).
+   * The in-process chain is part of it; a chain attached with `rpcUrl` is not (that node keeps its own state).
+   */
+  stateFile?: string;
+  /**
+   * The local chain: `true` (JSON-RPC on an ephemeral loopback port), options, or false/omitted for none.
+   * `npx emulator` starts it on 8545 by default.
+   */
+  chain?: boolean | ChainHostOptions;
+  /**
+   * Answer the reads recorded in this directory (`npx emulator shadow --record DIR`) byte for byte,
+   * after auth, rate limits and credits; every other request as usual (`--replay DIR`).
+   */
+  replay?: string;
+  /**
+   * Lay this catalog overlay (`npx emulator fixtures import DIR` writes one from recorded answers) over the
+   * seeded catalog: its cards, expansions and sealed products replace the seed's of the same id or are added.
+   */
+  catalogOverlay?: string;
+  /**
+   * Plugins attached to this emulator (none by default): each may rewrite finished answers, offset the
+   * webhook signing time and add control routes (emulator/pipeline/hooks.ts). Test aids attach this way.
+   */
+  plugins?: readonly EmulatorPlugin[];
+}
+
+/** What createEmulator starts from, each option resolved once. */
+export interface EmulatorConfig {
+  /** What the services read (the state's seed and catalog when one is given). */
+  service: ResolvedOptions;
+  clock: { mode: ClockMode; start: number };
+  /** The state to start from (the option, else the state file's), checked. */
+  state: StateExport | undefined;
+  /** The state file, resolved through symlinks. */
+  stateFile: { path: string; target: string } | null;
+  /** The local chain's options, or null for none. */
+  chain: ChainHostOptions | null;
+  replay: string | undefined;
+  catalogOverlay: string | undefined;
+  plugins: readonly EmulatorPlugin[];
+  /** Where to listen, or null for in-process use. */
+  listen: { port: number; host: string | undefined; allowedHosts: string[] } | null;
+}
+
+/** Reads the options once (throws on a state that cannot be used, with one line saying why). */
+export function resolveConfig(input: EmulatorOptions): EmulatorConfig {
+  const target = input.stateFile ? resolveStateTarget(input.stateFile) : null;
+  const state = startingState(input, target);
+  const service = resolveOptions(input);
+  if (state) {
+    service.seed = state.state.seed;
+    service.catalog = state.state.catalog_size;
+  }
+  const chain = input.chain ? (input.chain === true ? {} : input.chain) : null;
+  if (chain?.rpcUrl && input.stateFile)
+    console.error(
+      `[emulator] --state ${input.stateFile}: the chain attached with --rpc-url is not part of the state file (that node keeps its own state)`,
+    );
+  return {
+    service,
+    clock: { mode: input.clock ?? "realtime", start: startTimeOf({ ...input, state }) },
+    state,
+    stateFile: input.stateFile && target ? { path: input.stateFile, target } : null,
+    chain,
+    replay: input.replay,
+    catalogOverlay: input.catalogOverlay,
+    plugins: input.plugins ?? [],
+    listen:
+      input.port === undefined
+        ? null
+        : { port: input.port, host: input.host, allowedHosts: [...(input.allowedHosts ?? [])] },
+  };
+}
+
+function parseChaosOption(value: WebhookChaos): WebhookChaos {
+  const r = chaosSchema.safeParse(value);
+  if (!r.success)
+    throw new Error(
+      `webhookChaos is invalid: ${r.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`,
+    );
+  return r.data;
+}
+
+function resolveOptions(o: EmulatorOptions): ResolvedOptions {
+  return {
+    seed: o.seed ?? 1,
+    catalog: o.catalog ?? "default",
+    ipRateLimitPerMin: o.ipRateLimitPerMin ?? 3000,
+    gates: { ...DEFAULT_GATES, ...o.gates },
+    strictWebhookUrls: o.strictWebhookUrls ?? false,
+    ...(o.webhookChaos ? { webhookChaos: parseChaosOption(o.webhookChaos) } : {}),
+    validateResponses: o.validateResponses ?? false,
+  };
+}
+
+function startTimeOf(o: EmulatorOptions): number {
+  if (o.startTime !== undefined) {
+    const t =
+      o.startTime instanceof Date
+        ? o.startTime.getTime()
+        : typeof o.startTime === "string"
+          ? Date.parse(o.startTime)
+          : o.startTime;
+    if (!Number.isFinite(t)) throw new Error(`startTime is not a valid time: ${String(o.startTime)}`);
+    return t;
+  }
+  // A state file resumes where it stopped; in realtime mode never behind wall time (the time in
+  // between passed for everyone), in manual mode exactly there.
+  if (o.state) return (o.clock ?? "realtime") === "manual" ? o.state.now : Math.max(Date.now(), o.state.now);
+  return (o.clock ?? "realtime") === "manual" ? DEFAULT_MANUAL_START : Date.now();
+}
+
+/** The state to start from: the `state` option, else the state file's; checked against an explicit seed / catalog. */
+function startingState(input: EmulatorOptions, target: string | null): StateExport | undefined {
+  if (input.state) {
+    try {
+      Store.parseExport(input.state);
+    } catch (err) {
+      throw new Error(`state option: ${(err as Error).message}`);
+    }
+  }
+  let doc = input.state;
+  if (!doc && target) {
+    try {
+      doc = readStateFile(target);
+    } catch (err) {
+      throw new StateFileError(input.stateFile!, (err as Error).message, "Delete the file or point --state elsewhere.");
+    }
+  }
+  if (!doc) return undefined;
+  // The state's seed and catalog rule (its keys and records come from them): one asked for explicitly must agree.
+  const clash =
+    input.seed !== undefined && input.seed !== doc.state.seed
+      ? `it holds seed ${doc.state.seed}, but seed ${input.seed} was asked for`
+      : input.catalog !== undefined && input.catalog !== doc.state.catalog_size
+        ? `it holds the ${doc.state.catalog_size} catalog, but the ${input.catalog} catalog was asked for`
+        : null;
+  if (clash && input.state)
+    throw new Error(`state option: ${clash}; drop the seed / catalog option (the state's own is used)`);
+  if (clash)
+    throw new StateFileError(
+      input.stateFile!,
+      clash,
+      "Drop --seed / --catalog (the file's own is used) or point --state at another file.",
+    );
+  return doc;
+}
