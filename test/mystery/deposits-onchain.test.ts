@@ -91,4 +91,20 @@ describe("deposits seen on chain", () => {
     for (const [i, id] of ids.entries()) expect((await balance(q(id))).balance).toBe(String((i + 1) * 1_000_000));
     expect(ctx.events.filter((e) => e.type === "deposit.credited")).toHaveLength(4);
   });
+
+  it("a chain reverted behind the books over JSON-RPC: a transfer mined at a height already scanned is still credited", async () => {
+    const to = await addressOf("dep-4");
+    const chain = ctx.emu.chain!;
+    const snap = await chain.snapshot(); // the chain only: the books keep what they scanned
+    await send(user(ctx, 2), to, 1_000_000n);
+    await send(user(ctx, 2), to, 1_000_000n);
+    expect((await balance("external_user_id=dep-4")).balance).toBe("2000000");
+    await chain.revert(snap);
+    // Mined at heights the books already scanned, and past them.
+    const txs = [];
+    for (let i = 0; i < 3; i++) txs.push(await send(user(ctx, 3), to, 5_000_000n));
+    expect((await balance("external_user_id=dep-4")).balance).toBe("17000000");
+    const deposits = (await get("deposits", "external_user_id=dep-4").expect(200)).body.data.deposits;
+    expect(deposits.map((d: { tx_hash: string }) => d.tx_hash).slice(0, 3)).toEqual(txs.reverse());
+  });
 });

@@ -262,17 +262,27 @@ export function shippingPaidLogs(chain: Chain, orderKey: Hex) {
   });
 }
 
-/** USDC Transfer logs to any of `to` from `fromBlock` to the head, with the head they were read at. */
+/** USDC Transfer logs to any of `to` from `fromBlock` to the head, with the head's number and hash. */
 export async function usdcTransfersTo(chain: Chain, to: `0x${string}`[], fromBlock: bigint) {
-  const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
-  if (fromBlock > head) return { head, logs: [] };
+  const block = await chain.publicClient.getBlock({ blockTag: "latest" });
+  const head = { number: block.number, hash: block.hash };
+  if (fromBlock > head.number) return { head, logs: [] };
   const logs = await chain.publicClient.getContractEvents({
     address: chain.addresses.stablecoin,
     abi: usdStablecoinAbi,
     eventName: "Transfer",
     args: { to },
     fromBlock,
-    toBlock: head,
+    toBlock: head.number,
   });
   return { head, logs };
+}
+
+/** The hash of block `n`, or null when the chain has no such block (it went back). */
+export async function blockHashAt(chain: Chain, n: bigint): Promise<Hex | null> {
+  try {
+    return (await chain.publicClient.getBlock({ blockNumber: n })).hash;
+  } catch {
+    return null;
+  }
 }

@@ -1,13 +1,13 @@
 import type { Services } from "../../../pipeline/services.ts";
-import { chainOf, usdcTransfersTo } from "../chain-io.ts";
+import { blockHashAt, chainOf, usdcTransfersTo } from "../chain-io.ts";
 import { endUser } from "./end-users.ts";
 import { books, creditDeposit, type DepositAddressRow } from "./ledger.ts";
 
 // Deposits that arrive on chain (docs/mystery.md "Deposits"): USDC sent to an end user's dedicated deposit address
 // is credited to the custodial balance once mined (CONFIRMED at one block; the live service also shows PENDING and
-// SEEN while it waits for confirmations and bridges). The scan resumes after the last block read (kept in the
-// books, so a restart, a snapshot or a reset agrees with the chain), and a transfer is credited once: its
-// transaction hash and log index are the deposit's identity.
+// SEEN while it waits for confirmations and bridges). The scan resumes after the last block read (its number and
+// hash kept in the books, so a restart, a snapshot or a reset agrees with the chain, and a chain gone back is
+// noticed), and a transfer is credited once: its transaction hash and log index are the deposit's identity.
 
 /** Whether any deposit address exists (the worker then watches new blocks for transfers to it). */
 export const watchingDeposits = (s: Services): boolean => Object.keys(books(s).addresses).length > 0;
@@ -24,8 +24,12 @@ export async function creditChainDeposits(s: Services): Promise<void> {
   if (!s.chain || !watchingDeposits(s)) return;
   const chain = chainOf(s);
   const before = books(s);
-  const from = BigInt(before.deposit_scan_block ?? String(chain.deployBlock)) + 1n;
   const addresses = Object.values(before.addresses).map((a) => a.address as `0x${string}`);
+  // Resume after the last block scanned, unless the chain no longer holds it (a snapshot reverted over JSON-RPC):
+  // then its heights were reused, and everything is scanned again (a credited transfer is skipped by its identity).
+  const last = before.deposit_scan_block === undefined ? null : BigInt(before.deposit_scan_block);
+  const same = last !== null && (await blockHashAt(chain, last)) === (before.deposit_scan_hash ?? null);
+  const from = (same && last !== null ? last : chain.deployBlock) + 1n;
   const { head, logs } = await usdcTransfersTo(chain, addresses, from);
   // Read again after the wait: the state may have been replaced (reset, import) meanwhile.
   const b = books(s);
@@ -39,5 +43,6 @@ export async function creditChainDeposits(s: Services): Promise<void> {
     const user = endUser(s, acct, { external_user_id: userId, wallet_address: null });
     creditDeposit(s, acct, user, amount, { txHash: log.transactionHash, logIndex: log.logIndex });
   }
-  if (BigInt(b.deposit_scan_block ?? "0") < head) b.deposit_scan_block = String(head);
+  b.deposit_scan_block = String(head.number);
+  b.deposit_scan_hash = head.hash;
 }

@@ -63,6 +63,8 @@ export interface WalletBooks {
   wallet_ids: Record<string, number>;
   /** The last block scanned for USDC sent to deposit addresses (decimal; absent: none scanned yet). */
   deposit_scan_block?: string;
+  /** That block's hash: another hash at that height means the chain went back and the scan starts over. */
+  deposit_scan_hash?: string;
 }
 
 const BOOKS_SLICE = defineSlice<WalletBooks>({
