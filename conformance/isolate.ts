@@ -65,3 +65,7 @@ export function scenarioContext(ctx: CheckContext): ScenarioContext {
     },
   };
 }
+
+/** A run-unique id (idempotency and submission keys, end users): a used target keeps every earlier run's. */
+export const runUnique = (what: string): string =>
+  `conformance-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -3,6 +3,7 @@ import { startCheckReceiver } from "../../harness/webhook-receiver.ts";
 import { ensure, expectError, expectSuccess, usdcMicros, usdcText } from "../assert.ts";
 import { NotApplicable, type CheckContext } from "../types.ts";
 import { waitFor } from "../wait.ts";
+import { runUnique } from "../isolate.ts";
 import { cheapestTier, PACK_USDC } from "./commerce.ts";
 
 // Custodial purchases as a partner runs them on the sandbox, with no operator to credit a balance: the test
@@ -23,10 +24,6 @@ export const balanceOf = async (ctx: CheckContext, key: string, user: string): P
       `GET /wallet/balance of ${user}`,
     ).data as { wallet: Balance }
   ).wallet;
-
-/** A run-unique id: a used target keeps every earlier run's end users and idempotency keys. */
-export const runUnique = (what: string) =>
-  `conformance-${what}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** The USDC the target's purchases are paid in: a prepare names it (nothing is sent). */
 async function paymentToken(ctx: CheckContext, key: string, wallet: string, tierId: number): Promise<`0x${string}`> {

@@ -1,6 +1,7 @@
 import type { Check, CheckContext } from "../types.ts";
 import { NotApplicable, runs } from "../types.ts";
 import { ensure, sameFields } from "../assert.ts";
+import { runUnique } from "../isolate.ts";
 import { data, shippableCard } from "./warehouse.ts";
 
 // One resource, many routes: each warehouse record read by id equals its row in its list, field by
@@ -25,7 +26,6 @@ interface Resource {
 }
 
 const article = (name: string) => (/^[aeiou]/.test(name) ? "An" : "A");
-const unique = () => `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const closeMonth = async (ctx: CheckContext, account: string) => {
   await ctx.control!.request("POST", "/warehouse/billing/close", { account_id: account });
 };
@@ -79,7 +79,11 @@ const RESOURCES: Resource[] = [
     deviation: "withdrawal_by_id_completed",
     guards: "docs/reference/api-rules.md “Warehouse endpoints” (withdrawals)",
     async make(ctx) {
-      const body = { unique_ids: [await shippableCard(ctx)], method: "pickup", idempotency_key: unique() };
+      const body = {
+        unique_ids: [await shippableCard(ctx)],
+        method: "pickup",
+        idempotency_key: runUnique("withdrawal"),
+      };
       data(await ctx.http.post("/api/v1/withdrawals", { key: ctx.tenantKey, body }), "POST /withdrawals", 201);
     },
   },
@@ -96,7 +100,7 @@ const RESOURCES: Resource[] = [
       const peer = `conformance-peer-${Math.random().toString(36).slice(2, 8)}`;
       const peerKey = await ctx.control!.newKey({ kind: "tenant", account_id: peer });
       const transfer = (key: string, to: string) => {
-        const body = { to_account_id: to, idempotency_key: unique() };
+        const body = { to_account_id: to, idempotency_key: runUnique("transfer") };
         return ctx.http.post(`/api/v1/cards/${card}/transfer`, { key, body });
       };
       data(await transfer(ctx.tenantKey, peer), "transfer out", 201);

@@ -1,6 +1,7 @@
 import type { Check, CheckContext } from "../types.ts";
 import { emulatorOnly, runs } from "../types.ts";
 import { waitFor } from "../wait.ts";
+import { runUnique } from "../isolate.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { ensure, env, expectStatus, expectSuccess, sameFields } from "../assert.ts";
 import { walkOffset } from "../paging.ts";
@@ -478,7 +479,7 @@ export const warehouseChecks: Check[] = [
       sameFields(await getOrder(ctx, orderId), listedOrder, `order ${orderId}`);
       await cancelOrder(ctx, orderId);
       const body = {
-        submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+        submission_key: runUnique("inbound"),
         expected_card_count: 1,
         declared_value_per_card: 1234,
         notes: "conformance check; cancelled right away",
@@ -510,7 +511,7 @@ export const warehouseChecks: Check[] = [
     deviation: "inbound_replay_201",
     async run({ http, tenantKey }) {
       const body = {
-        submission_key: `conformance-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+        submission_key: runUnique("inbound"),
         expected_card_count: 1,
         declared_value_per_card: 100,
         notes: "conformance check; cancelled right away",
