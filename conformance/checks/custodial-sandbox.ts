@@ -1,4 +1,5 @@
 import { encodeFunctionData, erc20Abi } from "viem";
+import type { HttpResult } from "../../harness/http.ts";
 import { startCheckReceiver } from "../../harness/webhook-receiver.ts";
 import { ensure, expectError, expectSuccess, usdcMicros, usdcText } from "../assert.ts";
 import { NotApplicable, type CheckContext } from "../types.ts";
@@ -86,11 +87,8 @@ async function untilFulfilled(ctx: CheckContext, key: string, id: number): Promi
   return seen;
 }
 
-/** The sandbox run of purchases.custodial-reserved. */
-export async function custodialReservedBySandbox(ctx: CheckContext): Promise<void> {
-  const key = ctx.partnerKey;
-  const { user, tierId, micros } = await fundByDeposit(ctx, key);
-  const r = await buy(ctx, key, { tier_id: tierId, external_user_id: user }, runUnique("reserved"));
+/** A custodial purchase's 202: RESERVED and CUSTODIAL, its on-chain fields null until the relayer sends it. */
+export function reservedAnswer(r: HttpResult): Record<string, unknown> {
   const p = expectSuccess(r, "custodial purchase", 202).data as Record<string, unknown>;
   ensure(
     p.status === "RESERVED" && p.custody === "CUSTODIAL",
@@ -100,6 +98,15 @@ export async function custodialReservedBySandbox(ctx: CheckContext): Promise<voi
     p.onchain_request_id === null && p.transaction_hash === null && p.submitted_at === null,
     `on-chain fields must be null on the 202: ${r.text.slice(0, 240)}`,
   );
+  return p;
+}
+
+/** The sandbox run of purchases.custodial-reserved. */
+export async function custodialReservedBySandbox(ctx: CheckContext): Promise<void> {
+  const key = ctx.partnerKey;
+  const { user, tierId, micros } = await fundByDeposit(ctx, key);
+  const r = await buy(ctx, key, { tier_id: tierId, external_user_id: user }, runUnique("reserved"));
+  const p = reservedAnswer(r);
   const w = await balanceOf(ctx, key, user);
   // The relayer takes it seconds later: the hold shows while the purchase still reads RESERVED.
   if ((await purchaseOf(ctx, key, p.id as number)).status === "RESERVED")

@@ -262,20 +262,23 @@ export function shippingPaidLogs(chain: Chain, orderKey: Hex) {
   });
 }
 
-/** USDC Transfer logs to any of `to` from `fromBlock` to the head, with the head's number and hash. */
-export async function usdcTransfersTo(chain: Chain, to: `0x${string}`[], fromBlock: bigint) {
+/** The chain's head: its number and hash. */
+export async function headBlock(chain: Chain): Promise<{ number: bigint; hash: Hex }> {
   const block = await chain.publicClient.getBlock({ blockTag: "latest" });
-  const head = { number: block.number, hash: block.hash };
-  if (fromBlock > head.number) return { head, logs: [] };
-  const logs = await chain.publicClient.getContractEvents({
+  return { number: block.number, hash: block.hash };
+}
+
+/** USDC Transfer logs to any of `to` in blocks fromBlock..toBlock. */
+export async function usdcTransfersTo(chain: Chain, to: `0x${string}`[], fromBlock: bigint, toBlock: bigint) {
+  if (fromBlock > toBlock) return [];
+  return chain.publicClient.getContractEvents({
     address: chain.addresses.stablecoin,
     abi: usdStablecoinAbi,
     eventName: "Transfer",
     args: { to },
     fromBlock,
-    toBlock: head.number,
+    toBlock,
   });
-  return { head, logs };
 }
 
 /** The hash of block `n`, or null when the chain has no such block (it went back). */

@@ -110,10 +110,11 @@ export async function payStatement(
   hash ??= keccak256(toHex(`payout:${row.account_id}:${id}`));
   // Re-read after the await: restore/reset may have replaced the state.
   const now = revenueState(s).statements[id];
-  if (!now || now.statement.status !== "PENDING")
-    throw conflict("invalid_status", `Payout ${id} changed while it was being paid`);
+  const changed = () => conflict("invalid_status", `Payout ${id} changed while it was being paid`);
+  if (!now) throw changed();
   transition(PAYOUT_STATEMENT, now.statement, "pay", {
     now: s.clock.now(),
+    refuse: changed,
     patch: { payout_address: address, chain: now.statement.chain ?? "base", tx_hash: hash, paid_at: s.clock.nowIso() },
     emit: publish(s, now.account_id, now.statement),
   });

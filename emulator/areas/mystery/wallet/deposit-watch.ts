@@ -1,5 +1,5 @@
 import type { Services } from "../../../pipeline/services.ts";
-import { blockHashAt, chainOf, usdcTransfersTo } from "../chain-io.ts";
+import { blockHashAt, chainOf, headBlock, usdcTransfersTo } from "../chain-io.ts";
 import { endUser } from "./end-users.ts";
 import { books, creditDeposit, type DepositAddressRow } from "./ledger.ts";
 
@@ -27,10 +27,13 @@ export async function creditChainDeposits(s: Services): Promise<void> {
   const addresses = Object.values(before.addresses).map((a) => a.address as `0x${string}`);
   // Resume after the last block scanned, unless the chain no longer holds it (a snapshot reverted over JSON-RPC):
   // then its heights were reused, and everything is scanned again (a credited transfer is skipped by its identity).
+  const head = await headBlock(chain);
+  // Nothing mined since the last scan (the common read): one call, no scan.
+  if (head.hash === before.deposit_scan_hash) return;
   const last = before.deposit_scan_block === undefined ? null : BigInt(before.deposit_scan_block);
   const same = last !== null && (await blockHashAt(chain, last)) === (before.deposit_scan_hash ?? null);
   const from = (same && last !== null ? last : chain.deployBlock) + 1n;
-  const { head, logs } = await usdcTransfersTo(chain, addresses, from);
+  const logs = await usdcTransfersTo(chain, addresses, from, head.number);
   // Read again after the wait: the state may have been replaced (reset, import) meanwhile.
   const b = books(s);
   const owners = new Map(Object.entries(b.addresses).map(([key, a]) => [a.address.toLowerCase(), ownerOf(key, a)]));
