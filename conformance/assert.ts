@@ -1,4 +1,5 @@
 import { CheckFailure } from "./types.ts";
+import { INFRA_ERROR_CODES } from "../contract/index.ts";
 import type { HttpResult } from "../harness/http.ts";
 
 // Assertions that explain what the target did, so a failing report is actionable.
@@ -7,9 +8,20 @@ export function ensure(cond: unknown, message: string): asserts cond {
   if (!cond) throw new CheckFailure(message);
 }
 
-const show = (r: HttpResult) => `${r.status} ${r.text.slice(0, 160)}`;
+/**
+ * An answer read far enough to judge: the suite's HttpResult, or a supertest Response in the project's
+ * own tests (they share these assertions, so an error is judged one way everywhere).
+ */
+export interface Answer {
+  status: number;
+  body: unknown;
+  text?: string;
+}
 
-export function expectStatus(r: HttpResult, status: number, what: string): void {
+const textOf = (r: Answer) => r.text ?? JSON.stringify(r.body) ?? "";
+const show = (r: Answer) => `${r.status} ${textOf(r).slice(0, 160)}`;
+
+export function expectStatus(r: Answer, status: number, what = "answer"): void {
   ensure(r.status === status, `${what}: expected HTTP ${status}, got ${show(r)}`);
 }
 
@@ -22,24 +34,48 @@ type Env = {
   retryable?: unknown;
   code?: unknown;
 };
-export const env = (r: HttpResult): Env => (r.body && typeof r.body === "object" ? (r.body as Env) : {});
+export const env = (r: Answer): Env => (r.body && typeof r.body === "object" ? (r.body as Env) : {});
 
-/** Partner/catalog error envelope with the given status and machine code. */
-export function expectError(r: HttpResult, status: number, code: string, what: string): Env {
+/** Partner/catalog error envelope `{success:false, message, error:<code>}` with the given status and machine code. */
+export function expectError(r: Answer, status: number, code: string, what = "answer"): Env {
   expectStatus(r, status, what);
   const b = env(r);
-  ensure(b.success === false, `${what}: error body must have success:false, got ${r.text.slice(0, 160)}`);
+  ensure(b.success === false, `${what}: error body must have success:false, got ${textOf(r).slice(0, 160)}`);
   ensure(typeof b.message === "string", `${what}: error body must carry a human message`);
   ensure(b.error === code, `${what}: expected error "${code}", got "${String(b.error)}"`);
   return b;
 }
 
-export function expectSuccess(r: HttpResult, what: string, status = 200): Env {
+/**
+ * Warehouse error envelope `{success:false, message, error:<human text>, code:<code>}`; for the codes of shared
+ * infrastructure (rate limits, load shedding, timeouts, internal errors) `error` holds the same label as `code`.
+ */
+export function expectWarehouseError(r: Answer, status: number, code: string, what = "answer"): Env {
+  expectStatus(r, status, what);
+  const b = env(r);
+  ensure(b.success === false, `${what}: error body must have success:false, got ${textOf(r).slice(0, 160)}`);
+  ensure(
+    typeof b.message === "string" && typeof b.error === "string",
+    `${what}: warehouse errors carry a message and a human-readable error`,
+  );
+  ensure(
+    b.code === code,
+    `${what}: expected code "${code}", got code "${String(b.code)}" (error "${String(b.error)}")`,
+  );
+  if (INFRA_ERROR_CODES.has(code))
+    ensure(
+      b.error === code,
+      `${what}: shared infrastructure's ${code} carries error "${code}", got "${String(b.error)}"`,
+    );
+  return b;
+}
+
+export function expectSuccess(r: Answer, what: string, status = 200): Env {
   expectStatus(r, status, what);
   const b = env(r);
   ensure(
     b.success === true && "data" in b,
-    `${what}: success body must be {success:true, data}, got ${r.text.slice(0, 160)}`,
+    `${what}: success body must be {success:true, data}, got ${textOf(r).slice(0, 160)}`,
   );
   return b;
 }

@@ -20,6 +20,18 @@ export interface AccessRule {
 /** The two error envelopes: partner and Card Data (`error` is the code) and warehouse (`code`). */
 export type EnvelopeKind = "partner" | "warehouse";
 
+/**
+ * Codes answered by shared infrastructure (rate limiting, load shedding, timeouts, unexpected failures): even on
+ * warehouse routes their envelope's `error` holds the machine label, and `code` repeats it (docs/reference/api-rules.md
+ * “Errors”).
+ */
+export const INFRA_ERROR_CODES: ReadonlySet<string> = new Set([
+  "rate_limited",
+  "overloaded",
+  "timeout",
+  "internal_error",
+]);
+
 export interface ResponseSpec {
   description: string;
   /** The `data` of a success, or nothing for errors (their envelope is fixed). */

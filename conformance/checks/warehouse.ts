@@ -3,7 +3,7 @@ import { emulatorOnly, runs } from "../types.ts";
 import { waitFor } from "../wait.ts";
 import { runUnique } from "../isolate.ts";
 import type { HttpResult } from "../../harness/http.ts";
-import { ensure, env, expectStatus, expectSuccess, sameFields } from "../assert.ts";
+import { ensure, expectStatus, expectSuccess, expectWarehouseError, sameFields } from "../assert.ts";
 import { walkOffset } from "../paging.ts";
 
 // Checks of the warehouse (tenant) API. The read-only ones only GET, so they
@@ -32,22 +32,6 @@ type Card = {
   status?: unknown;
 };
 type Data = Record<string, unknown>;
-
-/** Warehouse error envelope: {success:false, message, error:<human>, code}. */
-function expectWhError(r: HttpResult, status: number, code: string, what: string): Data {
-  expectStatus(r, status, what);
-  const b = env(r);
-  ensure(b.success === false, `${what}: error body must have success:false`);
-  ensure(
-    typeof b.message === "string" && typeof b.error === "string",
-    `${what}: warehouse errors carry a message and a human-readable error`,
-  );
-  ensure(
-    b.code === code,
-    `${what}: expected code "${code}", got code "${String(b.code)}" (error "${String(b.error)}")`,
-  );
-  return b as Data;
-}
 
 export const data = (r: HttpResult, what: string, status = 200) => expectSuccess(r, what, status).data as Data;
 
@@ -120,7 +104,7 @@ export const warehouseChecks: Check[] = [
     async run({ http, partnerKey }) {
       for (const path of ["/api/v1/cards", "/api/v1/orders", "/api/v1/info"]) {
         const r = await http.get(path, { key: partnerKey });
-        expectWhError(r, 403, "Insufficient permissions", `partner key on GET ${path}`);
+        expectWarehouseError(r, 403, "Insufficient permissions", `partner key on GET ${path}`);
       }
     },
   },
@@ -275,7 +259,7 @@ export const warehouseChecks: Check[] = [
     ...runs("read-only", ["tenantKey"]),
     deviation: "warehouse_partner_envelope",
     async run({ http, tenantKey }) {
-      const b = expectWhError(
+      const b = expectWarehouseError(
         await http.get(`/api/v1/cards/${MISSING_CARD}`, { key: tenantKey }),
         404,
         "not_found",
@@ -368,7 +352,7 @@ export const warehouseChecks: Check[] = [
         key: tenantKey,
         body: { unique_ids: [MISSING_CARD], address: DE },
       });
-      expectWhError(r, 400, "phone_required", "quote to DE without a phone");
+      expectWarehouseError(r, 400, "phone_required", "quote to DE without a phone");
     },
   },
   {
@@ -384,7 +368,7 @@ export const warehouseChecks: Check[] = [
         key: tenantKey,
         body: { unique_ids: [MISSING_CARD], address: US, carriers: ["fedex"] },
       });
-      expectWhError(r, 400, "unknown_carrier", "quote with carriers [fedex]");
+      expectWarehouseError(r, 400, "unknown_carrier", "quote with carriers [fedex]");
     },
   },
   {
@@ -402,7 +386,7 @@ export const warehouseChecks: Check[] = [
       });
       expectStatus(single, 400, "unique_ids as a bare string");
       const ids = Array.from({ length: 501 }, (_, i) => `CARD-CONF${i}`);
-      expectWhError(
+      expectWarehouseError(
         await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: ids, address: US } }),
         400,
         "invalid_pagination",
@@ -423,7 +407,7 @@ export const warehouseChecks: Check[] = [
       const first = await quote(ctx, id);
       const second = await quote(ctx, id);
       const stale = await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: first });
-      expectWhError(stale, 409, "quote_superseded", "committing a superseded quote");
+      expectWarehouseError(stale, 409, "quote_superseded", "committing a superseded quote");
       await ctx.http.post(`/api/v1/orders/${second.order_id}/cancel`, { key: ctx.tenantKey, body: {} });
     },
   },
@@ -440,7 +424,7 @@ export const warehouseChecks: Check[] = [
       const first = await quote(ctx, id);
       const second = await quote(ctx, id);
       // Every answer's code is held to the operation's declared codes as it arrives (wire.ts); this one is asserted too.
-      expectWhError(
+      expectWarehouseError(
         await ctx.http.post("/api/v1/orders", { key: ctx.tenantKey, body: first }),
         409,
         "quote_superseded",
@@ -542,7 +526,7 @@ export const warehouseChecks: Check[] = [
         key: ctx.tenantKey,
         body: { unique_id: card.unique_id, amount: 12.5 },
       });
-      expectWhError(r, 400, "invalid_amount", "declared value of 12.5");
+      expectWarehouseError(r, 400, "invalid_amount", "declared value of 12.5");
     },
   },
   {
@@ -557,13 +541,13 @@ export const warehouseChecks: Check[] = [
     async run({ http, readOnlyTenantKey }) {
       ensure(readOnlyTenantKey, "no read-only tenant key");
       const key = readOnlyTenantKey;
-      expectWhError(
+      expectWarehouseError(
         await http.post("/api/v1/shipping-quote", { key, body: { unique_ids: [MISSING_CARD], address: US } }),
         403,
         "Insufficient permissions",
         "quote without write:order",
       );
-      expectWhError(
+      expectWarehouseError(
         await http.post("/api/v1/withdrawals", { key, body: { unique_ids: [MISSING_CARD] } }),
         403,
         "Insufficient permissions",

@@ -5,7 +5,7 @@
 // holds the fixed machine label ("roles swapped"); `code` repeats it.
 
 export type { EnvelopeKind } from "../../contract/index.ts";
-import type { EnvelopeKind } from "../../contract/index.ts";
+import { INFRA_ERROR_CODES, type EnvelopeKind } from "../../contract/index.ts";
 
 export interface ApiErrorInit {
   details?: Record<string, unknown>;
@@ -31,12 +31,9 @@ export class ApiError extends Error {
   }
 }
 
-// 500s too: the interface says unexpected failures answer `error` = `internal_error` on every endpoint.
-const INFRA_CODES: ReadonlySet<string> = new Set(["rate_limited", "overloaded", "timeout", "internal_error"]);
-
 export function errorBody(err: ApiError, kind: EnvelopeKind): Record<string, unknown> {
   const body: Record<string, unknown> = { success: false, message: err.message };
-  if (kind === "warehouse" && !INFRA_CODES.has(err.code)) {
+  if (kind === "warehouse" && !INFRA_ERROR_CODES.has(err.code)) {
     body.error = err.init.human ?? err.message;
     body.code = err.code;
     if (err.init.data !== undefined) body.data = err.init.data;

@@ -5,8 +5,8 @@ import { wrapFetchWithPayment, x402Client, decodePaymentResponseHeader } from "@
 import { toClientEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import { requirementsOf } from "./x402.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // A partner's point of view: the official @x402/fetch client and a fixture wallet pay the
 // 402 against the emulator listening on a port, with the chain reached over JSON-RPC. The

@@ -3,9 +3,9 @@ import type { Hex } from "viem";
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import { encode, forgedPayment, officialPayment, requirementsOf } from "./x402.ts";
 import { x402DetailsSchema } from "../../contract/index.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { useEmulator, startEmulator, balance, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // What a web page the developer happens to have open can do to the emulator
 // on 127.0.0.1: DNS rebinding (a foreign Host), cross-site writes to the

@@ -1,7 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import fc from "fast-check";
 import { startEmulator, type Api } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import { buildCatalog } from "../../fixtures/catalog/index.ts";
 import { ApiError } from "../../emulator/pipeline/errors.ts";
 import { MAX_OFFSET } from "../../emulator/pipeline/pagination.ts";
@@ -25,6 +24,7 @@ import {
   SealedPricing,
   SealedProduct,
 } from "../../contract/index.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // The Card Data route schemas: they describe every record the catalog serves
 // (all three games), each query field answers its own code in the order the

@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { startEmulator, useCatalogKey, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import { CATALOG_EDGE_CASES } from "../../fixtures/catalog/index.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;

@@ -3,7 +3,7 @@ import { createPublicClient, createWalletClient, http, parseEventLogs, type Hex 
 import { privateKeyToAccount } from "viem/accounts";
 import { cardNftAbi, mysteryPoolAbi, usdStablecoinAbi, vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // The emulator's chain as a partner's wallet sees it: over JSON-RPC on loopback.
 

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { startEmulator, newKey, balance, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { apiRoutes } from "../../emulator/app.ts";
 import type { RouteSpec } from "../../emulator/pipeline/route.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // JavaScript's built-in member names used as identifiers: a lookup that reads
 // `record[id]` finds `constructor` or `toString` on every object, and a write

@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { useEmulator, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Control routes that take a key accept a fixture key's name (`demo`, `tier`, …) as well as its value.
 

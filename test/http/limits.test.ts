@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { newKey, useEmulator, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Partner limits as the live service documents them (docs/reference/live-service.md “Rate limits and caching”):
 // a window per surface (partner commerce 240/min per key, Card Data 300/min per key), the

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi, vrfRequestIdsFromLogs } from "../../chain/index.ts";
-import { expectError } from "../errors.ts";
 import { buyRevealed, relay, sendCalls, useMystery, user, type Ctx } from "../mystery/helpers.ts";
 import { instantClient } from "../instant/client.ts";
 import { placeOrder, shippable } from "../warehouse/helpers.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // The control plane's read-only operator views (what the dashboard lists) and
 // its two dashboard actions, grant credits and resend a delivery: every value

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { buy, relay, sendCalls, user, useMystery, type Ctx } from "../mystery/helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Chain operator actions called in parallel (the chain in the loop, manual VRF):
 // each checks the chain, then writes to it; a parallel call must see what the

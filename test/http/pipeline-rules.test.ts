@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { balance, newKey, startEmulator, waitFor, type Api, type Emulator } from "../helpers.ts";
-import { expectError, expectWarehouseErrorAnswer } from "../errors.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 // Rules of the pipeline found broken by an adversarial run (issue 18, items
 // 14, 15, 17, 19, 22): headers in force on every answer, credits that never
@@ -165,7 +165,7 @@ describe("warehouse 500s open an integration issue, injected ones included", () 
       .post("/_emulator/faults")
       .send({ match: { method: "GET", path: "/api/v1/inventory" }, status: 503, error: "timeout", times: 1 })
       .expect(201);
-    expectWarehouseErrorAnswer(await api.get("/api/v1/inventory").set("X-API-Key", tenant), 503, "timeout");
+    expectWarehouseError(await api.get("/api/v1/inventory").set("X-API-Key", tenant), 503, "timeout");
     expect(
       (await api.get("/api/v1/integration-status").set("X-API-Key", tenant).expect(200)).body.data.open_issues,
     ).toBe(1);

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { startEmulator, newKey, balance, waitFor, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 const CARD = "/api/v1/pokemon/cards/base1-4";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { sendCalls, user, useMystery, type Ctx } from "../mystery/helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Money of instant purchases when they end without a pack, with the chain in the
 // loop (manual VRF, so a purchase stays unopened until it is paid back): a

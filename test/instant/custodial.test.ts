@@ -3,8 +3,8 @@ import { cardNftAbi } from "../../chain/index.ts";
 import { EVENT_PAYLOADS, type PartnerEventType } from "../../emulator/events/payloads.ts";
 import { useMystery, type Ctx } from "../mystery/helpers.ts";
 import { instantClient } from "./client.ts";
-import { expectError } from "../errors.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // A custodial instant purchase (no SDK route makes one; the operator does, POST
 // /_emulator/instant/custodial) runs the real lifecycle: RESERVED with every

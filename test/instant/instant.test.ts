@@ -11,7 +11,7 @@ import type { BusEvents } from "../../emulator/bus.ts";
 import { EVENT_PAYLOADS, type PartnerEventType } from "../../emulator/events/payloads.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import { failure, instantClient, type InstantCall } from "./client.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Instant packs over HTTP the way the SDK drives them (docs/reference/sdk-shapes.md “Instant pack methods”):
 // catalog → prepare → the user's fixture wallet signs approve +

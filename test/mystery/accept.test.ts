@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeFunctionData, type TypedDataDefinition } from "viem";
 import { BURN_TYPES, cardNftAbi, usdStablecoinAbi, type FixtureAccount } from "../../chain/index.ts";
 import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Relayed buyback accept (docs/reference/live-service.md “Buyback offers and the pool wallet”, SDK 0.1.2): accept/prepare, the
 // holder's EIP-712 signature of the OfferRequest typed_data, the relayer's acceptOfferFor.

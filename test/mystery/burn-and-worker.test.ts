@@ -3,7 +3,7 @@ import { encodeFunctionData } from "viem";
 import { cardNftAbi } from "../../chain/index.ts";
 import { mystery, type RedemptionRow } from "../../emulator/areas/mystery/state.ts";
 import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // A burn hash is checked against the token's current state on chain, not only
 // its receipt; the worker survives a job that throws.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { cardNftAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
-import { expectError } from "../errors.ts";
 import { waitFor } from "../helpers.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));

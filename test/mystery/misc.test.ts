@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newKey } from "../helpers.ts";
 import { buyRevealed, startMystery, user, type Ctx } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 let ctx: Ctx;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../chain/index.ts";
 import { buy as buyOnChain, relay, user, type Ctx, useMystery } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // The custodial purchase lifecycle the SDK polls (docs/reference/sdk-shapes.md “Polling”, “Mystery pack methods”;
 // docs/reference/live-service.md “Purchases”): 202 RESERVED with the price held and on-chain fields

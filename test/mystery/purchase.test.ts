@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decodeFunctionData, encodeFunctionData } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../chain/index.ts";
 import { buy, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));

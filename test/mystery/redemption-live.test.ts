@@ -4,8 +4,8 @@ import { decodeErrorResult, type BaseError, type Hex } from "viem";
 import { cardNftAbi, shippingPaymentProcessorAbi, usdStablecoinAbi, type FixtureAccount } from "../../chain/index.ts";
 import { mystery } from "../../emulator/areas/mystery/state.ts";
 import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
-import { expectError } from "../errors.ts";
 import { ApiFailure, TerminalStateError, failure } from "../sdk-errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Redemption as the live service runs it (SDK 0.1.2; docs/reference/live-service.md “Redemption”),
 // driven by a client written from the SDK contract: headers,

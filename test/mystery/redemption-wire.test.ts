@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buyRevealed, sendCalls, user, useMystery, type Ctx } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // The redemption wire as the official SDK types it (contract/mystery/redemption.ts):
 // the status enum has no AWAITING_KYC (KYC pending is PREPARED with kyc.status

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, types, user, type Ctx, useMystery, relay } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Purchases that go wrong: a reveal whose VRF callback reverts (refunded by the
 // worker), an operator refund before the reveal, and a relayer that is off

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
 import { cardNftAbi } from "../../chain/index.ts";
 import { buyRevealed, sendCalls, user, type Ctx, useMystery, relay } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buy, buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));

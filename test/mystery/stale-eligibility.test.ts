@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
 import { cardNftAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Pre-flights and replays read the token as it is now: a token frozen by a pending burn, burned,
 // or delivered by a PARTIALLY_FULFILLED purchase is judged like the contract would judge it.

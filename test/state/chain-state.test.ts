@@ -7,7 +7,7 @@ import { cardNftAbi, usdStablecoinAbi, type Chain } from "../../chain/index.ts";
 import { createEmulator, type EmulatorOptions, type StateExport } from "../../emulator/index.ts";
 import { readStateFile } from "../../emulator/state/state-file.ts";
 import { buy, buyRevealed, sendCalls, type Ctx } from "../mystery/helpers.ts";
-import { expectError } from "../errors.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // The chain is part of the state: an emulator started from a state file (or
 // given an export) rebuilds the chain exactly as it was, so every

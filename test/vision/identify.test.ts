@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator } from "../helpers.ts";
-import { expectError as expectErrorEnvelope } from "../errors.ts";
 import { renderPng } from "../../emulator/areas/vision/png.ts";
+import { expectError as expectErrorEnvelope } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;

@@ -1,7 +1,8 @@
 import { describe, it, expect } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { expectWarehouseError, quote, shippable } from "./helpers.ts";
+import { quote, shippable } from "./helpers.ts";
 import { tenantOf } from "../../emulator/areas/warehouse/state.ts";
+import { expectWarehouseError } from "../../conformance/assert.ts";
 
 // The activity log names who acted without handing out keys: a read-only key
 // of the tenant reads it, and a key is a credential.
@@ -62,7 +63,8 @@ describe("activity log actors", () => {
     ).body.data.activity as Row[];
     expect(rows).toEqual([expect.objectContaining({ actor: `${key.slice(0, 11)}…`, actor_label: null })]);
     expectWarehouseError(
-      (await api.get("/api/v1/activity?kind=legacy.row").set("X-API-Key", emu.key("demo")).expect(403)).body,
+      await api.get("/api/v1/activity?kind=legacy.row").set("X-API-Key", emu.key("demo")),
+      403,
       "Insufficient permissions",
     );
   });

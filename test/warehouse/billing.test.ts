@@ -1,8 +1,8 @@
 import { describe, it, expect } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { expectWarehouseError, placeOrder, shippable, sweep } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { placeOrder, shippable, sweep } from "./helpers.ts";
 import { labelLines } from "../../emulator/areas/warehouse/operator.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -39,25 +39,21 @@ describe("declared values", () => {
   it("rejects amounts that are not positive integer cents, unknown cards, and missing scopes", async () => {
     const [id] = await shippable(api, tenant);
     for (const amount of [12.5, "1000", 0, -5, null])
-      expectWarehouseError(
-        (await post("/api/v1/declared-values", { unique_id: id, amount }).expect(400)).body,
-        "invalid_amount",
-      );
+      expectWarehouseError(await post("/api/v1/declared-values", { unique_id: id, amount }), 400, "invalid_amount");
     expectWarehouseError(
-      (await post("/api/v1/declared-values", { unique_id: id, amount: 100, currency: "EUR" }).expect(400)).body,
+      await post("/api/v1/declared-values", { unique_id: id, amount: 100, currency: "EUR" }),
+      400,
       "invalid_amount",
     );
+    expectWarehouseError(await post("/api/v1/declared-values", { amount: 100 }), 400, "invalid_unique_ids");
     expectWarehouseError(
-      (await post("/api/v1/declared-values", { amount: 100 }).expect(400)).body,
-      "invalid_unique_ids",
-    );
-    expectWarehouseError(
-      (await post("/api/v1/declared-values", { unique_id: "CARD-NOPE", amount: 100 }).expect(404)).body,
+      await post("/api/v1/declared-values", { unique_id: "CARD-NOPE", amount: 100 }),
+      404,
       "not_found",
     );
     expectWarehouseError(
-      (await post("/api/v1/declared-values", { unique_id: id, amount: 100 }, emu.key("tenant-readonly")).expect(403))
-        .body,
+      await post("/api/v1/declared-values", { unique_id: id, amount: 100 }, emu.key("tenant-readonly")),
+      403,
       "Insufficient permissions",
     );
     await get("/api/v1/declared-values", emu.key("tenant-readonly")).expect(200);
@@ -85,14 +81,14 @@ describe("invoices, account, reports: closing a billing month", () => {
     expect(again.body.error).toBe("month_closed");
     expectError(await api.post("/_emulator/warehouse/billing/close").send({ month: "2026-13" }), 400, "invalid_value");
     expect((await get("/api/v1/invoices/INV-NOR9MVN-202601").expect(200)).body.data.total).toBe(closed.body.data.total);
-    expectWarehouseError((await get("/api/v1/invoices/INV-NOPE").expect(404)).body, "not_found");
+    expectWarehouseError(await get("/api/v1/invoices/INV-NOPE"), 404, "not_found");
     const reports = await get("/api/v1/reports").expect(200);
     expect(reports.body.data.reports.map((r: { kind: string }) => r.kind).sort()).toEqual([
       "inventory_snapshot",
       "monthly_statement",
     ]);
     await get(`/api/v1/reports/${reports.body.data.reports[0].report_id}`).expect(200);
-    expectWarehouseError((await get("/api/v1/reports/777").expect(404)).body, "not_found");
+    expectWarehouseError(await get("/api/v1/reports/777"), 404, "not_found");
   });
 
   it("account summarises the tenant and its inventory", async () => {
@@ -104,7 +100,7 @@ describe("invoices, account, reports: closing a billing month", () => {
       inventory: { cards: all.length },
     });
     const noRead = await newKey(api, { kind: "tenant", scopes: ["write:order"] });
-    expectWarehouseError((await get("/api/v1/account", noRead).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(await get("/api/v1/account", noRead), 403, "Insufficient permissions");
   });
 });
 
@@ -200,7 +196,7 @@ describe("exceptions, SLA and service credits", () => {
       404,
       "not_found",
     );
-    expectWarehouseError((await get("/api/v1/exceptions?status=MAYBE").expect(400)).body, "invalid_status");
+    expectWarehouseError(await get("/api/v1/exceptions?status=MAYBE"), 400, "invalid_status");
   });
 
   it("SLA metrics count on-time and late orders; a late order's service credit is approved, a second is 409 with data", async () => {
@@ -219,30 +215,26 @@ describe("exceptions, SLA and service credits", () => {
     });
     expect(sla.body.data.late_order_ids).toContain(late.order_id);
     expect(sla.body.data.late_order_ids).not.toContain(onTime.order_id);
-    expectWarehouseError((await get("/api/v1/sla?month=jan").expect(400)).body, "invalid_month");
+    expectWarehouseError(await get("/api/v1/sla?month=jan"), 400, "invalid_month");
 
     const sc = await post("/api/v1/service-credits", { order_id: late.order_id, reason: "missed SLA" }).expect(201);
     expect(sc.body.data).toMatchObject({ status: "APPROVED", order_id: late.order_id, amount: expect.any(Number) });
     const dup = await post("/api/v1/service-credits", { order_id: late.order_id, reason: "again" }).expect(409);
-    expectWarehouseError(dup.body, "service_credit_exists");
+    expectWarehouseError(dup, 409, "service_credit_exists");
     expect(dup.body.data.service_credit_id).toBe(sc.body.data.service_credit_id);
     const review = await post("/api/v1/service-credits", { order_id: onTime.order_id, reason: "slow" }).expect(201);
     expect(review.body.data.status).toBe("UNDER_REVIEW");
-    expectWarehouseError((await post("/api/v1/service-credits", { reason: "" }).expect(400)).body, "invalid_reason");
+    expectWarehouseError(await post("/api/v1/service-credits", { reason: "" }), 400, "invalid_reason");
     expectWarehouseError(
-      (await post("/api/v1/service-credits", { reason: "x", order_id: "1" }).expect(400)).body,
+      await post("/api/v1/service-credits", { reason: "x", order_id: "1" }),
+      400,
       "invalid_order_id",
     );
+    expectWarehouseError(await post("/api/v1/service-credits", { reason: "x", amount: 1.5 }), 400, "invalid_amount");
+    expectWarehouseError(await post("/api/v1/service-credits", { reason: "x", order_id: 1 }), 404, "not_found");
     expectWarehouseError(
-      (await post("/api/v1/service-credits", { reason: "x", amount: 1.5 }).expect(400)).body,
-      "invalid_amount",
-    );
-    expectWarehouseError(
-      (await post("/api/v1/service-credits", { reason: "x", order_id: 1 }).expect(404)).body,
-      "not_found",
-    );
-    expectWarehouseError(
-      (await post("/api/v1/service-credits", { reason: "x" }, emu.key("tenant-readonly")).expect(403)).body,
+      await post("/api/v1/service-credits", { reason: "x" }, emu.key("tenant-readonly")),
+      403,
       "Insufficient permissions",
     );
     expect((await get("/api/v1/service-credits").expect(200)).body.data.service_credits).toHaveLength(2);
@@ -300,9 +292,6 @@ describe("activity log and integration status", () => {
       open_issues: 1,
       issues: [{ kind: "internal_error", method: "GET", path: "/api/v1/orders", status: "OPEN" }],
     });
-    expectWarehouseError(
-      (await get("/api/v1/integration-status", emu.key("demo")).expect(403)).body,
-      "Insufficient permissions",
-    );
+    expectWarehouseError(await get("/api/v1/integration-status", emu.key("demo")), 403, "Insufficient permissions");
   });
 });

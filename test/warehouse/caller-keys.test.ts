@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { US_ADDRESS, expectWarehouseError, placeOrder, shippable } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { US_ADDRESS, placeOrder, shippable } from "./helpers.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 // Caller-supplied keys and ids, everywhere in the warehouse: names of
 // JavaScript built-ins are ordinary ids that name nothing (never an inherited
@@ -34,9 +34,7 @@ async function expectStatusCode(
   code: string,
   what: string,
 ) {
-  const r = await res;
-  expect(r.status, `${what}: ${JSON.stringify(r.body).slice(0, 200)}`).toBe(status);
-  expectWarehouseError(r.body, code);
+  expectWarehouseError(await res, status, code, what);
 }
 
 describe("JavaScript built-in names are ordinary ids", () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { US_ADDRESS, expectWarehouseError, shippable, sweep } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { US_ADDRESS, shippable, sweep } from "./helpers.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -31,11 +31,12 @@ describe("withdrawals", () => {
     expect(listed.body.data.withdrawals.map((w: { withdrawal_id: number }) => w.withdrawal_id)).toContain(id);
     // reserved cards cannot be shipped or withdrawn twice
     expectWarehouseError(
-      (await post("/api/v1/shipping-quote", { unique_ids: [ids[0]], address: US_ADDRESS }).expect(409)).body,
+      await post("/api/v1/shipping-quote", { unique_ids: [ids[0]], address: US_ADDRESS }),
+      409,
       "not_eligible",
     );
     const twice = await post("/api/v1/withdrawals", { unique_ids: [ids[0]] }).expect(409);
-    expectWarehouseError(twice.body, "not_eligible");
+    expectWarehouseError(twice, 409, "not_eligible");
     expect(twice.body.data.cards[0]).toMatchObject({
       unique_id: ids[0],
       status: "RESERVED",
@@ -47,10 +48,7 @@ describe("withdrawals", () => {
     expect((await sweep(api, tenant, "all")).some((c) => ids.includes(c.unique_id))).toBe(false);
     expect((await api.get(`/api/v1/cards/${ids[0]}`).set("X-API-Key", tenant)).body.data.location).toBe("EXTERNAL");
     expectError(await api.post(`/_emulator/warehouse/withdrawals/${id}/complete`), 409, "invalid_status");
-    expectWarehouseError(
-      (await api.get("/api/v1/withdrawals/424242").set("X-API-Key", tenant).expect(404)).body,
-      "not_found",
-    );
+    expectWarehouseError(await api.get("/api/v1/withdrawals/424242").set("X-API-Key", tenant), 404, "not_found");
   });
 
   it("replays an idempotency_key with the original record and the same 201; another body is 409 idempotency_mismatch", async () => {
@@ -60,11 +58,13 @@ describe("withdrawals", () => {
     expect(b.body.data).toEqual(a.body.data);
     const [other] = await shippable(api, tenant);
     expectWarehouseError(
-      (await post("/api/v1/withdrawals", { unique_ids: [other], idempotency_key: "wd-1" }).expect(409)).body,
+      await post("/api/v1/withdrawals", { unique_ids: [other], idempotency_key: "wd-1" }),
+      409,
       "idempotency_mismatch",
     );
     expectWarehouseError(
-      (await post("/api/v1/withdrawals", { unique_ids: [other], idempotency_key: "k".repeat(129) }).expect(400)).body,
+      await post("/api/v1/withdrawals", { unique_ids: [other], idempotency_key: "k".repeat(129) }),
+      400,
       "invalid_idempotency_key",
     );
     // the header works too
@@ -86,34 +86,29 @@ describe("withdrawals", () => {
   it("validates method, address and ids; needs write:withdrawal to request and read:inventory to read", async () => {
     const [id] = await shippable(api, tenant);
     expectWarehouseError(
-      (await post("/api/v1/withdrawals", { unique_ids: [id], method: "drone" }).expect(400)).body,
+      await post("/api/v1/withdrawals", { unique_ids: [id], method: "drone" }),
+      400,
       "invalid_method",
     );
     expectWarehouseError(
-      (await post("/api/v1/withdrawals", { unique_ids: [id], method: "ship" }).expect(400)).body,
+      await post("/api/v1/withdrawals", { unique_ids: [id], method: "ship" }),
+      400,
       "missing_shipping_address",
     );
-    expectWarehouseError(
-      (await post("/api/v1/withdrawals", { unique_ids: "x" }).expect(400)).body,
-      "invalid_unique_ids",
-    );
-    expectWarehouseError(
-      (await post("/api/v1/withdrawals", { unique_ids: ["CARD-NOPE"] }).expect(404)).body,
-      "not_found",
-    );
+    expectWarehouseError(await post("/api/v1/withdrawals", { unique_ids: "x" }), 400, "invalid_unique_ids");
+    expectWarehouseError(await post("/api/v1/withdrawals", { unique_ids: ["CARD-NOPE"] }), 404, "not_found");
     const ro = emu.key("tenant-readonly");
-    expectWarehouseError(
-      (await post("/api/v1/withdrawals", { unique_ids: [id] }, ro).expect(403)).body,
-      "Insufficient permissions",
-    );
+    expectWarehouseError(await post("/api/v1/withdrawals", { unique_ids: [id] }, ro), 403, "Insufficient permissions");
     await api.get("/api/v1/withdrawals").set("X-API-Key", ro).expect(200);
     const noRead = await newKey(api, { kind: "tenant", scopes: ["write:withdrawal"] });
     expectWarehouseError(
-      (await api.get("/api/v1/withdrawals").set("X-API-Key", noRead).expect(403)).body,
+      await api.get("/api/v1/withdrawals").set("X-API-Key", noRead),
+      403,
       "Insufficient permissions",
     );
     expectWarehouseError(
-      (await api.get("/api/v1/withdrawals").set("X-API-Key", emu.key("demo")).expect(403)).body,
+      await api.get("/api/v1/withdrawals").set("X-API-Key", emu.key("demo")),
+      403,
       "Insufficient permissions",
     );
   });
@@ -131,42 +126,35 @@ describe("card transfers", () => {
       to_account: "globex",
       status: "COMPLETED",
     });
-    expectWarehouseError((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(404)).body, "not_found");
+    expectWarehouseError(await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant), 404, "not_found");
     expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", receiver).expect(200)).body.data.unique_id).toBe(id);
     const mine = await api.get("/api/v1/card-transfers").set("X-API-Key", tenant).expect(200);
     expect(mine.body.data.transfers[0].transfer_id).toBe(res.body.data.transfer_id);
     await api.get(`/api/v1/card-transfers/${res.body.data.transfer_id}`).set("X-API-Key", receiver).expect(200);
-    expectWarehouseError(
-      (await api.get("/api/v1/card-transfers/99").set("X-API-Key", tenant).expect(404)).body,
-      "not_found",
-    );
+    expectWarehouseError(await api.get("/api/v1/card-transfers/99").set("X-API-Key", tenant), 404, "not_found");
   });
 
   it("rejects unknown recipients, self-transfers, busy cards and keys without write:transfer", async () => {
     const [id] = await shippable(api, tenant);
-    expectWarehouseError((await post(`/api/v1/cards/${id}/transfer`, {}).expect(400)).body, "invalid_recipient");
+    expectWarehouseError(await post(`/api/v1/cards/${id}/transfer`, {}), 400, "invalid_recipient");
     expectWarehouseError(
-      (await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "northwind" }).expect(400)).body,
+      await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "northwind" }),
+      400,
       "invalid_recipient",
     );
     expectWarehouseError(
-      (await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "nobody" }).expect(404)).body,
+      await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "nobody" }),
+      404,
       "recipient_not_found",
     );
+    expectWarehouseError(await post("/api/v1/cards/CARD-NOPE/transfer", { to_account_id: "globex" }), 404, "not_found");
     expectWarehouseError(
-      (await post("/api/v1/cards/CARD-NOPE/transfer", { to_account_id: "globex" }).expect(404)).body,
-      "not_found",
-    );
-    expectWarehouseError(
-      (await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "globex" }, emu.key("tenant-readonly")).expect(403))
-        .body,
+      await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "globex" }, emu.key("tenant-readonly")),
+      403,
       "Insufficient permissions",
     );
     await post("/api/v1/withdrawals", { unique_ids: [id] }).expect(201);
-    expectWarehouseError(
-      (await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "globex" }).expect(409)).body,
-      "not_eligible",
-    );
+    expectWarehouseError(await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "globex" }), 409, "not_eligible");
   });
 });
 
@@ -187,15 +175,14 @@ describe("card transfers: idempotency_key", () => {
       to_account_id: "globex",
       idempotency_key: "tr-1",
     }).expect(409);
-    expectWarehouseError(other.body, "idempotency_mismatch");
+    expectWarehouseError(other, 409, "idempotency_mismatch");
     expectWarehouseError(
-      (
-        await post(`/api/v1/cards/${a}/transfer`, {
-          to_account_id: "globex",
-          note: "changed",
-          idempotency_key: "tr-1",
-        }).expect(409)
-      ).body,
+      await post(`/api/v1/cards/${a}/transfer`, {
+        to_account_id: "globex",
+        note: "changed",
+        idempotency_key: "tr-1",
+      }),
+      409,
       "idempotency_mismatch",
     );
     // the header key behaves the same
@@ -208,14 +195,12 @@ describe("card transfers: idempotency_key", () => {
     expect(h.body.data.unique_id).toBe(b);
     const [c] = await shippable(api, tenant);
     expectWarehouseError(
-      (
-        await api
-          .post(`/api/v1/cards/${c}/transfer`)
-          .set("X-API-Key", tenant)
-          .set("Idempotency-Key", "tr-h")
-          .send({ to_account_id: "globex" })
-          .expect(409)
-      ).body,
+      await api
+        .post(`/api/v1/cards/${c}/transfer`)
+        .set("X-API-Key", tenant)
+        .set("Idempotency-Key", "tr-h")
+        .send({ to_account_id: "globex" }),
+      409,
       "idempotency_mismatch",
     );
     // one transfer per key: card c never moved
@@ -233,10 +218,7 @@ describe("card transfers: idempotency_key", () => {
     const [s1, s2] = [await announce(), await announce()];
     const att = { filename: "list.pdf", content_type: "application/pdf", idempotency_key: "att-x" };
     await post(`/api/v1/inbound-shipments/${s1}/attachments`, att).expect(201);
-    expectWarehouseError(
-      (await post(`/api/v1/inbound-shipments/${s2}/attachments`, att).expect(409)).body,
-      "idempotency_mismatch",
-    );
+    expectWarehouseError(await post(`/api/v1/inbound-shipments/${s2}/attachments`, att), 409, "idempotency_mismatch");
     expect(
       (await api.get(`/api/v1/inbound-shipments/${s2}/attachments`).set("X-API-Key", tenant).expect(200)).body.data
         .attachments,
@@ -291,7 +273,7 @@ describe("unique_ids across tenants whose account ids share a prefix", () => {
     };
     wh.tenants["tenant-c"].cards[id] = planted;
     const res = await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "tenant-c" }).expect(409);
-    expectWarehouseError(res.body, "not_eligible");
+    expectWarehouseError(res, 409, "not_eligible");
     expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", kc).expect(200)).body.data.declared_value).toEqual({
       amount: 1,
       source: "tenant",
@@ -307,11 +289,8 @@ describe("sites", () => {
     expect((await api.get("/api/v1/sites/DAL1").set("X-API-Key", tenant).expect(200)).body.data.timezone).toBe(
       "America/Chicago",
     );
-    expectWarehouseError((await api.get("/api/v1/sites/NYC9").set("X-API-Key", tenant).expect(404)).body, "not_found");
+    expectWarehouseError(await api.get("/api/v1/sites/NYC9").set("X-API-Key", tenant), 404, "not_found");
     const noRead = await newKey(api, { kind: "tenant", scopes: ["write:order"] });
-    expectWarehouseError(
-      (await api.get("/api/v1/sites").set("X-API-Key", noRead).expect(403)).body,
-      "Insufficient permissions",
-    );
+    expectWarehouseError(await api.get("/api/v1/sites").set("X-API-Key", noRead), 403, "Insufficient permissions");
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { type Api, useEmulator } from "../helpers.ts";
-import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { sweep, type WireCard } from "./helpers.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 // The interface's identity/pricing combinations, one row each:
 //   pending identity     unconfirmed / unverified, null prices, a tenant declared value
@@ -49,10 +49,7 @@ describe("pending identity: a tenant declared value", () => {
   });
 
   it("so announcing needs declared_value_per_card (400 invalid_amount), and an update cannot clear it", async () => {
-    expectWarehouseError(
-      (await post("/api/v1/inbound-shipments", { expected_card_count: 1 }).expect(400)).body,
-      "invalid_amount",
-    );
+    expectWarehouseError(await post("/api/v1/inbound-shipments", { expected_card_count: 1 }), 400, "invalid_amount");
     const s = (
       await post("/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 500 }).expect(201)
     ).body.data.inbound_shipment_id;
@@ -61,7 +58,7 @@ describe("pending identity: a tenant declared value", () => {
       .set("X-API-Key", tenant)
       .send({ declared_value_per_card: null })
       .expect(400);
-    expectWarehouseError(cleared.body, "invalid_amount");
+    expectWarehouseError(cleared, 400, "invalid_amount");
     const changed = await api
       .patch(`/api/v1/inbound-shipments/${s}`)
       .set("X-API-Key", tenant)
@@ -93,7 +90,7 @@ describe("published, unpriced: null declared value", () => {
     expect(activity[0].summary).toContain("tenant declared value of 2500 cents");
 
     const res = await post("/api/v1/declared-values", { unique_id: id, amount: 9900 }).expect(409);
-    expectWarehouseError(res.body, "not_eligible");
+    expectWarehouseError(res, 409, "not_eligible");
     expect(res.body.data).toMatchObject({ unique_id: id, identity: { status: "confirmed" }, declared_value: null });
     expect((await card(id)).declared_value).toBeNull();
     const fixtureUnpriced = (await sweep(api, tenant, "all")).filter((c) => c.pricing.status === "unpriced");
@@ -114,7 +111,7 @@ describe("published, priced: a service declared value", () => {
     ).toBe(true);
     const id = priced[0].unique_id;
     const res = await post("/api/v1/declared-values", { unique_id: id, amount: 1 }).expect(409);
-    expectWarehouseError(res.body, "not_eligible");
+    expectWarehouseError(res, 409, "not_eligible");
     expect((await card(id)).declared_value).toEqual(priced[0].declared_value);
     expect(
       (await api.get(`/api/v1/declared-values?unique_id=${id}`).set("X-API-Key", tenant).expect(200)).body.data

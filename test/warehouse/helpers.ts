@@ -86,14 +86,3 @@ export function recordEvents(emu: Emulator) {
   const off = emu.services.bus.on("webhook.event", (e) => events.push(e));
   return { events, off, of: (type: string) => events.filter((e) => e.type === type) };
 }
-
-/** Warehouse error envelope: {success:false, message, error:<human>, code}. */
-export function expectWarehouseError(body: Record<string, unknown>, code: string) {
-  if (
-    body.success !== false ||
-    typeof body.message !== "string" ||
-    typeof body.error !== "string" ||
-    body.code !== code
-  )
-    throw new Error(`expected warehouse error ${code}, got ${JSON.stringify(body).slice(0, 300)}`);
-}

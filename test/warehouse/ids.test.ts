@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { type Api, useEmulator } from "../helpers.ts";
-import { expectWarehouseError, shippable } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { shippable } from "./helpers.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 // Integer ids in paths are read by one parser (pipeline/identifiers.ts intId),
 // the one the mystery area uses: the canonical digits the API hands out, so
@@ -22,7 +22,7 @@ describe("integer path ids", () => {
     ).toBe(w.withdrawal_id);
     for (const raw of [`0${w.withdrawal_id}`, "0", "-1", `${w.withdrawal_id}.0`, "1".repeat(17)]) {
       const res = await api.get(`/api/v1/withdrawals/${raw}`).set("X-API-Key", tenant).expect(404);
-      expectWarehouseError(res.body, "not_found");
+      expectWarehouseError(res, 404, "not_found");
     }
     expectError(await api.post(`/_emulator/warehouse/withdrawals/0${w.withdrawal_id}/complete`), 404, "not_found");
     expect(

@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { expectWarehouseError, sweep } from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { sweep } from "./helpers.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -35,13 +35,11 @@ describe("announce (idempotent on submission_key)", () => {
     const b = await announce({ submission_key: "batch-001", declared_value_per_card: 2500 }).expect(200);
     expect(b.body.data).toMatchObject({ inbound_shipment_id: a.body.data.inbound_shipment_id, created: false });
     expectWarehouseError(
-      (await announce({ submission_key: "batch-001", expected_card_count: 9 }).expect(409)).body,
+      await announce({ submission_key: "batch-001", expected_card_count: 9 }),
+      409,
       "idempotency_mismatch",
     );
-    expectWarehouseError(
-      (await announce({ submission_key: "s".repeat(129) }).expect(400)).body,
-      "invalid_idempotency_key",
-    );
+    expectWarehouseError(await announce({ submission_key: "s".repeat(129) }), 400, "invalid_idempotency_key");
     await announce({ submission_key: "s".repeat(128) }).expect(201);
     const list = await api.get("/api/v1/inbound-shipments").set("X-API-Key", tenant).expect(200);
     expect(
@@ -50,42 +48,37 @@ describe("announce (idempotent on submission_key)", () => {
   });
 
   it("validates the body", async () => {
-    expectWarehouseError((await post("/api/v1/inbound-shipments", {}).expect(400)).body, "invalid_card_count");
-    expectWarehouseError((await announce({ expected_card_count: 0 }).expect(400)).body, "invalid_card_count");
-    expectWarehouseError((await announce({ site_id: "NYC9" }).expect(400)).body, "invalid_site");
-    expectWarehouseError((await announce({ declared_value_per_card: 12.5 }).expect(400)).body, "invalid_amount");
+    expectWarehouseError(await post("/api/v1/inbound-shipments", {}), 400, "invalid_card_count");
+    expectWarehouseError(await announce({ expected_card_count: 0 }), 400, "invalid_card_count");
+    expectWarehouseError(await announce({ site_id: "NYC9" }), 400, "invalid_site");
+    expectWarehouseError(await announce({ declared_value_per_card: 12.5 }), 400, "invalid_amount");
     // pending cards carry the tenant's declared value, so announcing needs one
-    expectWarehouseError((await announce({ declared_value_per_card: undefined }).expect(400)).body, "invalid_amount");
-    expectWarehouseError((await announce({ declared_value_per_card: null }).expect(400)).body, "invalid_amount");
-    expectWarehouseError((await announce({ submission_key: 7 }).expect(400)).body, "invalid_idempotency_key");
+    expectWarehouseError(await announce({ declared_value_per_card: undefined }), 400, "invalid_amount");
+    expectWarehouseError(await announce({ declared_value_per_card: null }), 400, "invalid_amount");
+    expectWarehouseError(await announce({ submission_key: 7 }), 400, "invalid_idempotency_key");
     expectWarehouseError(
-      (await api.post("/api/v1/inbound-shipments").set("X-API-Key", tenant).send([1]).expect(400)).body,
+      await api.post("/api/v1/inbound-shipments").set("X-API-Key", tenant).send([1]),
+      400,
       "invalid_json",
     );
   });
 
   it("scopes: write:inbound_shipment to change, read:inventory to read", async () => {
     const ro = emu.key("tenant-readonly");
-    expectWarehouseError((await announce().set("X-API-Key", ro).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(await announce().set("X-API-Key", ro), 403, "Insufficient permissions");
     await api.get("/api/v1/inbound-shipments").set("X-API-Key", ro).expect(200);
     const writeOnly = await newKey(api, { kind: "tenant", scopes: ["write:inbound_shipment"] });
     const s = await announce().set("X-API-Key", writeOnly).expect(201);
     expectWarehouseError(
-      (
-        await api
-          .get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}`)
-          .set("X-API-Key", writeOnly)
-          .expect(403)
-      ).body,
+      await api.get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}`).set("X-API-Key", writeOnly),
+      403,
       "Insufficient permissions",
     );
     expectWarehouseError(
-      (
-        await api
-          .get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}/attachments`)
-          .set("X-API-Key", writeOnly)
-          .expect(403)
-      ).body,
+      await api
+        .get(`/api/v1/inbound-shipments/${s.body.data.inbound_shipment_id}/attachments`)
+        .set("X-API-Key", writeOnly),
+      403,
       "Insufficient permissions",
     );
   });
@@ -102,33 +95,29 @@ describe("update, cancel, attachments", () => {
       .expect(200);
     expect(up.body.data).toMatchObject({ tracking_number: "1ZNEW", expected_card_count: 5 });
     expectWarehouseError(
-      (await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({}).expect(400)).body,
+      await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({}),
+      400,
       "invalid_update",
     );
     expectWarehouseError(
-      (
-        await api
-          .patch(`/api/v1/inbound-shipments/${id}`)
-          .set("X-API-Key", tenant)
-          .send({ declared_value_per_card: null })
-          .expect(400)
-      ).body,
+      await api
+        .patch(`/api/v1/inbound-shipments/${id}`)
+        .set("X-API-Key", tenant)
+        .send({ declared_value_per_card: null }),
+      400,
       "invalid_amount",
     );
     const cancelled = await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(200);
     expect(cancelled.body.data.status).toBe("CANCELLED");
     const again = await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(409);
-    expectWarehouseError(again.body, "invalid_status");
+    expectWarehouseError(again, 409, "invalid_status");
     expect(again.body.data).toMatchObject({ inbound_shipment_id: id, status: "CANCELLED" });
     expectWarehouseError(
-      (await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ notes: "x" }).expect(409))
-        .body,
+      await api.patch(`/api/v1/inbound-shipments/${id}`).set("X-API-Key", tenant).send({ notes: "x" }),
+      409,
       "invalid_status",
     );
-    expectWarehouseError(
-      (await api.get("/api/v1/inbound-shipments/999999").set("X-API-Key", tenant).expect(404)).body,
-      "not_found",
-    );
+    expectWarehouseError(await api.get("/api/v1/inbound-shipments/999999").set("X-API-Key", tenant), 404, "not_found");
     expect(
       (await api.get("/api/v1/inbound-shipments?status=CANCELLED").set("X-API-Key", tenant).expect(200)).body.data
         .inbound_shipments[0].inbound_shipment_id,
@@ -152,20 +141,23 @@ describe("update, cancel, attachments", () => {
     }).expect(201);
     expect(replay.body.data).toEqual(a.body.data);
     expectWarehouseError(
-      (await post(path, { filename: "x.exe", content_type: "application/x-msdownload" }).expect(400)).body,
+      await post(path, { filename: "x.exe", content_type: "application/x-msdownload" }),
+      400,
       "invalid_attachment",
     );
-    expectWarehouseError((await post(path, { content_type: "image/png" }).expect(400)).body, "invalid_attachment");
+    expectWarehouseError(await post(path, { content_type: "image/png" }), 400, "invalid_attachment");
     const listed = await api.get(path).set("X-API-Key", tenant).expect(200);
     expect(listed.body.data.attachments).toHaveLength(1);
     await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant).expect(200);
     expectWarehouseError(
-      (await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant).expect(404)).body,
+      await api.delete(`${path}/${a.body.data.attachment_id}`).set("X-API-Key", tenant),
+      404,
       "not_found",
     );
     expect((await api.get(path).set("X-API-Key", tenant)).body.data.attachments).toEqual([]);
     expectWarehouseError(
-      (await api.delete(`${path}/1`).set("X-API-Key", emu.key("tenant-readonly")).expect(403)).body,
+      await api.delete(`${path}/1`).set("X-API-Key", emu.key("tenant-readonly")),
+      403,
       "Insufficient permissions",
     );
   });
@@ -190,7 +182,7 @@ describe("receive → identity → price (operator)", () => {
     expect((await api.get("/api/v1/inventory?type=all").set("X-API-Key", tenant)).body.data.pending_identity).toBe(
       before + 2,
     );
-    expectWarehouseError((await post(`/api/v1/inbound-shipments/${id}/cancel`, {}).expect(409)).body, "invalid_status");
+    expectWarehouseError(await post(`/api/v1/inbound-shipments/${id}/cancel`, {}), 409, "invalid_status");
     expectError(await api.post(`/_emulator/warehouse/inbound-shipments/${id}/receive`).send({}), 409, "invalid_status");
 
     expectError(

@@ -1,8 +1,9 @@
 import { describe, it, expect } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator, waitFor, useEmulator } from "../helpers.ts";
 import { createEmulator } from "../../emulator/index.ts";
-import { expectWarehouseError, sweep, type WireCard } from "./helpers.ts";
+import { sweep, type WireCard } from "./helpers.ts";
 import { FIXTURE_COUNTS } from "../../fixtures/warehouse/index.ts";
+import { expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -31,7 +32,7 @@ describe("GET /info", () => {
   it("is a warehouse endpoint: partner and legacy keys get 403 Insufficient permissions, never a body", async () => {
     for (const name of ["demo", "tier", "legacy"]) {
       const res = await api.get("/api/v1/info").set("X-API-Key", emu.key(name)).expect(403);
-      expectWarehouseError(res.body, "Insufficient permissions");
+      expectWarehouseError(res, 403, "Insufficient permissions");
       expect(res.body.data).toBeUndefined();
     }
   });
@@ -49,7 +50,8 @@ describe("GET /info", () => {
     const res = await api.get("/api/v1/info").expect(401);
     expect(res.body).toMatchObject({ success: false, message: expect.any(String), code: "API key required" });
     expectWarehouseError(
-      (await api.get("/api/v1/info").set("X-API-Key", "rip_v1_nope").expect(401)).body,
+      await api.get("/api/v1/info").set("X-API-Key", "rip_v1_nope"),
+      401,
       "API key not found or inactive",
     );
   });
@@ -62,8 +64,8 @@ describe("GET /info", () => {
 describe("GET /cards (keyset sweep)", () => {
   it("a partner key gets 403 in the warehouse envelope; no key 401", async () => {
     const res = await api.get("/api/v1/cards").set("X-API-Key", emu.key("demo")).expect(403);
-    expectWarehouseError(res.body, "Insufficient permissions");
-    expectWarehouseError((await api.get("/api/v1/cards").expect(401)).body, "API key required");
+    expectWarehouseError(res, 403, "Insufficient permissions");
+    expectWarehouseError(await api.get("/api/v1/cards"), 401, "API key required");
   });
 
   it("since=0 sweeps everything with r: cursors and next_cursor null at the end; default is raw only", async () => {
@@ -123,26 +125,11 @@ describe("GET /cards (keyset sweep)", () => {
   });
 
   it("rejects bad cursors, types, limits and offset with clear 400s", async () => {
-    expectWarehouseError(
-      (await api.get("/api/v1/cards?since=abc").set("X-API-Key", tenant).expect(400)).body,
-      "invalid_cursor",
-    );
-    expectWarehouseError(
-      (await api.get("/api/v1/cards?since=r:zzzz").set("X-API-Key", tenant).expect(400)).body,
-      "invalid_cursor",
-    );
-    expectWarehouseError(
-      (await api.get("/api/v1/cards?type=sealed").set("X-API-Key", tenant).expect(400)).body,
-      "invalid_type",
-    );
-    expectWarehouseError(
-      (await api.get("/api/v1/cards?limit=abc").set("X-API-Key", tenant).expect(400)).body,
-      "invalid_pagination",
-    );
-    expectWarehouseError(
-      (await api.get("/api/v1/cards?offset=10").set("X-API-Key", tenant).expect(400)).body,
-      "invalid_pagination",
-    );
+    expectWarehouseError(await api.get("/api/v1/cards?since=abc").set("X-API-Key", tenant), 400, "invalid_cursor");
+    expectWarehouseError(await api.get("/api/v1/cards?since=r:zzzz").set("X-API-Key", tenant), 400, "invalid_cursor");
+    expectWarehouseError(await api.get("/api/v1/cards?type=sealed").set("X-API-Key", tenant), 400, "invalid_type");
+    expectWarehouseError(await api.get("/api/v1/cards?limit=abc").set("X-API-Key", tenant), 400, "invalid_pagination");
+    expectWarehouseError(await api.get("/api/v1/cards?offset=10").set("X-API-Key", tenant), 400, "invalid_pagination");
     const clamped = await api.get("/api/v1/cards?limit=5000&type=all").set("X-API-Key", tenant).expect(200);
     expect(clamped.body.data.cards).toHaveLength(Math.min(100, TOTAL));
   });
@@ -206,22 +193,12 @@ describe("GET /cards/{unique_id}", () => {
       grading: { company: expect.any(String) },
     });
     expect(res.body.data.status).toBeUndefined();
-    expectWarehouseError(
-      (await api.get("/api/v1/cards/CARD-NOPE0000").set("X-API-Key", tenant).expect(404)).body,
-      "not_found",
-    );
+    expectWarehouseError(await api.get("/api/v1/cards/CARD-NOPE0000").set("X-API-Key", tenant), 404, "not_found");
     const other = await newKey(api, { kind: "tenant", account_id: "initech" });
+    expectWarehouseError(await api.get(`/api/v1/cards/${card.unique_id}`).set("X-API-Key", other), 404, "not_found");
     expectWarehouseError(
-      (await api.get(`/api/v1/cards/${card.unique_id}`).set("X-API-Key", other).expect(404)).body,
-      "not_found",
-    );
-    expectWarehouseError(
-      (
-        await api
-          .get(`/api/v1/cards/${"x".repeat(256)}`)
-          .set("X-API-Key", tenant)
-          .expect(400)
-      ).body,
+      await api.get(`/api/v1/cards/${"x".repeat(256)}`).set("X-API-Key", tenant),
+      400,
       "identifier_too_long",
     );
   });
@@ -241,11 +218,13 @@ describe("GET /inventory (offset listing)", () => {
     const all = await sweep(api, tenant, "all");
     expect(res.body.data.pending_identity).toBe(all.filter((c) => c.identity.status === "unconfirmed").length);
     expectWarehouseError(
-      (await api.get("/api/v1/inventory?status=LOST").set("X-API-Key", tenant).expect(400)).body,
+      await api.get("/api/v1/inventory?status=LOST").set("X-API-Key", tenant),
+      400,
       "invalid_status",
     );
     expectWarehouseError(
-      (await api.get("/api/v1/inventory?offset=x").set("X-API-Key", tenant).expect(400)).body,
+      await api.get("/api/v1/inventory?offset=x").set("X-API-Key", tenant),
+      400,
       "invalid_pagination",
     );
   });
@@ -259,13 +238,13 @@ describe("warehouse read pool", () => {
       expect(shed.headers["retry-after"]).toBe("1");
       // writes are not in the read pool
       expectWarehouseError(
-        (await a2.post("/api/v1/declared-values").set("X-API-Key", key).send({}).expect(400)).body,
+        await a2.post("/api/v1/declared-values").set("X-API-Key", key).send({}),
+        400,
         "invalid_unique_ids",
       );
       // the held read ends with its injected fault (status 500, code "slow")
       const held = await release();
-      expect(held.status).toBe(500);
-      expectWarehouseError(held.body as Record<string, unknown>, "slow");
+      expectWarehouseError(held, 500, "slow");
       await a2.get("/api/v1/inventory").set("X-API-Key", key).expect(200);
     });
   });

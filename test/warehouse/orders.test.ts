@@ -1,16 +1,7 @@
 import { describe, it, expect, beforeEach } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import {
-  DE_ADDRESS,
-  US_ADDRESS,
-  expectWarehouseError,
-  placeOrder,
-  quote,
-  recordEvents,
-  shippable,
-  sweep,
-} from "./helpers.ts";
-import { expectError } from "../errors.ts";
+import { DE_ADDRESS, US_ADDRESS, placeOrder, quote, recordEvents, shippable, sweep } from "./helpers.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
@@ -69,9 +60,7 @@ describe("POST /shipping-quote", () => {
       [{ unique_ids: ["CARD-NOPE0001"], address: US_ADDRESS }, 404, "not_found"],
     ];
     for (const [body, status, code] of cases) {
-      const res = await post("/api/v1/shipping-quote", body);
-      expect(res.status, code).toBe(status);
-      expectWarehouseError(res.body, code);
+      expectWarehouseError(await post("/api/v1/shipping-quote", body), status, code, code);
     }
     const bad = await post("/api/v1/shipping-quote", {
       unique_ids: [id],
@@ -80,14 +69,12 @@ describe("POST /shipping-quote", () => {
     });
     expect(bad.body.details).toMatchObject({ unknown: ["fedex"], available: ["usps", "ups", "dhl_express", "lso"] });
     expectWarehouseError(
-      (
-        await api
-          .post("/api/v1/shipping-quote")
-          .set("X-API-Key", tenant)
-          .set("Content-Type", "application/json")
-          .send("{oops")
-          .expect(400)
-      ).body,
+      await api
+        .post("/api/v1/shipping-quote")
+        .set("X-API-Key", tenant)
+        .set("Content-Type", "application/json")
+        .send("{oops"),
+      400,
       "invalid_json",
     );
   });
@@ -100,7 +87,7 @@ describe("POST /shipping-quote", () => {
       unique_ids: [pending.unique_id, onchain.unique_id],
       address: US_ADDRESS,
     }).expect(409);
-    expectWarehouseError(res.body, "not_eligible");
+    expectWarehouseError(res, 409, "not_eligible");
     expect(res.body.data.cards).toEqual([
       expect.objectContaining({ unique_id: pending.unique_id, reason: "identity not confirmed" }),
       expect.objectContaining({ unique_id: onchain.unique_id, reason: expect.stringContaining("ONCHAIN") }),
@@ -110,23 +97,26 @@ describe("POST /shipping-quote", () => {
   it("needs write:order (403 for a read-only tenant key) and a tenant key (403 for partners)", async () => {
     const ro = emu.key("tenant-readonly");
     expectWarehouseError(
-      (await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, ro).expect(403)).body,
+      await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, ro),
+      403,
       "Insufficient permissions",
     );
     expectWarehouseError(
-      (await post("/api/v1/orders", { order_id: 1, rate_id: "x" }, ro).expect(403)).body,
+      await post("/api/v1/orders", { order_id: 1, rate_id: "x" }, ro),
+      403,
       "Insufficient permissions",
     );
-    expectWarehouseError((await post("/api/v1/orders/1/cancel", {}, ro).expect(403)).body, "Insufficient permissions");
+    expectWarehouseError(await post("/api/v1/orders/1/cancel", {}, ro), 403, "Insufficient permissions");
     expectWarehouseError(
-      (await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, emu.key("demo")).expect(403))
-        .body,
+      await post("/api/v1/shipping-quote", { unique_ids: ["x"], address: US_ADDRESS }, emu.key("demo")),
+      403,
       "Insufficient permissions",
     );
     // orders list/get need only a tenant key
     await api.get("/api/v1/orders").set("X-API-Key", ro).expect(200);
     expectWarehouseError(
-      (await api.get("/api/v1/orders").set("X-API-Key", emu.key("demo")).expect(403)).body,
+      await api.get("/api/v1/orders").set("X-API-Key", emu.key("demo")),
+      403,
       "Insufficient permissions",
     );
   });
@@ -142,7 +132,7 @@ describe("POST /shipping-quote", () => {
       { order_id: first.order_id, rate_id: first.rates[0].rate_id },
       key,
     ).expect(409);
-    expectWarehouseError(stale.body, "quote_superseded");
+    expectWarehouseError(stale, 409, "quote_superseded");
     expect(stale.body.data).toMatchObject({
       order_id: first.order_id,
       status: "CANCELLED",
@@ -153,7 +143,7 @@ describe("POST /shipping-quote", () => {
       { order_id: second.body.data.order_id, rate_id: first.rates[0].rate_id },
       key,
     ).expect(404);
-    expectWarehouseError(wrongRate.body, "rate_not_found");
+    expectWarehouseError(wrongRate, 404, "rate_not_found");
     // another caller's quote is not superseded
     const other = await quote(api, tenant, [id]);
     await post(
@@ -162,7 +152,7 @@ describe("POST /shipping-quote", () => {
       key,
     ).expect(202);
     const res = await post("/api/v1/orders", { order_id: other.order_id, rate_id: other.rates[0].rate_id }).expect(409);
-    expectWarehouseError(res.body, "not_eligible");
+    expectWarehouseError(res, 409, "not_eligible");
     await emu.clock.advance(3_000);
   });
 });
@@ -188,7 +178,7 @@ describe("re-quoting after a label failure", () => {
       const res = await post("/api/v1/orders", { order_id: old.order_id, rate_id: old.rates[0].rate_id }, key).expect(
         409,
       );
-      expectWarehouseError(res.body, "quote_superseded");
+      expectWarehouseError(res, 409, "quote_superseded");
       expect(res.body.data).toMatchObject({
         order_id: old.order_id,
         status: "CANCELLED",
@@ -262,36 +252,25 @@ describe("POST /orders (commit)", () => {
     // a retry of the same commit answers with the order as it is; another rate is 409 invalid_status with data
     await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }).expect(202);
     const other = await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[1].rate_id }).expect(409);
-    expectWarehouseError(other.body, "invalid_status");
+    expectWarehouseError(other, 409, "invalid_status");
     expect(other.body.data.status).toBe("LABEL_PURCHASED");
   });
 
   it("rejects bad bodies and unknown orders", async () => {
-    expectWarehouseError(
-      (await post("/api/v1/orders", { order_id: "12", rate_id: "r" }).expect(400)).body,
-      "invalid_order_id",
-    );
-    expectWarehouseError(
-      (await post("/api/v1/orders", { order_id: 1.5, rate_id: "r" }).expect(400)).body,
-      "invalid_order_id",
-    );
-    expectWarehouseError((await post("/api/v1/orders", { order_id: 12 }).expect(400)).body, "invalid_rate_id");
-    expectWarehouseError(
-      (await post("/api/v1/orders", { order_id: 999999999, rate_id: "r" }).expect(404)).body,
-      "not_found",
-    );
+    expectWarehouseError(await post("/api/v1/orders", { order_id: "12", rate_id: "r" }), 400, "invalid_order_id");
+    expectWarehouseError(await post("/api/v1/orders", { order_id: 1.5, rate_id: "r" }), 400, "invalid_order_id");
+    expectWarehouseError(await post("/api/v1/orders", { order_id: 12 }), 400, "invalid_rate_id");
+    expectWarehouseError(await post("/api/v1/orders", { order_id: 999999999, rate_id: "r" }), 404, "not_found");
     const other = await newKey(api, { kind: "tenant", account_id: "globex" });
     const [id] = await shippable(api, tenant);
     const q = await quote(api, tenant, [id]);
     expectWarehouseError(
-      (await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }, other).expect(404)).body,
+      await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }, other),
+      404,
       "not_found",
     );
-    expectWarehouseError(
-      (await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", other).expect(404)).body,
-      "not_found",
-    );
-    expectWarehouseError((await api.get("/api/v1/orders/abc").set("X-API-Key", tenant).expect(404)).body, "not_found");
+    expectWarehouseError(await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", other), 404, "not_found");
+    expectWarehouseError(await api.get("/api/v1/orders/abc").set("X-API-Key", tenant), 404, "not_found");
   });
 
   it("an expired quote is 409 quote_expired with the order", async () => {
@@ -299,7 +278,7 @@ describe("POST /orders (commit)", () => {
     const q = await quote(api, tenant, [id]);
     await emu.clock.advance(24 * 3600_000 + 1);
     const res = await post("/api/v1/orders", { order_id: q.order_id, rate_id: q.rates[0].rate_id }).expect(409);
-    expectWarehouseError(res.body, "quote_expired");
+    expectWarehouseError(res, 409, "quote_expired");
     expect(res.body.data.order_id).toBe(q.order_id);
   });
 
@@ -371,10 +350,7 @@ describe("orders list, get, cancel", () => {
     expect(res.body.pagination).toMatchObject({ limit: 100, offset: 0 });
     const purchased = await api.get("/api/v1/orders?status=LABEL_PURCHASED").set("X-API-Key", tenant).expect(200);
     expect(purchased.body.data.orders.every((o: { status: string }) => o.status === "LABEL_PURCHASED")).toBe(true);
-    expectWarehouseError(
-      (await api.get("/api/v1/orders?status=LOST").set("X-API-Key", tenant).expect(400)).body,
-      "invalid_status",
-    );
+    expectWarehouseError(await api.get("/api/v1/orders?status=LOST").set("X-API-Key", tenant), 400, "invalid_status");
   });
 
   it("cancels a quote or a purchased label (cards released); a shipped order is 409 invalid_status", async () => {
@@ -387,16 +363,13 @@ describe("orders list, get, cancel", () => {
     expect(c2.body.data).toMatchObject({ status: "CANCELLED", cancel_reason: "cancelled_label_voided" });
     expect((await shippable(api, tenant, 40)).includes(b)).toBe(true);
     const again = await post(`/api/v1/orders/${placed.order_id}/cancel`, {}).expect(409);
-    expectWarehouseError(again.body, "invalid_status");
+    expectWarehouseError(again, 409, "invalid_status");
     expect(again.body.data.status).toBe("CANCELLED");
     const [c] = await shippable(api, tenant);
     const shipped = await placeOrder(emu, api, tenant, [c]);
     await api.post(`/_emulator/warehouse/orders/${shipped.order_id}/ship`).expect(200);
-    expectWarehouseError(
-      (await post(`/api/v1/orders/${shipped.order_id}/cancel`, {}).expect(409)).body,
-      "invalid_status",
-    );
-    expectWarehouseError((await post("/api/v1/orders/123456789/cancel", {}).expect(404)).body, "not_found");
+    expectWarehouseError(await post(`/api/v1/orders/${shipped.order_id}/cancel`, {}), 409, "invalid_status");
+    expectWarehouseError(await post("/api/v1/orders/123456789/cancel", {}), 404, "not_found");
   });
 });
 
@@ -440,7 +413,8 @@ describe("tracking, carrier return and scan-back", () => {
     ]);
     // a returned card is not orderable until it is scanned back
     expectWarehouseError(
-      (await post("/api/v1/shipping-quote", { unique_ids: [ids[0]], address: US_ADDRESS }).expect(409)).body,
+      await post("/api/v1/shipping-quote", { unique_ids: [ids[0]], address: US_ADDRESS }),
+      409,
       "not_eligible",
     );
 

@@ -1,6 +1,7 @@
 import { describe, it } from "vitest";
 import { newKey, type Api, useEmulator } from "../helpers.ts";
-import { expectWarehouseError, shippable } from "./helpers.ts";
+import { shippable } from "./helpers.ts";
+import { expectWarehouseError } from "../../conformance/assert.ts";
 
 // Routes read the request and rules check state; a request wrong in two ways
 // still gets the error it always got (the shipment's or the recipient's before
@@ -20,21 +21,25 @@ describe("which error wins", () => {
     await newKey(api, { kind: "tenant", account_id: "globex" });
     const [id] = await shippable(api, tenant);
     expectWarehouseError(
-      (await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "northwind", note: 5 }).expect(400)).body,
+      await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "northwind", note: 5 }),
+      400,
       "invalid_recipient",
     );
     expectWarehouseError(
-      (await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "nobody", note: 5 }).expect(404)).body,
+      await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "nobody", note: 5 }),
+      404,
       "recipient_not_found",
     );
     await send("post", "/api/v1/withdrawals", { unique_ids: [id] }).expect(201);
     expectWarehouseError(
-      (await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "globex", note: 5 }).expect(409)).body,
+      await send("post", `/api/v1/cards/${id}/transfer`, { to_account_id: "globex", note: 5 }),
+      409,
       "not_eligible",
     );
     const [free] = await shippable(api, tenant);
     expectWarehouseError(
-      (await send("post", `/api/v1/cards/${free}/transfer`, { to_account_id: "globex", note: 5 }).expect(400)).body,
+      await send("post", `/api/v1/cards/${free}/transfer`, { to_account_id: "globex", note: 5 }),
+      400,
       "invalid_note",
     );
   });
@@ -46,22 +51,13 @@ describe("which error wins", () => {
       )
     ).body.data;
     const path = `/api/v1/inbound-shipments/${s.inbound_shipment_id}`;
-    expectWarehouseError((await send("patch", path, { carrier: 5 }).expect(400)).body, "invalid_carrier");
+    expectWarehouseError(await send("patch", path, { carrier: 5 }), 400, "invalid_carrier");
     await send("post", `${path}/cancel`).expect(200);
-    expectWarehouseError((await send("patch", path, { carrier: 5 }).expect(409)).body, "invalid_status");
-    expectWarehouseError((await send("patch", path, {}).expect(409)).body, "invalid_status");
-    expectWarehouseError(
-      (await send("post", `${path}/attachments`, { filename: 5 }).expect(409)).body,
-      "invalid_status",
-    );
-    expectWarehouseError((await send("delete", `${path}/attachments/x`).expect(409)).body, "invalid_status");
-    expectWarehouseError(
-      (await send("patch", "/api/v1/inbound-shipments/999999", { carrier: 5 }).expect(404)).body,
-      "not_found",
-    );
-    expectWarehouseError(
-      (await send("post", "/api/v1/inbound-shipments/999999/attachments", {}).expect(404)).body,
-      "not_found",
-    );
+    expectWarehouseError(await send("patch", path, { carrier: 5 }), 409, "invalid_status");
+    expectWarehouseError(await send("patch", path, {}), 409, "invalid_status");
+    expectWarehouseError(await send("post", `${path}/attachments`, { filename: 5 }), 409, "invalid_status");
+    expectWarehouseError(await send("delete", `${path}/attachments/x`), 409, "invalid_status");
+    expectWarehouseError(await send("patch", "/api/v1/inbound-shipments/999999", { carrier: 5 }), 404, "not_found");
+    expectWarehouseError(await send("post", "/api/v1/inbound-shipments/999999/attachments", {}), 404, "not_found");
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { apiRoutes } from "../../emulator/app.ts";
 import { type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { expectWarehouseError, shippable, US_ADDRESS } from "./helpers.ts";
+import { shippable, US_ADDRESS } from "./helpers.ts";
+import { expectWarehouseError } from "../../conformance/assert.ts";
 
 // The warehouse routes declare what they take and answer (route schemas):
 // every answer a test sees is checked against them, the OpenAPI document is
@@ -100,11 +101,11 @@ describe("input as the schemas read it", () => {
     const res = await send("patch", `/api/v1/inbound-shipments/${s.inbound_shipment_id}`, {
       tracking_number: 7,
     }).expect(400);
-    expectWarehouseError(res.body, "invalid_tracking_number");
+    expectWarehouseError(res, 400, "invalid_tracking_number");
     expect(res.body.message).toMatch(/^tracking_number: /);
     expect(res.body.details).toEqual({ field: "tracking_number", part: "body" });
     const dv = await send("post", "/api/v1/declared-values", { unique_id: "CARD-X", amount: 1.5 }).expect(400);
-    expectWarehouseError(dv.body, "invalid_amount");
+    expectWarehouseError(dv, 400, "invalid_amount");
     expect(dv.body.details).toEqual({ field: "amount", part: "body" });
   });
 
@@ -131,15 +132,18 @@ describe("input as the schemas read it", () => {
   it("unique_ids: over 500 entries is invalid_pagination before the entries are read; a long entry is identifier_too_long", async () => {
     const many = [5, ...Array.from({ length: 500 }, (_, i) => `CARD-X${i}`)];
     expectWarehouseError(
-      (await send("post", "/api/v1/shipping-quote", { unique_ids: many, address: US_ADDRESS }).expect(400)).body,
+      await send("post", "/api/v1/shipping-quote", { unique_ids: many, address: US_ADDRESS }),
+      400,
       "invalid_pagination",
     );
     expectWarehouseError(
-      (await send("post", "/api/v1/withdrawals", { unique_ids: ["CARD-A", "x".repeat(256)] }).expect(400)).body,
+      await send("post", "/api/v1/withdrawals", { unique_ids: ["CARD-A", "x".repeat(256)] }),
+      400,
       "identifier_too_long",
     );
     expectWarehouseError(
-      (await send("post", "/api/v1/withdrawals", { unique_ids: ["CARD-A", 5] }).expect(400)).body,
+      await send("post", "/api/v1/withdrawals", { unique_ids: ["CARD-A", 5] }),
+      400,
       "invalid_unique_ids",
     );
   });
@@ -147,18 +151,20 @@ describe("input as the schemas read it", () => {
   it("the quote checks the address and carriers (shared rules) after the ids, and takes shipping_address as an alias", async () => {
     const [id] = await shippable(api, tenant);
     expectWarehouseError(
-      (await send("post", "/api/v1/shipping-quote", { unique_ids: [], carriers: ["fedex"] }).expect(400)).body,
+      await send("post", "/api/v1/shipping-quote", { unique_ids: [], carriers: ["fedex"] }),
+      400,
       "invalid_unique_ids",
     );
     expectWarehouseError(
-      (await send("post", "/api/v1/shipping-quote", { unique_ids: [id], carriers: ["fedex"] }).expect(400)).body,
+      await send("post", "/api/v1/shipping-quote", { unique_ids: [id], carriers: ["fedex"] }),
+      400,
       "missing_shipping_address",
     );
     const bad = await send("post", "/api/v1/shipping-quote", {
       unique_ids: [id],
       address: { ...US_ADDRESS, zip: "x" },
     }).expect(400);
-    expectWarehouseError(bad.body, "invalid_address");
+    expectWarehouseError(bad, 400, "invalid_address");
     expect(bad.body.details).toMatchObject({ field: "zip", fields: ["zip"] });
     const q = await send("post", "/api/v1/shipping-quote", {
       unique_ids: [id],
@@ -184,21 +190,16 @@ describe("input as the schemas read it", () => {
   it("updates and attachments: invalid JSON and the key come first, then the shipment's 404, then the fields", async () => {
     const missing = "/api/v1/inbound-shipments/999999";
     expectWarehouseError(
-      (
-        await api
-          .patch(missing)
-          .set("X-API-Key", tenant)
-          .set("Content-Type", "application/json")
-          .send("{oops")
-          .expect(400)
-      ).body,
+      await api.patch(missing).set("X-API-Key", tenant).set("Content-Type", "application/json").send("{oops"),
+      400,
       "invalid_json",
     );
     expectWarehouseError(
-      (await send("post", `${missing}/attachments`, { idempotency_key: 7, filename: 5 }).expect(400)).body,
+      await send("post", `${missing}/attachments`, { idempotency_key: 7, filename: 5 }),
+      400,
       "invalid_idempotency_key",
     );
-    expectWarehouseError((await send("post", `${missing}/attachments`, { filename: 5 }).expect(404)).body, "not_found");
+    expectWarehouseError(await send("post", `${missing}/attachments`, { filename: 5 }), 404, "not_found");
     const s = (
       await send("post", "/api/v1/inbound-shipments", { expected_card_count: 1, declared_value_per_card: 100 }).expect(
         201,
@@ -206,8 +207,8 @@ describe("input as the schemas read it", () => {
     ).body.data;
     const path = `/api/v1/inbound-shipments/${s.inbound_shipment_id}/attachments`;
     expectWarehouseError(
-      (await send("post", path, { filename: "a.pdf", content_type: "application/pdf", size_bytes: -1 }).expect(400))
-        .body,
+      await send("post", path, { filename: "a.pdf", content_type: "application/pdf", size_bytes: -1 }),
+      400,
       "invalid_attachment",
     );
     const att = await send("post", path, { filename: "a.pdf", content_type: "application/pdf" }).expect(201);

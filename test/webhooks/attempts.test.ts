@@ -4,8 +4,8 @@ import { promisify } from "node:util";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { useEmulator, type Api } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import type { Emulator } from "../../emulator/index.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Each delivery attempt seen whole in the control plane: the exact body and headers sent (signature
 // included), the receiver's answer (status, headers, first 4 KiB of its body, time taken), and a

@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { startEmulator, useEmulator, type Api, type Emulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import { startReceiver } from "./receiver.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Delivery chaos per webhook against the two example receivers of docs/examples/, run as a partner
 // runs them: the reference one applies each event exactly once whatever chaos does and refuses the

@@ -1,9 +1,9 @@
 import { describe, it, expect, beforeEach, afterEach } from "vitest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import { startReceiver, HANG, type Receiver } from "./receiver.ts";
 import { verifySignature } from "./verify.ts";
 import { publishEvent } from "../../emulator/events/publish.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // Delivery against a real HTTP receiver on 127.0.0.1: the wire format and
 // signature (checked with an independent HMAC), the retry schedule on the

@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { startEmulator, newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { expectError } from "../errors.ts";
 import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../emulator/events/types.ts";
+import { expectError } from "../../conformance/assert.ts";
 
 // The registry: register (secret once), list, get, change, delete, the event
 // type and URL rules and the 20-per-key limit.
