@@ -17,7 +17,7 @@ export const PENDING_TIMEOUT_MS = 60 * 60 * 1000;
 export const OPEN_TIMEOUT_MS = 10 * 60 * 1000;
 
 /** The custodial wallet's movements (the ledger entry types they write). */
-export type CustodyMove = "HOLD" | "HOLD_RELEASE" | "HOLD_SETTLE" | "REFUND_CREDIT";
+export type WalletMove = "HOLD" | "HOLD_RELEASE" | "HOLD_SETTLE" | "REFUND_CREDIT";
 
 /** What the shared relayer fires on a held purchase (emulator/pipeline/relayer.ts). */
 export type RelayerTrigger = "relayer_off" | "resume" | "pending_timeout";
@@ -54,7 +54,7 @@ function relayerRows<E extends string>(failed: E) {
       due: null,
       note: "the relayer stayed off: hold released",
     },
-  ] as const satisfies readonly TransitionSpec<"RESERVED" | "PENDING" | "FAILED", RelayerTrigger, CustodyMove, E>[];
+  ] as const satisfies readonly TransitionSpec<"RESERVED" | "PENDING" | "FAILED", RelayerTrigger, WalletMove, E>[];
 }
 
 export type MysteryPurchaseTrigger =
@@ -71,7 +71,7 @@ export type MysteryPurchaseTrigger =
 export type MysteryPurchaseEvent =
   "purchase.reserved" | "purchase.submitted" | "purchase.fulfilled" | "purchase.refunded" | "purchase.failed";
 
-export const MYSTERY_PURCHASE: Lifecycle<PurchaseStatus, MysteryPurchaseTrigger, CustodyMove, MysteryPurchaseEvent> = {
+export const MYSTERY_PURCHASE: Lifecycle<PurchaseStatus, MysteryPurchaseTrigger, WalletMove, MysteryPurchaseEvent> = {
   name: "mystery purchase",
   states: ["RESERVED", "PENDING", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"],
   transitions: [
@@ -168,7 +168,7 @@ export type InstantPurchaseEvent =
   | "instant_purchase.refunded"
   | "instant_purchase.failed";
 
-export const INSTANT_PURCHASE: Lifecycle<InstantStatus, InstantPurchaseTrigger, CustodyMove, InstantPurchaseEvent> = {
+export const INSTANT_PURCHASE: Lifecycle<InstantStatus, InstantPurchaseTrigger, WalletMove, InstantPurchaseEvent> = {
   name: "instant purchase",
   states: ["RESERVED", "PENDING", "SUBMITTED", "FULFILLED", "REFUNDED", "FAILED"],
   transitions: [

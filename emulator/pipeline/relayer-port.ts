@@ -5,7 +5,7 @@ import type { Services } from "./services.ts";
 // The relayer switch as other areas read it. The mystery area keeps the switch
 // (POST /_emulator/mystery/relayer) and provides it when it starts; the instant
 // area's custodial purchases are relayed too, so they pause with it. A port for
-// the same reason as custody-port.ts: areas must not import each other in a circle.
+// the same reason as user-wallet-port.ts: areas must not import each other in a circle.
 
 /** Provided by the mystery area when it starts, in each emulator's runtime. */
 const SWITCH = portSlot<() => boolean>("relayer switch (the mystery area)");

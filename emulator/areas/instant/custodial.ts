@@ -1,7 +1,7 @@
 import { getAddress } from "viem";
 import { ApiError, conflict } from "../../pipeline/errors.ts";
 import type { RelayerTrigger } from "../../../contract/lifecycles/purchases.ts";
-import { custodyOf } from "../../pipeline/custody-port.ts";
+import { userWalletOf } from "../../pipeline/user-wallet-port.ts";
 import { relayerDisabled, relayerOn } from "../../pipeline/relayer-port.ts";
 import { isHeld, relayHeld, resumeHeld } from "../../pipeline/relayer.ts";
 import { usdc } from "../../pipeline/money.ts";
@@ -21,7 +21,7 @@ import { instant, type InstantPurchaseRow } from "./state.ts";
 // VRF request (instant_purchase.submitted) → the draw → FULFILLED with its pack
 // and cards (instant_purchase.fulfilled), like any instant purchase. The price is
 // held on the end user's custodial balance (the mystery area's wallet, through
-// pipeline/custody-port.ts) and spent when the relayer's purchase is mined.
+// pipeline/user-wallet-port.ts) and spent when the relayer's purchase is mined.
 // The relayer switch (POST /_emulator/mystery/relayer, read through
 // pipeline/relayer.ts) pauses them as it pauses custodial mystery purchases:
 // off → a new one is 503 relayer_disabled, nothing held; one that comes due waits
@@ -43,7 +43,7 @@ export function reserveCustodial(
   assertEnabled(s);
   if (!relayerOn(s)) throw relayerDisabled("custodial instant purchases are paused; retry later");
   if (t.stock === 0) throw conflict("sold_out", `Packet type ${t.packetTypeId} is sold out`);
-  const custody = custodyOf(s);
+  const custody = userWalletOf(s);
   const available = custody.available(accountId, externalUserId);
   if (available < t.price)
     throw new ApiError(

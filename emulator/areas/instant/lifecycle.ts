@@ -1,10 +1,10 @@
 import {
   INSTANT_PURCHASE,
-  type CustodyMove,
+  type WalletMove,
   type InstantPurchaseEvent,
   type InstantPurchaseTrigger,
 } from "../../../contract/lifecycles/purchases.ts";
-import { custodyOf, type CustodyRef } from "../../pipeline/custody-port.ts";
+import { userWalletOf, type UserWalletRef } from "../../pipeline/user-wallet-port.ts";
 import { begin, transition, type Amounts, type TransitionContext } from "../../pipeline/lifecycle.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { emitInstant } from "./events.ts";
@@ -12,17 +12,17 @@ import type { InstantPurchaseRow } from "./state.ts";
 
 // An instant purchase moves only through its table (contract/lifecycles/purchases.ts):
 // this binds the table's ledger movements to the end user's custodial balance (the
-// mystery area's wallet, through pipeline/custody-port.ts; custodial purchases only)
+// mystery area's wallet, through pipeline/user-wallet-port.ts; custodial purchases only)
 // and its events to the instant_purchase.* payloads.
 
 /** How the end user's custodial ledger names a custodial instant purchase. */
-export const custodyRef = (p: InstantPurchaseRow): CustodyRef => ({
+export const custodyRef = (p: InstantPurchaseRow): UserWalletRef => ({
   source: "instant_purchase",
   id: p.id,
   label: `instant purchase ${p.id}`,
 });
 
-type Context = TransitionContext<InstantPurchaseRow, CustodyMove, InstantPurchaseEvent>;
+type Context = TransitionContext<InstantPurchaseRow, WalletMove, InstantPurchaseEvent>;
 
 function context(s: Services, p: InstantPurchaseRow, patch?: Partial<InstantPurchaseRow>, amounts?: Amounts): Context {
   const user = p.custody === "CUSTODIAL" ? p.external_user_id : null;
@@ -31,7 +31,9 @@ function context(s: Services, p: InstantPurchaseRow, patch?: Partial<InstantPurc
     patch,
     amounts: { hold: BigInt(p.price_micros), ...amounts },
     ledger:
-      user === null ? undefined : (move, micros) => custodyOf(s).move(p.account_id, user, move, micros, custodyRef(p)),
+      user === null
+        ? undefined
+        : (move, micros) => userWalletOf(s).move(p.account_id, user, move, micros, custodyRef(p)),
     emit: (event) => emitInstant(s, p, event),
   };
 }

@@ -46,7 +46,7 @@ export function tokenRecord(chain: Chain, tokenId: bigint) {
   });
 }
 
-export function poolPurchase(chain: Chain, requestId: bigint) {
+export function mysteryPoolPurchase(chain: Chain, requestId: bigint) {
   return chain.publicClient.readContract({
     address: chain.addresses.mysteryPool,
     abi: mysteryPoolAbi,
@@ -94,7 +94,7 @@ export function usdcBalance(chain: Chain, who: `0x${string}`): Promise<bigint> {
 }
 
 /** On-chain MysteryPool.PurchaseStatus. */
-export const POOL_STATUS = { NONE: 0, REQUESTED: 1, REVEALED: 2, REFUNDED: 3 } as const;
+export const MYSTERY_POOL_STATUS = { NONE: 0, REQUESTED: 1, REVEALED: 2, REFUNDED: 3 } as const;
 
 /** A BuybackMarketplace OfferRequest (buyback/offers.ts offerMessage). */
 interface OfferMessage {

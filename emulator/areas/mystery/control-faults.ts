@@ -7,7 +7,7 @@ import { z } from "../../pipeline/schema.ts";
 import { conflict, notFound } from "../../pipeline/errors.ts";
 import { ok } from "../../pipeline/route.ts";
 import { withVrfTurn } from "../../pipeline/chain.ts";
-import { chainOf, poolPurchase, POOL_STATUS, sendAs } from "./chain-io.ts";
+import { chainOf, mysteryPoolPurchase, MYSTERY_POOL_STATUS, sendAs } from "./chain-io.ts";
 import { formatPurchase, refundOnChain, settleFromChain } from "./purchases/purchases.ts";
 import { mystery } from "./state.ts";
 import { intId } from "../../pipeline/identifiers.ts";
@@ -34,7 +34,7 @@ async function waitingPurchase(c: ControlContext, raw: string): Promise<{ id: nu
       `Purchase ${id} is ${now.status}; only a SUBMITTED purchase waiting for its reveal can fail or be refunded`,
     );
   const requestId = BigInt(now.onchain_request_id);
-  if ((await poolPurchase(chainOf(c.services), requestId)).status !== POOL_STATUS.REQUESTED)
+  if ((await mysteryPoolPurchase(chainOf(c.services), requestId)).status !== MYSTERY_POOL_STATUS.REQUESTED)
     throw conflict("invalid_status", `Purchase ${id} is no longer waiting for its reveal on chain`);
   return { id, requestId };
 }
@@ -53,7 +53,7 @@ export const faultControl: ControlSpec[] = [
     method: "POST",
     path: "/mystery/purchases/:id/fail-reveal",
     describe:
-      "Fulfil the purchase's VRF request so the pool's callback reverts (success=false); the worker then refunds it → REFUNDED",
+      "Fulfil the purchase's VRF request so the MysteryPool's callback reverts (success=false); the worker then refunds it → REFUNDED",
     schema: purchaseAction(
       z.object({
         vrf: z.object({ request_id: z.string(), success: z.boolean(), tx_hash: z.string() }),
@@ -69,7 +69,7 @@ export const faultControl: ControlSpec[] = [
           // Checked inside the worker's queue and the VRF turn: a parallel fail-reveal or fulfil may have answered it meanwhile.
           if (!(await chain.pendingVrfRequests()).includes(requestId))
             throw conflict("invalid_status", `VRF request ${requestId} of purchase ${id} is not pending`);
-          // The pool cannot mint for the length of this one fulfilment, so its callback reverts.
+          // The MysteryPool cannot mint for the length of this one fulfilment, so its callback reverts.
           const role = (fn: "revokeRole" | "grantRole") =>
             sendAs(
               chain,

@@ -81,20 +81,20 @@ const warehouseStepSchema = (what: string) => ({
 });
 
 /** Moves `who`'s USDC to exactly `target` (mint up, send the excess to the treasury). */
-function setBalance(c: ControlContext, who: "pool" | "poolSigner", target: bigint): Promise<void> {
+function setBalance(c: ControlContext, who: "mysteryPool" | "poolSigner", target: bigint): Promise<void> {
   // Read balance → mint/withdraw is exclusive per account: two parallel calls would both mint the gap.
   return withKeyLock(c.services, `mystery:liquidity:${who}`, () => moveBalance(c, who, target));
 }
 
-async function moveBalance(c: ControlContext, who: "pool" | "poolSigner", target: bigint): Promise<void> {
+async function moveBalance(c: ControlContext, who: "mysteryPool" | "poolSigner", target: bigint): Promise<void> {
   const chain = chainOf(c.services);
-  const addr = who === "pool" ? chain.addresses.mysteryPool : chain.poolSigner.address;
+  const addr = who === "mysteryPool" ? chain.addresses.mysteryPool : chain.poolSigner.address;
   const have = await usdcBalance(chain, addr);
   if (have < target) await chain.faucet(addr, { usdc: target - have });
   else if (have > target) {
     const excess = have - target;
     const data =
-      who === "pool"
+      who === "mysteryPool"
         ? encodeFunctionData({ abi: mysteryPoolAbi, functionName: "withdraw", args: [chain.treasury.address, excess] })
         : encodeFunctionData({
             abi: usdStablecoinAbi,
@@ -103,8 +103,8 @@ async function moveBalance(c: ControlContext, who: "pool" | "poolSigner", target
           });
     await sendAs(
       chain,
-      who === "pool" ? chain.operator : chain.poolSigner,
-      who === "pool" ? chain.addresses.mysteryPool : chain.addresses.stablecoin,
+      who === "mysteryPool" ? chain.operator : chain.poolSigner,
+      who === "mysteryPool" ? chain.addresses.mysteryPool : chain.addresses.stablecoin,
       data,
     );
   }
@@ -260,7 +260,7 @@ export const mysteryControl: ControlSpec[] = [
     handle: async (c) => {
       const { buyback_usdc, pool_usdc } = c.input.body;
       if (buyback_usdc !== undefined) await setBalance(c, "poolSigner", buyback_usdc);
-      if (pool_usdc !== undefined) await setBalance(c, "pool", pool_usdc);
+      if (pool_usdc !== undefined) await setBalance(c, "mysteryPool", pool_usdc);
       const chain = chainOf(c.services);
       return ok({
         buyback_usdc: usdc(await usdcBalance(chain, chain.poolSigner.address)),

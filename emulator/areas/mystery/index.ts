@@ -13,8 +13,8 @@ import { revenueRoutes } from "./revenue/routes.ts";
 import { sellbackRoutes } from "./sellback/routes.ts";
 import { balanceRoutes, walletLedgerRoutes, walletRoutes } from "./wallet/routes.ts";
 import { startWorker } from "./worker.ts";
-import { custodyPort } from "./wallet/custody.ts";
-import { provideCustody } from "../../pipeline/custody-port.ts";
+import { userWalletPort } from "./wallet/port.ts";
+import { provideUserWallet } from "../../pipeline/user-wallet-port.ts";
 import { provideRelayerSwitch } from "../../pipeline/relayer-port.ts";
 import { relayerOn } from "./purchases/relay.ts";
 
@@ -46,8 +46,8 @@ export const mysteryArea: Area = {
   ],
   start: (s) => {
     // Other areas charge the custodial wallet through this port (the instant area's custodial purchases).
-    const custody = custodyPort(s);
-    provideCustody(s, custody);
+    const custody = userWalletPort(s);
+    provideUserWallet(s, custody);
     // ... and read the relayer switch through this one (custodial instant purchases are relayed too).
     provideRelayerSwitch(s, () => relayerOn(s));
     return { custody, stop: startWorker(s) };

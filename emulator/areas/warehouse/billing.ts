@@ -3,7 +3,7 @@ import { ApiError, notFound } from "../../pipeline/errors.ts";
 import { SITES } from "../../../contract/index.ts";
 import { own } from "../../state/own.ts";
 import type { DeclaredValueRecord, Invoice, Order, Report, ServiceCredit, TenantState } from "./model.ts";
-import { custodyCards } from "./format.ts";
+import { vaultCards } from "./format.ts";
 import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
 import { toCents } from "./money.ts";
@@ -201,7 +201,7 @@ export function findReport(t: TenantState, id: number): Report {
 
 /** The tenant's account: what it holds in the vault and its open exceptions. */
 export function accountSummary(t: TenantState): AccountWire {
-  const cards = custodyCards(t);
+  const cards = vaultCards(t);
   return {
     account_id: t.account_id,
     name: t.name,

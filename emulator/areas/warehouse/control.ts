@@ -19,7 +19,7 @@ import { cardWire, inboundWire, orderWire } from "./format.ts";
 import { cardOwner, tenantOf, warehouse } from "./state.ts";
 import { deliver, failNextLabels, returnToSender, scanBack, ship } from "./orders.ts";
 import { receive } from "./inbound.ts";
-import { completeWithdrawal } from "./custody.ts";
+import { completeWithdrawal } from "./handover.ts";
 import { toCents } from "./money.ts";
 import { closeMonth, confirmIdentity, raiseException, resolveException, setPrice } from "./operator.ts";
 

@@ -36,10 +36,10 @@ export function orderWire(o: Order): OrderWire {
 }
 
 /** Cards in the vault: listed by /cards and /inventory (shipped, returning, withdrawn and transferred ones are not; GET /cards/{id} still answers for them). */
-export const IN_CUSTODY: ReadonlySet<string> = new Set(["AVAILABLE", "RESERVED"]);
+export const IN_VAULT: ReadonlySet<string> = new Set(["AVAILABLE", "RESERVED"]);
 
-export function custodyCards(t: TenantState): CardRow[] {
-  return Object.values(t.cards).filter((c) => IN_CUSTODY.has(c.status));
+export function vaultCards(t: TenantState): CardRow[] {
+  return Object.values(t.cards).filter((c) => IN_VAULT.has(c.status));
 }
 
 /** An inbound shipment as the API shows it (a copy: the stored record stays the store's). */

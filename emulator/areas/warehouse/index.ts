@@ -2,7 +2,7 @@ import type { Area } from "../area.ts";
 import { infoRoute } from "./info.ts";
 import { inventoryRoutes } from "./inventory-routes.ts";
 import { orderRoutes } from "./order-routes.ts";
-import { custodyRoutes } from "./custody-routes.ts";
+import { handoverRoutes } from "./handover-routes.ts";
 import { inboundRoutes } from "./inbound-routes.ts";
 import { billingRoutes } from "./billing-routes.ts";
 import { warehouseControl } from "./control.ts";
@@ -12,12 +12,12 @@ import { rearm, startLabelTimers } from "./timers.ts";
 import { finishLabel } from "./orders.ts";
 
 // The warehouse for tenants (docs/reference/api-rules.md “Warehouse endpoints”): inventory sweeps, quotes
-// and orders, returns, custody, inbound shipments, billing and SLA. Paths the
+// and orders, returns, handovers (withdrawals, transfers), inbound shipments, billing and SLA. Paths the
 // interface does not show are listed in docs/warehouse.md.
 
 export const warehouseArea: Area = {
   name: "warehouse",
-  routes: [infoRoute, ...inventoryRoutes, ...orderRoutes, ...custodyRoutes, ...inboundRoutes, ...billingRoutes],
+  routes: [infoRoute, ...inventoryRoutes, ...orderRoutes, ...handoverRoutes, ...inboundRoutes, ...billingRoutes],
   control: [...overviewControl, ...warehouseControl],
   start(services) {
     const offError = services.bus.on("warehouse.internal_error", (e) => {

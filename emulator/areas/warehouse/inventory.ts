@@ -1,7 +1,7 @@
 import { notFound } from "../../pipeline/errors.ts";
 import { own } from "../../state/own.ts";
 import type { CardRow, CardTypeFilter, TenantState } from "./model.ts";
-import { custodyCards } from "./format.ts";
+import { vaultCards } from "./format.ts";
 
 // Inventory rules: finding a tenant's card, the keyset sweep behind GET /cards
 // (cards changed since a keyset position) and the status listing behind
@@ -25,10 +25,10 @@ export interface SweepPage {
   resume: number;
 }
 
-/** Cards in custody changed after keyset position `since`, oldest change first, at most `limit`. */
+/** Cards in the vault changed after keyset position `since`, oldest change first, at most `limit`. */
 export function sweepCards(t: TenantState, q: { since: number; limit: number; type: CardTypeFilter }): SweepPage {
   const keep = ofType(q.type);
-  const rows = custodyCards(t)
+  const rows = vaultCards(t)
     .filter((card) => card.rev > q.since && keep(card))
     .sort((a, b) => a.rev - b.rev);
   const cards = rows.slice(0, q.limit);
@@ -37,10 +37,10 @@ export function sweepCards(t: TenantState, q: { since: number; limit: number; ty
   return { cards, more, last, resume: more ? last : Math.max(q.since, t.rev) };
 }
 
-/** Cards in custody of a type and status (null: any), by receipt. */
+/** Cards in the vault of a type and status (null: any), by receipt. */
 export function inventoryCards(t: TenantState, q: { type: CardTypeFilter; status: string | null }): CardRow[] {
   const keep = ofType(q.type);
-  return custodyCards(t)
+  return vaultCards(t)
     .filter((card) => keep(card) && (!q.status || card.status === q.status))
     .sort((a, b) => a.received_at.localeCompare(b.received_at) || a.unique_id.localeCompare(b.unique_id));
 }

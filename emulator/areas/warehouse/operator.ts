@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
 import { hashString } from "../../../fixtures/catalog/rng.ts";
 import { own } from "../../state/own.ts";
 import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, Usage, WarehouseException } from "./model.ts";
-import { custodyCards } from "./format.ts";
+import { vaultCards } from "./format.ts";
 import { centsOfKey, insuredCents, toCents, usdCents } from "./money.ts";
 import { invoiceIdOf, isMonth, logActivity, touch, usageOf } from "./state.ts";
 
@@ -180,7 +180,7 @@ export function closeMonth(services: Services, t: TenantState, month: string): I
     );
   const invoiceId = invoiceIdOf(services, t, month);
   const usage = usageOf(t, month);
-  const cards = custodyCards(t).length;
+  const cards = vaultCards(t).length;
   const lines = [
     line("storage", "Vault storage (card-months)", cards, FEES_CENTS.storage_per_card),
     ...labelLines(usage),

@@ -34,7 +34,7 @@ export function tenantOf(services: Services, accountId: string): TenantState {
 
 export const tenantForKey = (services: Services, key: KeyRecord) => tenantOf(services, key.account_id);
 
-/** Tenant accounts that exist (fixture or control-plane tenant keys), for custody transfers. */
+/** Tenant accounts that exist (fixture or control-plane tenant keys), for card transfers. */
 export function knownTenantAccounts(services: Services): Set<string> {
   const out = new Set(Object.keys(warehouse(services).tenants));
   for (const k of Object.values(services.store.state.keys)) if (k.kind === "tenant") out.add(k.account_id);

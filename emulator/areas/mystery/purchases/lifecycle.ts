@@ -1,6 +1,6 @@
 import {
   MYSTERY_PURCHASE,
-  type CustodyMove,
+  type WalletMove,
   type MysteryPurchaseEvent,
   type MysteryPurchaseTrigger,
 } from "../../../../contract/lifecycles/purchases.ts";
@@ -18,11 +18,11 @@ import { emitPurchase } from "./events.ts";
 /** What the purchase holds on the balance: its price cap (max_price_usdc, default the tier's price). */
 export const holdOf = (p: PurchaseRow): bigint => BigInt(p.max_price_micros ?? p.price_micros);
 
-type Context = TransitionContext<PurchaseRow, CustodyMove, MysteryPurchaseEvent>;
+type Context = TransitionContext<PurchaseRow, WalletMove, MysteryPurchaseEvent>;
 
 function context(s: Services, p: PurchaseRow, patch?: Partial<PurchaseRow>, amounts?: Amounts): Context {
   const who = { external_user_id: p.external_user_id, wallet_address: p.purchaser_address };
-  const ledger = (move: CustodyMove, micros: bigint) =>
+  const ledger = (move: WalletMove, micros: bigint) =>
     void applyMove(s, p.account_id, endUser(s, p.account_id, who), move, micros, purchaseRef(p.id));
   return {
     now: s.clock.now(),

@@ -7,7 +7,15 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { own } from "../../../state/own.ts";
 import type { Purchase, RevealItem } from "../../../../contract/index.ts";
 import { mystery, type ItemRow, type PurchaseRow, type PurchaseStatus } from "../state.ts";
-import { chainOf, mintedItem, poolPurchase, revealLogs, POOL_STATUS, sendAs, shortfallOnChain } from "../chain-io.ts";
+import {
+  chainOf,
+  mintedItem,
+  mysteryPoolPurchase,
+  revealLogs,
+  MYSTERY_POOL_STATUS,
+  sendAs,
+  shortfallOnChain,
+} from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
 import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
 import { emitItemsPulled } from "./events.ts";
@@ -121,8 +129,8 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chain) return;
   const chain = s.chain.chain;
   const requestId = BigInt(before.onchain_request_id);
-  const onChain = await poolPurchase(chain, requestId);
-  if (onChain.status === POOL_STATUS.REVEALED) {
+  const onChain = await mysteryPoolPurchase(chain, requestId);
+  if (onChain.status === MYSTERY_POOL_STATUS.REVEALED) {
     const items = [];
     for (const tokenId of onChain.tokenIds) {
       const { rec, item } = await mintedItem(chain, tokenId);
@@ -154,14 +162,17 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
       stepPurchase(s, row, "reveal_short", partial, { refund });
     } else stepPurchase(s, row, "reveal", patch);
     emitItemsPulled(s, row, { cardContract: chain.addresses.cardNft, revealTx: revealLog[0]?.transactionHash ?? null });
-  } else if (onChain.status === POOL_STATUS.REFUNDED) {
+  } else if (onChain.status === MYSTERY_POOL_STATUS.REFUNDED) {
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED") return;
     // The pool paid the price back to the payer: the end user's wallet, or the
     // relayer for a custodial purchase, whose end user gets the balance back.
     const reason = { failure_reason: row.failure_reason ?? "refunded on chain" };
     stepPurchase(s, row, "refund", reason, { refund: BigInt(row.price_micros) });
-  } else if (onChain.status === POOL_STATUS.REQUESTED && !(await chain.pendingVrfRequests()).includes(requestId)) {
+  } else if (
+    onChain.status === MYSTERY_POOL_STATUS.REQUESTED &&
+    !(await chain.pendingVrfRequests()).includes(requestId)
+  ) {
     // The coordinator answered but the pool's callback reverted (RandomWordsFulfilled
     // success=false): the reveal can never happen, so the operator refunds it.
     if (await refundLocked(s, purchaseId, "reveal_failed: the VRF callback reverted; the price was refunded"))
@@ -188,7 +199,7 @@ async function refundLocked(s: Services, purchaseId: number, reason: string): Pr
   const p = mystery(s).purchases[purchaseId];
   if (!p || p.status !== "SUBMITTED" || !p.onchain_request_id) return false;
   const requestId = BigInt(p.onchain_request_id);
-  if ((await poolPurchase(chain, requestId)).status !== POOL_STATUS.REQUESTED) return false;
+  if ((await mysteryPoolPurchase(chain, requestId)).status !== MYSTERY_POOL_STATUS.REQUESTED) return false;
   const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "refundPurchase", args: [requestId] });
   const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data).catch(() => null);
   if (!receipt || receipt.status !== "success") return false;

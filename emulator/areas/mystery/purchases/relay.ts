@@ -63,7 +63,7 @@ async function confirm(s: Services, id: number): Promise<void> {
   const row = mystery(s).purchases[id];
   if (!row || row.status !== "SUBMITTING") return;
   if (!requested) return fail(s, row, "the relayer transaction is not on the chain");
-  // The pool never charges above the cap the relayer sent (PriceAboveMax): that is spent, the rest released.
+  // The MysteryPool never charges above the cap the relayer sent (PriceAboveMax): that is spent, the rest released.
   const cap = holdOf(row);
   const charged = requested.price < cap ? requested.price : cap;
   const patch = {

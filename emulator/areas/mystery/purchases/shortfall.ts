@@ -3,7 +3,7 @@ import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import { conflict } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
-import { chainOf, poolPurchase, POOL_STATUS, receiptOf, sendAs, tierSlotCount } from "../chain-io.ts";
+import { chainOf, mysteryPoolPurchase, MYSTERY_POOL_STATUS, receiptOf, sendAs, tierSlotCount } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
 import { purchaseLockKey } from "../util.ts";
 import { purchaseRequestedIn } from "./purchases.ts";
@@ -28,8 +28,8 @@ async function requestIdOf(s: Services, row: PurchaseRow): Promise<bigint | null
 /** Sends the row's shortfall for its pending request; false when the chain no longer has it pending (revealed or refunded). */
 async function send(s: Services, requestId: bigint, items: number): Promise<boolean> {
   const chain = chainOf(s);
-  const onChain = await poolPurchase(chain, requestId);
-  if (onChain.status !== POOL_STATUS.REQUESTED) return false;
+  const onChain = await mysteryPoolPurchase(chain, requestId);
+  if (onChain.status !== MYSTERY_POOL_STATUS.REQUESTED) return false;
   // At least one item is delivered: the count is capped at the tier's slots − 1.
   const slots = await tierSlotCount(chain, Number(onChain.tierId));
   const data = encodeFunctionData({

@@ -13,7 +13,7 @@ import {
   openPeriodStart,
   pct,
   revenueState,
-  TIER_SHARE_BPS,
+  REVENUE_SHARE_BPS,
   totals,
   type PayoutStatement,
 } from "./revenue.ts";
@@ -31,7 +31,7 @@ function close(s: Services, accountId: string): PayoutStatement {
       "period_empty",
       `The open period of ${accountId} started at ${new Date(from).toISOString()}; advance the clock before closing it`,
     );
-  const f = figures(s, accountId, from, to, TIER_SHARE_BPS);
+  const f = figures(s, accountId, from, to, REVENUE_SHARE_BPS);
   const t = totals(f);
   const wallet = activeWallet(s, "payout_wallets", accountId);
   const statement: PayoutStatement = {
@@ -42,8 +42,8 @@ function close(s: Services, accountId: string): PayoutStatement {
     sellback_count: f.sellbackCount,
     sellback_usdc: usdc(f.sellback),
     net_usdc: usdc(t.net),
-    revenue_share_bps: TIER_SHARE_BPS,
-    revenue_share_pct: pct(TIER_SHARE_BPS),
+    revenue_share_bps: REVENUE_SHARE_BPS,
+    revenue_share_pct: pct(REVENUE_SHARE_BPS),
     revenue_share_usdc: usdc(t.share),
     fees_usdc: usdc(f.fees),
     rip_retained_usdc: usdc(t.retained),

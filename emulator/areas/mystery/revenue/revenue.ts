@@ -15,7 +15,7 @@ import { usdc } from "../util.ts";
 // calendar quarters; the operator closes one into a frozen PENDING statement
 // (POST /_emulator/mystery/payouts/close) and pays it (…/payouts/:id/pay).
 
-export const TIER_SHARE_BPS = 500;
+export const REVENUE_SHARE_BPS = 500;
 export const INSTANT_SHARE_BPS = 100;
 const QUALIFYING: ReadonlySet<string> = new Set(["SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED"]);
 
@@ -191,7 +191,7 @@ export function byProduct(f: Figures, statement = false): RevenuePayout["by_prod
 /** The accrual of the open period (null on POOL) as the wire shows it, and its share in micros. */
 export function accrual(s: Services, accountId: string) {
   const since = openPeriodStart(s, accountId);
-  const f = figures(s, accountId, since, null, TIER_SHARE_BPS);
+  const f = figures(s, accountId, since, null, REVENUE_SHARE_BPS);
   const t = totals(f);
   const wire = {
     // The newest statement's end; null before the first (the accrual then covers all activity).
@@ -217,11 +217,11 @@ export function statementsOf(s: Services, accountId: string): PayoutStatement[] 
 }
 
 /** The account's statements (newest first) and what it is owed: PENDING statements plus the open period's accrual; none on POOL. */
-export function payoutsOf(s: Services, accountId: string, tier: boolean) {
-  const statements = tier ? statementsOf(s, accountId) : [];
+export function payoutsOf(s: Services, accountId: string, tierModel: boolean) {
+  const statements = tierModel ? statementsOf(s, accountId) : [];
   const outstanding = statements
     .filter((r) => r.status === "PENDING")
     .reduce((n, r) => n + BigInt(r.payout_micros), 0n);
-  const open = tier ? accrual(s, accountId) : null;
+  const open = tierModel ? accrual(s, accountId) : null;
   return { statements, outstanding, accruing: open?.wire ?? null, owed: outstanding + (open?.share ?? 0n) };
 }

@@ -15,7 +15,7 @@ import {
   pct,
   payoutsOf,
   quarterEnd,
-  TIER_SHARE_BPS,
+  REVENUE_SHARE_BPS,
   totals,
 } from "./revenue.ts";
 import { usdc } from "../util.ts";
@@ -38,7 +38,7 @@ export const revenueRoutes: RouteSpec[] = [
   serve(MYSTERY_REVENUE.terms, {
     gate: "partner_read",
     handle: (c) => {
-      const tier = modelOf(c) === "TIER";
+      const tierModel = modelOf(c) === "TIER";
       const acct = c.key!.account_id;
       const wallet = activeWallet(c.services, "payout_wallets", acct);
       const from = openPeriodStart(c.services, acct);
@@ -46,18 +46,18 @@ export const revenueRoutes: RouteSpec[] = [
       return ok({
         billing_model: modelOf(c),
         plan: "STANDARD",
-        revenue_share_bps: tier ? TIER_SHARE_BPS : 0,
-        revenue_share_pct: pct(tier ? TIER_SHARE_BPS : 0),
-        instant_revenue_share_bps: tier ? INSTANT_SHARE_BPS : 0,
-        instant_revenue_share_pct: pct(tier ? INSTANT_SHARE_BPS : 0),
+        revenue_share_bps: tierModel ? REVENUE_SHARE_BPS : 0,
+        revenue_share_pct: pct(tierModel ? REVENUE_SHARE_BPS : 0),
+        instant_revenue_share_bps: tierModel ? INSTANT_SHARE_BPS : 0,
+        instant_revenue_share_pct: pct(tierModel ? INSTANT_SHARE_BPS : 0),
         payout_schedule: "QUARTERLY",
         payout_currency: "USDC",
         payout_wallet: wallet ? { chain: wallet.chain, address: wallet.address } : null,
         // POOL: no revenue-share period accrues (as its payouts' accruing is null).
-        current_period: tier
+        current_period: tierModel
           ? { kind: "QUARTERLY" as const, from: new Date(from).toISOString(), to: closes, closes_at: closes }
           : null,
-        note: tier
+        note: tierModel
           ? "TIER model: 5% of net combo-pack revenue (gross − sell-backs − fees, floored at 0) and 1% of instant gross, paid quarterly in USDC on Base"
           : "POOL model: you hold the inventory and are invoiced for fronted buybacks; no revenue share accrues",
       } satisfies RevenueTerms);
@@ -71,7 +71,7 @@ export const revenueRoutes: RouteSpec[] = [
       const { from, to } = c.input.query;
       if (from !== null && to !== null && from >= to)
         throw badRequest("invalid_value", "from must be before to (to is exclusive)");
-      const bps = modelOf(c) === "TIER" ? TIER_SHARE_BPS : 0;
+      const bps = modelOf(c) === "TIER" ? REVENUE_SHARE_BPS : 0;
       const f = figures(c.services, c.key!.account_id, from, to, bps);
       const t = totals(f);
       const kind = from === null && to === null ? "ALL_TIME" : "CUSTOM";

@@ -1,7 +1,7 @@
 import { defineSlice } from "../../../state/slices.ts";
 import { getAddress, keccak256, toHex } from "viem";
 import type { Services } from "../../../pipeline/services.ts";
-import type { CustodyRef } from "../../../pipeline/custody-port.ts";
+import type { UserWalletRef } from "../../../pipeline/user-wallet-port.ts";
 import type { EndUserRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
 import type { DEPOSIT_STATUSES, Deposit, LEDGER_ENTRY_TYPES, LedgerEntry } from "../../../../contract/index.ts";
@@ -155,7 +155,7 @@ function ledgerMove(
   user: EndUserRow,
   type: Move,
   micros: bigint,
-  ref: CustodyRef,
+  ref: UserWalletRef,
 ): LedgerRow {
   const m = MOVES[type];
   return recordLedger(s, acct, user, {
@@ -176,7 +176,7 @@ export function applyMove(
   user: EndUserRow,
   type: Move,
   micros: bigint,
-  ref: CustodyRef,
+  ref: UserWalletRef,
 ): LedgerRow {
   user.balance_micros = String(BigInt(user.balance_micros) + MOVES[type].balance * micros);
   user.reserved_micros = String(BigInt(user.reserved_micros) + MOVES[type].reserved * micros);
@@ -184,7 +184,7 @@ export function applyMove(
 }
 
 /** How the ledger names a custodial mystery purchase. */
-export const purchaseRef = (id: number): CustodyRef => ({ source: "purchase", id, label: `purchase ${id}` });
+export const purchaseRef = (id: number): UserWalletRef => ({ source: "purchase", id, label: `purchase ${id}` });
 
 /** An end user's ledger, newest first. */
 export function userLedger(s: Services, accountId: string, userId: string): LedgerRow[] {

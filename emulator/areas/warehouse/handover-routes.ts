@@ -11,17 +11,17 @@ import { created, ok, type RouteSpec } from "../../pipeline/route.ts";
 import { checkLater } from "../../pipeline/schema.ts";
 import { idempotentCreate, intParam, keyOf, list, read, tenant, write } from "./http.ts";
 import { parseAddress } from "./shipping.ts";
-import { checkTransfer, findSite, findTransfer, findWithdrawal, requestWithdrawal, transferCard } from "./custody.ts";
+import { checkTransfer, findSite, findTransfer, findWithdrawal, requestWithdrawal, transferCard } from "./handover.ts";
 import type { CardTransfer } from "./model.ts";
 import { withdrawalWire } from "./format.ts";
 
-// Custody routes: withdrawals, card transfers and the warehouse sites
-// (contract/warehouse/; rules in custody.ts).
+// Handover routes: withdrawals, card transfers and the warehouse sites
+// (contract/warehouse/; rules in handover.ts).
 
 const siteWire = (s: WarehouseSite): WarehouseSite => ({ ...s, services: [...s.services] });
 const transferWire = (tr: CardTransfer): TransferWire => structuredClone(tr);
 
-export const custodyRoutes: RouteSpec[] = [
+export const handoverRoutes: RouteSpec[] = [
   read(WAREHOUSE_WITHDRAWALS.list, (c) => {
     const { status, ...page } = c.input.query;
     const rows = Object.values(tenant(c).withdrawals)

@@ -9,9 +9,9 @@ import type { Address, CardRow, CardTransfer, TenantState, Withdrawal } from "./
 import { findCard } from "./inventory.ts";
 import { type Actor, knownTenantAccounts, billableUsage, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 
-// Custody rules: withdrawals (the tenant takes cards out), card transfers
-// (custody moves to another tenant; the unique_id is canonical and stays the
-// same) and the warehouse sites. Routes: custody-routes.ts.
+// Handover rules: withdrawals (the tenant takes cards out), card transfers
+// (the card is handed to another tenant; the unique_id is canonical and stays the
+// same) and the warehouse sites. Routes: handover-routes.ts.
 
 export interface WithdrawalInput {
   unique_ids: string[];

@@ -1,13 +1,13 @@
-import type { CustodyPort } from "../../../pipeline/custody-port.ts";
+import type { UserWalletPort } from "../../../pipeline/user-wallet-port.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { endUser } from "./end-users.ts";
 import { applyMove } from "./ledger.ts";
 
-// The custodial wallet as other areas charge it (pipeline/custody-port.ts): the
+// The custodial wallet as other areas charge it (pipeline/user-wallet-port.ts): the
 // same balances, reservations and ledger as the area's own custodial purchases,
 // each change one ledger entry naming its source.
 
-export function custodyPort(s: Services): CustodyPort {
+export function userWalletPort(s: Services): UserWalletPort {
   const user = (accountId: string, externalUserId: string) =>
     endUser(s, accountId, { external_user_id: externalUserId, wallet_address: null });
   return {
