@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
-import request from "supertest";
+import request, { type Test } from "supertest";
+import type { IncomingMessage } from "node:http";
 import { createEmulator, type Emulator, type EmulatorOptions } from "../emulator/index.ts";
 
 /** A listening emulator on an ephemeral port, manual clock, plus a supertest agent. */
@@ -68,4 +69,53 @@ export function useCatalogKey(set: (ctx: { emu: Emulator; api: Api; key: string 
     set({ emu: started.emu, api: started.api, key });
   });
   afterAll(() => close?.());
+}
+
+/** A supertest parser keeping the body as text whatever its media type: a malformed JSON answer is seen, not thrown. */
+export function asText(res: IncomingMessage | unknown, done: (err: Error | null, body: unknown) => void): void {
+  const r = res as IncomingMessage;
+  let text = "";
+  r.setEncoding("utf8");
+  r.on("data", (chunk: string) => (text += chunk));
+  r.on("end", () => done(null, text));
+}
+
+/**
+ * One call with a raw body (sent as given, or none) read as text: `api.<method>` for any method name.
+ * For junk and hostile input, where the body must reach the server byte for byte.
+ */
+export async function rawCall(
+  api: Api,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string; headers: Record<string, string> }> {
+  const verb = method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
+  const req = api[verb](path).set(headers).buffer(true).parse(asText);
+  const res = await (body === undefined ? req : req.send(body));
+  return { status: res.status, text: res.body as string, headers: res.headers as Record<string, string> };
+}
+
+/**
+ * A server-sent event stream read through supertest as it arrives (`.buffer(false)`: the answer resolves at its
+ * headers while the body keeps flowing): `until(text)` waits for the text to arrive, `close()` hangs up.
+ */
+export async function openStream(req: Test) {
+  let text = "";
+  let raw: IncomingMessage | undefined;
+  const res = await req.buffer(false).parse((r, done) => {
+    raw = r as unknown as IncomingMessage;
+    raw.setEncoding("utf8");
+    raw.on("data", (chunk: string) => (text += chunk));
+    raw.on("end", () => done(null, null));
+    raw.on("error", () => done(null, null));
+  });
+  return {
+    status: res.status,
+    type: String(res.headers["content-type"] ?? ""),
+    text: () => text,
+    until: (needle: string) => waitFor(() => text.includes(needle), `the stream to say ${JSON.stringify(needle)}`),
+    close: () => raw?.destroy(),
+  };
 }

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
+import { rawCall } from "./helpers.ts";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { apiRoutes } from "../emulator/app.ts";
 import { AREA_RUNTIMES } from "../emulator/areas/area.ts";
@@ -98,7 +100,7 @@ describe("module-level mutable state", () => {
             exported.push({ where: `${file} ${name}`, value, before: "" });
       }
       for (const e of exported) e.before = fingerprint(e.value);
-      emu = await createEmulator({ seed: 1, clock: "manual" });
+      emu = await createEmulator({ seed: 1, clock: "manual", port: 0 });
       await session(emu);
     });
     afterAll(() => emu?.close());
@@ -120,7 +122,7 @@ describe("two emulators in one process", () => {
   let a: Emulator;
   let b: Emulator;
   beforeAll(async () => {
-    const start = () => createEmulator({ seed: 1, clock: "manual" });
+    const start = () => createEmulator({ seed: 1, clock: "manual", port: 0 });
     [a, b] = await Promise.all([start(), start()]);
   });
   afterAll(async () => {
@@ -151,7 +153,7 @@ describe("two emulators in one process", () => {
     const rb = b.services.runtime.of(AREA_RUNTIMES);
     expect([...ra.keys()].sort()).toEqual(["instant", "mystery", "warehouse", "webhooks"]);
     for (const [name, runtime] of ra) expect(rb.get(name), name).not.toBe(runtime);
-    await a.fetch("/api/v1/health");
+    await request(a.url).get("/api/v1/health").expect(200);
     expect(
       journalOf(a.services)
         .list({})
@@ -194,12 +196,11 @@ async function session(emu: Emulator): Promise<void> {
       re?.includes("pokemon") ? "pokemon" : name === "id" ? "1" : "x";
     const path = `/api/v1${r.path}`.replace(/:(\w+)(\{[^}]*\})?/g, fill);
     for (const key of keys) {
-      const init: RequestInit = { method: r.method, headers: { "X-API-Key": key, "Content-Type": "application/json" } };
-      if (r.method !== "GET") init.body = "{}";
-      const res = await emu.fetch(path, init);
+      const headers = { "X-API-Key": key, "Content-Type": "application/json" };
+      const res = await rawCall(request(emu.url), r.method, path, headers, r.method !== "GET" ? "{}" : undefined);
       // Without a chain its routes answer 503 chain_unavailable; never a 500.
       expect(res.status, `${r.method} ${path}`).not.toBe(500);
     }
   }
-  await emu.fetch("/_emulator/reset", { method: "POST" });
+  await request(emu.url).post("/_emulator/reset").expect(200);
 }

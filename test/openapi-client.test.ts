@@ -3,6 +3,7 @@ import { join } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 
 // A client generated from the published document (openapi-typescript +
@@ -32,7 +33,7 @@ afterAll(() => emu.close());
 
 describe("a client generated from the OpenAPI document", () => {
   it("type-checks a partner's flow and runs it against the emulator", async () => {
-    const doc = await (await emu.fetch("/_emulator/openapi.json")).json();
+    const doc = (await request(emu.url).get("/_emulator/openapi.json")).body;
     writeFileSync(join(dir, "api.generated.ts"), astToString(await openapiTS(doc)));
 
     const program = ts.createProgram([join(dir, "flow.ts")], {

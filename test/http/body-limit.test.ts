@@ -1,5 +1,6 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
 import { startEmulator, type Emulator } from "../helpers.ts";
 import { MAX_JSON_BODY_BYTES } from "../../emulator/pipeline/body.ts";
 
@@ -79,11 +80,10 @@ describe("request body limit", () => {
       event_types: ["purchase.fulfilled"],
       pad: "x".repeat(MAX_JSON_BODY_BYTES - 200),
     });
-    const res = await fetch(new URL("/api/v1/webhooks", emu.url), {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": emu.key("demo") },
-      body: text,
-    });
+    const res = await request(emu.url)
+      .post("/api/v1/webhooks")
+      .set({ "content-type": "application/json", "x-api-key": emu.key("demo") })
+      .send(text);
     expect(text.length).toBeLessThanOrEqual(MAX_JSON_BODY_BYTES);
     expect(res.status).not.toBe(413);
   });

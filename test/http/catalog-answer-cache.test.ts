@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { deviations } from "../../testing/deviations/index.ts";
 
@@ -9,8 +10,8 @@ import { deviations } from "../../testing/deviations/index.ts";
 let emu: Emulator;
 let fresh: Emulator;
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 7, chain: false, plugins: [deviations] });
-  fresh = await createEmulator({ seed: 7, chain: false });
+  emu = await createEmulator({ seed: 7, chain: false, plugins: [deviations], port: 0 });
+  fresh = await createEmulator({ seed: 7, chain: false, port: 0 });
 });
 afterAll(async () => {
   await emu.close();
@@ -18,9 +19,9 @@ afterAll(async () => {
 });
 
 const get = async (e: Emulator, path: string) => {
-  const res = await e.fetch(path, { headers: { "x-api-key": e.key("demo") } });
+  const res = await request(e.url).get(path).set("x-api-key", e.key("demo"));
   expect(res.status, path).toBe(200);
-  return res.text();
+  return res.text;
 };
 
 describe("the reused search answer", () => {
@@ -48,14 +49,10 @@ describe("the reused search answer", () => {
   it("is not changed by a deviation applied to an earlier answer", async () => {
     const path = "/api/v1/pokemon/cards?page_size=20";
     const clean = await get(emu, path);
-    await emu.fetch("/_emulator/deviations", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "catalog_no_total_count" }),
-    });
+    await request(emu.url).post("/_emulator/deviations").send({ name: "catalog_no_total_count" }).expect(201);
     const deviated = await get(emu, path);
     expect(JSON.parse(deviated).total_count).toBeUndefined();
-    await emu.fetch("/_emulator/deviations", { method: "DELETE" });
+    await request(emu.url).delete("/_emulator/deviations").expect(200);
     expect(await get(emu, path)).toBe(clean);
     expect(JSON.parse(clean).total_count).toBeGreaterThan(20);
   });

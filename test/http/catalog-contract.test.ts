@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { useCatalogKey, type Api, type Emulator } from "../helpers.ts";
+import { useCatalogKey, type Api } from "../helpers.ts";
 import { responseProblem } from "../../emulator/pipeline/schema.ts";
 import { catalogRoutes } from "../../emulator/areas/catalog/routes.ts";
 import * as model from "../../emulator/catalog-data/model.ts";
@@ -10,10 +10,9 @@ import * as contract from "../../contract/index.ts";
 // enums are the contract's, and vision's candidates carry the contract's Card.
 
 type Obj = Record<string, unknown>;
-let emu: Emulator;
 let api: Api;
 let key: string;
-useCatalogKey((c) => ({ emu, api, key } = c));
+useCatalogKey((c) => ({ api, key } = c));
 
 const SDK_IDS: Record<string, string> = {
   "GET /api/v1/{game}/cards": "cards.search",
@@ -39,7 +38,7 @@ describe("Card Data operations come from the contract", () => {
   });
 
   it("the OpenAPI document names each operation by the SDK's method, every id unique", async () => {
-    const doc = (await (await emu.fetch("/_emulator/openapi.json")).json()) as {
+    const doc = (await api.get("/_emulator/openapi.json")).body as {
       paths: Record<string, Record<string, { operationId: string }>>;
     };
     const ids: Record<string, string> = {};

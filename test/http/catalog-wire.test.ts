@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { useCatalogKey, type Api, type Emulator } from "../helpers.ts";
+import { useCatalogKey, type Api } from "../helpers.ts";
 import { responseProblem, z } from "../../emulator/pipeline/schema.ts";
 import { CATALOG } from "../../contract/index.ts";
 
@@ -9,10 +9,9 @@ import { CATALOG } from "../../contract/index.ts";
 // fields beside `data` are part of the documented envelope.
 
 type Obj = Record<string, unknown>;
-let emu: Emulator;
 let api: Api;
 let key: string;
-useCatalogKey((c) => ({ emu, api, key } = c));
+useCatalogKey((c) => ({ api, key } = c));
 
 const get = (path: string, query: Record<string, string | number> = {}) =>
   api.get(path).query(query).set("X-API-Key", key);
@@ -101,7 +100,7 @@ describe("catalog response schemas", () => {
   });
 
   it("the OpenAPI document declares the full shape, the page fields and the select variant", async () => {
-    const doc = (await (await emu.fetch("/_emulator/openapi.json")).json()) as {
+    const doc = (await api.get("/_emulator/openapi.json")).body as {
       paths: Record<string, Record<string, { responses: Record<string, Obj> }>>;
       components: { schemas: Record<string, Obj> };
     };

@@ -1,12 +1,11 @@
 import { describe, it, expect } from "vitest";
-import { startEmulator, useCatalogKey, type Api, type Emulator } from "../helpers.ts";
+import { startEmulator, useCatalogKey, type Api } from "../helpers.ts";
 import { CATALOG_EDGE_CASES } from "../../fixtures/catalog/index.ts";
 import { expectError } from "../../conformance/assert.ts";
 
-let emu: Emulator;
 let api: Api;
 let key: string;
-useCatalogKey((c) => ({ emu, api, key } = c));
+useCatalogKey((c) => ({ api, key } = c));
 
 const get = (path: string, query: Record<string, string | number> = {}) =>
   api.get(path).query(query).set("X-API-Key", key);
@@ -235,12 +234,10 @@ describe("graded certificates", () => {
 
 describe("determinism", () => {
   it("the same seed gives the same catalog page; another seed differs in generated rows", async () => {
-    const a = await emu.fetch("/api/v1/pokemon/cards?page_size=20&page=5", { headers: { "X-API-Key": key } });
+    const a = await api.get("/api/v1/pokemon/cards?page_size=20&page=5").set("X-API-Key", key).expect(200);
     const other = await startEmulator({ seed: 1 });
-    const b = await other.emu.fetch("/api/v1/pokemon/cards?page_size=20&page=5", {
-      headers: { "X-API-Key": other.emu.key("demo") },
-    });
-    expect((await b.json()).data).toEqual((await a.json()).data);
+    const b = await other.api.get("/api/v1/pokemon/cards?page_size=20&page=5").set("X-API-Key", other.emu.key("demo"));
+    expect(b.body.data).toEqual(a.body.data);
     await other.close();
   });
 });
@@ -358,11 +355,9 @@ describe("market_updated_at on every catalog card", () => {
     const sel = await get("/api/v1/pokemon/cards/base1-2", { select: "market_updated_at" }).expect(200);
     expect(Object.keys(sel.body.data).sort()).toEqual(["id", "market_updated_at"]);
     const other = await startEmulator({ seed: 1 });
-    const b = await other.emu.fetch("/api/v1/pokemon/cards/svp-100", {
-      headers: { "X-API-Key": other.emu.key("demo") },
-    });
+    const b = await other.api.get("/api/v1/pokemon/cards/svp-100").set("X-API-Key", other.emu.key("demo"));
     const a = await get("/api/v1/pokemon/cards/svp-100").expect(200);
-    expect((await b.json()).data.market_updated_at).toBe(a.body.data.market_updated_at);
+    expect(b.body.data.market_updated_at).toBe(a.body.data.market_updated_at);
     await other.close();
   });
 });

@@ -1,16 +1,14 @@
 import { describe, it, expect } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 
 // Same seed, same calls → the same state, byte for byte (ids, secrets, cursors, timestamps).
 
 async function script(emu: Emulator): Promise<unknown[]> {
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const res = await emu.fetch(path, {
-      method,
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
+    const req = request(emu.url)[method === "POST" ? "post" : "get"](path).set("x-api-key", key);
+    const res = await (body === undefined ? req : req.send(body as object));
+    return { status: res.status, body: res.body as unknown };
   };
   const demo = emu.key("demo");
   const tenant = emu.key("tenant");
@@ -65,8 +63,8 @@ const withoutWallStamps = (state: unknown): unknown =>
 
 describe("determinism", () => {
   it("two emulators with the same seed end in identical states after the same calls", async () => {
-    const a = await createEmulator({ seed: 42, clock: "manual" });
-    const b = await createEmulator({ seed: 42, clock: "manual" });
+    const a = await createEmulator({ seed: 42, clock: "manual", port: 0 });
+    const b = await createEmulator({ seed: 42, clock: "manual", port: 0 });
     try {
       const ra = await script(a);
       const rb = await script(b);
@@ -86,16 +84,13 @@ describe("determinism", () => {
   });
 
   it("another seed gives other keys and data", async () => {
-    const a = await createEmulator({ seed: 1, clock: "manual" });
-    const b = await createEmulator({ seed: 2, clock: "manual" });
+    const a = await createEmulator({ seed: 1, clock: "manual", port: 0 });
+    const b = await createEmulator({ seed: 2, clock: "manual", port: 0 });
     try {
       expect(b.key("demo")).not.toBe(a.key("demo"));
       const page = async (e: Emulator) =>
-        (
-          await (
-            await e.fetch("/api/v1/pokemon/cards?page_size=50&page=3", { headers: { "x-api-key": e.key("demo") } })
-          ).json()
-        ).data;
+        (await request(e.url).get("/api/v1/pokemon/cards?page_size=50&page=3").set("x-api-key", e.key("demo"))).body
+          .data;
       expect(await page(b)).not.toEqual(await page(a));
     } finally {
       await a.close();

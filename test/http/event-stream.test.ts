@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { connect, type Socket } from "node:net";
-import { useEmulator, waitFor, type Emulator } from "../helpers.ts";
+import { useEmulator, waitFor, type Api, type Emulator } from "../helpers.ts";
 import { eventStream, streamBacklogs, STREAM_BACKLOG_CAP, type Send } from "../../emulator/ui/event-stream.ts";
 import { journalOf } from "../../emulator/ui/journal.ts";
 
@@ -9,7 +9,8 @@ import { journalOf } from "../../emulator/ui/journal.ts";
 // the client goes away.
 
 let emu: Emulator;
-useEmulator((ctx) => ({ emu } = ctx));
+let api: Api;
+useEmulator((ctx) => ({ emu, api } = ctx));
 
 /** A stream client that sends its request and then never reads (nothing consumes the socket). */
 async function pausedClient(): Promise<Socket> {
@@ -24,14 +25,10 @@ async function pausedClient(): Promise<Socket> {
 
 /** `n` failing API calls with 16 KiB bodies: each journal entry (and event) carries its body. */
 async function failingCalls(n: number): Promise<void> {
-  const body = JSON.stringify({ pad: "x".repeat(16 * 1024) });
+  const body = { pad: "x".repeat(16 * 1024) };
   const before = journalOf(emu.services).list({ limit: 1 })[0]?.id ?? 0;
   for (let i = 0; i < n; i++) {
-    const res = await emu.fetch("/api/v1/credits/topup", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body,
-    });
+    const res = await api.post("/api/v1/credits/topup").send(body);
     expect(res.status).toBe(401);
   }
   // Error answers are journalled once their body is read.

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { rawCall, type Api } from "../helpers.ts";
 import { apiRoutes } from "../../emulator/app.ts";
 import type { RouteSpec } from "../../emulator/pipeline/route.ts";
 import { expectError } from "../../conformance/assert.ts";
@@ -13,18 +15,16 @@ import { expectError } from "../../conformance/assert.ts";
 const HOSTILE = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "prototype", "__defineGetter__"];
 
 let emu: Emulator;
+let api: Api;
 const keys: Record<string, string> = {};
 const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
 
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", ipRateLimitPerMin: 1e9, chain: { rpcPort: false } });
+  emu = await createEmulator({ seed: 1, clock: "manual", ipRateLimitPerMin: 1e9, chain: { rpcPort: false }, port: 0 });
+  api = request(emu.url);
   const make = async (name: string, body: Record<string, unknown>) => {
-    const res = await emu.fetch("/_emulator/keys", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ rate_limit_per_min: 1e9, balance: 1e6, ...body }),
-    });
-    keys[name] = ((await res.json()) as { data: { key: string } }).data.key;
+    const res = await api.post("/_emulator/keys").send({ rate_limit_per_min: 1e9, balance: 1e6, ...body });
+    keys[name] = (res.body as { data: { key: string } }).data.key;
   };
   const all = [
     "read:catalog",
@@ -85,12 +85,9 @@ describe("JavaScript built-in names as identifiers", () => {
         };
         if (key) headers["x-api-key"] = key;
         const path = `/api/v1${fill(spec.path, encodeURIComponent(name))}`;
-        const res = await emu.fetch(path, {
-          method: spec.method,
-          headers,
-          body: spec.method === "GET" || spec.method === "DELETE" ? undefined : "{}",
-        });
-        const body = (await res.json()) as { success?: boolean; error?: unknown; code?: unknown };
+        const body0 = spec.method === "GET" || spec.method === "DELETE" ? undefined : "{}";
+        const res = await rawCall(api, spec.method, path, headers, body0);
+        const body = JSON.parse(res.text) as { success?: boolean; error?: unknown; code?: unknown };
         if (res.status < 400 || res.status >= 500)
           problems.push(`${res.status} ${spec.method} ${path} → ${JSON.stringify(body).slice(0, 160)}`);
         else if (body.success !== false || typeof (body.code ?? body.error) !== "string")
@@ -115,8 +112,8 @@ describe("JavaScript built-in names as identifiers", () => {
         };
         if (key) headers["x-api-key"] = key;
         const path = `/api/v1${fill(spec.path, "1")}`;
-        const res = await emu.fetch(path, { method: spec.method, headers, body: JSON.stringify(b) });
-        const text = await res.text();
+        const res = await rawCall(api, spec.method, path, headers, JSON.stringify(b));
+        const text = res.text;
         if (res.status >= 500 && res.status !== 503)
           problems.push(`${res.status} ${path} ${JSON.stringify(b)} → ${text.slice(0, 160)}`);
       }
@@ -127,17 +124,12 @@ describe("JavaScript built-in names as identifiers", () => {
 
   it("API keys named like built-ins are unknown keys (401), and the control plane answers 404", async () => {
     for (const name of HOSTILE) {
-      const res = await emu.fetch("/api/v1/pokemon/cards/base1-4", { headers: { "x-api-key": name } });
+      const res = await api.get("/api/v1/pokemon/cards/base1-4").set("x-api-key", name);
       expect(res.status).toBe(401);
-      expect(((await res.json()) as { error: string }).error).toBe("API key not found or inactive");
-      const credits = await emu.fetch(`/_emulator/credits/${encodeURIComponent(name)}`);
-      expectError({ status: credits.status, body: await credits.json() }, 404, "not_found", name);
-      const ev = await emu.fetch("/_emulator/events", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ type: "purchase.fulfilled", key: name }),
-      });
-      expectError({ status: ev.status, body: await ev.json() }, 404, "not_found", name);
+      expect((res.body as { error: string }).error).toBe("API key not found or inactive");
+      expectError(await api.get(`/_emulator/credits/${encodeURIComponent(name)}`), 404, "not_found", name);
+      const ev = await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key: name });
+      expectError(ev, 404, "not_found", name);
     }
   });
 

@@ -36,6 +36,16 @@ describe("in-process mode (msw)", () => {
     expect(res.status).toBe(200);
   });
 
+  it("emu.fetch routes whatever origin the app under test uses (the Host guard is for sockets)", async () => {
+    const res = await emu.fetch(
+      new Request("https://api.example.com/api/v1/pokemon/cards/base1-4", {
+        headers: { "X-API-Key": emu.key("demo") },
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { id: string } }).data.id).toBe("base1-4");
+  });
+
   it("lets loopback traffic pass (a listening emulator beside it)", async () => {
     const other = await startEmulator();
     try {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator, type EmulatorPlugin } from "../../emulator/index.ts";
 import { ok } from "../../emulator/pipeline/route.ts";
 import { defineControl } from "../../emulator/control/route.ts";
@@ -16,18 +17,18 @@ afterEach(async () => {
 });
 
 type Envelope = { success: boolean; data?: Record<string, unknown>; error?: string };
-const json = async (res: Response) => (await res.json()) as Envelope;
+const json = async (res: PromiseLike<{ body: unknown }>) => (await res).body as Envelope;
 const CARD = "/api/v1/pokemon/cards/base1-4";
-const JSON_TYPE = { "content-type": "application/json" };
-const post = (body: unknown) => ({ method: "POST", headers: JSON_TYPE, body: JSON.stringify(body) });
+const start = (options: Parameters<typeof createEmulator>[0] = {}) =>
+  createEmulator({ seed: 1, clock: "manual", chain: false, port: 0, ...options });
 
 describe("emulator plugins", () => {
   it("without a plugin, there is no deviation route and answers are the emulator's own", async () => {
-    emu = await createEmulator({ seed: 1, clock: "manual", chain: false });
-    const res = await emu.fetch("/_emulator/deviations", post({ name: "schema_required_missing" }));
+    emu = await start();
+    const res = await request(emu.url).post("/_emulator/deviations").send({ name: "schema_required_missing" });
     expect(res.status).toBe(404);
-    expect((await json(res)).error).toBe("not_found");
-    const index = (await json(await emu.fetch("/_emulator"))).data!.routes as { path: string }[];
+    expect(res.body.error).toBe("not_found");
+    const index = (await json(request(emu.url).get("/_emulator"))).data!.routes as { path: string }[];
     expect(index.filter((r) => r.path.includes("deviation"))).toEqual([]);
   });
 
@@ -53,34 +54,36 @@ describe("emulator plugins", () => {
         }),
       ],
     });
-    emu = await createEmulator({ seed: 1, clock: "manual", chain: false, plugins: [plugin] });
-    const key = { "X-API-Key": emu.key("demo") };
-    const before = (await json(await emu.fetch(CARD, { headers: key }))).data!.name;
+    emu = await start({ plugins: [plugin] });
+    const api = request(emu.url);
+    const card = () => json(api.get(CARD).set("X-API-Key", emu!.key("demo")));
+    const before = (await card()).data!.name;
     expect(before).not.toBe("rewritten");
-    expect((await json(await emu.fetch("/_emulator/test-switch", post({})))).data).toEqual({ on: true });
-    expect((await json(await emu.fetch(CARD, { headers: key }))).data!.name).toBe("rewritten");
-    const index = (await json(await emu.fetch("/_emulator"))).data!.routes as { path: string }[];
+    expect((await json(api.post("/_emulator/test-switch").send({}))).data).toEqual({ on: true });
+    expect((await card()).data!.name).toBe("rewritten");
+    const index = (await json(api.get("/_emulator"))).data!.routes as { path: string }[];
     expect(index.map((r) => r.path)).toContain("/_emulator/test-switch");
-    const doc = (await (await emu.fetch("/_emulator/openapi-control.json")).json()) as { paths: object };
+    const doc = (await api.get("/_emulator/openapi-control.json")).body as { paths: object };
     expect(Object.keys(doc.paths)).toContain("/_emulator/test-switch");
     await emu.reset();
     expect(resets).toBe(1);
-    expect((await json(await emu.fetch(CARD, { headers: key }))).data!.name).toBe(before);
+    expect((await card()).data!.name).toBe(before);
   });
 
   it("the deviation plugin switches one deviation on per emulator, and a reset switches it off", async () => {
-    emu = await createEmulator({ seed: 1, clock: "manual", chain: false, plugins: [deviations] });
-    const other = await createEmulator({ seed: 1, clock: "manual", chain: false, plugins: [deviations] });
+    emu = await start({ plugins: [deviations] });
+    const other = await start({ plugins: [deviations] });
     try {
-      const key = { "X-API-Key": emu.key("demo") };
-      const on = await emu.fetch("/_emulator/deviations", post({ name: "schema_required_missing" }));
+      const api = request(emu.url);
+      const card = () => json(api.get(CARD).set("X-API-Key", emu!.key("demo")));
+      const on = api.post("/_emulator/deviations").send({ name: "schema_required_missing" });
       expect((await json(on)).data).toEqual({ active: ["schema_required_missing"] });
-      expect((await json(await emu.fetch(CARD, { headers: key }))).data).not.toHaveProperty("code");
-      const elsewhere = await json(await other.fetch(CARD, { headers: { "X-API-Key": other.key("demo") } }));
+      expect((await card()).data).not.toHaveProperty("code");
+      const elsewhere = await json(request(other.url).get(CARD).set("X-API-Key", other.key("demo")));
       expect(elsewhere.data).toHaveProperty("code");
       await emu.reset();
-      expect((await json(await emu.fetch("/_emulator/deviations"))).data!.active).toEqual([]);
-      expect((await json(await emu.fetch(CARD, { headers: key }))).data).toHaveProperty("code");
+      expect((await json(api.get("/_emulator/deviations"))).data!.active).toEqual([]);
+      expect((await card()).data).toHaveProperty("code");
     } finally {
       await other.close();
     }

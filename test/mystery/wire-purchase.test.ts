@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { formatPurchase } from "../../emulator/areas/mystery/purchases/purchases.ts";
 import type { PurchaseRow } from "../../emulator/areas/mystery/state.ts";
@@ -27,8 +28,8 @@ type Doc = { paths: Record<string, Record<string, Op>>; components: { schemas: R
 let emu: Emulator;
 let doc: Doc;
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual" });
-  doc = JSON.parse(await (await emu.fetch("/_emulator/openapi.json")).text()) as Doc;
+  emu = await createEmulator({ seed: 1, clock: "manual", port: 0 });
+  doc = (await request(emu.url).get("/_emulator/openapi.json")).body as Doc;
 });
 afterAll(() => emu.close());
 

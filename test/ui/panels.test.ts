@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useEmulator, type Api, type Emulator } from "../helpers.ts";
+import { openStream, useEmulator, type Api, type Emulator } from "../helpers.ts";
 
 // Report panels (what `npx emulator shadow` publishes to the dashboard): read back as published,
 // replaced by id, refused when malformed (nothing stored), and announced on the dashboard's stream.
@@ -35,14 +35,14 @@ describe("report panels", () => {
   });
 
   it("the dashboard's stream announces a published panel by id", async () => {
-    const res = await emu.fetch("/_emulator/ui/stream");
-    const reader = res.body!.getReader();
-    const dec = new TextDecoder();
-    let text = "";
-    while (!text.includes("event: hello")) text += dec.decode((await reader.read()).value);
-    emu.publishPanel(panel(1));
-    while (!text.includes("event: panel")) text += dec.decode((await reader.read()).value);
-    expect(text).toContain('event: panel\ndata: {"id":"drift"}');
-    await reader.cancel();
+    const stream = await openStream(api.get("/_emulator/ui/stream"));
+    try {
+      await stream.until("event: hello");
+      emu.publishPanel(panel(1));
+      await stream.until("event: panel");
+      expect(stream.text()).toContain('event: panel\ndata: {"id":"drift"}');
+    } finally {
+      stream.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import request from "supertest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,18 +16,14 @@ afterEach(() => {
 describe("--state write-through timing", () => {
   it("a change is on disk after the next tick (under a second), and not before it", async () => {
     expect(STATE_FILE_INTERVAL_MS).toBeLessThan(1000);
-    const emu = await createEmulator({ seed: 1, clock: "manual" });
+    const emu = await createEmulator({ seed: 1, clock: "manual", port: 0 });
     const file = join(mkdtempSync(join(tmpdir(), "emu-tick-")), "state.json");
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const writer = writeThrough(file, () => emu.exportState());
     try {
       vi.advanceTimersByTime(STATE_FILE_INTERVAL_MS);
       expect(Object.values(readStateFile(file)!.state.keys).map((k) => k.label)).not.toContain("tick-test");
-      const res = await emu.fetch(`${emu.url}/_emulator/keys`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ kind: "partner", label: "tick-test" }),
-      });
+      const res = await request(emu.url).post("/_emulator/keys").send({ kind: "partner", label: "tick-test" });
       expect(res.status).toBe(201);
       vi.advanceTimersByTime(STATE_FILE_INTERVAL_MS - 1);
       expect(Object.values(readStateFile(file)!.state.keys).map((k) => k.label)).not.toContain("tick-test");

@@ -185,12 +185,11 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
       413,
       "image_too_large",
     );
-    const declared = await emu.fetch("/api/v1/vision/identify", {
-      method: "POST",
-      headers: { "X-API-Key": key, "Content-Type": "application/json", "Content-Length": String(50 * 1024 * 1024) },
-      body: "{}",
-    });
-    expectErrorEnvelope({ status: declared.status, body: await declared.json() }, 413, "image_too_large");
+    const declared = await api
+      .post("/api/v1/vision/identify")
+      .set({ "X-API-Key": key, "Content-Type": "application/json", "Content-Length": String(50 * 1024 * 1024) })
+      .send("{}");
+    expectErrorEnvelope(declared, 413, "image_too_large");
   });
 
   it.each([

@@ -1,16 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { OPERATIONS, WAREHOUSE_OPERATIONS, WarehouseCard } from "../../contract/index.ts";
-import { type Api, type Emulator, useEmulator } from "../helpers.ts";
+import { type Api, useEmulator } from "../helpers.ts";
 import { sweep } from "./helpers.ts";
 
 // The warehouse's contract (contract/warehouse/) against the interface: the
 // card shape it judges any target by, the idempotency header of the writes
 // that honour it, and the operation ids.
 
-let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
+useEmulator((ctx) => ({ api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 type Param = { name: string; in: string; required?: boolean };
 type Doc = { paths: Record<string, Record<string, { operationId: string; parameters?: Param[] }>> };
@@ -32,7 +31,7 @@ describe("warehouse contract", () => {
   });
 
   it("the writes that honour the Idempotency-Key header declare it (optional); announce keys on submission_key only", async () => {
-    const doc = JSON.parse(await (await emu.fetch("/_emulator/openapi.json")).text()) as Doc;
+    const doc = (await api.get("/_emulator/openapi.json")).body as Doc;
     const declared: string[] = [];
     for (const methods of Object.values(doc.paths))
       for (const op of Object.values(methods)) {

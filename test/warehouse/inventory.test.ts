@@ -1,4 +1,5 @@
 import { describe, it, expect } from "vitest";
+import request from "supertest";
 import { startEmulator, newKey, type Api, type Emulator, waitFor, useEmulator } from "../helpers.ts";
 import { createEmulator } from "../../emulator/index.ts";
 import { sweep, type WireCard } from "./helpers.ts";
@@ -161,12 +162,12 @@ describe("GET /cards (keyset sweep)", () => {
   });
 
   it("unique_ids are stable per seed and differ across seeds and tenants", async () => {
-    const a = await createEmulator({ seed: 1, clock: "manual" });
-    const b = await createEmulator({ seed: 2, clock: "manual" });
+    const a = await createEmulator({ seed: 1, clock: "manual", port: 0 });
+    const b = await createEmulator({ seed: 2, clock: "manual", port: 0 });
     try {
       const ids = async (e: Emulator, key: string) => {
-        const r = await e.fetch("/api/v1/cards?type=all&limit=100", { headers: { "x-api-key": key } });
-        return ((await r.json()) as { data: { cards: WireCard[] } }).data.cards.map((c) => c.unique_id);
+        const r = await request(e.url).get("/api/v1/cards?type=all&limit=100").set("x-api-key", key);
+        return (r.body as { data: { cards: WireCard[] } }).data.cards.map((c) => c.unique_id);
       };
       const mine = await sweep(api, tenant, "all");
       // (an earlier test moved one card to the end of the keyset order, so compare as sets)

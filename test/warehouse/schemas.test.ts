@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { apiRoutes } from "../../emulator/app.ts";
-import { type Api, type Emulator, useEmulator } from "../helpers.ts";
+import { type Api, useEmulator } from "../helpers.ts";
 import { shippable, US_ADDRESS } from "./helpers.ts";
 import { expectWarehouseError } from "../../conformance/assert.ts";
 
@@ -10,10 +10,9 @@ import { expectWarehouseError } from "../../conformance/assert.ts";
 // their place: the shared address and carrier rules after the ids, and the
 // record's 404/409 before the body of an update, an attachment or a note.
 
-let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
+useEmulator((ctx) => ({ api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
 
 const send = (method: "post" | "patch", path: string, body: unknown) =>
   api[method](path)
@@ -43,7 +42,7 @@ describe("every warehouse route declares its schema", () => {
   });
 
   it("the OpenAPI document carries them: bodies checked late are documented, codes under `code`", async () => {
-    const doc = JSON.parse(await (await emu.fetch("/_emulator/openapi.json")).text()) as {
+    const doc = (await api.get("/_emulator/openapi.json")).body as {
       paths: Record<string, Record<string, Op>>;
     };
     const patch = doc.paths["/api/v1/inbound-shipments/{inbound_shipment_id}"]!.patch!;

@@ -1,4 +1,5 @@
 import { describe, it, expect } from "vitest";
+import request from "supertest";
 import { createEmulator } from "../../emulator/index.ts";
 import { US_ADDRESS } from "./helpers.ts";
 
@@ -9,17 +10,14 @@ describe("starting from an exported state", () => {
     ["as exported", false],
     ["from a file written before due_at_ms (the order's label_due_at)", true],
   ])("a label purchase in flight completes after the restart, %s", async (_what, legacy) => {
-    const a = await createEmulator({ seed: 5, clock: "manual" });
+    const a = await createEmulator({ seed: 5, clock: "manual", port: 0 });
     const key = a.key("tenant");
     const call = async (e: typeof a, method: string, path: string, body?: unknown) => {
-      const res = await e.fetch(path, {
-        method,
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const req = request(e.url)[method === "POST" ? "post" : "get"](path).set("x-api-key", key);
+      const res = await (body === undefined ? req : req.send(body as object));
       return {
         status: res.status,
-        body: (await res.json()) as {
+        body: res.body as {
           data: Record<string, unknown> & {
             cards?: { unique_id: string; identity?: { status: string }; status?: string; location?: string }[];
           };
@@ -44,7 +42,7 @@ describe("starting from an exported state", () => {
       Object.assign(exported, JSON.parse(text.replace(/"due_at_ms":(\d+)/, '"label_due_at":$1')));
     }
 
-    const b = await createEmulator({ seed: 5, clock: "manual", state: exported });
+    const b = await createEmulator({ seed: 5, clock: "manual", state: exported, port: 0 });
     try {
       await b.clock.advance(60_000);
       const order = (await call(b, "GET", `/api/v1/orders/${quote.order_id}`)).body.data;
