@@ -1,4 +1,6 @@
 import { describe, it, expect } from "vitest";
+import request from "supertest";
+import { expectError } from "../conformance/assert.ts";
 import { spawn } from "node:child_process";
 import { mkdtempSync, existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,11 +42,11 @@ describe("npx emulator", () => {
       expect.arrayContaining(["demo", "tier", "tenant", "legacy"]),
     );
     const demo = line.keys.find((k: { name: string }) => k.name === "demo");
-    expect((await (await fetch(`${line.url}/_emulator/credits/demo`)).json()).data).toEqual(
-      (await (await fetch(`${line.url}/_emulator/credits/${demo.key}`)).json()).data,
+    expect((await request(line.url).get("/_emulator/credits/demo")).body.data).toEqual(
+      (await request(line.url).get(`/_emulator/credits/${demo.key}`)).body.data,
     );
     const partner = line.keys.find((k: { kind: string }) => k.kind === "partner");
-    const res = await fetch(`${line.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": partner.key } });
+    const res = await request(line.url).get("/api/v1/pokemon/cards/base1-4").set("X-API-Key", partner.key);
     expect(res.status).toBe(200);
     run.child.kill("SIGINT");
     expect(await run.exited).toBe(0);
@@ -56,8 +58,8 @@ describe("npx emulator", () => {
     // the state comes back on the next start
     const again = launch(["--json", "--port", "0", "--seed", "3", "--state", stateFile]);
     const l2 = JSON.parse(await again.first);
-    const usage = await fetch(`${l2.url}/_emulator/credits/${partner.key}`);
-    expect((await usage.json()).data.balance).toBe(499);
+    const usage = await request(l2.url).get(`/_emulator/credits/${partner.key}`);
+    expect(usage.body.data.balance).toBe(499);
     again.child.kill("SIGTERM");
     expect(await again.exited).toBe(0);
   });
@@ -71,8 +73,8 @@ describe("npx emulator", () => {
     await waitFor(() => out.includes("Ctrl-C"), "the banner");
     const url = /API\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!;
     const key = /partner\s+(rip_v1_\S+)/.exec(out)![1]!;
-    expect((await fetch(`${url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
-    expect((await fetch(`${url}/api/v1/pokemon/cards/nope-0`, { headers: { "X-API-Key": key } })).status).toBe(404);
+    expect((await request(url).get("/api/v1/pokemon/cards/base1-4").set("X-API-Key", key)).status).toBe(200);
+    expectError(await request(url).get("/api/v1/pokemon/cards/nope-0").set("X-API-Key", key), 404, "not_found");
     await waitFor(() => out.includes("nope-0"), "the second call's line");
     const lines = out.split("\n").filter((l) => /^ {2}\d\d:\d\d:/.test(l)); // the banner's "Try: curl …" line is not one
     expect(lines).toHaveLength(2);
@@ -92,8 +94,8 @@ describe("npx emulator", () => {
       else await waitFor(() => text.includes("Ctrl-C"), "the banner");
       const u =
         flags[0] === "--json" ? JSON.parse(text.split("\n")[0]!).url : /API\s+(http:\/\/\S+?)\/api\/v1/.exec(text)![1]!;
-      expect((await fetch(`${u}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } })).status).toBe(200);
-      await (await fetch(`${u}/_emulator/health`)).text(); // a round trip after the call: its line would be out by now
+      expect((await request(u).get("/api/v1/pokemon/cards/base1-4").set("X-API-Key", key)).status).toBe(200);
+      await request(u).get("/_emulator/health"); // a round trip after the call: its line would be out by now
       other.child.kill("SIGINT");
       expect(await other.exited).toBe(0);
       expect(text, flags[0]).not.toContain("/api/v1/pokemon/cards/base1-4  200");
@@ -127,13 +129,9 @@ describe("npx emulator", () => {
     const run = launch(["--json", "--port", "0", "--rpc-port", "0"]);
     const line = JSON.parse(await run.first);
     expect(line.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const rpc = await fetch(line.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-    });
-    expect((await rpc.json()).result).toBe("0x7a69");
-    const chain = await (await fetch(`${line.url}/_emulator/chain`)).json();
+    const rpc = await request(line.rpcUrl).post("/").send({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
+    expect(rpc.body.result).toBe("0x7a69");
+    const chain = (await request(line.url).get("/_emulator/chain")).body;
     expect(chain.data.rpcUrl).toBe(line.rpcUrl);
     expect(chain.data.accounts[0].private_key).toMatch(/^0x[0-9a-f]{64}$/);
     run.child.kill("SIGINT");
@@ -175,7 +173,7 @@ describe("npx emulator", () => {
       run.child.stdout!.on("data", (d) => (text += d));
       expect(await run.exited).toBe(0);
       expect(text).toContain("✓ warehouse-order passed");
-      const clock = await (await fetch(`${line.url}/_emulator/clock`)).json();
+      const clock = (await request(line.url).get("/_emulator/clock")).body;
       expect(clock.data.mode).toBe("realtime");
       const chainRun = launch(["scenario", "mystery-purchase-wallet", "--base-url", line.url]);
       expect(await chainRun.exited).toBe(2);
@@ -228,7 +226,11 @@ describe("npx emulator exec", () => {
     ]);
     for (const n of names) expect(env[n]).toMatch(/^rip_v1_[\w-]{43}$/);
     // stopped: nothing answers there any more
-    await expect(fetch(`${env.EMULATOR_URL}/_emulator/health`)).rejects.toThrow();
+    await expect(
+      request(env.EMULATOR_URL)
+        .get("/_emulator/health")
+        .then((r) => r.status),
+    ).rejects.toThrow();
   });
 
   it("exits with the command's status, 127 with a clear message when it is not found, and passes SIGTERM on", async () => {
@@ -272,7 +274,7 @@ describe("EMULATOR_* variables for every flag", () => {
     });
     const line = JSON.parse(await fromEnv.first);
     expect(line.rpcUrl).toBeNull();
-    const health = (await (await fetch(`${line.url}/_emulator/clock`)).json()).data;
+    const health = (await request(line.url).get("/_emulator/clock")).body.data;
     expect(health.mode).toBe("manual");
     fromEnv.child.kill("SIGINT");
     expect(await fromEnv.exited).toBe(0);
@@ -284,7 +286,7 @@ describe("EMULATOR_* variables for every flag", () => {
       EMULATOR_CLOCK: "manual",
     });
     const other = JSON.parse(await flagWins.first);
-    expect((await (await fetch(`${other.url}/_emulator/clock`)).json()).data.mode).toBe("realtime");
+    expect((await request(other.url).get("/_emulator/clock")).body.data.mode).toBe("realtime");
     expect(other.keys.find((k: { name: string }) => k.name === "demo").key).not.toBe(
       line.keys.find((k: { name: string }) => k.name === "demo").key,
     );
@@ -310,13 +312,7 @@ describe("npx emulator trigger", () => {
     const line = JSON.parse(await target.first);
     try {
       const demo = line.keys.find((k: { name: string }) => k.name === "demo").key;
-      const hook = await (
-        await fetch(`${line.url}/api/v1/webhooks`, {
-          method: "POST",
-          headers: { "X-API-Key": demo, "content-type": "application/json" },
-          body: JSON.stringify({ url: rx.url }),
-        })
-      ).json();
+      const hook = (await request(line.url).post("/api/v1/webhooks").set("X-API-Key", demo).send({ url: rx.url })).body;
       const out = await runToEnd([
         "trigger",
         "purchase.fulfilled",

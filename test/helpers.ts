@@ -80,8 +80,22 @@ export function asText(res: IncomingMessage | unknown, done: (err: Error | null,
   r.on("end", () => done(null, text));
 }
 
+type Verb = "get" | "post" | "put" | "patch" | "delete";
+
+/** One call by method name (for tables of calls): the body, when given, is sent as JSON (an object) or as is (a string). */
+export function apiCall(
+  api: Api,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Test {
+  const req = api[method.toLowerCase() as Verb](path).set(headers);
+  return body === undefined ? req : req.send(body as object | string);
+}
+
 /**
- * One call with a raw body (sent as given, or none) read as text: `api.<method>` for any method name.
+ * One call with a raw body (sent as given, or none) read as text whatever it claims to be.
  * For junk and hostile input, where the body must reach the server byte for byte.
  */
 export async function rawCall(
@@ -91,9 +105,7 @@ export async function rawCall(
   headers: Record<string, string>,
   body?: string,
 ): Promise<{ status: number; text: string; headers: Record<string, string> }> {
-  const verb = method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete";
-  const req = api[verb](path).set(headers).buffer(true).parse(asText);
-  const res = await (body === undefined ? req : req.send(body));
+  const res = await apiCall(api, method, path, headers, body).buffer(true).parse(asText);
   return { status: res.status, text: res.body as string, headers: res.headers as Record<string, string> };
 }
 

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import request from "supertest";
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -269,7 +270,7 @@ test("the README's snippet answers from the emulator through msw", async () => {
     try {
       expect(ready.line.rpcUrl).toBeNull();
       const key = ready.line.keys.find((k) => k.kind === "partner")!.key;
-      const res = await fetch(`${ready.line.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } });
+      const res = await request(ready.line.url).get("/api/v1/pokemon/cards/base1-4").set("X-API-Key", key);
       expect(res.status).toBe(200);
     } finally {
       await ready.stop();
@@ -305,15 +306,13 @@ test("the README's snippet answers from the emulator through msw", async () => {
       const ready = JSON.parse(line) as { url: string; rpcUrl: string | null; keys: { key: string; kind: string }[] };
       expect(ready.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const key = ready.keys.find((k) => k.kind === "partner")!.key;
-      const res = await fetch(`${ready.url}/api/v1/pokemon/cards/base1-4`, { headers: { "X-API-Key": key } });
+      const res = await request(ready.url).get("/api/v1/pokemon/cards/base1-4").set("X-API-Key", key);
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { data: { id: string } }).data.id).toBe("base1-4");
-      const rpc = await fetch(ready.rpcUrl!, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      });
-      expect(((await rpc.json()) as { result: string }).result).toBe("0x7a69");
+      expect((res.body as { data: { id: string } }).data.id).toBe("base1-4");
+      const rpc = await request(ready.rpcUrl!)
+        .post("/")
+        .send({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
+      expect((rpc.body as { result: string }).result).toBe("0x7a69");
     } finally {
       // npx and the emulator it started: the process group this test created.
       if (child.exitCode === null) process.kill(-child.pid!, "SIGTERM");

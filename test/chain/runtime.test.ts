@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
 import { createPublicClient, createWalletClient, http, parseEther, parseEventLogs } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import {
@@ -82,12 +83,10 @@ describe("startChain", () => {
 
   it("serves JSON-RPC on 127.0.0.1 and Multicall3 answers at its canonical address", async () => {
     expect(new URL(chain.rpcUrl!).hostname).toBe("127.0.0.1");
-    const res = await fetch(chain.rpcUrl!, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-    });
-    expect((await res.json()).result).toBe("0x7a69");
+    const res = await request(chain.rpcUrl!)
+      .post("/")
+      .send({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] });
+    expect(res.body.result).toBe("0x7a69");
     const rpc = createPublicClient({ chain: chain.viemChain, transport: http(chain.rpcUrl!) });
     const [balance, name] = await rpc.multicall({
       contracts: [

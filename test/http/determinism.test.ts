@@ -1,13 +1,13 @@
 import { describe, it, expect } from "vitest";
 import request from "supertest";
+import { apiCall } from "../helpers.ts";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
 
 // Same seed, same calls → the same state, byte for byte (ids, secrets, cursors, timestamps).
 
 async function script(emu: Emulator): Promise<unknown[]> {
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const req = request(emu.url)[method === "POST" ? "post" : "get"](path).set("x-api-key", key);
-    const res = await (body === undefined ? req : req.send(body as object));
+    const res = await apiCall(request(emu.url), method, path, { "x-api-key": key }, body);
     return { status: res.status, body: res.body as unknown };
   };
   const demo = emu.key("demo");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
@@ -70,8 +71,8 @@ describe("npx emulator shadow", () => {
         join(dir, "drift.html"),
       ]);
       const url = await run.url;
-      expect((await fetch(`${url}/api/v1/pokemon/cards/base1-1`)).status).toBe(200);
-      expect((await fetch(`${url}/api/v1/health`)).status).toBe(200);
+      expect((await request(url).get("/api/v1/pokemon/cards/base1-1")).status).toBe(200);
+      expect((await request(url).get("/api/v1/health")).status).toBe(200);
       expect(await run.exited, run.out().stderr).toBe(1);
       const report = JSON.parse(readFileSync(join(dir, "drift.json"), "utf8"));
       expect(report.totals).toMatchObject({ calls: 2, compared: 2, differing: 1, differences: 2 });
@@ -91,7 +92,7 @@ describe("npx emulator shadow", () => {
   it("on SIGTERM prints the report and exits 0 when nothing differed", async () => {
     const run = shadow([]);
     const url = await run.url;
-    expect((await fetch(`${url}/api/v1/pokemon/cards/base1-1`)).status).toBe(200);
+    expect((await request(url).get("/api/v1/pokemon/cards/base1-1")).status).toBe(200);
     // The answer reaches the client before the comparison ends; the report waits for it.
     run.child.kill("SIGTERM");
     expect(await run.exited, run.out().stderr).toBe(0);

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import request from "supertest";
+import { expectError } from "../../conformance/assert.ts";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -34,9 +36,9 @@ const READS = [
 ];
 
 type Body = { data: Record<string, unknown> & { pricing?: Record<string, unknown> } };
-const get = async (e: { fetch: Emulator["fetch"] }, key: string, path: string) => {
-  const res = await e.fetch(path, { headers: { "X-API-Key": key } });
-  return { status: res.status, body: (await res.json()) as Body };
+const get = async (e: { url: string }, key: string, path: string) => {
+  const res = await request(e.url).get(path).set("X-API-Key", key);
+  return { status: res.status, body: res.body as Body };
 };
 
 async function recordFromSeed7(): Promise<{ upBodies: Map<string, Body> }> {
@@ -50,9 +52,9 @@ async function recordFromSeed7(): Promise<{ upBodies: Map<string, Body> }> {
   });
   const upBodies = new Map<string, Body>();
   for (const p of READS) {
-    const res = await fetch(shadow.url + p);
+    const res = await request(shadow.url).get(p);
     expect(res.status).toBe(200);
-    upBodies.set(p, (await res.json()) as Body);
+    upBodies.set(p, res.body as Body);
   }
   await shadow.settled();
   return { upBodies };
@@ -66,11 +68,11 @@ describe("npx emulator fixtures import", () => {
     const file = join(dir!, "overlay.json");
     writeFileSync(file, JSON.stringify(result.overlay));
 
-    const plain = await createEmulator({ seed: 1, clock: "manual", chain: false });
+    const plain = await createEmulator({ seed: 1, clock: "manual", chain: false, port: 0 });
     const demo = plain.key("demo");
     // Seed 1 alone: Pinsir swsh7-3vrh does not exist, base1-1 has another price.
-    expect((await get(plain, demo, "/api/v1/pokemon/cards/swsh7-3vrh")).status).toBe(404);
-    expect((await get(plain, demo, "/api/v1/pokemon/sealed/base1-theme-deck-hot-water")).status).toBe(404);
+    expectError(await get(plain, demo, "/api/v1/pokemon/cards/swsh7-3vrh"), 404, "not_found");
+    expectError(await get(plain, demo, "/api/v1/pokemon/sealed/base1-theme-deck-hot-water"), 404, "not_found");
     const seed1Alakazam = (await get(plain, demo, "/api/v1/pokemon/cards/base1-1/prices")).body.data;
     await plain.close();
 
@@ -80,6 +82,7 @@ describe("npx emulator fixtures import", () => {
       chain: false,
       validateResponses: true,
       catalogOverlay: file,
+      port: 0,
     });
     const key = emu.key("demo");
     // Every recorded whole record comes back as the upstream gave it; a search also finds the seed's own.
@@ -112,7 +115,7 @@ describe("npx emulator fixtures import", () => {
       upstreamKey: up!.emu.key("demo"),
       emulator: { seed: 1, clock: "manual", chain: false, catalogOverlay: file },
     });
-    await fetch(shadow.url + "/api/v1/pokemon/cards/swsh7-3vrh");
+    await request(shadow.url).get("/api/v1/pokemon/cards/swsh7-3vrh");
     await shadow.settled();
     expect(shadow.log.report().operations.find((o) => o.id === "cards.get")).toMatchObject({
       calls: 1,

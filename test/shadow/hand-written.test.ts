@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
+import request from "supertest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startShadow, type Shadow } from "../../shadow/index.ts";
@@ -59,8 +60,8 @@ afterAll(async () => {
 });
 
 it("reports a null the contract forbids and a value outside a declared enum", async () => {
-  await fetch(`${shadow.url}/api/v1/webhooks`);
-  await fetch(`${shadow.url}/api/v1/webhooks/deliveries`);
+  await request(shadow.url).get("/api/v1/webhooks");
+  await request(shadow.url).get("/api/v1/webhooks/deliveries");
   await shadow.settled();
   const byOp = Object.fromEntries(
     shadow.log.report().operations.map((o) => [o.id, o.differences.map((d) => `${d.kind} ${d.where} ${d.upstream}`)]),

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import request from "supertest";
 import { startEmulator } from "../helpers.ts";
 import { startShadow, ShadowOptionsError, type Shadow } from "../../shadow/index.ts";
 import { runShadowCli } from "../../shadow/cli.ts";
@@ -20,15 +21,15 @@ afterEach(async () => {
   await up.close();
 });
 
-const json = { "content-type": "application/json" };
 const GOOD = { url: "https://example.com/hook", event_types: ["purchase.fulfilled"] };
 const BAD = { url: "https://example.com/hook2", event_types: ["no.such.event"] };
 
 async function writes(s: Shadow): Promise<void> {
-  await fetch(s.url + "/api/v1/webhooks", { method: "POST", headers: json, body: JSON.stringify(GOOD) });
-  await fetch(s.url + "/api/v1/webhooks", { method: "POST", headers: json, body: JSON.stringify(BAD) });
-  await fetch(s.url + "/api/v1/credits/topup?usd=1", { method: "POST" });
-  await fetch(s.url + "/api/v1/vision/identify", { method: "POST", headers: json, body: "{}" });
+  const via = request(s.url);
+  await via.post("/api/v1/webhooks").send(GOOD);
+  await via.post("/api/v1/webhooks").send(BAD);
+  await via.post("/api/v1/credits/topup?usd=1");
+  await via.post("/api/v1/vision/identify").send({});
   await s.settled();
 }
 
@@ -44,7 +45,7 @@ const start = () =>
     upstreamKey: up.emu.key("demo"),
     emulatorKey: "demo",
     mirrorWrites: true,
-    emulator: { seed: 1, clock: "manual", chain: false },
+    emulator: { seed: 1, clock: "manual", chain: false, port: 0 },
   });
 
 describe("shadow --mirror-writes", () => {
@@ -59,10 +60,10 @@ describe("shadow --mirror-writes", () => {
       differing: 0,
     });
     // The emulator made the write, under the named key: the good registration is listed there.
-    const listed = await shadow.emulator.fetch("/api/v1/webhooks", {
-      headers: { "X-API-Key": shadow.emulator.key("demo") },
-    });
-    const urls = ((await listed.json()) as { data: { webhooks: { url: string }[] } }).data.webhooks.map((w) => w.url);
+    const listed = await request(shadow.emulator.url)
+      .get("/api/v1/webhooks")
+      .set("X-API-Key", shadow.emulator.key("demo"));
+    const urls = (listed.body as { data: { webhooks: { url: string }[] } }).data.webhooks.map((w) => w.url);
     expect(urls).toEqual([GOOD.url]);
   });
 
@@ -89,13 +90,13 @@ describe("shadow --mirror-writes", () => {
     shadow = await startShadow({
       upstream: up.emu.url,
       upstreamKey: up.emu.key("demo"),
-      emulator: { seed: 1, clock: "manual", chain: false },
+      emulator: { seed: 1, clock: "manual", chain: false, port: 0 },
     });
     await writes(shadow);
-    const listed = await shadow.emulator.fetch("/api/v1/webhooks", {
-      headers: { "X-API-Key": shadow.emulator.key("demo") },
-    });
-    expect(((await listed.json()) as { data: { webhooks: unknown[] } }).data.webhooks).toEqual([]);
+    const listed = await request(shadow.emulator.url)
+      .get("/api/v1/webhooks")
+      .set("X-API-Key", shadow.emulator.key("demo"));
+    expect((listed.body as { data: { webhooks: unknown[] } }).data.webhooks).toEqual([]);
     await expect(startShadow({ upstream: up.emu.url, upstreamKey: "k", mirrorWrites: true })).rejects.toThrow(
       ShadowOptionsError,
     );

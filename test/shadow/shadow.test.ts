@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import request from "supertest";
+import { expectError } from "../../conformance/assert.ts";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
@@ -29,12 +31,8 @@ const READS = [
 const WRITE = { url: "https://example.com/hook", event_types: ["no.such.event"] };
 
 async function run(): Promise<void> {
-  for (const p of READS) expect((await fetch(shadow.url + p)).status).toBeLessThan(500);
-  await fetch(shadow.url + "/api/v1/webhooks", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(WRITE),
-  });
+  for (const p of READS) expect((await request(shadow.url).get(p)).status).toBeLessThan(500);
+  await request(shadow.url).post("/api/v1/webhooks").send(WRITE);
   await shadow.settled();
 }
 
@@ -67,9 +65,9 @@ describe("shadow mode", () => {
   it("passes the upstream's answer through and finds no drift against a clean upstream", async () => {
     shadow = await start();
     const direct = await up.api.get("/api/v1/pokemon/cards/base1-1").set("X-API-Key", up.emu.key("demo"));
-    const via = await fetch(shadow.url + "/api/v1/pokemon/cards/base1-1");
+    const via = await request(shadow.url).get("/api/v1/pokemon/cards/base1-1");
     expect(via.status).toBe(200);
-    expect(((await via.json()) as { data: unknown }).data).toEqual(direct.body.data);
+    expect((via.body as { data: unknown }).data).toEqual(direct.body.data);
     await run();
     const report = shadow.log.report();
     expect(found()).toEqual([]);
@@ -146,7 +144,7 @@ describe("shadow mode", () => {
     await up.api.post("/_emulator/deviations").send({ name: "schema_field_renamed" }).expect(201);
     shadow = await start();
     const key = up.emu.key("demo");
-    await fetch(`${shadow.url}/api/v1/pokemon/cards/base1-1?note=${key}`);
+    await request(shadow.url).get(`/api/v1/pokemon/cards/base1-1?note=${key}`);
     await shadow.settled();
     const text = JSON.stringify(shadow.log.report());
     expect(text).toContain("/data/card_name");
@@ -159,40 +157,36 @@ describe("shadow mode", () => {
     // The upstream answers differently from the fixtures (a renamed field), so a replayed answer is visibly the recorded one.
     await up.api.post("/_emulator/deviations").send({ name: "schema_field_renamed" }).expect(201);
     shadow = await start({ record: dir });
-    const recorded = await (await fetch(shadow.url + "/api/v1/pokemon/cards/base1-1")).text();
-    await fetch(shadow.url + "/api/v1/pokemon/cards?page_size=2&game=x");
-    await fetch(shadow.url + "/api/v1/pokemon/cards/no-such-card");
-    await fetch(shadow.url + "/api/v1/webhooks", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(WRITE),
-    });
+    const recorded = (await request(shadow.url).get("/api/v1/pokemon/cards/base1-1")).text;
+    await request(shadow.url).get("/api/v1/pokemon/cards?page_size=2&game=x");
+    await request(shadow.url).get("/api/v1/pokemon/cards/no-such-card");
+    await request(shadow.url).post("/api/v1/webhooks").send(WRITE);
     await shadow.settled();
     const files = readdirSync(dir).sort();
     // Reads answered with success only: not the 404, never the write.
     expect(files).toEqual(["000001-cards.get.json", "000002-cards.search.json"]);
     expect(readFileSync(join(dir, files[0]!), "utf8")).not.toContain(up.emu.key("demo"));
 
-    const replay = await createEmulator({ seed: 1, clock: "manual", replay: dir });
+    const replay = await createEmulator({ seed: 1, clock: "manual", replay: dir, port: 0 });
     try {
       const key = replay.key("demo");
-      const res = await replay.fetch("/api/v1/pokemon/cards/base1-1", { headers: { "X-API-Key": key } });
+      const api = request(replay.url);
+      const res = await api.get("/api/v1/pokemon/cards/base1-1").set("X-API-Key", key);
       expect(res.status).toBe(200);
-      expect(await res.text()).toBe(recorded);
+      expect(res.text).toBe(recorded);
       // The pipeline's rules still hold: credits charged, rate-limit headers, auth.
-      expect(res.headers.get("X-Credits-Cost")).toBe("1");
-      expect(res.headers.get("X-RateLimit-Remaining")).not.toBeNull();
-      const before = Number(res.headers.get("X-Credits-Remaining"));
-      const again = await replay.fetch("/api/v1/pokemon/cards/base1-1", { headers: { "X-API-Key": key } });
-      expect(Number(again.headers.get("X-Credits-Remaining"))).toBe(before - 1);
-      const anon = await replay.fetch("/api/v1/pokemon/cards/base1-1");
-      expect(anon.status).toBe(401);
+      expect(res.headers["x-credits-cost"]).toBe("1");
+      expect(res.headers["x-ratelimit-remaining"]).toMatch(/^\d+$/);
+      const before = Number(res.headers["x-credits-remaining"]);
+      const again = await api.get("/api/v1/pokemon/cards/base1-1").set("X-API-Key", key);
+      expect(Number(again.headers["x-credits-remaining"])).toBe(before - 1);
+      expectError(await api.get("/api/v1/pokemon/cards/base1-1"), 401, "API key required");
       // The query matches whatever the order of its parameters.
-      const list = await replay.fetch("/api/v1/pokemon/cards?game=x&page_size=2", { headers: { "X-API-Key": key } });
-      expect(await list.text()).toBe(JSON.parse(readFileSync(join(dir, files[1]!), "utf8")).body);
+      const list = await api.get("/api/v1/pokemon/cards?game=x&page_size=2").set("X-API-Key", key);
+      expect(list.text).toBe(JSON.parse(readFileSync(join(dir, files[1]!), "utf8")).body);
       // Anything not recorded falls back to the emulator.
-      const other = await replay.fetch("/api/v1/pokemon/cards/base1-2", { headers: { "X-API-Key": key } });
-      const body = (await other.json()) as { data: Record<string, unknown> };
+      const other = await api.get("/api/v1/pokemon/cards/base1-2").set("X-API-Key", key);
+      const body = other.body as { data: Record<string, unknown> };
       expect(body.data.name).toBeTypeOf("string");
       expect(body.data.card_name).toBeUndefined();
     } finally {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import request from "supertest";
 import { createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { startChain, usdStablecoinAbi, type Chain, type ChainStateExport } from "../../chain/index.ts";
@@ -23,12 +24,8 @@ async function start(restore?: ChainStateExport): Promise<Chain> {
 }
 
 async function rpc(chain: Chain, method: string, params: unknown[] = []): Promise<any> {
-  const res = await fetch(chain.rpcUrl!, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
+  const res = await request(chain.rpcUrl!).post("/").send({ jsonrpc: "2.0", id: 1, method, params });
+  const body = res.body as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(body.error.message);
   return body.result;
 }

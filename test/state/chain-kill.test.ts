@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { createPublicClient, createWalletClient, defineChain, http, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import request from "supertest";
 import { cardNftAbi, END_USERS } from "../../chain/index.ts";
 import { readStateFile } from "../../emulator/state/state-file.ts";
-import { waitFor } from "../helpers.ts";
+import { apiCall, waitFor } from "../helpers.ts";
 import { launchEmulator } from "./launch.ts";
 
 // A real `npx emulator --state FILE` with its chain, killed with SIGKILL at
@@ -53,12 +54,8 @@ async function launch(stateFile: string): Promise<Run> {
 }
 
 async function call(run: Run, method: string, path: string, key: string | null, body?: unknown) {
-  const res = await fetch(`${run.url}${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as { data: any; error?: string } };
+  const res = await apiCall(request(run.url), method, path, key ? { "x-api-key": key } : {}, body);
+  return { status: res.status, body: res.body as { data: any; error?: string } };
 }
 
 /** Signs and sends the unsigned calls from a fixture wallet over the served JSON-RPC, as a partner's user would. */

@@ -3,6 +3,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import request from "supertest";
 import { createEmulator, StateFileError } from "../../emulator/index.ts";
 import { readStateFile } from "../../emulator/state/state-file.ts";
 import { BIN, launchEmulator } from "./launch.ts";
@@ -26,11 +27,7 @@ async function refused(args: readonly string[]): Promise<{ code: number | null; 
 const labels = (file: string) => Object.values(readStateFile(file)!.state.keys).map((k) => k.label);
 
 async function addKey(emu: Awaited<ReturnType<typeof createEmulator>>, label: string) {
-  const res = await emu.fetch("/_emulator/keys", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ kind: "partner", label }),
-  });
+  const res = await request(emu.url).post("/_emulator/keys").send({ kind: "partner", label });
   expect(res.status).toBe(201);
 }
 
@@ -80,13 +77,13 @@ describe("--state FILE through a symlink", () => {
     const target = join(d, "real", "state.json");
     const link = join(d, "link.json");
     symlinkSync(target, link); // dangling until the first write
-    const a = await createEmulator({ clock: "manual", stateFile: link });
+    const a = await createEmulator({ clock: "manual", stateFile: link, port: 0 });
     await addKey(a, "through-the-link");
     await a.close();
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(labels(target)).toContain("through-the-link");
     // Started again through the link, the state is back, and the target keeps changing.
-    const b = await createEmulator({ clock: "manual", stateFile: link });
+    const b = await createEmulator({ clock: "manual", stateFile: link, port: 0 });
     expect(Object.values(b.services.store.state.keys).map((k) => k.label)).toContain("through-the-link");
     await addKey(b, "second-run");
     await b.close();
@@ -137,7 +134,7 @@ describe("--state FILE with --seed", () => {
     );
     const b = await launchEmulator(["--no-chain", "--clock", "manual", "--state", file]);
     try {
-      const health = (await (await fetch(`${b.info.url}/_emulator/health`)).json()) as { data: { seed: number } };
+      const health = (await request(b.info.url).get("/_emulator/health")).body as { data: { seed: number } };
       expect(health.data.seed).toBe(1);
     } finally {
       b.child.kill("SIGKILL");

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import request from "supertest";
 import { readStateFile } from "../../emulator/state/state-file.ts";
 import { waitFor } from "../helpers.ts";
 import { BIN, launchEmulator } from "./launch.ts";
@@ -29,23 +30,17 @@ const labelsIn = (file: string): string[] => {
   return Object.values(doc.state.keys).map((k) => k.label);
 };
 
-const newKey = (url: string, label: string) =>
-  fetch(`${url}/_emulator/keys`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ kind: "partner", label }),
-  });
+const newKey = (url: string, label: string) => request(url).post("/_emulator/keys").send({ kind: "partner", label });
 
 describe("--state FILE writes through", () => {
   it("a webhook registered just before a SIGKILL is written through by itself, and back after a restart", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "emu-wt-")), "state.json");
     const a = await launch(file);
     const partner = a.keys.find((k) => k.kind === "partner")!.key;
-    const reg = await fetch(`${a.url}/api/v1/webhooks`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": partner },
-      body: JSON.stringify({ url: "https://hooks.example.com/kill-test", event_types: ["purchase.fulfilled"] }),
-    });
+    const reg = await request(a.url)
+      .post("/api/v1/webhooks")
+      .set("x-api-key", partner)
+      .send({ url: "https://hooks.example.com/kill-test", event_types: ["purchase.fulfilled"] });
     expect(reg.status).toBe(201);
     // Written through by itself: no later request, no exit.
     await waitFor(
@@ -57,8 +52,8 @@ describe("--state FILE writes through", () => {
 
     const b = await launch(file);
     try {
-      const list = await fetch(`${b.url}/api/v1/webhooks`, { headers: { "x-api-key": partner } });
-      const body = (await list.json()) as { data: { webhooks: { url: string }[] } };
+      const list = await request(b.url).get("/api/v1/webhooks").set("x-api-key", partner);
+      const body = list.body as { data: { webhooks: { url: string }[] } };
       expect(body.data.webhooks.map((w) => w.url)).toContain("https://hooks.example.com/kill-test");
     } finally {
       b.child.kill("SIGKILL");

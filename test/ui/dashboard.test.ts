@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
+import { apiCall } from "../helpers.ts";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { createEmulator, type Emulator } from "../../emulator/index.ts";
-import request from "supertest";
 import { startCheckReceiver, type CheckReceiver } from "../../harness/webhook-receiver.ts";
 import { placeOrder, shippable } from "../warehouse/helpers.ts";
 import { EVENT_TYPES } from "../../emulator/events/types.ts";
@@ -52,21 +53,9 @@ afterAll(async () => {
 });
 
 const api = (method: string, path: string, body?: unknown, key = emu.key("demo")) =>
-  fetch(`${emu.url}${path}`, {
-    method,
-    headers: { "x-api-key": key, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  apiCall(request(emu.url), method, path, { "x-api-key": key }, body);
 const control = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
-  (
-    (await (
-      await fetch(`${emu.url}/_emulator${path}`, {
-        method,
-        headers: { "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-    ).json()) as { data: T }
-  ).data;
+  ((await apiCall(request(emu.url), method, `/_emulator${path}`, {}, body)).body as { data: T }).data;
 const tab = (name: string) => page.click(`#tabs button[data-view="${name}"]`);
 
 describe("the dashboard at /_emulator/ui", () => {
@@ -181,12 +170,14 @@ describe("the dashboard at /_emulator/ui", () => {
 
   it("fulfils a pending VRF request from the page and the purchase is revealed", async () => {
     await control("POST", "/mystery/custodial/fund", { key: emu.key("demo"), external_user_id: "ui-user", usdc: "50" });
-    const res = await fetch(`${emu.url}/api/v1/mystery/purchase`, {
-      method: "POST",
-      headers: { "x-api-key": emu.key("demo"), "content-type": "application/json", "idempotency-key": "ui-order-1" },
-      body: JSON.stringify({ tier_id: 1, external_user_id: "ui-user" }),
-    });
-    const purchase = ((await res.json()) as { data: { id: number; status: string } }).data;
+    const res = await apiCall(
+      request(emu.url),
+      "POST",
+      "/api/v1/mystery/purchase",
+      { "x-api-key": emu.key("demo"), "idempotency-key": "ui-order-1" },
+      { tier_id: 1, external_user_id: "ui-user" },
+    );
+    const purchase = (res.body as { data: { id: number; status: string } }).data;
     expect(purchase.status).toBe("RESERVED");
     await control("POST", "/clock/advance", { ms: 4_000 }); // the relayer sends it: SUBMITTED, its VRF request pending
     const { pending } = await control<{ pending: string[] }>("GET", "/vrf");
@@ -195,7 +186,7 @@ describe("the dashboard at /_emulator/ui", () => {
     await page.click(`[data-testid="fulfil-${pending[0]}"]`);
     await page.locator('[data-testid="commerce-event"][data-type="purchase.fulfilled"]').first().waitFor();
     const after = (
-      (await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as {
+      (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).body as {
         data: { status: string; items: unknown[] };
       }
     ).data;
@@ -205,7 +196,7 @@ describe("the dashboard at /_emulator/ui", () => {
     const row = page.locator(`[data-testid="purchase-row"][data-id="${purchase.id}"]`);
     await page.locator(`[data-testid="purchase-row"][data-id="${purchase.id}"][data-status="FULFILLED"]`).waitFor();
     const tx = (
-      (await (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).json()) as {
+      (await api("GET", `/api/v1/mystery/purchase/${purchase.id}`)).body as {
         data: { transaction_hash: string };
       }
     ).data.transaction_hash;
@@ -233,7 +224,7 @@ describe("the dashboard at /_emulator/ui", () => {
     await page.click('[data-testid="custodial-fund"]');
     const wallet = async () =>
       (
-        (await (await api("GET", "/api/v1/wallet/balance?external_user_id=ui-custodial")).json()) as {
+        (await api("GET", "/api/v1/wallet/balance?external_user_id=ui-custodial")).body as {
           data: { wallet: { balance_usdc: string; reserved_usdc: string } };
         }
       ).data.wallet;

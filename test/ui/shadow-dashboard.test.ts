@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import request from "supertest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -63,7 +64,7 @@ describe("the shadow drift report on the dashboard", () => {
     expect(await panel.locator('[data-testid="panel-summary"]').textContent()).toContain("calls: 0");
     expect(await panel.locator('[data-testid="panel-row"]').count()).toBe(0);
 
-    expect((await fetch(`${proxy}/api/v1/pokemon/cards/base1-1`)).status).toBe(200);
+    expect((await request(proxy).get("/api/v1/pokemon/cards/base1-1")).status).toBe(200);
     const bad = panel.locator('[data-testid="panel-row"][data-tone="bad"]');
     await bad.first().waitFor();
     const cellsOf = (trs: Element[]) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
@@ -76,7 +77,7 @@ describe("the shadow drift report on the dashboard", () => {
     // The upstream key never reaches the page.
     expect(await page.content()).not.toContain(up.emu.key("demo"));
 
-    expect((await fetch(`${proxy}/api/v1/health`)).status).toBe(200);
+    expect((await request(proxy).get("/api/v1/health")).status).toBe(200);
     await panel.locator('[data-testid="panel-row"][data-tone="ok"]').first().waitFor();
     expect(await panel.locator('[data-testid="panel-summary"]').textContent()).toContain("calls: 2");
   });

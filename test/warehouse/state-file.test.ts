@@ -2,6 +2,7 @@ import { describe, it, expect } from "vitest";
 import request from "supertest";
 import { createEmulator } from "../../emulator/index.ts";
 import { US_ADDRESS } from "./helpers.ts";
+import { apiCall } from "../helpers.ts";
 
 // An emulator started from a state file picks up work that was in flight when it was exported.
 
@@ -13,8 +14,7 @@ describe("starting from an exported state", () => {
     const a = await createEmulator({ seed: 5, clock: "manual", port: 0 });
     const key = a.key("tenant");
     const call = async (e: typeof a, method: string, path: string, body?: unknown) => {
-      const req = request(e.url)[method === "POST" ? "post" : "get"](path).set("x-api-key", key);
-      const res = await (body === undefined ? req : req.send(body as object));
+      const res = await apiCall(request(e.url), method, path, { "x-api-key": key }, body);
       return {
         status: res.status,
         body: res.body as {

@@ -1,4 +1,5 @@
 import { describe, it, expect, afterEach } from "vitest";
+import request from "supertest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -80,9 +81,7 @@ describe("webhook delivery chaos", () => {
     const trigger = (eventKey: string) =>
       api.post("/_emulator/events").send({ type: "purchase.fulfilled", key, event_key: eventKey }).expect(201);
     const applied = async () =>
-      ((await (await fetch(`${rx.url}/applied`)).json()) as { applied: Array<{ id: string }> }).applied.map(
-        (a) => a.id,
-      );
+      ((await request(rx.url).get("/applied")).body as { applied: Array<{ id: string }> }).applied.map((a) => a.id);
     const attempts = async (): Promise<Attempt[]> =>
       (await api.get("/_emulator/webhooks/outbox").query({ webhook_id: reg.id }).expect(200)).body.data.attempts;
     return { id: reg.id as number, trigger, applied, attempts };
@@ -108,28 +107,21 @@ describe("webhook delivery chaos", () => {
   });
 
   it("duplicate {probability}: the same seed duplicates the same deliveries (no Math.random)", async () => {
-    const pattern = async (e: Emulator): Promise<string[]> => {
+    const pattern = async (e: Api, key: string): Promise<string[]> => {
       const rx = await startReceiver();
       try {
-        const key = e.key("demo");
-        const a = (await e
-          .fetch("/api/v1/webhooks", {
-            method: "POST",
-            headers: { "X-API-Key": key, "content-type": "application/json" },
-            body: JSON.stringify({ url: rx.url }),
-          })
-          .then((r) => r.json())) as { data: { id: number } };
-        await e.fetch(`/_emulator/webhooks/${a.data.id}/chaos`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ duplicate: { probability: 0.5 } }),
-        });
+        const a = (await e.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201)).body as {
+          data: { id: number };
+        };
+        await e
+          .post(`/_emulator/webhooks/${a.data.id}/chaos`)
+          .send({ duplicate: { probability: 0.5 } })
+          .expect(200);
         for (let i = 0; i < 12; i++)
-          await e.fetch("/_emulator/events", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ type: "purchase.fulfilled", key, event_key: `p${i}` }),
-          });
+          await e
+            .post("/_emulator/events")
+            .send({ type: "purchase.fulfilled", key, event_key: `p${i}` })
+            .expect(201);
         return rx.received.map((r) => JSON.parse(r.body).id);
       } finally {
         await rx.close();
@@ -138,8 +130,10 @@ describe("webhook delivery chaos", () => {
     // Two fresh emulators with the same seed: same webhook and delivery ids, same choices.
     const [one, other] = await Promise.all([startEmulator({ chain: false }), startEmulator({ chain: false })]);
     try {
-      const first = await pattern(one.emu);
-      expect(await pattern(other.emu)).toEqual(first);
+      const key = one.emu.key("demo");
+      expect(other.emu.key("demo")).toBe(key);
+      const first = await pattern(one.api, key);
+      expect(await pattern(other.api, key)).toEqual(first);
       const dups = first.length - 12;
       expect(dups).toBeGreaterThan(0);
       expect(dups).toBeLessThan(12);
@@ -294,24 +288,16 @@ describe("chaos in the state", () => {
 
 describe("createEmulator({ webhookChaos })", () => {
   it("is the default for every webhook without its own chaos", async () => {
-    const { emu } = await startEmulator({ chain: false, webhookChaos: { delay_ms: 5000 } });
+    const { emu, api } = await startEmulator({ chain: false, webhookChaos: { delay_ms: 5000 } });
     const rx = await startReceiver();
     try {
       const key = emu.key("demo");
-      await emu.fetch("/api/v1/webhooks", {
-        method: "POST",
-        headers: { "X-API-Key": key, "content-type": "application/json" },
-        body: JSON.stringify({ url: rx.url }),
-      });
-      await emu.fetch("/_emulator/events", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ type: "purchase.fulfilled", key }),
-      });
+      await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201);
+      await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key }).expect(201);
       expect(rx.received).toHaveLength(0);
       await emu.clock.advance(5000);
       expect(rx.received).toHaveLength(1);
-      const out = (await (await emu.fetch("/_emulator/webhooks/outbox")).json()) as { data: { attempts: Attempt[] } };
+      const out = (await api.get("/_emulator/webhooks/outbox").expect(200)).body as { data: { attempts: Attempt[] } };
       expect(out.data.attempts.map((a) => a.chaos)).toEqual([["delayed 5000 ms"]]);
     } finally {
       await rx.close();

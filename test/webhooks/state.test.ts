@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach } from "vitest";
+import request from "supertest";
 import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
 import { createEmulator } from "../../emulator/index.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
@@ -80,14 +81,14 @@ describe("reset, snapshot and restore", () => {
   it("a state export carries pending deliveries into another emulator, which resumes them", async () => {
     const key = await failingDelivery();
     const exported = emu.exportState();
-    const other = await createEmulator({ seed: 1, clock: "manual", state: exported });
+    const other = await createEmulator({ seed: 1, clock: "manual", state: exported, port: 0 });
     try {
       expect(webhookTimers(other)).toHaveLength(1);
       rx.script([], 200);
       await other.clock.advance(30 * SECOND);
       expect(rx.received).toHaveLength(2);
-      const res = await other.fetch("/api/v1/webhooks/deliveries", { headers: { "x-api-key": key } });
-      expect(((await res.json()) as { data: { deliveries: unknown[] } }).data.deliveries[0]).toMatchObject({
+      const res = await request(other.url).get("/api/v1/webhooks/deliveries").set("x-api-key", key);
+      expect((res.body as { data: { deliveries: unknown[] } }).data.deliveries[0]).toMatchObject({
         status: "DELIVERED",
         attempts: 2,
       });
@@ -99,21 +100,17 @@ describe("reset, snapshot and restore", () => {
 
 describe("realtime clock", () => {
   it("the first attempt runs at once, without any advance", async () => {
-    const live = await createEmulator({ seed: 1, clock: "realtime" });
+    const live = await createEmulator({ seed: 1, clock: "realtime", port: 0 });
     try {
       rx.script([], 200);
       const key = live.key("demo");
-      const reg = await live.fetch("/api/v1/webhooks", {
-        method: "POST",
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        body: JSON.stringify({ url: rx.url }),
-      });
+      const reg = await request(live.url).post("/api/v1/webhooks").set("x-api-key", key).send({ url: rx.url });
       expect(reg.status).toBe(201);
       publishEvent(live.services, "acme", "purchase.fulfilled", "rt-1", { purchase_id: 1 });
       await dispatcherFor(live.services).idle(); // the attempt started at once; wait for it without a wall-clock sleep
       expect(rx.received).toHaveLength(1);
-      const log = await live.fetch("/api/v1/webhooks/deliveries", { headers: { "x-api-key": key } });
-      expect(((await log.json()) as { data: { deliveries: unknown[] } }).data.deliveries[0]).toMatchObject({
+      const log = await request(live.url).get("/api/v1/webhooks/deliveries").set("x-api-key", key);
+      expect((log.body as { data: { deliveries: unknown[] } }).data.deliveries[0]).toMatchObject({
         status: "DELIVERED",
         attempts: 1,
       });
@@ -123,19 +120,11 @@ describe("realtime clock", () => {
   });
 
   it("an advance runs the whole retry schedule in realtime mode too", async () => {
-    const live = await createEmulator({ seed: 1, clock: "realtime" });
+    const live = await createEmulator({ seed: 1, clock: "realtime", port: 0 });
     try {
       const key = live.key("demo");
-      await live.fetch("/api/v1/webhooks", {
-        method: "POST",
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        body: JSON.stringify({ url: rx.url }),
-      });
-      const ev = await live.fetch("/_emulator/events", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ type: "payout.paid", key }),
-      });
+      await request(live.url).post("/api/v1/webhooks").set("x-api-key", key).send({ url: rx.url }).expect(201);
+      const ev = await request(live.url).post("/_emulator/events").send({ type: "payout.paid", key });
       expect(ev.status).toBe(201);
       expect(rx.received).toHaveLength(1); // POST /_emulator/events answers after the first attempt
       await live.clock.advance(8 * HOUR);
