@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, type SuiteResult } from "./runner.ts";
@@ -30,7 +31,7 @@ const IDS = ["pipeline.health-public", "pipeline.auth-401", "pipeline.credit-hea
 const FAILING = "pipeline.credit-headers";
 
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", plugins: [deviations] });
+  emu = await createEmulator({ seed: 1, clock: "manual", port: 0, plugins: [deviations] });
   const logging = (async (input: string | URL | Request, init?: RequestInit) => {
     const res = await emu.fetch(input, init);
     const url = new URL(input instanceof Request ? input.url : String(input));
@@ -39,11 +40,7 @@ beforeAll(async () => {
     return res;
   }) as typeof fetch;
   // One check fails (a metered answer without its credit headers), so the bundle has a transcript to redact.
-  await emu.fetch("/_emulator/deviations", {
-    method: "POST",
-    body: JSON.stringify({ name: "no_credit_headers" }),
-    headers: { "content-type": "application/json" },
-  });
+  await request(emu.url).post("/_emulator/deviations").send({ name: "no_credit_headers" });
   suite = await runSuite(
     ALL_CHECKS.filter((c) => IDS.includes(c.id)),
     {

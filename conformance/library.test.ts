@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import request from "supertest";
 // What `import … from "cardos-emulator/conformance"` gives (the package's export of conformance/index.ts).
 import { conformanceChecks, ConformanceFailure, type ConformanceTarget } from "./index.ts";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
@@ -44,11 +45,7 @@ describe("the cases' contract", () => {
       "not applicable: needs an emulator target: flips an operator switch (mints a key with a zero credit balance)",
     ]);
 
-    await emu.fetch("/_emulator/deviations", {
-      method: "POST",
-      body: JSON.stringify({ name: "no_credit_headers" }),
-      headers: { "content-type": "application/json" },
-    });
+    await request(emu.url).post("/_emulator/deviations").send({ name: "no_credit_headers" });
     try {
       const [credit] = conformanceChecks({ target, mode: "read-only", profiles: ["pipeline"] }).filter(
         (c) => c.id === "pipeline.credit-headers",
@@ -59,16 +56,12 @@ describe("the cases' contract", () => {
       expect((err as ConformanceFailure).message).toContain("rule: Every metered response carries the credit headers");
       expect((err as ConformanceFailure).result.transcript?.length).toBeGreaterThan(0);
     } finally {
-      await emu.fetch("/_emulator/deviations", { method: "DELETE" });
+      await request(emu.url).delete("/_emulator/deviations");
     }
   });
 
   it("expected failures pass their case and say so", async () => {
-    await emu.fetch("/_emulator/deviations", {
-      method: "POST",
-      body: JSON.stringify({ name: "no_credit_headers" }),
-      headers: { "content-type": "application/json" },
-    });
+    await request(emu.url).post("/_emulator/deviations").send({ name: "no_credit_headers" });
     try {
       const [credit] = conformanceChecks({
         target,
@@ -77,7 +70,7 @@ describe("the cases' contract", () => {
       }).filter((c) => c.id === "pipeline.credit-headers");
       expect((await credit!.run()).outcome).toBe("expected_failure");
     } finally {
-      await emu.fetch("/_emulator/deviations", { method: "DELETE" });
+      await request(emu.url).delete("/_emulator/deviations");
     }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { SANDBOX_LIFECYCLES } from "./checks/lifecycle-sandbox.ts";
 import { lifecycleChecks, LIFECYCLE_SPECS } from "./checks/lifecycle.ts";
@@ -42,21 +43,17 @@ describe("lifecycle checks", () => {
   describe("against an emulator with a chain served over JSON-RPC", () => {
     let emu: Emulator;
     beforeAll(async () => {
-      emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 }, plugins: [deviations] });
+      emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: 0 }, plugins: [deviations] });
     });
     afterAll(() => emu.close());
 
     it("GET /_emulator/keys names the fixture keys (and only those)", async () => {
-      const res = await emu.fetch("/_emulator/keys");
-      const { keys } = ((await res.json()) as { data: { keys: Array<{ name?: string; key: string }> } }).data;
+      const res = await request(emu.url).get("/_emulator/keys");
+      const { keys } = (res.body as { data: { keys: Array<{ name?: string; key: string }> } }).data;
       expect(keys.filter((k) => k.name).map((k) => [k.name, k.key])).toEqual(emu.keys.map((k) => [k.name, k.key]));
-      await emu.fetch("/_emulator/keys", {
-        method: "POST",
-        body: JSON.stringify({ kind: "tenant" }),
-        headers: { "content-type": "application/json" },
-      });
+      await request(emu.url).post("/_emulator/keys").send({ kind: "tenant" });
       const after = (
-        (await (await emu.fetch("/_emulator/keys")).json()) as { data: { keys: Array<{ name?: string }> } }
+        (await request(emu.url).get("/_emulator/keys")).body as { data: { keys: Array<{ name?: string }> } }
       ).data.keys;
       expect(after.filter((k) => !k.name)).toHaveLength(1);
     });
@@ -79,11 +76,7 @@ describe("lifecycle checks", () => {
 
     it("a broken lifecycle fails the check with the scenario's message and the step it reached", async () => {
       await emu.reset();
-      await emu.fetch("/_emulator/deviations", {
-        method: "POST",
-        body: JSON.stringify({ name: "lifecycle_order_never_delivered" }),
-        headers: { "content-type": "application/json" },
-      });
+      await request(emu.url).post("/_emulator/deviations").send({ name: "lifecycle_order_never_delivered" });
       const [r] = (await runSuite([byId("lifecycle.warehouse-order")], options(emu))).results;
       expect(r!.outcome).toBe("fail");
       expect(r!.message).toContain("the order is DELIVERED");

@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll, vi } from "vitest";
 import type { Hex } from "viem";
+import request from "supertest";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
@@ -159,18 +160,14 @@ const SANDBOX_PATHS = [
 describe("the sandbox paths fail against the deviation that breaks their rule", () => {
   it.each(SANDBOX_PATHS)("%s", async (id) => {
     const check = ALL_CHECKS.find((c) => c.id === id)!;
-    const set = (method: string) =>
-      emu.fetch("/_emulator/deviations", {
-        method,
-        body: JSON.stringify({ name: check.deviation }),
-        headers: { "content-type": "application/json" },
-      });
-    expect((await set("POST")).status).toBe(201);
+    const set = (method: "post" | "delete") =>
+      request(emu.url)[method]("/_emulator/deviations").send({ name: check.deviation });
+    expect((await set("post")).status).toBe(201);
     try {
       const [r] = (await runSuite([check], options())).results;
       expect([r!.outcome, r!.message]).toEqual(["fail", expect.any(String)]);
     } finally {
-      await set("DELETE");
+      await set("delete");
     }
     const [clean] = (await runSuite([check], options())).results;
     expect([clean!.outcome, clean!.message]).toEqual(["pass", ""]);

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed } from "./runner.ts";
@@ -29,7 +30,7 @@ let proxy: RewritingProxy;
 /** The checks that passed through the honest proxy: only these can show an adversary's kill. */
 let honestPassing: readonly Check[] | null = null;
 beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 }, plugins: [deviations] });
+  emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: 0 }, plugins: [deviations] });
   proxy = await startRewritingProxy((url, init) => emu.fetch(url, init), emu.url);
 });
 /** Kill rates measured by this file, printed side by side at the end. */
@@ -89,11 +90,7 @@ describe("conformance suite against the emulator", () => {
     const survivors: string[] = [];
     for (const check of ALL_CHECKS) {
       await emu.reset();
-      const res = await emu.fetch("/_emulator/deviations", {
-        method: "POST",
-        body: JSON.stringify({ name: check.deviation }),
-        headers: { "content-type": "application/json" },
-      });
+      const res = await request(emu.url).post("/_emulator/deviations").send({ name: check.deviation });
       expect(res.status).toBe(201);
       const suite = await runSuite([check], options());
       if (suite.results[0].outcome !== "fail")
@@ -129,11 +126,7 @@ describe("conformance suite against the emulator", () => {
     const survivors: string[] = [];
     for (const d of SCHEMA_DEVIATIONS) {
       await emu.reset();
-      await emu.fetch("/_emulator/deviations", {
-        method: "POST",
-        body: JSON.stringify({ name: d.name }),
-        headers: { "content-type": "application/json" },
-      });
+      await request(emu.url).post("/_emulator/deviations").send({ name: d.name });
       const failed = (await runSuite(probe, options())).results.filter((r) => r.outcome === "fail");
       if (!failed.some((r) => expected[d.name]!.test(r.message)))
         survivors.push(`${d.name}: ${failed.map((r) => r.message).join(" | ") || "no check failed"}`);
@@ -189,11 +182,7 @@ describe("conformance suite against the emulator", () => {
 
   it("expected failures are not scored", async () => {
     await emu.reset();
-    await emu.fetch("/_emulator/deviations", {
-      method: "POST",
-      body: JSON.stringify({ name: "no_ratelimit_headers" }),
-      headers: { "content-type": "application/json" },
-    });
+    await request(emu.url).post("/_emulator/deviations").send({ name: "no_ratelimit_headers" });
     const only = ALL_CHECKS.filter((c) => c.id === "pipeline.ratelimit-headers");
     const strict = await runSuite(only, options());
     expect(passed(strict)).toBe(false);

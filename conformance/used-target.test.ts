@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite } from "./runner.ts";
@@ -19,13 +20,13 @@ const failures = (r: { results: Array<{ id: string; outcome: string; message: st
 describe("the suite against a used emulator (emulator mode)", () => {
   let emu: Emulator;
   beforeAll(async () => {
-    emu = await createEmulator({ seed: 1, clock: "manual", chain: { rpcPort: 0 } });
+    emu = await createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: 0 } });
   });
   afterAll(() => emu?.close());
 
   it("passes after a partner's call and every scenario has run, and twice in a row", async () => {
     const keys = Object.fromEntries(emu.keys.map((k) => [k.name, k.key]));
-    await emu.fetch("/api/v1/catalog/sets", { headers: { "x-api-key": keys.demo! } });
+    await request(emu.url).get("/api/v1/catalog/sets").set("x-api-key", keys.demo!);
     for (const s of SCENARIOS)
       await runScenario(s, { baseUrl: emu.url, keys, chain: emu.chain, rpcUrl: emu.rpcUrl, fetch: fetchVia(emu) });
     const options = { baseUrl: emu.url, profiles: [...PROFILES], mode: "emulator" as const, fetch: fetchVia(emu) };
@@ -42,7 +43,7 @@ describe("the suite against a used target in sandbox mode (nothing can be reset)
   afterAll(() => emu?.close());
 
   it("passes after a partner's call, and twice in a row with the same keys and wallet", async () => {
-    await fetch(`${emu.url}/api/v1/catalog/sets`, { headers: { "x-api-key": emu.key("demo") } });
+    await request(emu.url).get("/api/v1/catalog/sets").set("x-api-key", emu.key("demo"));
     const options = {
       baseUrl: emu.url,
       partnerKey: emu.key("demo"),

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import request from "supertest";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -83,8 +84,7 @@ describe("npx emulator receiver-check", () => {
     expect(suite.results).toHaveLength(RECEIVER_CASES.length);
     expect(suite.results.filter((r) => r.outcome !== "pass").map((r) => `${r.id}: ${r.message}`)).toEqual([]);
     // The probe saw each valid event once: the 25 types, the replay, the parallel pair, the two out-of-order ones, the event after the huge body.
-    const applied = ((await (await fetch(`${good!.url}/applied`)).json()) as { applied: Array<{ id: string }> })
-      .applied;
+    const applied = ((await request(good!.url).get("/applied")).body as { applied: Array<{ id: string }> }).applied;
     expect(new Set(applied.map((a) => a.id)).size).toBe(applied.length);
     expect(applied).toHaveLength(EVENT_TYPES.length + 1 + 1 + 2 + 1 + 1);
   }, 60_000);
@@ -202,7 +202,7 @@ describe("npx emulator receiver-check", () => {
         ["delivered", 200],
         ["delivered", 200],
       ]);
-      const applied = ((await (await fetch(`${rx.url}/applied`)).json()) as { applied: Array<{ id: string }> }).applied;
+      const applied = ((await request(rx.url).get("/applied")).body as { applied: Array<{ id: string }> }).applied;
       expect(applied.map((a) => a.id)).toEqual([sent.event.id]);
     } finally {
       await close();

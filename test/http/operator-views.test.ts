@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { usdStablecoinAbi, vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import { buyRevealed, relay, sendCalls, useMystery, user, type Ctx } from "../mystery/helpers.ts";
-import { instantClient } from "../instant/client.ts";
+import { sdkFor } from "../sdk.ts";
 import { placeOrder, shippable } from "../warehouse/helpers.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { expectError } from "../../conformance/assert.ts";
@@ -107,10 +107,11 @@ describe("GET /_emulator/mystery", () => {
 describe("GET /_emulator/instant/purchases", () => {
   it("lists instant purchases of every partner in the wire shape, with the owning account", async () => {
     expect((await control("get", "/instant/purchases").expect(200)).body.data.purchases).toEqual([]);
-    const sdk = instantClient(ctx.emu, ctx.demo);
+    const sdk = sdkFor(ctx.emu, ctx.demo).instant;
     const u = user(ctx, 3);
     const prep = await sdk.prepare({ packet_type_id: 1, wallet_address: u.address });
-    const receipt = await sendCalls(ctx, u, prep.calls);
+    // The SDK types addresses and calldata as plain strings.
+    const receipt = await sendCalls(ctx, u, prep.calls as Array<{ to: `0x${string}`; data: `0x${string}` }>);
     const [requestId] = vrfRequestIdsFromLogs(receipt.logs);
     const bought = await sdk.submit({
       packet_type_id: 1,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { cardNftAbi } from "../../chain/index.ts";
 import { EVENT_PAYLOADS, type PartnerEventType } from "../../emulator/events/payloads.ts";
 import { useMystery, type Ctx } from "../mystery/helpers.ts";
-import { instantClient } from "./client.ts";
+import { sdkFor, waitForDelivery } from "../sdk.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { expectError } from "../../conformance/assert.ts";
 
@@ -40,7 +40,8 @@ describe("a custodial instant purchase", () => {
         price_usdc: "4.990000",
       });
       expect(made.reserved_at).toBe(ctx.emu.clock.nowIso());
-      const sdk = instantClient(ctx.emu, key);
+      const cardos = sdkFor(ctx.emu, key);
+      const sdk = cardos.instant;
       expect(await sdk.getPurchase(made.id)).toMatchObject({ status: "RESERVED", custody: "CUSTODIAL" });
 
       // the end user's custodial wallet, as GET /wallet/balance shows it: the price is held on it
@@ -93,7 +94,7 @@ describe("a custodial instant purchase", () => {
         ["HOLD_SETTLE", "-4990000"],
       ]);
 
-      const { purchase, seen } = await sdk.waitForDelivery(made.id);
+      const { value: purchase, seen } = await waitForDelivery(cardos, made.id);
       expect(seen.at(-1)).toBe("FULFILLED");
       expect(purchase.cards!.length).toBe(5);
       for (const c of purchase.cards!)
@@ -193,7 +194,7 @@ describe("a custodial instant purchase", () => {
       ids.push((await custodial({ key, packet_type_id: 3, external_user_id: `u${i}` }).expect(201)).body.data.id);
     }
     await ctx.emu.clock.advance(2_000);
-    const sdk = instantClient(ctx.emu, key);
+    const sdk = sdkFor(ctx.emu, key).instant;
     const last = await sdk.getPurchase(ids[3]!);
     expect(last.status).toBe("FAILED");
     expect(last.failure_reason).toMatch(/^relay_failed: /);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseEventLogs, type Hex } from "viem";
+import { TerminalStateError } from "@ripdotfun/cardos-sdk";
 import {
   cardNftAbi,
   instantPackAbi,
@@ -10,10 +11,10 @@ import {
 import type { BusEvents } from "../../emulator/bus.ts";
 import { EVENT_PAYLOADS, type PartnerEventType } from "../../emulator/events/payloads.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
-import { failure, instantClient, type InstantCall } from "./client.ts";
+import { apiError, sdkFor, waitForDelivery } from "../sdk.ts";
 import { expectError } from "../../conformance/assert.ts";
 
-// Instant packs over HTTP the way the SDK drives them (docs/reference/sdk-shapes.md “Instant pack methods”):
+// Instant packs over HTTP driven by the official SDK (test/sdk.ts; docs/reference/sdk-shapes.md “Instant pack methods”):
 // catalog → prepare → the user's fixture wallet signs approve +
 // purchaseInstantOpenFor on the local chain → submit → waitForDelivery polls to
 // FULFILLED with the cards. Every error code of the contract, by code.
@@ -38,16 +39,19 @@ beforeEach(async () => {
 
 const chain = () => emu.chain!;
 const user = (i: number): FixtureAccount => chain().endUsers[i]!;
-const sdk = (key = emu.key("demo")) => instantClient(emu, key);
+/** The official SDK's instant packs resource for `key`. */
+const sdk = (key = emu.key("demo")) => sdkFor(emu, key).instant;
+/** The SDK's waitForDelivery, polling on the emulator's clock: the delivered purchase and the states seen. */
+const delivered = (id: number, key = emu.key("demo")) => waitForDelivery(sdkFor(emu, key), id);
 
 /** The wallet sends each call in order (as a dapp would); returns the last receipt. */
-async function send(from: FixtureAccount, calls: ReadonlyArray<{ to: `0x${string}`; data: Hex }>, gas?: bigint) {
+async function send(from: FixtureAccount, calls: ReadonlyArray<{ to: string; data: string }>, gas?: bigint) {
   const wallet = chain().walletClientFor(from);
   let receipt;
   for (const c of calls) {
     const hash = await wallet.sendTransaction({
-      to: c.to,
-      data: c.data,
+      to: c.to as Hex,
+      data: c.data as Hex,
       account: wallet.account,
       chain: chain().viemChain,
       ...(gas ? { gas } : {}),
@@ -160,7 +164,8 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
   it("runs the SDK flow on the local chain: two calls without kind, 202 SUBMITTED from the receipt, polling to FULFILLED with the pack and its cards", async () => {
     const u = user(0);
     const before = await usdcOf(u.address);
-    const client = sdk();
+    const cardos = sdkFor(emu, emu.key("demo"));
+    const client = cardos.instant;
     const prep = await client.prepare({ packet_type_id: 1, wallet_address: u.address, max_price_usdc: "5.00" });
     expect(prep).toMatchObject({
       chain_id: chain().chainId,
@@ -171,7 +176,7 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
       price_usdc: "4.990000",
     });
     expect(prep.calls).toHaveLength(2);
-    expect(prep.calls.map((c: InstantCall) => Object.keys(c).sort())).toEqual([
+    expect(prep.calls.map((c) => Object.keys(c).sort())).toEqual([
       ["data", "description", "to"],
       ["data", "description", "to"],
     ]);
@@ -206,7 +211,7 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
     expect(sub).not.toHaveProperty("cards");
     expect(await usdcOf(u.address)).toBe(before - 4_990_000n);
 
-    const { purchase, seen } = await client.waitForDelivery(sub.id);
+    const { value: purchase, seen } = await waitForDelivery(cardos, sub.id);
     expect(seen).toEqual(["SUBMITTED", "FULFILLED"]);
     expect(purchase.pack).toMatchObject({ set_id: purchase.set_id, name: expect.any(String) });
     expect(purchase.pack!.opened_at).toBe(purchase.fulfilled_at);
@@ -255,7 +260,7 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
     expectWireShapes();
 
     // Filters.
-    expect((await client.listPurchases({ status: "fulfilled" })).items.map((p) => p.id)).toEqual([sub.id]);
+    expect((await client.listPurchases({ status: "fulfilled" as never })).items.map((p) => p.id)).toEqual([sub.id]);
     expect((await client.listPurchases({ status: "SUBMITTED" })).items).toEqual([]);
     expect((await client.listPurchases({ external_user_id: "collector-7" })).items.map((p) => p.id)).toEqual([sub.id]);
     expect((await client.listPurchases({ external_user_id: "someone-else" })).items).toEqual([]);
@@ -282,14 +287,12 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
     for (let i = 0; i < 3; i++) bought.push((await buy(3, user(i))).purchase.id);
     expect((await sdk().catalog()).items.map((p) => p.packet_type_id)).toEqual([1, 2]);
     // The three draws opened the three bundles, each once (the store never draws a bundle twice).
-    const opened = await Promise.all(
-      bought.map(async (id) => (await sdk().waitForDelivery(id)).purchase.pack!.unique_id),
-    );
+    const opened = await Promise.all(bought.map(async (id) => (await delivered(id)).value.pack!.unique_id));
     expect(opened.sort()).toEqual(["IP-3-0", "IP-3-1", "IP-3-2"]);
     expect(
       (await sdk().catalog({ include_unavailable: true })).items.find((p) => p.packet_type_id === 3)!.available_packs,
     ).toBe(0);
-    const err = await failure(sdk().prepare({ packet_type_id: 3, wallet_address: user(3).address }));
+    const err = await apiError(sdk().prepare({ packet_type_id: 3, wallet_address: user(3).address }));
     expect([err.status, err.code]).toEqual([409, "sold_out"]);
     // A wallet that buys with stale calldata: the store reverts SoldOut; submit says tx_reverted.
     const stale = await sdk().prepare({ packet_type_id: 1, wallet_address: user(3).address });
@@ -306,7 +309,7 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
     await send(user(3), calls.slice(0, 1));
     const reverted = await send(user(3), calls.slice(1), 1_000_000n);
     expect(reverted.status).toBe("reverted");
-    const e2 = await failure(sdk().submit({ packet_type_id: 3, transaction_hash: reverted.transactionHash }));
+    const e2 = await apiError(sdk().submit({ packet_type_id: 3, transaction_hash: reverted.transactionHash }));
     expect([e2.status, e2.code]).toEqual([400, "tx_reverted"]);
   });
 });
@@ -344,7 +347,7 @@ describe("instant errors, by code", () => {
     const { receipt } = await buy(1, user(0));
     const demo = sdk();
     const code = async (p: Promise<unknown>) => {
-      const e = await failure(p);
+      const e = await apiError(p);
       return [e.status, e.code];
     };
     expect(await code(demo.submit({ packet_type_id: 1 } as never))).toEqual([400, "missing_tx_hash"]);
@@ -415,13 +418,13 @@ describe("instant errors, by code", () => {
   it("get and list: 404 not_found for another partner's or an unknown purchase; 400 invalid_status", async () => {
     const { purchase } = await buy(1, user(0));
     for (const id of [purchase.id, 999_999, "abc"]) {
-      const e = await failure(sdk(emu.key("tier")).getPurchase(id));
+      const e = await apiError(sdk(emu.key("tier")).getPurchase(id));
       expect([e.status, e.code]).toEqual([404, "not_found"]);
     }
     expect((await sdk(emu.key("tier")).listPurchases()).items).toEqual([]);
-    const e = await failure(sdk().listPurchases({ status: "PARTIALLY_FULFILLED" }));
+    const e = await apiError(sdk().listPurchases({ status: "PARTIALLY_FULFILLED" as never }));
     expect([e.status, e.code]).toEqual([400, "invalid_status"]);
-    expect((await sdk().listPurchases({ status: "submitted" })).items.map((p) => p.id)).toEqual([purchase.id]);
+    expect((await sdk().listPurchases({ status: "submitted" as never })).items.map((p) => p.id)).toEqual([purchase.id]);
   });
 
   it("503 instant_disabled (retryable, Retry-After) on prepare and submit while the operator has instant packs off", async () => {
@@ -432,8 +435,8 @@ describe("instant errors, by code", () => {
       sdk().prepare({ packet_type_id: 1, wallet_address: user(0).address }),
       sdk().submit({ packet_type_id: 1, transaction_hash: receipt.transactionHash }),
     ]) {
-      const e = await failure(p);
-      expect([e.status, e.code, e.body.retryable, e.headers.get("retry-after")]).toEqual([
+      const e = await apiError(p);
+      expect([e.status, e.code, (e.body as { retryable?: boolean }).retryable, e.headers?.get("retry-after")]).toEqual([
         503,
         "instant_disabled",
         true,
@@ -458,10 +461,9 @@ describe("instant failure ends", () => {
       const got = await sdk().getPurchase(purchase.id);
       expect([got.status, got.failure_reason]).toEqual(["FAILED", "vrf_timeout"]);
       expect(await usdcOf(u.address)).toBe(before);
-      const e = await sdk()
-        .waitForDelivery(purchase.id)
-        .catch((err: Error & { state?: string }) => err.state);
-      expect(e).toBe("FAILED");
+      const e = await delivered(purchase.id).catch((err: unknown) => err);
+      expect(e).toBeInstanceOf(TerminalStateError);
+      expect((e as TerminalStateError).state).toBe("FAILED");
 
       const second = (await buy(1, u)).purchase;
       const refunded = await api.post(`/_emulator/instant/purchases/${second.id}/refund`).send({}).expect(200);
@@ -489,12 +491,12 @@ describe("instant failure ends", () => {
 describe("instant durability", () => {
   it("the purchase and the store's stock survive a state export and import (slice and chain journal)", async () => {
     const { purchase } = await buy(2, user(0));
-    const { purchase: done } = await sdk().waitForDelivery(purchase.id);
+    const { value: done } = await delivered(purchase.id);
     const doc = (await api.get("/_emulator/state").expect(200)).body.data;
     const other = await startEmulator({ chain: { rpcPort: false, vrf: "auto" } });
     try {
       await other.api.put("/_emulator/state").send(doc).expect(200);
-      const client = instantClient(other.emu, other.emu.key("demo"));
+      const client = sdkFor(other.emu, other.emu.key("demo")).instant;
       expect(await client.getPurchase(purchase.id)).toEqual(done);
       expect((await client.catalog()).items.find((p) => p.packet_type_id === 2)!.available_packs).toBe(11);
       const logs = parseEventLogs({
@@ -520,7 +522,7 @@ describe("instant sales in revenue, terms and payouts", () => {
       "0.000000",
     ]);
     const { purchase } = await buy(1, user(2), tier);
-    await sdk(tier).waitForDelivery(purchase.id);
+    await delivered(purchase.id, tier);
     await buy(2, user(3), tier);
     const rev = await get("revenue");
     // 4.99 + 5.49 = 10.48 USDC; 1% = 0.1048.
