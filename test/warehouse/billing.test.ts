@@ -1,20 +1,13 @@
 import { describe, it, expect } from "vitest";
-import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { placeOrder, shippable, sweep } from "./helpers.ts";
+import { newKey, type Api, type Emulator } from "../helpers.ts";
+import { placeOrder, shippable, sweep, useTenant } from "./helpers.ts";
 import { labelLines } from "../../emulator/areas/warehouse/operator.ts";
 import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
-
-const post = (path: string, body: unknown, key = tenant) =>
-  api
-    .post(path)
-    .set("X-API-Key", key)
-    .send(body as object);
-const get = (path: string, key = tenant) => api.get(path).set("X-API-Key", key);
+const { post, get } = useTenant((ctx) => ({ emu, api, tenant } = ctx));
 
 describe("declared values", () => {
   it("submit (USD cents, tenant source) updates a pending card; list filters by unique_id", async () => {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { US_ADDRESS, placeOrder, shippable } from "./helpers.ts";
+import { newKey, type Api, type Emulator } from "../helpers.ts";
+import { US_ADDRESS, placeOrder, shippable, useTenant } from "./helpers.ts";
 import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 // Caller-supplied keys and ids, everywhere in the warehouse: names of
@@ -11,15 +11,9 @@ import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
+const { post, get } = useTenant((ctx) => ({ emu, api, tenant } = ctx));
 
 const BUILTINS = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"];
-const post = (path: string, body: unknown, key = tenant) =>
-  api
-    .post(path)
-    .set("X-API-Key", key)
-    .send(body as object);
-const get = (path: string, key = tenant) => api.get(path).set("X-API-Key", key);
 
 /** Own properties of the built-in prototypes and constructors a polluting write would land on. */
 const builtinShape = () => ({

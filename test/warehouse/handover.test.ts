@@ -1,18 +1,12 @@
 import { describe, it, expect } from "vitest";
-import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { US_ADDRESS, shippable, sweep } from "./helpers.ts";
+import { newKey, type Api, type Emulator } from "../helpers.ts";
+import { US_ADDRESS, shippable, sweep, useTenant } from "./helpers.ts";
 import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
-
-const post = (path: string, body: unknown, key = tenant) =>
-  api
-    .post(path)
-    .set("X-API-Key", key)
-    .send(body as object);
+const { post } = useTenant((ctx) => ({ emu, api, tenant } = ctx));
 
 describe("withdrawals", () => {
   it("request (201), list, get; the operator completes it and the cards leave the vault", async () => {

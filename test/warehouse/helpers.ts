@@ -1,4 +1,4 @@
-import type { Api, Emulator } from "../helpers.ts";
+import { useEmulator, type Api, type Emulator } from "../helpers.ts";
 import type { EventType } from "../../emulator/events/types.ts";
 
 export const US_ADDRESS = {
@@ -85,4 +85,26 @@ export function recordEvents(emu: Emulator) {
   const events: { account_id: string; type: EventType | string; key: string; data: Record<string, unknown> }[] = [];
   const off = emu.services.bus.on("webhook.event", (e) => events.push(e));
   return { events, off, of: (type: string) => events.filter((e) => e.type === type) };
+}
+
+/**
+ * One emulator for a warehouse test file and its fixture tenant: `set` receives the emulator, the agent and the
+ * tenant's key; `post` (JSON) and `get` call as that tenant unless another key is given.
+ */
+export function useTenant(set: (ctx: { emu: Emulator; api: Api; tenant: string }) => void) {
+  let api: Api;
+  let tenant: string;
+  useEmulator((ctx) => {
+    ({ api } = ctx);
+    tenant = ctx.emu.key("tenant");
+    set({ ...ctx, tenant });
+  });
+  return {
+    post: (path: string, body: unknown, key = tenant) =>
+      api
+        .post(path)
+        .set("X-API-Key", key)
+        .send(body as object),
+    get: (path: string, key = tenant) => api.get(path).set("X-API-Key", key),
+  };
 }

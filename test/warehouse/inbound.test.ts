@@ -1,18 +1,13 @@
 import { describe, it, expect } from "vitest";
-import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { sweep } from "./helpers.ts";
+import { newKey, type Api, type Emulator } from "../helpers.ts";
+import { sweep, useTenant } from "./helpers.ts";
 import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
+const { post } = useTenant((ctx) => ({ emu, api, tenant } = ctx));
 
-const post = (path: string, body: unknown, key = tenant) =>
-  api
-    .post(path)
-    .set("X-API-Key", key)
-    .send(body as object);
 const announce = (body: Record<string, unknown> = {}) =>
   post("/api/v1/inbound-shipments", {
     expected_card_count: 3,

@@ -1,15 +1,15 @@
 import { describe, it, expect } from "vitest";
 import request from "supertest";
-import { startEmulator, newKey, type Api, type Emulator, waitFor, useEmulator } from "../helpers.ts";
+import { startEmulator, newKey, type Api, type Emulator, waitFor } from "../helpers.ts";
 import { createEmulator } from "../../emulator/index.ts";
-import { sweep, type WireCard } from "./helpers.ts";
+import { sweep, type WireCard, useTenant } from "./helpers.ts";
 import { FIXTURE_COUNTS } from "../../fixtures/warehouse/index.ts";
 import { expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
+useTenant((ctx) => ({ emu, api, tenant } = ctx));
 
 const TOTAL =
   FIXTURE_COUNTS.pending +

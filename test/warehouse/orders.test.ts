@@ -1,21 +1,15 @@
 import { describe, it, expect, beforeEach } from "vitest";
-import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
-import { DE_ADDRESS, US_ADDRESS, placeOrder, quote, recordEvents, shippable, sweep } from "./helpers.ts";
+import { newKey, type Api, type Emulator } from "../helpers.ts";
+import { DE_ADDRESS, US_ADDRESS, placeOrder, quote, recordEvents, shippable, sweep, useTenant } from "./helpers.ts";
 import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 
 let emu: Emulator;
 let api: Api;
 let tenant: string;
-useEmulator((ctx) => ({ emu, api, tenant } = { ...ctx, tenant: ctx.emu.key("tenant") }));
+const { post } = useTenant((ctx) => ({ emu, api, tenant } = ctx));
 beforeEach(async () => {
   await api.delete("/_emulator/faults");
 });
-
-const post = (path: string, body: unknown, key = tenant) =>
-  api
-    .post(path)
-    .set("X-API-Key", key)
-    .send(body as object);
 
 describe("POST /shipping-quote", () => {
   it("returns rates with rate_ids for every carrier serving the destination, and an order_id in PENDING_PAYMENT", async () => {
