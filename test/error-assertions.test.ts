@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { tsFiles } from "./source-files.ts";
 import { join, relative } from "node:path";
 import ts from "typescript";
 
@@ -9,13 +10,6 @@ import ts from "typescript";
 // formatter may spread one call over several lines.
 
 const ROOT = join(import.meta.dirname, "..");
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : path.endsWith(".ts") ? [path] : [];
-  });
-}
 
 const SAME_STATEMENT = /expectError|expectWarehouseError|\.body\.(error|code)\b/;
 
@@ -81,7 +75,7 @@ function offendersIn(path: string, text: string): string[] {
 
 describe("error assertions in the tests", () => {
   it("every supertest status assertion of a 4xx also checks the error code", () => {
-    const all = [...files(join(ROOT, "test")), ...files(join(ROOT, "conformance"))];
+    const all = [...tsFiles(join(ROOT, "test")), ...tsFiles(join(ROOT, "conformance"))];
     const offenders = all.flatMap((file) => {
       const text = readFileSync(file, "utf8");
       return /\.expect\(4\d\d\)/.test(text) ? offendersIn(relative(ROOT, file), text) : [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { tsFiles } from "./source-files.ts";
 import { join, relative } from "node:path";
 import ts from "typescript";
 
@@ -16,14 +17,6 @@ const ALLOWED: Readonly<Record<string, string>> = {
   "test/http/in-process.test.ts": "the subject is emu.fetch itself (in-process, no socket)",
   "test/unit/route-table.test.ts": "the subject is the route table plugged into Hono's own fetch",
 };
-
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === "vendor" || name === "node_modules" ? [] : files(path);
-    return path.endsWith(".ts") ? [path] : [];
-  });
-}
 
 const isFetchCallee = (e: ts.Expression) =>
   (ts.isIdentifier(e) && e.text === "fetch") || (ts.isPropertyAccessExpression(e) && e.name.text === "fetch");
@@ -63,8 +56,8 @@ export function directFetches(path: string, text: string): string[] {
 describe("one test transport", () => {
   it("no test calls fetch itself, outside the files whose subject is that fetch", () => {
     const all = [
-      ...files(join(ROOT, "test")),
-      ...files(join(ROOT, "conformance")).filter((f) => f.endsWith(".test.ts")),
+      ...tsFiles(join(ROOT, "test")),
+      ...tsFiles(join(ROOT, "conformance")).filter((f) => f.endsWith(".test.ts")),
     ];
     const offenders = all.flatMap((file) => {
       const rel = relative(ROOT, file);
