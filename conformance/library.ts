@@ -23,7 +23,7 @@ export interface ConformanceOptions {
   profiles?: readonly Profile[];
   /** Default: `emulator` when the target answers /_emulator, else `read-only`. */
   mode?: Mode;
-  /** read-only mode: the credit budget shared by all cases (default 50). */
+  /** The credit budget shared by all cases (default: 50 in read-only mode, none otherwise, as the CLI). */
   maxCredits?: number;
   /** Check ids whose failure is not scored: their case passes and says so. */
   expectedFailures?: Iterable<string>;
@@ -76,7 +76,8 @@ export function conformanceChecks(options: ConformanceOptions): ConformanceCase[
         ...t,
         profiles: [...profiles],
         mode,
-        maxCredits: options.maxCredits ?? 50,
+        // As the CLI: a budget by default only where credits are real money (read-only against a live service).
+        maxCredits: options.maxCredits ?? (mode === "read-only" ? 50 : undefined),
         expectedFailures: expected,
       };
       return openSession(opts);
