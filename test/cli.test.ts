@@ -15,14 +15,14 @@ function launch(args: string[], env: Record<string, string> = {}) {
     env: { ...process.env, ...env },
   });
   const lines = createInterface({ input: child.stdout! });
+  let stderr = "";
+  child.stderr!.on("data", (d) => (stderr += d));
   const first = new Promise<string>((resolve, reject) => {
     lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`exited ${code}`)));
+    child.once("exit", (code) => reject(new Error(`emulator ${args.join(" ")} exited ${code}: ${stderr}`)));
   });
   first.catch(() => {});
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
   return { child, first, exited, stderr: () => stderr };
 }
 
@@ -56,7 +56,7 @@ describe("npx emulator", () => {
     expect(exported.state.credits[partner.key].free).toBe(499);
 
     // the state comes back on the next start
-    const again = launch(["--json", "--port", "0", "--seed", "3", "--state", stateFile]);
+    const again = launch(["--json", "--port", "0", "--rpc-port", "0", "--seed", "3", "--state", stateFile]);
     const l2 = JSON.parse(await again.first);
     const usage = await request(l2.url).get(`/_emulator/credits/${partner.key}`);
     expect(usage.body.data.balance).toBe(499);
