@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import request from "supertest";
-import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { describe, expect, it } from "vitest";
+import type { Emulator } from "../../emulator/index.ts";
 import { rawCall, type Api } from "../helpers.ts";
 import { apiRoutes } from "../../emulator/app.ts";
-import type { RouteSpec } from "../../emulator/pipeline/route.ts";
+import { useEveryRoute, type EveryRoute } from "./every-route.ts";
 import { expectError } from "../../conformance/assert.ts";
 
 // JavaScript's built-in member names used as identifiers: a lookup that reads
@@ -16,39 +15,9 @@ const HOSTILE = ["constructor", "__proto__", "toString", "hasOwnProperty", "valu
 
 let emu: Emulator;
 let api: Api;
-const keys: Record<string, string> = {};
+let keyFor: EveryRoute["keyFor"];
 const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort();
-
-beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", ipRateLimitPerMin: 1e9, chain: { rpcPort: false }, port: 0 });
-  api = request(emu.url);
-  const make = async (name: string, body: Record<string, unknown>) => {
-    const res = await api.post("/_emulator/keys").send({ rate_limit_per_min: 1e9, balance: 1e6, ...body });
-    keys[name] = (res.body as { data: { key: string } }).data.key;
-  };
-  const all = [
-    "read:catalog",
-    "wallet:read",
-    "wallet:deposit",
-    "packs:purchase",
-    "packs:read",
-    "packs:buyback",
-    "cards:redeem",
-    "webhooks:manage",
-    "payout:manage",
-  ];
-  await make("pool", { kind: "partner", billing_model: "POOL", scopes: [...all, "pool:manage"] });
-  await make("tier", { kind: "partner", billing_model: "TIER", scopes: all });
-  await make("tenant", { kind: "tenant" });
-});
-afterAll(() => emu.close());
-
-function keyFor(spec: RouteSpec): string | null {
-  if (spec.access === "public") return null;
-  if (spec.access.kinds.includes("tenant") && !spec.access.kinds.includes("partner")) return keys.tenant!;
-  if (spec.access.models && !spec.access.models.includes("POOL")) return keys.tier!;
-  return keys.pool!;
-}
+useEveryRoute((ctx) => ({ emu, api, keyFor } = ctx));
 
 /** Every path parameter set to `value` (a constrained one keeps its first allowed value). */
 function fill(path: string, value: string): string {

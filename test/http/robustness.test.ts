@@ -1,65 +1,14 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import request from "supertest";
-import { createEmulator, type Emulator } from "../../emulator/index.ts";
+import { describe, it, expect } from "vitest";
 import { openStream, rawCall, type Api } from "../helpers.ts";
 import { apiRoutes, controlRoutes } from "../../emulator/app.ts";
-import type { RouteSpec } from "../../emulator/pipeline/route.ts";
+import { useEveryRoute, type EveryRoute } from "./every-route.ts";
 
 // Bad input gets a clear 4xx, never a 500: every API route, with a key that
 // passes its access rule, is sent junk path parameters, bodies and queries.
 
-let emu: Emulator;
 let api: Api;
-const keys: Record<string, string> = {};
-
-beforeAll(async () => {
-  emu = await createEmulator({ seed: 1, clock: "manual", ipRateLimitPerMin: 1e9, chain: { rpcPort: false }, port: 0 });
-  api = request(emu.url);
-  const make = async (name: string, body: Record<string, unknown>) => {
-    const res = await api.post("/_emulator/keys").send({ rate_limit_per_min: 1e9, balance: 1e6, ...body });
-    keys[name] = (res.body as { data: { key: string } }).data.key;
-  };
-  await make("pool", {
-    kind: "partner",
-    billing_model: "POOL",
-    scopes: [
-      "read:catalog",
-      "wallet:read",
-      "wallet:deposit",
-      "packs:purchase",
-      "packs:read",
-      "packs:buyback",
-      "cards:redeem",
-      "pool:manage",
-      "webhooks:manage",
-      "payout:manage",
-    ],
-  });
-  await make("tier", {
-    kind: "partner",
-    billing_model: "TIER",
-    scopes: [
-      "read:catalog",
-      "wallet:read",
-      "wallet:deposit",
-      "packs:purchase",
-      "packs:read",
-      "packs:buyback",
-      "cards:redeem",
-      "webhooks:manage",
-      "payout:manage",
-    ],
-  });
-  await make("tenant", { kind: "tenant" });
-});
-afterAll(() => emu.close());
-
-function keyFor(spec: RouteSpec): string | null {
-  if (spec.access === "public") return null;
-  if (spec.access.kinds.includes("tenant") && !spec.access.kinds.includes("partner")) return keys.tenant;
-  if (spec.access.models && !spec.access.models.includes("POOL")) return keys.tier;
-  return keys.pool;
-}
+let keyFor: EveryRoute["keyFor"];
+useEveryRoute((ctx) => ({ api, keyFor } = ctx));
 
 const JUNK_PARAMS = ["x", "0", "-1", "999999999999999999999", "%F0%9F%92%A5", "null", "0x" + "f".repeat(64)];
 const JUNK_BODIES: (string | undefined)[] = [
