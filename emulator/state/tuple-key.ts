@@ -9,7 +9,14 @@ const ESC = "\u0001";
 
 const escape = (part: string): string => part.replaceAll(ESC, `${ESC}${ESC}`).replaceAll(SEP, `${ESC}0`);
 
-const unescape = (part: string): string => part.replace(/\u0001(\u0001|0)/g, (_, c: string) => (c === "0" ? SEP : ESC));
+function unescape(part: string): string {
+  let out = "";
+  for (let i = 0; i < part.length; i++) {
+    if (part[i] !== ESC) out += part[i];
+    else out += part[++i] === "0" ? SEP : ESC;
+  }
+  return out;
+}
 
 /** The key of `parts` (two or more): a different tuple never gives the same key. */
 export function tupleKey(...parts: readonly string[]): string {

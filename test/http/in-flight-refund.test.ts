@@ -15,7 +15,10 @@ const CARD = "/api/v1/pokemon/cards/base1-4";
 const sleeps = () => emu.clock.pending().filter((t) => t.label === "sleep").length;
 
 async function credits(key: string) {
-  return (await api.get(`/_emulator/credits/${key}`).expect(200)).body.data as { balance: number; free_credits: number };
+  return (await api.get(`/_emulator/credits/${key}`).expect(200)).body.data as {
+    balance: number;
+    free_credits: number;
+  };
 }
 
 /** Five reads of CARD held by a 503 fault with latency; `replace` runs while they wait, then time moves on. */

@@ -28,7 +28,12 @@ async function send(from: FixtureAccount, to: `0x${string}`, micros: bigint): Pr
 }
 
 const wallet = async (id: string, key = ctx.demo) =>
-  (await ctx.api.get(`${W}/balance?${q(id)}`).set("X-API-Key", key).expect(200)).body.data;
+  (
+    await ctx.api
+      .get(`${W}/balance?${q(id)}`)
+      .set("X-API-Key", key)
+      .expect(200)
+  ).body.data;
 
 const onChain = (address: `0x${string}`) =>
   ctx.emu.chain!.publicClient.readContract({
@@ -58,7 +63,10 @@ describe("the custodial books follow the chain", () => {
     });
     try {
       await send(user(ctx, 2), to, 4_000_000n);
-      const read = ctx.api.get(`${W}/balance?${q("inflight-1")}`).set("X-API-Key", ctx.demo).then((r) => r);
+      const read = ctx.api
+        .get(`${W}/balance?${q("inflight-1")}`)
+        .set("X-API-Key", ctx.demo)
+        .then((r) => r);
       await waitFor(() => reads > 0, "a scan to read the transfer");
       let restored = false;
       const restoring = ctx.emu.restore(snap).then(() => (restored = true));
@@ -73,7 +81,10 @@ describe("the custodial books follow the chain", () => {
     }
     expect(await onChain(to)).toBe(0n);
     expect((await wallet("inflight-1")).wallet.balance).toBe("0");
-    const deposits = await ctx.api.get(`${W}/deposits?${q("inflight-1")}`).set("X-API-Key", ctx.demo).expect(200);
+    const deposits = await ctx.api
+      .get(`${W}/deposits?${q("inflight-1")}`)
+      .set("X-API-Key", ctx.demo)
+      .expect(200);
     expect(deposits.body.data.deposits).toEqual([]);
   });
 
@@ -91,8 +102,12 @@ describe("the custodial books follow the chain", () => {
     const later = await send(user(ctx, 3), to, 1_000_000n);
     expect((await wallet("revert-1")).wallet.balance).toBe("3000000");
     expect(await onChain(to)).toBe(3_000_000n);
-    const deposits = (await ctx.api.get(`${W}/deposits?${q("revert-1")}`).set("X-API-Key", ctx.demo).expect(200)).body
-      .data.deposits as Array<{ tx_hash: string; status: string; amount: string }>;
+    const deposits = (
+      await ctx.api
+        .get(`${W}/deposits?${q("revert-1")}`)
+        .set("X-API-Key", ctx.demo)
+        .expect(200)
+    ).body.data.deposits as Array<{ tx_hash: string; status: string; amount: string }>;
     expect(deposits.map((d) => [d.amount, d.status])).toEqual([
       ["1.000000", "CONFIRMED"],
       ["3.000000", "CANCELLED"],
@@ -100,8 +115,12 @@ describe("the custodial books follow the chain", () => {
     ]);
     expect(deposits[0]!.tx_hash).toBe(later);
     expect(deposits[1]!.tx_hash).toBe(gone);
-    const ledger = (await ctx.api.get(`${W}/ledger?${q("revert-1")}`).set("X-API-Key", ctx.demo).expect(200)).body
-      .data.entries as Array<{ entry_type: string; amount: string; balance_after: string }>;
+    const ledger = (
+      await ctx.api
+        .get(`${W}/ledger?${q("revert-1")}`)
+        .set("X-API-Key", ctx.demo)
+        .expect(200)
+    ).body.data.entries as Array<{ entry_type: string; amount: string; balance_after: string }>;
     expect(ledger.map((e) => [e.entry_type, e.amount, e.balance_after])).toEqual([
       ["DEPOSIT_CREDIT", "1000000", "3000000"],
       ["ADJUSTMENT", "-3000000", "2000000"],
@@ -129,7 +148,9 @@ describe("the custodial books follow the chain", () => {
     const a = await addressOf("x:bob", co);
     const b = await addressOf("bob", coX);
     expect(a).not.toBe(b);
-    expect((await wallet("x:bob", co)).end_user.wallet_address).not.toBe((await wallet("bob", coX)).end_user.wallet_address);
+    expect((await wallet("x:bob", co)).end_user.wallet_address).not.toBe(
+      (await wallet("bob", coX)).end_user.wallet_address,
+    );
     await send(user(ctx, 2), b, 1_500_000n);
     expect((await wallet("bob", coX)).wallet.balance).toBe("1500000");
     expect((await wallet("x:bob", co)).wallet.balance).toBe("0");
