@@ -1,13 +1,15 @@
 import type { ChainStateExport } from "../../chain/index.ts";
 import type { ChainHost } from "../chain-host.ts";
 import { badRequest } from "../pipeline/errors.ts";
+import { replaceState } from "../pipeline/generation.ts";
 import type { Services } from "../pipeline/services.ts";
 import type { StateFileStatus } from "../state/state-file.ts";
 import { Store, type StateExport } from "../state/store.ts";
 import type { ControlHost } from "./route.ts";
 
 // What the control plane may do to the emulator as a whole (reset, snapshots, state import, info): the
-// store and the chain move together, and a failed import changes nothing.
+// store and the chain move together, and a failed import changes nothing. A replacement waits for the worker
+// pass in flight and moves the generation, so no work begun before it writes into the new state.
 
 export interface ControlHostParts {
   chainHost: ChainHost | null;
@@ -21,11 +23,13 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
   const { chainHost } = parts;
   return {
     async reset() {
-      store.reset();
-      services.limiter.clear();
-      services.faults.clear();
-      for (const h of services.hooks) h.reset?.();
-      await chainHost?.reset();
+      await replaceState(services, async () => {
+        store.reset();
+        services.limiter.clear();
+        services.faults.clear();
+        for (const h of services.hooks) h.reset?.();
+        await chainHost?.reset();
+      });
       services.bus.emit("state.replaced", { reason: "reset" });
     },
     async snapshot() {
@@ -33,8 +37,10 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
       return store.snapshot(chainHost ? await chainHost.snapshot() : undefined);
     },
     async restore(id) {
-      const chainSnapshot = store.restore(id);
-      if (chainHost && typeof chainSnapshot === "string") await chainHost.revert(chainSnapshot);
+      await replaceState(services, async () => {
+        const chainSnapshot = store.restore(id);
+        if (chainHost && typeof chainSnapshot === "string") await chainHost.revert(chainSnapshot);
+      });
       services.bus.emit("state.replaced", { reason: "restore" });
     },
     async importState(doc) {
@@ -49,15 +55,18 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
           "invalid_state",
           `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start the emulator with the same --seed and --catalog to import it`,
         );
-      // The chain first: it is what can fail (a replay that does not end on the recorded block), and then nothing changed.
-      if (chainHost) {
-        try {
-          await chainHost.importState(parsed.chain);
-        } catch (err) {
-          throw badRequest("invalid_state", (err as Error).message);
-        }
-      } else parts.carry(parsed.chain);
-      store.import(parsed);
+      await replaceState(services, async () => {
+        // The chain first: it is what can fail (a replay that does not end on the recorded block), and then nothing changed.
+        if (chainHost) {
+          try {
+            await chainHost.importState(parsed.chain);
+          } catch (err) {
+            throw badRequest("invalid_state", (err as Error).message);
+          }
+        } else parts.carry(parsed.chain);
+        store.import(parsed);
+      });
+      // Outside the replacement: moving the clock runs the workers, which wait for it to end.
       if (parsed.now > clock.now()) await clock.setTime(parsed.now);
       services.bus.emit("state.replaced", { reason: "import" });
     },

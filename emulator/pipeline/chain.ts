@@ -21,10 +21,13 @@ export function requireChain(services: { chain: ChainHost | null }): ChainHost {
 /** The chain gateway itself (addresses, clients, accounts), or 503 chain_unavailable. */
 export const chainOf = (services: { chain: ChainHost | null }): Chain => requireChain(services).chain;
 
+/** The lock of VRF fulfilments (a state replacement takes it too: pipeline/generation.ts). */
+export const VRF_LOCK = "vrf:fulfill";
+
 /**
  * One VRF fulfilment at a time (operator actions that check a request is pending, then fulfil it):
  * a parallel caller sees the request fulfilled instead of racing into the coordinator's revert.
  */
 export function withVrfTurn<T>(services: RuntimeOwner, fn: () => T | Promise<T>): Promise<T> {
-  return withKeyLock(services, "vrf:fulfill", fn);
+  return withKeyLock(services, VRF_LOCK, fn);
 }

@@ -1,5 +1,6 @@
 import { MAX_IDEMPOTENCY_KEY } from "../../contract/index.ts";
 import { defineSlice } from "../state/slices.ts";
+import { tupleKey } from "../state/tuple-key.ts";
 import type { Store } from "../state/store.ts";
 import type { Reply } from "./route.ts";
 import { runtimeSlot, type RuntimeOwner } from "./runtime.ts";
@@ -65,7 +66,8 @@ export async function idempotent(
   run: () => Reply | Promise<Reply>,
 ): Promise<Reply> {
   checkIdempotencyKey(opts.key, opts.field);
-  const id = `${opts.scope}\u0000${opts.key}`;
+  // Unambiguous, and the `${scope}\u0000${key}` of older state files (state/tuple-key.ts).
+  const id = tupleKey(opts.scope, opts.key);
   const fingerprint = canonicalJson(opts.fingerprint);
   const running = runtime.of(IN_FLIGHT);
   for (;;) {

@@ -1,3 +1,4 @@
+import { tupleKey } from "../state/tuple-key.ts";
 // The parsed params and query of GET requests, reused for the same raw text: a read asked
 // again (the same card, the same page) skips the schema. Only plain data is kept, frozen,
 // so a handler cannot change what the next request receives; a failing parse is never kept
@@ -47,7 +48,8 @@ export class ParseMemo {
 
 /** The memo key of a route's path parameters. */
 export function paramsKey(params: Record<string, string>): string {
-  let key = "";
-  for (const name in params) key += `${name}\u0000${params[name]}\u0000`;
-  return key;
+  // Unambiguous (state/tuple-key.ts): a value holding the separator cannot pass for another split of the same text.
+  const parts: string[] = [];
+  for (const name in params) parts.push(name, params[name]!);
+  return tupleKey(...parts, "");
 }

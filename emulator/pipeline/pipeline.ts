@@ -17,6 +17,7 @@ import {
 import { isFresh, ResponseCache } from "./response-cache.ts";
 import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
+import { generation, replaced } from "./generation.ts";
 import { parsePart, queryObject, responseProblem } from "./schema.ts";
 import { ParseMemo, paramsKey } from "./parse-memo.ts";
 import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
@@ -50,6 +51,8 @@ export function createPipeline(services: Services) {
     const now = clock.now();
     let release: (() => void) | null = null;
     let charge: Charge | null = null;
+    // The state the charge was taken from: a reset, restore or import meanwhile discards it (nothing to refund).
+    let chargedIn = 0;
     let key: KeyRecord | null = null;
     // The window in force so far: written into the headers once, on the answer (X-RateLimit-* on every response).
     let window: RateDecision | null = null;
@@ -99,6 +102,7 @@ export function createPipeline(services: Services) {
         if (isMetered(key)) {
           const acct = settle((store.state.credits[key.key] ??= newAccount(now)), now);
           charge = take(acct, spec.cost);
+          chargedIn = generation(services);
           if (!charge) {
             headers["X-Credits-Cost"] = "0";
             headers["X-Credits-Remaining"] = String(balanceOf(acct));
@@ -145,6 +149,12 @@ export function createPipeline(services: Services) {
     /** Bills 2xx/304, refunds everything else; sets the credit headers. */
     function settleCharge(status: number): void {
       if (!charge || !key) return;
+      // Charged from a state that was replaced while the request ran: refunding or billing it here would add to
+      // the new state's balance (free credits above their ceiling) what the new state never took.
+      if (replaced(services, chargedIn)) {
+        charge = null;
+        return;
+      }
       const acct = store.state.credits[key.key];
       const billed = (status >= 200 && status < 300) || status === 304;
       if (billed) recordUsage(acct, charge.free + charge.purchased, clock.now());

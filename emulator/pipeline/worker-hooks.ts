@@ -1,12 +1,15 @@
 import { withKeyLock } from "./key-lock.ts";
 import type { Services } from "./services.ts";
 
+/** The lock of the one queue every area's worker runs in (a state replacement takes it too: pipeline/generation.ts). */
+export const WORKER_LOCK = "area-worker";
+
 /**
  * Runs `fn` after every earlier worker run of any area of this emulator: one queue for all of them, so the
  * relayer (one account, shared by mystery and instant purchases) never sends two transactions at once.
  */
 export function serialWork<T>(s: Services, fn: () => Promise<T>): Promise<T> {
-  return withKeyLock(s, "area-worker", fn);
+  return withKeyLock(s, WORKER_LOCK, fn);
 }
 
 /** What an area's worker gives the hooks: take due work, arm its one timer, and whether the chain can change its rows. */

@@ -7,8 +7,9 @@ import { burst, startRace, type RaceCtx } from "./race-helpers.ts";
 // The money invariant of mystery purchases, custodial and non-custodial, with
 // the chain in the loop: over random sequences of purchases, relay steps, VRF
 // reveals, failed reveals, shortfalls, operator refunds and bursts of parallel
-// reads racing the worker and operator actions, then a drain (everything
-// relayed and revealed):
+// reads racing the worker and operator actions, checkpoints and resets or
+// restores back to them with reads, the worker and a reveal in flight, then a
+// drain (everything relayed and revealed):
 // - on-chain USDC over every party is conserved, and so is the custodial book
 //   (end users' ledger balances − the relayer's USDC: the relayer pays for them);
 // - each party's change is exactly what its purchases say: a buyer (wallet or
@@ -41,7 +42,9 @@ type Op =
   | { kind: "failReveal"; pick: number }
   | { kind: "shortfall"; pick: number; items: number }
   | { kind: "refund"; pick: number }
-  | { kind: "race"; pick: number; with: "worker" | "refund" | "shortfall" | "reveal" };
+  | { kind: "race"; pick: number; with: "worker" | "refund" | "shortfall" | "reveal" }
+  | { kind: "checkpoint" }
+  | { kind: "replace"; via: "restore" | "reset"; race: boolean };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -73,6 +76,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       with: fc.constantFrom("worker" as const, "refund" as const, "shortfall" as const, "reveal" as const),
     }),
   },
+  fc.record({ kind: fc.constant("checkpoint" as const) }),
+  // Back to the last checkpoint (through a reset first, or not), with work in flight across it (issue 37).
+  fc.record({
+    kind: fc.constant("replace" as const),
+    via: fc.constantFrom("restore" as const, "reset" as const),
+    race: fc.boolean(),
+  }),
 );
 
 const chain = () => ctx.emu.chain!;
@@ -88,7 +98,33 @@ const fulfil = (requestId: string) => ctx.api.post("/_emulator/vrf/fulfill").sen
 const settled = (r: { status: number; body: unknown }, allowed: number[]) =>
   expect(allowed, JSON.stringify(r.body)).toContain(r.status);
 
+/** Snapshots taken by this run's `checkpoint` steps (the last one is where `replace` goes back to). */
+let checkpoints: string[] = [];
+
+/** Reset or restore while reads, the worker and a VRF fulfilment are in flight: every answer a documented one. */
+async function replaceWhileBusy(o: Extract<Op, { kind: "replace" }>, submitted: Row[]): Promise<void> {
+  const target = checkpoints.at(-1) ?? base;
+  const swap = async () => {
+    if (o.via === "reset") await ctx.api.post("/_emulator/reset").expect(200);
+    await ctx.api.post("/_emulator/restore").send({ id: target }).expect(200);
+  };
+  if (!o.race) return swap();
+  const p = submitted[0];
+  const busy = [
+    ctx.api.post("/_emulator/mystery/worker/run").send({}),
+    ctx.api.get(`${M}/purchases?limit=100`).set("X-API-Key", ctx.demo),
+    ctx.api.get(`/api/v1/wallet/balance?external_user_id=${USERS[0]}`).set("X-API-Key", ctx.demo),
+    ...(p ? [fulfil(p.onchain_request_id), get(p.id)] : []),
+  ].map((r) => r.then((x) => x));
+  await swap();
+  for (const a of await Promise.all(busy)) settled(a, [200, 404, 409]);
+}
+
 async function apply(o: Op, n: number): Promise<void> {
+  if (o.kind === "checkpoint") {
+    checkpoints.push(await ctx.emu.snapshot());
+    return;
+  }
   const all = await rows();
   const submitted = all.filter((p) => p.status === "SUBMITTED");
   if (o.kind === "buy") {
@@ -102,7 +138,8 @@ async function apply(o: Op, n: number): Promise<void> {
           .send({ tier_id: o.tier, external_user_id: USERS[o.who] }),
         [202, 402],
       );
-  } else if (o.kind === "advance") await ctx.emu.clock.advance(o.ms);
+  } else if (o.kind === "replace") await replaceWhileBusy(o, submitted);
+  else if (o.kind === "advance") await ctx.emu.clock.advance(o.ms);
   else if (o.kind === "reveal") {
     const p = pick(submitted, o.pick);
     if (p) settled(await fulfil(p.onchain_request_id), [200, 404, 409]);
@@ -175,6 +212,7 @@ describe("mystery purchases: the money invariant (property)", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 3, maxLength: 8 }), async (ops) => {
         await ctx.emu.restore(base);
+        checkpoints = [];
         const before = await book();
         let n = 0;
         for (const o of ops) await apply(o, n++);

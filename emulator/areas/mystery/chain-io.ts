@@ -289,3 +289,9 @@ export async function blockHashAt(chain: Chain, n: bigint): Promise<Hex | null> 
     return null;
   }
 }
+
+/** The hash of the block that mined transaction `hash`, or null when the chain does not hold it (it went back). */
+export async function transactionBlockHash(chain: Chain, hash: Hex): Promise<Hex | null> {
+  const receipt = await nodeReceipt(chain.publicClient, hash);
+  return receipt ? receipt.blockHash : null;
+}

@@ -2,6 +2,7 @@ import { getAddress, isAddress } from "viem";
 import { badRequest } from "../../pipeline/errors.ts";
 import { checkIdentifier, checkIdLength, intIn } from "../../pipeline/identifiers.ts";
 import type { Services } from "../../pipeline/services.ts";
+import { tupleKey } from "../../state/tuple-key.ts";
 import { publishEvent } from "../../events/publish.ts";
 import type { EventType } from "../../events/types.ts";
 import { mystery } from "./state.ts";
@@ -76,7 +77,7 @@ export const txLockKey = (hash: string) => `mystery:tx:${hash.toLowerCase()}`;
 /** One purchase's chain-side steps (settle, refund, shortfall): whoever triggers them, they run one at a time. */
 export const purchaseLockKey = (id: number) => `mystery:purchase:${id}`;
 export const tokenLockKey = (what: "redemption" | "offer", accountId: string, tokenId: string) =>
-  `mystery:${what}-token:${accountId}\u0000${tokenId}`;
+  tupleKey(`mystery:${what}-token`, accountId, tokenId);
 
 /** How a worker job reports a failure (logged; the worker goes on and re-arms). */
 export type JobErrorHandler = (job: string, err: unknown) => void;

@@ -3,6 +3,7 @@ import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import { notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import { generation, replaced } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { own } from "../../../state/own.ts";
 import type { Purchase, RevealItem } from "../../../../contract/index.ts";
@@ -125,6 +126,8 @@ export function settleFromChain(s: Services, purchaseId: number): Promise<void> 
 
 /** settleFromChain with the purchase's lock held. Sends no transaction except the refund of a failed reveal. */
 async function settleLocked(s: Services, purchaseId: number): Promise<void> {
+  // A reveal read from the chain a restore replaced is not written into the restored books (pipeline/generation.ts).
+  const since = generation(s);
   const before = mystery(s).purchases[purchaseId];
   if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chain) return;
   const chain = s.chain.chain;
@@ -152,7 +155,7 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
     // delivered items and paid the undelivered share back to the payer in the same call.
     const { short, refund } = await shortfallOnChain(chain, requestId);
     const row = mystery(s).purchases[purchaseId];
-    if (!row || row.status !== "SUBMITTED") return;
+    if (!row || row.status !== "SUBMITTED" || replaced(s, since)) return;
     const patch = { fulfilled_at: s.clock.nowIso(), items };
     if (short > 0) {
       const undelivered = `${short} of ${items.length + short} items could not be delivered`;
@@ -164,12 +167,13 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
     emitItemsPulled(s, row, { cardContract: chain.addresses.cardNft, revealTx: revealLog[0]?.transactionHash ?? null });
   } else if (onChain.status === MYSTERY_POOL_STATUS.REFUNDED) {
     const row = mystery(s).purchases[purchaseId];
-    if (!row || row.status !== "SUBMITTED") return;
+    if (!row || row.status !== "SUBMITTED" || replaced(s, since)) return;
     // The pool paid the price back to the payer: the end user's wallet, or the
     // relayer for a custodial purchase, whose end user gets the balance back.
     const reason = { failure_reason: row.failure_reason ?? "refunded on chain" };
     stepPurchase(s, row, "refund", reason, { refund: BigInt(row.price_micros) });
   } else if (
+    !replaced(s, since) &&
     onChain.status === MYSTERY_POOL_STATUS.REQUESTED &&
     !(await chain.pendingVrfRequests()).includes(requestId)
   ) {
@@ -195,6 +199,7 @@ export function refundOnChain(s: Services, purchaseId: number, reason: string): 
 }
 
 async function refundLocked(s: Services, purchaseId: number, reason: string): Promise<boolean> {
+  const since = generation(s);
   const chain = chainOf(s);
   const p = mystery(s).purchases[purchaseId];
   if (!p || p.status !== "SUBMITTED" || !p.onchain_request_id) return false;
@@ -202,7 +207,7 @@ async function refundLocked(s: Services, purchaseId: number, reason: string): Pr
   if ((await mysteryPoolPurchase(chain, requestId)).status !== MYSTERY_POOL_STATUS.REQUESTED) return false;
   const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "refundPurchase", args: [requestId] });
   const receipt = await sendAs(chain, chain.operator, chain.addresses.mysteryPool, data).catch(() => null);
-  if (!receipt || receipt.status !== "success") return false;
+  if (!receipt || receipt.status !== "success" || replaced(s, since)) return false;
   const row = mystery(s).purchases[purchaseId];
   if (row && row.status === "SUBMITTED") row.failure_reason = reason;
   return true;

@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
 import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
+import { tupleKey } from "../../../state/tuple-key.ts";
 import { own, setOwn } from "../../../state/own.ts";
 import type { Carrier } from "../../../shipping/carriers.ts";
 import { burnState, chainOf, ownerOf } from "../chain-io.ts";
@@ -243,7 +244,8 @@ export interface PrepareInput {
  */
 export function prepareRedemption(s: Services, accountId: string, input: PrepareInput): Promise<RedemptionRow> {
   const { key, address, carriers, target: t } = input;
-  const keyId = `${accountId}\u0000${key}`;
+  // Unambiguous, and the `${account}\u0000${key}` of older state files (state/tuple-key.ts).
+  const keyId = tupleKey(accountId, key);
   return withKeyLock(s, `mystery:redemption-key:${keyId}`, async () => {
     const knownId = own(mystery(s).redemption_keys, keyId);
     if (knownId !== undefined) {

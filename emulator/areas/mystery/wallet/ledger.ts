@@ -1,5 +1,7 @@
 import { defineSlice } from "../../../state/slices.ts";
-import { getAddress, keccak256, toHex } from "viem";
+import { keccak256, toHex } from "viem";
+import { derivedAddress } from "../../../../fixtures/mystery/index.ts";
+import { tupleKey } from "../../../state/tuple-key.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import type { UserWalletRef } from "../../../pipeline/user-wallet-port.ts";
 import type { EndUserRow } from "../state.ts";
@@ -35,6 +37,11 @@ export interface DepositAddressRow {
   created_at: string;
   account_id?: string;
   user_id?: string;
+  /**
+   * Whether the chain was scanned for this address from the deployment on: the scan position is shared, so an
+   * address added later is looked up from the start once (USDC sent to it before the row existed). Absent: not yet.
+   */
+  scanned?: boolean;
 }
 
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
@@ -49,6 +56,8 @@ export interface DepositRow {
   tx_hash: string;
   /** The Transfer log's index in its transaction (deposits seen on chain; the fund control action has none). */
   log_index?: number;
+  /** The block that mined it (deposits seen on chain): a chain that no longer holds it undoes the credit. */
+  block_hash?: string;
   status: DepositStatus;
   created_at: string;
   confirmed_at: string | null;
@@ -57,9 +66,9 @@ export interface DepositRow {
 export interface WalletBooks {
   entries: LedgerRow[];
   deposits: DepositRow[];
-  /** `${account}\u0000${user_id}` → dedicated deposit address, and whose it is (rows of older state files lack it). */
+  /** userKey(account, user_id) → dedicated deposit address, and whose it is (rows of older state files lack it). */
   addresses: Record<string, DepositAddressRow>;
-  /** `${account}\u0000${user_id}` → wallet id (assigned on first reference). */
+  /** userKey(account, user_id) → wallet id (assigned on first reference). */
   wallet_ids: Record<string, number>;
   /** The last block scanned for USDC sent to deposit addresses (decimal; absent: none scanned yet). */
   deposit_scan_block?: string;
@@ -74,7 +83,8 @@ const BOOKS_SLICE = defineSlice<WalletBooks>({
 
 export const books = (s: Services): WalletBooks => s.store.slice(BOOKS_SLICE);
 
-const userKey = (accountId: string, userId: string) => `${accountId}\u0000${userId}`;
+/** The books' key of an end user (state/tuple-key.ts: unambiguous, and the `${account}\u0000${user}` of older files). */
+export const userKey = (accountId: string, userId: string): string => tupleKey(accountId, userId);
 
 export interface LedgerChange {
   type: LedgerEntryType;
@@ -212,7 +222,8 @@ export function depositAddress(s: Services, accountId: string, userId: string): 
   const b = books(s);
   const k = userKey(accountId, userId);
   return (b.addresses[k] ??= {
-    address: getAddress(`0x${keccak256(toHex(`deposit:${accountId}:${userId}`)).slice(-40)}`),
+    // Rows of older state files keep the address they were given (derived from `deposit:${account}:${user}`).
+    address: derivedAddress("deposit", accountId, userId),
     created_at: s.clock.nowIso(),
     account_id: accountId,
     user_id: userId,
@@ -235,7 +246,7 @@ export function creditDeposit(
   accountId: string,
   user: EndUserRow,
   amount: bigint,
-  onChain?: { txHash: string; logIndex: number },
+  onChain?: { txHash: string; logIndex: number; blockHash: string },
 ): DepositRow {
   const id = s.store.nextId("mystery-deposit", 7001);
   const now = s.clock.nowIso();
@@ -247,7 +258,7 @@ export function creditDeposit(
     token_in: "USDC",
     amount_micros: String(amount),
     tx_hash: onChain?.txHash ?? keccak256(toHex(`deposit-tx:${accountId}:${id}`)),
-    ...(onChain ? { log_index: onChain.logIndex } : {}),
+    ...(onChain ? { log_index: onChain.logIndex, block_hash: onChain.blockHash } : {}),
     status: "CONFIRMED",
     created_at: now,
     confirmed_at: now,
@@ -273,6 +284,26 @@ export function creditDeposit(
     tx_hash: row.tx_hash,
   });
   return row;
+}
+
+/**
+ * Undoes the credit of an on-chain deposit whose block the chain no longer holds (a snapshot reverted over
+ * JSON-RPC): the deposit is CANCELLED and an ADJUSTMENT takes its amount back off the balance, which may go
+ * below zero when it was already spent (the books say what the chain did).
+ */
+export function undoDeposit(s: Services, row: DepositRow, user: EndUserRow): void {
+  const amount = BigInt(row.amount_micros);
+  row.status = "CANCELLED";
+  user.balance_micros = String(BigInt(user.balance_micros) - amount);
+  recordLedger(s, row.account_id, user, {
+    type: "ADJUSTMENT",
+    amount: -amount,
+    balanceDelta: -amount,
+    reservedDelta: 0n,
+    source: "deposit_reversal",
+    sourceId: row.id,
+    description: `USDC deposit ${row.id} undone: its block left the chain`,
+  });
 }
 
 export function formatLedger(e: LedgerRow): LedgerEntry {
