@@ -115,8 +115,15 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
   const recorder = o.record ? new Recorder(o.record, secrets) : null;
   const pending = new Set<Promise<void>>();
   let settledCount = 0;
-  // The emulator's dashboard shows the report as it grows (Reports tab).
-  const publish = () => emu.publishPanel(driftPanel(log.report()));
+  // The emulator's dashboard shows the report as it grows (Reports tab). A panel the dashboard
+  // refuses is a bug of ours to print, never a reason to stop proxying the app's traffic.
+  const publish = () => {
+    try {
+      emu.publishPanel(driftPanel(log.report()));
+    } catch (err) {
+      console.error("[shadow] the drift panel was not published:", (err as Error).message);
+    }
+  };
   publish();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -187,7 +194,9 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
         pending.delete(done);
         publish();
         o.onSettled?.(++settledCount);
-      });
+      })
+      // Nothing after the answer may reject unobserved: Node would end the process.
+      .catch((err: unknown) => console.error("[shadow]", err));
     pending.add(done);
   });
   await new Promise<void>((resolve, reject) => {
