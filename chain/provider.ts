@@ -46,7 +46,10 @@ interface HardhatModules {
   JsonRpcHandler: new (provider: Eip1193Like) => JsonRpcHandler;
   WsServer: new (opts: {
     server: Server;
-    verifyClient: (info: { req: IncomingMessage }, done: (ok: boolean, status?: number, message?: string) => void) => void;
+    verifyClient: (
+      info: { req: IncomingMessage },
+      done: (ok: boolean, status?: number, message?: string) => void,
+    ) => void;
   }) => WsServer;
   network: { solidity: unknown; hardhatNetwork: Record<string, unknown> };
 }
@@ -100,7 +103,7 @@ export async function createInProcessProvider(startTime: number): Promise<Eip119
   return hh.createProvider(config, "hardhat");
 }
 
-/** EIP-1193 "Unauthorized": the method or the account is not open to this caller. */
+/** EIP-1193 "Unauthorized": the method or the account is not open to this caller (the message starts with the reason). */
 const UNAUTHORIZED = 4100;
 
 /** `provider` as this request's caller may use it: each call first passes the guard. */
@@ -110,9 +113,8 @@ function guardedProvider(provider: Eip1193Like, guard: RpcGuard, headers: RpcHea
       const refused = guard.call(args.method, args.params, headers);
       // Hardhat's handler answers an error marked as a provider error with its own code and message.
       if (refused)
-        throw Object.assign(new Error(refused.message), {
+        throw Object.assign(new Error(`${refused.reason}: ${refused.message}`), {
           code: UNAUTHORIZED,
-          data: { reason: refused.reason },
           _isProviderError: true,
         });
       return provider.request(args);
@@ -146,7 +148,7 @@ export async function serveJsonRpc(
         JSON.stringify({
           jsonrpc: "2.0",
           id: null,
-          error: { code: UNAUTHORIZED, message: refused.message, data: { reason: refused.reason } },
+          error: { code: UNAUTHORIZED, message: `${refused.reason}: ${refused.message}` },
         }),
       );
       return;
