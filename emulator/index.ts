@@ -41,6 +41,13 @@ export type { EmulatorPlugin, PluginParts } from "./control/route.ts";
 export type { Exchange, RuntimeHooks } from "./pipeline/hooks.ts";
 export { Replay, ReplayError, replayKey, isRecording, type Recording } from "./pipeline/replay.ts";
 export type { Panel } from "./ui/panels.ts";
+// The one Host/Origin policy of every listener the project opens (shadow proxy, receivers).
+export {
+  listenerPolicy,
+  refuseNodeRequest,
+  type ListenerPolicy,
+  type ListenerPolicyOptions,
+} from "./pipeline/listener-policy.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -129,7 +136,9 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   let carriedChain: ChainStateExport | null = config.state?.chain ?? null;
   // One policy for every listener of this emulator (docs/decisions.md "What a web page can do").
   const policy = listenerPolicy({
-    allowedHosts: config.listen ? [...config.listen.allowedHosts, ...(config.listen.host ? [config.listen.host] : [])] : [],
+    allowedHosts: config.listen
+      ? [...config.listen.allowedHosts, ...(config.listen.host ? [config.listen.host] : [])]
+      : [],
     allowedOrigins: config.allowedOrigins,
     hint: {
       origin: (o) =>
