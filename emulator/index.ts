@@ -24,6 +24,7 @@ import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
 import { listenerPolicy } from "./pipeline/listener-policy.ts";
 import { rpcGuard } from "./pipeline/rpc-guard.ts";
+import { addOwnListener } from "./pipeline/own-listeners.ts";
 import { ChainHost } from "./chain-host.ts";
 import { Replay } from "./pipeline/replay.ts";
 import { Runtime } from "./pipeline/runtime.ts";
@@ -153,6 +154,13 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
       config.state?.chain ?? undefined,
     );
   const chainHost = services.chain;
+  const rpc = chainHost?.chain.rpcUrl ? new URL(chainHost.chain.rpcUrl) : null;
+  if (rpc)
+    addOwnListener(services, {
+      what: "its chain's JSON-RPC",
+      host: rpc.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(rpc.port || (rpc.protocol === "https:" ? 443 : 80)),
+    });
   store.exportChain = () => (chainHost ? chainHost.exportState() : carriedChain);
   const plugins = config.plugins.map((p) => p(services));
   services.hooks = plugins;
@@ -185,6 +193,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     }
     const { server: s, port } = listening;
     server = s;
+    addOwnListener(services, { what: "its API and control plane", host: host ?? "127.0.0.1", port });
     url = `http://${urlHost(host)}:${port}`;
   }
 
