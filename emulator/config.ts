@@ -144,7 +144,9 @@ function checkOrigin(raw: string): string {
     /* judged below */
   }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== raw.replace(/\/$/, ""))
-    throw new Error(`allowedOrigins: "${raw}" is not a web origin; write it as a browser sends it, e.g. http://192.168.1.20:5173`);
+    throw new Error(
+      `allowedOrigins: "${raw}" is not a web origin; write it as a browser sends it, e.g. http://192.168.1.20:5173`,
+    );
   return url.origin;
 }
 

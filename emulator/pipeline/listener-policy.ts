@@ -112,7 +112,8 @@ export function listenerPolicy(o: ListenerPolicyOptions = {}): ListenerPolicy {
           message:
             `Host "${name}" is not allowed: only loopback names (localhost, *.localhost, 127.0.0.1, [::1]) and IP addresses are answered, ` +
             `so a web page cannot reach this server through DNS rebinding. ` +
-            (o.hint?.host?.(name) ?? `To allow it, pass allowedHosts: ["${name}"] (--allowed-host ${name} on the command line).`),
+            (o.hint?.host?.(name) ??
+              `To allow it, pass allowedHosts: ["${name}"] (--allowed-host ${name} on the command line).`),
         };
       }
       const origin = originRefused(headers);

@@ -24,7 +24,7 @@ export function addOwnListener(services: Services, listener: OwnListener): void 
   services.runtime.of(LISTENERS).push(listener);
 }
 
-const ANY = new Set(["0.0.0.0", "::"]);
+const isAnyAddress = (host: string) => host === "0.0.0.0" || host === "::";
 
 function machineAddresses(): Set<string> {
   const out = new Set<string>();
@@ -52,7 +52,7 @@ export function ownListenerAt(services: Services, raw: string): OwnListener | nu
       if (host.class === "loopback" || host.class === "unspecified") return true;
       const bound = classifyHost(l.host).host;
       if (host.host === bound) return true;
-      return ANY.has(bound) && (machine ??= machineAddresses()).has(host.host);
+      return isAnyAddress(bound) && (machine ??= machineAddresses()).has(host.host);
     }) ?? null
   );
 }

@@ -25,11 +25,10 @@ const SIGNER_AT: Readonly<Record<string, (params: readonly unknown[]) => unknown
 /** Namespaces that drive the node itself (time, snapshots, balances, impersonation, reset). */
 const NODE_CONTROL = /^(evm|hardhat|personal)_/;
 
-const END_USERS = new Set(
-  FIXTURE_ACCOUNTS.filter((a) => /^endUser\d+$/.test(a.label)).map((a) => a.address.toLowerCase()),
-);
-
 export function rpcGuard(policy: ListenerPolicy): RpcGuard {
+  const endUsers = new Set(
+    FIXTURE_ACCOUNTS.filter((a) => /^endUser\d+$/.test(a.label)).map((a) => a.address.toLowerCase()),
+  );
   return {
     request(headers) {
       if (isWebhookDelivery(headers))
@@ -46,7 +45,7 @@ export function rpcGuard(policy: ListenerPolicy): RpcGuard {
       const signer = SIGNER_AT[method];
       if (signer) {
         const from = signer(Array.isArray(params) ? params : []);
-        if (typeof from === "string" && END_USERS.has(from.toLowerCase())) return null;
+        if (typeof from === "string" && endUsers.has(from.toLowerCase())) return null;
         return {
           reason: "account_not_allowed",
           message:

@@ -19,7 +19,14 @@ afterEach(async () => {
 
 async function start(restore?: ChainStateExport): Promise<Chain> {
   let now = START;
-  const chain = await startChain({ seed: 5, startTime: START, rpcPort: 0, rpcGuard: RPC_GUARD, now: () => (now += 1500), restore });
+  const chain = await startChain({
+    seed: 5,
+    startTime: START,
+    rpcPort: 0,
+    rpcGuard: RPC_GUARD,
+    now: () => (now += 1500),
+    restore,
+  });
   open.push(chain);
   return chain;
 }
