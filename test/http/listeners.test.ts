@@ -75,6 +75,9 @@ describe("the emulator's server (API, control plane, dashboard)", () => {
     } finally {
       await closeOther();
     }
+    // An allowed origin is written as a browser sends it; anything else stops the start with a clear line.
+    for (const bad of ["evil.example", "http://evil.example/app", "ftp://evil.example"])
+      await expect(startEmulator({ allowedOrigins: [bad] }), bad).rejects.toThrow(/is not a web origin/);
   });
 });
 
