@@ -38,7 +38,7 @@ import { normalizeRpcError, rebuildNetwork, serveJsonRpc, type RebuiltNetwork } 
 import { requireSuccess, sendAndWait, waitForReceipt, type TxRequest } from "./send.ts";
 import { parseChainExport, type ChainAddresses, type ChainStateExport } from "./state.ts";
 import { DEFAULT_GROUPS, DEFAULT_TIERS } from "./tiers.ts";
-import type { Chain, ChainOptions } from "./types.ts";
+import type { Chain, ChainOptions, RpcGuard } from "./types.ts";
 import { fulfillVrf, isVrfPending, pendingVrfRequests, vrfWords } from "./vrf.ts";
 
 // The chain gateway: one network (in-process, journaled; or an attached node), its viem clients with
@@ -165,8 +165,10 @@ export class EmulatorChain implements Chain {
     if (!this.inProcess) await this.setTime(options.startTime);
   }
 
-  async serve(port: number): Promise<void> {
-    this.server = await serveJsonRpc(this.eip1193, port);
+  async serve(port: number, guard: RpcGuard | undefined): Promise<void> {
+    // Never served without a policy: any web page could otherwise send as the role accounts.
+    if (!guard) throw new Error("chain: serving JSON-RPC needs options.rpcGuard (the emulator's listener policy)");
+    this.server = await serveJsonRpc(this.eip1193, port, guard);
     this.rpcUrl = this.server.url;
   }
 

@@ -13,7 +13,7 @@ export * from "./tiers.ts";
 export * from "./instant.ts";
 export * from "./eip712.ts";
 export * from "./constants.ts";
-export type { Chain, ChainOptions } from "./types.ts";
+export type { Chain, ChainOptions, RpcGuard, RpcHeaders } from "./types.ts";
 export type { ChainAddresses } from "./state.ts";
 export { JournalError, type ChainHead, type JournalEntry } from "./journal.ts";
 export { parseChainExport, type ChainStateExport } from "./state.ts";

@@ -1,9 +1,12 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { FIXTURE_ACCOUNTS } from "./accounts.ts";
 import { ChainJournal, JournalError, replayJournal, type Eip1193Like } from "./journal.ts";
 import type { ChainStateExport } from "./state.ts";
+import type { RpcGuard, RpcHeaders } from "./types.ts";
 
 // The network under the chain: Hardhat's in-process EDR provider and its JSON-RPC server. Hardhat is
 // an optional peer (docs/decisions.md "Packaging"): it is required here, on the first chain asked
@@ -25,17 +28,29 @@ export class HardhatMissingError extends Error {
   }
 }
 
-interface JsonRpcServer {
-  listen(): Promise<{ address: string; port: number }>;
-  close(): Promise<void>;
-  _httpServer?: import("node:events").EventEmitter;
-  _wsServer?: import("node:events").EventEmitter;
+/** Hardhat's JSON-RPC handler (parsing, batches, error shapes, subscriptions), driven by our own server. */
+interface JsonRpcHandler {
+  handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  handleWs(ws: unknown): Promise<void>;
+  _setCorsHeaders(res: ServerResponse): void;
+}
+
+interface WsServer {
+  on(event: "connection", listener: (ws: unknown, req: IncomingMessage) => void): void;
+  close(cb: (err?: Error) => void): void;
 }
 
 interface HardhatModules {
   resolveConfig: (configPath: string, config: unknown) => unknown;
   createProvider: (config: unknown, network: string) => Promise<Eip1193Like>;
-  JsonRpcServer: new (opts: { hostname: string; port: number; provider: Eip1193Like }) => JsonRpcServer;
+  JsonRpcHandler: new (provider: Eip1193Like) => JsonRpcHandler;
+  WsServer: new (opts: {
+    server: Server;
+    verifyClient: (
+      info: { req: IncomingMessage },
+      done: (ok: boolean, status?: number, message?: string) => void,
+    ) => void;
+  }) => WsServer;
   network: { solidity: unknown; hardhatNetwork: Record<string, unknown> };
 }
 
@@ -59,7 +74,9 @@ function loadHardhat(): HardhatModules {
     hardhatModules = {
       resolveConfig: require("hardhat/internal/core/config/config-resolution.js").resolveConfig,
       createProvider: require("hardhat/internal/core/providers/construction.js").createProvider,
-      JsonRpcServer: require("hardhat/internal/hardhat-network/jsonrpc/server.js").JsonRpcServer,
+      JsonRpcHandler: require("hardhat/internal/hardhat-network/jsonrpc/handler.js").JsonRpcHandler,
+      // Hardhat's own WebSocket library, resolved from Hardhat (not a dependency of the package).
+      WsServer: createRequire(require.resolve("hardhat/package.json"))("ws").Server,
       network: require(path.join(CHAIN_DIR, "network.cjs")),
     };
   }
@@ -86,20 +103,84 @@ export async function createInProcessProvider(startTime: number): Promise<Eip119
   return hh.createProvider(config, "hardhat");
 }
 
-/** Serves `provider` as JSON-RPC (HTTP and WebSocket) on 127.0.0.1:<port>; rejects when the port is taken. */
+/** EIP-1193 "Unauthorized": the method or the account is not open to this caller (the message starts with the reason). */
+const UNAUTHORIZED = 4100;
+
+/** `provider` as this request's caller may use it: each call first passes the guard. */
+function guardedProvider(provider: Eip1193Like, guard: RpcGuard, headers: RpcHeaders): Eip1193Like {
+  return {
+    async request(args) {
+      const refused = guard.call(args.method, args.params, headers);
+      // Hardhat's handler answers an error marked as a provider error with its own code and message.
+      if (refused)
+        throw Object.assign(new Error(`${refused.reason}: ${refused.message}`), {
+          code: UNAUTHORIZED,
+          _isProviderError: true,
+        });
+      return provider.request(args);
+    },
+    addListener: (event, listener) => provider.addListener?.(event, listener),
+    removeListener: (event, listener) => provider.removeListener?.(event, listener),
+  };
+}
+
+/**
+ * Serves `provider` as JSON-RPC (HTTP and WebSocket) on 127.0.0.1:<port>, every request and call through
+ * `guard` (Hardhat's own server answers any Host and any web page, with CORS `*`); rejects when the port is taken.
+ */
 export async function serveJsonRpc(
   provider: Eip1193Like,
   port: number,
+  guard: RpcGuard,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const hh = loadHardhat();
-  const server = new hh.JsonRpcServer({ hostname: "127.0.0.1", port, provider });
-  // Hardhat's listen() never rejects: a busy port would surface as an uncaught 'error' event.
-  const failed = new Promise<never>((_, reject) => {
-    server._httpServer?.once("error", reject);
-    server._wsServer?.once("error", reject); // ws re-emits the http server's errors
+  const handlerFor = (headers: RpcHeaders): JsonRpcHandler => {
+    const handler = new hh.JsonRpcHandler(guardedProvider(provider, guard, headers));
+    handler._setCorsHeaders = () => {}; // ours, from the guard, are already set
+    return handler;
+  };
+  const server = createServer((req, res) => {
+    const refused = guard.request(req.headers);
+    if (refused) {
+      req.resume();
+      res.writeHead(refused.status, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: UNAUTHORIZED, message: `${refused.reason}: ${refused.message}` },
+        }),
+      );
+      return;
+    }
+    for (const [k, v] of Object.entries(guard.responseHeaders(req.headers))) res.setHeader(k, v);
+    if (req.method === "OPTIONS") {
+      res.writeHead(204).end();
+      return;
+    }
+    void handlerFor(req.headers).handleHttp(req, res);
   });
-  const { port: actual } = await Promise.race([server.listen(), failed]);
-  return { url: `http://127.0.0.1:${actual}`, close: () => server.close() };
+  const ws = new hh.WsServer({
+    server,
+    // Browsers open WebSockets to any origin without a preflight: the same guard at the upgrade.
+    verifyClient: ({ req }, done) => {
+      const refused = guard.request(req.headers);
+      done(refused === null, refused?.status, refused?.message);
+    },
+  });
+  ws.on("connection", (socket, req) => void handlerFor(req.headers).handleWs(socket));
+  const actual = await new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
+  });
+  return {
+    url: `http://127.0.0.1:${actual}`,
+    close: () =>
+      Promise.all([
+        new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve()))),
+        new Promise<void>((resolve, reject) => ws.close((err) => (err ? reject(err) : resolve()))),
+      ]).then(() => undefined),
+  };
 }
 
 /**

@@ -31,7 +31,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
       chain.restored(doc, built);
       // Served only once rebuilt: a wallet never sees the chain half replayed.
       const port = options.rpcPort === undefined ? 0 : options.rpcPort;
-      if (port !== false) await chain.serve(port);
+      if (port !== false) await chain.serve(port, options.rpcGuard);
     } catch (err) {
       await chain.close().catch(() => undefined);
       throw err;
@@ -43,7 +43,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     chain = new EmulatorChain(options, journal, true);
     chain.startedAt(options.startTime);
     const port = options.rpcPort === undefined ? 0 : options.rpcPort;
-    if (port !== false) await chain.serve(port);
+    if (port !== false) await chain.serve(port, options.rpcGuard);
   }
   try {
     await chain.init(options);

@@ -28,6 +28,24 @@ export interface ChainOptions {
    * journal (same contracts at the same addresses, same blocks). In-process networks only.
    */
   restore?: ChainStateExport;
+  /**
+   * Who the served JSON-RPC answers (required with rpcPort): the emulator passes its listener policy
+   * (emulator/pipeline/rpc-guard.ts); the chain only applies it.
+   */
+  rpcGuard?: RpcGuard;
+}
+
+/** The headers of a request to the served JSON-RPC (HTTP or a WebSocket's upgrade), lower-case names. */
+export type RpcHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+/** The policy the served JSON-RPC applies to every request and every call in it. */
+export interface RpcGuard {
+  /** Why the request is refused as a whole (its Host, its Origin), or null to serve it. */
+  request(headers: RpcHeaders): { status: number; reason: string; message: string } | null;
+  /** Why this caller may not make this call (a web page sending as a role account), or null to run it. */
+  call(method: string, params: unknown, headers: RpcHeaders): { reason: string; message: string } | null;
+  /** Headers added to every answer served (CORS for a web origin the policy accepts; never `*`). */
+  responseHeaders(headers: RpcHeaders): Record<string, string>;
 }
 
 export interface Chain {

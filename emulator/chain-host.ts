@@ -1,4 +1,4 @@
-import type { Chain, ChainStateExport } from "../chain/index.ts";
+import type { Chain, ChainStateExport, RpcGuard } from "../chain/index.ts";
 import type { VirtualClock } from "./clock/clock.ts";
 
 // Runs the local chain for one emulator: block time follows the virtual clock,
@@ -23,6 +23,8 @@ export interface ChainHostOptions {
   /** Reveal delay in auto mode (default 5 s of virtual time). */
   vrfDelayMs?: number;
   onProgress?: (step: string) => void;
+  /** Who the served JSON-RPC answers: the emulator sets its listener policy (pipeline/rpc-guard.ts). */
+  rpcGuard?: RpcGuard;
 }
 
 /** A chain snapshot: the network's own (fast to revert to) and the chain as data (rebuilt from when the former is gone). */
@@ -66,6 +68,7 @@ export class ChainHost {
       rpcPort: opts.rpcUrl ? undefined : (opts.rpcPort ?? 0),
       rpcUrl: opts.rpcUrl,
       onProgress: opts.onProgress,
+      rpcGuard: opts.rpcGuard,
       restore,
     });
     const host = new ChainHost(chain, clock, opts);

@@ -38,6 +38,12 @@ export interface EmulatorOptions {
    * subdomains. Other Hosts get 403 `host_not_allowed`. In-process calls are never checked.
    */
   allowedHosts?: string[];
+  /**
+   * Web origins (`http://host:port`) whose pages may call the listeners besides loopback origins and the
+   * emulator's own (`--allowed-origin`): the API and the chain's JSON-RPC (a browser dapp). Other pages get
+   * 403 `cross_origin_request`; callers without an Origin (scripts, SDKs) are never affected.
+   */
+  allowedOrigins?: string[];
   /** Per-IP budget per minute (default 3000). */
   ipRateLimitPerMin?: number;
   /** Concurrency gate sizes, merged over the defaults (warehouse_read 20, catalog 24, …). */
@@ -94,6 +100,8 @@ export interface EmulatorConfig {
   plugins: readonly EmulatorPlugin[];
   /** Where to listen, or null for in-process use. */
   listen: { port: number; host: string | undefined; allowedHosts: string[] } | null;
+  /** Origins accepted besides loopback ones, by every listener of the emulator (API, JSON-RPC). */
+  allowedOrigins: string[];
 }
 
 /** Reads the options once (throws on a state that cannot be used, with one line saying why). */
@@ -123,7 +131,23 @@ export function resolveConfig(input: EmulatorOptions): EmulatorConfig {
       input.port === undefined
         ? null
         : { port: input.port, host: input.host, allowedHosts: [...(input.allowedHosts ?? [])] },
+    allowedOrigins: (input.allowedOrigins ?? []).map(checkOrigin),
   };
+}
+
+/** `http(s)://host[:port]`, as browsers send it in Origin; anything else is refused before anything starts. */
+function checkOrigin(raw: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    /* judged below */
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== raw.replace(/\/$/, ""))
+    throw new Error(
+      `allowedOrigins: "${raw}" is not a web origin; write it as a browser sends it, e.g. http://192.168.1.20:5173`,
+    );
+  return url.origin;
 }
 
 function parseChaosOption(value: WebhookChaos): WebhookChaos {

@@ -22,7 +22,9 @@ import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
-import { hostCheck } from "./pipeline/host-check.ts";
+import { listenerPolicy } from "./pipeline/listener-policy.ts";
+import { rpcGuard } from "./pipeline/rpc-guard.ts";
+import { addOwnListener } from "./pipeline/own-listeners.ts";
 import { ChainHost } from "./chain-host.ts";
 import { Replay } from "./pipeline/replay.ts";
 import { Runtime } from "./pipeline/runtime.ts";
@@ -40,6 +42,13 @@ export type { EmulatorPlugin, PluginParts } from "./control/route.ts";
 export type { Exchange, RuntimeHooks } from "./pipeline/hooks.ts";
 export { Replay, ReplayError, replayKey, isRecording, type Recording } from "./pipeline/replay.ts";
 export type { Panel } from "./ui/panels.ts";
+// The one Host/Origin policy of every listener the project opens (shadow proxy, receivers).
+export {
+  listenerPolicy,
+  refuseNodeRequest,
+  type ListenerPolicy,
+  type ListenerPolicyOptions,
+} from "./pipeline/listener-policy.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -126,9 +135,32 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   };
   // Without a running chain, a state's chain is kept as it was, for a later start with one.
   let carriedChain: ChainStateExport | null = config.state?.chain ?? null;
+  // One policy for every listener of this emulator (docs/decisions.md "What a web page can do").
+  const policy = listenerPolicy({
+    allowedHosts: config.listen
+      ? [...config.listen.allowedHosts, ...(config.listen.host ? [config.listen.host] : [])]
+      : [],
+    allowedOrigins: config.allowedOrigins,
+    hint: {
+      origin: (o) =>
+        `To allow it, pass allowedOrigins: ["${o}"] to createEmulator (--allowed-origin ${o} on the command line).`,
+    },
+  });
   if (config.chain)
-    services.chain = await ChainHost.start(clock, opts.seed, config.chain, config.state?.chain ?? undefined);
+    services.chain = await ChainHost.start(
+      clock,
+      opts.seed,
+      { ...config.chain, rpcGuard: config.chain.rpcGuard ?? rpcGuard(policy) },
+      config.state?.chain ?? undefined,
+    );
   const chainHost = services.chain;
+  const rpc = chainHost?.chain.rpcUrl ? new URL(chainHost.chain.rpcUrl) : null;
+  if (rpc)
+    addOwnListener(services, {
+      what: "its chain's JSON-RPC",
+      host: rpc.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(rpc.port || (rpc.protocol === "https:" ? 443 : 80)),
+    });
   store.exportChain = () => (chainHost ? chainHost.exportState() : carriedChain);
   const plugins = config.plugins.map((p) => p(services));
   services.hooks = plugins;
@@ -151,21 +183,17 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   let server: ServerType | null = null;
   let url = IN_PROCESS_ORIGIN;
   if (config.listen) {
-    const { port: asked, host, allowedHosts } = config.listen;
+    const { port: asked, host } = config.listen;
     let listening;
     try {
-      listening = await listen(
-        appFetch,
-        asked,
-        host ?? "127.0.0.1",
-        hostCheck([...allowedHosts, ...(host ? [host] : [])]),
-      );
+      listening = await listen(appFetch, asked, host ?? "127.0.0.1", policy);
     } catch (err) {
       await chainHost?.close();
       throw err;
     }
     const { server: s, port } = listening;
     server = s;
+    addOwnListener(services, { what: "its API and control plane", host: host ?? "127.0.0.1", port });
     url = `http://${urlHost(host)}:${port}`;
   }
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { listenerPolicy, refuseNodeRequest } from "../emulator/pipeline/listener-policy.ts";
 
 // A throw-away HTTP receiver on 127.0.0.1 for the delivery checks (emulator
 // mode: the target must be able to reach this machine's loopback, which holds
@@ -32,7 +33,13 @@ export async function startCheckReceiver(
   opts: ReceiverOptions = {},
 ): Promise<CheckReceiver> {
   const deliveries: Delivery[] = [];
+  // The listener policy of every listener: a web page cannot plant deliveries in what a check judges.
+  // A tunnel forwards its own public name as Host, so that name is answered too.
+  const policy = listenerPolicy({
+    allowedHosts: [...(opts.host ? [opts.host] : []), ...(opts.publicUrl ? [new URL(opts.publicUrl).hostname] : [])],
+  });
   const server: Server = createServer((req, res) => {
+    if (refuseNodeRequest(policy, req, res)) return;
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {

@@ -38,6 +38,14 @@ difference was found (docs/shadow.md).`,
       describe: "the proxy's port on 127.0.0.1 (default 4020; 0 = any free port)",
     },
     {
+      name: "allowed-host",
+      type: "string",
+      value: "NAME",
+      multiple: true,
+      describe:
+        "also answer a Host header of NAME (.NAME: and its subdomains) on the proxy and the dashboard;\nloopback names and IP addresses always are, pages of other sites never (DNS-rebinding guard)",
+    },
+    {
       name: "dashboard-port",
       type: "string",
       value: "N",
@@ -135,7 +143,13 @@ export async function runShadowCli(argv: readonly string[]): Promise<number> {
     emulatorKey: last(args, "emulator-key"),
     mirrorWrites,
     record: last(args, "record"),
-    emulator: { seed: intFlag(args, "seed", 1), chain: !noChain, catalogOverlay: last(args, "catalog-overlay") },
+    allowedHosts: all(args, "allowed-host"),
+    emulator: {
+      seed: intFlag(args, "seed", 1),
+      chain: !noChain,
+      catalogOverlay: last(args, "catalog-overlay"),
+      allowedHosts: all(args, "allowed-host"),
+    },
     onSettled: (n) => requests !== undefined && n >= requests && stop(),
   }).catch((err: unknown) => {
     if (err instanceof OverlayError) throw new UsageError(`--catalog-overlay: ${err.message}`);

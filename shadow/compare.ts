@@ -1,6 +1,6 @@
 import type { Operation } from "../contract/index.ts";
 import { contractDifferences } from "./contract.ts";
-import { shapeDifferences, type Difference } from "./shape.ts";
+import { shapeDifferences, typeName, type Difference } from "./shape.ts";
 
 // One read answered by the upstream and by the emulator, compared by the contract: status, error
 // code, the headers the interface names, the body's shape, and each side against its declaration
@@ -31,6 +31,17 @@ export function parseBody(text: string): unknown {
     return text ? JSON.parse(text) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** "not JSON (why)" for a non-empty body that does not parse, else null. */
+export function bodyProblem(text: string): string | null {
+  if (!text) return null;
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (err) {
+    return `not JSON (${(err as Error).message.slice(0, 80)})`;
   }
 }
 
@@ -77,6 +88,12 @@ export function compareRead(op: Operation, query: URLSearchParams, up: Answer, e
   const upBody = parseBody(up.text);
   const emuBody = parseBody(emu.text);
   const out: Difference[] = [];
+  // A body that is not JSON (an HTML error page, one cut short) has no shape to compare: say so once.
+  const notJson = bodyProblem(up.text);
+  if (notJson && !bodyProblem(emu.text)) {
+    out.push({ kind: "type", where: "/", upstream: notJson, emulator: typeName(emuBody) });
+    return out;
+  }
   if (up.status >= 400) {
     const a = errorCode(op, upBody);
     const b = errorCode(op, emuBody);

@@ -8,6 +8,15 @@ import { typeName, type Difference } from "./shape.ts";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
+/** A value as report text, whatever it is (undefined, a bigint or a cycle must not break the report). */
+function shown(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? typeName(v);
+  } catch {
+    return typeName(v);
+  }
+}
+
 const pointer = (prefix: string, path: readonly PropertyKey[]) =>
   prefix +
   path.map((k) => (typeof k === "number" ? "/*" : `/${String(k).replace(/~/g, "~0").replace(/\//g, "~1")}`)).join("");
@@ -23,14 +32,15 @@ function fromIssue(issue: Issue, prefix: string, out: Difference[]): void {
       else out.push({ kind: "type", where, upstream: typeName(issue.input), emulator: expected });
       return;
     }
-    case "invalid_value":
-      out.push({
-        kind: "enum",
-        where,
-        upstream: JSON.stringify(issue.input),
-        emulator: `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`,
-      });
+    case "invalid_value": {
+      const values = `one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+      // A missing enum field is missing, not a value outside the enum (JSON.stringify(undefined) is no text).
+      if (issue.input === undefined) out.push({ kind: "missing", where, upstream: "nothing", emulator: values });
+      else if (issue.input === null)
+        out.push({ kind: "nullability", where, upstream: "null", emulator: `${values} (not nullable)` });
+      else out.push({ kind: "enum", where, upstream: shown(issue.input), emulator: values });
       return;
+    }
     case "unrecognized_keys":
       for (const k of issue.keys)
         out.push({ kind: "extra", where: pointer(where, [k]), upstream: "present", emulator: "nothing" });

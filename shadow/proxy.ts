@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createEmulator, type Emulator, type EmulatorOptions } from "../emulator/index.ts";
+import {
+  createEmulator,
+  listenerPolicy,
+  refuseNodeRequest,
+  type Emulator,
+  type EmulatorOptions,
+} from "../emulator/index.ts";
 import { OPERATIONS, operationMatcher, type Operation } from "../contract/index.ts";
 import { compareRead, parseBody, type Answer } from "./compare.ts";
 import { contractDifferences } from "./contract.ts";
@@ -31,6 +37,11 @@ export interface ShadowOptions {
   mirrorWrites?: boolean;
   /** Listen on 127.0.0.1:port (0 = any free port). */
   port?: number;
+  /**
+   * Host names answered besides loopback names and IP addresses (`.name`: and its subdomains); other
+   * Hosts, and requests from web pages of other origins, get 403 (the proxy spends the upstream key).
+   */
+  allowedHosts?: string[];
   /**
    * Serve the emulator this starts (not one passed in) on 127.0.0.1:dashboardPort (0 = any free port), so its
    * dashboard shows the drift report live (the Reports tab); omitted: in-process only.
@@ -115,8 +126,15 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
   const recorder = o.record ? new Recorder(o.record, secrets) : null;
   const pending = new Set<Promise<void>>();
   let settledCount = 0;
-  // The emulator's dashboard shows the report as it grows (Reports tab).
-  const publish = () => emu.publishPanel(driftPanel(log.report()));
+  // The emulator's dashboard shows the report as it grows (Reports tab). A panel the dashboard
+  // refuses is a bug of ours to print, never a reason to stop proxying the app's traffic.
+  const publish = () => {
+    try {
+      emu.publishPanel(driftPanel(log.report()));
+    } catch (err) {
+      console.error("[shadow] the drift panel was not published:", (err as Error).message);
+    }
+  };
   publish();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -168,7 +186,14 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
     log.compared(op, compareRead(op, url.searchParams, up, emuAnswer), sample(emuAnswer.status));
   }
 
+  // The proxy sends the real upstream key with every request: a rebound page (foreign Host) or another
+  // site's page (a form, a text/plain fetch, an <img>) must never get one sent for it.
+  const policy = listenerPolicy({
+    allowedHosts: o.allowedHosts,
+    hint: { host: (h) => `To allow it, pass allowedHosts: ["${h}"] to startShadow (--allowed-host ${h}).` },
+  });
   const server: Server = createServer((req, res) => {
+    if (refuseNodeRequest(policy, req, res)) return;
     const done = handle(req, res)
       .catch((err: unknown) => {
         console.error("[shadow]", err);
@@ -187,7 +212,9 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
         pending.delete(done);
         publish();
         o.onSettled?.(++settledCount);
-      });
+      })
+      // Nothing after the answer may reject unobserved: Node would end the process.
+      .catch((err: unknown) => console.error("[shadow]", err));
     pending.add(done);
   });
   await new Promise<void>((resolve, reject) => {

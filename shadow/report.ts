@@ -51,6 +51,8 @@ export interface DriftReport {
   unmatched: Record<string, number>;
 }
 
+const text = (v: unknown): string => (typeof v === "string" ? v : v === undefined ? "nothing" : String(v));
+
 export class DriftLog {
   private readonly ops = new Map<string, OperationDrift>();
   private readonly unmatched = new Map<string, number>();
@@ -101,7 +103,15 @@ export class DriftLog {
     for (const d of found) {
       const known = e.differences.find((x) => x.kind === d.kind && x.where === d.where);
       if (known) known.count++;
-      else e.differences.push({ ...d, count: 1, sample: sample() });
+      // Text on both sides whatever a check produced: the report is written and shown as it is.
+      else
+        e.differences.push({
+          ...d,
+          upstream: text(d.upstream),
+          emulator: text(d.emulator),
+          count: 1,
+          sample: sample(),
+        });
     }
   }
 

@@ -35,6 +35,14 @@ export const START_OPTIONS: readonly OptionSpec[] = [
     describe:
       "also answer a Host header of NAME (.NAME: and its subdomains); loopback names and\nIP addresses always are, others get 403 host_not_allowed (DNS-rebinding guard)",
   },
+  {
+    name: "allowed-origin",
+    type: "string",
+    value: "ORIGIN",
+    multiple: true,
+    describe:
+      "also accept requests from web pages of ORIGIN (http://host:port) on the API and the\nJSON-RPC; loopback origins always are, other pages get 403 cross_origin_request",
+  },
   { name: "seed", type: "string", value: "N", describe: "fixture seed (default 1): same seed, same keys and data" },
   {
     name: "json",
@@ -126,6 +134,7 @@ export function startConfig(spec: CommandSpec, given: ParsedArgs, opts: { freePo
     catalogGiven: has(args, "catalog"),
     host: last(args, "host"),
     allowedHosts: args.flags.get("allowed-host") ?? [],
+    allowedOrigins: args.flags.get("allowed-origin") ?? [],
     clock,
     catalog,
     stateFile,
@@ -170,6 +179,7 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
       port: c.port,
       host: c.host,
       allowedHosts: c.allowedHosts,
+      allowedOrigins: c.allowedOrigins,
       seed: c.stateFile && !c.seedGiven ? undefined : c.seed,
       clock: c.clock,
       catalog: c.stateFile && !c.catalogGiven ? undefined : c.catalog,

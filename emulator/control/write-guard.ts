@@ -1,4 +1,5 @@
 import { ApiError } from "../pipeline/errors.ts";
+import { isWebhookDelivery } from "../pipeline/listener-policy.ts";
 
 // CSRF guard for control-plane writes. Any page the developer has open can
 // send a "simple" cross-site request (a form, or fetch with no-cors: text/plain,
@@ -11,6 +12,13 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** Throws the refusal for a control write a web page could have forged; reads pass. */
 export function checkControlWrite(req: Request): void {
+  // A webhook delivery is a JSON POST with no Origin: refused by what it carries, whatever URL reached us.
+  if (isWebhookDelivery(Object.fromEntries(req.headers)))
+    throw new ApiError(
+      403,
+      "webhook_delivery_refused",
+      "A webhook delivery may not call the control plane: register your own receiver's URL, not the emulator's.",
+    );
   if (req.method === "GET" || req.method === "HEAD") return;
   const own = new URL(req.url).origin;
   const origin = req.headers.get("origin");

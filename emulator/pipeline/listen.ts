@@ -1,8 +1,10 @@
 import { serve, type ServerType } from "@hono/node-server";
+import type { IncomingHttpHeaders } from "node:http";
 import { errorResponse } from "./envelope.ts";
-import type { HostCheck } from "./host-check.ts";
+import { ApiError } from "./errors.ts";
+import type { ListenerPolicy } from "./listener-policy.ts";
 
-// The listening server of an emulator: the Host check in front of the fetch handler, on one address.
+// The listening server of an emulator: the listener policy (Host, Origin) in front of the fetch handler, on one address.
 
 /** The host of `url`: the bound address, 127.0.0.1 for an any-address bind, IPv6 in brackets. */
 export function urlHost(host: string | undefined): string {
@@ -11,20 +13,22 @@ export function urlHost(host: string | undefined): string {
 }
 
 interface NodeEnv {
-  incoming?: { headers?: { host?: string } };
+  incoming?: { headers?: IncomingHttpHeaders };
 }
 
 export function listen(
   fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
   port: number,
   hostname: string,
-  check: HostCheck,
+  policy: ListenerPolicy,
 ): Promise<{ server: ServerType; port: number }> {
-  // The Host check guards what the network reaches (every route: a rebound page could
+  // The policy guards what the network reaches (every route: a rebound or cross-site page could
   // also drive the API with the well-known fixture keys); in-process calls skip it.
   const guarded = (req: Request, env?: unknown) => {
-    const refused = check((env as NodeEnv | undefined)?.incoming?.headers?.host);
-    return refused ? errorResponse(refused, "partner", {}) : fetch(req, env);
+    const refused = policy.check((env as NodeEnv | undefined)?.incoming?.headers ?? {});
+    return refused
+      ? errorResponse(new ApiError(refused.status, refused.code, refused.message), "partner", {})
+      : fetch(req, env);
   };
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: guarded, port, hostname }, (info) => resolve({ server, port: info.port }));

@@ -17,12 +17,17 @@ import {
   type ChainOptions,
   type FixtureAccount,
 } from "../../chain/index.ts";
+import { listenerPolicy } from "../../emulator/pipeline/listener-policy.ts";
+import { rpcGuard } from "../../emulator/pipeline/rpc-guard.ts";
 
 /** 2025-01-01T00:00:00Z */
 export const START = Date.UTC(2025, 0, 1);
 
+/** The guard the emulator serves its chain's JSON-RPC with (a served chain needs one). */
+export const RPC_GUARD = rpcGuard(listenerPolicy());
+
 export function start(opts: Partial<ChainOptions> = {}): Promise<Chain> {
-  return startChain({ seed: 42, startTime: START, rpcPort: false, ...opts });
+  return startChain({ seed: 42, startTime: START, rpcPort: false, rpcGuard: RPC_GUARD, ...opts });
 }
 
 /** Decoded custom error (name + args) of a viem contract error, using every contract's errors. */

@@ -149,8 +149,10 @@ describe("control-plane writes are JSON and same-origin (CSRF)", () => {
     expect({ status: charset.status, now: charset.body.data.now_ms }).toEqual({ status: 200, now: t + 10 });
     expect((await api.post("/_emulator/snapshot").set("Sec-Fetch-Site", "none")).status).toBe(201);
     expect((await api.post("/_emulator/snapshot")).status).toBe(201);
-    // Reads stay open to any caller that passes the Host check (they change nothing).
-    expect((await api.get("/_emulator/keys").set("Origin", evil)).status).toBe(200);
+    // Reads from another site's page are refused too (they could spend credits or read keys); a page on
+    // a loopback origin (a dapp on localhost) may read.
+    expectError(await api.get("/_emulator/keys").set("Origin", evil), 403, "cross_origin_request");
+    expect((await api.get("/_emulator/keys").set("Origin", "http://localhost:5173")).status).toBe(200);
   });
 });
 

@@ -3,6 +3,7 @@ import request from "supertest";
 import { createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { startChain, usdStablecoinAbi, type Chain, type ChainStateExport } from "../../chain/index.ts";
+import { RPC_GUARD } from "../chain/helpers.ts";
 
 // The chain's journal (chain/journal.ts) records what wallets and scripts do
 // over the served JSON-RPC too: mining with and without a timestamp, several
@@ -18,7 +19,14 @@ afterEach(async () => {
 
 async function start(restore?: ChainStateExport): Promise<Chain> {
   let now = START;
-  const chain = await startChain({ seed: 5, startTime: START, rpcPort: 0, now: () => (now += 1500), restore });
+  const chain = await startChain({
+    seed: 5,
+    startTime: START,
+    rpcPort: 0,
+    rpcGuard: RPC_GUARD,
+    now: () => (now += 1500),
+    restore,
+  });
   open.push(chain);
   return chain;
 }

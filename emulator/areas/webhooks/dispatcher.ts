@@ -6,6 +6,7 @@ import { nextDelay, RETRY_DELAYS_MS } from "./schedule.ts";
 import { signatureHeader } from "./signing.ts";
 import { signingOffsetMs } from "../../pipeline/hooks.ts";
 import { postJson } from "./transport.ts";
+import { ownListenerProblem } from "../../pipeline/own-listeners.ts";
 import { moveDelivery, NEW_DELIVERY_STATUS } from "./delivery-moves.ts";
 import { chaosOf, firstAttemptChaos, holdFirstAttempt, type FirstAttemptChaos } from "./chaos.ts";
 
@@ -202,7 +203,10 @@ export class Dispatcher {
     let result;
     let duplicate: Awaited<ReturnType<typeof postJson>> | null = null;
     try {
-      if (first?.drop)
+      // A webhook registered before the emulator listened where it points (an imported state) still never reaches it.
+      const self = ownListenerProblem(this.services, webhook.url);
+      if (self) result = { status: null, headers: {}, body: null, error: `refused: ${self}`, duration_ms: 0 };
+      else if (first?.drop)
         result = {
           status: null,
           headers: {},

@@ -5,6 +5,7 @@ import { EVENT_TYPES, NOT_LIVE_EVENT_TYPES } from "../../events/types.ts";
 import { webhooksSlice, type WebhookRecord } from "./model.ts";
 import { makeSecret } from "./signing.ts";
 import { urlProblem } from "./url-policy.ts";
+import { ownListenerProblem } from "../../pipeline/own-listeners.ts";
 import type {
   WebhookRegisterInput as RegisterInput,
   WebhookUpdateInput as UpdateInput,
@@ -23,7 +24,7 @@ const NOT_LIVE: ReadonlySet<string> = new Set<string>(NOT_LIVE_EVENT_TYPES);
 
 /** The URL policy (the schema already checked it is a non-empty string). */
 export function checkUrl(services: Services, url: string): string {
-  const problem = urlProblem(url, services.options.strictWebhookUrls);
+  const problem = urlProblem(url, services.options.strictWebhookUrls) ?? ownListenerProblem(services, url);
   if (problem) throw badRequest("invalid_url", problem);
   return url;
 }
