@@ -39,11 +39,13 @@ export async function readBounded(
   source: Response | ReadableStream<Uint8Array> | NodeReadable | null,
   limit: number,
 ): Promise<Bounded> {
-  if (source instanceof Response) source = source.body;
   if (!source) return { bytes: new Uint8Array(0), truncated: false };
   const kept = new Chunks(limit);
-  if (!(source instanceof ReadableStream)) return readNode(source, kept);
-  const reader = source.getReader();
+  // Told apart by shape, not class: an msw or undici Response is not this realm's Response.
+  if (isNode(source)) return readNode(source, kept);
+  const stream = "getReader" in source ? source : source.body;
+  if (!stream) return kept.result(false);
+  const reader = stream.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return kept.result(false);
@@ -84,6 +86,8 @@ export async function headText(res: Response, limit: number): Promise<string> {
   }
   return new TextDecoder().decode(kept.result(false).bytes);
 }
+
+const isNode = (s: object): s is NodeReadable => typeof (s as Partial<NodeReadable>).pause === "function";
 
 function readNode(source: NodeReadable, kept: Chunks): Promise<Bounded> {
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import { startEmulator, type Emulator } from "../helpers.ts";
 import { MAX_JSON_BODY_BYTES } from "../../emulator/pipeline/body.ts";
 import { MAX_IMAGE_BYTES } from "../../emulator/areas/vision/fixture-host.ts";
 import { Readable } from "node:stream";
+import { journalOf } from "../../emulator/ui/journal.ts";
 
 // An over-large body is refused as soon as its declared or streamed length
 // passes the limit: the answer arrives while the client is still sending.
@@ -75,6 +76,18 @@ describe("request body limit", () => {
     expect(res.status).toBe(413);
     expect(res.body.error).toBe("payload_too_large");
   });
+
+  it("with the dashboard watching (request bodies journaled), a chunked body is still refused at the limit", async () => {
+    const off = journalOf(emu.services).subscribe(() => {});
+    try {
+      // the client never ends the request: the journal must not wait to read it all before the 413
+      const res = await send("/api/v1/webhooks", { chunks: 32, chunkBytes: 64 * 1024, thenStall: true });
+      expect(res.status).toBe(413);
+      expect(res.body.error).toBe("payload_too_large");
+    } finally {
+      off();
+    }
+  }, 10_000);
 
   it("a body at the limit is read and judged on its content", async () => {
     const text = JSON.stringify({
