@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { BodyTooLarge, MAX_ANSWER_BYTES, readBounded, textWithin } from "../contract/index.ts";
 
 // Independent adversaries: a small rewriting HTTP proxy in front of a target
 // that corrupts its answers in generic ways no emulator deviation imitates
@@ -188,10 +189,11 @@ export interface RewritingProxy {
 
 const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "host"]);
 
-async function bodyOf(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+/** The request's body, at most MAX_ANSWER_BYTES (else an error naming the limit; the rest is not read). */
+async function bodyOf(req: IncomingMessage): Promise<Uint8Array> {
+  const { bytes, truncated } = await readBounded(req, MAX_ANSWER_BYTES);
+  if (truncated) throw new BodyTooLarge("the request body", MAX_ANSWER_BYTES);
+  return bytes;
 }
 
 /** Starts the proxy on 127.0.0.1 in front of `upstream` (a fetch to the target). */
@@ -211,7 +213,7 @@ export async function startRewritingProxy(
         headers,
         body: body.length ? new Uint8Array(body) : undefined,
       });
-      const text = await up.text();
+      const text = await textWithin(up, MAX_ANSWER_BYTES, "the target's answer");
       const a: Answer = {
         method: req.method ?? "GET",
         path: (req.url ?? "/").split("?")[0]!,

@@ -35,6 +35,24 @@ export const identifier = (schema: z.ZodString = z.string()) =>
     })
     .meta({ maxLength: MAX_IDENTIFIER });
 
+/** The first id a list names twice, if any: a request naming a record twice would act on it twice. */
+export function firstRepeat<T>(ids: readonly T[]): T | undefined {
+  const seen = new Set<T>();
+  for (const id of ids) {
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}
+
+/** A list of ids that names each at most once (the message names the first repeat and what `what` is). */
+export const distinct = <T extends z.ZodArray>(schema: T, what: string) =>
+  schema.superRefine((ids, ctx) => {
+    const again = firstRepeat(ids as unknown[]);
+    if (again !== undefined)
+      ctx.addIssue({ code: "custom", input: ids, message: `names ${what} ${String(again)} twice` });
+  });
+
 /** Idempotency and submission keys are at most 128 characters (docs/reference: "Limits"). */
 export const MAX_IDEMPOTENCY_KEY = 128;
 

@@ -10,14 +10,14 @@ import { inForce, rateLimitHeaders, surfaceOf, surfaceWindow } from "./pipeline/
 import { TableRouter } from "./pipeline/router.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok, serve } from "./pipeline/route.ts";
-import { SERVICE } from "../contract/index.ts";
+import { readBounded, SERVICE } from "../contract/index.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
 import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
 import { runControl } from "./control/dispatch.ts";
 import { checkControlWrite } from "./control/write-guard.ts";
-import { journalOf, record } from "./ui/journal.ts";
+import { BODY_CAP, journalOf, record } from "./ui/journal.ts";
 import { file as dashboardFile, uiControlRoutes } from "./ui/routes.ts";
 import { rewriteAnswer } from "./pipeline/hooks.ts";
 
@@ -88,11 +88,11 @@ export function createFetch(
     // The dashboard's journal sees every API answer (bodies only while someone watches: ui/journal.ts).
     const journal = req.url.includes("/api/v1/") ? journalOf(services) : null;
     const t0 = journal ? performance.now() : 0;
+    // At most what the journal keeps: reading the copy whole would take in an over-large body before its 413.
     const reqBody =
       journal?.watching && req.method !== "GET"
-        ? await req
-            .clone()
-            .text()
+        ? await readBounded(req.clone().body, BODY_CAP)
+            .then(({ bytes }) => new TextDecoder().decode(bytes))
             .catch(() => null)
         : null;
     // The id rides in the env (node's bindings object is per request), so every answer is built with it.

@@ -1,6 +1,8 @@
 // A small HTTP client for checks: JSON in, {status, headers, body} out, and the
 // control-plane client used only in emulator mode.
 
+import { MAX_ANSWER_BYTES, textWithin } from "../contract/index.ts";
+
 export interface HttpResult {
   status: number;
   /** Lower-cased header names. */
@@ -72,7 +74,8 @@ export class HttpClient {
     // A form sets its own multipart Content-Type (with the boundary); the record shows its size only.
     const res = await this.fetchImpl(url, { method, headers, body: opts.form ?? body });
     if (opts.form) body = `(multipart form: ${[...opts.form.keys()].join(", ")})`;
-    const text = await res.text();
+    // The service under test (or anything at its URL) may answer without end: read a bounded amount.
+    const text = await textWithin(res, MAX_ANSWER_BYTES, `the answer to ${method} ${url.pathname}`);
     let parsed: unknown = null;
     try {
       parsed = text ? JSON.parse(text) : null;

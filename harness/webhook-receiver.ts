@@ -1,10 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { listenerPolicy, refuseNodeRequest } from "../emulator/pipeline/listener-policy.ts";
+import { readBounded } from "../contract/index.ts";
 
 // A throw-away HTTP receiver on 127.0.0.1 for the delivery checks (emulator
 // mode: the target must be able to reach this machine's loopback, which holds
 // for an in-process or locally started emulator).
+
+/** The most of one delivery the receiver reads: an event is a few KiB. */
+const MAX_DELIVERY_BYTES = 8 * 1024 * 1024;
 
 export interface Delivery {
   headers: Record<string, string>;
@@ -40,14 +44,17 @@ export async function startCheckReceiver(
   });
   const server: Server = createServer((req, res) => {
     if (refuseNodeRequest(policy, req, res)) return;
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
-      deliveries.push({ headers, body: Buffer.concat(chunks).toString("utf8"), receivedAt: Date.now() });
-      res.writeHead(typeof status === "number" ? status : status(deliveries.length)).end();
-    });
+    void readBounded(req, MAX_DELIVERY_BYTES).then(
+      ({ bytes, truncated }) => {
+        // a delivery over the limit is not taken (nor read further): 413, and the connection closes
+        if (truncated) return void res.writeHead(413, { connection: "close" }).end();
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
+        deliveries.push({ headers, body: new TextDecoder().decode(bytes), receivedAt: Date.now() });
+        res.writeHead(typeof status === "number" ? status : status(deliveries.length)).end();
+      },
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -7,7 +7,14 @@ import {
   type Emulator,
   type EmulatorOptions,
 } from "../emulator/index.ts";
-import { OPERATIONS, operationMatcher, type Operation } from "../contract/index.ts";
+import {
+  MAX_ANSWER_BYTES,
+  OPERATIONS,
+  operationMatcher,
+  readBounded,
+  textWithin,
+  type Operation,
+} from "../contract/index.ts";
 import { compareRead, parseBody, type Answer } from "./compare.ts";
 import { contractDifferences } from "./contract.ts";
 import { DriftLog, type Sample } from "./report.ts";
@@ -88,18 +95,17 @@ function forwardHeaders(req: IncomingMessage, key: string): Headers {
   return h;
 }
 
-async function readBody(req: IncomingMessage): Promise<ArrayBuffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of req) parts.push(chunk as Buffer);
-  const all = Buffer.concat(parts);
-  return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+/** The app's request body, at most MAX_ANSWER_BYTES of it (null past that: the rest is not read). */
+async function readBody(req: IncomingMessage): Promise<ArrayBuffer | null> {
+  const { bytes, truncated } = await readBounded(req, MAX_ANSWER_BYTES);
+  return truncated ? null : (bytes.slice().buffer as ArrayBuffer);
 }
 
 const headersOf = (res: Response): Record<string, string> =>
   Object.fromEntries([...res.headers].map(([k, v]) => [k.toLowerCase(), v]));
 
 async function answerOf(res: Response): Promise<Answer> {
-  return { status: res.status, headers: headersOf(res), text: await res.text() };
+  return { status: res.status, headers: headersOf(res), text: await textWithin(res, MAX_ANSWER_BYTES, "the answer") };
 }
 
 function send(res: ServerResponse, a: Answer): void {
@@ -141,6 +147,12 @@ export async function startShadow(o: ShadowOptions): Promise<Shadow> {
     const method = req.method ?? "GET";
     const pathAndQuery = req.url ?? "/";
     const body = method === "GET" || method === "HEAD" ? undefined : await readBody(req);
+    if (body === null) {
+      const message = `The request body is over ${MAX_ANSWER_BYTES} bytes; the shadow proxy stopped reading it`;
+      res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" });
+      res.end(JSON.stringify({ success: false, message, error: "payload_too_large" }));
+      return;
+    }
     let up: Answer;
     try {
       up = await answerOf(

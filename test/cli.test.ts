@@ -198,6 +198,25 @@ function runToEnd(args: string[], env: Record<string, string> = {}) {
   return { ...run, done: run.exited.then((code) => ({ code, stdout, stderr: run.stderr() })) };
 }
 
+/** Whether no process of the group is left; polls liveness (not a sleep on the subject) for at most 2 s. */
+async function groupGone(pgid: number): Promise<boolean> {
+  for (let i = 0; i < 40; i++) {
+    try {
+      process.kill(-pgid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ESRCH") return true;
+      throw err;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  try {
+    process.kill(-pgid, "SIGKILL"); // leave nothing behind after a failed check
+  } catch {
+    // gone in the meantime
+  }
+  return false;
+}
+
 const PRINT_ENV = `fetch(process.env.EMULATOR_URL + "/_emulator/health").then((r) => r.json()).then((b) => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("EMULATOR_")));
   console.log(JSON.stringify({ status: b.data.status, env }));
@@ -256,6 +275,27 @@ describe("npx emulator exec", () => {
     expect(ended.code).toBe(5);
     expect(ended.stdout).toContain("child got SIGTERM");
   });
+
+  it("ends the command's whole process group on SIGTERM and SIGINT, and kills what ignores the signal", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "exec-group-"));
+    // sh runs `sleep` as its own child: the signal must reach the group, not only sh ($$ leads the group)
+    const cases = [
+      { signal: "SIGTERM", script: "sleep 47; echo done", code: 143 },
+      { signal: "SIGINT", script: "sleep 47; echo done", code: 130 },
+      { signal: "SIGTERM", script: "trap '' TERM; sleep 47 & wait; sleep 47", code: 137 }, // ignores SIGTERM: killed after the grace
+    ] as const;
+    for (const [i, { signal, script, code }] of cases.entries()) {
+      const pidFile = join(dir, `pid-${i}`);
+      const run = runToEnd(["exec", "--no-chain", `echo $$ > ${pidFile}; echo ready; ${script}`]);
+      expect(await run.first).toBe("ready");
+      const group = Number(readFileSync(pidFile, "utf8").trim());
+      run.child.kill(signal);
+      const ended = await run.done;
+      expect(ended.code, `${signal} ${script}`).toBe(code);
+      expect(ended.stdout).not.toContain("done");
+      expect(await groupGone(group), `${script}: the group ${group} survived`).toBe(true);
+    }
+  }, 30_000);
 
   it("needs a command (usage error, exit 2)", async () => {
     const { code, stderr } = await runToEnd(["exec", "--no-chain"]).done;

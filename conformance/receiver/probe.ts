@@ -1,9 +1,13 @@
+import { textWithin } from "../../contract/index.ts";
 import { CheckFailure } from "../types.ts";
 
 // The partner's optional probe (docs/webhooks.md "Certify your receiver"):
 // `GET <probe>` answers `{"applied": [{"id": "<event id>", "event": "<type>"}, …]}`,
 // one entry each time the receiver applied an event's side effect, oldest first.
 // It must include an event by the time the receiver has answered its delivery.
+
+/** The most of a probe's answer read: its list of applied events is far smaller (issue 37: a 400 MiB answer took 1.4 GB). */
+export const PROBE_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export interface AppliedEntry {
   id: string;
@@ -36,8 +40,16 @@ export class Probe {
         `the probe ${this.url} did not answer: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
-    const text = await res.text();
-    if (res.status !== 200) throw new CheckFailure(`the probe ${this.url} answered ${res.status}, expected 200`);
+    if (res.status !== 200) {
+      void res.body?.cancel().catch(() => {});
+      throw new CheckFailure(`the probe ${this.url} answered ${res.status}, expected 200`);
+    }
+    let text: string;
+    try {
+      text = await textWithin(res, PROBE_ANSWER_BYTES, `the answer of the probe ${this.url}`);
+    } catch (err) {
+      throw new CheckFailure(err instanceof Error ? err.message : String(err));
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);

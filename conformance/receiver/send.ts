@@ -1,3 +1,4 @@
+import { headText } from "../../contract/index.ts";
 import { SIGNATURE_TOLERANCE_MS, signatureHeader, WEBHOOK_HEADERS } from "../../contract/webhook-signature.ts";
 
 // What the receiver check sends and what it hears back: one delivery is the
@@ -55,30 +56,12 @@ export async function post(url: string, d: Delivery, timeoutMs: number): Promise
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const res = await fetch(url, { method: "POST", headers: d.headers, body: d.body, redirect: "manual", signal });
-    const body = await head(res);
+    const body = await headText(res, MAX_KEPT_BODY);
     return { status: res.status, error: null, headers: Object.fromEntries(res.headers), body, duration_ms: elapsed() };
   } catch (err) {
     const error = signal.aborted ? `timeout: no answer within ${timeoutMs} ms` : `connection failed: ${describe(err)}`;
     return { status: null, error, headers: {}, body: "", duration_ms: elapsed() };
   }
-}
-
-async function head(res: Response): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    while (text.length < MAX_KEPT_BODY) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    return text.slice(0, MAX_KEPT_BODY);
-  }
-  void reader.cancel().catch(() => {});
-  return text.slice(0, MAX_KEPT_BODY);
 }
 
 function describe(err: unknown): string {

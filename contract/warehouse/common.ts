@@ -1,5 +1,5 @@
 import { MAX_ID_ARRAY, offsetPageQuery } from "../paging.ts";
-import { identifier, MAX_IDEMPOTENCY_KEY, withCode, z, type IssueParams } from "../zod.ts";
+import { distinct, identifier, MAX_IDEMPOTENCY_KEY, withCode, z, type IssueParams } from "../zod.ts";
 
 // Pieces every warehouse resource shares (docs/warehouse.md): tenant-only
 // access with the scopes of the interface's table, the warehouse envelope,
@@ -63,16 +63,18 @@ export const uniqueIds = withCode(
       params: { code: "invalid_pagination" } satisfies IssueParams,
     })
     .pipe(
-      z
-        .array(
-          identifier(
-            z
-              .string({ error: "every entry must be a non-empty string" })
-              .min(1, "every entry must be a non-empty string"),
-          ),
-        )
-        .min(1, "must name at least one card")
-        .refine((ids) => new Set(ids).size === ids.length, "must not repeat a card"),
+      distinct(
+        z
+          .array(
+            identifier(
+              z
+                .string({ error: "every entry must be a non-empty string" })
+                .min(1, "every entry must be a non-empty string"),
+            ),
+          )
+          .min(1, "must name at least one card"),
+        "card",
+      ),
     )
     .meta({
       items: { type: "string", maxLength: 255 },

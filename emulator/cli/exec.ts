@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
-import { constants } from "node:os";
 import { helpText, parseCommand, has, UsageError, envName, type CommandSpec } from "../../harness/cli-args.ts";
 import { ENV_NOTE, ENV_PREFIX, launch, START_OPTIONS, startConfig } from "./launch.ts";
 import type { Emulator } from "../index.ts";
+import { GRACE_MS, runGroup } from "./child-group.ts";
 
 // `npx emulator exec -- <command>` (as Firebase's emulators:exec): start the emulator on free ports,
 // run the command with the emulator's URLs and keys in its environment, stop, and exit with the
@@ -14,7 +13,8 @@ export const EXEC: CommandSpec = {
 EMULATOR_URL, EMULATOR_RPC_URL (empty with --no-chain) and one EMULATOR_KEY_<NAME> per fixture key
 (EMULATOR_KEY_DEMO, EMULATOR_KEY_CATALOG_ONLY, …) in its environment, stops the emulator and exits with
 COMMAND's status (127 when it is not found; 128+N when a signal N ended it). Ctrl-C and SIGTERM are passed
-to COMMAND. A single argument with spaces runs through the shell: exec "npm test && npm run e2e".
+to COMMAND's whole process group; what is left of it ${GRACE_MS / 1000} s later is killed. A single
+argument with spaces runs through the shell: exec "npm test && npm run e2e".
 
 ${ENV_NOTE}`,
   options: START_OPTIONS.filter((o) => o.name !== "quiet" && o.name !== "json"),
@@ -49,25 +49,14 @@ export async function runExec(argv: readonly string[]): Promise<number> {
 }
 
 /** Runs the command to its end; its status, or 127 / 126 when it cannot start. */
-function run(command: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<number> {
+async function run(command: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<number> {
   const [file, ...rest] = command as [string, ...string[]];
   const shell = command.length === 1 && /\s/.test(file);
-  const child = spawn(file, rest, { stdio: "inherit", env, shell });
-  const forward = (signal: NodeJS.Signals) => () => void child.kill(signal);
-  const onInt = forward("SIGINT");
-  const onTerm = forward("SIGTERM");
-  process.on("SIGINT", onInt);
-  process.on("SIGTERM", onTerm);
-  return new Promise<number>((resolve) => {
-    child.once("error", (err: NodeJS.ErrnoException) => {
-      if (err.code === "ENOENT") log(`command not found: ${file} (is it installed and on PATH?)`);
-      else if (err.code === "EACCES") log(`cannot run ${file}: permission denied`);
-      else log(`cannot run ${file}: ${err.message}`);
-      resolve(err.code === "EACCES" ? 126 : 127);
-    });
-    child.once("exit", (code, signal) => resolve(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0)));
-  }).finally(() => {
-    process.off("SIGINT", onInt);
-    process.off("SIGTERM", onTerm);
-  });
+  const exit = await runGroup(file, rest, { stdio: "inherit", env, shell });
+  if ("status" in exit) return exit.status;
+  const err = exit.error;
+  if (err.code === "ENOENT") log(`command not found: ${file} (is it installed and on PATH?)`);
+  else if (err.code === "EACCES") log(`cannot run ${file}: permission denied`);
+  else log(`cannot run ${file}: ${err.message}`);
+  return err.code === "EACCES" ? 126 : 127;
 }

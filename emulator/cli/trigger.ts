@@ -1,5 +1,6 @@
 import { closest, has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../../harness/cli-args.ts";
 import { PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES, EVENT_TYPES } from "../events/types.ts";
+import { BodyTooLarge, MAX_ANSWER_BYTES, textWithin } from "../../contract/index.ts";
 
 // `npx emulator trigger <event-type>` (as `stripe trigger`): emits a catalogue event on a running
 // emulator through its control plane (POST /_emulator/events) and prints where it was delivered.
@@ -87,9 +88,13 @@ export async function runTrigger(argv: readonly string[]): Promise<number> {
     );
     return 1;
   }
-  const answer = (await res
-    .json()
-    .catch(() => ({ success: false, message: `HTTP ${res.status}, not JSON` }))) as Answer;
+  // --url may point at anything: its answer is read up to a bound
+  const answer = (await textWithin(res, MAX_ANSWER_BYTES, `the answer of ${base}`)
+    .then((text) => JSON.parse(text) as unknown)
+    .catch((err: unknown) => ({
+      success: false,
+      message: err instanceof BodyTooLarge ? err.message : `HTTP ${res.status}, not JSON`,
+    }))) as Answer;
   if (has(args, "json")) process.stdout.write(JSON.stringify(answer) + "\n");
   if (!res.ok || !answer.data) {
     process.stderr.write(`emulator trigger: ${res.status} ${answer.message ?? "failed"}\n`);

@@ -11,6 +11,8 @@ export {
   z,
   withCode,
   identifier,
+  distinct,
+  firstRepeat,
   later,
   type IssueParams,
   type ResponseSpec,

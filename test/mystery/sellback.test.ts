@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
 import { cardNftAbi, mysteryPoolAbi, sendAndWait } from "../../chain/index.ts";
 import { parseUsdc } from "../../emulator/pipeline/money.ts";
+import { expectError } from "../../conformance/assert.ts";
 import { buyRevealed, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
 
 let ctx: Ctx;
@@ -63,6 +64,9 @@ describe("sell-back (TIER)", () => {
         })
       ).body.error,
     ).toBe("too_many_tokens");
+    // a token named twice (as text or as a number) is refused, not sold once or quoted twice
+    for (const route of ["quote", "prepare"])
+      expectError(await post(route, { wallet_address: u.address, token_ids: ["7", 7] }), 400, "invalid_token_ids");
     const pool = await post("quote", { wallet_address: u.address, token_ids: ["1"] }, ctx.demo).expect(403);
     expect(pool.body.error).toBe("not_tier_partner");
   });

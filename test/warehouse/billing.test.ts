@@ -234,6 +234,59 @@ describe("exceptions, SLA and service credits", () => {
   });
 });
 
+describe("a service credit never pays back what was not billed", () => {
+  const cents = (usd: string) => Math.round(Number(usd) * 100);
+  /** A late one-card order of a fresh tenant (label bought, SLA missed); its key and label cost in cents. */
+  async function lateOrder(account: string) {
+    const key = await newKey(api, { kind: "tenant", account_id: account });
+    const [id] = await shippable(api, key);
+    const order = await placeOrder(emu, api, key, [id!]);
+    await emu.clock.advance(4 * 24 * 3600_000);
+    return { key, order, label: cents(order.amount as string) };
+  }
+  /** What the month's invoice bills for labels, voids included (cents). */
+  async function labelsBilled(account: string) {
+    const closed = await api.post("/_emulator/warehouse/billing/close").send({ account_id: account }).expect(201);
+    const lines = closed.body.data.lines as { kind: string; amount: string }[];
+    return lines.filter((l) => l.kind === "label").reduce((x, l) => x + cents(l.amount), 0);
+  }
+  const paidBack = (credit: { status: string; amount: number | null }) =>
+    credit.status === "APPROVED" ? (credit.amount ?? 0) : 0;
+
+  it("cancel (label voided) then credit: nothing billed, so the credit is not approved at once", async () => {
+    const { key, order, label } = await lateOrder("late-cancel-first");
+    expect(label).toBeGreaterThan(0);
+    await post(`/api/v1/orders/${order.order_id}/cancel`, {}, key).expect(200);
+    const sc = await post("/api/v1/service-credits", { order_id: order.order_id, reason: "late" }, key).expect(201);
+    expect(sc.body.data.status).toBe("UNDER_REVIEW");
+    expect(sc.body.data.decision).toContain("not billed");
+    const billed = await labelsBilled("late-cancel-first");
+    expect(billed).toBe(0);
+    expect(paidBack(sc.body.data)).toBeLessThanOrEqual(billed);
+  });
+
+  it("credit then cancel: the void pays back only what the credit has not", async () => {
+    const { key, order, label } = await lateOrder("late-credit-first");
+    const sc = await post("/api/v1/service-credits", { order_id: order.order_id, reason: "late" }, key).expect(201);
+    expect(sc.body.data).toMatchObject({ status: "APPROVED", amount: label });
+    await post(`/api/v1/orders/${order.order_id}/cancel`, {}, key).expect(200);
+    const billed = await labelsBilled("late-credit-first");
+    // the tenant pays the label once and gets it back once: billed − credited = 0
+    expect(billed - paidBack(sc.body.data)).toBe(0);
+  });
+
+  it("a partial credit then cancel: the void pays back the rest of the label", async () => {
+    const { key, order, label } = await lateOrder("late-partial-credit");
+    const sc = await post("/api/v1/service-credits", { order_id: order.order_id, reason: "late", amount: 100 }, key);
+    expect(sc.body.data).toMatchObject({ status: "APPROVED", amount: 100 });
+    await post(`/api/v1/orders/${order.order_id}/cancel`, {}, key).expect(200);
+    const billed = await labelsBilled("late-partial-credit");
+    expect(billed).toBe(100);
+    expect(billed - paidBack(sc.body.data)).toBe(0);
+    expect(label).toBeGreaterThan(100);
+  });
+});
+
 describe("activity log and integration status", () => {
   it("the activity log records the tenant's and the operator's actions, newest first", async () => {
     const res = await get("/api/v1/activity?limit=100").expect(200);

@@ -412,6 +412,15 @@ describe("tracking, carrier return and scan-back", () => {
       "not_eligible",
     );
 
+    // the same card named three times is refused: nothing is scanned, no card.returned
+    expectError(
+      await api
+        .post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`)
+        .send({ unique_ids: [ids[0], ids[0], ids[0]] }),
+      400,
+      "invalid_value",
+    );
+    expect(rec.of("card.returned")).toEqual([]);
     await api
       .post(`/_emulator/warehouse/orders/${o.order_id}/scan-back`)
       .send({ unique_ids: [ids[0]] })

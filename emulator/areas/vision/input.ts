@@ -81,9 +81,13 @@ export async function readRequest(req: Request, catalog: CatalogIndex): Promise<
 }
 
 async function readMultipart(req: Request, catalog: CatalogIndex): Promise<ParsedRequest> {
+  // Counted while streaming like every other body: formData() alone reads a chunked upload whole first.
+  const bytes = await readBytes(req, MAX_IMAGE_BYTES + BODY_SLACK, tooLarge);
   let form: FormData;
   try {
-    form = await req.formData();
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": req.headers.get("content-type") ?? "" },
+    }).formData();
   } catch {
     throw badRequest("invalid_upload", "The multipart body could not be parsed (check the boundary and Content-Type)");
   }

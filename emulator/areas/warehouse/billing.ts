@@ -6,7 +6,7 @@ import type { DeclaredValueRecord, Invoice, Order, Report, ServiceCredit, Tenant
 import { vaultCards } from "./format.ts";
 import { findCard } from "./inventory.ts";
 import { findOrder } from "./orders.ts";
-import { toCents } from "./money.ts";
+import { labelBilledCents } from "./label-billing.ts";
 import { type Actor, logActivity, touch } from "./state.ts";
 import type {
   IntegrationStatus as IntegrationStatusWire,
@@ -120,9 +120,9 @@ export function submitDeclaredValue(
 }
 
 /**
- * Approved at once only for an order that missed its SLA and only up to its
- * label cost (the default amount); more than that, or no missed SLA, goes to
- * an operator's review.
+ * Approved at once only for an order that missed its SLA and only up to what
+ * its label is billed (the default amount); more than that, a label voided or
+ * never bought, or no missed SLA, goes to an operator's review.
  */
 function creditDecision(
   order: Order | null,
@@ -135,7 +135,14 @@ function creditDecision(
       amount: asked,
       decision: "under_review: no missed SLA on record; an operator will review it",
     };
-  const labelCents = toCents(order.amount);
+  // What the label is billed now: a voided label was never billed, so there is nothing to pay back at once.
+  const labelCents = labelBilledCents(order);
+  if (labelCents === 0)
+    return {
+      status: "UNDER_REVIEW",
+      amount: asked,
+      decision: `under_review: the order's label was ${order.label_purchased_at ? "voided" : "never bought"} and not billed; an operator will review it`,
+    };
   if (asked !== null && asked > labelCents)
     return {
       status: "UNDER_REVIEW",

@@ -5,7 +5,7 @@ import { own } from "../../state/own.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import { defineControl, type ControlSpec } from "../../control/route.ts";
 import { badInput, missing, oneOf, opt, text } from "../../control/schemas.ts";
-import { identifier, z } from "../../pipeline/schema.ts";
+import { distinct, identifier, z } from "../../pipeline/schema.ts";
 import { EXCEPTION_KINDS, type TenantState } from "./model.ts";
 import {
   InboundShipment,
@@ -248,7 +248,7 @@ export const warehouseControl: ControlSpec[] = [
       "Warehouse: scan a RETURNED order's cards back into inventory {unique_ids?} (OFFCHAIN; card.returned per card)",
     schema: {
       params: param("order_id"),
-      body: z.object({ unique_ids: opt(z.array(idField())) }),
+      body: z.object({ unique_ids: opt(distinct(z.array(idField()), "card")) }),
       responses: {
         200: {
           description: "The order and the cards scanned back",

@@ -7,7 +7,8 @@ import { billableUsage, monthClosed, monthOf, usageOf } from "./state.ts";
 // purchase; a voided label (an order cancelled in LABEL_PURCHASED) is not
 // billed: it leaves that month's usage while the month is open, or is
 // credited on the next invoice once it was invoiced (an issued invoice never
-// changes).
+// changes). Service credits and voids together never pay back more than the
+// label was billed.
 
 const bump = (counts: Record<string, number>, cents: number, by: number) => {
   counts[String(cents)] = (own(counts, String(cents)) ?? 0) + by;
@@ -24,10 +25,32 @@ export function billLabel(t: TenantState, o: Order, iso: string): void {
   o.label_billed_month = month;
 }
 
-/** The label of `o` was voided at `iso`. */
+/** What the label of `o` is billed now (cents): its cost once bought, nothing once voided or never bought. */
+export function labelBilledCents(o: Order): number {
+  if (!o.label_purchased_at || o.cancel_reason === "cancelled_label_voided") return 0;
+  return toCents(o.amount ?? "0");
+}
+
+/** What approved service credits already pay back for `o` (cents). */
+export function creditedCents(t: TenantState, o: Order): number {
+  return Object.values(t.service_credits)
+    .filter((sc) => sc.order_id === o.order_id && sc.status === "APPROVED")
+    .reduce((sum, sc) => sum + (sc.amount ?? 0), 0);
+}
+
+/**
+ * The label of `o` was voided at `iso`. A label a service credit already paid back is paid back
+ * only for the rest: the label stays on the bill and the void credits what the credit did not,
+ * so the tenant never gets more back than was billed (issue 37).
+ */
 export function voidLabel(t: TenantState, o: Order, iso: string): void {
   if (!o.label_purchased_at) return;
   const cents = toCents(o.amount ?? "0");
+  const credited = Math.min(creditedCents(t, o), cents);
+  if (credited > 0) {
+    if (cents > credited) bump((billableUsage(t, iso).usage.label_voids ??= {}), cents - credited, 1);
+    return;
+  }
   // States saved before label_billed_month billed a label in its purchase month.
   const billed = o.label_billed_month ?? monthOf(o.label_purchased_at);
   if (monthClosed(t, billed)) {

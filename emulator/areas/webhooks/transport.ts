@@ -1,3 +1,5 @@
+import { headText } from "../../../contract/index.ts";
+
 // One delivery attempt over real HTTP (global fetch, so an msw server in the
 // user's test can also play the receiver). Redirects are not followed: only a
 // 2xx answer counts as delivered.
@@ -26,7 +28,8 @@ export async function postJson(
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const res = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal });
-    const text = await head(res, MAX_KEPT_BODY);
+    // the rest is never read: a receiver streaming a huge or endless body must not grow our memory
+    const text = await headText(res, MAX_KEPT_BODY);
     const ok = res.status >= 200 && res.status < 300;
     return {
       status: res.status,
@@ -52,29 +55,6 @@ export async function postJson(
       duration_ms: elapsed(),
     };
   }
-}
-
-/**
- * The first `max` characters of the answer; the rest is never read (a receiver streaming a huge
- * or endless body must not grow our memory, nor hold the attempt until its timeout).
- */
-async function head(res: Response, max: number): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  try {
-    while (text.length < max) {
-      const { done, value } = await reader.read();
-      if (done) return text + decoder.decode();
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A receiver that answers and then drops the body still answered.
-    return text.slice(0, max);
-  }
-  void reader.cancel().catch(() => {});
-  return text.slice(0, max);
 }
 
 function describe(err: unknown): string {

@@ -1,7 +1,7 @@
 import { MAX_SELLBACK_BATCH } from "../../../../contract/index.ts";
 import { badRequest } from "../../../pipeline/errors.ts";
 import { intIn } from "../../../pipeline/identifiers.ts";
-import { z } from "../../../pipeline/schema.ts";
+import { firstRepeat, z } from "../../../pipeline/schema.ts";
 import { isTxHash, optIdentifier, parseUsdc, tokenIdParam, walletParam } from "../util.ts";
 
 // How the sell-back routes read what contract/mystery/sellback.ts declares.
@@ -25,7 +25,9 @@ const tokenIds = read((v): string[] => {
       "invalid_token_ids",
       "Every token id must be a uint256 in plain decimal (string or number; no sign, fraction, exponent, hex or leading zeros)",
     );
-  return [...new Set(ids as string[])];
+  const again = firstRepeat(ids);
+  if (again !== undefined) throw badRequest("invalid_token_ids", `token_ids names token ${again} twice`);
+  return ids as string[];
 });
 
 const wallet = read((v) => walletParam(v));
