@@ -9,6 +9,7 @@ import type { ResolvedOptions } from "./pipeline/services.ts";
 import type { EmulatorPlugin } from "./control/route.ts";
 import type { ChainHostOptions } from "./chain-host.ts";
 import { checkWorld, loadWorld, type LoadedWorld } from "./world/load.ts";
+import { WorldError } from "./world/problems.ts";
 
 // createEmulator's options, read once: every default applied, the state to start from loaded and checked
 // against an explicit seed or catalog, the start time decided. The composition root (index.ts) then reads only
@@ -143,9 +144,9 @@ export function resolveConfig(given: EmulatorOptions): EmulatorConfig {
 function worldOf(input: EmulatorOptions): LoadedWorld | null {
   if (input.world === undefined) return null;
   if (input.state || input.stateFile)
-    throw new Error(
-      "world: a world starts from the fixtures and a state resumes one; give world or state / stateFile, not both",
-    );
+    throw new WorldError(typeof input.world === "string" ? input.world : "(world option)", [
+      "(root): a world starts from the fixtures and a state resumes one; give world or state / stateFile, not both",
+    ]);
   return typeof input.world === "string" ? loadWorld(input.world) : checkWorld("(world option)", input.world);
 }
 
