@@ -135,8 +135,6 @@ export const worldSchema = z
   .meta({ title: "CardOS emulator world", description: "A partner's test world (npx emulator --world FILE)" });
 
 export type World = z.output<typeof worldSchema>;
-export type WorldAccount = World extends { accounts?: (infer A)[] } ? A : never;
-export type WorldTenant = World extends { tenants?: (infer T)[] } ? T : never;
 /** A partner or tenant key (their scopes differ in kind only). */
 export type WorldKey = Omit<z.output<typeof partnerKey>, "scopes"> & { scopes?: readonly string[] };
 export type WorldWebhook = z.output<typeof webhook>;
