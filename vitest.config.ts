@@ -30,6 +30,8 @@ export const SLOW = [
   "test/readme-sdk.test.ts",
   "test/shadow/cli.test.ts",
   "test/webhooks/chaos.test.ts",
+  "test/world/world.test.ts",
+  "test/world/cli.test.ts",
 ];
 export const QUICK_INCLUDE = ["test/**/*.test.ts", "scenarios/**/*.test.ts", "conformance/**/*.test.ts"];
 

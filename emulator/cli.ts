@@ -7,9 +7,21 @@ import { launch, startConfig } from "./cli/launch.ts";
 import { OPENAPI, START } from "./cli/commands.ts";
 import { runExec } from "./cli/exec.ts";
 import { runTrigger } from "./cli/trigger.ts";
+import { runInit, runWorld } from "./cli/world.ts";
 import { journalOf } from "./ui/journal.ts";
 
-const COMMANDS = ["exec", "trigger", "conformance", "scenario", "shadow", "fixtures", "receiver-check", "openapi"];
+const COMMANDS = [
+  "exec",
+  "trigger",
+  "conformance",
+  "scenario",
+  "shadow",
+  "fixtures",
+  "receiver-check",
+  "openapi",
+  "init",
+  "world",
+];
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -35,6 +47,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "openapi") return openapiCommand(rest);
   if (command === "exec") return runExec(rest);
+  if (command === "init") return runInit(rest);
+  if (command === "world") return runWorld(rest);
   if (command === "trigger") return runTrigger(rest);
   if (command === "scenario") {
     const { runScenarioCli } = await import("../scenarios/cli.ts");

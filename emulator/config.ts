@@ -8,6 +8,8 @@ import { DEFAULT_GATES } from "./pipeline/concurrency.ts";
 import type { ResolvedOptions } from "./pipeline/services.ts";
 import type { EmulatorPlugin } from "./control/route.ts";
 import type { ChainHostOptions } from "./chain-host.ts";
+import { checkWorld, loadWorld, type LoadedWorld } from "./world/load.ts";
+import { WorldError } from "./world/problems.ts";
 
 // createEmulator's options, read once: every default applied, the state to start from loaded and checked
 // against an explicit seed or catalog, the start time decided. The composition root (index.ts) then reads only
@@ -82,6 +84,13 @@ export interface EmulatorOptions {
    * webhook signing time and add control routes (emulator/pipeline/hooks.ts). Test aids attach this way.
    */
   plugins?: readonly EmulatorPlugin[];
+  /**
+   * A test world (docs/world.md): a YAML or JSON file's path (`--world FILE`), or the same document as data.
+   * It is checked whole before anything starts (a WorldError lists every problem by its path), applied
+   * through the control plane and the API, and `reset()` returns to it. Its clock and catalog overlay apply
+   * unless `clock` / `startTime` / `catalogOverlay` are given. Not with `state` / `stateFile`.
+   */
+  world?: string | Record<string, unknown>;
 }
 
 /** What createEmulator starts from, each option resolved once. */
@@ -98,6 +107,8 @@ export interface EmulatorConfig {
   replay: string | undefined;
   catalogOverlay: string | undefined;
   plugins: readonly EmulatorPlugin[];
+  /** The world to apply on start (checked), or null. */
+  world: LoadedWorld | null;
   /** Where to listen, or null for in-process use. */
   listen: { port: number; host: string | undefined; allowedHosts: string[] } | null;
   /** Origins accepted besides loopback ones, by every listener of the emulator (API, JSON-RPC). */
@@ -105,7 +116,9 @@ export interface EmulatorConfig {
 }
 
 /** Reads the options once (throws on a state that cannot be used, with one line saying why). */
-export function resolveConfig(input: EmulatorOptions): EmulatorConfig {
+export function resolveConfig(given: EmulatorOptions): EmulatorConfig {
+  const world = worldOf(given);
+  const input = withWorld(given, world);
   const target = input.stateFile ? resolveStateTarget(input.stateFile) : null;
   const state = startingState(input, target);
   const service = resolveOptions(input);
@@ -127,6 +140,7 @@ export function resolveConfig(input: EmulatorOptions): EmulatorConfig {
     replay: input.replay,
     catalogOverlay: input.catalogOverlay,
     plugins: input.plugins ?? [],
+    world,
     listen:
       input.port === undefined
         ? null
@@ -148,6 +162,28 @@ function checkOrigin(raw: string): string {
       `allowedOrigins: "${raw}" is not a web origin; write it as a browser sends it, e.g. http://192.168.1.20:5173`,
     );
   return url.origin;
+}
+
+/** The world option, read and checked (throws a WorldError naming every problem). */
+function worldOf(input: EmulatorOptions): LoadedWorld | null {
+  if (input.world === undefined) return null;
+  if (input.state || input.stateFile)
+    throw new WorldError(typeof input.world === "string" ? input.world : "(world option)", [
+      "(root): a world starts from the fixtures and a state resumes one; give world or state / stateFile, not both",
+    ]);
+  return typeof input.world === "string" ? loadWorld(input.world) : checkWorld("(world option)", input.world);
+}
+
+/** The options with the world's clock and catalog overlay where the options leave them unset. */
+function withWorld(input: EmulatorOptions, world: LoadedWorld | null): EmulatorOptions {
+  if (!world) return input;
+  const { clock } = world.world;
+  return {
+    ...input,
+    clock: input.clock ?? clock?.mode,
+    startTime: input.startTime ?? clock?.start,
+    catalogOverlay: input.catalogOverlay ?? world.catalogOverlay,
+  };
 }
 
 function parseChaosOption(value: WebhookChaos): WebhookChaos {

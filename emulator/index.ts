@@ -29,6 +29,9 @@ import { ChainHost } from "./chain-host.ts";
 import { Replay } from "./pipeline/replay.ts";
 import { Runtime } from "./pipeline/runtime.ts";
 import type { Chain, ChainStateExport } from "../chain/index.ts";
+import { contextProblems } from "./world/checks.ts";
+import { WorldError } from "./world/problems.ts";
+import { worldRun } from "./world/run.ts";
 
 export type { ClockMode } from "./clock/clock.ts";
 export { DEFAULT_MANUAL_START, type EmulatorOptions } from "./config.ts";
@@ -49,6 +52,7 @@ export {
   type ListenerPolicy,
   type ListenerPolicyOptions,
 } from "./pipeline/listener-policy.ts";
+export { WorldError } from "./world/problems.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -73,7 +77,7 @@ export interface Emulator {
   chain: Chain | null;
   /** JSON-RPC URL of the local chain (null without one, or when it is in-process only). */
   rpcUrl: string | null;
-  /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy). */
+  /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy), then a world's named keys. */
   keys: EmulatorKey[];
   key(name: string): string;
   reset(): Promise<void>;
@@ -133,6 +137,11 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     // Loaded before anything starts, so a bad directory stops the start with nothing to clean up.
     ...(config.replay !== undefined ? { replay: Replay.load(config.replay) } : {}),
   };
+  if (config.world) {
+    // What only the built emulator can tell (every named card in this catalog): still before anything starts.
+    const problems = contextProblems(config.world.world, services.catalog, config.chain !== null);
+    if (problems.length) throw new WorldError(config.world.file, problems);
+  }
   // Without a running chain, a state's chain is kept as it was, for a later start with one.
   let carriedChain: ChainStateExport | null = config.state?.chain ?? null;
   // One policy for every listener of this emulator (docs/decisions.md "What a web page can do").
@@ -169,17 +178,29 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   for (const area of AREAS) if (area.start) runtimes.set(area.name, area.start(services));
 
   let persisted: StateFileWriter | null = null;
-  const host = controlHost(services, {
+  const bareHost = controlHost(services, {
     chainHost,
     carry: (chain) => (carriedChain = chain),
     stateFile: () => persisted?.status() ?? null,
   });
+  const world = config.world ? worldRun(services, config.world, bareHost) : null;
+  const host = world?.host ?? bareHost;
 
   const appFetch = createFetch(
     services,
     host,
     plugins.flatMap((p) => p.control ?? []),
   );
+  if (world) {
+    try {
+      await world.apply(appFetch, IN_PROCESS_ORIGIN);
+    } catch (err) {
+      for (const runtime of runtimes.values()) runtime.stop();
+      clock.dispose();
+      await chainHost?.close();
+      throw err;
+    }
+  }
   let server: ServerType | null = null;
   let url = IN_PROCESS_ORIGIN;
   if (config.listen) {
@@ -203,8 +224,8 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   const origins = url === IN_PROCESS_ORIGIN ? [IN_PROCESS_ORIGIN] : [url, IN_PROCESS_ORIGIN];
   let handlers: HttpHandler[] | null = null;
 
-  const keys = (): EmulatorKey[] =>
-    FIXTURE_KEYS.map((spec) => {
+  const keys = (): EmulatorKey[] => [
+    ...FIXTURE_KEYS.map((spec) => {
       const key = makeKey(opts.seed, spec.name);
       return {
         name: spec.name,
@@ -213,7 +234,15 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
         scopes: store.state.keys[key]?.scopes ?? [...spec.scopes],
         label: spec.label,
       };
-    });
+    }),
+    ...(world?.named() ?? []).map(({ name, key, kind }) => ({
+      name,
+      key,
+      kind,
+      scopes: store.state.keys[key]?.scopes ?? [],
+      label: store.state.keys[key]?.label ?? name,
+    })),
+  ];
 
   return {
     url,
@@ -232,7 +261,12 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     },
     key(name) {
       const found = keys().find((k) => k.name === name);
-      if (!found) throw new Error(`no fixture key "${name}" (have: ${FIXTURE_KEYS.map((k) => k.name).join(", ")})`);
+      if (!found)
+        throw new Error(
+          `no key named "${name}" (have: ${keys()
+            .map((k) => k.name)
+            .join(", ")})`,
+        );
       return found.key;
     },
     reset: () => host.reset(),

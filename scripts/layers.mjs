@@ -20,6 +20,8 @@ export const LAYERS = [
   { name: "scenarios", paths: ["scenarios/"] },
   { name: "harness", paths: ["harness/"] },
   { name: "public", paths: ["emulator/index.ts", "emulator/config.ts", "emulator/msw.ts"] },
+  // A test world (emulator/world/): checked before the emulator starts, applied through its own requests.
+  { name: "world", paths: ["emulator/world/"] },
   { name: "app", paths: ["emulator/app.ts"] },
   { name: "area-registry", paths: ["emulator/areas/index.ts"] },
   { name: "areas", paths: ["emulator/areas/"] },

@@ -33,7 +33,7 @@ export function banner(info: BannerInfo, color: boolean): string {
         : ""),
     `  Seed / clock   ${info.seed} / ${info.clock}`,
     "",
-    bold("  Fixture keys (send the value as X-API-Key; control routes also take the name)", color),
+    bold("  Keys (send the value as X-API-Key; control routes also take the name)", color),
   ];
   const width = Math.max(...info.keys.map((k) => k.name.length));
   for (const k of info.keys) {

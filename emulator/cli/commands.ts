@@ -13,7 +13,9 @@ export const START: CommandSpec = {
   npx emulator scenario NAME | --list    run a scripted lifecycle (npx emulator scenario --help)
   npx emulator shadow --upstream URL     compare the sandbox with the emulator, call by call (npx emulator shadow --help)
   npx emulator fixtures import DIR       recorded catalog answers → a --catalog-overlay file (npx emulator fixtures --help)
-  npx emulator openapi [--out FILE]      write the OpenAPI document (npx emulator openapi --help)`,
+  npx emulator openapi [--out FILE]      write the OpenAPI document (npx emulator openapi --help)
+  npx emulator init [--out FILE]         write a starter test world (npx emulator init --help)
+  npx emulator world --schema            the world file's JSON Schema; --check FILE checks one`,
   about: ENV_NOTE,
   options: START_OPTIONS,
 };

@@ -1,4 +1,4 @@
-import { createEmulator, OverlayError, ReplayError, StateFileError, type Emulator } from "../index.ts";
+import { createEmulator, OverlayError, ReplayError, StateFileError, WorldError, type Emulator } from "../index.ts";
 import { JournalError } from "../../chain/journal.ts";
 import { HardhatMissingError, hardhatInstalled } from "../../chain/provider.ts";
 import {
@@ -107,6 +107,13 @@ export const START_OPTIONS: readonly OptionSpec[] = [
     value: "FILE",
     describe: "lay the catalog overlay FILE (npx emulator fixtures import DIR) over the seeded catalog",
   },
+  {
+    name: "world",
+    type: "string",
+    value: "FILE",
+    describe:
+      "start from the test world declared in FILE (YAML or JSON; npx emulator init writes one);\nreset returns to it; a bad file exits 2 naming every problem",
+  },
 ];
 
 export const ENV_NOTE = `Every option can also be set as an ${ENV_PREFIX}* variable: --rpc-port 0 as ${ENV_PREFIX}RPC_PORT=0,
@@ -132,6 +139,9 @@ export function startConfig(spec: CommandSpec, given: ParsedArgs, opts: { freePo
     /** With --state, only an explicit --seed / --catalog is passed on: the file's own rules, and a different one is refused. */
     seedGiven: has(args, "seed"),
     catalogGiven: has(args, "catalog"),
+    /** A world's own clock applies unless --clock is given. */
+    clockGiven: has(args, "clock"),
+    world: last(args, "world"),
     host: last(args, "host"),
     allowedHosts: args.flags.get("allowed-host") ?? [],
     allowedOrigins: args.flags.get("allowed-origin") ?? [],
@@ -181,7 +191,8 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
       allowedHosts: c.allowedHosts,
       allowedOrigins: c.allowedOrigins,
       seed: c.stateFile && !c.seedGiven ? undefined : c.seed,
-      clock: c.clock,
+      clock: c.world && !c.clockGiven ? undefined : c.clock,
+      world: c.world,
       catalog: c.stateFile && !c.catalogGiven ? undefined : c.catalog,
       stateFile: c.stateFile,
       strictWebhookUrls: c.strictWebhookUrls,
@@ -198,6 +209,7 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
       throw new UsageError(`--host ${c.host}: not an address of this machine (${e.code}); try 127.0.0.1 or 0.0.0.0`);
     if (err instanceof ReplayError) throw new UsageError(`--replay: ${err.message}`);
     if (err instanceof OverlayError) throw new UsageError(`--catalog-overlay: ${err.message}`);
+    if (err instanceof WorldError) throw new UsageError(err.message);
     if (err instanceof StateFileError) throw new UsageError(`--state ${err.file}: ${err.reason}. ${err.remedy}`);
     // Taken between the check and the start (a race with another process).
     if (e.code === "EADDRINUSE")

@@ -5,6 +5,7 @@ import { FIXTURES_COMMAND, SHADOW_COMMAND } from "../../shadow/cli.ts";
 import { OPENAPI, START } from "./commands.ts";
 import { EXEC } from "./exec.ts";
 import { TRIGGER } from "./trigger.ts";
+import { INIT, WORLD } from "./world.ts";
 
 // The README's CLI synopsis, written from the same option tables as every --help, so the two cannot
 // drift: test/cli-synopsis.test.ts compares, `npx tsx scripts/cli-synopsis.mts --write` rewrites it.
@@ -18,6 +19,8 @@ const COMMANDS: readonly CommandSpec[] = [
   SHADOW_COMMAND,
   FIXTURES_COMMAND,
   OPENAPI,
+  INIT,
+  WORLD,
 ];
 
 /** Each command's first usage line, then its options (`--help` is left out: every command has it). */
