@@ -49,7 +49,9 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
           "invalid_state",
           `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start the emulator with the same --seed and --catalog to import it`,
         );
-      // The chain first: it is what can fail (a replay that does not end on the recorded block), and then nothing changed.
+      // All or nothing: what can fail comes first (the copy, then the chain: a replay that does not end on the
+      // recorded block), and then nothing changed; the store's swap cannot fail, and only then are areas told.
+      const next = Store.copyOf(parsed);
       if (chainHost) {
         try {
           await chainHost.importState(parsed.chain);
@@ -57,7 +59,7 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
           throw badRequest("invalid_state", (err as Error).message);
         }
       } else parts.carry(parsed.chain);
-      store.import(parsed);
+      store.replace(next);
       if (parsed.now > clock.now()) await clock.setTime(parsed.now);
       services.bus.emit("state.replaced", { reason: "import" });
     },
