@@ -25,7 +25,9 @@ export const month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "must be a mont
 
 const UINT256 = 2n ** 256n;
 /** A decimal integer below 2^256 (micros, token ids, block numbers, VRF ids): what BigInt and the chain take. */
-export const uint = z.string().refine((s) => /^\d{1,78}$/.test(s) && BigInt(s) < UINT256, "must be a decimal integer below 2^256");
+export const uint = z
+  .string()
+  .refine((s) => /^\d{1,78}$/.test(s) && BigInt(s) < UINT256, "must be a decimal integer below 2^256");
 /** The same with an optional minus sign (signed ledger amounts). */
 export const int256 = z
   .string()
@@ -65,10 +67,15 @@ export function ownRecord<V extends z.ZodType>(value: V, keyShape?: { pattern: R
       const entry = Object.getOwnPropertyDescriptor(rec, key)!.value as unknown;
       const r = value.safeParse(entry);
       if (!r.success)
-        for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: [key, ...issue.path] });
+        for (const issue of r.error.issues)
+          ctx.addIssue({ code: "custom", message: issue.message, path: [key, ...issue.path] });
     }
   });
 }
 
 /** A time in unix seconds (on-chain deadlines) inside the clock's range. */
-export const unixSeconds = z.number().int().min(0).max(Math.floor(MAX_TIME_MS / 1000));
+export const unixSeconds = z
+  .number()
+  .int()
+  .min(0)
+  .max(Math.floor(MAX_TIME_MS / 1000));

@@ -58,8 +58,7 @@ function failWith(prefix: readonly PropertyKey[], error: z.ZodError): never {
 
 /** A time (unix ms) the emulator can run at (clock/bounds.ts). */
 export function checkTime(path: string, t: unknown): void {
-  if (!isClockTime(t))
-    fail(path, `must be a time in unix milliseconds ${TIME_RANGE_TEXT} (got ${JSON.stringify(t)})`);
+  if (!isClockTime(t)) fail(path, `must be a time in unix milliseconds ${TIME_RANGE_TEXT} (got ${JSON.stringify(t)})`);
 }
 
 /** Validates an export's `now` and `state` against the declared slices; throws a one-line reason naming the field. */

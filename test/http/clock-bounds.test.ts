@@ -44,14 +44,15 @@ describe("the clock's range", () => {
     const res = await api.post("/_emulator/clock/advance").send({ to: "9999-12-31T23:59:59.999Z" }).expect(200);
     expect(res.body.data.now).toBe("9999-12-31T23:59:59.999Z");
     await stillWhole();
+    const pools = (await api.get("/_emulator/credits/demo").expect(200)).body.data;
+    expect(pools.free_credits_reset_at).toBe("9999-12-31T23:59:59.999Z");
     expectError(await api.post("/_emulator/clock/advance").send({ ms: 1 }), 400, "invalid_value");
   });
 });
 
 describe("other caller-supplied times and numbers", () => {
-  let emu: Emulator;
   let api: Api;
-  useEmulator((ctx) => ({ emu, api } = ctx));
+  useEmulator((ctx) => ({ api } = ctx));
 
   it("a fault's latency_ms past a day is a 400 invalid_value", async () => {
     const res = await api
@@ -74,7 +75,11 @@ describe("numbers the chain takes", () => {
   const huge = "1" + "0".repeat(80);
 
   for (const [what, path, body] of [
-    ["a faucet amount past 2^256 base units", "/_emulator/chain/faucet", { address: `0x${"11".repeat(20)}`, usdc: huge }],
+    [
+      "a faucet amount past 2^256 base units",
+      "/_emulator/chain/faucet",
+      { address: `0x${"11".repeat(20)}`, usdc: huge },
+    ],
     ["a faucet ETH amount past 2^256 wei", "/_emulator/chain/faucet", { address: `0x${"11".repeat(20)}`, eth: huge }],
     ["VRF words past 2^256", "/_emulator/vrf/fulfill", { words: [huge] }],
     ["a VRF request id past 2^256", "/_emulator/vrf/fulfill", { request_id: huge }],

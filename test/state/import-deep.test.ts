@@ -24,7 +24,11 @@ const setProtoEntry = (rec: object, value: unknown) =>
 
 /** The issue's own cases, then more made by mutating a real export. */
 export const MALFORMED: Array<[string, Mutate, RegExp]> = [
-  ['deposit_scan_block "abc"', (d) => void (wallet(d).deposit_scan_block = "abc"), /mystery-wallet\.deposit_scan_block/],
+  [
+    'deposit_scan_block "abc"',
+    (d) => void (wallet(d).deposit_scan_block = "abc"),
+    /mystery-wallet\.deposit_scan_block/,
+  ],
   ['deposit_scan_block "12.5"', (d) => void (wallet(d).deposit_scan_block = "12.5"), /deposit_scan_block/],
   ["a __proto__ tenant {}", (d) => void setProtoEntry(tenants(d), {}), /warehouse\.tenants\.__proto__/],
   ["a tenant's cards null", (d) => void (northwind(d).cards = null), /tenants\.northwind\.cards/],
@@ -36,11 +40,7 @@ export const MALFORMED: Array<[string, Mutate, RegExp]> = [
   ["a tenant without activity", (d) => void delete northwind(d).activity, /tenants\.northwind\.activity/],
   ["an unknown field on a tenant", (d) => void (northwind(d).surprise = 1), /tenants\.northwind/],
   ["an end user's balance not micros", (d) => void (acmeUser(d).balance_micros = "1e6"), /balance_micros/],
-  [
-    "an end user's balance past uint256",
-    (d) => void (acmeUser(d).balance_micros = "9".repeat(80)),
-    /balance_micros/,
-  ],
+  ["an end user's balance past uint256", (d) => void (acmeUser(d).balance_micros = "9".repeat(80)), /balance_micros/],
   ["an end user's wallet not an address", (d) => void (acmeUser(d).wallet_address = "0x12"), /wallet_address/],
   ["a ledger entry that is not an object", (d) => void (wallet(d).entries = [7]), /mystery-wallet\.entries\.0/],
   ["a deposit address keyed __proto__", (d) => void setProtoEntry(wallet(d).addresses!, 5), /addresses\.__proto__/],
@@ -52,13 +52,36 @@ export const MALFORMED: Array<[string, Mutate, RegExp]> = [
     (d) => void (d.state.areas.webhooks!.settings = { attempt_timeout_ms: 86_400_000_000 }),
     /webhooks\.settings\.attempt_timeout_ms/,
   ],
-  ["a credit account's free_period past 9999", (d) => void (Object.values(d.state.credits)[0]!.free_period = "10000-01"), /free_period/],
+  [
+    "a credit account's free_period past 9999",
+    (d) => void (Object.values(d.state.credits)[0]!.free_period = "10000-01"),
+    /free_period/,
+  ],
   ["a key created_at that is not a time", (d) => void (Object.values(d.state.keys)[0]!.created_at = "x"), /created_at/],
   ["an unknown area", (d) => void (d.state.areas.nonsense = {}), /areas\.nonsense/],
-  ["an idempotency record without a status", (d) => void (d.state.areas.idempotency = { records: { k: { fingerprint: "f", data: null, at: "2025-01-01T00:00:00.000Z" } } }), /idempotency\.records\.k\.status/],
-  ["a vision record of the wrong shape", (d) => void (d.state.areas.vision = { feedback: { f: { feedback_id: 1 } } }), /vision\.feedback\.f/],
-  ["a credits topup of the wrong shape", (d) => void (d.state.areas.credits = { topups: { t: {} }, by_authorization: {} }), /credits\.topups\.t/],
-  ["a revenue period start not a time", (d) => void (d.state.areas["mystery-revenue"] = { statements: {}, period_start: { acme: "soon" } }), /period_start\.acme/],
+  [
+    "an idempotency record without a status",
+    (d) =>
+      void (d.state.areas.idempotency = {
+        records: { k: { fingerprint: "f", data: null, at: "2025-01-01T00:00:00.000Z" } },
+      }),
+    /idempotency\.records\.k\.status/,
+  ],
+  [
+    "a vision record of the wrong shape",
+    (d) => void (d.state.areas.vision = { feedback: { f: { feedback_id: 1 } } }),
+    /vision\.feedback\.f/,
+  ],
+  [
+    "a credits topup of the wrong shape",
+    (d) => void (d.state.areas.credits = { topups: { t: {} }, by_authorization: {} }),
+    /credits\.topups\.t/,
+  ],
+  [
+    "a revenue period start not a time",
+    (d) => void (d.state.areas["mystery-revenue"] = { statements: {}, period_start: { acme: "soon" } }),
+    /period_start\.acme/,
+  ],
 ];
 
 describe("PUT /_emulator/state: every field at every depth is checked before anything changes", () => {

@@ -118,7 +118,13 @@ const purchase = z.strictObject({
   created_at: isoTime,
   due_at_ms: timeMs.nullable(),
   pack: z
-    .strictObject({ unique_id: text, set_id: text, name: text, image_url: text.nullable(), opened_at: isoTime.nullable() })
+    .strictObject({
+      unique_id: text,
+      set_id: text,
+      name: text,
+      image_url: text.nullable(),
+      opened_at: isoTime.nullable(),
+    })
     .nullable(),
   cards: z.array(card).nullable(),
 });
