@@ -242,7 +242,8 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "PUT",
     path: "/state",
-    describe: "Import a state export (the chain is rebuilt from its journal)",
+    describe:
+      "Import a state export (checked whole, every field of every slice, before anything changes: 400 invalid_state naming the field; the chain is rebuilt from its journal)",
     // The import checks the document itself (format, version, slices) and names what to do.
     schema: {
       body: later(
