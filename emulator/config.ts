@@ -1,5 +1,6 @@
 import { chaosSchema, type WebhookChaos } from "./areas/webhooks/chaos.ts";
 import type { ClockMode } from "./clock/clock.ts";
+import { isClockTime, TIME_RANGE_TEXT } from "./clock/bounds.ts";
 import type { StateExport } from "./state/store.ts";
 import { Store } from "./state/store.ts";
 import { readStateFile, StateFileError } from "./state/state-file.ts";
@@ -215,7 +216,8 @@ function startTimeOf(o: EmulatorOptions): number {
         : typeof o.startTime === "string"
           ? Date.parse(o.startTime)
           : o.startTime;
-    if (!Number.isFinite(t)) throw new Error(`startTime is not a valid time: ${String(o.startTime)}`);
+    if (!isClockTime(t))
+      throw new Error(`startTime is not a valid time ${TIME_RANGE_TEXT} (whole ms): ${String(o.startTime)}`);
     return t;
   }
   // A state file resumes where it stopped; in realtime mode never behind wall time (the time in

@@ -1,6 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { SCENARIOS } from "./registry.ts";
 import { emulatorFor, runScenario } from "./run.ts";
+import { Store } from "../emulator/state/store.ts";
 
 // Every scenario is also a test: it runs against a fresh in-process emulator.
 describe("scenarios", () => {
@@ -13,6 +14,8 @@ describe("scenarios", () => {
       const { emu, target } = await emulatorFor(scenario);
       try {
         await runScenario(scenario, target);
+        // Every record a lifecycle leaves is one its own import takes (each slice's schema is complete).
+        expect(() => Store.parseExport(structuredClone(emu.exportState()))).not.toThrow();
       } finally {
         await emu.close();
       }

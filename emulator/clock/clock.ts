@@ -3,6 +3,8 @@
 // manual: time moves only through advance()/set(); advancing runs every due
 // timer in time order, awaiting each, so long schedules finish instantly.
 
+import { isClockTime, TIME_RANGE_TEXT } from "./bounds.ts";
+
 export type ClockMode = "realtime" | "manual";
 
 export interface TimerInfo {
@@ -135,6 +137,8 @@ export class VirtualClock {
 
   /** Jumps to an absolute time (never backwards), running due timers in order. */
   setTime(target: number): Promise<number> {
+    // Past the range, Date's ISO text breaks and every later call with it (clock/bounds.ts).
+    if (!isClockTime(target)) throw new RangeError(`the clock must stay ${TIME_RANGE_TEXT} (asked for ${target})`);
     const run = this.running.then(async () => {
       const end = Math.max(target, this.now());
       this.firingTimers = true;

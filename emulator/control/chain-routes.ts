@@ -6,17 +6,21 @@ import { requireChain, withVrfTurn } from "../pipeline/chain.ts";
 import { CHAIN_ROLES } from "../chain-host.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { z } from "../pipeline/schema.ts";
-import { badInput, decimalString, listLimit, missing, oneOf, opt, wholeUnits } from "./schemas.ts";
+import { badInput, decimalString, listLimit, missing, oneOf, opt, UINT256_LIMIT, wholeUnits } from "./schemas.ts";
 
 const amount = () => opt(wholeUnits());
 /** Whole units → base units; more decimals than the token has is a 400 naming the field. */
 function units(name: string, v: string | undefined, decimals: number): bigint | undefined {
   if (v === undefined) return undefined;
+  let out: bigint;
   try {
-    return parseUnits(v, decimals);
+    out = parseUnits(v, decimals);
   } catch {
     throw badRequest("invalid_value", `${name} has more than ${decimals} decimals`);
   }
+  // The chain takes a uint256; more is a caller's mistake, not the node's 500.
+  if (out >= UINT256_LIMIT) throw badRequest("invalid_value", `${name} is more than a uint256 holds`);
+  return out;
 }
 
 const address = z

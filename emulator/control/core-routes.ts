@@ -17,6 +17,7 @@ import { later, z } from "../pipeline/schema.ts";
 import { badInput, flag, missing, oneOf, opt, text } from "./schemas.ts";
 import type { FaultSpec } from "../pipeline/faults.ts";
 import { own } from "../state/own.ts";
+import { isClockTime, MAX_TIME_MS, TIME_RANGE_TEXT } from "../clock/bounds.ts";
 import type { Services } from "../pipeline/services.ts";
 import { fixtureNames, keyNamed } from "./account.ts";
 
@@ -103,6 +104,9 @@ const keyBody = z.object({
   label: opt(text()),
 });
 
+/** The longest injected latency: a day of virtual time (as long as webhook chaos may delay). */
+const MAX_LATENCY_MS = 86_400_000;
+
 const faultBody = z.object({
   match: z.object({ path: text(), method: opt(text()) }, { error: "match {method?, path} is required" }),
   status: z.number({ error: "status (400-599) is required" }).int().min(400).max(599),
@@ -110,7 +114,8 @@ const faultBody = z.object({
   message: opt(text()),
   probability: opt(z.number().min(0).max(1)),
   times: opt(z.number().int().min(1)),
-  latency_ms: opt(z.number().min(0)),
+  // A day at most: the latency is a timer on the clock, which must stay inside its range (clock/bounds.ts).
+  latency_ms: opt(z.number().int().min(0).max(MAX_LATENCY_MS)),
 });
 
 const poolsSchema = z.object({
@@ -237,7 +242,8 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "PUT",
     path: "/state",
-    describe: "Import a state export (the chain is rebuilt from its journal)",
+    describe:
+      "Import a state export (checked whole, every field of every slice, before anything changes: 400 invalid_state naming the field; the chain is rebuilt from its journal)",
     // The import checks the document itself (format, version, slices) and names what to do.
     schema: {
       body: later(
@@ -285,9 +291,11 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/clock/advance",
-    describe: "Advance the clock {ms} (or {to: ISO time}), running every due timer",
+    describe:
+      "Advance the clock {ms} (or {to: ISO time}), running every due timer; the clock stays at or before 9999-12-31T23:59:59.999Z",
     schema: {
-      body: z.object({ ms: opt(z.number().min(0)), to: opt(text()) }),
+      // Whole ms (a fractional clock would make an export its own import refuses); the range is checked below.
+      body: z.object({ ms: opt(z.number().int().min(0)), to: opt(text()) }),
       responses: { 200: { description: "The clock after every due timer ran", data: clockWire }, 400: badInput },
     },
     handle: async (c) => {
@@ -297,9 +305,15 @@ export const coreControlRoutes: ControlSpec[] = [
         const t = Date.parse(to);
         if (Number.isNaN(t)) throw badRequest("invalid_value", "to must be an ISO-8601 time");
         if (t < clock.now()) throw badRequest("invalid_value", "the clock never goes backwards");
+        if (!isClockTime(t)) throw badRequest("invalid_value", `to must be a time ${TIME_RANGE_TEXT}`);
         await clock.setTime(t);
       } else {
         if (ms === undefined) throw badRequest("invalid_value", "pass {ms} or {to}");
+        if (clock.now() + ms > MAX_TIME_MS)
+          throw badRequest(
+            "invalid_value",
+            `ms would take the clock past 9999-12-31T23:59:59.999Z: at most ${MAX_TIME_MS - clock.now()} from now`,
+          );
         await clock.advance(ms);
       }
       return ok(clockView(clock));
@@ -317,7 +331,8 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/faults",
-    describe: "Inject a fault {match:{method?, path}, status, error, message?, probability?, times?, latency_ms?}",
+    describe:
+      "Inject a fault {match:{method?, path}, status, error, message?, probability?, times?, latency_ms? (whole ms, at most a day)}",
     schema: { body: faultBody, responses: { 201: { description: "The fault", data: faultWire }, 400: badInput } },
     handle: (c) => created(c.services.faults.add(faultSpec(c.input.body))),
   }),

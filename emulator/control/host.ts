@@ -55,8 +55,10 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
           "invalid_state",
           `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start the emulator with the same --seed and --catalog to import it`,
         );
+      // All or nothing: what can fail comes first (the copy, then the chain: a replay that does not end on the
+      // recorded block), and then nothing changed; the store's swap cannot fail, and only then are areas told.
+      const next = Store.copyOf(parsed);
       await replaceState(services, async () => {
-        // The chain first: it is what can fail (a replay that does not end on the recorded block), and then nothing changed.
         if (chainHost) {
           try {
             await chainHost.importState(parsed.chain);
@@ -64,7 +66,7 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
             throw badRequest("invalid_state", (err as Error).message);
           }
         } else parts.carry(parsed.chain);
-        store.import(parsed);
+        store.replace(next);
       });
       // Outside the replacement: moving the clock runs the workers, which wait for it to end.
       if (parsed.now > clock.now()) await clock.setTime(parsed.now);

@@ -14,12 +14,20 @@ export const text = () => z.string().min(1, "must be a non-empty string");
 /** One of a fixed set of strings. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
-/** A decimal integer as a string (ids of VRF requests, token ids, raw amounts); a JSON number is taken as its digits. */
+/** What a uint256 holds: every decimal and amount a caller gives the chain stays below it. */
+export const UINT256_LIMIT = 2n ** 256n;
+
+/** A decimal integer below 2^256 as a string (ids of VRF requests, token ids, raw amounts); a JSON number is taken as its digits. */
 export const decimalString = () =>
   z
     .union([z.string(), z.number().int().nonnegative()])
     .transform((v) => String(v))
-    .pipe(z.string().regex(/^\d+$/, "must be a decimal integer string"));
+    .pipe(
+      z
+        .string()
+        .regex(/^\d+$/, "must be a decimal integer string")
+        .refine((s) => s.length <= 78 && BigInt(s) < UINT256_LIMIT, "must be below 2^256"),
+    );
 
 /** A non-negative decimal amount in whole units ("250", 0.5). */
 export const wholeUnits = () =>

@@ -1,4 +1,6 @@
 import { MAX_IDEMPOTENCY_KEY } from "../../contract/index.ts";
+import { z } from "zod";
+import { isoTime, json, ownRecord } from "../state/fields.ts";
 import { defineSlice } from "../state/slices.ts";
 import { tupleKey } from "../state/tuple-key.ts";
 import type { Store } from "../state/store.ts";
@@ -28,7 +30,17 @@ interface Remembered {
 }
 
 type Slice = { records: Record<string, Remembered> };
-const IDEMPOTENCY_SLICE = defineSlice<Slice>({ name: "idempotency", init: () => ({ records: {} }) });
+const remembered = z.strictObject({
+  fingerprint: z.string(),
+  status: z.number().int().min(100).max(599),
+  data: json,
+  at: isoTime,
+});
+const IDEMPOTENCY_SLICE = defineSlice<Slice>({
+  name: "idempotency",
+  init: () => ({ records: {} }),
+  schema: z.strictObject({ records: ownRecord(remembered) }),
+});
 
 export interface IdempotentOptions {
   /** Separates key spaces (e.g. `${account}:custodial-purchase`). */

@@ -1,4 +1,5 @@
 import type { CreditAccount, KeyRecord } from "../state/schema.ts";
+import { MAX_TIME_MS } from "../clock/bounds.ts";
 import { FREE_CREDITS_PER_MONTH } from "../state/plans.ts";
 
 // Credits: charged up front, refunded on any 4xx/5xx. Two pools kept apart:
@@ -77,5 +78,6 @@ export function isMetered(key: KeyRecord): boolean {
 /** First instant of the next UTC month: when free credits reset. */
 export function nextResetAt(now: number): string {
   const d = new Date(now);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).toISOString();
+  // In the clock's last month (December 9999) the next reset is past its range: shown as the range's end.
+  return new Date(Math.min(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1), MAX_TIME_MS)).toISOString();
 }

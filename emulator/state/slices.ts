@@ -1,14 +1,17 @@
+import type { z } from "zod";
+
 // Each area declares its slice of the state: its name, its initial value and
-// which of its fields older states may lack. The declaration serves the area
+// the schema of its records in full (every field at every depth, typed and
+// bounded, with the shapes of fields.ts). The declaration serves the area
 // (`store.slice(spec)`) and the import check (validate-state.ts), which holds
-// an imported slice to the initial value's shape. Declarations run when the
-// area's module loads, so every emulator knows them before any import.
+// an imported slice to that schema before anything is replaced. Declarations
+// run when the area's module loads, so every emulator knows them before any import.
 
 export interface SliceSpec<T = unknown> {
   name: string;
   init: () => T;
-  /** Top-level fields an imported slice may lack (added after states were first written). */
-  optional?: readonly (keyof T & string)[];
+  /** What an imported slice must be; fields added after states were first written are optional in it. */
+  schema: z.ZodType<T>;
 }
 
 const declared = new Map<string, SliceSpec>();

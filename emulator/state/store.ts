@@ -111,6 +111,16 @@ export class Store {
   }
 
   import(doc: StateExport): void {
-    this.state = structuredClone(doc.state);
+    this.replace(Store.copyOf(doc));
+  }
+
+  /** The state of a parsed export, copied (what can throw in an import, done before anything changes). */
+  static copyOf(doc: StateExport): State {
+    return structuredClone(doc.state);
+  }
+
+  /** Puts a copied state in place; never throws, so an import that got this far applies whole. */
+  replace(state: State): void {
+    this.state = state;
   }
 }

@@ -184,3 +184,23 @@ describe("without a chain", () => {
     }
   });
 });
+
+describe("numbers the chain takes", () => {
+  // Issue 37 item 12's class: a number past what a uint256 holds is the caller's 400, never the node's 500.
+  const huge = "1" + "0".repeat(80);
+
+  for (const [what, path, body] of [
+    [
+      "a faucet amount past 2^256 base units",
+      "/_emulator/chain/faucet",
+      { address: `0x${"11".repeat(20)}`, usdc: huge },
+    ],
+    ["a faucet ETH amount past 2^256 wei", "/_emulator/chain/faucet", { address: `0x${"11".repeat(20)}`, eth: huge }],
+    ["VRF words past 2^256", "/_emulator/vrf/fulfill", { words: [huge] }],
+    ["a VRF request id past 2^256", "/_emulator/vrf/fulfill", { request_id: huge }],
+  ] as const)
+    it(`${what}: 400 invalid_value`, async () => {
+      const err = expectError(await api.post(path).send(body), 400, "invalid_value");
+      expect(err.message).toMatch(/usdc|eth|words|request_id/);
+    });
+});

@@ -45,8 +45,10 @@ const BAD: Array<[string, Mutate, RegExp]> = [
   [
     "a stored time out of range",
     (d) =>
-      void ((d.state.areas.instant as { purchases: Record<string, unknown> }).purchases["1"] = { due_at_ms: 1e300 }),
-    /areas\.instant\.purchases\.1\.due_at_ms/,
+      void Object.assign(Object.values((d.state.areas.webhooks as { webhooks: object }).webhooks)[0]!, {
+        chaos_window: { ends_at: 1e300, n: 0 },
+      }),
+    /areas\.webhooks\.webhooks\.\d+\.chaos_window\.ends_at/,
   ],
 ];
 

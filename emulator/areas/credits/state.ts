@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { address, count, finite, hash32, isoTime, json, ownRecord, uint } from "../../state/fields.ts";
 import { defineSlice } from "../../state/slices.ts";
 import type { Store } from "../../state/store.ts";
 
@@ -32,6 +34,23 @@ export interface CreditsSlice {
 const CREDITS_SLICE = defineSlice<CreditsSlice>({
   name: "credits",
   init: () => ({ topups: {}, by_authorization: {} }),
+  schema: z.strictObject({
+    topups: ownRecord(
+      z.strictObject({
+        tx_hash: hash32,
+        key: z.string(),
+        usd: finite.min(0),
+        credits_granted: count,
+        balance_credits: count,
+        payer: address,
+        network: z.string(),
+        amount: uint,
+        settled_at: isoTime,
+        payment_response: ownRecord(json),
+      }),
+    ),
+    by_authorization: ownRecord(hash32),
+  }),
 });
 
 export const creditsSlice = (store: Store): CreditsSlice => store.slice(CREDITS_SLICE);

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { address, count, decimal, hash32, isoTime, json, ownRecord, timeMs, uint } from "../../state/fields.ts";
 import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
 
@@ -5,7 +7,7 @@ import type { Services } from "../../pipeline/services.ts";
 // (restore/reset/import replace the whole object), exported with the rest.
 
 export { INSTANT_STATUSES, type InstantStatus } from "../../../contract/index.ts";
-import type { InstantStatus } from "../../../contract/index.ts";
+import { INSTANT_STATUSES, type InstantStatus } from "../../../contract/index.ts";
 
 export interface InstantCardRow {
   token_id: string;
@@ -80,6 +82,58 @@ export interface InstantSlice {
 
 const initial = (): InstantSlice => ({ enabled: true, purchases: {}, events: [] });
 
-const INSTANT_SLICE = defineSlice<InstantSlice>({ name: "instant", init: initial });
+const text = z.string();
+const card = z.strictObject({
+  token_id: uint,
+  unique_id: text,
+  card_id: text.nullable(),
+  name: text.nullable(),
+  card_number: text.nullable(),
+  rarity: text.nullable(),
+  is_chase: z.boolean().nullable(),
+  small_image_url: text.nullable(),
+  large_image_url: text.nullable(),
+  front_image_url: text.nullable(),
+  value_usd: decimal.nullable(),
+  set_id: text.nullable(),
+});
+const purchase = z.strictObject({
+  id: count,
+  account_id: text,
+  status: z.enum(INSTANT_STATUSES),
+  custody: z.enum(["CUSTODIAL", "NON_CUSTODIAL"]),
+  packet_type_id: count,
+  set_id: text.nullable(),
+  product_id: text.nullable(),
+  price_micros: uint,
+  onchain_request_id: uint.nullable(),
+  transaction_hash: hash32.nullable(),
+  purchaser_address: address,
+  recipient_address: address,
+  external_user_id: text.nullable(),
+  failure_reason: text.nullable(),
+  reserved_at: isoTime.nullable(),
+  submitted_at: isoTime.nullable(),
+  fulfilled_at: isoTime.nullable(),
+  created_at: isoTime,
+  due_at_ms: timeMs.nullable(),
+  pack: z
+    .strictObject({
+      unique_id: text,
+      set_id: text,
+      name: text,
+      image_url: text.nullable(),
+      opened_at: isoTime.nullable(),
+    })
+    .nullable(),
+  cards: z.array(card).nullable(),
+});
+const event = z.strictObject({ type: text, account_id: text, key: text, data: ownRecord(json), at: isoTime });
+
+const INSTANT_SLICE = defineSlice<InstantSlice>({
+  name: "instant",
+  init: initial,
+  schema: z.strictObject({ enabled: z.boolean(), purchases: ownRecord(purchase), events: z.array(event) }),
+});
 
 export const instant = (s: Services): InstantSlice => s.store.slice(INSTANT_SLICE);

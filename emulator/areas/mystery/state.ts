@@ -1,4 +1,5 @@
 import { defineSlice } from "../../state/slices.ts";
+import { mysterySchema } from "./state-schema.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
 import type { OfferStatus, TransferStatus } from "../../../contract/lifecycles/buyback.ts";
@@ -235,7 +236,7 @@ function initial(): MysterySlice {
 const MYSTERY_SLICE = defineSlice<MysterySlice>({
   name: "mystery",
   init: initial,
-  optional: ["kyc_required", "shipping_signer"],
+  schema: mysterySchema,
 });
 
 export const mystery = (s: Services): MysterySlice => s.store.slice(MYSTERY_SLICE);

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { isoTime, ownRecord } from "../../state/fields.ts";
 import { defineSlice } from "../../state/slices.ts";
 import type { Store } from "../../state/store.ts";
 
@@ -21,6 +23,22 @@ export interface VisionSlice {
   feedback: Record<string, FeedbackRecord>;
 }
 
-const VISION_SLICE = defineSlice<VisionSlice>({ name: "vision", init: () => ({ feedback: {} }) });
+const feedback = z.strictObject({
+  feedback_id: z.string(),
+  account_id: z.string(),
+  key: z.string(),
+  created_at: isoTime,
+  matched_card_id: z.string().nullable(),
+  game: z.string().nullable(),
+  candidate_ids: z.array(z.string()),
+  confirmed_card_id: z.string().nullable(),
+  confirmed_at: isoTime.nullable(),
+});
+
+const VISION_SLICE = defineSlice<VisionSlice>({
+  name: "vision",
+  init: () => ({ feedback: {} }),
+  schema: z.strictObject({ feedback: ownRecord(feedback) }),
+});
 
 export const visionSlice = (store: Store): VisionSlice => store.slice(VISION_SLICE);

@@ -1,5 +1,6 @@
 import { isMonth } from "../../../contract/index.ts";
 import { defineSlice } from "../../state/slices.ts";
+import { warehouseSchema } from "./state-schema.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { own, setOwn } from "../../state/own.ts";
@@ -20,7 +21,11 @@ import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./mo
 
 export const SLICE = "warehouse";
 
-const WAREHOUSE_SLICE = defineSlice<WarehouseState>({ name: SLICE, init: () => ({ tenants: {} }) });
+const WAREHOUSE_SLICE = defineSlice<WarehouseState>({
+  name: SLICE,
+  init: () => ({ tenants: {} }),
+  schema: warehouseSchema,
+});
 
 export function warehouse(services: Services): WarehouseState {
   return services.store.slice(WAREHOUSE_SLICE);

@@ -1,6 +1,8 @@
+import { z } from "zod";
+import { count, isoTime, ownRecord, timeMs } from "../../state/fields.ts";
 import { defineSlice } from "../../state/slices.ts";
 import type { Store } from "../../state/store.ts";
-import type { WebhookChaos } from "../../pipeline/webhook-chaos.ts";
+import { chaosSchema, type WebhookChaos } from "../../pipeline/webhook-chaos.ts";
 
 // The webhooks area's slice of the store: plain JSON, so snapshot, restore,
 // export and import carry registrations, delivery state and the outbox
@@ -88,6 +90,60 @@ export interface WebhooksSlice {
 /** Per-attempt timeout on the wall clock (the live value is not published; our choice). */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
 
+const headers = ownRecord(z.string());
+
+const webhook = z.strictObject({
+  id: count,
+  owner_key: z.string(),
+  account_id: z.string(),
+  url: z.string(),
+  event_types: z.array(z.string()),
+  is_active: z.boolean(),
+  secret: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 hex characters"),
+  previous_secret: z.string().optional(),
+  chaos: chaosSchema.optional(),
+  chaos_count: count.optional(),
+  chaos_window: z.strictObject({ ends_at: timeMs, n: count }).optional(),
+  created_at: isoTime,
+  updated_at: isoTime,
+});
+
+const delivery = z.strictObject({
+  id: count,
+  webhook_id: count,
+  owner_key: z.string(),
+  event_type: z.string(),
+  event_id: z.string(),
+  body: z.string(),
+  status: z.enum(["PENDING", "DELIVERED", "FAILED"]),
+  attempts: count,
+  last_status_code: z.number().int().min(0).max(999).nullable(),
+  last_error: z.string().nullable(),
+  next_retry_at: isoTime.nullable(),
+  delivered_at: isoTime.nullable(),
+  created_at: isoTime,
+  chaos_held: z.array(z.string()).optional(),
+});
+
+const attempt = z.strictObject({
+  id: count,
+  delivery_id: count,
+  webhook_id: count,
+  event_type: z.string(),
+  event_id: z.string(),
+  attempt: count,
+  url: z.string(),
+  request: z.strictObject({ method: z.literal("POST"), headers, body: z.string() }),
+  response: z
+    .strictObject({ status: z.number().int().min(0).max(999), headers: headers.optional(), body: z.string() })
+    .nullable(),
+  error: z.string().nullable(),
+  outcome: z.enum(["delivered", "failed"]),
+  at: isoTime,
+  chaos: z.array(z.string()).optional(),
+  duration_ms: z.number().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
 const WEBHOOKS_SLICE = defineSlice<WebhooksSlice>({
   name: "webhooks",
   init: () => ({
@@ -95,6 +151,13 @@ const WEBHOOKS_SLICE = defineSlice<WebhooksSlice>({
     deliveries: {},
     outbox: [],
     settings: { attempt_timeout_ms: DEFAULT_ATTEMPT_TIMEOUT_MS },
+  }),
+  schema: z.strictObject({
+    webhooks: ownRecord(webhook),
+    deliveries: ownRecord(delivery),
+    outbox: z.array(attempt),
+    // The bounds PUT /_emulator/webhooks/settings takes.
+    settings: z.strictObject({ attempt_timeout_ms: z.number().int().min(1).max(120_000) }),
   }),
 });
 

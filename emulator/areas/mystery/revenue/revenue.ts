@@ -1,5 +1,7 @@
+import { z } from "zod";
+import { count, isoTime, ownRecord, uint } from "../../../state/fields.ts";
 import { defineSlice } from "../../../state/slices.ts";
-import type { RevenuePayout, RevenueSummary } from "../../../../contract/index.ts";
+import { RevenuePayout, type RevenueSummary } from "../../../../contract/index.ts";
 import type { BillingModel } from "../../../state/schema.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
@@ -79,6 +81,38 @@ export interface RevenueSlice {
 const REVENUE_SLICE = defineSlice<RevenueSlice>({
   name: "mystery-revenue",
   init: () => ({ statements: {}, period_start: {} }),
+  schema: z.strictObject({
+    statements: ownRecord(
+      z.strictObject({
+        account_id: z.string(),
+        statement: RevenuePayout.pick({
+          gross_usdc: true,
+          sellback_usdc: true,
+          net_usdc: true,
+          revenue_share_pct: true,
+          revenue_share_usdc: true,
+          fees_usdc: true,
+          rip_retained_usdc: true,
+          by_product: true,
+          payout_usdc: true,
+          status: true,
+          payout_address: true,
+          chain: true,
+          tx_hash: true,
+        }).extend({
+          payout_id: count,
+          period: z.strictObject({ kind: z.enum(["QUARTERLY", "MONTHLY", "CUSTOM"]), from: isoTime, to: isoTime }),
+          qualifying_packs: count,
+          sellback_count: count,
+          revenue_share_bps: count,
+          payout_micros: uint,
+          paid_at: isoTime.nullable(),
+          created_at: isoTime,
+        }),
+      }),
+    ),
+    period_start: ownRecord(isoTime),
+  }),
 });
 
 export const revenueState = (s: Services): RevenueSlice => s.store.slice(REVENUE_SLICE);

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { address, count, hash32, int256, isoTime, ownRecord, uint } from "../../../state/fields.ts";
 import { defineSlice } from "../../../state/slices.ts";
 import { keccak256, toHex } from "viem";
 import { derivedAddress } from "../../../../fixtures/mystery/index.ts";
@@ -6,7 +8,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import type { UserWalletRef } from "../../../pipeline/user-wallet-port.ts";
 import type { EndUserRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
-import type { DEPOSIT_STATUSES, Deposit, LEDGER_ENTRY_TYPES, LedgerEntry } from "../../../../contract/index.ts";
+import { DEPOSIT_STATUSES, LEDGER_ENTRY_TYPES, type Deposit, type LedgerEntry } from "../../../../contract/index.ts";
 
 // The custodial wallet's books (docs/mystery.md): a ledger entry for every
 // change of an end user's balance or reservation, the deposits that credited
@@ -79,6 +81,50 @@ export interface WalletBooks {
 const BOOKS_SLICE = defineSlice<WalletBooks>({
   name: "mystery-wallet",
   init: () => ({ entries: [], deposits: [], addresses: {}, wallet_ids: {} }),
+  // Every field in full (issue 37: a deposit_scan_block "abc" once made every wallet read a 500).
+  schema: z.strictObject({
+    entries: z.array(
+      z.strictObject({
+        id: count,
+        account_id: z.string(),
+        user_id: z.string(),
+        entry_type: z.enum(LEDGER_ENTRY_TYPES),
+        amount: int256,
+        balance_after: int256,
+        reserved_after: int256,
+        source: z.string(),
+        source_id: z.string().nullable(),
+        description: z.string(),
+        created_at: isoTime,
+      }),
+    ),
+    deposits: z.array(
+      z.strictObject({
+        id: count,
+        account_id: z.string(),
+        user_id: z.string(),
+        chain_in: z.string(),
+        token_in: z.string(),
+        amount_micros: uint,
+        tx_hash: hash32,
+        log_index: count.optional(),
+        status: z.enum(DEPOSIT_STATUSES),
+        created_at: isoTime,
+        confirmed_at: isoTime.nullable(),
+      }),
+    ),
+    addresses: ownRecord(
+      z.strictObject({
+        address,
+        created_at: isoTime,
+        account_id: z.string().optional(),
+        user_id: z.string().optional(),
+      }),
+    ),
+    wallet_ids: ownRecord(count),
+    deposit_scan_block: uint.optional(),
+    deposit_scan_hash: hash32.optional(),
+  }),
 });
 
 export const books = (s: Services): WalletBooks => s.store.slice(BOOKS_SLICE);
