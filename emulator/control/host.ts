@@ -16,25 +16,33 @@ export interface ControlHostParts {
   stateFile(): StateFileStatus | null;
 }
 
+/** What a snapshot keeps beside the store's state: the time it was taken at and the chain's snapshot. */
+interface SnapshotExtra {
+  now: number;
+  chain?: string;
+}
+
 export function controlHost(services: Services, parts: ControlHostParts): ControlHost {
   const { store, clock } = services;
   const { chainHost } = parts;
   return {
     async reset() {
       store.reset();
-      services.limiter.clear();
       services.faults.clear();
       for (const h of services.hooks) h.reset?.();
       await chainHost?.reset();
       services.bus.emit("state.replaced", { reason: "reset" });
     },
     async snapshot() {
-      // HTTP state and chain state roll back together.
-      return store.snapshot(chainHost ? await chainHost.snapshot() : undefined);
+      // HTTP state, chain state and the time roll back together.
+      const saved: SnapshotExtra = { now: clock.now(), ...(chainHost ? { chain: await chainHost.snapshot() } : {}) };
+      return store.snapshot(saved);
     },
     async restore(id) {
-      const chainSnapshot = store.restore(id);
-      if (chainHost && typeof chainSnapshot === "string") await chainHost.revert(chainSnapshot);
+      const saved = store.restore(id) as SnapshotExtra;
+      // The time first: the chain's block time then has nothing to catch up with (no block is mined).
+      if (saved.now < clock.now()) await clock.rewind(saved.now);
+      if (chainHost && saved.chain !== undefined) await chainHost.revert(saved.chain);
       services.bus.emit("state.replaced", { reason: "restore" });
     },
     async importState(doc) {
