@@ -82,6 +82,10 @@ export function canonical(value: unknown): string {
 const digestOf = (body: Omit<CertificationBundle, "sha256">) =>
   createHash("sha256").update(canonical(body)).digest("hex");
 
+/** A certification run's verdict: every check of the chosen profiles ran and passed (no skip, no expected failure). */
+export const certified = (suite: SuiteResult): boolean =>
+  suite.results.length > 0 && suite.results.every((r) => r.outcome === "pass");
+
 export function certificationBundle(suite: SuiteResult, keyKinds: string[], passed: boolean): CertificationBundle {
   const checks = checksDigest();
   const body = {

@@ -8,6 +8,7 @@ import { progressLine, summaryTable } from "./reporters/console.ts";
 import { junit, json, markdown } from "./reporters/files.ts";
 import {
   certificationBundle,
+  certified,
   checksDigest,
   suiteVersion,
   verifyBundle,
@@ -15,6 +16,7 @@ import {
   type LoggedRequest,
 } from "./certify.ts";
 import { html } from "./reporters/html.ts";
+import { mergeShards, MergeError, parseShard } from "./shard.ts";
 
 /** `npx emulator receiver-check`: the partner's webhook receiver, certified (conformance/receiver/). */
 export { runReceiverCheckCli } from "./receiver/cli.ts";
@@ -117,6 +119,19 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
       describe: "the local port the suite's webhook receiver listens on (with --webhook-url)",
     },
     {
+      name: "keep-state",
+      type: "boolean",
+      describe:
+        "emulator mode: keep what the run changed on the target (default: the suite snapshots\nan emulator target first and restores it at the end)",
+    },
+    {
+      name: "shard",
+      type: "string",
+      value: "I/N",
+      describe:
+        "run the I-th of N deterministic shares of the checks (a CI matrix); join the shards'\n--report json=FILE files with `npx emulator conformance merge`",
+    },
+    {
       name: "certify",
       type: "boolean",
       describe:
@@ -163,6 +178,7 @@ export async function runConformanceCli(
   argv: readonly string[],
   startLocal?: () => Promise<LocalTarget>,
 ): Promise<number> {
+  if (argv[0] === "merge") return runMergeCli(argv.slice(1));
   const args = parseCommand(CONFORMANCE_COMMAND, argv);
   if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   if (has(args, "help")) {
@@ -178,13 +194,12 @@ export async function runConformanceCli(
   const profiles = (all(args, "profile").length ? all(args, "profile") : [...PROFILES]) as Profile[];
   for (const p of profiles)
     if (!PROFILES.includes(p)) throw new UsageError(`unknown profile "${p}" (have ${PROFILES.join(", ")})`);
-  const reports = all(args, "report").map((spec) => {
-    const [kind, file] = spec.split("=");
-    if (!REPORTERS[kind] || !file)
-      throw new UsageError(`--report must be junit=FILE, json=FILE, md=FILE or html=FILE (got "${spec}")`);
-    checkWritable("--report", file);
-    return { kind, file };
-  });
+  const reports = reportSpecs(all(args, "report"));
+  const shardArg = last(args, "shard");
+  const shard = shardArg === undefined ? undefined : parseShard(shardArg);
+  if (typeof shard === "string") throw new UsageError(shard);
+  if (shard && !reports.some((r) => r.kind === "json"))
+    throw new UsageError("--shard needs --report json=FILE: the merge reads the shards' JSON reports");
   const modeArg = last(args, "mode");
   if (modeArg && !MODES.includes(modeArg as Mode)) throw new UsageError(`--mode must be one of ${MODES.join(", ")}`);
   const maxCreditsRaw = last(args, "max-credits");
@@ -276,25 +291,120 @@ export async function runConformanceCli(
     ...(maxCreditsArg !== undefined ? { maxCredits: maxCreditsArg } : mode === "read-only" ? { maxCredits: 50 } : {}),
     ...(maxWaitS !== undefined ? { maxWaitMs: maxWaitS * 1000 } : {}),
     expectedFailures: expected,
+    ...(has(args, "keep-state") ? { keepState: true } : {}),
+    ...(shard ? { shard } : {}),
     onResult: (r, i, n) => process.stderr.write(progressLine(r, i, n) + "\n"),
   });
   await stop?.();
+  // A shard is judged as certification too; its bundle comes from `conformance merge --certify`.
+  return finishRun(suite, reports, certify ? { bundleFile: shard ? null : bundleFile } : null);
+}
+
+/** The summary, the reports and (with a bundle file) the certification verdict and bundle: one run's or a merge's. */
+function finishRun(suite: SuiteResult, reports: ReportSpec[], certify: { bundleFile: string | null } | null): number {
   process.stdout.write(summaryTable(suite));
   for (const { kind, file } of reports) {
     writeOutput("--report", file, REPORTERS[kind](suite));
     process.stderr.write(`wrote ${kind} report to ${file}\n`);
   }
-  if (!certify) return passed(suite) ? 0 : 1;
+  if (certify === null) return passed(suite) ? 0 : 1;
   const skipped = suite.results.filter((r) => r.outcome === "not_applicable");
-  const ok = passed(suite) && skipped.length === 0;
+  const ok = certified(suite);
   if (skipped.length)
     process.stderr.write(
       `certification needs every check of the chosen profiles to run; ${skipped.length} did not:\n${skipped.map((r) => `  ${r.id}: ${r.message}`).join("\n")}\n`,
     );
-  const kinds = [partnerKey ? "partner" : null, tenantKey ? "tenant" : null].filter((k): k is string => k !== null);
-  writeOutput("--bundle", bundleFile, JSON.stringify(certificationBundle(suite, kinds, ok), null, 2) + "\n");
+  const { bundleFile } = certify;
+  if (bundleFile === null) {
+    process.stderr.write(
+      `certification shard ${ok ? "PASSED" : "NOT PASSED"}; conformance merge --certify writes the bundle\n`,
+    );
+    return ok ? 0 : 1;
+  }
+  const bundle = certificationBundle(suite, suite.key_kinds ?? [], ok);
+  writeOutput("--bundle", bundleFile, JSON.stringify(bundle, null, 2) + "\n");
   process.stderr.write(`wrote certification bundle to ${bundleFile} (${ok ? "PASSED" : "NOT PASSED"})\n`);
   return ok ? 0 : 1;
+}
+
+interface ReportSpec {
+  kind: string;
+  file: string;
+}
+
+function reportSpecs(specs: readonly string[]): ReportSpec[] {
+  return specs.map((spec) => {
+    const [kind, file] = spec.split("=");
+    if (!REPORTERS[kind] || !file)
+      throw new UsageError(`--report must be junit=FILE, json=FILE, md=FILE or html=FILE (got "${spec}")`);
+    checkWritable("--report", file);
+    return { kind, file };
+  });
+}
+
+export const MERGE_COMMAND: CommandSpec = {
+  usage: "  npx emulator conformance merge FILE... [options]",
+  about:
+    "Joins the JSON reports of a run split with --shard i/n (one per shard) into the report, verdict and certification bundle one run would have given.",
+  options: [
+    {
+      name: "report",
+      type: "string",
+      multiple: true,
+      value: "KIND=FILE",
+      describe: "junit=FILE, json=FILE, md=FILE, html=FILE",
+    },
+    {
+      name: "certify",
+      type: "boolean",
+      describe: "judge the merged run as a certification run and write its bundle (as --certify does)",
+    },
+    {
+      name: "bundle",
+      type: "string",
+      value: "FILE",
+      describe: "where --certify writes the bundle (default certification.json)",
+    },
+  ],
+};
+
+/** `conformance merge FILE...`: the shards' JSON reports joined; exit 1 when the joined run did not pass, 2 on a bad set. */
+async function runMergeCli(argv: readonly string[]): Promise<number> {
+  const args = parseCommand(MERGE_COMMAND, argv);
+  if (has(args, "help")) {
+    process.stdout.write(helpText(MERGE_COMMAND));
+    return 0;
+  }
+  if (args.positionals.length === 0)
+    throw new UsageError("merge needs the shards' JSON reports (--report json=FILE of each)");
+  const reports = reportSpecs(all(args, "report"));
+  const bundleFile = last(args, "bundle") ?? "certification.json";
+  const certify = has(args, "certify");
+  if (certify) checkWritable("--bundle", bundleFile);
+  const suites = args.positionals.map((file) => {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (err) {
+      throw new UsageError(`${file}: ${(err as Error).message}`);
+    }
+    try {
+      const parsed = JSON.parse(text) as SuiteResult;
+      if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.results)) throw new Error();
+      return parsed;
+    } catch {
+      throw new UsageError(`${file}: not a conformance JSON report (write one with --report json=FILE)`);
+    }
+  });
+  let merged: SuiteResult;
+  try {
+    merged = mergeShards(suites);
+  } catch (err) {
+    if (err instanceof MergeError) throw new UsageError(err.message);
+    throw err;
+  }
+  process.stderr.write(`merged ${suites.length} shards: ${merged.results.length} checks\n`);
+  return finishRun(merged, reports, certify ? { bundleFile } : null);
 }
 
 function readExpected(file: string): Set<string> {

@@ -19,6 +19,8 @@ import { WireSession } from "./wire.ts";
 import { transcriptEntry } from "./redact.ts";
 import { DEFAULT_MAX_WAIT_MS } from "./wait.ts";
 import { usdcMicros, usdcText } from "./assert.ts";
+import { shardChecks, type Shard, type ShardInfo } from "./shard.ts";
+import { emulatorView, writesOf, type EmulatorView, type TargetChanges } from "./target-changes.ts";
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -48,6 +50,13 @@ export interface SuiteOptions {
   receiver?: ReceiverOptions;
   /** The clock of real-time waits (default: the wall clock); see CheckContext.time. */
   time?: WaitClock;
+  /**
+   * Emulator mode: leave the target as the run changed it. By default the suite snapshots an emulator
+   * target before the first check and restores it after the last (its clock, keys, credits, chain).
+   */
+  keepState?: boolean;
+  /** Run only this share of the selected checks (`--shard i/n`); `mergeShards` joins the shards' results. */
+  shard?: Shard;
 
   fetch?: typeof fetch;
   onResult?: (result: CheckResult, index: number, total: number) => void;
@@ -65,6 +74,12 @@ export interface SuiteResult {
   results: CheckResult[];
   /** What the checks that ran declared they may spend, against the budgets (null: no budget); absent for a run that spends nothing. */
   spent?: Spent;
+  /** The kinds of key the run used (never the keys): what a certification bundle records. */
+  key_kinds?: string[];
+  /** What the run changed on the target (see target-changes.ts). */
+  changes?: TargetChanges;
+  /** Present when the run was one shard of a split run. */
+  shard?: ShardInfo;
 }
 
 export interface Spent {
@@ -96,6 +111,8 @@ export interface TargetSession {
   spent: { credits: number; micros: bigint };
   /** The test wallet, opened on first use, or why there is none. */
   wallet(): Promise<TestWallet | string>;
+  /** Emulator mode: what the run did to the target, as the control plane shows it (set when the run ends). */
+  emulatorEffect?: TargetChanges["emulator"];
 }
 
 /** Connects to the target: the control plane is used only in emulator mode, when the target answers it. */
@@ -256,24 +273,50 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
   }
 }
 
-/** Runs the selected checks one after another against a target. */
+/** Runs the selected checks one after another against a target, and leaves an emulator target as found. */
 export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Promise<SuiteResult> {
   const session = await openSession(opts);
   const selected = checks.filter((c) => opts.profiles.includes(c.profile));
+  const mine = opts.shard ? shardChecks(selected, opts.shard) : selected;
   const results: CheckResult[] = [];
   const started = new Date().toISOString();
-  for (const [i, check] of selected.entries()) {
-    opts.onStart?.(check, i, selected.length);
-    const result = await runCheck(check, session);
-    results.push(result);
-    opts.onResult?.(result, i, selected.length);
-    if (opts.bail && (result.outcome === "fail" || result.outcome === "error")) break;
+  const { control } = session;
+  // Emulator mode: a snapshot first, restored last, so a run against a working emulator (its clock moved
+  // weeks on, hundreds of keys minted) leaves it as found.
+  let before: EmulatorView | null = null;
+  let snapshot: string | null = null;
+  if (control) {
+    before = await emulatorView(control);
+    if (!opts.keepState) snapshot = (await control.request<{ id: string }>("POST", "/snapshot")).id;
+  }
+  try {
+    for (const [i, check] of mine.entries()) {
+      opts.onStart?.(check, i, mine.length);
+      const result = await runCheck(check, session);
+      results.push(result);
+      opts.onResult?.(result, i, mine.length);
+      if (opts.bail && (result.outcome === "fail" || result.outcome === "error")) break;
+    }
+  } finally {
+    if (control && before) {
+      const after = await emulatorView(control);
+      if (snapshot) await control.request("POST", "/restore", { id: snapshot });
+      session.emulatorEffect = {
+        clock_moved_ms: after.now_ms - before.now_ms,
+        keys_added: after.keys - before.keys,
+        restored: snapshot !== null,
+      };
+    }
   }
   const spent: Spent = {
     credits: session.spent.credits,
     max_credits: opts.maxCredits ?? null,
     usdc: Number(usdcText(session.spent.micros)), // a report's figure, read from the exact decimal
     max_spend_usdc: opts.wallet ? opts.wallet.maxSpendUsdc : null,
+  };
+  const changes: TargetChanges = {
+    writes: writesOf(results),
+    ...(session.emulatorEffect ? { emulator: session.emulatorEffect } : {}),
   };
   return {
     target: opts.baseUrl,
@@ -283,6 +326,9 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     finished_at: new Date().toISOString(),
     results,
     spent,
+    key_kinds: [...(control || opts.partnerKey ? ["partner"] : []), ...(control || opts.tenantKey ? ["tenant"] : [])],
+    changes,
+    ...(opts.shard ? { shard: { ...opts.shard, checks: selected.map((c) => c.id) } } : {}),
   };
 }
 

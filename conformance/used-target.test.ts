@@ -3,6 +3,7 @@ import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite } from "./runner.ts";
+import { summaryTable } from "./reporters/console.ts";
 import { PROFILES } from "./types.ts";
 import { SCENARIOS } from "../scenarios/registry.ts";
 import { runScenario } from "../scenarios/run.ts";
@@ -30,8 +31,26 @@ describe("the suite against a used emulator (emulator mode)", () => {
     for (const s of SCENARIOS)
       await runScenario(s, { baseUrl: emu.url, keys, chain: emu.chain, rpcUrl: emu.rpcUrl, fetch: fetchVia(emu) });
     const options = { baseUrl: emu.url, profiles: [...PROFILES], mode: "emulator" as const, fetch: fetchVia(emu) };
-    expect(failures(await runSuite(ALL_CHECKS, options))).toEqual([]);
-    expect(failures(await runSuite(ALL_CHECKS, options))).toEqual([]);
+    const exported = async () => (await request(emu.url).get("/_emulator/state").expect(200)).body.data;
+    const before = await exported();
+    const first = await runSuite(ALL_CHECKS, options);
+    expect(failures(first)).toEqual([]);
+    // Left as found: the whole state (keys, credits, clock, areas, the chain's journal) as before the run.
+    expect(await exported()).toEqual(before);
+    expect(first.changes!.emulator).toMatchObject({ restored: true });
+    expect(first.changes!.emulator!.clock_moved_ms).toBeGreaterThan(0);
+    expect(first.changes!.emulator!.keys_added).toBeGreaterThan(100);
+    expect(summaryTable(first)).toMatch(/Target left as found: the run moved the clock \+[^,]+, added \d+ keys/);
+    // --keep-state: the second run's changes stay, and the summary lists its writes.
+    const keyCount = async () => (await request(emu.url).get("/_emulator/keys").expect(200)).body.data.keys.length;
+    const keysBefore = await keyCount();
+    const second = await runSuite(ALL_CHECKS, { ...options, keepState: true });
+    expect(failures(second)).toEqual([]);
+    expect(second.changes!.emulator!.keys_added).toBeGreaterThan(100);
+    expect(await keyCount()).toBe(keysBefore + second.changes!.emulator!.keys_added);
+    expect(second.changes!.emulator!.restored).toBe(false);
+    expect(second.changes!.writes["POST /mystery/purchase"]).toBeGreaterThan(0);
+    expect(summaryTable(second)).toMatch(/Target changed \(--keep-state\)[\s\S]*POST \/mystery\/purchase ×\d+/);
   }, 300_000);
 });
 

@@ -1,5 +1,6 @@
 import type { CheckResult } from "../types.ts";
 import type { SuiteResult } from "../runner.ts";
+import { changesText } from "../target-changes.ts";
 
 // Progress while the suite runs, then a summary table.
 
@@ -42,6 +43,12 @@ export function summaryTable(suite: SuiteResult): string {
       `Spent (declared costs of the checks that ran): ${credits} credits ${of(max_credits, "--max-credits")}, ${usdc} test USDC ${of(max_spend_usdc, "--max-spend-usdc")}`,
     );
   }
+  if (suite.shard)
+    lines.push(
+      "",
+      `Shard ${suite.shard.index}/${suite.shard.count}: ${suite.results.length} of the run's ${suite.shard.checks.length} checks (npx emulator conformance merge joins the shards' JSON reports).`,
+    );
+  if (suite.changes) lines.push("", ...changesText(suite.changes));
   // Warnings (fields a route's schema does not know, undeclared codes) do not fail a check: listed once each.
   const warnings = [...new Set(suite.results.flatMap((r) => r.warnings ?? []))];
   if (warnings.length) {

@@ -1,4 +1,5 @@
 import type { SuiteResult } from "../runner.ts";
+import { changesText } from "../target-changes.ts";
 
 // JUnit XML, JSON and Markdown reports.
 
@@ -56,5 +57,7 @@ export function markdown(suite: SuiteResult): string {
       `| \`${r.id}\` ${r.title} | ${r.outcome}${warn} | ${(r.message || r.notes.join("; ")).replace(/\|/g, "\\|")} |`,
     );
   }
+  if (suite.changes)
+    lines.push("", ...changesText(suite.changes).map((l) => (l.startsWith("  ") ? `- ${l.trim()}` : l)));
   return lines.join("\n") + "\n";
 }

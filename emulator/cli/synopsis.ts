@@ -1,5 +1,5 @@
 import { optionLines, type CommandSpec } from "../../harness/cli-args.ts";
-import { CONFORMANCE_COMMAND } from "../../conformance/cli.ts";
+import { CONFORMANCE_COMMAND, MERGE_COMMAND } from "../../conformance/cli.ts";
 import { SCENARIO_COMMAND } from "../../scenarios/cli.ts";
 import { FIXTURES_COMMAND, SHADOW_COMMAND } from "../../shadow/cli.ts";
 import { OPENAPI, START } from "./commands.ts";
@@ -15,6 +15,7 @@ const COMMANDS: readonly CommandSpec[] = [
   EXEC,
   TRIGGER,
   CONFORMANCE_COMMAND,
+  MERGE_COMMAND,
   SCENARIO_COMMAND,
   SHADOW_COMMAND,
   FIXTURES_COMMAND,

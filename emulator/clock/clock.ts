@@ -172,6 +172,20 @@ export class VirtualClock {
     });
   }
 
+  /**
+   * Sets the time back to `to`: the one move backwards, for a restore (the state is put back as it was
+   * at `to`, and the time with it). Pending timers stay; the areas re-arm theirs from the restored state.
+   */
+  rewind(to: number): Promise<void> {
+    const run = this.running.then(() => {
+      if (this._mode === "manual") this.frozenAt = to;
+      else this.offset = to - this.wallNow();
+      this.armWallTimer();
+    });
+    this.running = run;
+    return run;
+  }
+
   /** Waits for held work that must settle before time reaches `t`; true when there was any. */
   private async settleHolds(t: number): Promise<boolean> {
     const due = [...this.holds].filter((h) => h.until <= t);

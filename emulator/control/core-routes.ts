@@ -143,7 +143,8 @@ export const coreControlRoutes: ControlSpec[] = [
       const names = fixtureNames(c.services);
       const keys = Object.values(store.state.keys).map((k) => {
         const acct = k.kind === "legacy" ? undefined : store.state.credits[k.key];
-        return keyView(k, acct ? settle(acct, clock.now()) : undefined, names.get(k.key), monthOf(clock.now()));
+        // Settled on a copy: a read shows the monthly reset without writing it (an export before and after agree).
+        return keyView(k, acct ? settle({ ...acct }, clock.now()) : undefined, names.get(k.key), monthOf(clock.now()));
       });
       return ok({ keys });
     },
@@ -363,8 +364,7 @@ export const coreControlRoutes: ControlSpec[] = [
     },
     handle: (c) => {
       const { clock } = c.services;
-      const acct = meteredAccount(c.services, c.input.params.key);
-      settle(acct, clock.now());
+      const acct = settle({ ...meteredAccount(c.services, c.input.params.key) }, clock.now());
       return ok(poolsOf(acct, clock.now()));
     },
   }),

@@ -18,6 +18,12 @@ export interface ControlHostParts {
   stateFile(): StateFileStatus | null;
 }
 
+/** What a snapshot keeps beside the store's state: the time it was taken at and the chain's snapshot. */
+interface SnapshotExtra {
+  now: number;
+  chain?: string;
+}
+
 export function controlHost(services: Services, parts: ControlHostParts): ControlHost {
   const { store, clock } = services;
   const { chainHost } = parts;
@@ -25,7 +31,6 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
     async reset() {
       await replaceState(services, async () => {
         store.reset();
-        services.limiter.clear();
         services.faults.clear();
         for (const h of services.hooks) h.reset?.();
         await chainHost?.reset();
@@ -33,13 +38,18 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
       services.bus.emit("state.replaced", { reason: "reset" });
     },
     async snapshot() {
-      // HTTP state and chain state roll back together.
-      return store.snapshot(chainHost ? await chainHost.snapshot() : undefined);
+      // HTTP state, chain state and the time roll back together.
+      const saved: SnapshotExtra = { now: clock.now(), ...(chainHost ? { chain: await chainHost.snapshot() } : {}) };
+      return store.snapshot(saved);
     },
     async restore(id) {
+      const saved = store.snapshotExtra(id) as SnapshotExtra;
+      // The time first, and outside the replacement (a time move in progress may be running a worker that the
+      // replacement waits for); then the chain's block time has nothing to catch up with (no block is mined).
+      if (saved.now < clock.now()) await clock.rewind(saved.now);
       await replaceState(services, async () => {
-        const chainSnapshot = store.restore(id);
-        if (chainHost && typeof chainSnapshot === "string") await chainHost.revert(chainSnapshot);
+        store.restore(id);
+        if (chainHost && saved.chain !== undefined) await chainHost.revert(saved.chain);
       });
       services.bus.emit("state.replaced", { reason: "restore" });
     },

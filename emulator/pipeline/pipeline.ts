@@ -41,8 +41,12 @@ export interface PipelineInput {
 
 export function createPipeline(services: Services) {
   const cache = new ResponseCache();
-  // A reset, restore or import replaces what the cached answers were computed from.
-  services.bus.on("state.replaced", () => cache.clear());
+  // A reset, restore or import replaces what the cached answers were computed from, and the timeline the
+  // rate-limit windows counted (a key minted again after a restore has the value of one minted before it).
+  services.bus.on("state.replaced", () => {
+    cache.clear();
+    services.limiter.clear();
+  });
   return async function run({ spec, req, params, ip, requestId, apiKey }: PipelineInput): Promise<Response> {
     const { store, clock, limiter, gates, options } = services;
     const headers: HeaderBag = { "X-Request-Id": requestId };

@@ -60,6 +60,13 @@ export class Store {
     return this.snapshots.has(id);
   }
 
+  /** The extra value saved with a snapshot (what its owner needs before restoring it). */
+  snapshotExtra(id: string): unknown {
+    const snap = this.snapshots.get(id);
+    if (!snap) throw new Error(`unknown snapshot ${id}`);
+    return snap.extra;
+  }
+
   /** Restores a snapshot; returns the extra value saved with it. The snapshot stays reusable. */
   restore(id: string): unknown {
     const snap = this.snapshots.get(id);

@@ -99,8 +99,8 @@ describe("redemption expiry", () => {
     expect(prep.body.data).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" } });
     const snap = await ctx.emu.snapshot();
     await ctx.emu.clock.advance(HOUR);
-    await ctx.emu.restore(snap); // replaces the state; the worker re-arms from expires_at
-    await ctx.emu.clock.advance(23 * HOUR - 1000);
+    await ctx.emu.restore(snap); // replaces the state and the time; the worker re-arms from expires_at
+    await ctx.emu.clock.advance(24 * HOUR - 1000);
     expect(await rowOf(kyc, p.id, id)).toMatchObject({ status: "PREPARED", kyc: { status: "PENDING" } });
     await ctx.emu.clock.advance(1000);
     expect((await rowOf(kyc, p.id, id)).status).toBe("EXPIRED");

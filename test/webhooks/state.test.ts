@@ -44,7 +44,7 @@ describe("reset, snapshot and restore", () => {
     expect((await api.get("/_emulator/webhooks/outbox")).body.data.attempts).toEqual([]);
   });
 
-  it("restore brings back a pending delivery and re-arms it at its next_retry_at", async () => {
+  it("restore brings back a pending delivery, and the time, and re-arms it at its next_retry_at", async () => {
     const key = await failingDelivery();
     const t0 = emu.clock.now() - 0;
     const snap = (await api.post("/_emulator/snapshot").expect(201)).body.data.id;
@@ -59,10 +59,13 @@ describe("reset, snapshot and restore", () => {
       attempts: 1,
       next_retry_at: new Date(t0 + 30 * SECOND).toISOString(),
     });
-    // Its retry time is in the past now: it runs at the next advance, then the schedule continues from there.
+    // The time went back with the state: the retry is due 30 s after the first attempt, as it was.
+    expect(emu.clock.now()).toBe(t0);
     expect(webhookTimers(emu)).toHaveLength(1);
     rx.script([], 200);
-    await emu.clock.advance(0);
+    await emu.clock.advance(30 * SECOND - 1);
+    expect(rx.received).toHaveLength(6);
+    await emu.clock.advance(1);
     expect(rx.received).toHaveLength(7);
     expect((await log(key))[0]).toMatchObject({ status: "DELIVERED", attempts: 2 });
     expect(webhookTimers(emu)).toEqual([]);
