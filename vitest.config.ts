@@ -18,6 +18,8 @@ export const SLOW = [
   "test/http/operator-views.test.ts",
   "test/http/parallel-chain-control.test.ts",
   "test/http/hostile-ids.test.ts",
+  "test/http/listeners.test.ts",
+  "test/webhooks/self-delivery.test.ts",
   "test/http/keys-never-returned.test.ts",
   "test/http/robustness.test.ts",
   "test/ui/dashboard.test.ts",

@@ -16,7 +16,8 @@ import {
   type LoggedRequest,
 } from "./certify.ts";
 import { html } from "./reporters/html.ts";
-import { mergeShards, MergeError, parseShard } from "./shard.ts";
+import { parseShard } from "./shard.ts";
+import { mergeShards, MergeError } from "./merge.ts";
 
 /** `npx emulator receiver-check`: the partner's webhook receiver, certified (conformance/receiver/). */
 export { runReceiverCheckCli } from "./receiver/cli.ts";

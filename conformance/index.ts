@@ -27,6 +27,9 @@ export {
   type TargetSession,
 } from "./runner.ts";
 export { ALL_CHECKS } from "./registry.ts";
+export { parseShard, shardChecks, type Shard, type ShardInfo } from "./shard.ts";
+export { mergeShards, MergeError } from "./merge.ts";
+export type { TargetChanges } from "./target-changes.ts";
 export {
   PROFILES,
   MODES,

@@ -136,7 +136,9 @@ export class VirtualClock {
   }
 
   /** Jumps to an absolute time (never backwards), running due timers in order. */
-  setTime(target: number): Promise<number> {
+  setTime(to: number): Promise<number> {
+    // Whole ms: an in-process caller may wait a fraction (the SDK's jittered backoff); the clock ticks in ms.
+    const target = Number.isFinite(to) ? Math.ceil(to) : to;
     // Past the range, Date's ISO text breaks and every later call with it (clock/bounds.ts).
     if (!isClockTime(target)) throw new RangeError(`the clock must stay ${TIME_RANGE_TEXT} (asked for ${target})`);
     const run = this.running.then(async () => {
@@ -177,6 +179,7 @@ export class VirtualClock {
    * at `to`, and the time with it). Pending timers stay; the areas re-arm theirs from the restored state.
    */
   rewind(to: number): Promise<void> {
+    if (!isClockTime(to)) throw new RangeError(`the clock must stay ${TIME_RANGE_TEXT} (asked for ${to})`);
     const run = this.running.then(() => {
       if (this._mode === "manual") this.frozenAt = to;
       else this.offset = to - this.wallNow();
