@@ -2,7 +2,9 @@ import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { endUserWallet, type Call } from "../../scenarios/mystery.ts";
 import type { TransactionReceipt } from "viem";
-import { cheapestFirst, ensure, expectError, expectSuccess, sameFields, spendMicros, usdcMicros } from "../assert.ts";
+import { cheapestFirst, ensure, expectError, expectSuccess, spendMicros, usdcMicros } from "../assert.ts";
+import { sameAcrossReads } from "../progress.ts";
+import { INSTANT_PURCHASE } from "../../contract/lifecycles/purchases.ts";
 import { emulatorOnly, NotApplicable, type Check, type CheckContext } from "../types.ts";
 import { chainMissing, rpcMissing } from "./target.ts";
 import { isolatedCheck, scenarioContext } from "../isolate.ts";
@@ -386,13 +388,19 @@ export const instantChecks: Check[] = [
         const body = { packet_type_id: m.packetTypeId, transaction_hash: m.hash, request_id: m.requestId };
         const sub = await submit(ctx, { ...body, wallet_address: m.wallet.address });
         const { id } = expectSuccess(sub, "submit", 202).data as { id: number };
-        const one = await ctx.http.get(`${I}/purchase/${id}`, { key: ctx.partnerKey });
-        const byId = expectSuccess(one, `GET /instant/purchase/${id}`).data as Row;
-        const list = await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { limit: "100" } });
-        const rows = (expectSuccess(list, "GET /instant/purchases").data as { purchases: Row[] }).purchases;
-        const listed = rows.find((p) => p.id === id);
-        ensure(listed, `instant purchase ${id} missing from GET /instant/purchases`);
-        sameFields(byId, listed, `instant purchase ${id}`);
+        const byId = async () => {
+          const one = await ctx.http.get(`${I}/purchase/${id}`, { key: ctx.partnerKey });
+          return expectSuccess(one, `GET /instant/purchase/${id}`).data as Row;
+        };
+        const listed = async () => {
+          const list = await ctx.http.get(`${I}/purchases`, { key: ctx.partnerKey, query: { limit: "100" } });
+          const rows = (expectSuccess(list, "GET /instant/purchases").data as { purchases: Row[] }).purchases;
+          const row = rows.find((p) => p.id === id);
+          ensure(row, `instant purchase ${id} missing from GET /instant/purchases`);
+          return row;
+        };
+        // The VRF may answer between the two reads: the purchase moves on (SUBMITTED → FULFILLED).
+        await sameAcrossReads(INSTANT_PURCHASE, { byId, listed }, `instant purchase ${id}`);
       });
     },
   },

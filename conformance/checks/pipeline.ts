@@ -127,7 +127,13 @@ export const pipelineChecks: Check[] = [
       ensure(la === lb, `X-RateLimit-Limit must stay the ceiling in force for the key, got ${la} then ${lb}`);
       const ra = Number(a.headers["x-ratelimit-remaining"]);
       const rb = Number(b.headers["x-ratelimit-remaining"]);
-      ensure(rb < ra || ra === 0, `X-RateLimit-Remaining must count down (got ${ra} then ${rb})`);
+      ensure(rb <= lb - 1, `the second request counts itself: X-RateLimit-Remaining ${rb} of ${lb}`);
+      const [ta, tb] = [Number(a.headers["x-ratelimit-reset"]), Number(b.headers["x-ratelimit-reset"])];
+      ensure(tb >= ta, `X-RateLimit-Reset never goes back: ${ta} then ${tb}`);
+      // A used key's window slides meanwhile (its oldest requests leave it, Reset in whole seconds may stay): the
+      // count down is judged exactly on a fresh key below, and on the key's whole window by pipeline.ratelimit-ceiling.
+      if (control) ensure(rb < ra || ra === 0, `X-RateLimit-Remaining must count down (got ${ra} then ${rb})`);
+      else if (rb >= ra) note(`the key's window slid between the two reads (${ra} then ${rb} left)`);
       if (control) {
         // A fresh key: its own ceiling is in force (the IP's is far higher), and nothing else used it.
         const { keys } = await control.request<{ keys: Array<{ key: string; rate_limit_per_min: number }> }>(
