@@ -1,5 +1,5 @@
 import { MAX_ID_ARRAY, offsetPageQuery, withinIdArrayLimit } from "../paging.ts";
-import { identifier, MAX_IDEMPOTENCY_KEY, withCode, z, type IssueParams } from "../zod.ts";
+import { identifier, MAX_IDEMPOTENCY_KEY, withCode, z } from "../zod.ts";
 
 // Pieces every warehouse resource shares (docs/warehouse.md): tenant-only
 // access with the scopes of the interface's table, the warehouse envelope,
