@@ -489,13 +489,19 @@ export const instantChecks: Check[] = [
         ).data as { price: string };
         const after = await revenue();
         const micros = (v: string) => BigInt(v.replace(".", ""));
+        // The two reads are taken at different moments: on a live target another of the partner's instant sales
+        // (a custodial one the relayer submits) may be counted between them, never one fewer. Exact when only ours was.
+        const grew = after.instant_packs - before.instant_packs;
         ensure(
-          after.instant_packs === before.instant_packs + 1 &&
-            after.by_product.instant.packs === before.by_product.instant.packs + 1,
-          `instant_packs ${before.instant_packs} → ${after.instant_packs} after one instant sale`,
+          grew >= 1 && after.by_product.instant.packs - before.by_product.instant.packs === grew,
+          `instant_packs ${before.instant_packs} → ${after.instant_packs} (by_product.instant.packs ${before.by_product.instant.packs} → ${after.by_product.instant.packs}) after one instant sale`,
         );
         const gross = micros(after.by_product.instant.gross_usdc) - micros(before.by_product.instant.gross_usdc);
-        ensure(gross === BigInt(p.price), `by_product.instant.gross grew by ${gross} micros, the pack cost ${p.price}`);
+        ensure(
+          grew === 1 ? gross === BigInt(p.price) : gross >= BigInt(p.price),
+          `by_product.instant.gross grew by ${gross} micros over ${grew} sale(s), the pack cost ${p.price}`,
+        );
+        if (grew > 1) ctx.note(`${grew - 1} other instant sale(s) of the partner were counted between the reads`);
         const bps = after.billing_model === "TIER" ? 100 : 0;
         ensure(
           after.by_product.instant.share_bps === bps,
