@@ -31,7 +31,7 @@ export const WIRE_RULES = {
     "docs/reference/live-service.md “Hosts and request ids” (X-Request-Id read by the SDK): every answer carries its own X-Request-Id",
   status: "the route's declared answers (OpenAPI document): a success status the route does not declare is wrong",
   rateHeaders:
-    "docs/reference/api-rules.md “Other limits”: X-RateLimit-* on every response except GET /health; Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
+    "docs/reference/api-rules.md “Other limits”: X-RateLimit-* on every response (GET /health too, though not counted); Limit is the ceiling in force; 0 ≤ Remaining ≤ Limit",
   rateSequence:
     "docs/reference/api-rules.md “Other limits” (rolling 60 s window): each counted request lowers X-RateLimit-Remaining by at least one until the window slides",
   retryAfter:
@@ -372,46 +372,39 @@ export class WireSession {
   ): void {
     const { status, headers: h } = x.result;
     const key = x.requestHeaders["x-api-key"] ?? "";
-    if (route?.access !== "public") {
-      const names = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
-      const bad = names.filter((n) => !isInt(h[n]));
-      for (const n of bad) fail("rateHeaders", `${n} must be an integer, received ${shown(h[n])}`);
-      if (bad.length === 0) {
-        const cur = {
-          limit: Number(h["x-ratelimit-limit"]),
-          remaining: Number(h["x-ratelimit-remaining"]),
-          reset: Number(h["x-ratelimit-reset"]),
-        };
-        if (cur.limit < 1) fail("rateHeaders", `X-RateLimit-Limit must be a positive ceiling, received ${cur.limit}`);
-        if (cur.remaining < 0 || cur.remaining > cur.limit)
-          fail(
-            "rateHeaders",
-            `X-RateLimit-Remaining must lie in 0..${cur.limit} (the Limit), received ${cur.remaining}`,
-          );
-        if (cur.reset < 1_000_000_000 || cur.reset >= 100_000_000_000)
-          fail("rateHeaders", `X-RateLimit-Reset must be unix seconds (10 digits), received ${cur.reset}`);
-        if (status === 429 && cur.remaining !== 0)
-          fail("retryAfter", `a 429 must show X-RateLimit-Remaining 0, received ${cur.remaining}`);
-        // Counted requests of a known key (a matched route, past authentication) share one window.
-        if (route && status !== 401 && key) {
-          const prev = this.rate.get(key);
-          const waitedOut =
-            (prev?.slid !== undefined && x.startedAt >= prev.slid) ||
-            (this.opts.realtime === true &&
-              prev !== undefined &&
-              (this.opts.now ?? Date.now)() / 1000 >= prev.reset - 2);
-          if (sequential && prev && !waitedOut && prev.limit === cur.limit && cur.reset <= prev.reset) {
-            if (cur.reset < prev.reset)
-              fail("rateSequence", `X-RateLimit-Reset went back from ${prev.reset} to ${cur.reset} within one window`);
-            else if (cur.remaining > Math.max(prev.remaining - 1, 0))
-              fail(
-                "rateSequence",
-                `X-RateLimit-Remaining must fall by at least one per request (Reset unchanged at ${cur.reset}): expected ≤ ${Math.max(prev.remaining - 1, 0)}, received ${cur.remaining} after ${prev.remaining}`,
-              );
-          }
-          const ra = Number(h["retry-after"]);
-          this.rate.set(key, status === 429 && ra > 0 ? { ...cur, slid: x.startedAt + x.ms + ra * 1000 } : cur);
+    const names = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
+    const bad = names.filter((n) => !isInt(h[n]));
+    for (const n of bad) fail("rateHeaders", `${n} must be an integer, received ${shown(h[n])}`);
+    if (bad.length === 0) {
+      const cur = {
+        limit: Number(h["x-ratelimit-limit"]),
+        remaining: Number(h["x-ratelimit-remaining"]),
+        reset: Number(h["x-ratelimit-reset"]),
+      };
+      if (cur.limit < 1) fail("rateHeaders", `X-RateLimit-Limit must be a positive ceiling, received ${cur.limit}`);
+      if (cur.remaining < 0 || cur.remaining > cur.limit)
+        fail("rateHeaders", `X-RateLimit-Remaining must lie in 0..${cur.limit} (the Limit), received ${cur.remaining}`);
+      if (cur.reset < 1_000_000_000 || cur.reset >= 100_000_000_000)
+        fail("rateHeaders", `X-RateLimit-Reset must be unix seconds (10 digits), received ${cur.reset}`);
+      if (status === 429 && cur.remaining !== 0)
+        fail("retryAfter", `a 429 must show X-RateLimit-Remaining 0, received ${cur.remaining}`);
+      // Counted requests of a known key (a matched route, past authentication) share one window; health is not counted.
+      if (route && route.access !== "public" && status !== 401 && key) {
+        const prev = this.rate.get(key);
+        const waitedOut =
+          (prev?.slid !== undefined && x.startedAt >= prev.slid) ||
+          (this.opts.realtime === true && prev !== undefined && (this.opts.now ?? Date.now)() / 1000 >= prev.reset - 2);
+        if (sequential && prev && !waitedOut && prev.limit === cur.limit && cur.reset <= prev.reset) {
+          if (cur.reset < prev.reset)
+            fail("rateSequence", `X-RateLimit-Reset went back from ${prev.reset} to ${cur.reset} within one window`);
+          else if (cur.remaining > Math.max(prev.remaining - 1, 0))
+            fail(
+              "rateSequence",
+              `X-RateLimit-Remaining must fall by at least one per request (Reset unchanged at ${cur.reset}): expected ≤ ${Math.max(prev.remaining - 1, 0)}, received ${cur.remaining} after ${prev.remaining}`,
+            );
         }
+        const ra = Number(h["retry-after"]);
+        this.rate.set(key, status === 429 && ra > 0 ? { ...cur, slid: x.startedAt + x.ms + ra * 1000 } : cur);
       }
     }
     // A 503 that says it is not retryable (chain_unavailable: restart without --no-chain) has nothing to wait for.

@@ -71,6 +71,19 @@ export function pathOf<S extends string, T extends string>(
   return out;
 }
 
+/**
+ * Whether a record seen in `from` may be seen in `to` by a later read: `to` is `from` or a state the table's moves
+ * reach from it (the moves in between unseen). Two reads of a live target are taken at different moments, so a
+ * check comparing them allows this forward progress and nothing else (never a move back).
+ */
+export function reachable(lc: AnyLifecycle, from: string, to: string): boolean {
+  const seen = new Set([from]);
+  for (const at of seen)
+    // a Set iterates what is added while iterating: breadth first
+    for (const t of lc.transitions) if (t.from.includes(at)) seen.add(t.to);
+  return seen.has(to);
+}
+
 /** The table as a mermaid state diagram (one edge per from-state; a state with no way out ends). */
 export function mermaid(lc: AnyLifecycle): string {
   const lines = ["stateDiagram-v2"];

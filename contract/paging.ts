@@ -1,4 +1,4 @@
-import { withCode, z } from "./zod.ts";
+import { withCode, z, type IssueParams } from "./zod.ts";
 
 // Offset pagination on the wire (docs/reference: "Limits"): `limit`/`offset`
 // are read like a leading-integer parse and clamped; a value with no integer at
@@ -7,6 +7,16 @@ import { withCode, z } from "./zod.ts";
 export const MAX_PAGE_SIZE = 100;
 export const MAX_OFFSET = 10_000;
 export const MAX_ID_ARRAY = 500;
+
+/**
+ * An id array of a request within the interface's limit (docs/reference/api-rules.md "Other limits": 500 entries):
+ * past it 400 invalid_pagination, whatever the field's own code, checked before its entries.
+ */
+export const withinIdArrayLimit = <T extends z.ZodType<readonly unknown[]>>(schema: T) =>
+  schema.refine((ids) => ids.length <= MAX_ID_ARRAY, {
+    error: (iss) => `has ${(iss.input as unknown[]).length} entries; at most ${MAX_ID_ARRAY} are allowed`,
+    params: { code: "invalid_pagination" } satisfies IssueParams,
+  });
 
 /** `"20abc"` → 20, `" 7"` → 7, `"-3"` → -3, `"abc"` → null. */
 export function leadingInt(raw: string): number | null {

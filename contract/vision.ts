@@ -2,6 +2,7 @@ import { operation } from "./operation.ts";
 import { GAMES } from "./games.ts";
 import { Card } from "./catalog/shapes.ts";
 import { withCode, z } from "./zod.ts";
+import { MAX_ID_ARRAY, withinIdArrayLimit } from "./paging.ts";
 
 // What /api/v1/vision/identify and its confirm take and answer (docs/vision.md). Identify reads its own body (JSON, multipart or
 // raw image bytes: input.ts), so its options are one schema used three ways:
@@ -13,7 +14,6 @@ import { withCode, z } from "./zod.ts";
 export const DEFAULT_LIMIT = 5;
 export const MAX_LIMIT = 20;
 export const INCLUDES = ["prices"] as const;
-export const MAX_EXPANSION_IDS = 100;
 
 const game = z.enum(GAMES);
 const int = z.number().int();
@@ -85,6 +85,8 @@ const expansionIdsOption = withCode(
             .filter(Boolean)
         : (v ?? undefined),
     )
+    // An id array: over 500 entries is invalid_pagination, before any id is looked up (the interface's limit).
+    .pipe(withinIdArrayLimit(z.array(z.string())).optional())
     .pipe(
       z
         .array(
@@ -94,7 +96,7 @@ const expansionIdsOption = withCode(
             .regex(/\S/, "must be non-empty strings of at most 255 characters"),
         )
         .min(1, "must name at least one expansion")
-        .max(MAX_EXPANSION_IDS, `accepts at most ${MAX_EXPANSION_IDS} ids`)
+        .meta({ maxItems: MAX_ID_ARRAY })
         .optional(),
     )
     .describe("Only cards of these expansions (of `game` when given)"),
@@ -207,6 +209,7 @@ export const VISION = {
             "image_url_not_allowed",
             "image_fetch_failed",
             ...OPTION_CODES,
+            "invalid_pagination",
           ],
         },
         413: { description: "The image is over 10 MB, however sent (refunded)", codes: ["image_too_large"] },

@@ -6,7 +6,8 @@ import { asObject, MAX_CONTROL_BODY_BYTES, parseJson, readText } from "./pipelin
 import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag } from "./pipeline/envelope.ts";
 import { stringify as stringifyYaml } from "yaml";
 import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
-import { inForce, rateLimitHeaders, surfaceOf, surfaceWindow } from "./pipeline/rate-limit.ts";
+import { ipBucket, rateLimitHeaders, surfaceOf, uncountedWindow } from "./pipeline/rate-limit.ts";
+import { writeMeteringHeader } from "./pipeline/metering.ts";
 import { TableRouter } from "./pipeline/router.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok, serve } from "./pipeline/route.ts";
@@ -189,13 +190,13 @@ export function createApp(
     const { keys } = services.store.state;
     const id = c.req.header("x-api-key")?.trim() ?? "";
     const key = Object.hasOwn(keys, id) ? keys[id] : undefined;
-    const now = services.clock.now();
-    const ipWindow = services.limiter.peek(`ip:${ipOf(c.env)}`, services.options.ipRateLimitPerMin, now);
-    const surface = key ? surfaceWindow(key, surfaceOf(path.slice("/api/v1".length))) : null;
-    const window =
-      key && surface ? inForce(ipWindow, services.limiter.peek(surface.bucket, surface.limit, now)) : ipWindow;
+    const ip = { bucket: ipBucket(ipOf(c.env)), limit: services.options.ipRateLimitPerMin };
+    const window = uncountedWindow(services.limiter, ip, key, path.slice("/api/v1".length), services.clock.now());
     const headers = idHeaders(c);
-    if (path.startsWith("/api/")) Object.assign(headers, rateLimitHeaders(window));
+    if (path.startsWith("/api/")) {
+      Object.assign(headers, rateLimitHeaders(window));
+      writeMeteringHeader(headers, key);
+    }
     return errorResponse(notFound(`No ${where} ${c.req.method} ${path}`), "partner", headers);
   });
   app.onError((err, c) => {

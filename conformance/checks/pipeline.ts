@@ -108,15 +108,18 @@ export const pipelineChecks: Check[] = [
       "docs/reference/api-rules.md “Other limits” (Rate limit); docs/reference/live-service.md “Rate limits and caching”",
     profile: "pipeline",
     title: "X-RateLimit-* on every response, counting down",
-    rule: "X-RateLimit-* headers on every response; X-RateLimit-Limit shows the ceiling in force.",
+    rule: "X-RateLimit-* headers on every response (GET /health too, though not counted); X-RateLimit-Limit shows the ceiling in force.",
     ...runs("read-only", ["partnerKey"], 1),
     deviation: "no_ratelimit_headers",
     async run({ http, partnerKey, control, note }) {
       const a = await http.get(PROBE, { key: partnerKey });
       const b = await http.get(MISSING, { key: partnerKey });
+      // Health too: not counted, but "on every response" (docs/reference/api-rules.md “Other limits”).
+      const health = await http.get("/api/v1/health");
       for (const [what, r] of [
         ["200", a],
         ["404", b],
+        ["GET /health", health],
       ] as const) {
         const limit = intHeader(r, "X-RateLimit-Limit", what);
         const remaining = intHeader(r, "X-RateLimit-Remaining", what);
@@ -127,7 +130,13 @@ export const pipelineChecks: Check[] = [
       ensure(la === lb, `X-RateLimit-Limit must stay the ceiling in force for the key, got ${la} then ${lb}`);
       const ra = Number(a.headers["x-ratelimit-remaining"]);
       const rb = Number(b.headers["x-ratelimit-remaining"]);
-      ensure(rb < ra || ra === 0, `X-RateLimit-Remaining must count down (got ${ra} then ${rb})`);
+      ensure(rb <= lb - 1, `the second request counts itself: X-RateLimit-Remaining ${rb} of ${lb}`);
+      const [ta, tb] = [Number(a.headers["x-ratelimit-reset"]), Number(b.headers["x-ratelimit-reset"])];
+      ensure(tb >= ta, `X-RateLimit-Reset never goes back: ${ta} then ${tb}`);
+      // A used key's window slides meanwhile (its oldest requests leave it, Reset in whole seconds may stay): the
+      // count down is judged exactly on a fresh key below, and on the key's whole window by pipeline.ratelimit-ceiling.
+      if (control) ensure(rb < ra || ra === 0, `X-RateLimit-Remaining must count down (got ${ra} then ${rb})`);
+      else if (rb >= ra) note(`the key's window slid between the two reads (${ra} then ${rb} left)`);
       if (control) {
         // A fresh key: its own ceiling is in force (the IP's is far higher), and nothing else used it.
         const { keys } = await control.request<{ keys: Array<{ key: string; rate_limit_per_min: number }> }>(
@@ -381,7 +390,7 @@ export const pipelineChecks: Check[] = [
     guards: "docs/reference/api-rules.md “Credits and billing” (X-Credits-Metering: unmetered)",
     profile: "pipeline",
     title: "Legacy keys answer X-Credits-Metering: unmetered",
-    rule: "Unmetered legacy keys exist; their responses carry X-Credits-Metering: unmetered.",
+    rule: "Unmetered legacy keys exist; their responses carry X-Credits-Metering: unmetered, refusals included.",
     ...runs("read-only", ["legacyKey"]),
     deviation: "legacy_metered",
     async run({ http, legacyKey }) {
@@ -389,10 +398,17 @@ export const pipelineChecks: Check[] = [
       const key = legacyKey;
       const r = await http.get(PROBE, { key });
       expectSuccess(r, "legacy read");
-      ensure(
-        r.headers["x-credits-metering"] === "unmetered",
-        `X-Credits-Metering must be "unmetered", got ${r.headers["x-credits-metering"]}`,
-      );
+      // Every answer, a refusal on a route the key may not use included (a legacy key has no partner scopes).
+      const refused = await http.get("/api/v1/mystery/stats", { key });
+      expectStatus(refused, 403, "a legacy key on GET /mystery/stats");
+      for (const [what, a] of [
+        ["a legacy read", r],
+        ["the 403", refused],
+      ] as const)
+        ensure(
+          a.headers["x-credits-metering"] === "unmetered",
+          `${what}: X-Credits-Metering must be "unmetered", got ${a.headers["x-credits-metering"]}`,
+        );
     },
   },
 ];

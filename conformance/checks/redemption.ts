@@ -1,5 +1,8 @@
 import { emulatorOnly, runs, type Check, type CheckContext } from "../types.ts";
-import { ensure, expectError, expectSuccess, sameFields } from "../assert.ts";
+import { ensure, expectError, expectSuccess } from "../assert.ts";
+import { sameAcrossReads } from "../progress.ts";
+import type { AnyLifecycle } from "../../contract/lifecycle.ts";
+import { MYSTERY_PURCHASE, REDEMPTION } from "../../contract/lifecycles/index.ts";
 import { rpcMissing } from "./target.ts";
 import { buyAndReveal, endUserWallet, type Call } from "../../scenarios/mystery.ts";
 import { buyAndReveal as buyWithWallet, PACK_USDC } from "./commerce.ts";
@@ -219,30 +222,42 @@ export const redemptionChecks: Check[] = [
     async run(ctx) {
       await withCard(ctx, async (b) => {
         const key = ctx.partnerKey;
-        const byId = expectSuccess(
-          await ctx.http.get(`${M}/purchase/${b.purchaseId}`, { key }),
-          `GET /mystery/purchase/${b.purchaseId}`,
-        ).data as Record<string, unknown>;
-        const purchases = (
+        // Reads taken at different moments: each record may move on between them, forward along its lifecycle only.
+        const byId = async () =>
           expectSuccess(
-            await ctx.http.get(`${M}/purchases`, { key, query: { limit: "100" } }),
-            "GET /mystery/purchases",
-          ).data as { purchases: Record<string, unknown>[] }
-        ).purchases;
-        const listed = purchases.find((p) => p.id === b.purchaseId);
-        ensure(listed, `purchase ${b.purchaseId} missing from GET /mystery/purchases`);
-        sameFields(byId, listed, `purchase ${b.purchaseId}`);
+            await ctx.http.get(`${M}/purchase/${b.purchaseId}`, { key }),
+            `GET /mystery/purchase/${b.purchaseId}`,
+          ).data as Record<string, unknown>;
+        const listed = async () => {
+          const purchases = (
+            expectSuccess(
+              await ctx.http.get(`${M}/purchases`, { key, query: { limit: "100" } }),
+              "GET /mystery/purchases",
+            ).data as { purchases: Record<string, unknown>[] }
+          ).purchases;
+          const row = purchases.find((p) => p.id === b.purchaseId);
+          ensure(row, `purchase ${b.purchaseId} missing from GET /mystery/purchases`);
+          return row;
+        };
+        await sameAcrossReads(MYSTERY_PURCHASE as AnyLifecycle, { byId, listed }, `purchase ${b.purchaseId}`);
         const p = prepared(await prepare(ctx, b, `by-id-${b.purchaseId}-${Date.now()}`), "prepare");
-        const row = (await rowOf(ctx, b, p.redemption_id)) as unknown as Record<string, unknown>;
-        const rows = (
-          expectSuccess(
-            await ctx.http.get(`${M}/redemptions`, { key, query: { limit: "100" } }),
-            "GET /mystery/redemptions",
-          ).data as { redemptions: Record<string, unknown>[] }
-        ).redemptions;
-        const listedR = rows.find((r) => r.redemption_id === p.redemption_id);
-        ensure(listedR, `redemption ${p.redemption_id} missing from GET /mystery/redemptions`);
-        sameFields(row, listedR, `redemption ${p.redemption_id}`);
+        const rowById = async () => (await rowOf(ctx, b, p.redemption_id)) as unknown as Record<string, unknown>;
+        const listedR = async () => {
+          const rows = (
+            expectSuccess(
+              await ctx.http.get(`${M}/redemptions`, { key, query: { limit: "100" } }),
+              "GET /mystery/redemptions",
+            ).data as { redemptions: Record<string, unknown>[] }
+          ).redemptions;
+          const row = rows.find((r) => r.redemption_id === p.redemption_id);
+          ensure(row, `redemption ${p.redemption_id} missing from GET /mystery/redemptions`);
+          return row;
+        };
+        await sameAcrossReads(
+          REDEMPTION as AnyLifecycle,
+          { byId: rowById, listed: listedR },
+          `redemption ${p.redemption_id}`,
+        );
       });
     },
   },

@@ -86,10 +86,11 @@ export const visionChecks: Check[] = [
   },
   {
     id: "vision.invalid-options",
-    guards: "docs/reference/api-rules.md “Error codes” (vision option codes)",
+    guards:
+      "docs/reference/api-rules.md “Error codes” (vision option codes; invalid_pagination for an id array over 500 entries)",
     profile: "vision",
     title: "Bad identify options → their own 400 codes",
-    rule: "Options game, limit, include, expansion_ids are validated: invalid_game, invalid_limit, invalid_include, invalid_expansion_ids.",
+    rule: "Options game, limit, include, expansion_ids are validated: invalid_game, invalid_limit, invalid_include, invalid_expansion_ids; over 500 expansion_ids (an id array) is invalid_pagination.",
     ...runs("read-only", ["partnerKey"]),
     deviation: "vision_lenient_options",
     async run({ http, partnerKey }) {
@@ -99,13 +100,15 @@ export const visionChecks: Check[] = [
         [{ limit: "many" }, "invalid_limit"],
         [{ include: "everything" }, "invalid_include"],
         [{ expansion_ids: 42 }, "invalid_expansion_ids"],
+        // An id array past the interface's 500 entries, before any id is looked up.
+        [{ expansion_ids: Array.from({ length: 501 }, () => "base1") }, "invalid_pagination"],
       ];
       for (const [opts, code] of cases)
         expectError(
           await http.post(IDENTIFY, { key: partnerKey, body: { image_url: url, ...opts } }),
           400,
           code,
-          JSON.stringify(opts),
+          JSON.stringify(opts).slice(0, 80),
         );
     },
   },

@@ -1,6 +1,9 @@
 import type { Check, CheckContext } from "../types.ts";
 import { NotApplicable, runs } from "../types.ts";
 import { ensure, sameFields } from "../assert.ts";
+import { sameAcrossReads } from "../progress.ts";
+import type { AnyLifecycle } from "../../contract/lifecycle.ts";
+import { WITHDRAWAL } from "../../contract/lifecycles/withdrawal.ts";
 import { runUnique } from "../isolate.ts";
 import { data, shippableCard } from "./warehouse.ts";
 
@@ -21,6 +24,8 @@ interface Resource {
   id: string;
   guards: string;
   deviation: string;
+  /** The record's lifecycle, when it moves on by itself: a read by id may find it further along than its list. */
+  lifecycle?: AnyLifecycle;
   /** Emulator mode: make one when the tenant has none. */
   make?(ctx: CheckContext, account: string): Promise<void>;
 }
@@ -77,6 +82,7 @@ const RESOURCES: Resource[] = [
     rows: "withdrawals",
     id: "withdrawal_id",
     deviation: "withdrawal_by_id_completed",
+    lifecycle: WITHDRAWAL as AnyLifecycle,
     guards: "docs/reference/api-rules.md “Warehouse endpoints” (withdrawals)",
     async make(ctx) {
       const body = {
@@ -137,8 +143,18 @@ export const warehouseByIdChecks: Check[] = RESOURCES.map((r) => ({
       throw new NotApplicable(`the tenant has no ${r.name} to compare (GET ${r.list} is empty on this account)`);
     for (const row of rows.slice(0, 5)) {
       const id = encodeURIComponent(String(row[r.id]));
-      const byId = data(await ctx.http.get(`/api/v1${r.list}/${id}`, { key: ctx.tenantKey }), `GET ${r.list}/${id}`);
-      sameFields(byId, row, `${r.name} ${String(row[r.id])}`);
+      const byId = async () =>
+        data(await ctx.http.get(`/api/v1${r.list}/${id}`, { key: ctx.tenantKey }), `GET ${r.list}/${id}`);
+      const what = `${r.name} ${String(row[r.id])}`;
+      if (!r.lifecycle) sameFields(await byId(), row, what);
+      else {
+        const listed = async () => {
+          const again = (await rowsOf(ctx, r)).find((x) => x[r.id] === row[r.id]);
+          ensure(again, `${what} missing from GET ${r.list} on a second read`);
+          return again;
+        };
+        await sameAcrossReads(r.lifecycle, { byId, listed, first: "listed", firstRead: row }, what);
+      }
     }
   },
 }));

@@ -4,6 +4,9 @@ import { waitFor } from "../wait.ts";
 import { runUnique } from "../isolate.ts";
 import type { HttpResult } from "../../harness/http.ts";
 import { ensure, expectStatus, expectSuccess, expectWarehouseError, sameFields } from "../assert.ts";
+import { sameAcrossReads } from "../progress.ts";
+import type { AnyLifecycle } from "../../contract/lifecycle.ts";
+import { INBOUND_SHIPMENT, WAREHOUSE_ORDER } from "../../contract/lifecycles/index.ts";
 import { walkOffset } from "../paging.ts";
 
 // Checks of the warehouse (tenant) API. The read-only ones only GET, so they
@@ -456,11 +459,16 @@ export const warehouseChecks: Check[] = [
           `card ${String(c.unique_id)}`,
         );
       const orderId = await placeOrder(ctx, await shippableCard(ctx));
-      const orders = data(await http.get("/api/v1/orders", { key, query: { limit: 100 } }), "GET /orders")
-        .orders as Data[];
-      const listedOrder = orders.find((o) => o.order_id === orderId);
-      ensure(listedOrder, `order ${orderId} missing from GET /orders`);
-      sameFields(await getOrder(ctx, orderId), listedOrder, `order ${orderId}`);
+      const listedOrder = async () => {
+        const orders = data(await http.get("/api/v1/orders", { key, query: { limit: 100 } }), "GET /orders")
+          .orders as Data[];
+        const row = orders.find((o) => o.order_id === orderId);
+        ensure(row, `order ${orderId} missing from GET /orders`);
+        return row;
+      };
+      // A live warehouse may move the order on between the reads (a label bought): forward along its lifecycle only.
+      const order = { byId: () => getOrder(ctx, orderId), listed: listedOrder, first: "listed" as const };
+      await sameAcrossReads(WAREHOUSE_ORDER as AnyLifecycle, order, `order ${orderId}`);
       await cancelOrder(ctx, orderId);
       const body = {
         submission_key: runUnique("inbound"),
@@ -470,14 +478,19 @@ export const warehouseChecks: Check[] = [
       };
       const id = data(await http.post("/api/v1/inbound-shipments", { key, body }), "announce", 201).inbound_shipment_id;
       try {
-        const listed = (
-          data(await http.get("/api/v1/inbound-shipments", { key, query: { limit: 100 } }), "GET /inbound-shipments")
-            .inbound_shipments as Data[]
-        ).find((x) => x.inbound_shipment_id === id);
-        ensure(listed, `inbound shipment ${String(id)} missing from GET /inbound-shipments`);
-        sameFields(
-          data(await http.get(`/api/v1/inbound-shipments/${String(id)}`, { key }), "GET /inbound-shipments/{id}"),
-          listed,
+        const listed = async () => {
+          const row = (
+            data(await http.get("/api/v1/inbound-shipments", { key, query: { limit: 100 } }), "GET /inbound-shipments")
+              .inbound_shipments as Data[]
+          ).find((x) => x.inbound_shipment_id === id);
+          ensure(row, `inbound shipment ${String(id)} missing from GET /inbound-shipments`);
+          return row;
+        };
+        const byId = async () =>
+          data(await http.get(`/api/v1/inbound-shipments/${String(id)}`, { key }), "GET /inbound-shipments/{id}");
+        await sameAcrossReads(
+          INBOUND_SHIPMENT as AnyLifecycle,
+          { byId, listed, first: "listed" },
           `inbound shipment ${String(id)}`,
         );
       } finally {

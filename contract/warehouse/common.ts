@@ -1,5 +1,5 @@
-import { MAX_ID_ARRAY, offsetPageQuery } from "../paging.ts";
-import { distinct, identifier, MAX_IDEMPOTENCY_KEY, withCode, z, type IssueParams } from "../zod.ts";
+import { MAX_ID_ARRAY, offsetPageQuery, withinIdArrayLimit } from "../paging.ts";
+import { distinct, identifier, MAX_IDEMPOTENCY_KEY, withCode, z } from "../zod.ts";
 
 // Pieces every warehouse resource shares (docs/warehouse.md): tenant-only
 // access with the scopes of the interface's table, the warehouse envelope,
@@ -56,12 +56,9 @@ export const idempotencyKey = (
 
 /** `unique_ids`: always an array; over 500 entries is invalid_pagination (checked first), each an identifier, no repeats. */
 export const uniqueIds = withCode(
-  z
-    .array(z.unknown(), { error: given("an array of unique_id strings (always an array, even for one card)") })
-    .refine((ids) => ids.length <= MAX_ID_ARRAY, {
-      error: (iss) => `has ${(iss.input as unknown[]).length} entries; at most ${MAX_ID_ARRAY} are allowed`,
-      params: { code: "invalid_pagination" } satisfies IssueParams,
-    })
+  withinIdArrayLimit(
+    z.array(z.unknown(), { error: given("an array of unique_id strings (always an array, even for one card)") }),
+  )
     .pipe(
       distinct(
         z

@@ -56,7 +56,7 @@ export const Order = z.object({
   quote_expires_at: instant,
   superseded_by: int.nullable(),
   cancel_reason: z.enum(CANCEL_REASONS).nullable(),
-  rate_id: z.string().nullable(),
+  rate_id: z.string().describe("The chosen rate; before one is chosen, the quote's cheapest"),
   carrier: z.string().nullable(),
   service: z.string().nullable(),
   amount: usd.nullable(),

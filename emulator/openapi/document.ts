@@ -238,8 +238,10 @@ function declaredResponses(
 function apiOperation(spec: RouteSpec, area: string, params: Json[], path: string): Json {
   const isPublic = spec.access === "public";
   const metered = spec.cost !== undefined;
-  const rate = isPublic ? [] : ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
-  const credit = metered ? ["X-Credits-Cost", "X-Credits-Remaining", "X-Credits-Metering"] : [];
+  // On every answer, health's included (not counted there: where the caller's window stands).
+  const rate = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+  // X-Credits-Metering: on every answer to a legacy key, whatever the route.
+  const credit = metered ? ["X-Credits-Cost", "X-Credits-Remaining", "X-Credits-Metering"] : ["X-Credits-Metering"];
   const ok = ["X-Request-Id", ...rate, ...credit];
   const responses: Json = {
     "2XX": {

@@ -75,6 +75,14 @@ export function isMetered(key: KeyRecord): boolean {
   return key.kind !== "legacy";
 }
 
+/**
+ * `X-Credits-Metering: unmetered` on every answer to a legacy key once it is known, refusals and unmetered routes
+ * included (docs/reference/api-rules.md “Authentication”); nothing for any other key.
+ */
+export function writeMeteringHeader(h: Record<string, string>, key: KeyRecord | undefined): void {
+  if (key && !isMetered(key)) h["X-Credits-Metering"] = "unmetered";
+}
+
 /** First instant of the next UTC month: when free credits reset. */
 export function nextResetAt(now: number): string {
   const d = new Date(now);

@@ -3,6 +3,7 @@ import type { KeyRecord } from "../state/schema.ts";
 import { authenticate, authorize } from "./auth.ts";
 import { ApiError, documentedError, internalError } from "./errors.ts";
 import { asObject, MAX_JSON_BODY_BYTES, parseJson, readText } from "./body.ts";
+import { own } from "../state/own.ts";
 import { errorResponse, successText, textResponse, type HeaderBag } from "./envelope.ts";
 import {
   freshWindow,
@@ -11,11 +12,22 @@ import {
   surfaceBucket,
   surfaceLimit,
   surfaceOf,
+  uncountedWindow,
   writeRateLimitHeaders,
   type RateDecision,
 } from "./rate-limit.ts";
 import { isFresh, ResponseCache } from "./response-cache.ts";
-import { balanceOf, isMetered, recordUsage, refund, settle, take, newAccount, type Charge } from "./metering.ts";
+import {
+  balanceOf,
+  isMetered,
+  recordUsage,
+  refund,
+  settle,
+  take,
+  newAccount,
+  writeMeteringHeader,
+  type Charge,
+} from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
 import { generation, replaced } from "./generation.ts";
 import { parsePart, queryObject, responseProblem } from "./schema.ts";
@@ -63,6 +75,12 @@ export function createPipeline(services: Services) {
 
     try {
       if (spec.access === "public") {
+        // Not counted (health is the one call without a key), yet X-RateLimit-* is on every answer: where the
+        // caller's window stands (docs/reference/api-rules.md “Other limits”).
+        const known = apiKey ? own(store.state.keys, apiKey) : undefined;
+        const ipWindow = { bucket: ipBucket(ip), limit: options.ipRateLimitPerMin };
+        writeRateLimitHeaders(headers, uncountedWindow(limiter, ipWindow, known, spec.path, now));
+        writeMeteringHeader(headers, known);
         const reply = await spec.handle(context(services, req, target, params, null));
         return textResponse(reply.status ?? 200, successText(reply), withReplyHeaders(headers, reply));
       }
@@ -73,8 +91,7 @@ export function createPipeline(services: Services) {
       if (!ipDecision.allowed) throw rateLimited("this IP address");
 
       key = authenticate(apiKey, store.state.keys);
-      // Legacy keys say so on every answer of a metered route, refusals included.
-      if (spec.cost !== undefined && !isMetered(key)) headers["X-Credits-Metering"] = "unmetered";
+      writeMeteringHeader(headers, key);
 
       // Each surface has its own window and ceiling (docs/reference/live-service.md “Rate limits and caching”); the headers show the one in force.
       const surface = spec.surface ?? surfaceOf(spec.path);

@@ -200,6 +200,24 @@ export function freshWindow(key: KeyRecord): { bucket: string; limit: number } {
 }
 
 /**
+ * Where a caller's window stands, counting nothing: for answers that are not counted (GET /health, an unknown
+ * path) yet carry `X-RateLimit-*` like every answer (docs/reference/api-rules.md “Other limits”). The IP's window,
+ * or with a known key the one in force on the path's surface (`path` under /api/v1).
+ */
+export function uncountedWindow(
+  limiter: RateLimiter,
+  ip: { bucket: string; limit: number },
+  key: KeyRecord | undefined,
+  path: string,
+  now: number,
+): RateDecision {
+  const ipWindow = limiter.peek(ip.bucket, ip.limit, now);
+  if (!key) return ipWindow;
+  const surface = surfaceWindow(key, surfaceOf(path));
+  return inForce(ipWindow, limiter.peek(surface.bucket, surface.limit, now));
+}
+
+/**
  * Writes the `X-RateLimit-*` headers into `h` in place (the hot path adds no object); `Retry-After`
  * only on a refusal, which ends the request, so it is never written twice.
  */

@@ -12,7 +12,21 @@ describe("route match and envelopes", () => {
   it("GET /api/v1/health needs no key", async () => {
     const res = await api.get("/api/v1/health").expect(200);
     expect(res.body).toMatchObject({ success: true, data: { status: "ok" } });
-    expect(res.headers["x-ratelimit-limit"]).toBeUndefined();
+  });
+
+  it("GET /api/v1/health is not counted, yet carries X-RateLimit-* like every answer: where the caller's window stands", async () => {
+    const key = emu.key("demo");
+    const card = await api.get(CARD).set("X-API-Key", key).expect(200);
+    const rate = (r: { headers: Record<string, string> }) =>
+      ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"].map((h) => r.headers[h]);
+    // With the key: its Card Data window, as the read just left it, twice (health counts nothing).
+    for (let i = 0; i < 2; i++)
+      expect(rate(await api.get("/api/v1/health").set("X-API-Key", key).expect(200))).toEqual(rate(card));
+    // Without a key: the IP's window.
+    const [limit, remaining, reset] = rate(await api.get("/api/v1/health").expect(200));
+    // The default per-IP ceiling (3,000 a minute; emulator/config.ts).
+    expect([limit, Number(remaining) <= 3000, /^\d{10}$/.test(reset!)]).toEqual(["3000", true, true]);
+    expect(rate(await api.get("/api/v1/health").expect(200))[1]).toBe(remaining);
   });
 
   it("an unknown path under /api/v1 is 404 not_found, before any key check, never charged", async () => {
@@ -151,6 +165,24 @@ describe("metering", () => {
     expect(res.headers["x-credits-metering"]).toBe("unmetered");
     expect(res.headers["x-credits-cost"]).toBeUndefined();
     expect(res.headers["x-credits-remaining"]).toBeUndefined();
+  });
+
+  it("a legacy key's every answer says X-Credits-Metering: unmetered, its 403s and unmetered routes' answers included", async () => {
+    const legacy = emu.key("legacy");
+    const stats = await api.get("/api/v1/mystery/stats").set("X-API-Key", legacy);
+    expectError(stats, 403, "Insufficient permissions");
+    const info = await api.get("/api/v1/info").set("X-API-Key", legacy);
+    expect(info.status).toBe(403);
+    const missing = await api.get("/api/v1/pokemon/cards/no-such-card").set("X-API-Key", legacy);
+    expectError(missing, 404, "not_found");
+    const unknownPath = await api.get("/api/v1/nope/nothing").set("X-API-Key", legacy);
+    expectError(unknownPath, 404, "not_found");
+    const health = await api.get("/api/v1/health").set("X-API-Key", legacy).expect(200);
+    for (const r of [stats, info, missing, unknownPath, health])
+      expect(r.headers["x-credits-metering"]).toBe("unmetered");
+    // Only legacy keys say so.
+    const demo = await api.get("/api/v1/mystery/stats").set("X-API-Key", emu.key("tenant"));
+    expect(demo.headers["x-credits-metering"]).toBeUndefined();
   });
 
   it("an unexpected exception is 500 internal_error without internals, and refunded", async () => {

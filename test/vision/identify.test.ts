@@ -295,6 +295,25 @@ describe("errors (each refunded: X-Credits-Cost 0, balance unchanged)", () => {
     );
   });
 
+  it("expansion_ids takes up to 500 ids (the interface's id-array limit); past it 400 invalid_pagination, before any id is looked up", async () => {
+    const url = `${HOST}/pokemon/base1-4/large.png`;
+    for (const ids of [
+      Array.from({ length: 501 }, () => "base1"),
+      Array.from({ length: 501 }, (_, i) => `no-set-${i}`),
+    ])
+      await expectRefundedError(identify().send({ image_url: url, expansion_ids: ids }), 400, "invalid_pagination");
+    const q = Array.from({ length: 501 }, () => "base1").join(",");
+    await expectRefundedError(
+      api.post(`/api/v1/vision/identify?expansion_ids=${q}`).set("X-API-Key", key).send({ image_url: url }),
+      400,
+      "invalid_pagination",
+    );
+    const ok = await identify()
+      .send({ image_url: url, expansion_ids: Array.from({ length: 500 }, () => "base1") })
+      .expect(200);
+    expect(ok.body.data.match.card_id).toBe("base1-4");
+  });
+
   it("query options are checked by the same schema as body options (named, with their codes); body options win", async () => {
     const url = `${HOST}/pokemon/base1-4/large.png`;
     const q = (query: string) => api.post(`/api/v1/vision/identify?${query}`).set("X-API-Key", key);

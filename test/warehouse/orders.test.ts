@@ -209,6 +209,30 @@ describe("re-quoting after a label failure", () => {
   });
 });
 
+describe("an order's rate_id (a string, as the interface types it)", () => {
+  it("is the quote's cheapest rate until a rate is chosen, the chosen one after, and the cheapest again after a failed label purchase", async () => {
+    const [id] = await shippable(api, tenant);
+    const q = await quote(api, tenant, [id]);
+    // Amounts have two decimals ("12.50"): compared as integer cents.
+    const cents = (a: { amount: string }) => BigInt(a.amount.replace(".", ""));
+    const byAmount = [...q.rates].sort((a, b) => (cents(a) < cents(b) ? -1 : cents(a) > cents(b) ? 1 : 0));
+    const [cheapest, dearest] = [byAmount[0]!, byAmount.at(-1)!];
+    expect(cheapest.rate_id).not.toBe(dearest.rate_id);
+    const order = async () => (await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data;
+    const listed = async () =>
+      (await api.get("/api/v1/orders").set("X-API-Key", tenant)).body.data.orders.find(
+        (o: { order_id: number }) => o.order_id === q.order_id,
+      );
+    expect(await order()).toMatchObject({ status: "PENDING_PAYMENT", rate_id: cheapest.rate_id, carrier: null });
+    expect(await listed()).toMatchObject({ rate_id: cheapest.rate_id });
+    await api.post("/_emulator/warehouse/labels/fail-next").send({ times: 1 }).expect(200);
+    const committed = await post("/api/v1/orders", { order_id: q.order_id, rate_id: dearest.rate_id }).expect(202);
+    expect(committed.body.data).toMatchObject({ status: "LABEL_PURCHASING", rate_id: dearest.rate_id });
+    await emu.clock.advance(3_000);
+    expect(await order()).toMatchObject({ status: "PENDING_PAYMENT", rate_id: cheapest.rate_id, carrier: null });
+  });
+});
+
 describe("POST /orders (commit)", () => {
   it("buys the label a few seconds later on the clock, with ship_by_at and sla_due_at in UTC", async () => {
     const rec = recordEvents(emu);
@@ -285,7 +309,7 @@ describe("POST /orders (commit)", () => {
     let o = (await api.get(`/api/v1/orders/${q.order_id}`).set("X-API-Key", tenant)).body.data;
     expect(o).toMatchObject({
       status: "PENDING_PAYMENT",
-      rate_id: null,
+      rate_id: expect.any(String),
       tracking_number: null,
       last_error: { code: "label_purchase_failed" },
     });

@@ -216,5 +216,4 @@ describe("a declared world", () => {
     expect(after.now).toBe(before.now);
     expect(after).toEqual(before);
   });
-  });
 });

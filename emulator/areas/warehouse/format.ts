@@ -1,4 +1,5 @@
 import type { CardRow, InboundShipment, Order, TenantState, Withdrawal } from "./model.ts";
+import { toCents } from "./money.ts";
 import type {
   InboundShipment as InboundWire,
   InventoryCard as InventoryCardWire,
@@ -32,7 +33,17 @@ export function cardWire(c: CardRow, opts: { withStatus?: boolean } = {}): CardW
 
 export function orderWire(o: Order): OrderWire {
   const { quoted_by: _by, due_at_ms: _due, label_billed_month: _billed, awaiting_scan, ...rest } = o;
-  return { ...structuredClone(rest), awaiting_scan_unique_ids: [...awaiting_scan] };
+  // The interface types rate_id as a string: until a rate is chosen (and after a failed label purchase undid the
+  // choice) it is the quote's cheapest rate (docs/decisions.md); the record keeps null there, meaning "none chosen".
+  const rate_id = o.rate_id ?? cheapestRate(o.rates)?.rate_id ?? "";
+  return { ...structuredClone(rest), rate_id, awaiting_scan_unique_ids: [...awaiting_scan] };
+}
+
+/** The quote's cheapest rate, the first of equals (a quote has at least one). */
+function cheapestRate(rates: Order["rates"]): Order["rates"][number] | undefined {
+  let best: Order["rates"][number] | undefined;
+  for (const r of rates) if (!best || toCents(r.amount) < toCents(best.amount)) best = r;
+  return best;
 }
 
 /** Cards in the vault: listed by /cards and /inventory (shipped, returning, withdrawn and transferred ones are not; GET /cards/{id} still answers for them). */
