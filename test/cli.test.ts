@@ -23,7 +23,10 @@ function launch(args: string[], env: Record<string, string> = {}) {
   });
   first.catch(() => {});
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, first, exited, stderr: () => stderr };
+  const signalled = new Promise<NodeJS.Signals | null>((resolve) =>
+    child.once("exit", (_code, signal) => resolve(signal)),
+  );
+  return { child, first, exited, signalled, stderr: () => stderr };
 }
 
 describe("npx emulator", () => {
@@ -291,7 +294,11 @@ describe("npx emulator exec", () => {
       const group = Number(readFileSync(pidFile, "utf8").trim());
       run.child.kill(signal);
       const ended = await run.done;
-      expect(ended.code, `${signal} ${script}`).toBe(code);
+      // The command's status as 128+N, never the CLI ended by the signal itself (a signal that came while the
+      // command was being spawned, before the listeners were in, once did: seen on a loaded machine).
+      expect(await run.signalled, `${script}: ${ended.stderr}`).toBeNull();
+      // 128+N, or 137 when a shell still waiting on its child outlived the grace on a loaded machine (killed, as documented).
+      expect([code, 137], `${signal} ${script}: ${ended.code} ${ended.stderr}`).toContain(ended.code);
       expect(ended.stdout).not.toContain("done");
       expect(await groupGone(group), `${script}: the group ${group} survived`).toBe(true);
     }

@@ -13,12 +13,15 @@ export type GroupExit = { status: number } | { error: NodeJS.ErrnoException };
  * is the command's, 128+N when signal N ended it.
  */
 export function runGroup(file: string, args: readonly string[], options: SpawnOptions): Promise<GroupExit> {
-  const child = spawn(file, args, { ...options, detached: true });
+  // The listeners go in before the spawn: the command can start and print (and its caller signal us) before
+  // spawn() returns to this code, and a signal arriving with no listener would end this process, not the
+  // group. With them in place it waits for the loop, which runs after `child` is set.
+  let child: ReturnType<typeof spawn> | null = null;
   let killAt: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** Signals every process of the group (0 only asks whether one is left); false when none is. */
   const toGroup = (signal: NodeJS.Signals | 0): boolean => {
-    if (child.pid === undefined) return false;
+    if (child?.pid === undefined) return false;
     try {
       process.kill(-child.pid, signal);
       return true;
@@ -35,9 +38,11 @@ export function runGroup(file: string, args: readonly string[], options: SpawnOp
   const onTerm = forward("SIGTERM");
   process.on("SIGINT", onInt);
   process.on("SIGTERM", onTerm);
+  const started = spawn(file, args, { ...options, detached: true });
+  child = started;
   const ended = new Promise<GroupExit>((resolve) => {
-    child.once("error", (error: NodeJS.ErrnoException) => resolve({ error }));
-    child.once("exit", (code, signal) =>
+    started.once("error", (error: NodeJS.ErrnoException) => resolve({ error }));
+    started.once("exit", (code, signal) =>
       resolve({ status: code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0) }),
     );
   });
