@@ -114,7 +114,9 @@ describe("the packed package", () => {
 
   it("ships a package.json without scripts (they name files not shipped) and leaves the checkout's as it was", () => {
     expect(packedManifest.scripts).toBeUndefined();
-    expect(packedManifest).toMatchObject({ name: "cardos-emulator", bin: { emulator: "bin/emulator.js" } });
+    // Two names for one bin: the package's own (`npx cardos-emulator`, unambiguous anywhere) and the short one.
+    expect(packedManifest).toMatchObject({ name: "cardos-emulator" });
+    expect(packedManifest.bin).toEqual({ emulator: "bin/emulator.js", "cardos-emulator": "bin/emulator.js" });
     expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(manifestBefore);
     expect(existsSync(join(ROOT, "package.json.before-pack"))).toBe(false);
   });
@@ -253,6 +255,15 @@ test("the README's snippet answers from the emulator through msw", async () => {
     // npm does not install an optional peer: the in-process consumer gets no Hardhat and no EDR.
     for (const heavy of ["hardhat", "@nomicfoundation/edr"])
       expect(existsSync(join(consumer, "node_modules", heavy))).toBe(false);
+  });
+
+  it("npx cardos-emulator runs the same command and names itself so in its help", () => {
+    const help = run("npx", ["cardos-emulator", "--help"], consumer);
+    expect(help.stdout).toMatch(/^Usage:\n {2}npx cardos-emulator \[options\]/);
+    expect(help.stdout).toContain("npx cardos-emulator conformance [options]");
+    expect(help.stdout).not.toContain("npx emulator ");
+    const short = run("npx", ["emulator", "--help"], consumer);
+    expect(short.stdout).toMatch(/^Usage:\n {2}npx emulator \[options\]/);
   });
 
   it("npx emulator without Hardhat says in one line how to get it; --no-chain starts", async () => {
