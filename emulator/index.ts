@@ -15,6 +15,8 @@ import { AREAS } from "./areas/index.ts";
 import { AREA_RUNTIMES } from "./areas/area.ts";
 import { createHandlers } from "./msw.ts";
 import { panelsOf, type Panel } from "./ui/panels.ts";
+import { journalOf, type JournalEntry } from "./ui/journal.ts";
+import { parseFilter, type RequestFilter } from "./ui/journal-filter.ts";
 import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
@@ -40,6 +42,8 @@ export type { EmulatorPlugin, PluginParts } from "./control/route.ts";
 export type { Exchange, RuntimeHooks } from "./pipeline/hooks.ts";
 export { Replay, ReplayError, replayKey, isRecording, type Recording } from "./pipeline/replay.ts";
 export type { Panel } from "./ui/panels.ts";
+export type { JournalEntry, JournalBody } from "./ui/journal.ts";
+export type { RequestFilter } from "./ui/journal-filter.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -67,8 +71,12 @@ export interface Emulator {
   /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy). */
   keys: EmulatorKey[];
   key(name: string): string;
+  /** The request journal (GET/DELETE /_emulator/requests), for verifying what your code sent. */
+  requests: EmulatorRequests;
+  /** Back to the seed state; also clears the request journal, the faults and the stubs. */
   reset(): Promise<void>;
   snapshot(): Promise<string>;
+  /** Rolls state and chain back to a snapshot; the request journal is kept (it is history, not state). */
   restore(id: string): Promise<void>;
   exportState(): StateExport;
   /** Shows a report on the dashboard's Reports tab, live (replaces the panel of the same id). */
@@ -76,6 +84,16 @@ export interface Emulator {
   close(): Promise<void>;
   /** Internals for tests and tools. */
   services: Services;
+}
+
+/** The request journal, typed: the filters of GET /_emulator/requests. */
+export interface EmulatorRequests {
+  /** Matching calls, newest first (`{ operation: "gacha.purchase", key: "demo" }`). */
+  find(filter?: RequestFilter): JournalEntry[];
+  /** How many calls match (`limit` does not apply). */
+  count(filter?: RequestFilter): number;
+  /** Forgets every call; answers how many there were. */
+  clear(): number;
 }
 
 export function initialState(seed: number, catalog: "default" | "large", now: number): State {
@@ -206,6 +224,14 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
       const found = keys().find((k) => k.name === name);
       if (!found) throw new Error(`no fixture key "${name}" (have: ${FIXTURE_KEYS.map((k) => k.name).join(", ")})`);
       return found.key;
+    },
+    requests: {
+      find: (filter = {}) => journalOf(services).list(parseFilter(filter)),
+      count: (filter = {}) => {
+        const { limit: _limit, ...matching } = parseFilter(filter);
+        return journalOf(services).count(matching);
+      },
+      clear: () => journalOf(services).clear(),
     },
     reset: () => host.reset(),
     snapshot: () => host.snapshot(),

@@ -36,6 +36,8 @@ export interface PipelineInput {
   requestId: string;
   /** The request's X-API-Key (read from the transport without building a Headers object). */
   apiKey: string | null;
+  /** Where the pipeline tells the request journal which stub answered (if one did). */
+  note?: { stub?: string };
 }
 
 export function createPipeline(services: Services) {
