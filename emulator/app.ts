@@ -15,6 +15,7 @@ import type { ControlHost, ControlSpec } from "./control/route.ts";
 import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
+import { stubControlRoutes } from "./control/stub-routes.ts";
 import { runControl } from "./control/dispatch.ts";
 import { checkControlWrite } from "./control/write-guard.ts";
 import { journalOf, record, requestBodyOf, type CallNote } from "./ui/journal.ts";
@@ -41,6 +42,7 @@ export const apiAreas = (): AreaRoutes[] => [
 export const controlRoutes: ControlSpec[] = [
   ...coreControlRoutes,
   ...chainControlRoutes,
+  ...stubControlRoutes,
   ...AREAS.flatMap((a) => a.control),
   ...uiControlRoutes,
 ];

@@ -17,6 +17,7 @@ import { createHandlers } from "./msw.ts";
 import { panelsOf, type Panel } from "./ui/panels.ts";
 import { journalOf, type JournalEntry } from "./ui/journal.ts";
 import { parseFilter, type RequestFilter } from "./ui/journal-filter.ts";
+import { stubsOf, type Stub, type StubSpec } from "./pipeline/stubs.ts";
 import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
@@ -44,6 +45,7 @@ export { Replay, ReplayError, replayKey, isRecording, type Recording } from "./p
 export type { Panel } from "./ui/panels.ts";
 export type { JournalEntry, JournalBody } from "./ui/journal.ts";
 export type { RequestFilter } from "./ui/journal-filter.ts";
+export type { Stub, StubSpec, StubMatch } from "./pipeline/stubs.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -61,7 +63,10 @@ export interface Emulator {
   url: string;
   /** Calls the emulator in-process; relative paths resolve against `url`. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /** msw handlers for `setupServer(...emu.handlers)`. */
+  /**
+   * msw handlers for `setupServer(...emu.handlers)`: one per contract operation, then one for the rest of
+   * the origin, each running the whole pipeline; `server.use(http.post(\`${emu.url}/api/v1/…\`, …))` overrides one.
+   */
   handlers: HttpHandler[];
   clock: VirtualClock;
   /** The local chain (null when started without one). */
@@ -73,6 +78,8 @@ export interface Emulator {
   key(name: string): string;
   /** The request journal (GET/DELETE /_emulator/requests), for verifying what your code sent. */
   requests: EmulatorRequests;
+  /** Stubs per operation (POST /_emulator/stubs): `add` checks a 2xx body against the contract (throws otherwise). */
+  stubs: EmulatorStubs;
   /** Back to the seed state; also clears the request journal, the faults and the stubs. */
   reset(): Promise<void>;
   snapshot(): Promise<string>;
@@ -93,6 +100,13 @@ export interface EmulatorRequests {
   /** How many calls match (`limit` does not apply). */
   count(filter?: RequestFilter): number;
   /** Forgets every call; answers how many there were. */
+  clear(): number;
+}
+
+/** Stubs per operation, typed: what POST, GET and DELETE /_emulator/stubs do. */
+export interface EmulatorStubs {
+  add(spec: StubSpec): Stub;
+  list(): Stub[];
   clear(): number;
 }
 
@@ -232,6 +246,11 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
         return journalOf(services).count(matching);
       },
       clear: () => journalOf(services).clear(),
+    },
+    stubs: {
+      add: (spec) => stubsOf(services).add(spec),
+      list: () => stubsOf(services).all(),
+      clear: () => stubsOf(services).clear(),
     },
     reset: () => host.reset(),
     snapshot: () => host.snapshot(),
