@@ -18,6 +18,7 @@ import { panelsOf, type Panel } from "./ui/panels.ts";
 import { journalOf, type JournalEntry } from "./ui/journal.ts";
 import { parseFilter, type RequestFilter } from "./ui/journal-filter.ts";
 import { stubsOf, type Stub, type StubSpec } from "./pipeline/stubs.ts";
+import { controlClient, type ControlClient } from "./control-client.ts";
 import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
@@ -46,6 +47,7 @@ export type { Panel } from "./ui/panels.ts";
 export type { JournalEntry, JournalBody } from "./ui/journal.ts";
 export type { RequestFilter } from "./ui/journal-filter.ts";
 export type { Stub, StubSpec, StubMatch } from "./pipeline/stubs.ts";
+export { ControlError, type ControlClient } from "./control-client.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -76,6 +78,8 @@ export interface Emulator {
   /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy). */
   keys: EmulatorKey[];
   key(name: string): string;
+  /** Every control route as a typed method (`control.clock.advance({ ms })`), in-process; errors throw ControlError. */
+  control: ControlClient;
   /** The request journal (GET/DELETE /_emulator/requests), for verifying what your code sent. */
   requests: EmulatorRequests;
   /** Stubs per operation (POST /_emulator/stubs): `add` checks a 2xx body against the contract (throws otherwise). */
@@ -219,8 +223,13 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
       };
     });
 
+  const fetchIn = (input: string | URL | Request, init?: RequestInit) =>
+    handle(input instanceof Request ? input : new Request(new URL(String(input), url), init));
+  const control = controlClient(url, fetchIn);
+
   return {
     url,
+    control,
     fetch(input, init) {
       const req = input instanceof Request ? input : new Request(new URL(String(input), url), init);
       return handle(req);

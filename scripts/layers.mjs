@@ -19,7 +19,10 @@ export const LAYERS = [
   { name: "conformance", paths: ["conformance/"] },
   { name: "scenarios", paths: ["scenarios/"] },
   { name: "harness", paths: ["harness/"] },
-  { name: "public", paths: ["emulator/index.ts", "emulator/config.ts", "emulator/msw.ts"] },
+  {
+    name: "public",
+    paths: ["emulator/index.ts", "emulator/config.ts", "emulator/msw.ts", "emulator/control-client.ts"],
+  },
   { name: "app", paths: ["emulator/app.ts"] },
   { name: "area-registry", paths: ["emulator/areas/index.ts"] },
   { name: "areas", paths: ["emulator/areas/"] },
