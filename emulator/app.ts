@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import type { Services } from "./pipeline/services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
-import { asObject, MAX_CONTROL_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
+import { asObject, MAX_CONTROL_BODY_BYTES, MAX_JSON_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
 import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag } from "./pipeline/envelope.ts";
 import { stringify as stringifyYaml } from "yaml";
 import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
@@ -90,7 +90,7 @@ export function createFetch(
     // The journal sees every API answer (a write's request body always, other bodies only while someone watches: ui/journal.ts).
     const journal = req.url.includes("/api/v1/") ? journalOf(services) : null;
     const t0 = journal ? performance.now() : 0;
-    const reqBody = journal ? await requestBodyOf(req) : null;
+    const reqBody = journal ? await requestBodyOf(req, MAX_JSON_BODY_BYTES, env === undefined) : null;
     // The id rides in the env (node's bindings object is per request), so every answer is built with it.
     const bindings: Bindings = env
       ? Object.assign(env as NodeBindings, { requestId, note: {} })

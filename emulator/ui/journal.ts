@@ -111,10 +111,14 @@ const keptBody = (text: string | null): { body: string | null; truncated: boolea
 
 /**
  * A write's request body for the journal, read from a clone and only up to BODY_CAP (+1, to know it was cut),
- * so a huge upload is never read twice in full; null for reads and bodiless requests.
+ * so a huge upload is never read twice in full; null for reads and bodiless requests. Read before the app
+ * answers, so only a body the pipeline would read too: a declared length within `limit` (a client that
+ * declares more waits for the 413 before sending it), or an in-process request without one.
  */
-export async function requestBodyOf(req: Request): Promise<string | null> {
+export async function requestBodyOf(req: Request, limit: number, inProcess: boolean): Promise<string | null> {
   if (req.method === "GET" || req.method === "HEAD" || !req.body) return null;
+  const declared = req.headers.get("content-length");
+  if (declared === null ? !inProcess : !(Number(declared) <= limit)) return null;
   const reader = req.clone().body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
