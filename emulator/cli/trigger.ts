@@ -1,4 +1,13 @@
-import { closest, has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../../harness/cli-args.ts";
+import {
+  asInvoked,
+  closest,
+  has,
+  helpText,
+  last,
+  parseCommand,
+  UsageError,
+  type CommandSpec,
+} from "../../harness/cli-args.ts";
 import { PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES, EVENT_TYPES } from "../events/types.ts";
 
 // `npx emulator trigger <event-type>` (as `stripe trigger`): emits a catalogue event on a running
@@ -83,7 +92,9 @@ export async function runTrigger(argv: readonly string[]): Promise<number> {
     });
   } catch (err) {
     process.stderr.write(
-      `emulator trigger: no emulator answers at ${base} (${(err as Error).message}); start one with npx emulator, or pass --url\n`,
+      asInvoked(
+        `emulator trigger: no emulator answers at ${base} (${(err as Error).message}); start one with npx emulator, or pass --url\n`,
+      ),
     );
     return 1;
   }
