@@ -51,6 +51,7 @@ export default tseslint.config(
       "chain/generated/",
       "reports/",
       "test/openapi-client/api.generated.ts",
+      "emulator/control/client.generated.ts",
       // The official SDK, vendored unchanged (test/vendor/cardos-sdk/README.md).
       "test/vendor/",
     ],

@@ -1,4 +1,4 @@
-import { OPERATIONS, operationMatcher, z, type Operation, type ResponseSpec } from "../contract/index.ts";
+import { OPERATIONS, operationMatcher, pointer, z, type Operation, type ResponseSpec } from "../contract/index.ts";
 import type { Exchange } from "../harness/http.ts";
 
 // What every answer of the target must be, whatever the check that asked for
@@ -52,9 +52,7 @@ export function routeFor(method: string, pathname: string): Operation | null {
   return match(method, pathname);
 }
 
-/** JSON pointer of a path (RFC 6901). */
-export const pointer = (path: readonly PropertyKey[]) =>
-  path.map((k) => "/" + String(k).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+export { pointer };
 
 function at(value: unknown, path: readonly PropertyKey[]): unknown {
   let v = value;

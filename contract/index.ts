@@ -24,6 +24,7 @@ export * from "./bounded-read.ts";
 export * from "./paging.ts";
 export * from "./games.ts";
 export * from "./match.ts";
+export * from "./pointer.ts";
 export * from "./route-table.ts";
 export * from "./service.ts";
 export * from "./webhooks.ts";

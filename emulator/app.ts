@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import type { Services } from "./pipeline/services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
-import { asObject, MAX_CONTROL_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
+import { asObject, MAX_CONTROL_BODY_BYTES, MAX_JSON_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
 import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag } from "./pipeline/envelope.ts";
 import { stringify as stringifyYaml } from "yaml";
 import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
@@ -11,14 +11,15 @@ import { writeMeteringHeader } from "./pipeline/metering.ts";
 import { TableRouter } from "./pipeline/router.ts";
 import type { RouteSpec } from "./pipeline/route.ts";
 import { ok, serve } from "./pipeline/route.ts";
-import { readBounded, SERVICE } from "../contract/index.ts";
+import { SERVICE } from "../contract/index.ts";
 import type { ControlHost, ControlSpec } from "./control/route.ts";
 import { AREAS } from "./areas/index.ts";
 import { coreControlRoutes } from "./control/core-routes.ts";
 import { chainControlRoutes } from "./control/chain-routes.ts";
+import { stubControlRoutes } from "./control/stub-routes.ts";
 import { runControl } from "./control/dispatch.ts";
 import { checkControlWrite } from "./control/write-guard.ts";
-import { BODY_CAP, journalOf, record } from "./ui/journal.ts";
+import { journalOf, record, requestBodyOf, type CallNote } from "./ui/journal.ts";
 import { file as dashboardFile, uiControlRoutes } from "./ui/routes.ts";
 import { rewriteAnswer } from "./pipeline/hooks.ts";
 
@@ -42,6 +43,7 @@ export const apiAreas = (): AreaRoutes[] => [
 export const controlRoutes: ControlSpec[] = [
   ...coreControlRoutes,
   ...chainControlRoutes,
+  ...stubControlRoutes,
   ...AREAS.flatMap((a) => a.control),
   ...uiControlRoutes,
 ];
@@ -86,27 +88,26 @@ export function createFetch(
   let requestSeq = 0;
   return async (req, env) => {
     const requestId = `req_${(++requestSeq).toString(36).padStart(8, "0")}`;
-    // The dashboard's journal sees every API answer (bodies only while someone watches: ui/journal.ts).
+    // The journal sees every API answer (a write's request body always, other bodies only while someone watches: ui/journal.ts).
     const journal = req.url.includes("/api/v1/") ? journalOf(services) : null;
     const t0 = journal ? performance.now() : 0;
-    // At most what the journal keeps: reading the copy whole would take in an over-large body before its 413.
-    const reqBody =
-      journal?.watching && req.method !== "GET"
-        ? await readBounded(req.clone().body, BODY_CAP)
-            .then(({ bytes }) => new TextDecoder().decode(bytes))
-            .catch(() => null)
-        : null;
+    const reqBody = journal ? await requestBodyOf(req, MAX_JSON_BODY_BYTES, env === undefined) : null;
     // The id rides in the env (node's bindings object is per request), so every answer is built with it.
-    const bindings: Bindings = env ? Object.assign(env as NodeBindings, { requestId }) : { requestId };
+    const bindings: Bindings = env
+      ? Object.assign(env as NodeBindings, { requestId, note: {} })
+      : { requestId, note: {} };
     let res = await app.fetch(req, bindings);
     if (services.hooks.length) res = await rewriteAnswer(services, req, res);
-    if (journal) record(services, req, reqBody, res, requestId, apiKeyOf(env, req), performance.now() - t0);
+    if (journal)
+      record(services, req, reqBody, res, requestId, apiKeyOf(env, req), performance.now() - t0, bindings.note);
     return res;
   };
 }
 
 interface Bindings extends NodeBindings {
   requestId: string;
+  /** What the route and the pipeline tell the journal about this call. */
+  note: CallNote;
 }
 
 /** The answer's header bag, starting with its `X-Request-Id`. */
@@ -123,16 +124,19 @@ export function createApp(
   const control = [...controlRoutes, ...pluginControl];
 
   for (const spec of servedRoutes)
-    app.on(spec.method, `/api/v1${spec.path}`, (c) =>
-      run({
+    app.on(spec.method, `/api/v1${spec.path}`, (c) => {
+      const note = (c.env as Bindings).note;
+      if (spec.operation) note.operation = spec.operation;
+      return run({
         spec,
+        note,
         req: c.req.raw,
         params: c.req.param(),
         ip: ipOf(c.env),
         requestId: (c.env as Bindings).requestId,
         apiKey: apiKeyOf(c.env, c.req.raw),
-      }),
-    );
+      });
+    });
 
   for (const spec of control)
     app.on(spec.method, `/_emulator${spec.path}`, async (c) => {

@@ -1,4 +1,13 @@
-import { closest, has, helpText, last, parseCommand, UsageError, type ParsedArgs } from "../harness/cli-args.ts";
+import {
+  asInvoked,
+  closest,
+  has,
+  helpText,
+  last,
+  parseCommand,
+  UsageError,
+  type ParsedArgs,
+} from "../harness/cli-args.ts";
 import { banner } from "./cli/banner.ts";
 import { classifyHost } from "./pipeline/address-policy.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
@@ -158,7 +167,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     if (err instanceof UsageError) {
-      process.stderr.write(`emulator: ${err.message}\nRun "npx emulator --help" for usage.\n`);
+      process.stderr.write(asInvoked(`emulator: ${err.message}\nRun "npx emulator --help" for usage.\n`));
       process.exit(2);
     }
     process.stderr.write(`emulator: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

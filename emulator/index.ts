@@ -15,6 +15,10 @@ import { AREAS } from "./areas/index.ts";
 import { AREA_RUNTIMES } from "./areas/area.ts";
 import { createHandlers } from "./msw.ts";
 import { panelsOf, type Panel } from "./ui/panels.ts";
+import { journalOf, type JournalEntry } from "./ui/journal.ts";
+import { parseFilter, type RequestFilter } from "./ui/journal-filter.ts";
+import { stubsOf, type Stub, type StubSpec } from "./pipeline/stubs.ts";
+import { controlClient, type ControlClient } from "./control-client.ts";
 import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
@@ -53,6 +57,10 @@ export {
   type ListenerPolicyOptions,
 } from "./pipeline/listener-policy.ts";
 export { WorldError } from "./world/problems.ts";
+export type { JournalEntry, JournalBody } from "./ui/journal.ts";
+export type { RequestFilter } from "./ui/journal-filter.ts";
+export type { Stub, StubSpec, StubMatch } from "./pipeline/stubs.ts";
+export { ControlError, type ControlClient } from "./control-client.ts";
 
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
@@ -70,7 +78,10 @@ export interface Emulator {
   url: string;
   /** Calls the emulator in-process; relative paths resolve against `url`. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /** msw handlers for `setupServer(...emu.handlers)`. */
+  /**
+   * msw handlers for `setupServer(...emu.handlers)`: one per contract operation, then one for the rest of
+   * the origin, each running the whole pipeline; `server.use(http.post(\`${emu.url}/api/v1/…\`, …))` overrides one.
+   */
   handlers: HttpHandler[];
   clock: VirtualClock;
   /** The local chain (null when started without one). */
@@ -80,8 +91,16 @@ export interface Emulator {
   /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy), then a world's named keys. */
   keys: EmulatorKey[];
   key(name: string): string;
+  /** Every control route as a typed method (`control.clock.advance({ ms })`), in-process; errors throw ControlError. */
+  control: ControlClient;
+  /** The request journal (GET/DELETE /_emulator/requests), for verifying what your code sent. */
+  requests: EmulatorRequests;
+  /** Stubs per operation (POST /_emulator/stubs): `add` checks a 2xx body against the contract (throws otherwise). */
+  stubs: EmulatorStubs;
+  /** Back to the seed state; also clears the request journal, the faults and the stubs. */
   reset(): Promise<void>;
   snapshot(): Promise<string>;
+  /** Rolls state and chain back to a snapshot; the request journal is kept (it is history, not state). */
   restore(id: string): Promise<void>;
   exportState(): StateExport;
   /** Shows a report on the dashboard's Reports tab, live (replaces the panel of the same id). */
@@ -89,6 +108,23 @@ export interface Emulator {
   close(): Promise<void>;
   /** Internals for tests and tools. */
   services: Services;
+}
+
+/** The request journal, typed: the filters of GET /_emulator/requests. */
+export interface EmulatorRequests {
+  /** Matching calls, newest first (`{ operation: "gacha.purchase", key: "demo" }`). */
+  find(filter?: RequestFilter): JournalEntry[];
+  /** How many calls match (`limit` does not apply). */
+  count(filter?: RequestFilter): number;
+  /** Forgets every call; answers how many there were. */
+  clear(): number;
+}
+
+/** Stubs per operation, typed: what POST, GET and DELETE /_emulator/stubs do. */
+export interface EmulatorStubs {
+  add(spec: StubSpec): Stub;
+  list(): Stub[];
+  clear(): number;
 }
 
 export function initialState(seed: number, catalog: "default" | "large", now: number): State {
@@ -244,8 +280,13 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     })),
   ];
 
+  const fetchIn = (input: string | URL | Request, init?: RequestInit) =>
+    handle(input instanceof Request ? input : new Request(new URL(String(input), url), init));
+  const control = controlClient(url, fetchIn);
+
   return {
     url,
+    control,
     fetch(input, init) {
       const req = input instanceof Request ? input : new Request(new URL(String(input), url), init);
       return handle(req);
@@ -268,6 +309,19 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
             .join(", ")})`,
         );
       return found.key;
+    },
+    requests: {
+      find: (filter = {}) => journalOf(services).list(parseFilter(filter)),
+      count: (filter = {}) => {
+        const { limit: _limit, ...matching } = parseFilter(filter);
+        return journalOf(services).count(matching);
+      },
+      clear: () => journalOf(services).clear(),
+    },
+    stubs: {
+      add: (spec) => stubsOf(services).add(spec),
+      list: () => stubsOf(services).all(),
+      clear: () => stubsOf(services).clear(),
     },
     reset: () => host.reset(),
     snapshot: () => host.snapshot(),

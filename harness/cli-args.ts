@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { parseArgs as nodeParseArgs } from "node:util";
 
 // Command-line parsing on Node's own util.parseArgs (strict): each command
@@ -49,7 +50,22 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
 }
 
 export function helpText(spec: CommandSpec): string {
-  return `Usage:\n${spec.usage}\n${spec.about ? `\n${spec.about}\n` : ""}\nOptions:\n${optionLines(withHelp(spec))}\n`;
+  return asInvoked(
+    `Usage:\n${spec.usage}\n${spec.about ? `\n${spec.about}\n` : ""}\nOptions:\n${optionLines(withHelp(spec))}\n`,
+  );
+}
+
+/** The package's own bin: `npx cardos-emulator` is unambiguous anywhere, `npx emulator` only where the package is installed. */
+export const PACKAGE_BIN = "cardos-emulator";
+
+/** The bin this process was started as (npm's bin link keeps its name in argv[1]). */
+export function invokedAs(script: string = process.argv[1] ?? ""): "emulator" | typeof PACKAGE_BIN {
+  return basename(script).startsWith(PACKAGE_BIN) ? PACKAGE_BIN : "emulator";
+}
+
+/** Text that names the command (`npx emulator …`), written with the name it was invoked as, so a copied line runs again. */
+export function asInvoked(text: string, name: string = invokedAs()): string {
+  return name === "emulator" ? text : text.replaceAll("npx emulator", `npx ${name}`);
 }
 
 /** The option rows of a help text (also the README's CLI synopsis): flag and value, then the description. */

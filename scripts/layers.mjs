@@ -19,7 +19,10 @@ export const LAYERS = [
   { name: "conformance", paths: ["conformance/"] },
   { name: "scenarios", paths: ["scenarios/"] },
   { name: "harness", paths: ["harness/"] },
-  { name: "public", paths: ["emulator/index.ts", "emulator/config.ts", "emulator/msw.ts"] },
+  {
+    name: "public",
+    paths: ["emulator/index.ts", "emulator/config.ts", "emulator/msw.ts", "emulator/control-client.ts"],
+  },
   // A test world (emulator/world/): checked before the emulator starts, applied through its own requests.
   { name: "world", paths: ["emulator/world/"] },
   { name: "app", paths: ["emulator/app.ts"] },

@@ -88,7 +88,7 @@ describe("the packed package", () => {
     );
     expect(stray).toEqual([]);
     expect(paths.filter((p) => /\.(ts|mts|cts)$/.test(p) && !/\.d\.ts$/.test(p))).toEqual([]);
-    for (const entry of ["emulator/index", "chain/index", "conformance/index"])
+    for (const entry of ["emulator/index", "chain/index", "conformance/index", "emulator/control-client"])
       expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
     // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
     expect(paths).toEqual(
@@ -114,7 +114,9 @@ describe("the packed package", () => {
 
   it("ships a package.json without scripts (they name files not shipped) and leaves the checkout's as it was", () => {
     expect(packedManifest.scripts).toBeUndefined();
-    expect(packedManifest).toMatchObject({ name: "cardos-emulator", bin: { emulator: "bin/emulator.js" } });
+    // Two names for one bin: the package's own (`npx cardos-emulator`, unambiguous anywhere) and the short one.
+    expect(packedManifest).toMatchObject({ name: "cardos-emulator" });
+    expect(packedManifest.bin).toEqual({ emulator: "bin/emulator.js", "cardos-emulator": "bin/emulator.js" });
     expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(manifestBefore);
     expect(existsSync(join(ROOT, "package.json.before-pack"))).toBe(false);
   });
@@ -124,7 +126,7 @@ describe("the packed package", () => {
     expect(lint.stdout).toContain("All good");
   });
 
-  it("type-checks a strict NodeNext project that uses all three entry points", () => {
+  it("type-checks a strict NodeNext project that uses all four entry points", () => {
     writeFileSync(
       join(consumer, "tsconfig.json"),
       JSON.stringify({
@@ -150,6 +152,7 @@ import type { HttpHandler } from "msw";
 import { createEmulator, isLoopback, type Emulator, type EmulatorOptions, type StateExport } from "cardos-emulator";
 import { usdStablecoinAbi, type Chain } from "cardos-emulator/chain";
 import { ALL_CHECKS, MODES, PROFILES, passed, runSuite, junitReport, type Check, type Mode, type Profile, type SuiteResult } from "cardos-emulator/conformance";
+import { connect, ControlError, type ControlClient } from "cardos-emulator/control";
 
 const options: EmulatorOptions = { seed: 1, clock: "manual" };
 const emu: Emulator = await createEmulator(options);
@@ -161,6 +164,10 @@ await emu.clock.advance(60_000);
 const state: StateExport = emu.exportState();
 const chain: Chain | null = emu.chain;
 const transfer = usdStablecoinAbi.find((item) => item.type === "function" && item.name === "transfer");
+const control: ControlClient = connect(emu.url);
+const advanced: string = (await emu.control.clock.advance({ ms: 1 })).now;
+const calls: number = emu.requests.count({ operation: "cards.get", key: "demo", since: new Date(0) });
+const failed: boolean = (await control.health.get().catch((e: unknown) => e)) instanceof ControlError;
 
 const profiles: Profile[] = PROFILES.filter((p) => p === "pipeline");
 const mode: Mode = MODES[2];
@@ -170,7 +177,7 @@ const ok: boolean = passed(suite);
 const xml: string = junitReport(suite);
 server.close();
 await emu.close();
-console.log(res.status, state.now, chain, transfer?.name, ok, xml.length);
+console.log(res.status, state.now, chain, transfer?.name, ok, xml.length, advanced, calls, failed);
 `,
     );
     // Declarations point at .js files, as the JavaScript beside them does (tsc itself keeps ".ts").
@@ -196,12 +203,15 @@ console.log(res.status, state.now, chain, transfer?.name, ok, xml.length);
       `const { createEmulator } = await import("cardos-emulator");
 const { startChain, usdStablecoinAbi } = await import("cardos-emulator/chain");
 const { runSuite, passed, ALL_CHECKS } = await import("cardos-emulator/conformance");
+const { connect, ControlError } = await import("cardos-emulator/control");
 const emu = await createEmulator({ seed: 1, clock: "manual" });
+const advanced = await emu.control.clock.advance({ ms: 1000 });
+const refused = await connect("http://127.0.0.1:9").health.get().then(() => null, (e) => e.constructor.name);
 const res = await emu.fetch("/api/v1/pokemon/cards/base1-4", { headers: { "X-API-Key": emu.key("demo") } });
 const card = (await res.json()).data;
 const suite = await runSuite(ALL_CHECKS, { baseUrl: emu.url, fetch: emu.fetch, profiles: ["pipeline"], mode: "emulator" });
 await emu.close();
-console.log(JSON.stringify({ status: res.status, id: card.id, startChain: typeof startChain, abi: usdStablecoinAbi.length > 0, checks: suite.results.length, passed: passed(suite) }));
+console.log(JSON.stringify({ status: res.status, id: card.id, startChain: typeof startChain, abi: usdStablecoinAbi.length > 0, checks: suite.results.length, passed: passed(suite), clock: advanced.now, controlError: typeof ControlError, refused }));
 `,
     );
     const out = run(process.execPath, ["plain.mjs"], consumer);
@@ -212,6 +222,9 @@ console.log(JSON.stringify({ status: res.status, id: card.id, startChain: typeof
       abi: true,
       checks: expect.any(Number),
       passed: true,
+      clock: "2026-01-15T12:00:01.000Z",
+      controlError: "function",
+      refused: "TypeError",
     });
   });
 
@@ -253,6 +266,15 @@ test("the README's snippet answers from the emulator through msw", async () => {
     // npm does not install an optional peer: the in-process consumer gets no Hardhat and no EDR.
     for (const heavy of ["hardhat", "@nomicfoundation/edr"])
       expect(existsSync(join(consumer, "node_modules", heavy))).toBe(false);
+  });
+
+  it("npx cardos-emulator runs the same command and names itself so in its help", () => {
+    const help = run("npx", ["cardos-emulator", "--help"], consumer);
+    expect(help.stdout).toMatch(/^Usage:\n {2}npx cardos-emulator \[options\]/);
+    expect(help.stdout).toContain("npx cardos-emulator conformance [options]");
+    expect(help.stdout).not.toContain("npx emulator ");
+    const short = run("npx", ["emulator", "--help"], consumer);
+    expect(short.stdout).toMatch(/^Usage:\n {2}npx emulator \[options\]/);
   });
 
   it("npx emulator without Hardhat says in one line how to get it; --no-chain starts", async () => {

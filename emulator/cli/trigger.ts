@@ -1,4 +1,13 @@
-import { closest, has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../../harness/cli-args.ts";
+import {
+  asInvoked,
+  closest,
+  has,
+  helpText,
+  last,
+  parseCommand,
+  UsageError,
+  type CommandSpec,
+} from "../../harness/cli-args.ts";
 import { PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES, EVENT_TYPES } from "../events/types.ts";
 import { BodyTooLarge, MAX_ANSWER_BYTES, textWithin } from "../../contract/index.ts";
 
@@ -84,7 +93,9 @@ export async function runTrigger(argv: readonly string[]): Promise<number> {
     });
   } catch (err) {
     process.stderr.write(
-      `emulator trigger: no emulator answers at ${base} (${(err as Error).message}); start one with npx emulator, or pass --url\n`,
+      asInvoked(
+        `emulator trigger: no emulator answers at ${base} (${(err as Error).message}); start one with npx emulator, or pass --url\n`,
+      ),
     );
     return 1;
   }

@@ -6,6 +6,8 @@ import type { Services } from "../pipeline/services.ts";
 import type { StateFileStatus } from "../state/state-file.ts";
 import { Store, type StateExport } from "../state/store.ts";
 import type { ControlHost } from "./route.ts";
+import { journalOf } from "../ui/journal.ts";
+import { stubsOf } from "../pipeline/stubs.ts";
 
 // What the control plane may do to the emulator as a whole (reset, snapshots, state import, info): the
 // store and the chain move together, and a failed import changes nothing. A replacement waits for the worker
@@ -32,6 +34,9 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
       await replaceState(services, async () => {
         store.reset();
         services.faults.clear();
+        // A reset starts the next test afresh: its journal shows that test's calls only (restore and import keep it: docs/decisions.md).
+        journalOf(services).clear();
+        stubsOf(services).clear();
         for (const h of services.hooks) h.reset?.();
         await chainHost?.reset();
       });

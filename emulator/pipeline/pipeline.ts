@@ -33,12 +33,14 @@ import { generation, replaced } from "./generation.ts";
 import { parsePart, queryObject, responseProblem } from "./schema.ts";
 import { ParseMemo, paramsKey } from "./parse-memo.ts";
 import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
+import { stubAnswer, stubsOf } from "./stubs.ts";
 
 // The request pipeline, in the order docs/architecture.md “Request flow” gives (route match happens in
 // app.ts before this runs): public routes → per-IP budget → authentication →
 // per-key budget of the route's surface → kind and scope → the fresh=true budget
-// (cached reads) → concurrency gate → metering → handler (faults, identifier
-// checks, input, the response cache) → refund on 4xx/5xx.
+// (cached reads) → a stub of the operation, if one matches (answers as told, not
+// billed) → concurrency gate → metering → handler (faults, identifier checks,
+// input, the response cache) → refund on 4xx/5xx.
 
 export interface PipelineInput {
   spec: RouteSpec;
@@ -49,6 +51,8 @@ export interface PipelineInput {
   requestId: string;
   /** The request's X-API-Key (read from the transport without building a Headers object). */
   apiKey: string | null;
+  /** Where the pipeline tells the request journal which stub answered (if one did). */
+  note?: { stub?: string };
 }
 
 export function createPipeline(services: Services) {
@@ -59,7 +63,8 @@ export function createPipeline(services: Services) {
     cache.clear();
     services.limiter.clear();
   });
-  return async function run({ spec, req, params, ip, requestId, apiKey }: PipelineInput): Promise<Response> {
+  const stubs = stubsOf(services);
+  return async function run({ spec, req, params, ip, requestId, apiKey, note }: PipelineInput): Promise<Response> {
     const { store, clock, limiter, gates, options } = services;
     const headers: HeaderBag = { "X-Request-Id": requestId };
     const target = new Target(req.url);
@@ -100,6 +105,16 @@ export function createPipeline(services: Services) {
       if (!keyDecision.allowed) throw rateLimited("this API key");
 
       authorize(key, spec.access);
+
+      // A stub answers only a caller the real route would serve, and is not billed (pipeline/stubs.ts).
+      if (stubs.size && spec.operation) {
+        const stub = await stubs.take(spec.operation, { key, seed: options.seed, params, url: target.url, req });
+        if (stub) {
+          if (note) note.stub = stub.id;
+          writeRateLimitHeaders(headers, window);
+          return stubAnswer(stub, headers);
+        }
+      }
 
       // fresh=true recomputes a cached read, on its own budget (10/min/key, then 429 rate_limited).
       const fresh = spec.cache !== undefined && target.hasQuery && isFresh(target.url);

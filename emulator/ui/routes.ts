@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineControl, type ControlSpec } from "../control/route.ts";
-import { missing, opt, text } from "../control/schemas.ts";
+import { missing } from "../control/schemas.ts";
 import { notFound } from "../pipeline/errors.ts";
 import { ok } from "../pipeline/route.ts";
 import { z } from "../pipeline/schema.ts";
 import { JOURNAL_SIZE, journalOf, type JournalEntry } from "./journal.ts";
+import { journalQuery } from "./journal-filter.ts";
 import { eventStream } from "./event-stream.ts";
 import { panelSchema, panelsOf } from "./panels.ts";
 
@@ -44,39 +45,60 @@ const entrySchema = z.object({
   at: z.string(),
   method: z.string(),
   path: z.string(),
+  operation: z.string().nullable(),
+  route: z.string().nullable(),
   key: z.string().nullable(),
+  key_name: z.string().nullable(),
   key_label: z.string().nullable(),
   status: z.number().int(),
+  stub: z.string().nullable(),
   error: z.string().nullable(),
   credits_cost: z.number().int().nullable(),
   credits_remaining: z.number().int().nullable(),
   rate_limit_remaining: z.number().int().nullable(),
   latency_ms: z.number(),
-  request: z.object({ headers: z.record(z.string(), z.string()), body: z.string().nullable() }),
-  response: z.object({ headers: z.record(z.string(), z.string()), body: z.string().nullable() }),
+  request: z.object({ headers: z.record(z.string(), z.string()), body: z.string().nullable(), truncated: z.boolean() }),
+  response: z.object({
+    headers: z.record(z.string(), z.string()),
+    body: z.string().nullable(),
+    truncated: z.boolean(),
+  }),
 }) satisfies z.ZodType<JournalEntry>;
 
 export const uiControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/requests",
-    describe: `The request journal: the last ${JOURNAL_SIZE} API calls, newest first (?key= label or masked key, ?status=404|4xx, ?path= substring, ?limit=)`,
+    describe:
+      `The request journal: the last ${JOURNAL_SIZE} API calls, newest first, filtered by key (name, value or label), ` +
+      "method, operation (id or path template), status (404 or 4xx), path substring, time (since, until), stubbed; " +
+      "`count` is how many match before `limit`",
     schema: {
-      query: z.object({
-        key: opt(text()),
-        status: opt(text()),
-        path: opt(text()),
-        limit: opt(z.coerce.number().int().min(1).max(JOURNAL_SIZE)),
-      }),
+      query: journalQuery,
       responses: {
         200: {
           description: "Journal entries, newest first",
-          data: z.object({ size: z.number().int(), requests: z.array(entrySchema) }),
+          data: z.object({ size: z.number().int(), count: z.number().int(), requests: z.array(entrySchema) }),
         },
         400: { description: "A bad filter", codes: ["invalid_value"] },
       },
     },
-    handle: (c) => ok({ size: JOURNAL_SIZE, requests: journalOf(c.services).list(c.input.query) }),
+    handle: (c) => {
+      const journal = journalOf(c.services);
+      const { limit: _limit, ...matching } = c.input.query;
+      return ok({ size: JOURNAL_SIZE, count: journal.count(matching), requests: journal.list(c.input.query) });
+    },
+  }),
+  defineControl({
+    method: "DELETE",
+    path: "/requests",
+    describe: "Clears the request journal (reset clears it too; restore and import keep it)",
+    schema: {
+      responses: {
+        200: { description: "How many entries were cleared", data: z.object({ cleared: z.number().int() }) },
+      },
+    },
+    handle: (c) => ok({ cleared: journalOf(c.services).clear() }),
   }),
   defineControl({
     method: "GET",

@@ -1,5 +1,7 @@
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
+import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
+import { OPERATIONS } from "../../contract/index.ts";
 import { createEmulator, isLoopback, type Emulator } from "../../emulator/index.ts";
 import { startEmulator } from "../helpers.ts";
 
@@ -15,6 +17,9 @@ beforeAll(async () => {
       if (!isLoopback(req.url)) print.error();
     },
   });
+});
+afterEach(() => {
+  server.resetHandlers(...emu.handlers);
 });
 afterAll(async () => {
   server.close();
@@ -54,5 +59,36 @@ describe("in-process mode (msw)", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("has one handler per operation, then one for the rest of the origin (control plane, unknown paths)", () => {
+    expect(emu.handlers).toHaveLength(OPERATIONS.length + 1);
+    const heads = emu.handlers.map((h) => h.info.header);
+    expect(heads).toContain("POST http://emulator.local/api/v1/webhooks");
+    expect(heads).toContain("GET http://emulator.local/api/v1/:game/cards/:id");
+    expect(heads.at(-1)).toBe("/.+/ http://emulator.local/*");
+  });
+
+  it("server.use() of one operation's handler overrides that operation; the others still answer from the emulator", async () => {
+    server.use(
+      http.get(`${emu.url}/api/v1/webhooks`, () =>
+        HttpResponse.json({ success: true, data: { webhooks: [] } }, { status: 200, headers: { "X-Override": "1" } }),
+      ),
+    );
+    const key = { "X-API-Key": emu.key("demo") };
+    const overridden = await fetch(`${emu.url}/api/v1/webhooks`, { headers: key });
+    expect(overridden.headers.get("x-override")).toBe("1");
+    expect(overridden.headers.get("x-request-id")).toBeNull();
+    const card = await fetch(`${emu.url}/api/v1/pokemon/cards/base1-4`, { headers: key });
+    expect(((await card.json()) as { data: { id: string } }).data.id).toBe("base1-4");
+    const registered = await fetch(`${emu.url}/api/v1/webhooks`, {
+      method: "POST",
+      headers: { ...key, "Content-Type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/hook" }),
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.headers.get("x-request-id")).toMatch(/^req_/);
+    expect(emu.requests.count({ operation: "webhooks.register" })).toBe(1);
+    expect(emu.requests.count({ operation: "webhooks.list" })).toBe(0);
   });
 });

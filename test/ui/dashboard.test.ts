@@ -81,6 +81,21 @@ describe("the dashboard at /_emulator/ui", () => {
     await shot("requests");
   });
 
+  it("marks an answer a stub gave in the journal", async () => {
+    await control("POST", "/stubs", {
+      operation: "cards.get",
+      match: { params: { id: "base1-2" } },
+      status: 503,
+      body: { success: false, error: "overloaded", message: "stubbed" },
+      times: 1,
+    });
+    expect((await api("GET", "/api/v1/pokemon/cards/base1-2")).status).toBe(503);
+    const row = page.locator('[data-testid="request-row"]', { hasText: "/api/v1/pokemon/cards/base1-2" }).first();
+    await row.waitFor();
+    expect(await row.locator("td").nth(4).textContent()).toBe("503 stub");
+    expect(await row.locator('[data-testid="stubbed"]').getAttribute("title")).toBe("answered by stub_1");
+  });
+
   it("shows a failing webhook's attempts and next retry; advancing the clock from the page delivers it", async () => {
     expect((await api("POST", "/api/v1/webhooks", { url: rx.url, event_types: ["purchase.fulfilled"] })).status).toBe(
       201,

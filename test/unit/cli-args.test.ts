@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { closest, helpText, parseCommand, UsageError, type CommandSpec } from "../../harness/cli-args.ts";
+import {
+  asInvoked,
+  closest,
+  helpText,
+  invokedAs,
+  parseCommand,
+  UsageError,
+  type CommandSpec,
+} from "../../harness/cli-args.ts";
 
 const SPEC: CommandSpec = {
   usage: "  tool [options]",
@@ -41,5 +49,15 @@ describe("parseCommand", () => {
   it("closest: near names only", () => {
     expect(closest("scenraio", ["scenario", "conformance"])).toBe("scenario");
     expect(closest("xyz", ["scenario", "conformance"])).toBeUndefined();
+  });
+
+  it("names the command by the bin it was started as: npm's bin link keeps its name in argv[1]", () => {
+    expect(invokedAs("/p/node_modules/.bin/cardos-emulator")).toBe("cardos-emulator");
+    expect(invokedAs("/p/node_modules/.bin/emulator")).toBe("emulator");
+    expect(invokedAs("/repo/bin/emulator.js")).toBe("emulator");
+    expect(asInvoked('Run "npx emulator exec --help"; npx emulator trigger X', "cardos-emulator")).toBe(
+      'Run "npx cardos-emulator exec --help"; npx cardos-emulator trigger X',
+    );
+    expect(asInvoked("npx emulator --help", "emulator")).toBe("npx emulator --help");
   });
 });

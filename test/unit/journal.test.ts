@@ -6,7 +6,11 @@ const entry = (i: number, status = 200): Omit<JournalEntry, "id"> => ({
   at: "2026-01-15T12:00:00.000Z",
   method: "GET",
   path: `/api/v1/pokemon/cards/c${i}`,
+  operation: "cards.get",
+  route: "/:game{pokemon|onepiece|azuki}/cards/:id",
   key: "rip_v1_abcd…",
+  key_name: null,
+  stub: null,
   key_label: i % 2 ? "odd" : "even",
   status,
   error: null,
@@ -14,8 +18,8 @@ const entry = (i: number, status = 200): Omit<JournalEntry, "id"> => ({
   credits_remaining: 10,
   rate_limit_remaining: 5,
   latency_ms: 1,
-  request: { headers: {}, body: null },
-  response: { headers: {}, body: null },
+  request: { headers: {}, body: null, truncated: false },
+  response: { headers: {}, body: null, truncated: false },
 });
 
 describe("the request journal", () => {
@@ -59,6 +63,27 @@ describe("the request journal", () => {
     expect(body).not.toContain("567890");
     expect(body).toContain('"signing_secret":"whse…"');
     expect(body).toContain('"url":"https://x"');
+  });
+
+  it("masks any member named like a key, secret, signature, password or token; short values entirely; ids stay", () => {
+    const body = maskBody(
+      JSON.stringify({
+        password: "hunter2",
+        access_token: "tok_0123456789",
+        webhookSecret: "abcdefghijkl",
+        idempotency_key: "k",
+        token_id: "42",
+        nested: { secret: "s3cr3t-value-long" },
+      }),
+    );
+    expect(JSON.parse(body)).toEqual({
+      password: "…",
+      access_token: "tok_…",
+      webhookSecret: "abcd…",
+      idempotency_key: "…",
+      token_id: "42",
+      nested: { secret: "s3cr…" },
+    });
   });
 
   it("keeps bodies only while a body-showing subscriber (a dashboard) watches; the terminal's line subscriber does not count", () => {

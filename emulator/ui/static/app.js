@@ -6,7 +6,7 @@ const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
 const stateWarning = document.getElementById("state-warning");
 let view = "requests";
-const requestFilter = { key: "", status: "", path: "" };
+const requestFilter = { key: "", operation: "", status: "", path: "" };
 let requests = [];
 
 /** A control-plane call: the envelope's data, or an Error with the envelope's message. */
@@ -90,9 +90,15 @@ async function requestsView() {
       { class: "clickable", "data-testid": "request-row", "data-id": r.id, onclick: () => showRequest(r) },
       h("td", {}, r.at.slice(11, 23)),
       h("td", {}, r.method),
-      h("td", {}, r.path),
-      h("td", {}, r.key_label ?? r.key ?? "—"),
-      h("td", { class: `s${String(r.status)[0]}` }, r.status),
+      h("td", { title: r.operation ?? "" }, r.path),
+      h("td", {}, r.key_name ?? r.key_label ?? r.key ?? "—"),
+      // A stub's answer (POST /_emulator/stubs) says so: it is not the emulator's own.
+      h(
+        "td",
+        { class: `s${String(r.status)[0]}` },
+        r.status,
+        r.stub ? h("span", { class: "stub", "data-testid": "stubbed", title: `answered by ${r.stub}` }, " stub") : "",
+      ),
       h("td", {}, r.error ?? ""),
       h("td", { "data-testid": "credits" }, r.credits_cost ?? "—"),
       h("td", {}, r.credits_remaining ?? "—"),
@@ -104,7 +110,8 @@ async function requestsView() {
     h(
       "div",
       { class: "filters" },
-      input("key", "key label"),
+      input("key", "key name or label"),
+      input("operation", "operation (gacha.purchase)"),
       input("status", "status (404, 4xx)"),
       input("path", "path contains"),
     ),
