@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { expectError } from "../../conformance/assert.ts";
+import { expectError, expectWarehouseError } from "../../conformance/assert.ts";
 import { BODY_CAP, type JournalEntry } from "../../emulator/ui/journal.ts";
 import { useEmulator, type Api, type Emulator } from "../helpers.ts";
 
@@ -31,7 +31,11 @@ async function threeCalls(): Promise<{ secret: string; t0: number }> {
     .send({ url: "http://127.0.0.1:9/hook" })
     .expect(201);
   await emu.clock.advance(60_000);
-  await api.get("/api/v1/orders/ord_missing").set("X-API-Key", emu.key("tenant")).expect(404);
+  expectWarehouseError(
+    await api.get("/api/v1/orders/ord_missing").set("X-API-Key", emu.key("tenant")),
+    404,
+    "not_found",
+  );
   return { secret: (hook.body as { data: { signing_secret: string } }).data.signing_secret, t0 };
 }
 
