@@ -1,7 +1,8 @@
 import { describe, it, expect } from "vitest";
+import { groupAlive } from "../emulator/cli/child-group.ts";
 import request from "supertest";
 import { expectError } from "../conformance/assert.ts";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -201,15 +202,18 @@ function runToEnd(args: string[], env: Record<string, string> = {}) {
   return { ...run, done: run.exited.then((code) => ({ code, stdout, stderr: run.stderr() })) };
 }
 
-/** Whether no process of the group is left; polls liveness (not a sleep on the subject) for at most 2 s. */
+/** The group's processes as `ps` shows them (for a failure's message). */
+function membersOf(pgid: number): string {
+  return execFileSync("ps", ["-eo", "pid,ppid,pgid,stat,cmd"], { encoding: "utf8" })
+    .split("\n")
+    .filter((l) => l.trim().split(/\s+/)[2] === String(pgid))
+    .join("; ");
+}
+
+/** Whether no process of the group is left (a zombie awaiting its reaper is not one); polls liveness for at most 2 s. */
 async function groupGone(pgid: number): Promise<boolean> {
   for (let i = 0; i < 40; i++) {
-    try {
-      process.kill(-pgid, 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ESRCH") return true;
-      throw err;
-    }
+    if (!groupAlive(pgid)) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
   try {
@@ -300,9 +304,10 @@ describe("npx emulator exec", () => {
       // 128+N, or 137 when a shell still waiting on its child outlived the grace on a loaded machine (killed, as documented).
       expect([code, 137], `${signal} ${script}: ${ended.code} ${ended.stderr}`).toContain(ended.code);
       expect(ended.stdout).not.toContain("done");
-      expect(await groupGone(group), `${script}: the group ${group} survived`).toBe(true);
+      const gone = await groupGone(group);
+      expect(gone, `${script}: the group ${group} survived: ${gone ? "" : membersOf(group)}`).toBe(true);
     }
-  }, 30_000);
+  }, 120_000); // a hang detector, not a budget: three emulators start on a possibly loaded machine
 
   it("needs a command (usage error, exit 2)", async () => {
     const { code, stderr } = await runToEnd(["exec", "--no-chain"]).done;

@@ -1,4 +1,5 @@
 import { spawn, type SpawnOptions } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 
 /** How long a signalled command's processes get to end before the rest of its group is killed. */
@@ -22,6 +23,7 @@ export function runGroup(file: string, args: readonly string[], options: SpawnOp
   /** Signals every process of the group (0 only asks whether one is left); false when none is. */
   const toGroup = (signal: NodeJS.Signals | 0): boolean => {
     if (child?.pid === undefined) return false;
+    if (signal === 0) return groupAlive(child.pid);
     try {
       process.kill(-child.pid, signal);
       return true;
@@ -58,4 +60,35 @@ export function runGroup(file: string, args: readonly string[], options: SpawnOp
       process.off("SIGINT", onInt);
       process.off("SIGTERM", onTerm);
     });
+}
+
+/**
+ * Whether a process of group `pgid` still runs. Where /proc exists a zombie does not count: a process
+ * whose parent died first waits there for whoever adopts it to reap it, and `kill(-pgid, 0)` still
+ * finds it although it runs nothing.
+ */
+export function groupAlive(pgid: number): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false; // ESRCH: no process of the group is left
+    }
+  }
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue; // ended while we looked
+    }
+    // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so read after the last ")".
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
 }
