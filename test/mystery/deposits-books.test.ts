@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { encodeFunctionData, type Hex } from "viem";
-import { sendAndWait, usdStablecoinAbi, type FixtureAccount } from "../../chain/index.ts";
+import type { Hex } from "viem";
+import { usdStablecoinAbi, type FixtureAccount } from "../../chain/index.ts";
 import { newKey, waitFor } from "../helpers.ts";
-import { type Ctx, useMystery, user } from "./helpers.ts";
+import { type Ctx, sendUsdc, useMystery, user } from "./helpers.ts";
 
 // The custodial books follow the chain they were scanned from (issue 37, items 1–4): a scan in flight across a
 // restore writes nothing into the restored books, a reverted block undoes its credits, an address made after the
@@ -19,13 +19,7 @@ async function addressOf(id: string, key = ctx.demo): Promise<`0x${string}`> {
   return r.body.data.address;
 }
 
-async function send(from: FixtureAccount, to: `0x${string}`, micros: bigint): Promise<Hex> {
-  const chain = ctx.emu.chain!;
-  const data = encodeFunctionData({ abi: usdStablecoinAbi, functionName: "transfer", args: [to, micros] });
-  const receipt = await sendAndWait(chain, from, { to: chain.addresses.stablecoin, data });
-  expect(receipt.status).toBe("success");
-  return receipt.transactionHash;
-}
+const send = (from: FixtureAccount, to: `0x${string}`, micros: bigint): Promise<Hex> => sendUsdc(ctx, from, to, micros);
 
 const wallet = async (id: string, key = ctx.demo) =>
   (

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { encodeFunctionData, type Hex } from "viem";
-import { sendAndWait, usdStablecoinAbi, type FixtureAccount } from "../../chain/index.ts";
-import { type Ctx, useMystery, user } from "./helpers.ts";
+import type { Hex } from "viem";
+import type { FixtureAccount } from "../../chain/index.ts";
+import { type Ctx, sendUsdc, useMystery, user } from "./helpers.ts";
 
 // USDC sent on chain to an end user's dedicated deposit address is credited to the custodial balance once
 // mined (docs/mystery.md "Deposits"): once per transfer, whoever reads first, and never for another address.
@@ -22,13 +22,7 @@ async function addressOf(externalUserId: string, key = ctx.demo): Promise<`0x${s
   return r.body.data.address;
 }
 
-async function send(from: FixtureAccount, to: `0x${string}`, micros: bigint): Promise<Hex> {
-  const chain = ctx.emu.chain!;
-  const data = encodeFunctionData({ abi: usdStablecoinAbi, functionName: "transfer", args: [to, micros] });
-  const receipt = await sendAndWait(chain, from, { to: chain.addresses.stablecoin, data });
-  expect(receipt.status).toBe("success");
-  return receipt.transactionHash;
-}
+const send = (from: FixtureAccount, to: `0x${string}`, micros: bigint): Promise<Hex> => sendUsdc(ctx, from, to, micros);
 
 const balance = async (q: string, key = ctx.demo) => (await get("balance", q, key).expect(200)).body.data.wallet;
 

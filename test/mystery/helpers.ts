@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
-import { sendAndWait, type FixtureAccount } from "../../chain/index.ts";
+import { encodeFunctionData, type Hex } from "viem";
+import { sendAndWait, usdStablecoinAbi, type FixtureAccount } from "../../chain/index.ts";
 import type { BusEvents } from "../../emulator/bus.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import type { EmulatorOptions } from "../../emulator/index.ts";
@@ -91,3 +92,12 @@ export const RELAY_MS = 4_000;
 
 /** Advances the clock until every RESERVED custodial purchase is SUBMITTED (the relayer picked it up and it was mined). */
 export const relay = (ctx: Ctx) => ctx.emu.clock.advance(RELAY_MS);
+
+/** A plain USDC transfer on the local chain (a deposit, a gift), mined; its transaction hash. */
+export async function sendUsdc(ctx: Ctx, from: FixtureAccount, to: `0x${string}`, micros: bigint): Promise<Hex> {
+  const chain = ctx.emu.chain!;
+  const data = encodeFunctionData({ abi: usdStablecoinAbi, functionName: "transfer", args: [to, micros] });
+  const receipt = await sendAndWait(chain, from, { to: chain.addresses.stablecoin, data });
+  expect(receipt.status).toBe("success");
+  return receipt.transactionHash;
+}
