@@ -101,6 +101,8 @@ export class EmulatorChain implements Chain {
   private readonly snapshots = new Map<string, string>();
   private snapshotOrder: string[] = [];
   private snapshotCounter = 0;
+  /** Times the chain was taken back (revert, import): a receipt wait that sees it change ends (chain/send.ts). */
+  private rollbackCount = 0;
   private readonly vrfListeners = new Set<(requestId: bigint) => void>();
   private scanCursor: bigint | null = null;
   /** pendingVrfRequests at one chain state (head hash : journal length). */
@@ -229,8 +231,13 @@ export class EmulatorChain implements Chain {
     return this.clientProvider.request({ method, params: params ?? [] });
   }
 
-  async receipt(hash: Hex, label: string): Promise<TransactionReceipt> {
-    return requireSuccess(await waitForReceipt(this.publicClient, hash), label);
+  rollbacks(): number {
+    return this.rollbackCount;
+  }
+
+  /** The receipt of a transaction this chain sent; `since` is `rollbacks()` when it was sent. */
+  async receipt(hash: Hex, label: string, since = this.rollbackCount): Promise<TransactionReceipt> {
+    return requireSuccess(await waitForReceipt(this.publicClient, hash, () => this.rollbackCount !== since), label);
   }
 
   async send(from: FixtureAccount, label: string, tx: TxRequest): Promise<TransactionReceipt> {
@@ -243,8 +250,9 @@ export class EmulatorChain implements Chain {
     bytecode: Hex,
     args: readonly unknown[],
   ): Promise<`0x${string}`> {
+    const since = this.rollbackCount;
     const hash = await this.walletClientFor(OPERATOR).deployContract({ abi: abi as any, bytecode, args: args as any });
-    const receipt = await this.receipt(hash, `deploy ${label}`);
+    const receipt = await this.receipt(hash, `deploy ${label}`, since);
     if (!receipt.contractAddress) throw new Error(`chain: no contract address for ${label}`);
     return getAddress(receipt.contractAddress);
   }
@@ -265,8 +273,9 @@ export class EmulatorChain implements Chain {
       args: args as any,
       ...(gas === undefined ? {} : { gas }),
     };
+    const since = this.rollbackCount;
     const hash = await this.walletClientFor(from).writeContract(call);
-    return this.receipt(hash, label);
+    return this.receipt(hash, label, since);
   }
 
   // ---------------------------------------------------------------- deployment
@@ -343,6 +352,7 @@ export class EmulatorChain implements Chain {
     const built = await rebuildNetwork(doc);
     // Everything queued on the old network finishes first; the VRF cursor continues from the new head.
     await this.scanChain;
+    this.rollbackCount++;
     this.adopt(doc, built);
     this.scanChain = this.scanChain.then(() => {
       if (this.scanCursor !== null) this.scanCursor = BigInt(doc.head.number);
@@ -387,6 +397,7 @@ export class EmulatorChain implements Chain {
   async revert(id: string): Promise<void> {
     const internal = this.snapshots.get(id);
     if (internal === undefined) throw new Error(`chain: unknown or invalidated snapshot ${id}`);
+    this.rollbackCount++;
     const ok = await this.raw("evm_revert", [internal]);
     if (ok !== true) throw new Error(`chain: evm_revert(${internal}) failed`);
     const idx = this.snapshotOrder.indexOf(id);

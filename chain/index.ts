@@ -19,6 +19,7 @@ export { JournalError, type ChainHead, type JournalEntry } from "./journal.ts";
 export { parseChainExport, type ChainStateExport } from "./state.ts";
 export {
   TxFailedError,
+  TxUndoneError,
   paddedGas,
   sendAndWait,
   waitForReceipt,

@@ -18,7 +18,7 @@ export class TxFailedError extends Error {
   }
 }
 
-type Reader = Pick<PublicClient, "getTransactionReceipt" | "waitForTransactionReceipt">;
+type Reader = Pick<PublicClient, "getTransactionReceipt">;
 
 /**
  * A gas limit with a quarter's headroom over the node's estimate, as wallets pad theirs: the state can change
@@ -33,12 +33,35 @@ export async function paddedGas(
   return estimate + estimate / 4n;
 }
 
-/** The mined receipt of `hash` (a reverted one included), waiting by the one policy. */
-export async function waitForReceipt(reader: Reader, hash: Hex): Promise<TransactionReceipt> {
-  try {
-    return await reader.getTransactionReceipt({ hash });
-  } catch {
-    return reader.waitForTransactionReceipt({ hash, pollingInterval: RECEIPT_POLL_MS, timeout: RECEIPT_TIMEOUT_MS });
+/** A transaction the chain no longer holds: a restore, an import or an `evm_revert` took it back before its receipt was read. */
+export class TxUndoneError extends Error {
+  constructor(hash: Hex) {
+    super(
+      `chain: transaction ${hash} was undone: the chain was taken back (a restore, import or revert) before it was read`,
+    );
+    this.name = "TxUndoneError";
+  }
+}
+
+/**
+ * The mined receipt of `hash` (a reverted one included), waiting by the one policy. `undone` says whether the
+ * chain was taken back since the transaction was sent: then no receipt will come, and the wait ends at once
+ * instead of running out its 60 s (a VRF fulfilment racing a restore hung that long).
+ */
+export async function waitForReceipt(
+  reader: Reader,
+  hash: Hex,
+  undone: () => boolean = () => false,
+): Promise<TransactionReceipt> {
+  // Wall time: this waits on the node's own pace, not on the emulator's virtual clock.
+  const deadline = performance.now() + RECEIPT_TIMEOUT_MS;
+  for (;;) {
+    const receipt = await receiptOf(reader, hash);
+    if (receipt) return receipt;
+    if (undone()) throw new TxUndoneError(hash);
+    if (performance.now() > deadline)
+      throw new Error(`chain: no receipt for ${hash} after ${RECEIPT_TIMEOUT_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, RECEIPT_POLL_MS));
   }
 }
 
@@ -65,6 +88,8 @@ export interface Sender {
   publicClient: Reader & Pick<PublicClient, "estimateGas">;
   viemChain: ViemChain;
   walletClientFor(account: FixtureAccount): WalletClient<Transport, ViemChain, Account>;
+  /** How many times the chain was taken back (restore, import, revert): a wait that sees it change ends. */
+  rollbacks?(): number;
 }
 
 export interface TxRequest {
@@ -77,9 +102,10 @@ export interface TxRequest {
 /** Sends a transaction from a fixture account and waits for it (a reverted tx is returned, not thrown). */
 export async function sendAndWait(chain: Sender, from: FixtureAccount, tx: TxRequest): Promise<TransactionReceipt> {
   const wallet = chain.walletClientFor(from);
+  const since = chain.rollbacks?.();
   // Only the request's own fields: a prepare answer's call carries more (a decimal `value`, a description).
   const call = { to: tx.to, data: tx.data, ...(tx.value ? { value: tx.value } : {}) };
   const gas = tx.gas ?? (await paddedGas(chain.publicClient, { ...call, account: wallet.account }));
   const hash = await wallet.sendTransaction({ ...call, gas, account: wallet.account, chain: chain.viemChain });
-  return waitForReceipt(chain.publicClient, hash);
+  return waitForReceipt(chain.publicClient, hash, () => chain.rollbacks?.() !== since);
 }

@@ -94,6 +94,8 @@ export interface Chain {
   /** evm_snapshot. Ids stay valid after revert (re-snapshotted); reverting invalidates later snapshots. */
   snapshot(): Promise<string>;
   revert(id: string): Promise<void>;
+  /** How many times the chain was taken back (revert, import): a receipt wait that sees it change ends at once. */
+  rollbacks(): number;
   /** Mint USDC (operator) and/or send ETH (operator transfer). */
   faucet(
     address: `0x${string}`,
