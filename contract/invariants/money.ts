@@ -42,12 +42,12 @@ export const MONEY_INVARIANTS = [
     source: "docs/reference/live-service.md “Custodial wallet”",
     operations: ["wallet.balance"],
     check: (a) => {
-      const d = obj(a.data);
+      const d = obj(obj(a.data)?.wallet);
       const [available, balance, reserved] = [micros(d?.available), micros(d?.balance), micros(d?.reserved)];
       if (available === null || balance === null || reserved === null || available === balance - reserved) return [];
       return [
         {
-          pointer: "/data/available",
+          pointer: "/data/wallet/available",
           text: `expected balance ${balance} − reserved ${reserved} = ${balance - reserved}, received ${available}`,
         },
       ];
