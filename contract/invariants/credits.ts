@@ -16,7 +16,10 @@ export const CREDIT_INVARIANTS = [
       const [balance, free, bought] = [count(d?.balance), count(d?.free_credits), count(d?.purchased_credits)];
       if (balance === null || free === null || bought === null || free + bought === balance) return [];
       return [
-        { pointer: "/data/balance", text: `expected free_credits ${free} + purchased_credits ${bought} = ${free + bought}, received ${balance}` },
+        {
+          pointer: "/data/balance",
+          text: `expected free_credits ${free} + purchased_credits ${bought} = ${free + bought}, received ${balance}`,
+        },
       ];
     },
   }),

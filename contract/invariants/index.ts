@@ -1,4 +1,12 @@
-import { governs, type Across, type Answer, type AskedFor, type Invariant, type Problem, type Seen } from "./invariant.ts";
+import {
+  governs,
+  type Across,
+  type Answer,
+  type AskedFor,
+  type Invariant,
+  type Problem,
+  type Seen,
+} from "./invariant.ts";
 import { MONEY_INVARIANTS } from "./money.ts";
 import { REVENUE_INVARIANTS } from "./revenue.ts";
 import { CREDIT_INVARIANTS } from "./credits.ts";

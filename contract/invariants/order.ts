@@ -42,11 +42,20 @@ export const ORDER_INVARIANTS = [
         const [pid, nid] = [String(obj(list.rows[i - 1])?.id), String(obj(list.rows[i])?.id)];
         const at = `${list.at}/${i}`;
         if (p === undefined && n !== undefined)
-          out.push({ pointer: at, text: `a row with ${order.field} follows one without it (missing values sort last)` });
+          out.push({
+            pointer: at,
+            text: `a row with ${order.field} follows one without it (missing values sort last)`,
+          });
         else if (p !== undefined && n !== undefined && p !== n && (p < n ? 1 : -1) !== order.dir)
-          out.push({ pointer: at, text: `${order.field} ${String(n)} after ${String(p)} is not in orderBy=${r.url.searchParams.get("orderBy")} order` });
+          out.push({
+            pointer: at,
+            text: `${order.field} ${String(n)} after ${String(p)} is not in orderBy=${r.url.searchParams.get("orderBy")} order`,
+          });
         else if (p === n && !(pid < nid))
-          out.push({ pointer: `${at}/id`, text: `a tie on ${order.field} (${String(n)}) must be broken by id ascending, received ${JSON.stringify(nid)} after ${JSON.stringify(pid)}` });
+          out.push({
+            pointer: `${at}/id`,
+            text: `a tie on ${order.field} (${String(n)}) must be broken by id ascending, received ${JSON.stringify(nid)} after ${JSON.stringify(pid)}`,
+          });
       }
       return out;
     },
@@ -62,10 +71,16 @@ export const ORDER_INVARIANTS = [
       const anchor = rows?.map(obj).find((row) => row?.id === id);
       if (!rows || !anchor || typeof anchor.language_code !== "string") return [];
       const first = rows.findIndex((row) => obj(row)?.language_code !== anchor.language_code);
-      const late = first === -1 ? -1 : rows.findIndex((row, i) => i > first && obj(row)?.language_code === anchor.language_code);
+      const late =
+        first === -1 ? -1 : rows.findIndex((row, i) => i > first && obj(row)?.language_code === anchor.language_code);
       return late === -1
         ? []
-        : [{ pointer: `/data/${late}/language_code`, text: `the anchor's language ${JSON.stringify(anchor.language_code)} comes first, received it after ${JSON.stringify(obj(rows[first])?.language_code)} at /data/${first}` }];
+        : [
+            {
+              pointer: `/data/${late}/language_code`,
+              text: `the anchor's language ${JSON.stringify(anchor.language_code)} comes first, received it after ${JSON.stringify(obj(rows[first])?.language_code)} at /data/${first}`,
+            },
+          ];
     },
   }),
   invariant({
@@ -80,17 +95,10 @@ export const ORDER_INVARIANTS = [
       for (let i = 1; i < c.length; i++) {
         const [p, n] = [obj(c[i - 1])?.confidence, obj(c[i])?.confidence];
         if (typeof p === "number" && typeof n === "number" && n > p)
-          out.push({ pointer: `/data/candidates/${i}/confidence`, text: `expected at most ${p} (the candidate before), received ${n}` });
-      }
-      return out;
-    },
-  }),
-];
-      const out: Problem[] = [];
-      for (let i = 1; i < list.rows.length; i++) {
-        const [p, n] = [createdAt(list.rows[i - 1]), createdAt(list.rows[i])];
-        if (p !== null && n !== null && n > p)
-          out.push({ pointer: `${list.at}/${i}/created_at`, text: `newest first: expected no later than ${String(obj(list.rows[i - 1])?.created_at)}, received ${String(obj(list.rows[i])?.created_at)}` });
+          out.push({
+            pointer: `/data/candidates/${i}/confidence`,
+            text: `expected at most ${p} (the candidate before), received ${n}`,
+          });
       }
       return out;
     },

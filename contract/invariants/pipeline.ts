@@ -15,7 +15,10 @@ export const PIPELINE_INVARIANTS = [
       if (ra === undefined || !/^\d+$/.test(ra)) return []; // absence and form are the wire's retryAfter rule
       const out: Problem[] = [];
       if (a.status === 429 && Number(ra) > 60)
-        out.push({ pointer: "Retry-After", text: `a 429 of a rolling 60 s window waits at most 60 seconds, received ${ra}` });
+        out.push({
+          pointer: "Retry-After",
+          text: `a 429 of a rolling 60 s window waits at most 60 seconds, received ${ra}`,
+        });
       if (a.status === 503 && obj(a.data)?.error === "overloaded" && ra !== "1")
         out.push({ pointer: "Retry-After", text: `503 overloaded says Retry-After: 1, received ${ra}` });
       return out;

@@ -48,10 +48,28 @@ export const REVENUE_INVARIANTS = [
         const inst = obj(obj(s?.by_product)?.instant);
         if (!s || !tier || !inst) return;
         const at = `/data/payouts/${i}`;
-        agrees(out, `${at}/gross_usdc`, s.gross_usdc, sum(usdc(tier.gross_usdc), usdc(inst.gross_usdc)), "tier + instant gross");
+        agrees(
+          out,
+          `${at}/gross_usdc`,
+          s.gross_usdc,
+          sum(usdc(tier.gross_usdc), usdc(inst.gross_usdc)),
+          "tier + instant gross",
+        );
         const [gross, sell, fees] = [usdc(s.gross_usdc), usdc(s.sellback_usdc), usdc(s.fees_usdc)];
-        agrees(out, `${at}/net_usdc`, s.net_usdc, gross === null || sell === null || fees === null ? null : gross - sell - fees, "gross − sell-backs − fees");
-        agrees(out, `${at}/revenue_share_usdc`, s.revenue_share_usdc, sum(usdc(tier.share_usdc), usdc(inst.share_usdc)), "tier + instant share");
+        agrees(
+          out,
+          `${at}/net_usdc`,
+          s.net_usdc,
+          gross === null || sell === null || fees === null ? null : gross - sell - fees,
+          "gross − sell-backs − fees",
+        );
+        agrees(
+          out,
+          `${at}/revenue_share_usdc`,
+          s.revenue_share_usdc,
+          sum(usdc(tier.share_usdc), usdc(inst.share_usdc)),
+          "tier + instant share",
+        );
       });
       return out;
     },

@@ -65,9 +65,15 @@ export const SEQUENCE_INVARIANTS = [
       if (!a || !b || typeof a.address !== "string" || typeof b.address !== "string") return [];
       const out = [];
       if (a.address.toLowerCase() !== b.address.toLowerCase())
-        out.push({ pointer: `${next.pointer}/address`, text: `expected ${a.address} (as ${prev.operation} answered), received ${b.address}` });
+        out.push({
+          pointer: `${next.pointer}/address`,
+          text: `expected ${a.address} (as ${prev.operation} answered), received ${b.address}`,
+        });
       if (a.chain !== b.chain)
-        out.push({ pointer: `${next.pointer}/chain`, text: `expected ${String(a.chain)} (as ${prev.operation} answered), received ${String(b.chain)}` });
+        out.push({
+          pointer: `${next.pointer}/chain`,
+          text: `expected ${String(a.chain)} (as ${prev.operation} answered), received ${String(b.chain)}`,
+        });
       return out;
     },
   }),

@@ -52,7 +52,10 @@ export const WAREHOUSE_INVARIANTS = [
         if (total === null || amounts.some((x) => x === null)) continue;
         const want = amounts.reduce<bigint>((n, x) => n + x!, 0n);
         if (want !== total)
-          out.push({ pointer: `${at}/total`, text: `expected the lines' sum ${centsText(want)}, received ${JSON.stringify(inv.total)}` });
+          out.push({
+            pointer: `${at}/total`,
+            text: `expected the lines' sum ${centsText(want)}, received ${JSON.stringify(inv.total)}`,
+          });
       }
       return out;
     },

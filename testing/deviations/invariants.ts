@@ -111,7 +111,10 @@ export const invariantDeviations: readonly Deviation[] = [
       let run: Row[] = [];
       const flush = () => out.push(...run.reverse());
       for (const row of d as Row[]) {
-        if (run.length && JSON.stringify(run[0]![field]) !== JSON.stringify(row[field])) flush(), (run = []);
+        if (run.length && JSON.stringify(run[0]![field]) !== JSON.stringify(row[field])) {
+          flush();
+          run = [];
+        }
         run.push(row);
       }
       flush();
