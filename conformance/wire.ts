@@ -1,5 +1,6 @@
 import { OPERATIONS, operationMatcher, pointer, z, type Operation, type ResponseSpec } from "../contract/index.ts";
 import type { Exchange } from "../harness/http.ts";
+import { answerProblems, SequenceMemory, type Broken } from "../contract/invariants/index.ts";
 
 // What every answer of the target must be, whatever the check that asked for
 // it: the body against its operation's schema (matched by method and path in
@@ -18,6 +19,8 @@ export interface Finding {
   text: string;
   /** Which rule of which reference this is (docs/conformance.md lists them). */
   rule: WireRule;
+  /** For rule `invariant`: the id of the broken invariant (contract/invariants/). */
+  invariant?: string;
 }
 
 /** The rules every answer is held to, each with its source. */
@@ -42,6 +45,8 @@ export const WIRE_RULES = {
     "docs/reference/api-rules.md “Credits and billing”: X-Credits-Remaining is the balance after the call, so it falls by exactly X-Credits-Cost from one call to the next",
   paging:
     "docs/reference/api-rules.md “Response envelope” / docs/reference/live-service.md “Pagination”: pagination {limit, offset, has_more} and Card Data page/page_size/total_count agree with the rows of every page",
+  invariant:
+    "contract/invariants/: every invariant governing the operation holds on each answer (relations, order, value domains) and across answers (a record read twice, a write then a read); each names its reference sentence",
 } as const;
 export type WireRule = keyof typeof WIRE_RULES;
 
@@ -196,6 +201,10 @@ export function schemaFindings(
   return { failures, unknown };
 }
 
+/** A broken invariant as a failure names it: rule id, operation, pointer, and the answer's request id. */
+export const brokenText = (b: Broken, requestId: string | undefined): string =>
+  `invariant ${b.invariant} broken by ${b.operation} at ${b.pointer}: ${b.text} (X-Request-Id ${requestId ?? "none"})`;
+
 const isInt = (s: string | undefined): boolean => s !== undefined && /^-?\d+$/.test(s);
 const leadingInt = (s: string | null): number | null => {
   const m = s === null ? null : /^\s*(-?\d+)/.exec(s);
@@ -250,6 +259,7 @@ export class WireSession {
   private readonly warned = new Set<string>();
   /** Per key, when its last answer arrived: a call sent before that overlapped it, and overlapping calls have no order. */
   private readonly lastEnd = new Map<string, number>();
+  private readonly sequences = new SequenceMemory();
 
   /** Validates one exchange; returns the failures it found (warnings are kept in `findings`). */
   observe(x: Exchange): Finding[] {
@@ -257,13 +267,16 @@ export class WireSession {
     if (path.startsWith("/_emulator")) {
       this.rate.clear();
       this.balance.clear();
+      // Only a reset starts records over (ids are reused); a moved clock only moves them forward.
+      if (path.startsWith("/_emulator/reset")) this.sequences.forget();
       return [];
     }
     if (!path.startsWith(API + "/") && path !== API) return [];
     const route = routeFor(x.method, path);
     const found: Finding[] = [];
     const call = `${x.method} ${path}${x.url.search} → ${x.result.status}`;
-    const fail = (rule: WireRule, text: string) => found.push({ level: "failure", rule, text: `${call}: ${text}` });
+    const fail = (rule: WireRule, text: string, invariant?: string) =>
+      found.push({ level: "failure", rule, text: `${call}: ${text}`, ...(invariant ? { invariant } : {}) });
     const warn = (rule: WireRule, text: string) => {
       const id = `${x.method} ${route?.path ?? path} ${text}`;
       if (this.warned.has(id)) return;
@@ -282,7 +295,7 @@ export class WireSession {
   private check(
     x: Exchange,
     route: Operation | null,
-    fail: (r: WireRule, t: string) => void,
+    fail: (r: WireRule, t: string, invariant?: string) => void,
     warn: (r: WireRule, t: string) => void,
     sequential: boolean,
   ): void {
@@ -359,6 +372,18 @@ export class WireSession {
 
     this.headers(x, route, fail, sequential);
     if (status < 400) this.paging(x, route, body, fail);
+    if (route) for (const b of this.invariants(x, route, body)) fail("invariant", brokenText(b, rid), b.invariant);
+  }
+
+  /** Every invariant governing the route, on this answer and against the answers before it. */
+  private invariants(x: Exchange, route: Operation, body: Obj): Broken[] {
+    const { status, headers } = x.result;
+    const answer = { status, data: status < 400 ? body.data : body, top: body, headers };
+    const request = { method: x.method, url: x.url, key: x.requestHeaders["x-api-key"] ?? "" };
+    return [
+      ...answerProblems(route.id, answer, request),
+      ...this.sequences.observe(route.id, answer, request, { start: x.startedAt, end: x.startedAt + x.ms }),
+    ];
   }
 
   /** `sequential`: the call did not overlap the key's previous one, so the two can be compared. */

@@ -31,6 +31,7 @@ import {
 import { checkIdentifier } from "./identifiers.ts";
 import { generation, replaced } from "./generation.ts";
 import { parsePart, queryObject, responseProblem } from "./schema.ts";
+import { answerProblems } from "../../contract/invariants/index.ts";
 import { ParseMemo, paramsKey } from "./parse-memo.ts";
 import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
 import { stubAnswer, stubsOf } from "./stubs.ts";
@@ -254,6 +255,18 @@ async function handle(
   if (schema && services.options.validateResponses) {
     const problem = responseProblem(schema, reply.status ?? 200, reply.data, { top: reply.top, query: c.query });
     if (problem) throw new Error(`${spec.method} ${spec.path} answered outside its schema: ${problem}`);
+    // The contract's invariants hold too: the same predicates the conformance suite applies to every answer.
+    const broken = spec.operation
+      ? answerProblems(
+          spec.operation.id,
+          { status: reply.status ?? 200, data: reply.data, ...(reply.top ? { top: reply.top } : {}), headers: {} },
+          { method: spec.method, url: target.url, key: key?.key ?? "" },
+        )
+      : [];
+    if (broken.length)
+      throw new Error(
+        `${spec.method} ${spec.path} broke ${broken.map((b) => `invariant ${b.invariant} at ${b.pointer}: ${b.text}`).join("; ")}`,
+      );
   }
   return cached && entry ? cached.cache.put(entry, reply, cached.ttlMs, services.clock.now()) : reply;
 }

@@ -13,6 +13,8 @@ export type { Body, Exchange };
 export interface Deviation {
   name: string;
   breaks: string;
+  /** The contract invariant (contract/invariants/) this deviation breaks, and only it. */
+  invariant?: string;
   apply(x: Exchange): void;
 }
 

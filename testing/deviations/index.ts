@@ -10,6 +10,7 @@ import { mysteryDeviations } from "./mystery.ts";
 import { instantDeviations } from "./instant.ts";
 import { warehouseDeviations } from "./warehouse.ts";
 import { deviationRoutes } from "./routes.ts";
+import { invariantDeviations } from "./invariants.ts";
 
 // The deviation catalogue as a plugin of the emulator: the conformance suite's own tests (and the
 // shadow tests' upstream) start an emulator with `plugins: [deviations]` and switch one on with
@@ -29,6 +30,8 @@ export const DEVIATIONS: readonly Deviation[] = [
   ...instantDeviations,
   ...warehouseDeviations,
   ...catalogDeviations,
+  // One per contract invariant (no check names them; conformance/invariants.test.ts does).
+  ...invariantDeviations,
 ];
 
 /** The plugin: per emulator, an active set (empty at start and after a reset) and its control routes. */

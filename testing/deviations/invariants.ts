@@ -1,0 +1,173 @@
+import { dataOf, is, type Deviation, type Exchange } from "./deviation.ts";
+import { cents, centsText, usdc, usdcText } from "../../contract/invariants/read.ts";
+
+// One deviation per contract invariant (contract/invariants/), each breaking that invariant and no other
+// rule the wire checks, so the suite's kill test (conformance/invariants.test.ts) shows each one caught.
+
+const ok = (x: Exchange) => x.status === 200;
+const plusMicro = (v: unknown) => (usdc(v) === null ? v : usdcText(usdc(v)! + 1n));
+const plusCent = (v: unknown) => (cents(v) === null ? v : centsText(cents(v)! + 1n));
+type Row = Record<string, unknown>;
+const rows = (v: unknown): Row[] => (Array.isArray(v) ? (v as Row[]) : []);
+const WALLET_BALANCE = /^\/api\/v1\/wallet\/balance$/;
+/** The wallet block of a balance answer. */
+const walletOf = (x: Exchange): Row | null => (dataOf(x)?.wallet as Row | undefined) ?? null;
+const PAYOUTS = /^\/api\/v1\/mystery\/payouts$/;
+const INVOICES = /^\/api\/v1\/invoices(\/[^/]+)?$/;
+const SEARCHES = /^\/api\/v1\/\w+\/(cards|sealed|expansions(\/[^/]+\/cards)?)$/;
+
+/** The invoices of an invoice answer (get or list). */
+const invoices = (x: Exchange): Row[] => {
+  const d = dataOf(x);
+  return !d ? [] : Array.isArray(d.invoices) ? rows(d.invoices) : [d];
+};
+
+export const invariantDeviations: readonly Deviation[] = [
+  {
+    name: "inv_usdc_twin_drift",
+    invariant: "money.usdc-twins",
+    breaks: "wallet balance_usdc one micro above its micros twin",
+    apply: (x) => {
+      const d = walletOf(x);
+      if (is(x, "GET", WALLET_BALANCE) && ok(x) && d) d.balance_usdc = plusMicro(d.balance_usdc);
+    },
+  },
+  {
+    name: "inv_available_ignores_reserved",
+    invariant: "wallet.available",
+    breaks: "available is not balance − reserved (one micro more, its usdc twin kept in step)",
+    apply: (x) => {
+      const d = walletOf(x);
+      if (!is(x, "GET", WALLET_BALANCE) || !ok(x) || !d || typeof d.available !== "string") return;
+      d.available = String(BigInt(d.available) + 1n);
+      d.available_usdc = plusMicro(d.available_usdc);
+    },
+  },
+  {
+    name: "inv_total_owed_without_open_period",
+    invariant: "revenue.total-owed",
+    breaks: "total_owed_usdc leaves out the open period's accruing payout (or is off by a micro when that is 0)",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "GET", PAYOUTS) || !ok(x) || !d) return;
+      const accruing = usdc((d.accruing as Row | null)?.payout_usdc) ?? 0n;
+      d.total_owed_usdc = accruing === 0n ? plusMicro(d.total_owed_usdc) : d.outstanding_usdc;
+    },
+  },
+  {
+    name: "inv_statement_lines_do_not_add_up",
+    invariant: "revenue.statement-adds-up",
+    breaks: "a statement's by_product tier gross is a micro above what its gross_usdc adds up from",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "GET", PAYOUTS) || !ok(x) || !d) return;
+      for (const s of rows(d.payouts)) {
+        const tier = (s.by_product as Row | undefined)?.tier as Row | undefined;
+        if (tier) tier.gross_usdc = plusMicro(tier.gross_usdc);
+      }
+    },
+  },
+  {
+    name: "inv_credit_split_off",
+    invariant: "credits.balance-split",
+    breaks: "purchased_credits one more than balance − free_credits",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "GET", /^\/api\/v1\/account\/usage$/) && ok(x) && d && typeof d.purchased_credits === "number")
+        d.purchased_credits += 1;
+    },
+  },
+  {
+    name: "inv_invoice_line_amount_off",
+    invariant: "warehouse.invoice-line-amount",
+    breaks: "an invoice line's amount a cent above quantity × unit_amount (the total kept equal to the lines)",
+    apply: (x) => {
+      if (!is(x, "GET", INVOICES) || !ok(x)) return;
+      for (const inv of invoices(x)) {
+        const line = rows(inv.lines).find((l) => typeof l.quantity === "number" && l.quantity > 0);
+        if (!line) continue;
+        line.amount = plusCent(line.amount);
+        inv.total = plusCent(inv.total);
+      }
+    },
+  },
+  {
+    name: "inv_invoice_total_off",
+    invariant: "warehouse.invoice-total",
+    breaks: "an invoice's total a cent above the sum of its lines",
+    apply: (x) => {
+      if (is(x, "GET", INVOICES) && ok(x)) for (const inv of invoices(x)) inv.total = plusCent(inv.total);
+    },
+  },
+  {
+    name: "inv_ties_not_by_id",
+    invariant: "catalog.ties-by-id",
+    breaks: "rows with equal orderBy values come in descending id order",
+    apply: (x) => {
+      const field = x.url.searchParams.get("orderBy")?.trim().replace(/^-/, "");
+      const d = x.body?.data;
+      if (!is(x, "GET", SEARCHES) || !ok(x) || !field || field.includes(",") || !Array.isArray(d)) return;
+      const out: unknown[] = [];
+      let run: Row[] = [];
+      const flush = () => out.push(...run.reverse());
+      for (const row of d as Row[]) {
+        if (run.length && JSON.stringify(run[0]![field]) !== JSON.stringify(row[field])) {
+          flush();
+          run = [];
+        }
+        run.push(row);
+      }
+      flush();
+      x.body!.data = out;
+    },
+  },
+  {
+    name: "inv_printings_anchor_not_first",
+    invariant: "catalog.printings-anchor-first",
+    breaks: "printings listed with the anchor's language last",
+    apply: (x) => {
+      const d = x.body?.data;
+      if (is(x, "GET", /\/cards\/[^/]+\/printings$/) && ok(x) && Array.isArray(d)) d.reverse();
+    },
+  },
+  {
+    name: "inv_candidates_not_by_confidence",
+    invariant: "vision.candidates-by-confidence",
+    breaks: "vision candidates listed worst first",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "POST", /^\/api\/v1\/vision\/identify$/) && ok(x) && Array.isArray(d?.candidates))
+        d.candidates.reverse();
+    },
+  },
+  {
+    name: "inv_retry_after_in_ms",
+    invariant: "pipeline.retry-after-seconds",
+    breaks: "Retry-After in milliseconds on 429 and 503",
+    apply: (x) => {
+      const ra = x.headers.get("Retry-After");
+      if ((x.status === 429 || x.status === 503) && ra && /^\d+$/.test(ra))
+        x.headers.set("Retry-After", String(Number(ra) * 1000));
+    },
+  },
+  {
+    name: "inv_purchase_status_goes_back",
+    invariant: "purchase.status-forward",
+    breaks: "the instant purchases list shows a FULFILLED purchase as SUBMITTED",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "GET", /^\/api\/v1\/instant\/purchases$/) && ok(x) && d)
+        for (const p of rows(d.purchases)) if (p.status === "FULFILLED") p.status = "SUBMITTED";
+    },
+  },
+  {
+    name: "inv_wallet_reads_back_other",
+    invariant: "wallet.put-then-get",
+    breaks: "GET pool-wallet reads back an address other than the one PUT set",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "GET", /^\/api\/v1\/mystery\/pool-wallet$/) && ok(x) && d)
+        d.address = "0x000000000000000000000000000000000000dEaD";
+    },
+  },
+];
