@@ -108,7 +108,10 @@ async function wordsFor(s: Services, requestId: bigint): Promise<bigint[] | unde
   const steer = steerFor(slice, p);
   if (!steer) return undefined;
   slice.pending = slice.pending.filter((r) => r.id !== steer.id);
-  const { plans, pool } = await planReveal(s, p.tier_id, steer);
+  // The pool may have changed since the steer was checked: then the reveal draws as usual.
+  const planned = await planReveal(s, p.tier_id, steer).catch(() => null);
+  if (!planned) return undefined;
+  const { plans, pool } = planned;
   const fallback = vrfWords(BigInt(s.options.seed), requestId, pool.slots.length);
   const words = plans.map((plan, i) =>
     plan ? (solveSlotWord(pool.slots[i]!, pool.groups, i, plan.want, requestId) ?? fallback[i]!) : fallback[i]!,
