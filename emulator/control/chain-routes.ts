@@ -221,7 +221,8 @@ export const chainControlRoutes: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/vrf/fulfill",
-    describe: "Fulfil a VRF request {request_id?, words?} (default: the oldest pending, words from the seed or a steered reveal)",
+    describe:
+      "Fulfil a VRF request {request_id?, words?} (default: the oldest pending, words from the seed or a steered reveal)",
     schema: {
       body: z.object({ request_id: opt(decimalString()), words: opt(z.array(decimalString())) }),
       responses: {

@@ -99,7 +99,8 @@ export function parseBand(band: z.output<typeof steerBand> | undefined): SteerBa
   };
   const min = amount("min_usd", band.min_usd);
   const max = amount("max_usd", band.max_usd);
-  if (min !== null && max !== null && min > max) throw badRequest("invalid_value", "band.min_usd is above band.max_usd");
+  if (min !== null && max !== null && min > max)
+    throw badRequest("invalid_value", "band.min_usd is above band.max_usd");
   return { min_micros: min?.toString() ?? null, max_micros: max?.toString() ?? null, rarity: band.rarity ?? null };
 }
 

@@ -49,7 +49,12 @@ describe("steered mystery reveals", () => {
     const listed = (await ctx.api.get("/_emulator/mystery/reveals").expect(200)).body.data;
     expect(listed.pending).toEqual([]);
     expect(listed.applied).toEqual([
-      { steer_id: res.body.data.id, purchase_id: made.id, request_id: value.onchain_request_id, cards: [card.id, null] },
+      {
+        steer_id: res.body.data.id,
+        purchase_id: made.id,
+        request_id: value.onchain_request_id,
+        cards: [card.id, null],
+      },
     ]);
   });
 

@@ -141,4 +141,3 @@ export async function undrawnBundles(chain: Chain, packetTypeId: number): Promis
   }
   return out;
 }
-

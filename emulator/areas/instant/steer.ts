@@ -66,7 +66,9 @@ async function planOpen(s: Services, packetTypeId: number, row: Pick<SteerRow, "
           ]
         : []),
     ];
-    throw unsatisfiable(`No undrawn bundle of packet type ${packetTypeId}`, [`${missingItems.join(" with ")} together`]);
+    throw unsatisfiable(`No undrawn bundle of packet type ${packetTypeId}`, [
+      `${missingItems.join(" with ")} together`,
+    ]);
   }
   return { position, undrawn: bundles.length };
 }

@@ -15,6 +15,7 @@ import {
   type SteerSlice,
 } from "../../control/steer.ts";
 import { conflict, notFound } from "../../pipeline/errors.ts";
+import { microsOfUsd } from "../../pipeline/money.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";
 import type { Services } from "../../pipeline/services.ts";
@@ -53,7 +54,9 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
     const slot = pool.slots.findIndex(
       (sl, i) =>
         plans[i] === null &&
-        feasible(i, { groupIds: sl.groupIds.filter((g) => groupCards(s.catalog, g).some((r) => r.card.id === cardId)) }),
+        feasible(i, {
+          groupIds: sl.groupIds.filter((g) => groupCards(s.catalog, g).some((r) => r.card.id === cardId)),
+        }),
     );
     if (slot < 0) {
       missingItems.push(`card ${cardId} (in no free slot's groups of tier ${tierId})`);
@@ -80,7 +83,7 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
               (r) =>
                 r.card.rarity === row.band!.rarity &&
                 r.pricing?.market != null &&
-                inBand(BigInt(Math.round(r.pricing.market * 1e6))),
+                inBand(microsOfUsd(r.pricing.market)),
             )
           : undefined;
         if (row.band.rarity && !card) continue;
@@ -136,10 +139,7 @@ export function startSteering(s: Services): () => void {
 }
 
 /** Queues a steer after checking that the tier's pool can yield it (the 409 otherwise; nothing is kept). */
-export async function addSteer(
-  s: Services,
-  input: Omit<SteerRow, "id" | "created_at">,
-): Promise<SteerRow> {
+export async function addSteer(s: Services, input: Omit<SteerRow, "id" | "created_at">): Promise<SteerRow> {
   let tierId = input.tier_id;
   if (input.purchase_id !== null) {
     const p = mystery(s).purchases[input.purchase_id];

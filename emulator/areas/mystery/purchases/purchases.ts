@@ -143,13 +143,15 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
         (["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"] as const)[item.itemType] ??
         "CARD";
       items.push(
-        hydrate(s.catalog, {
-          tokenId: tokenId.toString(),
-          groupId: rec.groupId,
-          itemType: type,
-          valueMicros: item.value,
-        },
-        steeredCard(s, before.onchain_request_id, index),
+        hydrate(
+          s.catalog,
+          {
+            tokenId: tokenId.toString(),
+            groupId: rec.groupId,
+            itemType: type,
+            valueMicros: item.value,
+          },
+          steeredCard(s, before.onchain_request_id, index),
         ),
       );
     }
