@@ -43,7 +43,6 @@ export interface SteerRow {
   external_user_id: string | null;
   items: string[];
   band: SteerBand | null;
-  source: "control" | "world";
   created_at: string;
 }
 
@@ -73,7 +72,6 @@ export const steerSliceSchema = z.strictObject({
       external_user_id: z.string().nullable(),
       items: z.array(z.string()),
       band: z.strictObject({ min_micros: micros, max_micros: micros, rarity: z.string().nullable() }).nullable(),
-      source: z.enum(["control", "world"]),
       created_at: isoTime,
     }),
   ),
@@ -145,7 +143,6 @@ export const formatSteer = (r: SteerRow) => ({
   external_user_id: r.external_user_id,
   items: r.items,
   band: r.band,
-  source: r.source,
   created_at: r.created_at,
 });
 
@@ -157,6 +154,5 @@ export const SteerView = z.object({
   external_user_id: z.string().nullable(),
   items: z.array(z.string()),
   band: z.object({ min_micros: micros, max_micros: micros, rarity: z.string().nullable() }).nullable(),
-  source: z.enum(["control", "world"]),
   created_at: z.string(),
 });

@@ -143,7 +143,6 @@ export const instantSteerControl: ControlSpec[] = [
         external_user_id: b.external_user_id ?? null,
         items: b.items ?? [],
         band: parseBand(b.band),
-        source: "control",
       });
       return created(formatSteer(row));
     },

@@ -184,7 +184,6 @@ export const steerControl: ControlSpec[] = [
         external_user_id: b.external_user_id ?? null,
         items: b.items ?? [],
         band: parseBand(b.band),
-        source: "control",
       });
       return created(formatSteer(row));
     },
