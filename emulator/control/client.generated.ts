@@ -6412,8 +6412,6 @@ export interface operations {
                                     max_micros: string | null;
                                     rarity: string | null;
                                 } | null;
-                                /** @enum {string} */
-                                source: "control" | "world";
                                 created_at: string;
                             }[];
                             applied: {
@@ -6473,8 +6471,6 @@ export interface operations {
                                 max_micros: string | null;
                                 rarity: string | null;
                             } | null;
-                            /** @enum {string} */
-                            source: "control" | "world";
                             created_at: string;
                         };
                     };
@@ -7234,8 +7230,6 @@ export interface operations {
                                     max_micros: string | null;
                                     rarity: string | null;
                                 } | null;
-                                /** @enum {string} */
-                                source: "control" | "world";
                                 created_at: string;
                             }[];
                             applied: {
@@ -7295,8 +7289,6 @@ export interface operations {
                                 max_micros: string | null;
                                 rarity: string | null;
                             } | null;
-                            /** @enum {string} */
-                            source: "control" | "world";
                             created_at: string;
                         };
                     };
