@@ -33,6 +33,7 @@ export const SLOW = [
   "test/shadow/cli.test.ts",
   "test/webhooks/chaos.test.ts",
   "test/world/world.test.ts",
+  "test/world/reveals.test.ts",
   "test/world/cli.test.ts",
 ];
 export const QUICK_INCLUDE = ["test/**/*.test.ts", "scenarios/**/*.test.ts", "conformance/**/*.test.ts"];

@@ -13,6 +13,8 @@ export * from "./tiers.ts";
 export * from "./instant.ts";
 export * from "./eip712.ts";
 export * from "./constants.ts";
+export * from "./steer.ts";
+export { vrfWords } from "./vrf.ts";
 export type { Chain, ChainOptions, RpcGuard, RpcHeaders } from "./types.ts";
 export type { ChainAddresses } from "./state.ts";
 export { JournalError, type ChainHead, type JournalEntry } from "./journal.ts";

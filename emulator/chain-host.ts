@@ -33,6 +33,9 @@ interface SavedSnapshot {
   state: ChainStateExport | null;
 }
 
+/** The words a VRF request is to be fulfilled with, or undefined for the seed's. */
+export type WordSource = (requestId: bigint) => Promise<bigint[] | undefined>;
+
 export class ChainHost {
   vrfMode: VrfMode;
   readonly vrfDelayMs: number;
@@ -43,6 +46,8 @@ export class ChainHost {
   private scheduled = new Map<bigint, number>();
   private saved = new Map<string, SavedSnapshot>();
   private savedSeq = 0;
+  /** Who may choose a request's words (steered reveals: the mystery and instant areas); the first answer wins. */
+  private wordSources = new Set<WordSource>();
 
   private constructor(
     readonly chain: Chain,
@@ -115,11 +120,27 @@ export class ChainHost {
       async () => {
         this.scheduled.delete(requestId);
         // One request's record, not the whole pending list (300 ids after a restart with reveals in flight).
-        if (await this.chain.isVrfPending(requestId)) await this.chain.fulfillVrf(requestId);
+        if (await this.chain.isVrfPending(requestId))
+          await this.chain.fulfillVrf(requestId, await this.wordsFor(requestId));
       },
       `vrf fulfil ${requestId}`,
     );
     this.scheduled.set(requestId, timer);
+  }
+
+  /** Registers a source of steered words; returns its removal. */
+  addWordSource(source: WordSource): () => void {
+    this.wordSources.add(source);
+    return () => this.wordSources.delete(source);
+  }
+
+  /** The steered words of a request, or undefined (the seed's words). */
+  async wordsFor(requestId: bigint): Promise<bigint[] | undefined> {
+    for (const source of this.wordSources) {
+      const words = await source(requestId);
+      if (words) return words;
+    }
+    return undefined;
   }
 
   /** Switching to auto schedules what is already pending. */

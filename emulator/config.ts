@@ -57,6 +57,8 @@ export interface EmulatorOptions {
   webhookChaos?: WebhookChaos;
   /** Check every answer against its route's schema (a mismatch is a 500 naming the field); the project's tests turn it on. */
   validateResponses?: boolean;
+  /** The emulator-only test values (docs/test-values.md: KYC users, failing addresses, a rejected buyback price); on by default. */
+  testValues?: boolean;
   /** Start from an exported state (the chain included) instead of the fixtures. */
   state?: StateExport;
   /**
@@ -205,6 +207,7 @@ function resolveOptions(o: EmulatorOptions): ResolvedOptions {
     strictWebhookUrls: o.strictWebhookUrls ?? false,
     ...(o.webhookChaos ? { webhookChaos: parseChaosOption(o.webhookChaos) } : {}),
     validateResponses: o.validateResponses ?? false,
+    testValues: o.testValues ?? true,
   };
 }
 

@@ -3,6 +3,7 @@ import {
   CardOSError,
   PollTimeoutError,
   type InstantPurchase,
+  type Purchase,
   type PollOptions,
   type Redemption,
   type RedemptionPrepareResult,
@@ -103,6 +104,13 @@ export const waitForDelivery = (
   id: number | string,
 ): Promise<{ value: InstantPurchase; seen: string[] }> =>
   virtualPolling(sdk, DELIVERY, (poll) => sdk.instant.waitForDelivery(id, poll));
+
+/** gacha.waitForReveal: the SDK's defaults (1.5 s ×1.5 up to 5 s, 120 s) — docs/reference/sdk-shapes.md “Polling”. */
+const REVEAL: Budget = { intervalMs: 1_500, backoffFactor: 1.5, maxIntervalMs: 5_000, timeoutMs: 120_000 };
+
+/** `sdk.gacha.waitForReveal(id)` on virtual time. */
+export const waitForReveal = (sdk: CardOS, id: number): Promise<{ value: Purchase; seen: string[] }> =>
+  virtualPolling(sdk, REVEAL, (poll) => sdk.gacha.waitForReveal(id, poll));
 
 /** `sdk.redemption.waitForCompletion(target)` on virtual time. */
 export const waitForCompletion = (

@@ -70,6 +70,11 @@ export const START_OPTIONS: readonly OptionSpec[] = [
     type: "boolean",
     describe: "accept only public https webhook URLs, as the live service does",
   },
+  {
+    name: "no-test-values",
+    type: "boolean",
+    describe: "turn off the emulator-only test values (docs/test-values.md)",
+  },
   { name: "ip-rate-limit", type: "string", value: "N", describe: "per-IP budget, requests per minute (default 3000)" },
   {
     name: "no-chain",
@@ -153,6 +158,7 @@ export function startConfig(spec: CommandSpec, given: ParsedArgs, opts: { freePo
     rpcUrl,
     rpcPort: intFlag(args, "rpc-port", opts.freePorts ? 0 : 8545) ?? 8545,
     strictWebhookUrls: has(args, "strict-webhook-urls"),
+    noTestValues: has(args, "no-test-values"),
     ipRateLimitPerMin: intFlag(args, "ip-rate-limit"),
     replay: last(args, "replay"),
     catalogOverlay: last(args, "catalog-overlay"),
@@ -196,6 +202,7 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
       catalog: c.stateFile && !c.catalogGiven ? undefined : c.catalog,
       stateFile: c.stateFile,
       strictWebhookUrls: c.strictWebhookUrls,
+      ...(c.noTestValues ? { testValues: false } : {}),
       ipRateLimitPerMin: c.ipRateLimitPerMin,
       replay: c.replay,
       catalogOverlay: c.catalogOverlay,

@@ -221,7 +221,8 @@ export const chainControlRoutes: ControlSpec[] = [
   defineControl({
     method: "POST",
     path: "/vrf/fulfill",
-    describe: "Fulfil a VRF request {request_id?, words?} (default: the oldest pending, words from the seed)",
+    describe:
+      "Fulfil a VRF request {request_id?, words?} (default: the oldest pending, words from the seed or a steered reveal)",
     schema: {
       body: z.object({ request_id: opt(decimalString()), words: opt(z.array(decimalString())) }),
       responses: {
@@ -258,7 +259,7 @@ export const chainControlRoutes: ControlSpec[] = [
         const id = await pick();
         let res;
         try {
-          res = await host.chain.fulfillVrf(id, words);
+          res = await host.chain.fulfillVrf(id, words ?? (await host.wordsFor(id)));
         } catch (err) {
           // Fulfilled meanwhile by auto mode's timer (it does not take this lock): answered like a later call.
           if ((await host.chain.pendingVrfRequests()).includes(id)) throw err;

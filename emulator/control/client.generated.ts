@@ -312,6 +312,16 @@ export const CONTROL_TABLE = {
       "method": "POST",
       "path": "/mystery/purchases/:id/shortfall",
       "key": "/_emulator/mystery/purchases/{id}/shortfall"
+    },
+    "setReveals": {
+      "method": "POST",
+      "path": "/mystery/reveals",
+      "key": "/_emulator/mystery/reveals"
+    },
+    "reveals": {
+      "method": "GET",
+      "path": "/mystery/reveals",
+      "key": "/_emulator/mystery/reveals"
     }
   },
   "instant": {
@@ -359,6 +369,16 @@ export const CONTROL_TABLE = {
       "method": "GET",
       "path": "/instant/events",
       "key": "/_emulator/instant/events"
+    },
+    "setReveals": {
+      "method": "POST",
+      "path": "/instant/reveals",
+      "key": "/_emulator/instant/reveals"
+    },
+    "reveals": {
+      "method": "GET",
+      "path": "/instant/reveals",
+      "key": "/_emulator/instant/reveals"
     }
   },
   "warehouse": {
@@ -721,7 +741,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Fulfil a VRF request {request_id?, words?} (default: the oldest pending, words from the seed) */
+        /** Fulfil a VRF request {request_id?, words?} (default: the oldest pending, words from the seed or a steered reveal) */
         post: operations["postEmulatorVrfFulfill"];
         delete?: never;
         options?: never;
@@ -1260,6 +1280,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/mystery/reveals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Steered reveals waiting for their purchase, and those applied (request id → bound cards) */
+        get: operations["getEmulatorMysteryReveals"];
+        put?: never;
+        /** Steer a reveal {purchase_id | tier_id (+ account_id | key, external_user_id): the next such purchase; items?: card ids, band?: {min_usd, max_usd, rarity}}: the VRF words are chosen so the pool picks them; 409 steer_unsatisfiable names what the tier cannot yield */
+        post: operations["postEmulatorMysteryReveals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/instant": {
         parameters: {
             query?: never;
@@ -1407,6 +1445,24 @@ export interface paths {
         get: operations["getEmulatorInstantEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_emulator/instant/reveals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Steered instant openings waiting for their purchase, and those applied */
+        get: operations["getEmulatorInstantReveals"];
+        put?: never;
+        /** Steer an instant opening {purchase_id | tier_id = packet type (+ account_id | key, external_user_id): the next such purchase; items?: card ids all in one pack, band?: {min_usd, max_usd, rarity} of one card}: the VRF word is the position of an undrawn bundle holding them; 409 steer_unsatisfiable when none does */
+        post: operations["postEmulatorInstantReveals"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6326,6 +6382,167 @@ export interface operations {
             };
         };
     };
+    getEmulatorMysteryReveals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending and applied steers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"] & {
+                        data: {
+                            pending: {
+                                id: number;
+                                purchase_id: number | null;
+                                account_id: string | null;
+                                tier_id: number | null;
+                                external_user_id: string | null;
+                                items: string[];
+                                band: {
+                                    min_micros: string | null;
+                                    max_micros: string | null;
+                                    rarity: string | null;
+                                } | null;
+                                created_at: string;
+                            }[];
+                            applied: {
+                                steer_id: number;
+                                purchase_id: number;
+                                request_id: string;
+                                cards: (string | null)[];
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postEmulatorMysteryReveals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    purchase_id?: number | null;
+                    account_id?: string | null;
+                    key?: string | null;
+                    tier_id?: number | null;
+                    external_user_id?: string | null;
+                    items?: string[] | null;
+                    band?: {
+                        min_usd?: string | number | null;
+                        max_usd?: string | number | null;
+                        rarity?: string | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The steer, waiting for its reveal */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"] & {
+                        data: {
+                            id: number;
+                            purchase_id: number | null;
+                            account_id: string | null;
+                            tier_id: number | null;
+                            external_user_id: string | null;
+                            items: string[];
+                            band: {
+                                min_micros: string | null;
+                                max_micros: string | null;
+                                rarity: string | null;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description A field is missing or invalid (the message names it). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_value" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `cross_origin_request`: sent from another origin than the emulator's own (a web page); scripts send no Origin. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "cross_origin_request";
+                    };
+                };
+            };
+            /** @description No such purchase, tier or key. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description The pool cannot yield it, or the purchase has revealed */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "steer_unsatisfiable" | "invalid_status";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body declared as anything but JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
+                    };
+                };
+            };
+        };
+    };
     getEmulatorInstant: {
         parameters: {
             query?: never;
@@ -6978,6 +7195,167 @@ export interface operations {
                                 at: string;
                             }[];
                         };
+                    };
+                };
+            };
+        };
+    };
+    getEmulatorInstantReveals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pending and applied steers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"] & {
+                        data: {
+                            pending: {
+                                id: number;
+                                purchase_id: number | null;
+                                account_id: string | null;
+                                tier_id: number | null;
+                                external_user_id: string | null;
+                                items: string[];
+                                band: {
+                                    min_micros: string | null;
+                                    max_micros: string | null;
+                                    rarity: string | null;
+                                } | null;
+                                created_at: string;
+                            }[];
+                            applied: {
+                                steer_id: number;
+                                purchase_id: number;
+                                request_id: string;
+                                cards: (string | null)[];
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postEmulatorInstantReveals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    purchase_id?: number | null;
+                    account_id?: string | null;
+                    key?: string | null;
+                    tier_id?: number | null;
+                    external_user_id?: string | null;
+                    items?: string[] | null;
+                    band?: {
+                        min_usd?: string | number | null;
+                        max_usd?: string | number | null;
+                        rarity?: string | null;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The steer, waiting for its opening */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"] & {
+                        data: {
+                            id: number;
+                            purchase_id: number | null;
+                            account_id: string | null;
+                            tier_id: number | null;
+                            external_user_id: string | null;
+                            items: string[];
+                            band: {
+                                min_micros: string | null;
+                                max_micros: string | null;
+                                rarity: string | null;
+                            } | null;
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description A field is missing or invalid (the message names it). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "invalid_value" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `cross_origin_request`: sent from another origin than the emulator's own (a web page); scripts send no Origin. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "cross_origin_request";
+                    };
+                };
+            };
+            /** @description No such purchase, packet type or key. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "not_found";
+                    };
+                };
+            };
+            /** @description No undrawn bundle holds it, or the purchase has opened */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "steer_unsatisfiable" | "invalid_status";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: a body declared as anything but JSON. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerError"] & {
+                        /** @enum {unknown} */
+                        error?: "unsupported_media_type";
                     };
                 };
             };

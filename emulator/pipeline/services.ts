@@ -21,6 +21,8 @@ export interface ResolvedOptions {
   webhookChaos?: WebhookChaos;
   /** Check every answer of a route with a schema against it (tests): a mismatch becomes a 500 and a log line. */
   validateResponses: boolean;
+  /** The emulator-only test values (pipeline/test-values.ts) apply; `--no-test-values` turns them off. */
+  testValues: boolean;
 }
 
 /** Everything a handler may use. Built once per emulator in index.ts. */

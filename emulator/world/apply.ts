@@ -162,6 +162,15 @@ export async function applyWorld(file: string, world: World, dispatch: Dispatch,
   }
 
   for (const [i, f] of (world.faults ?? []).entries()) await call(["faults", i], "POST", "/_emulator/faults", f);
+  // Steered reveals, queued like the control plane's (a pool that cannot yield one is the world's problem, by path).
+  for (const [i, r] of (world.reveals ?? []).entries())
+    await call(["reveals", i], "POST", `/_emulator/${r.area ?? "mystery"}/reveals`, {
+      tier_id: r.tier_id,
+      account_id: r.account,
+      external_user_id: r.external_user_id,
+      items: r.items,
+      band: r.band,
+    });
   return named;
 }
 

@@ -113,6 +113,23 @@ const fault = z.strictObject({
   latency_ms: z.number().min(0).optional(),
 });
 
+const reveal = z
+  .strictObject({
+    area: oneOf("area", ["mystery", "instant"]).optional().meta({ description: "mystery (default) or instant" }),
+    tier_id: positiveInt("tier_id").meta({ description: "the tier (mystery) or packet type (instant)" }),
+    account: z.string().min(1).optional().meta({ description: "only this account's next purchase" }),
+    external_user_id: z.string().min(1).optional(),
+    items: z.array(z.string().min(1)).min(1).optional().meta({ description: "card ids the reveal yields" }),
+    band: z
+      .strictObject({
+        min_usd: z.string().min(1).optional(),
+        max_usd: z.string().min(1).optional(),
+        rarity: z.string().min(1).optional(),
+      })
+      .optional(),
+  })
+  .meta({ description: "a steered reveal for the next matching purchase (docs/steering.md)" });
+
 export const worldSchema = z
   .strictObject({
     version: z.literal(WORLD_VERSION, { error: `version must be ${WORLD_VERSION}` }),
@@ -131,6 +148,7 @@ export const worldSchema = z
     tenants: z.array(tenant).optional(),
     instant: z.strictObject({ packet_types: z.array(packetType) }).optional(),
     faults: z.array(fault).optional(),
+    reveals: z.array(reveal).optional().meta({ description: "steered reveals, queued in order" }),
   })
   .meta({ title: "CardOS emulator world", description: "A partner's test world (npx emulator --world FILE)" });
 

@@ -22,7 +22,7 @@ const CASES: [string, unknown, string][] = [
   [
     "an unknown top-level key",
     w({ acounts: [] }),
-    "acounts: unknown key (allowed here: version, clock, catalog_overlay, accounts, tenants, instant, faults)",
+    "acounts: unknown key (allowed here: version, clock, catalog_overlay, accounts, tenants, instant, faults, reveals)",
   ],
   ["accounts not a list", w({ accounts: { id: "a" } }), "accounts: Invalid input: expected array, received object"],
   [

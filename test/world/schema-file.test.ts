@@ -28,6 +28,7 @@ describe("the world file's published forms", () => {
       "tenants",
       "instant",
       "faults",
+      "reveals",
     ]);
   });
 

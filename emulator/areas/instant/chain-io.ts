@@ -1,6 +1,7 @@
 import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "viem";
 import {
   instantPackAbi,
+  instantPoolSlot,
   receiptOf as nodeReceipt,
   sendAndWait,
   usdStablecoinAbi,
@@ -119,4 +120,24 @@ export async function ownerWrite(
   const data = encodeFunctionData({ abi: instantPackAbi, ...call } as Parameters<typeof encodeFunctionData>[0]);
   if ((await sendAndWait(chain, chain.operator, { to: chain.addresses.instantPack, data })).status !== "success")
     throw new Error(`instant: ${call.functionName} reverted`);
+}
+
+/** The undrawn bundles of a packet type, by position (InstantPack's `_pool`, read from storage). */
+export async function undrawnBundles(chain: Chain, packetTypeId: number): Promise<number[] | null> {
+  const address = chain.addresses.instantPack;
+  const t = await chain.publicClient.readContract({
+    address,
+    abi: instantPackAbi,
+    functionName: "getPacketType",
+    args: [BigInt(packetTypeId)],
+  });
+  if (!t.exists) return null;
+  const undrawn = t.bundles - t.opened;
+  const out: number[] = [];
+  for (let pos = 0; pos < undrawn; pos++) {
+    const raw = await chain.publicClient.getStorageAt({ address, slot: instantPoolSlot(packetTypeId, pos) });
+    const v = BigInt(raw ?? "0x0");
+    out.push(v === 0n ? pos : Number(v - 1n));
+  }
+  return out;
 }

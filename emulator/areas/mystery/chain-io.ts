@@ -157,6 +157,19 @@ export async function tierSlotCount(chain: Chain, tierId: number): Promise<numbe
   return tier.slots.length;
 }
 
+/** A tier's slots and their groups' value ranges as the pool has them (what a steered reveal solves against). */
+export async function tierPool(chain: Chain, tierId: number) {
+  const read = { address: chain.addresses.mysteryPool, abi: mysteryPoolAbi } as const;
+  const tier = await chain.publicClient.readContract({ ...read, functionName: "getTier", args: [BigInt(tierId)] });
+  const slots = tier.slots.map((sl) => ({ groupIds: sl.groupIds.map(Number), weights: sl.weights.map(Number) }));
+  const groups = new Map<number, { minValue: bigint; maxValue: bigint }>();
+  for (const id of new Set(slots.flatMap((sl) => sl.groupIds))) {
+    const g = await chain.publicClient.readContract({ ...read, functionName: "getGroup", args: [BigInt(id)] });
+    groups.set(id, { minValue: g.minValue, maxValue: g.maxValue });
+  }
+  return { exists: tier.exists, slots, groups };
+}
+
 /** Whether `operator` may move the holder's token: for all their tokens, or for this one. */
 export async function nftApproved(
   chain: Chain,

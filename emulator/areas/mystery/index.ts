@@ -17,6 +17,7 @@ import { userWalletPort } from "./wallet/port.ts";
 import { provideUserWallet } from "../../pipeline/user-wallet-port.ts";
 import { provideRelayerSwitch } from "../../pipeline/relayer-port.ts";
 import { relayerOn } from "./purchases/relay.ts";
+import { startSteering, steerControl } from "./steer.ts";
 
 // Mystery-pack commerce on the local chain (docs/reference/api-rules.md “Mystery commerce endpoints”;
 // docs/reference/live-service.md “Mystery commerce”): purchases, redemption with burn on dispatch, buyback and
@@ -43,6 +44,7 @@ export const mysteryArea: Area = {
     ...redemptionControl,
     ...relayerControl,
     ...purchaseControl,
+    ...steerControl,
   ],
   start: (s) => {
     // Other areas charge the custodial wallet through this port (the instant area's custodial purchases).
@@ -50,6 +52,14 @@ export const mysteryArea: Area = {
     provideUserWallet(s, custody);
     // ... and read the relayer switch through this one (custodial instant purchases are relayed too).
     provideRelayerSwitch(s, () => relayerOn(s));
-    return { custody, stop: startWorker(s) };
+    const stopWorker = startWorker(s);
+    const stopSteering = startSteering(s);
+    return {
+      custody,
+      stop: () => {
+        stopSteering();
+        return stopWorker();
+      },
+    };
   },
 };

@@ -1,3 +1,4 @@
+import { isTestValue } from "../../pipeline/test-values.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
@@ -248,6 +249,11 @@ export async function finishLabel(services: Services, accountId: string, orderId
     const key = `${o.order_id}:label_created`;
     publishEvent(services, t.account_id, "order.tracking_updated", key, trackingData(o, null));
   });
+  // Test value: the carrier takes the package and brings it back (in transit, then returned to sender).
+  if (isTestValue(services, "return_to_sender", o.address.street1)) {
+    ship(services, t, o.order_id);
+    returnToSender(services, t, o.order_id);
+  }
 }
 
 /** Operator action: the next `times` label purchases fail (the orders go back to PENDING_PAYMENT). Returns how many are armed. */
@@ -258,6 +264,8 @@ export function failNextLabels(t: TenantState, times: number): number {
 
 /** A carrier failure: armed by the operator (fail-next-label), or a fault on `POST /carrier/{carrier}/labels`. */
 function labelFailure(services: Services, t: TenantState, o: Order): { code: string; message: string } | null {
+  if (isTestValue(services, "fail_label", o.address.street1))
+    return { code: "label_purchase_failed", message: "The carrier refused the label purchase (test address)" };
   if (t.fail_next_labels > 0) {
     t.fail_next_labels--;
     return {

@@ -1,3 +1,4 @@
+import { isTestValue } from "../../../pipeline/test-values.ts";
 import { hashTypedData, encodeFunctionData, type Hex } from "viem";
 import {
   buybackMarketplaceAbi,
@@ -253,6 +254,12 @@ async function signOffer(
     const o = offerPrice.micros;
     if (o === null || o === 0n)
       throw badRequest("invalid_amount", "offer_price_usdc must be a positive decimal USDC amount");
+    if (isTestValue(s, "rejected_buyback_price", usdc(o).replace(/\.?0+$/, "")))
+      throw notEligible(
+        tokenId,
+        "marketplace_rejected",
+        `The marketplace rejected the offer (test value ${usdc(o)} USDC)`,
+      );
     if (o > price)
       throw badRequest("price_too_high", `offer_price_usdc may only lower the offer (default ${usdc(price)} USDC)`);
     price = o;

@@ -63,6 +63,14 @@ export function groupInventory(catalog: CatalogIndex, groupId: number): number {
   return (g.itemType === "PACKET" ? p.packets : p.sealed).length;
 }
 
+/** The catalog cards a reveal of a card group shows (empty for packets and sealed products): what a steered card must be in. */
+export function groupCards(catalog: CatalogIndex, groupId: number): readonly CardRecord[] {
+  const g = groupOf(groupId);
+  if (!g || (g.itemType !== "CARD" && g.itemType !== "GRADED_CARD")) return [];
+  const p = pools(catalog);
+  return p.cards.get(groupId)?.length ? p.cards.get(groupId)! : p.anyCard;
+}
+
 export function groupOf(groupId: number): GroupConfig | undefined {
   return DEFAULT_GROUPS.find((g) => g.groupId === groupId);
 }
@@ -70,6 +78,8 @@ export function groupOf(groupId: number): GroupConfig | undefined {
 export function hydrate(
   catalog: CatalogIndex,
   token: { tokenId: string; groupId: number; itemType: ItemTypeName; valueMicros: bigint },
+  /** A steered reveal's card (purchases' steer): the catalog card this token shows, when it is in the group's pool. */
+  cardId?: string,
 ): ItemRow {
   const p = pools(catalog);
   const base = {
@@ -79,11 +89,8 @@ export function hydrate(
     group_id: token.groupId,
   };
   if (token.itemType === "CARD" || token.itemType === "GRADED_CARD") {
-    const rec = pick(
-      p.cards.get(token.groupId)?.length ? p.cards.get(token.groupId)! : p.anyCard,
-      token.tokenId,
-      token.groupId,
-    );
+    const pool = p.cards.get(token.groupId)?.length ? p.cards.get(token.groupId)! : p.anyCard;
+    const rec = pool.find((r) => r.card.id === cardId) ?? pick(pool, token.tokenId, token.groupId);
     if (!rec) return { ...base, category: "unknown", name: groupOf(token.groupId)?.name ?? "Card", image_url: null };
     const c = rec.card;
     return {

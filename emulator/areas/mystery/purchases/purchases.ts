@@ -18,6 +18,7 @@ import {
   shortfallOnChain,
 } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
+import { steeredCard } from "../steer.ts";
 import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
 import { emitItemsPulled } from "./events.ts";
 import { beginPurchase, stepPurchase } from "./lifecycle.ts";
@@ -135,19 +136,23 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   const onChain = await mysteryPoolPurchase(chain, requestId);
   if (onChain.status === MYSTERY_POOL_STATUS.REVEALED) {
     const items = [];
-    for (const tokenId of onChain.tokenIds) {
+    for (const [index, tokenId] of onChain.tokenIds.entries()) {
       const { rec, item } = await mintedItem(chain, tokenId);
       const type =
         groupOf(rec.groupId)?.itemType ??
         (["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"] as const)[item.itemType] ??
         "CARD";
       items.push(
-        hydrate(s.catalog, {
-          tokenId: tokenId.toString(),
-          groupId: rec.groupId,
-          itemType: type,
-          valueMicros: item.value,
-        }),
+        hydrate(
+          s.catalog,
+          {
+            tokenId: tokenId.toString(),
+            groupId: rec.groupId,
+            itemType: type,
+            valueMicros: item.value,
+          },
+          steeredCard(s, before.onchain_request_id, index),
+        ),
       );
     }
     const revealLog = await revealLogs(chain, requestId);

@@ -22,7 +22,8 @@ import { armWorker, runWorker } from "../worker.ts";
 import { expiryDue, newExpiry } from "./jobs.ts";
 import { kycRequired } from "./kyc.ts";
 import { signShipping } from "./payment.ts";
-import { isLive, liveRedemptionFor } from "./redemption.ts";
+import { decideKyc, isLive, liveRedemptionFor } from "./redemption.ts";
+import { isTestValue } from "../../../pipeline/test-values.ts";
 import { beginRedemption } from "./lifecycle.ts";
 import { rates } from "./shipping.ts";
 
@@ -320,6 +321,10 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
       fresh.redemptions[r.redemption_id] = r;
       setOwn(fresh.redemption_keys, keyId, r.redemption_id);
       beginRedemption(s, r);
+      // Test values (pipeline/test-values.ts): the end user's KYC decides itself, as the KYC provider would.
+      const user = target.purchase.external_user_id;
+      if (needsKyc && isTestValue(s, "kyc_approve", user)) decideKyc(s, r.redemption_id, true);
+      else if (needsKyc && isTestValue(s, "kyc_decline", user)) decideKyc(s, r.redemption_id, false);
       armWorker(s); // the expiry timer
       return r;
     });
