@@ -19,7 +19,9 @@ interface Row {
 function members(file: string, name: string): Row[] {
   const path = new URL(file, ROOT);
   const source = ts.createSourceFile(path.pathname, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
-  const found = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name);
+  const found = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name,
+  );
   if (!found) throw new Error(`${file} has no interface ${name}`);
   return found.members.filter(ts.isPropertySignature).flatMap((m) => {
     const docs = ts.getJSDocCommentsAndTags(m).filter(ts.isJSDoc);
@@ -27,7 +29,13 @@ function members(file: string, name: string): Row[] {
     if (docs.some((d) => d.tags?.some((t) => t.tagName.text === "internal"))) return [];
     const doc = docs.map((d) => ts.getTextOfJSDocComment(d.comment) ?? "").join(" ");
     if (!doc) throw new Error(`${file}: ${name}.${m.name.getText(source)} has no doc comment`);
-    return [{ name: m.name.getText(source), type: (m.type?.getText(source) ?? "unknown").replace(/\s+/g, " "), doc: doc.replace(/\s+/g, " ").trim() }];
+    return [
+      {
+        name: m.name.getText(source),
+        type: (m.type?.getText(source) ?? "unknown").replace(/\s+/g, " "),
+        doc: doc.replace(/\s+/g, " ").trim(),
+      },
+    ];
   });
 }
 
@@ -62,6 +70,7 @@ export function withOptionsDocs(readme: string, docs: string): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const readme = new URL("README.md", ROOT);
-  if (process.argv.includes("--write")) writeFileSync(readme, withOptionsDocs(readFileSync(readme, "utf8"), optionsDocs()));
+  if (process.argv.includes("--write"))
+    writeFileSync(readme, withOptionsDocs(readFileSync(readme, "utf8"), optionsDocs()));
   else process.stdout.write(optionsDocs());
 }
