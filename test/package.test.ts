@@ -297,8 +297,13 @@ test("the next test starts where the file did", async () => {
 });
 `,
     );
+    // And the README's kit snippet, as written.
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const snippet = /```ts\n(\/\/ vitest\.config\.ts: test: \{ globalSetup[\s\S]*?)```/.exec(readme)?.[1];
+    if (!snippet) throw new Error("the README has no runner-kit snippet");
+    writeFileSync(join(dir, "readme-kit.test.ts"), snippet);
     const out = run(process.execPath, [join(consumer, "node_modules", "vitest", "vitest.mjs"), "run"], dir);
-    expect(out.stdout).toMatch(/2 passed/);
+    expect(out.stdout).toMatch(/3 passed/);
   });
 
   it("keeps the chain's packages out of the install: Hardhat is an optional peer, the contracts' sources are not shipped", () => {
