@@ -9,6 +9,7 @@
  *
  *   npm run bench [-- --duration 5 --connections 50 --rounds 3 --warmup 2 --large]
  *   npm run bench -- commerce [--duration 3 --rounds 3 --only mystery,custodial,instant,redemption,webhooks,restart]
+ *   npm run bench -- test-runner [--rounds 3 --chain]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -22,6 +23,11 @@ import autocannon from "autocannon";
 if (process.argv[2] === "commerce") {
   await import("./commerce.ts");
   await new Promise(() => {}); // commerce.ts exits the process when done
+}
+// `npm run bench -- test-runner [--rounds 3 --chain]`: the test-runner patterns (bench/test-runner.ts) instead.
+if (process.argv[2] === "test-runner") {
+  await import("./test-runner.ts");
+  process.exit(0);
 }
 
 const { values } = parseArgs({

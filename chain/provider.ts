@@ -18,11 +18,14 @@ const ROOT = path.resolve(CHAIN_DIR, "..");
 /** The Hardhat range the chain is built and tested with (the optional peer's range in package.json). */
 export const HARDHAT_RANGE = "~2.29.0";
 
-/** A chain was asked for, but Hardhat is not installed beside the package. */
+/**
+ * A chain was asked for, but Hardhat is not installed beside the package. `without` says how to start
+ * without one in the caller's own terms: the CLI passes its flag; in-process, the option is named.
+ */
 export class HardhatMissingError extends Error {
-  constructor() {
+  constructor(without = "leave out createEmulator's `chain` option") {
     super(
-      `the local chain needs Hardhat, which is not installed: npm install -D hardhat@${HARDHAT_RANGE} (or start without a chain: --no-chain)`,
+      `the local chain needs Hardhat, which is not installed: npm install -D hardhat@${HARDHAT_RANGE} (or start without a chain: ${without})`,
     );
     this.name = "HardhatMissingError";
   }

@@ -14,7 +14,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
   if (options.rpcUrl) {
     if (options.restore)
       throw new JournalError(
-        "an attached chain (--rpc-url) cannot load a chain from a state export; start the emulator without --rpc-url",
+        "an attached chain cannot load a chain from a state export; start the emulator with a chain of its own",
       );
     const transport = http(options.rpcUrl, { retryCount: 0, timeout: 30_000 })({});
     const inner: Eip1193Like = { request: (args) => transport.request(args as any) };

@@ -22,8 +22,12 @@ export interface ChainHostOptions {
   vrf?: VrfMode;
   /** Reveal delay in auto mode (default 5 s of virtual time). */
   vrfDelayMs?: number;
+  /** Told each start-up step ("starting network", each deployment, "ready"): the CLI prints them. */
   onProgress?: (step: string) => void;
-  /** Who the served JSON-RPC answers: the emulator sets its listener policy (pipeline/rpc-guard.ts). */
+  /**
+   * Who the served JSON-RPC answers: the emulator sets its listener policy (pipeline/rpc-guard.ts).
+   * @internal
+   */
   rpcGuard?: RpcGuard;
 }
 

@@ -132,7 +132,7 @@ export function resolveConfig(given: EmulatorOptions): EmulatorConfig {
   const chain = input.chain ? (input.chain === true ? {} : input.chain) : null;
   if (chain?.rpcUrl && input.stateFile)
     console.error(
-      `[emulator] --state ${input.stateFile}: the chain attached with --rpc-url is not part of the state file (that node keeps its own state)`,
+      `[emulator] state file ${input.stateFile}: an attached chain is not part of it (that node keeps its own state)`,
     );
   return {
     service,

@@ -86,7 +86,10 @@ export interface Emulator {
   clock: VirtualClock;
   /** The local chain (null when started without one). */
   chain: Chain | null;
-  /** JSON-RPC URL of the local chain (null without one, or when it is in-process only). */
+  /**
+   * The chain's JSON-RPC URL: the node attached with `chain.rpcUrl`, else the local chain's own loopback
+   * server (`chain.rpcPort`, any free port by default); null without a chain or with `chain.rpcPort: false`.
+   */
   rpcUrl: string | null;
   /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy), then a world's named keys. */
   keys: EmulatorKey[];

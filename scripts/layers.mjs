@@ -21,7 +21,14 @@ export const LAYERS = [
   { name: "harness", paths: ["harness/"] },
   {
     name: "public",
-    paths: ["emulator/index.ts", "emulator/config.ts", "emulator/msw.ts", "emulator/control-client.ts"],
+    paths: [
+      "emulator/index.ts",
+      "emulator/config.ts",
+      "emulator/msw.ts",
+      "emulator/control-client.ts",
+      // The runner kit (`cardos-emulator/vitest`): the public entry and the typed control client, nothing deeper.
+      "emulator/vitest/",
+    ],
   },
   // A test world (emulator/world/): checked before the emulator starts, applied through its own requests.
   { name: "world", paths: ["emulator/world/"] },

@@ -88,7 +88,14 @@ describe("the packed package", () => {
     );
     expect(stray).toEqual([]);
     expect(paths.filter((p) => /\.(ts|mts|cts)$/.test(p) && !/\.d\.ts$/.test(p))).toEqual([]);
-    for (const entry of ["emulator/index", "chain/index", "conformance/index", "emulator/control-client"])
+    for (const entry of [
+      "emulator/index",
+      "chain/index",
+      "conformance/index",
+      "emulator/control-client",
+      "emulator/vitest/index",
+      "emulator/vitest/setup",
+    ])
       expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
     // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
     expect(paths).toEqual(
@@ -126,7 +133,7 @@ describe("the packed package", () => {
     expect(lint.stdout).toContain("All good");
   });
 
-  it("type-checks a strict NodeNext project that uses all four entry points", () => {
+  it("type-checks a strict NodeNext project that uses every entry point", () => {
     writeFileSync(
       join(consumer, "tsconfig.json"),
       JSON.stringify({
@@ -153,6 +160,9 @@ import { createEmulator, isLoopback, type Emulator, type EmulatorOptions, type S
 import { usdStablecoinAbi, type Chain } from "cardos-emulator/chain";
 import { ALL_CHECKS, MODES, PROFILES, passed, runSuite, junitReport, type Check, type Mode, type Profile, type SuiteResult } from "cardos-emulator/conformance";
 import { connect, ControlError, type ControlClient } from "cardos-emulator/control";
+import { freshAccount, isolateEach, useEmulator, type FreshAccount, type KitEmulator } from "cardos-emulator/vitest";
+import kitSetup, { emulatorSetup } from "cardos-emulator/vitest/setup";
+import { inject } from "vitest";
 
 const options: EmulatorOptions = { seed: 1, clock: "manual" };
 const emu: Emulator = await createEmulator(options);
@@ -168,6 +178,11 @@ const control: ControlClient = connect(emu.url);
 const advanced: string = (await emu.control.clock.advance({ ms: 1 })).now;
 const calls: number = emu.requests.count({ operation: "cards.get", key: "demo", since: new Date(0) });
 const failed: boolean = (await control.health.get().catch((e: unknown) => e)) instanceof ControlError;
+const kit: KitEmulator = useEmulator(inject("cardosEmulator"));
+const account: FreshAccount = await freshAccount({ balance: 10 }, kit);
+const apiKey: string = account.headers["X-API-Key"];
+isolateEach(() => kit);
+const setups = [kitSetup, emulatorSetup({ chain: true })];
 
 const profiles: Profile[] = PROFILES.filter((p) => p === "pipeline");
 const mode: Mode = MODES[2];
@@ -177,7 +192,7 @@ const ok: boolean = passed(suite);
 const xml: string = junitReport(suite);
 server.close();
 await emu.close();
-console.log(res.status, state.now, chain, transfer?.name, ok, xml.length, advanced, calls, failed);
+console.log(res.status, state.now, chain, transfer?.name, ok, xml.length, advanced, calls, failed, apiKey, setups);
 `,
     );
     // Declarations point at .js files, as the JavaScript beside them does (tsc itself keeps ".ts").
@@ -256,12 +271,48 @@ test("the README's snippet answers from the emulator through msw", async () => {
     expect(out.stdout).toMatch(/1 passed/);
   });
 
+  it("runs test files under the kit's globalSetup: one emulator, a fresh account per test, snapshot/restore", () => {
+    const dir = join(consumer, "kit");
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, "vitest.config.mjs"),
+      `export default { test: { globalSetup: ["cardos-emulator/vitest/setup"] } };\n`,
+    );
+    writeFileSync(
+      join(dir, "kit.test.ts"),
+      `import { expect, test } from "vitest";
+import { freshAccount, isolateEach, useEmulator } from "cardos-emulator/vitest";
+const emu = useEmulator();
+isolateEach();
+test("a fresh account is billed alone", async () => {
+  const account = await freshAccount({ balance: 10 });
+  const res = await fetch(emu.url + "/api/v1/pokemon/cards/base1-4", { headers: account.headers });
+  expect(res.status).toBe(200);
+  expect((await emu.control.credits.get({ key: account.key })).balance).toBe(9);
+  expect((await emu.control.clock.get()).mode).toBe("manual");
+  await emu.control.clock.advance({ ms: 1000 });
+});
+test("the next test starts where the file did", async () => {
+  expect((await emu.control.clock.get()).now).toBe("2026-01-15T12:00:00.000Z");
+});
+`,
+    );
+    // And the README's kit snippet, as written.
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const snippet = /```ts\n(\/\/ vitest\.config\.ts: test: \{ globalSetup[\s\S]*?)```/.exec(readme)?.[1];
+    if (!snippet) throw new Error("the README has no runner-kit snippet");
+    writeFileSync(join(dir, "readme-kit.test.ts"), snippet);
+    const out = run(process.execPath, [join(consumer, "node_modules", "vitest", "vitest.mjs"), "run"], dir);
+    expect(out.stdout).toMatch(/3 passed/);
+  });
+
   it("keeps the chain's packages out of the install: Hardhat is an optional peer, the contracts' sources are not shipped", () => {
     const own = JSON.parse(manifestBefore) as { devDependencies: Record<string, string> };
     const deps = Object.keys(packedManifest.dependencies as Record<string, string>);
     expect(deps.filter((d) => /^(hardhat|@nomicfoundation\/|@openzeppelin\/|solc$)/.test(d))).toEqual([]);
-    expect(packedManifest.peerDependencies).toEqual({ hardhat: own.devDependencies.hardhat });
-    expect(packedManifest.peerDependenciesMeta).toEqual({ hardhat: { optional: true } });
+    // vitest: an optional peer too, for the runner kit (cardos-emulator/vitest) alone.
+    expect(packedManifest.peerDependencies).toEqual({ hardhat: own.devDependencies.hardhat, vitest: "^4.0.0" });
+    expect(packedManifest.peerDependenciesMeta).toEqual({ hardhat: { optional: true }, vitest: { optional: true } });
     expect(own.devDependencies.hardhat).toBe(HARDHAT_RANGE);
     // npm does not install an optional peer: the in-process consumer gets no Hardhat and no EDR.
     for (const heavy of ["hardhat", "@nomicfoundation/edr"])

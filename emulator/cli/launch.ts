@@ -179,7 +179,7 @@ export type StartConfig = ReturnType<typeof startConfig>;
 export async function launch(c: StartConfig, progress: (step: string) => void): Promise<Emulator> {
   const inProcessChain = !c.noChain && !c.rpcUrl;
   // Hardhat is an optional peer (docs/decisions.md "Packaging"): say how to get it before anything starts.
-  if (inProcessChain && !hardhatInstalled()) throw new UsageError(new HardhatMissingError().message);
+  if (inProcessChain && !hardhatInstalled()) throw new UsageError(new HardhatMissingError("--no-chain").message);
   for (const [flag, port] of [
     ["--port", c.port],
     ...(inProcessChain ? [["--rpc-port", c.rpcPort] as const] : []),

@@ -172,6 +172,6 @@ export function contextProblems(w: World, catalog: CatalogIndex, hasChain: boole
     }),
   );
   if (w.instant?.packet_types.length && !hasChain)
-    out.push("instant.packet_types: instant packs live on the chain; start with it (not --no-chain) or drop them");
+    out.push("instant.packet_types: instant packs live on the chain; start the emulator with its chain or drop them");
   return out;
 }

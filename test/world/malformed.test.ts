@@ -248,7 +248,7 @@ describe("a malformed world is refused, every problem named by its path", () => 
     const world = w({ instant: { packet_types: [{ packet_type_id: 4, stock: 2 }] } });
     const err = await createEmulator({ seed: 1, clock: "manual", world }).catch((e: unknown) => e);
     expect((err as WorldError).problems).toEqual([
-      "instant.packet_types: instant packs live on the chain; start with it (not --no-chain) or drop them",
+      "instant.packet_types: instant packs live on the chain; start the emulator with its chain or drop them",
     ]);
   });
 
