@@ -56,8 +56,9 @@ describe("the chain gateway", () => {
       .map((f) => ({ path: `${dir}/${f}`, text: readFileSync(join(ROOT, dir, f), "utf8") }));
   const all = ["chain", "emulator", "harness", "scenarios", "conformance", "shadow"].flatMap(sources);
 
-  it("waits for a receipt by one policy: only chain/send.ts calls waitForTransactionReceipt", () => {
-    expect(all.filter((f) => f.text.includes("waitForTransactionReceipt(")).map((f) => f.path)).toEqual([
+  it("waits for a receipt by one policy: chain/send.ts's waitForReceipt (it ends when the chain was taken back), never viem's waitForTransactionReceipt", () => {
+    expect(all.filter((f) => f.text.includes("waitForTransactionReceipt(")).map((f) => f.path)).toEqual([]);
+    expect(all.filter((f) => /export async function waitForReceipt\b/.test(f.text)).map((f) => f.path)).toEqual([
       "chain/send.ts",
     ]);
   });
