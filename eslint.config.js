@@ -68,7 +68,7 @@ export default tseslint.config(
   },
   {
     // The money modules are where amounts are parsed; deviations send wrong types on purpose.
-    files: ["emulator/**/*.ts", "contract/**/*.ts", "conformance/**/*.ts", "scenarios/**/*.ts", "harness/**/*.ts"],
+    files: ["cli/**/*.ts", "emulator/**/*.ts", "contract/**/*.ts", "conformance/**/*.ts", "scenarios/**/*.ts", "harness/**/*.ts"],
     ignores: ["emulator/**/money.ts", "emulator/**/deviations.ts"],
     rules: { "no-restricted-syntax": ["error", ...FLOAT_MONEY] },
   },

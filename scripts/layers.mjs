@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 export const LAYERS = [
   // Test aids (the deviation plugin): never compiled into dist, so nothing shipped may import them.
   { name: "testing", paths: ["testing/"] },
-  { name: "entry", paths: ["bin/", "emulator/cli.ts", "emulator/cli/"] },
+  { name: "entry", paths: ["bin/", "cli/"] },
   // Shadow mode judges an upstream by the contract and the emulator (public entry only); it masks as conformance does.
   { name: "shadow", paths: ["shadow/"] },
   { name: "conformance", paths: ["conformance/"] },
@@ -44,6 +44,7 @@ export const LAYERS = [
 const SOURCE_ROOTS = [
   "testing",
   "bin",
+  "cli",
   "emulator",
   "shadow",
   "conformance",

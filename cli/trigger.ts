@@ -7,9 +7,9 @@ import {
   parseCommand,
   UsageError,
   type CommandSpec,
-} from "../../harness/cli-args.ts";
-import { PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES, EVENT_TYPES } from "../events/types.ts";
-import { BodyTooLarge, MAX_ANSWER_BYTES, textWithin } from "../../contract/index.ts";
+} from "../harness/cli-args.ts";
+import { PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES, EVENT_TYPES } from "../emulator/events/types.ts";
+import { BodyTooLarge, MAX_ANSWER_BYTES, textWithin } from "../contract/index.ts";
 
 // `npx emulator trigger <event-type>` (as `stripe trigger`): emits a catalogue event on a running
 // emulator through its control plane (POST /_emulator/events) and prints where it was delivered.
