@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
-import { violations } from "../scripts/layers.mjs";
+import { folderOf, LAYERS, violations } from "../scripts/layers.mjs";
 
 // The dependency rule of docs/architecture.md: every import points to the
 // same layer or a lower one, areas meet only through each other's index.ts,
@@ -43,6 +43,22 @@ describe("architecture", () => {
       ),
     ).toBe(true);
     expect(found).toHaveLength(4);
+  });
+
+  it("folders show the layers: walking the layers top to bottom never climbs back to a higher folder", () => {
+    const rank = folderOf as (path: string) => number | null;
+    const order = (LAYERS as Array<{ paths: string[] }>).flatMap((l) => l.paths.map(rank));
+    expect(order).not.toContain(null);
+    expect(order).toEqual([...order].sort((a, b) => (a as number) - (b as number)));
+  });
+
+  it("an import that climbs from one top-level folder to a higher one fails", () => {
+    const root = mkdtempSync(join(tmpdir(), "folders-"));
+    mkdirSync(join(root, "harness"), { recursive: true });
+    mkdirSync(join(root, "shadow"), { recursive: true });
+    writeFileSync(join(root, "harness/out.ts"), 'import { x } from "../shadow/cli.ts";\n');
+    writeFileSync(join(root, "shadow/cli.ts"), "export const x = 1;\n");
+    expect(check(root)).toContain("harness/out.ts imports shadow/cli.ts: folder shadow/ stands above harness/");
   });
 });
 
