@@ -1,6 +1,6 @@
 import { getAddress, isAddress } from "viem";
 import { INSTANT } from "../../../contract/index.ts";
-import { parseUsdc } from "../../pipeline/money.ts";
+import { parseUsdc } from "../../../contract/money.ts";
 import { withCode, z } from "../../pipeline/schema.ts";
 
 // The instant bodies as the emulator reads them (contract/instant.ts documents
