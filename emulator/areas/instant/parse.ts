@@ -5,7 +5,7 @@ import { withCode, z } from "../../pipeline/schema.ts";
 
 // The instant bodies as the emulator reads them (contract/instant.ts documents
 // them): the wallet is checksum-checked and normalised with viem, the price
-// cap becomes bigint micros through pipeline/money.ts.
+// cap becomes bigint micros through contract/money.ts.
 
 const wallet = withCode(
   z
