@@ -94,3 +94,17 @@ describe("the chain gateway", () => {
     expect(direct).toEqual([]);
   });
 });
+
+// Time only from services.clock (docs/architecture.md): an area reads the virtual clock, or the host's
+// wall time through clock.wall(), so a test that moves or fakes the clock moves every area with it.
+describe("time", () => {
+  it("no area reads the host's clock directly (Date.now)", () => {
+    const ROOT = join(__dirname, "..");
+    const dir = join(ROOT, "emulator/areas");
+    const direct = (readdirSync(dir, { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts"))
+      .filter((f) => /\bDate\.now\(/.test(readFileSync(join(dir, f), "utf8")))
+      .map((f) => `emulator/areas/${f}`);
+    expect(direct).toEqual([]);
+  });
+});
