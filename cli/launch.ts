@@ -1,4 +1,11 @@
-import { createEmulator, OverlayError, ReplayError, StateFileError, WorldError, type Emulator } from "../emulator/index.ts";
+import {
+  createEmulator,
+  OverlayError,
+  ReplayError,
+  StateFileError,
+  WorldError,
+  type Emulator,
+} from "../emulator/index.ts";
 import { JournalError } from "../chain/journal.ts";
 import { HardhatMissingError, hardhatInstalled } from "../chain/provider.ts";
 import {
