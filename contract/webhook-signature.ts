@@ -40,3 +40,9 @@ export function deliveryHeaders(
     ...(signature === null ? {} : { [WEBHOOK_HEADERS.signature]: signature }),
   };
 }
+
+/** A delivery header as a receiver reads it (node lower-cases header names), by the names above. */
+export const webhookHeader = (
+  headers: Record<string, string | undefined>,
+  name: keyof typeof WEBHOOK_HEADERS,
+): string | undefined => headers[WEBHOOK_HEADERS[name].toLowerCase()];
