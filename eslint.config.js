@@ -11,7 +11,7 @@ const AMOUNT_EXPR = [
   "CallExpression[callee.name='BigInt']",
 ].join(", ");
 const MONEY =
-  "money: amounts are bigint micros (emulator/pipeline/money.ts; the suite and scenarios: conformance/assert.ts), never a float";
+  "money: amounts are bigint micros (contract/money.ts; the suite and scenarios: conformance/assert.ts), never a float";
 
 /** Float arithmetic on an amount: parseFloat, Number(<amount>), a number divided or multiplied by 10^6. */
 const FLOAT_MONEY = [
@@ -68,8 +68,16 @@ export default tseslint.config(
   },
   {
     // The money modules are where amounts are parsed; deviations send wrong types on purpose.
-    files: ["emulator/**/*.ts", "contract/**/*.ts", "conformance/**/*.ts", "scenarios/**/*.ts", "harness/**/*.ts"],
-    ignores: ["emulator/**/money.ts", "emulator/**/deviations.ts"],
+    files: [
+      "cli/**/*.ts",
+      "emulator/**/*.ts",
+      "contract/**/*.ts",
+      "chain/**/*.ts",
+      "conformance/**/*.ts",
+      "scenarios/**/*.ts",
+      "harness/**/*.ts",
+    ],
+    ignores: ["contract/money.ts", "emulator/**/money.ts", "emulator/**/deviations.ts"],
     rules: { "no-restricted-syntax": ["error", ...FLOAT_MONEY] },
   },
   { files: ANY_DEBT, rules: { "@typescript-eslint/no-explicit-any": "off" } },

@@ -7,14 +7,14 @@ import { existsSync } from "node:fs";
 
 const checkout = existsSync(new URL("../scripts/dist-state.mjs", import.meta.url));
 if (!checkout) {
-  await import("../dist/emulator/cli.js");
+  await import("../dist/cli/main.js");
 } else {
   const { distIsFresh } = await import("../scripts/dist-state.mjs");
   if (!process.env.EMULATOR_FROM_SOURCE && distIsFresh()) {
-    await import("../dist/emulator/cli.js");
+    await import("../dist/cli/main.js");
   } else {
     const { register } = await import("tsx/esm/api");
     register();
-    await import("../emulator/cli.ts");
+    await import("../cli/main.ts");
   }
 }

@@ -364,7 +364,7 @@ export class EmulatorChain implements Chain {
 
   private async latestTimestamp(): Promise<number> {
     const latest = (await this.raw("eth_getBlockByNumber", ["latest", false])) as { timestamp: string };
-    return Number(BigInt(latest.timestamp));
+    return Number(latest.timestamp); // a 0x quantity, exact below 2^53
   }
 
   /** Next block at max(ts, latest block time). */

@@ -77,9 +77,9 @@ interface RpcBlock {
 }
 
 const headOf = (b: RpcBlock): ChainHead => ({
-  number: Number(BigInt(b.number)),
+  number: Number(b.number), // a 0x quantity: Number parses hex exactly below 2^53
   hash: b.hash,
-  timestamp: Number(BigInt(b.timestamp)),
+  timestamp: Number(b.timestamp),
 });
 
 /**

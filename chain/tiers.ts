@@ -1,3 +1,6 @@
+// Prices are written as decimal USDC text and parsed to bigint micros by the one money module.
+import { microsOfDecimal as usd } from "../contract/money.ts";
+
 /**
  * Default mystery-pool configuration deployed by startChain(): item groups (value range + item type)
  * and three tiers whose slots draw one item each among groups by integer weight.
@@ -39,19 +42,17 @@ export interface TierConfig {
   slots: SlotConfig[];
 }
 
-const usd = (dollars: number): bigint => BigInt(Math.round(dollars * 1_000_000));
-
 export const DEFAULT_GROUPS: readonly GroupConfig[] = [
-  { groupId: 1, name: "Common", itemType: "CARD", minValue: usd(1), maxValue: usd(5) },
-  { groupId: 2, name: "Uncommon", itemType: "CARD", minValue: usd(5), maxValue: usd(15) },
-  { groupId: 3, name: "Rare", itemType: "CARD", minValue: usd(15), maxValue: usd(50) },
-  { groupId: 4, name: "Ultra Rare", itemType: "CARD", minValue: usd(50), maxValue: usd(150) },
-  { groupId: 5, name: "Graded Mid", itemType: "GRADED_CARD", minValue: usd(30), maxValue: usd(90) },
-  { groupId: 6, name: "Graded Chase", itemType: "GRADED_CARD", minValue: usd(150), maxValue: usd(600) },
-  { groupId: 7, name: "Booster Packet", itemType: "PACKET", minValue: usd(4), maxValue: usd(8) },
-  { groupId: 8, name: "Sealed Box", itemType: "SEALED_PRODUCT", minValue: usd(100), maxValue: usd(250) },
-  { groupId: 9, name: "Grail", itemType: "GRADED_CARD", minValue: usd(1000), maxValue: usd(5000) },
-  { groupId: 10, name: "Sealed Vintage", itemType: "SEALED_PRODUCT", minValue: usd(500), maxValue: usd(1500) },
+  { groupId: 1, name: "Common", itemType: "CARD", minValue: usd("1"), maxValue: usd("5") },
+  { groupId: 2, name: "Uncommon", itemType: "CARD", minValue: usd("5"), maxValue: usd("15") },
+  { groupId: 3, name: "Rare", itemType: "CARD", minValue: usd("15"), maxValue: usd("50") },
+  { groupId: 4, name: "Ultra Rare", itemType: "CARD", minValue: usd("50"), maxValue: usd("150") },
+  { groupId: 5, name: "Graded Mid", itemType: "GRADED_CARD", minValue: usd("30"), maxValue: usd("90") },
+  { groupId: 6, name: "Graded Chase", itemType: "GRADED_CARD", minValue: usd("150"), maxValue: usd("600") },
+  { groupId: 7, name: "Booster Packet", itemType: "PACKET", minValue: usd("4"), maxValue: usd("8") },
+  { groupId: 8, name: "Sealed Box", itemType: "SEALED_PRODUCT", minValue: usd("100"), maxValue: usd("250") },
+  { groupId: 9, name: "Grail", itemType: "GRADED_CARD", minValue: usd("1000"), maxValue: usd("5000") },
+  { groupId: 10, name: "Sealed Vintage", itemType: "SEALED_PRODUCT", minValue: usd("500"), maxValue: usd("1500") },
 ];
 
 export const DEFAULT_TIERS: readonly TierConfig[] = [
@@ -59,7 +60,7 @@ export const DEFAULT_TIERS: readonly TierConfig[] = [
     tierId: 1,
     name: "Starter",
     slug: "starter",
-    price: usd(25),
+    price: usd("25"),
     active: true,
     slots: [
       {
@@ -78,7 +79,7 @@ export const DEFAULT_TIERS: readonly TierConfig[] = [
     tierId: 2,
     name: "Premium",
     slug: "premium",
-    price: usd(100),
+    price: usd("100"),
     active: true,
     slots: [
       {
@@ -103,7 +104,7 @@ export const DEFAULT_TIERS: readonly TierConfig[] = [
     tierId: 3,
     name: "Grail",
     slug: "grail",
-    price: usd(500),
+    price: usd("500"),
     active: true,
     slots: [
       {

@@ -1,5 +1,6 @@
 import type { Exchange } from "../harness/http.ts";
 import type { TranscriptEntry } from "./types.ts";
+import { WEBHOOK_HEADERS } from "../contract/webhook-signature.ts";
 
 // Transcripts of failed checks go into reports and certification bundles that
 // are shared with the service, so they carry no key, signature or secret:
@@ -13,7 +14,7 @@ const SECRET_HEADERS = new Set([
   "set-cookie",
   "payment-signature",
   "x-payment",
-  "x-mystery-signature",
+  WEBHOOK_HEADERS.signature.toLowerCase(),
 ]);
 /** JSON fields whose value is a credential (a signature, a secret, a private key, a key itself). */
 const SECRET_FIELD = /(secret|signature|private_key|privatekey|api_key|password|mnemonic|^key$|authorization)/i;

@@ -15,7 +15,7 @@ import { mysteryChecks } from "./checks/mystery.ts";
 import { warehouseChecks } from "./checks/warehouse.ts";
 import { warehouseByIdChecks } from "./checks/warehouse-by-id.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
-import { CORRUPTIONS, startRewritingProxy, type RewritingProxy } from "./adversaries.ts";
+import { CORRUPTIONS, startRewritingProxy, type RewritingProxy } from "../testing/adversaries.ts";
 
 const DEVIATION_NAMES = new Set(DEVIATIONS.map((d) => d.name));
 /** Deviations no check names: each breaks one family of response schema, for body validation to catch. */

@@ -19,3 +19,30 @@ export function signatureHeader(secret: string, t: number, rawBody: string): str
   const hex = createHmac("sha256", Buffer.from(secret, "utf8")).update(`${t}.${rawBody}`, "utf8").digest("hex");
   return `t=${t},sha256=${hex}`;
 }
+
+/**
+ * The headers of one delivery, as the service sends them: the sender's User-Agent, the event, the
+ * delivery (event) id, the unix-ms timestamp and, unless null (a test of an unsigned delivery), the signature.
+ */
+export function deliveryHeaders(
+  userAgent: string,
+  event: string,
+  id: string,
+  t: number,
+  signature: string | null,
+): Record<string, string> {
+  return {
+    "Content-Type": "application/json",
+    "User-Agent": userAgent,
+    [WEBHOOK_HEADERS.event]: event,
+    [WEBHOOK_HEADERS.delivery]: id,
+    [WEBHOOK_HEADERS.timestamp]: String(t),
+    ...(signature === null ? {} : { [WEBHOOK_HEADERS.signature]: signature }),
+  };
+}
+
+/** A delivery header as a receiver reads it (node lower-cases header names), by the names above. */
+export const webhookHeader = (
+  headers: Record<string, string | undefined>,
+  name: keyof typeof WEBHOOK_HEADERS,
+): string | undefined => headers[WEBHOOK_HEADERS[name].toLowerCase()];

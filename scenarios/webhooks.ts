@@ -1,5 +1,6 @@
 import type { Scenario, ScenarioContext } from "./types.ts";
 import { signatureValid, startCheckReceiver } from "../harness/webhook-receiver.ts";
+import { webhookHeader } from "../contract/webhook-signature.ts";
 
 // Webhook retries, told step by step: a partner's receiver is down twice, the
 // emulator retries on its documented schedule (virtual clock), the third
@@ -92,9 +93,9 @@ export const webhooksScenarios: Scenario[] = [
           `a delivered event is never sent again; the receiver saw ${rx.deliveries.length} requests`,
         );
         for (const [i, d] of rx.deliveries.entries()) {
-          const v = await signatureValid(hook.signing_secret, d.headers["x-mystery-signature"] ?? "", d.body);
+          const v = await signatureValid(hook.signing_secret, webhookHeader(d.headers, "signature") ?? "", d.body);
           ctx.expect(
-            v.ok && d.headers["x-mystery-delivery"] === eventId,
+            v.ok && webhookHeader(d.headers, "delivery") === eventId,
             `attempt ${i + 1}: signature must verify and X-Mystery-Delivery must be ${eventId}`,
           );
         }

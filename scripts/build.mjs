@@ -81,7 +81,7 @@ const inputs = listed
   .map((l) => relative(ROOT, l.trim()))
   .filter((rel) => !rel.startsWith("..") && !rel.split(sep).includes("node_modules"));
 const tscOutput = [...res.stdout.split("\n").filter((l) => !isAbsolute(l.trim())), res.stderr].join("\n").trim();
-if (!existsSync(join(out, "emulator", "cli.js"))) {
+if (!existsSync(join(out, "cli", "main.js"))) {
   rmSync(out, { recursive: true, force: true });
   fail(`tsc emitted nothing (${tscOutput.split("\n")[0] ?? ""})`);
 }

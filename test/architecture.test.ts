@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
-import { violations } from "../scripts/layers.mjs";
+import { folderOf, LAYERS, violations } from "../scripts/layers.mjs";
 
 // The dependency rule of docs/architecture.md: every import points to the
 // same layer or a lower one, areas meet only through each other's index.ts,
@@ -44,6 +44,22 @@ describe("architecture", () => {
     ).toBe(true);
     expect(found).toHaveLength(4);
   });
+
+  it("folders show the layers: walking the layers top to bottom never climbs back to a higher folder", () => {
+    const rank = folderOf as (path: string) => number | null;
+    const order = (LAYERS as Array<{ paths: string[] }>).flatMap((l) => l.paths.map(rank));
+    expect(order).not.toContain(null);
+    expect(order).toEqual([...order].sort((a, b) => (a as number) - (b as number)));
+  });
+
+  it("an import that climbs from one top-level folder to a higher one fails", () => {
+    const root = mkdtempSync(join(tmpdir(), "folders-"));
+    mkdirSync(join(root, "harness"), { recursive: true });
+    mkdirSync(join(root, "shadow"), { recursive: true });
+    writeFileSync(join(root, "harness/out.ts"), 'import { x } from "../shadow/cli.ts";\n');
+    writeFileSync(join(root, "shadow/cli.ts"), "export const x = 1;\n");
+    expect(check(root)).toContain("harness/out.ts imports shadow/cli.ts: folder shadow/ stands above harness/");
+  });
 });
 
 // The chain behind one gateway (docs/architecture.md "State, time, events, chain"): chain/ owns
@@ -76,6 +92,20 @@ describe("the chain gateway", () => {
           .split("\n")
           .flatMap((line, i) => (/\b(publicClient|walletClientFor)\b/.test(line) ? [`${f.path}:${i + 1}`] : [])),
       );
+    expect(direct).toEqual([]);
+  });
+});
+
+// Time only from services.clock (docs/architecture.md): an area reads the virtual clock, or the host's
+// wall time through clock.wall(), so a test that moves or fakes the clock moves every area with it.
+describe("time", () => {
+  it("no area reads the host's clock directly (Date.now)", () => {
+    const ROOT = join(__dirname, "..");
+    const dir = join(ROOT, "emulator/areas");
+    const direct = (readdirSync(dir, { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts"))
+      .filter((f) => /\bDate\.now\(/.test(readFileSync(join(dir, f), "utf8")))
+      .map((f) => `emulator/areas/${f}`);
     expect(direct).toEqual([]);
   });
 });

@@ -1,11 +1,11 @@
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cliSynopsis, withSynopsis } from "../emulator/cli/synopsis.ts";
-import { START_OPTIONS } from "../emulator/cli/launch.ts";
+import { cliSynopsis, withSynopsis } from "../cli/synopsis.ts";
+import { START_OPTIONS } from "../cli/launch.ts";
 import { CONFORMANCE_COMMAND } from "../conformance/cli.ts";
-import { EXEC } from "../emulator/cli/exec.ts";
-import { TRIGGER } from "../emulator/cli/trigger.ts";
+import { EXEC } from "../cli/exec.ts";
+import { TRIGGER } from "../cli/trigger.ts";
 
 // The README's CLI synopsis is the option tables' (the ones --help prints): a flag added to the code
 // and not to the README fails here. Fix with `npx tsx scripts/cli-synopsis.mts --write`.

@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { groupAlive } from "../emulator/cli/child-group.ts";
+import { groupAlive } from "../cli/child-group.ts";
 import request from "supertest";
 import { expectError } from "../conformance/assert.ts";
 import { execFileSync, spawn } from "node:child_process";

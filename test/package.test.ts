@@ -99,7 +99,7 @@ describe("the packed package", () => {
       expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
     // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
     expect(paths).toEqual(
-      expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/emulator/cli.js"]),
+      expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/cli/main.js"]),
     );
   });
 

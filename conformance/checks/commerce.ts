@@ -5,6 +5,7 @@ import { cheapestFirst, ensure, expectSuccess, spendMicros, usdcMicros } from ".
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
 import { inSnapshot } from "../isolate.ts";
 import { waitFor } from "../wait.ts";
+import { webhookHeader } from "../../contract/webhook-signature.ts";
 
 // Commerce a partner ships, run with a funded test wallet and no control plane:
 // against the sandbox with --wallet-key/--rpc-url/--max-spend-usdc (real test
@@ -250,7 +251,7 @@ export const commerceChecks: Check[] = [
           const d = await waitFor(
             ctx,
             "the purchase.fulfilled delivery",
-            async () => rx.deliveries.find((x) => x.headers["x-mystery-event"] === "purchase.fulfilled"),
+            async () => rx.deliveries.find((x) => webhookHeader(x.headers, "event") === "purchase.fulfilled"),
             ctx.control ? 2_000 : Infinity,
           );
           ensure(d, `the receiver got no purchase.fulfilled delivery (it saw ${rx.deliveries.length} deliveries)`);
@@ -259,7 +260,7 @@ export const commerceChecks: Check[] = [
             body.event === "purchase.fulfilled" && body.data?.purchase_id === purchase.id,
             `the delivery must be purchase.fulfilled for purchase ${purchase.id}, got ${d.body.slice(0, 160)}`,
           );
-          const v = await signatureValid(reg.signing_secret, d.headers["x-mystery-signature"] ?? "", d.body);
+          const v = await signatureValid(reg.signing_secret, webhookHeader(d.headers, "signature") ?? "", d.body);
           ensure(v.ok, "X-Mystery-Signature must verify with the secret returned at registration");
           ctx.note(`delivered ${body.id} to the suite's receiver, signature verified`);
         } else {

@@ -8,6 +8,7 @@ import { reachable, type AnyLifecycle } from "../../contract/lifecycle.ts";
 import { MYSTERY_PURCHASE } from "../../contract/lifecycles/purchases.ts";
 import { runUnique } from "../isolate.ts";
 import { cheapestTier, PACK_USDC } from "./commerce.ts";
+import { webhookHeader } from "../../contract/webhook-signature.ts";
 
 // Custodial purchases as a partner runs them on the sandbox, with no operator to credit a balance: the test
 // wallet sends USDC to a new end user's dedicated deposit address (POST /wallet/deposit-address) and the suite
@@ -184,7 +185,7 @@ export async function custodialLifecycleBySandbox(ctx: CheckContext): Promise<vo
     if (rx) {
       const mine = (type: string) =>
         rx.deliveries.filter((d) => {
-          if (d.headers["x-mystery-event"] !== type) return false;
+          if (webhookHeader(d.headers, "event") !== type) return false;
           const body = JSON.parse(d.body) as { data?: { purchase_id?: unknown } };
           return body.data?.purchase_id === p.id;
         });

@@ -3,7 +3,7 @@ import { emulatorOnly, runs } from "../types.ts";
 import type { HttpClient } from "../../harness/http.ts";
 import { ensure, env, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
-import { SIGNATURE_TOLERANCE_MS } from "../../contract/webhook-signature.ts";
+import { SIGNATURE_TOLERANCE_MS, webhookHeader } from "../../contract/webhook-signature.ts";
 import { buyAndReveal, PACK_USDC } from "./commerce.ts";
 import { waitFor } from "../wait.ts";
 
@@ -84,7 +84,7 @@ async function deliverOnce(ctx: CheckContext, status: number) {
       first,
       `the receiver got no purchase.fulfilled delivery of purchase ${purchase.id} (it saw ${rx.deliveries.length})`,
     );
-    return { rx, hook, eventId: first.headers["x-mystery-delivery"] ?? "", seen: ofPurchase };
+    return { rx, hook, eventId: webhookHeader(first.headers, "delivery") ?? "", seen: ofPurchase };
   } catch (err) {
     await rx.close();
     await deleteHooks(http, partnerKey, [hook.id]);
@@ -259,15 +259,19 @@ export const webhooksChecks: Check[] = [
           body.event === "purchase.fulfilled" && body.id === eventId && typeof body.data === "object",
           `body must be {event, id, data}, got ${d.body.slice(0, 160)}`,
         );
-        ensure(d.headers["x-mystery-event"] === "purchase.fulfilled", "X-Mystery-Event must name the event");
-        ensure(d.headers["x-mystery-delivery"] === eventId, `X-Mystery-Delivery must be the event id ${eventId}`);
-        const v = await signatureValid(String(hook.signing_secret), d.headers["x-mystery-signature"] ?? "", d.body);
-        ensure(
-          v.ok,
-          `X-Mystery-Signature does not verify with the secret returned at registration (${d.headers["x-mystery-signature"]})`,
+        ensure(webhookHeader(d.headers, "event") === "purchase.fulfilled", "X-Mystery-Event must name the event");
+        ensure(webhookHeader(d.headers, "delivery") === eventId, `X-Mystery-Delivery must be the event id ${eventId}`);
+        const v = await signatureValid(
+          String(hook.signing_secret),
+          webhookHeader(d.headers, "signature") ?? "",
+          d.body,
         );
         ensure(
-          v.t === d.headers["x-mystery-timestamp"] && /^\d{13}$/.test(v.t ?? ""),
+          v.ok,
+          `X-Mystery-Signature does not verify with the secret returned at registration (${webhookHeader(d.headers, "signature")})`,
+        );
+        ensure(
+          v.t === webhookHeader(d.headers, "timestamp") && /^\d{13}$/.test(v.t ?? ""),
           "the signature's t must equal X-Mystery-Timestamp, in milliseconds",
         );
       } finally {
@@ -295,7 +299,7 @@ export const webhooksChecks: Check[] = [
             "GET /api/v1/webhooks/deliveries",
           );
           return ((log.data as { deliveries?: Record<string, unknown>[] }).deliveries ?? []).find(
-            (d) => d.event_id === seen["x-mystery-delivery"],
+            (d) => d.event_id === webhookHeader(seen, "delivery"),
           );
         };
         // The log records the answer just after the receiver gave it: in real time, wait for the row to settle.
@@ -304,10 +308,10 @@ export const webhooksChecks: Check[] = [
           : await waitFor(ctx, "the delivery's log row", async () =>
               (await logged())?.status === "PENDING" ? undefined : logged(),
             );
-        ensure(row, `the log must list the delivery the receiver got (event id ${seen["x-mystery-delivery"]})`);
+        ensure(row, `the log must list the delivery the receiver got (event id ${webhookHeader(seen, "delivery")})`);
         const want: Record<string, unknown> = {
           webhook_id: hook.id,
-          event_type: seen["x-mystery-event"],
+          event_type: webhookHeader(seen, "event"),
           event_id: eventId,
           status: "DELIVERED",
           attempts: got().length,
@@ -346,14 +350,14 @@ export const webhooksChecks: Check[] = [
       try {
         ensure(seen().length === 1, `the receiver must get exactly one delivery, got ${seen().length}`);
         const d = seen()[0]!;
-        const t = /(?:^|,)\s*t=(\d+)/.exec(d.headers["x-mystery-signature"] ?? "")?.[1];
+        const t = /(?:^|,)\s*t=(\d+)/.exec(webhookHeader(d.headers, "signature") ?? "")?.[1];
         ensure(
           t !== undefined,
-          `X-Mystery-Signature must carry t=<unix ms>, got ${JSON.stringify(d.headers["x-mystery-signature"])}`,
+          `X-Mystery-Signature must carry t=<unix ms>, got ${JSON.stringify(webhookHeader(d.headers, "signature"))}`,
         );
         ensure(
-          d.headers["x-mystery-timestamp"] === t,
-          `X-Mystery-Timestamp (${d.headers["x-mystery-timestamp"]}) must equal the signature's t (${t})`,
+          webhookHeader(d.headers, "timestamp") === t,
+          `X-Mystery-Timestamp (${webhookHeader(d.headers, "timestamp")}) must equal the signature's t (${t})`,
         );
         const skew = d.receivedAt - Number(t);
         ensure(
@@ -415,7 +419,7 @@ export const webhooksChecks: Check[] = [
         await ctx.control!.advance(WHOLE_SCHEDULE_MS);
         ensure(rx.deliveries.length === 6, `expected 6 attempts, the receiver saw ${rx.deliveries.length}`);
         ensure(
-          rx.deliveries.every((d) => d.headers["x-mystery-delivery"] === eventId),
+          rx.deliveries.every((d) => webhookHeader(d.headers, "delivery") === eventId),
           "X-Mystery-Delivery must stay the same across retries",
         );
         // The gaps are read on the emulator's clock (the outbox); the signing stamps carry wall time.

@@ -2,7 +2,7 @@ import { EVENT_TYPES, type EventType } from "../../contract/events.ts";
 import { signatureHeader } from "../../contract/webhook-signature.ts";
 import { CheckFailure } from "../types.ts";
 import type { Probe } from "./probe.ts";
-import { deliveryHeaders, signedDelivery, type Answer, type Delivery } from "./send.ts";
+import { receiverCheckHeaders, signedDelivery, type Answer, type Delivery } from "./send.ts";
 
 // The receiver check's cases (docs/webhooks.md "Certify your receiver"): every
 // event type, correctly signed, must be acknowledged (2xx) in time and applied
@@ -110,7 +110,7 @@ const hostileCases: ReceiverCase[] = [
         event: "deposit.credited",
         id: e.id,
         body,
-        headers: deliveryHeaders("deposit.credited", e.id, Date.now(), null),
+        headers: receiverCheckHeaders("deposit.credited", e.id, Date.now(), null),
       };
     },
   ),
@@ -219,7 +219,7 @@ const hostileCases: ReceiverCase[] = [
         event: "purchase.fulfilled",
         id: e.id,
         body,
-        headers: deliveryHeaders("purchase.fulfilled", e.id, t, signatureHeader(OTHER_SECRET, t, body)),
+        headers: receiverCheckHeaders("purchase.fulfilled", e.id, t, signatureHeader(OTHER_SECRET, t, body)),
       };
       refused(ctx, await ctx.send(huge), "5 MiB forged body", true);
       await applied(ctx, [e.id], 0, "5 MiB forged body");

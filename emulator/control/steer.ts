@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { count, isoTime } from "../state/fields.ts";
-import { parseUsdc } from "../pipeline/money.ts";
+import { parseUsdc } from "../../contract/money.ts";
 import { ApiError, badRequest } from "../pipeline/errors.ts";
 import { opt, text } from "./schemas.ts";
 

@@ -2,6 +2,7 @@ import { runtimeSlot } from "../pipeline/runtime.ts";
 import type { Services } from "../pipeline/services.ts";
 import { headerOf } from "../pipeline/envelope.ts";
 import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
+import { WEBHOOK_HEADERS } from "../../contract/webhook-signature.ts";
 
 // The request journal: the last JOURNAL_SIZE API calls, in memory, newest
 // last, for the dashboard, GET /_emulator/requests and `emu.requests`. Recording
@@ -79,7 +80,7 @@ const SECRET_HEADERS: ReadonlySet<string> = new Set([
   "payment-signature",
   "x-payment",
   "authorization",
-  "x-mystery-signature",
+  WEBHOOK_HEADERS.signature.toLowerCase(),
 ]);
 /** A JSON string member (escapes kept): its name and its value. */
 const STRING_MEMBER = /"([A-Za-z0-9_$-]*)"(\s*:\s*)"((?:[^"\\]|\\.)*)"/g;

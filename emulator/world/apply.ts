@@ -1,5 +1,5 @@
 import { MYSTERY_WALLET, WAREHOUSE_INBOUND, WEBHOOKS } from "../../contract/index.ts";
-import { usdc } from "../pipeline/money.ts";
+import { usdc } from "../../contract/money.ts";
 import { toCents } from "../areas/warehouse/money.ts";
 import { usdcMicros } from "./checks.ts";
 import { pathText, WorldError, type WorldPath } from "./problems.ts";

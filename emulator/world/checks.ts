@@ -1,6 +1,6 @@
 import { DEFAULT_PACKET_TYPES } from "../../chain/instant.ts";
 import type { CatalogIndex } from "../catalog-data/catalog-index.ts";
-import { MAX_USDC_MICROS, parseUsdc, usdc } from "../pipeline/money.ts";
+import { MAX_USDC_MICROS, parseUsdc, usdc } from "../../contract/money.ts";
 import { FIXTURE_KEYS } from "../../fixtures/keys.ts";
 import { allowedKeysAt, pathText, type WorldPath } from "./problems.ts";
 import { worldSchema, type World, type WorldKey, type WorldWebhook } from "./schema.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { usdStablecoinAbi } from "../../chain/index.ts";
 import { sendCalls, user, useMystery, type Ctx } from "../mystery/helpers.ts";
 import { expectError } from "../../conformance/assert.ts";
+import { usdcOf } from "../chain-reads.ts";
 
 // Money of instant purchases when they end without a pack, with the chain in the
 // loop (manual VRF, so a purchase stays unopened until it is paid back): a
@@ -13,13 +13,6 @@ let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
 
 const custodial = (body: Record<string, unknown>) => ctx.api.post("/_emulator/instant/custodial").send(body);
-const usdcOf = (who: `0x${string}`) =>
-  ctx.emu.chain!.publicClient.readContract({
-    address: ctx.emu.chain!.addresses.stablecoin,
-    abi: usdStablecoinAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
 const relayer = () => ctx.emu.chain!.relayer.address;
 const store = () => ctx.emu.chain!.addresses.instantPack;
 const sentBy = (who: `0x${string}`) => ctx.emu.chain!.publicClient.getTransactionCount({ address: who });
@@ -70,11 +63,11 @@ describe("a custodial instant purchase paid back on chain", () => {
   for (const end of ["refund", "fail", "timeout"] as const)
     it(`credits the end user's custodial balance once (${end}); the relayer, which the store paid back, ends where it started`, async () => {
       const u = `acme-${end}`;
-      const relayerBefore = await usdcOf(relayer());
-      const storeBefore = await usdcOf(store());
+      const relayerBefore = await usdcOf(ctx.emu, relayer());
+      const storeBefore = await usdcOf(ctx.emu, store());
       const id = await submitted(u);
-      expect(await usdcOf(relayer())).toBe(relayerBefore - 4_990_000n);
-      expect(await usdcOf(store())).toBe(storeBefore + 4_990_000n);
+      expect(await usdcOf(ctx.emu, relayer())).toBe(relayerBefore - 4_990_000n);
+      expect(await usdcOf(ctx.emu, store())).toBe(storeBefore + 4_990_000n);
 
       if (end === "timeout") await ctx.emu.clock.advance(10 * 60 * 1000);
       else {
@@ -101,8 +94,8 @@ describe("a custodial instant purchase paid back on chain", () => {
         ["HOLD", "-4990000", "instant_purchase"],
         ["DEPOSIT_CREDIT", "20000000", "deposit"],
       ]);
-      expect(await usdcOf(relayer())).toBe(relayerBefore);
-      expect(await usdcOf(store())).toBe(storeBefore);
+      expect(await usdcOf(ctx.emu, relayer())).toBe(relayerBefore);
+      expect(await usdcOf(ctx.emu, store())).toBe(storeBefore);
       const ends = ctx.events.filter(
         (e) =>
           e.data.purchase_id === id && (e.type === "instant_purchase.refunded" || e.type === "instant_purchase.failed"),
@@ -123,8 +116,8 @@ describe("parallel operator refunds of one instant purchase", () => {
 
   it("a non-custodial one: one 200, fifteen 409 invalid_status; the buyer is paid back once on chain", async () => {
     const u = user(ctx, 3);
-    const before = await usdcOf(u.address);
-    const storeBefore = await usdcOf(store());
+    const before = await usdcOf(ctx.emu, u.address);
+    const storeBefore = await usdcOf(ctx.emu, store());
     const prep = await ctx.api
       .post("/api/v1/instant/purchase/prepare")
       .set("X-API-Key", ctx.demo)
@@ -136,12 +129,12 @@ describe("parallel operator refunds of one instant purchase", () => {
       .set("X-API-Key", ctx.demo)
       .send({ packet_type_id: 1, transaction_hash: receipt.transactionHash })
       .expect(202);
-    expect(await usdcOf(u.address)).toBe(before - 4_990_000n);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(before - 4_990_000n);
     const answers = await parallelRefunds(sub.body.data.id);
     expect(answers.filter(([s]) => s === 200)).toHaveLength(1);
     expect(answers.filter(([s, c]) => s === 409 && c === "invalid_status")).toHaveLength(15);
-    expect(await usdcOf(u.address)).toBe(before);
-    expect(await usdcOf(store())).toBe(storeBefore);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(before);
+    expect(await usdcOf(ctx.emu, store())).toBe(storeBefore);
   });
 
   it("a refund that finds the purchase already FULFILLED answers 409 invalid_status and sends nothing", async () => {
@@ -168,13 +161,13 @@ describe("the relayer switch and custodial instant purchases", () => {
       .expect(200);
     await relayerSwitch(false);
     const sent = await sentBy(relayer());
-    const usdcBefore = await usdcOf(relayer());
+    const usdcBefore = await usdcOf(ctx.emu, relayer());
     const res = await custodial({ key: ctx.demo, packet_type_id: 1, external_user_id: "off" });
     const body = expectError(res, 503, "relayer_disabled");
     expect(body.retryable).toBe(true);
     await ctx.emu.clock.advance(5_000);
     expect(await sentBy(relayer())).toBe(sent);
-    expect(await usdcOf(relayer())).toBe(usdcBefore);
+    expect(await usdcOf(ctx.emu, relayer())).toBe(usdcBefore);
     expect((await ctx.api.get("/_emulator/instant/purchases").expect(200)).body.data.purchases).toEqual([]);
     expect(await wallet("off")).toMatchObject({ balance_usdc: "20.000000", reserved_usdc: "0.000000" });
     expect((await ledger("off")).map((e) => e.entry_type)).toEqual(["DEPOSIT_CREDIT"]);

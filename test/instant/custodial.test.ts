@@ -5,6 +5,7 @@ import { useMystery, type Ctx } from "../mystery/helpers.ts";
 import { sdkFor, waitForDelivery } from "../sdk.ts";
 import { startReceiver } from "../webhooks/receiver.ts";
 import { expectError } from "../../conformance/assert.ts";
+import { RELAY_PICKUP_MS } from "../../contract/lifecycles/purchases.ts";
 
 // A custodial instant purchase (no SDK route makes one; the operator does, POST
 // /_emulator/instant/custodial) runs the real lifecycle: RESERVED with every
@@ -63,7 +64,7 @@ describe("a custodial instant purchase", () => {
       });
       expect(made.purchaser_address).toBe(ctx.emu.chain!.relayer.address);
 
-      await ctx.emu.clock.advance(2_000); // the relayer buys and opens it
+      await ctx.emu.clock.advance(RELAY_PICKUP_MS); // the relayer buys and opens it
       const submitted = await sdk.getPurchase(made.id);
       expect(submitted).toMatchObject({ status: "SUBMITTED", custody: "CUSTODIAL", recipient_address: wallet });
       expect(submitted.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -174,7 +175,7 @@ describe("a custodial instant purchase", () => {
       .send({ key, external_user_id: "u1", usdc: "100" })
       .expect(200);
     await custodial({ key, packet_type_id: 3, external_user_id: "u1" }).expect(201);
-    await ctx.emu.clock.advance(2_000);
+    await ctx.emu.clock.advance(RELAY_PICKUP_MS);
     const after = (await ctx.api.get("/_emulator/instant").expect(200)).body.data.packet_types.find(
       (t: { packet_type_id: number }) => t.packet_type_id === 3,
     ).available_packs;
@@ -193,7 +194,7 @@ describe("a custodial instant purchase", () => {
         .expect(200);
       ids.push((await custodial({ key, packet_type_id: 3, external_user_id: `u${i}` }).expect(201)).body.data.id);
     }
-    await ctx.emu.clock.advance(2_000);
+    await ctx.emu.clock.advance(RELAY_PICKUP_MS);
     const sdk = sdkFor(ctx.emu, key).instant;
     const last = await sdk.getPurchase(ids[3]!);
     expect(last.status).toBe("FAILED");

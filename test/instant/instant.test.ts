@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseEventLogs, type Hex } from "viem";
 import { TerminalStateError } from "@ripdotfun/cardos-sdk";
-import {
-  cardNftAbi,
-  instantPackAbi,
-  usdStablecoinAbi,
-  vrfRequestIdsFromLogs,
-  type FixtureAccount,
-} from "../../chain/index.ts";
+import { cardNftAbi, instantPackAbi, vrfRequestIdsFromLogs, type FixtureAccount } from "../../chain/index.ts";
 import type { BusEvents } from "../../emulator/bus.ts";
 import { EVENT_PAYLOADS, type PartnerEventType } from "../../emulator/events/payloads.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import { apiError, sdkFor, waitForDelivery } from "../sdk.ts";
 import { expectError } from "../../conformance/assert.ts";
+import { usdcOf } from "../chain-reads.ts";
 
 // Instant packs over HTTP driven by the official SDK (test/sdk.ts; docs/reference/sdk-shapes.md “Instant pack methods”):
 // catalog → prepare → the user's fixture wallet signs approve +
@@ -85,14 +80,6 @@ function expectWireShapes() {
   }
 }
 
-const usdcOf = (who: `0x${string}`) =>
-  chain().publicClient.readContract({
-    address: chain().addresses.stablecoin,
-    abi: usdStablecoinAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
-
 describe("instant catalog", () => {
   it("lists packs in stock with live price and stock; include_unavailable=1 adds sold-out ones; offset paging", async () => {
     const def = await sdk().catalog();
@@ -163,7 +150,7 @@ describe("instant catalog", () => {
 describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
   it("runs the SDK flow on the local chain: two calls without kind, 202 SUBMITTED from the receipt, polling to FULFILLED with the pack and its cards", async () => {
     const u = user(0);
-    const before = await usdcOf(u.address);
+    const before = await usdcOf(emu, u.address);
     const cardos = sdkFor(emu, emu.key("demo"));
     const client = cardos.instant;
     const prep = await client.prepare({ packet_type_id: 1, wallet_address: u.address, max_price_usdc: "5.00" });
@@ -209,7 +196,7 @@ describe("instant purchase: prepare → sign → submit → FULFILLED", () => {
       fulfilled_at: null,
     });
     expect(sub).not.toHaveProperty("cards");
-    expect(await usdcOf(u.address)).toBe(before - 4_990_000n);
+    expect(await usdcOf(emu, u.address)).toBe(before - 4_990_000n);
 
     const { value: purchase, seen } = await waitForDelivery(cardos, sub.id);
     expect(seen).toEqual(["SUBMITTED", "FULFILLED"]);
@@ -455,12 +442,12 @@ describe("instant failure ends", () => {
     await api.post("/_emulator/vrf").send({ mode: "manual" }).expect(200);
     try {
       const u = user(4);
-      const before = await usdcOf(u.address);
+      const before = await usdcOf(emu, u.address);
       const { purchase } = await buy(1, u);
       await emu.clock.advance(10 * 60 * 1000);
       const got = await sdk().getPurchase(purchase.id);
       expect([got.status, got.failure_reason]).toEqual(["FAILED", "vrf_timeout"]);
-      expect(await usdcOf(u.address)).toBe(before);
+      expect(await usdcOf(emu, u.address)).toBe(before);
       const e = await delivered(purchase.id).catch((err: unknown) => err);
       expect(e).toBeInstanceOf(TerminalStateError);
       expect((e as TerminalStateError).state).toBe("FAILED");
@@ -468,7 +455,7 @@ describe("instant failure ends", () => {
       const second = (await buy(1, u)).purchase;
       const refunded = await api.post(`/_emulator/instant/purchases/${second.id}/refund`).send({}).expect(200);
       expect(refunded.body.data.status).toBe("REFUNDED");
-      expect(await usdcOf(u.address)).toBe(before);
+      expect(await usdcOf(emu, u.address)).toBe(before);
       const again = await api.post(`/_emulator/instant/purchases/${second.id}/refund`).send({});
       expect([again.status, again.body.error]).toEqual([409, "invalid_status"]);
       expect(events.map((x) => x.type)).toEqual([

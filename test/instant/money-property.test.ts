@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { endUser, ownerOf as ownerOfToken, readBook, sum, type Book } from "../mystery/money-book.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vrfRequestIdsFromLogs } from "../../chain/index.ts";
-import { sendCalls, user } from "../mystery/helpers.ts";
+import { RELAY_MS, sendCalls, user } from "../mystery/helpers.ts";
 import { burst, startRace, type RaceCtx } from "../mystery/race-helpers.ts";
 
 // The money invariant of instant purchases, custodial and non-custodial, with
@@ -151,7 +151,7 @@ async function apply(o: Op): Promise<void> {
 
 /** Relays every reserved purchase, reveals every pending request, reads everything settled. */
 async function drain(): Promise<Row[]> {
-  await ctx.emu.clock.advance(4_000);
+  await ctx.emu.clock.advance(RELAY_MS);
   for (const id of await chain().pendingVrfRequests()) settled(await fulfil(String(id)), [200]);
   return rows();
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { TransactionReceipt } from "viem";
-import { buyRevealed, sendCalls, user } from "./helpers.ts";
+import { buyRevealed, RELAY_MS, sendCalls, user } from "./helpers.ts";
 import { outbox, slowReceipts, sold, startRace, type RaceCtx } from "./race-helpers.ts";
 
 // Random interleavings of submits, replays and prepares on the commerce routes,
@@ -120,7 +120,7 @@ type Answer = { op: Op; status: number; body: { error?: string; data?: Record<st
 const sameValue = (xs: unknown[]) => new Set(xs).size <= 1;
 
 async function check(answers: Answer[]) {
-  await ctx.emu.clock.advance(4_000); // custodial purchases are relayed on the clock: RESERVED → SUBMITTED
+  await ctx.emu.clock.advance(RELAY_MS); // custodial purchases are relayed on the clock: RESERVED → SUBMITTED
   const by = <K extends Op["kind"]>(k: K) =>
     answers.filter((a): a is Answer & { op: Extract<Op, { kind: K }> } => a.op.kind === k);
   const list = async (key: string, path: string, field: string) =>

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeFunctionData, keccak256, toHex } from "viem";
-import { cardNftAbi, usdStablecoinAbi } from "../../chain/index.ts";
+import { cardNftAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, sendCalls, user } from "./helpers.ts";
 import { burst, outbox, requested, slowReceipts, sold, startRace, type RaceCtx } from "./race-helpers.ts";
+import { usdcOf } from "../chain-reads.ts";
 
 // Parallel requests for one key (a transaction hash, a (partner, token) pair,
 // an idempotency key) with the chain in the loop: every handler awaits the
@@ -30,13 +31,6 @@ afterEach(() => undo());
 const M = "/api/v1/mystery";
 const N = 10;
 const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
-const usdcOf = (who: `0x${string}`) =>
-  ctx.emu.chain!.publicClient.readContract({
-    address: ctx.emu.chain!.addresses.stablecoin,
-    abi: usdStablecoinAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
 
 describe("purchase submit: one transaction hash in parallel", () => {
   it("records one purchase; every caller of its partner gets it, the other partner 409 tx_already_recorded; stats match the chain", async () => {
@@ -96,10 +90,10 @@ describe("sell-back submit: one transaction hash in parallel", () => {
       .set("X-API-Key", ctx.tier)
       .send({ wallet_address: u.address, token_ids: ids })
       .expect(200);
-    const before = await usdcOf(u.address);
+    const before = await usdcOf(ctx.emu, u.address);
     const receipt = await sendCalls(ctx, u, prep.body.data.calls);
     const { total } = sold(ctx, receipt);
-    expect(await usdcOf(u.address)).toBe(before + total);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(before + total);
     const answers = await burst(N, () =>
       ctx.api
         .post(`${M}/sellback/submit`)
@@ -273,31 +267,31 @@ describe("operator actions in parallel", () => {
     await ctx.emu.clock.advance(1000);
     const closed = await ctx.api.post("/_emulator/mystery/payouts/close").send({ account_id: "nova" }).expect(200);
     const payout = closed.body.data.payouts[0];
-    const before = await usdcOf(user(ctx, 7).address);
+    const before = await usdcOf(ctx.emu, user(ctx, 7).address);
     const answers = await burst(N, () => ctx.api.post(`/_emulator/mystery/payouts/${payout.payout_id}/pay`).send({}));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     for (const a of answers.filter((x) => x.status !== 200))
       expect([a.status, a.body.error]).toEqual([409, "invalid_status"]);
-    expect(await usdcOf(user(ctx, 7).address)).toBe(before + BigInt(payout.payout_micros));
+    expect(await usdcOf(ctx.emu, user(ctx, 7).address)).toBe(before + BigInt(payout.payout_micros));
     expect((await outbox(ctx)).get("payout.paid")).toHaveLength(1);
   });
 
   it("fail-reveal twice at once: one 200, the other 409 invalid_status; one refund on chain and one purchase.refunded", async () => {
     const u = user(ctx, 0);
-    const before = await usdcOf(u.address);
+    const before = await usdcOf(ctx.emu, u.address);
     const { purchase } = await buy(ctx, ctx.demo, u, 1);
     const answers = await burst(4, () =>
       ctx.api.post(`/_emulator/mystery/purchases/${purchase.id}/fail-reveal`).send({}),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
     for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.error).toBe("invalid_status");
-    expect(await usdcOf(u.address)).toBe(before);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(before);
     expect((await outbox(ctx)).get("purchase.refunded")).toHaveLength(1);
   });
 
   it("reads racing the worker to refund a failed reveal: no 500, one refund, one purchase.refunded", async () => {
     const u = user(ctx, 0);
-    const before = await usdcOf(u.address);
+    const before = await usdcOf(ctx.emu, u.address);
     const { purchase } = await buy(ctx, ctx.demo, u, 1);
     // The VRF callback reverts (the pool may not mint for this one fulfilment); nothing has read it yet.
     const chain = ctx.emu.chain!;
@@ -325,13 +319,13 @@ describe("operator actions in parallel", () => {
     expect(
       (await ctx.api.get(`${M}/purchase/${purchase.id}`).set("X-API-Key", ctx.demo).expect(200)).body.data.status,
     ).toBe("REFUNDED");
-    expect(await usdcOf(u.address)).toBe(before);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(before);
     expect((await outbox(ctx)).get("purchase.refunded")).toHaveLength(1);
   });
 
   it("setting the buyback float twice at once lands on the target, not twice the gap", async () => {
     const answers = await burst(N, () => ctx.api.post("/_emulator/mystery/liquidity").send({ buyback_usdc: "123.45" }));
     for (const a of answers) expect(a.status).toBe(200);
-    expect(await usdcOf(ctx.emu.chain!.poolSigner.address)).toBe(123_450_000n);
+    expect(await usdcOf(ctx.emu, ctx.emu.chain!.poolSigner.address)).toBe(123_450_000n);
   });
 });

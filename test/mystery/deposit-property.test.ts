@@ -3,6 +3,7 @@ import { encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendAndWait, usdStablecoinAbi } from "../../chain/index.ts";
 import { startMystery, user, type Ctx } from "./helpers.ts";
+import { usdcOf } from "../chain-reads.ts";
 
 // The custodial books against the chain they were scanned from (issue 37), over random sequences of deposits,
 // reads, restores (with a read in flight), resets and evm_revert of the chain alone: afterwards every user's
@@ -53,13 +54,6 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("replace" as const), via: fc.constantFrom("restore" as const, "reset" as const) }),
 );
 
-const usdcOf = (a: `0x${string}`) =>
-  ctx.emu.chain!.publicClient.readContract({
-    address: ctx.emu.chain!.addresses.stablecoin,
-    abi: usdStablecoinAbi,
-    functionName: "balanceOf",
-    args: [a],
-  });
 const balance = (who: number) =>
   ctx.api.get(`/api/v1/wallet/balance?external_user_id=${USERS[who]}`).set("X-API-Key", ctx.demo);
 
@@ -72,7 +66,7 @@ describe("deposits: the custodial book follows the chain (property)", () => {
         const senders = [user(ctx, 2), user(ctx, 3)];
         const held = async () => {
           let total = 0n;
-          for (const a of [...addresses, ...senders.map((s) => s.address)]) total += await usdcOf(a);
+          for (const a of [...addresses, ...senders.map((s) => s.address)]) total += await usdcOf(ctx.emu, a);
           return total;
         };
         const before = await held();
@@ -107,7 +101,7 @@ describe("deposits: the custodial book follows the chain (property)", () => {
         await ctx.emu.clock.advance(1);
         for (const [i, a] of addresses.entries()) {
           const w = (await balance(i).expect(200)).body.data.wallet;
-          expect(BigInt(w.balance), USERS[i]).toBe(await usdcOf(a));
+          expect(BigInt(w.balance), USERS[i]).toBe(await usdcOf(ctx.emu, a));
         }
         expect(await held()).toBe(before);
         const credits = (await ctx.api.get(`/_emulator/credits/${ctx.demo}`).expect(200)).body.data;

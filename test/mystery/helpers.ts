@@ -4,6 +4,7 @@ import { sendAndWait, usdStablecoinAbi, type FixtureAccount } from "../../chain/
 import type { BusEvents } from "../../emulator/bus.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import type { EmulatorOptions } from "../../emulator/index.ts";
+import { RELAY_CONFIRM_MS, RELAY_PICKUP_MS } from "../../contract/lifecycles/purchases.ts";
 
 // Shared set-up for the mystery tests: an emulator with the in-process chain
 // (manual clock, manual VRF unless asked), the fixture partner keys, and a
@@ -87,8 +88,8 @@ export function useMystery(vrf: "auto" | "manual", set: (ctx: Ctx) => void, opti
   });
 }
 
-/** A custodial purchase is relayed on the virtual clock: RESERVED → SUBMITTING (+2 s) → SUBMITTED (+2 s). */
-export const RELAY_MS = 4_000;
+/** A custodial purchase is relayed on the virtual clock: RESERVED → SUBMITTING (pickup) → SUBMITTED (confirm). */
+export const RELAY_MS = RELAY_PICKUP_MS + RELAY_CONFIRM_MS;
 
 /** Advances the clock until every RESERVED custodial purchase is SUBMITTED (the relayer picked it up and it was mined). */
 export const relay = (ctx: Ctx) => ctx.emu.clock.advance(RELAY_MS);

@@ -1,6 +1,7 @@
-import { cardNftAbi, usdStablecoinAbi } from "../../chain/index.ts";
+import { cardNftAbi } from "../../chain/index.ts";
 import { user } from "./helpers.ts";
 import type { RaceCtx } from "./race-helpers.ts";
+import { nftsOf, usdcOf } from "../chain-reads.ts";
 
 // What the money property tests (mystery and instant) read before and after a
 // run: every party's on-chain USDC and card count, and each end user's
@@ -14,20 +15,6 @@ export interface Book {
 
 type Address = `0x${string}`;
 
-export const usdcOf = (ctx: RaceCtx, who: Address) =>
-  ctx.emu.chain!.publicClient.readContract({
-    address: ctx.emu.chain!.addresses.stablecoin,
-    abi: usdStablecoinAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
-export const nftsOf = (ctx: RaceCtx, who: Address) =>
-  ctx.emu.chain!.publicClient.readContract({
-    address: ctx.emu.chain!.addresses.cardNft,
-    abi: cardNftAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
 export const ownerOf = (ctx: RaceCtx, id: string) =>
   ctx.emu.chain!.publicClient.readContract({
     address: ctx.emu.chain!.addresses.cardNft,
@@ -53,8 +40,8 @@ export async function readBook(
   for (const [name, a] of Object.entries(parties)) wallets.set(name, a);
   const out: Book = { usdc: new Map(), nfts: new Map(), ledger: new Map() };
   for (const [name, a] of wallets) {
-    out.usdc.set(name, await usdcOf(ctx, a));
-    out.nfts.set(name, await nftsOf(ctx, a));
+    out.usdc.set(name, await usdcOf(ctx.emu, a));
+    out.nfts.set(name, await nftsOf(ctx.emu, a));
   }
   for (const u of users) out.ledger.set(u, BigInt((await endUser(ctx, u)).wallet.balance));
   return out;

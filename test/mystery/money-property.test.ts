@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { endUser, ownerOf as ownerOfToken, readBook, sum, type Book } from "./money-book.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buy, user } from "./helpers.ts";
+import { buy, RELAY_MS, user } from "./helpers.ts";
 import { burst, startRace, type RaceCtx } from "./race-helpers.ts";
 
 // The money invariant of mystery purchases, custodial and non-custodial, with
@@ -179,7 +179,7 @@ async function apply(o: Op, n: number): Promise<void> {
 
 /** Relays every held purchase, reveals every pending request, reads everything settled. */
 async function drain(): Promise<Row[]> {
-  await ctx.emu.clock.advance(4_000);
+  await ctx.emu.clock.advance(RELAY_MS);
   for (const id of await chain().pendingVrfRequests()) settled(await fulfil(String(id)), [200]);
   await ctx.api.post("/_emulator/mystery/worker/run").send({}).expect(200);
   return rows();

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
-import { mysteryPoolAbi, usdStablecoinAbi } from "../../chain/index.ts";
+import { mysteryPoolAbi } from "../../chain/index.ts";
 import { buy as buyOnChain, relay, user, type Ctx, useMystery } from "./helpers.ts";
 import { expectError } from "../../conformance/assert.ts";
+import { usdcOf } from "../chain-reads.ts";
 
 // The custodial purchase lifecycle the SDK polls (docs/reference/sdk-shapes.md “Polling”, “Mystery pack methods”;
 // docs/reference/live-service.md “Purchases”): 202 RESERVED with the price held and on-chain fields
@@ -242,20 +243,13 @@ describe("custodial purchase lifecycle (the SDK's way)", () => {
 
   it("a non-custodial shortfall pays the undelivered share back on chain to the buyer's wallet", async () => {
     const u = user(ctx, 5);
-    const usdcOf = () =>
-      ctx.emu.chain!.publicClient.readContract({
-        address: ctx.emu.chain!.addresses.stablecoin,
-        abi: usdStablecoinAbi,
-        functionName: "balanceOf",
-        args: [u.address],
-      });
     const { purchase: p } = await buyOnChain(ctx, ctx.demo, u, 1);
     await ctx.api.post(`/_emulator/mystery/purchases/${p.id}/shortfall`).send({ items: 1 }).expect(200);
-    const before = await usdcOf();
+    const before = await usdcOf(ctx.emu, u.address);
     const done = await waitForReveal(p.id);
     expect(done).toMatchObject({ status: "PARTIALLY_FULFILLED", custody: "NON_CUSTODIAL" });
     expect(done.items).toHaveLength(1);
-    expect((await usdcOf()) - before).toBe(12_500_000n);
+    expect((await usdcOf(ctx.emu, u.address)) - before).toBe(12_500_000n);
   });
 
   it("every status is a ?status= filter (case-insensitive) that lists exactly the purchases in it; anything else is 400 invalid_status", async () => {

@@ -1,5 +1,6 @@
 import { parseEventLogs, type TransactionReceipt } from "viem";
 import { mysteryPoolAbi } from "../../chain/index.ts";
+import { PARTNER_SCOPES } from "../../emulator/state/plans.ts";
 import { newKey, startEmulator, waitFor } from "../helpers.ts";
 import { startReceiver, type Receiver } from "../webhooks/receiver.ts";
 import type { Ctx } from "./helpers.ts";
@@ -15,16 +16,8 @@ export interface RaceCtx extends Ctx {
   rx: Receiver;
 }
 
-const PARTNER = [
-  "read:catalog",
-  "wallet:read",
-  "wallet:deposit",
-  "packs:purchase",
-  "packs:read",
-  "packs:buyback",
-  "cards:redeem",
-  "webhooks:manage",
-];
+/** Every partner scope but the two that set POOL and TIER partners apart (pool:manage, payout:manage). */
+const PARTNER = PARTNER_SCOPES.filter((s) => s !== "pool:manage" && s !== "payout:manage");
 
 export async function startRace(): Promise<RaceCtx> {
   const { emu, api, close } = await startEmulator({

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { decodeErrorResult, type BaseError, type Hex } from "viem";
-import { cardNftAbi, shippingPaymentProcessorAbi, usdStablecoinAbi, type FixtureAccount } from "../../chain/index.ts";
+import { cardNftAbi, shippingPaymentProcessorAbi, type FixtureAccount } from "../../chain/index.ts";
 import { mystery } from "../../emulator/areas/mystery/state.ts";
 import { buyRevealed, sendCalls, user, type Ctx, useMystery } from "./helpers.ts";
 import { TerminalStateError, type Redemption, type RedemptionPrepareResult } from "@ripdotfun/cardos-sdk";
 import { apiError, sdkFor, waitForCompletion } from "../sdk.ts";
 import { expectError } from "../../conformance/assert.ts";
+import { usdcOf } from "../chain-reads.ts";
 
 // Redemption as the live service runs it (SDK 0.1.2; docs/reference/live-service.md “Redemption”),
 // driven by the official SDK (test/sdk.ts): its headers, an Idempotency-Key on prepare, polling by token id
@@ -28,13 +29,6 @@ const calls = (prep: RedemptionPrepareResult, from: number, to?: number) =>
 /** The official SDK for `apiKey`; its waitForCompletion polls on the emulator's clock (test/sdk.ts). */
 const client = (apiKey: string) => sdkFor(ctx.emu, apiKey);
 
-const usdcOf = (who: `0x${string}`) =>
-  ctx.emu.chain!.publicClient.readContract({
-    address: ctx.emu.chain!.addresses.stablecoin,
-    abi: usdStablecoinAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
 const frozen = (tokenId: string) =>
   ctx.emu.chain!.publicClient.readContract({
     address: ctx.emu.chain!.addresses.cardNft,
@@ -96,12 +90,15 @@ describe("redemption the way the SDK drives it", () => {
         .redemption_id,
     ).toBe(prep.redemption_id);
 
-    const [holderBefore, treasuryBefore] = [await usdcOf(u.address), await usdcOf(ctx.emu.chain!.treasury.address)];
+    const [holderBefore, treasuryBefore] = [
+      await usdcOf(ctx.emu, u.address),
+      await usdcOf(ctx.emu, ctx.emu.chain!.treasury.address),
+    ];
     const burn = await sendCalls(ctx, u, calls(prep, 0, 1));
     const paid = await sendCalls(ctx, u, calls(prep, 1));
     expect(paid.status).toBe("success");
-    expect(await usdcOf(u.address)).toBe(holderBefore - 5_400_000n);
-    expect(await usdcOf(ctx.emu.chain!.treasury.address)).toBe(treasuryBefore + 5_400_000n);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(holderBefore - 5_400_000n);
+    expect(await usdcOf(ctx.emu, ctx.emu.chain!.treasury.address)).toBe(treasuryBefore + 5_400_000n);
 
     const sub = await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: burn.transactionHash });
     expect(sub).toMatchObject({
@@ -332,7 +329,7 @@ describe("verify, item_type, shipping payer, signer outage, cancel", () => {
     const { token } = await card(u);
     const sdk = client(ctx.demo);
     const prep = await sdk.redemption.prepare({ token_id: token, shipping_address: US });
-    const before = await usdcOf(u.address);
+    const before = await usdcOf(ctx.emu, u.address);
     const burn = await sendCalls(ctx, u, calls(prep, 0, 1));
     await sendCalls(ctx, u, calls(prep, 1));
     await sdk.redemption.submit({ redemption_id: prep.redemption_id, tx_hash: burn.transactionHash });
@@ -342,7 +339,7 @@ describe("verify, item_type, shipping payer, signer outage, cancel", () => {
       .expect(200);
     expect(res.body.data).toMatchObject({ status: "CANCELLED" });
     expect(res.body.data.failure_reason).toMatch(/^address undeliverable .*cancelled.*paid back/);
-    expect(await usdcOf(u.address)).toBe(before);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(before);
     expect(await frozen(token)).toBe(false);
     expect(updates(prep.redemption_id)).toEqual(["BURN_SUBMITTED", "CANCELLED"]);
     expect(

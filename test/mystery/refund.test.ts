@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { usdStablecoinAbi } from "../../chain/index.ts";
 import { buy, buyRevealed, types, user, type Ctx, useMystery, relay } from "./helpers.ts";
 import { expectError } from "../../conformance/assert.ts";
+import { usdcOf } from "../chain-reads.ts";
 
 // Purchases that go wrong: a reveal whose VRF callback reverts (refunded by the
 // worker), an operator refund before the reveal, and a relayer that is off
@@ -12,13 +12,6 @@ useMystery("manual", (c) => (ctx = c));
 
 const P = "/api/v1/mystery/purchase";
 const C = "/_emulator/mystery/purchases";
-const usdcOf = (addr: `0x${string}`) =>
-  ctx.emu.chain!.publicClient.readContract({
-    address: ctx.emu.chain!.addresses.stablecoin,
-    abi: usdStablecoinAbi,
-    functionName: "balanceOf",
-    args: [addr],
-  });
 const custodial = (idem: string, body: Record<string, unknown>) =>
   ctx.api.post(P).set("X-API-Key", ctx.demo).set("Idempotency-Key", idem).send(body);
 const wallet = async (u: string) =>
@@ -28,9 +21,9 @@ const wallet = async (u: string) =>
 describe("reveal failure", () => {
   it("the VRF callback reverts (success=false) → the worker refunds on chain → REFUNDED, purchase.refunded, USDC back", async () => {
     const u = user(ctx, 0);
-    const before = await usdcOf(u.address);
+    const before = await usdcOf(ctx.emu, u.address);
     const { purchase } = await buy(ctx, ctx.demo, u, 1);
-    expect(await usdcOf(u.address)).toBe(before - 25_000_000n);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(before - 25_000_000n);
     const res = await ctx.api.post(`${C}/${purchase.id}/fail-reveal`).expect(200);
     expect(res.body.data.vrf).toMatchObject({ request_id: purchase.onchain_request_id, success: false });
     expect(res.body.data.purchase.status).toBe("REFUNDED");
@@ -39,7 +32,7 @@ describe("reveal failure", () => {
     expect(got.body.data).toMatchObject({ status: "REFUNDED", volume_usdc: "0.000000" });
     expect(got.body.data.failure_reason).toMatch(/^reveal_failed/);
     expect(got.body.data.items).toBeUndefined();
-    expect(await usdcOf(u.address)).toBe(before);
+    expect(await usdcOf(ctx.emu, u.address)).toBe(before);
     expect(types(ctx)).toEqual(["purchase.submitted", "purchase.refunded"]);
     expect(ctx.events[1]!.data).toEqual({
       purchase_id: purchase.id,

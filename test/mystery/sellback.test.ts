@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeFunctionData } from "viem";
 import { cardNftAbi, mysteryPoolAbi, sendAndWait } from "../../chain/index.ts";
-import { parseUsdc } from "../../emulator/pipeline/money.ts";
+import { parseUsdc } from "../../contract/money.ts";
 import { expectError } from "../../conformance/assert.ts";
 import { buyRevealed, sendCalls, types, user, type Ctx, useMystery } from "./helpers.ts";
 

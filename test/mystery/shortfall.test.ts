@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { cardNftAbi, usdStablecoinAbi } from "../../chain/index.ts";
+import { cardNftAbi } from "../../chain/index.ts";
 import { buy, relay, user } from "./helpers.ts";
 import { burst, slowReceipts, startRace, type RaceCtx } from "./race-helpers.ts";
+import { nftsOf, usdcOf } from "../chain-reads.ts";
 
 // An operator shortfall with the chain in the loop: the undelivered items never
 // reach the buyer's wallet, their share of the price comes back once (to the
@@ -27,20 +28,6 @@ afterEach(() => undo());
 const M = "/api/v1/mystery";
 const N = 10;
 const chain = () => ctx.emu.chain!;
-const usdcOf = (who: `0x${string}`) =>
-  chain().publicClient.readContract({
-    address: chain().addresses.stablecoin,
-    abi: usdStablecoinAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
-const nftsOf = (who: `0x${string}`) =>
-  chain().publicClient.readContract({
-    address: chain().addresses.cardNft,
-    abi: cardNftAbi,
-    functionName: "balanceOf",
-    args: [who],
-  });
 const ownerOf = (id: string) =>
   chain().publicClient.readContract({
     address: chain().addresses.cardNft,
@@ -61,10 +48,10 @@ interface Balances {
   nfts: bigint;
 }
 const balances = async (buyer: `0x${string}`): Promise<Balances> => ({
-  buyer: await usdcOf(buyer),
-  pool: await usdcOf(chain().addresses.mysteryPool),
-  relayer: await usdcOf(chain().relayer.address),
-  nfts: await nftsOf(buyer),
+  buyer: await usdcOf(ctx.emu, buyer),
+  pool: await usdcOf(ctx.emu, chain().addresses.mysteryPool),
+  relayer: await usdcOf(ctx.emu, chain().relayer.address),
+  nfts: await nftsOf(ctx.emu, buyer),
 });
 
 describe("non-custodial shortfall", () => {

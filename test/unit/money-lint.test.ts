@@ -3,7 +3,7 @@ import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
 // No float arithmetic on amounts (docs/decisions.md, "Lint, format and dead code"): the lint rule
-// that enforces it in emulator/ and contract/ flags parseFloat, Number(<amount>) and a number scaled
+// that enforces it in emulator/, contract/ and chain/ flags parseFloat, Number(<amount>) and a number scaled
 // by 10^6, and leaves bigint micros alone.
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -26,6 +26,7 @@ describe("the money lint rule", () => {
       "export const g = (usd: number) => usd * 1e6;",
     ].join("\n");
     expect(await moneyLines(code)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(await moneyLines(code, "chain/example.ts")).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("leaves integer micros, non-amounts and the money modules alone", async () => {
@@ -35,6 +36,6 @@ describe("the money lint rule", () => {
       "export const c = (usd: string) => parseFloat(usd);",
     ].join("\n");
     expect(await moneyLines(code.split("\n").slice(0, 2).join("\n"))).toEqual([]);
-    expect(await moneyLines(code, "emulator/pipeline/money.ts")).toEqual([]);
+    expect(await moneyLines(code, "contract/money.ts")).toEqual([]);
   });
 });

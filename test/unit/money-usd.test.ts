@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { microsOfDecimal, microsOfUsd, usd2 } from "../../emulator/pipeline/money.ts";
+import { microsOfDecimal, microsOfUsd, usd2 } from "../../contract/money.ts";
 
 // Catalog prices are numbers in dollars; turning them into USDC micros goes
 // through their decimal text, so 4.35 is 4_350_000 micros, not 4_349_999.

@@ -49,7 +49,7 @@ export function topup(input: TopupInput): Promise<Reply> {
 async function run({ services, key, url, headers, amount }: TopupInput): Promise<Reply> {
   const kit = await x402Kit(services);
   const now = services.clock.now();
-  const wall = Date.now();
+  const wall = services.clock.wall(); // the wall time a client signs validBefore by (timeoutFor)
   const resource = `${url.origin}${url.pathname}?usd=${amount.usd}`;
   const description = `Top up ${amount.usd} USD = ${amount.credits} credits`;
   const current = await buildRequirements(kit, amount.atomic, timeoutFor(now, wall));

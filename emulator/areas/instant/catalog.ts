@@ -1,5 +1,5 @@
 import { instantProduct } from "../../../fixtures/instant/index.ts";
-import { usdc } from "../../pipeline/money.ts";
+import { usdc } from "../../../contract/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { chainOf, packetTypes } from "./chain-io.ts";
 

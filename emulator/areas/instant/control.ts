@@ -2,7 +2,7 @@ import { defineControl, type ControlSpec } from "../../control/route.ts";
 import { badInput, listLimit, missing, newestFirst, opt, text, wholeUnits } from "../../control/schemas.ts";
 import { accountOf } from "../../control/account.ts";
 import { badRequest } from "../../pipeline/errors.ts";
-import { parseUsdc, usdc } from "../../pipeline/money.ts";
+import { parseUsdc, usdc } from "../../../contract/money.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import { identifier, z } from "../../pipeline/schema.ts";
 import { chainOf, ownerWrite, packetType, packetTypes } from "./chain-io.ts";

@@ -4,7 +4,7 @@ import type { RelayerTrigger } from "../../../contract/lifecycles/purchases.ts";
 import { userWalletOf } from "../../pipeline/user-wallet-port.ts";
 import { relayerDisabled, relayerOn } from "../../pipeline/relayer-port.ts";
 import { isHeld, relayHeld, resumeHeld } from "../../pipeline/relayer.ts";
-import { usdc } from "../../pipeline/money.ts";
+import { usdc } from "../../../contract/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { chainOf, openCalls, requestedIn, sendAndWait, type PacketTypeOnChain } from "./chain-io.ts";
 import { stepInstant } from "./lifecycle.ts";

@@ -1,6 +1,6 @@
 import type { InstantPurchase } from "../../../contract/index.ts";
 import { partnerFixture } from "../../../fixtures/mystery/index.ts";
-import { usdc } from "../../pipeline/money.ts";
+import { usdc } from "../../../contract/money.ts";
 import type { InstantPurchaseRow } from "./state.ts";
 
 // The wire shape of an instant purchase (contract/instant.ts InstantPurchase):

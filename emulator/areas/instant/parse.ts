@@ -1,11 +1,11 @@
 import { getAddress, isAddress } from "viem";
 import { INSTANT } from "../../../contract/index.ts";
-import { parseUsdc } from "../../pipeline/money.ts";
+import { parseUsdc } from "../../../contract/money.ts";
 import { withCode, z } from "../../pipeline/schema.ts";
 
 // The instant bodies as the emulator reads them (contract/instant.ts documents
 // them): the wallet is checksum-checked and normalised with viem, the price
-// cap becomes bigint micros through pipeline/money.ts.
+// cap becomes bigint micros through contract/money.ts.
 
 const wallet = withCode(
   z

@@ -2,7 +2,7 @@ import { getAddress } from "viem";
 import { bundleCards, instantProduct } from "../../../fixtures/instant/index.ts";
 import { badRequest, conflict, documentedError, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
-import { microsOfUsd, usdc } from "../../pipeline/money.ts";
+import { microsOfUsd, usdc } from "../../../contract/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { own } from "../../state/own.ts";
 import {

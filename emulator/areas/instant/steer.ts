@@ -15,7 +15,7 @@ import {
   type SteerRow,
   type SteerSlice,
 } from "../../control/steer.ts";
-import { microsOfUsd } from "../../pipeline/money.ts";
+import { microsOfUsd } from "../../../contract/money.ts";
 import { conflict, notFound } from "../../pipeline/errors.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";

@@ -2,7 +2,7 @@ import { defineControl, type ControlSpec } from "../../control/route.ts";
 import { listLimit, newestFirst } from "../../control/schemas.ts";
 import { z } from "../../pipeline/schema.ts";
 import { ok } from "../../pipeline/route.ts";
-import { usdc } from "../../pipeline/money.ts";
+import { usdc } from "../../../contract/money.ts";
 import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
 import { KYC_STATUSES } from "../../../contract/mystery/redemption.ts";
 import { kycRequired } from "./redemption/kyc.ts";

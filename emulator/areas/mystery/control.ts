@@ -4,7 +4,7 @@ import { defineControl, type ControlContext, type ControlSpec } from "../../cont
 import { accountOf as accountOfTarget } from "../../control/account.ts";
 import { badInput, missing, oneOf, opt, parsed, text } from "../../control/schemas.ts";
 import { identifier, z } from "../../pipeline/schema.ts";
-import { parseUsdc } from "../../pipeline/money.ts";
+import { parseUsdc } from "../../../contract/money.ts";
 import { Redemption, RedemptionPrepareResult } from "../../../contract/mystery/redemption.ts";
 import { badRequest, notFound } from "../../pipeline/errors.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";

@@ -15,7 +15,7 @@ import {
   type SteerSlice,
 } from "../../control/steer.ts";
 import { conflict, notFound } from "../../pipeline/errors.ts";
-import { microsOfUsd } from "../../pipeline/money.ts";
+import { microsOfUsd } from "../../../contract/money.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";
 import type { Services } from "../../pipeline/services.ts";

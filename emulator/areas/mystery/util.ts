@@ -10,7 +10,7 @@ import { mystery } from "./state.ts";
 // Small helpers shared by the mystery routes: partner money strings, body
 // readers with clear 400s, and event publishing (also kept for /_emulator).
 
-export { MAX_USDC_MICROS, parseUsdc, usd2, usdc } from "../../pipeline/money.ts";
+export { MAX_USDC_MICROS, parseUsdc, usd2, usdc } from "../../../contract/money.ts";
 
 export const MAX_UINT256 = 2n ** 256n - 1n;
 

@@ -3,7 +3,7 @@ import type { Services } from "../../pipeline/services.ts";
 import type { BusEvents } from "../../bus.ts";
 import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
 import { nextDelay, RETRY_DELAYS_MS } from "./schedule.ts";
-import { signatureHeader } from "./signing.ts";
+import { deliveryHeaders, signatureHeader } from "../../../contract/webhook-signature.ts";
 import { signingOffsetMs } from "../../pipeline/hooks.ts";
 import { postJson } from "./transport.ts";
 import { ownListenerProblem } from "../../pipeline/own-listeners.ts";
@@ -198,7 +198,13 @@ export class Dispatcher {
     // (5-minute tolerance), so a virtual-clock stamp fails after any jump (docs/webhooks.md).
     const secret = first?.previousSecret && webhook.previous_secret ? webhook.previous_secret : webhook.secret;
     const signedAt = clock.wall() + signingOffsetMs(this.services) - (first?.staleMs ?? 0);
-    const headers = deliveryHeaders(webhook, d, signedAt, secret);
+    const headers = deliveryHeaders(
+      USER_AGENT,
+      d.event_type,
+      d.event_id,
+      signedAt,
+      signatureHeader(secret, signedAt, d.body),
+    );
     this.inFlight.add(id);
     let result;
     let duplicate: Awaited<ReturnType<typeof postJson>> | null = null;
@@ -282,22 +288,6 @@ function chaosLabels(c: FirstAttemptChaos | null): string[] {
   if (c.previousSecret) out.push("signed with the previous secret");
   if (c.staleMs) out.push(`timestamp ${c.staleMs} ms stale`);
   return out;
-}
-
-export function deliveryHeaders(
-  webhook: WebhookRecord,
-  d: DeliveryRecord,
-  t: number,
-  secret = webhook.secret,
-): Record<string, string> {
-  return {
-    "Content-Type": "application/json",
-    "User-Agent": USER_AGENT,
-    "X-Mystery-Event": d.event_type,
-    "X-Mystery-Delivery": d.event_id,
-    "X-Mystery-Timestamp": String(t),
-    "X-Mystery-Signature": signatureHeader(secret, t, d.body),
-  };
 }
 
 /** Active webhooks of the event's account subscribed to its type (empty event_types = every event). */

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 
 // The signature scheme is the contract's (contract/webhook-signature.ts); the secrets are the emulator's.
-export { signatureHeader } from "../../../contract/webhook-signature.ts";
 
 /** A 64-hex signing secret, deterministic from the seed and the webhook id (same seed, same secrets). */
 export function makeSecret(seed: number, webhookId: number, createdAt: string): string {

@@ -1,5 +1,5 @@
 import { BUYBACK_DISCOUNT_PERMILLE, MARKETPLACE_FEE_BPS } from "../../../../chain/index.ts";
-import { microsOfUsd } from "../../../pipeline/money.ts";
+import { microsOfUsd } from "../../../../contract/money.ts";
 
 // Buyback pricing (docs/reference/api-rules.md “Other limits”: default 85% of card value; marketplace fee
 // from the BuybackMarketplace deployment, 250 bps).

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { DEFAULT_GROUPS, type GroupConfig } from "../../../../chain/tiers.ts";
 import type { CatalogIndex } from "../../../catalog-data/catalog-index.ts";
 import type { CardRecord, SealedRecord } from "../../../catalog-data/model.ts";
-import { microsOfUsd } from "../../../pipeline/money.ts";
+import { microsOfUsd } from "../../../../contract/money.ts";
 import type { ItemRow, ItemTypeName } from "../state.ts";
 import { usd2 } from "../util.ts";
 

@@ -1,7 +1,7 @@
 import type { Services } from "../../../pipeline/services.ts";
 import type { ItemRow, PurchaseRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
-import { parseUsdc } from "../../../pipeline/money.ts";
+import { parseUsdc } from "../../../../contract/money.ts";
 
 // One payload builder per purchase event, in the shapes of docs/reference/sdk-shapes.md “Webhook event data”
 // ("Event → data fields"): the lifecycle code calls these, never writes a

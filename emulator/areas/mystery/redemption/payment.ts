@@ -7,7 +7,7 @@ import {
   type Chain,
 } from "../../../../chain/index.ts";
 import { ApiError } from "../../../pipeline/errors.ts";
-import { microsOfDecimal } from "../../../pipeline/money.ts";
+import { microsOfDecimal } from "../../../../contract/money.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { sendAs, shippingPaidLogs, signAs } from "../chain-io.ts";
 import { mystery, type RedemptionRow, type RedemptionShipping } from "../state.ts";

@@ -8,16 +8,16 @@ import {
   UsageError,
   type ParsedArgs,
 } from "../harness/cli-args.ts";
-import { banner } from "./cli/banner.ts";
-import { classifyHost } from "./pipeline/address-policy.ts";
+import { banner } from "./banner.ts";
+import { classifyHost } from "../emulator/pipeline/address-policy.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
-import { requestLine } from "./cli/request-line.ts";
-import { launch, startConfig } from "./cli/launch.ts";
-import { OPENAPI, START } from "./cli/commands.ts";
-import { runExec } from "./cli/exec.ts";
-import { runTrigger } from "./cli/trigger.ts";
-import { runInit, runWorld } from "./cli/world.ts";
-import { journalOf } from "./ui/journal.ts";
+import { requestLine } from "./request-line.ts";
+import { launch, startConfig } from "./launch.ts";
+import { OPENAPI, START } from "./commands.ts";
+import { runExec } from "./exec.ts";
+import { runTrigger } from "./trigger.ts";
+import { runInit, runWorld } from "./world.ts";
+import { journalOf } from "../emulator/ui/journal.ts";
 
 const COMMANDS = [
   "exec",
@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     const { runConformanceCli } = await import("../conformance/cli.ts");
     // The suite never imports the emulator: the entry point hands it one to start when no --base-url is given.
     return runConformanceCli(rest, async () => {
-      const { createEmulator } = await import("./index.ts");
+      const { createEmulator } = await import("../emulator/index.ts");
       return createEmulator({ seed: 1, clock: "manual", port: 0, chain: { rpcPort: 0 } });
     });
   }
@@ -81,8 +81,8 @@ async function openapiCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(helpText(OPENAPI));
     return 0;
   }
-  const { apiDocument, controlDocument } = await import("./openapi/document.ts");
-  const { apiAreas, controlRoutes } = await import("./app.ts");
+  const { apiDocument, controlDocument } = await import("../emulator/openapi/document.ts");
+  const { apiAreas, controlRoutes } = await import("../emulator/app.ts");
   const server = last(args, "server") ?? "http://127.0.0.1:4010";
   const out = last(args, "out");
   if (out) checkWritable("--out", out);

@@ -1,6 +1,6 @@
-import { helpText, parseCommand, has, UsageError, envName, type CommandSpec } from "../../harness/cli-args.ts";
+import { helpText, parseCommand, has, UsageError, envName, type CommandSpec } from "../harness/cli-args.ts";
 import { ENV_NOTE, ENV_PREFIX, launch, START_OPTIONS, startConfig } from "./launch.ts";
-import type { Emulator } from "../index.ts";
+import type { Emulator } from "../emulator/index.ts";
 import { GRACE_MS, runGroup } from "./child-group.ts";
 
 // `npx emulator exec -- <command>` (as Firebase's emulators:exec): start the emulator on free ports,

@@ -1,4 +1,4 @@
-import type { EmulatorKey } from "../index.ts";
+import type { EmulatorKey } from "../emulator/index.ts";
 
 // The start-up banner: what a developer needs to start calling the API.
 

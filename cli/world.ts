@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../../harness/cli-args.ts";
-import { checkWritable, writeOutput } from "../../harness/output-file.ts";
-import { STARTER_WORLD } from "../world/starter.ts";
-import { worldJsonSchema } from "../world/schema.ts";
-import { loadWorld } from "../world/load.ts";
-import { WorldError } from "../world/problems.ts";
+import { has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { checkWritable, writeOutput } from "../harness/output-file.ts";
+import { STARTER_WORLD } from "../emulator/world/starter.ts";
+import { worldJsonSchema } from "../emulator/world/schema.ts";
+import { loadWorld } from "../emulator/world/load.ts";
+import { WorldError } from "../emulator/world/problems.ts";
 
 // `npx emulator init` (a starter world file) and `npx emulator world` (its schema; a check of a file).
 

@@ -1,4 +1,4 @@
-import type { JournalEntry } from "../ui/journal.ts";
+import type { JournalEntry } from "../emulator/ui/journal.ts";
 
 // The terminal's request log while `npx emulator` runs in a TTY: one concise
 // line per API call from the same journal the dashboard shows (time on the

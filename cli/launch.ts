@@ -1,6 +1,13 @@
-import { createEmulator, OverlayError, ReplayError, StateFileError, WorldError, type Emulator } from "../index.ts";
-import { JournalError } from "../../chain/journal.ts";
-import { HardhatMissingError, hardhatInstalled } from "../../chain/provider.ts";
+import {
+  createEmulator,
+  OverlayError,
+  ReplayError,
+  StateFileError,
+  WorldError,
+  type Emulator,
+} from "../emulator/index.ts";
+import { JournalError } from "../chain/journal.ts";
+import { HardhatMissingError, hardhatInstalled } from "../chain/provider.ts";
 import {
   envFlags,
   has,
@@ -10,7 +17,7 @@ import {
   type CommandSpec,
   type OptionSpec,
   type ParsedArgs,
-} from "../../harness/cli-args.ts";
+} from "../harness/cli-args.ts";
 import { portTaken } from "./ports.ts";
 
 // The options that start an emulator, shared by `npx emulator` and `npx emulator exec`: the one

@@ -1,4 +1,4 @@
-import type { CommandSpec } from "../../harness/cli-args.ts";
+import type { CommandSpec } from "../harness/cli-args.ts";
 import { ENV_NOTE, START_OPTIONS } from "./launch.ts";
 
 // The option tables of `npx emulator` and `openapi`; exec and trigger keep theirs beside their code.

@@ -1,7 +1,7 @@
-import { optionLines, type CommandSpec } from "../../harness/cli-args.ts";
-import { CONFORMANCE_COMMAND, MERGE_COMMAND } from "../../conformance/cli.ts";
-import { SCENARIO_COMMAND } from "../../scenarios/cli.ts";
-import { FIXTURES_COMMAND, SHADOW_COMMAND } from "../../shadow/cli.ts";
+import { optionLines, type CommandSpec } from "../harness/cli-args.ts";
+import { CONFORMANCE_COMMAND, MERGE_COMMAND } from "../conformance/cli.ts";
+import { SCENARIO_COMMAND } from "../scenarios/cli.ts";
+import { FIXTURES_COMMAND, SHADOW_COMMAND } from "../shadow/cli.ts";
 import { OPENAPI, START } from "./commands.ts";
 import { EXEC } from "./exec.ts";
 import { TRIGGER } from "./trigger.ts";

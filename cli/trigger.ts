@@ -7,9 +7,10 @@ import {
   parseCommand,
   UsageError,
   type CommandSpec,
-} from "../../harness/cli-args.ts";
-import { PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES, EVENT_TYPES } from "../events/types.ts";
-import { BodyTooLarge, MAX_ANSWER_BYTES, textWithin } from "../../contract/index.ts";
+} from "../harness/cli-args.ts";
+import { PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES, EVENT_TYPES } from "../emulator/events/types.ts";
+import { BodyTooLarge } from "../contract/index.ts";
+import { HttpClient, type HttpResult } from "../harness/http.ts";
 
 // `npx emulator trigger <event-type>` (as `stripe trigger`): emits a catalogue event on a running
 // emulator through its control plane (POST /_emulator/events) and prints where it was delivered.
@@ -84,30 +85,21 @@ export async function runTrigger(argv: readonly string[]): Promise<number> {
   if (data !== undefined) body.data = parseData(data);
   const base = (last(args, "url") ?? process.env.EMULATOR_URL ?? "http://127.0.0.1:4010").replace(/\/+$/, "");
 
-  let res: Response;
+  let res: HttpResult;
   try {
-    res = await fetch(`${base}/_emulator/events`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    // --url may point at anything: the client reads its answer up to a bound
+    res = await new HttpClient(base).post("/_emulator/events", { body });
   } catch (err) {
-    process.stderr.write(
-      asInvoked(
-        `emulator trigger: no emulator answers at ${base} (${(err as Error).message}); start one with npx emulator, or pass --url\n`,
-      ),
-    );
+    const why =
+      err instanceof BodyTooLarge
+        ? err.message
+        : `no emulator answers at ${base} (${(err as Error).message}); start one with npx emulator, or pass --url`;
+    process.stderr.write(asInvoked(`emulator trigger: ${why}\n`));
     return 1;
   }
-  // --url may point at anything: its answer is read up to a bound
-  const answer = (await textWithin(res, MAX_ANSWER_BYTES, `the answer of ${base}`)
-    .then((text) => JSON.parse(text) as unknown)
-    .catch((err: unknown) => ({
-      success: false,
-      message: err instanceof BodyTooLarge ? err.message : `HTTP ${res.status}, not JSON`,
-    }))) as Answer;
+  const answer = (res.body ?? { success: false, message: `HTTP ${res.status}, not JSON` }) as Answer;
   if (has(args, "json")) process.stdout.write(JSON.stringify(answer) + "\n");
-  if (!res.ok || !answer.data) {
+  if (res.status >= 300 || !answer.data) {
     process.stderr.write(`emulator trigger: ${res.status} ${answer.message ?? "failed"}\n`);
     return 1;
   }
