@@ -9,6 +9,7 @@
  *
  *   npm run bench [-- --duration 5 --connections 50 --rounds 3 --warmup 2 --large]
  *   npm run bench -- commerce [--duration 3 --rounds 3 --only mystery,custodial,instant,redemption,webhooks,restart]
+ *   npm run bench -- startup [--rounds 5 --no-chain --no-tsc]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -22,6 +23,12 @@ import autocannon from "autocannon";
 if (process.argv[2] === "commerce") {
   await import("./commerce.ts");
   await new Promise(() => {}); // commerce.ts exits the process when done
+}
+
+// `npm run bench -- startup [flags]`: import, create, first request and tsc costs (bench/startup.ts) instead.
+if (process.argv[2] === "startup") {
+  await import("./startup.ts");
+  process.exit(0);
 }
 
 const { values } = parseArgs({
