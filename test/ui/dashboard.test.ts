@@ -259,7 +259,11 @@ describe("the dashboard at /_emulator/ui", () => {
     const before = (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`))
       .purchased_credits;
     await page.fill('[data-testid="grant-amount-demo"]', "2500");
-    await page.click('[data-testid="grant-demo"]');
+    // The keys view re-renders live as calls land, swapping the button: a click that first waits for it to
+    // hold still can wait out its whole timeout on a loaded machine. The click goes to the button shown now,
+    // whose input holds the amount (the page keeps typed values across re-renders), and the outcome is
+    // awaited from the page's own state below.
+    await page.locator('[data-testid="grant-demo"]').dispatchEvent("click");
     await expect
       .poll(
         async () =>
