@@ -56,7 +56,11 @@ const api = (method: string, path: string, body?: unknown, key = emu.key("demo")
   apiCall(request(emu.url), method, path, { "x-api-key": key }, body);
 const control = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
   ((await apiCall(request(emu.url), method, `/_emulator${path}`, {}, body)).body as { data: T }).data;
-const tab = (name: string) => page.click(`#tabs button[data-view="${name}"]`);
+/** Switches tabs and waits for the page to show the view (its own signal: `#main[data-view]`). */
+const tab = async (name: string) => {
+  await page.click(`#tabs button[data-view="${name}"]`);
+  await page.locator(`#main[data-view="${name}"]`).waitFor();
+};
 
 describe("the dashboard at /_emulator/ui", () => {
   it("shows an API call in the live journal with its status and the credits it cost", async () => {
@@ -259,11 +263,7 @@ describe("the dashboard at /_emulator/ui", () => {
     const before = (await control<{ purchased_credits: number }>("GET", `/credits/${emu.key("demo")}`))
       .purchased_credits;
     await page.fill('[data-testid="grant-amount-demo"]', "2500");
-    // The keys view re-renders live as calls land, swapping the button: a click that first waits for it to
-    // hold still can wait out its whole timeout on a loaded machine. The click goes to the button shown now,
-    // whose input holds the amount (the page keeps typed values across re-renders), and the outcome is
-    // awaited from the page's own state below.
-    await page.locator('[data-testid="grant-demo"]').dispatchEvent("click");
+    await page.click('[data-testid="grant-demo"]');
     await expect
       .poll(
         async () =>
