@@ -53,14 +53,16 @@ const bodyFile = join(scratch, "card.json");
 writeFileSync(bodyFile, probe.body);
 
 const t = "const now = () => performance.now();";
+// Wall time, and the process's CPU time over the same span (steadier when other jobs hold the cores).
+const cpu = `const c = process.cpuUsage(c0); console.log(JSON.stringify({ ms: now() - t0, cpu: (c.user + c.system) / 1000 }));`;
 const emulatorJs = JSON.stringify(join(DIST, "emulator/index.js"));
 // Each case: a subject and its baseline, both one child per round.
 const cases: { name: string; subject: string; baseline: string; baseName: string; skip?: boolean }[] = [
   {
     name: 'import("cardos-emulator")',
     baseName: 'import("msw") alone',
-    subject: `${t} const t0 = now(); await import("cardos-emulator"); console.log(JSON.stringify({ ms: now() - t0 }));`,
-    baseline: `${t} const t0 = now(); await import("msw"); console.log(JSON.stringify({ ms: now() - t0 }));`,
+    subject: `${t} const t0 = now(), c0 = process.cpuUsage(); await import("cardos-emulator"); ${cpu}`,
+    baseline: `${t} const t0 = now(), c0 = process.cpuUsage(); await import("msw"); ${cpu}`,
   },
   {
     name: "createEmulator(), no chain: first | second in the process",
