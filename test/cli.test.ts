@@ -302,7 +302,7 @@ describe("npx emulator exec", () => {
       expect(ended.stdout).not.toContain("done");
       expect(await groupGone(group), `${script}: the group ${group} survived`).toBe(true);
     }
-  }, 30_000);
+  });
 
   it("needs a command (usage error, exit 2)", async () => {
     const { code, stderr } = await runToEnd(["exec", "--no-chain"]).done;
