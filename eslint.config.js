@@ -46,6 +46,10 @@ export default tseslint.config(
   {
     ignores: [
       "dist/",
+      // scripts/build.mjs's scratch and swap folders, present while a build runs (test/package.test.ts
+      // builds during `npm test`, beside this lint).
+      "dist.tmp-*/",
+      "dist.old-*/",
       "chain/artifacts/",
       "chain/cache/",
       "chain/generated/",

@@ -9,6 +9,8 @@ export const SLOW = [
   "conformance/**/*.test.ts",
   "scenarios/**/*.test.ts",
   "test/chain/**/*.test.ts",
+  // Builds the large catalog (seconds of CPU each): its determinism and size.
+  "test/fixtures-catalog/large.test.ts",
   "test/mystery/**/*.test.ts",
   "test/instant/**/*.test.ts",
   "test/credits/**/*.test.ts",

@@ -10,6 +10,7 @@
  *   npm run bench [-- --duration 5 --connections 50 --rounds 3 --warmup 2 --large]
  *   npm run bench -- commerce [--duration 3 --rounds 3 --only mystery,custodial,instant,redemption,webhooks,restart]
  *   npm run bench -- test-runner [--rounds 3 --chain]
+ *   npm run bench -- startup [--rounds 5 --no-chain --no-tsc]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -27,6 +28,12 @@ if (process.argv[2] === "commerce") {
 // `npm run bench -- test-runner [--rounds 3 --chain]`: the test-runner patterns (bench/test-runner.ts) instead.
 if (process.argv[2] === "test-runner") {
   await import("./test-runner.ts");
+  process.exit(0);
+}
+
+// `npm run bench -- startup [flags]`: import, create, first request and tsc costs (bench/startup.ts) instead.
+if (process.argv[2] === "startup") {
+  await import("./startup.ts");
   process.exit(0);
 }
 

@@ -307,7 +307,7 @@ describe("npx emulator exec", () => {
       const gone = await groupGone(group);
       expect(gone, `${script}: the group ${group} survived: ${gone ? "" : membersOf(group)}`).toBe(true);
     }
-  }, 120_000); // a hang detector, not a budget: three emulators start on a possibly loaded machine
+  });
 
   it("needs a command (usage error, exit 2)", async () => {
     const { code, stderr } = await runToEnd(["exec", "--no-chain"]).done;

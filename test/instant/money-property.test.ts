@@ -31,7 +31,7 @@ beforeAll(async () => {
       .send({ key: ctx.demo, external_user_id: u, usdc: "200" })
       .expect(200);
   base = await ctx.emu.snapshot();
-}, 30_000);
+});
 afterAll(() => ctx.close());
 
 const I = "/api/v1/instant";
@@ -231,5 +231,5 @@ describe("instant purchases: the money invariant (property)", () => {
       }),
       { numRuns: 50, seed: 7 },
     );
-  }, 60_000);
+  });
 });

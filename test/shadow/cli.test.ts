@@ -18,7 +18,7 @@ let dir: string;
 beforeAll(async () => {
   up = await startEmulator({ plugins: [deviations] });
   dir = mkdtempSync(join(tmpdir(), "shadow-cli-"));
-}, 60_000);
+});
 afterAll(async () => {
   await up.close();
   rmSync(dir, { recursive: true, force: true });
@@ -87,7 +87,7 @@ describe("npx emulator shadow", () => {
     } finally {
       await up.api.post("/_emulator/reset").expect(200);
     }
-  }, 60_000);
+  });
 
   it("on SIGTERM prints the report and exits 0 when nothing differed", async () => {
     const run = shadow([]);
@@ -99,7 +99,7 @@ describe("npx emulator shadow", () => {
     expect(run.out().stdout).toContain(
       "| `cards.get` GET /:game{pokemon\\|onepiece\\|azuki}/cards/:id | 1 | 1 | 0 | 0 |",
     );
-  }, 60_000);
+  });
 
   it("refuses to start without an upstream key, as a usage error", async () => {
     const child = spawn(process.execPath, [BIN, "shadow", "--upstream", "http://127.0.0.1:1"], {
@@ -109,7 +109,7 @@ describe("npx emulator shadow", () => {
     child.stderr!.on("data", (d) => (stderr += d));
     expect(await new Promise((r) => child.once("exit", r))).toBe(2);
     expect(stderr).toContain("--upstream-key");
-  }, 30_000);
+  });
 
   it("a taken port is a one-line usage error naming the flag, whichever of the two ports it is", async () => {
     const taken = createServer();
@@ -131,7 +131,7 @@ describe("npx emulator shadow", () => {
     } finally {
       await new Promise((r) => taken.close(r));
     }
-  }, 60_000);
+  });
 
   it("npx emulator --replay DIR with a directory that does not exist is a one-line usage error", async () => {
     const child = spawn(process.execPath, [BIN, "--replay", join(dir, "missing"), "--no-chain", "--port", "0"], {
@@ -141,5 +141,5 @@ describe("npx emulator shadow", () => {
     child.stderr!.on("data", (d) => (stderr += d));
     expect(await new Promise((r) => child.once("exit", r))).toBe(2);
     expect(stderr).toContain("--replay: replay directory");
-  }, 30_000);
+  });
 });

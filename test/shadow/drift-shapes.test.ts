@@ -54,7 +54,7 @@ beforeAll(async () => {
     emulator: { seed: 1, clock: "manual", chain: false },
     dashboardPort: 0,
   });
-}, 60_000);
+});
 afterAll(async () => {
   await shadow.close();
   await new Promise((r) => server.close(r));
@@ -103,4 +103,4 @@ it("reports every drift shape, passes the upstream answer on, and keeps running"
   const panels = await request(shadow.emulator.url).get("/_emulator/panels").expect(200);
   const panel = panels.body.data.panels.find((p: { id: string }) => p.id === DRIFT_PANEL_ID);
   expect(panel.summary.find((s: { label: string }) => s.label === "calls").value).toBe(6);
-}, 60_000);
+});

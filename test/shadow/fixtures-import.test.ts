@@ -123,7 +123,7 @@ describe("npx emulator fixtures import", () => {
       differing: 0,
       unknown_to_emulator: 0,
     });
-  }, 60_000);
+  });
 
   it("the CLI writes the overlay file; a file that is not an overlay stops the start with one line", async () => {
     const { upBodies } = await recordFromSeed7();
@@ -154,5 +154,5 @@ describe("npx emulator fixtures import", () => {
     await expect(createEmulator({ seed: 1, clock: "manual", chain: false, catalogOverlay: bad })).rejects.toThrow(
       /a negative price on pokemon /,
     );
-  }, 60_000);
+  });
 });

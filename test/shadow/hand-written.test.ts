@@ -53,7 +53,7 @@ beforeAll(async () => {
     upstreamKey: "rip_v1_handwritten_key_0000",
     emulator: { seed: 1, clock: "manual", chain: false },
   });
-}, 60_000);
+});
 afterAll(async () => {
   await shadow.close();
   await new Promise((r) => server.close(r));

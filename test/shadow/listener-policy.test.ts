@@ -25,7 +25,7 @@ beforeAll(async () => {
     upstreamKey: KEY,
     emulator: { seed: 1, clock: "manual", chain: false },
   });
-}, 60_000);
+});
 afterAll(async () => {
   await shadow.close();
   await new Promise((r) => server.close(r));

@@ -14,7 +14,7 @@ let up: Upstream;
 let shadow: Shadow | null = null;
 beforeEach(async () => {
   up = await startEmulator({ plugins: [deviations] });
-}, 60_000);
+});
 afterEach(async () => {
   await shadow?.close();
   shadow = null;

@@ -46,7 +46,7 @@ const found = () =>
 beforeEach(async () => {
   up = await startEmulator({ plugins: [deviations] });
   dir = null;
-}, 60_000);
+});
 afterEach(async () => {
   await shadow?.close();
   await up.close();

@@ -56,7 +56,11 @@ const api = (method: string, path: string, body?: unknown, key = emu.key("demo")
   apiCall(request(emu.url), method, path, { "x-api-key": key }, body);
 const control = async <T>(method: string, path: string, body?: unknown): Promise<T> =>
   ((await apiCall(request(emu.url), method, `/_emulator${path}`, {}, body)).body as { data: T }).data;
-const tab = (name: string) => page.click(`#tabs button[data-view="${name}"]`);
+/** Switches tabs and waits for the page to show the view (its own signal: `#main[data-view]`). */
+const tab = async (name: string) => {
+  await page.click(`#tabs button[data-view="${name}"]`);
+  await page.locator(`#main[data-view="${name}"]`).waitFor();
+};
 
 describe("the dashboard at /_emulator/ui", () => {
   it("shows an API call in the live journal with its status and the credits it cost", async () => {

@@ -242,6 +242,9 @@ describe("retries on the virtual clock", () => {
       last_status_code: null,
       last_error: "timeout: no answer within 50 ms",
     });
+    // The timeout is wall-clock (a real socket): 50 ms only bounds the hanging attempt; the retry that must
+    // succeed gets the largest bound, so a loaded machine answering slowly cannot time it out.
+    await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 120_000 }).expect(200);
     await emu.clock.advance(30 * SECOND);
     expect((await deliveries(key)).data.deliveries[0]).toMatchObject({ status: "DELIVERED", attempts: 2 });
     expectError(await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 0 }), 400, "invalid_value");

@@ -1,11 +1,13 @@
-import { toFacilitatorEvmSigner } from "@x402/evm";
+import type { FacilitatorEvmSigner } from "@x402/evm";
 import { publicActions, type TransactionReceipt } from "viem";
 import type { Chain } from "../../../chain/index.ts";
 
 // The credits area's reach into the chain: the x402 facilitator signs and settles as the relayer.
 
 /** x402's EVM facilitator signer over the relayer's wallet (with read actions): it verifies and settles with it. */
-export function relayerSigner(chain: Chain): ReturnType<typeof toFacilitatorEvmSigner> {
+export async function relayerSigner(chain: Chain): Promise<FacilitatorEvmSigner> {
+  // Loaded with the x402 kit, not with the emulator (see x402.ts).
+  const { toFacilitatorEvmSigner } = await import("@x402/evm");
   // Transactions go through the chain's provider, which mines them at the virtual clock's time.
   const client = chain.walletClientFor(chain.relayer).extend(publicActions);
   return toFacilitatorEvmSigner({ ...client, address: chain.relayer.address } as unknown as Parameters<

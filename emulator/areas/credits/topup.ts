@@ -1,9 +1,4 @@
 import { getAddress, isAddressEqual, parseEventLogs, type Hex } from "viem";
-import {
-  decodePaymentSignatureHeader,
-  encodePaymentRequiredHeader,
-  encodePaymentResponseHeader,
-} from "@x402/core/http";
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { usdStablecoinAbi } from "../../../chain/index.ts";
 import { settlementReceipt } from "./chain-io.ts";
@@ -61,7 +56,7 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
 
   let decoded: unknown;
   try {
-    decoded = decodePaymentSignatureHeader(raw.trim());
+    decoded = kit.http.decodePaymentSignatureHeader(raw.trim());
   } catch {
     throw await challenge("invalid_payload", "the payment header is not base64-encoded JSON");
   }
@@ -76,7 +71,7 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
   // Idempotent on the settlement: the same authorization from the same key returns the original result.
   const slice = creditsSlice(services.store);
   const seen = slice.topups[slice.by_authorization[authorizationKey(auth.from, auth.nonce)] ?? ""];
-  if (seen && seen.key === key.key) return success(seen, true);
+  if (seen && seen.key === key.key) return success(kit, seen, true);
 
   // The requirements are rebuilt; the payment must have accepted exactly one of them (the skew
   // stretch may have moved by an hour between the challenge and the retry).
@@ -123,7 +118,7 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
   const fresh = creditsSlice(services.store);
   fresh.topups[record.tx_hash] = record;
   fresh.by_authorization[authorizationKey(auth.from, auth.nonce)] = record.tx_hash;
-  return success(record, false);
+  return success(kit, record, false);
 }
 
 /** x402 v1 payloads (`X-PAYMENT` with {x402Version:1, scheme, network, payload}) carry no `accepted`. */
@@ -189,14 +184,14 @@ async function challengeError(
     : { x402_error: "payment_required", payment_required: pr };
   return new ApiError(402, "insufficient_credits", message, {
     details,
-    headers: { "PAYMENT-REQUIRED": encodePaymentRequiredHeader(pr) },
+    headers: { "PAYMENT-REQUIRED": kit.http.encodePaymentRequiredHeader(pr) },
     // For x402 v1 clients, which read the requirements from the body.
     extra: { x402Version: 1, accepts: [toV1(req, resource, description)] },
   });
 }
 
-function success(rec: TopupRecord, replayed: boolean): Reply {
-  const response = encodePaymentResponseHeader(rec.payment_response as unknown as SettleResponse);
+function success(kit: X402Kit, rec: TopupRecord, replayed: boolean): Reply {
+  const response = kit.http.encodePaymentResponseHeader(rec.payment_response as unknown as SettleResponse);
   const data: TopupResultWire = {
     credits_granted: rec.credits_granted,
     balance_credits: rec.balance_credits,

@@ -1,6 +1,6 @@
 import type { Hex } from "viem";
-import { x402Facilitator } from "@x402/core/facilitator";
-import { x402ResourceServer, type FacilitatorClient } from "@x402/core/server";
+import type { x402Facilitator } from "@x402/core/facilitator";
+import type { x402ResourceServer, FacilitatorClient } from "@x402/core/server";
 import type {
   Network,
   PaymentPayload,
@@ -10,8 +10,6 @@ import type {
   SupportedResponse,
   VerifyResponse,
 } from "@x402/core/types";
-import { ExactEvmScheme as ExactEvmFacilitator } from "@x402/evm/exact/facilitator";
-import { ExactEvmScheme as ExactEvmServer } from "@x402/evm/exact/server";
 import type { ChainHost } from "../../chain-host.ts";
 import { relayerSigner } from "./chain-io.ts";
 import type { VirtualClock } from "../../clock/clock.ts";
@@ -25,6 +23,9 @@ import type { Services } from "../../pipeline/services.ts";
 // facilitator scheme) verifies the EIP-3009 authorization and settles it with
 // transferWithAuthorization on the local chain, signed by the relayer fixture
 // account. Nothing here re-implements the protocol's checks.
+//
+// The x402 packages load with the first kit (a top-up needs the chain anyway): an emulator that never
+// sees a top-up does not pay for importing them (test/unit/lazy-imports.test.ts).
 
 /** Token EIP-712 domain (the stablecoin is deployed as "USD Coin" version "2"). */
 export const TOKEN_DOMAIN = { name: "USD Coin", version: "2" } as const;
@@ -35,6 +36,8 @@ const SKEW_QUANTUM_SECONDS = 3600;
 
 export interface X402Kit {
   network: Network;
+  /** @x402/core/http: the payment headers' encoders and decoder. */
+  http: typeof import("@x402/core/http");
   server: x402ResourceServer;
   facilitator: x402Facilitator;
   host: ChainHost;
@@ -72,7 +75,17 @@ export function x402Kit(services: Services): Promise<X402Kit> {
 async function buildKit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> {
   const chain = host.chain;
   const network = `eip155:${chain.chainId}` as Network;
-  const signer = relayerSigner(chain);
+  const [{ x402Facilitator }, { x402ResourceServer }, facilitatorScheme, serverScheme, http, signer] =
+    await Promise.all([
+      import("@x402/core/facilitator"),
+      import("@x402/core/server"),
+      import("@x402/evm/exact/facilitator"),
+      import("@x402/evm/exact/server"),
+      import("@x402/core/http"),
+      relayerSigner(chain),
+    ]);
+  const ExactEvmFacilitator = facilitatorScheme.ExactEvmScheme;
+  const ExactEvmServer = serverScheme.ExactEvmScheme;
   const facilitator = new x402Facilitator().register(network, new ExactEvmFacilitator(signer));
   const server = new x402ResourceServer(new LocalFacilitatorClient(facilitator)).register(
     network,
@@ -93,7 +106,7 @@ async function buildKit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> 
       : undefined;
   });
   await server.initialize();
-  return { network, server, facilitator, host };
+  return { network, http, server, facilitator, host };
 }
 
 /**

@@ -936,6 +936,9 @@ async function render() {
   const shown = view;
   const next = document.createElement("main");
   next.replaceChildren(...(await VIEWS[shown]()).flat(Infinity));
+  // The user moved to another tab meanwhile: that tab's render owns the page. Without this a slow render
+  // of the tab just left could land after the new tab's and show the old view again (seen under load).
+  if (shown !== view) return;
   // Nothing changed: keep the page as it is (no flicker, no button swapped away under a click).
   if (main.dataset.view === shown && next.innerHTML === main.innerHTML) return;
   main.replaceChildren(...next.childNodes);

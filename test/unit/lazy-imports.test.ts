@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// What an in-process emulator without a chain never needs stays out of its import (docs/benchmarks.md,
+// "Start-up"): the x402 packages load with the first top-up's kit, and faker through its English
+// locale's entry, not its index (which loads every locale). Static imports are what a plain
+// `import("cardos-emulator")` evaluates, so no source file may import those at module level.
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const LAZY: [RegExp, string][] = [
+  [/^@x402\//, "import it in the x402 kit (emulator/areas/credits/x402.ts)"],
+  [/^@faker-js\/faker$/, 'import "@faker-js/faker/locale/en" (fixtures/catalog/rng.ts)'],
+];
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) sources(path, out);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) out.push(path);
+  }
+  return out;
+}
+
+/** Module-level imports that bring a value (not `import type`, not only `type` specifiers), as [specifier, line]. */
+function valueImports(code: string): [string, number][] {
+  const out: [string, number][] = [];
+  for (const m of code.matchAll(/^import\s+(type\s+)?([\s\S]*?)\s*from\s*"([^"]+)"/gm)) {
+    if (m[1]) continue;
+    const names = /^\{([\s\S]*)\}$/.exec(m[2]!.trim());
+    const onlyTypes = names?.[1]!.split(",").every((n) => !n.trim() || /^type\s/.test(n.trim()));
+    if (!onlyTypes) out.push([m[3]!, code.slice(0, m.index).split("\n").length]);
+  }
+  for (const m of code.matchAll(/^import\s+"([^"]+)"/gm)) out.push([m[1]!, code.slice(0, m.index).split("\n").length]);
+  return out;
+}
+
+describe("lazy imports", () => {
+  it("tells value imports from type imports", () => {
+    const code = [
+      'import type { A } from "@x402/core/types";',
+      'import { type B, type C } from "@x402/core/server";',
+      'import { x402Facilitator } from "@x402/core/facilitator";',
+      'import {\n  type D,\n  decode,\n} from "@x402/core/http";',
+      'import * as all from "@faker-js/faker";',
+    ].join("\n");
+    expect(valueImports(code)).toEqual([
+      ["@x402/core/facilitator", 3],
+      ["@x402/core/http", 4],
+      ["@faker-js/faker", 8],
+    ]);
+  });
+
+  it("no module of the package imports x402 or faker's index at module level", () => {
+    const found: string[] = [];
+    for (const dir of ["emulator", "fixtures", "contract", "chain"])
+      for (const file of sources(join(ROOT, dir)))
+        for (const [spec, line] of valueImports(readFileSync(file, "utf8")))
+          for (const [pattern, instead] of LAZY)
+            if (pattern.test(spec)) found.push(`${relative(ROOT, file)}:${line} imports ${spec}: ${instead}`);
+    expect(found).toEqual([]);
+  });
+});
