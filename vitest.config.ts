@@ -26,6 +26,7 @@ export const SLOW = [
   "test/http/robustness.test.ts",
   "test/ui/dashboard.test.ts",
   "test/ui/shadow-dashboard.test.ts",
+  "test/ui/world-reveals.test.ts",
   "test/cli.test.ts",
   "test/lint.test.ts",
   "test/package.test.ts",

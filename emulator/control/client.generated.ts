@@ -477,7 +477,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and a summary (seed, clock, chain) */
+        /** Liveness and a summary (seed, clock, chain, the loaded world: {file, accounts, keys} or null) */
         get: operations["getEmulatorHealth"];
         put?: never;
         post?: never;
@@ -2235,6 +2235,11 @@ export interface operations {
                         data: {
                             /** @constant */
                             status: "ok";
+                            world: {
+                                file: string;
+                                accounts: number;
+                                keys: string[];
+                            } | null;
                         };
                     };
                 };

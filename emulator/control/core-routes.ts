@@ -129,8 +129,24 @@ export const coreControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/health",
-    describe: "Liveness and a summary (seed, clock, chain)",
-    schema: { responses: { 200: { description: "Alive", data: z.object({ status: z.literal("ok") }) } } },
+    describe: "Liveness and a summary (seed, clock, chain, the loaded world: {file, accounts, keys} or null)",
+    schema: {
+      responses: {
+        200: {
+          description: "Alive",
+          data: z.object({
+            status: z.literal("ok"),
+            world: z
+              .object({
+                file: z.string(),
+                accounts: z.number().int(),
+                keys: z.array(z.string()).meta({ description: "the world's named keys, in file order" }),
+              })
+              .nullable(),
+          }),
+        },
+      },
+    },
     handle: (c) => ok({ status: "ok", ...c.host.info() }),
   }),
   defineControl({

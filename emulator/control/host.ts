@@ -96,6 +96,8 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
           ? { rpcUrl: chainHost.chain.rpcUrl, chainId: chainHost.chain.chainId, vrf: chainHost.vrfMode }
           : null,
         state_file: parts.stateFile(),
+        // No world loaded (a world's run says which: world/run.ts).
+        world: null,
       };
     },
   };

@@ -32,6 +32,16 @@ export function worldRun(services: Services, loaded: LoadedWorld, inner: Control
         await inner.restore(base);
         await replayFaults?.();
       },
+      // Which world is loaded (GET /_emulator/health, the dashboard's header): its file as given, or
+      // "(world option)" for one given as data; how many accounts (partners and tenants) and its named keys.
+      info: () => ({
+        ...inner.info(),
+        world: {
+          file: loaded.file,
+          accounts: (loaded.world.accounts?.length ?? 0) + (loaded.world.tenants?.length ?? 0),
+          keys: named.map((k) => k.name),
+        },
+      }),
     },
     async apply(dispatch, origin) {
       named = await applyWorld(loaded.file, loaded.world, dispatch, origin);

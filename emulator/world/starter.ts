@@ -35,7 +35,10 @@ accounts:
       - url: http://127.0.0.1:4400/webhooks    # your receiver; the secret is generated (GET /_emulator/webhooks)
         event_types: [purchase.fulfilled, deposit.credited]
         chaos: { duplicate: { every: 3 } }    # delivery chaos: duplicates, reordering, delays, drops
-    custodial_users:                          # end users' custodial USDC balances
+    # End users' custodial USDC balances. Test values (docs/test-values.md) need no setup: a purchase by
+    # external_user_id kyc_approve or kyc_decline has a KYC account's redemption approved or declined at once;
+    # offer_price_usdc "1.23" has a buyback offer rejected by the marketplace.
+    custodial_users:
       - { external_user_id: alice, usdc: "100.00" }
       - { external_user_id: bob, usdc: "2.50" }
 
@@ -48,7 +51,8 @@ accounts:
 
 # Warehouse tenants: their keys, webhooks and the cards they hold, each in an identity/pricing state:
 # pending (identity unconfirmed), unpriced (published, no market price), priced (published and priced).
-# A tenant also holds the fixture inventory every tenant starts with.
+# A tenant also holds the fixture inventory every tenant starts with. Test values: an order shipped to
+# street1 "FAIL LABEL" has its label purchase fail; to "RETURN TO SENDER", the package comes back (RETURNED).
 tenants:
   - id: my-vault
     keys:
@@ -66,4 +70,10 @@ instant:
 # Faults the emulator starts with (as POST /_emulator/faults).
 faults:
   - { match: { method: GET, path: /api/v1/pokemon/sets }, status: 503, times: 1 }
+
+# Steered reveals (docs/steering.md; they need the chain): the next matching purchases reveal what is named,
+# in order (as POST /_emulator/mystery/reveals; area: instant for instant packs). GET /_emulator/mystery/reveals
+# and the dashboard (Clock & timers) show those still waiting; reset queues them again.
+reveals:
+  - { tier_id: 1, account: my-shop, external_user_id: alice, band: { min_usd: "2", max_usd: "3" } }
 `;

@@ -313,4 +313,14 @@ describe("the dashboard at /_emulator/ui", () => {
     expect(await page.locator('[data-testid="block-row"]').count()).toBe(blocks.length);
     await shot("chain");
   });
+  it("names the loaded world in the header and lists a pending steered reveal on Clock & timers", async () => {
+    expect(await page.locator('[data-testid="world"]').textContent()).toBe("No world");
+    // An end user no other test buys for: the steer stays pending.
+    const body = { tier_id: 1, key: "demo", external_user_id: "dash-steer", band: { min_usd: "2", max_usd: "3" } };
+    await control("POST", "/mystery/reveals", body);
+    await tab("clock");
+    const row = page.locator('[data-testid="reveal-row"][data-area="mystery"]', { hasText: "dash-steer" });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("tier 1");
+  });
 });

@@ -51,6 +51,11 @@ describe("npx emulator --world, init, world", () => {
       expect(
         keys.map((k) => k.name).filter((n) => ["shop", "shop-readonly", "tier-shop", "vault"].includes(n!)),
       ).toEqual(["shop", "shop-readonly", "tier-shop", "vault"]);
+      // The steered reveal is queued, and the health summary names the world.
+      const { pending } = (await api.get("/_emulator/mystery/reveals").expect(200)).body.data;
+      expect(pending).toMatchObject([{ tier_id: 1, account_id: "my-shop", external_user_id: "alice" }]);
+      const { world } = (await api.get("/_emulator/health").expect(200)).body.data;
+      expect(world).toEqual({ file, accounts: 3, keys: ["shop", "shop-readonly", "tier-shop", "vault"] });
     } finally {
       await emu.close();
     }

@@ -42,6 +42,12 @@ describe("the world file's published forms", () => {
     expect(world.tenants![0]!.cards!.map((c) => c.state)).toEqual(["pending", "unpriced", "priced"]);
     expect(world.instant!.packet_types).toEqual([{ packet_type_id: 4, price_usdc: "3.99", stock: 2 }]);
     expect(world.faults).toHaveLength(1);
+    expect(world.reveals).toEqual([
+      { tier_id: 1, account: "my-shop", external_user_id: "alice", band: { min_usd: "2", max_usd: "3" } },
+    ]);
+    // The test values are named where they apply (docs/test-values.md).
+    for (const value of ["kyc_approve", "kyc_decline", '"1.23"', '"FAIL LABEL"', '"RETURN TO SENDER"'])
+      expect(STARTER_WORLD).toContain(value);
     expect(world.clock).toEqual({ start: "2026-01-15T12:00:00Z", mode: "manual" });
   });
 });

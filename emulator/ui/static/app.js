@@ -5,6 +5,7 @@
 const main = document.getElementById("main");
 const statusLine = document.getElementById("status");
 const stateWarning = document.getElementById("state-warning");
+const worldLine = document.getElementById("world");
 let view = "requests";
 const requestFilter = { key: "", operation: "", status: "", path: "" };
 let requests = [];
@@ -353,7 +354,48 @@ async function clockView() {
       clock.pending.map((t) => h("tr", {}, h("td", {}, t.at), h("td", {}, t.label))),
       { "data-testid": "timers" },
     ),
+    h("h2", {}, "Pending steered reveals"),
+    await pendingReveals(),
   ];
+}
+
+/** What a steer waits for (a purchase, or the next one of a tier by an account or user) and what it yields. */
+const steerRow = (area, s) =>
+  h(
+    "tr",
+    { "data-testid": "reveal-row", "data-area": area },
+    h("td", {}, area),
+    h("td", {}, s.id),
+    h(
+      "td",
+      {},
+      s.purchase_id !== null
+        ? `purchase ${s.purchase_id}`
+        : [`tier ${s.tier_id}`, s.account_id ?? "", s.external_user_id ?? ""].filter(Boolean).join(" · "),
+    ),
+    h(
+      "td",
+      {},
+      s.items.length
+        ? s.items.join(", ")
+        : s.band
+          ? `${s.band.rarity ?? "any"} ${s.band.min_micros / 1e6}-${s.band.max_micros / 1e6} USD`
+          : "",
+    ),
+    h("td", {}, s.created_at),
+  );
+
+/** The steered reveals waiting for their purchase (GET /_emulator/mystery/reveals and /instant/reveals; a world's `reveals:`). */
+async function pendingReveals() {
+  const [mystery, instant] = await Promise.all([
+    control("GET", "/mystery/reveals"),
+    control("GET", "/instant/reveals"),
+  ]);
+  return table(
+    ["area", "steer", "waits for", "yields", "queued at"],
+    [...mystery.pending.map((s) => steerRow("mystery", s)), ...instant.pending.map((s) => steerRow("instant", s))],
+    { "data-testid": "reveals" },
+  );
 }
 
 /** Grant amounts per key, kept across live re-renders. */
@@ -924,15 +966,21 @@ const VIEWS = {
   panels: panelsView,
 };
 
-/** A failing --state file write, in the header (GET /_emulator/health `state_file`): unsaved changes must not go unnoticed. */
-async function showStateFile() {
-  const { state_file: f } = await control("GET", "/health");
+/**
+ * The header's summary from GET /_emulator/health: the loaded world (`world`: its file, or "(world option)")
+ * and a failing --state file write (`state_file`): unsaved changes must not go unnoticed.
+ */
+async function showHealth() {
+  const { state_file: f, world } = await control("GET", "/health");
   const text = f && !f.ok ? `State file not saved: ${f.error}` : "";
   if (stateWarning.textContent !== text) stateWarning.textContent = text;
+  const loaded = world ? `World: ${world.file}` : "No world";
+  if (worldLine.textContent !== loaded) worldLine.textContent = loaded;
+  worldLine.title = world ? `${world.accounts} accounts; keys: ${world.keys.join(", ") || "none"}` : "";
 }
 
 async function render() {
-  await showStateFile();
+  await showHealth();
   const shown = view;
   const next = document.createElement("main");
   next.replaceChildren(...(await VIEWS[shown]()).flat(Infinity));
