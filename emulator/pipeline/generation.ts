@@ -1,4 +1,5 @@
 import { VRF_LOCK } from "./chain.ts";
+import { ApiError } from "./errors.ts";
 import { withKeyLock } from "./key-lock.ts";
 import { runtimeSlot, type RuntimeOwner } from "./runtime.ts";
 import { WORKER_LOCK } from "./worker-hooks.ts";
@@ -16,6 +17,23 @@ export const generation = (s: RuntimeOwner): number => s.runtime.of(GENERATION).
 
 /** Whether the state was replaced since `since` (a `generation(s)` taken when the work began). */
 export const replaced = (s: RuntimeOwner, since: number): boolean => generation(s) !== since;
+
+/**
+ * A request handler's guard for work that waits on the chain and then writes state: take it when the handler
+ * starts, call it after the wait and before the first write. It throws 409 `state_replaced` (nothing written;
+ * the caller reads the new state and sends again) when a reset, restore or import ran meanwhile.
+ */
+export function stateFence(s: RuntimeOwner): () => void {
+  const since = generation(s);
+  return () => {
+    if (replaced(s, since))
+      throw new ApiError(
+        409,
+        "state_replaced",
+        "The emulator's state was reset or restored while this request waited on the chain; nothing was written",
+      );
+  };
+}
 
 /** Marks everything begun so far as belonging to a state that is going away. */
 export function bumpGeneration(s: RuntimeOwner): void {

@@ -3,6 +3,7 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/
 import { usdStablecoinAbi } from "../../../chain/index.ts";
 import { settlementReceipt } from "./chain-io.ts";
 import { ApiError } from "../../pipeline/errors.ts";
+import { stateFence } from "../../pipeline/generation.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { balanceOf, newAccount, settle } from "../../pipeline/metering.ts";
 import type { Reply } from "../../pipeline/route.ts";
@@ -42,6 +43,7 @@ export function topup(input: TopupInput): Promise<Reply> {
 }
 
 async function run({ services, key, url, headers, amount }: TopupInput): Promise<Reply> {
+  const sameState = stateFence(services);
   const kit = await x402Kit(services);
   const now = services.clock.now();
   const wall = services.clock.wall(); // the wall time a client signs validBefore by (timeoutFor)
@@ -99,6 +101,8 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
 
   await confirmTransfer(kit, settled.transaction as Hex, auth.from, requirements);
 
+  // The payment settled on a chain a reset or restore replaced: nothing is credited into the new state.
+  sameState();
   // Re-read the store after the awaits (a reset or restore replaces the state object).
   const at = services.clock.now();
   const acct = settle((services.store.state.credits[key.key] ??= newAccount(at)), at);

@@ -1,6 +1,7 @@
 import { getAddress } from "viem";
 import { bundleCards, instantProduct } from "../../../fixtures/instant/index.ts";
 import { badRequest, conflict, documentedError, notFound } from "../../pipeline/errors.ts";
+import { stateFence } from "../../pipeline/generation.ts";
 import { withKeyLock } from "../../pipeline/key-lock.ts";
 import { microsOfUsd, usdc } from "../../../contract/money.ts";
 import type { Services } from "../../pipeline/services.ts";
@@ -105,6 +106,7 @@ function checkClaims(input: Submitted, recorded: { packetTypeId: number; purchas
  */
 export function submitPurchase(s: Services, accountId: string, input: Submitted): Promise<InstantPurchaseRow> {
   return withKeyLock(s, txLock(input.hash), async () => {
+    const sameState = stateFence(s);
     const existing = byHash(s, input.hash);
     if (existing) {
       if (existing.account_id !== accountId)
@@ -125,6 +127,7 @@ export function submitPurchase(s: Services, accountId: string, input: Submitted)
         "The transaction has no InstantPurchaseRequested log of the instant-pack store",
       );
     checkClaims(input, { packetTypeId: req.packetTypeId, purchaser: req.purchaser });
+    sameState();
     const row = newPurchase(s, "submit", {
       account_id: accountId,
       custody: "NON_CUSTODIAL",

@@ -15,6 +15,7 @@ import {
 } from "../../../../chain/index.ts";
 import type { BuybackAcceptPrepareResult, BuybackAcceptResult, BuybackItemType } from "../../../../contract/index.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
+import { stateFence } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import {
@@ -175,6 +176,7 @@ export function relayAccept(
 ): Promise<BuybackAcceptResult> {
   const token = tokenIdOf(rawToken);
   return withKeyLock(s, tokenLockKey("offer", acct, token ?? String(rawToken)), async () => {
+    const sameState = stateFence(s);
     const o = await activeOffer(s, acct, rawToken, itemType);
     const chain = chainOf(s);
     const tokenId = BigInt(o.token_id);
@@ -219,6 +221,8 @@ export function relayAccept(
       chain.addresses.marketplace,
       encodeFunctionData({ abi: buybackMarketplaceAbi, functionName: "acceptOfferFor", args }),
     );
+    // The relayer's transaction went to the chain a reset or restore replaced: its answer is not this state's.
+    sameState();
     if (receipt.status !== "success")
       throw conflict("accept_simulation_failed", "acceptOfferFor reverted when mined", {
         details: { reason: "reverted", transaction_hash: receipt.transactionHash },

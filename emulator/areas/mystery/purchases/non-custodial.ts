@@ -1,6 +1,7 @@
 import { encodeFunctionData } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi, type TierConfig } from "../../../../chain/index.ts";
 import { badRequest, conflict } from "../../../pipeline/errors.ts";
+import { stateFence } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { chainOf, receiptOf } from "../chain-io.ts";
@@ -81,6 +82,7 @@ function checkClaims(
 export function submitPurchase(s: Services, accountId: string, input: SubmittedPurchase): Promise<PurchaseRow> {
   const { tier, hash } = input;
   return withKeyLock(s, txLockKey(hash), async () => {
+    const sameState = stateFence(s);
     const existing = Object.values(mystery(s).purchases).find(
       (p) => p.transaction_hash?.toLowerCase() === hash.toLowerCase(),
     );
@@ -103,6 +105,7 @@ export function submitPurchase(s: Services, accountId: string, input: SubmittedP
     const req = purchaseRequestedIn(s, receipt);
     if (!req) throw badRequest("tx_unverified", "The transaction has no MysteryPool PurchaseRequested log");
     checkClaims(input, { buyer: req.buyer, tierId: Number(req.tierId), requestId: req.requestId.toString() });
+    sameState();
     const row = newPurchase(s, {
       account_id: accountId,
       custody: "NON_CUSTODIAL",

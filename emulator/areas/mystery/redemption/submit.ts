@@ -1,6 +1,7 @@
 import { parseEventLogs } from "viem";
 import { BURN_TYPE_LABELS, cardNftAbi } from "../../../../chain/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
+import { stateFence } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnInitiatedLogs, burnState, chainOf, ownerOf, receiptOf } from "../chain-io.ts";
@@ -26,6 +27,7 @@ import { stepRedemption } from "./lifecycle.ts";
  * it paid for: the token's latest BurnInitiated, checked the same way.
  */
 async function submitBurn(s: Services, r: RedemptionRow, hash: `0x${string}`): Promise<void> {
+  const sameState = stateFence(s);
   const chain = chainOf(s);
   const receipt = await receiptOf(chain, hash);
   const invalid = (why: string, reason: string) =>
@@ -69,6 +71,7 @@ async function submitBurn(s: Services, r: RedemptionRow, hash: `0x${string}`): P
       `is not the pending burn of token ${r.token_id} (cancelled, finalised or superseded on chain); flag the token again with unsigned.calls`,
       "burn_not_pending",
     );
+  sameState();
   // Re-read after the awaits: the worker may have expired the redemption meanwhile
   // (it only expires rows past expires_at, so a row still before it is safe to move).
   const row = mystery(s).redemptions[r.redemption_id];

@@ -9,6 +9,7 @@ import type {
 } from "../../../../contract/index.ts";
 import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
+import { stateFence } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
@@ -211,6 +212,7 @@ export function submitSellback(
   claimed: `0x${string}` | null,
 ): Promise<SellbackRow> {
   return withKeyLock(s, txLockKey(hash), async () => {
+    const sameState = stateFence(s);
     const known = Object.values(mystery(s).sellbacks).find(
       (r) => r.transaction_hash.toLowerCase() === hash.toLowerCase(),
     );
@@ -238,6 +240,7 @@ export function submitSellback(
       !partnerWallets(s, accountId).has(seller.toLowerCase())
     )
       throw sellerMismatch(seller);
+    sameState();
     const row: SellbackRow = {
       sellback_id: s.store.nextId("mystery-sellback", 3001),
       account_id: accountId,
