@@ -55,6 +55,9 @@ export default defineConfig({
     // Hang detectors, not budgets: a loaded machine must not fail a test (see docs/decisions.md).
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // expect.poll waits for a page's or a server's own signal; its 1 s default is a budget a loaded machine
+    // misses (the dashboard's chaos test failed so in CI): a hang detector here too.
+    expect: { poll: { timeout: 30_000 } },
     pool: "forks",
     // One module graph per worker instead of one per file: the emulator's imports cost ~1 s per file.
     isolate: false,
