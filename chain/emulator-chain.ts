@@ -344,7 +344,7 @@ export class EmulatorChain implements Chain {
   async importState(input: ChainStateExport): Promise<void> {
     if (!this.inProcess)
       throw new JournalError(
-        "an attached chain (--rpc-url) cannot load a chain from a state export; start the emulator without --rpc-url",
+        "an attached chain (one the emulator was given the RPC URL of) cannot load a chain from a state export; start the emulator with its own chain",
       );
     const doc = parseChainExport(input);
     if (doc.chain_id !== this.chainId)

@@ -224,7 +224,10 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
     if (err instanceof ReplayError) throw new UsageError(`--replay: ${err.message}`);
     if (err instanceof OverlayError) throw new UsageError(`--catalog-overlay: ${err.message}`);
     if (err instanceof WorldError) throw new UsageError(err.message);
-    if (err instanceof StateFileError) throw new UsageError(`--state ${err.file}: ${err.reason}. ${err.remedy}`);
+    if (err instanceof StateFileError)
+      throw new UsageError(
+        `--state ${err.file}: ${err.reason}. ${err.remedyIn({ state: "--state", seed: "--seed", catalog: "--catalog" })}`,
+      );
     // Taken between the check and the start (a race with another process).
     if (e.code === "EADDRINUSE")
       throw new UsageError(

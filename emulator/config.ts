@@ -243,7 +243,7 @@ function startingState(input: EmulatorOptions, target: string | null): StateExpo
     try {
       doc = readStateFile(target);
     } catch (err) {
-      throw new StateFileError(input.stateFile!, (err as Error).message, "Delete the file or point --state elsewhere.");
+      throw new StateFileError(input.stateFile!, (err as Error).message, "Delete the file or point {state} elsewhere.");
     }
   }
   if (!doc) return undefined;
@@ -260,7 +260,7 @@ function startingState(input: EmulatorOptions, target: string | null): StateExpo
     throw new StateFileError(
       input.stateFile!,
       clash,
-      "Drop --seed / --catalog (the file's own is used) or point --state at another file.",
+      "Drop {seed} / {catalog} (the file's own is used) or point {state} at another file.",
     );
   return doc;
 }

@@ -68,7 +68,7 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
       if (parsed.state.seed !== services.options.seed || parsed.state.catalog_size !== services.options.catalog)
         throw badRequest(
           "invalid_state",
-          `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start the emulator with the same --seed and --catalog to import it`,
+          `this export was made with seed ${parsed.state.seed} / catalog ${parsed.state.catalog_size}; start an emulator with that seed and catalog to import it`,
         );
       // All or nothing: what can fail comes first (the copy, then the chain: a replay that does not end on the
       // recorded block), and then nothing changed; the store's swap cannot fail, and only then are areas told.

@@ -10,7 +10,7 @@ export function requireChain(services: { chain: ChainHost | null }): ChainHost {
     throw new ApiError(
       503,
       "chain_unavailable",
-      "The local chain is not running (the emulator was started with --no-chain); restart without it",
+      "The local chain is not running (this emulator was started without one); start it with the chain",
       {
         retryable: false,
       },

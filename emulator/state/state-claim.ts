@@ -16,7 +16,7 @@ import { StateFileError } from "./state-file.ts";
 // the target), whether its folder takes writes, and that no other running
 // emulator writes it too (a lock file beside it holding the owner's pid).
 
-const REMEDY = "Point --state at a file in a writable folder.";
+const REMEDY = "Point {state} at a file in a writable folder.";
 
 /** The real file behind `file`: symlinks followed (even a dangling one, whose target is created), the folder's path resolved. */
 export function resolveStateTarget(file: string): string {
@@ -38,7 +38,7 @@ export function resolveStateTarget(file: string): string {
   } catch (err) {
     throw folderError(file, dirname(target), err);
   }
-  if (isFolder(real)) throw new StateFileError(file, `${real} is a folder`, "Point --state at a file.");
+  if (isFolder(real)) throw new StateFileError(file, `${real} is a folder`, "Point {state} at a file.");
   return real;
 }
 
@@ -56,7 +56,7 @@ function folderError(file: string, dir: string, err: unknown): StateFileError {
     return new StateFileError(
       file,
       `the folder ${dir} does not exist`,
-      "Create it, or point --state at a file in an existing folder.",
+      "Create it, or point {state} at a file in an existing folder.",
     );
   if (code === "ENOTDIR") return new StateFileError(file, `${dir} is not a folder`, REMEDY);
   if (code === "EROFS") return new StateFileError(file, `the folder ${dir} is on a read-only file system`, REMEDY);
@@ -104,7 +104,7 @@ export function claimStateFile(file: string, target: string): () => void {
         throw new StateFileError(
           file,
           `another emulator (pid ${pid ?? "unknown"}) is using it`,
-          `Stop that one or point --state elsewhere (if no emulator runs, delete ${lock}).`,
+          `Stop that one or point {state} elsewhere (if no emulator runs, delete ${lock}).`,
         );
       rmSync(lock, { force: true }); // left by a process that is gone
       continue;

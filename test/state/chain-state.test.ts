@@ -255,7 +255,7 @@ describe("the chain in the state", () => {
     const file = tmpFile();
     writeFileSync(file, JSON.stringify({ format: "cardos-emulator-state", version: 1, now: 0, state: {} }));
     await expect(createEmulator({ stateFile: file })).rejects.toThrow(
-      /^state file .*state\.json: made by an older emulator \(state format version 1, without the chain; this emulator reads version 2\)\. Delete the file or point --state elsewhere\.$/,
+      /^state file .*state\.json: made by an older emulator \(state format version 1, without the chain; this emulator reads version 2\)\. Delete the file or point stateFile elsewhere\.$/,
     );
     writeFileSync(file, JSON.stringify({ format: "cardos-emulator-state", version: 3, now: 0, state: {} }));
     await expect(createEmulator({ stateFile: file })).rejects.toThrow(/made by a newer emulator/);

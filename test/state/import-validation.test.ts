@@ -104,7 +104,7 @@ describe("the other ways in take the same check", () => {
     const start = createEmulator({ clock: "manual", stateFile: file });
     await expect(start).rejects.toBeInstanceOf(StateFileError);
     await expect(start).rejects.toThrow(
-      /^state file .*state\.json: .*\bnow\b.*\. Delete the file or point --state elsewhere\.$/,
+      /^state file .*state\.json: .*\bnow\b.*\. Delete the file or point stateFile elsewhere\.$/,
     );
     expect(JSON.parse(readFileSync(file, "utf8")).now).toBe(1e300); // left as it was
   });

@@ -98,12 +98,13 @@ describe("--state FILE that cannot be written", () => {
     writeFileSync(join(d, "plain"), "x");
     mkdirSync(join(d, "a-folder"));
     const cases: Array<[string, RegExp]> = [
-      [join(d, "plain", "state.json"), /plain is not a folder\. Point --state at a file in a writable folder\.$/],
+      // In process the remedy names createEmulator's option, never the CLI's flag (the CLI's line below says --state).
+      [join(d, "plain", "state.json"), /plain is not a folder\. Point stateFile at a file in a writable folder\.$/],
       [
         join(d, "missing", "state.json"),
-        /the folder .*missing does not exist\. Create it, or point --state at a file in an existing folder\.$/,
+        /the folder .*missing does not exist\. Create it, or point stateFile at a file in an existing folder\.$/,
       ],
-      [join(d, "a-folder"), /a-folder is a folder\. Point --state at a file\.$/],
+      [join(d, "a-folder"), /a-folder is a folder\. Point stateFile at a file\.$/],
     ];
     for (const [file, message] of cases) {
       const start = createEmulator({ clock: "manual", stateFile: file });
