@@ -177,7 +177,10 @@ describe("without a chain", () => {
     try {
       const res = await other.api.get("/_emulator/chain").expect(503);
       expect(res.body).toMatchObject({ success: false, error: "chain_unavailable" });
-      expect(res.body.message).toContain("--no-chain");
+      // Said to any caller (CLI or in-process), so without a flag or an option name.
+      expect(res.body.message).toBe(
+        "The local chain is not running (this emulator was started without one); start it with the chain",
+      );
       expectError(await other.api.post("/_emulator/vrf/fulfill").send({}), 503, "chain_unavailable");
     } finally {
       await other.close();
