@@ -3,7 +3,7 @@ import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
 // No float arithmetic on amounts (docs/decisions.md, "Lint, format and dead code"): the lint rule
-// that enforces it in emulator/, contract/ and chain/ flags parseFloat, Number(<amount>) and a number scaled
+// that enforces it in every shipped folder flags parseFloat, Number(<amount>) and a number scaled
 // by 10^6, and leaves bigint micros alone.
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -26,7 +26,8 @@ describe("the money lint rule", () => {
       "export const g = (usd: number) => usd * 1e6;",
     ].join("\n");
     expect(await moneyLines(code)).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    expect(await moneyLines(code, "chain/example.ts")).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    for (const folder of ["chain", "fixtures", "shadow", "cli"])
+      expect(await moneyLines(code, `${folder}/example.ts`), folder).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("leaves integer micros, non-amounts and the money modules alone", async () => {
