@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { fetchVia } from "../test/helpers.ts";
 import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { INVARIANTS, SEQUENCES, governs } from "../contract/invariants/index.ts";
@@ -28,7 +29,7 @@ const options = () => ({
   tenantKey: emu.key("tenant"),
   profiles: [...PROFILES],
   mode: "emulator" as const,
-  fetch: ((input: string | URL | Request, init?: RequestInit) => emu.fetch(input, init)) as typeof fetch,
+  fetch: fetchVia(emu),
 });
 
 /** Operation ids a check's requests reached, and whether it saw a 429 or 503. */

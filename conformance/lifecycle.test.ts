@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { fetchVia } from "../test/helpers.ts";
 import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { SANDBOX_LIFECYCLES } from "./checks/lifecycle-sandbox.ts";
@@ -15,8 +16,6 @@ const lifecycleDeviations = DEVIATIONS.filter((d) => d.name.startsWith("lifecycl
 // particular to them: one check per scenario, state restored afterwards, and
 // "not applicable" (with the reason) when the emulator has no usable chain.
 
-const fetchVia = (e: Emulator) =>
-  ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
 const options = (e: Emulator) => ({
   baseUrl: e.url,
   profiles: [...PROFILES],

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { fetchVia } from "../test/helpers.ts";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,8 +44,7 @@ describe("shards of one run against an emulator, merged", () => {
   let shards: SuiteResult[];
   beforeAll(async () => {
     emu = await createEmulator({ seed: 1, clock: "manual", chain: false });
-    const fetch = ((input: string | URL | Request, init?: RequestInit) =>
-      emu.fetch(input, init)) as typeof globalThis.fetch;
+    const fetch = fetchVia(emu);
     const base = { baseUrl: emu.url, profiles: PROFILES_HERE, mode: "emulator" as const, fetch };
     whole = await runSuite(ALL_CHECKS, base);
     shards = [];

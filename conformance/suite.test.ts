@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { fetchVia } from "../test/helpers.ts";
 import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
@@ -47,8 +48,6 @@ afterAll(async () => {
   await emu.close();
 });
 
-const fetchVia = (e: Emulator) =>
-  ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
 const options = () => ({
   baseUrl: emu.url,
   partnerKey: emu.key("demo"),

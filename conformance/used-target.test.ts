@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { fetchVia } from "../test/helpers.ts";
 import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
@@ -13,8 +14,6 @@ import type { Hex } from "viem";
 // A partner certifies against a target that is already in use: the suite must not
 // depend on fresh fixture keys, unused idempotency keys or an empty event log.
 
-const fetchVia = (e: Emulator) =>
-  ((input: string | URL | Request, init?: RequestInit) => e.fetch(input, init)) as typeof fetch;
 const failures = (r: { results: Array<{ id: string; outcome: string; message: string }> }) =>
   r.results.filter((x) => x.outcome !== "pass").map((x) => `${x.id}: ${x.message}`);
 

@@ -41,6 +41,10 @@ export async function waitFor(cond: () => boolean, what: string, timeoutMs = 120
  * One listening emulator (manual clock) for a test file: started before its
  * tests, closed after them; `set` receives it (and the supertest agent).
  */
+/** An emulator's in-process fetch as a `fetch` (for clients that take one: the suite, scenarios, the SDK). */
+export const fetchVia = (emu: Pick<Emulator, "fetch">): typeof fetch =>
+  ((input: string | URL | Request, init?: RequestInit) => emu.fetch(input, init)) as typeof fetch;
+
 export function useEmulator(set: (ctx: { emu: Emulator; api: Api }) => void, options: EmulatorOptions = {}): void {
   let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
