@@ -1,7 +1,7 @@
 import { GAMES } from "../games.ts";
 import { operation } from "../operation.ts";
 import { MAX_ID_ARRAY } from "../paging.ts";
-import { withCode, z } from "../zod.ts";
+import { MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
 import { CardPrices, Card, Expansion, GradedCert, GradedCertBatch, SealedPrices, SealedProduct } from "./shapes.ts";
 import { CATALOG_QUERIES, PRINTINGS_CAP } from "./query.ts";
 
@@ -78,7 +78,27 @@ export interface CertRef {
   cert_number: string;
 }
 
-/** `?certs=PSA:12345678,BGS:0012345` → the certificates (blank entries skipped; the count cap and each number's length are the server's rule). */
+/**
+ * A batch's rules once its entries are well formed, in the order they were always checked: at most
+ * MAX_ID_ARRAY entries (400 invalid_pagination), not empty (invalid_value), each cert number an
+ * identifier (identifier_too_long).
+ */
+function batchRules(refs: readonly CertRef[], ctx: z.RefinementCtx): void {
+  const issue = (code: string, message: string, path: PropertyKey[] = []) =>
+    ctx.addIssue({ code: "custom", input: refs, path, message, params: { code } satisfies IssueParams });
+  if (refs.length > MAX_ID_ARRAY)
+    return issue("invalid_pagination", `has ${refs.length} entries; at most ${MAX_ID_ARRAY} are allowed`);
+  if (refs.length === 0) return issue("invalid_value", "is empty");
+  const long = refs.findIndex((r) => r.cert_number.length > MAX_IDENTIFIER);
+  if (long >= 0)
+    issue(
+      "identifier_too_long",
+      `is ${refs[long]!.cert_number.length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+      [long, "cert_number"],
+    );
+}
+
+/** `?certs=PSA:12345678,BGS:0012345` → the certificates (blank entries skipped), then the batch's rules. */
 const certsParam = withCode(
   z
     .string({ error: 'pass certs as ?certs=PSA:12345678,BGS:0012345 or POST {"certs":[{"provider","cert_number"}]}' })
@@ -95,14 +115,17 @@ const certsParam = withCode(
         refs.push({ provider: provider.trim(), cert_number: cert_number.trim() });
       }
       return refs;
-    }),
+    })
+    .superRefine(batchRules),
   "invalid_value",
 );
 const certsBody = z.object({
   certs: withCode(
-    z.array(z.object({ provider: z.string(), cert_number: z.string() }), {
-      error: 'must be a list of {"provider":"PSA","cert_number":"12345678"}',
-    }),
+    z
+      .array(z.object({ provider: z.string(), cert_number: z.string() }), {
+        error: 'must be a list of {"provider":"PSA","cert_number":"12345678"}',
+      })
+      .superRefine(batchRules),
     "invalid_value",
   ).describe(`At most ${MAX_ID_ARRAY} certificates`),
 });

@@ -52,12 +52,17 @@ function pagingIssue(message: string): never {
   throw new QueryError("invalid_pagination", message);
 }
 
+/** What `include` accepts where it is supported: a comma list of `prices` (blank items skipped). */
+export const INCLUDE_PATTERN = String.raw`^\s*(prices\s*)?(,\s*(prices\s*)?)*$`;
+/** What a card search's `distinct` accepts: `code` or blank. */
+export const DISTINCT_PATTERN = String.raw`^\s*(code\s*)?$`;
+
 const include = (resource: CatalogResource) =>
   parsed(
     "invalid_include",
     "`prices` embeds the current pricing (no extra credit); 400 invalid_include for anything else",
     (v) => parseInclude(v, resource),
-  );
+  ).meta({ pattern: INCLUDE_PATTERN });
 const noInclude = parsed("invalid_include", "Not supported here: any non-blank value is 400 invalid_include", (v) =>
   parseInclude(v, "expansions"),
 );
@@ -96,7 +101,7 @@ const distinct = parsed(
   "invalid_distinct",
   "`code`: one row per card (its own printing first); 400 invalid_distinct for anything else",
   (v) => parseDistinct(v),
-);
+).meta({ pattern: DISTINCT_PATTERN });
 const noDistinct = parsed("invalid_distinct", "Not supported here: any value is 400 invalid_distinct", (v): null => {
   if (v !== undefined) throw new QueryError("invalid_distinct", "distinct is only supported on card searches");
   return null;
@@ -126,7 +131,8 @@ export interface CatalogPage {
 }
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
-const STRICT_INT = /^\s*\d+\s*$/;
+/** What `page` and `page_size` accept before their range: digits, blanks around them. */
+export const STRICT_INT = /^\s*\d+\s*$/;
 
 /** The live service's strict `page`/`page_size`: digits only, out of range is 400 (never clamped). */
 function strictInt(description: string, lo: number, hi: number) {
