@@ -162,7 +162,11 @@ export const CATALOG_PAGING = {
     1,
     MAX_PAGE_SIZE,
   ),
-  page: strictInt(`1-based page number; page × page_size at most ${MAX_OFFSET}`, 1, MAX_OFFSET),
+  page: strictInt(
+    `1-based page number; page × the page size in force (a route's cap applies) at most ${MAX_OFFSET}`,
+    1,
+    MAX_OFFSET,
+  ),
   limit: looseInt(
     `Rows per page (leading integer, clamped to 1..${MAX_PAGE_SIZE}); wins over page_size`,
     1,

@@ -141,6 +141,17 @@ describe("query fields answer their own code, first wrong field first", () => {
     expectError(await get("/api/v1/pokemon/cards/nope-1", { select: "nope" }), 400, "invalid_select");
     expectError(await get("/api/v1/pokemon/expansions/nope", { select: "nope" }), 400, "invalid_select");
     expectError(await get("/api/v1/pokemon/expansions/nope/cards", { page_size: "0" }), 400, "invalid_pagination");
+    // page × page_size is the contract's rule too (it was the handler's, after the record's 404).
+    expectError(
+      await get("/api/v1/pokemon/expansions/nope/cards", { page: "200", page_size: "100" }),
+      400,
+      "invalid_pagination",
+    );
+    expectError(
+      await get("/api/v1/pokemon/cards/nope-1/printings", { page: "201", page_size: "50" }),
+      400,
+      "invalid_pagination",
+    );
     expectError(await get("/api/v1/pokemon/cards/nope-1/printings", { language: "klingon" }), 400, "invalid_language");
     expectError(await get("/api/v1/pokemon/sealed/nope", { include: "history" }), 400, "invalid_include");
     expectError(await get("/api/v1/pokemon/cards/nope-1/prices", { select: "anything" }), 404, "not_found");
