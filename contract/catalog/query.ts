@@ -132,7 +132,8 @@ export interface CatalogPage {
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 /** What `page` and `page_size` accept before their range: digits, blanks around them. */
-export const STRICT_INT = /^\s*\d+\s*$/;
+export const PAGE_NUMBER_PATTERN = String.raw`^\s*\d+\s*$`;
+const STRICT_INT = new RegExp(PAGE_NUMBER_PATTERN);
 
 /** The live service's strict `page`/`page_size`: digits only, out of range is 400 (never clamped). */
 function strictInt(description: string, lo: number, hi: number) {
@@ -142,7 +143,7 @@ function strictInt(description: string, lo: number, hi: number) {
     const n = Number.parseInt(raw, 10);
     if (n < lo || n > hi) pagingIssue(`must be between ${lo} and ${hi}`);
     return n;
-  }).meta({ pattern: STRICT_INT.source });
+  }).meta({ pattern: PAGE_NUMBER_PATTERN });
 }
 
 /** The interface's `limit`/`offset`: a leading integer, clamped; no integer at all is 400. */
