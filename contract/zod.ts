@@ -21,6 +21,8 @@ export const codeOf = (schema: z.ZodType): string | undefined => CODES.get(schem
 /** What a refinement's issue may carry: its own 400 code, answered instead of the field's. */
 export interface IssueParams {
   code?: string;
+  /** The error's `details` instead of the field and part it names; null for none (Card Data's errors carry only details.position). */
+  details?: Record<string, unknown> | null;
 }
 
 /** Identifiers (a record's id in a path, query or body) are at most 255 characters (docs/reference: "Limits"). */

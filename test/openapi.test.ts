@@ -122,6 +122,18 @@ describe("GET /_emulator/openapi.json", () => {
     expect(deliveries.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:offset"]);
   });
 
+  it("shows the rules the contract's query schemas enforce (Card Data: q's cap, paging digits, include's vocabulary)", async () => {
+    const doc = JSON.parse(await get("/_emulator/openapi.json")) as Doc;
+    const search = doc.paths["/api/v1/{game}/cards"]!.get! as {
+      parameters: { name: string; in: string; schema: Record<string, unknown> }[];
+    };
+    const param = (name: string) => search.parameters.find((p) => p.in === "query" && p.name === name)!.schema;
+    expect(param("q")).toMatchObject({ type: "string", maxLength: 512 });
+    expect(param("page_size")).toMatchObject({ type: "string", pattern: String.raw`^\s*\d+\s*$` });
+    expect(param("include")).toMatchObject({ pattern: String.raw`^\s*(prices\s*)?(,\s*(prices\s*)?)*$` });
+    expect(param("distinct")).toMatchObject({ pattern: String.raw`^\s*(code\s*)?$` });
+  });
+
   it("every API route declares its schema (a new route without one fails here)", () => {
     expect(apiRoutes.filter((r) => !r.schema).map((r) => `${r.method} ${r.path}`)).toEqual([]);
   });

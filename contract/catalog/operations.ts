@@ -1,88 +1,18 @@
 import { GAMES } from "../games.ts";
 import { operation } from "../operation.ts";
-import { MAX_ID_ARRAY, MAX_OFFSET, MAX_PAGE_SIZE } from "../paging.ts";
-import { withCode, z } from "../zod.ts";
-import {
-  CardPrices,
-  Card,
-  Expansion,
-  GradedCert,
-  GradedCertBatch,
-  LANGUAGES,
-  SEALED_PRODUCT_TYPES,
-  SealedPrices,
-  SealedProduct,
-} from "./shapes.ts";
+import { MAX_ID_ARRAY } from "../paging.ts";
+import { MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
+import { CardPrices, Card, Expansion, GradedCert, GradedCertBatch, SealedPrices, SealedProduct } from "./shapes.ts";
+import { CATALOG_QUERIES, PRINTINGS_CAP } from "./query.ts";
 
 // The Card Data operations (README "Card Data catalog"): every read costs 1
-// credit (`include=prices` is free), the price history none. Query fields are
-// declared as sent (strings) with the code each answers: the server reads
-// them with its query parser (the `q` grammar, select against the resource's
-// fields), in the order they are listed here, the first wrong one answering.
+// credit (`include=prices` is free), the price history none. Their query fields
+// (query.ts) are read as sent and parsed there, each wrong one answering its own
+// code, in the order they are listed, the first wrong one answering.
 
-/** `q`: at most this many characters, terms and nesting levels (400 query_too_complex). */
-export const MAX_QUERY_LENGTH = 512;
-export const MAX_TERMS = 20;
-export const MAX_DEPTH = 5;
-/** `orderBy`: at most this many keys. */
-export const MAX_ORDER_KEYS = 3;
-/** Printings: the default and the largest page. */
-export const PRINTINGS_CAP = 50;
+export { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS } from "./query-grammar.ts";
 
 const int = z.number().int();
-const field = (code: string, description: string) => withCode(z.string().describe(description).optional(), code);
-
-const include = field(
-  "invalid_include",
-  "`prices` embeds the current pricing (no extra credit); 400 invalid_include for anything else",
-);
-const noInclude = field("invalid_include", "Not supported here: any non-blank value is 400 invalid_include");
-const select = field(
-  "invalid_select",
-  "Comma list of top-level fields to keep (`id` always kept); 400 invalid_select for an unknown one",
-);
-const language = (byDefault: string) =>
-  field(
-    "invalid_language",
-    `Comma list of language codes (${LANGUAGES.join(", ")}) or \`all\`; ${byDefault}; 400 invalid_language`,
-  );
-const q = field(
-  "parse_error",
-  `Search: field:value terms, OR, parentheses, -exclusion, !exact, ranges [a TO b] / {a TO b}. Caps: ${MAX_QUERY_LENGTH} characters, ` +
-    `${MAX_TERMS} terms, ${MAX_DEPTH} levels (query_too_complex); parse_error, unknown_field and invalid_value carry details.position`,
-);
-const orderBy = field(
-  "invalid_value",
-  `Comma list of at most ${MAX_ORDER_KEYS} keys, \`-\` for descending; unknown_field / invalid_value carry details.position`,
-);
-const distinct = field(
-  "invalid_distinct",
-  "`code`: one row per card (its own printing first); 400 invalid_distinct for anything else",
-);
-const noDistinct = field("invalid_distinct", "Not supported here: any value is 400 invalid_distinct");
-const productType = field(
-  "invalid_value",
-  `Comma list of ${SEALED_PRODUCT_TYPES.join(", ")}; 400 invalid_value (with details.position) for another`,
-);
-
-/** Card Data paging: strict `page`/`page_size` (out of range is 400) and the loose, clamped `limit`/`offset`; in the order they are checked. */
-const paging = {
-  page_size: field(
-    "invalid_pagination",
-    `Rows per page, 1 to ${MAX_PAGE_SIZE} (a route with a smaller cap serves at most its cap)`,
-  ),
-  page: field("invalid_pagination", `1-based page number; page × page_size at most ${MAX_OFFSET}`),
-  limit: field(
-    "invalid_pagination",
-    `Rows per page (leading integer, clamped to 1..${MAX_PAGE_SIZE}); wins over page_size`,
-  ),
-  offset: field("invalid_pagination", `First row (leading integer, clamped to 0..${MAX_OFFSET}); wins over page`),
-};
-
-const DEFAULT_EN = "default en (a positive language:, id: or expansion.id: term in q lifts it)";
-const NOT_DEFAULTED = "not defaulted: every language when absent";
-const cardsQuery = z.object({ include, select, ...paging, q, language: language(DEFAULT_EN), distinct, orderBy });
-const oneQuery = z.object({ include, select });
 
 const game = z.enum(GAMES);
 const pathId = (description: string) => withCode(z.string().max(255).describe(description), "identifier_too_long");
@@ -148,7 +78,27 @@ export interface CertRef {
   cert_number: string;
 }
 
-/** `?certs=PSA:12345678,BGS:0012345` → the certificates (blank entries skipped; the count cap and each number's length are the server's rule). */
+/**
+ * A batch's rules once its entries are well formed, in the order they were always checked: at most
+ * MAX_ID_ARRAY entries (400 invalid_pagination), not empty (invalid_value), each cert number an
+ * identifier (identifier_too_long).
+ */
+function batchRules(refs: readonly CertRef[], ctx: z.RefinementCtx): void {
+  const issue = (code: string, message: string, path: PropertyKey[] = []) =>
+    ctx.addIssue({ code: "custom", input: refs, path, message, params: { code } satisfies IssueParams });
+  if (refs.length > MAX_ID_ARRAY)
+    return issue("invalid_pagination", `has ${refs.length} entries; at most ${MAX_ID_ARRAY} are allowed`);
+  if (refs.length === 0) return issue("invalid_value", "is empty");
+  const long = refs.findIndex((r) => r.cert_number.length > MAX_IDENTIFIER);
+  if (long >= 0)
+    issue(
+      "identifier_too_long",
+      `is ${refs[long]!.cert_number.length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+      [long, "cert_number"],
+    );
+}
+
+/** `?certs=PSA:12345678,BGS:0012345` → the certificates (blank entries skipped), then the batch's rules. */
 const certsParam = withCode(
   z
     .string({ error: 'pass certs as ?certs=PSA:12345678,BGS:0012345 or POST {"certs":[{"provider","cert_number"}]}' })
@@ -165,14 +115,17 @@ const certsParam = withCode(
         refs.push({ provider: provider.trim(), cert_number: cert_number.trim() });
       }
       return refs;
-    }),
+    })
+    .superRefine(batchRules),
   "invalid_value",
 );
 const certsBody = z.object({
   certs: withCode(
-    z.array(z.object({ provider: z.string(), cert_number: z.string() }), {
-      error: 'must be a list of {"provider":"PSA","cert_number":"12345678"}',
-    }),
+    z
+      .array(z.object({ provider: z.string(), cert_number: z.string() }), {
+        error: 'must be a list of {"provider":"PSA","cert_number":"12345678"}',
+      })
+      .superRefine(batchRules),
     "invalid_value",
   ).describe(`At most ${MAX_ID_ARRAY} certificates`),
 });
@@ -193,7 +146,11 @@ export const CATALOG = {
     path: `/${G}/cards`,
     summary: "Search a game's cards (q, language, distinct=code, orderBy, paging)",
     ...common,
-    schema: { params: gameOnly, query: cardsQuery, responses: { 200: answerPage(PAGE, Card), 400: badList } },
+    schema: {
+      params: gameOnly,
+      query: CATALOG_QUERIES.cards,
+      responses: { 200: answerPage(PAGE, Card), 400: badList },
+    },
   }),
   cardsGet: operation({
     id: "cards.get",
@@ -203,7 +160,7 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameAnd("Card id (case-insensitive)"),
-      query: oneQuery,
+      query: CATALOG_QUERIES.card,
       responses: { 200: answer("The card (its stored id spelling)", Card), 400: badOne, 404: notFound("card") },
     },
   }),
@@ -230,7 +187,7 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameAnd("Any printing's card id"),
-      query: z.object({ include, select, ...paging, language: language(NOT_DEFAULTED) }),
+      query: CATALOG_QUERIES.printings,
       responses: {
         200: answerPage(
           `${PAGE}. Every printing sharing the card's code, the anchor's language first; at most ${PRINTINGS_CAP} per page`,
@@ -264,15 +221,7 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameOnly,
-      query: z.object({
-        include: noInclude,
-        select,
-        ...paging,
-        q,
-        language: language(DEFAULT_EN),
-        distinct: noDistinct,
-        orderBy,
-      }),
+      query: CATALOG_QUERIES.expansions,
       responses: { 200: answerPage(PAGE, Expansion), 400: badList },
     },
   }),
@@ -284,7 +233,7 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameAnd("Expansion id"),
-      query: z.object({ include: noInclude, select }),
+      query: CATALOG_QUERIES.expansion,
       responses: {
         200: answer("The expansion (promo, tin and UPC sets are not listed: 404)", Expansion),
         400: {
@@ -303,7 +252,7 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameAnd("Listed expansion id"),
-      query: cardsQuery.extend({ language: language(NOT_DEFAULTED) }),
+      query: CATALOG_QUERIES.expansionCards,
       responses: {
         200: answerPage(`${PAGE}. The cards whose home is the expansion`, Card),
         400: { ...badList, codes: [...listCodes, "identifier_too_long"] },
@@ -319,16 +268,7 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameOnly,
-      query: z.object({
-        product_type: productType,
-        include,
-        select,
-        ...paging,
-        q,
-        language: language(DEFAULT_EN),
-        distinct: noDistinct,
-        orderBy,
-      }),
+      query: CATALOG_QUERIES.sealed,
       responses: { 200: answerPage(PAGE, SealedProduct), 400: badList },
     },
   }),
@@ -340,7 +280,7 @@ export const CATALOG = {
     ...common,
     schema: {
       params: gameAnd("Sealed product id"),
-      query: oneQuery,
+      query: CATALOG_QUERIES.sealedOne,
       responses: { 200: answer("The sealed product", SealedProduct), 400: badOne, 404: notFound("sealed product") },
     },
   }),

@@ -6,7 +6,6 @@ import { ApiError } from "../../emulator/pipeline/errors.ts";
 import { MAX_OFFSET } from "../../emulator/pipeline/pagination.ts";
 import { parsePart, z } from "../../emulator/pipeline/schema.ts";
 import { catalogRoutes } from "../../emulator/areas/catalog/routes.ts";
-import { catalogPage } from "../../emulator/areas/catalog/paging.ts";
 import {
   cardWire,
   certWire,
@@ -14,8 +13,9 @@ import {
   fullSealedPricing,
   sealedWire,
 } from "../../emulator/areas/catalog/format.ts";
-import { QUERIES } from "../../emulator/areas/catalog/parse.ts";
 import {
+  CATALOG,
+  catalogPage,
   CardBase,
   Card,
   GradedCert,
@@ -102,7 +102,7 @@ describe("the wire schemas describe the real records", () => {
 describe("query fields answer their own code, first wrong field first", () => {
   it("a q syntax error thrown inside the schema keeps its code and details.position", () => {
     try {
-      parsePart("query", QUERIES.cards, { q: "name:(charizard" });
+      parsePart("query", CATALOG.cardsSearch.schema.query, { q: "name:(charizard" });
       throw new Error("expected a failure");
     } catch (err) {
       expect(err).toBeInstanceOf(ApiError);
@@ -141,6 +141,17 @@ describe("query fields answer their own code, first wrong field first", () => {
     expectError(await get("/api/v1/pokemon/cards/nope-1", { select: "nope" }), 400, "invalid_select");
     expectError(await get("/api/v1/pokemon/expansions/nope", { select: "nope" }), 400, "invalid_select");
     expectError(await get("/api/v1/pokemon/expansions/nope/cards", { page_size: "0" }), 400, "invalid_pagination");
+    // page × page_size is the contract's rule too (it was the handler's, after the record's 404).
+    expectError(
+      await get("/api/v1/pokemon/expansions/nope/cards", { page: "200", page_size: "100" }),
+      400,
+      "invalid_pagination",
+    );
+    expectError(
+      await get("/api/v1/pokemon/cards/nope-1/printings", { page: "201", page_size: "50" }),
+      400,
+      "invalid_pagination",
+    );
     expectError(await get("/api/v1/pokemon/cards/nope-1/printings", { language: "klingon" }), 400, "invalid_language");
     expectError(await get("/api/v1/pokemon/sealed/nope", { include: "history" }), 400, "invalid_include");
     expectError(await get("/api/v1/pokemon/cards/nope-1/prices", { select: "anything" }), 404, "not_found");
@@ -187,7 +198,8 @@ describe("paging", () => {
     fc.constantFrom("", "0", "1", "7", "50", "100", "101", "10000", "-3", " 20 ", "20abc", "abc", "3.5"),
     fc.nat(20_000).map(String),
   );
-  const page = QUERIES.printings.pick({ page_size: true, page: true, limit: true, offset: true });
+  // The contract's own queries: a list's (cap 100) and printings' (cap 50).
+  const queryOf = (cap: number) => (cap === 50 ? CATALOG.cardsPrintings : CATALOG.cardsSearch).schema.query;
   const outcome = (f: () => unknown) => {
     try {
       return f();
@@ -206,7 +218,7 @@ describe("paging", () => {
             string,
             string
           >;
-          const got = outcome(() => catalogPage(parsePart("query", page, given), cap));
+          const got = outcome(() => catalogPage(parsePart("query", queryOf(cap), given), cap));
           if (typeof got === "string") {
             expect(got).toBe("invalid_pagination");
             return;

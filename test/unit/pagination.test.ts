@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { leadingInt, offsetPageQuery, checkIdArray, paginate } from "../../emulator/pipeline/pagination.ts";
-import { catalogPage, catalogPageQuery } from "../../emulator/areas/catalog/paging.ts";
+import { catalogPage, catalogPagingQuery } from "../../contract/index.ts";
 import { ApiError } from "../../emulator/pipeline/errors.ts";
 import { parsePart, queryObject, z } from "../../emulator/pipeline/schema.ts";
 
@@ -8,9 +8,8 @@ import { parsePart, queryObject, z } from "../../emulator/pipeline/schema.ts";
 const q = (s: string) => queryObject(new URLSearchParams(s));
 const offsetSchema = z.object(offsetPageQuery());
 const parseOffsetPage = (query: Record<string, string>) => parsePart("query", offsetSchema, query);
-const catalogSchema = z.object(catalogPageQuery());
 const parseCatalogPage = (query: Record<string, string>, cap?: { maxSize: number }) =>
-  catalogPage(parsePart("query", catalogSchema, query), cap?.maxSize);
+  catalogPage(parsePart("query", catalogPagingQuery(cap?.maxSize), query), cap?.maxSize);
 const code = (fn: () => unknown) => {
   try {
     fn();

@@ -1,12 +1,11 @@
-import { badRequest, notFound } from "../../pipeline/errors.ts";
-import { checkIdArray } from "../../pipeline/pagination.ts";
-import { checkIdentifier } from "../../pipeline/identifiers.ts";
+import { notFound } from "../../pipeline/errors.ts";
 import { ok, serve, type Reply, type RouteSpec } from "../../pipeline/route.ts";
 import { successText } from "../../pipeline/envelope.ts";
 import type { Services } from "../../pipeline/services.ts";
 import {
   CATALOG,
   PRINTINGS_CAP,
+  catalogPage,
   type CardPrices,
   type CertRef,
   type GradedCertBatch,
@@ -14,15 +13,13 @@ import {
 } from "../../../contract/index.ts";
 import { applySelect, type IncludeOptions } from "./query/index.ts";
 import { okCached, pageReply, search } from "./search.ts";
-import { catalogPage } from "./paging.ts";
 import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "./format.ts";
-import { QUERIES } from "./parse.ts";
 import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../../catalog-data/model.ts";
 
 // The Card Data operations (contract/catalog/operations.ts): method, path, access,
-// cost and answers come from the contract. The server's query parsers (parse.ts)
-// read every query field before the handler, so a wrong parameter answers its
-// 400 before a missing record's 404.
+// cost, answers and the validation of every query field come from the contract
+// (contract/catalog/query.ts parses each into what the handler reads), so a wrong
+// parameter answers its 400 before a missing record's 404.
 
 const gate = "catalog";
 
@@ -94,7 +91,6 @@ function baseRank(r: CardRecord): number {
 export const catalogRoutes: RouteSpec[] = [
   serve(CATALOG.cardsSearch, {
     gate,
-    parse: { query: QUERIES.cards },
     handle: (c) => {
       const { game } = c.input.params;
       return search({
@@ -112,10 +108,9 @@ export const catalogRoutes: RouteSpec[] = [
     },
   }),
 
-  // The hot path: the parser reads include and select; the answer is cached per card and format.
+  // The hot path: the contract's schema reads include and select; the answer is cached per card and format.
   serve(CATALOG.cardsGet, {
     gate,
-    parse: { query: QUERIES.card },
     handle: (c) => cardReply(findCard(c.services, c.input.params), c.input.query),
   }),
 
@@ -130,7 +125,6 @@ export const catalogRoutes: RouteSpec[] = [
 
   serve(CATALOG.cardsPrintings, {
     gate,
-    parse: { query: QUERIES.printings },
     handle: (c) => {
       const anchor = findCard(c.services, c.input.params);
       const { query } = c.input;
@@ -161,7 +155,6 @@ export const catalogRoutes: RouteSpec[] = [
 
   serve(CATALOG.expansionsSearch, {
     gate,
-    parse: { query: QUERIES.expansions },
     handle: (c) => {
       const { game } = c.input.params;
       return search({
@@ -179,13 +172,11 @@ export const catalogRoutes: RouteSpec[] = [
 
   serve(CATALOG.expansionsGet, {
     gate,
-    parse: { query: QUERIES.expansion },
     handle: (c) => ok(expansionWireFor(c.input.query)(findExpansion(c.services, c.input.params))),
   }),
 
   serve(CATALOG.expansionsCards, {
     gate,
-    parse: { query: QUERIES.expansionCards },
     handle: (c) => {
       const { game, id } = c.input.params;
       findExpansion(c.services, c.input.params);
@@ -206,7 +197,6 @@ export const catalogRoutes: RouteSpec[] = [
 
   serve(CATALOG.sealedSearch, {
     gate,
-    parse: { query: QUERIES.sealed },
     handle: (c) => {
       const { game } = c.input.params;
       const types = c.input.query.product_type;
@@ -228,7 +218,6 @@ export const catalogRoutes: RouteSpec[] = [
 
   serve(CATALOG.sealedGet, {
     gate,
-    parse: { query: QUERIES.sealedOne },
     handle: (c) => ok(sealedWireFor(c.input.query)(findSealed(c.services, c.input.params))),
   }),
 
@@ -255,12 +244,9 @@ export const catalogRoutes: RouteSpec[] = [
   }),
 ];
 
-/** The batch's count and emptiness, then each cert number's length, in the order they were always checked. */
+/** A batch the contract's schema checked (count, emptiness, each cert number's length): each entry found or not. */
 function certBatch(services: Services, refs: readonly CertRef[]) {
-  checkIdArray(refs, "certs");
-  if (refs.length === 0) throw badRequest("invalid_value", "certs is empty");
   const results = refs.map((ref) => {
-    checkIdentifier(ref.cert_number, "cert_number");
     const cert = services.catalog.cert(ref.provider, ref.cert_number);
     return cert
       ? {

@@ -3,8 +3,9 @@ import { successText } from "../../pipeline/envelope.ts";
 import { compileParsed, compileOrderBy, languageScope, type RecordOf, type Resource } from "./query/index.ts";
 import type { Game, LanguageCode } from "../../catalog-data/model.ts";
 import { ResultCache } from "./result-cache.ts";
-import { catalogPage, type CatalogPage, type PageFields } from "./paging.ts";
-import { guarded, type ParsedQ } from "./parse.ts";
+import { ApiError } from "../../pipeline/errors.ts";
+import { QueryError } from "./query/index.ts";
+import { catalogPage, type CatalogPage, type PageFields, type ParsedQ } from "../../../contract/index.ts";
 
 const results = new ResultCache<readonly unknown[]>();
 
@@ -74,10 +75,21 @@ export function search<K extends Resource>(spec: SearchSpec<K>): Reply {
   return cached;
 }
 
+/** Binds q or orderBy to the game; a QueryError is the API's 400, its code and details (position) unchanged. */
+function guarded<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof QueryError)
+      throw new ApiError(400, err.code, err.message, err.details ? { details: { ...err.details } } : {});
+    throw err;
+  }
+}
+
 function answer<K extends Resource>(spec: SearchSpec<K>): Reply {
   type R = RecordOf[K];
   const { query } = spec;
-  // The schema checked each field; what needs the game (q's fields, orderBy) or several fields is checked here.
+  // The contract's schema checked each field and the page; what needs the game (q's fields, orderBy) is checked here.
   const page = catalogPage(query);
   const compiled = guarded(() => compileParsed(query.q.ast, spec.resource, spec.game));
   const scope = languageScope(query.language, {

@@ -17,7 +17,14 @@ import {
   type Resource,
   type StringField,
 } from "./fields.ts";
-import { forEachTerm, parseQuery, type QueryNode, type RangeValue, type TermNode, type TextValue } from "./parse.ts";
+import {
+  forEachTerm,
+  parseQuery,
+  type QueryNode,
+  type RangeValue,
+  type TermNode,
+  type TextValue,
+} from "../../../../contract/catalog/query-grammar.ts";
 import { LowerCache, closest, dateNumber, dateSpan, naturalSortKey, parseNumber } from "./text.ts";
 
 export const MAX_WILDCARDS = 3;

@@ -1,41 +1,10 @@
-// Errors raised by the catalog query layer (README "Card Data catalog"). All map to HTTP 400.
-
-export type QueryErrorCode =
-  | "parse_error"
-  | "unknown_field"
-  | "invalid_value"
-  | "query_too_complex"
-  | "invalid_select"
-  | "invalid_include"
-  | "invalid_language"
-  | "invalid_distinct";
-
-export interface QueryErrorDetails {
-  position: number;
-}
-
-export class QueryError extends Error {
-  readonly code: QueryErrorCode;
-  readonly details?: QueryErrorDetails;
-  /** Every catalog query error is a 400. */
-  readonly status = 400 as const;
-
-  constructor(code: QueryErrorCode, message: string, details?: QueryErrorDetails) {
-    super(message);
-    this.name = "QueryError";
-    this.code = code;
-    if (details !== undefined) this.details = details;
-  }
-}
-
-export function parseError(message: string, position: number): QueryError {
-  return new QueryError("parse_error", message, { position });
-}
-
-export function invalidValue(message: string, position: number): QueryError {
-  return new QueryError("invalid_value", message, { position });
-}
-
-export function tooComplex(message: string): QueryError {
-  return new QueryError("query_too_complex", message);
-}
+// The query layer's errors are the contract's (contract/catalog/query-errors.ts): the request
+// schema raises them for q's syntax and the parameters, this layer for q's fields and orderBy.
+export {
+  QueryError,
+  invalidValue,
+  parseError,
+  tooComplex,
+  type QueryErrorCode,
+  type QueryErrorDetails,
+} from "../../../../contract/catalog/query-errors.ts";

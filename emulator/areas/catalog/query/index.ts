@@ -15,7 +15,14 @@ export {
   type RecordOf,
   type Resource,
 } from "./fields.ts";
-export { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS, parseQuery, type QueryNode, type TermNode } from "./parse.ts";
+export {
+  MAX_DEPTH,
+  MAX_QUERY_LENGTH,
+  MAX_TERMS,
+  parseQuery,
+  type QueryNode,
+  type TermNode,
+} from "../../../../contract/catalog/query-grammar.ts";
 export { compileQuery, compileParsed, pinsLanguage, type CompiledQuery, type Matcher } from "./compile.ts";
 export { DEFAULT_ORDER_BY, MAX_ORDER_KEYS, compileOrderBy, parseOrderBy, type SortSpec, type Sorter } from "./order.ts";
 export {

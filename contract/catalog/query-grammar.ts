@@ -1,4 +1,6 @@
-// Lexer and parser for the `q` search grammar (README "Card Data catalog").
+// Lexer and parser for the `q` search grammar (README "Card Data catalog"): the
+// contract's `q` field (query.ts) parses with it, so its syntax errors and caps are
+// the contract's; the emulator binds the AST to a game's fields (areas/catalog/query).
 //
 //   query   := or EOF
 //   or      := and ( "OR" and )*
@@ -11,12 +13,13 @@
 // Positions are 0-based UTF-16 offsets into q. A term's `fieldPosition` is where
 // its field name starts (for a bare term: where its value starts); a value's
 // `position` is where the value starts (its opening quote or bracket).
-import { parseError, tooComplex } from "./errors.ts";
-import { isSpace } from "./text.ts";
-import { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS } from "../../../../contract/index.ts";
+import { parseError, tooComplex } from "./query-errors.ts";
+import { isSpace } from "./query-text.ts";
 
-// The caps are the wire's (contract/catalog/operations.ts documents them).
-export { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS };
+/** `q`: at most this many characters, terms and nesting levels (400 query_too_complex). */
+export const MAX_QUERY_LENGTH = 512;
+export const MAX_TERMS = 20;
+export const MAX_DEPTH = 5;
 
 export interface TextValue {
   kind: "text";
