@@ -230,17 +230,14 @@ export async function settleAllFromChain(s: Services, onError?: JobErrorHandler)
 
 // ---------------------------------------------------------------- reads
 
-/** A purchase of the account (others' are 404, labelled as asked), settled from the chain first. */
-export async function readPurchase(
-  s: Services,
-  accountId: string,
-  id: number | null,
-  label: string,
-): Promise<PurchaseRow> {
+/**
+ * A purchase of the account (others' are 404, labelled as asked), as the books hold it: the reconciler settled
+ * every reveal mined before the request (pipeline/reconcile.ts); a read never settles.
+ */
+export function readPurchase(s: Services, accountId: string, id: number | null, label: string): PurchaseRow {
   const row = id === null ? undefined : own(mystery(s).purchases, String(id));
   if (!row || row.account_id !== accountId) throw notFound(`No purchase ${label} on this account`);
-  if (row.status === "SUBMITTED") await settleFromChain(s, row.id);
-  return mystery(s).purchases[row.id] ?? row;
+  return row;
 }
 
 export interface PurchaseFilter {
@@ -250,10 +247,8 @@ export interface PurchaseFilter {
   wallet: string | null;
 }
 
-/** The account's purchases, newest first, each settled from the chain first. */
-export async function listPurchases(s: Services, accountId: string, f: PurchaseFilter): Promise<PurchaseRow[]> {
-  for (const p of Object.values(mystery(s).purchases))
-    if (p.account_id === accountId && p.status === "SUBMITTED") await settleFromChain(s, p.id);
+/** The account's purchases, newest first, as the books hold them (a read never settles: pipeline/reconcile.ts). */
+export function listPurchases(s: Services, accountId: string, f: PurchaseFilter): PurchaseRow[] {
   return Object.values(mystery(s).purchases)
     .filter((p) => p.account_id === accountId)
     .filter((p) => !f.status || p.status === f.status)
