@@ -118,8 +118,8 @@ export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
 
 /**
  * Reads the pool for a submitted purchase and moves it to FULFILLED / PARTIALLY_FULFILLED /
- * REFUNDED when the chain says so. Exclusive per purchase (a read, the worker and operator
- * actions may all trigger it): the second caller waits and finds the row settled.
+ * REFUNDED when the chain says so. Exclusive per purchase (the worker, a submit and operator
+ * actions may all trigger it; a read never does): the second caller waits and finds the row settled.
  */
 export function settleFromChain(s: Services, purchaseId: number): Promise<void> {
   return withKeyLock(s, purchaseLockKey(purchaseId), () => settleLocked(s, purchaseId));
@@ -194,7 +194,7 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
  * then the row follows the chain to REFUNDED. False when the chain no longer has it pending.
  */
 export function refundOnChain(s: Services, purchaseId: number, reason: string): Promise<boolean> {
-  // Exclusive per purchase: a read of the purchase and the worker may both find the failed
+  // Exclusive per purchase: an operator action and the worker may both find the failed
   // reveal; the second one waits, sees it refunded on chain and sends nothing.
   return withKeyLock(s, purchaseLockKey(purchaseId), async () => {
     const sent = await refundLocked(s, purchaseId, reason);
