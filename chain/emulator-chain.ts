@@ -358,6 +358,7 @@ export class EmulatorChain implements Chain {
       if (this.scanCursor !== null) this.scanCursor = BigInt(doc.head.number);
     });
     await this.scanChain;
+    this.notifyBlocks();
   }
 
   // ---------------------------------------------------------------- time
@@ -410,6 +411,8 @@ export class EmulatorChain implements Chain {
       if (this.scanCursor !== null && this.scanCursor > head) this.scanCursor = head;
     });
     await this.scanChain;
+    // The head moved (back): watchers of blocks look again, as after a block mined.
+    this.notifyBlocks();
   }
 
   // ---------------------------------------------------------------- faucet

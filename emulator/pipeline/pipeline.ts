@@ -35,6 +35,7 @@ import { answerProblems } from "../../contract/invariants/index.ts";
 import { ParseMemo, paramsKey } from "./parse-memo.ts";
 import type { HandlerContext, Reply, RouteSpec } from "./route.ts";
 import { stubAnswer, stubsOf } from "./stubs.ts";
+import { reconciled } from "./reconcile.ts";
 
 // The request pipeline, in the order docs/architecture.md “Request flow” gives (route match happens in
 // app.ts before this runs): public routes → per-IP budget → authentication →
@@ -251,6 +252,10 @@ async function handle(
     const hit = cached.cache.get(entry, services.clock.now());
     if (hit) return hit;
   }
+  // The barrier: what the chain said up to now (blocks mined, the clock moved) is in the books before the
+  // handler reads them; the settling is the reconciler's (reconcile.ts), never the handler's.
+  const behind = reconciled(services);
+  if (behind) await behind;
   const reply = await spec.handle(c);
   if (schema && services.options.validateResponses) {
     const problem = responseProblem(schema, reply.status ?? 200, reply.data, { top: reply.top, query: c.query });

@@ -1,4 +1,5 @@
 import { withKeyLock } from "./key-lock.ts";
+import { addChainWork } from "./reconcile.ts";
 import type { Services } from "./services.ts";
 
 /** The lock of the one queue every area's worker runs in (a state replacement takes it too: pipeline/generation.ts). */
@@ -25,31 +26,16 @@ export interface AreaWorker {
  * Hooks an area's worker to what can make its work due: every clock change, a
  * state import (re-arm), and blocks mined on the chain while it is watching (a
  * reveal, a payment sent from a wallet over JSON-RPC) — never a wall-time
- * interval. Block-driven runs coalesce: one pending at a time. Returns stop.
+ * interval. The clock and the blocks reach it through the reconciler (pipeline/reconcile.ts: one pass per
+ * change over every area's work, which requests wait for). Returns stop.
  */
 export function startWorkerHooks(s: Services, w: AreaWorker): () => void {
-  // The clock waits for the run it starts (an advance returns once the due work is done).
-  const offClock = s.clock.onChange(() => w.run());
   const offBus = s.bus.on("state.replaced", () => w.arm());
   w.arm(); // an emulator started from a state file may have due work
-  // At most one block-driven run waits while one runs: every block a burst mines (300 reveals after a
-  // restart) would otherwise queue its own full pass over the watched rows, O(blocks × rows). Blocks mined
-  // while the clock runs its timers need none: the clock's change, right after them, runs the worker.
-  let queued = false;
-  let last: Promise<void> = Promise.resolve();
-  const offBlocks =
-    s.chain?.onBlocks(() => {
-      if (queued || s.clock.firing || !w.watching()) return;
-      queued = true;
-      last = last.then(() => {
-        queued = false;
-        return w.run().catch(() => undefined);
-      });
-    }) ?? (() => {});
+  const offWork = addChainWork(s, { run: () => w.run(), watching: () => w.watching() });
   return () => {
-    offClock();
     offBus();
-    offBlocks();
+    offWork();
     w.cancel();
   };
 }

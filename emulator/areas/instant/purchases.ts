@@ -270,22 +270,16 @@ async function settleNow(s: Services, id: number): Promise<void> {
   }
 }
 
-/** Settles every SUBMITTED purchase (the worker, and reads before they answer). */
+/** Settles every SUBMITTED purchase (the worker; a read never settles: pipeline/reconcile.ts). */
 export async function settleAll(s: Services): Promise<void> {
   for (const p of Object.values(instant(s).purchases)) if (p.status === "SUBMITTED") await settle(s, p.id);
 }
 
 /** One purchase of the account (404 not_found otherwise, also for another partner's). */
-export async function readPurchase(
-  s: Services,
-  accountId: string,
-  id: number | null,
-  label: string,
-): Promise<InstantPurchaseRow> {
+export function readPurchase(s: Services, accountId: string, id: number | null, label: string): InstantPurchaseRow {
   const found = id === null ? undefined : own(instant(s).purchases, String(id));
   if (!found || found.account_id !== accountId) throw notFound(`No instant purchase ${label} for this partner`);
-  if (s.chain) await settle(s, found.id);
-  return instant(s).purchases[found.id] ?? found;
+  return found;
 }
 
 export interface ListFilter {
@@ -295,8 +289,7 @@ export interface ListFilter {
 }
 
 /** The account's purchases, newest first; `wallet` matches the purchaser or the recipient. */
-export async function listPurchases(s: Services, accountId: string, f: ListFilter): Promise<InstantPurchaseRow[]> {
-  if (s.chain) await settleAll(s);
+export function listPurchases(s: Services, accountId: string, f: ListFilter): InstantPurchaseRow[] {
   return Object.values(instant(s).purchases)
     .filter((p) => p.account_id === accountId)
     .filter((p) => f.status === null || p.status === f.status)

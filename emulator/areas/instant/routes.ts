@@ -61,19 +61,17 @@ export const instantRoutes: RouteSpec[] = [
 
   serve(INSTANT.getPurchase, {
     gate: "partner_read",
-    async handle(c) {
+    handle(c) {
       const label = c.input.params.id;
-      return ok(
-        formatPurchase(await readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)),
-      );
+      return ok(formatPurchase(readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)));
     },
   }),
 
   serve(INSTANT.listPurchases, {
     gate: "partner_read",
-    async handle(c) {
+    handle(c) {
       const { status, external_user_id, wallet_address, ...page } = c.input.query;
-      const rows = await listPurchases(c.services, account(c), { status, external_user_id, wallet: wallet_address });
+      const rows = listPurchases(c.services, account(c), { status, external_user_id, wallet: wallet_address });
       const { items, pagination } = paginate(rows, page);
       return ok({ purchases: items.map(formatPurchase) }, { pagination });
     },

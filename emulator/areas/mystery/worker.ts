@@ -10,10 +10,10 @@ import { mystery } from "./state.ts";
 import { creditChainDeposits, watchingDeposits } from "./wallet/deposit-watch.ts";
 
 // The area's worker. Work that waits is stored in state with its due time
-// (custodial relay steps, transfer retries, warehouse steps, redemption expiry); one clock timer is armed for the
-// earliest of them and re-armed after every run and on state.replaced. The
-// chain is watched (VRF reveals, accepted offers, deposits) after every clock change,
-// on reads, and in realtime mode once a second of wall time.
+// (custodial relay steps, transfer retries, warehouse steps, redemption expiry, offer deadlines); one clock timer is
+// armed for the earliest of them and re-armed after every run and on state.replaced. The
+// chain is watched (VRF reveals, accepted offers, deposits) by the reconciler (pipeline/reconcile.ts): after every
+// clock change and every block mined, never by a read.
 
 /** The worker's one armed timer, per emulator (its runtime). */
 const TIMER = runtimeSlot("mystery worker timer", (): { id: number | null } => ({ id: null }));
@@ -29,6 +29,8 @@ function nextDue(s: Services): number | null {
   };
   for (const t of Object.values(slice.transfers)) if (isForwarding(t)) take(t.due_at_ms);
   if (s.chain) for (const p of Object.values(slice.purchases)) take(custodialDue(p));
+  // An active offer expires once its deadline (seconds) has passed: the offers step finds it then, reads don't.
+  if (s.chain) for (const o of Object.values(slice.offers)) if (o.status === "active") take((o.deadline + 1) * 1000);
   if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.due_at_ms);
   // Expiry is the service's own clock, not the warehouse's: it runs in manual mode too.
   for (const r of Object.values(slice.redemptions)) take(expiryDue(r));

@@ -22,7 +22,7 @@ import { burnState, chainOf, ownerOf, signAs, tokenRecord, usdcBalance } from ".
 import { settleFromChain } from "../purchases/purchases.ts";
 import { isRevealed, mystery, type OfferRow, type PurchaseRow } from "../state.ts";
 import { isoAt, tokenLockKey, usdc } from "../util.ts";
-import { refreshOffer, watchOffers } from "./forwarding.ts";
+import { refreshOffer } from "./forwarding.ts";
 import { beginOffer } from "./lifecycle.ts";
 import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./pricing.ts";
 
@@ -335,9 +335,8 @@ export function purchaseToken(s: Services, purchaseId: number, token: TokenInput
   return item.token_id;
 }
 
-/** The account's offers that match, newest first (acceptances on chain are read first). */
-export async function offersOf(s: Services, acct: string, match: (o: OfferRow) => boolean): Promise<OfferRow[]> {
-  await watchOffers(s);
+/** The account's offers, newest first, as the books hold them (acceptances mined are the reconciler's: pipeline/reconcile.ts). */
+export function offersOf(s: Services, acct: string, match: (o: OfferRow) => boolean): OfferRow[] {
   return Object.values(mystery(s).offers)
     .filter((o) => o.account_id === acct && match(o))
     .sort((a, b) => b.offer_id - a.offer_id);

@@ -15,8 +15,8 @@ const acct = (c: HandlerContext) => c.key!.account_id;
 const ownPurchaseId = (c: HandlerContext, raw: string) =>
   accountPurchaseId(c.services, acct(c), intId(raw, "purchase_id"));
 
-async function offersFor(c: HandlerContext, match: (o: { token_id: string; purchase_id: number | null }) => boolean) {
-  return (await offersOf(c.services, acct(c), match)).map((o) => formatOffer(c.services, o));
+function offersFor(c: HandlerContext, match: (o: { token_id: string; purchase_id: number | null }) => boolean) {
+  return offersOf(c.services, acct(c), match).map((o) => formatOffer(c.services, o));
 }
 
 export const buybackRoutes: RouteSpec[] = [
@@ -61,9 +61,9 @@ export const buybackRoutes: RouteSpec[] = [
   serve(BUYBACK.offers, {
     gate: "partner_read",
     parse: { query: byTokenQuery },
-    handle: async (c) => {
+    handle: (c) => {
       const tokenId = c.input.query.token_id;
-      return ok({ offers: tokenId === null ? [] : await offersFor(c, (o) => o.token_id === tokenId) });
+      return ok({ offers: tokenId === null ? [] : offersFor(c, (o) => o.token_id === tokenId) });
     },
   }),
 
@@ -94,13 +94,11 @@ export const buybackRoutes: RouteSpec[] = [
 
   serve(BUYBACK.purchaseOffers, {
     gate: "partner_read",
-    handle: async (c) => {
+    handle: (c) => {
       const raw = c.input.params.purchase_id;
       const purchaseId = ownPurchaseId(c, raw);
       const tokenId = tokenIdOf(raw);
-      const offers = await offersFor(c, (o) =>
-        purchaseId !== null ? o.purchase_id === purchaseId : o.token_id === tokenId,
-      );
+      const offers = offersFor(c, (o) => (purchaseId !== null ? o.purchase_id === purchaseId : o.token_id === tokenId));
       if (offers.length === 0) throw notFound(`No buyback offers for ${raw}`);
       return ok({ offers });
     },

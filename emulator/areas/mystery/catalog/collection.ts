@@ -13,7 +13,7 @@ import { byRecent, revealedItems, type Revealed } from "./revealed.ts";
 // null when the chain is down). Nothing is provisioned by this read.
 
 /** The user as known to the account (identity completed from its end users) and their reveals, newest first. */
-export async function collectionOf(s: Services, acct: string, who: Identity) {
+export function collectionOf(s: Services, acct: string, who: Identity) {
   const users = Object.values(own(mystery(s).end_users, acct) ?? {});
   const known = who.external_user_id
     ? users.find((u) => u.external_user_id === who.external_user_id)
@@ -21,7 +21,7 @@ export async function collectionOf(s: Services, acct: string, who: Identity) {
   const wallet = who.wallet_address ?? (known?.wallet_address as `0x${string}` | undefined) ?? null;
   const external =
     who.external_user_id ?? (known && !known.external_user_id.startsWith("wallet:") ? known.external_user_id : null);
-  const rows = (await revealedItems(s))
+  const rows = revealedItems(s)
     .filter((r) => r.purchase.account_id === acct)
     .filter(
       (r) =>

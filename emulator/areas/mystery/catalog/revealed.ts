@@ -1,6 +1,5 @@
 import type { FeedRow } from "../../../../contract/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { settleAllFromChain } from "../purchases/purchases.ts";
 import { mystery, type ItemRow, type PurchaseRow } from "../state.ts";
 import { parseUsdc, usdc } from "../util.ts";
 import { tierGame, type TierGame } from "./tiers.ts";
@@ -17,9 +16,8 @@ export interface Revealed {
   value_micros: bigint;
 }
 
-/** Reads pending reveals from the chain first when it is up, so a feed never lags a GET of the purchase. */
-export async function revealedItems(s: Services): Promise<Revealed[]> {
-  if (s.chain) await settleAllFromChain(s);
+/** The revealed items the books hold: reveals mined before the request were settled by the reconciler (pipeline/reconcile.ts). */
+export function revealedItems(s: Services): Revealed[] {
   const out: Revealed[] = [];
   for (const p of Object.values(mystery(s).purchases)) {
     if (!p.items || !p.fulfilled_at) continue;
@@ -57,14 +55,14 @@ export const feedRow = (r: Revealed): FeedRow => ({
 });
 
 /** A reveal feed: every partner's reveals, or one account's (`accountId`), of one game when given, in `order`. */
-export async function feedRows(
+export function feedRows(
   s: Services,
   order: (a: Revealed, b: Revealed) => number,
   accountId: string | null,
   game: string | null,
-): Promise<Revealed[]> {
+): Revealed[] {
   return (
-    (await revealedItems(s))
+    revealedItems(s)
       .filter((r) => accountId === null || r.purchase.account_id === accountId)
       // Like the catalog's ?game=: an unknown game is simply an empty feed; tiers without a game drop out.
       .filter((r) => !game || r.game?.id === game)

@@ -19,12 +19,12 @@ import { tierOf } from "./tiers.ts";
 const gate = "partner_read";
 const shortCache = { ttl_ms: READ_CACHE_MS };
 
-async function feed(
+function feed(
   c: HandlerContext,
   order: (a: Revealed, b: Revealed) => number,
   q: { scope: "all" | "mine"; limit: number; offset: number; game: string | null },
 ) {
-  const rows = await feedRows(c.services, order, q.scope === "all" ? null : c.key!.account_id, q.game);
+  const rows = feedRows(c.services, order, q.scope === "all" ? null : c.key!.account_id, q.game);
   const { items, pagination } = paginate(rows, q);
   return ok({ items: items.map(feedRow) }, { pagination });
 }
@@ -81,7 +81,7 @@ export const collectionRoutes: RouteSpec[] = [
     gate,
     handle: async (c) => {
       const { who, page } = userPageInput(c.input.query);
-      const { user, rows } = await collectionOf(c.services, c.key!.account_id, who);
+      const { user, rows } = collectionOf(c.services, c.key!.account_id, who);
       const { items, pagination } = paginate(rows, page);
       return ok({ user, items: await collectionItems(c.services, items) }, { pagination });
     },

@@ -118,8 +118,8 @@ export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
 
 /**
  * Reads the pool for a submitted purchase and moves it to FULFILLED / PARTIALLY_FULFILLED /
- * REFUNDED when the chain says so. Exclusive per purchase (a read, the worker and operator
- * actions may all trigger it): the second caller waits and finds the row settled.
+ * REFUNDED when the chain says so. Exclusive per purchase (the worker, a submit and operator
+ * actions may all trigger it; a read never does): the second caller waits and finds the row settled.
  */
 export function settleFromChain(s: Services, purchaseId: number): Promise<void> {
   return withKeyLock(s, purchaseLockKey(purchaseId), () => settleLocked(s, purchaseId));
@@ -194,7 +194,7 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
  * then the row follows the chain to REFUNDED. False when the chain no longer has it pending.
  */
 export function refundOnChain(s: Services, purchaseId: number, reason: string): Promise<boolean> {
-  // Exclusive per purchase: a read of the purchase and the worker may both find the failed
+  // Exclusive per purchase: an operator action and the worker may both find the failed
   // reveal; the second one waits, sees it refunded on chain and sends nothing.
   return withKeyLock(s, purchaseLockKey(purchaseId), async () => {
     const sent = await refundLocked(s, purchaseId, reason);
@@ -230,17 +230,14 @@ export async function settleAllFromChain(s: Services, onError?: JobErrorHandler)
 
 // ---------------------------------------------------------------- reads
 
-/** A purchase of the account (others' are 404, labelled as asked), settled from the chain first. */
-export async function readPurchase(
-  s: Services,
-  accountId: string,
-  id: number | null,
-  label: string,
-): Promise<PurchaseRow> {
+/**
+ * A purchase of the account (others' are 404, labelled as asked), as the books hold it: the reconciler settled
+ * every reveal mined before the request (pipeline/reconcile.ts); a read never settles.
+ */
+export function readPurchase(s: Services, accountId: string, id: number | null, label: string): PurchaseRow {
   const row = id === null ? undefined : own(mystery(s).purchases, String(id));
   if (!row || row.account_id !== accountId) throw notFound(`No purchase ${label} on this account`);
-  if (row.status === "SUBMITTED") await settleFromChain(s, row.id);
-  return mystery(s).purchases[row.id] ?? row;
+  return row;
 }
 
 export interface PurchaseFilter {
@@ -250,10 +247,8 @@ export interface PurchaseFilter {
   wallet: string | null;
 }
 
-/** The account's purchases, newest first, each settled from the chain first. */
-export async function listPurchases(s: Services, accountId: string, f: PurchaseFilter): Promise<PurchaseRow[]> {
-  for (const p of Object.values(mystery(s).purchases))
-    if (p.account_id === accountId && p.status === "SUBMITTED") await settleFromChain(s, p.id);
+/** The account's purchases, newest first, as the books hold them (a read never settles: pipeline/reconcile.ts). */
+export function listPurchases(s: Services, accountId: string, f: PurchaseFilter): PurchaseRow[] {
   return Object.values(mystery(s).purchases)
     .filter((p) => p.account_id === accountId)
     .filter((p) => !f.status || p.status === f.status)

@@ -104,20 +104,18 @@ export const purchaseRoutes: RouteSpec[] = [
 
   serve(PURCHASES.getPurchase, {
     gate: "partner_read",
-    async handle(c) {
+    handle(c) {
       const label = c.input.params.id;
       // A non-numeric id is a 404 naming it.
-      return ok(
-        formatPurchase(await readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)),
-      );
+      return ok(formatPurchase(readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)));
     },
   }),
 
   serve(PURCHASES.listPurchases, {
     gate: "partner_read",
-    async handle(c) {
+    handle(c) {
       const q = c.input.query;
-      const rows = await listPurchases(c.services, account(c), {
+      const rows = listPurchases(c.services, account(c), {
         status: q.status,
         external_user_id: q.external_user_id,
         wallet: q.wallet_address,
