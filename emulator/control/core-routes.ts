@@ -20,6 +20,7 @@ import { own } from "../state/own.ts";
 import { isClockTime, MAX_TIME_MS, TIME_RANGE_TEXT } from "../clock/bounds.ts";
 import type { Services } from "../pipeline/services.ts";
 import { fixtureNames, keyNamed } from "./account.ts";
+import { isoOf } from "../../contract/time.ts";
 
 /** `name` is given for fixture keys (demo, tier, tenant, …), so tools can find them by name. */
 export function keyView(k: KeyRecord, balance?: CreditAccount, name?: string, month?: string) {
@@ -430,7 +431,7 @@ function clockView(clock: import("../clock/clock.ts").VirtualClock) {
     now: clock.nowIso(),
     now_ms: clock.now(),
     mode: clock.mode,
-    pending: clock.pending().map((t) => ({ ...t, at: new Date(t.at).toISOString() })),
+    pending: clock.pending().map((t) => ({ ...t, at: isoOf(t.at) })),
   };
 }
 

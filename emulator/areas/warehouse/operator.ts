@@ -6,6 +6,7 @@ import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, Usage, 
 import { vaultCards } from "./format.ts";
 import { centsOfKey, insuredCents, toCents, usdCents } from "./money.ts";
 import { invoiceIdOf, isMonth, logActivity, touch, usageOf } from "./state.ts";
+import { isoOf } from "../../../contract/time.ts";
 
 // Operator work on the warehouse side (driven by the control plane): identity
 // and pricing of cards, exceptions, and closing a billing month.
@@ -192,13 +193,13 @@ export function closeMonth(services: Services, t: TenantState, month: string): I
   const invoice: Invoice = {
     invoice_id: invoiceId,
     month,
-    period: { from: new Date(from).toISOString(), to: new Date(to).toISOString() },
+    period: { from: isoOf(from), to: isoOf(to) },
     status: "ISSUED",
     currency: "USD",
     lines,
     total: usdCents(totalCents),
     issued_at: iso,
-    due_at: new Date(Date.parse(iso) + 30 * 86_400_000).toISOString(),
+    due_at: isoOf(Date.parse(iso) + 30 * 86_400_000),
   };
   t.invoices[invoiceId] = invoice;
   for (const kind of ["monthly_statement", "inventory_snapshot"] as const) {

@@ -13,6 +13,7 @@ import {
   type CatalogCandidate,
 } from "../../../fixtures/warehouse/index.ts";
 import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./model.ts";
+import { isoMonth, isoOf } from "../../../contract/time.ts";
 
 // The warehouse slice of the store. A tenant's warehouse is built from the
 // fixtures (seed + account id) the first time that account is touched, so any
@@ -81,7 +82,7 @@ function newTenant(services: Services, accountId: string): TenantState {
     name: fx.name,
     prefix: fx.prefix,
     invoice_code: fx.invoice_code,
-    created_at: new Date(now).toISOString(),
+    created_at: isoOf(now),
     rev: fx.cards.length,
     cards: Object.fromEntries(fx.cards.map((c) => [c.unique_id, c])),
     orders: {},
@@ -185,7 +186,7 @@ export const monthClosed = (t: TenantState, month: string) => Object.values(t.in
 
 const nextMonth = (month: string) => {
   const [y, m] = month.split("-").map(Number);
-  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+  return isoMonth(Date.UTC(y, m, 1));
 };
 
 /**
