@@ -15,6 +15,7 @@ import { begin, transition } from "../../pipeline/lifecycle.ts";
 import { type Actor, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 import { armLabel } from "./timers.ts";
 import { isoOf } from "../../../contract/time.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // The order lifecycle. A quote creates an order in PENDING_PAYMENT with its
 // rates; committing a rate reserves the cards and buys the label a few
@@ -90,7 +91,7 @@ export function quote(
         details: { carriers: input.carriers, country: input.address.country },
       },
     );
-  const orderId = services.store.nextId("warehouse.order", 100_001);
+  const orderId = services.store.nextId(COUNTERS.warehouseOrder);
   const rates = rateTable(orderId, services.store.state.seed, input);
   const now = services.clock.now();
   const iso = isoOf(now);

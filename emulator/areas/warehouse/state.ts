@@ -14,6 +14,7 @@ import {
 } from "../../../fixtures/warehouse/index.ts";
 import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./model.ts";
 import { isoMonth, isoOf } from "../../../contract/time.ts";
+import { COUNTERS, warehouseCardCounter } from "../../state/ids.ts";
 
 // The warehouse slice of the store. A tenant's warehouse is built from the
 // fixtures (seed + account id) the first time that account is touched, so any
@@ -134,7 +135,7 @@ export function updateCards(
 
 /** A new unique_id, unique across every tenant (raw cards and slabs share the namespace). */
 export function newUniqueId(services: Services, t: TenantState): string {
-  const n = services.store.nextId(`warehouse.card.${t.account_id}`, 1000);
+  const n = services.store.nextId(warehouseCardCounter(t.account_id));
   return makeUniqueId(services.store.state.seed, t.account_id, t.prefix, n, (id) => cardOwner(services, id) !== null);
 }
 
@@ -167,7 +168,7 @@ export function logActivity(
   refs: Activity["refs"] = {},
 ): void {
   t.activity.push({
-    activity_id: services.store.nextId("warehouse.activity"),
+    activity_id: services.store.nextId(COUNTERS.warehouseActivity),
     at: services.clock.nowIso(),
     kind,
     ...actorOf(actor),

@@ -10,6 +10,7 @@ import { ownListenerProblem } from "../../pipeline/own-listeners.ts";
 import { moveDelivery, NEW_DELIVERY_STATUS } from "./delivery-moves.ts";
 import { chaosOf, firstAttemptChaos, holdFirstAttempt, type FirstAttemptChaos } from "./chaos.ts";
 import { isoOf } from "../../../contract/time.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Delivers events to webhooks: one delivery per (webhook, event id), each
 // attempt a real signed HTTP POST, retries on the virtual clock. The state of
@@ -64,7 +65,7 @@ export class Dispatcher {
       // The same occurrence (same event id) is never delivered twice to one webhook.
       if (existing.has(w.id)) continue;
       const d: DeliveryRecord = {
-        id: store.nextId("webhook_delivery"),
+        id: store.nextId(COUNTERS.webhookDelivery),
         webhook_id: w.id,
         owner_key: w.owner_key,
         event_type: e.type,
@@ -258,14 +259,19 @@ export class Dispatcher {
       at: isoOf(t),
     };
     record(now, {
-      id: store.nextId("webhook_attempt"),
+      id: store.nextId(COUNTERS.webhookAttempt),
       ...base,
       ...outcomeOf(result),
       ...(labels.length ? { chaos: labels } : {}),
     });
     // The duplicate does not change the delivery's state: the sender already had its answer.
     if (duplicate)
-      record(now, { id: store.nextId("webhook_attempt"), ...base, ...outcomeOf(duplicate), chaos: ["duplicate"] });
+      record(now, {
+        id: store.nextId(COUNTERS.webhookAttempt),
+        ...base,
+        ...outcomeOf(duplicate),
+        chaos: ["duplicate"],
+      });
   }
 }
 

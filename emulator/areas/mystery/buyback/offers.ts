@@ -26,6 +26,7 @@ import { isoOf } from "../../../../contract/time.ts";
 import { refreshOffer, watchOffers } from "./forwarding.ts";
 import { beginOffer } from "./lifecycle.ts";
 import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./pricing.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // POOL-model buyback: the service signs a BuybackMarketplace offer (EIP-712
 // OfferRequest, requester = the pool signer) at 85% of the card's value; the
@@ -273,7 +274,7 @@ async function signOffer(
     );
   const now = s.clock.now();
   const row: OfferRow = {
-    offer_id: s.store.nextId("mystery-offer", 7001),
+    offer_id: s.store.nextId(COUNTERS.mysteryOffer),
     account_id: acct,
     purchase_id: purchaseId,
     token_id: tokenId,

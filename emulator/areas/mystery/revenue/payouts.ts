@@ -18,6 +18,7 @@ import {
   type PayoutStatement,
 } from "./revenue.ts";
 import { isoOf } from "../../../../contract/time.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // Payout statements (the operator's side of revenue share): the open period of
 // a TIER account closes into a frozen PENDING statement (payout.statement_ready),
@@ -36,7 +37,7 @@ function close(s: Services, accountId: string): PayoutStatement {
   const t = totals(f);
   const wallet = activeWallet(s, "payout_wallets", accountId);
   const statement: PayoutStatement = {
-    payout_id: s.store.nextId("mystery-payout", 4001),
+    payout_id: s.store.nextId(COUNTERS.mysteryPayout),
     period: { kind: "QUARTERLY", from: isoOf(from), to: isoOf(to) },
     qualifying_packs: f.packs,
     gross_usdc: usdc(t.gross),

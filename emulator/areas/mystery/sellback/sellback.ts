@@ -26,6 +26,7 @@ import {
 import { mystery, type SellbackRow } from "../state.ts";
 import { emit, txLockKey, usdc } from "../util.ts";
 import { isoOf } from "../../../../contract/time.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // Native sell-back (TIER model, docs/reference/live-service.md “Sell-back”): the original recipient
 // sells pool-minted cards back inside their buyback window with
@@ -243,7 +244,7 @@ export function submitSellback(
       throw sellerMismatch(seller);
     sameState();
     const row: SellbackRow = {
-      sellback_id: s.store.nextId("mystery-sellback", 3001),
+      sellback_id: s.store.nextId(COUNTERS.mysterySellback),
       account_id: accountId,
       seller: seller.toLowerCase(),
       token_ids: sold.args.tokenIds.map(String),
