@@ -24,6 +24,85 @@ const FLOAT_MONEY = [
   { selector: "BinaryExpression[operator=/^[*\\/]$/] > Literal[value=1000000]:not([bigint])", message: MONEY },
 ];
 
+/** Every source folder: the time rules hold over all of them. */
+const SOURCES = [
+  "cli/**/*.ts",
+  "emulator/**/*.ts",
+  "contract/**/*.ts",
+  "chain/**/*.ts",
+  "conformance/**/*.ts",
+  "scenarios/**/*.ts",
+  "harness/**/*.ts",
+  "fixtures/**/*.ts",
+  "shadow/**/*.ts",
+  "testing/**/*.ts",
+  "bench/**/*.ts",
+  "scripts/**/*.{mjs,mts}",
+];
+const TIME_TEXT = {
+  property: "toISOString",
+  message:
+    "time: an instant is written by isoOf / isoMonth / isoDay (contract/time.ts), the one formatter (docs/decisions.md, 'One way for each job')",
+};
+const WALL_TIME = {
+  object: "Date",
+  property: "now",
+  message:
+    "time: read the virtual clock (services.clock.now(); clock.wall() or hostNow() in emulator/clock/clock.ts for the host's time); Date.now only where eslint.config.js's WALL_CLOCK list says why",
+};
+/** The places that must read the host's wall clock, each with its reason. */
+const WALL_CLOCK = [
+  // The clock itself: hostNow(), the emulator's one read of the host's time.
+  "emulator/clock/clock.ts",
+  // Build timing printed to the console.
+  "chain/compile.ts",
+  // Benchmarks measure wall time.
+  "bench/**/*.ts",
+  // The grace period before a child process group is killed is real time.
+  "cli/child-group.ts",
+  // A receiver stamps when a delivery arrived on the host (compared with the signature's wall-clock `t`).
+  "harness/webhook-receiver.ts",
+  // The suite and shadow mode talk to live services in real time: waits and rate-limit resets (wire.ts,
+  // wait.ts), names unique across runs (isolate.ts, checks/redemption.ts), signatures a partner's receiver
+  // compares with its own clock (receiver/), and when a run or a recording happened (reports).
+  "conformance/wire.ts",
+  "conformance/wait.ts",
+  "conformance/isolate.ts",
+  "conformance/checks/redemption.ts",
+  "conformance/receiver/*.ts",
+  "conformance/runner.ts",
+  "shadow/record.ts",
+  "shadow/report.ts",
+];
+/** The one formatter. */
+const TIME_FORMATTER = ["contract/time.ts"];
+/** Held to neither rule: the build script is plain JS run before anything compiles (it cannot import
+ * contract/time.ts), and times itself and stamps the build with the host's time. */
+const TIME_FREE = ["scripts/build.mjs"];
+
+/**
+ * What an area may take from viem outside its chain-io.ts (docs/architecture.md, its table of where a change
+ * goes): pure helpers (ABI encoding and decoding, hashing, typed-data recovery, addresses, error classes, types).
+ * The chain's clients (reads, writes, logs) are reached only in chain-io.ts, through chain/.
+ */
+const AREA_VIEM = [
+  "BaseError",
+  "ContractFunctionRevertedError",
+  "decodeErrorResult",
+  "encodeFunctionData",
+  "getAddress",
+  "hashTypedData",
+  "Hex",
+  "isAddress",
+  "isAddressEqual",
+  "keccak256",
+  "parseEventLogs",
+  "recoverTypedDataAddress",
+  "toBytes",
+  "toHex",
+  "TransactionReceipt",
+];
+
 /** Files that still hold an `any` (typed viem/hardhat plumbing, test shortcuts): the list only shrinks. */
 const ANY_DEBT = [
   "bench/commerce.ts",
@@ -86,6 +165,34 @@ export default tseslint.config(
     ],
     ignores: ["contract/money.ts", "emulator/**/money.ts", "emulator/**/deviations.ts"],
     rules: { "no-restricted-syntax": ["error", ...FLOAT_MONEY] },
+  },
+  // One formatter for an instant and one reader of the host's clock (docs/decisions.md, "One way for each job").
+  {
+    files: SOURCES,
+    ignores: [...WALL_CLOCK, ...TIME_FORMATTER, ...TIME_FREE],
+    rules: { "no-restricted-properties": ["error", TIME_TEXT, WALL_TIME] },
+  },
+  { files: WALL_CLOCK, rules: { "no-restricted-properties": ["error", TIME_TEXT] } },
+  { files: TIME_FORMATTER, rules: { "no-restricted-properties": ["error", WALL_TIME] } },
+  {
+    files: ["emulator/areas/**/*.ts"],
+    ignores: ["emulator/areas/**/chain-io.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "viem",
+              allowImportNames: AREA_VIEM,
+              message:
+                "an area reaches the chain only in its chain-io.ts; elsewhere viem's pure helpers (AREA_VIEM in eslint.config.js)",
+            },
+          ],
+          patterns: [{ group: ["viem/*"], message: "an area reaches the chain only in its chain-io.ts" }],
+        },
+      ],
+    },
   },
   { files: ANY_DEBT, rules: { "@typescript-eslint/no-explicit-any": "off" } },
   // The provider wrapper's request() closes over the chain.

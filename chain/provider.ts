@@ -7,6 +7,7 @@ import { FIXTURE_ACCOUNTS } from "./accounts.ts";
 import { ChainJournal, JournalError, replayJournal, type Eip1193Like } from "./journal.ts";
 import type { ChainStateExport } from "./state.ts";
 import type { RpcGuard, RpcHeaders } from "./types.ts";
+import { isoOf } from "../contract/time.ts";
 
 // The network under the chain: Hardhat's in-process EDR provider and its JSON-RPC server. Hardhat is
 // an optional peer (docs/decisions.md "Packaging"): it is required here, on the first chain asked
@@ -94,7 +95,7 @@ export async function createInProcessProvider(startTime: number): Promise<Eip119
     networks: {
       hardhat: {
         ...hh.network.hardhatNetwork,
-        initialDate: new Date(Math.floor(startTime / 1000) * 1000).toISOString(),
+        initialDate: isoOf(Math.floor(startTime / 1000) * 1000),
         // Explicit keys (same as the default mnemonic) avoid HD derivation at start-up.
         accounts: FIXTURE_ACCOUNTS.map((a) => ({
           privateKey: a.privateKey,

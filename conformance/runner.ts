@@ -21,6 +21,7 @@ import { DEFAULT_MAX_WAIT_MS } from "./wait.ts";
 import { usdcMicros, usdcText } from "./assert.ts";
 import { shardChecks, type Shard, type ShardInfo } from "./shard.ts";
 import { emulatorView, writesOf, type EmulatorView, type TargetChanges } from "./target-changes.ts";
+import { isoOf } from "../contract/time.ts";
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -279,7 +280,7 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
   const selected = checks.filter((c) => opts.profiles.includes(c.profile));
   const mine = opts.shard ? shardChecks(selected, opts.shard) : selected;
   const results: CheckResult[] = [];
-  const started = new Date().toISOString();
+  const started = isoOf(Date.now());
   const { control } = session;
   // Emulator mode: a snapshot first, restored last, so a run against a working emulator (its clock moved
   // weeks on, hundreds of keys minted) leaves it as found.
@@ -323,7 +324,7 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     mode: opts.mode,
     profiles: [...opts.profiles],
     started_at: started,
-    finished_at: new Date().toISOString(),
+    finished_at: isoOf(Date.now()),
     results,
     spent,
     key_kinds: [...(control || opts.partnerKey ? ["partner"] : []), ...(control || opts.tenantKey ? ["tenant"] : [])],

@@ -1,5 +1,6 @@
 import { operation } from "./operation.ts";
 import { withCode, z } from "./zod.ts";
+import { isoTime as instant, txHash } from "./primitives.ts";
 
 // What /api/v1/credits/topup and /api/v1/account/usage take and answer
 // (docs/credits.md: the credit account and the x402 top-up). The x402
@@ -46,13 +47,12 @@ export type Amount = z.output<typeof usd>;
 
 const int = z.number().int();
 const count = int.nonnegative();
-const instant = z.iso.datetime();
 
 export const topupResultSchema = z.object({
   credits_granted: count,
   balance_credits: count,
   usd: z.number(),
-  tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  tx_hash: txHash,
 });
 export type TopupResultWire = z.output<typeof topupResultSchema>;
 

@@ -1,4 +1,12 @@
 import { z } from "./zod.ts";
+import {
+  address as addr,
+  isoTime as iso,
+  micros,
+  txHash as hash,
+  usdcString as usdc,
+  usdDecimal,
+} from "./primitives.ts";
 
 // The webhook events (docs/webhooks.md): every type's name and the shape of its
 // `data`. The emulator publishes them, the receiver check (conformance/receiver/)
@@ -55,11 +63,6 @@ export const NOT_LIVE_EVENT_TYPES = [
 // (test/mystery/purchase-events.test.ts), so the two cannot drift apart.
 
 const int = z.number().int();
-const micros = z.string().regex(/^\d+$/);
-const usdc = z.string().regex(/^-?\d+\.\d+$/);
-const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
-const addr = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const iso = z.iso.datetime();
 
 /** WebhookPurchaseItem: token_id nullable here, unlike RevealItem. */
 const purchaseItem = z.looseObject({
@@ -69,7 +72,7 @@ const purchaseItem = z.looseObject({
   card_id: z.string().nullable().optional(),
   name: z.string().nullable(),
   image_url: z.string().nullable(),
-  value_usd: usdc.nullable(),
+  value_usd: usdDecimal.nullable(),
   rarity: z.string().nullable().optional(),
   card_number: z.string().nullable().optional(),
   set_id: z.string().nullable().optional(),

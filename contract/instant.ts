@@ -1,6 +1,7 @@
 import { offsetPageQuery } from "./paging.ts";
 import { operation } from "./operation.ts";
 import { identifier, withCode, z, type IssueParams } from "./zod.ts";
+import { address, hex, isoTime, micros, usdcString } from "./primitives.ts";
 
 // /api/v1/instant/* (docs/instant.md): packs bought and opened in one
 // transaction. Each field names its 400 code; the rules that need the chain
@@ -17,15 +18,6 @@ export const INSTANT_STATUSES = [
   "FAILED",
 ] as const;
 export type InstantStatus = (typeof INSTANT_STATUSES)[number];
-
-const usdcString = z
-  .string()
-  .regex(/^\d+\.\d{6}$/)
-  .describe('USDC, 6 places ("4.990000")');
-const micros = z.string().regex(/^\d+$/).describe("USDC micros");
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
-const isoTime = z.iso.datetime();
 
 /** One purchasable packet type with its live price and stock. */
 export const InstantCatalogItem = z.strictObject({

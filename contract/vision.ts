@@ -3,6 +3,7 @@ import { GAMES } from "./games.ts";
 import { Card } from "./catalog/shapes.ts";
 import { withCode, z } from "./zod.ts";
 import { MAX_ID_ARRAY, withinIdArrayLimit } from "./paging.ts";
+import { isoTime } from "./primitives.ts";
 
 // What /api/v1/vision/identify and its confirm take and answer (docs/vision.md). Identify reads its own body (JSON, multipart or
 // raw image bytes: input.ts), so its options are one schema used three ways:
@@ -155,7 +156,7 @@ export const confirmResultSchema = z.object({
   card_id: z.string(),
   game,
   corrected: z.boolean(),
-  confirmed_at: z.iso.datetime(),
+  confirmed_at: isoTime,
 });
 export type ConfirmResultWire = z.output<typeof confirmResultSchema>;
 

@@ -1,5 +1,5 @@
 import { chaosSchema, type WebhookChaos } from "./areas/webhooks/chaos.ts";
-import type { ClockMode } from "./clock/clock.ts";
+import { hostNow, type ClockMode } from "./clock/clock.ts";
 import { isClockTime, TIME_RANGE_TEXT } from "./clock/bounds.ts";
 import type { StateExport } from "./state/store.ts";
 import { Store } from "./state/store.ts";
@@ -225,8 +225,8 @@ function startTimeOf(o: EmulatorOptions): number {
   }
   // A state file resumes where it stopped; in realtime mode never behind wall time (the time in
   // between passed for everyone), in manual mode exactly there.
-  if (o.state) return (o.clock ?? "realtime") === "manual" ? o.state.now : Math.max(Date.now(), o.state.now);
-  return (o.clock ?? "realtime") === "manual" ? DEFAULT_MANUAL_START : Date.now();
+  if (o.state) return (o.clock ?? "realtime") === "manual" ? o.state.now : Math.max(hostNow(), o.state.now);
+  return (o.clock ?? "realtime") === "manual" ? DEFAULT_MANUAL_START : hostNow();
 }
 
 /** The state to start from: the `state` option, else the state file's; checked against an explicit seed / catalog. */

@@ -56,6 +56,7 @@ export {
   type ListenerPolicy,
   type ListenerPolicyOptions,
 } from "./pipeline/listener-policy.ts";
+import { isoOf } from "../contract/time.ts";
 export { WorldError } from "./world/problems.ts";
 export type { JournalEntry, JournalBody } from "./ui/journal.ts";
 export type { RequestFilter } from "./ui/journal-filter.ts";
@@ -131,7 +132,7 @@ export interface EmulatorStubs {
 }
 
 export function initialState(seed: number, catalog: "default" | "large", now: number): State {
-  const createdAt = new Date(now).toISOString();
+  const createdAt = isoOf(now);
   const state: State = { seed, catalog_size: catalog, keys: {}, credits: {}, counters: {}, areas: {} };
   for (const spec of FIXTURE_KEYS) {
     const rec = fixtureKeyRecord(seed, spec, createdAt);

@@ -1,6 +1,7 @@
 import type { Scenario, ScenarioContext } from "./types.ts";
 import { signatureValid, startCheckReceiver } from "../harness/webhook-receiver.ts";
 import { webhookHeader } from "../contract/webhook-signature.ts";
+import { isoOf } from "../contract/time.ts";
 
 // Webhook retries, told step by step: a partner's receiver is down twice, the
 // emulator retries on its documented schedule (virtual clock), the third
@@ -51,7 +52,7 @@ export const webhooksScenarios: Scenario[] = [
           `attempt 1 must fail with 500, got ${JSON.stringify(first)}`,
         );
         ctx.expect(
-          first.next_retry_at === new Date(t0 + 30 * SECOND).toISOString(),
+          first.next_retry_at === isoOf(t0 + 30 * SECOND),
           `attempt 2 is due 30 s later, got ${first.next_retry_at}`,
         );
         step(`3. trigger ${eventId}: attempt 1 → 500; next attempt at ${first.next_retry_at}`);
@@ -74,7 +75,7 @@ export const webhooksScenarios: Scenario[] = [
           `attempt 2 must fail too, got ${JSON.stringify(second)}`,
         );
         ctx.expect(
-          second.next_retry_at === new Date(t0 + 150 * SECOND).toISOString(),
+          second.next_retry_at === isoOf(t0 + 150 * SECOND),
           `attempt 3 is due 2 min after attempt 2, got ${second.next_retry_at}`,
         );
         step(`4. advance 30 s: attempt 2 → ${second.last_status_code}; next attempt at ${second.next_retry_at}`);

@@ -4,6 +4,7 @@ import type { Operation } from "../contract/index.ts";
 import type { Recording } from "../emulator/index.ts";
 import type { Answer } from "./compare.ts";
 import { maskRecording } from "./mask.ts";
+import { isoOf } from "../contract/time.ts";
 
 // --record DIR: each read the upstream answered with success, masked, in a file of its own
 // (numbered in arrival order, so a later answer to the same request wins on replay).
@@ -25,7 +26,7 @@ export class Recorder {
       path: maskRecording(pathAndQuery, this.secrets),
       status: up.status,
       body: maskRecording(up.text, this.secrets),
-      recorded_at: new Date().toISOString(),
+      recorded_at: isoOf(Date.now()),
     };
     const name = `${String(++this.seq).padStart(6, "0")}-${op.id.replace(/[^\w.-]/g, "_")}.json`;
     writeFileSync(join(this.dir, name), JSON.stringify(rec, null, 2) + "\n");

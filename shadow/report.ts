@@ -1,5 +1,6 @@
 import type { Operation } from "../contract/index.ts";
 import type { Difference, Kind } from "./shape.ts";
+import { isoOf } from "../contract/time.ts";
 
 // The drift report: per operation, how many calls, how many were compared and how many differed,
 // and each difference once (by kind and place) with how often it was seen and the first sample.
@@ -58,7 +59,7 @@ export class DriftLog {
   private readonly unmatched = new Map<string, number>();
   private calls = 0;
   private failures = 0;
-  readonly startedAt = new Date().toISOString();
+  readonly startedAt = isoOf(Date.now());
   constructor(readonly upstream: string) {}
 
   private entry(op: Operation): OperationDrift {
@@ -126,7 +127,7 @@ export class DriftLog {
     return {
       upstream: this.upstream,
       started_at: this.startedAt,
-      finished_at: new Date().toISOString(),
+      finished_at: isoOf(Date.now()),
       totals: {
         calls: this.calls,
         compared: operations.reduce((n, o) => n + o.compared, 0),

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain ESM script without types
 import { folderOf, LAYERS, violations } from "../scripts/layers.mjs";
@@ -93,6 +94,26 @@ describe("the chain gateway", () => {
           .flatMap((line, i) => (/\b(publicClient|walletClientFor)\b/.test(line) ? [`${f.path}:${i + 1}`] : [])),
       );
     expect(direct).toEqual([]);
+  });
+
+  it("an area imports from viem only its pure helpers outside chain-io.ts (the lint rule of eslint.config.js)", async () => {
+    const code = [
+      'import { createPublicClient, encodeFunctionData, getAddress } from "viem";',
+      'import { privateKeyToAccount } from "viem/accounts";',
+      "export const used = [createPublicClient, encodeFunctionData, getAddress, privateKeyToAccount];",
+    ].join("\n");
+    const refused = async (file: string) => {
+      const [result] = await new ESLint({ cwd: ROOT }).lintText(code, { filePath: join(ROOT, file) });
+      return result!.messages
+        .filter((m) => m.ruleId === "no-restricted-imports")
+        .map((m) => `${m.line}:${/^'([^']+)'/.exec(m.message)?.[1]}`);
+    };
+    expect(await refused("emulator/areas/mystery/example.ts")).toEqual(["1:createPublicClient", "2:viem/accounts"]);
+    expect(await refused("emulator/areas/instant/purchases/example.ts")).toEqual([
+      "1:createPublicClient",
+      "2:viem/accounts",
+    ]);
+    expect(await refused("emulator/areas/mystery/chain-io.ts")).toEqual([]);
   });
 });
 

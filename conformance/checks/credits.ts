@@ -9,6 +9,7 @@ import type { HttpResult } from "../../harness/http.ts";
 import { paymentRequiredOf, signPayment } from "../../harness/x402.ts";
 import { ensure, env, expectError, expectSuccess, intHeader } from "../assert.ts";
 import { PROBE } from "./pipeline.ts";
+import { isoOf } from "../../contract/time.ts";
 
 // Checks of credits: account usage (read-only, free), the x402 top-up
 // challenge (read-only: a 402 is never charged) and, against the emulator,
@@ -112,8 +113,8 @@ export const creditsChecks: Check[] = [
         free_credits_reset_at: string;
       };
       const [y, m] = d.period.month.split("-").map(Number) as [number, number];
-      const start = new Date(Date.UTC(y, m - 1, 1)).toISOString();
-      const end = new Date(Date.UTC(y, m, 1)).toISOString();
+      const start = isoOf(Date.UTC(y, m - 1, 1));
+      const end = isoOf(Date.UTC(y, m, 1));
       ensure(
         Date.parse(d.period.start) === Date.parse(start),
         `period.start must be ${start} (the first instant of ${d.period.month}, UTC), got ${d.period.start}`,

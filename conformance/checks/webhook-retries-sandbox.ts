@@ -3,6 +3,7 @@ import { ensure, expectSuccess } from "../assert.ts";
 import type { CheckContext } from "../types.ts";
 import { waitFor } from "../wait.ts";
 import { buyAndReveal } from "./commerce.ts";
+import { isoOf } from "../../contract/time.ts";
 
 // The retry schedule as a partner sees it on the sandbox: the suite's receiver (reached through --webhook-url)
 // answers 500 twice and then 200 to a real purchase's purchase.fulfilled, and the delivery log is read as the
@@ -61,7 +62,7 @@ export async function webhookRetriesBySandbox(ctx: CheckContext): Promise<void> 
       const due = Date.parse(r.created_at) + offset;
       ensure(
         r.next_retry_at !== null && Math.abs(Date.parse(r.next_retry_at) - due) <= SLACK,
-        `attempt ${i + 2} is due ${offset / SECOND} s after the first (${new Date(due).toISOString()}), next_retry_at says ${r.next_retry_at}`,
+        `attempt ${i + 2} is due ${offset / SECOND} s after the first (${isoOf(due)}), next_retry_at says ${r.next_retry_at}`,
       );
     }
     const done = await waitFor(

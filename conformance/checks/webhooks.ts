@@ -6,6 +6,7 @@ import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiv
 import { SIGNATURE_TOLERANCE_MS, webhookHeader } from "../../contract/webhook-signature.ts";
 import { buyAndReveal, PACK_USDC } from "./commerce.ts";
 import { waitFor } from "../wait.ts";
+import { isoOf } from "../../contract/time.ts";
 
 // Checks of the webhooks area: the registry's rules (secret shown once, event
 // type validation, the 20-per-key limit, per-key visibility), the delivery
@@ -362,7 +363,7 @@ export const webhooksChecks: Check[] = [
         const skew = d.receivedAt - Number(t);
         ensure(
           Math.abs(skew) <= SIGNATURE_TOLERANCE_MS,
-          `signed at ${new Date(Number(t)).toISOString()} but received at ${new Date(d.receivedAt).toISOString()}: ${Math.round(skew / 1000)} s apart, beyond the ${SIGNATURE_TOLERANCE_MS / 60_000}-minute tolerance`,
+          `signed at ${isoOf(Number(t))} but received at ${isoOf(d.receivedAt)}: ${Math.round(skew / 1000)} s apart, beyond the ${SIGNATURE_TOLERANCE_MS / 60_000}-minute tolerance`,
         );
       } finally {
         await rx.close();

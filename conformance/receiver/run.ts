@@ -7,6 +7,7 @@ import { CheckFailure, type CheckResult, type TranscriptEntry } from "../types.t
 import { RECEIVER_CASES, type CaseContext, type ReceiverCase } from "./cases.ts";
 import { Probe } from "./probe.ts";
 import { post, SIGNATURE_TOLERANCE_MS, type Answer, type Delivery } from "./send.ts";
+import { isoOf } from "../../contract/time.ts";
 
 // Runs the receiver check's cases one after another against a partner's
 // endpoint and reports them as a suite result, so the conformance reporters
@@ -32,7 +33,7 @@ export async function checkReceiver(opts: ReceiverCheckOptions): Promise<SuiteRe
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const probe = opts.probe ? new Probe(opts.probe, timeoutMs) : null;
   const cases = RECEIVER_CASES.filter((c) => !opts.only?.length || opts.only.includes(c.id));
-  const started = new Date().toISOString();
+  const started = isoOf(Date.now());
   const results: CheckResult[] = [];
   for (const [i, c] of cases.entries()) {
     const result = await runCase(
@@ -46,7 +47,7 @@ export async function checkReceiver(opts: ReceiverCheckOptions): Promise<SuiteRe
           // Ids unique to this run, so a receiver that keeps what it saw across runs still gets new events.
           return {
             id: `${type}:rc_${run}_${n}`,
-            data: exampleEventData(type, { n, now: new Date().toISOString() }),
+            data: exampleEventData(type, { n, now: isoOf(Date.now()) }),
             n,
           };
         },
@@ -64,7 +65,7 @@ export async function checkReceiver(opts: ReceiverCheckOptions): Promise<SuiteRe
     mode: "sandbox",
     profiles: ["webhooks"],
     started_at: started,
-    finished_at: new Date().toISOString(),
+    finished_at: isoOf(Date.now()),
     results,
   };
 }

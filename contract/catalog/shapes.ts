@@ -1,5 +1,6 @@
 import { GAMES } from "../games.ts";
 import { z } from "../zod.ts";
+import { isoTime as isoInstant } from "../primitives.ts";
 
 // The Card Data records as the service sends them (README "Card Data catalog",
 // docs/decisions.md "Card Data"), named as
@@ -45,7 +46,7 @@ export const CONDITIONS = ["NM", "LP", "MP", "HP", "DMG"] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
 const int = z.number().int();
-const isoTime = z.iso.datetime().describe("ISO-8601 UTC");
+const isoTime = isoInstant.describe("ISO-8601 UTC");
 const slashDate = z
   .string()
   .regex(/^\d{4}\/\d{2}\/\d{2}$/)

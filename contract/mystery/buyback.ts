@@ -1,5 +1,6 @@
 import { operation } from "../operation.ts";
 import { identifier, withCode, z } from "../zod.ts";
+import { address, hex, isoTime, micros, txHash, usdcString } from "../primitives.ts";
 
 // /api/v1/mystery/buyback (docs/mystery.md "Buyback"): POOL-model offers the
 // service signs on a partner's own tokens, and the holder's relayed accept.
@@ -14,14 +15,6 @@ export type BuybackItemType = (typeof BUYBACK_ITEM_TYPES)[number];
 export const BUYBACK_VALUE_SOURCES = ["card_raw_price", "buyback_oracle", "graded_market_price"] as const;
 export const OFFER_STATUSES = ["active", "accepted", "cancelled", "expired"] as const;
 
-const usdcString = z
-  .string()
-  .regex(/^-?\d+\.\d{6}$/)
-  .describe('USDC, 6 places ("12.500000")');
-const micros = z.string().regex(/^\d+$/).describe("USDC micros");
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
-const isoTime = z.iso.datetime();
 const decimal = z.string().regex(/^\d+$/);
 const deadline = isoTime.nullable().describe("When the offer lapses (ISO 8601, UTC)");
 const itemType = z.enum(BUYBACK_ITEM_TYPES);
@@ -126,10 +119,7 @@ export type BuybackAcceptPrepareResult = z.output<typeof BuybackAcceptPrepareRes
 export const BuybackAcceptResult = z.strictObject({
   offer_id: z.number().int(),
   token_id: z.string(),
-  transaction_hash: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/)
-    .nullable(),
+  transaction_hash: txHash.nullable(),
   receiver: address,
   requester: address,
   price_usdc: usdcString,

@@ -1,21 +1,11 @@
 import { z } from "../zod.ts";
 
+export { address, isoTime, micros, signedMicros, usdcString } from "../primitives.ts";
+
 // Field formats the mystery reads share (docs/mystery.md): USDC as a 6-place
 // decimal string beside its integer micros, instants as ISO-8601, 0x addresses,
 // the end user a request names. Imported by the contract's mystery files only
 // (not re-exported by the index).
-
-export const usdcString = z
-  .string()
-  .regex(/^-?\d+\.\d{6}$/)
-  .describe('USDC, 6 places ("12.500000")');
-export const micros = z.string().regex(/^\d+$/).describe("USDC micros");
-export const signedMicros = z
-  .string()
-  .regex(/^-?\d+$/)
-  .describe("USDC micros");
-export const isoTime = z.iso.datetime();
-export const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
 /** The end user of a query: external_user_id and/or wallet_address (checked by the handler, before any paging). */
 export const userQuery = {

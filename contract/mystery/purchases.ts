@@ -2,6 +2,7 @@ import { offsetPageQuery } from "../paging.ts";
 import { operation } from "../operation.ts";
 import { identifier, withCode, z } from "../zod.ts";
 import { RevealItem } from "./items.ts";
+import { address, hex, isoTime, micros, txHash as anyTxHash, usdcString } from "../primitives.ts";
 
 // Mystery-pack purchases (docs/mystery.md): custodial purchase, non-custodial
 // prepare/submit, reads. The schemas declare what the wire takes; the
@@ -32,15 +33,6 @@ export const UNSIGNED_CALL_KINDS = [
   "burn",
   "shipping-payment",
 ] as const;
-
-const usdcString = z
-  .string()
-  .regex(/^-?\d+\.\d{6}$/)
-  .describe('USDC, 6 places ("12.500000")');
-const micros = z.string().regex(/^\d+$/).describe("USDC micros");
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
-const isoTime = z.iso.datetime();
 
 /** A pack purchase; `items` once the reveal settled (FULFILLED / PARTIALLY_FULFILLED). */
 export const Purchase = z.strictObject({
@@ -108,10 +100,7 @@ const maxPrice = withCode(
     .describe('Decimal USDC with at most 6 places ("25.00"); default: the tier\'s price'),
   "invalid_amount",
 );
-const txHash = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{64}$/)
-  .describe("0x + 64 hex: the mined purchase transaction");
+const txHash = anyTxHash.describe("0x + 64 hex: the mined purchase transaction");
 const endUser = withCode(identifier().nullish(), "invalid_value");
 
 const prepareBody = z.object({ tier_id: tierId, wallet_address: wallet, max_price_usdc: maxPrice });

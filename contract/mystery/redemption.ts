@@ -2,6 +2,7 @@ import { operation } from "../operation.ts";
 import { offsetPageQuery } from "../paging.ts";
 import { ShippingAddressInput } from "../shipping.ts";
 import { identifier, withCode, z } from "../zod.ts";
+import { address, isoTime, micros, txHash } from "../primitives.ts";
 
 // Physical redemption (docs/mystery.md "Redemption"): quote, prepare, submit
 // and the reads, as the official SDK types them (RedemptionShippingQuote,
@@ -31,10 +32,6 @@ export const KYC_STATUSES = ["NOT_REQUIRED", "PENDING", "APPROVED", "DECLINED"] 
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
 const int = z.number().int();
-const isoTime = z.iso.datetime();
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
-const txHash = z.string().regex(TX_HASH);
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 
 // --- shapes ------------------------------------------------------------------------------------
 
@@ -61,7 +58,7 @@ export const RedemptionShippingPayment = z.strictObject({
   payer: address.describe("The holder wallet that pays shipping"),
   processor: address.describe("The shipping payment processor contract"),
   total_usdc: z.string(),
-  total_micros: z.string().regex(/^\d+$/),
+  total_micros: micros,
   expiration_time: int.describe("Unix seconds; matches expires_at"),
   provider_order_id: z.string().describe("The fulfilment order this payment settles"),
 });

@@ -1,6 +1,7 @@
 import { offsetPageQuery } from "../paging.ts";
 import { operation } from "../operation.ts";
 import { withCode, z } from "../zod.ts";
+import { address, hex, isoTime, micros, txHash, usdcString } from "../primitives.ts";
 
 // /api/v1/mystery/sellback* (docs/mystery.md "Sell-back"): the TIER model's
 // native sell-back, as the official SDK types it (SellbackQuote,
@@ -15,20 +16,12 @@ export const SELLBACK_REASONS = ["no_window", "wrong_holder", "window_expired", 
 export type SellbackReason = (typeof SELLBACK_REASONS)[number];
 export const SELLBACK_CALL_KINDS = ["set-approval-for-all", "sellback"] as const;
 
-const usdcString = z
-  .string()
-  .regex(/^-?\d+\.\d{6}$/)
-  .describe('USDC, 6 places ("12.500000")');
-const micros = z.string().regex(/^\d+$/).describe("USDC micros");
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/);
-
 /** One token's eligibility and payout; value and payout are null when the oracle has no price for it. */
 export const SellbackQuoteItem = z.strictObject({
   token_id: z.string(),
   eligible: z.boolean(),
   reason: z.enum(SELLBACK_REASONS).nullable(),
-  expires_at: z.iso.datetime().nullable(),
+  expires_at: isoTime.nullable(),
   group_id: z.number().int().nullable().describe("The oracle pricing group; null for a token the pool never minted"),
   oracle_value_usdc: usdcString.nullable(),
   payout_usdc: usdcString.nullable(),
@@ -75,8 +68,8 @@ export const SellbackRecord = z.strictObject({
   total_usdc: usdcString,
   total_micros: micros,
   raw_card_count: z.number().int(),
-  transaction_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
-  sold_at: z.iso.datetime().nullable(),
+  transaction_hash: txHash,
+  sold_at: isoTime.nullable(),
 });
 export type SellbackRecord = z.output<typeof SellbackRecord>;
 
@@ -106,14 +99,7 @@ const prepareBody = z.object({
   ),
 });
 const submitBody = z.object({
-  transaction_hash: withCode(
-    z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{64}$/)
-      .optional()
-      .describe("0x + 64 hex"),
-    "tx_unverified",
-  ),
+  transaction_hash: withCode(txHash.optional().describe("0x + 64 hex"), "tx_unverified"),
   tx_hash: z.string().optional().describe("Alias of transaction_hash"),
   external_user_id: z.string().nullable().optional(),
   wallet_address: wallet.nullable().optional().describe("0x EVM address: must be the on-chain seller when sent"),

@@ -1,6 +1,7 @@
 import { operation } from "../operation.ts";
 import { identifier, withCode, z, type IssueParams } from "../zod.ts";
 import { address, isoTime, signedMicros, USER_CODES, usdcString, userPageQuery, userQuery } from "./fields.ts";
+import { txHash } from "../primitives.ts";
 
 // The custodial wallet of an end user (docs/mystery.md, SDK cardos.wallet):
 // balance, ledger, deposits and a dedicated deposit address on Base (end users
@@ -59,10 +60,7 @@ export const Deposit = z.strictObject({
   chain_in: z.string(),
   token_in: z.string(),
   amount: usdcString,
-  tx_hash: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/)
-    .nullable(),
+  tx_hash: txHash.nullable(),
   status: z.enum(DEPOSIT_STATUSES),
   expected_output: usdcString.nullable(),
   created_at: isoTime,

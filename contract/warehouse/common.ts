@@ -107,7 +107,7 @@ export const uniqueIdParam = z.object({ unique_id: identifier().describe("The ca
 export const int = z.int();
 export const count = int.nonnegative();
 /** A UTC instant (ISO 8601 with Z): every warehouse timestamp is UTC. */
-export const instant = z.iso.datetime();
+export { isoTime as instant } from "../primitives.ts";
 export const usd = z
   .string()
   .regex(/^-?\d+\.\d{2}$/)

@@ -3,9 +3,13 @@
 // manual: time moves only through advance()/set(); advancing runs every due
 // timer in time order, awaiting each, so long schedules finish instantly.
 
+import { isoOf } from "../../contract/time.ts";
 import { isClockTime, TIME_RANGE_TEXT } from "./bounds.ts";
 
 export type ClockMode = "realtime" | "manual";
+
+/** The host's wall-clock time (unix ms): the one place the emulator reads it (an eslint rule refuses Date.now elsewhere). */
+export const hostNow = (): number => Date.now();
 
 export interface TimerInfo {
   id: number;
@@ -40,7 +44,7 @@ export class VirtualClock {
   private readonly wallNow: () => number;
 
   constructor(opts: { mode: ClockMode; start?: number; wallNow?: () => number }) {
-    this.wallNow = opts.wallNow ?? Date.now;
+    this.wallNow = opts.wallNow ?? hostNow;
     this._mode = opts.mode;
     const start = opts.start ?? this.wallNow();
     this.frozenAt = start;
@@ -61,7 +65,7 @@ export class VirtualClock {
   }
 
   nowIso(): string {
-    return new Date(this.now()).toISOString();
+    return isoOf(this.now());
   }
 
   /** True while a time move runs its due timers; its listeners (`onChange`) are called after them. */

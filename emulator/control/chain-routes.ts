@@ -7,6 +7,7 @@ import { CHAIN_ROLES } from "../chain-host.ts";
 import { defineControl, type ControlSpec } from "./route.ts";
 import { z } from "../pipeline/schema.ts";
 import { badInput, decimalString, listLimit, missing, oneOf, opt, UINT256_LIMIT, wholeUnits } from "./schemas.ts";
+import { isoOf } from "../../contract/time.ts";
 
 const amount = () => opt(wholeUnits());
 /** Whole units → base units; more decimals than the token has is a 400 naming the field. */
@@ -172,7 +173,7 @@ export const chainControlRoutes: ControlSpec[] = [
         blocks: blocks.map((b) => ({
           number: String(b.number),
           hash: b.hash,
-          timestamp: new Date(Number(b.timestamp) * 1000).toISOString(),
+          timestamp: isoOf(Number(b.timestamp) * 1000),
           transactions: b.transactions as string[],
           gas_used: String(b.gasUsed),
         })),

@@ -20,6 +20,8 @@ import { own } from "../state/own.ts";
 import { isClockTime, MAX_TIME_MS, TIME_RANGE_TEXT } from "../clock/bounds.ts";
 import type { Services } from "../pipeline/services.ts";
 import { fixtureNames, keyNamed } from "./account.ts";
+import { isoOf } from "../../contract/time.ts";
+import { COUNTERS } from "../state/ids.ts";
 
 /** `name` is given for fixture keys (demo, tier, tenant, …), so tools can find them by name. */
 export function keyView(k: KeyRecord, balance?: CreditAccount, name?: string, month?: string) {
@@ -180,7 +182,7 @@ export const coreControlRoutes: ControlSpec[] = [
       if (unknown.length) throw badRequest("invalid_value", `unknown scopes: ${unknown.join(", ")}`);
       const model = b.billing_model;
       if (model && kind !== "partner") throw badRequest("invalid_value", "billing_model applies to partner keys only");
-      const n = store.nextId("control-key");
+      const n = store.nextId(COUNTERS.controlKey);
       const record: KeyRecord = {
         key: makeKey(store.state.seed, `control-${n}`),
         kind,
@@ -430,7 +432,7 @@ function clockView(clock: import("../clock/clock.ts").VirtualClock) {
     now: clock.nowIso(),
     now_ms: clock.now(),
     mode: clock.mode,
-    pending: clock.pending().map((t) => ({ ...t, at: new Date(t.at).toISOString() })),
+    pending: clock.pending().map((t) => ({ ...t, at: isoOf(t.at) })),
   };
 }
 

@@ -2,6 +2,8 @@
 // error, optionally after a latency on the virtual clock. Applied at the handler
 // stage, so metered calls are refunded like any real error.
 
+import { mulberry32 } from "../state/ids.ts";
+
 export interface FaultSpec {
   match: { method?: string; path: string };
   status: number;
@@ -73,13 +75,3 @@ export function pathMatches(pattern: string, path: string): boolean {
 }
 
 const escapeRe = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
-
-export function mulberry32(a: number): () => number {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -1,6 +1,7 @@
 import type { CreditAccount, KeyRecord } from "../state/schema.ts";
 import { MAX_TIME_MS } from "../clock/bounds.ts";
 import { FREE_CREDITS_PER_MONTH } from "../state/plans.ts";
+import { isoMonth, isoOf } from "../../contract/time.ts";
 
 // Credits: charged up front, refunded on any 4xx/5xx. Two pools kept apart:
 // free credits (reset to 500 at each UTC month start, never stacking) are spent
@@ -22,7 +23,7 @@ export function monthOf(ms: number): string {
   const d = new Date(ms);
   const from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
   const to = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-  cached = { from, to, month: d.toISOString().slice(0, 7) };
+  cached = { from, to, month: isoMonth(from) };
   return cached.month;
 }
 
@@ -87,5 +88,5 @@ export function writeMeteringHeader(h: Record<string, string>, key: KeyRecord | 
 export function nextResetAt(now: number): string {
   const d = new Date(now);
   // In the clock's last month (December 9999) the next reset is past its range: shown as the range's end.
-  return new Date(Math.min(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1), MAX_TIME_MS)).toISOString();
+  return isoOf(Math.min(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1), MAX_TIME_MS));
 }

@@ -11,6 +11,8 @@ import {
 } from "node:fs";
 import { dirname } from "node:path";
 import { Store, type StateExport } from "./store.ts";
+import { isoOf } from "../../contract/time.ts";
+import { hostNow } from "../clock/clock.ts";
 
 // A state file kept current while the emulator runs (--state FILE): every
 // change reaches the disk within a second, and each write is atomic (a
@@ -179,7 +181,7 @@ export function writeThrough(
       return;
     }
     if (!status.ok) report(`[emulator] the state file ${file} is written again`);
-    Object.assign(status, { ok: true, error: null, written_at: new Date().toISOString() });
+    Object.assign(status, { ok: true, error: null, written_at: isoOf(hostNow()) });
     last = body;
     lastChain = key;
   };

@@ -1,4 +1,5 @@
 import { upgradeLegacyDueTimes } from "./legacy-due.ts";
+import { upgradeLegacyCounters, type Counter } from "./ids.ts";
 import type { State } from "./schema.ts";
 import { declaredSlices, type SliceSpec } from "./slices.ts";
 import { validateState } from "./validate-state.ts";
@@ -33,9 +34,10 @@ export class Store {
     this.state = this.initial();
   }
 
-  nextId(name: string, start = 1): number {
-    const n = (this.state.counters[name] ?? start - 1) + 1;
-    this.state.counters[name] = n;
+  /** The next number of a counter (state/ids.ts declares them: `COUNTERS`). */
+  nextId(c: Counter): number {
+    const n = (this.state.counters[c.name] ?? c.start - 1) + 1;
+    this.state.counters[c.name] = n;
     return n;
   }
 
@@ -111,6 +113,7 @@ export class Store {
     if (typeof doc.now !== "number") throw new Error("state export is missing `now`");
     if (!("chain" in doc)) throw new Error("state export is missing `chain` (null when it has none)");
     upgradeLegacyDueTimes(s.areas);
+    upgradeLegacyCounters(s.counters);
     // The whole document is checked before anything is replaced: an import applies all of it or none.
     validateState(doc.now, doc.state, declaredSlices());
     if (doc.chain !== null) parseChainExport(doc.chain);

@@ -3,6 +3,7 @@ import type { Services } from "../pipeline/services.ts";
 import { headerOf } from "../pipeline/envelope.ts";
 import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
 import { WEBHOOK_HEADERS } from "../../contract/webhook-signature.ts";
+import { isoOf } from "../../contract/time.ts";
 
 // The request journal: the last JOURNAL_SIZE API calls, in memory, newest
 // last, for the dashboard, GET /_emulator/requests and `emu.requests`. Recording
@@ -165,7 +166,7 @@ function entryOf(r: Raw): JournalEntry {
   return {
     id: r.id,
     request_id: r.requestId,
-    at: new Date(r.atMs).toISOString(),
+    at: isoOf(r.atMs),
     method: r.method,
     path: pathOf(r.url),
     operation: r.operation,

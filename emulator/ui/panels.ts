@@ -1,6 +1,8 @@
 import { runtimeSlot } from "../pipeline/runtime.ts";
 import type { Services } from "../pipeline/services.ts";
 import { z } from "../pipeline/schema.ts";
+import { isoOf } from "../../contract/time.ts";
+import { hostNow } from "../clock/clock.ts";
 
 // Panels: reports that a tool composing the emulator publishes to the dashboard (shadow mode's drift
 // report). A panel is plain data the page shows as it is: a title, a few figures and one table.
@@ -35,7 +37,7 @@ class Panels {
       const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`);
       throw new Error(`panel is invalid: ${issues.join("; ")}`);
     }
-    this.panels.set(parsed.data.id, { ...parsed.data, updated_at: new Date().toISOString() });
+    this.panels.set(parsed.data.id, { ...parsed.data, updated_at: isoOf(hostNow()) });
     for (const l of this.listeners) l(parsed.data.id);
   }
 

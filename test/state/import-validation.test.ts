@@ -31,7 +31,7 @@ const BAD: Array<[string, Mutate, RegExp]> = [
   ],
   ["a time far out of range", (d) => void (d.now = 1e300), /\bnow\b/],
   ["a fractional time", (d) => void (d.now = 1.5), /\bnow\b/],
-  ["a negative counter", (d) => void (d.state.counters["control-key"] = -1), /counters\.control-key/],
+  ["a negative counter", (d) => void (d.state.counters["control.key"] = -1), /counters\.control\.key/],
   [
     "credits that are not a safe integer",
     (d) => void (Object.values(d.state.credits)[0]!.free = 2 ** 60),

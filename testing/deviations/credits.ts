@@ -2,6 +2,7 @@ import { balanceOf, monthOf } from "../../emulator/pipeline/metering.ts";
 import { own } from "../../emulator/state/own.ts";
 import { creditsSlice } from "../../emulator/areas/credits/state.ts";
 import { dataOf, errorIs, is, keyOf, type Deviation, type Exchange } from "./deviation.ts";
+import { isoOf } from "../../contract/time.ts";
 
 // Deviations that break the credits area's rules (one per conformance check).
 
@@ -17,7 +18,7 @@ export const creditsDeviations: readonly Deviation[] = [
       const d = dataOf(x);
       const period = d?.period as { end?: string } | undefined;
       if (isUsage(x) && x.status === 200 && d && typeof period?.end === "string")
-        d.free_credits_reset_at = new Date(Date.parse(period.end) - 86_400_000).toISOString();
+        d.free_credits_reset_at = isoOf(Date.parse(period.end) - 86_400_000);
     },
   },
   {

@@ -2,6 +2,10 @@ import { dataOf, errorIs, is, keyOf, toSuccess, type Deviation, type Exchange } 
 import { mystery } from "../../emulator/areas/mystery/state.ts";
 import { activeWallet } from "../../emulator/areas/mystery/wallet/wallets.ts";
 import { parseUsdc, usdc } from "../../emulator/areas/mystery/util.ts";
+import { counter } from "../../emulator/state/ids.ts";
+
+/** The ids the lifecycle deviation adds to a purchase's (a test aid's own counter). */
+const DEVIATION_COUNTER = counter("testing.lifecycle_deviation", 1000, "lifecycle-deviation");
 
 // Deviations that break the mystery area's rules (one per conformance check).
 
@@ -427,7 +431,7 @@ export const mysteryDeviations: readonly Deviation[] = [
       // Every call looks like a new purchase: the id the caller sees changes on each answer.
       const d = dataOf(x);
       if (!is(x, "POST", /^\/api\/v1\/mystery\/purchase$/) || x.status !== 202 || typeof d?.id !== "number") return;
-      d.id = d.id + x.services.store.nextId("lifecycle-deviation", 1000);
+      d.id = d.id + x.services.store.nextId(DEVIATION_COUNTER);
     },
   },
   {

@@ -1,6 +1,7 @@
 import { runtimeSlot } from "../../emulator/pipeline/runtime.ts";
 import { errorIs, is, keyOf, toSuccess, type Body, type Deviation, type Exchange } from "./deviation.ts";
 import { warehouse } from "../../emulator/areas/warehouse/state.ts";
+import { isoOf } from "../../contract/time.ts";
 
 // Deviations that break the warehouse area's rules (one per conformance check
 // in conformance/checks/warehouse.ts).
@@ -230,7 +231,7 @@ export const warehouseDeviations: readonly Deviation[] = [
       if (!ORDER_GET.test(x.url.pathname) || !d) return;
       for (const f of ["ship_by_at", "sla_due_at"])
         if (typeof d[f] === "string")
-          d[f] = new Date(Date.parse(d[f] as string) - 6 * 3600_000).toISOString().replace(/\.\d+Z$/, "-06:00");
+          d[f] = isoOf(Date.parse(d[f] as string) - 6 * 3600_000).replace(/\.\d+Z$/, "-06:00");
     },
   },
   {

@@ -20,6 +20,7 @@ import {
   x402Kit,
   type X402Kit,
 } from "./x402.ts";
+import { isoOf } from "../../../contract/time.ts";
 
 // POST /api/v1/credits/topup?usd=<5..1000>: the x402 exchange.
 // No payment header → 402 challenge. A payment header → decode, replay check
@@ -116,7 +117,7 @@ async function run({ services, key, url, headers, amount }: TopupInput): Promise
     payer: getAddress(auth.from),
     network: settled.network,
     amount: requirements.amount,
-    settled_at: new Date(at).toISOString(),
+    settled_at: isoOf(at),
     payment_response: { ...settled },
   };
   const fresh = creditsSlice(services.store);

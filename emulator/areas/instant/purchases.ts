@@ -21,6 +21,7 @@ import { INSTANT_PURCHASE } from "../../../contract/lifecycles/purchases.ts";
 import { startState } from "../../pipeline/lifecycle.ts";
 import { beginInstant, stepInstant } from "./lifecycle.ts";
 import { instant, type InstantCardRow, type InstantPurchaseRow, type InstantStatus } from "./state.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Instant purchases (docs/reference/live-service.md “Instant packs”): prepare answers the approve +
 // purchaseInstantOpenFor calls and creates nothing; the user's wallet buys and
@@ -170,7 +171,7 @@ export function newPurchase(s: Services, trigger: "reserve" | "submit", f: NewPu
   const row: InstantPurchaseRow = {
     ...f,
     status,
-    id: s.store.nextId("instant-purchase"),
+    id: s.store.nextId(COUNTERS.instantPurchase),
     set_id: product?.set_id ?? null,
     product_id: product?.product_id ?? null,
     failure_reason: null,

@@ -23,6 +23,7 @@ import type { Services } from "../../pipeline/services.ts";
 import { defineSlice } from "../../state/slices.ts";
 import { chainOf, packetType, undrawnBundles } from "./chain-io.ts";
 import { instant } from "./state.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Steered instant reveals (issue 35): the pack's cards are a pre-built bundle (fixtures/instant), and
 // InstantPack draws the bundle at position `word % undrawn`. So the steer finds an undrawn bundle holding
@@ -108,7 +109,7 @@ export async function addInstantSteer(s: Services, input: Omit<SteerRow, "id" | 
     typeId = p.packet_type_id;
   }
   await planOpen(s, typeId!, input);
-  const row: SteerRow = { ...input, id: s.store.nextId("instant-steer"), created_at: s.clock.nowIso() };
+  const row: SteerRow = { ...input, id: s.store.nextId(COUNTERS.instantSteer), created_at: s.clock.nowIso() };
   steers(s).pending.push(row);
   return row;
 }

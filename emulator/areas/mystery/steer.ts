@@ -23,6 +23,7 @@ import { defineSlice } from "../../state/slices.ts";
 import { groupCards } from "./catalog/items.ts";
 import { chainOf, tierPool } from "./chain-io.ts";
 import { mystery, isRevealed } from "./state.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Steered mystery reveals (issue 35): a test names card ids or a band for a purchase, the next purchase
 // of an account / tier, or a world file's queue; the reveal's VRF words are solved so that MysteryPool
@@ -149,7 +150,7 @@ export async function addSteer(s: Services, input: Omit<SteerRow, "id" | "create
     tierId = p.tier_id;
   }
   await planReveal(s, tierId!, input);
-  const row: SteerRow = { ...input, id: s.store.nextId("mystery-steer"), created_at: s.clock.nowIso() };
+  const row: SteerRow = { ...input, id: s.store.nextId(COUNTERS.mysterySteer), created_at: s.clock.nowIso() };
   steers(s).pending.push(row);
   return row;
 }

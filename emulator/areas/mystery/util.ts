@@ -99,5 +99,3 @@ export function emit(
   if (log.length > EVENT_LOG_CAP) log.splice(0, log.length - EVENT_LOG_CAP);
   publishEvent(services, accountId, type, key, data);
 }
-
-export const isoAt = (ms: number) => new Date(ms).toISOString();

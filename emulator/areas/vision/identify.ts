@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { badRequest } from "../../pipeline/errors.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
@@ -10,6 +9,7 @@ import type { IdentifyOptions } from "./options.ts";
 import type { IdentifyResultWire } from "../../../contract/index.ts";
 import { decode, markerOf } from "./png.ts";
 import { visionSlice, type FeedbackRecord } from "./state.ts";
+import { COUNTERS, hexId } from "../../state/ids.ts";
 
 // Deterministic identification: an image carrying the marker of a fixture card
 // image identifies that card (confidence 0.98 from the large image, 0.94 from
@@ -67,8 +67,8 @@ export function identify(
   }));
 
   const slice = visionSlice(services.store);
-  const n = services.store.nextId("vision_feedback");
-  const feedback_id = `vfb_${createHash("sha256").update(`${services.options.seed}:${n}`).digest("hex").slice(0, 24)}`;
+  const n = services.store.nextId(COUNTERS.visionFeedback);
+  const feedback_id = `vfb_${hexId(`${services.options.seed}:${n}`, 24)}`;
   const record: FeedbackRecord = {
     feedback_id,
     account_id: key.account_id,

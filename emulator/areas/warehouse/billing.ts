@@ -13,6 +13,7 @@ import type {
   Sla as SlaWire,
   WarehouseAccount as AccountWire,
 } from "../../../contract/index.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Billing rules: declared values, invoices and reports, the account summary,
 // SLA metrics, service credits and the integration status. Closing a month
@@ -105,7 +106,7 @@ export function submitDeclaredValue(
     );
   const iso = services.clock.nowIso();
   const rec: DeclaredValueRecord = {
-    declared_value_id: services.store.nextId("warehouse.declared_value", 1),
+    declared_value_id: services.store.nextId(COUNTERS.warehouseDeclaredValue),
     unique_id: uid,
     amount,
     currency: "USD",
@@ -179,7 +180,7 @@ export function requestServiceCredit(
   }
   const { status, amount, decision } = creditDecision(order, input.amount, services.clock.now());
   const sc: ServiceCredit = {
-    service_credit_id: services.store.nextId("warehouse.service_credit", 1),
+    service_credit_id: services.store.nextId(COUNTERS.warehouseServiceCredit),
     status,
     reason: input.reason,
     order_id: order?.order_id ?? null,

@@ -3,6 +3,8 @@
 // date demands), returned as UTC timestamps. Business days are Monday–Friday
 // except US federal holidays the warehouse closes for.
 
+import { isoDay, isoOf } from "../../../contract/time.ts";
+
 export const WAREHOUSE_TZ = "America/Chicago";
 /** Orders committed at or after this local hour start their clock on the next business day. */
 export const CUTOFF_HOUR = 14;
@@ -75,8 +77,7 @@ export function holidays(year: number): Set<string> {
   const out = new Set<string>();
   const fixed = (y: number, m: number, d: number) => {
     const dow = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
-    const shifted = new Date(Date.UTC(y, m - 1, d + (dow === 6 ? -1 : dow === 0 ? 1 : 0)));
-    out.add(shifted.toISOString().slice(0, 10));
+    out.add(isoDay(Date.UTC(y, m - 1, d + (dow === 6 ? -1 : dow === 0 ? 1 : 0))));
   };
   const floating = (m: number, d: number) =>
     out.add(`${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`);
@@ -127,6 +128,6 @@ export function orderDeadlines(ts: number): { ship_by_at: string; sla_due_at: st
   const today = { year: l.year, month: l.month, day: l.day };
   const start = isBusinessDay(today) && l.hour < CUTOFF_HOUR ? today : onOrAfter(nextDay(today));
   const due = addBusinessDays(start, 1);
-  const at = (d: Ymd) => new Date(centralToUtc(d.year, d.month, d.day, SHIP_BY_HOUR)).toISOString();
+  const at = (d: Ymd) => isoOf(centralToUtc(d.year, d.month, d.day, SHIP_BY_HOUR));
   return { ship_by_at: at(start), sla_due_at: at(due) };
 }

@@ -8,6 +8,7 @@ import { startState, transition } from "../../pipeline/lifecycle.ts";
 import type { Address, CardRow, CardTransfer, TenantState, Withdrawal } from "./model.ts";
 import { findCard } from "./inventory.ts";
 import { type Actor, knownTenantAccounts, billableUsage, logActivity, tenantOf, touch, updateCards } from "./state.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Handover rules: withdrawals (the tenant takes cards out), card transfers
 // (the card is handed to another tenant; the unique_id is canonical and stays the
@@ -66,7 +67,7 @@ export function requestWithdrawal(
   const cards = requireFree(t, input.unique_ids);
   const iso = services.clock.nowIso();
   const w: Withdrawal = {
-    withdrawal_id: services.store.nextId("warehouse.withdrawal", 5001),
+    withdrawal_id: services.store.nextId(COUNTERS.warehouseWithdrawal),
     status: startState(WITHDRAWAL, "request"),
     unique_ids: input.unique_ids,
     method: input.method,
@@ -149,7 +150,7 @@ export function transferCard(services: Services, from: TenantState, actor: Actor
   card.held_by = null;
   touch(dest, card, iso);
   const tr: CardTransfer = {
-    transfer_id: services.store.nextId("warehouse.transfer", 7001),
+    transfer_id: services.store.nextId(COUNTERS.warehouseTransfer),
     unique_id: card.unique_id,
     from_account: from.account_id,
     to_account: to,

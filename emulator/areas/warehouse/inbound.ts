@@ -7,6 +7,7 @@ import { startState, transition } from "../../pipeline/lifecycle.ts";
 import type { Attachment, CardRow, InboundShipment, TenantState } from "./model.ts";
 import { inboundWire } from "./format.ts";
 import { type Actor, billableUsage, logActivity, newUniqueId } from "./state.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Inbound shipment rules: the tenant announces a package of cards and may
 // update, cancel or attach documents to it while it is ANNOUNCED; the operator
@@ -82,7 +83,7 @@ export function announce(
 ): InboundShipment {
   const iso = services.clock.nowIso();
   const s: InboundShipment = {
-    inbound_shipment_id: services.store.nextId("warehouse.inbound", 3001),
+    inbound_shipment_id: services.store.nextId(COUNTERS.warehouseInbound),
     submission_key: submissionKey,
     status: startState(INBOUND_SHIPMENT, "announce"),
     ...fields,
@@ -138,7 +139,7 @@ export function addAttachment(
 ): { shipment: InboundShipment; attachment: Attachment } {
   const s = requireShipment(t, id, "attach");
   const a: Attachment = {
-    attachment_id: services.store.nextId("warehouse.attachment", 1),
+    attachment_id: services.store.nextId(COUNTERS.warehouseAttachment),
     filename: input.filename,
     content_type: input.content_type,
     size_bytes: input.size_bytes,

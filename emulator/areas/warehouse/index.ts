@@ -10,6 +10,7 @@ import { overviewControl } from "./control-overview.ts";
 import { tenantOf } from "./state.ts";
 import { rearm, startLabelTimers } from "./timers.ts";
 import { finishLabel } from "./orders.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // The warehouse for tenants (docs/reference/api-rules.md “Warehouse endpoints”): inventory sweeps, quotes
 // and orders, returns, handovers (withdrawals, transfers), inbound shipments, billing and SLA. Paths the
@@ -25,7 +26,7 @@ export const warehouseArea: Area = {
       try {
         const t = tenantOf(services, e.account_id);
         t.issues.push({
-          issue_id: services.store.nextId("warehouse.issue", 1),
+          issue_id: services.store.nextId(COUNTERS.warehouseIssue),
           kind: "internal_error",
           status: "OPEN",
           method: e.method,

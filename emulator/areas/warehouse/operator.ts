@@ -1,11 +1,13 @@
 import type { Services } from "../../pipeline/services.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
-import { hashString } from "../../../fixtures/catalog/rng.ts";
+import { hashString } from "../../state/ids.ts";
 import { own } from "../../state/own.ts";
 import type { CardRow, ExceptionKind, Invoice, InvoiceLine, TenantState, Usage, WarehouseException } from "./model.ts";
 import { vaultCards } from "./format.ts";
 import { centsOfKey, insuredCents, toCents, usdCents } from "./money.ts";
 import { invoiceIdOf, isMonth, logActivity, touch, usageOf } from "./state.ts";
+import { isoOf } from "../../../contract/time.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Operator work on the warehouse side (driven by the control plane): identity
 // and pricing of cards, exceptions, and closing a billing month.
@@ -87,7 +89,7 @@ export function raiseException(
   if (input.inbound_shipment_id !== undefined && !own(t.inbound, String(input.inbound_shipment_id)))
     throw notFound(`No inbound shipment ${input.inbound_shipment_id} for tenant ${t.account_id}`);
   const e: WarehouseException = {
-    exception_id: services.store.nextId("warehouse.exception", 9001),
+    exception_id: services.store.nextId(COUNTERS.warehouseException),
     kind: input.kind,
     status: "OPEN",
     message: input.message,
@@ -192,17 +194,17 @@ export function closeMonth(services: Services, t: TenantState, month: string): I
   const invoice: Invoice = {
     invoice_id: invoiceId,
     month,
-    period: { from: new Date(from).toISOString(), to: new Date(to).toISOString() },
+    period: { from: isoOf(from), to: isoOf(to) },
     status: "ISSUED",
     currency: "USD",
     lines,
     total: usdCents(totalCents),
     issued_at: iso,
-    due_at: new Date(Date.parse(iso) + 30 * 86_400_000).toISOString(),
+    due_at: isoOf(Date.parse(iso) + 30 * 86_400_000),
   };
   t.invoices[invoiceId] = invoice;
   for (const kind of ["monthly_statement", "inventory_snapshot"] as const) {
-    const id = services.store.nextId("warehouse.report", 1);
+    const id = services.store.nextId(COUNTERS.warehouseReport);
     t.reports[String(id)] = { report_id: id, kind, month, status: "READY", card_count: cards, created_at: iso };
   }
   logActivity(

@@ -14,6 +14,8 @@ import { WAREHOUSE_ORDER, type OrderTrigger } from "../../../contract/lifecycles
 import { begin, transition } from "../../pipeline/lifecycle.ts";
 import { type Actor, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 import { armLabel } from "./timers.ts";
+import { isoOf } from "../../../contract/time.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // The order lifecycle. A quote creates an order in PENDING_PAYMENT with its
 // rates; committing a rate reserves the cards and buys the label a few
@@ -89,10 +91,10 @@ export function quote(
         details: { carriers: input.carriers, country: input.address.country },
       },
     );
-  const orderId = services.store.nextId("warehouse.order", 100_001);
+  const orderId = services.store.nextId(COUNTERS.warehouseOrder);
   const rates = rateTable(orderId, services.store.state.seed, input);
   const now = services.clock.now();
-  const iso = new Date(now).toISOString();
+  const iso = isoOf(now);
 
   const superseded: number[] = [];
   for (const previous of Object.values(t.orders)) {
@@ -108,7 +110,7 @@ export function quote(
     address: input.address,
     rates,
     quoted_at: iso,
-    quote_expires_at: new Date(now + QUOTE_TTL_MS).toISOString(),
+    quote_expires_at: isoOf(now + QUOTE_TTL_MS),
     quoted_by: key.key,
     superseded_by: null,
     cancel_reason: null,
@@ -182,7 +184,7 @@ export function commit(
     });
   const cards = requireShippable(t, o.unique_ids);
 
-  const iso = new Date(now).toISOString();
+  const iso = isoOf(now);
   for (const card of cards) reserve(card, holder(o));
   const chosen = { rate_id: rate.rate_id, carrier: rate.carrier, service: rate.service, amount: rate.amount };
   step(services, o, "commit", { ...chosen, committed_at: iso, attempts: o.attempts + 1 });

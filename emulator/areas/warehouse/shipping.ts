@@ -1,6 +1,6 @@
 import { ApiError } from "../../pipeline/errors.ts";
 import { own } from "../../state/own.ts";
-import { hashString } from "../../../fixtures/catalog/rng.ts";
+import { hashString } from "../../state/ids.ts";
 import type { Address, CardRow, Rate, TenantState } from "./model.ts";
 import { parseShippingAddress } from "../../shipping/address.ts";
 import { parseCarriers, servicesFor, type Carrier } from "../../shipping/carriers.ts";

@@ -13,6 +13,8 @@ import {
   type CatalogCandidate,
 } from "../../../fixtures/warehouse/index.ts";
 import type { Activity, CardRow, TenantState, Usage, WarehouseState } from "./model.ts";
+import { isoMonth, isoOf } from "../../../contract/time.ts";
+import { COUNTERS, warehouseCardCounter } from "../../state/ids.ts";
 
 // The warehouse slice of the store. A tenant's warehouse is built from the
 // fixtures (seed + account id) the first time that account is touched, so any
@@ -81,7 +83,7 @@ function newTenant(services: Services, accountId: string): TenantState {
     name: fx.name,
     prefix: fx.prefix,
     invoice_code: fx.invoice_code,
-    created_at: new Date(now).toISOString(),
+    created_at: isoOf(now),
     rev: fx.cards.length,
     cards: Object.fromEntries(fx.cards.map((c) => [c.unique_id, c])),
     orders: {},
@@ -133,7 +135,7 @@ export function updateCards(
 
 /** A new unique_id, unique across every tenant (raw cards and slabs share the namespace). */
 export function newUniqueId(services: Services, t: TenantState): string {
-  const n = services.store.nextId(`warehouse.card.${t.account_id}`, 1000);
+  const n = services.store.nextId(warehouseCardCounter(t.account_id));
   return makeUniqueId(services.store.state.seed, t.account_id, t.prefix, n, (id) => cardOwner(services, id) !== null);
 }
 
@@ -166,7 +168,7 @@ export function logActivity(
   refs: Activity["refs"] = {},
 ): void {
   t.activity.push({
-    activity_id: services.store.nextId("warehouse.activity"),
+    activity_id: services.store.nextId(COUNTERS.warehouseActivity),
     at: services.clock.nowIso(),
     kind,
     ...actorOf(actor),
@@ -185,7 +187,7 @@ export const monthClosed = (t: TenantState, month: string) => Object.values(t.in
 
 const nextMonth = (month: string) => {
   const [y, m] = month.split("-").map(Number);
-  return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 7);
+  return isoMonth(Date.UTC(y, m, 1));
 };
 
 /**

@@ -1,5 +1,4 @@
-import { mulberry32 } from "../../pipeline/faults.ts";
-import { hashString } from "../../../fixtures/catalog/rng.ts";
+import { hashString, mulberry32 } from "../../state/ids.ts";
 import type { DeliveryRecord, WebhookRecord } from "./model.ts";
 
 // Delivery chaos per webhook (docs/webhooks.md "Delivery chaos"): what an at-least-once

@@ -18,6 +18,7 @@ import { chaosSchema } from "./chaos.ts";
 import { makeSecret } from "./signing.ts";
 import type { WebhookRecord } from "./model.ts";
 import { moveDelivery } from "./delivery-moves.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 const webhookId = z.object({ id: z.string().regex(/^[1-9]\d{0,15}$/, "must be a positive integer") });
 
@@ -118,7 +119,7 @@ export const webhookControl: ControlSpec[] = [
       }
       const overrides = body.data ?? {};
       const accounts = accountsFor(services, body.key, body.account_id);
-      const n = services.store.nextId("emulator_event");
+      const n = services.store.nextId(COUNTERS.webhookEvent);
       const eventKey = body.event_key ?? `emu_${n}`;
       const data = buildEventPayload(type, { n, now: services.clock.nowIso() }, overrides);
       for (const account of accounts) publishEvent(services, account, type, eventKey, data);
@@ -386,7 +387,7 @@ export const webhookControl: ControlSpec[] = [
     handle: (c) => {
       const { services } = c;
       const w = webhookById(services, c.input.params.id);
-      const n = services.store.nextId("webhook_rotation");
+      const n = services.store.nextId(COUNTERS.webhookRotation);
       const now = services.clock.nowIso();
       const previous = w.secret;
       Object.assign(w, {

@@ -9,6 +9,8 @@ import { postJson } from "./transport.ts";
 import { ownListenerProblem } from "../../pipeline/own-listeners.ts";
 import { moveDelivery, NEW_DELIVERY_STATUS } from "./delivery-moves.ts";
 import { chaosOf, firstAttemptChaos, holdFirstAttempt, type FirstAttemptChaos } from "./chaos.ts";
+import { isoOf } from "../../../contract/time.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Delivers events to webhooks: one delivery per (webhook, event id), each
 // attempt a real signed HTTP POST, retries on the virtual clock. The state of
@@ -63,7 +65,7 @@ export class Dispatcher {
       // The same occurrence (same event id) is never delivered twice to one webhook.
       if (existing.has(w.id)) continue;
       const d: DeliveryRecord = {
-        id: store.nextId("webhook_delivery"),
+        id: store.nextId(COUNTERS.webhookDelivery),
         webhook_id: w.id,
         owner_key: w.owner_key,
         event_type: e.type,
@@ -80,8 +82,7 @@ export class Dispatcher {
       const chaos = chaosOf(w, this.services.options.webhookChaos);
       if (chaos) {
         const held = holdFirstAttempt(w, chaos, clock.now());
-        if (held.labels.length)
-          Object.assign(d, { next_retry_at: new Date(held.at).toISOString(), chaos_held: held.labels });
+        if (held.labels.length) Object.assign(d, { next_retry_at: isoOf(held.at), chaos_held: held.labels });
       }
       slice.deliveries[d.id] = d;
       created.push(d);
@@ -243,7 +244,7 @@ export class Dispatcher {
       const delay = nextDelay(current.attempts);
       if (delay === null) moveDelivery(current, "give_up", clock.now(), { next_retry_at: null });
       else {
-        moveDelivery(current, "retry", clock.now(), { next_retry_at: new Date(clock.now() + delay).toISOString() });
+        moveDelivery(current, "retry", clock.now(), { next_retry_at: isoOf(clock.now() + delay) });
         this.arm(current);
       }
     }
@@ -255,17 +256,22 @@ export class Dispatcher {
       attempt: current.attempts,
       url: webhook.url,
       request: { method: "POST" as const, headers, body: current.body },
-      at: new Date(t).toISOString(),
+      at: isoOf(t),
     };
     record(now, {
-      id: store.nextId("webhook_attempt"),
+      id: store.nextId(COUNTERS.webhookAttempt),
       ...base,
       ...outcomeOf(result),
       ...(labels.length ? { chaos: labels } : {}),
     });
     // The duplicate does not change the delivery's state: the sender already had its answer.
     if (duplicate)
-      record(now, { id: store.nextId("webhook_attempt"), ...base, ...outcomeOf(duplicate), chaos: ["duplicate"] });
+      record(now, {
+        id: store.nextId(COUNTERS.webhookAttempt),
+        ...base,
+        ...outcomeOf(duplicate),
+        chaos: ["duplicate"],
+      });
   }
 }
 

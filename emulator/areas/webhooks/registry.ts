@@ -12,6 +12,7 @@ import type {
 } from "../../../contract/index.ts";
 import { intId } from "../../pipeline/identifiers.ts";
 import { own } from "../../state/own.ts";
+import { COUNTERS } from "../../state/ids.ts";
 
 // Registrations: the rules of POST/GET/PATCH/DELETE /api/v1/webhooks. The
 // routes and the control plane both call these; every check happens before
@@ -64,7 +65,7 @@ export function register(services: Services, key: KeyRecord, body: RegisterInput
       details: { limit: MAX_WEBHOOKS_PER_KEY },
     });
   const { store, clock } = services;
-  const id = store.nextId("webhook");
+  const id = store.nextId(COUNTERS.webhook);
   const now = clock.nowIso();
   const record: WebhookRecord = {
     id,

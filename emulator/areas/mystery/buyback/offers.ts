@@ -21,10 +21,12 @@ import { groupOf } from "../catalog/items.ts";
 import { burnState, chainOf, ownerOf, signAs, tokenRecord, usdcBalance } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
 import { isRevealed, mystery, type OfferRow, type PurchaseRow } from "../state.ts";
-import { isoAt, tokenLockKey, usdc } from "../util.ts";
+import { tokenLockKey, usdc } from "../util.ts";
+import { isoOf } from "../../../../contract/time.ts";
 import { refreshOffer } from "./forwarding.ts";
 import { beginOffer } from "./lifecycle.ts";
 import { buybackPrice, ELIGIBLE_MAX, ELIGIBLE_MIN, marketplaceFee } from "./pricing.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // POOL-model buyback: the service signs a BuybackMarketplace offer (EIP-712
 // OfferRequest, requester = the pool signer) at 85% of the card's value; the
@@ -73,7 +75,7 @@ export function offerTypedDataWire(chain: Chain, o: OfferRow): BuybackTypedData 
 }
 
 /** The offer's deadline on the wire: unix seconds in the row (and the signed message), an ISO time in answers. */
-export const deadlineIso = (o: OfferRow) => isoAt(o.deadline * 1000);
+export const deadlineIso = (o: OfferRow) => isoOf(o.deadline * 1000);
 
 /** The holder's own acceptOffer (pays gas; no receiver signature needed). */
 export function acceptOfferCall(chain: Chain, o: OfferRow, description: string): BuybackCall {
@@ -272,7 +274,7 @@ async function signOffer(
     );
   const now = s.clock.now();
   const row: OfferRow = {
-    offer_id: s.store.nextId("mystery-offer", 7001),
+    offer_id: s.store.nextId(COUNTERS.mysteryOffer),
     account_id: acct,
     purchase_id: purchaseId,
     token_id: tokenId,

@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { DEFAULT_GROUPS, type GroupConfig } from "../../../../chain/tiers.ts";
 import type { CatalogIndex } from "../../../catalog-data/catalog-index.ts";
 import type { CardRecord, SealedRecord } from "../../../catalog-data/model.ts";
 import { microsOfUsd } from "../../../../contract/money.ts";
 import type { ItemRow, ItemTypeName } from "../state.ts";
 import { usd2 } from "../util.ts";
+import { hashIndex } from "../../../state/ids.ts";
 
 // Hydrates a revealed token into the purchase item shape (docs/reference/live-service.md “Purchases”):
 // the chain knows the item's group, type and value; the emulator picks a
@@ -50,8 +50,7 @@ function pools(catalog: CatalogIndex): Pools {
 
 function pick<T>(rows: readonly T[], tokenId: string, groupId: number): T | undefined {
   if (rows.length === 0) return undefined;
-  const h = createHash("sha256").update(`mystery-item:${tokenId}:${groupId}`).digest();
-  return rows[h.readUInt32BE(0) % rows.length];
+  return rows[hashIndex(`mystery-item:${tokenId}:${groupId}`, rows.length)];
 }
 
 /** A group's inventory: the catalog cards (or sealed products) a reveal of that group draws from. */

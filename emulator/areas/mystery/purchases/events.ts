@@ -2,6 +2,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import type { ItemRow, PurchaseRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
 import { parseUsdc } from "../../../../contract/money.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // One payload builder per purchase event, in the shapes of docs/reference/sdk-shapes.md “Webhook event data”
 // ("Event → data fields"): the lifecycle code calls these, never writes a
@@ -86,7 +87,7 @@ export function emitItemsPulled(
 ): void {
   if (!isPoolAccount(s, p.account_id)) return;
   for (const item of p.items ?? []) {
-    const usageId = s.store.nextId("mystery-pool-usage", 1);
+    const usageId = s.store.nextId(COUNTERS.mysteryPoolUsage);
     const value = parseUsdc(item.value_usd) ?? 0n;
     emit(s, p.account_id, "pool.item_pulled", `${item.token_id}`, {
       token_id: item.token_id,

@@ -24,6 +24,7 @@ import { emitItemsPulled } from "./events.ts";
 import { beginPurchase, stepPurchase } from "./lifecycle.ts";
 import { MYSTERY_PURCHASE } from "../../../../contract/lifecycles/purchases.ts";
 import { startState } from "../../../pipeline/lifecycle.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // Purchase rows and their lifecycle (the table in contract/lifecycles/purchases.ts):
 // RESERVED (custodial hold) → SUBMITTING → SUBMITTED (transaction mined, VRF
@@ -96,7 +97,7 @@ export function newPurchase(s: Services, init: NewPurchase): PurchaseRow {
     external_user_id: init.external_user_id,
     reserved_at: custodial ? now : null,
     submitted_at: custodial ? null : now,
-    id: s.store.nextId("mystery-purchase", 5001),
+    id: s.store.nextId(COUNTERS.mysteryPurchase),
     created_at: s.clock.nowIso(),
     items: null,
     failure_reason: null,

@@ -1,6 +1,7 @@
 import type { Services } from "../../../pipeline/services.ts";
 import { mystery, type RedemptionRow } from "../state.ts";
-import { isoAt, JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
+import { isoOf } from "../../../../contract/time.ts";
 import { isPaid } from "./payment.ts";
 import { dispatch, endUnshipped, notePayment, PREPARE_TTL_MS, startFulfillment } from "./redemption.ts";
 
@@ -29,7 +30,7 @@ export async function runDueRedemptions(s: Services, onError: JobErrorHandler): 
   }
 }
 
-export const newExpiry = (s: Services) => isoAt(s.clock.now() + PREPARE_TTL_MS);
+export const newExpiry = (s: Services) => isoOf(s.clock.now() + PREPARE_TTL_MS);
 
 const unpaidBurn = (r: RedemptionRow) => r.status === "BURN_SUBMITTED" && !isPaid(r);
 

@@ -26,6 +26,7 @@ import { decideKyc, isLive, liveRedemptionFor } from "./redemption.ts";
 import { isTestValue } from "../../../pipeline/test-values.ts";
 import { beginRedemption } from "./lifecycle.ts";
 import { rates } from "./shipping.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // The partner's redemption quote and prepare: which item, whether its holder
 // still holds it, the shipping rates; prepare opens the redemption
@@ -294,7 +295,7 @@ export function prepareRedemption(s: Services, accountId: string, input: Prepare
       const needsKyc = kycRequired(s, accountId) && !kycDone;
       const now = s.clock.nowIso();
       const r: RedemptionRow = {
-        redemption_id: s.store.nextId("mystery-redemption", 9001),
+        redemption_id: s.store.nextId(COUNTERS.mysteryRedemption),
         account_id: accountId,
         idempotency_key: key,
         purchase_id: target.purchase.id,

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { badRequest } from "../../../pipeline/errors.ts";
 import { parseShippingAddress } from "../../../shipping/address.ts";
 import {
@@ -9,6 +8,7 @@ import {
 } from "../../../shipping/carriers.ts";
 import type { ShippingAddress, ShippingQuote } from "../state.ts";
 import type { Body } from "../util.ts";
+import { hexId } from "../../../state/ids.ts";
 
 // Redemption quotes on the shared carrier table (emulator/shipping): the
 // address as `shipping_address` (or `address`), cheapest rate first.
@@ -37,7 +37,7 @@ export function rates(address: ShippingAddress, carriers: readonly Carrier[], qu
     service: s.service,
     service_token: s.service_token,
     estimated_days: s.days,
-    rate_id: `rate_${createHash("sha256").update(`${s.service_token}:${address.country}:${address.zip}:${quotedAt}`).digest("hex").slice(0, 24)}`,
+    rate_id: `rate_${hexId(`${s.service_token}:${address.country}:${address.zip}:${quotedAt}`, 24)}`,
     quoted_at: quotedAt,
   }));
 }

@@ -17,6 +17,8 @@ import {
   totals,
   type PayoutStatement,
 } from "./revenue.ts";
+import { isoOf } from "../../../../contract/time.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // Payout statements (the operator's side of revenue share): the open period of
 // a TIER account closes into a frozen PENDING statement (payout.statement_ready),
@@ -29,14 +31,14 @@ function close(s: Services, accountId: string): PayoutStatement {
   if (from >= to)
     throw conflict(
       "period_empty",
-      `The open period of ${accountId} started at ${new Date(from).toISOString()}; advance the clock before closing it`,
+      `The open period of ${accountId} started at ${isoOf(from)}; advance the clock before closing it`,
     );
   const f = figures(s, accountId, from, to, REVENUE_SHARE_BPS);
   const t = totals(f);
   const wallet = activeWallet(s, "payout_wallets", accountId);
   const statement: PayoutStatement = {
-    payout_id: s.store.nextId("mystery-payout", 4001),
-    period: { kind: "QUARTERLY", from: new Date(from).toISOString(), to: new Date(to).toISOString() },
+    payout_id: s.store.nextId(COUNTERS.mysteryPayout),
+    period: { kind: "QUARTERLY", from: isoOf(from), to: isoOf(to) },
     qualifying_packs: f.packs,
     gross_usdc: usdc(t.gross),
     sellback_count: f.sellbackCount,

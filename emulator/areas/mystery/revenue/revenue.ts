@@ -8,6 +8,7 @@ import { own } from "../../../state/own.ts";
 import { instantSales } from "../../instant/index.ts";
 import { mystery } from "../state.ts";
 import { usdc } from "../util.ts";
+import { isoOf } from "../../../../contract/time.ts";
 
 // Revenue share (TIER model, docs/mystery.md): gross = what end users paid
 // for SUBMITTED / FULFILLED / PARTIALLY_FULFILLED packs, net = gross − sell-backs
@@ -238,7 +239,7 @@ export function accrual(s: Services, accountId: string) {
     sellback_usdc: usdc(f.sellback),
     net_usdc: usdc(t.net),
     payout_usdc: usdc(t.share),
-    period_closes_at: new Date(quarterEnd(s.clock.now())).toISOString(),
+    period_closes_at: isoOf(quarterEnd(s.clock.now())),
   };
   return { wire, share: t.share };
 }

@@ -21,6 +21,7 @@ import {
 import { usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 import { periodQuery } from "./parse.ts";
+import { isoOf } from "../../../../contract/time.ts";
 
 // Revenue terms, period summaries and payouts (contract/mystery/revenue.ts;
 // packs:read). A POOL key sees billing_model POOL, a 0 % share,
@@ -42,7 +43,7 @@ export const revenueRoutes: RouteSpec[] = [
       const acct = c.key!.account_id;
       const wallet = activeWallet(c.services, "payout_wallets", acct);
       const from = openPeriodStart(c.services, acct);
-      const closes = new Date(quarterEnd(c.services.clock.now())).toISOString();
+      const closes = isoOf(quarterEnd(c.services.clock.now()));
       return ok({
         billing_model: modelOf(c),
         plan: "STANDARD",
@@ -55,7 +56,7 @@ export const revenueRoutes: RouteSpec[] = [
         payout_wallet: wallet ? { chain: wallet.chain, address: wallet.address } : null,
         // POOL: no revenue-share period accrues (as its payouts' accruing is null).
         current_period: tierModel
-          ? { kind: "QUARTERLY" as const, from: new Date(from).toISOString(), to: closes, closes_at: closes }
+          ? { kind: "QUARTERLY" as const, from: isoOf(from), to: closes, closes_at: closes }
           : null,
         note: tierModel
           ? "TIER model: 5% of net combo-pack revenue (gross − sell-backs − fees, floored at 0) and 1% of instant gross, paid quarterly in USDC on Base"
@@ -84,8 +85,8 @@ export const revenueRoutes: RouteSpec[] = [
         instant_revenue_share_pct: pct(bps === 0 ? 0 : INSTANT_SHARE_BPS),
         period: {
           kind,
-          from: from === null ? null : new Date(from).toISOString(),
-          to: to === null ? null : new Date(to).toISOString(),
+          from: from === null ? null : isoOf(from),
+          to: to === null ? null : isoOf(to),
         },
         by_product: byProduct(f),
         qualifying_packs: f.packs,

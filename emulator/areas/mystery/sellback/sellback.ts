@@ -24,7 +24,9 @@ import {
   tokenRecord,
 } from "../chain-io.ts";
 import { mystery, type SellbackRow } from "../state.ts";
-import { emit, isoAt, txLockKey, usdc } from "../util.ts";
+import { emit, txLockKey, usdc } from "../util.ts";
+import { isoOf } from "../../../../contract/time.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // Native sell-back (TIER model, docs/reference/live-service.md “Sell-back”): the original recipient
 // sells pool-minted cards back inside their buyback window with
@@ -74,7 +76,7 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
       token_id: id,
       eligible: reason === null,
       reason,
-      expires_at: expires === 0n ? null : isoAt(Number(expires) * 1000),
+      expires_at: expires === 0n ? null : isoOf(Number(expires) * 1000),
       // Group 0 is no group: the pool never minted the token.
       group_id: rec.groupId === 0 ? null : rec.groupId,
       oracle_value_usdc: priced ? usdc(rec.oracleValue) : null,
@@ -242,7 +244,7 @@ export function submitSellback(
       throw sellerMismatch(seller);
     sameState();
     const row: SellbackRow = {
-      sellback_id: s.store.nextId("mystery-sellback", 3001),
+      sellback_id: s.store.nextId(COUNTERS.mysterySellback),
       account_id: accountId,
       seller: seller.toLowerCase(),
       token_ids: sold.args.tokenIds.map(String),

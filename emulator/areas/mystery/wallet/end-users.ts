@@ -4,6 +4,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { own, setOwn } from "../../../state/own.ts";
 import { mystery, type EndUserRow } from "../state.ts";
 import { usdc } from "../util.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // Custodial end users and their USDC balance: auto-provisioned on first
 // reference (by external_user_id, or by wallet), shown as the wallet view of
@@ -19,7 +20,7 @@ export function endUser(
 ): KnownEndUser {
   const row = findOrProvision(s, accountId, who);
   // Numbered on first reference (seeded users and rows of older state files have none yet).
-  row.id ??= s.store.nextId("mystery-end-user", 1);
+  row.id ??= s.store.nextId(COUNTERS.mysteryEndUser);
   return row as KnownEndUser;
 }
 

@@ -9,6 +9,7 @@ import type { UserWalletRef } from "../../../pipeline/user-wallet-port.ts";
 import type { EndUserRow } from "../state.ts";
 import { emit, usdc } from "../util.ts";
 import { DEPOSIT_STATUSES, LEDGER_ENTRY_TYPES, type Deposit, type LedgerEntry } from "../../../../contract/index.ts";
+import { COUNTERS } from "../../../state/ids.ts";
 
 // The custodial wallet's books (docs/mystery.md): a ledger entry for every
 // change of an end user's balance or reservation, the deposits that credited
@@ -161,7 +162,7 @@ export function recordLedger(s: Services, accountId: string, user: EndUserRow, c
     if (balanceBefore !== 0n) {
       const reservedBefore = BigInt(user.reserved_micros) - change.reservedDelta;
       b.entries.push({
-        id: s.store.nextId("mystery-ledger", 1),
+        id: s.store.nextId(COUNTERS.mysteryLedger),
         account_id: accountId,
         user_id: user.external_user_id,
         entry_type: "ADJUSTMENT",
@@ -176,7 +177,7 @@ export function recordLedger(s: Services, accountId: string, user: EndUserRow, c
     }
   }
   const row: LedgerRow = {
-    id: s.store.nextId("mystery-ledger", 1),
+    id: s.store.nextId(COUNTERS.mysteryLedger),
     account_id: accountId,
     user_id: user.external_user_id,
     entry_type: change.type,
@@ -280,7 +281,7 @@ export function depositAddress(s: Services, accountId: string, userId: string): 
 
 export function walletId(s: Services, accountId: string, userId: string): number {
   const b = books(s);
-  return (b.wallet_ids[userKey(accountId, userId)] ??= s.store.nextId("mystery-wallet-id", 9001));
+  return (b.wallet_ids[userKey(accountId, userId)] ??= s.store.nextId(COUNTERS.mysteryWalletId));
 }
 
 /**
@@ -296,7 +297,7 @@ export function creditDeposit(
   amount: bigint,
   onChain?: { txHash: string; logIndex: number; blockHash: string },
 ): DepositRow {
-  const id = s.store.nextId("mystery-deposit", 7001);
+  const id = s.store.nextId(COUNTERS.mysteryDeposit);
   const now = s.clock.nowIso();
   const row: DepositRow = {
     id,
