@@ -1,9 +1,9 @@
 // A lifecycle as data: every state a record can be in and every move between
 // them, each with what triggers it, the ledger movements it makes, the events it
 // publishes (in order) and the due time it leaves on the record; and the table's
-// side events, published beside its records without a move (docs/architecture.md
-// "Where a change goes": every event type the emulator publishes is declared by
-// exactly one table, as a row's event or a side event). The emulator runs records
+// side events, published beside its records without a move (every event type the
+// emulator publishes is declared by exactly one table, as a row's event or a side
+// event: docs/architecture.md, the table of where a change goes). The emulator runs records
 // through these tables (emulator/pipeline/lifecycle.ts: `transition`), the area
 // docs draw their state diagrams from them (scripts/lifecycle-docs.mjs) and the
 // scenarios and checks take their expected paths from them (`pathOf`).

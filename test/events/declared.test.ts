@@ -11,7 +11,7 @@ import { ORDER_PAYLOADS, ORDER_SIDE_PAYLOADS } from "../../emulator/areas/wareho
 import { expectError } from "../../conformance/assert.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 
-// One publisher, one log, every event from a lifecycle table (docs/architecture.md "Where a change goes"):
+// One publisher, one log, every event from a lifecycle table (docs/architecture.md, the table of where a change goes):
 // each event type of the contract's catalogue is declared by exactly one table, as a row's event or a side
 // event, and has exactly one payload builder; the publisher refuses a type no table declares and a payload
 // its contract refuses, so nothing is published (or logged) from outside the tables.

@@ -24,7 +24,7 @@ import { usdc } from "./util.ts";
 
 // Every payload the mystery area publishes, one builder per event type of its tables (contract/lifecycles/
 // purchases.ts, redemption.ts, buyback.ts, payout-statement.ts: rows and side events), in the shapes of
-// docs/reference/sdk-shapes.md “Webhook event data” ("Event → data fields"). The lifecycle code publishes
+// docs/reference/sdk-shapes.md “Webhook event data”. The lifecycle code publishes
 // through these (emulator/events/publish.ts), never writes a payload inline, so every emission of an event
 // has the same keys; a table's new event fails to compile until its builder is here.
 
