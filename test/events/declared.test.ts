@@ -109,6 +109,18 @@ describe("the publisher", () => {
     expect(view.body.data.events).toEqual([]);
   });
 
+  it("imports an older state's per-area logs (accepted, no longer read)", async () => {
+    const doc = (await api.get("/_emulator/state").expect(200)).body.data;
+    const old = { type: "instant_purchase.reserved", account_id: "acme", key: "1", at: emu.clock.nowIso() };
+    doc.state.areas.instant = {
+      enabled: true,
+      purchases: {},
+      events: [{ ...old, data: { purchase_id: 1, status: "RESERVED" } }],
+    };
+    await api.put("/_emulator/state").send(doc).expect(200);
+    expect((await api.get("/_emulator/instant/events").expect(200)).body.data.events).toEqual([]);
+  });
+
   it("answers a triggered event whose data breaks its contract with 400 invalid_value, publishing nothing", async () => {
     const before = eventLogOf(emu.services).length;
     const res = await api
