@@ -299,9 +299,6 @@ const trackingNumber = (o: Order) => {
   }
 };
 
-// Event payloads: each event type's `data` is built by one function here
-// (order.tracking_updated and order.tracking_status_changed share one).
-
 export function cancel(services: Services, t: TenantState, actor: Actor, orderId: number): Order {
   const o = findOrder(t, orderId);
   if (!rowFor(WAREHOUSE_ORDER, o.status, "cancel")) throw invalidStatus(o, ACTIONS.cancel);
