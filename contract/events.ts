@@ -209,3 +209,30 @@ export const EVENT_PAYLOADS = {
 } satisfies Record<(typeof PARTNER_EVENT_TYPES)[number], z.ZodType>;
 
 export type PartnerEventType = keyof typeof EVENT_PAYLOADS;
+
+// The warehouse events' `data`, as the warehouse area publishes them (docs/warehouse.md, orders).
+const tracking = z.looseObject({
+  order_id: int,
+  status: z.string(),
+  carrier: z.string(),
+  tracking_number: z.string().nullable(),
+  tracking_status: z.string(),
+  previous_tracking_status: z.string().optional(),
+  unique_ids: z.array(z.string()),
+  updated_at: iso,
+});
+
+export const WAREHOUSE_EVENT_PAYLOADS = {
+  "order.tracking_updated": tracking,
+  "order.tracking_status_changed": tracking,
+  "card.returned": z.looseObject({ unique_id: z.string(), order_id: int, location: z.string(), scanned_at: iso }),
+  "order.returned": z.looseObject({
+    order_id: int,
+    status: z.string(),
+    unique_ids: z.array(z.string()),
+    returned_at: iso,
+  }),
+} satisfies Record<(typeof WAREHOUSE_EVENT_TYPES)[number], z.ZodType>;
+
+/** The `data` schema of every event type: what the publisher (emulator/events/publish.ts) holds each event to. */
+export const EVENT_SCHEMAS: Record<EventType, z.ZodType> = { ...EVENT_PAYLOADS, ...WAREHOUSE_EVENT_PAYLOADS };

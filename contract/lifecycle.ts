@@ -1,6 +1,9 @@
 // A lifecycle as data: every state a record can be in and every move between
-// them, each with what triggers it, the ledger movements it makes, the event it
-// publishes and the due time it leaves on the record. The emulator runs records
+// them, each with what triggers it, the ledger movements it makes, the events it
+// publishes (in order) and the due time it leaves on the record; and the table's
+// side events, published beside its records without a move (every event type the
+// emulator publishes is declared by exactly one table, as a row's event or a side
+// event: docs/architecture.md, the table of where a change goes). The emulator runs records
 // through these tables (emulator/pipeline/lifecycle.ts: `transition`), the area
 // docs draw their state diagrams from them (scripts/lifecycle-docs.mjs) and the
 // scenarios and checks take their expected paths from them (`pathOf`).
@@ -29,10 +32,18 @@ export interface TransitionSpec<S extends string, T extends string, M extends st
   to: S;
   trigger: T;
   moves: readonly LedgerStep<M>[];
-  event: E | null;
+  /** The events the move publishes, in this order, each built from the record as moved (none: []). */
+  events: readonly E[];
   /** The record's due time after the move: set, cleared (null) or, when absent, left as it was. */
   due?: Due | null;
   /** One line for the docs. */
+  note: string;
+}
+
+/** An event a table's records publish without a move of their own (an item pulled, a deposit, a card scanned back). */
+export interface SideEvent<E extends string> {
+  event: E;
+  /** One line for the docs: when it is published. */
   note: string;
 }
 
@@ -40,10 +51,20 @@ export interface Lifecycle<S extends string, T extends string, M extends string,
   name: string;
   states: readonly S[];
   transitions: readonly TransitionSpec<S, T, M, E>[];
+  /** Events published beside the records, not by a move (absent: none); their types are not the rows' E. */
+  sideEvents?: readonly SideEvent<string>[];
 }
 
 /** Any lifecycle, for code that only walks a table. */
 export type AnyLifecycle = Lifecycle<string, string, string, string>;
+
+/** Every event type the table declares: its rows' events, then its side events, each once, in table order. */
+export function eventsOf(lc: AnyLifecycle): string[] {
+  const out = new Set<string>();
+  for (const t of lc.transitions) for (const e of t.events) out.add(e);
+  for (const side of lc.sideEvents ?? []) out.add(side.event);
+  return [...out];
+}
 
 /** The move `trigger` makes from `from`, if the table has one. */
 export function rowFor<S extends string, T extends string, M extends string, E extends string>(
@@ -89,7 +110,7 @@ export function mermaid(lc: AnyLifecycle): string {
   const lines = ["stateDiagram-v2"];
   for (const t of lc.transitions)
     for (const from of t.from) {
-      const label = [t.trigger, t.event ? `/ ${t.event}` : ""].filter(Boolean).join(" ");
+      const label = [t.trigger, t.events.length ? `/ ${t.events.join(", ")}` : ""].filter(Boolean).join(" ");
       lines.push(`  ${from} --> ${t.to}: ${label}`);
     }
   for (const s of lc.states) if (!lc.transitions.some((t) => t.from.includes(s))) lines.push(`  ${s} --> [*]`);
@@ -104,10 +125,12 @@ export function markdownTable(lc: AnyLifecycle): string {
     d === undefined ? "kept" : d === null ? "cleared" : d.after_ms === 0 ? d.since : `${d.since} + ${span(d.after_ms)}`;
   const rows = lc.transitions.map((t) => {
     const moves = t.moves.map((m) => `${m.move} (${m.amount})`).join(", ") || "—";
-    const cells = [`\`${t.trigger}\``, t.from.join(", "), t.to, moves, t.event ?? "—", due(t.due), t.note];
+    const cells = [`\`${t.trigger}\``, t.from.join(", "), t.to, moves, t.events.join(", ") || "—", due(t.due), t.note];
     return `| ${cells.join(" | ")} |`;
   });
-  return ["| trigger | from | to | ledger | event | due | when |", "|---|---|---|---|---|---|---|", ...rows].join("\n");
+  const table = ["| trigger | from | to | ledger | event | due | when |", "|---|---|---|---|---|---|---|", ...rows];
+  const sides = (lc.sideEvents ?? []).map((e) => `- \`${e.event}\`: ${e.note}`);
+  return [...table, ...(sides.length ? ["", "Side events (published without a move):", "", ...sides] : [])].join("\n");
 }
 
 const marker = (id: string, end: "start" | "end") => `<!-- lifecycle:${id}:${end} -->`;

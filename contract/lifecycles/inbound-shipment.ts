@@ -16,7 +16,7 @@ export const INBOUND_SHIPMENT: Lifecycle<InboundStatus, InboundTrigger, never, n
       to: "ANNOUNCED",
       trigger: "announce",
       moves: [],
-      event: null,
+      events: [],
       note: "POST /inbound-shipments (idempotent on submission_key)",
     },
     {
@@ -24,7 +24,7 @@ export const INBOUND_SHIPMENT: Lifecycle<InboundStatus, InboundTrigger, never, n
       to: "ANNOUNCED",
       trigger: "update",
       moves: [],
-      event: null,
+      events: [],
       note: "PATCH: tracking, counts, declared value",
     },
     {
@@ -32,7 +32,7 @@ export const INBOUND_SHIPMENT: Lifecycle<InboundStatus, InboundTrigger, never, n
       to: "CANCELLED",
       trigger: "cancel",
       moves: [],
-      event: null,
+      events: [],
       note: "cancelled by the tenant",
     },
     {
@@ -40,7 +40,7 @@ export const INBOUND_SHIPMENT: Lifecycle<InboundStatus, InboundTrigger, never, n
       to: "RECEIVED",
       trigger: "receive",
       moves: [],
-      event: null,
+      events: [],
       note: "the package arrived (operator): its cards appear pending identity",
     },
     {
@@ -48,7 +48,7 @@ export const INBOUND_SHIPMENT: Lifecycle<InboundStatus, InboundTrigger, never, n
       to: "ANNOUNCED",
       trigger: "attach",
       moves: [],
-      event: null,
+      events: [],
       note: "an attachment added or removed",
     },
     {
@@ -56,7 +56,7 @@ export const INBOUND_SHIPMENT: Lifecycle<InboundStatus, InboundTrigger, never, n
       to: "RECEIVED",
       trigger: "attach",
       moves: [],
-      event: null,
+      events: [],
       note: "an attachment added or removed after receipt",
     },
   ],

@@ -1,4 +1,4 @@
-import type { AnyLifecycle } from "../lifecycle.ts";
+import { eventsOf, type AnyLifecycle } from "../lifecycle.ts";
 import { INSTANT_PURCHASE, MYSTERY_PURCHASE } from "./purchases.ts";
 import { REDEMPTION } from "./redemption.ts";
 import { BUYBACK_OFFER, BUYBACK_TRANSFER } from "./buyback.ts";
@@ -30,3 +30,21 @@ export const LIFECYCLE_DOCS: readonly { id: string; doc: string; lifecycle: AnyL
   { id: "payout-statement", doc: "docs/mystery.md", lifecycle: PAYOUT_STATEMENT as AnyLifecycle },
   { id: "webhook-delivery", doc: "docs/webhooks.md", lifecycle: WEBHOOK_DELIVERY as AnyLifecycle },
 ];
+
+/** Every lifecycle table once (LIFECYCLE_DOCS may draw one table in more than one doc). */
+export const LIFECYCLES: readonly AnyLifecycle[] = LIFECYCLE_DOCS.map((d) => d.lifecycle).filter(
+  (lc, i, all) => all.indexOf(lc) === i,
+);
+
+/**
+ * Each event type the emulator publishes → the name of the one table that declares it (a row's event or a side
+ * event). The publisher (emulator/events/publish.ts) refuses a type missing here; test/events/declared.test.ts
+ * checks that no type is declared twice and that every one has a payload builder.
+ */
+export const EVENT_DECLARED_BY: Readonly<Record<string, string>> = Object.freeze(
+  Object.fromEntries(LIFECYCLES.flatMap((lc) => eventsOf(lc).map((type) => [type, lc.name] as const))),
+);
+
+/** The name of the table that declares `type`, or null when none does. */
+export const declaringTable = (type: string): string | null =>
+  Object.hasOwn(EVENT_DECLARED_BY, type) ? EVENT_DECLARED_BY[type]! : null;

@@ -18,7 +18,7 @@ export const PAYOUT_STATEMENT: Lifecycle<PayoutStatus, PayoutTrigger, never, Pay
       to: "PENDING",
       trigger: "close",
       moves: [],
-      event: "payout.statement_ready",
+      events: ["payout.statement_ready"],
       note: "the operator closes the open period (POST /_emulator/mystery/payouts/close)",
     },
     {
@@ -26,7 +26,7 @@ export const PAYOUT_STATEMENT: Lifecycle<PayoutStatus, PayoutTrigger, never, Pay
       to: "PAID",
       trigger: "pay",
       moves: [],
-      event: "payout.paid",
+      events: ["payout.paid"],
       note: "the operator pays it: USDC to the payout wallet, its hash recorded",
     },
   ],

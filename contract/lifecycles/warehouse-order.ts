@@ -12,8 +12,8 @@ export const LABEL_PURCHASE_MS = 3_000;
 export type OrderTrigger =
   "quote" | "supersede" | "commit" | "label_failed" | "label_bought" | "cancel" | "ship" | "deliver" | "return";
 
-/** Every tracking change also publishes order.tracking_status_changed when the tracking status changed. */
-export type OrderEvent = "order.tracking_updated" | "order.returned";
+/** A tracking change publishes order.tracking_updated, then order.tracking_status_changed when the status changed. */
+export type OrderEvent = "order.tracking_updated" | "order.tracking_status_changed" | "order.returned";
 
 export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderEvent> = {
   name: "order",
@@ -24,7 +24,7 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "PENDING_PAYMENT",
       trigger: "quote",
       moves: [],
-      event: null,
+      events: [],
       due: null,
       note: "POST /orders/quote: rates, nothing reserved",
     },
@@ -33,7 +33,7 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "CANCELLED",
       trigger: "supersede",
       moves: [],
-      event: null,
+      events: [],
       note: "a newer quote of the same key",
     },
     {
@@ -41,7 +41,7 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "LABEL_PURCHASING",
       trigger: "commit",
       moves: [],
-      event: null,
+      events: [],
       due: { after_ms: LABEL_PURCHASE_MS, since: "now" },
       note: "POST /orders: the cards reserved, the label bought",
     },
@@ -50,7 +50,7 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "PENDING_PAYMENT",
       trigger: "label_failed",
       moves: [],
-      event: null,
+      events: [],
       due: null,
       note: "the carrier refused: the cards released, commit again",
     },
@@ -59,7 +59,7 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "LABEL_PURCHASED",
       trigger: "label_bought",
       moves: [],
-      event: "order.tracking_updated",
+      events: ["order.tracking_updated"],
       due: null,
       note: "the label is billed; tracking label_created",
     },
@@ -68,7 +68,7 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "CANCELLED",
       trigger: "cancel",
       moves: [],
-      event: null,
+      events: [],
       note: "the cards released; a bought label voided",
     },
     {
@@ -76,7 +76,7 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "SHIPPED",
       trigger: "ship",
       moves: [],
-      event: "order.tracking_updated",
+      events: ["order.tracking_updated", "order.tracking_status_changed"],
       note: "handed to the carrier: in_transit",
     },
     {
@@ -84,7 +84,7 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "DELIVERED",
       trigger: "deliver",
       moves: [],
-      event: "order.tracking_updated",
+      events: ["order.tracking_updated", "order.tracking_status_changed"],
       note: "delivered",
     },
     {
@@ -92,8 +92,9 @@ export const WAREHOUSE_ORDER: Lifecycle<OrderStatus, OrderTrigger, never, OrderE
       to: "RETURNED",
       trigger: "return",
       moves: [],
-      event: "order.returned",
+      events: ["order.tracking_updated", "order.tracking_status_changed", "order.returned"],
       note: "returned to sender: the cards await scan-back",
     },
   ],
+  sideEvents: [{ event: "card.returned", note: "a returned card is scanned back into inventory (one per card)" }],
 };

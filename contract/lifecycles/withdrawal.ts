@@ -16,7 +16,7 @@ export const WITHDRAWAL: Lifecycle<WithdrawalStatus, WithdrawalTrigger, never, n
       to: "REQUESTED",
       trigger: "request",
       moves: [],
-      event: null,
+      events: [],
       note: "POST /withdrawals: the cards held for it (idempotent on idempotency_key)",
     },
     {
@@ -24,7 +24,7 @@ export const WITHDRAWAL: Lifecycle<WithdrawalStatus, WithdrawalTrigger, never, n
       to: "COMPLETED",
       trigger: "complete",
       moves: [],
-      event: null,
+      events: [],
       note: "picked up or shipped (operator): the cards leave the vault",
     },
   ],

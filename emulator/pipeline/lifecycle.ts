@@ -5,7 +5,7 @@ import { conflict } from "./errors.ts";
 // says which moves are legal and what each does; `transition` refuses any other
 // (409 invalid_status, the record untouched), then writes the move's fields,
 // the new state and due time, applies its ledger movements once and publishes
-// its event once, in that order (the event is built from the record as moved).
+// each of its events once, in the row's order (each built from the record as moved).
 
 /** A record that follows a lifecycle: its state and when its next step is due (virtual-clock ms). */
 export interface Stateful<S extends string> {
@@ -26,7 +26,7 @@ export interface TransitionContext<R, M extends string, E extends string> {
   amounts?: Amounts;
   /** Applies one movement to the record's custodial balance; absent when the record has none (non-custodial). */
   ledger?: (move: M, micros: bigint) => void;
-  /** Publishes the event, built from the record as it is after the move. */
+  /** Publishes one of the row's events, built from the record as it is after the move (the area's payload builder). */
   emit: (event: E) => void;
   /** The area's own 409 for a move the table lacks (its envelope and data); default illegalMove. */
   refuse?: (from: string, trigger: string) => Error;
@@ -63,7 +63,7 @@ function apply<S extends string, T extends string, M extends string, E extends s
   if (spec.due === null) row.due_at_ms = null;
   else if (spec.due) row.due_at_ms = (spec.due.since === "now" ? ctx.now : reservedAt(row)) + spec.due.after_ms;
   for (const m of moves) if (m.micros !== 0n) ctx.ledger!(m.move, m.micros);
-  if (spec.event) ctx.emit(spec.event);
+  for (const event of spec.events) ctx.emit(event);
   return row;
 }
 

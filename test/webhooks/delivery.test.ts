@@ -101,22 +101,26 @@ describe("a delivery on the wire", () => {
     const key = await newKey(api, { kind: "partner" });
     await register(key);
     const account = emu.services.store.state.keys[key].account_id;
-    publishEvent(emu.services, account, "redemption.updated", "r-77:COMPLETED", {
+    // A whole redemption.updated payload: the publisher holds every event to its contract (contract/events.ts).
+    const data = {
       redemption_id: 77,
+      purchase_id: null,
+      token_id: "77",
+      item_type: "card",
       status: "COMPLETED",
-    });
+      burn_tx_hash: null,
+      failure_reason: null,
+    };
+    publishEvent(emu.services, account, "redemption.updated", "r-77:COMPLETED", data);
     await emu.clock.advance(0); // waits for the attempt already started
     expect(rx.received).toHaveLength(1);
     expect(JSON.parse(rx.received[0].body)).toEqual({
       event: "redemption.updated",
       id: "redemption.updated:r-77:COMPLETED",
-      data: { redemption_id: 77, status: "COMPLETED" },
+      data,
     });
     // Same occurrence again: not a second delivery.
-    publishEvent(emu.services, account, "redemption.updated", "r-77:COMPLETED", {
-      redemption_id: 77,
-      status: "COMPLETED",
-    });
+    publishEvent(emu.services, account, "redemption.updated", "r-77:COMPLETED", data);
     await emu.clock.advance(0);
     expect(rx.received).toHaveLength(1);
   });
@@ -429,7 +433,15 @@ it("manual clock: an event published by a timer is attempted within the same adv
   const account = emu.services.store.state.keys[key].account_id;
   const at = emu.clock.now() + 5 * MINUTE;
   emu.clock.after(5 * MINUTE, () =>
-    publishEvent(emu.services, account, "order.tracking_updated", "o-1:1", { order_id: 1 }),
+    publishEvent(emu.services, account, "order.tracking_updated", "o-1:1", {
+      order_id: 1,
+      status: "SHIPPED",
+      carrier: "usps",
+      tracking_number: "9400100000000000000001",
+      tracking_status: "in_transit",
+      unique_ids: [],
+      updated_at: emu.clock.nowIso(),
+    }),
   );
   await emu.clock.advance(5 * MINUTE); // the advance that published also runs the first attempt
   expect(rx.received).toHaveLength(1);

@@ -109,7 +109,7 @@ describe("realtime clock", () => {
       const key = live.key("demo");
       const reg = await request(live.url).post("/api/v1/webhooks").set("x-api-key", key).send({ url: rx.url });
       expect(reg.status).toBe(201);
-      publishEvent(live.services, "acme", "purchase.fulfilled", "rt-1", { purchase_id: 1 });
+      publishEvent(live.services, "acme", "purchase.fulfilled", "rt-1", { purchase_id: 1, status: "FULFILLED" });
       await dispatcherFor(live.services).idle(); // the attempt started at once; wait for it without a wall-clock sleep
       expect(rx.received).toHaveLength(1);
       const log = await request(live.url).get("/api/v1/webhooks/deliveries").set("x-api-key", key);

@@ -10,6 +10,8 @@ import { formatPurchase } from "./format.ts";
 import { operatorRefund } from "./purchases.ts";
 import { InstantPurchase } from "../../../contract/index.ts";
 import { instant } from "./state.ts";
+import { publishedEvents } from "../../events/log.ts";
+import { INSTANT_EVENT_TYPES } from "./payloads.ts";
 import { armInstantWorker } from "./worker.ts";
 import { reserveCustodial } from "./custodial.ts";
 
@@ -225,11 +227,7 @@ export const instantControl: ControlSpec[] = [
     },
     handle: (c) => {
       const { account_id, type } = c.input.query;
-      return ok({
-        events: instant(c.services).events.filter(
-          (e) => (!account_id || e.account_id === account_id) && (!type || e.type === type),
-        ),
-      });
+      return ok({ events: publishedEvents(c.services, INSTANT_EVENT_TYPES, { account_id, type }) });
     },
   }),
 ];

@@ -7,7 +7,8 @@ import {
 import { userWalletOf, type UserWalletRef } from "../../pipeline/user-wallet-port.ts";
 import { begin, transition, type Amounts, type TransitionContext } from "../../pipeline/lifecycle.ts";
 import type { Services } from "../../pipeline/services.ts";
-import { emitInstant } from "./events.ts";
+import { publishBuilt } from "../../events/publish.ts";
+import { INSTANT_PAYLOADS } from "./payloads.ts";
 import type { InstantPurchaseRow } from "./state.ts";
 
 // An instant purchase moves only through its table (contract/lifecycles/purchases.ts):
@@ -34,7 +35,7 @@ function context(s: Services, p: InstantPurchaseRow, patch?: Partial<InstantPurc
       user === null
         ? undefined
         : (move, micros) => userWalletOf(s).move(p.account_id, user, move, micros, custodyRef(p)),
-    emit: (event) => emitInstant(s, p, event),
+    emit: (event) => publishBuilt(s, p.account_id, INSTANT_PAYLOADS, event, p),
   };
 }
 

@@ -64,7 +64,7 @@ export interface InstantPurchaseRow {
   cards: InstantCardRow[] | null;
 }
 
-/** A published event as recorded for the control plane (GET /_emulator/instant/events). */
+/** An event as the area's old log recorded it: read from older states, no longer written (emulator/events/log.ts). */
 export interface InstantEventRow {
   type: string;
   account_id: string;
@@ -77,10 +77,11 @@ export interface InstantSlice {
   /** Operator switch: off → prepare and submit answer 503 instant_disabled. */
   enabled: boolean;
   purchases: Record<string, InstantPurchaseRow>;
-  events: InstantEventRow[];
+  /** Older states only: the one event log is emulator/events/log.ts. */
+  events?: InstantEventRow[];
 }
 
-const initial = (): InstantSlice => ({ enabled: true, purchases: {}, events: [] });
+const initial = (): InstantSlice => ({ enabled: true, purchases: {} });
 
 const text = z.string();
 const card = z.strictObject({
@@ -133,7 +134,7 @@ const event = z.strictObject({ type: text, account_id: text, key: text, data: ow
 const INSTANT_SLICE = defineSlice<InstantSlice>({
   name: "instant",
   init: initial,
-  schema: z.strictObject({ enabled: z.boolean(), purchases: ownRecord(purchase), events: z.array(event) }),
+  schema: z.strictObject({ enabled: z.boolean(), purchases: ownRecord(purchase), events: z.array(event).optional() }),
 });
 
 export const instant = (s: Services): InstantSlice => s.store.slice(INSTANT_SLICE);

@@ -26,6 +26,8 @@ import { intId } from "../../pipeline/identifiers.ts";
 import { checksummed, tokenIdOf, usdc } from "./util.ts";
 import { armWorker, runWorker, serial } from "./worker.ts";
 import { creditDeposit } from "./wallet/ledger.ts";
+import { publishedEvents } from "../../events/log.ts";
+import { MYSTERY_EVENT_TYPES } from "./payloads.ts";
 
 // Operator actions under /_emulator/mystery: fund custodial balances, decide
 // KYC, move the warehouse side of redemptions, set oracle values and the
@@ -305,9 +307,7 @@ export const mysteryControl: ControlSpec[] = [
     },
     handle: (c) => {
       const { account_id: acct, type } = c.input.query;
-      const events = mystery(c.services).events.filter(
-        (e) => (!acct || e.account_id === acct) && (!type || e.type === type),
-      );
+      const events = publishedEvents(c.services, MYSTERY_EVENT_TYPES, { account_id: acct, type });
       return ok({ events });
     },
   }),

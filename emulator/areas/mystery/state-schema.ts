@@ -176,7 +176,8 @@ export const mysterySchema = z.strictObject({
   pool_wallets: ownRecord(z.array(wallet)),
   payout_wallets: ownRecord(z.array(wallet)),
   sellbacks: ownRecord(sellback),
-  events: z.array(event),
+  /** The area's old event log: read from older states, no longer written (emulator/events/log.ts keeps one log). */
+  events: z.array(event).optional(),
   warehouse_mode: z.enum(["auto", "manual"]),
   relayer: z.enum(["on", "off"]),
   // Added after states were first written: absent in older files.

@@ -192,7 +192,8 @@ export interface MysterySlice {
   pool_wallets: Record<string, WalletRow[]>;
   payout_wallets: Record<string, WalletRow[]>;
   sellbacks: Record<string, SellbackRow>;
-  events: EventRow[];
+  /** Older states only: the one event log is emulator/events/log.ts. */
+  events?: EventRow[];
   warehouse_mode: "auto" | "manual";
   /** Control plane: "off" makes the relayer refuse to broadcast (custodial FAILED, relayed accept 503). */
   relayer: "on" | "off";
@@ -225,7 +226,6 @@ function initial(): MysterySlice {
     pool_wallets: {},
     payout_wallets: {},
     sellbacks: {},
-    events: [],
     warehouse_mode: "auto",
     relayer: "on",
     kyc_required: {},

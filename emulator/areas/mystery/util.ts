@@ -1,14 +1,10 @@
 import { getAddress, isAddress } from "viem";
 import { badRequest } from "../../pipeline/errors.ts";
 import { checkIdentifier, checkIdLength, intIn } from "../../pipeline/identifiers.ts";
-import type { Services } from "../../pipeline/services.ts";
 import { tupleKey } from "../../state/tuple-key.ts";
-import { publishEvent } from "../../events/publish.ts";
-import type { EventType } from "../../events/types.ts";
-import { mystery } from "./state.ts";
 
-// Small helpers shared by the mystery routes: partner money strings, body
-// readers with clear 400s, and event publishing (also kept for /_emulator).
+// Small helpers shared by the mystery routes: partner money strings and body
+// readers with clear 400s (events go through emulator/events/publish.ts, payloads in ./payloads.ts).
 
 export { MAX_USDC_MICROS, parseUsdc, usd2, usdc } from "../../../contract/money.ts";
 
@@ -84,18 +80,3 @@ export type JobErrorHandler = (job: string, err: unknown) => void;
 /** A job that failed is not due again for this long (the worker must not spin on it). */
 export const JOB_RETRY_MS = 60 * 1000;
 
-const EVENT_LOG_CAP = 1000;
-
-/** Publishes a webhook event and keeps it in the area's event log (GET /_emulator/mystery/events). */
-export function emit(
-  services: Services,
-  accountId: string,
-  type: EventType,
-  key: string,
-  data: Record<string, unknown>,
-): void {
-  const log = mystery(services).events;
-  log.push({ account_id: accountId, type, key, data: structuredClone(data), at: services.clock.nowIso() });
-  if (log.length > EVENT_LOG_CAP) log.splice(0, log.length - EVENT_LOG_CAP);
-  publishEvent(services, accountId, type, key, data);
-}

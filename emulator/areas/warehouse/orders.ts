@@ -2,7 +2,8 @@ import { isTestValue } from "../../pipeline/test-values.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../pipeline/errors.ts";
-import { publishEvent } from "../../events/publish.ts";
+import { publishBuilt } from "../../events/publish.ts";
+import { ORDER_PAYLOADS, ORDER_SIDE_PAYLOADS } from "./payloads.ts";
 import { own } from "../../state/own.ts";
 import type { CardRow, Order, TenantState } from "./model.ts";
 import { orderWire } from "./format.ts";
@@ -10,7 +11,7 @@ import { orderDeadlines } from "./business-days.ts";
 import { rateTable, requireShippable, type QuoteInput } from "./shipping.ts";
 import { billLabel, voidLabel } from "./label-billing.ts";
 import { rowFor } from "../../../contract/lifecycle.ts";
-import { WAREHOUSE_ORDER, type OrderTrigger } from "../../../contract/lifecycles/warehouse-order.ts";
+import { WAREHOUSE_ORDER, type OrderEvent, type OrderTrigger } from "../../../contract/lifecycles/warehouse-order.ts";
 import { begin, transition } from "../../pipeline/lifecycle.ts";
 import { type Actor, logActivity, tenantOf, touch, updateCards } from "./state.ts";
 import { armLabel } from "./timers.ts";
@@ -57,13 +58,15 @@ const ACTIONS: Record<OrderTrigger, string> = {
 
 /**
  * Moves the order by `trigger` through its table (contract/lifecycles/warehouse-order.ts): a move the table lacks
- * is the warehouse's 409 invalid_status with the order as it is; `publish` sends the move's events.
+ * is the warehouse's 409 invalid_status with the order as it is; the move's events are built in payloads.ts
+ * from the order as moved (a `tracking_status` in the patch is a tracking change: its previous status rides along).
  */
-function step(services: Services, o: Order, trigger: OrderTrigger, patch: Partial<Order>, publish?: () => void): Order {
+function step(services: Services, t: TenantState, o: Order, trigger: OrderTrigger, patch: Partial<Order>): Order {
+  const previous = o.tracking_status;
   return transition(WAREHOUSE_ORDER, o, trigger, {
     now: services.clock.now(),
     patch: { ...patch, updated_at: services.clock.nowIso() },
-    emit: () => publish?.(),
+    emit: (event) => publishBuilt(services, t.account_id, ORDER_PAYLOADS, event, { o, previous }),
     refuse: () => invalidStatus(o, ACTIONS[trigger]),
   });
 }
@@ -99,7 +102,11 @@ export function quote(
   const superseded: number[] = [];
   for (const previous of Object.values(t.orders)) {
     if (previous.quoted_by !== key.key || previous.status !== "PENDING_PAYMENT") continue;
-    step(services, previous, "supersede", { cancel_reason: "superseded", superseded_by: orderId, cancelled_at: iso });
+    step(services, t, previous, "supersede", {
+      cancel_reason: "superseded",
+      superseded_by: orderId,
+      cancelled_at: iso,
+    });
     superseded.push(previous.order_id);
   }
 
@@ -136,7 +143,9 @@ export function quote(
     created_at: iso,
     updated_at: iso,
   };
-  t.orders[String(orderId)] = begin(WAREHOUSE_ORDER, order, "quote", { now, emit: () => undefined });
+  const emit = (event: OrderEvent) =>
+    publishBuilt(services, t.account_id, ORDER_PAYLOADS, event, { o: order, previous: null });
+  t.orders[String(orderId)] = begin(WAREHOUSE_ORDER, order, "quote", { now, emit });
   logActivity(services, t, key, "order.quoted", `Quoted ${rates.length} rates for ${order.unique_ids.length} card(s)`, {
     order_id: orderId,
   });
@@ -187,7 +196,7 @@ export function commit(
   const iso = isoOf(now);
   for (const card of cards) reserve(card, holder(o));
   const chosen = { rate_id: rate.rate_id, carrier: rate.carrier, service: rate.service, amount: rate.amount };
-  step(services, o, "commit", { ...chosen, committed_at: iso, attempts: o.attempts + 1 });
+  step(services, t, o, "commit", { ...chosen, committed_at: iso, attempts: o.attempts + 1 });
   armLabel(services, t.account_id, o.order_id, o.due_at_ms as number);
   logActivity(services, t, actor, "order.committed", `Committed order ${o.order_id} with ${rate.service}`, {
     order_id: o.order_id,
@@ -223,7 +232,7 @@ export async function finishLabel(services: Services, accountId: string, orderId
   if (failure) {
     releaseHeld(t, o);
     const uncommitted = { rate_id: null, carrier: null, service: null, amount: null, committed_at: null };
-    step(services, o, "label_failed", { ...uncommitted, last_error: { ...failure, at: iso } });
+    step(services, t, o, "label_failed", { ...uncommitted, last_error: { ...failure, at: iso } });
     logActivity(
       services,
       t,
@@ -243,14 +252,11 @@ export async function finishLabel(services: Services, accountId: string, orderId
     ...orderDeadlines(committed),
     last_error: null,
   };
-  // Billed and logged before the event, as before the table: the event is the move's last effect.
-  step(services, o, "label_bought", label, () => {
-    billLabel(t, o, iso);
-    const what = `Label bought for order ${o.order_id} (${o.tracking_number})`;
-    logActivity(services, t, "carrier", "order.label_purchased", what, { order_id: o.order_id });
-    const key = `${o.order_id}:label_created`;
-    publishEvent(services, t.account_id, "order.tracking_updated", key, trackingData(o, null));
-  });
+  // The label is billed before the move (its tracking_updated goes out as the move's last effect).
+  billLabel(t, o, iso);
+  step(services, t, o, "label_bought", label);
+  const what = `Label bought for order ${o.order_id} (${o.tracking_number})`;
+  logActivity(services, t, "carrier", "order.label_purchased", what, { order_id: o.order_id });
   // Test value: the carrier takes the package and brings it back (in transit, then returned to sender).
   if (isTestValue(services, "return_to_sender", o.address.street1)) {
     ship(services, t, o.order_id);
@@ -295,50 +301,6 @@ const trackingNumber = (o: Order) => {
   }
 };
 
-// Event payloads: each event type's `data` is built by one function here
-// (order.tracking_updated and order.tracking_status_changed share one).
-
-function trackingData(o: Order, previous: string | null): Record<string, unknown> {
-  return {
-    order_id: o.order_id,
-    status: o.status,
-    carrier: o.carrier,
-    tracking_number: o.tracking_number,
-    tracking_status: o.tracking_status,
-    ...(previous !== null ? { previous_tracking_status: previous } : {}),
-    unique_ids: [...o.unique_ids],
-    updated_at: o.updated_at,
-  };
-}
-
-function setTracking(services: Services, t: TenantState, o: Order, status: string): void {
-  const previous = o.tracking_status;
-  o.tracking_status = status;
-  publishEvent(services, t.account_id, "order.tracking_updated", `${o.order_id}:${status}`, trackingData(o, previous));
-  if (previous !== status)
-    publishEvent(
-      services,
-      t.account_id,
-      "order.tracking_status_changed",
-      `${o.order_id}:${status}`,
-      trackingData(o, previous),
-    );
-}
-
-const orderReturnedData = (o: Order): Record<string, unknown> => ({
-  order_id: o.order_id,
-  status: o.status,
-  unique_ids: [...o.unique_ids],
-  returned_at: o.returned_at,
-});
-
-const cardReturnedData = (card: CardRow, o: Order, scannedAt: string): Record<string, unknown> => ({
-  unique_id: card.unique_id,
-  order_id: o.order_id,
-  location: card.location,
-  scanned_at: scannedAt,
-});
-
 export function cancel(services: Services, t: TenantState, actor: Actor, orderId: number): Order {
   const o = findOrder(t, orderId);
   if (!rowFor(WAREHOUSE_ORDER, o.status, "cancel")) throw invalidStatus(o, ACTIONS.cancel);
@@ -346,7 +308,7 @@ export function cancel(services: Services, t: TenantState, actor: Actor, orderId
   releaseHeld(t, o);
   const voided = o.status === "LABEL_PURCHASED";
   if (voided) voidLabel(t, o, iso);
-  step(services, o, "cancel", { cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso });
+  step(services, t, o, "cancel", { cancel_reason: voided ? "cancelled_label_voided" : "cancelled", cancelled_at: iso });
   logActivity(
     services,
     t,
@@ -365,7 +327,7 @@ export function ship(services: Services, t: TenantState, orderId: number): Order
   if (!rowFor(WAREHOUSE_ORDER, o.status, "ship")) throw invalidStatus(o, ACTIONS.ship);
   const iso = services.clock.nowIso();
   updateCards(t, o.unique_ids, { status: "SHIPPED", location: "IN_TRANSIT" }, iso);
-  step(services, o, "ship", { shipped_at: iso }, () => setTracking(services, t, o, "in_transit"));
+  step(services, t, o, "ship", { shipped_at: iso, tracking_status: "in_transit" });
   logActivity(services, t, "operator", "order.shipped", `Order ${o.order_id} handed to ${o.carrier}`, {
     order_id: o.order_id,
   });
@@ -377,7 +339,7 @@ export function deliver(services: Services, t: TenantState, orderId: number): Or
   if (!rowFor(WAREHOUSE_ORDER, o.status, "deliver")) throw invalidStatus(o, ACTIONS.deliver);
   const iso = services.clock.nowIso();
   updateCards(t, o.unique_ids, { location: "EXTERNAL" }, iso);
-  step(services, o, "deliver", { delivered_at: iso }, () => setTracking(services, t, o, "delivered"));
+  step(services, t, o, "deliver", { delivered_at: iso, tracking_status: "delivered" });
   logActivity(services, t, "carrier", "order.delivered", `Order ${o.order_id} delivered`, { order_id: o.order_id });
   return o;
 }
@@ -388,9 +350,10 @@ export function returnToSender(services: Services, t: TenantState, orderId: numb
   if (!rowFor(WAREHOUSE_ORDER, o.status, "return")) throw invalidStatus(o, ACTIONS.return);
   const iso = services.clock.nowIso();
   updateCards(t, o.unique_ids, { status: "RETURNING" }, iso);
-  step(services, o, "return", { returned_at: iso, awaiting_scan: [...o.unique_ids] }, () => {
-    setTracking(services, t, o, "returned_to_sender");
-    publishEvent(services, t.account_id, "order.returned", String(o.order_id), orderReturnedData(o));
+  step(services, t, o, "return", {
+    returned_at: iso,
+    awaiting_scan: [...o.unique_ids],
+    tracking_status: "returned_to_sender",
   });
   logActivity(services, t, "carrier", "order.returned", `Order ${o.order_id} returned to the warehouse`, {
     order_id: o.order_id,
@@ -417,7 +380,7 @@ export function scanBack(
     card.location = "OFFCHAIN";
     release(card);
     touch(t, card, iso);
-    publishEvent(services, t.account_id, "card.returned", `${id}:${o.order_id}`, cardReturnedData(card, o, iso));
+    publishBuilt(services, t.account_id, ORDER_SIDE_PAYLOADS, "card.returned", { card, o, scannedAt: iso });
     logActivity(services, t, "operator", "card.returned", `Card ${id} scanned back into inventory`, {
       unique_id: id,
       order_id: o.order_id,

@@ -4,7 +4,7 @@ import { z } from "../../pipeline/schema.ts";
 import { Webhook as webhookSchema, WebhookDelivery as deliverySchema } from "../../../contract/index.ts";
 import { created, ok } from "../../pipeline/route.ts";
 import { badRequest, conflict, notFound } from "../../pipeline/errors.ts";
-import { publishEvent } from "../../events/publish.ts";
+import { eventDataProblem, publishEvent } from "../../events/publish.ts";
 import { buildEventPayload, isEventType } from "../../events/catalogue.ts";
 import { NOT_LIVE_EVENT_TYPES, EVENT_TYPES } from "../../events/types.ts";
 import { webhooksSlice, type AttemptRecord } from "./model.ts";
@@ -122,7 +122,10 @@ export const webhookControl: ControlSpec[] = [
       const n = services.store.nextId(COUNTERS.webhookEvent);
       const eventKey = body.event_key ?? `emu_${n}`;
       const data = buildEventPayload(type, { n, now: services.clock.nowIso() }, overrides);
-      for (const account of accounts) publishEvent(services, account, type, eventKey, data);
+      // The overrides may not break the event's contract (contract/events.ts): a receiver is sent what the service sends.
+      const problem = eventDataProblem(type, data);
+      if (problem !== null) throw badRequest("invalid_value", `data is not a ${type} payload: ${problem}`);
+      for (const account of accounts) publishEvent(services, account, type, eventKey, data, { triggered: true });
       // The first attempts start at once; by default answer after they finished.
       if (body.wait !== false) await dispatcherFor(services).idle();
       const id = `${type}:${eventKey}`;

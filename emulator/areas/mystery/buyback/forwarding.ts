@@ -3,8 +3,7 @@ import { cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnState, offerAcceptedLogs, offerUsed, sendAs } from "../chain-io.ts";
 import { mystery, type OfferRow, type TransferRow } from "../state.ts";
-import { emit, JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
-import { buybackConfirmedData, cardTransferredData, transferFailedData, transferHeldData } from "./events.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 import { beginTransfer, stepOffer, stepTransfer } from "./lifecycle.ts";
 import { TRANSFER_MAX_ATTEMPTS } from "../../../../contract/lifecycles/buyback.ts";
@@ -53,8 +52,12 @@ async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void>
   );
   if (!accepted || taken) return void stepOffer(s, now, "cancel");
   const log = { ...accepted.args, transactionHash: accepted.transactionHash };
-  stepOffer(s, now, "accept", { accepted_at: s.clock.nowIso(), accept_tx_hash: accepted.transactionHash }, () =>
-    emit(s, now.account_id, "buyback.confirmed", String(now.offer_id), buybackConfirmedData(now, log)),
+  stepOffer(
+    s,
+    now,
+    "accept",
+    { accepted_at: s.clock.nowIso(), accept_tx_hash: accepted.transactionHash },
+    { accepted: log },
   );
   const transfer: TransferRow = {
     offer_id: now.offer_id,
@@ -94,9 +97,7 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
         const row = mystery(s).transfers[offerId]!;
         const done = { attempts: row.attempts + 1, to_address: wallet.address, tx_hash: receipt.transactionHash };
         const nft = chain.addresses.cardNft;
-        stepTransfer(s, row, "transferred", done, () =>
-          emit(s, row.account_id, "buyback.card_transferred", String(offerId), cardTransferredData(s, row, nft)),
-        );
+        stepTransfer(s, row, "transferred", done, { contract: nft });
         return;
       }
       error = "transfer_reverted";
@@ -108,15 +109,9 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
   }
   const row = mystery(s).transfers[offerId]!;
   const tried = { attempts: row.attempts + 1, last_error: message };
-  if (tried.attempts >= TRANSFER_MAX_ATTEMPTS)
-    return void stepTransfer(s, row, "fail", tried, () =>
-      emit(s, row.account_id, "buyback.transfer_failed", String(offerId), transferFailedData(s, row, message)),
-    );
-  if (row.status === "pending")
-    stepTransfer(s, row, "hold", tried, () =>
-      emit(s, row.account_id, "buyback.transfer_held", String(offerId), transferHeldData(s, row, error, message)),
-    );
-  else stepTransfer(s, row, "retry", tried);
+  if (tried.attempts >= TRANSFER_MAX_ATTEMPTS) return void stepTransfer(s, row, "fail", tried, { message });
+  if (row.status === "pending") stepTransfer(s, row, "hold", tried, { reason: error, message });
+  else stepTransfer(s, row, "retry", tried, { reason: error, message });
 }
 
 /** Every due forwarding attempt; one that throws is reported and tried again later, the rest go on. */

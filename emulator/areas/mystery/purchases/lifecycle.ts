@@ -9,7 +9,8 @@ import type { Services } from "../../../pipeline/services.ts";
 import type { PurchaseRow } from "../state.ts";
 import { endUser } from "../wallet/end-users.ts";
 import { applyMove, purchaseRef } from "../wallet/ledger.ts";
-import { emitPurchase } from "./events.ts";
+import { publishBuilt } from "../../../events/publish.ts";
+import { PURCHASE_PAYLOADS } from "../payloads.ts";
 
 // A mystery purchase moves only through its table (contract/lifecycles/purchases.ts):
 // this binds the table's ledger movements to the end user's custodial balance
@@ -29,7 +30,7 @@ function context(s: Services, p: PurchaseRow, patch?: Partial<PurchaseRow>, amou
     patch,
     amounts: { hold: holdOf(p), ...amounts },
     ledger: p.custody === "CUSTODIAL" ? ledger : undefined,
-    emit: (event) => emitPurchase(s, p, event),
+    emit: (event) => publishBuilt(s, p.account_id, PURCHASE_PAYLOADS, event, p),
   };
 }
 

@@ -6,20 +6,14 @@ import {
 import { begin, transition } from "../../../pipeline/lifecycle.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import type { RedemptionRow } from "../state.ts";
-import { emit } from "../util.ts";
+import { publishBuilt } from "../../../events/publish.ts";
+import { REDEMPTION_PAYLOADS } from "../payloads.ts";
 
 // A redemption moves only through its table (contract/lifecycles/redemption.ts):
-// this binds the table's events to their payloads and stamps updated_at.
+// this binds the table's events to their payloads (../payloads.ts) and stamps updated_at.
 
-function publish(s: Services, r: RedemptionRow, event: RedemptionEvent): void {
-  const { redemption_id, purchase_id, token_id, item_type, status } = r;
-  const base = { redemption_id, purchase_id, token_id, item_type, status };
-  if (event === "redemption.prepared") emit(s, r.account_id, event, String(redemption_id), base);
-  else {
-    const data = { ...base, burn_tx_hash: r.burn_tx_hash, failure_reason: r.failure_reason };
-    emit(s, r.account_id, event, `${redemption_id}:${status}`, data);
-  }
-}
+const publish = (s: Services, r: RedemptionRow, event: RedemptionEvent): void =>
+  publishBuilt(s, r.account_id, REDEMPTION_PAYLOADS, event, r);
 
 /** Moves the redemption by `trigger` (409 invalid_status when its table has no such move), updated_at now. */
 export function stepRedemption(

@@ -2,7 +2,9 @@ import { keccak256, toHex } from "viem";
 import { conflict, notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { setOwn } from "../../../state/own.ts";
-import { emit, usdc } from "../util.ts";
+import { usdc } from "../util.ts";
+import { publishBuilt } from "../../../events/publish.ts";
+import { PAYOUT_PAYLOADS } from "../payloads.ts";
 import { PAYOUT_STATEMENT, type PayoutEvent } from "../../../../contract/lifecycles/payout-statement.ts";
 import { begin, startState, transition } from "../../../pipeline/lifecycle.ts";
 import { activeWallet } from "../wallet/wallets.ts";
@@ -123,12 +125,6 @@ export async function payStatement(
   return now.statement;
 }
 
-/** A statement's event, carrying the statement as it is after the move. */
+/** A statement's event, carrying the statement as it is after the move (../payloads.ts). */
 const publish = (s: Services, accountId: string, statement: PayoutStatement) => (event: PayoutEvent) =>
-  emit(
-    s,
-    accountId,
-    event,
-    String(statement.payout_id),
-    structuredClone(statement) as unknown as Record<string, unknown>,
-  );
+  publishBuilt(s, accountId, PAYOUT_PAYLOADS, event, statement);

@@ -24,9 +24,11 @@ import {
   tokenRecord,
 } from "../chain-io.ts";
 import { mystery, type SellbackRow } from "../state.ts";
-import { emit, txLockKey, usdc } from "../util.ts";
+import { txLockKey, usdc } from "../util.ts";
 import { isoOf } from "../../../../contract/time.ts";
 import { COUNTERS } from "../../../state/ids.ts";
+import { publishBuilt } from "../../../events/publish.ts";
+import { OFFER_SIDE_PAYLOADS } from "../payloads.ts";
 
 // Native sell-back (TIER model, docs/reference/live-service.md “Sell-back”): the original recipient
 // sells pool-minted cards back inside their buyback window with
@@ -253,13 +255,7 @@ export function submitSellback(
       sold_at: s.clock.nowIso(),
     };
     mystery(s).sellbacks[row.sellback_id] = row;
-    emit(s, accountId, "sellback.confirmed", String(row.sellback_id), {
-      sellback_id: row.sellback_id,
-      seller: row.seller,
-      token_ids: row.token_ids,
-      total_usdc: usdc(row.total_micros),
-      transaction_hash: row.transaction_hash,
-    });
+    publishBuilt(s, accountId, OFFER_SIDE_PAYLOADS, "sellback.confirmed", row);
     return row;
   });
 }

@@ -7,7 +7,9 @@ import { tupleKey } from "../../../state/tuple-key.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import type { UserWalletRef } from "../../../pipeline/user-wallet-port.ts";
 import type { EndUserRow } from "../state.ts";
-import { emit, usdc } from "../util.ts";
+import { usdc } from "../util.ts";
+import { publishBuilt } from "../../../events/publish.ts";
+import { PURCHASE_SIDE_PAYLOADS } from "../payloads.ts";
 import { DEPOSIT_STATUSES, LEDGER_ENTRY_TYPES, type Deposit, type LedgerEntry } from "../../../../contract/index.ts";
 import { COUNTERS } from "../../../state/ids.ts";
 
@@ -324,14 +326,7 @@ export function creditDeposit(
     sourceId: id,
     description: `USDC deposit ${id} on base`,
   });
-  emit(s, accountId, "deposit.credited", String(id), {
-    deposit_id: id,
-    amount: String(amount),
-    amount_usdc: usdc(amount),
-    chain_in: "base",
-    token_in: "USDC",
-    tx_hash: row.tx_hash,
-  });
+  publishBuilt(s, accountId, PURCHASE_SIDE_PAYLOADS, "deposit.credited", row);
   return row;
 }
 
