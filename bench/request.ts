@@ -1,12 +1,12 @@
 /**
  * Steady-state cost of one in-process request (issue 38 goal 3), each beside a baseline measured in the
- * same process, cases interleaved batch by batch so a loaded machine slows them alike; medians of the
- * rounds, µs per call, and the ratios the goal names:
+ * same process, cases interleaved batch by batch so a loaded machine slows them alike; µs per call (wall
+ * and the process's CPU time), medians of the rounds, and the ratios the goal names:
  *   - `emu.fetch` card GET, and health, vs `new Response(same bytes, {headers: same headers}).text()`;
  *   - global `fetch` through `emu.handlers` in msw vs a bare msw handler answering the same bytes.
  * Also the first call of a fresh emulator (one figure: the JIT is cold). Runs from the sources (tsx).
  *
- *   npm run bench -- request [--rounds 15 --calls 300]
+ *   npm run bench -- request [--rounds 30 --calls 200]
  */
 import { parseArgs } from "node:util";
 import { http } from "msw";
@@ -15,7 +15,7 @@ import { createEmulator } from "../emulator/index.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "request"),
-  options: { rounds: { type: "string", default: "15" }, calls: { type: "string", default: "300" } },
+  options: { rounds: { type: "string", default: "30" }, calls: { type: "string", default: "200" } },
 });
 const ROUNDS = Number(values.rounds);
 const CALLS = Number(values.calls);
@@ -65,25 +65,36 @@ const cases: Record<string, () => Promise<unknown>> = {
   "msw emu card": () => fetch(`${emu.url}${CARD}`, init).then((r) => r.text()),
   "msw bare card": () => fetch(`${BARE}${CARD}`, init).then((r) => r.text()),
 };
-const samples: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((n) => [n, []]));
+// Wall time and the process's CPU time per batch: on a machine other jobs load, CPU time is the steadier
+// figure, and a ratio taken within one round (the subject's batch beside its baseline's) the steadiest.
+const wall: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((n) => [n, []]));
+const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((n) => [n, []]));
 for (let round = -2; round < ROUNDS; round++)
   for (const [name, run] of Object.entries(cases)) {
     const start = now();
+    const c0 = process.cpuUsage();
     for (let i = 0; i < CALLS; i++) await run();
+    const c = process.cpuUsage(c0);
     // The first two rounds warm the JIT up and are not counted.
-    if (round >= 0) samples[name]!.push(((now() - start) * 1000) / CALLS);
+    if (round < 0) continue;
+    wall[name]!.push(((now() - start) * 1000) / CALLS);
+    cpu[name]!.push((c.user + c.system) / CALLS);
   }
 server.close();
 await emu.close();
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const us = Object.fromEntries(Object.entries(samples).map(([n, xs]) => [n, median(xs)]));
-const row = (name: string, subject: string, base: string) =>
+const row = (name: string, subject: string, base: string) => {
+  const ratio = (of: Record<string, number[]>) => median(of[subject]!.map((x, i) => x / of[base]![i]!)).toFixed(2);
+  const fig = (of: Record<string, number[]>, n: string) => median(of[n]!).toFixed(1).padStart(6);
   console.log(
-    `${name.padEnd(44)} ${us[subject]!.toFixed(1).padStart(7)} µs vs ${us[base]!.toFixed(1).padStart(7)} µs  ratio ${(us[subject]! / us[base]!).toFixed(2)}`,
+    `${name.padEnd(44)} wall ${fig(wall, subject)} vs ${fig(wall, base)} µs (×${ratio(wall)})   CPU ${fig(cpu, subject)} vs ${fig(cpu, base)} µs (×${ratio(cpu)})`,
   );
-console.log(`${ROUNDS} rounds of ${CALLS} calls each, interleaved; medians (µs per call)`);
-console.log(`first emu.fetch card GET ${firstCall.toFixed(1)} ms vs first Response read ${firstResponse.toFixed(2)} ms`);
+};
+console.log(`${ROUNDS} rounds of ${CALLS} calls each, interleaved; medians per call, and of the rounds' ratios`);
+console.log(
+  `first emu.fetch card GET ${firstCall.toFixed(1)} ms vs first Response read ${firstResponse.toFixed(2)} ms`,
+);
 row("emu.fetch card GET vs Response(same bytes)", "emu.fetch card", "Response card");
 row("emu.fetch health vs Response(same bytes)", "emu.fetch health", "Response health");
 row("msw: emulator handlers vs bare msw handler", "msw emu card", "msw bare card");

@@ -11,7 +11,7 @@
  *   npm run bench -- commerce [--duration 3 --rounds 3 --only mystery,custodial,instant,redemption,webhooks,restart]
  *   npm run bench -- test-runner [--rounds 3 --chain]
  *   npm run bench -- startup [--rounds 5 --no-chain --no-tsc]
- *   npm run bench -- request [--rounds 15 --calls 300]
+ *   npm run bench -- request [--rounds 30 --calls 200]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
