@@ -11,6 +11,7 @@
  *   npm run bench -- commerce [--duration 3 --rounds 3 --only mystery,custodial,instant,redemption,webhooks,restart]
  *   npm run bench -- test-runner [--rounds 3 --chain]
  *   npm run bench -- startup [--rounds 5 --no-chain --no-tsc]
+ *   npm run bench -- request [--rounds 30 --calls 200]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
@@ -34,6 +35,12 @@ if (process.argv[2] === "test-runner") {
 // `npm run bench -- startup [flags]`: import, create, first request and tsc costs (bench/startup.ts) instead.
 if (process.argv[2] === "startup") {
   await import("./startup.ts");
+  process.exit(0);
+}
+
+// `npm run bench -- request [flags]`: steady-state in-process request costs (bench/request.ts) instead.
+if (process.argv[2] === "request") {
+  await import("./request.ts");
   process.exit(0);
 }
 

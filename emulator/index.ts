@@ -63,6 +63,9 @@ export type { RequestFilter } from "./ui/journal-filter.ts";
 export type { Stub, StubSpec, StubMatch } from "./pipeline/stubs.ts";
 export { ControlError, type ControlClient } from "./control-client.ts";
 
+/** A path that means the same joined to an origin as text as resolved against it (no `//host`, `\\`, tab or newline). */
+const PLAIN_PATH = /^\/(?![/\\])[^\t\n\r]*$/;
+
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
 
@@ -284,16 +287,23 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     })),
   ];
 
-  const fetchIn = (input: string | URL | Request, init?: RequestInit) =>
-    handle(input instanceof Request ? input : new Request(new URL(String(input), url), init));
+  // A path (`/api/v1/…`) is joined to the origin as text: the Request parses its URL once (a URL object
+  // first would be parsed twice). Anything else resolves against the origin as a URL does (`//host/…` too).
+  const requestOf = (input: string | URL | Request, init?: RequestInit): Request =>
+    input instanceof Request
+      ? input
+      : new Request(
+          typeof input === "string" && PLAIN_PATH.test(input) ? url + input : new URL(String(input), url),
+          init,
+        );
+  const fetchIn = (input: string | URL | Request, init?: RequestInit) => handle(requestOf(input, init));
   const control = controlClient(url, fetchIn);
 
   return {
     url,
     control,
     fetch(input, init) {
-      const req = input instanceof Request ? input : new Request(new URL(String(input), url), init);
-      return handle(req);
+      return handle(requestOf(input, init));
     },
     get handlers() {
       return (handlers ??= origins.flatMap((o) => createHandlers(o, handle)));

@@ -69,6 +69,37 @@ describe("in-process mode (msw)", () => {
     expect(heads.at(-1)).toBe("/.+/ http://emulator.local/*");
   });
 
+  it("each operation's handler matches exactly the requests msw's own handler for its path and method matches", async () => {
+    const handlers = emu.handlers.slice(0, -1);
+    const verdicts: string[] = [];
+    let matched = 0;
+    for (const h of handlers) {
+      const method = String(h.info.method);
+      const path = String(h.info.path);
+      const plain = http[method.toLowerCase() as "get"](path, () => undefined);
+      const url = path.replace(/:\w+/g, "x%20Y");
+      const variants = [
+        url,
+        `${url}/`,
+        `${url}?fresh=true#h`,
+        url.toUpperCase(),
+        `${url}/more`,
+        url.replace("/api/v1", "/api/v2"),
+      ];
+      for (const u of variants)
+        for (const m of [method, method === "GET" ? "POST" : "GET"]) {
+          const request = new Request(u.replace(/^HTTP:\/\/EMULATOR\.LOCAL/, "http://emulator.local"), { method: m });
+          const [ours, theirs] = [await h.test({ request }), await plain.test({ request })];
+          if (ours !== theirs) verdicts.push(`${m} ${u}: ours ${ours}, msw ${theirs}`);
+          if (ours) matched++;
+        }
+    }
+    expect(handlers.length).toBe(OPERATIONS.length);
+    expect(verdicts).toEqual([]);
+    // Its own method: the path, with a trailing slash, with a query, in capitals; never one more segment or v2.
+    expect(matched).toBe(4 * handlers.length);
+  });
+
   it("server.use() of one operation's handler overrides that operation; the others still answer from the emulator", async () => {
     server.use(
       http.get(`${emu.url}/api/v1/webhooks`, () =>

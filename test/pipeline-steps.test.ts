@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STEPS } from "../emulator/pipeline/steps/index.ts";
+import { createEmulator, type Emulator } from "../emulator/index.ts";
+
+// The pipeline's order lives in one array (emulator/pipeline/steps/index.ts); docs/architecture.md
+// “Request flow” shows it verbatim, and each step is one file of emulator/pipeline/steps/.
+
+const ROOT = join(import.meta.dirname, "..");
+const STEPS_DIR = join(ROOT, "emulator/pipeline/steps");
+
+describe("the pipeline's steps", () => {
+  it("docs/architecture.md “Request flow” shows the STEPS array of steps/index.ts verbatim", async () => {
+    const source = readFileSync(join(STEPS_DIR, "index.ts"), "utf8");
+    const array = /^export const STEPS\b[\s\S]*?^\]\);$/m.exec(source)?.[0];
+    expect(array).toBeDefined();
+    const doc = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
+    const start = doc.indexOf("\n## Request flow\n");
+    const flow = doc.slice(start, doc.indexOf("\n## ", start + 1));
+    expect(flow).toContain("```ts\n" + array + "\n```");
+    // The array's identifiers, in order, are the steps the code runs.
+    const named = [...array!.matchAll(/^ {2}(\w+),/gm)].map((m) => m[1]);
+    const exported = new Map<unknown, string>();
+    for (const file of readdirSync(STEPS_DIR))
+      for (const [name, value] of Object.entries((await import(join(STEPS_DIR, file))) as Record<string, unknown>))
+        if (file !== "index.ts") exported.set(value, name);
+    expect(STEPS.map((s) => exported.get(s))).toEqual(named);
+    expect(new Set(STEPS.map((s) => s.name)).size).toBe(STEPS.length);
+  });
+
+  it("each step is one file, and every step file is in the order", async () => {
+    const files = readdirSync(STEPS_DIR).filter((f) => f !== "index.ts" && f !== "context.ts");
+    const listed = new Set(STEPS);
+    for (const file of files) {
+      const mod = (await import(join(STEPS_DIR, file))) as Record<string, unknown>;
+      const steps = Object.values(mod).filter((v) => listed.has(v as never));
+      expect(steps.length, file).toBe(1);
+    }
+    expect(files.length).toBe(STEPS.length);
+  });
+
+  it("the steps that run on every request are the last three: integration issue, refund, answer", () => {
+    expect(STEPS.filter((s) => s.always).map((s) => s.name)).toEqual(["integration issue", "refund", "answer"]);
+    expect(STEPS.slice(-3).every((s) => s.always)).toBe(true);
+  });
+});
+
+describe("a request several steps would refuse gets the first one's answer", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await createEmulator({ seed: 1, clock: "manual" });
+  });
+  afterAll(() => emu?.close());
+
+  const LONG = `/api/v1/pokemon/cards/${"a".repeat(256)}`;
+  const get = async (path: string, key?: string) => {
+    const res = await emu.fetch(path, { headers: key ? { "X-API-Key": key } : {} });
+    const body = (await res.json()) as { error?: string };
+    return [res.status, body.error, res.headers.get("x-credits-cost")];
+  };
+
+  it("authentication, then authorization, then faults, then identifiers", async () => {
+    const fault = await emu.fetch("/_emulator/faults", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ match: { path: "/api/v1/pokemon/cards/*" }, status: 503, error: "overloaded", times: 1 }),
+    });
+    expect(fault.status).toBe(201);
+    // No key: 401 before the tenant key's 403, the fault and the identifier check.
+    expect(await get(LONG)).toEqual([401, "API key required", null]);
+    // A tenant key on the catalog: 403, the fault still unspent.
+    expect(await get(LONG, emu.key("tenant"))).toEqual([403, "Insufficient permissions", null]);
+    // A partner key: the fault answers before the identifier check (refunded).
+    expect(await get(LONG, emu.key("demo"))).toEqual([503, "overloaded", "0"]);
+    // The fault spent: the over-long identifier is refused (refunded too).
+    expect(await get(LONG, emu.key("demo"))).toEqual([400, "identifier_too_long", "0"]);
+  });
+});
