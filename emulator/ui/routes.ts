@@ -34,7 +34,7 @@ const MODULE = /^([a-z][a-z-]*)\.js$/;
 /** The page has buttons that change state: no other site may frame it (clickjacking); the legacy header for old browsers. */
 const NO_FRAMING = { "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" };
 
-const answer = (name: string, body: string | Buffer) =>
+const answer = (name: string, body: BodyInit) =>
   new Response(body, {
     status: 200,
     headers: { "Content-Type": TYPES[name.split(".").pop()!]!, "Cache-Control": "no-cache", ...NO_FRAMING },
