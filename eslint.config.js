@@ -197,7 +197,6 @@ export default tseslint.config(
   { files: ANY_DEBT, rules: { "@typescript-eslint/no-explicit-any": "off" } },
   // The provider wrapper's request() closes over the chain.
   { files: ["chain/emulator-chain.ts"], rules: { "@typescript-eslint/no-this-alias": "off" } },
-  { files: ["emulator/ui/static/**/*.js"], languageOptions: { globals: { ...globals.browser } } },
   {
     files: ["**/*.cjs"],
     languageOptions: { sourceType: "commonjs" },

@@ -27,6 +27,8 @@ export const SLOW = [
   "test/ui/dashboard.test.ts",
   "test/ui/shadow-dashboard.test.ts",
   "test/ui/world-reveals.test.ts",
+  // Runs tsc over the dashboard's script.
+  "test/ui/dashboard-types.test.ts",
   "test/cli.test.ts",
   "test/lint.test.ts",
   "test/package.test.ts",

@@ -101,6 +101,16 @@ describe("the packed package", () => {
     expect(paths).toEqual(
       expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/cli/main.js"]),
     );
+    // The dashboard: its page and styles as they are, its script compiled (what a published install serves).
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        "dist/emulator/ui/static/index.html",
+        "dist/emulator/ui/static/style.css",
+        "dist/emulator/ui/app/app.js",
+        "dist/emulator/ui/app/lifecycle-actions.js",
+      ]),
+    );
+    expect(paths.filter((p) => p.startsWith("dist/emulator/ui/static/") && p.endsWith(".js"))).toEqual([]);
   });
 
   it("ships no deviation catalogue: the test aids stay in testing/, attached as a plugin, outside dist", () => {

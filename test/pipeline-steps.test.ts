@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { STEPS } from "../emulator/pipeline/steps/index.ts";
-import { createEmulator, type Emulator } from "../emulator/index.ts";
+import { useEmulator, type Api, type Emulator } from "./helpers.ts";
 
 // The pipeline's order lives in one array (emulator/pipeline/steps/index.ts); docs/architecture.md
 // “Request flow” shows it verbatim, and each step is one file of emulator/pipeline/steps/.
@@ -48,24 +48,20 @@ describe("the pipeline's steps", () => {
 
 describe("a request several steps would refuse gets the first one's answer", () => {
   let emu: Emulator;
-  beforeAll(async () => {
-    emu = await createEmulator({ seed: 1, clock: "manual" });
-  });
-  afterAll(() => emu?.close());
+  let api: Api;
+  useEmulator((ctx) => ({ emu, api } = ctx), { validateResponses: false });
 
   const LONG = `/api/v1/pokemon/cards/${"a".repeat(256)}`;
   const get = async (path: string, key?: string) => {
-    const res = await emu.fetch(path, { headers: key ? { "X-API-Key": key } : {} });
-    const body = (await res.json()) as { error?: string };
-    return [res.status, body.error, res.headers.get("x-credits-cost")];
+    const res = await api.get(path).set(key ? { "X-API-Key": key } : {});
+    const body = res.body as { error?: string };
+    return [res.status, body.error, res.headers["x-credits-cost"] ?? null];
   };
 
   it("authentication, then authorization, then faults, then identifiers", async () => {
-    const fault = await emu.fetch("/_emulator/faults", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ match: { path: "/api/v1/pokemon/cards/*" }, status: 503, error: "overloaded", times: 1 }),
-    });
+    const fault = await api
+      .post("/_emulator/faults")
+      .send({ match: { path: "/api/v1/pokemon/cards/*" }, status: 503, error: "overloaded", times: 1 });
     expect(fault.status).toBe(201);
     // No key: 401 before the tenant key's 403, the fault and the identifier check.
     expect(await get(LONG)).toEqual([401, "API key required", null]);

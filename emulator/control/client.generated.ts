@@ -466,6 +466,13 @@ export const CONTROL_TABLE = {
       "path": "/panels",
       "key": "/_emulator/panels"
     }
+  },
+  "lifecycles": {
+    "get": {
+      "method": "GET",
+      "path": "/lifecycles",
+      "key": "/_emulator/lifecycles"
+    }
   }
 } as const;
 
@@ -1742,6 +1749,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_emulator/lifecycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The lifecycle tables: per table its statuses and, per status, the triggers allowed from it, each with the control route that fires it (null: the API's or a worker's); the dashboard's row buttons come from here */
+        get: operations["getEmulatorLifecycles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_emulator/ui": {
         parameters: {
             query?: never;
@@ -1766,7 +1790,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The dashboard's static files (app.js, style.css, favicon.svg) */
+        /** The dashboard's files: its script's modules (app.js, the entry, and those it imports), style.css, favicon.svg */
         get: operations["getEmulatorUiFile"];
         put?: never;
         post?: never;
@@ -2239,6 +2263,12 @@ export interface operations {
                                 file: string;
                                 accounts: number;
                                 keys: string[];
+                            } | null;
+                            state_file: {
+                                path: string;
+                                ok: boolean;
+                                error: string | null;
+                                written_at: string | null;
                             } | null;
                         };
                     };
@@ -8631,6 +8661,52 @@ export interface operations {
                                 }[];
                                 note?: string;
                                 updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEmulatorLifecycles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every lifecycle table */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"] & {
+                        data: {
+                            lifecycles: {
+                                id: string;
+                                name: string;
+                                statuses: {
+                                    status: string;
+                                    triggers: {
+                                        trigger: string;
+                                        to: string;
+                                        action: {
+                                            /** @constant */
+                                            method: "POST";
+                                            path: string;
+                                            record: string;
+                                            body: {
+                                                [key: string]: string;
+                                            };
+                                            name: string;
+                                            label: string;
+                                        } | null;
+                                    }[];
+                                }[];
                             }[];
                         };
                     };

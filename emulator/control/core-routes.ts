@@ -145,6 +145,16 @@ export const coreControlRoutes: ControlSpec[] = [
                 keys: z.array(z.string()).meta({ description: "the world's named keys, in file order" }),
               })
               .nullable(),
+            // Answered since --state existed; declared so the dashboard's header reads it typed.
+            state_file: z
+              .object({
+                path: z.string(),
+                ok: z.boolean(),
+                error: z.string().nullable(),
+                written_at: z.string().nullable(),
+              })
+              .nullable()
+              .meta({ description: "the --state file's last write (null without one)" }),
           }),
         },
       },

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineControl, type ControlSpec } from "../control/route.ts";
@@ -10,33 +10,65 @@ import { JOURNAL_SIZE, journalOf, type JournalEntry } from "./journal.ts";
 import { journalQuery } from "./journal-filter.ts";
 import { eventStream } from "./event-stream.ts";
 import { panelSchema, panelsOf } from "./panels.ts";
+import { lifecyclesSchema, servedLifecycles } from "./lifecycles.ts";
 
-// The dashboard at /_emulator/ui: static files (no build step), the request
-// journal as JSON, and a server-sent-events stream of new journal entries and
-// clock moves. Every action the page takes is an existing control route.
+// The dashboard at /_emulator/ui: its page and styles (static/), its script (app/: TypeScript, served
+// compiled), the request journal as JSON, and a server-sent-events stream of new journal entries and clock
+// moves. Every action the page takes is an existing control route.
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Beside this module, from source (emulator/ui/static) and in the package (dist/emulator/ui/static, copied by the build). */
 const STATIC = join(here, "static");
+/** The dashboard's script modules: dist/emulator/ui/app/*.js (compiled by the build's tsc), or emulator/ui/app/*.ts. */
+const APP = join(here, "app");
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",
   js: "text/javascript; charset=utf-8",
   css: "text/css; charset=utf-8",
   svg: "image/svg+xml",
 };
-const FILES: ReadonlySet<string> = new Set(["index.html", "app.js", "style.css", "favicon.svg"]);
+const FILES: ReadonlySet<string> = new Set(["index.html", "style.css", "favicon.svg"]);
+/** A module of the dashboard's script, served flat beside the page (`app.js` is the entry). */
+const MODULE = /^([a-z][a-z-]*)\.js$/;
 
 /** The page has buttons that change state: no other site may frame it (clickjacking); the legacy header for old browsers. */
 const NO_FRAMING = { "Content-Security-Policy": "frame-ancestors 'none'", "X-Frame-Options": "DENY" };
 
-/** A dashboard file; the app also answers a browser's `/favicon.ico` with `favicon.svg`. */
-export function file(name: string): Response {
-  if (!FILES.has(name)) throw notFound(`No dashboard file ${name}`);
-  const body = readFileSync(join(STATIC, name));
-  return new Response(body, {
+const answer = (name: string, body: BodyInit) =>
+  new Response(body, {
     status: 200,
     headers: { "Content-Type": TYPES[name.split(".").pop()!]!, "Cache-Control": "no-cache", ...NO_FRAMING },
   });
+
+/** A dashboard file; the app also answers a browser's `/favicon.ico` with `favicon.svg`. */
+export function file(name: string): Response {
+  if (!FILES.has(name)) throw notFound(`No dashboard file ${name}`);
+  return answer(name, readFileSync(join(STATIC, name)));
+}
+
+/**
+ * A dashboard file or script module. A module is the build's JavaScript when this runs from dist/; running
+ * from sources (tsx) it is its .ts transpiled on request by TypeScript's transpileModule (no type check:
+ * `npm run typecheck` does that). TypeScript is a devDependency, present wherever the sources run: a
+ * published install runs dist/, which holds the compiled modules (docs/decisions.md).
+ */
+async function served(name: string): Promise<Response> {
+  const module = MODULE.exec(name)?.[1];
+  if (!module) return file(name);
+  const js = join(APP, name);
+  if (existsSync(js)) return answer(name, readFileSync(js));
+  const ts = join(APP, `${module}.ts`);
+  if (!existsSync(ts)) throw notFound(`No dashboard file ${name}`);
+  const { default: typescript } = await import("typescript");
+  const { outputText } = typescript.transpileModule(readFileSync(ts, "utf8"), {
+    fileName: ts,
+    compilerOptions: {
+      module: typescript.ModuleKind.ESNext,
+      target: typescript.ScriptTarget.ES2022,
+      rewriteRelativeImportExtensions: true,
+    },
+  });
+  return answer(name, outputText);
 }
 
 const entrySchema = z.object({
@@ -148,6 +180,17 @@ export const uiControlRoutes: ControlSpec[] = [
   }),
   defineControl({
     method: "GET",
+    path: "/lifecycles",
+    describe:
+      "The lifecycle tables: per table its statuses and, per status, the triggers allowed from it, each with the " +
+      "control route that fires it (null: the API's or a worker's); the dashboard's row buttons come from here",
+    schema: {
+      responses: { 200: { description: "Every lifecycle table", data: lifecyclesSchema } },
+    },
+    handle: () => ok(servedLifecycles()),
+  }),
+  defineControl({
+    method: "GET",
     path: "/ui",
     describe: "The dashboard (requests, webhooks, clock, keys, commerce, chain) in the browser",
     schema: { responses: { 200: { description: "The dashboard's page (text/html)" } } },
@@ -156,11 +199,12 @@ export const uiControlRoutes: ControlSpec[] = [
   defineControl({
     method: "GET",
     path: "/ui/:file",
-    describe: "The dashboard's static files (app.js, style.css, favicon.svg)",
+    describe:
+      "The dashboard's files: its script's modules (app.js, the entry, and those it imports), style.css, favicon.svg",
     schema: {
       params: z.object({ file: z.string() }),
       responses: { 200: { description: "The file" }, 404: missing("dashboard file") },
     },
-    handle: (c) => ({ raw: file(c.input.params.file) }),
+    handle: async (c) => ({ raw: await served(c.input.params.file) }),
   }),
 ];

@@ -285,6 +285,17 @@ describe("the dashboard at /_emulator/ui", () => {
     await page.locator(`[data-testid="order-row"][data-id="${order.order_id}"][data-status="SHIPPED"]`).waitFor();
     const after = await st.get(`/api/v1/orders/${order.order_id}`).set("X-API-Key", key).expect(200);
     expect(after.body.data.status).toBe("SHIPPED");
+    // The row's buttons are the triggers the served order table allows from SHIPPED (GET /_emulator/lifecycles).
+    const { lifecycles } = await control<{
+      lifecycles: { id: string; statuses: { status: string; triggers: { action: { name: string } | null }[] }[] }[];
+    }>("GET", "/lifecycles");
+    const shipped = lifecycles.find((l) => l.id === "warehouse-order")!.statuses.find((s) => s.status === "SHIPPED")!;
+    const offered = shipped.triggers.flatMap((t) => (t.action ? [`order-${t.action.name}-${order.order_id}`] : []));
+    expect(offered).toEqual([`order-deliver-${order.order_id}`, `order-return-${order.order_id}`]);
+    const row = page.locator(`[data-testid="order-row"][data-id="${order.order_id}"]`);
+    expect(await row.locator("button").evaluateAll((bs) => bs.map((b) => b.getAttribute("data-testid")))).toEqual(
+      offered,
+    );
     await shot("warehouse");
   });
 

@@ -20,11 +20,23 @@ const served = async (path: string) => (await api.get(path).buffer(true).expect(
 describe("the dashboard shows the loaded world and the pending steered reveals", () => {
   it("the page has the world's place in the header and its script reads health and both reveal queues", async () => {
     expect(await served("/_emulator/ui")).toContain('<span id="world" data-testid="world">');
-    const app = await served("/_emulator/ui/app.js");
-    expect(app).toContain('control("GET", "/health")');
+    // The script is app.js and the modules it imports (emulator/ui/app/), served beside the page.
+    const modules = new Map<string, string>();
+    for (const queue = ["app.js"]; queue.length;) {
+      const name = queue.shift()!;
+      if (modules.has(name)) continue;
+      const text = await served(`/_emulator/ui/${name}`);
+      modules.set(name, text);
+      for (const m of text.matchAll(/from "\.\/([a-z-]+\.js)"/g)) queue.push(m[1]!);
+    }
+    const app = [...modules.values()].join("\n");
+    // The routes it reads come from its one routes table, as the control client names them.
+    expect(app).toMatch(/health: \{ get: \{ method: "GET", path: "\/health" \} \}/);
+    expect(app).toContain("control.health.get()");
     expect(app).toMatch(/World: \$\{world\.file\}/);
-    expect(app).toContain('control("GET", "/mystery/reveals")');
-    expect(app).toContain('control("GET", "/instant/reveals")');
+    expect(app).toContain('reveals: { method: "GET", path: "/mystery/reveals" }');
+    expect(app).toContain('reveals: { method: "GET", path: "/instant/reveals" }');
+    expect(app).toMatch(/control\.mystery\.reveals\(\),\s*page\.control\.instant\.reveals\(\)/);
     expect(app).toContain('"data-testid": "reveal-row"');
   });
 
