@@ -21,6 +21,7 @@ import { DEFAULT_MAX_WAIT_MS } from "./wait.ts";
 import { usdcMicros, usdcText } from "./assert.ts";
 import { shardChecks, type Shard, type ShardInfo } from "./shard.ts";
 import { emulatorView, writesOf, type EmulatorView, type TargetChanges } from "./target-changes.ts";
+import { ruleCoverage, type RuleCoverage } from "./rules.ts";
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -80,6 +81,8 @@ export interface SuiteResult {
   changes?: TargetChanges;
   /** Present when the run was one shard of a split run. */
   shard?: ShardInfo;
+  /** The rule inventory's coverage (conformance/rules.ts): how many rules of docs/reference the suite checks. */
+  rule_coverage?: RuleCoverage;
 }
 
 export interface Spent {
@@ -329,6 +332,7 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     key_kinds: [...(control || opts.partnerKey ? ["partner"] : []), ...(control || opts.tenantKey ? ["tenant"] : [])],
     changes,
     ...(opts.shard ? { shard: { ...opts.shard, checks: selected.map((c) => c.id) } } : {}),
+    rule_coverage: ruleCoverage(),
   };
 }
 
