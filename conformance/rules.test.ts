@@ -64,7 +64,10 @@ describe("rule inventory", () => {
   it("quotes every rule and skipped text as its page words it, under its heading", () => {
     const missing = INVENTORIES.flatMap((inv) => {
       const units = splitUnits(page(inv.file));
-      return [...inv.rules.map((r) => ({ h: r.heading, t: r.sentence, id: r.id })), ...inv.skipped.map((s) => ({ h: s.heading, t: s.text, id: `skip(${s.reason})` }))]
+      return [
+        ...inv.rules.map((r) => ({ h: r.heading, t: r.sentence, id: r.id })),
+        ...inv.skipped.map((s) => ({ h: s.heading, t: s.text, id: `skip(${s.reason})` })),
+      ]
         .filter(({ h, t }) => !units.some((u) => u.heading === h && u.text.includes(normalize(t))))
         .map(({ h, id }) => `${inv.file} “${h}” ${id}`);
     });
@@ -142,9 +145,9 @@ describe("rule inventory", () => {
   });
 
   it("regenerates a stale coverage line in docs/conformance.md, and refuses a doc without one", () => {
-    expect(withCoverageLine("a. Coverage (1 rules, 1 checked). b", "9 rules, 8 checked, 1 not checkable, 0 unchecked")).toBe(
-      "a. Coverage (9 rules, 8 checked, 1 not checkable, 0 unchecked). b",
-    );
+    expect(
+      withCoverageLine("a. Coverage (1 rules, 1 checked). b", "9 rules, 8 checked, 1 not checkable, 0 unchecked"),
+    ).toBe("a. Coverage (9 rules, 8 checked, 1 not checkable, 0 unchecked). b");
     expect(() => withCoverageLine("no line here")).toThrow(/no “Coverage/);
   });
 
@@ -160,7 +163,12 @@ describe("rule inventory", () => {
     };
     const never = (() => Promise.reject(new Error("the target must not be called"))) as typeof fetch;
     for (const mode of ["read-only", "sandbox"] as const) {
-      const suite = await runSuite([check], { baseUrl: "http://target.invalid", profiles: ["pipeline"], mode, fetch: never });
+      const suite = await runSuite([check], {
+        baseUrl: "http://target.invalid",
+        profiles: ["pipeline"],
+        mode,
+        fetch: never,
+      });
       expect(suite.rule_coverage).toEqual(ruleCoverage());
       expect(suite.rule_coverage!.line).toBe(coverageLine());
       expect(summaryTable(suite)).toContain(`Rule inventory (docs/reference): ${coverageLine()}`);

@@ -28,7 +28,12 @@ export interface RuleEntry {
 }
 
 /** The inventory of each docs/reference page. */
-export const INVENTORIES: readonly ReferenceInventory[] = [README_RULES, API_RULES, LIVE_SERVICE_RULES, SDK_SHAPES_RULES];
+export const INVENTORIES: readonly ReferenceInventory[] = [
+  README_RULES,
+  API_RULES,
+  LIVE_SERVICE_RULES,
+  SDK_SHAPES_RULES,
+];
 
 const citedSource = (text: string | undefined): string | undefined => /docs\/[\w/-]+\.md “[^”]+”/.exec(text ?? "")?.[0];
 
