@@ -52,6 +52,24 @@ export const mysteryChecks: Check[] = [
   },
   {
     ...base,
+    id: "mystery.custodial-quantity",
+    guards: "docs/reference/live-service.md “Idempotency” (one pack per call: 400 unsupported_quantity)",
+    title: "Custodial purchase of 2 packs → 400 unsupported_quantity",
+    rule: "One pack per call: a quantity other than 1 is 400 unsupported_quantity.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_quantity_ignored",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${M}/purchase`, {
+        key: partnerKey,
+        headers: { "Idempotency-Key": "conformance-quantity-2" },
+        body: { tier_id: 1, external_user_id: "conformance-user", quantity: 2 },
+      });
+      expectError(r, 400, "unsupported_quantity", "POST /mystery/purchase with quantity 2");
+    },
+  },
+  {
+    ...base,
     id: "mystery.invalid-tier",
     guards: "docs/reference/api-rules.md “Error codes” (invalid_tier); docs/reference/live-service.md “Purchases”",
     title: "Unknown tier → 400 invalid_tier",

@@ -318,9 +318,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Idempotency",
       sentence: "One pack per call: a `quantity` other than 1 is 400 `unsupported_quantity`.",
       operations: ["gacha.purchase"],
-      checkedBy: {
-        unchecked: "a custodial purchase with quantity 2, expecting 400 unsupported_quantity and nothing held",
-      },
+      checkedBy: ["mystery.custodial-quantity"],
     },
     {
       id: "live.idempotency.submits",
@@ -684,6 +682,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
         "mystery.invalid-tier",
         "lifecycle.mystery-custodial-retry",
         "purchases.relayer-disabled",
+        "mystery.custodial-quantity",
       ],
     },
     {

@@ -260,6 +260,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
         "mystery.custodial-idempotency-key",
         "mystery.invalid-tier",
         "purchases.relayer-disabled",
+        "mystery.custodial-quantity",
       ],
     },
     {
@@ -850,7 +851,10 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       heading: "Webhook event data",
       sentence: "In `purchase.fulfilled` items, `token_id` may be null.",
       events: ["purchase.fulfilled"],
-      checkedBy: ["wire:schema"],
+      checkedBy: {
+        not_checkable:
+          "a permission, not an obligation: token_id may be null, which asks something of the receiver and nothing a delivery can break",
+      },
     },
     {
       id: "sdk.events.no-partial-event",

@@ -249,6 +249,16 @@ export const mysteryDeviations: readonly Deviation[] = [
     },
   },
   {
+    name: "mystery_quantity_ignored",
+    breaks: "one pack per call: quantity other than 1 is 400 unsupported_quantity",
+    apply: (x) => {
+      if (errorIs(x, 400, "unsupported_quantity")) {
+        toSuccess(x, { id: 1, status: "RESERVED", custody: "CUSTODIAL", quantity: 2 });
+        x.status = 202;
+      }
+    },
+  },
+  {
     name: "mystery_unknown_tier_accepted",
     breaks: "unknown tier is 400 invalid_tier",
     apply: (x) => {
