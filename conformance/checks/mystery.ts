@@ -52,6 +52,37 @@ export const mysteryChecks: Check[] = [
   },
   {
     ...base,
+    id: "mystery.stats-offer-volume",
+    guards:
+      "docs/reference/api-rules.md “Mystery commerce endpoints” (GET /mystery/stats includes offer volume); docs/reference/live-service.md “Purchases”",
+    title: "GET /mystery/stats carries counts, total volume (micros and usdc), per tier, and buyback offer figures",
+    rule: "GET /mystery/stats: counts, total_volume (+ _usdc), by_tier, and buyback offer figures.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_stats_without_buyback",
+    async run({ http, partnerKey }) {
+      const d = expectSuccess(await http.get(`${M}/stats`, { key: partnerKey }), "GET /mystery/stats").data as Record<
+        string,
+        unknown
+      >;
+      for (const k of ["total_purchases", "fulfilled", "refunded", "failed"])
+        ensure(Number.isInteger(d[k]), `stats.${k} must be a count, got ${JSON.stringify(d[k])}`);
+      ensure(
+        typeof d.total_volume === "string" &&
+          typeof d.total_volume_usdc === "string" &&
+          BigInt(d.total_volume) === micros(d.total_volume_usdc),
+        `total_volume (micros) and total_volume_usdc must name one amount, got ${JSON.stringify([d.total_volume, d.total_volume_usdc])}`,
+      );
+      ensure(Array.isArray(d.by_tier), "stats.by_tier must be a list of tiers");
+      const b = d.buyback as Record<string, unknown> | undefined;
+      ensure(
+        b && Number.isInteger(b.offers) && Number.isInteger(b.accepted) && typeof b.offered_volume_usdc === "string",
+        `stats.buyback must carry the offer figures (offers, accepted, offered_volume_usdc), got ${JSON.stringify(b)}`,
+      );
+    },
+  },
+  {
+    ...base,
     id: "mystery.custodial-quantity",
     guards: "docs/reference/live-service.md “Idempotency” (one pack per call: 400 unsupported_quantity)",
     title: "Custodial purchase of 2 packs → 400 unsupported_quantity",

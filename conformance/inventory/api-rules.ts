@@ -502,10 +502,7 @@ export const API_RULES: ReferenceInventory = {
       sentence:
         "| `POST /mystery/buyback/:purchase_id` | a purchase id or token id; signs a marketplace offer, by default 85% of card value |",
       operations: ["buyback.createForPurchase"],
-      checkedBy: {
-        unchecked:
-          "a sandbox check creating an offer for a revealed purchase, expecting a signed offer at 85% of the card's value (the relayed-accept check uses POST /mystery/buyback)",
-      },
+      checkedBy: ["lifecycle.mystery-buyback-forwarded", "lifecycle.mystery-buyback-transfer-failed"],
     },
     {
       id: "api.mystery.price-one-of",
@@ -533,7 +530,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Mystery commerce endpoints",
       sentence: "| `GET /mystery/stats` | includes offer volume |",
       operations: ["gacha.stats"],
-      checkedBy: ["wire:schema"],
+      checkedBy: ["mystery.stats-offer-volume", "wire:schema"],
     },
     {
       id: "api.mystery.sellback-batch",

@@ -243,7 +243,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Money, ids and time",
       sentence: "A webhook event id is `<event>:<key>`; a signing secret is 64 hex characters.",
       operations: ["webhooks.register"],
-      checkedBy: ["webhooks.signed-delivery", "wire:schema"],
+      checkedBy: ["webhooks.signed-delivery", "webhooks.secret-shown-once"],
     },
     {
       id: "live.paging.partner",
@@ -729,7 +729,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Purchases",
       sentence: "`GET /mystery/stats`: counts, `total_volume` (+ `_usdc`), `by_tier`, and `buyback` offer figures.",
       operations: ["gacha.stats"],
-      checkedBy: ["wire:schema"],
+      checkedBy: ["mystery.stats-offer-volume", "wire:schema"],
     },
     {
       id: "live.purchases.volume",
@@ -903,7 +903,10 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Sell-back",
       sentence: "`GET /mystery/sellbacks` lists them.",
       operations: ["sellback.list"],
-      checkedBy: ["lifecycle.mystery-sellback"],
+      checkedBy: {
+        unchecked:
+          "a check listing GET /mystery/sellbacks after a sell-back, expecting its row (no check reads the list yet)",
+      },
     },
     {
       id: "live.buyback.pool",
@@ -925,7 +928,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Buyback offers and the pool wallet",
       sentence: "`GET /mystery/buyback?token_id=` lists them.",
       operations: ["buyback.offers"],
-      checkedBy: { unchecked: "a check listing a token's offers after creating one, expecting the offer" },
+      checkedBy: ["lifecycle.mystery-relayed-accept"],
     },
     {
       id: "live.buyback.accept-prepare",

@@ -249,6 +249,14 @@ export const mysteryDeviations: readonly Deviation[] = [
     },
   },
   {
+    name: "mystery_stats_without_buyback",
+    breaks: "GET /mystery/stats includes the buyback offer figures",
+    apply: (x) => {
+      const d = on(x, "/mystery/stats") && x.status === 200 ? dataOf(x) : undefined;
+      if (d) delete d.buyback;
+    },
+  },
+  {
     name: "mystery_quantity_ignored",
     breaks: "one pack per call: quantity other than 1 is 400 unsupported_quantity",
     apply: (x) => {
