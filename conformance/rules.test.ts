@@ -10,6 +10,7 @@ import { runSuite } from "./runner.ts";
 import { runs, type Check } from "./types.ts";
 import { summaryTable } from "./reporters/console.ts";
 import { json } from "./reporters/files.ts";
+import { html } from "./reporters/html.ts";
 import {
   INVENTORIES,
   REFERENCE_RULES,
@@ -173,6 +174,7 @@ describe("rule inventory", () => {
       expect(suite.rule_coverage!.line).toBe(coverageLine());
       expect(summaryTable(suite)).toContain(`Rule inventory (docs/reference): ${coverageLine()}`);
       expect(JSON.parse(json(suite)).rule_coverage.unchecked).toBe(coverage().unchecked);
+      expect(html(suite)).toContain(`<p>Rule inventory (docs/reference): ${coverageLine()}</p>`);
     }
   });
 });
