@@ -52,6 +52,41 @@ export const mysteryChecks: Check[] = [
   },
   {
     ...base,
+    id: "mystery.odds-scope",
+    guards:
+      "docs/reference/live-service.md “Mystery catalog, feeds and price” (odds: scope onchain or inventory_fallback; 400 invalid_tier); docs/reference/sdk-shapes.md “Mystery pack methods” (odds)",
+    title: "A tier's odds are scoped onchain or inventory_fallback; an unknown tier's are 400 invalid_tier",
+    rule: 'GET /mystery/catalog/{tier_id}/odds: scope: "onchain" (tier weights) or "inventory_fallback"; 400 invalid_tier.',
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_odds_scope_renamed",
+    async run({ http, partnerKey }) {
+      const tiers = (
+        expectSuccess(await http.get(`${M}/catalog`, { key: partnerKey }), "GET /mystery/catalog").data as {
+          tiers: Array<{ tier_id: number }>;
+        }
+      ).tiers;
+      if (!tiers.length) throw new NotApplicable("the catalog lists no tier");
+      const id = tiers[0]!.tier_id;
+      const odds = expectSuccess(
+        await http.get(`${M}/catalog/${id}/odds`, { key: partnerKey }),
+        `GET odds of tier ${id}`,
+      ).data as { scope?: unknown; tier_id?: unknown };
+      ensure(
+        odds.scope === "onchain" || odds.scope === "inventory_fallback",
+        `odds.scope must be "onchain" or "inventory_fallback", got ${JSON.stringify(odds.scope)}`,
+      );
+      ensure(odds.tier_id === id, `the odds must name tier ${id}, got ${JSON.stringify(odds.tier_id)}`);
+      expectError(
+        await http.get(`${M}/catalog/987654/odds`, { key: partnerKey }),
+        400,
+        "invalid_tier",
+        "GET /mystery/catalog/987654/odds",
+      );
+    },
+  },
+  {
+    ...base,
     id: "mystery.stats-offer-volume",
     guards:
       "docs/reference/api-rules.md “Mystery commerce endpoints” (GET /mystery/stats includes offer volume); docs/reference/live-service.md “Purchases”",

@@ -412,10 +412,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Partner error codes",
       sentence: "| 402 | `insufficient_funds` (custodial: the end user's available balance is below the price) |",
       operations: ["gacha.purchase"],
-      checkedBy: {
-        unchecked:
-          "a custodial purchase by an end user whose available balance is below the price, expecting 402 insufficient_funds and nothing held",
-      },
+      checkedBy: ["purchases.insufficient-funds"],
     },
     {
       id: "live.codes.403",
@@ -603,10 +600,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         '`GET /mystery/catalog/{tier_id}/odds`: `scope: "onchain"` (tier weights) or `"inventory_fallback"`; 400 `invalid_tier`.',
       operations: ["gacha.odds"],
-      checkedBy: {
-        unchecked:
-          "a check reading a tier's odds (scope onchain or inventory_fallback) and an unknown tier's (400 invalid_tier)",
-      },
+      checkedBy: ["mystery.odds-scope"],
     },
     {
       id: "live.catalog.feeds",
@@ -683,6 +677,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
         "lifecycle.mystery-custodial-retry",
         "purchases.relayer-disabled",
         "mystery.custodial-quantity",
+        "purchases.insufficient-funds",
       ],
     },
     {

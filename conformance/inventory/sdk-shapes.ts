@@ -240,7 +240,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence:
         "| `odds` | GET `/mystery/catalog/{tier_id}/odds` | `data` (`scope` onchain or inventory_fallback) | 400 `invalid_tier` |",
       operations: ["gacha.odds"],
-      checkedBy: { unchecked: "a check reading a tier's odds and an unknown tier's (400 invalid_tier)" },
+      checkedBy: ["mystery.odds-scope"],
     },
     {
       id: "sdk.gacha.feeds",
@@ -261,6 +261,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
         "mystery.invalid-tier",
         "purchases.relayer-disabled",
         "mystery.custodial-quantity",
+        "purchases.insufficient-funds",
       ],
     },
     {

@@ -138,6 +138,16 @@ const purchaseDeviations: readonly Deviation[] = [
     },
   },
   {
+    name: "purchases_insufficient_funds_accepted",
+    breaks: "a custodial purchase beyond the end user's available balance is 402 insufficient_funds",
+    apply: (x) => {
+      if (errorIs(x, 402, "insufficient_funds")) {
+        toSuccess(x, { id: 1, status: "RESERVED", custody: "CUSTODIAL" });
+        x.status = 202;
+      }
+    },
+  },
+  {
     name: "purchases_custodial_answers_submitted",
     breaks: "a custodial purchase is answered 202 RESERVED with on-chain fields null",
     apply: (x) => {
@@ -246,6 +256,14 @@ export const mysteryDeviations: readonly Deviation[] = [
         toSuccess(x, { id: 1, status: "RESERVED", custody: "CUSTODIAL" });
         x.status = 202;
       }
+    },
+  },
+  {
+    name: "mystery_odds_scope_renamed",
+    breaks: "a tier's odds are scoped onchain or inventory_fallback",
+    apply: (x) => {
+      const d = is(x, "GET", /^\/api\/v1\/mystery\/catalog\/[^/]+\/odds$/) && x.status === 200 ? dataOf(x) : null;
+      if (d) d.scope = "chain";
     },
   },
   {
