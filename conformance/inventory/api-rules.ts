@@ -26,10 +26,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Areas",
       sentence: "Commerce spends no credits; it is billed on volume.",
       operations: COMMERCE,
-      checkedBy: {
-        unchecked:
-          "a check that a commerce call (a purchase, a catalog read of /mystery) leaves the credit balance of account/usage unchanged and carries no X-Credits-Cost",
-      },
+      checkedBy: ["wire:creditHeaders"],
     },
     {
       id: "api.envelope.success",
@@ -1084,11 +1081,8 @@ export const API_RULES: ReferenceInventory = {
       id: "api.billing.commerce-free",
       heading: "Credits and billing",
       sentence: "| Gacha, instant, vaulting | no credits (billed on volume) |",
-      operations: COMMERCE,
-      checkedBy: {
-        unchecked:
-          "a check that a commerce or warehouse call leaves the credit balance unchanged (the same as api.areas.commerce-unmetered)",
-      },
+      operations: [...COMMERCE, ...WAREHOUSE],
+      checkedBy: ["wire:creditHeaders"],
     },
     {
       id: "api.billing.free-credits",
