@@ -898,10 +898,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Sell-back",
       sentence: "`GET /mystery/sellbacks` lists them.",
       operations: ["sellback.list"],
-      checkedBy: {
-        unchecked:
-          "a check listing GET /mystery/sellbacks after a sell-back, expecting its row (no check reads the list yet)",
-      },
+      checkedBy: ["lifecycle.mystery-sellback"],
     },
     {
       id: "live.buyback.pool",
