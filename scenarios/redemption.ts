@@ -99,6 +99,19 @@ async function payAndShip(
     "submit",
   );
   ctx.expect(sub.status === "BURN_SUBMITTED", `BURN_SUBMITTED (got ${sub.status})`);
+  // Re-submitting the same hash is fine (docs/reference/sdk-shapes.md “Redemption shapes”): the same 202.
+  const again = ctx.data<{ redemption_id: number; status: string }>(
+    await ctx.http.post(`${M}/redemption/submit`, {
+      key,
+      body: { redemption_id: ready.redemption_id, tx_hash: burn.transactionHash },
+    }),
+    202,
+    "submit again",
+  );
+  ctx.expect(
+    again.redemption_id === ready.redemption_id && again.status === "BURN_SUBMITTED",
+    `the same hash submitted again answers the same redemption, BURN_SUBMITTED (got ${JSON.stringify(again)})`,
+  );
   ctx.step(
     `${step + 2}. poll the redemption by token id: the warehouse starts once the payment landed, ships a day later`,
   );

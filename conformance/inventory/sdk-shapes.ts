@@ -568,7 +568,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       heading: "Redemption shapes",
       sentence: "Re-submitting the same hash is fine.",
       operations: ["redemption.submit"],
-      checkedBy: { unchecked: "a redemption submit repeated with the same hash, expecting the same 202 answer" },
+      checkedBy: ["lifecycle.mystery-redemption", "lifecycle.mystery-redemption-kyc"],
     },
     {
       id: "sdk.redemption-shapes.row",
