@@ -44,6 +44,10 @@ async function waitForCompletion(ctx: ScenarioContext, key: string, p: Prepared)
     ).redemptions;
     const row = rows.find((r) => r.redemption_id === p.redemption_id) ?? rows[0];
     ctx.expect(row, "the get answers the redemption");
+    // A row has none of the prepare-only keys (docs/reference/sdk-shapes.md “Redemption shapes”); its `kyc`
+    // stays, as the interface rules show it (docs/decisions.md).
+    const extra = ["shipping_payment", "shipping_payer", "unsigned"].filter((k) => k in row);
+    ctx.expect(extra.length === 0, `the redemption row carries the prepare-only keys ${extra.join(", ")}`);
     if (row.status === "COMPLETED") return row;
     ctx.expect(
       !["FAILED", "CANCELLED", "EXPIRED"].includes(row.status),

@@ -584,9 +584,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence:
         "The row has none of the prepare-only keys (`shipping_payment`, `shipping_payer`, `unsigned`) and no `kyc`.",
       operations: ["redemption.get", "redemption.list"],
-      checkedBy: {
-        unchecked: "a check that a redemption row carries none of shipping_payment, shipping_payer, unsigned and kyc",
-      },
+      checkedBy: ["lifecycle.mystery-redemption", "lifecycle.mystery-redemption-kyc"],
     },
     {
       id: "sdk.purchase-shapes.status",
