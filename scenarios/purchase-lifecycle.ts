@@ -22,6 +22,7 @@ const RESUMED = pathOf(MYSTERY_PURCHASE, ["resume", "broadcast", "sent", "confir
 
 type Purchase = {
   id: number;
+  memo?: string;
   status: string;
   onchain_request_id: string | null;
   transaction_hash: string | null;
@@ -83,6 +84,16 @@ export const purchaseLifecycleScenarios: Scenario[] = [
       });
       const p = ctx.data<Purchase>(res, 202, "custodial purchase");
       ctx.expect(p.status === "RESERVED", `the 202 is RESERVED, got ${p.status}`);
+      // The memo is <partner-slug>-<id>, absent without a slug (docs/reference/live-service.md “Money, ids and time”).
+      const slug = ctx.data<{ partner_slug: string | null }>(
+        await ctx.http.get(`${M}/stats`, { key }),
+        200,
+        "stats",
+      ).partner_slug;
+      ctx.expect(
+        p.memo === (slug === null ? undefined : `${slug}-${p.id}`),
+        `memo ${JSON.stringify(p.memo)} for partner ${JSON.stringify(slug)} and purchase ${p.id}`,
+      );
       ctx.expect(
         p.onchain_request_id === null && p.transaction_hash === null,
         `on-chain fields are null until the relayer sends it: ${JSON.stringify(p).slice(0, 200)}`,

@@ -233,10 +233,8 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Money, ids and time",
       sentence:
         "A purchase's `memo` is `<partner-slug>-<id>`, an instant one `<partner-slug>-instant-<id>`; absent when the partner has no slug.",
-      operations: ["gacha.getPurchase", "instant.getPurchase"],
-      checkedBy: {
-        unchecked: "a check reading a purchase's memo against the partner's slug (<slug>-<id>, <slug>-instant-<id>)",
-      },
+      operations: ["gacha.purchase", "instant.submit"],
+      checkedBy: ["lifecycle.mystery-custodial-lifecycle", "lifecycle.instant"],
     },
     {
       id: "live.ids.event-id-secret",
