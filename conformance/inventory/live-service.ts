@@ -729,10 +729,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Purchases",
       sentence: "Volume counts `SUBMITTED`, `FULFILLED` and `PARTIALLY_FULFILLED` purchases.",
       operations: ["gacha.stats"],
-      checkedBy: {
-        unchecked:
-          "a check reading stats before and after a purchase is SUBMITTED, expecting total_volume to rise by its price",
-      },
+      checkedBy: ["lifecycle.mystery-custodial-lifecycle"],
     },
     {
       id: "live.wallet.identity",
