@@ -132,6 +132,14 @@ async function payAndShip(
       updates.join() === "PREPARED,BURN_SUBMITTED,IN_FULFILLMENT,COMPLETED",
     `redemption.updated each step: ${updates.join()}`,
   );
+  // Prepare itself sends redemption.prepared (docs/reference/sdk-shapes.md “Webhook event data”).
+  const prepared = (await events(ctx, "redemption.prepared")).filter(
+    (e) => e.data.redemption_id === ready.redemption_id,
+  );
+  ctx.expect(
+    prepared.length === 1 && prepared[0]!.data.status === "PREPARED" && prepared[0]!.data.token_id === ready.token_id,
+    `one redemption.prepared for redemption ${ready.redemption_id}: ${JSON.stringify(prepared.map((e) => e.data))}`,
+  );
   return done;
 }
 

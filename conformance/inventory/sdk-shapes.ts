@@ -804,10 +804,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
         "| `redemption.prepared` | `redemption_id`, `purchase_id|null`, `token_id`, `item_type`, `status` (sent by prepare itself) |",
       operations: ["redemption.prepare"],
       events: ["redemption.prepared"],
-      checkedBy: {
-        unchecked:
-          "a check subscribing to redemption.prepared and preparing a redemption, expecting the event with these keys",
-      },
+      checkedBy: ["lifecycle.mystery-redemption", "lifecycle.mystery-redemption-kyc"],
     },
     {
       id: "sdk.events.redemption-updated",
