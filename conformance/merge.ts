@@ -61,6 +61,7 @@ export function mergeShards(reports: readonly SuiteResult[]): SuiteResult {
     finished_at: times("finished_at").at(-1)!,
     results,
   };
+  if (first.rule_coverage) merged.rule_coverage = first.rule_coverage;
   const kinds = [...new Set(reports.flatMap((r) => r.key_kinds ?? []))].sort();
   if (kinds.length) merged.key_kinds = kinds;
   const spent = reports.map((r) => r.spent).filter((s) => s !== undefined);

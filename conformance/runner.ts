@@ -22,6 +22,7 @@ import { usdcMicros, usdcText } from "./assert.ts";
 import { shardChecks, type Shard, type ShardInfo } from "./shard.ts";
 import { emulatorView, writesOf, type EmulatorView, type TargetChanges } from "./target-changes.ts";
 import { isoOf } from "../contract/time.ts";
+import { ruleCoverage, type RuleCoverage } from "./rules.ts";
 
 export interface SuiteOptions {
   baseUrl: string;
@@ -81,6 +82,8 @@ export interface SuiteResult {
   changes?: TargetChanges;
   /** Present when the run was one shard of a split run. */
   shard?: ShardInfo;
+  /** The rule inventory's coverage (conformance/rules.ts): how many rules of docs/reference the suite checks. */
+  rule_coverage?: RuleCoverage;
 }
 
 export interface Spent {
@@ -330,6 +333,7 @@ export async function runSuite(checks: readonly Check[], opts: SuiteOptions): Pr
     key_kinds: [...(control || opts.partnerKey ? ["partner"] : []), ...(control || opts.tenantKey ? ["tenant"] : [])],
     changes,
     ...(opts.shard ? { shard: { ...opts.shard, checks: selected.map((c) => c.id) } } : {}),
+    rule_coverage: ruleCoverage(),
   };
 }
 

@@ -193,6 +193,14 @@ describe("every answer", () => {
     const s2 = new WireSession();
     expect(texts(s2, credit(404, "0", "100", "200"))).toEqual([]);
     expect(texts(s2, credit(404, "0", "98", "199"))[0]).toContain("100 − X-Credits-Cost 0 = 100, received 98");
+    // A route that is not metered (commerce is billed on volume) charges nothing.
+    const stats = (cost: string) =>
+      exchange("GET", "/api/v1/mystery/stats", 200, { success: true, data: {} }, { "x-credits-cost": cost });
+    const s3 = new WireSession();
+    expect(texts(s3, stats("0")).filter((t) => t.includes("X-Credits-Cost"))).toEqual([]);
+    expect(texts(s3, stats("1")).filter((t) => t.includes("X-Credits-Cost"))).toEqual([
+      'GET /api/v1/mystery/stats → 200: gacha.stats is not metered (billed on volume, not in credits): X-Credits-Cost must be absent or 0, received "1" (string)',
+    ]);
   });
 
   it("paging: offset pages agree with their rows and the request; Card Data pages with total_count", () => {

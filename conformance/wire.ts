@@ -40,7 +40,7 @@ export const WIRE_RULES = {
   retryAfter:
     "docs/reference/api-rules.md “Errors”: 429 and retryable 503 carry Retry-After (whole seconds > 0); 429 has X-RateLimit-Remaining 0",
   creditHeaders:
-    "docs/reference/api-rules.md “Credits and billing”: metered 2xx carry X-Credits-Cost (the route's cost) and X-Credits-Remaining; a 4xx/5xx is refunded (cost 0); 401/403/429 come before metering",
+    "docs/reference/api-rules.md “Credits and billing”: metered 2xx carry X-Credits-Cost (the route's cost) and X-Credits-Remaining; a 4xx/5xx is refunded (cost 0); 401/403/429 come before metering; a route that is not metered (commerce, warehouse, webhooks: billed on volume) charges nothing",
   creditSequence:
     "docs/reference/api-rules.md “Credits and billing”: X-Credits-Remaining is the balance after the call, so it falls by exactly X-Credits-Cost from one call to the next",
   paging:
@@ -449,6 +449,11 @@ export class WireSession {
       if (v !== undefined && (!isInt(v) || Number(v) < 0))
         fail("creditHeaders", `${n} must be a non-negative integer, received ${shown(v)}`);
     if (!route || metering === "unmetered") return;
+    if (route.cost === undefined && creditsRaw !== undefined && creditsRaw !== "0")
+      fail(
+        "creditHeaders",
+        `${route.id} is not metered (billed on volume, not in credits): X-Credits-Cost must be absent or 0, received ${shown(creditsRaw)}`,
+      );
     const beforeMetering = status === 401 || status === 403 || status === 429;
     if (route.cost !== undefined) {
       if (beforeMetering && creditsRaw !== undefined && creditsRaw !== "0")

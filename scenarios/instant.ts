@@ -16,6 +16,7 @@ interface Pack {
 }
 interface Purchase {
   id: number;
+  memo?: string;
   status: string;
   custody?: string;
   transaction_hash?: string | null;
@@ -83,6 +84,16 @@ export const instantScenarios: Scenario[] = [
         "submit",
       );
       ctx.expect(sub.status === "SUBMITTED", `submit answers SUBMITTED, got ${sub.status}`);
+      // An instant memo is <partner-slug>-instant-<id>, absent without a slug (docs/reference/live-service.md “Money, ids and time”).
+      const slug = ctx.data<{ partner_slug: string | null }>(
+        await ctx.http.get("/api/v1/mystery/stats", { key }),
+        200,
+        "stats",
+      ).partner_slug;
+      ctx.expect(
+        sub.memo === (slug === null ? undefined : `${slug}-instant-${sub.id}`),
+        `instant memo ${JSON.stringify(sub.memo)} for partner ${JSON.stringify(slug)} and purchase ${sub.id}`,
+      );
       ctx.step(
         "5. VRF draws one of the undrawn bundles 5 s later; polling GET /instant/purchase/{id} reads FULFILLED with the pack and its cards",
       );

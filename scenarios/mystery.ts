@@ -266,6 +266,20 @@ export const mysteryScenarios: Scenario[] = [
       );
       ctx.expect(rec.total_usdc === q.total_payout_usdc, `paid ${rec.total_usdc}, quoted ${q.total_payout_usdc}`);
       ctx.expect((await events(ctx, "sellback.confirmed")).length === 1, "sellback.confirmed");
+      ctx.step("4. the sell-back is listed with its payout (GET /mystery/sellbacks)");
+      const listed = ctx.data<{ sellbacks: Array<{ transaction_hash: string; total_usdc: string }> }>(
+        await ctx.http.get(`${M}/sellbacks`, { key }),
+        200,
+        "sell-back list",
+      );
+      ctx.expect(
+        listed.sellbacks.some(
+          (s) =>
+            s.transaction_hash.toLowerCase() === receipt.transactionHash.toLowerCase() &&
+            s.total_usdc === rec.total_usdc,
+        ),
+        `the sell-back of ${receipt.transactionHash} is listed with ${rec.total_usdc}`,
+      );
     },
   },
   {

@@ -22,6 +22,8 @@ const RESUMED = pathOf(MYSTERY_PURCHASE, ["resume", "broadcast", "sent", "confir
 
 type Purchase = {
   id: number;
+  memo?: string;
+  price: string;
   status: string;
   onchain_request_id: string | null;
   transaction_hash: string | null;
@@ -75,6 +77,13 @@ export const purchaseLifecycleScenarios: Scenario[] = [
       const user = ctx.run.unique("lifecycle-user");
       ctx.step("1. the operator credits 100 USDC to an end user's custodial balance");
       await ctx.control.request("POST", "/mystery/custodial/fund", { key, external_user_id: user, usdc: "100" });
+      const stats = async () =>
+        ctx.data<{ partner_slug: string | null; total_volume: string }>(
+          await ctx.http.get(`${M}/stats`, { key }),
+          200,
+          "stats",
+        );
+      const before = await stats();
       ctx.step("2. POST /mystery/purchase {tier_id: 1, external_user_id} with Idempotency-Key → 202 RESERVED");
       const res = await ctx.http.post(`${M}/purchase`, {
         key,
@@ -83,6 +92,12 @@ export const purchaseLifecycleScenarios: Scenario[] = [
       });
       const p = ctx.data<Purchase>(res, 202, "custodial purchase");
       ctx.expect(p.status === "RESERVED", `the 202 is RESERVED, got ${p.status}`);
+      // The memo is <partner-slug>-<id>, absent without a slug (docs/reference/live-service.md “Money, ids and time”).
+      const slug = before.partner_slug;
+      ctx.expect(
+        p.memo === (slug === null ? undefined : `${slug}-${p.id}`),
+        `memo ${JSON.stringify(p.memo)} for partner ${JSON.stringify(slug)} and purchase ${p.id}`,
+      );
       ctx.expect(
         p.onchain_request_id === null && p.transaction_hash === null,
         `on-chain fields are null until the relayer sends it: ${JSON.stringify(p).slice(0, 200)}`,
@@ -104,6 +119,12 @@ export const purchaseLifecycleScenarios: Scenario[] = [
       ctx.expect(
         after.balance === "75000000" && after.reserved === "0",
         `the hold is settled: ${JSON.stringify(after)}`,
+      );
+      // Volume counts SUBMITTED, FULFILLED and PARTIALLY_FULFILLED purchases (docs/reference/live-service.md “Purchases”).
+      const volume = BigInt((await stats()).total_volume) - BigInt(before.total_volume);
+      ctx.expect(
+        volume === BigInt(purchase.price),
+        `stats.total_volume rose by ${volume}, the purchase's price is ${purchase.price}`,
       );
       ctx.step("4. one webhook per step: purchase.reserved, purchase.submitted, purchase.fulfilled");
       const types = (await events(ctx))

@@ -44,6 +44,10 @@ async function waitForCompletion(ctx: ScenarioContext, key: string, p: Prepared)
     ).redemptions;
     const row = rows.find((r) => r.redemption_id === p.redemption_id) ?? rows[0];
     ctx.expect(row, "the get answers the redemption");
+    // A row has none of the prepare-only keys (docs/reference/sdk-shapes.md “Redemption shapes”); its `kyc`
+    // stays, as the interface rules show it (docs/decisions.md).
+    const extra = ["shipping_payment", "shipping_payer", "unsigned"].filter((k) => k in row);
+    ctx.expect(extra.length === 0, `the redemption row carries the prepare-only keys ${extra.join(", ")}`);
     if (row.status === "COMPLETED") return row;
     ctx.expect(
       !["FAILED", "CANCELLED", "EXPIRED"].includes(row.status),
@@ -99,6 +103,19 @@ async function payAndShip(
     "submit",
   );
   ctx.expect(sub.status === "BURN_SUBMITTED", `BURN_SUBMITTED (got ${sub.status})`);
+  // Re-submitting the same hash is fine (docs/reference/sdk-shapes.md “Redemption shapes”): the same 202.
+  const again = ctx.data<{ redemption_id: number; status: string }>(
+    await ctx.http.post(`${M}/redemption/submit`, {
+      key,
+      body: { redemption_id: ready.redemption_id, tx_hash: burn.transactionHash },
+    }),
+    202,
+    "submit again",
+  );
+  ctx.expect(
+    again.redemption_id === ready.redemption_id && again.status === "BURN_SUBMITTED",
+    `the same hash submitted again answers the same redemption, BURN_SUBMITTED (got ${JSON.stringify(again)})`,
+  );
   ctx.step(
     `${step + 2}. poll the redemption by token id: the warehouse starts once the payment landed, ships a day later`,
   );
@@ -114,6 +131,14 @@ async function payAndShip(
     updates.join() === "BURN_SUBMITTED,IN_FULFILLMENT,COMPLETED" ||
       updates.join() === "PREPARED,BURN_SUBMITTED,IN_FULFILLMENT,COMPLETED",
     `redemption.updated each step: ${updates.join()}`,
+  );
+  // Prepare itself sends redemption.prepared (docs/reference/sdk-shapes.md “Webhook event data”).
+  const prepared = (await events(ctx, "redemption.prepared")).filter(
+    (e) => e.data.redemption_id === ready.redemption_id,
+  );
+  ctx.expect(
+    prepared.length === 1 && prepared[0]!.data.status === "PREPARED" && prepared[0]!.data.token_id === ready.token_id,
+    `one redemption.prepared for redemption ${ready.redemption_id}: ${JSON.stringify(prepared.map((e) => e.data))}`,
   );
   return done;
 }

@@ -52,6 +52,90 @@ export const mysteryChecks: Check[] = [
   },
   {
     ...base,
+    id: "mystery.odds-scope",
+    guards:
+      "docs/reference/live-service.md “Mystery catalog, feeds and price” (odds: scope onchain or inventory_fallback; 400 invalid_tier); docs/reference/sdk-shapes.md “Mystery pack methods” (odds)",
+    title: "A tier's odds are scoped onchain or inventory_fallback; an unknown tier's are 400 invalid_tier",
+    rule: 'GET /mystery/catalog/{tier_id}/odds: scope: "onchain" (tier weights) or "inventory_fallback"; 400 invalid_tier.',
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_odds_scope_renamed",
+    async run({ http, partnerKey }) {
+      const tiers = (
+        expectSuccess(await http.get(`${M}/catalog`, { key: partnerKey }), "GET /mystery/catalog").data as {
+          tiers: Array<{ tier_id: number }>;
+        }
+      ).tiers;
+      if (!tiers.length) throw new NotApplicable("the catalog lists no tier");
+      const id = tiers[0]!.tier_id;
+      const odds = expectSuccess(
+        await http.get(`${M}/catalog/${id}/odds`, { key: partnerKey }),
+        `GET odds of tier ${id}`,
+      ).data as { scope?: unknown; tier_id?: unknown };
+      ensure(
+        odds.scope === "onchain" || odds.scope === "inventory_fallback",
+        `odds.scope must be "onchain" or "inventory_fallback", got ${JSON.stringify(odds.scope)}`,
+      );
+      ensure(odds.tier_id === id, `the odds must name tier ${id}, got ${JSON.stringify(odds.tier_id)}`);
+      expectError(
+        await http.get(`${M}/catalog/987654/odds`, { key: partnerKey }),
+        400,
+        "invalid_tier",
+        "GET /mystery/catalog/987654/odds",
+      );
+    },
+  },
+  {
+    ...base,
+    id: "mystery.stats-offer-volume",
+    guards:
+      "docs/reference/api-rules.md “Mystery commerce endpoints” (GET /mystery/stats includes offer volume); docs/reference/live-service.md “Purchases”",
+    title: "GET /mystery/stats carries counts, total volume (micros and usdc), per tier, and buyback offer figures",
+    rule: "GET /mystery/stats: counts, total_volume (+ _usdc), by_tier, and buyback offer figures.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_stats_without_buyback",
+    async run({ http, partnerKey }) {
+      const d = expectSuccess(await http.get(`${M}/stats`, { key: partnerKey }), "GET /mystery/stats").data as Record<
+        string,
+        unknown
+      >;
+      for (const k of ["total_purchases", "fulfilled", "refunded", "failed"])
+        ensure(Number.isInteger(d[k]), `stats.${k} must be a count, got ${JSON.stringify(d[k])}`);
+      ensure(
+        typeof d.total_volume === "string" &&
+          typeof d.total_volume_usdc === "string" &&
+          BigInt(d.total_volume) === micros(d.total_volume_usdc),
+        `total_volume (micros) and total_volume_usdc must name one amount, got ${JSON.stringify([d.total_volume, d.total_volume_usdc])}`,
+      );
+      ensure(Array.isArray(d.by_tier), "stats.by_tier must be a list of tiers");
+      const b = d.buyback as Record<string, unknown> | undefined;
+      ensure(
+        b && Number.isInteger(b.offers) && Number.isInteger(b.accepted) && typeof b.offered_volume_usdc === "string",
+        `stats.buyback must carry the offer figures (offers, accepted, offered_volume_usdc), got ${JSON.stringify(b)}`,
+      );
+    },
+  },
+  {
+    ...base,
+    id: "mystery.custodial-quantity",
+    guards: "docs/reference/live-service.md “Idempotency” (one pack per call: 400 unsupported_quantity)",
+    title: "Custodial purchase of 2 packs → 400 unsupported_quantity",
+    rule: "One pack per call: a quantity other than 1 is 400 unsupported_quantity.",
+    mode: "read-only",
+    needs: ["partnerKey"],
+    deviation: "mystery_quantity_ignored",
+    async run({ http, partnerKey }) {
+      const r = await http.post(`${M}/purchase`, {
+        key: partnerKey,
+        headers: { "Idempotency-Key": "conformance-quantity-2" },
+        body: { tier_id: 1, external_user_id: "conformance-user", quantity: 2 },
+      });
+      expectError(r, 400, "unsupported_quantity", "POST /mystery/purchase with quantity 2");
+    },
+  },
+  {
+    ...base,
     id: "mystery.invalid-tier",
     guards: "docs/reference/api-rules.md “Error codes” (invalid_tier); docs/reference/live-service.md “Purchases”",
     title: "Unknown tier → 400 invalid_tier",

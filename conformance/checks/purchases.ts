@@ -2,7 +2,7 @@ import { emulatorOnly, runs, type Check, type CheckContext } from "../types.ts";
 import { CUSTODIAL_USDC, custodialReservedBySandbox, reservedAnswer } from "./custodial-sandbox.ts";
 import { ensure, expectError, expectSuccess } from "../assert.ts";
 import { chainMissing } from "./target.ts";
-import { isolatedCheck } from "../isolate.ts";
+import { isolatedCheck, runUnique } from "../isolate.ts";
 import { PURCHASE_STATUSES } from "../../contract/mystery/purchases.ts";
 
 // Checks of the custodial purchase lifecycle as the live service runs it (SDK
@@ -68,6 +68,29 @@ export const purchaseChecks: Check[] = [
           `the price is held, not debited: ${JSON.stringify(w)}`,
         );
       });
+    },
+  },
+  {
+    ...base,
+    id: "purchases.insufficient-funds",
+    guards:
+      "docs/reference/live-service.md “Partner error codes” (402 insufficient_funds) and “Purchases”; docs/reference/sdk-shapes.md “Mystery pack methods” (purchase: 402 insufficient_funds)",
+    title: "Custodial purchase by an end user with nothing available → 402 insufficient_funds, nothing held",
+    rule: "A custodial purchase whose end user's available balance is below the price is 402 insufficient_funds, and nothing is held.",
+    // A new end user of this run: no balance, so no funding and no spend.
+    ...runs("sandbox", ["partnerKey"]),
+    deviation: "purchases_insufficient_funds_accepted",
+    applicable: chainMissing,
+    async run(ctx) {
+      const user = runUnique("unfunded");
+      const r = await ctx.http.post(`${M}/purchase`, {
+        key: ctx.partnerKey,
+        body: { tier_id: 1, external_user_id: user },
+        headers: { "Idempotency-Key": runUnique("unfunded-key") },
+      });
+      expectError(r, 402, "insufficient_funds", "POST /mystery/purchase for an end user with no balance");
+      const w = await wallet(ctx, user);
+      ensure(w.reserved === "0" && w.balance === "0", `nothing may be held or debited: ${JSON.stringify(w)}`);
     },
   },
   {

@@ -35,6 +35,7 @@ export function summaryTable(suite: SuiteResult): string {
     lines.push(
       `${profile.padEnd(11)} ${String(c.pass).padStart(4)}  ${String(c.fail).padStart(4)}  ${String(c.error).padStart(5)}  ${String(c.not_applicable).padStart(3)}  ${String(c.expected_failure).padStart(13)}`,
     );
+  if (suite.rule_coverage) lines.push("", `Rule inventory (docs/reference): ${suite.rule_coverage.line}`);
   if (suite.spent) {
     const { credits, max_credits, usdc, max_spend_usdc } = suite.spent;
     const of = (n: number | null, flag: string) => (n === null ? `(no ${flag})` : `of ${n} (${flag})`);

@@ -82,7 +82,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-
 h3{font-size:15px;margin:.4em 0}small{color:#888}
 </style></head><body>
 <h1>${esc(suite.title ?? "Conformance")} report</h1>
-<p>Target <code>${esc(suite.target)}</code> · mode <b>${esc(suite.mode)}</b> · ${esc(suite.started_at)} → ${esc(suite.finished_at)} · <b>${failed ? `${failed} failed` : "no failures"}</b></p>
+<p>Target <code>${esc(suite.target)}</code> · mode <b>${esc(suite.mode)}</b> · ${esc(suite.started_at)} → ${esc(suite.finished_at)} · <b>${failed ? `${failed} failed` : "no failures"}</b></p>${suite.rule_coverage ? `\n<p>Rule inventory (docs/reference): ${esc(suite.rule_coverage.line)}</p>` : ""}
 <table><tr><th>profile</th><th>pass</th><th>fail</th><th>error</th><th>n/a</th><th>expected failure</th></tr>${summary}</table>
 ${body}
 </body></html>

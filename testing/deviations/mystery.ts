@@ -142,6 +142,16 @@ const purchaseDeviations: readonly Deviation[] = [
     },
   },
   {
+    name: "purchases_insufficient_funds_accepted",
+    breaks: "a custodial purchase beyond the end user's available balance is 402 insufficient_funds",
+    apply: (x) => {
+      if (errorIs(x, 402, "insufficient_funds")) {
+        toSuccess(x, { id: 1, status: "RESERVED", custody: "CUSTODIAL" });
+        x.status = 202;
+      }
+    },
+  },
+  {
     name: "purchases_custodial_answers_submitted",
     breaks: "a custodial purchase is answered 202 RESERVED with on-chain fields null",
     apply: (x) => {
@@ -248,6 +258,32 @@ export const mysteryDeviations: readonly Deviation[] = [
     apply: (x) => {
       if (errorIs(x, 400, "missing_idempotency_key")) {
         toSuccess(x, { id: 1, status: "RESERVED", custody: "CUSTODIAL" });
+        x.status = 202;
+      }
+    },
+  },
+  {
+    name: "mystery_odds_scope_renamed",
+    breaks: "a tier's odds are scoped onchain or inventory_fallback",
+    apply: (x) => {
+      const d = is(x, "GET", /^\/api\/v1\/mystery\/catalog\/[^/]+\/odds$/) && x.status === 200 ? dataOf(x) : null;
+      if (d) d.scope = "chain";
+    },
+  },
+  {
+    name: "mystery_stats_without_buyback",
+    breaks: "GET /mystery/stats includes the buyback offer figures",
+    apply: (x) => {
+      const d = on(x, "/mystery/stats") && x.status === 200 ? dataOf(x) : undefined;
+      if (d) delete d.buyback;
+    },
+  },
+  {
+    name: "mystery_quantity_ignored",
+    breaks: "one pack per call: quantity other than 1 is 400 unsupported_quantity",
+    apply: (x) => {
+      if (errorIs(x, 400, "unsupported_quantity")) {
+        toSuccess(x, { id: 1, status: "RESERVED", custody: "CUSTODIAL", quantity: 2 });
         x.status = 202;
       }
     },
