@@ -1,4 +1,5 @@
-import { getAddress, isAddress } from "viem";
+import { getAddress } from "viem";
+import { EVM_ADDRESS_RULE, isEvmAddress } from "../../../contract/index.ts";
 import { badRequest } from "../../pipeline/errors.ts";
 import { checkIdentifier, checkIdLength, intIn } from "../../pipeline/identifiers.ts";
 import type { Services } from "../../pipeline/services.ts";
@@ -18,19 +19,14 @@ export type Body = Record<string, unknown>;
 
 export const isTxHash = (v: unknown): v is `0x${string}` => typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v);
 
-/** Accepts any 0x address whose checksum is right when mixed-case (viem strict isAddress). */
+/** The contract's wallet rule (contract/input-fields.ts): the checksummed address, or null. */
 export function checksummed(v: unknown): `0x${string}` | null {
-  if (typeof v !== "string" || !isAddress(v, { strict: true })) return null;
-  return getAddress(v);
+  return isEvmAddress(v) ? getAddress(v) : null;
 }
 
 export function walletParam(v: unknown, code = "invalid_wallet_address"): `0x${string}` {
   const a = checksummed(v);
-  if (!a)
-    throw badRequest(
-      code,
-      "wallet_address must be a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)",
-    );
+  if (!a) throw badRequest(code, `wallet_address must be ${EVM_ADDRESS_RULE}`);
   return a;
 }
 
