@@ -334,7 +334,7 @@ export const MYSTERY_CATALOG = {
     ...packsRead,
     schema: {
       // The user is checked before the paging, so both are read by the handler.
-      query: z.object(userPageQuery),
+      query: userPageQuery,
       responses: {
         200: {
           description: "The user's revealed items, newest first",

@@ -29,6 +29,7 @@ import {
   type Charge,
 } from "./metering.ts";
 import { checkIdentifier } from "./identifiers.ts";
+import { requireIdempotencyKey } from "./idempotency.ts";
 import { generation, replaced } from "./generation.ts";
 import { parsePart, queryObject, responseProblem } from "./schema.ts";
 import { answerProblems } from "../../contract/invariants/index.ts";
@@ -220,6 +221,7 @@ async function handle(
   if (fault && fault.status >= 400)
     throw documentedError(fault.status, fault.error, fault.message ?? `Injected fault (${fault.id})`);
   for (const name in params) checkIdentifier(params[name]!, name);
+  requireIdempotencyKey(spec.operation, req.headers);
   const c = context(services, req, target, params, key);
   const schema = spec.schema;
   if (schema) {

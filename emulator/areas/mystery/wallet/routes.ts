@@ -2,11 +2,10 @@ import { MYSTERY_WALLET, type DepositAddress, type PayoutWallet } from "../../..
 import { notFound } from "../../../pipeline/errors.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type RouteSpec } from "../../../pipeline/route.ts";
-import { identityOf } from "../identity.ts";
+import { userPageInput } from "../identity.ts";
 import { creditChainDeposits } from "./deposit-watch.ts";
 import { endUser, walletView } from "./end-users.ts";
 import { depositAddress, formatDeposit, formatLedger, userDeposits, userLedger, walletId } from "./ledger.ts";
-import { setWalletBody, userBody, userPageInput, walletQuery } from "./parse.ts";
 import { activeWallet, setWallet, type WalletKind } from "./wallets.ts";
 
 // Wallet endpoints (contract/mystery/wallet.ts). The custodial wallet of an
@@ -22,7 +21,6 @@ type GetOp = typeof MYSTERY_WALLET.getPoolWallet;
 const putWallet = (op: SetOp, kind: WalletKind): RouteSpec =>
   serve(op, {
     gate: "partner_write",
-    parse: { body: setWalletBody },
     handle: (c) => {
       const { address, chain } = c.input.body;
       return ok({ ...setWallet(c.services, kind, c.key!.account_id, chain, address) } satisfies PayoutWallet);
@@ -32,7 +30,6 @@ const putWallet = (op: SetOp, kind: WalletKind): RouteSpec =>
 const getWallet = (op: GetOp, kind: WalletKind, code: string, what: string): RouteSpec =>
   serve(op, {
     gate: "partner_read",
-    parse: { query: walletQuery },
     handle: (c) => {
       const row = activeWallet(c.services, kind, c.key!.account_id);
       if (!row) throw notFound(`No ${what} is set for this account`, code);
@@ -44,7 +41,7 @@ export const balanceRoutes: RouteSpec[] = [
   serve(MYSTERY_WALLET.balance, {
     gate: "wallet_read",
     handle: async (c) => {
-      const who = identityOf(c.input.query, "Send external_user_id and/or wallet_address");
+      const who = c.input.query;
       await creditChainDeposits(c.services); // a deposit mined since the worker last looked counts now
       return ok(walletView(endUser(c.services, c.key!.account_id, who)));
     },
@@ -95,7 +92,6 @@ export const walletLedgerRoutes: RouteSpec[] = [
 
   serve(MYSTERY_WALLET.depositAddress, {
     gate: "partner_write",
-    parse: { body: userBody },
     handle: (c) => {
       const acct = c.key!.account_id;
       const user = endUser(c.services, acct, c.input.body);
