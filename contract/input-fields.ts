@@ -46,3 +46,17 @@ export const usdcAmount = (message: string) =>
     .refine((v) => parseUsdc(v) !== null, message)
     .transform((v): bigint => parseUsdc(v)!)
     .meta({ description: 'Decimal USDC with at most 6 places ("25.00")' });
+
+/** The largest token id: a uint256. */
+export const MAX_UINT256 = 2n ** 256n - 1n;
+
+/**
+ * A token id in canonical decimal, or null: a uint256 as a string, or a JSON number that is a safe integer; no
+ * sign, fraction, exponent, hex, leading zeros, blanks or values past 2^256 − 1 (viem would throw on those
+ * before the chain is asked).
+ */
+export function tokenIdText(v: unknown): string | null {
+  if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? String(v) : null;
+  if (typeof v !== "string" || !/^(0|[1-9]\d{0,77})$/.test(v)) return null;
+  return BigInt(v) <= MAX_UINT256 ? v : null;
+}

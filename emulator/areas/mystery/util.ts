@@ -1,5 +1,5 @@
 import { getAddress } from "viem";
-import { EVM_ADDRESS_RULE, isEvmAddress } from "../../../contract/index.ts";
+import { EVM_ADDRESS_RULE, isEvmAddress, tokenIdText } from "../../../contract/index.ts";
 import { badRequest } from "../../pipeline/errors.ts";
 import { checkIdentifier, checkIdLength, intIn } from "../../pipeline/identifiers.ts";
 import type { Services } from "../../pipeline/services.ts";
@@ -13,7 +13,7 @@ import { mystery } from "./state.ts";
 
 export { MAX_USDC_MICROS, parseUsdc, usd2, usdc } from "../../../contract/money.ts";
 
-export const MAX_UINT256 = 2n ** 256n - 1n;
+export { MAX_UINT256 } from "../../../contract/index.ts";
 
 export type Body = Record<string, unknown>;
 
@@ -48,16 +48,8 @@ export function optIdentifier(b: Body, name: string): string | null {
   return s;
 }
 
-/**
- * Token ids are uint256 in canonical decimal (a string, or a JSON number that is
- * a safe integer): no sign, fraction, exponent, hex, leading zeros, blanks or
- * values past 2^256 − 1 (viem would throw on those before the chain is asked).
- */
-export function tokenIdOf(v: unknown): string | null {
-  if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? String(v) : null;
-  if (typeof v !== "string" || !/^(0|[1-9]\d{0,77})$/.test(v)) return null;
-  return BigInt(v) <= MAX_UINT256 ? v : null;
-}
+/** Token ids are uint256 in canonical decimal (the contract's rule, contract/input-fields.ts). */
+export const tokenIdOf = tokenIdText;
 
 /** tokenIdOf for request input: over 255 characters is identifier_too_long first. */
 export function tokenIdParam(v: unknown, name = "token_id"): string | null {
