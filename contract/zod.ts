@@ -21,6 +21,8 @@ export const codeOf = (schema: z.ZodType): string | undefined => CODES.get(schem
 /** What a refinement's issue may carry: its own 400 code, answered instead of the field's. */
 export interface IssueParams {
   code?: string;
+  /** Details the 400 carries beside the field and part it names (which sub-fields are at fault). */
+  details?: Record<string, unknown>;
 }
 
 /** Identifiers (a record's id in a path, query or body) are at most 255 characters (docs/reference: "Limits"). */

@@ -87,9 +87,9 @@ export function parsePart<T>(
   if (res.success) return res.data;
   const issue = res.error.issues[0]!;
   const field = where(part, issue.path);
-  const own = issue.code === "custom" ? (issue.params as IssueParams | undefined)?.code : undefined;
-  throw badRequest(own ?? codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, {
-    details: { field, part },
+  const params = issue.code === "custom" ? (issue.params as IssueParams | undefined) : undefined;
+  throw badRequest(params?.code ?? codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, {
+    details: { field, part, ...params?.details },
   });
 }
 
