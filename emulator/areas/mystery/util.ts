@@ -1,15 +1,15 @@
 import { getAddress } from "viem";
-import { EVM_ADDRESS_RULE, isEvmAddress, tokenIdText } from "../../../contract/index.ts";
-import { badRequest } from "../../pipeline/errors.ts";
-import { checkIdentifier, checkIdLength, intIn } from "../../pipeline/identifiers.ts";
+import { isEvmAddress, tokenIdText } from "../../../contract/index.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { tupleKey } from "../../state/tuple-key.ts";
 import { publishEvent } from "../../events/publish.ts";
 import type { EventType } from "../../events/types.ts";
 import { mystery } from "./state.ts";
 
-// Small helpers shared by the mystery routes: partner money strings, body
-// readers with clear 400s, and event publishing (also kept for /_emulator).
+// Small helpers shared by the mystery routes: partner money strings, the
+// contract's wallet and token id rules for the rules and the control plane
+// (requests are checked by the contract alone), and event publishing (also
+// kept for /_emulator).
 
 export { MAX_USDC_MICROS, parseUsdc, usd2, usdc } from "../../../contract/money.ts";
 
@@ -24,38 +24,8 @@ export function checksummed(v: unknown): `0x${string}` | null {
   return isEvmAddress(v) ? getAddress(v) : null;
 }
 
-export function walletParam(v: unknown, code = "invalid_wallet_address"): `0x${string}` {
-  const a = checksummed(v);
-  if (!a) throw badRequest(code, `wallet_address must be ${EVM_ADDRESS_RULE}`);
-  return a;
-}
-
-/** Tier ids are numbers (a numeric string is accepted); anything else is invalid_tier. */
-export function tierParam(v: unknown, name = "tier_id"): number {
-  checkIdLength(v, name);
-  const n = intIn(v, 1, Number.MAX_SAFE_INTEGER);
-  if (n === null)
-    throw badRequest("invalid_tier", `${name} must be the numeric id of a tier (see GET /mystery/catalog)`);
-  return n;
-}
-
-export function optIdentifier(b: Body, name: string): string | null {
-  const v = b[name];
-  if (v === undefined || v === null || v === "") return null;
-  if (typeof v !== "string" && typeof v !== "number") throw badRequest("invalid_value", `${name} must be a string`);
-  const s = String(v);
-  checkIdentifier(s, name);
-  return s;
-}
-
 /** Token ids are uint256 in canonical decimal (the contract's rule, contract/input-fields.ts). */
 export const tokenIdOf = tokenIdText;
-
-/** tokenIdOf for request input: over 255 characters is identifier_too_long first. */
-export function tokenIdParam(v: unknown, name = "token_id"): string | null {
-  checkIdLength(v, name);
-  return tokenIdOf(v);
-}
 
 /**
  * Keys for pipeline/key-lock.ts: what the area's check-await-write handlers
