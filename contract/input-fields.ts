@@ -6,10 +6,11 @@ import { z } from "./zod.ts";
 //
 // A wallet: the one rule for a 0x wallet address a request names (docs/decisions.md
 // "One wallet rule"): 0x and 40 hex digits; all one case is accepted as sent,
-// mixed case must carry its EIP-55 checksum (docs/reference/live-service.md:
-// "checksummed"), as EIP-55 and ethers read it. The parsed value is the
-// checksummed form. viem gives
-// the keccak-256 the checksum needs (node:crypto has no keccak).
+// mixed case must carry its EIP-55 checksum, as EIP-55 and ethers read it. The
+// service checksums wallets:
+// docs/reference/live-service.md "Buyback offers and the pool wallet".
+// The parsed value is the checksummed form. viem gives the keccak-256 the
+// checksum needs (node:crypto has no keccak).
 
 export type EvmAddress = `0x${string}`;
 
