@@ -197,9 +197,9 @@ const acceptBody = z.object({
 });
 
 // Path segments are read by the server's rules (an unknown or malformed one is its 404).
-const tokenPath = z.object({ token_id: z.string().describe("The token: uint256 in plain decimal") });
+const tokenPath = z.object({ token_id: identifier().describe("The token: uint256 in plain decimal") });
 const purchasePath = z.object({
-  purchase_id: z.string().describe("A purchase id of this account, or else a token id"),
+  purchase_id: identifier().describe("A purchase id of this account, or else a token id"),
 });
 
 const OFFER_400 = ["invalid_value", "invalid_amount", "price_too_high", "identifier_too_long"] as const;
@@ -227,7 +227,10 @@ export const BUYBACK = {
       body: acceptPrepareBody,
       responses: {
         200: { description: "What the holder needs to accept the active offer", data: BuybackAcceptPrepareResult },
-        400: { description: "An invalid item_type", codes: ["invalid_json", "invalid_value"] },
+        400: {
+          description: "An invalid item_type, or a token id over 255 characters",
+          codes: ["invalid_json", "invalid_value", "identifier_too_long"],
+        },
         404: noActiveOffer,
       },
     },
@@ -245,8 +248,8 @@ export const BUYBACK = {
       responses: {
         200: { description: "The relayer submitted acceptOfferFor", data: BuybackAcceptResult },
         400: {
-          description: "Not a signature, or an invalid item_type",
-          codes: ["invalid_json", "invalid_receiver_signature", "invalid_value"],
+          description: "Not a signature, an invalid item_type, or a token id over 255 characters",
+          codes: ["invalid_json", "invalid_receiver_signature", "invalid_value", "identifier_too_long"],
         },
         404: noActiveOffer,
         409: {

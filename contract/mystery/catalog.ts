@@ -185,7 +185,10 @@ export type CollectionUser = z.output<typeof CollectionUser>;
 
 /** A tier id in a path: a positive integer (over 255 characters identifier_too_long). */
 const tierIdParam = withCode(
-  identifier(z.string().regex(/^[1-9]\d{0,15}$/, "must be the numeric id of a tier (see GET /mystery/catalog)"))
+  identifier()
+    .meta({ pattern: "^[1-9]\\d{0,15}$" })
+    // Its length first (identifier_too_long), then the digits.
+    .pipe(z.string().regex(/^[1-9]\d{0,15}$/, "must be the numeric id of a tier (see GET /mystery/catalog)"))
     .transform(Number)
     .refine(Number.isSafeInteger, "must be the numeric id of a tier (see GET /mystery/catalog)")
     .meta({ description: "The tier's numeric id" }),

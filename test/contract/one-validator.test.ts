@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { evmAddress } from "../../contract/index.ts";
+import { evmAddress, MAX_IDENTIFIER, z } from "../../contract/index.ts";
 import { instantArea } from "../../emulator/areas/instant/index.ts";
 import { mysteryArea } from "../../emulator/areas/mystery/index.ts";
 
@@ -21,6 +21,25 @@ describe("mystery and instant routes validate by the contract alone", () => {
         expect(route.operation, what).toBeDefined();
         // serve() replaces the schema only when a route declares `parse:`.
         expect(route.schema, what).toBe(route.operation!.schema);
+      }
+    });
+
+  for (const area of [mysteryArea, instantArea])
+    it(`${area.name}: every path parameter is declared by the contract, at most 255 characters`, () => {
+      for (const route of area.routes) {
+        const shape = (route.operation!.schema.params?.shape ?? {}) as Record<string, z.ZodType>;
+        for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
+          const what = `${route.method} ${route.path} :${name}`;
+          expect(shape[name!], what).toBeDefined();
+          const json = z.toJSONSchema(shape[name!]!, { io: "input", unrepresentable: "any" }) as { maxLength?: number };
+          expect(json.maxLength, what).toBe(MAX_IDENTIFIER);
+          const issue = shape[name!]!.safeParse("1".repeat(MAX_IDENTIFIER + 1)).error?.issues[0] as {
+            params?: unknown;
+          };
+          expect(issue.params, what).toEqual({
+            code: "identifier_too_long",
+          });
+        }
       }
     });
 
