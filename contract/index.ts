@@ -20,6 +20,7 @@ import { REDEMPTION } from "./mystery/redemption.ts";
 
 export * from "./operation.ts";
 export * from "./zod.ts";
+export * from "./input-fields.ts";
 export * from "./bounded-read.ts";
 export * from "./paging.ts";
 export * from "./games.ts";

@@ -1,5 +1,6 @@
 import { offsetPageQuery } from "./paging.ts";
 import { operation } from "./operation.ts";
+import { evmAddress, usdcAmount } from "./input-fields.ts";
 import { identifier, withCode, z, type IssueParams } from "./zod.ts";
 import { address, hex, isoTime, micros, usdcString } from "./primitives.ts";
 
@@ -121,15 +122,13 @@ const packetTypeId = withCode(
   "invalid_packet_type",
 );
 const wallet = withCode(
-  z
-    .string({ error: "is required: the user's own 0x wallet (it signs, pays and receives)" })
-    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)"),
+  evmAddress("is required: the user's own 0x wallet (it signs, pays and receives)"),
   "invalid_wallet_address",
 );
 const maxPrice = withCode(
-  z
-    .union([z.string().regex(/^(0|[1-9]\d{0,17})(\.\d{1,6})?$/), z.number().nonnegative()])
+  usdcAmount('must be a non-negative decimal USDC amount with at most 6 places, such as "25.00"')
     .nullish()
+    .transform((v) => v ?? null)
     .describe('Decimal USDC with at most 6 places ("25.00"); default: the live price'),
   "invalid_amount",
 );

@@ -23,6 +23,8 @@ export interface IssueParams {
   code?: string;
   /** The error's `details` instead of the field and part it names; null for none (Card Data's errors carry only details.position). */
   details?: Record<string, unknown> | null;
+  /** Details the 400 carries beside the field and part it names (which sub-fields are at fault). */
+  moreDetails?: Record<string, unknown>;
 }
 
 /** Identifiers (a record's id in a path, query or body) are at most 255 characters (docs/reference: "Limits"). */
@@ -54,6 +56,26 @@ export const distinct = <T extends z.ZodArray>(schema: T, what: string) =>
     if (again !== undefined)
       ctx.addIssue({ code: "custom", input: ids, message: `names ${what} ${String(again)} twice` });
   });
+
+/**
+ * Checks one field by `schema` inside a transform or superRefine, for a rule whose turn comes after another
+ * field's or a cross-field rule: its parsed value, or `z.NEVER` with its first issue added at `path`, carrying
+ * the issue's own code, else `schema`'s `withCode` code.
+ */
+export function within<T>(ctx: z.RefinementCtx, path: PropertyKey[], schema: z.ZodType<T>, value: unknown): T {
+  const res = schema.safeParse(value);
+  if (res.success) return res.data;
+  const issue = res.error.issues[0]!;
+  const own = issue.code === "custom" ? (issue.params as IssueParams | undefined)?.code : undefined;
+  ctx.addIssue({
+    code: "custom",
+    input: value,
+    path: [...path, ...issue.path],
+    message: issue.message,
+    params: { code: own ?? codeOf(schema) ?? "invalid_value" } satisfies IssueParams,
+  });
+  return z.NEVER;
+}
 
 /** Idempotency and submission keys are at most 128 characters (docs/reference: "Limits"). */
 export const MAX_IDEMPOTENCY_KEY = 128;

@@ -1,12 +1,13 @@
 import { operation } from "../operation.ts";
-import { identifier, withCode, z } from "../zod.ts";
-import { address, hex, isoTime, micros, txHash, usdcString } from "../primitives.ts";
+import { identifier, later, MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
+import { address, hex, isoTime, micros, usdcString } from "../primitives.ts";
 
 // /api/v1/mystery/buyback (docs/mystery.md "Buyback"): POOL-model offers the
 // service signs on a partner's own tokens, and the holder's relayed accept.
 // Shapes as the official SDK types them (BuybackOffer, BuybackAcceptPrepareResult,
-// BuybackAcceptResult); a token or purchase id in a path is read by the
-// server's rules (a purchase id of the account wins, else a token id).
+// BuybackAcceptResult); a token or purchase id in a path, or a token id in a
+// body, is read by the server's rules (a purchase id of the account wins, else
+// a token id; one that is neither finds nothing: 404).
 
 /** Which kind of token an offer is on; a request may name it (another kind finds no token). */
 export const BUYBACK_ITEM_TYPES = ["CARD", "GRADED_CARD"] as const;
@@ -119,7 +120,10 @@ export type BuybackAcceptPrepareResult = z.output<typeof BuybackAcceptPrepareRes
 export const BuybackAcceptResult = z.strictObject({
   offer_id: z.number().int(),
   token_id: z.string(),
-  transaction_hash: txHash.nullable(),
+  transaction_hash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .nullable(),
   receiver: address,
   requester: address,
   price_usdc: usdcString,
@@ -131,39 +135,64 @@ export type BuybackAcceptResult = z.output<typeof BuybackAcceptResult>;
 
 const offersData = z.strictObject({ offers: z.array(BuybackOfferSummary) });
 
-// --- requests (declarations; the server reads them with its own rules and codes) ---
+// --- requests -----------------------------------------------------------------------
 
 const tokenId = z.union([z.string(), z.number().int().nonnegative()]).describe("The token: uint256 in plain decimal");
 /** Names the kind of token; optional, and another kind than the token's finds no token (or no active offer). */
 export const buybackItemType = withCode(itemType.optional(), "invalid_value");
-const offerPrice = z
-  .string()
-  .nullable()
-  .optional()
-  .describe("Lower the offer to this USDC amount (at most the default price)");
+/** Read by the offer rules once the token is known eligible (400 invalid_amount / price_too_high then). */
+const offerPrice = later(
+  z
+    .union([z.string(), z.number()])
+    .nullable()
+    .optional()
+    .describe("Lower the offer to this USDC amount (at most the default price)"),
+);
 
+// token_id: required (token_required), at most 255 characters; one that is no token id finds no token (404).
 const createBody = z.object({
-  token_id: withCode(tokenId, "token_required"),
+  token_id: withCode(
+    z
+      .union([z.string(), z.number()], { error: "token_id is required" })
+      .refine((v) => v !== "", "token_id is required")
+      .refine((v) => String(v).length <= MAX_IDENTIFIER, {
+        error: (iss) => `is ${String(iss.input).length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+        params: { code: "identifier_too_long" } satisfies IssueParams,
+      })
+      .describe("The token: uint256 in plain decimal"),
+    "token_required",
+  ),
   item_type: buybackItemType,
   offer_price_usdc: offerPrice,
 });
+// Both read by the purchase's rules (which card of it; its length, then whether the purchase holds it).
 const createForPurchaseBody = z.object({
-  token_id: tokenId.nullable().optional().describe("Which card of the purchase (when it has several)"),
+  token_id: later(tokenId.nullable().optional().describe("Which card of the purchase (when it has several)")),
   offer_price_usdc: offerPrice,
 });
 const acceptPrepareBody = z.object({ item_type: buybackItemType });
 const acceptBody = z.object({
   receiver_signature: withCode(
-    z.string().regex(/^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/),
+    z
+      .string({
+        error:
+          "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex",
+      })
+      .regex(
+        /^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/,
+        "receiver_signature must be the holder's 65-byte (or 64-byte compact) EIP-712 signature, 0x-prefixed hex",
+      )
+      .transform((v) => v as `0x${string}`)
+      .describe("The holder's EIP-712 signature of accept/prepare's OfferRequest typed_data (65 or 64 bytes, 0x hex)"),
     "invalid_receiver_signature",
-  ).describe("The holder's EIP-712 signature of accept/prepare's OfferRequest typed_data (65 or 64 bytes, 0x hex)"),
+  ),
   item_type: buybackItemType,
 });
 
 // Path segments are read by the server's rules (an unknown or malformed one is its 404).
-const tokenPath = z.object({ token_id: z.string().describe("The token: uint256 in plain decimal") });
+const tokenPath = z.object({ token_id: identifier().describe("The token: uint256 in plain decimal") });
 const purchasePath = z.object({
-  purchase_id: z.string().describe("A purchase id of this account, or else a token id"),
+  purchase_id: identifier().describe("A purchase id of this account, or else a token id"),
 });
 
 const OFFER_400 = ["invalid_value", "invalid_amount", "price_too_high", "identifier_too_long"] as const;
@@ -191,7 +220,10 @@ export const BUYBACK = {
       body: acceptPrepareBody,
       responses: {
         200: { description: "What the holder needs to accept the active offer", data: BuybackAcceptPrepareResult },
-        400: { description: "An invalid item_type", codes: ["invalid_json", "invalid_value"] },
+        400: {
+          description: "An invalid item_type, or a token id over 255 characters",
+          codes: ["invalid_json", "invalid_value", "identifier_too_long"],
+        },
         404: noActiveOffer,
       },
     },
@@ -209,8 +241,8 @@ export const BUYBACK = {
       responses: {
         200: { description: "The relayer submitted acceptOfferFor", data: BuybackAcceptResult },
         400: {
-          description: "Not a signature, or an invalid item_type",
-          codes: ["invalid_json", "invalid_receiver_signature", "invalid_value"],
+          description: "Not a signature, an invalid item_type, or a token id over 255 characters",
+          codes: ["invalid_json", "invalid_receiver_signature", "invalid_value", "identifier_too_long"],
         },
         404: noActiveOffer,
         409: {
@@ -259,8 +291,11 @@ export const BUYBACK = {
     envelope: common.envelope,
     schema: {
       query: z.object({
-        token_id: withCode(identifier(z.string().min(1)), "token_required").describe(
-          "The token: uint256 in plain decimal",
+        token_id: withCode(
+          identifier(z.string({ error: "token_id is required" }).min(1, "token_id is required")).describe(
+            "The token: uint256 in plain decimal (one that is no token id matches no offer)",
+          ),
+          "token_required",
         ),
       }),
       responses: {

@@ -1,7 +1,8 @@
 import { GAMES } from "../games.ts";
 import { operation } from "../operation.ts";
 import { offsetPageQuery } from "../paging.ts";
-import { identifier, withCode, z } from "../zod.ts";
+import { tokenIdText } from "../input-fields.ts";
+import { identifier, MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
 import { isoTime, micros, USER_CODES, usdcString, userPageQuery } from "./fields.ts";
 
 // The mystery catalog reads (docs/mystery.md): tiers, odds, the would-be
@@ -184,8 +185,12 @@ export type CollectionUser = z.output<typeof CollectionUser>;
 
 /** A tier id in a path: a positive integer (over 255 characters identifier_too_long). */
 const tierIdParam = withCode(
-  identifier(z.string().regex(/^[1-9]\d{0,15}$/, "must be the numeric id of a tier"))
+  identifier()
+    .meta({ pattern: "^[1-9]\\d{0,15}$" })
+    // Its length first (identifier_too_long), then the digits.
+    .pipe(z.string().regex(/^[1-9]\d{0,15}$/, "must be the numeric id of a tier (see GET /mystery/catalog)"))
     .transform(Number)
+    .refine(Number.isSafeInteger, "must be the numeric id of a tier (see GET /mystery/catalog)")
     .meta({ description: "The tier's numeric id" }),
   "invalid_tier",
 );
@@ -207,6 +212,28 @@ const feedQuery = z.object({
     .describe("Only this game's reveals"),
   fresh: freshQuery,
 });
+
+/** A price query names exactly one of card_id and token_id (a token id a uint256 in plain decimal), checked after its fields. */
+function exactlyOneTarget(q: { card_id?: string | undefined; token_id?: string | undefined }, ctx: z.RefinementCtx) {
+  const card = q.card_id ?? "";
+  const token = q.token_id ?? "";
+  const fail = (path: string[], message: string, code: string) =>
+    ctx.addIssue({ code: "custom", input: q, path, message, params: { code } satisfies IssueParams });
+  if ((card === "") === (token === "")) fail([], "Send exactly one of card_id or token_id", "invalid_price_query");
+  else if (token.length > MAX_IDENTIFIER || card.length > MAX_IDENTIFIER)
+    fail(
+      [token ? "token_id" : "card_id"],
+      `is ${(token || card).length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+      "identifier_too_long",
+    );
+  // Checked before the chain is asked: viem throws on values past uint256.
+  else if (token && tokenIdText(token) === null)
+    fail(
+      ["token_id"],
+      `must be a token id: a uint256 in plain decimal (got "${token.slice(0, 80)}")`,
+      "invalid_price_query",
+    );
+}
 
 const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
 const read = { access: access("read:catalog"), envelope: "partner" } as const;
@@ -289,23 +316,25 @@ export const MYSTERY_CATALOG = {
     summary: "A card's or token's market value and what the pool would pay to buy it back",
     ...read,
     schema: {
-      query: z.object({
-        card_id: z.string().optional().describe("A catalog card id (exactly one of card_id and token_id)"),
-        token_id: z.string().optional().describe("A token id: uint256 in plain decimal"),
-        item_type: withCode(
-          z
-            .enum([...PRICED_ITEM_TYPES, ""])
-            .optional()
-            .transform((v): PricedItemType | null => v || null)
-            .meta({
-              type: "string",
-              enum: [...PRICED_ITEM_TYPES],
-              description: "Price the item as this kind (a token that is not of this kind is 404)",
-            }),
-          "invalid_price_query",
-        ),
-        fresh: freshQuery,
-      }),
+      query: z
+        .object({
+          card_id: z.string().optional().describe("A catalog card id (exactly one of card_id and token_id)"),
+          token_id: z.string().optional().describe("A token id: uint256 in plain decimal"),
+          item_type: withCode(
+            z
+              .enum([...PRICED_ITEM_TYPES, ""])
+              .optional()
+              .transform((v): PricedItemType | null => v || null)
+              .meta({
+                type: "string",
+                enum: [...PRICED_ITEM_TYPES],
+                description: "Price the item as this kind (a token that is not of this kind is 404)",
+              }),
+            "invalid_price_query",
+          ),
+          fresh: freshQuery,
+        })
+        .superRefine(exactlyOneTarget),
       responses: {
         200: { description: "The market value and would-be buyback price (cached ~60 s)", data: PriceQuote },
         400: {
@@ -334,7 +363,7 @@ export const MYSTERY_CATALOG = {
     ...packsRead,
     schema: {
       // The user is checked before the paging, so both are read by the handler.
-      query: z.object(userPageQuery),
+      query: userPageQuery,
       responses: {
         200: {
           description: "The user's revealed items, newest first",

@@ -1,13 +1,15 @@
 import { offsetPageQuery } from "../paging.ts";
 import { operation } from "../operation.ts";
-import { identifier, withCode, z } from "../zod.ts";
+import { usdcAmount } from "../input-fields.ts";
+import { identifier, later, MAX_IDENTIFIER, withCode, within, z, type IssueParams } from "../zod.ts";
+import { endUserId, endUserWallet, namesUser, userOf, walletField } from "./fields.ts";
 import { RevealItem } from "./items.ts";
-import { address, hex, isoTime, micros, txHash as anyTxHash, usdcString } from "../primitives.ts";
+import { address, hex, isoTime, micros, usdcString } from "../primitives.ts";
 
 // Mystery-pack purchases (docs/mystery.md): custodial purchase, non-custodial
-// prepare/submit, reads. The schemas declare what the wire takes; the
-// emulator checks the body fields after the tier lookup, in its own order
-// (emulator/areas/mystery/purchases/parse.ts).
+// prepare/submit, reads. tier_id is checked with the body; the server then
+// looks the tier up and checks the other fields (`later`) by PURCHASE_INPUT,
+// in the order given there.
 
 /** Every status a purchase can have (docs/mystery.md "Custodial purchase lifecycle"). */
 export const PURCHASE_STATUSES = [
@@ -33,6 +35,7 @@ export const UNSIGNED_CALL_KINDS = [
   "burn",
   "shipping-payment",
 ] as const;
+
 
 /** A pack purchase; `items` once the reveal settled (FULFILLED / PARTIALLY_FULFILLED). */
 export const Purchase = z.strictObject({
@@ -86,38 +89,116 @@ export type PurchasePrepare = z.output<typeof PurchasePrepare>;
 
 // --- requests -----------------------------------------------------------------------
 
-const tierId = withCode(
+const TIER_RULE = "must be the numeric id of a tier (see GET /mystery/catalog)";
+/** A tier id as a JSON number or canonical digits, 1 … 2^53 − 1; else null. */
+const tierNumber = (v: unknown): number | null => {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^[1-9]\d{0,15}$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n >= 1 ? n : null;
+};
+/** A tier id (a numeric string is accepted): over 255 characters identifier_too_long, anything else not a tier invalid_tier. */
+export const tierIdField = withCode(
   z
-    .union([z.number().int().min(1), z.string().regex(/^[1-9]\d{0,15}$/)])
+    .union([z.number(), z.string()], { error: TIER_RULE })
+    .refine((v) => String(v).length <= MAX_IDENTIFIER, {
+      error: (iss) => `is ${String(iss.input).length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+      params: { code: "identifier_too_long" } satisfies IssueParams,
+    })
+    .refine((v) => tierNumber(v) !== null, TIER_RULE)
+    .transform((v) => tierNumber(v)!)
     .describe("The tier's numeric id (GET /mystery/catalog)"),
   "invalid_tier",
 );
-const wallet = withCode(address.describe("0x EVM address (EIP-55 checksum when mixed-case)"), "invalid_wallet_address");
+const wallet = walletField("is required: the end user's own 0x wallet (it approves and pays)");
 const maxPrice = withCode(
-  z
-    .union([z.string().regex(/^(0|[1-9]\d{0,17})(\.\d{1,6})?$/), z.number().nonnegative()])
+  usdcAmount('must be a non-negative decimal USDC amount with at most 6 places, such as "25.00"')
     .nullish()
+    .transform((v) => v ?? null)
     .describe('Decimal USDC with at most 6 places ("25.00"); default: the tier\'s price'),
   "invalid_amount",
 );
-const txHash = anyTxHash.describe("0x + 64 hex: the mined purchase transaction");
-const endUser = withCode(identifier().nullish(), "invalid_value");
+const txHash = withCode(
+  z
+    .unknown()
+    .refine(
+      (v) => v !== undefined && v !== null && v !== "",
+      "is required (submit after the purchase transaction is mined)",
+    )
+    .refine((v) => typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v), {
+      error: "must be 0x followed by 64 hex characters",
+      params: { code: "invalid_tx_hash" } satisfies IssueParams,
+    })
+    .transform((v) => v as `0x${string}`)
+    .meta({
+      type: "string",
+      pattern: "^0x[0-9a-fA-F]{64}$",
+      description: "0x + 64 hex: the mined purchase transaction",
+    }),
+  "missing_tx_hash",
+);
+const quantity = withCode(
+  z
+    .literal(1, { error: "quantity is fixed at 1 (one pack per call)" })
+    .optional()
+    .describe("Always 1: one pack per call"),
+  "unsupported_quantity",
+);
+const requestId = withCode(
+  z
+    .union([identifier(), z.number().int().transform(String)])
+    .nullish()
+    .transform((v) => v ?? null),
+  "invalid_value",
+);
 
-const prepareBody = z.object({ tier_id: tierId, wallet_address: wallet, max_price_usdc: maxPrice });
-const submitBody = z.object({
-  tier_id: tierId,
-  transaction_hash: withCode(txHash.optional(), "invalid_tx_hash"),
-  tx_hash: withCode(txHash.describe("Alias of transaction_hash").optional(), "invalid_tx_hash"),
-  wallet_address: wallet.optional().describe("The wallet that bought; with external_user_id, at least one"),
-  external_user_id: endUser,
-  request_id: withCode(z.union([identifier(), z.number().int()]).nullish(), "invalid_value"),
-});
+/** What a submit names after its tier: the hash (transaction_hash, else tx_hash), the buyer's wallet, the end user, the request id, in that order. */
+const submitRest = z
+  .object({
+    transaction_hash: later(txHash),
+    tx_hash: later(txHash.describe("Alias of transaction_hash")),
+    wallet_address: later(endUserWallet.describe("The wallet that bought; with external_user_id, at least one")),
+    external_user_id: later(endUserId),
+    request_id: later(requestId),
+  })
+  .transform((b, ctx) => {
+    const named = b.transaction_hash != null ? "transaction_hash" : "tx_hash";
+    const hash = within(ctx, [named], txHash, b.transaction_hash ?? b.tx_hash);
+    const who = {
+      wallet_address: within(ctx, ["wallet_address"], endUserWallet, b.wallet_address),
+      external_user_id: within(ctx, ["external_user_id"], endUserId, b.external_user_id),
+    };
+    // Either is enough (without a wallet the receipt's buyer is the purchaser).
+    if (!ctx.issues.length && !namesUser(who))
+      ctx.addIssue({
+        code: "custom",
+        input: b,
+        message: "Send wallet_address (the wallet that bought) and/or external_user_id",
+        params: { code: "missing_user_identifier" } satisfies IssueParams,
+      });
+    const request_id = within(ctx, ["request_id"], requestId, b.request_id);
+    return { hash, wallet: who.wallet_address, external_user_id: who.external_user_id, request_id };
+  });
+
+/**
+ * The body fields a purchase route checks only after its tier is known (a `later` field of its body), with
+ * the rule each is checked by.
+ */
+export const PURCHASE_INPUT = {
+  wallet,
+  maxPrice,
+  quantity,
+  buyer: userOf("Send external_user_id and/or wallet_address to say which end user buys"),
+  submitRest,
+};
+
+// tier_id is checked first; the tier is then looked up, and the other fields checked after it (PURCHASE_INPUT).
+const prepareBody = z.object({ tier_id: tierIdField, wallet_address: later(wallet), max_price_usdc: later(maxPrice) });
+const submitBody = z.object({ tier_id: tierIdField, ...submitRest.in.shape });
 const purchaseBody = z.object({
-  tier_id: tierId,
-  quantity: withCode(z.literal(1).optional().describe("Always 1: one pack per call"), "unsupported_quantity"),
-  external_user_id: endUser,
-  wallet_address: wallet.nullish(),
-  max_price_usdc: maxPrice,
+  tier_id: tierIdField,
+  quantity: later(quantity),
+  external_user_id: later(endUserId),
+  wallet_address: later(endUserWallet),
+  max_price_usdc: later(maxPrice),
 });
 
 const purchaseId = z.object({ id: identifier().describe("The purchase id") });

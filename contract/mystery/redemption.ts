@@ -1,8 +1,9 @@
 import { operation } from "../operation.ts";
 import { offsetPageQuery } from "../paging.ts";
-import { ShippingAddressInput } from "../shipping.ts";
-import { identifier, withCode, z } from "../zod.ts";
-import { address, isoTime, micros, txHash } from "../primitives.ts";
+import { tokenIdText } from "../input-fields.ts";
+import { isShippingProblem, readCarriers, readShippingAddress, ShippingAddressInput } from "../shipping.ts";
+import { identifier, later, MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
+import { address, isoTime } from "../primitives.ts";
 
 // Physical redemption (docs/mystery.md "Redemption"): quote, prepare, submit
 // and the reads, as the official SDK types them (RedemptionShippingQuote,
@@ -32,6 +33,8 @@ export const KYC_STATUSES = ["NOT_REQUIRED", "PENDING", "APPROVED", "DECLINED"] 
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
 const int = z.number().int();
+const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const txHash = z.string().regex(TX_HASH);
 
 // --- shapes ------------------------------------------------------------------------------------
 
@@ -58,7 +61,7 @@ export const RedemptionShippingPayment = z.strictObject({
   payer: address.describe("The holder wallet that pays shipping"),
   processor: address.describe("The shipping payment processor contract"),
   total_usdc: z.string(),
-  total_micros: micros,
+  total_micros: z.string().regex(/^\d+$/),
   expiration_time: int.describe("Unix seconds; matches expires_at"),
   provider_order_id: z.string().describe("The fulfilment order this payment settles"),
 });
@@ -184,33 +187,151 @@ const shippingRequest = {
   ),
 };
 
-export const RedemptionQuoteBody = z.object(shippingRequest);
-export const RedemptionPrepareBody = z.object({
-  idempotency_key: withCode(
-    z
-      .string()
-      .min(1)
-      .max(128)
-      .optional()
-      .describe("Idempotency key (else the Idempotency-Key header; one of them is required)"),
-    "invalid_idempotency_key",
-  ),
-  shipping_payer: withCode(
-    z.literal("end_user").nullable().optional().describe('Who pays shipping: only "end_user"'),
-    "invalid_shipping_payer",
-  ),
-  ...shippingRequest,
+/** Every field of `shape` as sent (`later`), documented as declared: the object's transform checks them in its own order. */
+const asSentFields = <S extends z.ZodRawShape>(shape: S) =>
+  Object.fromEntries(Object.keys(shape).map((k) => [k, later(shape[k] as z.ZodType)])) as Record<
+    keyof S,
+    ReturnType<typeof later>
+  >;
+
+/** Adds a refused shipping field's issue (its own code) at `path`. */
+function refuse(
+  ctx: z.RefinementCtx,
+  path: PropertyKey[],
+  input: unknown,
+  code: string,
+  message: string,
+  details?: Record<string, unknown>,
+) {
+  ctx.addIssue({
+    code: "custom",
+    input,
+    path,
+    message,
+    params: { code, ...(details && { details }) } satisfies IssueParams,
+  });
+}
+
+/** A positive integer id as a JSON number or canonical digits; else null. */
+const rowId = (v: unknown): number | null => {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^(0|[1-9]\d{0,15})$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n >= 1 ? n : null;
+};
+const tooLong = (v: unknown) => (typeof v === "string" || typeof v === "number") && String(v).length > MAX_IDENTIFIER;
+
+/**
+ * The shipping request of a quote or prepare, checked in this order: the address (shipping_address, else
+ * address), the carriers, then the target (purchase_id's length, item_type). purchase_id and token_id are
+ * kept as sent beside what they parse to (null when they name nothing): the rules answer a missing or unknown
+ * one, and a replayed prepare compares the token as sent before its length is checked.
+ */
+export const RedemptionQuoteBody = z.object(asSentFields(shippingRequest)).transform((b, ctx) => {
+  const address = readShippingAddress(b.shipping_address ?? b.address, "shipping_address");
+  if (isShippingProblem(address)) {
+    const fields = address.fields;
+    const details = fields ? { field: fields[0], fields } : undefined;
+    refuse(ctx, ["shipping_address"], b, address.code, address.message, details);
+    return z.NEVER;
+  }
+  const carriers = readCarriers(b.carriers);
+  if (isShippingProblem(carriers)) {
+    refuse(ctx, ["carriers"], b.carriers, carriers.code, carriers.message, carriers.details);
+    return z.NEVER;
+  }
+  if (tooLong(b.purchase_id)) {
+    refuse(
+      ctx,
+      ["purchase_id"],
+      b.purchase_id,
+      "identifier_too_long",
+      `is ${String(b.purchase_id).length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+    );
+    return z.NEVER;
+  }
+  const t = b.item_type;
+  if (t !== undefined && t !== null && !RedemptionItemType.safeParse(t).success) {
+    refuse(
+      ctx,
+      ["item_type"],
+      t,
+      "invalid_item_type",
+      `item_type must be one of ${RedemptionItemType.options.join(", ")}`,
+    );
+    return z.NEVER;
+  }
+  const purchase =
+    b.purchase_id === undefined || b.purchase_id === null ? null : { raw: b.purchase_id, id: rowId(b.purchase_id) };
+  const token =
+    b.token_id === undefined || b.token_id === null || b.token_id === ""
+      ? null
+      : { raw: b.token_id, id: tokenIdText(b.token_id) };
+  return {
+    address,
+    carriers,
+    target: { purchase, token, itemType: (t ?? null) as z.output<typeof RedemptionItemType> | null },
+  };
 });
-export const RedemptionSubmitBody = z.object({
-  redemption_id: int.optional().describe("The redemption (404 not_found when absent or unknown)"),
-  tx_hash: withCode(
-    txHash
-      .optional()
-      .describe("The holder's burn (initiateBurn) or shipping payment (payShipping) transaction: 0x + 64 hex"),
-    "invalid_tx_hash",
-  ),
-  transaction_hash: withCode(txHash.optional().describe("Alias of tx_hash"), "invalid_tx_hash"),
-});
+
+const idempotencyKeyField = withCode(
+  z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("Idempotency key (else the Idempotency-Key header; one of them is required)"),
+  "invalid_idempotency_key",
+);
+const shippingPayer = withCode(
+  z
+    .literal("end_user", { error: 'shipping_payer must be "end_user": the holder pays shipping on chain' })
+    .nullable()
+    .optional()
+    .describe('Who pays shipping: only "end_user"'),
+  "invalid_shipping_payer",
+);
+/** Prepare: every field as sent; the server checks the idempotency key (body or header) first, then REDEMPTION_INPUT. */
+export const RedemptionPrepareBody = z.object(
+  asSentFields({ idempotency_key: idempotencyKeyField, shipping_payer: shippingPayer, ...shippingRequest }),
+);
+
+/** What a prepare checks after its idempotency key, in this order. */
+export const REDEMPTION_INPUT = { shippingPayer, shipping: RedemptionQuoteBody };
+
+/** Submit: redemption_id's length first, then the hash (tx_hash, else transaction_hash); the rules answer an unknown id. */
+export const RedemptionSubmitBody = z
+  .object(
+    asSentFields({
+      redemption_id: int.optional().describe("The redemption (404 not_found when absent or unknown)"),
+      tx_hash: txHash
+        .optional()
+        .describe("The holder's burn (initiateBurn) or shipping payment (payShipping) transaction: 0x + 64 hex"),
+      transaction_hash: txHash.optional().describe("Alias of tx_hash"),
+    }),
+  )
+  .transform((b, ctx) => {
+    if (tooLong(b.redemption_id)) {
+      refuse(
+        ctx,
+        ["redemption_id"],
+        b.redemption_id,
+        "identifier_too_long",
+        `is ${String(b.redemption_id).length} characters; identifiers are at most ${MAX_IDENTIFIER}`,
+      );
+      return z.NEVER;
+    }
+    const hash = b.tx_hash ?? b.transaction_hash;
+    if (typeof hash !== "string" || !TX_HASH.test(hash)) {
+      refuse(
+        ctx,
+        [b.tx_hash != null ? "tx_hash" : "transaction_hash"],
+        hash,
+        "invalid_tx_hash",
+        "tx_hash must be 0x followed by 64 hex characters",
+      );
+      return z.NEVER;
+    }
+    return { id: rowId(b.redemption_id), label: String(b.redemption_id ?? ""), hash: hash as `0x${string}` };
+  });
 
 const verify = withCode(
   z

@@ -178,11 +178,12 @@ export const MYSTERY_REVENUE = {
     summary: "Gross, sell-backs, net and this account's share for a period (all time without from/to)",
     ...packsRead,
     schema: {
-      // from before to is a rule of the handler (fields checked together).
-      query: z.object({
-        from: isoQuery("Start (inclusive): an ISO-8601 date or timestamp"),
-        to: isoQuery("End (exclusive): an ISO-8601 date or timestamp"),
-      }),
+      query: z
+        .object({
+          from: isoQuery("Start (inclusive): an ISO-8601 date or timestamp"),
+          to: isoQuery("End (exclusive): an ISO-8601 date or timestamp"),
+        })
+        .refine((q) => q.from === null || q.to === null || q.from < q.to, "from must be before to (to is exclusive)"),
       responses: {
         200: { description: "Revenue figures for the period (all time without from/to)", data: RevenueSummary },
         400: { description: "from or to is not an ISO-8601 date, or from is not before to", codes: ["invalid_value"] },

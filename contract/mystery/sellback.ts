@@ -1,13 +1,14 @@
 import { offsetPageQuery } from "../paging.ts";
 import { operation } from "../operation.ts";
-import { withCode, z } from "../zod.ts";
-import { address, hex, isoTime, micros, txHash, usdcString } from "../primitives.ts";
+import { evmAddress, tokenIdText, usdcAmount } from "../input-fields.ts";
+import { firstRepeat, later, MAX_IDENTIFIER, withCode, within, z, type IssueParams } from "../zod.ts";
+import { endUserId, walletField } from "./fields.ts";
+import { address, hex, micros, usdcString } from "../primitives.ts";
 
 // /api/v1/mystery/sellback* (docs/mystery.md "Sell-back"): the TIER model's
 // native sell-back, as the official SDK types it (SellbackQuote,
-// SellbackPrepareResult, SellbackRecord). The batch and amount rules need the
-// server's parsers (their codes come in a fixed order); the schemas here say
-// what is taken and answered.
+// SellbackPrepareResult, SellbackRecord). Each request field carries its
+// rule and code, checked in the order the fields are declared.
 
 /** Tokens per sell-back batch (docs/mystery.md). */
 export const MAX_SELLBACK_BATCH = 50;
@@ -16,12 +17,13 @@ export const SELLBACK_REASONS = ["no_window", "wrong_holder", "window_expired", 
 export type SellbackReason = (typeof SELLBACK_REASONS)[number];
 export const SELLBACK_CALL_KINDS = ["set-approval-for-all", "sellback"] as const;
 
+
 /** One token's eligibility and payout; value and payout are null when the oracle has no price for it. */
 export const SellbackQuoteItem = z.strictObject({
   token_id: z.string(),
   eligible: z.boolean(),
   reason: z.enum(SELLBACK_REASONS).nullable(),
-  expires_at: isoTime.nullable(),
+  expires_at: z.iso.datetime().nullable(),
   group_id: z.number().int().nullable().describe("The oracle pricing group; null for a token the pool never minted"),
   oracle_value_usdc: usdcString.nullable(),
   payout_usdc: usdcString.nullable(),
@@ -68,42 +70,110 @@ export const SellbackRecord = z.strictObject({
   total_usdc: usdcString,
   total_micros: micros,
   raw_card_count: z.number().int(),
-  transaction_hash: txHash,
-  sold_at: isoTime.nullable(),
+  transaction_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  sold_at: z.iso.datetime().nullable(),
 });
 export type SellbackRecord = z.output<typeof SellbackRecord>;
 
-// --- requests (declarations; the server reads them with its own rules and codes) ---
+// --- requests -----------------------------------------------------------------------
 
+const TOKEN_RULE =
+  "Every token id must be a uint256 in plain decimal (string or number; no sign, fraction, exponent, hex or leading zeros)";
+const idLength = (v: unknown) => (typeof v === "string" || typeof v === "number" ? String(v).length : 0);
+/** The batch, checked in this order: a non-empty array, at most 50, no id over 255 characters, every one a token id, none twice. */
 const tokenIds = withCode(
   z
-    .array(z.union([z.string(), z.number().int().nonnegative()]))
-    .min(1)
-    .max(MAX_SELLBACK_BATCH)
-    .describe("uint256 token ids in plain decimal"),
+    .array(z.unknown(), { error: "token_ids must be a non-empty array of token ids" })
+    .min(1, "token_ids must be a non-empty array of token ids")
+    .refine((v) => v.length <= MAX_SELLBACK_BATCH, {
+      error: (iss) =>
+        `At most ${MAX_SELLBACK_BATCH} tokens per sell-back batch (got ${(iss.input as unknown[]).length})`,
+      params: { code: "too_many_tokens" } satisfies IssueParams,
+    })
+    .refine((v) => v.every((x) => idLength(x) <= MAX_IDENTIFIER), {
+      error: `names an id over ${MAX_IDENTIFIER} characters`,
+      params: { code: "identifier_too_long" } satisfies IssueParams,
+    })
+    .refine((v) => v.every((x) => tokenIdText(x) !== null), TOKEN_RULE)
+    .transform((v) => v.map((x) => tokenIdText(x)!))
+    .refine((ids) => firstRepeat(ids) === undefined, {
+      error: (iss) => `token_ids names token ${firstRepeat(iss.input as string[])} twice`,
+    })
+    .meta({
+      type: "array",
+      items: { anyOf: [{ type: "string" }, { type: "integer", minimum: 0 }] },
+      minItems: 1,
+      maxItems: MAX_SELLBACK_BATCH,
+      description: "uint256 token ids in plain decimal",
+    }),
   "invalid_token_ids",
 );
-const wallet = withCode(address.describe("0x EVM address (EIP-55 checksum when mixed-case)"), "invalid_wallet_address");
-const batch = { wallet_address: wallet, token_ids: tokenIds };
+const wallet = walletField("is required: the holder's 0x wallet");
+const batch = { token_ids: tokenIds, wallet_address: wallet };
+
+const minTotal = withCode(
+  usdcAmount("min_total_usdc must be a non-negative decimal USDC amount with at most 6 places")
+    .nullish()
+    .transform((v) => v ?? null)
+    .describe("Least total payout in USDC (default: the quote less slippage_bps)"),
+  "invalid_amount",
+);
+/** An integer 0 … 10000 as a JSON number or canonical digits; else null. */
+const bpsOf = (v: unknown): number | null => {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^(0|[1-9]\d{0,15})$/.test(v) ? Number(v) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 && n <= 10_000 ? n : null;
+};
+const slippage = withCode(
+  z
+    .unknown()
+    .refine(
+      (v) => v === undefined || v === null || bpsOf(v) !== null,
+      "slippage_bps must be an integer between 0 and 10000",
+    )
+    .transform((v) => (v === undefined || v === null ? 100 : bpsOf(v)!))
+    .meta({ type: "integer", minimum: 0, maximum: 10_000, description: "Default 100" }),
+  "invalid_amount",
+);
+
+/** The amounts of a prepare, checked once the batch is known sellable (a `later` field of its body). */
+export const SELLBACK_INPUT = { minTotal, slippage };
 
 const quoteBody = z.object(batch);
-const prepareBody = z.object({
-  ...batch,
-  min_total_usdc: withCode(
-    z.string().nullable().optional().describe("Least total payout in USDC (default: the quote less slippage_bps)"),
-    "invalid_amount",
-  ),
-  slippage_bps: withCode(
-    z.number().int().min(0).max(10_000).nullable().optional().describe("Default 100"),
-    "invalid_amount",
-  ),
-});
-const submitBody = z.object({
-  transaction_hash: withCode(txHash.optional().describe("0x + 64 hex"), "tx_unverified"),
-  tx_hash: z.string().optional().describe("Alias of transaction_hash"),
-  external_user_id: z.string().nullable().optional(),
-  wallet_address: wallet.nullable().optional().describe("0x EVM address: must be the on-chain seller when sent"),
-});
+const prepareBody = z.object({ ...batch, min_total_usdc: later(minTotal), slippage_bps: later(slippage) });
+
+const submitHash = withCode(
+  z
+    .unknown()
+    .refine((v) => v !== undefined && v !== null && v !== "", "transaction_hash is required")
+    .refine((v) => typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v), {
+      error: "transaction_hash must be 0x followed by 64 hex characters",
+      params: { code: "tx_unverified" } satisfies IssueParams,
+    })
+    .transform((v) => v as `0x${string}`)
+    .meta({ type: "string", pattern: "^0x[0-9a-fA-F]{64}$", description: "0x + 64 hex" }),
+  "missing_tx_hash",
+);
+const claimedWallet = withCode(
+  evmAddress()
+    .nullish()
+    .transform((v) => v ?? null)
+    .describe("0x EVM address: must be the on-chain seller when sent"),
+  "invalid_wallet_address",
+);
+// Checked in this order: the hash (transaction_hash, else its alias tx_hash), the end user, the wallet.
+const submitBody = z
+  .object({
+    transaction_hash: later(submitHash),
+    tx_hash: later(submitHash.describe("Alias of transaction_hash")),
+    external_user_id: later(endUserId),
+    wallet_address: later(claimedWallet),
+  })
+  .transform((b, ctx) => {
+    const named = b.transaction_hash != null ? "transaction_hash" : "tx_hash";
+    const hash = within(ctx, [named], submitHash, b.transaction_hash ?? b.tx_hash);
+    within(ctx, ["external_user_id"], endUserId, b.external_user_id);
+    return { hash, claimed: within(ctx, ["wallet_address"], claimedWallet, b.wallet_address) };
+  });
 
 const BATCH_400 = [
   "invalid_json",

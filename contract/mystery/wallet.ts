@@ -1,13 +1,13 @@
 import { operation } from "../operation.ts";
-import { identifier, withCode, z, type IssueParams } from "../zod.ts";
-import { address, isoTime, signedMicros, USER_CODES, usdcString, userPageQuery, userQuery } from "./fields.ts";
-import { txHash } from "../primitives.ts";
+import { EVM_ADDRESS_RULE, evmAddress } from "../input-fields.ts";
+import { later, withCode, within, z } from "../zod.ts";
+import { address, isoTime, signedMicros, USER_CODES, usdcString, userOf, userPageQuery } from "./fields.ts";
 
 // The custodial wallet of an end user (docs/mystery.md, SDK cardos.wallet):
 // balance, ledger, deposits and a dedicated deposit address on Base (end users
 // are provisioned on first reference); and the partner's buyback pool wallet
-// and revenue payout wallet. An address's EIP-55 checksum is a rule of the
-// server: the schemas check the 0x form.
+// and revenue payout wallet. Every address a request names follows the one
+// wallet rule (contract/input-fields.ts).
 
 export const LEDGER_ENTRY_TYPES = [
   "DEPOSIT_CREDIT",
@@ -60,7 +60,10 @@ export const Deposit = z.strictObject({
   chain_in: z.string(),
   token_in: z.string(),
   amount: usdcString,
-  tx_hash: txHash.nullable(),
+  tx_hash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .nullable(),
   status: z.enum(DEPOSIT_STATUSES),
   expected_output: usdcString.nullable(),
   created_at: isoTime,
@@ -90,32 +93,8 @@ export type PayoutWallet = z.output<typeof PayoutWallet>;
 
 // --- requests ---------------------------------------------------------------------
 
-type Hex = `0x${string}`;
-const absent = (v: unknown) => v === undefined || v === null || v === "";
-
-/** external_user_id and/or wallet_address in a body; output as the server reads it (absent: null). */
-const userBody = z
-  .object({
-    external_user_id: z
-      .union([identifier(), z.number(), z.null()])
-      .optional()
-      .describe("The end user (this and/or wallet_address)"),
-    wallet_address: withCode(
-      z
-        .union([address, z.literal(""), z.null()])
-        .optional()
-        .describe("The end user's wallet"),
-      "invalid_wallet_address",
-    ),
-  })
-  .refine((b) => !absent(b.external_user_id) || !absent(b.wallet_address), {
-    error: "Send external_user_id and/or wallet_address to say which end user",
-    params: { code: "missing_user_identifier" } satisfies IssueParams,
-  })
-  .transform((b) => ({
-    external_user_id: absent(b.external_user_id) ? null : String(b.external_user_id),
-    wallet_address: absent(b.wallet_address) ? null : (b.wallet_address as Hex),
-  }));
+/** The end user of a deposit address: external_user_id and/or wallet_address (each null when absent). */
+const userBody = userOf();
 
 /** chain: only "base" (absent or empty means base). */
 const chainOf = <T extends z.ZodType>(given: T) =>
@@ -125,19 +104,23 @@ const chainOf = <T extends z.ZodType>(given: T) =>
   );
 const chainQuery = chainOf(z.enum([WALLET_CHAIN, ""]).optional());
 
-const addressField = (description: string) => withCode(address.nullish().describe(description), "invalid_address");
-// A wallet_address that is given wins over address (an invalid one is not replaced by it).
+const addressField = withCode(evmAddress(`Send wallet_address (or address): ${EVM_ADDRESS_RULE}`), "invalid_address");
+const chainBody = chainOf(z.enum([WALLET_CHAIN, ""]).nullish());
+// The address first, then the chain. A wallet_address that is given wins over address (an invalid one is not
+// replaced by it, and an address beside it is not read).
 const setWalletBody = z
   .object({
-    wallet_address: addressField("0x EVM address (EIP-55 checksum when mixed-case)"),
-    address: addressField("The same, under its older name"),
-    chain: chainOf(z.enum([WALLET_CHAIN, ""]).nullish()),
+    wallet_address: later(addressField.describe(`${EVM_ADDRESS_RULE}`)),
+    address: later(addressField.describe("The same, under its older name")),
+    chain: later(chainBody),
   })
-  .refine((b) => (b.wallet_address ?? b.address) != null, {
-    error: "Send wallet_address (or address): a 0x-prefixed 20-byte EVM address",
-    params: { code: "invalid_address" } satisfies IssueParams,
-  })
-  .transform((b) => ({ address: (b.wallet_address ?? b.address) as Hex, chain: b.chain }));
+  .transform((b, ctx) => {
+    const given = b.wallet_address ?? b.address;
+    const address = within(ctx, [b.wallet_address != null ? "wallet_address" : "address"], addressField, given);
+    return { address, chain: within(ctx, ["chain"], chainBody, b.chain) };
+  });
+
+export { userPage as USER_PAGE, type EndUser } from "./fields.ts";
 
 const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
 
@@ -186,7 +169,7 @@ export const MYSTERY_WALLET = {
     summary: "An end user's custodial USDC balance: available, reserved and total",
     ...walletRead,
     schema: {
-      query: z.object(userQuery),
+      query: userOf("Send external_user_id and/or wallet_address"),
       responses: {
         200: {
           description: "The end user's custodial USDC balance (the user is provisioned on first reference)",
@@ -203,7 +186,7 @@ export const MYSTERY_WALLET = {
     summary: "An end user's custodial ledger, newest first",
     ...walletRead,
     schema: {
-      query: z.object(userPageQuery),
+      query: userPageQuery,
       responses: {
         200: {
           description: "The end user's ledger, newest first",
@@ -220,7 +203,7 @@ export const MYSTERY_WALLET = {
     summary: "An end user's USDC deposits, newest first",
     ...walletRead,
     schema: {
-      query: z.object(userPageQuery),
+      query: userPageQuery,
       responses: {
         200: { description: "The end user's deposits, newest first", data: DepositPage },
         400: { description: "No or invalid end user, or invalid paging", codes: [...USER_CODES, "invalid_pagination"] },

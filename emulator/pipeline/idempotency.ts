@@ -1,4 +1,4 @@
-import { MAX_IDEMPOTENCY_KEY } from "../../contract/index.ts";
+import { MAX_IDEMPOTENCY_KEY, type Operation } from "../../contract/index.ts";
 import { z } from "zod";
 import { isoTime, json, ownRecord } from "../state/fields.ts";
 import { defineSlice } from "../state/slices.ts";
@@ -62,6 +62,17 @@ export function checkIdempotencyKey(key: string, field = "Idempotency-Key"): voi
       "invalid_idempotency_key",
       `${field} is ${key.length} characters; at most ${MAX_IDEMPOTENCY_KEY} are allowed`,
     );
+}
+
+/**
+ * The Idempotency-Key header of an operation that declares it required (contract `idempotencyKey: "required"`):
+ * 400 missing_idempotency_key when absent or blank, before the request's input is read.
+ */
+export function requireIdempotencyKey(op: Operation | undefined, headers: Headers): void {
+  if (op?.idempotencyKey !== "required") return;
+  const key = headers.get("idempotency-key");
+  if (key === null || key.trim() === "")
+    throw badRequest("missing_idempotency_key", `${op.method} ${op.path} requires an Idempotency-Key header`);
 }
 
 interface InFlight {

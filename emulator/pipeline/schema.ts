@@ -88,7 +88,7 @@ export function parsePart<T>(
   const issue = res.error.issues[0]!;
   const field = where(part, issue.path);
   const params = issue.code === "custom" ? (issue.params as IssueParams | undefined) : undefined;
-  const details = params?.details === undefined ? { field, part } : params.details;
+  const details = params?.details === undefined ? { field, part, ...params?.moreDetails } : params.details;
   throw badRequest(params?.code ?? codeAt(schema, issue.path, fallback), `${field}: ${issue.message}`, {
     ...(details ? { details } : {}),
   });

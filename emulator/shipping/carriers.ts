@@ -1,4 +1,4 @@
-import { CARRIERS, type Carrier } from "../../contract/index.ts";
+import { CARRIERS, isShippingProblem, readCarriers, type Carrier } from "../../contract/index.ts";
 import { badRequest } from "../pipeline/errors.ts";
 
 // The carriers and services both shipping flows quote from (warehouse orders and
@@ -70,24 +70,9 @@ export const SERVICES: readonly CarrierService[] = [
 
 /** The `carriers` filter: absent means every carrier; unknown tokens are 400 unknown_carrier. */
 export function parseCarriers(raw: unknown): Carrier[] {
-  if (raw === undefined || raw === null) return [...CARRIERS];
-  const list = typeof raw === "string" ? raw.split(",").map((s) => s.trim()) : raw;
-  if (!Array.isArray(list) || list.length === 0 || list.some((x) => typeof x !== "string"))
-    throw badRequest(
-      "unknown_carrier",
-      `carriers must be a non-empty array of carrier tokens: ${CARRIERS.join(", ")}`,
-      { details: { available: [...CARRIERS] } },
-    );
-  const unknown = (list as string[]).filter((c) => !(CARRIERS as readonly string[]).includes(c.toLowerCase()));
-  if (unknown.length)
-    throw badRequest(
-      "unknown_carrier",
-      `Unavailable carrier ${unknown.map((u) => `"${u}"`).join(", ")}; available: ${CARRIERS.join(", ")}`,
-      {
-        details: { unknown, available: [...CARRIERS] },
-      },
-    );
-  return [...new Set((list as string[]).map((c) => c.toLowerCase() as Carrier))];
+  const read = readCarriers(raw);
+  if (isShippingProblem(read)) throw badRequest(read.code, read.message, { details: read.details });
+  return read;
 }
 
 /** Services of the allowed carriers that ship to the country, cheapest first. */

@@ -5,7 +5,6 @@ import { accepted, ok, serve, type HandlerContext, type RouteSpec } from "../../
 import { catalogItems } from "./catalog.ts";
 import { chainOf } from "./chain-io.ts";
 import { formatPurchase } from "./format.ts";
-import { prepareBody, submitBody } from "./parse.ts";
 import {
   assertEnabled,
   knownPacketType,
@@ -33,7 +32,6 @@ export const instantRoutes: RouteSpec[] = [
 
   serve(INSTANT.prepare, {
     gate: "purchase",
-    parse: { body: prepareBody },
     async handle(c) {
       const b = c.input.body;
       assertEnabled(c.services);
@@ -45,7 +43,6 @@ export const instantRoutes: RouteSpec[] = [
 
   serve(INSTANT.submit, {
     gate: "purchase",
-    parse: { body: submitBody },
     async handle(c) {
       const b = c.input.body;
       assertEnabled(c.services);

@@ -37,7 +37,7 @@ export const STEPS: readonly Step[] = Object.freeze([
   metering,         // 402 insufficient_credits: the cost taken up front
   faults,           // an injected fault's latency and error (POST /_emulator/faults)
   identifiers,      // 400: path identifiers ≤ 255 characters
-  input,            // 400: params, query and body parsed by the route's schema
+  input,            // 400: a required Idempotency-Key, then params, query and body by the route's schema
   replay,           // a recorded read (--replay) answers as recorded
   cachedAnswer,     // a cached read's answer, unless fresh=true
   reconcile,        // the barrier: the chain's news settled by the reconciler before the handler reads

@@ -1,14 +1,17 @@
 import { parsePart, queryObject } from "../schema.ts";
 import { ParseMemo, paramsKey } from "../parse-memo.ts";
+import { requireIdempotencyKey } from "../idempotency.ts";
 import { RouteContext, type PipelineContext, type Step } from "./context.ts";
 
 /** Parsed GET input, shared by every emulator in the process (the schemas are module-level, the input is plain data). */
 const memo = new ParseMemo();
 
-/** The handler's context, and the request parsed by the route's schema (400 naming the field). */
+/** The handler's context, and the request parsed by the route's schema (400 naming the field); a required Idempotency-Key first. */
 export const input: Step = {
   name: "input",
   run(p) {
+    // The contract's `idempotencyKey: "required"`: 400 missing_idempotency_key before the body is read.
+    requireIdempotencyKey(p.spec.operation, p.req.headers);
     const c = (p.handlerContext = new RouteContext(p.services, p.req, p.target, p.params, p.key));
     const schema = p.spec.schema;
     if (!schema) return;

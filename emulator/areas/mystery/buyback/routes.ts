@@ -2,10 +2,9 @@ import { BUYBACK } from "../../../../contract/index.ts";
 import { notFound } from "../../../pipeline/errors.ts";
 import { intId } from "../../../pipeline/identifiers.ts";
 import { created, ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
-import { tokenIdOf } from "../util.ts";
+import { parseUsdc, tokenIdOf } from "../util.ts";
 import { prepareAccept, relayAccept } from "./accept.ts";
-import { accountPurchaseId, createOffer, formatOffer, offersOf, purchaseToken } from "./offers.ts";
-import { acceptBody, byTokenQuery, createBody, createForPurchaseBody } from "./parse.ts";
+import { accountPurchaseId, createOffer, formatOffer, offersOf, purchaseToken, type OfferPrice } from "./offers.ts";
 
 // Buyback offers and their relayed accept (contract/mystery/buyback.ts; POOL
 // model). Offers are made on the caller's own tokens only; another partner's
@@ -14,6 +13,10 @@ import { acceptBody, byTokenQuery, createBody, createForPurchaseBody } from "./p
 const acct = (c: HandlerContext) => c.key!.account_id;
 const ownPurchaseId = (c: HandlerContext, raw: string) =>
   accountPurchaseId(c.services, acct(c), intId(raw, "purchase_id"));
+
+/** offer_price_usdc as the offer rules read it (they answer a bad one once the token is known eligible). */
+const offerPriceOf = (v: unknown): OfferPrice | null =>
+  v === undefined || v === null ? null : { micros: parseUsdc(v) };
 
 function offersFor(c: HandlerContext, match: (o: { token_id: string; purchase_id: number | null }) => boolean) {
   return offersOf(c.services, acct(c), match).map((o) => formatOffer(c.services, o));
@@ -29,7 +32,6 @@ export const buybackRoutes: RouteSpec[] = [
 
   serve(BUYBACK.accept, {
     gate: "partner_write",
-    parse: { body: acceptBody },
     handle: async (c) =>
       ok(
         await relayAccept(
@@ -44,14 +46,16 @@ export const buybackRoutes: RouteSpec[] = [
 
   serve(BUYBACK.create, {
     gate: "partner_write",
-    parse: { body: createBody },
     handle: async (c) => {
       const b = c.input.body;
+      // A token_id that is no token id names no token.
+      const tokenId = tokenIdOf(b.token_id);
+      if (tokenId === null) throw notFound(`No token ${String(b.token_id)}`, "token_not_found");
       const { offer, idempotent } = await createOffer(
         c.services,
         acct(c),
-        b.token_id,
-        b.offer_price_usdc,
+        tokenId,
+        offerPriceOf(b.offer_price_usdc),
         b.item_type ?? null,
       );
       return created(formatOffer(c.services, offer, { idempotent }));
@@ -60,16 +64,15 @@ export const buybackRoutes: RouteSpec[] = [
 
   serve(BUYBACK.offers, {
     gate: "partner_read",
-    parse: { query: byTokenQuery },
     handle: (c) => {
-      const tokenId = c.input.query.token_id;
+      // A filter: a string that is no token id matches no offer.
+      const tokenId = tokenIdOf(c.input.query.token_id);
       return ok({ offers: tokenId === null ? [] : offersFor(c, (o) => o.token_id === tokenId) });
     },
   }),
 
   serve(BUYBACK.createForPurchase, {
     gate: "partner_write",
-    parse: { body: createForPurchaseBody },
     handle: async (c) => {
       const b = c.input.body;
       const raw = c.input.params.purchase_id;
@@ -87,7 +90,13 @@ export const buybackRoutes: RouteSpec[] = [
         if (t === null) throw notFound(`No purchase or token ${raw}`);
         tokenId = t;
       }
-      const { offer, idempotent } = await createOffer(c.services, acct(c), tokenId, b.offer_price_usdc, null);
+      const { offer, idempotent } = await createOffer(
+        c.services,
+        acct(c),
+        tokenId,
+        offerPriceOf(b.offer_price_usdc),
+        null,
+      );
       return created(formatOffer(c.services, offer, { idempotent }));
     },
   }),

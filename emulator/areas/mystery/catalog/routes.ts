@@ -2,10 +2,9 @@ import { MYSTERY_CATALOG } from "../../../../contract/index.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { PRICE_CACHE_MS, READ_CACHE_MS } from "../../../pipeline/response-cache.ts";
-import { userPageInput } from "../wallet/parse.ts";
+import { userPageInput } from "../identity.ts";
 import { cardPrice, partnerStats, tierCatalog, tierOdds, tokenPrice } from "./catalog.ts";
 import { collectionItems, collectionOf } from "./collection.ts";
-import { feedQuery, oddsParams, priceQuery, priceTarget } from "./parse.ts";
 import { byRecent, byValue, feedRow, feedRows, type Revealed } from "./revealed.ts";
 import { tierOf } from "./tiers.ts";
 
@@ -39,22 +38,16 @@ export const catalogRoutes: RouteSpec[] = [
   serve(MYSTERY_CATALOG.odds, {
     gate,
     cache: shortCache,
-    parse: { params: oddsParams },
     handle: (c) => ok(tierOdds(c.services, tierOf(c.services, c.input.params.tier_id))),
   }),
 
   serve(MYSTERY_CATALOG.price, {
     gate,
     cache: { ttl_ms: PRICE_CACHE_MS },
-    parse: { query: priceQuery },
     handle: async (c) => {
-      const target = priceTarget(c.input.query);
-      const as = c.input.query.item_type;
-      return ok(
-        "token_id" in target
-          ? await tokenPrice(c.services, target.token_id, as)
-          : cardPrice(c.services, target.card_id, as),
-      );
+      // The contract let exactly one of the two through, a token id in canonical decimal.
+      const { token_id, card_id, item_type: as } = c.input.query;
+      return ok(token_id ? await tokenPrice(c.services, token_id, as) : cardPrice(c.services, card_id!, as));
     },
   }),
 
@@ -65,13 +58,11 @@ export const feedRoutes: RouteSpec[] = [
   serve(MYSTERY_CATALOG.feedRecent, {
     gate,
     cache: shortCache,
-    parse: { query: feedQuery },
     handle: (c) => feed(c, byRecent, c.input.query),
   }),
   serve(MYSTERY_CATALOG.feedWinners, {
     gate,
     cache: shortCache,
-    parse: { query: feedQuery },
     handle: (c) => feed(c, byValue, c.input.query),
   }),
 ];

@@ -1,28 +1,18 @@
-import { badRequest, conflict } from "../../../pipeline/errors.ts";
+import { conflict } from "../../../pipeline/errors.ts";
 import { idempotent } from "../../../pipeline/idempotency.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
-import { PURCHASES } from "../../../../contract/index.ts";
+import { PURCHASE_INPUT, PURCHASES } from "../../../../contract/index.ts";
 import { intIn } from "../../../pipeline/identifiers.ts";
 import { accepted, ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { checkLater } from "../../../pipeline/schema.ts";
 import { own } from "../../../state/own.ts";
 import { tierOf } from "../catalog/tiers.ts";
 import { chainOf } from "../chain-io.ts";
-import { identityOf } from "../identity.ts";
 import { mystery } from "../state.ts";
-import { tierParam, usdc } from "../util.ts";
+import { usdc } from "../util.ts";
 import { buyCustodial } from "./custodial.ts";
 import { preparePurchase, submitPurchase } from "./non-custodial.ts";
 import { formatPurchase, listPurchases, readPurchase } from "./purchases.ts";
-import {
-  maxPriceSchema,
-  prepareBody,
-  purchaseBody,
-  quantitySchema,
-  submitBody,
-  submitRestSchema,
-  walletSchema,
-} from "./parse.ts";
 
 // Purchases (contract/mystery/purchases.ts): non-custodial prepare/submit,
 // custodial purchase, reads. Partner keys only.
@@ -31,7 +21,7 @@ const account = (c: HandlerContext) => c.key!.account_id;
 
 /** max_price_usdc (checked late: after the tier), else the tier's price; 409 when the tier costs more. */
 function maxPriceOf(raw: unknown, price: bigint): bigint {
-  const m = checkLater(maxPriceSchema, raw, "max_price_usdc");
+  const m = checkLater(PURCHASE_INPUT.maxPrice, raw, "max_price_usdc");
   if (m === null) return price;
   if (m < price)
     throw conflict("max_price_exceeded", `The tier costs ${usdc(price)} USDC, above max_price_usdc ${usdc(m)}`);
@@ -41,11 +31,10 @@ function maxPriceOf(raw: unknown, price: bigint): bigint {
 export const purchaseRoutes: RouteSpec[] = [
   serve(PURCHASES.prepare, {
     gate: "purchase",
-    parse: { body: prepareBody },
     handle(c) {
       const b = c.input.body;
       const tier = tierOf(c.services, b.tier_id);
-      const wallet = checkLater(walletSchema, b.wallet_address, "wallet_address");
+      const wallet = checkLater(PURCHASE_INPUT.wallet, b.wallet_address, "wallet_address");
       const maxPrice = maxPriceOf(b.max_price_usdc, tier.price);
       return ok(preparePurchase(c.services, tier, wallet, maxPrice));
     },
@@ -53,11 +42,10 @@ export const purchaseRoutes: RouteSpec[] = [
 
   serve(PURCHASES.submit, {
     gate: "purchase",
-    parse: { body: submitBody },
     async handle(c) {
       const { tier_id, ...rest } = c.input.body;
       const tier = tierOf(c.services, tier_id);
-      const { hash, wallet, external_user_id, request_id } = checkLater(submitRestSchema, rest);
+      const { hash, wallet, external_user_id, request_id } = checkLater(PURCHASE_INPUT.submitRest, rest);
       return accepted(
         formatPurchase(
           await submitPurchase(c.services, account(c), { tier, hash, wallet, external_user_id, request_id }),
@@ -68,15 +56,16 @@ export const purchaseRoutes: RouteSpec[] = [
 
   serve(PURCHASES.purchase, {
     gate: "purchase",
-    parse: { body: purchaseBody },
     async handle(c) {
-      const key = c.req.headers.get("idempotency-key");
-      if (key === null || key.trim() === "")
-        throw badRequest("missing_idempotency_key", "POST /mystery/purchase requires an Idempotency-Key header");
+      // Present: the pipeline answers 400 missing_idempotency_key first (the contract declares it required).
+      const key = c.req.headers.get("idempotency-key")!;
       const b = c.input.body;
-      const tier = tierOf(c.services, tierParam(b.tier_id));
-      checkLater(quantitySchema, b.quantity, "quantity");
-      const who = identityOf(b, "Send external_user_id and/or wallet_address to say which end user buys");
+      const tier = tierOf(c.services, b.tier_id);
+      checkLater(PURCHASE_INPUT.quantity, b.quantity, "quantity");
+      const who = checkLater(PURCHASE_INPUT.buyer, {
+        external_user_id: b.external_user_id,
+        wallet_address: b.wallet_address,
+      });
       const acct = account(c);
       return idempotent(
         c.services,

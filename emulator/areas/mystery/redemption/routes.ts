@@ -1,10 +1,10 @@
-import { REDEMPTION } from "../../../../contract/mystery/redemption.ts";
+import { REDEMPTION, REDEMPTION_INPUT } from "../../../../contract/mystery/redemption.ts";
 import { badRequest } from "../../../pipeline/errors.ts";
 import { checkIdempotencyKey } from "../../../pipeline/idempotency.ts";
+import { intIn } from "../../../pipeline/identifiers.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { accepted, created, ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { checkLater } from "../../../pipeline/schema.ts";
-import { byPurchaseParams, checkShippingPayer, prepareBody, shippingRequest, submitBody } from "./parse.ts";
 import { prepareRedemption, quoteRedemption } from "./prepare.ts";
 import { listRedemptions, preparedWire, redemptionsFor, redemptionWire, submitWire } from "./redemption.ts";
 import { submitRedemption, verifyRedemptions } from "./submit.ts";
@@ -19,7 +19,6 @@ const read = "partner_read";
 export const redemptionRoutes: RouteSpec[] = [
   serve(REDEMPTION.quote, {
     gate: write,
-    parse: { body: shippingRequest },
     handle: async (c) => {
       const { address, carriers, target } = c.input.body;
       // Creates no rows.
@@ -29,7 +28,6 @@ export const redemptionRoutes: RouteSpec[] = [
 
   serve(REDEMPTION.prepare, {
     gate: write,
-    parse: { body: prepareBody },
     handle: async (c) => {
       const b = c.input.body;
       const key =
@@ -40,8 +38,8 @@ export const redemptionRoutes: RouteSpec[] = [
         throw badRequest("missing_idempotency_key", "Send idempotency_key in the body or the Idempotency-Key header");
       checkIdempotencyKey(key, "idempotency_key");
       // The key is checked first, so the rest of the body only now.
-      checkShippingPayer(b.shipping_payer);
-      const { address, carriers, target } = checkLater(shippingRequest, b);
+      checkLater(REDEMPTION_INPUT.shippingPayer, b.shipping_payer, "shipping_payer");
+      const { address, carriers, target } = checkLater(REDEMPTION_INPUT.shipping, b);
       return created(
         preparedWire(c.services, await prepareRedemption(c.services, account(c), { key, address, carriers, target })),
       );
@@ -50,7 +48,6 @@ export const redemptionRoutes: RouteSpec[] = [
 
   serve(REDEMPTION.submit, {
     gate: write,
-    parse: { body: submitBody },
     handle: async (c) => {
       const { id, label, hash } = c.input.body;
       return accepted(submitWire(await submitRedemption(c.services, account(c), id, label, hash)));
@@ -59,9 +56,10 @@ export const redemptionRoutes: RouteSpec[] = [
 
   serve(REDEMPTION.get, {
     gate: read,
-    parse: { params: byPurchaseParams },
     handle: async (c) => {
-      const { raw, id } = c.input.params.purchase_id;
+      // The segment as sent, and as a purchase id (null when it is none).
+      const raw = c.input.params.purchase_id;
+      const id = intIn(raw, 1, Number.MAX_SAFE_INTEGER);
       let rows = redemptionsFor(c.services, account(c), id, raw);
       if (c.input.query.verify) {
         await verifyRedemptions(

@@ -1,27 +1,13 @@
 import { badRequest } from "../../../pipeline/errors.ts";
-import { parseShippingAddress } from "../../../shipping/address.ts";
-import {
-  CARRIER_LABELS,
-  parseCarriers as parseCarrierList,
-  servicesFor,
-  type Carrier,
-} from "../../../shipping/carriers.ts";
+import { CARRIER_LABELS, servicesFor, type Carrier } from "../../../shipping/carriers.ts";
 import type { ShippingAddress, ShippingQuote } from "../state.ts";
-import type { Body } from "../util.ts";
 import { hexId } from "../../../state/ids.ts";
 
-// Redemption quotes on the shared carrier table (emulator/shipping): the
-// address as `shipping_address` (or `address`), cheapest rate first.
+// Redemption quotes on the shared carrier table (emulator/shipping), cheapest
+// rate first (the address and carriers are read by the contract,
+// contract/mystery/redemption.ts).
 
 export { CARRIERS } from "../../../shipping/carriers.ts";
-
-export function parseAddress(b: Body): ShippingAddress {
-  return parseShippingAddress(b.shipping_address ?? b.address, "shipping_address");
-}
-
-export function parseCarriers(b: Body): Carrier[] {
-  return parseCarrierList(b.carriers);
-}
 
 /** Every available rate for the destination, cheapest first. */
 export function rates(address: ShippingAddress, carriers: readonly Carrier[], quotedAt: string): ShippingQuote[] {

@@ -4,7 +4,6 @@ import {
   type RevenueSummary,
   type RevenueTerms,
 } from "../../../../contract/index.ts";
-import { badRequest } from "../../../pipeline/errors.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import {
@@ -20,7 +19,6 @@ import {
 } from "./revenue.ts";
 import { usdc } from "../util.ts";
 import { activeWallet } from "../wallet/wallets.ts";
-import { periodQuery } from "./parse.ts";
 import { isoOf } from "../../../../contract/time.ts";
 
 // Revenue terms, period summaries and payouts (contract/mystery/revenue.ts;
@@ -67,11 +65,8 @@ export const revenueRoutes: RouteSpec[] = [
 
   serve(MYSTERY_REVENUE.summary, {
     gate: "partner_read",
-    parse: { query: periodQuery },
     handle: (c) => {
       const { from, to } = c.input.query;
-      if (from !== null && to !== null && from >= to)
-        throw badRequest("invalid_value", "from must be before to (to is exclusive)");
       const bps = modelOf(c) === "TIER" ? REVENUE_SHARE_BPS : 0;
       const f = figures(c.services, c.key!.account_id, from, to, bps);
       const t = totals(f);

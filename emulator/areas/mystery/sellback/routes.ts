@@ -1,8 +1,7 @@
-import { SELLBACK } from "../../../../contract/index.ts";
+import { SELLBACK, SELLBACK_INPUT } from "../../../../contract/index.ts";
 import { checkLater } from "../../../pipeline/schema.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type RouteSpec } from "../../../pipeline/route.ts";
-import { minTotalSchema, prepareBody, quoteBody, slippageSchema, submitBody } from "./parse.ts";
 import {
   checkSellable,
   formatSellback,
@@ -17,16 +16,15 @@ import {
 
 /** min_total_usdc, else the quoted total less slippage_bps (default 100). */
 function minTotalOf(b: { min_total_usdc?: unknown; slippage_bps?: unknown }, total: bigint): bigint {
-  const m = checkLater(minTotalSchema, b.min_total_usdc, "min_total_usdc");
+  const m = checkLater(SELLBACK_INPUT.minTotal, b.min_total_usdc, "min_total_usdc");
   if (m !== null) return m;
-  const bps = checkLater(slippageSchema, b.slippage_bps, "slippage_bps");
+  const bps = checkLater(SELLBACK_INPUT.slippage, b.slippage_bps, "slippage_bps");
   return (total * BigInt(10_000 - bps)) / 10_000n;
 }
 
 export const sellbackRoutes: RouteSpec[] = [
   serve(SELLBACK.quote, {
     gate: "partner_read",
-    parse: { body: quoteBody },
     handle: async (c) => {
       const { token_ids: ids, wallet_address: wallet } = c.input.body;
       return ok(quoteWire(wallet, await quoteSellback(c.services, wallet, ids)));
@@ -35,7 +33,6 @@ export const sellbackRoutes: RouteSpec[] = [
 
   serve(SELLBACK.prepare, {
     gate: "partner_write",
-    parse: { body: prepareBody },
     handle: async (c) => {
       const b = c.input.body;
       const ids = b.token_ids;
@@ -47,7 +44,6 @@ export const sellbackRoutes: RouteSpec[] = [
 
   serve(SELLBACK.submit, {
     gate: "partner_write",
-    parse: { body: submitBody },
     handle: async (c) => {
       const { hash, claimed } = c.input.body;
       return ok(formatSellback(await submitSellback(c.services, c.key!.account_id, hash, claimed)));

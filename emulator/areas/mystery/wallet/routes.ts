@@ -3,10 +3,9 @@ import { notFound } from "../../../pipeline/errors.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type RouteSpec } from "../../../pipeline/route.ts";
 import { noteChainChange } from "../../../pipeline/reconcile.ts";
-import { identityOf } from "../identity.ts";
+import { userPageInput } from "../identity.ts";
 import { endUser, walletView } from "./end-users.ts";
 import { depositAddress, formatDeposit, formatLedger, userDeposits, userLedger, walletId } from "./ledger.ts";
-import { setWalletBody, userBody, userPageInput, walletQuery } from "./parse.ts";
 import { activeWallet, setWallet, type WalletKind } from "./wallets.ts";
 
 // Wallet endpoints (contract/mystery/wallet.ts). The custodial wallet of an
@@ -22,7 +21,6 @@ type GetOp = typeof MYSTERY_WALLET.getPoolWallet;
 const putWallet = (op: SetOp, kind: WalletKind): RouteSpec =>
   serve(op, {
     gate: "partner_write",
-    parse: { body: setWalletBody },
     handle: (c) => {
       const { address, chain } = c.input.body;
       return ok({ ...setWallet(c.services, kind, c.key!.account_id, chain, address) } satisfies PayoutWallet);
@@ -32,7 +30,6 @@ const putWallet = (op: SetOp, kind: WalletKind): RouteSpec =>
 const getWallet = (op: GetOp, kind: WalletKind, code: string, what: string): RouteSpec =>
   serve(op, {
     gate: "partner_read",
-    parse: { query: walletQuery },
     handle: (c) => {
       const row = activeWallet(c.services, kind, c.key!.account_id);
       if (!row) throw notFound(`No ${what} is set for this account`, code);
@@ -45,7 +42,7 @@ export const balanceRoutes: RouteSpec[] = [
     gate: "wallet_read",
     // Deposits mined before the request are credited by then (the reconciler, pipeline/reconcile.ts), not here.
     handle: (c) => {
-      const who = identityOf(c.input.query, "Send external_user_id and/or wallet_address");
+      const who = c.input.query;
       return ok(walletView(endUser(c.services, c.key!.account_id, who)));
     },
   }),
@@ -93,7 +90,6 @@ export const walletLedgerRoutes: RouteSpec[] = [
 
   serve(MYSTERY_WALLET.depositAddress, {
     gate: "partner_write",
-    parse: { body: userBody },
     handle: (c) => {
       const acct = c.key!.account_id;
       const user = endUser(c.services, acct, c.input.body);
