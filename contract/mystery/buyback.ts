@@ -1,6 +1,6 @@
 import { operation } from "../operation.ts";
 import { identifier, later, MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
-import { address, hex, isoTime, micros, usdcString } from "../primitives.ts";
+import { address, hex, isoTime, micros, txHash, usdcString } from "../primitives.ts";
 
 // /api/v1/mystery/buyback (docs/mystery.md "Buyback"): POOL-model offers the
 // service signs on a partner's own tokens, and the holder's relayed accept.
@@ -120,10 +120,7 @@ export type BuybackAcceptPrepareResult = z.output<typeof BuybackAcceptPrepareRes
 export const BuybackAcceptResult = z.strictObject({
   offer_id: z.number().int(),
   token_id: z.string(),
-  transaction_hash: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/)
-    .nullable(),
+  transaction_hash: txHash.nullable(),
   receiver: address,
   requester: address,
   price_usdc: usdcString,

@@ -36,7 +36,6 @@ export const UNSIGNED_CALL_KINDS = [
   "shipping-payment",
 ] as const;
 
-
 /** A pack purchase; `items` once the reveal settled (FULFILLED / PARTIALLY_FULFILLED). */
 export const Purchase = z.strictObject({
   id: z.number().int(),

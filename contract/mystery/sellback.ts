@@ -3,7 +3,7 @@ import { operation } from "../operation.ts";
 import { evmAddress, tokenIdText, usdcAmount } from "../input-fields.ts";
 import { firstRepeat, later, MAX_IDENTIFIER, withCode, within, z, type IssueParams } from "../zod.ts";
 import { endUserId, walletField } from "./fields.ts";
-import { address, hex, micros, usdcString } from "../primitives.ts";
+import { address, hex, isoTime, micros, txHash, usdcString } from "../primitives.ts";
 
 // /api/v1/mystery/sellback* (docs/mystery.md "Sell-back"): the TIER model's
 // native sell-back, as the official SDK types it (SellbackQuote,
@@ -17,13 +17,12 @@ export const SELLBACK_REASONS = ["no_window", "wrong_holder", "window_expired", 
 export type SellbackReason = (typeof SELLBACK_REASONS)[number];
 export const SELLBACK_CALL_KINDS = ["set-approval-for-all", "sellback"] as const;
 
-
 /** One token's eligibility and payout; value and payout are null when the oracle has no price for it. */
 export const SellbackQuoteItem = z.strictObject({
   token_id: z.string(),
   eligible: z.boolean(),
   reason: z.enum(SELLBACK_REASONS).nullable(),
-  expires_at: z.iso.datetime().nullable(),
+  expires_at: isoTime.nullable(),
   group_id: z.number().int().nullable().describe("The oracle pricing group; null for a token the pool never minted"),
   oracle_value_usdc: usdcString.nullable(),
   payout_usdc: usdcString.nullable(),
@@ -70,8 +69,8 @@ export const SellbackRecord = z.strictObject({
   total_usdc: usdcString,
   total_micros: micros,
   raw_card_count: z.number().int(),
-  transaction_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
-  sold_at: z.iso.datetime().nullable(),
+  transaction_hash: txHash,
+  sold_at: isoTime.nullable(),
 });
 export type SellbackRecord = z.output<typeof SellbackRecord>;
 

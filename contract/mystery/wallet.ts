@@ -1,6 +1,7 @@
 import { operation } from "../operation.ts";
 import { EVM_ADDRESS_RULE, evmAddress } from "../input-fields.ts";
 import { later, withCode, within, z } from "../zod.ts";
+import { txHash } from "../primitives.ts";
 import { address, isoTime, signedMicros, USER_CODES, usdcString, userOf, userPageQuery } from "./fields.ts";
 
 // The custodial wallet of an end user (docs/mystery.md, SDK cardos.wallet):
@@ -60,10 +61,7 @@ export const Deposit = z.strictObject({
   chain_in: z.string(),
   token_in: z.string(),
   amount: usdcString,
-  tx_hash: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/)
-    .nullable(),
+  tx_hash: txHash.nullable(),
   status: z.enum(DEPOSIT_STATUSES),
   expected_output: usdcString.nullable(),
   created_at: isoTime,
