@@ -16,6 +16,19 @@ const PAYOUTS = /^\/api\/v1\/mystery\/payouts$/;
 const INVOICES = /^\/api\/v1\/invoices(\/[^/]+)?$/;
 const SEARCHES = /^\/api\/v1\/\w+\/(cards|sealed|expansions(\/[^/]+\/cards)?)$/;
 
+/** A delivery body with `edit` applied to its parsed JSON (the body as sent when it is no JSON object). */
+const editBody = (body: string, edit: (b: Row) => void): string => {
+  try {
+    const b = JSON.parse(body) as Row;
+    if (b === null || typeof b !== "object") return body;
+    edit(b);
+    return JSON.stringify(b);
+  } catch {
+    return body;
+  }
+};
+const dataRow = (b: Row): Row | null => (b.data && typeof b.data === "object" ? (b.data as Row) : null);
+
 /** The invoices of an invoice answer (get or list). */
 const invoices = (x: Exchange): Row[] => {
   const d = dataOf(x);
@@ -169,5 +182,50 @@ export const invariantDeviations: readonly Deviation[] = [
       if (is(x, "GET", /^\/api\/v1\/mystery\/pool-wallet$/) && ok(x) && d)
         d.address = "0x000000000000000000000000000000000000dEaD";
     },
+  },
+  {
+    name: "inv_delivery_body_id_not_header",
+    invariant: "delivery.headers-name-the-body",
+    breaks: "a delivery's body id is another event id of the same form than its X-Mystery-Delivery (signed as sent)",
+    apply: () => {},
+    deliveryBody: (body) =>
+      editBody(body, (b) => {
+        if (typeof b.id === "string") b.id = `${b.id}x`;
+      }),
+  },
+  {
+    name: "inv_delivery_signature_wrong",
+    invariant: "delivery.signature-verifies",
+    breaks: "a delivery's sha256 is well-formed but one hex digit off the HMAC of <t>.<raw body>",
+    apply: () => {},
+    deliveryHeaders: (h) => {
+      const sig = h["X-Mystery-Signature"];
+      if (sig) h["X-Mystery-Signature"] = sig.slice(0, -1) + (sig.endsWith("0") ? "1" : "0");
+    },
+  },
+  {
+    name: "inv_delivery_payload_shape",
+    invariant: "delivery.payload-shape",
+    breaks: "a delivery's data.purchase_id is a string, not the event's integer (signed as sent)",
+    apply: () => {},
+    deliveryBody: (body) =>
+      editBody(body, (b) => {
+        const d = dataRow(b);
+        if (d && typeof d.purchase_id === "number") d.purchase_id = String(d.purchase_id);
+      }),
+  },
+  {
+    name: "inv_delivery_retry_changes_body",
+    invariant: "delivery.retries-same-body",
+    breaks:
+      "a retry of a delivery carries other data than its first attempt (purchase_id + attempt − 1; signed as sent)",
+    apply: () => {},
+    deliveryBody: (body, attempt) =>
+      attempt < 2
+        ? body
+        : editBody(body, (b) => {
+            const d = dataRow(b);
+            if (d && typeof d.purchase_id === "number") d.purchase_id += attempt - 1;
+          }),
   },
 ];
