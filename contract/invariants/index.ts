@@ -17,6 +17,8 @@ import { WAREHOUSE_INVARIANTS } from "./warehouse.ts";
 import { ORDER_INVARIANTS } from "./order.ts";
 import { PIPELINE_INVARIANTS } from "./pipeline.ts";
 import { SEQUENCE_INVARIANTS } from "./sequences.ts";
+import { ORDER_STATE_INVARIANTS } from "./orders.ts";
+import { RECORD_INVARIANTS } from "./records.ts";
 import { DELIVERY_INVARIANTS, DELIVERY_SEQUENCES } from "./deliveries.ts";
 import { webhookHeader } from "../webhook-signature.ts";
 
@@ -32,6 +34,8 @@ export const INVARIANTS: readonly (Invariant | DeliveryInvariant)[] = [
   ...WAREHOUSE_INVARIANTS,
   ...ORDER_INVARIANTS,
   ...PIPELINE_INVARIANTS,
+  ...ORDER_STATE_INVARIANTS,
+  ...RECORD_INVARIANTS,
   ...DELIVERY_INVARIANTS,
 ];
 
