@@ -39,6 +39,17 @@ const QUOTE = /^\/api\/v1\/shipping-quote$/;
 const NEWEST_FIRST_LISTS = /^\/api\/v1\/(mystery\/purchases|instant\/purchases|wallet\/ledger|webhooks\/deliveries)$/;
 const OFFERS = /^\/api\/v1\/mystery\/buyback(\/[^/]+(\/accept\/prepare)?)?$/;
 
+const CARDS = /^\/api\/v1\/(cards(\/[^/]+)?|inventory)$/;
+/** The cards of a card answer (get or list). */
+const cardsOf = (x: Exchange): Row[] => {
+  const d = dataOf(x);
+  if (!d) return [];
+  if ("unique_id" in d) return [d];
+  if (d.card && typeof d.card === "object") return [d.card as Row];
+  return rows(Object.values(d).find(Array.isArray));
+};
+const priced = (c: Row) => (c.pricing as Row | undefined)?.status === "priced";
+
 /** The invoices of an invoice answer (get or list). */
 const invoices = (x: Exchange): Row[] => {
   const d = dataOf(x);
@@ -347,6 +358,39 @@ export const invariantDeviations: readonly Deviation[] = [
       const offers = "typed_data" in d ? [d] : rows(Object.values(d).find(Array.isArray));
       for (const o of offers)
         if (typeof o.deadline === "string") o.deadline = new Date(Date.parse(o.deadline) + 3_600_000).toISOString();
+    },
+  },
+  {
+    name: "inv_card_declared_source_tenant",
+    invariant: "warehouse.card-value-combination",
+    breaks: "a published, priced card's declared value says source tenant",
+    apply: (x) => {
+      if (!CARDS.test(x.url.pathname) || !ok(x)) return;
+      for (const c of cardsOf(x)) if (priced(c) && c.declared_value) (c.declared_value as Row).source = "tenant";
+    },
+  },
+  {
+    name: "inv_card_insured_off",
+    invariant: "warehouse.card-insured-110",
+    breaks: "a priced card's insured_price a cent above 110% of its market price",
+    apply: (x) => {
+      if (!CARDS.test(x.url.pathname) || !ok(x)) return;
+      for (const c of cardsOf(x)) if (priced(c)) c.insured_price = plusCent(c.insured_price);
+    },
+  },
+  {
+    name: "inv_x402_v1_amount_off",
+    invariant: "credits.x402-forms-agree",
+    breaks: "the top-up challenge's x402 v1 body asks one atomic unit more than its v2 challenge",
+    apply: (x) => {
+      const v1 = rows(x.body?.accepts)[0];
+      if (
+        is(x, "POST", /^\/api\/v1\/credits\/topup$/) &&
+        x.status === 402 &&
+        v1 &&
+        typeof v1.maxAmountRequired === "string"
+      )
+        v1.maxAmountRequired = String(BigInt(v1.maxAmountRequired) + 1n);
     },
   },
 ];
