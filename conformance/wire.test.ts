@@ -252,8 +252,17 @@ describe("every answer", () => {
 
   it("an error code, or an error status, the operation does not declare fails the check (not a warning)", () => {
     const s = new WireSession();
+    // A 409 of the orders carries the order as it is now (invariant warehouse.conflict-carries-order).
+    const superseded = { order_id: 7, status: "CANCELLED", cancel_reason: "superseded" };
     const commit = (status: number, code: string) =>
-      exchange("POST", "/api/v1/orders", status, { success: false, message: "m", error: "e", code }, {}, "rip_v1_t1");
+      exchange(
+        "POST",
+        "/api/v1/orders",
+        status,
+        { success: false, message: "m", error: "e", code, data: superseded },
+        {},
+        "rip_v1_t1",
+      );
     expect(texts(s, commit(409, "quote_superseded"))).toEqual([]);
     expect(texts(s, commit(409, "quote_gone"))[0]).toContain(
       'code "quote_gone" is not among the codes the route declares for 409',
