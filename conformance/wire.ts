@@ -307,6 +307,8 @@ export class WireSession {
       this.balance.clear();
       // Only a reset starts records over (ids are reused); a moved clock only moves them forward.
       if (path.startsWith("/_emulator/reset")) this.sequences.forget();
+      // An operator's restock or a state put back moves stock no answer showed: the running stock readings start over.
+      else if (x.method !== "GET" && /restock|state|restore|import|snapshot/.test(path)) this.sequences.forgetCarried();
       // A rotated secret is shown to the operator only: the session no longer knows the one deliveries use.
       if (path.endsWith("/rotate-secret")) for (const h of this.hooks.values()) delete h.secret;
       return [];

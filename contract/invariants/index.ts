@@ -82,7 +82,10 @@ export class SequenceMemory {
         const prev = this.seen.get(id);
         if (prev && at.start >= prev.end)
           for (const p of rule.check(prev, next)) out.push({ ...p, invariant: rule.id, operation });
-        if (!prev || at.start >= prev.end) this.seen.set(id, next);
+        if (prev && at.start < prev.end) continue;
+        const kept = rule.carry ? rule.carry(prev, next) : next;
+        if (kept) this.seen.set(id, { ...kept, end: at.end });
+        else this.seen.delete(id);
       }
     }
     return out;
@@ -108,6 +111,13 @@ export class SequenceMemory {
       else this.delivered.set(id, d);
     }
     return out;
+  }
+
+  /** Forgets what the rules carrying a running account remember (an operator action may have moved it: a restock). */
+  forgetCarried(): void {
+    for (const rule of SEQUENCES)
+      if (rule.subject !== "delivery" && rule.carry)
+        for (const id of [...this.seen.keys()]) if (id.startsWith(`${rule.id} `)) this.seen.delete(id);
   }
 
   forget(): void {

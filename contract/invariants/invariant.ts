@@ -62,6 +62,8 @@ export interface Across extends Rule {
   /** Which records are "the same" (null: not one this rule follows). */
   key(record: unknown, request: AskedFor, operation: string): string | null;
   check(prev: Seen, next: Seen): Problem[];
+  /** What to remember after `next` (default: `next` itself; null: forget the record). */
+  carry?(prev: Seen | undefined, next: Seen): Seen | null;
 }
 
 /** One webhook delivery as the suite's receiver got it (docs/reference/live-service.md “Webhook delivery and signatures”). */

@@ -1,5 +1,6 @@
 import { dataOf, is, type Deviation, type Exchange } from "./deviation.ts";
 import { cents, centsText, usdc, usdcText } from "../../contract/invariants/read.ts";
+import { instant } from "../../emulator/areas/instant/state.ts";
 
 // One deviation per contract invariant (contract/invariants/), each breaking that invariant and no other
 // rule the wire checks, so the suite's kill test (conformance/invariants.test.ts) shows each one caught.
@@ -391,6 +392,25 @@ export const invariantDeviations: readonly Deviation[] = [
         typeof v1.maxAmountRequired === "string"
       )
         v1.maxAmountRequired = String(BigInt(v1.maxAmountRequired) + 1n);
+    },
+  },
+  {
+    name: "inv_stock_not_falling",
+    invariant: "instant.stock-falls",
+    breaks:
+      "the instant catalog shows a pack's stock as it was before the emulator's purchases of it (+ the units sold)",
+    apply: (x) => {
+      if (!is(x, "GET", /^\/api\/v1\/instant\/catalog$/) || !ok(x)) return;
+      const sold = new Map<number, number>();
+      for (const p of Object.values(instant(x.services).purchases) as unknown as Row[])
+        if (!["REFUNDED", "FAILED"].includes(String(p.status)) && typeof p.packet_type_id === "number")
+          sold.set(
+            p.packet_type_id,
+            (sold.get(p.packet_type_id) ?? 0) + (typeof p.quantity === "number" ? p.quantity : 1),
+          );
+      for (const pack of rows(dataOf(x)?.packs))
+        if (typeof pack.available_packs === "number" && typeof pack.packet_type_id === "number")
+          pack.available_packs += sold.get(pack.packet_type_id) ?? 0;
     },
   },
 ];
