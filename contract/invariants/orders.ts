@@ -37,8 +37,8 @@ function central(iso: string): string | null {
 }
 
 /** Statuses in which the order has a bought label (tracking number and label) and those in which it has none yet. */
-const LABELLED = new Set(["LABEL_PURCHASED", "SHIPPED", "DELIVERED", "RETURNED"]);
-const UNLABELLED = new Set(["PENDING_PAYMENT", "LABEL_PURCHASING"]);
+const LABELLED: readonly string[] = Object.freeze(["LABEL_PURCHASED", "SHIPPED", "DELIVERED", "RETURNED"]);
+const UNLABELLED: readonly string[] = Object.freeze(["PENDING_PAYMENT", "LABEL_PURCHASING"]);
 
 export const ORDER_STATE_INVARIANTS = [
   invariant({
@@ -71,12 +71,12 @@ export const ORDER_STATE_INVARIANTS = [
       for (const { o, at } of orders(a)) {
         const s = String(o.status);
         const fields =
-          LABELLED.has(s) || UNLABELLED.has(s)
+          LABELLED.includes(s) || UNLABELLED.includes(s)
             ? ["tracking_number", "label_url"]
             : s === "CANCELLED"
               ? ["cancel_reason", "cancelled_at"]
               : [];
-        const want = LABELLED.has(s) || s === "CANCELLED";
+        const want = LABELLED.includes(s) || s === "CANCELLED";
         for (const f of fields)
           if (f in o && (o[f] === null) === want)
             out.push({
