@@ -67,6 +67,8 @@ describe("contract invariants", () => {
         const r = honest.find((h) => h.id === c.id);
         if (!r) return false;
         const { ops, refused } = reached(r);
+        // A delivery rule: the checks that registered a webhook (their receivers get the deliveries).
+        if (rule.subject === "delivery") return ops.has("webhooks.register");
         if (rule.operations !== "all") return [...ops].some((op) => governs(rule, op));
         return "errors" in rule && rule.errors ? refused : true;
       });
@@ -74,7 +76,8 @@ describe("contract invariants", () => {
       await request(emu.url).post("/_emulator/deviations").send({ name: deviation.name }).expect(201);
       const suite = await runSuite(candidates, { ...options(), bail: true });
       const named = suite.results.find((r) => r.message.includes(`invariant ${rule.id} broken by `));
-      if (!named || !/ at \S+: .*\(X-Request-Id [^)]+\)/.test(named.message))
+      // An answer is named by its X-Request-Id, a delivery by its X-Mystery-Delivery.
+      if (!named || !/ at \S+: .*\((X-Request-Id|X-Mystery-Delivery) [^)]+\)/.test(named.message))
         survivors.push(
           `${rule.id} survived ${deviation.name} (${candidates.map((c) => c.id).join(", ") || "no check reaches it"}): ${suite.results.find((r) => r.outcome !== "pass")?.message ?? "all passed"}`,
         );

@@ -170,7 +170,14 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
     });
     const failures = wire.observe(x);
     if (failures.length) throw new CheckFailure(failures.map((f) => f.text).join("; "));
+    // A broken delivery invariant fails the check at its next request (a receiver's handler cannot throw into it).
+    if (deliveryFailures.length) throw new CheckFailure(deliveryFailures.join("; "));
   });
+  // Every delivery the check's receivers get is held to the delivery invariants (contract/invariants/deliveries.ts).
+  const deliveryFailures: string[] = [];
+  const observe = (d: { headers: Record<string, string>; body: string }, url: string) => {
+    for (const f of wire.observeDelivery({ url, headers: d.headers, body: d.body })) deliveryFailures.push(f.text);
+  };
   const checkControl = control ? new ControlClient(checkHttp) : null;
   const warnings: string[] = [];
   const base = {
@@ -236,18 +243,25 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
         maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
         control: checkControl,
         wallet,
-        receiver: opts.receiver ?? (checkControl ? {} : null),
+        receiver: opts.receiver ? { ...opts.receiver, observe } : checkControl ? { observe } : null,
         ...(opts.time ? { time: opts.time } : {}),
         note: (t) => notes.push(t),
       });
+      if (deliveryFailures.length) throw new CheckFailure(deliveryFailures.join("; "));
       result = { ...base, outcome: "pass", message: "", duration_ms: 0 };
     } catch (err) {
       // The check found out before spending (it throws before buying or calling): give its spend back.
       if (err instanceof NotApplicable) charge(-1);
       if (err instanceof NotApplicable)
         return finish({ ...base, outcome: "not_applicable", message: err.message, duration_ms: 0 });
-      const failed = err instanceof CheckFailure;
-      const message = failed ? err.message : `check crashed: ${err instanceof Error ? err.message : String(err)}`;
+      const failed = err instanceof CheckFailure || deliveryFailures.length > 0;
+      const own =
+        err instanceof CheckFailure
+          ? err.message
+          : `check crashed: ${err instanceof Error ? err.message : String(err)}`;
+      // A broken delivery invariant is named first, whatever the check then tripped over.
+      const unsaid = deliveryFailures.filter((f) => !own.includes(f));
+      const message = [...unsaid, own].join("; ");
       result = { ...base, outcome: failed ? "fail" : "error", message, duration_ms: 0 };
     }
   }

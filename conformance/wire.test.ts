@@ -2,6 +2,7 @@ import { describe, it, expect } from "vitest";
 import { routeFor, schemaFindings, forRequest, WireSession, pointer } from "./wire.ts";
 import { z } from "../emulator/pipeline/schema.ts";
 import type { Exchange } from "../harness/http.ts";
+import { signatureHeader } from "../contract/webhook-signature.ts";
 
 // The per-answer rules of wire.ts on hand-made answers (no emulator): what a
 // conforming answer looks like, and the message each kind of defect gets.
@@ -260,12 +261,75 @@ describe("every answer", () => {
 
   it("an error code, or an error status, the operation does not declare fails the check (not a warning)", () => {
     const s = new WireSession();
+    // A 409 of the orders carries the order as it is now (invariant warehouse.conflict-carries-order).
+    const superseded = { order_id: 7, status: "CANCELLED", cancel_reason: "superseded" };
     const commit = (status: number, code: string) =>
-      exchange("POST", "/api/v1/orders", status, { success: false, message: "m", error: "e", code }, {}, "rip_v1_t1");
+      exchange(
+        "POST",
+        "/api/v1/orders",
+        status,
+        { success: false, message: "m", error: "e", code, data: superseded },
+        {},
+        "rip_v1_t1",
+      );
     expect(texts(s, commit(409, "quote_superseded"))).toEqual([]);
     expect(texts(s, commit(409, "quote_gone"))[0]).toContain(
       'code "quote_gone" is not among the codes the route declares for 409',
     );
     expect(texts(s, commit(418, "teapot"))[0]).toContain("status 418 is not among the route's declared answers");
+  });
+});
+
+describe("webhook deliveries (the delivery invariants)", () => {
+  const URL_ = "http://127.0.0.1:9/hook";
+  const SECRET = "a".repeat(64);
+  const body = JSON.stringify({
+    event: "purchase.fulfilled",
+    id: "purchase.fulfilled:emu_1",
+    data: { purchase_id: 1, status: "FULFILLED" },
+  });
+  const delivery = (text: string, secret = SECRET, t = 1_800_000_000_000) => ({
+    url: URL_,
+    headers: {
+      "x-mystery-event": "purchase.fulfilled",
+      "x-mystery-delivery": "purchase.fulfilled:emu_1",
+      "x-mystery-timestamp": String(t),
+      "x-mystery-signature": signatureHeader(secret, t, text),
+    },
+    body: text,
+  });
+  const registered = () => {
+    const s = new WireSession();
+    const reg = {
+      id: 3,
+      url: URL_,
+      event_types: [],
+      is_active: true,
+      created_at: "2026-01-15T12:00:00.000Z",
+      updated_at: "2026-01-15T12:00:00.000Z",
+      signing_secret: SECRET,
+    };
+    expect(texts(s, exchange("POST", "/api/v1/webhooks", 201, { success: true, data: reg }))).toEqual([]);
+    return s;
+  };
+
+  it("a delivery signed with the registered secret, and its retries with the same body, keep every rule", () => {
+    const s = registered();
+    expect(s.observeDelivery(delivery(body)).map((f) => f.text)).toEqual([]);
+    expect(s.observeDelivery(delivery(body, SECRET, 1_800_000_030_000)).map((f) => f.text)).toEqual([]);
+  });
+
+  it("a broken one names the rule, the event, the pointer and the delivery id", () => {
+    const s = registered();
+    expect(s.observeDelivery(delivery(body, "b".repeat(64))).map((f) => [f.invariant, f.text])).toEqual([
+      [
+        "delivery.signature-verifies",
+        `POST ${URL_} (a delivery): invariant delivery.signature-verifies broken by delivery purchase.fulfilled at X-Mystery-Signature: sha256=${signatureHeader("b".repeat(64), 1_800_000_000_000, body).slice(23, 35)}… is no HMAC of "<t>.<raw body>" under the signing secret registration showed (X-Mystery-Delivery purchase.fulfilled:emu_1)`,
+      ],
+    ]);
+    const retry = body.replace('"purchase_id":1', '"purchase_id":2');
+    expect(s.observeDelivery(delivery(retry)).map((f) => f.text)).toEqual([
+      `POST ${URL_} (a delivery): invariant delivery.retries-same-body broken by delivery purchase.fulfilled at /data: a retry of purchase.fulfilled:emu_1 changed data: expected {"purchase_id":1,"status":"FULFILLED"} (an earlier attempt), received {"purchase_id":2,"status":"FULFILLED"} (X-Mystery-Delivery purchase.fulfilled:emu_1)`,
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { OPERATIONS, operationMatcher, pointer, z, type Operation, type ResponseSpec } from "../contract/index.ts";
 import type { Exchange } from "../harness/http.ts";
 import { answerProblems, SequenceMemory, type Broken } from "../contract/invariants/index.ts";
+import { webhookHeader } from "../contract/webhook-signature.ts";
 
 // What every answer of the target must be, whatever the check that asked for
 // it: the body against its operation's schema (matched by method and path in
@@ -205,6 +206,17 @@ export function schemaFindings(
 export const brokenText = (b: Broken, requestId: string | undefined): string =>
   `invariant ${b.invariant} broken by ${b.operation} at ${b.pointer}: ${b.text} (X-Request-Id ${requestId ?? "none"})`;
 
+/** A broken delivery invariant, named by the delivery's id (a delivery has no X-Request-Id). */
+export const brokenDeliveryText = (b: Broken, deliveryId: string | undefined): string =>
+  `invariant ${b.invariant} broken by ${b.operation} at ${b.pointer || "the body"}: ${b.text} (X-Mystery-Delivery ${deliveryId ?? "none"})`;
+
+/** One delivery as the suite's receiver got it. */
+export interface ReceivedDelivery {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
 const isInt = (s: string | undefined): boolean => s !== undefined && /^-?\d+$/.test(s);
 const leadingInt = (s: string | null): number | null => {
   const m = s === null ? null : /^\s*(-?\d+)/.exec(s);
@@ -260,6 +272,32 @@ export class WireSession {
   /** Per key, when its last answer arrived: a call sent before that overlapped it, and overlapping calls have no order. */
   private readonly lastEnd = new Map<string, number>();
   private readonly sequences = new SequenceMemory();
+  /** The webhooks the answers registered or changed: id → URL and the signing secret registration showed. */
+  private readonly hooks = new Map<unknown, { url: unknown; secret?: string }>();
+
+  /** Validates one webhook delivery the suite's receiver got; returns its failures (the delivery invariants). */
+  observeDelivery(d: ReceivedDelivery): Finding[] {
+    const secrets = [...this.hooks.values()].flatMap((h) => (h.url === d.url && h.secret ? [h.secret] : []));
+    const id = webhookHeader(d.headers, "delivery");
+    const found: Finding[] = this.sequences.observeDelivery({ ...d, secrets }).map((b) => ({
+      level: "failure",
+      rule: "invariant",
+      text: `POST ${d.url} (a delivery): ${brokenDeliveryText(b, id)}`,
+      invariant: b.invariant,
+    }));
+    this.findings.push(...found);
+    return found;
+  }
+
+  /** Remembers a webhook's URL and secret from a register or change answer (the delivery signature rule needs them). */
+  private webhookSeen(route: Operation, status: number, data: unknown): void {
+    if (status >= 400 || !route.id.startsWith("webhooks.") || !isObj(data)) return;
+    const w = isObj(data.webhook) ? data.webhook : data;
+    if (w.id === undefined || typeof w.url !== "string") return;
+    const known = this.hooks.get(w.id);
+    const secret = typeof w.signing_secret === "string" ? w.signing_secret : known?.secret;
+    this.hooks.set(w.id, { url: w.url, ...(secret ? { secret } : {}) });
+  }
 
   /** Validates one exchange; returns the failures it found (warnings are kept in `findings`). */
   observe(x: Exchange): Finding[] {
@@ -269,6 +307,10 @@ export class WireSession {
       this.balance.clear();
       // Only a reset starts records over (ids are reused); a moved clock only moves them forward.
       if (path.startsWith("/_emulator/reset")) this.sequences.forget();
+      // An operator's restock or a state put back moves stock no answer showed: the running stock readings start over.
+      else if (x.method !== "GET" && /restock|state|restore|import|snapshot/.test(path)) this.sequences.forgetCarried();
+      // A rotated secret is shown to the operator only: the session no longer knows the one deliveries use.
+      if (path.endsWith("/rotate-secret")) for (const h of this.hooks.values()) delete h.secret;
       return [];
     }
     if (!path.startsWith(API + "/") && path !== API) return [];
@@ -373,6 +415,7 @@ export class WireSession {
     this.headers(x, route, fail, sequential);
     if (status < 400) this.paging(x, route, body, fail);
     if (route) for (const b of this.invariants(x, route, body)) fail("invariant", brokenText(b, rid), b.invariant);
+    if (route) this.webhookSeen(route, status, body.data);
   }
 
   /** Every invariant governing the route, on this answer and against the answers before it. */

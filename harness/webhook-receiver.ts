@@ -29,6 +29,8 @@ export interface ReceiverOptions {
   port?: number;
   /** A public URL forwarding to host:port (a tunnel), for a target that cannot reach this machine directly. */
   publicUrl?: string;
+  /** Told of every delivery as it arrives, with the URL it was posted to (the suite applies its delivery invariants). */
+  observe?: (d: Delivery, url: string) => void;
 }
 
 /** `status`: a fixed answer, or one per request (n = 1, 2, …). */
@@ -37,6 +39,7 @@ export async function startCheckReceiver(
   opts: ReceiverOptions = {},
 ): Promise<CheckReceiver> {
   const deliveries: Delivery[] = [];
+  let url = "";
   // The listener policy of every listener: a web page cannot plant deliveries in what a check judges.
   // A tunnel forwards its own public name as Host, so that name is answered too.
   const policy = listenerPolicy({
@@ -50,7 +53,9 @@ export async function startCheckReceiver(
         if (truncated) return void res.writeHead(413, { connection: "close" }).end();
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
-        deliveries.push({ headers, body: new TextDecoder().decode(bytes), receivedAt: Date.now() });
+        const delivery = { headers, body: new TextDecoder().decode(bytes), receivedAt: Date.now() };
+        deliveries.push(delivery);
+        opts.observe?.(delivery, url);
         res.writeHead(typeof status === "number" ? status : status(deliveries.length)).end();
       },
       () => res.destroy(),
@@ -61,8 +66,9 @@ export async function startCheckReceiver(
     server.listen(opts.port ?? 0, opts.host ?? "127.0.0.1", resolve);
   });
   const { port } = server.address() as AddressInfo;
+  url = opts.publicUrl ?? `http://127.0.0.1:${port}/conformance-webhook`;
   return {
-    url: opts.publicUrl ?? `http://127.0.0.1:${port}/conformance-webhook`,
+    url,
     deliveries,
     close: () =>
       new Promise<void>((resolve) => {

@@ -333,6 +333,14 @@ export const commerceChecks: Check[] = [
         list.purchases.some((p) => p.id === purchase.id),
         `the wallet's purchase list must hold purchase ${purchase.id}`,
       );
+      // The catalog read again (sold-out packs too): its stock has fallen by the unit bought (invariant instant.stock-falls).
+      const after = (
+        expectSuccess(
+          await ctx.http.get("/api/v1/instant/catalog", { key: ctx.partnerKey, query: { include_unavailable: "1" } }),
+          "GET /instant/catalog?include_unavailable=1",
+        ).data as { packs: InstantPack[] }
+      ).packs.find((p) => p.packet_type_id === pack.packet_type_id);
+      ensure(after, `the catalog must still list packet type ${pack.packet_type_id} (include_unavailable=1)`);
       ctx.note(
         `instant purchase ${purchase.id}: packet type ${pack.packet_type_id} (${pack.price_usdc} USDC), ${cards.length} cards`,
       );

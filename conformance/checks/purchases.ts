@@ -67,6 +67,16 @@ export const purchaseChecks: Check[] = [
           w.balance === "100000000" && BigInt(w.reserved) === BigInt(p.price as string),
           `the price is held, not debited: ${JSON.stringify(w)}`,
         );
+        // The ledger, newest first (docs/reference/live-service.md “Custodial wallet”): the hold, then the deposit.
+        const ledger = expectSuccess(
+          await ctx.http.get("/api/v1/wallet/ledger", { key: ctx.partnerKey, query: { external_user_id: user } }),
+          "wallet ledger",
+        ).data as { entries: Array<{ entry_type: string }> };
+        const types = ledger.entries.map((e) => e.entry_type);
+        ensure(
+          types.join(",") === "HOLD,DEPOSIT_CREDIT",
+          `the ledger lists the hold, then the deposit (newest first), got ${types.join(", ")}`,
+        );
       });
     },
   },

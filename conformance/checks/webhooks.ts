@@ -57,7 +57,9 @@ async function deleteHooks(http: HttpClient, key: string, ids: readonly number[]
  */
 async function deliverOnce(ctx: CheckContext, status: number) {
   const { http, partnerKey, control } = ctx;
-  const rx = await startCheckReceiver(status, control ? {} : (ctx.receiver ?? {}));
+  // The emulator posts to loopback; the suite's observer (its delivery invariants) rides along either way.
+  const observe = ctx.receiver?.observe;
+  const rx = await startCheckReceiver(status, control ? (observe ? { observe } : {}) : (ctx.receiver ?? {}));
   const hook = await registerHook(
     http,
     partnerKey,

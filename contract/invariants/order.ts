@@ -23,6 +23,14 @@ function singleKey(a: Answer, q: URLSearchParams, rows: unknown[]): { field: str
   return kinds.size <= 1 && a.status === 200 ? { field, dir: raw.startsWith("-") ? -1 : 1 } : null;
 }
 
+/** Lists documented newest first, by operation: the rows' time field. */
+const NEWEST_FIRST: Readonly<Record<string, string>> = {
+  "gacha.listPurchases": "created_at",
+  "instant.listPurchases": "created_at",
+  "wallet.ledger": "created_at",
+  "webhooks.deliveries": "created_at",
+};
+
 const CARD_DATA_LISTS = ["cards.search", "expansions.search", "expansions.cards", "sealed.search"];
 
 export const ORDER_INVARIANTS = [
@@ -98,6 +106,34 @@ export const ORDER_INVARIANTS = [
           out.push({
             pointer: `/data/candidates/${i}/confidence`,
             text: `expected at most ${p} (the candidate before), received ${n}`,
+          });
+      }
+      return out;
+    },
+  }),
+  invariant({
+    id: "list.newest-first",
+    rule: "GET /mystery/purchases, /instant/purchases, /wallet/ledger and /webhooks/deliveries list newest first: created_at never rises down the list, and rows of one instant come newest (highest id) first",
+    source: "docs/reference/live-service.md “Webhook registry”",
+    operations: Object.keys(NEWEST_FIRST),
+    check: (a, _r: AskedFor) => {
+      const list = rowsOf(a.data);
+      if (!list) return [];
+      const out: Problem[] = [];
+      for (let i = 1; i < list.rows.length; i++) {
+        const [p, n] = [obj(list.rows[i - 1]), obj(list.rows[i])];
+        const [pt, nt] = [Date.parse(String(p?.created_at)), Date.parse(String(n?.created_at))];
+        if (Number.isNaN(pt) || Number.isNaN(nt)) continue;
+        const at = `${list.at}/${i}`;
+        if (nt > pt)
+          out.push({
+            pointer: `${at}/created_at`,
+            text: `newest first: ${String(n!.created_at)} comes after the older ${String(p!.created_at)}`,
+          });
+        else if (nt === pt && typeof p!.id === "number" && typeof n!.id === "number" && n!.id > p!.id)
+          out.push({
+            pointer: `${at}/id`,
+            text: `of two rows created at ${String(n!.created_at)}, the newer (id ${n!.id}) comes first, received it after id ${p!.id}`,
           });
       }
       return out;

@@ -24,4 +24,21 @@ export const PIPELINE_INVARIANTS = [
       return out;
     },
   }),
+  invariant({
+    id: "pipeline.retry-after-503-seconds",
+    rule: "503 overloaded says Retry-After: 1 and 503 timeout Retry-After: 2: every retryable 503 waits whole seconds, bounded like a 429 (never milliseconds)",
+    source: "docs/reference/api-rules.md “Error codes”",
+    operations: "all",
+    errors: true,
+    check: (a) => {
+      const ra = a.headers["retry-after"];
+      if (a.status !== 503 || ra === undefined || !/^\d+$/.test(ra) || Number(ra) <= 60) return [];
+      return [
+        {
+          pointer: "Retry-After",
+          text: `a 503 ${String(obj(a.data)?.error)} waits whole seconds (at most 60, as a 429), received ${ra}`,
+        },
+      ];
+    },
+  }),
 ];

@@ -13,6 +13,23 @@ const purchases = (a: Answer) => {
     : [{ record: a.data, pointer: "/data" }];
 };
 
+/** The stock rows of a catalog answer, or the purchases of a purchase answer. */
+const stockRecords = (a: Answer) => {
+  const packs = obj(a.data)?.packs;
+  return Array.isArray(packs) ? packs.map((record, i) => ({ record, pointer: `/data/packs/${i}` })) : purchases(a);
+};
+
+/** What the stock rule remembers of a packet type: the catalog's reading and the units bought since. */
+interface Stock {
+  available: number;
+  bought: number;
+  counted: readonly unknown[];
+}
+const stockOf = (v: unknown): Stock | null => {
+  const s = obj(v);
+  return s && typeof s.available === "number" && typeof s.bought === "number" ? (s as unknown as Stock) : null;
+};
+
 const WALLET_READS: Readonly<Record<string, string>> = {
   "mystery.poolWallet.set": "pool",
   "mystery.poolWallet.get": "pool",
@@ -75,6 +92,38 @@ export const SEQUENCE_INVARIANTS = [
           text: `expected ${String(a.chain)} (as ${prev.operation} answered), received ${String(b.chain)}`,
         });
       return out;
+    },
+  }),
+  across({
+    id: "instant.stock-falls",
+    rule: "available_packs is the on-chain stock; a purchase reserves its unit at once, a refund or failure gives it back: read again after a purchase, a pack's stock has fallen by at least the units bought",
+    source: "docs/reference/live-service.md “Instant packs”",
+    operations: ["instant.catalog", "instant.submit", "instant.getPurchase", "instant.listPurchases"],
+    records: stockRecords,
+    key: (record) => {
+      const r = obj(record);
+      return r && Number.isInteger(r.packet_type_id) ? `stock:${String(r.packet_type_id)}` : null;
+    },
+    carry: (prev, next) => {
+      const r = obj(next.record)!;
+      if (typeof r.available_packs === "number")
+        return { ...next, record: { available: r.available_packs, bought: 0, counted: [] } satisfies Stock };
+      const s = prev && stockOf(prev.record);
+      // A purchase before any reading, or one that gave its unit back (refunded, failed): nothing to hold a reading to.
+      if (!prev || !s || r.status === "REFUNDED" || r.status === "FAILED") return null;
+      if (s.counted.includes(r.id) || !Number.isInteger(r.quantity)) return prev;
+      return { ...prev, record: { ...s, bought: s.bought + (r.quantity as number), counted: [...s.counted, r.id] } };
+    },
+    check: (prev, next) => {
+      const s = stockOf(prev.record);
+      const now = obj(next.record)?.available_packs;
+      if (!s || s.bought === 0 || typeof now !== "number" || now <= s.available - s.bought) return [];
+      return [
+        {
+          pointer: `${next.pointer}/available_packs`,
+          text: `expected at most ${s.available - s.bought} (${s.available} read before, ${s.bought} bought since: purchases ${s.counted.join(", ")}), received ${now}`,
+        },
+      ];
     },
   }),
 ];

@@ -11,6 +11,15 @@ export type { Body, Exchange, RuntimeHooks } from "./services.ts";
 export const signingOffsetMs = (services: Services): number =>
   services.hooks.reduce((sum, h) => sum + (h.signingOffsetMs?.() ?? 0), 0);
 
+/** An outgoing delivery's body through every attached hook (unchanged without any). */
+export const deliveryBody = (services: Services, body: string, attempt: number): string =>
+  services.hooks.reduce((b, h) => h.deliveryBody?.(b, attempt) ?? b, body);
+
+/** An outgoing delivery's signed headers through every attached hook. */
+export const deliveryHeaders = (services: Services, headers: Record<string, string>, attempt: number): void => {
+  for (const h of services.hooks) h.deliveryHeaders?.(headers, attempt);
+};
+
 /** Runs the rewriting hooks over a finished answer; the answer untouched when none is rewriting. */
 export async function rewriteAnswer(services: Services, req: Request, res: Response): Promise<Response> {
   const active = services.hooks.filter((h) => h.answer && (h.rewriting?.() ?? true));

@@ -67,6 +67,10 @@ export interface RuntimeHooks {
   answer?(x: Exchange): void;
   /** Added to the wall time a webhook delivery is signed with, in ms (a delivery is no answer to rewrite). */
   signingOffsetMs?(): number;
+  /** Rewrites an outgoing webhook delivery's body before it is signed (`attempt`: 1 for the first). */
+  deliveryBody?(body: string, attempt: number): string;
+  /** Rewrites an outgoing webhook delivery's headers after signing (`attempt`: 1 for the first). */
+  deliveryHeaders?(headers: Record<string, string>, attempt: number): void;
   /** Called when the emulator resets. */
   reset?(): void;
 }

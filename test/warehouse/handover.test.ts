@@ -259,19 +259,19 @@ describe("unique_ids across tenants whose account ids share a prefix", () => {
     const [id] = await shippable(api, tenant);
     // Only a hand-edited state can hold one id twice; plant a copy in tenant-c's inventory.
     const wh = emu.services.store.state.areas.warehouse as {
-      tenants: Record<string, { cards: Record<string, { unique_id: string; declared_value: unknown }> }>;
+      tenants: Record<string, { cards: Record<string, { unique_id: string; received_at: string }> }>;
     };
+    // Marked by its received_at (a value no combination rule of the card ties to the others).
     const planted = {
       ...structuredClone(wh.tenants.northwind.cards[id]),
-      declared_value: { amount: 1, source: "tenant" },
+      received_at: "2000-01-01T00:00:00.000Z",
     };
     wh.tenants["tenant-c"].cards[id] = planted;
     const res = await post(`/api/v1/cards/${id}/transfer`, { to_account_id: "tenant-c" }).expect(409);
     expectWarehouseError(res, 409, "not_eligible");
-    expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", kc).expect(200)).body.data.declared_value).toEqual({
-      amount: 1,
-      source: "tenant",
-    });
+    expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", kc).expect(200)).body.data.received_at).toBe(
+      "2000-01-01T00:00:00.000Z",
+    );
     expect((await api.get(`/api/v1/cards/${id}`).set("X-API-Key", tenant).expect(200)).body.data.unique_id).toBe(id);
   });
 });

@@ -16,6 +16,10 @@ export interface Deviation {
   /** The contract invariant (contract/invariants/) this deviation breaks, and only it. */
   invariant?: string;
   apply(x: Exchange): void;
+  /** For a delivery rule: rewrites an outgoing webhook delivery's body before it is signed (`attempt` 1 = first). */
+  deliveryBody?(body: string, attempt: number): string;
+  /** For a delivery rule: rewrites an outgoing delivery's headers after signing. */
+  deliveryHeaders?(headers: Record<string, string>, attempt: number): void;
 }
 
 export const isApi = (x: Exchange) => x.url.pathname.startsWith("/api/v1/");

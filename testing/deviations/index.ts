@@ -43,6 +43,11 @@ export const deviations: EmulatorPlugin = () => {
       for (const d of DEVIATIONS) if (active.has(d.name)) d.apply(x);
     },
     signingOffsetMs: () => signingSkewMs(active),
+    deliveryBody: (body, attempt) =>
+      DEVIATIONS.reduce((b, d) => (active.has(d.name) && d.deliveryBody ? d.deliveryBody(b, attempt) : b), body),
+    deliveryHeaders: (headers, attempt) => {
+      for (const d of DEVIATIONS) if (active.has(d.name)) d.deliveryHeaders?.(headers, attempt);
+    },
     reset: () => active.clear(),
     control: deviationRoutes(DEVIATIONS, active),
   };

@@ -1,5 +1,6 @@
 import { dataOf, is, type Deviation, type Exchange } from "./deviation.ts";
 import { cents, centsText, usdc, usdcText } from "../../contract/invariants/read.ts";
+import { instant } from "../../emulator/areas/instant/state.ts";
 
 // One deviation per contract invariant (contract/invariants/), each breaking that invariant and no other
 // rule the wire checks, so the suite's kill test (conformance/invariants.test.ts) shows each one caught.
@@ -15,6 +16,40 @@ const walletOf = (x: Exchange): Row | null => (dataOf(x)?.wallet as Row | undefi
 const PAYOUTS = /^\/api\/v1\/mystery\/payouts$/;
 const INVOICES = /^\/api\/v1\/invoices(\/[^/]+)?$/;
 const SEARCHES = /^\/api\/v1\/\w+\/(cards|sealed|expansions(\/[^/]+\/cards)?)$/;
+
+/** A delivery body with `edit` applied to its parsed JSON (the body as sent when it is no JSON object). */
+const editBody = (body: string, edit: (b: Row) => void): string => {
+  try {
+    const b = JSON.parse(body) as Row;
+    if (b === null || typeof b !== "object") return body;
+    edit(b);
+    return JSON.stringify(b);
+  } catch {
+    return body;
+  }
+};
+const dataRow = (b: Row): Row | null => (b.data && typeof b.data === "object" ? (b.data as Row) : null);
+
+const ORDERS = /^\/api\/v1\/orders(\/\d+(\/cancel)?)?$/;
+/** The orders of an order answer (create, get, cancel or list). */
+const ordersOf = (x: Exchange): Row[] => {
+  const d = dataOf(x);
+  return !d ? [] : Array.isArray(d.orders) ? rows(d.orders) : "order_id" in d ? [d] : [];
+};
+const QUOTE = /^\/api\/v1\/shipping-quote$/;
+const NEWEST_FIRST_LISTS = /^\/api\/v1\/(mystery\/purchases|instant\/purchases|wallet\/ledger|webhooks\/deliveries)$/;
+const OFFERS = /^\/api\/v1\/mystery\/buyback(\/[^/]+(\/accept\/prepare)?)?$/;
+
+const CARDS = /^\/api\/v1\/(cards(\/[^/]+)?|inventory)$/;
+/** The cards of a card answer (get or list). */
+const cardsOf = (x: Exchange): Row[] => {
+  const d = dataOf(x);
+  if (!d) return [];
+  if ("unique_id" in d) return [d];
+  if (d.card && typeof d.card === "object") return [d.card as Row];
+  return rows(Object.values(d).find(Array.isArray));
+};
+const priced = (c: Row) => (c.pricing as Row | undefined)?.status === "priced";
 
 /** The invoices of an invoice answer (get or list). */
 const invoices = (x: Exchange): Row[] => {
@@ -143,10 +178,11 @@ export const invariantDeviations: readonly Deviation[] = [
   {
     name: "inv_retry_after_in_ms",
     invariant: "pipeline.retry-after-seconds",
-    breaks: "Retry-After in milliseconds on 429 and 503",
+    breaks: "Retry-After in milliseconds on 429 and 503 overloaded",
     apply: (x) => {
       const ra = x.headers.get("Retry-After");
-      if ((x.status === 429 || x.status === 503) && ra && /^\d+$/.test(ra))
+      const overloaded = x.status === 503 && x.body?.error === "overloaded";
+      if ((x.status === 429 || overloaded) && ra && /^\d+$/.test(ra))
         x.headers.set("Retry-After", String(Number(ra) * 1000));
     },
   },
@@ -168,6 +204,213 @@ export const invariantDeviations: readonly Deviation[] = [
       const d = dataOf(x);
       if (is(x, "GET", /^\/api\/v1\/mystery\/pool-wallet$/) && ok(x) && d)
         d.address = "0x000000000000000000000000000000000000dEaD";
+    },
+  },
+  {
+    name: "inv_delivery_body_id_not_header",
+    invariant: "delivery.headers-name-the-body",
+    breaks: "a delivery's body id is another event id of the same form than its X-Mystery-Delivery (signed as sent)",
+    apply: () => {},
+    deliveryBody: (body) =>
+      editBody(body, (b) => {
+        if (typeof b.id === "string") b.id = `${b.id}x`;
+      }),
+  },
+  {
+    name: "inv_delivery_signature_wrong",
+    invariant: "delivery.signature-verifies",
+    breaks: "a delivery's sha256 is well-formed but one hex digit off the HMAC of <t>.<raw body>",
+    apply: () => {},
+    deliveryHeaders: (h) => {
+      const sig = h["X-Mystery-Signature"];
+      if (sig) h["X-Mystery-Signature"] = sig.slice(0, -1) + (sig.endsWith("0") ? "1" : "0");
+    },
+  },
+  {
+    name: "inv_delivery_payload_shape",
+    invariant: "delivery.payload-shape",
+    breaks: "a delivery's data.purchase_id is a string, not the event's integer (signed as sent)",
+    apply: () => {},
+    deliveryBody: (body) =>
+      editBody(body, (b) => {
+        const d = dataRow(b);
+        if (d && typeof d.purchase_id === "number") d.purchase_id = String(d.purchase_id);
+      }),
+  },
+  {
+    name: "inv_delivery_retry_changes_body",
+    invariant: "delivery.retries-same-body",
+    breaks:
+      "a retry of a delivery carries other data than its first attempt (purchase_id + attempt − 1; signed as sent)",
+    apply: () => {},
+    deliveryBody: (body, attempt) =>
+      attempt < 2
+        ? body
+        : editBody(body, (b) => {
+            const d = dataRow(b);
+            if (d && typeof d.purchase_id === "number") d.purchase_id += attempt - 1;
+          }),
+  },
+  {
+    name: "inv_ship_by_cutoff_as_utc",
+    invariant: "warehouse.deadline-central-cutoff",
+    breaks: "an order's ship_by_at is 17:00 UTC of its day, the Central cut-off labelled as UTC",
+    apply: (x) => {
+      if (!ORDERS.test(x.url.pathname) || x.status >= 300) return;
+      for (const o of ordersOf(x))
+        if (typeof o.ship_by_at === "string") o.ship_by_at = `${o.ship_by_at.slice(0, 10)}T17:00:00.000Z`;
+    },
+  },
+  {
+    name: "inv_labelled_order_without_tracking",
+    invariant: "warehouse.order-status-fields",
+    breaks: "an order past its label purchase shows tracking_number null",
+    apply: (x) => {
+      if (!ORDERS.test(x.url.pathname) || x.status >= 300) return;
+      for (const o of ordersOf(x))
+        if (["LABEL_PURCHASED", "SHIPPED", "DELIVERED", "RETURNED"].includes(String(o.status)))
+          o.tracking_number = null;
+    },
+  },
+  {
+    name: "inv_quote_superseded_id_not_newest",
+    invariant: "warehouse.quote-superseded",
+    breaks: "a quote that superseded others names none of them as superseded_order_id (null)",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (is(x, "POST", QUOTE) && ok(x) && d && Array.isArray(d.superseded_order_ids) && d.superseded_order_ids.length)
+        d.superseded_order_id = null;
+    },
+  },
+  {
+    name: "inv_domestic_quote_offers_dhl",
+    invariant: "warehouse.quote-carriers",
+    breaks: "a US quote also offers a DHL Express rate (a copy of its first rate)",
+    apply: (x) => {
+      const d = dataOf(x);
+      const first = rows(d?.rates)[0];
+      if (!is(x, "POST", QUOTE) || !ok(x) || !d || !first || (d.address as Row | undefined)?.country !== "US") return;
+      (d.rates as Row[]).push({ ...first, rate_id: `${String(first.rate_id)}-dhl`, carrier: "dhl_express" });
+    },
+  },
+  {
+    name: "inv_order_conflict_without_record",
+    invariant: "warehouse.conflict-carries-order",
+    breaks: "a warehouse order 409 (quote_superseded, invalid_status) carries no data",
+    apply: (x) => {
+      if (
+        ORDERS.test(x.url.pathname) &&
+        x.status === 409 &&
+        x.body &&
+        ["quote_superseded", "invalid_status"].includes(String(x.body.code))
+      )
+        delete x.body.data;
+    },
+  },
+  {
+    name: "inv_memo_names_other_purchase",
+    invariant: "purchase.memo-names-it",
+    breaks: "a purchase's memo ends in the next purchase's id",
+    apply: (x) => {
+      if (!/^\/api\/v1\/(mystery|instant)\/purchases?(\/\d+)?$/.test(x.url.pathname) || x.status >= 300) return;
+      const d = dataOf(x);
+      const list = d && !("memo" in d) && Array.isArray(d.purchases) ? rows(d.purchases) : d ? [d] : [];
+      for (const p of list)
+        if (typeof p.memo === "string" && typeof p.id === "number") p.memo = p.memo.replace(/\d+$/, String(p.id + 1));
+    },
+  },
+  {
+    name: "inv_time_not_wire_iso",
+    invariant: "time.iso-utc",
+    breaks: "the delivery log's created_at in the HTTP date form Date.parse accepts (Thu, 15 Jan 2026 12:00:00 GMT)",
+    apply: (x) => {
+      if (!is(x, "GET", /^\/api\/v1\/webhooks\/deliveries$/) || !ok(x)) return;
+      for (const r of rows(dataOf(x)?.deliveries))
+        if (typeof r.created_at === "string") r.created_at = new Date(r.created_at).toUTCString();
+    },
+  },
+  {
+    name: "inv_list_oldest_first",
+    invariant: "list.newest-first",
+    breaks: "lists documented newest first come oldest first",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (!is(x, "GET", NEWEST_FIRST_LISTS) || !ok(x) || !d) return;
+      for (const v of Object.values(d)) if (Array.isArray(v)) v.reverse();
+    },
+  },
+  {
+    name: "inv_retry_after_ms_on_503",
+    invariant: "pipeline.retry-after-503-seconds",
+    breaks: "Retry-After in milliseconds on a 503 other than overloaded (429s and overloaded kept in seconds)",
+    apply: (x) => {
+      const ra = x.headers.get("Retry-After");
+      if (x.status === 503 && x.body?.error !== "overloaded" && ra && /^\d+$/.test(ra))
+        x.headers.set("Retry-After", String(Number(ra) * 1000));
+    },
+  },
+  {
+    name: "inv_offer_deadline_not_signed",
+    invariant: "buyback.signed-terms",
+    breaks: "an offer shows a deadline an hour later than the one its typed_data signs",
+    apply: (x) => {
+      const d = dataOf(x);
+      if (!OFFERS.test(x.url.pathname) || x.status >= 300 || !d) return;
+      const offers = "typed_data" in d ? [d] : rows(Object.values(d).find(Array.isArray));
+      for (const o of offers)
+        if (typeof o.deadline === "string") o.deadline = new Date(Date.parse(o.deadline) + 3_600_000).toISOString();
+    },
+  },
+  {
+    name: "inv_card_declared_source_tenant",
+    invariant: "warehouse.card-value-combination",
+    breaks: "a published, priced card's declared value says source tenant",
+    apply: (x) => {
+      if (!CARDS.test(x.url.pathname) || !ok(x)) return;
+      for (const c of cardsOf(x)) if (priced(c) && c.declared_value) (c.declared_value as Row).source = "tenant";
+    },
+  },
+  {
+    name: "inv_card_insured_off",
+    invariant: "warehouse.card-insured-110",
+    breaks: "a priced card's insured_price a cent above 110% of its market price",
+    apply: (x) => {
+      if (!CARDS.test(x.url.pathname) || !ok(x)) return;
+      for (const c of cardsOf(x)) if (priced(c)) c.insured_price = plusCent(c.insured_price);
+    },
+  },
+  {
+    name: "inv_x402_v1_amount_off",
+    invariant: "credits.x402-forms-agree",
+    breaks: "the top-up challenge's x402 v1 body asks one atomic unit more than its v2 challenge",
+    apply: (x) => {
+      const v1 = rows(x.body?.accepts)[0];
+      if (
+        is(x, "POST", /^\/api\/v1\/credits\/topup$/) &&
+        x.status === 402 &&
+        v1 &&
+        typeof v1.maxAmountRequired === "string"
+      )
+        v1.maxAmountRequired = String(BigInt(v1.maxAmountRequired) + 1n);
+    },
+  },
+  {
+    name: "inv_stock_not_falling",
+    invariant: "instant.stock-falls",
+    breaks:
+      "the instant catalog shows a pack's stock as it was before the emulator's purchases of it (+ the units sold)",
+    apply: (x) => {
+      if (!is(x, "GET", /^\/api\/v1\/instant\/catalog$/) || !ok(x)) return;
+      const sold = new Map<number, number>();
+      for (const p of Object.values(instant(x.services).purchases) as unknown as Row[])
+        if (!["REFUNDED", "FAILED"].includes(String(p.status)) && typeof p.packet_type_id === "number")
+          sold.set(
+            p.packet_type_id,
+            (sold.get(p.packet_type_id) ?? 0) + (typeof p.quantity === "number" ? p.quantity : 1),
+          );
+      for (const pack of rows(dataOf(x)?.packs))
+        if (typeof pack.available_packs === "number" && typeof pack.packet_type_id === "number")
+          pack.available_packs += sold.get(pack.packet_type_id) ?? 0;
     },
   },
 ];

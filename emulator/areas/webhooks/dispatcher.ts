@@ -4,7 +4,7 @@ import type { BusEvents } from "../../bus.ts";
 import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
 import { nextDelay, RETRY_DELAYS_MS } from "./schedule.ts";
 import { deliveryHeaders, signatureHeader } from "../../../contract/webhook-signature.ts";
-import { signingOffsetMs } from "../../pipeline/hooks.ts";
+import { deliveryBody, deliveryHeaders as hookedHeaders, signingOffsetMs } from "../../pipeline/hooks.ts";
 import { postJson } from "./transport.ts";
 import { ownListenerProblem } from "../../pipeline/own-listeners.ts";
 import { moveDelivery, NEW_DELIVERY_STATUS } from "./delivery-moves.ts";
@@ -199,13 +199,16 @@ export class Dispatcher {
     // (5-minute tolerance), so a virtual-clock stamp fails after any jump (docs/webhooks.md).
     const secret = first?.previousSecret && webhook.previous_secret ? webhook.previous_secret : webhook.secret;
     const signedAt = clock.wall() + signingOffsetMs(this.services) - (first?.staleMs ?? 0);
+    // The body as stored, unless a plugin's hook rewrites what is sent (none by default).
+    const body = deliveryBody(this.services, d.body, d.attempts + 1);
     const headers = deliveryHeaders(
       USER_AGENT,
       d.event_type,
       d.event_id,
       signedAt,
-      signatureHeader(secret, signedAt, d.body),
+      signatureHeader(secret, signedAt, body),
     );
+    hookedHeaders(this.services, headers, d.attempts + 1);
     this.inFlight.add(id);
     let result;
     let duplicate: Awaited<ReturnType<typeof postJson>> | null = null;
@@ -222,10 +225,9 @@ export class Dispatcher {
           duration_ms: 0,
         };
       else {
-        result = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
+        result = await postJson(webhook.url, headers, body, slice.settings.attempt_timeout_ms);
         // The same request again, byte for byte, as an at-least-once sender may do.
-        if (first?.duplicate)
-          duplicate = await postJson(webhook.url, headers, d.body, slice.settings.attempt_timeout_ms);
+        if (first?.duplicate) duplicate = await postJson(webhook.url, headers, body, slice.settings.attempt_timeout_ms);
       }
     } finally {
       if (epoch === this.epoch) this.inFlight.delete(id);
@@ -255,7 +257,7 @@ export class Dispatcher {
       event_id: current.event_id,
       attempt: current.attempts,
       url: webhook.url,
-      request: { method: "POST" as const, headers, body: current.body },
+      request: { method: "POST" as const, headers, body },
       at: isoOf(t),
     };
     record(now, {
