@@ -1,5 +1,6 @@
 import { invariant, type Answer, type Problem } from "./invariant.ts";
 import { isObj, obj, rowsOf, shownValue } from "./read.ts";
+import { isoOf } from "../time.ts";
 
 // Values, not only formats: a purchase's memo names that purchase, and a time is the wire's ISO-8601 form.
 
@@ -95,7 +96,7 @@ export const RECORD_INVARIANTS = [
         if (!Number.isNaN(shown) && typeof m.deadline === "string" && String(Math.floor(shown / 1000)) !== m.deadline)
           out.push({
             pointer: `${at}/deadline`,
-            text: `expected ${new Date(Number(m.deadline) * 1000).toISOString()} (typed_data.message.deadline ${m.deadline}, what is signed), received ${String(o.deadline)}`,
+            text: `expected ${isoOf(Number(m.deadline) * 1000)} (typed_data.message.deadline ${m.deadline}, what is signed), received ${String(o.deadline)}`,
           });
         if (typeof o.price === "string" && typeof m.price === "string" && o.price !== m.price)
           out.push({

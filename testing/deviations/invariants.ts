@@ -1,5 +1,6 @@
 import { dataOf, is, type Deviation, type Exchange } from "./deviation.ts";
 import { cents, centsText, usdc, usdcText } from "../../contract/invariants/read.ts";
+import { isoOf } from "../../contract/time.ts";
 import { instant } from "../../emulator/areas/instant/state.ts";
 
 // One deviation per contract invariant (contract/invariants/), each breaking that invariant and no other
@@ -358,7 +359,7 @@ export const invariantDeviations: readonly Deviation[] = [
       if (!OFFERS.test(x.url.pathname) || x.status >= 300 || !d) return;
       const offers = "typed_data" in d ? [d] : rows(Object.values(d).find(Array.isArray));
       for (const o of offers)
-        if (typeof o.deadline === "string") o.deadline = new Date(Date.parse(o.deadline) + 3_600_000).toISOString();
+        if (typeof o.deadline === "string") o.deadline = isoOf(Date.parse(o.deadline) + 3_600_000);
     },
   },
   {
