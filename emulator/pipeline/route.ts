@@ -87,41 +87,24 @@ export const ok = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ s
 export const created = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 201, data, ...rest });
 export const accepted = (data: unknown, rest: Omit<Reply, "data"> = {}): Reply => ({ status: 202, data, ...rest });
 
-/** Request parts the emulator parses with its own schemas instead of the contract's. */
-export type Parse = Partial<Pick<RouteSchema, "params" | "query" | "body">>;
-
-/** The contract's schema with the emulator's own parsers in place of its parts (what the handler receives). */
-export type Served<S extends RouteSchema, P extends Parse> = Omit<S, keyof P> & P & Pick<RouteSchema, "responses">;
-
-/** What the emulator adds to a contract operation to serve it. */
-export interface Serving<S extends RouteSchema, P extends Parse = Record<never, never>> {
+/** What the emulator adds to a contract operation to serve it; the request is parsed by the contract's schema alone. */
+export interface Serving<S extends RouteSchema> {
   gate?: string;
   surface?: Surface;
   cache?: { ttl_ms: number };
-  /**
-   * Request parts the emulator parses with its own schema (into its own types, or with checks that need
-   * its state) instead of the contract's; the contract's stay what is documented and judged. The handler's
-   * input is typed by these.
-   */
-  parse?: P;
-  handle(c: TypedContext<Served<S, P>>): Reply | Promise<Reply>;
+  handle(c: TypedContext<S>): Reply | Promise<Reply>;
 }
 
 /** A route serving a contract operation: method, path, access, envelope, cost and answers come from the contract. */
-export function serve<S extends RouteSchema, P extends Parse = Record<never, never>>(
-  op: Operation<S>,
-  run: Serving<S, P>,
-): RouteSpec {
-  const { parse, ...rest } = run;
-  const schema: RouteSchema = parse ? { ...op.schema, ...parse } : op.schema;
+export function serve<S extends RouteSchema>(op: Operation<S>, run: Serving<S>): RouteSpec {
   const spec: RouteSpec = {
     operation: op,
     method: op.method,
     path: op.path,
     access: op.access,
     envelope: op.envelope,
-    schema,
-    ...rest,
+    schema: op.schema,
+    ...run,
     handle: run.handle as RouteSpec["handle"],
   };
   if (op.cost !== undefined) spec.cost = op.cost;
