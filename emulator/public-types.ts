@@ -3,6 +3,8 @@ import type { VirtualClock } from "./clock/clock.ts";
 import type { ControlClient } from "./control-client.ts";
 import type { FixtureAccount } from "../chain/accounts.ts";
 import type { ChainAddresses, ChainStateExport } from "../chain/state.ts";
+import type { GroupConfig, TierConfig } from "../chain/tiers.ts";
+import type { PacketTypeConfig } from "../chain/instant.ts";
 
 // The package's public types (`cardos-emulator`), declared with plain types only: a user's `tsc` loads
 // this file, msw's and a few small data files, never the emulator's internals (its services, store
@@ -47,8 +49,15 @@ export interface EmulatorChain {
   rpcUrl: string | null;
   chainId: number;
   addresses: ChainAddresses;
+  /** VRF subscription id of the pool and key hash it requests with. */
+  vrf: { subscriptionId: bigint; keyHash: `0x${string}` };
   /** Block number right after deployment finished. */
   deployBlock: bigint;
+  /** Deployed pool configuration (on-chain groups/tiers). */
+  groups: readonly GroupConfig[];
+  tiers: readonly TierConfig[];
+  /** Deployed instant-pack store configuration (InstantPack packet types). */
+  packetTypes: readonly PacketTypeConfig[];
   /** Owner of every contract, stablecoin minter, CardNFT operator. */
   operator: FixtureAccount;
   /** MysteryPool relayer (purchaseFor). */
@@ -65,6 +74,13 @@ export interface EmulatorChain {
   spareAccounts: FixtureAccount[];
   /** Raw EIP-1193 request. */
   request(method: string, params?: unknown[]): Promise<unknown>;
+  /** Make the chain's block time follow the emulator clock: mines an empty block at floor(unixMs/1000) (never backwards). */
+  setTime(unixMs: number): Promise<void>;
+  /** evm_snapshot. Ids stay valid after revert (re-snapshotted); reverting invalidates later snapshots. */
+  snapshot(): Promise<string>;
+  revert(id: string): Promise<void>;
+  /** How many times the chain was taken back (revert, import). */
+  rollbacks(): number;
   /** Mint USDC (operator) and/or send ETH (operator transfer). */
   faucet(
     address: `0x${string}`,
@@ -72,11 +88,23 @@ export interface EmulatorChain {
   ): Promise<{ usdcTx?: `0x${string}`; ethTx?: string }>;
   /** VRF requests not fulfilled yet, ascending. */
   pendingVrfRequests(): Promise<bigint[]>;
+  /** Whether one request is still waiting (one storage read). */
+  isVrfPending(requestId: bigint): Promise<boolean>;
   /** Fulfil a request (default: oldest pending) with the given words or words derived from the seed. */
   fulfillVrf(
     requestId?: bigint,
     words?: bigint[],
   ): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }>;
+  /** The words fulfillVrf would use by default for a request. */
+  vrfWordsFor(requestId: bigint, numWords: number): bigint[];
+  /** Called once per RandomWordsRequested mined after subscribing. Returns an unsubscribe function. */
+  onVrfRequested(listener: (requestId: bigint) => void): () => void;
+  /** Called after blocks were mined through this chain, or found by poll(). Returns an unsubscribe function. */
+  onBlocks(listener: () => void): () => void;
+  /** Attached node only: looks for blocks mined by others (a no-op in-process). */
+  poll(): Promise<void>;
+  /** True when attached to an external node (`rpcUrl`). */
+  readonly attached: boolean;
 }
 
 /** The local chain's options (`chain: { … }`). */
