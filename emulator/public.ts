@@ -3,9 +3,9 @@
 // internals (services, store records, zod schemas, viem, Hono): a user's strict `tsc` stays about as
 // fast as with msw alone (test/package-types.test.ts keeps the graph so). The project's own code uses
 // emulator/index.ts, the same emulator typed with its internals (`services`, the viem chain gateway).
-import { createEmulator as start, IN_PROCESS_ORIGIN as ORIGIN } from "./index.ts";
+import { createEmulator as start, initialState as seedState, IN_PROCESS_ORIGIN as ORIGIN } from "./index.ts";
 import { DEFAULT_MANUAL_START as MANUAL_START, type EmulatorOptions as InternalOptions } from "./config.ts";
-import type { Emulator, EmulatorOptions } from "./public-types.ts";
+import type { Emulator, EmulatorOptions, StateExport } from "./public-types.ts";
 
 export type * from "./public-types.ts";
 export { VirtualClock } from "./clock/clock.ts";
@@ -27,6 +27,10 @@ export { ControlError, type ControlClient } from "./control-client.ts";
 export const IN_PROCESS_ORIGIN = ORIGIN;
 /** Manual clocks start here unless told otherwise, so runs are reproducible. */
 export const DEFAULT_MANUAL_START: number = MANUAL_START;
+
+/** The state a seed and catalog start from (its records are internal: only the seed and catalog size are typed). */
+export const initialState: (seed: number, catalog: "default" | "large", now: number) => StateExport["state"] =
+  seedState;
 
 /** Starts an emulator (in-process, or listening with `port`); `close()` it when done. */
 export function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {

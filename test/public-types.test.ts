@@ -52,6 +52,7 @@ describe("the public types", () => {
   it("type the same emulator: the entry starts what the internal entry starts", async () => {
     expect(pub.IN_PROCESS_ORIGIN).toBe(internal.IN_PROCESS_ORIGIN);
     expect(pub.DEFAULT_MANUAL_START).toBe(internal.DEFAULT_MANUAL_START);
+    expect(pub.initialState).toBe(internal.initialState);
     for (const name of [
       "VirtualClock",
       "StateFileError",
