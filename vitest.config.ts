@@ -32,6 +32,7 @@ export const SLOW = [
   "test/cli.test.ts",
   "test/lint.test.ts",
   "test/package.test.ts",
+  "test/package-types.test.ts",
   "test/openapi.test.ts",
   "test/openapi-client.test.ts",
   "test/readme-sdk.test.ts",

@@ -4,7 +4,7 @@ import { VirtualClock } from "./clock/clock.ts";
 import { Store, type StateExport } from "./state/store.ts";
 import { writeThrough, type StateFileWriter } from "./state/state-file.ts";
 import { claimStateFile } from "./state/state-claim.ts";
-import type { KeyKind, State } from "./state/schema.ts";
+import type { State } from "./state/schema.ts";
 import { EventBus } from "./bus.ts";
 import { RateLimiter } from "./pipeline/rate-limit.ts";
 import { Gates } from "./pipeline/concurrency.ts";
@@ -14,11 +14,11 @@ import { createFetch } from "./app.ts";
 import { AREAS } from "./areas/index.ts";
 import { AREA_RUNTIMES } from "./areas/area.ts";
 import { createHandlers } from "./msw.ts";
-import { panelsOf, type Panel } from "./ui/panels.ts";
-import { journalOf, type JournalEntry } from "./ui/journal.ts";
-import { parseFilter, type RequestFilter } from "./ui/journal-filter.ts";
-import { stubsOf, type Stub, type StubSpec } from "./pipeline/stubs.ts";
-import { controlClient, type ControlClient } from "./control-client.ts";
+import { panelsOf } from "./ui/panels.ts";
+import { journalOf } from "./ui/journal.ts";
+import { parseFilter } from "./ui/journal-filter.ts";
+import { stubsOf } from "./pipeline/stubs.ts";
+import { controlClient } from "./control-client.ts";
 import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
@@ -62,6 +62,8 @@ export type { JournalEntry, JournalBody } from "./ui/journal.ts";
 export type { RequestFilter } from "./ui/journal-filter.ts";
 export type { Stub, StubSpec, StubMatch } from "./pipeline/stubs.ts";
 export { ControlError, type ControlClient } from "./control-client.ts";
+export type { EmulatorKey, EmulatorRequests, EmulatorStubs } from "./public-types.ts";
+import type { Emulator as PublicEmulator, EmulatorKey } from "./public-types.ts";
 
 /** A path that means the same joined to an origin as text as resolved against it (no `//host`, `\\`, tab or newline). */
 const PLAIN_PATH = /^\/(?![/\\])[^\t\n\r]*$/;
@@ -69,69 +71,17 @@ const PLAIN_PATH = /^\/(?![/\\])[^\t\n\r]*$/;
 /** Origin the msw handlers answer when the emulator is used in-process without a port. */
 export const IN_PROCESS_ORIGIN = "http://emulator.local";
 
-export interface EmulatorKey {
-  name: string;
-  key: string;
-  kind: KeyKind;
-  scopes: string[];
-  label: string;
-}
-
-export interface Emulator {
-  /** Base URL: the HTTP server when `port` was given, else the in-process origin the msw handlers match. */
-  url: string;
-  /** Calls the emulator in-process; relative paths resolve against `url`. */
-  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
-  /**
-   * msw handlers for `setupServer(...emu.handlers)`: one per contract operation, then one for the rest of
-   * the origin, each running the whole pipeline; `server.use(http.post(\`${emu.url}/api/v1/…\`, …))` overrides one.
-   */
-  handlers: HttpHandler[];
-  clock: VirtualClock;
+/**
+ * The emulator as the project's own code sees it: the public `Emulator` (public-types.ts, what the package's
+ * users get from `cardos-emulator`, emulator/public.ts) with its internals typed: the services, the chain
+ * gateway with its viem clients and the state export with its records.
+ */
+export interface Emulator extends PublicEmulator {
   /** The local chain (null when started without one). */
   chain: Chain | null;
-  /**
-   * The chain's JSON-RPC URL: the node attached with `chain.rpcUrl`, else the local chain's own loopback
-   * server (`chain.rpcPort`, any free port by default); null without a chain or with `chain.rpcPort: false`.
-   */
-  rpcUrl: string | null;
-  /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy), then a world's named keys. */
-  keys: EmulatorKey[];
-  key(name: string): string;
-  /** Every control route as a typed method (`control.clock.advance({ ms })`), in-process; errors throw ControlError. */
-  control: ControlClient;
-  /** The request journal (GET/DELETE /_emulator/requests), for verifying what your code sent. */
-  requests: EmulatorRequests;
-  /** Stubs per operation (POST /_emulator/stubs): `add` checks a 2xx body against the contract (throws otherwise). */
-  stubs: EmulatorStubs;
-  /** Back to the seed state; also clears the request journal, the faults and the stubs. */
-  reset(): Promise<void>;
-  snapshot(): Promise<string>;
-  /** Rolls state and chain back to a snapshot; the request journal is kept (it is history, not state). */
-  restore(id: string): Promise<void>;
   exportState(): StateExport;
-  /** Shows a report on the dashboard's Reports tab, live (replaces the panel of the same id). */
-  publishPanel(panel: Panel): void;
-  close(): Promise<void>;
   /** Internals for tests and tools. */
   services: Services;
-}
-
-/** The request journal, typed: the filters of GET /_emulator/requests. */
-export interface EmulatorRequests {
-  /** Matching calls, newest first (`{ operation: "gacha.purchase", key: "demo" }`). */
-  find(filter?: RequestFilter): JournalEntry[];
-  /** How many calls match (`limit` does not apply). */
-  count(filter?: RequestFilter): number;
-  /** Forgets every call; answers how many there were. */
-  clear(): number;
-}
-
-/** Stubs per operation, typed: what POST, GET and DELETE /_emulator/stubs do. */
-export interface EmulatorStubs {
-  add(spec: StubSpec): Stub;
-  list(): Stub[];
-  clear(): number;
 }
 
 export function initialState(seed: number, catalog: "default" | "large", now: number): State {

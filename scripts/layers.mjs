@@ -23,6 +23,9 @@ export const LAYERS = [
     name: "public",
     paths: [
       "emulator/index.ts",
+      // The package's entry and its plain types (what `cardos-emulator` users see: no internals).
+      "emulator/public.ts",
+      "emulator/public-types.ts",
       "emulator/config.ts",
       "emulator/msw.ts",
       "emulator/control-client.ts",

@@ -182,7 +182,9 @@ server.listen({ onUnhandledRequest: (req, print) => { if (!isLoopback(req.url)) 
 const res: Response = await fetch(\`\${emu.url}/api/v1/pokemon/cards/base1-4\`, { headers: { "X-API-Key": emu.key("demo") } });
 await emu.clock.advance(60_000);
 const state: StateExport = emu.exportState();
-const chain: Chain | null = emu.chain;
+// emu.chain is typed plainly (no viem in the entry's types); the gateway with its viem clients is ./chain's Chain.
+const chain: Chain | null = emu.chain as Chain | null;
+const rpc: string | null = emu.chain?.rpcUrl ?? null;
 const transfer = usdStablecoinAbi.find((item) => item.type === "function" && item.name === "transfer");
 const control: ControlClient = connect(emu.url);
 const advanced: string = (await emu.control.clock.advance({ ms: 1 })).now;
@@ -202,7 +204,7 @@ const ok: boolean = passed(suite);
 const xml: string = junitReport(suite);
 server.close();
 await emu.close();
-console.log(res.status, state.now, chain, transfer?.name, ok, xml.length, advanced, calls, failed, apiKey, setups);
+console.log(res.status, state.now, chain, rpc, transfer?.name, ok, xml.length, advanced, calls, failed, apiKey, setups);
 `,
     );
     // Declarations point at .js files, as the JavaScript beside them does (tsc itself keeps ".ts").

@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import { CardBase, CardPricing, Expansion, SealedPricing, SealedProductBase, GAMES } from "../../contract/index.ts";
 import { z } from "../../contract/zod.ts";
 import type { Catalog, CardRecord, ExpansionRecord, SealedRecord } from "./model.ts";
+import { OverlayError } from "./overlay-error.ts";
+
+export { OverlayError } from "./overlay-error.ts";
 
 // A catalog overlay (`npx emulator fixtures import DIR` writes one from recorded answers): cards,
 // expansions and sealed products in the contract's wire shapes, laid over the seeded catalog
@@ -15,8 +18,6 @@ export const CatalogOverlay = z.object({
   sealed: z.array(z.object({ game, product: SealedProductBase, pricing: SealedPricing.optional() })),
 });
 export type CatalogOverlay = z.output<typeof CatalogOverlay>;
-
-export class OverlayError extends Error {}
 
 export function loadOverlay(file: string): CatalogOverlay {
   let doc: unknown;

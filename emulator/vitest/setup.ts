@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { createEmulator, type Emulator, type EmulatorOptions } from "../index.ts";
+import { createEmulator, type Emulator, type EmulatorOptions } from "../public.ts";
 import { PROVIDED, type SharedEmulator } from "./shared.ts";
 
 // The kit's globalSetup: one emulator, listening on a free loopback port, for the whole run; every test

@@ -1,4 +1,4 @@
-import type { EmulatorKey } from "../index.ts";
+import type { EmulatorKey } from "../public-types.ts";
 
 // What the kit's globalSetup hands every test file (vitest's provide/inject): plain JSON, since the
 // emulator lives in the main process and the files run in workers that reach it over HTTP.

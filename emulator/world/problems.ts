@@ -3,17 +3,7 @@ import type { z } from "../pipeline/schema.ts";
 // A world file's problems, each named by its path (`accounts[1].keys[0].scopes[2]: …`): the whole list is
 // given at once, so one run shows everything to fix.
 
-export class WorldError extends Error {
-  constructor(
-    readonly file: string,
-    readonly problems: readonly string[],
-  ) {
-    super(
-      `world ${file}: ${problems.length} problem${problems.length === 1 ? "" : "s"}\n${problems.map((p) => `  ${p}`).join("\n")}`,
-    );
-    this.name = "WorldError";
-  }
-}
+export { WorldError } from "./world-error.ts";
 
 export type WorldPath = readonly PropertyKey[];
 
