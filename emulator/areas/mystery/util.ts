@@ -1,6 +1,5 @@
 import { getAddress } from "viem";
 import { isEvmAddress, tokenIdText } from "../../../contract/index.ts";
-import type { Services } from "../../pipeline/services.ts";
 import { tupleKey } from "../../state/tuple-key.ts";
 
 // Small helpers shared by the mystery routes: partner money strings, the
