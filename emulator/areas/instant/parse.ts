@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from "viem";
+import { getAddress, isAddress } from "../../../chain/evm.ts";
 import { INSTANT } from "../../../contract/index.ts";
 import { parseUsdc } from "../../../contract/money.ts";
 import { withCode, z } from "../../pipeline/schema.ts";
