@@ -1,6 +1,7 @@
 import * as viem from "viem";
 import { describe, expect, it } from "vitest";
 import * as evm from "../../chain/evm.ts";
+import * as late from "../../chain/viem-late.ts";
 
 // chain/evm.ts gives what viem gives (it replaces viem at import time: issue 38 goal 1).
 
@@ -80,5 +81,21 @@ describe("chain/evm.ts against viem", () => {
     expect(evm.encodeAbiParameters([{ type: "address" }], [viem.zeroAddress])).toBe(
       viem.encodeAbiParameters([{ type: "address" }], [viem.zeroAddress]),
     );
+  });
+
+  it("viem's other helpers, before any chain loaded viem (its CommonJS build) and after (the ESM one)", async () => {
+    const check = () => {
+      expect(late.formatUnits(1234567n, 6)).toBe("1.234567");
+      expect(late.parseUnits("1.5", 6)).toBe(1_500_000n);
+      const abi = viem.parseAbi(["function transfer(address to, uint256 amount)"]);
+      const args = [viem.zeroAddress, 5n] as const;
+      expect(late.encodeFunctionData({ abi, functionName: "transfer", args })).toBe(
+        viem.encodeFunctionData({ abi, functionName: "transfer", args }),
+      );
+    };
+    check();
+    expect(await late.loadViem()).toBe(viem);
+    expect(late.viem()).toBe(viem);
+    check();
   });
 });
