@@ -57,6 +57,8 @@ const t = "const now = () => performance.now();";
 // Wall time, and the process's CPU time over the same span (steadier when other jobs hold the cores).
 const cpu = `const c = process.cpuUsage(c0); console.log(JSON.stringify({ ms: now() - t0, cpu: (c.user + c.system) / 1000 }));`;
 const emulatorJs = JSON.stringify(join(DIST, "emulator/index.js"));
+// A child's CPU time (user + system) in ms, from a process.cpuUsage() difference.
+const CPU_MS = "((c) => (c.user + c.system) / 1000)";
 // Each case: a subject and its baseline, both one child per round.
 const cases: { name: string; subject: string; baseline: string; baseName: string; skip?: boolean }[] = [
   {
@@ -69,19 +71,19 @@ const cases: { name: string; subject: string; baseline: string; baseName: string
     name: "createEmulator(), no chain: first | second in the process",
     baseName: `bare Hono app, ${routes.length} routes: first | second`,
     subject: `${t} const { createEmulator } = await import(${emulatorJs});
-      let t0 = now(); const a = await createEmulator(); const first = now() - t0;
-      t0 = now(); const b = await createEmulator(); const second = now() - t0;
+      let t0 = now(), c0 = process.cpuUsage(); const a = await createEmulator(); const first = now() - t0, c1 = process.cpuUsage(c0);
+      t0 = now(); c0 = process.cpuUsage(); const b = await createEmulator(); const second = now() - t0, c2 = process.cpuUsage(c0);
       await a.close(); await b.close();
-      console.log(JSON.stringify({ first, second }));`,
+      console.log(JSON.stringify({ first, second, cpuFirst: ${CPU_MS}(c1), cpuSecond: ${CPU_MS}(c2) }));`,
     baseline: `${t} const { Hono } = await import("hono");
       const { readFileSync } = await import("node:fs");
       const routes = JSON.parse(readFileSync(${JSON.stringify(routesFile)}, "utf8"));
       const build = () => { const app = new Hono();
         for (const [m, p] of routes) app.on(m, p.replace(/\\{(\\w+)\\}/g, ":$1"), (c) => c.json({ ok: true }));
         return app; };
-      let t0 = now(); build(); const first = now() - t0;
-      t0 = now(); build(); const second = now() - t0;
-      console.log(JSON.stringify({ first, second }));`,
+      let t0 = now(), c0 = process.cpuUsage(); build(); const first = now() - t0, c1 = process.cpuUsage(c0);
+      t0 = now(); c0 = process.cpuUsage(); build(); const second = now() - t0, c2 = process.cpuUsage(c0);
+      console.log(JSON.stringify({ first, second, cpuFirst: ${CPU_MS}(c1), cpuSecond: ${CPU_MS}(c2) }));`,
   },
   {
     name: `first emu.fetch GET ${CARD} (body read)`,

@@ -1,4 +1,6 @@
-import { keccak256, parseEventLogs, toHex, type Hex, type Log } from "viem";
+import type { Hex, Log } from "viem";
+import { keccak256, toHex } from "./evm.ts";
+import { parseEventLogs } from "./viem-late.ts";
 import {
   buybackMarketplaceAbi,
   cardNftAbi,

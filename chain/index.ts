@@ -7,6 +7,8 @@
  * deploy.ts, vrf.ts, send.ts (send-and-wait), eip712.ts, constants.ts, journal.ts and state.ts.
  * Start-up never compiles: contracts come from chain/generated/contracts.ts (`npm run compile`).
  */
+import type { Chain, ChainOptions } from "./types.ts";
+import { loadViem } from "./viem-late.ts";
 export * from "./generated/contracts.ts";
 export * from "./accounts.ts";
 export * from "./tiers.ts";
@@ -30,4 +32,13 @@ export {
   type TxRequest,
 } from "./send.ts";
 export { HardhatMissingError, HARDHAT_RANGE, hardhatInstalled } from "./provider.ts";
-export { startChain } from "./start.ts";
+
+/**
+ * Starts a chain (start.ts). The chain's modules and viem load here, on the first chain asked for, not
+ * with the package (issue 38 goal 1: an emulator without a chain never loads them).
+ */
+export async function startChain(options: ChainOptions): Promise<Chain> {
+  await loadViem();
+  const { startChain: start } = await import("./start.ts");
+  return start(options);
+}

@@ -1,4 +1,4 @@
-import { encodeAbiParameters, keccak256 } from "viem";
+import { encodeAbiParameters, keccak256 } from "./evm.ts";
 
 // Steered reveals: the VRF words that make the contracts themselves pick what a test asked for.
 // Pure arithmetic mirroring MysteryPool._reveal/_pickGroup/_pickValue and InstantPack._draw; the

@@ -1,4 +1,6 @@
-import { encodeAbiParameters, keccak256, parseEventLogs, type PublicClient, type TransactionReceipt } from "viem";
+import type { PublicClient, TransactionReceipt } from "viem";
+import { encodeAbiParameters, keccak256 } from "./evm.ts";
+import { parseEventLogs } from "./viem-late.ts";
 import { VRF_NODE, type FixtureAccount } from "./accounts.ts";
 import { vrfCoordinatorMockAbi } from "./generated/contracts.ts";
 

@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from "viem";
+import { eip55 } from "./keccak.ts";
 import { parseUsdc } from "./money.ts";
 import { z } from "./zod.ts";
 
@@ -9,19 +9,18 @@ import { z } from "./zod.ts";
 // mixed case must carry its EIP-55 checksum, as EIP-55 and ethers read it. The
 // service checksums wallets:
 // docs/reference/live-service.md "Buyback offers and the pool wallet".
-// The parsed value is the checksummed form. viem gives the keccak-256 the
-// checksum needs (node:crypto has no keccak).
+// The parsed value is the checksummed form (contract/keccak.ts: node:crypto has no keccak).
 
 export type EvmAddress = `0x${string}`;
 
 /** What every route says of a wallet it cannot take. */
 export const EVM_ADDRESS_RULE = "a 0x-prefixed 20-byte EVM address (EIP-55 checksum when mixed-case)";
 
-/** True when `v` passes the wallet rule (viem's strict check takes all-lowercase but not all-uppercase). */
+/** True when `v` passes the wallet rule: all one case, or mixed case that is its EIP-55 checksum. */
 export const isEvmAddress = (v: unknown): v is EvmAddress =>
   typeof v === "string" &&
   /^0x[0-9a-fA-F]{40}$/.test(v) &&
-  (v.slice(2) === v.slice(2).toUpperCase() || isAddress(v, { strict: true }));
+  (v.slice(2) === v.slice(2).toUpperCase() || v.slice(2) === v.slice(2).toLowerCase() || eip55(v) === v);
 
 /**
  * A wallet address a request names: a 0x-prefixed 40-hex string, EIP-55 checksummed when mixed-case; parses
@@ -32,7 +31,7 @@ export const evmAddress = (missing = `must be ${EVM_ADDRESS_RULE}`) =>
     .string({ error: missing })
     .regex(/^0x[0-9a-fA-F]{40}$/, `must be ${EVM_ADDRESS_RULE}`)
     .refine(isEvmAddress, `must be ${EVM_ADDRESS_RULE}: its EIP-55 checksum is wrong`)
-    .transform((v): EvmAddress => getAddress(v));
+    .transform((v): EvmAddress => eip55(v));
 
 /**
  * A USDC amount a request names: a plain non-negative decimal with at most 6 places (a string, or a JSON

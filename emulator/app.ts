@@ -4,8 +4,7 @@ import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
 import { asObject, MAX_CONTROL_BODY_BYTES, MAX_JSON_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
 import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag } from "./pipeline/envelope.ts";
-import { stringify as stringifyYaml } from "yaml";
-import { apiDocument, controlDocument, type AreaRoutes } from "./openapi/document.ts";
+import type { AreaRoutes } from "./openapi/document.ts";
 import { ipBucket, rateLimitHeaders, surfaceOf, uncountedWindow } from "./pipeline/rate-limit.ts";
 import { writeMeteringHeader } from "./pipeline/metering.ts";
 import { TableRouter } from "./pipeline/router.ts";
@@ -158,18 +157,21 @@ export function createApp(
       }
     });
 
-  // The OpenAPI documents, generated from the route table (JSON, or the same document as YAML).
+  // The OpenAPI documents, generated from the route table (JSON, or the same document as YAML). The
+  // writer and yaml load on the first document asked for, not with the package (issue 38 goal 1).
+  const writer = () => import("./openapi/document.ts");
   for (const [name, build] of [
-    ["openapi", (server: string) => apiDocument(apiAreas(), server)],
-    ["openapi-control", (server: string) => controlDocument(control, server)],
+    ["openapi", async (server: string) => (await writer()).apiDocument(apiAreas(), server)],
+    ["openapi-control", async (server: string) => (await writer()).controlDocument(control, server)],
   ] as const) {
-    app.get(`/_emulator/${name}.json`, (c) =>
-      textResponse(200, JSON.stringify(build(new URL(c.req.url).origin)), idHeaders(c)),
+    app.get(`/_emulator/${name}.json`, async (c) =>
+      textResponse(200, JSON.stringify(await build(new URL(c.req.url).origin)), idHeaders(c)),
     );
-    app.get(`/_emulator/${name}.yaml`, (c) => {
+    app.get(`/_emulator/${name}.yaml`, async (c) => {
       const headers = idHeaders(c);
       headers["Content-Type"] = "application/yaml; charset=utf-8";
-      return new Response(stringifyYaml(build(new URL(c.req.url).origin)), { status: 200, headers });
+      const { stringify } = await import("yaml");
+      return new Response(stringify(await build(new URL(c.req.url).origin)), { status: 200, headers });
     });
   }
 

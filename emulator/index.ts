@@ -23,6 +23,7 @@ import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
 import { CatalogIndex } from "./catalog-data/catalog-index.ts";
+import { sharedCatalogIndex } from "./catalog-data/catalog-cache.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
 import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
@@ -123,7 +124,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     limiter: new RateLimiter(),
     gates: new Gates(opts.gates),
     faults: new Faults(opts.seed),
-    catalog: new CatalogIndex(seededCatalog(opts.seed, opts.catalog, config.catalogOverlay)),
+    catalog: seededCatalog(opts.seed, opts.catalog, config.catalogOverlay),
     hooks: [],
     chain: null,
     runtime: new Runtime(),
@@ -311,8 +312,11 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   };
 }
 
-/** The seed's catalog, with the overlay file laid over it when one is given (read before anything starts). */
-function seededCatalog(seed: number, size: "default" | "large", overlay: string | undefined) {
-  const catalog = buildCatalog({ seed, size });
-  return overlay === undefined ? catalog : applyOverlay(catalog, loadOverlay(overlay));
+/**
+ * The seed's catalog, with the overlay file laid over it when one is given (read before anything starts).
+ * The seed's own catalog and index are shared by the emulators of a process (immutable: catalog-cache.ts).
+ */
+function seededCatalog(seed: number, size: "default" | "large", overlay: string | undefined): CatalogIndex {
+  const base = sharedCatalogIndex(seed, size, () => buildCatalog({ seed, size }));
+  return overlay === undefined ? base : new CatalogIndex(applyOverlay(base.catalog, loadOverlay(overlay)));
 }

@@ -54,6 +54,10 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
   "emulator/areas/warehouse/state.ts": { names: ["candidateCache"], why: "derived from the immutable catalog index" },
   "emulator/areas/mystery/catalog/items.ts": { names: ["cache"], why: "derived from the immutable catalog index" },
   "emulator/areas/vision/fixture-host.ts": { names: ["cache"], why: "bytes of the shipped fixture images" },
+  "emulator/catalog-data/catalog-cache.ts": {
+    names: ["shared"],
+    why: "the seeded catalog index, immutable, keyed by its inputs (seed, size): a bounded cache shared by emulators",
+  },
   "emulator/state/slices.ts": { names: ["declared"], why: "the slice declarations, made once at import (declarative)" },
   "emulator/state/state-claim.ts": { names: ["heldHere"], why: "state files this process holds: process-wide" },
   "contract/zod.ts": { names: ["CODES"], why: "codes tagged on schema objects where they are declared" },

@@ -1,4 +1,5 @@
-import { formatUnits, parseUnits, isAddress, getAddress } from "viem";
+import { isAddress, getAddress } from "../../chain/evm.ts";
+import { formatUnits, parseUnits } from "../../chain/viem-late.ts";
 import { usdStablecoinAbi } from "../../chain/index.ts";
 import { ok } from "../pipeline/route.ts";
 import { ApiError, badRequest } from "../pipeline/errors.ts";

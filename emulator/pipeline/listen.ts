@@ -1,4 +1,4 @@
-import { serve, type ServerType } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
 import type { IncomingHttpHeaders } from "node:http";
 import { errorResponse } from "./envelope.ts";
 import { ApiError } from "./errors.ts";
@@ -16,7 +16,7 @@ interface NodeEnv {
   incoming?: { headers?: IncomingHttpHeaders };
 }
 
-export function listen(
+export async function listen(
   fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
   port: number,
   hostname: string,
@@ -30,6 +30,8 @@ export function listen(
       ? errorResponse(new ApiError(refused.status, refused.code, refused.message), "partner", {})
       : fetch(req, env);
   };
+  // The node server loads with the first listener, not with the package (issue 38 goal 1).
+  const { serve } = await import("@hono/node-server");
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: guarded, port, hostname }, (info) => resolve({ server, port: info.port }));
     server.once("error", reject);

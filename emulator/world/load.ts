@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
 import { parseWorld } from "./checks.ts";
 import { WorldError } from "./problems.ts";
 import type { World } from "./schema.ts";
@@ -39,6 +39,9 @@ export function checkWorld(file: string, doc: unknown, base = process.cwd()): Lo
 
 function readDocument(file: string, text: string): unknown {
   // Duplicate keys are an error (YAML's default), so a key declared twice is never silently the last one.
+  // yaml loads with the first world read, not with the package (issue 38 goal 1); it is CommonJS, so
+  // this is the module an import would give.
+  const { parseDocument } = createRequire(import.meta.url)("yaml") as typeof import("yaml");
   const doc = parseDocument(text, { prettyErrors: false, intAsBigInt: false });
   if (doc.errors.length)
     throw new WorldError(

@@ -1,5 +1,6 @@
 import type { FacilitatorEvmSigner } from "@x402/evm";
-import { publicActions, type TransactionReceipt } from "viem";
+import type { TransactionReceipt } from "viem";
+import { publicActions } from "../../../chain/viem-late.ts";
 import type { Chain } from "../../../chain/index.ts";
 
 // The credits area's reach into the chain: the x402 facilitator signs and settles as the relayer.

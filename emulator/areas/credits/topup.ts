@@ -1,4 +1,6 @@
-import { getAddress, isAddressEqual, parseEventLogs, type Hex } from "viem";
+import type { Hex } from "viem";
+import { getAddress, isAddressEqual } from "../../../chain/evm.ts";
+import { parseEventLogs } from "../../../chain/viem-late.ts";
 import type { PaymentPayload, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { usdStablecoinAbi } from "../../../chain/index.ts";
 import { settlementReceipt } from "./chain-io.ts";

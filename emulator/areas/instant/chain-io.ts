@@ -1,4 +1,5 @@
-import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "viem";
+import type { TransactionReceipt } from "viem";
+import { encodeFunctionData, parseEventLogs } from "../../../chain/viem-late.ts";
 import {
   instantPackAbi,
   instantPoolSlot,

@@ -1,4 +1,4 @@
-import { getAddress } from "viem";
+import { getAddress } from "../../../chain/evm.ts";
 import { ApiError, conflict } from "../../pipeline/errors.ts";
 import type { RelayerTrigger } from "../../../contract/lifecycles/purchases.ts";
 import { userWalletOf } from "../../pipeline/user-wallet-port.ts";

@@ -1,4 +1,4 @@
-import { getAddress } from "viem";
+import { getAddress } from "../../../chain/evm.ts";
 import { bundleCards, instantProduct } from "../../../fixtures/instant/index.ts";
 import { badRequest, conflict, documentedError, notFound } from "../../pipeline/errors.ts";
 import { stateFence } from "../../pipeline/generation.ts";

@@ -1,4 +1,5 @@
-import { encodeFunctionData, keccak256, toHex } from "viem";
+import { keccak256, toHex } from "../../../chain/evm.ts";
+import { encodeFunctionData } from "../../../chain/viem-late.ts";
 import { cardNftAbi } from "../../../chain/index.ts";
 import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
 import { badInput, missing } from "../../control/schemas.ts";

@@ -1,4 +1,4 @@
-import { encodeFunctionData } from "viem";
+import { encodeFunctionData } from "../../../chain/viem-late.ts";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../../chain/index.ts";
 import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
 import { accountOf as accountOfTarget } from "../../control/account.ts";

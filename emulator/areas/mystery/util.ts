@@ -1,4 +1,4 @@
-import { getAddress } from "viem";
+import { getAddress } from "../../../chain/evm.ts";
 import { isEvmAddress, tokenIdText } from "../../../contract/index.ts";
 import { tupleKey } from "../../state/tuple-key.ts";
 

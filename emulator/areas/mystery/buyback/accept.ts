@@ -1,11 +1,5 @@
-import {
-  BaseError,
-  ContractFunctionRevertedError,
-  decodeErrorResult,
-  encodeFunctionData,
-  recoverTypedDataAddress,
-  type Hex,
-} from "viem";
+import type { Hex } from "viem";
+import { decodeErrorResult, encodeFunctionData, recoverTypedDataAddress, viem } from "../../../../chain/viem-late.ts";
 import {
   BURN_TYPE_LABELS,
   buybackMarketplaceAbi,
@@ -102,6 +96,8 @@ function offerTypedData(chain: Chain, o: OfferRow) {
 
 /** The revert's error name (OfferExpired, TokenFrozen, …) or the node's short message. */
 function revertReason(err: unknown): string {
+  // viem's error classes, as the chain that raised the error loaded them (chain/viem-late.ts).
+  const { BaseError, ContractFunctionRevertedError } = viem();
   if (err instanceof BaseError) {
     const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError);
     if (reverted instanceof ContractFunctionRevertedError) {

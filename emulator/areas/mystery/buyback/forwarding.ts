@@ -1,4 +1,5 @@
-import { encodeFunctionData, type Hex } from "viem";
+import type { Hex } from "viem";
+import { encodeFunctionData } from "../../../../chain/viem-late.ts";
 import { cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnState, offerAcceptedLogs, offerUsed, sendAs } from "../chain-io.ts";

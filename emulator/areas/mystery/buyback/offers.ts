@@ -1,5 +1,6 @@
 import { isTestValue } from "../../../pipeline/test-values.ts";
-import { hashTypedData, encodeFunctionData, type Hex } from "viem";
+import type { Hex } from "viem";
+import { hashTypedData, encodeFunctionData } from "../../../../chain/viem-late.ts";
 import {
   buybackMarketplaceAbi,
   cardNftAbi,

@@ -1,4 +1,4 @@
-import { encodeFunctionData } from "viem";
+import { encodeFunctionData } from "../../../../chain/viem-late.ts";
 import { mysteryPoolAbi, usdStablecoinAbi, type TierConfig } from "../../../../chain/index.ts";
 import { badRequest, conflict } from "../../../pipeline/errors.ts";
 import { stateFence } from "../../../pipeline/generation.ts";

@@ -1,4 +1,5 @@
-import { encodeFunctionData, parseEventLogs, type TransactionReceipt } from "viem";
+import type { TransactionReceipt } from "viem";
+import { encodeFunctionData, parseEventLogs } from "../../../../chain/viem-late.ts";
 import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import { notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";

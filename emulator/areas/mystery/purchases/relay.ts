@@ -1,4 +1,5 @@
-import { encodeFunctionData, type TransactionReceipt } from "viem";
+import type { TransactionReceipt } from "viem";
+import { encodeFunctionData } from "../../../../chain/viem-late.ts";
 import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { receiptOf, sendAs } from "../chain-io.ts";

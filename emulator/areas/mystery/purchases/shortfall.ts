@@ -1,4 +1,4 @@
-import { encodeFunctionData } from "viem";
+import { encodeFunctionData } from "../../../../chain/viem-late.ts";
 import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import { conflict } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";

@@ -1,4 +1,6 @@
-import { encodeFunctionData, keccak256, parseEventLogs, toBytes, type TransactionReceipt } from "viem";
+import type { TransactionReceipt } from "viem";
+import { keccak256, toBytes } from "../../../../chain/evm.ts";
+import { encodeFunctionData, parseEventLogs } from "../../../../chain/viem-late.ts";
 import {
   shippingPaymentProcessorAbi,
   shippingProcessorDomain,

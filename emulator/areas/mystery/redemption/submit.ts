@@ -1,4 +1,4 @@
-import { parseEventLogs } from "viem";
+import { parseEventLogs } from "../../../../chain/viem-late.ts";
 import { BURN_TYPE_LABELS, cardNftAbi } from "../../../../chain/index.ts";
 import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/errors.ts";
 import { stateFence } from "../../../pipeline/generation.ts";

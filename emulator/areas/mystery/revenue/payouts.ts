@@ -1,4 +1,4 @@
-import { keccak256, toHex } from "viem";
+import { keccak256, toHex } from "../../../../chain/evm.ts";
 import { conflict, notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { setOwn } from "../../../state/own.ts";

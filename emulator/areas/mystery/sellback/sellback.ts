@@ -1,4 +1,4 @@
-import { encodeFunctionData, parseEventLogs } from "viem";
+import { encodeFunctionData, parseEventLogs } from "../../../../chain/viem-late.ts";
 import { cardNftAbi, mysteryPoolAbi } from "../../../../chain/index.ts";
 import type {
   SellbackPrepareResult,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { address, count, hash32, int256, isoTime, ownRecord, uint } from "../../../state/fields.ts";
 import { defineSlice } from "../../../state/slices.ts";
-import { keccak256, toHex } from "viem";
+import { keccak256, toHex } from "../../../../chain/evm.ts";
 import { derivedAddress } from "../../../../fixtures/mystery/index.ts";
 import { tupleKey } from "../../../state/tuple-key.ts";
 import type { Services } from "../../../pipeline/services.ts";
