@@ -97,7 +97,8 @@ export const SEQUENCE_INVARIANTS = [
   across({
     id: "instant.stock-falls",
     rule: "available_packs is the on-chain stock; a purchase reserves its unit at once, a refund or failure gives it back: read again after a purchase, a pack's stock has fallen by at least the units bought",
-    source: "docs/reference/live-service.md “Instant packs”",
+    // Not on a reference page: live-service.md “Instant packs” names available_packs but states no stock movement.
+    source: "docs/instant.md “Choices”",
     operations: ["instant.catalog", "instant.submit", "instant.getPurchase", "instant.listPurchases"],
     records: stockRecords,
     key: (record) => {
