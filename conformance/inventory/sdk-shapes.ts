@@ -523,7 +523,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence:
         "`RedemptionShippingPayment`: `payer` (the holder), `processor` (the shipping-payment contract), `total_usdc`, `total_micros`, `expiration_time` (unix seconds, matching `expires_at`), `provider_order_id`; it mirrors the signed quote inside the `shipping-payment` call (single use, bound to the payer, fixed amount).",
       operations: ["redemption.prepare"],
-      checkedBy: ["redemption.prepare-shipping-payment"],
+      checkedBy: ["redemption.prepare-shipping-payment", "invariant:redemption.payment-in-calldata"],
     },
     {
       id: "sdk.redemption-shapes.call-kinds",
