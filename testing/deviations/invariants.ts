@@ -413,6 +413,17 @@ export const invariantDeviations: readonly Deviation[] = [
     },
   },
   {
+    name: "inv_webhook_update_answer_ahead",
+    invariant: "webhooks.update-then-get",
+    breaks:
+      "a webhook PATCH/PUT answers an updated_at one second later than the webhook it stored (a later GET disagrees)",
+    apply: (x) => {
+      if (!/^(PATCH|PUT)$/.test(x.req.method) || !/^\/api\/v1\/webhooks\/\d+$/.test(x.url.pathname) || !ok(x)) return;
+      const hook = dataOf(x)?.webhook as Row | undefined;
+      if (typeof hook?.updated_at === "string") hook.updated_at = isoOf(Date.parse(hook.updated_at) + 1000);
+    },
+  },
+  {
     name: "inv_stock_not_falling",
     invariant: "instant.stock-falls",
     breaks:
