@@ -1,5 +1,5 @@
 import type { Check, CheckContext } from "../types.ts";
-import { emulatorOnly, runs } from "../types.ts";
+import { emulatorOnly, NotApplicable, runs } from "../types.ts";
 import type { HttpClient } from "../../harness/http.ts";
 import { ensure, env, expectError, expectSuccess, sameFields } from "../assert.ts";
 import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiver.ts";
@@ -403,6 +403,49 @@ export const webhooksChecks: Check[] = [
         const listed = rows.find((w) => w.id === hook.id);
         ensure(listed, `webhook ${hook.id} missing from GET /api/v1/webhooks`);
         sameFields(byId, listed, `webhook ${hook.id}`);
+      } finally {
+        await deleteHooks(http, partnerKey, [hook.id]);
+      }
+    },
+  },
+  {
+    id: "webhooks.update-read-back",
+    guards:
+      "docs/reference/api-rules.md “Webhook”; docs/reference/live-service.md “Webhook registry” (no update route there)",
+    profile: "webhooks",
+    title: "A webhook changed by PATCH, then by PUT, reads back by id as each answer showed it",
+    rule: "PATCH (or PUT) /api/v1/webhooks/:id applies the change and answers data.webhook as it now is: GET /webhooks/{id} right after answers the same fields and values (the wire's invariant webhooks.update-then-get). The live service has no update route: a target answering 404 or 405 is not applicable.",
+    ...runs("sandbox", ["partnerKey"]),
+    deviation: "inv_webhook_update_answer_ahead",
+    async run({ http, partnerKey }) {
+      const hook = await registerHook(
+        http,
+        partnerKey,
+        { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] },
+        "POST /api/v1/webhooks",
+      );
+      try {
+        const changes = [
+          { method: "PATCH", body: { is_active: false } },
+          { method: "PUT", body: { event_types: ["purchase.fulfilled", "redemption.updated"], is_active: true } },
+        ] as const;
+        for (const { method, body } of changes) {
+          const what = `${method} /api/v1/webhooks/:id`;
+          const changed = await http.call(method, `/api/v1/webhooks/${hook.id}`, { key: partnerKey, body });
+          if (changed.status === 404 || changed.status === 405)
+            throw new NotApplicable(
+              `the target has no webhook update route (${method} answered ${changed.status}); the live service has none`,
+            );
+          const answered = (expectSuccess(changed, what).data as { webhook?: Record<string, unknown> }).webhook;
+          ensure(answered, `${what} must return data.webhook`);
+          for (const [k, v] of Object.entries(body))
+            ensure(
+              JSON.stringify(answered[k]) === JSON.stringify(v),
+              `${what} set ${k} to ${JSON.stringify(v)}, answered ${JSON.stringify(answered[k])}`,
+            );
+          // The wire's invariant webhooks.update-then-get compares this read with the answer above.
+          expectSuccess(await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey }), "GET /api/v1/webhooks/:id");
+        }
       } finally {
         await deleteHooks(http, partnerKey, [hook.id]);
       }

@@ -132,21 +132,21 @@ export const API_RULES: ReferenceInventory = {
       heading: "Raw card",
       sentence: "| `unconfirmed` | `unverified` | null | the tenant's |",
       operations: WAREHOUSE_CARDS,
-      checkedBy: ["warehouse.card-combinations"],
+      checkedBy: ["warehouse.card-combinations", "invariant:warehouse.card-value-combination"],
     },
     {
       id: "api.raw-card.combination-unpriced",
       heading: "Raw card",
       sentence: "| `confirmed` | `unpriced` | null | null |",
       operations: WAREHOUSE_CARDS,
-      checkedBy: ["warehouse.card-combinations"],
+      checkedBy: ["warehouse.card-combinations", "invariant:warehouse.card-value-combination"],
     },
     {
       id: "api.raw-card.combination-priced",
       heading: "Raw card",
       sentence: "| `confirmed` | `priced` | decimal strings | the service's |",
       operations: WAREHOUSE_CARDS,
-      checkedBy: ["warehouse.card-combinations"],
+      checkedBy: ["warehouse.card-combinations", "invariant:warehouse.card-value-combination"],
     },
     {
       id: "api.raw-card.presence-not-eligibility",
@@ -206,7 +206,7 @@ export const API_RULES: ReferenceInventory = {
       sentence:
         "Order: `order_id` (integer), `rate_id` (string), status `PENDING_PAYMENT` or `RETURNED`; `ship_by_at` and `sla_due_at` in UTC.",
       operations: ["warehouse.orders.create", "warehouse.orders.get", "warehouse.orders.list"],
-      checkedBy: ["warehouse.order-label-utc", "warehouse.return-scan-back", "wire:schema"],
+      checkedBy: ["warehouse.order-label-utc", "warehouse.return-scan-back", "wire:schema", "invariant:time.iso-utc"],
     },
     {
       id: "api.transition.purchase-fulfilled",
@@ -385,7 +385,13 @@ export const API_RULES: ReferenceInventory = {
       sentence:
         "`POST /credits/topup?usd=<5..1000>`: the first call answers 402 with a `PAYMENT-REQUIRED` header (base64 payment requirements for that amount); the client signs a gasless transfer and retries, and gets 200 with the top-up result.",
       operations: ["credits.topup"],
-      checkedBy: ["x402.challenge", "x402.challenge-amount", "x402.pay-grants-credits", "credits.topup-invalid-amount"],
+      checkedBy: [
+        "x402.challenge",
+        "x402.challenge-amount",
+        "x402.pay-grants-credits",
+        "credits.topup-invalid-amount",
+        "invariant:credits.x402-forms-agree",
+      ],
     },
     {
       id: "api.credits.topup-idempotent",
@@ -821,16 +827,14 @@ export const API_RULES: ReferenceInventory = {
       heading: "Error envelope",
       sentence: "Some 409s carry `data` with the conflicting resource's current state.",
       operations: WAREHOUSE,
-      checkedBy: {
-        unchecked: "a warehouse 409 (cancelling a shipped order) whose data is the resource's current state",
-      },
+      checkedBy: ["invariant:warehouse.conflict-carries-order"],
     },
     {
       id: "api.errors.shared-infrastructure",
       heading: "Error envelope",
       sentence: "429 and 503 come from shared infrastructure, with `error` a fixed label; clients back off and retry.",
       operations: "all",
-      checkedBy: ["pipeline.rate-limited-429", "wire:retryAfter"],
+      checkedBy: ["pipeline.rate-limited-429", "wire:retryAfter", "invariant:pipeline.retry-after-503-seconds"],
     },
     {
       id: "api.errors.internal",
@@ -1250,7 +1254,12 @@ export const API_RULES: ReferenceInventory = {
       heading: "Other limits",
       sentence: "| Warehouse business days | counted in US Central time; timestamps returned in UTC |",
       operations: ["warehouse.orders.create", "warehouse.orders.get"],
-      checkedBy: ["warehouse.order-label-utc", "lifecycle.warehouse-order"],
+      checkedBy: [
+        "warehouse.order-label-utc",
+        "lifecycle.warehouse-order",
+        "invariant:warehouse.deadline-central-cutoff",
+        "invariant:time.iso-utc",
+      ],
     },
     {
       id: "api.idempotency.keys",

@@ -219,7 +219,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "Row ids (`tier_id`, `purchase_id`, `redemption_id`, `offer_id`, webhook `id`) are numbers; `token_id`, `request_id`, `card_id` are strings; timestamps ISO-8601; addresses 0x hex; a transaction hash is 0x plus 32 bytes.",
       operations: COMMERCE,
-      checkedBy: ["wire:schema"],
+      checkedBy: ["wire:schema", "invariant:time.iso-utc"],
     },
     {
       id: "live.ids.external-user-id",
@@ -234,7 +234,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "A purchase's `memo` is `<partner-slug>-<id>`, an instant one `<partner-slug>-instant-<id>`; absent when the partner has no slug.",
       operations: ["gacha.purchase", "instant.submit"],
-      checkedBy: ["lifecycle.mystery-custodial-lifecycle", "lifecycle.instant"],
+      checkedBy: ["lifecycle.mystery-custodial-lifecycle", "lifecycle.instant", "invariant:purchase.memo-names-it"],
     },
     {
       id: "live.ids.event-id-secret",
@@ -708,7 +708,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "`GET /mystery/purchases`: newest first, filters `status`, `external_user_id`, `wallet_address`; 400 `invalid_status`.",
       operations: ["gacha.listPurchases"],
-      checkedBy: ["purchases.status-filters"],
+      checkedBy: ["purchases.status-filters", "invariant:list.newest-first"],
     },
     {
       id: "live.purchases.collection",
@@ -745,7 +745,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "`GET balance` (`available = balance − reserved`, micros and usdc twins), `GET ledger` (entries newest first; types `DEPOSIT_CREDIT`, `HOLD`, `HOLD_RELEASE`, `HOLD_SETTLE`, `BUYBACK_CREDIT`, `REFUND_CREDIT`, `ADJUSTMENT`), `GET deposits`, `POST deposit-address` (scope `wallet:deposit`).",
       operations: ["wallet.balance", "wallet.ledger", "wallet.deposits", "wallet.depositAddress"],
-      checkedBy: ["invariant:wallet.available", "mystery.wallet-ledger-identity"],
+      checkedBy: ["invariant:wallet.available", "mystery.wallet-ledger-identity", "invariant:list.newest-first"],
     },
     {
       id: "live.instant.flow",
@@ -1153,7 +1153,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "`GET /webhooks` (a plain array, no secrets), `GET /webhooks/{id}` (`data.webhook`), `DELETE /webhooks/{id}` (`{id, deleted: true}`; pending deliveries dropped), `GET /webhooks/deliveries` (newest first, offset paged).",
       operations: ["webhooks.list", "webhooks.get", "webhooks.delete", "webhooks.deliveries"],
-      checkedBy: ["webhooks.by-id-equals-listed", "webhooks.deliveries-shape"],
+      checkedBy: ["webhooks.by-id-equals-listed", "webhooks.deliveries-shape", "invariant:list.newest-first"],
     },
     {
       id: "live.webhooks.delivery-row",
@@ -1179,7 +1179,13 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         'Each delivery is a POST of `{"event": <type>, "id": "<event>:<key>", "data": {…}}` with headers `X-Mystery-Event`, `X-Mystery-Delivery` (the event id; receivers dedupe on it), `X-Mystery-Timestamp` (unix milliseconds) and `X-Mystery-Signature`.',
       events: ["purchase.fulfilled"],
-      checkedBy: ["webhooks.signed-delivery", "commerce.purchase-webhook"],
+      checkedBy: [
+        "webhooks.signed-delivery",
+        "commerce.purchase-webhook",
+        "invariant:delivery.headers-name-the-body",
+        "invariant:delivery.payload-shape",
+        "invariant:delivery.retries-same-body",
+      ],
     },
     {
       id: "live.delivery.signature",
@@ -1187,7 +1193,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "The signature header is `t=<unix ms>,sha256=<64 lowercase hex>`: HMAC-SHA256 keyed with the signing secret's text (not hex-decoded) over `<t>.<raw body>`.",
       events: ["purchase.fulfilled"],
-      checkedBy: ["webhooks.signed-delivery"],
+      checkedBy: ["webhooks.signed-delivery", "invariant:delivery.signature-verifies"],
     },
     {
       id: "live.delivery.freshness",
@@ -1201,7 +1207,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       id: "live.delivery.at-least-once",
       heading: "Webhook delivery and signatures",
       sentence: "At-least-once: any non-2xx or timeout is retried, up to 6 attempts with exponential backoff.",
-      checkedBy: ["webhooks.failing-receiver", "lifecycle.webhook-retries"],
+      checkedBy: ["webhooks.failing-receiver", "lifecycle.webhook-retries", "invariant:delivery.retries-same-body"],
     },
     {
       id: "live.events.live",

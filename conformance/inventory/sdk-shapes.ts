@@ -523,7 +523,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence:
         "`RedemptionShippingPayment`: `payer` (the holder), `processor` (the shipping-payment contract), `total_usdc`, `total_micros`, `expiration_time` (unix seconds, matching `expires_at`), `provider_order_id`; it mirrors the signed quote inside the `shipping-payment` call (single use, bound to the payer, fixed amount).",
       operations: ["redemption.prepare"],
-      checkedBy: ["redemption.prepare-shipping-payment"],
+      checkedBy: ["redemption.prepare-shipping-payment", "invariant:redemption.payment-in-calldata"],
     },
     {
       id: "sdk.redemption-shapes.call-kinds",
@@ -672,7 +672,11 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       heading: "Webhook event data",
       sentence: "A delivery body is `{event, id, data}` (`id` = `X-Mystery-Delivery`).",
       events: ["purchase.fulfilled"],
-      checkedBy: ["webhooks.signed-delivery"],
+      checkedBy: [
+        "webhooks.signed-delivery",
+        "invariant:delivery.headers-name-the-body",
+        "invariant:delivery.payload-shape",
+      ],
     },
     {
       id: "sdk.events.deposit-credited",
@@ -887,7 +891,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence:
         '`typed_data` (EIP-712, camelCase inside): `domain {name, version, chainId, verifyingContract}`, `types`, `primaryType: "OfferRequest"`, `message {tokenContractAddress, tokenId, price (micros), acceptedCurrency, deadline (unix seconds), requester, chainId, minSellerAmount}`; the uint256 fields travel as decimal strings.',
       operations: ["buyback.acceptPrepare"],
-      checkedBy: ["lifecycle.mystery-relayed-accept"],
+      checkedBy: ["lifecycle.mystery-relayed-accept", "invariant:buyback.signed-terms"],
     },
     {
       id: "sdk.buyback-shapes.accept-result",

@@ -20,6 +20,7 @@ import { SEQUENCE_INVARIANTS } from "./sequences.ts";
 import { ORDER_STATE_INVARIANTS } from "./orders.ts";
 import { RECORD_INVARIANTS } from "./records.ts";
 import { DELIVERY_INVARIANTS, DELIVERY_SEQUENCES } from "./deliveries.ts";
+import { CALLDATA_INVARIANTS } from "./calldata.ts";
 import { webhookHeader } from "../webhook-signature.ts";
 
 // Every invariant, in one list each: the suite (conformance/wire.ts) and the emulator's own tests apply them.
@@ -36,6 +37,7 @@ export const INVARIANTS: readonly (Invariant | DeliveryInvariant)[] = [
   ...PIPELINE_INVARIANTS,
   ...ORDER_STATE_INVARIANTS,
   ...RECORD_INVARIANTS,
+  ...CALLDATA_INVARIANTS,
   ...DELIVERY_INVARIANTS,
 ];
 

@@ -95,9 +95,33 @@ export const SEQUENCE_INVARIANTS = [
     },
   }),
   across({
+    id: "webhooks.update-then-get",
+    // Beyond the live service (docs/reference/live-service.md “Webhook registry”: "There is no update route"):
+    // held wherever a target serves one, as the emulator does.
+    rule: "PATCH (or PUT) /api/v1/webhooks/:id answers data.webhook (updated_at moves): the webhook as it now is, so GET /webhooks/{id} right after it answers the same fields and values",
+    source: "docs/webhooks.md “Registry (`webhooks:manage`; partner and tenant keys)”",
+    operations: ["webhooks.update", "webhooks.replace", "webhooks.get"],
+    key: (record, r) => {
+      const id = obj(obj(record)?.webhook)?.id;
+      return typeof id === "number" ? `${r.key}:${id}` : null;
+    },
+    check: (prev, next) => {
+      if (prev.operation === "webhooks.get" || next.operation !== "webhooks.get") return [];
+      const [a, b] = [obj(obj(prev.record)?.webhook), obj(obj(next.record)?.webhook)];
+      if (!a || !b) return [];
+      return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+        .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+        .map((k) => ({
+          pointer: `${next.pointer}/webhook/${k}`,
+          text: `expected ${JSON.stringify(a[k]) ?? "nothing"} (as ${prev.operation} answered), received ${JSON.stringify(b[k]) ?? "nothing"}`,
+        }));
+    },
+  }),
+  across({
     id: "instant.stock-falls",
     rule: "available_packs is the on-chain stock; a purchase reserves its unit at once, a refund or failure gives it back: read again after a purchase, a pack's stock has fallen by at least the units bought",
-    source: "docs/reference/live-service.md “Instant packs”",
+    // Not on a reference page: live-service.md “Instant packs” names available_packs but states no stock movement.
+    source: "docs/instant.md “Choices”",
     operations: ["instant.catalog", "instant.submit", "instant.getPurchase", "instant.listPurchases"],
     records: stockRecords,
     key: (record) => {

@@ -396,6 +396,34 @@ export const invariantDeviations: readonly Deviation[] = [
     },
   },
   {
+    name: "inv_calldata_expiry_later",
+    invariant: "redemption.payment-in-calldata",
+    breaks:
+      "the shipping-payment call's signed quote expires an hour after the expiration_time the prepare answer shows",
+    apply: (x) => {
+      if (!is(x, "POST", /^\/api\/v1\/mystery\/redemption\/prepare$/) || x.status >= 300) return;
+      const calls = rows((dataOf(x)?.unsigned as Row | null | undefined)?.calls);
+      const call = calls.find((c) => c.kind === "shipping-payment");
+      if (typeof call?.data !== "string") return;
+      // payShipping(q, signature): the head's first word is q's offset; expirationTime is q's sixth word.
+      const hex = call.data;
+      const at = 10 + (Number(BigInt(`0x${hex.slice(10, 74)}`)) + 5 * 32) * 2;
+      const later = (BigInt(`0x${hex.slice(at, at + 64)}`) + 3600n).toString(16).padStart(64, "0");
+      call.data = hex.slice(0, at) + later + hex.slice(at + 64);
+    },
+  },
+  {
+    name: "inv_webhook_update_answer_ahead",
+    invariant: "webhooks.update-then-get",
+    breaks:
+      "a webhook PATCH/PUT answers an updated_at one second later than the webhook it stored (a later GET disagrees)",
+    apply: (x) => {
+      if (!/^(PATCH|PUT)$/.test(x.req.method) || !/^\/api\/v1\/webhooks\/\d+$/.test(x.url.pathname) || !ok(x)) return;
+      const hook = dataOf(x)?.webhook as Row | undefined;
+      if (typeof hook?.updated_at === "string") hook.updated_at = isoOf(Date.parse(hook.updated_at) + 1000);
+    },
+  },
+  {
     name: "inv_stock_not_falling",
     invariant: "instant.stock-falls",
     breaks:
