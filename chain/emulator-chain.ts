@@ -31,7 +31,8 @@ import {
   type FixtureAccount,
 } from "./accounts.ts";
 import { MULTICALL3_ADDRESS } from "./constants.ts";
-import { deployAll } from "./deploy.ts";
+import { deployAll, type Deployment } from "./deploy.ts";
+import { DeployCache, deployCacheKey, type CachedDeployment } from "./deploy-cache.ts";
 import { DEFAULT_PACKET_TYPES } from "./instant.ts";
 import { ChainJournal, JournalError, type Eip1193Like } from "./journal.ts";
 import { normalizeRpcError, rebuildNetwork, serveJsonRpc, type RebuiltNetwork } from "./provider.ts";
@@ -280,17 +281,78 @@ export class EmulatorChain implements Chain {
 
   // ---------------------------------------------------------------- deployment
 
-  async deployAll(progress: (step: string) => void): Promise<void> {
-    const deployed = await deployAll(
-      this,
-      { groups: this.groups, tiers: this.tiers, packetTypes: this.packetTypes },
-      progress,
-    );
+  /**
+   * Deploys, or (in-process, a deployment cached for the same code, contracts, network and config) sends the
+   * cached deployment's entries to the fresh network: the same transactions, mined the same way.
+   */
+  async deployAll(progress: (step: string) => void, cache = new DeployCache()): Promise<void> {
+    const config = { groups: this.groups, tiers: this.tiers, packetTypes: this.packetTypes };
+    // Only a fresh in-process network (nothing journaled yet) can take the cached deployment.
+    const key = this.journal && this.journal.length === 0 ? deployCacheKey(config) : null;
+    const cached = key ? cache.load(key) : null;
+    let deployed = cached && (await this.replayDeployment(cached, progress));
+    if (key && cached && !deployed) cache.forget(key);
+    if (!deployed) {
+      const steps: Array<[string, number]> = [];
+      deployed = await deployAll(this, config, (step) => {
+        steps.push([step, this.journal?.length ?? 0]);
+        progress(step);
+      });
+      const block = Number(await this.raw("eth_blockNumber"));
+      if (key && this.journal)
+        cache.save(key, {
+          entries: this.journal.snapshotEntries().map(([method, params]) => [method, params]),
+          steps,
+          addresses: deployed.addresses,
+          vrf: { subscriptionId: deployed.vrf.subscriptionId.toString(), keyHash: deployed.vrf.keyHash },
+          block,
+        });
+    }
     this.addresses = deployed.addresses;
     this.vrf = deployed.vrf;
     this.deployBlock = BigInt((await this.raw("eth_blockNumber")) as string);
     this.deployJournalLength = this.journal?.length ?? 0;
     this.deploySnapshot = await this.snapshot();
+  }
+
+  /**
+   * The cached deployment's entries, each through the provider a deployment's own sends go through (block time
+   * pinned to the clock alike, journaled alike). Null, with the network back at genesis, when one of them fails
+   * or reverts or the chain does not end where the deployment did (a cache made by other code).
+   */
+  private async replayDeployment(
+    cached: CachedDeployment,
+    progress: (step: string) => void,
+  ): Promise<Deployment | null> {
+    const genesis = (await this.raw("evm_snapshot")) as string;
+    let ok = true;
+    try {
+      let step = 0;
+      for (let i = 0; i < cached.entries.length; i++) {
+        while (step < cached.steps.length && cached.steps[step]![1] <= i) progress(cached.steps[step++]![0]);
+        const [method, params] = cached.entries[i]!;
+        const result = await this.eip1193.request({ method, params });
+        if (method === "eth_sendRawTransaction") {
+          const receipt = (await this.raw("eth_getTransactionReceipt", [result])) as { status?: string } | null;
+          if (receipt?.status !== "0x1") {
+            ok = false;
+            break;
+          }
+        }
+      }
+      while (ok && step < cached.steps.length) progress(cached.steps[step++]![0]);
+      if (ok) ok = Number(await this.raw("eth_blockNumber")) === cached.block;
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      await this.raw("evm_revert", [genesis]);
+      return null;
+    }
+    return {
+      addresses: { ...cached.addresses },
+      vrf: { subscriptionId: BigInt(cached.vrf.subscriptionId), keyHash: cached.vrf.keyHash },
+    };
   }
 
   // ---------------------------------------------------------------- state (journal)
