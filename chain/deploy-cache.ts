@@ -20,8 +20,8 @@ const FORMAT = 1;
 export interface CachedDeployment {
   /** Journal entries of the deployment, without block times (those come from the clock at replay). */
   entries: Array<[method: string, params: unknown[]]>;
-  /** Progress steps and the entry index each was reported before, so a replay reports the same steps. */
-  steps: Array<[step: string, at: number]>;
+  /** The deployment's progress steps, reported again by a replay that stands. */
+  steps: string[];
   addresses: ChainAddresses;
   vrf: { subscriptionId: string; keyHash: Hex };
   /** The block the deployment ends on. */
@@ -105,9 +105,7 @@ function parseCacheFile(text: string, key: string): CachedDeployment | null {
         Array.isArray(e[1]) &&
         e[1].every(isHex),
     );
-  const okSteps =
-    Array.isArray(doc.steps) &&
-    doc.steps.every((s) => Array.isArray(s) && typeof s[0] === "string" && Number.isSafeInteger(s[1]));
+  const okSteps = Array.isArray(doc.steps) && doc.steps.every((s) => typeof s === "string");
   const a = doc.addresses as Record<string, unknown> | undefined;
   const okAddresses = !!a && typeof a === "object" && Object.values(a).every((v) => isHex(v) && v.length === 42);
   const okVrf = !!doc.vrf && /^[0-9]+$/.test(String(doc.vrf.subscriptionId)) && isHex(doc.vrf.keyHash);

@@ -77,6 +77,8 @@ export class EmulatorChain implements Chain {
   publicClient!: PublicClient<Transport, ViemChain>;
 
   deploySnapshot = "";
+  /** Whether the deployment was the cached one replayed (chain/deploy-cache.ts) rather than deployed afresh. */
+  deployedFromCache = false;
 
   private readonly seed: bigint;
   readonly raw: RawRequest; // bypasses the VRF scan hook
@@ -291,11 +293,12 @@ export class EmulatorChain implements Chain {
     const key = this.journal && this.journal.length === 0 ? deployCacheKey(config) : null;
     const cached = key ? cache.load(key) : null;
     let deployed = cached && (await this.replayDeployment(cached, progress));
+    this.deployedFromCache = !!deployed;
     if (key && cached && !deployed) cache.forget(key);
     if (!deployed) {
-      const steps: Array<[string, number]> = [];
+      const steps: string[] = [];
       deployed = await deployAll(this, config, (step) => {
-        steps.push([step, this.journal?.length ?? 0]);
+        steps.push(step);
         progress(step);
       });
       const block = Number(await this.raw("eth_blockNumber"));
@@ -327,10 +330,7 @@ export class EmulatorChain implements Chain {
     const genesis = (await this.raw("evm_snapshot")) as string;
     let ok = true;
     try {
-      let step = 0;
-      for (let i = 0; i < cached.entries.length; i++) {
-        while (step < cached.steps.length && cached.steps[step]![1] <= i) progress(cached.steps[step++]![0]);
-        const [method, params] = cached.entries[i]!;
+      for (const [method, params] of cached.entries) {
         const result = await this.eip1193.request({ method, params });
         if (method === "eth_sendRawTransaction") {
           const receipt = (await this.raw("eth_getTransactionReceipt", [result])) as { status?: string } | null;
@@ -340,7 +340,6 @@ export class EmulatorChain implements Chain {
           }
         }
       }
-      while (ok && step < cached.steps.length) progress(cached.steps[step++]![0]);
       if (ok) ok = Number(await this.raw("eth_blockNumber")) === cached.block;
     } catch {
       ok = false;
@@ -349,6 +348,8 @@ export class EmulatorChain implements Chain {
       await this.raw("evm_revert", [genesis]);
       return null;
     }
+    // The deployment's steps, once it is known to stand (a replay that fails reports none: the deployment does).
+    for (const step of cached.steps) progress(step);
     return {
       addresses: { ...cached.addresses },
       vrf: { subscriptionId: BigInt(cached.vrf.subscriptionId), keyHash: cached.vrf.keyHash },
