@@ -31,7 +31,7 @@ import {
   type FixtureAccount,
 } from "./accounts.ts";
 import { MULTICALL3_ADDRESS } from "./constants.ts";
-import { deployAll, type Deployment } from "./deploy.ts";
+import { deployAll, type Deployer, type Deployment } from "./deploy.ts";
 import { DeployCache, deployCacheKey, type CachedDeployment } from "./deploy-cache.ts";
 import { DEFAULT_PACKET_TYPES } from "./instant.ts";
 import { ChainJournal, JournalError, type Eip1193Like } from "./journal.ts";
@@ -290,19 +290,32 @@ export class EmulatorChain implements Chain {
   async deployAll(progress: (step: string) => void, cache = new DeployCache()): Promise<void> {
     const config = { groups: this.groups, tiers: this.tiers, packetTypes: this.packetTypes };
     // Only a fresh in-process network (nothing journaled yet) can take the cached deployment.
-    const key = this.journal && this.journal.length === 0 ? deployCacheKey(config) : null;
+    let key: string | null = null;
+    try {
+      if (this.journal && this.journal.length === 0) key = deployCacheKey(config);
+    } catch {
+      // A layout whose sources cannot be read for the key (a bundle): no cache, a deployment as before.
+    }
     const cached = key ? cache.load(key) : null;
     let deployed = cached && (await this.replayDeployment(cached, progress));
     this.deployedFromCache = !!deployed;
     if (key && cached && !deployed) cache.forget(key);
     if (!deployed) {
       const steps: string[] = [];
-      deployed = await deployAll(this, config, (step) => {
+      // The deployment's own journaled calls: a journal holding any other (a wallet's transaction sent to the
+      // served JSON-RPC meanwhile) is not cached, so no later chain replays it.
+      let own = 0;
+      const deployer: Deployer = {
+        deploy: (...args) => (own++, this.deploy(...args)),
+        write: (...args) => (own++, this.write(...args)),
+        raw: (method, params) => (method.endsWith("_setCode") && own++, this.raw(method, params)),
+      };
+      deployed = await deployAll(deployer, config, (step) => {
         steps.push(step);
         progress(step);
       });
       const block = Number(await this.raw("eth_blockNumber"));
-      if (key && this.journal)
+      if (key && this.journal && this.journal.length === own)
         cache.save(key, {
           entries: this.journal.snapshotEntries().map(([method, params]) => [method, params]),
           steps,
