@@ -132,6 +132,8 @@ function mode(): "off" | "memory" | "disk" {
 
 /** Deployments by key, this process. */
 const memory = new Map<string, CachedDeployment>();
+/** Keys whose cached deployment did not replay, until a deployment replaces it (never read from disk again meanwhile). */
+const refused = new Set<string>();
 
 export class DeployCache {
   constructor(private readonly dir: string | null = null) {}
@@ -142,7 +144,7 @@ export class DeployCache {
   }
 
   load(key: string): CachedDeployment | null {
-    if (mode() === "off") return null;
+    if (mode() === "off" || refused.has(key)) return null;
     const hit = memory.get(key);
     if (hit) return hit;
     const file = this.file(key);
@@ -161,6 +163,7 @@ export class DeployCache {
   /** Remembers a fresh deployment; on disk written whole or not at all (temp file, then rename). */
   save(key: string, deployment: CachedDeployment): void {
     if (mode() === "off") return;
+    refused.delete(key);
     memory.set(key, deployment);
     const file = this.file(key);
     if (!file) return;
@@ -177,6 +180,7 @@ export class DeployCache {
 
   /** A cached deployment that did not replay (made by other code): dropped everywhere. */
   forget(key: string): void {
+    refused.add(key);
     memory.delete(key);
     const file = this.file(key);
     if (file) rmSync(file, { force: true });
@@ -186,4 +190,5 @@ export class DeployCache {
 /** Forgets this process's cached deployments (tests: the next chain deploys, or reads the disk). */
 export function clearDeployCacheMemory(): void {
   memory.clear();
+  refused.clear();
 }

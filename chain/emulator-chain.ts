@@ -57,6 +57,14 @@ const MINING_METHODS = new Set([
   "evm_revert",
 ]);
 
+/** A cached deployment did not replay (it was dropped from the cache): startChain starts again on a fresh network. */
+export class CachedDeploymentFailed extends Error {
+  constructor() {
+    super("chain: the cached deployment did not replay; deploying afresh");
+    this.name = "CachedDeploymentFailed";
+  }
+}
+
 export class EmulatorChain implements Chain {
   rpcUrl: string | null = null;
   chainId = 0;
@@ -299,7 +307,11 @@ export class EmulatorChain implements Chain {
     const cached = key ? cache.load(key) : null;
     let deployed = cached && (await this.replayDeployment(cached, progress));
     this.deployedFromCache = !!deployed;
-    if (key && cached && !deployed) cache.forget(key);
+    if (key && cached && !deployed) {
+      // The network holds part of it: startChain starts again on a fresh one, which then deploys.
+      cache.forget(key);
+      throw new CachedDeploymentFailed();
+    }
     if (!deployed) {
       const steps: string[] = [];
       // The deployment's own journaled calls: a journal holding any other (a wallet's transaction sent to the
@@ -333,14 +345,14 @@ export class EmulatorChain implements Chain {
 
   /**
    * The cached deployment's entries, each through the provider a deployment's own sends go through (block time
-   * pinned to the clock alike, journaled alike). Null, with the network back at genesis, when one of them fails
-   * or reverts or the chain does not end where the deployment did (a cache made by other code).
+   * pinned to the clock alike, journaled alike). Null when one of them fails or reverts or the chain does not end
+   * where the deployment did (a cache made by other code). No snapshot is taken to undo it: the network's
+   * snapshot ids stay those of a fresh deployment.
    */
   private async replayDeployment(
     cached: CachedDeployment,
     progress: (step: string) => void,
   ): Promise<Deployment | null> {
-    const genesis = (await this.raw("evm_snapshot")) as string;
     let ok = true;
     try {
       for (const [method, params] of cached.entries) {
@@ -357,10 +369,7 @@ export class EmulatorChain implements Chain {
     } catch {
       ok = false;
     }
-    if (!ok) {
-      await this.raw("evm_revert", [genesis]);
-      return null;
-    }
+    if (!ok) return null;
     // The deployment's steps, once it is known to stand (a replay that fails reports none: the deployment does).
     for (const step of cached.steps) progress(step);
     return {

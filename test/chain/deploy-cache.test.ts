@@ -159,6 +159,8 @@ describe("the cached deployment", () => {
 
   it("exports the same chain state and answers a purchase alike", async () => {
     expect(chainOf(cached).exportState()).toEqual(chainOf(fresh).exportState());
+    // The network's own snapshot ids too (a wallet's evm_snapshot on the served JSON-RPC gets the same answer).
+    expect(await rpc(cached, "evm_snapshot")).toBe(await rpc(fresh, "evm_snapshot"));
     const user = chainOf(fresh).endUsers[0]!;
     const [x, y] = [await buyRevealed(fresh, fresh.demo, user, 2), await buyRevealed(cached, cached.demo, user, 2)];
     expect(y).toEqual(x);
