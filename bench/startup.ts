@@ -5,11 +5,12 @@
  *
  *   npm run bench -- startup [--rounds 5] [--no-chain] [--no-tsc]
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
@@ -26,10 +27,47 @@ const DIST = join(ROOT, "dist");
 const scratch = mkdtempSync(join(tmpdir(), "bench-startup-"));
 
 /** Runs `script` (an ES module) in a fresh node from the repo root; its last stdout line is a JSON object of ms figures. */
-function child(script: string): Record<string, number> {
-  const res = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8" });
+function child(script: string, env: Record<string, string> = {}): Record<string, number> {
+  const res = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
   if (res.status !== 0) throw new Error(`child exited ${res.status}:\n${res.stderr}`);
   return JSON.parse(res.stdout.trim().split("\n").at(-1)!) as Record<string, number>;
+}
+
+/**
+ * `args` run by a fresh node, timed by this process from spawn until a stdout line containing `until`; the
+ * child is then stopped. Also the child's own figures when that line says `ready in N ms` (the banner).
+ */
+async function spawnUntil(args: string[], until: string): Promise<Record<string, number>> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on("line", (l) => l.includes(until) && resolve(l));
+    void exited.then(() => reject(new Error(`${args.join(" ")} exited before "${until}":\n${stderr}`)));
+  });
+  const ms = performance.now() - t0;
+  // The child's CPU time so far (Linux: user + system clock ticks of 10 ms in /proc/<pid>/stat).
+  let cpu = NaN;
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    cpu = (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    // not Linux
+  }
+  child.kill("SIGTERM");
+  await exited;
+  const banner = /ready in (\d+) ms from process start \((\d+) ms loading/.exec(line);
+  return banner ? { ms, cpu, banner: Number(banner[1]), loading: Number(banner[2]) } : { ms, cpu };
 }
 
 // The emulator's routes (API and control), so the bare-Hono baseline registers as many with the same paths,
@@ -60,7 +98,30 @@ const emulatorJs = JSON.stringify(join(DIST, "emulator/index.js"));
 // A child's CPU time (user + system) in ms, from a process.cpuUsage() difference.
 const CPU_MS = "((c) => (c.user + c.system) / 1000)";
 // Each case: a subject and its baseline, both one child per round.
-const cases: { name: string; subject: string; baseline: string; baseName: string; skip?: boolean }[] = [
+const chainJs = JSON.stringify(join(DIST, "chain/index.js"));
+const providerJs = JSON.stringify(join(DIST, "chain/provider.js"));
+const bareNetwork = `${t} const { createInProcessProvider } = await import(${providerJs});
+      const start = async () => { const p = await createInProcessProvider(Date.UTC(2025, 0, 1));
+        await p.request({ method: "eth_blockNumber", params: [] }); };
+      const span = async (f) => { const t0 = now(), c0 = process.cpuUsage(); await f(); const c = process.cpuUsage(c0);
+        return [now() - t0, (c.user + c.system) / 1000]; };
+      const [first, firstCpu] = await span(start); const [second, secondCpu] = await span(start);
+      console.log(JSON.stringify({ first, second, firstCpu, secondCpu }));`;
+// startChain alone (no emulator around it): what the chain's own start costs beside the bare network's.
+const startChainScript = `${t} const { startChain } = await import(${chainJs});
+      const go = async () => { const c = await startChain({ seed: 1, startTime: Date.UTC(2025, 0, 1), now: () => Date.UTC(2025, 0, 1), rpcPort: false }); await c.close(); };
+      const span = async (f) => { const t0 = now(), c0 = process.cpuUsage(); await f(); const c = process.cpuUsage(c0);
+        return [now() - t0, (c.user + c.system) / 1000]; };
+      const [first, firstCpu] = await span(go); const [second, secondCpu] = await span(go);
+      console.log(JSON.stringify({ first, second, firstCpu, secondCpu }));`;
+const cases: {
+  name: string;
+  subject: string;
+  baseline: string;
+  baseName: string;
+  skip?: boolean;
+  subjectEnv?: Record<string, string>;
+}[] = [
   {
     name: 'import("cardos-emulator")',
     baseName: 'import("msw") alone',
@@ -112,14 +173,51 @@ const cases: { name: string; subject: string; baseline: string; baseName: string
       let t0 = now(); const a = await createEmulator({ chain: true }); const first = now() - t0; await a.close();
       t0 = now(); const b = await createEmulator({ chain: true }); const second = now() - t0; await b.close();
       console.log(JSON.stringify({ first, second }));`,
-    baseline: `${t} const { createInProcessProvider } = await import(${JSON.stringify(join(DIST, "chain/provider.js"))});
-      const start = async () => { const p = await createInProcessProvider(Date.UTC(2025, 0, 1));
-        await p.request({ method: "eth_blockNumber", params: [] }); };
-      let t0 = now(); await start(); const first = now() - t0;
-      t0 = now(); await start(); const second = now() - t0;
-      console.log(JSON.stringify({ first, second }));`,
+    baseline: bareNetwork,
+  },
+  {
+    name: "startChain, deployment cached (disk, then memory): first | second in the process",
+    baseName: "bare Hardhat network (same script as above): first | second",
+    skip: values["no-chain"],
+    subject: startChainScript,
+    baseline: bareNetwork,
+  },
+  {
+    name: "startChain, no cache (CARDOS_EMULATOR_DEPLOY_CACHE=0, deploys): first | second",
+    baseName: "bare Hardhat network (same script as above): first | second",
+    skip: values["no-chain"],
+    subject: startChainScript,
+    subjectEnv: { CARDOS_EMULATOR_DEPLOY_CACHE: "0" },
+    baseline: bareNetwork,
   },
 ];
+
+// `npx cardos-emulator` with the chain, spawn to the banner line, beside a child that loads the same modules
+// (the CLI's, the chain's) and starts the bare network, spawn to its line. From dist/ (bin/emulator.js runs it).
+const cliModules = [
+  "cli/launch.js",
+  "cli/banner.js",
+  "cli/request-line.js",
+  "cli/commands.js",
+  "cli/exec.js",
+  "cli/trigger.js",
+  "cli/world.js",
+  "emulator/ui/journal.js",
+  "harness/cli-args.js",
+  "harness/output-file.js",
+  "emulator/pipeline/address-policy.js",
+  "chain/index.js",
+].map((m) => JSON.stringify(join(DIST, m)));
+const cliBaseline = `${cliModules.map((m) => `await import(${m});`).join(" ")}
+  const { createInProcessProvider } = await import(${providerJs});
+  const p = await createInProcessProvider(Date.now()); await p.request({ method: "eth_blockNumber", params: [] });
+  console.log("network ready"); setInterval(() => {}, 1000);`;
+const cliCase = {
+  name: "node bin/emulator.js (chain, dist/): spawn to the banner line  [banner's own figure, its loading part]",
+  baseName: "a node loading the same modules + the bare network: spawn to its line",
+  subject: () => spawnUntil(["bin/emulator.js", "--port", "0", "--rpc-port", "0", "--quiet"], "ready in"),
+  baseline: () => spawnUntil(["--input-type=module", "-e", cliBaseline], "network ready"),
+};
 
 // tsc: a partner's strict NodeNext check of a file using the package, against one using msw alone.
 function tscProject(name: string, source: string): string {
@@ -178,13 +276,21 @@ const push = (label: string, r: Record<string, number>) => {
   samples.set(label, s);
 };
 
+// The cached deployment of this dist/ on disk (node_modules/.cache/cardos-emulator), as after any first run.
+if (!values["no-chain"]) child(startChainScript);
+
 console.log(`start-up: ${ROUNDS} interleaved rounds, each figure from a fresh node child, dist/ (${DIST})\n`);
 for (let round = 0; round < ROUNDS; round++) {
   for (const c of cases) {
     if (c.skip) continue;
     // Alternate which goes first, so neither always runs right after the other's disk and CPU work.
     const order = round % 2 ? [c.baseline, c.subject] : [c.subject, c.baseline];
-    for (const script of order) push(script === c.subject ? c.name : c.baseName, child(script));
+    for (const script of order)
+      push(script === c.subject ? c.name : c.baseName, child(script, script === c.subject ? (c.subjectEnv ?? {}) : {}));
+  }
+  if (!values["no-chain"]) {
+    const order = round % 2 ? [cliCase.baseline, cliCase.subject] : [cliCase.subject, cliCase.baseline];
+    for (const run of order) push(run === cliCase.subject ? cliCase.name : cliCase.baseName, await run());
   }
   if (!values["no-tsc"]) {
     push("tsc --noEmit, strict NodeNext, a file using cardos-emulator", tsc(tscSubject));

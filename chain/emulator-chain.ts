@@ -31,7 +31,8 @@ import {
   type FixtureAccount,
 } from "./accounts.ts";
 import { MULTICALL3_ADDRESS } from "./constants.ts";
-import { deployAll } from "./deploy.ts";
+import { deployAll, type Deployer, type Deployment } from "./deploy.ts";
+import { DeployCache, deployCacheKey, type CachedDeployment } from "./deploy-cache.ts";
 import { DEFAULT_PACKET_TYPES } from "./instant.ts";
 import { ChainJournal, JournalError, type Eip1193Like } from "./journal.ts";
 import { normalizeRpcError, rebuildNetwork, serveJsonRpc, type RebuiltNetwork } from "./provider.ts";
@@ -56,6 +57,14 @@ const MINING_METHODS = new Set([
   "evm_revert",
 ]);
 
+/** A cached deployment did not replay (it was dropped from the cache): startChain starts again on a fresh network. */
+export class CachedDeploymentFailed extends Error {
+  constructor() {
+    super("chain: the cached deployment did not replay; deploying afresh");
+    this.name = "CachedDeploymentFailed";
+  }
+}
+
 export class EmulatorChain implements Chain {
   rpcUrl: string | null = null;
   chainId = 0;
@@ -76,6 +85,8 @@ export class EmulatorChain implements Chain {
   publicClient!: PublicClient<Transport, ViemChain>;
 
   deploySnapshot = "";
+  /** Whether the deployment was the cached one replayed (chain/deploy-cache.ts) rather than deployed afresh. */
+  deployedFromCache = false;
 
   private readonly seed: bigint;
   readonly raw: RawRequest; // bypasses the VRF scan hook
@@ -280,17 +291,91 @@ export class EmulatorChain implements Chain {
 
   // ---------------------------------------------------------------- deployment
 
-  async deployAll(progress: (step: string) => void): Promise<void> {
-    const deployed = await deployAll(
-      this,
-      { groups: this.groups, tiers: this.tiers, packetTypes: this.packetTypes },
-      progress,
-    );
+  /**
+   * Deploys, or (in-process, a deployment cached for the same code, contracts, network and config) sends the
+   * cached deployment's entries to the fresh network: the same transactions, mined the same way.
+   */
+  async deployAll(progress: (step: string) => void, cache = new DeployCache()): Promise<void> {
+    const config = { groups: this.groups, tiers: this.tiers, packetTypes: this.packetTypes };
+    // Only a fresh in-process network (nothing journaled yet) can take the cached deployment.
+    let key: string | null = null;
+    try {
+      if (this.journal && this.journal.length === 0) key = deployCacheKey(config);
+    } catch {
+      // A layout whose sources cannot be read for the key (a bundle): no cache, a deployment as before.
+    }
+    const cached = key ? cache.load(key) : null;
+    let deployed = cached && (await this.replayDeployment(cached, progress));
+    this.deployedFromCache = !!deployed;
+    if (key && cached && !deployed) {
+      // The network holds part of it: startChain starts again on a fresh one, which then deploys.
+      cache.forget(key);
+      throw new CachedDeploymentFailed();
+    }
+    if (!deployed) {
+      const steps: string[] = [];
+      // The deployment's own journaled calls: a journal holding any other (a wallet's transaction sent to the
+      // served JSON-RPC meanwhile) is not cached, so no later chain replays it.
+      let own = 0;
+      const deployer: Deployer = {
+        deploy: (...args) => (own++, this.deploy(...args)),
+        write: (...args) => (own++, this.write(...args)),
+        raw: (method, params) => (method.endsWith("_setCode") && own++, this.raw(method, params)),
+      };
+      deployed = await deployAll(deployer, config, (step) => {
+        steps.push(step);
+        progress(step);
+      });
+      const block = Number(await this.raw("eth_blockNumber"));
+      if (key && this.journal && this.journal.length === own)
+        cache.save(key, {
+          entries: this.journal.snapshotEntries().map(([method, params]) => [method, params]),
+          steps,
+          addresses: deployed.addresses,
+          vrf: { subscriptionId: deployed.vrf.subscriptionId.toString(), keyHash: deployed.vrf.keyHash },
+          block,
+        });
+    }
     this.addresses = deployed.addresses;
     this.vrf = deployed.vrf;
     this.deployBlock = BigInt((await this.raw("eth_blockNumber")) as string);
     this.deployJournalLength = this.journal?.length ?? 0;
     this.deploySnapshot = await this.snapshot();
+  }
+
+  /**
+   * The cached deployment's entries, each through the provider a deployment's own sends go through (block time
+   * pinned to the clock alike, journaled alike). Null when one of them fails or reverts or the chain does not end
+   * where the deployment did (a cache made by other code). No snapshot is taken to undo it: the network's
+   * snapshot ids stay those of a fresh deployment.
+   */
+  private async replayDeployment(
+    cached: CachedDeployment,
+    progress: (step: string) => void,
+  ): Promise<Deployment | null> {
+    let ok = true;
+    try {
+      for (const [method, params] of cached.entries) {
+        const result = await this.eip1193.request({ method, params });
+        if (method === "eth_sendRawTransaction") {
+          const receipt = (await this.raw("eth_getTransactionReceipt", [result])) as { status?: string } | null;
+          if (receipt?.status !== "0x1") {
+            ok = false;
+            break;
+          }
+        }
+      }
+      if (ok) ok = Number(await this.raw("eth_blockNumber")) === cached.block;
+    } catch {
+      ok = false;
+    }
+    if (!ok) return null;
+    // The deployment's steps, once it is known to stand (a replay that fails reports none: the deployment does).
+    for (const step of cached.steps) progress(step);
+    return {
+      addresses: { ...cached.addresses },
+      vrf: { subscriptionId: BigInt(cached.vrf.subscriptionId), keyHash: cached.vrf.keyHash },
+    };
   }
 
   // ---------------------------------------------------------------- state (journal)

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -87,6 +88,10 @@ function loadHardhat(): HardhatModules {
   return hardhatModules;
 }
 
+/** The genesis accounts: explicit keys (same as the default mnemonic) avoid HD derivation at start-up. */
+const genesisAccounts = () =>
+  FIXTURE_ACCOUNTS.map((a) => ({ privateKey: a.privateKey, balance: (10_000n * 10n ** 18n).toString() }));
+
 /** A fresh in-process network whose genesis block is at `startTime` (unix ms), the fixture accounts funded. */
 export async function createInProcessProvider(startTime: number): Promise<Eip1193Like> {
   const hh = loadHardhat();
@@ -96,15 +101,32 @@ export async function createInProcessProvider(startTime: number): Promise<Eip119
       hardhat: {
         ...hh.network.hardhatNetwork,
         initialDate: isoOf(Math.floor(startTime / 1000) * 1000),
-        // Explicit keys (same as the default mnemonic) avoid HD derivation at start-up.
-        accounts: FIXTURE_ACCOUNTS.map((a) => ({
-          privateKey: a.privateKey,
-          balance: (10_000n * 10n ** 18n).toString(),
-        })),
+        accounts: genesisAccounts(),
       },
     },
   });
   return hh.createProvider(config, "hardhat");
+}
+
+/** What a network started here is made of, for the deployment cache's key (chain/deploy-cache.ts): versions and settings. */
+export function networkFingerprint(): unknown {
+  const hh = loadHardhat();
+  const require = createRequire(path.join(ROOT, "package.json"));
+  const hardhatRequire = createRequire(require.resolve("hardhat/package.json"));
+  // EDR's exports leave out its package.json: read it beside its entry.
+  const version = (req: NodeJS.Require, name: string) =>
+    (
+      JSON.parse(readFileSync(path.join(path.dirname(req.resolve(name)), "package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+  return {
+    hardhat: (require("hardhat/package.json") as { version: string }).version,
+    edr: version(hardhatRequire, "@nomicfoundation/edr"),
+    viem: (require("viem/package.json") as { version: string }).version,
+    network: hh.network.hardhatNetwork,
+    accounts: genesisAccounts(),
+  };
 }
 
 /** EIP-1193 "Unauthorized": the method or the account is not open to this caller (the message starts with the reason). */

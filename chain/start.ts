@@ -1,5 +1,5 @@
 import { http } from "viem";
-import { EmulatorChain } from "./emulator-chain.ts";
+import { CachedDeploymentFailed, EmulatorChain } from "./emulator-chain.ts";
 import { ChainJournal, JournalError, type Eip1193Like } from "./journal.ts";
 import { createInProcessProvider, rebuildNetwork } from "./provider.ts";
 import { parseChainExport } from "./state.ts";
@@ -50,6 +50,8 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     await chain.deployAll(progress);
   } catch (err) {
     await chain.close().catch(() => undefined);
+    // Dropped from the cache: the next network deploys (chain/deploy-cache.ts).
+    if (err instanceof CachedDeploymentFailed) return startChain(options);
     throw err;
   }
   progress("ready");

@@ -13,13 +13,17 @@ export interface BannerInfo {
   seed: number;
   clock: string;
   keys: EmulatorKey[];
+  /** Process start to ready (module loading included). */
   readyMs: number;
+  /** Process start to the CLI's modules loaded (Hardhat, loaded with the chain, not included). */
+  loadedMs: number;
 }
 
 export function banner(info: BannerInfo, color: boolean): string {
   const lines = [
     "",
-    bold("  CardOS emulator", color) + dim(`  ready in ${info.readyMs} ms`, color),
+    bold("  CardOS emulator", color) +
+      dim(`  ready in ${info.readyMs} ms from process start (${info.loadedMs} ms loading modules)`, color),
     "",
     `  API            ${info.url}/api/v1`,
     `  Control plane  ${info.url}/_emulator`,
