@@ -10,8 +10,6 @@ export { MAX_USDC_MICROS, parseUsdc, usd2, usdc } from "../../../contract/money.
 
 export { MAX_UINT256 } from "../../../contract/index.ts";
 
-export type Body = Record<string, unknown>;
-
 export const isTxHash = (v: unknown): v is `0x${string}` => typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v);
 
 /** The contract's wallet rule (contract/input-fields.ts): the checksummed address, or null. */
