@@ -116,6 +116,10 @@ export class EmulatorChain implements Chain {
   private rollbackCount = 0;
   private readonly vrfListeners = new Set<(requestId: bigint) => void>();
   private scanCursor: bigint | null = null;
+  /** The content key (contentKey) at the last VRF log scan: unchanged, the blocks since hold no log. */
+  private scanKey: string | null = null;
+  /** Journals adopted (a restore or an import brings a new one): part of contentKey. */
+  private journals = 0;
   /** pendingVrfRequests at one chain state (head hash : journal length). */
   private pendingCache: { at: string; ids: bigint[] } | null = null;
   private scanChain: Promise<void> = Promise.resolve();
@@ -411,6 +415,7 @@ export class EmulatorChain implements Chain {
     this.provider.removeListener?.("notification", this.forward);
     this.provider = built.journal;
     this.journal = built.journal;
+    this.journals++;
     built.journal.addListener("notification", this.forward);
     this.genesisTime = doc.genesis_time;
     this.addresses = { ...doc.deployment.addresses };
@@ -462,7 +467,9 @@ export class EmulatorChain implements Chain {
 
   async setTime(unixMs: number): Promise<void> {
     const target = Math.floor(unixMs / 1000);
-    const latest = await this.latestTimestamp();
+    // In-process with nothing in flight the journal's head is the latest block (one read fewer per clock move).
+    const settled = this.journal?.settledHead;
+    const latest = settled ? settled.timestamp : await this.latestTimestamp();
     // Already there, or behind the chain (clamped: block time never goes backwards).
     if (target <= latest) return;
     // An empty block at exactly `target`: block.timestamp reads (eth_call on latest) see the new time
@@ -526,10 +533,19 @@ export class EmulatorChain implements Chain {
 
   // ---------------------------------------------------------------- VRF
 
+  async head(): Promise<{ number: bigint; hash: Hex }> {
+    if (this.journal) return { number: BigInt(this.journal.head.number), hash: this.journal.head.hash };
+    const block = await this.publicClient.getBlock({ blockTag: "latest" });
+    return { number: block.number, hash: block.hash };
+  }
+
+  contentKey(): string | null {
+    return this.journal ? `${this.journals}:${this.journal.changes}` : null;
+  }
+
   async pendingVrfRequests(): Promise<bigint[]> {
-    // In-process, the list can only change with a journaled call (a new head or entry): it is read once per
-    // chain state. Workers ask per submitted purchase; uncached, 300 in flight cost 300 reads of 300 ids each.
-    const at = this.journal ? `${this.journal.head.hash}:${this.journal.length}` : null;
+    // In-process, the list can only change with a transaction or a state edit: it is read once per content key. Workers ask per submitted purchase; uncached, 300 in flight cost 300 reads of 300 ids each.
+    const at = this.contentKey();
     if (at !== null && this.pendingCache?.at === at) return [...this.pendingCache.ids];
     const sorted = await pendingVrfRequests(this.publicClient, this.addresses.vrfCoordinator);
     if (at !== null) this.pendingCache = { at, ids: sorted };
@@ -595,12 +611,22 @@ export class EmulatorChain implements Chain {
     this.scanChain = this.scanChain.then(async () => {
       if (this.scanCursor === null || this.vrfListeners.size === 0) return;
       try {
-        const head = BigInt((await this.raw("eth_blockNumber")) as string);
+        // In-process the journal knows the head: every mining call passed through it before this scan.
+        const head = this.journal
+          ? BigInt(this.journal.head.number)
+          : BigInt((await this.raw("eth_blockNumber")) as string);
         if (head <= this.scanCursor) return;
+        // Only blocks without transactions since the last scan (the clock's): no request was logged in them.
+        const key = this.contentKey();
+        if (key !== null && key === this.scanKey) {
+          this.scanCursor = head;
+          return;
+        }
         const logs = (await this.raw("eth_getLogs", [
           { fromBlock: toHex(this.scanCursor + 1n), toBlock: toHex(head), address: this.addresses.vrfCoordinator },
         ])) as Log[];
         this.scanCursor = head;
+        this.scanKey = key;
         const requested = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsRequested", logs });
         for (const log of requested) {
           for (const l of [...this.vrfListeners]) {

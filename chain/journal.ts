@@ -74,6 +74,7 @@ interface RpcBlock {
   number: string;
   hash: `0x${string}`;
   timestamp: string;
+  transactions?: unknown[];
 }
 
 const headOf = (b: RpcBlock): ChainHead => ({
@@ -91,6 +92,10 @@ export class ChainJournal implements Eip1193Like {
   private entries: JournalEntry[];
   private snapshotLengths = new Map<string, number>();
   private tail: Promise<unknown> = Promise.resolve();
+  /** Calls that may have changed what the chain holds (see `changes`). */
+  private _changes = 0;
+  /** Ordered calls queued or running: while none is, `head` is the node's latest block. */
+  private inFlight = 0;
   private _head: ChainHead;
 
   private constructor(
@@ -116,6 +121,19 @@ export class ChainJournal implements Eip1193Like {
 
   get head(): ChainHead {
     return this._head;
+  }
+
+  /**
+   * Counts the calls that may have changed the chain's contracts and logs: every journaled call and every revert,
+   * except a mine of one block without transactions (the clock's empty blocks: only the head's number and time move).
+   */
+  get changes(): number {
+    return this._changes;
+  }
+
+  /** The head when no ordered call is in flight (then it is exactly the node's latest block), else null. */
+  get settledHead(): ChainHead | null {
+    return this.inFlight === 0 ? this._head : null;
   }
 
   /** The entries so far (a copy; entries themselves are immutable). */
@@ -150,7 +168,8 @@ export class ChainJournal implements Eip1193Like {
         ),
       );
     if (!ORDERED_METHODS.has(args.method)) return this.inner.request(args);
-    const run = this.tail.then(() => this.ordered(args));
+    this.inFlight++;
+    const run = this.tail.then(() => this.ordered(args)).finally(() => this.inFlight--);
     this.tail = run.catch(() => undefined);
     return run;
   }
@@ -165,6 +184,7 @@ export class ChainJournal implements Eip1193Like {
       case "evm_revert": {
         const id = String(params[0]);
         const length = this.snapshotLengths.get(id);
+        if (result === true && length === undefined) this._changes++;
         if (result === true && length !== undefined) {
           this.entries = this.entries.slice(0, length);
           // Hardhat consumes the snapshot and every later one (ids count up: 0x1, 0x2, …).
@@ -174,7 +194,10 @@ export class ChainJournal implements Eip1193Like {
             const at = order(other);
             if (other === id || (from !== null && at !== null && at >= from)) this.snapshotLengths.delete(other);
           }
-          this._head = await this.latest();
+          const head = await this.latest();
+          // Head and count change together (no await between): a reader that sees one sees the other.
+          this._head = head;
+          this._changes++;
         }
         return result;
       }
@@ -183,7 +206,9 @@ export class ChainJournal implements Eip1193Like {
         return result;
     }
     const before = this._head;
-    const after = await this.latest();
+    const { head: after, empty } = await this.latestBlock();
+    const mine = args.method === "evm_mine" || args.method === "hardhat_mine";
+    const unchanged = mine && empty && after.number === before.number + 1;
     let entry: JournalEntry = [args.method, params];
     if (after.number > before.number) {
       const first =
@@ -200,13 +225,18 @@ export class ChainJournal implements Eip1193Like {
     // Entry and head change together, so an export never sees one without the other.
     this.entries.push(entry);
     this._head = after;
+    if (!unchanged) this._changes++;
     return result;
   }
 
   private async latest(): Promise<ChainHead> {
-    return headOf(
-      (await this.inner.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as RpcBlock,
-    );
+    return (await this.latestBlock()).head;
+  }
+
+  /** The latest block's head, and whether it holds no transaction. */
+  private async latestBlock(): Promise<{ head: ChainHead; empty: boolean }> {
+    const block = (await this.inner.request({ method: "eth_getBlockByNumber", params: ["latest", false] })) as RpcBlock;
+    return { head: headOf(block), empty: Array.isArray(block.transactions) && block.transactions.length === 0 };
   }
 }
 

@@ -29,7 +29,8 @@ export async function paddedGas(
   reader: Pick<PublicClient, "estimateGas">,
   tx: { account: Account | `0x${string}`; to: `0x${string}`; data?: Hex; value?: bigint },
 ): Promise<bigint> {
-  const estimate = await reader.estimateGas(tx);
+  // Unprepared: the gas does not depend on the nonce or the fees, which the send fills in itself (three reads fewer).
+  const estimate = await reader.estimateGas({ ...tx, prepare: false });
   return estimate + estimate / 4n;
 }
 

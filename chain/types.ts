@@ -103,6 +103,15 @@ export interface Chain {
   ): Promise<{ usdcTx?: `0x${string}`; ethTx?: string }>;
   /** VRF requests not fulfilled yet, ascending. */
   pendingVrfRequests(): Promise<bigint[]>;
+  /** The latest block's number and hash (in-process from the journal, no call; attached, asked of the node). */
+  head(): Promise<{ number: bigint; hash: `0x${string}` }>;
+  /**
+   * A key of what the chain's contracts hold and have logged: equal keys, equal storage and logs (blocks mined
+   * without a transaction, such as the clock's, keep it; any transaction, state edit or revert changes it).
+   * In-process only (null when attached, where others change the node): a contract read or a log search made at
+   * one key need not be made again at the same key.
+   */
+  contentKey(): string | null;
   /** Whether one request is still waiting (one storage read; pendingVrfRequests returns every pending id). */
   isVrfPending(requestId: bigint): Promise<boolean>;
   /** Fulfil a request (default: oldest pending) with the given words or words derived from the seed. */

@@ -41,6 +41,9 @@ export class VirtualClock {
   /** Work timers started without the clock waiting for it (see `hold`). */
   private holds = new Set<Hold>();
   private firingTimers = false;
+  /** Time moves whose listeners were called; the one calling them now, or null. */
+  private moves = 0;
+  private notifyingMove: number | null = null;
   private readonly wallNow: () => number;
 
   constructor(opts: { mode: ClockMode; start?: number; wallNow?: () => number }) {
@@ -71,6 +74,11 @@ export class VirtualClock {
   /** True while a time move runs its due timers; its listeners (`onChange`) are called after them. */
   get firing(): boolean {
     return this.firingTimers;
+  }
+
+  /** While a time move calls its listeners (one after another, in the order they subscribed): its number; else null. */
+  get notifying(): number | null {
+    return this.notifyingMove;
   }
 
   /** Called after every time jump (chain block time follows the clock). */
@@ -236,12 +244,17 @@ export class VirtualClock {
   }
 
   private async notify(): Promise<void> {
-    for (const l of this.listeners) {
-      try {
-        await l(this.now());
-      } catch (err) {
-        console.error("[emulator] clock listener failed:", err);
+    this.notifyingMove = ++this.moves;
+    try {
+      for (const l of this.listeners) {
+        try {
+          await l(this.now());
+        } catch (err) {
+          console.error("[emulator] clock listener failed:", err);
+        }
       }
+    } finally {
+      this.notifyingMove = null;
     }
   }
 

@@ -21,6 +21,8 @@ interface Reconciler {
   done: number;
   /** A block pass waits to start (at most one: a burst of blocks coalesces into it). */
   queued: boolean;
+  /** The clock move (`Clock.notifying`) whose pass this reconciler started last. */
+  clockPassOf: number | null;
   last: Promise<void>;
   off: (() => void) | null;
 }
@@ -30,6 +32,7 @@ const RECONCILER = runtimeSlot("chain reconciler", (): Reconciler => ({
   seen: 0,
   done: 0,
   queued: false,
+  clockPassOf: null,
   last: Promise.resolve(),
   off: null,
 }));
@@ -54,13 +57,19 @@ export function addChainWork(s: Services, w: ChainWork): () => void {
 
 function subscribe(s: Services, r: Reconciler): () => void {
   // The clock waits for the run it starts; work due at the new time (a timeout, an expiry) runs there.
-  const offClock = s.clock.onChange(() => pass(s, r, true));
+  const offClock = s.clock.onChange(() => {
+    r.clockPassOf = s.clock.notifying;
+    return pass(s, r, true);
+  });
   const offBus = s.bus.on("state.replaced", () => noteChainChange(s));
-  // Blocks mined while the clock runs its timers are covered by the clock's change right after them.
+  // Blocks mined while the clock runs its timers, or by a listener of its change called before this one's pass
+  // (the chain's empty block at the new time), are covered by that pass, which starts after them.
   const offBlocks =
     s.chain?.onBlocks(() => {
       r.seen++;
-      if (!s.clock.firing) void queue(s, r);
+      const move = s.clock.notifying;
+      if (s.clock.firing || (move !== null && r.clockPassOf !== move)) return;
+      void queue(s, r);
     }) ?? (() => {});
   return () => {
     offClock();

@@ -165,6 +165,31 @@ describe("time", () => {
   });
 });
 
+describe("contentKey", () => {
+  it("stays over blocks mined without a transaction and changes with a transaction, a state edit and a revert", async () => {
+    const key = chain.contentKey();
+    expect(key).not.toBeNull();
+    const head = await chain.publicClient.getBlockNumber();
+    await chain.setTime(Number((await blockTime(chain)) + 60n) * 1000); // the clock's empty block
+    await chain.request("evm_mine");
+    expect(await chain.publicClient.getBlockNumber()).toBe(head + 2n);
+    expect(chain.contentKey()).toBe(key);
+    expect((await chain.head()).number).toBe(head + 2n);
+    const id = await chain.snapshot();
+    await write(chain, chain.endUsers[1]!, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [
+      chain.relayer.address,
+      2n,
+    ]);
+    const afterTx = chain.contentKey();
+    expect(afterTx).not.toBe(key);
+    await chain.request("hardhat_setBalance", [chain.treasury.address, "0x1"]);
+    const afterEdit = chain.contentKey();
+    expect(afterEdit).not.toBe(afterTx);
+    await chain.revert(id);
+    expect([key, afterTx, afterEdit]).not.toContain(chain.contentKey());
+  });
+});
+
 describe("time with ChainOptions.now", () => {
   it("mines every transaction at exactly the emulator clock (clamped, never backwards)", async () => {
     let clock = START;

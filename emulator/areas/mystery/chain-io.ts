@@ -1,4 +1,4 @@
-import type { Hex, TransactionReceipt } from "viem";
+import type { ContractFunctionParameters, ContractFunctionReturnType, Hex, TransactionReceipt } from "viem";
 import {
   buybackMarketplaceAbi,
   cardNftAbi,
@@ -55,22 +55,6 @@ export function mysteryPoolPurchase(chain: Chain, requestId: bigint) {
   });
 }
 
-/** A purchase's shortfall on chain: items its reveal withholds, and what the reveal paid back for them (0 before it lands). */
-export async function shortfallOnChain(chain: Chain, requestId: bigint): Promise<{ short: number; refund: bigint }> {
-  const read = (functionName: "shortfallOf" | "shortfallRefundOf") =>
-    chain.publicClient.readContract({
-      address: chain.addresses.mysteryPool,
-      abi: mysteryPoolAbi,
-      functionName,
-      args: [requestId],
-    });
-  // A chain rebuilt from an older state export runs a pool without shortfalls: none applies.
-  const [short, refund] = await Promise.all([read("shortfallOf"), read("shortfallRefundOf")]).catch(
-    () => [0, 0n] as const,
-  );
-  return { short: Number(short), refund: BigInt(refund) };
-}
-
 export async function burnState(
   chain: Chain,
   tokenId: bigint,
@@ -115,33 +99,50 @@ export function signAs(chain: Chain, from: FixtureAccount, typed: TypedData): Pr
   return chain.walletClientFor(from).signTypedData(typed);
 }
 
-/** A revealed token: its pool record (group) and its NFT item (type, value). */
-export async function mintedItem(chain: Chain, tokenId: bigint) {
-  const { mysteryPool, cardNft } = chain.addresses;
-  const rec = await chain.publicClient.readContract({
-    address: mysteryPool,
-    abi: mysteryPoolAbi,
-    functionName: "getTokenRecord",
-    args: [tokenId],
-  });
-  const item = await chain.publicClient.readContract({
-    address: cardNft,
-    abi: cardNftAbi,
-    functionName: "getItem",
-    args: [tokenId],
-  });
-  return { rec, item };
+/**
+ * A revealed purchase's chain records in one call (Multicall3's aggregate3, one eth_call): each token's pool record
+ * and NFT item, and the purchase's shortfall (what shortfallOnChain reads; none on a pool without shortfalls).
+ */
+export async function revealedRecords(chain: Chain, requestId: bigint, tokenIds: readonly bigint[]) {
+  const pool = { address: chain.addresses.mysteryPool, abi: mysteryPoolAbi } as const;
+  const nft = { address: chain.addresses.cardNft, abi: cardNftAbi } as const;
+  const contracts: ContractFunctionParameters[] = [
+    { ...pool, functionName: "shortfallOf", args: [requestId] },
+    { ...pool, functionName: "shortfallRefundOf", args: [requestId] },
+    ...tokenIds.flatMap((tokenId): ContractFunctionParameters[] => [
+      { ...pool, functionName: "getTokenRecord", args: [tokenId] },
+      { ...nft, functionName: "getItem", args: [tokenId] },
+    ]),
+  ];
+  // batchSize 0: one aggregate3 whatever the calldata's size (viem would split it above 1 kB).
+  const results = (await chain.publicClient.multicall({ contracts, allowFailure: true, batchSize: 0 })) as Array<
+    { status: "success"; result: unknown } | { status: "failure"; error: Error }
+  >;
+  const value = <T>(i: number): T => {
+    const r = results[i]!;
+    if (r.status === "failure") throw r.error;
+    return r.result as T;
+  };
+  type Rec = ContractFunctionReturnType<typeof mysteryPoolAbi, "view", "getTokenRecord">;
+  type Item = ContractFunctionReturnType<typeof cardNftAbi, "view", "getItem">;
+  const tokens = tokenIds.map((_, i) => ({ rec: value<Rec>(2 + 2 * i), item: value<Item>(3 + 2 * i) }));
+  // A chain rebuilt from an older state export runs a pool without shortfalls: none applies.
+  const [short, refund] =
+    results[0]!.status === "success" && results[1]!.status === "success"
+      ? [value<number>(0), value<bigint>(1)]
+      : [0, 0n];
+  return { tokens, short: Number(short), refund: BigInt(refund) };
 }
 
-/** The pool's PurchaseRevealed logs of a request (none when the node cannot say). */
-export function revealLogs(chain: Chain, requestId: bigint) {
+/** The pool's PurchaseRevealed logs of a request from `fromBlock` (its purchase's block; none when the node cannot say). */
+export function revealLogs(chain: Chain, requestId: bigint, fromBlock: bigint = chain.deployBlock) {
   return chain.publicClient
     .getContractEvents({
       address: chain.addresses.mysteryPool,
       abi: mysteryPoolAbi,
       eventName: "PurchaseRevealed",
       args: { requestId },
-      fromBlock: 0n,
+      fromBlock,
     })
     .catch(() => []);
 }
@@ -275,10 +276,12 @@ export function shippingPaidLogs(chain: Chain, orderKey: Hex) {
   });
 }
 
-/** The chain's head: its number and hash. */
-export async function headBlock(chain: Chain): Promise<{ number: bigint; hash: Hex }> {
-  const block = await chain.publicClient.getBlock({ blockTag: "latest" });
-  return { number: block.number, hash: block.hash };
+/** What the chain's contracts hold and have logged, as a key (`Chain.contentKey`; null when attached). */
+export const contentKey = (chain: Chain): string | null => chain.contentKey();
+
+/** The chain's head: its number and hash (in-process the journal's, no call). */
+export function headBlock(chain: Chain): Promise<{ number: bigint; hash: Hex }> {
+  return chain.head();
 }
 
 /** USDC Transfer logs to any of `to` in blocks fromBlock..toBlock. */

@@ -63,6 +63,7 @@ const purchase = z.strictObject({
   max_price_micros: uint.optional(),
   shortfall: count.optional(),
   refunded_micros: uint.optional(),
+  block_number: count.optional(),
 });
 
 const endUser = z.strictObject({

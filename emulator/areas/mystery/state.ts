@@ -56,6 +56,8 @@ export interface PurchaseRow {
   shortfall?: number;
   /** PARTIALLY_FULFILLED: the price share paid back for the undelivered items (micros). */
   refunded_micros?: string;
+  /** The block of the purchase's transaction, where the search for its reveal log starts (older rows lack it). */
+  block_number?: number;
 }
 
 export interface EndUserRow {

@@ -113,6 +113,7 @@ export function submitPurchase(s: Services, accountId: string, input: SubmittedP
       price_micros: req.price.toString(),
       onchain_request_id: req.requestId.toString(),
       transaction_hash: receipt.transactionHash,
+      block_number: Number(receipt.blockNumber),
       purchaser_address: req.buyer,
       external_user_id: input.external_user_id,
     });

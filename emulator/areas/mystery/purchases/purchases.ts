@@ -9,15 +9,7 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { own } from "../../../state/own.ts";
 import type { Purchase, RevealItem } from "../../../../contract/index.ts";
 import { mystery, type ItemRow, type PurchaseRow, type PurchaseStatus } from "../state.ts";
-import {
-  chainOf,
-  mintedItem,
-  mysteryPoolPurchase,
-  revealLogs,
-  MYSTERY_POOL_STATUS,
-  sendAs,
-  shortfallOnChain,
-} from "../chain-io.ts";
+import { chainOf, mysteryPoolPurchase, revealedRecords, revealLogs, MYSTERY_POOL_STATUS, sendAs } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
 import { steeredCard } from "../steer.ts";
 import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
@@ -26,6 +18,8 @@ import { beginPurchase, stepPurchase } from "./lifecycle.ts";
 import { MYSTERY_PURCHASE } from "../../../../contract/lifecycles/purchases.ts";
 import { startState } from "../../../pipeline/lifecycle.ts";
 import { COUNTERS } from "../../../state/ids.ts";
+import { runtimeSlot } from "../../../pipeline/runtime.ts";
+import type { Chain } from "../../../../chain/index.ts";
 
 // Purchase rows and their lifecycle (the table in contract/lifecycles/purchases.ts):
 // RESERVED (custodial hold) → SUBMITTING → SUBMITTED (transaction mined, VRF
@@ -76,7 +70,7 @@ export type NewPurchase = Pick<
   PurchaseRow,
   "account_id" | "custody" | "tier_id" | "price_micros" | "purchaser_address" | "external_user_id"
 > &
-  Partial<Pick<PurchaseRow, "onchain_request_id" | "transaction_hash" | "max_price_micros">>;
+  Partial<Pick<PurchaseRow, "onchain_request_id" | "transaction_hash" | "max_price_micros" | "block_number">>;
 
 /**
  * A new row, through its table's first move: a custodial purchase is reserved (its hold taken, purchase.reserved,
@@ -104,6 +98,7 @@ export function newPurchase(s: Services, init: NewPurchase): PurchaseRow {
     failure_reason: null,
     fulfilled_at: null,
     ...(init.max_price_micros === undefined ? {} : { max_price_micros: init.max_price_micros }),
+    ...(init.block_number === undefined ? {} : { block_number: init.block_number }),
   };
   mystery(s).purchases[row.id] = row;
   return beginPurchase(s, row, trigger);
@@ -135,11 +130,19 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chain) return;
   const chain = s.chain.chain;
   const requestId = BigInt(before.onchain_request_id);
+  // A request found waiting is not read again until a transaction (or a state edit) changes the chain's contents.
+  const looked = s.runtime.of(LOOKED);
+  const at = chain.contentKey();
+  if (at !== null && looked.get(before.onchain_request_id) === at) return;
   const onChain = await mysteryPoolPurchase(chain, requestId);
+  if (onChain.status !== MYSTERY_POOL_STATUS.REQUESTED) looked.delete(before.onchain_request_id);
   if (onChain.status === MYSTERY_POOL_STATUS.REVEALED) {
+    // Every record of the reveal in one multicall, and its log searched from the purchase's own block.
+    const { tokens, short, refund } = await revealedRecords(chain, requestId, onChain.tokenIds);
+    const revealLog = await revealLogs(chain, requestId, purchaseBlock(chain, before));
     const items = [];
     for (const [index, tokenId] of onChain.tokenIds.entries()) {
-      const { rec, item } = await mintedItem(chain, tokenId);
+      const { rec, item } = tokens[index]!;
       const type =
         groupOf(rec.groupId)?.itemType ??
         (["CARD", "GRADED_CARD", "PACKET", "SEALED_PRODUCT"] as const)[item.itemType] ??
@@ -157,10 +160,8 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
         ),
       );
     }
-    const revealLog = await revealLogs(chain, requestId);
     // An operator shortfall (purchases/shortfall.ts) is on chain: the reveal minted only the
-    // delivered items and paid the undelivered share back to the payer in the same call.
-    const { short, refund } = await shortfallOnChain(chain, requestId);
+    // delivered items and paid the undelivered share back to the payer in the same call (`short`, `refund`).
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED" || replaced(s, since)) return;
     const patch = { fulfilled_at: s.clock.nowIso(), items };
@@ -179,16 +180,25 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
     // relayer for a custodial purchase, whose end user gets the balance back.
     const reason = { failure_reason: row.failure_reason ?? "refunded on chain" };
     stepPurchase(s, row, "refund", reason, { refund: BigInt(row.price_micros) });
-  } else if (
-    !replaced(s, since) &&
-    onChain.status === MYSTERY_POOL_STATUS.REQUESTED &&
-    !(await chain.pendingVrfRequests()).includes(requestId)
-  ) {
+  } else if (!replaced(s, since) && onChain.status === MYSTERY_POOL_STATUS.REQUESTED) {
+    if ((await chain.pendingVrfRequests()).includes(requestId)) {
+      // Still waiting, and nothing changed while it was read: the empty blocks of the clock need no look again.
+      if (at !== null && chain.contentKey() === at) looked.set(before.onchain_request_id, at);
+      return;
+    }
     // The coordinator answered but the pool's callback reverted (RandomWordsFulfilled
     // success=false): the reveal can never happen, so the operator refunds it.
     if (await refundLocked(s, purchaseId, "reveal_failed: the VRF callback reverted; the price was refunded"))
       await settleLocked(s, purchaseId);
   }
+}
+
+/** Request id → the chain's contents (`Chain.contentKey`) with which the request was last found waiting. */
+const LOOKED = runtimeSlot("mystery reveals looked at", () => new Map<string, string>());
+
+/** The block of the purchase's transaction (where its reveal log search starts); older rows: the deployment's. */
+function purchaseBlock(chain: Chain, p: PurchaseRow): bigint {
+  return p.block_number === undefined ? chain.deployBlock : BigInt(p.block_number);
 }
 
 /**

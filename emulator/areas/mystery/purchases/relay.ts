@@ -51,7 +51,10 @@ async function broadcast(s: Services, id: number): Promise<void> {
   if (!row || row.status !== "SUBMITTING") return;
   if (error || !receipt || !purchaseRequestedIn(s, receipt))
     return fail(s, row, error ?? "no PurchaseRequested log in the relayer transaction");
-  stepPurchase(s, row, "sent", { transaction_hash: receipt.transactionHash });
+  stepPurchase(s, row, "sent", {
+    transaction_hash: receipt.transactionHash,
+    block_number: Number(receipt.blockNumber),
+  });
   await pushShortfall(s, id, purchaseRequestedIn(s, receipt)!.requestId);
 }
 

@@ -2,7 +2,8 @@ import { generation, replaced } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { tupleParts } from "../../../state/tuple-key.ts";
-import { blockHashAt, chainOf, headBlock, transactionBlockHash, usdcTransfersTo } from "../chain-io.ts";
+import { runtimeSlot } from "../../../pipeline/runtime.ts";
+import { blockHashAt, chainOf, contentKey, headBlock, transactionBlockHash, usdcTransfersTo } from "../chain-io.ts";
 import { endUser } from "./end-users.ts";
 import { books, creditDeposit, undoDeposit, type DepositAddressRow, type DepositRow } from "./ledger.ts";
 
@@ -37,9 +38,21 @@ async function scan(s: Services): Promise<void> {
   const before = books(s);
   const entries = Object.entries(before.addresses);
   const unscanned = entries.filter(([, a]) => a.scanned !== true);
+  const scannedAt = contentKey(chain);
   const head = await headBlock(chain);
   // Nothing mined since the last scan and no new address (the common read): one call, no scan.
   if (head.hash === before.deposit_scan_hash && unscanned.length === 0) return;
+  // Only blocks without a transaction since the last scan (the clock's), on the chain it scanned: no transfer in
+  // them and nothing taken back; the scan moves to the head without a call.
+  const memo = s.runtime.of(SCANNED);
+  const now = contentKey(chain);
+  if (now !== null && now === memo.key && memo.hash === before.deposit_scan_hash && unscanned.length === 0) {
+    if (replaced(s, since)) return;
+    const b = books(s);
+    b.deposit_scan_block = String(head.number);
+    b.deposit_scan_hash = memo.hash = head.hash;
+    return;
+  }
   // Resume after the last block scanned, unless the chain no longer holds it (a snapshot reverted over JSON-RPC):
   // then its heights were reused, every credit is checked against the chain, and everything is scanned again.
   const last = before.deposit_scan_block === undefined ? null : BigInt(before.deposit_scan_block);
@@ -79,7 +92,14 @@ async function scan(s: Services): Promise<void> {
   for (const [key] of unscanned) if (b.addresses[key]) b.addresses[key].scanned = true;
   b.deposit_scan_block = String(head.number);
   b.deposit_scan_hash = head.hash;
+  Object.assign(memo, { key: scannedAt, hash: head.hash });
 }
+
+/** The chain's contents (`contentKey`, read before the head) and the head hash of the last full scan. */
+const SCANNED = runtimeSlot("mystery deposit scan", (): { key: string | null; hash: string | null } => ({
+  key: null,
+  hash: null,
+}));
 
 /** The confirmed on-chain deposits whose transaction is no longer in the block that credited it (or at all). */
 async function creditsOffChain(s: Services, deposits: readonly DepositRow[]): Promise<number[]> {
