@@ -1,7 +1,7 @@
 import { dataOf, errorIs, is, keyOf, toSuccess, type Deviation, type Exchange } from "./deviation.ts";
 import { mystery } from "../../emulator/areas/mystery/state.ts";
 import { activeWallet } from "../../emulator/areas/mystery/wallet/wallets.ts";
-import { parseUsdc, usdc } from "../../emulator/areas/mystery/util.ts";
+import { parseUsdc, usdc } from "../../contract/money.ts";
 import { counter } from "../../emulator/state/ids.ts";
 
 /** The ids the lifecycle deviation adds to a purchase's (a test aid's own counter). */

@@ -1,4 +1,4 @@
-import { encodeFunctionData } from "viem";
+import { encodeFunctionData, getAddress } from "viem";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../../chain/index.ts";
 import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
 import { accountOf as accountOfTarget } from "../../control/account.ts";
@@ -23,7 +23,8 @@ import type { RedemptionRow } from "./state.ts";
 import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
 import { intId } from "../../pipeline/identifiers.ts";
-import { checksummed, tokenIdOf, usdc } from "./util.ts";
+import { isEvmAddress, tokenIdText } from "../../../contract/index.ts";
+import { usdc } from "../../../contract/money.ts";
 import { armWorker, runWorker, serial } from "./worker.ts";
 import { creditDeposit } from "./wallet/ledger.ts";
 import { publishedEvents } from "../../events/log.ts";
@@ -118,6 +119,11 @@ const walletAnswer = z.object({
   end_user: z.object({}).loose(),
   wallet: z.object({}).loose(),
 });
+
+/** The contract's wallet rule (contract/input-fields.ts): the checksummed address, or null. */
+function checksummed(v: unknown): `0x${string}` | null {
+  return isEvmAddress(v) ? getAddress(v) : null;
+}
 
 export const mysteryControl: ControlSpec[] = [
   defineControl({
@@ -222,7 +228,7 @@ export const mysteryControl: ControlSpec[] = [
     describe: 'Set a token\'s on-chain oracle value {token_id, usdc} ("0" makes it value_unknown)',
     schema: {
       body: z.object({
-        token_id: parsed(tokenIdOf, "token_id must be a decimal token id", { type: "string" }),
+        token_id: parsed(tokenIdText, "token_id must be a decimal token id", { type: "string" }),
         usdc: usdcAmount("usdc"),
       }),
       responses: {

@@ -5,7 +5,7 @@ import { isForwarding, runDueTransfers, watchOffers } from "./buyback/forwarding
 import { settleAllFromChain } from "./purchases/purchases.ts";
 import { custodialDue, runDueCustodial } from "./purchases/relay.ts";
 import { expireDueRedemptions, expiryDue, runDueRedemptions, watchingRedemptions } from "./redemption/jobs.ts";
-import { JOB_RETRY_MS, type JobErrorHandler } from "./util.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "./jobs.ts";
 import { mystery } from "./state.ts";
 import { creditChainDeposits, watchingDeposits } from "./wallet/deposit-watch.ts";
 

@@ -3,7 +3,7 @@ import { cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnState, offerAcceptedLogs, offerUsed, sendAs } from "../chain-io.ts";
 import { mystery, type OfferRow, type TransferRow } from "../state.ts";
-import { JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "../jobs.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 import { beginTransfer, stepOffer, stepTransfer } from "./lifecycle.ts";
 import { TRANSFER_MAX_ATTEMPTS } from "../../../../contract/lifecycles/buyback.ts";

@@ -15,7 +15,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { buybackPrice, usdToMicros } from "../buyback/pricing.ts";
 import { chainOf, tokenRecord } from "../chain-io.ts";
 import { mystery } from "../state.ts";
-import { usd2, usdc } from "../util.ts";
+import { usd2, usdc } from "../../../../contract/money.ts";
 import { groupInventory, groupOf, hydrate } from "./items.ts";
 import { TIER_GAMES, tiersOf } from "./tiers.ts";
 import { VOLUME_STATUSES } from "../purchases/purchases.ts";

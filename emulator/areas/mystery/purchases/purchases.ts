@@ -19,7 +19,9 @@ import {
 } from "../chain-io.ts";
 import { hydrate, groupOf } from "../catalog/items.ts";
 import { steeredCard } from "../steer.ts";
-import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
+import { purchaseLockKey } from "../locks.ts";
+import { usdc } from "../../../../contract/money.ts";
+import { type JobErrorHandler } from "../jobs.ts";
 import { emitItemsPulled } from "./events.ts";
 import { beginPurchase, stepPurchase } from "./lifecycle.ts";
 import { MYSTERY_PURCHASE } from "../../../../contract/lifecycles/purchases.ts";

@@ -3,7 +3,7 @@ import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { receiptOf, sendAs } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
-import type { JobErrorHandler } from "../util.ts";
+import type { JobErrorHandler } from "../jobs.ts";
 import type { RelayerTrigger } from "../../../../contract/lifecycles/purchases.ts";
 import { isHeld, relayHeld, resumeHeld } from "../../../pipeline/relayer.ts";
 import { holdOf, stepPurchase } from "./lifecycle.ts";

@@ -9,7 +9,7 @@ import { own } from "../../../state/own.ts";
 import { tierOf } from "../catalog/tiers.ts";
 import { chainOf } from "../chain-io.ts";
 import { mystery } from "../state.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { buyCustodial } from "./custodial.ts";
 import { preparePurchase, submitPurchase } from "./non-custodial.ts";
 import { formatPurchase, listPurchases, readPurchase } from "./purchases.ts";

@@ -5,7 +5,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { chainOf, mysteryPoolPurchase, MYSTERY_POOL_STATUS, receiptOf, sendAs, tierSlotCount } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
-import { purchaseLockKey } from "../util.ts";
+import { purchaseLockKey } from "../locks.ts";
 import { purchaseRequestedIn } from "./purchases.ts";
 
 // An operator shortfall (POST /_emulator/mystery/purchases/:id/shortfall) goes on

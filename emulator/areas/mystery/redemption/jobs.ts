@@ -1,6 +1,6 @@
 import type { Services } from "../../../pipeline/services.ts";
 import { mystery, type RedemptionRow } from "../state.ts";
-import { JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "../jobs.ts";
 import { isoOf } from "../../../../contract/time.ts";
 import { isPaid } from "./payment.ts";
 import { dispatch, endUnshipped, notePayment, PREPARE_TTL_MS, startFulfillment } from "./redemption.ts";

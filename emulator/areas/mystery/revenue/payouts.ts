@@ -2,7 +2,7 @@ import { keccak256, toHex } from "viem";
 import { conflict, notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { setOwn } from "../../../state/own.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { publishBuilt } from "../../../events/publish.ts";
 import { PAYOUT_PAYLOADS } from "../payloads.ts";
 import { PAYOUT_STATEMENT, type PayoutEvent } from "../../../../contract/lifecycles/payout-statement.ts";
