@@ -58,7 +58,7 @@ function subscribe(s: Services, r: Reconciler): () => void {
   const offBus = s.bus.on("state.replaced", () => noteChainChange(s));
   // Blocks mined while the clock runs its timers are covered by the clock's change right after them.
   const offBlocks =
-    s.chain?.onBlocks(() => {
+    s.chainHost?.onBlocks(() => {
       r.seen++;
       if (!s.clock.firing) void queue(s, r);
     }) ?? (() => {});
@@ -109,7 +109,7 @@ export function reconciled(s: Services): Promise<void> | null {
   const r = s.runtime.of(RECONCILER);
   // An attached node (--rpc-url) also mines what others send it, which this process never sees: one look at its
   // head per request (the in-process chain needs none: every block it mines goes through the emulator).
-  const chain = s.chain?.chain;
+  const chain = s.chainHost?.chain;
   // A node that does not answer is the handler's to report (or not: a catalog read needs no chain).
   if (chain?.attached && r.off)
     return chain.poll().then(

@@ -192,7 +192,7 @@ export const mysteryControl: ControlSpec[] = [
     handle: (c) =>
       warehouseStep(c, c.input.params.id, async (id) => {
         // The shipping payment may have landed since the worker last looked.
-        if (c.services.chain) await notePayment(c.services, id);
+        if (c.services.chainHost) await notePayment(c.services, id);
         return startFulfillment(c.services, id);
       }),
   }),

@@ -136,7 +136,7 @@ export function steeredCard(s: Services, requestId: string, index: number): stri
 
 /** Registers the word source with the chain (when there is one); returns its removal. */
 export function startSteering(s: Services): () => void {
-  return s.chain?.addWordSource((id) => wordsFor(s, id)) ?? (() => {});
+  return s.chainHost?.addWordSource((id) => wordsFor(s, id)) ?? (() => {});
 }
 
 /** Queues a steer after checking that the tier's pool can yield it (the 409 otherwise; nothing is kept). */

@@ -168,7 +168,7 @@ async function ownTokenPurchase(s: Services, acct: string, tokenId: string): Pro
       (p) => p.account_id === acct && p.items?.some((i) => i.token_id === tokenId),
     ) ?? null;
   const found = find();
-  if (found || !s.chain) return found;
+  if (found || !s.chainHost) return found;
   const waiting = Object.values(mystery(s).purchases)
     .filter((p) => p.account_id === acct && p.status === "SUBMITTED")
     .map((p) => p.id);

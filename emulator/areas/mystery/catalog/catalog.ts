@@ -66,7 +66,7 @@ export function tierCatalog(
 
 /** A tier's odds: from the pool's weights (per slot and per rarity group), or from the inventory without a chain. */
 export function tierOdds(s: Services, t: TierConfig): TierOdds {
-  return s.chain ? onchainOdds(s, t) : inventoryOdds(s, t);
+  return s.chainHost ? onchainOdds(s, t) : inventoryOdds(s, t);
 }
 
 const groupIdsOf = (t: TierConfig) => [...new Set(t.slots.flatMap((slot) => slot.groups.map((g) => g.groupId)))];

@@ -33,8 +33,8 @@ export function collectionOf(s: Services, acct: string, who: EndUser) {
 }
 
 async function stillOwned(s: Services, r: Revealed): Promise<boolean | null> {
-  if (!s.chain) return null;
-  const owner = await ownerOf(s.chain.chain, BigInt(r.item.token_id));
+  if (!s.chainHost) return null;
+  const owner = await ownerOf(s.chainHost.chain, BigInt(r.item.token_id));
   return owner !== null && owner.toLowerCase() === r.purchase.purchaser_address.toLowerCase();
 }
 

@@ -133,8 +133,8 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   // A reveal read from the chain a restore replaced is not written into the restored books (pipeline/generation.ts).
   const since = generation(s);
   const before = mystery(s).purchases[purchaseId];
-  if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chain) return;
-  const chain = s.chain.chain;
+  if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chainHost) return;
+  const chain = s.chainHost.chain;
   const requestId = BigInt(before.onchain_request_id);
   const onChain = await mysteryPoolPurchase(chain, requestId);
   if (onChain.status === MYSTERY_POOL_STATUS.REVEALED) {

@@ -51,7 +51,7 @@ export function markShortfall(s: Services, id: number, items: number): Promise<P
         `Purchase ${id} is ${mystery(s).purchases[id]?.status ?? "gone"}; a shortfall applies only before the reveal`,
       );
     if (!WAITING.includes(row.status)) throw ended();
-    const requestId = s.chain ? await requestIdOf(s, row) : null;
+    const requestId = s.chainHost ? await requestIdOf(s, row) : null;
     if (requestId !== null && !(await send(s, requestId, items)))
       throw conflict(
         "invalid_status",

@@ -53,7 +53,7 @@ export const watchingRedemptions = (s: Services) => Object.values(mystery(s).red
  * cancelled by the operator so the card is not left frozen; the end user retries with a new key.
  */
 export async function expireDueRedemptions(s: Services, onError: JobErrorHandler): Promise<void> {
-  if (s.chain)
+  if (s.chainHost)
     for (const id of Object.values(mystery(s).redemptions)
       .filter(unpaidBurn)
       .map((r) => r.redemption_id))
