@@ -20,7 +20,7 @@ import { created, ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { defineSlice } from "../../state/slices.ts";
-import { groupCards } from "./catalog/items.ts";
+import { groupCards } from "./shop/items.ts";
 import { chainOf, tierPool } from "./chain-io.ts";
 import { mystery, isRevealed } from "./state.ts";
 import { COUNTERS } from "../../state/ids.ts";

@@ -17,7 +17,7 @@ import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/erro
 import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { groupOf } from "../catalog/items.ts";
+import { groupOf } from "../shop/items.ts";
 import { burnState, chainOf, ownerOf, signAs, tokenRecord, usdcBalance } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
 import { isRevealed, mystery, type OfferRow, type PurchaseRow } from "../state.ts";

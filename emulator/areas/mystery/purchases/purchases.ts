@@ -17,7 +17,7 @@ import {
   sendAs,
   shortfallOnChain,
 } from "../chain-io.ts";
-import { hydrate, groupOf } from "../catalog/items.ts";
+import { hydrate, groupOf } from "../shop/items.ts";
 import { steeredCard } from "../steer.ts";
 import { purchaseLockKey } from "../locks.ts";
 import { usdc } from "../../../../contract/money.ts";

@@ -6,7 +6,7 @@ import { intIn } from "../../../pipeline/identifiers.ts";
 import { accepted, ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { checkLater } from "../../../pipeline/schema.ts";
 import { own } from "../../../state/own.ts";
-import { tierOf } from "../catalog/tiers.ts";
+import { tierOf } from "../shop/tiers.ts";
 import { chainOf } from "../chain-io.ts";
 import { mystery } from "../state.ts";
 import { usdc } from "../../../../contract/money.ts";
