@@ -126,7 +126,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     faults: new Faults(opts.seed),
     catalog: seededCatalog(opts.seed, opts.catalog, config.catalogOverlay),
     hooks: [],
-    chain: null,
+    chainHost: null,
     runtime: new Runtime(),
     // Loaded before anything starts, so a bad directory stops the start with nothing to clean up.
     ...(config.replay !== undefined ? { replay: Replay.load(config.replay) } : {}),
@@ -150,13 +150,13 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     },
   });
   if (config.chain)
-    services.chain = await ChainHost.start(
+    services.chainHost = await ChainHost.start(
       clock,
       opts.seed,
       { ...config.chain, rpcGuard: config.chain.rpcGuard ?? rpcGuard(policy) },
       config.state?.chain ?? undefined,
     );
-  const chainHost = services.chain;
+  const chainHost = services.chainHost;
   const rpc = chainHost?.chain.rpcUrl ? new URL(chainHost.chain.rpcUrl) : null;
   if (rpc)
     addOwnListener(services, {

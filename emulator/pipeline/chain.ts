@@ -5,8 +5,8 @@ import { withKeyLock } from "./key-lock.ts";
 import type { RuntimeOwner } from "./runtime.ts";
 
 /** The chain, or 503 chain_unavailable when the emulator runs without one (--no-chain). */
-export function requireChain(services: { chain: ChainHost | null }): ChainHost {
-  if (!services.chain)
+export function requireChain(services: { chainHost: ChainHost | null }): ChainHost {
+  if (!services.chainHost)
     throw new ApiError(
       503,
       "chain_unavailable",
@@ -15,11 +15,11 @@ export function requireChain(services: { chain: ChainHost | null }): ChainHost {
         retryable: false,
       },
     );
-  return services.chain;
+  return services.chainHost;
 }
 
 /** The chain gateway itself (addresses, clients, accounts), or 503 chain_unavailable. */
-export const chainOf = (services: { chain: ChainHost | null }): Chain => requireChain(services).chain;
+export const chainOf = (services: { chainHost: ChainHost | null }): Chain => requireChain(services).chain;
 
 /** The lock of VRF fulfilments (a state replacement takes it too: pipeline/generation.ts). */
 export const VRF_LOCK = "vrf:fulfill";

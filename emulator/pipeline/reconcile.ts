@@ -65,7 +65,7 @@ function subscribe(s: Services, r: Reconciler): () => void {
   // Blocks mined while the clock runs its timers, or by a listener of its change called before this one's pass
   // (the chain's empty block at the new time), are covered by that pass, which starts after them.
   const offBlocks =
-    s.chain?.onBlocks(() => {
+    s.chainHost?.onBlocks(() => {
       r.seen++;
       const move = s.clock.notifying;
       if (s.clock.firing || (move !== null && r.clockPassOf !== move)) return;
@@ -118,7 +118,7 @@ export function reconciled(s: Services): Promise<void> | null {
   const r = s.runtime.of(RECONCILER);
   // An attached node (--rpc-url) also mines what others send it, which this process never sees: one look at its
   // head per request (the in-process chain needs none: every block it mines goes through the emulator).
-  const chain = s.chain?.chain;
+  const chain = s.chainHost?.chain;
   // A node that does not answer is the handler's to report (or not: a catalog read needs no chain).
   if (chain?.attached && r.off)
     return chain.poll().then(

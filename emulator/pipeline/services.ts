@@ -37,8 +37,8 @@ export interface Services {
   catalog: CatalogIndex;
   /** What the attached plugins hook into the runtime (pipeline/hooks.ts); empty without plugins. */
   hooks: readonly RuntimeHooks[];
-  /** The local chain, or null when started without one (--no-chain). */
-  chain: ChainHost | null;
+  /** The host running the local chain (its `.chain` is the Chain), or null when started without one (--no-chain). */
+  chainHost: ChainHost | null;
   /** Recorded reads answered as recorded (`--replay DIR`); absent otherwise. */
   replay?: Replay;
   /** This emulator's timers, queues, locks and ports (pipeline/runtime.ts): never module state. */

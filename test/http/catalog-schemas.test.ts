@@ -7,7 +7,7 @@ import { MAX_OFFSET } from "../../emulator/pipeline/pagination.ts";
 import { parsePart, z } from "../../emulator/pipeline/schema.ts";
 import { catalogRoutes } from "../../emulator/areas/catalog/routes.ts";
 import {
-  cardWire,
+  catalogCardWire,
   certWire,
   fullCardPricing,
   fullSealedPricing,
@@ -61,7 +61,7 @@ describe("the wire schemas describe the real records", () => {
     for (const rec of catalog.cards) {
       games.add(rec.game);
       expect(problem(CardBase, rec.card), rec.card.id).toBeNull();
-      expect(problem(Card, cardWire(rec, true)), rec.card.id).toBeNull();
+      expect(problem(Card, catalogCardWire(rec, true)), rec.card.id).toBeNull();
       expect(problem(CardPricing, fullCardPricing(rec.pricing)), rec.card.id).toBeNull();
     }
     expect(games).toEqual(new Set(["pokemon", "onepiece", "azuki"]));
@@ -90,7 +90,7 @@ describe("the wire schemas describe the real records", () => {
     expect(problem(CardBase, { ...pokemon.card, tcgplayer_id: 42382 })).toMatch(/^tcgplayer_id: /);
     // One pricing shape (the SDK's): band and last_sold_at are declared optional, and the embedded form drops them.
     expect(fullCardPricing(pokemon.pricing).graded.some((g) => g.band && g.last_sold_at)).toBe(true);
-    const embedded = cardWire(pokemon, true).pricing!.graded;
+    const embedded = catalogCardWire(pokemon, true).pricing!.graded;
     expect(embedded.length).toBeGreaterThan(0);
     for (const g of embedded) {
       expect(g).not.toHaveProperty("band");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { expectError } from "../../conformance/assert.ts";
-import { groupCards } from "../../emulator/areas/mystery/catalog/items.ts";
+import { groupCards } from "../../emulator/areas/mystery/shop/items.ts";
 import { sdkFor, waitForReveal } from "../sdk.ts";
 import { startMystery, type Ctx } from "./helpers.ts";
 

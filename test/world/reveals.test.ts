@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { groupCards } from "../../emulator/areas/mystery/catalog/items.ts";
+import { groupCards } from "../../emulator/areas/mystery/shop/items.ts";
 import { startEmulator, type Api, type Emulator } from "../helpers.ts";
 import { sdkFor, waitForReveal } from "../sdk.ts";
 

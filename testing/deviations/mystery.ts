@@ -1,7 +1,7 @@
 import { dataOf, errorIs, is, keyOf, toSuccess, type Deviation, type Exchange } from "./deviation.ts";
 import { mystery } from "../../emulator/areas/mystery/state.ts";
 import { activeWallet } from "../../emulator/areas/mystery/wallet/wallets.ts";
-import { parseUsdc, usdc } from "../../emulator/areas/mystery/util.ts";
+import { parseUsdc, usdc } from "../../contract/money.ts";
 import { counter } from "../../emulator/state/ids.ts";
 
 /** The ids the lifecycle deviation adds to a purchase's (a test aid's own counter). */
@@ -495,7 +495,7 @@ export const mysteryDeviations: readonly Deviation[] = [
     apply: (x) => {
       // A server that silently forwards to a wallet of its own when the partner set none.
       const key = keyOf(x);
-      const chain = x.services.chain?.chain;
+      const chain = x.services.chainHost?.chain;
       if (!key || !chain || !is(x, "POST", /^\/api\/v1\/mystery\/buyback\/\d+$/) || x.status !== 201) return;
       if (activeWallet(x.services, "pool_wallets", key.account_id)) return;
       (mystery(x.services).pool_wallets[key.account_id] ??= []).push({

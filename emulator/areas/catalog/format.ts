@@ -28,7 +28,7 @@ export function fullCardPricing(p: CardPricing | undefined): WireCardPricing {
   return { ...p, conditions: p.conditions ?? [] };
 }
 
-export function cardWire(rec: CardRecord, withPrices: boolean): Card {
+export function catalogCardWire(rec: CardRecord, withPrices: boolean): Card {
   return withPrices ? { ...rec.card, pricing: embeddedCardPricing(rec.pricing) } : rec.card;
 }
 

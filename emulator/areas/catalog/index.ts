@@ -2,4 +2,4 @@ import type { Area } from "../area.ts";
 import { catalogRoutes } from "./routes.ts";
 
 export const catalogArea: Area = { name: "catalog", routes: catalogRoutes, control: [] };
-export { cardWire } from "./format.ts";
+export { catalogCardWire } from "./format.ts";

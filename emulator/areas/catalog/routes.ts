@@ -13,7 +13,7 @@ import {
 } from "../../../contract/index.ts";
 import { applySelect, type IncludeOptions } from "./query/index.ts";
 import { okCached, pageReply, search } from "./search.ts";
-import { cardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "./format.ts";
+import { catalogCardWire, certWire, fullCardPricing, fullSealedPricing, sealedWire } from "./format.ts";
 import type { CardRecord, ExpansionRecord, Game, SealedRecord } from "../../catalog-data/model.ts";
 
 // The Card Data operations (contract/catalog/operations.ts): method, path, access,
@@ -51,10 +51,10 @@ interface Shape {
   select: readonly string[] | null;
 }
 
-const cardWireFor =
+const catalogCardWireFor =
   ({ include, select }: Shape) =>
   (rec: CardRecord) =>
-    applySelect(cardWire(rec, include.prices), select);
+    applySelect(catalogCardWire(rec, include.prices), select);
 const sealedWireFor =
   ({ include, select }: Shape) =>
   (rec: SealedRecord) =>
@@ -75,7 +75,7 @@ function cardReply(rec: CardRecord, shape: Shape): Reply {
   if (!byFormat) cardReplies.set(rec, (byFormat = new Map()));
   let reply = byFormat.get(format);
   if (!reply) {
-    const r = okCached(cardWireFor(shape)(rec));
+    const r = okCached(catalogCardWireFor(shape)(rec));
     reply = { ...r, text: successText(r) };
     // A select list is the caller's text: keep a bounded number of them per card.
     if (byFormat.size < 16) byFormat.set(format, reply);
@@ -103,7 +103,7 @@ export const catalogRoutes: RouteSpec[] = [
         defaultLanguage: true,
         codeOf: (r) => r.card.code,
         baseRank,
-        toWire: cardWireFor(c.input.query),
+        toWire: catalogCardWireFor(c.input.query),
       });
     },
   }),
@@ -140,7 +140,7 @@ export const catalogRoutes: RouteSpec[] = [
         family.slice(page.offset, page.offset + page.limit),
         family.length,
         page,
-        cardWireFor(query),
+        catalogCardWireFor(query),
         languages ? [...languages].join(",") : "all",
       );
     },
@@ -190,7 +190,7 @@ export const catalogRoutes: RouteSpec[] = [
         defaultLanguage: false,
         codeOf: (r) => r.card.code,
         baseRank,
-        toWire: cardWireFor(c.input.query),
+        toWire: catalogCardWireFor(c.input.query),
       });
     },
   }),

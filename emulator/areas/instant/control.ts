@@ -48,7 +48,7 @@ export const instantControl: ControlSpec[] = [
       },
     },
     handle: async (c) => {
-      const types = c.services.chain ? await packetTypes(chainOf(c.services)) : [];
+      const types = c.services.chainHost ? await packetTypes(chainOf(c.services)) : [];
       return ok({
         enabled: instant(c.services).enabled,
         packet_types: types.map((t) => ({

@@ -95,7 +95,7 @@ async function wordsFor(s: Services, requestId: bigint): Promise<bigint[] | unde
 
 /** Registers the word source with the chain (when there is one); returns its removal. */
 export function startInstantSteering(s: Services): () => void {
-  return s.chain?.addWordSource((id) => wordsFor(s, id)) ?? (() => {});
+  return s.chainHost?.addWordSource((id) => wordsFor(s, id)) ?? (() => {});
 }
 
 /** Queues a steer after checking that an undrawn bundle holds it (the 409 otherwise; nothing is kept). */

@@ -37,7 +37,7 @@ export function armInstantWorker(s: Services): void {
 export function runInstantWorker(s: Services): Promise<void> {
   return serialWork(s, async () => {
     try {
-      if (s.chain && watching(s)) {
+      if (s.chainHost && watching(s)) {
         await relayDue(s);
         await settleAll(s);
       }

@@ -7,7 +7,8 @@ import { ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";
 import { closeAccountPeriod, closeAllPeriods, payStatement, pendingStatement } from "./revenue/payouts.ts";
 import { RevenuePayout } from "../../../contract/index.ts";
-import { isTxHash } from "./util.ts";
+
+const isTxHash = (v: unknown): v is `0x${string}` => typeof v === "string" && /^0x[0-9a-fA-F]{64}$/.test(v);
 
 // Operator actions for revenue share (rules in revenue/payouts.ts): close the
 // open period of a TIER account into a PENDING statement, pay a statement.

@@ -1,4 +1,5 @@
 import { encodeFunctionData } from "../../../chain/viem-late.ts";
+import { getAddress } from "../../../chain/evm.ts";
 import { mysteryPoolAbi, usdStablecoinAbi } from "../../../chain/index.ts";
 import { defineControl, type ControlContext, type ControlSpec } from "../../control/route.ts";
 import { accountOf as accountOfTarget } from "../../control/account.ts";
@@ -23,7 +24,8 @@ import type { RedemptionRow } from "./state.ts";
 import { faultControl } from "./control-faults.ts";
 import { mystery } from "./state.ts";
 import { intId } from "../../pipeline/identifiers.ts";
-import { checksummed, tokenIdOf, usdc } from "./util.ts";
+import { isEvmAddress, tokenIdText } from "../../../contract/index.ts";
+import { usdc } from "../../../contract/money.ts";
 import { armWorker, runWorker, serial } from "./worker.ts";
 import { creditDeposit } from "./wallet/ledger.ts";
 import { publishedEvents } from "../../events/log.ts";
@@ -119,6 +121,11 @@ const walletAnswer = z.object({
   wallet: z.object({}).loose(),
 });
 
+/** The contract's wallet rule (contract/input-fields.ts): the checksummed address, or null. */
+function checksummed(v: unknown): `0x${string}` | null {
+  return isEvmAddress(v) ? getAddress(v) : null;
+}
+
 export const mysteryControl: ControlSpec[] = [
   defineControl({
     method: "POST",
@@ -186,7 +193,7 @@ export const mysteryControl: ControlSpec[] = [
     handle: (c) =>
       warehouseStep(c, c.input.params.id, async (id) => {
         // The shipping payment may have landed since the worker last looked.
-        if (c.services.chain) await notePayment(c.services, id);
+        if (c.services.chainHost) await notePayment(c.services, id);
         return startFulfillment(c.services, id);
       }),
   }),
@@ -222,7 +229,7 @@ export const mysteryControl: ControlSpec[] = [
     describe: 'Set a token\'s on-chain oracle value {token_id, usdc} ("0" makes it value_unknown)',
     schema: {
       body: z.object({
-        token_id: parsed(tokenIdOf, "token_id must be a decimal token id", { type: "string" }),
+        token_id: parsed(tokenIdText, "token_id must be a decimal token id", { type: "string" }),
         usdc: usdcAmount("usdc"),
       }),
       responses: {

@@ -1,6 +1,6 @@
 import type { Area } from "../area.ts";
 import { buybackRoutes } from "./buyback/routes.ts";
-import { catalogRoutes, collectionRoutes, feedRoutes } from "./catalog/routes.ts";
+import { shopRoutes, collectionRoutes, feedRoutes } from "./shop/routes.ts";
 import { mysteryControl } from "./control.ts";
 import { overviewControl } from "./control-overview.ts";
 import { relayerControl } from "./control-relayer.ts";
@@ -27,7 +27,7 @@ export const mysteryArea: Area = {
   routes: [
     ...purchaseRoutes,
     ...balanceRoutes,
-    ...catalogRoutes,
+    ...shopRoutes,
     ...redemptionRoutes,
     ...buybackRoutes,
     ...walletRoutes,

@@ -20,7 +20,7 @@ import {
   type RedemptionRow,
   type TransferRow,
 } from "./state.ts";
-import { usdc } from "./util.ts";
+import { usdc } from "../../../contract/money.ts";
 
 // Every payload the mystery area publishes, one builder per event type of its tables (contract/lifecycles/
 // purchases.ts, redemption.ts, buyback.ts, payout-statement.ts: rows and side events), in the shapes of

@@ -20,7 +20,7 @@ import { created, ok } from "../../pipeline/route.ts";
 import { z } from "../../pipeline/schema.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { defineSlice } from "../../state/slices.ts";
-import { groupCards } from "./catalog/items.ts";
+import { groupCards } from "./shop/items.ts";
 import { chainOf, tierPool } from "./chain-io.ts";
 import { mystery, isRevealed } from "./state.ts";
 import { COUNTERS } from "../../state/ids.ts";
@@ -136,7 +136,7 @@ export function steeredCard(s: Services, requestId: string, index: number): stri
 
 /** Registers the word source with the chain (when there is one); returns its removal. */
 export function startSteering(s: Services): () => void {
-  return s.chain?.addWordSource((id) => wordsFor(s, id)) ?? (() => {});
+  return s.chainHost?.addWordSource((id) => wordsFor(s, id)) ?? (() => {});
 }
 
 /** Queues a steer after checking that the tier's pool can yield it (the 409 otherwise; nothing is kept). */

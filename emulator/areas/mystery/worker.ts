@@ -5,7 +5,7 @@ import { isForwarding, runDueTransfers, watchOffers } from "./buyback/forwarding
 import { settleAllFromChain } from "./purchases/purchases.ts";
 import { custodialDue, runDueCustodial } from "./purchases/relay.ts";
 import { expireDueRedemptions, expiryDue, runDueRedemptions, watchingRedemptions } from "./redemption/jobs.ts";
-import { JOB_RETRY_MS, type JobErrorHandler } from "./util.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "./jobs.ts";
 import { mystery } from "./state.ts";
 import { creditChainDeposits, watchingDeposits } from "./wallet/deposit-watch.ts";
 
@@ -28,9 +28,10 @@ function nextDue(s: Services): number | null {
     if (t !== null && Number.isFinite(t) && (due === null || t < due)) due = t;
   };
   for (const t of Object.values(slice.transfers)) if (isForwarding(t)) take(t.due_at_ms);
-  if (s.chain) for (const p of Object.values(slice.purchases)) take(custodialDue(p));
+  if (s.chainHost) for (const p of Object.values(slice.purchases)) take(custodialDue(p));
   // An active offer expires once its deadline (seconds) has passed: the offers step finds it then, reads don't.
-  if (s.chain) for (const o of Object.values(slice.offers)) if (o.status === "active") take((o.deadline + 1) * 1000);
+  if (s.chainHost)
+    for (const o of Object.values(slice.offers)) if (o.status === "active") take((o.deadline + 1) * 1000);
   if (slice.warehouse_mode === "auto") for (const r of Object.values(slice.redemptions)) take(r.due_at_ms);
   // Expiry is the service's own clock, not the warehouse's: it runs in manual mode too.
   for (const r of Object.values(slice.redemptions)) take(expiryDue(r));
@@ -68,7 +69,7 @@ export function runWorker(s: Services): Promise<void> {
       }
     };
     try {
-      if (s.chain) {
+      if (s.chainHost) {
         await step("custodial relay", () => runDueCustodial(s, onError));
         await step("reveals", () => settleAllFromChain(s, onError));
         await step("offers", () => watchOffers(s, onError));

@@ -1,7 +1,7 @@
 import { badRequest } from "../../pipeline/errors.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { KeyRecord } from "../../state/schema.ts";
-import { cardWire } from "../catalog/index.ts";
+import { catalogCardWire } from "../catalog/index.ts";
 import type { CardRecord } from "../../catalog-data/model.ts";
 import { cardOfMarker } from "./fixture-host.ts";
 import type { ImageInput } from "./input.ts";
@@ -63,7 +63,7 @@ export function identify(
     card_id: rec.card.id,
     game: rec.game,
     confidence,
-    card: cardWire(rec, opts.include.prices),
+    card: catalogCardWire(rec, opts.include.prices),
   }));
 
   const slice = visionSlice(services.store);

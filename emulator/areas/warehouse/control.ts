@@ -15,7 +15,7 @@ import {
   WarehouseException,
   Withdrawal,
 } from "../../../contract/index.ts";
-import { cardWire, inboundWire, orderWire } from "./format.ts";
+import { warehouseCardWire, inboundWire, orderWire } from "./format.ts";
 import { cardOwner, tenantOf, warehouse } from "./state.ts";
 import { deliver, failNextLabels, returnToSender, scanBack, ship } from "./orders.ts";
 import { receive } from "./inbound.ts";
@@ -104,7 +104,7 @@ export const warehouseControl: ControlSpec[] = [
       const { shipment, cards } = receive(c.services, t, id, c.input.body.count);
       return ok({
         inbound_shipment: inboundWire(shipment),
-        cards: cards.map((x) => cardWire(x, { withStatus: true })),
+        cards: cards.map((x) => warehouseCardWire(x, { withStatus: true })),
       });
     },
   }),
@@ -119,7 +119,7 @@ export const warehouseControl: ControlSpec[] = [
     },
     handle: (c) => {
       const { t, card } = cardTenant(c.services, c.input.params.unique_id!);
-      return ok(cardWire(confirmIdentity(c.services, t, card, c.input.body.card_id), { withStatus: true }));
+      return ok(warehouseCardWire(confirmIdentity(c.services, t, card, c.input.body.card_id), { withStatus: true }));
     },
   }),
   defineControl({
@@ -150,7 +150,7 @@ export const warehouseControl: ControlSpec[] = [
     },
     handle: (c) => {
       const { t, card } = cardTenant(c.services, c.input.params.unique_id!);
-      return ok(cardWire(setPrice(c.services, t, card, c.input.body.market_price), { withStatus: true }));
+      return ok(warehouseCardWire(setPrice(c.services, t, card, c.input.body.market_price), { withStatus: true }));
     },
   }),
   defineControl({

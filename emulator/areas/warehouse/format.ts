@@ -12,9 +12,9 @@ import type {
 // (unique_id, identity, pricing, insured_price, declared_value) plus location
 // and, for slabs, the grading; `status` only where the inventory listing adds it.
 
-export function cardWire(c: CardRow): CardWire;
-export function cardWire(c: CardRow, opts: { withStatus: true }): InventoryCardWire;
-export function cardWire(c: CardRow, opts: { withStatus?: boolean } = {}): CardWire | InventoryCardWire {
+export function warehouseCardWire(c: CardRow): CardWire;
+export function warehouseCardWire(c: CardRow, opts: { withStatus: true }): InventoryCardWire;
+export function warehouseCardWire(c: CardRow, opts: { withStatus?: boolean } = {}): CardWire | InventoryCardWire {
   return {
     unique_id: c.unique_id,
     type: c.type,

@@ -1,7 +1,7 @@
 import { encodeCursor, WAREHOUSE_CARDS, type CardSweep } from "../../../contract/index.ts";
 import { ok, type RouteSpec } from "../../pipeline/route.ts";
 import { paginate } from "../../pipeline/pagination.ts";
-import { cardWire } from "./format.ts";
+import { warehouseCardWire } from "./format.ts";
 import { read, tenant } from "./http.ts";
 import { findCard, inventoryCards, sweepCards } from "./inventory.ts";
 
@@ -13,7 +13,7 @@ export const inventoryRoutes: RouteSpec[] = [
     const { limit, since, type } = c.input.query;
     const page = sweepCards(tenant(c), { since: since ?? 0, limit, type });
     const sweep: CardSweep = {
-      cards: page.cards.map((card) => cardWire(card)),
+      cards: page.cards.map((card) => warehouseCardWire(card)),
       next_cursor: page.more ? encodeCursor(page.last) : null,
       // Where a later incremental sweep resumes (the end of this one).
       resume_cursor: encodeCursor(page.resume),
@@ -22,7 +22,7 @@ export const inventoryRoutes: RouteSpec[] = [
     return ok(sweep);
   }),
 
-  read(WAREHOUSE_CARDS.get, (c) => ok(cardWire(findCard(tenant(c), c.input.params.unique_id)))),
+  read(WAREHOUSE_CARDS.get, (c) => ok(warehouseCardWire(findCard(tenant(c), c.input.params.unique_id)))),
 
   read(WAREHOUSE_CARDS.inventory, (c) => {
     const { type, status, ...page } = c.input.query;
@@ -30,7 +30,7 @@ export const inventoryRoutes: RouteSpec[] = [
     const { items, pagination } = paginate(rows, page);
     return ok(
       {
-        cards: items.map((card) => cardWire(card, { withStatus: true })),
+        cards: items.map((card) => warehouseCardWire(card, { withStatus: true })),
         total: rows.length,
         // Overlaps the listed rows: never add it to `total`.
         pending_identity: rows.filter((card) => card.identity.status === "unconfirmed").length,

@@ -27,8 +27,8 @@ export function confirmIdentity(services: Services, t: TenantState, card: CardRo
   if (cardId && !rec) throw notFound(`No catalog card ${cardId}`);
   if (!rec) {
     // No card named: a deterministic English base printing, from the unique_id.
-    const pool = services.catalog.cards("pokemon").filter((r) => !r.is_variant && r.card.language_code === "en");
-    rec = pool[hashString(card.unique_id, services.store.state.seed) % pool.length];
+    const candidates = services.catalog.cards("pokemon").filter((r) => !r.is_variant && r.card.language_code === "en");
+    rec = candidates[hashString(card.unique_id, services.store.state.seed) % candidates.length];
   }
   const dropped = card.declared_value;
   card.identity = { status: "confirmed", card_id: rec.card.id, name: rec.card.name, game: rec.game };

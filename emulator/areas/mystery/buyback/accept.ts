@@ -25,7 +25,9 @@ import { watchOffers } from "./forwarding.ts";
 import { burnState, chainOf, nftApproved, ownerOf, sendAs, simulateAcceptOffer } from "../chain-io.ts";
 import { relayerDisabled, relayerOn } from "../purchases/relay.ts";
 import { mystery, type OfferRow } from "../state.ts";
-import { tokenIdOf, tokenLockKey, usdc } from "../util.ts";
+import { tokenIdText } from "../../../../contract/index.ts";
+import { tokenLockKey } from "../locks.ts";
+import { usdc } from "../../../../contract/money.ts";
 
 // Relayed buyback accept (docs/reference/live-service.md “Buyback offers and the pool wallet”, SDK 0.1.2): accept/prepare hands
 // the holder the offer's EIP-712 OfferRequest typed data (the marketplace's
@@ -50,7 +52,7 @@ async function activeOffer(
   raw: string,
   itemType: BuybackItemType | null,
 ): Promise<OfferRow> {
-  const tokenId = tokenIdOf(raw);
+  const tokenId = tokenIdText(raw);
   const none = () => noActiveOffer(raw);
   if (tokenId === null) throw none();
   await watchOffers(s);
@@ -170,7 +172,7 @@ export function relayAccept(
   sig: Hex,
   itemType: BuybackItemType | null,
 ): Promise<BuybackAcceptResult> {
-  const token = tokenIdOf(rawToken);
+  const token = tokenIdText(rawToken);
   return withKeyLock(s, tokenLockKey("offer", acct, token ?? String(rawToken)), async () => {
     const sameState = stateFence(s);
     const o = await activeOffer(s, acct, rawToken, itemType);

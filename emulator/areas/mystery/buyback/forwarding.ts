@@ -4,7 +4,7 @@ import { cardNftAbi, type Chain } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnState, offerAcceptedLogs, offerUsed, sendAs } from "../chain-io.ts";
 import { mystery, type OfferRow, type TransferRow } from "../state.ts";
-import { JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "../jobs.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 import { beginTransfer, stepOffer, stepTransfer } from "./lifecycle.ts";
 import { TRANSFER_MAX_ATTEMPTS } from "../../../../contract/lifecycles/buyback.ts";
@@ -15,8 +15,8 @@ import { TRANSFER_MAX_ATTEMPTS } from "../../../../contract/lifecycles/buyback.t
 
 /** Reads the marketplace for active offers: accepted → buyback.confirmed + a pending transfer; past deadline → expired; token burned → cancelled. */
 export async function watchOffers(s: Services, onError?: JobErrorHandler): Promise<void> {
-  if (!s.chain) return;
-  const chain = s.chain.chain;
+  if (!s.chainHost) return;
+  const chain = s.chainHost.chain;
   const active = Object.values(mystery(s).offers).filter((o) => o.status === "active");
   for (const o of active)
     if (!onError) await watchOffer(s, chain, o);
@@ -26,7 +26,7 @@ export async function watchOffers(s: Services, onError?: JobErrorHandler): Promi
 /** Brings one active offer up to date with the chain (a replay answers only an offer still active). */
 export async function refreshOffer(s: Services, offerId: number): Promise<void> {
   const o = mystery(s).offers[offerId];
-  if (s.chain && o?.status === "active") await watchOffer(s, s.chain.chain, o);
+  if (s.chainHost && o?.status === "active") await watchOffer(s, s.chainHost.chain, o);
 }
 
 async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void> {
@@ -85,8 +85,8 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
   let error = "pool_wallet_not_set";
   let message =
     "No pool wallet is set; the transfer retries every 15 minutes until one is set (PUT /mystery/pool-wallet)";
-  if (wallet && s.chain) {
-    const chain = s.chain.chain;
+  if (wallet && s.chainHost) {
+    const chain = s.chainHost.chain;
     const data = encodeFunctionData({
       abi: cardNftAbi,
       functionName: "safeTransferFrom",

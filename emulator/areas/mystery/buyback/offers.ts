@@ -18,11 +18,12 @@ import { ApiError, badRequest, conflict, notFound } from "../../../pipeline/erro
 import { checkIdLength } from "../../../pipeline/identifiers.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { groupOf } from "../catalog/items.ts";
+import { groupOf } from "../shop/items.ts";
 import { burnState, chainOf, ownerOf, signAs, tokenRecord, usdcBalance } from "../chain-io.ts";
 import { settleFromChain } from "../purchases/purchases.ts";
 import { isRevealed, mystery, type OfferRow, type PurchaseRow } from "../state.ts";
-import { tokenLockKey, usdc } from "../util.ts";
+import { tokenLockKey } from "../locks.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { isoOf } from "../../../../contract/time.ts";
 import { refreshOffer } from "./forwarding.ts";
 import { beginOffer } from "./lifecycle.ts";
@@ -168,7 +169,7 @@ async function ownTokenPurchase(s: Services, acct: string, tokenId: string): Pro
       (p) => p.account_id === acct && p.items?.some((i) => i.token_id === tokenId),
     ) ?? null;
   const found = find();
-  if (found || !s.chain) return found;
+  if (found || !s.chainHost) return found;
   const waiting = Object.values(mystery(s).purchases)
     .filter((p) => p.account_id === acct && p.status === "SUBMITTED")
     .map((p) => p.id);

@@ -2,7 +2,8 @@ import { BUYBACK } from "../../../../contract/index.ts";
 import { notFound } from "../../../pipeline/errors.ts";
 import { intId } from "../../../pipeline/identifiers.ts";
 import { created, ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
-import { parseUsdc, tokenIdOf } from "../util.ts";
+import { parseUsdc } from "../../../../contract/money.ts";
+import { tokenIdText } from "../../../../contract/index.ts";
 import { prepareAccept, relayAccept } from "./accept.ts";
 import { accountPurchaseId, createOffer, formatOffer, offersOf, purchaseToken, type OfferPrice } from "./offers.ts";
 
@@ -49,7 +50,7 @@ export const buybackRoutes: RouteSpec[] = [
     handle: async (c) => {
       const b = c.input.body;
       // A token_id that is no token id names no token.
-      const tokenId = tokenIdOf(b.token_id);
+      const tokenId = tokenIdText(b.token_id);
       if (tokenId === null) throw notFound(`No token ${String(b.token_id)}`, "token_not_found");
       const { offer, idempotent } = await createOffer(
         c.services,
@@ -66,7 +67,7 @@ export const buybackRoutes: RouteSpec[] = [
     gate: "partner_read",
     handle: (c) => {
       // A filter: a string that is no token id matches no offer.
-      const tokenId = tokenIdOf(c.input.query.token_id);
+      const tokenId = tokenIdText(c.input.query.token_id);
       return ok({ offers: tokenId === null ? [] : offersFor(c, (o) => o.token_id === tokenId) });
     },
   }),
@@ -83,10 +84,10 @@ export const buybackRoutes: RouteSpec[] = [
         const token =
           b.token_id === undefined || b.token_id === null || b.token_id === ""
             ? null
-            : { raw: b.token_id, id: tokenIdOf(b.token_id) };
+            : { raw: b.token_id, id: tokenIdText(b.token_id) };
         tokenId = purchaseToken(c.services, purchaseId, token);
       } else {
-        const t = tokenIdOf(raw);
+        const t = tokenIdText(raw);
         if (t === null) throw notFound(`No purchase or token ${raw}`);
         tokenId = t;
       }
@@ -106,7 +107,7 @@ export const buybackRoutes: RouteSpec[] = [
     handle: (c) => {
       const raw = c.input.params.purchase_id;
       const purchaseId = ownPurchaseId(c, raw);
-      const tokenId = tokenIdOf(raw);
+      const tokenId = tokenIdText(raw);
       const offers = offersFor(c, (o) => (purchaseId !== null ? o.purchase_id === purchaseId : o.token_id === tokenId));
       if (offers.length === 0) throw notFound(`No buyback offers for ${raw}`);
       return ok({ offers });

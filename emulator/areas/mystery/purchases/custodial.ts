@@ -1,9 +1,9 @@
 import type { TierConfig } from "../../../../chain/index.ts";
 import { ApiError } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import type { Identity } from "../identity.ts";
+import type { EndUser } from "../../../../contract/index.ts";
 import type { PurchaseRow } from "../state.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { endUser } from "../wallet/end-users.ts";
 import { armWorker } from "../worker.ts";
 import { newPurchase } from "./purchases.ts";
@@ -24,7 +24,7 @@ export function buyCustodial(
   s: Services,
   accountId: string,
   tier: TierConfig,
-  who: Identity,
+  who: EndUser,
   maxPrice: bigint,
 ): PurchaseRow {
   if (!relayerOn(s)) throw relayerDisabled("custodial purchases are paused; retry with the same Idempotency-Key");

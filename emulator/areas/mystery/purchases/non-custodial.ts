@@ -6,7 +6,8 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { chainOf, receiptOf } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
-import { txLockKey, usdc } from "../util.ts";
+import { txLockKey } from "../locks.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { newPurchase, purchaseRequestedIn, settleFromChain } from "./purchases.ts";
 
 // Non-custodial purchases: the end user's wallet buys on chain with the

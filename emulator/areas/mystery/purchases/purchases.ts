@@ -10,9 +10,11 @@ import { own } from "../../../state/own.ts";
 import type { Purchase, RevealItem } from "../../../../contract/index.ts";
 import { mystery, type ItemRow, type PurchaseRow, type PurchaseStatus } from "../state.ts";
 import { chainOf, mysteryPoolPurchase, revealedRecords, revealLogs, MYSTERY_POOL_STATUS, sendAs } from "../chain-io.ts";
-import { hydrate, groupOf } from "../catalog/items.ts";
+import { hydrate, groupOf } from "../shop/items.ts";
 import { steeredCard } from "../steer.ts";
-import { purchaseLockKey, usdc, type JobErrorHandler } from "../util.ts";
+import { purchaseLockKey } from "../locks.ts";
+import { usdc } from "../../../../contract/money.ts";
+import { type JobErrorHandler } from "../jobs.ts";
 import { emitItemsPulled } from "./events.ts";
 import { beginPurchase, stepPurchase } from "./lifecycle.ts";
 import { MYSTERY_PURCHASE } from "../../../../contract/lifecycles/purchases.ts";
@@ -127,8 +129,8 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   // A reveal read from the chain a restore replaced is not written into the restored books (pipeline/generation.ts).
   const since = generation(s);
   const before = mystery(s).purchases[purchaseId];
-  if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chain) return;
-  const chain = s.chain.chain;
+  if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chainHost) return;
+  const chain = s.chainHost.chain;
   const requestId = BigInt(before.onchain_request_id);
   // A request found waiting is not read again until a transaction (or a state edit) changes the chain's contents.
   const looked = s.runtime.of(LOOKED);

@@ -5,7 +5,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { chainOf, mysteryPoolPurchase, MYSTERY_POOL_STATUS, receiptOf, sendAs, tierSlotCount } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
-import { purchaseLockKey } from "../util.ts";
+import { purchaseLockKey } from "../locks.ts";
 import { purchaseRequestedIn } from "./purchases.ts";
 
 // An operator shortfall (POST /_emulator/mystery/purchases/:id/shortfall) goes on
@@ -51,7 +51,7 @@ export function markShortfall(s: Services, id: number, items: number): Promise<P
         `Purchase ${id} is ${mystery(s).purchases[id]?.status ?? "gone"}; a shortfall applies only before the reveal`,
       );
     if (!WAITING.includes(row.status)) throw ended();
-    const requestId = s.chain ? await requestIdOf(s, row) : null;
+    const requestId = s.chainHost ? await requestIdOf(s, row) : null;
     if (requestId !== null && !(await send(s, requestId, items)))
       throw conflict(
         "invalid_status",

@@ -1,6 +1,6 @@
 import type { Services } from "../../../pipeline/services.ts";
 import { mystery, type RedemptionRow } from "../state.ts";
-import { JOB_RETRY_MS, type JobErrorHandler } from "../util.ts";
+import { JOB_RETRY_MS, type JobErrorHandler } from "../jobs.ts";
 import { isoOf } from "../../../../contract/time.ts";
 import { isPaid } from "./payment.ts";
 import { dispatch, endUnshipped, notePayment, PREPARE_TTL_MS, startFulfillment } from "./redemption.ts";
@@ -53,7 +53,7 @@ export const watchingRedemptions = (s: Services) => Object.values(mystery(s).red
  * cancelled by the operator so the card is not left frozen; the end user retries with a new key.
  */
 export async function expireDueRedemptions(s: Services, onError: JobErrorHandler): Promise<void> {
-  if (s.chain)
+  if (s.chainHost)
     for (const id of Object.values(mystery(s).redemptions)
       .filter(unpaidBurn)
       .map((r) => r.redemption_id))

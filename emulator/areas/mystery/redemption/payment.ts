@@ -13,7 +13,7 @@ import { microsOfDecimal } from "../../../../contract/money.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { sendAs, shippingPaidLogs, signAs } from "../chain-io.ts";
 import { mystery, type RedemptionRow, type RedemptionShipping } from "../state.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 
 // The holder pays a redemption's shipping on chain (SDK 0.1.2,
 // docs/reference/live-service.md “Redemption”): prepare signs an EIP-712 ShippingQuote with the shipping

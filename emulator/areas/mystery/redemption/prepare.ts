@@ -17,7 +17,7 @@ import {
   type RedemptionRow,
   type ShippingAddress,
 } from "../state.ts";
-import { tokenLockKey } from "../util.ts";
+import { tokenLockKey } from "../locks.ts";
 import { armWorker, runWorker } from "../worker.ts";
 import { expiryDue, newExpiry } from "./jobs.ts";
 import { kycRequired } from "./kyc.ts";

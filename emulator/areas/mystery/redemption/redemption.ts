@@ -188,8 +188,8 @@ export async function endUnshipped(
     throw conflict("invalid_status", `Redemption ${id} is ${first.status}; only a redemption not yet shipped can end`);
   let burnCancelled = false;
   let refund: string | null = null;
-  if (s.chain) {
-    const chain = s.chain.chain;
+  if (s.chainHost) {
+    const chain = s.chainHost.chain;
     const tokenId = BigInt(first.token_id);
     try {
       const [burn, owner] = [await burnState(chain, tokenId), await ownerOf(chain, tokenId)];

@@ -6,7 +6,7 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { burnInitiatedLogs, burnState, chainOf, ownerOf, receiptOf } from "../chain-io.ts";
 import { mystery, type RedemptionRow } from "../state.ts";
-import { txLockKey } from "../util.ts";
+import { txLockKey } from "../locks.ts";
 import { armWorker } from "../worker.ts";
 import { expireIfDue } from "./prepare.ts";
 import { isPaid, paidIn } from "./payment.ts";

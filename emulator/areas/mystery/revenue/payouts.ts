@@ -2,7 +2,7 @@ import { keccak256, toHex } from "../../../../chain/evm.ts";
 import { conflict, notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { setOwn } from "../../../state/own.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { publishBuilt } from "../../../events/publish.ts";
 import { PAYOUT_PAYLOADS } from "../payloads.ts";
 import { PAYOUT_STATEMENT, type PayoutEvent } from "../../../../contract/lifecycles/payout-statement.ts";
@@ -109,8 +109,8 @@ export async function payStatement(
     );
   let hash: string | null = given ?? null;
   const amount = BigInt(row.statement.payout_micros);
-  if (!hash && s.chain && amount > 0n)
-    hash = (await s.chain.chain.faucet(address as `0x${string}`, { usdc: amount })).usdcTx ?? null;
+  if (!hash && s.chainHost && amount > 0n)
+    hash = (await s.chainHost.chain.faucet(address as `0x${string}`, { usdc: amount })).usdcTx ?? null;
   hash ??= keccak256(toHex(`payout:${row.account_id}:${id}`));
   // Re-read after the await: restore/reset may have replaced the state.
   const now = revenueState(s).statements[id];

@@ -7,7 +7,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
 import { instantSales } from "../../instant/index.ts";
 import { mystery } from "../state.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { isoOf } from "../../../../contract/time.ts";
 
 // Revenue share (TIER model, docs/mystery.md): gross = what end users paid

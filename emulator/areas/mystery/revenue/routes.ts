@@ -17,7 +17,7 @@ import {
   REVENUE_SHARE_BPS,
   totals,
 } from "./revenue.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { activeWallet } from "../wallet/wallets.ts";
 import { isoOf } from "../../../../contract/time.ts";
 

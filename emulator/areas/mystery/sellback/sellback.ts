@@ -24,7 +24,8 @@ import {
   tokenRecord,
 } from "../chain-io.ts";
 import { mystery, type SellbackRow } from "../state.ts";
-import { txLockKey, usdc } from "../util.ts";
+import { txLockKey } from "../locks.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { isoOf } from "../../../../contract/time.ts";
 import { COUNTERS } from "../../../state/ids.ts";
 import { publishBuilt } from "../../../events/publish.ts";

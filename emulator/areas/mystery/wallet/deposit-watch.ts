@@ -27,7 +27,7 @@ function ownerOf(key: string, a: DepositAddressRow): [string, string] {
 
 /** Credits every USDC transfer to a deposit address mined since the last scan; one scan at a time. */
 export function creditChainDeposits(s: Services): Promise<void> {
-  if (!s.chain || !watchingDeposits(s)) return Promise.resolve();
+  if (!s.chainHost || !watchingDeposits(s)) return Promise.resolve();
   return withKeyLock(s, "mystery:deposit-scan", () => scan(s));
 }
 

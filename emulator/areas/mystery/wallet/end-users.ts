@@ -3,7 +3,7 @@ import { custodyAddress } from "../../../../fixtures/mystery/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own, setOwn } from "../../../state/own.ts";
 import { mystery, type EndUserRow } from "../state.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { COUNTERS } from "../../../state/ids.ts";
 
 // Custodial end users and their USDC balance: auto-provisioned on first

@@ -7,7 +7,7 @@ import { tupleKey } from "../../../state/tuple-key.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import type { UserWalletRef } from "../../../pipeline/user-wallet-port.ts";
 import type { EndUserRow } from "../state.ts";
-import { usdc } from "../util.ts";
+import { usdc } from "../../../../contract/money.ts";
 import { publishBuilt } from "../../../events/publish.ts";
 import { PURCHASE_SIDE_PAYLOADS } from "../payloads.ts";
 import { DEPOSIT_STATUSES, LEDGER_ENTRY_TYPES, type Deposit, type LedgerEntry } from "../../../../contract/index.ts";

@@ -3,7 +3,7 @@ import { notFound } from "../../../pipeline/errors.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type RouteSpec } from "../../../pipeline/route.ts";
 import { noteChainChange } from "../../../pipeline/reconcile.ts";
-import { userPageInput } from "../identity.ts";
+import { userPageInput } from "../end-user.ts";
 import { endUser, walletView } from "./end-users.ts";
 import { depositAddress, formatDeposit, formatLedger, userDeposits, userLedger, walletId } from "./ledger.ts";
 import { activeWallet, setWallet, type WalletKind } from "./wallets.ts";

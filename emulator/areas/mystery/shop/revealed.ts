@@ -1,7 +1,7 @@
 import type { FeedRow } from "../../../../contract/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { mystery, type ItemRow, type PurchaseRow } from "../state.ts";
-import { parseUsdc, usdc } from "../util.ts";
+import { parseUsdc, usdc } from "../../../../contract/money.ts";
 import { tierGame, type TierGame } from "./tiers.ts";
 
 // Every revealed item of every partner's purchases, for the feeds and the

@@ -5,7 +5,7 @@ import type { Services } from "../../../pipeline/services.ts";
 // Tiers come from the chain's deployed configuration (the same table without a chain,
 // so catalog reads and input validation work under --no-chain).
 
-export const tiersOf = (s: Services): readonly TierConfig[] => s.chain?.chain.tiers ?? DEFAULT_TIERS;
+export const tiersOf = (s: Services): readonly TierConfig[] => s.chainHost?.chain.tiers ?? DEFAULT_TIERS;
 
 export function tierOf(s: Services, tierId: number): TierConfig {
   const t = tiersOf(s).find((x) => x.tierId === tierId);

@@ -2,7 +2,7 @@ import type { CollectionItem } from "../../../../contract/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own } from "../../../state/own.ts";
 import { ownerOf } from "../chain-io.ts";
-import type { Identity } from "../identity.ts";
+import type { EndUser } from "../../../../contract/index.ts";
 import { mystery } from "../state.ts";
 import { byRecent, revealedItems, type Revealed } from "./revealed.ts";
 
@@ -13,7 +13,7 @@ import { byRecent, revealedItems, type Revealed } from "./revealed.ts";
 // null when the chain is down). Nothing is provisioned by this read.
 
 /** The user as known to the account (identity completed from its end users) and their reveals, newest first. */
-export function collectionOf(s: Services, acct: string, who: Identity) {
+export function collectionOf(s: Services, acct: string, who: EndUser) {
   const users = Object.values(own(mystery(s).end_users, acct) ?? {});
   const known = who.external_user_id
     ? users.find((u) => u.external_user_id === who.external_user_id)
@@ -33,8 +33,8 @@ export function collectionOf(s: Services, acct: string, who: Identity) {
 }
 
 async function stillOwned(s: Services, r: Revealed): Promise<boolean | null> {
-  if (!s.chain) return null;
-  const owner = await ownerOf(s.chain.chain, BigInt(r.item.token_id));
+  if (!s.chainHost) return null;
+  const owner = await ownerOf(s.chainHost.chain, BigInt(r.item.token_id));
   return owner !== null && owner.toLowerCase() === r.purchase.purchaser_address.toLowerCase();
 }
 

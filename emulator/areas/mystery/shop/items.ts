@@ -3,7 +3,7 @@ import type { CatalogIndex } from "../../../catalog-data/catalog-index.ts";
 import type { CardRecord, SealedRecord } from "../../../catalog-data/model.ts";
 import { microsOfUsd } from "../../../../contract/money.ts";
 import type { ItemRow, ItemTypeName } from "../state.ts";
-import { usd2 } from "../util.ts";
+import { usd2 } from "../../../../contract/money.ts";
 import { hashIndex } from "../../../state/ids.ts";
 
 // Hydrates a revealed token into the purchase item shape (docs/reference/live-service.md “Purchases”):

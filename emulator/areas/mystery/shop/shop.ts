@@ -15,7 +15,7 @@ import type { Services } from "../../../pipeline/services.ts";
 import { buybackPrice, usdToMicros } from "../buyback/pricing.ts";
 import { chainOf, tokenRecord } from "../chain-io.ts";
 import { mystery } from "../state.ts";
-import { usd2, usdc } from "../util.ts";
+import { usd2, usdc } from "../../../../contract/money.ts";
 import { groupInventory, groupOf, hydrate } from "./items.ts";
 import { TIER_GAMES, tiersOf } from "./tiers.ts";
 import { VOLUME_STATUSES } from "../purchases/purchases.ts";
@@ -66,7 +66,7 @@ export function tierCatalog(
 
 /** A tier's odds: from the pool's weights (per slot and per rarity group), or from the inventory without a chain. */
 export function tierOdds(s: Services, t: TierConfig): TierOdds {
-  return s.chain ? onchainOdds(s, t) : inventoryOdds(s, t);
+  return s.chainHost ? onchainOdds(s, t) : inventoryOdds(s, t);
 }
 
 const groupIdsOf = (t: TierConfig) => [...new Set(t.slots.flatMap((slot) => slot.groups.map((g) => g.groupId)))];

@@ -2,8 +2,8 @@ import { MYSTERY_CATALOG } from "../../../../contract/index.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { PRICE_CACHE_MS, READ_CACHE_MS } from "../../../pipeline/response-cache.ts";
-import { userPageInput } from "../identity.ts";
-import { cardPrice, partnerStats, tierCatalog, tierOdds, tokenPrice } from "./catalog.ts";
+import { userPageInput } from "../end-user.ts";
+import { cardPrice, partnerStats, tierCatalog, tierOdds, tokenPrice } from "./shop.ts";
 import { collectionItems, collectionOf } from "./collection.ts";
 import { byRecent, byValue, feedRow, feedRows, type Revealed } from "./revealed.ts";
 import { tierOf } from "./tiers.ts";
@@ -28,7 +28,7 @@ function feed(
   return ok({ items: items.map(feedRow) }, { pagination });
 }
 
-export const catalogRoutes: RouteSpec[] = [
+export const shopRoutes: RouteSpec[] = [
   serve(MYSTERY_CATALOG.catalog, {
     gate,
     cache: shortCache,
