@@ -1,5 +1,6 @@
 import type { Check } from "./types.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
+import { scopeChecks } from "./checks/scopes.ts";
 import { catalogChecks } from "./checks/catalog.ts";
 import { catalogQueryChecks } from "./checks/catalog-query.ts";
 import { creditsChecks } from "./checks/credits.ts";
@@ -18,6 +19,7 @@ import { commerceChecks } from "./checks/commerce.ts";
 /** Every check of the suite, in run order. */
 export const ALL_CHECKS: readonly Check[] = [
   ...pipelineChecks,
+  ...scopeChecks,
   ...catalogChecks,
   ...catalogQueryChecks,
   ...creditsChecks,

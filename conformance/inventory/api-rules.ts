@@ -646,7 +646,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Scopes",
       sentence: "| any tenant key | orders list/get, cards list/get |",
       operations: ["warehouse.orders.list", "warehouse.orders.get", "warehouse.cards.list", "warehouse.cards.get"],
-      checkedBy: { unchecked: "a check reading orders and cards with a tenant key holding no scope, expecting 200" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.read-inventory",
@@ -668,33 +668,28 @@ export const API_RULES: ReferenceInventory = {
         "warehouse.serviceCredits.list",
         "warehouse.activity.list",
       ],
-      checkedBy: {
-        unchecked:
-          "a check calling each listed route with a tenant key without read:inventory, expecting 403 Insufficient permissions",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-transfer",
       heading: "Scopes",
       sentence: "| `write:transfer` | transfer a card |",
       operations: ["warehouse.transfers.create"],
-      checkedBy: { unchecked: "a check transferring a card with a tenant key without write:transfer, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-withdrawal",
       heading: "Scopes",
       sentence: "| `write:withdrawal` | request a withdrawal |",
       operations: ["warehouse.withdrawals.create"],
-      checkedBy: {
-        unchecked: "a check requesting a withdrawal with a tenant key without write:withdrawal, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-order",
       heading: "Scopes",
       sentence: "| `write:order` | shipping quote, create/cancel orders |",
       operations: ["warehouse.quotes.create", "warehouse.orders.create", "warehouse.orders.cancel"],
-      checkedBy: ["warehouse.write-scope-403"],
+      checkedBy: ["warehouse.write-scope-403", "pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-inbound-shipment",
@@ -707,37 +702,28 @@ export const API_RULES: ReferenceInventory = {
         "warehouse.inboundShipments.attachments.create",
         "warehouse.inboundShipments.attachments.delete",
       ],
-      checkedBy: {
-        unchecked:
-          "a check announcing an inbound shipment with a tenant key without write:inbound_shipment, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-declared-value",
       heading: "Scopes",
       sentence: "| `write:declared_value` | submit declared values |",
       operations: ["warehouse.declaredValues.create"],
-      checkedBy: {
-        unchecked: "a check submitting a declared value with a tenant key without write:declared_value, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-service-credit",
       heading: "Scopes",
       sentence: "| `write:service_credit` | request a service credit |",
       operations: ["warehouse.serviceCredits.create"],
-      checkedBy: {
-        unchecked: "a check requesting a service credit with a tenant key without write:service_credit, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.webhooks-manage",
       heading: "Scopes",
       sentence: "| `webhooks:manage` | webhook get and delivery log |",
       operations: ["webhooks.get", "webhooks.deliveries"],
-      checkedBy: {
-        unchecked: "a check reading a webhook and the delivery log with a key without webhooks:manage, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.events.subscription",

@@ -71,32 +71,28 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
         "instant.catalog",
         ...CATALOG,
       ],
-      checkedBy: {
-        unchecked: "a partner key without read:catalog on each listed route, expecting 403 Insufficient permissions",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.wallet-read",
       heading: "Partner scopes",
       sentence: "| `wallet:read` | wallet balance, ledger, deposits |",
       operations: ["wallet.balance", "wallet.ledger", "wallet.deposits"],
-      checkedBy: { unchecked: "a partner key without wallet:read reading the wallet, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.wallet-deposit",
       heading: "Partner scopes",
       sentence: "| `wallet:deposit` | the deposit address (not implied by `wallet:read`) |",
       operations: ["wallet.depositAddress"],
-      checkedBy: {
-        unchecked: "a partner key with wallet:read but not wallet:deposit asking the deposit address, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.packs-purchase",
       heading: "Partner scopes",
       sentence: "| `packs:purchase` | custodial and non-custodial purchases (mystery and instant prepare/submit) |",
       operations: ["gacha.purchase", "gacha.prepare", "gacha.submit", "instant.prepare", "instant.submit"],
-      checkedBy: { unchecked: "a partner key without packs:purchase on each listed route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.packs-read",
@@ -117,7 +113,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
         "revenue.payouts",
         "buyback.acceptPrepare",
       ],
-      checkedBy: { unchecked: "a partner key without packs:read on each listed route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.packs-buyback",
@@ -130,28 +126,28 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
         "sellback.prepare",
         "sellback.submit",
       ],
-      checkedBy: { unchecked: "a partner key without packs:buyback on each listed route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.cards-redeem",
       heading: "Partner scopes",
       sentence: "| `cards:redeem` | redemption quote, prepare, submit |",
       operations: ["redemption.quote", "redemption.prepare", "redemption.submit"],
-      checkedBy: { unchecked: "a partner key without cards:redeem on each listed route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.pool-manage",
       heading: "Partner scopes",
       sentence: "| `pool:manage` | get/set the pool wallet (granted explicitly only) |",
       operations: ["mystery.poolWallet.get", "mystery.poolWallet.set"],
-      checkedBy: { unchecked: "a partner key without pool:manage reading the pool wallet, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.webhooks-manage",
       heading: "Partner scopes",
       sentence: "| `webhooks:manage` | register, list, get, delete webhooks; the delivery log |",
       operations: WEBHOOKS,
-      checkedBy: { unchecked: "a partner key without webhooks:manage on each webhook route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.payout-manage",
@@ -159,9 +155,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "| `payout:manage` | get/set the payout wallet (granted explicitly only; an admin scope is not enough) |",
       operations: ["revenue.getPayoutWallet", "revenue.setPayoutWallet", "payoutWallet.get", "payoutWallet.set"],
-      checkedBy: {
-        unchecked: "a partner key with an admin scope but not payout:manage reading the payout wallet, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.envelope.partner",
@@ -1137,7 +1131,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Webhook registry",
       sentence: "Scope `webhooks:manage`.",
       operations: WEBHOOKS,
-      checkedBy: { unchecked: "a partner key without webhooks:manage registering a webhook, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.webhooks.register",
