@@ -1,6 +1,7 @@
 import type { Check } from "./types.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
 import { scopeChecks } from "./checks/scopes.ts";
+import { refusalChecks } from "./checks/refusals.ts";
 import { catalogChecks } from "./checks/catalog.ts";
 import { catalogQueryChecks } from "./checks/catalog-query.ts";
 import { creditsChecks } from "./checks/credits.ts";
@@ -30,6 +31,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...redemptionChecks,
   ...instantChecks,
   ...limitsChecks,
+  ...refusalChecks,
   ...warehouseChecks,
   ...warehouseByIdChecks,
   ...commerceChecks,

@@ -406,10 +406,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Webhook endpoints",
       sentence: "Scope `webhooks:manage`.",
       operations: WEBHOOKS,
-      checkedBy: {
-        unchecked:
-          "a check calling the webhook routes with a partner key that lacks webhooks:manage, expecting 403 Insufficient permissions",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.webhooks.get",
@@ -967,7 +964,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Error codes",
       sentence: "| 404 | `value_unknown` | price: the card has no market price |",
       operations: ["gacha.price"],
-      checkedBy: { unchecked: "a price query of a card with no market price, expecting 404 value_unknown" },
+      checkedBy: ["mystery.price-value-unknown"],
     },
     {
       id: "api.codes.409-general",
@@ -1140,10 +1137,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Other limits",
       sentence: "| Offset pagination | offset at most 10,000; keyset `since` unbounded |",
       operations: "all",
-      checkedBy: {
-        unchecked:
-          "a check asking offset 10001 of a partner list, expecting 400 invalid_pagination; warehouse.cards-keyset shows since unbounded",
-      },
+      checkedBy: ["pipeline.offset-capped", "warehouse.cards-keyset"],
     },
     {
       id: "api.limits.id-array",
@@ -1164,7 +1158,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Other limits",
       sentence: "| Idempotency / submission key | up to 128 characters |",
       operations: ["gacha.purchase", "redemption.prepare", ...WAREHOUSE_WRITES],
-      checkedBy: { unchecked: "a write with a 129-character idempotency key, expecting 400" },
+      checkedBy: ["warehouse.idempotency-key-128"],
     },
     {
       id: "api.limits.vision-image",

@@ -894,7 +894,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Buyback offers and the pool wallet",
       sentence: "POOL model.",
       operations: ["buyback.create", "buyback.createForPurchase"],
-      checkedBy: { unchecked: "a buyback offer asked with a TIER key, expecting 403 not_pool_partner" },
+      checkedBy: ["mystery.buyback-not-pool-partner"],
     },
     {
       id: "live.buyback.offers",

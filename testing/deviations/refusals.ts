@@ -1,0 +1,54 @@
+import { errorIs, is, keyOf, type Deviation } from "./deviation.ts";
+
+// Deviations that break the refusals and limits of conformance/checks/refusals.ts, one rule each.
+
+export const refusalDeviations: readonly Deviation[] = [
+  {
+    name: "buyback_tier_insufficient_permissions",
+    breaks: "buyback with a TIER key is 403 not_pool_partner",
+    apply: (x) => {
+      // The model refusal answered as a plain scope refusal.
+      if (errorIs(x, 403, "not_pool_partner") && is(x, "POST", /^\/api\/v1\/mystery\/buyback(\/[^/]+)?$/) && x.body)
+        x.body.error = "Insufficient permissions";
+    },
+  },
+  {
+    name: "offset_uncapped",
+    breaks: "offset pagination is capped at 10,000",
+    apply: (x) => {
+      // The delivery log reports the offset asked for, past the cap.
+      const asked = Number(x.url.searchParams.get("offset"));
+      const p = x.body?.pagination as { offset?: number } | undefined;
+      if (x.status === 200 && is(x, "GET", /^\/api\/v1\/webhooks\/deliveries$/) && p && asked > 10_000)
+        p.offset = asked;
+    },
+  },
+  {
+    name: "idempotency_key_limit_127",
+    breaks: "idempotency keys are up to 128 characters",
+    apply: (x) => {
+      // A 128-character key refused as too long.
+      if (
+        keyOf(x)?.kind === "tenant" &&
+        x.req.method === "POST" &&
+        x.req.headers.get("idempotency-key")?.length === 128
+      ) {
+        x.status = 400;
+        x.body = {
+          success: false,
+          message: "Idempotency-Key is 128 characters; at most 127 are allowed",
+          error: "Idempotency-Key is 128 characters; at most 127 are allowed",
+          code: "invalid_idempotency_key",
+        };
+      }
+    },
+  },
+  {
+    name: "price_value_unknown_not_found",
+    breaks: "the price of a card with no market price is 404 value_unknown",
+    apply: (x) => {
+      if (errorIs(x, 404, "value_unknown") && is(x, "GET", /^\/api\/v1\/mystery\/price$/) && x.body)
+        x.body.error = "not_found";
+    },
+  },
+];
