@@ -2,6 +2,7 @@ import type { Check } from "./types.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
 import { scopeChecks } from "./checks/scopes.ts";
 import { refusalChecks } from "./checks/refusals.ts";
+import { gateChecks } from "./checks/gates.ts";
 import { catalogChecks } from "./checks/catalog.ts";
 import { catalogQueryChecks } from "./checks/catalog-query.ts";
 import { creditsChecks } from "./checks/credits.ts";
@@ -32,6 +33,7 @@ export const ALL_CHECKS: readonly Check[] = [
   ...instantChecks,
   ...limitsChecks,
   ...refusalChecks,
+  ...gateChecks,
   ...warehouseChecks,
   ...warehouseByIdChecks,
   ...commerceChecks,

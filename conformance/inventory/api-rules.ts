@@ -1023,10 +1023,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Error codes",
       sentence: "| 503 | `overloaded` | concurrency gate full; `Retry-After: 1`, `retryable: true`; not charged |",
       operations: "all",
-      checkedBy: {
-        unchecked:
-          "a check filling the concurrency gate, expecting 503 overloaded with Retry-After: 1 and retryable: true (the wire's retryAfter rule holds any 503 it meets)",
-      },
+      checkedBy: ["pipeline.concurrency-gates", "wire:retryAfter"],
     },
     {
       id: "api.codes.503-timeout",
@@ -1199,9 +1196,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Other limits",
       sentence: "| Warehouse read pool | 20 concurrent requests; beyond that 503 |",
       operations: WAREHOUSE,
-      checkedBy: {
-        unchecked: "21 concurrent warehouse reads held open, expecting the 21st to be 503 with Retry-After",
-      },
+      checkedBy: ["pipeline.concurrency-gates"],
     },
     {
       id: "api.limits.rate-limit",

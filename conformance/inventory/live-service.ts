@@ -353,9 +353,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "Concurrency: global gates of 24 reads, 5 purchases, 10 writes and 10 wallet reads; short bursts queue, sustained overload is 503 `overloaded` with `Retry-After: 1`.",
       operations: "all",
-      checkedBy: {
-        unchecked: "a check filling a concurrency gate (5 purchases), expecting 503 overloaded with Retry-After: 1",
-      },
+      checkedBy: ["pipeline.concurrency-gates"],
     },
     {
       id: "live.rate.shedding-unbilled",

@@ -52,3 +52,22 @@ export const refusalDeviations: readonly Deviation[] = [
     },
   },
 ];
+
+export const gateDeviations: readonly Deviation[] = [
+  {
+    name: "warehouse_read_pool_21",
+    breaks: "the warehouse read pool holds 20 concurrent requests",
+    apply: (x) => {
+      // The first request beyond the pool is served, as a pool of 21 would.
+      if (errorIs(x, 503, "overloaded") && is(x, "GET", /^\/api\/v1\/sites$/)) {
+        x.status = 200;
+        x.body = {
+          success: true,
+          data: { sites: [], total: 0 },
+          pagination: { limit: 50, offset: 0, has_more: false },
+        };
+        x.headers.delete("Retry-After");
+      }
+    },
+  },
+];
