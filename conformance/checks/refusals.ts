@@ -5,6 +5,22 @@ import { ensure, env, expectError, expectSuccess, expectWarehouseError } from ".
 // buyback, the offset cap, the idempotency key's length and a price query of a card with no market price.
 
 const MISSING_CARD = "CONFORMANCE-MISSING-CARD";
+const US = {
+  name: "Conformance Check",
+  street1: "100 Congress Ave",
+  city: "Austin",
+  state: "TX",
+  zip: "78701",
+  country: "US",
+};
+
+interface HeldCard {
+  unique_id?: unknown;
+  status?: unknown;
+  location?: unknown;
+  identity?: { status?: unknown };
+  declared_value?: unknown;
+}
 
 export const refusalChecks: Check[] = [
   {
@@ -112,6 +128,54 @@ export const refusalChecks: Check[] = [
         "value_unknown",
         `GET /mystery/price?card_id=${unpriced}`,
       );
+    },
+  },
+  {
+    id: "warehouse.ineligible-card-409",
+    guards:
+      "docs/reference/api-rules.md “Raw card” (presence does not make a card eligible) and “Errors” (a 409's data is the conflicting resource's current state)",
+    profile: "warehouse",
+    title: "A present but ineligible card is refused a quote: 409 not_eligible whose data is the card's current state",
+    rule: "A card's presence or declared value does not make it eligible for a quote: quoting a held card that is not AVAILABLE, OFFCHAIN and identity-confirmed is 409 not_eligible, and the 409's data names that card with its current status and location.",
+    // A refused write only (no quote is made).
+    ...runs("sandbox", ["tenantKey"]),
+    deviation: "not_eligible_without_data",
+    async run({ http, tenantKey, note }) {
+      const inventory = expectSuccess(
+        await http.get("/api/v1/inventory", { key: tenantKey, query: { limit: 100, type: "all" } }),
+        "GET /inventory",
+      );
+      const cards = ((inventory.data as { cards?: unknown }).cards ?? []) as HeldCard[];
+      const blocked = (c: HeldCard) =>
+        c.status !== "AVAILABLE" || c.location !== "OFFCHAIN" || c.identity?.status !== "confirmed";
+      const card = cards.find((c) => blocked(c) && c.declared_value != null) ?? cards.find((c) => blocked(c));
+      if (!card || typeof card.unique_id !== "string")
+        throw new NotApplicable("the tenant holds no card that is present but not eligible to ship");
+      const id = card.unique_id;
+      note(`card ${id}: ${String(card.status)}, ${String(card.location)}, identity ${String(card.identity?.status)}`);
+      const current = expectSuccess(await http.get(`/api/v1/cards/${id}`, { key: tenantKey }), `GET /cards/${id}`)
+        .data as HeldCard;
+      const refusal = expectWarehouseError(
+        await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [id], address: US } }),
+        409,
+        "not_eligible",
+        `a shipping quote of held but ineligible card ${id}`,
+      );
+      const rows = ((refusal.data as { cards?: unknown } | undefined)?.cards ?? null) as HeldCard[] | null;
+      ensure(
+        Array.isArray(rows),
+        `the 409's data must carry the conflicting cards, got ${JSON.stringify(refusal.data)}`,
+      );
+      const row = rows.find((r) => r.unique_id === id);
+      ensure(row, `the 409's data must name card ${id}`);
+      // The raw card (GET /cards/{id}) has the location and identity; the inventory row the status.
+      const expected = { status: card.status, location: current.location, identity: current.identity?.status };
+      const got = { status: row.status, location: row.location, identity: row.identity?.status };
+      for (const f of ["status", "location", "identity"] as const)
+        ensure(
+          got[f] === expected[f],
+          `the 409's data must show card ${id}'s current ${f} ${JSON.stringify(expected[f])}, got ${JSON.stringify(got[f])}`,
+        );
     },
   },
 ];

@@ -153,10 +153,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Raw card",
       sentence: "A card's presence or declared value does not make it eligible for a quote or order.",
       operations: ["warehouse.quotes.create", "warehouse.orders.create"],
-      checkedBy: {
-        unchecked:
-          "a sandbox check quoting a card that is present (or has a declared value) but not eligible, expecting a refusal that names it",
-      },
+      checkedBy: ["warehouse.ineligible-card-409"],
     },
     {
       id: "api.raw-card.routes",
@@ -804,9 +801,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Error envelope",
       sentence: "Some 409s carry `data` with the conflicting resource's current state.",
       operations: WAREHOUSE,
-      checkedBy: {
-        unchecked: "a warehouse 409 (cancelling a shipped order) whose data is the resource's current state",
-      },
+      checkedBy: ["warehouse.ineligible-card-409"],
     },
     {
       id: "api.errors.shared-infrastructure",

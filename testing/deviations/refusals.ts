@@ -53,6 +53,16 @@ export const refusalDeviations: readonly Deviation[] = [
   },
 ];
 
+export const ineligibleDeviations: readonly Deviation[] = [
+  {
+    name: "not_eligible_without_data",
+    breaks: "a warehouse 409 carries data with the conflicting resource's current state",
+    apply: (x) => {
+      if (errorIs(x, 409, "not_eligible") && is(x, "POST", /^\/api\/v1\/shipping-quote$/) && x.body) delete x.body.data;
+    },
+  },
+];
+
 export const gateDeviations: readonly Deviation[] = [
   {
     name: "warehouse_read_pool_21",
