@@ -17,6 +17,7 @@ import { warehouseByIdChecks } from "./checks/warehouse-by-id.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { limitsChecks } from "./checks/limits.ts";
 import { commerceChecks } from "./checks/commerce.ts";
+import { eventChecks } from "./checks/events.ts";
 
 /** Every check of the suite, in run order. */
 export const ALL_CHECKS: readonly Check[] = [
@@ -37,5 +38,6 @@ export const ALL_CHECKS: readonly Check[] = [
   ...warehouseChecks,
   ...warehouseByIdChecks,
   ...commerceChecks,
+  ...eventChecks,
   ...lifecycleChecks,
 ];

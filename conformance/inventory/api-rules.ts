@@ -291,10 +291,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "States and transitions",
       sentence: "Where a revealed purchase is needed, an unrevealed one is 409 `not_fulfilled`.",
       operations: ["redemption.quote", "redemption.prepare", "buyback.createForPurchase"],
-      checkedBy: {
-        unchecked:
-          "a sandbox check asking to redeem (or buy back) a purchase before its reveal, expecting 409 not_fulfilled",
-      },
+      checkedBy: ["mystery.unrevealed-not-fulfilled"],
     },
     {
       id: "api.requote-supersedes",

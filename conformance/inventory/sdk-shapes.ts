@@ -715,10 +715,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence: '| `purchase.refunded` | `purchase_id`, `status: "REFUNDED"`, `onchain_request_id?` |',
       operations: ["gacha.purchase"],
       events: ["purchase.refunded"],
-      checkedBy: {
-        unchecked:
-          "an emulator-only check emptying a tier's machine, expecting purchase.refunded with these keys and the hold released",
-      },
+      checkedBy: ["webhooks.purchase-refunded-event"],
     },
     {
       id: "sdk.events.purchase-failed",

@@ -11,7 +11,7 @@ import { instantDeviations } from "./instant.ts";
 import { warehouseDeviations } from "./warehouse.ts";
 import { deviationRoutes } from "./routes.ts";
 import { invariantDeviations } from "./invariants.ts";
-import { gateDeviations, ineligibleDeviations, refusalDeviations } from "./refusals.ts";
+import { eventDeviations, gateDeviations, ineligibleDeviations, refusalDeviations } from "./refusals.ts";
 
 // The deviation catalogue as a plugin of the emulator: the conformance suite's own tests (and the
 // shadow tests' upstream) start an emulator with `plugins: [deviations]` and switch one on with
@@ -34,6 +34,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   ...refusalDeviations,
   ...gateDeviations,
   ...ineligibleDeviations,
+  ...eventDeviations,
   // One per contract invariant (no check names them; conformance/invariants.test.ts does).
   ...invariantDeviations,
 ];

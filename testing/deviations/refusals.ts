@@ -1,3 +1,4 @@
+import { webhooksSlice } from "../../emulator/areas/webhooks/model.ts";
 import { errorIs, is, keyOf, type Deviation } from "./deviation.ts";
 
 // Deviations that break the refusals and limits of conformance/checks/refusals.ts, one rule each.
@@ -78,6 +79,29 @@ export const gateDeviations: readonly Deviation[] = [
         };
         x.headers.delete("Retry-After");
       }
+    },
+  },
+];
+
+/** Deviations of conformance/checks/events.ts. */
+export const eventDeviations: readonly Deviation[] = [
+  {
+    name: "not_fulfilled_as_no_items",
+    breaks: "an unrevealed purchase where a revealed one is needed is 409 not_fulfilled",
+    apply: (x) => {
+      if (errorIs(x, 409, "not_fulfilled") && is(x, "POST", /^\/api\/v1\/mystery\/redemption\/quote$/) && x.body)
+        x.body.error = "no_items";
+    },
+  },
+  {
+    name: "purchase_refunded_never_delivered",
+    breaks: "a refunded purchase publishes purchase.refunded to its subscribers",
+    apply: (x) => {
+      // The server keeps the subscription but never sends purchase.refunded: the stored webhook loses the type.
+      const id = (x.body?.data as { id?: unknown } | undefined)?.id;
+      if (x.status !== 201 || !is(x, "POST", /^\/api\/v1\/webhooks$/) || typeof id !== "number") return;
+      const rec = webhooksSlice(x.services.store).webhooks[id];
+      if (rec && rec.event_types.length > 1) rec.event_types = rec.event_types.filter((t) => t !== "purchase.refunded");
     },
   },
 ];
