@@ -64,7 +64,7 @@ export const refusalChecks: Check[] = [
       ] as const) {
         const r = await http.get(path, { key: partnerKey, query: { offset, limit: 5 } });
         const b = expectSuccess(r, `GET ${path}?offset=${offset}`);
-        const p = (b.pagination ?? {}) as { offset?: unknown };
+        const p = ((b as { pagination?: unknown }).pagination ?? {}) as { offset?: unknown };
         ensure(
           p.offset === 10_000,
           `GET ${path}?offset=${offset}: pagination.offset must be the cap 10000, got ${JSON.stringify(p.offset)}`,
