@@ -114,8 +114,8 @@ type InstantPurchase = {
 };
 const TERMINAL_INSTANT = new Set(["FULFILLED", "FAILED", "REFUNDED"]);
 
-/** Instant pack: the cheapest in stock → prepare (price capped) → the wallet signs → submit → poll until delivered. */
-export async function buyInstant(
+/** Instant pack up to its submit (202): the cheapest in stock → prepare (price capped) → the wallet signs → submit. */
+export async function buyInstantSubmitted(
   ctx: CheckContext,
   wallet: TestWallet,
 ): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
@@ -162,6 +162,17 @@ export async function buyInstant(
     sub.onchain_request_id === String(requestId),
     `submit must link the receipt's VRF request ${requestId}, got ${sub.onchain_request_id}`,
   );
+  return { pack, purchase: sub, hash: receipt.transactionHash };
+}
+
+/** Instant pack: the cheapest in stock → prepare (price capped) → the wallet signs → submit → poll until delivered. */
+export async function buyInstant(
+  ctx: CheckContext,
+  wallet: TestWallet,
+): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
+  const I = "/api/v1/instant";
+  const { pack, purchase: sub, hash } = await buyInstantSubmitted(ctx, wallet);
+  const receipt = { transactionHash: hash };
   const get = async () =>
     expectSuccess(
       await ctx.http.get(`${I}/purchase/${sub.id}`, { key: ctx.partnerKey }),

@@ -681,7 +681,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
         "| `deposit.credited` | `deposit_id`, `amount` micros, `amount_usdc`, `chain_in`, `token_in`, `tx_hash` |",
       operations: ["wallet.depositAddress"],
       events: ["deposit.credited"],
-      checkedBy: { unchecked: "a sandbox deposit to a custodial wallet, expecting deposit.credited with these keys" },
+      checkedBy: ["webhooks.deposit-credited-event"],
     },
     {
       id: "sdk.events.purchase-reserved",
@@ -760,10 +760,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence: '| `instant_purchase.failed` | `purchase_id`, `status: "FAILED"`, `reason` |',
       operations: ["instant.getPurchase"],
       events: ["instant_purchase.failed"],
-      checkedBy: {
-        unchecked:
-          "an emulator-only check failing an instant purchase, expecting instant_purchase.failed with a reason",
-      },
+      checkedBy: ["webhooks.instant-failed-event"],
     },
     {
       id: "sdk.events.buyback-confirmed",

@@ -93,15 +93,21 @@ export const eventDeviations: readonly Deviation[] = [
         x.body.error = "no_items";
     },
   },
-  {
-    name: "purchase_refunded_never_delivered",
-    breaks: "a refunded purchase publishes purchase.refunded to its subscribers",
+  neverDelivers("purchase_refunded_never_delivered", "purchase.refunded"),
+  neverDelivers("instant_failed_never_delivered", "instant_purchase.failed"),
+  neverDelivers("deposit_credited_never_delivered", "deposit.credited"),
+];
+
+/** A server that keeps a subscription to `type` but never sends it: the stored webhook loses the type. */
+function neverDelivers(name: string, type: string): Deviation {
+  return {
+    name,
+    breaks: `${type} is delivered to the webhooks subscribed to it`,
     apply: (x) => {
-      // The server keeps the subscription but never sends purchase.refunded: the stored webhook loses the type.
       const id = (x.body?.data as { id?: unknown } | undefined)?.id;
       if (x.status !== 201 || !is(x, "POST", /^\/api\/v1\/webhooks$/) || typeof id !== "number") return;
       const rec = webhooksSlice(x.services.store).webhooks[id];
-      if (rec && rec.event_types.length > 1) rec.event_types = rec.event_types.filter((t) => t !== "purchase.refunded");
+      if (rec && rec.event_types.length > 1) rec.event_types = rec.event_types.filter((t) => t !== type);
     },
-  },
-];
+  };
+}
