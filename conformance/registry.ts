@@ -18,6 +18,7 @@ import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { limitsChecks } from "./checks/limits.ts";
 import { commerceChecks } from "./checks/commerce.ts";
 import { eventChecks } from "./checks/events.ts";
+import { instantCardChecks } from "./checks/instant-cards.ts";
 
 /** Every check of the suite, in run order. */
 export const ALL_CHECKS: readonly Check[] = [
@@ -39,5 +40,6 @@ export const ALL_CHECKS: readonly Check[] = [
   ...warehouseByIdChecks,
   ...commerceChecks,
   ...eventChecks,
+  ...instantCardChecks,
   ...lifecycleChecks,
 ];

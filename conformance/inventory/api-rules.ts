@@ -783,7 +783,7 @@ export const API_RULES: ReferenceInventory = {
       sentence:
         "Clients branch on status and `error`; `message` may change; `details` is an object of context (for a sell-back refusal it names the token and the reason).",
       operations: ["sellback.prepare", "sellback.submit"],
-      checkedBy: { unchecked: "a sell-back refusal whose details object names the token and the reason" },
+      checkedBy: ["mystery.sellback-refusal-details", "wire:envelope"],
     },
     {
       id: "api.errors.warehouse-envelope",

@@ -805,10 +805,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Instant packs",
       sentence: "Instant cards have no buyback or sell-back window; they can be redeemed.",
       operations: ["sellback.quote", "redemption.quote"],
-      checkedBy: {
-        unchecked:
-          "a sell-back quote of an instant card, expecting it ineligible, and a redemption quote of one, expecting a quote",
-      },
+      checkedBy: ["instant.cards-no-sellback-window"],
     },
     {
       id: "live.sellback.tier",

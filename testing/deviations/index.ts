@@ -11,7 +11,13 @@ import { instantDeviations } from "./instant.ts";
 import { warehouseDeviations } from "./warehouse.ts";
 import { deviationRoutes } from "./routes.ts";
 import { invariantDeviations } from "./invariants.ts";
-import { eventDeviations, gateDeviations, ineligibleDeviations, refusalDeviations } from "./refusals.ts";
+import {
+  eventDeviations,
+  gateDeviations,
+  ineligibleDeviations,
+  instantCardDeviations,
+  refusalDeviations,
+} from "./refusals.ts";
 
 // The deviation catalogue as a plugin of the emulator: the conformance suite's own tests (and the
 // shadow tests' upstream) start an emulator with `plugins: [deviations]` and switch one on with
@@ -35,6 +41,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   ...gateDeviations,
   ...ineligibleDeviations,
   ...eventDeviations,
+  ...instantCardDeviations,
   // One per contract invariant (no check names them; conformance/invariants.test.ts does).
   ...invariantDeviations,
 ];

@@ -111,3 +111,24 @@ function neverDelivers(name: string, type: string): Deviation {
     },
   };
 }
+
+/** Deviations of conformance/checks/instant-cards.ts. */
+export const instantCardDeviations: readonly Deviation[] = [
+  {
+    name: "instant_card_sellback_eligible",
+    breaks: "instant cards have no sell-back window",
+    apply: (x) => {
+      // Tokens without a window quoted eligible.
+      const items = (x.body?.data as { items?: { eligible: boolean; reason: unknown }[] } | undefined)?.items;
+      if (x.status !== 200 || !is(x, "POST", /^\/api\/v1\/mystery\/sellback\/quote$/) || !Array.isArray(items)) return;
+      for (const i of items) if (i.reason === "no_window") Object.assign(i, { eligible: true, reason: null });
+    },
+  },
+  {
+    name: "sellback_refusal_without_details",
+    breaks: "a sell-back refusal's details name the token and the reason",
+    apply: (x) => {
+      if (x.status === 409 && is(x, "POST", /^\/api\/v1\/mystery\/sellback\/prepare$/) && x.body) delete x.body.details;
+    },
+  },
+];
