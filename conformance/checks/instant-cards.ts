@@ -1,13 +1,15 @@
-import { NotApplicable, runs, type Check, type CheckContext } from "../types.ts";
+import { emulatorOnly, NotApplicable, runs, type Check, type CheckContext } from "../types.ts";
 import { ensure, expectError, expectSuccess } from "../assert.ts";
 import { inSnapshot } from "../isolate.ts";
-import { buyInstant } from "./commerce.ts";
+import { buyAndReveal, buyInstant, PACK_USDC } from "./commerce.ts";
 
-// Instant cards and sell-back (issue 34): an instant pack's cards have no sell-back window, and the sell-back refusal of such a card names the token and the reason in `details`. Each check buys one
+// Instant cards and sell-back (issue 34): the sell-back pre-flight refusals (another wallet, a closed window); an
+// instant pack's cards have no sell-back window, and the sell-back refusal of such a card names the token and the reason in `details`. Each check buys one
 // instant pack with the test wallet on a TIER key; in emulator mode between a snapshot and its restore.
 
 const M = "/api/v1/mystery";
 const INSTANT_USDC = 10;
+const OTHER_WALLET = "0x000000000000000000000000000000000000c0de";
 
 const isolated =
   (run: (ctx: CheckContext) => Promise<void>) =>
@@ -96,6 +98,54 @@ export const instantCardChecks: Check[] = [
       ensure(
         typeof details.reason === "string" && details.reason.length > 0,
         `details.reason must say why, got ${JSON.stringify(details.reason)}`,
+      );
+    }),
+  },
+  {
+    id: "mystery.sellback-preflight-409",
+    guards:
+      "docs/reference/live-service.md “Sell-back” (only the original recipient, only before the window closes; 409 window_expired / wrong_holder); docs/reference/api-rules.md “Error codes” (409 pre-flight)",
+    profile: "mystery",
+    title: "Sell-back pre-flight: another wallet → 409 wrong_holder; after the window → 409 window_expired",
+    rule: "Only the card's original recipient may sell it back, and only before its buyback window closes: a prepare naming another wallet is 409 wrong_holder, and the holder's own prepare once the quote's expires_at has passed is 409 window_expired.",
+    ...emulatorOnly("clock", "advances the clock past the sell-back window of freshly revealed cards", [
+      "partnerKey",
+      "wallet",
+      "tierKey",
+    ]),
+    spendUsdc: PACK_USDC,
+    deviation: "sellback_window_never_closes",
+    run: isolated(async (ctx) => {
+      ensure(ctx.tierKey, "no TIER key");
+      ensure(ctx.wallet, "no test wallet");
+      const key = ctx.tierKey;
+      const w = ctx.wallet;
+      const { purchase } = await buyAndReveal({ ...ctx, partnerKey: key }, w);
+      ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
+      const q = expectSuccess(
+        await ctx.http.post(`${M}/sellback/quote`, {
+          key,
+          body: { wallet_address: w.address, token_ids: (purchase.items ?? []).map((i) => i.token_id) },
+        }),
+        "POST /mystery/sellback/quote",
+      ).data as { items: { token_id: string; eligible: boolean; expires_at: string | null }[] };
+      const item = q.items.find((i) => i.eligible && i.expires_at);
+      ensure(item, "no revealed token is eligible for sell-back right after the reveal");
+      const prepare = (wallet: string) =>
+        ctx.http.post(`${M}/sellback/prepare`, { key, body: { wallet_address: wallet, token_ids: [item.token_id] } });
+      expectError(
+        await prepare(OTHER_WALLET),
+        409,
+        "wrong_holder",
+        `a sell-back prepare of ${item.token_id} by another wallet`,
+      );
+      const { now_ms } = await ctx.control!.request<{ now_ms: number }>("GET", "/clock");
+      await ctx.control!.advance(Date.parse(item.expires_at!) - now_ms + 60_000);
+      expectError(
+        await prepare(w.address),
+        409,
+        "window_expired",
+        `the holder's sell-back prepare of ${item.token_id} after ${item.expires_at}`,
       );
     }),
   },

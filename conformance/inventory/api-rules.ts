@@ -983,10 +983,7 @@ export const API_RULES: ReferenceInventory = {
       sentence:
         "| 409 | `value_unknown`, `insufficient_liquidity`, `window_expired`, `wrong_holder`, `not_eligible` | buyback / sell-back pre-flight (the on-chain call is all-or-nothing) |",
       operations: ["buyback.create", "buyback.createForPurchase", "sellback.prepare"],
-      checkedBy: {
-        unchecked:
-          "a sandbox check preparing a sell-back after the window and by a non-holder, expecting 409 window_expired / wrong_holder",
-      },
+      checkedBy: ["mystery.sellback-preflight-409"],
     },
     {
       id: "api.codes.413",

@@ -820,10 +820,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "Only the card's original recipient, only before its buyback window closes; a batch is all-or-nothing on chain.",
       operations: ["sellback.prepare"],
-      checkedBy: {
-        unchecked:
-          "a sandbox sell-back of a transferred card (409 wrong_holder) and of one past its window (409 window_expired)",
-      },
+      checkedBy: ["mystery.sellback-preflight-409"],
     },
     {
       id: "live.sellback.quote",
@@ -853,10 +850,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Sell-back",
       sentence: "409 `window_expired` / `wrong_holder` / `value_unknown` / `insufficient_liquidity`.",
       operations: ["sellback.prepare"],
-      checkedBy: {
-        unchecked:
-          "sandbox checks provoking window_expired, wrong_holder, value_unknown and insufficient_liquidity on sell-back prepare",
-      },
+      checkedBy: ["mystery.sellback-preflight-409"],
     },
     {
       id: "live.sellback.submit",

@@ -17,6 +17,7 @@ import {
   ineligibleDeviations,
   instantCardDeviations,
   refusalDeviations,
+  sellbackDeviations,
 } from "./refusals.ts";
 
 // The deviation catalogue as a plugin of the emulator: the conformance suite's own tests (and the
@@ -42,6 +43,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   ...ineligibleDeviations,
   ...eventDeviations,
   ...instantCardDeviations,
+  ...sellbackDeviations,
   // One per contract invariant (no check names them; conformance/invariants.test.ts does).
   ...invariantDeviations,
 ];

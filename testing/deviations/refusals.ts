@@ -132,3 +132,15 @@ export const instantCardDeviations: readonly Deviation[] = [
     },
   },
 ];
+
+/** The sell-back pre-flight of conformance/checks/instant-cards.ts. */
+export const sellbackDeviations: readonly Deviation[] = [
+  {
+    name: "sellback_window_never_closes",
+    breaks: "a sell-back after the buyback window is 409 window_expired",
+    apply: (x) => {
+      if (errorIs(x, 409, "window_expired") && is(x, "POST", /^\/api\/v1\/mystery\/sellback\/prepare$/) && x.body)
+        x.body.error = "not_eligible";
+    },
+  },
+];
