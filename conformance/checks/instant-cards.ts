@@ -3,9 +3,10 @@ import { ensure, expectError, expectSuccess } from "../assert.ts";
 import { inSnapshot } from "../isolate.ts";
 import { buyAndReveal, buyInstant, PACK_USDC } from "./commerce.ts";
 
-// Instant cards and sell-back (issue 34): the sell-back pre-flight refusals (another wallet, a closed window); an
-// instant pack's cards have no sell-back window, and the sell-back refusal of such a card names the token and the reason in `details`. Each check buys one
-// instant pack with the test wallet on a TIER key; in emulator mode between a snapshot and its restore.
+// Sell-back pre-flight and instant cards (issue 34): another wallet's or a late sell-back is refused; an instant
+// pack's cards have no sell-back window, and the refusal of such a card names the token and the reason in
+// `details`. Each check buys a pack with the test wallet on a TIER key; in emulator mode between a snapshot and
+// its restore.
 
 const M = "/api/v1/mystery";
 const INSTANT_USDC = 10;
