@@ -34,7 +34,7 @@ const rowsOf = (rules: readonly InventoryRule[], prefix: string, kind: ScopeRow[
   });
 
 /** Partner rows (live-service.md) and tenant rows (api-rules.md), in the pages' order. */
-export const SCOPE_ROWS: readonly ScopeRow[] = [
+const SCOPE_ROWS: readonly ScopeRow[] = [
   ...rowsOf(LIVE_SERVICE_RULES.rules, "live.scope.", "partner"),
   ...rowsOf(API_RULES.rules, "api.scope.", "tenant"),
 ];
