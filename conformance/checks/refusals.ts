@@ -178,4 +178,24 @@ export const refusalChecks: Check[] = [
         );
     },
   },
+  {
+    id: "webhooks.no-partial-event",
+    guards: "docs/reference/sdk-shapes.md “Webhook event data” (no event exists for PARTIALLY_FULFILLED)",
+    profile: "webhooks",
+    title: "PARTIALLY_FULFILLED has no event: subscribing to one → 400 invalid_event_types",
+    rule: "No event exists for PARTIALLY_FULFILLED: a registration naming purchase.partially_fulfilled (or its instant twin) is refused whole with 400 invalid_event_types.",
+    ...runs("sandbox", ["partnerKey"]),
+    deviation: "partial_event_accepted",
+    async run({ http, partnerKey }) {
+      for (const type of ["purchase.partially_fulfilled", "instant_purchase.partially_fulfilled"]) {
+        const r = await http.post("/api/v1/webhooks", {
+          key: partnerKey,
+          body: { url: "https://example.com/cardos-conformance-partial", event_types: ["purchase.fulfilled", type] },
+        });
+        const id = r.status === 201 ? (env(r).data as { id?: unknown }).id : null;
+        if (typeof id === "number") await http.call("DELETE", `/api/v1/webhooks/${id}`, { key: partnerKey });
+        expectError(r, 400, "invalid_event_types", `a webhook for ${type}`);
+      }
+    },
+  },
 ];

@@ -850,7 +850,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       id: "sdk.events.no-partial-event",
       heading: "Webhook event data",
       sentence: "No event exists for `PARTIALLY_FULFILLED`.",
-      checkedBy: { unchecked: "a check that a PARTIALLY_FULFILLED purchase publishes no event of its own" },
+      checkedBy: ["webhooks.no-partial-event"],
     },
     {
       id: "sdk.buyback-shapes.offer",

@@ -16,6 +16,7 @@ import {
   gateDeviations,
   ineligibleDeviations,
   instantCardDeviations,
+  partialEventDeviations,
   refusalDeviations,
   sellbackDeviations,
 } from "./refusals.ts";
@@ -44,6 +45,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   ...eventDeviations,
   ...instantCardDeviations,
   ...sellbackDeviations,
+  ...partialEventDeviations,
   // One per contract invariant (no check names them; conformance/invariants.test.ts does).
   ...invariantDeviations,
 ];

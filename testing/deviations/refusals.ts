@@ -144,3 +144,21 @@ export const sellbackDeviations: readonly Deviation[] = [
     },
   },
 ];
+
+/** conformance/checks/refusals.ts's webhooks.no-partial-event. */
+export const partialEventDeviations: readonly Deviation[] = [
+  {
+    name: "partial_event_accepted",
+    breaks: "no event exists for PARTIALLY_FULFILLED",
+    apply: (x) => {
+      // A subscription to purchase.partially_fulfilled answered as registered.
+      if (!errorIs(x, 400, "invalid_event_types") || !is(x, "POST", /^\/api\/v1\/webhooks$/)) return;
+      if (!/partially_fulfilled/.test(String(x.body?.message ?? ""))) return;
+      x.status = 201;
+      x.body = {
+        success: true,
+        data: { id: 0, url: "https://example.com/cardos-conformance-partial", event_types: [] },
+      };
+    },
+  },
+];
