@@ -565,7 +565,10 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Billing models",
       sentence: "`GET /api/v1/info` names a key's model.",
       operations: ["warehouse.info"],
-      checkedBy: { unchecked: "a check reading GET /info with a partner key, expecting the key's billing model" },
+      checkedBy: {
+        unchecked:
+          "a check reading GET /info with a partner key, expecting its billing model; the emulator answers /info to tenant keys only (docs/decisions.md “Warehouse: ids, re-quotes, /info, …”), so that check would fail it today",
+      },
     },
     {
       id: "live.catalog.route",
