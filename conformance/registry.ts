@@ -1,5 +1,8 @@
 import type { Check } from "./types.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
+import { scopeChecks } from "./checks/scopes.ts";
+import { refusalChecks } from "./checks/refusals.ts";
+import { gateChecks } from "./checks/gates.ts";
 import { catalogChecks } from "./checks/catalog.ts";
 import { catalogQueryChecks } from "./checks/catalog-query.ts";
 import { creditsChecks } from "./checks/credits.ts";
@@ -14,10 +17,13 @@ import { warehouseByIdChecks } from "./checks/warehouse-by-id.ts";
 import { lifecycleChecks } from "./checks/lifecycle.ts";
 import { limitsChecks } from "./checks/limits.ts";
 import { commerceChecks } from "./checks/commerce.ts";
+import { eventChecks } from "./checks/events.ts";
+import { instantCardChecks } from "./checks/instant-cards.ts";
 
 /** Every check of the suite, in run order. */
 export const ALL_CHECKS: readonly Check[] = [
   ...pipelineChecks,
+  ...scopeChecks,
   ...catalogChecks,
   ...catalogQueryChecks,
   ...creditsChecks,
@@ -28,8 +34,12 @@ export const ALL_CHECKS: readonly Check[] = [
   ...redemptionChecks,
   ...instantChecks,
   ...limitsChecks,
+  ...refusalChecks,
+  ...gateChecks,
   ...warehouseChecks,
   ...warehouseByIdChecks,
   ...commerceChecks,
+  ...eventChecks,
+  ...instantCardChecks,
   ...lifecycleChecks,
 ];

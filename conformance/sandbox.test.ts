@@ -86,9 +86,10 @@ afterAll(() => emu?.close());
  * their end users with real deposits), the rate-limit checks (the partner key's own window on a free route, waited
  * out after its 429), the warehouse records compare by id on the tenant's history (made before the suite runs, as
  * a used account has it), the webhook retry schedule runs in (the target's) real time, and the pool and payout
- * wallets are read back without changing them.
+ * wallets are read back without changing them. Issue 34 added six emulator-only checks (scopes, gates, an unrevealed
+ * purchase, a refund's and an instant failure's events, the sell-back window), hence 29.
  */
-const NA_BOUND = 23;
+const NA_BOUND = 29;
 
 describe("sandbox mode with a wallet key, a TIER key and a webhook receiver", () => {
   it("never calls the control plane", () => {
@@ -229,7 +230,7 @@ describe("the CLI's wallet flags", () => {
       spyOut.mockRestore();
     }
     expect(err[0]).toBe(
-      `commerce budget: 5 checks may spend up to 125 test USDC from ${END_USERS.at(-1)!.address} on ${emu.rpcUrl}; --max-spend-usdc 0 (checks beyond it are not applicable)\n`,
+      `commerce budget: 8 checks may spend up to 185 test USDC from ${END_USERS.at(-1)!.address} on ${emu.rpcUrl}; --max-spend-usdc 0 (checks beyond it are not applicable)\n`,
     );
     expect(err.join("")).toContain("commerce.purchase-webhook — would exceed --max-spend-usdc (needs 25, 0 left)");
     expect(out.join("")).toContain(

@@ -51,7 +51,7 @@ export async function cheapestTier(ctx: CheckContext): Promise<Tier> {
 }
 
 /** Waits for the reveal: the emulator's clock is advanced (VRF answers 5 s after the request); the sandbox is polled. */
-async function revealed(ctx: CheckContext, id: number): Promise<Purchase> {
+export async function revealed(ctx: CheckContext, id: number): Promise<Purchase> {
   const get = async () =>
     expectSuccess(await ctx.http.get(`${M}/purchase/${id}`, { key: ctx.partnerKey }), `GET /mystery/purchase/${id}`)
       .data as Purchase;
@@ -68,6 +68,12 @@ async function revealed(ctx: CheckContext, id: number): Promise<Purchase> {
 
 /** Non-custodial purchase: prepare → the wallet signs approve + purchase → submit with the VRF request id → reveal. */
 export async function buyAndReveal(ctx: CheckContext, wallet: TestWallet): Promise<{ tier: Tier; purchase: Purchase }> {
+  const { tier, purchase } = await buySubmitted(ctx, wallet);
+  return { tier, purchase: await revealed(ctx, purchase.id) };
+}
+
+/** Non-custodial purchase up to its submit (202): the purchase as submit answers it, before its reveal. */
+export async function buySubmitted(ctx: CheckContext, wallet: TestWallet): Promise<{ tier: Tier; purchase: Purchase }> {
   const tier = await cheapestTier(ctx);
   const prep = expectSuccess(
     await ctx.http.post(`${M}/purchase/prepare`, {
@@ -92,7 +98,7 @@ export async function buyAndReveal(ctx: CheckContext, wallet: TestWallet): Promi
     202,
   ).data as Purchase;
   ensure(Number.isInteger(sub.id), `submit must return the purchase with its id, got ${JSON.stringify(sub.id)}`);
-  return { tier, purchase: await revealed(ctx, sub.id) };
+  return { tier, purchase: sub };
 }
 
 export type InstantPack = { packet_type_id: number; price: string; price_usdc: string; available_packs: number };
@@ -108,8 +114,8 @@ type InstantPurchase = {
 };
 const TERMINAL_INSTANT = new Set(["FULFILLED", "FAILED", "REFUNDED"]);
 
-/** Instant pack: the cheapest in stock → prepare (price capped) → the wallet signs → submit → poll until delivered. */
-export async function buyInstant(
+/** Instant pack up to its submit (202): the cheapest in stock → prepare (price capped) → the wallet signs → submit. */
+export async function buyInstantSubmitted(
   ctx: CheckContext,
   wallet: TestWallet,
 ): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
@@ -156,6 +162,17 @@ export async function buyInstant(
     sub.onchain_request_id === String(requestId),
     `submit must link the receipt's VRF request ${requestId}, got ${sub.onchain_request_id}`,
   );
+  return { pack, purchase: sub, hash: receipt.transactionHash };
+}
+
+/** Instant pack: the cheapest in stock → prepare (price capped) → the wallet signs → submit → poll until delivered. */
+export async function buyInstant(
+  ctx: CheckContext,
+  wallet: TestWallet,
+): Promise<{ pack: InstantPack; purchase: InstantPurchase; hash: string }> {
+  const I = "/api/v1/instant";
+  const { pack, purchase: sub, hash } = await buyInstantSubmitted(ctx, wallet);
+  const receipt = { transactionHash: hash };
   const get = async () =>
     expectSuccess(
       await ctx.http.get(`${I}/purchase/${sub.id}`, { key: ctx.partnerKey }),

@@ -153,10 +153,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Raw card",
       sentence: "A card's presence or declared value does not make it eligible for a quote or order.",
       operations: ["warehouse.quotes.create", "warehouse.orders.create"],
-      checkedBy: {
-        unchecked:
-          "a sandbox check quoting a card that is present (or has a declared value) but not eligible, expecting a refusal that names it",
-      },
+      checkedBy: ["warehouse.ineligible-card-409"],
     },
     {
       id: "api.raw-card.routes",
@@ -294,10 +291,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "States and transitions",
       sentence: "Where a revealed purchase is needed, an unrevealed one is 409 `not_fulfilled`.",
       operations: ["redemption.quote", "redemption.prepare", "buyback.createForPurchase"],
-      checkedBy: {
-        unchecked:
-          "a sandbox check asking to redeem (or buy back) a purchase before its reveal, expecting 409 not_fulfilled",
-      },
+      checkedBy: ["mystery.unrevealed-not-fulfilled"],
     },
     {
       id: "api.requote-supersedes",
@@ -412,10 +406,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Webhook endpoints",
       sentence: "Scope `webhooks:manage`.",
       operations: WEBHOOKS,
-      checkedBy: {
-        unchecked:
-          "a check calling the webhook routes with a partner key that lacks webhooks:manage, expecting 403 Insufficient permissions",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.webhooks.get",
@@ -652,7 +643,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Scopes",
       sentence: "| any tenant key | orders list/get, cards list/get |",
       operations: ["warehouse.orders.list", "warehouse.orders.get", "warehouse.cards.list", "warehouse.cards.get"],
-      checkedBy: { unchecked: "a check reading orders and cards with a tenant key holding no scope, expecting 200" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.read-inventory",
@@ -674,33 +665,28 @@ export const API_RULES: ReferenceInventory = {
         "warehouse.serviceCredits.list",
         "warehouse.activity.list",
       ],
-      checkedBy: {
-        unchecked:
-          "a check calling each listed route with a tenant key without read:inventory, expecting 403 Insufficient permissions",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-transfer",
       heading: "Scopes",
       sentence: "| `write:transfer` | transfer a card |",
       operations: ["warehouse.transfers.create"],
-      checkedBy: { unchecked: "a check transferring a card with a tenant key without write:transfer, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-withdrawal",
       heading: "Scopes",
       sentence: "| `write:withdrawal` | request a withdrawal |",
       operations: ["warehouse.withdrawals.create"],
-      checkedBy: {
-        unchecked: "a check requesting a withdrawal with a tenant key without write:withdrawal, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-order",
       heading: "Scopes",
       sentence: "| `write:order` | shipping quote, create/cancel orders |",
       operations: ["warehouse.quotes.create", "warehouse.orders.create", "warehouse.orders.cancel"],
-      checkedBy: ["warehouse.write-scope-403"],
+      checkedBy: ["warehouse.write-scope-403", "pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-inbound-shipment",
@@ -713,37 +699,28 @@ export const API_RULES: ReferenceInventory = {
         "warehouse.inboundShipments.attachments.create",
         "warehouse.inboundShipments.attachments.delete",
       ],
-      checkedBy: {
-        unchecked:
-          "a check announcing an inbound shipment with a tenant key without write:inbound_shipment, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-declared-value",
       heading: "Scopes",
       sentence: "| `write:declared_value` | submit declared values |",
       operations: ["warehouse.declaredValues.create"],
-      checkedBy: {
-        unchecked: "a check submitting a declared value with a tenant key without write:declared_value, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.write-service-credit",
       heading: "Scopes",
       sentence: "| `write:service_credit` | request a service credit |",
       operations: ["warehouse.serviceCredits.create"],
-      checkedBy: {
-        unchecked: "a check requesting a service credit with a tenant key without write:service_credit, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.scope.webhooks-manage",
       heading: "Scopes",
       sentence: "| `webhooks:manage` | webhook get and delivery log |",
       operations: ["webhooks.get", "webhooks.deliveries"],
-      checkedBy: {
-        unchecked: "a check reading a webhook and the delivery log with a key without webhooks:manage, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "api.events.subscription",
@@ -812,7 +789,7 @@ export const API_RULES: ReferenceInventory = {
       sentence:
         "Clients branch on status and `error`; `message` may change; `details` is an object of context (for a sell-back refusal it names the token and the reason).",
       operations: ["sellback.prepare", "sellback.submit"],
-      checkedBy: { unchecked: "a sell-back refusal whose details object names the token and the reason" },
+      checkedBy: ["mystery.sellback-refusal-details", "wire:envelope"],
     },
     {
       id: "api.errors.warehouse-envelope",
@@ -827,7 +804,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Error envelope",
       sentence: "Some 409s carry `data` with the conflicting resource's current state.",
       operations: WAREHOUSE,
-      checkedBy: ["invariant:warehouse.conflict-carries-order"],
+      checkedBy: ["invariant:warehouse.conflict-carries-order", "warehouse.ineligible-card-409"],
     },
     {
       id: "api.errors.shared-infrastructure",
@@ -985,7 +962,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Error codes",
       sentence: "| 404 | `value_unknown` | price: the card has no market price |",
       operations: ["gacha.price"],
-      checkedBy: { unchecked: "a price query of a card with no market price, expecting 404 value_unknown" },
+      checkedBy: ["mystery.price-value-unknown"],
     },
     {
       id: "api.codes.409-general",
@@ -1012,10 +989,7 @@ export const API_RULES: ReferenceInventory = {
       sentence:
         "| 409 | `value_unknown`, `insufficient_liquidity`, `window_expired`, `wrong_holder`, `not_eligible` | buyback / sell-back pre-flight (the on-chain call is all-or-nothing) |",
       operations: ["buyback.create", "buyback.createForPurchase", "sellback.prepare"],
-      checkedBy: {
-        unchecked:
-          "a sandbox check preparing a sell-back after the window and by a non-holder, expecting 409 window_expired / wrong_holder",
-      },
+      checkedBy: ["mystery.sellback-preflight-409"],
     },
     {
       id: "api.codes.413",
@@ -1044,10 +1018,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Error codes",
       sentence: "| 503 | `overloaded` | concurrency gate full; `Retry-After: 1`, `retryable: true`; not charged |",
       operations: "all",
-      checkedBy: {
-        unchecked:
-          "a check filling the concurrency gate, expecting 503 overloaded with Retry-After: 1 and retryable: true (the wire's retryAfter rule holds any 503 it meets)",
-      },
+      checkedBy: ["pipeline.concurrency-gates", "wire:retryAfter"],
     },
     {
       id: "api.codes.503-timeout",
@@ -1158,10 +1129,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Other limits",
       sentence: "| Offset pagination | offset at most 10,000; keyset `since` unbounded |",
       operations: "all",
-      checkedBy: {
-        unchecked:
-          "a check asking offset 10001 of a partner list, expecting 400 invalid_pagination; warehouse.cards-keyset shows since unbounded",
-      },
+      checkedBy: ["pipeline.offset-capped", "warehouse.cards-keyset"],
     },
     {
       id: "api.limits.id-array",
@@ -1182,7 +1150,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Other limits",
       sentence: "| Idempotency / submission key | up to 128 characters |",
       operations: ["gacha.purchase", "redemption.prepare", ...WAREHOUSE_WRITES],
-      checkedBy: { unchecked: "a write with a 129-character idempotency key, expecting 400" },
+      checkedBy: ["warehouse.idempotency-key-128"],
     },
     {
       id: "api.limits.vision-image",
@@ -1223,9 +1191,7 @@ export const API_RULES: ReferenceInventory = {
       heading: "Other limits",
       sentence: "| Warehouse read pool | 20 concurrent requests; beyond that 503 |",
       operations: WAREHOUSE,
-      checkedBy: {
-        unchecked: "21 concurrent warehouse reads held open, expecting the 21st to be 503 with Retry-After",
-      },
+      checkedBy: ["pipeline.concurrency-gates"],
     },
     {
       id: "api.limits.rate-limit",

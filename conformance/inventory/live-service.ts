@@ -71,32 +71,28 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
         "instant.catalog",
         ...CATALOG,
       ],
-      checkedBy: {
-        unchecked: "a partner key without read:catalog on each listed route, expecting 403 Insufficient permissions",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.wallet-read",
       heading: "Partner scopes",
       sentence: "| `wallet:read` | wallet balance, ledger, deposits |",
       operations: ["wallet.balance", "wallet.ledger", "wallet.deposits"],
-      checkedBy: { unchecked: "a partner key without wallet:read reading the wallet, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.wallet-deposit",
       heading: "Partner scopes",
       sentence: "| `wallet:deposit` | the deposit address (not implied by `wallet:read`) |",
       operations: ["wallet.depositAddress"],
-      checkedBy: {
-        unchecked: "a partner key with wallet:read but not wallet:deposit asking the deposit address, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.packs-purchase",
       heading: "Partner scopes",
       sentence: "| `packs:purchase` | custodial and non-custodial purchases (mystery and instant prepare/submit) |",
       operations: ["gacha.purchase", "gacha.prepare", "gacha.submit", "instant.prepare", "instant.submit"],
-      checkedBy: { unchecked: "a partner key without packs:purchase on each listed route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.packs-read",
@@ -117,7 +113,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
         "revenue.payouts",
         "buyback.acceptPrepare",
       ],
-      checkedBy: { unchecked: "a partner key without packs:read on each listed route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.packs-buyback",
@@ -130,28 +126,28 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
         "sellback.prepare",
         "sellback.submit",
       ],
-      checkedBy: { unchecked: "a partner key without packs:buyback on each listed route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.cards-redeem",
       heading: "Partner scopes",
       sentence: "| `cards:redeem` | redemption quote, prepare, submit |",
       operations: ["redemption.quote", "redemption.prepare", "redemption.submit"],
-      checkedBy: { unchecked: "a partner key without cards:redeem on each listed route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.pool-manage",
       heading: "Partner scopes",
       sentence: "| `pool:manage` | get/set the pool wallet (granted explicitly only) |",
       operations: ["mystery.poolWallet.get", "mystery.poolWallet.set"],
-      checkedBy: { unchecked: "a partner key without pool:manage reading the pool wallet, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.webhooks-manage",
       heading: "Partner scopes",
       sentence: "| `webhooks:manage` | register, list, get, delete webhooks; the delivery log |",
       operations: WEBHOOKS,
-      checkedBy: { unchecked: "a partner key without webhooks:manage on each webhook route, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.scope.payout-manage",
@@ -159,9 +155,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "| `payout:manage` | get/set the payout wallet (granted explicitly only; an admin scope is not enough) |",
       operations: ["revenue.getPayoutWallet", "revenue.setPayoutWallet", "payoutWallet.get", "payoutWallet.set"],
-      checkedBy: {
-        unchecked: "a partner key with an admin scope but not payout:manage reading the payout wallet, expecting 403",
-      },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.envelope.partner",
@@ -359,9 +353,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "Concurrency: global gates of 24 reads, 5 purchases, 10 writes and 10 wallet reads; short bursts queue, sustained overload is 503 `overloaded` with `Retry-After: 1`.",
       operations: "all",
-      checkedBy: {
-        unchecked: "a check filling a concurrency gate (5 purchases), expecting 503 overloaded with Retry-After: 1",
-      },
+      checkedBy: ["pipeline.concurrency-gates"],
     },
     {
       id: "live.rate.shedding-unbilled",
@@ -573,7 +565,10 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Billing models",
       sentence: "`GET /api/v1/info` names a key's model.",
       operations: ["warehouse.info"],
-      checkedBy: { unchecked: "a check reading GET /info with a partner key, expecting the key's billing model" },
+      checkedBy: {
+        unchecked:
+          "a check reading GET /info with a partner key, expecting its billing model; the emulator answers /info to tenant keys only (docs/decisions.md “Warehouse: ids, re-quotes, /info, …”), so that check would fail it today",
+      },
     },
     {
       id: "live.catalog.route",
@@ -813,10 +808,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Instant packs",
       sentence: "Instant cards have no buyback or sell-back window; they can be redeemed.",
       operations: ["sellback.quote", "redemption.quote"],
-      checkedBy: {
-        unchecked:
-          "a sell-back quote of an instant card, expecting it ineligible, and a redemption quote of one, expecting a quote",
-      },
+      checkedBy: ["instant.cards-no-sellback-window"],
     },
     {
       id: "live.sellback.tier",
@@ -831,10 +823,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       sentence:
         "Only the card's original recipient, only before its buyback window closes; a batch is all-or-nothing on chain.",
       operations: ["sellback.prepare"],
-      checkedBy: {
-        unchecked:
-          "a sandbox sell-back of a transferred card (409 wrong_holder) and of one past its window (409 window_expired)",
-      },
+      checkedBy: ["mystery.sellback-preflight-409"],
     },
     {
       id: "live.sellback.quote",
@@ -864,10 +853,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Sell-back",
       sentence: "409 `window_expired` / `wrong_holder` / `value_unknown` / `insufficient_liquidity`.",
       operations: ["sellback.prepare"],
-      checkedBy: {
-        unchecked:
-          "sandbox checks provoking window_expired, wrong_holder, value_unknown and insufficient_liquidity on sell-back prepare",
-      },
+      checkedBy: ["mystery.sellback-preflight-409"],
     },
     {
       id: "live.sellback.submit",
@@ -900,7 +886,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Buyback offers and the pool wallet",
       sentence: "POOL model.",
       operations: ["buyback.create", "buyback.createForPurchase"],
-      checkedBy: { unchecked: "a buyback offer asked with a TIER key, expecting 403 not_pool_partner" },
+      checkedBy: ["mystery.buyback-not-pool-partner"],
     },
     {
       id: "live.buyback.offers",
@@ -1137,7 +1123,7 @@ export const LIVE_SERVICE_RULES: ReferenceInventory = {
       heading: "Webhook registry",
       sentence: "Scope `webhooks:manage`.",
       operations: WEBHOOKS,
-      checkedBy: { unchecked: "a partner key without webhooks:manage registering a webhook, expecting 403" },
+      checkedBy: ["pipeline.scopes-403"],
     },
     {
       id: "live.webhooks.register",

@@ -685,7 +685,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
         "| `deposit.credited` | `deposit_id`, `amount` micros, `amount_usdc`, `chain_in`, `token_in`, `tx_hash` |",
       operations: ["wallet.depositAddress"],
       events: ["deposit.credited"],
-      checkedBy: { unchecked: "a sandbox deposit to a custodial wallet, expecting deposit.credited with these keys" },
+      checkedBy: ["webhooks.deposit-credited-event"],
     },
     {
       id: "sdk.events.purchase-reserved",
@@ -719,10 +719,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence: '| `purchase.refunded` | `purchase_id`, `status: "REFUNDED"`, `onchain_request_id?` |',
       operations: ["gacha.purchase"],
       events: ["purchase.refunded"],
-      checkedBy: {
-        unchecked:
-          "an emulator-only check emptying a tier's machine, expecting purchase.refunded with these keys and the hold released",
-      },
+      checkedBy: ["webhooks.purchase-refunded-event"],
     },
     {
       id: "sdk.events.purchase-failed",
@@ -767,10 +764,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       sentence: '| `instant_purchase.failed` | `purchase_id`, `status: "FAILED"`, `reason` |',
       operations: ["instant.getPurchase"],
       events: ["instant_purchase.failed"],
-      checkedBy: {
-        unchecked:
-          "an emulator-only check failing an instant purchase, expecting instant_purchase.failed with a reason",
-      },
+      checkedBy: ["webhooks.instant-failed-event"],
     },
     {
       id: "sdk.events.buyback-confirmed",
@@ -860,7 +854,7 @@ export const SDK_SHAPES_RULES: ReferenceInventory = {
       id: "sdk.events.no-partial-event",
       heading: "Webhook event data",
       sentence: "No event exists for `PARTIALLY_FULFILLED`.",
-      checkedBy: { unchecked: "a check that a PARTIALLY_FULFILLED purchase publishes no event of its own" },
+      checkedBy: ["webhooks.no-partial-event"],
     },
     {
       id: "sdk.buyback-shapes.offer",

@@ -11,6 +11,15 @@ import { instantDeviations } from "./instant.ts";
 import { warehouseDeviations } from "./warehouse.ts";
 import { deviationRoutes } from "./routes.ts";
 import { invariantDeviations } from "./invariants.ts";
+import {
+  eventDeviations,
+  gateDeviations,
+  ineligibleDeviations,
+  instantCardDeviations,
+  partialEventDeviations,
+  refusalDeviations,
+  sellbackDeviations,
+} from "./refusals.ts";
 
 // The deviation catalogue as a plugin of the emulator: the conformance suite's own tests (and the
 // shadow tests' upstream) start an emulator with `plugins: [deviations]` and switch one on with
@@ -30,6 +39,13 @@ export const DEVIATIONS: readonly Deviation[] = [
   ...instantDeviations,
   ...warehouseDeviations,
   ...catalogDeviations,
+  ...refusalDeviations,
+  ...gateDeviations,
+  ...ineligibleDeviations,
+  ...eventDeviations,
+  ...instantCardDeviations,
+  ...sellbackDeviations,
+  ...partialEventDeviations,
   // One per contract invariant (no check names them; conformance/invariants.test.ts does).
   ...invariantDeviations,
 ];

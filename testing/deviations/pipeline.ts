@@ -1,6 +1,6 @@
 import { balanceOf } from "../../emulator/pipeline/metering.ts";
 import { own } from "../../emulator/state/own.ts";
-import { isApi, errorIs, toSuccess, dataOf, is, type Body, type Deviation, type Exchange } from "./deviation.ts";
+import { isApi, errorIs, toSuccess, dataOf, is, keyOf, type Body, type Deviation, type Exchange } from "./deviation.ts";
 
 // Deviations that break the pipeline's rules (auth, rate limits, metering, envelopes, paging).
 
@@ -238,6 +238,21 @@ export const pipelineDeviations: readonly Deviation[] = [
       const remaining = Number(x.headers.get("X-RateLimit-Remaining"));
       if (x.headers.has("X-RateLimit-Remaining") && x.status !== 429)
         x.headers.set("X-RateLimit-Remaining", String(Math.min(limit, remaining + 1)));
+    },
+  },
+  {
+    name: "deposit_address_without_wallet_deposit",
+    breaks: "the deposit address needs wallet:deposit (not implied by wallet:read)",
+    apply: (x) => {
+      // A key with wallet:read but not wallet:deposit is given an address, as if wallet:read implied it.
+      const key = keyOf(x);
+      if (
+        x.status === 403 &&
+        is(x, "POST", /^\/api\/v1\/wallet\/deposit-address$/) &&
+        key?.scopes.includes("wallet:read") &&
+        !key.scopes.includes("wallet:deposit")
+      )
+        toSuccess(x, { address: "0x000000000000000000000000000000000000dEaD", chain: "base" });
     },
   },
 ];
