@@ -167,7 +167,7 @@ export class DeployCache {
     memory.set(key, deployment);
     const file = this.file(key);
     if (!file) return;
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    const tmp = `${file}.${process.pid}.${process.hrtime.bigint()}.tmp`;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(tmp, JSON.stringify({ format: FORMAT, key, ...deployment } satisfies CacheFile));

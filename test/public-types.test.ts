@@ -1,3 +1,4 @@
+import request from "supertest";
 import { describe, it, expect, expectTypeOf } from "vitest";
 import * as pub from "../emulator/public.ts";
 import type * as P from "../emulator/public-types.ts";
@@ -62,10 +63,10 @@ describe("the public types", () => {
       "Replay",
     ] as const)
       expect(pub[name]).toBe(internal[name]);
-    const emu = await pub.createEmulator({ seed: 3, clock: "manual" });
+    const emu = await pub.createEmulator({ seed: 3, clock: "manual", port: 0 });
     try {
-      const res = await emu.fetch("/api/v1/health");
-      expect(res.status).toBe(200);
+      const res = await request(emu.url!).get("/api/v1/health");
+      expect([res.status, res.body.data?.status]).toEqual([200, "ok"]);
       expect(emu.keys.map((k) => k.name)).toContain("demo");
       // The internals are still there at run time (the project's tests use them); only the public type omits them.
       expect("services" in emu).toBe(true);

@@ -26,7 +26,7 @@ export const refusalChecks: Check[] = [
   {
     id: "mystery.buyback-not-pool-partner",
     guards:
-      "docs/reference/live-service.md “Buyback offers (POOL)” (POOL model) and “Error codes” (403 not_pool_partner)",
+      "docs/reference/live-service.md “Buyback offers and the pool wallet” (POOL model) and “Partner error codes” (403 not_pool_partner)",
     profile: "mystery",
     title: "Buyback offers with a TIER key → 403 not_pool_partner",
     rule: "Buyback offers are POOL-model: a TIER partner's key asking for one (by token or by purchase) is refused with 403 not_pool_partner.",

@@ -96,7 +96,7 @@ export const SEQUENCE_INVARIANTS = [
   }),
   across({
     id: "webhooks.update-then-get",
-    // Beyond the live service (docs/reference/live-service.md “Webhook registry”: "There is no update route"):
+    // Beyond the live service (docs/reference/live-service.md “Webhook registry” says it has no update route):
     // held wherever a target serves one, as the emulator does.
     rule: "PATCH (or PUT) /api/v1/webhooks/:id answers data.webhook (updated_at moves): the webhook as it now is, so GET /webhooks/{id} right after it answers the same fields and values",
     source: "docs/webhooks.md “Registry (`webhooks:manage`; partner and tenant keys)”",
