@@ -289,11 +289,13 @@ describe("npx emulator exec", () => {
     const cases = [
       { signal: "SIGTERM", script: "sleep 47; echo done", code: 143 },
       { signal: "SIGINT", script: "sleep 47; echo done", code: 130 },
-      { signal: "SIGTERM", script: "trap '' TERM; sleep 47 & wait; sleep 47", code: 137 }, // ignores SIGTERM: killed after the grace
+      // ignores SIGTERM (set before "ready", so the signal cannot come first): killed after the grace
+      { signal: "SIGTERM", script: "sleep 47 & wait; sleep 47", code: 137, before: "trap '' TERM; " },
     ] as const;
-    for (const [i, { signal, script, code }] of cases.entries()) {
+    for (const [i, { signal, script, code, ...rest }] of cases.entries()) {
       const pidFile = join(dir, `pid-${i}`);
-      const run = runToEnd(["exec", "--no-chain", `echo $$ > ${pidFile}; echo ready; ${script}`]);
+      const before = "before" in rest ? rest.before : "";
+      const run = runToEnd(["exec", "--no-chain", `echo $$ > ${pidFile}; ${before}echo ready; ${script}`]);
       expect(await run.first).toBe("ready");
       const group = Number(readFileSync(pidFile, "utf8").trim());
       run.child.kill(signal);
