@@ -79,4 +79,3 @@ export const tokenLockKey = (what: "redemption" | "offer", accountId: string, to
 export type JobErrorHandler = (job: string, err: unknown) => void;
 /** A job that failed is not due again for this long (the worker must not spin on it). */
 export const JOB_RETRY_MS = 60 * 1000;
-
