@@ -26,14 +26,17 @@ export async function balance(api: Api, key: string): Promise<number> {
 export type { Emulator };
 
 /**
- * Waits (event-loop turns, not a fixed sleep) until `cond` holds; fails after `timeoutMs` of wall time.
+ * Waits until `cond` holds, checking it after each event-loop turn; fails after `timeoutMs` of wall time.
  * The default is a hang detector, not a budget: a loaded machine may take long, never fail.
+ * The first turns are `setImmediate`s (what an in-process change needs); past them a turn waits for the
+ * loop's next I/O or a 1 ms timer instead, so a wait on a child process or a socket does not spin a core
+ * (it did: `setImmediate` alone kept the worker at 100 % CPU while a child it waited for started).
  */
 export async function waitFor(cond: () => boolean, what: string, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!cond()) {
+  for (let turn = 0; !cond(); turn++) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => (turn < 100 ? setImmediate(r) : setTimeout(r, 1)));
   }
 }
 

@@ -236,7 +236,9 @@ describe("retries on the virtual clock", () => {
     const key = await newKey(api, { kind: "partner" });
     await register(key);
     await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 50 }).expect(200);
-    rx.script([HANG], 200);
+    // Every request hangs until the first attempt has timed out. Not "the first request": on a loaded machine the
+    // 50 ms ran out before that request reached the receiver, the retry came first and was the one that hung.
+    rx.script([], HANG);
     const {
       deliveries: [d],
     } = await trigger(key, "purchase.fulfilled");
@@ -249,6 +251,7 @@ describe("retries on the virtual clock", () => {
     // The timeout is wall-clock (a real socket): 50 ms only bounds the hanging attempt; the retry that must
     // succeed gets the largest bound, so a loaded machine answering slowly cannot time it out.
     await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 120_000 }).expect(200);
+    rx.script([], 200);
     await emu.clock.advance(30 * SECOND);
     expect((await deliveries(key)).data.deliveries[0]).toMatchObject({ status: "DELIVERED", attempts: 2 });
     expectError(await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 0 }), 400, "invalid_value");
