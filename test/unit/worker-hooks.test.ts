@@ -12,7 +12,12 @@ function fakeServices() {
   const blockListeners = new Set<() => void>();
   const clock = new VirtualClock({ mode: "manual", start: 0 });
   const host = { onBlocks: (l: () => void) => (blockListeners.add(l), () => blockListeners.delete(l)) }; // no real chain
-  const services = { clock, bus: { on: () => () => {} }, chainHost: host, runtime: new Runtime() } as unknown as Services;
+  const services = {
+    clock,
+    bus: { on: () => () => {} },
+    chainHost: host,
+    runtime: new Runtime(),
+  } as unknown as Services;
   return { services, mine: () => blockListeners.forEach((l) => l()) };
 }
 
