@@ -6,6 +6,7 @@ import { signatureValid, startCheckReceiver } from "../../harness/webhook-receiv
 import { inSnapshot } from "../isolate.ts";
 import { waitFor } from "../wait.ts";
 import { webhookHeader } from "../../contract/webhook-signature.ts";
+import { US_WITH_PHONE } from "./addresses.ts";
 
 // Commerce a partner ships, run with a funded test wallet and no control plane:
 // against the sandbox with --wallet-key/--rpc-url/--max-spend-usdc (real test
@@ -17,15 +18,6 @@ import { webhookHeader } from "../../contract/webhook-signature.ts";
 // wallet's cards).
 
 const M = "/api/v1/mystery";
-const US = {
-  name: "Conformance Check",
-  street1: "100 Congress Ave",
-  city: "Austin",
-  state: "TX",
-  zip: "78701",
-  country: "US",
-  phone: "+15125550100",
-};
 /** The documented Starter price: the most a purchase check spends. */
 export const PACK_USDC = 25;
 /** The most the instant check spends: the cheapest instant pack in stock (4.99 on the emulator). */
@@ -475,7 +467,14 @@ export const commerceChecks: Check[] = [
         key: ctx.partnerKey,
         body: {
           purchase_id: purchase.id,
-          shipping_address: { ...US, country: "FR", state: undefined, zip: "75001", city: "Paris", phone: undefined },
+          shipping_address: {
+            ...US_WITH_PHONE,
+            country: "FR",
+            state: undefined,
+            zip: "75001",
+            city: "Paris",
+            phone: undefined,
+          },
         },
       });
       ensure(
@@ -485,7 +484,7 @@ export const commerceChecks: Check[] = [
       const quote = expectSuccess(
         await ctx.http.post(`${M}/redemption/quote`, {
           key: ctx.partnerKey,
-          body: { purchase_id: purchase.id, shipping_address: US },
+          body: { purchase_id: purchase.id, shipping_address: US_WITH_PHONE },
         }),
         "POST /mystery/redemption/quote",
       ).data as {
@@ -504,7 +503,7 @@ export const commerceChecks: Check[] = [
         unsigned: { calls: Call[] } | null;
       };
       const headers = { "Idempotency-Key": `conformance-redeem-${purchase.id}` };
-      const body = { purchase_id: purchase.id, shipping_address: US, shipping_payer: "end_user" };
+      const body = { purchase_id: purchase.id, shipping_address: US_WITH_PHONE, shipping_payer: "end_user" };
       const prep = expectSuccess(
         await ctx.http.post(`${M}/redemption/prepare`, { key: ctx.partnerKey, body, headers }),
         "POST /mystery/redemption/prepare",

@@ -7,21 +7,12 @@ import { waitFor } from "../wait.ts";
 import { buyInstantSubmitted, buySubmitted, PACK_USDC, revealed } from "./commerce.ts";
 import { fundByDeposit } from "./custodial-sandbox.ts";
 import { EVENT_PAYLOADS, type PartnerEventType } from "../../contract/events.ts";
+import { US_WITH_PHONE } from "./addresses.ts";
 
 // Behaviour and events no other check observes (issue 34): a redemption quote of a purchase not yet revealed is
 // 409 not_fulfilled; an operator refund of one publishes purchase.refunded, a failed instant purchase
 // instant_purchase.failed, a deposit deposit.credited (each delivery read by the suite's receiver). Each spends
 // from the test wallet; in emulator mode between a snapshot and its restore.
-
-const US = {
-  name: "Conformance Check",
-  street1: "100 Congress Ave",
-  city: "Austin",
-  state: "TX",
-  zip: "78701",
-  country: "US",
-  phone: "+15125550100",
-};
 
 const isolated =
   (run: (ctx: CheckContext) => Promise<void>) =>
@@ -95,7 +86,7 @@ export const eventChecks: Check[] = [
       const { purchase } = await buySubmitted(ctx, walletOf(ctx));
       const r = await ctx.http.post("/api/v1/mystery/redemption/quote", {
         key: ctx.partnerKey,
-        body: { purchase_id: purchase.id, shipping_address: US },
+        body: { purchase_id: purchase.id, shipping_address: US_WITH_PHONE },
       });
       expectError(r, 409, "not_fulfilled", `a redemption quote of purchase ${purchase.id} before its reveal`);
       await revealed(ctx, purchase.id);

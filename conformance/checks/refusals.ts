@@ -1,18 +1,11 @@
 import { NotApplicable, runs, type Check } from "../types.ts";
 import { ensure, env, expectError, expectSuccess, expectWarehouseError } from "../assert.ts";
+import { US_ADDRESS } from "./addresses.ts";
 
 // Refusals and limits of docs/reference/ that no other check provokes (issue 34): the billing model's 403 on
 // buyback, the offset cap, the idempotency key's length and a price query of a card with no market price.
 
 const MISSING_CARD = "CONFORMANCE-MISSING-CARD";
-const US = {
-  name: "Conformance Check",
-  street1: "100 Congress Ave",
-  city: "Austin",
-  state: "TX",
-  zip: "78701",
-  country: "US",
-};
 
 interface HeldCard {
   unique_id?: unknown;
@@ -156,7 +149,7 @@ export const refusalChecks: Check[] = [
       const current = expectSuccess(await http.get(`/api/v1/cards/${id}`, { key: tenantKey }), `GET /cards/${id}`)
         .data as HeldCard;
       const refusal = expectWarehouseError(
-        await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [id], address: US } }),
+        await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: [id], address: US_ADDRESS } }),
         409,
         "not_eligible",
         `a shipping quote of held but ineligible card ${id}`,

@@ -8,20 +8,13 @@ import { sameAcrossReads } from "../progress.ts";
 import type { AnyLifecycle } from "../../contract/lifecycle.ts";
 import { INBOUND_SHIPMENT, WAREHOUSE_ORDER } from "../../contract/lifecycles/index.ts";
 import { walkOffset } from "../paging.ts";
+import { US_ADDRESS } from "./addresses.ts";
 
 // Checks of the warehouse (tenant) API. The read-only ones only GET, so they
 // are safe against production with a tenant key; sandbox ones write (quotes,
 // announcements) and clean up after themselves; emulator ones drive the clock
 // and operator actions through /_emulator.
 
-const US = {
-  name: "Conformance Check",
-  street1: "100 Congress Ave",
-  city: "Austin",
-  state: "TX",
-  zip: "78701",
-  country: "US",
-};
 const DE = { name: "Conformance Check", street1: "Unter den Linden 1", city: "Berlin", zip: "10117", country: "DE" };
 const MISSING_CARD = "CARD-CONFORMANCE0";
 
@@ -63,7 +56,10 @@ export async function shippableCard(ctx: CheckContext): Promise<string> {
 
 async function quote(ctx: CheckContext, id: string) {
   const d = data(
-    await ctx.http.post("/api/v1/shipping-quote", { key: ctx.tenantKey, body: { unique_ids: [id], address: US } }),
+    await ctx.http.post("/api/v1/shipping-quote", {
+      key: ctx.tenantKey,
+      body: { unique_ids: [id], address: US_ADDRESS },
+    }),
     "POST /shipping-quote",
   );
   const rates = d.rates as { rate_id: string }[];
@@ -369,7 +365,7 @@ export const warehouseChecks: Check[] = [
     async run({ http, tenantKey }) {
       const r = await http.post("/api/v1/shipping-quote", {
         key: tenantKey,
-        body: { unique_ids: [MISSING_CARD], address: US, carriers: ["fedex"] },
+        body: { unique_ids: [MISSING_CARD], address: US_ADDRESS, carriers: ["fedex"] },
       });
       expectWarehouseError(r, 400, "unknown_carrier", "quote with carriers [fedex]");
     },
@@ -385,12 +381,12 @@ export const warehouseChecks: Check[] = [
     async run({ http, tenantKey }) {
       const single = await http.post("/api/v1/shipping-quote", {
         key: tenantKey,
-        body: { unique_ids: MISSING_CARD, address: US },
+        body: { unique_ids: MISSING_CARD, address: US_ADDRESS },
       });
       expectStatus(single, 400, "unique_ids as a bare string");
       const ids = Array.from({ length: 501 }, (_, i) => `CARD-CONF${i}`);
       expectWarehouseError(
-        await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: ids, address: US } }),
+        await http.post("/api/v1/shipping-quote", { key: tenantKey, body: { unique_ids: ids, address: US_ADDRESS } }),
         400,
         "invalid_pagination",
         "501 unique_ids",
@@ -555,7 +551,7 @@ export const warehouseChecks: Check[] = [
       ensure(readOnlyTenantKey, "no read-only tenant key");
       const key = readOnlyTenantKey;
       expectWarehouseError(
-        await http.post("/api/v1/shipping-quote", { key, body: { unique_ids: [MISSING_CARD], address: US } }),
+        await http.post("/api/v1/shipping-quote", { key, body: { unique_ids: [MISSING_CARD], address: US_ADDRESS } }),
         403,
         "Insufficient permissions",
         "quote without write:order",
