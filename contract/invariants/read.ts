@@ -1,6 +1,17 @@
 // Defensive readers for invariants: a value of the wrong shape reads as null (the schema reports it).
 
 export type Obj = Record<string, unknown>;
+
+/** Every operation whose answer carries a mystery or instant purchase (one or a list of them). */
+export const PURCHASE_ANSWERS = [
+  "gacha.purchase",
+  "gacha.submit",
+  "gacha.getPurchase",
+  "gacha.listPurchases",
+  "instant.submit",
+  "instant.getPurchase",
+  "instant.listPurchases",
+] as const;
 export const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 export const obj = (v: unknown): Obj | null => (isObj(v) ? v : null);
 

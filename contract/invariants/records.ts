@@ -1,5 +1,5 @@
 import { invariant, type Answer, type Problem } from "./invariant.ts";
-import { isObj, obj, rowsOf, shownValue } from "./read.ts";
+import { isObj, obj, PURCHASE_ANSWERS, rowsOf, shownValue } from "./read.ts";
 import { isoOf } from "../time.ts";
 
 // Values, not only formats: a purchase's memo names that purchase, and a time is the wire's ISO-8601 form.
@@ -37,15 +37,7 @@ export const RECORD_INVARIANTS = [
     id: "purchase.memo-names-it",
     rule: "A purchase's memo is <partner-slug>-<id>, an instant one <partner-slug>-instant-<id>; absent when the partner has no slug",
     source: SOURCE,
-    operations: [
-      "gacha.purchase",
-      "gacha.submit",
-      "gacha.getPurchase",
-      "gacha.listPurchases",
-      "instant.submit",
-      "instant.getPurchase",
-      "instant.listPurchases",
-    ],
+    operations: PURCHASE_ANSWERS,
     check: (a, _r) => {
       const out: Problem[] = [];
       for (const { p, at } of purchases(a)) {

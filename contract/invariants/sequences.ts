@@ -1,5 +1,5 @@
 import { across, type Answer } from "./invariant.ts";
-import { obj, rowsOf } from "./read.ts";
+import { obj, PURCHASE_ANSWERS, rowsOf } from "./read.ts";
 import { reachable, type AnyLifecycle } from "../lifecycle.ts";
 import { INSTANT_PURCHASE, MYSTERY_PURCHASE } from "../lifecycles/purchases.ts";
 
@@ -44,15 +44,7 @@ export const SEQUENCE_INVARIANTS = [
     id: "purchase.status-forward",
     rule: "A purchase moves along RESERVED → SUBMITTED → FULFILLED or ends REFUNDED / FAILED: read again, its status is one the lifecycle table (contract/lifecycles/purchases.ts) reaches from the status read before",
     source: "docs/reference/live-service.md “Purchases”",
-    operations: [
-      "gacha.purchase",
-      "gacha.submit",
-      "gacha.getPurchase",
-      "gacha.listPurchases",
-      "instant.submit",
-      "instant.getPurchase",
-      "instant.listPurchases",
-    ],
+    operations: PURCHASE_ANSWERS,
     records: purchases,
     key: (record, _r, op) => {
       const p = obj(record);
