@@ -67,6 +67,30 @@ describe("one router", () => {
     }
   });
 
+  it("tables of the same routes share the compiled paths but answer their own values; a later add is routed", () => {
+    const a = new RouteTable<string>();
+    const b = new RouteTable<string>();
+    for (const [t, tag] of [
+      [a, "a"],
+      [b, "b"],
+    ] as const) {
+      t.add("GET", "/webhooks/deliveries", `${tag}:deliveries`);
+      t.add("GET", "/webhooks/:id", `${tag}:one`);
+      t.add("GET", "/images/:path{.+}", `${tag}:image`);
+    }
+    expect(a.match("GET", "/webhooks/wh_1")).toEqual({ value: "a:one", params: { id: "wh_1" } });
+    expect(b.match("GET", "/webhooks/wh_1")).toEqual({ value: "b:one", params: { id: "wh_1" } });
+    expect(b.match("GET", "/webhooks/deliveries")?.value).toBe("b:deliveries");
+    expect(a.match("GET", "/images/x/y.png")).toEqual({ value: "a:image", params: { path: "x/y.png" } });
+    expect(a.match("POST", "/webhooks")).toBeNull();
+    // Routes added after a match are compiled in (the first registered still wins).
+    a.add("POST", "/webhooks", "a:create");
+    a.add("GET", "/webhooks/:other", "a:shadowed");
+    expect(a.match("POST", "/webhooks")?.value).toBe("a:create");
+    expect(a.match("GET", "/webhooks/wh_2")?.value).toBe("a:one");
+    expect(b.match("POST", "/webhooks")).toBeNull();
+  });
+
   it("refuses what it cannot route exactly (optional params, middleware)", () => {
     expect(() => new RouteTable<number>().add("GET", "/a/:b?", 1)).toThrow(/optional/);
     expect(() => new Hono({ router: new TableRouter() }).use("*", async (_c, next) => next())).toThrow(/middleware/);
