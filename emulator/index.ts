@@ -16,7 +16,7 @@ import { panelsOf } from "./ui/panels.ts";
 import { journalOf } from "./ui/journal.ts";
 import { parseFilter } from "./ui/journal-filter.ts";
 import { stubsOf } from "./pipeline/stubs.ts";
-import { controlClient } from "./control-client.ts";
+import { controlClient, type ControlClient } from "./control-client.ts";
 import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
@@ -233,11 +233,14 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
           init,
         );
   const fetchIn = (input: string | URL | Request, init?: RequestInit) => handle(requestOf(input, init));
-  const control = controlClient(url, fetchIn);
+  // Made when first read: most emulators never use it, and it is ~100 closures (issue 38 goal 2).
+  let control: ControlClient | null = null;
 
   return {
     url,
-    control,
+    get control() {
+      return (control ??= controlClient(url, fetchIn));
+    },
     fetch(input, init) {
       return handle(requestOf(input, init));
     },
