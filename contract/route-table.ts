@@ -19,9 +19,9 @@ interface Segment {
   words?: ReadonlySet<string>;
 }
 
-interface Entry<T> {
+interface Entry {
+  /** Registration order: the table's value of this route, and which of two matches wins. */
   order: number;
-  value: T;
   /** Segment by segment; absent for a path matched whole by `pattern`. */
   segments?: Segment[];
   /** A path with a `{regex}` parameter or a wildcard, matched whole; its params by group name. */
@@ -35,13 +35,13 @@ export interface Matched<T> {
   params: Record<string, string>;
 }
 
-interface Node<T> {
+interface Node {
   /** Routes whose static prefix ends here (their next segment is a parameter, or they end here). */
-  here: Entry<T>[];
-  next: Map<string, Node<T>>;
+  here: Entry[];
+  next: Map<string, Node>;
 }
 
-const node = <T>(): Node<T> => ({ here: [], next: new Map() });
+const node = (): Node => ({ here: [], next: new Map() });
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const WORDS = /^[\w-]+(\|[\w-]+)*$/;
 
@@ -76,27 +76,51 @@ function wholePattern(path: string): RegExp {
   return new RegExp(`^${parts.join("/")}$`);
 }
 
-export class RouteTable<T> {
+/** A list of routes compiled: paths only (the values stay in their table), so tables of the same routes share it. */
+interface Compiled {
   /** Method → segment count → tree over the leading static segments. */
-  private readonly trees = new Map<string, Node<T>[]>();
+  trees: Map<string, Node[]>;
   /** Method → first segment → the routes matched whole (rare: a `{regex}` parameter, a wildcard). */
-  private readonly whole = new Map<string, Map<string, Entry<T>[]>>();
-  private count = 0;
+  whole: Map<string, Map<string, Entry[]>>;
+}
 
-  add(method: string, path: string, value: T): void {
-    if (/:\w+(\{[^}]*\})?\?/.test(path)) throw new Error(`RouteTable: optional parameters are not supported (${path})`);
-    const order = this.count++;
+/**
+ * Compiled route lists by their routes (`METHOD path` lines): every emulator of a process registers the
+ * same ~200 routes, so the second one's table compiles nothing (issue 38 goal 2). A memo of a pure
+ * function of the key, bounded: a process sees one list per set of plugins and the contract's matcher.
+ */
+const compiledLists = new Map<string, Compiled>();
+const MAX_COMPILED = 16;
+
+function compiledOf(routes: readonly string[]): Compiled {
+  const key = routes.join("\n");
+  let compiled = compiledLists.get(key);
+  if (!compiled) {
+    compiled = compileRoutes(routes);
+    if (compiledLists.size >= MAX_COMPILED) compiledLists.delete(compiledLists.keys().next().value!);
+    compiledLists.set(key, compiled);
+  }
+  return compiled;
+}
+
+function compileRoutes(routes: readonly string[]): Compiled {
+  const trees = new Map<string, Node[]>();
+  const whole = new Map<string, Map<string, Entry[]>>();
+  routes.forEach((route, order) => {
+    const space = route.indexOf(" ");
+    const method = route.slice(0, space);
+    const path = route.slice(space + 1);
     const segments = compile(path);
     if (!segments) {
       const first = path.split("/")[1] ?? "";
-      const byFirst = this.whole.get(method) ?? new Map<string, Entry<T>[]>();
-      this.whole.set(method, byFirst);
+      const byFirst = whole.get(method) ?? new Map<string, Entry[]>();
+      whole.set(method, byFirst);
       const key = first.startsWith(":") || first.includes("*") ? "" : first;
-      byFirst.set(key, [...(byFirst.get(key) ?? []), { order, value, pattern: wholePattern(path) }]);
+      byFirst.set(key, [...(byFirst.get(key) ?? []), { order, pattern: wholePattern(path) }]);
       return;
     }
-    const byCount = this.trees.get(method) ?? [];
-    this.trees.set(method, byCount);
+    const byCount = trees.get(method) ?? [];
+    trees.set(method, byCount);
     let at = (byCount[segments.length] ??= node());
     for (const seg of segments) {
       if (seg.text === null) break;
@@ -104,38 +128,56 @@ export class RouteTable<T> {
       if (!child) at.next.set(seg.text, (child = node()));
       at = child;
     }
-    at.here.push({ order, value, segments });
+    at.here.push({ order, segments });
+  });
+  return { trees, whole };
+}
+
+export class RouteTable<T> {
+  /** `METHOD path` by registration order, and each route's value. */
+  private readonly routes: string[] = [];
+  private readonly values: T[] = [];
+  /** Compiled on the first match (and again after a later add), shared with tables of the same routes. */
+  private compiled: Compiled | null = null;
+
+  add(method: string, path: string, value: T): void {
+    if (path.includes("?") && /:\w+(\{[^}]*\})?\?/.test(path))
+      throw new Error(`RouteTable: optional parameters are not supported (${path})`);
+    this.routes.push(`${method} ${path}`);
+    this.values.push(value);
+    this.compiled = null;
   }
 
   /** The first registered route matching `path` (`/a/b`, as the request has it), or null. */
   match(method: string, path: string): Matched<T> | null {
+    const { trees, whole: wholeByMethod } = (this.compiled ??= compiledOf(this.routes));
     const parts = path.split("/").slice(1);
-    let best: { order: number; value: T; params: Record<string, string> } | null = null;
-    let at = this.trees.get(method)?.[parts.length];
+    let best: { order: number; params: Record<string, string> } | null = null;
+    let at = trees.get(method)?.[parts.length];
     for (let i = 0; at; i++) {
       // Each list is in registration order: only an earlier route than the best so far can win.
       for (const entry of at.here) {
         if (best && entry.order >= best.order) break;
         const params = matchSegments(entry.segments!, parts, i);
         if (params) {
-          best = { order: entry.order, value: entry.value, params };
+          best = { order: entry.order, params };
           break;
         }
       }
       at = i < parts.length ? at.next.get(parts[i]!) : undefined;
     }
-    const whole = this.whole.get(method);
+    const whole = wholeByMethod.get(method);
     if (whole)
       for (const list of [whole.get(parts[0]!), whole.get("")])
         for (const entry of list ?? []) {
           if (best && entry.order >= best.order) break;
           const m = entry.pattern!.exec(path);
           if (m) {
-            best = { order: entry.order, value: entry.value, params: { ...m.groups } };
+            best = { order: entry.order, params: { ...m.groups } };
             break;
           }
         }
-    return best && { value: best.value, params: best.params };
+    return best && { value: this.values[best.order]!, params: best.params };
   }
 }
 

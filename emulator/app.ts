@@ -82,8 +82,10 @@ export function createFetch(
   host: ControlHost,
   pluginControl: readonly ControlSpec[] = [],
 ): FetchHandler {
-  const run = createPipeline(services);
-  const app = createApp(services, host, run, pluginControl);
+  const parts: EmulatorParts = { services, host, run: createPipeline(services) };
+  // The emulator's own routes are the same app for every emulator of a process (its handlers read their
+  // emulator from the request's bindings): a second emulator registers no route (issue 38 goal 2).
+  const app = pluginControl.length ? createApp(pluginControl) : ownRoutesApp();
   let requestSeq = 0;
   return async (req, env) => {
     const requestId = `req_${(++requestSeq).toString(36).padStart(8, "0")}`;
@@ -93,8 +95,8 @@ export function createFetch(
     const reqBody = journal ? await requestBodyOf(req, MAX_JSON_BODY_BYTES, env === undefined) : null;
     // The id rides in the env (node's bindings object is per request), so every answer is built with it.
     const bindings: Bindings = env
-      ? Object.assign(env as NodeBindings, { requestId, note: {} })
-      : { requestId, note: {} };
+      ? Object.assign(env as NodeBindings, { requestId, note: {}, emulator: parts })
+      : { requestId, note: {}, emulator: parts };
     let res = await app.fetch(req, bindings);
     if (services.hooks.length) res = await rewriteAnswer(services, req, res);
     if (journal)
@@ -103,21 +105,35 @@ export function createFetch(
   };
 }
 
+/** What a request's handler needs of the emulator answering it. */
+interface EmulatorParts {
+  services: Services;
+  host: ControlHost;
+  run: ReturnType<typeof createPipeline>;
+}
+
 interface Bindings extends NodeBindings {
   requestId: string;
   /** What the route and the pipeline tell the journal about this call. */
   note: CallNote;
+  /** The emulator this request is for: the app's handlers are shared by the emulators of a process. */
+  emulator: EmulatorParts;
 }
+
+const emulatorOf = (c: Context): EmulatorParts => (c.env as Bindings).emulator;
+
+/**
+ * The app of the emulator's own routes, built on the first create and shared (stateless: its handlers read the
+ * emulator from the bindings, its route table compiles once; docs/decisions.md, issue 38 goals 1–2).
+ */
+let ownApp: Hono | null = null;
+const ownRoutesApp = (): Hono => (ownApp ??= createApp());
 
 /** The answer's header bag, starting with its `X-Request-Id`. */
 const idHeaders = (c: Context): HeaderBag => ({ "X-Request-Id": (c.env as Bindings).requestId });
 
-export function createApp(
-  services: Services,
-  host: ControlHost,
-  run = createPipeline(services),
-  pluginControl: readonly ControlSpec[] = [],
-): Hono {
+/** The emulator's routes and `pluginControl`'s as one app; each request names its emulator in its bindings. */
+export function createApp(pluginControl: readonly ControlSpec[] = []): Hono {
   // One router: the route table, shared with the conformance suite (contract/route-table.ts).
   const app = new Hono({ strict: true, router: new TableRouter() });
   const control = [...controlRoutes, ...pluginControl];
@@ -126,7 +142,7 @@ export function createApp(
     app.on(spec.method, `/api/v1${spec.path}`, (c) => {
       const note = (c.env as Bindings).note;
       if (spec.operation) note.operation = spec.operation;
-      return run({
+      return emulatorOf(c).run({
         spec,
         note,
         req: c.req.raw,
@@ -142,6 +158,7 @@ export function createApp(
       const headers = idHeaders(c);
       try {
         checkControlWrite(c.req.raw);
+        const { services, host } = emulatorOf(c);
         const reply = await runControl(spec, services, host, c.req.param(), new URL(c.req.url), () =>
           readBody(c.req.raw),
         );
@@ -193,6 +210,7 @@ export function createApp(
     const where = path.startsWith("/_emulator") ? "control-plane route" : "endpoint";
     // Route match comes before rate limiting, so an unknown path is not counted; the caller
     // still sees where its window stands ("X-RateLimit-* on every response").
+    const { services } = emulatorOf(c);
     const { keys } = services.store.state;
     const id = c.req.header("x-api-key")?.trim() ?? "";
     const key = Object.hasOwn(keys, id) ? keys[id] : undefined;

@@ -11,13 +11,13 @@ import type { EmulatorPlugin } from "./control/route.ts";
 import type { ChainHostOptions } from "./chain-host.ts";
 import { checkWorld, loadWorld, type LoadedWorld } from "./world/load.ts";
 import { WorldError } from "./world/problems.ts";
+import { DEFAULT_MANUAL_START } from "./entry-values.ts";
 
 // createEmulator's options, read once: every default applied, the state to start from loaded and checked
 // against an explicit seed or catalog, the start time decided. The composition root (index.ts) then reads only
 // the config, and each part gets its own piece of it.
 
-/** Manual clocks start here unless told otherwise, so runs are reproducible. */
-export const DEFAULT_MANUAL_START = Date.parse("2026-01-15T12:00:00.000Z");
+export { DEFAULT_MANUAL_START };
 
 export interface EmulatorOptions {
   /** Fixture seed (default 1): same seed, same keys and data. */

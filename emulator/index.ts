@@ -4,12 +4,10 @@ import { VirtualClock } from "./clock/clock.ts";
 import { Store, type StateExport } from "./state/store.ts";
 import { writeThrough, type StateFileWriter } from "./state/state-file.ts";
 import { claimStateFile } from "./state/state-claim.ts";
-import type { State } from "./state/schema.ts";
 import { EventBus } from "./bus.ts";
 import { RateLimiter } from "./pipeline/rate-limit.ts";
 import { Gates } from "./pipeline/concurrency.ts";
 import { Faults } from "./pipeline/faults.ts";
-import { newAccount } from "./pipeline/metering.ts";
 import { createFetch } from "./app.ts";
 import { AREAS } from "./areas/index.ts";
 import { AREA_RUNTIMES } from "./areas/area.ts";
@@ -18,7 +16,7 @@ import { panelsOf } from "./ui/panels.ts";
 import { journalOf } from "./ui/journal.ts";
 import { parseFilter } from "./ui/journal-filter.ts";
 import { stubsOf } from "./pipeline/stubs.ts";
-import { controlClient } from "./control-client.ts";
+import { controlClient, type ControlClient } from "./control-client.ts";
 import type { Services } from "./pipeline/services.ts";
 import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
@@ -26,7 +24,8 @@ import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { sharedCatalogIndex } from "./catalog-data/catalog-cache.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
-import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
+import { FIXTURE_KEYS, makeKey } from "../fixtures/keys.ts";
+import { IN_PROCESS_ORIGIN, initialState } from "./entry-values.ts";
 import { listenerPolicy } from "./pipeline/listener-policy.ts";
 import { rpcGuard } from "./pipeline/rpc-guard.ts";
 import { addOwnListener } from "./pipeline/own-listeners.ts";
@@ -39,7 +38,8 @@ import { WorldError } from "./world/problems.ts";
 import { worldRun } from "./world/run.ts";
 
 export type { ClockMode } from "./clock/clock.ts";
-export { DEFAULT_MANUAL_START, type EmulatorOptions } from "./config.ts";
+export { type EmulatorOptions } from "./config.ts";
+export { DEFAULT_MANUAL_START, IN_PROCESS_ORIGIN, initialState } from "./entry-values.ts";
 import { resolveConfig, type EmulatorConfig, type EmulatorOptions } from "./config.ts";
 export type { StateExport } from "./state/store.ts";
 export { StateFileError } from "./state/state-file.ts";
@@ -57,7 +57,6 @@ export {
   type ListenerPolicy,
   type ListenerPolicyOptions,
 } from "./pipeline/listener-policy.ts";
-import { isoOf } from "../contract/time.ts";
 export { WorldError } from "./world/problems.ts";
 export type { JournalEntry, JournalBody } from "./ui/journal.ts";
 export type { RequestFilter } from "./ui/journal-filter.ts";
@@ -68,9 +67,6 @@ import type { Emulator as PublicEmulator, EmulatorKey } from "./public-types.ts"
 
 /** A path that means the same joined to an origin as text as resolved against it (no `//host`, `\\`, tab or newline). */
 const PLAIN_PATH = /^\/(?![/\\])[^\t\n\r]*$/;
-
-/** Origin the msw handlers answer when the emulator is used in-process without a port. */
-export const IN_PROCESS_ORIGIN = "http://emulator.local";
 
 /**
  * The emulator as the project's own code sees it: the public `Emulator` (public-types.ts, what the package's
@@ -83,17 +79,6 @@ export interface Emulator extends PublicEmulator {
   exportState(): StateExport;
   /** Internals for tests and tools. */
   services: Services;
-}
-
-export function initialState(seed: number, catalog: "default" | "large", now: number): State {
-  const createdAt = isoOf(now);
-  const state: State = { seed, catalog_size: catalog, keys: {}, credits: {}, counters: {}, areas: {} };
-  for (const spec of FIXTURE_KEYS) {
-    const rec = fixtureKeyRecord(seed, spec, createdAt);
-    state.keys[rec.key] = rec;
-    if (rec.kind !== "legacy") state.credits[rec.key] = newAccount(now);
-  }
-  return state;
 }
 
 export async function createEmulator(input: EmulatorOptions = {}): Promise<Emulator> {
@@ -248,11 +233,14 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
           init,
         );
   const fetchIn = (input: string | URL | Request, init?: RequestInit) => handle(requestOf(input, init));
-  const control = controlClient(url, fetchIn);
+  // Made when first read: most emulators never use it, and it is ~100 closures (issue 38 goal 2).
+  let control: ControlClient | null = null;
 
   return {
     url,
-    control,
+    get control() {
+      return (control ??= controlClient(url, fetchIn));
+    },
     fetch(input, init) {
       return handle(requestOf(input, init));
     },

@@ -72,8 +72,4 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 /** An operation's path as msw writes it: Hono's `:game{pokemon|onepiece|azuki}` constraint dropped (the app checks it). */
 export const mswPath = (path: string): string => path.replace(/(:[A-Za-z_][A-Za-z0-9_]*)\{[^}]*\}/g, "$1");
 
-/** For `onUnhandledRequest`: loopback traffic (supertest, viem, a local chain) passes through. */
-export function isLoopback(url: string | URL): boolean {
-  const host = new URL(url).hostname;
-  return host === "127.0.0.1" || host === "localhost" || host === "::1" || host === "[::1]";
-}
+export { isLoopback } from "./pipeline/address-policy.ts";

@@ -26,6 +26,8 @@ export const LAYERS = [
       // The package's entry and its plain types (what `cardos-emulator` users see: no internals).
       "emulator/public.ts",
       "emulator/public-types.ts",
+      // The entry's values besides createEmulator (origin, manual start, initial state): loaded without the emulator.
+      "emulator/entry-values.ts",
       "emulator/config.ts",
       "emulator/msw.ts",
       "emulator/control-client.ts",

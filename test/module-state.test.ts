@@ -61,6 +61,14 @@ const ALLOWED: Record<string, { names: string[]; why: string }> = {
   "emulator/state/slices.ts": { names: ["declared"], why: "the slice declarations, made once at import (declarative)" },
   "emulator/state/state-claim.ts": { names: ["heldHere"], why: "state files this process holds: process-wide" },
   "contract/zod.ts": { names: ["CODES"], why: "codes tagged on schema objects where they are declared" },
+  "emulator/app.ts": {
+    names: ["ownApp"],
+    why: "the Hono app of the emulator's own routes, stateless (each request names its emulator): built once per process",
+  },
+  "contract/route-table.ts": {
+    names: ["compiledLists"],
+    why: "memo of a pure function (a route list's compiled paths, no values), bounded: shared by the emulators of a process",
+  },
 };
 
 /**

@@ -251,3 +251,9 @@ export function describeHost(c: HostClass): string {
   const article = /^[aeiou]/.test(c.class) ? "an" : "a";
   return `${c.host} is ${article} ${c.class} ${what}${c.range ? ` (${c.range})` : ""}`;
 }
+
+/** For msw's `onUnhandledRequest`: loopback traffic (supertest, viem, a local chain) passes through. */
+export function isLoopback(url: string | URL): boolean {
+  const host = new URL(url).hostname;
+  return host === "127.0.0.1" || host === "localhost" || host === "::1" || host === "[::1]";
+}

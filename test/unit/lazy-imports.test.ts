@@ -119,4 +119,22 @@ describe("lazy imports", () => {
     expect(graph.has(join(ROOT, "emulator", "app.ts"))).toBe(true);
     expect(graph.has(join(ROOT, "chain", "index.ts"))).toBe(true);
   });
+
+  it("the package's import builds no schema and no route: zod, Hono, msw and the emulator's modules load with the first create", () => {
+    // emulator/public.ts loads emulator/index.ts inside createEmulator (issue 38 goal 1): what the import
+    // evaluates is the entry's few values, and no module of it can build a zod schema or a route spec.
+    const graph = reached(join(ROOT, "emulator", "public.ts"));
+    const found: string[] = [];
+    const HEAVY = /^(zod|hono|msw|@hono\/|viem|hardhat|@faker-js\/)($|\/)/;
+    for (const [file, specs] of graph) {
+      const own = relative(ROOT, file);
+      if (/^(emulator\/(index|app|config|msw)\.ts|emulator\/areas\/|contract\/(index|zod)\.ts)/.test(own))
+        found.push(`${own} is reached`);
+      for (const [spec, line] of specs) if (HEAVY.test(spec)) found.push(`${own}:${line} imports ${spec}`);
+    }
+    expect(found).toEqual([]);
+    // The walk is the entry's: its values' modules are reached, and only a few.
+    expect(graph.has(join(ROOT, "emulator", "entry-values.ts"))).toBe(true);
+    expect(graph.size).toBeLessThan(30);
+  });
 });

@@ -2,8 +2,6 @@ import { describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import { apiRoutes, controlRoutes, createApp } from "../../emulator/app.ts";
 import { TableRouter } from "../../emulator/pipeline/router.ts";
-import type { Services } from "../../emulator/pipeline/services.ts";
-import type { ControlHost } from "../../emulator/control/route.ts";
 import { OPERATIONS, RouteTable, operationMatcher } from "../../contract/index.ts";
 
 // One router (issue 27): the route table is Hono's router in the app, and the contract's operation
@@ -32,8 +30,8 @@ function samplePaths(): string[] {
 
 describe("one router", () => {
   it("the app routes through the route table", () => {
-    // Built only to read its router: nothing is served, so no services or control host are needed.
-    expect(createApp({} as Services, {} as ControlHost, async () => new Response()).router.name).toBe("RouteTable");
+    // Built only to read its router (its handlers read their emulator from each request's bindings).
+    expect(createApp().router.name).toBe("RouteTable");
   });
 
   it("picks Hono's route and decoded params for every sample path and method", async () => {
@@ -65,6 +63,30 @@ describe("one router", () => {
       const path = `/api/v1${op.path}`.replace(/:\w+(\{([\w-]+)[^}]*\})?/g, fill);
       expect(match(op.method, path)?.path, `${op.method} ${path}`).toBe(op.path);
     }
+  });
+
+  it("tables of the same routes share the compiled paths but answer their own values; a later add is routed", () => {
+    const a = new RouteTable<string>();
+    const b = new RouteTable<string>();
+    for (const [t, tag] of [
+      [a, "a"],
+      [b, "b"],
+    ] as const) {
+      t.add("GET", "/webhooks/deliveries", `${tag}:deliveries`);
+      t.add("GET", "/webhooks/:id", `${tag}:one`);
+      t.add("GET", "/images/:path{.+}", `${tag}:image`);
+    }
+    expect(a.match("GET", "/webhooks/wh_1")).toEqual({ value: "a:one", params: { id: "wh_1" } });
+    expect(b.match("GET", "/webhooks/wh_1")).toEqual({ value: "b:one", params: { id: "wh_1" } });
+    expect(b.match("GET", "/webhooks/deliveries")?.value).toBe("b:deliveries");
+    expect(a.match("GET", "/images/x/y.png")).toEqual({ value: "a:image", params: { path: "x/y.png" } });
+    expect(a.match("POST", "/webhooks")).toBeNull();
+    // Routes added after a match are compiled in (the first registered still wins).
+    a.add("POST", "/webhooks", "a:create");
+    a.add("GET", "/webhooks/:other", "a:shadowed");
+    expect(a.match("POST", "/webhooks")?.value).toBe("a:create");
+    expect(a.match("GET", "/webhooks/wh_2")?.value).toBe("a:one");
+    expect(b.match("POST", "/webhooks")).toBeNull();
   });
 
   it("refuses what it cannot route exactly (optional params, middleware)", () => {
