@@ -1,5 +1,12 @@
 import { z } from "./zod.ts";
-import { address as addr, isoTime as iso, micros, txHash as hash, usdcString as usdc, usdDecimal } from "./primitives.ts";
+import {
+  address as addr,
+  isoTime as iso,
+  micros,
+  txHash as hash,
+  usdcString as usdc,
+  usdDecimal,
+} from "./primitives.ts";
 
 // Pieces of the webhook events' `data` shapes that more than one event type shares (docs/webhooks.md "Events"):
 // each event type's own shape is declared by the lifecycle table that publishes it (contract/lifecycles/, its

@@ -31,7 +31,7 @@ export interface CataloguedEvent extends EventSpec {
  * here no table declares is no event type (test/events/declared.test.ts refuses one), and a type a table declares
  * that is not here (one the emulator adds) follows the listed types of its accounts, in table order.
  */
-const LISTED_ORDER: readonly string[] = [
+export const LISTED_ORDER: readonly string[] = [
   "deposit.credited",
   "purchase.reserved",
   "purchase.submitted",
@@ -60,7 +60,7 @@ const LISTED_ORDER: readonly string[] = [
 ];
 
 /** Where LISTED_ORDER puts a type (one it does not list: after all it lists). */
-export const listedRank = (type: string): number => {
+const listedRank = (type: string): number => {
   const i = LISTED_ORDER.indexOf(type);
   return i === -1 ? LISTED_ORDER.length : i;
 };
@@ -70,7 +70,14 @@ function catalogued(tables: readonly AnyLifecycle[], accounts: CataloguedEvent["
   const out = tables.flatMap((lc) =>
     eventsOf(lc).map((type) => {
       const { data, example } = specOf(lc, type)!;
-      return { type: type as EventType, data, example, table: lc.name, accounts, side: !Object.hasOwn(lc.catalogue, type) };
+      return {
+        type: type as EventType,
+        data,
+        example,
+        table: lc.name,
+        accounts,
+        side: !Object.hasOwn(lc.catalogue, type),
+      };
     }),
   );
   return out.sort((a, b) => listedRank(a.type) - listedRank(b.type)); // stable: the unlisted keep table order

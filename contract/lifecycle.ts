@@ -63,7 +63,13 @@ export interface SideEvent<E extends string> extends EventSpec {
   note: string;
 }
 
-export interface Lifecycle<S extends string, T extends string, M extends string, E extends string, X extends string = never> {
+export interface Lifecycle<
+  S extends string,
+  T extends string,
+  M extends string,
+  E extends string,
+  X extends string = never,
+> {
   name: string;
   states: readonly S[];
   transitions: readonly TransitionSpec<S, T, M, E>[];
@@ -77,8 +83,7 @@ export interface Lifecycle<S extends string, T extends string, M extends string,
 export type AnyLifecycle = Lifecycle<string, string, string, string, string>;
 
 /** The event types a table declares, as a type: its rows' and its side events'. */
-export type EventOf<L> =
-  L extends Lifecycle<infer _S, infer _T, infer _M, infer E, infer X> ? E | X : never;
+export type EventOf<L> = L extends Lifecycle<infer _S, infer _T, infer _M, infer E, infer X> ? E | X : never;
 
 /** The spec of an event type `lc` declares (a row's or a side event's), or undefined. */
 export function specOf(lc: AnyLifecycle, type: string): EventSpec | undefined {

@@ -1,9 +1,11 @@
-// Writes the lifecycle diagrams and tables into the area docs from the tables the code runs:
+// Writes the lifecycle diagrams and tables into the area docs, and the event types into docs/webhooks.md
+// "Events", from the tables the code runs:
 //   npx tsx scripts/lifecycle-docs.mts
 // (test/unit/lifecycle-docs.test.ts fails while a doc is out of date.)
 import { readFileSync, writeFileSync } from "node:fs";
 import { withLifecycleBlock } from "../contract/lifecycle.ts";
 import { LIFECYCLE_DOCS } from "../contract/lifecycles/index.ts";
+import { withEventsBlock } from "../contract/event-docs.ts";
 
 for (const { id, doc, lifecycle } of LIFECYCLE_DOCS) {
   const before = readFileSync(doc, "utf8");
@@ -11,3 +13,9 @@ for (const { id, doc, lifecycle } of LIFECYCLE_DOCS) {
   if (after !== before) writeFileSync(doc, after);
   console.log(`${doc}: ${id} ${after === before ? "up to date" : "written"}`);
 }
+
+const WEBHOOKS_DOC = "docs/webhooks.md";
+const before = readFileSync(WEBHOOKS_DOC, "utf8");
+const after = withEventsBlock(before);
+if (after !== before) writeFileSync(WEBHOOKS_DOC, after);
+console.log(`${WEBHOOKS_DOC}: events ${after === before ? "up to date" : "written"}`);

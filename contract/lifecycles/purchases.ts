@@ -207,7 +207,11 @@ export const MYSTERY_PURCHASE: Lifecycle<
       }),
     },
     "purchase.refunded": {
-      data: z.looseObject({ purchase_id: int, status: z.literal("REFUNDED"), onchain_request_id: requestId.optional() }),
+      data: z.looseObject({
+        purchase_id: int,
+        status: z.literal("REFUNDED"),
+        onchain_request_id: requestId.optional(),
+      }),
       example: (f) => ({ purchase_id: f.id(1000), status: "REFUNDED", onchain_request_id: f.digits("vrf", 40) }),
     },
     "purchase.failed": {

@@ -139,7 +139,11 @@ export const REDEMPTION: Lifecycle<RedemptionStatus, RedemptionTrigger, never, R
       example: (f) => ({ ...exampleKeys(f), status: "PREPARED" }),
     },
     "redemption.updated": {
-      data: z.looseObject({ ...redemptionKeys, burn_tx_hash: txHash.nullable(), failure_reason: z.string().nullable() }),
+      data: z.looseObject({
+        ...redemptionKeys,
+        burn_tx_hash: txHash.nullable(),
+        failure_reason: z.string().nullable(),
+      }),
       example: (f) => ({
         ...exampleKeys(f),
         status: "IN_FULFILLMENT",

@@ -81,7 +81,10 @@ export function transition<
 }
 
 /** The state a new record of `trigger` starts in (the table's move from its start). */
-export function startState<S extends string, T extends string>(lc: Lifecycle<S, T, string, string, string>, trigger: T): S {
+export function startState<S extends string, T extends string>(
+  lc: Lifecycle<S, T, string, string, string>,
+  trigger: T,
+): S {
   const spec = rowFor(lc, START, trigger);
   if (!spec) throw new Error(`${lc.name}: "${trigger}" does not start a record`);
   return spec.to;
