@@ -130,3 +130,20 @@ describe("time", () => {
     expect(direct).toEqual([]);
   });
 });
+
+// Areas seed their partner facts (docs/architecture.md "Where an area's files go", the seed row): an area copies
+// what it needs of fixtures/mystery into its slice once, in its seed module, and its rules and formatters read the
+// slice. A formatter importing the fixtures would read them at every answer, past what the state says.
+describe("partner facts", () => {
+  it("no file under emulator/areas/ but an area's seed.ts imports fixtures/mystery", () => {
+    const ROOT = join(__dirname, "..");
+    const dir = join(ROOT, "emulator/areas");
+    const FIXTURES = /(?:\bfrom\s*|\bimport\s*\(\s*)["'][^"']*\/fixtures\/mystery(?:\/[^"']*)?["']/;
+    const importing = (readdirSync(dir, { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts") && FIXTURES.test(readFileSync(join(dir, f), "utf8")))
+      .map((f) => `emulator/areas/${f}`)
+      .sort();
+    // The seed modules do import them: the search finds what it looks for.
+    expect(importing).toEqual(["emulator/areas/instant/seed.ts", "emulator/areas/mystery/seed.ts"]);
+  });
+});

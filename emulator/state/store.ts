@@ -1,7 +1,7 @@
 import { upgradeLegacyDueTimes } from "./legacy-due.ts";
 import { upgradeLegacyCounters, type Counter } from "./ids.ts";
 import type { State } from "./schema.ts";
-import { declaredSlices, type SliceSpec } from "./slices.ts";
+import { declaredSlices, upgradeSlices, type SliceSpec } from "./slices.ts";
 import { validateState } from "./validate-state.ts";
 import { parseChainExport, type ChainStateExport } from "../../chain/state.ts";
 
@@ -114,6 +114,8 @@ export class Store {
     if (!("chain" in doc)) throw new Error("state export is missing `chain` (null when it has none)");
     upgradeLegacyDueTimes(s.areas);
     upgradeLegacyCounters(s.counters);
+    // Facts an area now seeds into its slice (its `upgrade`): filled into slices saved before it did.
+    upgradeSlices(s.areas);
     // The whole document is checked before anything is replaced: an import applies all of it or none.
     validateState(doc.now, doc.state, declaredSlices());
     if (doc.chain !== null) parseChainExport(doc.chain);

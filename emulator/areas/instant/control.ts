@@ -77,7 +77,7 @@ export const instantControl: ControlSpec[] = [
     handle: (c) =>
       ok({
         purchases: newestFirst(instant(c.services).purchases, (p) => p.id, c.input.query.limit).map((p) => ({
-          ...formatPurchase(p),
+          ...formatPurchase(c.services, p),
           account_id: p.account_id,
         })),
       }),
@@ -108,7 +108,7 @@ export const instantControl: ControlSpec[] = [
     handle: async (c) => {
       const row = await operatorRefund(c.services, c.input.params.id, null);
       armInstantWorker(c.services);
-      return ok(formatPurchase(row));
+      return ok(formatPurchase(c.services, row));
     },
   }),
   defineControl({
@@ -124,7 +124,7 @@ export const instantControl: ControlSpec[] = [
     handle: async (c) => {
       const row = await operatorRefund(c.services, c.input.params.id, c.input.body.reason ?? "operator_failed");
       armInstantWorker(c.services);
-      return ok(formatPurchase(row));
+      return ok(formatPurchase(c.services, row));
     },
   }),
   defineControl({
@@ -199,7 +199,7 @@ export const instantControl: ControlSpec[] = [
       const account = accountOf(c.services, b);
       const row = reserveCustodial(c.services, account, await knownType(c, b.packet_type_id), b.external_user_id);
       armInstantWorker(c.services);
-      return created(formatPurchase(row));
+      return created(formatPurchase(c.services, row));
     },
   }),
   defineControl({

@@ -1,16 +1,16 @@
 import type { InstantPurchase } from "../../../contract/index.ts";
-import { partnerFixture } from "../../../fixtures/mystery/index.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { usdc } from "../../../contract/money.ts";
-import type { InstantPurchaseRow } from "./state.ts";
+import { partnerSlug, type InstantPurchaseRow } from "./state.ts";
 
 // The wire shape of an instant purchase (contract/instant.ts InstantPurchase):
-// `pack` and `cards` only once FULFILLED; memo `<partner-slug>-instant-<id>`.
+// `pack` and `cards` only once FULFILLED; memo `<partner-slug>-instant-<id>`, the slug as the slice keeps it.
 
-export function formatPurchase(p: InstantPurchaseRow): InstantPurchase {
+export function formatPurchase(s: Services, p: InstantPurchaseRow): InstantPurchase {
   const fulfilled = p.status === "FULFILLED";
   return {
     id: p.id,
-    memo: `${partnerFixture(p.account_id).slug}-instant-${p.id}`,
+    memo: `${partnerSlug(s, p.account_id)}-instant-${p.id}`,
     status: p.status,
     custody: p.custody,
     packet_type_id: p.packet_type_id,

@@ -35,7 +35,7 @@ function context(s: Services, p: InstantPurchaseRow, patch?: Partial<InstantPurc
       user === null
         ? undefined
         : (move, micros) => userWalletOf(s).move(p.account_id, user, move, micros, custodyRef(p)),
-    emit: (event) => publishBuilt(s, p.account_id, INSTANT_PAYLOADS, event, p),
+    emit: (event) => publishBuilt(s, p.account_id, INSTANT_PAYLOADS, event, { s, p }),
   };
 }
 

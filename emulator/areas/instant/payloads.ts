@@ -1,6 +1,7 @@
 import { eventsOf } from "../../../contract/lifecycle.ts";
 import { INSTANT_PURCHASE, type InstantPurchaseEvent } from "../../../contract/lifecycles/purchases.ts";
 import type { PayloadBuilders } from "../../events/payloads.ts";
+import type { Services } from "../../pipeline/services.ts";
 import { formatPurchase } from "./format.ts";
 import type { InstantPurchaseRow } from "./state.ts";
 
@@ -13,10 +14,16 @@ export const INSTANT_EVENT_TYPES: readonly string[] = eventsOf(INSTANT_PURCHASE)
 
 const byId = (p: InstantPurchaseRow) => String(p.id);
 
-export const INSTANT_PAYLOADS: PayloadBuilders<InstantPurchaseEvent, InstantPurchaseRow> = {
-  "instant_purchase.reserved": (p) => ({ key: byId(p), data: { purchase_id: p.id, status: "RESERVED" } }),
+/** What an instant purchase's events are built from: the row as moved, and the emulator (the partner's slug). */
+export interface InstantMove {
+  s: Services;
+  p: InstantPurchaseRow;
+}
+
+export const INSTANT_PAYLOADS: PayloadBuilders<InstantPurchaseEvent, InstantMove> = {
+  "instant_purchase.reserved": ({ p }) => ({ key: byId(p), data: { purchase_id: p.id, status: "RESERVED" } }),
   // store_request_id is the store's VRF request; the emulator has no separate pool request (null).
-  "instant_purchase.submitted": (p) => ({
+  "instant_purchase.submitted": ({ p }) => ({
     key: byId(p),
     data: {
       purchase_id: p.id,
@@ -28,9 +35,9 @@ export const INSTANT_PAYLOADS: PayloadBuilders<InstantPurchaseEvent, InstantPurc
       ...(p.custody === "NON_CUSTODIAL" ? { custody: "NON_CUSTODIAL" } : {}),
     },
   }),
-  "instant_purchase.fulfilled": (p) => ({ key: byId(p), data: { ...formatPurchase(p), purchase_id: p.id } }),
-  "instant_purchase.refunded": (p) => ({ key: byId(p), data: { purchase_id: p.id, status: "REFUNDED" } }),
-  "instant_purchase.failed": (p) => ({
+  "instant_purchase.fulfilled": ({ s, p }) => ({ key: byId(p), data: { ...formatPurchase(s, p), purchase_id: p.id } }),
+  "instant_purchase.refunded": ({ p }) => ({ key: byId(p), data: { purchase_id: p.id, status: "REFUNDED" } }),
+  "instant_purchase.failed": ({ p }) => ({
     key: byId(p),
     data: { purchase_id: p.id, status: "FAILED", reason: p.failure_reason ?? "unknown" },
   }),

@@ -52,7 +52,7 @@ export const instantRoutes: RouteSpec[] = [
         wallet: b.wallet_address ?? null,
         external_user_id: b.external_user_id ?? null,
       });
-      return accepted(formatPurchase(row));
+      return accepted(formatPurchase(c.services, row));
     },
   }),
 
@@ -60,7 +60,12 @@ export const instantRoutes: RouteSpec[] = [
     gate: "partner_read",
     handle(c) {
       const label = c.input.params.id;
-      return ok(formatPurchase(readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)));
+      return ok(
+        formatPurchase(
+          c.services,
+          readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label),
+        ),
+      );
     },
   }),
 
@@ -70,7 +75,7 @@ export const instantRoutes: RouteSpec[] = [
       const { status, external_user_id, wallet_address, ...page } = c.input.query;
       const rows = listPurchases(c.services, account(c), { status, external_user_id, wallet: wallet_address });
       const { items, pagination } = paginate(rows, page);
-      return ok({ purchases: items.map(formatPurchase) }, { pagination });
+      return ok({ purchases: items.map((p) => formatPurchase(c.services, p)) }, { pagination });
     },
   }),
 ];

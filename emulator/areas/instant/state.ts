@@ -2,6 +2,8 @@ import { z } from "zod";
 import { address, count, decimal, hash32, isoTime, json, ownRecord, timeMs, uint } from "../../state/fields.ts";
 import { defineSlice } from "../../state/slices.ts";
 import type { Services } from "../../pipeline/services.ts";
+import { own } from "../../state/own.ts";
+import { seedInstantPartners, upgradeInstantSlice, type InstantPartnerRow } from "./seed.ts";
 
 // The instant area's slice of the store: plain JSON, re-read on every use
 // (restore/reset/import replace the whole object), exported with the rest.
@@ -76,12 +78,15 @@ export interface InstantEventRow {
 export interface InstantSlice {
   /** Operator switch: off → prepare and submit answer 503 instant_disabled. */
   enabled: boolean;
+  /** Each fixture partner's slug by account id, copied in when the slice was seeded (seed.ts). */
+  partners: Record<string, InstantPartnerRow>;
   purchases: Record<string, InstantPurchaseRow>;
   /** Older states only: the one event log is emulator/events/log.ts. */
   events?: InstantEventRow[];
 }
 
-const initial = (): InstantSlice => ({ enabled: true, purchases: {} });
+/** A new slice: the partner fixtures' slugs copied in (seed.ts), no purchases yet. */
+const initial = (): InstantSlice => ({ enabled: true, partners: seedInstantPartners(), purchases: {} });
 
 const text = z.string();
 const card = z.strictObject({
@@ -134,7 +139,18 @@ const event = z.strictObject({ type: text, account_id: text, key: text, data: ow
 const INSTANT_SLICE = defineSlice<InstantSlice>({
   name: "instant",
   init: initial,
-  schema: z.strictObject({ enabled: z.boolean(), purchases: ownRecord(purchase), events: z.array(event).optional() }),
+  schema: z.strictObject({
+    enabled: z.boolean(),
+    // Older files lack it: the upgrade seeds it before the check.
+    partners: ownRecord(z.strictObject({ slug: text })),
+    purchases: ownRecord(purchase),
+    events: z.array(event).optional(),
+  }),
+  upgrade: upgradeInstantSlice,
 });
 
 export const instant = (s: Services): InstantSlice => s.store.slice(INSTANT_SLICE);
+
+/** The partner's slug as the slice keeps it (seeded, seed.ts); an account without one seeded uses its id. */
+export const partnerSlug = (s: Services, accountId: string): string =>
+  own(instant(s).partners, accountId)?.slug ?? accountId;

@@ -9,7 +9,7 @@ import { conflict, notFound } from "../../pipeline/errors.ts";
 import { ok } from "../../pipeline/route.ts";
 import { withVrfTurn } from "../../pipeline/chain.ts";
 import { chainOf, mysteryPoolPurchase, MYSTERY_POOL_STATUS, sendAs } from "./chain-io.ts";
-import { formatPurchase, refundOnChain, settleFromChain } from "./purchases/purchases.ts";
+import { purchaseWire, refundOnChain, settleFromChain } from "./purchases/purchases.ts";
 import { mystery } from "./state.ts";
 import { intId } from "../../pipeline/identifiers.ts";
 import { runWorker, serial } from "./worker.ts";
@@ -93,7 +93,7 @@ export const faultControl: ControlSpec[] = [
       await runWorker(c.services); // sees the failed reveal and refunds
       return ok({
         vrf: { request_id: String(requestId), success: result.success, tx_hash: result.txHash },
-        purchase: formatPurchase(mystery(c.services).purchases[id]!),
+        purchase: purchaseWire(c.services, mystery(c.services).purchases[id]!),
       });
     },
   }),
@@ -111,7 +111,7 @@ export const faultControl: ControlSpec[] = [
       });
       if (!done)
         throw conflict("invalid_status", `Purchase ${id} could not be refunded (revealed or refunded meanwhile)`);
-      return ok(formatPurchase(mystery(c.services).purchases[id]!));
+      return ok(purchaseWire(c.services, mystery(c.services).purchases[id]!));
     },
   }),
   defineControl({

@@ -3,7 +3,7 @@ import { listLimit, newestFirst } from "../../control/schemas.ts";
 import { z } from "../../pipeline/schema.ts";
 import { ok } from "../../pipeline/route.ts";
 import { usdc } from "../../../contract/money.ts";
-import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
+import { seededPartners } from "./partners.ts";
 import { KYC_STATUSES } from "../../../contract/mystery/redemption.ts";
 import { kycRequired } from "./redemption/kyc.ts";
 import { mystery, PURCHASE_STATUSES, REDEMPTION_STATUSES } from "./state.ts";
@@ -92,7 +92,7 @@ export const overviewControl: ControlSpec[] = [
         shipping_signer: m.shipping_signer ?? "on",
         warehouse_mode: m.warehouse_mode,
         kyc_required: Object.fromEntries(
-          PARTNER_FIXTURES.map((p) => [p.account_id, kycRequired(c.services, p.account_id)]),
+          seededPartners(c.services).map((account) => [account, kycRequired(c.services, account)]),
         ),
         purchases: newestFirst(m.purchases, (p) => p.id, limit).map((p) => ({
           id: p.id,

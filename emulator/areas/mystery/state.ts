@@ -1,7 +1,7 @@
 import { defineSlice } from "../../state/slices.ts";
 import { mysterySchema } from "./state-schema.ts";
 import type { Services } from "../../pipeline/services.ts";
-import { PARTNER_FIXTURES } from "../../../fixtures/mystery/index.ts";
+import { seedEndUsers, seedPartners, upgradeMysterySlice, type PartnerRow } from "./seed.ts";
 import type { OfferStatus, TransferStatus } from "../../../contract/lifecycles/buyback.ts";
 
 // The mystery area's slice of the store: plain JSON, re-read on every use
@@ -180,7 +180,11 @@ export interface EventRow {
   at: string;
 }
 
+export type { PartnerRow } from "./seed.ts";
+
 export interface MysterySlice {
+  /** Each fixture partner's facts by account id, copied in when the slice was seeded (seed.ts; partners.ts reads them). */
+  partners: Record<string, PartnerRow>;
   purchases: Record<string, PurchaseRow>;
   /** account → external_user_id → custodial end user. */
   end_users: Record<string, Record<string, EndUserRow>>;
@@ -199,27 +203,18 @@ export interface MysterySlice {
   warehouse_mode: "auto" | "manual";
   /** Control plane: "off" makes the relayer refuse to broadcast (custodial FAILED, relayed accept 503). */
   relayer: "on" | "off";
-  /** Control plane: per-partner KYC switch (absent: the partner fixture's default). */
+  /** Control plane: per-partner KYC switch (absent: the partner's seeded `kyc_required`). */
   kyc_required?: Record<string, boolean>;
   /** Control plane: "off" makes redemption prepare answer 503 shipping_signer_unavailable. */
   shipping_signer?: "on" | "off";
 }
 
+/** A new slice: the partner fixtures' facts and end users copied in (seed.ts), nothing else yet. */
 function initial(): MysterySlice {
-  const end_users: MysterySlice["end_users"] = {};
-  for (const p of PARTNER_FIXTURES) {
-    end_users[p.account_id] = {};
-    for (const u of p.end_users)
-      end_users[p.account_id]![u.external_user_id] = {
-        external_user_id: u.external_user_id,
-        wallet_address: u.wallet_address,
-        balance_micros: u.balance_micros,
-        reserved_micros: "0",
-      };
-  }
   return {
+    partners: seedPartners(),
     purchases: {},
-    end_users,
+    end_users: seedEndUsers(),
     redemptions: {},
     redemption_keys: {},
     kyc: {},
@@ -239,6 +234,7 @@ const MYSTERY_SLICE = defineSlice<MysterySlice>({
   name: "mystery",
   init: initial,
   schema: mysterySchema,
+  upgrade: upgradeMysterySlice,
 });
 
 export const mystery = (s: Services): MysterySlice => s.store.slice(MYSTERY_SLICE);

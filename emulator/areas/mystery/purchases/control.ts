@@ -5,7 +5,7 @@ import { intId } from "../../../pipeline/identifiers.ts";
 import { ok } from "../../../pipeline/route.ts";
 import { z } from "../../../pipeline/schema.ts";
 import { mystery } from "../state.ts";
-import { formatPurchase } from "./purchases.ts";
+import { purchaseWire } from "./purchases.ts";
 import { Purchase } from "../../../../contract/index.ts";
 import { markShortfall } from "./shortfall.ts";
 
@@ -36,7 +36,7 @@ export const purchaseControl: ControlSpec[] = [
       const id = intId(c.input.params.id);
       const row = id === null ? undefined : mystery(c.services).purchases[id];
       if (!row) throw notFound(`No purchase ${c.input.params.id}`);
-      return ok(formatPurchase(await markShortfall(c.services, row.id, c.input.body.items)));
+      return ok(purchaseWire(c.services, await markShortfall(c.services, row.id, c.input.body.items)));
     },
   }),
 ];

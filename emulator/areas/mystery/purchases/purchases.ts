@@ -3,11 +3,11 @@ import { encodeFunctionData, parseEventLogs } from "../../../../chain/viem-late.
 import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import { notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
 import { generation, replaced } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import { own } from "../../../state/own.ts";
 import type { Purchase, RevealItem } from "../../../../contract/index.ts";
+import { partnerOf } from "../partners.ts";
 import { mystery, type ItemRow, type PurchaseRow, type PurchaseStatus } from "../state.ts";
 import { chainOf, mysteryPoolPurchase, revealedRecords, revealLogs, MYSTERY_POOL_STATUS, sendAs } from "../chain-io.ts";
 import { hydrate, groupOf } from "../shop/items.ts";
@@ -43,8 +43,11 @@ function itemWire({ group_id: _g, ...item }: ItemRow): RevealItem {
   return item;
 }
 
-export function formatPurchase(p: PurchaseRow): Purchase {
-  const slug = partnerFixture(p.account_id).slug;
+/**
+ * The wire shape of a purchase row. `slug` is its partner's, as the slice keeps it (`purchaseWire` reads it); the
+ * default, the account id, is what an account without seeded facts has (partners.ts).
+ */
+export function formatPurchase(p: PurchaseRow, slug: string = p.account_id): Purchase {
   return {
     id: p.id,
     memo: `${slug}-${p.id}`,
@@ -67,6 +70,10 @@ export function formatPurchase(p: PurchaseRow): Purchase {
     ...(p.items ? { items: p.items.map(itemWire) } : {}),
   };
 }
+
+/** A purchase as answered: the wire shape with its partner's slug read from the slice (seeded, seed.ts). */
+export const purchaseWire = (s: Services, p: PurchaseRow): Purchase =>
+  formatPurchase(p, partnerOf(s, p.account_id).slug);
 
 export type NewPurchase = Pick<
   PurchaseRow,

@@ -12,7 +12,7 @@ import { mystery } from "../state.ts";
 import { usdc } from "../../../../contract/money.ts";
 import { buyCustodial } from "./custodial.ts";
 import { preparePurchase, submitPurchase } from "./non-custodial.ts";
-import { formatPurchase, listPurchases, readPurchase } from "./purchases.ts";
+import { listPurchases, purchaseWire, readPurchase } from "./purchases.ts";
 
 // Purchases (contract/mystery/purchases.ts): non-custodial prepare/submit,
 // custodial purchase, reads. Partner keys only.
@@ -47,7 +47,8 @@ export const purchaseRoutes: RouteSpec[] = [
       const tier = tierOf(c.services, tier_id);
       const { hash, wallet, external_user_id, request_id } = checkLater(PURCHASE_INPUT.submitRest, rest);
       return accepted(
-        formatPurchase(
+        purchaseWire(
+          c.services,
           await submitPurchase(c.services, account(c), { tier, hash, wallet, external_user_id, request_id }),
         ),
       );
@@ -78,14 +79,14 @@ export const purchaseRoutes: RouteSpec[] = [
           replay: (orig) => {
             const id = (orig.data as { id: number }).id;
             const row = own(mystery(c.services).purchases, String(id));
-            return accepted(row ? formatPurchase(row) : orig.data);
+            return accepted(row ? purchaseWire(c.services, row) : orig.data);
           },
         },
         async () => {
           chainOf(c.services); // 503 chain_unavailable before anything is held
           const maxPrice = maxPriceOf(b.max_price_usdc, tier.price);
           // 202 RESERVED: credits held, on-chain fields null; the relayer takes it from here (relay.ts).
-          return accepted(formatPurchase(buyCustodial(c.services, acct, tier, who, maxPrice)));
+          return accepted(purchaseWire(c.services, buyCustodial(c.services, acct, tier, who, maxPrice)));
         },
       );
     },
@@ -96,7 +97,9 @@ export const purchaseRoutes: RouteSpec[] = [
     handle(c) {
       const label = c.input.params.id;
       // A non-numeric id is a 404 naming it.
-      return ok(formatPurchase(readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)));
+      return ok(
+        purchaseWire(c.services, readPurchase(c.services, account(c), intIn(label, 1, Number.MAX_SAFE_INTEGER), label)),
+      );
     },
   }),
 
@@ -110,7 +113,7 @@ export const purchaseRoutes: RouteSpec[] = [
         wallet: q.wallet_address,
       });
       const { items, pagination } = paginate(rows, q);
-      return ok({ purchases: items.map(formatPurchase) }, { pagination });
+      return ok({ purchases: items.map((p) => purchaseWire(c.services, p)) }, { pagination });
     },
   }),
 ];

@@ -7,7 +7,7 @@ import type {
   SellbackReason,
   SellbackRecord,
 } from "../../../../contract/index.ts";
-import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import { partnerOf } from "../partners.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { stateFence } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
@@ -193,7 +193,7 @@ function partnerWallets(s: Services, accountId: string): Set<string> {
   for (const p of Object.values(slice.purchases))
     if (p.account_id === accountId) out.add(p.purchaser_address.toLowerCase());
   for (const u of Object.values(own(slice.end_users, accountId) ?? {})) out.add(u.wallet_address.toLowerCase());
-  for (const u of partnerFixture(accountId).end_users) out.add(u.wallet_address.toLowerCase());
+  for (const w of partnerOf(s, accountId).end_user_wallets) out.add(w.toLowerCase());
   return out;
 }
 

@@ -9,7 +9,7 @@ import type {
   TierOdds,
 } from "../../../../contract/index.ts";
 import { DEFAULT_GROUPS, tierExpectedValue, type TierConfig } from "../../../../chain/tiers.ts";
-import { partnerFixture } from "../../../../fixtures/mystery/index.ts";
+import { partnerOf } from "../partners.ts";
 import { notFound } from "../../../pipeline/errors.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { buybackPrice, usdToMicros } from "../buyback/pricing.ts";
@@ -217,7 +217,7 @@ export function partnerStats(s: Services, acct: string): PartnerStats {
   const accepted = offers.filter((o) => o.status === "accepted");
   const sum = (rows: typeof offers) => rows.reduce((n, o) => n + BigInt(o.price_micros), 0n);
   return {
-    partner_slug: partnerFixture(acct).slug,
+    partner_slug: partnerOf(s, acct).slug,
     currency: "USDC",
     total_purchases: mine.length,
     fulfilled: mine.filter((p) => p.status === "FULFILLED").length,

@@ -1,5 +1,5 @@
 import type { WalletBalance } from "../../../../contract/index.ts";
-import { custodyAddress } from "../../../../fixtures/mystery/index.ts";
+import { custodyAddress } from "./addresses.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { own, setOwn } from "../../../state/own.ts";
 import { mystery, type EndUserRow } from "../state.ts";

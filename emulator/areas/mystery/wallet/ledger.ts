@@ -2,7 +2,7 @@ import { z } from "zod";
 import { address, count, hash32, int256, isoTime, ownRecord, uint } from "../../../state/fields.ts";
 import { defineSlice } from "../../../state/slices.ts";
 import { keccak256, toHex } from "../../../../chain/evm.ts";
-import { derivedAddress } from "../../../../fixtures/mystery/index.ts";
+import { derivedAddress } from "./addresses.ts";
 import { tupleKey } from "../../../state/tuple-key.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import type { UserWalletRef } from "../../../pipeline/user-wallet-port.ts";
