@@ -1,19 +1,37 @@
-import { z } from "./zod.ts";
-import {
-  address as addr,
-  isoTime as iso,
-  micros,
-  txHash as hash,
-  usdcString as usdc,
-  usdDecimal,
-} from "./primitives.ts";
+import type { z } from "./zod.ts";
+import { eventsOf, specOf, type AnyLifecycle, type EventOf, type EventSpec } from "./lifecycle.ts";
+import { PARTNER_TABLES, TENANT_TABLES } from "./lifecycles/index.ts";
 
-// The webhook events (docs/webhooks.md): every type's name and the shape of its
-// `data`. The emulator publishes them, the receiver check (conformance/receiver/)
-// sends them to a partner's endpoint; both read them from here.
-// Names: the interface document's, the live service's and the warehouse ones.
+// The webhook events (docs/webhooks.md "Events"), read off the lifecycle tables that declare them
+// (contract/lifecycles/: each type in a row's `events` or as a side event, its `data` shape and example in the
+// table): nothing here names an event type the emulator publishes, so a type added to a table is in the
+// catalogue, the list `POST /webhooks` accepts, the trigger command and the generated docs at once. The emulator
+// publishes them, the receiver check (conformance/receiver/) sends them to a partner's endpoint.
 
-export const PARTNER_EVENT_TYPES = [
+/** The event types of partner accounts' tables, of tenant (warehouse) accounts' tables, and both. */
+export type PartnerEventType = EventOf<(typeof PARTNER_TABLES)[number]>;
+export type WarehouseEventType = EventOf<(typeof TENANT_TABLES)[number]>;
+export type EventType = PartnerEventType | WarehouseEventType;
+
+/** An event type as the catalogue holds it: what its table declares of it, and which table. */
+export interface CataloguedEvent extends EventSpec {
+  type: EventType;
+  /** The name of the one table that declares it. */
+  table: string;
+  /** Whose webhooks get it (its table's records' accounts). */
+  accounts: "partner" | "tenant";
+  /** Published beside the table's records without a move (a side event), not by a row. */
+  side: boolean;
+}
+
+/**
+ * The order the service's documents list their event types in: the 21 live ones as docs/reference/live-service.md
+ * "Event types" (and the SDK) list them, then the interface document's warehouse ones. The lists the wire shows
+ * (`allowed` of a 400 invalid_event_types, GET /_emulator/webhooks) keep it. It orders and declares nothing: a name
+ * here no table declares is no event type (test/events/declared.test.ts refuses one), and a type a table declares
+ * that is not here (one the emulator adds) follows the listed types of its accounts, in table order.
+ */
+export const LISTED_ORDER: readonly string[] = [
   "deposit.credited",
   "purchase.reserved",
   "purchase.submitted",
@@ -35,19 +53,60 @@ export const PARTNER_EVENT_TYPES = [
   "sellback.confirmed",
   "payout.statement_ready",
   "payout.paid",
-] as const;
-
-export const WAREHOUSE_EVENT_TYPES = [
   "order.tracking_updated",
   "order.tracking_status_changed",
   "card.returned",
   "order.returned",
-] as const;
+];
 
-export const EVENT_TYPES = [...PARTNER_EVENT_TYPES, ...WAREHOUSE_EVENT_TYPES] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** Where LISTED_ORDER puts a type (one it does not list: after all it lists). */
+const listedRank = (type: string): number => {
+  const i = LISTED_ORDER.indexOf(type);
+  return i === -1 ? LISTED_ORDER.length : i;
+};
 
-/** Documented but not live: registering for them is 400 invalid_event_types. */
+/** The event types `tables` declare (their accounts' `accounts`), in listed order, then table order. */
+function catalogued(tables: readonly AnyLifecycle[], accounts: CataloguedEvent["accounts"]): CataloguedEvent[] {
+  const out = tables.flatMap((lc) =>
+    eventsOf(lc).map((type) => {
+      const { data, example } = specOf(lc, type)!;
+      return {
+        type: type as EventType,
+        data,
+        example,
+        table: lc.name,
+        accounts,
+        side: !Object.hasOwn(lc.catalogue, type),
+      };
+    }),
+  );
+  return out.sort((a, b) => listedRank(a.type) - listedRank(b.type)); // stable: the unlisted keep table order
+}
+
+const PARTNER = catalogued(PARTNER_TABLES, "partner");
+const TENANT = catalogued(TENANT_TABLES, "tenant");
+
+/** Every event type the emulator publishes → what its table declares of it. */
+export const EVENT_CATALOGUE: Readonly<Record<EventType, CataloguedEvent>> = Object.freeze(
+  Object.fromEntries([...PARTNER, ...TENANT].map((e) => [e.type, Object.freeze(e)])) as Record<
+    EventType,
+    CataloguedEvent
+  >,
+);
+
+export const PARTNER_EVENT_TYPES: readonly PartnerEventType[] = Object.freeze(
+  PARTNER.map((e) => e.type as PartnerEventType),
+);
+export const WAREHOUSE_EVENT_TYPES: readonly WarehouseEventType[] = Object.freeze(
+  TENANT.map((e) => e.type as WarehouseEventType),
+);
+/** Every event type a webhook may subscribe to: the partner ones, then the warehouse ones (the tables declare some). */
+export const EVENT_TYPES = Object.freeze([...PARTNER_EVENT_TYPES, ...WAREHOUSE_EVENT_TYPES]) as readonly [
+  EventType,
+  ...EventType[],
+];
+
+/** Documented but not live: registering for them is 400 invalid_event_types (no table declares them). */
 export const NOT_LIVE_EVENT_TYPES = [
   "card.price_updated",
   "card.added",
@@ -57,182 +116,18 @@ export const NOT_LIVE_EVENT_TYPES = [
   "population.updated",
 ] as const;
 
-// The `data` of each of the 21 live partner events, as the official SDK types
-// them: its optional keys are optional here, its nullable ones nullable, and
-// extra keys are allowed (the SDK's types tolerate them). The catalogue's fixtures and every live emission are held to these
-// (test/mystery/purchase-events.test.ts), so the two cannot drift apart.
-
-const int = z.number().int();
-
-/** WebhookPurchaseItem: token_id nullable here, unlike RevealItem. */
-const purchaseItem = z.looseObject({
-  token_id: z.string().nullable(),
-  item_type: z.string(),
-  category: z.enum(["card", "product", "unknown"]),
-  card_id: z.string().nullable().optional(),
-  name: z.string().nullable(),
-  image_url: z.string().nullable(),
-  value_usd: usdDecimal.nullable(),
-  rarity: z.string().nullable().optional(),
-  card_number: z.string().nullable().optional(),
-  set_id: z.string().nullable().optional(),
-});
-
-/** The buyback keys every buyback.* event carries (B in the wire shapes). */
-const buyback = { purchase_id: int.nullable(), offer_id: int, token_id: z.string() };
-
-const breakdown = z.looseObject({
-  packs: int,
-  gross_usdc: usdc,
-  sellback_usdc: usdc.optional(),
-  net_usdc: usdc,
-  share_bps: int,
-  share_usdc: usdc,
-});
-const payout = z.looseObject({
-  payout_id: int,
-  period: z.looseObject({ kind: z.string(), from: iso, to: iso }),
-  qualifying_packs: int,
-  gross_usdc: usdc,
-  sellback_count: int,
-  sellback_usdc: usdc,
-  net_usdc: usdc,
-  revenue_share_bps: int,
-  revenue_share_pct: z.string().regex(/^\d+\.\d\d$/),
-  revenue_share_usdc: usdc,
-  fees_usdc: usdc,
-  rip_retained_usdc: usdc,
-  by_product: z.looseObject({ tier: breakdown, instant: breakdown }),
-  payout_usdc: usdc,
-  payout_micros: micros,
-  status: z.string(),
-  payout_address: addr.nullable(),
-  chain: z.string().nullable(),
-  tx_hash: hash.nullable(),
-  paid_at: iso.nullable(),
-});
-
-const redemption = {
-  redemption_id: int,
-  purchase_id: int.nullable(),
-  token_id: z.string(),
-  item_type: z.string(),
-  status: z.string(),
-};
-
-export const EVENT_PAYLOADS = {
-  "deposit.credited": z.looseObject({
-    deposit_id: int,
-    amount: micros,
-    amount_usdc: usdc,
-    chain_in: z.string(),
-    token_in: z.string(),
-    tx_hash: hash,
-  }),
-  "purchase.reserved": z.looseObject({ purchase_id: int, status: z.literal("RESERVED") }),
-  "purchase.submitted": z.looseObject({
-    purchase_id: int,
-    status: z.literal("SUBMITTED"),
-    transaction_hash: hash.optional(),
-    onchain_request_id: z.string().regex(/^\d+$/).optional(),
-    custody: z.literal("NON_CUSTODIAL").optional(),
-  }),
-  // PARTIALLY_FULFILLED rides on purchase.fulfilled (the live list has no event of its own for it).
-  "purchase.fulfilled": z.looseObject({
-    purchase_id: int,
-    status: z.enum(["FULFILLED", "PARTIALLY_FULFILLED"]),
-    onchain_request_id: z.string().regex(/^\d+$/).optional(),
-    items: z.array(purchaseItem).optional(),
-  }),
-  "purchase.refunded": z.looseObject({
-    purchase_id: int,
-    status: z.literal("REFUNDED"),
-    onchain_request_id: z.string().regex(/^\d+$/).optional(),
-  }),
-  "purchase.failed": z.looseObject({ purchase_id: int, status: z.literal("FAILED"), reason: z.string().min(1) }),
-  "instant_purchase.reserved": z.looseObject({ purchase_id: int, status: z.literal("RESERVED") }),
-  "instant_purchase.submitted": z.looseObject({
-    purchase_id: int,
-    status: z.literal("SUBMITTED"),
-    transaction_hash: hash.optional(),
-    store_request_id: z.union([z.string(), int]).nullable().optional(),
-    pool_request_id: z.union([z.string(), int]).nullable().optional(),
-    custody: z.literal("NON_CUSTODIAL").optional(),
-  }),
-  "instant_purchase.fulfilled": z.looseObject({ status: z.string(), id: int.optional(), purchase_id: int.optional() }),
-  "instant_purchase.refunded": z.looseObject({ purchase_id: int, status: z.literal("REFUNDED") }),
-  "instant_purchase.failed": z.looseObject({ purchase_id: int, status: z.literal("FAILED"), reason: z.string() }),
-  "buyback.confirmed": z.looseObject({ ...buyback, status: z.literal("accepted"), seller_receives_usdc: usdc }),
-  "buyback.transfer_held": z.looseObject({
-    ...buyback,
-    offer_signature: z.string(),
-    reason: z.string(),
-    message: z.string(),
-  }),
-  "buyback.card_transferred": z.looseObject({
-    ...buyback,
-    offer_signature: z.string(),
-    contract_address: addr,
-    to_address: addr,
-    tx_hash: hash,
-  }),
-  "buyback.transfer_failed": z.looseObject({ ...buyback, offer_signature: z.string(), error: z.string() }),
-  "redemption.prepared": z.looseObject(redemption),
-  "redemption.updated": z.looseObject({
-    ...redemption,
-    burn_tx_hash: hash.nullable(),
-    failure_reason: z.string().nullable(),
-  }),
-  "pool.item_pulled": z.looseObject({
-    token_id: z.string(),
-    item_type: z.string(),
-    contract_address: addr,
-    card_id: z.string().nullable(),
-    category: z.string().nullable(),
-    game: z.string().nullable(),
-    to: addr,
-    transaction_hash: hash.nullable(),
-    amount_usdc: usdc,
-    value_source: z.string(),
-    value_unknown: z.boolean(),
-    usage_id: int,
-  }),
-  "sellback.confirmed": z.looseObject({
-    sellback_id: int,
-    seller: addr,
-    token_ids: z.array(z.string()),
-    total_usdc: usdc,
-    transaction_hash: hash,
-  }),
-  "payout.statement_ready": payout,
-  "payout.paid": payout,
-} satisfies Record<(typeof PARTNER_EVENT_TYPES)[number], z.ZodType>;
-
-export type PartnerEventType = keyof typeof EVENT_PAYLOADS;
-
-// The warehouse events' `data`, as the warehouse area publishes them (docs/warehouse.md, orders).
-const tracking = z.looseObject({
-  order_id: int,
-  status: z.string(),
-  carrier: z.string(),
-  tracking_number: z.string().nullable(),
-  tracking_status: z.string(),
-  previous_tracking_status: z.string().optional(),
-  unique_ids: z.array(z.string()),
-  updated_at: iso,
-});
-
-export const WAREHOUSE_EVENT_PAYLOADS = {
-  "order.tracking_updated": tracking,
-  "order.tracking_status_changed": tracking,
-  "card.returned": z.looseObject({ unique_id: z.string(), order_id: int, location: z.string(), scanned_at: iso }),
-  "order.returned": z.looseObject({
-    order_id: int,
-    status: z.string(),
-    unique_ids: z.array(z.string()),
-    returned_at: iso,
-  }),
-} satisfies Record<(typeof WAREHOUSE_EVENT_TYPES)[number], z.ZodType>;
-
 /** The `data` schema of every event type: what the publisher (emulator/events/publish.ts) holds each event to. */
-export const EVENT_SCHEMAS: Record<EventType, z.ZodType> = { ...EVENT_PAYLOADS, ...WAREHOUSE_EVENT_PAYLOADS };
+export const EVENT_SCHEMAS: Readonly<Record<EventType, z.ZodType>> = Object.freeze(
+  Object.fromEntries(EVENT_TYPES.map((t) => [t, EVENT_CATALOGUE[t].data])) as Record<EventType, z.ZodType>,
+);
+
+/**
+ * The `data` schemas of the partner event types, as the official SDK types them: the catalogue's examples and every
+ * live emission are held to these (test/mystery/purchase-events.test.ts), so the two cannot drift apart.
+ */
+export const EVENT_PAYLOADS: Readonly<Record<PartnerEventType, z.ZodType>> = Object.freeze(
+  Object.fromEntries(PARTNER_EVENT_TYPES.map((t) => [t, EVENT_CATALOGUE[t].data])) as Record<
+    PartnerEventType,
+    z.ZodType
+  >,
+);

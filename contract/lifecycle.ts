@@ -1,9 +1,14 @@
+import type { z } from "./zod.ts";
+import type { Fixtures, Payload } from "./event-fixtures.ts";
+
 // A lifecycle as data: every state a record can be in and every move between
 // them, each with what triggers it, the ledger movements it makes, the events it
-// publishes (in order) and the due time it leaves on the record; and the table's
-// side events, published beside its records without a move (every event type the
-// emulator publishes is declared by exactly one table, as a row's event or a side
-// event: docs/architecture.md, the table of where a change goes). The emulator runs records
+// publishes (in order) and the due time it leaves on the record; the table's
+// side events, published beside its records without a move; and what each of its
+// event types carries (its `data` shape and a realistic example). Every event type
+// the emulator publishes is declared by exactly one table, as a row's event or a side
+// event, and nowhere else: the catalogue (contract/events.ts) is read off the tables
+// (docs/architecture.md, the table of where a change goes). The emulator runs records
 // through these tables (emulator/pipeline/lifecycle.ts: `transition`), the area
 // docs draw their state diagrams from them (scripts/lifecycle-docs.mjs) and the
 // scenarios and checks take their expected paths from them (`pathOf`).
@@ -40,23 +45,51 @@ export interface TransitionSpec<S extends string, T extends string, M extends st
   note: string;
 }
 
+/** What a table declares of an event type it publishes: the shape of its `data` and a realistic example. */
+export interface EventSpec {
+  /** The `data` every emission is held to (the publisher refuses any other), and the checks read deliveries by. */
+  data: z.ZodType;
+  /** A realistic `data`, deterministic from the fixtures: `POST /_emulator/events` and the receiver check send it. */
+  example: (f: Fixtures) => Payload;
+}
+
+/** Each event type a table's rows publish, with its spec: a row's event missing here does not compile. */
+export type EventCatalogue<E extends string> = { readonly [K in E]: EventSpec };
+
 /** An event a table's records publish without a move of their own (an item pulled, a deposit, a card scanned back). */
-export interface SideEvent<E extends string> {
+export interface SideEvent<E extends string> extends EventSpec {
   event: E;
   /** One line for the docs: when it is published. */
   note: string;
 }
 
-export interface Lifecycle<S extends string, T extends string, M extends string, E extends string> {
+export interface Lifecycle<
+  S extends string,
+  T extends string,
+  M extends string,
+  E extends string,
+  X extends string = never,
+> {
   name: string;
   states: readonly S[];
   transitions: readonly TransitionSpec<S, T, M, E>[];
-  /** Events published beside the records, not by a move (absent: none); their types are not the rows' E. */
-  sideEvents?: readonly SideEvent<string>[];
+  /** The rows' event types, each once, with its `data` shape and example (none: {}). */
+  catalogue: EventCatalogue<E>;
+  /** Events published beside the records, not by a move (absent: none); their types X are not the rows' E. */
+  sideEvents?: readonly SideEvent<X>[];
 }
 
 /** Any lifecycle, for code that only walks a table. */
-export type AnyLifecycle = Lifecycle<string, string, string, string>;
+export type AnyLifecycle = Lifecycle<string, string, string, string, string>;
+
+/** The event types a table declares, as a type: its rows' and its side events'. */
+export type EventOf<L> = L extends Lifecycle<infer _S, infer _T, infer _M, infer E, infer X> ? E | X : never;
+
+/** The spec of an event type `lc` declares (a row's or a side event's), or undefined. */
+export function specOf(lc: AnyLifecycle, type: string): EventSpec | undefined {
+  if (Object.hasOwn(lc.catalogue, type)) return lc.catalogue[type];
+  return lc.sideEvents?.find((e) => e.event === type);
+}
 
 /** Every event type the table declares: its rows' events, then its side events, each once, in table order. */
 export function eventsOf(lc: AnyLifecycle): string[] {
@@ -68,7 +101,7 @@ export function eventsOf(lc: AnyLifecycle): string[] {
 
 /** The move `trigger` makes from `from`, if the table has one. */
 export function rowFor<S extends string, T extends string, M extends string, E extends string>(
-  lc: Lifecycle<S, T, M, E>,
+  lc: Lifecycle<S, T, M, E, string>,
   from: S | typeof START,
   trigger: T,
 ): TransitionSpec<S, T, M, E> | undefined {
@@ -77,7 +110,7 @@ export function rowFor<S extends string, T extends string, M extends string, E e
 
 /** The states a record passes through when `triggers` fire in order from `from`; throws on a move the table lacks. */
 export function pathOf<S extends string, T extends string>(
-  lc: Lifecycle<S, T, string, string>,
+  lc: Lifecycle<S, T, string, string, string>,
   triggers: readonly T[],
   from: S | typeof START = START,
 ): S[] {

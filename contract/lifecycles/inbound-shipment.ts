@@ -60,4 +60,5 @@ export const INBOUND_SHIPMENT: Lifecycle<InboundStatus, InboundTrigger, never, n
       note: "an attachment added or removed after receipt",
     },
   ],
+  catalogue: {},
 };

@@ -31,6 +31,20 @@ export const LIFECYCLE_DOCS: readonly { id: string; doc: string; lifecycle: AnyL
   { id: "webhook-delivery", doc: "docs/webhooks.md", lifecycle: WEBHOOK_DELIVERY as AnyLifecycle },
 ];
 
+/**
+ * The tables whose records are partner accounts', and those whose records are tenant (warehouse) accounts': a
+ * table's events go to its accounts' webhooks (the webhook delivery table is both's, and publishes none).
+ */
+export const PARTNER_TABLES = [
+  MYSTERY_PURCHASE,
+  INSTANT_PURCHASE,
+  BUYBACK_OFFER,
+  BUYBACK_TRANSFER,
+  REDEMPTION,
+  PAYOUT_STATEMENT,
+] as const;
+export const TENANT_TABLES = [WAREHOUSE_ORDER, INBOUND_SHIPMENT, WITHDRAWAL] as const;
+
 /** Every lifecycle table once (LIFECYCLE_DOCS may draw one table in more than one doc). */
 export const LIFECYCLES: readonly AnyLifecycle[] = LIFECYCLE_DOCS.map((d) => d.lifecycle).filter(
   (lc, i, all) => all.indexOf(lc) === i,

@@ -1,5 +1,7 @@
 import { START, type Lifecycle } from "../lifecycle.ts";
 import type { PAYOUT_STATUSES } from "../mystery/revenue.ts";
+import { payoutStatement } from "../event-shapes.ts";
+import { examplePayoutStatement } from "../event-fixtures.ts";
 
 // A revenue-share payout statement of a TIER partner (docs/mystery.md "Revenue share"): the operator closes the
 // open period into a frozen PENDING statement and later pays it (PAID with the transaction). FAILED and VOID are
@@ -30,4 +32,8 @@ export const PAYOUT_STATEMENT: Lifecycle<PayoutStatus, PayoutTrigger, never, Pay
       note: "the operator pays it: USDC to the payout wallet, its hash recorded",
     },
   ],
+  catalogue: {
+    "payout.statement_ready": { data: payoutStatement, example: (f) => examplePayoutStatement(f, "PENDING") },
+    "payout.paid": { data: payoutStatement, example: (f) => examplePayoutStatement(f, "PAID") },
+  },
 };

@@ -1,8 +1,13 @@
 import { START, type Due, type Lifecycle, type TransitionSpec } from "../lifecycle.ts";
+import { z } from "../zod.ts";
+import { address, micros, txHash, usdcString as usdc } from "../primitives.ts";
+import { int, purchaseItem, requestId } from "../event-shapes.ts";
+import { CARD_CONTRACT, exampleItem, money } from "../event-fixtures.ts";
 import type { PurchaseStatus } from "../mystery/purchases.ts";
 import type { InstantStatus } from "../instant.ts";
 
-// The purchase lifecycles of mystery and instant packs (docs/mystery.md, docs/instant.md).
+// The purchase lifecycles of mystery and instant packs (docs/mystery.md, docs/instant.md), and the events they
+// publish: each type's `data` in the shapes of docs/reference/sdk-shapes.md "Webhook event data".
 // Custodial purchases of both share the relayer's part: held RESERVED, picked up
 // RELAY_PICKUP_MS later, waiting PENDING while the relayer is off and FAILED
 // (hold released) PENDING_TIMEOUT_MS after the reserve if it stays off.
@@ -70,8 +75,15 @@ export type MysteryPurchaseTrigger =
   | "refund";
 export type MysteryPurchaseEvent =
   "purchase.reserved" | "purchase.submitted" | "purchase.fulfilled" | "purchase.refunded" | "purchase.failed";
+export type MysteryPurchaseSideEvent = "pool.item_pulled" | "deposit.credited";
 
-export const MYSTERY_PURCHASE: Lifecycle<PurchaseStatus, MysteryPurchaseTrigger, WalletMove, MysteryPurchaseEvent> = {
+export const MYSTERY_PURCHASE: Lifecycle<
+  PurchaseStatus,
+  MysteryPurchaseTrigger,
+  WalletMove,
+  MysteryPurchaseEvent,
+  MysteryPurchaseSideEvent
+> = {
   name: "mystery purchase",
   states: ["RESERVED", "PENDING", "SUBMITTING", "SUBMITTED", "FULFILLED", "PARTIALLY_FULFILLED", "REFUNDED", "FAILED"],
   transitions: [
@@ -157,9 +169,112 @@ export const MYSTERY_PURCHASE: Lifecycle<PurchaseStatus, MysteryPurchaseTrigger,
       note: "refunded on chain before the reveal",
     },
   ],
+  catalogue: {
+    "purchase.reserved": {
+      data: z.looseObject({ purchase_id: int, status: z.literal("RESERVED") }),
+      example: (f) => ({ purchase_id: f.id(1000), status: "RESERVED" }),
+    },
+    "purchase.submitted": {
+      data: z.looseObject({
+        purchase_id: int,
+        status: z.literal("SUBMITTED"),
+        transaction_hash: txHash.optional(),
+        onchain_request_id: requestId.optional(),
+        custody: z.literal("NON_CUSTODIAL").optional(),
+      }),
+      // As a non-custodial submit emits it: custody, no VRF request id (the custodial relayer's event carries
+      // onchain_request_id instead of custody).
+      example: (f) => ({
+        purchase_id: f.id(1000),
+        status: "SUBMITTED",
+        transaction_hash: f.txHash(),
+        custody: "NON_CUSTODIAL",
+      }),
+    },
+    // PARTIALLY_FULFILLED rides on purchase.fulfilled (the live list has no event of its own for it).
+    "purchase.fulfilled": {
+      data: z.looseObject({
+        purchase_id: int,
+        status: z.enum(["FULFILLED", "PARTIALLY_FULFILLED"]),
+        onchain_request_id: requestId.optional(),
+        items: z.array(purchaseItem).optional(),
+      }),
+      example: (f) => ({
+        purchase_id: f.id(1000),
+        status: "FULFILLED",
+        onchain_request_id: f.digits("vrf", 40),
+        items: [exampleItem(f)],
+      }),
+    },
+    "purchase.refunded": {
+      data: z.looseObject({
+        purchase_id: int,
+        status: z.literal("REFUNDED"),
+        onchain_request_id: requestId.optional(),
+      }),
+      example: (f) => ({ purchase_id: f.id(1000), status: "REFUNDED", onchain_request_id: f.digits("vrf", 40) }),
+    },
+    "purchase.failed": {
+      data: z.looseObject({ purchase_id: int, status: z.literal("FAILED"), reason: z.string().min(1) }),
+      example: (f) => ({ purchase_id: f.id(1000), status: "FAILED", reason: "vrf_timeout" }),
+    },
+  },
   sideEvents: [
-    { event: "pool.item_pulled", note: "POOL model: the reveal drew one item from the partner's pool (one per item)" },
-    { event: "deposit.credited", note: "a USDC deposit credited the end user's custodial balance that purchases hold" },
+    {
+      event: "pool.item_pulled",
+      note: "POOL model: the reveal drew one item from the partner's pool (one per item)",
+      data: z.looseObject({
+        token_id: z.string(),
+        item_type: z.string(),
+        contract_address: address,
+        card_id: z.string().nullable(),
+        category: z.string().nullable(),
+        game: z.string().nullable(),
+        to: address,
+        transaction_hash: txHash.nullable(),
+        amount_usdc: usdc,
+        value_source: z.string(),
+        value_unknown: z.boolean(),
+        usage_id: int,
+      }),
+      example: (f) => ({
+        token_id: f.digits("token", 12),
+        item_type: "CARD",
+        contract_address: CARD_CONTRACT,
+        card_id: "base1-4",
+        category: "card",
+        game: "pokemon",
+        to: f.address("end-user"),
+        transaction_hash: f.txHash(),
+        amount_usdc: money(312_450_000).usdc,
+        value_source: "card_raw_price",
+        value_unknown: false,
+        usage_id: f.id(9000),
+      }),
+    },
+    {
+      event: "deposit.credited",
+      note: "a USDC deposit credited the end user's custodial balance that purchases hold",
+      data: z.looseObject({
+        deposit_id: int,
+        amount: micros,
+        amount_usdc: usdc,
+        chain_in: z.string(),
+        token_in: z.string(),
+        tx_hash: txHash,
+      }),
+      example: (f) => {
+        const m = money(25_000_000);
+        return {
+          deposit_id: f.id(7000),
+          amount: m.micros,
+          amount_usdc: m.usdc,
+          chain_in: "base",
+          token_in: "USDC",
+          tx_hash: f.txHash(),
+        };
+      },
+    },
   ],
 };
 
@@ -244,4 +359,50 @@ export const INSTANT_PURCHASE: Lifecycle<InstantStatus, InstantPurchaseTrigger, 
       note: "unopened past its timeout (or failed by the operator): paid back",
     },
   ],
+  catalogue: {
+    "instant_purchase.reserved": {
+      data: z.looseObject({ purchase_id: int, status: z.literal("RESERVED") }),
+      example: (f) => ({ purchase_id: f.id(2000), status: "RESERVED" }),
+    },
+    "instant_purchase.submitted": {
+      data: z.looseObject({
+        purchase_id: int,
+        status: z.literal("SUBMITTED"),
+        transaction_hash: txHash.optional(),
+        store_request_id: z.union([z.string(), int]).nullable().optional(),
+        pool_request_id: z.union([z.string(), int]).nullable().optional(),
+        custody: z.literal("NON_CUSTODIAL").optional(),
+      }),
+      example: (f) => ({
+        purchase_id: f.id(2000),
+        status: "SUBMITTED",
+        transaction_hash: f.txHash(),
+        store_request_id: f.digits("store", 20),
+        pool_request_id: f.digits("pool", 40),
+        custody: "NON_CUSTODIAL",
+      }),
+    },
+    "instant_purchase.fulfilled": {
+      data: z.looseObject({ status: z.string(), id: int.optional(), purchase_id: int.optional() }),
+      example: (f) => ({
+        id: f.id(2000),
+        purchase_id: f.id(2000),
+        status: "FULFILLED",
+        packet_type_id: 3,
+        quantity: 1,
+        price: money(10_000_000).micros,
+        price_usdc: money(10_000_000).usdc,
+        transaction_hash: f.txHash(),
+        cards: [exampleItem(f)],
+      }),
+    },
+    "instant_purchase.refunded": {
+      data: z.looseObject({ purchase_id: int, status: z.literal("REFUNDED") }),
+      example: (f) => ({ purchase_id: f.id(2000), status: "REFUNDED" }),
+    },
+    "instant_purchase.failed": {
+      data: z.looseObject({ purchase_id: int, status: z.literal("FAILED"), reason: z.string() }),
+      example: (f) => ({ purchase_id: f.id(2000), status: "FAILED", reason: "unknown" }),
+    },
+  },
 };

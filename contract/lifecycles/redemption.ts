@@ -1,5 +1,9 @@
 import { START, type Due, type Lifecycle } from "../lifecycle.ts";
 import type { RedemptionStatus } from "../mystery/redemption.ts";
+import { z } from "../zod.ts";
+import { txHash } from "../primitives.ts";
+import { redemptionKeys } from "../event-shapes.ts";
+import type { Fixtures } from "../event-fixtures.ts";
 
 // The redemption lifecycle (docs/mystery.md "Redemption"): prepared, the burn
 // flagged on chain, fulfilled by the warehouse once the shipping payment has
@@ -27,6 +31,14 @@ const now = (after_ms: number): Due => ({ after_ms, since: "now" });
 const LIVE = ["PREPARED", "BURN_SUBMITTED", "IN_FULFILLMENT"] as const;
 
 export type RedemptionEvent = "redemption.prepared" | "redemption.updated";
+
+/** The keys every redemption.* example carries but its status. */
+const exampleKeys = (f: Fixtures) => ({
+  redemption_id: f.id(4000),
+  purchase_id: f.id(1000),
+  token_id: f.digits("token", 12),
+  item_type: "CARD",
+});
 
 export const REDEMPTION: Lifecycle<RedemptionStatus, RedemptionTrigger, never, RedemptionEvent> = {
   name: "redemption",
@@ -121,4 +133,23 @@ export const REDEMPTION: Lifecycle<RedemptionStatus, RedemptionTrigger, never, R
       note: "no burn by expires_at",
     },
   ],
+  catalogue: {
+    "redemption.prepared": {
+      data: z.looseObject(redemptionKeys),
+      example: (f) => ({ ...exampleKeys(f), status: "PREPARED" }),
+    },
+    "redemption.updated": {
+      data: z.looseObject({
+        ...redemptionKeys,
+        burn_tx_hash: txHash.nullable(),
+        failure_reason: z.string().nullable(),
+      }),
+      example: (f) => ({
+        ...exampleKeys(f),
+        status: "IN_FULFILLMENT",
+        burn_tx_hash: f.txHash("burn"),
+        failure_reason: null,
+      }),
+    },
+  },
 };

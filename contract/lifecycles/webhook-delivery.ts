@@ -62,4 +62,5 @@ export const WEBHOOK_DELIVERY: Lifecycle<DeliveryStatus, DeliveryTrigger, never,
       note: "the operator resends it (control plane): attempted again at once",
     },
   ],
+  catalogue: {},
 };

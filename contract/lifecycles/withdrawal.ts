@@ -28,4 +28,5 @@ export const WITHDRAWAL: Lifecycle<WithdrawalStatus, WithdrawalTrigger, never, n
       note: "picked up or shipped (operator): the cards leave the vault",
     },
   ],
+  catalogue: {},
 };

@@ -2,7 +2,8 @@ import { exampleEventData, type FixtureContext, type Payload } from "../../contr
 import { EVENT_TYPES, type EventType } from "../../contract/events.ts";
 
 // The webhook event catalogue: the contract's example payload of every event
-// type (contract/event-examples.ts), with a caller's overrides merged over it.
+// type (the example its lifecycle table declares, contract/event-examples.ts runs it), with a caller's overrides
+// merged over it.
 // `POST /_emulator/events` builds from here; areas that publish real events
 // may use the same builders so fixtures and live emissions share one shape.
 

@@ -1,7 +1,7 @@
 import type { EventType } from "../../contract/events.ts";
 
-// Where an event's `data` comes from: the contract holds each type's schema (contract/events.ts) and the table
-// that declares it (contract/lifecycles/); each area builds the payloads of the events its tables declare in one
+// Where an event's `data` comes from: the one table that declares an event type (contract/lifecycles/) holds its
+// schema and example (the catalogue, contract/events.ts, reads them off the tables); each area builds the payloads of the events its tables declare in one
 // module, its `payloads.ts` (mystery, instant, warehouse), as a `PayloadBuilders` record keyed by event type, so
 // an event added to a table's row fails to compile until its builder is there (docs/architecture.md).
 

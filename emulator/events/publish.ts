@@ -6,7 +6,7 @@ import type { BuiltEvent, PayloadBuilders } from "./payloads.ts";
 
 // The one way an event leaves the emulator: every event, whichever area or operator action publishes it, goes
 // through `publishEvent`, which refuses a type no lifecycle table declares (contract/lifecycles/) and a `data`
-// its schema (contract/events.ts) refuses, appends the event to the one event log (log.ts) and hands it to
+// the schema its table declares refuses (read through the catalogue, contract/events.ts), appends the event to the one event log (log.ts) and hands it to
 // webhook delivery (the webhooks area listens on the bus). Areas build payloads in their payloads.ts.
 
 /** Why `data` is not a valid payload of `type` (the first issue, with its path), or null when it is. */

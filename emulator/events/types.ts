@@ -1,4 +1,4 @@
-// The event names live in the contract (contract/events.ts); re-exported for the areas.
+// The event names are read off the contract's lifecycle tables (contract/events.ts); re-exported for the areas.
 export {
   PARTNER_EVENT_TYPES,
   WAREHOUSE_EVENT_TYPES,

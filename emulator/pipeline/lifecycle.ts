@@ -74,14 +74,17 @@ export function transition<
   M extends string,
   E extends string,
   R extends Stateful<S>,
->(lc: Lifecycle<S, T, M, E>, row: R, trigger: T, ctx: TransitionContext<R, M, E>): R {
+>(lc: Lifecycle<S, T, M, E, string>, row: R, trigger: T, ctx: TransitionContext<R, M, E>): R {
   const spec = rowFor(lc, row.status, trigger);
   if (!spec) throw (ctx.refuse ?? ((from, t) => illegalMove(lc.name, from, t)))(row.status, trigger);
   return apply(spec, row, ctx);
 }
 
 /** The state a new record of `trigger` starts in (the table's move from its start). */
-export function startState<S extends string, T extends string>(lc: Lifecycle<S, T, string, string>, trigger: T): S {
+export function startState<S extends string, T extends string>(
+  lc: Lifecycle<S, T, string, string, string>,
+  trigger: T,
+): S {
   const spec = rowFor(lc, START, trigger);
   if (!spec) throw new Error(`${lc.name}: "${trigger}" does not start a record`);
   return spec.to;
@@ -89,7 +92,7 @@ export function startState<S extends string, T extends string>(lc: Lifecycle<S, 
 
 /** The first move of a new record (already built in its start state): its ledger, event and due time. */
 export function begin<S extends string, T extends string, M extends string, E extends string, R extends Stateful<S>>(
-  lc: Lifecycle<S, T, M, E>,
+  lc: Lifecycle<S, T, M, E, string>,
   row: R,
   trigger: T,
   ctx: TransitionContext<R, M, E>,

@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVENT_TYPES, type EventType } from "../../contract/events.ts";
+import {
+  EVENT_CATALOGUE,
+  EVENT_SCHEMAS,
+  EVENT_TYPES,
+  LISTED_ORDER,
+  PARTNER_EVENT_TYPES,
+  WAREHOUSE_EVENT_TYPES,
+  type EventType,
+} from "../../contract/events.ts";
 import { exampleEventData } from "../../contract/event-examples.ts";
-import { eventsOf } from "../../contract/lifecycle.ts";
-import { declaringTable, LIFECYCLES } from "../../contract/lifecycles/index.ts";
+import { eventsOf, type AnyLifecycle } from "../../contract/lifecycle.ts";
+import { declaringTable, LIFECYCLES, PARTNER_TABLES, TENANT_TABLES } from "../../contract/lifecycles/index.ts";
 import { publishEvent } from "../../emulator/events/publish.ts";
 import { eventLogOf } from "../../emulator/events/log.ts";
 import * as mystery from "../../emulator/areas/mystery/payloads.ts";
@@ -57,6 +65,58 @@ describe("the event catalogue and the lifecycle tables", () => {
       }
     const built = BUILDERS.flatMap((b) => Object.keys(b)).sort();
     expect(built).toEqual([...EVENT_TYPES].sort());
+  });
+
+  it("declare each type's data shape and example in the table, and nothing a row or side event does not publish", () => {
+    for (const lc of LIFECYCLES) {
+      const rows = new Set(lc.transitions.flatMap((t) => t.events));
+      expect(Object.keys(lc.catalogue).sort(), lc.name).toEqual([...rows].sort());
+      for (const side of lc.sideEvents ?? []) expect(rows.has(side.event), `${lc.name}: ${side.event}`).toBe(false);
+    }
+    // The catalogue is what the tables say: the same schema object and example function, and which table.
+    for (const lc of LIFECYCLES)
+      for (const type of eventsOf(lc)) {
+        const declared = lc.catalogue[type] ?? lc.sideEvents!.find((e) => e.event === type)!;
+        const entry = EVENT_CATALOGUE[type as EventType];
+        expect(entry.data).toBe(declared.data);
+        expect(entry.example).toBe(declared.example);
+        expect(entry).toMatchObject({ type, table: lc.name, side: !(type in lc.catalogue) });
+      }
+    expect(Object.keys(EVENT_CATALOGUE).sort()).toEqual([...EVENT_TYPES].sort());
+  });
+
+  it("send each table's events to its accounts: the partner tables' to partners, the tenant tables' to tenants", () => {
+    const partner = PARTNER_TABLES as readonly AnyLifecycle[];
+    const tenant = TENANT_TABLES as readonly AnyLifecycle[];
+    for (const lc of LIFECYCLES) {
+      const kinds = [partner.includes(lc), tenant.includes(lc)].filter(Boolean);
+      // Every table that publishes is in exactly one list (the webhook delivery table publishes none).
+      if (eventsOf(lc).length) expect(kinds, lc.name).toHaveLength(1);
+      for (const type of eventsOf(lc))
+        expect(EVENT_CATALOGUE[type as EventType].accounts).toBe(partner.includes(lc) ? "partner" : "tenant");
+    }
+    expect([...EVENT_TYPES]).toEqual([...PARTNER_EVENT_TYPES, ...WAREHOUSE_EVENT_TYPES]);
+    expect(WAREHOUSE_EVENT_TYPES).toEqual(expect.arrayContaining(["card.returned", "order.returned"]));
+  });
+
+  it("list the types in the service's documented order, which names only declared types", () => {
+    expect(LISTED_ORDER.filter((t) => declaringTable(t) === null)).toEqual([]);
+    expect(new Set(LISTED_ORDER).size).toBe(LISTED_ORDER.length);
+    // The listed types keep the documented order; a type the list lacks follows the listed ones of its accounts.
+    expect(EVENT_TYPES.filter((t) => LISTED_ORDER.includes(t))).toEqual(LISTED_ORDER);
+    for (const types of [PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES]) {
+      const listed = types.map((t) => LISTED_ORDER.includes(t));
+      expect(listed.slice(listed.indexOf(false) === -1 ? listed.length : listed.indexOf(false))).not.toContain(true);
+    }
+  });
+
+  it("give every type an example its own schema takes, different per n", () => {
+    for (const type of EVENT_TYPES) {
+      const [a, b] = [1, 2].map((n) => exampleEventData(type, { n, now: "2026-01-01T00:00:00.000Z" }));
+      expect(EVENT_SCHEMAS[type].safeParse(a).error, type).toBeUndefined();
+      expect(EVENT_SCHEMAS[type].safeParse(b).error, type).toBeUndefined();
+      expect(a, type).not.toEqual(b);
+    }
   });
 
   it("let one transition publish more than one event, in the row's order", () => {

@@ -101,7 +101,7 @@ describe("a delivery on the wire", () => {
     const key = await newKey(api, { kind: "partner" });
     await register(key);
     const account = emu.services.store.state.keys[key].account_id;
-    // A whole redemption.updated payload: the publisher holds every event to its contract (contract/events.ts).
+    // A whole redemption.updated payload: the publisher holds every event to its contract (its table's schema).
     const data = {
       redemption_id: 77,
       purchase_id: null,

@@ -122,7 +122,7 @@ export const webhookControl: ControlSpec[] = [
       const n = services.store.nextId(COUNTERS.webhookEvent);
       const eventKey = body.event_key ?? `emu_${n}`;
       const data = buildEventPayload(type, { n, now: services.clock.nowIso() }, overrides);
-      // The overrides may not break the event's contract (contract/events.ts): a receiver is sent what the service sends.
+      // The overrides may not break the event's contract (its table's `data` schema): a receiver is sent what the service sends.
       const problem = eventDataProblem(type, data);
       if (problem !== null) throw badRequest("invalid_value", `data is not a ${type} payload: ${problem}`);
       for (const account of accounts) publishEvent(services, account, type, eventKey, data, { triggered: true });
