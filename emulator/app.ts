@@ -3,7 +3,16 @@ import type { Services } from "./pipeline/services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
 import { asObject, MAX_CONTROL_BODY_BYTES, MAX_JSON_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
-import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag } from "./pipeline/envelope.ts";
+import {
+  errorResponse,
+  jsonResponse,
+  successBody,
+  successText,
+  textResponse,
+  type HeaderBag,
+} from "./pipeline/envelope.ts";
+import { runtimeSlot } from "./pipeline/runtime.ts";
+import { isoOf } from "../contract/time.ts";
 import type { AreaRoutes } from "./openapi/document.ts";
 import { ipBucket, rateLimitHeaders, surfaceOf, uncountedWindow } from "./pipeline/rate-limit.ts";
 import { writeMeteringHeader } from "./pipeline/metering.ts";
@@ -27,8 +36,20 @@ import { rewriteAnswer } from "./pipeline/hooks.ts";
 // (pipeline/router.ts): an unknown path under /api/v1 is 404 not_found before
 // any key check, and never charged.
 
+/** Health's answer at one instant of the clock, written once: a poller on a manual clock asks many times per instant. */
+const HEALTH_ANSWER = runtimeSlot("health answer", () => ({ at: Number.NaN, reply: ok(null) }));
+
 export const healthRoute: RouteSpec = serve(SERVICE.health, {
-  handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }),
+  handle: ({ services }) => {
+    const now = services.clock.now();
+    const last = services.runtime.of(HEALTH_ANSWER);
+    if (last.at !== now) {
+      const reply = ok({ status: "ok", time: isoOf(now) });
+      last.reply = Object.freeze({ ...reply, text: successText(reply) });
+      last.at = now;
+    }
+    return last.reply;
+  },
 });
 
 export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.routes)];
@@ -197,7 +218,8 @@ export function createApp(
     const id = c.req.header("x-api-key")?.trim() ?? "";
     const key = Object.hasOwn(keys, id) ? keys[id] : undefined;
     const ip = { bucket: ipBucket(ipOf(c.env)), limit: services.options.ipRateLimitPerMin };
-    const window = uncountedWindow(services.limiter, ip, key, path.slice("/api/v1".length), services.clock.now());
+    const surface = surfaceOf(path.slice("/api/v1".length));
+    const window = uncountedWindow(services.limiter, ip, key, surface, services.clock.now());
     const headers = idHeaders(c);
     if (path.startsWith("/api/")) {
       Object.assign(headers, rateLimitHeaders(window));

@@ -218,10 +218,16 @@ export class Journal {
     };
   }
 
-  /** Stores a formatted entry (with the whole key it masks, if any) or the raw references of a call. */
-  add(e: Omit<JournalEntry, "id"> | Omit<Raw, "id">, apiKey: string | null = "atMs" in e ? e.apiKey : null): void {
+  /**
+   * Stores a formatted entry (with the whole key it masks, if any) or the raw references of a call; a raw
+   * record is the journal's from then on and is numbered in place (no copy on the hot path).
+   */
+  add(e: Omit<JournalEntry, "id"> | Raw, apiKey: string | null = "atMs" in e ? e.apiKey : null): void {
     const slot = this.next;
-    this.ring[slot] = { id: ++this.seq, ...e } as Raw | JournalEntry;
+    if ("atMs" in e) {
+      e.id = ++this.seq;
+      this.ring[slot] = e;
+    } else this.ring[slot] = { id: ++this.seq, ...e };
     this.keys[slot] = apiKey;
     this.times[slot] = "atMs" in e ? e.atMs : Date.parse(e.at);
     this.next = (this.next + 1) % JOURNAL_SIZE;
@@ -325,7 +331,8 @@ export function record(
 ): void {
   const j = journalOf(s);
   const rec = apiKey && Object.hasOwn(s.store.state.keys, apiKey) ? s.store.state.keys[apiKey] : undefined;
-  const raw: Omit<Raw, "id"> = {
+  const raw: Raw = {
+    id: 0,
     requestId,
     atMs: s.clock.now(),
     method: req.method,
@@ -345,7 +352,7 @@ export function record(
   };
   if (!j.watching && res.status < 400 && reqBody === null) return j.add(raw);
   const full = (body: string | null): Omit<JournalEntry, "id"> => {
-    const { id: _id, ...e } = entryOf({ id: 0, ...raw });
+    const { id: _id, ...e } = entryOf(raw);
     return {
       ...e,
       error: body === null ? null : errorCodeOf(body),
