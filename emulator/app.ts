@@ -111,15 +111,19 @@ export function createFetch(
     // The journal sees every API answer (a write's request body always, other bodies only while someone watches: ui/journal.ts).
     const journal = req.url.includes("/api/v1/") ? journalOf(services) : null;
     const t0 = journal ? performance.now() : 0;
-    const reqBody = journal ? await requestBodyOf(req, MAX_JSON_BODY_BYTES, env === undefined) : null;
+    const body = journal ? requestBodyOf(req, MAX_JSON_BODY_BYTES, env === undefined) : null;
+    const reqBody = body && (await body);
     // The id rides in the env (node's bindings object is per request), so every answer is built with it.
     const bindings: Bindings = env
       ? Object.assign(env as NodeBindings, { requestId, note: {} })
       : { requestId, note: {} };
     let res = await app.fetch(req, bindings);
     if (services.hooks.length) res = await rewriteAnswer(services, req, res);
-    if (journal)
-      record(services, req, reqBody, res, requestId, apiKeyOf(env, req), performance.now() - t0, bindings.note);
+    if (journal) {
+      // The key the route read (an API route reads it once); an unknown path's is read here.
+      const apiKey = bindings.note.apiKey !== undefined ? bindings.note.apiKey : apiKeyOf(env, req);
+      record(services, req, reqBody, res, requestId, apiKey, performance.now() - t0, bindings.note);
+    }
     return res;
   };
 }
@@ -147,6 +151,7 @@ export function createApp(
     app.on(spec.method, `/api/v1${spec.path}`, (c) => {
       const note = (c.env as Bindings).note;
       if (spec.operation) note.operation = spec.operation;
+      const apiKey = (note.apiKey = apiKeyOf(c.env, c.req.raw));
       return run({
         spec,
         note,
@@ -154,7 +159,7 @@ export function createApp(
         params: c.req.param(),
         ip: ipOf(c.env),
         requestId: (c.env as Bindings).requestId,
-        apiKey: apiKeyOf(c.env, c.req.raw),
+        apiKey,
       });
     });
 

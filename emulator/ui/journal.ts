@@ -74,6 +74,8 @@ export interface JournalFilter {
 export interface CallNote {
   operation?: { id: string; path: string };
   stub?: string;
+  /** The X-API-Key the route read (null without one), so the journal need not read it again. */
+  apiKey?: string | null;
 }
 
 const SECRET_HEADERS: ReadonlySet<string> = new Set([
@@ -113,14 +115,18 @@ const keptBody = (text: string | null): { body: string | null; truncated: boolea
 
 /**
  * A write's request body for the journal, read from a clone and only up to BODY_CAP (+1, to know it was cut),
- * so a huge upload is never read twice in full; null for reads and bodiless requests. Read before the app
- * answers, so only a body the pipeline would read too: a declared length within `limit` (a client that
- * declares more waits for the 413 before sending it), or an in-process request without one.
+ * so a huge upload is never read twice in full; null at once (nothing to await) for reads and bodiless requests.
+ * Read before the app answers, so only a body the pipeline would read too: a declared length within `limit` (a
+ * client that declares more waits for the 413 before sending it), or an in-process request without one.
  */
-export async function requestBodyOf(req: Request, limit: number, inProcess: boolean): Promise<string | null> {
+export function requestBodyOf(req: Request, limit: number, inProcess: boolean): Promise<string | null> | null {
   if (req.method === "GET" || req.method === "HEAD" || !req.body) return null;
   const declared = req.headers.get("content-length");
   if (declared === null ? !inProcess : !(Number(declared) <= limit)) return null;
+  return readCapped(req);
+}
+
+async function readCapped(req: Request): Promise<string | null> {
   const reader = req.clone().body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
