@@ -61,7 +61,10 @@ const bare = http.get(`${BARE}${CARD}`, () => new Response(card.body, { headers:
 const server = setupServer(...emu.handlers);
 server.listen({ onUnhandledRequest: "error" });
 
-const msw = (...handlers: Parameters<typeof server.resetHandlers>) => () => server.resetHandlers(...handlers);
+const msw =
+  (...handlers: Parameters<typeof server.resetHandlers>) =>
+  () =>
+    server.resetHandlers(...handlers);
 const cases: Record<string, { run: () => Promise<unknown>; before?: () => void }> = {
   "emu.fetch card": { run: () => emu.fetch(CARD, init).then((r) => r.text()) },
   "Response card": { run: () => new Response(card.body, { headers: card.headers }).text() },
