@@ -3,7 +3,16 @@ import type { Services } from "./pipeline/services.ts";
 import { createPipeline } from "./pipeline/pipeline.ts";
 import { ApiError, notFound, internalError } from "./pipeline/errors.ts";
 import { asObject, MAX_CONTROL_BODY_BYTES, MAX_JSON_BODY_BYTES, parseJson, readText } from "./pipeline/body.ts";
-import { errorResponse, jsonResponse, successBody, textResponse, type HeaderBag } from "./pipeline/envelope.ts";
+import {
+  errorResponse,
+  jsonResponse,
+  successBody,
+  successText,
+  textResponse,
+  type HeaderBag,
+} from "./pipeline/envelope.ts";
+import { runtimeSlot } from "./pipeline/runtime.ts";
+import { isoOf } from "../contract/time.ts";
 import type { AreaRoutes } from "./openapi/document.ts";
 import { ipBucket, rateLimitHeaders, surfaceOf, uncountedWindow } from "./pipeline/rate-limit.ts";
 import { writeMeteringHeader } from "./pipeline/metering.ts";
@@ -27,8 +36,20 @@ import { rewriteAnswer } from "./pipeline/hooks.ts";
 // (pipeline/router.ts): an unknown path under /api/v1 is 404 not_found before
 // any key check, and never charged.
 
+/** Health's answer at one instant of the clock, written once: a poller on a manual clock asks many times per instant. */
+const HEALTH_ANSWER = runtimeSlot("health answer", () => ({ at: Number.NaN, reply: ok(null) }));
+
 export const healthRoute: RouteSpec = serve(SERVICE.health, {
-  handle: (c) => ok({ status: "ok", time: c.services.clock.nowIso() }),
+  handle: ({ services }) => {
+    const now = services.clock.now();
+    const last = services.runtime.of(HEALTH_ANSWER);
+    if (last.at !== now) {
+      const reply = ok({ status: "ok", time: isoOf(now) });
+      last.reply = Object.freeze({ ...reply, text: successText(reply) });
+      last.at = now;
+    }
+    return last.reply;
+  },
 });
 
 export const apiRoutes: RouteSpec[] = [healthRoute, ...AREAS.flatMap((a) => a.routes)];
@@ -92,15 +113,19 @@ export function createFetch(
     // The journal sees every API answer (a write's request body always, other bodies only while someone watches: ui/journal.ts).
     const journal = req.url.includes("/api/v1/") ? journalOf(services) : null;
     const t0 = journal ? performance.now() : 0;
-    const reqBody = journal ? await requestBodyOf(req, MAX_JSON_BODY_BYTES, env === undefined) : null;
+    const body = journal ? requestBodyOf(req, MAX_JSON_BODY_BYTES, env === undefined) : null;
+    const reqBody = body && (await body);
     // The id rides in the env (node's bindings object is per request), so every answer is built with it.
     const bindings: Bindings = env
       ? Object.assign(env as NodeBindings, { requestId, note: {}, emulator: parts })
       : { requestId, note: {}, emulator: parts };
     let res = await app.fetch(req, bindings);
     if (services.hooks.length) res = await rewriteAnswer(services, req, res);
-    if (journal)
-      record(services, req, reqBody, res, requestId, apiKeyOf(env, req), performance.now() - t0, bindings.note);
+    if (journal) {
+      // The key the route read (an API route reads it once); an unknown path's is read here.
+      const apiKey = bindings.note.apiKey !== undefined ? bindings.note.apiKey : apiKeyOf(env, req);
+      record(services, req, reqBody, res, requestId, apiKey, performance.now() - t0, bindings.note);
+    }
     return res;
   };
 }
@@ -142,6 +167,7 @@ export function createApp(pluginControl: readonly ControlSpec[] = []): Hono {
     app.on(spec.method, `/api/v1${spec.path}`, (c) => {
       const note = (c.env as Bindings).note;
       if (spec.operation) note.operation = spec.operation;
+      const apiKey = (note.apiKey = apiKeyOf(c.env, c.req.raw));
       return emulatorOf(c).run({
         spec,
         note,
@@ -149,7 +175,7 @@ export function createApp(pluginControl: readonly ControlSpec[] = []): Hono {
         params: c.req.param(),
         ip: ipOf(c.env),
         requestId: (c.env as Bindings).requestId,
-        apiKey: apiKeyOf(c.env, c.req.raw),
+        apiKey,
       });
     });
 
@@ -215,7 +241,8 @@ export function createApp(pluginControl: readonly ControlSpec[] = []): Hono {
     const id = c.req.header("x-api-key")?.trim() ?? "";
     const key = Object.hasOwn(keys, id) ? keys[id] : undefined;
     const ip = { bucket: ipBucket(ipOf(c.env)), limit: services.options.ipRateLimitPerMin };
-    const window = uncountedWindow(services.limiter, ip, key, path.slice("/api/v1".length), services.clock.now());
+    const surface = surfaceOf(path.slice("/api/v1".length));
+    const window = uncountedWindow(services.limiter, ip, key, surface, services.clock.now());
     const headers = idHeaders(c);
     if (path.startsWith("/api/")) {
       Object.assign(headers, rateLimitHeaders(window));

@@ -69,6 +69,14 @@ import type { Emulator as PublicEmulator, EmulatorKey } from "./public-types.ts"
 const PLAIN_PATH = /^\/(?![/\\])[^\t\n\r]*$/;
 
 /**
+ * The Request class behind `globalThis.Request`. While msw listens, its interceptors put a proxy there that
+ * records every new request's raw headers (for node's http clients), which doubles the cost of building one;
+ * a request `emu.fetch` builds goes straight to the app, never through an interceptor, so nothing reads them.
+ * Looked up per call: a proxy forwards `prototype`, and a class installed later (the node server's) is used.
+ */
+const platformRequest = (): typeof Request => Request.prototype.constructor as typeof Request;
+
+/**
  * The emulator as the project's own code sees it: the public `Emulator` (public-types.ts, what the package's
  * users get from `cardos-emulator`, emulator/public.ts) with its internals typed: the services, the chain
  * gateway with its viem clients and the state export with its records.
@@ -228,7 +236,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   const requestOf = (input: string | URL | Request, init?: RequestInit): Request =>
     input instanceof Request
       ? input
-      : new Request(
+      : new (platformRequest())(
           typeof input === "string" && PLAIN_PATH.test(input) ? url + input : new URL(String(input), url),
           init,
         );

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { STEPS } from "../emulator/pipeline/steps/index.ts";
+import { planOf } from "../emulator/pipeline/plan.ts";
+import { apiRoutes, healthRoute } from "../emulator/app.ts";
 import { useEmulator, type Api, type Emulator } from "./helpers.ts";
 
 // The pipeline's order lives in one array (emulator/pipeline/steps/index.ts); docs/architecture.md
@@ -43,6 +45,51 @@ describe("the pipeline's steps", () => {
   it("the steps that run on every request are the last three: integration issue, refund, answer", () => {
     expect(STEPS.filter((s) => s.always).map((s) => s.name)).toEqual(["integration issue", "refund", "answer"]);
     expect(STEPS.slice(-3).every((s) => s.always)).toBe(true);
+  });
+});
+
+describe("a route's plan (the steps it needs, decided once per route)", () => {
+  const names = (spec: (typeof apiRoutes)[number]) => planOf(spec).map((s) => s.name);
+  const route = (method: string, path: string) => apiRoutes.find((r) => r.method === method && r.path === path)!;
+
+  it("health is answered at once: the public route step, then the answer", () => {
+    expect(names(healthRoute)).toEqual(["public route", "answer"]);
+  });
+
+  it("a metered, gated, cached or parameterised route keeps those steps; one without leaves them out", () => {
+    const card = names(route("GET", "/:game{pokemon|onepiece|azuki}/cards/:id"));
+    expect(card).toEqual([
+      "IP budget",
+      "authentication",
+      "surface budget",
+      "authorization",
+      "stub",
+      "concurrency gate",
+      "metering",
+      "faults",
+      "identifiers",
+      "input",
+      "replay",
+      "reconcile",
+      "handler",
+      "refund",
+      "answer",
+    ]);
+    const price = names(route("GET", "/mystery/price"));
+    expect(price).toContain("fresh budget");
+    expect(price).toContain("cached answer");
+    expect(price).not.toContain("metering");
+    expect(price).not.toContain("refund");
+    expect(price).not.toContain("identifiers");
+  });
+
+  it("every plan keeps STEPS' order, and every route its answer", () => {
+    for (const spec of apiRoutes) {
+      const plan = planOf(spec);
+      const at = plan.map((s) => STEPS.indexOf(s));
+      expect(at, spec.path).toEqual([...at].sort((a, b) => a - b));
+      expect(plan.at(-1)!.name).toBe("answer");
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { tupleKey } from "../state/tuple-key.ts";
+import { tuplePart } from "../state/tuple-key.ts";
 // The parsed params and query of GET requests, reused for the same raw text: a read asked
 // again (the same card, the same page) skips the schema. Only plain data is kept, frozen,
 // so a handler cannot change what the next request receives; a failing parse is never kept
@@ -36,7 +36,8 @@ export class ParseMemo {
   get<T>(schema: object, raw: string, parse: () => T): T {
     let memo = this.bySchema.get(schema);
     if (!memo) this.bySchema.set(schema, (memo = new Map()));
-    if (memo.has(raw)) return memo.get(raw) as T;
+    const kept = memo.get(raw);
+    if (kept !== undefined || memo.has(raw)) return kept as T;
     const value = parse();
     if (frozenPlain(value)) {
       if (memo.size >= CAP) memo.clear();
@@ -48,8 +49,9 @@ export class ParseMemo {
 
 /** The memo key of a route's path parameters. */
 export function paramsKey(params: Record<string, string>): string {
-  // Unambiguous (state/tuple-key.ts): a value holding the separator cannot pass for another split of the same text.
-  const parts: string[] = [];
-  for (const name in params) parts.push(name, params[name]!);
-  return tupleKey(...parts, "");
+  // tupleKey(name, value, …, "") written out (state/tuple-key.ts: unambiguous, a value holding the separator cannot
+  // pass for another split of the same text), without the array of parts a request would allocate.
+  let key = "";
+  for (const name in params) key += `${tuplePart(name)}\u0000${tuplePart(params[name]!)}\u0000`;
+  return key;
 }

@@ -142,7 +142,7 @@ const CARD_DATA_PREFIXES = [
 
 /** The surface of a path under /api/v1 (a route's is worked out once, when the app registers it). */
 export function surfaceOf(path: string): Surface {
-  const hit = (p: string) => path === p || path.startsWith(`${p}/`);
+  const hit = (p: string) => path.startsWith(p) && (path.length === p.length || path[p.length] === "/");
   if (PARTNER_PREFIXES.some(hit)) return "partner";
   if (CARD_DATA_PREFIXES.some(hit) || path.startsWith("/:game")) return "card_data";
   return "warehouse";
@@ -202,19 +202,18 @@ export function freshWindow(key: KeyRecord): { bucket: string; limit: number } {
 /**
  * Where a caller's window stands, counting nothing: for answers that are not counted (GET /health, an unknown
  * path) yet carry `X-RateLimit-*` like every answer (docs/reference/api-rules.md “Other limits”). The IP's window,
- * or with a known key the one in force on the path's surface (`path` under /api/v1).
+ * or with a known key the one in force on the path's surface (`surfaceOf` a path under /api/v1).
  */
 export function uncountedWindow(
   limiter: RateLimiter,
   ip: { bucket: string; limit: number },
   key: KeyRecord | undefined,
-  path: string,
+  surface: Surface,
   now: number,
 ): RateDecision {
   const ipWindow = limiter.peek(ip.bucket, ip.limit, now);
   if (!key) return ipWindow;
-  const surface = surfaceWindow(key, surfaceOf(path));
-  return inForce(ipWindow, limiter.peek(surface.bucket, surface.limit, now));
+  return inForce(ipWindow, limiter.peek(surfaceBucket(key, surface), surfaceLimit(key, surface), now));
 }
 
 /**

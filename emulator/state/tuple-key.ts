@@ -7,7 +7,9 @@
 const SEP = "\u0000";
 const ESC = "\u0001";
 
-const escape = (part: string): string => part.replaceAll(ESC, `${ESC}${ESC}`).replaceAll(SEP, `${ESC}0`);
+/** A part as it stands in a key (not the last part): most hold neither character and are used as they are. */
+export const tuplePart = (part: string): string =>
+  part.includes(ESC) || part.includes(SEP) ? part.replaceAll(ESC, `${ESC}${ESC}`).replaceAll(SEP, `${ESC}0`) : part;
 
 function unescape(part: string): string {
   let out = "";
@@ -20,7 +22,7 @@ function unescape(part: string): string {
 
 /** The key of `parts` (two or more): a different tuple never gives the same key. */
 export function tupleKey(...parts: readonly string[]): string {
-  return parts.map((p, i) => (i < parts.length - 1 ? escape(p) : p)).join(SEP);
+  return parts.map((p, i) => (i < parts.length - 1 ? tuplePart(p) : p)).join(SEP);
 }
 
 /** The parts of a key `tupleKey` made from `count` parts. */

@@ -74,6 +74,8 @@ export interface JournalFilter {
 export interface CallNote {
   operation?: { id: string; path: string };
   stub?: string;
+  /** The X-API-Key the route read (null without one), so the journal need not read it again. */
+  apiKey?: string | null;
 }
 
 const SECRET_HEADERS: ReadonlySet<string> = new Set([
@@ -113,14 +115,18 @@ const keptBody = (text: string | null): { body: string | null; truncated: boolea
 
 /**
  * A write's request body for the journal, read from a clone and only up to BODY_CAP (+1, to know it was cut),
- * so a huge upload is never read twice in full; null for reads and bodiless requests. Read before the app
- * answers, so only a body the pipeline would read too: a declared length within `limit` (a client that
- * declares more waits for the 413 before sending it), or an in-process request without one.
+ * so a huge upload is never read twice in full; null at once (nothing to await) for reads and bodiless requests.
+ * Read before the app answers, so only a body the pipeline would read too: a declared length within `limit` (a
+ * client that declares more waits for the 413 before sending it), or an in-process request without one.
  */
-export async function requestBodyOf(req: Request, limit: number, inProcess: boolean): Promise<string | null> {
+export function requestBodyOf(req: Request, limit: number, inProcess: boolean): Promise<string | null> | null {
   if (req.method === "GET" || req.method === "HEAD" || !req.body) return null;
   const declared = req.headers.get("content-length");
   if (declared === null ? !inProcess : !(Number(declared) <= limit)) return null;
+  return readCapped(req);
+}
+
+async function readCapped(req: Request): Promise<string | null> {
   const reader = req.clone().body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -218,10 +224,16 @@ export class Journal {
     };
   }
 
-  /** Stores a formatted entry (with the whole key it masks, if any) or the raw references of a call. */
-  add(e: Omit<JournalEntry, "id"> | Omit<Raw, "id">, apiKey: string | null = "atMs" in e ? e.apiKey : null): void {
+  /**
+   * Stores a formatted entry (with the whole key it masks, if any) or the raw references of a call; a raw
+   * record is the journal's from then on and is numbered in place (no copy on the hot path).
+   */
+  add(e: Omit<JournalEntry, "id"> | Raw, apiKey: string | null = "atMs" in e ? e.apiKey : null): void {
     const slot = this.next;
-    this.ring[slot] = { id: ++this.seq, ...e } as Raw | JournalEntry;
+    if ("atMs" in e) {
+      e.id = ++this.seq;
+      this.ring[slot] = e;
+    } else this.ring[slot] = { id: ++this.seq, ...e };
     this.keys[slot] = apiKey;
     this.times[slot] = "atMs" in e ? e.atMs : Date.parse(e.at);
     this.next = (this.next + 1) % JOURNAL_SIZE;
@@ -325,7 +337,8 @@ export function record(
 ): void {
   const j = journalOf(s);
   const rec = apiKey && Object.hasOwn(s.store.state.keys, apiKey) ? s.store.state.keys[apiKey] : undefined;
-  const raw: Omit<Raw, "id"> = {
+  const raw: Raw = {
+    id: 0,
     requestId,
     atMs: s.clock.now(),
     method: req.method,
@@ -345,7 +358,7 @@ export function record(
   };
   if (!j.watching && res.status < 400 && reqBody === null) return j.add(raw);
   const full = (body: string | null): Omit<JournalEntry, "id"> => {
-    const { id: _id, ...e } = entryOf({ id: 0, ...raw });
+    const { id: _id, ...e } = entryOf(raw);
     return {
       ...e,
       error: body === null ? null : errorCodeOf(body),

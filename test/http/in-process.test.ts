@@ -41,6 +41,15 @@ describe("in-process mode (msw)", () => {
     expect(res.status).toBe(200);
   });
 
+  it("emu.fetch builds its request with the platform's class while msw's interceptors patch the global one", async () => {
+    expect(globalThis.Request).not.toBe(Request.prototype.constructor);
+    const res = await emu.fetch("/api/v1/pokemon/cards/base1-4", { headers: { "X-API-Key": emu.key("demo") } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { id: string } }).data.id).toBe("base1-4");
+    const [call] = emu.requests.find({ operation: "cards.get", limit: 1 });
+    expect(call!.key_name).toBe("demo");
+  });
+
   it("emu.fetch routes whatever origin the app under test uses (the Host guard is for sockets)", async () => {
     const res = await emu.fetch(
       new Request("https://api.example.com/api/v1/pokemon/cards/base1-4", {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ParseMemo, paramsKey } from "../../emulator/pipeline/parse-memo.ts";
+import { tupleKey } from "../../emulator/state/tuple-key.ts";
 
 describe("parse memo (GET input reused for the same raw text)", () => {
   it("keeps plain data frozen, parses again for other text, never keeps Sets or failures", () => {
@@ -35,5 +36,16 @@ describe("parse memo (GET input reused for the same raw text)", () => {
 
   it("params keys name each parameter", () => {
     expect(paramsKey({ game: "pokemon", id: "a" })).not.toBe(paramsKey({ game: "pokemona", id: "" }));
+  });
+
+  it("a params key is the tuple key of its names and values (unambiguous whatever the values hold)", () => {
+    for (const params of [
+      { id: "base1-4" },
+      { game: "pokemon", id: "a\u0000b" },
+      { game: "po\u0001ke", id: "\u0001\u0000" },
+      {},
+    ] as Record<string, string>[])
+      expect(paramsKey(params)).toBe(tupleKey(...Object.entries(params).flat(), ""));
+    expect(paramsKey({ a: "x\u0000", b: "y" })).not.toBe(paramsKey({ a: "x", b: "\u0000y" }));
   });
 });

@@ -39,6 +39,13 @@ export interface Step {
   readonly name: string;
   /** It runs also once an earlier step answered or threw (the refund and the answer). */
   readonly always?: boolean;
+  /**
+   * Whether it has anything to do on a route, from what the route declares alone (a cost, a cache, a gate):
+   * decided once per route, when the pipeline first serves it (its plan, pipeline/plan.ts). Without it, every route.
+   */
+  readonly on?: (spec: RouteSpec) => boolean;
+  /** On a route it is `on`, it answers or refuses: no later step runs there but the `always` ones. */
+  readonly ends?: boolean;
   /** Does its part; answers by setting `reply` (or `response`), refuses by throwing an `ApiError`. */
   run(p: PipelineContext): void | Promise<void>;
 }

@@ -5,8 +5,9 @@ import { rateLimited, type Step } from "./context.ts";
 /** `fresh=true` recomputes a cached read, on its own budget (10/min/key, then 429 rate_limited). */
 export const freshBudget: Step = {
   name: "fresh budget",
+  on: (spec) => spec.cache !== undefined,
   run(p) {
-    p.fresh = p.spec.cache !== undefined && p.target.hasQuery && isFresh(p.target.url);
+    p.fresh = p.target.hasQuery && isFresh(p.target.url);
     if (!p.fresh) return;
     const budget = freshWindow(p.key!);
     const decision = p.services.limiter.hit(budget.bucket, budget.limit, p.now);

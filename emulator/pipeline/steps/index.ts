@@ -23,7 +23,8 @@ export type { PipelineInput, Step } from "./context.ts";
 
 // The order of the request pipeline, in one place; docs/architecture.md “Request flow” shows this
 // block verbatim (test/pipeline-steps.test.ts). A step that answers or throws skips the rest but the
-// last three, which run on every request.
+// last three, which run on every request whose route they apply to; each route runs only the steps it
+// needs (its plan, pipeline/plan.ts, decided once from what the route declares).
 // prettier-ignore
 export const STEPS: readonly Step[] = Object.freeze([
   publicRoute,      // health: answered at once, uncounted, X-RateLimit-* of the caller's window

@@ -4,8 +4,9 @@ import type { Step } from "./context.ts";
 export const integrationIssue: Step = {
   name: "integration issue",
   always: true,
+  on: (spec) => spec.envelope === "warehouse",
   run(p) {
-    if (p.error?.status !== 500 || p.spec.envelope !== "warehouse" || !p.key) return;
+    if (p.error?.status !== 500 || !p.key) return;
     p.services.bus.emit("warehouse.internal_error", {
       account_id: p.key.account_id,
       method: p.spec.method,

@@ -6,10 +6,11 @@ import type { Step } from "./context.ts";
 /** A metered route's cost is taken up front (402 insufficient_credits); the refund step settles it. */
 export const metering: Step = {
   name: "metering",
+  on: (spec) => spec.cost !== undefined,
   run(p) {
-    const cost = p.spec.cost;
+    const cost = p.spec.cost!;
     const key = p.key!;
-    if (cost === undefined || !isMetered(key)) return;
+    if (!isMetered(key)) return;
     const { store } = p.services;
     const acct = settle((store.state.credits[key.key] ??= newAccount(p.now)), p.now);
     p.charge = take(acct, cost);

@@ -1,5 +1,5 @@
 import { own } from "../../state/own.ts";
-import { ipBucket, uncountedWindow, writeRateLimitHeaders } from "../rate-limit.ts";
+import { ipBucket, surfaceOf, uncountedWindow, writeRateLimitHeaders } from "../rate-limit.ts";
 import { writeMeteringHeader } from "../metering.ts";
 import { RouteContext, type PipelineContext, type Step } from "./context.ts";
 
@@ -9,12 +9,14 @@ import { RouteContext, type PipelineContext, type Step } from "./context.ts";
  */
 export const publicRoute: Step = {
   name: "public route",
+  on: (spec) => spec.access === "public",
+  ends: true,
   run(p) {
-    if (p.spec.access !== "public") return;
     const { store, limiter, options } = p.services;
     const known = p.apiKey ? own(store.state.keys, p.apiKey) : undefined;
     const ipWindow = { bucket: ipBucket(p.ip), limit: options.ipRateLimitPerMin };
-    writeRateLimitHeaders(p.headers, uncountedWindow(limiter, ipWindow, known, p.spec.path, p.now));
+    const surface = p.spec.surface ?? surfaceOf(p.spec.path);
+    writeRateLimitHeaders(p.headers, uncountedWindow(limiter, ipWindow, known, surface, p.now));
     writeMeteringHeader(p.headers, known);
     return answer(p);
   },

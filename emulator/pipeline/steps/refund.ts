@@ -6,6 +6,8 @@ import type { Step } from "./context.ts";
 export const refund: Step = {
   name: "refund",
   always: true,
+  // Only the metering step takes a charge.
+  on: (spec) => spec.cost !== undefined,
   run(p) {
     const { charge, key } = p;
     if (!charge || !key) return;

@@ -5,8 +5,9 @@ import type { PipelineContext, Step } from "./context.ts";
 /** A stub of the operation answers as told, only a caller the real route would serve, unbilled (pipeline/stubs.ts). */
 export const stub: Step = {
   name: "stub",
+  on: (spec) => Boolean(spec.operation),
   run(p) {
-    if (p.stubs.size && p.spec.operation) return answer(p);
+    if (p.stubs.size) return answer(p);
   },
 };
 
