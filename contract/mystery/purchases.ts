@@ -1,5 +1,5 @@
 import { offsetPageQuery } from "../paging.ts";
-import { operation } from "../operation.ts";
+import { operation, partnerScoped } from "../operation.ts";
 import { usdcAmount } from "../input-fields.ts";
 import { identifier, later, MAX_IDENTIFIER, withCode, within, z, type IssueParams } from "../zod.ts";
 import { endUserId, endUserWallet, namesUser, userOf, walletField } from "./fields.ts";
@@ -212,17 +212,13 @@ const statusFilter = withCode(
   "invalid_status",
 );
 
-const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
-const common = { envelope: "partner" } as const;
-
 export const PURCHASES = {
   prepare: operation({
     id: "gacha.prepare",
     method: "POST",
     path: "/mystery/purchase/prepare",
     summary: "The approve and purchase calls the end user sends from their own wallet (creates nothing)",
-    access: access("packs:purchase"),
-    ...common,
+    ...partnerScoped("packs:purchase"),
     schema: {
       body: prepareBody,
       responses: {
@@ -240,8 +236,7 @@ export const PURCHASES = {
     method: "POST",
     path: "/mystery/purchase/submit",
     summary: "Record the mined purchase transaction the end user sent, to link its reveal",
-    access: access("packs:purchase"),
-    ...common,
+    ...partnerScoped("packs:purchase"),
     schema: {
       body: submitBody,
       responses: {
@@ -271,8 +266,7 @@ export const PURCHASES = {
     method: "POST",
     path: "/mystery/purchase",
     summary: "Buy one pack from the end user's custodial balance; the reveal follows asynchronously",
-    access: access("packs:purchase"),
-    ...common,
+    ...partnerScoped("packs:purchase"),
     idempotencyKey: "required",
     schema: {
       body: purchaseBody,
@@ -313,8 +307,7 @@ export const PURCHASES = {
     method: "GET",
     path: "/mystery/purchase/:id",
     summary: "One purchase: status, on-chain linkage and the revealed items once settled",
-    access: access("packs:read"),
-    ...common,
+    ...partnerScoped("packs:read"),
     schema: {
       params: purchaseId,
       responses: {
@@ -329,8 +322,7 @@ export const PURCHASES = {
     method: "GET",
     path: "/mystery/purchases",
     summary: "The account's purchases, newest first, by status or end user",
-    access: access("packs:read"),
-    ...common,
+    ...partnerScoped("packs:read"),
     schema: {
       query: z.object({
         status: statusFilter,
