@@ -1,6 +1,6 @@
 import { offsetPageQuery } from "./paging.ts";
 import { operation, partnerScoped } from "./operation.ts";
-import { evmAddress, usdcAmount } from "./input-fields.ts";
+import { endUserFilters, evmAddress, purchaseByIdErrors, purchasePath, usdcAmount } from "./input-fields.ts";
 import { identifier, withCode, z, type IssueParams } from "./zod.ts";
 import { address, hex, isoTime, micros, usdcString } from "./primitives.ts";
 
@@ -247,11 +247,10 @@ export const INSTANT = {
     summary: "One instant purchase, with its pack and cards once FULFILLED",
     ...partnerScoped("packs:read"),
     schema: {
-      params: z.object({ id: identifier().describe("The purchase id") }),
+      params: purchasePath(),
       responses: {
         200: { description: "The purchase (pack and cards once FULFILLED)", data: InstantPurchase },
-        400: { description: "Identifier too long", codes: ["identifier_too_long"] },
-        404: { description: "No such instant purchase on this account", codes: ["not_found"] },
+        ...purchaseByIdErrors("instant purchase"),
       },
     },
   }),
@@ -272,13 +271,7 @@ export const INSTANT = {
             .transform((v) => v ?? null),
           "invalid_status",
         ),
-        external_user_id: identifier()
-          .optional()
-          .transform((v) => v ?? null),
-        wallet_address: z
-          .string()
-          .optional()
-          .transform((v) => v?.toLowerCase() ?? null),
+        ...endUserFilters(),
         ...offsetPageQuery(),
       }),
       responses: {

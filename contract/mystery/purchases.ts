@@ -1,6 +1,6 @@
 import { offsetPageQuery } from "../paging.ts";
 import { operation, partnerScoped } from "../operation.ts";
-import { usdcAmount } from "../input-fields.ts";
+import { endUserFilters, purchaseByIdErrors, purchasePath, usdcAmount } from "../input-fields.ts";
 import { identifier, later, MAX_IDENTIFIER, withCode, within, z, type IssueParams } from "../zod.ts";
 import { endUserId, endUserWallet, namesUser, userOf, walletField } from "./fields.ts";
 import { RevealItem } from "./items.ts";
@@ -200,7 +200,6 @@ const purchaseBody = z.object({
   max_price_usdc: later(maxPrice),
 });
 
-const purchaseId = z.object({ id: identifier().describe("The purchase id") });
 /** A status filter, case-insensitive. */
 const statusFilter = withCode(
   z
@@ -309,11 +308,10 @@ export const PURCHASES = {
     summary: "One purchase: status, on-chain linkage and the revealed items once settled",
     ...partnerScoped("packs:read"),
     schema: {
-      params: purchaseId,
+      params: purchasePath(),
       responses: {
         200: { description: "The purchase", data: Purchase },
-        400: { description: "Identifier too long", codes: ["identifier_too_long"] },
-        404: { description: "No such purchase on this account", codes: ["not_found"] },
+        ...purchaseByIdErrors("purchase"),
       },
     },
   }),
@@ -327,13 +325,7 @@ export const PURCHASES = {
       query: z.object({
         status: statusFilter,
         ...offsetPageQuery(),
-        external_user_id: identifier()
-          .optional()
-          .transform((v) => v ?? null),
-        wallet_address: z
-          .string()
-          .optional()
-          .transform((v) => v?.toLowerCase() ?? null),
+        ...endUserFilters(),
       }),
       responses: {
         200: { description: "The account's purchases", data: z.strictObject({ purchases: z.array(Purchase) }) },
