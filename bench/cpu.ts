@@ -12,6 +12,7 @@ import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
+import { loadKey } from "./load-key.ts";
 const root = join(import.meta.dirname, "..");
 const ticks = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
@@ -29,12 +30,7 @@ async function cpu(url: string, pid: number, path: string, headers: Record<strin
   return ((ticks(pid) - t0) * 10_000) / r.requests.total; // µs per request (100 ticks/s)
 }
 const emu = await start(["bin/emulator.js", "--json", "--port", "0", "--no-chain", "--ip-rate-limit", "100000000"]);
-const created = await fetch(`${emu.url}/_emulator/keys`, {
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({ kind: "partner", scopes: ["read:catalog"], balance: 1e9, rate_limit_per_min: 1e8 }),
-});
-const key = (await created.json()).data.key;
+const key = await loadKey(emu.url);
 const headers = { "x-api-key": key };
 const paths = ["/api/v1/pokemon/cards/base1-4", "/api/v1/pokemon/cards?page_size=20"];
 const payload: Record<string, string> = {};

@@ -12,6 +12,7 @@ import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { loadKey } from "./load-key.ts";
 
 const { values } = parseArgs({
   options: { minutes: { type: "string", default: "10" }, connections: { type: "string", default: "50" } },
@@ -32,17 +33,7 @@ async function main() {
   );
   const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
   const url = (JSON.parse(line) as { url: string }).url;
-  const created = await fetch(`${url}/_emulator/keys`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      kind: "partner",
-      scopes: ["read:catalog"],
-      balance: 1_000_000_000,
-      rate_limit_per_min: 100_000_000,
-    }),
-  });
-  const key = ((await created.json()) as { data: { key: string } }).data.key;
+  const key = await loadKey(url);
   const samples: { t: number; rss: number }[] = [];
   const t0 = Date.now();
   const timer = setInterval(() => samples.push({ t: (Date.now() - t0) / 1000, rss: rssMb(child.pid!) }), 1000);

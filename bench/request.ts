@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { http } from "msw";
 import { setupServer } from "msw/node";
 import { createEmulator } from "../emulator/index.ts";
+import { loadKey } from "./load-key.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== "request"),
@@ -33,12 +34,7 @@ await (await emu.fetch(CARD, { headers: { "x-api-key": demo } })).text();
 const firstCall = now() - t0;
 
 // A key no budget stops within the run (the clock is manual: windows never roll).
-const made = await emu.fetch("/_emulator/keys", {
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({ kind: "partner", scopes: ["read:catalog"], balance: 1e9, rate_limit_per_min: 1e9 }),
-});
-const key = ((await made.json()) as { data: { key: string } }).data.key;
+const key = await loadKey((path, init) => emu.fetch(path, init), 1e9);
 const init = { headers: { "x-api-key": key } };
 
 /** The bytes and headers an answer carries, so the baselines hand out the same. */

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { loadKey } from "./load-key.ts";
 
 // `npm run bench -- commerce [flags]`: the chain-backed commerce paths (bench/commerce.ts) instead.
 if (process.argv[2] === "commerce") {
@@ -139,17 +140,7 @@ async function main() {
       "100000000",
     ]);
     console.log(`\nemulator --catalog ${catalog}: ready in ${emu.ms.toFixed(0)} ms (process start to the --json line)`);
-    const created = await fetch(`${emu.url}/_emulator/keys`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        kind: "partner",
-        scopes: ["read:catalog"],
-        balance: 1_000_000_000,
-        rate_limit_per_min: 100_000_000,
-      }),
-    });
-    const key = ((await created.json()) as { data: { key: string } }).data.key;
+    const key = await loadKey(emu.url);
     const headers = { "x-api-key": key };
     const cases: [string, string[]][] = [
       [

@@ -1,4 +1,4 @@
-import { helpText, parseCommand, has, UsageError, envName, type CommandSpec } from "../harness/cli-args.ts";
+import { parseOrHelp, UsageError, envName, type CommandSpec } from "../harness/cli-args.ts";
 import { ENV_NOTE, ENV_PREFIX, launch, START_OPTIONS, startConfig } from "./launch.ts";
 import type { Emulator } from "../emulator/index.ts";
 import { GRACE_MS, runGroup } from "./child-group.ts";
@@ -29,11 +29,8 @@ export function execEnv(emu: Emulator): Record<string, string> {
 
 export async function runExec(argv: readonly string[]): Promise<number> {
   const cut = argv.indexOf("--");
-  const args = parseCommand(EXEC, cut === -1 ? argv : argv.slice(0, cut));
-  if (has(args, "help")) {
-    process.stdout.write(helpText(EXEC));
-    return 0;
-  }
+  const args = parseOrHelp(EXEC, cut === -1 ? argv : argv.slice(0, cut));
+  if (!args) return 0;
   const command = cut === -1 ? args.positionals : [...args.positionals, ...argv.slice(cut + 1)];
   if (!command.length) throw new UsageError("exec needs a command: npx emulator exec -- npm test");
   const config = startConfig(EXEC, args, { freePorts: true });

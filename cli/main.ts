@@ -1,13 +1,4 @@
-import {
-  asInvoked,
-  closest,
-  has,
-  helpText,
-  last,
-  parseCommand,
-  UsageError,
-  type ParsedArgs,
-} from "../harness/cli-args.ts";
+import { asInvoked, closest, has, last, parseOrHelp, UsageError, type ParsedArgs } from "../harness/cli-args.ts";
 import { banner } from "./banner.ts";
 import { classifyHost } from "../emulator/pipeline/address-policy.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
@@ -63,11 +54,8 @@ async function main(argv: string[]): Promise<number> {
     const { runScenarioCli } = await import("../scenarios/cli.ts");
     return runScenarioCli(rest);
   }
-  const args = parseCommand(START, argv);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(START));
-    return 0;
-  }
+  const args = parseOrHelp(START, argv);
+  if (!args) return 0;
   if (args.positionals.length) {
     const guess = closest(args.positionals[0]!, COMMANDS);
     throw new UsageError(`unknown command "${args.positionals[0]}"${guess ? `; did you mean "${guess}"?` : ""}`);
@@ -76,11 +64,8 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function openapiCommand(argv: readonly string[]): Promise<number> {
-  const args = parseCommand(OPENAPI, argv);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(OPENAPI));
-    return 0;
-  }
+  const args = parseOrHelp(OPENAPI, argv);
+  if (!args) return 0;
   const { apiDocument, controlDocument } = await import("../emulator/openapi/document.ts");
   const { apiAreas, controlRoutes } = await import("../emulator/app.ts");
   const server = last(args, "server") ?? "http://127.0.0.1:4010";

@@ -1,13 +1,4 @@
-import {
-  asInvoked,
-  closest,
-  has,
-  helpText,
-  last,
-  parseCommand,
-  UsageError,
-  type CommandSpec,
-} from "../harness/cli-args.ts";
+import { asInvoked, closest, has, last, parseOrHelp, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { PARTNER_EVENT_TYPES, WAREHOUSE_EVENT_TYPES, EVENT_TYPES } from "../emulator/events/types.ts";
 import { BodyTooLarge } from "../contract/index.ts";
 import { HttpClient, type HttpResult } from "../harness/http.ts";
@@ -64,11 +55,8 @@ interface Answer {
 }
 
 export async function runTrigger(argv: readonly string[]): Promise<number> {
-  const args = parseCommand(TRIGGER, argv);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(TRIGGER));
-    return 0;
-  }
+  const args = parseOrHelp(TRIGGER, argv);
+  if (!args) return 0;
   const [type, ...extra] = args.positionals;
   if (!type) throw new UsageError("trigger needs an event type (npx emulator trigger --help lists them)");
   if (extra.length) throw new UsageError(`trigger takes one event type, got ${args.positionals.join(" ")}`);

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { has, last, parseOrHelp, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
 import { STARTER_WORLD } from "../emulator/world/starter.ts";
 import { worldJsonSchema } from "../emulator/world/schema.ts";
@@ -30,11 +30,8 @@ export const WORLD: CommandSpec = {
 };
 
 export function runInit(argv: readonly string[]): number {
-  const args = parseCommand(INIT, argv);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(INIT));
-    return 0;
-  }
+  const args = parseOrHelp(INIT, argv);
+  if (!args) return 0;
   const out = last(args, "out") ?? "world.yaml";
   if (existsSync(out) && !has(args, "force"))
     throw new UsageError(`${out} exists; pass --force to overwrite it or --out another file`);
@@ -45,11 +42,8 @@ export function runInit(argv: readonly string[]): number {
 }
 
 export function runWorld(argv: readonly string[]): number {
-  const args = parseCommand(WORLD, argv);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(WORLD));
-    return 0;
-  }
+  const args = parseOrHelp(WORLD, argv);
+  if (!args) return 0;
   const check = last(args, "check");
   if (check !== undefined) {
     try {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { all, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { all, has, intFlag, last, parseOrHelp, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed, type SuiteResult } from "./runner.ts";
@@ -180,12 +180,8 @@ export async function runConformanceCli(
   startLocal?: () => Promise<LocalTarget>,
 ): Promise<number> {
   if (argv[0] === "merge") return runMergeCli(argv.slice(1));
-  const args = parseCommand(CONFORMANCE_COMMAND, argv);
-  if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(CONFORMANCE_COMMAND));
-    return 0;
-  }
+  const args = parseOrHelp(CONFORMANCE_COMMAND, argv, { positionals: false });
+  if (!args) return 0;
   if (has(args, "checks-digest")) {
     process.stdout.write(`${suiteVersion()} ${checksDigest().sha256}\n`);
     return 0;
@@ -371,11 +367,8 @@ export const MERGE_COMMAND: CommandSpec = {
 
 /** `conformance merge FILE...`: the shards' JSON reports joined; exit 1 when the joined run did not pass, 2 on a bad set. */
 async function runMergeCli(argv: readonly string[]): Promise<number> {
-  const args = parseCommand(MERGE_COMMAND, argv);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(MERGE_COMMAND));
-    return 0;
-  }
+  const args = parseOrHelp(MERGE_COMMAND, argv);
+  if (!args) return 0;
   if (args.positionals.length === 0)
     throw new UsageError("merge needs the shards' JSON reports (--report json=FILE of each)");
   const reports = reportSpecs(all(args, "report"));

@@ -1,11 +1,11 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { fetchVia } from "../test/helpers.ts";
+import { suiteOptions } from "../test/suite-options.ts";
 import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { INVARIANTS, SEQUENCES, governs } from "../contract/invariants/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite } from "./runner.ts";
-import { PROFILES, type Check, type CheckResult } from "./types.ts";
+import type { Check, CheckResult } from "./types.ts";
 import { routeFor } from "./wire.ts";
 import { DEVIATIONS, deviations } from "../testing/deviations/index.ts";
 
@@ -23,14 +23,7 @@ afterAll(async () => {
   await emu.close();
 });
 
-const options = () => ({
-  baseUrl: emu.url,
-  partnerKey: emu.key("demo"),
-  tenantKey: emu.key("tenant"),
-  profiles: [...PROFILES],
-  mode: "emulator" as const,
-  fetch: fetchVia(emu),
-});
+const options = () => suiteOptions(emu);
 
 /** Operation ids a check's requests reached, and whether it saw a 429 or 503. */
 function reached(r: CheckResult): { ops: Set<string>; refused: boolean } {

@@ -22,22 +22,34 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
   });
 }
 
+/** A second emulator process (`--json`, no chain) and its ready line: its URL and the fixture key of a kind. */
+async function startTarget(args: string[]) {
+  const target = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", ...args], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    const line = JSON.parse(
+      await new Promise<string>((resolve) => createInterface({ input: target.stdout! }).once("line", resolve)),
+    ) as { url: string; keys: { kind: string; key: string }[] };
+    const key = (kind: string) => line.keys.find((k) => k.kind === kind)!.key;
+    return { target, url: line.url, key };
+  } catch (err) {
+    target.kill("SIGINT");
+    throw err;
+  }
+}
+
 describe("conformance over real HTTP", () => {
   it("passes against a separately started emulator, writes reports and a verifiable certification bundle", async () => {
-    const target = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain", "--clock", "manual"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const { target, url, key } = await startTarget(["--clock", "manual"]);
     try {
-      const line = JSON.parse(
-        await new Promise<string>((resolve) => createInterface({ input: target.stdout! }).once("line", resolve)),
-      );
-      const partner = line.keys.find((k: { kind: string }) => k.kind === "partner").key;
-      const tenant = line.keys.find((k: { kind: string }) => k.kind === "tenant").key;
+      const partner = key("partner");
+      const tenant = key("tenant");
       const dir = mkdtempSync(join(tmpdir(), "conformance-"));
       const res = await run([
         "conformance",
         "--base-url",
-        line.url,
+        url,
         "--partner-key",
         partner,
         "--tenant-key",
@@ -64,7 +76,7 @@ describe("conformance over real HTTP", () => {
       const bundle = JSON.parse(readFileSync(join(dir, "bundle.json"), "utf8")) as CertificationBundle;
       expect(bundle).toMatchObject({
         passed: true,
-        target_url: line.url,
+        target_url: url,
         key_kinds: ["partner", "tenant"],
         mode: "emulator",
       });
@@ -85,19 +97,14 @@ describe("conformance over real HTTP", () => {
   });
 
   it("read-only mode against the same kind of target: control-plane checks are not applicable, and --certify refuses", async () => {
-    const target = spawn(process.execPath, [BIN, "--json", "--port", "0", "--no-chain"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const { target, url, key } = await startTarget([]);
     try {
-      const line = JSON.parse(
-        await new Promise<string>((resolve) => createInterface({ input: target.stdout! }).once("line", resolve)),
-      );
-      const partner = line.keys.find((k: { kind: string }) => k.kind === "partner").key;
+      const partner = key("partner");
       const dir = mkdtempSync(join(tmpdir(), "conformance-"));
       const res = await run([
         "conformance",
         "--base-url",
-        line.url,
+        url,
         "--partner-key",
         partner,
         "--mode",

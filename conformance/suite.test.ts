@@ -1,10 +1,10 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { fetchVia } from "../test/helpers.ts";
+import { suiteOptions } from "../test/suite-options.ts";
 import request from "supertest";
 import { createEmulator, type Emulator } from "../emulator/index.ts";
 import { ALL_CHECKS } from "./registry.ts";
 import { runSuite, passed } from "./runner.ts";
-import { PROFILES, type Check } from "./types.ts";
+import type { Check } from "./types.ts";
 import { DEVIATIONS, deviations } from "../testing/deviations/index.ts";
 import { pipelineChecks } from "./checks/pipeline.ts";
 import { catalogChecks } from "./checks/catalog.ts";
@@ -48,14 +48,7 @@ afterAll(async () => {
   await emu.close();
 });
 
-const options = () => ({
-  baseUrl: emu.url,
-  partnerKey: emu.key("demo"),
-  tenantKey: emu.key("tenant"),
-  profiles: [...PROFILES],
-  mode: "emulator" as const,
-  fetch: fetchVia(emu),
-});
+const options = () => suiteOptions(emu);
 const throughProxy = () => ({ ...options(), baseUrl: proxy.url, fetch: undefined });
 
 describe("conformance suite against the emulator", () => {

@@ -1,6 +1,6 @@
 import { eip55 } from "./keccak.ts";
 import { parseUsdc } from "./money.ts";
-import { z } from "./zod.ts";
+import { identifier, z } from "./zod.ts";
 
 // Request fields more than one operation reads, each with its one rule.
 //
@@ -60,3 +60,24 @@ export function tokenIdText(v: unknown): string | null {
   if (typeof v !== "string" || !/^(0|[1-9]\d{0,77})$/.test(v)) return null;
   return BigInt(v) <= MAX_UINT256 ? v : null;
 }
+
+/** A purchase list's end-user filters: `external_user_id` (an identifier) and `wallet_address` (matched lower-cased). */
+export const endUserFilters = () => ({
+  external_user_id: identifier()
+    .optional()
+    .transform((v) => v ?? null),
+  wallet_address: z
+    .string()
+    .optional()
+    .transform((v) => v?.toLowerCase() ?? null),
+});
+
+/** A purchase's path (`/…/purchase/:id`): its id, at most 255 characters. */
+export const purchasePath = () => z.object({ id: identifier().describe("The purchase id") });
+
+/** The answers of a read by purchase id that are not the purchase (`what`: "instant purchase"). */
+export const purchaseByIdErrors = (what: string) =>
+  ({
+    400: { description: "Identifier too long", codes: ["identifier_too_long"] },
+    404: { description: `No such ${what} on this account`, codes: ["not_found"] },
+  }) as const;

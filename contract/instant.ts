@@ -1,6 +1,6 @@
 import { offsetPageQuery } from "./paging.ts";
-import { operation } from "./operation.ts";
-import { evmAddress, usdcAmount } from "./input-fields.ts";
+import { operation, partnerScoped } from "./operation.ts";
+import { endUserFilters, evmAddress, purchaseByIdErrors, purchasePath, usdcAmount } from "./input-fields.ts";
 import { identifier, withCode, z, type IssueParams } from "./zod.ts";
 import { address, hex, isoTime, micros, usdcString } from "./primitives.ts";
 
@@ -157,8 +157,6 @@ const disabled = {
   description: "An operator has instant packs off (retryable; Retry-After)",
   codes: ["instant_disabled"],
 } as const;
-const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
-const common = { envelope: "partner" } as const;
 
 export const INSTANT = {
   catalog: operation({
@@ -166,8 +164,7 @@ export const INSTANT = {
     method: "GET",
     path: "/instant/catalog",
     summary: "Instant packs with their live price and stock",
-    access: access("read:catalog"),
-    ...common,
+    ...partnerScoped("read:catalog"),
     schema: {
       query: z.object({
         include_unavailable: withCode(
@@ -193,8 +190,7 @@ export const INSTANT = {
     method: "POST",
     path: "/instant/purchase/prepare",
     summary: "The approve and buy-and-open calls the end user sends from their own wallet (creates nothing)",
-    access: access("packs:purchase"),
-    ...common,
+    ...partnerScoped("packs:purchase"),
     schema: {
       body: prepareBody,
       responses: {
@@ -216,8 +212,7 @@ export const INSTANT = {
     method: "POST",
     path: "/instant/purchase/submit",
     summary: "Record the mined buy-and-open transaction; the pack is opened by the VRF draw",
-    access: access("packs:purchase"),
-    ...common,
+    ...partnerScoped("packs:purchase"),
     schema: {
       body: submitBody,
       responses: {
@@ -250,14 +245,12 @@ export const INSTANT = {
     method: "GET",
     path: "/instant/purchase/:id",
     summary: "One instant purchase, with its pack and cards once FULFILLED",
-    access: access("packs:read"),
-    ...common,
+    ...partnerScoped("packs:read"),
     schema: {
-      params: z.object({ id: identifier().describe("The purchase id") }),
+      params: purchasePath(),
       responses: {
         200: { description: "The purchase (pack and cards once FULFILLED)", data: InstantPurchase },
-        400: { description: "Identifier too long", codes: ["identifier_too_long"] },
-        404: { description: "No such instant purchase on this account", codes: ["not_found"] },
+        ...purchaseByIdErrors("instant purchase"),
       },
     },
   }),
@@ -266,8 +259,7 @@ export const INSTANT = {
     method: "GET",
     path: "/instant/purchases",
     summary: "The account's instant purchases, newest first, by status or end user",
-    access: access("packs:read"),
-    ...common,
+    ...partnerScoped("packs:read"),
     schema: {
       query: z.object({
         status: withCode(
@@ -279,13 +271,7 @@ export const INSTANT = {
             .transform((v) => v ?? null),
           "invalid_status",
         ),
-        external_user_id: identifier()
-          .optional()
-          .transform((v) => v ?? null),
-        wallet_address: z
-          .string()
-          .optional()
-          .transform((v) => v?.toLowerCase() ?? null),
+        ...endUserFilters(),
         ...offsetPageQuery(),
       }),
       responses: {

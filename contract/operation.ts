@@ -79,3 +79,13 @@ export interface Operation<S extends RouteSchema = RouteSchema> {
 
 /** Declares an operation, keeping its schema's exact type for the server's typed handlers. */
 export const operation = <S extends RouteSchema>(op: Operation<S>): Operation<S> => op;
+
+/**
+ * A partner-key operation: every partner route needs one scope (`packs:read`), some only one billing model
+ * (`models`), and all answer in the partner envelope. Spread into `operation({ … })`.
+ */
+export const partnerScoped = (scope: string, models?: readonly BillingModel[]) =>
+  ({
+    access: { kinds: ["partner"], scopes: [scope], ...(models && { models }) },
+    envelope: "partner",
+  }) as const;

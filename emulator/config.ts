@@ -12,6 +12,7 @@ import type { ChainHostOptions } from "./chain-host.ts";
 import { checkWorld, loadWorld, type LoadedWorld } from "./world/load.ts";
 import { WorldError } from "./world/problems.ts";
 import { DEFAULT_MANUAL_START } from "./entry-values.ts";
+import type { EmulatorOptions as PublicOptions } from "./public-types.ts";
 
 // createEmulator's options, read once: every default applied, the state to start from loaded and checked
 // against an explicit seed or catalog, the start time decided. The composition root (index.ts) then reads only
@@ -19,81 +20,15 @@ import { DEFAULT_MANUAL_START } from "./entry-values.ts";
 
 export { DEFAULT_MANUAL_START };
 
-export interface EmulatorOptions {
-  /** Fixture seed (default 1): same seed, same keys and data. */
-  seed?: number;
-  /** `realtime` (default) or `manual` (time moves only when advanced). */
-  clock?: ClockMode;
-  /** Initial virtual time (default: wall time for realtime, 2026-01-15T12:00Z for manual). */
-  startTime?: number | string | Date;
-  /** `large` builds a catalog the size of the live one (~40k cards). */
-  catalog?: "default" | "large";
-  /** Listen on 127.0.0.1:<port> (0 = any free port). Omit for in-process use (msw handlers, `fetch`). */
-  port?: number;
-  /**
-   * The address to listen on instead of 127.0.0.1 (`--host`). It is also an allowed Host. A
-   * non-loopback address makes the control plane reachable from the network.
-   */
-  host?: string;
-  /**
-   * Host names the listening server answers besides loopback names and IP addresses (DNS-rebinding
-   * guard, as Vite's `server.allowedHosts`): exact names, or `.example.test` for a domain and its
-   * subdomains. Other Hosts get 403 `host_not_allowed`. In-process calls are never checked.
-   */
-  allowedHosts?: string[];
-  /**
-   * Web origins (`http://host:port`) whose pages may call the listeners besides loopback origins and the
-   * emulator's own (`--allowed-origin`): the API and the chain's JSON-RPC (a browser dapp). Other pages get
-   * 403 `cross_origin_request`; callers without an Origin (scripts, SDKs) are never affected.
-   */
-  allowedOrigins?: string[];
-  /** Per-IP budget per minute (default 3000). */
-  ipRateLimitPerMin?: number;
-  /** Concurrency gate sizes, merged over the defaults (warehouse_read 20, catalog 24, …). */
-  gates?: Record<string, number>;
-  /** Reject http, loopback and private webhook URLs, as the live service does. */
-  strictWebhookUrls?: boolean;
-  /** Delivery chaos for every webhook without its own (POST /_emulator/webhooks/:id/chaos); off by default, deterministic from the seed. */
+/**
+ * The options as the emulator reads them: the package's plain `EmulatorOptions` (public-types.ts, where each is
+ * documented once), with the internal types of the four the public one writes loosely (test/public-types.test.ts).
+ */
+export interface EmulatorOptions extends Omit<PublicOptions, "webhookChaos" | "state" | "chain" | "plugins"> {
   webhookChaos?: WebhookChaos;
-  /** Check every answer against its route's schema (a mismatch is a 500 naming the field); the project's tests turn it on. */
-  validateResponses?: boolean;
-  /** The emulator-only test values (docs/test-values.md: KYC users, failing addresses, a rejected buyback price); on by default. */
-  testValues?: boolean;
-  /** Start from an exported state (the chain included) instead of the fixtures. */
   state?: StateExport;
-  /**
-   * Keep the state in this file: imported on start when it exists (unless `state` is given),
-   * and every change written through to it, atomically, within a second (`--state FILE`).
-   * The in-process chain is part of it; a chain attached with `rpcUrl` is not (that node keeps its own state).
-   */
-  stateFile?: string;
-  /**
-   * The local chain: `true` (JSON-RPC on an ephemeral loopback port), options, or false/omitted for none.
-   * `npx emulator` starts it on 8545 by default.
-   */
   chain?: boolean | ChainHostOptions;
-  /**
-   * Answer the reads recorded in this directory (`npx emulator shadow --record DIR`) byte for byte,
-   * after auth, rate limits and credits; every other request as usual (`--replay DIR`).
-   */
-  replay?: string;
-  /**
-   * Lay this catalog overlay (`npx emulator fixtures import DIR` writes one from recorded answers) over the
-   * seeded catalog: its cards, expansions and sealed products replace the seed's of the same id or are added.
-   */
-  catalogOverlay?: string;
-  /**
-   * Plugins attached to this emulator (none by default): each may rewrite finished answers, offset the
-   * webhook signing time and add control routes (emulator/pipeline/hooks.ts). Test aids attach this way.
-   */
   plugins?: readonly EmulatorPlugin[];
-  /**
-   * A test world (docs/world.md): a YAML or JSON file's path (`--world FILE`), or the same document as data.
-   * It is checked whole before anything starts (a WorldError lists every problem by its path), applied
-   * through the control plane and the API, and `reset()` returns to it. Its clock and catalog overlay apply
-   * unless `clock` / `startTime` / `catalogOverlay` are given. Not with `state` / `stateFile`.
-   */
-  world?: string | Record<string, unknown>;
 }
 
 /** What createEmulator starts from, each option resolved once. */

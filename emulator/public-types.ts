@@ -1,15 +1,17 @@
 import type { HttpHandler } from "msw";
 import type { VirtualClock } from "./clock/clock.ts";
 import type { ControlClient } from "./control-client.ts";
-import type { FixtureAccount } from "../chain/accounts.ts";
-import type { ChainAddresses, ChainStateExport } from "../chain/state.ts";
-import type { GroupConfig, TierConfig } from "../chain/tiers.ts";
-import type { PacketTypeConfig } from "../chain/instant.ts";
+import type { ChainStateExport } from "../chain/state.ts";
+import type { EmulatorChain } from "../chain/public-chain.ts";
+import type { JournalEntry } from "./ui/journal-entry.ts";
+import type { Stub, StubSpec } from "./pipeline/stub-spec.ts";
 
 // The package's public types (`cardos-emulator`), declared with plain types only: a user's `tsc` loads
 // this file, msw's and a few small data files, never the emulator's internals (its services, store
-// records, zod schemas, viem, Hono). Each mirrors an internal type; test/public-types.test.ts checks
-// that they agree, and test/package-types.test.ts that the declaration graph stays this small.
+// records, zod schemas, viem, Hono). A type is written once: the options here (config.ts extends them),
+// the chain view, journal entries and stubs in small plain files the internals use too (re-exported here);
+// the rest mirror an internal type derived from a zod schema. test/public-types.test.ts checks that they
+// agree, and test/package-types.test.ts that the declaration graph stays this small.
 
 /** `realtime` (default): the virtual clock follows the wall clock; `manual`: it moves only when told. */
 export type ClockMode = "realtime" | "manual";
@@ -39,73 +41,7 @@ export interface StateExport {
   chain: ChainStateExport | null;
 }
 
-/**
- * The local chain as `emu.chain` shows it with plain types. The object is the chain gateway of
- * `cardos-emulator/chain`; for its viem clients (`publicClient`, `walletClientFor`) read it as that
- * entry's `Chain`: `emu.chain as Chain | null`.
- */
-export interface EmulatorChain {
-  /** http://127.0.0.1:<port> of the served JSON-RPC (or the attached rpcUrl); null when rpcPort is false. */
-  rpcUrl: string | null;
-  chainId: number;
-  addresses: ChainAddresses;
-  /** VRF subscription id of the pool and key hash it requests with. */
-  vrf: { subscriptionId: bigint; keyHash: `0x${string}` };
-  /** Block number right after deployment finished. */
-  deployBlock: bigint;
-  /** Deployed pool configuration (on-chain groups/tiers). */
-  groups: readonly GroupConfig[];
-  tiers: readonly TierConfig[];
-  /** Deployed instant-pack store configuration (InstantPack packet types). */
-  packetTypes: readonly PacketTypeConfig[];
-  /** Owner of every contract, stablecoin minter, CardNFT operator. */
-  operator: FixtureAccount;
-  /** MysteryPool relayer (purchaseFor). */
-  relayer: FixtureAccount;
-  /** Buyback offer requester. */
-  poolSigner: FixtureAccount;
-  /** x402 payTo and marketplace fee recipient. */
-  treasury: FixtureAccount;
-  /** Sends VRF fulfilments. */
-  vrfNode: FixtureAccount;
-  /** >= 5 funded accounts (10,000 ETH + 10,000 USDC each). */
-  endUsers: FixtureAccount[];
-  /** Accounts with ETH but no USDC. */
-  spareAccounts: FixtureAccount[];
-  /** Raw EIP-1193 request. */
-  request(method: string, params?: unknown[]): Promise<unknown>;
-  /** Make the chain's block time follow the emulator clock: mines an empty block at floor(unixMs/1000) (never backwards). */
-  setTime(unixMs: number): Promise<void>;
-  /** evm_snapshot. Ids stay valid after revert (re-snapshotted); reverting invalidates later snapshots. */
-  snapshot(): Promise<string>;
-  revert(id: string): Promise<void>;
-  /** How many times the chain was taken back (revert, import). */
-  rollbacks(): number;
-  /** Mint USDC (operator) and/or send ETH (operator transfer). */
-  faucet(
-    address: `0x${string}`,
-    amounts: { usdc?: bigint; eth?: bigint },
-  ): Promise<{ usdcTx?: `0x${string}`; ethTx?: string }>;
-  /** VRF requests not fulfilled yet, ascending. */
-  pendingVrfRequests(): Promise<bigint[]>;
-  /** Whether one request is still waiting (one storage read). */
-  isVrfPending(requestId: bigint): Promise<boolean>;
-  /** Fulfil a request (default: oldest pending) with the given words or words derived from the seed. */
-  fulfillVrf(
-    requestId?: bigint,
-    words?: bigint[],
-  ): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }>;
-  /** The words fulfillVrf would use by default for a request. */
-  vrfWordsFor(requestId: bigint, numWords: number): bigint[];
-  /** Called once per RandomWordsRequested mined after subscribing. Returns an unsubscribe function. */
-  onVrfRequested(listener: (requestId: bigint) => void): () => void;
-  /** Called after blocks were mined through this chain, or found by poll(). Returns an unsubscribe function. */
-  onBlocks(listener: () => void): () => void;
-  /** Attached node only: looks for blocks mined by others (a no-op in-process). */
-  poll(): Promise<void>;
-  /** True when attached to an external node (`rpcUrl`). */
-  readonly attached: boolean;
-}
+export type { EmulatorChain } from "../chain/public-chain.ts";
 
 /** The local chain's options (`chain: { … }`). */
 export interface EmulatorChainOptions {
@@ -138,21 +74,32 @@ export interface WebhookChaos {
 export type EmulatorPlugin = (services: never) => object;
 
 export interface EmulatorOptions {
-  /** Seed for fixtures, keys and faults (default 1). */
+  /** Fixture seed (default 1): same seed, same keys and data. */
   seed?: number;
-  /** `realtime` (default) or `manual` (time moves only via clock.advance / POST /_emulator/clock). */
+  /** `realtime` (default) or `manual` (time moves only when advanced). */
   clock?: ClockMode;
-  /** Start of the virtual clock (default: now, or 2026-01-15T12:00:00Z in manual mode). */
+  /** Initial virtual time (default: wall time for realtime, 2026-01-15T12:00Z for manual). */
   startTime?: number | string | Date;
-  /** Catalog size: `default` (~1,500 cards) or `large` (~10,000 cards). */
+  /** `large` builds a catalog the size of the live one (~40k cards). */
   catalog?: "default" | "large";
-  /** Start an HTTP server on this port (0 = ephemeral). Omit for in-process only. */
+  /** Listen on 127.0.0.1:<port> (0 = any free port). Omit for in-process use (msw handlers, `fetch`). */
   port?: number;
-  /** Address the HTTP server binds (default 127.0.0.1, loopback only; `--host`). */
+  /**
+   * The address to listen on instead of 127.0.0.1 (`--host`). It is also an allowed Host. A
+   * non-loopback address makes the control plane reachable from the network.
+   */
   host?: string;
-  /** Host names the HTTP server answers besides loopback names and `host` (`--allowed-host`). */
+  /**
+   * Host names the listening server answers besides loopback names and IP addresses (DNS-rebinding
+   * guard, as Vite's `server.allowedHosts`): exact names, or `.example.test` for a domain and its
+   * subdomains. Other Hosts get 403 `host_not_allowed`. In-process calls are never checked.
+   */
   allowedHosts?: string[];
-  /** Web origins whose pages may call the listeners besides loopback origins (`--allowed-origin`). */
+  /**
+   * Web origins (`http://host:port`) whose pages may call the listeners besides loopback origins and the
+   * emulator's own (`--allowed-origin`): the API and the chain's JSON-RPC (a browser dapp). Other pages get
+   * 403 `cross_origin_request`; callers without an Origin (scripts, SDKs) are never affected.
+   */
   allowedOrigins?: string[];
   /** Per-IP budget per minute (default 3000). */
   ipRateLimitPerMin?: number;
@@ -160,25 +107,46 @@ export interface EmulatorOptions {
   gates?: Record<string, number>;
   /** Reject http, loopback and private webhook URLs, as the live service does. */
   strictWebhookUrls?: boolean;
-  /** Delivery chaos for every webhook without its own; off by default, deterministic from the seed. */
+  /** Delivery chaos for every webhook without its own (POST /_emulator/webhooks/:id/chaos); off by default, deterministic from the seed. */
   webhookChaos?: WebhookChaos;
-  /** Check every answer against its route's schema (a mismatch is a 500 naming the field). */
+  /** Check every answer against its route's schema (a mismatch is a 500 naming the field); the project's tests turn it on. */
   validateResponses?: boolean;
-  /** The emulator-only test values (docs/test-values.md); on by default. */
+  /** The emulator-only test values (docs/test-values.md: KYC users, failing addresses, a rejected buyback price); on by default. */
   testValues?: boolean;
   /** Start from an exported state (the chain included) instead of the fixtures. */
   state?: StateExport;
-  /** Keep the state in this file: imported on start when it exists, every change written through (`--state FILE`). */
+  /**
+   * Keep the state in this file: imported on start when it exists (unless `state` is given),
+   * and every change written through to it, atomically, within a second (`--state FILE`).
+   * The in-process chain is part of it; a chain attached with `rpcUrl` is not (that node keeps its own state).
+   */
   stateFile?: string;
-  /** The local chain: `true` (JSON-RPC on an ephemeral loopback port), options, or false/omitted for none. */
+  /**
+   * The local chain: `true` (JSON-RPC on an ephemeral loopback port), options, or false/omitted for none.
+   * `npx emulator` starts it on 8545 by default.
+   */
   chain?: boolean | EmulatorChainOptions;
-  /** Answer the reads recorded in this directory (`npx emulator shadow --record DIR`) byte for byte (`--replay DIR`). */
+  /**
+   * Answer the reads recorded in this directory (`npx emulator shadow --record DIR`) byte for byte,
+   * after auth, rate limits and credits; every other request as usual (`--replay DIR`).
+   */
   replay?: string;
-  /** Lay this catalog overlay (`npx emulator fixtures import DIR` writes one) over the seeded catalog. */
+  /**
+   * Lay this catalog overlay (`npx emulator fixtures import DIR` writes one from recorded answers) over the
+   * seeded catalog: its cards, expansions and sealed products replace the seed's of the same id or are added.
+   */
   catalogOverlay?: string;
-  /** Plugins attached to this emulator (none by default). Test aids attach this way. */
+  /**
+   * Plugins attached to this emulator (none by default): each may rewrite finished answers, offset the
+   * webhook signing time and add control routes (emulator/pipeline/hooks.ts). Test aids attach this way.
+   */
   plugins?: readonly EmulatorPlugin[];
-  /** A test world (docs/world.md): a YAML or JSON file's path (`--world FILE`), or the same document as data. */
+  /**
+   * A test world (docs/world.md): a YAML or JSON file's path (`--world FILE`), or the same document as data.
+   * It is checked whole before anything starts (a WorldError lists every problem by its path), applied
+   * through the control plane and the API, and `reset()` returns to it. Its clock and catalog overlay apply
+   * unless `clock` / `startTime` / `catalogOverlay` are given. Not with `state` / `stateFile`.
+   */
   world?: string | Record<string, unknown>;
 }
 
@@ -196,40 +164,7 @@ export interface Panel {
   note?: string | undefined;
 }
 
-/** One side of a call as kept: masked headers, the masked body (null when not kept) and whether it was cut. */
-export interface JournalBody {
-  headers: Record<string, string>;
-  body: string | null;
-  truncated: boolean;
-}
-
-/** A call in the request journal (GET /_emulator/requests). */
-export interface JournalEntry {
-  id: number;
-  request_id: string;
-  /** Virtual-clock time of the answer. */
-  at: string;
-  method: string;
-  path: string;
-  /** The contract operation that answered (`gacha.purchase`), null for an unknown path. */
-  operation: string | null;
-  /** Its path template under /api/v1 (`/webhooks/:id`). */
-  route: string | null;
-  key: string | null;
-  /** The fixture key's name (demo, tier, tenant …); null for other keys. */
-  key_name: string | null;
-  key_label: string | null;
-  status: number;
-  /** The stub (POST /_emulator/stubs) that answered instead of the handler, if one did. */
-  stub: string | null;
-  error: string | null;
-  credits_cost: number | null;
-  credits_remaining: number | null;
-  rate_limit_remaining: number | null;
-  latency_ms: number;
-  request: JournalBody;
-  response: JournalBody;
-}
+export type { JournalBody, JournalEntry } from "./ui/journal-entry.ts";
 
 /** What `emu.requests.find` and `count` take: every field optional, times as ms, ISO strings or Dates. */
 export interface RequestFilter {
@@ -252,36 +187,7 @@ export interface RequestFilter {
   limit?: unknown;
 }
 
-/** Which calls a stub answers: every given field must match. */
-export interface StubMatch {
-  /** A fixture key's name (demo), a whole key or a key's label. */
-  key?: string;
-  /** Path parameters by name, as in the path (`{ id: "7" }`). */
-  params?: Record<string, string>;
-  /** Query parameters that must be present with these values. */
-  query?: Record<string, string>;
-  /** Members the JSON body must hold with these values (deep; other members are free). */
-  body?: Record<string, unknown>;
-}
-
-export interface StubSpec {
-  /** A contract operation id (`gacha.purchase`). */
-  operation: string;
-  match?: StubMatch;
-  status: number;
-  /** The whole JSON body answered (`{ success: true, data: … }`). */
-  body: unknown;
-  headers?: Record<string, string>;
-  /** Answers this many calls, then the operation answers as usual again. */
-  times?: number;
-  /** Skip the contract check of a 2xx body (a test of what the client does with a malformed answer). */
-  unchecked?: boolean;
-}
-
-export interface Stub extends StubSpec {
-  id: string;
-  hits: number;
-}
+export type { Stub, StubMatch, StubSpec } from "./pipeline/stub-spec.ts";
 
 /** The request journal, typed: the filters of GET /_emulator/requests. */
 export interface EmulatorRequests {

@@ -49,6 +49,24 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
   return { positionals: parsed.positionals, flags };
 }
 
+/**
+ * A command's arguments, or null when they ask for --help: its help is printed and the command exits 0.
+ * `positionals: false` refuses an argument that is not a flag (UsageError), before --help is looked at.
+ */
+export function parseOrHelp(
+  spec: CommandSpec,
+  argv: readonly string[],
+  { positionals = true }: { positionals?: boolean } = {},
+): ParsedArgs | null {
+  const args = parseCommand(spec, argv);
+  if (!positionals && args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
+  if (has(args, "help")) {
+    process.stdout.write(helpText(spec));
+    return null;
+  }
+  return args;
+}
+
 export function helpText(spec: CommandSpec): string {
   return asInvoked(
     `Usage:\n${spec.usage}\n${spec.about ? `\n${spec.about}\n` : ""}\nOptions:\n${optionLines(withHelp(spec))}\n`,

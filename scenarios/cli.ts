@@ -4,7 +4,7 @@ import {
   helpText,
   intFlag,
   last,
-  parseCommand,
+  parseOrHelp,
   UsageError,
   type CommandSpec,
 } from "../harness/cli-args.ts";
@@ -31,12 +31,9 @@ export const SCENARIO_COMMAND: CommandSpec = {
 };
 
 export async function runScenarioCli(argv: readonly string[]): Promise<number> {
-  const args = parseCommand(SCENARIO_COMMAND, argv);
+  const args = parseOrHelp(SCENARIO_COMMAND, argv);
+  if (!args) return 0;
   const name = args.positionals[0];
-  if (has(args, "help")) {
-    process.stdout.write(helpText(SCENARIO_COMMAND));
-    return 0;
-  }
   if (has(args, "list") || !name) {
     if (!name && !has(args, "list")) process.stderr.write(helpText(SCENARIO_COMMAND) + "\n");
     for (const s of SCENARIOS) process.stdout.write(`${s.name.padEnd(32)} ${s.title}${s.chain ? "  [chain]" : ""}\n`);

@@ -51,7 +51,7 @@ const prose = (text: string) =>
 
 /** The options as a Markdown table: every EmulatorOptions member, then chain's object form. */
 export function optionsDocs(): string {
-  const rows = members("emulator/config.ts", "EmulatorOptions").map(
+  const rows = members("emulator/public-types.ts", "EmulatorOptions").map(
     (r) => `| \`${r.name}\` | \`${cell(r.type)}\` | ${prose(r.doc)} |`,
   );
   const chain = members("emulator/chain-host.ts", "ChainHostOptions").map(

@@ -1,4 +1,4 @@
-import { all, has, helpText, intFlag, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { all, has, intFlag, last, parseOrHelp, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
 import { OverlayError } from "../emulator/index.ts";
 import { startShadow } from "./proxy.ts";
@@ -103,11 +103,8 @@ const RENDER: Record<string, (r: DriftReport) => string> = {
 };
 
 export async function runShadowCli(argv: readonly string[]): Promise<number> {
-  const args = parseCommand(SHADOW_COMMAND, argv);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(SHADOW_COMMAND));
-    return 0;
-  }
+  const args = parseOrHelp(SHADOW_COMMAND, argv);
+  if (!args) return 0;
   if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
   const upstream = last(args, "upstream");
   const upstreamKey = last(args, "upstream-key");

@@ -1,4 +1,4 @@
-import { has, helpText, last, parseCommand, UsageError, type CommandSpec } from "../harness/cli-args.ts";
+import { last, parseOrHelp, UsageError, type CommandSpec } from "../harness/cli-args.ts";
 import { checkWritable, writeOutput } from "../harness/output-file.ts";
 import { ImportError, importRecordings } from "./fixtures-import.ts";
 
@@ -20,11 +20,8 @@ catalog: the records you recorded answer by id and in searches (docs/shadow.md).
 };
 
 export function runFixturesCli(argv: readonly string[]): number {
-  const args = parseCommand(FIXTURES_COMMAND, argv);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(FIXTURES_COMMAND));
-    return 0;
-  }
+  const args = parseOrHelp(FIXTURES_COMMAND, argv);
+  if (!args) return 0;
   const [sub, dir, extra] = args.positionals;
   if (sub !== "import" || !dir || extra !== undefined)
     throw new UsageError("usage: npx emulator fixtures import DIR [--out FILE]");

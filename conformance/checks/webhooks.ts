@@ -49,6 +49,25 @@ async function deleteHooks(http: HttpClient, key: string, ids: readonly number[]
   for (const id of ids) await http.call("DELETE", `/api/v1/webhooks/${id}`, { key });
 }
 
+/** Registers a webhook of purchase.fulfilled at PUBLIC_URL (nothing is delivered there), lends it to `use`, deletes it. */
+async function withPublicHook(
+  http: HttpClient,
+  key: string,
+  use: (hook: Registration) => Promise<void>,
+): Promise<void> {
+  const hook = await registerHook(
+    http,
+    key,
+    { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] },
+    "POST /api/v1/webhooks",
+  );
+  try {
+    await use(hook);
+  } finally {
+    await deleteHooks(http, key, [hook.id]);
+  }
+}
+
 /**
  * Registers a receiver, makes one purchase.fulfilled for the key's account and lets the first attempt run:
  * the emulator publishes it (control plane); elsewhere the wallet buys a pack and the reveal publishes it,
@@ -108,13 +127,7 @@ export const webhooksChecks: Check[] = [
     ...runs("sandbox", ["partnerKey"]),
     deviation: "webhook_secret_leaks",
     async run({ http, partnerKey }) {
-      const hook = await registerHook(
-        http,
-        partnerKey,
-        { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] },
-        "POST /api/v1/webhooks",
-      );
-      try {
+      await withPublicHook(http, partnerKey, async (hook) => {
         const secret = hook.signing_secret;
         ensure(
           typeof secret === "string" && HEX64.test(secret),
@@ -133,9 +146,7 @@ export const webhooksChecks: Check[] = [
         const list = await http.get("/api/v1/webhooks", { key: partnerKey });
         expectSuccess(list, "GET /api/v1/webhooks");
         ensure(!list.text.includes(secret), "GET /api/v1/webhooks must not show the signing secret");
-      } finally {
-        await deleteHooks(http, partnerKey, [hook.id]);
-      }
+      });
     },
   },
   {
@@ -382,13 +393,7 @@ export const webhooksChecks: Check[] = [
     ...runs("sandbox", ["partnerKey"]),
     deviation: "webhook_by_id_inactive",
     async run({ http, partnerKey }) {
-      const hook = await registerHook(
-        http,
-        partnerKey,
-        { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] },
-        "POST /api/v1/webhooks",
-      );
-      try {
+      await withPublicHook(http, partnerKey, async (hook) => {
         const byId = (
           expectSuccess(await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey }), "GET /api/v1/webhooks/:id")
             .data as { webhook?: Record<string, unknown> }
@@ -403,9 +408,7 @@ export const webhooksChecks: Check[] = [
         const listed = rows.find((w) => w.id === hook.id);
         ensure(listed, `webhook ${hook.id} missing from GET /api/v1/webhooks`);
         sameFields(byId, listed, `webhook ${hook.id}`);
-      } finally {
-        await deleteHooks(http, partnerKey, [hook.id]);
-      }
+      });
     },
   },
   {
@@ -418,13 +421,7 @@ export const webhooksChecks: Check[] = [
     ...runs("sandbox", ["partnerKey"]),
     deviation: "inv_webhook_update_answer_ahead",
     async run({ http, partnerKey }) {
-      const hook = await registerHook(
-        http,
-        partnerKey,
-        { url: PUBLIC_URL, event_types: ["purchase.fulfilled"] },
-        "POST /api/v1/webhooks",
-      );
-      try {
+      await withPublicHook(http, partnerKey, async (hook) => {
         const changes = [
           { method: "PATCH", body: { is_active: false } },
           { method: "PUT", body: { event_types: ["purchase.fulfilled", "redemption.updated"], is_active: true } },
@@ -446,9 +443,7 @@ export const webhooksChecks: Check[] = [
           // The wire's invariant webhooks.update-then-get compares this read with the answer above.
           expectSuccess(await http.get(`/api/v1/webhooks/${hook.id}`, { key: partnerKey }), "GET /api/v1/webhooks/:id");
         }
-      } finally {
-        await deleteHooks(http, partnerKey, [hook.id]);
-      }
+      });
     },
   },
   {

@@ -1,13 +1,4 @@
-import {
-  all,
-  has,
-  helpText,
-  intFlag,
-  last,
-  parseCommand,
-  UsageError,
-  type CommandSpec,
-} from "../../harness/cli-args.ts";
+import { all, has, intFlag, last, parseOrHelp, UsageError, type CommandSpec } from "../../harness/cli-args.ts";
 import { checkWritable, writeOutput } from "../../harness/output-file.ts";
 import { progressLine, summaryTable } from "../reporters/console.ts";
 import { junit, json, markdown } from "../reporters/files.ts";
@@ -64,12 +55,8 @@ export const RECEIVER_CHECK_COMMAND: CommandSpec = {
 const REPORTERS: Record<string, (s: SuiteResult) => string> = { junit, json, md: markdown, html };
 
 export async function runReceiverCheckCli(argv: readonly string[]): Promise<number> {
-  const args = parseCommand(RECEIVER_CHECK_COMMAND, argv);
-  if (args.positionals.length) throw new UsageError(`unexpected argument "${args.positionals[0]}"`);
-  if (has(args, "help")) {
-    process.stdout.write(helpText(RECEIVER_CHECK_COMMAND));
-    return 0;
-  }
+  const args = parseOrHelp(RECEIVER_CHECK_COMMAND, argv, { positionals: false });
+  if (!args) return 0;
   if (has(args, "list")) {
     process.stdout.write(RECEIVER_CASES.map((c) => `${c.id.padEnd(42)} ${c.title}\n`).join(""));
     return 0;

@@ -1,4 +1,4 @@
-import { operation } from "../operation.ts";
+import { operation, partnerScoped } from "../operation.ts";
 import { identifier, later, MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
 import { address, hex, isoTime, micros, txHash, usdcString } from "../primitives.ts";
 
@@ -200,9 +200,6 @@ const noActiveOffer = {
 } as const;
 
 // POOL model only: a TIER key is 403 not_pool_partner.
-const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope], models: ["POOL"] }) as const;
-const common = { envelope: "partner" } as const;
-
 export const BUYBACK = {
   acceptPrepare: operation({
     id: "buyback.acceptPrepare",
@@ -210,8 +207,7 @@ export const BUYBACK = {
     path: "/mystery/buyback/:token_id/accept/prepare",
     summary:
       "Everything the holder needs to accept the active offer: the typed data to sign, the one-time approval, or a self-submitted call",
-    access: access("packs:read"),
-    envelope: common.envelope,
+    ...partnerScoped("packs:read", ["POOL"]),
     schema: {
       params: tokenPath,
       body: acceptPrepareBody,
@@ -230,8 +226,7 @@ export const BUYBACK = {
     method: "POST",
     path: "/mystery/buyback/:token_id/accept",
     summary: "Relay the holder's signed acceptance on chain (the service pays the gas)",
-    access: access("packs:buyback"),
-    envelope: common.envelope,
+    ...partnerScoped("packs:buyback", ["POOL"]),
     schema: {
       params: tokenPath,
       body: acceptBody,
@@ -258,8 +253,7 @@ export const BUYBACK = {
     method: "POST",
     path: "/mystery/buyback",
     summary: "Sign a buyback offer on one of the account's tokens (85% of its value; idempotent per token)",
-    access: access("packs:buyback"),
-    envelope: common.envelope,
+    ...partnerScoped("packs:buyback", ["POOL"]),
     schema: {
       body: createBody,
       responses: {
@@ -284,8 +278,7 @@ export const BUYBACK = {
     method: "GET",
     path: "/mystery/buyback",
     summary: "The account's offers on one token, newest first",
-    access: access("packs:read"),
-    envelope: common.envelope,
+    ...partnerScoped("packs:read", ["POOL"]),
     schema: {
       query: z.object({
         token_id: withCode(
@@ -306,8 +299,7 @@ export const BUYBACK = {
     method: "POST",
     path: "/mystery/buyback/:purchase_id",
     summary: "Sign a buyback offer on a purchase's card (or on the token the path names)",
-    access: access("packs:buyback"),
-    envelope: common.envelope,
+    ...partnerScoped("packs:buyback", ["POOL"]),
     schema: {
       params: purchasePath,
       body: createForPurchaseBody,
@@ -330,8 +322,7 @@ export const BUYBACK = {
     method: "GET",
     path: "/mystery/buyback/:purchase_id",
     summary: "The account's offers on a purchase (or on the token the path names)",
-    access: access("packs:read"),
-    envelope: common.envelope,
+    ...partnerScoped("packs:read", ["POOL"]),
     schema: {
       params: purchasePath,
       responses: {

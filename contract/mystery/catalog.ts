@@ -1,5 +1,5 @@
 import { GAMES } from "../games.ts";
-import { operation } from "../operation.ts";
+import { operation, partnerScoped } from "../operation.ts";
 import { offsetPageQuery } from "../paging.ts";
 import { tokenIdText } from "../input-fields.ts";
 import { identifier, MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
@@ -235,9 +235,8 @@ function exactlyOneTarget(q: { card_id?: string | undefined; token_id?: string |
     );
 }
 
-const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
-const read = { access: access("read:catalog"), envelope: "partner" } as const;
-const packsRead = { access: access("packs:read"), envelope: "partner" } as const;
+const read = partnerScoped("read:catalog");
+const packsRead = partnerScoped("packs:read");
 const badFresh = "fresh not true or false";
 
 const feed = (which: "recent" | "winners") =>

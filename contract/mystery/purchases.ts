@@ -1,6 +1,6 @@
 import { offsetPageQuery } from "../paging.ts";
-import { operation } from "../operation.ts";
-import { usdcAmount } from "../input-fields.ts";
+import { operation, partnerScoped } from "../operation.ts";
+import { endUserFilters, purchaseByIdErrors, purchasePath, usdcAmount } from "../input-fields.ts";
 import { identifier, later, MAX_IDENTIFIER, withCode, within, z, type IssueParams } from "../zod.ts";
 import { endUserId, endUserWallet, namesUser, userOf, walletField } from "./fields.ts";
 import { RevealItem } from "./items.ts";
@@ -200,7 +200,6 @@ const purchaseBody = z.object({
   max_price_usdc: later(maxPrice),
 });
 
-const purchaseId = z.object({ id: identifier().describe("The purchase id") });
 /** A status filter, case-insensitive. */
 const statusFilter = withCode(
   z
@@ -212,17 +211,13 @@ const statusFilter = withCode(
   "invalid_status",
 );
 
-const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
-const common = { envelope: "partner" } as const;
-
 export const PURCHASES = {
   prepare: operation({
     id: "gacha.prepare",
     method: "POST",
     path: "/mystery/purchase/prepare",
     summary: "The approve and purchase calls the end user sends from their own wallet (creates nothing)",
-    access: access("packs:purchase"),
-    ...common,
+    ...partnerScoped("packs:purchase"),
     schema: {
       body: prepareBody,
       responses: {
@@ -240,8 +235,7 @@ export const PURCHASES = {
     method: "POST",
     path: "/mystery/purchase/submit",
     summary: "Record the mined purchase transaction the end user sent, to link its reveal",
-    access: access("packs:purchase"),
-    ...common,
+    ...partnerScoped("packs:purchase"),
     schema: {
       body: submitBody,
       responses: {
@@ -271,8 +265,7 @@ export const PURCHASES = {
     method: "POST",
     path: "/mystery/purchase",
     summary: "Buy one pack from the end user's custodial balance; the reveal follows asynchronously",
-    access: access("packs:purchase"),
-    ...common,
+    ...partnerScoped("packs:purchase"),
     idempotencyKey: "required",
     schema: {
       body: purchaseBody,
@@ -313,14 +306,12 @@ export const PURCHASES = {
     method: "GET",
     path: "/mystery/purchase/:id",
     summary: "One purchase: status, on-chain linkage and the revealed items once settled",
-    access: access("packs:read"),
-    ...common,
+    ...partnerScoped("packs:read"),
     schema: {
-      params: purchaseId,
+      params: purchasePath(),
       responses: {
         200: { description: "The purchase", data: Purchase },
-        400: { description: "Identifier too long", codes: ["identifier_too_long"] },
-        404: { description: "No such purchase on this account", codes: ["not_found"] },
+        ...purchaseByIdErrors("purchase"),
       },
     },
   }),
@@ -329,19 +320,12 @@ export const PURCHASES = {
     method: "GET",
     path: "/mystery/purchases",
     summary: "The account's purchases, newest first, by status or end user",
-    access: access("packs:read"),
-    ...common,
+    ...partnerScoped("packs:read"),
     schema: {
       query: z.object({
         status: statusFilter,
         ...offsetPageQuery(),
-        external_user_id: identifier()
-          .optional()
-          .transform((v) => v ?? null),
-        wallet_address: z
-          .string()
-          .optional()
-          .transform((v) => v?.toLowerCase() ?? null),
+        ...endUserFilters(),
       }),
       responses: {
         200: { description: "The account's purchases", data: z.strictObject({ purchases: z.array(Purchase) }) },

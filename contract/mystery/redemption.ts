@@ -1,4 +1,4 @@
-import { operation } from "../operation.ts";
+import { operation, partnerScoped } from "../operation.ts";
 import { offsetPageQuery } from "../paging.ts";
 import { tokenIdText } from "../input-fields.ts";
 import { isShippingProblem, readCarriers, readShippingAddress, ShippingAddressInput } from "../shipping.ts";
@@ -377,8 +377,8 @@ const targetNotFound = {
   codes: ["not_found", "token_not_found"],
 } as const;
 
-const redeem = { access: { kinds: ["partner"], scopes: ["cards:redeem"] }, envelope: "partner" } as const;
-const read = { access: { kinds: ["partner"], scopes: ["packs:read"] }, envelope: "partner" } as const;
+const redeem = partnerScoped("cards:redeem");
+const read = partnerScoped("packs:read");
 const list = z.strictObject({ redemptions: z.array(Redemption) });
 
 export const REDEMPTION = {

@@ -1,4 +1,4 @@
-import { operation } from "../operation.ts";
+import { operation, partnerScoped } from "../operation.ts";
 import { offsetPageQuery } from "../paging.ts";
 import { withCode, z } from "../zod.ts";
 import { isoTime, signedMicros as micros, usdcString } from "./fields.ts";
@@ -158,7 +158,7 @@ const isoQuery = (description: string) =>
     "invalid_value",
   );
 
-const packsRead = { access: { kinds: ["partner"], scopes: ["packs:read"] }, envelope: "partner" } as const;
+const packsRead = partnerScoped("packs:read");
 
 export const MYSTERY_REVENUE = {
   terms: operation({

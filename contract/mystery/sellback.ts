@@ -1,5 +1,5 @@
 import { offsetPageQuery } from "../paging.ts";
-import { operation } from "../operation.ts";
+import { operation, partnerScoped } from "../operation.ts";
 import { evmAddress, tokenIdText, usdcAmount } from "../input-fields.ts";
 import { firstRepeat, later, MAX_IDENTIFIER, withCode, within, z, type IssueParams } from "../zod.ts";
 import { endUserId, walletField } from "./fields.ts";
@@ -183,17 +183,13 @@ const BATCH_400 = [
 ] as const;
 
 // TIER model only: a POOL key is 403 not_tier_partner.
-const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope], models: ["TIER"] }) as const;
-const common = { envelope: "partner" } as const;
-
 export const SELLBACK = {
   quote: operation({
     id: "sellback.quote",
     method: "POST",
     path: "/mystery/sellback/quote",
     summary: "Which of a holder's cards can be sold back to the pool, and for how much (creates nothing)",
-    access: access("packs:read"),
-    ...common,
+    ...partnerScoped("packs:read", ["TIER"]),
     schema: {
       body: quoteBody,
       responses: {
@@ -207,8 +203,7 @@ export const SELLBACK = {
     method: "POST",
     path: "/mystery/sellback/prepare",
     summary: "The calls the holder signs to sell a batch back (approve once, then acceptCardBuyback)",
-    access: access("packs:buyback"),
-    ...common,
+    ...partnerScoped("packs:buyback", ["TIER"]),
     schema: {
       body: prepareBody,
       responses: {
@@ -226,8 +221,7 @@ export const SELLBACK = {
     method: "POST",
     path: "/mystery/sellback/submit",
     summary: "Record a sell-back the holder broadcast (the payout is read from the chain; re-submitting is safe)",
-    access: access("packs:buyback"),
-    ...common,
+    ...partnerScoped("packs:buyback", ["TIER"]),
     schema: {
       body: submitBody,
       responses: {
@@ -254,8 +248,7 @@ export const SELLBACK = {
     method: "GET",
     path: "/mystery/sellbacks",
     summary: "The partner's sell-backs across its end users, newest first",
-    access: access("packs:read"),
-    ...common,
+    ...partnerScoped("packs:read", ["TIER"]),
     schema: {
       query: z.object(offsetPageQuery()),
       responses: {

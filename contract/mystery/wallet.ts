@@ -1,4 +1,4 @@
-import { operation } from "../operation.ts";
+import { operation, partnerScoped } from "../operation.ts";
 import { EVM_ADDRESS_RULE, evmAddress } from "../input-fields.ts";
 import { later, withCode, within, z } from "../zod.ts";
 import { txHash } from "../primitives.ts";
@@ -120,16 +120,13 @@ const setWalletBody = z
 
 export { userPage as USER_PAGE, type EndUser } from "./fields.ts";
 
-const access = (scope: string) => ({ kinds: ["partner"], scopes: [scope] }) as const;
-
 const setWallet = (id: string, path: string, scope: string, summary: string) =>
   operation({
     id,
     method: "PUT",
     path,
     summary,
-    access: access(scope),
-    envelope: "partner",
+    ...partnerScoped(scope),
     schema: {
       body: setWalletBody,
       responses: {
@@ -145,8 +142,7 @@ const getWallet = (id: string, path: string, scope: string, code: string, summar
     method: "GET",
     path,
     summary,
-    access: access(scope),
-    envelope: "partner",
+    ...partnerScoped(scope),
     schema: {
       query: z.object({ chain: chainQuery }),
       responses: {
@@ -157,7 +153,7 @@ const getWallet = (id: string, path: string, scope: string, code: string, summar
     },
   });
 
-const walletRead = { access: access("wallet:read"), envelope: "partner" } as const;
+const walletRead = partnerScoped("wallet:read");
 
 export const MYSTERY_WALLET = {
   balance: operation({
@@ -213,8 +209,7 @@ export const MYSTERY_WALLET = {
     method: "POST",
     path: "/wallet/deposit-address",
     summary: "The dedicated USDC address on Base that credits an end user's custodial balance",
-    access: access("wallet:deposit"),
-    envelope: "partner",
+    ...partnerScoped("wallet:deposit"),
     schema: {
       body: userBody,
       responses: {

@@ -102,3 +102,30 @@ export function begin<S extends string, T extends string, M extends string, E ex
     throw new Error(`${lc.name}: "${trigger}" does not start a ${row.status} record`);
   return apply(spec, row, ctx);
 }
+
+/**
+ * A record's table bound to how its area moves it (`context`: the clock, its ledger, its events): `step`
+ * moves a record by a trigger, `begin` makes the first move of a new one by one of `starts` (checked here).
+ */
+export function bindLifecycle<
+  X,
+  S extends string,
+  T extends string,
+  M extends string,
+  E extends string,
+  R extends Stateful<S>,
+  B extends T,
+>(
+  lc: Lifecycle<S, T, M, E, string>,
+  context: (x: X, row: R, patch?: Partial<R>, amounts?: Amounts) => TransitionContext<R, M, E>,
+  starts: readonly B[],
+) {
+  for (const t of starts) startState(lc, t); // each must start a record: a wrong one fails at load
+  return {
+    /** Moves the record by `trigger` (409 invalid_status when its table has no such move). */
+    step: (x: X, row: R, trigger: T, patch?: Partial<R>, amounts?: Amounts): R =>
+      transition(lc, row, trigger, context(x, row, patch, amounts)),
+    /** The first move of a new record: its ledger, event and due time. */
+    begin: (x: X, row: R, trigger: B): R => begin(lc, row, trigger, context(x, row)),
+  };
+}

@@ -6,6 +6,9 @@ import { badRequest } from "./errors.ts";
 import type { HeaderBag } from "./envelope.ts";
 import { runtimeSlot, type RuntimeOwner } from "./runtime.ts";
 import { own } from "../state/own.ts";
+import type { Stub, StubMatch, StubSpec } from "./stub-spec.ts";
+
+export type { Stub, StubMatch, StubSpec };
 
 // Stubs (POST /_emulator/stubs): one operation answers as told, any status, for
 // the calls its `match` picks. The pipeline asks after authentication, rate
@@ -13,36 +16,6 @@ import { own } from "../state/own.ts";
 // and before the concurrency gate, metering, faults and the handler (a stubbed
 // answer is not billed). A 2xx stub must satisfy the operation's contract
 // unless `unchecked`, so a test cannot build on an answer the service never gives.
-
-export interface StubMatch {
-  /** A fixture key's name (demo), a whole key or a key's label. */
-  key?: string;
-  /** Path parameters by name, as in the path (`{ id: "7" }`). */
-  params?: Record<string, string>;
-  /** Query parameters that must be present with these values. */
-  query?: Record<string, string>;
-  /** Members the JSON body must hold with these values (deep; other members are free). */
-  body?: Record<string, unknown>;
-}
-
-export interface StubSpec {
-  /** A contract operation id (`gacha.purchase`). */
-  operation: string;
-  match?: StubMatch;
-  status: number;
-  /** The whole JSON body answered (`{ success: true, data: … }`). */
-  body: unknown;
-  headers?: Record<string, string>;
-  /** Answers this many calls, then the operation answers as usual again. */
-  times?: number;
-  /** Skip the contract check of a 2xx body (a test of what the client does with a malformed answer). */
-  unchecked?: boolean;
-}
-
-export interface Stub extends StubSpec {
-  id: string;
-  hits: number;
-}
 
 /** The parts of a call a stub's `match` reads. */
 export interface StubCall {

@@ -4,6 +4,9 @@ import { headerOf } from "../pipeline/envelope.ts";
 import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
 import { WEBHOOK_HEADERS } from "../../contract/webhook-signature.ts";
 import { isoOf } from "../../contract/time.ts";
+import type { JournalBody, JournalEntry } from "./journal-entry.ts";
+
+export type { JournalBody, JournalEntry };
 
 // The request journal: the last JOURNAL_SIZE API calls, in memory, newest
 // last, for the dashboard, GET /_emulator/requests and `emu.requests`. Recording
@@ -14,40 +17,6 @@ import { isoOf } from "../../contract/time.ts";
 
 export const JOURNAL_SIZE = 1000;
 export const BODY_CAP = 16 * 1024;
-
-export interface JournalEntry {
-  id: number;
-  request_id: string;
-  /** Virtual-clock time of the answer. */
-  at: string;
-  method: string;
-  path: string;
-  /** The contract operation that answered (`gacha.purchase`), null for an unknown path. */
-  operation: string | null;
-  /** Its path template under /api/v1 (`/webhooks/:id`). */
-  route: string | null;
-  key: string | null;
-  /** The fixture key's name (demo, tier, tenant …); null for other keys. */
-  key_name: string | null;
-  key_label: string | null;
-  status: number;
-  /** The stub (POST /_emulator/stubs) that answered instead of the handler, if one did. */
-  stub: string | null;
-  error: string | null;
-  credits_cost: number | null;
-  credits_remaining: number | null;
-  rate_limit_remaining: number | null;
-  latency_ms: number;
-  request: JournalBody;
-  response: JournalBody;
-}
-
-/** One side of a call as kept: masked headers, the masked body (null when not kept) and whether it was cut at BODY_CAP. */
-export interface JournalBody {
-  headers: Record<string, string>;
-  body: string | null;
-  truncated: boolean;
-}
 
 /** Which calls to list or count; every given field must match. */
 export interface JournalFilter {

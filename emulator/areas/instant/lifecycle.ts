@@ -2,10 +2,9 @@ import {
   INSTANT_PURCHASE,
   type WalletMove,
   type InstantPurchaseEvent,
-  type InstantPurchaseTrigger,
 } from "../../../contract/lifecycles/purchases.ts";
 import { userWalletOf, type UserWalletRef } from "../../pipeline/user-wallet-port.ts";
-import { begin, transition, type Amounts, type TransitionContext } from "../../pipeline/lifecycle.ts";
+import { bindLifecycle, type Amounts, type TransitionContext } from "../../pipeline/lifecycle.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { publishBuilt } from "../../events/publish.ts";
 import { INSTANT_PAYLOADS } from "./payloads.ts";
@@ -39,18 +38,10 @@ function context(s: Services, p: InstantPurchaseRow, patch?: Partial<InstantPurc
   };
 }
 
+const MOVES = bindLifecycle(INSTANT_PURCHASE, context, ["reserve", "submit"]);
+
 /** Moves the purchase by `trigger` (409 invalid_status when its table has no such move). */
-export function stepInstant(
-  s: Services,
-  p: InstantPurchaseRow,
-  trigger: InstantPurchaseTrigger,
-  patch?: Partial<InstantPurchaseRow>,
-  amounts?: Amounts,
-): InstantPurchaseRow {
-  return transition(INSTANT_PURCHASE, p, trigger, context(s, p, patch, amounts));
-}
+export const stepInstant = MOVES.step;
 
 /** The first move of a new purchase: the custodial hold, its event and due time. */
-export function beginInstant(s: Services, p: InstantPurchaseRow, trigger: "reserve" | "submit"): InstantPurchaseRow {
-  return begin(INSTANT_PURCHASE, p, trigger, context(s, p));
-}
+export const beginInstant = MOVES.begin;

@@ -1,24 +1,9 @@
 import { instantWord } from "../../../chain/index.ts";
 import { bundleCards, type BundleCard } from "../../../fixtures/instant/index.ts";
-import { accountOf } from "../../control/account.ts";
-import { defineControl, type ControlSpec } from "../../control/route.ts";
-import { badInput, missing } from "../../control/schemas.ts";
-import {
-  checkSteerBody,
-  formatSteer,
-  parseBand,
-  steerBody,
-  steerFor,
-  steerSliceSchema,
-  SteerView,
-  unsatisfiable,
-  type SteerRow,
-  type SteerSlice,
-} from "../../control/steer.ts";
+import { steerSliceSchema, unsatisfiable, type SteerRow, type SteerSlice } from "../../control/steer.ts";
+import { steering } from "../../control/steering.ts";
 import { microsOfUsd } from "../../../contract/money.ts";
 import { conflict, notFound } from "../../pipeline/errors.ts";
-import { created, ok } from "../../pipeline/route.ts";
-import { z } from "../../pipeline/schema.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { defineSlice } from "../../state/slices.ts";
 import { chainOf, packetType, undrawnBundles } from "./chain-io.ts";
@@ -34,7 +19,6 @@ const SLICE = defineSlice<SteerSlice>({
   init: () => ({ pending: [], applied: {} }),
   schema: steerSliceSchema,
 });
-const steers = (s: Services) => s.store.slice(SLICE);
 
 function fits(cards: readonly BundleCard[], row: Pick<SteerRow, "items" | "band">): boolean {
   if (!row.items.every((id) => cards.some((c) => c.card_id === id))) return false;
@@ -74,105 +58,35 @@ async function planOpen(s: Services, packetTypeId: number, row: Pick<SteerRow, "
   return { position, undrawn: bundles.length };
 }
 
-/** The word of a request whose purchase takes a steer (undefined: none does); the steer is used up. */
-async function wordsFor(s: Services, requestId: bigint): Promise<bigint[] | undefined> {
-  const p = Object.values(instant(s).purchases).find((r) => r.onchain_request_id === requestId.toString());
-  if (!p) return undefined;
-  const slice = steers(s);
-  const steer = steerFor(slice, { ...p, tier_id: p.packet_type_id });
-  if (!steer) return undefined;
-  slice.pending = slice.pending.filter((r) => r.id !== steer.id);
-  const plan = await planOpen(s, p.packet_type_id, steer).catch(() => null);
-  if (!plan) return undefined; // drawn meanwhile by another purchase: the seed's words
-  steers(s).applied[requestId.toString()] = {
-    steer_id: steer.id,
-    purchase_id: p.id,
-    request_id: requestId.toString(),
-    cards: steer.items,
-  };
-  return [instantWord(plan.position, plan.undrawn)];
-}
-
-/** Registers the word source with the chain (when there is one); returns its removal. */
-export function startInstantSteering(s: Services): () => void {
-  return s.chainHost?.addWordSource((id) => wordsFor(s, id)) ?? (() => {});
-}
-
-/** Queues a steer after checking that an undrawn bundle holds it (the 409 otherwise; nothing is kept). */
-export async function addInstantSteer(s: Services, input: Omit<SteerRow, "id" | "created_at">): Promise<SteerRow> {
-  let typeId = input.tier_id;
-  if (input.purchase_id !== null) {
-    const p = instant(s).purchases[input.purchase_id];
-    if (!p) throw notFound(`No instant purchase ${input.purchase_id}`);
+/** Steered instant openings: the word is the position of an undrawn bundle holding what the steer asks. */
+const INSTANT_STEERING = steering({
+  path: "/instant/reveals",
+  slice: SLICE,
+  counter: COUNTERS.instantSteer,
+  ready: (s) => void chainOf(s),
+  tierOfPurchase(s, purchaseId) {
+    const p = instant(s).purchases[purchaseId];
+    if (!p) throw notFound(`No instant purchase ${purchaseId}`);
     if (p.fulfilled_at || p.status === "FAILED" || p.status === "REFUNDED")
       throw conflict("invalid_status", `Instant purchase ${p.id} is ${p.status}: its opening cannot be steered`);
-    typeId = p.packet_type_id;
-  }
-  await planOpen(s, typeId!, input);
-  const row: SteerRow = { ...input, id: s.store.nextId(COUNTERS.instantSteer), created_at: s.clock.nowIso() };
-  steers(s).pending.push(row);
-  return row;
-}
+    return p.packet_type_id;
+  },
+  purchaseOfRequest(s, requestId) {
+    const p = Object.values(instant(s).purchases).find((r) => r.onchain_request_id === requestId);
+    return p && { ...p, tier_id: p.packet_type_id };
+  },
+  plan: (s, packetTypeId, row) => planOpen(s, packetTypeId, row),
+  words: (_s, plan, steer) => ({ words: [instantWord(plan.position, plan.undrawn)], cards: steer.items }),
+  texts: {
+    post: "Steer an instant opening {purchase_id | tier_id = packet type (+ account_id | key, external_user_id): the next such purchase; items?: card ids all in one pack, band?: {min_usd, max_usd, rarity} of one card}: the VRF word is the position of an undrawn bundle holding them; 409 steer_unsatisfiable when none does",
+    created: "The steer, waiting for its opening",
+    missing: "purchase, packet type or key",
+    conflict: "No undrawn bundle holds it, or the purchase has opened",
+    get: "Steered instant openings waiting for their purchase, and those applied",
+  },
+});
 
-export const instantSteerControl: ControlSpec[] = [
-  defineControl({
-    method: "POST",
-    path: "/instant/reveals",
-    describe:
-      "Steer an instant opening {purchase_id | tier_id = packet type (+ account_id | key, external_user_id): the next such purchase; items?: card ids all in one pack, band?: {min_usd, max_usd, rarity} of one card}: the VRF word is the position of an undrawn bundle holding them; 409 steer_unsatisfiable when none does",
-    schema: {
-      body: steerBody,
-      responses: {
-        201: { description: "The steer, waiting for its opening", data: SteerView },
-        400: badInput,
-        404: missing("purchase, packet type or key"),
-        409: {
-          description: "No undrawn bundle holds it, or the purchase has opened",
-          codes: ["steer_unsatisfiable", "invalid_status"],
-        },
-      },
-    },
-    handle: async (c) => {
-      const b = c.input.body;
-      checkSteerBody(b);
-      chainOf(c.services);
-      const account = b.account_id !== undefined || b.key !== undefined ? accountOf(c.services, b) : null;
-      const row = await addInstantSteer(c.services, {
-        purchase_id: b.purchase_id ?? null,
-        account_id: account,
-        tier_id: b.tier_id ?? null,
-        external_user_id: b.external_user_id ?? null,
-        items: b.items ?? [],
-        band: parseBand(b.band),
-      });
-      return created(formatSteer(row));
-    },
-  }),
-  defineControl({
-    method: "GET",
-    path: "/instant/reveals",
-    describe: "Steered instant openings waiting for their purchase, and those applied",
-    schema: {
-      responses: {
-        200: {
-          description: "Pending and applied steers",
-          data: z.object({
-            pending: z.array(SteerView),
-            applied: z.array(
-              z.object({
-                steer_id: z.number(),
-                purchase_id: z.number(),
-                request_id: z.string(),
-                cards: z.array(z.string().nullable()),
-              }),
-            ),
-          }),
-        },
-      },
-    },
-    handle: (c) => {
-      const slice = steers(c.services);
-      return ok({ pending: slice.pending.map(formatSteer), applied: Object.values(slice.applied) });
-    },
-  }),
-];
+/** Registers the word source with the chain (when there is one); returns its removal. */
+export const startInstantSteering = INSTANT_STEERING.start;
+
+export const instantSteerControl = INSTANT_STEERING.controls;

@@ -1,23 +1,8 @@
 import { slotChance, solveSlotWord, vrfWords, MAX_EXPECTED_TRIES, type SlotWant } from "../../../chain/index.ts";
-import { defineControl, type ControlSpec } from "../../control/route.ts";
-import { accountOf } from "../../control/account.ts";
-import { badInput, missing } from "../../control/schemas.ts";
-import {
-  checkSteerBody,
-  formatSteer,
-  parseBand,
-  steerBody,
-  steerFor,
-  steerSliceSchema,
-  SteerView,
-  unsatisfiable,
-  type SteerRow,
-  type SteerSlice,
-} from "../../control/steer.ts";
+import { steerSliceSchema, unsatisfiable, type SteerRow, type SteerSlice } from "../../control/steer.ts";
+import { steering } from "../../control/steering.ts";
 import { conflict, notFound } from "../../pipeline/errors.ts";
 import { microsOfUsd } from "../../../contract/money.ts";
-import { created, ok } from "../../pipeline/route.ts";
-import { z } from "../../pipeline/schema.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { defineSlice } from "../../state/slices.ts";
 import { groupCards } from "./shop/items.ts";
@@ -35,7 +20,6 @@ const SLICE = defineSlice<SteerSlice>({
   init: () => ({ pending: [], applied: {} }),
   schema: steerSliceSchema,
 });
-const steers = (s: Services) => s.store.slice(SLICE);
 
 /** One slot's want and the card it shows. */
 interface SlotPlan {
@@ -104,116 +88,44 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
   return { plans, pool };
 }
 
-/** The words of a request whose purchase takes a steer (undefined: none does); the steer is used up. */
-async function wordsFor(s: Services, requestId: bigint): Promise<bigint[] | undefined> {
-  const p = Object.values(mystery(s).purchases).find((r) => r.onchain_request_id === requestId.toString());
-  if (!p) return undefined;
-  const slice = steers(s);
-  const steer = steerFor(slice, p);
-  if (!steer) return undefined;
-  slice.pending = slice.pending.filter((r) => r.id !== steer.id);
-  // The pool may have changed since the steer was checked: then the reveal draws as usual.
-  const planned = await planReveal(s, p.tier_id, steer).catch(() => null);
-  if (!planned) return undefined;
-  const { plans, pool } = planned;
-  const fallback = vrfWords(BigInt(s.options.seed), requestId, pool.slots.length);
-  const words = plans.map((plan, i) =>
-    plan ? (solveSlotWord(pool.slots[i]!, pool.groups, i, plan.want, requestId) ?? fallback[i]!) : fallback[i]!,
-  );
-  steers(s).applied[requestId.toString()] = {
-    steer_id: steer.id,
-    purchase_id: p.id,
-    request_id: requestId.toString(),
-    cards: plans.map((plan) => plan?.card ?? null),
-  };
-  return words;
-}
+/** Steered mystery reveals: each slot's word is solved so that the pool picks the planned group (and value). */
+const MYSTERY_STEERING = steering({
+  path: "/mystery/reveals",
+  slice: SLICE,
+  counter: COUNTERS.mysterySteer,
+  ready: (s) => void chainOf(s),
+  tierOfPurchase(s, purchaseId) {
+    const p = mystery(s).purchases[purchaseId];
+    if (!p) throw notFound(`No purchase ${purchaseId}`);
+    if (isRevealed(p.status) || p.status === "FAILED" || p.status === "REFUNDED")
+      throw conflict("invalid_status", `Purchase ${p.id} is ${p.status}: its reveal cannot be steered`);
+    return p.tier_id;
+  },
+  purchaseOfRequest: (s, requestId) =>
+    Object.values(mystery(s).purchases).find((r) => r.onchain_request_id === requestId),
+  plan: planReveal,
+  words(s, { plans, pool }, _steer, requestId) {
+    const fallback = vrfWords(BigInt(s.options.seed), requestId, pool.slots.length);
+    const words = plans.map((plan, i) =>
+      plan ? (solveSlotWord(pool.slots[i]!, pool.groups, i, plan.want, requestId) ?? fallback[i]!) : fallback[i]!,
+    );
+    return { words, cards: plans.map((plan) => plan?.card ?? null) };
+  },
+  texts: {
+    post: "Steer a reveal {purchase_id | tier_id (+ account_id | key, external_user_id): the next such purchase; items?: card ids, band?: {min_usd, max_usd, rarity}}: the VRF words are chosen so the pool picks them; 409 steer_unsatisfiable names what the tier cannot yield",
+    created: "The steer, waiting for its reveal",
+    missing: "purchase, tier or key",
+    conflict: "The pool cannot yield it, or the purchase has revealed",
+    get: "Steered reveals waiting for their purchase, and those applied (request id → bound cards)",
+  },
+});
 
 /** The card a steered reveal bound to slot `index` of a request (undefined: the catalog's usual pick). */
 export function steeredCard(s: Services, requestId: string, index: number): string | undefined {
-  return steers(s).applied[requestId]?.cards[index] ?? undefined;
+  return MYSTERY_STEERING.steers(s).applied[requestId]?.cards[index] ?? undefined;
 }
 
 /** Registers the word source with the chain (when there is one); returns its removal. */
-export function startSteering(s: Services): () => void {
-  return s.chainHost?.addWordSource((id) => wordsFor(s, id)) ?? (() => {});
-}
+export const startSteering = MYSTERY_STEERING.start;
 
-/** Queues a steer after checking that the tier's pool can yield it (the 409 otherwise; nothing is kept). */
-export async function addSteer(s: Services, input: Omit<SteerRow, "id" | "created_at">): Promise<SteerRow> {
-  let tierId = input.tier_id;
-  if (input.purchase_id !== null) {
-    const p = mystery(s).purchases[input.purchase_id];
-    if (!p) throw notFound(`No purchase ${input.purchase_id}`);
-    if (isRevealed(p.status) || p.status === "FAILED" || p.status === "REFUNDED")
-      throw conflict("invalid_status", `Purchase ${p.id} is ${p.status}: its reveal cannot be steered`);
-    tierId = p.tier_id;
-  }
-  await planReveal(s, tierId!, input);
-  const row: SteerRow = { ...input, id: s.store.nextId(COUNTERS.mysterySteer), created_at: s.clock.nowIso() };
-  steers(s).pending.push(row);
-  return row;
-}
-
-export const steerControl: ControlSpec[] = [
-  defineControl({
-    method: "POST",
-    path: "/mystery/reveals",
-    describe:
-      "Steer a reveal {purchase_id | tier_id (+ account_id | key, external_user_id): the next such purchase; items?: card ids, band?: {min_usd, max_usd, rarity}}: the VRF words are chosen so the pool picks them; 409 steer_unsatisfiable names what the tier cannot yield",
-    schema: {
-      body: steerBody,
-      responses: {
-        201: { description: "The steer, waiting for its reveal", data: SteerView },
-        400: badInput,
-        404: missing("purchase, tier or key"),
-        409: {
-          description: "The pool cannot yield it, or the purchase has revealed",
-          codes: ["steer_unsatisfiable", "invalid_status"],
-        },
-      },
-    },
-    handle: async (c) => {
-      const b = c.input.body;
-      checkSteerBody(b);
-      chainOf(c.services);
-      const account = b.account_id !== undefined || b.key !== undefined ? accountOf(c.services, b) : null;
-      const row = await addSteer(c.services, {
-        purchase_id: b.purchase_id ?? null,
-        account_id: account,
-        tier_id: b.tier_id ?? null,
-        external_user_id: b.external_user_id ?? null,
-        items: b.items ?? [],
-        band: parseBand(b.band),
-      });
-      return created(formatSteer(row));
-    },
-  }),
-  defineControl({
-    method: "GET",
-    path: "/mystery/reveals",
-    describe: "Steered reveals waiting for their purchase, and those applied (request id → bound cards)",
-    schema: {
-      responses: {
-        200: {
-          description: "Pending and applied steers",
-          data: z.object({
-            pending: z.array(SteerView),
-            applied: z.array(
-              z.object({
-                steer_id: z.number(),
-                purchase_id: z.number(),
-                request_id: z.string(),
-                cards: z.array(z.string().nullable()),
-              }),
-            ),
-          }),
-        },
-      },
-    },
-    handle: (c) => {
-      const slice = steers(c.services);
-      return ok({ pending: slice.pending.map(formatSteer), applied: Object.values(slice.applied) });
-    },
-  }),
-];
+export const steerControl = MYSTERY_STEERING.controls;

@@ -2,9 +2,8 @@ import {
   MYSTERY_PURCHASE,
   type WalletMove,
   type MysteryPurchaseEvent,
-  type MysteryPurchaseTrigger,
 } from "../../../../contract/lifecycles/purchases.ts";
-import { begin, transition, type Amounts, type TransitionContext } from "../../../pipeline/lifecycle.ts";
+import { bindLifecycle, type Amounts, type TransitionContext } from "../../../pipeline/lifecycle.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import type { PurchaseRow } from "../state.ts";
 import { endUser } from "../wallet/end-users.ts";
@@ -34,18 +33,10 @@ function context(s: Services, p: PurchaseRow, patch?: Partial<PurchaseRow>, amou
   };
 }
 
+const MOVES = bindLifecycle(MYSTERY_PURCHASE, context, ["reserve", "submit"]);
+
 /** Moves the purchase by `trigger` (409 invalid_status when its table has no such move). */
-export function stepPurchase(
-  s: Services,
-  p: PurchaseRow,
-  trigger: MysteryPurchaseTrigger,
-  patch?: Partial<PurchaseRow>,
-  amounts?: Amounts,
-): PurchaseRow {
-  return transition(MYSTERY_PURCHASE, p, trigger, context(s, p, patch, amounts));
-}
+export const stepPurchase = MOVES.step;
 
 /** The first move of a new purchase: the custodial hold, its event and due time. */
-export function beginPurchase(s: Services, p: PurchaseRow, trigger: "reserve" | "submit"): PurchaseRow {
-  return begin(MYSTERY_PURCHASE, p, trigger, context(s, p));
-}
+export const beginPurchase = MOVES.begin;
