@@ -40,7 +40,7 @@ import { requireSuccess, sendAndWait, waitForReceipt, type TxRequest } from "./s
 import { parseChainExport, type ChainAddresses, type ChainStateExport } from "./state.ts";
 import { DEFAULT_GROUPS, DEFAULT_TIERS } from "./tiers.ts";
 import type { Chain, ChainOptions, RpcGuard } from "./types.ts";
-import { fulfillVrf, isVrfPending, pendingVrfRequests, vrfWords } from "./vrf.ts";
+import { fulfillPendingVrf, fulfillVrf, isVrfPending, pendingVrfRequests, vrfWords } from "./vrf.ts";
 
 // The chain gateway: one network (in-process, journaled; or an attached node), its viem clients with
 // per-account nonce locks, block time pinned to the emulator clock, snapshots, the journal as state,
@@ -543,6 +543,14 @@ export class EmulatorChain implements Chain {
     return this.journal ? `${this.journals}:${this.journal.changes}` : null;
   }
 
+  contentAt(): { key: string; head: Hex } | null {
+    return this.journal ? { key: `${this.journals}:${this.journal.changes}`, head: this.journal.head.hash } : null;
+  }
+
+  historyKey(): string | null {
+    return this.journal ? `${this.journals}:${this.journal.rewinds}` : null;
+  }
+
   async pendingVrfRequests(): Promise<bigint[]> {
     // In-process, the list can only change with a transaction or a state edit: it is read once per content key. Workers ask per submitted purchase; uncached, 300 in flight cost 300 reads of 300 ids each.
     const at = this.contentKey();
@@ -562,6 +570,10 @@ export class EmulatorChain implements Chain {
 
   fulfillVrf(requestId?: bigint, words?: bigint[]) {
     return fulfillVrf(this, this.addresses.vrfCoordinator, this.seed, requestId, words);
+  }
+
+  fulfillPendingVrf(requestId: bigint, words: () => Promise<bigint[] | undefined>) {
+    return fulfillPendingVrf(this, this.addresses.vrfCoordinator, this.seed, requestId, words);
   }
 
   onVrfRequested(listener: (requestId: bigint) => void): () => void {

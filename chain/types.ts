@@ -112,8 +112,26 @@ export interface Chain {
    * one key need not be made again at the same key.
    */
   contentKey(): string | null;
+  /**
+   * contentKey and the head's hash read in one step (in-process only, no call; null when attached): a caller that
+   * finds the head to be its own transaction's block knows the contents at that key are those the transaction left.
+   */
+  contentAt(): { key: string; head: Hex } | null;
+  /**
+   * A key of the chain's past: while it stays, every block seen in the chain is still there with the same hash
+   * (a revert, a reset or an import changes it; blocks mined on top do not). In-process only (null when attached).
+   */
+  historyKey(): string | null;
   /** Whether one request is still waiting (one storage read; pendingVrfRequests returns every pending id). */
   isVrfPending(requestId: bigint): Promise<boolean>;
+  /**
+   * Fulfil `requestId` if it still waits (null when not: one read of its record, not two), with `words()` or, when
+   * that gives none, the seed's words; `words` is asked only for a request that waits.
+   */
+  fulfillPendingVrf(
+    requestId: bigint,
+    words: () => Promise<bigint[] | undefined>,
+  ): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` } | null>;
   /** Fulfil a request (default: oldest pending) with the given words or words derived from the seed. */
   fulfillVrf(
     requestId?: bigint,

@@ -198,6 +198,14 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
 /** Request id → the chain's contents (`Chain.contentKey`) with which the request was last found waiting. */
 const LOOKED = runtimeSlot("mystery reveals looked at", () => new Map<string, string>());
 
+/**
+ * The request is known to wait at content key `key` without reading it (the relayer's own transaction made it and
+ * nothing changed since): the reconciler reads it first when the chain's contents change.
+ */
+export function noteWaiting(s: Services, requestId: string, key: string): void {
+  s.runtime.of(LOOKED).set(requestId, key);
+}
+
 /** The block of the purchase's transaction (where its reveal log search starts); older rows: the deployment's. */
 function purchaseBlock(chain: Chain, p: PurchaseRow): bigint {
   return p.block_number === undefined ? chain.deployBlock : BigInt(p.block_number);
