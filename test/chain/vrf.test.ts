@@ -191,6 +191,23 @@ describe("VRFCoordinatorV2_5Mock", () => {
     await expect(chain.fulfillVrf()).rejects.toThrow(/no pending VRF requests/);
   });
 
+  it("fulfillPendingVrf fulfils a waiting request with the words asked for, and leaves an answered or unknown one alone", async () => {
+    const a = await purchase(alice);
+    const b = await purchase(chain.endUsers[1]!);
+    const asked: bigint[] = [];
+    const words = (id: bigint, given?: bigint[]) => async () => (asked.push(id), given);
+    const first = await chain.fulfillPendingVrf(a, words(a));
+    expect(first).toMatchObject({ requestId: a, success: true });
+    expect(await chain.pendingVrfRequests()).toEqual([b]);
+    expect(await chain.fulfillPendingVrf(a, words(a))).toBeNull();
+    expect(await chain.fulfillPendingVrf(b + 100n, words(b + 100n))).toBeNull();
+    expect(asked).toEqual([a]);
+    const second = await chain.fulfillPendingVrf(b, words(b, [7n, 8n]));
+    expect(second).toMatchObject({ requestId: b, success: true });
+    expect(asked).toEqual([a, b]);
+    expect(await chain.pendingVrfRequests()).toEqual([]);
+  });
+
   it("pendingVrfRequests follows the chain through fulfilments and snapshot reverts (it is read once per chain state)", async () => {
     const a = await purchase(alice);
     expect(await chain.pendingVrfRequests()).toEqual([a]);
