@@ -241,8 +241,7 @@ export class ChainJournal implements Eip1193Like {
     this._head = after;
     if (!unchanged) this._changes++;
     // Anything but blocks on top of the old head (a reset) took blocks back.
-    if (after.number < before.number || (after.number === before.number && after.hash !== before.hash))
-      this._rewinds++;
+    if (after.number < before.number || (after.number === before.number && after.hash !== before.hash)) this._rewinds++;
     return result;
   }
 

@@ -69,10 +69,7 @@ async function broadcast(s: Services, id: number): Promise<void> {
  * the key stays, nothing was sent, edited or taken back since: the confirm step needs no receipt read (a restore,
  * an import or a revert in between moves the key, and the receipt is read again, as before).
  */
-const SENT = runtimeSlot(
-  "custodial broadcasts",
-  () => new Map<number, { receipt: TransactionReceipt; key: string }>(),
-);
+const SENT = runtimeSlot("custodial broadcasts", () => new Map<number, { receipt: TransactionReceipt; key: string }>());
 
 /** The broadcast transaction confirmed: SUBMITTED with its VRF request id. */
 async function confirm(s: Services, id: number): Promise<void> {
