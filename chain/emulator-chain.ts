@@ -118,6 +118,8 @@ export class EmulatorChain implements Chain {
   private scanCursor: bigint | null = null;
   /** The content key (contentKey) at the last VRF log scan: unchanged, the blocks since hold no log. */
   private scanKey: string | null = null;
+  /** Request id → the transaction that fulfilled it (success), as the VRF scan saw it, with the history key then. */
+  private fulfilments = new Map<string, { tx: Hex; past: string }>();
   /** Journals adopted (a restore or an import brings a new one): part of contentKey. */
   private journals = 0;
   /** pendingVrfRequests at one chain state (head hash : journal length). */
@@ -590,6 +592,22 @@ export class EmulatorChain implements Chain {
     };
   }
 
+  fulfilmentOf(requestId: bigint): Hex | null {
+    const seen = this.fulfilments.get(requestId.toString());
+    return seen && seen.past === this.historyKey() ? seen.tx : null;
+  }
+
+  /** The successful fulfilments among a scan's logs (the coordinator's), kept for `fulfilmentOf`; the newest 4,096. */
+  private noteFulfilments(logs: Log[], past: string): void {
+    for (const log of parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsFulfilled", logs })) {
+      if (!log.args.success) continue;
+      const id = log.args.requestId.toString();
+      this.fulfilments.delete(id);
+      this.fulfilments.set(id, { tx: log.transactionHash, past });
+      if (this.fulfilments.size > 4096) this.fulfilments.delete(this.fulfilments.keys().next().value!);
+    }
+  }
+
   onBlocks(listener: () => void): () => void {
     this.blockListeners.add(listener);
     return () => this.blockListeners.delete(listener);
@@ -630,6 +648,8 @@ export class EmulatorChain implements Chain {
         if (head <= this.scanCursor) return;
         // Only blocks without transactions since the last scan (the clock's): no request was logged in them.
         const key = this.contentKey();
+        // Read before the logs: a revert after it moves it, and what this scan saw is not trusted then.
+        const past = this.historyKey();
         if (key !== null && key === this.scanKey) {
           this.scanCursor = head;
           return;
@@ -639,6 +659,7 @@ export class EmulatorChain implements Chain {
         ])) as Log[];
         this.scanCursor = head;
         this.scanKey = key;
+        if (past !== null) this.noteFulfilments(logs, past);
         const requested = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsRequested", logs });
         for (const log of requested) {
           for (const l of [...this.vrfListeners]) {

@@ -139,6 +139,11 @@ export interface Chain {
   ): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }>;
   /** The words fulfillVrf would use by default for a request. */
   vrfWordsFor(requestId: bigint, numWords: number): bigint[];
+  /**
+   * The transaction that fulfilled `requestId` with success, as the VRF scan saw its `RandomWordsFulfilled` log,
+   * while no block was taken back since (`historyKey`); null when unknown (attached, not scanned, or taken back).
+   */
+  fulfilmentOf(requestId: bigint): Hex | null;
   /** Called once per RandomWordsRequested mined after subscribing. Returns an unsubscribe function. */
   onVrfRequested(listener: (requestId: bigint) => void): () => void;
   /** Called after blocks were mined through this chain (by the emulator or a wallet over its JSON-RPC), or found by poll(). */

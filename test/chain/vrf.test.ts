@@ -208,6 +208,23 @@ describe("VRFCoordinatorV2_5Mock", () => {
     expect(await chain.pendingVrfRequests()).toEqual([]);
   });
 
+  it("fulfilmentOf names the transaction that fulfilled a request, as the VRF scan saw it, until blocks are taken back", async () => {
+    const off = chain.onVrfRequested(() => undefined); // the scan runs for a listener (the emulator's VRF timer)
+    try {
+      const a = await purchase(alice);
+      expect(chain.fulfilmentOf(a)).toBeNull();
+      const { txHash } = await chain.fulfillVrf(a);
+      expect(chain.fulfilmentOf(a)).toBe(txHash);
+      const id = await chain.snapshot();
+      const b = await purchase(chain.endUsers[1]!);
+      expect(chain.fulfilmentOf(b)).toBeNull();
+      await chain.revert(id); // the fulfilment is still mined, but after a revert what the scan saw is not trusted
+      expect(chain.fulfilmentOf(a)).toBeNull();
+    } finally {
+      off();
+    }
+  });
+
   it("pendingVrfRequests follows the chain through fulfilments and snapshot reverts (it is read once per chain state)", async () => {
     const a = await purchase(alice);
     expect(await chain.pendingVrfRequests()).toEqual([a]);

@@ -17,9 +17,11 @@ async function callsDuring(fn: () => Promise<unknown>): Promise<string[]> {
     // A block asked for by number is named with it (the wallets' fee look-ups ask for "latest").
     return spy.mock.calls.map(([args]) => {
       const { method, params } = args as { method: string; params?: unknown[] };
-      return method === "eth_getBlockByNumber" && params?.[0] !== "latest"
-        ? `${method} ${String(params?.[0])}`
-        : method;
+      if (method === "eth_getBlockByNumber" && params?.[0] !== "latest") return `${method} ${String(params?.[0])}`;
+      // A log search is named with the contract it searches.
+      if (method === "eth_getLogs")
+        return `${method} ${String((params?.[0] as { address?: string }).address).toLowerCase()}`;
+      return method;
     });
   } finally {
     spy.mockRestore();
@@ -49,8 +51,18 @@ describe("custodial purchase: the broadcast's receipt", () => {
     expect(got.status).toBe("SUBMITTED");
     expect(got.onchain_request_id).toMatch(/^\d+$/);
     expect(reads.filter((m) => m === "eth_getTransactionReceipt" || m === "eth_call")).toEqual([]);
-    await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: got.onchain_request_id }).expect(200);
-    expect((await purchase(id)).status).toBe("FULFILLED");
+    let fulfilment = "";
+    const calls = await callsDuring(async () => {
+      const res = await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: got.onchain_request_id }).expect(200);
+      fulfilment = res.body.data.tx_hash;
+      expect((await purchase(id)).status).toBe("FULFILLED");
+    });
+    // The reveal's transaction is the fulfilment the VRF scan saw: the pool's logs are not searched for it.
+    expect(calls).toContain(`eth_getLogs ${ctx.emu.chain!.addresses.vrfCoordinator.toLowerCase()}`);
+    expect(calls).not.toContain(`eth_getLogs ${ctx.emu.chain!.addresses.mysteryPool.toLowerCase()}`);
+    const pulled = ctx.events.filter((e) => e.type === "pool.item_pulled").map((e) => e.data.transaction_hash);
+    expect(pulled.length).toBeGreaterThan(0);
+    expect(new Set(pulled)).toEqual(new Set([fulfilment]));
   });
 
   it("a chain taken back between the broadcast and the confirm is read: the purchase fails and the hold returns", async () => {
@@ -92,7 +104,7 @@ describe("deposit scan: the block it scanned last", () => {
       await sendUsdc(ctx, user(ctx, 3), to, 2_000_000n);
       expect(await balance()).toBe("3000000");
     });
-    expect(reads).toContain("eth_getLogs");
+    expect(reads).toContain(`eth_getLogs ${ctx.emu.chain!.addresses.stablecoin.toLowerCase()}`);
     expect(reads).toContain("eth_getBlockByNumber"); // the wallet's own fee look-up, named "latest"
     expect(reads.filter((m) => m.startsWith("eth_getBlockByNumber "))).toEqual([]);
   });
