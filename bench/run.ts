@@ -8,7 +8,7 @@
  * bottleneck.
  *
  *   npm run bench [-- --duration 5 --connections 50 --rounds 3 --warmup 2 --large]
- *   npm run bench -- commerce [--duration 3 --rounds 3 --only mystery,custodial,instant,redemption,webhooks,restart]
+ *   npm run bench -- commerce [--duration 3 --rounds 3 --only mystery,custodial,custodial-goal,instant,redemption,webhooks,restart]
  *   npm run bench -- test-runner [--rounds 3 --chain]
  *   npm run bench -- startup [--rounds 5 --no-chain --no-tsc]
  *   npm run bench -- request [--rounds 30 --calls 200]

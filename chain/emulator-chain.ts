@@ -40,7 +40,7 @@ import { requireSuccess, sendAndWait, waitForReceipt, type TxRequest } from "./s
 import { parseChainExport, type ChainAddresses, type ChainStateExport } from "./state.ts";
 import { DEFAULT_GROUPS, DEFAULT_TIERS } from "./tiers.ts";
 import type { Chain, ChainOptions, RpcGuard } from "./types.ts";
-import { fulfillVrf, isVrfPending, pendingVrfRequests, vrfWords } from "./vrf.ts";
+import { fulfillPendingVrf, fulfillVrf, isVrfPending, pendingVrfRequests, vrfWords } from "./vrf.ts";
 
 // The chain gateway: one network (in-process, journaled; or an attached node), its viem clients with
 // per-account nonce locks, block time pinned to the emulator clock, snapshots, the journal as state,
@@ -118,6 +118,8 @@ export class EmulatorChain implements Chain {
   private scanCursor: bigint | null = null;
   /** The content key (contentKey) at the last VRF log scan: unchanged, the blocks since hold no log. */
   private scanKey: string | null = null;
+  /** Request id → the transaction that fulfilled it (success), as the VRF scan saw it, with the history key then. */
+  private fulfilments = new Map<string, { tx: Hex; past: string }>();
   /** Journals adopted (a restore or an import brings a new one): part of contentKey. */
   private journals = 0;
   /** pendingVrfRequests at one chain state (head hash : journal length). */
@@ -543,6 +545,14 @@ export class EmulatorChain implements Chain {
     return this.journal ? `${this.journals}:${this.journal.changes}` : null;
   }
 
+  contentAt(): { key: string; head: Hex } | null {
+    return this.journal ? { key: `${this.journals}:${this.journal.changes}`, head: this.journal.head.hash } : null;
+  }
+
+  historyKey(): string | null {
+    return this.journal ? `${this.journals}:${this.journal.rewinds}` : null;
+  }
+
   async pendingVrfRequests(): Promise<bigint[]> {
     // In-process, the list can only change with a transaction or a state edit: it is read once per content key. Workers ask per submitted purchase; uncached, 300 in flight cost 300 reads of 300 ids each.
     const at = this.contentKey();
@@ -564,6 +574,10 @@ export class EmulatorChain implements Chain {
     return fulfillVrf(this, this.addresses.vrfCoordinator, this.seed, requestId, words);
   }
 
+  fulfillPendingVrf(requestId: bigint, words: () => Promise<bigint[] | undefined>) {
+    return fulfillPendingVrf(this, this.addresses.vrfCoordinator, this.seed, requestId, words);
+  }
+
   onVrfRequested(listener: (requestId: bigint) => void): () => void {
     if (this.vrfListeners.size === 0) {
       // Only requests mined from now on are reported.
@@ -576,6 +590,22 @@ export class EmulatorChain implements Chain {
       this.vrfListeners.delete(listener);
       if (this.vrfListeners.size === 0) this.scanCursor = null;
     };
+  }
+
+  fulfilmentOf(requestId: bigint): Hex | null {
+    const seen = this.fulfilments.get(requestId.toString());
+    return seen && seen.past === this.historyKey() ? seen.tx : null;
+  }
+
+  /** The successful fulfilments among a scan's logs (the coordinator's), kept for `fulfilmentOf`; the newest 4,096. */
+  private noteFulfilments(logs: Log[], past: string): void {
+    for (const log of parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsFulfilled", logs })) {
+      if (!log.args.success) continue;
+      const id = log.args.requestId.toString();
+      this.fulfilments.delete(id);
+      this.fulfilments.set(id, { tx: log.transactionHash, past });
+      if (this.fulfilments.size > 4096) this.fulfilments.delete(this.fulfilments.keys().next().value!);
+    }
   }
 
   onBlocks(listener: () => void): () => void {
@@ -618,6 +648,8 @@ export class EmulatorChain implements Chain {
         if (head <= this.scanCursor) return;
         // Only blocks without transactions since the last scan (the clock's): no request was logged in them.
         const key = this.contentKey();
+        // Read before the logs: a revert after it moves it, and what this scan saw is not trusted then.
+        const past = this.historyKey();
         if (key !== null && key === this.scanKey) {
           this.scanCursor = head;
           return;
@@ -627,6 +659,7 @@ export class EmulatorChain implements Chain {
         ])) as Log[];
         this.scanCursor = head;
         this.scanKey = key;
+        if (past !== null) this.noteFulfilments(logs, past);
         const requested = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsRequested", logs });
         for (const log of requested) {
           for (const l of [...this.vrfListeners]) {

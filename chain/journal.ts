@@ -94,6 +94,8 @@ export class ChainJournal implements Eip1193Like {
   private tail: Promise<unknown> = Promise.resolve();
   /** Calls that may have changed what the chain holds (see `changes`). */
   private _changes = 0;
+  /** Calls that took blocks back (see `rewinds`). */
+  private _rewinds = 0;
   /** Ordered calls queued or running: while none is, `head` is the node's latest block. */
   private inFlight = 0;
   private _head: ChainHead;
@@ -129,6 +131,14 @@ export class ChainJournal implements Eip1193Like {
    */
   get changes(): number {
     return this._changes;
+  }
+
+  /**
+   * Counts the calls that took the chain back (a revert, a reset): while it stays, every block the journal's head
+   * passed through is still in the chain with the same hash (blocks are only added on top).
+   */
+  get rewinds(): number {
+    return this._rewinds;
   }
 
   /** The head when no ordered call is in flight (then it is exactly the node's latest block), else null. */
@@ -184,7 +194,10 @@ export class ChainJournal implements Eip1193Like {
       case "evm_revert": {
         const id = String(params[0]);
         const length = this.snapshotLengths.get(id);
-        if (result === true && length === undefined) this._changes++;
+        if (result === true && length === undefined) {
+          this._changes++;
+          this._rewinds++;
+        }
         if (result === true && length !== undefined) {
           this.entries = this.entries.slice(0, length);
           // Hardhat consumes the snapshot and every later one (ids count up: 0x1, 0x2, …).
@@ -198,6 +211,7 @@ export class ChainJournal implements Eip1193Like {
           // Head and count change together (no await between): a reader that sees one sees the other.
           this._head = head;
           this._changes++;
+          this._rewinds++;
         }
         return result;
       }
@@ -226,6 +240,8 @@ export class ChainJournal implements Eip1193Like {
     this.entries.push(entry);
     this._head = after;
     if (!unchanged) this._changes++;
+    // Anything but blocks on top of the old head (a reset) took blocks back.
+    if (after.number < before.number || (after.number === before.number && after.hash !== before.hash)) this._rewinds++;
     return result;
   }
 

@@ -1,4 +1,4 @@
-import type { Account, Chain as ViemChain, PublicClient, Transport, WalletClient } from "viem";
+import type { Account, Chain as ViemChain, Hex, PublicClient, Transport, WalletClient } from "viem";
 import type { FixtureAccount } from "./accounts.ts";
 import type { EmulatorChain } from "./public-chain.ts";
 import type { ChainStateExport } from "./state.ts";
@@ -67,6 +67,29 @@ export interface Chain extends EmulatorChain {
    * one key need not be made again at the same key.
    */
   contentKey(): string | null;
+  /**
+   * contentKey and the head's hash read in one step (in-process only, no call; null when attached): a caller that
+   * finds the head to be its own transaction's block knows the contents at that key are those the transaction left.
+   */
+  contentAt(): { key: string; head: Hex } | null;
+  /**
+   * A key of the chain's past: while it stays, every block seen in the chain is still there with the same hash
+   * (a revert, a reset or an import changes it; blocks mined on top do not). In-process only (null when attached).
+   */
+  historyKey(): string | null;
+  /**
+   * Fulfil `requestId` if it still waits (null when not: one read of its record, not two), with `words()` or, when
+   * that gives none, the seed's words; `words` is asked only for a request that waits.
+   */
+  fulfillPendingVrf(
+    requestId: bigint,
+    words: () => Promise<bigint[] | undefined>,
+  ): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` } | null>;
+  /**
+   * The transaction that fulfilled `requestId` with success, as the VRF scan saw its `RandomWordsFulfilled` log,
+   * while no block was taken back since (`historyKey`); null when unknown (attached, not scanned, or taken back).
+   */
+  fulfilmentOf(requestId: bigint): Hex | null;
   /** Snapshot id of the chain right after deployment (what a reset reverts to); changes when the chain is imported. */
   readonly deploySnapshot: string;
   /**

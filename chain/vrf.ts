@@ -60,6 +60,19 @@ interface Fulfiller {
   ): Promise<TransactionReceipt>;
 }
 
+type Fulfilment = { requestId: bigint; success: boolean; txHash: `0x${string}` };
+
+/** A request's record as the coordinator holds it, or null when it does not wait (unknown or fulfilled). */
+async function waiting(chain: Fulfiller, coordinator: `0x${string}`, id: bigint) {
+  const [subId, callbackGasLimit, numWords, , sender] = await chain.publicClient.readContract({
+    address: coordinator,
+    abi: vrfCoordinatorMockAbi,
+    functionName: "getRequest",
+    args: [id],
+  });
+  return subId === 0n ? null : { callbackGasLimit: BigInt(callbackGasLimit), numWords, sender };
+}
+
 /** Fulfils a request (default: the oldest pending) with `words`, or the seed's words for it. */
 export async function fulfillVrf(
   chain: Fulfiller,
@@ -67,25 +80,43 @@ export async function fulfillVrf(
   seed: bigint,
   requestId?: bigint,
   words?: bigint[],
-): Promise<{ requestId: bigint; success: boolean; txHash: `0x${string}` }> {
+): Promise<Fulfilment> {
   let id = requestId;
   if (id === undefined) {
     const pending = await pendingVrfRequests(chain.publicClient, coordinator);
     if (pending.length === 0) throw new Error("chain: no pending VRF requests");
     id = pending[0]!;
   }
-  const [subId, callbackGasLimit, numWords, , sender] = await chain.publicClient.readContract({
-    address: coordinator,
-    abi: vrfCoordinatorMockAbi,
-    functionName: "getRequest",
-    args: [id],
-  });
-  if (subId === 0n) throw new Error(`chain: VRF request ${id} is unknown or already fulfilled`);
-  const args = [id, sender, words ?? vrfWords(seed, id, numWords)];
+  const request = await waiting(chain, coordinator, id);
+  if (!request) throw new Error(`chain: VRF request ${id} is unknown or already fulfilled`);
+  return fulfil(chain, coordinator, id, request, words ?? vrfWords(seed, id, request.numWords));
+}
+
+/** Fulfils `id` when it still waits (else null), with `words()` or the seed's words: its record is read once. */
+export async function fulfillPendingVrf(
+  chain: Fulfiller,
+  coordinator: `0x${string}`,
+  seed: bigint,
+  id: bigint,
+  words: () => Promise<bigint[] | undefined>,
+): Promise<Fulfilment | null> {
+  const request = await waiting(chain, coordinator, id);
+  if (!request) return null;
+  return fulfil(chain, coordinator, id, request, (await words()) ?? vrfWords(seed, id, request.numWords));
+}
+
+async function fulfil(
+  chain: Fulfiller,
+  coordinator: `0x${string}`,
+  id: bigint,
+  request: { callbackGasLimit: bigint; sender: `0x${string}` },
+  words: bigint[],
+): Promise<Fulfilment> {
   // A fixed gas limit instead of eth_estimateGas (whose binary search was ~3/4 of a fulfilment's time):
   // the consumer gets exactly callbackGasLimit (the mock reverts if it could not), the rest is the mock's own work.
-  const gas = BigInt(callbackGasLimit) + BigInt(callbackGasLimit) / 32n + 1_000_000n;
+  const gas = request.callbackGasLimit + request.callbackGasLimit / 32n + 1_000_000n;
   const label = `fulfillRandomWords ${id}`;
+  const args = [id, request.sender, words];
   const receipt = await chain.write(
     VRF_NODE,
     label,

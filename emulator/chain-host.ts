@@ -123,9 +123,9 @@ export class ChainHost {
       this.vrfDelayMs,
       async () => {
         this.scheduled.delete(requestId);
-        // One request's record, not the whole pending list (300 ids after a restart with reveals in flight).
-        if (await this.chain.isVrfPending(requestId))
-          await this.chain.fulfillVrf(requestId, await this.wordsFor(requestId));
+        // One read of the request's record (not the whole pending list: 300 ids after a restart with reveals in
+        // flight), which is also the fulfilment's; a request answered meanwhile is left alone.
+        await this.chain.fulfillPendingVrf(requestId, () => this.wordsFor(requestId));
       },
       `vrf fulfil ${requestId}`,
     );

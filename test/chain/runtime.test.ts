@@ -188,6 +188,31 @@ describe("contentKey", () => {
     await chain.revert(id);
     expect([key, afterTx, afterEdit]).not.toContain(chain.contentKey());
   });
+
+  it("historyKey stays over blocks and transactions and changes with a revert, through the chain or its JSON-RPC", async () => {
+    const past = chain.historyKey();
+    expect(past).not.toBeNull();
+    const send = () =>
+      write(chain, chain.endUsers[1]!, chain.addresses.stablecoin, usdStablecoinAbi, "approve", [
+        chain.relayer.address,
+        3n,
+      ]);
+    await send();
+    await chain.setTime(Number((await blockTime(chain)) + 60n) * 1000);
+    expect(chain.historyKey()).toBe(past);
+    // contentAt: the content key and the head's hash, together.
+    expect(chain.contentAt()).toEqual({ key: chain.contentKey(), head: (await chain.head()).hash });
+    const id = await chain.snapshot();
+    await send();
+    await chain.revert(id);
+    const reverted = chain.historyKey();
+    expect(reverted).not.toBe(past);
+    const raw = (await chain.request("evm_snapshot")) as string;
+    await send();
+    expect(chain.historyKey()).toBe(reverted);
+    expect(await chain.request("evm_revert", [raw])).toBe(true);
+    expect([past, reverted]).not.toContain(chain.historyKey());
+  });
 });
 
 describe("time with ChainOptions.now", () => {

@@ -191,6 +191,40 @@ describe("VRFCoordinatorV2_5Mock", () => {
     await expect(chain.fulfillVrf()).rejects.toThrow(/no pending VRF requests/);
   });
 
+  it("fulfillPendingVrf fulfils a waiting request with the words asked for, and leaves an answered or unknown one alone", async () => {
+    const a = await purchase(alice);
+    const b = await purchase(chain.endUsers[1]!);
+    const asked: bigint[] = [];
+    const words = (id: bigint, given?: bigint[]) => async () => (asked.push(id), given);
+    const first = await chain.fulfillPendingVrf(a, words(a));
+    expect(first).toMatchObject({ requestId: a, success: true });
+    expect(await chain.pendingVrfRequests()).toEqual([b]);
+    expect(await chain.fulfillPendingVrf(a, words(a))).toBeNull();
+    expect(await chain.fulfillPendingVrf(b + 100n, words(b + 100n))).toBeNull();
+    expect(asked).toEqual([a]);
+    const second = await chain.fulfillPendingVrf(b, words(b, [7n, 8n]));
+    expect(second).toMatchObject({ requestId: b, success: true });
+    expect(asked).toEqual([a, b]);
+    expect(await chain.pendingVrfRequests()).toEqual([]);
+  });
+
+  it("fulfilmentOf names the transaction that fulfilled a request, as the VRF scan saw it, until blocks are taken back", async () => {
+    const off = chain.onVrfRequested(() => undefined); // the scan runs for a listener (the emulator's VRF timer)
+    try {
+      const a = await purchase(alice);
+      expect(chain.fulfilmentOf(a)).toBeNull();
+      const { txHash } = await chain.fulfillVrf(a);
+      expect(chain.fulfilmentOf(a)).toBe(txHash);
+      const id = await chain.snapshot();
+      const b = await purchase(chain.endUsers[1]!);
+      expect(chain.fulfilmentOf(b)).toBeNull();
+      await chain.revert(id); // the fulfilment is still mined, but after a revert what the scan saw is not trusted
+      expect(chain.fulfilmentOf(a)).toBeNull();
+    } finally {
+      off();
+    }
+  });
+
   it("pendingVrfRequests follows the chain through fulfilments and snapshot reverts (it is read once per chain state)", async () => {
     const a = await purchase(alice);
     expect(await chain.pendingVrfRequests()).toEqual([a]);

@@ -279,6 +279,12 @@ export function shippingPaidLogs(chain: Chain, orderKey: Hex) {
 /** What the chain's contracts hold and have logged, as a key (`Chain.contentKey`; null when attached). */
 export const contentKey = (chain: Chain): string | null => chain.contentKey();
 
+/** The content key and the head's hash read in one step (`Chain.contentAt`; null when attached). */
+export const contentAt = (chain: Chain): { key: string; head: Hex } | null => chain.contentAt();
+
+/** A key of the chain's past: while it stays, no block seen was taken back (`Chain.historyKey`; null when attached). */
+export const historyKey = (chain: Chain): string | null => chain.historyKey();
+
 /** The chain's head: its number and hash (in-process the journal's, no call). */
 export function headBlock(chain: Chain): Promise<{ number: bigint; hash: Hex }> {
   return chain.head();

@@ -146,9 +146,13 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   const onChain = await mysteryPoolPurchase(chain, requestId);
   if (onChain.status !== MYSTERY_POOL_STATUS.REQUESTED) looked.delete(before.onchain_request_id);
   if (onChain.status === MYSTERY_POOL_STATUS.REVEALED) {
-    // Every record of the reveal in one multicall, and its log searched from the purchase's own block.
+    // Every record of the reveal in one multicall; its transaction as the VRF scan saw the fulfilment (the pool
+    // reveals only in the coordinator's callback), else its log searched from the purchase's own block.
     const { tokens, short, refund } = await revealedRecords(chain, requestId, onChain.tokenIds);
-    const revealLog = await revealLogs(chain, requestId, purchaseBlock(chain, before));
+    const revealTx =
+      chain.fulfilmentOf(requestId) ??
+      (await revealLogs(chain, requestId, purchaseBlock(chain, before)))[0]?.transactionHash ??
+      null;
     const items = [];
     for (const [index, tokenId] of onChain.tokenIds.entries()) {
       const { rec, item } = tokens[index]!;
@@ -181,7 +185,7 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
       const partial = { ...patch, refunded_micros: refund.toString(), failure_reason: reason };
       stepPurchase(s, row, "reveal_short", partial, { refund });
     } else stepPurchase(s, row, "reveal", patch);
-    emitItemsPulled(s, row, { cardContract: chain.addresses.cardNft, revealTx: revealLog[0]?.transactionHash ?? null });
+    emitItemsPulled(s, row, { cardContract: chain.addresses.cardNft, revealTx });
   } else if (onChain.status === MYSTERY_POOL_STATUS.REFUNDED) {
     const row = mystery(s).purchases[purchaseId];
     if (!row || row.status !== "SUBMITTED" || replaced(s, since)) return;
@@ -204,6 +208,14 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
 
 /** Request id → the chain's contents (`Chain.contentKey`) with which the request was last found waiting. */
 const LOOKED = runtimeSlot("mystery reveals looked at", () => new Map<string, string>());
+
+/**
+ * The request is known to wait at content key `key` without reading it (the relayer's own transaction made it and
+ * nothing changed since): the reconciler reads it first when the chain's contents change.
+ */
+export function noteWaiting(s: Services, requestId: string, key: string): void {
+  s.runtime.of(LOOKED).set(requestId, key);
+}
 
 /** The block of the purchase's transaction (where its reveal log search starts); older rows: the deployment's. */
 function purchaseBlock(chain: Chain, p: PurchaseRow): bigint {

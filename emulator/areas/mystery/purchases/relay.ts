@@ -2,13 +2,14 @@ import type { TransactionReceipt } from "viem";
 import { encodeFunctionData } from "../../../../chain/viem-late.ts";
 import { mysteryPoolAbi } from "../../../../chain/index.ts";
 import type { Services } from "../../../pipeline/services.ts";
-import { receiptOf, sendAs } from "../chain-io.ts";
+import { contentAt, contentKey, receiptOf, sendAs } from "../chain-io.ts";
 import { mystery, type PurchaseRow } from "../state.ts";
 import type { JobErrorHandler } from "../jobs.ts";
 import type { RelayerTrigger } from "../../../../contract/lifecycles/purchases.ts";
 import { isHeld, relayHeld, resumeHeld } from "../../../pipeline/relayer.ts";
 import { holdOf, stepPurchase } from "./lifecycle.ts";
-import { purchaseRequestedIn } from "./purchases.ts";
+import { noteWaiting, purchaseRequestedIn } from "./purchases.ts";
+import { runtimeSlot } from "../../../pipeline/runtime.ts";
 import { pushShortfall } from "./shortfall.ts";
 
 // The relayer's side of a custodial purchase, taken by the area's worker on the
@@ -41,8 +42,11 @@ async function broadcast(s: Services, id: number): Promise<void> {
   });
   let receipt: TransactionReceipt | null = null;
   let error: string | null = null;
+  // The chain's content key and head, read together once the receipt is in (the journal moves both in one step).
+  let at: { key: string; head: string } | null = null;
   try {
     receipt = await sendAs(chain, chain.relayer, chain.addresses.mysteryPool, data);
+    at = contentAt(chain);
     if (receipt.status !== "success") error = "relayer transaction reverted";
   } catch (err) {
     error = `relayer could not broadcast: ${(err as Error).message.split("\n")[0]}`;
@@ -55,14 +59,26 @@ async function broadcast(s: Services, id: number): Promise<void> {
     transaction_hash: receipt.transactionHash,
     block_number: Number(receipt.blockNumber),
   });
+  // The head was this transaction's block: the chain's contents at that key are what it left (its request waits).
+  if (at && at.head === receipt.blockHash) s.runtime.of(SENT).set(id, { receipt, key: at.key });
   await pushShortfall(s, id, purchaseRequestedIn(s, receipt)!.requestId);
 }
+
+/**
+ * Purchase id → its broadcast's receipt and the content key (`Chain.contentKey`) right after its transaction. While
+ * the key stays, nothing was sent, edited or taken back since: the confirm step needs no receipt read (a restore,
+ * an import or a revert in between moves the key, and the receipt is read again, as before).
+ */
+const SENT = runtimeSlot("custodial broadcasts", () => new Map<number, { receipt: TransactionReceipt; key: string }>());
 
 /** The broadcast transaction confirmed: SUBMITTED with its VRF request id. */
 async function confirm(s: Services, id: number): Promise<void> {
   const chain = s.chainHost!.chain;
   const hash = mystery(s).purchases[id]!.transaction_hash as `0x${string}` | null;
-  const receipt = hash ? await receiptOf(chain, hash) : null;
+  const sent = s.runtime.of(SENT).get(id);
+  s.runtime.of(SENT).delete(id);
+  const kept = sent && sent.receipt.transactionHash === hash && contentKey(chain) === sent.key ? sent : null;
+  const receipt = kept ? kept.receipt : hash ? await receiptOf(chain, hash) : null;
   const requested = receipt && receipt.status === "success" ? purchaseRequestedIn(s, receipt) : undefined;
   const row = mystery(s).purchases[id];
   if (!row || row.status !== "SUBMITTING") return;
@@ -76,6 +92,8 @@ async function confirm(s: Services, id: number): Promise<void> {
     onchain_request_id: requested.requestId.toString(),
   };
   stepPurchase(s, row, "confirm", patch, { charged });
+  // Nothing changed since the request was made, so it waits: the reconciler's first look waits for a change.
+  if (kept) noteWaiting(s, patch.onchain_request_id, kept.key);
 }
 
 /** FAILED: the hold goes back to the end user's available balance, purchase.failed. */

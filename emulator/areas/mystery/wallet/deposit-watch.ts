@@ -3,7 +3,15 @@ import { withKeyLock } from "../../../pipeline/key-lock.ts";
 import type { Services } from "../../../pipeline/services.ts";
 import { tupleParts } from "../../../state/tuple-key.ts";
 import { runtimeSlot } from "../../../pipeline/runtime.ts";
-import { blockHashAt, chainOf, contentKey, headBlock, transactionBlockHash, usdcTransfersTo } from "../chain-io.ts";
+import {
+  blockHashAt,
+  chainOf,
+  contentKey,
+  headBlock,
+  historyKey,
+  transactionBlockHash,
+  usdcTransfersTo,
+} from "../chain-io.ts";
 import { endUser } from "./end-users.ts";
 import { books, creditDeposit, undoDeposit, type DepositAddressRow, type DepositRow } from "./ledger.ts";
 
@@ -39,6 +47,8 @@ async function scan(s: Services): Promise<void> {
   const entries = Object.entries(before.addresses);
   const unscanned = entries.filter(([, a]) => a.scanned !== true);
   const scannedAt = contentKey(chain);
+  // Read before the head, as the content key: a revert after it moves it, and the next scan checks by a call.
+  const past = historyKey(chain);
   const head = await headBlock(chain);
   // Nothing mined since the last scan and no new address (the common read): one call, no scan.
   if (head.hash === before.deposit_scan_hash && unscanned.length === 0) return;
@@ -49,14 +59,20 @@ async function scan(s: Services): Promise<void> {
   if (now !== null && now === memo.key && memo.hash === before.deposit_scan_hash && unscanned.length === 0) {
     if (replaced(s, since)) return;
     const b = books(s);
-    b.deposit_scan_block = String(head.number);
+    b.deposit_scan_block = memo.block = String(head.number);
     b.deposit_scan_hash = memo.hash = head.hash;
     return;
   }
   // Resume after the last block scanned, unless the chain no longer holds it (a snapshot reverted over JSON-RPC):
   // then its heights were reused, every credit is checked against the chain, and everything is scanned again.
+  // The block this process last saw as the head, on a chain nothing took back since, is still there: no call.
   const last = before.deposit_scan_block === undefined ? null : BigInt(before.deposit_scan_block);
-  const same = last !== null && (await blockHashAt(chain, last)) === (before.deposit_scan_hash ?? null);
+  const seen =
+    past !== null &&
+    memo.past === past &&
+    memo.block === before.deposit_scan_block &&
+    memo.hash === (before.deposit_scan_hash ?? null);
+  const same = last !== null && (seen || (await blockHashAt(chain, last)) === (before.deposit_scan_hash ?? null));
   const gone = same || last === null ? [] : await creditsOffChain(s, before.deposits);
   const from = (same && last !== null ? last : chain.deployBlock) + 1n;
   const watched = entries.filter(([, a]) => a.scanned === true).map(([, a]) => a.address as `0x${string}`);
@@ -92,14 +108,22 @@ async function scan(s: Services): Promise<void> {
   for (const [key] of unscanned) if (b.addresses[key]) b.addresses[key].scanned = true;
   b.deposit_scan_block = String(head.number);
   b.deposit_scan_hash = head.hash;
-  Object.assign(memo, { key: scannedAt, hash: head.hash });
+  Object.assign(memo, { key: scannedAt, past, block: String(head.number), hash: head.hash });
 }
 
-/** The chain's contents (`contentKey`, read before the head) and the head hash of the last full scan. */
-const SCANNED = runtimeSlot("mystery deposit scan", (): { key: string | null; hash: string | null } => ({
-  key: null,
-  hash: null,
-}));
+/**
+ * The last scan's head (number and hash) and the chain's contents and past (`contentKey`, `historyKey`) read before
+ * that head: while the past key stays, that block is still in the chain.
+ */
+const SCANNED = runtimeSlot(
+  "mystery deposit scan",
+  (): { key: string | null; past: string | null; block: string | null; hash: string | null } => ({
+    key: null,
+    past: null,
+    block: null,
+    hash: null,
+  }),
+);
 
 /** The confirmed on-chain deposits whose transaction is no longer in the block that credited it (or at all). */
 async function creditsOffChain(s: Services, deposits: readonly DepositRow[]): Promise<number[]> {
