@@ -49,30 +49,34 @@ export const SLOW = [
 export const QUICK_INCLUDE = ["test/**/*.test.ts", "scenarios/**/*.test.ts", "conformance/**/*.test.ts"];
 
 /**
- * Started first, longest first: the files whose own work (children, tools, chains) takes longest, by CPU measured
- * in docs/benchmarks.md ("Issue 38 goal 6"). Two workers finish together only when no long file starts last; a
+ * Started first, longest first: the files whose own work (children, tools, chains) takes longest, by the CPU
+ * measured per file in docs/benchmarks.md ("Issue 38 goal 6", 2026-11-29). Two workers finish together only when no long file starts last; a
  * clean clone (CI) has no timing cache, and vitest's default then runs the quick project first and the larger
  * files first (the 47-line lint test, ~45 s of CPU, came near the end).
  */
 export const LONGEST_FIRST = [
+  // Packs first: its build and pack hold the checkout lock (test/checkout-lock.ts) a few seconds, which the
+  // lint test's knip then takes, rather than the pack waiting for knip.
   "test/package.test.ts",
-  "test/lint.test.ts",
   "test/cli-exec.test.ts",
-  "test/cli.test.ts",
+  "test/lint.test.ts",
   "conformance/used-target.test.ts",
   "conformance/invariants.test.ts",
+  "conformance/suite.test.ts",
+  "test/cli.test.ts",
   "test/state/output-files.test.ts",
-  "test/http/robustness.test.ts",
-  "test/state/write-through.test.ts",
-  "test/state/chain-kill.test.ts",
-  "test/world/cli.test.ts",
-  "test/fixtures-catalog/large.test.ts",
-  "test/shadow/cli.test.ts",
-  "test/state/state-file-guards.test.ts",
-  "test/state/import-property.test.ts",
-  "conformance/remote.test.ts",
   "conformance/sandbox.test.ts",
+  "test/http/robustness.test.ts",
   "conformance/receiver/receiver-check.test.ts",
+  "test/state/write-through.test.ts",
+  "test/instant/money-property.test.ts",
+  "test/state/chain-kill.test.ts",
+  "conformance/remote.test.ts",
+  "test/shadow/cli.test.ts",
+  "test/openapi.test.ts",
+  "test/openapi-client.test.ts",
+  "test/fixtures-catalog/large.test.ts",
+  "test/ui/dashboard.test.ts",
 ];
 
 const ROOT = fileURLToPath(new URL(".", import.meta.url));
