@@ -19,16 +19,21 @@ export interface PostAnswer {
 /** The head of an answer kept: the rest is never read, so an endless body cannot grow memory. */
 const MAX_KEPT_BODY = 4096;
 
-/** One POST of `body` with `headers`, at most `timeoutMs` of wall time. */
+/**
+ * One POST of `body` with `headers`, at most `timeoutMs` of wall time; `deadline`, when given, ends it sooner
+ * (the emulator's per-attempt deadline on its own clock). Either way it is the same timeout.
+ */
 export async function postDelivery(
   url: string,
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  deadline?: AbortSignal,
 ): Promise<PostAnswer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const signal = AbortSignal.timeout(timeoutMs);
+  const wall = AbortSignal.timeout(timeoutMs);
+  const signal = deadline ? AbortSignal.any([wall, deadline]) : wall;
   try {
     const res = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal });
     const text = await headText(res, MAX_KEPT_BODY);

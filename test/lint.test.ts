@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { withCheckoutLock } from "./checkout-lock.ts";
 
 // `npm run lint` inside `npm test` (docs/decisions.md, "Lint, format and dead code"): typescript-eslint,
 // knip (no unused file, export or dependency) and prettier. A failure prints the tool's own report.
@@ -34,7 +35,8 @@ describe.concurrent("lint", { timeout: 900_000 }, () => {
   });
 
   it("knip finds no unused file, export or dependency", async ({ signal }) => {
-    const { status, output } = await run(bin("knip", "bin/knip.js"), ["--no-progress"], signal);
+    // It reads package.json's scripts, which a pack beside it takes out for a moment (test/checkout-lock.ts).
+    const { status, output } = await withCheckoutLock(() => run(bin("knip", "bin/knip.js"), ["--no-progress"], signal));
     expect(output).toBe("");
     expect(status).toBe(0);
   });

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HARDHAT_RANGE } from "../chain/provider.ts";
 import { DEVIATIONS } from "../testing/deviations/index.ts";
+import { withCheckoutLock } from "./checkout-lock.ts";
 
 // The package as a user gets it: `npm pack` here, `npm install` of the tarball into a scratch
 // project outside the repo, and there a strict NodeNext type-check, plain Node, vitest running the
@@ -45,15 +46,18 @@ let tarball: string;
 let manifestBefore: string;
 let packedManifest: Record<string, unknown>;
 
-beforeAll(() => {
-  // dist/ from the current sources (a no-op when npm install or an earlier run already built it).
-  run(process.execPath, [join(ROOT, "scripts", "build.mjs")], ROOT, 600_000);
+beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "cardos-package-"));
   consumer = join(scratch, "consumer");
   mkdirSync(consumer);
-  // With its scripts, as a release is packed: prepack reuses the fresh, type-checked build above.
-  manifestBefore = readFileSync(join(ROOT, "package.json"), "utf8");
-  const pack = run("npm", ["pack", "--json", "--pack-destination", scratch], ROOT, 600_000);
+  // The build and the pack touch the checkout (dist/, package.json): one run at a time (test/checkout-lock.ts).
+  const pack = await withCheckoutLock(() => {
+    // dist/ from the current sources (a no-op when npm install or an earlier run already built it).
+    run(process.execPath, [join(ROOT, "scripts", "build.mjs")], ROOT, 600_000);
+    // With its scripts, as a release is packed: prepack reuses the fresh, type-checked build above.
+    manifestBefore = readFileSync(join(ROOT, "package.json"), "utf8");
+    return run("npm", ["pack", "--json", "--pack-destination", scratch], ROOT, 600_000);
+  });
   // prepack's own lines come first on stdout, then npm's JSON.
   packed = (JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as PackResult[])[0]!;
   tarball = join(scratch, packed.filename);

@@ -24,6 +24,8 @@ interface Timer extends TimerInfo {
 interface Hold {
   until: number;
   done: Promise<void>;
+  /** The time move (`setTime` run) that started it. */
+  move: number;
 }
 
 export type ClockListener = (now: number) => void | Promise<void>;
@@ -40,6 +42,8 @@ export class VirtualClock {
   private listeners = new Set<ClockListener>();
   /** Work timers started without the clock waiting for it (see `hold`). */
   private holds = new Set<Hold>();
+  /** Time moves started (`setTime` runs), the one running included: a hold belongs to the one that started it. */
+  private timeMoves = 0;
   private firingTimers = false;
   /** Time moves whose listeners were called; the one calling them now, or null. */
   private moves = 0;
@@ -126,8 +130,10 @@ export class VirtualClock {
 
   /**
    * Work a timer started and does not make the clock wait for (a webhook attempt on a slow receiver): other
-   * timers keep firing, but time does not pass `until` before it settles (it may schedule work due then, a
-   * retry), and an advance's promise resolves only once it settled.
+   * timers keep firing. Within the time move that started it, time stops short of `until` until it settles
+   * (a network wait takes no virtual time of its own: the work gets its answer first). A later move may reach
+   * `until` (a timer there, a deadline, may end the work: the caller let that much time pass) but passes it only
+   * once the work settled. An advance's promise resolves only once every open work settled.
    */
   hold(work: Promise<unknown>, until: number): void {
     const h: Hold = {
@@ -136,6 +142,7 @@ export class VirtualClock {
         () => undefined,
         () => undefined,
       ),
+      move: this.timeMoves,
     };
     this.holds.add(h);
     void h.done.then(() => this.holds.delete(h));
@@ -155,12 +162,13 @@ export class VirtualClock {
     if (!isClockTime(target)) throw new RangeError(`the clock must stay ${TIME_RANGE_TEXT} (asked for ${target})`);
     const run = this.running.then(async () => {
       const end = Math.max(target, this.now());
+      const move = ++this.timeMoves;
       this.firingTimers = true;
       try {
         for (;;) {
           const next = this.nextDue(end);
           // Work held until before the next stop settles first; it may have scheduled something due sooner.
-          if (await this.settleHolds(next ? next.at : end)) continue;
+          if (await this.settleHolds(next ? next.at : end, move)) continue;
           if (!next) break;
           this.moveTo(next.at);
           this.timers.delete(next.id);
@@ -201,9 +209,9 @@ export class VirtualClock {
     return run;
   }
 
-  /** Waits for held work that must settle before time reaches `t`; true when there was any. */
-  private async settleHolds(t: number): Promise<boolean> {
-    const due = [...this.holds].filter((h) => h.until <= t);
+  /** Waits for held work that must settle before time moves to `t` (see `hold`); true when there was any. */
+  private async settleHolds(t: number, move: number): Promise<boolean> {
+    const due = [...this.holds].filter((h) => (h.move === move ? h.until <= t : h.until < t));
     if (!due.length) return false;
     await Promise.all(due.map((h) => h.done));
     return true;

@@ -886,7 +886,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Delivery settings {attempt_timeout_ms} (wall-clock timeout of each attempt, default 10000) */
+        /** Delivery settings {attempt_timeout_ms} (timeout of each attempt on the emulator clock, as much wall time at most; default 10000) */
         put: operations["putEmulatorWebhooksSettings"];
         post?: never;
         delete?: never;

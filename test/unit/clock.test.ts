@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { VirtualClock } from "../../emulator/clock/clock.ts";
+import { clockDeadline } from "../../emulator/clock/deadline.ts";
 
 const T0 = Date.parse("2026-01-15T12:00:00Z");
 
@@ -139,5 +140,34 @@ describe("VirtualClock.hold (work a timer starts without the clock waiting for i
     expect(done).toBe(false);
     release();
     await Promise.all([first, second]);
+  });
+
+  it("a later advance reaches `until`, where a clock deadline ends the work, and passes it only once it settled", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    const deadline = clockDeadline(clock, T0 + 1_000, "deadline");
+    let settledAt: number | null = null;
+    // Work that ends only when its deadline fires (a receiver that never answers), a few turns after the abort.
+    const work = new Promise<void>((r) => deadline.signal.addEventListener("abort", () => r()))
+      .then(() => Promise.resolve())
+      .then(() => void (settledAt = clock.now()));
+    clock.after(0, () => clock.hold(work, T0 + 1_000));
+    const first = clock.runDue(); // the move that started it: its promise waits for the work
+    const seen: Array<[number, number | null]> = [];
+    clock.after(2_000, () => void seen.push([clock.now(), settledAt]));
+    await clock.advance(5_000);
+    expect(settledAt).toBe(T0 + 1_000);
+    expect(seen).toEqual([[T0 + 2_000, T0 + 1_000]]);
+    await first;
+    expect(clock.pending()).toEqual([]);
+  });
+
+  it("a clock deadline cleared before it fires leaves no timer and never aborts", async () => {
+    const clock = new VirtualClock({ mode: "manual", start: T0 });
+    const deadline = clockDeadline(clock, T0 + 1_000, "deadline");
+    expect(clock.pending()).toEqual([{ id: 1, at: T0 + 1_000, label: "deadline" }]);
+    deadline.clear();
+    await clock.advance(5_000);
+    expect(clock.pending()).toEqual([]);
+    expect(deadline.signal.aborted).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach } from "vitest";
-import { newKey, type Api, type Emulator, useEmulator } from "../helpers.ts";
+import { newKey, type Api, type Emulator, useEmulator, waitFor } from "../helpers.ts";
 import { startReceiver, HANG, type Receiver } from "./receiver.ts";
 import { verifySignature } from "./verify.ts";
 import { publishEvent } from "../../emulator/events/publish.ts";
@@ -232,29 +232,66 @@ describe("retries on the virtual clock", () => {
     });
   });
 
-  it("a receiver that never answers fails the attempt at the per-attempt timeout", async () => {
+  it("a receiver that never answers fails the attempt when the emulator's clock passes its deadline", async () => {
+    const key = await newKey(api, { kind: "partner" });
+    await register(key);
+    // The largest timeout: its wall-clock bound cannot end the attempt within the test, only the clock can.
+    await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 120_000 }).expect(200);
+    rx.script([], HANG);
+    const t0 = emu.clock.now();
+    await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key, wait: false }).expect(201);
+    await waitFor(() => rx.received.length === 1, "the first attempt to reach the receiver");
+    // Short of the deadline the attempt stays open: that advance reaches t0 + 119 s and waits for its answer.
+    const short = emu.clock.advance(119 * SECOND);
+    await waitFor(() => emu.clock.now() === t0 + 119 * SECOND, "the clock to reach 119 s");
+    expect((await deliveries(key)).data.deliveries[0]).toMatchObject({ status: "PENDING", attempts: 0 });
+    // The next second reaches the deadline: the attempt ends there, and both advances resolve.
+    await Promise.all([short, emu.clock.advance(1 * SECOND)]);
+    const [d] = (await deliveries(key)).data.deliveries;
+    expect(d).toMatchObject({
+      status: "PENDING",
+      attempts: 1,
+      last_status_code: null,
+      last_error: "timeout: no answer within 120000 ms",
+      // Stamped at the deadline on the clock: the retry is 30 s after it.
+      next_retry_at: new Date(t0 + 150 * SECOND).toISOString(),
+    });
+    // Ended by the clock, not by the wall-clock bound (which would have taken the full 120 s).
+    const [attempt] = (await api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts;
+    expect(attempt.duration_ms).toBeLessThan(120_000);
+    expect(emu.clock.pending().filter((t) => t.label.includes("deadline"))).toEqual([]);
+    rx.script([], 200);
+    await emu.clock.advance(30 * SECOND);
+    expect((await deliveries(key)).data.deliveries[0]).toMatchObject({ status: "DELIVERED", attempts: 2 });
+    expectError(await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 0 }), 400, "invalid_value");
+  });
+
+  it("on a clock that does not move, the same span of wall time ends the attempt", async () => {
     const key = await newKey(api, { kind: "partner" });
     await register(key);
     await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 50 }).expect(200);
     // Every request hangs until the first attempt has timed out. Not "the first request": on a loaded machine the
     // 50 ms ran out before that request reached the receiver, the retry came first and was the one that hung.
     rx.script([], HANG);
+    const t0 = emu.clock.now();
     const {
       deliveries: [d],
     } = await trigger(key, "purchase.fulfilled");
+    // The manual clock never moved: the wall-clock bound ended it, so a delivery cannot hang forever.
+    expect(emu.clock.now()).toBe(t0);
     expect(d).toMatchObject({
       status: "PENDING",
       attempts: 1,
       last_status_code: null,
       last_error: "timeout: no answer within 50 ms",
+      next_retry_at: new Date(t0 + 30 * SECOND).toISOString(),
     });
-    // The timeout is wall-clock (a real socket): 50 ms only bounds the hanging attempt; the retry that must
-    // succeed gets the largest bound, so a loaded machine answering slowly cannot time it out.
+    // 50 ms only bounds the hanging attempt; the retry that must succeed gets the largest bound, so a loaded
+    // machine answering slowly cannot time it out.
     await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 120_000 }).expect(200);
     rx.script([], 200);
     await emu.clock.advance(30 * SECOND);
     expect((await deliveries(key)).data.deliveries[0]).toMatchObject({ status: "DELIVERED", attempts: 2 });
-    expectError(await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 0 }), 400, "invalid_value");
   });
 
   it("POST /_emulator/webhooks/retry runs due deliveries, or every pending one with {all:true}", async () => {

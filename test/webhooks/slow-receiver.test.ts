@@ -69,23 +69,25 @@ describe("a receiver that does not answer", () => {
     expect(rx.received()).toBe(1);
   });
 
-  it("time does not pass the delivery's first retry while the attempt is open: the retry schedule stays in order", async () => {
+  it("time does not pass the attempt's deadline while the attempt is open: the retry schedule stays in order", async () => {
     const key = await newKey(api, { kind: "partner" });
     await api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201);
-    await api.put("/_emulator/webhooks/settings").send({ attempt_timeout_ms: 300 }).expect(200);
     const start = emu.clock.now();
     await api.post("/_emulator/events").send({ type: "purchase.fulfilled", key, wait: false }).expect(201);
     await waitFor(() => rx.received() === 1, "the first attempt");
-    // One advance over the first retry (30 s later): it waits for the first attempt's timeout, then makes the retry.
-    await emu.clock.advance(31_000);
-    expect(rx.received()).toBe(2);
+    // One advance over the deadline (120 s on the clock) and the first retry (30 s after it): the first attempt
+    // ends at its deadline, then the retry is made; the advance resolves once the retry has its answer.
+    const advance = emu.clock.advance(151_000);
+    await waitFor(() => rx.received() === 2, "the retry");
+    rx.release();
+    await advance;
     const attempts = (await api.get("/_emulator/webhooks/outbox").expect(200)).body.data.attempts as Array<{
       at: string;
       error: string | null;
     }>;
-    const times = attempts.map((a) => Date.parse(a.at)).sort((a, b) => a - b);
-    expect(times[0]).toBe(start);
-    expect(times[1]).toBe(start + 30_000);
-    rx.release();
+    const inOrder = attempts.toSorted((a, b) => Date.parse(a.at) - Date.parse(b.at));
+    expect(inOrder.map((a) => Date.parse(a.at))).toEqual([start, start + 150_000]);
+    expect(inOrder.map((a) => a.error)).toEqual(["timeout: no answer within 120000 ms", null]);
+    expect(await delivery(key)).toMatchObject({ status: "DELIVERED", attempts: 2 });
   });
 });

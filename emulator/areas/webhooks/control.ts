@@ -319,7 +319,8 @@ export const webhookControl: ControlSpec[] = [
   defineControl({
     method: "PUT",
     path: "/webhooks/settings",
-    describe: "Delivery settings {attempt_timeout_ms} (wall-clock timeout of each attempt, default 10000)",
+    describe:
+      "Delivery settings {attempt_timeout_ms} (timeout of each attempt on the emulator clock, as much wall time at most; default 10000)",
     schema: {
       body: z.object({
         attempt_timeout_ms: z.number({ error: "attempt_timeout_ms is required" }).int().min(1).max(120_000),

@@ -2,7 +2,8 @@ import { portSlot } from "../../pipeline/runtime.ts";
 import type { Services } from "../../pipeline/services.ts";
 import type { BusEvents } from "../../bus.ts";
 import { webhooksSlice, type AttemptRecord, type DeliveryRecord, type WebhookRecord } from "./model.ts";
-import { nextDelay, RETRY_DELAYS_MS } from "./schedule.ts";
+import { nextDelay } from "./schedule.ts";
+import { clockDeadline } from "../../clock/deadline.ts";
 import { deliveryHeaders, signatureHeader } from "../../../contract/webhook-signature.ts";
 import { deliveryBody, deliveryHeaders as hookedHeaders, signingOffsetMs } from "../../pipeline/hooks.ts";
 import { postJson } from "./transport.ts";
@@ -103,16 +104,21 @@ export class Dispatcher {
 
   /**
    * The timer's job. The clock does not wait for the attempt: other timers keep firing while a receiver
-   * keeps it open. Time does not pass the earliest retry before the attempt settles (at most the timeout),
-   * so one advance still runs a whole retry schedule in order, in either clock mode.
+   * keeps it open. Held until the attempt's deadline (a clock timer at now + the timeout, see `attempt`):
+   * the advance that made the attempt waits for its answer before reaching the deadline, so one advance still
+   * runs a whole retry schedule in order, in either clock mode; a later advance past the deadline ends an
+   * attempt still open (its retry is stamped from there).
    */
   private fireFromClock(id: number): void {
-    const clock = this.services.clock;
-    clock.hold(this.fire(id), clock.now() + RETRY_DELAYS_MS[0]!);
+    const { clock, store } = this.services;
+    const t = clock.now(); // one reading: a realtime clock moves between two
+    clock.hold(this.fire(id, t), t + webhooksSlice(store).settings.attempt_timeout_ms);
   }
 
-  private fire(id: number): Promise<void> {
-    const p = this.attempt(id).catch((err: unknown) => console.error(`[emulator] webhook delivery ${id} failed:`, err));
+  private fire(id: number, t = this.services.clock.now()): Promise<void> {
+    const p = this.attempt(id, t).catch((err: unknown) =>
+      console.error(`[emulator] webhook delivery ${id} failed:`, err),
+    );
     this.running.add(p);
     void p.then(() => this.running.delete(p));
     return p;
@@ -171,8 +177,8 @@ export class Dispatcher {
     for (const d of Object.values(webhooksSlice(this.services.store).deliveries)) this.arm(d);
   }
 
-  /** One attempt: sign, POST, record the outcome, schedule the next attempt or finish. */
-  private async attempt(id: number): Promise<void> {
+  /** One attempt at clock time `t`: sign, POST, record the outcome, schedule the next attempt or finish. */
+  private async attempt(id: number, t: number): Promise<void> {
     this.timers.delete(id);
     if (this.inFlight.has(id)) return;
     const { store, clock } = this.services;
@@ -191,7 +197,6 @@ export class Dispatcher {
     }
 
     const epoch = this.epoch;
-    const t = clock.now();
     const chaos = chaosOf(webhook, this.services.options.webhookChaos);
     const first = d.attempts === 0 && chaos ? firstAttemptChaos(store.state.seed, webhook, d, chaos) : null;
     const labels = [...(d.attempts === 0 ? (d.chaos_held ?? []) : []), ...chaosLabels(first)];
@@ -212,6 +217,14 @@ export class Dispatcher {
     this.inFlight.add(id);
     let result;
     let duplicate: Awaited<ReturnType<typeof postJson>> | null = null;
+    // The timeout runs on the emulator's clock (an advance past it ends the attempt at once), with as much
+    // wall time as a bound for a clock that does not move; the chaos duplicate is sent within the same deadline.
+    const timeoutMs = slice.settings.attempt_timeout_ms;
+    const deadline = clockDeadline(
+      clock,
+      t + timeoutMs,
+      `webhook attempt ${d.attempts + 1} of delivery ${id}: deadline`,
+    );
     try {
       // A webhook registered before the emulator listened where it points (an imported state) still never reaches it.
       const self = ownListenerProblem(this.services, webhook.url);
@@ -225,11 +238,12 @@ export class Dispatcher {
           duration_ms: 0,
         };
       else {
-        result = await postJson(webhook.url, headers, body, slice.settings.attempt_timeout_ms);
+        result = await postJson(webhook.url, headers, body, timeoutMs, deadline.signal);
         // The same request again, byte for byte, as an at-least-once sender may do.
-        if (first?.duplicate) duplicate = await postJson(webhook.url, headers, body, slice.settings.attempt_timeout_ms);
+        if (first?.duplicate) duplicate = await postJson(webhook.url, headers, body, timeoutMs, deadline.signal);
       }
     } finally {
+      deadline.clear();
       if (epoch === this.epoch) this.inFlight.delete(id);
     }
     if (epoch !== this.epoch) return;

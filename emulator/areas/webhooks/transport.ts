@@ -18,8 +18,9 @@ export async function postJson(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
+  deadline?: AbortSignal,
 ): Promise<PostResult> {
-  const a = await postDelivery(url, headers, body, timeoutMs);
+  const a = await postDelivery(url, headers, body, timeoutMs, deadline);
   if (a.status === null) return { ...a, body: null };
   const ok = a.status >= 200 && a.status < 300;
   return { ...a, error: ok ? null : `HTTP ${a.status}` };
