@@ -26,7 +26,7 @@ import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { sharedCatalogIndex } from "./catalog-data/catalog-cache.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
-import { FIXTURE_KEYS, fixtureKeyRecord, makeKey } from "../fixtures/keys.ts";
+import { FIXTURE_KEYS, fixtureKeyNamed, fixtureKeyRecord, fixtureKeyValue } from "../fixtures/keys.ts";
 import { listenerPolicy } from "./pipeline/listener-policy.ts";
 import { rpcGuard } from "./pipeline/rpc-guard.ts";
 import { addOwnListener } from "./pipeline/own-listeners.ts";
@@ -220,7 +220,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
 
   const keys = (): EmulatorKey[] => [
     ...FIXTURE_KEYS.map((spec) => {
-      const key = makeKey(opts.seed, spec.name);
+      const key = fixtureKeyValue(opts.seed, spec);
       return {
         name: spec.name,
         key,
@@ -266,7 +266,8 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
       return keys();
     },
     key(name) {
-      const found = keys().find((k) => k.name === name);
+      // A fixture key's former name (`tier`) names it too.
+      const found = keys().find((k) => k.name === (fixtureKeyNamed(name)?.name ?? name));
       if (!found)
         throw new Error(
           `no key named "${name}" (have: ${keys()

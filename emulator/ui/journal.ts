@@ -1,7 +1,7 @@
 import { runtimeSlot } from "../pipeline/runtime.ts";
 import type { Services } from "../pipeline/services.ts";
 import { headerOf } from "../pipeline/envelope.ts";
-import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
+import { FIXTURE_KEYS, fixtureKeyValue } from "../../fixtures/keys.ts";
 import { WEBHOOK_HEADERS } from "../../contract/webhook-signature.ts";
 import { isoOf } from "../../contract/time.ts";
 
@@ -27,7 +27,7 @@ export interface JournalEntry {
   /** Its path template under /api/v1 (`/webhooks/:id`). */
   route: string | null;
   key: string | null;
-  /** The fixture key's name (demo, tier, tenant …); null for other keys. */
+  /** The fixture key's name (demo, revenue-share, tenant …); null for other keys. */
   key_name: string | null;
   key_label: string | null;
   status: number;
@@ -267,7 +267,7 @@ export class Journal {
 
   /** The fixture name of a key of an emulator with this seed, or null. */
   nameOf(seed: number, key: string): string | null {
-    this.names ??= new Map(FIXTURE_KEYS.map((k) => [makeKey(seed, k.name), k.name]));
+    this.names ??= new Map(FIXTURE_KEYS.map((k) => [fixtureKeyValue(seed, k), k.name]));
     return this.names.get(key) ?? null;
   }
 
