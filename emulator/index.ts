@@ -157,7 +157,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
       config.state?.chain ?? undefined,
     );
   const chainHost = services.chainHost;
-  const rpc = chainHost?.chain.rpcUrl ? new URL(chainHost.chain.rpcUrl) : null;
+  const rpc = chainHost?.gateway.rpcUrl ? new URL(chainHost.gateway.rpcUrl) : null;
   if (rpc)
     addOwnListener(services, {
       what: "its chain's JSON-RPC",
@@ -260,8 +260,8 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
       return (handlers ??= origins.flatMap((o) => createHandlers(o, handle)));
     },
     clock,
-    chain: chainHost?.chain ?? null,
-    rpcUrl: chainHost?.chain.rpcUrl ?? null,
+    chain: chainHost?.gateway ?? null,
+    rpcUrl: chainHost?.gateway.rpcUrl ?? null,
     get keys() {
       return keys();
     },

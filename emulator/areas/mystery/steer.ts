@@ -21,7 +21,7 @@ import { z } from "../../pipeline/schema.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { defineSlice } from "../../state/slices.ts";
 import { groupCards } from "./shop/items.ts";
-import { chainOf, tierPool } from "./chain-io.ts";
+import { chainOf, mysteryPoolTier } from "./chain-io.ts";
 import { mystery, isRevealed } from "./state.ts";
 import { COUNTERS } from "../../state/ids.ts";
 
@@ -45,7 +45,7 @@ interface SlotPlan {
 
 /** Every slot's plan (null: left to chance), or the 409 naming what the tier's pool lacks. */
 export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow, "items" | "band">) {
-  const pool = await tierPool(chainOf(s), tierId);
+  const pool = await mysteryPoolTier(chainOf(s), tierId);
   if (!pool.exists || pool.slots.length === 0) throw notFound(`No tier ${tierId}`);
   const plans: Array<SlotPlan | null> = pool.slots.map(() => null);
   const missingItems: string[] = [];

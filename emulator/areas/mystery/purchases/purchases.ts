@@ -130,7 +130,7 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   const since = generation(s);
   const before = mystery(s).purchases[purchaseId];
   if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chainHost) return;
-  const chain = s.chainHost.chain;
+  const chain = s.chainHost.gateway;
   const requestId = BigInt(before.onchain_request_id);
   // A request found waiting is not read again until a transaction (or a state edit) changes the chain's contents.
   const looked = s.runtime.of(LOOKED);

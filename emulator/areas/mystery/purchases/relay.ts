@@ -26,7 +26,7 @@ export { relayerDisabled } from "../../../pipeline/relayer-port.ts";
 
 /** The relayer signs and sends purchaseFor: SUBMITTING with the hash, or FAILED. */
 async function broadcast(s: Services, id: number): Promise<void> {
-  const chain = s.chainHost!.chain;
+  const chain = s.chainHost!.gateway;
   // Worker runs are serial, so nothing else steps it while in flight; a state snapshotted
   // mid-flight (no hash yet) broadcasts again when this comes due.
   const first = stepPurchase(s, mystery(s).purchases[id]!, "broadcast");
@@ -60,7 +60,7 @@ async function broadcast(s: Services, id: number): Promise<void> {
 
 /** The broadcast transaction confirmed: SUBMITTED with its VRF request id. */
 async function confirm(s: Services, id: number): Promise<void> {
-  const chain = s.chainHost!.chain;
+  const chain = s.chainHost!.gateway;
   const hash = mystery(s).purchases[id]!.transaction_hash as `0x${string}` | null;
   const receipt = hash ? await receiptOf(chain, hash) : null;
   const requested = receipt && receipt.status === "success" ? purchaseRequestedIn(s, receipt) : undefined;
