@@ -70,7 +70,11 @@ function accepts(want: SlotWant, pick: { groupId: number; value: bigint }): bool
 }
 
 /** The chance that one word satisfies `want` in this slot (0: never). */
-export function slotChance(slot: MysteryPoolSlot, groups: ReadonlyMap<number, MysteryPoolGroup>, want: SlotWant): number {
+export function slotChance(
+  slot: MysteryPoolSlot,
+  groups: ReadonlyMap<number, MysteryPoolGroup>,
+  want: SlotWant,
+): number {
   const total = slot.weights.reduce((a, w) => a + w, 0);
   let chance = 0;
   slot.groupIds.forEach((groupId, j) => {

@@ -39,7 +39,8 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
       aliases: ["tier-key"],
       type: "string",
       value: "K",
-      describe: "a partner key of the revenue-share (TIER) billing model:\nthe sell-back and revenue-share checks use it",
+      describe:
+        "a partner key of the revenue-share (TIER) billing model:\nthe sell-back and revenue-share checks use it",
     },
     {
       name: "read-only-tenant-key",

@@ -30,7 +30,8 @@ export type Mode = (typeof MODES)[number];
  * emulator: loopback); `readOnlyTenantKey`, a tenant key with read:inventory only (--read-only-tenant-key);
  * `legacyKey`, a legacy unmetered catalog key (--legacy-key). Emulator mode mints each key it needs.
  */
-export type Need = "partnerKey" | "tenantKey" | "wallet" | "revenueShareKey" | "webhookUrl" | "readOnlyTenantKey" | "legacyKey";
+export type Need =
+  "partnerKey" | "tenantKey" | "wallet" | "revenueShareKey" | "webhookUrl" | "readOnlyTenantKey" | "legacyKey";
 
 /** Why a check runs only against the emulator: what no partner can do to the live sandbox. */
 export type EmulatorPower = "clock" | "faults" | "operator";

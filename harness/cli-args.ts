@@ -54,7 +54,9 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
     const name = spec?.name ?? given;
     // An alias and its option given together would leave "which one wins" to the parser's key order.
     if (flags.has(name))
-      throw new UsageError(`${[name, ...(spec?.aliases ?? [])].map((n) => `--${n}`).join(" and ")} are one option; give one`);
+      throw new UsageError(
+        `${[name, ...(spec?.aliases ?? [])].map((n) => `--${n}`).join(" and ")} are one option; give one`,
+      );
     flags.set(name, list);
   }
   return { positionals: parsed.positionals, flags };

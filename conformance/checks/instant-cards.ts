@@ -28,7 +28,9 @@ async function instantCards(ctx: CheckContext): Promise<{ key: string; wallet: s
     billing_model?: string;
   };
   if (terms.billing_model !== "TIER")
-    throw new NotApplicable(`sell-back is for TIER partners; --revenue-share-key's model is ${String(terms.billing_model)}`);
+    throw new NotApplicable(
+      `sell-back is for TIER partners; --revenue-share-key's model is ${String(terms.billing_model)}`,
+    );
   const { purchase } = await buyInstant({ ...ctx, partnerKey: key }, ctx.wallet);
   ensure(purchase.status === "FULFILLED", `instant purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
   const tokens = (purchase.cards ?? []).map((c) => c.token_id);

@@ -38,9 +38,9 @@ describe("fixture keys by name in the control plane", () => {
     expect((await api.get("/_emulator/credits/tier").expect(200)).body.data).toEqual(before);
     const after = (await api.post("/_emulator/credits/tier").send({ credits: 25 }).expect(200)).body.data;
     expect(after.purchased_credits).toBe(before.purchased_credits + 25);
-    expect((await api.get(`/_emulator/credits/${emu.key("revenue-share")}`).expect(200)).body.data.purchased_credits).toBe(
-      before.purchased_credits + 25,
-    );
+    expect(
+      (await api.get(`/_emulator/credits/${emu.key("revenue-share")}`).expect(200)).body.data.purchased_credits,
+    ).toBe(before.purchased_credits + 25);
   });
 
   it("per-partner switches and the top-up filter take the name", async () => {

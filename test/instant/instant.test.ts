@@ -379,7 +379,9 @@ describe("instant errors, by code", () => {
     ]);
     // Another partner cannot record a transaction this partner recorded.
     expect(
-      await code(sdk(emu.key("revenue-share")).submit({ packet_type_id: 1, transaction_hash: receipt.transactionHash })),
+      await code(
+        sdk(emu.key("revenue-share")).submit({ packet_type_id: 1, transaction_hash: receipt.transactionHash }),
+      ),
     ).toEqual([409, "tx_already_recorded"]);
     // A replay is checked like the first submit: the recorded purchase answers only what matches it.
     expect(await code(demo.submit({ packet_type_id: 2, transaction_hash: receipt.transactionHash }))).toEqual([

@@ -207,7 +207,8 @@ describe("relayed buyback accept", () => {
     expect((await prepare(card.token_id).expect(404)).body.error).toBe("no_active_offer");
     expect((await prepare(card.token_id, ctx.revenueShare).expect(403)).body.error).toBe("not_pool_partner");
     expect(
-      (await accept(card.token_id, { receiver_signature: `0x${"11".repeat(65)}` }, ctx.revenueShare).expect(403)).body.error,
+      (await accept(card.token_id, { receiver_signature: `0x${"11".repeat(65)}` }, ctx.revenueShare).expect(403)).body
+        .error,
     ).toBe("not_pool_partner");
     expectError(await prepare(card.token_id, ctx.tenant), 403, "Insufficient permissions");
   });

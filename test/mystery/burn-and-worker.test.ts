@@ -26,7 +26,8 @@ const frozen = (tokenId: string) =>
   });
 const rowOf = async (purchaseId: number, id: number) =>
   (
-    (await ctx.api.get(`${R}/${purchaseId}`).set("X-API-Key", ctx.revenueShare).expect(200)).body.data.redemptions as Array<{
+    (await ctx.api.get(`${R}/${purchaseId}`).set("X-API-Key", ctx.revenueShare).expect(200)).body.data
+      .redemptions as Array<{
       redemption_id: number;
       status: string;
     }>

@@ -152,9 +152,11 @@ describe("redemption prepare in parallel", () => {
     const u = user(ctx, 2);
     const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD");
-    const prep = await prepare(ctx.revenueShare, { purchase_id: p.id, token_id: card.token_id, idempotency_key: "b-1" }).expect(
-      201,
-    );
+    const prep = await prepare(ctx.revenueShare, {
+      purchase_id: p.id,
+      token_id: card.token_id,
+      idempotency_key: "b-1",
+    }).expect(201);
     const id = prep.body.data.redemption_id;
     const burn = await sendCalls(ctx, u, prep.body.data.unsigned.calls);
     const answers = await burst(N, () =>

@@ -50,7 +50,9 @@ describe("redemption expiry", () => {
       .expect(200);
     expect(listed.body.data.redemptions.map((r: { redemption_id: number }) => r.redemption_id)).toEqual([id]);
 
-    const late = await post("submit", ctx.revenueShare, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409);
+    const late = await post("submit", ctx.revenueShare, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(
+      409,
+    );
     expect(late.body.error).toBe("invalid_status");
     const again = await post("prepare", ctx.revenueShare, {
       purchase_id: p.id,
@@ -118,7 +120,9 @@ describe("redemption expiry", () => {
   it("a restore to before the prepare drops its timer: nothing expires", async () => {
     const snap = await ctx.emu.snapshot();
     const p = await buyRevealed(ctx, ctx.revenueShare, user(ctx, 2), 1);
-    await post("prepare", ctx.revenueShare, { purchase_id: p.id, shipping_address: US, idempotency_key: "e-4" }).expect(201);
+    await post("prepare", ctx.revenueShare, { purchase_id: p.id, shipping_address: US, idempotency_key: "e-4" }).expect(
+      201,
+    );
     await ctx.emu.restore(snap);
     ctx.events.length = 0;
     await ctx.emu.clock.advance(25 * HOUR);

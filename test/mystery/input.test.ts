@@ -76,20 +76,30 @@ describe("numbers are range-checked before the chain (400 with the route's code)
     for (const a of BAD_AMOUNTS.filter((x) => x !== null))
       expect(
         code(
-          await post(`${M}/sellback/prepare`, { wallet_address: u.address, token_ids, min_total_usdc: a }, ctx.revenueShare),
+          await post(
+            `${M}/sellback/prepare`,
+            { wallet_address: u.address, token_ids, min_total_usdc: a },
+            ctx.revenueShare,
+          ),
         ),
         String(a),
       ).toEqual([400, "invalid_amount"]);
     for (const bps of ["1e2", "0x10", "", 1.5, -1, 10_001, "100 ", true])
       expect(
         code(
-          await post(`${M}/sellback/prepare`, { wallet_address: u.address, token_ids, slippage_bps: bps }, ctx.revenueShare),
+          await post(
+            `${M}/sellback/prepare`,
+            { wallet_address: u.address, token_ids, slippage_bps: bps },
+            ctx.revenueShare,
+          ),
         ),
         String(bps),
       ).toEqual([400, "invalid_amount"]);
-    await post(`${M}/sellback/prepare`, { wallet_address: u.address, token_ids, slippage_bps: "250" }, ctx.revenueShare).expect(
-      200,
-    );
+    await post(
+      `${M}/sellback/prepare`,
+      { wallet_address: u.address, token_ids, slippage_bps: "250" },
+      ctx.revenueShare,
+    ).expect(200);
 
     const q = await buyRevealed(ctx, ctx.demo, user(ctx, 0), 1);
     const card = q.items.find((i: { item_type: string }) => i.item_type === "CARD");
@@ -153,7 +163,8 @@ describe("ids over 255 characters in bodies and queries → 400 identifier_too_l
       ["buyback token_id", () => post(`${M}/buyback`, { token_id: LONG })],
       [
         "sell-back token_ids",
-        () => post(`${M}/sellback/quote`, { wallet_address: user(ctx, 2).address, token_ids: [LONG] }, ctx.revenueShare),
+        () =>
+          post(`${M}/sellback/quote`, { wallet_address: user(ctx, 2).address, token_ids: [LONG] }, ctx.revenueShare),
       ],
       [
         "purchase prepare tier_id",
@@ -235,7 +246,13 @@ describe("ids named like Object.prototype members", () => {
         id,
       ).toEqual([404, "not_found"]);
       expect(
-        code(await post(`${M}/sellback/quote`, { wallet_address: user(ctx, 2).address, token_ids: [id] }, ctx.revenueShare)),
+        code(
+          await post(
+            `${M}/sellback/quote`,
+            { wallet_address: user(ctx, 2).address, token_ids: [id] },
+            ctx.revenueShare,
+          ),
+        ),
         id,
       ).toEqual([400, "invalid_token_ids"]);
       expect(

@@ -226,8 +226,8 @@ describe("non-custodial purchase", () => {
     expect(bad.body.error).toBe("invalid_status");
     const sub = await ctx.api.get(`${P}/purchases?status=SUBMITTED`).set("X-API-Key", ctx.demo).expect(200);
     expect(sub.body.data.purchases).toHaveLength(2);
-    expect((await ctx.api.get(`${P}/purchases`).set("X-API-Key", ctx.revenueShare).expect(200)).body.data.purchases).toEqual(
-      [],
-    );
+    expect(
+      (await ctx.api.get(`${P}/purchases`).set("X-API-Key", ctx.revenueShare).expect(200)).body.data.purchases,
+    ).toEqual([]);
   });
 });

@@ -185,9 +185,13 @@ describe("redemption conflicts", () => {
       idempotency_key: `k-${Math.random()}`,
       ...extra,
     });
-    expect((await post("prepare", ctx.revenueShare, body({ purchase_id: pending.id }))).body.error).toBe("not_fulfilled");
+    expect((await post("prepare", ctx.revenueShare, body({ purchase_id: pending.id }))).body.error).toBe(
+      "not_fulfilled",
+    );
     expectError(await post("quote", ctx.revenueShare, body({ purchase_id: pending.id })), 409, "not_fulfilled");
-    expect((await post("quote", ctx.revenueShare, { shipping_address: US })).body.error).toBe("purchase_or_token_required");
+    expect((await post("quote", ctx.revenueShare, { shipping_address: US })).body.error).toBe(
+      "purchase_or_token_required",
+    );
     expectError(await post("quote", ctx.revenueShare, body({ purchase_id: 999999 })), 404, "not_found");
     const p2 = await buyRevealed(ctx, ctx.revenueShare, u, 2);
     expect((await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id }))).body.error).toBe("token_required");
@@ -195,9 +199,9 @@ describe("redemption conflicts", () => {
       "invalid_token_id",
     );
     const packet = p2.items.find((i: { item_type: string }) => i.item_type === "PACKET");
-    expect((await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id, token_id: packet.token_id }))).body.error).toBe(
-      "unsupported_item",
-    );
+    expect(
+      (await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id, token_id: packet.token_id }))).body.error,
+    ).toBe("unsupported_item");
     const graded = p2.items.find((i: { item_type: string }) => i.item_type === "GRADED_CARD");
     await post("prepare", ctx.revenueShare, {
       purchase_id: p2.id,
@@ -205,9 +209,9 @@ describe("redemption conflicts", () => {
       shipping_address: US,
       idempotency_key: "same",
     }).expect(201);
-    expect((await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id, token_id: graded.token_id }))).body.error).toBe(
-      "redemption_exists",
-    );
+    expect(
+      (await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id, token_id: graded.token_id }))).body.error,
+    ).toBe("redemption_exists");
     const card = p2.items.find((i: { item_type: string }) => i.item_type === "CARD");
     expect(
       (
@@ -225,8 +229,8 @@ describe("redemption conflicts", () => {
       "token_not_found",
     );
     expect(
-      (await post("prepare", ctx.revenueShare, { purchase_id: p2.id, token_id: card.token_id, shipping_address: US })).body
-        .error,
+      (await post("prepare", ctx.revenueShare, { purchase_id: p2.id, token_id: card.token_id, shipping_address: US }))
+        .body.error,
     ).toBe("missing_idempotency_key");
   });
 

@@ -25,7 +25,10 @@ describe("missing fields answer their own code, in the old order", () => {
       400,
       "invalid_wallet_address",
     ]);
-    expect(code(await post(`${M}/sellback/prepare`, { wallet_address }, ctx.revenueShare))).toEqual([400, "invalid_token_ids"]);
+    expect(code(await post(`${M}/sellback/prepare`, { wallet_address }, ctx.revenueShare))).toEqual([
+      400,
+      "invalid_token_ids",
+    ]);
     expect(code(await post(`${M}/sellback/submit`, { wallet_address: "nope" }, ctx.revenueShare))).toEqual([
       400,
       "missing_tx_hash",

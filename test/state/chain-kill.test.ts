@@ -147,7 +147,12 @@ describe("--state FILE with the chain, SIGKILL", () => {
       expect(() => readStateFile(file)).not.toThrow();
       run = await launch(file);
       for (const b of settled) {
-        const got = await call(run, "GET", `/api/v1/mystery/purchase/${b.id}`, b.user === 0 ? run.demo : run.revenueShare);
+        const got = await call(
+          run,
+          "GET",
+          `/api/v1/mystery/purchase/${b.id}`,
+          b.user === 0 ? run.demo : run.revenueShare,
+        );
         expect(got.status, `round ${round}: ${b.id}`).toBe(200);
         expect(got.body.data.status).toBe("FULFILLED");
       }

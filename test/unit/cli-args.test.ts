@@ -59,7 +59,9 @@ describe("parseCommand", () => {
     const byOld = parseCommand(CONFORMANCE_COMMAND, ["--tier-key", "rip_v1_x", "--mode", "sandbox"]);
     expect(byOld).toEqual(byNew);
     expect(byNew.flags.get("revenue-share-key")).toEqual(["rip_v1_x"]);
-    expect(helpText(CONFORMANCE_COMMAND)).toMatch(/--revenue-share-key K +a partner key of the revenue-share[^]*\(also --tier-key\)/);
+    expect(helpText(CONFORMANCE_COMMAND)).toMatch(
+      /--revenue-share-key K +a partner key of the revenue-share[^]*\(also --tier-key\)/,
+    );
   });
 
   it("help lists every option with its placeholder, and --help itself", () => {
