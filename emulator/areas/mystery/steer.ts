@@ -43,16 +43,16 @@ interface SlotPlan {
   card: string | null;
 }
 
-/** Every slot's plan (null: left to chance), or the 409 naming what the tier's pool lacks. */
+/** Every slot's plan (null: left to chance), or the 409 naming what the tier (as MysteryPool holds it) lacks. */
 export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow, "items" | "band">) {
-  const pool = await mysteryPoolTier(chainOf(s), tierId);
-  if (!pool.exists || pool.slots.length === 0) throw notFound(`No tier ${tierId}`);
-  const plans: Array<SlotPlan | null> = pool.slots.map(() => null);
+  const tier = await mysteryPoolTier(chainOf(s), tierId);
+  if (!tier.exists || tier.slots.length === 0) throw notFound(`No tier ${tierId}`);
+  const plans: Array<SlotPlan | null> = tier.slots.map(() => null);
   const missingItems: string[] = [];
   const feasible = (i: number, want: SlotWant) =>
-    slotChance(pool.slots[i]!, pool.groups, want) * MAX_EXPECTED_TRIES >= 1;
+    slotChance(tier.slots[i]!, tier.groups, want) * MAX_EXPECTED_TRIES >= 1;
   for (const cardId of row.items) {
-    const slot = pool.slots.findIndex(
+    const slot = tier.slots.findIndex(
       (sl, i) =>
         plans[i] === null &&
         feasible(i, {
@@ -63,7 +63,7 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
       missingItems.push(`card ${cardId} (in no free slot's groups of tier ${tierId})`);
       continue;
     }
-    const groupIds = pool.slots[slot]!.groupIds.filter((g) =>
+    const groupIds = tier.slots[slot]!.groupIds.filter((g) =>
       groupCards(s.catalog, g).some((r) => r.card.id === cardId),
     );
     plans[slot] = { want: { groupIds }, card: cardId };
@@ -73,9 +73,9 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
     const max = row.band.max_micros === null ? undefined : BigInt(row.band.max_micros);
     const inBand = (micros: bigint) => (min === undefined || micros >= min) && (max === undefined || micros <= max);
     let placed = false;
-    for (let i = 0; i < pool.slots.length && !placed; i++) {
+    for (let i = 0; i < tier.slots.length && !placed; i++) {
       if (plans[i] !== null) continue;
-      for (const g of pool.slots[i]!.groupIds) {
+      for (const g of tier.slots[i]!.groupIds) {
         const want = { groupIds: [g], minValue: min, maxValue: max };
         if (!feasible(i, want)) continue;
         // A rarity is the card's: the band binds the first card of that rarity (priced in the band) of the group.
@@ -101,7 +101,7 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
     }
   }
   if (missingItems.length) throw unsatisfiable(`Tier ${tierId}`, missingItems);
-  return { plans, pool };
+  return { plans, tier };
 }
 
 /** The words of a request whose purchase takes a steer (undefined: none does); the steer is used up. */
@@ -112,13 +112,13 @@ async function wordsFor(s: Services, requestId: bigint): Promise<bigint[] | unde
   const steer = steerFor(slice, p);
   if (!steer) return undefined;
   slice.pending = slice.pending.filter((r) => r.id !== steer.id);
-  // The pool may have changed since the steer was checked: then the reveal draws as usual.
+  // The tier on chain may have changed since the steer was checked: then the reveal draws as usual.
   const planned = await planReveal(s, p.tier_id, steer).catch(() => null);
   if (!planned) return undefined;
-  const { plans, pool } = planned;
-  const fallback = vrfWords(BigInt(s.options.seed), requestId, pool.slots.length);
+  const { plans, tier } = planned;
+  const fallback = vrfWords(BigInt(s.options.seed), requestId, tier.slots.length);
   const words = plans.map((plan, i) =>
-    plan ? (solveSlotWord(pool.slots[i]!, pool.groups, i, plan.want, requestId) ?? fallback[i]!) : fallback[i]!,
+    plan ? (solveSlotWord(tier.slots[i]!, tier.groups, i, plan.want, requestId) ?? fallback[i]!) : fallback[i]!,
   );
   steers(s).applied[requestId.toString()] = {
     steer_id: steer.id,

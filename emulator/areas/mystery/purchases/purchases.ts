@@ -106,10 +106,10 @@ export function newPurchase(s: Services, init: NewPurchase): PurchaseRow {
   return beginPurchase(s, row, trigger);
 }
 
-/** The PurchaseRequested log of the pool in a receipt. */
+/** The PurchaseRequested log of the MysteryPool contract in a receipt. */
 export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
-  const pool = chainOf(s).addresses.mysteryPool.toLowerCase();
-  const logs = receipt.logs.filter((l) => l.address.toLowerCase() === pool);
+  const mysteryPool = chainOf(s).addresses.mysteryPool.toLowerCase();
+  const logs = receipt.logs.filter((l) => l.address.toLowerCase() === mysteryPool);
   return parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs })[0]?.args;
 }
 
