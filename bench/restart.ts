@@ -33,7 +33,7 @@ let t0 = performance.now();
 const emu = await createEmulator({ seed: 1, clock: "manual", chain: chainOpts });
 const freshStart = performance.now() - t0;
 const chain = emu.chain!;
-const keys = [emu.key("demo"), emu.key("tier")];
+const keys = [emu.key("demo"), emu.key("revenue-share")];
 
 let last = { id: "", key: "" };
 t0 = performance.now();

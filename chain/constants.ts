@@ -21,7 +21,7 @@ export const MARKETPLACE_FEE_BPS = 250;
 export const BUYBACK_DISCOUNT_PERMILLE = 850;
 export const FUNDING = {
   endUserUsdc: 10_000n * 10n ** 6n,
-  poolLiquidityUsdc: 1_000_000n * 10n ** 6n,
+  mysteryPoolLiquidityUsdc: 1_000_000n * 10n ** 6n,
   relayerUsdc: 1_000_000n * 10n ** 6n,
   poolSignerUsdc: 1_000_000n * 10n ** 6n,
   vrfSubscriptionLink: 1_000_000n * 10n ** 18n,

@@ -150,7 +150,7 @@ export async function deployAll(
   progress("funding accounts");
   const recipients = [mysteryPool, RELAYER.address, POOL_SIGNER.address, ...END_USERS.map((u) => u.address)];
   const amounts = [
-    FUNDING.poolLiquidityUsdc,
+    FUNDING.mysteryPoolLiquidityUsdc,
     FUNDING.relayerUsdc,
     FUNDING.poolSignerUsdc,
     ...END_USERS.map(() => FUNDING.endUserUsdc),

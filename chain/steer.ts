@@ -5,13 +5,13 @@ import { encodeAbiParameters, keccak256 } from "./evm.ts";
 // emulator fulfils with these words through the ordinary coordinator, so no contract has a special path.
 
 /** A tier slot as MysteryPool stores it: group ids and their integer weights. */
-export interface PoolSlot {
+export interface MysteryPoolSlot {
   groupIds: readonly number[];
   weights: readonly number[];
 }
 
 /** A group's value range (USD micros), as MysteryPool stores it. */
-export interface PoolGroup {
+export interface MysteryPoolGroup {
   minValue: bigint;
   maxValue: bigint;
 }
@@ -34,14 +34,14 @@ export function slotRandom(word: bigint, slotIndex: number): bigint {
 }
 
 /** The group's value grid in cents [lo, hi] (hi < lo: the value is always minValue). */
-function centsOf(g: PoolGroup): { lo: bigint; hi: bigint } {
+function centsOf(g: MysteryPoolGroup): { lo: bigint; hi: bigint } {
   return { lo: (g.minValue + VALUE_STEP - 1n) / VALUE_STEP, hi: g.maxValue / VALUE_STEP };
 }
 
 /** What the pool mints for slot `slotIndex` given `word` (MysteryPool._pickGroup, then _pickValue on rnd >> 128). */
 export function mysteryPick(
-  slot: PoolSlot,
-  groups: ReadonlyMap<number, PoolGroup>,
+  slot: MysteryPoolSlot,
+  groups: ReadonlyMap<number, MysteryPoolGroup>,
   word: bigint,
   slotIndex: number,
 ): { groupId: number; value: bigint } {
@@ -70,7 +70,11 @@ function accepts(want: SlotWant, pick: { groupId: number; value: bigint }): bool
 }
 
 /** The chance that one word satisfies `want` in this slot (0: never). */
-export function slotChance(slot: PoolSlot, groups: ReadonlyMap<number, PoolGroup>, want: SlotWant): number {
+export function slotChance(
+  slot: MysteryPoolSlot,
+  groups: ReadonlyMap<number, MysteryPoolGroup>,
+  want: SlotWant,
+): number {
   const total = slot.weights.reduce((a, w) => a + w, 0);
   let chance = 0;
   slot.groupIds.forEach((groupId, j) => {
@@ -102,8 +106,8 @@ export const MAX_EXPECTED_TRIES = 50_000;
  * (slotChance × MAX_EXPECTED_TRIES < 1); the search runs to 40 × the expected tries (a miss ≈ e^-40).
  */
 export function solveSlotWord(
-  slot: PoolSlot,
-  groups: ReadonlyMap<number, PoolGroup>,
+  slot: MysteryPoolSlot,
+  groups: ReadonlyMap<number, MysteryPoolGroup>,
   slotIndex: number,
   want: SlotWant,
   tag: bigint = 0n,

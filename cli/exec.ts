@@ -2,6 +2,7 @@ import { parseOrHelp, UsageError, envName, type CommandSpec } from "../harness/c
 import { ENV_NOTE, ENV_PREFIX, launch, START_OPTIONS, startConfig } from "./launch.ts";
 import type { Emulator } from "../emulator/index.ts";
 import { GRACE_MS, runGroup } from "./child-group.ts";
+import { FIXTURE_KEYS } from "../fixtures/keys.ts";
 
 // `npx emulator exec -- <command>` (as Firebase's emulators:exec): start the emulator on free ports,
 // run the command with the emulator's URLs and keys in its environment, stop, and exit with the
@@ -24,6 +25,8 @@ ${ENV_NOTE}`,
 export function execEnv(emu: Emulator): Record<string, string> {
   const env: Record<string, string> = { EMULATOR_URL: emu.url, EMULATOR_RPC_URL: emu.rpcUrl ?? "" };
   for (const k of emu.keys) env[envName(`${ENV_PREFIX}KEY_`, k.name)] = k.key;
+  // A fixture key's former name too (EMULATOR_KEY_TIER for revenue-share), so existing scripts keep working.
+  for (const spec of FIXTURE_KEYS) if (spec.alias) env[envName(`${ENV_PREFIX}KEY_`, spec.alias)] = emu.key(spec.name);
   return env;
 }
 

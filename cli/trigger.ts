@@ -21,7 +21,7 @@ ${wrap(WAREHOUSE_EVENT_TYPES)}`,
       name: "key",
       type: "string",
       value: "NAME",
-      describe: "the account to emit for: a fixture key's name (demo, tier, tenant, …) or a key's value",
+      describe: "the account to emit for: a fixture key's name (demo, revenue-share, tenant, …) or a key's value",
     },
     {
       name: "url",

@@ -28,7 +28,7 @@ const CHECKS = [
   check("c", { credits: 3 }),
   check("wait", { waitMs: 200_000 }),
   check("clock", emulatorOnly("clock", "advances 25 hours")),
-  check("tier", { needs: ["tierKey"] }),
+  check("tier", { needs: ["revenueShareKey"] }),
   check("hook", { needs: ["webhookUrl"] }),
 ];
 
@@ -55,7 +55,7 @@ describe("budgets and what a check needs", () => {
         "not_applicable",
         "needs an emulator target: moves time past what real time allows (advances 25 hours)",
       ],
-      ["tier", "not_applicable", "needs --tier-key (a partner key of the TIER billing model)"],
+      ["tier", "not_applicable", "needs --revenue-share-key (a partner key of the TIER billing model)"],
       [
         "hook",
         "not_applicable",

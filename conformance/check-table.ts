@@ -11,7 +11,7 @@ const NEED: Record<Need, string> = {
   partnerKey: "partner key",
   tenantKey: "tenant key",
   wallet: "wallet",
-  tierKey: "TIER key",
+  revenueShareKey: "TIER key",
   webhookUrl: "webhook URL",
   readOnlyTenantKey: "read-only tenant key",
   legacyKey: "legacy key",

@@ -35,10 +35,12 @@ export const CONFORMANCE_COMMAND: CommandSpec = {
     { name: "partner-key", type: "string", value: "K", describe: "a mystery-partner key with read:catalog" },
     { name: "tenant-key", type: "string", value: "K", describe: "a warehouse tenant key" },
     {
-      name: "tier-key",
+      name: "revenue-share-key",
+      aliases: ["tier-key"],
       type: "string",
       value: "K",
-      describe: "a partner key of the TIER billing model: sell-back and revenue-share checks use it",
+      describe:
+        "a partner key of the revenue-share (TIER) billing model:\nthe sell-back and revenue-share checks use it",
     },
     {
       name: "read-only-tenant-key",
@@ -243,7 +245,7 @@ export async function runConformanceCli(
   let baseUrl = last(args, "base-url");
   let partnerKey = last(args, "partner-key");
   let tenantKey = last(args, "tenant-key");
-  const tierKey = last(args, "tier-key");
+  const revenueShareKey = last(args, "revenue-share-key");
   const readOnlyTenantKey = last(args, "read-only-tenant-key");
   const legacyKey = last(args, "legacy-key");
   let stop: (() => Promise<void>) | null = null;
@@ -279,7 +281,7 @@ export async function runConformanceCli(
     baseUrl,
     partnerKey,
     tenantKey,
-    ...(tierKey ? { tierKey } : {}),
+    ...(revenueShareKey ? { revenueShareKey } : {}),
     ...(readOnlyTenantKey ? { readOnlyTenantKey } : {}),
     ...(legacyKey ? { legacyKey } : {}),
     profiles,

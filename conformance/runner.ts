@@ -29,7 +29,7 @@ export interface SuiteOptions {
   partnerKey?: string;
   tenantKey?: string;
   /** A partner key of the TIER billing model (sell-back, revenue share); emulator mode makes its own. */
-  tierKey?: string;
+  revenueShareKey?: string;
   /** A tenant key with read:inventory only (scope checks); emulator mode makes its own. */
   readOnlyTenantKey?: string;
   /** A legacy unmetered catalog key; emulator mode makes its own. */
@@ -222,10 +222,10 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
         ? await checkControl.newKey({ kind: "partner", billing_model: "POOL" })
         : (opts.partnerKey ?? "");
       const tenantKey = checkControl ? await checkControl.newKey({ kind: "tenant" }) : (opts.tenantKey ?? "");
-      const tierKey =
-        checkControl && needs.includes("tierKey")
+      const revenueShareKey =
+        checkControl && needs.includes("revenueShareKey")
           ? await checkControl.newKey({ kind: "partner", billing_model: "TIER" })
-          : opts.tierKey;
+          : opts.revenueShareKey;
       const readOnlyTenantKey =
         checkControl && needs.includes("readOnlyTenantKey")
           ? await checkControl.newKey({ kind: "tenant", scopes: ["read:inventory"] })
@@ -237,7 +237,7 @@ export async function runCheck(check: Check, session: TargetSession): Promise<Ch
         http: checkHttp,
         partnerKey,
         tenantKey,
-        ...(tierKey ? { tierKey } : {}),
+        ...(revenueShareKey ? { revenueShareKey } : {}),
         ...(readOnlyTenantKey ? { readOnlyTenantKey } : {}),
         ...(legacyKey ? { legacyKey } : {}),
         maxWaitMs: opts.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
@@ -369,8 +369,8 @@ export function notApplicable(check: Check, opts: SuiteOptions, hasControl: bool
   const needs = needsIn(check, inEmulator);
   if (needs.includes("partnerKey") && !opts.partnerKey && !inEmulator) return "needs --partner-key";
   if (needs.includes("tenantKey") && !opts.tenantKey && !inEmulator) return "needs --tenant-key";
-  if (needs.includes("tierKey") && !opts.tierKey && !inEmulator)
-    return "needs --tier-key (a partner key of the TIER billing model)";
+  if (needs.includes("revenueShareKey") && !opts.revenueShareKey && !inEmulator)
+    return "needs --revenue-share-key (a partner key of the TIER billing model)";
   if (needs.includes("readOnlyTenantKey") && !opts.readOnlyTenantKey && !inEmulator)
     return "needs --read-only-tenant-key (a tenant key with read:inventory only)";
   if (needs.includes("legacyKey") && !opts.legacyKey && !inEmulator)

@@ -52,7 +52,7 @@ beforeAll(async () => {
     baseUrl: emu.url,
     partnerKey: emu.key("demo"),
     tenantKey: emu.key("tenant"),
-    tierKey: emu.key("tier"),
+    revenueShareKey: emu.key("revenue-share"),
     readOnlyTenantKey: emu.key("tenant-readonly"),
     legacyKey: emu.key("legacy"),
     receiver: { host: "127.0.0.1", port, publicUrl: `http://127.0.0.1:${port}/hook` },
@@ -208,11 +208,11 @@ describe("the CLI's wallet flags", () => {
     const spyOut = vi.spyOn(process.stdout, "write").mockImplementation((s) => (out.push(String(s)), true));
     try {
       const code = await runConformanceCli([
-        // The tier key: the demo key's windows are spent by the suite above (a paced run would wait them out).
+        // The revenue-share key: the demo key's windows are spent by the suite above (a paced run would wait them out).
         "--base-url",
         emu.url,
         "--partner-key",
-        emu.key("tier"),
+        emu.key("revenue-share"),
         "--mode",
         "sandbox",
         "--profile",

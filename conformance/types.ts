@@ -25,12 +25,13 @@ export type Mode = (typeof MODES)[number];
 
 /**
  * What a check needs beyond the target: `wallet`, a funded test wallet on the target's chain (sandbox:
- * --wallet-key/--rpc-url; emulator: a fixture account); `tierKey`, a partner key of the TIER billing model
- * (--tier-key; emulator: a fresh one); `webhookUrl`, a receiver the target can reach (--webhook-url/--webhook-port;
+ * --wallet-key/--rpc-url; emulator: a fixture account); `revenueShareKey`, a partner key of the TIER billing model
+ * (--revenue-share-key; emulator: a fresh one); `webhookUrl`, a receiver the target can reach (--webhook-url/--webhook-port;
  * emulator: loopback); `readOnlyTenantKey`, a tenant key with read:inventory only (--read-only-tenant-key);
  * `legacyKey`, a legacy unmetered catalog key (--legacy-key). Emulator mode mints each key it needs.
  */
-export type Need = "partnerKey" | "tenantKey" | "wallet" | "tierKey" | "webhookUrl" | "readOnlyTenantKey" | "legacyKey";
+export type Need =
+  "partnerKey" | "tenantKey" | "wallet" | "revenueShareKey" | "webhookUrl" | "readOnlyTenantKey" | "legacyKey";
 
 /** Why a check runs only against the emulator: what no partner can do to the live sandbox. */
 export type EmulatorPower = "clock" | "faults" | "operator";
@@ -103,8 +104,8 @@ export interface CheckContext {
   /** Partner key for this check (in emulator mode a fresh key, so credit arithmetic is isolated). */
   partnerKey: string;
   tenantKey: string;
-  /** A TIER partner key, for checks that need one (`needs: ["tierKey"]`; in emulator mode a fresh one). */
-  tierKey?: string;
+  /** A TIER partner key, for checks that need one (`needs: ["revenueShareKey"]`; in emulator mode a fresh one). */
+  revenueShareKey?: string;
   /** A tenant key with read:inventory only (`needs: ["readOnlyTenantKey"]`; in emulator mode a fresh one). */
   readOnlyTenantKey?: string;
   /** A legacy unmetered key (`needs: ["legacyKey"]`; in emulator mode a fresh one). */

@@ -5,7 +5,7 @@ import { SERVICE } from "./service.ts";
 import { WEBHOOKS } from "./webhooks.ts";
 import { VISION } from "./vision.ts";
 import { CREDITS } from "./credits.ts";
-import { MYSTERY_CATALOG } from "./mystery/catalog.ts";
+import { MYSTERY_SHOP } from "./mystery/shop.ts";
 import { MYSTERY_WALLET } from "./mystery/wallet.ts";
 import { MYSTERY_REVENUE } from "./mystery/revenue.ts";
 import { INSTANT } from "./instant.ts";
@@ -31,7 +31,7 @@ export * from "./service.ts";
 export * from "./webhooks.ts";
 export * from "./vision.ts";
 export * from "./credits.ts";
-export * from "./mystery/catalog.ts";
+export * from "./mystery/shop.ts";
 export * from "./mystery/wallet.ts";
 export * from "./mystery/revenue.ts";
 export * from "./instant.ts";
@@ -50,7 +50,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...Object.values(CREDITS),
   ...Object.values(VISION),
   ...Object.values(WEBHOOKS),
-  ...Object.values(MYSTERY_CATALOG),
+  ...Object.values(MYSTERY_SHOP),
   ...Object.values(MYSTERY_WALLET),
   ...Object.values(MYSTERY_REVENUE),
   ...Object.values(INSTANT),

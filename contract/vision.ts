@@ -1,7 +1,7 @@
 import { operation } from "./operation.ts";
 import { GAMES } from "./games.ts";
 import { Card } from "./catalog/shapes.ts";
-import { withCode, z } from "./zod.ts";
+import { identifier, withCode, z } from "./zod.ts";
 import { MAX_ID_ARRAY, withinIdArrayLimit } from "./paging.ts";
 import { isoTime } from "./primitives.ts";
 
@@ -226,7 +226,7 @@ export const VISION = {
     envelope: "partner",
     cost: 0,
     schema: {
-      params: z.object({ feedback_id: z.string() }),
+      params: z.object({ feedback_id: identifier().describe("The identification's feedback_id") }),
       body: confirmBody,
       responses: {
         200: {
@@ -234,8 +234,9 @@ export const VISION = {
           data: confirmResultSchema,
         },
         400: {
-          description: "card_id is not a card (of the identification's game), or missing after a no-match",
-          codes: ["invalid_json", "invalid_card_id"],
+          description:
+            "feedback_id is over 255 characters, or card_id is not a card (of the identification's game) or missing after a no-match",
+          codes: ["identifier_too_long", "invalid_json", "invalid_card_id"],
         },
         404: { description: "No identification with that feedback_id on this account", codes: ["feedback_not_found"] },
         413: { description: "The body is over 1 MB", codes: ["payload_too_large"] },

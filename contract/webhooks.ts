@@ -1,13 +1,15 @@
 import { offsetPageQuery } from "./paging.ts";
 import { operation } from "./operation.ts";
-import { withCode, z } from "./zod.ts";
+import { identifier, withCode, z } from "./zod.ts";
 
 // /api/v1/webhooks (docs/webhooks.md): registrations and the delivery log, as
 // the official SDK types them (WebhookRegistration, WebhookDelivery). The URL
 // policy and the event-type catalogue are rules of the server (they need its
 // options); the schemas check shapes and name each field's code.
 
-const id = z.object({ id: z.string() });
+/** A webhook id in a path: its length first (identifier_too_long); the handler reads the digits. */
+const id = z.object({ id: identifier().describe("The webhook id") });
+const tooLong = { description: "The id is over 255 characters", codes: ["identifier_too_long"] } as const;
 
 const url = withCode(z.string().trim().min(1, "is required: the https URL deliveries are POSTed to"), "invalid_url");
 const eventTypes = withCode(z.array(z.string()).nullable().optional(), "invalid_event_types");
@@ -54,6 +56,8 @@ const badBody = {
   description: "A field is invalid",
   codes: ["invalid_json", "invalid_url", "invalid_event_types", "invalid_value", "payload_too_large"],
 } as const;
+/** A change's 400: its path id (identifier_too_long) or a body field. */
+const badChange = { description: badBody.description, codes: ["identifier_too_long", ...badBody.codes] } as const;
 
 const access = { kinds: ["partner", "tenant"], scopes: ["webhooks:manage"] } as const;
 const common = { access, envelope: "partner" } as const;
@@ -71,7 +75,11 @@ const change = (method: "PATCH" | "PUT") =>
     schema: {
       params: id,
       body: updateBody,
-      responses: { 200: { description: "Changed", data: z.object({ webhook: Webhook }) }, 400: badBody, 404: notFound },
+      responses: {
+        200: { description: "Changed", data: z.object({ webhook: Webhook }) },
+        400: badChange,
+        404: notFound,
+      },
     },
   });
 
@@ -127,7 +135,11 @@ export const WEBHOOKS = {
     ...common,
     schema: {
       params: id,
-      responses: { 200: { description: "The webhook", data: z.object({ webhook: Webhook }) }, 404: notFound },
+      responses: {
+        200: { description: "The webhook", data: z.object({ webhook: Webhook }) },
+        400: tooLong,
+        404: notFound,
+      },
     },
   }),
   update: change("PATCH"),
@@ -145,6 +157,7 @@ export const WEBHOOKS = {
           description: "Deleted (pending deliveries dropped)",
           data: z.object({ id: z.number().int(), deleted: z.literal(true) }),
         },
+        400: tooLong,
         404: notFound,
       },
     },

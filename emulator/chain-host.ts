@@ -54,7 +54,7 @@ export class ChainHost {
   private wordSources = new Set<WordSource>();
 
   private constructor(
-    readonly chain: Chain,
+    readonly gateway: Chain,
     private readonly clock: VirtualClock,
     opts: ChainHostOptions,
   ) {
@@ -91,7 +91,7 @@ export class ChainHost {
 
   /** Blocks mined through the chain (or, attached, found by the poll): areas that watch the chain re-check then. */
   onBlocks(listener: () => void): () => void {
-    return this.chain.onBlocks(listener);
+    return this.gateway.onBlocks(listener);
   }
 
   /** Attached node: a look for blocks mined by others each second of virtual time (stops with a manual clock). */
@@ -100,7 +100,7 @@ export class ChainHost {
       POLL_MS,
       async () => {
         try {
-          await this.chain.poll();
+          await this.gateway.poll();
         } finally {
           if (!this.closed) this.armPoll();
         }
@@ -113,8 +113,8 @@ export class ChainHost {
   private async resume(): Promise<void> {
     for (const timer of this.scheduled.values()) this.clock.cancel(timer);
     this.scheduled.clear();
-    await this.chain.setTime(this.clock.now());
-    if (this.vrfMode === "auto") for (const req of await this.chain.pendingVrfRequests()) this.onRequested(req);
+    await this.gateway.setTime(this.clock.now());
+    if (this.vrfMode === "auto") for (const req of await this.gateway.pendingVrfRequests()) this.onRequested(req);
   }
 
   private onRequested(requestId: bigint): void {
@@ -125,7 +125,7 @@ export class ChainHost {
         this.scheduled.delete(requestId);
         // One read of the request's record (not the whole pending list: 300 ids after a restart with reveals in
         // flight), which is also the fulfilment's; a request answered meanwhile is left alone.
-        await this.chain.fulfillPendingVrf(requestId, () => this.wordsFor(requestId));
+        await this.gateway.fulfillPendingVrf(requestId, () => this.wordsFor(requestId));
       },
       `vrf fulfil ${requestId}`,
     );
@@ -150,7 +150,7 @@ export class ChainHost {
   /** Switching to auto schedules what is already pending. */
   async setVrfMode(mode: VrfMode): Promise<void> {
     this.vrfMode = mode;
-    if (mode === "auto") for (const id of await this.chain.pendingVrfRequests()) this.onRequested(id);
+    if (mode === "auto") for (const id of await this.gateway.pendingVrfRequests()) this.onRequested(id);
     else {
       for (const timer of this.scheduled.values()) this.clock.cancel(timer);
       this.scheduled.clear();
@@ -159,7 +159,7 @@ export class ChainHost {
 
   async snapshot(): Promise<string> {
     const id = `chain_${++this.savedSeq}`;
-    this.saved.set(id, { id: await this.chain.snapshot(), state: this.chain.exportState() });
+    this.saved.set(id, { id: await this.gateway.snapshot(), state: this.gateway.exportState() });
     return id;
   }
 
@@ -171,34 +171,34 @@ export class ChainHost {
     const saved = this.saved.get(id);
     if (!saved) throw new Error(`chain: unknown snapshot ${id}`);
     try {
-      await this.chain.revert(saved.id);
+      await this.gateway.revert(saved.id);
     } catch (err) {
       if (!saved.state) throw err;
-      await this.chain.importState(saved.state);
-      saved.id = await this.chain.snapshot();
+      await this.gateway.importState(saved.state);
+      saved.id = await this.gateway.snapshot();
     }
     await this.resume();
   }
 
   async reset(): Promise<void> {
-    await this.chain.revert(this.chain.deploySnapshot);
+    await this.gateway.revert(this.gateway.deploySnapshot);
     await this.resume();
   }
 
   /** The chain as data for a state export (null when attached with --rpc-url: that node keeps it). */
   exportState(): ChainStateExport | null {
-    return this.chain.exportState();
+    return this.gateway.exportState();
   }
 
   /** Replaces the chain with an exported one; `null` (an export without a chain) goes back to the fresh deployment. */
   async importState(doc: ChainStateExport | null): Promise<void> {
-    if (doc) await this.chain.importState(doc);
-    else if (this.chain.exportState()) await this.chain.revert(this.chain.deploySnapshot);
+    if (doc) await this.gateway.importState(doc);
+    else if (this.gateway.exportState()) await this.gateway.revert(this.gateway.deploySnapshot);
     await this.resume();
   }
 
   info() {
-    const c = this.chain;
+    const c = this.gateway;
     return {
       rpcUrl: c.rpcUrl,
       chainId: c.chainId,
@@ -214,6 +214,6 @@ export class ChainHost {
     if (this.pollTimer !== null) this.clock.cancel(this.pollTimer);
     this.unsubscribe?.();
     this.offClock?.();
-    await this.chain.close();
+    await this.gateway.close();
   }
 }

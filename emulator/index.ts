@@ -24,7 +24,7 @@ import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { sharedCatalogIndex } from "./catalog-data/catalog-cache.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
-import { FIXTURE_KEYS, makeKey } from "../fixtures/keys.ts";
+import { FIXTURE_KEYS, fixtureKeyNamed, fixtureKeyRecord, fixtureKeyValue } from "../fixtures/keys.ts";
 import { IN_PROCESS_ORIGIN, initialState } from "./entry-values.ts";
 import { listenerPolicy } from "./pipeline/listener-policy.ts";
 import { rpcGuard } from "./pipeline/rpc-guard.ts";
@@ -150,7 +150,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
       config.state?.chain ?? undefined,
     );
   const chainHost = services.chainHost;
-  const rpc = chainHost?.chain.rpcUrl ? new URL(chainHost.chain.rpcUrl) : null;
+  const rpc = chainHost?.gateway.rpcUrl ? new URL(chainHost.gateway.rpcUrl) : null;
   if (rpc)
     addOwnListener(services, {
       what: "its chain's JSON-RPC",
@@ -213,7 +213,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
 
   const keys = (): EmulatorKey[] => [
     ...FIXTURE_KEYS.map((spec) => {
-      const key = makeKey(opts.seed, spec.name);
+      const key = fixtureKeyValue(opts.seed, spec);
       return {
         name: spec.name,
         key,
@@ -256,13 +256,14 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
       return (handlers ??= origins.flatMap((o) => createHandlers(o, handle)));
     },
     clock,
-    chain: chainHost?.chain ?? null,
-    rpcUrl: chainHost?.chain.rpcUrl ?? null,
+    chain: chainHost?.gateway ?? null,
+    rpcUrl: chainHost?.gateway.rpcUrl ?? null,
     get keys() {
       return keys();
     },
     key(name) {
-      const found = keys().find((k) => k.name === name);
+      // A fixture key's former name (`tier`) names it too.
+      const found = keys().find((k) => k.name === (fixtureKeyNamed(name)?.name ?? name));
       if (!found)
         throw new Error(
           `no key named "${name}" (have: ${keys()

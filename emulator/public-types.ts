@@ -224,8 +224,9 @@ export interface Emulator {
    * server (`chain.rpcPort`, any free port by default); null without a chain or with `chain.rpcPort: false`.
    */
   rpcUrl: string | null;
-  /** The fixture keys (by name: demo, tier, catalog-only, tenant, tenant-readonly, legacy), then a world's named keys. */
+  /** The fixture keys (by name: demo, revenue-share, kyc, catalog-only, tenant, tenant-readonly, legacy), then a world's named keys. */
   keys: EmulatorKey[];
+  /** A key's value by its name (a fixture key's former name, e.g. `tier`, too); throws for an unknown name. */
   key(name: string): string;
   /** Every control route as a typed method (`control.clock.advance({ ms })`), in-process; errors throw ControlError. */
   control: ControlClient;

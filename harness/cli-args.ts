@@ -13,6 +13,8 @@ export interface OptionSpec {
   /** Placeholder shown in help (`N`, `FILE`, `URL`). */
   value?: string;
   describe: string;
+  /** Former names still accepted (`tier-key` for `revenue-share-key`): parsed as this option, named once in help. */
+  aliases?: readonly string[];
 }
 
 export interface CommandSpec {
@@ -34,7 +36,11 @@ const HELP_OPTION: OptionSpec = { name: "help", type: "boolean", describe: "this
 
 export function parseCommand(spec: CommandSpec, argv: readonly string[]): ParsedArgs {
   const specs = withHelp(spec);
-  const options = Object.fromEntries(specs.map((o) => [o.name, { type: o.type, multiple: o.multiple ?? false }]));
+  const options = Object.fromEntries(
+    specs.flatMap((o) =>
+      [o.name, ...(o.aliases ?? [])].map((n) => [n, { type: o.type, multiple: o.multiple ?? false }] as const),
+    ),
+  );
   let parsed: ReturnType<typeof nodeParseArgs>;
   try {
     parsed = nodeParseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
@@ -42,8 +48,15 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
     throw new UsageError(explain(err as Error & { code?: string }, specs));
   }
   const flags = new Map<string, string[]>();
-  for (const [name, v] of Object.entries(parsed.values)) {
+  for (const [given, v] of Object.entries(parsed.values)) {
     const list = (Array.isArray(v) ? v : [v]).map((x) => String(x));
+    const spec = specs.find((o) => o.name === given || o.aliases?.includes(given));
+    const name = spec?.name ?? given;
+    // An alias and its option given together would leave "which one wins" to the parser's key order.
+    if (flags.has(name))
+      throw new UsageError(
+        `${[name, ...(spec?.aliases ?? [])].map((n) => `--${n}`).join(" and ")} are one option; give one`,
+      );
     flags.set(name, list);
   }
   return { positionals: parsed.positionals, flags };
@@ -92,7 +105,9 @@ export function optionLines(options: readonly OptionSpec[]): string {
     (o) =>
       [
         `--${o.name}${o.type === "string" ? ` ${o.value ?? "VALUE"}` : ""}`,
-        o.describe + (o.multiple ? " (repeatable)" : ""),
+        o.describe +
+          (o.multiple ? " (repeatable)" : "") +
+          (o.aliases?.length ? ` (also ${o.aliases.map((a) => `--${a}`).join(", ")})` : ""),
       ] as const,
   );
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
@@ -111,13 +126,13 @@ function explain(err: Error & { code?: string }, specs: readonly OptionSpec[]): 
     const name = raw.replace(/^-+/, "").split("=")[0]!;
     const guess = closest(
       name,
-      specs.map((o) => o.name),
+      specs.flatMap((o) => [o.name, ...(o.aliases ?? [])]),
     );
     return `unknown option ${raw}${guess ? `; did you mean --${guess}?` : ""}`;
   }
   if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const name = /--([\w-]+)/.exec(err.message)?.[1];
-    const spec = specs.find((o) => o.name === name);
+    const spec = specs.find((o) => o.name === name || (name !== undefined && o.aliases?.includes(name)));
     if (spec?.type === "boolean") return `--${name} takes no value`;
     return `--${name ?? "option"} needs a value${spec?.value ? ` (${spec.value})` : ""}`;
   }

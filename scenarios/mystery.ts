@@ -234,7 +234,7 @@ export const mysteryScenarios: Scenario[] = [
       "The original recipient sells revealed cards back to the pool inside the buyback window; the payout is read from CardSellExecuted.",
     chain: true,
     async run(ctx: ScenarioContext) {
-      const key = ctx.keys.tier!;
+      const key = ctx.keys["revenue-share"]!;
       const wallet = await endUserWallet(ctx, 2);
       const p = await buyAndReveal(ctx, key, wallet, 1);
       const tokenIds = p.items!.map((i) => i.token_id);
@@ -289,7 +289,7 @@ export const mysteryScenarios: Scenario[] = [
       "A TIER partner's end user buys packs from a custodial balance; the revenue summary shows the gross and the 5% share; the operator closes the period into a PENDING statement and pays it to the partner's payout wallet (PAID with a tx hash).",
     chain: true,
     async run(ctx: ScenarioContext) {
-      const key = ctx.keys.tier!;
+      const key = ctx.keys["revenue-share"]!;
       const account = ctx.run.accountOf(key); // this run's TIER account, like the fixture "nova"
       const user = ctx.run.unique("scenario-collector");
       const { now: start } = await ctx.control.request<{ now: string }>("GET", "/clock");

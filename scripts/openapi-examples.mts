@@ -92,8 +92,8 @@ async function directCalls(http: HttpClient, keys: Record<string, string>): Prom
   await call("GET", "/wallet/ledger", demo, undefined, user);
   await call("GET", "/wallet/deposits", demo, undefined, user);
   await call("POST", "/wallet/deposit-address", demo, user);
-  await call("GET", "/mystery/payout-wallet", keyOf.get("revenue.setPayoutWallet") ?? keys.tier!);
-  await call("GET", "/payout-wallet", keyOf.get("payoutWallet.set") ?? keys.tier!);
+  await call("GET", "/mystery/payout-wallet", keyOf.get("revenue.setPayoutWallet") ?? keys["revenue-share"]!);
+  await call("GET", "/payout-wallet", keyOf.get("payoutWallet.set") ?? keys["revenue-share"]!);
   const offer = found.get("buyback.create")?.data as Data | undefined;
   await call("GET", "/mystery/buyback", keyOf.get("buyback.create") ?? demo, undefined, {
     token_id: String(offer?.token_id),
@@ -104,7 +104,7 @@ async function directCalls(http: HttpClient, keys: Record<string, string>): Prom
     `/mystery/buyback/${String(forPurchase?.purchase_id)}`,
     keyOf.get("buyback.createForPurchase") ?? demo,
   );
-  await call("GET", "/mystery/sellbacks", keyOf.get("sellback.submit") ?? keys.tier!);
+  await call("GET", "/mystery/sellbacks", keyOf.get("sellback.submit") ?? keys["revenue-share"]!);
   const [card] = (found.get("cards.search")?.data as Data[] | undefined) ?? [];
   await call("GET", `/pokemon/cards/${String(card?.id)}/prices`, demo);
   await call("GET", "/grading/certs/psa/68734521", demo);

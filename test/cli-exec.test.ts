@@ -54,10 +54,13 @@ describe("npx emulator exec", () => {
       "EMULATOR_KEY_DEMO",
       "EMULATOR_KEY_KYC",
       "EMULATOR_KEY_LEGACY",
+      "EMULATOR_KEY_REVENUE_SHARE",
       "EMULATOR_KEY_TENANT",
       "EMULATOR_KEY_TENANT_READONLY",
       "EMULATOR_KEY_TIER",
     ]);
+    // the former name of the revenue-share key is the same key
+    expect(env.EMULATOR_KEY_TIER).toBe(env.EMULATOR_KEY_REVENUE_SHARE);
     for (const n of names) expect(env[n]).toMatch(/^rip_v1_[\w-]{43}$/);
     // stopped: nothing answers there any more
     await expect(

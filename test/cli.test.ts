@@ -22,7 +22,7 @@ describe("npx emulator", () => {
     for (const k of line.keys) expect(Object.keys(k).sort()).toEqual(["key", "kind", "label", "name", "scopes"]);
     // each fixture key by its name, the name control routes accept too
     expect(line.keys.map((k: { name: string }) => k.name)).toEqual(
-      expect.arrayContaining(["demo", "tier", "tenant", "legacy"]),
+      expect.arrayContaining(["demo", "revenue-share", "tenant", "legacy"]),
     );
     const demo = line.keys.find((k: { name: string }) => k.name === "demo");
     expect((await request(line.url).get("/_emulator/credits/demo")).body.data).toEqual(
@@ -101,7 +101,7 @@ describe("npx emulator", () => {
         { kind: m[2], key: m[3] },
       ]),
     );
-    expect([...named.keys()]).toEqual(expect.arrayContaining(["demo", "tier", "tenant", "legacy"]));
+    expect([...named.keys()]).toEqual(expect.arrayContaining(["demo", "revenue-share", "tenant", "legacy"]));
     expect(named.get("demo")!.kind).toBe("partner");
     expect(named.get("tenant")!.kind).toBe("tenant");
     run.child.kill("SIGINT");

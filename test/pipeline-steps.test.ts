@@ -67,7 +67,6 @@ describe("a route's plan (the steps it needs, decided once per route)", () => {
       "concurrency gate",
       "metering",
       "faults",
-      "identifiers",
       "input",
       "replay",
       "reconcile",
@@ -80,7 +79,6 @@ describe("a route's plan (the steps it needs, decided once per route)", () => {
     expect(price).toContain("cached answer");
     expect(price).not.toContain("metering");
     expect(price).not.toContain("refund");
-    expect(price).not.toContain("identifiers");
   });
 
   it("every plan keeps STEPS' order, and every route its answer", () => {

@@ -363,19 +363,19 @@ export const commerceChecks: Check[] = [
     title:
       "Sell-back of freshly revealed cards: the quote adds up and prepare carries exactly what was quoted (not sent)",
     rule: "POST /mystery/sellback/quote: each eligible item pays its oracle value less 15%; total_payout = the sum of the eligible items; prepare returns the quoted payout, the eligible token ids, a min_total not above it, and the calls ending with the sell-back.",
-    ...runs("sandbox", ["partnerKey", "wallet", "tierKey"]),
+    ...runs("sandbox", ["partnerKey", "wallet", "revenueShareKey"]),
     spendUsdc: PACK_USDC,
     deviation: "sellback_quote_total_off",
     run: isolated(async (ctx) => {
-      // Sell-back is for TIER partners: the --tier-key (the emulator makes one).
-      ensure(ctx.tierKey, "no TIER key");
-      const key = ctx.tierKey;
+      // Sell-back is for TIER (revenue-share) partners: the --revenue-share-key (the emulator makes one).
+      ensure(ctx.revenueShareKey, "no TIER key");
+      const key = ctx.revenueShareKey;
       const terms = expectSuccess(await ctx.http.get(`${M}/terms`, { key }), "GET /mystery/terms").data as {
         billing_model?: string;
       };
       if (terms.billing_model !== "TIER")
         throw new NotApplicable(
-          `sell-back is for TIER partners; --tier-key's billing model is ${String(terms.billing_model)}`,
+          `sell-back is for TIER partners; --revenue-share-key's billing model is ${String(terms.billing_model)}`,
         );
       const c = { ...ctx, partnerKey: key };
       const w = wallet(ctx);

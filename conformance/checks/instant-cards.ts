@@ -21,14 +21,16 @@ const isolated =
 
 /** The cards of an instant pack bought with the TIER key, and the wallet that holds them. */
 async function instantCards(ctx: CheckContext): Promise<{ key: string; wallet: string; tokens: string[] }> {
-  ensure(ctx.tierKey, "no TIER key");
+  ensure(ctx.revenueShareKey, "no TIER key");
   ensure(ctx.wallet, "no test wallet");
-  const key = ctx.tierKey;
+  const key = ctx.revenueShareKey;
   const terms = expectSuccess(await ctx.http.get(`${M}/terms`, { key }), "GET /mystery/terms").data as {
     billing_model?: string;
   };
   if (terms.billing_model !== "TIER")
-    throw new NotApplicable(`sell-back is for TIER partners; --tier-key's model is ${String(terms.billing_model)}`);
+    throw new NotApplicable(
+      `sell-back is for TIER partners; --revenue-share-key's model is ${String(terms.billing_model)}`,
+    );
   const { purchase } = await buyInstant({ ...ctx, partnerKey: key }, ctx.wallet);
   ensure(purchase.status === "FULFILLED", `instant purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);
   const tokens = (purchase.cards ?? []).map((c) => c.token_id);
@@ -36,7 +38,7 @@ async function instantCards(ctx: CheckContext): Promise<{ key: string; wallet: s
   return { key, wallet: ctx.wallet.address, tokens };
 }
 
-const withTierWallet = runs("sandbox", ["partnerKey", "wallet", "tierKey"]);
+const withTierWallet = runs("sandbox", ["partnerKey", "wallet", "revenueShareKey"]);
 
 export const instantCardChecks: Check[] = [
   {
@@ -112,14 +114,14 @@ export const instantCardChecks: Check[] = [
     ...emulatorOnly("clock", "advances the clock past the sell-back window of freshly revealed cards", [
       "partnerKey",
       "wallet",
-      "tierKey",
+      "revenueShareKey",
     ]),
     spendUsdc: PACK_USDC,
     deviation: "sellback_window_never_closes",
     run: isolated(async (ctx) => {
-      ensure(ctx.tierKey, "no TIER key");
+      ensure(ctx.revenueShareKey, "no TIER key");
       ensure(ctx.wallet, "no test wallet");
-      const key = ctx.tierKey;
+      const key = ctx.revenueShareKey;
       const w = ctx.wallet;
       const { purchase } = await buyAndReveal({ ...ctx, partnerKey: key }, w);
       ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);

@@ -443,7 +443,7 @@ export const instantChecks: Check[] = [
   },
   {
     ...chained,
-    needs: ["partnerKey", "wallet", "tierKey"],
+    needs: ["partnerKey", "wallet", "revenueShareKey"],
     id: "instant.tx-already-recorded",
     guards: "docs/reference/sdk-shapes.md “Instant pack methods” (409 tx_already_recorded)",
     title: "Instant submit of a transaction another partner recorded → 409 tx_already_recorded",
@@ -453,8 +453,8 @@ export const instantChecks: Check[] = [
       await withMinedPurchase(ctx, async (m) => {
         expectSuccess(await submit(ctx, { packet_type_id: m.packetTypeId, transaction_hash: m.hash }), "submit", 202);
         // Another partner: the TIER key's account (the emulator makes a fresh one).
-        ensure(ctx.tierKey, "no TIER key");
-        const other = ctx.tierKey;
+        ensure(ctx.revenueShareKey, "no TIER key");
+        const other = ctx.revenueShareKey;
         const r = await ctx.http.post(`${I}/purchase/submit`, {
           key: other,
           body: { packet_type_id: m.packetTypeId, transaction_hash: m.hash },

@@ -75,11 +75,11 @@ export const SANDBOX_LIFECYCLES: Readonly<Record<string, SandboxLifecycle>> = {
     },
   },
   "mystery-sellback": {
-    needs: ["partnerKey", "wallet", "tierKey"],
+    needs: ["partnerKey", "wallet", "revenueShareKey"],
     spendUsdc: PACK_USDC,
     async run(ctx) {
-      ensure(ctx.tierKey, "no TIER key");
-      const key = ctx.tierKey;
+      ensure(ctx.revenueShareKey, "no TIER key");
+      const key = ctx.revenueShareKey;
       const w = walletOf(ctx);
       const { purchase } = await buyAndReveal({ ...ctx, partnerKey: key }, w);
       ensure(purchase.status === "FULFILLED", `purchase ${purchase.id} must be FULFILLED, is ${purchase.status}`);

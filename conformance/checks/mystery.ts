@@ -283,13 +283,13 @@ export const mysteryChecks: Check[] = [
     title: "Payout wallet: 404 payout_wallet_not_set before set, bad body → 400 invalid_address",
     rule: "PUT /payout-wallet sets the payout wallet; bad body gives invalid_address; payout_wallet_not_set when read before set.",
     // Emulator mode: a fresh TIER key, so the 404 then the set. Elsewhere the partner's TIER key, left as it was.
-    ...runs("sandbox", ["tierKey"]),
+    ...runs("sandbox", ["revenueShareKey"]),
     deviation: "mystery_payout_wallet_lenient",
     async run(ctx) {
       const { http, control } = ctx;
       if (!control) {
-        ensure(ctx.tierKey, "no TIER key");
-        return walletReadBack(ctx, ctx.tierKey, "/api/v1/payout-wallet", "payout_wallet_not_set");
+        ensure(ctx.revenueShareKey, "no TIER key");
+        return walletReadBack(ctx, ctx.revenueShareKey, "/api/v1/payout-wallet", "payout_wallet_not_set");
       }
       const key = await control.newKey({
         kind: "partner",
@@ -346,11 +346,11 @@ export const mysteryChecks: Check[] = [
     title: "Sell-back of more than 50 tokens → 400 too_many_tokens",
     rule: "A sell-back request takes token ids, up to 50 per batch (too_many_tokens).",
     mode: "read-only",
-    needs: ["tierKey"],
+    needs: ["revenueShareKey"],
     deviation: "mystery_sellback_batch_unbounded",
-    async run({ http, tierKey }) {
-      ensure(tierKey, "no TIER key");
-      const key = tierKey;
+    async run({ http, revenueShareKey }) {
+      ensure(revenueShareKey, "no TIER key");
+      const key = revenueShareKey;
       const ids = Array.from({ length: 51 }, (_, i) => String(i + 1));
       expectError(
         await http.post(`${M}/sellback/quote`, { key, body: { wallet_address: WALLET, token_ids: ids } }),

@@ -23,18 +23,18 @@ export const refusalChecks: Check[] = [
     profile: "mystery",
     title: "Buyback offers with a TIER key → 403 not_pool_partner",
     rule: "Buyback offers are POOL-model: a TIER partner's key asking for one (by token or by purchase) is refused with 403 not_pool_partner.",
-    ...runs("read-only", ["tierKey"]),
+    ...runs("read-only", ["revenueShareKey"]),
     deviation: "buyback_tier_insufficient_permissions",
-    async run({ http, tierKey }) {
-      ensure(tierKey, "no TIER key");
+    async run({ http, revenueShareKey }) {
+      ensure(revenueShareKey, "no TIER key");
       expectError(
-        await http.post("/api/v1/mystery/buyback", { key: tierKey, body: { token_ids: ["1"] } }),
+        await http.post("/api/v1/mystery/buyback", { key: revenueShareKey, body: { token_ids: ["1"] } }),
         403,
         "not_pool_partner",
         "POST /mystery/buyback with a TIER key",
       );
       expectError(
-        await http.post("/api/v1/mystery/buyback/conformance-missing-purchase", { key: tierKey, body: {} }),
+        await http.post("/api/v1/mystery/buyback/conformance-missing-purchase", { key: revenueShareKey, body: {} }),
         403,
         "not_pool_partner",
         "POST /mystery/buyback/{purchase_id} with a TIER key",

@@ -1,7 +1,7 @@
 import { GAMES } from "../games.ts";
 import { operation } from "../operation.ts";
 import { MAX_ID_ARRAY } from "../paging.ts";
-import { MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
+import { identifier, MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
 import { CardPrices, Card, Expansion, GradedCert, GradedCertBatch, SealedPrices, SealedProduct } from "./shapes.ts";
 import { CATALOG_QUERIES, PRINTINGS_CAP } from "./query.ts";
 
@@ -15,7 +15,8 @@ export { MAX_DEPTH, MAX_QUERY_LENGTH, MAX_TERMS } from "./query-grammar.ts";
 const int = z.number().int();
 
 const game = z.enum(GAMES);
-const pathId = (description: string) => withCode(z.string().max(255).describe(description), "identifier_too_long");
+/** A path id: over 255 characters identifier_too_long (identifier()), before anything else is read. */
+const pathId = (description: string) => identifier().describe(description);
 const gameOnly = z.object({ game });
 const gameAnd = (description: string) => z.object({ game, id: pathId(description) });
 

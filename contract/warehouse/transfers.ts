@@ -16,8 +16,8 @@ import {
   uniqueIdParam,
 } from "./common.ts";
 
-// Card transfers (docs/warehouse.md): custody moves to another tenant
-// account; the card keeps its unique_id.
+// Card transfers (docs/warehouse.md): a card moves to another tenant account's
+// vault; the card keeps its unique_id.
 
 export const CardTransfer = z.object({
   transfer_id: int,

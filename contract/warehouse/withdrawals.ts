@@ -16,7 +16,7 @@ import {
   uniqueIds,
 } from "./common.ts";
 
-// Withdrawals (docs/warehouse.md): cards leave custody by pickup or shipment;
+// Withdrawals (docs/warehouse.md): cards leave the vault by pickup or shipment;
 // REQUESTED holds them until the operator completes it.
 
 export const WITHDRAWAL_STATUSES = ["REQUESTED", "COMPLETED"] as const;

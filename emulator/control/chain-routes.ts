@@ -82,7 +82,7 @@ export const chainControlRoutes: ControlSpec[] = [
       const asked =
         usdc === undefined && eth === undefined ? { usdc: 1000n * 10n ** 6n, eth: 10n ** 18n } : { usdc, eth };
       const to = getAddress(b.address);
-      const tx = await host.chain.faucet(to, asked);
+      const tx = await host.gateway.faucet(to, asked);
       return ok({
         address: to,
         usdc: String(asked.usdc ?? 0n),
@@ -116,7 +116,7 @@ export const chainControlRoutes: ControlSpec[] = [
       },
     },
     handle: async (c) => {
-      const { chain } = requireChain(c.services);
+      const { gateway: chain } = requireChain(c.services);
       const who: { label: string; kind: "role" | "account" | "contract"; address: `0x${string}` }[] = [
         ...CHAIN_ROLES.map((r) => ({ label: r, kind: "role" as const, address: chain[r].address })),
         ...chain.endUsers.map((a) => ({ label: a.label, kind: "account" as const, address: a.address })),
@@ -165,7 +165,7 @@ export const chainControlRoutes: ControlSpec[] = [
       },
     },
     handle: async (c) => {
-      const { chain } = requireChain(c.services);
+      const { gateway: chain } = requireChain(c.services);
       const head = await chain.publicClient.getBlockNumber({ cacheTime: 0 });
       const numbers: bigint[] = [];
       for (let n = head; n >= 0n && numbers.length < c.input.query.limit; n--) numbers.push(n);
@@ -199,7 +199,7 @@ export const chainControlRoutes: ControlSpec[] = [
       return ok({
         mode: host.vrfMode,
         delay_ms: host.vrfDelayMs,
-        pending: (await host.chain.pendingVrfRequests()).map(String),
+        pending: (await host.gateway.pendingVrfRequests()).map(String),
       });
     },
   }),
@@ -243,7 +243,7 @@ export const chainControlRoutes: ControlSpec[] = [
       const words = c.input.body.words?.map((w) => BigInt(w));
       /** The request to fulfil (the oldest pending by default), or the 404 / 409 saying it is not pending. */
       const pick = async (): Promise<bigint> => {
-        const pending = await host.chain.pendingVrfRequests();
+        const pending = await host.gateway.pendingVrfRequests();
         if (raw === undefined) {
           if (pending.length === 0) throw new ApiError(409, "nothing_pending", "No VRF request is pending");
           return pending[0]!;
@@ -261,10 +261,10 @@ export const chainControlRoutes: ControlSpec[] = [
         const id = await pick();
         let res;
         try {
-          res = await host.chain.fulfillVrf(id, words ?? (await host.wordsFor(id)));
+          res = await host.gateway.fulfillVrf(id, words ?? (await host.wordsFor(id)));
         } catch (err) {
           // Fulfilled meanwhile by auto mode's timer (it does not take this lock): answered like a later call.
-          if ((await host.chain.pendingVrfRequests()).includes(id)) throw err;
+          if ((await host.gateway.pendingVrfRequests()).includes(id)) throw err;
           if (raw !== undefined)
             throw new ApiError(404, "not_found", `VRF request ${raw} is not pending (fulfilled meanwhile)`);
           throw new ApiError(

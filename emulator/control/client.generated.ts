@@ -642,7 +642,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A key's credit pools (free, purchased) and next free reset; :key is the value or a fixture key's name (demo, tier, …) */
+        /** A key's credit pools (free, purchased) and next free reset; :key is the value or a fixture key's name (demo, revenue-share, …) */
         get: operations["getEmulatorCreditsKey"];
         put?: never;
         /** Grant credits {credits: 1–1,000,000,000} to a key's purchased pool (never expires, like a top-up; :key is the value or a fixture name); answers the pools after */

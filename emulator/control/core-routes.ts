@@ -23,7 +23,7 @@ import { fixtureNames, keyNamed } from "./account.ts";
 import { isoOf } from "../../contract/time.ts";
 import { COUNTERS } from "../state/ids.ts";
 
-/** `name` is given for fixture keys (demo, tier, tenant, …), so tools can find them by name. */
+/** `name` is given for fixture keys (demo, revenue-share, tenant, …), so tools can find them by name. */
 export function keyView(k: KeyRecord, balance?: CreditAccount, name?: string, month?: string) {
   return {
     ...(name ? { name } : {}),
@@ -379,7 +379,7 @@ export const coreControlRoutes: ControlSpec[] = [
     method: "GET",
     path: "/credits/:key",
     describe:
-      "A key's credit pools (free, purchased) and next free reset; :key is the value or a fixture key's name (demo, tier, …)",
+      "A key's credit pools (free, purchased) and next free reset; :key is the value or a fixture key's name (demo, revenue-share, …)",
     schema: {
       params: z.object({ key: z.string() }),
       responses: {

@@ -93,7 +93,7 @@ export function controlHost(services: Services, parts: ControlHostParts): Contro
         catalog: services.options.catalog,
         clock: { mode: clock.mode, now: clock.nowIso() },
         chain: chainHost
-          ? { rpcUrl: chainHost.chain.rpcUrl, chainId: chainHost.chain.chainId, vrf: chainHost.vrfMode }
+          ? { rpcUrl: chainHost.gateway.rpcUrl, chainId: chainHost.gateway.chainId, vrf: chainHost.vrfMode }
           : null,
         state_file: parts.stateFile(),
         // No world loaded (a world's run says which: world/run.ts).

@@ -19,7 +19,7 @@ export function requireChain(services: { chainHost: ChainHost | null }): ChainHo
 }
 
 /** The chain gateway itself (addresses, clients, accounts), or 503 chain_unavailable. */
-export const chainOf = (services: { chainHost: ChainHost | null }): Chain => requireChain(services).chain;
+export const chainOf = (services: { chainHost: ChainHost | null }): Chain => requireChain(services).gateway;
 
 /** The lock of VRF fulfilments (a state replacement takes it too: pipeline/generation.ts). */
 export const VRF_LOCK = "vrf:fulfill";

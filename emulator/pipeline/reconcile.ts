@@ -118,7 +118,7 @@ export function reconciled(s: Services): Promise<void> | null {
   const r = s.runtime.of(RECONCILER);
   // An attached node (--rpc-url) also mines what others send it, which this process never sees: one look at its
   // head per request (the in-process chain needs none: every block it mines goes through the emulator).
-  const chain = s.chainHost?.chain;
+  const chain = s.chainHost?.gateway;
   // A node that does not answer is the handler's to report (or not: a catalog read needs no chain).
   if (chain?.attached && r.off)
     return chain.poll().then(

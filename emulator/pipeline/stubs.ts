@@ -1,5 +1,5 @@
 import { OPERATIONS, pointer, type Operation } from "../../contract/index.ts";
-import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
+import { fixtureKeyNamed, fixtureKeyValue } from "../../fixtures/keys.ts";
 import type { KeyRecord } from "../state/schema.ts";
 import { MAX_JSON_BODY_BYTES, readText } from "./body.ts";
 import { badRequest } from "./errors.ts";
@@ -126,8 +126,8 @@ export function stubAnswer(stub: Stub, headers: HeaderBag): Response {
 
 function keyMatches(want: string, key: KeyRecord, seed: number): boolean {
   if (want === key.key || want === key.label) return true;
-  const fixture = FIXTURE_KEYS.find((k) => k.name === want);
-  return fixture !== undefined && makeKey(seed, fixture.name) === key.key;
+  const fixture = fixtureKeyNamed(want);
+  return fixture !== undefined && fixtureKeyValue(seed, fixture) === key.key;
 }
 
 /** The request's JSON body read from a clone (the handler still reads the original), or undefined. */

@@ -27,7 +27,8 @@ export const COUNTERS = Object.freeze({
   webhookEvent: counter("webhooks.event", 1, "emulator_event"),
   webhookRotation: counter("webhooks.rotation", 1, "webhook_rotation"),
   mysteryPurchase: counter("mystery.purchase", 5001, "mystery-purchase"),
-  mysteryPoolUsage: counter("mystery.pool_usage", 1, "mystery-pool-usage"),
+  // pool.item_pulled's usage id (the POOL model; not the MysteryPool contract)
+  mysteryPulledItem: counter("mystery.pool_usage", 1, "mystery-pool-usage"),
   mysterySteer: counter("mystery.steer", 1, "mystery-steer"),
   mysteryOffer: counter("mystery.offer", 7001, "mystery-offer"),
   mysteryEndUser: counter("mystery.end_user", 1, "mystery-end-user"),

@@ -13,7 +13,7 @@ export interface JournalEntry {
   /** Its path template under /api/v1 (`/webhooks/:id`). */
   route: string | null;
   key: string | null;
-  /** The fixture key's name (demo, tier, tenant …); null for other keys. */
+  /** The fixture key's name (demo, revenue-share, tenant …); null for other keys. */
   key_name: string | null;
   key_label: string | null;
   status: number;

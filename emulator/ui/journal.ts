@@ -1,7 +1,7 @@
 import { runtimeSlot } from "../pipeline/runtime.ts";
 import type { Services } from "../pipeline/services.ts";
 import { headerOf } from "../pipeline/envelope.ts";
-import { FIXTURE_KEYS, makeKey } from "../../fixtures/keys.ts";
+import { FIXTURE_KEYS, fixtureKeyValue } from "../../fixtures/keys.ts";
 import { WEBHOOK_HEADERS } from "../../contract/webhook-signature.ts";
 import { isoOf } from "../../contract/time.ts";
 import type { JournalBody, JournalEntry } from "./journal-entry.ts";
@@ -248,7 +248,7 @@ export class Journal {
 
   /** The fixture name of a key of an emulator with this seed, or null. */
   nameOf(seed: number, key: string): string | null {
-    this.names ??= new Map(FIXTURE_KEYS.map((k) => [makeKey(seed, k.name), k.name]));
+    this.names ??= new Map(FIXTURE_KEYS.map((k) => [fixtureKeyValue(seed, k), k.name]));
     return this.names.get(key) ?? null;
   }
 

@@ -1,7 +1,7 @@
 import { DEFAULT_PACKET_TYPES } from "../../chain/instant.ts";
 import type { CatalogIndex } from "../catalog-data/catalog-index.ts";
 import { MAX_USDC_MICROS, parseUsdc, usdc } from "../../contract/money.ts";
-import { FIXTURE_KEYS } from "../../fixtures/keys.ts";
+import { FIXTURE_KEY_NAMES } from "../../fixtures/keys.ts";
 import { allowedKeysAt, pathText, type WorldPath } from "./problems.ts";
 import { worldSchema, type World, type WorldKey, type WorldWebhook } from "./schema.ts";
 
@@ -51,7 +51,7 @@ export function usdcMicros(v: string | number): bigint | string {
 function semanticProblems(w: World): string[] {
   const out: string[] = [];
   const at = (path: WorldPath, msg: string) => out.push(`${pathText(path)}: ${msg}`);
-  const fixtureNames = new Set(FIXTURE_KEYS.map((k) => k.name));
+  const fixtureNames = new Set(FIXTURE_KEY_NAMES);
   const keyNames = new Map<string, string>();
   const accountIds = new Map<string, string>();
 

@@ -39,7 +39,7 @@ async function emulator(): Promise<Ctx> {
     api: request(emu.url),
     close: () => emu.close(),
     demo: emu.key("demo"),
-    tier: emu.key("tier"),
+    revenueShare: emu.key("revenue-share"),
     tenant: emu.key("tenant"),
     events: [],
   };

@@ -9,7 +9,7 @@ import {
   MAX_EXPECTED_TRIES,
   type SlotWant,
 } from "../../chain/index.ts";
-import { tierPool } from "../../emulator/areas/mystery/chain-io.ts";
+import { mysteryPoolTier } from "../../emulator/areas/mystery/chain-io.ts";
 import { bundleCards } from "../../fixtures/instant/index.ts";
 import { buy, startMystery, user, type Ctx } from "../mystery/helpers.ts";
 
@@ -44,7 +44,7 @@ describe("words for wanted picks", () => {
         ),
         async (tierId, asks) => {
           await ctx.emu.restore(base);
-          const pool = await tierPool(chain(), tierId);
+          const pool = await mysteryPoolTier(chain(), tierId);
           const wants: Array<SlotWant | null> = pool.slots.map((slot, i) => {
             const ask = asks[i]!;
             if (ask.free) return null;

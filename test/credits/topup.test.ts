@@ -247,10 +247,10 @@ describe("bad payments → 402 naming the x402 reason, no credits", () => {
   it("a reused nonce (the same authorization from another key) → nonce already used", async () => {
     const payment = encode(await officialPayment(await challenge(emu.key("demo")), alice));
     await topup(emu.key("demo"), 5, payment).expect(200);
-    const res = await topup(emu.key("tier"), 5, payment).expect(402);
+    const res = await topup(emu.key("revenue-share"), 5, payment).expect(402);
     expectError(res, 402, "insufficient_credits");
     expect(res.body.details.reason).toBe("invalid_exact_evm_nonce_already_used");
-    expect((await api.get(`/_emulator/credits/${emu.key("tier")}`)).body.data.balance).toBe(500);
+    expect((await api.get(`/_emulator/credits/${emu.key("revenue-share")}`)).body.data.balance).toBe(500);
   });
 
   it("an undecodable header → invalid_payload", async () => {

@@ -205,7 +205,7 @@ describe("the response cache", () => {
           name: string;
         }>;
       const before = await tiers();
-      const tier = emu.services.chainHost?.chain.tiers ?? (await import("../../chain/tiers.ts")).DEFAULT_TIERS;
+      const tier = emu.services.chainHost?.gateway.tiers ?? (await import("../../chain/tiers.ts")).DEFAULT_TIERS;
       const renamed = tier[0]!;
       const name = renamed.name;
       try {

@@ -17,12 +17,12 @@ const ids = (p: Record<string, unknown>) => (p.items as Array<{ token_id: string
 
 describe("GET /_emulator/mystery", () => {
   it("lists every partner's purchases and sell-backs newest first with states and transaction hashes, and the switches", async () => {
-    const first = await buyRevealed(ctx, ctx.tier, user(ctx, 2), 1);
+    const first = await buyRevealed(ctx, ctx.revenueShare, user(ctx, 2), 1);
     const second = await buyRevealed(ctx, ctx.demo, user(ctx, 1), 1);
     // a sell-back of the first purchase's items
     const u = user(ctx, 2);
     const sell = (path: string, body: Record<string, unknown>) =>
-      ctx.api.post(`/api/v1/mystery/sellback/${path}`).set("X-API-Key", ctx.tier).send(body);
+      ctx.api.post(`/api/v1/mystery/sellback/${path}`).set("X-API-Key", ctx.revenueShare).send(body);
     const prep = await sell("prepare", { wallet_address: u.address, token_ids: ids(first) }).expect(200);
     const receipt = await sendCalls(ctx, u, prep.body.data.calls);
     const sold = (await sell("submit", { transaction_hash: receipt.transactionHash }).expect(200)).body.data;

@@ -237,7 +237,7 @@ describe("rate limits", () => {
     const { emu: e2, api: a2, close: c2 } = await startEmulator({ ipRateLimitPerMin: 3 });
     try {
       await a2.get(CARD).set("X-API-Key", e2.key("demo")).expect(200);
-      await a2.get(CARD).set("X-API-Key", e2.key("tier")).expect(200);
+      await a2.get(CARD).set("X-API-Key", e2.key("revenue-share")).expect(200);
       expectError(await a2.get(CARD), 401, "API key required");
       const res = await a2.get(CARD).set("X-API-Key", e2.key("legacy")).expect(429);
       expect(res.body.error).toBe("rate_limited");

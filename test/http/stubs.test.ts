@@ -70,9 +70,11 @@ describe("POST /_emulator/stubs", () => {
   });
 
   it("matches by key name, path parameters, query and body members", async () => {
-    await stub({ operation: "webhooks.list", match: { key: "tier" }, status: 200, body: listBody }).expect(201);
+    await stub({ operation: "webhooks.list", match: { key: "revenue-share" }, status: 200, body: listBody }).expect(
+      201,
+    );
     expect((await webhooks().expect(200)).body.data).toEqual({ webhooks: [] });
-    expect((await webhooks(emu.key("tier")).expect(200)).body).toEqual(listBody);
+    expect((await webhooks(emu.key("revenue-share")).expect(200)).body).toEqual(listBody);
 
     await stub({
       operation: "cards.get",

@@ -379,7 +379,9 @@ describe("instant errors, by code", () => {
     ]);
     // Another partner cannot record a transaction this partner recorded.
     expect(
-      await code(sdk(emu.key("tier")).submit({ packet_type_id: 1, transaction_hash: receipt.transactionHash })),
+      await code(
+        sdk(emu.key("revenue-share")).submit({ packet_type_id: 1, transaction_hash: receipt.transactionHash }),
+      ),
     ).toEqual([409, "tx_already_recorded"]);
     // A replay is checked like the first submit: the recorded purchase answers only what matches it.
     expect(await code(demo.submit({ packet_type_id: 2, transaction_hash: receipt.transactionHash }))).toEqual([
@@ -405,10 +407,10 @@ describe("instant errors, by code", () => {
   it("get and list: 404 not_found for another partner's or an unknown purchase; 400 invalid_status", async () => {
     const { purchase } = await buy(1, user(0));
     for (const id of [purchase.id, 999_999, "abc"]) {
-      const e = await apiError(sdk(emu.key("tier")).getPurchase(id));
+      const e = await apiError(sdk(emu.key("revenue-share")).getPurchase(id));
       expect([e.status, e.code]).toEqual([404, "not_found"]);
     }
-    expect((await sdk(emu.key("tier")).listPurchases()).items).toEqual([]);
+    expect((await sdk(emu.key("revenue-share")).listPurchases()).items).toEqual([]);
     const e = await apiError(sdk().listPurchases({ status: "PARTIALLY_FULFILLED" as never }));
     expect([e.status, e.code]).toEqual([400, "invalid_status"]);
     expect((await sdk().listPurchases({ status: "submitted" as never })).items.map((p) => p.id)).toEqual([purchase.id]);
@@ -499,7 +501,7 @@ describe("instant durability", () => {
 
 describe("instant sales in revenue, terms and payouts", () => {
   it("a TIER partner's instant packs count in /mystery/revenue (1% of gross), in the accrual and in the closed statement; a POOL partner earns no share", async () => {
-    const tier = emu.key("tier");
+    const tier = emu.key("revenue-share");
     const get = async (path: string) =>
       (await api.get(`/api/v1/mystery/${path}`).set("X-API-Key", tier).expect(200)).body.data;
     const before = await get("revenue");

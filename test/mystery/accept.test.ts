@@ -205,9 +205,10 @@ describe("relayed buyback accept", () => {
     await prepare(card.token_id).expect(200);
     await ctx.emu.clock.advance(24 * 60 * 60 * 1000 + 2000);
     expect((await prepare(card.token_id).expect(404)).body.error).toBe("no_active_offer");
-    expect((await prepare(card.token_id, ctx.tier).expect(403)).body.error).toBe("not_pool_partner");
+    expect((await prepare(card.token_id, ctx.revenueShare).expect(403)).body.error).toBe("not_pool_partner");
     expect(
-      (await accept(card.token_id, { receiver_signature: `0x${"11".repeat(65)}` }, ctx.tier).expect(403)).body.error,
+      (await accept(card.token_id, { receiver_signature: `0x${"11".repeat(65)}` }, ctx.revenueShare).expect(403)).body
+        .error,
     ).toBe("not_pool_partner");
     expectError(await prepare(card.token_id, ctx.tenant), 403, "Insufficient permissions");
   });

@@ -16,7 +16,7 @@ const R = "/api/v1/mystery/redemption";
 const HOUR = 60 * 60 * 1000;
 const US = { name: "Ada Lovelace", street1: "1 Main St", city: "Austin", state: "TX", zip: "78701", country: "US" };
 const post = (path: string, body: Record<string, unknown>) =>
-  ctx.api.post(`${R}/${path}`).set("X-API-Key", ctx.tier).send(body);
+  ctx.api.post(`${R}/${path}`).set("X-API-Key", ctx.revenueShare).send(body);
 const frozen = (tokenId: string) =>
   ctx.emu.chain!.publicClient.readContract({
     address: ctx.emu.chain!.addresses.cardNft,
@@ -26,7 +26,8 @@ const frozen = (tokenId: string) =>
   });
 const rowOf = async (purchaseId: number, id: number) =>
   (
-    (await ctx.api.get(`${R}/${purchaseId}`).set("X-API-Key", ctx.tier).expect(200)).body.data.redemptions as Array<{
+    (await ctx.api.get(`${R}/${purchaseId}`).set("X-API-Key", ctx.revenueShare).expect(200)).body.data
+      .redemptions as Array<{
       redemption_id: number;
       status: string;
     }>
@@ -36,7 +37,7 @@ const workerArmed = () => ctx.emu.clock.pending().some((t) => t.label === "myste
 describe("burn verification on submit", () => {
   it("a burn cancelled at expiry cannot satisfy a new redemption: 400 invalid_tx_hash (burn_not_pending), still PREPARED; a fresh burn can", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1); // nova: no KYC
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1); // nova: no KYC
     const first = await post("prepare", { purchase_id: p.id, shipping_address: US, idempotency_key: "c-1" }).expect(
       201,
     );
@@ -72,7 +73,7 @@ describe("burn verification on submit", () => {
 
   it("a burn of another type (grading) is not a redemption burn", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const prep = await post("prepare", { purchase_id: p.id, shipping_address: US, idempotency_key: "g-1" }).expect(201);
     const grading = await sendCalls(ctx, u, [
       {
@@ -93,7 +94,7 @@ describe("burn verification on submit", () => {
 
   it("the auto warehouse fails a redemption whose burn was cancelled on chain (FAILED, redemption.updated), never stuck IN_FULFILLMENT", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const prep = await post("prepare", { purchase_id: p.id, shipping_address: US, idempotency_key: "w-1" }).expect(201);
     const id = prep.body.data.redemption_id;
     const burn = await sendCalls(ctx, u, prep.body.data.unsigned.calls);

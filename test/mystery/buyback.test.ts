@@ -166,7 +166,7 @@ describe("buyback offers", () => {
   });
 
   it("TIER partners get 403 not_pool_partner", async () => {
-    const r = await ctx.api.post(B).set("X-API-Key", ctx.tier).send({ token_id: "1" }).expect(403);
+    const r = await ctx.api.post(B).set("X-API-Key", ctx.revenueShare).send({ token_id: "1" }).expect(403);
     expect(r.body.error).toBe("not_pool_partner");
   });
 });

@@ -34,10 +34,10 @@ beforeAll(async () => {
   }
   // A sell-back mined but not yet submitted (TIER partner).
   const seller = user(ctx, 2);
-  const sp = await buyRevealed(ctx, ctx.tier, seller, 1);
+  const sp = await buyRevealed(ctx, ctx.revenueShare, seller, 1);
   const sprep = await ctx.api
     .post(`${M}/sellback/prepare`)
-    .set("X-API-Key", ctx.tier)
+    .set("X-API-Key", ctx.revenueShare)
     .send({ wallet_address: seller.address, token_ids: sp.items.map((i: { token_id: string }) => i.token_id) })
     .expect(200);
   sellTx = await sendCalls(ctx, seller, sprep.body.data.calls);
@@ -94,7 +94,7 @@ function send(o: Op) {
     case "sellback":
       return ctx.api
         .post(`${M}/sellback/submit`)
-        .set("X-API-Key", ctx.tier)
+        .set("X-API-Key", ctx.revenueShare)
         .send({ transaction_hash: sellTx.transactionHash });
     case "redeem":
       return ctx.api
@@ -161,7 +161,7 @@ async function check(answers: Answer[]) {
   const sells = by("sellback");
   for (const a of sells) expect(a.status).toBe(200);
   expect(sameValue(sells.map((a) => a.body.data?.sellback_id))).toBe(true);
-  const revenue = (await ctx.api.get(`${M}/revenue`).set("X-API-Key", ctx.tier).expect(200)).body.data;
+  const revenue = (await ctx.api.get(`${M}/revenue`).set("X-API-Key", ctx.revenueShare).expect(200)).body.data;
   expect([revenue.sellback_count, revenue.sellback_micros]).toEqual(
     sells.length ? [1, sold(ctx, sellTx).total.toString()] : [0, "0"],
   );

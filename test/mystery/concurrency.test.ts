@@ -83,11 +83,11 @@ describe("purchase submit: one transaction hash in parallel", () => {
 describe("sell-back submit: one transaction hash in parallel", () => {
   it("records one sell-back; revenue and the seller's USDC equal the CardSellExecuted total; one sellback.confirmed", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const ids = p.items.map((i: { token_id: string }) => i.token_id);
     const prep = await ctx.api
       .post(`${M}/sellback/prepare`)
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ wallet_address: u.address, token_ids: ids })
       .expect(200);
     const before = await usdcOf(ctx.emu, u.address);
@@ -97,15 +97,15 @@ describe("sell-back submit: one transaction hash in parallel", () => {
     const answers = await burst(N, () =>
       ctx.api
         .post(`${M}/sellback/submit`)
-        .set("X-API-Key", ctx.tier)
+        .set("X-API-Key", ctx.revenueShare)
         .send({ transaction_hash: receipt.transactionHash }),
     );
     for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
     expect(new Set(answers.map((a) => a.body.data.sellback_id)).size).toBe(1);
     expect(answers[0]!.body.data.total_micros).toBe(total.toString());
-    const list = await ctx.api.get(`${M}/sellbacks`).set("X-API-Key", ctx.tier).expect(200);
+    const list = await ctx.api.get(`${M}/sellbacks`).set("X-API-Key", ctx.revenueShare).expect(200);
     expect(list.body.data.sellbacks).toHaveLength(1);
-    const revenue = await ctx.api.get(`${M}/revenue`).set("X-API-Key", ctx.tier).expect(200);
+    const revenue = await ctx.api.get(`${M}/revenue`).set("X-API-Key", ctx.revenueShare).expect(200);
     expect(revenue.body.data).toMatchObject({ sellback_count: 1, sellback_micros: total.toString() });
     const box = await outbox(ctx);
     expect(box.get("sellback.confirmed")).toHaveLength(1);
@@ -121,14 +121,14 @@ describe("redemption prepare in parallel", () => {
       .send({ shipping_address: US, ...body });
 
   it("one idempotency key: one redemption, every caller answered it (201)", async () => {
-    const p = await buyRevealed(ctx, ctx.tier, user(ctx, 2), 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, user(ctx, 2), 1);
     const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD");
     const answers = await burst(N, () =>
-      prepare(ctx.tier, { purchase_id: p.id, token_id: card.token_id, idempotency_key: "one-key" }),
+      prepare(ctx.revenueShare, { purchase_id: p.id, token_id: card.token_id, idempotency_key: "one-key" }),
     );
     for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(201);
     expect(new Set(answers.map((a) => a.body.data.redemption_id)).size).toBe(1);
-    const list = await ctx.api.get(`${M}/redemptions`).set("X-API-Key", ctx.tier).expect(200);
+    const list = await ctx.api.get(`${M}/redemptions`).set("X-API-Key", ctx.revenueShare).expect(200);
     expect(list.body.data.redemptions).toHaveLength(1);
     expect((await outbox(ctx)).get("redemption.prepared")).toHaveLength(1);
   });
@@ -150,17 +150,19 @@ describe("redemption prepare in parallel", () => {
   it("submit of one burn in parallel: one BURN_SUBMITTED; the same hash cannot satisfy a second redemption", async () => {
     await ctx.api.post("/_emulator/mystery/warehouse").send({ mode: "manual" }).expect(200);
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const card = p.items.find((i: { item_type: string }) => i.item_type === "CARD");
-    const prep = await prepare(ctx.tier, { purchase_id: p.id, token_id: card.token_id, idempotency_key: "b-1" }).expect(
-      201,
-    );
+    const prep = await prepare(ctx.revenueShare, {
+      purchase_id: p.id,
+      token_id: card.token_id,
+      idempotency_key: "b-1",
+    }).expect(201);
     const id = prep.body.data.redemption_id;
     const burn = await sendCalls(ctx, u, prep.body.data.unsigned.calls);
     const answers = await burst(N, () =>
       ctx.api
         .post(`${M}/redemption/submit`)
-        .set("X-API-Key", ctx.tier)
+        .set("X-API-Key", ctx.revenueShare)
         .send({ redemption_id: id, tx_hash: burn.transactionHash }),
     );
     for (const a of answers) expect([a.status, a.body.data?.status]).toEqual([202, "BURN_SUBMITTED"]);
@@ -180,14 +182,14 @@ describe("redemption prepare in parallel", () => {
     expect(dispatched.body.data).toMatchObject({ status: "FAILED", burn: { is_burned: false } });
     expect(dispatched.body.data.failure_reason).toMatch(/no longer pending/);
     // A new redemption of the token cannot reuse the recorded burn hash.
-    const again = await prepare(ctx.tier, {
+    const again = await prepare(ctx.revenueShare, {
       purchase_id: p.id,
       token_id: card.token_id,
       idempotency_key: "b-2",
     }).expect(201);
     const reuse = await ctx.api
       .post(`${M}/redemption/submit`)
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ redemption_id: again.body.data.redemption_id, tx_hash: burn.transactionHash })
       .expect(409);
     expect(reuse.body.error).toBe("tx_already_recorded");
@@ -258,10 +260,10 @@ describe("buyback offers in parallel", () => {
 
 describe("operator actions in parallel", () => {
   it("paying one payout statement twice at once mints the payout once", async () => {
-    await buy(ctx, ctx.tier, user(ctx, 2), 1);
+    await buy(ctx, ctx.revenueShare, user(ctx, 2), 1);
     await ctx.api
       .put(`${M}/payout-wallet`)
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ address: user(ctx, 7).address })
       .expect(200);
     await ctx.emu.clock.advance(1000);

@@ -62,7 +62,7 @@ describe("custodial purchase", () => {
     const mismatch = await buy(ctx.demo, "k-2", { tier_id: 2, external_user_id: "acme-user-1" }).expect(409);
     expect(mismatch.body.error).toBe("idempotency_mismatch");
     // keys are per partner
-    await buy(ctx.tier, "k-2", { tier_id: 1, external_user_id: "nova-user-1" }).expect(202);
+    await buy(ctx.revenueShare, "k-2", { tier_id: 1, external_user_id: "nova-user-1" }).expect(202);
   });
 
   it("insufficient funds → 402 and nothing is held; funding through the control plane unblocks it", async () => {

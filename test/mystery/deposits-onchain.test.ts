@@ -54,14 +54,14 @@ describe("deposits seen on chain", () => {
 
   it("two transfers add up; a transfer elsewhere, or to another partner's user, credits no one else", async () => {
     const mine = await addressOf("dep-2");
-    const theirs = await addressOf("dep-2", ctx.tier); // the same external id under another account
+    const theirs = await addressOf("dep-2", ctx.revenueShare); // the same external id under another account
     expect(theirs).not.toBe(mine);
     await send(user(ctx, 2), mine, 1_000_000n);
     await send(user(ctx, 3), mine, 2_000_001n);
     await send(user(ctx, 3), user(ctx, 4).address, 5_000_000n); // not a deposit address
     await send(user(ctx, 2), theirs, 7_000_000n);
     expect((await balance("external_user_id=dep-2")).balance).toBe("3000001");
-    expect((await balance("external_user_id=dep-2", ctx.tier)).balance).toBe("7000000");
+    expect((await balance("external_user_id=dep-2", ctx.revenueShare)).balance).toBe("7000000");
   });
 
   it("the worker credits a deposit mined while no one reads (the block wakes it), and a restored snapshot re-scans without a double credit", async () => {

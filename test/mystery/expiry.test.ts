@@ -29,8 +29,8 @@ const frozen = (tokenId: string) =>
 
 describe("redemption expiry", () => {
   it("PREPARED expires at expires_at: EXPIRED + redemption.updated; submit 409; the same key says to use a new key; a new key works", async () => {
-    const p = await buyRevealed(ctx, ctx.tier, user(ctx, 2), 1); // nova: no KYC
-    const prep = await post("prepare", ctx.tier, {
+    const p = await buyRevealed(ctx, ctx.revenueShare, user(ctx, 2), 1); // nova: no KYC
+    const prep = await post("prepare", ctx.revenueShare, {
       purchase_id: p.id,
       shipping_address: US,
       idempotency_key: "e-1",
@@ -40,26 +40,28 @@ describe("redemption expiry", () => {
     expect(Date.parse(prep.body.data.expires_at) - ctx.emu.clock.now()).toBe(24 * HOUR);
 
     await ctx.emu.clock.advance(24 * HOUR - 1000);
-    expect((await rowOf(ctx.tier, p.id, id)).status).toBe("PREPARED");
+    expect((await rowOf(ctx.revenueShare, p.id, id)).status).toBe("PREPARED");
     await ctx.emu.clock.advance(1000);
-    expect(await rowOf(ctx.tier, p.id, id)).toMatchObject({ status: "EXPIRED", failure_reason: "expired" });
+    expect(await rowOf(ctx.revenueShare, p.id, id)).toMatchObject({ status: "EXPIRED", failure_reason: "expired" });
     expect(updates(id)).toEqual(["EXPIRED"]);
     const listed = await ctx.api
       .get("/api/v1/mystery/redemptions?status=EXPIRED")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .expect(200);
     expect(listed.body.data.redemptions.map((r: { redemption_id: number }) => r.redemption_id)).toEqual([id]);
 
-    const late = await post("submit", ctx.tier, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(409);
+    const late = await post("submit", ctx.revenueShare, { redemption_id: id, tx_hash: `0x${"11".repeat(32)}` }).expect(
+      409,
+    );
     expect(late.body.error).toBe("invalid_status");
-    const again = await post("prepare", ctx.tier, {
+    const again = await post("prepare", ctx.revenueShare, {
       purchase_id: p.id,
       shipping_address: US,
       idempotency_key: "e-1",
     }).expect(409);
     expect(again.body).toMatchObject({ error: "redemption_expired", details: { redemption_id: id } });
     expect(again.body.message).toMatch(/new idempotency_key/);
-    const fresh = await post("prepare", ctx.tier, {
+    const fresh = await post("prepare", ctx.revenueShare, {
       purchase_id: p.id,
       shipping_address: US,
       idempotency_key: "e-2",
@@ -73,8 +75,8 @@ describe("redemption expiry", () => {
 
   it("a burn flagged on chain but never submitted is cancelled at expiry, so the card is not left frozen", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
-    const prep = await post("prepare", ctx.tier, {
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
+    const prep = await post("prepare", ctx.revenueShare, {
       purchase_id: p.id,
       shipping_address: US,
       idempotency_key: "e-3",
@@ -82,7 +84,7 @@ describe("redemption expiry", () => {
     await sendCalls(ctx, u, prep.body.data.unsigned.calls);
     expect(await frozen(prep.body.data.token_id)).toBe(true);
     await ctx.emu.clock.advance(24 * HOUR);
-    const row = await rowOf(ctx.tier, p.id, prep.body.data.redemption_id);
+    const row = await rowOf(ctx.revenueShare, p.id, prep.body.data.redemption_id);
     expect(row.status).toBe("EXPIRED");
     expect(row.failure_reason).toMatch(/cancelled/);
     expect(await frozen(prep.body.data.token_id)).toBe(false);
@@ -117,8 +119,10 @@ describe("redemption expiry", () => {
 
   it("a restore to before the prepare drops its timer: nothing expires", async () => {
     const snap = await ctx.emu.snapshot();
-    const p = await buyRevealed(ctx, ctx.tier, user(ctx, 2), 1);
-    await post("prepare", ctx.tier, { purchase_id: p.id, shipping_address: US, idempotency_key: "e-4" }).expect(201);
+    const p = await buyRevealed(ctx, ctx.revenueShare, user(ctx, 2), 1);
+    await post("prepare", ctx.revenueShare, { purchase_id: p.id, shipping_address: US, idempotency_key: "e-4" }).expect(
+      201,
+    );
     await ctx.emu.restore(snap);
     ctx.events.length = 0;
     await ctx.emu.clock.advance(25 * HOUR);

@@ -16,7 +16,7 @@ export interface Ctx {
   api: Api;
   close: () => Promise<void>;
   demo: string;
-  tier: string;
+  revenueShare: string;
   tenant: string;
   events: BusEvents["webhook.event"][];
 }
@@ -25,7 +25,15 @@ export async function startMystery(vrf: "auto" | "manual" = "manual", options: E
   const { emu, api, close } = await startEmulator({ chain: { rpcPort: false, vrf }, ...options });
   const events: Ctx["events"] = [];
   emu.services.bus.on("webhook.event", (e) => events.push(e));
-  return { emu, api, close, demo: emu.key("demo"), tier: emu.key("tier"), tenant: emu.key("tenant"), events };
+  return {
+    emu,
+    api,
+    close,
+    demo: emu.key("demo"),
+    revenueShare: emu.key("revenue-share"),
+    tenant: emu.key("tenant"),
+    events,
+  };
 }
 
 export const user = (ctx: Ctx, i: number): FixtureAccount => ctx.emu.chain!.endUsers[i]!;

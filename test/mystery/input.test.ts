@@ -51,7 +51,7 @@ describe("numbers are range-checked before the chain (400 with the route's code)
     for (const t of BAD_TOKENS.filter((x) => x !== ""))
       for (const path of ["quote", "prepare"])
         expect(
-          code(await post(`${M}/sellback/${path}`, { wallet_address, token_ids: [t] }, ctx.tier)),
+          code(await post(`${M}/sellback/${path}`, { wallet_address, token_ids: [t] }, ctx.revenueShare)),
           `${path} ${String(t)}`,
         ).toEqual([400, "invalid_token_ids"]);
   });
@@ -71,25 +71,35 @@ describe("numbers are range-checked before the chain (400 with the route's code)
     ).toBe("25000000");
 
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const token_ids = p.items.map((i: { token_id: string }) => i.token_id);
     for (const a of BAD_AMOUNTS.filter((x) => x !== null))
       expect(
         code(
-          await post(`${M}/sellback/prepare`, { wallet_address: u.address, token_ids, min_total_usdc: a }, ctx.tier),
+          await post(
+            `${M}/sellback/prepare`,
+            { wallet_address: u.address, token_ids, min_total_usdc: a },
+            ctx.revenueShare,
+          ),
         ),
         String(a),
       ).toEqual([400, "invalid_amount"]);
     for (const bps of ["1e2", "0x10", "", 1.5, -1, 10_001, "100 ", true])
       expect(
         code(
-          await post(`${M}/sellback/prepare`, { wallet_address: u.address, token_ids, slippage_bps: bps }, ctx.tier),
+          await post(
+            `${M}/sellback/prepare`,
+            { wallet_address: u.address, token_ids, slippage_bps: bps },
+            ctx.revenueShare,
+          ),
         ),
         String(bps),
       ).toEqual([400, "invalid_amount"]);
-    await post(`${M}/sellback/prepare`, { wallet_address: u.address, token_ids, slippage_bps: "250" }, ctx.tier).expect(
-      200,
-    );
+    await post(
+      `${M}/sellback/prepare`,
+      { wallet_address: u.address, token_ids, slippage_bps: "250" },
+      ctx.revenueShare,
+    ).expect(200);
 
     const q = await buyRevealed(ctx, ctx.demo, user(ctx, 0), 1);
     const card = q.items.find((i: { item_type: string }) => i.item_type === "CARD");
@@ -153,7 +163,8 @@ describe("ids over 255 characters in bodies and queries → 400 identifier_too_l
       ["buyback token_id", () => post(`${M}/buyback`, { token_id: LONG })],
       [
         "sell-back token_ids",
-        () => post(`${M}/sellback/quote`, { wallet_address: user(ctx, 2).address, token_ids: [LONG] }, ctx.tier),
+        () =>
+          post(`${M}/sellback/quote`, { wallet_address: user(ctx, 2).address, token_ids: [LONG] }, ctx.revenueShare),
       ],
       [
         "purchase prepare tier_id",
@@ -235,7 +246,13 @@ describe("ids named like Object.prototype members", () => {
         id,
       ).toEqual([404, "not_found"]);
       expect(
-        code(await post(`${M}/sellback/quote`, { wallet_address: user(ctx, 2).address, token_ids: [id] }, ctx.tier)),
+        code(
+          await post(
+            `${M}/sellback/quote`,
+            { wallet_address: user(ctx, 2).address, token_ids: [id] },
+            ctx.revenueShare,
+          ),
+        ),
         id,
       ).toEqual([400, "invalid_token_ids"]);
       expect(

@@ -90,29 +90,34 @@ describe("wallets and stats", () => {
 
   it("payout wallet: payout:manage only; payout_wallet_not_set before set; PUT /payout-wallet and /mystery/payout-wallet", async () => {
     expectError(await ctx.api.get(`${M}/payout-wallet`).set("X-API-Key", ctx.demo), 403, "Insufficient permissions"); // demo lacks payout:manage
-    expect((await ctx.api.get(`${M}/payout-wallet`).set("X-API-Key", ctx.tier).expect(404)).body.error).toBe(
+    expect((await ctx.api.get(`${M}/payout-wallet`).set("X-API-Key", ctx.revenueShare).expect(404)).body.error).toBe(
       "payout_wallet_not_set",
     );
     expect(
-      (await ctx.api.put("/api/v1/payout-wallet").set("X-API-Key", ctx.tier).send({ address: "42" }).expect(400)).body
-        .error,
+      (
+        await ctx.api
+          .put("/api/v1/payout-wallet")
+          .set("X-API-Key", ctx.revenueShare)
+          .send({ address: "42" })
+          .expect(400)
+      ).body.error,
     ).toBe("invalid_address");
     await ctx.api
       .put("/api/v1/payout-wallet")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ address: user(ctx, 7).address })
       .expect(200);
-    expect((await ctx.api.get(`${M}/payout-wallet`).set("X-API-Key", ctx.tier).expect(200)).body.data.address).toBe(
-      user(ctx, 7).address,
-    );
+    expect(
+      (await ctx.api.get(`${M}/payout-wallet`).set("X-API-Key", ctx.revenueShare).expect(200)).body.data.address,
+    ).toBe(user(ctx, 7).address);
     await ctx.api
       .put(`${M}/payout-wallet`)
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ address: user(ctx, 8).address })
       .expect(200);
-    expect((await ctx.api.get("/api/v1/payout-wallet").set("X-API-Key", ctx.tier).expect(200)).body.data.address).toBe(
-      user(ctx, 8).address,
-    );
+    expect(
+      (await ctx.api.get("/api/v1/payout-wallet").set("X-API-Key", ctx.revenueShare).expect(200)).body.data.address,
+    ).toBe(user(ctx, 8).address);
   });
 
   it("stats count purchases and volume per tier", async () => {

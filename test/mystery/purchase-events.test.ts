@@ -54,7 +54,7 @@ describe("every live event from a real lifecycle, delivered and signed", () => {
 
   it(`${MINE.length} event types reach a local receiver with a valid signature and their wire shape`, async () => {
     const secrets = new Map<string, string>();
-    for (const key of [ctx.demo, ctx.tier]) {
+    for (const key of [ctx.demo, ctx.revenueShare]) {
       const hook = await ctx.api.post("/api/v1/webhooks").set("X-API-Key", key).send({ url: rx.url }).expect(201);
       secrets.set(key, hook.body.data.signing_secret);
     }
@@ -142,25 +142,25 @@ describe("every live event from a real lifecycle, delivered and signed", () => {
 
     // sellback.confirmed (TIER)
     const u = user(ctx, 2);
-    const tierBuy = await buyRevealed(ctx, ctx.tier, u, 1);
+    const tierBuy = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const tokenIds = (tierBuy.items as Array<{ token_id: string }>).map((i) => i.token_id);
     const sell = (
       await ctx.api
         .post("/api/v1/mystery/sellback/prepare")
-        .set("X-API-Key", ctx.tier)
+        .set("X-API-Key", ctx.revenueShare)
         .send({ wallet_address: u.address, token_ids: tokenIds })
         .expect(200)
     ).body.data;
     const receipt = await sendCalls(ctx, u, sell.calls);
     await ctx.api
       .post("/api/v1/mystery/sellback/submit")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ transaction_hash: receipt.transactionHash })
       .expect(200);
     // payout.statement_ready → payout.paid (TIER)
     await ctx.api
       .put("/api/v1/mystery/payout-wallet")
-      .set("X-API-Key", ctx.emu.key("tier"))
+      .set("X-API-Key", ctx.emu.key("revenue-share"))
       .send({ address: ctx.emu.chain!.spareAccounts[1]!.address });
     const [statement] = (
       await ctx.api.post("/_emulator/mystery/payouts/close").send({ account_id: "nova" }).expect(200)
@@ -193,7 +193,7 @@ describe("every live event from a real lifecycle, delivered and signed", () => {
       expect(shape.success, `${type}: ${shape.success ? "" : shape.error.message} in ${d.body}`).toBe(true);
     }
     // the TIER events went to the TIER partner's webhook, the POOL ones to the POOL partner's
-    const tierSecret = secrets.get(ctx.tier)!;
+    const tierSecret = secrets.get(ctx.revenueShare)!;
     for (const d of rx.deliveries) {
       const type = d.headers["x-mystery-event"]!;
       const ok = (await signatureValid(tierSecret, d.headers["x-mystery-signature"] ?? "", d.body)).ok;

@@ -139,7 +139,7 @@ describe("non-custodial purchase", () => {
     // other partner → the hash is recorded elsewhere
     const other = await ctx.api
       .post(`${P}/purchase/submit`)
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ wallet_address: u.address, tier_id: 1, transaction_hash: receipt.transactionHash })
       .expect(409);
     expect(other.body.error).toBe("tx_already_recorded");
@@ -173,13 +173,13 @@ describe("non-custodial purchase", () => {
     const { receipt } = await buy(ctx, ctx.demo, u, 1);
     const wrongTier = await ctx.api
       .post(`${P}/purchase/submit`)
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ wallet_address: u.address, tier_id: 2, transaction_hash: receipt.transactionHash });
     expectError(wrongTier, 409, "tx_already_recorded"); // recorded for acme already
     const { receipt: r2 } = await (async () => {
       const p2 = await ctx.api
         .post(`${P}/purchase/prepare`)
-        .set("X-API-Key", ctx.tier)
+        .set("X-API-Key", ctx.revenueShare)
         .send({ wallet_address: user(ctx, 2).address, tier_id: 1 })
         .expect(200);
       return { receipt: await sendCalls(ctx, user(ctx, 2), p2.body.data.calls) };
@@ -187,7 +187,7 @@ describe("non-custodial purchase", () => {
     const sub = (body: Record<string, unknown>) =>
       ctx.api
         .post(`${P}/purchase/submit`)
-        .set("X-API-Key", ctx.tier)
+        .set("X-API-Key", ctx.revenueShare)
         .send({ transaction_hash: r2.transactionHash, ...body });
     expect((await sub({ wallet_address: user(ctx, 3).address, tier_id: 1 })).body.error).toBe("purchaser_mismatch");
     expect((await sub({ wallet_address: user(ctx, 2).address, tier_id: 2 })).body.error).toBe("invalid_tier");
@@ -209,7 +209,7 @@ describe("non-custodial purchase", () => {
 
   it("other partners' purchases are 404; tenant keys are 403; lists filter and page", async () => {
     const { purchase } = await buy(ctx, ctx.demo, user(ctx, 0), 1);
-    expectError(await ctx.api.get(`${P}/purchase/${purchase.id}`).set("X-API-Key", ctx.tier), 404, "not_found");
+    expectError(await ctx.api.get(`${P}/purchase/${purchase.id}`).set("X-API-Key", ctx.revenueShare), 404, "not_found");
     expectError(await ctx.api.get(`${P}/purchase/abc`).set("X-API-Key", ctx.demo), 404, "not_found");
     const t = await ctx.api.get(`${P}/purchase/${purchase.id}`).set("X-API-Key", ctx.tenant).expect(403);
     expect(t.body.error).toBe("Insufficient permissions");
@@ -226,8 +226,8 @@ describe("non-custodial purchase", () => {
     expect(bad.body.error).toBe("invalid_status");
     const sub = await ctx.api.get(`${P}/purchases?status=SUBMITTED`).set("X-API-Key", ctx.demo).expect(200);
     expect(sub.body.data.purchases).toHaveLength(2);
-    expect((await ctx.api.get(`${P}/purchases`).set("X-API-Key", ctx.tier).expect(200)).body.data.purchases).toEqual(
-      [],
-    );
+    expect(
+      (await ctx.api.get(`${P}/purchases`).set("X-API-Key", ctx.revenueShare).expect(200)).body.data.purchases,
+    ).toEqual([]);
   });
 });

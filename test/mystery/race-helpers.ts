@@ -28,10 +28,10 @@ export async function startRace(): Promise<RaceCtx> {
   const key = (body: Record<string, unknown>) =>
     newKey(api, { kind: "partner", rate_limit_per_min: 1e6, partner_rate_limit_per_min: 1e6, ...body });
   const demo = await key({ billing_model: "POOL", account_id: "acme", scopes: [...PARTNER, "pool:manage"] });
-  const tier = await key({ billing_model: "TIER", account_id: "nova", scopes: [...PARTNER, "payout:manage"] });
+  const revenueShare = await key({ billing_model: "TIER", account_id: "nova", scopes: [...PARTNER, "payout:manage"] });
   const rival = await key({ billing_model: "POOL", account_id: "orbit", scopes: [...PARTNER, "pool:manage"] });
   const rx = await startReceiver();
-  for (const k of [demo, tier, rival])
+  for (const k of [demo, revenueShare, rival])
     await api.post("/api/v1/webhooks").set("X-API-Key", k).send({ url: rx.url }).expect(201);
   const events: Ctx["events"] = [];
   emu.services.bus.on("webhook.event", (e) => events.push(e));
@@ -39,7 +39,7 @@ export async function startRace(): Promise<RaceCtx> {
     emu,
     api,
     demo,
-    tier,
+    revenueShare,
     rival,
     tenant: emu.key("tenant"),
     events,

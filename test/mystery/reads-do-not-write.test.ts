@@ -197,7 +197,7 @@ describe("every GET route", () => {
     const keyFor = (r: RouteSpec): string | null => {
       if (r.access === "public") return null;
       if (!r.access.kinds.includes("partner")) return ctx.tenant;
-      return r.access.models && !r.access.models.includes("POOL") ? ctx.tier : ctx.demo;
+      return r.access.models && !r.access.models.includes("POOL") ? ctx.revenueShare : ctx.demo;
     };
     const ok = new Set<string>();
     for (const r of gets)

@@ -152,8 +152,8 @@ describe("redemption with KYC to dispatch (burn on dispatch)", () => {
   it("manual warehouse mode: control actions start fulfilment and dispatch", async () => {
     await ctx.api.post("/_emulator/mystery/warehouse").send({ mode: "manual" }).expect(200);
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1); // nova: no KYC
-    const prep = await post("prepare", ctx.tier, {
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1); // nova: no KYC
+    const prep = await post("prepare", ctx.revenueShare, {
       purchase_id: p.id,
       shipping_address: US,
       idempotency_key: "n-1",
@@ -162,9 +162,9 @@ describe("redemption with KYC to dispatch (burn on dispatch)", () => {
     const id = prep.body.data.redemption_id;
     expectError(await ctx.api.post(`/_emulator/mystery/redemptions/${id}/dispatch`), 409, "invalid_status");
     const burn = await sendCalls(ctx, u, prep.body.data.unsigned.calls);
-    await post("submit", ctx.tier, { redemption_id: id, tx_hash: burn.transactionHash }).expect(202);
+    await post("submit", ctx.revenueShare, { redemption_id: id, tx_hash: burn.transactionHash }).expect(202);
     await ctx.emu.clock.advance(48 * 60 * 60 * 1000);
-    expect((await ctx.api.get(`${R}/${p.id}`).set("X-API-Key", ctx.tier)).body.data.redemptions[0].status).toBe(
+    expect((await ctx.api.get(`${R}/${p.id}`).set("X-API-Key", ctx.revenueShare)).body.data.redemptions[0].status).toBe(
       "BURN_SUBMITTED",
     );
     expect(
@@ -179,39 +179,43 @@ describe("redemption with KYC to dispatch (burn on dispatch)", () => {
 describe("redemption conflicts", () => {
   it("not_fulfilled, token_required, invalid_token_id, unsupported_item, redemption_exists, idempotency_mismatch", async () => {
     const u = user(ctx, 2);
-    const { purchase: pending } = await buy(ctx, ctx.tier, u, 1);
+    const { purchase: pending } = await buy(ctx, ctx.revenueShare, u, 1);
     const body = (extra: Record<string, unknown>) => ({
       shipping_address: US,
       idempotency_key: `k-${Math.random()}`,
       ...extra,
     });
-    expect((await post("prepare", ctx.tier, body({ purchase_id: pending.id }))).body.error).toBe("not_fulfilled");
-    expectError(await post("quote", ctx.tier, body({ purchase_id: pending.id })), 409, "not_fulfilled");
-    expect((await post("quote", ctx.tier, { shipping_address: US })).body.error).toBe("purchase_or_token_required");
-    expectError(await post("quote", ctx.tier, body({ purchase_id: 999999 })), 404, "not_found");
-    const p2 = await buyRevealed(ctx, ctx.tier, u, 2);
-    expect((await post("prepare", ctx.tier, body({ purchase_id: p2.id }))).body.error).toBe("token_required");
-    expect((await post("prepare", ctx.tier, body({ purchase_id: p2.id, token_id: "999999" }))).body.error).toBe(
+    expect((await post("prepare", ctx.revenueShare, body({ purchase_id: pending.id }))).body.error).toBe(
+      "not_fulfilled",
+    );
+    expectError(await post("quote", ctx.revenueShare, body({ purchase_id: pending.id })), 409, "not_fulfilled");
+    expect((await post("quote", ctx.revenueShare, { shipping_address: US })).body.error).toBe(
+      "purchase_or_token_required",
+    );
+    expectError(await post("quote", ctx.revenueShare, body({ purchase_id: 999999 })), 404, "not_found");
+    const p2 = await buyRevealed(ctx, ctx.revenueShare, u, 2);
+    expect((await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id }))).body.error).toBe("token_required");
+    expect((await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id, token_id: "999999" }))).body.error).toBe(
       "invalid_token_id",
     );
     const packet = p2.items.find((i: { item_type: string }) => i.item_type === "PACKET");
-    expect((await post("prepare", ctx.tier, body({ purchase_id: p2.id, token_id: packet.token_id }))).body.error).toBe(
-      "unsupported_item",
-    );
+    expect(
+      (await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id, token_id: packet.token_id }))).body.error,
+    ).toBe("unsupported_item");
     const graded = p2.items.find((i: { item_type: string }) => i.item_type === "GRADED_CARD");
-    await post("prepare", ctx.tier, {
+    await post("prepare", ctx.revenueShare, {
       purchase_id: p2.id,
       token_id: graded.token_id,
       shipping_address: US,
       idempotency_key: "same",
     }).expect(201);
-    expect((await post("prepare", ctx.tier, body({ purchase_id: p2.id, token_id: graded.token_id }))).body.error).toBe(
-      "redemption_exists",
-    );
+    expect(
+      (await post("prepare", ctx.revenueShare, body({ purchase_id: p2.id, token_id: graded.token_id }))).body.error,
+    ).toBe("redemption_exists");
     const card = p2.items.find((i: { item_type: string }) => i.item_type === "CARD");
     expect(
       (
-        await post("prepare", ctx.tier, {
+        await post("prepare", ctx.revenueShare, {
           purchase_id: p2.id,
           token_id: card.token_id,
           shipping_address: US,
@@ -220,19 +224,19 @@ describe("redemption conflicts", () => {
       ).body.error,
     ).toBe("idempotency_mismatch");
     // token-first works too
-    await post("quote", ctx.tier, { token_id: card.token_id, shipping_address: US }).expect(200);
-    expect((await post("quote", ctx.tier, { token_id: "424242", shipping_address: US })).body.error).toBe(
+    await post("quote", ctx.revenueShare, { token_id: card.token_id, shipping_address: US }).expect(200);
+    expect((await post("quote", ctx.revenueShare, { token_id: "424242", shipping_address: US })).body.error).toBe(
       "token_not_found",
     );
     expect(
-      (await post("prepare", ctx.tier, { purchase_id: p2.id, token_id: card.token_id, shipping_address: US })).body
-        .error,
+      (await post("prepare", ctx.revenueShare, { purchase_id: p2.id, token_id: card.token_id, shipping_address: US }))
+        .body.error,
     ).toBe("missing_idempotency_key");
   });
 
   it("not_owner when the card moved, not_burnable when another burn is pending", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 2);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 2);
     const [card, graded] = [p.items[0], p.items[1]];
     const chain = ctx.emu.chain!;
     await sendCalls(ctx, u, [
@@ -256,7 +260,7 @@ describe("redemption conflicts", () => {
       },
     ]);
     const prep = (token: string) =>
-      post("prepare", ctx.tier, {
+      post("prepare", ctx.revenueShare, {
         purchase_id: p.id,
         token_id: token,
         shipping_address: US,

@@ -20,13 +20,16 @@ const code = (r: { status: number; body: { error?: string } }) => [r.status, r.b
 describe("missing fields answer their own code, in the old order", () => {
   it("sell-back", async () => {
     const wallet_address = user(ctx, 2).address;
-    expect(code(await post(`${M}/sellback/quote`, {}, ctx.tier))).toEqual([400, "invalid_token_ids"]);
-    expect(code(await post(`${M}/sellback/quote`, { token_ids: ["1"] }, ctx.tier))).toEqual([
+    expect(code(await post(`${M}/sellback/quote`, {}, ctx.revenueShare))).toEqual([400, "invalid_token_ids"]);
+    expect(code(await post(`${M}/sellback/quote`, { token_ids: ["1"] }, ctx.revenueShare))).toEqual([
       400,
       "invalid_wallet_address",
     ]);
-    expect(code(await post(`${M}/sellback/prepare`, { wallet_address }, ctx.tier))).toEqual([400, "invalid_token_ids"]);
-    expect(code(await post(`${M}/sellback/submit`, { wallet_address: "nope" }, ctx.tier))).toEqual([
+    expect(code(await post(`${M}/sellback/prepare`, { wallet_address }, ctx.revenueShare))).toEqual([
+      400,
+      "invalid_token_ids",
+    ]);
+    expect(code(await post(`${M}/sellback/submit`, { wallet_address: "nope" }, ctx.revenueShare))).toEqual([
       400,
       "missing_tx_hash",
     ]);

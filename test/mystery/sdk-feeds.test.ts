@@ -7,7 +7,7 @@ import { expectError } from "../../conformance/assert.ts";
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
 
-const get = (path: string, key = ctx.tier) => ctx.api.get(`/api/v1/mystery${path}`).set("X-API-Key", key);
+const get = (path: string, key = ctx.revenueShare) => ctx.api.get(`/api/v1/mystery${path}`).set("X-API-Key", key);
 const FEED_FIELDS = [
   "card_image_url",
   "card_name",
@@ -23,7 +23,7 @@ describe("reveal feeds (SDK gacha.feed)", () => {
   it("recent shows every partner's reveals newest first; scope=mine only this account's; paged under `items`", async () => {
     const a = await buyRevealed(ctx, ctx.demo, user(ctx, 0), 1);
     await ctx.emu.clock.advance(60_000);
-    const b = await buyRevealed(ctx, ctx.tier, user(ctx, 2), 1);
+    const b = await buyRevealed(ctx, ctx.revenueShare, user(ctx, 2), 1);
     const all = await get("/feed/recent").expect(200);
     const rows = all.body.data.items as Array<Record<string, unknown>>;
     expect(rows).toHaveLength(a.items.length + b.items.length);
@@ -59,7 +59,7 @@ describe("reveal feeds (SDK gacha.feed)", () => {
 
   it("winners are ordered by item value, highest first", async () => {
     await buyRevealed(ctx, ctx.demo, user(ctx, 0), 1);
-    await buyRevealed(ctx, ctx.tier, user(ctx, 2), 2);
+    await buyRevealed(ctx, ctx.revenueShare, user(ctx, 2), 2);
     const res = await get("/feed/winners").expect(200);
     const values = res.body.data.items.map((r: { card_price_usdc: string }) => Number(r.card_price_usdc));
     expect(values.length).toBeGreaterThan(1);
@@ -68,7 +68,7 @@ describe("reveal feeds (SDK gacha.feed)", () => {
 
   it("an unrevealed purchase is not in the feed; the reveal shows up without reading the purchase first", async () => {
     const { buy } = await import("./helpers.ts");
-    const { purchase } = await buy(ctx, ctx.tier, user(ctx, 2), 1);
+    const { purchase } = await buy(ctx, ctx.revenueShare, user(ctx, 2), 1);
     expect((await get("/feed/recent").expect(200)).body.data.items).toEqual([]);
     await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: purchase.onchain_request_id }).expect(200);
     // The feed is a cached read (30 s): the cached empty page stands until fresh=true recomputes it.
@@ -90,8 +90,8 @@ describe("reveal feeds (SDK gacha.feed)", () => {
 describe("collection (SDK gacha.collection)", () => {
   it("lists the user's revealed items with purchase, tier, acquired_at and still_owned from the chain", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
-    await buyRevealed(ctx, ctx.tier, user(ctx, 3), 1); // another user
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
+    await buyRevealed(ctx, ctx.revenueShare, user(ctx, 3), 1); // another user
     const [first, second] = p.items as Array<{ token_id: string }>;
     // the user gives one card away
     await sendCalls(ctx, u, [
@@ -133,13 +133,13 @@ describe("collection (SDK gacha.collection)", () => {
   it("custodial purchases are found by external_user_id", async () => {
     const r = await ctx.api
       .post("/api/v1/mystery/purchase")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .set("Idempotency-Key", "c-1")
       .send({ tier_id: 1, external_user_id: "nova-user-1" })
       .expect(202);
     await relay(ctx);
     const submitted = (
-      await ctx.api.get(`/api/v1/mystery/purchase/${r.body.data.id}`).set("X-API-Key", ctx.tier).expect(200)
+      await ctx.api.get(`/api/v1/mystery/purchase/${r.body.data.id}`).set("X-API-Key", ctx.revenueShare).expect(200)
     ).body.data;
     await ctx.api.post("/_emulator/vrf/fulfill").send({ request_id: submitted.onchain_request_id }).expect(200);
     const res = await get("/collection?external_user_id=nova-user-1&limit=1").expect(200);

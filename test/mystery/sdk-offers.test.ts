@@ -101,13 +101,13 @@ describe("buyback offers in the SDK's shapes", () => {
 describe("sell-back in the SDK's shapes", () => {
   it("quote: an unknown value answers null value and payout (not 0); a token the pool never minted has no group", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const [a, b] = (p.items as Array<{ token_id: string }>).map((i) => i.token_id) as [string, string];
     await oracle(a, "0");
     const q = (
       await ctx.api
         .post(`${S}/quote`)
-        .set("X-API-Key", ctx.tier)
+        .set("X-API-Key", ctx.revenueShare)
         .send({ wallet_address: u.address, token_ids: [a, b, "987654321"] })
         .expect(200)
     ).body.data;

@@ -5,25 +5,25 @@ import { expectError } from "../../conformance/assert.ts";
 let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
 
-const get = (path: string, key = ctx.tier) => ctx.api.get(`/api/v1/mystery${path}`).set("X-API-Key", key);
+const get = (path: string, key = ctx.revenueShare) => ctx.api.get(`/api/v1/mystery${path}`).set("X-API-Key", key);
 const control = (path: string, body: Record<string, unknown> = {}) =>
   ctx.api.post(`/_emulator/mystery${path}`).send(body);
 
 /** A revealed TIER purchase whose items are all sold back; returns the sell-back total (micros). */
 async function buyAndSellBack(oracleUsdc?: string): Promise<bigint> {
   const u = user(ctx, 2);
-  const p = await buyRevealed(ctx, ctx.tier, u, 1);
+  const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
   const tokenIds = p.items.map((i: { token_id: string }) => i.token_id);
   if (oracleUsdc) for (const token_id of tokenIds) await control("/oracle", { token_id, usdc: oracleUsdc }).expect(200);
   const prep = await ctx.api
     .post("/api/v1/mystery/sellback/prepare")
-    .set("X-API-Key", ctx.tier)
+    .set("X-API-Key", ctx.revenueShare)
     .send({ wallet_address: u.address, token_ids: tokenIds })
     .expect(200);
   const receipt = await sendCalls(ctx, u, prep.body.data.calls);
   const sub = await ctx.api
     .post("/api/v1/mystery/sellback/submit")
-    .set("X-API-Key", ctx.tier)
+    .set("X-API-Key", ctx.revenueShare)
     .send({ transaction_hash: receipt.transactionHash })
     .expect(200);
   return BigInt(sub.body.data.total_micros);
@@ -46,7 +46,7 @@ describe("revenue share (SDK cardos.revenue)", () => {
     expect(Date.parse(t.body.data.current_period.closes_at)).toBeGreaterThan(ctx.emu.clock.now());
     await ctx.api
       .put("/api/v1/mystery/payout-wallet")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ address: user(ctx, 5).address })
       .expect(200);
     expect((await get("/terms").expect(200)).body.data.payout_wallet).toEqual({
@@ -61,7 +61,7 @@ describe("revenue share (SDK cardos.revenue)", () => {
 
   it("revenue: gross from submitted/fulfilled packs, sell-backs subtracted, 5% share; to is exclusive; strings", async () => {
     const start = ctx.emu.clock.nowIso();
-    await buy(ctx, ctx.tier, user(ctx, 3), 2); // SUBMITTED, not revealed: counts
+    await buy(ctx, ctx.revenueShare, user(ctx, 3), 2); // SUBMITTED, not revealed: counts
     const sold = await buyAndSellBack();
     const all = await get("/revenue").expect(200);
     const tiers = (await get("/catalog").expect(200)).body.data.tiers as Array<{
@@ -107,7 +107,7 @@ describe("revenue share (SDK cardos.revenue)", () => {
     expect(BigInt(r.body.data.net_micros)).toBeLessThan(0n);
     expect(r.body.data.net_usdc).toMatch(/^-\d+\.\d{6}$/);
     expect(r.body.data).toMatchObject({ revenue_share_micros: "0", payout_usdc: "0.000000" });
-    const { purchase } = await buy(ctx, ctx.tier, user(ctx, 3), 1);
+    const { purchase } = await buy(ctx, ctx.revenueShare, user(ctx, 3), 1);
     await control(`/purchases/${purchase.id}/refund`).expect(200);
     expect((await get("/revenue").expect(200)).body.data.qualifying_packs).toBe(1);
   });
@@ -115,10 +115,10 @@ describe("revenue share (SDK cardos.revenue)", () => {
   it("payouts: accruing beside payouts; close → PENDING statement (payout.statement_ready); pay → PAID (payout.paid)", async () => {
     await ctx.api
       .put("/api/v1/mystery/payout-wallet")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ address: user(ctx, 5).address })
       .expect(200);
-    await buy(ctx, ctx.tier, user(ctx, 3), 2);
+    await buy(ctx, ctx.revenueShare, user(ctx, 3), 2);
     const open = await get("/payouts?limit=1").expect(200);
     expect(open.body.data).toMatchObject({ payouts: [], outstanding_usdc: "0.000000" });
     const accruing = open.body.data.accruing;
@@ -163,7 +163,7 @@ describe("revenue share (SDK cardos.revenue)", () => {
     });
     expect(after.body.data.total_owed_usdc).toBe(st.payout_usdc);
     // the period is frozen: a later purchase accrues in the next one
-    await buy(ctx, ctx.tier, user(ctx, 3), 1);
+    await buy(ctx, ctx.revenueShare, user(ctx, 3), 1);
     expect((await get("/payouts").expect(200)).body.data.payouts[0].qualifying_packs).toBe(1);
     expectError(await control("/payouts/close", { account_id: "nova" }), 409, "period_empty"); // nothing elapsed
 

@@ -9,14 +9,14 @@ let ctx: Ctx;
 useMystery("manual", (c) => (ctx = c));
 
 const S = "/api/v1/mystery/sellback";
-const post = (path: string, body: Record<string, unknown>, key = ctx.tier) =>
+const post = (path: string, body: Record<string, unknown>, key = ctx.revenueShare) =>
   ctx.api.post(`${S}/${path}`).set("X-API-Key", key).send(body);
 const ids = (p: Record<string, unknown>) => (p.items as Array<{ token_id: string }>).map((i) => i.token_id);
 
 describe("sell-back (TIER)", () => {
   it("quote → prepare → holder signs → submit decodes CardSellExecuted; sellback.confirmed; list", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const q = await post("quote", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
     expect(q.body.data.items.every((i: { eligible: boolean }) => i.eligible)).toBe(true);
     expect(q.body.data).toMatchObject({
@@ -43,7 +43,7 @@ describe("sell-back (TIER)", () => {
     expect([claimed.status, claimed.body.error]).toEqual([403, "seller_mismatch"]);
     await post("submit", { transaction_hash: receipt.transactionHash, wallet_address: u.address }).expect(200);
     expect(types(ctx).filter((t) => t === "sellback.confirmed")).toHaveLength(1);
-    const list = await ctx.api.get("/api/v1/mystery/sellbacks").set("X-API-Key", ctx.tier).expect(200);
+    const list = await ctx.api.get("/api/v1/mystery/sellbacks").set("X-API-Key", ctx.revenueShare).expect(200);
     expect(list.body.data.sellbacks).toHaveLength(1);
     // sold tokens are no longer eligible
     const after = await post("quote", { wallet_address: u.address, token_ids: ids(p) }).expect(200);
@@ -73,7 +73,7 @@ describe("sell-back (TIER)", () => {
 
   it("pre-flight: wrong_holder, window_expired, not_eligible (all-or-nothing, details name the token)", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const [a, b] = ids(p) as [string, string];
     expect((await post("prepare", { wallet_address: user(ctx, 3).address, token_ids: [a] })).body.error).toBe(
       "wrong_holder",
@@ -136,7 +136,7 @@ describe("sell-back terms come from the pool contract", () => {
   it("after the owner sets a 1-day window at 50%, the quote pays half the value and expires a day after minting; the chain pays that", async () => {
     const chain = ctx.emu.chain!;
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const data = encodeFunctionData({ abi: mysteryPoolAbi, functionName: "setBuybackParams", args: [86_400n, 500] });
     expect((await sendAndWait(chain, chain.operator, { to: chain.addresses.mysteryPool, data })).status).toBe(
       "success",

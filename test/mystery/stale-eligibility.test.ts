@@ -44,12 +44,12 @@ async function freeze(key: string, p: Record<string, any>, token: string, idem: 
 describe("sell-back pre-flight reads the burn state", () => {
   it("a token frozen by a pending redemption burn is not eligible: quote says so, prepare is 409 not_eligible", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const card = cardOf(p);
-    await freeze(ctx.tier, p, card.token_id, "u-2");
+    await freeze(ctx.revenueShare, p, card.token_id, "u-2");
     const q = await ctx.api
       .post("/api/v1/mystery/sellback/quote")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ wallet_address: u.address, token_ids: [card.token_id] })
       .expect(200);
     expect(q.body.data.items[0]).toMatchObject({
@@ -62,7 +62,7 @@ describe("sell-back pre-flight reads the burn state", () => {
     expect(q.body.data.total_payout_micros).toBe("0");
     const prep = await ctx.api
       .post("/api/v1/mystery/sellback/prepare")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ wallet_address: u.address, token_ids: [card.token_id] });
     const body = expectError(prep, 409, "not_eligible");
     expect(body.details).toMatchObject({ token_id: card.token_id, reason: "no_window" });
@@ -70,18 +70,18 @@ describe("sell-back pre-flight reads the burn state", () => {
 
   it("a burned token (redemption completed) is no_window, not wrong_holder", async () => {
     const u = user(ctx, 2);
-    const p = await buyRevealed(ctx, ctx.tier, u, 1);
+    const p = await buyRevealed(ctx, ctx.revenueShare, u, 1);
     const card = cardOf(p);
-    const { id, calls } = await freeze(ctx.tier, p, card.token_id, "u-2");
+    const { id, calls } = await freeze(ctx.revenueShare, p, card.token_id, "u-2");
     await sendCalls(
       ctx,
       u,
       calls.filter((c) => c.kind !== "burn"),
     );
-    await redeemToCompletion(ctx.tier, id, calls);
+    await redeemToCompletion(ctx.revenueShare, id, calls);
     const q = await ctx.api
       .post("/api/v1/mystery/sellback/quote")
-      .set("X-API-Key", ctx.tier)
+      .set("X-API-Key", ctx.revenueShare)
       .send({ wallet_address: u.address, token_ids: [card.token_id] })
       .expect(200);
     expect(q.body.data.items[0]).toMatchObject({ eligible: false, reason: "no_window" });

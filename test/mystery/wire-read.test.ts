@@ -104,7 +104,7 @@ describe("revenue: null where nothing applies", () => {
     expect(acc.period_closes_at).toMatch(/^\d{4}-/);
     const pool = (await get(`${M}/terms`).expect(200)).body.data;
     expect(pool).toMatchObject({ billing_model: "POOL", current_period: null });
-    const tier = (await get(`${M}/terms`, ctx.tier).expect(200)).body.data;
+    const tier = (await get(`${M}/terms`, ctx.revenueShare).expect(200)).body.data;
     expect(tier.current_period).toMatchObject({ kind: "QUARTERLY" });
   });
 });

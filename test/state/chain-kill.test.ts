@@ -20,7 +20,7 @@ interface Run {
   url: string;
   rpcUrl: string;
   demo: string;
-  tier: string;
+  revenueShare: string;
   /** Killed: a purchase still in flight gives up instead of polling a dead node. */
   dead: boolean;
   kill(): Promise<void>;
@@ -42,7 +42,7 @@ async function launch(stateFile: string): Promise<Run> {
     url: info.url,
     rpcUrl: info.rpcUrl!,
     demo: partner(/POOL model/),
-    tier: partner(/^TIER-model/),
+    revenueShare: partner(/^TIER-model/),
     dead: false,
     async kill() {
       run.dead = true;
@@ -129,7 +129,7 @@ describe("--state FILE with the chain, SIGKILL", () => {
     let run = await launch(file);
     for (let round = 0; round < 2; round++) {
       // Older changes: made, then seen on disk, written through by themselves (the timing: test/unit/state-file-interval.test.ts).
-      const older = [await purchase(run, round === 0 ? run.demo : run.tier, round === 0 ? 0 : 2)];
+      const older = [await purchase(run, round === 0 ? run.demo : run.revenueShare, round === 0 ? 0 : 2)];
       await waitFor(() => onDisk(file, older), "the purchase on disk");
       settled.push(...older);
       // A stream of purchases, the last one still in flight (prepared, signing or submitting) when killed.
@@ -147,7 +147,12 @@ describe("--state FILE with the chain, SIGKILL", () => {
       expect(() => readStateFile(file)).not.toThrow();
       run = await launch(file);
       for (const b of settled) {
-        const got = await call(run, "GET", `/api/v1/mystery/purchase/${b.id}`, b.user === 0 ? run.demo : run.tier);
+        const got = await call(
+          run,
+          "GET",
+          `/api/v1/mystery/purchase/${b.id}`,
+          b.user === 0 ? run.demo : run.revenueShare,
+        );
         expect(got.status, `round ${round}: ${b.id}`).toBe(200);
         expect(got.body.data.status).toBe("FULFILLED");
       }
@@ -188,13 +193,13 @@ describe("--state FILE with the chain, SIGKILL", () => {
     const tier = settled[1]!;
     const ids = tier.tokens.map((t) => t.token_id);
     const S = "/api/v1/mystery/sellback";
-    const sp = await call(run, "POST", `${S}/prepare`, run.tier, {
+    const sp = await call(run, "POST", `${S}/prepare`, run.revenueShare, {
       wallet_address: END_USERS[tier.user]!.address,
       token_ids: ids,
     });
     expect(sp.status).toBe(200);
     const sold = await sign(run, tier.user, sp.body.data.calls);
-    const done = await call(run, "POST", `${S}/submit`, run.tier, { transaction_hash: sold });
+    const done = await call(run, "POST", `${S}/submit`, run.revenueShare, { transaction_hash: sold });
     expect(done.status).toBe(200);
     expect(done.body.data.token_ids).toEqual(ids);
     await run.kill();

@@ -30,7 +30,7 @@ async function start(options: EmulatorOptions = {}): Promise<Ctx> {
     api: request(emu.url),
     close: () => emu.close(),
     demo: emu.key("demo"),
-    tier: emu.key("tier"),
+    revenueShare: emu.key("revenue-share"),
     tenant: emu.key("tenant"),
     events: [],
   };
@@ -82,7 +82,7 @@ describe("the chain in the state", () => {
     const file = tmpFile();
     const a = await start({ stateFile: file });
     const pool = await buyRevealed(a, a.demo, a.emu.chain!.endUsers[0]!, 1); // POOL partner: redemption
-    const tier = await buyRevealed(a, a.tier, a.emu.chain!.endUsers[2]!, 1); // TIER partner: sell-back
+    const tier = await buyRevealed(a, a.revenueShare, a.emu.chain!.endUsers[2]!, 1); // TIER partner: sell-back
     const { purchase: pending } = await buy(a, a.demo, a.emu.chain!.endUsers[1]!, 1); // revealed only after the restart
     const ids = [...tokens(pool), ...tokens(tier)];
     const before = await chainFacts(a.emu.chain!, ids);
@@ -125,19 +125,19 @@ describe("the chain in the state", () => {
     const seller = b.emu.chain!.endUsers[2]!;
     const q = await b.api
       .post(`${S}/quote`)
-      .set("X-API-Key", b.tier)
+      .set("X-API-Key", b.revenueShare)
       .send({ wallet_address: seller.address, token_ids: tokens(tier) })
       .expect(200);
     expect(q.body.data.items.every((i: { eligible: boolean }) => i.eligible)).toBe(true);
     const sp = await b.api
       .post(`${S}/prepare`)
-      .set("X-API-Key", b.tier)
+      .set("X-API-Key", b.revenueShare)
       .send({ wallet_address: seller.address, token_ids: tokens(tier) })
       .expect(200);
     const sold = await sendCalls(b, seller, sp.body.data.calls);
     const done = await b.api
       .post(`${S}/submit`)
-      .set("X-API-Key", b.tier)
+      .set("X-API-Key", b.revenueShare)
       .send({ transaction_hash: sold.transactionHash })
       .expect(200);
     expect(done.body.data).toMatchObject({ token_ids: tokens(tier), total_micros: q.body.data.total_payout_micros });

@@ -15,20 +15,20 @@ import { newKey, useEmulator, type Api, type Emulator } from "../helpers.ts";
 let emu: Emulator;
 let api: Api;
 useEmulator((ctx) => ({ emu, api } = ctx), { ipRateLimitPerMin: 1e9 });
-const keys = { pool: "", tier: "", tenant: "" };
+const keys = { pool: "", revenueShare: "", tenant: "" };
 
 /** A key that passes the route's access rule (null: a public route). */
 function keyFor(spec: RouteSpec): string | null {
   if (spec.access === "public") return null;
   if (spec.access.kinds.includes("tenant") && !spec.access.kinds.includes("partner")) return keys.tenant;
-  if (spec.access.models && !spec.access.models.includes("POOL")) return keys.tier;
+  if (spec.access.models && !spec.access.models.includes("POOL")) return keys.revenueShare;
   return keys.pool;
 }
 
 async function makeKeys(): Promise<void> {
   const limits = { rate_limit_per_min: 1e9, partner_rate_limit_per_min: 1e9, balance: 1e6 };
   keys.pool = await newKey(api, { ...limits, kind: "partner", billing_model: "POOL", scopes: [...PARTNER_SCOPES] });
-  keys.tier = await newKey(api, {
+  keys.revenueShare = await newKey(api, {
     ...limits,
     kind: "partner",
     billing_model: "TIER",

@@ -8,6 +8,7 @@ import {
   UsageError,
   type CommandSpec,
 } from "../../harness/cli-args.ts";
+import { CONFORMANCE_COMMAND } from "../../conformance/cli.ts";
 
 const SPEC: CommandSpec = {
   usage: "  tool [options]",
@@ -37,6 +38,30 @@ describe("parseCommand", () => {
   ])("%j → %s", (argv, message) => {
     expect(() => parseCommand(SPEC, argv)).toThrow(UsageError);
     expect(() => parseCommand(SPEC, argv)).toThrow(message);
+  });
+
+  it("an alias (a former name) is read as its option, is named once in help, and is not given with it", () => {
+    const spec: CommandSpec = {
+      usage: "  tool",
+      options: [{ name: "new-key", aliases: ["old-key"], type: "string", value: "K", describe: "a key" }],
+    };
+    expect(parseCommand(spec, ["--old-key", "k1"]).flags).toEqual(new Map([["new-key", ["k1"]]]));
+    expect(parseCommand(spec, ["--new-key=k1"]).flags).toEqual(new Map([["new-key", ["k1"]]]));
+    expect(helpText(spec)).toContain("--new-key K  a key (also --old-key)");
+    expect(() => parseCommand(spec, ["--old-key", "a", "--new-key", "b"])).toThrow(
+      "--new-key and --old-key are one option; give one",
+    );
+    expect(() => parseCommand(spec, ["--old-kye", "a"])).toThrow("did you mean --old-key?");
+  });
+
+  it("conformance: --tier-key is the former name of --revenue-share-key, read the same", () => {
+    const byNew = parseCommand(CONFORMANCE_COMMAND, ["--revenue-share-key", "rip_v1_x", "--mode", "sandbox"]);
+    const byOld = parseCommand(CONFORMANCE_COMMAND, ["--tier-key", "rip_v1_x", "--mode", "sandbox"]);
+    expect(byOld).toEqual(byNew);
+    expect(byNew.flags.get("revenue-share-key")).toEqual(["rip_v1_x"]);
+    expect(helpText(CONFORMANCE_COMMAND)).toMatch(
+      /--revenue-share-key K +a partner key of the revenue-share[^]*\(also --tier-key\)/,
+    );
   });
 
   it("help lists every option with its placeholder, and --help itself", () => {

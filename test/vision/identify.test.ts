@@ -446,7 +446,7 @@ describe("POST /api/v1/vision/identify/{feedback_id}/confirm", () => {
       .expect(200);
     const other = await api
       .post(`/api/v1/vision/identify/${body.data.feedback_id}/confirm`)
-      .set("X-API-Key", emu.key("tier"))
+      .set("X-API-Key", emu.key("revenue-share"))
       .expect(404);
     expect(other.body.error).toBe("feedback_not_found");
   });

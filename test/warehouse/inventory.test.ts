@@ -31,7 +31,7 @@ describe("GET /info", () => {
   });
 
   it("is a warehouse endpoint: partner and legacy keys get 403 Insufficient permissions, never a body", async () => {
-    for (const name of ["demo", "tier", "legacy"]) {
+    for (const name of ["demo", "revenue-share", "legacy"]) {
       const res = await api.get("/api/v1/info").set("X-API-Key", emu.key(name)).expect(403);
       expectWarehouseError(res, 403, "Insufficient permissions");
       expect(res.body.data).toBeUndefined();

@@ -76,6 +76,11 @@ const CASES: [string, unknown, string][] = [
     'accounts[0].keys[0].name: "demo" is a fixture key\'s name',
   ],
   [
+    "a fixture key's former name",
+    w({ accounts: [account({ keys: [key({ name: "tier" })] })] }),
+    'accounts[0].keys[0].name: "tier" is a fixture key\'s name',
+  ],
+  [
     "a duplicate scope",
     w({ accounts: [account({ keys: [key({ scopes: ["packs:read", "packs:read"] })] })] }),
     'accounts[0].keys[0].scopes[1]: duplicate scope "packs:read"',

@@ -495,7 +495,7 @@ export const mysteryDeviations: readonly Deviation[] = [
     apply: (x) => {
       // A server that silently forwards to a wallet of its own when the partner set none.
       const key = keyOf(x);
-      const chain = x.services.chainHost?.chain;
+      const chain = x.services.chainHost?.gateway;
       if (!key || !chain || !is(x, "POST", /^\/api\/v1\/mystery\/buyback\/\d+$/) || x.status !== 201) return;
       if (activeWallet(x.services, "pool_wallets", key.account_id)) return;
       (mystery(x.services).pool_wallets[key.account_id] ??= []).push({

@@ -147,7 +147,7 @@ function toV2(decoded: unknown, current: PaymentRequirements): PaymentPayload | 
 
 /** The settlement must show the stablecoin moving from the payer to the treasury, for the amount. */
 async function confirmTransfer(kit: X402Kit, tx: Hex, from: string, req: PaymentRequirements): Promise<void> {
-  const chain = kit.host.chain;
+  const chain = kit.host.gateway;
   const receipt = await settlementReceipt(chain, tx);
   const transfers = parseEventLogs({ abi: usdStablecoinAbi, eventName: "Transfer", logs: receipt.logs }).filter((l) =>
     isAddressEqual(l.address, chain.addresses.stablecoin),

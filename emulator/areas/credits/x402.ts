@@ -73,7 +73,7 @@ export function x402Kit(services: Services): Promise<X402Kit> {
 }
 
 async function buildKit(host: ChainHost, clock: VirtualClock): Promise<X402Kit> {
-  const chain = host.chain;
+  const chain = host.gateway;
   const network = `eip155:${chain.chainId}` as Network;
   const [{ x402Facilitator }, { x402ResourceServer }, facilitatorScheme, serverScheme, http, signer] =
     await Promise.all([
@@ -126,7 +126,7 @@ export async function buildRequirements(
   atomicAmount: bigint,
   maxTimeoutSeconds: number,
 ): Promise<PaymentRequirements> {
-  const chain = kit.host.chain;
+  const chain = kit.host.gateway;
   const [req] = await kit.server.buildPaymentRequirementsFromOptions(
     [
       {

@@ -16,7 +16,7 @@ import type { InstantPurchaseRow } from "./state.ts";
 // and its events to the instant_purchase.* payloads.
 
 /** How the end user's custodial ledger names a custodial instant purchase. */
-export const custodyRef = (p: InstantPurchaseRow): UserWalletRef => ({
+export const userWalletRefOf = (p: InstantPurchaseRow): UserWalletRef => ({
   source: "instant_purchase",
   id: p.id,
   label: `instant purchase ${p.id}`,
@@ -33,7 +33,7 @@ function context(s: Services, p: InstantPurchaseRow, patch?: Partial<InstantPurc
     ledger:
       user === null
         ? undefined
-        : (move, micros) => userWalletOf(s).move(p.account_id, user, move, micros, custodyRef(p)),
+        : (move, micros) => userWalletOf(s).move(p.account_id, user, move, micros, userWalletRefOf(p)),
     emit: (event) => publishBuilt(s, p.account_id, INSTANT_PAYLOADS, event, { s, p }),
   };
 }

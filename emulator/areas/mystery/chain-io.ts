@@ -159,7 +159,7 @@ export async function tierSlotCount(chain: Chain, tierId: number): Promise<numbe
 }
 
 /** A tier's slots and their groups' value ranges as the pool has them (what a steered reveal solves against). */
-export async function tierPool(chain: Chain, tierId: number) {
+export async function mysteryPoolTier(chain: Chain, tierId: number) {
   const read = { address: chain.addresses.mysteryPool, abi: mysteryPoolAbi } as const;
   const tier = await chain.publicClient.readContract({ ...read, functionName: "getTier", args: [BigInt(tierId)] });
   const slots = tier.slots.map((sl) => ({ groupIds: sl.groupIds.map(Number), weights: sl.weights.map(Number) }));
@@ -211,7 +211,7 @@ export async function buybackTerms(chain: Chain): Promise<{ windowSeconds: bigin
   return { windowSeconds: BigInt(windowSeconds), discountPermille: BigInt(discountPermille) };
 }
 
-export function poolLiquidity(chain: Chain): Promise<bigint> {
+export function mysteryPoolLiquidity(chain: Chain): Promise<bigint> {
   return chain.publicClient.readContract({
     address: chain.addresses.mysteryPool,
     abi: mysteryPoolAbi,

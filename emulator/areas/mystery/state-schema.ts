@@ -42,7 +42,8 @@ const item = z.strictObject({
   group_id: count,
 });
 
-const purchase = z.strictObject({
+/** A purchase as the state keeps it: its type is this schema's output (`PurchaseRow`, state.ts). */
+export const purchaseRecord = z.strictObject({
   id: count,
   account_id: text,
   custody,
@@ -59,10 +60,15 @@ const purchase = z.strictObject({
   fulfilled_at: isoTime.nullable(),
   created_at: isoTime,
   items: z.array(item).nullable(),
+  /** Custodial lifecycle: when the worker takes the next step (virtual-clock ms); null when none waits. */
   due_at_ms: timeMs.nullable().optional(),
+  /** Custodial: the price cap the relayer sends with purchaseFor (micros). */
   max_price_micros: uint.optional(),
+  /** The operator's shortfall mark (purchases/shortfall.ts); what applies is read from the chain at the reveal. */
   shortfall: count.optional(),
+  /** PARTIALLY_FULFILLED: the price share paid back for the undelivered items (micros). */
   refunded_micros: uint.optional(),
+  /** The block of the purchase's transaction, where the search for its reveal log starts (older rows lack it). */
   block_number: count.optional(),
 });
 
@@ -171,7 +177,7 @@ const partner = z.strictObject({ slug: text, kyc_required: z.boolean(), end_user
 
 export const mysterySchema = z.strictObject({
   partners: ownRecord(partner),
-  purchases: ownRecord(purchase),
+  purchases: ownRecord(purchaseRecord),
   end_users: ownRecord(ownRecord(endUser)),
   redemptions: ownRecord(redemption),
   redemption_keys: ownRecord(count),

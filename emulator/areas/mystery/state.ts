@@ -1,5 +1,6 @@
 import { defineSlice } from "../../state/slices.ts";
-import { mysterySchema } from "./state-schema.ts";
+import { mysterySchema, purchaseRecord } from "./state-schema.ts";
+import type { z } from "zod";
 import type { Services } from "../../pipeline/services.ts";
 import { seedEndUsers, seedPartners, upgradeMysterySlice, type PartnerRow } from "./seed.ts";
 import type { OfferStatus, TransferStatus } from "../../../contract/lifecycles/buyback.ts";
@@ -31,34 +32,8 @@ export interface ItemRow {
   group_id: number;
 }
 
-export interface PurchaseRow {
-  id: number;
-  account_id: string;
-  custody: "CUSTODIAL" | "NON_CUSTODIAL";
-  status: PurchaseStatus;
-  tier_id: number;
-  price_micros: string;
-  onchain_request_id: string | null;
-  transaction_hash: string | null;
-  purchaser_address: string;
-  external_user_id: string | null;
-  failure_reason: string | null;
-  reserved_at: string | null;
-  submitted_at: string | null;
-  fulfilled_at: string | null;
-  created_at: string;
-  items: ItemRow[] | null;
-  /** Custodial lifecycle: when the worker takes the next step (virtual-clock ms); null when none waits. */
-  due_at_ms?: number | null;
-  /** Custodial: the price cap the relayer sends with purchaseFor (micros). */
-  max_price_micros?: string;
-  /** The operator's shortfall mark (purchases/shortfall.ts); what applies is read from the chain at the reveal. */
-  shortfall?: number;
-  /** PARTIALLY_FULFILLED: the price share paid back for the undelivered items (micros). */
-  refunded_micros?: string;
-  /** The block of the purchase's transaction, where the search for its reveal log starts (older rows lack it). */
-  block_number?: number;
-}
+/** A purchase as the state keeps it: declared once, by its import schema (state-schema.ts). */
+export type PurchaseRow = z.output<typeof purchaseRecord>;
 
 export interface EndUserRow {
   /** The service's own numeric id of the end user (wallet.balance end_user.id); assigned on first reference. */

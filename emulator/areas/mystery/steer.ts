@@ -6,7 +6,7 @@ import { microsOfUsd } from "../../../contract/money.ts";
 import type { Services } from "../../pipeline/services.ts";
 import { defineSlice } from "../../state/slices.ts";
 import { groupCards } from "./shop/items.ts";
-import { chainOf, tierPool } from "./chain-io.ts";
+import { chainOf, mysteryPoolTier } from "./chain-io.ts";
 import { mystery, isRevealed } from "./state.ts";
 import { COUNTERS } from "../../state/ids.ts";
 
@@ -27,16 +27,16 @@ interface SlotPlan {
   card: string | null;
 }
 
-/** Every slot's plan (null: left to chance), or the 409 naming what the tier's pool lacks. */
+/** Every slot's plan (null: left to chance), or the 409 naming what the tier (as MysteryPool holds it) lacks. */
 export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow, "items" | "band">) {
-  const pool = await tierPool(chainOf(s), tierId);
-  if (!pool.exists || pool.slots.length === 0) throw notFound(`No tier ${tierId}`);
-  const plans: Array<SlotPlan | null> = pool.slots.map(() => null);
+  const tier = await mysteryPoolTier(chainOf(s), tierId);
+  if (!tier.exists || tier.slots.length === 0) throw notFound(`No tier ${tierId}`);
+  const plans: Array<SlotPlan | null> = tier.slots.map(() => null);
   const missingItems: string[] = [];
   const feasible = (i: number, want: SlotWant) =>
-    slotChance(pool.slots[i]!, pool.groups, want) * MAX_EXPECTED_TRIES >= 1;
+    slotChance(tier.slots[i]!, tier.groups, want) * MAX_EXPECTED_TRIES >= 1;
   for (const cardId of row.items) {
-    const slot = pool.slots.findIndex(
+    const slot = tier.slots.findIndex(
       (sl, i) =>
         plans[i] === null &&
         feasible(i, {
@@ -47,7 +47,7 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
       missingItems.push(`card ${cardId} (in no free slot's groups of tier ${tierId})`);
       continue;
     }
-    const groupIds = pool.slots[slot]!.groupIds.filter((g) =>
+    const groupIds = tier.slots[slot]!.groupIds.filter((g) =>
       groupCards(s.catalog, g).some((r) => r.card.id === cardId),
     );
     plans[slot] = { want: { groupIds }, card: cardId };
@@ -57,9 +57,9 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
     const max = row.band.max_micros === null ? undefined : BigInt(row.band.max_micros);
     const inBand = (micros: bigint) => (min === undefined || micros >= min) && (max === undefined || micros <= max);
     let placed = false;
-    for (let i = 0; i < pool.slots.length && !placed; i++) {
+    for (let i = 0; i < tier.slots.length && !placed; i++) {
       if (plans[i] !== null) continue;
-      for (const g of pool.slots[i]!.groupIds) {
+      for (const g of tier.slots[i]!.groupIds) {
         const want = { groupIds: [g], minValue: min, maxValue: max };
         if (!feasible(i, want)) continue;
         // A rarity is the card's: the band binds the first card of that rarity (priced in the band) of the group.
@@ -85,7 +85,7 @@ export async function planReveal(s: Services, tierId: number, row: Pick<SteerRow
     }
   }
   if (missingItems.length) throw unsatisfiable(`Tier ${tierId}`, missingItems);
-  return { plans, pool };
+  return { plans, tier };
 }
 
 /** Steered mystery reveals: each slot's word is solved so that the pool picks the planned group (and value). */
@@ -104,10 +104,10 @@ const MYSTERY_STEERING = steering({
   purchaseOfRequest: (s, requestId) =>
     Object.values(mystery(s).purchases).find((r) => r.onchain_request_id === requestId),
   plan: planReveal,
-  words(s, { plans, pool }, _steer, requestId) {
-    const fallback = vrfWords(BigInt(s.options.seed), requestId, pool.slots.length);
+  words(s, { plans, tier }, _steer, requestId) {
+    const fallback = vrfWords(BigInt(s.options.seed), requestId, tier.slots.length);
     const words = plans.map((plan, i) =>
-      plan ? (solveSlotWord(pool.slots[i]!, pool.groups, i, plan.want, requestId) ?? fallback[i]!) : fallback[i]!,
+      plan ? (solveSlotWord(tier.slots[i]!, tier.groups, i, plan.want, requestId) ?? fallback[i]!) : fallback[i]!,
     );
     return { words, cards: plans.map((plan) => plan?.card ?? null) };
   },

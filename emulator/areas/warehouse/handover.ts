@@ -129,7 +129,7 @@ export function checkTransfer(services: Services, from: TenantState, uniqueId: s
   return card;
 }
 
-/** Custody of one card moves to another tenant; both tenants list the transfer. Returns the sender's record. */
+/** One card moves from the sender's vault to another tenant's; both tenants list the transfer. Returns the sender's record. */
 export function transferCard(services: Services, from: TenantState, actor: Actor, input: TransferInput): CardTransfer {
   const to = input.to_account_id;
   const card = checkTransfer(services, from, input.unique_id, to);

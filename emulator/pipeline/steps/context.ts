@@ -79,7 +79,7 @@ export class PipelineContext {
   charge: Charge | null = null;
   /** The state the charge was taken from: a reset, restore or import meanwhile discards it (nothing to refund). */
   chargedIn = 0;
-  /** The handler's context, made once the path identifiers passed. */
+  /** The handler's context, made by the input step (its `input` parsed by the route's schema). */
   handlerContext: RouteContext | null = null;
   /** The response cache's entry of a cached read. */
   cacheEntry: string | null = null;

@@ -9,7 +9,6 @@ import { freshBudget } from "./fresh-budget.ts";
 import { concurrencyGate } from "./concurrency-gate.ts";
 import { metering } from "./metering.ts";
 import { faults } from "./faults.ts";
-import { identifiers } from "./identifiers.ts";
 import { input } from "./input.ts";
 import { replay } from "./replay.ts";
 import { cachedAnswer } from "./cached-answer.ts";
@@ -37,8 +36,7 @@ export const STEPS: readonly Step[] = Object.freeze([
   concurrencyGate,  // 503 overloaded: the route's gate
   metering,         // 402 insufficient_credits: the cost taken up front
   faults,           // an injected fault's latency and error (POST /_emulator/faults)
-  identifiers,      // 400: path identifiers ≤ 255 characters
-  input,            // 400: a required Idempotency-Key, then params, query and body by the route's schema
+  input,            // 400: a required Idempotency-Key, then params (ids ≤ 255 first), query and body by the schema
   replay,           // a recorded read (--replay) answers as recorded
   cachedAnswer,     // a cached read's answer, unless fresh=true
   reconcile,        // the barrier: the chain's news settled by the reconciler before the handler reads

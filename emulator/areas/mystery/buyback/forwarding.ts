@@ -16,7 +16,7 @@ import { TRANSFER_MAX_ATTEMPTS } from "../../../../contract/lifecycles/buyback.t
 /** Reads the marketplace for active offers: accepted → buyback.confirmed + a pending transfer; past deadline → expired; token burned → cancelled. */
 export async function watchOffers(s: Services, onError?: JobErrorHandler): Promise<void> {
   if (!s.chainHost) return;
-  const chain = s.chainHost.chain;
+  const chain = s.chainHost.gateway;
   const active = Object.values(mystery(s).offers).filter((o) => o.status === "active");
   for (const o of active)
     if (!onError) await watchOffer(s, chain, o);
@@ -26,7 +26,7 @@ export async function watchOffers(s: Services, onError?: JobErrorHandler): Promi
 /** Brings one active offer up to date with the chain (a replay answers only an offer still active). */
 export async function refreshOffer(s: Services, offerId: number): Promise<void> {
   const o = mystery(s).offers[offerId];
-  if (s.chainHost && o?.status === "active") await watchOffer(s, s.chainHost.chain, o);
+  if (s.chainHost && o?.status === "active") await watchOffer(s, s.chainHost.gateway, o);
 }
 
 async function watchOffer(s: Services, chain: Chain, o: OfferRow): Promise<void> {
@@ -86,7 +86,7 @@ export async function attemptTransfer(s: Services, offerId: number): Promise<voi
   let message =
     "No pool wallet is set; the transfer retries every 15 minutes until one is set (PUT /mystery/pool-wallet)";
   if (wallet && s.chainHost) {
-    const chain = s.chainHost.chain;
+    const chain = s.chainHost.gateway;
     const data = encodeFunctionData({
       abi: cardNftAbi,
       functionName: "safeTransferFrom",

@@ -22,7 +22,7 @@ export function emitItemsPulled(
 ): void {
   if (!isPoolAccount(s, p.account_id)) return;
   for (const item of p.items ?? []) {
-    const usageId = s.store.nextId(COUNTERS.mysteryPoolUsage);
+    const usageId = s.store.nextId(COUNTERS.mysteryPulledItem);
     publishBuilt(s, p.account_id, PURCHASE_SIDE_PAYLOADS, "pool.item_pulled", { s, p, item, usageId, ...ctx });
   }
 }

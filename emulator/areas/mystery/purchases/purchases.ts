@@ -113,10 +113,10 @@ export function newPurchase(s: Services, init: NewPurchase): PurchaseRow {
   return beginPurchase(s, row, trigger);
 }
 
-/** The PurchaseRequested log of the pool in a receipt. */
+/** The PurchaseRequested log of the MysteryPool contract in a receipt. */
 export function purchaseRequestedIn(s: Services, receipt: TransactionReceipt) {
-  const pool = chainOf(s).addresses.mysteryPool.toLowerCase();
-  const logs = receipt.logs.filter((l) => l.address.toLowerCase() === pool);
+  const mysteryPool = chainOf(s).addresses.mysteryPool.toLowerCase();
+  const logs = receipt.logs.filter((l) => l.address.toLowerCase() === mysteryPool);
   return parseEventLogs({ abi: mysteryPoolAbi, eventName: "PurchaseRequested", logs })[0]?.args;
 }
 
@@ -137,7 +137,7 @@ async function settleLocked(s: Services, purchaseId: number): Promise<void> {
   const since = generation(s);
   const before = mystery(s).purchases[purchaseId];
   if (!before || before.status !== "SUBMITTED" || !before.onchain_request_id || !s.chainHost) return;
-  const chain = s.chainHost.chain;
+  const chain = s.chainHost.gateway;
   const requestId = BigInt(before.onchain_request_id);
   // A request found waiting is not read again until a transaction (or a state edit) changes the chain's contents.
   const looked = s.runtime.of(LOOKED);

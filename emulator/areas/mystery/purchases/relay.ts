@@ -27,7 +27,7 @@ export { relayerDisabled } from "../../../pipeline/relayer-port.ts";
 
 /** The relayer signs and sends purchaseFor: SUBMITTING with the hash, or FAILED. */
 async function broadcast(s: Services, id: number): Promise<void> {
-  const chain = s.chainHost!.chain;
+  const chain = s.chainHost!.gateway;
   // Worker runs are serial, so nothing else steps it while in flight; a state snapshotted
   // mid-flight (no hash yet) broadcasts again when this comes due.
   const first = stepPurchase(s, mystery(s).purchases[id]!, "broadcast");
@@ -73,7 +73,7 @@ const SENT = runtimeSlot("custodial broadcasts", () => new Map<number, { receipt
 
 /** The broadcast transaction confirmed: SUBMITTED with its VRF request id. */
 async function confirm(s: Services, id: number): Promise<void> {
-  const chain = s.chainHost!.chain;
+  const chain = s.chainHost!.gateway;
   const hash = mystery(s).purchases[id]!.transaction_hash as `0x${string}` | null;
   const sent = s.runtime.of(SENT).get(id);
   s.runtime.of(SENT).delete(id);

@@ -189,7 +189,7 @@ export async function endUnshipped(
   let burnCancelled = false;
   let refund: string | null = null;
   if (s.chainHost) {
-    const chain = s.chainHost.chain;
+    const chain = s.chainHost.gateway;
     const tokenId = BigInt(first.token_id);
     try {
       const [burn, owner] = [await burnState(chain, tokenId), await ownerOf(chain, tokenId)];

@@ -110,7 +110,7 @@ export async function payStatement(
   let hash: string | null = given ?? null;
   const amount = BigInt(row.statement.payout_micros);
   if (!hash && s.chainHost && amount > 0n)
-    hash = (await s.chainHost.chain.faucet(address as `0x${string}`, { usdc: amount })).usdcTx ?? null;
+    hash = (await s.chainHost.gateway.faucet(address as `0x${string}`, { usdc: amount })).usdcTx ?? null;
   hash ??= keccak256(toHex(`payout:${row.account_id}:${id}`));
   // Re-read after the await: restore/reset may have replaced the state.
   const now = revenueState(s).statements[id];

@@ -252,11 +252,11 @@ export function statementsOf(s: Services, accountId: string): PayoutStatement[] 
 }
 
 /** The account's statements (newest first) and what it is owed: PENDING statements plus the open period's accrual; none on POOL. */
-export function payoutsOf(s: Services, accountId: string, tierModel: boolean) {
-  const statements = tierModel ? statementsOf(s, accountId) : [];
+export function payoutsOf(s: Services, accountId: string, revenueShareModel: boolean) {
+  const statements = revenueShareModel ? statementsOf(s, accountId) : [];
   const outstanding = statements
     .filter((r) => r.status === "PENDING")
     .reduce((n, r) => n + BigInt(r.payout_micros), 0n);
-  const open = tierModel ? accrual(s, accountId) : null;
+  const open = revenueShareModel ? accrual(s, accountId) : null;
   return { statements, outstanding, accruing: open?.wire ?? null, owed: outstanding + (open?.share ?? 0n) };
 }

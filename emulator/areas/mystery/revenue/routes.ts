@@ -37,7 +37,7 @@ export const revenueRoutes: RouteSpec[] = [
   serve(MYSTERY_REVENUE.terms, {
     gate: "partner_read",
     handle: (c) => {
-      const tierModel = modelOf(c) === "TIER";
+      const revenueShareModel = modelOf(c) === "TIER";
       const acct = c.key!.account_id;
       const wallet = activeWallet(c.services, "payout_wallets", acct);
       const from = openPeriodStart(c.services, acct);
@@ -45,18 +45,18 @@ export const revenueRoutes: RouteSpec[] = [
       return ok({
         billing_model: modelOf(c),
         plan: "STANDARD",
-        revenue_share_bps: tierModel ? REVENUE_SHARE_BPS : 0,
-        revenue_share_pct: pct(tierModel ? REVENUE_SHARE_BPS : 0),
-        instant_revenue_share_bps: tierModel ? INSTANT_SHARE_BPS : 0,
-        instant_revenue_share_pct: pct(tierModel ? INSTANT_SHARE_BPS : 0),
+        revenue_share_bps: revenueShareModel ? REVENUE_SHARE_BPS : 0,
+        revenue_share_pct: pct(revenueShareModel ? REVENUE_SHARE_BPS : 0),
+        instant_revenue_share_bps: revenueShareModel ? INSTANT_SHARE_BPS : 0,
+        instant_revenue_share_pct: pct(revenueShareModel ? INSTANT_SHARE_BPS : 0),
         payout_schedule: "QUARTERLY",
         payout_currency: "USDC",
         payout_wallet: wallet ? { chain: wallet.chain, address: wallet.address } : null,
         // POOL: no revenue-share period accrues (as its payouts' accruing is null).
-        current_period: tierModel
+        current_period: revenueShareModel
           ? { kind: "QUARTERLY" as const, from: isoOf(from), to: closes, closes_at: closes }
           : null,
-        note: tierModel
+        note: revenueShareModel
           ? "TIER model: 5% of net combo-pack revenue (gross − sell-backs − fees, floored at 0) and 1% of instant gross, paid quarterly in USDC on Base"
           : "POOL model: you hold the inventory and are invoiced for fronted buybacks; no revenue share accrues",
       } satisfies RevenueTerms);

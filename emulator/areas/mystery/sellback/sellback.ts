@@ -19,7 +19,7 @@ import {
   buybackTerms,
   chainOf,
   ownerOf,
-  poolLiquidity,
+  mysteryPoolLiquidity,
   receiptOf,
   tokenRecord,
 } from "../chain-io.ts";
@@ -89,7 +89,7 @@ export async function quoteSellback(s: Services, wallet: `0x${string}`, ids: str
     });
   }
   const approved = await approvedForAll(chain, wallet, chain.addresses.mysteryPool);
-  const liquidity = await poolLiquidity(chain);
+  const liquidity = await mysteryPoolLiquidity(chain);
   const total = items.reduce((n, i) => n + BigInt(i.payout_micros ?? 0), 0n);
   return { items, total, approvalNeeded: !approved, liquidity };
 }

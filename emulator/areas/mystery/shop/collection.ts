@@ -34,7 +34,7 @@ export function collectionOf(s: Services, acct: string, who: EndUser) {
 
 async function stillOwned(s: Services, r: Revealed): Promise<boolean | null> {
   if (!s.chainHost) return null;
-  const owner = await ownerOf(s.chainHost.chain, BigInt(r.item.token_id));
+  const owner = await ownerOf(s.chainHost.gateway, BigInt(r.item.token_id));
   return owner !== null && owner.toLowerCase() === r.purchase.purchaser_address.toLowerCase();
 }
 

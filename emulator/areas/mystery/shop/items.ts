@@ -11,16 +11,17 @@ import { hashIndex } from "../../../state/ids.ts";
 // catalog card (or sealed product) for the group, deterministically from the
 // token id, so the same seed and purchase sequence always show the same cards.
 
-interface Pools {
+/** The catalog records a reveal may show, by group: a reveal's candidates. */
+interface Candidates {
   cards: Map<number, CardRecord[]>;
   anyCard: CardRecord[];
   packets: SealedRecord[];
   sealed: SealedRecord[];
 }
 
-const cache = new WeakMap<CatalogIndex, Pools>();
+const cache = new WeakMap<CatalogIndex, Candidates>();
 
-function pools(catalog: CatalogIndex): Pools {
+function candidatesOf(catalog: CatalogIndex): Candidates {
   let p = cache.get(catalog);
   if (p) return p;
   const priced = catalog.catalog.cards.filter((r) => r.game !== "azuki" && !r.is_variant && r.pricing?.market != null);
@@ -57,7 +58,7 @@ function pick<T>(rows: readonly T[], tokenId: string, groupId: number): T | unde
 export function groupInventory(catalog: CatalogIndex, groupId: number): number {
   const g = groupOf(groupId);
   if (!g) return 0;
-  const p = pools(catalog);
+  const p = candidatesOf(catalog);
   if (g.itemType === "CARD" || g.itemType === "GRADED_CARD") return p.cards.get(groupId)?.length || p.anyCard.length;
   return (g.itemType === "PACKET" ? p.packets : p.sealed).length;
 }
@@ -66,7 +67,7 @@ export function groupInventory(catalog: CatalogIndex, groupId: number): number {
 export function groupCards(catalog: CatalogIndex, groupId: number): readonly CardRecord[] {
   const g = groupOf(groupId);
   if (!g || (g.itemType !== "CARD" && g.itemType !== "GRADED_CARD")) return [];
-  const p = pools(catalog);
+  const p = candidatesOf(catalog);
   return p.cards.get(groupId)?.length ? p.cards.get(groupId)! : p.anyCard;
 }
 
@@ -77,10 +78,10 @@ export function groupOf(groupId: number): GroupConfig | undefined {
 export function hydrate(
   catalog: CatalogIndex,
   token: { tokenId: string; groupId: number; itemType: ItemTypeName; valueMicros: bigint },
-  /** A steered reveal's card (purchases' steer): the catalog card this token shows, when it is in the group's pool. */
+  /** A steered reveal's card (purchases' steer): the catalog card this token shows, when it is among the group's candidates. */
   cardId?: string,
 ): ItemRow {
-  const p = pools(catalog);
+  const p = candidatesOf(catalog);
   const base = {
     token_id: token.tokenId,
     item_type: token.itemType,

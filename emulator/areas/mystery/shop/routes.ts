@@ -1,17 +1,17 @@
-import { MYSTERY_CATALOG } from "../../../../contract/index.ts";
+import { MYSTERY_SHOP } from "../../../../contract/index.ts";
 import { paginate } from "../../../pipeline/pagination.ts";
 import { ok, serve, type HandlerContext, type RouteSpec } from "../../../pipeline/route.ts";
 import { PRICE_CACHE_MS, READ_CACHE_MS } from "../../../pipeline/response-cache.ts";
 import { userPageInput } from "../end-user.ts";
-import { cardPrice, partnerStats, tierCatalog, tierOdds, tokenPrice } from "./shop.ts";
+import { cardPrice, partnerStats, shopListing, tierOdds, tokenPrice } from "./shop.ts";
 import { collectionItems, collectionOf } from "./collection.ts";
 import { byRecent, byValue, feedRow, feedRows, type Revealed } from "./revealed.ts";
 import { tierOf } from "./tiers.ts";
 
-// Catalog endpoints (contract/mystery/catalog.ts): tiers, odds, the would-be
+// The shop's endpoints (contract/mystery/shop.ts; the wire's /mystery/catalog): tiers, odds, the would-be
 // buyback price, partner stats; the reveal feeds (every partner's reveals, or
 // ?scope=mine, newest first or winners by value, paged limit/offset under
-// `items`, `game` filter); an end user's collection. Catalog, odds, price and
+// `items`, `game` filter); an end user's collection. The listing, odds, price and
 // the feeds are the live service's cached reads: a short response cache that
 // `fresh=true` bypasses (pipeline/response-cache.ts).
 
@@ -29,19 +29,19 @@ function feed(
 }
 
 export const shopRoutes: RouteSpec[] = [
-  serve(MYSTERY_CATALOG.catalog, {
+  serve(MYSTERY_SHOP.catalog, {
     gate,
     cache: shortCache,
-    handle: (c) => ok(tierCatalog(c.services, c.input.query)),
+    handle: (c) => ok(shopListing(c.services, c.input.query)),
   }),
 
-  serve(MYSTERY_CATALOG.odds, {
+  serve(MYSTERY_SHOP.odds, {
     gate,
     cache: shortCache,
     handle: (c) => ok(tierOdds(c.services, tierOf(c.services, c.input.params.tier_id))),
   }),
 
-  serve(MYSTERY_CATALOG.price, {
+  serve(MYSTERY_SHOP.price, {
     gate,
     cache: { ttl_ms: PRICE_CACHE_MS },
     handle: async (c) => {
@@ -51,16 +51,16 @@ export const shopRoutes: RouteSpec[] = [
     },
   }),
 
-  serve(MYSTERY_CATALOG.stats, { gate, handle: (c) => ok(partnerStats(c.services, c.key!.account_id)) }),
+  serve(MYSTERY_SHOP.stats, { gate, handle: (c) => ok(partnerStats(c.services, c.key!.account_id)) }),
 ];
 
 export const feedRoutes: RouteSpec[] = [
-  serve(MYSTERY_CATALOG.feedRecent, {
+  serve(MYSTERY_SHOP.feedRecent, {
     gate,
     cache: shortCache,
     handle: (c) => feed(c, byRecent, c.input.query),
   }),
-  serve(MYSTERY_CATALOG.feedWinners, {
+  serve(MYSTERY_SHOP.feedWinners, {
     gate,
     cache: shortCache,
     handle: (c) => feed(c, byValue, c.input.query),
@@ -68,7 +68,7 @@ export const feedRoutes: RouteSpec[] = [
 ];
 
 export const collectionRoutes: RouteSpec[] = [
-  serve(MYSTERY_CATALOG.collection, {
+  serve(MYSTERY_SHOP.collection, {
     gate,
     handle: async (c) => {
       const { who, page } = userPageInput(c.input.query);

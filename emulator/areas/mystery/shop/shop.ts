@@ -20,7 +20,7 @@ import { groupInventory, groupOf, hydrate } from "./items.ts";
 import { TIER_GAMES, tiersOf } from "./tiers.ts";
 import { VOLUME_STATUSES } from "../purchases/purchases.ts";
 
-// Tier catalog, odds, the would-be buyback price and partner stats.
+// The shop listing (the wire's /mystery/catalog), odds, the would-be buyback price and partner stats.
 
 function countedPurchases(s: Services, tierId?: number) {
   return Object.values(mystery(s).purchases).filter(
@@ -29,7 +29,7 @@ function countedPurchases(s: Services, tierId?: number) {
 }
 
 /** The tiers on sale (`active` compares as "true"/"false"; any `game` but pokemon, any `variant` but card lists none), with their purchase counts. */
-export function tierCatalog(
+export function shopListing(
   s: Services,
   q: { active: string | null; game: string | null; variant: string | null },
 ): TierCatalog {

@@ -5,7 +5,7 @@ import { tokenIdText } from "../input-fields.ts";
 import { identifier, MAX_IDENTIFIER, withCode, z, type IssueParams } from "../zod.ts";
 import { isoTime, micros, USER_CODES, usdcString, userPageQuery } from "./fields.ts";
 
-// The mystery catalog reads (docs/mystery.md): tiers, odds, the would-be
+// The mystery shop's reads (the wire's /mystery/catalog routes, docs/mystery.md): tiers, odds, the would-be
 // buyback price, partner stats, the reveal feeds and an end user's collection,
 // as the official SDK types them (Tier, TierOdds, PriceQuote, PartnerStats,
 // FeedRow, CollectionItem). Fields checked together (price's card_id/token_id,
@@ -45,6 +45,7 @@ export const Tier = z.strictObject({
 });
 export type Tier = z.output<typeof Tier>;
 
+/** The shop listing (`GET /mystery/catalog`); its name is the answer's OpenAPI component, as published. */
 export const TierCatalog = z.strictObject({ tiers: z.array(Tier), games: z.array(GachaGameRef) });
 export type TierCatalog = z.output<typeof TierCatalog>;
 
@@ -258,7 +259,7 @@ const feed = (which: "recent" | "winners") =>
     },
   });
 
-export const MYSTERY_CATALOG = {
+export const MYSTERY_SHOP = {
   catalog: operation({
     id: "gacha.catalog",
     method: "GET",
