@@ -24,7 +24,7 @@ import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { sharedCatalogIndex } from "./catalog-data/catalog-cache.ts";
 import { buildCatalog } from "../fixtures/catalog/index.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
-import { FIXTURE_KEYS, fixtureKeyNamed, fixtureKeyRecord, fixtureKeyValue } from "../fixtures/keys.ts";
+import { FIXTURE_KEYS, fixtureKeyNamed, fixtureKeyValue } from "../fixtures/keys.ts";
 import { IN_PROCESS_ORIGIN, initialState } from "./entry-values.ts";
 import { listenerPolicy } from "./pipeline/listener-policy.ts";
 import { rpcGuard } from "./pipeline/rpc-guard.ts";

@@ -189,11 +189,6 @@ export function surfaceLimit(key: KeyRecord, surface: Surface): number {
     : key.rate_limit_per_min;
 }
 
-/** The key's window on a surface: its bucket name and ceiling. */
-export function surfaceWindow(key: KeyRecord, surface: Surface): { bucket: string; limit: number } {
-  return { bucket: surfaceBucket(key, surface), limit: surfaceLimit(key, surface) };
-}
-
 /** The key's `fresh=true` budget (docs/reference/live-service.md “Rate limits and caching”: 10 calls per minute per key, 429 beyond). */
 export function freshWindow(key: KeyRecord): { bucket: string; limit: number } {
   return { bucket: bucketsOf(key).fresh, limit: key.fresh_per_min ?? FRESH_CALLS_PER_MIN };
