@@ -4,6 +4,7 @@ import { createEmulator, type Emulator } from "../../emulator/index.ts";
 import { formatPurchase } from "../../emulator/areas/mystery/purchases/purchases.ts";
 import { Purchase } from "../../contract/index.ts";
 import type { PurchaseRow } from "../../emulator/areas/mystery/state.ts";
+import { purchaseRow } from "./rows.ts";
 
 // The purchase answers in the SDK's shapes (SDK 0.1.2 gacha types, docs/mystery.md):
 // the documented operations carry the SDK's method names, gacha.purchase requires
@@ -96,24 +97,7 @@ describe("purchase operations in the OpenAPI document", () => {
 });
 
 describe("reveal items on the wire", () => {
-  const row = (items: NonNullable<PurchaseRow["items"]>): PurchaseRow => ({
-    id: 5001,
-    account_id: "acme",
-    custody: "NON_CUSTODIAL",
-    status: "FULFILLED",
-    tier_id: 1,
-    price_micros: "25000000",
-    onchain_request_id: "1",
-    transaction_hash: `0x${"ab".repeat(32)}`,
-    purchaser_address: `0x${"12".repeat(20)}`,
-    external_user_id: null,
-    failure_reason: null,
-    reserved_at: null,
-    submitted_at: "2026-01-01T00:00:00.000Z",
-    fulfilled_at: "2026-01-01T00:00:01.000Z",
-    created_at: "2026-01-01T00:00:00.000Z",
-    items,
-  });
+  const row = (items: NonNullable<PurchaseRow["items"]>): PurchaseRow => ({ ...purchaseRow(5001), items });
 
   it("an unknown token names card_id null; a card without a rarity answers rarity null", () => {
     const wire = formatPurchase(
