@@ -6,8 +6,8 @@ import { mystery, type PartnerRow } from "./state.ts";
 // fixture partners' (seed.ts), never from the fixtures at request time. An account with none seeded (a key made
 // through the control plane or a world) has the defaults fixtures/mystery gives such accounts.
 
-/** The facts of an account without seeded ones: its id as the slug, no KYC, no seeded end users. */
-const unseeded = (accountId: string): PartnerRow => ({ slug: accountId, kyc_required: false, end_user_wallets: [] });
+/** The facts of an account without seeded ones: its id as the slug, no KYC. */
+const unseeded = (accountId: string): PartnerRow => ({ slug: accountId, kyc_required: false });
 
 export const partnerOf = (s: Services, accountId: string): PartnerRow =>
   own(mystery(s).partners, accountId) ?? unseeded(accountId);

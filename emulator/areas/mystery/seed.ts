@@ -11,8 +11,6 @@ export interface PartnerRow {
   slug: string;
   /** Whether redemptions run KYC first when no operator switch says otherwise (`kyc_required` of the slice). */
   kyc_required: boolean;
-  /** The wallets of the partner's seeded end users (sell-backs accept them as its end users). */
-  end_user_wallets: string[];
 }
 
 /** A seeded custodial end user (the slice's EndUserRow without the numeric id given on first reference). */
@@ -26,12 +24,7 @@ export interface SeededEndUser {
 /** Every fixture partner's facts, in the fixtures' order (the control overview lists them so). */
 export function seedPartners(): Record<string, PartnerRow> {
   const out: Record<string, PartnerRow> = {};
-  for (const p of PARTNER_FIXTURES)
-    out[p.account_id] = {
-      slug: p.slug,
-      kyc_required: p.kyc_required,
-      end_user_wallets: p.end_users.map((u) => u.wallet_address),
-    };
+  for (const p of PARTNER_FIXTURES) out[p.account_id] = { slug: p.slug, kyc_required: p.kyc_required };
   return out;
 }
 

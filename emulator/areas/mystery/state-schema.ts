@@ -173,7 +173,7 @@ const sellback = z.strictObject({
 const event = z.strictObject({ account_id: text, type: text, key: text, data: ownRecord(json), at: isoTime });
 
 /** A partner's seeded facts (seed.ts); older files lack them and get the fixtures' on import (seed.ts upgrade). */
-const partner = z.strictObject({ slug: text, kyc_required: z.boolean(), end_user_wallets: z.array(address) });
+const partner = z.strictObject({ slug: text, kyc_required: z.boolean() });
 
 export const mysterySchema = z.strictObject({
   partners: ownRecord(partner),

@@ -7,7 +7,6 @@ import type {
   SellbackReason,
   SellbackRecord,
 } from "../../../../contract/index.ts";
-import { partnerOf } from "../partners.ts";
 import { ApiError, badRequest, conflict } from "../../../pipeline/errors.ts";
 import { stateFence } from "../../../pipeline/generation.ts";
 import { withKeyLock } from "../../../pipeline/key-lock.ts";
@@ -186,14 +185,13 @@ export function sellbackCalls(
   };
 }
 
-/** End users of a partner: wallets that bought through it, plus its custodial users. */
+/** End users of a partner: wallets that bought through it, plus its custodial users (the seeded ones among them: seed.ts). */
 function partnerWallets(s: Services, accountId: string): Set<string> {
   const slice = mystery(s);
   const out = new Set<string>();
   for (const p of Object.values(slice.purchases))
     if (p.account_id === accountId) out.add(p.purchaser_address.toLowerCase());
   for (const u of Object.values(own(slice.end_users, accountId) ?? {})) out.add(u.wallet_address.toLowerCase());
-  for (const w of partnerOf(s, accountId).end_user_wallets) out.add(w.toLowerCase());
   return out;
 }
 
