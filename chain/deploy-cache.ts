@@ -46,6 +46,7 @@ const INPUT_FILES = [
   "instant",
   "provider",
   "journal",
+  "viem-late",
   "generated/contracts",
 ];
 

@@ -1,4 +1,4 @@
-import { keccak256, maxUint256, parseEventLogs, toHex, type Hex, type TransactionReceipt } from "viem";
+import type { Hex, TransactionReceipt } from "viem";
 import {
   buybackMarketplaceAbi,
   buybackMarketplaceBytecode,
@@ -20,6 +20,7 @@ import { END_USERS, OPERATOR, POOL_SIGNER, RELAYER, TREASURY, type FixtureAccoun
 import { FUNDING, MARKETPLACE_FEE_BPS, MULTICALL3_ADDRESS, VRF_KEY_HASH } from "./constants.ts";
 import type { PacketTypeConfig } from "./instant.ts";
 import type { ChainAddresses } from "./state.ts";
+import { viem } from "./viem-late.ts";
 import { ItemType, tierExpectedValue, type GroupConfig, type TierConfig } from "./tiers.ts";
 
 // The deployment: every contract, its configuration and the fixture accounts' funding, in a fixed
@@ -74,7 +75,7 @@ export async function deployAll(
     "createSubscription",
     [],
   );
-  const created = parseEventLogs({
+  const created = viem().parseEventLogs({
     abi: vrfCoordinatorMockAbi,
     eventName: "SubscriptionCreated",
     logs: subReceipt.logs,
@@ -98,7 +99,7 @@ export async function deployAll(
     subscriptionId,
     mysteryPool,
   ]);
-  const minterRole = keccak256(toHex("MINTER_ROLE"));
+  const minterRole = viem().keccak256(viem().toHex("MINTER_ROLE"));
   await d.write(OPERATOR, "grant MINTER_ROLE", cardNft, cardNftAbi, "grantRole", [minterRole, mysteryPool]);
   await d.write(OPERATOR, "setRelayer", mysteryPool, mysteryPoolAbi, "setRelayer", [RELAYER.address, true]);
   await d.write(OPERATOR, "setGroups", mysteryPool, mysteryPoolAbi, "setGroups", [
@@ -156,8 +157,11 @@ export async function deployAll(
     ...END_USERS.map(() => FUNDING.endUserUsdc),
   ];
   await d.write(OPERATOR, "mintBatch", stablecoin, usdStablecoinAbi, "mintBatch", [recipients, amounts]);
-  await d.write(POOL_SIGNER, "approve marketplace", stablecoin, usdStablecoinAbi, "approve", [marketplace, maxUint256]);
-  await d.write(RELAYER, "approve pool", stablecoin, usdStablecoinAbi, "approve", [mysteryPool, maxUint256]);
+  await d.write(POOL_SIGNER, "approve marketplace", stablecoin, usdStablecoinAbi, "approve", [
+    marketplace,
+    viem().maxUint256,
+  ]);
+  await d.write(RELAYER, "approve pool", stablecoin, usdStablecoinAbi, "approve", [mysteryPool, viem().maxUint256]);
 
   // Last, so the addresses of everything deployed before it do not move.
   progress("deploying InstantPack");

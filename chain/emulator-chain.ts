@@ -1,24 +1,14 @@
 import { EventEmitter } from "node:events";
-import {
-  createClient,
-  createPublicClient,
-  custom,
-  defineChain,
-  getAddress,
-  parseEventLogs,
-  toHex,
-  type Account,
-  type Chain as ViemChain,
-  type Hex,
-  type Log,
-  type PublicClient,
-  type TransactionReceipt,
-  type Transport,
-  type WalletClient,
-  walletActions,
+import type {
+  Account,
+  Chain as ViemChain,
+  Hex,
+  Log,
+  PublicClient,
+  TransactionReceipt,
+  Transport,
+  WalletClient,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { sendTransaction as viemSendTransaction } from "viem/actions";
 import { usdStablecoinAbi, vrfCoordinatorMockAbi } from "./generated/contracts.ts";
 import {
   END_USERS,
@@ -40,6 +30,7 @@ import { requireSuccess, sendAndWait, waitForReceipt, type TxRequest } from "./s
 import { parseChainExport, type ChainAddresses, type ChainStateExport } from "./state.ts";
 import { DEFAULT_GROUPS, DEFAULT_TIERS } from "./tiers.ts";
 import type { Chain, ChainOptions, RpcGuard } from "./types.ts";
+import { viem } from "./viem-late.ts";
 import { fulfillPendingVrf, fulfillVrf, isVrfPending, pendingVrfRequests, vrfWords } from "./vrf.ts";
 
 // The chain gateway: one network (in-process, journaled; or an attached node), its viem clients with
@@ -168,16 +159,16 @@ export class EmulatorChain implements Chain {
 
   async init(options: ChainOptions): Promise<void> {
     this.chainId = Number(await this.raw("eth_chainId"));
-    this.viemChain = defineChain({
+    this.viemChain = viem().defineChain({
       id: this.chainId,
       name: "Emulator",
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       rpcUrls: { default: { http: [this.rpcUrl ?? "http://127.0.0.1:8545"] } },
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
-    this.publicClient = createPublicClient({
+    this.publicClient = viem().createPublicClient({
       chain: this.viemChain,
-      transport: custom(this.clientProvider as any, { retryCount: 0 }),
+      transport: viem().custom(this.clientProvider as any, { retryCount: 0 }),
       pollingInterval: 50,
       cacheTime: 0,
     }) as PublicClient<Transport, ViemChain>;
@@ -196,7 +187,7 @@ export class EmulatorChain implements Chain {
   private accountFor(a: FixtureAccount): Account {
     let acct = this.accounts.get(a.address);
     if (!acct) {
-      acct = privateKeyToAccount(a.privateKey);
+      acct = viem().privateKeyToAccount(a.privateKey);
       this.accounts.set(a.address, acct);
     }
     return acct;
@@ -218,10 +209,10 @@ export class EmulatorChain implements Chain {
   walletClientFor(account: FixtureAccount): WalletClient<Transport, ViemChain, Account> {
     let w = this.wallets.get(account.address);
     if (!w) {
-      const base = createClient({
+      const base = viem().createClient({
         account: this.accountFor(account),
         chain: this.viemChain,
-        transport: custom(this.clientProvider as any, { retryCount: 0 }),
+        transport: viem().custom(this.clientProvider as any, { retryCount: 0 }),
         pollingInterval: 50,
         cacheTime: 0,
         key: "wallet",
@@ -232,9 +223,9 @@ export class EmulatorChain implements Chain {
       // (nonce fetch → sign → broadcast). The locked sendTransaction is installed below walletActions
       // (their writeContract/deployContract resolve it through viem's getAction) and above them.
       const locked = (client: any) => ({
-        sendTransaction: (args: any) => this.withSendLock(account.address, () => viemSendTransaction(client, args)),
+        sendTransaction: (args: any) => this.withSendLock(account.address, () => viem().sendTransaction(client, args)),
       });
-      w = base.extend(locked).extend(walletActions).extend(locked) as unknown as WalletClient<
+      w = base.extend(locked).extend(viem().walletActions).extend(locked) as unknown as WalletClient<
         Transport,
         ViemChain,
         Account
@@ -271,7 +262,7 @@ export class EmulatorChain implements Chain {
     const hash = await this.walletClientFor(OPERATOR).deployContract({ abi: abi as any, bytecode, args: args as any });
     const receipt = await this.receipt(hash, `deploy ${label}`, since);
     if (!receipt.contractAddress) throw new Error(`chain: no contract address for ${label}`);
-    return getAddress(receipt.contractAddress);
+    return viem().getAddress(receipt.contractAddress);
   }
 
   async write(
@@ -427,7 +418,7 @@ export class EmulatorChain implements Chain {
     // Snapshot ids of the old network mean nothing on the new one.
     this.snapshots.clear();
     this.snapshotOrder = [];
-    const id = toHex(++this.snapshotCounter);
+    const id = viem().toHex(++this.snapshotCounter);
     this.snapshots.set(id, built.deploySnapshot);
     this.snapshotOrder.push(id);
     this.deploySnapshot = id;
@@ -483,7 +474,7 @@ export class EmulatorChain implements Chain {
 
   async snapshot(): Promise<string> {
     const internal = (await this.raw("evm_snapshot")) as string;
-    const id = toHex(++this.snapshotCounter);
+    const id = viem().toHex(++this.snapshotCounter);
     this.snapshots.set(id, internal);
     this.snapshotOrder.push(id);
     return id;
@@ -524,7 +515,10 @@ export class EmulatorChain implements Chain {
       if (this.inProcess) {
         const bal = BigInt((await this.raw("eth_getBalance", [OPERATOR.address, "latest"])) as string);
         if (bal < amounts.eth + 10n ** 18n) {
-          await this.raw("hardhat_setBalance", [OPERATOR.address, toHex(bal + amounts.eth + 10_000n * 10n ** 18n)]);
+          await this.raw("hardhat_setBalance", [
+            OPERATOR.address,
+            viem().toHex(bal + amounts.eth + 10_000n * 10n ** 18n),
+          ]);
         }
       }
       const r = await this.send(OPERATOR, "faucet eth", { to: address, value: amounts.eth });
@@ -599,7 +593,7 @@ export class EmulatorChain implements Chain {
 
   /** The successful fulfilments among a scan's logs (the coordinator's), kept for `fulfilmentOf`; the newest 4,096. */
   private noteFulfilments(logs: Log[], past: string): void {
-    for (const log of parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsFulfilled", logs })) {
+    for (const log of viem().parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsFulfilled", logs })) {
       if (!log.args.success) continue;
       const id = log.args.requestId.toString();
       this.fulfilments.delete(id);
@@ -655,12 +649,20 @@ export class EmulatorChain implements Chain {
           return;
         }
         const logs = (await this.raw("eth_getLogs", [
-          { fromBlock: toHex(this.scanCursor + 1n), toBlock: toHex(head), address: this.addresses.vrfCoordinator },
+          {
+            fromBlock: viem().toHex(this.scanCursor + 1n),
+            toBlock: viem().toHex(head),
+            address: this.addresses.vrfCoordinator,
+          },
         ])) as Log[];
         this.scanCursor = head;
         this.scanKey = key;
         if (past !== null) this.noteFulfilments(logs, past);
-        const requested = parseEventLogs({ abi: vrfCoordinatorMockAbi, eventName: "RandomWordsRequested", logs });
+        const requested = viem().parseEventLogs({
+          abi: vrfCoordinatorMockAbi,
+          eventName: "RandomWordsRequested",
+          logs,
+        });
         for (const log of requested) {
           for (const l of [...this.vrfListeners]) {
             try {

@@ -8,6 +8,7 @@ import { FIXTURE_ACCOUNTS } from "./accounts.ts";
 import { ChainJournal, JournalError, replayJournal, type Eip1193Like } from "./journal.ts";
 import type { ChainStateExport } from "./state.ts";
 import type { RpcGuard, RpcHeaders } from "./types.ts";
+import { viemVersion } from "./viem-late.ts";
 import { isoOf } from "../contract/time.ts";
 
 // The network under the chain: Hardhat's in-process EDR provider and its JSON-RPC server. Hardhat is
@@ -123,7 +124,7 @@ export function networkFingerprint(): unknown {
   return {
     hardhat: (require("hardhat/package.json") as { version: string }).version,
     edr: version(hardhatRequire, "@nomicfoundation/edr"),
-    viem: (require("viem/package.json") as { version: string }).version,
+    viem: viemVersion(),
     network: hh.network.hardhatNetwork,
     accounts: genesisAccounts(),
   };

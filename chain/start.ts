@@ -1,9 +1,9 @@
-import { http } from "viem";
 import { CachedDeploymentFailed, EmulatorChain } from "./emulator-chain.ts";
 import { ChainJournal, JournalError, type Eip1193Like } from "./journal.ts";
 import { createInProcessProvider, rebuildNetwork } from "./provider.ts";
 import { parseChainExport } from "./state.ts";
 import type { Chain, ChainOptions } from "./types.ts";
+import { viem } from "./viem-late.ts";
 
 // Starting a chain: attach to a node, rebuild one from a state export, or deploy on a fresh network.
 
@@ -16,7 +16,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
       throw new JournalError(
         "an attached chain cannot load a chain from a state export; start the emulator with a chain of its own",
       );
-    const transport = http(options.rpcUrl, { retryCount: 0, timeout: 30_000 })({});
+    const transport = viem().http(options.rpcUrl, { retryCount: 0, timeout: 30_000 })({});
     const inner: Eip1193Like = { request: (args) => transport.request(args as any) };
     chain = new EmulatorChain(options, inner, false);
     chain.rpcUrl = options.rpcUrl;

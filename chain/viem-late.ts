@@ -1,26 +1,81 @@
 /**
- * viem, loaded when it is needed rather than when the package is imported (issue 38 goal 1): a chain
- * loads it as it starts (`loadViem`, from `startChain`), and the areas' helpers that only a chain's
- * work calls (calldata, logs, typed data) take it from here at their call. A helper called in a process
- * that started no chain loads viem's CommonJS build synchronously instead (same functions, same
- * answers; only its error classes differ from the ESM build's, and those are only met with a chain).
+ * viem, loaded when it is needed rather than when the package is imported (issue 38 goal 1), and from one
+ * file when the package is built: `dist/chain/viem.cjs` is viem (with the two functions the chain takes from
+ * its `accounts` and `actions` entries) bundled by scripts/build.mjs, which loads in ~30 ms where viem's
+ * ~450 ESM modules take ~160 (docs/chain.md "The chain's viem"). Every use in the emulator goes through
+ * `viem()` so that one copy serves it all (its error classes included). From the sources (no bundle beside
+ * this file), a chain loads viem's ESM build as it starts (`loadViem`, from `startChain`), and a helper
+ * called in a process that started no chain loads viem's CommonJS build synchronously instead (same
+ * functions, same answers; only its error classes differ from the ESM build's, and those are only met
+ * with a chain).
  */
 import { createRequire } from "node:module";
 import type * as Viem from "viem";
+import type { privateKeyToAccount as PrivateKeyToAccount } from "viem/accounts";
+import type { sendTransaction as SendTransaction } from "viem/actions";
 
-type ViemModule = typeof Viem;
+/** viem's main entry, plus what the chain takes from `viem/accounts` and `viem/actions`. */
+export type ViemModule = typeof Viem & {
+  privateKeyToAccount: typeof PrivateKeyToAccount;
+  sendTransaction: typeof SendTransaction;
+};
+
+const require = createRequire(import.meta.url);
 
 // The module namespaces, once loaded: immutable, the same for every emulator of the process.
-const loaded: { esm?: ViemModule; cjs?: ViemModule } = {};
+const loaded: { bundle?: ViemModule | null; esm?: ViemModule; cjs?: ViemModule } = {};
 
-/** Loads viem (its ESM build, the one the chain's clients use); called as a chain starts. */
-export async function loadViem(): Promise<ViemModule> {
-  return (loaded.esm ??= await import("viem"));
+/** The build's one-file viem beside this module (dist/chain/viem.cjs), or null from the sources. */
+function bundled(): ViemModule | null {
+  if (loaded.bundle === undefined) {
+    try {
+      loaded.bundle = require("./viem.cjs") as ViemModule;
+    } catch (err) {
+      // Only its absence falls back to viem itself; a bundle that fails to load is a broken build.
+      if ((err as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw err;
+      loaded.bundle = null;
+    }
+  }
+  return loaded.bundle;
 }
 
-/** viem, as loaded by a chain, else its CommonJS build loaded now (synchronously). */
+/** Loads viem (the build's bundle, else viem's ESM build, the one the chain's clients use); called as a chain starts. */
+export async function loadViem(): Promise<ViemModule> {
+  const found = bundled();
+  if (found) return found;
+  if (!loaded.esm) {
+    const [main, accounts, actions] = await Promise.all([
+      import("viem"),
+      import("viem/accounts"),
+      import("viem/actions"),
+    ]);
+    loaded.esm = {
+      ...main,
+      privateKeyToAccount: accounts.privateKeyToAccount,
+      sendTransaction: actions.sendTransaction,
+    };
+  }
+  return loaded.esm;
+}
+
+/** viem: the bundle, else as loaded by a chain, else its CommonJS build loaded now (synchronously). */
 export function viem(): ViemModule {
-  return loaded.esm ?? (loaded.cjs ??= createRequire(import.meta.url)("viem") as ViemModule);
+  return (
+    bundled() ??
+    loaded.esm ??
+    (loaded.cjs ??= {
+      ...(require("viem") as typeof Viem),
+      privateKeyToAccount: (require("viem/accounts") as { privateKeyToAccount: typeof PrivateKeyToAccount })
+        .privateKeyToAccount,
+      sendTransaction: (require("viem/actions") as { sendTransaction: typeof SendTransaction }).sendTransaction,
+    })
+  );
+}
+
+/** The version of the viem `viem()` gives (the bundle records the one it was built from). */
+export function viemVersion(): string {
+  const found = bundled() as (ViemModule & { VIEM_VERSION?: string }) | null;
+  return found?.VIEM_VERSION ?? (require("viem/package.json") as { version: string }).version;
 }
 
 /** A function of viem's, looked up at each call. */

@@ -198,7 +198,7 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
   if (c.catalog === "large" && !c.json)
     process.stderr.write("  catalog: building the large catalog (~45,000 cards)…\n");
   try {
-    return await createEmulator({
+    const emu = await createEmulator({
       port: c.port,
       host: c.host,
       allowedHosts: c.allowedHosts,
@@ -217,6 +217,11 @@ export async function launch(c: StartConfig, progress: (step: string) => void): 
         ? false
         : { rpcPort: c.rpcUrl ? undefined : c.rpcPort, rpcUrl: c.rpcUrl, vrf: c.vrf, onProgress: progress },
     });
+    // The catalog is built on its first read (emulator/index.ts): the large one before the ready line, as
+    // said above; the default one right after it (the caller prints the line first), not in the first request.
+    if (c.catalog === "large") void emu.services.catalog;
+    else setImmediate(() => void emu.services.catalog);
+    return emu;
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (c.host && (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND" || e.code === "EAI_AGAIN"))

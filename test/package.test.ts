@@ -102,8 +102,14 @@ describe("the packed package", () => {
     ])
       expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
     // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
+    // ... and viem bundled in one file for the chain (docs/chain.md "The chain's viem").
     expect(paths).toEqual(
-      expect.arrayContaining(["dist/chain/generated/contracts.js", "dist/chain/network.cjs", "dist/cli/main.js"]),
+      expect.arrayContaining([
+        "dist/chain/generated/contracts.js",
+        "dist/chain/network.cjs",
+        "dist/chain/viem.cjs",
+        "dist/cli/main.js",
+      ]),
     );
     // The dashboard: its page and styles as they are, its script compiled (what a published install serves).
     expect(paths).toEqual(
@@ -464,5 +470,72 @@ console.log(JSON.stringify({ status: res.status, hardhat: hardhat.length > 0 }))
   it("an in-process emulator loads no Hardhat module", () => {
     expect(probe(false)).toEqual({ status: 200, hardhat: false });
     expect(probe(true)).toEqual({ status: 200, hardhat: true });
+  });
+});
+
+describe("the chain's viem (docs/chain.md \"The chain's viem\")", () => {
+  // A fresh Node starts a chain, makes a call that fails and reads a balance through the gateway's client;
+  // an ESM resolve hook logs every module of viem's package resolved, and require.cache shows its CommonJS
+  // build. From dist/ the chain runs on dist/chain/viem.cjs alone; from the sources (the control) on viem.
+  const probe = (from: "dist" | "sources") => {
+    const dir = mkdtempSync(join(tmpdir(), "cardos-viem-"));
+    try {
+      const log = join(dir, "resolved.log");
+      writeFileSync(log, "");
+      writeFileSync(
+        join(dir, "hooks.mjs"),
+        `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const found = await next(specifier, context);
+  if (/\\/node_modules\\/viem\\//.test(found.url)) appendFileSync(${JSON.stringify(log)}, found.url + "\\n");
+  return found;
+}`,
+      );
+      const chainEntry = from === "dist" ? join(ROOT, "dist", "chain", "index.js") : join(ROOT, "chain", "index.ts");
+      const script = `import { createRequire, register } from "node:module";
+import { pathToFileURL } from "node:url";
+register(pathToFileURL(${JSON.stringify(join(dir, "hooks.mjs"))}));
+const require = createRequire(import.meta.url);
+const { startChain } = await import(${JSON.stringify(chainEntry)});
+const at = Date.UTC(2025, 0, 1);
+const chain = await startChain({ seed: 1, startTime: at, now: () => at, rpcPort: false });
+const abi = [{ type: "function", name: "nope", inputs: [], outputs: [{ type: "uint256" }], stateMutability: "view" }];
+const error = await chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi, functionName: "nope" }).then(() => null, (e) => e);
+const balance = await chain.publicClient.getBalance({ address: chain.operator.address });
+await chain.close();
+const bundlePath = ${JSON.stringify(join(ROOT, "dist", "chain", "viem.cjs"))};
+const bundle = ${from === "dist"} ? require(bundlePath) : null;
+console.log(JSON.stringify({
+  error: error?.name ?? null,
+  bundleError: bundle ? error instanceof bundle.BaseError : null,
+  bundleVersion: bundle?.VIEM_VERSION ?? null,
+  funded: balance > 0n,
+  viemCjs: Object.keys(require.cache).filter((k) => /node_modules\\/viem\\//.test(k)).length,
+}));`;
+      const args = from === "dist" ? [] : ["--import", "tsx"];
+      const out = run(process.execPath, [...args, "--input-type=module", "-e", script], ROOT);
+      const resolved = readFileSync(log, "utf8").split("\n").filter(Boolean);
+      return {
+        ...(JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>),
+        viemEsm: resolved.length,
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("a chain from dist/ runs on the build's one-file viem: none of viem's modules load, its errors are the bundle's", () => {
+    expect(probe("dist")).toEqual({
+      error: "ContractFunctionExecutionError",
+      bundleError: true,
+      bundleVersion: version("viem"),
+      funded: true,
+      viemCjs: 0,
+      viemEsm: 0,
+    });
+    // The control: the same probe sees viem's own modules when the chain runs from the sources.
+    const sources = probe("sources");
+    expect(sources).toMatchObject({ error: "ContractFunctionExecutionError", funded: true });
+    expect(sources.viemEsm).toBeGreaterThan(100);
   });
 });
