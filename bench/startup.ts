@@ -107,6 +107,31 @@ const bareNetwork = `${t} const { createInProcessProvider } = await import(${pro
         return [now() - t0, (c.user + c.system) / 1000]; };
       const [first, firstCpu] = await span(start); const [second, secondCpu] = await span(start);
       console.log(JSON.stringify({ first, second, firstCpu, secondCpu }));`;
+// The floor under a chain from the cache: the bare network, then the cached deployment's entries sent straight to
+// it (each transaction's block time pinned first, as the chain pins it), nothing of the emulator around them.
+const deployCacheJs = JSON.stringify(join(DIST, "chain/deploy-cache.js"));
+const tiersJs = JSON.stringify(join(DIST, "chain/tiers.js"));
+const instantJs = JSON.stringify(join(DIST, "chain/instant.js"));
+const bareReplay = `${t} const { createInProcessProvider } = await import(${providerJs});
+      const { DeployCache, deployCacheKey } = await import(${deployCacheJs});
+      const { DEFAULT_GROUPS, DEFAULT_TIERS } = await import(${tiersJs});
+      const { DEFAULT_PACKET_TYPES } = await import(${instantJs});
+      const at = Math.floor(Date.UTC(2025, 0, 1) / 1000);
+      // The key loads Hardhat (its versions are part of it), as startChain's own first start does: inside the span.
+      const start = async () => {
+        const cached = new DeployCache().load(deployCacheKey({ groups: DEFAULT_GROUPS, tiers: DEFAULT_TIERS, packetTypes: DEFAULT_PACKET_TYPES }));
+        if (!cached) throw new Error("no cached deployment on disk: run a chain once first");
+        const p = await createInProcessProvider(Date.UTC(2025, 0, 1));
+        for (const [method, params] of cached.entries) {
+          if (method === "eth_sendRawTransaction") await p.request({ method: "evm_setNextBlockTimestamp", params: [at] });
+          await p.request({ method, params });
+        }
+        if (Number(await p.request({ method: "eth_blockNumber", params: [] })) !== cached.block) throw new Error("replay ended elsewhere");
+      };
+      const span = async (f) => { const t0 = now(), c0 = process.cpuUsage(); await f(); const c = process.cpuUsage(c0);
+        return [now() - t0, (c.user + c.system) / 1000]; };
+      const [first, firstCpu] = await span(start); const [second, secondCpu] = await span(start);
+      console.log(JSON.stringify({ first, second, firstCpu, secondCpu }));`;
 // startChain alone (no emulator around it): what the chain's own start costs beside the bare network's.
 const startChainScript = `${t} const { startChain } = await import(${chainJs});
       const go = async () => { const c = await startChain({ seed: 1, startTime: Date.UTC(2025, 0, 1), now: () => Date.UTC(2025, 0, 1), rpcPort: false }); await c.close(); };
@@ -194,6 +219,13 @@ const cases: {
     skip: values["no-chain"],
     subject: startChainScript,
     baseline: bareNetwork,
+  },
+  {
+    name: "startChain, deployment cached, again: first | second (beside its floor)",
+    baseName: "floor: bare network + the cached transactions sent straight to it: first | second",
+    skip: values["no-chain"],
+    subject: startChainScript,
+    baseline: bareReplay,
   },
   {
     name: "startChain, no cache (CARDOS_EMULATOR_DEPLOY_CACHE=0, deploys): first | second",
