@@ -20,3 +20,8 @@ export function sharedCatalogIndex(seed: number, size: string, build: () => Cata
   while (shared.size > KEPT) shared.delete(shared.keys().next().value!);
   return index;
 }
+
+/** Whether this process holds the (seed, size) catalog already (tests: a start builds none). */
+export function catalogHeld(seed: number, size: string): boolean {
+  return shared.has(`${seed}:${size}`);
+}
