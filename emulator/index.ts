@@ -22,7 +22,8 @@ import { controlHost } from "./control/host.ts";
 import { listen, urlHost } from "./pipeline/listen.ts";
 import { CatalogIndex } from "./catalog-data/catalog-index.ts";
 import { sharedCatalogIndex } from "./catalog-data/catalog-cache.ts";
-import { buildCatalog } from "../fixtures/catalog/index.ts";
+import { precomputedCatalog } from "./catalog-data/catalog-source.ts";
+import type { Catalog } from "./catalog-data/model.ts";
 import { applyOverlay, loadOverlay } from "./catalog-data/overlay.ts";
 import { FIXTURE_KEYS, fixtureKeyNamed, fixtureKeyValue } from "../fixtures/keys.ts";
 import { IN_PROCESS_ORIGIN, initialState } from "./entry-values.ts";
@@ -112,8 +113,10 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   // The seed's catalog is built on its first read (docs/benchmarks.md "Start-up"): a start serves no catalog
   // request, so faker runs after the banner (the CLI reads it then) or with the first catalog call. An overlay
   // is read and laid over it now, so a bad overlay file stops the start.
+  // The seed's own catalog comes from the build's precomputed file, else the generator (catalog-source.ts).
+  const build = precomputedCatalog(opts.seed, opts.catalog) ?? (await generatedCatalog(opts.seed, opts.catalog));
   let catalog =
-    config.catalogOverlay === undefined ? null : seededCatalog(opts.seed, opts.catalog, config.catalogOverlay);
+    config.catalogOverlay === undefined ? null : seededCatalog(opts.seed, opts.catalog, build, config.catalogOverlay);
   const services: Services = {
     options: opts,
     store,
@@ -123,7 +126,7 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
     gates: new Gates(opts.gates),
     faults: new Faults(opts.seed),
     get catalog() {
-      return (catalog ??= seededCatalog(opts.seed, opts.catalog, undefined));
+      return (catalog ??= seededCatalog(opts.seed, opts.catalog, build, undefined));
     },
     hooks: [],
     chainHost: null,
@@ -316,11 +319,22 @@ async function start(config: EmulatorConfig, release: (() => void) | null): Prom
   };
 }
 
+/** Builds the (seed, size) catalog with the fixtures' generator (and faker), loaded now: a seed the build did not precompute. */
+async function generatedCatalog(seed: number, size: "default" | "large"): Promise<() => Catalog> {
+  const { buildCatalog } = await import("../fixtures/catalog/index.ts");
+  return () => buildCatalog({ seed, size });
+}
+
 /**
  * The seed's catalog, with the overlay file laid over it when one is given (read before anything starts).
  * The seed's own catalog and index are shared by the emulators of a process (immutable: catalog-cache.ts).
  */
-function seededCatalog(seed: number, size: "default" | "large", overlay: string | undefined): CatalogIndex {
-  const base = sharedCatalogIndex(seed, size, () => buildCatalog({ seed, size }));
+function seededCatalog(
+  seed: number,
+  size: "default" | "large",
+  build: () => Catalog,
+  overlay: string | undefined,
+): CatalogIndex {
+  const base = sharedCatalogIndex(seed, size, build);
   return overlay === undefined ? base : new CatalogIndex(applyOverlay(base.catalog, loadOverlay(overlay)));
 }

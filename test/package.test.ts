@@ -102,13 +102,14 @@ describe("the packed package", () => {
     ])
       expect(paths).toEqual(expect.arrayContaining([`dist/${entry}.js`, `dist/${entry}.d.ts`]));
     // The contracts' bindings (ABIs and bytecode), so the chain deploys without solc.
-    // ... and viem bundled in one file for the chain (docs/chain.md "The chain's viem").
+    // ... viem bundled in one file for the chain (docs/chain.md "The chain's viem"), the default catalog precomputed.
     expect(paths).toEqual(
       expect.arrayContaining([
         "dist/chain/generated/contracts.js",
         "dist/chain/network.cjs",
         "dist/chain/viem.cjs",
         "dist/cli/main.js",
+        "dist/fixtures/precomputed/catalog-1-default.json.gz",
       ]),
     );
     // The dashboard: its page and styles as they are, its script compiled (what a published install serves).
@@ -473,28 +474,51 @@ console.log(JSON.stringify({ status: res.status, hardhat: hardhat.length > 0 }))
   });
 });
 
-describe("the chain's viem (docs/chain.md \"The chain's viem\")", () => {
-  // A fresh Node starts a chain, makes a call that fails and reads a balance through the gateway's client;
-  // an ESM resolve hook logs every module of viem's package resolved, and require.cache shows its CommonJS
-  // build. From dist/ the chain runs on dist/chain/viem.cjs alone; from the sources (the control) on viem.
-  const probe = (from: "dist" | "sources") => {
-    const dir = mkdtempSync(join(tmpdir(), "cardos-viem-"));
-    try {
-      const log = join(dir, "resolved.log");
-      writeFileSync(log, "");
-      writeFileSync(
-        join(dir, "hooks.mjs"),
-        `import { appendFileSync } from "node:fs";
+/**
+ * Runs `body` (an ES module's text) in a fresh Node from the checkout, with an ESM resolve hook that logs every
+ * resolved module whose URL matches `watch`; returns the body's last stdout line (JSON) and the URLs logged.
+ * `tsx` runs it over the sources (a control beside dist/).
+ */
+function withResolveLog(
+  body: string,
+  watch: RegExp,
+  tsx = false,
+): { out: Record<string, unknown>; resolved: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "cardos-resolve-"));
+  try {
+    const log = join(dir, "resolved.log");
+    writeFileSync(log, "");
+    writeFileSync(
+      join(dir, "hooks.mjs"),
+      `import { appendFileSync } from "node:fs";
 export async function resolve(specifier, context, next) {
   const found = await next(specifier, context);
-  if (/\\/node_modules\\/viem\\//.test(found.url)) appendFileSync(${JSON.stringify(log)}, found.url + "\\n");
+  if (${watch.toString()}.test(found.url)) appendFileSync(${JSON.stringify(log)}, found.url + "\\n");
   return found;
 }`,
-      );
-      const chainEntry = from === "dist" ? join(ROOT, "dist", "chain", "index.js") : join(ROOT, "chain", "index.ts");
-      const script = `import { createRequire, register } from "node:module";
+    );
+    const script = `import { register } from "node:module";
 import { pathToFileURL } from "node:url";
 register(pathToFileURL(${JSON.stringify(join(dir, "hooks.mjs"))}));
+${body}`;
+    const res = run(process.execPath, [...(tsx ? ["--import", "tsx"] : []), "--input-type=module", "-e", script], ROOT);
+    return {
+      out: JSON.parse(res.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>,
+      resolved: readFileSync(log, "utf8").split("\n").filter(Boolean),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("the chain's viem (docs/chain.md \"The chain's viem\")", () => {
+  // A fresh Node starts a chain, makes a call that fails and reads a balance through the gateway's client;
+  // the resolve hook logs every module of viem's package resolved, and require.cache shows its CommonJS
+  // build. From dist/ the chain runs on dist/chain/viem.cjs alone; from the sources (the control) on viem.
+  const probe = (from: "dist" | "sources") => {
+    const chainEntry = from === "dist" ? join(ROOT, "dist", "chain", "index.js") : join(ROOT, "chain", "index.ts");
+    const { out, resolved } = withResolveLog(
+      `import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const { startChain } = await import(${JSON.stringify(chainEntry)});
 const at = Date.UTC(2025, 0, 1);
@@ -503,25 +527,18 @@ const abi = [{ type: "function", name: "nope", inputs: [], outputs: [{ type: "ui
 const error = await chain.publicClient.readContract({ address: chain.addresses.stablecoin, abi, functionName: "nope" }).then(() => null, (e) => e);
 const balance = await chain.publicClient.getBalance({ address: chain.operator.address });
 await chain.close();
-const bundlePath = ${JSON.stringify(join(ROOT, "dist", "chain", "viem.cjs"))};
-const bundle = ${from === "dist"} ? require(bundlePath) : null;
+const bundle = ${from === "dist"} ? require(${JSON.stringify(join(ROOT, "dist", "chain", "viem.cjs"))}) : null;
 console.log(JSON.stringify({
   error: error?.name ?? null,
   bundleError: bundle ? error instanceof bundle.BaseError : null,
   bundleVersion: bundle?.VIEM_VERSION ?? null,
   funded: balance > 0n,
   viemCjs: Object.keys(require.cache).filter((k) => /node_modules\\/viem\\//.test(k)).length,
-}));`;
-      const args = from === "dist" ? [] : ["--import", "tsx"];
-      const out = run(process.execPath, [...args, "--input-type=module", "-e", script], ROOT);
-      const resolved = readFileSync(log, "utf8").split("\n").filter(Boolean);
-      return {
-        ...(JSON.parse(out.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>),
-        viemEsm: resolved.length,
-      };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+}));`,
+      /\/node_modules\/viem\//,
+      from === "sources",
+    );
+    return { ...out, viemEsm: resolved.length };
   };
 
   it("a chain from dist/ runs on the build's one-file viem: none of viem's modules load, its errors are the bundle's", () => {
@@ -537,5 +554,43 @@ console.log(JSON.stringify({
     const sources = probe("sources");
     expect(sources).toMatchObject({ error: "ContractFunctionExecutionError", funded: true });
     expect(sources.viemEsm).toBeGreaterThan(100);
+  });
+});
+
+describe("the build's precomputed catalog (emulator/catalog-data/catalog-source.ts)", () => {
+  it("is the one the default seed's generator makes, value for value", () => {
+    const { out } = withResolveLog(
+      `import { isDeepStrictEqual } from "node:util";
+const { precomputedCatalog } = await import(${JSON.stringify(join(ROOT, "dist", "emulator", "catalog-data", "catalog-source.js"))});
+const { buildCatalog } = await import(${JSON.stringify(join(ROOT, "dist", "fixtures", "catalog", "index.js"))});
+const read = precomputedCatalog(1, "default");
+const shipped = read ? read() : null;
+const built = buildCatalog({ seed: 1, size: "default" });
+console.log(JSON.stringify({ shipped: shipped !== null, cards: shipped?.cards.length ?? 0, equal: isDeepStrictEqual(shipped, built) }));`,
+      /^$/,
+    );
+    expect(out.shipped).toBe(true);
+    expect(out.cards).toBeGreaterThan(2000);
+    expect(out.equal).toBe(true);
+  });
+
+  it("an emulator of the default seed from dist/ serves its catalog without loading faker; another seed loads it", () => {
+    const serve = (seed: number) =>
+      withResolveLog(
+        `const { createEmulator } = await import(${JSON.stringify(join(ROOT, "dist", "emulator", "index.js"))});
+const emu = await createEmulator({ seed: ${seed}, clock: "manual" });
+const res = await emu.fetch("/api/v1/pokemon/cards/base1-4", { headers: { "X-API-Key": emu.key("demo") } });
+const body = await res.json();
+await emu.close();
+console.log(JSON.stringify({ status: res.status, name: body.data?.name ?? null }));`,
+        /\/node_modules\/@faker-js\//,
+      );
+    const seeded = serve(1);
+    expect(seeded.out).toEqual({ status: 200, name: "Charizard" });
+    expect(seeded.resolved).toEqual([]);
+    // The control: another seed is generated, with faker.
+    const other = serve(2);
+    expect(other.out).toEqual({ status: 200, name: "Charizard" });
+    expect(other.resolved.length).toBeGreaterThan(0);
   });
 });

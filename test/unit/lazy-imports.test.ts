@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..", "..");
 const LAZY: [RegExp, string][] = [
   [/^@x402\//, "import it in the x402 kit (emulator/areas/credits/x402.ts)"],
-  [/^@faker-js\/faker$/, 'import "@faker-js/faker/locale/en" (fixtures/catalog/rng.ts)'],
+  [/^@faker-js\/faker$/, 'import "@faker-js/faker/locale/en" (fixtures/catalog/faker.ts)'],
 ];
 
 function sources(dir: string, out: string[] = []): string[] {

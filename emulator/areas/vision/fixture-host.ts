@@ -1,6 +1,6 @@
 import type { CatalogIndex } from "../../catalog-data/catalog-index.ts";
 import type { Game } from "../../catalog-data/model.ts";
-import { IMAGE_HOST } from "../../../fixtures/catalog/index.ts";
+import { IMAGE_HOST } from "../../../fixtures/catalog/util.ts";
 import { renderPng } from "./png.ts";
 
 // The fixture image host (https://images.emulator.test), resolved WITHOUT
