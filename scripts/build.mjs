@@ -7,9 +7,11 @@
 //   node scripts/build.mjs --release  npm pack / publish (prepack): fails on any error; reuses dist/ only
 //                                     when it is fresh and its build type-checked cleanly
 //
-// Plain tsc, no bundler: the output mirrors the sources file for file. TypeScript rewrites the
+// Plain tsc for the project's code: the output mirrors the sources file for file. TypeScript rewrites the
 // sources' `.ts` import specifiers to `.js` in the JavaScript (rewriteRelativeImportExtensions) but
-// keeps them in the declarations, so a last step rewrites those too (see fixDeclarations).
+// keeps them in the declarations, so a last step rewrites those too (see fixDeclarations). Two outputs
+// besides, for start-up speed: viem bundled into one file for the chain (bundleViem) and the default
+// seed's catalog precomputed (precomputeCatalogs).
 import { spawn } from "node:child_process";
 import {
   cpSync,
