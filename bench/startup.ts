@@ -98,15 +98,17 @@ const emulatorJs = JSON.stringify(join(DIST, "emulator/index.js"));
 // A child's CPU time (user + system) in ms, from a process.cpuUsage() difference.
 const CPU_MS = "((c) => (c.user + c.system) / 1000)";
 // Each case: a subject and its baseline, both one child per round.
+// A child's closing lines: `fn` timed twice (first and second in the process), wall and CPU, printed as JSON.
+const twoStarts = (fn: string) => `const span = async (f) => { const t0 = now(), c0 = process.cpuUsage(); await f();
+        const c = process.cpuUsage(c0); return [now() - t0, (c.user + c.system) / 1000]; };
+      const [first, firstCpu] = await span(${fn}); const [second, secondCpu] = await span(${fn});
+      console.log(JSON.stringify({ first, second, firstCpu, secondCpu }));`;
 const chainJs = JSON.stringify(join(DIST, "chain/index.js"));
 const providerJs = JSON.stringify(join(DIST, "chain/provider.js"));
 const bareNetwork = `${t} const { createInProcessProvider } = await import(${providerJs});
       const start = async () => { const p = await createInProcessProvider(Date.UTC(2025, 0, 1));
         await p.request({ method: "eth_blockNumber", params: [] }); };
-      const span = async (f) => { const t0 = now(), c0 = process.cpuUsage(); await f(); const c = process.cpuUsage(c0);
-        return [now() - t0, (c.user + c.system) / 1000]; };
-      const [first, firstCpu] = await span(start); const [second, secondCpu] = await span(start);
-      console.log(JSON.stringify({ first, second, firstCpu, secondCpu }));`;
+      ${twoStarts("start")}`;
 // The floor under a chain from the cache: the bare network, then the cached deployment's entries sent straight to
 // it (each transaction's block time pinned first, as the chain pins it), nothing of the emulator around them.
 const deployCacheJs = JSON.stringify(join(DIST, "chain/deploy-cache.js"));
@@ -128,17 +130,11 @@ const bareReplay = `${t} const { createInProcessProvider } = await import(${prov
         }
         if (Number(await p.request({ method: "eth_blockNumber", params: [] })) !== cached.block) throw new Error("replay ended elsewhere");
       };
-      const span = async (f) => { const t0 = now(), c0 = process.cpuUsage(); await f(); const c = process.cpuUsage(c0);
-        return [now() - t0, (c.user + c.system) / 1000]; };
-      const [first, firstCpu] = await span(start); const [second, secondCpu] = await span(start);
-      console.log(JSON.stringify({ first, second, firstCpu, secondCpu }));`;
+      ${twoStarts("start")}`;
 // startChain alone (no emulator around it): what the chain's own start costs beside the bare network's.
 const startChainScript = `${t} const { startChain } = await import(${chainJs});
       const go = async () => { const c = await startChain({ seed: 1, startTime: Date.UTC(2025, 0, 1), now: () => Date.UTC(2025, 0, 1), rpcPort: false }); await c.close(); };
-      const span = async (f) => { const t0 = now(), c0 = process.cpuUsage(); await f(); const c = process.cpuUsage(c0);
-        return [now() - t0, (c.user + c.system) / 1000]; };
-      const [first, firstCpu] = await span(go); const [second, secondCpu] = await span(go);
-      console.log(JSON.stringify({ first, second, firstCpu, secondCpu }));`;
+      ${twoStarts("go")}`;
 const cases: {
   name: string;
   subject: string;
