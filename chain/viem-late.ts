@@ -39,23 +39,26 @@ function bundled(): ViemModule | null {
   return loaded.bundle;
 }
 
+let esmLoading: Promise<ViemModule> | undefined;
+
+/** viem's main entry with the two functions the chain takes from its `accounts` and `actions` entries. */
+const kit = (
+  main: typeof Viem,
+  accounts: { privateKeyToAccount: typeof PrivateKeyToAccount },
+  actions: { sendTransaction: typeof SendTransaction },
+): ViemModule => ({
+  ...main,
+  privateKeyToAccount: accounts.privateKeyToAccount,
+  sendTransaction: actions.sendTransaction,
+});
+
 /** Loads viem (the build's bundle, else viem's ESM build, the one the chain's clients use); called as a chain starts. */
 export async function loadViem(): Promise<ViemModule> {
   const found = bundled();
   if (found) return found;
-  if (!loaded.esm) {
-    const [main, accounts, actions] = await Promise.all([
-      import("viem"),
-      import("viem/accounts"),
-      import("viem/actions"),
-    ]);
-    loaded.esm = {
-      ...main,
-      privateKeyToAccount: accounts.privateKeyToAccount,
-      sendTransaction: actions.sendTransaction,
-    };
-  }
-  return loaded.esm;
+  // One load for callers that start together: they all get the same object.
+  esmLoading ??= Promise.all([import("viem"), import("viem/accounts"), import("viem/actions")]).then((m) => kit(...m));
+  return (loaded.esm ??= await esmLoading);
 }
 
 /** viem: the bundle, else as loaded by a chain, else its CommonJS build loaded now (synchronously). */
@@ -63,12 +66,7 @@ export function viem(): ViemModule {
   return (
     bundled() ??
     loaded.esm ??
-    (loaded.cjs ??= {
-      ...(require("viem") as typeof Viem),
-      privateKeyToAccount: (require("viem/accounts") as { privateKeyToAccount: typeof PrivateKeyToAccount })
-        .privateKeyToAccount,
-      sendTransaction: (require("viem/actions") as { sendTransaction: typeof SendTransaction }).sendTransaction,
-    })
+    (loaded.cjs ??= kit(require("viem") as typeof Viem, require("viem/accounts"), require("viem/actions")))
   );
 }
 
